@@ -1,0 +1,32 @@
+# The README's two commands. `make test` installs what is missing, configures,
+# builds and runs every test; `make run` opens the editor on the demo project.
+BUILD ?= build
+MESON_TEST_ARGS ?= --print-errorlogs
+XVFB = xvfb-run -a -s '-screen 0 1280x800x24'
+
+.PHONY: all deps configure build test run bench clean
+
+all: build
+
+deps:
+	@if [ "$$(id -u)" -eq 0 ]; then bash build-aux/install-deps.sh; else sudo bash build-aux/install-deps.sh; fi
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD)
+
+configure: deps $(BUILD)/build.ninja
+
+build: configure
+	meson compile -C $(BUILD)
+
+test: build
+	$(XVFB) meson test -C $(BUILD) $(MESON_TEST_ARGS)
+
+run: build
+	bash build-aux/run-demo.sh $(BUILD)
+
+bench: build
+	meson test -C $(BUILD) --benchmark --verbose
+
+clean:
+	rm -rf $(BUILD)

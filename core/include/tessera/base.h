@@ -1,0 +1,214 @@
+/* Tessera core: results and errors, the allocator, small vector math,
+ * dynamic arrays and the content hash. Plain C11, no dependencies. */
+#ifndef TESSERA_BASE_H
+#define TESSERA_BASE_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Results and errors ------------------------------------------------ */
+
+typedef enum TessResult {
+  TESS_OK = 0,
+  TESS_ERR_IO,        /* the operating system refused: open, read, write, rename */
+  TESS_ERR_FORMAT,    /* bytes that are not what they claim to be */
+  TESS_ERR_VERSION,   /* a file from a newer Tessera */
+  TESS_ERR_LIMIT,     /* a size or count beyond what Tessera accepts */
+  TESS_ERR_NOMEM,     /* an allocation failed */
+  TESS_ERR_INVALID,   /* a value out of range: NaN, negative density, unknown id */
+  TESS_ERR_NOT_FOUND, /* a named or numbered thing that does not exist */
+  TESS_ERR_LOCKED,    /* the target (layer, file) refuses edits */
+  TESS_ERR_READONLY,  /* the project was opened read-only */
+  TESS_ERR_EMPTY,     /* nothing to work on (no opaque pixel, empty selection) */
+  TESS_ERR_DATABASE,  /* SQLite reported an error */
+  TESS_ERR_COUNT
+} TessResult;
+
+/* Caller-owned description of a failure. Core fills it and never prints.
+ * `place` is a line number or byte offset in `file`; `place_kind` says which. */
+typedef enum TessPlaceKind { TESS_PLACE_NONE, TESS_PLACE_LINE, TESS_PLACE_OFFSET } TessPlaceKind;
+
+typedef struct TessError {
+  TessResult code;
+  TessPlaceKind place_kind;
+  uint64_t place;
+  char file[512];
+  char detail[512];
+} TessError;
+
+/* Fills `err` (if not NULL) and returns `code`, so failing paths read
+ * `return tess_error_set(err, TESS_ERR_FORMAT, path, "bad magic");`. */
+TessResult tess_error_set(TessError *err, TessResult code, const char *file, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+TessResult tess_error_set_at(TessError *err, TessResult code, const char *file, TessPlaceKind kind,
+                             uint64_t place, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+void tess_error_clear(TessError *err);
+/* A stable English name of a code, e.g. "format error". */
+const char *tess_result_string(TessResult code);
+/* "file:place: detail" into buf (the pipeline's message form). */
+void tess_error_format(const TessError *err, char *buf, size_t size);
+
+/* ---- Allocator --------------------------------------------------------- */
+
+/* Every core allocation goes through these; the live byte count is atomic and
+ * is the one piece of global mutable state (tests assert it returns to zero). */
+void *tess_alloc(size_t size);
+void *tess_calloc(size_t count, size_t size); /* overflow-checked */
+void *tess_realloc(void *ptr, size_t size);
+void tess_free(void *ptr);
+char *tess_strdup(const char *s);
+int64_t tess_alloc_live_bytes(void);
+
+/* Overflow-checked size arithmetic: false when the result would wrap. */
+static inline bool tess_size_mul(size_t a, size_t b, size_t *out) {
+  if (a != 0 && b > SIZE_MAX / a) return false;
+  *out = a * b;
+  return true;
+}
+static inline bool tess_size_add(size_t a, size_t b, size_t *out) {
+  if (b > SIZE_MAX - a) return false;
+  *out = a + b;
+  return true;
+}
+
+/* ---- Dynamic array ----------------------------------------------------- */
+
+/* Grows *data (element size `elem`) so that it holds at least `need`
+ * elements; *cap is updated. Returns false on overflow or out of memory. */
+bool tess_array_reserve(void **data, size_t *cap, size_t need, size_t elem);
+
+/* Typed convenience: TESS_ARRAY(int) ints = {0}; TESS_ARRAY_PUSH(&ints, 5); */
+#define TESS_ARRAY(T) struct { T *data; size_t count, cap; }
+#define TESS_ARRAY_RESERVE(a, n) \
+  tess_array_reserve((void **)&(a)->data, &(a)->cap, (n), sizeof(*(a)->data))
+#define TESS_ARRAY_PUSH(a, v) \
+  (TESS_ARRAY_RESERVE((a), (a)->count + 1) ? ((a)->data[(a)->count++] = (v), true) : false)
+#define TESS_ARRAY_FREE(a) (tess_free((a)->data), (a)->data = NULL, (a)->count = (a)->cap = 0)
+
+/* ---- Vector math (float, physics units) -------------------------------- */
+
+typedef struct TessVec2 {
+  float x, y;
+} TessVec2;
+
+/* A rotation as cosine and sine (Box2D's b2Rot). */
+typedef struct TessRot {
+  float c, s;
+} TessRot;
+
+typedef struct TessTransform {
+  TessVec2 p;
+  TessRot q;
+} TessTransform;
+
+typedef struct TessAABB {
+  TessVec2 lower, upper;
+} TessAABB;
+
+static inline TessVec2 tess_v2(float x, float y) { TessVec2 v = {x, y}; return v; }
+static inline TessVec2 tess_v2_add(TessVec2 a, TessVec2 b) { return tess_v2(a.x + b.x, a.y + b.y); }
+static inline TessVec2 tess_v2_sub(TessVec2 a, TessVec2 b) { return tess_v2(a.x - b.x, a.y - b.y); }
+static inline TessVec2 tess_v2_scale(float s, TessVec2 a) { return tess_v2(s * a.x, s * a.y); }
+static inline TessVec2 tess_v2_mul_add(TessVec2 a, float s, TessVec2 b) { return tess_v2(a.x + s * b.x, a.y + s * b.y); }
+static inline TessVec2 tess_v2_neg(TessVec2 a) { return tess_v2(-a.x, -a.y); }
+static inline float tess_v2_dot(TessVec2 a, TessVec2 b) { return a.x * b.x + a.y * b.y; }
+static inline float tess_v2_cross(TessVec2 a, TessVec2 b) { return a.x * b.y - a.y * b.x; }
+/* cross(v, s) = (s*v.y, -s*v.x); cross(s, v) = (-s*v.y, s*v.x) */
+static inline TessVec2 tess_v2_cross_vs(TessVec2 v, float s) { return tess_v2(s * v.y, -s * v.x); }
+static inline TessVec2 tess_v2_cross_sv(float s, TessVec2 v) { return tess_v2(-s * v.y, s * v.x); }
+static inline TessVec2 tess_v2_perp(TessVec2 a) { return tess_v2(-a.y, a.x); } /* left perpendicular */
+static inline float tess_v2_length_sq(TessVec2 a) { return a.x * a.x + a.y * a.y; }
+static inline float tess_v2_length(TessVec2 a) { return sqrtf(a.x * a.x + a.y * a.y); }
+static inline float tess_v2_distance(TessVec2 a, TessVec2 b) { return tess_v2_length(tess_v2_sub(a, b)); }
+static inline TessVec2 tess_v2_min(TessVec2 a, TessVec2 b) { return tess_v2(fminf(a.x, b.x), fminf(a.y, b.y)); }
+static inline TessVec2 tess_v2_max(TessVec2 a, TessVec2 b) { return tess_v2(fmaxf(a.x, b.x), fmaxf(a.y, b.y)); }
+static inline TessVec2 tess_v2_lerp(TessVec2 a, TessVec2 b, float t) { return tess_v2(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)); }
+static inline bool tess_v2_is_finite(TessVec2 a) { return isfinite(a.x) && isfinite(a.y); }
+/* Unit vector, or zero for a (near) zero vector. */
+static inline TessVec2 tess_v2_normalize(TessVec2 a) {
+  float len = tess_v2_length(a);
+  if (len < 1e-12f) return tess_v2(0.0f, 0.0f);
+  return tess_v2_scale(1.0f / len, a);
+}
+
+static inline TessRot tess_rot(float angle) { TessRot q = {cosf(angle), sinf(angle)}; return q; }
+static inline TessRot tess_rot_identity(void) { TessRot q = {1.0f, 0.0f}; return q; }
+static inline float tess_rot_angle(TessRot q) { return atan2f(q.s, q.c); }
+static inline TessVec2 tess_rot_apply(TessRot q, TessVec2 v) { return tess_v2(q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y); }
+static inline TessVec2 tess_rot_apply_inv(TessRot q, TessVec2 v) { return tess_v2(q.c * v.x + q.s * v.y, -q.s * v.x + q.c * v.y); }
+static inline TessRot tess_rot_mul(TessRot a, TessRot b) { TessRot q = {a.c * b.c - a.s * b.s, a.s * b.c + a.c * b.s}; return q; }
+/* Integrate a rotation by an angle increment and renormalise (Box2D's b2IntegrateRotation). */
+static inline TessRot tess_rot_integrate(TessRot q, float dangle) {
+  TessRot r = {q.c - dangle * q.s, q.s + dangle * q.c};
+  float mag = sqrtf(r.c * r.c + r.s * r.s);
+  float inv = mag > 0.0f ? 1.0f / mag : 0.0f;
+  r.c *= inv; r.s *= inv;
+  return r;
+}
+static inline TessRot tess_rot_nlerp(TessRot a, TessRot b, float t) {
+  TessRot r = {a.c + t * (b.c - a.c), a.s + t * (b.s - a.s)};
+  float mag = sqrtf(r.c * r.c + r.s * r.s);
+  float inv = mag > 0.0f ? 1.0f / mag : 0.0f;
+  r.c *= inv; r.s *= inv;
+  return r;
+}
+
+static inline TessTransform tess_transform_identity(void) { TessTransform t = {{0.0f, 0.0f}, {1.0f, 0.0f}}; return t; }
+static inline TessVec2 tess_transform_point(TessTransform t, TessVec2 p) { return tess_v2_add(tess_rot_apply(t.q, p), t.p); }
+static inline TessVec2 tess_transform_point_inv(TessTransform t, TessVec2 p) { return tess_rot_apply_inv(t.q, tess_v2_sub(p, t.p)); }
+
+static inline bool tess_aabb_overlaps(TessAABB a, TessAABB b) {
+  return !(b.lower.x > a.upper.x || b.lower.y > a.upper.y || a.lower.x > b.upper.x || a.lower.y > b.upper.y);
+}
+static inline TessAABB tess_aabb_union(TessAABB a, TessAABB b) {
+  TessAABB r = {tess_v2_min(a.lower, b.lower), tess_v2_max(a.upper, b.upper)};
+  return r;
+}
+
+/* Double-precision point for mask analysis (sums of a 4096 x 4096 sprite overflow float). */
+typedef struct TessDVec2 {
+  double x, y;
+} TessDVec2;
+
+/* ---- Content hash ------------------------------------------------------ */
+
+/* A streaming 64-bit hash for content hashes (project, level, world state).
+ * Deterministic across machines: feed values through the typed helpers,
+ * which hash little-endian bytes, never raw structs with padding. */
+typedef struct TessHasher {
+  uint64_t state;
+  uint64_t length;
+} TessHasher;
+
+void tess_hasher_init(TessHasher *h);
+void tess_hasher_bytes(TessHasher *h, const void *data, size_t size);
+void tess_hasher_u32(TessHasher *h, uint32_t v);
+void tess_hasher_u64(TessHasher *h, uint64_t v);
+void tess_hasher_f32(TessHasher *h, float v);   /* hashes the bit pattern; -0 and 0 differ */
+void tess_hasher_f64(TessHasher *h, double v);
+void tess_hasher_str(TessHasher *h, const char *s); /* length-prefixed; NULL hashes like "" */
+uint64_t tess_hasher_finish(const TessHasher *h);
+uint64_t tess_hash_bytes(const void *data, size_t size);
+
+/* ---- Clock ------------------------------------------------------------- */
+
+/* Monotonic seconds, for benchmarks and idle timers (never for physics). */
+double tess_now_seconds(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

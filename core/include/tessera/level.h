@@ -1,0 +1,557 @@
+/* Tessera core/level: the in-memory project and its levels, and the edit
+ * operations that change them (each recording its inverse for undo).
+ *
+ * The structs below are public so that render, scene, store, pack and the
+ * editor can read them directly. They are READ-ONLY outside core/level:
+ * every change goes through a tess_edit_*() call (recorded for undo and
+ * reported as a TessChange for the store and the editor) or, when building
+ * a project from a file, through the tess_project_insert_*() calls.
+ *
+ * Units: the level is in pixels (positions, sizes) and radians; the scene
+ * converts to metres with the level's pixels per metre. y points down. */
+#ifndef TESSERA_LEVEL_H
+#define TESSERA_LEVEL_H
+
+#include "tessera/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TESS_NAME_MAX 64            /* bytes, including the terminating NUL (UTF-8) */
+#define TESS_LEVEL_MAX_CELLS 16384  /* per side */
+#define TESS_CHUNK_SIZE 32          /* cells per chunk side */
+#define TESS_CHUNK_CELLS (TESS_CHUNK_SIZE * TESS_CHUNK_SIZE)
+#define TESS_TILESET_ID_MAX 4095
+#define TESS_MATERIAL_ID_MAX 65535
+#define TESS_POLY_MAX 8             /* vertices of one convex piece */
+#define TESS_HISTORY_DEFAULT_BYTES ((size_t)256 * 1024 * 1024)
+
+/* Stable ids: 1.., never reused within a project; 0 means none. */
+typedef uint32_t TessId;
+
+/* ---- Cells ------------------------------------------------------------- */
+
+/* A cell as DESIGN.md defines it: bits 31/30/29 flip horizontally,
+ * vertically, diagonally (Tiled's rule); bit 28 reserved (0); bits 16-27
+ * the tileset id (1..4095); bits 0-15 the tile index. 0 = empty. */
+typedef uint32_t TessCell;
+#define TESS_CELL_FLIP_H 0x80000000u
+#define TESS_CELL_FLIP_V 0x40000000u
+#define TESS_CELL_FLIP_D 0x20000000u
+#define TESS_CELL_FLIPS 0xE0000000u
+#define TESS_CELL_RESERVED 0x10000000u
+#define TESS_CELL_TILESET(c) (((uint32_t)(c) >> 16) & 0xFFFu)
+#define TESS_CELL_TILE(c) ((uint32_t)(c) & 0xFFFFu)
+#define TESS_CELL_MAKE(tileset, tile, flips) \
+  ((((uint32_t)(tileset) & 0xFFFu) << 16) | ((uint32_t)(tile) & 0xFFFFu) | ((uint32_t)(flips) & TESS_CELL_FLIPS))
+
+/* Maps a point (x, y) in [0,w]x[0,h] of a tile to where the cell's flips put it
+ * (diagonal first, then horizontal, then vertical, as Tiled draws). Used for
+ * traced tile shapes so they turn with the tile. */
+TessVec2 tess_cell_transform_point(TessCell cell, TessVec2 p, float tile_w, float tile_h);
+
+/* ---- Materials --------------------------------------------------------- */
+
+typedef enum TessMaterialKind {
+  TESS_MATERIAL_SOLID = 0, /* a wall when painted on a cell */
+  TESS_MATERIAL_FLOOR = 1, /* walkable; gives floor drag in top-down levels */
+  TESS_MATERIAL_FLUID = 2, /* water: buoyancy and drag in side-view levels */
+} TessMaterialKind;
+
+typedef struct TessMaterial {
+  TessId id;                 /* 1..65535 */
+  char name[TESS_NAME_MAX];
+  uint32_t color;            /* 0xRRGGBBAA */
+  float friction;            /* Coulomb, >= 0 (<= 100) */
+  float restitution;         /* normal efficiency, 0..1 */
+  float tangential;          /* tangential efficiency, 0..1, default 1 */
+  float density;             /* kg/m^2, > 0 (<= 1e6) */
+  TessMaterialKind kind;
+} TessMaterial;
+
+void tess_material_default(TessMaterial *m); /* "Default", stone-like */
+/* Refuses NaN, infinities and out-of-range values, naming the field. */
+TessResult tess_material_validate(const TessMaterial *m, TessError *err);
+
+/* ---- Shapes in pixel units -------------------------------------------- */
+
+/* One convex polygon of at most 8 vertices, counter-clockwise in screen
+ * terms is not assumed: vertices are in order around the polygon. */
+typedef struct TessPolygon {
+  uint32_t count;
+  TessVec2 v[TESS_POLY_MAX];
+} TessPolygon;
+
+/* ---- Tilesets ---------------------------------------------------------- */
+
+typedef enum TessTileCollision {
+  TESS_TILE_COLLISION_NONE = 0,
+  TESS_TILE_COLLISION_FULL = 1,
+  TESS_TILE_COLLISION_TRACED = 2,
+} TessTileCollision;
+
+typedef struct TessTileInfo {
+  TessId material;           /* default material, 0 = none */
+  uint8_t collision;         /* TessTileCollision */
+  uint8_t one_way;           /* collides only with bodies coming from above */
+  uint16_t piece_count;      /* traced shape: convex pieces in tile pixels (0,0)-(tile_w,tile_h) */
+  TessPolygon *pieces;
+} TessTileInfo;
+
+typedef struct TessTileset {
+  TessId id;                 /* 1..4095 */
+  char name[TESS_NAME_MAX];
+  char *source_path;         /* where the PNG came from (for reload); may be NULL */
+  uint8_t *png;              /* the PNG file's bytes */
+  size_t png_size;
+  uint32_t image_w, image_h; /* pixels of the decoded PNG */
+  uint32_t tile_w, tile_h, margin, spacing;
+  uint32_t columns, tile_count;
+  uint8_t alpha_threshold;   /* for traced tiles, default 1 */
+  TessTileInfo *tiles;       /* tile_count entries */
+} TessTileset;
+
+/* What a new tileset needs; columns and tile_count are derived. */
+typedef struct TessTilesetDef {
+  const char *name;
+  const char *source_path;
+  const uint8_t *png;
+  size_t png_size;
+  uint32_t image_w, image_h; /* from core/image's decoding of png */
+  uint32_t tile_w, tile_h, margin, spacing;
+  TessId default_material;   /* given to every tile, 0 = none */
+  TessTileCollision default_collision;
+} TessTilesetDef;
+void tess_tileset_def_default(TessTilesetDef *def);
+/* Grid arithmetic (columns, rows) with every check: tile larger than the image, zero sizes... */
+TessResult tess_tileset_grid(uint32_t image_w, uint32_t image_h, uint32_t tile_w, uint32_t tile_h,
+                             uint32_t margin, uint32_t spacing, uint32_t *columns, uint32_t *rows,
+                             TessError *err);
+/* Top-left pixel of a tile in the tileset image. */
+void tess_tileset_tile_origin(const TessTileset *ts, uint32_t tile, uint32_t *px, uint32_t *py);
+
+/* ---- Sprites and their collision masks -------------------------------- */
+
+typedef enum TessMaskMode {
+  TESS_MASK_HULL = 0,        /* exact convex hull (may exceed 8 vertices: physics splits or simplifies) */
+  TESS_MASK_SIMPLIFIED = 1,  /* simplified hull of at most max_vertices */
+  TESS_MASK_PIECES = 2,      /* convex decomposition of the outline */
+  TESS_MASK_CIRCLE = 3,      /* circle fitted to the opaque pixels */
+  TESS_MASK_BOX = 4,         /* box fitted to the opaque pixels */
+} TessMaskMode;
+
+/* A sprite's mask, in pixel units of one frame (origin at the frame's top-left). */
+typedef struct TessSpriteMask {
+  uint8_t threshold;         /* alpha >= threshold counts; default 1 */
+  uint8_t mode;              /* TessMaskMode */
+  uint8_t manual;            /* 1 when the user edited the shape by hand */
+  uint8_t largest_island_only;
+  uint32_t max_vertices;     /* default 8 */
+  float tolerance;           /* Douglas-Peucker, pixels; default 1 */
+  uint32_t hull_count;       /* exact hull of the opaque pixels, 0 = not traced */
+  TessVec2 *hull;
+  uint32_t piece_count;      /* the body's shape: 1 polygon (simplified hull / box) or pieces */
+  TessPolygon *pieces;
+  TessVec2 circle_center;    /* TESS_MASK_CIRCLE */
+  float circle_radius;
+  /* Pixel mass properties (per unit density, pixel units, double sums). */
+  double area;               /* opaque pixel count */
+  double centroid_x, centroid_y;
+  double inertia;            /* about the centroid: sum of (1/6 + d^2) */
+  /* The same over the chosen shape, and what the shape gains or misses. */
+  double shape_area, shape_centroid_x, shape_centroid_y, shape_inertia;
+  double added_area;         /* simplified hull minus exact hull */
+  double uncovered_area;     /* opaque pixels the pieces leave out */
+} TessSpriteMask;
+
+typedef struct TessSprite {
+  TessId id;
+  char name[TESS_NAME_MAX];
+  char *source_path;
+  uint8_t *png;
+  size_t png_size;
+  uint32_t image_w, image_h; /* the whole PNG; frames form a horizontal strip */
+  uint32_t frame_count;      /* >= 1 */
+  float frame_rate;          /* frames per second, >= 0 */
+  TessVec2 anchor;           /* pixels within a frame: the body's origin */
+  TessSpriteMask mask;
+} TessSprite;
+
+void tess_sprite_mask_default(TessSpriteMask *mask);
+/* Deep copies and frees (the sprite struct itself is the caller's). */
+TessResult tess_sprite_copy(TessSprite *dst, const TessSprite *src);
+void tess_sprite_clear(TessSprite *s);
+TessResult tess_sprite_mask_copy(TessSpriteMask *dst, const TessSpriteMask *src);
+void tess_sprite_mask_clear(TessSpriteMask *mask);
+TessResult tess_tileset_copy(TessTileset *dst, const TessTileset *src);
+void tess_tileset_clear(TessTileset *ts);
+
+/* ---- Objects ----------------------------------------------------------- */
+
+typedef enum TessPropType {
+  TESS_PROP_STRING = 0,
+  TESS_PROP_INT = 1,
+  TESS_PROP_FLOAT = 2,
+  TESS_PROP_BOOL = 3,
+  TESS_PROP_COLOR = 4,       /* 0xRRGGBBAA */
+} TessPropType;
+
+typedef struct TessProperty {
+  char name[TESS_NAME_MAX];
+  uint8_t type;              /* TessPropType */
+  union {
+    char *s;                 /* owned */
+    int64_t i;
+    double f;
+    bool b;
+    uint32_t color;
+  } v;
+} TessProperty;
+
+typedef enum TessObjectKind {
+  TESS_OBJECT_BODY = 0,
+  TESS_OBJECT_JOINT = 1,
+  TESS_OBJECT_ZONE = 2,
+  TESS_OBJECT_SPAWN = 3,
+} TessObjectKind;
+
+typedef enum TessBodyShape {
+  TESS_BODY_CIRCLE = 0,      /* radius */
+  TESS_BODY_BOX = 1,         /* width x height */
+  TESS_BODY_CAPSULE = 2,     /* width = total length along the body's x axis, height = diameter */
+  TESS_BODY_SPRITE = 3,      /* the sprite's mask; pos is where the sprite's anchor sits */
+} TessBodyShape;
+
+typedef enum TessBodyType {
+  TESS_BODY_STATIC = 0,
+  TESS_BODY_KINEMATIC = 1,
+  TESS_BODY_DYNAMIC = 2,
+} TessBodyType;
+
+/* Bodies placed overlapping with pin-on-overlap are pinned when the scene is built. */
+typedef enum TessPinMode {
+  TESS_PIN_NONE = 0,
+  TESS_PIN_AT_SMALLER_CENTROID = 1, /* at the smaller body's centre of mass */
+  TESS_PIN_AT_OVERLAP_CENTRE = 2,   /* at the centre of the overlap region */
+} TessPinMode;
+
+typedef struct TessBodyObject {
+  uint8_t shape;             /* TessBodyShape */
+  uint8_t type;              /* TessBodyType */
+  uint8_t pin;               /* TessPinMode */
+  uint8_t sensor;
+  TessId sprite;             /* TESS_BODY_SPRITE */
+  TessId material;           /* 0 = the project's first material */
+  float radius;              /* circle, px */
+  float width, height;       /* box, capsule, px */
+  uint32_t category, mask;   /* collision filter bits; defaults 0x1 and 0xFFFFFFFF */
+} TessBodyObject;
+
+typedef enum TessJointKind {
+  TESS_JOINT_PIN = 0,        /* revolute at the object's pos */
+  TESS_JOINT_DISTANCE = 1,   /* between pos (on body a) and anchor_b (on body b) */
+} TessJointKind;
+
+typedef struct TessJointObject {
+  uint8_t kind;              /* TessJointKind */
+  uint8_t limit_enabled;     /* pin: angle limits */
+  TessId body_a, body_b;     /* object ids; 0 = the world */
+  TessVec2 anchor_b;         /* distance joint's second anchor, level px */
+  float length;              /* distance, px; 0 = the distance at placement */
+  float lower, upper;        /* pin limits, radians */
+} TessJointObject;
+
+typedef enum TessZoneKind {
+  TESS_ZONE_FORCE = 0,       /* constant force (N) on bodies inside the rectangle */
+  TESS_ZONE_ACCELERATION = 1,/* constant acceleration (m/s^2) inside the rectangle (wind, currents) */
+  TESS_ZONE_ATTRACTOR = 2,   /* point attractor at pos: a = strength / d^2 towards pos, within radius */
+} TessZoneKind;
+
+typedef struct TessZoneObject {
+  uint8_t kind;              /* TessZoneKind */
+  float width, height;       /* rectangle, px, centred on pos */
+  TessVec2 vector;           /* force (N) or acceleration (m/s^2) */
+  float strength;            /* attractor, m^3/s^2 */
+  float radius;              /* attractor reach, px (0 = unbounded) */
+} TessZoneObject;
+
+typedef struct TessObject {
+  TessId id;
+  uint8_t kind;              /* TessObjectKind */
+  char name[TESS_NAME_MAX];
+  TessVec2 pos;              /* level pixels: centre of a body or zone, pin point, spawn point */
+  float angle;               /* radians */
+  union {
+    TessBodyObject body;
+    TessJointObject joint;
+    TessZoneObject zone;
+  } u;
+  uint32_t prop_count;
+  TessProperty *props;       /* owned */
+} TessObject;
+
+/* Defaults for each kind (a 32 px dynamic circle, a pin joint, a wind zone, a spawn). */
+void tess_object_default(TessObject *obj, TessObjectKind kind);
+TessResult tess_object_validate(const TessObject *obj, TessError *err);
+TessResult tess_object_copy(TessObject *dst, const TessObject *src); /* deep */
+void tess_object_clear(TessObject *obj);                            /* frees props */
+TessResult tess_object_set_property(TessObject *obj, const TessProperty *prop); /* add or replace by name */
+const TessProperty *tess_object_property(const TessObject *obj, const char *name);
+
+/* ---- Layers and levels ------------------------------------------------- */
+
+typedef enum TessLayerKind {
+  TESS_LAYER_TILES = 0,
+  TESS_LAYER_MATERIAL = 1,   /* cells hold material ids (0 = no override); one per level */
+  TESS_LAYER_OBJECTS = 2,
+} TessLayerKind;
+
+typedef struct TessChunk {
+  uint32_t cells[TESS_CHUNK_CELLS]; /* row-major, TESS_CHUNK_SIZE per row */
+  uint32_t used;                    /* non-zero cells; a chunk reaching 0 is freed */
+} TessChunk;
+
+typedef struct TessLayerProps {
+  TessId id;
+  char name[TESS_NAME_MAX];
+  uint8_t kind;              /* TessLayerKind */
+  bool visible, locked, collides;
+  float opacity;             /* 0..1 */
+} TessLayerProps;
+
+typedef struct TessLayer {
+  TessLayerProps props;
+  uint32_t chunks_x, chunks_y;
+  TessChunk **chunks;        /* chunks_x * chunks_y, NULL = all empty (tile and material layers) */
+  uint32_t object_count;     /* object layers */
+  TessObject *objects;
+} TessLayer;
+
+typedef enum TessView { TESS_VIEW_SIDE = 0, TESS_VIEW_TOP_DOWN = 1 } TessView;
+
+typedef struct TessLevelSettings {
+  char name[TESS_NAME_MAX];
+  uint32_t width, height;    /* cells, 1..16384 */
+  uint32_t tile_w, tile_h;   /* pixels */
+  float ppm;                 /* pixels per metre */
+  TessVec2 gravity;          /* m/s^2; side view default (0, 9.81) */
+  uint8_t view;              /* TessView */
+  float physics_hz;          /* default 60 */
+  uint32_t substeps;         /* default 4 */
+  float floor_drag;          /* top-down k in F = -k * friction * m * v */
+} TessLevelSettings;
+
+typedef struct TessLevel {
+  TessId id;
+  TessLevelSettings settings;
+  uint32_t layer_count;
+  TessLayer **layers;        /* bottom to top */
+} TessLevel;
+
+void tess_level_settings_default(TessLevelSettings *s);
+TessResult tess_level_settings_validate(const TessLevelSettings *s, TessError *err);
+
+TessCell tess_layer_cell(const TessLayer *layer, uint32_t x, uint32_t y); /* 0 outside */
+const TessChunk *tess_layer_chunk(const TessLayer *layer, uint32_t cx, uint32_t cy);
+TessLayer *tess_level_layer(const TessLevel *level, TessId layer_id);
+int tess_level_layer_index(const TessLevel *level, TessId layer_id); /* -1 if absent */
+TessLayer *tess_level_material_layer(const TessLevel *level);        /* NULL if none */
+/* Finds an object in any object layer of the level. */
+TessObject *tess_level_object(const TessLevel *level, TessId object_id, TessLayer **layer_out);
+/* Bytes the level's cells and objects occupy in memory. */
+size_t tess_level_memory_bytes(const TessLevel *level);
+
+/* ---- The project ------------------------------------------------------- */
+
+typedef enum TessIdKind {
+  TESS_ID_MATERIAL = 0,
+  TESS_ID_TILESET,
+  TESS_ID_SPRITE,
+  TESS_ID_LEVEL,
+  TESS_ID_LAYER,
+  TESS_ID_OBJECT,
+  TESS_ID_KIND_COUNT
+} TessIdKind;
+
+/* What an edit (or its undo) touched: the store persists these, the editor
+ * redraws them. The item named may no longer exist (it was removed). */
+typedef enum TessChangeKind {
+  TESS_CHANGE_MATERIAL = 0,  /* id */
+  TESS_CHANGE_TILESET,       /* id */
+  TESS_CHANGE_SPRITE,        /* id */
+  TESS_CHANGE_LEVEL,         /* level: settings and the order of its layers */
+  TESS_CHANGE_LAYER,         /* level, layer: props (removal included) */
+  TESS_CHANGE_CHUNK,         /* level, layer, chunk_x, chunk_y */
+  TESS_CHANGE_OBJECT,        /* level, layer, id */
+  TESS_CHANGE_COUNT
+} TessChangeKind;
+
+typedef struct TessChange {
+  uint8_t kind;              /* TessChangeKind */
+  TessId id, level, layer;
+  uint32_t chunk_x, chunk_y;
+} TessChange;
+
+typedef void (*TessChangeFn)(const TessChange *change, void *user);
+
+typedef struct TessHistory TessHistory; /* private */
+typedef struct TessChangeLog TessChangeLog; /* private */
+
+typedef struct TessProject {
+  uint32_t material_count;
+  TessMaterial *materials;   /* sorted by id */
+  uint32_t tileset_count;
+  TessTileset **tilesets;    /* sorted by id */
+  uint32_t sprite_count;
+  TessSprite **sprites;      /* sorted by id */
+  uint32_t level_count;
+  TessLevel **levels;        /* in the order the user sees them */
+  TessId next_id[TESS_ID_KIND_COUNT]; /* never reused; persisted by the store */
+  /* private */
+  TessHistory *history;
+  TessChangeLog *changes;
+  TessChangeFn listener;
+  void *listener_user;
+} TessProject;
+
+TessProject *tess_project_create(void);
+void tess_project_destroy(TessProject *project);
+
+const TessMaterial *tess_project_material(const TessProject *p, TessId id);
+const TessMaterial *tess_project_material_by_name(const TessProject *p, const char *name);
+TessTileset *tess_project_tileset(const TessProject *p, TessId id);
+TessSprite *tess_project_sprite(const TessProject *p, TessId id);
+TessLevel *tess_project_level(const TessProject *p, TessId id);
+TessLevel *tess_project_level_by_name(const TessProject *p, const char *name);
+/* The tile a cell refers to, or NULL (unknown tileset or index out of range). */
+const TessTileInfo *tess_project_tile(const TessProject *p, TessCell cell);
+
+/* Content hashes: everything the user made, not history or id counters. */
+uint64_t tess_project_hash(const TessProject *p);
+/* One level plus everything its export depends on (materials, tilesets, sprites). */
+uint64_t tess_level_content_hash(const TessProject *p, const TessLevel *level);
+
+/* ---- What collides: DESIGN.md's rule, the one place it is computed ----- */
+
+typedef struct TessCellCollision {
+  uint8_t kind;              /* TessTileCollision: the shape of the cell */
+  uint8_t one_way;
+  TessId material;           /* effective material, 0 = none */
+  TessCell cell;             /* the colliding tile (with flips), 0 if none */
+  const TessTileInfo *tile;  /* its tile info, NULL if none */
+} TessCellCollision;
+
+/* For cell (x, y): the topmost non-empty tile among the layers flagged
+ * `collides` gives the shape; the material layer's override, else that
+ * tile's default material, gives the material; a cell whose effective
+ * material is solid is a full square even without a tile. */
+void tess_level_cell_collision(const TessProject *p, const TessLevel *level, uint32_t x, uint32_t y,
+                               TessCellCollision *out);
+
+/* ---- Edit operations (recorded for undo, reported as changes) ---------- */
+
+/* Consecutive edits carrying the same non-zero merge key (one drag) form one
+ * undo step. Get a fresh key at the start of each drag. */
+uint32_t tess_project_new_merge_key(TessProject *p);
+
+/* Cells. Rectangles are clipped to the level; edits on a locked layer give
+ * TESS_ERR_LOCKED. Stamp cells of 0 are transparent (not painted). */
+TessResult tess_edit_paint(TessProject *p, TessId level, TessId layer, int32_t x, int32_t y, uint32_t w,
+                           uint32_t h, const TessCell *stamp, uint32_t merge, TessError *err);
+/* Sets cells exactly (0 erases): paste, cut, move of a selection. */
+TessResult tess_edit_set_cells(TessProject *p, TessId level, TessId layer, int32_t x, int32_t y, uint32_t w,
+                               uint32_t h, const TessCell *cells, uint32_t merge, TessError *err);
+TessResult tess_edit_erase(TessProject *p, TessId level, TessId layer, int32_t x, int32_t y, uint32_t w,
+                           uint32_t h, uint32_t merge, TessError *err);
+TessResult tess_edit_fill_rect(TessProject *p, TessId level, TessId layer, int32_t x, int32_t y, uint32_t w,
+                               uint32_t h, TessCell cell, uint32_t merge, TessError *err);
+/* 4-connected region of cells equal to the cell at (x, y), bounded by the level. */
+TessResult tess_edit_flood_fill(TessProject *p, TessId level, TessId layer, uint32_t x, uint32_t y,
+                                TessCell cell, uint32_t merge, TessError *err);
+/* The material layer (created on first use if the level has none): a
+ * rectangle of overrides; material 0 clears them. */
+TessResult tess_edit_paint_material(TessProject *p, TessId level, int32_t x, int32_t y, uint32_t w, uint32_t h,
+                                    TessId material, uint32_t merge, TessError *err);
+
+/* Objects. add ignores obj->id and returns the new one. set replaces the
+ * object with the same id (move, rotate, any field); merge as above. */
+TessResult tess_edit_object_add(TessProject *p, TessId level, TessId layer, const TessObject *obj,
+                                TessId *id_out, TessError *err);
+TessResult tess_edit_object_set(TessProject *p, TessId level, const TessObject *obj, uint32_t merge,
+                                TessError *err);
+TessResult tess_edit_object_remove(TessProject *p, TessId level, TessId object, TessError *err);
+
+/* Materials. remove: cells and bodies that use it get `replacement` (0 = none). */
+TessResult tess_edit_material_add(TessProject *p, const TessMaterial *m, TessId *id_out, TessError *err);
+TessResult tess_edit_material_set(TessProject *p, const TessMaterial *m, uint32_t merge, TessError *err);
+TessResult tess_edit_material_remove(TessProject *p, TessId material, TessId replacement, TessError *err);
+
+/* Tilesets. set replaces everything but the id (rename, per-tile info, a
+ * reloaded PNG). remove: cells using it are erased, or remapped to the same
+ * tile index of `remap_to` when non-zero. */
+TessResult tess_edit_tileset_add(TessProject *p, const TessTilesetDef *def, TessId *id_out, TessError *err);
+TessResult tess_edit_tileset_set(TessProject *p, const TessTileset *ts, uint32_t merge, TessError *err);
+TessResult tess_edit_tileset_remove(TessProject *p, TessId tileset, TessId remap_to, TessError *err);
+
+/* Sprites (add ignores sprite->id). remove also removes the bodies that use it. */
+TessResult tess_edit_sprite_add(TessProject *p, const TessSprite *s, TessId *id_out, TessError *err);
+TessResult tess_edit_sprite_set(TessProject *p, const TessSprite *s, uint32_t merge, TessError *err);
+TessResult tess_edit_sprite_remove(TessProject *p, TessId sprite, TessError *err);
+
+/* Layers. index: position from the bottom, -1 = on top. set_props takes props.id. */
+TessResult tess_edit_layer_add(TessProject *p, TessId level, TessLayerKind kind, const char *name, int index,
+                               TessId *id_out, TessError *err);
+TessResult tess_edit_layer_set_props(TessProject *p, TessId level, const TessLayerProps *props, uint32_t merge,
+                                     TessError *err);
+TessResult tess_edit_layer_move(TessProject *p, TessId level, TessId layer, int new_index, TessError *err);
+TessResult tess_edit_layer_remove(TessProject *p, TessId level, TessId layer, TessError *err);
+
+/* Levels. add creates a tile layer "Ground", the material layer and an object
+ * layer "Objects". set: a size change keeps the content anchored
+ * (anchor_x, anchor_y: 0 left/top, 1 centre, 2 right/bottom). */
+TessResult tess_edit_level_add(TessProject *p, const TessLevelSettings *s, TessId *id_out, TessError *err);
+TessResult tess_edit_level_set(TessProject *p, TessId level, const TessLevelSettings *s, int anchor_x,
+                               int anchor_y, TessError *err);
+TessResult tess_edit_level_remove(TessProject *p, TessId level, TessError *err);
+
+/* ---- Undo history ------------------------------------------------------ */
+
+bool tess_project_can_undo(const TessProject *p);
+bool tess_project_can_redo(const TessProject *p);
+/* English label of the step ("Paint tiles", "Move object"); the editor translates by key. */
+const char *tess_project_undo_label(const TessProject *p);
+const char *tess_project_redo_label(const TessProject *p);
+TessResult tess_project_undo(TessProject *p, TessError *err);
+TessResult tess_project_redo(TessProject *p, TessError *err);
+/* The history is bounded in memory (default 256 MiB); the oldest steps go first. */
+void tess_project_set_history_limit(TessProject *p, size_t bytes);
+size_t tess_project_history_bytes(const TessProject *p);
+void tess_project_clear_history(TessProject *p);
+
+/* ---- Changes ----------------------------------------------------------- */
+
+/* Pending changes since the last clear, each at most once. */
+size_t tess_project_changes(const TessProject *p, const TessChange **out);
+void tess_project_clear_changes(TessProject *p);
+/* Called for every change as it happens (the editor's redraw hook). */
+void tess_project_set_listener(TessProject *p, TessChangeFn fn, void *user);
+
+/* ---- Building a project from a file (no history, no changes) ---------- */
+
+/* Each copies its input (deep) and keeps the id given; next_id is raised past it. */
+TessResult tess_project_insert_material(TessProject *p, const TessMaterial *m, TessError *err);
+TessResult tess_project_insert_tileset(TessProject *p, const TessTileset *ts, TessError *err);
+TessResult tess_project_insert_sprite(TessProject *p, const TessSprite *s, TessError *err);
+TessResult tess_project_insert_level(TessProject *p, TessId id, const TessLevelSettings *s, TessLevel **out,
+                                     TessError *err); /* appended, with no layers */
+TessResult tess_level_insert_layer(TessProject *p, TessLevel *level, const TessLayerProps *props,
+                                   TessLayer **out, TessError *err); /* appended on top */
+TessResult tess_layer_insert_chunk(TessLayer *layer, uint32_t cx, uint32_t cy, const uint32_t *cells,
+                                   TessError *err); /* TESS_CHUNK_CELLS cells */
+TessResult tess_layer_insert_object(TessProject *p, TessLayer *layer, const TessObject *obj, TessError *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
