@@ -1,0 +1,53 @@
+/* Tessera core/store: the project file, an SQLite database.
+ *
+ * Every edit is persisted at the moment it is applied: after tess_edit_*()
+ * (or undo/redo) the owner calls tess_store_flush(), which writes the
+ * project's pending changes (TessChange) in one transaction and clears them.
+ * There is no Save and nothing to lose. */
+#ifndef TESSERA_STORE_H
+#define TESSERA_STORE_H
+
+#include "tessera/base.h"
+#include "tessera/level.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TESS_STORE_SCHEMA_VERSION 1
+
+typedef struct TessStore TessStore;
+
+typedef enum TessStoreMode {
+  TESS_STORE_READ_WRITE = 0, /* an existing project */
+  TESS_STORE_READ_ONLY = 1,  /* export, validate, render: never writes */
+  TESS_STORE_CREATE = 2,     /* a new project; refuses to overwrite an existing file */
+} TessStoreMode;
+
+/* Opens (or creates) a project file. A file that is not SQLite, not a
+ * Tessera project, from a newer schema, or damaged is refused by name. When
+ * the previous session did not close cleanly, a full quick_check runs. */
+TessResult tess_store_open(const char *path, TessStoreMode mode, TessStore **out, TessError *err);
+/* Closes: checkpoints the WAL into the main file and marks a clean close. */
+void tess_store_close(TessStore *store);
+const char *tess_store_path(const TessStore *store);
+bool tess_store_read_only(const TessStore *store);
+
+/* Loads the whole project. */
+TessResult tess_store_load(TessStore *store, TessProject **out, TessError *err);
+/* Writes everything in the project (a newly created file, or an import). Clears pending changes. */
+TessResult tess_store_save_all(TessStore *store, TessProject *project, TessError *err);
+/* Persists the project's pending changes in one transaction, then clears them. */
+TessResult tess_store_flush(TessStore *store, TessProject *project, TessError *err);
+
+/* Copies the database through SQLite's backup API (Save a Copy...). */
+TessResult tess_store_save_copy(TessStore *store, const char *dest_path, TessError *err);
+/* Folds the WAL back into the main file; the editor calls it after a few idle seconds. */
+TessResult tess_store_checkpoint(TessStore *store, TessError *err);
+/* PRAGMA quick_check (the pipeline's validate). */
+TessResult tess_store_quick_check(TessStore *store, TessError *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
