@@ -1,0 +1,143 @@
+/* core/level's private declarations shared between its files: layer cell
+ * writes that keep chunk counts, item containers, the change log, and the
+ * undo machinery (ops and steps). Never included outside core/level. */
+#ifndef TESS_LEVEL_PRIVATE_H
+#define TESS_LEVEL_PRIVATE_H
+
+#include <string.h>
+
+#include "tessera/level.h"
+
+#define LEVEL_FILE "level"
+
+/* ---- Names ---- */
+/* Copies a name, refusing one that does not fit TESS_NAME_MAX or is empty when required. */
+TessResult tess_name_copy(char dst[TESS_NAME_MAX], const char *src, bool allow_empty, const char *what,
+                          TessError *err);
+/* A name field that is NUL-terminated within TESS_NAME_MAX. */
+bool tess_name_valid(const char name[TESS_NAME_MAX]);
+
+/* ---- Layers and chunks (layer.c) ---- */
+static inline uint32_t tess_chunks_for(uint32_t cells) { return (cells + TESS_CHUNK_SIZE - 1) / TESS_CHUNK_SIZE; }
+TessLayer *tess_layer_new(const TessLayerProps *props, uint32_t width, uint32_t height);
+void tess_layer_free(TessLayer *layer);
+/* The pointer grid is made on first write; false when out of memory. */
+bool tess_layer_ensure_grid(TessLayer *layer);
+/* Writes one cell of chunk `key` (cy * chunks_x + cx), allocating the chunk
+ * on demand and freeing it when it empties. false when out of memory. */
+bool tess_layer_write(TessLayer *layer, uint32_t key, uint32_t index, uint32_t value);
+size_t tess_layer_memory_bytes(const TessLayer *layer);
+bool tess_layer_has_cells(const TessLayer *layer); /* tile or material layer */
+/* Objects in a layer. */
+bool tess_layer_reserve_objects(TessLayer *layer, uint32_t count);
+int tess_layer_object_index(const TessLayer *layer, TessId id);
+
+/* ---- Levels (level.c) ---- */
+TessLevel *tess_level_new(TessId id, const TessLevelSettings *s);
+void tess_level_free(TessLevel *level);
+bool tess_level_insert_layer_at(TessLevel *level, TessLayer *layer, uint32_t index);
+TessLayer *tess_level_take_layer(TessLevel *level, uint32_t index);
+/* Finds the level holding a layer id, or NULL. */
+TessObject *tess_project_find_object(const TessProject *p, TessId object, TessLevel **level_out,
+                                     TessLayer **layer_out);
+
+/* ---- Items (tileset.c, sprite.c, material.c, object.c) ---- */
+TessResult tess_tileset_validate(const TessProject *p, const TessTileset *ts, TessError *err);
+TessResult tess_sprite_validate(const TessSprite *s, TessError *err);
+TessResult tess_layer_props_validate(const TessLayerProps *props, TessError *err);
+TessResult tess_polygon_validate(const TessPolygon *poly, const char *what, TessError *err);
+int tess_project_material_index(const TessProject *p, TessId id);
+int tess_project_tileset_index(const TessProject *p, TessId id);
+int tess_project_sprite_index(const TessProject *p, TessId id);
+int tess_project_level_index(const TessProject *p, TessId id);
+/* Raises next_id[kind] past id. */
+void tess_project_note_id(TessProject *p, TessIdKind kind, TessId id);
+/* A fresh id of `kind`, or 0 when beyond `max`. */
+TessId tess_project_take_id(TessProject *p, TessIdKind kind, TessId max);
+
+/* ---- Change log (changes.c) ---- */
+TessChangeLog *tess_change_log_create(void);
+void tess_change_log_destroy(TessChangeLog *log);
+/* Records a change (once until cleared) and tells the listener. */
+void tess_project_note_change(TessProject *p, TessChangeKind kind, TessId id, TessId level, TessId layer,
+                              uint32_t cx, uint32_t cy);
+/* Everything a store needs to rewrite a layer: its props, its chunks, its objects. */
+void tess_project_note_layer_content(TessProject *p, TessId level, const TessLayer *layer);
+void tess_project_note_level_content(TessProject *p, const TessLevel *level);
+
+/* ---- Undo machinery (history.c) ---- */
+typedef struct TessOp TessOp;
+typedef struct TessOpClass {
+  const char *name;
+  /* Applies the op: forward (redo) or backward (undo). Atomic: on failure nothing changed. */
+  TessResult (*apply)(TessProject *p, TessOp *op, bool forward);
+  /* Frees the op. `undone`: the op's before state is live (it sat on the redo stack). */
+  void (*destroy)(TessOp *op, bool undone);
+  /* Optional: absorbs `next` (applied after `op`) into `op`; true when done (next is then destroyed). */
+  bool (*merge)(TessOp *op, TessOp *next);
+} TessOpClass;
+struct TessOp {
+  const TessOpClass *cls;
+  size_t bytes; /* memory the op holds, for the history bound */
+};
+
+typedef struct TessStep TessStep;
+/* A step under construction: each op is applied as it is added. */
+TessStep *tess_step_begin(const char *label, uint32_t merge);
+/* Applies op forward and appends it; on failure the op is destroyed and the error returned. */
+TessResult tess_step_apply(TessProject *p, TessStep *step, TessOp *op, TessError *err);
+/* Appends an op whose effect is already in place. false when out of memory (op destroyed, state kept). */
+bool tess_step_add_applied(TessStep *step, TessOp *op);
+/* Pushes the step onto the history (merging with the previous one when the key matches). */
+void tess_step_commit(TessProject *p, TessStep *step);
+/* Rolls back every op of the step and frees it. */
+void tess_step_abort(TessProject *p, TessStep *step);
+bool tess_step_empty(const TessStep *step);
+
+TessHistory *tess_history_create(void);
+void tess_history_destroy(TessHistory *h);
+
+/* Allocation helper for ops. */
+void *tess_op_new(size_t size, const TessOpClass *cls);
+
+/* ---- Op constructors (ops_*.c) ---- */
+/* Cells */
+typedef struct TessCellWriter TessCellWriter;
+TessCellWriter *tess_cell_writer_begin(TessProject *p, TessLevel *level, TessLayer *layer);
+/* Sets one cell (x, y inside the level). false when out of memory. */
+bool tess_cell_writer_set(TessCellWriter *w, uint32_t x, uint32_t y, uint32_t value);
+/* Reads through the writer (same as the layer). */
+uint32_t tess_cell_writer_get(const TessCellWriter *w, uint32_t x, uint32_t y);
+/* Compacts what changed into an op (NULL when nothing changed) and reports the chunks. */
+TessResult tess_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError *err);
+/* Restores every written cell and frees the writer. */
+void tess_cell_writer_abort(TessCellWriter *w);
+
+TessOp *tess_op_material_presence(const TessMaterial *m, bool add);
+TessOp *tess_op_material_swap(const TessMaterial *other);
+TessOp *tess_op_tile_material(TessId tileset, TessId from, TessId to, const uint32_t *tiles, uint32_t count);
+TessOp *tess_op_tileset_presence(TessTileset *ts, bool add); /* takes ts (heap) */
+TessOp *tess_op_tileset_swap(TessTileset *other);           /* takes other (heap) */
+TessOp *tess_op_sprite_presence(TessSprite *s, bool add);
+TessOp *tess_op_sprite_swap(TessSprite *other);
+TessOp *tess_op_level_presence(TessLevel *level, uint32_t index, bool add);
+/* Settings and per-layer contents of a resized level: `other` holds the state to swap in. */
+typedef struct TessLayerContent {
+  TessId layer;
+  uint32_t chunks_x, chunks_y;
+  TessChunk **chunks;
+  uint32_t object_count;
+  TessObject *objects;
+} TessLayerContent;
+TessOp *tess_op_level_swap(TessId level, const TessLevelSettings *other, TessLayerContent *contents,
+                           uint32_t content_count); /* takes contents */
+TessOp *tess_op_layer_presence(TessId level, TessLayer *layer, uint32_t index, bool add);
+TessOp *tess_op_layer_props(TessId level, const TessLayerProps *other);
+TessOp *tess_op_layer_move(TessId level, TessId layer, uint32_t from, uint32_t to);
+TessOp *tess_op_object_presence(TessId level, TessId layer, uint32_t index, TessObject *obj, bool add); /* takes *obj's heap */
+TessOp *tess_op_object_swap(TessId level, TessObject *other); /* takes *other's heap */
+
+/* Locates a layer content (for level swap). */
+void tess_layer_content_free(TessLayerContent *c);
+
+#endif

@@ -1,0 +1,40 @@
+/* Materials: defaults and validation (every float finite and in range). */
+#include <stdio.h>
+
+#include "level_private.h"
+
+void tess_material_default(TessMaterial *m) {
+  memset(m, 0, sizeof *m);
+  snprintf(m->name, sizeof m->name, "%s", "Default");
+  m->color = 0x808080FFu;
+  m->friction = 0.6f;    /* stone on stone */
+  m->restitution = 0.2f;
+  m->tangential = 1.0f;
+  m->density = 2400.0f;  /* kg/m^2 for a 1 m thick slab of stone */
+  m->kind = TESS_MATERIAL_SOLID;
+}
+
+static TessResult check_range(float v, float lo, float hi, bool lo_open, const char *field, TessError *err) {
+  if (isnan(v)) return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "material %s is NaN", field);
+  if (isinf(v)) return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "material %s is infinite", field);
+  if ((lo_open ? v <= lo : v < lo) || v > hi)
+    return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "material %s %g is outside %s%g, %g]", field,
+                          (double)v, lo_open ? "(" : "[", (double)lo, (double)hi);
+  return TESS_OK;
+}
+
+TessResult tess_material_validate(const TessMaterial *m, TessError *err) {
+  TessResult r;
+  if (!tess_name_valid(m->name))
+    return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "material name is not terminated");
+  if (m->name[0] == 0) return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "material name is empty");
+  if ((r = check_range(m->friction, 0.0f, 100.0f, false, "friction", err))) return r;
+  if ((r = check_range(m->restitution, 0.0f, 1.0f, false, "restitution", err))) return r;
+  if ((r = check_range(m->tangential, 0.0f, 1.0f, false, "tangential", err))) return r;
+  if ((r = check_range(m->density, 0.0f, 1e6f, true, "density", err))) return r;
+  if ((unsigned)m->kind > TESS_MATERIAL_FLUID)
+    return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "material kind %u is unknown", (unsigned)m->kind);
+  if (m->id > TESS_MATERIAL_ID_MAX)
+    return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "material id %u is above %u", m->id, TESS_MATERIAL_ID_MAX);
+  return TESS_OK;
+}
