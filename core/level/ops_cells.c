@@ -1,0 +1,347 @@
+/* Cell edits and their undo records. While an edit runs, a writer keeps a
+ * dense record per touched chunk (which cells, their value before, their
+ * value now); when it finishes, each record is packed to a 128-byte mask
+ * plus the before and after values of the cells that really changed, so a
+ * brush stroke costs bytes in proportion to what it changed. A drag's
+ * strokes fold into one record per chunk (first before, last after). */
+#include <stdlib.h>
+
+#include "level_private.h"
+
+#define MASK_WORDS (TESS_CHUNK_CELLS / 64)
+
+typedef struct DenseRec {
+  uint32_t key;
+  uint64_t mask[MASK_WORDS];
+  uint32_t before[TESS_CHUNK_CELLS];
+  uint32_t after[TESS_CHUNK_CELLS];
+} DenseRec;
+
+struct TessCellWriter {
+  TessProject *p;
+  TessLevel *level;
+  TessLayer *layer;
+  DenseRec **recs;
+  size_t count, cap;
+  uint32_t *slots; /* open addressing over recs: index + 1, 0 = free */
+  size_t slot_count;
+  DenseRec *last;
+};
+
+typedef struct CellRec {
+  uint32_t key;   /* cy * chunks_x + cx */
+  uint32_t count; /* cells in mask */
+  uint64_t mask[MASK_WORDS];
+  uint32_t *values; /* before[count] then after[count], in cell order */
+} CellRec;
+
+typedef struct CellsOp {
+  TessOp base;
+  TessId level, layer;
+  CellRec *recs; /* sorted by key */
+  size_t count, cap;
+} CellsOp;
+
+static inline uint32_t key_hash(uint32_t key, size_t slot_count) {
+  return (uint32_t)((key * 0x9E3779B1u) & (slot_count - 1));
+}
+
+TessCellWriter *tess_cell_writer_begin(TessProject *p, TessLevel *level, TessLayer *layer) {
+  TessCellWriter *w = tess_calloc(1, sizeof *w);
+  if (!w) return NULL;
+  w->p = p;
+  w->level = level;
+  w->layer = layer;
+  return w;
+}
+
+static void writer_free(TessCellWriter *w) {
+  for (size_t i = 0; i < w->count; i++) tess_free(w->recs[i]);
+  tess_free(w->recs);
+  tess_free(w->slots);
+  tess_free(w);
+}
+
+static DenseRec *writer_find(TessCellWriter *w, uint32_t key) {
+  if (!w->slot_count) return NULL;
+  for (size_t s = key_hash(key, w->slot_count);; s = (s + 1) & (w->slot_count - 1)) {
+    uint32_t v = w->slots[s];
+    if (!v) return NULL;
+    if (w->recs[v - 1]->key == key) return w->recs[v - 1];
+  }
+}
+
+static bool writer_rehash(TessCellWriter *w, size_t slot_count) {
+  uint32_t *slots = tess_calloc(slot_count, sizeof *slots);
+  if (!slots) return false;
+  for (size_t i = 0; i < w->count; i++) {
+    size_t s = key_hash(w->recs[i]->key, slot_count);
+    while (slots[s]) s = (s + 1) & (slot_count - 1);
+    slots[s] = (uint32_t)i + 1;
+  }
+  tess_free(w->slots);
+  w->slots = slots;
+  w->slot_count = slot_count;
+  return true;
+}
+
+static DenseRec *writer_add(TessCellWriter *w, uint32_t key) {
+  if ((w->count + 1) * 2 > w->slot_count && !writer_rehash(w, w->slot_count ? w->slot_count * 2 : 16)) return NULL;
+  if (!tess_array_reserve((void **)&w->recs, &w->cap, w->count + 1, sizeof *w->recs)) return NULL;
+  DenseRec *rec = tess_alloc(sizeof *rec); /* before/after are read only where the mask says */
+  if (!rec) return NULL;
+  rec->key = key;
+  memset(rec->mask, 0, sizeof rec->mask);
+  size_t s = key_hash(key, w->slot_count);
+  while (w->slots[s]) s = (s + 1) & (w->slot_count - 1);
+  w->slots[s] = (uint32_t)w->count + 1;
+  w->recs[w->count++] = rec;
+  return rec;
+}
+
+uint32_t tess_cell_writer_get(const TessCellWriter *w, uint32_t x, uint32_t y) { return tess_layer_cell(w->layer, x, y); }
+
+bool tess_cell_writer_set(TessCellWriter *w, uint32_t x, uint32_t y, uint32_t value) {
+  TessLayer *layer = w->layer;
+  uint32_t key = (y / TESS_CHUNK_SIZE) * layer->chunks_x + x / TESS_CHUNK_SIZE;
+  uint32_t i = (y % TESS_CHUNK_SIZE) * TESS_CHUNK_SIZE + x % TESS_CHUNK_SIZE;
+  DenseRec *rec = (w->last && w->last->key == key) ? w->last : writer_find(w, key);
+  const TessChunk *chunk = layer->chunks ? layer->chunks[key] : NULL;
+  uint32_t old = chunk ? chunk->cells[i] : 0;
+  uint64_t bit = 1ull << (i % 64);
+  if (rec && (rec->mask[i / 64] & bit)) {
+    rec->after[i] = value;
+  } else {
+    if (old == value) return true;
+    if (!rec && !(rec = writer_add(w, key))) return false;
+    rec->mask[i / 64] |= bit;
+    rec->before[i] = old;
+    rec->after[i] = value;
+  }
+  w->last = rec;
+  if (old == value) return true;
+  return tess_layer_write(layer, key, i, value);
+}
+
+void tess_cell_writer_abort(TessCellWriter *w) {
+  if (!w) return;
+  for (size_t r = 0; r < w->count; r++) {
+    DenseRec *rec = w->recs[r];
+    for (uint32_t k = 0; k < MASK_WORDS; k++)
+      for (uint64_t m = rec->mask[k]; m; m &= m - 1) {
+        uint32_t i = k * 64 + (uint32_t)__builtin_ctzll(m);
+        /* Restoring frees chunks or writes into existing ones: never allocates
+         * unless the cell was empty before and is not now, i.e. never. */
+        if (tess_layer_cell(w->layer, rec->key % w->layer->chunks_x * TESS_CHUNK_SIZE + i % TESS_CHUNK_SIZE,
+                            rec->key / w->layer->chunks_x * TESS_CHUNK_SIZE + i / TESS_CHUNK_SIZE) != rec->before[i])
+          tess_layer_write(w->layer, rec->key, i, rec->before[i]);
+      }
+  }
+  writer_free(w);
+}
+
+/* ---- the packed op ---- */
+
+static size_t cells_op_bytes(const CellsOp *op) {
+  size_t bytes = sizeof *op + 16 + op->cap * sizeof(CellRec) + 16;
+  for (size_t i = 0; i < op->count; i++) bytes += (size_t)op->recs[i].count * 8 + 16;
+  return bytes;
+}
+
+static TessResult cells_apply(TessProject *p, TessOp *base, bool forward) {
+  CellsOp *op = (CellsOp *)base;
+  TessLevel *level = tess_project_level(p, op->level);
+  TessLayer *layer = level ? tess_level_layer(level, op->layer) : NULL;
+  if (!layer || !tess_layer_has_cells(layer)) return TESS_ERR_NOT_FOUND;
+  if (!tess_layer_ensure_grid(layer)) return TESS_ERR_NOMEM;
+  /* 1: make every chunk that will hold a value, so nothing can fail later. */
+  for (size_t r = 0; r < op->count; r++) {
+    CellRec *rec = &op->recs[r];
+    if (rec->key >= layer->chunks_x * layer->chunks_y) return TESS_ERR_INVALID;
+    if (layer->chunks[rec->key]) continue;
+    const uint32_t *target = rec->values + (forward ? rec->count : 0);
+    bool any = false;
+    for (uint32_t k = 0; k < rec->count && !any; k++) any = target[k] != 0;
+    if (!any) continue;
+    if (!(layer->chunks[rec->key] = tess_calloc(1, sizeof(TessChunk)))) {
+      for (size_t q = 0; q <= r; q++) {
+        TessChunk *c = layer->chunks[op->recs[q].key];
+        if (c && c->used == 0) {
+          tess_free(c);
+          layer->chunks[op->recs[q].key] = NULL;
+        }
+      }
+      return TESS_ERR_NOMEM;
+    }
+  }
+  /* 2: write; 3: free chunks that emptied and report each chunk. */
+  for (size_t r = 0; r < op->count; r++) {
+    CellRec *rec = &op->recs[r];
+    TessChunk *c = layer->chunks[rec->key];
+    const uint32_t *target = rec->values + (forward ? rec->count : 0);
+    if (c) {
+      uint32_t k = 0;
+      for (uint32_t wd = 0; wd < MASK_WORDS; wd++)
+        for (uint64_t m = rec->mask[wd]; m; m &= m - 1) {
+          uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
+          uint32_t v = target[k++];
+          c->used = c->used + (v != 0) - (c->cells[i] != 0);
+          c->cells[i] = v;
+        }
+      if (c->used == 0) {
+        tess_free(c);
+        layer->chunks[rec->key] = NULL;
+      }
+    }
+    tess_project_note_change(p, TESS_CHANGE_CHUNK, 0, op->level, op->layer, rec->key % layer->chunks_x,
+                             rec->key / layer->chunks_x);
+  }
+  return TESS_OK;
+}
+
+static void cells_destroy(TessOp *base, bool undone) {
+  CellsOp *op = (CellsOp *)base;
+  for (size_t i = 0; i < op->count; i++) tess_free(op->recs[i].values);
+  tess_free(op->recs);
+  tess_free(op);
+}
+
+static int find_rec(const CellsOp *op, uint32_t key, size_t *at) {
+  size_t lo = 0, hi = op->count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (op->recs[mid].key < key) lo = mid + 1;
+    else hi = mid;
+  }
+  *at = lo;
+  return lo < op->count && op->recs[lo].key == key;
+}
+
+/* Folds b (applied after a) into a: first before, last after; cells that
+ * end where they started are dropped. false when out of memory. */
+static bool rec_fold(CellRec *a, const CellRec *b) {
+  uint64_t mask[MASK_WORDS];
+  uint32_t count = 0;
+  for (uint32_t w = 0; w < MASK_WORDS; w++) {
+    mask[w] = a->mask[w] | b->mask[w];
+    count += (uint32_t)__builtin_popcountll(mask[w]);
+  }
+  uint32_t *values = tess_alloc((size_t)count * 2 * sizeof *values);
+  if (!values && count) return false;
+  uint32_t ka = 0, kb = 0, n = 0;
+  uint64_t out_mask[MASK_WORDS] = {0};
+  for (uint32_t w = 0; w < MASK_WORDS; w++)
+    for (uint64_t m = mask[w]; m; m &= m - 1) {
+      uint64_t bit = m & (~m + 1);
+      bool in_a = a->mask[w] & bit, in_b = b->mask[w] & bit;
+      uint32_t before = in_a ? a->values[ka] : b->values[kb];
+      uint32_t after = in_b ? b->values[b->count + kb] : a->values[a->count + ka];
+      ka += in_a;
+      kb += in_b;
+      if (before == after) continue;
+      out_mask[w] |= bit;
+      values[n] = before;
+      values[count + n] = after;
+      n++;
+    }
+  /* Pack the afters right behind the befores. */
+  if (n < count) memmove(values + n, values + count, n * sizeof *values);
+  tess_free(a->values);
+  a->values = values;
+  a->count = n;
+  memcpy(a->mask, out_mask, sizeof out_mask);
+  return true;
+}
+
+static bool cells_merge(TessOp *base, TessOp *next_base) {
+  CellsOp *op = (CellsOp *)base, *next = (CellsOp *)next_base;
+  if (op->level != next->level || op->layer != next->layer) return false;
+  /* Room for every new record first, so the fold cannot stop half way. */
+  if (!tess_array_reserve((void **)&op->recs, &op->cap, op->count + next->count, sizeof *op->recs)) return false;
+  for (size_t r = 0; r < next->count; r++) {
+    CellRec *b = &next->recs[r];
+    size_t at;
+    if (find_rec(op, b->key, &at)) {
+      if (!rec_fold(&op->recs[at], b)) {
+        /* Keep b as its own record after a's: not possible in a sorted
+         * list, so fall back to refusing the merge of the remainder. */
+        return false;
+      }
+    } else {
+      memmove(&op->recs[at + 1], &op->recs[at], (op->count - at) * sizeof *op->recs);
+      op->recs[at] = *b;
+      b->values = NULL;
+      b->count = 0;
+      memset(b->mask, 0, sizeof b->mask);
+      op->count++;
+    }
+  }
+  op->base.bytes = cells_op_bytes(op);
+  return true;
+}
+
+static const TessOpClass cells_class = {"cells", cells_apply, cells_destroy, cells_merge};
+
+static int rec_key_cmp(const void *a, const void *b) {
+  uint32_t ka = ((const CellRec *)a)->key, kb = ((const CellRec *)b)->key;
+  return ka < kb ? -1 : ka > kb;
+}
+
+TessResult tess_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError *err) {
+  *op_out = NULL;
+  CellsOp *op = tess_op_new(sizeof *op, &cells_class);
+  if (!op || (w->count && !(op->recs = tess_calloc(w->count, sizeof *op->recs)))) {
+    tess_free(op);
+    tess_cell_writer_abort(w);
+    return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
+  }
+  op->cap = w->count;
+  op->level = w->level->id;
+  op->layer = w->layer->props.id;
+  for (size_t r = 0; r < w->count; r++) {
+    DenseRec *d = w->recs[r];
+    CellRec *rec = &op->recs[op->count];
+    uint32_t n = 0;
+    memset(rec->mask, 0, sizeof rec->mask);
+    for (uint32_t wd = 0; wd < MASK_WORDS; wd++)
+      for (uint64_t m = d->mask[wd]; m; m &= m - 1) {
+        uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
+        if (d->before[i] != d->after[i]) {
+          rec->mask[wd] |= 1ull << (i % 64);
+          n++;
+        }
+      }
+    if (!n) continue;
+    rec->key = d->key;
+    rec->count = n;
+    rec->values = tess_alloc((size_t)n * 2 * sizeof *rec->values);
+    if (!rec->values) {
+      cells_destroy(&op->base, false);
+      tess_cell_writer_abort(w);
+      return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
+    }
+    uint32_t k = 0;
+    for (uint32_t wd = 0; wd < MASK_WORDS; wd++)
+      for (uint64_t m = rec->mask[wd]; m; m &= m - 1) {
+        uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
+        rec->values[k] = d->before[i];
+        rec->values[n + k] = d->after[i];
+        k++;
+      }
+    op->count++;
+  }
+  uint32_t chunks_x = w->layer->chunks_x;
+  TessProject *p = w->p;
+  writer_free(w);
+  if (!op->count) {
+    cells_destroy(&op->base, false);
+    return TESS_OK;
+  }
+  qsort(op->recs, op->count, sizeof *op->recs, rec_key_cmp);
+  for (size_t r = 0; r < op->count; r++)
+    tess_project_note_change(p, TESS_CHANGE_CHUNK, 0, op->level, op->layer, op->recs[r].key % chunks_x,
+                             op->recs[r].key / chunks_x);
+  op->base.bytes = cells_op_bytes(op);
+  *op_out = &op->base;
+  return TESS_OK;
+}
