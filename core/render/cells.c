@@ -1,0 +1,288 @@
+/* The cell painters: tiles with Tiled's flips, the far-zoom average-colour
+ * path, the material overlay and the collision outlines. The chunk cache and
+ * the direct (uncached) path call the same functions, so they agree. */
+#include <stdio.h>
+#include <string.h>
+
+#include "render_private.h"
+
+/* An affine map of normalised tile coordinates (u, v in 0..1):
+ * u' = a u + b v + e, v' = c u + d v + f. */
+typedef struct NormMap {
+  double a, b, c, d, e, f;
+} NormMap;
+
+/* Where a point of the drawn (destination) tile comes from in the source
+ * tile. Tiled applies diagonal, then horizontal, then vertical to the
+ * source; the inverse undoes them in the opposite order. */
+static NormMap flips_inverse(TessCell cell) {
+  NormMap m = {1, 0, 0, 1, 0, 0};
+  if (cell & TESS_CELL_FLIP_V) {
+    m.c = -m.c; m.d = -m.d; m.f = 1 - m.f;
+  }
+  if (cell & TESS_CELL_FLIP_H) {
+    m.a = -m.a; m.b = -m.b; m.e = 1 - m.e;
+  }
+  if (cell & TESS_CELL_FLIP_D) {
+    NormMap t = m;
+    m.a = t.c; m.b = t.d; m.e = t.f;
+    m.c = t.a; m.d = t.b; m.f = t.e;
+  }
+  return m;
+}
+
+void tess_paint_missing_tile(cairo_t *cr, double x, double y, double w, double h) {
+  cairo_set_source_rgba(cr, 1.0, 0.0, 1.0, 0.85);
+  cairo_rectangle(cr, x, y, w / 2, h / 2);
+  cairo_rectangle(cr, x + w / 2, y + h / 2, w / 2, h / 2);
+  cairo_fill(cr);
+  cairo_set_source_rgba(cr, 0.1, 0.0, 0.1, 0.85);
+  cairo_rectangle(cr, x + w / 2, y, w / 2, h / 2);
+  cairo_rectangle(cr, x, y + h / 2, w / 2, h / 2);
+  cairo_fill(cr);
+}
+
+void tess_paint_tile(cairo_t *cr, const TessTileset *ts, TessTileSurface *surf, TessCell cell, double x, double y,
+                     double w, double h) {
+  uint32_t tile = TESS_CELL_TILE(cell);
+  if (!ts || !surf || !surf->pattern || tile >= ts->tile_count) {
+    tess_paint_missing_tile(cr, x, y, w, h);
+    return;
+  }
+  uint32_t sx, sy;
+  tess_tileset_tile_origin(ts, tile, &sx, &sy);
+  double tw = ts->tile_w, th = ts->tile_h;
+  NormMap m = flips_inverse(cell);
+  /* pattern = origin + tile_size * (M * ((P - (x, y)) / (w, h)) + offset) */
+  double xx = m.a * tw / w, xy = m.b * tw / h;
+  double yx = m.c * th / w, yy = m.d * th / h;
+  cairo_matrix_t pm;
+  cairo_matrix_init(&pm, xx, yx, xy, yy, sx + tw * m.e - xx * x - xy * y, sy + th * m.f - yx * x - yy * y);
+  cairo_pattern_set_matrix(surf->pattern, &pm);
+  cairo_set_source(cr, surf->pattern);
+  cairo_rectangle(cr, x, y, w, h);
+  cairo_fill(cr);
+}
+
+/* Looks up a tileset and its surface, remembering the last one (cells of a
+ * chunk mostly share a tileset). */
+typedef struct TilesetMemo {
+  uint32_t id;
+  const TessTileset *ts;
+  TessTileSurface *surf;
+} TilesetMemo;
+
+static void memo_get(TessRenderer *r, TilesetMemo *memo, uint32_t id) {
+  if (memo->id == id) return;
+  memo->id = id;
+  memo->ts = tess_project_tileset(r->project, id);
+  memo->surf = memo->ts ? tess_render_tileset(r, id) : NULL;
+  if (memo->surf && !memo->surf->surface && !r->failed_tileset) r->failed_tileset = id;
+}
+
+void tess_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
+                      uint32_t y1, bool smooth) {
+  const double tw = level->settings.tile_w, th = level->settings.tile_h;
+  cairo_filter_t filter = smooth ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_NEAREST;
+  for (uint32_t li = 0; li < level->layer_count; li++) {
+    const TessLayer *layer = level->layers[li];
+    if (layer->props.kind != TESS_LAYER_TILES || !layer->props.visible || !(layer->props.opacity > 0.0f)) continue;
+    bool group = layer->props.opacity < 1.0f;
+    if (group) {
+      cairo_save(cr);
+      cairo_rectangle(cr, x0 * tw, y0 * th, (x1 - x0) * tw, (y1 - y0) * th);
+      cairo_clip(cr);
+      cairo_push_group(cr);
+    }
+    TilesetMemo memo = {0, NULL, NULL};
+    for (uint32_t cy = y0 / TESS_CHUNK_SIZE; cy * TESS_CHUNK_SIZE < y1; cy++) {
+      for (uint32_t cx = x0 / TESS_CHUNK_SIZE; cx * TESS_CHUNK_SIZE < x1; cx++) {
+        const TessChunk *chunk = tess_layer_chunk(layer, cx, cy);
+        if (!chunk) continue;
+        uint32_t ya = cy * TESS_CHUNK_SIZE > y0 ? cy * TESS_CHUNK_SIZE : y0;
+        uint32_t yb = (cy + 1) * TESS_CHUNK_SIZE < y1 ? (cy + 1) * TESS_CHUNK_SIZE : y1;
+        uint32_t xa = cx * TESS_CHUNK_SIZE > x0 ? cx * TESS_CHUNK_SIZE : x0;
+        uint32_t xb = (cx + 1) * TESS_CHUNK_SIZE < x1 ? (cx + 1) * TESS_CHUNK_SIZE : x1;
+        for (uint32_t y = ya; y < yb; y++) {
+          const uint32_t *row = chunk->cells + (y - cy * TESS_CHUNK_SIZE) * TESS_CHUNK_SIZE;
+          for (uint32_t x = xa; x < xb; x++) {
+            TessCell cell = row[x - cx * TESS_CHUNK_SIZE];
+            if (!cell) continue;
+            memo_get(r, &memo, TESS_CELL_TILESET(cell));
+            if (memo.surf && memo.surf->pattern) cairo_pattern_set_filter(memo.surf->pattern, filter);
+            tess_paint_tile(cr, memo.ts, memo.surf, cell, x * tw, y * th, tw, th);
+          }
+        }
+      }
+    }
+    if (group) {
+      cairo_pop_group_to_source(cr);
+      cairo_paint_with_alpha(cr, layer->props.opacity);
+      cairo_restore(cr);
+    }
+  }
+}
+
+static inline uint32_t mul_un8(uint32_t a, uint32_t b) {
+  uint32_t t = a * b + 0x80;
+  return ((t >> 8) + t) >> 8;
+}
+
+static inline uint32_t over_premul(uint32_t src, uint32_t dst) {
+  uint32_t ia = 255 - (src >> 24);
+  if (ia == 0) return src;
+  uint32_t out = 0;
+  for (int shift = 24; shift >= 0; shift -= 8) {
+    uint32_t s = (src >> shift) & 0xFF, d = (dst >> shift) & 0xFF;
+    uint32_t v = s + mul_un8(d, ia);
+    out |= (v > 255 ? 255 : v) << shift;
+  }
+  return out;
+}
+
+static inline uint32_t scale_premul(uint32_t c, uint32_t a8) {
+  uint32_t out = 0;
+  for (int shift = 24; shift >= 0; shift -= 8) out |= mul_un8((c >> shift) & 0xFF, a8) << shift;
+  return out;
+}
+
+void tess_paint_tiles_average(TessRenderer *r, cairo_surface_t *target, int ox, int oy, int w, int h,
+                              const TessLevel *level, uint32_t cx, uint32_t cy, double scale) {
+  const double cw = level->settings.tile_w * scale, ch = level->settings.tile_h * scale;
+  uint8_t col_of[TESS_RENDER_BLOCK_MAX_PX];
+  if (w > TESS_RENDER_BLOCK_MAX_PX) w = TESS_RENDER_BLOCK_MAX_PX;
+  for (int px = 0; px < w; px++) {
+    int lx = (int)((px + 0.5) / cw);
+    col_of[px] = (uint8_t)(lx < TESS_CHUNK_SIZE ? lx : TESS_CHUNK_SIZE - 1);
+  }
+  cairo_surface_flush(target);
+  uint8_t *data = cairo_image_surface_get_data(target);
+  int stride = cairo_image_surface_get_stride(target);
+  const uint32_t magenta = 0xFFFF00FFu;
+  for (uint32_t li = 0; li < level->layer_count; li++) {
+    const TessLayer *layer = level->layers[li];
+    if (layer->props.kind != TESS_LAYER_TILES || !layer->props.visible || !(layer->props.opacity > 0.0f)) continue;
+    const TessChunk *chunk = tess_layer_chunk(layer, cx, cy);
+    if (!chunk) continue;
+    uint32_t a8 = (uint32_t)(layer->props.opacity * 255.0f + 0.5f);
+    TilesetMemo memo = {0, NULL, NULL};
+    for (int py = 0; py < h; py++) {
+      int ly = (int)((py + 0.5) / ch);
+      if (ly >= TESS_CHUNK_SIZE) ly = TESS_CHUNK_SIZE - 1;
+      const uint32_t *cells = chunk->cells + ly * TESS_CHUNK_SIZE;
+      uint32_t *row = (uint32_t *)(void *)(data + (size_t)(oy + py) * (size_t)stride) + ox;
+      for (int px = 0; px < w; px++) {
+        TessCell cell = cells[col_of[px]];
+        if (!cell) continue;
+        memo_get(r, &memo, TESS_CELL_TILESET(cell));
+        uint32_t tile = TESS_CELL_TILE(cell), c;
+        if (memo.surf && memo.surf->average && tile < memo.surf->tile_count)
+          c = memo.surf->average[tile];
+        else
+          c = magenta;
+        if (a8 < 255) c = scale_premul(c, a8);
+        row[px] = over_premul(c, row[px]);
+      }
+    }
+  }
+  cairo_surface_mark_dirty_rectangle(target, ox, oy, w, h);
+}
+
+void tess_paint_materials(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
+                          uint32_t y1, double alpha) {
+  const double tw = level->settings.tile_w, th = level->settings.tile_h;
+  const TessProject *p = r->project;
+  for (uint32_t y = y0; y < y1; y++) {
+    uint32_t run_start = x0;
+    TessId run_mat = 0;
+    for (uint32_t x = x0; x <= x1; x++) {
+      TessId mat = 0;
+      if (x < x1) {
+        TessCellCollision cc;
+        tess_level_cell_collision(p, level, x, y, &cc);
+        mat = cc.material;
+      }
+      if (x < x1 && mat == run_mat) continue;
+      if (run_mat) {
+        const TessMaterial *m = tess_project_material(p, run_mat);
+        if (m) {
+          tess_render_set_rgba(cr, m->color, alpha);
+          cairo_rectangle(cr, run_start * tw, y * th, (x - run_start) * tw, th);
+          cairo_fill(cr);
+        }
+      }
+      run_start = x;
+      run_mat = mat;
+    }
+  }
+}
+
+void tess_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
+                          uint32_t y1, uint32_t color, double line_width) {
+  if (x1 <= x0 || y1 <= y0) return;
+  const double tw = level->settings.tile_w, th = level->settings.tile_h;
+  const TessProject *p = r->project;
+  /* Shape kinds with a one-cell border, so edges between walls are skipped. */
+  size_t gw = (size_t)(x1 - x0) + 2, gh = (size_t)(y1 - y0) + 2;
+  uint8_t *full = tess_calloc(gw * gh, 1);
+  if (!full) return;
+  for (size_t gy = 0; gy < gh; gy++) {
+    int64_t y = (int64_t)y0 + (int64_t)gy - 1;
+    if (y < 0 || y >= (int64_t)level->settings.height) continue;
+    for (size_t gx = 0; gx < gw; gx++) {
+      int64_t x = (int64_t)x0 + (int64_t)gx - 1;
+      if (x < 0 || x >= (int64_t)level->settings.width) continue;
+      TessCellCollision cc;
+      tess_level_cell_collision(p, level, (uint32_t)x, (uint32_t)y, &cc);
+      full[gy * gw + gx] = (uint8_t)(cc.kind == TESS_TILE_COLLISION_FULL ? 1 : 0);
+      if (cc.kind == TESS_TILE_COLLISION_TRACED && cc.tile && x >= x0 && x < x1 && y >= y0 && y < y1) {
+        for (uint32_t k = 0; k < cc.tile->piece_count; k++) {
+          const TessPolygon *poly = &cc.tile->pieces[k];
+          for (uint32_t v = 0; v < poly->count; v++) {
+            TessVec2 q = tess_cell_transform_point(cc.cell, poly->v[v], (float)tw, (float)th);
+            double px = x * tw + q.x, py = y * th + q.y;
+            if (v == 0)
+              cairo_move_to(cr, px, py);
+            else
+              cairo_line_to(cr, px, py);
+          }
+          cairo_close_path(cr);
+        }
+      }
+    }
+  }
+  /* Traced pieces: translucent fill and outline. */
+  tess_render_set_rgba(cr, color, 0.25);
+  cairo_fill_preserve(cr);
+  tess_render_set_rgba(cr, color, 1.0);
+  cairo_set_line_width(cr, line_width);
+  cairo_stroke(cr);
+  /* Full squares: fill runs, then outline the boundary between wall and not. */
+  for (size_t gy = 1; gy + 1 < gh; gy++) {
+    size_t run = 0;
+    for (size_t gx = 1; gx < gw; gx++) {
+      bool f = gx + 1 < gw && full[gy * gw + gx];
+      if (f && !run) run = gx;
+      if (!f && run) {
+        cairo_rectangle(cr, (x0 + run - 1) * tw, (y0 + gy - 1) * th, (double)(gx - run) * tw, th);
+        run = 0;
+      }
+    }
+  }
+  tess_render_set_rgba(cr, color, 0.25);
+  cairo_fill(cr);
+  for (size_t gy = 1; gy + 1 < gh; gy++) {
+    for (size_t gx = 1; gx + 1 < gw; gx++) {
+      if (!full[gy * gw + gx]) continue;
+      double x = (x0 + gx - 1) * tw, y = (y0 + gy - 1) * th;
+      if (!full[(gy - 1) * gw + gx]) { cairo_move_to(cr, x, y); cairo_line_to(cr, x + tw, y); }
+      if (!full[(gy + 1) * gw + gx]) { cairo_move_to(cr, x, y + th); cairo_line_to(cr, x + tw, y + th); }
+      if (!full[gy * gw + gx - 1]) { cairo_move_to(cr, x, y); cairo_line_to(cr, x, y + th); }
+      if (!full[gy * gw + gx + 1]) { cairo_move_to(cr, x + tw, y); cairo_line_to(cr, x + tw, y + th); }
+    }
+  }
+  tess_render_set_rgba(cr, color, 1.0);
+  cairo_set_line_width(cr, line_width);
+  cairo_stroke(cr);
+  tess_free(full);
+}

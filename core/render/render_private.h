@@ -1,0 +1,109 @@
+/* core/render internals: the renderer's caches and the painters they share. */
+#ifndef TESS_RENDER_PRIVATE_H
+#define TESS_RENDER_PRIVATE_H
+
+#include "tessera/image.h"
+#include "tessera/render.h"
+
+/* Pre-rendered scales of the chunk cache: 1, 1/4 and 1/16 of level pixels. */
+#define TESS_RENDER_LOD_COUNT 3
+extern const double tess_render_lod_scale[TESS_RENDER_LOD_COUNT];
+
+/* A block surface bigger than this (pixels per side) is not cached: huge
+ * tiles seen up close are drawn directly, which is cheap there. */
+#define TESS_RENDER_BLOCK_MAX_PX 2048
+/* Blocks group up to 8 x 8 chunks (one bit per chunk in a 64-bit mask). */
+#define TESS_RENDER_BLOCK_MAX_SPAN 8
+#define TESS_RENDER_BLOCK_TARGET_PX 512
+
+/* What a cached block has baked in (subset of TessRenderFlags). */
+#define TESS_RENDER_BAKED (TESS_RENDER_TILES | TESS_RENDER_MATERIALS | TESS_RENDER_COLLISION)
+
+typedef struct TessTileSurface {
+  cairo_surface_t *surface;  /* premultiplied ARGB32, the whole tileset image; NULL when it failed */
+  cairo_pattern_t *pattern;  /* on surface, filter NEAREST */
+  uint32_t *average;         /* per tile: premultiplied ARGB32 average colour (far zoom) */
+  uint32_t tile_count;
+  TessResult failure;        /* why surface is NULL */
+  char failure_detail[512];
+} TessTileSurface;
+
+typedef struct TessSpriteSurface {
+  TessId id;
+  cairo_surface_t *surface;  /* NULL when the PNG failed to decode */
+} TessSpriteSurface;
+
+typedef struct TessBlock {
+  TessId level;
+  uint32_t bx, by;           /* in blocks */
+  uint8_t lod, content, span;
+  int w, h;                  /* pixels */
+  cairo_surface_t *surface;
+  uint64_t dirty;            /* one bit per chunk of the block still to draw */
+  uint64_t used;             /* frame of last use (LRU) */
+  struct TessBlock *next;    /* hash chain */
+} TessBlock;
+
+struct TessRenderer {
+  const TessProject *project;
+  TessTileSurface *tilesets[TESS_TILESET_ID_MAX + 1];
+  TESS_ARRAY(TessSpriteSurface) sprites;
+  TessBlock **buckets;
+  size_t bucket_count, block_count;
+  size_t cache_bytes, cache_limit;
+  uint64_t frame;
+  TessRenderStats stats;
+  /* A tileset that failed to decode during the current draw (reported once per draw). */
+  TessId failed_tileset;
+};
+
+/* ---- colours ---- */
+static inline void tess_render_set_rgba(cairo_t *cr, uint32_t rgba, double alpha_mul) {
+  cairo_set_source_rgba(cr, ((rgba >> 24) & 0xFF) / 255.0, ((rgba >> 16) & 0xFF) / 255.0,
+                        ((rgba >> 8) & 0xFF) / 255.0, (rgba & 0xFF) / 255.0 * alpha_mul);
+}
+
+/* ---- tileset and sprite surfaces (surfaces.c) ---- */
+TessTileSurface *tess_render_tileset(TessRenderer *r, TessId id);
+void tess_render_drop_tileset(TessRenderer *r, TessId id);
+cairo_surface_t *tess_render_sprite(TessRenderer *r, TessId id);
+void tess_render_drop_sprite(TessRenderer *r, TessId id);
+void tess_render_drop_surfaces(TessRenderer *r);
+/* RGBA8 straight -> new premultiplied ARGB32 surface (NULL on failure). */
+cairo_surface_t *tess_render_surface_from_image(const TessImage *img);
+
+/* ---- painters shared by the cache and the direct path (cells.c) ---- */
+/* The cr's user space is level pixels. Cells [x0,x1) x [y0,y1), clipped by the caller. */
+void tess_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
+                      uint32_t y1, bool smooth);
+void tess_paint_tiles_average(TessRenderer *r, cairo_surface_t *target, int ox, int oy, int w, int h,
+                              const TessLevel *level, uint32_t cx, uint32_t cy, double scale);
+void tess_paint_materials(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
+                          uint32_t y1, double alpha);
+/* line_width in user units. */
+void tess_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
+                          uint32_t y1, uint32_t color, double line_width);
+/* A magenta check for tiles that cannot be drawn. */
+void tess_paint_missing_tile(cairo_t *cr, double x, double y, double w, double h);
+/* Draws one tile of a decoded tileset with its flips into (x, y, w, h) of user space. */
+void tess_paint_tile(cairo_t *cr, const TessTileset *ts, TessTileSurface *surf, TessCell cell, double x, double y,
+                     double w, double h);
+
+/* ---- chunk block cache (cache.c) ---- */
+TessBlock *tess_cache_find(TessRenderer *r, TessId level, uint8_t lod, uint8_t content, uint32_t bx, uint32_t by);
+TessBlock *tess_cache_insert(TessRenderer *r, TessId level, uint8_t lod, uint8_t content, uint32_t bx, uint32_t by,
+                             uint8_t span, int w, int h);
+void tess_cache_drop_level(TessRenderer *r, TessId level);
+void tess_cache_drop_content(TessRenderer *r, uint8_t content_mask); /* blocks whose content intersects */
+void tess_cache_drop_all(TessRenderer *r);
+void tess_cache_mark_chunk(TessRenderer *r, const TessLevel *level, uint32_t cx, uint32_t cy);
+void tess_cache_trim(TessRenderer *r); /* LRU down to the limit, sparing blocks used this frame */
+uint8_t tess_cache_span(const TessLevel *level, int lod);
+
+/* ---- vector overlays (objects.c, grid.c) ---- */
+void tess_paint_objects(TessRenderer *r, cairo_t *cr, const TessLevel *level, double tx, double ty, double zoom,
+                        double vx0, double vy0, double vx1, double vy1, const TessRenderOptions *o);
+void tess_paint_grid(cairo_t *cr, const TessLevel *level, double tx, double ty, double zoom, uint32_t x0, uint32_t y0,
+                     uint32_t x1, uint32_t y1, uint32_t color);
+
+#endif

@@ -1,0 +1,153 @@
+/* Tileset and sprite images as premultiplied cairo surfaces, decoded once
+ * through core/image and kept until the tileset or sprite changes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "render_private.h"
+
+cairo_surface_t *tess_render_surface_from_image(const TessImage *img) {
+  if (img->width == 0 || img->height == 0 || img->width > 32767 || img->height > 32767) return NULL;
+  cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)img->width, (int)img->height);
+  if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+    cairo_surface_destroy(s);
+    return NULL;
+  }
+  cairo_surface_flush(s);
+  uint8_t *dst = cairo_image_surface_get_data(s);
+  int dst_stride = cairo_image_surface_get_stride(s);
+  for (uint32_t y = 0; y < img->height; y++) {
+    const uint8_t *src = img->pixels + (size_t)y * img->stride;
+    uint32_t *row = (uint32_t *)(void *)(dst + (size_t)y * (size_t)dst_stride);
+    for (uint32_t x = 0; x < img->width; x++) {
+      uint32_t r = src[4 * x], g = src[4 * x + 1], b = src[4 * x + 2], a = src[4 * x + 3];
+      /* Cairo wants premultiplied alpha; round like pixman (x * a / 255). */
+      if (a != 255) {
+        r = (r * a + 127) / 255;
+        g = (g * a + 127) / 255;
+        b = (b * a + 127) / 255;
+      }
+      row[x] = (a << 24) | (r << 16) | (g << 8) | b;
+    }
+  }
+  cairo_surface_mark_dirty(s);
+  return s;
+}
+
+static void compute_averages(TessTileSurface *ts, const TessTileset *def) {
+  ts->average = tess_calloc(def->tile_count ? def->tile_count : 1, sizeof(uint32_t));
+  if (!ts->average) return;
+  ts->tile_count = def->tile_count;
+  const uint8_t *data = cairo_image_surface_get_data(ts->surface);
+  int stride = cairo_image_surface_get_stride(ts->surface);
+  int iw = cairo_image_surface_get_width(ts->surface), ih = cairo_image_surface_get_height(ts->surface);
+  for (uint32_t t = 0; t < def->tile_count; t++) {
+    uint32_t ox, oy;
+    tess_tileset_tile_origin(def, t, &ox, &oy);
+    uint64_t sum[4] = {0, 0, 0, 0}, n = 0;
+    for (uint32_t y = oy; y < oy + def->tile_h && (int)y < ih; y++) {
+      const uint32_t *row = (const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride);
+      for (uint32_t x = ox; x < ox + def->tile_w && (int)x < iw; x++) {
+        uint32_t p = row[x];
+        sum[0] += p >> 24;
+        sum[1] += (p >> 16) & 0xFF;
+        sum[2] += (p >> 8) & 0xFF;
+        sum[3] += p & 0xFF;
+        n++;
+      }
+    }
+    if (n == 0) continue;
+    uint32_t c = 0;
+    for (int k = 0; k < 4; k++) c = (c << 8) | (uint32_t)((sum[k] + n / 2) / n);
+    ts->average[t] = c;
+  }
+}
+
+TessTileSurface *tess_render_tileset(TessRenderer *r, TessId id) {
+  if (id == 0 || id > TESS_TILESET_ID_MAX) return NULL;
+  if (r->tilesets[id]) return r->tilesets[id];
+  const TessTileset *def = tess_project_tileset(r->project, id);
+  if (!def) return NULL;
+  TessTileSurface *ts = tess_calloc(1, sizeof *ts);
+  if (!ts) return NULL;
+  TessImage img = {0};
+  TessError err;
+  tess_error_clear(&err);
+  TessResult res = tess_png_decode(def->png, def->png_size, def->name, &img, &err);
+  r->stats.tilesets_decoded++;
+  if (res == TESS_OK) {
+    ts->surface = tess_render_surface_from_image(&img);
+    tess_image_clear(&img);
+    if (!ts->surface) {
+      res = TESS_ERR_LIMIT;
+      snprintf(ts->failure_detail, sizeof ts->failure_detail, "tileset image too large to draw");
+    }
+  } else {
+    memcpy(ts->failure_detail, err.detail, sizeof ts->failure_detail);
+    ts->failure_detail[sizeof ts->failure_detail - 1] = 0;
+  }
+  ts->failure = res;
+  if (ts->surface) {
+    ts->pattern = cairo_pattern_create_for_surface(ts->surface);
+    cairo_pattern_set_filter(ts->pattern, CAIRO_FILTER_NEAREST);
+    compute_averages(ts, def);
+  }
+  r->tilesets[id] = ts;
+  return ts;
+}
+
+void tess_render_drop_tileset(TessRenderer *r, TessId id) {
+  if (id == 0 || id > TESS_TILESET_ID_MAX || !r->tilesets[id]) return;
+  TessTileSurface *ts = r->tilesets[id];
+  if (ts->pattern) cairo_pattern_destroy(ts->pattern);
+  if (ts->surface) cairo_surface_destroy(ts->surface);
+  tess_free(ts->average);
+  tess_free(ts);
+  r->tilesets[id] = NULL;
+}
+
+cairo_surface_t *tess_render_sprite(TessRenderer *r, TessId id) {
+  for (size_t i = 0; i < r->sprites.count; i++)
+    if (r->sprites.data[i].id == id) return r->sprites.data[i].surface;
+  const TessSprite *sp = tess_project_sprite(r->project, id);
+  if (!sp) return NULL;
+  TessSpriteSurface entry = {id, NULL};
+  TessImage img = {0};
+  if (tess_png_decode(sp->png, sp->png_size, sp->name, &img, NULL) == TESS_OK) {
+    entry.surface = tess_render_surface_from_image(&img);
+    tess_image_clear(&img);
+  }
+  r->stats.sprites_decoded++;
+  if (!TESS_ARRAY_PUSH(&r->sprites, entry)) {
+    if (entry.surface) cairo_surface_destroy(entry.surface);
+    return NULL;
+  }
+  return entry.surface;
+}
+
+void tess_render_drop_sprite(TessRenderer *r, TessId id) {
+  for (size_t i = 0; i < r->sprites.count; i++) {
+    if (r->sprites.data[i].id != id) continue;
+    if (r->sprites.data[i].surface) cairo_surface_destroy(r->sprites.data[i].surface);
+    r->sprites.data[i] = r->sprites.data[--r->sprites.count];
+    return;
+  }
+}
+
+void tess_render_drop_surfaces(TessRenderer *r) {
+  for (uint32_t id = 1; id <= TESS_TILESET_ID_MAX; id++) tess_render_drop_tileset(r, id);
+  while (r->sprites.count) tess_render_drop_sprite(r, r->sprites.data[0].id);
+}
+
+cairo_surface_t *tess_renderer_tileset_surface(TessRenderer *r, TessId tileset, TessError *err) {
+  TessTileSurface *ts = tess_render_tileset(r, tileset);
+  if (!ts) {
+    tess_error_set(err, TESS_ERR_NOT_FOUND, "", "no tileset %u", (unsigned)tileset);
+    return NULL;
+  }
+  if (!ts->surface) {
+    const TessTileset *def = tess_project_tileset(r->project, tileset);
+    tess_error_set(err, ts->failure, def ? def->name : "", "%s", ts->failure_detail);
+    return NULL;
+  }
+  return ts->surface;
+}

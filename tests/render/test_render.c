@@ -1,0 +1,523 @@
+/* core/render: flips pixel-exact, a level against a checked-in reference,
+ * what each overlay draws, and the chunk cache's invalidation. */
+#include <cairo.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "render_fixture.h"
+#include "tessera/image.h"
+#include "tessera/render.h"
+
+/* ---- helpers ---- */
+
+static uint32_t pixel(cairo_surface_t *s, int x, int y) {
+  cairo_surface_flush(s);
+  const uint8_t *d = cairo_image_surface_get_data(s);
+  return ((const uint32_t *)(const void *)(d + (size_t)y * (size_t)cairo_image_surface_get_stride(s)))[x];
+}
+
+static cairo_surface_t *draw_view(TessRenderer *r, const TessLevel *level, double ox, double oy, double zoom, int w,
+                                  int h, const TessRenderOptions *o) {
+  cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create(s);
+  TessRenderView v = {ox, oy, zoom, w, h};
+  TessError err;
+  CHECK_OK(tess_renderer_draw(r, cr, level, &v, o, &err), &err);
+  cairo_destroy(cr);
+  cairo_surface_flush(s);
+  return s;
+}
+
+/* Number of pixels whose channels differ by more than tol. */
+static long surfaces_differ(cairo_surface_t *a, cairo_surface_t *b, int tol) {
+  int w = cairo_image_surface_get_width(a), h = cairo_image_surface_get_height(a);
+  if (w != cairo_image_surface_get_width(b) || h != cairo_image_surface_get_height(b)) return -1;
+  long n = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      uint32_t p = pixel(a, x, y), q = pixel(b, x, y);
+      for (int k = 0; k < 32; k += 8) {
+        int d = (int)((p >> k) & 0xFF) - (int)((q >> k) & 0xFF);
+        if (abs(d) > tol) { n++; break; }
+      }
+    }
+  return n;
+}
+
+static void save_png(cairo_surface_t *s, const char *name) {
+  char path[1024];
+  tess_test_path(path, sizeof path, name);
+  cairo_surface_write_to_png(s, path);
+}
+
+/* Compares with tests/render/reference/<name> (RGBA, straight alpha) within
+ * `tol` per channel. TESS_UPDATE_REFERENCE=1 rewrites the reference. */
+static void check_reference(cairo_surface_t *s, const char *name, int tol) {
+  const char *root = getenv("TESS_SOURCE_ROOT");
+  char path[1024];
+  snprintf(path, sizeof path, "%s/tests/render/reference/%s", root ? root : ".", name);
+  TessImage got;
+  TessError err;
+  CHECK_OK(tess_render_surface_to_image(s, &got, &err), &err);
+  if (getenv("TESS_UPDATE_REFERENCE")) {
+    CHECK_OK(tess_png_save(tess_image_view(&got), path, &err), &err);
+    fprintf(stderr, "wrote reference %s\n", path);
+  }
+  TessImage want;
+  TessResult r = tess_png_load(path, &want, &err);
+  CHECK_MSG(r == TESS_OK, "reference %s missing (run with TESS_UPDATE_REFERENCE=1 once)", path);
+  if (r == TESS_OK) {
+    CHECK(want.width == got.width && want.height == got.height);
+    long bad = 0;
+    int worst = 0;
+    for (uint32_t y = 0; y < got.height && y < want.height; y++)
+      for (uint32_t x = 0; x < got.width && x < want.width; x++) {
+        const uint8_t *a = got.pixels + y * got.stride + 4 * x, *b = want.pixels + y * want.stride + 4 * x;
+        int d = 0;
+        for (int k = 0; k < 4; k++) {
+          int dk = abs((int)a[k] - (int)b[k]);
+          if (a[3] == 0 && b[3] == 0) dk = 0; /* colour of a transparent pixel is meaningless */
+          if (dk > d) d = dk;
+        }
+        if (d > worst) worst = d;
+        if (d > tol) bad++;
+      }
+    CHECK_MSG(bad == 0, "%s: %ld pixels differ by more than %d (worst %d); see %s", name, bad, tol, worst,
+              tess_test_tmpdir());
+    tess_image_clear(&want);
+  }
+  tess_image_clear(&got);
+}
+
+/* ---- flips ---- */
+
+/* A 4 x 4 tileset of one tile whose 16 pixels all differ. */
+static TessProject *flip_project(void) {
+  TessProject *p = tess_project_create();
+  TessImage img;
+  tess_image_create(4, 4, &img, NULL);
+  for (uint32_t y = 0; y < 4; y++)
+    for (uint32_t x = 0; x < 4; x++) {
+      uint8_t *px = img.pixels + y * img.stride + 4 * x;
+      px[0] = (uint8_t)(x * 60 + 10); px[1] = (uint8_t)(y * 60 + 10); px[2] = (uint8_t)((x * 4 + y) * 15); px[3] = 255;
+    }
+  uint8_t *png;
+  size_t size;
+  tess_png_encode(tess_image_view(&img), &png, &size, NULL);
+  tess_image_clear(&img);
+  TessTileInfo info;
+  memset(&info, 0, sizeof info);
+  TessTileset ts;
+  memset(&ts, 0, sizeof ts);
+  ts.id = 1;
+  snprintf(ts.name, sizeof ts.name, "flip");
+  ts.png = png; ts.png_size = size; ts.image_w = ts.image_h = 4; ts.tile_w = ts.tile_h = 4;
+  ts.columns = 1; ts.tile_count = 1; ts.alpha_threshold = 1; ts.tiles = &info;
+  TessError err;
+  CHECK_OK(tess_project_insert_tileset(p, &ts, &err), &err);
+  tess_free(png);
+  TessLevelSettings s;
+  tess_level_settings_default(&s);
+  snprintf(s.name, sizeof s.name, "flips");
+  s.width = 8; s.height = 1; s.tile_w = s.tile_h = 4;
+  TessLevel *level;
+  CHECK_OK(tess_project_insert_level(p, 1, &s, &level, &err), &err);
+  TessLayerProps props;
+  memset(&props, 0, sizeof props);
+  props.id = 1; snprintf(props.name, sizeof props.name, "g"); props.kind = TESS_LAYER_TILES;
+  props.visible = true; props.collides = true; props.opacity = 1;
+  TessLayer *layer;
+  CHECK_OK(tess_level_insert_layer(p, level, &props, &layer, &err), &err);
+  uint32_t cells[TESS_CHUNK_CELLS] = {0};
+  for (uint32_t f = 0; f < 8; f++) cells[f] = TESS_CELL_MAKE(1, 0, f << 29);
+  CHECK_OK(tess_layer_insert_chunk(layer, 0, 0, cells, &err), &err);
+  return p;
+}
+
+static void flips_are_pixel_exact(void) {
+  TessProject *p = flip_project();
+  TessLevel *level = p->levels[0];
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  o.flags = TESS_RENDER_TILES;
+  for (int cached = 0; cached < 2; cached++) {
+    o.use_cache = cached != 0;
+    TessRenderer *r = tess_renderer_create(p);
+    cairo_surface_t *s = draw_view(r, level, 0, 0, 1.0, 32, 4, &o);
+    for (uint32_t f = 0; f < 8; f++) {
+      TessCell cell = TESS_CELL_MAKE(1, 0, f << 29);
+      for (int sy = 0; sy < 4; sy++)
+        for (int sx = 0; sx < 4; sx++) {
+          /* Tiled: diagonal (swap x and y), then horizontal, then vertical. */
+          int dx = sx, dy = sy;
+          if (cell & TESS_CELL_FLIP_D) { int t = dx; dx = dy; dy = t; }
+          if (cell & TESS_CELL_FLIP_H) dx = 3 - dx;
+          if (cell & TESS_CELL_FLIP_V) dy = 3 - dy;
+          uint32_t want = 0xFF000000u | (uint32_t)(sx * 60 + 10) << 16 | (uint32_t)(sy * 60 + 10) << 8 |
+                          (uint32_t)((sx * 4 + sy) * 15);
+          uint32_t got = pixel(s, (int)f * 4 + dx, dy);
+          CHECK_MSG(got == want, "flips %u, source (%d,%d) -> (%d,%d): got %08x want %08x", f, sx, sy, dx, dy, got,
+                    want);
+          /* core/level's point transform (used for traced shapes) agrees. */
+          TessVec2 q = tess_cell_transform_point(cell, tess_v2(sx + 0.5f, sy + 0.5f), 4, 4);
+          CHECK_NEAR(q.x, dx + 0.5, 1e-5);
+          CHECK_NEAR(q.y, dy + 0.5, 1e-5);
+        }
+    }
+    /* Rotation by 90 degrees clockwise is diagonal + horizontal (Tiled's Z). */
+    uint32_t top_left = pixel(s, 0, 0);
+    uint32_t rot = pixel(s, (int)((TESS_CELL_FLIP_D | TESS_CELL_FLIP_H) >> 29) * 4 + 3, 0);
+    CHECK(top_left == rot);
+    save_png(s, cached ? "flips-cached.png" : "flips.png");
+    cairo_surface_destroy(s);
+    tess_renderer_destroy(r);
+  }
+  tess_project_destroy(p);
+}
+
+/* ---- the small level against its reference ---- */
+
+static void small_level_matches_reference(void) {
+  TessProject *p = fixture_project();
+  TessLevel *level = fixture_small_level(p);
+  CHECK(level != NULL);
+  if (!level) { tess_project_destroy(p); return; }
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  o.flags = TESS_RENDER_TILES | TESS_RENDER_MATERIALS | TESS_RENDER_OBJECTS | TESS_RENDER_COLLISION |
+            TESS_RENDER_GRID | TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS;
+  o.selected_object = 2;
+  cairo_surface_t *s = NULL;
+  TessError err;
+  CHECK_OK(tess_render_level_to_surface(p, level, 2.0, &o, &s, &err), &err);
+  if (s) {
+    CHECK(cairo_image_surface_get_width(s) == 12 * 16 * 2 && cairo_image_surface_get_height(s) == 8 * 16 * 2);
+    save_png(s, "small-level.png");
+    check_reference(s, "small-level.png", 3);
+    cairo_surface_destroy(s);
+  }
+  /* Tiles only, scale 1: an exact, font-free reference. */
+  o.flags = TESS_RENDER_TILES;
+  CHECK_OK(tess_render_level_to_surface(p, level, 1.0, &o, &s, &err), &err);
+  if (s) {
+    save_png(s, "small-tiles.png");
+    check_reference(s, "small-tiles.png", 1);
+    cairo_surface_destroy(s);
+  }
+  tess_project_destroy(p);
+}
+
+/* ---- what each part draws, checked against the model ---- */
+
+static void layers_honour_visibility_and_opacity(void) {
+  TessProject *p = fixture_project();
+  TessLevel *level = fixture_small_level(p);
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  o.flags = TESS_RENDER_TILES;
+  TessRenderer *r = tess_renderer_create(p);
+  /* Cell (3,4) holds only a decor tile (12 + 3 % 2 = 13, yellow) at opacity 0.5. */
+  cairo_surface_t *s = draw_view(r, level, 0, 0, 1.0, 192, 128, &o);
+  uint32_t c = pixel(s, 3 * 16 + 10, 4 * 16 + 10);
+  CHECK_MSG((c >> 24) >= 126 && (c >> 24) <= 129, "alpha %u", c >> 24);
+  CHECK_NEAR((c >> 16) & 0xFF, 230 / 2, 2);
+  cairo_surface_destroy(s);
+  /* Hidden: nothing there. The change is a layer change: blocks are dropped. */
+  TessLayer *decor = tess_level_layer(level, FIX_LAYER_DECOR);
+  decor->props.visible = false; /* as the edit would; the test owns the model */
+  TessChange ch = {TESS_CHANGE_LAYER, FIX_LAYER_DECOR, level->id, FIX_LAYER_DECOR, 0, 0};
+  tess_renderer_invalidate(r, &ch);
+  s = draw_view(r, level, 0, 0, 1.0, 192, 128, &o);
+  CHECK(pixel(s, 3 * 16 + 10, 4 * 16 + 10) == 0);
+  cairo_surface_destroy(s);
+  decor->props.visible = true;
+  tess_renderer_destroy(r);
+  tess_project_destroy(p);
+}
+
+static void material_overlay_uses_effective_material(void) {
+  TessProject *p = fixture_project();
+  TessLevel *level = fixture_small_level(p);
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  o.flags = TESS_RENDER_MATERIALS;
+  o.material_alpha = 1.0;
+  TessRenderer *r = tess_renderer_create(p);
+  cairo_surface_t *s = draw_view(r, level, 0, 0, 1.0, 192, 128, &o);
+  /* (5,6): grass tile overridden with ice; (1,6): grass; (10,1): painted stone; (5,3): nothing. */
+  CHECK(pixel(s, 5 * 16 + 8, 6 * 16 + 8) == 0xFFB0F0FFu);
+  CHECK(pixel(s, 1 * 16 + 8, 6 * 16 + 8) == 0xFF40D040u);
+  CHECK(pixel(s, 10 * 16 + 8, 1 * 16 + 8) == 0xFF8890A0u);
+  CHECK(pixel(s, 5 * 16 + 8, 3 * 16 + 8) == 0);
+  cairo_surface_destroy(s);
+  TessLegendEntry e[8];
+  size_t n = tess_render_material_legend(p, level, 0, 0, 12, 8, e, 8);
+  CHECK(n == 4);
+  /* Stone: 12 + 7 + 7 wall cells, two slopes, one painted cell. Grass: the
+   * grass row less the 3 iced cells, the flipped row (tile 11), the decor row. */
+  uint64_t stone = 0, ice = 0, water = 0, grass = 0;
+  for (size_t i = 0; i < n && i < 8; i++) {
+    if (e[i].material == FIX_STONE) stone = e[i].cells;
+    if (e[i].material == FIX_ICE) ice = e[i].cells;
+    if (e[i].material == FIX_WATER) water = e[i].cells;
+    if (e[i].material == FIX_GRASS) grass = e[i].cells;
+  }
+  CHECK(ice == 3);
+  CHECK(water == 3);
+  CHECK(stone == 12 + 7 + 7 + 2 + 1);
+  CHECK(grass == 10 - 3 + 8 + 6);
+  tess_renderer_destroy(r);
+  tess_project_destroy(p);
+}
+
+static void collision_outlines_follow_the_rule(void) {
+  TessProject *p = fixture_project();
+  TessLevel *level = fixture_small_level(p);
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  o.flags = TESS_RENDER_COLLISION;
+  o.collision_color = 0xFF0000FFu;
+  TessRenderer *r = tess_renderer_create(p);
+  cairo_surface_t *s = draw_view(r, level, 0, 0, 1.0, 192, 128, &o);
+  /* The wall column 0 is outlined on its right edge (x = 16), not between two
+   * walls (the edge between rows 6 and 7 of column 0). */
+  uint32_t edge = pixel(s, 16, 3 * 16 + 8);
+  CHECK_MSG((edge >> 24) > 60 && ((edge >> 16) & 0xFF) > 60, "edge %08x", edge);
+  uint32_t inner = pixel(s, 8, 7 * 16);
+  CHECK_MSG(((inner >> 16) & 0xFF) < 100, "inner %08x", inner);
+  /* The painted stone cell (10,1) is a full square: its fill is translucent red. */
+  uint32_t painted = pixel(s, 10 * 16 + 8, 1 * 16 + 8);
+  CHECK_MSG((painted >> 24) > 40 && (painted >> 24) < 100, "painted %08x", painted);
+  /* The slope at (9,5) is traced: lower-right half filled, upper-left empty. */
+  CHECK(pixel(s, 9 * 16 + 12, 5 * 16 + 12) >> 24 > 40);
+  CHECK(pixel(s, 9 * 16 + 3, 5 * 16 + 3) >> 24 == 0);
+  /* The mirrored slope at (8,5): lower-left half. */
+  CHECK(pixel(s, 8 * 16 + 3, 5 * 16 + 12) >> 24 > 40);
+  CHECK(pixel(s, 8 * 16 + 12, 5 * 16 + 3) >> 24 == 0);
+  /* Grass and water do not collide. */
+  CHECK(pixel(s, 3 * 16 + 8, 5 * 16 + 8) == 0);
+  save_png(s, "collision.png");
+  cairo_surface_destroy(s);
+  tess_renderer_destroy(r);
+  tess_project_destroy(p);
+}
+
+static void grid_lines_sit_on_cell_edges(void) {
+  TessProject *p = fixture_project();
+  TessLevel *level = fixture_small_level(p);
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  o.flags = TESS_RENDER_GRID;
+  o.grid_color = 0xFFFFFFFFu;
+  TessRenderer *r = tess_renderer_create(p);
+  cairo_surface_t *s = draw_view(r, level, 0, 0, 2.0, 400, 300, &o);
+  CHECK(pixel(s, 64, 10) == 0xFFFFFFFFu);  /* x = 2 cells * 16 px * 2 */
+  CHECK(pixel(s, 65, 10) == 0);
+  CHECK(pixel(s, 10, 96) == 0xFFFFFFFFu);
+  CHECK(pixel(s, 390, 10) == 0);           /* beyond the level (384 px wide) */
+  cairo_surface_destroy(s);
+  /* At 1/16 the cells are 1 px: only chunk lines, and here none fit. */
+  s = draw_view(r, level, 0, 0, 1.0 / 16, 400, 300, &o);
+  long lit = 0;
+  for (int x = 0; x < 20; x++) lit += pixel(s, x, 2) != 0;
+  CHECK(lit <= 2);
+  cairo_surface_destroy(s);
+  tess_renderer_destroy(r);
+  tess_project_destroy(p);
+}
+
+static void broken_tileset_is_reported_and_drawn_as_missing(void) {
+  TessProject *p = fixture_project();
+  TessLevel *level = fixture_small_level(p);
+  TessTileset *ts = tess_project_tileset(p, FIX_TILESET);
+  ts->png[20] ^= 0x5A; /* corrupt the IHDR: the test owns the model */
+  TessRenderer *r = tess_renderer_create(p);
+  cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 192, 128);
+  cairo_t *cr = cairo_create(s);
+  TessRenderView v = {0, 0, 1.0, 192, 128};
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  o.flags = TESS_RENDER_TILES;
+  TessError err;
+  tess_error_clear(&err);
+  TessResult res = tess_renderer_draw(r, cr, level, &v, &o, &err);
+  CHECK(res != TESS_OK);
+  CHECK(strstr(err.file, "Fixture tiles") != NULL);
+  cairo_destroy(cr);
+  CHECK(pixel(s, 2, 7 * 16 + 2) == 0xD9D900D9u || (pixel(s, 2, 7 * 16 + 2) >> 24) > 200); /* magenta check */
+  cairo_surface_destroy(s);
+  CHECK(tess_renderer_tileset_surface(r, FIX_TILESET, &err) == NULL);
+  tess_renderer_destroy(r);
+  tess_project_destroy(p);
+}
+
+static void level_png_round_trips(void) {
+  TessProject *p = fixture_project();
+  TessLevel *level = fixture_small_level(p);
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  char path[1024];
+  tess_test_path(path, sizeof path, "level-export.png");
+  TessError err;
+  CHECK_OK(tess_render_level_to_png(p, level, 1.0, &o, path, &err), &err);
+  TessImage img;
+  CHECK_OK(tess_png_load(path, &img, &err), &err);
+  CHECK(img.width == 192 && img.height == 128);
+  cairo_surface_t *s = NULL;
+  CHECK_OK(tess_render_level_to_surface(p, level, 1.0, &o, &s, &err), &err);
+  TessImage direct;
+  CHECK_OK(tess_render_surface_to_image(s, &direct, &err), &err);
+  CHECK(memcmp(direct.pixels, img.pixels, img.stride * img.height) == 0);
+  tess_image_clear(&direct);
+  tess_image_clear(&img);
+  cairo_surface_destroy(s);
+  /* Too large an image is refused before anything is allocated. */
+  CHECK(tess_render_level_to_surface(p, level, 1000.0, &o, &s, &err) == TESS_ERR_LIMIT);
+  CHECK(tess_render_level_to_surface(p, level, -1.0, &o, &s, &err) == TESS_ERR_INVALID);
+  tess_project_destroy(p);
+}
+
+/* ---- the chunk cache ---- */
+
+static TessRenderer *listener_renderer;
+static void forward_change(const TessChange *change, void *user) {
+  (void)user;
+  if (listener_renderer) tess_renderer_invalidate(listener_renderer, change);
+}
+
+static void cache_redraws_exactly_the_edited_chunks(void) {
+  TessProject *p = fixture_project();
+  TessLevel *level = fixture_big_level(p, 2, 256, 256, 8);
+  CHECK(level != NULL);
+  if (!level) { tess_project_destroy(p); return; }
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  o.flags = TESS_RENDER_TILES | TESS_RENDER_MATERIALS; /* baked content, no background: exact compare */
+  TessRenderer *r = tess_renderer_create(p);
+  listener_renderer = r;
+  tess_project_set_listener(p, forward_change, NULL);
+  const double zooms[3] = {1.0, 0.25, 1.0 / 16};
+  const int W = 700, H = 500;
+  /* Fill the cache at each zoom, then a second draw renders nothing. */
+  for (int z = 0; z < 3; z++) cairo_surface_destroy(draw_view(r, level, 100, 60, zooms[z], W, H, &o));
+  TessRenderStats st;
+  tess_renderer_reset_stats(r);
+  for (int z = 0; z < 3; z++) cairo_surface_destroy(draw_view(r, level, 100, 60, zooms[z], W, H, &o));
+  tess_renderer_stats(r, &st);
+  CHECK(st.chunks_rendered == 0);
+  CHECK(st.block_hits > 0);
+
+  /* One cell of chunk (2, 1) changes: each zoom redraws exactly one chunk. */
+  TessCell stamp = TESS_CELL_MAKE(FIX_TILESET, 13, TESS_CELL_FLIP_D);
+  TessError err;
+  CHECK_OK(tess_edit_paint(p, level->id, 21, 2 * 32 + 5, 1 * 32 + 7, 1, 1, &stamp, 0, &err), &err);
+  CHECK_OK(tess_edit_paint_material(p, level->id, 2 * 32 + 6, 1 * 32 + 7, 1, 1, FIX_ICE, 0, &err), &err);
+  for (int z = 0; z < 3; z++) {
+    tess_renderer_reset_stats(r);
+    cairo_surface_t *cached = draw_view(r, level, 100, 60, zooms[z], W, H, &o);
+    tess_renderer_stats(r, &st);
+    CHECK_MSG(st.chunks_rendered == 1, "zoom %g: %llu chunks redrawn", zooms[z], (unsigned long long)st.chunks_rendered);
+    TessRenderer *fresh = tess_renderer_create(p);
+    cairo_surface_t *cold = draw_view(fresh, level, 100, 60, zooms[z], W, H, &o);
+    CHECK_MSG(surfaces_differ(cached, cold, 0) == 0, "zoom %g: cached differs from a fresh draw", zooms[z]);
+    if (z == 0) {
+      /* At zoom 1 the cache is exactly the direct drawing of the cells. */
+      TessRenderOptions direct = o;
+      direct.use_cache = false;
+      cairo_surface_t *d = draw_view(fresh, level, 100, 60, 1.0, W, H, &direct);
+      CHECK(surfaces_differ(cached, d, 0) == 0);
+      save_png(d, "cache-direct.png");
+      cairo_surface_destroy(d);
+      save_png(cached, "cache-zoom1.png");
+    }
+    if (z == 2) save_png(cached, "cache-zoom16.png");
+    cairo_surface_destroy(cold);
+    cairo_surface_destroy(cached);
+    tess_renderer_destroy(fresh);
+  }
+  /* A rectangle across a chunk corner touches four chunks; undo touches them again. */
+  CHECK_OK(tess_edit_fill_rect(p, level->id, 21, 2 * 32 - 1, 2 * 32 - 1, 2, 2, stamp, 0, &err), &err);
+  tess_renderer_reset_stats(r);
+  cairo_surface_destroy(draw_view(r, level, 100, 60, 1.0, W, H, &o));
+  tess_renderer_stats(r, &st);
+  CHECK(st.chunks_rendered == 4);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  tess_renderer_reset_stats(r);
+  cairo_surface_t *after_undo = draw_view(r, level, 100, 60, 1.0, W, H, &o);
+  tess_renderer_stats(r, &st);
+  CHECK(st.chunks_rendered == 4);
+  TessRenderer *fresh = tess_renderer_create(p);
+  cairo_surface_t *cold = draw_view(fresh, level, 100, 60, 1.0, W, H, &o);
+  CHECK(surfaces_differ(after_undo, cold, 0) == 0);
+  cairo_surface_destroy(after_undo);
+  cairo_surface_destroy(cold);
+
+  /* Without the invalidation the cache is stale, and the comparison sees it. */
+  tess_project_set_listener(p, NULL, NULL);
+  CHECK_OK(tess_edit_paint(p, level->id, 21, 2 * 32 + 9, 1 * 32 + 9, 1, 1, &stamp, 0, &err), &err);
+  cairo_surface_t *stale = draw_view(r, level, 100, 60, 1.0, W, H, &o);
+  TessRenderer *fresh2 = tess_renderer_create(p);
+  cold = draw_view(fresh2, level, 100, 60, 1.0, W, H, &o);
+  CHECK(surfaces_differ(stale, cold, 0) > 0);
+  cairo_surface_destroy(stale);
+  cairo_surface_destroy(cold);
+  tess_renderer_destroy(fresh2);
+  tess_renderer_destroy(fresh);
+  listener_renderer = NULL;
+  tess_renderer_destroy(r);
+  tess_project_destroy(p);
+}
+
+static void cache_respects_its_memory_limit(void) {
+  TessProject *p = fixture_project();
+  TessLevel *level = fixture_big_level(p, 2, 512, 512, 16);
+  TessRenderer *r = tess_renderer_create(p);
+  tess_renderer_set_cache_limit(r, (size_t)8 << 20);
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  /* Pan across the map: blocks of old frames are evicted. */
+  for (int i = 0; i < 8; i++) cairo_surface_destroy(draw_view(r, level, i * 900.0, i * 700.0, 1.0, 800, 600, &o));
+  TessRenderStats st;
+  tess_renderer_stats(r, &st);
+  CHECK_MSG(st.cache_bytes <= ((size_t)8 << 20), "%zu bytes", st.cache_bytes);
+  CHECK(st.blocks_created > 8);
+  tess_renderer_destroy(r);
+  tess_project_destroy(p);
+}
+
+static void zoom_levels_draw_the_same_picture(void) {
+  /* The far-zoom average path and the direct path agree on each cell's colour. */
+  TessProject *p = fixture_project();
+  TessLevel *level = fixture_big_level(p, 2, 256, 256, 16);
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  o.flags = TESS_RENDER_TILES;
+  TessRenderer *r = tess_renderer_create(p);
+  cairo_surface_t *far = draw_view(r, level, 0, 0, 1.0 / 16, 256, 256, &o);
+  save_png(far, "zoom16-cached.png");
+  long opaque = 0;
+  for (int y = 0; y < 256; y += 7)
+    for (int x = 0; x < 256; x += 7) opaque += (pixel(far, x, y) >> 24) == 255;
+  CHECK(opaque == 37 * 37);
+  /* Cell (0,0) at 1/16 is one pixel: the mean of its 16 x 16 pixels. */
+  TessImage img;
+  fixture_tileset_image(&img, NULL);
+  TessCell c0 = tess_layer_cell(level->layers[0], 0, 0);
+  uint32_t t = TESS_CELL_TILE(c0), ox = (t % 4) * 16, oy = (t / 4) * 16;
+  double sum = 0;
+  for (uint32_t y = 0; y < 16; y++)
+    for (uint32_t x = 0; x < 16; x++) sum += img.pixels[(oy + y) * img.stride + (ox + x) * 4];
+  tess_image_clear(&img);
+  CHECK_NEAR((pixel(far, 0, 0) >> 16) & 0xFF, sum / 256.0, 1.0);
+  cairo_surface_destroy(far);
+  tess_renderer_destroy(r);
+  tess_project_destroy(p);
+}
+
+TESS_TEST_MAIN(TEST(flips_are_pixel_exact), TEST(small_level_matches_reference),
+               TEST(layers_honour_visibility_and_opacity), TEST(material_overlay_uses_effective_material),
+               TEST(collision_outlines_follow_the_rule), TEST(grid_lines_sit_on_cell_edges),
+               TEST(broken_tileset_is_reported_and_drawn_as_missing), TEST(level_png_round_trips),
+               TEST(cache_redraws_exactly_the_edited_chunks), TEST(cache_respects_its_memory_limit),
+               TEST(zoom_levels_draw_the_same_picture))

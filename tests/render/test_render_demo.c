@@ -1,0 +1,92 @@
+/* core/render draws the demo project's first level (BUILD/data/demo/demo.tessera,
+ * made by the demo generator) and compares it with a checked-in reference.
+ * Skips (exit 77) when the demo has not been generated in this build. */
+#include <cairo.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "tessera/image.h"
+#include "tessera/render.h"
+#include "tessera/store.h"
+
+int main(void) {
+  const char *build = getenv("TESS_BUILD_ROOT"), *src = getenv("TESS_SOURCE_ROOT");
+  char demo[1024], ref[1024], out[1024];
+  snprintf(demo, sizeof demo, "%s/data/demo/demo.tessera", build ? build : ".");
+  snprintf(ref, sizeof ref, "%s/tests/render/reference/demo.png", src ? src : ".");
+  if (access(demo, R_OK) != 0) {
+    printf("SKIP: %s not generated\n", demo);
+    return 77;
+  }
+  TessError err;
+  tess_error_clear(&err);
+  TessStore *store = NULL;
+  TessProject *p = NULL;
+  int failures = 0;
+  if (tess_store_open(demo, TESS_STORE_READ_ONLY, &store, &err) != TESS_OK ||
+      tess_store_load(store, &p, &err) != TESS_OK || p->level_count == 0) {
+    char buf[1200];
+    tess_error_format(&err, buf, sizeof buf);
+    fprintf(stderr, "cannot load the demo: %s\n", buf);
+    if (store) tess_store_close(store);
+    return 1;
+  }
+  const TessLevel *level = p->levels[0];
+  double px = (double)level->settings.width * level->settings.tile_w;
+  double py = (double)level->settings.height * level->settings.tile_h;
+  double scale = 1.0;
+  while (px * scale > 2048 || py * scale > 2048) scale /= 2;
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  o.flags = TESS_RENDER_TILES | TESS_RENDER_MATERIALS | TESS_RENDER_OBJECTS | TESS_RENDER_COLLISION |
+            TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS;
+  cairo_surface_t *s = NULL;
+  if (tess_render_level_to_surface(p, level, scale, &o, &s, &err) != TESS_OK) {
+    fprintf(stderr, "render failed: %s\n", err.detail);
+    failures++;
+  }
+  TessImage got = {0}, want = {0};
+  if (s && tess_render_surface_to_image(s, &got, &err) == TESS_OK) {
+    snprintf(out, sizeof out, "%s/demo-render.png", tess_test_tmpdir());
+    tess_png_save(tess_image_view(&got), out, NULL);
+    if (getenv("TESS_UPDATE_REFERENCE")) tess_png_save(tess_image_view(&got), ref, NULL);
+    if (tess_png_load(ref, &want, &err) != TESS_OK) {
+      printf("SKIP: no reference %s for this demo (TESS_UPDATE_REFERENCE=1 writes it); output in %s\n", ref, out);
+      tess_image_clear(&got);
+      cairo_surface_destroy(s);
+      tess_project_destroy(p);
+      tess_store_close(store);
+      return 77;
+    }
+    long bad = 0;
+    if (want.width != got.width || want.height != got.height) {
+      fprintf(stderr, "size %ux%u, reference %ux%u\n", got.width, got.height, want.width, want.height);
+      failures++;
+    } else {
+      for (uint32_t y = 0; y < got.height; y++)
+        for (uint32_t x = 0; x < got.width; x++) {
+          const uint8_t *a = got.pixels + y * got.stride + 4 * x, *b = want.pixels + y * want.stride + 4 * x;
+          for (int k = 0; k < 4; k++)
+            if (abs((int)a[k] - (int)b[k]) > 3 && !(a[3] == 0 && b[3] == 0)) { bad++; break; }
+        }
+      if (bad) {
+        fprintf(stderr, "%ld pixels differ from %s by more than 3 (output %s)\n", bad, ref, out);
+        failures++;
+      }
+    }
+  } else {
+    failures++;
+  }
+  tess_image_clear(&got);
+  tess_image_clear(&want);
+  if (s) cairo_surface_destroy(s);
+  tess_project_destroy(p);
+  tess_store_close(store);
+  if (tess_alloc_live_bytes() != 0) {
+    fprintf(stderr, "leak: %lld bytes\n", (long long)tess_alloc_live_bytes());
+    failures++;
+  }
+  return failures ? 1 : 0;
+}
