@@ -1,0 +1,148 @@
+/* Tessera core/mask: collision masks from sprite alpha.
+ *
+ * A pixel is opaque when its alpha >= threshold (default 1: any pixel that is
+ * not fully transparent). Each opaque pixel is a unit square: pixel (x, y)
+ * covers [x, x+1] x [y, y+1], its centre is (x + 0.5, y + 0.5). Everything
+ * here is in pixel units with double sums; metres and kilograms come only
+ * when a sprite is placed (tess_mask_mass_kg, tess_mask_inertia_kgm2).
+ *
+ * Polygons are counter-clockwise in the sense of tessera/geom.h (positive
+ * signed area; clockwise as seen on the y-down screen), as Box2D and
+ * Chipmunk2D expect.
+ *
+ * The chain (after Chipmunk2D's autogeometry, our own code):
+ *   alpha --scan--> per-row runs + exact pixel mass --> exact hull (linear)
+ *         --> simplified hull (greedy edge removal, least added area)
+ *   alpha --trace--> pixel outline loops (marching squares along pixel edges)
+ *         --> one-sided Douglas-Peucker --> holes bridged --> ear clipping
+ *         --> Hertel-Mehlhorn merge into convex pieces of <= N vertices. */
+#ifndef TESSERA_MASK_H
+#define TESSERA_MASK_H
+
+#include "tessera/base.h"
+#include "tessera/geom.h"
+#include "tessera/image.h"
+#include "tessera/level.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TESS_MASK_MAX_VERTICES 64u /* the largest N for simplified hulls and pieces */
+
+typedef struct TessMaskSettings {
+  uint8_t threshold;        /* alpha >= threshold counts; default 1 */
+  uint8_t mode;             /* TessMaskMode (level.h); default TESS_MASK_SIMPLIFIED */
+  bool largest_island_only; /* pieces: keep only the island with the most pixels */
+  uint32_t max_vertices;    /* N, 3..TESS_MASK_MAX_VERTICES; default 8 */
+  double tolerance;         /* outline simplification, pixels, >= 0; default 1 */
+} TessMaskSettings;
+
+void tess_mask_settings_default(TessMaskSettings *s);
+/* Refuses N outside 3..TESS_MASK_MAX_VERTICES, a negative or NaN tolerance, an unknown mode. */
+TessResult tess_mask_settings_validate(const TessMaskSettings *s, TessError *err);
+
+/* ---- Exact hull and pixel mass properties ------------------------------ */
+
+typedef struct TessMaskHull {
+  uint32_t count;        /* >= 4: pixel squares have corners */
+  TessDVec2 *v;          /* owned: tess_mask_hull_clear */
+  TessMassProps pixels;  /* area = opaque pixel count, centroid, inertia about it (+1/6 per pixel) */
+  uint32_t x0, y0, x1, y1; /* bounding box of the opaque pixels: [x0, x1) x [y0, y1) */
+} TessMaskHull;
+
+/* One pass over the alpha bytes (per row only the runs' ends are kept) and a
+ * linear-time hull of the pixel squares' corners. A fully transparent image
+ * gives TESS_ERR_EMPTY "no opaque pixel at threshold A". */
+TessResult tess_mask_hull(TessImageView img, uint8_t threshold, TessMaskHull *out, TessError *err);
+void tess_mask_hull_clear(TessMaskHull *hull);
+
+/* Pixel mass properties alone (the same single pass, without the hull). */
+TessResult tess_mask_pixel_mass(TessImageView img, uint8_t threshold, TessMassProps *out, TessError *err);
+
+/* Simplified hull of at most max_vertices (>= 3) vertices that contains the
+ * given convex hull: repeatedly removes the edge whose removal (its two
+ * neighbours extended to their intersection) adds the least area. `out` has
+ * room for `count` points (and at least 3). *added_area is the simplified
+ * area minus the hull's area. */
+TessResult tess_mask_simplify_hull(const TessDVec2 *hull, uint32_t count, uint32_t max_vertices, TessDVec2 *out,
+                                   uint32_t *out_count, double *added_area, TessError *err);
+
+/* ---- Outline and convex pieces ----------------------------------------- */
+
+/* Closed outline loops along pixel edges. Outer loops are counter-clockwise
+ * (positive area), holes clockwise. */
+typedef struct TessMaskOutline {
+  uint32_t loop_count;
+  uint32_t *start;       /* loop i is v[start[i] .. start[i+1]) */
+  TessDVec2 *v;
+  bool *hole;            /* per loop */
+  int32_t *island;       /* per loop: index of its outer loop (itself for outer loops) */
+} TessMaskOutline;
+
+/* Traces the opaque pixels' boundary (opaque pixels touching only at a
+ * corner are separate islands) and simplifies every loop by a one-sided
+ * Douglas-Peucker: a simplified edge may pass over transparent pixels by up
+ * to `tolerance` px but never cuts into an opaque pixel, so each simplified
+ * loop still encloses its pixels. tolerance 0 keeps the exact pixel outline. */
+TessResult tess_mask_outline(TessImageView img, uint8_t threshold, double tolerance, TessMaskOutline *out,
+                             TessError *err);
+void tess_mask_outline_clear(TessMaskOutline *outline);
+
+typedef struct TessMaskPieces {
+  uint32_t count;
+  uint32_t *start;        /* piece i is v[start[i] .. start[i+1]), convex, counter-clockwise */
+  TessDVec2 *v;
+  uint32_t island_count;  /* islands decomposed */
+  TessMassProps pixels;   /* of every opaque pixel */
+  TessMassProps shape;    /* of the union of the pieces */
+  double uncovered_area;  /* opaque pixel area outside every piece (dropped islands included) */
+} TessMaskPieces;
+
+/* Outline, simplification (settings->tolerance), convex decomposition into
+ * pieces of at most settings->max_vertices vertices, holes and islands. */
+TessResult tess_mask_pieces(TessImageView img, const TessMaskSettings *settings, TessMaskPieces *out,
+                            TessError *err);
+void tess_mask_pieces_clear(TessMaskPieces *pieces);
+
+/* ---- Fitted primitives and units --------------------------------------- */
+
+/* Smallest circle containing every opaque pixel (of the hull's corners). */
+void tess_mask_fit_circle(const TessMaskHull *hull, TessDVec2 *center, double *radius);
+/* Axis-aligned box around the opaque pixels, counter-clockwise. */
+void tess_mask_fit_box(const TessMaskHull *hull, TessDVec2 box[4]);
+
+/* Pixel-unit mass properties to SI for a placed body: pixels per metre and
+ * the material's density (kg/m^2). */
+static inline double tess_mask_mass_kg(double area_px2, double ppm, double density) {
+  return density * area_px2 / (ppm * ppm);
+}
+static inline double tess_mask_inertia_kgm2(double inertia_px4, double ppm, double density) {
+  return density * inertia_px4 / (ppm * ppm * ppm * ppm);
+}
+
+/* ---- One call for the editor, the demo generator and the tileset ------- */
+
+/* Traces a sprite frame with the settings stored in `mask` (threshold,
+ * mode, max_vertices (3..8), tolerance, largest_island_only) and fills
+ * everything else: hull, pieces (simplified hull or box: one polygon;
+ * pieces: the decomposition; hull and circle modes: none), circle, pixel
+ * mass, shape mass, added and uncovered area, `manual` reset to 0. The old
+ * hull and pieces are released with tess_free; on failure `mask` is
+ * unchanged. */
+TessResult tess_sprite_mask_trace(TessImageView frame, TessSpriteMask *mask, TessError *err);
+
+/* Traces every tile of a tileset image: tiles[i] for i < tile_count gets
+ * collision NONE (fully transparent), FULL (fully opaque) or TRACED with
+ * its convex pieces (tile pixels, origin at the tile's top-left, at most
+ * min(max_vertices, 8) vertices). Materials and one_way are left alone; old
+ * pieces are released with tess_free. tile_count may be less than the
+ * grid holds. */
+TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                 uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
+                                 uint32_t tile_count, TessError *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,413 @@
+/* Convex decomposition of traced islands: holes bridged into their outer
+ * loop, ear clipping into triangles, then Hertel-Mehlhorn: remove a
+ * diagonal whenever the two pieces it separates form a convex polygon of at
+ * most N vertices. Longer diagonals go first (they tend to merge bigger
+ * pieces). Pieces of one island do not overlap, so their mass properties
+ * add up. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mask-private.h"
+
+#define EPS_AREA 1e-10
+
+static bool same_point(TessDVec2 a, TessDVec2 b) { return a.x == b.x && a.y == b.y; }
+
+/* True when segments pq and ab cross at a point interior to both. */
+static bool segments_cross(TessDVec2 p, TessDVec2 q, TessDVec2 a, TessDVec2 b) {
+  double d1 = tess_d2_orient(p, q, a), d2 = tess_d2_orient(p, q, b);
+  double d3 = tess_d2_orient(a, b, p), d4 = tess_d2_orient(a, b, q);
+  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+/* True when c lies strictly inside segment ab (collinear). */
+static bool on_open_segment(TessDVec2 a, TessDVec2 b, TessDVec2 c) {
+  if (same_point(a, c) || same_point(b, c)) return false;
+  TessDVec2 ab = tess_d2_sub(b, a), ac = tess_d2_sub(c, a);
+  double len2 = tess_d2_dot(ab, ab);
+  if (fabs(tess_d2_cross(ab, ac)) > 1e-9 * sqrt(len2)) return false;
+  double t = tess_d2_dot(ab, ac);
+  return t > 0 && t < len2;
+}
+
+typedef struct HoleRef {
+  uint32_t first, count; /* in w->poly */
+  double max_x;
+} HoleRef;
+
+static int compare_holes(const void *a, const void *b) {
+  const HoleRef *x = a, *y = b;
+  return x->max_x > y->max_x ? -1 : x->max_x < y->max_x ? 1 : 0;
+}
+
+/* Is the bridge m-v free of the ring's edges and of the holes still waiting? */
+static bool bridge_clear(const MaskWork *w, TessDVec2 m, TessDVec2 v, const HoleRef *holes, uint32_t from,
+                         uint32_t hole_count) {
+  const TessDVec2 *P = w->poly.data;
+  const uint32_t *ring = w->ring.data;
+  size_t n = w->ring.count;
+  for (size_t i = 0; i < n; i++) {
+    TessDVec2 a = P[ring[i]], b = P[ring[(i + 1) % n]];
+    if (segments_cross(m, v, a, b) || on_open_segment(m, v, a)) return false;
+  }
+  for (uint32_t h = from; h < hole_count; h++) {
+    for (uint32_t i = 0; i < holes[h].count; i++) {
+      TessDVec2 a = P[holes[h].first + i], b = P[holes[h].first + (i + 1) % holes[h].count];
+      if (segments_cross(m, v, a, b) || on_open_segment(m, v, a)) return false;
+    }
+  }
+  return true;
+}
+
+typedef struct Cand {
+  double d2;
+  uint32_t pos;
+} Cand;
+
+static int compare_cand(const void *a, const void *b) {
+  const Cand *x = a, *y = b;
+  return x->d2 < y->d2 ? -1 : x->d2 > y->d2 ? 1 : 0;
+}
+
+/* Splices every hole into w->ring. */
+static bool bridge_holes(MaskWork *w, HoleRef *holes, uint32_t hole_count) {
+  qsort(holes, hole_count, sizeof *holes, compare_holes);
+  for (uint32_t h = 0; h < hole_count; h++) {
+    const TessDVec2 *P = w->poly.data;
+    uint32_t mi = 0;
+    for (uint32_t i = 1; i < holes[h].count; i++)
+      if (P[holes[h].first + i].x > P[holes[h].first + mi].x) mi = i;
+    uint32_t midx = holes[h].first + mi;
+    TessDVec2 m = P[midx];
+    size_t n = w->ring.count;
+    Cand *cand = tess_alloc(sizeof *cand * n);
+    if (!cand) return false;
+    for (size_t i = 0; i < n; i++) {
+      TessDVec2 d = tess_d2_sub(P[w->ring.data[i]], m);
+      cand[i].d2 = tess_d2_dot(d, d);
+      cand[i].pos = (uint32_t)i;
+    }
+    qsort(cand, n, sizeof *cand, compare_cand);
+    uint32_t pos = cand[0].pos; /* fallback: the nearest vertex */
+    for (size_t c = 0; c < n; c++) {
+      if (bridge_clear(w, m, P[w->ring.data[cand[c].pos]], holes, h, hole_count)) {
+        pos = cand[c].pos;
+        break;
+      }
+    }
+    tess_free(cand);
+    /* ring: ... v, m, h1, ..., m, v, ... */
+    uint32_t extra = holes[h].count + 2;
+    if (!TESS_ARRAY_RESERVE(&w->ring, n + extra)) return false;
+    uint32_t *r = w->ring.data;
+    memmove(r + pos + 1 + extra, r + pos + 1, sizeof *r * (n - pos - 1));
+    uint32_t k = pos + 1;
+    for (uint32_t i = 0; i <= holes[h].count; i++) r[k++] = holes[h].first + (mi + i) % holes[h].count;
+    r[k++] = r[pos];
+    w->ring.count = n + extra;
+  }
+  return true;
+}
+
+/* ---- Ear clipping ----------------------------------------------------- */
+
+static bool is_ear(const MaskWork *w, uint32_t i) {
+  const TessDVec2 *P = w->poly.data;
+  const uint32_t *ring = w->ring.data, *prev = w->prev.data, *next = w->next.data;
+  uint32_t ip = prev[i], in = next[i];
+  TessDVec2 a = P[ring[ip]], b = P[ring[i]], c = P[ring[in]];
+  if (tess_d2_orient(a, b, c) <= EPS_AREA) return false;
+  for (uint32_t j = next[in]; j != ip; j = next[j]) {
+    TessDVec2 p = P[ring[j]];
+    if (same_point(p, a) || same_point(p, b) || same_point(p, c)) continue;
+    if (tess_d2_orient(a, b, p) > 0 && tess_d2_orient(b, c, p) > 0 && tess_d2_orient(c, a, p) >= 0) return false;
+  }
+  return true;
+}
+
+static bool triangulate(MaskWork *w) {
+  uint32_t n = (uint32_t)w->ring.count;
+  w->tri.count = 0;
+  if (!TESS_ARRAY_RESERVE(&w->prev, n) || !TESS_ARRAY_RESERVE(&w->next, n)) return false;
+  for (uint32_t i = 0; i < n; i++) {
+    w->prev.data[i] = (i + n - 1) % n;
+    w->next.data[i] = (i + 1) % n;
+  }
+  const TessDVec2 *P = w->poly.data;
+  uint32_t *prev = w->prev.data, *next = w->next.data;
+  const uint32_t *ring = w->ring.data;
+  uint32_t cur = 0, left = n, misses = 0;
+  while (left > 3) {
+    uint32_t ip = prev[cur], in = next[cur];
+    double o = tess_d2_orient(P[ring[ip]], P[ring[cur]], P[ring[in]]);
+    bool clip = false, emit = false;
+    if (fabs(o) <= EPS_AREA) {
+      clip = true; /* straight vertex or zero-width spike: drop it */
+    } else if (is_ear(w, cur)) {
+      clip = emit = true;
+    } else if (misses > left) {
+      /* No ear in a full turn: the outline touches itself. Clip the most
+       * convex vertex anyway so the decomposition always finishes. */
+      uint32_t best = cur, j = cur;
+      double bo = -INFINITY;
+      do {
+        double oj = tess_d2_orient(P[ring[prev[j]]], P[ring[j]], P[ring[next[j]]]);
+        if (oj > bo) { bo = oj; best = j; }
+        j = next[j];
+      } while (j != cur);
+      cur = best;
+      ip = prev[cur];
+      in = next[cur];
+      clip = true;
+      emit = bo > EPS_AREA;
+    }
+    if (clip) {
+      if (emit) {
+        if (!TESS_ARRAY_RESERVE(&w->tri, w->tri.count + 3)) return false;
+        w->tri.data[w->tri.count++] = ring[ip];
+        w->tri.data[w->tri.count++] = ring[cur];
+        w->tri.data[w->tri.count++] = ring[in];
+      }
+      next[ip] = in;
+      prev[in] = ip;
+      left--;
+      misses = 0;
+      cur = ip;
+    } else {
+      cur = in;
+      misses++;
+    }
+  }
+  uint32_t ip = prev[cur], in = next[cur];
+  if (tess_d2_orient(P[ring[ip]], P[ring[cur]], P[ring[in]]) > EPS_AREA) {
+    if (!TESS_ARRAY_RESERVE(&w->tri, w->tri.count + 3)) return false;
+    w->tri.data[w->tri.count++] = ring[ip];
+    w->tri.data[w->tri.count++] = ring[cur];
+    w->tri.data[w->tri.count++] = ring[in];
+  }
+  return true;
+}
+
+/* ---- Hertel-Mehlhorn ---------------------------------------------------- */
+
+#define PSTRIDE TESS_MASK_MAX_VERTICES
+
+static uint32_t owner_find(uint32_t *owner, uint32_t i) {
+  while (owner[i] != i) {
+    owner[i] = owner[owner[i]];
+    i = owner[i];
+  }
+  return i;
+}
+
+typedef struct Diag {
+  double len2;
+  uint32_t u, v;     /* point indices, u -> v in piece a */
+  uint32_t a, b;     /* triangles on either side */
+} Diag;
+
+static int compare_diag(const void *x, const void *y) {
+  const Diag *a = x, *b = y;
+  return a->len2 > b->len2 ? -1 : a->len2 < b->len2 ? 1 : 0;
+}
+
+static int compare_edge(const void *x, const void *y) {
+  const uint64_t *a = x, *b = y;
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+}
+
+/* Tries to merge piece q into piece p across u->v (in p) / v->u (in q). */
+static bool try_merge(MaskWork *w, uint32_t p, uint32_t q, uint32_t u, uint32_t v, uint32_t max_n) {
+  uint32_t *A = w->piece_idx.data + (size_t)p * PSTRIDE, na = w->piece_len.data[p];
+  uint32_t *B = w->piece_idx.data + (size_t)q * PSTRIDE, nb = w->piece_len.data[q];
+  uint32_t ia = UINT32_MAX, ib = UINT32_MAX;
+  for (uint32_t i = 0; i < na; i++)
+    if (A[i] == u && A[(i + 1) % na] == v) { ia = i; break; }
+  for (uint32_t i = 0; i < nb; i++)
+    if (B[i] == v && B[(i + 1) % nb] == u) { ib = i; break; }
+  if (ia == UINT32_MAX || ib == UINT32_MAX) return false;
+  uint32_t m[2 * PSTRIDE], n = 0;
+  /* p from v around to u, then q strictly between u and v. */
+  for (uint32_t k = 0; k < na; k++) m[n++] = A[(ia + 1 + k) % na];
+  for (uint32_t k = 2; k < nb; k++) m[n++] = B[(ib + k) % nb];
+  const TessDVec2 *P = w->poly.data;
+  /* Drop straight vertices (they only cost a vertex), refuse reflex ones
+   * and repeated points. */
+  uint32_t out[2 * PSTRIDE], k = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TessDVec2 a = P[m[(i + n - 1) % n]], b = P[m[i]], c = P[m[(i + 1) % n]];
+    double o = tess_d2_orient(a, b, c);
+    TessDVec2 ab = tess_d2_sub(b, a), bc = tess_d2_sub(c, b);
+    double scale = sqrt(tess_d2_dot(ab, ab) * tess_d2_dot(bc, bc));
+    if (o < -1e-12 * scale) return false;
+    if (o <= 1e-12 * scale) {
+      if (tess_d2_dot(ab, bc) <= 0.0) return false; /* a spike */
+      continue;
+    }
+    out[k++] = m[i];
+  }
+  if (k < 3 || k > max_n) return false;
+  for (uint32_t i = 0; i < k; i++)
+    for (uint32_t j = i + 1; j < k; j++)
+      if (same_point(P[out[i]], P[out[j]])) return false;
+  memcpy(A, out, sizeof *out * k);
+  w->piece_len.data[p] = k;
+  w->piece_len.data[q] = 0;
+  w->owner.data[q] = p;
+  return true;
+}
+
+static bool merge_pieces(MaskWork *w, uint32_t max_n) {
+  uint32_t nt = (uint32_t)(w->tri.count / 3);
+  if (!TESS_ARRAY_RESERVE(&w->piece_idx, (size_t)nt * PSTRIDE) || !TESS_ARRAY_RESERVE(&w->piece_len, nt) ||
+      !TESS_ARRAY_RESERVE(&w->owner, nt) || !TESS_ARRAY_RESERVE(&w->edges, (size_t)nt * 3 * 2))
+    return false;
+  for (uint32_t t = 0; t < nt; t++) {
+    memcpy(w->piece_idx.data + (size_t)t * PSTRIDE, w->tri.data + 3 * t, 3 * sizeof(uint32_t));
+    w->piece_len.data[t] = 3;
+    w->owner.data[t] = t;
+  }
+  /* Edge records: key (min, max) then (u, v, triangle). */
+  uint64_t *e = w->edges.data;
+  uint32_t ne = 0;
+  for (uint32_t t = 0; t < nt; t++)
+    for (uint32_t k = 0; k < 3; k++) {
+      uint32_t u = w->tri.data[3 * t + k], v = w->tri.data[3 * t + (k + 1) % 3];
+      uint32_t lo = u < v ? u : v, hi = u < v ? v : u;
+      e[2 * ne] = ((uint64_t)lo << 32) | hi;
+      e[2 * ne + 1] = ((uint64_t)t << 1) | (u < v ? 0u : 1u);
+      ne++;
+    }
+  qsort(e, ne, 2 * sizeof(uint64_t), compare_edge);
+  Diag *diags = tess_alloc(sizeof *diags * (ne / 2 + 1));
+  if (!diags) return false;
+  uint32_t nd = 0;
+  const TessDVec2 *P = w->poly.data;
+  for (uint32_t i = 0; i + 1 < ne; i++) {
+    if (e[2 * i] != e[2 * (i + 1)]) continue;
+    uint32_t ta = (uint32_t)(e[2 * i + 1] >> 1), tb = (uint32_t)(e[2 * i + 3] >> 1);
+    if ((e[2 * i + 1] & 1) == (e[2 * i + 3] & 1)) continue; /* same direction: not a shared diagonal */
+    uint32_t lo = (uint32_t)(e[2 * i] >> 32), hi = (uint32_t)e[2 * i];
+    Diag d;
+    /* In triangle ta the edge runs lo->hi when its flag is 0. */
+    if ((e[2 * i + 1] & 1) == 0) { d.u = lo; d.v = hi; d.a = ta; d.b = tb; }
+    else { d.u = lo; d.v = hi; d.a = tb; d.b = ta; }
+    TessDVec2 dd = tess_d2_sub(P[hi], P[lo]);
+    d.len2 = tess_d2_dot(dd, dd);
+    diags[nd++] = d;
+    i++;
+  }
+  qsort(diags, nd, sizeof *diags, compare_diag);
+  for (uint32_t i = 0; i < nd; i++) {
+    uint32_t p = owner_find(w->owner.data, diags[i].a), q = owner_find(w->owner.data, diags[i].b);
+    if (p == q) continue;
+    try_merge(w, p, q, diags[i].u, diags[i].v, max_n);
+  }
+  tess_free(diags);
+  return true;
+}
+
+/* ---- Driver ---------------------------------------------------------------- */
+
+static bool emit_pieces(MaskWork *w) {
+  uint32_t nt = (uint32_t)(w->tri.count / 3);
+  const TessDVec2 *P = w->poly.data;
+  for (uint32_t t = 0; t < nt; t++) {
+    uint32_t len = w->piece_len.data[t];
+    if (len < 3) continue;
+    const uint32_t *idx = w->piece_idx.data + (size_t)t * PSTRIDE;
+    TessDVec2 tmp[PSTRIDE];
+    for (uint32_t k = 0; k < len; k++) tmp[k] = P[idx[k]];
+    if (tess_poly_signed_area(tmp, len) <= EPS_AREA) continue;
+    for (uint32_t k = 0; k < len; k++)
+      if (!TESS_ARRAY_PUSH(&w->out_v, tmp[k])) return false;
+    if (!TESS_ARRAY_PUSH(&w->out_start, (uint32_t)w->out_v.count)) return false;
+  }
+  return true;
+}
+
+TessResult mask_decompose(MaskWork *w, uint32_t max_n, bool largest_only, TessError *err) {
+  uint32_t loops = (uint32_t)w->loop_start.count - 1;
+  w->out_v.count = 0;
+  w->out_start.count = 0;
+  w->island_count = 0;
+  if (!TESS_ARRAY_PUSH(&w->out_start, 0u)) goto nomem;
+  int32_t largest = -1;
+  if (largest_only) {
+    for (uint32_t i = 0; i < loops; i++)
+      if (w->island.data[i] == (int32_t)i && (largest < 0 || w->loop_area.data[i] > w->loop_area.data[largest]))
+        largest = (int32_t)i;
+  }
+  TESS_ARRAY(HoleRef) holes = {0};
+  for (uint32_t o = 0; o < loops; o++) {
+    if (w->island.data[o] != (int32_t)o) continue;
+    if (largest_only && (int32_t)o != largest) continue;
+    const uint32_t *ss = w->simple_start.data;
+    uint32_t on = ss[o + 1] - ss[o];
+    if (on < 3 || tess_poly_signed_area(w->simple.data + ss[o], on) <= EPS_AREA) continue;
+    w->poly.count = 0;
+    w->ring.count = 0;
+    holes.count = 0;
+    for (uint32_t i = 0; i < on; i++) {
+      if (!TESS_ARRAY_PUSH(&w->poly, w->simple.data[ss[o] + i]) || !TESS_ARRAY_PUSH(&w->ring, i)) goto nomem_holes;
+    }
+    for (uint32_t hl = o + 1; hl < loops; hl++) {
+      if (w->island.data[hl] != (int32_t)o) continue;
+      uint32_t hn = ss[hl + 1] - ss[hl];
+      /* A hole the simplification closed up (or turned inside out) is dropped: the pieces cover it. */
+      if (hn < 3 || tess_poly_signed_area(w->simple.data + ss[hl], hn) >= -EPS_AREA) continue;
+      HoleRef ref = {(uint32_t)w->poly.count, hn, -INFINITY};
+      for (uint32_t i = 0; i < hn; i++) {
+        TessDVec2 p = w->simple.data[ss[hl] + i];
+        if (p.x > ref.max_x) ref.max_x = p.x;
+        if (!TESS_ARRAY_PUSH(&w->poly, p)) goto nomem_holes;
+      }
+      if (!TESS_ARRAY_PUSH(&holes, ref)) goto nomem_holes;
+    }
+    if (!bridge_holes(w, holes.data, (uint32_t)holes.count)) goto nomem_holes;
+    if (!triangulate(w)) goto nomem_holes;
+    if (!merge_pieces(w, max_n)) goto nomem_holes;
+    if (!emit_pieces(w)) goto nomem_holes;
+    w->island_count++;
+  }
+  TESS_ARRAY_FREE(&holes);
+  return TESS_OK;
+nomem_holes:
+  TESS_ARRAY_FREE(&holes);
+nomem:
+  return tess_error_set(err, TESS_ERR_NOMEM, "", "out of memory decomposing the outline");
+}
+
+/* ---- Coverage --------------------------------------------------------------- */
+
+double mask_covered_area(MaskWork *w) {
+  const MaskScan *s = &w->scan;
+  if (!TESS_ARRAY_RESERVE(&w->run_cover, s->run_count ? s->run_count : 1)) return 0.0;
+  double *cover = w->run_cover.data;
+  for (size_t i = 0; i < s->run_count; i++) cover[i] = 0.0;
+  uint32_t np = (uint32_t)w->out_start.count - 1;
+  for (uint32_t p = 0; p < np; p++) {
+    const TessDVec2 *v = w->out_v.data + w->out_start.data[p];
+    uint32_t n = w->out_start.data[p + 1] - w->out_start.data[p];
+    double minx = v[0].x, maxx = v[0].x, miny = v[0].y, maxy = v[0].y;
+    for (uint32_t k = 1; k < n; k++) {
+      minx = fmin(minx, v[k].x); maxx = fmax(maxx, v[k].x);
+      miny = fmin(miny, v[k].y); maxy = fmax(maxy, v[k].y);
+    }
+    double fy0 = floor(miny), fy1 = ceil(maxy);
+    if (fy0 < 0) fy0 = 0;
+    if (fy1 > s->height) fy1 = s->height;
+    for (uint32_t y = (uint32_t)fy0; y < (uint32_t)fy1; y++) {
+      for (uint32_t r = s->row_start[y]; r < s->row_start[y + 1]; r++) {
+        if (s->runs[r].x1 <= minx || s->runs[r].x0 >= maxx) continue;
+        cover[r] += tess_convex_clip_rect_area(v, n, s->runs[r].x0, y, s->runs[r].x1, y + 1.0);
+      }
+    }
+  }
+  double covered = 0.0;
+  for (size_t i = 0; i < s->run_count; i++) {
+    double len = s->runs[i].x1 - s->runs[i].x0;
+    covered += cover[i] < len ? cover[i] : len;
+  }
+  return covered;
+}

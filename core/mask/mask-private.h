@@ -1,0 +1,78 @@
+/* core/mask internals: the single scan over the alpha bytes, and the scratch
+ * space reused across calls (tilesets trace a thousand tiles in one call). */
+#ifndef TESS_MASK_PRIVATE_H
+#define TESS_MASK_PRIVATE_H
+
+#include "tessera/mask.h"
+
+typedef struct MaskRun {
+  uint32_t x0, x1; /* opaque pixels [x0, x1) of one row */
+} MaskRun;
+
+typedef struct MaskScan {
+  uint32_t width, height;
+  uint64_t count;            /* opaque pixels */
+  TessMassProps mass;        /* exact pixel mass properties (valid when count > 0) */
+  uint32_t x0, y0, x1, y1;   /* bounding box [x0, x1) x [y0, y1) */
+  int32_t *left, *right;     /* per row: first and one-past-last opaque x, left = -1 when empty */
+  size_t extents_cap;
+  /* Runs, when asked for: row y is runs[row_start[y] .. row_start[y+1]). */
+  uint32_t *row_start;
+  size_t row_start_cap;
+  MaskRun *runs;
+  size_t run_count, run_cap;
+} MaskScan;
+
+void mask_scan_free(MaskScan *scan);
+/* The pass over the alpha bytes. want_runs keeps every run (for tracing
+ * and coverage); without it only the rows' extents are kept. */
+TessResult mask_scan(TessImageView img, uint8_t threshold, bool want_runs, MaskScan *scan, TessError *err);
+/* Checks the view (sizes, stride, pointer) before anything reads it. */
+TessResult mask_check_view(TessImageView img, TessError *err);
+TessResult mask_empty_error(TessError *err, uint8_t threshold);
+
+/* Exact hull from the scan's row extents; *out is tess_alloc'ed. */
+TessResult mask_hull_from_scan(const MaskScan *scan, TessDVec2 **out, uint32_t *count, TessError *err);
+
+/* Scratch space for outlines and pieces. */
+typedef struct MaskWork {
+  MaskScan scan;
+  uint8_t *grid;             /* (w + 2) x (h + 2): bit 0 opaque, bits 1..4 edges visited */
+  size_t grid_cap;
+  TESS_ARRAY(TessDVec2) points;    /* loop vertices, exact then simplified */
+  TESS_ARRAY(uint32_t) loop_start;
+  TESS_ARRAY(TessDVec2) simple;
+  TESS_ARRAY(uint32_t) simple_start;
+  TESS_ARRAY(uint8_t) keep;
+  TESS_ARRAY(uint32_t) stack;
+  TESS_ARRAY(int32_t) island;       /* per loop */
+  TESS_ARRAY(double) loop_area;     /* per loop, signed, exact outline */
+  /* decomposition */
+  TESS_ARRAY(TessDVec2) poly;       /* one island's points */
+  TESS_ARRAY(uint32_t) ring;        /* index list of the bridged polygon */
+  TESS_ARRAY(uint32_t) prev, next;
+  TESS_ARRAY(uint32_t) tri;         /* triangles, 3 indices each */
+  TESS_ARRAY(uint32_t) piece_idx;   /* pieces as index lists, fixed stride */
+  TESS_ARRAY(uint32_t) piece_len;
+  TESS_ARRAY(uint32_t) owner;
+  TESS_ARRAY(uint64_t) edges;
+  TESS_ARRAY(double) run_cover;
+  /* output */
+  TESS_ARRAY(TessDVec2) out_v;
+  TESS_ARRAY(uint32_t) out_start;
+  uint32_t island_count;
+} MaskWork;
+
+void mask_work_free(MaskWork *w);
+/* Traces outline loops (exact, into w->points / w->loop_start), groups them
+ * into islands and simplifies (into w->simple / w->simple_start). Needs a
+ * scan with runs in w->scan. */
+TessResult mask_trace_outline(MaskWork *w, double tolerance, TessError *err);
+/* Decomposes the traced islands into pieces (w->out_v / w->out_start). */
+TessResult mask_decompose(MaskWork *w, uint32_t max_vertices, bool largest_only, TessError *err);
+/* Opaque area the pieces cover (per run clamped, so overlaps do not count twice). */
+double mask_covered_area(MaskWork *w);
+/* The whole chain for one image into w (scan with runs included). */
+TessResult mask_pieces_work(MaskWork *w, TessImageView img, const TessMaskSettings *s, TessError *err);
+
+#endif

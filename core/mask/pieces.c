@@ -1,0 +1,148 @@
+/* Settings, the outline and pieces entry points, and the scratch space. */
+#include <string.h>
+
+#include "mask-private.h"
+
+void tess_mask_settings_default(TessMaskSettings *s) {
+  memset(s, 0, sizeof *s);
+  s->threshold = 1;
+  s->mode = TESS_MASK_SIMPLIFIED;
+  s->largest_island_only = false;
+  s->max_vertices = 8;
+  s->tolerance = 1.0;
+}
+
+TessResult tess_mask_settings_validate(const TessMaskSettings *s, TessError *err) {
+  if (s->max_vertices < 3 || s->max_vertices > TESS_MASK_MAX_VERTICES)
+    return tess_error_set(err, TESS_ERR_INVALID, "", "max vertices %u is outside 3..%u", s->max_vertices,
+                          TESS_MASK_MAX_VERTICES);
+  if (!(s->tolerance >= 0.0) || !isfinite(s->tolerance))
+    return tess_error_set(err, TESS_ERR_INVALID, "", "tolerance %g is not a finite number >= 0", s->tolerance);
+  if (s->mode > TESS_MASK_BOX) return tess_error_set(err, TESS_ERR_INVALID, "", "unknown mask mode %u", s->mode);
+  return TESS_OK;
+}
+
+void mask_work_free(MaskWork *w) {
+  mask_scan_free(&w->scan);
+  tess_free(w->grid);
+  TESS_ARRAY_FREE(&w->points);
+  TESS_ARRAY_FREE(&w->loop_start);
+  TESS_ARRAY_FREE(&w->simple);
+  TESS_ARRAY_FREE(&w->simple_start);
+  TESS_ARRAY_FREE(&w->keep);
+  TESS_ARRAY_FREE(&w->stack);
+  TESS_ARRAY_FREE(&w->island);
+  TESS_ARRAY_FREE(&w->loop_area);
+  TESS_ARRAY_FREE(&w->poly);
+  TESS_ARRAY_FREE(&w->ring);
+  TESS_ARRAY_FREE(&w->prev);
+  TESS_ARRAY_FREE(&w->next);
+  TESS_ARRAY_FREE(&w->tri);
+  TESS_ARRAY_FREE(&w->piece_idx);
+  TESS_ARRAY_FREE(&w->piece_len);
+  TESS_ARRAY_FREE(&w->owner);
+  TESS_ARRAY_FREE(&w->edges);
+  TESS_ARRAY_FREE(&w->run_cover);
+  TESS_ARRAY_FREE(&w->out_v);
+  TESS_ARRAY_FREE(&w->out_start);
+  memset(w, 0, sizeof *w);
+}
+
+TessResult mask_pieces_work(MaskWork *w, TessImageView img, const TessMaskSettings *s, TessError *err) {
+  TessResult r = tess_mask_settings_validate(s, err);
+  if (r != TESS_OK) return r;
+  r = mask_scan(img, s->threshold, true, &w->scan, err);
+  if (r != TESS_OK) return r;
+  r = mask_trace_outline(w, s->tolerance, err);
+  if (r != TESS_OK) return r;
+  return mask_decompose(w, s->max_vertices, s->largest_island_only, err);
+}
+
+TessResult tess_mask_pieces(TessImageView img, const TessMaskSettings *settings, TessMaskPieces *out,
+                            TessError *err) {
+  MaskWork w;
+  memset(&w, 0, sizeof w);
+  TessResult r = mask_pieces_work(&w, img, settings, err);
+  if (r != TESS_OK) {
+    mask_work_free(&w);
+    return r;
+  }
+  uint32_t np = (uint32_t)w.out_start.count - 1;
+  TessMaskPieces p;
+  memset(&p, 0, sizeof p);
+  p.count = np;
+  p.start = tess_alloc(sizeof *p.start * (np + 1));
+  p.v = tess_alloc(sizeof *p.v * (w.out_v.count ? w.out_v.count : 1));
+  TessMassProps *parts = tess_alloc(sizeof *parts * (np ? np : 1));
+  if (!p.start || !p.v || !parts) {
+    tess_free(p.start);
+    tess_free(p.v);
+    tess_free(parts);
+    mask_work_free(&w);
+    return tess_error_set(err, TESS_ERR_NOMEM, "", "out of memory for %u pieces", np);
+  }
+  memcpy(p.start, w.out_start.data, sizeof *p.start * (np + 1));
+  memcpy(p.v, w.out_v.data, sizeof *p.v * w.out_v.count);
+  for (uint32_t i = 0; i < np; i++) parts[i] = tess_poly_mass(p.v + p.start[i], p.start[i + 1] - p.start[i]);
+  p.shape = tess_mass_combine(parts, np);
+  tess_free(parts);
+  p.island_count = w.island_count;
+  p.pixels = w.scan.mass;
+  double uncovered = w.scan.mass.area - mask_covered_area(&w);
+  p.uncovered_area = uncovered > 0.0 ? uncovered : 0.0;
+  mask_work_free(&w);
+  *out = p;
+  return TESS_OK;
+}
+
+void tess_mask_pieces_clear(TessMaskPieces *p) {
+  if (!p) return;
+  tess_free(p->start);
+  tess_free(p->v);
+  memset(p, 0, sizeof *p);
+}
+
+TessResult tess_mask_outline(TessImageView img, uint8_t threshold, double tolerance, TessMaskOutline *out,
+                             TessError *err) {
+  if (!(tolerance >= 0.0) || !isfinite(tolerance))
+    return tess_error_set(err, TESS_ERR_INVALID, "", "tolerance %g is not a finite number >= 0", tolerance);
+  MaskWork w;
+  memset(&w, 0, sizeof w);
+  TessResult r = mask_scan(img, threshold, true, &w.scan, err);
+  if (r == TESS_OK) r = mask_trace_outline(&w, tolerance, err);
+  if (r != TESS_OK) {
+    mask_work_free(&w);
+    return r;
+  }
+  uint32_t loops = (uint32_t)w.simple_start.count - 1;
+  TessMaskOutline o;
+  memset(&o, 0, sizeof o);
+  o.loop_count = loops;
+  o.start = tess_alloc(sizeof *o.start * (loops + 1));
+  o.v = tess_alloc(sizeof *o.v * (w.simple.count ? w.simple.count : 1));
+  o.hole = tess_alloc(sizeof *o.hole * (loops ? loops : 1));
+  o.island = tess_alloc(sizeof *o.island * (loops ? loops : 1));
+  if (!o.start || !o.v || !o.hole || !o.island) {
+    tess_mask_outline_clear(&o);
+    mask_work_free(&w);
+    return tess_error_set(err, TESS_ERR_NOMEM, "", "out of memory for the outline");
+  }
+  memcpy(o.start, w.simple_start.data, sizeof *o.start * (loops + 1));
+  memcpy(o.v, w.simple.data, sizeof *o.v * w.simple.count);
+  for (uint32_t i = 0; i < loops; i++) {
+    o.hole[i] = w.island.data[i] != (int32_t)i;
+    o.island[i] = w.island.data[i];
+  }
+  mask_work_free(&w);
+  *out = o;
+  return TESS_OK;
+}
+
+void tess_mask_outline_clear(TessMaskOutline *o) {
+  if (!o) return;
+  tess_free(o->start);
+  tess_free(o->v);
+  tess_free(o->hole);
+  tess_free(o->island);
+  memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,691 @@
+/* core/geom and core/mask: analytic shapes rasterised here, checked against
+ * direct summation, analytic hulls, containment and coverage invariants,
+ * and Chipmunk2D's polygon formulas when it is installed. */
+#include "check.h"
+#include "shapes.h"
+#include "tessera/geom.h"
+#include "tessera/mask.h"
+
+#ifdef TESS_HAVE_CHIPMUNK
+#include <chipmunk/chipmunk.h>
+#endif
+
+typedef struct Raster {
+  Shape shape;
+  uint8_t *px;
+  size_t stride;
+  TessImageView view;
+} Raster;
+
+static Raster raster(const Shape *s, size_t pad) {
+  Raster r;
+  r.shape = *s;
+  r.stride = (size_t)s->width * 4 + pad;
+  r.px = shape_raster(s, r.stride);
+  TessImageView v = {s->width, s->height, r.stride, r.px};
+  r.view = v;
+  return r;
+}
+
+static bool opaque(const Raster *r, uint32_t x, uint32_t y) { return r->px[(size_t)y * r->stride + (size_t)x * 4 + 3] >= 1; }
+
+/* Direct summation in long double, pixel by pixel. */
+static TessMassProps direct_mass(const Raster *r) {
+  long double n = 0, sx = 0, sy = 0;
+  for (uint32_t y = 0; y < r->shape.height; y++)
+    for (uint32_t x = 0; x < r->shape.width; x++)
+      if (opaque(r, x, y)) { n += 1; sx += x + 0.5L; sy += y + 0.5L; }
+  TessMassProps m = {(double)n, (double)(sx / n), (double)(sy / n), 0};
+  long double in = 0;
+  for (uint32_t y = 0; y < r->shape.height; y++)
+    for (uint32_t x = 0; x < r->shape.width; x++)
+      if (opaque(r, x, y)) {
+        long double dx = x + 0.5L - sx / n, dy = y + 0.5L - sy / n;
+        in += 1.0L / 6.0L + dx * dx + dy * dy;
+      }
+  m.inertia = (double)in;
+  return m;
+}
+
+/* Every opaque pixel's four corners inside a convex polygon. */
+static uint32_t corners_outside(const Raster *r, const TessDVec2 *v, uint32_t n, double eps) {
+  uint32_t bad = 0;
+  for (uint32_t y = 0; y < r->shape.height; y++)
+    for (uint32_t x = 0; x < r->shape.width; x++) {
+      if (!opaque(r, x, y)) continue;
+      for (int c = 0; c < 4; c++)
+        if (!tess_convex_contains(v, n, tess_d2(x + (c & 1), y + (c >> 1)), eps)) bad++;
+    }
+  return bad;
+}
+
+static double perimeter(const TessDVec2 *v, uint32_t n) {
+  double p = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TessDVec2 d = tess_d2_sub(v[(i + 1) % n], v[i]);
+    p += sqrt(tess_d2_dot(d, d));
+  }
+  return p;
+}
+
+/* ---- geom --------------------------------------------------------------- */
+
+static void polygon_mass_matches_rectangle_formulas(void) {
+  TessDVec2 ccw[4] = {{1000, 2000}, {1030, 2000}, {1030, 2010}, {1000, 2010}};
+  TessMassProps m = tess_poly_mass(ccw, 4);
+  CHECK_NEAR(m.area, 300, 1e-9);
+  CHECK_NEAR(m.cx, 1015, 1e-9);
+  CHECK_NEAR(m.cy, 2005, 1e-9);
+  CHECK_REL(m.inertia, 300.0 * (30 * 30 + 10 * 10) / 12.0, 1e-12);
+  TessDVec2 cw[4] = {ccw[3], ccw[2], ccw[1], ccw[0]};
+  TessMassProps m2 = tess_poly_mass(cw, 4);
+  CHECK_NEAR(m2.area, m.area, 1e-9);
+  CHECK_REL(m2.inertia, m.inertia, 1e-12);
+  CHECK(tess_poly_signed_area(ccw, 4) > 0 && tess_poly_signed_area(cw, 4) < 0);
+  /* Two halves combined give the whole. */
+  TessDVec2 left[4] = {{1000, 2000}, {1010, 2000}, {1010, 2010}, {1000, 2010}};
+  TessDVec2 right[4] = {{1010, 2000}, {1030, 2000}, {1030, 2010}, {1010, 2010}};
+  TessMassProps parts[2] = {tess_poly_mass(left, 4), tess_poly_mass(right, 4)};
+  TessMassProps c = tess_mass_combine(parts, 2);
+  CHECK_NEAR(c.cx, m.cx, 1e-9);
+  CHECK_REL(c.inertia, m.inertia, 1e-12);
+  CHECK(tess_poly_is_convex(ccw, 4, 1e-12));
+  CHECK(!tess_poly_is_convex(cw, 4, 1e-12));
+  CHECK_NEAR(tess_convex_clip_rect_area(ccw, 4, 1020, 1990, 1040, 2005), 50, 1e-9);
+}
+
+static void convex_hull_of_random_points_contains_them(void) {
+  TessTestRng rng = {12345};
+  enum { N = 2000 };
+  TessDVec2 *p = tess_alloc(sizeof *p * N), *h = tess_alloc(sizeof *h * N);
+  for (int i = 0; i < N; i++) {
+    double t = tess_rng_unit(&rng) * 2 * M_PI, r = sqrt(tess_rng_unit(&rng)) * 50;
+    p[i] = tess_d2(r * cos(t), r * sin(t));
+  }
+  uint32_t k = tess_convex_hull(p, N, h);
+  CHECK(k >= 3 && k < N);
+  CHECK(tess_poly_is_convex(h, k, 0));
+  for (int i = 0; i < N; i++) CHECK(tess_convex_contains(h, k, p[i], 1e-9));
+  TessDVec2 c;
+  double r;
+  tess_min_enclosing_circle(h, k, &c, &r);
+  CHECK(r <= 50.0 + 1e-9);
+  uint32_t on = 0;
+  for (uint32_t i = 0; i < k; i++) {
+    double d = sqrt((h[i].x - c.x) * (h[i].x - c.x) + (h[i].y - c.y) * (h[i].y - c.y));
+    CHECK(d <= r * (1 + 1e-9));
+    if (d > r * (1 - 1e-9)) on++;
+  }
+  CHECK(on >= 2); /* the smallest circle touches at least two points */
+  tess_free(p);
+  tess_free(h);
+}
+
+/* ---- pixel mass and hull ---------------------------------------------------- */
+
+static void pixel_mass_is_exact(void) {
+  Shape shapes[16];
+  uint32_t n = test_shapes(shapes);
+  for (uint32_t i = 0; i < n; i++) {
+    Raster r = raster(&shapes[i], 0);
+    TessMassProps d = direct_mass(&r), m;
+    TessError err;
+    CHECK_OK(tess_mask_pixel_mass(r.view, 1, &m, &err), &err);
+    CHECK_MSG(m.area == d.area, "%s", shapes[i].name);
+    CHECK_NEAR(m.cx, d.cx, 1e-9 * d.cx);
+    CHECK_NEAR(m.cy, d.cy, 1e-9 * d.cy);
+    CHECK_REL(m.inertia, d.inertia, 1e-12);
+    tess_free(r.px);
+  }
+}
+
+static void hull_matches_analytic_hull(void) {
+  Shape shapes[16];
+  uint32_t n = test_shapes(shapes);
+  enum { ROOM = 8192 };
+  TessDVec2 *pts = tess_alloc(sizeof *pts * ROOM), *ah = tess_alloc(sizeof *ah * ROOM);
+  for (uint32_t i = 0; i < n; i++) {
+    Raster r = raster(&shapes[i], 0);
+    TessMaskHull hull;
+    TessError err;
+    CHECK_OK(tess_mask_hull(r.view, 1, &hull, &err), &err);
+    uint32_t np = shape_boundary(&shapes[i], pts, ROOM);
+    uint32_t nh = tess_convex_hull(pts, np, ah);
+    TessMassProps truth = tess_poly_mass(ah, nh), ours = tess_poly_mass(hull.v, hull.count);
+    double per = perimeter(ah, nh);
+    CHECK(tess_poly_is_convex(hull.v, hull.count, 0));
+    CHECK_MSG(fabs(ours.area - truth.area) <= per * 0.75, "%s: hull area %.1f analytic %.1f perimeter %.1f",
+              shapes[i].name, ours.area, truth.area, per);
+    /* Every shape here is >= 128 px across in its narrowest direction. */
+    CHECK_MSG(fabs(ours.inertia - truth.inertia) <= 0.03 * truth.inertia, "%s: inertia %.4g analytic %.4g (%+.2f%%)",
+              shapes[i].name, ours.inertia, truth.inertia, 100 * (ours.inertia / truth.inertia - 1));
+    CHECK_MSG(corners_outside(&r, hull.v, hull.count, 1e-9) == 0, "%s", shapes[i].name);
+    /* The hull is tight: its vertices are pixel corners of opaque pixels. */
+    for (uint32_t k = 0; k < hull.count; k++) CHECK(hull.v[k].x == floor(hull.v[k].x) && hull.v[k].y == floor(hull.v[k].y));
+    TessMassProps d = direct_mass(&r);
+    CHECK(hull.pixels.area == d.area);
+    CHECK(ours.area >= d.area);
+    tess_mask_hull_clear(&hull);
+    tess_free(r.px);
+  }
+  tess_free(pts);
+  tess_free(ah);
+}
+
+static void rotated_rectangle_matches_issue_figures(void) {
+  /* The issue: a 360 x 140 rectangle rotated 30 degrees gives about +1.3%
+   * area and +2.2% inertia with the exact pixel hull. */
+  Shape shapes[16];
+  test_shapes(shapes);
+  Shape s = shapes[3];
+  Raster r = raster(&s, 0);
+  TessMaskHull hull;
+  TessError err;
+  CHECK_OK(tess_mask_hull(r.view, 1, &hull, &err), &err);
+  TessMassProps m = tess_poly_mass(hull.v, hull.count);
+  double area = 360.0 * 140.0, inertia = area * (360.0 * 360.0 + 140.0 * 140.0) / 12.0;
+  CHECK_NEAR(m.area / area - 1, 0.013, 0.004);
+  CHECK_NEAR(m.inertia / inertia - 1, 0.022, 0.006);
+  tess_mask_hull_clear(&hull);
+  tess_free(r.px);
+}
+
+static void simplified_hull_contains_pixels_within_n(void) {
+  Shape shapes[16];
+  uint32_t n = test_shapes(shapes);
+  const uint32_t ns[] = {3, 4, 6, 8, 12};
+  for (uint32_t i = 0; i < n; i++) {
+    Raster r = raster(&shapes[i], 0);
+    TessMaskHull hull;
+    TessError err;
+    CHECK_OK(tess_mask_hull(r.view, 1, &hull, &err), &err);
+    double hull_area = tess_poly_signed_area(hull.v, hull.count);
+    double prev_added = INFINITY;
+    for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++) {
+      TessDVec2 *out = tess_alloc(sizeof *out * hull.count);
+      uint32_t k = 0;
+      double added = -1;
+      CHECK_OK(tess_mask_simplify_hull(hull.v, hull.count, ns[j], out, &k, &added, &err), &err);
+      CHECK_MSG(k <= ns[j] && k >= 3, "%s: %u vertices for N = %u", shapes[i].name, k, ns[j]);
+      CHECK(tess_poly_is_convex(out, k, 1e-6));
+      CHECK(added >= -1e-6);
+      CHECK_NEAR(tess_poly_signed_area(out, k) - hull_area, added, 1e-6 * hull_area);
+      CHECK_MSG(corners_outside(&r, out, k, 1e-6) == 0, "%s N=%u", shapes[i].name, ns[j]);
+      /* More vertices never add more area (N >= 4: greedy removal is nested). */
+      if (ns[j] >= 4) {
+        CHECK(added <= prev_added + 1e-6);
+        prev_added = added;
+      }
+      tess_free(out);
+    }
+    tess_mask_hull_clear(&hull);
+    tess_free(r.px);
+  }
+}
+
+static void simplified_rectangle_to_triangle(void) {
+  /* A rectangle has no removable edge (its neighbours are parallel): N = 3
+   * still gives a triangle around it, N = 4 keeps it exactly. */
+  TessDVec2 rect[4] = {{0, 0}, {10, 0}, {10, 5}, {0, 5}}, out[4];
+  uint32_t k;
+  double added;
+  TessError err;
+  CHECK_OK(tess_mask_simplify_hull(rect, 4, 4, out, &k, &added, &err), &err);
+  CHECK(k == 4 && added == 0);
+  CHECK_OK(tess_mask_simplify_hull(rect, 4, 3, out, &k, &added, &err), &err);
+  CHECK(k == 3);
+  for (int i = 0; i < 4; i++) CHECK(tess_convex_contains(out, 3, rect[i], 1e-9));
+  CHECK_NEAR(added, 50, 1e-9);
+  CHECK(tess_mask_simplify_hull(rect, 4, 2, out, &k, &added, &err) == TESS_ERR_INVALID);
+}
+
+/* ---- pieces ----------------------------------------------------------------- */
+
+static uint32_t centres_uncovered(const Raster *r, const TessMaskPieces *p) {
+  uint32_t miss = 0;
+  for (uint32_t y = 0; y < r->shape.height; y++)
+    for (uint32_t x = 0; x < r->shape.width; x++) {
+      if (!opaque(r, x, y)) continue;
+      bool in = false;
+      for (uint32_t i = 0; i < p->count && !in; i++)
+        in = tess_convex_contains(p->v + p->start[i], p->start[i + 1] - p->start[i], tess_d2(x + 0.5, y + 0.5), 1e-9);
+      if (!in) miss++;
+    }
+  return miss;
+}
+
+static void pieces_are_convex_and_cover_the_pixels(void) {
+  Shape shapes[16];
+  uint32_t n = test_shapes(shapes);
+  const uint32_t ns[] = {8, 3, 5};
+  for (uint32_t i = 0; i < n; i++) {
+    Raster r = raster(&shapes[i], 0);
+    for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++) {
+      TessMaskSettings s;
+      tess_mask_settings_default(&s);
+      s.mode = TESS_MASK_PIECES;
+      s.max_vertices = ns[j];
+      s.tolerance = 1.0;
+      TessMaskPieces p;
+      TessError err;
+      CHECK_OK(tess_mask_pieces(r.view, &s, &p, &err), &err);
+      CHECK(p.count > 0);
+      for (uint32_t k = 0; k < p.count; k++) {
+        uint32_t m = p.start[k + 1] - p.start[k];
+        CHECK_MSG(m >= 3 && m <= ns[j], "%s: piece of %u vertices, N = %u", shapes[i].name, m, ns[j]);
+        CHECK_MSG(tess_poly_is_convex(p.v + p.start[k], m, 1e-9), "%s: piece %u not convex", shapes[i].name, k);
+      }
+      CHECK_MSG(p.uncovered_area < 0.01 * p.pixels.area, "%s N=%u: uncovered %.1f of %.0f", shapes[i].name, ns[j],
+                p.uncovered_area, p.pixels.area);
+      /* Independent of the coverage arithmetic: pixel centres inside some piece. */
+      uint32_t miss = centres_uncovered(&r, &p);
+      CHECK_MSG(miss < 0.01 * p.pixels.area, "%s: %u pixel centres outside every piece", shapes[i].name, miss);
+      /* The shape stays within the tolerance band: its area exceeds the
+       * pixels' by at most the outline length x tolerance (generously 4 x
+       * perimeter of the hull bounds it). */
+      CHECK(p.shape.area >= p.pixels.area - p.uncovered_area - 1e-6);
+      TessMaskHull hull;
+      CHECK_OK(tess_mask_hull(r.view, 1, &hull, &err), &err);
+      double hull_per = perimeter(hull.v, hull.count);
+      CHECK_MSG(p.shape.area <= p.pixels.area + 2.0 * hull_per * s.tolerance, "%s: shape %.0f pixels %.0f",
+                shapes[i].name, p.shape.area, p.pixels.area);
+      tess_mask_hull_clear(&hull);
+      if (strcmp(shapes[i].name, "two islands") == 0) CHECK(p.island_count == 2);
+      else CHECK(p.island_count == 1);
+      if (strcmp(shapes[i].name, "ring") == 0) {
+        /* The hole stays a hole: no piece covers the ring's centre, and the
+         * pieces' area is the ring's, not the disc's. */
+        for (uint32_t k = 0; k < p.count; k++)
+          CHECK(!tess_convex_contains(p.v + p.start[k], p.start[k + 1] - p.start[k], tess_d2(shapes[i].cx, shapes[i].cy), 0));
+        CHECK(p.shape.area < 0.8 * M_PI * 100 * 100);
+        /* Enclosing every pixel moves each boundary out by up to the
+         * tolerance d: inertia grows by about 4 d (R^3 + r^3) / (R^4 - r^4). */
+        double R = shapes[i].a, ri = shapes[i].b, d = s.tolerance;
+        double bound = 4.0 * d * (R * R * R + ri * ri * ri) / (R * R * R * R - ri * ri * ri * ri);
+        CHECK_MSG(p.shape.inertia >= p.pixels.inertia * 0.99 && p.shape.inertia <= p.pixels.inertia * (1.0 + bound),
+                  "ring inertia %+.2f%% (bound %.2f%%)", 100 * (p.shape.inertia / p.pixels.inertia - 1), 100 * bound);
+      }
+      tess_mask_pieces_clear(&p);
+    }
+    tess_free(r.px);
+  }
+}
+
+static void tolerance_zero_reproduces_the_pixels(void) {
+  Shape shapes[16];
+  uint32_t n = test_shapes(shapes);
+  for (uint32_t i = 0; i < n; i++) {
+    Raster r = raster(&shapes[i], 0);
+    TessMaskSettings s;
+    tess_mask_settings_default(&s);
+    s.tolerance = 0;
+    TessMaskPieces p;
+    TessError err;
+    CHECK_OK(tess_mask_pieces(r.view, &s, &p, &err), &err);
+    CHECK_NEAR(p.shape.area, p.pixels.area, 1e-6 * p.pixels.area);
+    CHECK_NEAR(p.uncovered_area, 0, 1e-6 * p.pixels.area);
+    CHECK_REL(p.shape.inertia, p.pixels.inertia, 1e-9);
+    CHECK_NEAR(p.shape.cx, p.pixels.cx, 1e-9 * p.pixels.cx);
+    double pixel_area = p.pixels.area;
+    tess_mask_pieces_clear(&p);
+    /* The exact outline's loops enclose exactly the pixels. */
+    TessMaskOutline o;
+    CHECK_OK(tess_mask_outline(r.view, 1, 0.0, &o, &err), &err);
+    double area = 0;
+    for (uint32_t k = 0; k < o.loop_count; k++) {
+      double a = tess_poly_signed_area(o.v + o.start[k], o.start[k + 1] - o.start[k]);
+      CHECK(o.hole[k] == (a < 0));
+      area += a;
+    }
+    CHECK_NEAR(area, pixel_area, 1e-9);
+    tess_mask_outline_clear(&o);
+    tess_free(r.px);
+  }
+}
+
+static void largest_island_only_drops_the_smaller(void) {
+  Shape shapes[16];
+  test_shapes(shapes);
+  Raster r = raster(&shapes[7], 0);
+  TessMaskSettings s;
+  tess_mask_settings_default(&s);
+  s.largest_island_only = true;
+  TessMaskPieces p;
+  TessError err;
+  CHECK_OK(tess_mask_pieces(r.view, &s, &p, &err), &err);
+  CHECK(p.island_count == 1);
+  /* Everything kept is in the larger disc (left, radius 75). */
+  for (uint32_t k = 0; k < p.start[p.count]; k++) CHECK(p.v[k].x < shapes[7].cx + 80);
+  /* The dropped island is reported as uncovered: about pi 64^2. */
+  CHECK_REL(p.uncovered_area, M_PI * 64 * 64, 0.03);
+  tess_mask_pieces_clear(&p);
+  tess_free(r.px);
+}
+
+/* ---- Bad and tiny inputs --------------------------------------------------- */
+
+static uint8_t *blank(uint32_t w, uint32_t h, size_t stride) { return tess_calloc((size_t)h, stride); }
+
+static void transparent_image_is_empty(void) {
+  uint8_t *px = blank(16, 16, 64);
+  for (int i = 0; i < 16 * 16; i++) px[i * 4] = 200; /* colour without alpha */
+  TessImageView v = {16, 16, 64, px};
+  TessMaskHull hull;
+  TessError err;
+  CHECK(tess_mask_hull(v, 1, &hull, &err) == TESS_ERR_EMPTY);
+  CHECK_MSG(strcmp(err.detail, "no opaque pixel at threshold 1") == 0, "%s", err.detail);
+  px[3] = 100;
+  CHECK(tess_mask_hull(v, 101, &hull, &err) == TESS_ERR_EMPTY);
+  CHECK(strcmp(err.detail, "no opaque pixel at threshold 101") == 0);
+  TessMaskSettings s;
+  tess_mask_settings_default(&s);
+  s.threshold = 101;
+  TessMaskPieces p;
+  CHECK(tess_mask_pieces(v, &s, &p, &err) == TESS_ERR_EMPTY);
+  CHECK_OK(tess_mask_hull(v, 100, &hull, &err), &err);
+  CHECK(hull.pixels.area == 1);
+  tess_mask_hull_clear(&hull);
+  TessImageView zero = {0, 5, 0, px};
+  CHECK(tess_mask_hull(zero, 1, &hull, &err) == TESS_ERR_EMPTY);
+  TessImageView bad_stride = {16, 16, 60, px};
+  CHECK(tess_mask_hull(bad_stride, 1, &hull, &err) == TESS_ERR_INVALID);
+  s.threshold = 1;
+  s.max_vertices = 2;
+  CHECK(tess_mask_pieces(v, &s, &p, &err) == TESS_ERR_INVALID);
+  s.max_vertices = 8;
+  s.tolerance = NAN;
+  CHECK(tess_mask_pieces(v, &s, &p, &err) == TESS_ERR_INVALID);
+  tess_free(px);
+}
+
+static void one_pixel(void) {
+  uint8_t *px = blank(9, 7, 36);
+  px[(size_t)4 * 36 + 5 * 4 + 3] = 255; /* pixel (5, 4) */
+  TessImageView v = {9, 7, 36, px};
+  TessMaskHull hull;
+  TessError err;
+  CHECK_OK(tess_mask_hull(v, 1, &hull, &err), &err);
+  CHECK(hull.count == 4);
+  TessMassProps m = tess_poly_mass(hull.v, hull.count);
+  CHECK_NEAR(m.area, 1, 0);
+  CHECK_NEAR(m.cx, 5.5, 0);
+  CHECK_NEAR(m.cy, 4.5, 0);
+  CHECK_NEAR(hull.pixels.area, 1, 0);
+  CHECK_NEAR(hull.pixels.cx, 5.5, 0);
+  CHECK_NEAR(hull.pixels.inertia, 1.0 / 6.0, 1e-15);
+  CHECK_NEAR(m.inertia, 1.0 / 6.0, 1e-12);
+  CHECK(hull.x0 == 5 && hull.x1 == 6 && hull.y0 == 4 && hull.y1 == 5);
+  TessDVec2 c;
+  double r;
+  tess_mask_fit_circle(&hull, &c, &r);
+  CHECK_NEAR(c.x, 5.5, 1e-12);
+  CHECK_NEAR(r, sqrt(0.5), 1e-12);
+  tess_mask_hull_clear(&hull);
+  TessMaskSettings s;
+  tess_mask_settings_default(&s);
+  for (int tol = 0; tol <= 2; tol++) {
+    s.tolerance = tol;
+    TessMaskPieces p;
+    CHECK_OK(tess_mask_pieces(v, &s, &p, &err), &err);
+    CHECK(p.count >= 1);
+    CHECK_NEAR(p.uncovered_area, 0, 1e-9);
+    CHECK(p.shape.area >= 1 - 1e-9 && p.shape.area <= 1 + 4.0 * tol + 1e-9);
+    tess_mask_pieces_clear(&p);
+  }
+  tess_free(px);
+}
+
+static void lines_and_extreme_aspect(void) {
+  /* 1 x 16384, every pixel opaque: a rectangle of 1 x 16384. */
+  const uint32_t L = 16384;
+  for (int vertical = 0; vertical <= 1; vertical++) {
+    uint32_t w = vertical ? 1 : L, h = vertical ? L : 1;
+    size_t stride = (size_t)w * 4 + 12;
+    uint8_t *px = tess_calloc(h, stride);
+    for (uint32_t y = 0; y < h; y++)
+      for (uint32_t x = 0; x < w; x++) px[(size_t)y * stride + (size_t)x * 4 + 3] = 255;
+    /* Padding bytes that look opaque must be ignored. */
+    for (uint32_t y = 0; y < h; y++) memset(px + (size_t)y * stride + (size_t)w * 4, 255, 12);
+    TessImageView v = {w, h, stride, px};
+    TessMaskHull hull;
+    TessError err;
+    CHECK_OK(tess_mask_hull(v, 1, &hull, &err), &err);
+    CHECK(hull.count == 4);
+    double n = L, exact = n * (n * n + 1.0) / 12.0;
+    CHECK(hull.pixels.area == n);
+    CHECK_REL(hull.pixels.inertia, exact, 1e-14);
+    TessMassProps m = tess_poly_mass(hull.v, hull.count);
+    CHECK_NEAR(m.area, n, 1e-9);
+    CHECK_REL(m.inertia, exact, 1e-12);
+    CHECK_NEAR(vertical ? hull.pixels.cy : hull.pixels.cx, n / 2, 1e-9);
+    tess_mask_hull_clear(&hull);
+    TessMaskSettings s;
+    tess_mask_settings_default(&s);
+    TessMaskPieces p;
+    CHECK_OK(tess_mask_pieces(v, &s, &p, &err), &err);
+    CHECK(p.count >= 1);
+    CHECK_NEAR(p.uncovered_area, 0, 1e-6);
+    for (uint32_t k = 0; k < p.count; k++) CHECK(tess_poly_is_convex(p.v + p.start[k], p.start[k + 1] - p.start[k], 1e-9));
+    tess_mask_pieces_clear(&p);
+    tess_free(px);
+  }
+  /* A one-pixel-wide diagonal line: pixels touch only at corners, so each is
+   * its own island; the hull is still exact. */
+  uint8_t *px = blank(40, 40, 160);
+  for (int i = 0; i < 40; i++) px[(size_t)i * 160 + (size_t)i * 4 + 3] = 255;
+  TessImageView v = {40, 40, 160, px};
+  TessMaskHull hull;
+  TessError err;
+  CHECK_OK(tess_mask_hull(v, 1, &hull, &err), &err);
+  /* (0,0) (1,0) (40,39) (40,40) (39,40) (0,1): the square minus two 39 x 39 triangles. */
+  CHECK_NEAR(tess_poly_mass(hull.v, hull.count).area, 40 * 40 - 39 * 39, 1e-9);
+  CHECK(hull.count == 6);
+  tess_mask_hull_clear(&hull);
+  TessMaskSettings s;
+  tess_mask_settings_default(&s);
+  TessMaskPieces p;
+  CHECK_OK(tess_mask_pieces(v, &s, &p, &err), &err);
+  CHECK(p.island_count == 40);
+  CHECK_NEAR(p.uncovered_area, 0, 1e-6);
+  tess_mask_pieces_clear(&p);
+  tess_free(px);
+}
+
+static void stride_padding_gives_identical_results(void) {
+  Shape shapes[16];
+  test_shapes(shapes);
+  Raster a = raster(&shapes[5], 0), b = raster(&shapes[5], 52);
+  /* Fill b's padding with opaque garbage. */
+  for (uint32_t y = 0; y < b.shape.height; y++) memset(b.px + (size_t)y * b.stride + (size_t)b.shape.width * 4, 255, 52);
+  TessMaskHull ha, hb;
+  TessError err;
+  CHECK_OK(tess_mask_hull(a.view, 1, &ha, &err), &err);
+  CHECK_OK(tess_mask_hull(b.view, 1, &hb, &err), &err);
+  CHECK(ha.count == hb.count && memcmp(ha.v, hb.v, sizeof *ha.v * ha.count) == 0);
+  CHECK(memcmp(&ha.pixels, &hb.pixels, sizeof ha.pixels) == 0);
+  TessMaskSettings s;
+  tess_mask_settings_default(&s);
+  TessMaskPieces pa, pb;
+  CHECK_OK(tess_mask_pieces(a.view, &s, &pa, &err), &err);
+  CHECK_OK(tess_mask_pieces(b.view, &s, &pb, &err), &err);
+  CHECK(pa.count == pb.count && pa.start[pa.count] == pb.start[pb.count]);
+  CHECK(memcmp(pa.v, pb.v, sizeof *pa.v * pa.start[pa.count]) == 0);
+  tess_mask_pieces_clear(&pa);
+  tess_mask_pieces_clear(&pb);
+  tess_mask_hull_clear(&ha);
+  tess_mask_hull_clear(&hb);
+  tess_free(a.px);
+  tess_free(b.px);
+}
+
+/* ---- The one call for sprites, and tilesets ---------------------------------- */
+
+static void sprite_mask_trace_fills_every_mode(void) {
+  Shape shapes[16];
+  test_shapes(shapes);
+  Raster r = raster(&shapes[6], 0); /* the ring */
+  TessMaskHull hull;
+  TessError err;
+  CHECK_OK(tess_mask_hull(r.view, 1, &hull, &err), &err);
+  for (int mode = TESS_MASK_HULL; mode <= TESS_MASK_BOX; mode++) {
+    TessSpriteMask m;
+    memset(&m, 0, sizeof m);
+    m.threshold = 1;
+    m.mode = (uint8_t)mode;
+    m.max_vertices = 8;
+    m.tolerance = 1;
+    m.manual = 1;
+    CHECK_OK(tess_sprite_mask_trace(r.view, &m, &err), &err);
+    CHECK(m.manual == 0);
+    CHECK(m.hull_count == hull.count);
+    CHECK(m.area == hull.pixels.area);
+    CHECK_NEAR(m.centroid_x, hull.pixels.cx, 1e-12);
+    CHECK_NEAR(m.inertia, hull.pixels.inertia, 1e-6);
+    CHECK_NEAR(m.circle_radius, 100, 1.5);
+    switch (mode) {
+      case TESS_MASK_HULL:
+        CHECK(m.piece_count == 0);
+        CHECK_NEAR(m.shape_area, tess_poly_mass(hull.v, hull.count).area, 1e-6);
+        break;
+      case TESS_MASK_SIMPLIFIED:
+        CHECK(m.piece_count == 1 && m.pieces[0].count <= 8);
+        CHECK(m.added_area > 0);
+        CHECK_NEAR(m.shape_area - m.added_area, tess_poly_mass(hull.v, hull.count).area, 1e-6);
+        break;
+      case TESS_MASK_PIECES:
+        CHECK(m.piece_count > 1);
+        CHECK(m.uncovered_area < 0.01 * m.area);
+        CHECK(m.shape_area < 0.8 * M_PI * 100 * 100);
+        break;
+      case TESS_MASK_CIRCLE:
+        CHECK(m.piece_count == 0);
+        CHECK_NEAR(m.shape_area, M_PI * m.circle_radius * m.circle_radius, 1e-2);
+        break;
+      case TESS_MASK_BOX:
+        CHECK(m.piece_count == 1 && m.pieces[0].count == 4);
+        CHECK_NEAR(m.shape_area, (hull.x1 - hull.x0) * (double)(hull.y1 - hull.y0), 1e-9);
+        break;
+    }
+    /* Tracing again replaces (and frees) what was there. */
+    CHECK_OK(tess_sprite_mask_trace(r.view, &m, &err), &err);
+    m.max_vertices = 9;
+    CHECK(tess_sprite_mask_trace(r.view, &m, &err) == TESS_ERR_INVALID);
+    tess_free(m.hull);
+    tess_free(m.pieces);
+  }
+  tess_mask_hull_clear(&hull);
+  tess_free(r.px);
+}
+
+static void tileset_traces_every_tile(void) {
+  /* 4 x 2 tiles of 32 x 32, margin 2, spacing 1: empty, full, a slope, a
+   * disc, a half-alpha tile under threshold 200, a ring, a corner notch, a
+   * one-pixel dot. */
+  const uint32_t T = 32, M = 2, S = 1, cols = 4, rows = 2;
+  uint32_t w = 2 * M + cols * T + (cols - 1) * S, h = 2 * M + rows * T + (rows - 1) * S;
+  size_t stride = (size_t)w * 4;
+  uint8_t *px = tess_calloc(h, stride);
+  /* The margin and spacing are opaque: they must never leak into a tile. */
+  for (uint32_t y = 0; y < h; y++)
+    for (uint32_t x = 0; x < w; x++) px[(size_t)y * stride + x * 4 + 3] = 255;
+  for (uint32_t t = 0; t < cols * rows; t++) {
+    uint32_t ox = M + (t % cols) * (T + S), oy = M + (t / cols) * (T + S);
+    for (uint32_t y = 0; y < T; y++)
+      for (uint32_t x = 0; x < T; x++) {
+        double cx = x + 0.5, cy = y + 0.5, d2 = (cx - 16) * (cx - 16) + (cy - 16) * (cy - 16);
+        bool on = false;
+        uint8_t a = 255;
+        switch (t) {
+          case 0: on = false; break;
+          case 1: on = true; break;
+          case 2: on = cy > T - cx; break;
+          case 3: on = d2 <= 14 * 14; break;
+          case 4: on = true; a = 100; break;
+          case 5: on = d2 <= 14 * 14 && d2 >= 6 * 6; break;
+          case 6: on = !(x >= 20 && y < 12); break;
+          case 7: on = x == 9 && y == 20; break;
+        }
+        px[(size_t)(oy + y) * stride + (ox + x) * 4 + 3] = on ? a : 0;
+      }
+  }
+  TessImageView v = {w, h, stride, px};
+  TessMaskSettings s;
+  tess_mask_settings_default(&s);
+  s.threshold = 128;
+  TessTileInfo tiles[8];
+  memset(tiles, 0, sizeof tiles);
+  TessError err;
+  CHECK_OK(tess_mask_trace_tiles(v, T, T, M, S, &s, tiles, 8, &err), &err);
+  const uint8_t expect[8] = {TESS_TILE_COLLISION_NONE,   TESS_TILE_COLLISION_FULL,   TESS_TILE_COLLISION_TRACED,
+                             TESS_TILE_COLLISION_TRACED, TESS_TILE_COLLISION_NONE,   TESS_TILE_COLLISION_TRACED,
+                             TESS_TILE_COLLISION_TRACED, TESS_TILE_COLLISION_TRACED};
+  for (int t = 0; t < 8; t++) {
+    CHECK_MSG(tiles[t].collision == expect[t], "tile %d: %u", t, tiles[t].collision);
+    double area = 0;
+    for (uint32_t k = 0; k < tiles[t].piece_count; k++) {
+      TessPolygon *p = &tiles[t].pieces[k];
+      CHECK(p->count >= 3 && p->count <= 8);
+      TessDVec2 d[8];
+      for (uint32_t i = 0; i < p->count; i++) {
+        d[i] = tess_d2(p->v[i].x, p->v[i].y);
+        CHECK(p->v[i].x >= -1.5f && p->v[i].x <= T + 1.5f && p->v[i].y >= -1.5f && p->v[i].y <= T + 1.5f);
+      }
+      CHECK(tess_poly_is_convex(d, p->count, 1e-4));
+      area += tess_poly_mass(d, p->count).area;
+    }
+    if (t == 2) CHECK_NEAR(area, T * T / 2.0 + T / 2.0, 40); /* the slope's pixels: 528 */
+    if (t == 6) CHECK_NEAR(area, T * T - 12 * 12, 1e-3);    /* a notch is exact */
+    if (t == 7) CHECK(area >= 1 - 1e-6 && area <= 5);
+  }
+  /* Tracing again frees the old pieces; asking for more tiles than fit fails. */
+  CHECK_OK(tess_mask_trace_tiles(v, T, T, M, S, &s, tiles, 8, &err), &err);
+  CHECK(tess_mask_trace_tiles(v, T, T, M, S, &s, tiles, 9, &err) == TESS_ERR_INVALID);
+  for (int t = 0; t < 8; t++) tess_free(tiles[t].pieces);
+  tess_free(px);
+}
+
+static void units_convert_per_body(void) {
+  /* 100 x 50 px at 50 px/m = 2 x 1 m; density 3 kg/m^2 = 6 kg. */
+  double area = 5000, inertia = 5000.0 * (100 * 100 + 50 * 50) / 12.0;
+  CHECK_NEAR(tess_mask_mass_kg(area, 50, 3), 6.0, 1e-12);
+  CHECK_NEAR(tess_mask_inertia_kgm2(inertia, 50, 3), 6.0 * (4 + 1) / 12.0, 1e-12);
+}
+
+/* ---- Chipmunk2D cross-check ------------------------------------------------- */
+
+static void chipmunk_agrees_on_polygon_formulas(void) {
+#ifdef TESS_HAVE_CHIPMUNK
+  Shape shapes[16];
+  uint32_t n = test_shapes(shapes);
+  for (uint32_t i = 0; i < n; i++) {
+    Raster r = raster(&shapes[i], 0);
+    TessMaskHull hull;
+    TessError err;
+    CHECK_OK(tess_mask_hull(r.view, 1, &hull, &err), &err);
+    cpVect *cv = tess_alloc(sizeof *cv * hull.count);
+    for (uint32_t k = 0; k < hull.count; k++) cv[k] = cpv(hull.v[k].x, hull.v[k].y);
+    TessMassProps m = tess_poly_mass(hull.v, hull.count);
+    double area = cpAreaForPoly((int)hull.count, cv, 0.0);
+    cpVect c = cpCentroidForPoly((int)hull.count, cv);
+    double moment = cpMomentForPoly(m.area, (int)hull.count, cv, cpvneg(c), 0.0);
+    CHECK_REL(area, m.area, 1e-9);
+    CHECK_REL(c.x, m.cx, 1e-9);
+    CHECK_REL(c.y, m.cy, 1e-9);
+    CHECK_REL(moment, m.inertia, 1e-9);
+    tess_free(cv);
+    tess_mask_hull_clear(&hull);
+    tess_free(r.px);
+  }
+#else
+  fprintf(stderr, "chipmunk2d not found: cross-check skipped\n");
+#endif
+}
+
+TESS_TEST_MAIN(TEST(polygon_mass_matches_rectangle_formulas), TEST(convex_hull_of_random_points_contains_them),
+               TEST(pixel_mass_is_exact), TEST(hull_matches_analytic_hull), TEST(rotated_rectangle_matches_issue_figures),
+               TEST(simplified_hull_contains_pixels_within_n), TEST(simplified_rectangle_to_triangle),
+               TEST(pieces_are_convex_and_cover_the_pixels), TEST(tolerance_zero_reproduces_the_pixels),
+               TEST(largest_island_only_drops_the_smaller), TEST(transparent_image_is_empty), TEST(one_pixel),
+               TEST(lines_and_extreme_aspect), TEST(stride_padding_gives_identical_results),
+               TEST(sprite_mask_trace_fills_every_mode), TEST(tileset_traces_every_tile), TEST(units_convert_per_body),
+               TEST(chipmunk_agrees_on_polygon_formulas))
