@@ -47,6 +47,18 @@ TessResult tess_store_checkpoint(TessStore *store, TessError *err);
 /* PRAGMA quick_check (the pipeline's validate). */
 TessResult tess_store_quick_check(TessStore *store, TessError *err);
 
+/* What the store has written since it was opened (tests, benchmarks, the
+ * editor's status line). A row counts when SQLite reports it changed. */
+typedef struct TessStoreStats {
+  uint64_t transactions;       /* committed by save_all and flush */
+  uint64_t changes_flushed;    /* TessChange entries persisted */
+  uint64_t chunk_rows_written; /* inserted or updated */
+  uint64_t chunk_rows_deleted; /* emptied chunks (not counting cascades) */
+  uint64_t rows_written;       /* every table, chunks included */
+  uint64_t rows_deleted;
+} TessStoreStats;
+void tess_store_stats(const TessStore *store, TessStoreStats *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,304 @@
+/* Opening and closing a project file, and the operations on the file as a
+ * whole: checkpoint, quick_check, save a copy.
+ *
+ * Connection settings, and why:
+ * - WAL journal: the pipeline reads while the editor writes; a commit is an
+ *   append to the log.
+ * - synchronous = NORMAL: in WAL mode a commit survives the application
+ *   crashing at any moment (the log is in the operating system's hands
+ *   before the commit returns); only a power cut can lose the last commits,
+ *   and never corrupts the file.
+ * - foreign_keys = ON: removals cascade (level -> layers -> chunks, objects).
+ * - busy_timeout: a writer waits for another writer instead of failing.
+ * - 32 KiB pages: a chunk row (4 KiB of cells) fits inside a page, seven to
+ *   a page, so loading a level reads pages straight through without
+ *   overflow chains. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store_private.h"
+
+#define TESS_STORE_PAGE_SIZE 32768
+#define TESS_STORE_BUSY_MS 5000
+#define TESS_STORE_CACHE_KIB 16384
+#define TESS_STORE_MMAP_BYTES ((int64_t)1 << 30)
+
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+static TessResult exec_sql(TessStore *s, const char *sql, const char *what, TessError *err) {
+  int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+  return rc == SQLITE_OK ? TESS_OK : tess_store_db_error(s, rc, what, err);
+}
+
+/* A PRAGMA that returns one integer. */
+static TessResult pragma_int(TessStore *s, const char *sql, int64_t *out, TessError *err) {
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+      *out = sqlite3_column_int64(st, 0);
+      rc = SQLITE_OK;
+    } else if (rc == SQLITE_DONE) {
+      *out = 0;
+      rc = SQLITE_OK;
+    }
+  }
+  sqlite3_finalize(st);
+  return rc == SQLITE_OK ? TESS_OK : tess_store_db_error(s, rc, "reading the database header", err);
+}
+
+static void store_free(TessStore *s) {
+  if (!s) return;
+  tess_store_finalize_all(s);
+  if (s->db) sqlite3_close_v2(s->db);
+  tess_free(s->scratch);
+  tess_free(s->path);
+  tess_free(s);
+}
+
+/* Runs PRAGMA quick_check; a damaged file gives TESS_ERR_FORMAT with SQLite's first finding. */
+static TessResult run_quick_check(TessStore *s, TessError *err) {
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(s->db, "PRAGMA quick_check(1)", -1, &st, NULL);
+  if (rc != SQLITE_OK) return tess_store_db_error(s, rc, "checking the file", err);
+  rc = sqlite3_step(st);
+  TessResult r = TESS_OK;
+  if (rc == SQLITE_ROW) {
+    const char *verdict = (const char *)sqlite3_column_text(st, 0);
+    if (!verdict || strcmp(verdict, "ok") != 0)
+      r = tess_error_set(err, TESS_ERR_FORMAT, s->path, "%s is damaged: %s", s->name, verdict ? verdict : "?");
+  } else {
+    r = tess_store_db_error(s, rc, "checking the file", err);
+  }
+  sqlite3_finalize(st);
+  return r;
+}
+
+/* A new file: page size, application id, WAL, the tables, then every migration step. */
+static TessResult create_project(TessStore *s, const TessStoreSchema *schema, TessError *err) {
+  char sql[128];
+  snprintf(sql, sizeof sql, "PRAGMA page_size = %d", TESS_STORE_PAGE_SIZE);
+  TessResult r = exec_sql(s, sql, "setting the page size", err);
+  if (r == TESS_OK) {
+    snprintf(sql, sizeof sql, "PRAGMA application_id = %d", TESS_STORE_APPLICATION_ID);
+    r = exec_sql(s, sql, "marking the file as a Tessera project", err);
+  }
+  if (r == TESS_OK) r = exec_sql(s, "PRAGMA journal_mode = WAL", "switching to WAL", err);
+  if (r == TESS_OK) r = exec_sql(s, "BEGIN IMMEDIATE", "creating the project", err);
+  if (r == TESS_OK) {
+    r = tess_store_create_schema(s, err);
+    if (r == TESS_OK)
+      r = exec_sql(s, "COMMIT", "creating the project", err);
+    else
+      sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+  }
+  if (r == TESS_OK && schema->version > 1) r = tess_store_migrate(s, schema, err);
+  return r;
+}
+
+/* An existing file: a Tessera project of a version this build reads. */
+static TessResult check_project(TessStore *s, const TessStoreSchema *schema, TessError *err) {
+  int64_t app_id = 0;
+  TessResult r = pragma_int(s, "PRAGMA application_id", &app_id, err);
+  if (r != TESS_OK) return r;
+  if (app_id != TESS_STORE_APPLICATION_ID)
+    return tess_error_set(err, TESS_ERR_FORMAT, s->path,
+                          "%s is an SQLite database but not a Tessera project (application id 0x%08llx, "
+                          "a project has 0x%08x)",
+                          s->name, (unsigned long long)(uint32_t)app_id, TESS_STORE_APPLICATION_ID);
+  int64_t has_meta = 0;
+  r = pragma_int(s, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'", &has_meta, err);
+  if (r != TESS_OK) return r;
+  if (!has_meta)
+    return tess_error_set(err, TESS_ERR_FORMAT, s->path, "%s is damaged: it has no meta table", s->name);
+  int64_t version = 0;
+  r = tess_store_meta_get(s, "schema_version", &version, err);
+  if (r == TESS_ERR_NOT_FOUND)
+    return tess_error_set(err, TESS_ERR_FORMAT, s->path, "%s is damaged: it has no schema version", s->name);
+  if (r != TESS_OK) return r;
+  if (version < 1)
+    return tess_error_set(err, TESS_ERR_FORMAT, s->path, "%s is damaged: schema version %lld", s->name,
+                          (long long)version);
+  if (version > (int64_t)schema->version)
+    return tess_error_set(err, TESS_ERR_VERSION, s->path,
+                          "%s was saved by a newer Tessera (schema %lld, this one reads up to %u)", s->name,
+                          (long long)version, schema->version);
+  if (version < (int64_t)schema->version) {
+    if (s->read_only)
+      return tess_error_set(err, TESS_ERR_VERSION, s->path,
+                            "%s uses the older schema %lld; open it once for writing to upgrade it to %u", s->name,
+                            (long long)version, schema->version);
+    r = tess_store_migrate(s, schema, err);
+  }
+  return r;
+}
+
+TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, const TessStoreSchema *schema,
+                                       TessStore **out, TessError *err) {
+  if (!path || !*path || !out) return tess_error_set(err, TESS_ERR_INVALID, path, "no project path given");
+  const char *name = base_name(path);
+  bool created = false;
+  if (mode == TESS_STORE_CREATE) {
+    /* Claim the name atomically: a project is never overwritten. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      int e = errno;
+      if (e == EEXIST)
+        return tess_error_set(err, TESS_ERR_IO, path, "%s already exists; a new project needs a new file", name);
+      return tess_error_set(err, TESS_ERR_IO, path, "cannot create %s: %s", name, strerror(e));
+    }
+    close(fd);
+    created = true;
+  } else {
+    TessResult r = tess_store_probe_file(path, name, err);
+    if (r != TESS_OK) return r;
+  }
+
+  TessStore *s = tess_calloc(1, sizeof *s);
+  if (s) s->path = tess_strdup(path);
+  if (!s || !s->path) {
+    tess_free(s);
+    if (created) unlink(path);
+    return tess_error_set(err, TESS_ERR_NOMEM, path, "out of memory opening %s", name);
+  }
+  s->name = base_name(s->path);
+  s->read_only = mode == TESS_STORE_READ_ONLY;
+
+  int flags = (s->read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX;
+  int rc = sqlite3_open_v2(path, &s->db, flags, NULL);
+  TessResult r = TESS_OK;
+  if (rc != SQLITE_OK) {
+    r = tess_store_db_error(s, rc, "opening", err);
+  } else {
+    sqlite3_extended_result_codes(s->db, 1);
+    sqlite3_busy_timeout(s->db, TESS_STORE_BUSY_MS);
+    if (!s->read_only && sqlite3_db_readonly(s->db, "main") == 1)
+      r = tess_error_set(err, TESS_ERR_READONLY, path, "%s cannot be written (no permission); open it read-only",
+                         name);
+  }
+  if (r == TESS_OK) r = created ? create_project(s, schema, err) : check_project(s, schema, err);
+  if (r == TESS_OK && !s->read_only) r = exec_sql(s, "PRAGMA journal_mode = WAL", "switching to WAL", err);
+  if (r == TESS_OK) {
+    char sql[160];
+    snprintf(sql, sizeof sql, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -%d; "
+             "PRAGMA mmap_size = %lld",
+             TESS_STORE_CACHE_KIB, (long long)TESS_STORE_MMAP_BYTES);
+    r = exec_sql(s, sql, "configuring the connection", err);
+  }
+  if (r == TESS_OK) {
+    int64_t clean = 0;
+    r = tess_store_meta_get(s, "clean_close", &clean, err);
+    if (r == TESS_ERR_NOT_FOUND) r = TESS_OK, clean = 0;
+    /* The last writer did not close (crash, or still open elsewhere): look before trusting the file. */
+    if (r == TESS_OK && !clean && !created) r = run_quick_check(s, err);
+    if (r == TESS_OK && !s->read_only) r = tess_store_meta_set(s, "clean_close", 0, err);
+  }
+  if (r != TESS_OK) {
+    store_free(s);
+    if (created) unlink(path);
+    return r;
+  }
+  *out = s;
+  return TESS_OK;
+}
+
+TessResult tess_store_open(const char *path, TessStoreMode mode, TessStore **out, TessError *err) {
+  return tess_store_open_with_schema(path, mode, tess_store_schema_current(), out, err);
+}
+
+void tess_store_close(TessStore *s) {
+  if (!s) return;
+  if (!s->read_only && s->db) {
+    if (sqlite3_get_autocommit(s->db) == 0) sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    /* Mark the clean close, then fold the log into the file so the .tessera alone is complete. */
+    if (tess_store_meta_set(s, "clean_close", 1, NULL) == TESS_OK)
+      sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+  }
+  store_free(s);
+}
+
+const char *tess_store_path(const TessStore *s) { return s->path; }
+bool tess_store_read_only(const TessStore *s) { return s->read_only; }
+void tess_store_stats(const TessStore *s, TessStoreStats *out) { *out = s->stats; }
+
+TessResult tess_store_checkpoint(TessStore *s, TessError *err) {
+  if (s->read_only)
+    return tess_error_set(err, TESS_ERR_READONLY, s->path, "%s is open read-only: nothing to checkpoint", s->name);
+  int log_frames = 0, done_frames = 0;
+  int rc = sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, &log_frames, &done_frames);
+  if (rc == SQLITE_BUSY)
+    return tess_error_set(err, TESS_ERR_LOCKED, s->path,
+                          "%s: a reader holds the log; %d of %d pages were folded in, try again later", s->name,
+                          done_frames, log_frames);
+  if (rc != SQLITE_OK) return tess_store_db_error(s, rc, "checkpointing", err);
+  return TESS_OK;
+}
+
+TessResult tess_store_quick_check(TessStore *s, TessError *err) { return run_quick_check(s, err); }
+
+TessResult tess_store_save_copy(TessStore *s, const char *dest_path, TessError *err) {
+  if (!dest_path || !*dest_path) return tess_error_set(err, TESS_ERR_INVALID, s->path, "no destination given");
+  struct stat a, b;
+  if (stat(s->path, &a) == 0 && stat(dest_path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+    return tess_error_set(err, TESS_ERR_INVALID, dest_path, "cannot save %s as a copy over itself", s->name);
+  const char *dest_name = base_name(dest_path);
+  /* Copy into a temporary file beside the destination, then rename: the
+   * destination is either the old file or the complete copy. */
+  size_t n = strlen(dest_path) + 16;
+  char *tmp = tess_alloc(n);
+  if (!tmp) return tess_error_set(err, TESS_ERR_NOMEM, dest_path, "out of memory");
+  snprintf(tmp, n, "%s.part", dest_path);
+  unlink(tmp);
+
+  sqlite3 *dst = NULL;
+  TessResult r = TESS_OK;
+  int rc = sqlite3_open_v2(tmp, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc == SQLITE_OK) {
+    sqlite3_busy_timeout(dst, TESS_STORE_BUSY_MS);
+    sqlite3_backup *bk = sqlite3_backup_init(dst, "main", s->db, "main");
+    if (!bk) {
+      rc = sqlite3_errcode(dst);
+    } else {
+      do {
+        rc = sqlite3_backup_step(bk, -1);
+        if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) sqlite3_sleep(5);
+      } while (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED);
+      if (rc == SQLITE_DONE) rc = SQLITE_OK;
+      int rc2 = sqlite3_backup_finish(bk);
+      if (rc == SQLITE_OK) rc = rc2;
+    }
+  }
+  if (rc == SQLITE_OK) {
+    /* The copy is complete and consistent: mark it closed cleanly, and fold its log in. */
+    rc = sqlite3_exec(dst, "UPDATE meta SET value = 1 WHERE key = 'clean_close'", NULL, NULL, NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_wal_checkpoint_v2(dst, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+  }
+  if (rc != SQLITE_OK) r = tess_store_sqlite_error(dst, dest_path, dest_name, rc, "saving a copy", err);
+  if (sqlite3_close(dst) != SQLITE_OK && r == TESS_OK)
+    r = tess_error_set(err, TESS_ERR_IO, dest_path, "cannot finish writing %s", dest_name);
+  if (r == TESS_OK) {
+    int fd = open(tmp, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      fsync(fd);
+      close(fd);
+    }
+    if (rename(tmp, dest_path) != 0)
+      r = tess_error_set(err, TESS_ERR_IO, dest_path, "cannot write %s: %s", dest_name, strerror(errno));
+  }
+  if (r != TESS_OK) unlink(tmp);
+  char side[4200];
+  snprintf(side, sizeof side, "%s-wal", tmp);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", tmp);
+  unlink(side);
+  tess_free(tmp);
+  return r;
+}
