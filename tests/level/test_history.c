@@ -1,0 +1,449 @@
+/* core/level: undo and redo of long random edit sequences, merged drags,
+ * the history's memory bound, and the flood fill against a reference. */
+#include "fixture.h"
+
+static TessId pick_level(TessProject *p, TessTestRng *rng) {
+  return p->level_count ? p->levels[tess_rng_below(rng, p->level_count)]->id : 0;
+}
+
+static TessLayer *pick_layer(TessProject *p, TessLevel *level, TessTestRng *rng, int kind) {
+  if (!level || !level->layer_count) return NULL;
+  for (int tries = 0; tries < 8; tries++) {
+    TessLayer *l = level->layers[tess_rng_below(rng, level->layer_count)];
+    if (kind < 0 || l->props.kind == kind) return l;
+  }
+  return NULL;
+}
+
+static TessCell random_cell(TessProject *p, TessTestRng *rng) {
+  if (!p->tileset_count || tess_rng_below(rng, 6) == 0) return 0;
+  TessTileset *ts = p->tilesets[tess_rng_below(rng, p->tileset_count)];
+  return TESS_CELL_MAKE(ts->id, tess_rng_below(rng, ts->tile_count), (uint32_t)tess_rng_below(rng, 8) << 29);
+}
+
+static TessId random_material(TessProject *p, TessTestRng *rng) {
+  if (!p->material_count || tess_rng_below(rng, 5) == 0) return 0;
+  return p->materials[tess_rng_below(rng, p->material_count)].id;
+}
+
+static TessObject *random_object(TessLevel *level, TessTestRng *rng) {
+  for (int tries = 0; level && tries < 8; tries++) {
+    TessLayer *l = level->layers[tess_rng_below(rng, level->layer_count)];
+    if (l->object_count) return &l->objects[tess_rng_below(rng, l->object_count)];
+  }
+  return NULL;
+}
+
+/* One random edit of any kind. Returns what the call returned (failures are
+ * fine: a locked layer, a removed id; they must leave the project alone). */
+static TessResult random_edit(TessProject *p, TessTestRng *rng, uint32_t *merge_key, TessError *err) {
+  TessId level_id = pick_level(p, rng);
+  TessLevel *level = tess_project_level(p, level_id);
+  uint32_t op = tess_rng_below(rng, 100);
+  int32_t x = (int32_t)tess_rng_below(rng, 110) - 5, y = (int32_t)tess_rng_below(rng, 90) - 5;
+  uint32_t w = 1 + tess_rng_below(rng, 12), h = 1 + tess_rng_below(rng, 12);
+  uint32_t merge = 0;
+  if (tess_rng_below(rng, 4) == 0) merge = *merge_key; /* a drag continues */
+  if (tess_rng_below(rng, 20) == 0) *merge_key = tess_project_new_merge_key(p);
+  if (!level) {
+    TessLevelSettings s;
+    tess_level_settings_default(&s);
+    s.width = 20 + tess_rng_below(rng, 80);
+    s.height = 20 + tess_rng_below(rng, 60);
+    return tess_edit_level_add(p, &s, NULL, err);
+  }
+  TessLayer *cells = pick_layer(p, level, rng, TESS_LAYER_TILES);
+  TessLayer *objs = pick_layer(p, level, rng, TESS_LAYER_OBJECTS);
+  if (op < 18) {
+    if (!cells) return TESS_ERR_EMPTY;
+    TessCell stamp[144];
+    for (uint32_t i = 0; i < w * h; i++) stamp[i] = random_cell(p, rng);
+    return tess_edit_paint(p, level_id, cells->props.id, x, y, w, h, stamp, merge, err);
+  } else if (op < 24) {
+    if (!cells) return TESS_ERR_EMPTY;
+    TessCell stamp[144];
+    for (uint32_t i = 0; i < w * h; i++) stamp[i] = random_cell(p, rng);
+    return tess_edit_set_cells(p, level_id, cells->props.id, x, y, w, h, stamp, merge, err);
+  } else if (op < 30) {
+    if (!cells) return TESS_ERR_EMPTY;
+    return tess_edit_erase(p, level_id, cells->props.id, x, y, w * 2, h * 2, merge, err);
+  } else if (op < 36) {
+    if (!cells) return TESS_ERR_EMPTY;
+    return tess_edit_fill_rect(p, level_id, cells->props.id, x, y, w * 3, h * 3, random_cell(p, rng), merge, err);
+  } else if (op < 41) {
+    TessLayer *l = pick_layer(p, level, rng, tess_rng_below(rng, 2) ? TESS_LAYER_TILES : TESS_LAYER_MATERIAL);
+    if (!l) return TESS_ERR_EMPTY;
+    uint32_t v = l->props.kind == TESS_LAYER_MATERIAL ? random_material(p, rng) : random_cell(p, rng);
+    return tess_edit_flood_fill(p, level_id, l->props.id, tess_rng_below(rng, level->settings.width),
+                                tess_rng_below(rng, level->settings.height), v, merge, err);
+  } else if (op < 48) {
+    return tess_edit_paint_material(p, level_id, x, y, w, h, random_material(p, rng), merge, err);
+  } else if (op < 55) {
+    if (!objs) return TESS_ERR_EMPTY;
+    TessObject o;
+    tess_object_default(&o, (TessObjectKind)tess_rng_below(rng, 4));
+    o.pos = tess_v2((float)tess_rng_below(rng, 1600), (float)tess_rng_below(rng, 1200));
+    if (o.kind == TESS_OBJECT_BODY && p->sprite_count && tess_rng_below(rng, 2)) {
+      o.u.body.shape = TESS_BODY_SPRITE;
+      o.u.body.sprite = p->sprites[tess_rng_below(rng, p->sprite_count)]->id;
+    }
+    if (o.kind == TESS_OBJECT_BODY) o.u.body.material = random_material(p, rng);
+    if (tess_rng_below(rng, 2)) {
+      TessProperty prop;
+      memset(&prop, 0, sizeof prop);
+      snprintf(prop.name, sizeof prop.name, "hp");
+      prop.type = TESS_PROP_STRING;
+      prop.v.s = "ten";
+      tess_object_set_property(&o, &prop);
+    }
+    TessResult r = tess_edit_object_add(p, level_id, objs->props.id, &o, NULL, err);
+    tess_object_clear(&o);
+    return r;
+  } else if (op < 62) {
+    TessObject *live = random_object(level, rng);
+    if (!live) return TESS_ERR_EMPTY;
+    TessObject o;
+    tess_object_copy(&o, live);
+    o.pos.x += (float)tess_rng_below(rng, 9) - 4.0f;
+    o.angle += 0.25f;
+    TessProperty prop;
+    memset(&prop, 0, sizeof prop);
+    snprintf(prop.name, sizeof prop.name, "n");
+    prop.type = TESS_PROP_INT;
+    prop.v.i = (int64_t)tess_rng_below(rng, 1000);
+    tess_object_set_property(&o, &prop);
+    TessResult r = tess_edit_object_set(p, level_id, &o, merge, err);
+    tess_object_clear(&o);
+    return r;
+  } else if (op < 65) {
+    TessObject *live = random_object(level, rng);
+    return live ? tess_edit_object_remove(p, level_id, live->id, err) : TESS_ERR_EMPTY;
+  } else if (op < 68) {
+    TessMaterial m;
+    tess_material_default(&m);
+    m.kind = (TessMaterialKind)tess_rng_below(rng, 3);
+    m.friction = (float)tess_rng_below(rng, 100) / 50.0f;
+    return tess_edit_material_add(p, &m, NULL, err);
+  } else if (op < 71) {
+    if (!p->material_count) return TESS_ERR_EMPTY;
+    TessMaterial m = p->materials[tess_rng_below(rng, p->material_count)];
+    m.restitution = (float)tess_rng_below(rng, 100) / 100.0f;
+    m.kind = (TessMaterialKind)tess_rng_below(rng, 3);
+    return tess_edit_material_set(p, &m, merge, err);
+  } else if (op < 73) {
+    if (p->material_count < 2) return TESS_ERR_EMPTY;
+    TessId victim = p->materials[tess_rng_below(rng, p->material_count)].id;
+    TessId repl = random_material(p, rng);
+    return tess_edit_material_remove(p, victim, repl == victim ? 0 : repl, err);
+  } else if (op < 75) {
+    static uint8_t png[] = {0x89, 'P', 'N', 'G', 0};
+    TessTilesetDef def;
+    tess_tileset_def_default(&def);
+    def.name = "Random";
+    def.png = png;
+    def.png_size = sizeof png;
+    def.image_w = 16u * (1 + tess_rng_below(rng, 4));
+    def.image_h = 32;
+    def.tile_w = def.tile_h = 16;
+    def.default_material = random_material(p, rng);
+    return tess_edit_tileset_add(p, &def, NULL, err);
+  } else if (op < 78) {
+    if (!p->tileset_count) return TESS_ERR_EMPTY;
+    TessTileset ts;
+    tess_tileset_copy(&ts, p->tilesets[tess_rng_below(rng, p->tileset_count)]);
+    uint32_t t = tess_rng_below(rng, ts.tile_count);
+    ts.tiles[t].collision = (uint8_t)tess_rng_below(rng, 3);
+    ts.tiles[t].material = random_material(p, rng);
+    ts.tiles[t].one_way ^= 1;
+    snprintf(ts.name, sizeof ts.name, "Tiles %u", tess_rng_below(rng, 100));
+    TessResult r = tess_edit_tileset_set(p, &ts, merge, err);
+    tess_tileset_clear(&ts);
+    return r;
+  } else if (op < 79) {
+    if (p->tileset_count < 2) return TESS_ERR_EMPTY;
+    TessId victim = p->tilesets[tess_rng_below(rng, p->tileset_count)]->id;
+    TessId to = tess_rng_below(rng, 2) ? p->tilesets[tess_rng_below(rng, p->tileset_count)]->id : 0;
+    return tess_edit_tileset_remove(p, victim, to == victim ? 0 : to, err);
+  } else if (op < 81) {
+    TessSprite s;
+    fixture_sprite(&s, "Random");
+    s.anchor.x = (float)tess_rng_below(rng, 8);
+    return tess_edit_sprite_add(p, &s, NULL, err);
+  } else if (op < 83) {
+    if (!p->sprite_count) return TESS_ERR_EMPTY;
+    TessSprite s = *p->sprites[tess_rng_below(rng, p->sprite_count)];
+    s.mask.tolerance = (float)tess_rng_below(rng, 10);
+    s.mask.manual = 1;
+    return tess_edit_sprite_set(p, &s, merge, err);
+  } else if (op < 84) {
+    if (!p->sprite_count) return TESS_ERR_EMPTY;
+    return tess_edit_sprite_remove(p, p->sprites[tess_rng_below(rng, p->sprite_count)]->id, err);
+  } else if (op < 86) {
+    TessLayerKind kind = (TessLayerKind)tess_rng_below(rng, 3);
+    return tess_edit_layer_add(p, level_id, kind, "Extra", (int)tess_rng_below(rng, level->layer_count + 2) - 1,
+                               NULL, err);
+  } else if (op < 89) {
+    TessLayer *l = pick_layer(p, level, rng, -1);
+    if (!l) return TESS_ERR_EMPTY;
+    TessLayerProps props = l->props;
+    props.visible = !props.visible;
+    props.opacity = (float)tess_rng_below(rng, 11) / 10.0f;
+    if (tess_rng_below(rng, 4) == 0) props.locked = !props.locked;
+    if (tess_rng_below(rng, 3) == 0) props.collides = !props.collides;
+    return tess_edit_layer_set_props(p, level_id, &props, merge, err);
+  } else if (op < 91) {
+    TessLayer *l = pick_layer(p, level, rng, -1);
+    return l ? tess_edit_layer_move(p, level_id, l->props.id, (int)tess_rng_below(rng, level->layer_count), err)
+             : TESS_ERR_EMPTY;
+  } else if (op < 92) {
+    TessLayer *l = pick_layer(p, level, rng, -1);
+    return l && level->layer_count > 2 ? tess_edit_layer_remove(p, level_id, l->props.id, err) : TESS_ERR_EMPTY;
+  } else if (op < 93) {
+    TessLevelSettings s;
+    tess_level_settings_default(&s);
+    s.width = 10 + tess_rng_below(rng, 90);
+    s.height = 10 + tess_rng_below(rng, 70);
+    return tess_edit_level_add(p, &s, NULL, err);
+  } else if (op < 96) {
+    TessLevelSettings s = level->settings;
+    s.width = 10 + tess_rng_below(rng, 100);
+    s.height = 10 + tess_rng_below(rng, 80);
+    s.gravity.y = (float)tess_rng_below(rng, 20);
+    return tess_edit_level_set(p, level_id, &s, (int)tess_rng_below(rng, 3), (int)tess_rng_below(rng, 3), err);
+  } else if (op < 97) {
+    return p->level_count > 1 ? tess_edit_level_remove(p, level_id, err) : TESS_ERR_EMPTY;
+  } else {
+    /* Unlock everything now and then so the sequence keeps editing. */
+    for (uint32_t i = 0; i < level->layer_count; i++) {
+      TessLayerProps props = level->layers[i]->props;
+      if (!props.locked) continue;
+      props.locked = false;
+      TessResult r = tess_edit_layer_set_props(p, level_id, &props, 0, err);
+      if (r) return r;
+    }
+    return TESS_OK;
+  }
+}
+
+void random_edit_sequences_undo_to_start(void) {
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    Fixture f;
+    TessError err;
+    fixture_make(&f);
+    TessProject *p = f.p;
+    TessTestRng rng = {seed * 0x9E3779B97F4A7C15ull};
+    uint64_t start = tess_project_hash(p);
+    uint32_t key = tess_project_new_merge_key(p);
+    int ok = 0, undo_checks = 0;
+    for (int i = 0; i < 2500; i++) {
+      uint64_t before = tess_project_hash(p);
+      uint32_t pick = tess_rng_below(&rng, 40);
+      if (pick == 0 && tess_project_can_undo(p)) {
+        CHECK_OK(tess_project_undo(p, &err), &err);
+        continue;
+      }
+      if (pick == 1 && tess_project_can_redo(p)) {
+        CHECK_OK(tess_project_redo(p, &err), &err);
+        continue;
+      }
+      uint32_t key_before = key;
+      TessResult r = random_edit(p, &rng, &key, &err);
+      uint64_t after = tess_project_hash(p);
+      if (r != TESS_OK) {
+        CHECK_MSG(after == before, "step %d: a failed edit (%s: %s) changed the project", i, tess_result_string(r),
+                  err.detail);
+        continue;
+      }
+      ok++;
+      (void)key_before;
+      /* Every edit undoes to exactly where it started when it is its own step:
+       * check that on a sample (undo then redo must give the edit back). */
+      if (after != before && i % 7 == 0 && tess_project_can_undo(p)) {
+        CHECK_OK(tess_project_undo(p, &err), &err);
+        CHECK_OK(tess_project_redo(p, &err), &err);
+        CHECK_MSG(tess_project_hash(p) == after, "step %d: undo + redo changed the project", i);
+        undo_checks++;
+      }
+    }
+    check_layer_invariants(p);
+    CHECK_MSG(ok > 1500, "seed %llu: only %d edits succeeded", (unsigned long long)seed, ok);
+    uint64_t end = tess_project_hash(p);
+    int undone = 0;
+    while (tess_project_can_redo(p)) CHECK_OK(tess_project_redo(p, &err), &err);
+    end = tess_project_hash(p);
+    while (tess_project_can_undo(p)) {
+      TessResult r = tess_project_undo(p, &err);
+      CHECK_OK(r, &err);
+      if (r) break;
+      undone++;
+    }
+    CHECK_MSG(tess_project_hash(p) == start, "seed %llu: undo of %d steps does not return to the start",
+              (unsigned long long)seed, undone);
+    check_layer_invariants(p);
+    while (tess_project_can_redo(p)) {
+      TessResult r = tess_project_redo(p, &err);
+      CHECK_OK(r, &err);
+      if (r) break;
+    }
+    CHECK_MSG(tess_project_hash(p) == end, "seed %llu: redo of everything does not reach the end", (unsigned long long)seed);
+    check_layer_invariants(p);
+    CHECK(undone > 500);
+    fixture_free(&f);
+  }
+}
+
+void merged_drag_undoes_as_one_step(void) {
+  Fixture f;
+  TessError err;
+  fixture_make(&f);
+  TessProject *p = f.p;
+  TessCell a = TESS_CELL_MAKE(f.tileset, 3, 0);
+  CHECK_OK(tess_edit_fill_rect(p, f.level, f.ground, 0, 0, 100, 80, a, 0, &err), &err);
+  uint64_t before = tess_project_hash(p);
+  size_t bytes_before = tess_project_history_bytes(p);
+  /* A drag: 200 brush strokes of 2 x 2 back and forth across chunk borders. */
+  uint32_t key = tess_project_new_merge_key(p);
+  TessCell stamp[4];
+  for (int i = 0; i < 200; i++) {
+    for (int k = 0; k < 4; k++) stamp[k] = TESS_CELL_MAKE(f.tileset, (uint32_t)(i + k) % 16, 0);
+    int x = 20 + (i % 40), y = 25 + (i / 40);
+    CHECK_OK(tess_edit_paint(p, f.level, f.ground, x, y, 2, 2, stamp, key, &err), &err);
+  }
+  uint64_t after = tess_project_hash(p);
+  CHECK(after != before);
+  CHECK(strcmp(tess_project_undo_label(p), "Paint tiles") == 0);
+  /* The merged record holds one before/after per cell touched, not per stroke. */
+  size_t step_bytes = tess_project_history_bytes(p) - bytes_before;
+  CHECK_MSG(step_bytes < 8 * 1024, "merged drag holds %zu bytes", step_bytes);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK(tess_project_hash(p) == before);
+  CHECK_OK(tess_project_redo(p, &err), &err);
+  CHECK(tess_project_hash(p) == after);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK_OK(tess_project_undo(p, &err), &err); /* the fill before the drag */
+  CHECK(!tess_project_can_undo(p));
+  CHECK_OK(tess_project_redo(p, &err), &err);
+  CHECK(tess_project_hash(p) == before);
+
+  /* Moving an object in a drag: one step; a new key starts a new step. */
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  TessId id;
+  CHECK_OK(tess_edit_object_add(p, f.level, f.objects, &o, &id, &err), &err);
+  uint64_t placed = tess_project_hash(p);
+  o.id = id;
+  key = tess_project_new_merge_key(p);
+  for (int i = 0; i < 50; i++) {
+    o.pos = tess_v2((float)i, (float)(2 * i));
+    CHECK_OK(tess_edit_object_set(p, f.level, &o, key, &err), &err);
+  }
+  uint64_t moved = tess_project_hash(p);
+  uint32_t key2 = tess_project_new_merge_key(p);
+  o.angle = 1.0f;
+  CHECK_OK(tess_edit_object_set(p, f.level, &o, key2, &err), &err);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK(tess_project_hash(p) == moved);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK(tess_project_hash(p) == placed);
+  /* After an undo the same key does not merge into an older step. */
+  o.angle = 0;
+  o.pos = tess_v2(5, 5);
+  CHECK_OK(tess_edit_object_set(p, f.level, &o, key, &err), &err);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK(tess_project_hash(p) == placed);
+  fixture_free(&f);
+}
+
+void history_bound_drops_oldest_steps(void) {
+  Fixture f;
+  TessError err;
+  fixture_make(&f);
+  TessProject *p = f.p;
+  const size_t limit = 48 * 1024;
+  tess_project_set_history_limit(p, limit);
+  enum { STEPS = 120 };
+  uint64_t hash_after[STEPS + 1];
+  hash_after[0] = tess_project_hash(p);
+  for (int i = 0; i < STEPS; i++) {
+    /* Each step rewrites 16 x 16 cells with a new value. */
+    TessCell c = TESS_CELL_MAKE(f.tileset, (uint32_t)(i % 15) + 1, 0);
+    CHECK_OK(tess_edit_fill_rect(p, f.level, f.ground, (i * 16) % 96, ((i / 6) * 16) % 64, 16, 16, c, 0, &err), &err);
+    hash_after[i + 1] = tess_project_hash(p);
+    CHECK_MSG(tess_project_history_bytes(p) <= limit, "history %zu bytes over %zu", tess_project_history_bytes(p), limit);
+  }
+  int undone = 0;
+  while (tess_project_can_undo(p)) {
+    CHECK_OK(tess_project_undo(p, &err), &err);
+    undone++;
+  }
+  CHECK_MSG(undone > 5 && undone < STEPS, "%d steps kept", undone);
+  /* What is left is the newest steps: undoing them all lands on the state after the dropped ones. */
+  CHECK(tess_project_hash(p) == hash_after[STEPS - undone]);
+  while (tess_project_can_redo(p)) CHECK_OK(tess_project_redo(p, &err), &err);
+  CHECK(tess_project_hash(p) == hash_after[STEPS]);
+  /* A step bigger than the whole bound is not kept; lowering the bound trims at once. */
+  tess_project_set_history_limit(p, 2048);
+  CHECK(tess_project_history_bytes(p) <= 2048);
+  CHECK_OK(tess_edit_fill_rect(p, f.level, f.ground, 0, 0, 100, 80, TESS_CELL_MAKE(f.tileset, 0, 0), 0, &err), &err);
+  CHECK(!tess_project_can_undo(p) && tess_project_history_bytes(p) == 0);
+  tess_project_set_history_limit(p, TESS_HISTORY_DEFAULT_BYTES);
+  fixture_free(&f);
+}
+
+void flood_fill_matches_reference(void) {
+  Fixture f;
+  TessError err;
+  fixture_make(&f);
+  TessProject *p = f.p;
+  TessLayer *ground = tess_level_layer(tess_project_level(p, f.level), f.ground);
+  enum { W = 100, H = 80 };
+  TessTestRng rng = {77};
+  static TessCell map[W * H];
+  TessCell wall = TESS_CELL_MAKE(f.tileset, 1, 0), fill = TESS_CELL_MAKE(f.tileset, 2, 0);
+  for (int i = 0; i < W * H; i++) map[i] = tess_rng_below(&rng, 100) < 38 ? wall : 0;
+  for (int d = -2; d <= 2; d++) map[40 * W + 50 + d] = 0; /* the seed sits in open space */
+  CHECK_OK(tess_edit_set_cells(p, f.level, f.ground, 0, 0, W, H, map, 0, &err), &err);
+  uint64_t before = tess_project_hash(p);
+  /* Reference: breadth-first over 4-neighbours. */
+  uint32_t sx = 50, sy = 40;
+  static uint8_t expect[W * H];
+  static uint32_t queue[W * H];
+  memset(expect, 0, sizeof expect);
+  TessCell target = map[sy * W + sx];
+  size_t head = 0, tail = 0, filled = 0;
+  expect[sy * W + sx] = 1;
+  queue[tail++] = sy * W + sx;
+  while (head < tail) {
+    uint32_t c = queue[head++], x = c % W, y = c / W;
+    filled++;
+    int nx[4] = {(int)x - 1, (int)x + 1, (int)x, (int)x}, ny[4] = {(int)y, (int)y, (int)y - 1, (int)y + 1};
+    for (int k = 0; k < 4; k++) {
+      if (nx[k] < 0 || ny[k] < 0 || nx[k] >= W || ny[k] >= H) continue;
+      uint32_t n = (uint32_t)ny[k] * W + (uint32_t)nx[k];
+      if (!expect[n] && map[n] == target) {
+        expect[n] = 1;
+        queue[tail++] = n;
+      }
+    }
+  }
+  CHECK_OK(tess_edit_flood_fill(p, f.level, f.ground, sx, sy, fill, 0, &err), &err);
+  size_t mismatches = 0;
+  for (uint32_t y = 0; y < H; y++)
+    for (uint32_t x = 0; x < W; x++) {
+      TessCell want = expect[y * W + x] ? fill : map[y * W + x];
+      mismatches += tess_layer_cell(ground, x, y) != want;
+    }
+  CHECK_MSG(mismatches == 0, "%zu cells differ from the reference fill of %zu", mismatches, filled);
+  CHECK(filled > 1);
+  check_layer_invariants(p);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK(tess_project_hash(p) == before);
+  /* An empty level fills whole, bounded by the level. */
+  CHECK_OK(tess_edit_erase(p, f.level, f.ground, 0, 0, W, H, 0, &err), &err);
+  CHECK_OK(tess_edit_flood_fill(p, f.level, f.ground, 0, 0, fill, 0, &err), &err);
+  size_t count = 0;
+  for (uint32_t y = 0; y < H; y++)
+    for (uint32_t x = 0; x < W; x++) count += tess_layer_cell(ground, x, y) == fill;
+  CHECK(count == W * H);
+  fixture_free(&f);
+}

@@ -1,0 +1,658 @@
+/* core/level: validation, the collision rule, flips, the change log,
+ * structural edits and their undo. The random edit sequences, merged drags
+ * and the history bound are in test_history.c. */
+#include "fixture.h"
+
+void random_edit_sequences_undo_to_start(void);
+void merged_drag_undoes_as_one_step(void);
+void history_bound_drops_oldest_steps(void);
+void flood_fill_matches_reference(void);
+
+static bool detail_has(const TessError *err, const char *word) { return strstr(err->detail, word) != NULL; }
+
+static void material_validation_names_the_field(void) {
+  TessMaterial m;
+  TessError err;
+  tess_material_default(&m);
+  CHECK_OK(tess_material_validate(&m, &err), &err);
+  struct {
+    float *field;
+    float value;
+    const char *name;
+  } bad[] = {
+      {&m.friction, NAN, "friction"},         {&m.friction, INFINITY, "friction"},
+      {&m.friction, -0.1f, "friction"},       {&m.friction, 101.0f, "friction"},
+      {&m.restitution, NAN, "restitution"},   {&m.restitution, -INFINITY, "restitution"},
+      {&m.restitution, 1.5f, "restitution"},  {&m.restitution, -1.0f, "restitution"},
+      {&m.tangential, NAN, "tangential"},     {&m.tangential, 2.0f, "tangential"},
+      {&m.tangential, -0.5f, "tangential"},   {&m.density, 0.0f, "density"},
+      {&m.density, -1.0f, "density"},         {&m.density, INFINITY, "density"},
+      {&m.density, NAN, "density"},           {&m.density, 2e6f, "density"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    tess_material_default(&m);
+    float *field = (float *)((char *)&m + ((char *)bad[i].field - (char *)&m));
+    *field = bad[i].value;
+    TessResult r = tess_material_validate(&m, &err);
+    CHECK_MSG(r == TESS_ERR_INVALID, "case %zu: %s", i, tess_result_string(r));
+    CHECK_MSG(detail_has(&err, bad[i].name), "case %zu detail '%s' lacks %s", i, err.detail, bad[i].name);
+  }
+  tess_material_default(&m);
+  m.kind = (TessMaterialKind)7;
+  CHECK(tess_material_validate(&m, &err) == TESS_ERR_INVALID && detail_has(&err, "kind"));
+  /* The edit refuses it too and leaves the project alone. */
+  Fixture f;
+  fixture_make(&f);
+  uint64_t before = tess_project_hash(f.p);
+  tess_material_default(&m);
+  m.friction = NAN;
+  CHECK(tess_edit_material_add(f.p, &m, NULL, &err) == TESS_ERR_INVALID);
+  CHECK(tess_project_hash(f.p) == before);
+  CHECK(!tess_project_can_undo(f.p));
+  fixture_free(&f);
+}
+
+static void level_size_limits(void) {
+  TessLevelSettings s;
+  TessError err;
+  tess_level_settings_default(&s);
+  CHECK_OK(tess_level_settings_validate(&s, &err), &err);
+  s.width = 0;
+  CHECK(tess_level_settings_validate(&s, &err) != TESS_OK && detail_has(&err, "width"));
+  s.width = 16385;
+  CHECK(tess_level_settings_validate(&s, &err) != TESS_OK && detail_has(&err, "width"));
+  s.width = 10;
+  s.height = 0;
+  CHECK(tess_level_settings_validate(&s, &err) != TESS_OK && detail_has(&err, "height"));
+  s.height = 16385;
+  CHECK(tess_level_settings_validate(&s, &err) != TESS_OK && detail_has(&err, "height"));
+  tess_level_settings_default(&s);
+  s.ppm = NAN;
+  CHECK(tess_level_settings_validate(&s, &err) == TESS_ERR_INVALID && detail_has(&err, "ppm"));
+  tess_level_settings_default(&s);
+  s.gravity.y = INFINITY;
+  CHECK(tess_level_settings_validate(&s, &err) == TESS_ERR_INVALID && detail_has(&err, "gravity"));
+  tess_level_settings_default(&s);
+  s.floor_drag = -1;
+  CHECK(tess_level_settings_validate(&s, &err) == TESS_ERR_INVALID && detail_has(&err, "floor_drag"));
+
+  /* The largest level is accepted and costs nothing until painted. */
+  TessProject *p = tess_project_create();
+  tess_level_settings_default(&s);
+  s.width = s.height = 16384;
+  TessId id = 0;
+  CHECK_OK(tess_edit_level_add(p, &s, &id, &err), &err);
+  TessLevel *level = tess_project_level(p, id);
+  CHECK(level != NULL);
+  if (level) {
+    CHECK(level->layers[0]->chunks_x == 512 && level->layers[0]->chunks_y == 512);
+    CHECK(tess_level_memory_bytes(level) < 4096);
+    CHECK_OK(tess_edit_fill_rect(p, id, level->layers[1]->props.id, 16383, 16383, 5, 5, 0, 0, &err), &err);
+  }
+  s.width = 16385;
+  CHECK(tess_edit_level_add(p, &s, NULL, &err) == TESS_ERR_LIMIT);
+  s.width = 0;
+  CHECK(tess_edit_level_add(p, &s, NULL, &err) == TESS_ERR_LIMIT);
+  tess_project_destroy(p);
+}
+
+static void check_point(TessCell flips, TessVec2 in, float w, float h, float ex, float ey) {
+  TessVec2 q = tess_cell_transform_point(TESS_CELL_MAKE(1, 0, flips), in, w, h);
+  CHECK_MSG(q.x == ex && q.y == ey, "flips %08x (%g,%g) -> (%g,%g), expected (%g,%g)", flips, (double)in.x,
+            (double)in.y, (double)q.x, (double)q.y, (double)ex, (double)ey);
+}
+
+static void cell_flips_move_points(void) {
+  const TessCell H = TESS_CELL_FLIP_H, V = TESS_CELL_FLIP_V, D = TESS_CELL_FLIP_D;
+  TessVec2 p = tess_v2(3, 5);
+  /* Square 16 px tile, by hand: D swaps x and y, then H mirrors x, V mirrors y. */
+  check_point(0, p, 16, 16, 3, 5);
+  check_point(H, p, 16, 16, 13, 5);
+  check_point(V, p, 16, 16, 3, 11);
+  check_point(H | V, p, 16, 16, 13, 11);
+  check_point(D, p, 16, 16, 5, 3);
+  check_point(D | H, p, 16, 16, 11, 3); /* 90 degrees clockwise */
+  check_point(D | V, p, 16, 16, 5, 13); /* 90 degrees anticlockwise */
+  check_point(D | H | V, p, 16, 16, 11, 13);
+  /* D|H is a quarter turn clockwise: the top-left corner goes top-right. */
+  check_point(D | H, tess_v2(0, 0), 16, 16, 16, 0);
+  /* A 32 x 16 tile transposed spans 16 x 32. */
+  check_point(D | H, tess_v2(4, 2), 32, 16, 14, 4);
+  check_point(D | V, tess_v2(4, 2), 32, 16, 2, 28);
+}
+
+static void collision_rule_cases(void) {
+  Fixture f;
+  TessError err;
+  fixture_make(&f);
+  TessProject *p = f.p;
+  TessTileset *ts = tess_project_tileset(p, f.tileset);
+  TessLevel *level = tess_project_level(p, f.level);
+  /* Tiles: 0 full (stone), 1 none (grass: decoration), 2 traced slope (stone, one-way), 3 full one-way (no material). */
+  TessTileset edit;
+  CHECK_OK(tess_tileset_copy(&edit, ts), &err);
+  edit.tiles[1].collision = TESS_TILE_COLLISION_NONE;
+  edit.tiles[1].material = f.grass;
+  edit.tiles[2].collision = TESS_TILE_COLLISION_TRACED;
+  TessPolygon slope = {3, {{0, 16}, {16, 16}, {16, 0}}};
+  edit.tiles[2].piece_count = 1;
+  edit.tiles[2].pieces = tess_alloc(sizeof slope);
+  memcpy(edit.tiles[2].pieces, &slope, sizeof slope);
+  edit.tiles[3].material = 0;
+  edit.tiles[3].one_way = 1;
+  CHECK_OK(tess_edit_tileset_set(p, &edit, 0, &err), &err);
+  tess_tileset_clear(&edit);
+  TessId upper = 0;
+  CHECK_OK(tess_edit_layer_add(p, f.level, TESS_LAYER_TILES, "Upper", 1, &upper, &err), &err);
+  TessCellCollision c;
+
+  /* Empty cell: nothing. */
+  tess_level_cell_collision(p, level, 0, 0, &c);
+  CHECK(c.kind == TESS_TILE_COLLISION_NONE && c.material == 0 && c.cell == 0 && c.tile == NULL);
+
+  /* A full tile gives its shape and default material. */
+  TessCell full = TESS_CELL_MAKE(f.tileset, 0, 0);
+  CHECK_OK(tess_edit_fill_rect(p, f.level, f.ground, 1, 0, 1, 1, full, 0, &err), &err);
+  tess_level_cell_collision(p, level, 1, 0, &c);
+  CHECK(c.kind == TESS_TILE_COLLISION_FULL && c.material == f.stone && c.cell == full && c.tile == &ts->tiles[0]);
+
+  /* The layer's collides flag off: that tile does not count. */
+  TessLayerProps props = tess_level_layer(level, f.ground)->props;
+  props.collides = false;
+  CHECK_OK(tess_edit_layer_set_props(p, f.level, &props, 0, &err), &err);
+  tess_level_cell_collision(p, level, 1, 0, &c);
+  CHECK(c.kind == TESS_TILE_COLLISION_NONE && c.material == 0 && c.cell == 0);
+  props.collides = true;
+  CHECK_OK(tess_edit_layer_set_props(p, f.level, &props, 0, &err), &err);
+
+  /* Topmost tile wins: a decoration (no shape) above the wall hides it... */
+  TessCell deco = TESS_CELL_MAKE(f.tileset, 1, 0);
+  CHECK_OK(tess_edit_fill_rect(p, f.level, upper, 1, 0, 1, 1, deco, 0, &err), &err);
+  tess_level_cell_collision(p, level, 1, 0, &c);
+  CHECK(c.kind == TESS_TILE_COLLISION_NONE && c.material == f.grass && c.cell == deco);
+  /* ...unless its layer does not collide. */
+  TessLayerProps up = tess_level_layer(level, upper)->props;
+  up.collides = false;
+  CHECK_OK(tess_edit_layer_set_props(p, f.level, &up, 0, &err), &err);
+  tess_level_cell_collision(p, level, 1, 0, &c);
+  CHECK(c.kind == TESS_TILE_COLLISION_FULL && c.cell == full && c.material == f.stone);
+  up.collides = true;
+  CHECK_OK(tess_edit_layer_set_props(p, f.level, &up, 0, &err), &err);
+
+  /* Material override beats the tile's default; a solid override makes a wall of the decoration. */
+  CHECK_OK(tess_edit_paint_material(p, f.level, 1, 0, 1, 1, f.stone, 0, &err), &err);
+  tess_level_cell_collision(p, level, 1, 0, &c);
+  CHECK(c.kind == TESS_TILE_COLLISION_FULL && c.material == f.stone && c.cell == deco);
+  CHECK_OK(tess_edit_paint_material(p, f.level, 1, 0, 1, 1, f.water, 0, &err), &err);
+  tess_level_cell_collision(p, level, 1, 0, &c);
+  CHECK(c.kind == TESS_TILE_COLLISION_NONE && c.material == f.water);
+
+  /* A solid material without a tile is a full square; a fluid one is not. */
+  CHECK_OK(tess_edit_paint_material(p, f.level, 5, 5, 1, 1, f.stone, 0, &err), &err);
+  tess_level_cell_collision(p, level, 5, 5, &c);
+  CHECK(c.kind == TESS_TILE_COLLISION_FULL && c.material == f.stone && c.cell == 0 && c.tile == NULL);
+  CHECK_OK(tess_edit_paint_material(p, f.level, 6, 5, 1, 1, f.water, 0, &err), &err);
+  tess_level_cell_collision(p, level, 6, 5, &c);
+  CHECK(c.kind == TESS_TILE_COLLISION_NONE && c.material == f.water);
+
+  /* A full tile without a default material and no override: shape without material; one-way kept. */
+  TessCell oneway = TESS_CELL_MAKE(f.tileset, 3, 0);
+  CHECK_OK(tess_edit_fill_rect(p, f.level, f.ground, 7, 7, 1, 1, oneway, 0, &err), &err);
+  tess_level_cell_collision(p, level, 7, 7, &c);
+  CHECK(c.kind == TESS_TILE_COLLISION_FULL && c.material == 0 && c.one_way == 1);
+
+  /* Traced tiles keep their shape under a solid material and carry their flips. */
+  const TessCell flips[8] = {0,
+                             TESS_CELL_FLIP_H,
+                             TESS_CELL_FLIP_V,
+                             TESS_CELL_FLIP_H | TESS_CELL_FLIP_V,
+                             TESS_CELL_FLIP_D,
+                             TESS_CELL_FLIP_D | TESS_CELL_FLIP_H,
+                             TESS_CELL_FLIP_D | TESS_CELL_FLIP_V,
+                             TESS_CELL_FLIPS};
+  /* The slope's vertices (0,16), (16,16), (16,0) under each flip, by hand. */
+  const float expect[8][3][2] = {
+      {{0, 16}, {16, 16}, {16, 0}},  /* none: solid bottom-right */
+      {{16, 16}, {0, 16}, {0, 0}},   /* H: bottom-left */
+      {{0, 0}, {16, 0}, {16, 16}},   /* V: top-right */
+      {{16, 0}, {0, 0}, {0, 16}},    /* HV: top-left */
+      {{16, 0}, {16, 16}, {0, 16}},  /* D: transpose of bottom-right is bottom-right */
+      {{0, 0}, {0, 16}, {16, 16}},   /* DH (90 cw): bottom-left */
+      {{16, 16}, {16, 0}, {0, 0}},   /* DV (90 ccw): top-right */
+      {{0, 16}, {0, 0}, {16, 0}},    /* DHV: top-left */
+  };
+  for (int i = 0; i < 8; i++) {
+    TessCell cell = TESS_CELL_MAKE(f.tileset, 2, flips[i]);
+    CHECK_OK(tess_edit_fill_rect(p, f.level, f.ground, 10 + i, 10, 1, 1, cell, 0, &err), &err);
+    tess_level_cell_collision(p, level, 10 + (uint32_t)i, 10, &c);
+    CHECK(c.kind == TESS_TILE_COLLISION_TRACED && c.material == f.stone && c.cell == cell);
+    if (!c.tile || c.tile->piece_count != 1) {
+      CHECK(c.tile && c.tile->piece_count == 1);
+      continue;
+    }
+    for (int v = 0; v < 3; v++) {
+      TessVec2 q = tess_cell_transform_point(c.cell, c.tile->pieces[0].v[v], 16, 16);
+      CHECK_MSG(q.x == expect[i][v][0] && q.y == expect[i][v][1], "flip %d vertex %d: (%g, %g)", i, v, (double)q.x,
+                (double)q.y);
+    }
+  }
+  /* Outside the level: nothing. */
+  tess_level_cell_collision(p, level, 100, 0, &c);
+  CHECK(c.kind == 0 && c.material == 0);
+  fixture_free(&f);
+}
+
+typedef struct Heard {
+  size_t calls;
+} Heard;
+
+static void listen(const TessChange *c, void *user) { ((Heard *)user)->calls++; }
+
+static bool has_chunk(const TessChange *ch, size_t n, TessId layer, uint32_t cx, uint32_t cy) {
+  for (size_t i = 0; i < n; i++)
+    if (ch[i].kind == TESS_CHANGE_CHUNK && ch[i].layer == layer && ch[i].chunk_x == cx && ch[i].chunk_y == cy)
+      return true;
+  return false;
+}
+
+static void change_log_reports_touched_chunks_once(void) {
+  Fixture f;
+  TessError err;
+  fixture_make(&f);
+  Heard heard = {0};
+  tess_project_set_listener(f.p, listen, &heard);
+  const TessChange *ch;
+  CHECK(tess_project_changes(f.p, &ch) == 0);
+  /* A 40 x 40 fill at (30, 30) spans chunks 0..2 on each axis. */
+  TessCell cell = TESS_CELL_MAKE(f.tileset, 5, 0);
+  CHECK_OK(tess_edit_fill_rect(f.p, f.level, f.ground, 30, 30, 40, 40, cell, 0, &err), &err);
+  size_t n = tess_project_changes(f.p, &ch);
+  CHECK_MSG(n == 9, "%zu changes", n);
+  for (uint32_t cy = 0; cy < 3; cy++)
+    for (uint32_t cx = 0; cx < 3; cx++) CHECK(has_chunk(ch, n, f.ground, cx, cy));
+  for (size_t i = 0; i < n; i++) CHECK(ch[i].level == f.level && ch[i].kind == TESS_CHANGE_CHUNK);
+  CHECK(heard.calls == 9);
+  tess_project_clear_changes(f.p);
+
+  /* A drag touching one chunk 1000 times: one entry; the listener hears every edit. */
+  uint32_t key = tess_project_new_merge_key(f.p);
+  heard.calls = 0;
+  size_t changing = 0;
+  const TessLayer *ground = tess_level_layer(tess_project_level(f.p, f.level), f.ground);
+  for (int i = 0; i < 1000; i++) {
+    TessCell c = TESS_CELL_MAKE(f.tileset, (uint32_t)(i + i / 64) % 16, 0);
+    changing += tess_layer_cell(ground, 40 + i % 8, 40 + (i / 8) % 8) != c;
+    CHECK_OK(tess_edit_paint(f.p, f.level, f.ground, 40 + i % 8, 40 + (i / 8) % 8, 1, 1, &c, key, &err), &err);
+  }
+  n = tess_project_changes(f.p, &ch);
+  CHECK_MSG(n == 1 && has_chunk(ch, n, f.ground, 1, 1), "%zu changes", n);
+  /* The listener hears every stroke that changed its cell. */
+  CHECK_MSG(heard.calls == changing && changing > 900, "%zu calls for %zu changing strokes", heard.calls, changing);
+  tess_project_clear_changes(f.p);
+
+  /* An edit that changes nothing reports nothing and makes no undo step. */
+  CHECK_OK(tess_edit_fill_rect(f.p, f.level, f.ground, 30, 30, 2, 2, cell, 0, &err), &err);
+  CHECK(tess_project_changes(f.p, NULL) == 0);
+
+  /* Undo reports the chunks it restores. */
+  CHECK_OK(tess_project_undo(f.p, &err), &err);
+  n = tess_project_changes(f.p, &ch);
+  CHECK(n == 1 && has_chunk(ch, n, f.ground, 1, 1));
+  tess_project_clear_changes(f.p);
+
+  /* Objects, materials and layers report their own kinds. */
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_SPAWN);
+  TessId oid = 0;
+  CHECK_OK(tess_edit_object_add(f.p, f.level, f.objects, &o, &oid, &err), &err);
+  n = tess_project_changes(f.p, &ch);
+  CHECK(n == 1 && ch[0].kind == TESS_CHANGE_OBJECT && ch[0].id == oid && ch[0].layer == f.objects);
+  tess_project_clear_changes(f.p);
+  TessMaterial m = *tess_project_material(f.p, f.grass);
+  m.friction = 0.5f;
+  CHECK_OK(tess_edit_material_set(f.p, &m, 0, &err), &err);
+  n = tess_project_changes(f.p, &ch);
+  CHECK(n == 1 && ch[0].kind == TESS_CHANGE_MATERIAL && ch[0].id == f.grass);
+  tess_project_set_listener(f.p, NULL, NULL);
+  fixture_free(&f);
+}
+
+static void locked_layers_refuse_edits(void) {
+  Fixture f;
+  TessError err;
+  fixture_make(&f);
+  TessLevel *level = tess_project_level(f.p, f.level);
+  for (uint32_t i = 0; i < level->layer_count; i++) {
+    TessLayerProps props = level->layers[i]->props;
+    props.locked = true;
+    CHECK_OK(tess_edit_layer_set_props(f.p, f.level, &props, 0, &err), &err);
+  }
+  uint64_t h = tess_project_hash(f.p);
+  TessCell cell = TESS_CELL_MAKE(f.tileset, 1, 0);
+  CHECK(tess_edit_paint(f.p, f.level, f.ground, 0, 0, 1, 1, &cell, 0, &err) == TESS_ERR_LOCKED);
+  CHECK(tess_edit_fill_rect(f.p, f.level, f.ground, 0, 0, 3, 3, cell, 0, &err) == TESS_ERR_LOCKED);
+  CHECK(tess_edit_erase(f.p, f.level, f.ground, 0, 0, 3, 3, 0, &err) == TESS_ERR_LOCKED);
+  CHECK(tess_edit_set_cells(f.p, f.level, f.ground, 0, 0, 1, 1, &cell, 0, &err) == TESS_ERR_LOCKED);
+  CHECK(tess_edit_flood_fill(f.p, f.level, f.ground, 0, 0, cell, 0, &err) == TESS_ERR_LOCKED);
+  CHECK(tess_edit_paint_material(f.p, f.level, 0, 0, 1, 1, f.stone, 0, &err) == TESS_ERR_LOCKED);
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  CHECK(tess_edit_object_add(f.p, f.level, f.objects, &o, NULL, &err) == TESS_ERR_LOCKED);
+  CHECK(err.code == TESS_ERR_LOCKED && detail_has(&err, "locked"));
+  CHECK(tess_project_hash(f.p) == h);
+  /* Bad input elsewhere: unknown tiles, reserved bits, object layers. */
+  TessProject *p = f.p;
+  TessLayerProps props = tess_level_layer(level, f.ground)->props;
+  props.locked = false;
+  CHECK_OK(tess_edit_layer_set_props(p, f.level, &props, 0, &err), &err);
+  TessCell bad = TESS_CELL_MAKE(f.tileset, 16, 0);
+  CHECK(tess_edit_fill_rect(p, f.level, f.ground, 0, 0, 1, 1, bad, 0, &err) == TESS_ERR_NOT_FOUND);
+  bad = TESS_CELL_MAKE(f.tileset, 1, 0) | TESS_CELL_RESERVED;
+  CHECK(tess_edit_fill_rect(p, f.level, f.ground, 0, 0, 1, 1, bad, 0, &err) == TESS_ERR_INVALID);
+  CHECK(tess_edit_fill_rect(p, f.level, f.objects, 0, 0, 1, 1, cell, 0, &err) != TESS_OK);
+  CHECK(tess_edit_flood_fill(p, f.level, f.ground, 100, 0, cell, 0, &err) == TESS_ERR_INVALID);
+  fixture_free(&f);
+}
+
+static void ids_are_never_reused(void) {
+  Fixture f;
+  TessError err;
+  fixture_make(&f);
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  TessId a = 0, b = 0;
+  CHECK_OK(tess_edit_object_add(f.p, f.level, f.objects, &o, &a, &err), &err);
+  CHECK_OK(tess_project_undo(f.p, &err), &err);
+  CHECK_OK(tess_edit_object_add(f.p, f.level, f.objects, &o, &b, &err), &err);
+  CHECK(a != 0 && b != 0 && a != b);
+  TessMaterial m;
+  tess_material_default(&m);
+  TessId m1 = 0, m2 = 0;
+  CHECK_OK(tess_edit_material_add(f.p, &m, &m1, &err), &err);
+  CHECK_OK(tess_project_undo(f.p, &err), &err);
+  CHECK(tess_project_material(f.p, m1) == NULL);
+  CHECK_OK(tess_edit_material_add(f.p, &m, &m2, &err), &err);
+  CHECK(m2 == m1 + 1);
+  /* Redo after a new edit is gone. */
+  CHECK(!tess_project_can_redo(f.p));
+  fixture_free(&f);
+}
+
+static void hash_covers_content_not_history(void) {
+  Fixture f;
+  TessError err;
+  fixture_make(&f);
+  TessCell cell = TESS_CELL_MAKE(f.tileset, 2, TESS_CELL_FLIP_H);
+  CHECK_OK(tess_edit_fill_rect(f.p, f.level, f.ground, 3, 3, 10, 10, cell, 0, &err), &err);
+  uint64_t h = tess_project_hash(f.p);
+  tess_project_clear_changes(f.p);
+  tess_project_clear_history(f.p);
+  f.p->next_id[TESS_ID_OBJECT] += 100;
+  CHECK(tess_project_hash(f.p) == h);
+  /* One flip bit, one tile info field, one PNG byte, one property: each changes it. */
+  TessCell other = TESS_CELL_MAKE(f.tileset, 2, 0);
+  CHECK_OK(tess_edit_fill_rect(f.p, f.level, f.ground, 3, 3, 1, 1, other, 0, &err), &err);
+  CHECK(tess_project_hash(f.p) != h);
+  CHECK_OK(tess_project_undo(f.p, &err), &err);
+  CHECK(tess_project_hash(f.p) == h);
+  TessTileset ts;
+  CHECK_OK(tess_tileset_copy(&ts, tess_project_tileset(f.p, f.tileset)), &err);
+  ts.png[3] ^= 1;
+  CHECK_OK(tess_edit_tileset_set(f.p, &ts, 0, &err), &err);
+  CHECK(tess_project_hash(f.p) != h);
+  ts.png[3] ^= 1;
+  ts.tiles[4].one_way = 1;
+  CHECK_OK(tess_edit_tileset_set(f.p, &ts, 0, &err), &err);
+  CHECK(tess_project_hash(f.p) != h);
+  tess_tileset_clear(&ts);
+  CHECK_OK(tess_project_undo(f.p, &err), &err);
+  CHECK_OK(tess_project_undo(f.p, &err), &err);
+  CHECK(tess_project_hash(f.p) == h);
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_SPAWN);
+  TessProperty prop;
+  memset(&prop, 0, sizeof prop);
+  snprintf(prop.name, sizeof prop.name, "team");
+  prop.type = TESS_PROP_STRING;
+  prop.v.s = "red";
+  CHECK_OK(tess_object_set_property(&o, &prop), &err);
+  TessId id = 0;
+  CHECK_OK(tess_edit_object_add(f.p, f.level, f.objects, &o, &id, &err), &err);
+  uint64_t with_red = tess_project_hash(f.p);
+  prop.v.s = "blue";
+  CHECK_OK(tess_object_set_property(&o, &prop), &err);
+  o.id = id;
+  CHECK_OK(tess_edit_object_set(f.p, f.level, &o, 0, &err), &err);
+  CHECK(tess_project_hash(f.p) != with_red);
+  CHECK(strcmp(tess_object_property(tess_level_object(tess_project_level(f.p, f.level), id, NULL), "team")->v.s,
+               "blue") == 0);
+  tess_object_clear(&o);
+  /* The level hash ignores an unrelated sprite; the project hash does not. */
+  TessLevel *level = tess_project_level(f.p, f.level);
+  uint64_t lh = tess_level_content_hash(f.p, level), ph = tess_project_hash(f.p);
+  TessSprite s = *tess_project_sprite(f.p, f.sprite);
+  s.frame_rate = 3;
+  CHECK_OK(tess_edit_sprite_set(f.p, &s, 0, &err), &err);
+  CHECK(tess_level_content_hash(f.p, level) == lh);
+  CHECK(tess_project_hash(f.p) != ph);
+  fixture_free(&f);
+}
+
+static void resize_keeps_content_anchored(void) {
+  TessProject *p = tess_project_create();
+  TessError err;
+  TessMaterial m;
+  tess_material_default(&m);
+  TessId stone;
+  CHECK_OK(tess_edit_material_add(p, &m, &stone, &err), &err);
+  TessLevelSettings s;
+  tess_level_settings_default(&s);
+  s.width = s.height = 10;
+  s.tile_w = s.tile_h = 8;
+  TessId id;
+  CHECK_OK(tess_edit_level_add(p, &s, &id, &err), &err);
+  TessLevel *level = tess_project_level(p, id);
+  TessId mat_layer = level->layers[1]->props.id, obj_layer = level->layers[2]->props.id;
+  CHECK_OK(tess_edit_paint_material(p, id, 0, 0, 1, 1, stone, 0, &err), &err);
+  CHECK_OK(tess_edit_paint_material(p, id, 9, 9, 1, 1, stone, 0, &err), &err);
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_SPAWN);
+  o.pos = tess_v2(12, 20);
+  TessId oid;
+  CHECK_OK(tess_edit_object_add(p, id, obj_layer, &o, &oid, &err), &err);
+  uint64_t before = tess_project_hash(p);
+  /* Grow to 20 x 20 about the centre: everything moves by 5 cells (40 px). */
+  s.width = s.height = 20;
+  CHECK_OK(tess_edit_level_set(p, id, &s, 1, 1, &err), &err);
+  TessLayer *ml = tess_level_layer(level, mat_layer);
+  CHECK(ml->chunks_x == 1 && level->settings.width == 20);
+  CHECK(tess_layer_cell(ml, 5, 5) == stone && tess_layer_cell(ml, 14, 14) == stone && tess_layer_cell(ml, 0, 0) == 0);
+  TessObject *moved = tess_level_object(level, oid, NULL);
+  CHECK(moved && moved->pos.x == 52 && moved->pos.y == 60);
+  check_layer_invariants(p);
+  /* Shrink to 16 x 16 anchored right/bottom: everything moves by -4 cells. */
+  s.width = s.height = 16;
+  CHECK_OK(tess_edit_level_set(p, id, &s, 2, 2, &err), &err);
+  CHECK(tess_layer_cell(ml, 1, 1) == stone && tess_layer_cell(ml, 10, 10) == stone && tess_layer_cell(ml, 5, 5) == 0);
+  moved = tess_level_object(level, oid, NULL); /* a resize replaces the layer's object array */
+  CHECK(moved && moved->pos.x == 52 - 32 && moved->pos.y == 60 - 32);
+  /* Shrink to 4 x 4 anchored left/top: (10, 10) falls off. */
+  s.width = s.height = 4;
+  CHECK_OK(tess_edit_level_set(p, id, &s, 0, 0, &err), &err);
+  CHECK(tess_layer_cell(ml, 1, 1) == stone && tess_layer_chunk(ml, 0, 0)->used == 1);
+  /* Grow to 1000 wide anchored left: chunks_x grows, cells stay. */
+  s.width = 1000;
+  CHECK_OK(tess_edit_level_set(p, id, &s, 0, 0, &err), &err);
+  CHECK(ml->chunks_x == 32 && tess_layer_cell(ml, 1, 1) == stone);
+  check_layer_invariants(p);
+  for (int i = 0; i < 4; i++) CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK(tess_project_hash(p) == before);
+  CHECK(tess_layer_cell(ml, 0, 0) == stone && tess_layer_cell(ml, 9, 9) == stone);
+  tess_project_destroy(p);
+}
+
+static void removing_assets_rewrites_their_users(void) {
+  Fixture f;
+  TessError err;
+  fixture_make(&f);
+  TessProject *p = f.p;
+  TessLevel *level = tess_project_level(p, f.level);
+  /* A second tileset to remap onto, with only 4 tiles. */
+  static uint8_t png[] = {1, 2, 3};
+  TessTilesetDef def;
+  tess_tileset_def_default(&def);
+  def.name = "Small";
+  def.png = png;
+  def.png_size = sizeof png;
+  def.image_w = 64;
+  def.image_h = 16;
+  def.tile_w = def.tile_h = 16;
+  TessId small;
+  CHECK_OK(tess_edit_tileset_add(p, &def, &small, &err), &err);
+  TessCell a = TESS_CELL_MAKE(f.tileset, 2, TESS_CELL_FLIP_V), b = TESS_CELL_MAKE(f.tileset, 9, 0);
+  CHECK_OK(tess_edit_fill_rect(p, f.level, f.ground, 0, 0, 1, 1, a, 0, &err), &err);
+  CHECK_OK(tess_edit_fill_rect(p, f.level, f.ground, 1, 0, 1, 1, b, 0, &err), &err);
+  CHECK_OK(tess_edit_paint_material(p, f.level, 0, 1, 3, 1, f.grass, 0, &err), &err);
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  o.u.body.material = f.grass;
+  TessId body;
+  CHECK_OK(tess_edit_object_add(p, f.level, f.objects, &o, &body, &err), &err);
+  o.u.body.shape = TESS_BODY_SPRITE;
+  o.u.body.sprite = f.sprite;
+  o.u.body.material = 0;
+  TessId sprite_body, sprite_body2;
+  CHECK_OK(tess_edit_object_add(p, f.level, f.objects, &o, &sprite_body, &err), &err);
+  CHECK_OK(tess_edit_object_add(p, f.level, f.objects, &o, &sprite_body2, &err), &err);
+  TessTileset *cave = tess_project_tileset(p, f.tileset);
+  TessTileset edit;
+  CHECK_OK(tess_tileset_copy(&edit, cave), &err);
+  edit.tiles[7].material = f.grass;
+  CHECK_OK(tess_edit_tileset_set(p, &edit, 0, &err), &err);
+  tess_tileset_clear(&edit);
+  uint64_t start = tess_project_hash(p);
+
+  /* Material removed with a replacement: overrides, tile defaults and bodies follow. */
+  CHECK_OK(tess_edit_material_remove(p, f.grass, f.water, &err), &err);
+  TessLayer *ml = tess_level_material_layer(level);
+  CHECK(tess_project_material(p, f.grass) == NULL);
+  CHECK(tess_layer_cell(ml, 0, 1) == f.water && tess_layer_cell(ml, 2, 1) == f.water);
+  CHECK(cave->tiles[7].material == f.water);
+  CHECK(tess_level_object(level, body, NULL)->u.body.material == f.water);
+  check_layer_invariants(p);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK(tess_project_hash(p) == start);
+  CHECK(tess_layer_cell(ml, 0, 1) == f.grass && cave->tiles[7].material == f.grass);
+  /* With no replacement the overrides are cleared. */
+  CHECK_OK(tess_edit_material_remove(p, f.grass, 0, &err), &err);
+  CHECK(tess_layer_cell(ml, 0, 1) == 0 && cave->tiles[7].material == 0);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK(tess_project_hash(p) == start);
+
+  /* Tileset removed with a remap: same index, flips kept; indices beyond the new tileset are erased. */
+  TessLayer *ground = tess_level_layer(level, f.ground);
+  CHECK_OK(tess_edit_tileset_remove(p, f.tileset, small, &err), &err);
+  CHECK(tess_layer_cell(ground, 0, 0) == TESS_CELL_MAKE(small, 2, TESS_CELL_FLIP_V));
+  CHECK(tess_layer_cell(ground, 1, 0) == 0);
+  CHECK(tess_project_tileset(p, f.tileset) == NULL);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK(tess_project_hash(p) == start);
+  CHECK(tess_project_tileset(p, f.tileset) == cave); /* the same tileset came back */
+  CHECK_OK(tess_edit_tileset_remove(p, f.tileset, 0, &err), &err);
+  CHECK(tess_layer_cell(ground, 0, 0) == 0 && tess_layer_chunk(ground, 0, 0) == NULL);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK(tess_project_hash(p) == start);
+
+  /* Sprite removed: its bodies go, and come back in their places. */
+  CHECK_OK(tess_edit_sprite_remove(p, f.sprite, &err), &err);
+  CHECK(tess_level_object(level, sprite_body, NULL) == NULL && tess_level_object(level, sprite_body2, NULL) == NULL);
+  CHECK(tess_level_object(level, body, NULL) != NULL);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK(tess_project_hash(p) == start);
+  CHECK_OK(tess_project_redo(p, &err), &err);
+  CHECK(tess_project_sprite(p, f.sprite) == NULL);
+  /* Layers and levels. */
+  uint64_t h = tess_project_hash(p);
+  CHECK_OK(tess_edit_layer_move(p, f.level, f.ground, -1, &err), &err);
+  CHECK(level->layers[level->layer_count - 1]->props.id == f.ground);
+  CHECK_OK(tess_edit_layer_remove(p, f.level, f.ground, &err), &err);
+  CHECK(tess_level_layer(level, f.ground) == NULL);
+  CHECK_OK(tess_edit_level_remove(p, f.level, &err), &err);
+  CHECK(p->level_count == 0);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  CHECK(tess_project_hash(p) == h);
+  fixture_free(&f);
+}
+
+static void insert_builds_a_project_without_history(void) {
+  TessProject *p = tess_project_create();
+  TessError err;
+  TessMaterial m;
+  tess_material_default(&m);
+  m.id = 7;
+  CHECK_OK(tess_project_insert_material(p, &m, &err), &err);
+  m.id = 3;
+  CHECK_OK(tess_project_insert_material(p, &m, &err), &err);
+  CHECK(tess_project_insert_material(p, &m, &err) == TESS_ERR_INVALID); /* twice */
+  CHECK(p->material_count == 2 && p->materials[0].id == 3 && p->next_id[TESS_ID_MATERIAL] == 8);
+  TessLevelSettings s;
+  tess_level_settings_default(&s);
+  TessLevel *level;
+  CHECK_OK(tess_project_insert_level(p, 40, &s, &level, &err), &err);
+  TessLayerProps props;
+  memset(&props, 0, sizeof props);
+  props.id = 41;
+  snprintf(props.name, sizeof props.name, "Ground");
+  props.opacity = 1;
+  props.collides = true;
+  TessLayer *layer;
+  CHECK_OK(tess_level_insert_layer(p, level, &props, &layer, &err), &err);
+  uint32_t cells[TESS_CHUNK_CELLS] = {0};
+  CHECK_OK(tess_layer_insert_chunk(layer, 1, 0, cells, &err), &err); /* all empty: not kept */
+  CHECK(tess_layer_chunk(layer, 1, 0) == NULL);
+  cells[33] = 7;
+  CHECK_OK(tess_layer_insert_chunk(layer, 1, 0, cells, &err), &err);
+  CHECK(tess_layer_cell(layer, 33, 1) == 7 && tess_layer_chunk(layer, 1, 0)->used == 1);
+  CHECK(tess_layer_insert_chunk(layer, 2, 0, cells, &err) == TESS_ERR_INVALID); /* 64 wide: 2 chunks */
+  props.id = 42;
+  props.kind = TESS_LAYER_OBJECTS;
+  CHECK_OK(tess_level_insert_layer(p, level, &props, &layer, &err), &err);
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_ZONE);
+  o.id = 99;
+  CHECK_OK(tess_layer_insert_object(p, layer, &o, &err), &err);
+  CHECK(p->next_id[TESS_ID_OBJECT] == 100 && p->next_id[TESS_ID_LAYER] == 43 && p->next_id[TESS_ID_LEVEL] == 41);
+  CHECK(!tess_project_can_undo(p) && tess_project_changes(p, NULL) == 0);
+  CHECK(tess_project_level_by_name(p, "Level") == level);
+  CHECK(tess_project_material_by_name(p, "Default") != NULL);
+  tess_project_destroy(p);
+}
+
+static void chunks_are_freed_when_empty(void) {
+  Fixture f;
+  TessError err;
+  fixture_make(&f);
+  TessLayer *ground = tess_level_layer(tess_project_level(f.p, f.level), f.ground);
+  TessCell cell = TESS_CELL_MAKE(f.tileset, 1, 0);
+  CHECK_OK(tess_edit_fill_rect(f.p, f.level, f.ground, 0, 0, 64, 32, cell, 0, &err), &err);
+  CHECK(tess_layer_chunk(ground, 0, 0) && tess_layer_chunk(ground, 0, 0)->used == 1024);
+  CHECK(tess_layer_chunk(ground, 1, 0) && tess_layer_chunk(ground, 2, 0) == NULL);
+  CHECK_OK(tess_edit_erase(f.p, f.level, f.ground, 0, 0, 32, 32, 0, &err), &err);
+  CHECK(tess_layer_chunk(ground, 0, 0) == NULL && tess_layer_chunk(ground, 1, 0) != NULL);
+  CHECK_OK(tess_project_undo(f.p, &err), &err);
+  CHECK(tess_layer_chunk(ground, 0, 0) && tess_layer_chunk(ground, 0, 0)->used == 1024);
+  CHECK_OK(tess_project_undo(f.p, &err), &err);
+  CHECK(tess_layer_chunk(ground, 0, 0) == NULL && tess_layer_chunk(ground, 1, 0) == NULL);
+  check_layer_invariants(f.p);
+  fixture_free(&f);
+}
+
+TESS_TEST_MAIN(TEST(material_validation_names_the_field), TEST(level_size_limits), TEST(cell_flips_move_points),
+               TEST(collision_rule_cases), TEST(change_log_reports_touched_chunks_once),
+               TEST(locked_layers_refuse_edits), TEST(ids_are_never_reused), TEST(hash_covers_content_not_history),
+               TEST(resize_keeps_content_anchored), TEST(removing_assets_rewrites_their_users),
+               TEST(insert_builds_a_project_without_history), TEST(chunks_are_freed_when_empty),
+               TEST(flood_fill_matches_reference), TEST(merged_drag_undoes_as_one_step),
+               TEST(history_bound_drops_oldest_steps), TEST(random_edit_sequences_undo_to_start))
