@@ -1,0 +1,511 @@
+/* TessObjectInspector: the selected object's fields. */
+#include "tess-object-inspector.h"
+
+#include <glib/gi18n.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tess-ui.h"
+
+struct _TessObjectInspector {
+  GtkBox parent_instance;
+
+  /* widgets */
+  GtkWidget *placeholder;
+  GtkWidget *content; /* rebuilt for each object */
+
+  /* owned */
+  TessDocument *doc;
+
+  TessId level, object;
+  gboolean dirty;    /* the object changed since the last build */
+  gboolean applying; /* our own edit: the widgets already show it */
+  gulong changed_handler, committed_handler;
+};
+
+G_DEFINE_FINAL_TYPE(TessObjectInspector, tess_object_inspector, GTK_TYPE_BOX)
+
+static void rebuild(TessObjectInspector *self);
+
+static TessProject *project(TessObjectInspector *self) { return self->doc ? tess_document_get_project(self->doc) : NULL; }
+
+static const TessObject *current(TessObjectInspector *self) {
+  TessProject *p = project(self);
+  TessLevel *level = p ? tess_project_level(p, self->level) : NULL;
+  return level && self->object ? tess_level_object(level, self->object, NULL) : NULL;
+}
+
+gboolean tess_object_inspector_apply(TessObjectInspector *self, const TessObject *changed) {
+  TessError err = {0};
+  TessResult r = tess_object_validate(changed, &err);
+  if (r == TESS_OK) r = tess_edit_object_set(project(self), self->level, changed, 0, &err);
+  self->applying = TRUE;
+  gboolean ok = tess_ui_apply(GTK_WIDGET(self), self->doc, r, &err);
+  self->applying = FALSE;
+  if (!ok) rebuild(self); /* show what is really stored */
+  return ok;
+}
+
+/* Copies the current object, lets `edit` change it, applies it. */
+typedef void (*EditFn)(TessObject *obj, GtkWidget *source, gpointer data);
+
+static gboolean edit_with(TessObjectInspector *self, EditFn fn, GtkWidget *source, gpointer data) {
+  const TessObject *cur = current(self);
+  if (!cur) return FALSE;
+  TessObject copy;
+  if (tess_object_copy(&copy, cur) != TESS_OK) return FALSE;
+  fn(&copy, source, data);
+  gboolean ok = tess_object_inspector_apply(self, &copy);
+  tess_object_clear(&copy);
+  return ok;
+}
+
+gboolean tess_object_inspector_set_property(TessObjectInspector *self, const TessProperty *prop) {
+  const TessObject *cur = current(self);
+  if (!cur) return FALSE;
+  TessObject copy;
+  if (tess_object_copy(&copy, cur) != TESS_OK) return FALSE;
+  TessResult r = tess_object_set_property(&copy, prop);
+  gboolean ok = r == TESS_OK && tess_object_inspector_apply(self, &copy);
+  if (r != TESS_OK) tess_ui_apply(GTK_WIDGET(self), self->doc, r, NULL);
+  tess_object_clear(&copy);
+  if (ok) rebuild(self);
+  return ok;
+}
+
+gboolean tess_object_inspector_remove_property(TessObjectInspector *self, const char *name) {
+  const TessObject *cur = current(self);
+  if (!cur) return FALSE;
+  TessObject copy;
+  if (tess_object_copy(&copy, cur) != TESS_OK) return FALSE;
+  gboolean found = FALSE;
+  for (uint32_t i = 0; i < copy.prop_count; i++) {
+    if (strcmp(copy.props[i].name, name) != 0) continue;
+    if (copy.props[i].type == TESS_PROP_STRING) tess_free(copy.props[i].v.s);
+    memmove(&copy.props[i], &copy.props[i + 1], (copy.prop_count - i - 1) * sizeof *copy.props);
+    copy.prop_count--;
+    found = TRUE;
+    break;
+  }
+  gboolean ok = found && tess_object_inspector_apply(self, &copy);
+  tess_object_clear(&copy);
+  if (ok) rebuild(self);
+  return ok;
+}
+
+/* ---- Field editors ---------------------------------------------------------- */
+
+static TessObjectInspector *owner(GtkWidget *w) {
+  return TESS_OBJECT_INSPECTOR(gtk_widget_get_ancestor(w, TESS_TYPE_OBJECT_INSPECTOR));
+}
+
+static void edit_name(TessObject *o, GtkWidget *w, gpointer d) {
+  tess_ui_copy_name(o->name, gtk_editable_get_text(GTK_EDITABLE(w)));
+}
+static void on_name_activate(GtkEntry *e, gpointer d) {
+  TessObjectInspector *self = owner(GTK_WIDGET(e));
+  const TessObject *cur = current(self);
+  char name[TESS_NAME_MAX] = "";
+  if (cur && tess_ui_copy_name(name, gtk_editable_get_text(GTK_EDITABLE(e))) && strcmp(name, cur->name) != 0)
+    edit_with(self, edit_name, GTK_WIDGET(e), NULL);
+}
+
+static void edit_body_type(TessObject *o, GtkWidget *w, gpointer d) { o->u.body.type = (uint8_t)gtk_drop_down_get_selected(GTK_DROP_DOWN(w)); }
+static void edit_pin(TessObject *o, GtkWidget *w, gpointer d) { o->u.body.pin = (uint8_t)gtk_drop_down_get_selected(GTK_DROP_DOWN(w)); }
+static void edit_zone_kind(TessObject *o, GtkWidget *w, gpointer d) { o->u.zone.kind = (uint8_t)gtk_drop_down_get_selected(GTK_DROP_DOWN(w)); }
+static void edit_material(TessObject *o, GtkWidget *w, gpointer d) {
+  GArray *ids = g_object_get_data(G_OBJECT(w), "ids");
+  guint sel = gtk_drop_down_get_selected(GTK_DROP_DOWN(w));
+  o->u.body.material = sel < ids->len ? g_array_index(ids, TessId, sel) : 0;
+}
+static void on_dropdown(GtkDropDown *dd, GParamSpec *pspec, gpointer fn) {
+  if (g_object_get_data(G_OBJECT(dd), "tess-ready")) edit_with(owner(GTK_WIDGET(dd)), (EditFn)fn, GTK_WIDGET(dd), NULL);
+}
+
+static void edit_sensor(TessObject *o, GtkWidget *w, gpointer d) { o->u.body.sensor = gtk_check_button_get_active(GTK_CHECK_BUTTON(w)); }
+static void on_sensor(GtkCheckButton *b, gpointer d) { edit_with(owner(GTK_WIDGET(b)), edit_sensor, GTK_WIDGET(b), NULL); }
+
+/* Category and mask bits are typed in hexadecimal (0x0001); anything else is refused. */
+static gboolean parse_bits(const char *text, uint32_t *out) {
+  g_autofree char *t = g_strstrip(g_strdup(text));
+  char *end = NULL;
+  int base = (g_str_has_prefix(t, "0x") || g_str_has_prefix(t, "0X")) ? 16 : 10;
+  if (*t == '\0' || *t == '-') return FALSE;
+  guint64 v = g_ascii_strtoull(t, &end, base);
+  if (*end != '\0' || v > 0xFFFFFFFFu) return FALSE;
+  *out = (uint32_t)v;
+  return TRUE;
+}
+static void edit_bits(TessObject *o, GtkWidget *w, gpointer d) {
+  uint32_t v = 0;
+  parse_bits(gtk_editable_get_text(GTK_EDITABLE(w)), &v);
+  if (GPOINTER_TO_INT(d) == 0) o->u.body.category = v;
+  else o->u.body.mask = v;
+}
+static void on_bits_activate(GtkEntry *e, gpointer which) {
+  uint32_t v;
+  TessObjectInspector *self = owner(GTK_WIDGET(e));
+  const TessObject *cur = current(self);
+  if (!cur) return;
+  if (!parse_bits(gtk_editable_get_text(GTK_EDITABLE(e)), &v)) {
+    gtk_widget_error_bell(GTK_WIDGET(e));
+    g_autofree char *old = g_strdup_printf("0x%08X", GPOINTER_TO_INT(which) == 0 ? cur->u.body.category : cur->u.body.mask);
+    gtk_editable_set_text(GTK_EDITABLE(e), old);
+    return;
+  }
+  edit_with(self, edit_bits, GTK_WIDGET(e), which);
+}
+
+static void edit_number(TessObject *o, GtkWidget *w, gpointer field) {
+  float v = (float)gtk_spin_button_get_value(GTK_SPIN_BUTTON(w));
+  const char *f = field;
+  if (g_str_equal(f, "vx")) o->u.zone.vector.x = v;
+  else if (g_str_equal(f, "vy")) o->u.zone.vector.y = v;
+  else if (g_str_equal(f, "strength")) o->u.zone.strength = v;
+  else if (g_str_equal(f, "zw")) o->u.zone.width = v;
+  else if (g_str_equal(f, "zh")) o->u.zone.height = v;
+  else if (g_str_equal(f, "radius")) o->u.body.radius = v;
+  else if (g_str_equal(f, "bw")) o->u.body.width = v;
+  else if (g_str_equal(f, "bh")) o->u.body.height = v;
+  else if (g_str_equal(f, "x")) o->pos.x = v;
+  else if (g_str_equal(f, "y")) o->pos.y = v;
+  else if (g_str_equal(f, "angle")) o->angle = v * (float)G_PI / 180.0f;
+}
+static void on_number(GtkSpinButton *s, gpointer field) {
+  if (g_object_get_data(G_OBJECT(s), "tess-ready")) edit_with(owner(GTK_WIDGET(s)), edit_number, GTK_WIDGET(s), field);
+}
+
+/* Custom property value editors. */
+static void on_prop_changed(GtkWidget *w, gpointer user) {
+  TessObjectInspector *self = owner(w);
+  const TessObject *cur = current(self);
+  const char *name = g_object_get_data(G_OBJECT(w), "prop-name");
+  const TessProperty *old = cur ? tess_object_property(cur, name) : NULL;
+  if (!old || !g_object_get_data(G_OBJECT(w), "tess-ready")) return;
+  TessProperty p = *old;
+  g_autofree char *s = NULL;
+  switch (old->type) {
+  case TESS_PROP_STRING:
+    s = g_strdup(gtk_editable_get_text(GTK_EDITABLE(w)));
+    p.v.s = s;
+    if (strcmp(s, old->v.s ? old->v.s : "") == 0) return;
+    break;
+  case TESS_PROP_INT: p.v.i = (int64_t)gtk_spin_button_get_value(GTK_SPIN_BUTTON(w)); break;
+  case TESS_PROP_FLOAT: p.v.f = gtk_spin_button_get_value(GTK_SPIN_BUTTON(w)); break;
+  case TESS_PROP_BOOL: p.v.b = gtk_check_button_get_active(GTK_CHECK_BUTTON(w)); break;
+  case TESS_PROP_COLOR: {
+    GdkRGBA rgba;
+    gtk_color_chooser_get_rgba(GTK_COLOR_CHOOSER(w), &rgba);
+    p.v.color = tess_ui_rgba_to_u32(&rgba);
+    break;
+  }
+  default: return;
+  }
+  const TessObject *obj = current(self);
+  TessObject copy;
+  if (tess_object_copy(&copy, obj) != TESS_OK) return;
+  if (tess_object_set_property(&copy, &p) == TESS_OK) tess_object_inspector_apply(self, &copy);
+  tess_object_clear(&copy);
+}
+
+static void on_prop_remove(GtkButton *b, gpointer user) {
+  tess_object_inspector_remove_property(owner(GTK_WIDGET(b)), g_object_get_data(G_OBJECT(b), "prop-name"));
+}
+
+static void on_prop_add(GtkButton *b, gpointer user) {
+  TessObjectInspector *self = owner(GTK_WIDGET(b));
+  GtkEditable *name = g_object_get_data(G_OBJECT(b), "name");
+  GtkDropDown *type = g_object_get_data(G_OBJECT(b), "type");
+  TessProperty p;
+  memset(&p, 0, sizeof p);
+  if (!tess_ui_copy_name(p.name, gtk_editable_get_text(name))) {
+    gtk_widget_error_bell(GTK_WIDGET(name));
+    return;
+  }
+  p.type = (uint8_t)gtk_drop_down_get_selected(type);
+  if (p.type == TESS_PROP_STRING) p.v.s = (char *)"";
+  if (p.type == TESS_PROP_COLOR) p.v.color = 0xFFFFFFFFu;
+  tess_object_inspector_set_property(self, &p);
+}
+
+/* ---- Building the editors ---------------------------------------------------- */
+
+static int row_index;
+
+static void add_row(GtkGrid *grid, const char *label_text, GtkWidget *editor) {
+  GtkWidget *label = gtk_label_new(label_text);
+  gtk_label_set_xalign(GTK_LABEL(label), 1);
+  gtk_widget_add_css_class(label, "dim-label");
+  gtk_widget_set_hexpand(editor, TRUE);
+  gtk_grid_attach(grid, label, 0, row_index, 1, 1);
+  gtk_grid_attach(grid, editor, 1, row_index, 1, 1);
+  row_index++;
+}
+
+static GtkWidget *number(double value, double lo, double hi, double step, guint digits, const char *field) {
+  GtkWidget *s = tess_ui_spin_new(lo, hi, step, digits);
+  gtk_spin_button_set_value(GTK_SPIN_BUTTON(s), value);
+  g_signal_connect(s, "value-changed", G_CALLBACK(on_number), (gpointer)field);
+  g_object_set_data(G_OBJECT(s), "tess-ready", GINT_TO_POINTER(1));
+  return s;
+}
+
+static GtkWidget *dropdown(const char *const *items, guint selected, EditFn fn) {
+  GtkWidget *dd = gtk_drop_down_new_from_strings(items);
+  gtk_drop_down_set_selected(GTK_DROP_DOWN(dd), selected);
+  g_signal_connect(dd, "notify::selected", G_CALLBACK(on_dropdown), (gpointer)fn);
+  g_object_set_data(G_OBJECT(dd), "tess-ready", GINT_TO_POINTER(1));
+  return dd;
+}
+
+static GtkWidget *prop_editor(const TessProperty *p) {
+  GtkWidget *w = NULL;
+  switch (p->type) {
+  case TESS_PROP_STRING:
+    w = gtk_entry_new();
+    gtk_editable_set_text(GTK_EDITABLE(w), p->v.s ? p->v.s : "");
+    g_signal_connect(w, "activate", G_CALLBACK(on_prop_changed), NULL);
+    break;
+  case TESS_PROP_INT:
+    w = tess_ui_spin_new(-2147483648.0, 2147483647.0, 1, 0);
+    gtk_spin_button_set_value(GTK_SPIN_BUTTON(w), (double)p->v.i);
+    g_signal_connect(w, "value-changed", G_CALLBACK(on_prop_changed), NULL);
+    break;
+  case TESS_PROP_FLOAT:
+    w = tess_ui_spin_new(-1e9, 1e9, 0.1, 3);
+    gtk_spin_button_set_value(GTK_SPIN_BUTTON(w), p->v.f);
+    g_signal_connect(w, "value-changed", G_CALLBACK(on_prop_changed), NULL);
+    break;
+  case TESS_PROP_BOOL:
+    w = gtk_check_button_new();
+    gtk_check_button_set_active(GTK_CHECK_BUTTON(w), p->v.b);
+    g_signal_connect(w, "toggled", G_CALLBACK(on_prop_changed), NULL);
+    break;
+  case TESS_PROP_COLOR: {
+    GdkRGBA rgba;
+    tess_ui_rgba_from_u32(p->v.color, &rgba);
+    w = gtk_color_button_new_with_rgba(&rgba);
+    gtk_color_chooser_set_use_alpha(GTK_COLOR_CHOOSER(w), TRUE);
+    g_signal_connect(w, "color-set", G_CALLBACK(on_prop_changed), NULL);
+    break;
+  }
+  default:
+    w = gtk_label_new("?");
+  }
+  g_object_set_data_full(G_OBJECT(w), "prop-name", g_strdup(p->name), g_free);
+  g_object_set_data(G_OBJECT(w), "tess-ready", GINT_TO_POINTER(1));
+  return w;
+}
+
+static const char *kind_title(uint8_t kind) {
+  switch (kind) {
+  case TESS_OBJECT_JOINT: return _("Joint");
+  case TESS_OBJECT_ZONE: return _("Force Zone");
+  case TESS_OBJECT_SPAWN: return _("Spawn Point");
+  default: return _("Body");
+  }
+}
+
+static void rebuild(TessObjectInspector *self) {
+  if (self->content) {
+    gtk_box_remove(GTK_BOX(self), self->content);
+    self->content = NULL;
+  }
+  self->dirty = FALSE;
+  const TessObject *o = current(self);
+  gtk_widget_set_visible(self->placeholder, o == NULL);
+  if (!o) return;
+  TessProject *p = project(self);
+
+  GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
+  GtkWidget *title = gtk_label_new(kind_title(o->kind));
+  gtk_widget_add_css_class(title, "heading");
+  gtk_label_set_xalign(GTK_LABEL(title), 0);
+  gtk_box_append(GTK_BOX(box), title);
+
+  GtkGrid *grid = GTK_GRID(gtk_grid_new());
+  gtk_grid_set_row_spacing(grid, 6);
+  gtk_grid_set_column_spacing(grid, 8);
+  row_index = 0;
+
+  GtkWidget *name = gtk_entry_new();
+  gtk_entry_set_max_length(GTK_ENTRY(name), TESS_NAME_MAX - 1);
+  gtk_editable_set_text(GTK_EDITABLE(name), o->name);
+  g_signal_connect(name, "activate", G_CALLBACK(on_name_activate), NULL);
+  add_row(grid, _("Name"), name);
+  add_row(grid, _("X (px)"), number(o->pos.x, -1e7, 1e7, 1, 1, "x"));
+  add_row(grid, _("Y (px)"), number(o->pos.y, -1e7, 1e7, 1, 1, "y"));
+  add_row(grid, _("Angle (°)"), number(o->angle * 180.0 / G_PI, -360, 360, 1, 1, "angle"));
+
+  if (o->kind == TESS_OBJECT_BODY) {
+    const TessBodyObject *b = &o->u.body;
+    if (b->shape == TESS_BODY_CIRCLE) add_row(grid, _("Radius (px)"), number(b->radius, 0.5, 1e6, 1, 1, "radius"));
+    if (b->shape == TESS_BODY_BOX || b->shape == TESS_BODY_CAPSULE) {
+      add_row(grid, _("Width (px)"), number(b->width, 0.5, 1e6, 1, 1, "bw"));
+      add_row(grid, _("Height (px)"), number(b->height, 0.5, 1e6, 1, 1, "bh"));
+    }
+    const char *types[] = {_("Static"), _("Kinematic"), _("Dynamic"), NULL};
+    add_row(grid, _("Body type"), dropdown(types, b->type, edit_body_type));
+
+    GtkStringList *names = gtk_string_list_new(NULL);
+    GArray *ids = g_array_new(FALSE, FALSE, sizeof(TessId));
+    guint sel = 0;
+    gtk_string_list_append(names, _("Project default"));
+    TessId none = 0;
+    g_array_append_val(ids, none);
+    for (uint32_t i = 0; i < p->material_count; i++) {
+      gtk_string_list_append(names, p->materials[i].name);
+      g_array_append_val(ids, p->materials[i].id);
+      if (p->materials[i].id == b->material) sel = i + 1;
+    }
+    GtkWidget *mat = gtk_drop_down_new(G_LIST_MODEL(names), NULL);
+    g_object_set_data_full(G_OBJECT(mat), "ids", ids, (GDestroyNotify)g_array_unref);
+    gtk_drop_down_set_selected(GTK_DROP_DOWN(mat), sel);
+    g_signal_connect(mat, "notify::selected", G_CALLBACK(on_dropdown), (gpointer)edit_material);
+    g_object_set_data(G_OBJECT(mat), "tess-ready", GINT_TO_POINTER(1));
+    add_row(grid, _("Material"), mat);
+
+    GtkWidget *sensor = gtk_check_button_new_with_label(_("Sensor (detects, does not collide)"));
+    gtk_check_button_set_active(GTK_CHECK_BUTTON(sensor), b->sensor);
+    g_signal_connect(sensor, "toggled", G_CALLBACK(on_sensor), NULL);
+    add_row(grid, "", sensor);
+
+    g_autofree char *cat = g_strdup_printf("0x%08X", b->category);
+    GtkWidget *category = gtk_entry_new();
+    gtk_editable_set_text(GTK_EDITABLE(category), cat);
+    gtk_widget_set_tooltip_text(category, _("Collision category bits, in hexadecimal"));
+    g_signal_connect(category, "activate", G_CALLBACK(on_bits_activate), GINT_TO_POINTER(0));
+    add_row(grid, _("Category bits"), category);
+    g_autofree char *msk = g_strdup_printf("0x%08X", b->mask);
+    GtkWidget *mask = gtk_entry_new();
+    gtk_editable_set_text(GTK_EDITABLE(mask), msk);
+    gtk_widget_set_tooltip_text(mask, _("The categories this body collides with, in hexadecimal"));
+    g_signal_connect(mask, "activate", G_CALLBACK(on_bits_activate), GINT_TO_POINTER(1));
+    add_row(grid, _("Mask bits"), mask);
+
+    const char *pins[] = {_("No pin"), _("At the smaller body's centre"), _("At the overlap's centre"), NULL};
+    add_row(grid, _("Pin on overlap"), dropdown(pins, b->pin, edit_pin));
+  } else if (o->kind == TESS_OBJECT_ZONE) {
+    const TessZoneObject *z = &o->u.zone;
+    const char *kinds[] = {_("Force"), _("Acceleration"), _("Attractor"), NULL};
+    add_row(grid, _("Zone kind"), dropdown(kinds, z->kind, edit_zone_kind));
+    add_row(grid, _("Width (px)"), number(z->width, 1, 1e6, 1, 1, "zw"));
+    add_row(grid, _("Height (px)"), number(z->height, 1, 1e6, 1, 1, "zh"));
+    add_row(grid, _("Force x"), number(z->vector.x, -1e6, 1e6, 0.5, 2, "vx"));
+    add_row(grid, _("Force y"), number(z->vector.y, -1e6, 1e6, 0.5, 2, "vy"));
+    if (z->kind == TESS_ZONE_ATTRACTOR) add_row(grid, _("Strength"), number(z->strength, -1e9, 1e9, 1, 2, "strength"));
+  }
+  gtk_box_append(GTK_BOX(box), GTK_WIDGET(grid));
+
+  /* Custom properties. */
+  GtkWidget *props_title = gtk_label_new(_("Custom Properties"));
+  gtk_widget_add_css_class(props_title, "heading");
+  gtk_label_set_xalign(GTK_LABEL(props_title), 0);
+  gtk_box_append(GTK_BOX(box), props_title);
+  GtkGrid *pgrid = GTK_GRID(gtk_grid_new());
+  gtk_grid_set_row_spacing(pgrid, 4);
+  gtk_grid_set_column_spacing(pgrid, 6);
+  for (uint32_t i = 0; i < o->prop_count; i++) {
+    GtkWidget *label = gtk_label_new(o->props[i].name);
+    gtk_label_set_xalign(GTK_LABEL(label), 1);
+    gtk_label_set_ellipsize(GTK_LABEL(label), PANGO_ELLIPSIZE_END);
+    GtkWidget *editor = prop_editor(&o->props[i]);
+    gtk_widget_set_hexpand(editor, TRUE);
+    GtkWidget *remove = gtk_button_new_from_icon_name("list-remove-symbolic");
+    gtk_widget_add_css_class(remove, "flat");
+    gtk_widget_set_tooltip_text(remove, _("Remove the property"));
+    g_object_set_data_full(G_OBJECT(remove), "prop-name", g_strdup(o->props[i].name), g_free);
+    g_signal_connect(remove, "clicked", G_CALLBACK(on_prop_remove), NULL);
+    gtk_grid_attach(pgrid, label, 0, (int)i, 1, 1);
+    gtk_grid_attach(pgrid, editor, 1, (int)i, 1, 1);
+    gtk_grid_attach(pgrid, remove, 2, (int)i, 1, 1);
+  }
+  gtk_box_append(GTK_BOX(box), GTK_WIDGET(pgrid));
+
+  GtkWidget *add_box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *pname = gtk_entry_new();
+  gtk_entry_set_placeholder_text(GTK_ENTRY(pname), _("New property"));
+  gtk_entry_set_max_length(GTK_ENTRY(pname), TESS_NAME_MAX - 1);
+  gtk_widget_set_hexpand(pname, TRUE);
+  const char *types[] = {_("Text"), _("Integer"), _("Number"), _("Yes/No"), _("Colour"), NULL};
+  GtkWidget *ptype = gtk_drop_down_new_from_strings(types);
+  GtkWidget *add = gtk_button_new_from_icon_name("list-add-symbolic");
+  gtk_widget_set_tooltip_text(add, _("Add the property"));
+  g_object_set_data(G_OBJECT(add), "name", pname);
+  g_object_set_data(G_OBJECT(add), "type", ptype);
+  g_signal_connect(add, "clicked", G_CALLBACK(on_prop_add), NULL);
+  gtk_box_append(GTK_BOX(add_box), pname);
+  gtk_box_append(GTK_BOX(add_box), ptype);
+  gtk_box_append(GTK_BOX(add_box), add);
+  gtk_box_append(GTK_BOX(box), add_box);
+
+  self->content = box;
+  gtk_box_append(GTK_BOX(self), box);
+}
+
+/* ---- Document ---------------------------------------------------------------- */
+
+static void on_doc_changed(TessDocument *doc, gpointer change_ptr, TessObjectInspector *self) {
+  const TessChange *c = change_ptr;
+  if ((c->kind == TESS_CHANGE_OBJECT && c->id == self->object) || c->kind == TESS_CHANGE_MATERIAL ||
+      c->kind == TESS_CHANGE_LEVEL || c->kind == TESS_CHANGE_LAYER)
+    self->dirty = TRUE;
+}
+
+static void on_doc_committed(TessDocument *doc, TessObjectInspector *self) {
+  /* Our own edits are already on screen; undo, a drag on the map or a
+   * material change rebuild the editors. */
+  if (self->dirty && !self->applying) rebuild(self);
+  self->dirty = FALSE;
+}
+
+void tess_object_inspector_set_document(TessObjectInspector *self, TessDocument *doc) {
+  g_return_if_fail(TESS_IS_OBJECT_INSPECTOR(self));
+  if (self->doc) {
+    g_clear_signal_handler(&self->changed_handler, self->doc);
+    g_clear_signal_handler(&self->committed_handler, self->doc);
+    g_clear_object(&self->doc);
+  }
+  if (doc) {
+    self->doc = g_object_ref(doc);
+    self->changed_handler = g_signal_connect(doc, "changed", G_CALLBACK(on_doc_changed), self);
+    self->committed_handler = g_signal_connect(doc, "committed", G_CALLBACK(on_doc_committed), self);
+  }
+  self->level = self->object = 0;
+  rebuild(self);
+}
+
+void tess_object_inspector_set_object(TessObjectInspector *self, TessId level, TessId object) {
+  g_return_if_fail(TESS_IS_OBJECT_INSPECTOR(self));
+  self->level = level;
+  self->object = object;
+  rebuild(self);
+}
+
+TessId tess_object_inspector_get_object(TessObjectInspector *self) { return current(self) ? self->object : 0; }
+
+static void tess_object_inspector_dispose(GObject *object) {
+  TessObjectInspector *self = TESS_OBJECT_INSPECTOR(object);
+  if (self->doc) {
+    g_clear_signal_handler(&self->changed_handler, self->doc);
+    g_clear_signal_handler(&self->committed_handler, self->doc);
+    g_clear_object(&self->doc);
+  }
+  G_OBJECT_CLASS(tess_object_inspector_parent_class)->dispose(object);
+}
+
+static void tess_object_inspector_class_init(TessObjectInspectorClass *klass) {
+  G_OBJECT_CLASS(klass)->dispose = tess_object_inspector_dispose;
+}
+
+static void tess_object_inspector_init(TessObjectInspector *self) {
+  gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_VERTICAL);
+  gtk_box_set_spacing(GTK_BOX(self), 6);
+  self->placeholder = gtk_label_new(_("Select an object with the object tool (O) to edit it here."));
+  gtk_label_set_wrap(GTK_LABEL(self->placeholder), TRUE);
+  gtk_widget_add_css_class(self->placeholder, "dim-label");
+  gtk_widget_set_vexpand(self->placeholder, TRUE);
+  gtk_box_append(GTK_BOX(self), self->placeholder);
+}
+
+GtkWidget *tess_object_inspector_new(void) { return g_object_new(TESS_TYPE_OBJECT_INSPECTOR, NULL); }

@@ -1,0 +1,28 @@
+/* TessObjectInspector: edits the selected object of a level: name, body
+ * type, material, sensor flag, collision category and mask bits,
+ * pin-on-overlap, a zone's force, and typed custom properties (string,
+ * int, float, bool, colour). Each change is one undoable edit. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tess-document.h"
+
+G_BEGIN_DECLS
+
+#define TESS_TYPE_OBJECT_INSPECTOR (tess_object_inspector_get_type())
+G_DECLARE_FINAL_TYPE(TessObjectInspector, tess_object_inspector, TESS, OBJECT_INSPECTOR, GtkBox)
+
+GtkWidget *tess_object_inspector_new(void);
+void tess_object_inspector_set_document(TessObjectInspector *self, TessDocument *doc);
+void tess_object_inspector_set_object(TessObjectInspector *self, TessId level, TessId object); /* 0 = none */
+TessId tess_object_inspector_get_object(TessObjectInspector *self);
+
+/* Applies a changed copy of the object (validated first). Used by the
+ * editors inside the inspector and by tests. */
+gboolean tess_object_inspector_apply(TessObjectInspector *self, const TessObject *changed);
+/* Adds (or replaces) a custom property on the inspected object. */
+gboolean tess_object_inspector_set_property(TessObjectInspector *self, const TessProperty *prop);
+gboolean tess_object_inspector_remove_property(TessObjectInspector *self, const char *name);
+
+G_END_DECLS

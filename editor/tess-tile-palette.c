@@ -1,0 +1,475 @@
+/* TessTilePalette: pick tiles from a tileset. */
+#include "tess-tile-palette.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "tess-ui.h"
+
+struct _TessTilePalette {
+  GtkBox parent_instance;
+
+  /* widgets */
+  GtkDropDown *tilesets;
+  GtkStringList *tileset_names;
+  GtkDrawingArea *area;
+  GtkWidget *menu_button, *empty_label, *scroll;
+
+  /* owned */
+  TessDocument *doc;
+  GHashTable *surfaces; /* TessId -> cairo_surface_t */
+  GArray *tileset_ids;  /* per dropdown item */
+  TessCell *stamp;
+  uint32_t stamp_w, stamp_h;
+
+  TessId tileset;
+  uint32_t sel_x, sel_y, sel_w, sel_h; /* selection in tile columns and rows */
+  double drag_x, drag_y;
+  double scale;
+  gboolean tilesets_dirty, syncing;
+  gulong changed_handler, committed_handler;
+};
+
+G_DEFINE_FINAL_TYPE(TessTilePalette, tess_tile_palette, GTK_TYPE_BOX)
+
+enum { SIGNAL_STAMP_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static TessProject *project(TessTilePalette *self) { return self->doc ? tess_document_get_project(self->doc) : NULL; }
+
+static TessTileset *current(TessTilePalette *self) {
+  TessProject *p = project(self);
+  return p ? tess_project_tileset(p, self->tileset) : NULL;
+}
+
+cairo_surface_t *tess_tile_palette_get_surface(TessTilePalette *self, TessId id) {
+  cairo_surface_t *s = g_hash_table_lookup(self->surfaces, GUINT_TO_POINTER(id));
+  if (s) return s;
+  TessTileset *ts = project(self) ? tess_project_tileset(project(self), id) : NULL;
+  if (!ts || !ts->png) return NULL;
+  TessError err = {0};
+  s = tess_ui_surface_from_png(ts->png, ts->png_size, ts->name, NULL, &err);
+  if (s) g_hash_table_insert(self->surfaces, GUINT_TO_POINTER(id), s);
+  return s;
+}
+
+/* ---- Drawing -------------------------------------------------------------- */
+
+static void update_size(TessTilePalette *self) {
+  TessTileset *ts = current(self);
+  if (!ts) {
+    gtk_drawing_area_set_content_width(self->area, 1);
+    gtk_drawing_area_set_content_height(self->area, 1);
+    return;
+  }
+  /* Small tiles are shown larger so that they can be aimed at. */
+  self->scale = ts->tile_w < 24 ? 2.0 : 1.0;
+  gtk_drawing_area_set_content_width(self->area, (int)ceil(ts->image_w * self->scale));
+  gtk_drawing_area_set_content_height(self->area, (int)ceil(ts->image_h * self->scale));
+}
+
+static void tile_rect(const TessTileset *ts, uint32_t col, uint32_t row, double *x, double *y) {
+  *x = ts->margin + (double)col * (ts->tile_w + ts->spacing);
+  *y = ts->margin + (double)row * (ts->tile_h + ts->spacing);
+}
+
+static void draw(GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer user) {
+  TessTilePalette *self = user;
+  TessTileset *ts = current(self);
+  if (!ts) return;
+  /* A checkerboard shows transparency. */
+  cairo_set_source_rgb(cr, 0.75, 0.75, 0.75);
+  cairo_paint(cr);
+  cairo_set_source_rgb(cr, 0.62, 0.62, 0.62);
+  for (int y = 0; y < h; y += 8)
+    for (int x = (y / 8) % 2 * 8; x < w; x += 16) cairo_rectangle(cr, x, y, 8, 8);
+  cairo_fill(cr);
+
+  cairo_save(cr);
+  cairo_scale(cr, self->scale, self->scale);
+  cairo_surface_t *s = tess_tile_palette_get_surface(self, ts->id);
+  if (s) {
+    cairo_set_source_surface(cr, s, 0, 0);
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
+    cairo_paint(cr);
+  }
+  /* The tile grid. */
+  cairo_set_line_width(cr, 1.0 / self->scale);
+  cairo_set_source_rgba(cr, 0, 0, 0, 0.25);
+  uint32_t rows = ts->columns ? (ts->tile_count + ts->columns - 1) / ts->columns : 0;
+  for (uint32_t r = 0; r < rows; r++)
+    for (uint32_t c = 0; c < ts->columns; c++) {
+      double x, y;
+      tile_rect(ts, c, r, &x, &y);
+      cairo_rectangle(cr, x, y, ts->tile_w, ts->tile_h);
+    }
+  cairo_stroke(cr);
+  /* The selection. */
+  if (self->sel_w && self->sel_h) {
+    double x0, y0, x1, y1;
+    tile_rect(ts, self->sel_x, self->sel_y, &x0, &y0);
+    tile_rect(ts, self->sel_x + self->sel_w - 1, self->sel_y + self->sel_h - 1, &x1, &y1);
+    cairo_rectangle(cr, x0, y0, x1 + ts->tile_w - x0, y1 + ts->tile_h - y0);
+    cairo_set_source_rgba(cr, 0.21, 0.52, 0.89, 0.25);
+    cairo_fill_preserve(cr);
+    cairo_set_line_width(cr, 2.0 / self->scale);
+    cairo_set_source_rgb(cr, 0.21, 0.52, 0.89);
+    cairo_stroke(cr);
+  }
+  cairo_restore(cr);
+}
+
+/* ---- Selection ------------------------------------------------------------ */
+
+static gboolean tile_at(TessTilePalette *self, double wx, double wy, uint32_t *col, uint32_t *row) {
+  TessTileset *ts = current(self);
+  if (!ts || ts->columns == 0) return FALSE;
+  double px = wx / self->scale - ts->margin, py = wy / self->scale - ts->margin;
+  if (px < 0 || py < 0) return FALSE;
+  uint32_t rows = (ts->tile_count + ts->columns - 1) / ts->columns;
+  uint32_t c = (uint32_t)(px / (ts->tile_w + ts->spacing)), r = (uint32_t)(py / (ts->tile_h + ts->spacing));
+  if (c >= ts->columns) c = ts->columns - 1;
+  if (r >= rows) r = rows - 1;
+  *col = c;
+  *row = r;
+  return TRUE;
+}
+
+void tess_tile_palette_select(TessTilePalette *self, uint32_t x, uint32_t y, uint32_t w, uint32_t h) {
+  g_return_if_fail(TESS_IS_TILE_PALETTE(self));
+  TessTileset *ts = current(self);
+  if (!ts || ts->columns == 0 || w == 0 || h == 0) return;
+  uint32_t rows = (ts->tile_count + ts->columns - 1) / ts->columns;
+  if (x >= ts->columns || y >= rows) return;
+  if (x + w > ts->columns) w = ts->columns - x;
+  if (y + h > rows) h = rows - y;
+  self->sel_x = x, self->sel_y = y, self->sel_w = w, self->sel_h = h;
+  g_free(self->stamp);
+  self->stamp = g_new0(TessCell, (size_t)w * h);
+  self->stamp_w = w, self->stamp_h = h;
+  for (uint32_t j = 0; j < h; j++)
+    for (uint32_t i = 0; i < w; i++) {
+      uint32_t tile = (y + j) * ts->columns + (x + i);
+      self->stamp[j * w + i] = tile < ts->tile_count ? TESS_CELL_MAKE(ts->id, tile, 0) : 0;
+    }
+  gtk_widget_queue_draw(GTK_WIDGET(self->area));
+  g_signal_emit(self, signals[SIGNAL_STAMP_CHANGED], 0);
+}
+
+gboolean tess_tile_palette_get_stamp(TessTilePalette *self, uint32_t *w, uint32_t *h, const TessCell **cells) {
+  if (!self->stamp || !current(self)) return FALSE;
+  *w = self->stamp_w;
+  *h = self->stamp_h;
+  *cells = self->stamp;
+  return TRUE;
+}
+
+static void on_drag_begin(GtkGestureDrag *g, double x, double y, TessTilePalette *self) {
+  self->drag_x = x;
+  self->drag_y = y;
+  uint32_t c, r;
+  if (tile_at(self, x, y, &c, &r)) tess_tile_palette_select(self, c, r, 1, 1);
+}
+
+static void on_drag_update(GtkGestureDrag *g, double dx, double dy, TessTilePalette *self) {
+  uint32_t c0, r0, c1, r1;
+  if (!tile_at(self, self->drag_x, self->drag_y, &c0, &r0)) return;
+  if (!tile_at(self, self->drag_x + dx, self->drag_y + dy, &c1, &r1)) return;
+  uint32_t x = MIN(c0, c1), y = MIN(r0, r1);
+  uint32_t w = MAX(c0, c1) - x + 1, h = MAX(r0, r1) - y + 1;
+  if (x != self->sel_x || y != self->sel_y || w != self->sel_w || h != self->sel_h)
+    tess_tile_palette_select(self, x, y, w, h);
+}
+
+/* ---- Tilesets -------------------------------------------------------------- */
+
+static void sync_tilesets(TessTilePalette *self) {
+  TessProject *p = project(self);
+  self->syncing = TRUE;
+  g_array_set_size(self->tileset_ids, 0);
+  guint old = g_list_model_get_n_items(G_LIST_MODEL(self->tileset_names));
+  guint n = p ? p->tileset_count : 0;
+  const char **names = g_new0(const char *, n + 1);
+  for (guint i = 0; i < n; i++) {
+    names[i] = p->tilesets[i]->name;
+    g_array_append_val(self->tileset_ids, p->tilesets[i]->id);
+  }
+  gtk_string_list_splice(self->tileset_names, 0, old, names);
+  g_free(names);
+
+  guint sel = GTK_INVALID_LIST_POSITION;
+  for (guint i = 0; i < n; i++)
+    if (g_array_index(self->tileset_ids, TessId, i) == self->tileset) sel = i;
+  if (sel == GTK_INVALID_LIST_POSITION && n > 0) sel = 0;
+  TessId id = sel != GTK_INVALID_LIST_POSITION ? g_array_index(self->tileset_ids, TessId, sel) : 0;
+  gtk_drop_down_set_selected(self->tilesets, sel);
+  gboolean changed = id != self->tileset;
+  self->tileset = id;
+  self->syncing = FALSE;
+  gtk_widget_set_visible(self->empty_label, n == 0);
+  gtk_widget_set_visible(self->scroll, n > 0);
+  update_size(self);
+  if (changed) {
+    self->sel_w = self->sel_h = 0;
+    if (id) tess_tile_palette_select(self, 0, 0, 1, 1);
+  }
+  gtk_widget_queue_draw(GTK_WIDGET(self->area));
+}
+
+static void on_tileset_selected(GtkDropDown *dd, GParamSpec *pspec, TessTilePalette *self) {
+  if (self->syncing) return;
+  guint sel = gtk_drop_down_get_selected(dd);
+  if (sel == GTK_INVALID_LIST_POSITION || sel >= self->tileset_ids->len) return;
+  tess_tile_palette_set_tileset(self, g_array_index(self->tileset_ids, TessId, sel));
+}
+
+TessId tess_tile_palette_get_tileset(TessTilePalette *self) { return self->tileset; }
+
+void tess_tile_palette_set_tileset(TessTilePalette *self, TessId id) {
+  g_return_if_fail(TESS_IS_TILE_PALETTE(self));
+  if (id == self->tileset) return;
+  self->tileset = id;
+  self->sel_w = self->sel_h = 0;
+  sync_tilesets(self);
+  if (current(self)) tess_tile_palette_select(self, 0, 0, 1, 1);
+}
+
+gboolean tess_tile_palette_rename_tileset(TessTilePalette *self, TessId id, const char *name) {
+  TessTileset *ts = project(self) ? tess_project_tileset(project(self), id) : NULL;
+  if (!ts) return FALSE;
+  TessTileset copy;
+  TessError err = {0};
+  TessResult r = tess_tileset_copy(&copy, ts);
+  if (r != TESS_OK) return tess_ui_apply(GTK_WIDGET(self), self->doc, r, NULL);
+  if (!tess_ui_copy_name(copy.name, name) || strcmp(copy.name, ts->name) == 0) {
+    tess_tileset_clear(&copy);
+    return FALSE;
+  }
+  r = tess_edit_tileset_set(project(self), &copy, 0, &err);
+  tess_tileset_clear(&copy);
+  return tess_ui_apply(GTK_WIDGET(self), self->doc, r, &err);
+}
+
+gboolean tess_tile_palette_remove_tileset(TessTilePalette *self, TessId id, TessId remap_to) {
+  if (!project(self) || !tess_project_tileset(project(self), id)) return FALSE;
+  TessError err = {0};
+  TessResult r = tess_edit_tileset_remove(project(self), id, remap_to, &err);
+  return tess_ui_apply(GTK_WIDGET(self), self->doc, r, &err);
+}
+
+/* ---- Rename and remove dialogs ---------------------------------------------- */
+
+static void on_rename_response(GtkDialog *dialog, int response, TessTilePalette *self) {
+  if (response == GTK_RESPONSE_ACCEPT) {
+    GtkEditable *entry = g_object_get_data(G_OBJECT(dialog), "entry");
+    TessId id = GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(dialog), "tileset"));
+    tess_tile_palette_rename_tileset(self, id, gtk_editable_get_text(entry));
+  }
+  gtk_window_destroy(GTK_WINDOW(dialog));
+}
+
+static void on_entry_activate(GtkEntry *entry, GtkDialog *dialog) { gtk_dialog_response(dialog, GTK_RESPONSE_ACCEPT); }
+
+static void show_rename(TessTilePalette *self) {
+  TessTileset *ts = current(self);
+  if (!ts) return;
+  GtkWidget *dialog = gtk_dialog_new_with_buttons(_("Rename Tileset"), GTK_WINDOW(gtk_widget_get_root(GTK_WIDGET(self))),
+                                                  GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT | GTK_DIALOG_USE_HEADER_BAR,
+                                                  _("_Cancel"), GTK_RESPONSE_CANCEL, _("_Rename"), GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response(GTK_DIALOG(dialog), GTK_RESPONSE_ACCEPT);
+  GtkWidget *entry = gtk_entry_new();
+  gtk_entry_set_max_length(GTK_ENTRY(entry), TESS_NAME_MAX - 1);
+  gtk_editable_set_text(GTK_EDITABLE(entry), ts->name);
+  gtk_widget_set_margin_start(entry, 12);
+  gtk_widget_set_margin_end(entry, 12);
+  gtk_widget_set_margin_top(entry, 12);
+  gtk_widget_set_margin_bottom(entry, 12);
+  g_signal_connect(entry, "activate", G_CALLBACK(on_entry_activate), dialog);
+  gtk_box_append(GTK_BOX(gtk_dialog_get_content_area(GTK_DIALOG(dialog))), entry);
+  g_object_set_data(G_OBJECT(dialog), "entry", entry);
+  g_object_set_data(G_OBJECT(dialog), "tileset", GUINT_TO_POINTER(ts->id));
+  g_signal_connect(dialog, "response", G_CALLBACK(on_rename_response), self);
+  gtk_window_present(GTK_WINDOW(dialog));
+}
+
+static void on_remove_response(GtkDialog *dialog, int response, TessTilePalette *self) {
+  if (response == GTK_RESPONSE_ACCEPT) {
+    TessId id = GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(dialog), "tileset"));
+    GtkDropDown *dd = g_object_get_data(G_OBJECT(dialog), "remap");
+    GArray *ids = g_object_get_data(G_OBJECT(dialog), "ids");
+    guint sel = gtk_drop_down_get_selected(dd);
+    TessId remap = (sel != GTK_INVALID_LIST_POSITION && sel > 0 && sel - 1 < ids->len) ? g_array_index(ids, TessId, sel - 1) : 0;
+    tess_tile_palette_remove_tileset(self, id, remap);
+  }
+  gtk_window_destroy(GTK_WINDOW(dialog));
+}
+
+/* Removing a tileset asks what becomes of the cells that use it. */
+static void show_remove(TessTilePalette *self) {
+  TessTileset *ts = current(self);
+  TessProject *p = project(self);
+  if (!ts) return;
+  g_autofree char *title = g_strdup_printf(_("Remove “%s”?"), ts->name);
+  GtkWidget *dialog = gtk_message_dialog_new(GTK_WINDOW(gtk_widget_get_root(GTK_WIDGET(self))),
+                                             GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT, GTK_MESSAGE_QUESTION,
+                                             GTK_BUTTONS_NONE, "%s", title);
+  gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(dialog), "%s",
+                                           _("Cells painted with its tiles are erased, or given the same tile of another tileset."));
+  gtk_dialog_add_buttons(GTK_DIALOG(dialog), _("_Cancel"), GTK_RESPONSE_CANCEL, _("_Remove"), GTK_RESPONSE_ACCEPT, NULL);
+  GtkWidget *remove = gtk_dialog_get_widget_for_response(GTK_DIALOG(dialog), GTK_RESPONSE_ACCEPT);
+  gtk_widget_add_css_class(remove, "destructive-action");
+  GtkStringList *names = gtk_string_list_new(NULL);
+  gtk_string_list_append(names, _("Erase the cells"));
+  GArray *ids = g_array_new(FALSE, FALSE, sizeof(TessId));
+  for (uint32_t i = 0; i < p->tileset_count; i++) {
+    if (p->tilesets[i]->id == ts->id) continue;
+    g_autofree char *label = g_strdup_printf(_("Use the tiles of “%s”"), p->tilesets[i]->name);
+    gtk_string_list_append(names, label);
+    g_array_append_val(ids, p->tilesets[i]->id);
+  }
+  GtkWidget *dd = gtk_drop_down_new(G_LIST_MODEL(names), NULL);
+  gtk_widget_set_margin_start(dd, 12);
+  gtk_widget_set_margin_end(dd, 12);
+  gtk_box_append(GTK_BOX(gtk_message_dialog_get_message_area(GTK_MESSAGE_DIALOG(dialog))), dd);
+  g_object_set_data(G_OBJECT(dialog), "remap", dd);
+  g_object_set_data_full(G_OBJECT(dialog), "ids", ids, (GDestroyNotify)g_array_unref);
+  g_object_set_data(G_OBJECT(dialog), "tileset", GUINT_TO_POINTER(ts->id));
+  g_signal_connect(dialog, "response", G_CALLBACK(on_remove_response), self);
+  gtk_window_present(GTK_WINDOW(dialog));
+}
+
+static void on_rename_clicked(GtkButton *b, TessTilePalette *self) {
+  gtk_menu_button_popdown(GTK_MENU_BUTTON(self->menu_button));
+  show_rename(self);
+}
+
+static void on_remove_clicked(GtkButton *b, TessTilePalette *self) {
+  gtk_menu_button_popdown(GTK_MENU_BUTTON(self->menu_button));
+  show_remove(self);
+}
+
+/* ---- Document ---------------------------------------------------------------- */
+
+static void on_doc_changed(TessDocument *doc, gpointer change_ptr, TessTilePalette *self) {
+  const TessChange *change = change_ptr;
+  if (change->kind != TESS_CHANGE_TILESET) return;
+  g_hash_table_remove(self->surfaces, GUINT_TO_POINTER(change->id));
+  self->tilesets_dirty = TRUE;
+}
+
+static void on_doc_committed(TessDocument *doc, TessTilePalette *self) {
+  if (!self->tilesets_dirty) return;
+  self->tilesets_dirty = FALSE;
+  sync_tilesets(self);
+  /* The selected tiles may be out of range after a reload. */
+  if (current(self) && self->sel_w) tess_tile_palette_select(self, self->sel_x, self->sel_y, self->sel_w, self->sel_h);
+}
+
+void tess_tile_palette_set_document(TessTilePalette *self, TessDocument *doc) {
+  g_return_if_fail(TESS_IS_TILE_PALETTE(self));
+  if (self->doc) {
+    g_clear_signal_handler(&self->changed_handler, self->doc);
+    g_clear_signal_handler(&self->committed_handler, self->doc);
+    g_clear_object(&self->doc);
+  }
+  g_hash_table_remove_all(self->surfaces);
+  g_clear_pointer(&self->stamp, g_free);
+  self->tileset = 0;
+  self->sel_w = self->sel_h = 0;
+  if (doc) {
+    self->doc = g_object_ref(doc);
+    self->changed_handler = g_signal_connect(doc, "changed", G_CALLBACK(on_doc_changed), self);
+    self->committed_handler = g_signal_connect(doc, "committed", G_CALLBACK(on_doc_committed), self);
+  }
+  sync_tilesets(self);
+}
+
+/* ---- Construction ---------------------------------------------------------- */
+
+static void tess_tile_palette_dispose(GObject *object) {
+  TessTilePalette *self = TESS_TILE_PALETTE(object);
+  if (self->doc) {
+    g_clear_signal_handler(&self->changed_handler, self->doc);
+    g_clear_signal_handler(&self->committed_handler, self->doc);
+    g_clear_object(&self->doc);
+  }
+  G_OBJECT_CLASS(tess_tile_palette_parent_class)->dispose(object);
+}
+
+static void tess_tile_palette_finalize(GObject *object) {
+  TessTilePalette *self = TESS_TILE_PALETTE(object);
+  g_hash_table_unref(self->surfaces);
+  g_array_unref(self->tileset_ids);
+  g_free(self->stamp);
+  G_OBJECT_CLASS(tess_tile_palette_parent_class)->finalize(object);
+}
+
+static void tess_tile_palette_class_init(TessTilePaletteClass *klass) {
+  GObjectClass *object_class = G_OBJECT_CLASS(klass);
+  object_class->dispose = tess_tile_palette_dispose;
+  object_class->finalize = tess_tile_palette_finalize;
+  signals[SIGNAL_STAMP_CHANGED] = g_signal_new("stamp-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
+                                               NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void tess_tile_palette_init(TessTilePalette *self) {
+  self->surfaces = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)cairo_surface_destroy);
+  self->tileset_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
+  self->scale = 1.0;
+  gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_VERTICAL);
+  gtk_box_set_spacing(GTK_BOX(self), 6);
+
+  GtkWidget *head = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
+  self->tileset_names = gtk_string_list_new(NULL);
+  self->tilesets = GTK_DROP_DOWN(gtk_drop_down_new(G_LIST_MODEL(self->tileset_names), NULL));
+  gtk_widget_set_hexpand(GTK_WIDGET(self->tilesets), TRUE);
+  gtk_widget_set_tooltip_text(GTK_WIDGET(self->tilesets), _("Tileset"));
+  g_signal_connect(self->tilesets, "notify::selected", G_CALLBACK(on_tileset_selected), self);
+  gtk_box_append(GTK_BOX(head), GTK_WIDGET(self->tilesets));
+
+  GtkWidget *add = gtk_button_new_from_icon_name("list-add-symbolic");
+  gtk_actionable_set_action_name(GTK_ACTIONABLE(add), "win.add-tileset");
+  gtk_widget_set_tooltip_text(add, _("Add a tileset from a PNG"));
+  gtk_box_append(GTK_BOX(head), add);
+
+  GtkWidget *menu_box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *rename = gtk_button_new_with_mnemonic(_("_Rename…"));
+  gtk_widget_add_css_class(rename, "flat");
+  g_signal_connect(rename, "clicked", G_CALLBACK(on_rename_clicked), self);
+  GtkWidget *remove = gtk_button_new_with_mnemonic(_("Re_move…"));
+  gtk_widget_add_css_class(remove, "flat");
+  g_signal_connect(remove, "clicked", G_CALLBACK(on_remove_clicked), self);
+  gtk_box_append(GTK_BOX(menu_box), rename);
+  gtk_box_append(GTK_BOX(menu_box), remove);
+  GtkWidget *popover = gtk_popover_new();
+  gtk_popover_set_child(GTK_POPOVER(popover), menu_box);
+  self->menu_button = gtk_menu_button_new();
+  gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(self->menu_button), "view-more-symbolic");
+  gtk_menu_button_set_popover(GTK_MENU_BUTTON(self->menu_button), popover);
+  gtk_widget_set_tooltip_text(self->menu_button, _("Tileset menu"));
+  gtk_box_append(GTK_BOX(head), self->menu_button);
+  gtk_box_append(GTK_BOX(self), head);
+
+  self->empty_label = gtk_label_new(_("No tilesets yet. Add one from a PNG."));
+  gtk_label_set_wrap(GTK_LABEL(self->empty_label), TRUE);
+  gtk_widget_add_css_class(self->empty_label, "dim-label");
+  gtk_widget_set_vexpand(self->empty_label, TRUE);
+  gtk_box_append(GTK_BOX(self), self->empty_label);
+
+  self->area = GTK_DRAWING_AREA(gtk_drawing_area_new());
+  gtk_widget_set_halign(GTK_WIDGET(self->area), GTK_ALIGN_START);
+  gtk_widget_set_valign(GTK_WIDGET(self->area), GTK_ALIGN_START);
+  gtk_drawing_area_set_draw_func(self->area, draw, self, NULL);
+  GtkGesture *drag = gtk_gesture_drag_new();
+  g_signal_connect(drag, "drag-begin", G_CALLBACK(on_drag_begin), self);
+  g_signal_connect(drag, "drag-update", G_CALLBACK(on_drag_update), self);
+  gtk_widget_add_controller(GTK_WIDGET(self->area), GTK_EVENT_CONTROLLER(drag));
+  self->scroll = gtk_scrolled_window_new();
+  gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(self->scroll), GTK_WIDGET(self->area));
+  gtk_widget_set_vexpand(self->scroll, TRUE);
+  gtk_box_append(GTK_BOX(self), self->scroll);
+  gtk_widget_set_visible(self->scroll, FALSE);
+}
+
+GtkWidget *tess_tile_palette_new(void) { return g_object_new(TESS_TYPE_TILE_PALETTE, NULL); }

@@ -1,0 +1,35 @@
+/* TessTilePalette: the tilesets of the project, drawn from their PNG bytes;
+ * a click picks one tile, a drag picks a rectangle of tiles (the brush's
+ * stamp). Rename and remove a tileset from its menu. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tess-document.h"
+
+G_BEGIN_DECLS
+
+#define TESS_TYPE_TILE_PALETTE (tess_tile_palette_get_type())
+G_DECLARE_FINAL_TYPE(TessTilePalette, tess_tile_palette, TESS, TILE_PALETTE, GtkBox)
+
+GtkWidget *tess_tile_palette_new(void);
+void tess_tile_palette_set_document(TessTilePalette *self, TessDocument *doc);
+TessId tess_tile_palette_get_tileset(TessTilePalette *self);
+void tess_tile_palette_set_tileset(TessTilePalette *self, TessId tileset);
+/* Selects the tiles in columns x..x+w-1, rows y..y+h-1 of the current
+ * tileset (clipped) and emits "stamp-changed". */
+void tess_tile_palette_select(TessTilePalette *self, uint32_t x, uint32_t y, uint32_t w, uint32_t h);
+/* The selected stamp (borrowed cells, w * h, row-major); FALSE when none. */
+gboolean tess_tile_palette_get_stamp(TessTilePalette *self, uint32_t *w, uint32_t *h, const TessCell **cells);
+
+/* Tileset operations (the palette's menu). */
+gboolean tess_tile_palette_rename_tileset(TessTilePalette *self, TessId tileset, const char *name);
+/* Removes a tileset: its cells are erased (remap_to 0) or remapped to the same index of remap_to. */
+gboolean tess_tile_palette_remove_tileset(TessTilePalette *self, TessId tileset, TessId remap_to);
+
+/* The cached cairo surface of a tileset (borrowed), decoding it on first use. */
+cairo_surface_t *tess_tile_palette_get_surface(TessTilePalette *self, TessId tileset);
+
+/* Signal "stamp-changed" (no arguments). */
+
+G_END_DECLS

@@ -1,0 +1,171 @@
+#include "tess-ui.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "tess-window.h"
+#include "tessera/image.h"
+#include <string.h>
+
+void tess_ui_report(GtkWidget *widget, const char *message) {
+  GtkRoot *root = widget ? gtk_widget_get_root(widget) : NULL;
+  if (root && TESS_IS_WINDOW(root)) tess_window_report(TESS_WINDOW(root), message);
+  else g_message("%s", message);
+}
+
+gboolean tess_ui_apply(GtkWidget *widget, TessDocument *doc, TessResult r, const TessError *err) {
+  if (r != TESS_OK) {
+    g_autofree char *msg = tess_document_describe_error(r, err);
+    tess_ui_report(widget, msg);
+    return FALSE;
+  }
+  g_autoptr(GError) error = NULL;
+  if (!tess_document_commit(doc, &error)) tess_ui_report(widget, error->message);
+  return TRUE;
+}
+
+static void on_error_response(GtkDialog *dialog, int response, gpointer user) {
+  gtk_window_destroy(GTK_WINDOW(dialog));
+}
+
+GtkWidget *tess_ui_error_dialog(GtkWindow *parent, const char *primary, const char *secondary) {
+  GtkWidget *dialog = gtk_message_dialog_new(parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                             GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", primary);
+  if (secondary) gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(dialog), "%s", secondary);
+  gtk_widget_add_css_class(dialog, "tess-error-dialog");
+  g_signal_connect(dialog, "response", G_CALLBACK(on_error_response), NULL);
+  gtk_window_present(GTK_WINDOW(dialog));
+  return dialog;
+}
+
+void tess_ui_rgba_from_u32(uint32_t color, GdkRGBA *rgba) {
+  rgba->red = ((color >> 24) & 0xFF) / 255.0f;
+  rgba->green = ((color >> 16) & 0xFF) / 255.0f;
+  rgba->blue = ((color >> 8) & 0xFF) / 255.0f;
+  rgba->alpha = (color & 0xFF) / 255.0f;
+}
+
+static uint32_t channel(float v) {
+  if (!(v >= 0.0f)) return 0;
+  if (v >= 1.0f) return 255;
+  return (uint32_t)lrintf(v * 255.0f);
+}
+
+uint32_t tess_ui_rgba_to_u32(const GdkRGBA *rgba) {
+  return (channel(rgba->red) << 24) | (channel(rgba->green) << 16) | (channel(rgba->blue) << 8) |
+         channel(rgba->alpha);
+}
+
+gboolean tess_ui_parse_number(const char *text, double *out) {
+  if (text == NULL) return FALSE;
+  while (g_ascii_isspace(*text)) text++;
+  if (*text == '\0') return FALSE;
+  /* Only digits, signs, one decimal mark and an exponent: "nan", "inf" and
+   * words never reach strtod. */
+  g_autofree char *copy = g_strstrip(g_strdup(text));
+  for (char *c = copy; *c; c++) {
+    if (*c == ',') *c = '.'; /* a comma decimal mark, as the French type it */
+    if (!(g_ascii_isdigit(*c) || *c == '.' || *c == '-' || *c == '+' || *c == 'e' || *c == 'E')) return FALSE;
+  }
+  char *end = NULL;
+  double v = g_ascii_strtod(copy, &end);
+  if (end == copy || *end != '\0' || !isfinite(v)) return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+static int on_spin_input(GtkSpinButton *spin, double *new_value, gpointer user) {
+  double v;
+  if (!tess_ui_parse_number(gtk_editable_get_text(GTK_EDITABLE(spin)), &v)) {
+    gtk_widget_error_bell(GTK_WIDGET(spin));
+    *new_value = gtk_spin_button_get_value(spin); /* keep what was there */
+    return TRUE;
+  }
+  *new_value = v;
+  return TRUE;
+}
+
+GtkWidget *tess_ui_spin_new(double lower, double upper, double step, guint digits) {
+  GtkWidget *spin = gtk_spin_button_new_with_range(lower, upper, step);
+  gtk_spin_button_set_digits(GTK_SPIN_BUTTON(spin), digits);
+  gtk_spin_button_set_numeric(GTK_SPIN_BUTTON(spin), TRUE);
+  gtk_spin_button_set_update_policy(GTK_SPIN_BUTTON(spin), GTK_UPDATE_IF_VALID);
+  g_signal_connect(spin, "input", G_CALLBACK(on_spin_input), NULL);
+  return spin;
+}
+
+static void draw_swatch(GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer user) {
+  uint32_t color = GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(area), "tess-color"));
+  GdkRGBA rgba;
+  tess_ui_rgba_from_u32(color, &rgba);
+  /* A checkerboard under translucent colours. */
+  cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);
+  cairo_paint(cr);
+  cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+  for (int y = 0; y < h; y += 4)
+    for (int x = (y / 4) % 2 * 4; x < w; x += 8) cairo_rectangle(cr, x, y, 4, 4);
+  cairo_fill(cr);
+  gdk_cairo_set_source_rgba(cr, &rgba);
+  cairo_paint(cr);
+  cairo_set_source_rgba(cr, 0, 0, 0, 0.4);
+  cairo_rectangle(cr, 0.5, 0.5, w - 1, h - 1);
+  cairo_set_line_width(cr, 1);
+  cairo_stroke(cr);
+}
+
+GtkWidget *tess_ui_swatch_new(uint32_t color) {
+  GtkWidget *area = gtk_drawing_area_new();
+  gtk_drawing_area_set_content_width(GTK_DRAWING_AREA(area), 16);
+  gtk_drawing_area_set_content_height(GTK_DRAWING_AREA(area), 16);
+  gtk_widget_set_valign(area, GTK_ALIGN_CENTER);
+  g_object_set_data(G_OBJECT(area), "tess-color", GUINT_TO_POINTER(color));
+  gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(area), draw_swatch, NULL, NULL);
+  return area;
+}
+
+void tess_ui_swatch_set(GtkWidget *swatch, uint32_t color) {
+  g_object_set_data(G_OBJECT(swatch), "tess-color", GUINT_TO_POINTER(color));
+  gtk_widget_queue_draw(swatch);
+}
+
+gboolean tess_ui_copy_name(char *dst, const char *src) {
+  if (src == NULL) return FALSE;
+  g_autofree char *clean = g_strstrip(g_strdup(src));
+  if (*clean == '\0' || !g_utf8_validate(clean, -1, NULL)) return FALSE;
+  const char *end = clean;
+  while (*end && (size_t)(g_utf8_next_char(end) - clean) < TESS_NAME_MAX) end = g_utf8_next_char(end);
+  memcpy(dst, clean, (size_t)(end - clean));
+  dst[end - clean] = '\0';
+  return TRUE;
+}
+
+cairo_surface_t *tess_ui_surface_from_png(const uint8_t *png, size_t size, const char *name, TessResult *r_out,
+                                          TessError *err) {
+  TessImage img = {0};
+  TessResult r = tess_png_decode(png, size, name, &img, err);
+  if (r_out) *r_out = r;
+  if (r != TESS_OK) return NULL;
+  cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)img.width, (int)img.height);
+  if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
+    tess_image_clear(&img);
+    cairo_surface_destroy(surface);
+    if (r_out) *r_out = TESS_ERR_NOMEM;
+    return NULL;
+  }
+  cairo_surface_flush(surface);
+  uint8_t *dst = cairo_image_surface_get_data(surface);
+  int stride = cairo_image_surface_get_stride(surface);
+  for (uint32_t y = 0; y < img.height; y++) {
+    const uint8_t *s = img.pixels + (size_t)y * img.stride;
+    uint32_t *d = (uint32_t *)(dst + (size_t)y * (size_t)stride);
+    for (uint32_t x = 0; x < img.width; x++) {
+      uint32_t a = s[4 * x + 3];
+      uint32_t rr = (s[4 * x] * a + 127) / 255, gg = (s[4 * x + 1] * a + 127) / 255, bb = (s[4 * x + 2] * a + 127) / 255;
+      d[x] = (a << 24) | (rr << 16) | (gg << 8) | bb;
+    }
+  }
+  cairo_surface_mark_dirty(surface);
+  tess_image_clear(&img);
+  return surface;
+}

@@ -1,0 +1,49 @@
+/* Small helpers the panels and dialogs share: reporting an error to the
+ * window, committing an edit, message dialogs, colours. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tess-document.h"
+
+G_BEGIN_DECLS
+
+/* Shows a (translated) message in the window that holds `widget`: the
+ * window's message bar when it is a TessWindow. */
+void tess_ui_report(GtkWidget *widget, const char *message);
+
+/* The usual end of an edit: when r failed, reports it and returns FALSE;
+ * otherwise commits the document (reporting a failed commit) and returns
+ * TRUE when the edit is in the project. */
+gboolean tess_ui_apply(GtkWidget *widget, TessDocument *doc, TessResult r, const TessError *err);
+
+/* A modal error dialog: primary text and a secondary explanation. Does not
+ * block; destroyed when answered. Returns the dialog (tests answer it). */
+GtkWidget *tess_ui_error_dialog(GtkWindow *parent, const char *primary, const char *secondary);
+
+/* 0xRRGGBBAA <-> GdkRGBA */
+void tess_ui_rgba_from_u32(uint32_t color, GdkRGBA *rgba);
+uint32_t tess_ui_rgba_to_u32(const GdkRGBA *rgba);
+
+/* Parses a number the way the user types it (locale decimal point or '.');
+ * FALSE for letters, trailing junk, NaN and infinities. */
+gboolean tess_ui_parse_number(const char *text, double *out);
+
+/* A GtkSpinButton that refuses letters, NaN and infinities (the value stays
+ * as it was and the text is restored). */
+GtkWidget *tess_ui_spin_new(double lower, double upper, double step, guint digits);
+
+/* A small square of colour (the material palette's swatches). */
+GtkWidget *tess_ui_swatch_new(uint32_t color);
+void tess_ui_swatch_set(GtkWidget *swatch, uint32_t color);
+
+/* Copies a name into a TESS_NAME_MAX buffer, trimmed, cut at a character
+ * boundary. FALSE (dst untouched) when the name is empty. */
+gboolean tess_ui_copy_name(char *dst, const char *src);
+
+/* Decodes PNG bytes with core/image into a cairo surface (premultiplied
+ * ARGB32). NULL with r/err filled when the bytes are not a usable PNG. */
+cairo_surface_t *tess_ui_surface_from_png(const uint8_t *png, size_t size, const char *name, TessResult *r,
+                                          TessError *err);
+
+G_END_DECLS

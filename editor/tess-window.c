@@ -1,0 +1,996 @@
+/* TessWindow: the editor window. */
+#include "tess-window.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "tess-layers-panel.h"
+#include "tess-level-properties-dialog.h"
+#include "tess-material-panel.h"
+#include "tess-resources.h"
+#include "tess-object-inspector.h"
+#include "tess-tile-palette.h"
+#include "tess-tileset-dialog.h"
+#include "tess-ui.h"
+#include "tessera/image.h"
+#ifdef TESS_HAVE_MAP_VIEW
+#include "tess-map-view.h"
+#include "tess-tool.h"
+#endif
+
+#define IMAGE_MAX_BYTES ((size_t)256 * 1024 * 1024)
+
+struct _TessWindow {
+  GtkApplicationWindow parent_instance;
+
+  /* template widgets */
+  GtkStack *stack;
+  GtkListBox *recent_list;
+  GtkWidget *recent_empty;
+  GtkInfoBar *reload_bar, *message_bar;
+  GtkLabel *reload_label, *message_label;
+  GtkWidget *save_copy_button;
+  GtkWidget *tool_bar, *map_holder;
+  TessLayersPanel *layers_panel;
+  TessTilePalette *tile_palette;
+  TessMaterialPanel *material_panel;
+  TessObjectInspector *object_inspector;
+  GtkStack *side_stack;
+  GtkLabel *status_cell, *status_tile, *status_material, *status_zoom;
+
+  /* owned */
+  TessDocument *doc;
+  GtkWidget *map_view;
+  GtkDropTarget *drop_target;
+  GArray *changed_sources; /* TessId of tilesets whose PNG changed on disk */
+  char *reported;
+
+  /* borrowed */
+  GtkWindow *last_dialog;
+
+  TessId level, layer;
+  guint checkpoint_source;
+  gulong committed_handler, unsaved_handler, recent_handler;
+};
+
+G_DEFINE_FINAL_TYPE(TessWindow, tess_window, GTK_TYPE_APPLICATION_WINDOW)
+
+static void update_title(TessWindow *self);
+static void update_actions(TessWindow *self);
+
+/* ---- Small helpers --------------------------------------------------------- */
+
+static TessProject *project(TessWindow *self) { return self->doc ? tess_document_get_project(self->doc) : NULL; }
+
+static TessLevel *current_level(TessWindow *self) {
+  return project(self) ? tess_project_level(project(self), self->level) : NULL;
+}
+
+static void action_set_enabled(TessWindow *self, const char *name, gboolean enabled) {
+  GAction *a = g_action_map_lookup_action(G_ACTION_MAP(self), name);
+  if (a) g_simple_action_set_enabled(G_SIMPLE_ACTION(a), enabled);
+}
+
+static void remember_dialog(TessWindow *self, GtkWidget *dialog) {
+  g_set_weak_pointer(&self->last_dialog, GTK_WINDOW(dialog));
+}
+
+void tess_window_report(TessWindow *self, const char *message) {
+  g_return_if_fail(TESS_IS_WINDOW(self));
+  g_free(self->reported);
+  self->reported = g_strdup(message);
+  gtk_label_set_text(self->message_label, message);
+  gboolean unsaved = self->doc && tess_document_get_unsaved(self->doc);
+  gtk_info_bar_set_message_type(self->message_bar, unsaved ? GTK_MESSAGE_ERROR : GTK_MESSAGE_WARNING);
+  gtk_widget_set_visible(self->save_copy_button, unsaved);
+  gtk_info_bar_set_revealed(self->message_bar, TRUE);
+}
+
+const char *tess_window_get_reported(TessWindow *self) { return self->reported; }
+
+static void on_message_response(GtkInfoBar *bar, int response, TessWindow *self) {
+  if (response == GTK_RESPONSE_CLOSE) gtk_info_bar_set_revealed(bar, FALSE);
+}
+
+/* ---- Title, status ---------------------------------------------------------- */
+
+static void update_title(TessWindow *self) {
+  if (!self->doc) {
+    gtk_window_set_title(GTK_WINDOW(self), _("Tessera"));
+    return;
+  }
+  g_autofree char *name = tess_document_dup_name(self->doc);
+  TessLevel *level = current_level(self);
+  /* "project — level", as GNOME applications title a document and its part. */
+  g_autofree char *title = level ? g_strdup_printf(_("%s — %s"), name, level->settings.name) : g_strdup(name);
+  gtk_window_set_title(GTK_WINDOW(self), title);
+}
+
+static void set_zoom_label(TessWindow *self, double zoom) {
+  g_autofree char *text = g_strdup_printf(_("Zoom %.0f %%"), zoom * 100.0);
+  gtk_label_set_text(self->status_zoom, text);
+}
+
+G_GNUC_UNUSED static void show_cell(TessWindow *self, int x, int y) {
+  TessProject *p = project(self);
+  TessLevel *level = current_level(self);
+  if (!p || !level || x < 0 || y < 0 || (uint32_t)x >= level->settings.width || (uint32_t)y >= level->settings.height) {
+    gtk_label_set_text(self->status_cell, "");
+    gtk_label_set_text(self->status_tile, "");
+    gtk_label_set_text(self->status_material, "");
+    return;
+  }
+  g_autofree char *cell_text = g_strdup_printf(_("Cell %d, %d"), x, y);
+  gtk_label_set_text(self->status_cell, cell_text);
+
+  /* The tile of the layer being edited, else the one that gives the cell its shape. */
+  TessCellCollision col;
+  tess_level_cell_collision(p, level, (uint32_t)x, (uint32_t)y, &col);
+  TessLayer *layer = tess_level_layer(level, self->layer);
+  TessCell cell = (layer && layer->props.kind == TESS_LAYER_TILES) ? tess_layer_cell(layer, (uint32_t)x, (uint32_t)y) : 0;
+  if (!cell) cell = col.cell;
+  g_autofree char *tile_text = NULL;
+  if (cell) {
+    TessTileset *ts = tess_project_tileset(p, TESS_CELL_TILESET(cell));
+    tile_text = g_strdup_printf(_("Tile %s #%u"), ts ? ts->name : "?", TESS_CELL_TILE(cell));
+  } else {
+    tile_text = g_strdup(_("No tile"));
+  }
+  gtk_label_set_text(self->status_tile, tile_text);
+
+  const TessMaterial *m = col.material ? tess_project_material(p, col.material) : NULL;
+  g_autofree char *mat_text = m ? g_strdup_printf(_("Material %s"), m->name) : g_strdup(_("No material"));
+  gtk_label_set_text(self->status_material, mat_text);
+}
+
+const char *tess_window_get_status(TessWindow *self, const char *which) {
+  if (g_str_equal(which, "cell")) return gtk_label_get_text(self->status_cell);
+  if (g_str_equal(which, "tile")) return gtk_label_get_text(self->status_tile);
+  if (g_str_equal(which, "material")) return gtk_label_get_text(self->status_material);
+  if (g_str_equal(which, "zoom")) return gtk_label_get_text(self->status_zoom);
+  return NULL;
+}
+
+/* ---- The map view ------------------------------------------------------------ */
+
+#ifdef TESS_HAVE_MAP_VIEW
+static const struct {
+  const char *name;
+  TessTool tool;
+  guint key;
+} tools[] = {
+    {"brush", TESS_TOOL_BRUSH, GDK_KEY_b},
+    {"eraser", TESS_TOOL_ERASER, GDK_KEY_e},
+    {"rectangle", TESS_TOOL_RECTANGLE, GDK_KEY_r},
+    {"bucket", TESS_TOOL_BUCKET, GDK_KEY_g},
+    {"picker", TESS_TOOL_PICKER, GDK_KEY_i},
+    {"material", TESS_TOOL_MATERIAL_BRUSH, GDK_KEY_m},
+    {"select", TESS_TOOL_SELECT, GDK_KEY_s},
+    {"object", TESS_TOOL_OBJECT, GDK_KEY_o},
+};
+
+static TessMapView *map(TessWindow *self) { return TESS_MAP_VIEW(self->map_view); }
+
+static void on_cursor_moved(TessMapView *v, int x, int y, TessWindow *self) { show_cell(self, x, y); }
+
+static void on_zoom_changed(TessMapView *v, TessWindow *self) { set_zoom_label(self, tess_map_view_get_zoom(v)); }
+
+static void on_object_selected(TessMapView *v, guint id, TessWindow *self) {
+  tess_object_inspector_set_object(self->object_inspector, self->level, id);
+  if (id) gtk_stack_set_visible_child_name(self->side_stack, "object");
+}
+
+static void on_edit_refused(TessMapView *v, const char *message, TessWindow *self) { tess_window_report(self, message); }
+
+static void push_stamp(TessWindow *self) {
+  uint32_t w, h;
+  const TessCell *cells;
+  if (tess_tile_palette_get_stamp(self->tile_palette, &w, &h, &cells)) tess_map_view_set_stamp(map(self), w, h, cells);
+}
+
+static void on_stamp_picked(TessMapView *v, TessWindow *self) {
+  /* The picker chose tiles on the map: the palette shows that tileset. */
+  gtk_stack_set_visible_child_name(self->side_stack, "tiles");
+}
+#endif
+
+static void on_stamp_changed(TessTilePalette *palette, TessWindow *self) {
+#ifdef TESS_HAVE_MAP_VIEW
+  push_stamp(self);
+  /* Picking tiles means painting them next. */
+  GVariant *state = g_action_get_state(G_ACTION(g_action_map_lookup_action(G_ACTION_MAP(self), "tool")));
+  const char *tool = g_variant_get_string(state, NULL);
+  if (g_str_equal(tool, "eraser") || g_str_equal(tool, "picker") || g_str_equal(tool, "material") ||
+      g_str_equal(tool, "object") || g_str_equal(tool, "select"))
+    g_action_group_activate_action(G_ACTION_GROUP(self), "tool", g_variant_new_string("brush"));
+  g_variant_unref(state);
+#endif
+}
+
+static void on_material_selected(TessMaterialPanel *panel, guint id, TessWindow *self) {
+#ifdef TESS_HAVE_MAP_VIEW
+  tess_map_view_set_material(map(self), id);
+#endif
+}
+
+static void on_level_selected(TessLayersPanel *panel, guint id, TessWindow *self) {
+  self->level = id;
+#ifdef TESS_HAVE_MAP_VIEW
+  tess_map_view_set_level(map(self), id);
+#endif
+  tess_object_inspector_set_object(self->object_inspector, id, 0);
+  update_title(self);
+}
+
+static void on_layer_selected(TessLayersPanel *panel, guint id, TessWindow *self) {
+  self->layer = id;
+#ifdef TESS_HAVE_MAP_VIEW
+  tess_map_view_set_layer(map(self), id);
+#endif
+}
+
+GtkWidget *tess_window_get_map_view(TessWindow *self) { return self->map_view; }
+GtkWidget *tess_window_get_layers_panel(TessWindow *self) { return GTK_WIDGET(self->layers_panel); }
+GtkWidget *tess_window_get_tile_palette(TessWindow *self) { return GTK_WIDGET(self->tile_palette); }
+GtkWidget *tess_window_get_material_panel(TessWindow *self) { return GTK_WIDGET(self->material_panel); }
+GtkWidget *tess_window_get_object_inspector(TessWindow *self) { return GTK_WIDGET(self->object_inspector); }
+GtkDropTarget *tess_window_get_drop_target(TessWindow *self) { return self->drop_target; }
+GtkWindow *tess_window_get_last_dialog(TessWindow *self) { return self->last_dialog; }
+TessId tess_window_get_level(TessWindow *self) { return self->level; }
+TessId tess_window_get_layer(TessWindow *self) { return self->layer; }
+
+/* ---- Document ------------------------------------------------------------------ */
+
+static void on_committed(TessDocument *doc, TessWindow *self) {
+  update_actions(self);
+  update_title(self);
+  /* Fold the WAL into the file after a few idle seconds. */
+  if (self->checkpoint_source) g_source_remove(self->checkpoint_source);
+  self->checkpoint_source = 0;
+}
+
+static gboolean checkpoint_idle(gpointer user) {
+  TessWindow *self = user;
+  self->checkpoint_source = 0;
+  if (self->doc) tess_document_checkpoint(self->doc);
+  return G_SOURCE_REMOVE;
+}
+
+static void schedule_checkpoint(TessWindow *self) {
+  if (self->checkpoint_source) g_source_remove(self->checkpoint_source);
+  self->checkpoint_source = g_timeout_add_seconds(3, checkpoint_idle, self);
+}
+
+static void on_unsaved(TessDocument *doc, GParamSpec *pspec, TessWindow *self) {
+  if (tess_document_get_unsaved(doc)) {
+    g_autofree char *msg = g_strdup_printf(_("%s Use Save a Copy… to keep your work."),
+                                           tess_document_get_unsaved_reason(doc));
+    tess_window_report(self, msg);
+  } else {
+    gtk_widget_set_visible(self->save_copy_button, FALSE);
+    gtk_info_bar_set_revealed(self->message_bar, FALSE);
+  }
+  update_title(self);
+}
+
+void tess_window_set_document(TessWindow *self, TessDocument *doc) {
+  g_return_if_fail(TESS_IS_WINDOW(self));
+  if (self->doc) {
+    g_clear_signal_handler(&self->committed_handler, self->doc);
+    g_clear_signal_handler(&self->unsaved_handler, self->doc);
+    tess_document_checkpoint(self->doc);
+    g_clear_object(&self->doc);
+  }
+  if (doc) {
+    self->doc = g_object_ref(doc);
+    self->committed_handler = g_signal_connect(doc, "committed", G_CALLBACK(on_committed), self);
+    self->unsaved_handler = g_signal_connect(doc, "notify::unsaved", G_CALLBACK(on_unsaved), self);
+  }
+  self->level = self->layer = 0;
+  gtk_info_bar_set_revealed(self->message_bar, FALSE);
+  gtk_info_bar_set_revealed(self->reload_bar, FALSE);
+#ifdef TESS_HAVE_MAP_VIEW
+  tess_map_view_set_document(map(self), doc);
+#endif
+  tess_material_panel_set_document(self->material_panel, doc);
+  tess_tile_palette_set_document(self->tile_palette, doc);
+  tess_object_inspector_set_document(self->object_inspector, doc);
+  tess_layers_panel_set_document(self->layers_panel, doc); /* selects a level and a layer */
+#ifdef TESS_HAVE_MAP_VIEW
+  push_stamp(self);
+  tess_map_view_set_material(map(self), tess_material_panel_get_selected(self->material_panel));
+#endif
+  gtk_stack_set_visible_child_name(self->stack, doc ? "editor" : "start");
+  if (doc && self->map_view) gtk_widget_grab_focus(self->map_view);
+  update_actions(self);
+  update_title(self);
+}
+
+TessDocument *tess_window_get_document(TessWindow *self) { return self->doc; }
+
+static void show_open_error(TessWindow *self, const char *path, const char *reason) {
+  g_autofree char *name = g_filename_display_name(path);
+  g_autofree char *primary = g_strdup_printf(_("Could not open “%s”"), name);
+  remember_dialog(self, tess_ui_error_dialog(GTK_WINDOW(self), primary, reason));
+}
+
+gboolean tess_window_open_path(TessWindow *self, const char *path) {
+  g_return_val_if_fail(TESS_IS_WINDOW(self), FALSE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TessDocument) doc = tess_document_open(path, &error);
+  if (!doc) {
+    show_open_error(self, path, error->message);
+    return FALSE;
+  }
+  tess_window_set_document(self, doc);
+  GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
+  if (TESS_IS_APPLICATION(app)) tess_application_add_recent(TESS_APPLICATION(app), path);
+  return TRUE;
+}
+
+/* ---- File choosers ---------------------------------------------------------------- */
+
+static GtkFileFilter *project_filter(void) {
+  GtkFileFilter *filter = gtk_file_filter_new();
+  gtk_file_filter_set_name(filter, _("Tessera projects"));
+  gtk_file_filter_add_pattern(filter, "*.tessera");
+  return filter;
+}
+
+static void on_open_response(GtkNativeDialog *native, int response, TessWindow *self) {
+  if (response == GTK_RESPONSE_ACCEPT) {
+    g_autoptr(GFile) file = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(native));
+    g_autofree char *path = file ? g_file_get_path(file) : NULL;
+    if (path) tess_window_open_path(self, path);
+  }
+  g_object_unref(native);
+}
+
+void tess_window_choose_open(TessWindow *self) {
+  GtkFileChooserNative *native = gtk_file_chooser_native_new(_("Open Project"), GTK_WINDOW(self),
+                                                             GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  g_autoptr(GtkFileFilter) filter = project_filter();
+  gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(native), filter);
+  g_signal_connect(native, "response", G_CALLBACK(on_open_response), self);
+  gtk_native_dialog_show(GTK_NATIVE_DIALOG(native));
+}
+
+static void on_new_response(GtkNativeDialog *native, int response, TessWindow *self) {
+  if (response == GTK_RESPONSE_ACCEPT) {
+    g_autoptr(GFile) file = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(native));
+    g_autofree char *chosen = file ? g_file_get_path(file) : NULL;
+    if (chosen) {
+      g_autofree char *path = g_str_has_suffix(chosen, ".tessera") ? g_strdup(chosen) : g_strconcat(chosen, ".tessera", NULL);
+      /* The chooser confirmed overwriting; a project file is replaced, never merged. */
+      if (g_file_test(path, G_FILE_TEST_EXISTS)) g_unlink(path);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TessDocument) doc = tess_document_new_project(path, &error);
+      if (doc) {
+        tess_window_set_document(self, doc);
+        GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
+        if (TESS_IS_APPLICATION(app)) tess_application_add_recent(TESS_APPLICATION(app), path);
+      } else {
+        g_autofree char *name = g_filename_display_name(path);
+        g_autofree char *primary = g_strdup_printf(_("Could not create “%s”"), name);
+        remember_dialog(self, tess_ui_error_dialog(GTK_WINDOW(self), primary, error->message));
+      }
+    }
+  }
+  g_object_unref(native);
+}
+
+void tess_window_choose_new(TessWindow *self) {
+  GtkFileChooserNative *native = gtk_file_chooser_native_new(_("New Project"), GTK_WINDOW(self),
+                                                             GTK_FILE_CHOOSER_ACTION_SAVE, _("_Create"), _("_Cancel"));
+  gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(native), _("Untitled.tessera"));
+  g_autoptr(GtkFileFilter) filter = project_filter();
+  gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(native), filter);
+  g_signal_connect(native, "response", G_CALLBACK(on_new_response), self);
+  gtk_native_dialog_show(GTK_NATIVE_DIALOG(native));
+}
+
+static void on_save_copy_response(GtkNativeDialog *native, int response, TessWindow *self) {
+  if (response == GTK_RESPONSE_ACCEPT && self->doc) {
+    g_autoptr(GFile) file = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(native));
+    g_autofree char *chosen = file ? g_file_get_path(file) : NULL;
+    if (chosen) {
+      g_autofree char *path = g_str_has_suffix(chosen, ".tessera") ? g_strdup(chosen) : g_strconcat(chosen, ".tessera", NULL);
+      g_autoptr(GError) error = NULL;
+      if (!tess_document_save_copy(self->doc, path, &error)) {
+        g_autofree char *name = g_filename_display_name(path);
+        g_autofree char *primary = g_strdup_printf(_("Could not save a copy as “%s”"), name);
+        remember_dialog(self, tess_ui_error_dialog(GTK_WINDOW(self), primary, error->message));
+      } else {
+        GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
+        if (TESS_IS_APPLICATION(app)) tess_application_add_recent(TESS_APPLICATION(app), path);
+        update_title(self);
+      }
+    }
+  }
+  g_object_unref(native);
+}
+
+/* ---- Actions ------------------------------------------------------------------------- */
+
+static void report_error(TessWindow *self, GError *error) {
+  if (error) tess_window_report(self, error->message);
+}
+
+static void action_undo(GSimpleAction *a, GVariant *p, gpointer user) {
+  TessWindow *self = user;
+  g_autoptr(GError) error = NULL;
+  if (self->doc && !tess_document_undo(self->doc, &error)) report_error(self, error);
+}
+
+static void action_redo(GSimpleAction *a, GVariant *p, gpointer user) {
+  TessWindow *self = user;
+  g_autoptr(GError) error = NULL;
+  if (self->doc && !tess_document_redo(self->doc, &error)) report_error(self, error);
+}
+
+static void action_save_copy(GSimpleAction *a, GVariant *p, gpointer user) {
+  TessWindow *self = user;
+  if (!self->doc) return;
+  GtkFileChooserNative *native = gtk_file_chooser_native_new(_("Save a Copy"), GTK_WINDOW(self),
+                                                             GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  g_autofree char *name = tess_document_dup_name(self->doc);
+  g_autofree char *suggested = g_strdup_printf(_("%s (copy).tessera"), name);
+  gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(native), suggested);
+  g_signal_connect(native, "response", G_CALLBACK(on_save_copy_response), self);
+  gtk_native_dialog_show(GTK_NATIVE_DIALOG(native));
+}
+
+static void action_level_properties(GSimpleAction *a, GVariant *p, gpointer user) {
+  TessWindow *self = user;
+  if (!current_level(self)) return;
+  GtkWidget *dialog = tess_level_properties_dialog_new(GTK_WINDOW(self), self->doc, self->level);
+  remember_dialog(self, dialog);
+  gtk_window_present(GTK_WINDOW(dialog));
+}
+
+static void on_tileset_png_response(GtkNativeDialog *native, int response, TessWindow *self) {
+  if (response == GTK_RESPONSE_ACCEPT && self->doc) {
+    g_autoptr(GFile) file = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(native));
+    g_autofree char *path = file ? g_file_get_path(file) : NULL;
+    if (path) {
+      GtkWidget *dialog = tess_window_add_tileset_from(self, path);
+      (void)dialog;
+    }
+  }
+  g_object_unref(native);
+}
+
+static void action_add_tileset(GSimpleAction *a, GVariant *p, gpointer user) {
+  TessWindow *self = user;
+  if (!self->doc) return;
+  GtkFileChooserNative *native = gtk_file_chooser_native_new(_("Add Tileset"), GTK_WINDOW(self),
+                                                             GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  GtkFileFilter *filter = gtk_file_filter_new();
+  gtk_file_filter_set_name(filter, _("PNG images"));
+  gtk_file_filter_add_mime_type(filter, "image/png");
+  gtk_file_filter_add_pattern(filter, "*.png");
+  gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(native), filter);
+  g_object_unref(filter);
+  g_signal_connect(native, "response", G_CALLBACK(on_tileset_png_response), self);
+  gtk_native_dialog_show(GTK_NATIVE_DIALOG(native));
+}
+
+static void action_close(GSimpleAction *a, GVariant *p, gpointer user) { gtk_window_close(GTK_WINDOW(user)); }
+
+static void action_reload_images(GSimpleAction *a, GVariant *p, gpointer user) { tess_window_reload_sources(user); }
+
+static void action_tool(GSimpleAction *a, GVariant *value, gpointer user) {
+  TessWindow *self = user;
+  const char *name = g_variant_get_string(value, NULL);
+#ifdef TESS_HAVE_MAP_VIEW
+  for (guint i = 0; i < G_N_ELEMENTS(tools); i++)
+    if (g_str_equal(tools[i].name, name)) {
+      tess_map_view_set_tool(map(self), tools[i].tool);
+      g_simple_action_set_state(a, value);
+      if (tools[i].tool == TESS_TOOL_MATERIAL_BRUSH) gtk_stack_set_visible_child_name(self->side_stack, "materials");
+      else if (tools[i].tool == TESS_TOOL_OBJECT) gtk_stack_set_visible_child_name(self->side_stack, "object");
+      else if (tools[i].tool != TESS_TOOL_SELECT) gtk_stack_set_visible_child_name(self->side_stack, "tiles");
+    }
+#else
+  (void)self;
+  (void)name;
+  g_simple_action_set_state(a, value);
+#endif
+}
+
+static void action_toggle(GSimpleAction *a, GVariant *p, gpointer user) {
+  GVariant *state = g_action_get_state(G_ACTION(a));
+  g_action_change_state(G_ACTION(a), g_variant_new_boolean(!g_variant_get_boolean(state)));
+  g_variant_unref(state);
+}
+
+static void change_show_grid(GSimpleAction *a, GVariant *value, gpointer user) {
+#ifdef TESS_HAVE_MAP_VIEW
+  tess_map_view_set_show_grid(map(user), g_variant_get_boolean(value));
+#endif
+  g_simple_action_set_state(a, value);
+}
+
+static void change_show_materials(GSimpleAction *a, GVariant *value, gpointer user) {
+#ifdef TESS_HAVE_MAP_VIEW
+  tess_map_view_set_show_materials(map(user), g_variant_get_boolean(value));
+#endif
+  g_simple_action_set_state(a, value);
+}
+
+#ifdef TESS_HAVE_MAP_VIEW
+static void action_flip_x(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_flip_stamp(map(user), TRUE); }
+static void action_flip_y(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_flip_stamp(map(user), FALSE); }
+static void action_rotate(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_rotate_stamp(map(user)); }
+static void action_copy(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_copy(map(user)); }
+static void action_cut(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_cut(map(user)); }
+static void action_paste(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_paste(map(user)); }
+static void action_delete(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_delete_selection(map(user)); }
+static void zoom_by(TessWindow *self, double factor) {
+  double z = tess_map_view_get_zoom(map(self)) * factor;
+  tess_map_view_set_zoom(map(self), CLAMP(z, 1.0 / 16.0, 16.0));
+}
+static void action_zoom_in(GSimpleAction *a, GVariant *p, gpointer user) { zoom_by(user, 2.0); }
+static void action_zoom_out(GSimpleAction *a, GVariant *p, gpointer user) { zoom_by(user, 0.5); }
+static void action_zoom_reset(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_set_zoom(map(user), 1.0); }
+#else
+static void action_noop(GSimpleAction *a, GVariant *p, gpointer user) {}
+#define action_flip_x action_noop
+#define action_flip_y action_noop
+#define action_rotate action_noop
+#define action_copy action_noop
+#define action_cut action_noop
+#define action_paste action_noop
+#define action_delete action_noop
+#define action_zoom_in action_noop
+#define action_zoom_out action_noop
+#define action_zoom_reset action_noop
+#endif
+
+static const GActionEntry win_actions[] = {
+    {"undo", action_undo, NULL, NULL, NULL, {0}},
+    {"redo", action_redo, NULL, NULL, NULL, {0}},
+    {"save-copy", action_save_copy, NULL, NULL, NULL, {0}},
+    {"level-properties", action_level_properties, NULL, NULL, NULL, {0}},
+    {"add-tileset", action_add_tileset, NULL, NULL, NULL, {0}},
+    {"close", action_close, NULL, NULL, NULL, {0}},
+    {"reload-images", action_reload_images, NULL, NULL, NULL, {0}},
+    {"tool", action_tool, "s", "'brush'", action_tool, {0}},
+    {"show-grid", action_toggle, NULL, "true", change_show_grid, {0}},
+    {"show-materials", action_toggle, NULL, "false", change_show_materials, {0}},
+    {"flip-x", action_flip_x, NULL, NULL, NULL, {0}},
+    {"flip-y", action_flip_y, NULL, NULL, NULL, {0}},
+    {"rotate", action_rotate, NULL, NULL, NULL, {0}},
+    {"copy", action_copy, NULL, NULL, NULL, {0}},
+    {"cut", action_cut, NULL, NULL, NULL, {0}},
+    {"paste", action_paste, NULL, NULL, NULL, {0}},
+    {"delete", action_delete, NULL, NULL, NULL, {0}},
+    {"zoom-in", action_zoom_in, NULL, NULL, NULL, {0}},
+    {"zoom-out", action_zoom_out, NULL, NULL, NULL, {0}},
+    {"zoom-reset", action_zoom_reset, NULL, NULL, NULL, {0}},
+};
+
+static const char *const doc_actions[] = {"save-copy", "level-properties", "add-tileset", "tool", "show-grid",
+                                          "show-materials", "flip-x", "flip-y", "rotate", "copy", "cut", "paste",
+                                          "delete", "zoom-in", "zoom-out", "zoom-reset"};
+
+static void update_actions(TessWindow *self) {
+  TessProject *p = project(self);
+  action_set_enabled(self, "undo", p && tess_project_can_undo(p));
+  action_set_enabled(self, "redo", p && tess_project_can_redo(p));
+  for (guint i = 0; i < G_N_ELEMENTS(doc_actions); i++) action_set_enabled(self, doc_actions[i], p != NULL);
+  /* The undo button names the step ("Undo Paint tiles"). */
+  const char *label = p ? tess_project_undo_label(p) : NULL;
+  GtkWidget *undo = GTK_WIDGET(gtk_widget_get_template_child(GTK_WIDGET(self), TESS_TYPE_WINDOW, "undo_button"));
+  g_autofree char *tip = label ? g_strdup_printf(_("Undo %s (Ctrl+Z)"), label) : g_strdup(_("Undo (Ctrl+Z)"));
+  if (undo) gtk_widget_set_tooltip_text(undo, tip);
+  if (p) schedule_checkpoint(self);
+}
+
+/* Single-key tool shortcuts on the window, in the bubble phase: a focused
+ * text field takes its letters first, so typing a name never changes tools. */
+static void add_key(GtkShortcutController *c, guint key, const char *action, GVariant *arg) {
+  GtkShortcut *s = gtk_shortcut_new(gtk_keyval_trigger_new(key, 0), gtk_named_action_new(action));
+  if (arg) gtk_shortcut_set_arguments(s, arg);
+  gtk_shortcut_controller_add_shortcut(c, s);
+}
+
+static void install_tool_keys(TessWindow *self) {
+  GtkEventController *c = gtk_shortcut_controller_new();
+  gtk_event_controller_set_propagation_phase(c, GTK_PHASE_BUBBLE);
+  GtkShortcutController *sc = GTK_SHORTCUT_CONTROLLER(c);
+  add_key(sc, GDK_KEY_b, "win.tool", g_variant_new_string("brush"));
+  add_key(sc, GDK_KEY_e, "win.tool", g_variant_new_string("eraser"));
+  add_key(sc, GDK_KEY_r, "win.tool", g_variant_new_string("rectangle"));
+  add_key(sc, GDK_KEY_g, "win.tool", g_variant_new_string("bucket"));
+  add_key(sc, GDK_KEY_i, "win.tool", g_variant_new_string("picker"));
+  add_key(sc, GDK_KEY_m, "win.tool", g_variant_new_string("material"));
+  add_key(sc, GDK_KEY_s, "win.tool", g_variant_new_string("select"));
+  add_key(sc, GDK_KEY_o, "win.tool", g_variant_new_string("object"));
+  add_key(sc, GDK_KEY_x, "win.flip-x", NULL);
+  add_key(sc, GDK_KEY_y, "win.flip-y", NULL);
+  add_key(sc, GDK_KEY_z, "win.rotate", NULL);
+  add_key(sc, GDK_KEY_h, "win.show-grid", NULL);
+  add_key(sc, GDK_KEY_t, "win.show-materials", NULL);
+  add_key(sc, GDK_KEY_Delete, "win.delete", NULL);
+  gtk_widget_add_controller(GTK_WIDGET(self), c);
+}
+
+static void build_tool_bar(TessWindow *self) {
+  static const struct {
+    const char *target, *icon, *tooltip;
+  } buttons[] = {
+      {"brush", "document-edit-symbolic", N_("Brush (B)")},
+      {"eraser", "edit-clear-symbolic", N_("Eraser (E)")},
+      {"rectangle", "view-grid-symbolic", N_("Rectangle (R)")},
+      {"bucket", "color-select-symbolic", N_("Bucket Fill (G)")},
+      {"picker", "find-location-symbolic", N_("Tile Picker (I, or Alt+click)")},
+      {"material", "applications-graphics-symbolic", N_("Material Brush (M)")},
+      {"select", "edit-select-all-symbolic", N_("Select (S)")},
+      {"object", "list-add-symbolic", N_("Objects (O)")},
+  };
+  GtkWidget *group = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_widget_add_css_class(group, "linked");
+  for (guint i = 0; i < G_N_ELEMENTS(buttons); i++) {
+    GtkWidget *b = gtk_toggle_button_new();
+    gtk_button_set_icon_name(GTK_BUTTON(b), buttons[i].icon);
+    gtk_widget_set_tooltip_text(b, _(buttons[i].tooltip));
+    gtk_actionable_set_action_name(GTK_ACTIONABLE(b), "win.tool");
+    gtk_actionable_set_action_target_value(GTK_ACTIONABLE(b), g_variant_new_string(buttons[i].target));
+    gtk_widget_set_focus_on_click(b, FALSE);
+    gtk_box_append(GTK_BOX(group), b);
+  }
+  gtk_box_append(GTK_BOX(self->tool_bar), group);
+
+  static const struct {
+    const char *action, *icon, *tooltip;
+  } stamp[] = {
+      {"win.flip-x", "object-flip-horizontal-symbolic", N_("Flip the stamp horizontally (X)")},
+      {"win.flip-y", "object-flip-vertical-symbolic", N_("Flip the stamp vertically (Y)")},
+      {"win.rotate", "object-rotate-right-symbolic", N_("Rotate the stamp (Z)")},
+  };
+  GtkWidget *sep = gtk_separator_new(GTK_ORIENTATION_VERTICAL);
+  gtk_widget_set_margin_start(sep, 6);
+  gtk_widget_set_margin_end(sep, 6);
+  gtk_box_append(GTK_BOX(self->tool_bar), sep);
+  for (guint i = 0; i < G_N_ELEMENTS(stamp); i++) {
+    GtkWidget *b = gtk_button_new_from_icon_name(stamp[i].icon);
+    gtk_widget_set_tooltip_text(b, _(stamp[i].tooltip));
+    gtk_actionable_set_action_name(GTK_ACTIONABLE(b), stamp[i].action);
+    gtk_widget_set_focus_on_click(b, FALSE);
+    gtk_widget_add_css_class(b, "flat");
+    gtk_box_append(GTK_BOX(self->tool_bar), b);
+  }
+  GtkWidget *spacer = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_widget_set_hexpand(spacer, TRUE);
+  gtk_box_append(GTK_BOX(self->tool_bar), spacer);
+  GtkWidget *grid = gtk_toggle_button_new();
+  gtk_button_set_icon_name(GTK_BUTTON(grid), "view-grid-symbolic");
+  gtk_widget_set_tooltip_text(grid, _("Show the grid (H)"));
+  gtk_actionable_set_action_name(GTK_ACTIONABLE(grid), "win.show-grid");
+  gtk_widget_set_focus_on_click(grid, FALSE);
+  gtk_box_append(GTK_BOX(self->tool_bar), grid);
+  GtkWidget *overlay = gtk_toggle_button_new();
+  gtk_button_set_icon_name(GTK_BUTTON(overlay), "color-select-symbolic");
+  gtk_widget_set_tooltip_text(overlay, _("Material overlay (T)"));
+  gtk_actionable_set_action_name(GTK_ACTIONABLE(overlay), "win.show-materials");
+  gtk_widget_set_focus_on_click(overlay, FALSE);
+  gtk_box_append(GTK_BOX(self->tool_bar), overlay);
+}
+
+/* ---- Drag and drop ---------------------------------------------------------------- */
+
+static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, double y, TessWindow *self) {
+  GFile *file = NULL;
+  if (G_VALUE_HOLDS(value, G_TYPE_FILE)) {
+    file = g_value_get_object(value);
+  } else if (G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST)) {
+    GSList *files = gdk_file_list_get_files(g_value_get_boxed(value));
+    file = files ? files->data : NULL;
+    g_slist_free(files);
+  }
+  g_autofree char *path = file ? g_file_get_path(file) : NULL;
+  if (!path) return FALSE;
+  if (!g_str_has_suffix(path, ".tessera")) {
+    g_autofree char *name = g_filename_display_name(path);
+    g_autofree char *msg = g_strdup_printf(_("“%s” is not a Tessera project (.tessera)."), name);
+    tess_window_report(self, msg);
+    return FALSE;
+  }
+  return tess_window_open_path(self, path);
+}
+
+/* ---- Recent projects --------------------------------------------------------------- */
+
+static void on_recent_activated(GtkListBox *box, GtkListBoxRow *row, TessWindow *self) {
+  const char *path = g_object_get_data(G_OBJECT(row), "path");
+  if (!path) return;
+  g_autofree char *copy = g_strdup(path);
+  if (!g_file_test(copy, G_FILE_TEST_EXISTS)) {
+    GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
+    show_open_error(self, copy, _("The file does not exist any more."));
+    if (TESS_IS_APPLICATION(app)) tess_application_remove_recent(TESS_APPLICATION(app), copy);
+    return;
+  }
+  tess_window_open_path(self, copy);
+}
+
+static void fill_recent(TessWindow *self) {
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child(GTK_WIDGET(self->recent_list))) != NULL)
+    gtk_list_box_remove(self->recent_list, child);
+  GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
+  const char *const *recent = TESS_IS_APPLICATION(app) ? tess_application_get_recent(TESS_APPLICATION(app)) : NULL;
+  guint n = 0;
+  for (; recent && recent[n]; n++) {
+    g_autofree char *base = g_filename_display_basename(recent[n]);
+    g_autofree char *dir = g_path_get_dirname(recent[n]);
+    g_autofree char *dir_display = g_filename_display_name(dir);
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
+    gtk_widget_set_margin_start(box, 12);
+    gtk_widget_set_margin_end(box, 12);
+    gtk_widget_set_margin_top(box, 8);
+    gtk_widget_set_margin_bottom(box, 8);
+    GtkWidget *name = gtk_label_new(base);
+    gtk_label_set_xalign(GTK_LABEL(name), 0);
+    GtkWidget *where = gtk_label_new(dir_display);
+    gtk_label_set_xalign(GTK_LABEL(where), 0);
+    gtk_label_set_ellipsize(GTK_LABEL(where), PANGO_ELLIPSIZE_MIDDLE);
+    gtk_widget_add_css_class(where, "dim-label");
+    gtk_widget_add_css_class(where, "caption");
+    gtk_box_append(GTK_BOX(box), name);
+    gtk_box_append(GTK_BOX(box), where);
+    GtkWidget *row = gtk_list_box_row_new();
+    gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(row), box);
+    gtk_list_box_row_set_activatable(GTK_LIST_BOX_ROW(row), TRUE);
+    g_object_set_data_full(G_OBJECT(row), "path", g_strdup(recent[n]), g_free);
+    gtk_list_box_append(self->recent_list, row);
+  }
+  gtk_widget_set_visible(GTK_WIDGET(self->recent_list), n > 0);
+  gtk_widget_set_visible(self->recent_empty, n == 0);
+}
+
+static void on_recent_changed(TessApplication *app, TessWindow *self) { fill_recent(self); }
+
+/* ---- Source images changed on disk; the file under us --------------------------- */
+
+guint tess_window_check_sources(TessWindow *self) {
+  TessProject *p = project(self);
+  g_array_set_size(self->changed_sources, 0);
+  if (!p) return 0;
+  GString *names = g_string_new(NULL);
+  for (uint32_t i = 0; i < p->tileset_count; i++) {
+    const TessTileset *ts = p->tilesets[i];
+    if (!ts->source_path || !g_file_test(ts->source_path, G_FILE_TEST_IS_REGULAR)) continue;
+    g_autofree char *bytes = NULL;
+    gsize size = 0;
+    if (!g_file_get_contents(ts->source_path, &bytes, &size, NULL)) continue;
+    if (size == ts->png_size && memcmp(bytes, ts->png, size) == 0) continue;
+    g_array_append_val(self->changed_sources, ts->id);
+    if (names->len) g_string_append(names, ", ");
+    g_string_append(names, ts->name);
+  }
+  guint n = self->changed_sources->len;
+  if (n) {
+    g_autofree char *msg = g_strdup_printf(
+        g_dngettext(GETTEXT_PACKAGE, "The image of tileset %s changed on disk.", "The images of tilesets %s changed on disk.", n),
+        names->str);
+    gtk_label_set_text(self->reload_label, msg);
+  }
+  gtk_info_bar_set_revealed(self->reload_bar, n > 0);
+  g_string_free(names, TRUE);
+  return n;
+}
+
+void tess_window_reload_sources(TessWindow *self) {
+  TessProject *p = project(self);
+  if (!p) return;
+  for (guint i = 0; i < self->changed_sources->len; i++) {
+    TessTileset *ts = tess_project_tileset(p, g_array_index(self->changed_sources, TessId, i));
+    if (!ts || !ts->source_path) continue;
+    TessError err = {0};
+    uint8_t *data = NULL;
+    size_t size = 0;
+    uint32_t w = 0, h = 0, cols = 0, rows = 0;
+    TessResult r = tess_file_read(ts->source_path, IMAGE_MAX_BYTES, &data, &size, &err);
+    if (r == TESS_OK) r = tess_png_info(data, size, ts->source_path, &w, &h, &err);
+    if (r == TESS_OK) {
+      TessImage img = {0};
+      r = tess_png_decode(data, size, ts->source_path, &img, &err); /* refuse a truncated file now */
+      tess_image_clear(&img);
+    }
+    if (r == TESS_OK) {
+      r = tess_tileset_grid(w, h, ts->tile_w, ts->tile_h, ts->margin, ts->spacing, &cols, &rows, &err);
+      if (r != TESS_OK && err.file[0] == '\0') g_strlcpy(err.file, ts->source_path, sizeof err.file);
+    }
+    if (r == TESS_OK) {
+      TessTileset copy;
+      r = tess_tileset_copy(&copy, ts);
+      if (r == TESS_OK) {
+        tess_free(copy.png);
+        copy.png = data;
+        copy.png_size = size;
+        data = NULL;
+        copy.image_w = w;
+        copy.image_h = h;
+        r = tess_edit_tileset_set(p, &copy, 0, &err);
+        tess_tileset_clear(&copy);
+      }
+    }
+    tess_free(data);
+    if (r != TESS_OK) {
+      g_autofree char *reason = tess_document_describe_error(r, &err);
+      g_autofree char *name = g_filename_display_name(ts->source_path);
+      g_autofree char *primary = g_strdup_printf(_("Could not reload “%s”"), name);
+      remember_dialog(self, tess_ui_error_dialog(GTK_WINDOW(self), primary, reason));
+    }
+  }
+  g_autoptr(GError) error = NULL;
+  if (!tess_document_commit(self->doc, &error)) report_error(self, error);
+  g_array_set_size(self->changed_sources, 0);
+  gtk_info_bar_set_revealed(self->reload_bar, FALSE);
+}
+
+static void on_reload_response(GtkInfoBar *bar, int response, TessWindow *self) {
+  if (response == GTK_RESPONSE_CLOSE) gtk_info_bar_set_revealed(bar, FALSE);
+}
+
+static void on_active_changed(TessWindow *self, GParamSpec *pspec, gpointer user) {
+  if (!gtk_window_is_active(GTK_WINDOW(self)) || !self->doc) return;
+  tess_document_check_file(self->doc);
+  tess_window_check_sources(self);
+}
+
+/* ---- Adding a tileset ---------------------------------------------------------------- */
+
+GtkWidget *tess_window_add_tileset_from(TessWindow *self, const char *path) {
+  g_autoptr(GError) error = NULL;
+  GtkWidget *dialog = tess_tileset_dialog_new(GTK_WINDOW(self), self->doc, path, &error);
+  if (!dialog) {
+    g_autofree char *name = g_filename_display_name(path);
+    g_autofree char *primary = g_strdup_printf(_("“%s” cannot be used as a tileset"), name);
+    dialog = tess_ui_error_dialog(GTK_WINDOW(self), primary, error->message);
+  } else {
+    gtk_window_present(GTK_WINDOW(dialog));
+  }
+  remember_dialog(self, dialog);
+  return dialog;
+}
+
+/* ---- Life cycle ------------------------------------------------------------------------- */
+
+static gboolean on_close_request(GtkWindow *window, gpointer user) {
+  TessWindow *self = TESS_WINDOW(window);
+  GtkApplication *app = gtk_window_get_application(window);
+  GSettings *settings = TESS_IS_APPLICATION(app) ? tess_application_get_settings(TESS_APPLICATION(app)) : NULL;
+  if (settings) {
+    int w, h;
+    gtk_window_get_default_size(window, &w, &h);
+    g_settings_set(settings, "window-size", "(ii)", w, h);
+    g_settings_set_boolean(settings, "window-maximized", gtk_window_is_maximized(window));
+  }
+  if (self->doc) tess_document_checkpoint(self->doc);
+  return FALSE;
+}
+
+static void tess_window_dispose(GObject *object) {
+  TessWindow *self = TESS_WINDOW(object);
+  if (self->checkpoint_source) {
+    g_source_remove(self->checkpoint_source);
+    self->checkpoint_source = 0;
+  }
+  GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
+  if (app && self->recent_handler) g_clear_signal_handler(&self->recent_handler, app);
+  if (self->doc) {
+    g_clear_signal_handler(&self->committed_handler, self->doc);
+    g_clear_signal_handler(&self->unsaved_handler, self->doc);
+    g_clear_object(&self->doc);
+  }
+  g_clear_weak_pointer(&self->last_dialog);
+  gtk_widget_dispose_template(GTK_WIDGET(self), TESS_TYPE_WINDOW);
+  G_OBJECT_CLASS(tess_window_parent_class)->dispose(object);
+}
+
+static void tess_window_finalize(GObject *object) {
+  TessWindow *self = TESS_WINDOW(object);
+  g_array_unref(self->changed_sources);
+  g_free(self->reported);
+  G_OBJECT_CLASS(tess_window_parent_class)->finalize(object);
+}
+
+static void tess_window_class_init(TessWindowClass *klass) {
+  GObjectClass *object_class = G_OBJECT_CLASS(klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+  object_class->dispose = tess_window_dispose;
+  object_class->finalize = tess_window_finalize;
+
+  /* Referencing the bundle keeps it linked from the static library; its
+   * constructor registered it before main(). */
+  (void)tess_get_resource();
+  g_type_ensure(TESS_TYPE_LAYERS_PANEL);
+  g_type_ensure(TESS_TYPE_TILE_PALETTE);
+  g_type_ensure(TESS_TYPE_MATERIAL_PANEL);
+  g_type_ensure(TESS_TYPE_OBJECT_INSPECTOR);
+
+  gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-window.ui");
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, stack);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, recent_list);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, recent_empty);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, reload_bar);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, reload_label);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, message_bar);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, message_label);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, save_copy_button);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, tool_bar);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, map_holder);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, layers_panel);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, tile_palette);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, material_panel);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, object_inspector);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, side_stack);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, status_cell);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, status_tile);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, status_material);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, status_zoom);
+}
+
+static void tess_window_init(TessWindow *self) {
+  gtk_widget_init_template(GTK_WIDGET(self));
+  self->changed_sources = g_array_new(FALSE, FALSE, sizeof(TessId));
+
+  g_action_map_add_action_entries(G_ACTION_MAP(self), win_actions, G_N_ELEMENTS(win_actions), self);
+  install_tool_keys(self);
+  build_tool_bar(self);
+
+#ifdef TESS_HAVE_MAP_VIEW
+  self->map_view = tess_map_view_new();
+  g_signal_connect(self->map_view, "cursor-moved", G_CALLBACK(on_cursor_moved), self);
+  g_signal_connect(self->map_view, "zoom-changed", G_CALLBACK(on_zoom_changed), self);
+  g_signal_connect(self->map_view, "object-selected", G_CALLBACK(on_object_selected), self);
+  g_signal_connect(self->map_view, "stamp-picked", G_CALLBACK(on_stamp_picked), self);
+  g_signal_connect(self->map_view, "edit-refused", G_CALLBACK(on_edit_refused), self);
+  tess_map_view_set_tool(map(self), TESS_TOOL_BRUSH);
+  tess_map_view_set_show_grid(map(self), TRUE);
+  set_zoom_label(self, tess_map_view_get_zoom(map(self)));
+#else
+  self->map_view = gtk_drawing_area_new();
+  set_zoom_label(self, 1.0);
+#endif
+  gtk_widget_set_hexpand(self->map_view, TRUE);
+  gtk_widget_set_vexpand(self->map_view, TRUE);
+  gtk_widget_set_focusable(self->map_view, TRUE);
+  gtk_box_append(GTK_BOX(self->map_holder), self->map_view);
+
+  g_signal_connect(self->layers_panel, "level-selected", G_CALLBACK(on_level_selected), self);
+  g_signal_connect(self->layers_panel, "layer-selected", G_CALLBACK(on_layer_selected), self);
+  g_signal_connect(self->tile_palette, "stamp-changed", G_CALLBACK(on_stamp_changed), self);
+  g_signal_connect(self->material_panel, "material-selected", G_CALLBACK(on_material_selected), self);
+  g_signal_connect(self->message_bar, "response", G_CALLBACK(on_message_response), self);
+  g_signal_connect(self->reload_bar, "response", G_CALLBACK(on_reload_response), self);
+  g_signal_connect(self->recent_list, "row-activated", G_CALLBACK(on_recent_activated), self);
+  g_signal_connect(self, "notify::is-active", G_CALLBACK(on_active_changed), NULL);
+  g_signal_connect(self, "close-request", G_CALLBACK(on_close_request), NULL);
+
+  self->drop_target = gtk_drop_target_new(G_TYPE_INVALID, GDK_ACTION_COPY);
+  GType types[] = {GDK_TYPE_FILE_LIST, G_TYPE_FILE};
+  gtk_drop_target_set_gtypes(self->drop_target, types, G_N_ELEMENTS(types));
+  g_signal_connect(self->drop_target, "drop", G_CALLBACK(on_drop), self);
+  gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(self->drop_target));
+
+  update_actions(self);
+}
+
+TessWindow *tess_window_new(TessApplication *app) {
+  TessWindow *self = g_object_new(TESS_TYPE_WINDOW, "application", app, NULL);
+  GSettings *settings = app ? tess_application_get_settings(app) : NULL;
+  if (settings) {
+    int w = 0, h = 0;
+    g_settings_get(settings, "window-size", "(ii)", &w, &h);
+    if (w > 200 && h > 200) gtk_window_set_default_size(GTK_WINDOW(self), w, h);
+    if (g_settings_get_boolean(settings, "window-maximized")) gtk_window_maximize(GTK_WINDOW(self));
+  }
+  if (app) self->recent_handler = g_signal_connect(app, "recent-changed", G_CALLBACK(on_recent_changed), self);
+  fill_recent(self);
+  return self;
+}
