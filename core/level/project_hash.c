@@ -232,8 +232,20 @@ uint64_t tess_level_content_hash(const TessProject *p, const TessLevel *level) {
     for (size_t k = 0; k < n; k++) {
       const TessChunk *c = layer->chunks[k];
       if (!c) continue;
+      /* A chunk painted from one tileset is the rule: a branch-free pass
+       * (which the compiler vectorises) finds those, the rest go cell by cell. */
+      uint32_t first = c->cells[0] & 0x0FFF0000u, differ = 0;
+      for (uint32_t j = 0; j < TESS_CHUNK_CELLS; j++) differ |= (c->cells[j] & 0x0FFF0000u) ^ first;
+      if (!differ) {
+        uint32_t ts = first >> 16;
+        used_tilesets[ts / 64] |= 1ull << (ts % 64);
+        continue;
+      }
+      uint32_t last = UINT32_MAX;
       for (uint32_t j = 0; j < TESS_CHUNK_CELLS; j++) {
         uint32_t ts = TESS_CELL_TILESET(c->cells[j]);
+        if (ts == last) continue;
+        last = ts;
         used_tilesets[ts / 64] |= 1ull << (ts % 64);
       }
     }
