@@ -366,7 +366,7 @@ static TessResult draw_crate(const char *dir, TessError *err) {
   TessImage img;
   TessResult r = tess_image_create(32, 32, &img, err);
   if (r != TESS_OK) return r;
-  RoundedBox box = {0, 0, 32, 32, 2.5};
+  RoundedBox box = {0, 0, 32, 32, 3.5}; /* rounded enough that the corner pixels are clear */
   for (int y = 0; y < 32; y++)
     for (int x = 0; x < 32; x++) {
       double cov = coverage(x, y, inside_rounded_box, &box);

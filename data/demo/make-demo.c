@@ -88,6 +88,43 @@ static TessResult read_art(const Demo *d, const char *file, uint8_t **png, size_
   return r;
 }
 
+/* Clips a convex polygon to the tile's square [0, size]^2 (Sutherland-Hodgman,
+ * one edge of the square at a time). The tracer's simplified outline may
+ * reach a little past the image's edge (the rounded corner's arc ends
+ * 0.45 px beyond it); a tile's shape must stay inside its own square, or
+ * neighbouring cells would overlap. Returns false if the result no longer
+ * fits in TESS_POLY_MAX vertices. */
+static bool clip_to_tile(TessPolygon *poly, float size) {
+  TessVec2 buf[2][TESS_POLY_MAX + 8];
+  uint32_t n = poly->count;
+  memcpy(buf[0], poly->v, n * sizeof(TessVec2));
+  int cur = 0;
+  for (int side = 0; side < 4 && n > 0; side++) {
+    /* inside(v) >= 0 for: x >= 0, x <= size, y >= 0, y <= size */
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      TessVec2 a = buf[cur][i], b = buf[cur][(i + 1) % n];
+      float da = side == 0 ? a.x : side == 1 ? size - a.x : side == 2 ? a.y : size - a.y;
+      float db = side == 0 ? b.x : side == 1 ? size - b.x : side == 2 ? b.y : size - b.y;
+      if (da >= 0 && m < TESS_POLY_MAX + 8) buf[1 - cur][m++] = a;
+      if ((da < 0) != (db < 0) && m < TESS_POLY_MAX + 8) buf[1 - cur][m++] = tess_v2_lerp(a, b, da / (da - db));
+    }
+    cur = 1 - cur;
+    n = m;
+  }
+  /* Drop repeated points the clipping made. */
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TessVec2 v = buf[cur][i];
+    if (k > 0 && tess_v2_distance(v, poly->v[k - 1]) < 1e-4f) continue;
+    if (k > 0 && i == n - 1 && tess_v2_distance(v, poly->v[0]) < 1e-4f) continue;
+    if (k == TESS_POLY_MAX) return false;
+    poly->v[k++] = v;
+  }
+  poly->count = k;
+  return true;
+}
+
 typedef struct TileRule {
   int tile;
   TessId *material;
@@ -119,11 +156,16 @@ static TessResult add_tileset(Demo *d, TessError *err) {
     return r;
   }
 
-  /* The traced tiles' pieces come from their own alpha. The threshold is
-   * half coverage, so the anti-aliased rim of the slope counts as half. */
+  /* The traced tiles' pieces come from their own alpha. Only fully covered
+   * pixels count (threshold 255): their staircase has its outer corners on
+   * the drawn edge (the slope's diagonal, the quarter circle), and the
+   * one-sided simplification, which may pass over up to 1 px of
+   * transparent pixels, then follows that edge: the slope traces to the
+   * exact triangle. A lower threshold would let the anti-aliased rim push
+   * the shape out by a pixel, past the tile's own square. */
   TessMaskSettings trace;
   tess_mask_settings_default(&trace);
-  trace.threshold = 128;
+  trace.threshold = 255;
   trace.mode = TESS_MASK_PIECES;
   trace.max_vertices = TESS_POLY_MAX;
   trace.tolerance = 1.0;
@@ -169,9 +211,20 @@ static TessResult add_tileset(Demo *d, TessError *err) {
           r = tess_error_set(err, TESS_ERR_EMPTY, "art/terrain.png", "tile %d traced to no pieces", rules[i].tile);
           break;
         }
+        uint16_t kept = 0;
+        for (uint16_t k = 0; k < src->piece_count; k++) {
+          TessPolygon piece = src->pieces[k];
+          if (!clip_to_tile(&piece, (float)TILE)) {
+            r = tess_error_set(err, TESS_ERR_LIMIT, "art/terrain.png", "tile %d: a clipped piece exceeds %d vertices",
+                               rules[i].tile, TESS_POLY_MAX);
+            break;
+          }
+          if (piece.count >= 3) src->pieces[kept++] = piece;
+        }
+        if (r != TESS_OK) break;
         tess_free(t->pieces);
         t->pieces = src->pieces; /* moved */
-        t->piece_count = src->piece_count;
+        t->piece_count = kept;
         src->pieces = NULL;
         src->piece_count = 0;
       }
