@@ -88,6 +88,10 @@ static TessResult create_reader(TessPngGlue *glue, PngSource *src, const char *n
   png_set_read_fn(png, src, read_from_source);
   /* Second line of defence after precheck_header: libpng refuses larger sides itself. */
   png_set_user_limits(png, TESS_IMAGE_MAX_SIDE, TESS_IMAGE_MAX_SIDE);
+  /* Ancillary chunks (text, ICC profiles) are bounded too: a compressed
+   * text chunk must not inflate without limit, nor thousands of them pile up. */
+  png_set_chunk_malloc_max(png, (png_alloc_size_t)8 * 1024 * 1024);
+  png_set_chunk_cache_max(png, 1000);
   *png_out = png;
   *info_out = info;
   return TESS_OK;

@@ -232,6 +232,39 @@ static void palette_with_trns_decodes_to_rgba(void) {
   free(png.data);
 }
 
+static void opaque_palette_and_interlaced_palette_decode(void) {
+  /* No tRNS: every entry opaque. 8-bit indices, Adam7, 9 x 9. */
+  static const png_color palette[3] = {{1, 2, 3}, {200, 100, 50}, {0, 255, 128}};
+  uint8_t rows[9][9];
+  for (int y = 0; y < 9; y++)
+    for (int x = 0; x < 9; x++) rows[y][x] = (uint8_t)((x + 2 * y) % 3);
+  PngSpec spec = {9, 9, 8, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_ADAM7, palette, 3, NULL, 0, NULL, &rows[0][0], 9};
+  Bytes png = write_png_with_libpng(&spec);
+  TessImage img;
+  TessError err;
+  CHECK_OK(tess_png_decode(png.data, png.size, "palette7.png", &img, &err), &err);
+  int bad = 0;
+  for (uint32_t y = 0; y < 9; y++)
+    for (uint32_t x = 0; x < 9; x++) {
+      const png_color *c = &palette[rows[y][x]];
+      if (!pixel_is(&img, x, y, c->red, c->green, c->blue, 255)) bad++;
+    }
+  CHECK(bad == 0);
+  tess_image_clear(&img);
+  free(png.data);
+
+  /* 16-bit RGB without alpha: scaled to 8 bits, alpha filled opaque. */
+  const uint16_t rgb16[6] = {0, 65535, 257 * 9, 257 * 250, 257 * 128, 1};
+  PngSpec deep = {2, 1, 16, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, NULL, 0, NULL, 0, NULL,
+                  (const uint8_t *)rgb16, sizeof rgb16};
+  png = write_png_with_libpng(&deep);
+  CHECK_OK(tess_png_decode(png.data, png.size, "rgb16.png", &img, &err), &err);
+  CHECK(pixel_is(&img, 0, 0, 0, 255, 9, 255));
+  CHECK(pixel_is(&img, 1, 0, 250, 128, 0, 255));
+  tess_image_clear(&img);
+  free(png.data);
+}
+
 static void grey_decodes_to_opaque_rgba(void) {
   /* 8-bit grey, 3 x 2 */
   const uint8_t grey8[2][3] = {{0, 100, 255}, {7, 128, 254}};
@@ -571,7 +604,7 @@ static void atomic_write_replaces_whole_files(void) {
   CHECK(count_dir_entries(dir) == 1);
 }
 
-TESS_TEST_MAIN(TEST(rgba_round_trips_through_memory_and_file), TEST(palette_with_trns_decodes_to_rgba),
+TESS_TEST_MAIN(TEST(rgba_round_trips_through_memory_and_file), TEST(palette_with_trns_decodes_to_rgba), TEST(opaque_palette_and_interlaced_palette_decode),
                TEST(grey_decodes_to_opaque_rgba), TEST(grey_alpha_decodes_to_rgba), TEST(sixteen_bit_scales_to_eight),
                TEST(interlaced_decodes_like_progressive), TEST(truncated_files_are_refused_at_every_length),
                TEST(corrupt_bytes_are_refused), TEST(huge_headers_are_refused_before_allocating),

@@ -35,7 +35,14 @@ TessResult tess_image_create(uint32_t width, uint32_t height, TessImage *out, Te
 void tess_image_clear(TessImage *img);
 
 /* `name` is used in error messages only (a file path, or "tileset.png"). Any
- * PNG colour type, bit depth and interlacing becomes RGBA8. */
+ * PNG colour type, bit depth and interlacing becomes RGBA8: palette entries
+ * and tRNS become RGBA, grey is copied to R, G and B, 16-bit samples round
+ * to v * 255 / 65535, and a missing alpha is 255. Colour values are taken as
+ * stored (no gamma or ICC conversion). The size limits are checked on the
+ * header before anything is allocated (TESS_ERR_LIMIT); an empty, truncated,
+ * corrupt or non-PNG input gives TESS_ERR_FORMAT, with the byte offset where
+ * known. libpng's messages go into `err`, never to stderr. `out` is written
+ * only on success. */
 TessResult tess_png_decode(const uint8_t *data, size_t size, const char *name, TessImage *out, TessError *err);
 TessResult tess_png_load(const char *path, TessImage *out, TessError *err);
 /* Reads just the header (and checks the limits): for tileset grids and previews. */
