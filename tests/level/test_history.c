@@ -36,6 +36,9 @@ static TessObject *random_object(TessLevel *level, TessTestRng *rng) {
 
 /* One random edit of any kind. Returns what the call returned (failures are
  * fine: a locked layer, a removed id; they must leave the project alone). */
+#define EDIT_KINDS 26
+static int edit_kind; /* which branch random_edit took */
+
 static TessResult random_edit(TessProject *p, TessTestRng *rng, uint32_t *merge_key, TessError *err) {
   TessId level_id = pick_level(p, rng);
   TessLevel *level = tess_project_level(p, level_id);
@@ -45,6 +48,7 @@ static TessResult random_edit(TessProject *p, TessTestRng *rng, uint32_t *merge_
   uint32_t merge = 0;
   if (tess_rng_below(rng, 4) == 0) merge = *merge_key; /* a drag continues */
   if (tess_rng_below(rng, 20) == 0) *merge_key = tess_project_new_merge_key(p);
+  edit_kind = 0;
   if (!level) {
     TessLevelSettings s;
     tess_level_settings_default(&s);
@@ -55,30 +59,37 @@ static TessResult random_edit(TessProject *p, TessTestRng *rng, uint32_t *merge_
   TessLayer *cells = pick_layer(p, level, rng, TESS_LAYER_TILES);
   TessLayer *objs = pick_layer(p, level, rng, TESS_LAYER_OBJECTS);
   if (op < 18) {
+    edit_kind = 0;
     if (!cells) return TESS_ERR_EMPTY;
     TessCell stamp[144];
     for (uint32_t i = 0; i < w * h; i++) stamp[i] = random_cell(p, rng);
     return tess_edit_paint(p, level_id, cells->props.id, x, y, w, h, stamp, merge, err);
   } else if (op < 24) {
+    edit_kind = 1;
     if (!cells) return TESS_ERR_EMPTY;
     TessCell stamp[144];
     for (uint32_t i = 0; i < w * h; i++) stamp[i] = random_cell(p, rng);
     return tess_edit_set_cells(p, level_id, cells->props.id, x, y, w, h, stamp, merge, err);
   } else if (op < 30) {
+    edit_kind = 2;
     if (!cells) return TESS_ERR_EMPTY;
     return tess_edit_erase(p, level_id, cells->props.id, x, y, w * 2, h * 2, merge, err);
   } else if (op < 36) {
+    edit_kind = 3;
     if (!cells) return TESS_ERR_EMPTY;
     return tess_edit_fill_rect(p, level_id, cells->props.id, x, y, w * 3, h * 3, random_cell(p, rng), merge, err);
   } else if (op < 41) {
+    edit_kind = 4;
     TessLayer *l = pick_layer(p, level, rng, tess_rng_below(rng, 2) ? TESS_LAYER_TILES : TESS_LAYER_MATERIAL);
     if (!l) return TESS_ERR_EMPTY;
     uint32_t v = l->props.kind == TESS_LAYER_MATERIAL ? random_material(p, rng) : random_cell(p, rng);
     return tess_edit_flood_fill(p, level_id, l->props.id, tess_rng_below(rng, level->settings.width),
                                 tess_rng_below(rng, level->settings.height), v, merge, err);
   } else if (op < 48) {
+    edit_kind = 5;
     return tess_edit_paint_material(p, level_id, x, y, w, h, random_material(p, rng), merge, err);
   } else if (op < 55) {
+    edit_kind = 6;
     if (!objs) return TESS_ERR_EMPTY;
     TessObject o;
     tess_object_default(&o, (TessObjectKind)tess_rng_below(rng, 4));
@@ -100,6 +111,7 @@ static TessResult random_edit(TessProject *p, TessTestRng *rng, uint32_t *merge_
     tess_object_clear(&o);
     return r;
   } else if (op < 62) {
+    edit_kind = 7;
     TessObject *live = random_object(level, rng);
     if (!live) return TESS_ERR_EMPTY;
     TessObject o;
@@ -116,26 +128,31 @@ static TessResult random_edit(TessProject *p, TessTestRng *rng, uint32_t *merge_
     tess_object_clear(&o);
     return r;
   } else if (op < 65) {
+    edit_kind = 8;
     TessObject *live = random_object(level, rng);
     return live ? tess_edit_object_remove(p, level_id, live->id, err) : TESS_ERR_EMPTY;
   } else if (op < 68) {
+    edit_kind = 9;
     TessMaterial m;
     tess_material_default(&m);
     m.kind = (TessMaterialKind)tess_rng_below(rng, 3);
     m.friction = (float)tess_rng_below(rng, 100) / 50.0f;
     return tess_edit_material_add(p, &m, NULL, err);
   } else if (op < 71) {
+    edit_kind = 10;
     if (!p->material_count) return TESS_ERR_EMPTY;
     TessMaterial m = p->materials[tess_rng_below(rng, p->material_count)];
     m.restitution = (float)tess_rng_below(rng, 100) / 100.0f;
     m.kind = (TessMaterialKind)tess_rng_below(rng, 3);
     return tess_edit_material_set(p, &m, merge, err);
   } else if (op < 73) {
+    edit_kind = 11;
     if (p->material_count < 2) return TESS_ERR_EMPTY;
     TessId victim = p->materials[tess_rng_below(rng, p->material_count)].id;
     TessId repl = random_material(p, rng);
     return tess_edit_material_remove(p, victim, repl == victim ? 0 : repl, err);
   } else if (op < 75) {
+    edit_kind = 12;
     static uint8_t png[] = {0x89, 'P', 'N', 'G', 0};
     TessTilesetDef def;
     tess_tileset_def_default(&def);
@@ -148,6 +165,7 @@ static TessResult random_edit(TessProject *p, TessTestRng *rng, uint32_t *merge_
     def.default_material = random_material(p, rng);
     return tess_edit_tileset_add(p, &def, NULL, err);
   } else if (op < 78) {
+    edit_kind = 13;
     if (!p->tileset_count) return TESS_ERR_EMPTY;
     TessTileset ts;
     tess_tileset_copy(&ts, p->tilesets[tess_rng_below(rng, p->tileset_count)]);
@@ -160,29 +178,35 @@ static TessResult random_edit(TessProject *p, TessTestRng *rng, uint32_t *merge_
     tess_tileset_clear(&ts);
     return r;
   } else if (op < 79) {
+    edit_kind = 14;
     if (p->tileset_count < 2) return TESS_ERR_EMPTY;
     TessId victim = p->tilesets[tess_rng_below(rng, p->tileset_count)]->id;
     TessId to = tess_rng_below(rng, 2) ? p->tilesets[tess_rng_below(rng, p->tileset_count)]->id : 0;
     return tess_edit_tileset_remove(p, victim, to == victim ? 0 : to, err);
   } else if (op < 81) {
+    edit_kind = 15;
     TessSprite s;
     fixture_sprite(&s, "Random");
     s.anchor.x = (float)tess_rng_below(rng, 8);
     return tess_edit_sprite_add(p, &s, NULL, err);
   } else if (op < 83) {
+    edit_kind = 16;
     if (!p->sprite_count) return TESS_ERR_EMPTY;
     TessSprite s = *p->sprites[tess_rng_below(rng, p->sprite_count)];
     s.mask.tolerance = (float)tess_rng_below(rng, 10);
     s.mask.manual = 1;
     return tess_edit_sprite_set(p, &s, merge, err);
   } else if (op < 84) {
+    edit_kind = 17;
     if (!p->sprite_count) return TESS_ERR_EMPTY;
     return tess_edit_sprite_remove(p, p->sprites[tess_rng_below(rng, p->sprite_count)]->id, err);
   } else if (op < 86) {
+    edit_kind = 18;
     TessLayerKind kind = (TessLayerKind)tess_rng_below(rng, 3);
     return tess_edit_layer_add(p, level_id, kind, "Extra", (int)tess_rng_below(rng, level->layer_count + 2) - 1,
                                NULL, err);
   } else if (op < 89) {
+    edit_kind = 19;
     TessLayer *l = pick_layer(p, level, rng, -1);
     if (!l) return TESS_ERR_EMPTY;
     TessLayerProps props = l->props;
@@ -192,27 +216,33 @@ static TessResult random_edit(TessProject *p, TessTestRng *rng, uint32_t *merge_
     if (tess_rng_below(rng, 3) == 0) props.collides = !props.collides;
     return tess_edit_layer_set_props(p, level_id, &props, merge, err);
   } else if (op < 91) {
+    edit_kind = 20;
     TessLayer *l = pick_layer(p, level, rng, -1);
     return l ? tess_edit_layer_move(p, level_id, l->props.id, (int)tess_rng_below(rng, level->layer_count), err)
              : TESS_ERR_EMPTY;
   } else if (op < 92) {
+    edit_kind = 21;
     TessLayer *l = pick_layer(p, level, rng, -1);
     return l && level->layer_count > 2 ? tess_edit_layer_remove(p, level_id, l->props.id, err) : TESS_ERR_EMPTY;
   } else if (op < 93) {
+    edit_kind = 22;
     TessLevelSettings s;
     tess_level_settings_default(&s);
     s.width = 10 + tess_rng_below(rng, 90);
     s.height = 10 + tess_rng_below(rng, 70);
     return tess_edit_level_add(p, &s, NULL, err);
   } else if (op < 96) {
+    edit_kind = 23;
     TessLevelSettings s = level->settings;
     s.width = 10 + tess_rng_below(rng, 100);
     s.height = 10 + tess_rng_below(rng, 80);
     s.gravity.y = (float)tess_rng_below(rng, 20);
     return tess_edit_level_set(p, level_id, &s, (int)tess_rng_below(rng, 3), (int)tess_rng_below(rng, 3), err);
   } else if (op < 97) {
+    edit_kind = 24;
     return p->level_count > 1 ? tess_edit_level_remove(p, level_id, err) : TESS_ERR_EMPTY;
   } else {
+    edit_kind = 25;
     /* Unlock everything now and then so the sequence keeps editing. */
     for (uint32_t i = 0; i < level->layer_count; i++) {
       TessLayerProps props = level->layers[i]->props;
@@ -235,6 +265,7 @@ void random_edit_sequences_undo_to_start(void) {
     uint64_t start = tess_project_hash(p);
     uint32_t key = tess_project_new_merge_key(p);
     int ok = 0, undo_checks = 0;
+    int kinds_ok[EDIT_KINDS] = {0};
     for (int i = 0; i < 2500; i++) {
       uint64_t before = tess_project_hash(p);
       uint32_t pick = tess_rng_below(&rng, 40);
@@ -256,6 +287,7 @@ void random_edit_sequences_undo_to_start(void) {
       }
       ok++;
       (void)key_before;
+      kinds_ok[edit_kind]++;
       /* Every edit undoes to exactly where it started when it is its own step:
        * check that on a sample (undo then redo must give the edit back). */
       if (after != before && i % 7 == 0 && tess_project_can_undo(p)) {
@@ -266,6 +298,7 @@ void random_edit_sequences_undo_to_start(void) {
       }
     }
     check_layer_invariants(p);
+    for (int k = 0; k < EDIT_KINDS; k++) CHECK_MSG(kinds_ok[k] > 0, "seed %llu: edit kind %d never succeeded", (unsigned long long)seed, k);
     CHECK_MSG(ok > 1500, "seed %llu: only %d edits succeeded", (unsigned long long)seed, ok);
     uint64_t end = tess_project_hash(p);
     int undone = 0;
@@ -290,6 +323,48 @@ void random_edit_sequences_undo_to_start(void) {
     CHECK(undone > 500);
     fixture_free(&f);
   }
+}
+
+/* The same random edits under a tight history bound: steps drop out from the
+ * bottom while undo and redo keep working; undoing all that is left lands on
+ * a state the sequence went through, and redoing it all reaches the end. */
+void random_edits_under_a_tight_history_bound(void) {
+  Fixture f;
+  TessError err;
+  fixture_make(&f);
+  TessProject *p = f.p;
+  const size_t limit = 96 * 1024;
+  tess_project_set_history_limit(p, limit);
+  TessTestRng rng = {0xC0FFEEull};
+  enum { N = 1500 };
+  static uint64_t seen[N + 1];
+  size_t seen_count = 0;
+  seen[seen_count++] = tess_project_hash(p);
+  uint32_t key = tess_project_new_merge_key(p);
+  for (int i = 0; i < N; i++) {
+    uint32_t pick = tess_rng_below(&rng, 30);
+    if (pick == 0 && tess_project_can_undo(p)) CHECK_OK(tess_project_undo(p, &err), &err);
+    else if (pick == 1 && tess_project_can_redo(p)) CHECK_OK(tess_project_redo(p, &err), &err);
+    else random_edit(p, &rng, &key, &err);
+    seen[seen_count++] = tess_project_hash(p);
+    CHECK(tess_project_history_bytes(p) <= limit);
+  }
+  while (tess_project_can_redo(p)) CHECK_OK(tess_project_redo(p, &err), &err);
+  uint64_t end = tess_project_hash(p);
+  int undone = 0;
+  while (tess_project_can_undo(p)) {
+    if (tess_project_undo(p, &err) != TESS_OK) break;
+    undone++;
+  }
+  uint64_t bottom = tess_project_hash(p);
+  bool found = false;
+  for (size_t i = 0; i < seen_count && !found; i++) found = seen[i] == bottom;
+  CHECK_MSG(found, "after %d undos the project is in a state the sequence never had", undone);
+  CHECK(undone > 0);
+  check_layer_invariants(p);
+  while (tess_project_can_redo(p)) CHECK_OK(tess_project_redo(p, &err), &err);
+  CHECK(tess_project_hash(p) == end);
+  fixture_free(&f);
 }
 
 void merged_drag_undoes_as_one_step(void) {

@@ -6,6 +6,7 @@
 void random_edit_sequences_undo_to_start(void);
 void merged_drag_undoes_as_one_step(void);
 void history_bound_drops_oldest_steps(void);
+void random_edits_under_a_tight_history_bound(void);
 void flood_fill_matches_reference(void);
 
 static bool detail_has(const TessError *err, const char *word) { return strstr(err->detail, word) != NULL; }
@@ -649,10 +650,34 @@ static void chunks_are_freed_when_empty(void) {
   fixture_free(&f);
 }
 
+static void painted_cells_cost_at_most_5_bytes(void) {
+  TessProject *p = tess_project_create();
+  TessError err;
+  TessLevelSettings s;
+  tess_level_settings_default(&s);
+  s.width = s.height = 512;
+  TessId id;
+  CHECK_OK(tess_edit_level_add(p, &s, &id, &err), &err);
+  TessLevel *level = tess_project_level(p, id);
+  TessMaterial m;
+  tess_material_default(&m);
+  TessId stone;
+  CHECK_OK(tess_edit_material_add(p, &m, &stone, &err), &err);
+  size_t empty = tess_level_memory_bytes(level);
+  CHECK_OK(tess_edit_paint_material(p, id, 0, 0, 512, 512, stone, 0, &err), &err);
+  double per_cell = (double)(tess_level_memory_bytes(level) - empty) / (512.0 * 512.0);
+  CHECK_MSG(per_cell >= 4.0 && per_cell <= 5.0, "%.3f bytes per cell", per_cell);
+  /* The undo record of a full repaint: 8 bytes per changed cell plus a small header per chunk. */
+  size_t hist = tess_project_history_bytes(p);
+  CHECK_MSG(hist > 512u * 512u * 8u && hist < 512u * 512u * 9u, "%zu history bytes", hist);
+  tess_project_destroy(p);
+}
+
 TESS_TEST_MAIN(TEST(material_validation_names_the_field), TEST(level_size_limits), TEST(cell_flips_move_points),
                TEST(collision_rule_cases), TEST(change_log_reports_touched_chunks_once),
                TEST(locked_layers_refuse_edits), TEST(ids_are_never_reused), TEST(hash_covers_content_not_history),
                TEST(resize_keeps_content_anchored), TEST(removing_assets_rewrites_their_users),
                TEST(insert_builds_a_project_without_history), TEST(chunks_are_freed_when_empty),
                TEST(flood_fill_matches_reference), TEST(merged_drag_undoes_as_one_step),
-               TEST(history_bound_drops_oldest_steps), TEST(random_edit_sequences_undo_to_start))
+               TEST(history_bound_drops_oldest_steps), TEST(random_edit_sequences_undo_to_start),
+               TEST(random_edits_under_a_tight_history_bound), TEST(painted_cells_cost_at_most_5_bytes))
