@@ -1,0 +1,157 @@
+#include "pack_geometry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool solid_at(const PackGrid *g, int64_t x, int64_t y, uint32_t *mat) {
+  if (x < 0 || y < 0 || x >= g->w || y >= g->h) return false;
+  uint32_t m = g->mat[(size_t)y * g->w + (size_t)x];
+  if (m == PACK_NOT_SOLID) return false;
+  if (mat) *mat = m;
+  return true;
+}
+
+bool pack_merge_rects(const PackGrid *g, PackBuf *rects, uint32_t *count) {
+  size_t n;
+  if (!tess_size_mul(g->w, g->h, &n)) return false;
+  uint8_t *done = tess_calloc(n ? n : 1, 1);
+  if (!done) return false;
+  for (uint32_t y = 0; y < g->h; y++) {
+    for (uint32_t x = 0; x < g->w; x++) {
+      size_t i = (size_t)y * g->w + x;
+      uint32_t m = g->mat[i];
+      if (m == PACK_NOT_SOLID || done[i]) continue;
+      uint32_t w = 1;
+      while (x + w < g->w && g->mat[i + w] == m && !done[i + w]) w++;
+      uint32_t h = 1;
+      for (; y + h < g->h; h++) {
+        size_t row = (size_t)(y + h) * g->w + x;
+        bool same = true;
+        for (uint32_t k = 0; k < w && same; k++) same = g->mat[row + k] == m && !done[row + k];
+        if (!same) break;
+      }
+      for (uint32_t yy = 0; yy < h; yy++) memset(done + (size_t)(y + yy) * g->w + x, 1, w);
+      pack_put_u32(rects, x);
+      pack_put_u32(rects, y);
+      pack_put_u32(rects, w);
+      pack_put_u32(rects, h);
+      pack_put_u32(rects, m);
+      (*count)++;
+    }
+  }
+  tess_free(done);
+  return !rects->failed;
+}
+
+/* A boundary edge of one cell side; dir 0 east, 1 south, 2 west, 3 north
+ * (screen, y down). Turning right is dir + 1. */
+typedef struct Edge {
+  uint64_t key; /* from * 4 + dir: sorted, so a vertex's outgoing edges are adjacent */
+  uint32_t fx, fy, mat;
+  uint8_t dir, used;
+} Edge;
+
+typedef struct EdgeArray {
+  Edge *data;
+  size_t count, cap;
+} EdgeArray;
+
+static int edge_cmp(const void *a, const void *b) {
+  uint64_t x = ((const Edge *)a)->key, y = ((const Edge *)b)->key;
+  return x < y ? -1 : x > y;
+}
+
+static const int DX[4] = {1, 0, -1, 0};
+static const int DY[4] = {0, 1, 0, -1};
+
+static size_t find_edge(const Edge *e, size_t n, uint64_t key) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (e[mid].key < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && e[lo].key == key ? lo : SIZE_MAX;
+}
+
+static bool push_edge(EdgeArray *a, uint64_t stride, uint32_t x, uint32_t y, uint8_t dir, uint32_t m) {
+  Edge e = {((uint64_t)y * stride + x) * 4 + dir, x, y, m, dir, 0};
+  return TESS_ARRAY_PUSH(a, e);
+}
+
+bool pack_trace_loops(const PackGrid *g, uint32_t tile_w, uint32_t tile_h, float ppm, PackBuf *loops,
+                      uint32_t *loop_count, PackBuf *edges, uint32_t *edge_count, PackBuf *vertices,
+                      uint32_t *vertex_count) {
+  EdgeArray all = {0};
+  TESS_ARRAY(size_t) walk = {0};
+  uint64_t stride = (uint64_t)g->w + 1;
+  bool ok = true;
+  for (uint32_t y = 0; y < g->h && ok; y++) {
+    for (uint32_t x = 0; x < g->w && ok; x++) {
+      uint32_t m;
+      if (!solid_at(g, x, y, &m)) continue;
+      if (!solid_at(g, x, (int64_t)y - 1, NULL)) ok = ok && push_edge(&all, stride, x, y, 0, m);
+      if (!solid_at(g, (int64_t)x + 1, y, NULL)) ok = ok && push_edge(&all, stride, x + 1, y, 1, m);
+      if (!solid_at(g, x, (int64_t)y + 1, NULL)) ok = ok && push_edge(&all, stride, x + 1, y + 1, 2, m);
+      if (!solid_at(g, (int64_t)x - 1, y, NULL)) ok = ok && push_edge(&all, stride, x, y + 1, 3, m);
+    }
+  }
+  if (ok && all.count) qsort(all.data, all.count, sizeof *all.data, edge_cmp);
+  for (size_t start = 0; ok && start < all.count; start++) {
+    if (all.data[start].used) continue;
+    walk.count = 0;
+    size_t cur = start;
+    do {
+      Edge *e = &all.data[cur];
+      e->used = 1;
+      if (!TESS_ARRAY_PUSH(&walk, cur)) {
+        ok = false;
+        break;
+      }
+      uint32_t tx = (uint32_t)((int64_t)e->fx + DX[e->dir]), ty = (uint32_t)((int64_t)e->fy + DY[e->dir]);
+      uint64_t base = ((uint64_t)ty * stride + tx) * 4;
+      /* Right turn first keeps a loop around its own cell where two solid
+       * cells touch only at a corner; the successor is then a permutation. */
+      static const int turn[3] = {1, 0, 3};
+      size_t next = SIZE_MAX;
+      for (int t = 0; t < 3 && next == SIZE_MAX; t++) next = find_edge(all.data, all.count, base + (uint64_t)((e->dir + turn[t]) & 3));
+      if (next == SIZE_MAX) {
+        ok = false; /* cannot happen for a closed boundary */
+        break;
+      }
+      cur = next;
+    } while (cur != start);
+    if (!ok) break;
+    /* Corners: where the direction or the material changes. */
+    size_t n = walk.count, first = SIZE_MAX, corners = 0;
+    for (size_t k = 0; k < n; k++) {
+      const Edge *a = &all.data[walk.data[(k + n - 1) % n]], *b = &all.data[walk.data[k]];
+      if (a->dir != b->dir || a->mat != b->mat) {
+        if (first == SIZE_MAX) first = k;
+        corners++;
+      }
+    }
+    if (first == SIZE_MAX || corners < 3) {
+      ok = false;
+      break;
+    }
+    pack_put_u32(loops, *vertex_count);
+    pack_put_u32(loops, (uint32_t)corners);
+    pack_put_u32(loops, *edge_count);
+    pack_put_u32(loops, 0);
+    for (size_t j = 0; j < n; j++) {
+      size_t k = (first + j) % n;
+      const Edge *a = &all.data[walk.data[(k + n - 1) % n]], *b = &all.data[walk.data[k]];
+      if (a->dir == b->dir && a->mat == b->mat) continue;
+      pack_put_f32(vertices, (float)((double)b->fx * tile_w / ppm));
+      pack_put_f32(vertices, (float)((double)b->fy * tile_h / ppm));
+      pack_put_u32(edges, b->mat);
+    }
+    *vertex_count += (uint32_t)corners;
+    *edge_count += (uint32_t)corners;
+    (*loop_count)++;
+  }
+  TESS_ARRAY_FREE(&all);
+  TESS_ARRAY_FREE(&walk);
+  return ok && !loops->failed && !edges->failed && !vertices->failed;
+}

@@ -1,0 +1,30 @@
+/* Merged collision geometry for the .tlv: the level's full-square solid
+ * cells as rectangles (greedy, per material) and as outline loops with a
+ * material per edge. Pure functions of a material grid, testable alone. */
+#ifndef TESS_PACK_GEOMETRY_H
+#define TESS_PACK_GEOMETRY_H
+
+#include "pack_buffer.h"
+
+#define PACK_NOT_SOLID UINT32_MAX
+
+/* The grid: w * h entries, row-major; PACK_NOT_SOLID or the 1-based
+ * material index (0 = a full square with no material). */
+typedef struct PackGrid {
+  uint32_t w, h;
+  const uint32_t *mat;
+} PackGrid;
+
+/* Appends RECT records (x, y, w, h, material) to `rects`; *count grows. */
+bool pack_merge_rects(const PackGrid *g, PackBuf *rects, uint32_t *count);
+
+/* Appends outline loops: LOOP records to `loops`, per-edge materials to
+ * `edges` and corner vertices to `vertices` (metres: corner * tile size / ppm).
+ * Solid lies to the right of each edge walking the loop on screen (y down):
+ * outer outlines run clockwise on screen, holes counter-clockwise.
+ * Collinear edges with the same material are merged. */
+bool pack_trace_loops(const PackGrid *g, uint32_t tile_w, uint32_t tile_h, float ppm, PackBuf *loops,
+                      uint32_t *loop_count, PackBuf *edges, uint32_t *edge_count, PackBuf *vertices,
+                      uint32_t *vertex_count);
+
+#endif

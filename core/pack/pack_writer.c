@@ -1,0 +1,777 @@
+/* The .tlv writer: a project's level -> sections -> one buffer (FORMAT.md).
+ * Deterministic by construction: sections are built in a fixed order from
+ * the level's own order (layers bottom to top, objects as listed, ids
+ * ascending), every byte is written explicitly little-endian, padding is
+ * zero, and nothing depends on addresses, time or the thread. */
+#include "tessera/pack.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pack_buffer.h"
+#include "pack_geometry.h"
+#include "pack_mass.h"
+#include "tessera/image.h"
+#include "tlv_reader.h"
+
+enum {
+  S_SETT, S_STRS, S_MATL, S_TSET, S_TILE, S_POLY, S_VERT, S_LAYR, S_PALT, S_CELL, S_CPAL, S_CGRD,
+  S_LOOP, S_EDGE, S_RECT, S_BODY, S_SHAP, S_JOIN, S_ZONE, S_SPWN, S_SPRT, S_PROP, S_BLOB, S_COUNT
+};
+
+static const struct {
+  uint32_t type, stride;
+  bool required;
+} SECTION_INFO[S_COUNT] = {
+  {TLV_SEC_SETTINGS, TLV_SETTINGS_SIZE, true},
+  {TLV_SEC_STRINGS, 0, true},
+  {TLV_SEC_MATERIALS, TLV_MATERIAL_SIZE, true},
+  {TLV_SEC_TILESETS, TLV_TILESET_SIZE, true},
+  {TLV_SEC_TILES, TLV_TILE_SIZE, true},
+  {TLV_SEC_POLYGONS, TLV_POLYGON_SIZE, true},
+  {TLV_SEC_VERTICES, TLV_VERTEX_SIZE, true},
+  {TLV_SEC_LAYERS, TLV_LAYER_SIZE, true},
+  {TLV_SEC_PALETTE, TLV_PALETTE_SIZE, true},
+  {TLV_SEC_CELLS, 0, true},
+  {TLV_SEC_COLLISION_PALETTE, TLV_COLLISION_PALETTE_SIZE, true},
+  {TLV_SEC_COLLISION_GRID, 0 /* the cell width, set when written */, true},
+  {TLV_SEC_LOOPS, TLV_LOOP_SIZE, true},
+  {TLV_SEC_EDGES, TLV_EDGE_SIZE, true},
+  {TLV_SEC_RECTS, TLV_RECT_SIZE, true},
+  {TLV_SEC_BODIES, TLV_BODY_SIZE, true},
+  {TLV_SEC_SHAPES, TLV_SHAPE_SIZE, true},
+  {TLV_SEC_JOINTS, TLV_JOINT_SIZE, true},
+  {TLV_SEC_ZONES, TLV_ZONE_SIZE, true},
+  {TLV_SEC_SPAWNS, TLV_SPAWN_SIZE, true},
+  {TLV_SEC_SPRITES, TLV_SPRITE_SIZE, false},
+  {TLV_SEC_PROPERTIES, TLV_PROPERTY_SIZE, false},
+  {TLV_SEC_BLOB, 0, false},
+};
+
+typedef struct Section {
+  PackBuf buf;
+  uint32_t count;
+  uint32_t stride;
+} Section;
+
+typedef struct Writer {
+  const TessProject *p;
+  const TessLevel *lv;
+  TessPackOptions opt;
+  TessError *err;
+  Section s[S_COUNT];
+  PackStrings str;
+  PackMap tileset_used; /* tileset id -> 1 */
+  PackMap body_index;   /* object id -> 1-based body index */
+  PackMap sprite_index; /* sprite id -> 1-based sprite index */
+  double ppm;
+} Writer;
+
+static const char *where(const Writer *w) { return w->lv->settings.name; }
+
+/* ---- Materials ---------------------------------------------------------- */
+
+/* Materials are written in the project's order (ascending id): index i + 1. */
+static uint32_t material_index(const Writer *w, TessId id) {
+  if (!id) return 0;
+  uint32_t lo = 0, hi = w->p->material_count;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (w->p->materials[mid].id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < w->p->material_count && w->p->materials[lo].id == id ? lo + 1 : 0;
+}
+
+static void write_materials(Writer *w) {
+  Section *s = &w->s[S_MATL];
+  for (uint32_t i = 0; i < w->p->material_count; i++) {
+    const TessMaterial *m = &w->p->materials[i];
+    pack_put_u32(&s->buf, m->id);
+    pack_put_u32(&s->buf, pack_string(&w->str, m->name));
+    pack_put_u32(&s->buf, m->color);
+    pack_put_u32(&s->buf, (uint32_t)m->kind);
+    pack_put_f32(&s->buf, m->friction);
+    pack_put_f32(&s->buf, m->restitution);
+    pack_put_f32(&s->buf, m->tangential);
+    pack_put_f32(&s->buf, m->density);
+    s->count++;
+  }
+}
+
+static void write_settings(Writer *w) {
+  const TessLevelSettings *st = &w->lv->settings;
+  PackBuf *b = &w->s[S_SETT].buf;
+  pack_put_u32(b, st->width);
+  pack_put_u32(b, st->height);
+  pack_put_u32(b, st->tile_w);
+  pack_put_u32(b, st->tile_h);
+  pack_put_f32(b, st->ppm);
+  pack_put_f32(b, st->gravity.x);
+  pack_put_f32(b, st->gravity.y);
+  pack_put_u32(b, st->view);
+  pack_put_f32(b, st->physics_hz);
+  pack_put_u32(b, st->substeps);
+  pack_put_f32(b, st->floor_drag);
+  pack_put_u32(b, pack_string(&w->str, st->name));
+  pack_put_u32(b, w->lv->id);
+  pack_buf_grow(b, TLV_SETTINGS_SIZE - 52);
+  w->s[S_SETT].count = 1;
+}
+
+/* ---- Vertices and polygons ---------------------------------------------- */
+
+static uint32_t put_vertex(Writer *w, double x, double y) {
+  pack_put_f32(&w->s[S_VERT].buf, (float)x);
+  pack_put_f32(&w->s[S_VERT].buf, (float)y);
+  return w->s[S_VERT].count++;
+}
+
+/* A convex piece (3..8 vertices) as a POLY record; returns its index or
+ * UINT32_MAX for a degenerate piece, which is left out. */
+static uint32_t put_polygon(Writer *w, const TessPolygon *poly, double ox, double oy, double scale) {
+  uint32_t n = poly->count > TESS_POLY_MAX ? TESS_POLY_MAX : poly->count;
+  if (n < 3) return UINT32_MAX;
+  uint32_t first = w->s[S_VERT].count;
+  for (uint32_t i = 0; i < n; i++) put_vertex(w, ((double)poly->v[i].x - ox) * scale, ((double)poly->v[i].y - oy) * scale);
+  pack_put_u32(&w->s[S_POLY].buf, first);
+  pack_put_u32(&w->s[S_POLY].buf, n);
+  return w->s[S_POLY].count++;
+}
+
+/* ---- Tile layers and the material layer ---------------------------------- */
+
+/* A cell the file can carry: a known tile with the reserved bit clear. */
+static bool cell_known(const Writer *w, TessCell cell) {
+  return cell && !(cell & TESS_CELL_RESERVED) && tess_project_tile(w->p, cell) != NULL;
+}
+
+static uint32_t width_for(uint64_t max_value) { return max_value <= 0xFFu ? 1u : max_value <= 0xFFFFu ? 2u : 4u; }
+
+static void put_cells(PackBuf *b, const uint32_t *v, size_t n, uint32_t width) {
+  uint8_t *p = pack_buf_grow(b, n * width);
+  if (!p) return;
+  if (width == 1)
+    for (size_t i = 0; i < n; i++) p[i] = (uint8_t)v[i];
+  else if (width == 2)
+    for (size_t i = 0; i < n; i++) {
+      p[2 * i] = (uint8_t)v[i];
+      p[2 * i + 1] = (uint8_t)(v[i] >> 8);
+    }
+  else
+    for (size_t i = 0; i < n; i++) pack_set_u32(p + 4 * i, v[i]);
+}
+
+/* Calls fn for every cell of the layer's stored chunks (absent chunks are empty). */
+static TessResult layer_values(Writer *w, const TessLayer *layer, uint32_t *out, bool material) {
+  uint32_t W = w->lv->settings.width, H = w->lv->settings.height;
+  PackMap pal = {0};
+  uint32_t pal_count = 1, last_in = 0, last_out = 0;
+  TessResult r = TESS_OK;
+  if (!material && !pack_map_put(&pal, 0, 0)) return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory");
+  for (uint32_t cy = 0; cy < layer->chunks_y && r == TESS_OK; cy++) {
+    for (uint32_t cx = 0; cx < layer->chunks_x && r == TESS_OK; cx++) {
+      const TessChunk *ch = tess_layer_chunk(layer, cx, cy);
+      if (!ch) continue;
+      for (uint32_t yy = 0; yy < TESS_CHUNK_SIZE; yy++) {
+        uint32_t y = cy * TESS_CHUNK_SIZE + yy;
+        if (y >= H) break;
+        for (uint32_t xx = 0; xx < TESS_CHUNK_SIZE; xx++) {
+          uint32_t x = cx * TESS_CHUNK_SIZE + xx;
+          if (x >= W) break;
+          uint32_t v = ch->cells[yy * TESS_CHUNK_SIZE + xx], o;
+          if (v == 0) continue;
+          if (v == last_in && last_out) {
+            o = last_out;
+          } else if (material) {
+            o = material_index(w, v);
+          } else if (!pack_map_get(&pal, v, &o)) {
+            if (!cell_known(w, v)) {
+              o = 0; /* a tile that no longer exists draws and collides as nothing */
+            } else {
+              o = pal_count++;
+              if (!pack_map_put(&pal, v, o) || !pack_map_put(&w->tileset_used, TESS_CELL_TILESET(v), 1)) {
+                r = tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory");
+                break;
+              }
+            }
+          }
+          last_in = v;
+          last_out = o;
+          out[(size_t)y * W + x] = o;
+        }
+      }
+    }
+  }
+  if (r == TESS_OK && !material) {
+    /* The palette in index order: invert the map. */
+    uint32_t *entries = tess_calloc(pal_count, sizeof *entries);
+    if (!entries) {
+      r = tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory");
+    } else {
+      for (size_t i = 0; i < pal.cap; i++)
+        if (pal.used[i]) entries[pal.values[i]] = (uint32_t)pal.keys[i];
+      for (uint32_t i = 0; i < pal_count; i++) pack_put_u32(&w->s[S_PALT].buf, entries[i]);
+      tess_free(entries);
+    }
+  }
+  pack_map_free(&pal);
+  return r;
+}
+
+static TessResult write_layers(Writer *w) {
+  size_t n = (size_t)w->lv->settings.width * w->lv->settings.height;
+  uint32_t *vals = tess_alloc(n * sizeof *vals);
+  if (!vals) return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory for %zu cells", n);
+  for (uint32_t li = 0; li < w->lv->layer_count; li++) {
+    const TessLayer *layer = w->lv->layers[li];
+    bool material = layer->props.kind == TESS_LAYER_MATERIAL;
+    if (layer->props.kind != TESS_LAYER_TILES && !material) continue;
+    memset(vals, 0, n * sizeof *vals);
+    uint32_t pal_first = w->s[S_PALT].count;
+    TessResult r = layer_values(w, layer, vals, material);
+    if (r != TESS_OK) {
+      tess_free(vals);
+      return r;
+    }
+    uint32_t pal_count = material ? 0 : (uint32_t)(w->s[S_PALT].buf.size / 4) - pal_first;
+    w->s[S_PALT].count += pal_count;
+    uint64_t maxv = material ? w->p->material_count : (pal_count ? pal_count - 1 : 0);
+    uint32_t width = width_for(maxv);
+    pack_pad(&w->s[S_CELL].buf, TLV_ALIGN);
+    uint64_t offset = w->s[S_CELL].buf.size;
+    put_cells(&w->s[S_CELL].buf, vals, n, width);
+    PackBuf *b = &w->s[S_LAYR].buf;
+    pack_put_u32(b, layer->props.id);
+    pack_put_u32(b, pack_string(&w->str, layer->props.name));
+    pack_put_u32(b, material ? TLV_LAYER_MATERIAL : TLV_LAYER_TILES);
+    pack_put_u32(b, (layer->props.visible ? TLV_LAYER_VISIBLE : 0) | (layer->props.locked ? TLV_LAYER_LOCKED : 0) |
+                        (layer->props.collides ? TLV_LAYER_COLLIDES : 0));
+    pack_put_f32(b, layer->props.opacity);
+    pack_put_u32(b, width);
+    pack_put_u32(b, material ? 0 : pal_first);
+    pack_put_u32(b, pal_count);
+    pack_put_u64(b, offset);
+    pack_put_u32(b, li);
+    pack_put_u32(b, 0);
+    w->s[S_LAYR].count++;
+  }
+  tess_free(vals);
+  return TESS_OK;
+}
+
+/* ---- Tilesets ------------------------------------------------------------ */
+
+static TessResult put_blob(Writer *w, const uint8_t *data, size_t size, uint32_t *offset, uint32_t *out_size) {
+  *offset = 0;
+  *out_size = 0;
+  if (!w->opt.embed_images || !data || !size) return TESS_OK;
+  pack_pad(&w->s[S_BLOB].buf, TLV_ALIGN);
+  if (w->s[S_BLOB].buf.size + size > UINT32_MAX)
+    return tess_error_set(w->err, TESS_ERR_LIMIT, where(w), "embedded images exceed 4 GiB");
+  *offset = (uint32_t)w->s[S_BLOB].buf.size;
+  *out_size = (uint32_t)size;
+  pack_put_bytes(&w->s[S_BLOB].buf, data, size);
+  return TESS_OK;
+}
+
+static TessResult write_tilesets(Writer *w) {
+  for (uint32_t i = 0; i < w->p->tileset_count; i++) {
+    const TessTileset *ts = w->p->tilesets[i];
+    uint32_t used;
+    if (!pack_map_get(&w->tileset_used, ts->id, &used)) continue;
+    uint32_t tile_first = w->s[S_TILE].count, img_off, img_size;
+    for (uint32_t t = 0; t < ts->tile_count; t++) {
+      const TessTileInfo *ti = &ts->tiles[t];
+      uint32_t poly_first = w->s[S_POLY].count;
+      if (ti->collision == TESS_TILE_COLLISION_TRACED)
+        for (uint32_t k = 0; k < ti->piece_count; k++) put_polygon(w, &ti->pieces[k], 0.0, 0.0, 1.0);
+      PackBuf *b = &w->s[S_TILE].buf;
+      pack_put_u32(b, material_index(w, ti->material));
+      pack_put_u8(b, ti->collision <= 2 ? ti->collision : 0);
+      pack_put_u8(b, ti->one_way ? 1 : 0);
+      pack_put_u16(b, 0);
+      pack_put_u32(b, poly_first);
+      pack_put_u32(b, w->s[S_POLY].count - poly_first);
+      w->s[S_TILE].count++;
+    }
+    TessResult r = put_blob(w, ts->png, ts->png_size, &img_off, &img_size);
+    if (r != TESS_OK) return r;
+    PackBuf *b = &w->s[S_TSET].buf;
+    pack_put_u32(b, ts->id);
+    pack_put_u32(b, pack_string(&w->str, ts->name));
+    pack_put_u32(b, pack_string(&w->str, ts->source_path));
+    pack_put_u32(b, ts->image_w);
+    pack_put_u32(b, ts->image_h);
+    pack_put_u32(b, ts->tile_w);
+    pack_put_u32(b, ts->tile_h);
+    pack_put_u32(b, ts->margin);
+    pack_put_u32(b, ts->spacing);
+    pack_put_u32(b, ts->columns);
+    pack_put_u32(b, ts->tile_count);
+    pack_put_u32(b, tile_first);
+    pack_put_u32(b, ts->alpha_threshold);
+    pack_put_u32(b, img_off);
+    pack_put_u32(b, img_size);
+    pack_put_u32(b, 0);
+    w->s[S_TSET].count++;
+  }
+  return TESS_OK;
+}
+
+/* ---- Collision: the resolved grid and the merged geometry ----------------- */
+
+static TessResult write_collision(Writer *w) {
+  uint32_t W = w->lv->settings.width, H = w->lv->settings.height;
+  size_t n = (size_t)W * H;
+  uint32_t *grid = tess_alloc(n * sizeof *grid);
+  uint32_t *solid = tess_alloc(n * sizeof *solid);
+  PackMap pal = {0};
+  uint32_t pal_count = 0;
+  TessResult r = TESS_OK;
+  if (!grid || !solid) {
+    r = tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory for %zu cells", n);
+    goto done;
+  }
+  for (uint32_t y = 0; y < H && r == TESS_OK; y++) {
+    for (uint32_t x = 0; x < W; x++) {
+      TessCellCollision cc;
+      tess_level_cell_collision(w->p, w->lv, x, y, &cc);
+      uint32_t mat = material_index(w, cc.material);
+      uint32_t cell = cc.tile ? cc.cell : 0;
+      uint64_t key = (uint64_t)cell | ((uint64_t)mat << 32) | ((uint64_t)cc.kind << 48) | ((uint64_t)cc.one_way << 50);
+      uint32_t idx;
+      if (!pack_map_get(&pal, key, &idx)) {
+        idx = pal_count++;
+        if (!pack_map_put(&pal, key, idx)) {
+          r = tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory");
+          break;
+        }
+        PackBuf *b = &w->s[S_CPAL].buf;
+        pack_put_u32(b, cell);
+        pack_put_u32(b, mat);
+        pack_put_u8(b, cc.kind);
+        pack_put_u8(b, cc.one_way ? 1 : 0);
+        pack_put_u16(b, 0);
+        pack_put_u32(b, 0);
+      }
+      grid[(size_t)y * W + x] = idx;
+      solid[(size_t)y * W + x] = cc.kind == TESS_TILE_COLLISION_FULL && !cc.one_way ? mat : PACK_NOT_SOLID;
+    }
+  }
+  if (r != TESS_OK) goto done;
+  w->s[S_CPAL].count = pal_count;
+  uint32_t width = width_for(pal_count ? pal_count - 1 : 0);
+  put_cells(&w->s[S_CGRD].buf, grid, n, width);
+  w->s[S_CGRD].count = (uint32_t)n;
+  w->s[S_CGRD].stride = width;
+
+  PackGrid g = {W, H, solid};
+  if (!pack_merge_rects(&g, &w->s[S_RECT].buf, &w->s[S_RECT].count) ||
+      !pack_trace_loops(&g, w->lv->settings.tile_w, w->lv->settings.tile_h, (float)w->ppm, &w->s[S_LOOP].buf,
+                        &w->s[S_LOOP].count, &w->s[S_EDGE].buf, &w->s[S_EDGE].count, &w->s[S_VERT].buf,
+                        &w->s[S_VERT].count))
+    r = tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory merging collision geometry");
+done:
+  tess_free(grid);
+  tess_free(solid);
+  pack_map_free(&pal);
+  return r;
+}
+
+/* ---- Objects ---------------------------------------------------------------- */
+
+static void write_props(Writer *w, const TessObject *o, PackBuf *rec) {
+  pack_put_u32(rec, w->s[S_PROP].count);
+  pack_put_u32(rec, o->prop_count);
+  for (uint32_t i = 0; i < o->prop_count; i++) {
+    const TessProperty *pr = &o->props[i];
+    PackBuf *b = &w->s[S_PROP].buf;
+    pack_put_u32(b, pack_string(&w->str, pr->name));
+    pack_put_u32(b, pr->type);
+    switch (pr->type) {
+      case TESS_PROP_STRING: pack_put_u64(b, pack_string(&w->str, pr->v.s)); break;
+      case TESS_PROP_INT: pack_put_u64(b, (uint64_t)pr->v.i); break;
+      case TESS_PROP_FLOAT: pack_put_f64(b, pr->v.f); break;
+      case TESS_PROP_BOOL: pack_put_u64(b, pr->v.b ? 1 : 0); break;
+      default: pack_put_u64(b, pr->v.color); break;
+    }
+    pack_put_u32(b, 0);
+    pack_put_u32(b, 0);
+    w->s[S_PROP].count++;
+  }
+}
+
+static int id_cmp(const void *a, const void *b) {
+  TessId x = *(const TessId *)a, y = *(const TessId *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Bodies get their index in level order; the sprites they use are written
+ * in ascending id. */
+static TessResult index_bodies(Writer *w) {
+  TESS_ARRAY(TessId) sprites = {0};
+  uint32_t next = 1;
+  for (uint32_t li = 0; li < w->lv->layer_count; li++) {
+    const TessLayer *layer = w->lv->layers[li];
+    if (layer->props.kind != TESS_LAYER_OBJECTS) continue;
+    for (uint32_t i = 0; i < layer->object_count; i++) {
+      const TessObject *o = &layer->objects[i];
+      if (o->kind != TESS_OBJECT_BODY) continue;
+      uint32_t have;
+      if (!pack_map_put(&w->body_index, o->id, next++)) goto nomem;
+      if (o->u.body.shape == TESS_BODY_SPRITE && tess_project_sprite(w->p, o->u.body.sprite) &&
+          !pack_map_get(&w->sprite_index, o->u.body.sprite, &have)) {
+        if (!pack_map_put(&w->sprite_index, o->u.body.sprite, 0) || !TESS_ARRAY_PUSH(&sprites, o->u.body.sprite)) goto nomem;
+      }
+    }
+  }
+  if (sprites.count) qsort(sprites.data, sprites.count, sizeof *sprites.data, id_cmp);
+  for (size_t i = 0; i < sprites.count; i++) {
+    const TessSprite *sp = tess_project_sprite(w->p, sprites.data[i]);
+    uint32_t off, size;
+    if (!pack_map_put(&w->sprite_index, sp->id, (uint32_t)i + 1)) goto nomem;
+    TessResult r = put_blob(w, sp->png, sp->png_size, &off, &size);
+    if (r != TESS_OK) {
+      TESS_ARRAY_FREE(&sprites);
+      return r;
+    }
+    PackBuf *b = &w->s[S_SPRT].buf;
+    pack_put_u32(b, sp->id);
+    pack_put_u32(b, pack_string(&w->str, sp->name));
+    pack_put_u32(b, pack_string(&w->str, sp->source_path));
+    pack_put_u32(b, sp->image_w);
+    pack_put_u32(b, sp->image_h);
+    pack_put_u32(b, sp->frame_count);
+    pack_put_f32(b, sp->frame_rate);
+    pack_put_f32(b, sp->anchor.x);
+    pack_put_f32(b, sp->anchor.y);
+    pack_put_u32(b, off);
+    pack_put_u32(b, size);
+    pack_put_u32(b, 0);
+    w->s[S_SPRT].count++;
+  }
+  TESS_ARRAY_FREE(&sprites);
+  return TESS_OK;
+nomem:
+  TESS_ARRAY_FREE(&sprites);
+  return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory");
+}
+
+static void put_shape(Writer *w, uint32_t kind, double ax, double ay, double bx, double by, double radius, uint32_t poly) {
+  PackBuf *b = &w->s[S_SHAP].buf;
+  pack_put_u32(b, kind);
+  pack_put_f32(b, (float)ax);
+  pack_put_f32(b, (float)ay);
+  pack_put_f32(b, (float)bx);
+  pack_put_f32(b, (float)by);
+  pack_put_f32(b, (float)radius);
+  pack_put_u32(b, poly);
+  pack_put_u32(b, 0);
+  w->s[S_SHAP].count++;
+}
+
+/* Shapes of one body in body-local metres, and their mass properties. */
+static void body_shapes(Writer *w, const TessObject *o, double density, PackMass *mass) {
+  const TessBodyObject *bo = &o->u.body;
+  double s = 1.0 / w->ppm;
+  pack_mass_init(mass);
+  switch (bo->shape) {
+    case TESS_BODY_CIRCLE:
+      put_shape(w, TLV_SHAPE_CIRCLE, 0, 0, 0, 0, bo->radius * s, 0);
+      pack_mass_add_circle(mass, 0, 0, bo->radius * s, density);
+      break;
+    case TESS_BODY_BOX: {
+      double hx = 0.5 * bo->width, hy = 0.5 * bo->height;
+      TessPolygon box = {4, {{(float)-hx, (float)-hy}, {(float)hx, (float)-hy}, {(float)hx, (float)hy}, {(float)-hx, (float)hy}}};
+      uint32_t poly = put_polygon(w, &box, 0, 0, s);
+      if (poly != UINT32_MAX) {
+        put_shape(w, TLV_SHAPE_POLYGON, 0, 0, 0, 0, 0, poly);
+        pack_mass_add_box(mass, hx * s, hy * s, density);
+      }
+      break;
+    }
+    case TESS_BODY_CAPSULE: {
+      double r = 0.5 * bo->height, half = 0.5 * bo->width - r;
+      if (half < 0) half = 0;
+      put_shape(w, TLV_SHAPE_CAPSULE, -half * s, 0, half * s, 0, r * s, 0);
+      pack_mass_add_capsule(mass, half * s, r * s, density);
+      break;
+    }
+    case TESS_BODY_SPRITE: {
+      const TessSprite *sp = tess_project_sprite(w->p, bo->sprite);
+      if (!sp) break;
+      const TessSpriteMask *mk = &sp->mask;
+      double ax = sp->anchor.x, ay = sp->anchor.y;
+      if (mk->mode == TESS_MASK_CIRCLE && mk->circle_radius > 0) {
+        double cx = (mk->circle_center.x - ax) * s, cy = (mk->circle_center.y - ay) * s;
+        put_shape(w, TLV_SHAPE_CIRCLE, cx, cy, 0, 0, mk->circle_radius * s, 0);
+        pack_mass_add_circle(mass, cx, cy, mk->circle_radius * s, density);
+      } else {
+        for (uint32_t k = 0; k < mk->piece_count; k++) {
+          uint32_t poly = put_polygon(w, &mk->pieces[k], ax, ay, s);
+          if (poly == UINT32_MAX) continue;
+          put_shape(w, TLV_SHAPE_POLYGON, 0, 0, 0, 0, 0, poly);
+          TessPolygon local = mk->pieces[k];
+          for (uint32_t v = 0; v < local.count && v < TESS_POLY_MAX; v++) {
+            local.v[v].x = (float)(((double)mk->pieces[k].v[v].x - ax) * s);
+            local.v[v].y = (float)(((double)mk->pieces[k].v[v].y - ay) * s);
+          }
+          pack_mass_add_polygon(mass, &local, density);
+        }
+      }
+      break;
+    }
+    default: break;
+  }
+}
+
+static void write_body(Writer *w, const TessObject *o) {
+  const TessBodyObject *bo = &o->u.body;
+  TessId mat_id = bo->material ? bo->material : (w->p->material_count ? w->p->materials[0].id : 0);
+  uint32_t mat = material_index(w, mat_id);
+  double density = mat ? w->p->materials[mat - 1].density : 1.0;
+  uint32_t sprite = 0, shape_first = w->s[S_SHAP].count;
+  if (bo->shape == TESS_BODY_SPRITE) pack_map_get(&w->sprite_index, bo->sprite, &sprite);
+  PackMass mass;
+  body_shapes(w, o, density, &mass);
+  double m, cx, cy, inertia;
+  pack_mass_result(&mass, &m, &cx, &cy, &inertia);
+  PackBuf *b = &w->s[S_BODY].buf;
+  pack_put_u32(b, o->id);
+  pack_put_u32(b, pack_string(&w->str, o->name));
+  pack_put_u8(b, bo->type <= 2 ? bo->type : 0);
+  pack_put_u8(b, bo->sensor ? 1 : 0);
+  pack_put_u8(b, bo->shape <= 3 ? bo->shape : 0);
+  pack_put_u8(b, bo->pin <= 2 ? bo->pin : 0);
+  pack_put_u32(b, mat);
+  pack_put_u32(b, sprite);
+  pack_put_u32(b, bo->category);
+  pack_put_u32(b, bo->mask);
+  pack_put_f32(b, (float)(o->pos.x / w->ppm));
+  pack_put_f32(b, (float)(o->pos.y / w->ppm));
+  pack_put_f32(b, o->angle);
+  pack_put_u32(b, shape_first);
+  pack_put_u32(b, w->s[S_SHAP].count - shape_first);
+  pack_put_f32(b, (float)m);
+  pack_put_f32(b, (float)cx);
+  pack_put_f32(b, (float)cy);
+  pack_put_f32(b, (float)inertia);
+  write_props(w, o, b);
+  pack_put_u32(b, 0);
+  pack_put_u32(b, 0);
+  w->s[S_BODY].count++;
+}
+
+static void write_joint(Writer *w, const TessObject *o) {
+  const TessJointObject *j = &o->u.joint;
+  uint32_t a = 0, b_index = 0;
+  /* A joint to a body that does not exist is left out (validate reports it). */
+  if (j->body_a && !pack_map_get(&w->body_index, j->body_a, &a)) return;
+  if (j->body_b && !pack_map_get(&w->body_index, j->body_b, &b_index)) return;
+  double ax = o->pos.x / w->ppm, ay = o->pos.y / w->ppm;
+  double bx = j->kind == TESS_JOINT_DISTANCE ? j->anchor_b.x / w->ppm : ax;
+  double by = j->kind == TESS_JOINT_DISTANCE ? j->anchor_b.y / w->ppm : ay;
+  double length = j->length / w->ppm;
+  if (j->kind == TESS_JOINT_DISTANCE && j->length <= 0) length = hypot(bx - ax, by - ay);
+  PackBuf *b = &w->s[S_JOIN].buf;
+  pack_put_u32(b, o->id);
+  pack_put_u32(b, pack_string(&w->str, o->name));
+  pack_put_u32(b, j->kind == TESS_JOINT_DISTANCE ? TLV_JOINT_DISTANCE : TLV_JOINT_PIN);
+  pack_put_u32(b, j->limit_enabled ? TLV_JOINT_LIMIT : 0);
+  pack_put_u32(b, a);
+  pack_put_u32(b, b_index);
+  pack_put_f32(b, (float)ax);
+  pack_put_f32(b, (float)ay);
+  pack_put_f32(b, (float)bx);
+  pack_put_f32(b, (float)by);
+  pack_put_f32(b, (float)length);
+  pack_put_f32(b, j->lower);
+  pack_put_f32(b, j->upper);
+  write_props(w, o, b);
+  pack_put_u32(b, 0);
+  w->s[S_JOIN].count++;
+}
+
+static void write_zone(Writer *w, const TessObject *o) {
+  const TessZoneObject *z = &o->u.zone;
+  PackBuf *b = &w->s[S_ZONE].buf;
+  pack_put_u32(b, o->id);
+  pack_put_u32(b, pack_string(&w->str, o->name));
+  pack_put_u32(b, z->kind <= 2 ? z->kind : 0);
+  pack_put_f32(b, (float)(o->pos.x / w->ppm));
+  pack_put_f32(b, (float)(o->pos.y / w->ppm));
+  pack_put_f32(b, o->angle);
+  pack_put_f32(b, (float)(z->width / w->ppm));
+  pack_put_f32(b, (float)(z->height / w->ppm));
+  pack_put_f32(b, z->vector.x);
+  pack_put_f32(b, z->vector.y);
+  pack_put_f32(b, z->strength);
+  pack_put_f32(b, (float)(z->radius / w->ppm));
+  write_props(w, o, b);
+  pack_put_u32(b, 0);
+  pack_put_u32(b, 0);
+  w->s[S_ZONE].count++;
+}
+
+static void write_spawn(Writer *w, const TessObject *o) {
+  PackBuf *b = &w->s[S_SPWN].buf;
+  pack_put_u32(b, o->id);
+  pack_put_u32(b, pack_string(&w->str, o->name));
+  pack_put_f32(b, (float)(o->pos.x / w->ppm));
+  pack_put_f32(b, (float)(o->pos.y / w->ppm));
+  pack_put_f32(b, o->angle);
+  write_props(w, o, b);
+  pack_put_u32(b, 0);
+  w->s[S_SPWN].count++;
+}
+
+static TessResult write_objects(Writer *w) {
+  TessResult r = index_bodies(w);
+  if (r != TESS_OK) return r;
+  for (int pass = 0; pass < 4; pass++) {
+    for (uint32_t li = 0; li < w->lv->layer_count; li++) {
+      const TessLayer *layer = w->lv->layers[li];
+      if (layer->props.kind != TESS_LAYER_OBJECTS) continue;
+      for (uint32_t i = 0; i < layer->object_count; i++) {
+        const TessObject *o = &layer->objects[i];
+        if (o->kind != pass) continue;
+        switch (o->kind) {
+          case TESS_OBJECT_BODY: write_body(w, o); break;
+          case TESS_OBJECT_JOINT: write_joint(w, o); break;
+          case TESS_OBJECT_ZONE: write_zone(w, o); break;
+          case TESS_OBJECT_SPAWN: write_spawn(w, o); break;
+          default: break;
+        }
+      }
+    }
+  }
+  return TESS_OK;
+}
+
+/* ---- Assembly --------------------------------------------------------------- */
+
+void tess_pack_options_default(TessPackOptions *opt) {
+  memset(opt, 0, sizeof *opt);
+  opt->embed_images = false;
+}
+
+uint64_t tess_pack_content_hash(const TessProject *p, const TessLevel *level, const TessPackOptions *opt) {
+  TessHasher h;
+  tess_hasher_init(&h);
+  tess_hasher_str(&h, "tessera.tlv");
+  tess_hasher_u64(&h, tess_level_content_hash(p, level));
+  tess_hasher_u32(&h, TLV_VERSION_MAJOR);
+  tess_hasher_u32(&h, TLV_VERSION_MINOR);
+  tess_hasher_u32(&h, TESS_PACK_WRITER_VERSION);
+  tess_hasher_u32(&h, opt && opt->embed_images ? 1u : 0u);
+  return tess_hasher_finish(&h);
+}
+
+static uint64_t align16(uint64_t v) { return (v + 15u) & ~(uint64_t)15u; }
+
+static TessResult assemble(Writer *w, uint8_t **data, size_t *size) {
+  /* The string table is final only now: copy it into its section. */
+  pack_put_bytes(&w->s[S_STRS].buf, w->str.bytes.data, w->str.bytes.size);
+  if (w->str.failed) return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory in the string table");
+  uint32_t order[S_COUNT], n = 0;
+  for (uint32_t i = 0; i < S_COUNT; i++) {
+    if (w->s[i].buf.failed) return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory");
+    if (w->s[i].buf.size || i == S_SETT || i == S_STRS) order[n++] = i;
+  }
+  for (uint32_t k = 0; k < n; k++) {
+    const Section *s = &w->s[order[k]];
+    uint32_t stride = order[k] == S_CGRD ? s->stride : SECTION_INFO[order[k]].stride;
+    if (stride && (uint64_t)s->count * stride != s->buf.size)
+      return tess_error_set(w->err, TESS_ERR_INVALID, where(w), "internal: section %u has %zu bytes for %u records",
+                            order[k], s->buf.size, s->count);
+    if (s->count > TLV_MAX_RECORDS)
+      return tess_error_set(w->err, TESS_ERR_LIMIT, where(w), "%u records in one section (at most %u)", s->count,
+                            (unsigned)TLV_MAX_RECORDS);
+  }
+  uint64_t offsets[S_COUNT];
+  uint64_t pos = TLV_HEADER_SIZE + (uint64_t)n * TLV_SECTION_ENTRY_SIZE;
+  for (uint32_t k = 0; k < n; k++) {
+    pos = align16(pos);
+    offsets[k] = pos;
+    pos += w->s[order[k]].buf.size;
+  }
+  uint64_t total = align16(pos);
+  if (total > SIZE_MAX) return tess_error_set(w->err, TESS_ERR_LIMIT, where(w), "file too large");
+  uint8_t *out = tess_calloc(1, (size_t)total);
+  if (!out) return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory for %llu bytes", (unsigned long long)total);
+  memcpy(out, TLV_MAGIC, TLV_MAGIC_SIZE);
+  out[8] = (uint8_t)TLV_VERSION_MAJOR;
+  out[10] = (uint8_t)TLV_VERSION_MINOR;
+  pack_set_u32(out + 12, w->opt.embed_images ? TLV_FLAG_IMAGES : 0);
+  pack_set_u32(out + 16, TLV_HEADER_SIZE);
+  pack_set_u32(out + 20, n);
+  pack_set_u64(out + 24, total);
+  pack_set_u64(out + 32, tess_pack_content_hash(w->p, w->lv, &w->opt));
+  pack_set_u64(out + 40, tess_level_content_hash(w->p, w->lv));
+  pack_set_u32(out + 48, TESS_PACK_WRITER_VERSION);
+  pack_set_u32(out + 56, w->lv->id);
+  for (uint32_t k = 0; k < n; k++) {
+    const Section *s = &w->s[order[k]];
+    uint8_t *e = out + TLV_HEADER_SIZE + (size_t)k * TLV_SECTION_ENTRY_SIZE;
+    uint32_t stride = order[k] == S_CGRD ? s->stride : SECTION_INFO[order[k]].stride;
+    pack_set_u32(e, SECTION_INFO[order[k]].type);
+    e[4] = SECTION_INFO[order[k]].required ? (uint8_t)TLV_SECTION_REQUIRED : 0;
+    e[6] = (uint8_t)stride;
+    e[7] = (uint8_t)(stride >> 8);
+    pack_set_u64(e + 8, offsets[k]);
+    pack_set_u64(e + 16, s->buf.size);
+    pack_set_u32(e + 24, stride ? s->count : 0);
+    if (s->buf.size) memcpy(out + offsets[k], s->buf.data, s->buf.size);
+    pack_set_u32(e + 28, tlv_checksum(out + offsets[k], s->buf.size));
+  }
+  uint32_t sum = tlv_checksum(out, TLV_HEADER_SIZE) ^
+                 tlv_checksum(out + TLV_HEADER_SIZE, (size_t)n * TLV_SECTION_ENTRY_SIZE);
+  pack_set_u32(out + 52, sum);
+  *data = out;
+  *size = (size_t)total;
+  return TESS_OK;
+}
+
+TessResult tess_pack_write(const TessProject *p, const TessLevel *level, const TessPackOptions *opt, uint8_t **data,
+                           size_t *size, TessError *err) {
+  if (!p || !level || !data || !size) return tess_error_set(err, TESS_ERR_INVALID, "", "tess_pack_write: missing argument");
+  TessResult r = tess_level_settings_validate(&level->settings, err);
+  if (r != TESS_OK) return r;
+  Writer *w = tess_calloc(1, sizeof *w);
+  if (!w) return tess_error_set(err, TESS_ERR_NOMEM, level->settings.name, "out of memory");
+  w->p = p;
+  w->lv = level;
+  w->err = err;
+  if (opt) w->opt = *opt;
+  else tess_pack_options_default(&w->opt);
+  w->ppm = level->settings.ppm;
+  w->s[S_CGRD].stride = 1;
+  pack_strings_init(&w->str);
+  write_settings(w);
+  write_materials(w);
+  r = write_layers(w);
+  if (r == TESS_OK) r = write_tilesets(w);
+  if (r == TESS_OK) r = write_collision(w);
+  if (r == TESS_OK) r = write_objects(w);
+  if (r == TESS_OK) r = assemble(w, data, size);
+  for (int i = 0; i < S_COUNT; i++) pack_buf_free(&w->s[i].buf);
+  pack_strings_free(&w->str);
+  pack_map_free(&w->tileset_used);
+  pack_map_free(&w->body_index);
+  pack_map_free(&w->sprite_index);
+  tess_free(w);
+  return r;
+}
+
+TessResult tess_pack_write_file(const TessProject *p, const TessLevel *level, const TessPackOptions *opt,
+                                const char *path, TessError *err) {
+  uint8_t *data = NULL;
+  size_t size = 0;
+  TessResult r = tess_pack_write(p, level, opt, &data, &size, err);
+  if (r != TESS_OK) return r;
+  r = tess_file_write_atomic(path, data, size, err);
+  tess_free(data);
+  return r;
+}

@@ -1,0 +1,1025 @@
+/* tlv_reader: validation and views of a packed Tessera level (FORMAT.md).
+ * C99 and C++, the C standard library only. Every read of the caller's
+ * buffer goes through rd*() after a range check; every size is checked
+ * before it is multiplied. */
+#include "tlv_reader.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- Little-endian loads ----------------------------------------------- */
+
+static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static uint32_t rd32(const uint8_t *p) {
+  return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | ((uint64_t)rd32(p + 4) << 32); }
+static float rdf32(const uint8_t *p) {
+  uint32_t u = rd32(p);
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+static double rdf64(const uint8_t *p) {
+  uint64_t u = rd64(p);
+  double d;
+  memcpy(&d, &u, sizeof d);
+  return d;
+}
+
+/* Finite without <math.h> (so no libm): the exponent is not all ones. */
+static int finite32(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return (u & 0x7F800000u) != 0x7F800000u;
+}
+
+/* ---- Checksum ---------------------------------------------------------- */
+
+#define TLV_P1 0x9E3779B185EBCA87ull
+#define TLV_P2 0xC2B2AE3D27D4EB4Full
+
+static uint64_t fmix64(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDull;
+  h ^= h >> 33;
+  h *= 0xC4CEB9FE1A85EC53ull;
+  h ^= h >> 33;
+  return h;
+}
+
+static uint64_t rotl64(uint64_t x, unsigned r) { return (x << r) | (x >> (64u - r)); }
+
+/* Each step (l + w) * odd is a bijection of the lane, so a change in one
+ * word always reaches that lane's final value; four independent lanes keep
+ * the multiplier busy. */
+uint32_t tlv_checksum(const void *data, size_t size) {
+  const uint8_t *p = (const uint8_t *)data;
+  uint64_t l0 = 0x243F6A8885A308D3ull, l1 = 0x13198A2E03707344ull, l2 = 0xA4093822299F31D0ull,
+           l3 = 0x082EFA98EC4E6C89ull;
+  size_t blocks = size / 32u, i;
+  for (i = 0; i < blocks; i++, p += 32) {
+    l0 = (l0 + rd64(p)) * TLV_P1;
+    l1 = (l1 + rd64(p + 8)) * TLV_P1;
+    l2 = (l2 + rd64(p + 16)) * TLV_P1;
+    l3 = (l3 + rd64(p + 24)) * TLV_P1;
+  }
+  {
+    size_t rest = size % 32u;
+    uint8_t tail[32];
+    memset(tail, 0, sizeof tail);
+    if (rest) memcpy(tail, p, rest);
+    if (rest > 0) l0 = (l0 + rd64(tail)) * TLV_P1;
+    if (rest > 8) l1 = (l1 + rd64(tail + 8)) * TLV_P1;
+    if (rest > 16) l2 = (l2 + rd64(tail + 16)) * TLV_P1;
+    if (rest > 24) l3 = (l3 + rd64(tail + 24)) * TLV_P1;
+  }
+  {
+    uint64_t h = fmix64(l0) ^ rotl64(fmix64(l1), 16) ^ rotl64(fmix64(l2), 32) ^ rotl64(fmix64(l3), 48);
+    h = fmix64(h ^ ((uint64_t)size * TLV_P2));
+    return (uint32_t)(h ^ (h >> 32));
+  }
+}
+
+/* ---- Errors ------------------------------------------------------------ */
+
+const char *tlv_result_string(TlvResult code) {
+  switch (code) {
+    case TLV_OK: return "ok";
+    case TLV_ERR_ARGUMENT: return "bad argument";
+    case TLV_ERR_TRUNCATED: return "truncated";
+    case TLV_ERR_MAGIC: return "not a packed level";
+    case TLV_ERR_VERSION: return "unsupported version";
+    case TLV_ERR_CHECKSUM: return "checksum mismatch";
+    case TLV_ERR_RANGE: return "out of range";
+    case TLV_ERR_INDEX: return "bad index";
+    case TLV_ERR_VALUE: return "bad value";
+    case TLV_ERR_LIMIT: return "beyond limits";
+  }
+  return "unknown";
+}
+
+static TlvResult fail(TlvError *err, TlvResult code, uint64_t offset, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    err->code = code;
+    err->offset = offset;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+  }
+  return code;
+}
+
+static void fourcc_text(uint32_t type, char out[5]) {
+  int i;
+  for (i = 0; i < 4; i++) {
+    unsigned char c = (unsigned char)(type >> (8 * i));
+    out[i] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
+  }
+  out[4] = 0;
+}
+
+/* ---- Header ------------------------------------------------------------ */
+
+static uint64_t align16(uint64_t v) { return (v + 15u) & ~(uint64_t)15u; }
+
+TlvResult tlv_read_header(const void *data, size_t size, TlvHeader *out, TlvError *err) {
+  const uint8_t *p = (const uint8_t *)data;
+  TlvHeader h;
+  if (!data || !out) return fail(err, TLV_ERR_ARGUMENT, 0, "no buffer or no output");
+  if (size < TLV_HEADER_SIZE) return fail(err, TLV_ERR_TRUNCATED, size, "file of %lu bytes is shorter than the %u-byte header", (unsigned long)size, TLV_HEADER_SIZE);
+  if (memcmp(p, TLV_MAGIC, TLV_MAGIC_SIZE) != 0) return fail(err, TLV_ERR_MAGIC, 0, "bad magic: not a packed Tessera level");
+  h.major = rd16(p + 8);
+  h.minor = rd16(p + 10);
+  h.flags = rd32(p + 12);
+  h.header_size = rd32(p + 16);
+  h.section_count = rd32(p + 20);
+  h.total_size = rd64(p + 24);
+  h.content_hash = rd64(p + 32);
+  h.source_hash = rd64(p + 40);
+  h.writer_version = rd32(p + 48);
+  h.checksum = rd32(p + 52);
+  h.level_id = rd32(p + 56);
+  if (h.major != TLV_VERSION_MAJOR)
+    return fail(err, TLV_ERR_VERSION, 8, "format version %u.%u; this reader reads %u.x", (unsigned)h.major, (unsigned)h.minor, TLV_VERSION_MAJOR);
+  if (h.flags & ~TLV_FLAGS_KNOWN) return fail(err, TLV_ERR_VALUE, 12, "unknown header flags 0x%x", (unsigned)h.flags);
+  if (h.header_size < TLV_HEADER_SIZE || h.header_size > 256u || h.header_size % TLV_ALIGN)
+    return fail(err, TLV_ERR_VALUE, 16, "header size %u is not a multiple of 16 in 64..256", (unsigned)h.header_size);
+  if (h.section_count > TLV_MAX_SECTIONS)
+    return fail(err, TLV_ERR_LIMIT, 20, "%u sections (at most %u)", (unsigned)h.section_count, TLV_MAX_SECTIONS);
+  if (h.total_size > (uint64_t)size)
+    return fail(err, TLV_ERR_TRUNCATED, size, "file has %lu bytes, header says %llu", (unsigned long)size, (unsigned long long)h.total_size);
+  if (h.total_size % TLV_ALIGN) return fail(err, TLV_ERR_VALUE, 24, "total size %llu is not a multiple of 16", (unsigned long long)h.total_size);
+  if ((uint64_t)h.header_size + (uint64_t)h.section_count * TLV_SECTION_ENTRY_SIZE > h.total_size)
+    return fail(err, TLV_ERR_TRUNCATED, h.header_size, "section table of %u entries runs past the end", (unsigned)h.section_count);
+  *out = h;
+  return TLV_OK;
+}
+
+/* ---- Section table ----------------------------------------------------- */
+
+typedef struct Known {
+  uint32_t type;
+  uint32_t min_stride; /* 0 = byte blob; 1 = cells (stride 1, 2 or 4) */
+  TlvSection *slot;
+} Known;
+
+static void known_table(TlvLevel *lv, TlvSection *settings, Known k[24]) {
+  static const uint32_t types[23] = {
+    TLV_SEC_SETTINGS, TLV_SEC_STRINGS, TLV_SEC_MATERIALS, TLV_SEC_TILESETS, TLV_SEC_TILES, TLV_SEC_POLYGONS,
+    TLV_SEC_VERTICES, TLV_SEC_LAYERS, TLV_SEC_PALETTE, TLV_SEC_CELLS, TLV_SEC_COLLISION_PALETTE,
+    TLV_SEC_COLLISION_GRID, TLV_SEC_LOOPS, TLV_SEC_EDGES, TLV_SEC_RECTS, TLV_SEC_BODIES, TLV_SEC_SHAPES,
+    TLV_SEC_JOINTS, TLV_SEC_ZONES, TLV_SEC_SPAWNS, TLV_SEC_SPRITES, TLV_SEC_PROPERTIES, TLV_SEC_BLOB};
+  static const uint32_t strides[23] = {
+    TLV_SETTINGS_SIZE, 0, TLV_MATERIAL_SIZE, TLV_TILESET_SIZE, TLV_TILE_SIZE, TLV_POLYGON_SIZE,
+    TLV_VERTEX_SIZE, TLV_LAYER_SIZE, TLV_PALETTE_SIZE, 0, TLV_COLLISION_PALETTE_SIZE,
+    1, TLV_LOOP_SIZE, TLV_EDGE_SIZE, TLV_RECT_SIZE, TLV_BODY_SIZE, TLV_SHAPE_SIZE,
+    TLV_JOINT_SIZE, TLV_ZONE_SIZE, TLV_SPAWN_SIZE, TLV_SPRITE_SIZE, TLV_PROPERTY_SIZE, 0};
+  TlvSection *slots[23];
+  int i;
+  slots[0] = settings; /* decoded into TlvLevel.settings, not kept as a view */
+  slots[1] = &lv->strings;
+  slots[2] = &lv->materials;
+  slots[3] = &lv->tilesets;
+  slots[4] = &lv->tiles;
+  slots[5] = &lv->polygons;
+  slots[6] = &lv->vertices;
+  slots[7] = &lv->layers;
+  slots[8] = &lv->palette;
+  slots[9] = &lv->cells;
+  slots[10] = &lv->collision_palette;
+  slots[11] = &lv->collision_grid;
+  slots[12] = &lv->loops;
+  slots[13] = &lv->edges;
+  slots[14] = &lv->rects;
+  slots[15] = &lv->bodies;
+  slots[16] = &lv->shapes;
+  slots[17] = &lv->joints;
+  slots[18] = &lv->zones;
+  slots[19] = &lv->spawns;
+  slots[20] = &lv->sprites;
+  slots[21] = &lv->properties;
+  slots[22] = &lv->blob;
+  for (i = 0; i < 23; i++) {
+    k[i].type = types[i];
+    k[i].min_stride = strides[i];
+    k[i].slot = slots[i];
+  }
+  k[23].type = 0;
+  k[23].min_stride = 0;
+  k[23].slot = NULL;
+}
+
+/* ---- Validation helpers ------------------------------------------------- */
+
+typedef struct Ctx {
+  TlvLevel *lv;
+  TlvError *err;
+} Ctx;
+
+static uint64_t rec_off(const TlvSection *s, uint32_t i, uint32_t field) {
+  return s->offset + (uint64_t)i * s->stride + field;
+}
+
+static TlvResult check_string(Ctx *c, uint32_t ref, uint64_t at, const char *what) {
+  if ((uint64_t)ref >= c->lv->strings.size)
+    return fail(c->err, TLV_ERR_INDEX, at, "%s: string offset %u outside the %llu-byte string table", what, (unsigned)ref,
+                (unsigned long long)c->lv->strings.size);
+  return TLV_OK;
+}
+
+/* first + count <= total, without wrapping. */
+static int range_ok(uint32_t first, uint32_t count, uint32_t total) {
+  return (uint64_t)first + (uint64_t)count <= (uint64_t)total;
+}
+
+static TlvResult check_range(Ctx *c, uint32_t first, uint32_t count, const TlvSection *target, uint64_t at,
+                             const char *what) {
+  if (!range_ok(first, count, target->count))
+    return fail(c->err, TLV_ERR_INDEX, at, "%s: records %u..%llu of %u", what, (unsigned)first,
+                (unsigned long long)first + count, (unsigned)target->count);
+  return TLV_OK;
+}
+
+static TlvResult check_blob(Ctx *c, uint32_t offset, uint32_t size, uint64_t at, const char *what) {
+  if (size == 0) return TLV_OK;
+  if ((uint64_t)offset + size > c->lv->blob.size)
+    return fail(c->err, TLV_ERR_RANGE, at, "%s: bytes %u..%llu outside the %llu-byte blob", what, (unsigned)offset,
+                (unsigned long long)offset + size, (unsigned long long)c->lv->blob.size);
+  return TLV_OK;
+}
+
+static TlvResult check_finite(Ctx *c, const uint8_t *rec, uint64_t at, uint32_t first_field, uint32_t nfloats,
+                              const char *what) {
+  uint32_t i;
+  for (i = 0; i < nfloats; i++) {
+    if (!finite32(rdf32(rec + first_field + 4 * i)))
+      return fail(c->err, TLV_ERR_VALUE, at + first_field + 4 * i, "%s: a number that is not finite", what);
+  }
+  return TLV_OK;
+}
+
+#define TRY(expr)                \
+  do {                           \
+    TlvResult tlv_r_ = (expr);   \
+    if (tlv_r_ != TLV_OK) return tlv_r_; \
+  } while (0)
+
+/* Largest value in an array of cells of the given width. Written as plain
+ * loops so the compiler vectorises them: validation must run near memory speed. */
+static uint32_t max_cells(const uint8_t *p, uint64_t count, uint32_t width) {
+  uint64_t i;
+  if (width == 1) {
+    uint8_t m = 0;
+    for (i = 0; i < count; i++) m = p[i] > m ? p[i] : m;
+    return m;
+  }
+  if (width == 2) {
+    uint16_t m = 0;
+    for (i = 0; i < count; i++) {
+      uint16_t v = rd16(p + 2 * i);
+      m = v > m ? v : m;
+    }
+    return m;
+  }
+  {
+    uint32_t m = 0;
+    for (i = 0; i < count; i++) {
+      uint32_t v = rd32(p + 4 * i);
+      m = v > m ? v : m;
+    }
+    return m;
+  }
+}
+
+static uint32_t cell_at(const void *cells, uint32_t width, uint64_t i) {
+  const uint8_t *p = (const uint8_t *)cells;
+  return width == 1 ? p[i] : width == 2 ? rd16(p + 2 * i) : rd32(p + 4 * i);
+}
+
+/* The first cell holding a value >= limit (for the error's byte offset). */
+static uint64_t find_cell_at_least(const uint8_t *p, uint64_t count, uint32_t width, uint32_t limit) {
+  uint64_t i;
+  for (i = 0; i < count; i++) {
+    uint32_t v = width == 1 ? p[i] : width == 2 ? rd16(p + 2 * i) : rd32(p + 4 * i);
+    if (v >= limit) return i;
+  }
+  return 0;
+}
+
+static int64_t tileset_by_id(const TlvLevel *lv, uint32_t id) {
+  uint32_t i;
+  for (i = 0; i < lv->tilesets.count; i++)
+    if (rd32(lv->tilesets.data + (uint64_t)i * lv->tilesets.stride) == id) return i;
+  return -1;
+}
+
+/* A tile cell value: 0, or reserved bit clear with a known tileset and tile. */
+static TlvResult check_cell_value(Ctx *c, uint32_t cell, uint64_t at, const char *what) {
+  int64_t ts;
+  uint32_t tile_count;
+  if (cell == 0) return TLV_OK;
+  if (cell & 0x10000000u) return fail(c->err, TLV_ERR_VALUE, at, "%s: cell 0x%08x has the reserved bit set", what, (unsigned)cell);
+  ts = tileset_by_id(c->lv, (cell >> 16) & 0xFFFu);
+  if (ts < 0) return fail(c->err, TLV_ERR_INDEX, at, "%s: cell 0x%08x names tileset %u, which the file lacks", what, (unsigned)cell, (unsigned)((cell >> 16) & 0xFFFu));
+  tile_count = rd32(c->lv->tilesets.data + (uint64_t)ts * c->lv->tilesets.stride + 40);
+  if ((cell & 0xFFFFu) >= tile_count)
+    return fail(c->err, TLV_ERR_INDEX, at, "%s: cell 0x%08x names tile %u of a tileset with %u tiles", what, (unsigned)cell, (unsigned)(cell & 0xFFFFu), (unsigned)tile_count);
+  return TLV_OK;
+}
+
+/* ---- Per-section validation -------------------------------------------- */
+
+static TlvResult validate_settings(Ctx *c, const TlvSection *s) {
+  const uint8_t *r = s->data;
+  TlvSettings *st = &c->lv->settings;
+  if (s->count != 1) return fail(c->err, TLV_ERR_VALUE, s->offset, "settings: %u records (need 1)", (unsigned)s->count);
+  st->width = rd32(r);
+  st->height = rd32(r + 4);
+  st->tile_w = rd32(r + 8);
+  st->tile_h = rd32(r + 12);
+  st->ppm = rdf32(r + 16);
+  st->gravity_x = rdf32(r + 20);
+  st->gravity_y = rdf32(r + 24);
+  st->view = rd32(r + 28);
+  st->physics_hz = rdf32(r + 32);
+  st->substeps = rd32(r + 36);
+  st->floor_drag = rdf32(r + 40);
+  st->name = rd32(r + 44);
+  st->level_id = rd32(r + 48);
+  if (st->width < 1 || st->width > TLV_MAX_SIDE || st->height < 1 || st->height > TLV_MAX_SIDE)
+    return fail(c->err, TLV_ERR_LIMIT, s->offset, "level of %u x %u cells (1..%u per side)", (unsigned)st->width, (unsigned)st->height, TLV_MAX_SIDE);
+  if (st->tile_w < 1 || st->tile_w > 65536u || st->tile_h < 1 || st->tile_h > 65536u)
+    return fail(c->err, TLV_ERR_LIMIT, s->offset + 8, "tile size %u x %u", (unsigned)st->tile_w, (unsigned)st->tile_h);
+  TRY(check_finite(c, r, s->offset, 16, 3, "settings"));
+  if (!(st->ppm > 0.0f)) return fail(c->err, TLV_ERR_VALUE, s->offset + 16, "pixels per metre must be positive");
+  if (st->view > 1) return fail(c->err, TLV_ERR_VALUE, s->offset + 28, "view %u (0 side, 1 top-down)", (unsigned)st->view);
+  TRY(check_finite(c, r, s->offset, 32, 1, "settings"));
+  TRY(check_finite(c, r, s->offset, 40, 1, "settings"));
+  if (!(st->physics_hz > 0.0f)) return fail(c->err, TLV_ERR_VALUE, s->offset + 32, "physics rate must be positive");
+  if (st->substeps < 1 || st->substeps > 256u) return fail(c->err, TLV_ERR_VALUE, s->offset + 36, "%u sub-steps (1..256)", (unsigned)st->substeps);
+  if (!(st->floor_drag >= 0.0f)) return fail(c->err, TLV_ERR_VALUE, s->offset + 40, "negative floor drag");
+  return check_string(c, st->name, s->offset + 44, "settings name");
+}
+
+static TlvResult validate_materials(Ctx *c) {
+  const TlvSection *s = &c->lv->materials;
+  uint32_t i;
+  for (i = 0; i < s->count; i++) {
+    const uint8_t *r = s->data + (uint64_t)i * s->stride;
+    uint64_t at = rec_off(s, i, 0);
+    float friction = rdf32(r + 16), restitution = rdf32(r + 20), tangential = rdf32(r + 24), density = rdf32(r + 28);
+    TRY(check_string(c, rd32(r + 4), at + 4, "material name"));
+    if (rd32(r + 12) > 2) return fail(c->err, TLV_ERR_VALUE, at + 12, "material %u: kind %u (0..2)", (unsigned)i, (unsigned)rd32(r + 12));
+    TRY(check_finite(c, r, at, 16, 4, "material"));
+    if (!(friction >= 0.0f) || !(restitution >= 0.0f && restitution <= 1.0f) || !(tangential >= 0.0f && tangential <= 1.0f) ||
+        !(density > 0.0f))
+      return fail(c->err, TLV_ERR_VALUE, at + 16, "material %u: friction, restitution, tangential or density out of range", (unsigned)i);
+  }
+  return TLV_OK;
+}
+
+static TlvResult validate_tilesets(Ctx *c) {
+  const TlvSection *s = &c->lv->tilesets;
+  uint32_t i, j;
+  for (i = 0; i < s->count; i++) {
+    const uint8_t *r = s->data + (uint64_t)i * s->stride;
+    uint64_t at = rec_off(s, i, 0);
+    uint32_t id = rd32(r);
+    if (id < 1 || id > 4095u) return fail(c->err, TLV_ERR_VALUE, at, "tileset %u: id %u (1..4095)", (unsigned)i, (unsigned)id);
+    for (j = 0; j < i; j++)
+      if (rd32(s->data + (uint64_t)j * s->stride) == id) return fail(c->err, TLV_ERR_VALUE, at, "tileset %u: id %u used twice", (unsigned)i, (unsigned)id);
+    TRY(check_string(c, rd32(r + 4), at + 4, "tileset name"));
+    TRY(check_string(c, rd32(r + 8), at + 8, "tileset source"));
+    if (rd32(r + 20) == 0 || rd32(r + 24) == 0) return fail(c->err, TLV_ERR_VALUE, at + 20, "tileset %u: zero tile size", (unsigned)i);
+    TRY(check_range(c, rd32(r + 44), rd32(r + 40), &c->lv->tiles, at + 40, "tileset tiles"));
+    TRY(check_blob(c, rd32(r + 52), rd32(r + 56), at + 52, "tileset image"));
+  }
+  return TLV_OK;
+}
+
+static TlvResult validate_tiles(Ctx *c) {
+  const TlvSection *s = &c->lv->tiles;
+  uint32_t i;
+  for (i = 0; i < s->count; i++) {
+    const uint8_t *r = s->data + (uint64_t)i * s->stride;
+    uint64_t at = rec_off(s, i, 0);
+    if (rd32(r) > c->lv->materials.count) return fail(c->err, TLV_ERR_INDEX, at, "tile %u: material %u of %u", (unsigned)i, (unsigned)rd32(r), (unsigned)c->lv->materials.count);
+    if (r[4] > 2 || r[5] > 1) return fail(c->err, TLV_ERR_VALUE, at + 4, "tile %u: collision kind or one-way flag", (unsigned)i);
+    TRY(check_range(c, rd32(r + 8), rd32(r + 12), &c->lv->polygons, at + 8, "tile shape"));
+  }
+  return TLV_OK;
+}
+
+static TlvResult validate_polygons(Ctx *c) {
+  const TlvSection *s = &c->lv->polygons;
+  uint32_t i;
+  for (i = 0; i < s->count; i++) {
+    const uint8_t *r = s->data + (uint64_t)i * s->stride;
+    uint64_t at = rec_off(s, i, 0);
+    uint32_t n = rd32(r + 4);
+    if (n < 3 || n > TLV_MAX_POLY_VERTICES) return fail(c->err, TLV_ERR_VALUE, at + 4, "polygon %u: %u vertices (3..8)", (unsigned)i, (unsigned)n);
+    TRY(check_range(c, rd32(r), n, &c->lv->vertices, at, "polygon vertices"));
+  }
+  return TLV_OK;
+}
+
+static TlvResult validate_vertices(Ctx *c) {
+  const TlvSection *s = &c->lv->vertices;
+  uint32_t i;
+  for (i = 0; i < s->count; i++) TRY(check_finite(c, s->data + (uint64_t)i * s->stride, rec_off(s, i, 0), 0, 2, "vertex"));
+  return TLV_OK;
+}
+
+static TlvResult validate_palette(Ctx *c) {
+  const TlvSection *s = &c->lv->palette;
+  uint32_t i;
+  for (i = 0; i < s->count; i++) TRY(check_cell_value(c, rd32(s->data + (uint64_t)i * s->stride), rec_off(s, i, 0), "palette"));
+  return TLV_OK;
+}
+
+static TlvResult validate_layers(Ctx *c) {
+  const TlvSection *s = &c->lv->layers;
+  uint64_t ncells = (uint64_t)c->lv->settings.width * c->lv->settings.height; /* <= 2^28 */
+  uint32_t i, material_layers = 0;
+  for (i = 0; i < s->count; i++) {
+    const uint8_t *r = s->data + (uint64_t)i * s->stride;
+    uint64_t at = rec_off(s, i, 0);
+    uint32_t kind = rd32(r + 8), flags = rd32(r + 12), width = rd32(r + 20);
+    uint32_t pal_first = rd32(r + 24), pal_count = rd32(r + 28);
+    uint64_t cells_off = rd64(r + 32), bytes, limit, maxv;
+    float opacity = rdf32(r + 16);
+    TRY(check_string(c, rd32(r + 4), at + 4, "layer name"));
+    if (kind > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "layer %u: kind %u", (unsigned)i, (unsigned)kind);
+    if (flags & ~7u) return fail(c->err, TLV_ERR_VALUE, at + 12, "layer %u: unknown flags 0x%x", (unsigned)i, (unsigned)flags);
+    if (!finite32(opacity) || !(opacity >= 0.0f && opacity <= 1.0f)) return fail(c->err, TLV_ERR_VALUE, at + 16, "layer %u: opacity", (unsigned)i);
+    if (width != 1 && width != 2 && width != 4) return fail(c->err, TLV_ERR_VALUE, at + 20, "layer %u: cell width %u (1, 2 or 4)", (unsigned)i, (unsigned)width);
+    if (kind == TLV_LAYER_TILES) {
+      if (pal_count < 1) return fail(c->err, TLV_ERR_VALUE, at + 28, "tile layer %u: empty palette", (unsigned)i);
+      TRY(check_range(c, pal_first, pal_count, &c->lv->palette, at + 24, "layer palette"));
+      if (rd32(c->lv->palette.data + (uint64_t)pal_first * c->lv->palette.stride) != 0)
+        return fail(c->err, TLV_ERR_VALUE, at + 24, "tile layer %u: palette entry 0 must be the empty cell", (unsigned)i);
+      limit = pal_count;
+    } else {
+      if (pal_count != 0) return fail(c->err, TLV_ERR_VALUE, at + 28, "material layer %u has a palette", (unsigned)i);
+      if (++material_layers > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "a second material layer");
+      limit = (uint64_t)c->lv->materials.count + 1;
+    }
+    if (cells_off % TLV_ALIGN) return fail(c->err, TLV_ERR_VALUE, at + 32, "layer %u: cells at offset %llu, not 16-aligned", (unsigned)i, (unsigned long long)cells_off);
+    bytes = ncells * width;
+    if (cells_off > c->lv->cells.size || bytes > c->lv->cells.size - cells_off)
+      return fail(c->err, TLV_ERR_RANGE, at + 32, "layer %u: %llu cell bytes at %llu outside the %llu-byte cell section", (unsigned)i,
+                  (unsigned long long)bytes, (unsigned long long)cells_off, (unsigned long long)c->lv->cells.size);
+    maxv = max_cells(c->lv->cells.data + cells_off, ncells, width);
+    if (maxv >= limit) {
+      uint64_t k = find_cell_at_least(c->lv->cells.data + cells_off, ncells, width, (uint32_t)limit);
+      return fail(c->err, TLV_ERR_INDEX, c->lv->cells.offset + cells_off + k * width,
+                  "layer %u: cell (%llu, %llu) holds %s %u, beyond %llu", (unsigned)i,
+                  (unsigned long long)(k % c->lv->settings.width), (unsigned long long)(k / c->lv->settings.width),
+                  kind == TLV_LAYER_TILES ? "palette index" : "material",
+                  (unsigned)cell_at(c->lv->cells.data + cells_off, width, k), (unsigned long long)limit - 1);
+    }
+  }
+  return TLV_OK;
+}
+
+static TlvResult validate_collision(Ctx *c) {
+  const TlvSection *p = &c->lv->collision_palette, *g = &c->lv->collision_grid;
+  uint64_t ncells = (uint64_t)c->lv->settings.width * c->lv->settings.height;
+  uint32_t i;
+  for (i = 0; i < p->count; i++) {
+    const uint8_t *r = p->data + (uint64_t)i * p->stride;
+    uint64_t at = rec_off(p, i, 0);
+    TRY(check_cell_value(c, rd32(r), at, "collision palette"));
+    if (rd32(r + 4) > c->lv->materials.count) return fail(c->err, TLV_ERR_INDEX, at + 4, "collision palette %u: material %u of %u", (unsigned)i, (unsigned)rd32(r + 4), (unsigned)c->lv->materials.count);
+    if (r[8] > 2 || r[9] > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "collision palette %u: kind or one-way flag", (unsigned)i);
+  }
+  if (g->size == 0 && g->count == 0) return TLV_OK; /* no grid: nothing collides per cell */
+  if (g->stride != 1 && g->stride != 2 && g->stride != 4) return fail(c->err, TLV_ERR_VALUE, g->offset, "collision grid: cell width %u", (unsigned)g->stride);
+  if (g->count != ncells) return fail(c->err, TLV_ERR_VALUE, g->offset, "collision grid: %u cells for a %u x %u level", (unsigned)g->count, (unsigned)c->lv->settings.width, (unsigned)c->lv->settings.height);
+  if (max_cells(g->data, ncells, g->stride) >= p->count) {
+    uint64_t k = find_cell_at_least(g->data, ncells, g->stride, p->count);
+    return fail(c->err, TLV_ERR_INDEX, g->offset + k * g->stride, "collision grid: cell (%llu, %llu) names entry beyond the %u of the palette",
+                (unsigned long long)(k % c->lv->settings.width), (unsigned long long)(k / c->lv->settings.width), (unsigned)p->count);
+  }
+  return TLV_OK;
+}
+
+static TlvResult validate_geometry(Ctx *c) {
+  const TlvSection *s = &c->lv->loops, *e = &c->lv->edges, *rs = &c->lv->rects;
+  uint32_t i;
+  for (i = 0; i < s->count; i++) {
+    const uint8_t *r = s->data + (uint64_t)i * s->stride;
+    uint64_t at = rec_off(s, i, 0);
+    uint32_t n = rd32(r + 4);
+    if (n < 3) return fail(c->err, TLV_ERR_VALUE, at + 4, "loop %u: %u vertices", (unsigned)i, (unsigned)n);
+    TRY(check_range(c, rd32(r), n, &c->lv->vertices, at, "loop vertices"));
+    TRY(check_range(c, rd32(r + 8), n, e, at + 8, "loop edges"));
+  }
+  for (i = 0; i < e->count; i++) {
+    uint32_t m = rd32(e->data + (uint64_t)i * e->stride);
+    if (m > c->lv->materials.count)
+      return fail(c->err, TLV_ERR_INDEX, rec_off(e, i, 0), "edge %u: material %u of %u", (unsigned)i, (unsigned)m, (unsigned)c->lv->materials.count);
+  }
+  for (i = 0; i < rs->count; i++) {
+    const uint8_t *r = rs->data + (uint64_t)i * rs->stride;
+    uint64_t at = rec_off(rs, i, 0);
+    uint32_t x = rd32(r), y = rd32(r + 4), w = rd32(r + 8), h = rd32(r + 12), m = rd32(r + 16);
+    if (w < 1 || h < 1 || !range_ok(x, w, c->lv->settings.width) || !range_ok(y, h, c->lv->settings.height))
+      return fail(c->err, TLV_ERR_RANGE, at, "rectangle %u: %u,%u %ux%u outside the level", (unsigned)i, (unsigned)x, (unsigned)y, (unsigned)w, (unsigned)h);
+    if (m > c->lv->materials.count) return fail(c->err, TLV_ERR_INDEX, at + 16, "rectangle %u: material %u of %u", (unsigned)i, (unsigned)m, (unsigned)c->lv->materials.count);
+  }
+  return TLV_OK;
+}
+
+static TlvResult check_props(Ctx *c, const uint8_t *r, uint64_t at, uint32_t field) {
+  return check_range(c, rd32(r + field), rd32(r + field + 4), &c->lv->properties, at + field, "properties");
+}
+
+static TlvResult validate_objects(Ctx *c) {
+  const TlvLevel *lv = c->lv;
+  uint32_t i;
+  for (i = 0; i < lv->shapes.count; i++) {
+    const uint8_t *r = lv->shapes.data + (uint64_t)i * lv->shapes.stride;
+    uint64_t at = rec_off(&lv->shapes, i, 0);
+    uint32_t kind = rd32(r);
+    if (kind > 2) return fail(c->err, TLV_ERR_VALUE, at, "shape %u: kind %u", (unsigned)i, (unsigned)kind);
+    TRY(check_finite(c, r, at, 4, 5, "shape"));
+    if (!(rdf32(r + 20) >= 0.0f)) return fail(c->err, TLV_ERR_VALUE, at + 20, "shape %u: negative radius", (unsigned)i);
+    if (kind == TLV_SHAPE_POLYGON && rd32(r + 24) >= lv->polygons.count)
+      return fail(c->err, TLV_ERR_INDEX, at + 24, "shape %u: polygon %u of %u", (unsigned)i, (unsigned)rd32(r + 24), (unsigned)lv->polygons.count);
+  }
+  for (i = 0; i < lv->bodies.count; i++) {
+    const uint8_t *r = lv->bodies.data + (uint64_t)i * lv->bodies.stride;
+    uint64_t at = rec_off(&lv->bodies, i, 0);
+    TRY(check_string(c, rd32(r + 4), at + 4, "body name"));
+    if (r[8] > 2 || r[9] > 1 || r[10] > 3 || r[11] > 2) return fail(c->err, TLV_ERR_VALUE, at + 8, "body %u: type, sensor, source or pin", (unsigned)i);
+    if (rd32(r + 12) > lv->materials.count) return fail(c->err, TLV_ERR_INDEX, at + 12, "body %u: material %u of %u", (unsigned)i, (unsigned)rd32(r + 12), (unsigned)lv->materials.count);
+    if (rd32(r + 16) > lv->sprites.count) return fail(c->err, TLV_ERR_INDEX, at + 16, "body %u: sprite %u of %u", (unsigned)i, (unsigned)rd32(r + 16), (unsigned)lv->sprites.count);
+    TRY(check_finite(c, r, at, 28, 3, "body"));
+    TRY(check_range(c, rd32(r + 40), rd32(r + 44), &lv->shapes, at + 40, "body shapes"));
+    TRY(check_finite(c, r, at, 48, 4, "body mass"));
+    if (!(rdf32(r + 48) >= 0.0f) || !(rdf32(r + 60) >= 0.0f)) return fail(c->err, TLV_ERR_VALUE, at + 48, "body %u: negative mass or inertia", (unsigned)i);
+    TRY(check_props(c, r, at, 64));
+  }
+  for (i = 0; i < lv->joints.count; i++) {
+    const uint8_t *r = lv->joints.data + (uint64_t)i * lv->joints.stride;
+    uint64_t at = rec_off(&lv->joints, i, 0);
+    TRY(check_string(c, rd32(r + 4), at + 4, "joint name"));
+    if (rd32(r + 8) > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "joint %u: kind %u", (unsigned)i, (unsigned)rd32(r + 8));
+    if (rd32(r + 12) & ~3u) return fail(c->err, TLV_ERR_VALUE, at + 12, "joint %u: unknown flags", (unsigned)i);
+    if (rd32(r + 16) > lv->bodies.count || rd32(r + 20) > lv->bodies.count)
+      return fail(c->err, TLV_ERR_INDEX, at + 16, "joint %u: body %u or %u of %u", (unsigned)i, (unsigned)rd32(r + 16), (unsigned)rd32(r + 20), (unsigned)lv->bodies.count);
+    TRY(check_finite(c, r, at, 24, 7, "joint"));
+    TRY(check_props(c, r, at, 52));
+  }
+  for (i = 0; i < lv->zones.count; i++) {
+    const uint8_t *r = lv->zones.data + (uint64_t)i * lv->zones.stride;
+    uint64_t at = rec_off(&lv->zones, i, 0);
+    TRY(check_string(c, rd32(r + 4), at + 4, "zone name"));
+    if (rd32(r + 8) > 2) return fail(c->err, TLV_ERR_VALUE, at + 8, "zone %u: kind %u", (unsigned)i, (unsigned)rd32(r + 8));
+    TRY(check_finite(c, r, at, 12, 9, "zone"));
+    TRY(check_props(c, r, at, 48));
+  }
+  for (i = 0; i < lv->spawns.count; i++) {
+    const uint8_t *r = lv->spawns.data + (uint64_t)i * lv->spawns.stride;
+    uint64_t at = rec_off(&lv->spawns, i, 0);
+    TRY(check_string(c, rd32(r + 4), at + 4, "spawn name"));
+    TRY(check_finite(c, r, at, 8, 3, "spawn"));
+    TRY(check_props(c, r, at, 20));
+  }
+  for (i = 0; i < lv->sprites.count; i++) {
+    const uint8_t *r = lv->sprites.data + (uint64_t)i * lv->sprites.stride;
+    uint64_t at = rec_off(&lv->sprites, i, 0);
+    TRY(check_string(c, rd32(r + 4), at + 4, "sprite name"));
+    TRY(check_string(c, rd32(r + 8), at + 8, "sprite source"));
+    if (rd32(r + 20) < 1) return fail(c->err, TLV_ERR_VALUE, at + 20, "sprite %u: no frames", (unsigned)i);
+    TRY(check_finite(c, r, at, 24, 3, "sprite"));
+    TRY(check_blob(c, rd32(r + 36), rd32(r + 40), at + 36, "sprite image"));
+  }
+  for (i = 0; i < lv->properties.count; i++) {
+    const uint8_t *r = lv->properties.data + (uint64_t)i * lv->properties.stride;
+    uint64_t at = rec_off(&lv->properties, i, 0);
+    uint32_t type = rd32(r + 4);
+    TRY(check_string(c, rd32(r), at, "property name"));
+    if (type > 4) return fail(c->err, TLV_ERR_VALUE, at + 4, "property %u: type %u", (unsigned)i, (unsigned)type);
+    if (type == TLV_PROP_STRING) {
+      if (rd64(r + 8) > 0xFFFFFFFFull) return fail(c->err, TLV_ERR_INDEX, at + 8, "property %u: string offset", (unsigned)i);
+      TRY(check_string(c, (uint32_t)rd64(r + 8), at + 8, "property value"));
+    }
+    if (type == TLV_PROP_BOOL && rd64(r + 8) > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "property %u: bool value", (unsigned)i);
+  }
+  return TLV_OK;
+}
+
+/* ---- Open --------------------------------------------------------------- */
+
+TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *out, TlvError *err) {
+  const uint8_t *p = (const uint8_t *)data;
+  TlvLevel lv;
+  TlvHeader h;
+  Known known[24];
+  TlvSection settings;
+  int have_settings = 0;
+  uint64_t table_end, expect, pos;
+  uint32_t i;
+  Ctx c;
+  TlvResult r;
+
+  if (!out) return fail(err, TLV_ERR_ARGUMENT, 0, "no output");
+  r = tlv_read_header(data, size, &h, err);
+  if (r != TLV_OK) return r;
+
+  memset(&lv, 0, sizeof lv);
+  memset(&settings, 0, sizeof settings);
+  lv.base = p;
+  lv.size = h.total_size;
+  lv.header = h;
+  known_table(&lv, &settings, known);
+
+  table_end = (uint64_t)h.header_size + (uint64_t)h.section_count * TLV_SECTION_ENTRY_SIZE;
+  for (pos = TLV_HEADER_SIZE; pos < h.header_size; pos++)
+    if (p[pos]) return fail(err, TLV_ERR_VALUE, pos, "non-zero byte in the header's reserved space");
+
+  if (!(options & TLV_OPEN_SKIP_CHECKSUMS)) {
+    uint8_t head[256];
+    uint32_t sum;
+    memcpy(head, p, h.header_size);
+    memset(head + 52, 0, 4);
+    sum = tlv_checksum(head, h.header_size) ^ tlv_checksum(p + h.header_size, (size_t)(table_end - h.header_size));
+    if (sum != h.checksum)
+      return fail(err, TLV_ERR_CHECKSUM, 52, "header checksum 0x%08x, computed 0x%08x", (unsigned)h.checksum, (unsigned)sum);
+  }
+
+  /* Sections follow the table in order, each at the next 16-byte boundary,
+   * with zero padding between: the file holds nothing unaccounted for. */
+  expect = table_end;
+  for (i = 0; i < h.section_count; i++) {
+    const uint8_t *e = p + h.header_size + (uint64_t)i * TLV_SECTION_ENTRY_SIZE;
+    uint64_t at = h.header_size + (uint64_t)i * TLV_SECTION_ENTRY_SIZE;
+    uint32_t type = rd32(e), flags = rd16(e + 4), stride = rd16(e + 6), count = rd32(e + 24), sum = rd32(e + 28);
+    uint64_t off = rd64(e + 8), sz = rd64(e + 16), padded = align16(expect);
+    char name[5];
+    int k, found = -1;
+    fourcc_text(type, name);
+    if (rd16(e + 4) & ~TLV_SECTION_REQUIRED) return fail(err, TLV_ERR_VALUE, at + 4, "section %s: unknown flags", name);
+    if (off != padded) return fail(err, TLV_ERR_RANGE, at + 8, "section %s at offset %llu, expected %llu", name, (unsigned long long)off, (unsigned long long)padded);
+    if (off > h.total_size || sz > h.total_size - off)
+      return fail(err, TLV_ERR_RANGE, at + 16, "section %s: %llu bytes at %llu run past the end (%llu)", name, (unsigned long long)sz,
+                  (unsigned long long)off, (unsigned long long)h.total_size);
+    for (pos = expect; pos < off; pos++)
+      if (p[pos]) return fail(err, TLV_ERR_VALUE, pos, "non-zero padding before section %s", name);
+    expect = off + sz;
+    if (!(options & TLV_OPEN_SKIP_CHECKSUMS)) {
+      uint32_t got = tlv_checksum(p + off, (size_t)sz);
+      if (got != sum) return fail(err, TLV_ERR_CHECKSUM, off, "section %s: checksum 0x%08x, computed 0x%08x", name, (unsigned)sum, (unsigned)got);
+    }
+    for (k = 0; known[k].type; k++)
+      if (known[k].type == type) found = k;
+    if (found < 0) {
+      if (flags & TLV_SECTION_REQUIRED) return fail(err, TLV_ERR_VERSION, at, "required section %s is unknown to this reader", name);
+      lv.unknown_sections++;
+      continue;
+    }
+    if (known[found].slot->data) return fail(err, TLV_ERR_VALUE, at, "section %s appears twice", name);
+    if (known[found].min_stride == 0) {
+      if (stride != 0 || count != 0) return fail(err, TLV_ERR_VALUE, at + 6, "byte section %s with a record stride or count", name);
+    } else {
+      uint32_t min = known[found].min_stride;
+      if (count > TLV_MAX_RECORDS) return fail(err, TLV_ERR_LIMIT, at + 24, "section %s: %u records (at most %u)", name, (unsigned)count, TLV_MAX_RECORDS);
+      if (min == 1) {
+        if (stride != 1 && stride != 2 && stride != 4) return fail(err, TLV_ERR_VALUE, at + 6, "section %s: cell width %u", name, (unsigned)stride);
+      } else if (stride < min || stride % 4) {
+        return fail(err, TLV_ERR_VALUE, at + 6, "section %s: record size %u (at least %u, a multiple of 4)", name, (unsigned)stride, (unsigned)min);
+      }
+      /* count <= 2^28 and stride < 2^16: the product cannot wrap. */
+      if ((uint64_t)count * stride != sz)
+        return fail(err, TLV_ERR_VALUE, at + 16, "section %s: %llu bytes for %u records of %u", name, (unsigned long long)sz, (unsigned)count, (unsigned)stride);
+    }
+    known[found].slot->data = p + off;
+    known[found].slot->offset = off;
+    known[found].slot->size = sz;
+    known[found].slot->count = count;
+    known[found].slot->stride = stride;
+    if (found == 0) have_settings = 1;
+  }
+  if (align16(expect) != h.total_size)
+    return fail(err, TLV_ERR_RANGE, expect, "sections end at %llu, header says the file has %llu bytes", (unsigned long long)expect,
+                (unsigned long long)h.total_size);
+  for (pos = expect; pos < h.total_size; pos++)
+    if (p[pos]) return fail(err, TLV_ERR_VALUE, pos, "non-zero padding at the end");
+
+  c.lv = &lv;
+  c.err = err;
+  if (!have_settings) return fail(err, TLV_ERR_VALUE, h.header_size, "no settings section");
+  if (!lv.strings.data || lv.strings.size < 1 || lv.strings.data[0] != 0 || lv.strings.data[lv.strings.size - 1] != 0)
+    return fail(err, TLV_ERR_VALUE, lv.strings.data ? lv.strings.offset : h.header_size,
+                "string table missing, or not starting and ending with a NUL byte");
+  TRY(validate_settings(&c, &settings));
+  TRY(validate_materials(&c));
+  TRY(validate_tilesets(&c));
+  TRY(validate_tiles(&c));
+  TRY(validate_vertices(&c));
+  TRY(validate_polygons(&c));
+  TRY(validate_palette(&c));
+  TRY(validate_layers(&c));
+  TRY(validate_collision(&c));
+  TRY(validate_geometry(&c));
+  TRY(validate_objects(&c));
+  *out = lv;
+  return TLV_OK;
+}
+
+/* ---- Accessors ------------------------------------------------------------ */
+
+static const uint8_t *rec(const TlvSection *s, uint32_t i) {
+  if (!s->data || i >= s->count) return NULL;
+  return s->data + (uint64_t)i * s->stride;
+}
+
+const char *tlv_string(const TlvLevel *lv, uint32_t ref) {
+  if (!lv->strings.data || (uint64_t)ref >= lv->strings.size) return "";
+  return (const char *)lv->strings.data + ref;
+}
+
+int tlv_settings(const TlvLevel *lv, TlvSettings *out) {
+  *out = lv->settings;
+  return 1;
+}
+
+int tlv_material(const TlvLevel *lv, uint32_t index, TlvMaterial *out) {
+  const uint8_t *r = rec(&lv->materials, index);
+  if (!r) return 0;
+  out->id = rd32(r);
+  out->name = rd32(r + 4);
+  out->color = rd32(r + 8);
+  out->kind = rd32(r + 12);
+  out->friction = rdf32(r + 16);
+  out->restitution = rdf32(r + 20);
+  out->tangential = rdf32(r + 24);
+  out->density = rdf32(r + 28);
+  return 1;
+}
+
+int tlv_tileset(const TlvLevel *lv, uint32_t index, TlvTileset *out) {
+  const uint8_t *r = rec(&lv->tilesets, index);
+  if (!r) return 0;
+  out->id = rd32(r);
+  out->name = rd32(r + 4);
+  out->source = rd32(r + 8);
+  out->image_w = rd32(r + 12);
+  out->image_h = rd32(r + 16);
+  out->tile_w = rd32(r + 20);
+  out->tile_h = rd32(r + 24);
+  out->margin = rd32(r + 28);
+  out->spacing = rd32(r + 32);
+  out->columns = rd32(r + 36);
+  out->tile_count = rd32(r + 40);
+  out->tile_first = rd32(r + 44);
+  out->alpha_threshold = rd32(r + 48);
+  out->image_offset = rd32(r + 52);
+  out->image_size = rd32(r + 56);
+  return 1;
+}
+
+int tlv_tile(const TlvLevel *lv, uint32_t index, TlvTile *out) {
+  const uint8_t *r = rec(&lv->tiles, index);
+  if (!r) return 0;
+  out->material = rd32(r);
+  out->collision = r[4];
+  out->one_way = r[5];
+  out->polygon_first = rd32(r + 8);
+  out->polygon_count = rd32(r + 12);
+  return 1;
+}
+
+int tlv_polygon(const TlvLevel *lv, uint32_t index, TlvPolygon *out) {
+  const uint8_t *r = rec(&lv->polygons, index);
+  if (!r) return 0;
+  out->vertex_first = rd32(r);
+  out->vertex_count = rd32(r + 4);
+  return 1;
+}
+
+int tlv_vertex(const TlvLevel *lv, uint32_t index, TlvVec2 *out) {
+  const uint8_t *r = rec(&lv->vertices, index);
+  if (!r) return 0;
+  out->x = rdf32(r);
+  out->y = rdf32(r + 4);
+  return 1;
+}
+
+int tlv_layer(const TlvLevel *lv, uint32_t index, TlvLayer *out) {
+  const uint8_t *r = rec(&lv->layers, index);
+  if (!r) return 0;
+  out->id = rd32(r);
+  out->name = rd32(r + 4);
+  out->kind = rd32(r + 8);
+  out->flags = rd32(r + 12);
+  out->opacity = rdf32(r + 16);
+  out->cell_width = rd32(r + 20);
+  out->palette_first = rd32(r + 24);
+  out->palette_count = rd32(r + 28);
+  out->order = rd32(r + 40);
+  out->cells = lv->cells.data + rd64(r + 32);
+  return 1;
+}
+
+uint32_t tlv_layer_cell(const TlvLevel *lv, const TlvLayer *layer, uint32_t x, uint32_t y) {
+  uint32_t v;
+  if (x >= lv->settings.width || y >= lv->settings.height) return 0;
+  v = cell_at(layer->cells, layer->cell_width, (uint64_t)y * lv->settings.width + x);
+  if (layer->kind != TLV_LAYER_TILES) return v;
+  return rd32(lv->palette.data + (uint64_t)(layer->palette_first + v) * lv->palette.stride);
+}
+
+int tlv_collision_entry(const TlvLevel *lv, uint32_t index, TlvCollisionEntry *out) {
+  const uint8_t *r = rec(&lv->collision_palette, index);
+  if (!r) return 0;
+  out->cell = rd32(r);
+  out->material = rd32(r + 4);
+  out->kind = r[8];
+  out->one_way = r[9];
+  return 1;
+}
+
+int tlv_collision_cell(const TlvLevel *lv, uint32_t x, uint32_t y, TlvCollisionEntry *out) {
+  if (x >= lv->settings.width || y >= lv->settings.height || !lv->collision_grid.data) return 0;
+  return tlv_collision_entry(lv, cell_at(lv->collision_grid.data, lv->collision_grid.stride, (uint64_t)y * lv->settings.width + x), out);
+}
+
+int64_t tlv_cell_tile_index(const TlvLevel *lv, uint32_t cell) {
+  int64_t ts;
+  TlvTileset t;
+  if (cell == 0) return -1;
+  ts = tileset_by_id(lv, (cell >> 16) & 0xFFFu);
+  if (ts < 0 || !tlv_tileset(lv, (uint32_t)ts, &t) || (cell & 0xFFFFu) >= t.tile_count) return -1;
+  return (int64_t)t.tile_first + (cell & 0xFFFFu);
+}
+
+int tlv_loop(const TlvLevel *lv, uint32_t index, TlvLoop *out) {
+  const uint8_t *r = rec(&lv->loops, index);
+  if (!r) return 0;
+  out->vertex_first = rd32(r);
+  out->vertex_count = rd32(r + 4);
+  out->edge_first = rd32(r + 8);
+  return 1;
+}
+
+uint32_t tlv_edge_material(const TlvLevel *lv, uint32_t index) {
+  const uint8_t *r = rec(&lv->edges, index);
+  return r ? rd32(r) : 0;
+}
+
+int tlv_rect(const TlvLevel *lv, uint32_t index, TlvRect *out) {
+  const uint8_t *r = rec(&lv->rects, index);
+  if (!r) return 0;
+  out->x = rd32(r);
+  out->y = rd32(r + 4);
+  out->w = rd32(r + 8);
+  out->h = rd32(r + 12);
+  out->material = rd32(r + 16);
+  return 1;
+}
+
+int tlv_body(const TlvLevel *lv, uint32_t index, TlvBody *out) {
+  const uint8_t *r = rec(&lv->bodies, index);
+  if (!r) return 0;
+  out->object_id = rd32(r);
+  out->name = rd32(r + 4);
+  out->type = r[8];
+  out->sensor = r[9];
+  out->source = r[10];
+  out->pin = r[11];
+  out->material = rd32(r + 12);
+  out->sprite = rd32(r + 16);
+  out->category = rd32(r + 20);
+  out->mask = rd32(r + 24);
+  out->x = rdf32(r + 28);
+  out->y = rdf32(r + 32);
+  out->angle = rdf32(r + 36);
+  out->shape_first = rd32(r + 40);
+  out->shape_count = rd32(r + 44);
+  out->mass = rdf32(r + 48);
+  out->centroid_x = rdf32(r + 52);
+  out->centroid_y = rdf32(r + 56);
+  out->inertia = rdf32(r + 60);
+  out->prop_first = rd32(r + 64);
+  out->prop_count = rd32(r + 68);
+  return 1;
+}
+
+int tlv_shape(const TlvLevel *lv, uint32_t index, TlvShape *out) {
+  const uint8_t *r = rec(&lv->shapes, index);
+  if (!r) return 0;
+  out->kind = rd32(r);
+  out->ax = rdf32(r + 4);
+  out->ay = rdf32(r + 8);
+  out->bx = rdf32(r + 12);
+  out->by = rdf32(r + 16);
+  out->radius = rdf32(r + 20);
+  out->polygon = rd32(r + 24);
+  return 1;
+}
+
+int tlv_joint(const TlvLevel *lv, uint32_t index, TlvJoint *out) {
+  const uint8_t *r = rec(&lv->joints, index);
+  if (!r) return 0;
+  out->object_id = rd32(r);
+  out->name = rd32(r + 4);
+  out->kind = rd32(r + 8);
+  out->flags = rd32(r + 12);
+  out->body_a = rd32(r + 16);
+  out->body_b = rd32(r + 20);
+  out->ax = rdf32(r + 24);
+  out->ay = rdf32(r + 28);
+  out->bx = rdf32(r + 32);
+  out->by = rdf32(r + 36);
+  out->length = rdf32(r + 40);
+  out->lower = rdf32(r + 44);
+  out->upper = rdf32(r + 48);
+  out->prop_first = rd32(r + 52);
+  out->prop_count = rd32(r + 56);
+  return 1;
+}
+
+int tlv_zone(const TlvLevel *lv, uint32_t index, TlvZone *out) {
+  const uint8_t *r = rec(&lv->zones, index);
+  if (!r) return 0;
+  out->object_id = rd32(r);
+  out->name = rd32(r + 4);
+  out->kind = rd32(r + 8);
+  out->x = rdf32(r + 12);
+  out->y = rdf32(r + 16);
+  out->angle = rdf32(r + 20);
+  out->width = rdf32(r + 24);
+  out->height = rdf32(r + 28);
+  out->vx = rdf32(r + 32);
+  out->vy = rdf32(r + 36);
+  out->strength = rdf32(r + 40);
+  out->radius = rdf32(r + 44);
+  out->prop_first = rd32(r + 48);
+  out->prop_count = rd32(r + 52);
+  return 1;
+}
+
+int tlv_spawn(const TlvLevel *lv, uint32_t index, TlvSpawn *out) {
+  const uint8_t *r = rec(&lv->spawns, index);
+  if (!r) return 0;
+  out->object_id = rd32(r);
+  out->name = rd32(r + 4);
+  out->x = rdf32(r + 8);
+  out->y = rdf32(r + 12);
+  out->angle = rdf32(r + 16);
+  out->prop_first = rd32(r + 20);
+  out->prop_count = rd32(r + 24);
+  return 1;
+}
+
+int tlv_sprite(const TlvLevel *lv, uint32_t index, TlvSprite *out) {
+  const uint8_t *r = rec(&lv->sprites, index);
+  if (!r) return 0;
+  out->id = rd32(r);
+  out->name = rd32(r + 4);
+  out->source = rd32(r + 8);
+  out->image_w = rd32(r + 12);
+  out->image_h = rd32(r + 16);
+  out->frame_count = rd32(r + 20);
+  out->frame_rate = rdf32(r + 24);
+  out->anchor_x = rdf32(r + 28);
+  out->anchor_y = rdf32(r + 32);
+  out->image_offset = rd32(r + 36);
+  out->image_size = rd32(r + 40);
+  return 1;
+}
+
+int tlv_property(const TlvLevel *lv, uint32_t index, TlvProperty *out) {
+  const uint8_t *r = rec(&lv->properties, index);
+  if (!r) return 0;
+  out->name = rd32(r);
+  out->type = rd32(r + 4);
+  out->i = (int64_t)rd64(r + 8);
+  out->f = rdf64(r + 8);
+  return 1;
+}
+
+const uint8_t *tlv_blob(const TlvLevel *lv, uint32_t offset, uint32_t size) {
+  if (size == 0 || !lv->blob.data || (uint64_t)offset + size > lv->blob.size) return NULL;
+  return lv->blob.data + offset;
+}
+
+int tlv_section_info(const TlvLevel *lv, uint32_t index, TlvSectionInfo *out) {
+  const uint8_t *e;
+  if (index >= lv->header.section_count) return 0;
+  e = lv->base + lv->header.header_size + (uint64_t)index * TLV_SECTION_ENTRY_SIZE;
+  out->type = rd32(e);
+  out->flags = rd16(e + 4);
+  out->stride = rd16(e + 6);
+  out->offset = rd64(e + 8);
+  out->size = rd64(e + 16);
+  out->count = rd32(e + 24);
+  out->checksum = rd32(e + 28);
+  return 1;
+}

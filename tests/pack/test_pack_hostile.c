@@ -1,0 +1,377 @@
+/* Hostile .tlv files: every truncation, random byte flips, offsets outside
+ * the file, counts that overflow 32-bit multiplication, indices past their
+ * tables. Each must be refused with an error (never a crash or an
+ * out-of-bounds read: CI runs this under AddressSanitizer and UBSan). The
+ * checksums catch random flips, so each case also runs with the checksums
+ * recomputed over the hostile bytes: the structure checks alone must hold. */
+#include <string.h>
+
+#include "check.h"
+#include "pack_fixture.h"
+#include "tessera/pack.h"
+#include "tlv_reader.h"
+#include "tlv_reseal.h"
+#include "tlv_walk.h"
+
+static uint8_t *small_tlv(size_t *size) {
+  PackFixtureSpec spec;
+  pack_fixture_spec_default(&spec);
+  spec.width = 12;
+  spec.height = 8;
+  spec.bodies = 6;
+  spec.joints = 3;
+  TessProject *p = pack_fixture_project(11, &spec);
+  uint8_t *data = NULL;
+  TessError err;
+  if (p) CHECK_OK(tess_pack_write(p, p->levels[0], NULL, &data, size, &err), &err);
+  tess_project_destroy(p);
+  return data;
+}
+
+/* Opens a private copy of exactly `size` bytes (so ASan sees any overread);
+ * on success reads everything. */
+static TlvResult open_copy(const uint8_t *bytes, size_t size, uint32_t options, TlvError *err) {
+  uint8_t *copy = tess_alloc(size ? size : 1);
+  if (size) memcpy(copy, bytes, size);
+  TlvLevel lv;
+  TlvResult r = tlv_open(copy, size, options, &lv, err);
+  static volatile uint64_t sink;
+  if (r == TLV_OK) sink += tlv_walk(&lv);
+  tess_free(copy);
+  return r;
+}
+
+static void the_small_file_opens(void) {
+  size_t size = 0;
+  uint8_t *data = small_tlv(&size);
+  CHECK(data != NULL);
+  if (!data) return;
+  TlvError err;
+  CHECK(open_copy(data, size, 0, &err) == TLV_OK);
+  CHECK(size < 16384);
+  tess_free(data);
+}
+
+static void every_truncation_is_refused(void) {
+  size_t size = 0;
+  uint8_t *data = small_tlv(&size);
+  if (!data) return;
+  for (size_t len = 0; len < size; len++) {
+    TlvError err;
+    TlvResult r = open_copy(data, len, 0, &err);
+    CHECK_MSG(r != TLV_OK, "truncated to %zu of %zu bytes: accepted", len, size);
+    r = open_copy(data, len, TLV_OPEN_SKIP_CHECKSUMS, &err);
+    CHECK_MSG(r != TLV_OK, "truncated to %zu (no checksums): accepted", len);
+    if (len >= TLV_HEADER_SIZE) CHECK(err.code == TLV_ERR_TRUNCATED);
+  }
+  tess_free(data);
+}
+
+static void random_byte_flips_are_refused(void) {
+  size_t size = 0;
+  uint8_t *data = small_tlv(&size);
+  if (!data) return;
+  uint8_t *work = tess_alloc(size);
+  TessTestRng rng = {0x5eed};
+  int accepted_resealed = 0;
+  for (int n = 0; n < 10000; n++) {
+    memcpy(work, data, size);
+    size_t at = tess_rng_below(&rng, (uint32_t)size);
+    uint8_t flip = (uint8_t)(1 + tess_rng_below(&rng, 255));
+    work[at] ^= flip;
+    TlvError err;
+    TlvResult r = open_copy(work, size, 0, &err);
+    CHECK_MSG(r != TLV_OK, "flip 0x%02x at byte %zu accepted", flip, at);
+    /* With checksums recomputed the flip may be a legal value (a position);
+     * then everything must still read safely. */
+    tlv_reseal(work, size);
+    if (open_copy(work, size, 0, &err) == TLV_OK) accepted_resealed++;
+  }
+  printf("  resealed flips that were still well-formed: %d of 10000\n", accepted_resealed);
+  tess_free(work);
+  tess_free(data);
+}
+
+static void random_garbage_runs_stay_safe(void) {
+  size_t size = 0;
+  uint8_t *data = small_tlv(&size);
+  if (!data) return;
+  uint8_t *work = tess_alloc(size);
+  TessTestRng rng = {77};
+  for (int n = 0; n < 3000; n++) {
+    memcpy(work, data, size);
+    uint32_t runs = 1 + tess_rng_below(&rng, 4);
+    for (uint32_t k = 0; k < runs; k++) {
+      size_t at = tess_rng_below(&rng, (uint32_t)size), len = 1 + tess_rng_below(&rng, 16);
+      for (size_t i = at; i < at + len && i < size; i++) {
+        uint64_t v = tess_rng_next(&rng);
+        /* Interesting values more often than uniform noise. */
+        work[i] = (v & 3) == 0 ? 0xFF : (v & 3) == 1 ? 0x00 : (v & 3) == 2 ? 0x80 : (uint8_t)(v >> 8);
+      }
+    }
+    tlv_reseal(work, size);
+    TlvError err;
+    (void)open_copy(work, size, 0, &err);
+  }
+  tess_free(work);
+  tess_free(data);
+}
+
+/* Edits one field (after the caller's change, checksums resealed) and
+ * expects refusal with `code`. */
+static void expect_refused(uint8_t *work, size_t size, TlvResult code, const char *what) {
+  tlv_reseal(work, size);
+  TlvError err;
+  memset(&err, 0, sizeof err);
+  TlvResult r = open_copy(work, size, 0, &err);
+  CHECK_MSG(r != TLV_OK, "%s: accepted", what);
+  if (code != TLV_OK) CHECK_MSG(r == code, "%s: %s (%s), expected %s", what, tlv_result_string(r), err.message, tlv_result_string(code));
+  CHECK_MSG(err.message[0] != 0 && err.offset <= size, "%s: no message or offset %llu", what, (unsigned long long)err.offset);
+  r = open_copy(work, size, TLV_OPEN_SKIP_CHECKSUMS, &err);
+  CHECK_MSG(r != TLV_OK, "%s: accepted without checksums", what);
+}
+
+static void offsets_outside_the_file_are_refused(void) {
+  size_t size = 0;
+  uint8_t *data = small_tlv(&size);
+  if (!data) return;
+  uint8_t *work = tess_alloc(size);
+  uint32_t count = tlv_get32(data + 20);
+  CHECK(count > 10);
+  static const uint64_t offsets[] = {0, 8, 1ull << 32, 1ull << 63, UINT64_MAX - 15, UINT64_MAX};
+  for (uint32_t i = 0; i < count; i++) {
+    size_t e = TLV_HEADER_SIZE + (size_t)i * TLV_SECTION_ENTRY_SIZE;
+    for (size_t k = 0; k < sizeof offsets / sizeof offsets[0]; k++) {
+      memcpy(work, data, size);
+      tlv_put64(work + e + 8, offsets[k]);
+      expect_refused(work, size, TLV_ERR_RANGE, "section offset");
+      memcpy(work, data, size);
+      tlv_put64(work + e + 16, offsets[k] ? offsets[k] : size + 1);
+      expect_refused(work, size, TLV_OK, "section size");
+      memcpy(work, data, size);
+      tlv_put64(work + e + 8, size + 16 * k); /* past the end, 16-aligned */
+      expect_refused(work, size, TLV_OK, "section past the end");
+    }
+  }
+  /* The header's total size and section count. */
+  memcpy(work, data, size);
+  tlv_put64(work + 24, size + 16);
+  expect_refused(work, size, TLV_ERR_TRUNCATED, "total size beyond the file");
+  memcpy(work, data, size);
+  tlv_put64(work + 24, UINT64_MAX - 15);
+  expect_refused(work, size, TLV_ERR_TRUNCATED, "total size near 2^64");
+  memcpy(work, data, size);
+  tlv_put32(work + 20, 0xFFFFFFFFu);
+  expect_refused(work, size, TLV_ERR_LIMIT, "section count 2^32-1");
+  memcpy(work, data, size);
+  tlv_put32(work + 20, count + 1);
+  expect_refused(work, size, TLV_OK, "one section more than written");
+  tess_free(work);
+  tess_free(data);
+}
+
+/* Record counts whose product with the record size wraps in 32 bits. */
+static void counts_overflowing_32_bits_are_refused(void) {
+  size_t size = 0;
+  uint8_t *data = small_tlv(&size);
+  if (!data) return;
+  uint8_t *work = tess_alloc(size);
+  static const uint32_t types[] = {TLV_SEC_BODIES, TLV_SEC_RECTS, TLV_SEC_VERTICES, TLV_SEC_EDGES, TLV_SEC_MATERIALS,
+                                   TLV_SEC_COLLISION_GRID, TLV_SEC_PALETTE, TLV_SEC_LAYERS};
+  for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+    size_t e = tlv_find_entry(data, size, types[t]);
+    CHECK_MSG(e != 0, "section %zu missing from the small file", t);
+    if (!e) continue;
+    uint32_t stride = (uint32_t)(data[e + 6] | data[e + 7] << 8);
+    uint64_t bytes = tlv_get64(data + e + 16);
+    /* count * stride == bytes (mod 2^32): a reader multiplying in 32 bits would agree. */
+    uint32_t wrap = (uint32_t)((bytes + (1ull << 32)) / stride);
+    uint32_t cases[] = {0x80000000u, 0xFFFFFFFFu, (uint32_t)(0x100000000ull / stride + 1), wrap};
+    for (size_t k = 0; k < 4; k++) {
+      if (cases[k] == tlv_get32(data + e + 24)) continue; /* stride 1: the wrapped count is the real one */
+      memcpy(work, data, size);
+      tlv_put32(work + e + 24, cases[k]);
+      char what[64];
+      snprintf(what, sizeof what, "overflowing count %zu/%zu (0x%08x)", t, k, cases[k]);
+      expect_refused(work, size, TLV_OK, what);
+    }
+    memcpy(work, data, size);
+    work[e + 6] = 0xFF;
+    work[e + 7] = 0xFF; /* stride 65535 */
+    expect_refused(work, size, TLV_OK, "huge stride");
+  }
+  tess_free(work);
+  tess_free(data);
+}
+
+static size_t record(const uint8_t *data, size_t size, uint32_t type, uint32_t index) {
+  size_t e = tlv_find_entry(data, size, type);
+  if (!e) return 0;
+  uint32_t stride = (uint32_t)(data[e + 6] | data[e + 7] << 8);
+  if (index >= tlv_get32(data + e + 24)) return 0;
+  return (size_t)tlv_get64(data + e + 8) + (size_t)index * stride;
+}
+
+typedef struct FieldCase {
+  uint32_t type;
+  uint32_t field; /* byte offset in the record */
+  uint32_t width; /* 4 or 8 */
+  uint64_t value;
+  TlvResult code;
+  const char *what;
+} FieldCase;
+
+static void indices_past_their_tables_are_refused(void) {
+  size_t size = 0;
+  uint8_t *data = small_tlv(&size);
+  if (!data) return;
+  uint8_t *work = tess_alloc(size);
+  static const FieldCase cases[] = {
+    {TLV_SEC_SETTINGS, 0, 4, 0, TLV_ERR_LIMIT, "zero width"},
+    {TLV_SEC_SETTINGS, 4, 4, 16385, TLV_ERR_LIMIT, "height beyond the limit"},
+    {TLV_SEC_SETTINGS, 0, 4, 0xFFFFFFFFu, TLV_ERR_LIMIT, "width 2^32-1"},
+    {TLV_SEC_SETTINGS, 16, 4, 0x7FC00000u, TLV_ERR_VALUE, "NaN pixels per metre"},
+    {TLV_SEC_SETTINGS, 44, 4, 0xFFFFFFF0u, TLV_ERR_INDEX, "level name outside the strings"},
+    {TLV_SEC_MATERIALS, 4, 4, 0x7FFFFFFFu, TLV_ERR_INDEX, "material name"},
+    {TLV_SEC_MATERIALS, 12, 4, 9, TLV_ERR_VALUE, "material kind"},
+    {TLV_SEC_TILESETS, 44, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "tileset tile_first wrapping"},
+    {TLV_SEC_TILESETS, 40, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "tileset tile_count"},
+    {TLV_SEC_TILESETS, 56, 4, 0x1000u, TLV_ERR_RANGE, "tileset image outside the blob"},
+    {TLV_SEC_TILES, 0, 4, 1000, TLV_ERR_INDEX, "tile material"},
+    {TLV_SEC_TILES, 8, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "tile polygon_first"},
+    {TLV_SEC_POLYGONS, 0, 4, 0xFFFFFFFEu, TLV_ERR_INDEX, "polygon vertex range wrapping"},
+    {TLV_SEC_POLYGONS, 4, 4, 9, TLV_ERR_VALUE, "polygon of 9 vertices"},
+    {TLV_SEC_POLYGONS, 4, 4, 2, TLV_ERR_VALUE, "polygon of 2 vertices"},
+    {TLV_SEC_VERTICES, 0, 4, 0x7F800000u, TLV_ERR_VALUE, "infinite vertex"},
+    {TLV_SEC_LAYERS, 24, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "layer palette_first"},
+    {TLV_SEC_LAYERS, 28, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "layer palette_count"},
+    {TLV_SEC_LAYERS, 20, 4, 3, TLV_ERR_VALUE, "layer cell width 3"},
+    {TLV_SEC_LAYERS, 32, 8, 0xFFFFFFFFFFFFFFF0ull, TLV_ERR_RANGE, "layer cells at 2^64-16"},
+    {TLV_SEC_LAYERS, 32, 8, 8, TLV_ERR_VALUE, "layer cells misaligned"},
+    {TLV_SEC_LAYERS, 16, 4, 0x40000000u, TLV_ERR_VALUE, "layer opacity 2"},
+    {TLV_SEC_PALETTE, 4, 4, 0x0FFF0000u, TLV_ERR_INDEX, "palette cell naming a missing tileset"},
+    {TLV_SEC_PALETTE, 4, 4, 0x1001FFFFu, TLV_ERR_VALUE, "palette cell with the reserved bit"},
+    {TLV_SEC_COLLISION_PALETTE, 4, 4, 77, TLV_ERR_INDEX, "collision material"},
+    {TLV_SEC_COLLISION_PALETTE, 8, 4, 5, TLV_ERR_VALUE, "collision kind"},
+    {TLV_SEC_LOOPS, 0, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "loop vertex_first"},
+    {TLV_SEC_LOOPS, 8, 4, 0xFFFFFFF0u, TLV_ERR_INDEX, "loop edge_first"},
+    {TLV_SEC_LOOPS, 4, 4, 0x40000000u, TLV_ERR_INDEX, "loop vertex_count"},
+    {TLV_SEC_EDGES, 0, 4, 0xFFFFu, TLV_ERR_INDEX, "edge material"},
+    {TLV_SEC_RECTS, 0, 4, 0xFFFFFFFFu, TLV_ERR_RANGE, "rect x wrapping"},
+    {TLV_SEC_RECTS, 12, 4, 0, TLV_ERR_RANGE, "rect of height 0"},
+    {TLV_SEC_RECTS, 16, 4, 1000, TLV_ERR_INDEX, "rect material"},
+    {TLV_SEC_BODIES, 12, 4, 99, TLV_ERR_INDEX, "body material"},
+    {TLV_SEC_BODIES, 16, 4, 99, TLV_ERR_INDEX, "body sprite"},
+    {TLV_SEC_BODIES, 40, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "body shape_first"},
+    {TLV_SEC_BODIES, 44, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "body shape_count"},
+    {TLV_SEC_BODIES, 64, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "body prop_first"},
+    {TLV_SEC_BODIES, 48, 4, 0xBF800000u, TLV_ERR_VALUE, "negative mass"},
+    {TLV_SEC_SHAPES, 0, 4, 3, TLV_ERR_VALUE, "shape kind"},
+    {TLV_SEC_JOINTS, 16, 4, 1000, TLV_ERR_INDEX, "joint body a"},
+    {TLV_SEC_JOINTS, 20, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "joint body b"},
+    {TLV_SEC_JOINTS, 56, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "joint prop_count"},
+    {TLV_SEC_ZONES, 8, 4, 3, TLV_ERR_VALUE, "zone kind"},
+    {TLV_SEC_SPAWNS, 4, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "spawn name"},
+    {TLV_SEC_SPRITES, 20, 4, 0, TLV_ERR_VALUE, "sprite without frames"},
+    {TLV_SEC_PROPERTIES, 4, 4, 9, TLV_ERR_VALUE, "property type"},
+    {TLV_SEC_PROPERTIES, 0, 4, 0xFFFFFFF0u, TLV_ERR_INDEX, "property name"},
+  };
+  int tested = 0;
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    const FieldCase *c = &cases[k];
+    size_t at = record(data, size, c->type, 0);
+    if (c->type == TLV_SEC_PALETTE) at = record(data, size, c->type, 1) - 4; /* entry 1 (entry 0 is the empty cell) */
+    if (c->type == TLV_SEC_SHAPES || c->type == TLV_SEC_SPRITES) continue; /* below */
+    CHECK_MSG(at != 0, "%s: section missing in the small file", c->what);
+    if (!at) continue;
+    memcpy(work, data, size);
+    if (c->width == 8) tlv_put64(work + at + c->field, c->value);
+    else tlv_put32(work + at + c->field, (uint32_t)c->value);
+    expect_refused(work, size, c->code, c->what);
+    tested++;
+  }
+  CHECK(tested > 40);
+  /* A polygon shape naming a polygon past the table. */
+  size_t e = tlv_find_entry(data, size, TLV_SEC_SHAPES);
+  for (uint32_t i = 0; e && i < tlv_get32(data + e + 24); i++) {
+    size_t at = record(data, size, TLV_SEC_SHAPES, i);
+    if (tlv_get32(data + at) != TLV_SHAPE_POLYGON) continue;
+    memcpy(work, data, size);
+    tlv_put32(work + at + 24, 0xFFFFFFu);
+    expect_refused(work, size, TLV_ERR_INDEX, "shape polygon");
+    break;
+  }
+  /* Cells: a tile layer cell past its palette; a material cell past the materials; the collision grid. */
+  TlvLevel lv;
+  TlvError err;
+  CHECK(tlv_open(data, size, 0, &lv, &err) == TLV_OK);
+  for (uint32_t i = 0; i < lv.layers.count; i++) {
+    TlvLayer layer;
+    tlv_layer(&lv, i, &layer);
+    size_t cell = (size_t)((const uint8_t *)layer.cells - data) + 5 * layer.cell_width;
+    memcpy(work, data, size);
+    memset(work + cell, 0xFF, layer.cell_width);
+    expect_refused(work, size, TLV_ERR_INDEX, layer.kind == TLV_LAYER_TILES ? "tile cell past its palette" : "material cell");
+  }
+  memcpy(work, data, size);
+  memset(work + lv.collision_grid.offset + 7 * lv.collision_grid.stride, 0xFF, lv.collision_grid.stride);
+  expect_refused(work, size, TLV_ERR_INDEX, "collision cell past its palette");
+  /* The string table must end in a NUL so no string runs off the end. */
+  memcpy(work, data, size);
+  work[lv.strings.offset + lv.strings.size - 1] = 'x';
+  expect_refused(work, size, TLV_ERR_VALUE, "string table without a final NUL");
+  tess_free(work);
+  tess_free(data);
+}
+
+static void versions_and_unknown_sections(void) {
+  size_t size = 0;
+  uint8_t *data = small_tlv(&size);
+  if (!data) return;
+  uint8_t *work = tess_alloc(size);
+  memcpy(work, data, size);
+  work[8] = 2; /* major 2 */
+  expect_refused(work, size, TLV_ERR_VERSION, "major version 2");
+  memcpy(work, data, size);
+  work[0] = 'P';
+  expect_refused(work, size, TLV_ERR_MAGIC, "bad magic");
+  /* An optional section of an unknown type is skipped... */
+  size_t e = tlv_find_entry(data, size, TLV_SEC_PROPERTIES);
+  CHECK(e && !(data[e + 4] & TLV_SECTION_REQUIRED));
+  memcpy(work, data, size);
+  tlv_put32(work + e, TLV_FOURCC('Z', 'Z', 'Z', 'Z'));
+  /* ...but then nothing may refer to properties: clear the owners' ranges. */
+  tlv_reseal(work, size);
+  TlvLevel lv;
+  TlvError err;
+  TlvResult r = tlv_open(work, size, 0, &lv, &err);
+  CHECK(r == TLV_ERR_INDEX); /* bodies still name property records */
+  /* A required one is refused by name. */
+  e = tlv_find_entry(data, size, TLV_SEC_ZONES);
+  CHECK(e && (data[e + 4] & TLV_SECTION_REQUIRED));
+  memcpy(work, data, size);
+  tlv_put32(work + e, TLV_FOURCC('N', 'E', 'W', '!'));
+  expect_refused(work, size, TLV_ERR_VERSION, "unknown required section");
+  /* A section listed twice. */
+  size_t z = tlv_find_entry(data, size, TLV_SEC_SPAWNS);
+  memcpy(work, data, size);
+  tlv_put32(work + z, TLV_SEC_ZONES);
+  expect_refused(work, size, TLV_OK, "section twice");
+  /* An optional section that nothing refers to really is skipped. */
+  e = tlv_find_entry(data, size, TLV_SEC_SPRITES);
+  memcpy(work, data, size);
+  tlv_put32(work + e, TLV_FOURCC('Z', 'Z', 'Z', 'Z'));
+  for (uint32_t i = 0; i < tlv_get32(data + tlv_find_entry(data, size, TLV_SEC_BODIES) + 24); i++)
+    tlv_put32(work + record(data, size, TLV_SEC_BODIES, i) + 16, 0);
+  tlv_reseal(work, size);
+  r = tlv_open(work, size, 0, &lv, &err);
+  CHECK_MSG(r == TLV_OK, "%s", err.message);
+  CHECK(lv.unknown_sections == 1 && lv.sprites.count == 0);
+  tess_free(work);
+  tess_free(data);
+}
+
+TESS_TEST_MAIN(TEST(the_small_file_opens), TEST(every_truncation_is_refused), TEST(random_byte_flips_are_refused),
+               TEST(random_garbage_runs_stay_safe), TEST(offsets_outside_the_file_are_refused),
+               TEST(counts_overflowing_32_bits_are_refused), TEST(indices_past_their_tables_are_refused),
+               TEST(versions_and_unknown_sections))

@@ -1,0 +1,208 @@
+/* Level -> .tlv -> reader: the same cells, materials, tiles, collision,
+ * geometry and objects; byte-identical output on every thread. */
+#include <pthread.h>
+#include <string.h>
+
+#include "check.h"
+#include "pack_check.h"
+#include "pack_fixture.h"
+#include "tessera/pack.h"
+#include "tlv_reader.h"
+
+static void open_ok(const uint8_t *data, size_t size, TlvLevel *lv) {
+  TlvError e;
+  memset(&e, 0, sizeof e);
+  TlvResult r = tlv_open(data, size, 0, lv, &e);
+  CHECK_MSG(r == TLV_OK, "tlv_open: %s at byte %llu: %s", tlv_result_string(r), (unsigned long long)e.offset, e.message);
+}
+
+static void random_levels_round_trip(void) {
+  for (uint64_t seed = 1; seed <= 12; seed++) {
+    PackFixtureSpec spec;
+    pack_fixture_spec_default(&spec);
+    spec.width = 8 + (uint32_t)(seed * 7 % 70);
+    spec.height = 5 + (uint32_t)(seed * 5 % 50);
+    spec.tile_layers = 1 + seed % 3;
+    spec.noise = seed % 4 == 0;
+    spec.levels = 2;
+    TessProject *p = pack_fixture_project(seed, &spec);
+    CHECK(p != NULL);
+    if (!p) continue;
+    for (uint32_t i = 0; i < p->level_count; i++) {
+      uint8_t *data = NULL;
+      size_t size = 0;
+      TessError err;
+      CHECK_OK(tess_pack_write(p, p->levels[i], NULL, &data, &size, &err), &err);
+      if (!data) continue;
+      CHECK(size % 16 == 0);
+      TlvLevel lv;
+      open_ok(data, size, &lv);
+      if (!tess_test_failures) pack_check_level(p, p->levels[i], &lv);
+      /* The fixture always has walls, bodies of each kind, joints, zones, spawns, properties. */
+      CHECK(lv.rects.count > 0 && lv.loops.count > 0 && lv.edges.count >= lv.loops.count * 4);
+      CHECK(lv.bodies.count == spec.bodies && lv.shapes.count >= spec.bodies && lv.joints.count > 0);
+      CHECK(lv.zones.count == spec.zones && lv.spawns.count == spec.spawns && lv.properties.count > 0);
+      CHECK_MSG(lv.sprites.count == 2 && lv.tilesets.count >= 1 && lv.collision_palette.count > 2, "seed %llu: %u sprites, %u tilesets, %u collision entries", (unsigned long long)seed, lv.sprites.count, lv.tilesets.count, lv.collision_palette.count);
+      CHECK(lv.header.content_hash == tess_pack_content_hash(p, p->levels[i], NULL));
+      tess_free(data);
+    }
+    tess_project_destroy(p);
+  }
+}
+
+/* Cells whose palette needs 16 bits (noise over a tileset of many tiles is
+ * not enough): write a level whose cells use all flip combinations of
+ * every tile of both tilesets, and more than 256 distinct values. */
+static void wide_palette_uses_16_bit_cells(void) {
+  PackFixtureSpec spec;
+  pack_fixture_spec_default(&spec);
+  spec.width = 64;
+  spec.height = 64;
+  spec.tile_layers = 1;
+  spec.noise = true;
+  TessProject *p = pack_fixture_project(99, &spec);
+  CHECK(p != NULL);
+  if (!p) return;
+  TessLevel *level = p->levels[0];
+  TessLayer *ground = NULL;
+  for (uint32_t i = 0; i < level->layer_count; i++)
+    if (level->layers[i]->props.kind == TESS_LAYER_TILES) ground = level->layers[i];
+  uint32_t cells[64 * 64], n = 0;
+  const TessTileset *ts = p->tilesets[0];
+  for (uint32_t k = 0; k < 64 * 64; k++) {
+    uint32_t tile = k % ts->tile_count, flips = (k / ts->tile_count) % 8;
+    cells[n++] = TESS_CELL_MAKE(ts->id, tile, flips << 29);
+  }
+  TessError err;
+  CHECK_OK(tess_edit_set_cells(p, level->id, ground->props.id, 0, 0, 64, 64, cells, 0, &err), &err);
+  uint8_t *data = NULL;
+  size_t size = 0;
+  CHECK_OK(tess_pack_write(p, level, NULL, &data, &size, &err), &err);
+  TlvLevel lv;
+  open_ok(data, size, &lv);
+  TlvLayer layer;
+  bool found16 = false;
+  for (uint32_t i = 0; i < lv.layers.count; i++)
+    if (tlv_layer(&lv, i, &layer) && layer.kind == TLV_LAYER_TILES && layer.id == ground->props.id)
+      found16 = layer.cell_width == 2 && layer.palette_count == 1 + 8 * ts->tile_count;
+  CHECK(found16);
+  pack_check_level(p, level, &lv);
+  tess_free(data);
+  tess_project_destroy(p);
+}
+
+static void empty_layers_use_8_bit_cells(void) {
+  TessProject *p = tess_project_create();
+  TessLevelSettings st;
+  tess_level_settings_default(&st);
+  st.width = 3;
+  st.height = 2;
+  TessId id;
+  TessError err;
+  CHECK_OK(tess_edit_level_add(p, &st, &id, &err), &err);
+  uint8_t *data = NULL;
+  size_t size = 0;
+  CHECK_OK(tess_pack_write(p, tess_project_level(p, id), NULL, &data, &size, &err), &err);
+  TlvLevel lv;
+  open_ok(data, size, &lv);
+  TlvLayer layer;
+  CHECK(lv.layers.count == 2);
+  CHECK(tlv_layer(&lv, 0, &layer) && layer.cell_width == 1 && layer.palette_count == 1);
+  CHECK(lv.rects.count == 0 && lv.loops.count == 0 && lv.bodies.count == 0);
+  pack_check_level(p, tess_project_level(p, id), &lv);
+  tess_free(data);
+  tess_project_destroy(p);
+}
+
+typedef struct Job {
+  const TessProject *p;
+  const TessLevel *level;
+  uint8_t *data;
+  size_t size;
+} Job;
+
+static void *write_job(void *arg) {
+  Job *j = arg;
+  TessError err;
+  if (tess_pack_write(j->p, j->level, NULL, &j->data, &j->size, &err) != TESS_OK) j->data = NULL;
+  return NULL;
+}
+
+static void output_is_byte_identical_on_any_thread(void) {
+  PackFixtureSpec spec;
+  pack_fixture_spec_default(&spec);
+  spec.levels = 3;
+  spec.tile_layers = 3;
+  TessProject *p = pack_fixture_project(7, &spec);
+  TessProject *again = pack_fixture_project(7, &spec); /* a second, independent build of the same input */
+  CHECK(p && again);
+  if (!p || !again) return;
+  for (uint32_t i = 0; i < p->level_count; i++) {
+    Job jobs[4];
+    pthread_t threads[4];
+    for (int t = 0; t < 4; t++) {
+      jobs[t] = (Job){t % 2 ? again : p, (t % 2 ? again : p)->levels[i], NULL, 0};
+      pthread_create(&threads[t], NULL, write_job, &jobs[t]);
+    }
+    for (int t = 0; t < 4; t++) pthread_join(threads[t], NULL);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    TessError err;
+    CHECK_OK(tess_pack_write(p, p->levels[i], NULL, &data, &size, &err), &err);
+    for (int t = 0; t < 4; t++) {
+      CHECK(jobs[t].data && jobs[t].size == size && memcmp(jobs[t].data, data, size) == 0);
+      tess_free(jobs[t].data);
+    }
+    tess_free(data);
+  }
+  tess_project_destroy(p);
+  tess_project_destroy(again);
+}
+
+static void embedded_images_are_in_the_blob(void) {
+  PackFixtureSpec spec;
+  pack_fixture_spec_default(&spec);
+  TessProject *p = pack_fixture_project(3, &spec);
+  CHECK(p != NULL);
+  if (!p) return;
+  /* Give the first tileset some PNG-like bytes to carry. */
+  TessTileset copy;
+  memset(&copy, 0, sizeof copy);
+  TessError err;
+  CHECK_OK(tess_tileset_copy(&copy, p->tilesets[0]), &err);
+  uint8_t bytes[300];
+  for (int i = 0; i < 300; i++) bytes[i] = (uint8_t)(i * 7);
+  tess_free(copy.png);
+  copy.png = tess_alloc(sizeof bytes);
+  memcpy(copy.png, bytes, sizeof bytes);
+  copy.png_size = sizeof bytes;
+  CHECK_OK(tess_edit_tileset_set(p, &copy, 0, &err), &err);
+  tess_tileset_clear(&copy);
+  TessPackOptions opt;
+  tess_pack_options_default(&opt);
+  opt.embed_images = true;
+  uint8_t *data = NULL, *plain = NULL;
+  size_t size = 0, plain_size = 0;
+  CHECK_OK(tess_pack_write(p, p->levels[0], &opt, &data, &size, &err), &err);
+  CHECK_OK(tess_pack_write(p, p->levels[0], NULL, &plain, &plain_size, &err), &err);
+  TlvLevel lv;
+  open_ok(data, size, &lv);
+  CHECK(lv.header.flags & TLV_FLAG_IMAGES);
+  CHECK(lv.header.content_hash != tess_pack_content_hash(p, p->levels[0], NULL));
+  TlvTileset t;
+  bool found = false;
+  for (uint32_t i = 0; i < lv.tilesets.count; i++) {
+    if (tlv_tileset(&lv, i, &t) && t.id == p->tilesets[0]->id) {
+      const uint8_t *img = tlv_blob(&lv, t.image_offset, t.image_size);
+      found = img && t.image_size == sizeof bytes && memcmp(img, bytes, sizeof bytes) == 0;
+    }
+  }
+  CHECK(found);
+  CHECK(plain_size < size);
+  tess_free(data);
+  tess_free(plain);
+  tess_project_destroy(p);
+}
+
+TESS_TEST_MAIN(TEST(random_levels_round_trip), TEST(wide_palette_uses_16_bit_cells), TEST(empty_layers_use_8_bit_cells),
+               TEST(output_is_byte_identical_on_any_thread), TEST(embedded_images_are_in_the_blob))
