@@ -48,6 +48,31 @@ bool tess_layer_ensure_grid(TessLayer *layer) {
   return layer->chunks != NULL;
 }
 
+bool tess_layer_write_keep(TessLayer *layer, uint32_t key, uint32_t index, uint32_t value) {
+  if (!layer->chunks) {
+    if (!value) return true;
+    if (!tess_layer_ensure_grid(layer)) return false;
+  }
+  TessChunk *chunk = layer->chunks[key];
+  if (!chunk) {
+    if (!value) return true;
+    chunk = tess_calloc(1, sizeof *chunk);
+    if (!chunk) return false;
+    layer->chunks[key] = chunk;
+  }
+  uint32_t old = chunk->cells[index];
+  chunk->cells[index] = value;
+  chunk->used = chunk->used + (value != 0) - (old != 0);
+  return true;
+}
+
+void tess_layer_drop_if_empty(TessLayer *layer, uint32_t key) {
+  if (layer->chunks && layer->chunks[key] && layer->chunks[key]->used == 0) {
+    tess_free(layer->chunks[key]);
+    layer->chunks[key] = NULL;
+  }
+}
+
 bool tess_layer_write(TessLayer *layer, uint32_t key, uint32_t index, uint32_t value) {
   if (!layer->chunks) {
     if (!value) return true;

@@ -26,6 +26,11 @@ bool tess_layer_ensure_grid(TessLayer *layer);
 /* Writes one cell of chunk `key` (cy * chunks_x + cx), allocating the chunk
  * on demand and freeing it when it empties. false when out of memory. */
 bool tess_layer_write(TessLayer *layer, uint32_t key, uint32_t index, uint32_t value);
+/* The same, but a chunk that empties is kept (used == 0) until
+ * tess_layer_drop_if_empty: a running edit can then always restore a cell
+ * without allocating. */
+bool tess_layer_write_keep(TessLayer *layer, uint32_t key, uint32_t index, uint32_t value);
+void tess_layer_drop_if_empty(TessLayer *layer, uint32_t key);
 size_t tess_layer_memory_bytes(const TessLayer *layer);
 bool tess_layer_has_cells(const TessLayer *layer); /* tile or material layer */
 /* Objects in a layer. */

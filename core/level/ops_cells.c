@@ -120,23 +120,30 @@ bool tess_cell_writer_set(TessCellWriter *w, uint32_t x, uint32_t y, uint32_t va
   }
   w->last = rec;
   if (old == value) return true;
-  return tess_layer_write(layer, key, i, value);
+  return tess_layer_write_keep(layer, key, i, value);
+}
+
+/* Cells are written with tess_layer_write_keep, so every chunk the edit
+ * touched still exists: restoring never allocates and cannot fail. Chunks
+ * left empty are freed here and in finish. */
+static void writer_drop_empty(TessCellWriter *w) {
+  for (size_t r = 0; r < w->count; r++) tess_layer_drop_if_empty(w->layer, w->recs[r]->key);
 }
 
 void tess_cell_writer_abort(TessCellWriter *w) {
   if (!w) return;
   for (size_t r = 0; r < w->count; r++) {
     DenseRec *rec = w->recs[r];
+    TessChunk *c = w->layer->chunks ? w->layer->chunks[rec->key] : NULL;
     for (uint32_t k = 0; k < MASK_WORDS; k++)
       for (uint64_t m = rec->mask[k]; m; m &= m - 1) {
         uint32_t i = k * 64 + (uint32_t)__builtin_ctzll(m);
-        /* Restoring frees chunks or writes into existing ones: never allocates
-         * unless the cell was empty before and is not now, i.e. never. */
-        if (tess_layer_cell(w->layer, rec->key % w->layer->chunks_x * TESS_CHUNK_SIZE + i % TESS_CHUNK_SIZE,
-                            rec->key / w->layer->chunks_x * TESS_CHUNK_SIZE + i / TESS_CHUNK_SIZE) != rec->before[i])
-          tess_layer_write(w->layer, rec->key, i, rec->before[i]);
+        /* A cell whose write failed never changed: c is NULL only when
+         * nothing in this chunk was written, and then nothing differs. */
+        if (c && c->cells[i] != rec->before[i]) tess_layer_write_keep(w->layer, rec->key, i, rec->before[i]);
       }
   }
+  writer_drop_empty(w);
   writer_free(w);
 }
 
@@ -332,6 +339,7 @@ TessResult tess_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError
   }
   uint32_t chunks_x = w->layer->chunks_x;
   TessProject *p = w->p;
+  writer_drop_empty(w);
   writer_free(w);
   if (!op->count) {
     cells_destroy(&op->base, false);
