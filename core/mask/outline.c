@@ -12,11 +12,13 @@
  * (found by union-find over the runs) is its outer loop, later ones are its
  * holes.
  *
- * Simplification: Douglas-Peucker where a chord is accepted when the chain
- * it replaces fits in a band of width `tolerance` along it; then every
- * simplified edge is pushed outwards (away from the opaque side) to touch
- * the chain's outermost vertex, and consecutive edges are intersected. The
- * simplified loop therefore encloses the opaque pixels of its chain and
+ * Simplification: Douglas-Peucker over the loop's corners, a chord
+ * accepted when the marching-squares contour it replaces (through the
+ * midpoints of the pixel edges, where a slanted digital line is straight)
+ * lies within `tolerance` of it; then every chord is pushed outwards (away
+ * from the opaque side) to touch the outermost corner it replaces, and
+ * consecutive chords are intersected. The simplified loop therefore
+ * encloses the opaque pixels of its chain and
  * stays within `tolerance` of the exact outline along each edge. */
 #include <string.h>
 
@@ -84,35 +86,36 @@ static double side(TessDVec2 a, TessDVec2 b, double inv_len, TessDVec2 p) {
   return tess_d2_orient(a, b, p) * inv_len;
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b) {
-  while (b) {
-    uint64_t t = a % b;
-    a = b;
-    b = t;
+/* Largest distance from the chord a->b of the marching-squares contour
+ * between exact corners i and j: the points half a pixel in from each end
+ * of every straight run of pixel edges. A straight digital line is
+ * straight there (not a zigzag of stair steps), so the tolerance measures
+ * real departures from the outline. */
+static double midpoint_error(const TessDVec2 *pts, uint32_t m, uint32_t i, uint32_t j, TessDVec2 a, TessDVec2 b,
+                             double inv_len) {
+  double worst = 0.0;
+  for (uint32_t k = i; k < j; k++) {
+    TessDVec2 p = pts[k % m], q = pts[(k + 1) % m], d = tess_d2_sub(q, p);
+    double len = fabs(d.x) + fabs(d.y); /* runs are axis-aligned */
+    TessDVec2 u = tess_d2(0.5 * d.x / len, 0.5 * d.y / len);
+    double e1 = fabs(side(a, b, inv_len, tess_d2_add(p, u)));
+    double e2 = fabs(side(a, b, inv_len, tess_d2_sub(q, u)));
+    if (e1 > worst) worst = e1;
+    if (e2 > worst) worst = e2;
   }
-  return a;
+  return worst;
 }
 
-/* Width of the stair steps of a straight digital line along d (integer
- * components): (|a| + |b| - 1) / |(a, b)| for the reduced direction (a, b).
- * Every slanted pixel edge has them, so they do not count against the
- * tolerance: a 45 degree line is straight, not a 0.7 px zigzag. */
-static double stair_width(TessDVec2 d, double len) {
-  uint64_t a = (uint64_t)fabs(d.x), b = (uint64_t)fabs(d.y);
-  if ((double)a != fabs(d.x) || (double)b != fabs(d.y)) return 0.0; /* not a lattice direction */
-  uint64_t g = gcd64(a, b);
-  if (g == 0) return 0.0;
-  return (double)(a / g + b / g - 1) / (len / (double)g);
-}
-
-/* Marks the vertices to keep of loop pts[0..m) (closed). */
+/* Marks the corners to keep of the closed exact loop pts[0..m): Douglas-
+ * Peucker over the corners, a chord accepted when the midpoint contour it
+ * replaces is within tol, anchored at corner 0 and the corner farthest
+ * from it. */
 static bool dp_loop(MaskWork *w, const TessDVec2 *pts, uint32_t m, double tol, uint8_t *keep) {
   memset(keep, 0, m);
-  if (tol <= 0.0 || m <= 3) {
+  if (m <= 3) {
     memset(keep, 1, m);
     return true;
   }
-  /* Anchors: vertex 0 and the vertex farthest from it. */
   uint32_t far = 0;
   double best = -1.0;
   for (uint32_t i = 1; i < m; i++) {
@@ -136,16 +139,15 @@ static bool dp_loop(MaskWork *w, const TessDVec2 *pts, uint32_t m, double tol, u
     if (len < 1e-12) {
       split = (i + j) / 2; /* degenerate chord: just halve */
     } else {
-      double inv = 1.0 / len, lo = 0.0, hi = 0.0, worst = -1.0;
+      double inv = 1.0 / len;
+      if (midpoint_error(pts, m, i, j, a, b, inv) <= tol) continue;
+      double worst = -1.0;
       for (uint32_t k = i + 1; k < j; k++) {
-        double s = side(a, b, inv, pts[k]);
-        if (s > hi) hi = s;
-        if (s < lo) lo = s;
-        if (fabs(s) > worst) { worst = fabs(s); split = k; }
+        double d = fabs(side(a, b, inv, pts[k % m]));
+        if (d > worst) { worst = d; split = k; }
       }
-      if (hi - lo <= tol + stair_width(ab, len)) continue;
     }
-    keep[split] = 1;
+    keep[split % m] = 1;
     if (!TESS_ARRAY_PUSH(&w->stack, i) || !TESS_ARRAY_PUSH(&w->stack, split) ||
         !TESS_ARRAY_PUSH(&w->stack, split) || !TESS_ARRAY_PUSH(&w->stack, j))
       return false;
@@ -185,13 +187,17 @@ static void clean_last_loop(MaskWork *w) {
   w->simple.count = s + n;
 }
 
-/* Simplifies loop pts[0..m) into w->simple (a new loop). */
+/* Simplifies the exact loop pts[0..m) (pixel corners, one per turn) into a
+ * new loop of w->simple: the corners dp_loop keeps, each chord then pushed
+ * outwards just enough to have every corner it replaces on its opaque
+ * side, and consecutive pushed chords intersected, so the loop encloses its
+ * pixels. */
 static bool simplify_loop(MaskWork *w, const TessDVec2 *pts, uint32_t m, double tol) {
+  if (!TESS_ARRAY_PUSH(&w->simple_start, (uint32_t)w->simple.count)) return false;
   if (!TESS_ARRAY_RESERVE(&w->keep, m)) return false;
   uint8_t *keep = w->keep.data;
-  if (!dp_loop(w, pts, m, tol, keep)) return false;
-  if (!TESS_ARRAY_PUSH(&w->simple_start, (uint32_t)w->simple.count)) return false;
-  /* Kept vertex indices in order. */
+  if (tol <= 0.0) memset(keep, 1, m);
+  else if (!dp_loop(w, pts, m, tol, keep)) return false;
   uint32_t kn = 0;
   for (uint32_t i = 0; i < m; i++) kn += keep[i];
   if (kn == m) { /* nothing removed: the exact outline */
@@ -199,11 +205,9 @@ static bool simplify_loop(MaskWork *w, const TessDVec2 *pts, uint32_t m, double 
       if (!TESS_ARRAY_PUSH(&w->simple, pts[i])) return false;
     return true;
   }
-  /* Per simplified edge: the outward offset that makes it touch its chain. */
   TESS_ARRAY(uint32_t) idx = {0};
   TESS_ARRAY(double) shift = {0};
-  bool ok = TESS_ARRAY_RESERVE(&idx, kn) && TESS_ARRAY_RESERVE(&shift, kn);
-  if (!ok) goto fail;
+  if (!TESS_ARRAY_RESERVE(&idx, kn) || !TESS_ARRAY_RESERVE(&shift, kn)) goto fail;
   for (uint32_t i = 0; i < m; i++)
     if (keep[i]) idx.data[idx.count++] = i;
   for (uint32_t e = 0; e < kn; e++) {
@@ -212,32 +216,31 @@ static bool simplify_loop(MaskWork *w, const TessDVec2 *pts, uint32_t m, double 
     double len = sqrt(tess_d2_dot(ab, ab)), lo = 0.0;
     if (len > 0.0)
       for (uint32_t k = i + 1; k < j; k++) {
-        double s = side(a, b, 1.0 / len, pts[k % m]);
-        if (s < lo) lo = s;
+        double sd = side(a, b, 1.0 / len, pts[k % m]);
+        if (sd < lo) lo = sd;
       }
     shift.data[e] = -lo;
   }
-  /* Vertex between edge e-1 and edge e: the shifted lines' intersection,
-   * or, where they are near parallel or meet far away, the kept vertex
-   * pushed out along each edge's normal. */
+  /* Vertex between chord e-1 and chord e: the pushed lines' intersection,
+   * or, where they are near parallel or meet far away, the kept corner
+   * pushed out along each chord's normal. */
   for (uint32_t e = 0; e < kn; e++) {
     uint32_t ep = (e + kn - 1) % kn;
     TessDVec2 k0 = pts[idx.data[ep]], k1 = pts[idx.data[e]], k2 = pts[idx.data[(e + 1) % kn]];
-    TessDVec2 d0 = tess_d2_sub(k1, k0), d1 = tess_d2_sub(k2, k1);
-    double l0 = sqrt(tess_d2_dot(d0, d0)), l1 = sqrt(tess_d2_dot(d1, d1));
     if (shift.data[ep] == 0.0 && shift.data[e] == 0.0) {
       if (!push_simple(w, k1)) goto fail;
       continue;
     }
+    TessDVec2 d0 = tess_d2_sub(k1, k0), d1 = tess_d2_sub(k2, k1);
+    double l0 = sqrt(tess_d2_dot(d0, d0)), l1 = sqrt(tess_d2_dot(d1, d1));
     /* Outward normal: right of the direction (the opaque side is left). */
     TessDVec2 n0 = l0 > 0 ? tess_d2(d0.y / l0, -d0.x / l0) : tess_d2(0, 0);
     TessDVec2 n1 = l1 > 0 ? tess_d2(d1.y / l1, -d1.x / l1) : tess_d2(0, 0);
     TessDVec2 p0 = tess_d2(k1.x + shift.data[ep] * n0.x, k1.y + shift.data[ep] * n0.y);
     TessDVec2 p1 = tess_d2(k1.x + shift.data[e] * n1.x, k1.y + shift.data[e] * n1.y);
     TessDVec2 q;
-    bool met = l0 > 0 && l1 > 0 &&
-               tess_line_intersect(p0, tess_d2_add(p0, d0), p1, tess_d2_add(p1, d1), &q);
-    double reach = 2.0 * tol + 1.0;
+    bool met = l0 > 0 && l1 > 0 && tess_line_intersect(p0, tess_d2_add(p0, d0), p1, tess_d2_add(p1, d1), &q);
+    double reach = 2.0 * tol + 2.0;
     if (met) {
       TessDVec2 dq = tess_d2_sub(q, k1);
       met = tess_d2_dot(dq, dq) <= reach * reach;
@@ -248,7 +251,6 @@ static bool simplify_loop(MaskWork *w, const TessDVec2 *pts, uint32_t m, double 
       if (!push_simple(w, p0) || !push_simple(w, p1)) goto fail;
     }
   }
-  /* The last vertex may repeat the first. */
   {
     uint32_t s = w->simple_start.data[w->simple_start.count - 1];
     if (w->simple.count - s >= 2) {

@@ -1,0 +1,39 @@
+/* tessera-pipeline: the command table. Each command lives in its own
+ * pipeline/cmd-<name>.c, defines `int tess_cmd_<name>(int argc, char **argv)`
+ * (argv[0] is the command's name, options follow) and is listed once in
+ * commands.c. Exit codes: 0 success, 1 failure (a message
+ * "file:place: detail" on stderr), 2 usage error. */
+#ifndef TESS_PIPELINE_COMMANDS_H
+#define TESS_PIPELINE_COMMANDS_H
+
+#include <stdio.h>
+
+#define TESS_EXIT_OK 0
+#define TESS_EXIT_FAIL 1
+#define TESS_EXIT_USAGE 2
+
+typedef struct TessCommand {
+  const char *name;
+  const char *summary; /* one line for `tessera-pipeline --help` */
+  const char *usage;   /* the synopsis and options, for `COMMAND --help` */
+  int (*run)(int argc, char **argv);
+} TessCommand;
+
+extern const TessCommand tess_commands[];
+extern const size_t tess_command_count;
+
+const TessCommand *tess_command_find(const char *name);
+/* "tessera-pipeline NAME: message" plus the command's synopsis on stderr; returns TESS_EXIT_USAGE. */
+int tess_cmd_usage_error(const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* True when argv holds -h or --help (the command then prints its usage and exits 0). */
+int tess_cmd_wants_help(int argc, char **argv);
+void tess_cmd_print_usage(const TessCommand *cmd, FILE *out);
+
+/* One declaration per command (keep in the order of commands.c). */
+int tess_cmd_trace(int argc, char **argv);
+
+#endif
