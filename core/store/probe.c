@@ -25,6 +25,47 @@ static bool has_wal(const char *path) {
   return stat(wal, &st) == 0 && st.st_size > 0;
 }
 
+/* Valid UTF-8 without control characters but tab and line ends (a
+ * sequence cut by the end of the sample is allowed). */
+static bool looks_like_text(const uint8_t *h, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    uint8_t c = h[i];
+    size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (len == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c == 0x7F) return false;
+    for (size_t k = 1; k < len; k++)
+      if (i + k < n && (h[i + k] & 0xC0) != 0x80) return false;
+    i += len;
+  }
+  return n > 0;
+}
+
+/* A few words on what a non-SQLite file looks like, so the message tells a
+ * misnamed text file, image or archive from a file of noise. */
+static void describe_start(const uint8_t *h, size_t n, char *out, size_t size) {
+  static const uint8_t PNG[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  if (n >= 8 && memcmp(h, PNG, 8) == 0) {
+    snprintf(out, size, "it is a PNG image");
+    return;
+  }
+  if (n >= 4 && memcmp(h, "PK\x03\x04", 4) == 0) {
+    snprintf(out, size, "it is a ZIP archive");
+    return;
+  }
+  if (looks_like_text(h, n)) {
+    char quoted[40];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < 24; i++)
+      quoted[k++] = (h[i] < 0x20 || h[i] >= 0x80) ? '.' : (char)h[i];
+    quoted[k] = '\0';
+    snprintf(out, size, "it looks like text, starting \"%s\"", quoted);
+    return;
+  }
+  snprintf(out, size, "its first bytes are %02x %02x %02x %02x %02x %02x %02x %02x", n > 0 ? h[0] : 0,
+           n > 1 ? h[1] : 0, n > 2 ? h[2] : 0, n > 3 ? h[3] : 0, n > 4 ? h[4] : 0, n > 5 ? h[5] : 0,
+           n > 6 ? h[6] : 0, n > 7 ? h[7] : 0);
+}
+
 TessResult tess_store_probe_file(const char *path, const char *name, TessError *err) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -62,9 +103,12 @@ TessResult tess_store_probe_file(const char *path, const char *name, TessError *
   if (size == 0)
     return tess_error_set(err, TESS_ERR_FORMAT, path, "%s is empty (0 bytes): it is not a Tessera project", name);
   size_t cmp = (size_t)got < sizeof MAGIC ? (size_t)got : sizeof MAGIC;
-  if (memcmp(h, MAGIC, cmp) != 0)
-    return tess_error_set(err, TESS_ERR_FORMAT, path, "%s is not a Tessera project: it is not an SQLite database",
-                          name);
+  if (memcmp(h, MAGIC, cmp) != 0) {
+    char what[120];
+    describe_start(h, (size_t)got, what, sizeof what);
+    return tess_error_set(err, TESS_ERR_FORMAT, path,
+                          "%s is not a Tessera project: it is not an SQLite database (%s)", name, what);
+  }
   if (got < (ssize_t)sizeof h)
     return tess_error_set_at(err, TESS_ERR_FORMAT, path, TESS_PLACE_OFFSET, size,
                              "%s is truncated: it ends after %llu bytes, inside the 100-byte database header", name,

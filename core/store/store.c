@@ -66,6 +66,7 @@ static void store_free(TessStore *s) {
 
 /* Runs PRAGMA quick_check; a damaged file gives TESS_ERR_FORMAT with SQLite's first finding. */
 static TessResult run_quick_check(TessStore *s, TessError *err) {
+  s->stats.quick_checks++;
   sqlite3_stmt *st = NULL;
   int rc = sqlite3_prepare_v2(s->db, "PRAGMA quick_check(1)", -1, &st, NULL);
   if (rc != SQLITE_OK) return tess_store_db_error(s, rc, "checking the file", err);
@@ -198,7 +199,10 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
     r = tess_store_meta_get(s, "clean_close", &clean, err);
     if (r == TESS_ERR_NOT_FOUND) r = TESS_OK, clean = 0;
     /* The last writer did not close (crash, or still open elsewhere): look before trusting the file. */
-    if (r == TESS_OK && !clean && !created) r = run_quick_check(s, err);
+    if (r == TESS_OK && !clean && !created) {
+      s->stats.opened_after_unclean_close = true;
+      r = run_quick_check(s, err);
+    }
     if (r == TESS_OK && !s->read_only) r = tess_store_meta_set(s, "clean_close", 0, err);
   }
   if (r != TESS_OK) {

@@ -1,0 +1,334 @@
+/* Files that are not what they should be: each refused with its own code
+ * and a message that names the file and the problem. And the migration
+ * mechanism, exercised on real files with a test step 1 -> 2. */
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include "migrate.h"
+#include "store_tests.h"
+
+static void write_bytes(const char *path, const void *data, size_t size) {
+  FILE *f = fopen(path, "wb");
+  CHECK(f != NULL);
+  if (!f) return;
+  CHECK(fwrite(data, 1, size, f) == size);
+  fclose(f);
+}
+
+/* Opens (read-only) expecting failure; checks the code, that err names the file, and that the detail holds `needle`. */
+static void expect_open_error(const char *path, TessStoreMode mode, TessResult code, const char *needle) {
+  TessStore *st = NULL;
+  TessError err;
+  memset(&err, 0, sizeof err);
+  TessResult r = tess_store_open(path, mode, &st, &err);
+  CHECK_MSG(r == code, "%s: got %s, expected %s (%s)", path, tess_result_string(r), tess_result_string(code),
+            err.detail);
+  CHECK(st == NULL);
+  if (st) tess_store_close(st);
+  CHECK_MSG(strcmp(err.file, path) == 0, "error names %s, not %s", err.file, path);
+  const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  CHECK_MSG(strstr(err.detail, name) != NULL, "detail does not name the file: %s", err.detail);
+  CHECK_MSG(strstr(err.detail, needle) != NULL, "detail lacks \"%s\": %s", needle, err.detail);
+}
+
+/* A small valid project file at tmp/name. */
+static void make_project(const char *name, char *path, size_t size, TessProject **keep) {
+  tess_test_path(path, size, name);
+  TessProject *p = tess_project_create();
+  Sample s;
+  build_sample_project(p, &s);
+  create_and_flush(path, p);
+  if (keep)
+    *keep = p;
+  else
+    tess_project_destroy(p);
+}
+
+void error_newer_schema(void) {
+  char path[512];
+  make_project("newer.tessera", path, sizeof path, NULL);
+  CHECK(sql_exec(path, "UPDATE meta SET value = 7 WHERE key = 'schema_version'"));
+  expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_VERSION,
+                    "newer.tessera was saved by a newer Tessera (schema 7, this one reads up to 1)");
+  expect_open_error(path, TESS_STORE_READ_WRITE, TESS_ERR_VERSION, "schema 7");
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 7); /* untouched */
+}
+
+void error_not_sqlite(void) {
+  char path[512];
+  tess_test_path(path, sizeof path, "notes.tessera");
+  const char text[] = "name,x,y\nhero,1,2\nslime,40,2\n";
+  write_bytes(path, text, sizeof text - 1);
+  expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_FORMAT, "is not an SQLite database");
+  expect_open_error(path, TESS_STORE_READ_WRITE, TESS_ERR_FORMAT, "looks like text, starting \"name,x,y");
+  /* A PNG saved under the wrong name. */
+  tess_test_path(path, sizeof path, "picture.tessera");
+  const uint8_t png[16] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+  write_bytes(path, png, sizeof png);
+  expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_FORMAT, "it is a PNG image");
+}
+
+void error_empty_file(void) {
+  char path[512];
+  tess_test_path(path, sizeof path, "empty.tessera");
+  write_bytes(path, "", 0);
+  expect_open_error(path, TESS_STORE_READ_WRITE, TESS_ERR_FORMAT, "is empty (0 bytes)");
+}
+
+void error_missing_file(void) {
+  char path[512];
+  tess_test_path(path, sizeof path, "nowhere.tessera");
+  expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_NOT_FOUND, "No such file");
+}
+
+static uint8_t *read_all(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  uint8_t *data = malloc((size_t)n);
+  if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
+    free(data);
+    data = NULL;
+  }
+  fclose(f);
+  *size = (size_t)n;
+  return data;
+}
+
+void error_truncated(void) {
+  char path[512], cut[512];
+  make_project("whole.tessera", path, sizeof path, NULL);
+  size_t size = 0;
+  uint8_t *data = read_all(path, &size);
+  CHECK(data && size > 100000);
+  if (!data) return;
+  tess_test_path(cut, sizeof cut, "cut.tessera");
+  write_bytes(cut, data, size / 2);
+  expect_open_error(cut, TESS_STORE_READ_ONLY, TESS_ERR_FORMAT, "is truncated");
+  TessStore *st = NULL;
+  TessError err;
+  CHECK(tess_store_open(cut, TESS_STORE_READ_ONLY, &st, &err) == TESS_ERR_FORMAT);
+  CHECK(err.place_kind == TESS_PLACE_OFFSET && err.place == size / 2);
+  write_bytes(cut, data, 60); /* inside the header */
+  expect_open_error(cut, TESS_STORE_READ_WRITE, TESS_ERR_FORMAT, "inside the 100-byte database header");
+  write_bytes(cut, data, size - 1000); /* not a whole page */
+  expect_open_error(cut, TESS_STORE_READ_ONLY, TESS_ERR_FORMAT, "is truncated");
+  free(data);
+}
+
+void error_random_garbage(void) {
+  char path[512];
+  tess_test_path(path, sizeof path, "noise.tessera");
+  TessTestRng rng = {0x5eed1234abcdull};
+  static uint8_t noise[100000];
+  for (size_t i = 0; i < sizeof noise; i++) noise[i] = (uint8_t)tess_rng_next(&rng);
+  write_bytes(path, noise, sizeof noise);
+  expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_FORMAT, "not an SQLite database (its first bytes are");
+  /* Noise behind a valid SQLite header: the header passes, the pages do not. */
+  char proj[512];
+  make_project("noisy.tessera", proj, sizeof proj, NULL);
+  size_t size = 0;
+  uint8_t *data = read_all(proj, &size);
+  if (!data) return;
+  for (size_t i = 100; i < size; i++) data[i] = (uint8_t)tess_rng_next(&rng);
+  write_bytes(proj, data, size);
+  free(data);
+  expect_open_error(proj, TESS_STORE_READ_ONLY, TESS_ERR_FORMAT, "is damaged");
+}
+
+void error_damaged_pages(void) {
+  char path[512];
+  TessProject *p = NULL;
+  make_project("damaged.tessera", path, sizeof path, &p);
+  /* Grow the file with a big level so most pages hold chunks, then damage one of those. */
+  TessStore *st = NULL;
+  TessError err;
+  CHECK_OK(tess_store_open(path, TESS_STORE_READ_WRITE, &st, &err), &err);
+  if (!st) {
+    tess_project_destroy(p);
+    return;
+  }
+  TessLevelSettings ls;
+  tess_level_settings_default(&ls);
+  ls.width = ls.height = 512;
+  TessId level = 0;
+  CHECK_OK(tess_edit_level_add(p, &ls, &level, &err), &err);
+  TessLevel *lv = tess_project_level(p, level);
+  TessId ground = lv ? lv->layers[0]->props.id : 0;
+  CHECK_OK(tess_edit_fill_rect(p, level, ground, 0, 0, 512, 512, TESS_CELL_MAKE(p->tilesets[0]->id, 1, 0), 0, &err),
+           &err);
+  CHECK_OK(tess_store_flush(st, p, &err), &err);
+  tess_store_close(st);
+  tess_project_destroy(p);
+
+  size_t size = 0;
+  uint8_t *data = read_all(path, &size);
+  if (!data) return;
+  int64_t page = sql_int(path, "PRAGMA page_size");
+  size_t at = (size * 3 / 4) / (size_t)page * (size_t)page;
+  TessTestRng rng = {77};
+  for (size_t i = at; i < at + (size_t)page && i < size; i++) data[i] = (uint8_t)tess_rng_next(&rng);
+  write_bytes(path, data, size);
+  free(data);
+
+  /* Closed cleanly, so opening trusts it; the check and the load find the damage. */
+  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &st, &err), &err);
+  if (st) {
+    CHECK(tess_store_quick_check(st, &err) == TESS_ERR_FORMAT);
+    CHECK_MSG(strstr(err.detail, "damaged.tessera is damaged") != NULL, "%s", err.detail);
+    TessProject *q = NULL;
+    CHECK(tess_store_load(st, &q, &err) == TESS_ERR_FORMAT);
+    CHECK(q == NULL);
+    CHECK_MSG(strstr(err.detail, "is damaged") != NULL, "%s", err.detail);
+    tess_store_close(st);
+  }
+  /* Not closed cleanly: the check runs on open, which refuses. */
+  CHECK(sql_exec(path, "UPDATE meta SET value = 0 WHERE key = 'clean_close'"));
+  expect_open_error(path, TESS_STORE_READ_WRITE, TESS_ERR_FORMAT, "is damaged");
+}
+
+void error_foreign_sqlite(void) {
+  char path[512];
+  tess_test_path(path, sizeof path, "contacts.tessera");
+  unlink(path);
+  sqlite3 *db = NULL;
+  CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+  CHECK(sqlite3_exec(db, "CREATE TABLE contacts (name TEXT, phone TEXT); INSERT INTO contacts VALUES ('Ada', '1');",
+                     NULL, NULL, NULL) == SQLITE_OK);
+  sqlite3_close(db);
+  expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_FORMAT, "is an SQLite database but not a Tessera project");
+  expect_open_error(path, TESS_STORE_READ_WRITE, TESS_ERR_FORMAT, "application id 0x00000000");
+  /* Tessera's id but no meta table. */
+  CHECK(sql_exec(path, "PRAGMA application_id = 1413829459"));
+  expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_FORMAT, "has no meta table");
+}
+
+/* Loads a damaged copy of `good`, expecting TESS_ERR_FORMAT naming table, row and column. */
+static void expect_load_error(const char *good, const char *sql, const char *needle1, const char *needle2) {
+  char path[512];
+  tess_test_path(path, sizeof path, "bad-blob.tessera");
+  unlink(path);
+  copy_file(good, path);
+  CHECK(sql_exec(path, sql));
+  TessStore *st = NULL;
+  TessError err;
+  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &st, &err), &err);
+  if (!st) return;
+  TessProject *q = NULL;
+  TessResult r = tess_store_load(st, &q, &err);
+  CHECK_MSG(r == TESS_ERR_FORMAT, "%s: %s", sql, tess_result_string(r));
+  CHECK(q == NULL);
+  if (q) tess_project_destroy(q);
+  CHECK_MSG(strstr(err.detail, needle1) && strstr(err.detail, needle2) && strstr(err.detail, "bad-blob.tessera"),
+            "%s: %s", sql, err.detail);
+  tess_store_close(st);
+}
+
+void error_wrong_blob_sizes(void) {
+  char good[512], sql[300];
+  make_project("good.tessera", good, sizeof good, NULL);
+  int64_t chunk = sql_int(good, "SELECT min(id) FROM chunks");
+  char row[64];
+  snprintf(row, sizeof row, "chunks row %lld, cells", (long long)chunk);
+  snprintf(sql, sizeof sql, "UPDATE chunks SET cells = zeroblob(100) WHERE id = %lld", (long long)chunk);
+  expect_load_error(good, sql, row, "100 bytes, a chunk has 4096");
+  snprintf(sql, sizeof sql, "UPDATE chunks SET cells = CAST(cells || x'00' AS BLOB) WHERE id = %lld", (long long)chunk);
+  expect_load_error(good, sql, row, "4097 bytes");
+  snprintf(sql, sizeof sql, "UPDATE chunks SET cells = 'text' WHERE id = %lld", (long long)chunk);
+  expect_load_error(good, sql, row, "not a BLOB");
+  snprintf(sql, sizeof sql, "UPDATE chunks SET cx = 4000 WHERE id = %lld", (long long)chunk);
+  expect_load_error(good, sql, "chunks row", ", cx: 4000 is outside");
+
+  int64_t ts = sql_int(good, "SELECT min(id) FROM tilesets");
+  snprintf(row, sizeof row, "tilesets row %lld, tiles", (long long)ts);
+  expect_load_error(good, "UPDATE tilesets SET tiles = substr(tiles, 1, length(tiles) - 3)", row, "ends inside");
+  expect_load_error(good, "UPDATE tilesets SET tiles = CAST(tiles || x'00' AS BLOB)", row, "bytes after its last tile");
+  expect_load_error(good, "UPDATE tilesets SET tile_count = tile_count + 1", row, "tile count differs");
+
+  int64_t sp = sql_int(good, "SELECT min(id) FROM sprites");
+  snprintf(row, sizeof row, "sprites row %lld, mask_hull", (long long)sp);
+  expect_load_error(good, "UPDATE sprites SET mask_hull = substr(mask_hull, 1, 12)", row, "whole number of points");
+  snprintf(row, sizeof row, "sprites row %lld, mask_pieces", (long long)sp);
+  expect_load_error(good, "UPDATE sprites SET mask_pieces = CAST(x'0100000009000000' || zeroblob(72) AS BLOB)", row, "outside 1..8");
+
+  expect_load_error(good, "UPDATE materials SET name = printf('%0100d', 1) WHERE id = (SELECT min(id) FROM materials)",
+                    "materials row", "name: a name of 100 bytes");
+  expect_load_error(good, "UPDATE objects SET kind = 9 WHERE id = (SELECT min(id) FROM objects)", "objects row",
+                    "kind: 9 is outside");
+  expect_load_error(good, "UPDATE object_props SET value = 'seven' WHERE type = 1", "object_props row",
+                    "value: not an integer");
+}
+
+/* A schema version 2 that adds a column and a table: the real mechanism with a test step. */
+static const TessStoreMigration STEP_1_TO_2[] = {
+    {1, "add notes", "ALTER TABLE materials ADD COLUMN note TEXT NOT NULL DEFAULT '';"
+                     "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL);"
+                     "INSERT INTO notes (text) SELECT name FROM levels;"},
+};
+static const TessStoreSchema SCHEMA_2 = {2, STEP_1_TO_2, 1};
+
+void migration_applies_step(void) {
+  char path[512];
+  TessProject *p = NULL;
+  make_project("migrate.tessera", path, sizeof path, &p);
+  TessStore *st = NULL;
+  TessError err;
+  /* Read-only cannot upgrade. */
+  CHECK(tess_store_open_with_schema(path, TESS_STORE_READ_ONLY, &SCHEMA_2, &st, &err) == TESS_ERR_VERSION);
+  CHECK_MSG(strstr(err.detail, "older schema 1"), "%s", err.detail);
+  CHECK_OK(tess_store_open_with_schema(path, TESS_STORE_READ_WRITE, &SCHEMA_2, &st, &err), &err);
+  if (st) {
+    TessProject *q = NULL;
+    CHECK_OK(tess_store_load(st, &q, &err), &err);
+    CHECK(q && tess_project_hash(q) == tess_project_hash(p));
+    if (q) tess_project_destroy(q);
+    tess_store_close(st);
+  }
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 2);
+  CHECK(sql_int(path, "SELECT count(*) FROM pragma_table_info('materials') WHERE name = 'note'") == 1);
+  CHECK(sql_int(path, "SELECT count(*) FROM notes") == 2);
+  /* This build reads up to 1: the upgraded file is now from a newer Tessera. */
+  expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_VERSION, "newer Tessera (schema 2, this one reads up to 1)");
+  /* Opening again with schema 2 changes nothing. */
+  CHECK_OK(tess_store_open_with_schema(path, TESS_STORE_READ_ONLY, &SCHEMA_2, &st, &err), &err);
+  if (st) tess_store_close(st);
+  CHECK(sql_int(path, "SELECT count(*) FROM notes") == 2);
+  /* A new file made by a version-2 build is at version 2 at once. */
+  char fresh[512];
+  tess_test_path(fresh, sizeof fresh, "fresh2.tessera");
+  unlink(fresh);
+  CHECK_OK(tess_store_open_with_schema(fresh, TESS_STORE_CREATE, &SCHEMA_2, &st, &err), &err);
+  if (st) tess_store_close(st);
+  CHECK(sql_int(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == 2);
+  /* A version-3 build with no step from 2 refuses, naming the gap. */
+  static const TessStoreSchema SCHEMA_3_GAP = {3, STEP_1_TO_2, 1};
+  TessResult r = tess_store_open_with_schema(path, TESS_STORE_READ_WRITE, &SCHEMA_3_GAP, &st, &err);
+  CHECK(r == TESS_ERR_VERSION && strstr(err.detail, "no step upgrades it to 3"));
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 2);
+  tess_project_destroy(p);
+}
+
+void migration_failure_rolls_back(void) {
+  char path[512];
+  TessProject *p = NULL;
+  make_project("migrate-fail.tessera", path, sizeof path, &p);
+  static const TessStoreMigration BAD[] = {
+      {1, "a step that fails halfway", "CREATE TABLE notes (x); INSERT INTO no_such_table VALUES (1);"},
+  };
+  static const TessStoreSchema BAD_SCHEMA = {2, BAD, 1};
+  TessStore *st = NULL;
+  TessError err;
+  TessResult r = tess_store_open_with_schema(path, TESS_STORE_READ_WRITE, &BAD_SCHEMA, &st, &err);
+  CHECK(r == TESS_ERR_DATABASE && st == NULL);
+  CHECK_MSG(strstr(err.detail, "from schema 1 to 2 (a step that fails halfway) failed") &&
+                strstr(err.detail, "no_such_table"),
+            "%s", err.detail);
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 1);
+  CHECK(sql_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'notes'") == 0);
+  TessProject *q = load_file(path);
+  CHECK(q && tess_project_hash(q) == tess_project_hash(p));
+  if (q) tess_project_destroy(q);
+  tess_project_destroy(p);
+}
