@@ -387,6 +387,12 @@ typedef enum TessChangeKind {
   TESS_CHANGE_COUNT
 } TessChangeKind;
 
+/* Fields by kind: MATERIAL/TILESET/SPRITE: id. LEVEL: id = level = the
+ * level's id. LAYER: id = layer = the layer's id, level. CHUNK: level,
+ * layer, chunk_x, chunk_y (id 0). OBJECT: id, level, layer. A level or layer
+ * that appears (added, or its removal undone) or whose size changes also
+ * reports each of its chunks (before and after a resize) and objects, so a
+ * store can rewrite it from the changes alone. */
 typedef struct TessChange {
   uint8_t kind;              /* TessChangeKind */
   TessId id, level, layer;
@@ -407,7 +413,7 @@ typedef struct TessProject {
   TessSprite **sprites;      /* sorted by id */
   uint32_t level_count;
   TessLevel **levels;        /* in the order the user sees them */
-  TessId next_id[TESS_ID_KIND_COUNT]; /* never reused; persisted by the store */
+  TessId next_id[TESS_ID_KIND_COUNT]; /* the next id to hand out (>= 1); never reused; persisted by the store */
   /* private */
   TessHistory *history;
   TessChangeLog *changes;
@@ -445,7 +451,12 @@ typedef struct TessCellCollision {
 /* For cell (x, y): the topmost non-empty tile among the layers flagged
  * `collides` gives the shape; the material layer's override, else that
  * tile's default material, gives the material; a cell whose effective
- * material is solid is a full square even without a tile. */
+ * material is solid is a full square even without a tile.
+ * Details: a cell naming no existing tile counts as empty; a tile whose
+ * kind is NONE still hides the tiles below it (a decoration on top); a solid
+ * material turns a NONE shape into FULL but leaves a TRACED tile traced (a
+ * stone slope stays a slope); a material id that does not exist gives 0.
+ * Outside the level everything is 0. */
 void tess_level_cell_collision(const TessProject *p, const TessLevel *level, uint32_t x, uint32_t y,
                                TessCellCollision *out);
 
@@ -536,6 +547,13 @@ size_t tess_project_changes(const TessProject *p, const TessChange **out);
 void tess_project_clear_changes(TessProject *p);
 /* Called for every change as it happens (the editor's redraw hook). */
 void tess_project_set_listener(TessProject *p, TessChangeFn fn, void *user);
+
+/* Pointers and edits: getters return borrowed pointers. Materials live in
+ * one array, so a material add or remove (or its undo) moves them. Tilesets,
+ * sprites, levels and layers keep their addresses for as long as they are in
+ * the project (a set swaps the contents in place: the inner arrays such as
+ * tiles or png change). A layer's chunks and objects arrays change with any
+ * edit of them; tess_edit_level_set with a new size replaces them. */
 
 /* ---- Building a project from a file (no history, no changes) ---------- */
 
