@@ -1,0 +1,32 @@
+/* libFuzzer target: the .tlv reader on arbitrary bytes. Checksums are
+ * skipped (they would stop almost every mutation at the door): the
+ * structure checks alone must keep every accessor in bounds. The same
+ * input is also opened with checksums, which must never accept more. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tlv_reader.h"
+#include "tlv_walk.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  /* A private copy of exactly `size` bytes, so ASan sees any overread. */
+  uint8_t *copy = (uint8_t *)malloc(size ? size : 1);
+  if (!copy) return 0;
+  if (size) memcpy(copy, data, size);
+  TlvLevel lv;
+  TlvError err;
+  TlvResult loose = tlv_open(copy, size, TLV_OPEN_SKIP_CHECKSUMS, &lv, &err);
+  if (loose == TLV_OK) {
+    static volatile uint64_t sink;
+    sink += tlv_walk(&lv);
+  } else if (err.message[0] == 0 || err.offset > size) {
+    abort(); /* every refusal says where and why */
+  }
+  TlvResult strict = tlv_open(copy, size, 0, &lv, &err);
+  if (strict == TLV_OK && loose != TLV_OK) abort();
+  free(copy);
+  return 0;
+}
