@@ -73,6 +73,40 @@ static double tri(double t) {
   return t < 0.5 ? 2 * t : 2 - 2 * t;
 }
 
+/* Cellular (Worley) noise, periodic over a tile: one jittered feature point
+ * per lattice cell of n x n; d1, d2 are the distances to the nearest and
+ * second nearest points and `id` names the nearest one's cell. Stones,
+ * cracks and caustics come from its cell edges (where d2 - d1 is small). */
+typedef struct Worley {
+  double d1, d2;
+  double dx, dy; /* from the nearest point to the pixel */
+  int id;
+} Worley;
+
+static Worley worley(double x, double y, int n, uint32_t seed) {
+  double cell = (double)TILE / n;
+  int ci = (int)floor(x / cell), cj = (int)floor(y / cell);
+  Worley w = {1e9, 1e9, 0, 0, 0};
+  for (int j = cj - 1; j <= cj + 1; j++)
+    for (int i = ci - 1; i <= ci + 1; i++) {
+      int wi = wrap(i, n), wj = wrap(j, n);
+      double fx = (i + 0.15 + 0.7 * hash01(wi, wj, seed)) * cell;
+      double fy = (j + 0.15 + 0.7 * hash01(wi, wj, seed + 7)) * cell;
+      double dx = x - fx, dy = y - fy;
+      double d = sqrt(dx * dx + dy * dy);
+      if (d < w.d1) {
+        w.d2 = w.d1;
+        w.d1 = d;
+        w.dx = dx;
+        w.dy = dy;
+        w.id = wj * n + wi;
+      } else if (d < w.d2) {
+        w.d2 = d;
+      }
+    }
+  return w;
+}
+
 /* ---- canvas ---------------------------------------------------------------- */
 
 static void put(TessImage *img, int x, int y, Rgba c) {
@@ -108,14 +142,18 @@ static Rgba bevel(Rgba c, int x, int y, double amount) {
 }
 
 static Rgba rock_texture(int x, int y) {
-  double n = fbm(x, y, 11);
-  Rgba c = mix(rgba(84, 78, 76, 255), rgba(150, 142, 132, 255), n * n * (3 - 2 * n));
-  /* Cracks where two noise fields cross: irregular lines, not rings. */
-  double crack = fabs(value_noise(x, y, 16, TILE, 17) - value_noise(x, y, 8, TILE, 13));
-  if (crack < 0.025) c = shade(c, 0.68);
-  if (value_noise(x, y, 4, TILE, 15) > 0.82) c = add(c, 16); /* lighter flecks */
-  c = add(c, (hash01(x, y, 19) - 0.5) * 14);
-  return bevel(c, x, y, 12);
+  /* Irregular stones packed together: each Worley cell a stone with its own
+   * tone, lit from the top-left as if bulging, with dark cracks between. */
+  Worley w = worley(x + 0.5, y + 0.5, 3, 11);
+  double tone = hash01(w.id, 0, 13);
+  Rgba c = mix(rgba(88, 82, 78, 255), rgba(142, 134, 124, 255), 0.35 + 0.5 * tone);
+  c = add(c, (fbm(x, y, 17) - 0.5) * 36);
+  c = add(c, -(w.dx + w.dy) * 1.6); /* bulge: lighter towards the top-left of each stone */
+  double edge = w.d2 - w.d1;
+  if (edge < 1.0) c = shade(c, 0.52);
+  else if (edge < 2.2) c = shade(c, 0.8);
+  c = add(c, (hash01(x, y, 19) - 0.5) * 12);
+  return bevel(c, x, y, 10);
 }
 
 static Rgba sand_texture(int x, int y) {
@@ -129,16 +167,20 @@ static Rgba sand_texture(int x, int y) {
 
 static Rgba ice_texture(int x, int y) {
   double n = fbm(x, y, 37);
-  Rgba c = mix(rgba(168, 212, 240, 255), rgba(222, 244, 255, 255), n);
-  double streak = tri((x + y) / 16.0 + 0.35 * value_noise(x, y, 8, TILE, 41));
-  if (streak > 0.9) c = mix(c, rgba(255, 255, 255, 255), 0.55);
-  if (fabs(value_noise(x, y, 16, TILE, 43) - 0.5) < 0.02) c = shade(c, 0.85);
+  Rgba c = mix(rgba(160, 206, 238, 255), rgba(222, 244, 255, 255), n);
+  /* Light streaks along the diagonal, bent a little by noise. */
+  double t = (x + y) / 16.0 + 0.3 * value_noise(x, y, 16, TILE, 41);
+  double streak = tri(t);
+  if (streak > 0.82) c = mix(c, rgba(255, 255, 255, 255), 0.5 * (streak - 0.82) / 0.18 + 0.2);
+  /* Fine cracks: Worley cell edges, faint. */
+  Worley w = worley(x + 0.5, y + 0.5, 2, 43);
+  if (w.d2 - w.d1 < 0.8) c = mix(c, rgba(120, 170, 210, 255), 0.45);
   return bevel(c, x, y, 18);
 }
 
 static Rgba rubber_texture(int x, int y) {
   Rgba c = mix(rgba(150, 28, 48, 255), rgba(196, 48, 72, 255), fbm(x, y, 47));
-  if (hash01(x, y, 53) > 0.93) c = shade(c, 0.7); /* speckles */
+  if (hash01(x, y, 53) > 0.97) c = shade(c, 0.78); /* sparse speckles */
   /* A cushion: lighter towards the middle of the top half. */
   double dy = (y - 10.0) / 16.0;
   c = add(c, 24 * (1 - dy * dy > 0 ? 1 - dy * dy : 0));
@@ -161,8 +203,10 @@ static Rgba wood_texture(int x, int y) {
 static Rgba water_colour(int x, int y, bool deep) {
   double n = fbm(x, y, deep ? 71u : 73u);
   Rgba c = deep ? mix(rgba(24, 62, 140, 215), rgba(40, 88, 170, 215), n) : mix(rgba(56, 132, 204, 165), rgba(96, 172, 230, 165), n);
-  double caustic = fabs(value_noise(x, y, 8, TILE, 79) - value_noise(x, y, 16, TILE, 83));
-  if (caustic < 0.03) c = mix(c, rgba(190, 230, 255, c.a + 20), 0.35);
+  /* Caustics: the bright network of Worley cell edges. */
+  Worley w = worley(x + 0.5, y + 0.5, 4, deep ? 79u : 83u);
+  double edge = w.d2 - w.d1;
+  if (edge < 1.4) c = mix(c, rgba(180, 226, 255, c.a + 20), (deep ? 0.3 : 0.45) * (1 - edge / 1.4));
   return c;
 }
 
@@ -191,9 +235,11 @@ static Rgba stone_floor_texture(int x, int y) {
 
 static Rgba ice_floor_texture(int x, int y) {
   Rgba c = mix(rgba(190, 226, 246, 255), rgba(232, 248, 255, 255), fbm(x, y, 101));
-  /* Skate scratches: thin diagonal lines. */
-  if (tri((x - 2 * y) / 23.0 + 0.2 * value_noise(x, y, 16, TILE, 103)) > 0.95) c = mix(c, rgba(255, 255, 255, 255), 0.6);
-  if (tri((2 * x + y) / 29.0) > 0.97) c = shade(c, 0.9);
+  /* Skate scratches: long thin arcs (Worley edges of big cells), white. */
+  Worley w = worley(x + 0.5, y + 0.5, 2, 103);
+  if (w.d2 - w.d1 < 0.9) c = mix(c, rgba(255, 255, 255, 255), 0.7);
+  Worley v = worley(x + 0.5, y + 0.5, 3, 105);
+  if (v.d2 - v.d1 < 0.6) c = mix(c, rgba(150, 196, 226, 255), 0.35);
   return c;
 }
 
@@ -460,7 +506,8 @@ static TessResult draw_rock(const char *dir, TessError *err) {
       double cov = coverage(x, y, inside_poly, &p);
       if (cov <= 0) continue;
       Rgba c = mix(rgba(96, 90, 84, 255), rgba(150, 144, 134, 255), fbm(x, y, 163));
-      if (fabs(value_noise(x, y, 8, 32, 167) - 0.5) < 0.03) c = shade(c, 0.75);
+      Worley w = worley(x + 0.5, y + 0.5, 2, 167); /* a few deep cracks */
+      if (w.d2 - w.d1 < 0.9) c = shade(c, 0.68);
       c = add(c, (20 - (x + 0.5)) * 0.6 + (16 - (y + 0.5)) * 1.0); /* top-left light */
       c.a = 255 * cov;
       put(&img, x, y, c);
