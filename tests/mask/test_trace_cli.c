@@ -1,0 +1,235 @@
+/* tessera-pipeline trace, run as a user would: PNGs written here, the
+ * built binary run on them, its JSON, messages and exit codes checked. */
+#include <sys/wait.h>
+
+#include "check.h"
+#include "tessera/image.h"
+
+static char pipeline[1024];
+
+typedef struct Run {
+  int code;
+  char out[65536];
+  char err[4096];
+} Run;
+
+static void slurp(const char *path, char *buf, size_t size) {
+  buf[0] = '\0';
+  FILE *f = fopen(path, "rb");
+  if (!f) return;
+  size_t n = fread(buf, 1, size - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+}
+
+/* Runs `tessera-pipeline ARGS` (ARGS already shell-quoted where needed). */
+static void run(Run *r, const char *args) {
+  char out_path[600], err_path[600], cmd[4096];
+  tess_test_path(out_path, sizeof out_path, "stdout.txt");
+  tess_test_path(err_path, sizeof err_path, "stderr.txt");
+  snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s'", pipeline, args, out_path, err_path);
+  int status = system(cmd);
+  r->code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  slurp(out_path, r->out, sizeof r->out);
+  slurp(err_path, r->err, sizeof r->err);
+}
+
+/* The number after `"key": ` at or after `from` (NAN when absent). */
+static double json_number(const char *doc, const char *key) {
+  char pat[128];
+  snprintf(pat, sizeof pat, "\"%s\": ", key);
+  const char *p = strstr(doc, pat);
+  if (!p) return NAN;
+  p += strlen(pat);
+  if (*p == '[') p++;
+  char *end;
+  double v = strtod(p, &end);
+  return end == p ? NAN : v;
+}
+
+/* The JSON object text that follows `"key": ` (up to its closing brace). */
+static const char *json_section(const char *doc, const char *key) {
+  char pat[128];
+  snprintf(pat, sizeof pat, "\"%s\": ", key);
+  const char *p = strstr(doc, pat);
+  return p ? p + strlen(pat) : "";
+}
+
+static void write_png(const char *name, uint32_t w, uint32_t h, uint8_t (*alpha)(uint32_t x, uint32_t y), char *path,
+                      size_t size) {
+  TessImage img;
+  TessError err;
+  CHECK_OK(tess_image_create(w, h, &img, &err), &err);
+  for (uint32_t y = 0; y < h; y++)
+    for (uint32_t x = 0; x < w; x++) {
+      uint8_t *p = img.pixels + (size_t)y * img.stride + (size_t)x * 4;
+      p[0] = 200;
+      p[1] = 100;
+      p[2] = 50;
+      p[3] = alpha(x, y);
+    }
+  tess_test_path(path, size, name);
+  CHECK_OK(tess_png_save(tess_image_view(&img), path, &err), &err);
+  tess_image_clear(&img);
+}
+
+static uint8_t box_alpha(uint32_t x, uint32_t y) { return x >= 1 && x < 5 && y >= 1 && y < 3 ? 255 : 0; }
+static uint8_t disc_alpha(uint32_t x, uint32_t y) {
+  double dx = x + 0.5 - 64, dy = y + 0.5 - 60;
+  return dx * dx + dy * dy <= 50 * 50 ? 255 : 0;
+}
+static uint8_t faint_alpha(uint32_t x, uint32_t y) { return x == 3 && y == 2 ? 100 : 0; }
+static uint8_t clear_alpha(uint32_t x, uint32_t y) { (void)x; (void)y; return 0; }
+
+static void json_of_a_box(void) {
+  char path[600], args[800];
+  write_png("box.png", 8, 4, box_alpha, path, sizeof path);
+  Run *r = malloc(sizeof *r);
+  snprintf(args, sizeof args, "trace '%s' --json", path);
+  run(r, args);
+  CHECK_MSG(r->code == 0, "exit %d: %s", r->code, r->err);
+  CHECK(strstr(r->out, "\"format\": \"tessera-trace\"") != NULL);
+  CHECK(json_number(r->out, "version") == 1);
+  CHECK(json_number(r->out, "width") == 8 && json_number(r->out, "height") == 4);
+  const char *pixels = json_section(r->out, "pixels");
+  CHECK(json_number(pixels, "area") == 8);
+  CHECK(json_number(pixels, "centroid") == 3);
+  CHECK(strstr(pixels, "\"centroid\": [3, 2]") != NULL);
+  CHECK_NEAR(json_number(pixels, "inertia"), 8.0 * (16 + 4) / 12.0, 1e-12);
+  CHECK(strstr(pixels, "\"bounds\": [1, 1, 5, 3]") != NULL);
+  const char *hull = json_section(r->out, "hull");
+  CHECK(json_number(hull, "count") == 4);
+  CHECK(strstr(hull, "[[1, 1], [5, 1], [5, 3], [1, 3]]") != NULL);
+  CHECK(json_number(hull, "area") == 8);
+  CHECK(strstr(r->out, "\"pieces\": null") != NULL);
+  CHECK(strstr(r->out, "\"si\": null") != NULL);
+  CHECK(strstr(json_section(r->out, "shape"), "\"kind\": \"simplified\"") != NULL);
+  /* --max-vertices=3 squeezes the box into a triangle that still holds it. */
+  snprintf(args, sizeof args, "trace --max-vertices=3 --json '%s'", path);
+  run(r, args);
+  CHECK(r->code == 0);
+  const char *simple = json_section(r->out, "simplified");
+  CHECK(json_number(simple, "count") == 3);
+  CHECK_NEAR(json_number(simple, "added_area"), 8, 1e-9);
+  free(r);
+}
+
+static void pieces_and_si_units(void) {
+  char path[600], args[800];
+  write_png("disc.png", 128, 120, disc_alpha, path, sizeof path);
+  Run *r = malloc(sizeof *r);
+  snprintf(args, sizeof args, "trace '%s' --mode pieces --tolerance 1 --ppm 50 --density 2 --json", path);
+  run(r, args);
+  CHECK_MSG(r->code == 0, "exit %d: %s", r->code, r->err);
+  double area = json_number(json_section(r->out, "pixels"), "area");
+  double inertia = json_number(json_section(r->out, "pixels"), "inertia");
+  CHECK_NEAR(area, M_PI * 50 * 50, 0.01 * M_PI * 50 * 50);
+  const char *pieces = json_section(r->out, "pieces");
+  CHECK(json_number(pieces, "count") >= 1);
+  CHECK(json_number(pieces, "islands") == 1);
+  CHECK(json_number(pieces, "uncovered_area") < 0.01 * area);
+  CHECK(strstr(json_section(r->out, "shape"), "\"kind\": \"pieces\"") != NULL);
+  const char *si = json_section(r->out, "si");
+  CHECK_NEAR(json_number(si, "mass"), 2.0 * area / 2500.0, 1e-9);
+  CHECK_REL(json_number(si, "inertia"), 2.0 * inertia / (50.0 * 50 * 50 * 50), 1e-9);
+  /* A disc of radius 1 m at 2 kg/m^2: 2 pi kg, inertia m r^2 / 2. */
+  CHECK_REL(json_number(si, "shape_mass"), 2 * M_PI, 0.03);
+  CHECK_REL(json_number(si, "shape_inertia"), M_PI, 0.06);
+  /* Without --json: readable text with the same numbers. */
+  snprintf(args, sizeof args, "trace '%s' --mode=pieces", path);
+  run(r, args);
+  CHECK(r->code == 0);
+  CHECK(strstr(r->out, "pixels") && strstr(r->out, "pieces") && strstr(r->out, "hull"));
+  free(r);
+}
+
+static void errors_name_the_file(void) {
+  char path[600], args[1400];
+  Run *r = malloc(sizeof *r);
+  write_png("clear.png", 10, 10, clear_alpha, path, sizeof path);
+  snprintf(args, sizeof args, "trace '%s'", path);
+  run(r, args);
+  CHECK(r->code == 1);
+  char expect[800];
+  snprintf(expect, sizeof expect, "%s: no opaque pixel at threshold 1", path);
+  CHECK_MSG(strstr(r->err, expect) != NULL, "%s", r->err);
+  CHECK(r->out[0] == '\0');
+
+  write_png("faint.png", 6, 5, faint_alpha, path, sizeof path);
+  snprintf(args, sizeof args, "trace '%s' --threshold 101", path);
+  run(r, args);
+  CHECK(r->code == 1 && strstr(r->err, "no opaque pixel at threshold 101"));
+  snprintf(args, sizeof args, "trace '%s' --threshold 100 --json", path);
+  run(r, args);
+  CHECK(r->code == 0 && json_number(json_section(r->out, "pixels"), "area") == 1);
+
+  /* A truncated PNG: exit 1 and the file named. */
+  char good[600], cut[600];
+  write_png("whole.png", 128, 120, disc_alpha, good, sizeof good);
+  uint8_t *bytes;
+  size_t size;
+  TessError err;
+  CHECK_OK(tess_file_read(good, 1 << 20, &bytes, &size, &err), &err);
+  tess_test_path(cut, sizeof cut, "truncated.png");
+  CHECK_OK(tess_file_write_atomic(cut, bytes, size / 2, &err), &err);
+  tess_free(bytes);
+  snprintf(args, sizeof args, "trace '%s' --json", cut);
+  run(r, args);
+  CHECK(r->code == 1);
+  CHECK_MSG(strncmp(r->err, cut, strlen(cut)) == 0, "%s", r->err);
+
+  /* A 100000 x 100000 header is refused before anything is allocated. */
+  static const uint8_t huge[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
+                                 0, 1, 0x86, 0xa0, 0, 1, 0x86, 0xa0, 8, 6, 0, 0, 0, 0, 0, 0, 0};
+  char big[600];
+  tess_test_path(big, sizeof big, "huge.png");
+  CHECK_OK(tess_file_write_atomic(big, huge, sizeof huge, &err), &err);
+  snprintf(args, sizeof args, "trace '%s'", big);
+  run(r, args);
+  CHECK(r->code == 1);
+  CHECK_MSG(strncmp(r->err, big, strlen(big)) == 0, "%s", r->err);
+
+  snprintf(args, sizeof args, "trace '%s/does-not-exist.png'", tess_test_tmpdir());
+  run(r, args);
+  CHECK(r->code == 1 && strstr(r->err, "does-not-exist.png"));
+  free(r);
+}
+
+static void usage_errors_exit_2(void) {
+  Run *r = malloc(sizeof *r);
+  run(r, "");
+  CHECK(r->code == 2);
+  run(r, "frobnicate");
+  CHECK(r->code == 2 && strstr(r->err, "unknown command"));
+  run(r, "trace");
+  CHECK(r->code == 2);
+  run(r, "trace a.png --threshold 300");
+  CHECK(r->code == 2 && strstr(r->err, "--threshold"));
+  run(r, "trace a.png --max-vertices 2");
+  CHECK(r->code == 2);
+  run(r, "trace a.png --mode blob");
+  CHECK(r->code == 2);
+  run(r, "trace a.png --tolerance -1");
+  CHECK(r->code == 2);
+  run(r, "trace a.png --ppm 50");
+  CHECK(r->code == 2 && strstr(r->err, "--density"));
+  run(r, "trace a.png --bogus");
+  CHECK(r->code == 2);
+  run(r, "trace a.png b.png");
+  CHECK(r->code == 2);
+  run(r, "trace --help");
+  CHECK(r->code == 0 && strstr(r->out, "usage: tessera-pipeline trace"));
+  run(r, "--help");
+  CHECK(r->code == 0 && strstr(r->out, "trace"));
+  run(r, "--version");
+  CHECK(r->code == 0 && strstr(r->out, "tessera-pipeline "));
+  free(r);
+}
+
+int main(int argc, char **argv) {
+  const char *root = getenv("TESS_BUILD_ROOT");
+  snprintf(pipeline, sizeof pipeline, "%s/pipeline/tessera-pipeline", root ? root : ".");
+  static const TessTestCase cases[] = {TEST(json_of_a_box), TEST(pieces_and_si_units), TEST(errors_name_the_file),
+                                       TEST(usage_errors_exit_2)};
+  return tess_test_run(argc, argv, cases, sizeof cases / sizeof cases[0]);
+}
