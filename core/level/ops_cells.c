@@ -1,9 +1,10 @@
 /* Cell edits and their undo records. While an edit runs, a writer keeps a
- * dense record per touched chunk (which cells, their value before, their
- * value now); when it finishes, each record is packed to a 128-byte mask
- * plus the before and after values of the cells that really changed, so a
- * brush stroke costs bytes in proportion to what it changed. A drag's
- * strokes fold into one record per chunk (first before, last after). */
+ * dense record per touched chunk (which cells, and their value before);
+ * when it finishes, each record is packed to a 128-byte mask plus one value
+ * per cell that really changed: the value the layer does not hold now. Undo
+ * and redo are the same move, swapping those values with the layer's, so a
+ * stroke costs 4 bytes per changed cell and a drag's strokes fold into one
+ * record per chunk (the first stroke's value wins: it is the oldest). */
 #include <stdlib.h>
 
 #include "level_private.h"
@@ -13,8 +14,7 @@
 typedef struct DenseRec {
   uint32_t key;
   uint64_t mask[MASK_WORDS];
-  uint32_t before[TESS_CHUNK_CELLS];
-  uint32_t after[TESS_CHUNK_CELLS];
+  uint32_t before[TESS_CHUNK_CELLS]; /* the value now is in the layer */
 } DenseRec;
 
 struct TessCellWriter {
@@ -32,7 +32,7 @@ typedef struct CellRec {
   uint32_t key;   /* cy * chunks_x + cx */
   uint32_t count; /* cells in mask */
   uint64_t mask[MASK_WORDS];
-  uint32_t *values; /* before[count] then after[count], in cell order */
+  uint32_t *values; /* count values in cell order: the state not in the layer */
 } CellRec;
 
 typedef struct CellsOp {
@@ -88,7 +88,7 @@ static bool writer_rehash(TessCellWriter *w, size_t slot_count) {
 static DenseRec *writer_add(TessCellWriter *w, uint32_t key) {
   if ((w->count + 1) * 2 > w->slot_count && !writer_rehash(w, w->slot_count ? w->slot_count * 2 : 16)) return NULL;
   if (!tess_array_reserve((void **)&w->recs, &w->cap, w->count + 1, sizeof *w->recs)) return NULL;
-  DenseRec *rec = tess_alloc(sizeof *rec); /* before/after are read only where the mask says */
+  DenseRec *rec = tess_alloc(sizeof *rec); /* `before` is read only where the mask says */
   if (!rec) return NULL;
   rec->key = key;
   memset(rec->mask, 0, sizeof rec->mask);
@@ -109,14 +109,11 @@ bool tess_cell_writer_set(TessCellWriter *w, uint32_t x, uint32_t y, uint32_t va
   const TessChunk *chunk = layer->chunks ? layer->chunks[key] : NULL;
   uint32_t old = chunk ? chunk->cells[i] : 0;
   uint64_t bit = 1ull << (i % 64);
-  if (rec && (rec->mask[i / 64] & bit)) {
-    rec->after[i] = value;
-  } else {
+  if (!rec || !(rec->mask[i / 64] & bit)) {
     if (old == value) return true;
     if (!rec && !(rec = writer_add(w, key))) return false;
     rec->mask[i / 64] |= bit;
     rec->before[i] = old;
-    rec->after[i] = value;
   }
   w->last = rec;
   if (old == value) return true;
@@ -151,10 +148,11 @@ void tess_cell_writer_abort(TessCellWriter *w) {
 
 static size_t cells_op_bytes(const CellsOp *op) {
   size_t bytes = sizeof *op + 16 + op->cap * sizeof(CellRec) + 16;
-  for (size_t i = 0; i < op->count; i++) bytes += (size_t)op->recs[i].count * 8 + 16;
+  for (size_t i = 0; i < op->count; i++) bytes += (size_t)op->recs[i].count * 4 + 16;
   return bytes;
 }
 
+/* Swaps the record's values with the layer's: undo and redo alike. */
 static TessResult cells_apply(TessProject *p, TessOp *base, bool forward) {
   CellsOp *op = (CellsOp *)base;
   TessLevel *level = tess_project_level(p, op->level);
@@ -166,39 +164,30 @@ static TessResult cells_apply(TessProject *p, TessOp *base, bool forward) {
     CellRec *rec = &op->recs[r];
     if (rec->key >= layer->chunks_x * layer->chunks_y) return TESS_ERR_INVALID;
     if (layer->chunks[rec->key]) continue;
-    const uint32_t *target = rec->values + (forward ? rec->count : 0);
     bool any = false;
-    for (uint32_t k = 0; k < rec->count && !any; k++) any = target[k] != 0;
+    for (uint32_t k = 0; k < rec->count && !any; k++) any = rec->values[k] != 0;
     if (!any) continue;
     if (!(layer->chunks[rec->key] = tess_calloc(1, sizeof(TessChunk)))) {
-      for (size_t q = 0; q <= r; q++) {
-        TessChunk *c = layer->chunks[op->recs[q].key];
-        if (c && c->used == 0) {
-          tess_free(c);
-          layer->chunks[op->recs[q].key] = NULL;
-        }
-      }
+      for (size_t q = 0; q <= r; q++) tess_layer_drop_if_empty(layer, op->recs[q].key);
       return TESS_ERR_NOMEM;
     }
   }
-  /* 2: write; 3: free chunks that emptied and report each chunk. */
+  /* 2: swap; 3: free chunks that emptied and report each chunk. A missing
+   * chunk means the layer's cells and the record's values are all 0 there. */
   for (size_t r = 0; r < op->count; r++) {
     CellRec *rec = &op->recs[r];
     TessChunk *c = layer->chunks[rec->key];
-    const uint32_t *target = rec->values + (forward ? rec->count : 0);
     if (c) {
       uint32_t k = 0;
       for (uint32_t wd = 0; wd < MASK_WORDS; wd++)
         for (uint64_t m = rec->mask[wd]; m; m &= m - 1) {
           uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
-          uint32_t v = target[k++];
-          c->used = c->used + (v != 0) - (c->cells[i] != 0);
+          uint32_t v = rec->values[k], old = c->cells[i];
+          rec->values[k++] = old;
+          c->used = c->used + (v != 0) - (old != 0);
           c->cells[i] = v;
         }
-      if (c->used == 0) {
-        tess_free(c);
-        layer->chunks[rec->key] = NULL;
-      }
+      tess_layer_drop_if_empty(layer, rec->key);
     }
     tess_project_note_change(p, TESS_CHANGE_CHUNK, 0, op->level, op->layer, rec->key % layer->chunks_x,
                              rec->key / layer->chunks_x);
@@ -224,8 +213,8 @@ static int find_rec(const CellsOp *op, uint32_t key, size_t *at) {
   return lo < op->count && op->recs[lo].key == key;
 }
 
-/* Folds b (applied after a) into a: first before, last after; cells that
- * end where they started are dropped. false when out of memory. */
+/* Folds b (applied after a) into a. Both hold values from before their own
+ * stroke, so a's value wins where both touched a cell (it is older). */
 static bool rec_fold(CellRec *a, const CellRec *b) {
   uint64_t mask[MASK_WORDS];
   uint32_t count = 0;
@@ -233,30 +222,21 @@ static bool rec_fold(CellRec *a, const CellRec *b) {
     mask[w] = a->mask[w] | b->mask[w];
     count += (uint32_t)__builtin_popcountll(mask[w]);
   }
-  uint32_t *values = tess_alloc((size_t)count * 2 * sizeof *values);
-  if (!values && count) return false;
+  uint32_t *values = tess_alloc((size_t)count * sizeof *values);
+  if (!values) return false;
   uint32_t ka = 0, kb = 0, n = 0;
-  uint64_t out_mask[MASK_WORDS] = {0};
   for (uint32_t w = 0; w < MASK_WORDS; w++)
     for (uint64_t m = mask[w]; m; m &= m - 1) {
       uint64_t bit = m & (~m + 1);
-      bool in_a = a->mask[w] & bit, in_b = b->mask[w] & bit;
-      uint32_t before = in_a ? a->values[ka] : b->values[kb];
-      uint32_t after = in_b ? b->values[b->count + kb] : a->values[a->count + ka];
+      bool in_a = (a->mask[w] & bit) != 0, in_b = (b->mask[w] & bit) != 0;
+      values[n++] = in_a ? a->values[ka] : b->values[kb];
       ka += in_a;
       kb += in_b;
-      if (before == after) continue;
-      out_mask[w] |= bit;
-      values[n] = before;
-      values[count + n] = after;
-      n++;
     }
-  /* Pack the afters right behind the befores. */
-  if (n < count) memmove(values + n, values + count, n * sizeof *values);
   tess_free(a->values);
   a->values = values;
   a->count = n;
-  memcpy(a->mask, out_mask, sizeof out_mask);
+  memcpy(a->mask, mask, sizeof mask);
   return true;
 }
 
@@ -308,12 +288,13 @@ TessResult tess_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError
   for (size_t r = 0; r < w->count; r++) {
     DenseRec *d = w->recs[r];
     CellRec *rec = &op->recs[op->count];
+    const TessChunk *c = w->layer->chunks ? w->layer->chunks[d->key] : NULL;
     uint32_t n = 0;
     memset(rec->mask, 0, sizeof rec->mask);
     for (uint32_t wd = 0; wd < MASK_WORDS; wd++)
       for (uint64_t m = d->mask[wd]; m; m &= m - 1) {
         uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
-        if (d->before[i] != d->after[i]) {
+        if (d->before[i] != (c ? c->cells[i] : 0)) { /* painted and painted back is no change */
           rec->mask[wd] |= 1ull << (i % 64);
           n++;
         }
@@ -321,7 +302,7 @@ TessResult tess_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError
     if (!n) continue;
     rec->key = d->key;
     rec->count = n;
-    rec->values = tess_alloc((size_t)n * 2 * sizeof *rec->values);
+    rec->values = tess_alloc((size_t)n * sizeof *rec->values);
     if (!rec->values) {
       cells_destroy(&op->base, false);
       tess_cell_writer_abort(w);
@@ -331,9 +312,7 @@ TessResult tess_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError
     for (uint32_t wd = 0; wd < MASK_WORDS; wd++)
       for (uint64_t m = rec->mask[wd]; m; m &= m - 1) {
         uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
-        rec->values[k] = d->before[i];
-        rec->values[n + k] = d->after[i];
-        k++;
+        rec->values[k++] = d->before[i];
       }
     op->count++;
   }

@@ -667,9 +667,9 @@ static void painted_cells_cost_at_most_5_bytes(void) {
   CHECK_OK(tess_edit_paint_material(p, id, 0, 0, 512, 512, stone, 0, &err), &err);
   double per_cell = (double)(tess_level_memory_bytes(level) - empty) / (512.0 * 512.0);
   CHECK_MSG(per_cell >= 4.0 && per_cell <= 5.0, "%.3f bytes per cell", per_cell);
-  /* The undo record of a full repaint: 8 bytes per changed cell plus a small header per chunk. */
+  /* The undo record of a full repaint: 4 bytes per changed cell plus a small header per chunk. */
   size_t hist = tess_project_history_bytes(p);
-  CHECK_MSG(hist > 512u * 512u * 8u && hist < 512u * 512u * 9u, "%zu history bytes", hist);
+  CHECK_MSG(hist > 512u * 512u * 4u && hist < 512u * 512u * 5u, "%zu history bytes", hist);
   tess_project_destroy(p);
 }
 
