@@ -21,16 +21,12 @@
 
 #define TILE 32
 
-/* Stops at the first failure with the error's own message. */
-#define TRY(call)                                                     \
-  do {                                                                \
-    if ((call) != TESS_OK) return fail(err, #call);                   \
+/* Stops at the first failure; `err` already says what failed. */
+#define TRY(call)                          \
+  do {                                     \
+    TessResult try_r_ = (call);            \
+    if (try_r_ != TESS_OK) return try_r_;  \
   } while (0)
-
-static TessResult fail(TessError *err, const char *what) {
-  (void)what;
-  return err->code != TESS_OK ? err->code : TESS_ERR_INVALID;
-}
 
 typedef struct Demo {
   TessProject *project;
@@ -597,6 +593,11 @@ int main(int argc, char **argv) {
   }
   if (r == TESS_OK) printf("make-demo: %s (project hash %016llx)\n", argv[2], (unsigned long long)tess_project_hash(d.project));
   tess_project_destroy(d.project);
+  if (r == TESS_OK && tess_alloc_live_bytes() != 0) {
+    /* Everything is freed by now: a leak here is a bug in a module it uses. */
+    r = tess_error_set(&err, TESS_ERR_INVALID, argv[2], "%lld bytes still allocated at exit",
+                       (long long)tess_alloc_live_bytes());
+  }
   if (r != TESS_OK) {
     char buf[1200];
     tess_error_format(&err, buf, sizeof buf);
