@@ -84,10 +84,13 @@ char *tess_document_describe_error(TessResult r, const TessError *err) {
     break;
   }
 
-  if (err && err->place_kind == TESS_PLACE_LINE)
-    return g_strdup_printf(_("%s (line %" G_GUINT64_FORMAT ": %s)"), sentence, (guint64)err->place, detail);
-  if (err && err->place_kind == TESS_PLACE_OFFSET)
-    return g_strdup_printf(_("%s (byte %" G_GUINT64_FORMAT ": %s)"), sentence, (guint64)err->place, detail);
+  if (err && err->place_kind != TESS_PLACE_NONE) {
+    g_autofree char *place = g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)err->place);
+    if (err->place_kind == TESS_PLACE_LINE)
+      /* Translators: a sentence, then where in the file and core's English detail. */
+      return g_strdup_printf(_("%s (line %s: %s)"), sentence, place, detail);
+    return g_strdup_printf(_("%s (byte %s: %s)"), sentence, place, detail);
+  }
   return g_strdup_printf(_("%s (%s)"), sentence, detail);
 }
 

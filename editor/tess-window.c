@@ -575,13 +575,27 @@ static const char *const doc_actions[] = {"save-copy", "level-properties", "add-
                                           "show-materials", "flip-x", "flip-y", "rotate", "copy", "cut", "paste",
                                           "delete", "zoom-in", "zoom-out", "zoom-reset"};
 
+/* Core names its undo steps in English; the editor translates them by key. */
+static const char *undo_label(const char *label) {
+  static const char *const known[] = {
+      N_("Add layer"),     N_("Add level"),       N_("Add material"),   N_("Add object"),      N_("Add sprite"),
+      N_("Add tileset"),   N_("Edit material"),   N_("Edit object"),    N_("Edit sprite"),     N_("Edit tileset"),
+      N_("Erase"),         N_("Fill rectangle"),  N_("Flood fill"),     N_("Layer properties"), N_("Level settings"),
+      N_("Move layer"),    N_("Paint material"),  N_("Paint tiles"),    N_("Remove layer"),    N_("Remove level"),
+      N_("Remove material"), N_("Remove object"), N_("Remove sprite"),  N_("Remove tileset"),  N_("Set cells"),
+  };
+  for (guint i = 0; label && i < G_N_ELEMENTS(known); i++)
+    if (strcmp(label, known[i]) == 0) return _(known[i]);
+  return label;
+}
+
 static void update_actions(TessWindow *self) {
   TessProject *p = project(self);
   action_set_enabled(self, "undo", p && tess_project_can_undo(p));
   action_set_enabled(self, "redo", p && tess_project_can_redo(p));
   for (guint i = 0; i < G_N_ELEMENTS(doc_actions); i++) action_set_enabled(self, doc_actions[i], p != NULL);
   /* The undo button names the step ("Undo Paint tiles"). */
-  const char *label = p ? tess_project_undo_label(p) : NULL;
+  const char *label = p ? undo_label(tess_project_undo_label(p)) : NULL;
   GtkWidget *undo = GTK_WIDGET(gtk_widget_get_template_child(GTK_WIDGET(self), TESS_TYPE_WINDOW, "undo_button"));
   g_autofree char *tip = label ? g_strdup_printf(_("Undo %s (Ctrl+Z)"), label) : g_strdup(_("Undo (Ctrl+Z)"));
   if (undo) gtk_widget_set_tooltip_text(undo, tip);
@@ -783,6 +797,32 @@ guint tess_window_check_sources(TessWindow *self) {
   return n;
 }
 
+/* A reloaded image may hold more or fewer tiles: keep the per-tile info of
+ * the tiles that remain; new tiles take the first tile's material and a
+ * full-square collision when the tileset collides at all. */
+static TessResult resize_tiles(TessTileset *ts, uint32_t cols, uint32_t rows) {
+  size_t count;
+  if (!tess_size_mul(cols, rows, &count) || count > 0xFFFF) return TESS_ERR_LIMIT;
+  if (count == ts->tile_count && cols == ts->columns) return TESS_OK;
+  TessTileInfo *tiles = tess_calloc(count ? count : 1, sizeof *tiles);
+  if (!tiles) return TESS_ERR_NOMEM;
+  TessTileInfo first = ts->tile_count ? ts->tiles[0] : (TessTileInfo){0};
+  for (size_t i = 0; i < count; i++) {
+    if (i < ts->tile_count) {
+      tiles[i] = ts->tiles[i];
+    } else {
+      tiles[i].material = first.material;
+      tiles[i].collision = first.collision != TESS_TILE_COLLISION_NONE ? TESS_TILE_COLLISION_FULL : TESS_TILE_COLLISION_NONE;
+    }
+  }
+  for (size_t i = count; i < ts->tile_count; i++) tess_free(ts->tiles[i].pieces);
+  tess_free(ts->tiles);
+  ts->tiles = tiles;
+  ts->tile_count = (uint32_t)count;
+  ts->columns = cols;
+  return TESS_OK;
+}
+
 void tess_window_reload_sources(TessWindow *self) {
   TessProject *p = project(self);
   if (!p) return;
@@ -814,7 +854,8 @@ void tess_window_reload_sources(TessWindow *self) {
         data = NULL;
         copy.image_w = w;
         copy.image_h = h;
-        r = tess_edit_tileset_set(p, &copy, 0, &err);
+        r = resize_tiles(&copy, cols, rows);
+        if (r == TESS_OK) r = tess_edit_tileset_set(p, &copy, 0, &err);
         tess_tileset_clear(&copy);
       }
     }

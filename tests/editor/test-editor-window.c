@@ -1,0 +1,688 @@
+/* Widget tests of the editor window and its panels, linked against the real
+ * tess-editor library, run under Xvfb. Each case checks the level in memory
+ * AND the project file (reopened with core/store as another process would). */
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "editor_fixture.h"
+#include "tess-layers-panel.h"
+#include "tess-level-properties-dialog.h"
+#include "tess-material-panel.h"
+#include "tess-object-inspector.h"
+#include "tess-tile-palette.h"
+#include "tess-tileset-dialog.h"
+#include "tess-ui.h"
+#include "tessera/image.h"
+
+static TessLevel *window_level(TessWindow *w) {
+  return tess_project_level(tess_document_get_project(tess_window_get_document(w)), tess_window_get_level(w));
+}
+
+/* ---- Document ----------------------------------------------------------- */
+
+/* A painted cell reaches the file at commit; undo and redo reach it too. */
+static void document_commit_undo_redo(void) {
+  g_autofree char *path = fixture_copy_demo("doc.tessera");
+  g_autoptr(GError) error = NULL;
+  TessDocument *doc = tess_document_open(path, &error);
+  CHECK(doc != NULL);
+  if (!doc) return;
+  TessProject *p = tess_document_get_project(doc);
+  TessLevel *level = p->levels[0];
+  TessLayer *layer = fixture_tile_layer(level);
+  TessCell before = tess_layer_cell(layer, 3, 2);
+  TessCell cell = TESS_CELL_MAKE(p->tilesets[0]->id, 5, 0);
+  if (before == cell) cell = TESS_CELL_MAKE(p->tilesets[0]->id, 6, 0);
+  int committed = 0;
+  g_signal_connect_swapped(doc, "committed", G_CALLBACK(g_atomic_int_inc), &committed);
+  TessError err = {0};
+  CHECK_OK(tess_edit_paint(p, level->id, layer->props.id, 3, 2, 1, 1, &cell, 0, &err), &err);
+  CHECK(tess_document_commit(doc, &error));
+  CHECK(committed == 1);
+
+  TessProject *disk = fixture_load(path);
+  CHECK(disk && tess_layer_cell(tess_level_layer(disk->levels[0], layer->props.id), 3, 2) == cell);
+  if (disk) tess_project_destroy(disk);
+
+  CHECK(tess_document_undo(doc, &error));
+  CHECK(tess_layer_cell(layer, 3, 2) == before);
+  disk = fixture_load(path);
+  CHECK(disk && tess_layer_cell(tess_level_layer(disk->levels[0], layer->props.id), 3, 2) == before);
+  if (disk) tess_project_destroy(disk);
+
+  CHECK(tess_document_redo(doc, &error));
+  disk = fixture_load(path);
+  CHECK(disk && tess_layer_cell(tess_level_layer(disk->levels[0], layer->props.id), 3, 2) == cell);
+  if (disk) tess_project_destroy(disk);
+  CHECK(committed == 3);
+  g_object_unref(doc);
+}
+
+/* A new project has a material and a level, on disk. */
+static void document_new_project(void) {
+  char buf[1024];
+  const char *path = tess_test_path(buf, sizeof buf, "new.tessera");
+  g_autoptr(GError) error = NULL;
+  TessDocument *doc = tess_document_new_project(path, &error);
+  CHECK(doc != NULL);
+  if (!doc) return;
+  g_autofree char *name = tess_document_dup_name(doc);
+  CHECK(strcmp(name, "new") == 0);
+  CHECK(!tess_project_can_undo(tess_document_get_project(doc)));
+  g_object_unref(doc);
+  TessProject *disk = fixture_load(path);
+  CHECK(disk && disk->material_count == 1 && disk->level_count == 1 && disk->levels[0]->layer_count >= 1);
+  if (disk) tess_project_destroy(disk);
+  /* Never overwrites an existing file. */
+  TessDocument *again = tess_document_new_project(path, &error);
+  CHECK(again == NULL && error != NULL);
+  if (again) g_object_unref(again);
+}
+
+static char *write_file(const char *name, const void *data, size_t size) {
+  char buf[1024];
+  char *path = g_strdup(tess_test_path(buf, sizeof buf, name));
+  g_file_set_contents(path, data, (gssize)size, NULL);
+  return path;
+}
+
+/* Not SQLite, a newer schema, a damaged file: each refused by name, with a reason. */
+static void document_open_refuses_bad_files(void) {
+  g_autofree char *text = write_file("notes.tessera", "these are not the bytes of a database\n", 38);
+  g_autoptr(GError) e1 = NULL;
+  CHECK(tess_document_open(text, &e1) == NULL);
+  CHECK(e1 && strstr(e1->message, "notes.tessera") != NULL);
+
+  g_autofree char *newer = fixture_copy_demo("newer.tessera");
+  sqlite3 *db = NULL;
+  CHECK(sqlite3_open(newer, &db) == SQLITE_OK);
+  CHECK(sqlite3_exec(db, "UPDATE meta SET value = 99 WHERE key = 'schema_version'", NULL, NULL, NULL) == SQLITE_OK);
+  sqlite3_close(db);
+  g_autoptr(GError) e2 = NULL;
+  CHECK(tess_document_open(newer, &e2) == NULL);
+  CHECK(e2 && e2->code == TESS_ERR_VERSION && strstr(e2->message, "newer.tessera") != NULL);
+  CHECK(e2 && strstr(e2->message, "newer version") != NULL);
+
+  /* The first half of a real project. */
+  g_autofree char *demo = fixture_copy_demo("whole.tessera");
+  g_autofree char *bytes = NULL;
+  gsize size = 0;
+  g_file_get_contents(demo, &bytes, &size, NULL);
+  g_autofree char *half = write_file("half.tessera", bytes, size / 2);
+  g_autoptr(GError) e3 = NULL;
+  TessDocument *d3 = tess_document_open(half, &e3);
+  CHECK(d3 == NULL && e3 && strstr(e3->message, "half.tessera") != NULL);
+  if (d3) g_object_unref(d3);
+}
+
+/* ---- Window --------------------------------------------------------------- */
+
+/* A file that fails to open shows a dialog naming it; the window stays usable. */
+static void window_open_error_dialog(void) {
+  g_autofree char *bad = write_file("broken.tessera", "SQLite format 2\0garbage", 23);
+  TessWindow *w = fixture_window(NULL);
+  CHECK(!tess_window_open_path(w, bad));
+  fixture_spin();
+  GtkWindow *dialog = tess_window_get_last_dialog(w);
+  CHECK(GTK_IS_MESSAGE_DIALOG(dialog));
+  g_autofree char *text = fixture_dialog_text(dialog);
+  CHECK_MSG(strstr(text, "broken.tessera") != NULL, "dialog text: %s", text);
+  CHECK(tess_window_get_document(w) == NULL);
+  if (dialog) gtk_window_destroy(dialog);
+  /* Still usable: a good project opens in the same window. */
+  g_autofree char *good = fixture_copy_demo("good.tessera");
+  CHECK(tess_window_open_path(w, good));
+  CHECK(tess_window_get_document(w) != NULL);
+  const char *title = gtk_window_get_title(GTK_WINDOW(w));
+  CHECK_MSG(strstr(title, "good") && strstr(title, window_level(w)->settings.name), "title: %s", title);
+  fixture_close(w);
+}
+
+/* win.undo / win.redo (what Ctrl+Z and Ctrl+Shift+Z activate) reach the file. */
+static void window_undo_redo_actions(void) {
+  g_autofree char *path = fixture_copy_demo("undo.tessera");
+  TessWindow *w = fixture_window(path);
+  TessDocument *doc = tess_window_get_document(w);
+  TessProject *p = tess_document_get_project(doc);
+  TessLevel *level = window_level(w);
+  TessId layer = tess_window_get_layer(w);
+  CHECK(layer != 0 && tess_level_layer(level, layer)->props.kind == TESS_LAYER_TILES);
+  CHECK(!g_action_group_get_action_enabled(G_ACTION_GROUP(w), "undo"));
+
+  TessCell cells[2] = {TESS_CELL_MAKE(p->tilesets[0]->id, 1, 0), TESS_CELL_MAKE(p->tilesets[0]->id, 2, TESS_CELL_FLIP_H)};
+  TessCell before[2] = {tess_layer_cell(tess_level_layer(level, layer), 10, 1),
+                        tess_layer_cell(tess_level_layer(level, layer), 11, 1)};
+  TessError err = {0};
+  CHECK_OK(tess_edit_paint(p, level->id, layer, 10, 1, 2, 1, cells, 0, &err), &err);
+  CHECK(tess_document_commit(doc, NULL));
+  fixture_spin();
+  CHECK(g_action_group_get_action_enabled(G_ACTION_GROUP(w), "undo"));
+
+  CHECK(gtk_widget_activate_action(GTK_WIDGET(w), "win.undo", NULL));
+  fixture_spin();
+  TessProject *disk = fixture_load(path);
+  TessLayer *dl = disk ? tess_level_layer(tess_project_level(disk, level->id), layer) : NULL;
+  CHECK(dl && tess_layer_cell(dl, 10, 1) == before[0] && tess_layer_cell(dl, 11, 1) == before[1]);
+  if (disk) tess_project_destroy(disk);
+  CHECK(g_action_group_get_action_enabled(G_ACTION_GROUP(w), "redo"));
+
+  CHECK(gtk_widget_activate_action(GTK_WIDGET(w), "win.redo", NULL));
+  fixture_spin();
+  disk = fixture_load(path);
+  dl = disk ? tess_level_layer(tess_project_level(disk, level->id), layer) : NULL;
+  CHECK(dl && tess_layer_cell(dl, 10, 1) == cells[0] && tess_layer_cell(dl, 11, 1) == cells[1]);
+  if (disk) tess_project_destroy(disk);
+  fixture_close(w);
+}
+
+/* Add, rename, raise, hide, lock, set the opacity of, and remove a layer. */
+static void window_layers_panel(void) {
+  g_autofree char *path = fixture_copy_demo("layers.tessera");
+  TessWindow *w = fixture_window(path);
+  TessLayersPanel *panel = TESS_LAYERS_PANEL(tess_window_get_layers_panel(w));
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  TessLevel *level = window_level(w);
+  uint32_t count = level->layer_count;
+
+  CHECK(tess_layers_panel_add_layer(panel, TESS_LAYER_TILES));
+  fixture_spin();
+  CHECK(level->layer_count == count + 1);
+  TessId added = tess_layers_panel_get_layer(panel);
+  CHECK(added != 0 && tess_window_get_layer(w) == added);
+  int index = tess_level_layer_index(level, added);
+  CHECK(tess_layers_panel_rename_layer(panel, added, "  Décor  "));
+  CHECK(strcmp(tess_level_layer(level, added)->props.name, "Décor") == 0);
+  CHECK(tess_layers_panel_move_layer(panel, -1));
+  CHECK(tess_level_layer_index(level, added) == index - 1);
+
+  TessLayerProps props = tess_level_layer(level, added)->props;
+  props.visible = false;
+  props.locked = true;
+  props.opacity = 0.25f;
+  props.collides = false;
+  TessError err = {0};
+  CHECK_OK(tess_edit_layer_set_props(p, level->id, &props, 0, &err), &err);
+  CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+  fixture_spin();
+
+  TessProject *disk = fixture_load(path);
+  TessLayer *dl = disk ? tess_level_layer(tess_project_level(disk, level->id), added) : NULL;
+  CHECK(dl && strcmp(dl->props.name, "Décor") == 0 && !dl->props.visible && dl->props.locked && !dl->props.collides);
+  CHECK(dl && dl->props.opacity > 0.24f && dl->props.opacity < 0.26f);
+  CHECK(disk && tess_level_layer_index(tess_project_level(disk, level->id), added) == index - 1);
+  if (disk) tess_project_destroy(disk);
+
+  /* A locked layer refuses paint, visibly. */
+  TessCell cell = TESS_CELL_MAKE(p->tilesets[0]->id, 1, 0);
+  TessResult r = tess_edit_paint(p, level->id, added, 0, 0, 1, 1, &cell, 0, &err);
+  CHECK(r == TESS_ERR_LOCKED);
+
+  CHECK(tess_layers_panel_remove_layer(panel));
+  fixture_spin();
+  CHECK(tess_level_layer(level, added) == NULL && level->layer_count == count);
+  CHECK(tess_window_get_layer(w) != added && tess_window_get_layer(w) != 0);
+  disk = fixture_load(path);
+  CHECK(disk && tess_project_level(disk, level->id)->layer_count == count);
+  if (disk) tess_project_destroy(disk);
+
+  /* Levels: add one, it becomes the current level and the title follows. */
+  uint32_t levels = p->level_count;
+  CHECK(tess_layers_panel_add_level(panel));
+  fixture_spin();
+  CHECK(p->level_count == levels + 1 && tess_window_get_level(w) == p->levels[levels]->id);
+  CHECK(strstr(gtk_window_get_title(GTK_WINDOW(w)), p->levels[levels]->settings.name) != NULL);
+  CHECK(gtk_widget_activate_action(GTK_WIDGET(w), "win.undo", NULL));
+  fixture_spin();
+  CHECK(p->level_count == levels);
+  fixture_close(w);
+}
+
+/* The material inspector refuses letters, NaN and out-of-range text in its
+ * fields: nothing reaches the material or the file. Good text does. */
+static void window_material_inspector(void) {
+  g_autofree char *path = fixture_copy_demo("materials.tessera");
+  TessWindow *w = fixture_window(path);
+  TessMaterialPanel *panel = TESS_MATERIAL_PANEL(tess_window_get_material_panel(w));
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  TessId id = p->materials[1].id;
+  tess_material_panel_select(panel, id);
+  float density = tess_project_material(p, id)->density;
+  float friction = tess_project_material(p, id)->friction;
+  GtkSpinButton *density_spin = GTK_SPIN_BUTTON(tess_material_panel_get_field(panel, "density"));
+  GtkSpinButton *friction_spin = GTK_SPIN_BUTTON(tess_material_panel_get_field(panel, "friction"));
+
+  const char *bad[] = {"nan", "NaN", "abc", "1e999", "inf", "-inf", "2.5kg", ""};
+  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+    gtk_editable_set_text(GTK_EDITABLE(density_spin), bad[i]);
+    gtk_spin_button_update(density_spin);
+    gtk_editable_set_text(GTK_EDITABLE(friction_spin), bad[i]);
+    gtk_spin_button_update(friction_spin);
+    fixture_spin();
+    CHECK_MSG(tess_project_material(p, id)->density == density, "density after \"%s\"", bad[i]);
+    CHECK_MSG(tess_project_material(p, id)->friction == friction, "friction after \"%s\"", bad[i]);
+  }
+  CHECK(!tess_project_can_undo(p));
+
+  gtk_editable_set_text(GTK_EDITABLE(density_spin), "2.5");
+  gtk_spin_button_update(density_spin);
+  fixture_spin();
+  CHECK_NEAR(tess_project_material(p, id)->density, 2.5, 1e-6);
+  TessProject *disk = fixture_load(path);
+  CHECK(disk && fabs(tess_project_material(disk, id)->density - 2.5) < 1e-6);
+  CHECK(disk && tess_project_material(disk, id)->friction == friction);
+  if (disk) tess_project_destroy(disk);
+
+  /* Name and kind; add, duplicate and delete (cells get the replacement). */
+  GtkEditable *name = GTK_EDITABLE(tess_material_panel_get_field(panel, "name"));
+  gtk_editable_set_text(name, "Granite");
+  g_signal_emit_by_name(name, "activate");
+  CHECK(strcmp(tess_project_material(p, id)->name, "Granite") == 0);
+  gtk_drop_down_set_selected(GTK_DROP_DOWN(tess_material_panel_get_field(panel, "kind")), TESS_MATERIAL_FLUID);
+  CHECK(tess_project_material(p, id)->kind == TESS_MATERIAL_FLUID);
+  uint32_t n = p->material_count;
+  CHECK(tess_material_panel_duplicate(panel));
+  CHECK(p->material_count == n + 1);
+  TessId copy = tess_material_panel_get_selected(panel);
+  CHECK(copy != id && tess_project_material(p, copy)->kind == TESS_MATERIAL_FLUID);
+  TessLevel *level = window_level(w);
+  TessError err = {0};
+  CHECK_OK(tess_edit_paint_material(p, level->id, 0, 0, 2, 2, copy, 0, &err), &err);
+  CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+  CHECK(tess_material_panel_remove(panel, id));
+  fixture_spin();
+  CHECK(tess_project_material(p, copy) == NULL && p->material_count == n);
+  CHECK(tess_layer_cell(tess_level_material_layer(level), 1, 1) == id);
+  disk = fixture_load(path);
+  CHECK(disk && tess_project_material(disk, copy) == NULL);
+  CHECK(disk && tess_layer_cell(tess_level_material_layer(tess_project_level(disk, level->id)), 1, 1) == id);
+  if (disk) tess_project_destroy(disk);
+  fixture_close(w);
+}
+
+/* Level Properties: resize anchored at the bottom right, rename, gravity; refusals stay in the dialog. */
+static void window_level_properties(void) {
+  g_autofree char *path = fixture_copy_demo("props.tessera");
+  TessWindow *w = fixture_window(path);
+  TessLevel *level = window_level(w);
+  TessLayer *layer = fixture_tile_layer(level);
+  uint32_t old_w = level->settings.width, old_h = level->settings.height;
+  /* A cell to follow through the resize. */
+  uint32_t fx = old_w - 1, fy = old_h - 1;
+  TessCell corner = tess_layer_cell(layer, fx, fy);
+
+  CHECK(gtk_widget_activate_action(GTK_WIDGET(w), "win.level-properties", NULL));
+  fixture_spin();
+  GtkWindow *dialog = tess_window_get_last_dialog(w);
+  CHECK(TESS_IS_LEVEL_PROPERTIES_DIALOG(dialog));
+  if (!TESS_IS_LEVEL_PROPERTIES_DIALOG(dialog)) return;
+  TessLevelPropertiesDialog *d = TESS_LEVEL_PROPERTIES_DIALOG(dialog);
+
+  /* An empty name is refused, with a reason, and nothing changes. */
+  gtk_editable_set_text(GTK_EDITABLE(tess_level_properties_dialog_get_field(d, "name")), "   ");
+  CHECK(!tess_level_properties_dialog_apply(d));
+  CHECK(strlen(tess_level_properties_dialog_get_message(d)) > 0);
+  /* Letters in a number field are refused in the field. */
+  gtk_editable_set_text(GTK_EDITABLE(tess_level_properties_dialog_get_field(d, "ppm")), "nan");
+
+  gtk_editable_set_text(GTK_EDITABLE(tess_level_properties_dialog_get_field(d, "name")), "Caves");
+  gtk_spin_button_set_value(GTK_SPIN_BUTTON(tess_level_properties_dialog_get_field(d, "width")), old_w + 8);
+  gtk_spin_button_set_value(GTK_SPIN_BUTTON(tess_level_properties_dialog_get_field(d, "height")), old_h + 4);
+  gtk_drop_down_set_selected(GTK_DROP_DOWN(tess_level_properties_dialog_get_field(d, "anchor-x")), 2);
+  gtk_drop_down_set_selected(GTK_DROP_DOWN(tess_level_properties_dialog_get_field(d, "anchor-y")), 2);
+  gtk_spin_button_set_value(GTK_SPIN_BUTTON(tess_level_properties_dialog_get_field(d, "gravity-y")), 5.0);
+  float ppm = level->settings.ppm;
+  CHECK(tess_level_properties_dialog_apply(d));
+  gtk_window_destroy(dialog);
+  fixture_spin();
+
+  CHECK(strcmp(level->settings.name, "Caves") == 0);
+  CHECK(level->settings.width == old_w + 8 && level->settings.height == old_h + 4);
+  CHECK(level->settings.ppm == ppm);
+  CHECK_NEAR(level->settings.gravity.y, 5.0, 1e-6);
+  /* Anchored at the bottom right: the old corner cell moved by the growth. */
+  CHECK(tess_layer_cell(layer, fx + 8, fy + 4) == corner);
+  CHECK(strstr(gtk_window_get_title(GTK_WINDOW(w)), "Caves") != NULL);
+  TessProject *disk = fixture_load(path);
+  TessLevel *dl = disk ? tess_project_level(disk, level->id) : NULL;
+  CHECK(dl && strcmp(dl->settings.name, "Caves") == 0 && dl->settings.width == old_w + 8);
+  CHECK(dl && tess_layer_cell(tess_level_layer(dl, layer->props.id), fx + 8, fy + 4) == corner);
+  if (disk) tess_project_destroy(disk);
+
+  /* One undo step brings everything back. */
+  CHECK(gtk_widget_activate_action(GTK_WIDGET(w), "win.undo", NULL));
+  fixture_spin();
+  CHECK(level->settings.width == old_w && tess_layer_cell(layer, fx, fy) == corner);
+  fixture_close(w);
+}
+
+/* Drag and drop: the drop target's signal, as a file manager's drop emits it. */
+static void window_drop_file(void) {
+  g_autofree char *path = fixture_copy_demo("dropped.tessera");
+  TessWindow *w = fixture_window(NULL);
+  GtkDropTarget *target = tess_window_get_drop_target(w);
+  CHECK(target != NULL);
+  g_autoptr(GFile) file = g_file_new_for_path(path);
+  GValue value = G_VALUE_INIT;
+  g_value_init(&value, G_TYPE_FILE);
+  g_value_set_object(&value, file);
+  gboolean accepted = FALSE;
+  g_signal_emit_by_name(target, "drop", &value, 10.0, 10.0, &accepted);
+  g_value_unset(&value);
+  CHECK(accepted);
+  TessDocument *doc = tess_window_get_document(w);
+  CHECK(doc && strcmp(tess_document_get_path(doc), path) == 0);
+
+  /* Something that is not a project is refused with a message. */
+  g_autofree char *png = write_file("picture.png", "\x89PNG", 4);
+  g_autoptr(GFile) other = g_file_new_for_path(png);
+  g_value_init(&value, G_TYPE_FILE);
+  g_value_set_object(&value, other);
+  accepted = TRUE;
+  g_signal_emit_by_name(target, "drop", &value, 10.0, 10.0, &accepted);
+  g_value_unset(&value);
+  CHECK(!accepted);
+  CHECK(tess_window_get_reported(w) && strstr(tess_window_get_reported(w), "picture.png"));
+  CHECK(tess_window_get_document(w) == doc);
+  fixture_close(w);
+}
+
+/* Add Tileset: bad PNGs are refused with a dialog naming the file and the
+ * reason; a good one is added (grid checked) and reaches the file. */
+static char *png_file(const char *name, uint32_t w, uint32_t h) {
+  TessImage img = {0};
+  TessError err = {0};
+  CHECK_OK(tess_image_create(w, h, &img, &err), &err);
+  for (uint32_t y = 0; y < h; y++)
+    for (uint32_t x = 0; x < w; x++) {
+      uint8_t *px = img.pixels + y * img.stride + 4 * x;
+      px[0] = (uint8_t)(x * 7), px[1] = (uint8_t)(y * 5), px[2] = 200, px[3] = 255;
+    }
+  char buf[1024];
+  char *path = g_strdup(tess_test_path(buf, sizeof buf, name));
+  CHECK_OK(tess_png_save(tess_image_view(&img), path, &err), &err);
+  tess_image_clear(&img);
+  return path;
+}
+
+/* A PNG header claiming 60,000 x 16 pixels (IHDR with a valid CRC). */
+static char *huge_png_file(void) {
+  uint8_t bytes[33] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
+                       0, 0, 0xEA, 0x60, 0, 0, 0, 16, 8, 6, 0, 0, 0};
+  uint32_t crc = (uint32_t)crc32(0, bytes + 12, 17);
+  bytes[29] = (uint8_t)(crc >> 24), bytes[30] = (uint8_t)(crc >> 16), bytes[31] = (uint8_t)(crc >> 8), bytes[32] = (uint8_t)crc;
+  return write_file("wide.png", bytes, sizeof bytes);
+}
+
+static void expect_refused(TessWindow *w, const char *path, const char *name) {
+  GtkWidget *dialog = tess_window_add_tileset_from(w, path);
+  fixture_spin();
+  CHECK_MSG(GTK_IS_MESSAGE_DIALOG(dialog), "%s was not refused", name);
+  g_autofree char *text = fixture_dialog_text(GTK_WINDOW(dialog));
+  CHECK_MSG(strstr(text, name) != NULL, "dialog for %s says: %s", name, text);
+  gtk_window_destroy(GTK_WINDOW(dialog));
+}
+
+static void window_add_tileset(void) {
+  g_autofree char *path = fixture_copy_demo("tilesets.tessera");
+  TessWindow *w = fixture_window(path);
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  uint32_t count = p->tileset_count;
+
+  g_autofree char *good = png_file("good.png", 64, 48);
+  g_autofree char *bytes = NULL;
+  gsize size = 0;
+  g_file_get_contents(good, &bytes, &size, NULL);
+  g_autofree char *truncated = write_file("truncated.png", bytes, size / 2);
+  expect_refused(w, truncated, "truncated.png");
+  g_autofree char *wide = huge_png_file();
+  expect_refused(w, wide, "wide.png");
+  g_autofree char *text = write_file("text.png", "hello", 5);
+  expect_refused(w, text, "text.png");
+
+  /* A tile larger than the image: the dialog says why and refuses to add it. */
+  g_autofree char *small = png_file("small.png", 16, 16);
+  GtkWidget *dialog = tess_window_add_tileset_from(w, small);
+  CHECK(TESS_IS_TILESET_DIALOG(dialog));
+  if (TESS_IS_TILESET_DIALOG(dialog)) {
+    TessTilesetDialog *td = TESS_TILESET_DIALOG(dialog);
+    gtk_spin_button_set_value(GTK_SPIN_BUTTON(tess_tileset_dialog_get_field(td, "tile-width")), 32);
+    CHECK(!tess_tileset_dialog_apply(td, NULL));
+    CHECK(p->tileset_count == count);
+    gtk_window_destroy(GTK_WINDOW(dialog));
+  }
+  fixture_spin();
+  GList *tops = gtk_window_list_toplevels();
+  for (GList *l = tops; l; l = l->next)
+    if (GTK_IS_MESSAGE_DIALOG(l->data)) {
+      g_autofree char *t = fixture_dialog_text(l->data);
+      CHECK_MSG(strstr(t, "small.png") != NULL, "refusal says: %s", t);
+      gtk_window_destroy(l->data);
+    }
+  g_list_free(tops);
+
+  dialog = tess_window_add_tileset_from(w, good);
+  CHECK(TESS_IS_TILESET_DIALOG(dialog));
+  TessId id = 0;
+  if (TESS_IS_TILESET_DIALOG(dialog)) {
+    TessTilesetDialog *td = TESS_TILESET_DIALOG(dialog);
+    gtk_spin_button_set_value(GTK_SPIN_BUTTON(tess_tileset_dialog_get_field(td, "tile-width")), 16);
+    gtk_spin_button_set_value(GTK_SPIN_BUTTON(tess_tileset_dialog_get_field(td, "tile-height")), 16);
+    CHECK(strstr(tess_tileset_dialog_get_message(td), "4 × 3") != NULL);
+    CHECK(tess_tileset_dialog_apply(td, &id));
+    gtk_window_destroy(GTK_WINDOW(dialog));
+  }
+  fixture_spin();
+  TessTileset *ts = tess_project_tileset(p, id);
+  CHECK(ts && ts->columns == 4 && ts->tile_count == 12 && strcmp(ts->name, "good") == 0);
+  TessProject *disk = fixture_load(path);
+  TessTileset *dts = disk ? tess_project_tileset(disk, id) : NULL;
+  CHECK(dts && dts->tile_count == 12 && dts->png_size == size && memcmp(dts->png, bytes, size) == 0);
+  if (disk) tess_project_destroy(disk);
+
+  /* The source PNG changes on disk: the window offers to reload it. */
+  g_autofree char *changed = png_file("good2.png", 64, 64);
+  g_autofree char *new_bytes = NULL;
+  gsize new_size = 0;
+  g_file_get_contents(changed, &new_bytes, &new_size, NULL);
+  g_file_set_contents(good, new_bytes, (gssize)new_size, NULL);
+  CHECK(tess_window_check_sources(w) == 1);
+  tess_window_reload_sources(w);
+  fixture_spin();
+  ts = tess_project_tileset(p, id);
+  CHECK(ts && ts->image_h == 64 && ts->tile_count == 16);
+  CHECK(tess_window_check_sources(w) == 0);
+
+  /* Rename, then remove (its cells erased), through the palette. */
+  TessTilePalette *palette = TESS_TILE_PALETTE(tess_window_get_tile_palette(w));
+  CHECK(tess_tile_palette_rename_tileset(palette, id, "Bricks"));
+  CHECK(strcmp(tess_project_tileset(p, id)->name, "Bricks") == 0);
+  TessLevel *level = window_level(w);
+  TessLayer *layer = fixture_tile_layer(level);
+  TessCell cell = TESS_CELL_MAKE(id, 3, 0);
+  TessError err = {0};
+  CHECK_OK(tess_edit_paint(p, level->id, layer->props.id, 1, 1, 1, 1, &cell, 0, &err), &err);
+  CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+  CHECK(tess_tile_palette_remove_tileset(palette, id, 0));
+  CHECK(tess_project_tileset(p, id) == NULL && tess_layer_cell(layer, 1, 1) == 0);
+  disk = fixture_load(path);
+  CHECK(disk && tess_project_tileset(disk, id) == NULL);
+  if (disk) tess_project_destroy(disk);
+  fixture_close(w);
+}
+
+/* The palette: a drag over 2 x 2 tiles makes a 2 x 2 stamp. */
+static void window_tile_palette_stamp(void) {
+  g_autofree char *path = fixture_copy_demo("palette.tessera");
+  TessWindow *w = fixture_window(path);
+  TessTilePalette *palette = TESS_TILE_PALETTE(tess_window_get_tile_palette(w));
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  TessTileset *ts = tess_project_tileset(p, tess_tile_palette_get_tileset(palette));
+  CHECK(ts != NULL);
+  if (!ts) return;
+  tess_tile_palette_select(palette, 1, 0, 2, 2);
+  uint32_t sw = 0, sh = 0;
+  const TessCell *cells = NULL;
+  CHECK(tess_tile_palette_get_stamp(palette, &sw, &sh, &cells));
+  CHECK(sw == 2 && sh == 2);
+  CHECK(cells && cells[0] == TESS_CELL_MAKE(ts->id, 1, 0) && cells[1] == TESS_CELL_MAKE(ts->id, 2, 0));
+  CHECK(cells && cells[2] == TESS_CELL_MAKE(ts->id, ts->columns + 1, 0));
+  /* Clipped to the tileset. */
+  tess_tile_palette_select(palette, ts->columns - 1, 0, 5, 1);
+  CHECK(tess_tile_palette_get_stamp(palette, &sw, &sh, &cells) && sw == 1 && sh == 1);
+  fixture_close(w);
+}
+
+/* The object inspector: body fields and typed custom properties. */
+static void window_object_inspector(void) {
+  g_autofree char *path = fixture_copy_demo("objects.tessera");
+  TessWindow *w = fixture_window(path);
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  TessLevel *level = window_level(w);
+  TessLayer *objects = NULL;
+  for (uint32_t i = 0; i < level->layer_count; i++)
+    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) objects = level->layers[i];
+  CHECK(objects != NULL);
+  if (!objects) return;
+  TessObject obj;
+  tess_object_default(&obj, TESS_OBJECT_BODY);
+  tess_ui_copy_name(obj.name, "Crate");
+  obj.pos = tess_v2(100, 50);
+  TessId id = 0;
+  TessError err = {0};
+  CHECK_OK(tess_edit_object_add(p, level->id, objects->props.id, &obj, &id, &err), &err);
+  tess_object_clear(&obj);
+  CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+
+  TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
+  tess_object_inspector_set_object(insp, level->id, id);
+  CHECK(tess_object_inspector_get_object(insp) == id);
+  TessObject copy;
+  CHECK_OK(tess_object_copy(&copy, tess_level_object(level, id, NULL)), NULL);
+  copy.u.body.type = TESS_BODY_KINEMATIC;
+  copy.u.body.sensor = 1;
+  copy.u.body.category = 0x4;
+  copy.u.body.mask = 0xFFFF00FF;
+  copy.u.body.pin = TESS_PIN_AT_OVERLAP_CENTRE;
+  copy.u.body.material = p->materials[2].id;
+  CHECK(tess_object_inspector_apply(insp, &copy));
+  tess_object_clear(&copy);
+  /* A NaN radius is refused (validated before the edit). */
+  CHECK_OK(tess_object_copy(&copy, tess_level_object(level, id, NULL)), NULL);
+  copy.u.body.radius = NAN;
+  CHECK(!tess_object_inspector_apply(insp, &copy));
+  tess_object_clear(&copy);
+
+  TessProperty prop;
+  memset(&prop, 0, sizeof prop);
+  g_strlcpy(prop.name, "score", sizeof prop.name);
+  prop.type = TESS_PROP_INT;
+  prop.v.i = 250;
+  CHECK(tess_object_inspector_set_property(insp, &prop));
+  g_strlcpy(prop.name, "label", sizeof prop.name);
+  prop.type = TESS_PROP_STRING;
+  prop.v.s = (char *)"Bonus crate";
+  CHECK(tess_object_inspector_set_property(insp, &prop));
+  g_strlcpy(prop.name, "tint", sizeof prop.name);
+  prop.type = TESS_PROP_COLOR;
+  prop.v.color = 0xFF8000FF;
+  CHECK(tess_object_inspector_set_property(insp, &prop));
+  g_strlcpy(prop.name, "fragile", sizeof prop.name);
+  prop.type = TESS_PROP_BOOL;
+  prop.v.b = true;
+  CHECK(tess_object_inspector_set_property(insp, &prop));
+  g_strlcpy(prop.name, "mass scale", sizeof prop.name);
+  prop.type = TESS_PROP_FLOAT;
+  prop.v.f = 1.5;
+  CHECK(tess_object_inspector_set_property(insp, &prop));
+  CHECK(tess_object_inspector_remove_property(insp, "fragile"));
+  fixture_spin();
+
+  TessProject *disk = fixture_load(path);
+  const TessObject *o = disk ? tess_level_object(tess_project_level(disk, level->id), id, NULL) : NULL;
+  CHECK(o && o->u.body.type == TESS_BODY_KINEMATIC && o->u.body.sensor && o->u.body.category == 0x4);
+  CHECK(o && o->u.body.mask == 0xFFFF00FF && o->u.body.pin == TESS_PIN_AT_OVERLAP_CENTRE);
+  CHECK(o && o->u.body.material == p->materials[2].id && isfinite(o->u.body.radius));
+  const TessProperty *pp = o ? tess_object_property(o, "score") : NULL;
+  CHECK(pp && pp->type == TESS_PROP_INT && pp->v.i == 250);
+  pp = o ? tess_object_property(o, "label") : NULL;
+  CHECK(pp && pp->type == TESS_PROP_STRING && strcmp(pp->v.s, "Bonus crate") == 0);
+  pp = o ? tess_object_property(o, "tint") : NULL;
+  CHECK(pp && pp->type == TESS_PROP_COLOR && pp->v.color == 0xFF8000FF);
+  pp = o ? tess_object_property(o, "mass scale") : NULL;
+  CHECK(pp && pp->type == TESS_PROP_FLOAT && pp->v.f == 1.5);
+  CHECK(o && tess_object_property(o, "fragile") == NULL);
+  if (disk) tess_project_destroy(disk);
+  fixture_close(w);
+}
+
+/* The project file deleted while open: the window says so, offers Save a
+ * Copy, and the copy holds the work done since. */
+static void window_file_deleted(void) {
+  g_autofree char *path = fixture_copy_demo("deleted.tessera");
+  TessWindow *w = fixture_window(path);
+  TessDocument *doc = tess_window_get_document(w);
+  TessProject *p = tess_document_get_project(doc);
+  g_unlink(path);
+  g_autofree char *wal = g_strconcat(path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat(path, "-shm", NULL);
+  g_unlink(wal);
+  g_unlink(shm);
+  CHECK(!tess_document_check_file(doc));
+  fixture_spin();
+  CHECK(tess_document_get_unsaved(doc));
+  CHECK(tess_window_get_reported(w) && strstr(tess_window_get_reported(w), "deleted.tessera") != NULL);
+
+  TessLevel *level = window_level(w);
+  TessLayer *layer = fixture_tile_layer(level);
+  TessCell cell = TESS_CELL_MAKE(p->tilesets[0]->id, 4, 0);
+  TessError err = {0};
+  CHECK_OK(tess_edit_paint(p, level->id, layer->props.id, 5, 5, 1, 1, &cell, 0, &err), &err);
+  tess_document_commit(doc, NULL);
+
+  char buf[1024];
+  const char *rescue = tess_test_path(buf, sizeof buf, "rescued.tessera");
+  g_autoptr(GError) error = NULL;
+  CHECK(tess_document_save_copy(doc, rescue, &error));
+  CHECK(!tess_document_get_unsaved(doc));
+  TessProject *disk = fixture_load(rescue);
+  CHECK(disk && tess_layer_cell(tess_level_layer(tess_project_level(disk, level->id), layer->props.id), 5, 5) == cell);
+  CHECK(disk && disk->material_count == p->material_count && disk->tileset_count == p->tileset_count);
+  if (disk) tess_project_destroy(disk);
+  fixture_close(w);
+}
+
+/* Recent projects are kept in GSettings (memory backend in tests). */
+static void application_recent_projects(void) {
+  TessApplication *app = tess_application_new();
+  GSettings *settings = tess_application_get_settings(app);
+  CHECK_MSG(settings != NULL, "the GSettings schema was not found (GSETTINGS_SCHEMA_DIR)");
+  tess_application_add_recent(app, "/tmp/a.tessera");
+  tess_application_add_recent(app, "/tmp/b.tessera");
+  tess_application_add_recent(app, "/tmp/a.tessera");
+  const char *const *recent = tess_application_get_recent(app);
+  CHECK(recent[0] && strcmp(recent[0], "/tmp/a.tessera") == 0 && recent[1] && strcmp(recent[1], "/tmp/b.tessera") == 0 && !recent[2]);
+  if (settings) {
+    g_auto(GStrv) stored = g_settings_get_strv(settings, "recent-projects");
+    CHECK(g_strv_length(stored) == 2 && strcmp(stored[0], "/tmp/a.tessera") == 0);
+  }
+  for (int i = 0; i < 15; i++) {
+    g_autofree char *name = g_strdup_printf("/tmp/p%d.tessera", i);
+    tess_application_add_recent(app, name);
+  }
+  CHECK(g_strv_length((GStrv)tess_application_get_recent(app)) == 10);
+  tess_application_remove_recent(app, "/tmp/p14.tessera");
+  CHECK(strcmp(tess_application_get_recent(app)[0], "/tmp/p13.tessera") == 0);
+  g_object_unref(app);
+}
+
+static const TessTestCase cases[] = {
+    TEST(document_commit_undo_redo),  TEST(document_new_project),    TEST(document_open_refuses_bad_files),
+    TEST(window_open_error_dialog),   TEST(window_undo_redo_actions), TEST(window_layers_panel),
+    TEST(window_material_inspector),  TEST(window_level_properties),  TEST(window_drop_file),
+    TEST(window_add_tileset),         TEST(window_tile_palette_stamp), TEST(window_object_inspector),
+    TEST(window_file_deleted),        TEST(application_recent_projects),
+};
+
+int main(int argc, char **argv) { return fixture_main(argc, argv, cases, G_N_ELEMENTS(cases)); }
