@@ -7,6 +7,9 @@
  * them at the end with a 128-bit product, so the result is exact up to the
  * final rounding to double. */
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "mask-private.h"
 
@@ -51,6 +54,75 @@ static double spread(uint64_t n, uint64_t s1, uint64_t s2) {
   return (double)v / (double)n;
 }
 
+typedef struct RowAcc {
+  uint64_t rc, rsx, rsxx;
+  int32_t first, last;
+} RowAcc;
+
+/* One run [x0, x1) of a row: closed-form sums, extents, and the run list. */
+static inline bool add_run(MaskScan *s, bool want_runs, RowAcc *acc, uint32_t x0, uint32_t x1) {
+  uint64_t len = x1 - x0;
+  acc->rc += len;
+  acc->rsx += (uint64_t)(x0 + x1 - 1) * len / 2;
+  acc->rsxx += sum_sq_below(x1) - sum_sq_below(x0);
+  if (acc->first < 0) acc->first = (int32_t)x0;
+  acc->last = (int32_t)x1;
+  if (want_runs) {
+    if (s->run_count == s->run_cap &&
+        !tess_array_reserve((void **)&s->runs, &s->run_cap, s->run_count + 1, sizeof *s->runs))
+      return false;
+    s->runs[s->run_count].x0 = x0;
+    s->runs[s->run_count].x1 = x1;
+    s->run_count++;
+  }
+  return true;
+}
+
+/* The runs of one row. With SSE2, sixteen pixels at a time: their alpha
+ * bytes packed into one register, compared with the threshold, and the
+ * sixteen answers as a bit mask whose changes are the runs' ends, so the
+ * work per pixel stays below the cost of reading it. */
+static bool scan_row(MaskScan *s, bool want_runs, const uint8_t *row, uint32_t w, uint8_t t, RowAcc *acc) {
+  uint32_t x = 0, start = 0;
+  bool in_run = false;
+#if defined(__SSE2__)
+  const __m128i tv = _mm_set1_epi8((char)t);
+  for (; x + 16 <= w; x += 16) {
+    const __m128i *p = (const __m128i *)(row + (size_t)x * 4);
+    __m128i a0 = _mm_srli_epi32(_mm_loadu_si128(p), 24), a1 = _mm_srli_epi32(_mm_loadu_si128(p + 1), 24);
+    __m128i a2 = _mm_srli_epi32(_mm_loadu_si128(p + 2), 24), a3 = _mm_srli_epi32(_mm_loadu_si128(p + 3), 24);
+    __m128i alpha = _mm_packus_epi16(_mm_packs_epi32(a0, a1), _mm_packs_epi32(a2, a3));
+    uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(alpha, tv), alpha));
+    /* Bits where a pixel differs from the one before it. */
+    uint32_t flips = (m ^ ((m << 1) | (in_run ? 1u : 0u))) & 0xFFFFu;
+    while (flips) {
+      uint32_t i = (uint32_t)__builtin_ctz(flips);
+      flips &= flips - 1;
+      if (in_run) {
+        if (!add_run(s, want_runs, acc, start, x + i)) return false;
+      } else {
+        start = x + i;
+      }
+      in_run = !in_run;
+    }
+  }
+#endif
+  const uint8_t *a = row + 3;
+  for (; x < w; x++) {
+    bool on = a[(size_t)x * 4] >= t;
+    if (on != in_run) {
+      if (in_run) {
+        if (!add_run(s, want_runs, acc, start, x)) return false;
+      } else {
+        start = x;
+      }
+      in_run = on;
+    }
+  }
+  if (in_run && !add_run(s, want_runs, acc, start, w)) return false;
+  return true;
+}
+
 TessResult mask_scan(TessImageView img, uint8_t threshold, bool want_runs, MaskScan *s, TessError *err) {
   TessResult r = mask_check_view(img, err);
   if (r != TESS_OK) return r;
@@ -71,44 +143,20 @@ TessResult mask_scan(TessImageView img, uint8_t threshold, bool want_runs, MaskS
 
   uint64_t n = 0, sx = 0, sxx = 0, sy = 0, syy = 0;
   uint32_t bx0 = w, bx1 = 0, by0 = h, by1 = 0;
-  const uint8_t t = threshold;
   for (uint32_t y = 0; y < h; y++) {
-    const uint8_t *a = img.pixels + (size_t)y * img.stride + 3;
     if (want_runs) s->row_start[y] = (uint32_t)s->run_count;
-    uint64_t rc = 0, rsx = 0, rsxx = 0;
-    int32_t first = -1, last = -1;
-    uint32_t x = 0;
-    while (x < w) {
-      while (x < w && a[(size_t)x * 4] < t) x++;
-      if (x == w) break;
-      uint32_t x0 = x;
-      while (x < w && a[(size_t)x * 4] >= t) x++;
-      /* run [x0, x) */
-      uint64_t len = x - x0;
-      rc += len;
-      rsx += (uint64_t)(x0 + x - 1) * len / 2;
-      rsxx += sum_sq_below(x) - sum_sq_below(x0);
-      if (first < 0) first = (int32_t)x0;
-      last = (int32_t)x;
-      if (want_runs) {
-        if (s->run_count == s->run_cap &&
-            !tess_array_reserve((void **)&s->runs, &s->run_cap, s->run_count + 1, sizeof *s->runs))
-          goto nomem;
-        s->runs[s->run_count].x0 = x0;
-        s->runs[s->run_count].x1 = x;
-        s->run_count++;
-      }
-    }
-    s->left[y] = first;
-    s->right[y] = last;
-    if (rc) {
-      n += rc;
-      sx += rsx;
-      sxx += rsxx;
-      sy += rc * y;
-      syy += rc * (uint64_t)y * y;
-      if ((uint32_t)first < bx0) bx0 = (uint32_t)first;
-      if ((uint32_t)last > bx1) bx1 = (uint32_t)last;
+    RowAcc acc = {0, 0, 0, -1, -1};
+    if (!scan_row(s, want_runs, img.pixels + (size_t)y * img.stride, w, threshold, &acc)) goto nomem;
+    s->left[y] = acc.first;
+    s->right[y] = acc.last;
+    if (acc.rc) {
+      n += acc.rc;
+      sx += acc.rsx;
+      sxx += acc.rsxx;
+      sy += acc.rc * y;
+      syy += acc.rc * (uint64_t)y * y;
+      if ((uint32_t)acc.first < bx0) bx0 = (uint32_t)acc.first;
+      if ((uint32_t)acc.last > bx1) bx1 = (uint32_t)acc.last;
       if (y < by0) by0 = y;
       by1 = y + 1;
     }
