@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Tessera needs to build, test and benchmark.
+# Skips what is already installed; runs `apt-get update` only when a package
+# is missing. Must run as root (or through sudo).
+set -euo pipefail
+
+packages=(
+  build-essential pkg-config meson ninja-build
+  libgtk-4-dev libcairo2-dev libpng-dev zlib1g-dev libsqlite3-dev sqlite3
+  gettext
+  xvfb xauth xdotool imagemagick
+  desktop-file-utils appstream libglib2.0-bin
+  clang libclang-rt-14-dev
+  libchipmunk-dev libjson-glib-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+if ! $SUDO apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+fi
