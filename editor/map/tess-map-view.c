@@ -527,7 +527,7 @@ static void on_pinch_scale(GtkGestureZoom *g, double scale, TessMapView *v) {
   double cx, cy;
   /* Around the fingers' centre; without touches (a test emitting the
    * signal), around the pointer. */
-  if (!gtk_gesture_get_bounding_box_center(GTK_GESTURE(g), &cx, &cy)) {
+  if (!gtk_gesture_is_active(GTK_GESTURE(g)) || !gtk_gesture_get_bounding_box_center(GTK_GESTURE(g), &cx, &cy)) {
     cx = v->pointer_x;
     cy = v->pointer_y;
   }
