@@ -104,6 +104,10 @@ static TessResult edit_rect(TessProject *p, const char *label, CellTarget *t, in
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   }
   for (uint32_t yy = c.y0; yy < c.y1; yy++) {
+    if (mode == RECT_FILL) {
+      if (!tess_cell_writer_set_span(wr, c.x0, c.x1 - 1, yy, fill)) return fail_nomem(p, step, wr, err);
+      continue;
+    }
     for (uint32_t xx = c.x0; xx < c.x1; xx++) {
       uint32_t v = mode == RECT_FILL ? fill : cells[(size_t)(yy - y) * w + (xx - x)];
       if (mode == RECT_STAMP && v == 0) continue; /* transparent */
@@ -145,11 +149,20 @@ TessResult tess_edit_fill_rect(TessProject *p, TessId level, TessId layer, int32
   return edit_rect(p, "Fill rectangle", &t, x, y, w, h, RECT_FILL, NULL, cell, merge, err);
 }
 
+/* The 32 cells of row y in chunk column cx, or NULL when that chunk is empty. */
+static inline const uint32_t *chunk_row(const TessLayer *layer, uint32_t cx, uint32_t y) {
+  const TessChunk *c = layer->chunks ? layer->chunks[(y / TESS_CHUNK_SIZE) * layer->chunks_x + cx] : NULL;
+  return c ? &c->cells[(y % TESS_CHUNK_SIZE) * TESS_CHUNK_SIZE] : NULL;
+}
+
+static inline uint32_t row_cell(const uint32_t *row, uint32_t x) { return row ? row[x % TESS_CHUNK_SIZE] : 0; }
+
 /* Scanline flood fill: each popped seed grows to its whole run of matching
  * cells in its row, which is filled at once; the rows above and below are
- * scanned along that run and one seed is pushed per run found there. Every
- * cell is read a bounded number of times and the stack holds runs, not
- * cells. Filled cells no longer match, so no visited set is needed. */
+ * scanned along that run and one seed is pushed per run found there. Cells
+ * are read and written a chunk row (32 cells) at a time; the stack holds
+ * runs, not cells. Filled cells no longer match, so no visited set is
+ * needed, and nothing recurses. */
 TessResult tess_edit_flood_fill(TessProject *p, TessId level, TessId layer, uint32_t x, uint32_t y, TessCell cell,
                                 uint32_t merge, TessError *err) {
   CellTarget t;
@@ -176,25 +189,42 @@ TessResult tess_edit_flood_fill(TessProject *p, TessId level, TessId layer, uint
     uint32_t sy = stack.data[--stack.count];
     uint32_t sx = stack.data[--stack.count];
     if (tess_layer_cell(L, sx, sy) != target) continue;
+    /* Grow the run left and right, a chunk row at a time. */
     uint32_t lx = sx, rx = sx;
-    while (lx > 0 && tess_layer_cell(L, lx - 1, sy) == target) lx--;
-    while (rx + 1 < W && tess_layer_cell(L, rx + 1, sy) == target) rx++;
-    for (uint32_t xx = lx; xx <= rx; xx++)
-      if (!tess_cell_writer_set(wr, xx, sy, cell)) {
-        TESS_ARRAY_FREE(&stack);
-        return fail_nomem(p, step, wr, err);
-      }
+    for (bool open = true; open && lx > 0;) {
+      uint32_t cx = (lx - 1) / TESS_CHUNK_SIZE, start = cx * TESS_CHUNK_SIZE;
+      const uint32_t *row = chunk_row(L, cx, sy);
+      while (lx > start && row_cell(row, lx - 1) == target) lx--;
+      open = lx == start;
+    }
+    for (bool open = true; open && rx + 1 < W;) {
+      uint32_t cx = (rx + 1) / TESS_CHUNK_SIZE, end = cx * TESS_CHUNK_SIZE + TESS_CHUNK_SIZE - 1;
+      if (end > W - 1) end = W - 1;
+      const uint32_t *row = chunk_row(L, cx, sy);
+      while (rx < end && row_cell(row, rx + 1) == target) rx++;
+      open = rx == end;
+    }
+    if (!tess_cell_writer_set_span(wr, lx, rx, sy, cell)) {
+      TESS_ARRAY_FREE(&stack);
+      return fail_nomem(p, step, wr, err);
+    }
+    /* One seed per run of matching cells above and below. */
     for (int d = -1; d <= 1; d += 2) {
       if ((d < 0 && sy == 0) || (d > 0 && sy + 1 >= H)) continue;
       uint32_t ny = sy + (uint32_t)d;
       bool in_run = false;
-      for (uint32_t xx = lx; xx <= rx; xx++) {
-        bool match = tess_layer_cell(L, xx, ny) == target;
-        if (match && !in_run && (!TESS_ARRAY_PUSH(&stack, xx) || !TESS_ARRAY_PUSH(&stack, ny))) {
-          TESS_ARRAY_FREE(&stack);
-          return fail_nomem(p, step, wr, err);
+      for (uint32_t xx = lx; xx <= rx;) {
+        uint32_t cx = xx / TESS_CHUNK_SIZE, end = cx * TESS_CHUNK_SIZE + TESS_CHUNK_SIZE - 1;
+        if (end > rx) end = rx;
+        const uint32_t *row = chunk_row(L, cx, ny);
+        for (; xx <= end; xx++) {
+          bool match = row_cell(row, xx) == target;
+          if (match && !in_run && (!TESS_ARRAY_PUSH(&stack, xx) || !TESS_ARRAY_PUSH(&stack, ny))) {
+            TESS_ARRAY_FREE(&stack);
+            return fail_nomem(p, step, wr, err);
+          }
+          in_run = match;
         }
-        in_run = match;
       }
     }
   }
@@ -245,7 +275,6 @@ TessResult tess_edit_paint_material(TessProject *p, TessId level_id, int32_t x, 
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   }
   for (uint32_t yy = c.y0; yy < c.y1; yy++)
-    for (uint32_t xx = c.x0; xx < c.x1; xx++)
-      if (!tess_cell_writer_set(wr, xx, yy, material)) return fail_nomem(p, step, wr, err);
+    if (!tess_cell_writer_set_span(wr, c.x0, c.x1 - 1, yy, material)) return fail_nomem(p, step, wr, err);
   return finish(p, step, wr, err);
 }

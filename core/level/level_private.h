@@ -111,6 +111,8 @@ typedef struct TessCellWriter TessCellWriter;
 TessCellWriter *tess_cell_writer_begin(TessProject *p, TessLevel *level, TessLayer *layer);
 /* Sets one cell (x, y inside the level). false when out of memory. */
 bool tess_cell_writer_set(TessCellWriter *w, uint32_t x, uint32_t y, uint32_t value);
+/* Sets cells x0..x1 (inclusive) of row y, chunk by chunk. false when out of memory. */
+bool tess_cell_writer_set_span(TessCellWriter *w, uint32_t x0, uint32_t x1, uint32_t y, uint32_t value);
 /* Reads through the writer (same as the layer). */
 uint32_t tess_cell_writer_get(const TessCellWriter *w, uint32_t x, uint32_t y);
 /* Compacts what changed into an op (NULL when nothing changed) and reports the chunks. */

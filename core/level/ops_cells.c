@@ -120,6 +120,40 @@ bool tess_cell_writer_set(TessCellWriter *w, uint32_t x, uint32_t y, uint32_t va
   return tess_layer_write_keep(layer, key, i, value);
 }
 
+bool tess_cell_writer_set_span(TessCellWriter *w, uint32_t x0, uint32_t x1, uint32_t y, uint32_t value) {
+  TessLayer *layer = w->layer;
+  if (!layer->chunks && !tess_layer_ensure_grid(layer)) return false;
+  const uint32_t row = (y % TESS_CHUNK_SIZE) * TESS_CHUNK_SIZE;
+  while (x0 <= x1) {
+    uint32_t cx = x0 / TESS_CHUNK_SIZE, end = cx * TESS_CHUNK_SIZE + TESS_CHUNK_SIZE - 1;
+    if (end > x1) end = x1;
+    uint32_t key = (y / TESS_CHUNK_SIZE) * layer->chunks_x + cx;
+    TessChunk *chunk = layer->chunks[key];
+    if (!chunk && value) {
+      if (!(chunk = tess_calloc(1, sizeof *chunk))) return false;
+      layer->chunks[key] = chunk;
+    }
+    if (chunk) { /* no chunk and value 0: those cells already hold 0 */
+      DenseRec *rec = (w->last && w->last->key == key) ? w->last : writer_find(w, key);
+      if (!rec && !(rec = writer_add(w, key))) return false;
+      for (uint32_t x = x0; x <= end; x++) {
+        uint32_t i = row + x % TESS_CHUNK_SIZE, old = chunk->cells[i];
+        if (old == value) continue;
+        uint64_t bit = 1ull << (i % 64);
+        if (!(rec->mask[i / 64] & bit)) {
+          rec->mask[i / 64] |= bit;
+          rec->before[i] = old;
+        }
+        chunk->cells[i] = value;
+        chunk->used = chunk->used + (value != 0) - (old != 0);
+      }
+      w->last = rec;
+    }
+    x0 = end + 1;
+  }
+  return true;
+}
+
 /* Cells are written with tess_layer_write_keep, so every chunk the edit
  * touched still exists: restoring never allocates and cannot fail. Chunks
  * left empty are freed here and in finish. */
