@@ -1,0 +1,261 @@
+/* Pure geometry of rounded convex polygons: normals, mass, bounds, point
+ * and ray tests, and clipped area (for buoyancy). No world needed. */
+#include "physics_internal.h"
+
+#define PI_F 3.14159265358979f
+
+void phys_poly_finish(PhysPoly *p) {
+  if (p->count == 1) {
+    p->n[0] = tess_v2(0.0f, 0.0f);
+    return;
+  }
+  for (uint32_t i = 0; i < p->count; i++) {
+    TessVec2 e = tess_v2_sub(p->v[(i + 1) % p->count], p->v[i]);
+    p->n[i] = tess_v2_normalize(tess_v2_cross_vs(e, 1.0f));
+  }
+}
+
+void phys_poly_transform(const PhysPoly *in, TessTransform xf, PhysPoly *out) {
+  out->count = in->count;
+  out->radius = in->radius;
+  for (uint32_t i = 0; i < in->count; i++) {
+    out->v[i] = tess_transform_point(xf, in->v[i]);
+    out->n[i] = tess_rot_apply(xf.q, in->n[i]);
+  }
+}
+
+void phys_poly_mass(const PhysPoly *p, float *area, TessVec2 *centroid, float *inertia_c) {
+  float r = p->radius;
+  if (p->count == 1) {
+    *area = PI_F * r * r;
+    *centroid = p->v[0];
+    *inertia_c = *area * 0.5f * r * r;
+    return;
+  }
+  if (p->count == 2) {
+    float len = tess_v2_distance(p->v[0], p->v[1]);
+    float circle = PI_F * r * r, box = 2.0f * r * len;
+    float lc = 4.0f * r / (3.0f * PI_F), h = 0.5f * len;
+    *area = circle + box;
+    *centroid = tess_v2_lerp(p->v[0], p->v[1], 0.5f);
+    *inertia_c = circle * (0.5f * r * r + h * h + 2.0f * h * lc) + box * (4.0f * r * r + len * len) / 12.0f;
+    return;
+  }
+  /* Triangle fan about the first vertex, in double for small thin pieces. */
+  TessVec2 ref = p->v[0];
+  double a = 0.0, cx = 0.0, cy = 0.0, inertia = 0.0;
+  for (uint32_t i = 1; i + 1 < p->count; i++) {
+    double e1x = p->v[i].x - ref.x, e1y = p->v[i].y - ref.y;
+    double e2x = p->v[i + 1].x - ref.x, e2y = p->v[i + 1].y - ref.y;
+    double d = e1x * e2y - e1y * e2x;
+    double tri = 0.5 * d;
+    a += tri;
+    cx += tri * (e1x + e2x) / 3.0;
+    cy += tri * (e1y + e2y) / 3.0;
+    double ix = e1x * e1x + e2x * e1x + e2x * e2x;
+    double iy = e1y * e1y + e2y * e1y + e2y * e2y;
+    inertia += (0.25 / 3.0) * d * (ix + iy);
+  }
+  cx /= a;
+  cy /= a;
+  *area = (float)a;
+  *centroid = tess_v2((float)(ref.x + cx), (float)(ref.y + cy));
+  *inertia_c = (float)(inertia - a * (cx * cx + cy * cy));
+}
+
+TessAABB phys_poly_aabb(const PhysPoly *p, TessTransform xf) {
+  TessVec2 lo = tess_transform_point(xf, p->v[0]), hi = lo;
+  for (uint32_t i = 1; i < p->count; i++) {
+    TessVec2 q = tess_transform_point(xf, p->v[i]);
+    lo = tess_v2_min(lo, q);
+    hi = tess_v2_max(hi, q);
+  }
+  TessAABB box = {{lo.x - p->radius, lo.y - p->radius}, {hi.x + p->radius, hi.y + p->radius}};
+  return box;
+}
+
+static TessVec2 closest_on_segment(TessVec2 a, TessVec2 b, TessVec2 q) {
+  TessVec2 e = tess_v2_sub(b, a);
+  float ee = tess_v2_dot(e, e);
+  if (ee <= 0.0f) return a;
+  float t = tess_v2_dot(tess_v2_sub(q, a), e) / ee;
+  t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+  return tess_v2_mul_add(a, t, e);
+}
+
+bool phys_poly_contains(const PhysPoly *p, TessVec2 q) {
+  if (p->count == 1) return tess_v2_length_sq(tess_v2_sub(q, p->v[0])) <= p->radius * p->radius;
+  if (p->count == 2) {
+    TessVec2 c = closest_on_segment(p->v[0], p->v[1], q);
+    return tess_v2_length_sq(tess_v2_sub(q, c)) <= p->radius * p->radius;
+  }
+  for (uint32_t i = 0; i < p->count; i++)
+    if (tess_v2_dot(p->n[i], tess_v2_sub(q, p->v[i])) > p->radius) return false;
+  return true;
+}
+
+float phys_poly_inner_radius(const PhysPoly *p, TessVec2 c) {
+  if (p->count < 3) return p->radius;
+  float m = FLT_MAX;
+  for (uint32_t i = 0; i < p->count; i++) {
+    float d = tess_v2_dot(p->n[i], tess_v2_sub(p->v[i], c));
+    if (d < m) m = d;
+  }
+  return (m > 0.0f ? m : 0.0f) + p->radius;
+}
+
+static bool ray_circle(TessVec2 o, TessVec2 d, TessVec2 c, float r, float *t_out) {
+  TessVec2 m = tess_v2_sub(o, c);
+  float cc = tess_v2_dot(m, m) - r * r;
+  if (cc < 0.0f) return false; /* starts inside */
+  float a = tess_v2_dot(d, d);
+  if (a <= 0.0f) return false;
+  float b = tess_v2_dot(m, d);
+  if (b >= 0.0f) return false; /* moving away */
+  float disc = b * b - a * cc;
+  if (disc < 0.0f) return false;
+  *t_out = (-b - sqrtf(disc)) / a;
+  return true;
+}
+
+bool phys_poly_ray(const PhysPoly *p, TessVec2 o, TessVec2 d, float max_fraction, float *fraction,
+                   TessVec2 *normal) {
+  if (p->radius == 0.0f && p->count >= 3) {
+    /* Cyrus-Beck clipping against the faces. */
+    float lower = 0.0f, upper = max_fraction;
+    int index = -1;
+    for (uint32_t i = 0; i < p->count; i++) {
+      float num = tess_v2_dot(p->n[i], tess_v2_sub(p->v[i], o));
+      float den = tess_v2_dot(p->n[i], d);
+      if (den == 0.0f) {
+        if (num < 0.0f) return false;
+      } else if (den < 0.0f && num < lower * den) {
+        lower = num / den;
+        index = (int)i;
+      } else if (den > 0.0f && num < upper * den) {
+        upper = num / den;
+      }
+      if (upper < lower) return false;
+    }
+    if (index < 0) return false;
+    *fraction = lower;
+    *normal = p->n[index];
+    return true;
+  }
+  float best = max_fraction;
+  bool hit = false;
+  TessVec2 best_n = {0, 0};
+  float r = p->radius;
+  if (p->count >= 2) {
+    for (uint32_t i = 0; i < p->count; i++) {
+      TessVec2 n = p->n[i];
+      float den = tess_v2_dot(d, n);
+      if (den >= 0.0f) continue;
+      TessVec2 a = tess_v2_mul_add(p->v[i], r, n);
+      TessVec2 b = tess_v2_mul_add(p->v[(i + 1) % p->count], r, n);
+      float t = tess_v2_dot(tess_v2_sub(a, o), n) / den;
+      if (t < 0.0f || t >= best) continue;
+      TessVec2 q = tess_v2_mul_add(o, t, d);
+      TessVec2 e = tess_v2_sub(b, a);
+      float s = tess_v2_dot(tess_v2_sub(q, a), e);
+      if (s < 0.0f || s > tess_v2_dot(e, e)) continue;
+      best = t;
+      best_n = n;
+      hit = true;
+    }
+  }
+  for (uint32_t i = 0; i < p->count; i++) {
+    float t;
+    if (ray_circle(o, d, p->v[i], r, &t) && t >= 0.0f && t < best) {
+      best = t;
+      best_n = tess_v2_normalize(tess_v2_sub(tess_v2_mul_add(o, t, d), p->v[i]));
+      hit = true;
+    }
+  }
+  if (hit) {
+    *fraction = best;
+    *normal = best_n;
+  }
+  return hit;
+}
+
+/* ---- Clipped area (buoyancy) ------------------------------------------ */
+
+#define OUTLINE_MAX 48
+
+/* Outline of the rounded polygon as a plain polygon; circles and capsule
+ * ends are polygonised with the radius scaled so the area stays exact. */
+static uint32_t outline(const PhysPoly *p, TessVec2 *out) {
+  if (p->radius == 0.0f) {
+    for (uint32_t i = 0; i < p->count; i++) out[i] = p->v[i];
+    return p->count;
+  }
+  if (p->count == 1) {
+    const uint32_t n = 32;
+    float scale = sqrtf(PI_F / (0.5f * (float)n * sinf(2.0f * PI_F / (float)n)));
+    float r = p->radius * scale;
+    for (uint32_t i = 0; i < n; i++) {
+      float a = 2.0f * PI_F * (float)i / (float)n;
+      out[i] = tess_v2(p->v[0].x + r * cosf(a), p->v[0].y + r * sinf(a));
+    }
+    return n;
+  }
+  if (p->count == 2) {
+    /* Two half circles of 12 segments each around the segment. */
+    const uint32_t n = 12;
+    float scale = sqrtf(PI_F / (0.5f * (float)(2 * n) * sinf(PI_F / (float)n)));
+    float r = p->radius * scale;
+    TessVec2 axis = tess_v2_normalize(tess_v2_sub(p->v[1], p->v[0]));
+    float base = atan2f(axis.y, axis.x);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i <= n; i++) {
+      float a = base - 0.5f * PI_F + PI_F * (float)i / (float)n;
+      out[k++] = tess_v2(p->v[1].x + r * cosf(a), p->v[1].y + r * sinf(a));
+    }
+    for (uint32_t i = 0; i <= n; i++) {
+      float a = base + 0.5f * PI_F + PI_F * (float)i / (float)n;
+      out[k++] = tess_v2(p->v[0].x + r * cosf(a), p->v[0].y + r * sinf(a));
+    }
+    return k;
+  }
+  for (uint32_t i = 0; i < p->count; i++) out[i] = p->v[i];
+  return p->count;
+}
+
+/* Keeps the part of `in` where sign * (coord - value) <= 0 along axis. */
+static uint32_t clip_axis(const TessVec2 *in, uint32_t n, TessVec2 *out, int axis, float value, float sign) {
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TessVec2 a = in[i], b = in[(i + 1) % n];
+    float da = sign * ((axis ? a.y : a.x) - value);
+    float db = sign * ((axis ? b.y : b.x) - value);
+    if (da <= 0.0f) out[k++] = a;
+    if ((da < 0.0f && db > 0.0f) || (da > 0.0f && db < 0.0f)) {
+      float t = da / (da - db);
+      out[k++] = tess_v2_lerp(a, b, t);
+    }
+  }
+  return k;
+}
+
+float phys_clip_area_rect(const PhysPoly *p, TessAABB r, TessVec2 *centroid) {
+  TessVec2 a[OUTLINE_MAX * 2], b[OUTLINE_MAX * 2];
+  uint32_t n = outline(p, a);
+  n = clip_axis(a, n, b, 0, r.lower.x, -1.0f);
+  n = clip_axis(b, n, a, 0, r.upper.x, 1.0f);
+  n = clip_axis(a, n, b, 1, r.lower.y, -1.0f);
+  n = clip_axis(b, n, a, 1, r.upper.y, 1.0f);
+  if (n < 3) return 0.0f;
+  double area = 0.0, cx = 0.0, cy = 0.0;
+  for (uint32_t i = 0; i < n; i++) {
+    TessVec2 u = a[i], v = a[(i + 1) % n];
+    double c = (double)u.x * v.y - (double)v.x * u.y;
+    area += c;
+    cx += (u.x + v.x) * c;
+    cy += (u.y + v.y) * c;
+  }
+  area *= 0.5;
+  if (fabs(area) < 1e-12) return 0.0f;
+  *centroid = tess_v2((float)(cx / (6.0 * area)), (float)(cy / (6.0 * area)));
+  return (float)fabs(area);
+}

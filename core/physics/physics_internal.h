@@ -1,0 +1,336 @@
+/* Private structures of core/physics, shared by its files. Every struct
+ * here is plain data (indices, no pointers) so a snapshot is a copy. */
+#ifndef TESS_PHYSICS_INTERNAL_H
+#define TESS_PHYSICS_INTERNAL_H
+
+#include <float.h>
+
+#include "tessera/physics.h"
+
+#define TESS_NULL_INDEX UINT32_MAX
+#define TESS_MAX_SPEED 400.0f /* m/s: a clamp that keeps a wild body finite */
+
+/* ---- Shapes ------------------------------------------------------------ */
+
+/* Every shape is a rounded convex polygon: a circle has 1 vertex and a
+ * radius, a capsule 2 vertices and a radius, a polygon 3..8 vertices and
+ * radius 0. Normals are outward: n_i = cross(v_{i+1} - v_i, 1) normalised. */
+typedef struct PhysPoly {
+  TessVec2 v[TESS_POLY_MAX];
+  TessVec2 n[TESS_POLY_MAX];
+  uint32_t count;
+  float radius;
+} PhysPoly;
+
+typedef struct Shape {
+  uint32_t generation;
+  uint8_t in_use;
+  uint8_t type;        /* TessShapeType */
+  uint8_t sensor;
+  uint8_t pad;
+  uint32_t body;       /* body slot */
+  uint32_t next;       /* next shape of the same body, or TESS_NULL_INDEX */
+  PhysPoly poly;       /* body coordinates */
+  float friction, restitution, tangential, density;
+  uint32_t category, mask, material;
+  uint64_t user_data;
+  float area;
+  TessVec2 centroid;   /* body coordinates */
+  float inertia_c;     /* about its centroid, per unit density */
+  TessAABB aabb;       /* world, refreshed each step (unfattened) */
+} Shape;
+
+/* ---- Bodies ------------------------------------------------------------ */
+
+typedef struct Body {
+  uint32_t generation;
+  uint8_t in_use;
+  uint8_t type;        /* TessBodyType */
+  uint8_t awake;
+  uint8_t enable_sleep;
+  uint8_t fixed_rotation;
+  uint8_t mass_set;    /* mass data set directly */
+  uint8_t destroy_pending;
+  uint8_t pad;
+  TessTransform xf;    /* origin */
+  TessTransform xf_prev;
+  TessVec2 center;     /* world centre of mass */
+  TessVec2 local_center;
+  TessVec2 v;
+  float w;
+  TessVec2 force;
+  float torque;
+  float mass, inv_mass, inertia, inv_inertia;
+  float linear_damping, angular_damping, gravity_scale;
+  float sleep_time;
+  float min_extent, max_extent; /* about the centre of mass */
+  float extra_damping;          /* floor / fluid drag for this step */
+  float extra_angular_damping;
+  uint32_t shape_head, shape_count;
+  uint64_t user_data;
+} Body;
+
+/* Solver state: index 0 is a fixed dummy (static / world), body slot i is i+1. */
+typedef struct BodyState {
+  TessVec2 v;
+  float w;
+  float inv_i;
+  TessVec2 dp;
+  TessRot dq;
+  float inv_m;
+  uint32_t pad;
+} BodyState;
+
+/* ---- Contacts ---------------------------------------------------------- */
+
+typedef struct ManifoldPoint {
+  TessVec2 point;      /* world, midway between the surfaces */
+  float separation;    /* negative when overlapping */
+  uint32_t id;         /* feature key for warm starting */
+} ManifoldPoint;
+
+typedef struct Manifold {
+  TessVec2 normal;     /* from a to b */
+  uint32_t count;
+  ManifoldPoint p[2];
+} Manifold;
+
+typedef struct ContactPoint {
+  TessVec2 ra, rb;     /* anchors relative to the centres of mass (world frame at step start) */
+  TessVec2 sa, sb;     /* the same for the cores (surface minus radius): rotating a round
+                          surface about its centre never changes the separation */
+  float base_separation; /* separation minus dot(sb - sa, n) */
+  float separation;
+  float normal_impulse, tangent_impulse, max_normal_impulse;
+  float normal_mass, tangent_mass;
+  float relative_velocity; /* normal, at the impact (most negative seen while it acts) */
+  float tangent_velocity;  /* tangential, at the same moment */
+  uint32_t id;
+  TessVec2 point;
+} ContactPoint;
+
+#define CONTACT_TOUCHING 1u
+#define CONTACT_MAP 2u
+#define CONTACT_SOLVE 4u  /* solved this step */
+
+typedef struct Contact {
+  uint64_t key;
+  uint32_t shape_a, shape_b; /* shape_b = TESS_NULL_INDEX for the map (then a is the body's shape) */
+  uint32_t body_a, body_b;   /* body slots (TESS_NULL_INDEX = map / world) */
+  uint32_t cell;             /* map cell index */
+  uint32_t flags;
+  TessVec2 normal;
+  float friction, restitution, tangential;
+  float soft_bias_rate, soft_mass_scale, soft_impulse_scale; /* per step */
+  uint32_t state_a, state_b; /* indices into the solver states */
+  uint32_t point_count;
+  ContactPoint p[2];
+} Contact;
+
+/* u64 -> u32 open-addressing table (rebuilt each step). */
+typedef struct KeyTable {
+  uint64_t *keys;
+  uint32_t *values;
+  uint32_t cap;    /* power of two or 0 */
+  uint32_t count;
+} KeyTable;
+
+/* ---- Joints ------------------------------------------------------------ */
+
+typedef struct Joint {
+  uint32_t generation;
+  uint8_t in_use;
+  uint8_t type;        /* TessJointType */
+  uint8_t enable_limit;
+  uint8_t collide_connected;
+  uint32_t body_a, body_b; /* slots, TESS_NULL_INDEX = world */
+  TessVec2 local_a, local_b; /* anchors relative to the body origins (body frame) */
+  float reference_angle;
+  float lower, upper;
+  float length, hertz, damping_ratio, max_force;
+  TessVec2 target;
+  /* solver */
+  TessVec2 ra, rb;     /* relative to centres, world frame at step start */
+  TessVec2 delta_center; /* cB - cA at step start */
+  float delta_angle;
+  TessVec2 linear_impulse;
+  float axial_impulse, lower_impulse, upper_impulse;
+  float axial_mass;
+  uint32_t state_a, state_b;
+} Joint;
+
+/* ---- Tile map ---------------------------------------------------------- */
+
+/* Per cell: kind, which sides face an open neighbour (so they may collide),
+ * which corners are convex and unshared, the sides this cell covers fully. */
+#define SIDE_LEFT 1u
+#define SIDE_RIGHT 2u
+#define SIDE_TOP 4u
+#define SIDE_BOTTOM 8u
+
+typedef struct MapCell {
+  uint8_t kind;
+  uint8_t free_sides;  /* SIDE_* of sides with an open neighbour */
+  uint8_t corners;     /* bit 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left: active */
+  uint8_t covers;      /* SIDE_* this cell's geometry covers completely */
+  uint8_t one_way;
+  uint8_t pad;
+  uint16_t material;
+} MapCell;
+
+typedef struct MapPiece {
+  PhysPoly poly;       /* world coordinates */
+  uint8_t boundary[TESS_POLY_MAX]; /* edge i lies on a cell side covered by the neighbour: never collides */
+} MapPiece;
+
+typedef struct TileMap {
+  uint32_t width, height;
+  float cell_w, cell_h, inv_w, inv_h;
+  TessVec2 origin;
+  MapCell *cells;
+  TessMapMaterial *materials;
+  uint32_t material_count;
+  uint32_t *piece_start; /* NULL when no traced cell */
+  MapPiece *pieces;
+  uint32_t piece_count;
+} TileMap;
+
+/* ---- Zones, sensors, events ------------------------------------------- */
+
+typedef struct Zone {
+  TessZoneDef def;
+} Zone;
+
+typedef struct SensorOverlap {
+  uint64_t key;        /* sensor shape << 32 | visitor shape */
+  uint32_t sensor_gen, visitor_gen;
+} SensorOverlap;
+
+typedef struct PendingDestroy {
+  TessBodyId body;
+} PendingDestroy;
+
+/* ---- The world --------------------------------------------------------- */
+
+struct TessWorld {
+  TessWorldDef def;
+  uint64_t step_count;
+  bool locked;
+
+  /* slot arrays with free lists */
+  Body *bodies; uint32_t body_cap, body_count, body_free, body_live;
+  Shape *shapes; uint32_t shape_cap, shape_count, shape_free, shape_live;
+  Joint *joints; uint32_t joint_cap, joint_count, joint_free, joint_live;
+  /* free lists link through Body.shape_head, Shape.next, Joint.body_a */
+
+  Contact *contacts; uint32_t contact_count, contact_cap;
+  Contact *contacts_old; uint32_t contacts_old_count, contacts_old_cap;
+  KeyTable contact_table; /* key -> index in contacts (after the step) */
+
+  SensorOverlap *sensors; uint32_t sensor_count, sensor_cap;
+  SensorOverlap *sensors_new; uint32_t sensors_new_count, sensors_new_cap;
+
+  Zone *zones; uint32_t zone_count, zone_cap;
+  TileMap map; bool has_map;
+
+  /* events of the last step */
+  TessContactEvent *ev_begin; uint32_t ev_begin_count, ev_begin_cap;
+  TessContactEndEvent *ev_end; uint32_t ev_end_count, ev_end_cap;
+  TessSensorEvent *ev_sbegin; uint32_t ev_sbegin_count, ev_sbegin_cap;
+  TessSensorEvent *ev_send; uint32_t ev_send_count, ev_send_cap;
+
+  PendingDestroy *pending; uint32_t pending_count, pending_cap;
+
+  /* scratch, per step */
+  BodyState *states; uint32_t states_cap;
+  uint32_t *island_parent; uint32_t island_cap;
+  float *island_min_sleep;
+  uint8_t *island_awake;
+  void *bp_scratch; size_t bp_scratch_size;
+  void *bp_scratch2; size_t bp_scratch2_size;
+  uint64_t *pairs; uint32_t pair_count, pair_cap;
+  uint64_t *joint_pairs; uint32_t joint_pair_count, joint_pair_cap;
+  PhysPoly *wpolys; uint32_t wpolys_cap;   /* shapes in world coordinates, this step */
+  float *margins; uint32_t margins_cap;    /* speculative margin per body, this step */
+};
+
+/* ---- Shared helpers ---------------------------------------------------- */
+
+bool phys_grow(void **data, uint32_t *cap, uint32_t need, size_t elem);
+#define PHYS_GROW(ptr, capp, need) phys_grow((void **)&(ptr), (capp), (need), sizeof(*(ptr)))
+
+/* geometry.c */
+void phys_poly_finish(PhysPoly *p);  /* computes normals */
+void phys_poly_transform(const PhysPoly *in, TessTransform xf, PhysPoly *out);
+void phys_poly_mass(const PhysPoly *p, float *area, TessVec2 *centroid, float *inertia_c);
+TessAABB phys_poly_aabb(const PhysPoly *p, TessTransform xf);
+bool phys_poly_contains(const PhysPoly *p, TessVec2 local_point);
+/* Ray against a rounded polygon (world frame); fraction in [0, max). */
+bool phys_poly_ray(const PhysPoly *p, TessVec2 origin, TessVec2 d, float max_fraction, float *fraction,
+                   TessVec2 *normal);
+float phys_poly_inner_radius(const PhysPoly *p, TessVec2 c);
+/* Area and centroid of poly ∩ rectangle (poly world, radius ignored unless circle). */
+float phys_clip_area_rect(const PhysPoly *p, TessAABB r, TessVec2 *centroid);
+
+/* manifold.c: both polys in world coordinates; normal from a to b;
+ * points with separation above `margin` are dropped. */
+void phys_collide(const PhysPoly *a, const PhysPoly *b, float margin, Manifold *m);
+/* A body shape (world coordinates) against one full map cell, with the
+ * cell's open sides and active corners: normal from the cell to the shape. */
+void phys_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
+                       Manifold *m);
+
+/* tilemap.c */
+void phys_map_free(TileMap *map);
+/* Appends the contacts of one shape against the map; returns false on no memory. */
+bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *world_poly, TessAABB box,
+                            float margin, TessVec2 body_center);
+bool phys_map_ray(const TileMap *map, TessVec2 origin, TessVec2 d, float max_fraction, TessRayHit *hit);
+bool phys_map_point_solid(const TileMap *map, TessVec2 p);
+/* Material index of the cell under p, or -1. */
+int phys_map_material_at(const TileMap *map, TessVec2 p);
+/* Submerged area and centroid of a world poly in fluid cells. */
+float phys_map_submerged(const TileMap *map, const PhysPoly *p, TessVec2 *centroid, float *density_area);
+
+/* contact.c */
+Contact *phys_contact_push(TessWorld *w);
+void phys_contact_init(TessWorld *w, Contact *c, const Manifold *m, uint32_t shape_a, uint32_t shape_b,
+                       uint32_t cell, float fa, float ra, float ta);
+bool phys_keytable_build(KeyTable *t, const Contact *contacts, uint32_t count);
+uint32_t phys_keytable_find(const KeyTable *t, uint64_t key);
+void phys_keytable_free(KeyTable *t);
+
+/* broad_phase.c: candidate pairs (shape index pairs, lower first) into w->pairs. */
+bool phys_broad_phase(TessWorld *w, const float *margins);
+
+/* solver.c */
+void phys_solve(TessWorld *w, float dt);
+
+/* joint.c */
+void phys_joint_prepare(TessWorld *w, Joint *j, float h);
+void phys_joint_warm_start(TessWorld *w, Joint *j);
+void phys_joint_solve(TessWorld *w, Joint *j, float h, bool use_bias);
+
+/* world.c */
+static inline bool phys_body_active(const Body *b) { return b->in_use && b->awake && b->type != TESS_BODY_STATIC; }
+Body *phys_body_get(const TessWorld *w, TessBodyId id);
+void phys_body_update_mass(TessWorld *w, Body *b);
+
+/* Soft constraint parameters (Box2D v3's b2Softness). */
+typedef struct Softness {
+  float bias_rate, mass_scale, impulse_scale;
+} Softness;
+static inline Softness phys_softness(float hertz, float zeta, float h) {
+  Softness s = {0.0f, 1.0f, 0.0f};
+  if (hertz == 0.0f) return s;
+  float omega = 2.0f * 3.14159265358979f * hertz;
+  float a1 = 2.0f * zeta + h * omega;
+  float a2 = h * omega * a1;
+  float a3 = 1.0f / (1.0f + a2);
+  s.bias_rate = omega / a1;
+  s.mass_scale = a2 * a3;
+  s.impulse_scale = a3;
+  return s;
+}
+
+#endif

@@ -1,0 +1,752 @@
+/* One step of the world: shapes to world space, broad phase, narrow phase
+ * (bodies and map), events, islands (wake), forces (gravity, zones, floor
+ * drag, buoyancy), the soft-step solver, restitution, sleeping, and the
+ * deferred removals. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "physics_internal.h"
+
+void phys_destroy_pending(TessWorld *w);
+
+#define SPECULATIVE(w) (4.0f * (w)->def.linear_slop)
+
+static bool ensure_scratch(TessWorld *w) {
+  if (!PHYS_GROW(w->states, &w->states_cap, w->body_count + 1)) return false;
+  if (w->island_cap < w->body_count + 1) {
+    uint32_t cap = w->body_count + 1;
+    uint32_t *p = tess_realloc(w->island_parent, (size_t)cap * sizeof *p);
+    if (!p) return false;
+    w->island_parent = p;
+    float *f = tess_realloc(w->island_min_sleep, (size_t)cap * sizeof *f);
+    if (!f) return false;
+    w->island_min_sleep = f;
+    uint8_t *a = tess_realloc(w->island_awake, cap);
+    if (!a) return false;
+    w->island_awake = a;
+    w->island_cap = cap;
+  }
+  if (!PHYS_GROW(w->wpolys, &w->wpolys_cap, w->shape_count + 1)) return false;
+  if (!PHYS_GROW(w->margins, &w->margins_cap, w->body_count + 1)) return false;
+  return true;
+}
+
+static float body_speed(const Body *b) { return tess_v2_length(b->v) + fabsf(b->w) * b->max_extent; }
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+static int cmp_overlap(const void *a, const void *b) {
+  return cmp_u64(&((const SensorOverlap *)a)->key, &((const SensorOverlap *)b)->key);
+}
+
+static bool joined(const TessWorld *w, uint32_t a, uint32_t b) {
+  if (w->joint_pair_count == 0) return false;
+  uint64_t key = a < b ? ((uint64_t)a << 32) | b : ((uint64_t)b << 32) | a;
+  return bsearch(&key, w->joint_pairs, w->joint_pair_count, sizeof(uint64_t), cmp_u64) != NULL;
+}
+
+static uint32_t find_root(uint32_t *parent, uint32_t i) {
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]];
+    i = parent[i];
+  }
+  return i;
+}
+
+static void unite(uint32_t *parent, uint32_t a, uint32_t b) {
+  uint32_t ra = find_root(parent, a), rb = find_root(parent, b);
+  if (ra == rb) return;
+  if (ra < rb)
+    parent[rb] = ra;
+  else
+    parent[ra] = rb;
+}
+
+static bool push_event(void **arr, uint32_t *count, uint32_t *cap, const void *ev, size_t size) {
+  if (!phys_grow(arr, cap, *count + 1, size)) return false;
+  memcpy((char *)*arr + (size_t)(*count) * size, ev, size);
+  (*count)++;
+  return true;
+}
+
+static TessShapeId shape_id(const TessWorld *w, uint32_t s) {
+  TessShapeId id = {0, 0};
+  if (s != TESS_NULL_INDEX) {
+    id.index1 = s + 1;
+    id.generation = w->shapes[s].generation;
+  }
+  return id;
+}
+
+static TessBodyId body_id(const TessWorld *w, uint32_t b) {
+  TessBodyId id = {0, 0};
+  if (b != TESS_NULL_INDEX) {
+    id.index1 = b + 1;
+    id.generation = w->bodies[b].generation;
+  }
+  return id;
+}
+
+/* ---- Narrow phase ------------------------------------------------------ */
+
+static bool narrow_phase(TessWorld *w, float dt) {
+  /* swap: the previous step's contacts become "old" (the key table indexes them) */
+  Contact *tmp = w->contacts_old;
+  uint32_t tmp_cap = w->contacts_old_cap;
+  w->contacts_old = w->contacts;
+  w->contacts_old_cap = w->contact_cap;
+  w->contacts_old_count = w->contact_count;
+  w->contacts = tmp;
+  w->contact_cap = tmp_cap;
+  w->contact_count = 0;
+  w->sensors_new_count = 0;
+
+  /* contacts and overlaps between resting things are kept as they were */
+  for (uint32_t i = 0; i < w->contacts_old_count; i++) {
+    const Contact *o = &w->contacts_old[i];
+    const Body *a = o->body_a == TESS_NULL_INDEX ? NULL : &w->bodies[o->body_a];
+    const Body *b = o->body_b == TESS_NULL_INDEX ? NULL : &w->bodies[o->body_b];
+    if ((a && (phys_body_active(a) || !a->in_use)) || (b && (phys_body_active(b) || !b->in_use))) continue;
+    Contact *c = phys_contact_push(w);
+    if (!c) return false;
+    *c = *o;
+    c->flags |= 0x100u;
+  }
+  for (uint32_t i = 0; i < w->sensor_count; i++) {
+    const SensorOverlap *o = &w->sensors[i];
+    const Body *a = &w->bodies[w->shapes[(uint32_t)(o->key >> 32)].body];
+    const Body *b = &w->bodies[w->shapes[(uint32_t)o->key].body];
+    if (phys_body_active(a) || phys_body_active(b)) continue;
+    if (!PHYS_GROW(w->sensors_new, &w->sensors_new_cap, w->sensors_new_count + 1)) return false;
+    w->sensors_new[w->sensors_new_count++] = *o;
+  }
+
+  /* body pairs */
+  Manifold m;
+  for (uint32_t i = 0; i < w->pair_count; i++) {
+    uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
+    const Shape *sa = &w->shapes[ia], *sb = &w->shapes[ib];
+    if (sa->sensor || sb->sensor) {
+      uint32_t sensor = sa->sensor ? ia : ib, visitor = sa->sensor ? ib : ia;
+      phys_collide(&w->wpolys[ia], &w->wpolys[ib], 0.0f, &m);
+      bool overlap = false;
+      for (uint32_t k = 0; k < m.count; k++)
+        if (m.p[k].separation < 0.0f) overlap = true;
+      if (!overlap) continue;
+      if (!PHYS_GROW(w->sensors_new, &w->sensors_new_cap, w->sensors_new_count + 1)) return false;
+      SensorOverlap *o = &w->sensors_new[w->sensors_new_count++];
+      o->key = ((uint64_t)sensor << 32) | visitor;
+      o->sensor_gen = w->shapes[sensor].generation;
+      o->visitor_gen = w->shapes[visitor].generation;
+      continue;
+    }
+    if (joined(w, sa->body, sb->body)) continue;
+    float margin = w->margins[sa->body] + w->margins[sb->body];
+    phys_collide(&w->wpolys[ia], &w->wpolys[ib], margin, &m);
+    if (m.count == 0) continue;
+    Contact *c = phys_contact_push(w);
+    if (!c) return false;
+    TessMaterialMix mix = tess_material_mix(sa->friction, sa->restitution, sa->tangential, sb->friction,
+                                            sb->restitution, sb->tangential);
+    c->key = w->pairs[i];
+    c->body_a = sa->body;
+    c->body_b = sb->body;
+    phys_contact_init(w, c, &m, ia, ib, 0, mix.friction, mix.restitution, mix.tangential);
+  }
+
+  /* shapes against the tile map */
+  if (w->has_map) {
+    for (uint32_t s = 0; s < w->shape_count; s++) {
+      const Shape *sh = &w->shapes[s];
+      if (!sh->in_use || sh->sensor) continue;
+      const Body *b = &w->bodies[sh->body];
+      if (b->type != TESS_BODY_DYNAMIC || !b->awake || b->destroy_pending) continue;
+      if (!(sh->mask & 0x1u)) continue; /* the map is category 1 */
+      if (!phys_map_collide_shape(w, s, &w->wpolys[s], sh->aabb, w->margins[sh->body], b->center)) return false;
+    }
+  }
+  (void)dt;
+
+  /* index the new contacts (for the next step), then the events */
+  if (!phys_keytable_build(&w->contact_table, w->contacts, w->contact_count)) return false;
+  for (uint32_t i = 0; i < w->contacts_old_count; i++) {
+    const Contact *o = &w->contacts_old[i];
+    if (!(o->flags & CONTACT_TOUCHING)) continue;
+    uint32_t k = phys_keytable_find(&w->contact_table, o->key);
+    if (k != TESS_NULL_INDEX && (w->contacts[k].flags & CONTACT_TOUCHING)) continue;
+    TessContactEndEvent ev;
+    memset(&ev, 0, sizeof ev);
+    ev.with_map = (o->flags & CONTACT_MAP) != 0;
+    uint32_t sa = ev.with_map ? o->shape_b : o->shape_a;
+    ev.a.index1 = sa + 1;
+    ev.a.generation = w->shapes[sa].generation;
+    if (!ev.with_map) {
+      ev.b.index1 = o->shape_b + 1;
+      ev.b.generation = w->shapes[o->shape_b].generation;
+    } else if (w->has_map) {
+      ev.cell_x = o->cell % w->map.width;
+      ev.cell_y = o->cell / w->map.width;
+    }
+    if (!push_event((void **)&w->ev_end, &w->ev_end_count, &w->ev_end_cap, &ev, sizeof ev)) return false;
+  }
+  for (uint32_t i = 0; i < w->contact_count; i++) {
+    Contact *c = &w->contacts[i];
+    if (!(c->flags & CONTACT_TOUCHING) || (c->flags & 0x100u)) continue;
+    TessContactEvent ev;
+    memset(&ev, 0, sizeof ev);
+    ev.with_map = (c->flags & CONTACT_MAP) != 0;
+    if (ev.with_map) {
+      ev.a = shape_id(w, c->shape_b);
+      ev.body_a = body_id(w, c->body_b);
+      ev.normal = tess_v2_neg(c->normal);
+      ev.cell_x = c->cell % w->map.width;
+      ev.cell_y = c->cell / w->map.width;
+    } else {
+      ev.a = shape_id(w, c->shape_a);
+      ev.b = shape_id(w, c->shape_b);
+      ev.body_a = body_id(w, c->body_a);
+      ev.body_b = body_id(w, c->body_b);
+      ev.normal = c->normal;
+    }
+    ev.point = c->p[0].point;
+    TessVec2 va = c->body_a == TESS_NULL_INDEX ? tess_v2(0, 0) : w->bodies[c->body_a].v;
+    TessVec2 vb = c->body_b == TESS_NULL_INDEX ? tess_v2(0, 0) : w->bodies[c->body_b].v;
+    float vn = tess_v2_dot(tess_v2_sub(vb, va), c->normal);
+    ev.approach_speed = vn < 0.0f ? -vn : 0.0f;
+    if (!push_event((void **)&w->ev_begin, &w->ev_begin_count, &w->ev_begin_cap, &ev, sizeof ev)) return false;
+  }
+  /* sensor overlaps: sorted lists, compared */
+  qsort(w->sensors_new, w->sensors_new_count, sizeof(SensorOverlap), cmp_overlap);
+  uint32_t a = 0, b = 0;
+  while (a < w->sensor_count || b < w->sensors_new_count) {
+    uint64_t ka = a < w->sensor_count ? w->sensors[a].key : UINT64_MAX;
+    uint64_t kb = b < w->sensors_new_count ? w->sensors_new[b].key : UINT64_MAX;
+    if (ka == kb) {
+      a++;
+      b++;
+      continue;
+    }
+    TessSensorEvent ev;
+    if (ka < kb) {
+      const SensorOverlap *o = &w->sensors[a++];
+      ev.sensor.index1 = (uint32_t)(o->key >> 32) + 1;
+      ev.sensor.generation = o->sensor_gen;
+      ev.visitor.index1 = (uint32_t)o->key + 1;
+      ev.visitor.generation = o->visitor_gen;
+      if (!push_event((void **)&w->ev_send, &w->ev_send_count, &w->ev_send_cap, &ev, sizeof ev)) return false;
+    } else {
+      const SensorOverlap *o = &w->sensors_new[b++];
+      ev.sensor.index1 = (uint32_t)(o->key >> 32) + 1;
+      ev.sensor.generation = o->sensor_gen;
+      ev.visitor.index1 = (uint32_t)o->key + 1;
+      ev.visitor.generation = o->visitor_gen;
+      if (!push_event((void **)&w->ev_sbegin, &w->ev_sbegin_count, &w->ev_sbegin_cap, &ev, sizeof ev)) return false;
+    }
+  }
+  SensorOverlap *st = w->sensors;
+  uint32_t st_cap = w->sensor_cap;
+  w->sensors = w->sensors_new;
+  w->sensor_cap = w->sensors_new_cap;
+  w->sensor_count = w->sensors_new_count;
+  w->sensors_new = st;
+  w->sensors_new_cap = st_cap;
+  w->sensors_new_count = 0;
+  return true;
+}
+
+/* ---- Forces ------------------------------------------------------------ */
+
+static void apply_forces(TessWorld *w) {
+  TessVec2 g = w->def.gravity;
+  float glen = tess_v2_length(g);
+  for (uint32_t i = 0; i < w->body_count; i++) {
+    Body *b = &w->bodies[i];
+    b->extra_damping = 0.0f;
+    b->extra_angular_damping = 0.0f;
+    if (!phys_body_active(b) || b->type != TESS_BODY_DYNAMIC) continue;
+    for (uint32_t z = 0; z < w->zone_count; z++) {
+      const TessZoneDef *zd = &w->zones[z].def;
+      if (zd->type == TESS_ZONE_TYPE_ATTRACTOR) {
+        TessVec2 d = tess_v2_sub(zd->center, b->center);
+        float dist = tess_v2_length(d);
+        if (zd->radius > 0.0f && dist > zd->radius) continue;
+        if (dist < 1e-6f) continue;
+        float r = dist < zd->min_distance ? zd->min_distance : dist;
+        float a = zd->strength / (r * r);
+        b->force = tess_v2_mul_add(b->force, b->mass * a / dist, d);
+      } else {
+        TessVec2 c = b->center;
+        if (c.x < zd->rect.lower.x || c.x > zd->rect.upper.x || c.y < zd->rect.lower.y || c.y > zd->rect.upper.y)
+          continue;
+        if (zd->type == TESS_ZONE_TYPE_FORCE)
+          b->force = tess_v2_add(b->force, zd->vector);
+        else
+          b->force = tess_v2_mul_add(b->force, b->mass, zd->vector);
+      }
+    }
+    if (!w->has_map) continue;
+    if (w->def.floor_drag > 0.0f) {
+      /* Infiniworld's kinetic friction: F = -k * friction * m * v, applied implicitly */
+      int mat = phys_map_material_at(&w->map, b->center);
+      if (mat >= 0) {
+        float c = w->def.floor_drag * w->map.materials[mat].friction;
+        b->extra_damping += c;
+        b->extra_angular_damping += c;
+      }
+    }
+    if (glen > 0.0f) {
+      float total_area = 0.0f, sub_area = 0.0f;
+      for (uint32_t s = b->shape_head; s != TESS_NULL_INDEX; s = w->shapes[s].next) {
+        const Shape *sh = &w->shapes[s];
+        if (sh->sensor) continue;
+        total_area += sh->area;
+        TessVec2 centroid;
+        float density_area;
+        float a = phys_map_submerged(&w->map, &w->wpolys[s], &centroid, &density_area);
+        if (a <= 0.0f) continue;
+        sub_area += a;
+        /* buoyancy: fluid density x submerged area x gravity, against gravity, at the submerged centroid */
+        TessVec2 f = tess_v2_scale(-density_area, g);
+        b->force = tess_v2_add(b->force, f);
+        b->torque += tess_v2_cross(tess_v2_sub(centroid, b->center), f);
+      }
+      if (sub_area > 0.0f && total_area > 0.0f) {
+        float frac = sub_area / total_area;
+        if (frac > 1.0f) frac = 1.0f;
+        b->extra_damping += w->def.fluid_linear_drag * frac;
+        b->extra_angular_damping += w->def.fluid_angular_drag * frac;
+      }
+    }
+  }
+}
+
+/* ---- Contact solver ---------------------------------------------------- */
+
+static void prepare_contacts(TessWorld *w, float h) {
+  Softness soft = phys_softness(w->def.contact_hertz, w->def.contact_damping_ratio, h);
+  Softness soft_static = phys_softness(2.0f * w->def.contact_hertz, w->def.contact_damping_ratio, h);
+  BodyState *st = w->states;
+  for (uint32_t i = 0; i < w->contact_count; i++) {
+    Contact *c = &w->contacts[i];
+    c->flags &= ~CONTACT_SOLVE;
+    if (c->point_count == 0) continue;
+    Body *a = c->body_a == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_a];
+    Body *b = c->body_b == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_b];
+    bool dyn_a = a && a->type == TESS_BODY_DYNAMIC && a->awake;
+    bool dyn_b = b && b->type == TESS_BODY_DYNAMIC && b->awake;
+    if (!dyn_a && !dyn_b) continue;
+    c->flags |= CONTACT_SOLVE;
+    c->state_a = a && phys_body_active(a) ? c->body_a + 1 : 0;
+    c->state_b = b && phys_body_active(b) ? c->body_b + 1 : 0;
+    const BodyState *sa = &st[c->state_a], *sb = &st[c->state_b];
+    float ma = sa->inv_m, ia = sa->inv_i, mb = sb->inv_m, ib = sb->inv_i;
+    Softness s = (ma == 0.0f || mb == 0.0f) ? soft_static : soft;
+    c->soft_bias_rate = s.bias_rate;
+    c->soft_mass_scale = s.mass_scale;
+    c->soft_impulse_scale = s.impulse_scale;
+    TessVec2 n = c->normal, t = tess_v2_cross_vs(n, 1.0f);
+    TessVec2 ca = a ? a->center : tess_v2(0, 0), cb = b ? b->center : tess_v2(0, 0);
+    float rad_a = c->shape_a == TESS_NULL_INDEX ? 0.0f : w->shapes[c->shape_a].poly.radius;
+    float rad_b = c->shape_b == TESS_NULL_INDEX ? 0.0f : w->shapes[c->shape_b].poly.radius;
+    for (uint32_t k = 0; k < c->point_count; k++) {
+      ContactPoint *p = &c->p[k];
+      p->ra = a ? tess_v2_sub(p->point, ca) : tess_v2(0, 0);
+      p->rb = b ? tess_v2_sub(p->point, cb) : tess_v2(0, 0);
+      TessVec2 surf_a = tess_v2_mul_add(p->point, -0.5f * p->separation, n);
+      TessVec2 surf_b = tess_v2_mul_add(p->point, 0.5f * p->separation, n);
+      p->sa = a ? tess_v2_sub(tess_v2_mul_add(surf_a, -rad_a, n), ca) : tess_v2(0, 0);
+      p->sb = b ? tess_v2_sub(tess_v2_mul_add(surf_b, rad_b, n), cb) : tess_v2(0, 0);
+      p->base_separation = p->separation - tess_v2_dot(tess_v2_sub(p->sb, p->sa), n);
+      float rna = tess_v2_cross(p->ra, n), rnb = tess_v2_cross(p->rb, n);
+      float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
+      p->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
+      float rta = tess_v2_cross(p->ra, t), rtb = tess_v2_cross(p->rb, t);
+      float kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
+      p->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
+      TessVec2 dv = tess_v2_sub(tess_v2_add(sb->v, tess_v2_cross_sv(sb->w, p->rb)),
+                                tess_v2_add(sa->v, tess_v2_cross_sv(sa->w, p->ra)));
+      p->relative_velocity = tess_v2_dot(n, dv);
+      p->tangent_velocity = tess_v2_dot(t, dv);
+      p->max_normal_impulse = 0.0f;
+    }
+  }
+}
+
+static void warm_start_contacts(TessWorld *w) {
+  BodyState *st = w->states;
+  for (uint32_t i = 0; i < w->contact_count; i++) {
+    Contact *c = &w->contacts[i];
+    if (!(c->flags & CONTACT_SOLVE)) continue;
+    BodyState *sa = &st[c->state_a], *sb = &st[c->state_b];
+    TessVec2 n = c->normal, t = tess_v2_cross_vs(n, 1.0f);
+    for (uint32_t k = 0; k < c->point_count; k++) {
+      ContactPoint *p = &c->p[k];
+      TessVec2 P = tess_v2_add(tess_v2_scale(p->normal_impulse, n), tess_v2_scale(p->tangent_impulse, t));
+      sa->w -= sa->inv_i * tess_v2_cross(p->ra, P);
+      sa->v = tess_v2_mul_add(sa->v, -sa->inv_m, P);
+      sb->w += sb->inv_i * tess_v2_cross(p->rb, P);
+      sb->v = tess_v2_mul_add(sb->v, sb->inv_m, P);
+    }
+  }
+  st[0].v = tess_v2(0, 0);
+  st[0].w = 0.0f;
+}
+
+static void solve_contacts(TessWorld *w, float inv_h, bool use_bias) {
+  BodyState *st = w->states;
+  float max_push = w->def.max_push_velocity;
+  for (uint32_t i = 0; i < w->contact_count; i++) {
+    Contact *c = &w->contacts[i];
+    if (!(c->flags & CONTACT_SOLVE)) continue;
+    BodyState *sa = &st[c->state_a], *sb = &st[c->state_b];
+    float ma = sa->inv_m, ia = sa->inv_i, mb = sb->inv_m, ib = sb->inv_i;
+    TessVec2 va = sa->v, vb = sb->v;
+    float wa = sa->w, wb = sb->w;
+    TessVec2 dp = tess_v2_sub(sb->dp, sa->dp);
+    TessVec2 n = c->normal, t = tess_v2_cross_vs(n, 1.0f);
+    float total_normal = 0.0f;
+    for (uint32_t k = 0; k < c->point_count; k++) {
+      ContactPoint *p = &c->p[k];
+      TessVec2 prb = tess_rot_apply(sb->dq, p->sb), pra = tess_rot_apply(sa->dq, p->sa);
+      TessVec2 d = tess_v2_add(dp, tess_v2_sub(prb, pra));
+      float s = tess_v2_dot(d, n) + p->base_separation;
+      float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
+      if (s > 0.0f) {
+        bias = s * inv_h; /* speculative: may close the gap, no more */
+      } else if (use_bias) {
+        bias = c->soft_bias_rate * s;
+        if (bias < -max_push) bias = -max_push;
+        mass_scale = c->soft_mass_scale;
+        impulse_scale = c->soft_impulse_scale;
+      }
+      TessVec2 dv = tess_v2_sub(tess_v2_add(vb, tess_v2_cross_sv(wb, p->rb)), tess_v2_add(va, tess_v2_cross_sv(wa, p->ra)));
+      float vn = tess_v2_dot(dv, n);
+      float impulse = -p->normal_mass * mass_scale * (vn + bias) - impulse_scale * p->normal_impulse;
+      float new_impulse = p->normal_impulse + impulse;
+      if (new_impulse < 0.0f) new_impulse = 0.0f;
+      impulse = new_impulse - p->normal_impulse;
+      if (use_bias && impulse > 0.0f && vn < p->relative_velocity) {
+        /* the impact speed is the approach speed in the sub-step where the contact first acts */
+        p->relative_velocity = vn;
+        p->tangent_velocity = tess_v2_dot(dv, t);
+      }
+      p->normal_impulse = new_impulse;
+      if (new_impulse > p->max_normal_impulse) p->max_normal_impulse = new_impulse;
+      total_normal += new_impulse;
+      TessVec2 P = tess_v2_scale(impulse, n);
+      va = tess_v2_mul_add(va, -ma, P);
+      wa -= ia * tess_v2_cross(p->ra, P);
+      vb = tess_v2_mul_add(vb, mb, P);
+      wb += ib * tess_v2_cross(p->rb, P);
+    }
+    (void)total_normal;
+    float friction = c->friction;
+    for (uint32_t k = 0; k < c->point_count; k++) {
+      ContactPoint *p = &c->p[k];
+      TessVec2 dv = tess_v2_sub(tess_v2_add(vb, tess_v2_cross_sv(wb, p->rb)), tess_v2_add(va, tess_v2_cross_sv(wa, p->ra)));
+      float vt = tess_v2_dot(dv, t);
+      float impulse = -p->tangent_mass * vt;
+      float max_f = friction * p->normal_impulse;
+      float new_impulse = p->tangent_impulse + impulse;
+      if (new_impulse < -max_f) new_impulse = -max_f;
+      if (new_impulse > max_f) new_impulse = max_f;
+      impulse = new_impulse - p->tangent_impulse;
+      p->tangent_impulse = new_impulse;
+      TessVec2 P = tess_v2_scale(impulse, t);
+      va = tess_v2_mul_add(va, -ma, P);
+      wa -= ia * tess_v2_cross(p->ra, P);
+      vb = tess_v2_mul_add(vb, mb, P);
+      wb += ib * tess_v2_cross(p->rb, P);
+    }
+    sa->v = va;
+    sa->w = wa;
+    sb->v = vb;
+    sb->w = wb;
+  }
+  st[0].v = tess_v2(0, 0);
+  st[0].w = 0.0f;
+}
+
+/* Restitution and tangential efficiency, once, at impacts only. */
+static void apply_restitution(TessWorld *w) {
+  BodyState *st = w->states;
+  float threshold = w->def.restitution_threshold;
+  for (uint32_t i = 0; i < w->contact_count; i++) {
+    Contact *c = &w->contacts[i];
+    if (!(c->flags & CONTACT_SOLVE)) continue;
+    if (c->restitution == 0.0f && c->tangential == 1.0f) continue;
+    BodyState *sa = &st[c->state_a], *sb = &st[c->state_b];
+    float ma = sa->inv_m, ia = sa->inv_i, mb = sb->inv_m, ib = sb->inv_i;
+    TessVec2 va = sa->v, vb = sb->v;
+    float wa = sa->w, wb = sb->w;
+    TessVec2 n = c->normal, t = tess_v2_cross_vs(n, 1.0f);
+    for (uint32_t k = 0; k < c->point_count; k++) {
+      ContactPoint *p = &c->p[k];
+      if (p->relative_velocity > -threshold || p->max_normal_impulse == 0.0f) continue;
+      TessVec2 dv = tess_v2_sub(tess_v2_add(vb, tess_v2_cross_sv(wb, p->rb)), tess_v2_add(va, tess_v2_cross_sv(wa, p->ra)));
+      float vn = tess_v2_dot(dv, n);
+      float impulse = -p->normal_mass * (vn + c->restitution * p->relative_velocity);
+      float new_impulse = p->normal_impulse + impulse;
+      if (new_impulse < 0.0f) new_impulse = 0.0f;
+      impulse = new_impulse - p->normal_impulse;
+      p->normal_impulse = new_impulse;
+      if (new_impulse > p->max_normal_impulse) p->max_normal_impulse = new_impulse;
+      TessVec2 P = tess_v2_scale(impulse, n);
+      va = tess_v2_mul_add(va, -ma, P);
+      wa -= ia * tess_v2_cross(p->ra, P);
+      vb = tess_v2_mul_add(vb, mb, P);
+      wb += ib * tess_v2_cross(p->rb, P);
+      if (c->tangential < 1.0f) {
+        /* the tangential relative velocity keeps only `tangential` of what it had at the impact */
+        dv = tess_v2_sub(tess_v2_add(vb, tess_v2_cross_sv(wb, p->rb)), tess_v2_add(va, tess_v2_cross_sv(wa, p->ra)));
+        float vt = tess_v2_dot(dv, t);
+        float target = c->tangential * p->tangent_velocity;
+        if (fabsf(vt) > fabsf(target) && vt * target >= 0.0f) {
+          float j = -p->tangent_mass * (vt - target);
+          p->tangent_impulse += j;
+          TessVec2 T = tess_v2_scale(j, t);
+          va = tess_v2_mul_add(va, -ma, T);
+          wa -= ia * tess_v2_cross(p->ra, T);
+          vb = tess_v2_mul_add(vb, mb, T);
+          wb += ib * tess_v2_cross(p->rb, T);
+        }
+      }
+    }
+    sa->v = va;
+    sa->w = wa;
+    sb->v = vb;
+    sb->w = wb;
+  }
+  st[0].v = tess_v2(0, 0);
+  st[0].w = 0.0f;
+}
+
+/* ---- The step ---------------------------------------------------------- */
+
+static void clear_events(TessWorld *w) {
+  w->ev_begin_count = w->ev_end_count = w->ev_sbegin_count = w->ev_send_count = 0;
+}
+
+static bool joint_active(const TessWorld *w, const Joint *j) {
+  const Body *a = j->body_a == TESS_NULL_INDEX ? NULL : &w->bodies[j->body_a];
+  const Body *b = j->body_b == TESS_NULL_INDEX ? NULL : &w->bodies[j->body_b];
+  return (a && a->type == TESS_BODY_DYNAMIC && a->awake) || (b && b->type == TESS_BODY_DYNAMIC && b->awake);
+}
+
+static bool build_joint_pairs(TessWorld *w) {
+  w->joint_pair_count = 0;
+  for (uint32_t i = 0; i < w->joint_count; i++) {
+    const Joint *j = &w->joints[i];
+    if (!j->in_use || j->collide_connected || j->body_a == TESS_NULL_INDEX || j->body_b == TESS_NULL_INDEX) continue;
+    if (!PHYS_GROW(w->joint_pairs, &w->joint_pair_cap, w->joint_pair_count + 1)) return false;
+    uint32_t a = j->body_a, b = j->body_b;
+    w->joint_pairs[w->joint_pair_count++] = a < b ? ((uint64_t)a << 32) | b : ((uint64_t)b << 32) | a;
+  }
+  qsort(w->joint_pairs, w->joint_pair_count, sizeof(uint64_t), cmp_u64);
+  return true;
+}
+
+static void islands_wake(TessWorld *w) {
+  uint32_t *parent = w->island_parent;
+  for (uint32_t i = 0; i < w->body_count; i++) parent[i] = i;
+  for (uint32_t i = 0; i < w->contact_count; i++) {
+    const Contact *c = &w->contacts[i];
+    if (c->point_count == 0 || c->body_a == TESS_NULL_INDEX || c->body_b == TESS_NULL_INDEX) continue;
+    if (!(c->flags & CONTACT_TOUCHING)) continue;
+    if (w->bodies[c->body_a].type != TESS_BODY_DYNAMIC || w->bodies[c->body_b].type != TESS_BODY_DYNAMIC) continue;
+    unite(parent, c->body_a, c->body_b);
+  }
+  for (uint32_t i = 0; i < w->joint_count; i++) {
+    const Joint *j = &w->joints[i];
+    if (!j->in_use || j->body_a == TESS_NULL_INDEX || j->body_b == TESS_NULL_INDEX) continue;
+    if (w->bodies[j->body_a].type != TESS_BODY_DYNAMIC || w->bodies[j->body_b].type != TESS_BODY_DYNAMIC) continue;
+    unite(parent, j->body_a, j->body_b);
+  }
+  memset(w->island_awake, 0, w->body_count);
+  for (uint32_t i = 0; i < w->body_count; i++) {
+    const Body *b = &w->bodies[i];
+    if (b->in_use && b->type == TESS_BODY_DYNAMIC && b->awake) w->island_awake[find_root(parent, i)] = 1;
+  }
+  for (uint32_t i = 0; i < w->body_count; i++) {
+    Body *b = &w->bodies[i];
+    if (b->in_use && b->type == TESS_BODY_DYNAMIC && !b->awake && w->island_awake[find_root(parent, i)]) {
+      b->awake = 1;
+      b->sleep_time = 0.0f;
+    }
+  }
+}
+
+static void islands_sleep(TessWorld *w, float dt) {
+  uint32_t *parent = w->island_parent;
+  float lin = w->def.sleep_linear_speed, ang = w->def.sleep_angular_speed;
+  for (uint32_t i = 0; i < w->body_count; i++) {
+    Body *b = &w->bodies[i];
+    if (!b->in_use || b->type == TESS_BODY_STATIC) continue;
+    if (b->type == TESS_BODY_KINEMATIC) {
+      b->awake = (b->v.x != 0.0f || b->v.y != 0.0f || b->w != 0.0f) ? 1 : b->awake;
+      continue;
+    }
+    if (!b->awake) continue;
+    if (!w->def.enable_sleep || !b->enable_sleep || tess_v2_length(b->v) > lin || fabsf(b->w) > ang)
+      b->sleep_time = 0.0f;
+    else
+      b->sleep_time += dt;
+  }
+  /* touching a moving kinematic body keeps a body awake */
+  for (uint32_t i = 0; i < w->contact_count; i++) {
+    const Contact *c = &w->contacts[i];
+    if (c->point_count == 0 || c->body_a == TESS_NULL_INDEX || c->body_b == TESS_NULL_INDEX) continue;
+    Body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
+    if (a->type == TESS_BODY_KINEMATIC && (a->v.x != 0.0f || a->v.y != 0.0f || a->w != 0.0f)) b->sleep_time = 0.0f;
+    if (b->type == TESS_BODY_KINEMATIC && (b->v.x != 0.0f || b->v.y != 0.0f || b->w != 0.0f)) a->sleep_time = 0.0f;
+  }
+  float *min_sleep = w->island_min_sleep;
+  for (uint32_t i = 0; i < w->body_count; i++) min_sleep[i] = FLT_MAX;
+  for (uint32_t i = 0; i < w->body_count; i++) {
+    const Body *b = &w->bodies[i];
+    if (!b->in_use || b->type != TESS_BODY_DYNAMIC || !b->awake) continue;
+    uint32_t r = find_root(parent, i);
+    if (b->sleep_time < min_sleep[r]) min_sleep[r] = b->sleep_time;
+  }
+  if (!w->def.enable_sleep) return;
+  for (uint32_t i = 0; i < w->body_count; i++) {
+    Body *b = &w->bodies[i];
+    if (!b->in_use || b->type != TESS_BODY_DYNAMIC || !b->awake) continue;
+    if (min_sleep[find_root(parent, i)] >= w->def.time_to_sleep) {
+      b->awake = 0;
+      b->v = tess_v2(0.0f, 0.0f);
+      b->w = 0.0f;
+    }
+  }
+}
+
+TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
+  if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "world", "step called during a step");
+  if (!isfinite(dt) || !(dt > 0.0f) || dt > 1.0f)
+    return tess_error_set(err, TESS_ERR_INVALID, "world", "time step must be finite, > 0 and <= 1 s");
+  if (!ensure_scratch(w)) return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
+  w->locked = true;
+  clear_events(w);
+
+  /* shapes in world space and speculative margins */
+  float spec = SPECULATIVE(w);
+  for (uint32_t i = 0; i < w->body_count; i++) {
+    Body *b = &w->bodies[i];
+    if (!b->in_use) continue;
+    b->xf_prev = b->xf;
+    w->margins[i] = b->type == TESS_BODY_STATIC ? 0.0f : spec + (phys_body_active(b) ? body_speed(b) * dt : 0.0f);
+  }
+  for (uint32_t s = 0; s < w->shape_count; s++) {
+    Shape *sh = &w->shapes[s];
+    if (!sh->in_use) continue;
+    const Body *b = &w->bodies[sh->body];
+    phys_poly_transform(&sh->poly, b->xf, &w->wpolys[s]);
+    sh->aabb = phys_poly_aabb(&sh->poly, b->xf);
+  }
+  if (!build_joint_pairs(w) || !phys_broad_phase(w, w->margins) || !narrow_phase(w, dt)) {
+    w->locked = false;
+    return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
+  }
+  if (w->def.contact_begin_fn)
+    for (uint32_t i = 0; i < w->ev_begin_count; i++)
+      w->def.contact_begin_fn(w, &w->ev_begin[i], w->def.callback_user);
+  if (w->def.sensor_begin_fn)
+    for (uint32_t i = 0; i < w->ev_sbegin_count; i++)
+      w->def.sensor_begin_fn(w, &w->ev_sbegin[i], w->def.callback_user);
+
+  islands_wake(w);
+  apply_forces(w);
+
+  /* solver states: slot i at i + 1, 0 is the fixed world */
+  uint32_t substeps = w->def.substeps;
+  float h = dt / (float)substeps, inv_h = 1.0f / h;
+  BodyState *st = w->states;
+  memset(&st[0], 0, sizeof st[0]);
+  st[0].dq = tess_rot_identity();
+  for (uint32_t i = 0; i < w->body_count; i++) {
+    Body *b = &w->bodies[i];
+    BodyState *s = &st[i + 1];
+    memset(s, 0, sizeof *s);
+    s->dq = tess_rot_identity();
+    if (!phys_body_active(b)) continue;
+    s->v = b->v;
+    s->w = b->w;
+    if (b->type == TESS_BODY_DYNAMIC) {
+      s->inv_m = b->inv_mass;
+      s->inv_i = b->inv_inertia;
+    }
+  }
+  prepare_contacts(w, h);
+  for (uint32_t i = 0; i < w->joint_count; i++)
+    if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_prepare(w, &w->joints[i], h);
+
+  TessVec2 g = w->def.gravity;
+  for (uint32_t sub = 0; sub < substeps; sub++) {
+    for (uint32_t i = 0; i < w->body_count; i++) {
+      Body *b = &w->bodies[i];
+      if (!phys_body_active(b) || b->type != TESS_BODY_DYNAMIC) continue;
+      BodyState *s = &st[i + 1];
+      TessVec2 acc = tess_v2_add(tess_v2_scale(b->inv_mass, b->force), tess_v2_scale(b->gravity_scale, g));
+      float lin = 1.0f / (1.0f + h * (b->linear_damping + b->extra_damping));
+      float ang = 1.0f / (1.0f + h * (b->angular_damping + b->extra_angular_damping));
+      s->v = tess_v2_scale(lin, tess_v2_mul_add(s->v, h, acc));
+      s->w = ang * (s->w + h * b->inv_inertia * b->torque);
+    }
+    for (uint32_t i = 0; i < w->joint_count; i++)
+      if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_warm_start(w, &w->joints[i]);
+    warm_start_contacts(w);
+    for (uint32_t i = 0; i < w->joint_count; i++)
+      if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_solve(w, &w->joints[i], h, true);
+    solve_contacts(w, inv_h, true);
+    for (uint32_t i = 0; i < w->body_count; i++) {
+      if (!phys_body_active(&w->bodies[i])) continue;
+      BodyState *s = &st[i + 1];
+      s->dp = tess_v2_mul_add(s->dp, h, s->v);
+      s->dq = tess_rot_integrate(s->dq, h * s->w);
+    }
+    for (uint32_t i = 0; i < w->joint_count; i++)
+      if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_solve(w, &w->joints[i], h, false);
+    solve_contacts(w, inv_h, false);
+  }
+  apply_restitution(w);
+
+  for (uint32_t i = 0; i < w->body_count; i++) {
+    Body *b = &w->bodies[i];
+    if (b->in_use) {
+      b->force = tess_v2(0.0f, 0.0f);
+      b->torque = 0.0f;
+    }
+    if (!phys_body_active(b)) continue;
+    const BodyState *s = &st[i + 1];
+    TessVec2 v = s->v;
+    float av = s->w;
+    float speed = tess_v2_length(v);
+    if (speed > TESS_MAX_SPEED) v = tess_v2_scale(TESS_MAX_SPEED / speed, v);
+    TessVec2 center = tess_v2_add(b->center, s->dp);
+    TessRot q = tess_rot_mul(s->dq, b->xf.q);
+    float mag = sqrtf(q.c * q.c + q.s * q.s);
+    if (mag > 0.0f) {
+      q.c /= mag;
+      q.s /= mag;
+    }
+    if (!tess_v2_is_finite(v) || !isfinite(av) || !tess_v2_is_finite(center) || !isfinite(q.c) || !isfinite(q.s)) {
+      /* never let NaN into the world: stop the body where it was */
+      b->v = tess_v2(0.0f, 0.0f);
+      b->w = 0.0f;
+      continue;
+    }
+    b->v = v;
+    b->w = av;
+    b->center = center;
+    b->xf.q = q;
+    b->xf.p = tess_v2_sub(center, tess_rot_apply(q, b->local_center));
+  }
+  islands_sleep(w, dt);
+  w->step_count++;
+  w->locked = false;
+  phys_destroy_pending(w);
+  return TESS_OK;
+}

@@ -1,0 +1,454 @@
+/* The tile map as a collider. Each cell knows which of its sides face open
+ * space and which corners are convex and unshared, so a body sliding or
+ * rolling across a floor of separate tiles only ever meets the top faces
+ * (Infiniworld: a corner or edge two solid cells share is never tested).
+ * A body is tested only against the cells under its bounding box, grown
+ * by its speculative margin (|v| dt): a fast body meets the face it is
+ * heading for before it can cross it. */
+#include <string.h>
+
+#include "physics_internal.h"
+
+void phys_map_free(TileMap *map) {
+  tess_free(map->cells);
+  tess_free(map->materials);
+  tess_free(map->piece_start);
+  tess_free(map->pieces);
+  memset(map, 0, sizeof *map);
+}
+
+void tess_world_clear_tile_map(TessWorld *w) {
+  phys_map_free(&w->map);
+  w->has_map = false;
+  /* contacts with the old map are gone */
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < w->contact_count; i++)
+    if (!(w->contacts[i].flags & CONTACT_MAP)) w->contacts[k++] = w->contacts[i];
+  w->contact_count = k;
+  phys_keytable_build(&w->contact_table, w->contacts, w->contact_count);
+}
+
+bool tess_world_has_tile_map(const TessWorld *w) { return w->has_map; }
+
+static const MapCell *cell_at(const TileMap *m, int32_t x, int32_t y) {
+  if (x < 0 || y < 0 || (uint32_t)x >= m->width || (uint32_t)y >= m->height) return NULL;
+  return &m->cells[(size_t)y * m->width + (uint32_t)x];
+}
+
+/* Sides of a traced cell that its pieces cover completely (edges on the side line summing to its length). */
+static uint8_t traced_covers(const TessPolygon *pieces, uint32_t n, float cw, float ch) {
+  float len[4] = {0, 0, 0, 0}; /* left, right, top, bottom */
+  float ex = cw * 1e-3f, ey = ch * 1e-3f;
+  for (uint32_t p = 0; p < n; p++)
+    for (uint32_t i = 0; i < pieces[p].count; i++) {
+      TessVec2 a = pieces[p].v[i], b = pieces[p].v[(i + 1) % pieces[p].count];
+      if (fabsf(a.x) < ex && fabsf(b.x) < ex) len[0] += fabsf(b.y - a.y);
+      if (fabsf(a.x - cw) < ex && fabsf(b.x - cw) < ex) len[1] += fabsf(b.y - a.y);
+      if (fabsf(a.y) < ey && fabsf(b.y) < ey) len[2] += fabsf(b.x - a.x);
+      if (fabsf(a.y - ch) < ey && fabsf(b.y - ch) < ey) len[3] += fabsf(b.x - a.x);
+    }
+  uint8_t c = 0;
+  if (len[0] >= ch * 0.999f) c |= SIDE_LEFT;
+  if (len[1] >= ch * 0.999f) c |= SIDE_RIGHT;
+  if (len[2] >= cw * 0.999f) c |= SIDE_TOP;
+  if (len[3] >= cw * 0.999f) c |= SIDE_BOTTOM;
+  return c;
+}
+
+TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, TessError *err) {
+  if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "tile map", "cannot change the map during a step");
+  if (!def || def->width == 0 || def->height == 0)
+    return tess_error_set(err, TESS_ERR_INVALID, "tile map", "the grid is empty (0 x 0)");
+  if (def->width > TESS_LEVEL_MAX_CELLS || def->height > TESS_LEVEL_MAX_CELLS)
+    return tess_error_set(err, TESS_ERR_LIMIT, "tile map", "grid %u x %u exceeds %d per side", def->width, def->height,
+                          TESS_LEVEL_MAX_CELLS);
+  if (!isfinite(def->cell_w) || !isfinite(def->cell_h) || !(def->cell_w > 0.0f) || !(def->cell_h > 0.0f) ||
+      !tess_v2_is_finite(def->origin))
+    return tess_error_set(err, TESS_ERR_INVALID, "tile map", "cell size must be finite and > 0");
+  if (!def->kinds) return tess_error_set(err, TESS_ERR_INVALID, "tile map", "no cell kinds given");
+  if (def->material_count < 1 || !def->material_list)
+    return tess_error_set(err, TESS_ERR_INVALID, "tile map", "at least one material is needed");
+  for (uint32_t i = 0; i < def->material_count; i++) {
+    const TessMapMaterial *m = &def->material_list[i];
+    if (!isfinite(m->friction) || m->friction < 0.0f || m->friction > 100.0f || !isfinite(m->restitution) ||
+        m->restitution < 0.0f || m->restitution > 1.0f || !isfinite(m->tangential) || m->tangential < 0.0f ||
+        m->tangential > 1.0f || !isfinite(m->density) || m->density < 0.0f || m->kind > TESS_MAP_MATERIAL_FLUID)
+      return tess_error_set(err, TESS_ERR_INVALID, "tile map", "material %u has a non-finite or out-of-range value", i);
+  }
+  size_t n = (size_t)def->width * def->height;
+  TileMap map;
+  memset(&map, 0, sizeof map);
+  map.width = def->width;
+  map.height = def->height;
+  map.cell_w = def->cell_w;
+  map.cell_h = def->cell_h;
+  map.inv_w = 1.0f / def->cell_w;
+  map.inv_h = 1.0f / def->cell_h;
+  map.origin = def->origin;
+  map.cells = tess_calloc(n, sizeof(MapCell));
+  map.materials = tess_calloc(def->material_count, sizeof(TessMapMaterial));
+  if (!map.cells || !map.materials) {
+    phys_map_free(&map);
+    return tess_error_set(err, TESS_ERR_NOMEM, "tile map", "out of memory");
+  }
+  memcpy(map.materials, def->material_list, def->material_count * sizeof(TessMapMaterial));
+  map.material_count = def->material_count;
+  bool any_traced = false;
+  for (size_t i = 0; i < n; i++) {
+    uint8_t kind = def->kinds[i];
+    if (kind > TESS_MAP_TRACED) {
+      phys_map_free(&map);
+      return tess_error_set_at(err, TESS_ERR_INVALID, "tile map", TESS_PLACE_OFFSET, i, "unknown cell kind %u", kind);
+    }
+    uint16_t mat = def->materials ? def->materials[i] : 0;
+    if (mat >= def->material_count) {
+      phys_map_free(&map);
+      return tess_error_set_at(err, TESS_ERR_INVALID, "tile map", TESS_PLACE_OFFSET, i, "unknown material %u", mat);
+    }
+    if (kind == TESS_MAP_TRACED) {
+      if (!def->piece_start || !def->pieces) {
+        phys_map_free(&map);
+        return tess_error_set(err, TESS_ERR_INVALID, "tile map", "traced cell without pieces");
+      }
+      any_traced = true;
+    }
+    map.cells[i].kind = kind;
+    map.cells[i].material = mat;
+    map.cells[i].one_way = def->one_way && def->one_way[i] ? 1 : 0;
+  }
+  if (any_traced) {
+    map.piece_start = tess_calloc(n + 1, sizeof(uint32_t));
+    if (!map.piece_start) {
+      phys_map_free(&map);
+      return tess_error_set(err, TESS_ERR_NOMEM, "tile map", "out of memory");
+    }
+    uint32_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+      map.piece_start[i] = total;
+      if (map.cells[i].kind != TESS_MAP_TRACED) continue;
+      uint32_t a = def->piece_start[i], b = def->piece_start[i + 1];
+      if (b < a || b - a > 64) {
+        phys_map_free(&map);
+        return tess_error_set_at(err, TESS_ERR_INVALID, "tile map", TESS_PLACE_OFFSET, i, "bad piece range");
+      }
+      total += b - a;
+    }
+    map.piece_start[n] = total;
+    map.pieces = tess_calloc(total ? total : 1, sizeof(MapPiece));
+    if (!map.pieces) {
+      phys_map_free(&map);
+      return tess_error_set(err, TESS_ERR_NOMEM, "tile map", "out of memory");
+    }
+    map.piece_count = total;
+    for (size_t i = 0; i < n; i++) {
+      if (map.cells[i].kind != TESS_MAP_TRACED) continue;
+      uint32_t a = def->piece_start[i], b = def->piece_start[i + 1];
+      map.cells[i].covers = traced_covers(def->pieces + a, b - a, def->cell_w, def->cell_h);
+      for (uint32_t p = a; p < b; p++) {
+        const TessPolygon *src = &def->pieces[p];
+        TessResult r = tess_polygon_validate(src->v, src->count, err);
+        if (r != TESS_OK) {
+          phys_map_free(&map);
+          return r;
+        }
+      }
+    }
+  }
+  for (size_t i = 0; i < n; i++)
+    if (map.cells[i].kind == TESS_MAP_FULL) map.cells[i].covers = SIDE_LEFT | SIDE_RIGHT | SIDE_TOP | SIDE_BOTTOM;
+  /* open sides, corners, piece boundaries */
+  for (uint32_t y = 0; y < map.height; y++)
+    for (uint32_t x = 0; x < map.width; x++) {
+      MapCell *c = &map.cells[(size_t)y * map.width + x];
+      if (c->kind == TESS_MAP_EMPTY) continue;
+      const MapCell *l = cell_at(&map, (int32_t)x - 1, (int32_t)y), *r = cell_at(&map, (int32_t)x + 1, (int32_t)y);
+      const MapCell *t = cell_at(&map, (int32_t)x, (int32_t)y - 1), *b = cell_at(&map, (int32_t)x, (int32_t)y + 1);
+      uint8_t f = 0;
+      if (!l || !(l->covers & SIDE_RIGHT)) f |= SIDE_LEFT;
+      if (!r || !(r->covers & SIDE_LEFT)) f |= SIDE_RIGHT;
+      if (!t || !(t->covers & SIDE_BOTTOM)) f |= SIDE_TOP;
+      if (!b || !(b->covers & SIDE_TOP)) f |= SIDE_BOTTOM;
+      c->free_sides = f;
+      const MapCell *tl = cell_at(&map, (int32_t)x - 1, (int32_t)y - 1), *tr = cell_at(&map, (int32_t)x + 1, (int32_t)y - 1);
+      const MapCell *br = cell_at(&map, (int32_t)x + 1, (int32_t)y + 1), *bl = cell_at(&map, (int32_t)x - 1, (int32_t)y + 1);
+#define EMPTYC(p) (!(p) || (p)->kind == TESS_MAP_EMPTY)
+      uint8_t cr = 0;
+      if ((f & SIDE_TOP) && (f & SIDE_LEFT) && EMPTYC(tl) && EMPTYC(t) && EMPTYC(l)) cr |= 1;
+      if ((f & SIDE_TOP) && (f & SIDE_RIGHT) && EMPTYC(tr) && EMPTYC(t) && EMPTYC(r)) cr |= 2;
+      if ((f & SIDE_BOTTOM) && (f & SIDE_RIGHT) && EMPTYC(br) && EMPTYC(b) && EMPTYC(r)) cr |= 4;
+      if ((f & SIDE_BOTTOM) && (f & SIDE_LEFT) && EMPTYC(bl) && EMPTYC(b) && EMPTYC(l)) cr |= 8;
+#undef EMPTYC
+      c->corners = cr;
+      if (c->kind == TESS_MAP_TRACED) {
+        size_t i = (size_t)y * map.width + x;
+        uint32_t a = def->piece_start[i];
+        TessVec2 o = tess_v2(map.origin.x + (float)x * map.cell_w, map.origin.y + (float)y * map.cell_h);
+        for (uint32_t p = map.piece_start[i]; p < map.piece_start[i + 1]; p++) {
+          const TessPolygon *src = &def->pieces[a + (p - map.piece_start[i])];
+          MapPiece *mp = &map.pieces[p];
+          double area = 0.0;
+          for (uint32_t k = 0; k < src->count; k++) {
+            TessVec2 u = src->v[k], v = src->v[(k + 1) % src->count];
+            area += (double)u.x * v.y - (double)v.x * u.y;
+          }
+          mp->poly.count = src->count;
+          mp->poly.radius = 0.0f;
+          for (uint32_t k = 0; k < src->count; k++) {
+            TessVec2 v = area > 0.0 ? src->v[k] : src->v[src->count - 1 - k];
+            mp->poly.v[k] = tess_v2_add(o, v);
+          }
+          phys_poly_finish(&mp->poly);
+          float ex = map.cell_w * 1e-3f, ey = map.cell_h * 1e-3f;
+          for (uint32_t k = 0; k < src->count; k++) {
+            TessVec2 u = tess_v2_sub(mp->poly.v[k], o), v = tess_v2_sub(mp->poly.v[(k + 1) % src->count], o);
+            uint8_t side = 0;
+            if (fabsf(u.x) < ex && fabsf(v.x) < ex) side = SIDE_LEFT;
+            else if (fabsf(u.x - map.cell_w) < ex && fabsf(v.x - map.cell_w) < ex) side = SIDE_RIGHT;
+            else if (fabsf(u.y) < ey && fabsf(v.y) < ey) side = SIDE_TOP;
+            else if (fabsf(u.y - map.cell_h) < ey && fabsf(v.y - map.cell_h) < ey) side = SIDE_BOTTOM;
+            mp->boundary[k] = side && !(f & side);
+          }
+        }
+      }
+    }
+  phys_map_free(&w->map);
+  tess_world_clear_tile_map(w);
+  w->map = map;
+  w->has_map = true;
+  return TESS_OK;
+}
+
+static TessAABB cell_box(const TileMap *m, uint32_t x, uint32_t y) {
+  TessAABB b;
+  b.lower = tess_v2(m->origin.x + (float)x * m->cell_w, m->origin.y + (float)y * m->cell_h);
+  b.upper = tess_v2(b.lower.x + m->cell_w, b.lower.y + m->cell_h);
+  return b;
+}
+
+/* Cell range under a box; false when the box misses the map. */
+static bool cell_range(const TileMap *m, TessAABB box, uint32_t *x0, uint32_t *y0, uint32_t *x1, uint32_t *y1) {
+  float fx0 = floorf((box.lower.x - m->origin.x) * m->inv_w), fx1 = floorf((box.upper.x - m->origin.x) * m->inv_w);
+  float fy0 = floorf((box.lower.y - m->origin.y) * m->inv_h), fy1 = floorf((box.upper.y - m->origin.y) * m->inv_h);
+  if (!(fx1 >= 0.0f) || !(fy1 >= 0.0f) || !(fx0 < (float)m->width) || !(fy0 < (float)m->height)) return false;
+  *x0 = fx0 < 0.0f ? 0u : (uint32_t)fx0;
+  *y0 = fy0 < 0.0f ? 0u : (uint32_t)fy0;
+  *x1 = fx1 >= (float)m->width ? m->width - 1 : (uint32_t)fx1;
+  *y1 = fy1 >= (float)m->height ? m->height - 1 : (uint32_t)fy1;
+  return true;
+}
+
+static bool push_map_contact(TessWorld *w, uint32_t shape_index, uint32_t cell, uint32_t piece, const Manifold *m,
+                             const MapCell *c) {
+  Contact *ct = phys_contact_push(w);
+  if (!ct) return false;
+  const Shape *s = &w->shapes[shape_index];
+  const TessMapMaterial *mm = &w->map.materials[c->material];
+  TessMaterialMix mix = tess_material_mix(s->friction, s->restitution, s->tangential, mm->friction, mm->restitution,
+                                          mm->tangential);
+  ct->key = (1ull << 63) | ((uint64_t)shape_index << 32) | ((uint64_t)(piece & 0xFu) << 28) | (cell & 0x0FFFFFFFu);
+  ct->body_a = TESS_NULL_INDEX;
+  ct->body_b = s->body;
+  phys_contact_init(w, ct, m, TESS_NULL_INDEX, shape_index, cell, mix.friction, mix.restitution, mix.tangential);
+  ct->flags |= CONTACT_MAP;
+  return true;
+}
+
+bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *poly, TessAABB box, float margin,
+                            TessVec2 body_center) {
+  const TileMap *m = &w->map;
+  box.lower = tess_v2(box.lower.x - margin, box.lower.y - margin);
+  box.upper = tess_v2(box.upper.x + margin, box.upper.y + margin);
+  uint32_t x0, y0, x1, y1;
+  if (!cell_range(m, box, &x0, &y0, &x1, &y1)) return true;
+  Manifold man;
+  for (uint32_t y = y0; y <= y1; y++)
+    for (uint32_t x = x0; x <= x1; x++) {
+      uint32_t ci = y * m->width + x;
+      const MapCell *c = &m->cells[ci];
+      if (c->kind == TESS_MAP_EMPTY) continue;
+      TessAABB cb = cell_box(m, x, y);
+      if (c->one_way && !(body_center.y < cb.lower.y)) continue; /* only from above */
+      if (c->kind == TESS_MAP_FULL) {
+        phys_collide_cell(poly, cb, c->free_sides, c->corners, margin, &man);
+        if (man.count == 0) continue;
+        if (c->one_way && !(man.normal.y < 0.0f)) continue;
+        if (!push_map_contact(w, shape_index, ci, 0, &man, c)) return false;
+      } else {
+        for (uint32_t p = m->piece_start[ci]; p < m->piece_start[ci + 1]; p++) {
+          const MapPiece *mp = &m->pieces[p];
+          phys_collide(&mp->poly, poly, margin, &man);
+          if (man.count == 0) continue;
+          bool hidden = false;
+          for (uint32_t k = 0; k < mp->poly.count; k++)
+            if (mp->boundary[k] && tess_v2_dot(man.normal, mp->poly.n[k]) > 0.99f) hidden = true;
+          if (hidden) continue;
+          if (c->one_way && !(man.normal.y < 0.0f)) continue;
+          if (!push_map_contact(w, shape_index, ci, p - m->piece_start[ci], &man, c)) return false;
+        }
+      }
+    }
+  return true;
+}
+
+bool phys_map_point_solid(const TileMap *m, TessVec2 p) {
+  float fx = floorf((p.x - m->origin.x) * m->inv_w), fy = floorf((p.y - m->origin.y) * m->inv_h);
+  if (!(fx >= 0.0f && fy >= 0.0f && fx < (float)m->width && fy < (float)m->height)) return false;
+  uint32_t ci = (uint32_t)fy * m->width + (uint32_t)fx;
+  const MapCell *c = &m->cells[ci];
+  if (c->kind == TESS_MAP_FULL) return true;
+  if (c->kind == TESS_MAP_TRACED)
+    for (uint32_t k = m->piece_start[ci]; k < m->piece_start[ci + 1]; k++)
+      if (phys_poly_contains(&m->pieces[k].poly, p)) return true;
+  return false;
+}
+
+int phys_map_material_at(const TileMap *m, TessVec2 p) {
+  float fx = floorf((p.x - m->origin.x) * m->inv_w), fy = floorf((p.y - m->origin.y) * m->inv_h);
+  if (!(fx >= 0.0f && fy >= 0.0f && fx < (float)m->width && fy < (float)m->height)) return -1;
+  return m->cells[(uint32_t)fy * m->width + (uint32_t)fx].material;
+}
+
+float phys_map_submerged(const TileMap *m, const PhysPoly *p, TessVec2 *centroid, float *density_area) {
+  TessAABB box = phys_poly_aabb(p, tess_transform_identity());
+  uint32_t x0, y0, x1, y1;
+  *density_area = 0.0f;
+  if (!cell_range(m, box, &x0, &y0, &x1, &y1)) return 0.0f;
+  float area = 0.0f;
+  TessVec2 c = {0.0f, 0.0f};
+  for (uint32_t y = y0; y <= y1; y++)
+    for (uint32_t x = x0; x <= x1; x++) {
+      const MapCell *cell = &m->cells[y * m->width + x];
+      const TessMapMaterial *mat = &m->materials[cell->material];
+      if (mat->kind != TESS_MAP_MATERIAL_FLUID || cell->kind != TESS_MAP_EMPTY) continue;
+      TessVec2 cc;
+      float a = phys_clip_area_rect(p, cell_box(m, x, y), &cc);
+      if (a <= 0.0f) continue;
+      area += a;
+      c = tess_v2_mul_add(c, a, cc);
+      *density_area += a * mat->density;
+    }
+  if (area > 0.0f) *centroid = tess_v2_scale(1.0f / area, c);
+  return area;
+}
+
+/* Ray through the grid cell by cell (Amanatides-Woo); the first cell with
+ * a hit holds the closest one. */
+bool phys_map_ray(const TileMap *m, TessVec2 o, TessVec2 d, float max_fraction, TessRayHit *hit) {
+  TessVec2 local = tess_v2((o.x - m->origin.x) * m->inv_w, (o.y - m->origin.y) * m->inv_h);
+  TessVec2 dl = tess_v2(d.x * m->inv_w, d.y * m->inv_h);
+  /* clip the ray to the map's box */
+  float t0 = 0.0f, t1 = max_fraction;
+  float lo[2] = {0.0f, 0.0f}, hi[2] = {(float)m->width, (float)m->height};
+  float ol[2] = {local.x, local.y}, dd[2] = {dl.x, dl.y};
+  for (int a = 0; a < 2; a++) {
+    if (dd[a] == 0.0f) {
+      if (ol[a] < lo[a] || ol[a] > hi[a]) return false;
+    } else {
+      float ta = (lo[a] - ol[a]) / dd[a], tb = (hi[a] - ol[a]) / dd[a];
+      if (ta > tb) {
+        float t = ta;
+        ta = tb;
+        tb = t;
+      }
+      if (ta > t0) t0 = ta;
+      if (tb < t1) t1 = tb;
+    }
+  }
+  if (t0 > t1) return false;
+  TessVec2 s = tess_v2_mul_add(local, t0, dl);
+  int32_t x = (int32_t)floorf(s.x), y = (int32_t)floorf(s.y);
+  if (x >= (int32_t)m->width) x = (int32_t)m->width - 1;
+  if (y >= (int32_t)m->height) y = (int32_t)m->height - 1;
+  if (x < 0) x = 0;
+  if (y < 0) y = 0;
+  int sx = dl.x > 0.0f ? 1 : (dl.x < 0.0f ? -1 : 0), sy = dl.y > 0.0f ? 1 : (dl.y < 0.0f ? -1 : 0);
+  float tdx = sx ? fabsf(1.0f / dl.x) : FLT_MAX, tdy = sy ? fabsf(1.0f / dl.y) : FLT_MAX;
+  float tmx = sx > 0 ? ((float)(x + 1) - local.x) / dl.x : (sx < 0 ? ((float)x - local.x) / dl.x : FLT_MAX);
+  float tmy = sy > 0 ? ((float)(y + 1) - local.y) / dl.y : (sy < 0 ? ((float)y - local.y) / dl.y : FLT_MAX);
+  uint32_t guard = m->width + m->height + 4;
+  while (guard--) {
+    if (x < 0 || y < 0 || x >= (int32_t)m->width || y >= (int32_t)m->height) break;
+    uint32_t ci = (uint32_t)y * m->width + (uint32_t)x;
+    const MapCell *c = &m->cells[ci];
+    if (c->kind != TESS_MAP_EMPTY) {
+      float best = max_fraction;
+      TessVec2 n = {0, 0};
+      bool found = false;
+      if (c->kind == TESS_MAP_FULL) {
+        TessAABB b = cell_box(m, (uint32_t)x, (uint32_t)y);
+        PhysPoly box;
+        box.count = 4;
+        box.radius = 0.0f;
+        box.v[0] = b.lower;
+        box.v[1] = tess_v2(b.upper.x, b.lower.y);
+        box.v[2] = b.upper;
+        box.v[3] = tess_v2(b.lower.x, b.upper.y);
+        phys_poly_finish(&box);
+        float f;
+        TessVec2 nn;
+        if (phys_poly_ray(&box, o, d, best, &f, &nn)) {
+          best = f;
+          n = nn;
+          found = true;
+        }
+      } else {
+        for (uint32_t k = m->piece_start[ci]; k < m->piece_start[ci + 1]; k++) {
+          float f;
+          TessVec2 nn;
+          if (phys_poly_ray(&m->pieces[k].poly, o, d, best, &f, &nn)) {
+            best = f;
+            n = nn;
+            found = true;
+          }
+        }
+      }
+      if (found) {
+        hit->hit = true;
+        hit->on_map = true;
+        hit->cell_x = (uint32_t)x;
+        hit->cell_y = (uint32_t)y;
+        hit->fraction = best;
+        hit->point = tess_v2_mul_add(o, best, d);
+        hit->normal = n;
+        return true;
+      }
+    }
+    if (tmx < tmy) {
+      if (tmx > t1) break;
+      x += sx;
+      tmx += tdx;
+    } else {
+      if (tmy > t1) break;
+      y += sy;
+      tmy += tdy;
+    }
+  }
+  return false;
+}
+
+bool tess_world_map_cell_at(const TessWorld *w, TessVec2 p, uint32_t *cx, uint32_t *cy) {
+  if (!w->has_map) return false;
+  const TileMap *m = &w->map;
+  float fx = floorf((p.x - m->origin.x) * m->inv_w), fy = floorf((p.y - m->origin.y) * m->inv_h);
+  if (!(fx >= 0.0f && fy >= 0.0f && fx < (float)m->width && fy < (float)m->height)) return false;
+  *cx = (uint32_t)fx;
+  *cy = (uint32_t)fy;
+  return true;
+}
+
+TessMapCellKind tess_world_map_cell_kind(const TessWorld *w, uint32_t x, uint32_t y) {
+  if (!w->has_map || x >= w->map.width || y >= w->map.height) return TESS_MAP_EMPTY;
+  return (TessMapCellKind)w->map.cells[(size_t)y * w->map.width + x].kind;
+}
+
+void tess_world_query_map_aabb(const TessWorld *w, TessAABB box, TessCellQueryFn fn, void *user) {
+  if (!w->has_map) return;
+  uint32_t x0, y0, x1, y1;
+  if (!cell_range(&w->map, box, &x0, &y0, &x1, &y1)) return;
+  for (uint32_t y = y0; y <= y1; y++)
+    for (uint32_t x = x0; x <= x1; x++)
+      if (w->map.cells[(size_t)y * w->map.width + x].kind != TESS_MAP_EMPTY)
+        if (!fn(x, y, user)) return;
+}
+
+bool tess_world_map_point_solid(const TessWorld *w, TessVec2 p) { return w->has_map && phys_map_point_solid(&w->map, p); }

@@ -1,0 +1,1080 @@
+/* core/physics against analytic answers: closed-form flight, bounce heights,
+ * sliding distances, pendulum periods, drag laws, flotation; and the
+ * engine's promises: no seam bumps, no tunnelling, energy that never rises,
+ * determinism, snapshots, handles, callbacks, bad input. */
+#include "check.h"
+#include "phys_util.h"
+#include "tessera/physics.h"
+
+#define PI 3.14159265358979
+#define G 9.81f
+#define HZ 60.0f
+
+static TessWorld *new_world(TessVec2 gravity) {
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.gravity = gravity;
+  TessWorld *w = NULL;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
+  return w;
+}
+
+static TessBodyId add_body(TessWorld *w, TessBodyType type, TessVec2 p) {
+  TessBodyDef bd;
+  tess_body_def_default(&bd);
+  bd.type = type;
+  bd.position = p;
+  TessBodyId id = {0, 0};
+  TessError err;
+  CHECK_OK(tess_body_create(w, &bd, &id, &err), &err);
+  return id;
+}
+
+static TessShapeDef shape_def(float friction, float restitution, float density) {
+  TessShapeDef sd;
+  tess_shape_def_default(&sd);
+  sd.friction = friction;
+  sd.restitution = restitution;
+  sd.density = density;
+  return sd;
+}
+
+static TessBodyId add_ball(TessWorld *w, TessVec2 p, float r, const TessShapeDef *sd) {
+  TessBodyId b = add_body(w, TESS_BODY_DYNAMIC, p);
+  TessError err;
+  CHECK_OK(tess_shape_create_circle(w, b, sd, tess_v2(0, 0), r, NULL, &err), &err);
+  return b;
+}
+
+static TessBodyId add_box(TessWorld *w, TessVec2 p, float hx, float hy, const TessShapeDef *sd) {
+  TessBodyId b = add_body(w, TESS_BODY_DYNAMIC, p);
+  TessError err;
+  CHECK_OK(tess_shape_create_box(w, b, sd, hx, hy, tess_v2(0, 0), 0.0f, NULL, &err), &err);
+  return b;
+}
+
+static void step(TessWorld *w, int n) {
+  TessError err;
+  for (int i = 0; i < n; i++) CHECK_OK(tess_world_step(w, 1.0f / HZ, &err), &err);
+}
+
+/* A floor of separate full tiles: rows >= floor_row are solid. */
+static void floor_map(TestMap *m, uint32_t width, uint32_t height, uint32_t floor_row, float friction,
+                      float restitution) {
+  test_map_init(m, width, height, 1.0f);
+  m->mats[0].friction = friction;
+  m->mats[0].restitution = restitution;
+  for (uint32_t y = floor_row; y < height; y++)
+    for (uint32_t x = 0; x < width; x++) test_map_set(m, x, y, TESS_MAP_FULL, 0);
+}
+
+/* ---- Flight ------------------------------------------------------------ */
+
+static void free_fall_matches_closed_form(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  TessBodyId b = add_ball(w, tess_v2(0, 0), 0.1f, &sd);
+  TessError err;
+  CHECK_OK(tess_body_set_linear_velocity(w, b, tess_v2(3.0f, -4.0f)), &err);
+  int steps = 120;
+  step(w, steps);
+  double t = steps / (double)HZ, h = 1.0 / (HZ * 4.0);
+  TessVec2 v = tess_body_linear_velocity(w, b), p = tess_body_position(w, b);
+  CHECK_NEAR(v.x, 3.0, 1e-4);
+  CHECK_NEAR(v.y, -4.0 + G * t, 1e-3);
+  CHECK_NEAR(p.x, 3.0 * t, 1e-3);
+  /* symplectic Euler: y = v0 t + g t^2 / 2 plus its first-order term g t h / 2 */
+  double exact = -4.0 * t + 0.5 * G * t * t;
+  CHECK_NEAR(p.y, exact + 0.5 * G * t * h, 1e-3);
+  CHECK(fabs(p.y - exact) <= 0.5 * G * t * h + 1e-3);
+  tess_world_destroy(w);
+}
+
+/* Quick Maths 1: the muzzle velocity that hits a target falling under the same gravity. */
+static void muzzle_velocity_hits_falling_target(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  sd.mask = 0; /* they pass through each other: we compare centres */
+  TessBodyId gun = add_ball(w, tess_v2(0, 0), 0.05f, &sd);
+  TessBodyId target = add_ball(w, tess_v2(40.0f, -15.0f), 0.3f, &sd);
+  TessVec2 tv = tess_v2(-2.0f, -3.0f);
+  TessError err;
+  CHECK_OK(tess_body_set_linear_velocity(w, target, tv), &err);
+  float t = 1.5f;
+  TessVec2 poi = tess_v2(40.0f + tv.x * t, -15.0f + tv.y * t + 0.5f * G * t * t);
+  TessVec2 diff = tess_v2_sub(poi, tess_v2(0, 0));
+  diff.y -= 0.5f * G * t * t;
+  TessVec2 muzzle = tess_v2_scale(1.0f / t, diff);
+  CHECK_OK(tess_body_set_linear_velocity(w, gun, muzzle), &err);
+  step(w, (int)(t * HZ + 0.5f));
+  float miss = tess_v2_distance(tess_body_position(w, gun), tess_body_position(w, target));
+  CHECK_MSG(miss < 0.01f, "missed by %g m", miss);
+  tess_world_destroy(w);
+}
+
+/* ---- Materials --------------------------------------------------------- */
+
+static float bounce_height(float e_ball, float e_floor, float h) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TestMap m;
+  floor_map(&m, 10, 12, 10, 0.5f, e_floor);
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.5f, e_ball, 1.0f);
+  float r = 0.25f;
+  TessBodyId b = add_ball(w, tess_v2(5.0f, 10.0f - r - h), r, &sd);
+  bool bounced = false;
+  float top = 1e9f;
+  for (int i = 0; i < 600; i++) {
+    step(w, 1);
+    TessVec2 v = tess_body_linear_velocity(w, b);
+    float y = tess_body_position(w, b).y;
+    if (!bounced && v.y < 0.0f) bounced = true;
+    if (bounced) {
+      if (y < top) top = y;
+      if (v.y > 0.0f) break;
+    }
+  }
+  tess_world_destroy(w);
+  test_map_free(&m);
+  return (10.0f - r) - top;
+}
+
+static void bounce_reaches_e_squared_height(void) {
+  float h = 2.0f;
+  for (float e = 0.5f; e <= 0.91f; e += 0.2f) {
+    float got = bounce_height(e, 1.0f, h);
+    CHECK_MSG(fabsf(got - e * e * h) <= 0.02f * e * e * h, "e %.2f: bounce %.4f, expected %.4f", e, got, e * e * h);
+  }
+}
+
+static void rubber_on_rubber_is_0_9025(void) {
+  TessMaterialMix mix = tess_material_mix(0.9f, 0.95f, 1.0f, 0.9f, 0.95f, 1.0f);
+  CHECK_NEAR(mix.restitution, 0.9025, 1e-6);
+  CHECK_NEAR(mix.friction, 0.9, 1e-6);
+  mix = tess_material_mix(0.25f, 0.5f, 0.8f, 1.0f, 1.0f, 0.5f);
+  CHECK_NEAR(mix.friction, 0.5, 1e-6); /* geometric mean */
+  CHECK_NEAR(mix.tangential, 0.4, 1e-6);
+  float h = 2.0f;
+  float got = bounce_height(0.95f, 0.95f, h);
+  float want = 0.9025f * 0.9025f * h;
+  CHECK_MSG(fabsf(got - want) <= 0.02f * want, "rubber bounce %.4f, expected %.4f", got, want);
+}
+
+static void slide_stops_at_v2_over_2_mu_g(void) {
+  float mus[2] = {0.5f, 0.2f};
+  for (int k = 0; k < 2; k++) {
+    TessWorld *w = new_world(tess_v2(0, G));
+    TestMap m;
+    floor_map(&m, 30, 12, 10, mus[k], 0.0f);
+    TessError err;
+    CHECK_OK(test_map_apply(&m, w, &err), &err);
+    TessShapeDef sd = shape_def(mus[k], 0.0f, 1.0f);
+    TessBodyId b = add_box(w, tess_v2(2.0f, 10.0f - 0.25f), 0.25f, 0.25f, &sd);
+    step(w, 10); /* settle on the floor */
+    float v0 = 5.0f;
+    float x0 = tess_body_position(w, b).x;
+    CHECK_OK(tess_body_set_linear_velocity(w, b, tess_v2(v0, 0.0f)), &err);
+    for (int i = 0; i < 600 && (i < 2 || tess_v2_length(tess_body_linear_velocity(w, b)) > 1e-4f); i++) step(w, 1);
+    float d = tess_body_position(w, b).x - x0;
+    float want = v0 * v0 / (2.0f * mus[k] * G);
+    CHECK_MSG(fabsf(d - want) <= 0.02f * want, "mu %.2f: slid %.4f m, expected %.4f", mus[k], d, want);
+    tess_world_destroy(w);
+    test_map_free(&m);
+  }
+}
+
+static void tangential_efficiency_acts_at_impact_only(void) {
+  /* a ball thrown at 45 degrees onto a floor with tangential efficiency 0.5 keeps
+   * half its horizontal speed after the impact, and none is lost while it then rolls */
+  TessWorld *w = new_world(tess_v2(0, 0));
+  TestMap m;
+  floor_map(&m, 30, 12, 10, 0.0f, 1.0f);
+  m.mats[0].tangential = 0.5f;
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.0f, 0.5f, 1.0f);
+  TessBodyDef bd;
+  tess_body_def_default(&bd);
+  bd.position = tess_v2(5.0f, 8.0f);
+  bd.fixed_rotation = true; /* so the contact's tangential speed is the body's */
+  bd.linear_velocity = tess_v2(4.0f, 4.0f);
+  TessBodyId b;
+  CHECK_OK(tess_body_create(w, &bd, &b, &err), &err);
+  CHECK_OK(tess_shape_create_circle(w, b, &sd, tess_v2(0, 0), 0.25f, NULL, &err), &err);
+  step(w, 60);
+  TessVec2 v = tess_body_linear_velocity(w, b);
+  CHECK_NEAR(v.x, 2.0, 0.02);
+  CHECK_NEAR(v.y, -2.0, 0.02);
+  /* a ball rolling on that floor afterwards keeps its speed: no per-step drain */
+  TessBodyId r = add_ball(w, tess_v2(10.0f, 10.0f - 0.25f), 0.25f, &sd);
+  step(w, 5);
+  CHECK_OK(tess_body_set_linear_velocity(w, r, tess_v2(3.0f, 0.0f)), &err);
+  step(w, 60);
+  CHECK_NEAR(tess_body_linear_velocity(w, r).x, 3.0, 1e-3);
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+/* ---- Seams ------------------------------------------------------------- */
+
+static void ball_rolls_across_200_tiles_without_bumps(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TestMap m;
+  floor_map(&m, 230, 8, 6, 0.6f, 0.0f);
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
+  float r = 0.3f, v0 = 10.0f;
+  TessBodyId b = add_ball(w, tess_v2(5.0f, 6.0f - r), r, &sd);
+  step(w, 5);
+  CHECK_OK(tess_body_set_linear_velocity(w, b, tess_v2(v0, 0.0f)), &err);
+  CHECK_OK(tess_body_set_angular_velocity(w, b, v0 / r), &err);
+  float worst = 0.0f;
+  for (int i = 0; i < 1260; i++) {
+    step(w, 1);
+    float vy = fabsf(tess_body_linear_velocity(w, b).y);
+    if (vy > worst) worst = vy;
+  }
+  float x = tess_body_position(w, b).x;
+  CHECK_MSG(x > 205.0f, "rolled only to x = %g", x);
+  CHECK_MSG(worst <= 1e-3f, "vertical speed reached %g m/s", worst);
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+static void box_and_capsule_slide_across_200_tiles_without_bumps(void) {
+  for (int kind = 0; kind < 2; kind++) {
+    TessWorld *w = new_world(tess_v2(0, G));
+    TestMap m;
+    floor_map(&m, 230, 8, 6, 0.0f, 0.0f);
+    TessError err;
+    CHECK_OK(test_map_apply(&m, w, &err), &err);
+    TessShapeDef sd = shape_def(0.0f, 0.0f, 1.0f);
+    TessBodyId b;
+    if (kind == 0) {
+      b = add_box(w, tess_v2(5.0f, 6.0f - 0.4f), 0.7f, 0.4f, &sd);
+    } else {
+      b = add_body(w, TESS_BODY_DYNAMIC, tess_v2(5.0f, 6.0f - 0.2f));
+      CHECK_OK(tess_shape_create_capsule(w, b, &sd, tess_v2(-0.5f, 0), tess_v2(0.5f, 0), 0.2f, NULL, &err), &err);
+    }
+    step(w, 5);
+    CHECK_OK(tess_body_set_linear_velocity(w, b, tess_v2(12.0f, 0.0f)), &err);
+    float worst = 0.0f, worst_w = 0.0f;
+    for (int i = 0; i < 1050; i++) {
+      step(w, 1);
+      float vy = fabsf(tess_body_linear_velocity(w, b).y);
+      if (vy > worst) worst = vy;
+      float av = fabsf(tess_body_angular_velocity(w, b));
+      if (av > worst_w) worst_w = av;
+    }
+    float x = tess_body_position(w, b).x;
+    CHECK_MSG(x > 205.0f, "%s slid only to x = %g", kind ? "capsule" : "box", x);
+    CHECK_MSG(worst <= 1e-3f, "%s: vertical speed reached %g m/s", kind ? "capsule" : "box", worst);
+    CHECK_MSG(worst_w <= 1e-2f, "%s: spin reached %g rad/s", kind ? "capsule" : "box", worst_w);
+    tess_world_destroy(w);
+    test_map_free(&m);
+  }
+}
+
+/* ---- Stacks ------------------------------------------------------------ */
+
+static void ten_box_stack_stands_10_s(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TestMap m;
+  floor_map(&m, 20, 25, 20, 0.6f, 0.0f);
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
+  TessBodyId boxes[10];
+  for (int i = 0; i < 10; i++) boxes[i] = add_box(w, tess_v2(10.0f, 20.0f - 0.5f - (float)i), 0.5f, 0.5f, &sd);
+  step(w, 600);
+  for (int i = 0; i < 10; i++) {
+    TessVec2 p = tess_body_position(w, boxes[i]);
+    CHECK_MSG(fabsf(p.x - 10.0f) < 0.05f, "box %d drifted to x = %g", i, p.x);
+    CHECK_MSG(fabsf(p.y - (20.0f - 0.5f - (float)i)) < 0.05f, "box %d at y = %g", i, p.y);
+    CHECK(fabsf(tess_body_angle(w, boxes[i])) < 0.02f);
+  }
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+static void pyramid_of_20_settles_and_sleeps(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TestMap m;
+  floor_map(&m, 40, 30, 25, 0.6f, 0.0f);
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
+  const int rows = 20;
+  TessBodyId top = {0, 0};
+  float top_y = 0.0f;
+  for (int row = 0; row < rows; row++)
+    for (int i = 0; i < rows - row; i++) {
+      float x = 20.0f - 0.5f * (float)(rows - row - 1) + (float)i;
+      float y = 25.0f - 0.5f - (float)row;
+      top = add_box(w, tess_v2(x, y), 0.5f, 0.5f, &sd);
+      top_y = y;
+    }
+  int steps = 0;
+  while (steps < 1800 && tess_world_awake_body_count(w) > 0) {
+    step(w, 1);
+    steps++;
+  }
+  CHECK_MSG(tess_world_awake_body_count(w) == 0, "%u bodies still awake after %d steps",
+            tess_world_awake_body_count(w), steps);
+  TessVec2 p = tess_body_position(w, top);
+  CHECK_MSG(fabsf(p.x - 20.0f) < 0.1f && fabsf(p.y - top_y) < 0.3f, "top box at (%g, %g), placed at (20, %g)", p.x,
+            p.y, top_y);
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+/* ---- Joints ------------------------------------------------------------ */
+
+static void pendulum_period_within_1_percent(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 2.0f);
+  float hx = 0.05f, hy = 0.5f, d = 0.5f;
+  float theta0 = 5.0f * (float)PI / 180.0f;
+  TessVec2 pivot = tess_v2(0, 0);
+  TessBodyDef bd;
+  tess_body_def_default(&bd);
+  bd.position = tess_v2(pivot.x - sinf(theta0) * d, pivot.y + cosf(theta0) * d);
+  bd.angle = theta0;
+  bd.enable_sleep = false;
+  TessBodyId rod;
+  TessError err;
+  CHECK_OK(tess_body_create(w, &bd, &rod, &err), &err);
+  CHECK_OK(tess_shape_create_box(w, rod, &sd, hx, hy, tess_v2(0, 0), 0.0f, NULL, &err), &err);
+  TessRevoluteJointDef jd;
+  tess_revolute_joint_def_default(&jd);
+  jd.body_b = rod;
+  jd.anchor = pivot;
+  CHECK_OK(tess_joint_create_revolute(w, &jd, NULL, &err), &err);
+  float mass = tess_body_mass(w, rod);
+  double ic = mass * (4.0 * hx * hx + 4.0 * hy * hy) / 12.0;
+  CHECK_NEAR(tess_body_inertia(w, rod), ic, 1e-4 * ic);
+  double ip = ic + mass * d * d;
+  double want = 2.0 * PI * sqrt(ip / (mass * G * d));
+  double prev_angle = tess_body_angle(w, rod), first = -1.0, last = -1.0;
+  int crossings = 0;
+  for (int i = 1; i <= 600; i++) {
+    step(w, 1);
+    double a = tess_body_angle(w, rod);
+    if (prev_angle < 0.0 && a >= 0.0) {
+      double t = (i - 1 + (-prev_angle) / (a - prev_angle)) / HZ;
+      if (first < 0.0) first = t;
+      last = t;
+      crossings++;
+    }
+    prev_angle = a;
+  }
+  CHECK(crossings >= 3);
+  double period = (last - first) / (crossings - 1);
+  CHECK_MSG(fabs(period - want) <= 0.01 * want, "period %.5f s, expected %.5f s", period, want);
+  /* the pin holds: the top of the rod stays at the pivot */
+  TessTransform xf = tess_body_transform(w, rod);
+  TessVec2 top = tess_transform_point(xf, tess_v2(0, -hy));
+  CHECK(tess_v2_length(top) < 0.01f);
+  tess_world_destroy(w);
+}
+
+static void distance_mouse_and_limits_hold(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  TessBodyId a = add_ball(w, tess_v2(0, 0), 0.2f, &sd);
+  TessBodyId b = add_ball(w, tess_v2(2, 0), 0.2f, &sd);
+  TessError err;
+  TessDistanceJointDef dd;
+  tess_distance_joint_def_default(&dd);
+  dd.body_b = a; /* to the world */
+  dd.anchor_a = tess_v2(0, -1);
+  dd.anchor_b = tess_v2(0, 0);
+  CHECK_OK(tess_joint_create_distance(w, &dd, NULL, &err), &err);
+  dd.body_a = a;
+  dd.body_b = b;
+  dd.anchor_a = tess_v2(0, 0);
+  dd.anchor_b = tess_v2(2, 0);
+  TessJointId rod;
+  CHECK_OK(tess_joint_create_distance(w, &dd, &rod, &err), &err);
+  CHECK(tess_joint_is_valid(w, rod));
+  step(w, 180);
+  float l1 = tess_v2_distance(tess_body_position(w, a), tess_v2(0, -1));
+  float l2 = tess_v2_distance(tess_body_position(w, a), tess_body_position(w, b));
+  CHECK_NEAR(l1, 1.0, 0.01);
+  CHECK_NEAR(l2, 2.0, 0.02);
+  tess_world_destroy(w);
+
+  /* a mouse spring pulls a free body to the target */
+  w = new_world(tess_v2(0, 0));
+  TessBodyId c = add_box(w, tess_v2(0, 0), 0.5f, 0.5f, &sd);
+  TessMouseJointDef md;
+  tess_mouse_joint_def_default(&md);
+  md.body = c;
+  md.target = tess_v2(0, 0);
+  TessJointId mj;
+  CHECK_OK(tess_joint_create_mouse(w, &md, &mj, &err), &err);
+  CHECK_OK(tess_mouse_joint_set_target(w, mj, tess_v2(3, 1)), &err);
+  step(w, 240);
+  CHECK(tess_v2_distance(tess_body_position(w, c), tess_v2(3, 1)) < 0.05f);
+  CHECK(tess_joint_destroy(w, mj) == TESS_OK);
+  CHECK(!tess_joint_is_valid(w, mj));
+  tess_world_destroy(w);
+
+  /* pin limits: a hanging bar released at 0 with limits [-0.2, 0.3] stays within them */
+  w = new_world(tess_v2(0, G));
+  TessBodyId bar = add_box(w, tess_v2(0.5f, 0), 0.5f, 0.05f, &sd);
+  TessRevoluteJointDef rd;
+  tess_revolute_joint_def_default(&rd);
+  rd.body_b = bar;
+  rd.anchor = tess_v2(0, 0);
+  rd.enable_limit = true;
+  rd.lower = -0.2f;
+  rd.upper = 0.3f;
+  TessJointId pin;
+  CHECK_OK(tess_joint_create_revolute(w, &rd, &pin, &err), &err);
+  float max_angle = -10.0f;
+  for (int i = 0; i < 120; i++) {
+    step(w, 1);
+    float ang = tess_revolute_joint_angle(w, pin);
+    if (ang > max_angle) max_angle = ang;
+  }
+  CHECK_MSG(max_angle < 0.3f + 0.03f && max_angle > 0.25f, "max angle %g, upper 0.3", max_angle);
+  tess_world_destroy(w);
+}
+
+/* ---- Zones, drag, fluids ---------------------------------------------- */
+
+static void zones_push_and_attract(void) {
+  TessWorld *w = new_world(tess_v2(0, 0));
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  TessBodyId a = add_ball(w, tess_v2(0, 0), 0.5f, &sd);
+  TessBodyId b = add_ball(w, tess_v2(50, 0), 0.5f, &sd);
+  TessZoneDef z;
+  tess_zone_def_default(&z);
+  z.type = TESS_ZONE_TYPE_ACCELERATION;
+  z.rect.lower = tess_v2(-10, -10);
+  z.rect.upper = tess_v2(10, 10);
+  z.vector = tess_v2(2.0f, 0.0f);
+  TessError err;
+  CHECK_OK(tess_world_add_zone(w, &z, NULL, &err), &err);
+  tess_zone_def_default(&z);
+  z.type = TESS_ZONE_TYPE_ATTRACTOR;
+  z.center = tess_v2(60, 0);
+  z.strength = 100.0f;
+  z.radius = 0.0f;
+  CHECK_OK(tess_world_add_zone(w, &z, NULL, &err), &err);
+  step(w, 1);
+  /* a = 2 m/s^2 in the rectangle; b: 100 / 10^2 = 1 m/s^2 towards the attractor (plus a's tiny pull) */
+  CHECK_NEAR(tess_body_linear_velocity(w, a).x, 2.0 / HZ + 100.0 / (60.0 * 60.0) / HZ, 1e-4);
+  CHECK_NEAR(tess_body_linear_velocity(w, b).x, 1.0 / HZ, 1e-4);
+  tess_world_destroy(w);
+}
+
+static void top_down_ice_slides_farther_than_sand(void) {
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.gravity = tess_v2(0, 0);
+  def.floor_drag = 2.0f;
+  TessWorld *w;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
+  TestMap m;
+  test_map_init(&m, 120, 20, 1.0f);
+  uint16_t ice = test_map_material(&m, 0.05f, 0.0f, 1.0f, 900.0f, TESS_MAP_MATERIAL_FLOOR);
+  uint16_t sand = test_map_material(&m, 0.8f, 0.0f, 1.0f, 1600.0f, TESS_MAP_MATERIAL_FLOOR);
+  for (uint32_t y = 0; y < 20; y++)
+    for (uint32_t x = 0; x < 120; x++) test_map_set(&m, x, y, TESS_MAP_EMPTY, y < 10 ? ice : sand);
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  TessBodyDef bd;
+  tess_body_def_default(&bd);
+  bd.enable_sleep = false;
+  TessBodyId on[2];
+  for (int k = 0; k < 2; k++) {
+    bd.position = tess_v2(2.0f, k == 0 ? 5.0f : 15.0f);
+    bd.linear_velocity = tess_v2(4.0f, 0.0f);
+    CHECK_OK(tess_body_create(w, &bd, &on[k], &err), &err);
+    CHECK_OK(tess_shape_create_circle(w, on[k], &sd, tess_v2(0, 0), 0.3f, NULL, &err), &err);
+  }
+  float T = 30.0f;
+  step(w, (int)(T * HZ));
+  float mu[2] = {0.05f, 0.8f};
+  float dist[2];
+  for (int k = 0; k < 2; k++) {
+    float c = def.floor_drag * mu[k];
+    /* F = -k mu m v: v = v0 exp(-c t), x = v0 / c (1 - exp(-c t)) */
+    float want = 4.0f / c * (1.0f - expf(-c * T));
+    dist[k] = tess_body_position(w, on[k]).x - 2.0f;
+    CHECK_MSG(fabsf(dist[k] - want) <= 0.02f * want, "%s: %.3f m, drag law %.3f m", k ? "sand" : "ice", dist[k], want);
+  }
+  CHECK(dist[0] > 10.0f * dist[1]);
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+static void wood_floats_at_its_depth_rock_sinks(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TestMap m;
+  test_map_init(&m, 20, 20, 1.0f);
+  uint16_t water = test_map_material(&m, 0.0f, 0.0f, 1.0f, 1000.0f, TESS_MAP_MATERIAL_FLUID);
+  for (uint32_t y = 10; y < 19; y++)
+    for (uint32_t x = 1; x < 19; x++) test_map_set(&m, x, y, TESS_MAP_EMPTY, water);
+  for (uint32_t i = 0; i < 20; i++) {
+    test_map_set(&m, i, 19, TESS_MAP_FULL, 0);
+    test_map_set(&m, 0, i, TESS_MAP_FULL, 0);
+    test_map_set(&m, 19, i, TESS_MAP_FULL, 0);
+  }
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef wood = shape_def(0.5f, 0.0f, 500.0f);
+  TessShapeDef rock = shape_def(0.5f, 0.0f, 2500.0f);
+  float hy = 0.25f;
+  TessBodyId crate = add_box(w, tess_v2(6.0f, 10.0f - hy), 1.0f, hy, &wood);
+  TessBodyId stone = add_ball(w, tess_v2(14.0f, 9.0f), 0.3f, &rock);
+  step(w, 900);
+  float draft = tess_body_position(w, crate).y + hy - 10.0f;
+  float want = 500.0f / 1000.0f * 2.0f * hy;
+  CHECK_MSG(fabsf(draft - want) <= 0.05f * want, "crate draft %.4f m, expected %.4f m", draft, want);
+  CHECK(fabsf(tess_body_angle(w, crate)) < 0.05f);
+  CHECK_MSG(tess_body_position(w, stone).y > 18.6f, "rock at y = %g", tess_body_position(w, stone).y);
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+/* ---- No tunnelling, energy, determinism ------------------------------- */
+
+static void bullets_never_cross_one_tile_walls(void) {
+  TessWorld *w = new_world(tess_v2(0, 0));
+  TestMap m;
+  test_map_init(&m, 60, 60, 1.0f);
+  m.mats[0].restitution = 0.5f;
+  for (uint32_t y = 0; y < 60; y++) test_map_set(&m, 30, y, TESS_MAP_FULL, 0);
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.3f, 0.5f, 1.0f);
+  sd.category = 2;
+  sd.mask = 1; /* the map only */
+  TessTestRng rng = {0x9E3779B97F4A7C15ull};
+  TessBodyId bullets[1000];
+  for (int i = 0; i < 1000; i++) {
+    float x = 5.0f + 24.0f * (float)tess_rng_unit(&rng), y = 5.0f + 50.0f * (float)tess_rng_unit(&rng);
+    float speed = 1.0f + 99.0f * (float)tess_rng_unit(&rng);
+    float ang = (float)((tess_rng_unit(&rng) - 0.5) * 2.0 * PI / 3.0);
+    float r = 0.02f + 0.1f * (float)tess_rng_unit(&rng);
+    bullets[i] = add_ball(w, tess_v2(x, y), r, &sd);
+    CHECK_OK(tess_body_set_linear_velocity(w, bullets[i], tess_v2(speed * cosf(ang), speed * sinf(ang))), &err);
+  }
+  int crossed = 0;
+  for (int s = 0; s < 90; s++) {
+    step(w, 1);
+    for (int i = 0; i < 1000; i++) {
+      TessVec2 p = tess_body_position(w, bullets[i]);
+      if (!(p.x < 30.0f) && p.y > 0.0f && p.y < 60.0f) crossed++;
+      if (!tess_v2_is_finite(p)) crossed++;
+    }
+  }
+  CHECK_MSG(crossed == 0, "%d bullet-steps beyond the wall", crossed);
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+static double kinetic_energy(TessWorld *w, const TessBodyId *ids, int n) {
+  double e = 0.0;
+  for (int i = 0; i < n; i++) {
+    TessVec2 v = tess_body_linear_velocity(w, ids[i]);
+    float av = tess_body_angular_velocity(w, ids[i]);
+    e += 0.5 * tess_body_mass(w, ids[i]) * (v.x * v.x + v.y * v.y) + 0.5 * tess_body_inertia(w, ids[i]) * av * av;
+  }
+  return e;
+}
+
+static void energy_never_rises_in_a_closed_box(void) {
+  TessWorld *w = new_world(tess_v2(0, 0));
+  TestMap m;
+  test_map_init(&m, 16, 16, 1.0f);
+  m.mats[0].restitution = 1.0f;
+  m.mats[0].friction = 0.2f;
+  for (uint32_t i = 0; i < 16; i++) {
+    test_map_set(&m, i, 0, TESS_MAP_FULL, 0);
+    test_map_set(&m, i, 15, TESS_MAP_FULL, 0);
+    test_map_set(&m, 0, i, TESS_MAP_FULL, 0);
+    test_map_set(&m, 15, i, TESS_MAP_FULL, 0);
+  }
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessTestRng rng = {12345};
+  enum { N = 36 };
+  TessBodyId ids[N];
+  for (int i = 0; i < N; i++) {
+    TessShapeDef sd = shape_def(0.2f, (float)(0.5 + 0.5 * tess_rng_unit(&rng)), 1.0f);
+    sd.tangential = (float)(0.8 + 0.2 * tess_rng_unit(&rng));
+    TessVec2 p = tess_v2(2.0f + (float)(i % 6) * 2.0f, 2.0f + (float)(i / 6) * 2.0f);
+    ids[i] = (i % 3 == 0) ? add_box(w, p, 0.3f, 0.4f, &sd) : add_ball(w, p, 0.35f, &sd);
+    CHECK_OK(tess_body_set_linear_velocity(
+                 w, ids[i], tess_v2((float)(tess_rng_unit(&rng) - 0.5) * 10.0f, (float)(tess_rng_unit(&rng) - 0.5) * 10.0f)),
+             &err);
+  }
+  double ring[61];
+  double start = kinetic_energy(w, ids, N);
+  ring[0] = start;
+  int rises = 0;
+  double worst = 0.0;
+  bool finite = true;
+  const int steps = 100000;
+  for (int s = 1; s <= steps; s++) {
+    CHECK_OK(tess_world_step(w, 1.0f / HZ, &err), &err);
+    double e = kinetic_energy(w, ids, N);
+    if (!isfinite(e)) finite = false;
+    if (s >= 60) {
+      double before = ring[(s - 60) % 61];
+      double rel = before > 0.0 ? (e - before) / before : (e > 0.0 ? 1.0 : 0.0);
+      if (rel > 1e-5) rises++;
+      if (rel > worst) worst = rel;
+    }
+    ring[s % 61] = e;
+  }
+  double end = kinetic_energy(w, ids, N);
+  CHECK(finite);
+  CHECK_MSG(rises == 0, "energy rose above its value 60 steps earlier %d times (worst %.3g relative)", rises, worst);
+  CHECK_MSG(end < start, "energy %g at the end, %g at the start", end, start);
+  for (int i = 0; i < N; i++) CHECK(tess_v2_is_finite(tess_body_position(w, ids[i])));
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+static TessWorld *determinism_world(TestMap *m) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  test_map_init(m, 100, 70, 1.0f);
+  for (uint32_t i = 0; i < 100; i++) {
+    test_map_set(m, i, 69, TESS_MAP_FULL, 0);
+    test_map_set(m, i, 0, TESS_MAP_FULL, 0);
+  }
+  for (uint32_t i = 0; i < 70; i++) {
+    test_map_set(m, 0, i, TESS_MAP_FULL, 0);
+    test_map_set(m, 99, i, TESS_MAP_FULL, 0);
+  }
+  for (uint32_t x = 5; x < 95; x += 7) test_map_set(m, x, 50, TESS_MAP_FULL, 0);
+  TessError err;
+  CHECK_OK(test_map_apply(m, w, &err), &err);
+  TessTestRng rng = {777};
+  for (int i = 0; i < 2000; i++) {
+    TessShapeDef sd = shape_def(0.5f, 0.3f, 1.0f);
+    TessVec2 p = tess_v2(2.0f + (float)(i % 80) * 1.2f, 2.0f + (float)(i / 80) * 1.2f);
+    TessBodyId b = (i % 4 == 0) ? add_box(w, p, 0.3f, 0.25f, &sd) : add_ball(w, p, 0.3f, &sd);
+    tess_body_set_linear_velocity(w, b, tess_v2((float)(tess_rng_unit(&rng) - 0.5), (float)(tess_rng_unit(&rng) - 0.5)));
+  }
+  return w;
+}
+
+static void determinism_and_snapshot(void) {
+  TestMap m1, m2;
+  TessWorld *a = determinism_world(&m1);
+  TessWorld *b = determinism_world(&m2);
+  step(a, 1000);
+  step(b, 300);
+  TessError err;
+  size_t size = tess_world_snapshot_size(b);
+  void *snap = malloc(size);
+  CHECK_OK(tess_world_snapshot(b, snap, size, &err), &err);
+  uint64_t at300 = tess_world_hash(b);
+  step(b, 700);
+  uint64_t ha = tess_world_hash(a), hb = tess_world_hash(b);
+  CHECK_MSG(ha == hb, "two runs differ: %llx vs %llx", (unsigned long long)ha, (unsigned long long)hb);
+  CHECK_OK(tess_world_restore(b, snap, size, &err), &err);
+  CHECK(tess_world_hash(b) == at300);
+  step(b, 700);
+  CHECK_MSG(tess_world_hash(b) == ha, "restored run differs");
+  CHECK(tess_world_restore(b, snap, 10, &err) == TESS_ERR_FORMAT);
+  free(snap);
+  tess_world_destroy(a);
+  tess_world_destroy(b);
+  test_map_free(&m1);
+  test_map_free(&m2);
+}
+
+/* ---- Handles, callbacks, events, queries ------------------------------ */
+
+static void stale_handles_are_invalid(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  TessBodyId a = add_ball(w, tess_v2(0, 0), 0.5f, &sd);
+  TessShapeId s = {a.index1, 1}; /* the first shape of the first body */
+  CHECK(tess_shape_is_valid(w, s));
+  CHECK(tess_body_is_valid(w, a));
+  CHECK(tess_body_destroy(w, a) == TESS_OK);
+  CHECK(!tess_body_is_valid(w, a));
+  CHECK(!tess_shape_is_valid(w, s));
+  CHECK(tess_body_destroy(w, a) == TESS_ERR_NOT_FOUND);
+  CHECK(tess_body_set_linear_velocity(w, a, tess_v2(1, 0)) == TESS_ERR_NOT_FOUND);
+  CHECK(tess_body_mass(w, a) == 0.0f);
+  TessBodyId b = add_ball(w, tess_v2(0, 0), 0.5f, &sd);
+  CHECK(b.index1 == a.index1 && b.generation != a.generation); /* slot reused, new generation */
+  CHECK(!tess_body_is_valid(w, a));
+  CHECK(tess_body_is_valid(w, b));
+  TessBodyId null = {0, 0};
+  CHECK(!tess_body_is_valid(w, null));
+  TessBodyId wild = {999, 1};
+  CHECK(!tess_body_is_valid(w, wild));
+  step(w, 2);
+  tess_world_destroy(w);
+}
+
+typedef struct CallbackLog {
+  int begins;
+  TessBodyId victim;
+  bool victim_valid_inside;
+} CallbackLog;
+
+static void on_begin(TessWorld *w, const TessContactEvent *ev, void *user) {
+  CallbackLog *log = user;
+  log->begins++;
+  /* remove the body that touched, from inside the step */
+  if ((tess_body_id_equal(ev->body_a, log->victim) || tess_body_id_equal(ev->body_b, log->victim)) &&
+      tess_body_is_valid(w, log->victim)) {
+    CHECK(tess_body_destroy(w, log->victim) == TESS_OK);
+    log->victim_valid_inside = tess_body_is_valid(w, log->victim);
+  }
+}
+
+static void removal_inside_callbacks_is_deferred(void) {
+  CallbackLog log = {0};
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.contact_begin_fn = on_begin;
+  def.callback_user = &log;
+  TessWorld *w;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
+  TestMap m;
+  floor_map(&m, 10, 10, 8, 0.5f, 0.0f);
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  TessBodyId other = add_ball(w, tess_v2(3.0f, 7.0f), 0.5f, &sd);
+  log.victim = add_ball(w, tess_v2(5.0f, 7.0f), 0.5f, &sd);
+  TessBodyId hit = add_ball(w, tess_v2(5.0f, 5.5f), 0.5f, &sd); /* falls on the victim */
+  step(w, 60);
+  CHECK(log.begins >= 2);
+  CHECK(!log.victim_valid_inside);
+  CHECK(!tess_body_is_valid(w, log.victim));
+  CHECK(tess_body_is_valid(w, other) && tess_body_is_valid(w, hit));
+  CHECK(tess_world_body_count(w) == 2);
+  CHECK(tess_v2_is_finite(tess_body_position(w, hit)));
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+static void sensors_report_and_never_push(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  TessBodyId gate = add_body(w, TESS_BODY_STATIC, tess_v2(0, 5));
+  TessShapeDef sens = sd;
+  sens.sensor = true;
+  TessError err;
+  TessShapeId sensor;
+  CHECK_OK(tess_shape_create_box(w, gate, &sens, 2.0f, 0.5f, tess_v2(0, 0), 0.0f, &sensor, &err), &err);
+  TessBodyId ball = add_ball(w, tess_v2(0, 0), 0.25f, &sd);
+  int begins = 0, ends = 0;
+  for (int i = 0; i < 120; i++) {
+    step(w, 1);
+    TessWorldEvents ev = tess_world_events(w);
+    for (uint32_t k = 0; k < ev.sensor_begin_count; k++) {
+      CHECK(tess_shape_id_equal(ev.sensor_begin[k].sensor, sensor));
+      begins++;
+    }
+    ends += (int)ev.sensor_end_count;
+  }
+  CHECK(begins == 1 && ends == 1);
+  /* it fell through freely: 2 s of free fall */
+  CHECK(tess_body_position(w, ball).y > 15.0f);
+  tess_world_destroy(w);
+}
+
+static void contact_events_begin_and_end(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TestMap m;
+  floor_map(&m, 10, 10, 8, 0.5f, 0.6f);
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.5f, 0.8f, 1.0f);
+  add_ball(w, tess_v2(5.0f, 5.0f), 0.5f, &sd);
+  int begins = 0, ends = 0;
+  for (int i = 0; i < 90; i++) {
+    step(w, 1);
+    TessWorldEvents ev = tess_world_events(w);
+    for (uint32_t k = 0; k < ev.contact_begin_count; k++) {
+      CHECK(ev.contact_begin[k].with_map);
+      CHECK(ev.contact_begin[k].cell_y == 8);
+      if (begins == 0) CHECK(ev.contact_begin[k].approach_speed > 5.0f);
+      begins++;
+    }
+    ends += (int)ev.contact_end_count;
+  }
+  CHECK(begins >= 2 && ends >= 1); /* it bounced */
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+static bool count_shape(TessShapeId s, void *user) {
+  (void)s;
+  (*(int *)user)++;
+  return true;
+}
+
+static bool count_cell(uint32_t x, uint32_t y, void *user) {
+  (void)x;
+  (void)y;
+  (*(int *)user)++;
+  return true;
+}
+
+static void queries_find_bodies_and_cells(void) {
+  TessWorld *w = new_world(tess_v2(0, 0));
+  TestMap m;
+  floor_map(&m, 20, 10, 8, 0.5f, 0.0f);
+  test_map_set(&m, 15, 3, TESS_MAP_FULL, 0);
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  TessBodyId ball = add_ball(w, tess_v2(5.0f, 3.5f), 0.5f, &sd);
+  TessRayHit hit = tess_world_ray_cast(w, tess_v2(1.0f, 3.5f), tess_v2(18.0f, 0.0f), 0xFFFFFFFFu);
+  CHECK(hit.hit && !hit.on_map);
+  CHECK(tess_body_id_equal(tess_shape_body(w, hit.shape), ball));
+  CHECK_NEAR(hit.point.x, 4.5, 1e-4);
+  CHECK_NEAR(hit.normal.x, -1.0, 1e-4);
+  hit = tess_world_ray_cast(w, tess_v2(7.0f, 3.5f), tess_v2(18.0f, 0.0f), 0xFFFFFFFFu);
+  CHECK(hit.hit && hit.on_map && hit.cell_x == 15 && hit.cell_y == 3);
+  CHECK_NEAR(hit.point.x, 15.0, 1e-4);
+  hit = tess_world_ray_cast(w, tess_v2(2.3f, 1.0f), tess_v2(0.0f, 20.0f), 0xFFFFFFFFu);
+  CHECK(hit.hit && hit.on_map && hit.cell_y == 8);
+  CHECK_NEAR(hit.point.y, 8.0, 1e-4);
+  CHECK_NEAR(hit.normal.y, -1.0, 1e-4);
+  int n = 0;
+  tess_world_query_point(w, tess_v2(5.2f, 3.6f), 0xFFFFFFFFu, count_shape, &n);
+  CHECK(n == 1);
+  n = 0;
+  tess_world_query_point(w, tess_v2(6.0f, 3.6f), 0xFFFFFFFFu, count_shape, &n);
+  CHECK(n == 0);
+  n = 0;
+  TessAABB box = {{4.0f, 2.0f}, {16.0f, 9.0f}};
+  tess_world_query_aabb(w, box, 0xFFFFFFFFu, count_shape, &n);
+  CHECK(n == 1);
+  n = 0;
+  tess_world_query_map_aabb(w, box, count_cell, &n);
+  CHECK(n == 1 + 13 * 2); /* the block, and two floor rows of 13 cells */
+  CHECK(tess_world_map_point_solid(w, tess_v2(15.5f, 3.5f)));
+  CHECK(!tess_world_map_point_solid(w, tess_v2(14.5f, 3.5f)));
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+static void interpolation_between_steps(void) {
+  TessWorld *w = new_world(tess_v2(0, 0));
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  TessBodyId b = add_ball(w, tess_v2(0, 0), 0.5f, &sd);
+  TessError err;
+  CHECK_OK(tess_body_set_linear_velocity(w, b, tess_v2(6.0f, 0.0f)), &err);
+  step(w, 1);
+  TessTransform t = tess_body_interpolated_transform(w, b, 0.5f);
+  CHECK_NEAR(t.p.x, 0.05, 1e-5);
+  t = tess_body_interpolated_transform(w, b, 1.0f);
+  CHECK_NEAR(t.p.x, 0.1, 1e-5);
+  tess_world_destroy(w);
+}
+
+static void one_way_cells_catch_only_from_above(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TestMap m;
+  test_map_init(&m, 10, 20, 1.0f);
+  for (uint32_t x = 0; x < 10; x++) {
+    test_map_set(&m, x, 10, TESS_MAP_FULL, 0);
+    m.one_way[10 * 10 + x] = 1;
+  }
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  TessBodyId above = add_ball(w, tess_v2(3.0f, 8.0f), 0.25f, &sd);
+  TessBodyId below = add_ball(w, tess_v2(7.0f, 12.0f), 0.25f, &sd);
+  CHECK_OK(tess_body_set_linear_velocity(w, below, tess_v2(0.0f, -12.0f)), &err);
+  step(w, 30);
+  CHECK(tess_body_position(w, below).y < 9.0f); /* went through */
+  step(w, 180);
+  CHECK_NEAR(tess_body_position(w, above).y, 10.0 - 0.25, 0.02);
+  /* the one from below flew up through the platform and landed on it */
+  CHECK_NEAR(tess_body_position(w, below).y, 10.0 - 0.25, 0.02);
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+static void traced_slope_is_a_ramp(void) {
+  /* a 45-degree traced triangle: a ball released on it rolls down to the right */
+  TessWorld *w = new_world(tess_v2(0, G));
+  TestMap m;
+  floor_map(&m, 20, 12, 10, 0.5f, 0.0f);
+  TessTileMapDef d;
+  memset(&d, 0, sizeof d);
+  d.width = m.w;
+  d.height = m.h;
+  d.cell_w = d.cell_h = 1.0f;
+  test_map_set(&m, 5, 9, TESS_MAP_TRACED, 0);
+  uint32_t *start = calloc((size_t)m.w * m.h + 1, sizeof(uint32_t));
+  for (uint32_t i = 0; i <= m.w * m.h; i++) start[i] = i > 9 * m.w + 5 ? 1u : 0u;
+  TessPolygon tri = {3, {{0.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}}};
+  d.kinds = m.kinds;
+  d.materials = m.materials;
+  d.material_count = m.mat_count;
+  d.material_list = m.mats;
+  d.piece_start = start;
+  d.pieces = &tri;
+  TessError err;
+  CHECK_OK(tess_world_set_tile_map(w, &d, &err), &err);
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  TessBodyId b = add_ball(w, tess_v2(5.3f, 8.7f), 0.2f, &sd);
+  step(w, 90);
+  TessVec2 p = tess_body_position(w, b);
+  CHECK_MSG(p.x > 6.5f && fabsf(p.y - 9.8f) < 0.05f, "ball at (%g, %g)", p.x, p.y);
+  /* a bad piece is refused */
+  TessPolygon line = {3, {{0.0f, 0.0f}, {0.5f, 0.5f}, {1.0f, 1.0f}}};
+  d.pieces = &line;
+  CHECK(tess_world_set_tile_map(w, &d, &err) == TESS_ERR_INVALID);
+  free(start);
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+static void shapes_collide_in_every_pair(void) {
+  /* a circle, a capsule and a box dropped on a static box, each on the one before */
+  TessWorld *w = new_world(tess_v2(0, G));
+  TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
+  TessError err;
+  TessBodyId ground = add_body(w, TESS_BODY_STATIC, tess_v2(0, 10));
+  CHECK_OK(tess_shape_create_box(w, ground, &sd, 5.0f, 0.5f, tess_v2(0, 0), 0.0f, NULL, &err), &err);
+  TessBodyId box = add_box(w, tess_v2(0, 9.0f), 0.5f, 0.5f, &sd);
+  TessBodyId cap = add_body(w, TESS_BODY_DYNAMIC, tess_v2(0, 7.5f));
+  CHECK_OK(tess_shape_create_capsule(w, cap, &sd, tess_v2(-0.4f, 0), tess_v2(0.4f, 0), 0.2f, NULL, &err), &err);
+  TessBodyId hexa = add_body(w, TESS_BODY_DYNAMIC, tess_v2(0, 6.0f));
+  TessVec2 hex[6];
+  for (int i = 0; i < 6; i++) hex[i] = tess_v2(0.4f * cosf((float)i * (float)PI / 3.0f), 0.4f * sinf((float)i * (float)PI / 3.0f));
+  CHECK_OK(tess_shape_create_polygon(w, hexa, &sd, hex, 6, NULL, &err), &err);
+  step(w, 240);
+  CHECK_NEAR(tess_body_position(w, box).y, 9.0, 0.02);
+  CHECK_NEAR(tess_body_position(w, cap).y, 8.3, 0.02);
+  CHECK_NEAR(tess_body_position(w, hexa).y, 8.1 - 0.4 * sin(PI / 3.0), 0.03);
+  tess_world_destroy(w);
+}
+
+static void mass_from_density_or_set(void) {
+  TessWorld *w = new_world(tess_v2(0, 0));
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 2.0f);
+  TessBodyId b = add_body(w, TESS_BODY_DYNAMIC, tess_v2(0, 0));
+  TessError err;
+  CHECK_OK(tess_shape_create_box(w, b, &sd, 1.0f, 0.5f, tess_v2(1.0f, 0.0f), 0.0f, NULL, &err), &err);
+  CHECK_OK(tess_shape_create_circle(w, b, &sd, tess_v2(-1.0f, 0.0f), 0.5f, NULL, &err), &err);
+  double mb = 2.0 * 2.0 * 1.0, mc = 2.0 * PI * 0.25;
+  CHECK_NEAR(tess_body_mass(w, b), mb + mc, 1e-4);
+  double cx = (mb * 1.0 - mc * 1.0) / (mb + mc);
+  CHECK_NEAR(tess_body_local_center(w, b).x, cx, 1e-5);
+  double inertia = mb * (4.0 + 1.0) / 12.0 + mb * (1.0 - cx) * (1.0 - cx) + mc * 0.125 + mc * (1.0 + cx) * (1.0 + cx);
+  CHECK_NEAR(tess_body_inertia(w, b), inertia, 1e-4 * inertia);
+  CHECK_OK(tess_body_set_mass_data(w, b, 3.0f, tess_v2(0.1f, 0.2f), 0.7f, &err), &err);
+  CHECK_NEAR(tess_body_mass(w, b), 3.0, 1e-6);
+  CHECK_NEAR(tess_body_inertia(w, b), 0.7, 1e-6);
+  CHECK(tess_body_set_mass_data(w, b, -1.0f, tess_v2(0, 0), 1.0f, &err) == TESS_ERR_INVALID);
+  CHECK(tess_body_set_mass_data(w, b, NAN, tess_v2(0, 0), 1.0f, &err) == TESS_ERR_INVALID);
+  tess_world_destroy(w);
+}
+
+static void bad_input_is_refused(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TessError err;
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  TessBodyId b = add_body(w, TESS_BODY_DYNAMIC, tess_v2(0, 0));
+  CHECK(tess_shape_create_circle(w, b, &sd, tess_v2(0, 0), NAN, NULL, &err) == TESS_ERR_INVALID);
+  CHECK(tess_shape_create_circle(w, b, &sd, tess_v2(0, 0), -1.0f, NULL, &err) == TESS_ERR_INVALID);
+  CHECK(tess_shape_create_circle(w, b, &sd, tess_v2(0, 0), 0.0f, NULL, &err) == TESS_ERR_INVALID);
+  CHECK(tess_shape_create_circle(w, b, &sd, tess_v2(INFINITY, 0), 1.0f, NULL, &err) == TESS_ERR_INVALID);
+  TessShapeDef bad = sd;
+  bad.density = -1.0f;
+  CHECK(tess_shape_create_circle(w, b, &bad, tess_v2(0, 0), 1.0f, NULL, &err) == TESS_ERR_INVALID);
+  CHECK(strstr(err.detail, "density") != NULL);
+  bad = sd;
+  bad.friction = NAN;
+  CHECK(tess_shape_create_circle(w, b, &bad, tess_v2(0, 0), 1.0f, NULL, &err) == TESS_ERR_INVALID);
+  bad = sd;
+  bad.friction = -0.1f;
+  CHECK(tess_shape_create_circle(w, b, &bad, tess_v2(0, 0), 1.0f, NULL, &err) == TESS_ERR_INVALID);
+  bad = sd;
+  bad.restitution = 1.5f;
+  CHECK(tess_shape_create_circle(w, b, &bad, tess_v2(0, 0), 1.0f, NULL, &err) == TESS_ERR_INVALID);
+  TessVec2 collinear[3] = {{0, 0}, {1, 1}, {2, 2}};
+  CHECK(tess_shape_create_polygon(w, b, &sd, collinear, 3, NULL, &err) == TESS_ERR_INVALID);
+  TessVec2 two[2] = {{0, 0}, {1, 0}};
+  CHECK(tess_shape_create_polygon(w, b, &sd, two, 2, NULL, &err) == TESS_ERR_INVALID);
+  TessVec2 bowtie[4] = {{0, 0}, {1, 1}, {1, 0}, {0, 1}};
+  CHECK(tess_shape_create_polygon(w, b, &sd, bowtie, 4, NULL, &err) == TESS_ERR_INVALID);
+  TessVec2 star[5];
+  for (int i = 0; i < 5; i++) star[i] = tess_v2(cosf((float)(i * 2) * 2.0f * (float)PI / 5.0f), sinf((float)(i * 2) * 2.0f * (float)PI / 5.0f));
+  CHECK(tess_shape_create_polygon(w, b, &sd, star, 5, NULL, &err) == TESS_ERR_INVALID);
+  TessVec2 dup[4] = {{0, 0}, {1, 0}, {1, 0}, {0, 1}};
+  CHECK(tess_shape_create_polygon(w, b, &sd, dup, 4, NULL, &err) == TESS_ERR_INVALID);
+  TessVec2 nine[9];
+  for (int i = 0; i < 9; i++) nine[i] = tess_v2(cosf((float)i * 2.0f * (float)PI / 9.0f), sinf((float)i * 2.0f * (float)PI / 9.0f));
+  CHECK(tess_shape_create_polygon(w, b, &sd, nine, 9, NULL, &err) == TESS_ERR_INVALID);
+  TessVec2 cw[3] = {{0, 0}, {0, 1}, {1, 0}}; /* either winding is fine */
+  CHECK(tess_shape_create_polygon(w, b, &sd, cw, 3, NULL, &err) == TESS_OK);
+  TessBodyDef bd;
+  tess_body_def_default(&bd);
+  bd.position = tess_v2(NAN, 0);
+  TessBodyId nb;
+  CHECK(tess_body_create(w, &bd, &nb, &err) == TESS_ERR_INVALID);
+  tess_body_def_default(&bd);
+  bd.linear_damping = -1.0f;
+  CHECK(tess_body_create(w, &bd, &nb, &err) == TESS_ERR_INVALID);
+  CHECK(tess_body_set_linear_velocity(w, b, tess_v2(NAN, 0)) == TESS_ERR_INVALID);
+  CHECK(tess_body_apply_force_to_center(w, b, tess_v2(INFINITY, 0)) == TESS_ERR_INVALID);
+  CHECK(tess_world_step(w, NAN, &err) == TESS_ERR_INVALID);
+  CHECK(tess_world_step(w, -1.0f, &err) == TESS_ERR_INVALID);
+  TessTileMapDef md;
+  memset(&md, 0, sizeof md);
+  TessMapMaterial mat = {0.5f, 0.0f, 1.0f, 1.0f, 0};
+  md.cell_w = md.cell_h = 1.0f;
+  md.material_count = 1;
+  md.material_list = &mat;
+  uint8_t kind = 1;
+  md.kinds = &kind;
+  CHECK(tess_world_set_tile_map(w, &md, &err) == TESS_ERR_INVALID); /* 0 x 0 */
+  md.width = md.height = 1;
+  md.cell_w = NAN;
+  CHECK(tess_world_set_tile_map(w, &md, &err) == TESS_ERR_INVALID);
+  md.cell_w = 1.0f;
+  mat.friction = -2.0f;
+  CHECK(tess_world_set_tile_map(w, &md, &err) == TESS_ERR_INVALID);
+  mat.friction = 0.5f;
+  CHECK(tess_world_set_tile_map(w, &md, &err) == TESS_OK);
+  TessWorldDef wd;
+  tess_world_def_default(&wd);
+  wd.gravity.y = NAN;
+  TessWorld *w2 = NULL;
+  CHECK(tess_world_create(&wd, &w2, &err) == TESS_ERR_INVALID && w2 == NULL);
+  step(w, 30);
+  CHECK(tess_v2_is_finite(tess_body_position(w, b)));
+  CHECK(tess_v2_is_finite(tess_body_linear_velocity(w, b)));
+  tess_world_destroy(w);
+}
+
+TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_falling_target),
+               TEST(bounce_reaches_e_squared_height), TEST(rubber_on_rubber_is_0_9025),
+               TEST(slide_stops_at_v2_over_2_mu_g), TEST(tangential_efficiency_acts_at_impact_only),
+               TEST(ball_rolls_across_200_tiles_without_bumps), TEST(box_and_capsule_slide_across_200_tiles_without_bumps),
+               TEST(ten_box_stack_stands_10_s), TEST(pyramid_of_20_settles_and_sleeps),
+               TEST(pendulum_period_within_1_percent), TEST(distance_mouse_and_limits_hold),
+               TEST(zones_push_and_attract), TEST(top_down_ice_slides_farther_than_sand),
+               TEST(wood_floats_at_its_depth_rock_sinks), TEST(bullets_never_cross_one_tile_walls),
+               TEST(energy_never_rises_in_a_closed_box), TEST(determinism_and_snapshot),
+               TEST(stale_handles_are_invalid), TEST(removal_inside_callbacks_is_deferred),
+               TEST(sensors_report_and_never_push), TEST(contact_events_begin_and_end),
+               TEST(queries_find_bodies_and_cells), TEST(interpolation_between_steps),
+               TEST(one_way_cells_catch_only_from_above), TEST(traced_slope_is_a_ramp),
+               TEST(shapes_collide_in_every_pair), TEST(mass_from_density_or_set), TEST(bad_input_is_refused))
