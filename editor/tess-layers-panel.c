@@ -121,6 +121,7 @@ static GtkWidget *layer_row_new(TessLayersPanel *self, const TessLayer *layer) {
   gtk_button_set_icon_name(GTK_BUTTON(eye), "view-reveal-symbolic");
   gtk_widget_set_tooltip_text(eye, _("Show or hide the layer"));
   gtk_widget_add_css_class(eye, "flat");
+  gtk_widget_add_css_class(eye, "tess-layer-toggle");
   tag(eye, id);
   g_signal_connect(eye, "toggled", G_CALLBACK(on_visible_toggled), self);
   gtk_box_append(GTK_BOX(box), eye);
@@ -129,6 +130,7 @@ static GtkWidget *layer_row_new(TessLayersPanel *self, const TessLayer *layer) {
   gtk_button_set_icon_name(GTK_BUTTON(lock), "changes-prevent-symbolic");
   gtk_widget_set_tooltip_text(lock, _("Lock the layer against edits"));
   gtk_widget_add_css_class(lock, "flat");
+  gtk_widget_add_css_class(lock, "tess-layer-toggle");
   tag(lock, id);
   g_signal_connect(lock, "toggled", G_CALLBACK(on_locked_toggled), self);
   gtk_box_append(GTK_BOX(box), lock);
@@ -207,7 +209,10 @@ static void layer_row_update(GtkWidget *row, const TessLayer *layer) {
   gtk_button_set_icon_name(GTK_BUTTON(eye), p->visible ? "view-reveal-symbolic" : "view-conceal-symbolic");
   GtkWidget *lock = g_object_get_data(G_OBJECT(row), "lock");
   gtk_toggle_button_set_active(GTK_TOGGLE_BUTTON(lock), p->locked);
-  gtk_button_set_icon_name(GTK_BUTTON(lock), p->locked ? "changes-prevent-symbolic" : "changes-allow-symbolic");
+  /* One padlock, faint when open: themes draw "changes-allow" too much like a closed lock. */
+  if (p->locked) gtk_widget_remove_css_class(lock, "tess-off");
+  else gtk_widget_add_css_class(lock, "tess-off");
+  gtk_widget_set_tooltip_text(lock, p->locked ? _("Locked: click to allow edits") : _("Lock the layer against edits"));
   gtk_label_set_text(g_object_get_data(G_OBJECT(row), "label"), p->name);
   GtkWidget *entry = g_object_get_data(G_OBJECT(row), "entry");
   if (!gtk_widget_has_focus(entry) && g_strcmp0(gtk_editable_get_text(GTK_EDITABLE(entry)), p->name) != 0)
