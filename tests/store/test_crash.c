@@ -165,6 +165,9 @@ void crash_kill_during_flushes(void) {
     TessStoreStats stats;
     tess_store_stats(st, &stats);
     unclean_opens += stats.opened_after_unclean_close;
+    /* A child that reported an edit had opened the file for writing and never closed it. */
+    if (reported > committed)
+      CHECK_MSG(stats.opened_after_unclean_close, "round %d: a killed writer's file was not checked on open", round);
     TessProject *p = NULL;
     CHECK_OK(tess_store_load(st, &p, &err), &err);
     tess_store_close(st);
@@ -180,7 +183,6 @@ void crash_kill_during_flushes(void) {
   }
   CHECK(kills >= 50);
   CHECK(committed > 100); /* the children did make progress */
-  CHECK(unclean_opens >= kills / 2); /* the file was checked after most kills */
   printf("  crash: %d kills, %u edits committed and verified, %d checked opens, %.1f s\n", kills, committed,
          unclean_opens, tess_now_seconds() - t0);
 }
