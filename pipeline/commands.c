@@ -18,6 +18,9 @@ const TessCommand tess_commands[] = {
      "  --density D       material density, kg/m^2\n"
      "  --json            one JSON document on stdout (see pipeline/README-trace.md)\n",
      tess_cmd_trace},
+    {"export", "pack levels into .tlv files for games, on all cores", tess_cmd_export_usage, tess_cmd_export},
+    {"info", "describe a .tlv file and check that it validates", tess_cmd_info_usage, tess_cmd_info},
+    {"validate", "check a project for damage and level problems", tess_cmd_validate_usage, tess_cmd_validate},
 };
 const size_t tess_command_count = sizeof tess_commands / sizeof tess_commands[0];
 

@@ -35,5 +35,11 @@ void tess_cmd_print_usage(const TessCommand *cmd, FILE *out);
 
 /* One declaration per command (keep in the order of commands.c). */
 int tess_cmd_trace(int argc, char **argv);
+int tess_cmd_export(int argc, char **argv);
+extern const char tess_cmd_export_usage[];
+int tess_cmd_info(int argc, char **argv);
+extern const char tess_cmd_info_usage[];
+int tess_cmd_validate(int argc, char **argv);
+extern const char tess_cmd_validate_usage[];
 
 #endif

@@ -153,7 +153,7 @@ TlvResult tlv_read_header(const void *data, size_t size, TlvHeader *out, TlvErro
     return fail(err, TLV_ERR_TRUNCATED, size, "file has %lu bytes, header says %llu", (unsigned long)size, (unsigned long long)h.total_size);
   if (h.total_size % TLV_ALIGN) return fail(err, TLV_ERR_VALUE, 24, "total size %llu is not a multiple of 16", (unsigned long long)h.total_size);
   if ((uint64_t)h.header_size + (uint64_t)h.section_count * TLV_SECTION_ENTRY_SIZE > h.total_size)
-    return fail(err, TLV_ERR_TRUNCATED, h.header_size, "section table of %u entries runs past the end", (unsigned)h.section_count);
+    return fail(err, TLV_ERR_TRUNCATED, 20, "section table of %u entries runs past the end", (unsigned)h.section_count);
   *out = h;
   return TLV_OK;
 }
