@@ -277,7 +277,6 @@ void random_edit_sequences_undo_to_start(void) {
         CHECK_OK(tess_project_redo(p, &err), &err);
         continue;
       }
-      uint32_t key_before = key;
       TessResult r = random_edit(p, &rng, &key, &err);
       uint64_t after = tess_project_hash(p);
       if (r != TESS_OK) {
@@ -286,7 +285,6 @@ void random_edit_sequences_undo_to_start(void) {
         continue;
       }
       ok++;
-      (void)key_before;
       kinds_ok[edit_kind]++;
       /* Every edit undoes to exactly where it started when it is its own step:
        * check that on a sample (undo then redo must give the edit back). */

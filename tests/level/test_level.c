@@ -492,6 +492,39 @@ static void resize_keeps_content_anchored(void) {
   tess_project_destroy(p);
 }
 
+static void resize_reports_old_and_new_chunks(void) {
+  TessProject *p = tess_project_create();
+  TessError err;
+  TessMaterial m;
+  tess_material_default(&m);
+  TessId stone, id;
+  CHECK_OK(tess_edit_material_add(p, &m, &stone, &err), &err);
+  TessLevelSettings s;
+  tess_level_settings_default(&s);
+  s.width = 64;
+  s.height = 32;
+  CHECK_OK(tess_edit_level_add(p, &s, &id, &err), &err);
+  TessId ml = tess_project_level(p, id)->layers[1]->props.id;
+  CHECK_OK(tess_edit_paint_material(p, id, 40, 0, 1, 1, stone, 0, &err), &err);
+  tess_project_clear_changes(p);
+  /* Shrinking to one chunk drops the cell in chunk (1, 0): the store must hear of that chunk. */
+  s.width = 32;
+  CHECK_OK(tess_edit_level_set(p, id, &s, 0, 0, &err), &err);
+  const TessChange *ch;
+  size_t n = tess_project_changes(p, &ch);
+  bool level_seen = false;
+  CHECK(has_chunk(ch, n, ml, 1, 0));
+  for (size_t i = 0; i < n; i++) level_seen |= ch[i].kind == TESS_CHANGE_LEVEL && ch[i].id == id;
+  CHECK(level_seen);
+  CHECK(tess_layer_chunk(tess_level_layer(tess_project_level(p, id), ml), 1, 0) == NULL);
+  tess_project_clear_changes(p);
+  CHECK_OK(tess_project_undo(p, &err), &err);
+  n = tess_project_changes(p, &ch);
+  CHECK(has_chunk(ch, n, ml, 1, 0));
+  CHECK(tess_layer_cell(tess_level_layer(tess_project_level(p, id), ml), 40, 0) == stone);
+  tess_project_destroy(p);
+}
+
 static void removing_assets_rewrites_their_users(void) {
   Fixture f;
   TessError err;
@@ -676,7 +709,7 @@ static void painted_cells_cost_at_most_5_bytes(void) {
 TESS_TEST_MAIN(TEST(material_validation_names_the_field), TEST(level_size_limits), TEST(cell_flips_move_points),
                TEST(collision_rule_cases), TEST(change_log_reports_touched_chunks_once),
                TEST(locked_layers_refuse_edits), TEST(ids_are_never_reused), TEST(hash_covers_content_not_history),
-               TEST(resize_keeps_content_anchored), TEST(removing_assets_rewrites_their_users),
+               TEST(resize_keeps_content_anchored), TEST(resize_reports_old_and_new_chunks), TEST(removing_assets_rewrites_their_users),
                TEST(insert_builds_a_project_without_history), TEST(chunks_are_freed_when_empty),
                TEST(flood_fill_matches_reference), TEST(merged_drag_undoes_as_one_step),
                TEST(history_bound_drops_oldest_steps), TEST(random_edit_sequences_undo_to_start),
