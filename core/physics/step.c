@@ -172,6 +172,55 @@ static bool narrow_phase(TessWorld *w, float dt) {
 
   /* index the new contacts (for the next step), then the events */
   if (!phys_keytable_build(&w->contact_table, w->contacts, w->contact_count)) return false;
+  /* sensor overlaps: sorted lists, compared */
+  qsort(w->sensors_new, w->sensors_new_count, sizeof(SensorOverlap), cmp_overlap);
+  uint32_t a = 0, b = 0;
+  while (a < w->sensor_count || b < w->sensors_new_count) {
+    uint64_t ka = a < w->sensor_count ? w->sensors[a].key : UINT64_MAX;
+    uint64_t kb = b < w->sensors_new_count ? w->sensors_new[b].key : UINT64_MAX;
+    if (ka == kb) {
+      a++;
+      b++;
+      continue;
+    }
+    TessSensorEvent ev;
+    if (ka < kb) {
+      const SensorOverlap *o = &w->sensors[a++];
+      ev.sensor.index1 = (uint32_t)(o->key >> 32) + 1;
+      ev.sensor.generation = o->sensor_gen;
+      ev.visitor.index1 = (uint32_t)o->key + 1;
+      ev.visitor.generation = o->visitor_gen;
+      if (!push_event((void **)&w->ev_send, &w->ev_send_count, &w->ev_send_cap, &ev, sizeof ev)) return false;
+    } else {
+      const SensorOverlap *o = &w->sensors_new[b++];
+      ev.sensor.index1 = (uint32_t)(o->key >> 32) + 1;
+      ev.sensor.generation = o->sensor_gen;
+      ev.visitor.index1 = (uint32_t)o->key + 1;
+      ev.visitor.generation = o->visitor_gen;
+      if (!push_event((void **)&w->ev_sbegin, &w->ev_sbegin_count, &w->ev_sbegin_cap, &ev, sizeof ev)) return false;
+    }
+  }
+  SensorOverlap *st = w->sensors;
+  uint32_t st_cap = w->sensor_cap;
+  w->sensors = w->sensors_new;
+  w->sensor_cap = w->sensors_new_cap;
+  w->sensor_count = w->sensors_new_count;
+  w->sensors_new = st;
+  w->sensors_new_cap = st_cap;
+  w->sensors_new_count = 0;
+  return true;
+}
+
+/* Contact begin / end events, after the solve: a contact touches when a
+ * point is within the slop or carried an impulse this step, so a fast body
+ * stopped by a speculative contact reports its impact speed. */
+static bool contact_events(TessWorld *w) {
+  for (uint32_t i = 0; i < w->contact_count; i++) {
+    Contact *c = &w->contacts[i];
+    if (!(c->flags & CONTACT_SOLVE)) continue;
+    for (uint32_t k = 0; k < c->point_count; k++)
+      if (c->p[k].max_normal_impulse > 0.0f) c->flags |= CONTACT_TOUCHING;
+  }
   for (uint32_t i = 0; i < w->contacts_old_count; i++) {
     const Contact *o = &w->contacts_old[i];
     if (!(o->flags & CONTACT_TOUCHING)) continue;
@@ -212,48 +261,12 @@ static bool narrow_phase(TessWorld *w, float dt) {
       ev.normal = c->normal;
     }
     ev.point = c->p[0].point;
-    TessVec2 va = c->body_a == TESS_NULL_INDEX ? tess_v2(0, 0) : w->bodies[c->body_a].v;
-    TessVec2 vb = c->body_b == TESS_NULL_INDEX ? tess_v2(0, 0) : w->bodies[c->body_b].v;
-    float vn = tess_v2_dot(tess_v2_sub(vb, va), c->normal);
-    ev.approach_speed = vn < 0.0f ? -vn : 0.0f;
+    float vn = 0.0f;
+    for (uint32_t k = 0; k < c->point_count; k++)
+      if (c->p[k].relative_velocity < vn) vn = c->p[k].relative_velocity;
+    ev.approach_speed = -vn;
     if (!push_event((void **)&w->ev_begin, &w->ev_begin_count, &w->ev_begin_cap, &ev, sizeof ev)) return false;
   }
-  /* sensor overlaps: sorted lists, compared */
-  qsort(w->sensors_new, w->sensors_new_count, sizeof(SensorOverlap), cmp_overlap);
-  uint32_t a = 0, b = 0;
-  while (a < w->sensor_count || b < w->sensors_new_count) {
-    uint64_t ka = a < w->sensor_count ? w->sensors[a].key : UINT64_MAX;
-    uint64_t kb = b < w->sensors_new_count ? w->sensors_new[b].key : UINT64_MAX;
-    if (ka == kb) {
-      a++;
-      b++;
-      continue;
-    }
-    TessSensorEvent ev;
-    if (ka < kb) {
-      const SensorOverlap *o = &w->sensors[a++];
-      ev.sensor.index1 = (uint32_t)(o->key >> 32) + 1;
-      ev.sensor.generation = o->sensor_gen;
-      ev.visitor.index1 = (uint32_t)o->key + 1;
-      ev.visitor.generation = o->visitor_gen;
-      if (!push_event((void **)&w->ev_send, &w->ev_send_count, &w->ev_send_cap, &ev, sizeof ev)) return false;
-    } else {
-      const SensorOverlap *o = &w->sensors_new[b++];
-      ev.sensor.index1 = (uint32_t)(o->key >> 32) + 1;
-      ev.sensor.generation = o->sensor_gen;
-      ev.visitor.index1 = (uint32_t)o->key + 1;
-      ev.visitor.generation = o->visitor_gen;
-      if (!push_event((void **)&w->ev_sbegin, &w->ev_sbegin_count, &w->ev_sbegin_cap, &ev, sizeof ev)) return false;
-    }
-  }
-  SensorOverlap *st = w->sensors;
-  uint32_t st_cap = w->sensor_cap;
-  w->sensors = w->sensors_new;
-  w->sensor_cap = w->sensors_new_cap;
-  w->sensor_count = w->sensors_new_count;
-  w->sensors_new = st;
-  w->sensors_new_cap = st_cap;
-  w->sensors_new_count = 0;
   return true;
 }
 
@@ -428,8 +441,10 @@ static void solve_contacts(TessWorld *w, float inv_h, bool use_bias) {
       float new_impulse = p->normal_impulse + impulse;
       if (new_impulse < 0.0f) new_impulse = 0.0f;
       impulse = new_impulse - p->normal_impulse;
-      if (use_bias && impulse > 0.0f && vn < p->relative_velocity) {
-        /* the impact speed is the approach speed in the sub-step where the contact first acts */
+      if (use_bias && impulse > 0.0f && p->max_normal_impulse == 0.0f && p->separation > 0.0f &&
+          vn < p->relative_velocity) {
+        /* a new impact (the gap was open at the step's start): its speed is the approach
+         * speed in the sub-step where the contact first acts, not the one a sub-step before */
         p->relative_velocity = vn;
         p->tangent_velocity = tess_v2_dot(dv, t);
       }
@@ -650,9 +665,6 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
-  if (w->def.contact_begin_fn)
-    for (uint32_t i = 0; i < w->ev_begin_count; i++)
-      w->def.contact_begin_fn(w, &w->ev_begin[i], w->def.callback_user);
   if (w->def.sensor_begin_fn)
     for (uint32_t i = 0; i < w->ev_sbegin_count; i++)
       w->def.sensor_begin_fn(w, &w->ev_sbegin[i], w->def.callback_user);
@@ -712,6 +724,13 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     solve_contacts(w, inv_h, false);
   }
   apply_restitution(w);
+  if (!contact_events(w)) {
+    w->locked = false;
+    return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
+  }
+  if (w->def.contact_begin_fn)
+    for (uint32_t i = 0; i < w->ev_begin_count; i++)
+      w->def.contact_begin_fn(w, &w->ev_begin[i], w->def.callback_user);
 
   for (uint32_t i = 0; i < w->body_count; i++) {
     Body *b = &w->bodies[i];

@@ -163,15 +163,16 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
       if (c->kind == TESS_MAP_EMPTY) continue;
       const MapCell *l = cell_at(&map, (int32_t)x - 1, (int32_t)y), *r = cell_at(&map, (int32_t)x + 1, (int32_t)y);
       const MapCell *t = cell_at(&map, (int32_t)x, (int32_t)y - 1), *b = cell_at(&map, (int32_t)x, (int32_t)y + 1);
+      /* beyond the map counts as solid: a border cell never pushes a body out of the map */
       uint8_t f = 0;
-      if (!l || !(l->covers & SIDE_RIGHT)) f |= SIDE_LEFT;
-      if (!r || !(r->covers & SIDE_LEFT)) f |= SIDE_RIGHT;
-      if (!t || !(t->covers & SIDE_BOTTOM)) f |= SIDE_TOP;
-      if (!b || !(b->covers & SIDE_TOP)) f |= SIDE_BOTTOM;
+      if (l && !(l->covers & SIDE_RIGHT)) f |= SIDE_LEFT;
+      if (r && !(r->covers & SIDE_LEFT)) f |= SIDE_RIGHT;
+      if (t && !(t->covers & SIDE_BOTTOM)) f |= SIDE_TOP;
+      if (b && !(b->covers & SIDE_TOP)) f |= SIDE_BOTTOM;
       c->free_sides = f;
       const MapCell *tl = cell_at(&map, (int32_t)x - 1, (int32_t)y - 1), *tr = cell_at(&map, (int32_t)x + 1, (int32_t)y - 1);
       const MapCell *br = cell_at(&map, (int32_t)x + 1, (int32_t)y + 1), *bl = cell_at(&map, (int32_t)x - 1, (int32_t)y + 1);
-#define EMPTYC(p) (!(p) || (p)->kind == TESS_MAP_EMPTY)
+#define EMPTYC(p) ((p) && (p)->kind == TESS_MAP_EMPTY)
       uint8_t cr = 0;
       if ((f & SIDE_TOP) && (f & SIDE_LEFT) && EMPTYC(tl) && EMPTYC(t) && EMPTYC(l)) cr |= 1;
       if ((f & SIDE_TOP) && (f & SIDE_RIGHT) && EMPTYC(tr) && EMPTYC(t) && EMPTYC(r)) cr |= 2;
