@@ -140,23 +140,29 @@ static size_t sprite_bytes(const TessSprite *s) {
          s->mask.hull_count * sizeof(TessVec2) + s->mask.piece_count * sizeof(TessPolygon) + 32;
 }
 
-/* Inserts `item` into a pointer array sorted by the id at offset 0 of each item. */
-static TessResult ptr_insert(void ***arr, uint32_t *count, void *item, TessId id) {
-  void **grown = tess_realloc(*arr, (*count + 1) * sizeof *grown);
-  if (!grown) return TESS_ERR_NOMEM;
-  *arr = grown;
-  uint32_t i = 0;
-  while (i < *count && *(const TessId *)grown[i] < id) i++;
-  memmove(&grown[i + 1], &grown[i], (*count - i) * sizeof *grown);
-  grown[i] = item;
-  (*count)++;
-  return TESS_OK;
-}
+/* Inserts an item into one of the project's pointer arrays sorted by id
+ * (typed per array: no casts between pointer-to-pointer types). */
+#define SORTED_PTR_INSERT(arr, count, item, result)                               \
+  do {                                                                            \
+    void *grown_ = tess_realloc((arr), ((count) + 1) * sizeof *(arr));            \
+    if (!grown_) {                                                                \
+      (result) = TESS_ERR_NOMEM;                                                  \
+      break;                                                                      \
+    }                                                                             \
+    (arr) = grown_;                                                               \
+    uint32_t at_ = 0;                                                             \
+    while (at_ < (count) && (arr)[at_]->id < (item)->id) at_++;                  \
+    memmove(&(arr)[at_ + 1], &(arr)[at_], ((count) - at_) * sizeof *(arr));      \
+    (arr)[at_] = (item);                                                          \
+    (count)++;                                                                    \
+    (result) = TESS_OK;                                                           \
+  } while (0)
 
-static void ptr_remove(void **arr, uint32_t *count, uint32_t i) {
-  memmove(&arr[i], &arr[i + 1], (*count - i - 1) * sizeof *arr);
-  (*count)--;
-}
+#define PTR_REMOVE(arr, count, i)                                                  \
+  do {                                                                             \
+    memmove(&(arr)[i], &(arr)[(i) + 1], ((count) - (i) - 1) * sizeof *(arr));     \
+    (count)--;                                                                     \
+  } while (0)
 
 typedef struct TilesetPresenceOp {
   TessOp base;
@@ -167,12 +173,13 @@ typedef struct TilesetPresenceOp {
 static TessResult tileset_presence_apply(TessProject *p, TessOp *base, bool forward) {
   TilesetPresenceOp *op = (TilesetPresenceOp *)base;
   if (op->add == forward) {
-    TessResult r = ptr_insert((void ***)&p->tilesets, &p->tileset_count, op->ts, op->ts->id);
+    TessResult r;
+    SORTED_PTR_INSERT(p->tilesets, p->tileset_count, op->ts, r);
     if (r) return r;
   } else {
     int i = tess_project_tileset_index(p, op->ts->id);
     if (i < 0) return TESS_ERR_NOT_FOUND;
-    ptr_remove((void **)p->tilesets, &p->tileset_count, (uint32_t)i);
+    PTR_REMOVE(p->tilesets, p->tileset_count, (uint32_t)i);
   }
   tess_project_note_change(p, TESS_CHANGE_TILESET, op->ts->id, 0, 0, 0, 0);
   return TESS_OK;
@@ -256,12 +263,13 @@ typedef struct SpritePresenceOp {
 static TessResult sprite_presence_apply(TessProject *p, TessOp *base, bool forward) {
   SpritePresenceOp *op = (SpritePresenceOp *)base;
   if (op->add == forward) {
-    TessResult r = ptr_insert((void ***)&p->sprites, &p->sprite_count, op->s, op->s->id);
+    TessResult r;
+    SORTED_PTR_INSERT(p->sprites, p->sprite_count, op->s, r);
     if (r) return r;
   } else {
     int i = tess_project_sprite_index(p, op->s->id);
     if (i < 0) return TESS_ERR_NOT_FOUND;
-    ptr_remove((void **)p->sprites, &p->sprite_count, (uint32_t)i);
+    PTR_REMOVE(p->sprites, p->sprite_count, (uint32_t)i);
   }
   tess_project_note_change(p, TESS_CHANGE_SPRITE, op->s->id, 0, 0, 0, 0);
   return TESS_OK;
