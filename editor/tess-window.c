@@ -36,7 +36,7 @@ struct _TessWindow {
   TessTilePalette *tile_palette;
   TessMaterialPanel *material_panel;
   TessObjectInspector *object_inspector;
-  GtkStack *side_stack;
+  GtkNotebook *side_notebook;
   GtkLabel *status_cell, *status_tile, *status_material, *status_zoom;
 
   /* owned */
@@ -60,6 +60,9 @@ static void update_title(TessWindow *self);
 static void update_actions(TessWindow *self);
 
 /* ---- Small helpers --------------------------------------------------------- */
+
+/* The right side's pages: 0 tiles, 1 materials, 2 object. */
+static void show_side(TessWindow *self, int page) { gtk_notebook_set_current_page(self->side_notebook, page); }
 
 static TessProject *project(TessWindow *self) { return self->doc ? tess_document_get_project(self->doc) : NULL; }
 
@@ -178,7 +181,7 @@ static void on_zoom_changed(TessMapView *v, TessWindow *self) { set_zoom_label(s
 
 static void on_object_selected(TessMapView *v, guint id, TessWindow *self) {
   tess_object_inspector_set_object(self->object_inspector, self->level, id);
-  if (id) gtk_stack_set_visible_child_name(self->side_stack, "object");
+  if (id) show_side(self, 2);
 }
 
 static void on_edit_refused(TessMapView *v, const char *message, TessWindow *self) { tess_window_report(self, message); }
@@ -191,7 +194,7 @@ static void push_stamp(TessWindow *self) {
 
 static void on_stamp_picked(TessMapView *v, TessWindow *self) {
   /* The picker chose tiles on the map: the palette shows that tileset. */
-  gtk_stack_set_visible_child_name(self->side_stack, "tiles");
+  show_side(self, 0);
 }
 #endif
 
@@ -488,9 +491,9 @@ static void action_tool(GSimpleAction *a, GVariant *value, gpointer user) {
     if (g_str_equal(tools[i].name, name)) {
       tess_map_view_set_tool(map(self), tools[i].tool);
       g_simple_action_set_state(a, value);
-      if (tools[i].tool == TESS_TOOL_MATERIAL_BRUSH) gtk_stack_set_visible_child_name(self->side_stack, "materials");
-      else if (tools[i].tool == TESS_TOOL_OBJECT) gtk_stack_set_visible_child_name(self->side_stack, "object");
-      else if (tools[i].tool != TESS_TOOL_SELECT) gtk_stack_set_visible_child_name(self->side_stack, "tiles");
+      if (tools[i].tool == TESS_TOOL_MATERIAL_BRUSH) show_side(self, 1);
+      else if (tools[i].tool == TESS_TOOL_OBJECT) show_side(self, 2);
+      else if (tools[i].tool != TESS_TOOL_SELECT) show_side(self, 0);
     }
 #else
   (void)self;
@@ -969,7 +972,7 @@ static void tess_window_class_init(TessWindowClass *klass) {
   gtk_widget_class_bind_template_child(widget_class, TessWindow, tile_palette);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, material_panel);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, object_inspector);
-  gtk_widget_class_bind_template_child(widget_class, TessWindow, side_stack);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, side_notebook);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, status_cell);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, status_tile);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, status_material);

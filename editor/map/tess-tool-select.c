@@ -172,10 +172,13 @@ void tess_tool_select_draw(TessMapView *v, cairo_t *cr) {
                                 (double)(v->sel_y + dy + (int)v->sel_h) * level->settings.tile_h, &x1, &y1);
   if (v->moving_selection && v->move_cells && (uint64_t)v->sel_w * v->sel_h <= 65536) {
     double cw = (x1 - x0) / v->sel_w, ch = (y1 - y0) / v->sel_h;
+    cairo_push_group(cr);
     for (uint32_t j = 0; j < v->sel_h; j++)
       for (uint32_t i = 0; i < v->sel_w; i++)
         tess_renderer_draw_cell(v->renderer, cr, v->move_cells[j * v->sel_w + i], x0 + i * cw, y0 + j * ch, cw, ch,
-                                0.8);
+                                1.0);
+    cairo_pop_group_to_source(cr);
+    cairo_paint_with_alpha(cr, 0.8);
   }
   cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
   cairo_set_source_rgba(cr, 0.3, 0.55, 1.0, 0.18);

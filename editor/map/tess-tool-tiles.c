@@ -227,6 +227,8 @@ static void cell_rect(TessMapView *v, int x, int y, uint32_t w, uint32_t h, doub
 
 static void draw_stamp(TessMapView *v, cairo_t *cr, int x, int y, uint32_t w, uint32_t h, double alpha) {
   if (!v->stamp || (uint64_t)w * h > 16384) return;
+  /* One group for the whole stamp, made translucent at once. */
+  cairo_push_group(cr);
   for (uint32_t j = 0; j < h; j++)
     for (uint32_t i = 0; i < w; i++) {
       int sx = (int)(i % v->stamp_w), sy = (int)(j % v->stamp_h);
@@ -234,8 +236,10 @@ static void draw_stamp(TessMapView *v, cairo_t *cr, int x, int y, uint32_t w, ui
       if (!c) continue;
       double rx, ry, rw, rh;
       cell_rect(v, x + (int)i, y + (int)j, 1, 1, &rx, &ry, &rw, &rh);
-      tess_renderer_draw_cell(v->renderer, cr, c, rx, ry, rw, rh, alpha);
+      tess_renderer_draw_cell(v->renderer, cr, c, rx, ry, rw, rh, 1.0);
     }
+  cairo_pop_group_to_source(cr);
+  cairo_paint_with_alpha(cr, alpha);
 }
 
 static void outline(cairo_t *cr, double x, double y, double w, double h, double r, double g, double b) {
