@@ -267,7 +267,7 @@ static int compare_layer_ref(const void *a, const void *b) {
 
 static const LayerRef *find_layer(const LayerIndex *index, int64_t id) {
   LayerRef key = {(TessId)id, NULL, NULL};
-  if (id < 0 || id > UINT32_MAX) return NULL;
+  if (id < 0 || id > UINT32_MAX || index->count == 0) return NULL;
   return bsearch(&key, index->data, index->count, sizeof key, compare_layer_ref);
 }
 
@@ -332,7 +332,7 @@ static TessResult load_layers(TessStore *s, TessProject *p, LayerIndex *index, T
     if (w.r != TESS_OK) return w.r;
   }
   if (rc != SQLITE_DONE) return step_error(s, rc, err);
-  qsort(index->data, index->count, sizeof *index->data, compare_layer_ref);
+  if (index->count > 1) qsort(index->data, index->count, sizeof *index->data, compare_layer_ref);
   return TESS_OK;
 }
 
