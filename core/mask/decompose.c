@@ -59,6 +59,22 @@ static bool bridge_clear(const MaskWork *w, TessDVec2 m, TessDVec2 v, const Hole
   return true;
 }
 
+/* Does the direction from ring position pos towards m enter the polygon's
+ * interior there? (The interior of a counter-clockwise ring is on the
+ * left: the wedge turning counter-clockwise from the outgoing edge to the
+ * incoming one.) This also picks the right copy of a vertex that a
+ * previous bridge made appear twice. */
+static bool bridge_enters(const MaskWork *w, size_t pos, TessDVec2 m) {
+  const TessDVec2 *P = w->poly.data;
+  size_t n = w->ring.count;
+  TessDVec2 v = P[w->ring.data[pos]];
+  TessDVec2 a = tess_d2_sub(P[w->ring.data[(pos + 1) % n]], v);
+  TessDVec2 b = tess_d2_sub(P[w->ring.data[(pos + n - 1) % n]], v);
+  TessDVec2 d = tess_d2_sub(m, v);
+  if (tess_d2_cross(a, b) >= 0.0) return tess_d2_cross(a, d) > 0.0 && tess_d2_cross(d, b) > 0.0;
+  return tess_d2_cross(a, d) > 0.0 || tess_d2_cross(d, b) > 0.0;
+}
+
 typedef struct Cand {
   double d2;
   uint32_t pos;
@@ -71,6 +87,7 @@ static int compare_cand(const void *a, const void *b) {
 
 /* Splices every hole into w->ring. */
 static bool bridge_holes(MaskWork *w, HoleRef *holes, uint32_t hole_count) {
+  if (hole_count == 0) return true;
   qsort(holes, hole_count, sizeof *holes, compare_holes);
   for (uint32_t h = 0; h < hole_count; h++) {
     const TessDVec2 *P = w->poly.data;
@@ -90,7 +107,7 @@ static bool bridge_holes(MaskWork *w, HoleRef *holes, uint32_t hole_count) {
     qsort(cand, n, sizeof *cand, compare_cand);
     uint32_t pos = cand[0].pos; /* fallback: the nearest vertex */
     for (size_t c = 0; c < n; c++) {
-      if (bridge_clear(w, m, P[w->ring.data[cand[c].pos]], holes, h, hole_count)) {
+      if (bridge_enters(w, cand[c].pos, m) && bridge_clear(w, m, P[w->ring.data[cand[c].pos]], holes, h, hole_count)) {
         pos = cand[c].pos;
         break;
       }

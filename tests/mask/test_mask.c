@@ -362,6 +362,56 @@ static void largest_island_only_drops_the_smaller(void) {
   tess_free(r.px);
 }
 
+static void noise_images_keep_the_invariants(void) {
+  /* Random pixels: islands touching at corners, holes touching holes,
+   * holes inside islands inside holes. Pieces stay convex and <= N; at
+   * tolerance 0 they reproduce the pixels (up to the 2^-16 px nudges at
+   * corners where pixels touch diagonally); at tolerance 1 they still cover
+   * nearly everything. */
+  TessTestRng rng = {777};
+  for (int iter = 0; iter < 120; iter++) {
+    uint32_t w = 1 + tess_rng_below(&rng, 60), h = 1 + tess_rng_below(&rng, 60);
+    double density = tess_rng_unit(&rng);
+    uint8_t *px = tess_calloc((size_t)w * h, 4);
+    bool any = false;
+    for (uint32_t i = 0; i < w * h; i++) {
+      bool on = tess_rng_unit(&rng) < density;
+      px[(size_t)i * 4 + 3] = on ? 255 : 0;
+      any |= on;
+    }
+    TessImageView v = {w, h, (size_t)w * 4, px};
+    for (int tol = 0; tol <= 1; tol++) {
+      TessMaskSettings s;
+      tess_mask_settings_default(&s);
+      s.tolerance = tol;
+      s.max_vertices = 3 + (uint32_t)(iter % 6);
+      TessMaskPieces p;
+      TessError err;
+      TessResult r = tess_mask_pieces(v, &s, &p, &err);
+      if (!any) {
+        CHECK(r == TESS_ERR_EMPTY);
+        continue;
+      }
+      CHECK_OK(r, &err);
+      if (r != TESS_OK) continue;
+      for (uint32_t k = 0; k < p.count; k++) {
+        uint32_t m = p.start[k + 1] - p.start[k];
+        CHECK_MSG(m >= 3 && m <= s.max_vertices && tess_poly_is_convex(p.v + p.start[k], m, 1e-9),
+                  "%ux%u density %.2f: piece %u of %u vertices", w, h, density, k, m);
+      }
+      if (tol == 0) {
+        CHECK_MSG(fabs(p.shape.area - p.pixels.area) <= 1e-4 * p.pixels.area, "%ux%u density %.2f: %.4f vs %.0f", w,
+                  h, density, p.shape.area, p.pixels.area);
+        CHECK(p.uncovered_area <= 1e-4 * p.pixels.area);
+      } else {
+        CHECK(p.uncovered_area <= 0.02 * p.pixels.area + 1.0);
+      }
+      tess_mask_pieces_clear(&p);
+    }
+    tess_free(px);
+  }
+}
+
 /* ---- Bad and tiny inputs --------------------------------------------------- */
 
 static uint8_t *blank(uint32_t w, uint32_t h, size_t stride) { return tess_calloc((size_t)h, stride); }
@@ -685,7 +735,7 @@ TESS_TEST_MAIN(TEST(polygon_mass_matches_rectangle_formulas), TEST(convex_hull_o
                TEST(pixel_mass_is_exact), TEST(hull_matches_analytic_hull), TEST(rotated_rectangle_matches_issue_figures),
                TEST(simplified_hull_contains_pixels_within_n), TEST(simplified_rectangle_to_triangle),
                TEST(pieces_are_convex_and_cover_the_pixels), TEST(tolerance_zero_reproduces_the_pixels),
-               TEST(largest_island_only_drops_the_smaller), TEST(transparent_image_is_empty), TEST(one_pixel),
+               TEST(largest_island_only_drops_the_smaller), TEST(noise_images_keep_the_invariants), TEST(transparent_image_is_empty), TEST(one_pixel),
                TEST(lines_and_extreme_aspect), TEST(stride_padding_gives_identical_results),
                TEST(sprite_mask_trace_fills_every_mode), TEST(tileset_traces_every_tile), TEST(units_convert_per_body),
                TEST(chipmunk_agrees_on_polygon_formulas))
