@@ -42,6 +42,22 @@ void tess_paint_missing_tile(cairo_t *cr, double x, double y, double w, double h
   cairo_fill(cr);
 }
 
+/* Draws the source tile at (sx, sy) of size stw x sth in `pattern` into the
+ * destination rectangle, with the cell's flips. */
+static void paint_tile_from(cairo_t *cr, cairo_pattern_t *pattern, double sx, double sy, double stw, double sth,
+                            TessCell cell, double x, double y, double w, double h) {
+  NormMap m = flips_inverse(cell);
+  /* pattern = origin + tile_size * (M * ((P - (x, y)) / (w, h)) + offset) */
+  double xx = m.a * stw / w, xy = m.b * stw / h;
+  double yx = m.c * sth / w, yy = m.d * sth / h;
+  cairo_matrix_t pm;
+  cairo_matrix_init(&pm, xx, yx, xy, yy, sx + stw * m.e - xx * x - xy * y, sy + sth * m.f - yx * x - yy * y);
+  cairo_pattern_set_matrix(pattern, &pm);
+  cairo_set_source(cr, pattern);
+  cairo_rectangle(cr, x, y, w, h);
+  cairo_fill(cr);
+}
+
 void tess_paint_tile(cairo_t *cr, const TessTileset *ts, TessTileSurface *surf, TessCell cell, double x, double y,
                      double w, double h) {
   uint32_t tile = TESS_CELL_TILE(cell);
@@ -51,17 +67,7 @@ void tess_paint_tile(cairo_t *cr, const TessTileset *ts, TessTileSurface *surf, 
   }
   uint32_t sx, sy;
   tess_tileset_tile_origin(ts, tile, &sx, &sy);
-  double tw = ts->tile_w, th = ts->tile_h;
-  NormMap m = flips_inverse(cell);
-  /* pattern = origin + tile_size * (M * ((P - (x, y)) / (w, h)) + offset) */
-  double xx = m.a * tw / w, xy = m.b * tw / h;
-  double yx = m.c * th / w, yy = m.d * th / h;
-  cairo_matrix_t pm;
-  cairo_matrix_init(&pm, xx, yx, xy, yy, sx + tw * m.e - xx * x - xy * y, sy + th * m.f - yx * x - yy * y);
-  cairo_pattern_set_matrix(surf->pattern, &pm);
-  cairo_set_source(cr, surf->pattern);
-  cairo_rectangle(cr, x, y, w, h);
-  cairo_fill(cr);
+  paint_tile_from(cr, surf->pattern, sx, sy, ts->tile_w, ts->tile_h, cell, x, y, w, h);
 }
 
 /* Looks up a tileset and its surface, remembering the last one (cells of a
@@ -70,6 +76,7 @@ typedef struct TilesetMemo {
   uint32_t id;
   const TessTileset *ts;
   TessTileSurface *surf;
+  cairo_pattern_t *mip; /* the box-filtered copy at the LOD being drawn, if any */
 } TilesetMemo;
 
 static void memo_get(TessRenderer *r, TilesetMemo *memo, uint32_t id) {
@@ -81,9 +88,10 @@ static void memo_get(TessRenderer *r, TilesetMemo *memo, uint32_t id) {
 }
 
 void tess_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
-                      uint32_t y1, bool smooth) {
+                      uint32_t y1, int lod, bool smooth) {
   const double tw = level->settings.tile_w, th = level->settings.tile_h;
   cairo_filter_t filter = smooth ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_NEAREST;
+  const uint32_t f = lod > 0 ? 1u << (2 * lod) : 1u;
   for (uint32_t li = 0; li < level->layer_count; li++) {
     const TessLayer *layer = level->layers[li];
     if (layer->props.kind != TESS_LAYER_TILES || !layer->props.visible || !(layer->props.opacity > 0.0f)) continue;
@@ -94,7 +102,8 @@ void tess_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint
       cairo_clip(cr);
       cairo_push_group(cr);
     }
-    TilesetMemo memo = {0, NULL, NULL};
+    TilesetMemo memo = {0, NULL, NULL, NULL};
+    uint32_t memo_mip_id = 0;
     for (uint32_t cy = y0 / TESS_CHUNK_SIZE; cy * TESS_CHUNK_SIZE < y1; cy++) {
       for (uint32_t cx = x0 / TESS_CHUNK_SIZE; cx * TESS_CHUNK_SIZE < x1; cx++) {
         const TessChunk *chunk = tess_layer_chunk(layer, cx, cy);
@@ -109,6 +118,18 @@ void tess_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint
             TessCell cell = row[x - cx * TESS_CHUNK_SIZE];
             if (!cell) continue;
             memo_get(r, &memo, TESS_CELL_TILESET(cell));
+            if (lod > 0 && memo_mip_id != memo.id) {
+              memo_mip_id = memo.id;
+              memo.mip = memo.surf ? tess_render_tileset_mip(memo.surf, memo.ts, lod) : NULL;
+            }
+            uint32_t tile = TESS_CELL_TILE(cell);
+            if (lod > 0 && memo.mip && tile < memo.ts->tile_count) {
+              /* Device pixels map one to one onto the reduced copy: an exact blit. */
+              uint32_t mw = memo.ts->tile_w / f, mh = memo.ts->tile_h / f;
+              paint_tile_from(cr, memo.mip, (tile % memo.ts->columns) * mw, (tile / memo.ts->columns) * mh, mw, mh,
+                              cell, x * tw, y * th, tw, th);
+              continue;
+            }
             if (memo.surf && memo.surf->pattern) cairo_pattern_set_filter(memo.surf->pattern, filter);
             tess_paint_tile(cr, memo.ts, memo.surf, cell, x * tw, y * th, tw, th);
           }
@@ -165,7 +186,7 @@ void tess_paint_tiles_average(TessRenderer *r, cairo_surface_t *target, int ox, 
     const TessChunk *chunk = tess_layer_chunk(layer, cx, cy);
     if (!chunk) continue;
     uint32_t a8 = (uint32_t)(layer->props.opacity * 255.0f + 0.5f);
-    TilesetMemo memo = {0, NULL, NULL};
+    TilesetMemo memo = {0, NULL, NULL, NULL};
     for (int py = 0; py < h; py++) {
       int ly = (int)((py + 0.5) / ch);
       if (ly >= TESS_CHUNK_SIZE) ly = TESS_CHUNK_SIZE - 1;
@@ -186,6 +207,105 @@ void tess_paint_tiles_average(TessRenderer *r, cairo_surface_t *target, int ox, 
     }
   }
   cairo_surface_mark_dirty_rectangle(target, ox, oy, w, h);
+}
+
+bool tess_render_soft_ok(TessRenderer *r, const TessLevel *level, int lod) {
+  /* Every tileset's tiles must be the level's cells, and divide at this
+   * scale (a failed one is drawn as a magenta check either way). */
+  for (uint32_t i = 0; i < r->project->tileset_count; i++) {
+    const TessTileset *ts = r->project->tilesets[i];
+    if (ts->tile_w != level->settings.tile_w || ts->tile_h != level->settings.tile_h) return false;
+    TessTileSurface *surf = tess_render_tileset(r, ts->id);
+    if (!surf || !surf->surface) continue;
+    if (lod > 0 && !tess_render_tileset_mip(surf, ts, lod)) return false;
+  }
+  return true;
+}
+
+void tess_paint_tiles_soft(TessRenderer *r, cairo_surface_t *target, int ox, int oy, const TessLevel *level,
+                           uint32_t cx, uint32_t cy, uint32_t nx, uint32_t ny, int lod) {
+  const uint32_t f = lod > 0 ? 1u << (2 * lod) : 1u;
+  const uint32_t mw = level->settings.tile_w / f, mh = level->settings.tile_h / f;
+  cairo_surface_flush(target);
+  uint8_t *data = cairo_image_surface_get_data(target);
+  const int stride = cairo_image_surface_get_stride(target);
+  for (uint32_t li = 0; li < level->layer_count; li++) {
+    const TessLayer *layer = level->layers[li];
+    if (layer->props.kind != TESS_LAYER_TILES || !layer->props.visible || !(layer->props.opacity > 0.0f)) continue;
+    const TessChunk *chunk = tess_layer_chunk(layer, cx, cy);
+    if (!chunk) continue;
+    const uint32_t a8 = (uint32_t)(layer->props.opacity * 255.0f + 0.5f);
+    TilesetMemo memo = {0, NULL, NULL, NULL};
+    uint32_t memo_src_id = 0;
+    const uint8_t *src = NULL;
+    int sstride = 0;
+    for (uint32_t ly = 0; ly < ny; ly++) {
+      for (uint32_t lx = 0; lx < nx; lx++) {
+        TessCell cell = chunk->cells[ly * TESS_CHUNK_SIZE + lx];
+        if (!cell) continue;
+        memo_get(r, &memo, TESS_CELL_TILESET(cell));
+        if (memo_src_id != memo.id) {
+          memo_src_id = memo.id;
+          src = NULL;
+          cairo_surface_t *ss = NULL;
+          if (memo.surf && memo.surf->surface) ss = lod > 0 ? memo.surf->mip[lod] : memo.surf->surface;
+          if (ss && memo.ts->tile_w / f == mw && memo.ts->tile_h / f == mh) {
+            cairo_surface_flush(ss);
+            src = cairo_image_surface_get_data(ss);
+            sstride = cairo_image_surface_get_stride(ss);
+          }
+        }
+        uint32_t tile = TESS_CELL_TILE(cell);
+        const int dx0 = ox + (int)(lx * mw), dy0 = oy + (int)(ly * mh);
+        if (!src || tile >= memo.ts->tile_count) {
+          /* The magenta check of a tile that cannot be drawn. */
+          for (uint32_t j = 0; j < mh; j++) {
+            uint32_t *row = (uint32_t *)(void *)(data + (size_t)(dy0 + (int)j) * (size_t)stride) + dx0;
+            for (uint32_t i = 0; i < mw; i++) {
+              bool first = (i < mw / 2) == (j < mh / 2);
+              uint32_t c = first ? 0xD9D900D9u : 0xD9150015u;
+              row[i] = over_premul(a8 < 255 ? scale_premul(c, a8) : c, row[i]);
+            }
+          }
+          continue;
+        }
+        uint32_t sx, sy;
+        if (lod > 0) {
+          sx = (tile % memo.ts->columns) * mw;
+          sy = (tile / memo.ts->columns) * mh;
+        } else {
+          tess_tileset_tile_origin(memo.ts, tile, &sx, &sy);
+        }
+        const NormMap m = flips_inverse(cell);
+        for (uint32_t j = 0; j < mh; j++) {
+          uint32_t *row = (uint32_t *)(void *)(data + (size_t)(dy0 + (int)j) * (size_t)stride) + dx0;
+          const double v = (j + 0.5) / mh;
+          if (!(cell & TESS_CELL_FLIPS)) {
+            const uint32_t *srow = (const uint32_t *)(const void *)(src + (size_t)(sy + j) * (size_t)sstride) + sx;
+            for (uint32_t i = 0; i < mw; i++) {
+              uint32_t c = srow[i];
+              if (!c) continue;
+              row[i] = over_premul(a8 < 255 ? scale_premul(c, a8) : c, row[i]);
+            }
+            continue;
+          }
+          for (uint32_t i = 0; i < mw; i++) {
+            /* The source pixel whose centre lands on this one (what cairo's nearest filter takes). */
+            const double u = (i + 0.5) / mw;
+            int si = (int)((m.a * u + m.b * v + m.e) * mw), sj = (int)((m.c * u + m.d * v + m.f) * mh);
+            if (si < 0) si = 0;
+            if (si >= (int)mw) si = (int)mw - 1;
+            if (sj < 0) sj = 0;
+            if (sj >= (int)mh) sj = (int)mh - 1;
+            uint32_t c = ((const uint32_t *)(const void *)(src + (size_t)(sy + (uint32_t)sj) * (size_t)sstride))[sx + (uint32_t)si];
+            if (!c) continue;
+            row[i] = over_premul(a8 < 255 ? scale_premul(c, a8) : c, row[i]);
+          }
+        }
+      }
+    }
+  }
+  cairo_surface_mark_dirty_rectangle(target, ox, oy, (int)(nx * mw), (int)(ny * mh));
 }
 
 void tess_paint_materials(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,

@@ -25,6 +25,11 @@ typedef struct TessTileSurface {
   uint32_t *average;         /* per tile: premultiplied ARGB32 average colour (far zoom) */
   uint32_t tile_count;
   TessResult failure;        /* why surface is NULL */
+  /* Box-filtered copies for the cache's reduced scales (index = LOD), tiles
+   * repacked edge to edge; NULL when the tile size does not divide. */
+  cairo_surface_t *mip[TESS_RENDER_LOD_COUNT];
+  cairo_pattern_t *mip_pattern[TESS_RENDER_LOD_COUNT];
+  bool mip_tried[TESS_RENDER_LOD_COUNT];
   char failure_detail[512];
 } TessTileSurface;
 
@@ -66,6 +71,8 @@ static inline void tess_render_set_rgba(cairo_t *cr, uint32_t rgba, double alpha
 /* ---- tileset and sprite surfaces (surfaces.c) ---- */
 TessTileSurface *tess_render_tileset(TessRenderer *r, TessId id);
 void tess_render_drop_tileset(TessRenderer *r, TessId id);
+/* The tileset's copy at a LOD (tiles of tile_w >> 2*lod, repacked in its columns), or NULL. */
+cairo_pattern_t *tess_render_tileset_mip(TessTileSurface *ts, const TessTileset *def, int lod);
 cairo_surface_t *tess_render_sprite(TessRenderer *r, TessId id);
 void tess_render_drop_sprite(TessRenderer *r, TessId id);
 void tess_render_drop_surfaces(TessRenderer *r);
@@ -74,10 +81,17 @@ cairo_surface_t *tess_render_surface_from_image(const TessImage *img);
 
 /* ---- painters shared by the cache and the direct path (cells.c) ---- */
 /* The cr's user space is level pixels. Cells [x0,x1) x [y0,y1), clipped by the caller. */
+/* lod >= 0: the cr's scale is exactly that LOD's, and the tileset's box-filtered
+ * copy at that scale is used when it exists; lod < 0: any scale (smooth when below 1). */
 void tess_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
-                      uint32_t y1, bool smooth);
+                      uint32_t y1, int lod, bool smooth);
 void tess_paint_tiles_average(TessRenderer *r, cairo_surface_t *target, int ox, int oy, int w, int h,
                               const TessLevel *level, uint32_t cx, uint32_t cy, double scale);
+/* Tiles of chunk (cx, cy), its first nx x ny cells, blitted in C at a LOD
+ * where tiles are whole pixels (tess_render_soft_ok), into target at (ox, oy). */
+bool tess_render_soft_ok(TessRenderer *r, const TessLevel *level, int lod);
+void tess_paint_tiles_soft(TessRenderer *r, cairo_surface_t *target, int ox, int oy, const TessLevel *level,
+                           uint32_t cx, uint32_t cy, uint32_t nx, uint32_t ny, int lod);
 void tess_paint_materials(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
                           uint32_t y1, double alpha);
 /* line_width in user units. */

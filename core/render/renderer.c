@@ -124,7 +124,7 @@ static void paint_direct(TessRenderer *r, cairo_t *cr, const TessLevel *level, c
   cairo_save(cr);
   cairo_translate(cr, v->tx, v->ty);
   cairo_scale(cr, v->zoom, v->zoom);
-  if (content & TESS_RENDER_TILES) tess_paint_tiles(r, cr, level, v->x0, v->y0, v->x1, v->y1, v->zoom < 1.0);
+  if (content & TESS_RENDER_TILES) tess_paint_tiles(r, cr, level, v->x0, v->y0, v->x1, v->y1, -1, v->zoom < 1.0);
   if (content & TESS_RENDER_MATERIALS) tess_paint_materials(r, cr, level, v->x0, v->y0, v->x1, v->y1, o->material_alpha);
   if (content & TESS_RENDER_COLLISION)
     tess_paint_collision(r, cr, level, v->x0, v->y0, v->x1, v->y1, o->collision_color, 1.0 / v->zoom);
@@ -138,6 +138,9 @@ static void repaint_block(TessRenderer *r, TessBlock *b, const TessLevel *level,
   const uint32_t tw = level->settings.tile_w, th = level->settings.tile_h;
   const int cpw = (int)lround(TESS_CHUNK_SIZE * tw * s), cph = (int)lround(TESS_CHUNK_SIZE * th * s);
   const bool average = tw * s < 4.0 || th * s < 4.0;
+  /* Whole-pixel tiles are blitted in C: the cairo path costs a couple of
+   * microseconds per tile, which adds up to a visible stall on a cold cache. */
+  const bool soft = !average && tess_render_soft_ok(r, level, b->lod);
   cairo_t *cr = cairo_create(b->surface);
   for (uint32_t k = 0; k < (uint32_t)b->span * b->span; k++) {
     if (!(b->dirty & (1ull << k))) continue;
@@ -156,11 +159,14 @@ static void repaint_block(TessRenderer *r, TessBlock *b, const TessLevel *level,
       if ((b->content & TESS_RENDER_TILES) && average) {
         cairo_surface_flush(b->surface);
         tess_paint_tiles_average(r, b->surface, ox, oy, cpw, cph, level, cx, cy, s);
+      } else if ((b->content & TESS_RENDER_TILES) && soft) {
+        cairo_surface_flush(b->surface);
+        tess_paint_tiles_soft(r, b->surface, ox, oy, level, cx, cy, x1 - x0, y1 - y0, b->lod);
       }
       cairo_translate(cr, ox, oy);
       cairo_scale(cr, s, s);
       cairo_translate(cr, -(double)x0 * tw, -(double)y0 * th);
-      if ((b->content & TESS_RENDER_TILES) && !average) tess_paint_tiles(r, cr, level, x0, y0, x1, y1, s < 1.0);
+      if ((b->content & TESS_RENDER_TILES) && !average && !soft) tess_paint_tiles(r, cr, level, x0, y0, x1, y1, b->lod, s < 1.0);
       if (b->content & TESS_RENDER_MATERIALS) tess_paint_materials(r, cr, level, x0, y0, x1, y1, o->material_alpha);
       if (b->content & TESS_RENDER_COLLISION)
         tess_paint_collision(r, cr, level, x0, y0, x1, y1, o->collision_color, 1.0 / s);

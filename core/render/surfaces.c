@@ -95,9 +95,67 @@ TessTileSurface *tess_render_tileset(TessRenderer *r, TessId id) {
   return ts;
 }
 
+cairo_pattern_t *tess_render_tileset_mip(TessTileSurface *ts, const TessTileset *def, int lod) {
+  if (lod <= 0 || lod >= TESS_RENDER_LOD_COUNT || !ts->surface) return NULL;
+  if (ts->mip_tried[lod]) return ts->mip_pattern[lod];
+  ts->mip_tried[lod] = true;
+  const uint32_t f = 1u << (2 * lod); /* 4, 16 */
+  if (def->tile_w % f || def->tile_h % f || def->columns == 0 || def->tile_count == 0) return NULL;
+  const uint32_t mw = def->tile_w / f, mh = def->tile_h / f;
+  const uint32_t cols = def->columns, rows = (def->tile_count + cols - 1) / cols;
+  if ((uint64_t)cols * mw > 32767 || (uint64_t)rows * mh > 32767) return NULL;
+  cairo_surface_t *m = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)(cols * mw), (int)(rows * mh));
+  if (cairo_surface_status(m) != CAIRO_STATUS_SUCCESS) {
+    cairo_surface_destroy(m);
+    return NULL;
+  }
+  cairo_surface_flush(m);
+  const uint8_t *src = cairo_image_surface_get_data(ts->surface);
+  const int sstride = cairo_image_surface_get_stride(ts->surface);
+  const int iw = cairo_image_surface_get_width(ts->surface), ih = cairo_image_surface_get_height(ts->surface);
+  uint8_t *dst = cairo_image_surface_get_data(m);
+  const int dstride = cairo_image_surface_get_stride(m);
+  for (uint32_t t = 0; t < def->tile_count; t++) {
+    uint32_t ox, oy;
+    tess_tileset_tile_origin(def, t, &ox, &oy);
+    uint32_t dx0 = (t % cols) * mw, dy0 = (t / cols) * mh;
+    for (uint32_t my = 0; my < mh; my++) {
+      uint32_t *drow = (uint32_t *)(void *)(dst + (size_t)(dy0 + my) * (size_t)dstride);
+      for (uint32_t mx = 0; mx < mw; mx++) {
+        /* Mean of the f x f premultiplied pixels (a box filter). */
+        uint32_t sum[4] = {0, 0, 0, 0}, n = 0;
+        for (uint32_t y = oy + my * f; y < oy + (my + 1) * f && (int)y < ih; y++) {
+          const uint32_t *srow = (const uint32_t *)(const void *)(src + (size_t)y * (size_t)sstride);
+          for (uint32_t x = ox + mx * f; x < ox + (mx + 1) * f && (int)x < iw; x++) {
+            uint32_t p = srow[x];
+            sum[0] += p >> 24;
+            sum[1] += (p >> 16) & 0xFF;
+            sum[2] += (p >> 8) & 0xFF;
+            sum[3] += p & 0xFF;
+            n++;
+          }
+        }
+        uint32_t c = 0;
+        if (n)
+          for (int k = 0; k < 4; k++) c = (c << 8) | ((sum[k] + n / 2) / n);
+        drow[dx0 + mx] = c;
+      }
+    }
+  }
+  cairo_surface_mark_dirty(m);
+  ts->mip[lod] = m;
+  ts->mip_pattern[lod] = cairo_pattern_create_for_surface(m);
+  cairo_pattern_set_filter(ts->mip_pattern[lod], CAIRO_FILTER_NEAREST);
+  return ts->mip_pattern[lod];
+}
+
 void tess_render_drop_tileset(TessRenderer *r, TessId id) {
   if (id == 0 || id > TESS_TILESET_ID_MAX || !r->tilesets[id]) return;
   TessTileSurface *ts = r->tilesets[id];
+  for (int l = 0; l < TESS_RENDER_LOD_COUNT; l++) {
+    if (ts->mip_pattern[l]) cairo_pattern_destroy(ts->mip_pattern[l]);
+    if (ts->mip[l]) cairo_surface_destroy(ts->mip[l]);
+  }
   if (ts->pattern) cairo_pattern_destroy(ts->pattern);
   if (ts->surface) cairo_surface_destroy(ts->surface);
   tess_free(ts->average);

@@ -49,6 +49,10 @@ static void save_png(cairo_surface_t *s, const char *name) {
   char path[1024];
   tess_test_path(path, sizeof path, name);
   cairo_surface_write_to_png(s, path);
+  if (getenv("TESS_SHOT_DIR")) { /* to look at them after a passing run */
+    snprintf(path, sizeof path, "%s/%s", getenv("TESS_SHOT_DIR"), name);
+    cairo_surface_write_to_png(s, path);
+  }
 }
 
 /* Compares with tests/render/reference/<name> (RGBA, straight alpha) within
@@ -386,9 +390,10 @@ static void forward_change(const TessChange *change, void *user) {
   if (listener_renderer) tess_renderer_invalidate(listener_renderer, change);
 }
 
-static void cache_redraws_exactly_the_edited_chunks(void) {
+/* Tile 16 (the tileset's own size) takes the C blit; tile 8 the cairo path. */
+static void cache_redraws_exactly_the_edited_chunks_at(uint32_t tile) {
   TessProject *p = fixture_project();
-  TessLevel *level = fixture_big_level(p, 2, 256, 256, 8);
+  TessLevel *level = fixture_big_level(p, 2, 256, 256, tile);
   CHECK(level != NULL);
   if (!level) { tess_project_destroy(p); return; }
   TessRenderOptions o;
@@ -398,7 +403,7 @@ static void cache_redraws_exactly_the_edited_chunks(void) {
   listener_renderer = r;
   tess_project_set_listener(p, forward_change, NULL);
   const double zooms[3] = {1.0, 0.25, 1.0 / 16};
-  const int W = 700, H = 500;
+  const int W = 1000, H = 800;
   /* Fill the cache at each zoom, then a second draw renders nothing. */
   for (int z = 0; z < 3; z++) cairo_surface_destroy(draw_view(r, level, 100, 60, zooms[z], W, H, &o));
   TessRenderStats st;
@@ -408,11 +413,11 @@ static void cache_redraws_exactly_the_edited_chunks(void) {
   CHECK(st.chunks_rendered == 0);
   CHECK(st.block_hits > 0);
 
-  /* One cell of chunk (2, 1) changes: each zoom redraws exactly one chunk. */
+  /* One cell of chunk (1, 1) changes: each zoom redraws exactly one chunk. */
   TessCell stamp = TESS_CELL_MAKE(FIX_TILESET, 13, TESS_CELL_FLIP_D);
   TessError err;
-  CHECK_OK(tess_edit_paint(p, level->id, 21, 2 * 32 + 5, 1 * 32 + 7, 1, 1, &stamp, 0, &err), &err);
-  CHECK_OK(tess_edit_paint_material(p, level->id, 2 * 32 + 6, 1 * 32 + 7, 1, 1, FIX_ICE, 0, &err), &err);
+  CHECK_OK(tess_edit_paint(p, level->id, 21, 1 * 32 + 5, 1 * 32 + 7, 1, 1, &stamp, 0, &err), &err);
+  CHECK_OK(tess_edit_paint_material(p, level->id, 1 * 32 + 6, 1 * 32 + 7, 1, 1, FIX_ICE, 0, &err), &err);
   for (int z = 0; z < 3; z++) {
     tess_renderer_reset_stats(r);
     cairo_surface_t *cached = draw_view(r, level, 100, 60, zooms[z], W, H, &o);
@@ -426,7 +431,8 @@ static void cache_redraws_exactly_the_edited_chunks(void) {
       TessRenderOptions direct = o;
       direct.use_cache = false;
       cairo_surface_t *d = draw_view(fresh, level, 100, 60, 1.0, W, H, &direct);
-      CHECK(surfaces_differ(cached, d, 0) == 0);
+      long differ = surfaces_differ(cached, d, 0);
+      CHECK_MSG(differ == 0, "tile %u: %ld pixels differ between the cache and the direct path", tile, differ);
       save_png(d, "cache-direct.png");
       cairo_surface_destroy(d);
       save_png(cached, "cache-zoom1.png");
@@ -437,7 +443,7 @@ static void cache_redraws_exactly_the_edited_chunks(void) {
     tess_renderer_destroy(fresh);
   }
   /* A rectangle across a chunk corner touches four chunks; undo touches them again. */
-  CHECK_OK(tess_edit_fill_rect(p, level->id, 21, 2 * 32 - 1, 2 * 32 - 1, 2, 2, stamp, 0, &err), &err);
+  CHECK_OK(tess_edit_fill_rect(p, level->id, 21, 1 * 32 - 1, 1 * 32 - 1, 2, 2, stamp, 0, &err), &err);
   tess_renderer_reset_stats(r);
   cairo_surface_destroy(draw_view(r, level, 100, 60, 1.0, W, H, &o));
   tess_renderer_stats(r, &st);
@@ -455,7 +461,7 @@ static void cache_redraws_exactly_the_edited_chunks(void) {
 
   /* Without the invalidation the cache is stale, and the comparison sees it. */
   tess_project_set_listener(p, NULL, NULL);
-  CHECK_OK(tess_edit_paint(p, level->id, 21, 2 * 32 + 9, 1 * 32 + 9, 1, 1, &stamp, 0, &err), &err);
+  CHECK_OK(tess_edit_paint(p, level->id, 21, 1 * 32 + 9, 1 * 32 + 9, 1, 1, &stamp, 0, &err), &err);
   cairo_surface_t *stale = draw_view(r, level, 100, 60, 1.0, W, H, &o);
   TessRenderer *fresh2 = tess_renderer_create(p);
   cold = draw_view(fresh2, level, 100, 60, 1.0, W, H, &o);
@@ -467,6 +473,11 @@ static void cache_redraws_exactly_the_edited_chunks(void) {
   listener_renderer = NULL;
   tess_renderer_destroy(r);
   tess_project_destroy(p);
+}
+
+static void cache_redraws_exactly_the_edited_chunks(void) {
+  cache_redraws_exactly_the_edited_chunks_at(16);
+  cache_redraws_exactly_the_edited_chunks_at(8);
 }
 
 static void cache_respects_its_memory_limit(void) {
@@ -494,6 +505,19 @@ static void zoom_levels_draw_the_same_picture(void) {
   tess_render_options_default(&o);
   o.flags = TESS_RENDER_TILES;
   TessRenderer *r = tess_renderer_create(p);
+  cairo_surface_t *quarter = draw_view(r, level, 0, 0, 0.25, 512, 512, &o);
+  save_png(quarter, "zoom4-cached.png");
+  /* The 1/4 copy is the box filter of the full tiles: cell (0,0)'s top-left
+   * 4 x 4 pixels average to the top-left pixel. */
+  cairo_surface_t *full = draw_view(r, level, 0, 0, 1.0, 64, 64, &o);
+  for (int ch = 0; ch < 24; ch += 8) {
+    double mean = 0;
+    for (int y = 0; y < 4; y++)
+      for (int x = 0; x < 4; x++) mean += (pixel(full, x, y) >> ch) & 0xFF;
+    CHECK_NEAR((pixel(quarter, 0, 0) >> ch) & 0xFF, mean / 16, 1.0);
+  }
+  cairo_surface_destroy(full);
+  cairo_surface_destroy(quarter);
   cairo_surface_t *far = draw_view(r, level, 0, 0, 1.0 / 16, 256, 256, &o);
   save_png(far, "zoom16-cached.png");
   long opaque = 0;
