@@ -203,6 +203,35 @@ const char *tess_project_redo_label(const TessProject *p) {
   return h->redo_count ? h->redo[h->redo_count - 1]->label : NULL;
 }
 
+/* An op may hold more or fewer bytes after it applied (a cell record holds
+ * whatever the layer held, compressed or not): recount and keep the bound,
+ * dropping the oldest undo steps first, then the furthest redo steps. The
+ * step that just moved (`keep`) stays even if it alone exceeds the bound. */
+static void remeasure(TessHistory *h, TessStep *keep) {
+  h->bytes -= keep->bytes;
+  h->bytes += step_measure(keep);
+  size_t drop = 0;
+  while (h->bytes > h->limit && drop < h->undo_count && h->undo[drop] != keep) {
+    h->bytes -= h->undo[drop]->bytes;
+    step_free(h->undo[drop], false);
+    drop++;
+  }
+  if (drop) {
+    memmove(&h->undo[0], &h->undo[drop], (h->undo_count - drop) * sizeof *h->undo);
+    h->undo_count -= drop;
+  }
+  drop = 0;
+  while (h->bytes > h->limit && drop < h->redo_count && h->redo[drop] != keep) {
+    h->bytes -= h->redo[drop]->bytes;
+    step_free(h->redo[drop], true);
+    drop++;
+  }
+  if (drop) {
+    memmove(&h->redo[0], &h->redo[drop], (h->redo_count - drop) * sizeof *h->redo);
+    h->redo_count -= drop;
+  }
+}
+
 /* Applies a step's ops backwards (undo) or forwards (redo); when one fails,
  * those already applied are put back, so the step is all or nothing. */
 static TessResult step_run(TessProject *p, TessStep *step, bool forward) {
@@ -232,6 +261,7 @@ TessResult tess_project_undo(TessProject *p, TessError *err) {
   h->undo_count--;
   h->redo[h->redo_count++] = step;
   h->sealed = true;
+  remeasure(h, step);
   return TESS_OK;
 }
 
@@ -246,6 +276,7 @@ TessResult tess_project_redo(TessProject *p, TessError *err) {
   h->redo_count--;
   h->undo[h->undo_count++] = step;
   h->sealed = true;
+  remeasure(h, step);
   return TESS_OK;
 }
 

@@ -32,8 +32,22 @@ typedef struct CellRec {
   uint32_t key;   /* cy * chunks_x + cx */
   uint32_t count; /* cells in mask */
   uint64_t mask[MASK_WORDS];
-  uint32_t *values; /* count values in cell order: the state not in the layer */
+  uint32_t *values; /* count values in cell order: the state not in the layer; */
+  uint32_t uniform; /* or, when values is NULL, every one of them is `uniform` */
 } CellRec;
+
+static inline uint32_t rec_value(const CellRec *rec, uint32_t k) { return rec->values ? rec->values[k] : rec->uniform; }
+
+/* Drops the array when every value is the same (fills, erases, flood fills). */
+static void rec_compress(CellRec *rec) {
+  if (!rec->values || !rec->count) return;
+  uint32_t first = rec->values[0], differ = 0;
+  for (uint32_t k = 1; k < rec->count; k++) differ |= rec->values[k] ^ first;
+  if (differ) return;
+  tess_free(rec->values);
+  rec->values = NULL;
+  rec->uniform = first;
+}
 
 typedef struct CellsOp {
   TessOp base;
@@ -182,27 +196,62 @@ void tess_cell_writer_abort(TessCellWriter *w) {
 
 static size_t cells_op_bytes(const CellsOp *op) {
   size_t bytes = sizeof *op + 16 + op->cap * sizeof(CellRec) + 16;
-  for (size_t i = 0; i < op->count; i++) bytes += (size_t)op->recs[i].count * 4 + 16;
+  for (size_t i = 0; i < op->count; i++)
+    if (op->recs[i].values) bytes += (size_t)op->recs[i].count * 4 + 16;
   return bytes;
 }
 
-/* Swaps the record's values with the layer's: undo and redo alike. */
+/* Whether the layer's cells under a record's mask all hold one value. */
+static bool layer_uniform(const TessChunk *c, const CellRec *rec, uint32_t *value) {
+  uint32_t first = 0, differ = 0;
+  bool seen = false;
+  for (uint32_t wd = 0; wd < MASK_WORDS; wd++)
+    for (uint64_t m = rec->mask[wd]; m; m &= m - 1) {
+      uint32_t v = c ? c->cells[wd * 64 + (uint32_t)__builtin_ctzll(m)] : 0;
+      if (!seen) {
+        first = v;
+        seen = true;
+      }
+      differ |= v ^ first;
+    }
+  *value = first;
+  return differ == 0;
+}
+
+/* Swaps the record's values with the layer's: undo and redo alike. Each
+ * record then holds what the layer held, compressed to one value when the
+ * layer held one value there. */
 static TessResult cells_apply(TessProject *p, TessOp *base, bool forward) {
   CellsOp *op = (CellsOp *)base;
   TessLevel *level = tess_project_level(p, op->level);
   TessLayer *layer = level ? tess_level_layer(level, op->layer) : NULL;
   if (!layer || !tess_layer_has_cells(layer)) return TESS_ERR_NOT_FOUND;
   if (!tess_layer_ensure_grid(layer)) return TESS_ERR_NOMEM;
-  /* 1: make every chunk that will hold a value, so nothing can fail later. */
+  /* 1: everything that can fail: chunks that will hold a value, and arrays
+   * for records that will hold differing values. Nothing changes yet. */
+  uint32_t **fresh = tess_calloc(op->count ? op->count : 1, sizeof *fresh);
+  if (!fresh) return TESS_ERR_NOMEM;
   for (size_t r = 0; r < op->count; r++) {
     CellRec *rec = &op->recs[r];
-    if (rec->key >= layer->chunks_x * layer->chunks_y) return TESS_ERR_INVALID;
-    if (layer->chunks[rec->key]) continue;
-    bool any = false;
-    for (uint32_t k = 0; k < rec->count && !any; k++) any = rec->values[k] != 0;
-    if (!any) continue;
-    if (!(layer->chunks[rec->key] = tess_calloc(1, sizeof(TessChunk)))) {
+    if (rec->key >= layer->chunks_x * layer->chunks_y) {
+      for (size_t q = 0; q < r; q++) tess_free(fresh[q]);
+      for (size_t q = 0; q < r; q++) tess_layer_drop_if_empty(layer, op->recs[q].key);
+      tess_free(fresh);
+      return TESS_ERR_INVALID;
+    }
+    bool ok = true;
+    uint32_t u;
+    if (!rec->values && !layer_uniform(layer->chunks[rec->key], rec, &u))
+      ok = (fresh[r] = tess_alloc((size_t)rec->count * sizeof **fresh)) != NULL;
+    if (ok && !layer->chunks[rec->key]) {
+      bool any = rec->values == NULL ? rec->uniform != 0 : false;
+      for (uint32_t k = 0; rec->values && k < rec->count && !any; k++) any = rec->values[k] != 0;
+      if (any) ok = (layer->chunks[rec->key] = tess_calloc(1, sizeof(TessChunk))) != NULL;
+    }
+    if (!ok) {
+      for (size_t q = 0; q <= r; q++) tess_free(fresh[q]);
       for (size_t q = 0; q <= r; q++) tess_layer_drop_if_empty(layer, op->recs[q].key);
+      tess_free(fresh);
       return TESS_ERR_NOMEM;
     }
   }
@@ -212,20 +261,34 @@ static TessResult cells_apply(TessProject *p, TessOp *base, bool forward) {
     CellRec *rec = &op->recs[r];
     TessChunk *c = layer->chunks[rec->key];
     if (c) {
-      uint32_t k = 0;
+      uint32_t *out = rec->values ? rec->values : fresh[r]; /* NULL: the layer holds one value */
+      uint32_t k = 0, first = 0;
+      bool seen = false;
       for (uint32_t wd = 0; wd < MASK_WORDS; wd++)
         for (uint64_t m = rec->mask[wd]; m; m &= m - 1) {
           uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
-          uint32_t v = rec->values[k], old = c->cells[i];
-          rec->values[k++] = old;
+          uint32_t v = rec_value(rec, k), old = c->cells[i];
+          if (out) out[k] = old;
+          if (!seen) {
+            first = old;
+            seen = true;
+          }
+          k++;
           c->used = c->used + (v != 0) - (old != 0);
           c->cells[i] = v;
         }
+      rec->values = out;
+      if (!out) rec->uniform = first;
+      rec_compress(rec);
       tess_layer_drop_if_empty(layer, rec->key);
+    } else {
+      tess_free(fresh[r]); /* not reached: no chunk means all zero on both sides */
     }
     tess_project_note_change(p, TESS_CHANGE_CHUNK, 0, op->level, op->layer, rec->key % layer->chunks_x,
                              rec->key / layer->chunks_x);
   }
+  tess_free(fresh);
+  op->base.bytes = cells_op_bytes(op);
   return TESS_OK;
 }
 
@@ -263,7 +326,7 @@ static bool rec_fold(CellRec *a, const CellRec *b) {
     for (uint64_t m = mask[w]; m; m &= m - 1) {
       uint64_t bit = m & (~m + 1);
       bool in_a = (a->mask[w] & bit) != 0, in_b = (b->mask[w] & bit) != 0;
-      values[n++] = in_a ? a->values[ka] : b->values[kb];
+      values[n++] = in_a ? rec_value(a, ka) : rec_value(b, kb);
       ka += in_a;
       kb += in_b;
     }
@@ -271,6 +334,7 @@ static bool rec_fold(CellRec *a, const CellRec *b) {
   a->values = values;
   a->count = n;
   memcpy(a->mask, mask, sizeof mask);
+  rec_compress(a);
   return true;
 }
 
@@ -348,6 +412,7 @@ TessResult tess_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError
         uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
         rec->values[k++] = d->before[i];
       }
+    rec_compress(rec);
     op->count++;
   }
   uint32_t chunks_x = w->layer->chunks_x;
