@@ -164,24 +164,32 @@ static TessResult flush_object(FlushState *f, const TessChange *c, TessError *er
   TessLevel *level = tess_project_level(f->p, c->level);
   TessLayer *layer = NULL;
   TessObject *obj = level ? tess_level_object(level, c->id, &layer) : NULL;
+
+  /* Where the row is now. After every flush a row's position is its
+   * object's index in its layer; only changes that shift neighbours
+   * (a removal or an insertion before the end) need the layer renumbered. */
+  sqlite3_stmt *st = tess_store_stmt(s, STMT_OBJECT_LOCATE, err);
+  if (!st) return err ? err->code : TESS_ERR_DATABASE;
+  sqlite3_bind_int64(st, 1, c->id);
+  int rc = sqlite3_step(st);
+  bool exists = rc == SQLITE_ROW;
+  int64_t old_layer = exists ? sqlite3_column_int64(st, 0) : 0, old_position = exists ? sqlite3_column_int64(st, 1) : 0;
+  sqlite3_reset(st);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) return tess_store_db_error(s, rc, "reading an object", err);
+
   if (!obj) {
+    if (!exists) return TESS_OK;
     TessResult r = tess_store_delete_row(s, STMT_OBJECT_DELETE, c->id, err); /* cascades to properties */
-    if (r == TESS_OK && level && tess_level_layer(level, c->layer) && !add_unique_pair(f, level->id, c->layer))
-      r = no_memory(s, err);
+    TessLayer *from = level ? tess_level_layer(level, (TessId)old_layer) : NULL;
+    bool was_last = from && old_position == (int64_t)from->object_count;
+    if (r == TESS_OK && from && !was_last && !add_unique_pair(f, level->id, from->props.id)) r = no_memory(s, err);
     return r;
   }
   uint32_t index = (uint32_t)(obj - layer->objects);
-  sqlite3_stmt *st = tess_store_stmt(s, STMT_OBJECT_LOCATE, err);
-  if (!st) return err ? err->code : TESS_ERR_DATABASE;
-  sqlite3_bind_int64(st, 1, obj->id);
-  int rc = sqlite3_step(st);
-  bool in_place = rc == SQLITE_ROW && sqlite3_column_int64(st, 0) == (int64_t)layer->props.id &&
-                  sqlite3_column_int64(st, 1) == (int64_t)index;
-  sqlite3_reset(st);
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE) return tess_store_db_error(s, rc, "reading an object", err);
+  bool in_place = exists && old_layer == (int64_t)layer->props.id && old_position == (int64_t)index;
+  bool appended = !exists && index + 1 == layer->object_count;
   TessResult r = tess_store_write_object(s, level, layer, obj, index, err);
-  /* A new row (or one that moved) may shift the positions of its neighbours. */
-  if (r == TESS_OK && !in_place && !add_unique_pair(f, level->id, layer->props.id)) r = no_memory(s, err);
+  if (r == TESS_OK && !in_place && !appended && !add_unique_pair(f, level->id, layer->props.id)) r = no_memory(s, err);
   return r;
 }
 

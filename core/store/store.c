@@ -27,6 +27,7 @@
 
 #define TESS_STORE_PAGE_SIZE 4096
 #define TESS_STORE_BUSY_MS 5000
+#define TESS_STORE_CLOSE_WAIT_MS 1000
 #define TESS_STORE_CACHE_KIB 16384
 #define TESS_STORE_MMAP_BYTES ((int64_t)1 << 30)
 
@@ -225,9 +226,13 @@ void tess_store_close(TessStore *s) {
   if (!s) return;
   if (!s->read_only && s->db) {
     if (sqlite3_get_autocommit(s->db) == 0) sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-    /* Mark the clean close, then fold the log into the file so the .tessera alone is complete. */
-    if (tess_store_meta_set(s, "clean_close", 1, NULL) == TESS_OK)
+    /* Mark the clean close, then fold the log into the file so the .tessera
+     * alone is complete. A reader may hold the log: wait a little for it,
+     * not long (nothing is lost if the log stays; the next open folds it in). */
+    if (tess_store_meta_set(s, "clean_close", 1, NULL) == TESS_OK) {
+      sqlite3_busy_timeout(s->db, TESS_STORE_CLOSE_WAIT_MS);
       sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+    }
   }
   store_free(s);
 }
@@ -240,7 +245,10 @@ TessResult tess_store_checkpoint(TessStore *s, TessError *err) {
   if (s->read_only)
     return tess_error_set(err, TESS_ERR_READONLY, s->path, "%s is open read-only: nothing to checkpoint", s->name);
   int log_frames = 0, done_frames = 0;
+  /* Called from the editor's idle timer: never wait for a reader, try again later instead. */
+  sqlite3_busy_timeout(s->db, 0);
   int rc = sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, &log_frames, &done_frames);
+  sqlite3_busy_timeout(s->db, TESS_STORE_BUSY_MS);
   if (rc == SQLITE_BUSY)
     return tess_error_set(err, TESS_ERR_LOCKED, s->path,
                           "%s: a reader holds the log; %d of %d pages were folded in, try again later", s->name,

@@ -2,12 +2,12 @@
 #include "store_tests.h"
 
 TESS_TEST_MAIN(TEST(roundtrip_edits_flush_reopen), TEST(roundtrip_save_all), TEST(roundtrip_undo_redo),
-               TEST(roundtrip_structure_edits), TEST(floats_keep_every_bit),
+               TEST(roundtrip_structure_edits), TEST(floats_keep_every_bit), TEST(random_edits_flush_reopen),
                TEST(flush_writes_only_touched_chunks), TEST(flush_deletes_emptied_chunk_rows),
                TEST(flush_is_one_transaction),
                TEST(closed_file_alone_is_complete), TEST(checkpoint_makes_file_complete),
                TEST(save_copy_reopens_identical), TEST(read_only_refuses_writes),
-               TEST(create_refuses_existing_file), TEST(quick_check_after_unclean_close),
+               TEST(create_refuses_existing_file), TEST(quick_check_after_unclean_close), TEST(reader_while_writer_writes),
                TEST(error_newer_schema), TEST(error_not_sqlite), TEST(error_empty_file), TEST(error_missing_file),
                TEST(error_truncated), TEST(error_random_garbage), TEST(error_damaged_pages),
                TEST(error_foreign_sqlite), TEST(error_wrong_blob_sizes), TEST(migration_applies_step),

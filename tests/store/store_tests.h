@@ -39,6 +39,7 @@ void roundtrip_save_all(void);
 void roundtrip_undo_redo(void);
 void roundtrip_structure_edits(void);
 void floats_keep_every_bit(void);
+void random_edits_flush_reopen(void);
 /* test_flush.c */
 void flush_writes_only_touched_chunks(void);
 void flush_deletes_emptied_chunk_rows(void);
@@ -50,6 +51,7 @@ void save_copy_reopens_identical(void);
 void read_only_refuses_writes(void);
 void create_refuses_existing_file(void);
 void quick_check_after_unclean_close(void);
+void reader_while_writer_writes(void);
 /* test_errors.c */
 void error_newer_schema(void);
 void error_not_sqlite(void);

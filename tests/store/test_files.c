@@ -1,5 +1,6 @@
 /* The file as a whole: complete without its log after close or checkpoint,
  * copies, read-only use, creation, the check after an unclean close. */
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -225,5 +226,50 @@ void quick_check_after_unclean_close(void) {
     CHECK(stats.quick_checks == 1);
     tess_store_close(st);
   }
+  tess_project_destroy(p);
+}
+
+/* The pipeline reads while the editor writes: WAL lets both go on, a
+ * reader sees each commit whole, and a checkpoint waits for readers. */
+void reader_while_writer_writes(void) {
+  char path[512];
+  tess_test_path(path, sizeof path, "shared.tessera");
+  TessProject *p = tess_project_create();
+  Sample s;
+  build_sample_project(p, &s);
+  create_and_flush(path, p);
+  TessStore *writer = NULL, *reader = NULL;
+  TessError err;
+  CHECK_OK(tess_store_open(path, TESS_STORE_READ_WRITE, &writer, &err), &err);
+  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &reader, &err), &err);
+  if (!writer || !reader) {
+    if (writer) tess_store_close(writer);
+    if (reader) tess_store_close(reader);
+    tess_project_destroy(p);
+    return;
+  }
+  /* Another program holds a read transaction on the current snapshot. */
+  sqlite3 *db = NULL;
+  CHECK(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
+  CHECK(sqlite3_exec(db, "BEGIN; SELECT count(*) FROM chunks;", NULL, NULL, NULL) == SQLITE_OK);
+  uint64_t before = tess_project_hash(p);
+
+  CHECK_OK(tess_edit_fill_rect(p, s.level, s.ground, 0, 0, 100, 70, TESS_CELL_MAKE(s.tileset, 6, 0), 0, &err), &err);
+  CHECK_OK(tess_store_flush(writer, p, &err), &err); /* not blocked by the reader */
+  TessProject *q = NULL;
+  CHECK_OK(tess_store_load(reader, &q, &err), &err);
+  CHECK(q && tess_project_hash(q) == tess_project_hash(p) && tess_project_hash(q) != before);
+  if (q) tess_project_destroy(q);
+  /* The old snapshot is still being read: the log cannot be folded in yet. */
+  CHECK(tess_store_checkpoint(writer, &err) == TESS_ERR_LOCKED);
+  CHECK_MSG(strstr(err.detail, "a reader holds the log") != NULL, "%s", err.detail);
+  CHECK(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK);
+  sqlite3_close(db);
+  CHECK_OK(tess_store_checkpoint(writer, &err), &err);
+  tess_store_close(reader);
+  tess_store_close(writer);
+  TessProject *r = load_file(path);
+  CHECK(r && tess_project_hash(r) == tess_project_hash(p));
+  if (r) tess_project_destroy(r);
   tess_project_destroy(p);
 }

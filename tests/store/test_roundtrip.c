@@ -286,3 +286,93 @@ void floats_keep_every_bit(void) {
   }
   tess_project_destroy(p);
 }
+
+/* Random edits of every kind, with undo and redo mixed in, each flushed;
+ * every 40 steps the file is reopened and must hold the same project. */
+void random_edits_flush_reopen(void) {
+  char path[512];
+  tess_test_path(path, sizeof path, "random.tessera");
+  TessProject *p = tess_project_create();
+  Sample s;
+  build_sample_project(p, &s);
+  create_and_flush(path, p);
+  TessStore *store = open_rw(path);
+  if (!store) {
+    tess_project_destroy(p);
+    return;
+  }
+  TessTestRng rng = {0xABCDEF12345ull};
+  TessError err;
+  int failures_before = tess_test_failures, applied = 0, refused = 0;
+  for (int step = 1; step <= 400 && tess_test_failures == failures_before; step++) {
+    TessLevel *level = tess_project_level(p, s.level);
+    TessLayer *objects = tess_level_layer(level, s.objects);
+    uint32_t w = level->settings.width, h = level->settings.height;
+    int32_t x = (int32_t)tess_rng_below(&rng, w), y = (int32_t)tess_rng_below(&rng, h);
+    TessCell cell = TESS_CELL_MAKE(s.tileset, tess_rng_below(&rng, 8), tess_rng_below(&rng, 8) << 29);
+    TessResult r = TESS_OK;
+    switch (tess_rng_below(&rng, 10)) {
+      case 0:
+        r = tess_edit_fill_rect(p, s.level, tess_rng_below(&rng, 2) ? s.ground : s.decor, x, y,
+                                1 + tess_rng_below(&rng, 40), 1 + tess_rng_below(&rng, 40), cell, 0, &err);
+        break;
+      case 1:
+        r = tess_edit_erase(p, s.level, s.ground, x, y, 1 + tess_rng_below(&rng, 50), 1 + tess_rng_below(&rng, 50), 0,
+                            &err);
+        break;
+      case 2:
+        r = tess_edit_paint_material(p, s.level, x, y, 1 + tess_rng_below(&rng, 10), 1 + tess_rng_below(&rng, 10),
+                                     tess_rng_below(&rng, 2) ? s.ice : 0, 0, &err);
+        break;
+      case 3: {
+        TessObject o;
+        tess_object_default(&o, (TessObjectKind)tess_rng_below(&rng, 4));
+        snprintf(o.name, sizeof o.name, "r%d", step);
+        o.pos = tess_v2((float)x, (float)y);
+        TessId id;
+        r = tess_edit_object_add(p, s.level, s.objects, &o, &id, &err);
+        tess_object_clear(&o);
+        break;
+      }
+      case 4:
+        if (objects->object_count)
+          r = tess_edit_object_remove(p, s.level, objects->objects[tess_rng_below(&rng, objects->object_count)].id,
+                                      &err);
+        break;
+      case 5:
+        if (objects->object_count) {
+          TessObject o;
+          CHECK_OK(tess_object_copy(&o, &objects->objects[tess_rng_below(&rng, objects->object_count)]), &err);
+          o.pos.x += 1.5f;
+          o.angle -= 0.25f;
+          r = tess_edit_object_set(p, s.level, &o, 0, &err);
+          tess_object_clear(&o);
+        }
+        break;
+      case 6: {
+        TessLayerProps props = tess_level_layer(level, s.decor)->props;
+        props.opacity = (float)tess_rng_unit(&rng);
+        props.visible = !props.visible;
+        r = tess_edit_layer_set_props(p, s.level, &props, 0, &err);
+        break;
+      }
+      case 7:
+      case 8:
+        if (tess_project_can_undo(p)) r = tess_project_undo(p, &err);
+        break;
+      default:
+        if (tess_project_can_redo(p)) r = tess_project_redo(p, &err);
+        break;
+    }
+    /* The model may refuse an edit (a joint whose body is gone): not the store's business, but it must not fail otherwise. */
+    if (r != TESS_ERR_NOT_FOUND && r != TESS_ERR_INVALID) CHECK_OK(r, &err);
+    if (r == TESS_OK) applied++; else refused++;
+    flush(store, p);
+    if (step % 40 == 0) check_same(p, path, "random edits");
+  }
+  tess_store_close(store);
+  CHECK(applied > 300);
+  printf("  random edits: %d applied, %d refused by the model\n", applied, refused);
+  check_same(p, path, "random edits, closed");
+  tess_project_destroy(p);
+}
