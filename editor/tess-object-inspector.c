@@ -12,11 +12,13 @@ struct _TessObjectInspector {
 
   /* widgets */
   GtkWidget *placeholder;
+  GtkDropDown *template_kind;
   GtkWidget *content; /* rebuilt for each object */
 
   /* owned */
   TessDocument *doc;
 
+  TessObject template_obj;
   TessId level, object;
   gboolean dirty;    /* the object changed since the last build */
   gboolean applying; /* our own edit: the widgets already show it */
@@ -24,6 +26,9 @@ struct _TessObjectInspector {
 };
 
 G_DEFINE_FINAL_TYPE(TessObjectInspector, tess_object_inspector, GTK_TYPE_BOX)
+
+enum { SIGNAL_TEMPLATE_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
 
 static void rebuild(TessObjectInspector *self);
 
@@ -484,6 +489,47 @@ void tess_object_inspector_set_object(TessObjectInspector *self, TessId level, T
 
 TessId tess_object_inspector_get_object(TessObjectInspector *self) { return current(self) ? self->object : 0; }
 
+/* ---- What the object tool places ------------------------------------------ */
+
+static void make_template(TessObject *o, guint index) {
+  switch (index) {
+  case 1: /* box */
+    tess_object_default(o, TESS_OBJECT_BODY);
+    o->u.body.shape = TESS_BODY_BOX;
+    o->u.body.width = 64;
+    o->u.body.height = 32;
+    break;
+  case 2: /* capsule */
+    tess_object_default(o, TESS_OBJECT_BODY);
+    o->u.body.shape = TESS_BODY_CAPSULE;
+    o->u.body.width = 64;
+    o->u.body.height = 24;
+    break;
+  case 3: tess_object_default(o, TESS_OBJECT_SPAWN); break;
+  case 4: tess_object_default(o, TESS_OBJECT_ZONE); break;
+  case 5: tess_object_default(o, TESS_OBJECT_JOINT); o->u.joint.kind = TESS_JOINT_PIN; break;
+  case 6: tess_object_default(o, TESS_OBJECT_JOINT); o->u.joint.kind = TESS_JOINT_DISTANCE; break;
+  default: tess_object_default(o, TESS_OBJECT_BODY); o->u.body.shape = TESS_BODY_CIRCLE; break;
+  }
+}
+
+const TessObject *tess_object_inspector_get_template(TessObjectInspector *self) { return &self->template_obj; }
+
+void tess_object_inspector_set_template_kind(TessObjectInspector *self, guint index) {
+  gtk_drop_down_set_selected(self->template_kind, index);
+}
+
+static void on_template_kind(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) {
+  tess_object_clear(&self->template_obj);
+  make_template(&self->template_obj, gtk_drop_down_get_selected(dd));
+  g_signal_emit(self, signals[SIGNAL_TEMPLATE_CHANGED], 0);
+}
+
+static void tess_object_inspector_finalize(GObject *object) {
+  tess_object_clear(&TESS_OBJECT_INSPECTOR(object)->template_obj);
+  G_OBJECT_CLASS(tess_object_inspector_parent_class)->finalize(object);
+}
+
 static void tess_object_inspector_dispose(GObject *object) {
   TessObjectInspector *self = TESS_OBJECT_INSPECTOR(object);
   if (self->doc) {
@@ -496,11 +542,30 @@ static void tess_object_inspector_dispose(GObject *object) {
 
 static void tess_object_inspector_class_init(TessObjectInspectorClass *klass) {
   G_OBJECT_CLASS(klass)->dispose = tess_object_inspector_dispose;
+  G_OBJECT_CLASS(klass)->finalize = tess_object_inspector_finalize;
+  signals[SIGNAL_TEMPLATE_CHANGED] = g_signal_new("template-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
+                                                  NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void tess_object_inspector_init(TessObjectInspector *self) {
   gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_VERTICAL);
   gtk_box_set_spacing(GTK_BOX(self), 6);
+  GtkWidget *place = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *place_label = gtk_label_new_with_mnemonic(_("_Place"));
+  gtk_widget_add_css_class(place_label, "dim-label");
+  const char *kinds[] = {_("Circle"), _("Box"), _("Capsule"), _("Spawn point"), _("Force zone"), _("Pin joint"),
+                         _("Distance joint"), NULL};
+  self->template_kind = GTK_DROP_DOWN(gtk_drop_down_new_from_strings(kinds));
+  gtk_widget_set_tooltip_text(GTK_WIDGET(self->template_kind), _("What the object tool (O) places"));
+  gtk_widget_set_hexpand(GTK_WIDGET(self->template_kind), TRUE);
+  gtk_label_set_mnemonic_widget(GTK_LABEL(place_label), GTK_WIDGET(self->template_kind));
+  g_signal_connect(self->template_kind, "notify::selected", G_CALLBACK(on_template_kind), self);
+  make_template(&self->template_obj, 0);
+  gtk_box_append(GTK_BOX(place), place_label);
+  gtk_box_append(GTK_BOX(place), GTK_WIDGET(self->template_kind));
+  gtk_box_append(GTK_BOX(self), place);
+  gtk_box_append(GTK_BOX(self), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL));
+
   self->placeholder = gtk_label_new(_("Select an object with the object tool (O) to edit it here."));
   gtk_label_set_wrap(GTK_LABEL(self->placeholder), TRUE);
   gtk_widget_add_css_class(self->placeholder, "dim-label");

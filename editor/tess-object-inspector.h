@@ -25,4 +25,10 @@ gboolean tess_object_inspector_apply(TessObjectInspector *self, const TessObject
 gboolean tess_object_inspector_set_property(TessObjectInspector *self, const TessProperty *prop);
 gboolean tess_object_inspector_remove_property(TessObjectInspector *self, const char *name);
 
+/* What the object tool places next (chosen at the top of the inspector:
+ * circle, box, capsule, spawn point, force zone, pin or distance joint).
+ * Signal "template-changed" (no arguments) when the choice changes. */
+const TessObject *tess_object_inspector_get_template(TessObjectInspector *self);
+void tess_object_inspector_set_template_kind(TessObjectInspector *self, guint index);
+
 G_END_DECLS

@@ -37,6 +37,7 @@ struct _TessWindow {
   TessMaterialPanel *material_panel;
   TessObjectInspector *object_inspector;
   GtkNotebook *side_notebook;
+  GtkWidget *status_bar;
   GtkLabel *status_cell, *status_tile, *status_material, *status_zoom;
 
   /* owned */
@@ -186,6 +187,10 @@ static void on_object_selected(TessMapView *v, guint id, TessWindow *self) {
 
 static void on_edit_refused(TessMapView *v, const char *message, TessWindow *self) { tess_window_report(self, message); }
 
+static void on_template_changed(TessObjectInspector *insp, TessWindow *self) {
+  tess_map_view_set_object_template(map(self), tess_object_inspector_get_template(insp));
+}
+
 static void push_stamp(TessWindow *self) {
   uint32_t w, h;
   const TessCell *cells;
@@ -305,6 +310,7 @@ void tess_window_set_document(TessWindow *self, TessDocument *doc) {
   tess_map_view_set_material(map(self), tess_material_panel_get_selected(self->material_panel));
 #endif
   gtk_stack_set_visible_child_name(self->stack, doc ? "editor" : "start");
+  gtk_widget_set_visible(self->status_bar, doc != NULL);
   if (doc && self->map_view) gtk_widget_grab_focus(self->map_view);
   update_actions(self);
   update_title(self);
@@ -973,6 +979,7 @@ static void tess_window_class_init(TessWindowClass *klass) {
   gtk_widget_class_bind_template_child(widget_class, TessWindow, material_panel);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, object_inspector);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, side_notebook);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, status_bar);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, status_cell);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, status_tile);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, status_material);
@@ -994,6 +1001,8 @@ static void tess_window_init(TessWindow *self) {
   g_signal_connect(self->map_view, "object-selected", G_CALLBACK(on_object_selected), self);
   g_signal_connect(self->map_view, "stamp-picked", G_CALLBACK(on_stamp_picked), self);
   g_signal_connect(self->map_view, "edit-refused", G_CALLBACK(on_edit_refused), self);
+  g_signal_connect(self->object_inspector, "template-changed", G_CALLBACK(on_template_changed), self);
+  tess_map_view_set_object_template(map(self), tess_object_inspector_get_template(self->object_inspector));
   tess_map_view_set_tool(map(self), TESS_TOOL_BRUSH);
   tess_map_view_set_show_grid(map(self), TRUE);
   set_zoom_label(self, tess_map_view_get_zoom(map(self)));
@@ -1022,6 +1031,7 @@ static void tess_window_init(TessWindow *self) {
   g_signal_connect(self->drop_target, "drop", G_CALLBACK(on_drop), self);
   gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(self->drop_target));
 
+  gtk_widget_set_visible(self->status_bar, FALSE);
   update_actions(self);
 }
 

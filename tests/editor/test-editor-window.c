@@ -653,6 +653,44 @@ static void window_file_deleted(void) {
   fixture_close(w);
 }
 
+/* The status bar follows the map view's pointer: cell, tile, effective material, zoom. */
+static void window_status_bar(void) {
+  g_autofree char *path = fixture_copy_demo("status.tessera");
+  TessWindow *w = fixture_window(path);
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  TessLevel *level = window_level(w);
+  GtkWidget *view = tess_window_get_map_view(w);
+  /* A wall cell of the demo (the level's left column) and an empty one. */
+  uint32_t wx = 0, wy = 3;
+  TessCellCollision col;
+  tess_level_cell_collision(p, level, wx, wy, &col);
+  CHECK(col.cell != 0 && col.material != 0);
+  g_signal_emit_by_name(view, "cursor-moved", (int)wx, (int)wy);
+  CHECK(strcmp(tess_window_get_status(w, "cell"), "Cell 0, 3") == 0);
+  const TessTileset *ts = tess_project_tileset(p, TESS_CELL_TILESET(col.cell));
+  g_autofree char *tile = g_strdup_printf("Tile %s #%u", ts->name, TESS_CELL_TILE(col.cell));
+  CHECK_MSG(strcmp(tess_window_get_status(w, "tile"), tile) == 0, "tile: %s", tess_window_get_status(w, "tile"));
+  g_autofree char *mat = g_strdup_printf("Material %s", tess_project_material(p, col.material)->name);
+  CHECK_MSG(strcmp(tess_window_get_status(w, "material"), mat) == 0, "material: %s", tess_window_get_status(w, "material"));
+  g_signal_emit_by_name(view, "cursor-moved", -1, -1);
+  CHECK(strcmp(tess_window_get_status(w, "cell"), "") == 0);
+  CHECK(gtk_widget_activate_action(GTK_WIDGET(w), "win.zoom-in", NULL));
+  fixture_spin();
+  CHECK_MSG(strcmp(tess_window_get_status(w, "zoom"), "Zoom 200 %") == 0, "zoom: %s", tess_window_get_status(w, "zoom"));
+
+  /* Tool keys are window actions; the object tool places what the inspector says. */
+  CHECK(gtk_widget_activate_action(GTK_WIDGET(w), "win.tool", "s", "eraser"));
+  g_autoptr(GVariant) state = g_action_group_get_action_state(G_ACTION_GROUP(w), "tool");
+  CHECK(strcmp(g_variant_get_string(state, NULL), "eraser") == 0);
+  TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
+  tess_object_inspector_set_template_kind(insp, 1);
+  const TessObject *tmpl = tess_object_inspector_get_template(insp);
+  CHECK(tmpl->kind == TESS_OBJECT_BODY && tmpl->u.body.shape == TESS_BODY_BOX);
+  tess_object_inspector_set_template_kind(insp, 4);
+  CHECK(tess_object_inspector_get_template(insp)->kind == TESS_OBJECT_ZONE);
+  fixture_close(w);
+}
+
 /* Recent projects are kept in GSettings (memory backend in tests). */
 static void application_recent_projects(void) {
   TessApplication *app = tess_application_new();
@@ -682,7 +720,7 @@ static const TessTestCase cases[] = {
     TEST(window_open_error_dialog),   TEST(window_undo_redo_actions), TEST(window_layers_panel),
     TEST(window_material_inspector),  TEST(window_level_properties),  TEST(window_drop_file),
     TEST(window_add_tileset),         TEST(window_tile_palette_stamp), TEST(window_object_inspector),
-    TEST(window_file_deleted),        TEST(application_recent_projects),
+    TEST(window_file_deleted),        TEST(window_status_bar),          TEST(application_recent_projects),
 };
 
 int main(int argc, char **argv) { return fixture_main(argc, argv, cases, G_N_ELEMENTS(cases)); }
