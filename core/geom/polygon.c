@@ -120,29 +120,36 @@ static uint32_t clip_axis(const TessDVec2 *in, uint32_t n, TessDVec2 *out, int a
   return m;
 }
 
-double tess_convex_clip_rect_area(const TessDVec2 *v, uint32_t count, double x0, double y0, double x1, double y1) {
-  if (count < 3) return 0.0;
+uint32_t tess_convex_clip_rect(const TessDVec2 *v, uint32_t count, double x0, double y0, double x1, double y1,
+                               TessDVec2 *out) {
+  if (count < 3) return 0;
   /* A convex polygon clipped by four half-planes gains at most four vertices. */
-  TessDVec2 stack_a[72], stack_b[72];
-  TessDVec2 *a = stack_a, *b = stack_b;
+  TessDVec2 stack_a[72];
+  TessDVec2 *a = stack_a;
   if (count + 4 > 72) {
     a = tess_alloc(sizeof *a * (count + 4));
-    b = tess_alloc(sizeof *b * (count + 4));
-    if (!a || !b) {
-      tess_free(a);
-      tess_free(b);
-      return 0.0;
-    }
+    if (!a) return 0;
   }
-  uint32_t n = clip_axis(v, count, a, 0, x0, 1.0);
-  if (n) n = clip_axis(a, n, b, 0, x1, -1.0);
-  if (n) n = clip_axis(b, n, a, 1, y0, 1.0);
-  if (n) n = clip_axis(a, n, b, 1, y1, -1.0);
-  double area = n >= 3 ? fabs(tess_poly_signed_area(b, n)) : 0.0;
-  if (a != stack_a) {
-    tess_free(a);
-    tess_free(b);
+  uint32_t n = clip_axis(v, count, out, 0, x0, 1.0);
+  if (n) n = clip_axis(out, n, a, 0, x1, -1.0);
+  if (n) n = clip_axis(a, n, out, 1, y0, 1.0);
+  if (n) n = clip_axis(out, n, a, 1, y1, -1.0);
+  for (uint32_t i = 0; i < n; i++) out[i] = a[i];
+  if (a != stack_a) tess_free(a);
+  return n;
+}
+
+double tess_convex_clip_rect_area(const TessDVec2 *v, uint32_t count, double x0, double y0, double x1, double y1) {
+  if (count < 3) return 0.0;
+  TessDVec2 stack_out[72];
+  TessDVec2 *out = stack_out;
+  if (count + 4 > 72) {
+    out = tess_alloc(sizeof *out * (count + 4));
+    if (!out) return 0.0;
   }
+  uint32_t n = tess_convex_clip_rect(v, count, x0, y0, x1, y1, out);
+  double area = n >= 3 ? fabs(tess_poly_signed_area(out, n)) : 0.0;
+  if (out != stack_out) tess_free(out);
   return area;
 }
 

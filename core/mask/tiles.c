@@ -9,6 +9,61 @@ typedef struct TileResult {
   TessPolygon *pieces;
 } TileResult;
 
+typedef struct PolygonList {
+  TessPolygon *data;
+  size_t count, cap;
+} PolygonList;
+
+/* Appends one convex polygon, split into fans of at most max_n vertices. */
+static bool append_fans(PolygonList *out, const TessDVec2 *v, uint32_t n, uint32_t max_n) {
+  for (uint32_t i = 1; i + 1 < n; i += max_n - 2) {
+    uint32_t last = i + max_n - 2 < n - 1 ? i + max_n - 2 : n - 1;
+    TessPolygon p;
+    memset(&p, 0, sizeof p);
+    p.v[p.count++] = tess_v2((float)v[0].x, (float)v[0].y);
+    for (uint32_t k = i; k <= last; k++) p.v[p.count++] = tess_v2((float)v[k].x, (float)v[k].y);
+    if (!TESS_ARRAY_PUSH(out, p)) return false;
+  }
+  return true;
+}
+
+/* The traced pieces clipped to the tile square (a shape must not reach into
+ * the neighbouring cells), pieces the clip made too long split in fans. */
+static bool clip_to_tile(MaskWork *w, uint32_t tile_w, uint32_t tile_h, uint32_t max_n, TessPolygon **pieces,
+                         uint32_t *count) {
+  PolygonList out = {NULL, 0, 0};
+  uint32_t np = (uint32_t)w->out_start.count - 1;
+  for (uint32_t p = 0; p < np; p++) {
+    uint32_t a = w->out_start.data[p], n = w->out_start.data[p + 1] - a;
+    TessDVec2 clipped[TESS_MASK_MAX_VERTICES + 4], clean[TESS_MASK_MAX_VERTICES + 4];
+    uint32_t k = tess_convex_clip_rect(w->out_v.data + a, n, 0, 0, tile_w, tile_h, clipped);
+    /* Drop the repeated and straight vertices the clip makes. */
+    memcpy(clean, clipped, sizeof *clean * k);
+    bool changed = true;
+    while (changed && k >= 3) {
+      changed = false;
+      for (uint32_t i = 0; i < k && k >= 3; i++) {
+        TessDVec2 prev = clean[(i + k - 1) % k], next = clean[(i + 1) % k];
+        TessDVec2 d = tess_d2_sub(clean[i], next);
+        if (tess_d2_dot(d, d) < 1e-18 || fabs(tess_d2_orient(prev, clean[i], next)) <= 1e-9) {
+          memmove(clean + i, clean + i + 1, sizeof *clean * (k - i - 1));
+          k--;
+          changed = true;
+        }
+      }
+    }
+    if (k < 3 || tess_poly_signed_area(clean, k) <= 1e-9) continue;
+    if (!append_fans(&out, clean, k, max_n)) {
+      TESS_ARRAY_FREE(&out);
+      return false;
+    }
+  }
+  if (out.count > UINT16_MAX) out.count = UINT16_MAX;
+  *pieces = out.data;
+  *count = (uint32_t)out.count;
+  return true;
+}
+
 TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
                                  uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
                                  uint32_t tile_count, TessError *err) {
@@ -52,22 +107,13 @@ TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t ti
     r = mask_trace_outline(&w, s.tolerance, err);
     if (r == TESS_OK) r = mask_decompose(&w, s.max_vertices, s.largest_island_only, err);
     if (r != TESS_OK) goto fail;
-    uint32_t np = (uint32_t)w.out_start.count - 1;
-    if (np > UINT16_MAX) np = UINT16_MAX;
-    res[i].collision = TESS_TILE_COLLISION_TRACED;
-    res[i].piece_count = (uint16_t)np;
-    res[i].pieces = tess_alloc(sizeof *res[i].pieces * (np ? np : 1));
-    if (!res[i].pieces) {
+    uint32_t np = 0;
+    if (!clip_to_tile(&w, tile_w, tile_h, s.max_vertices, &res[i].pieces, &np)) {
       r = tess_error_set(err, TESS_ERR_NOMEM, "", "out of memory for tile %u", i);
       goto fail;
     }
-    for (uint32_t p = 0; p < np; p++) {
-      TessPolygon *poly = &res[i].pieces[p];
-      memset(poly, 0, sizeof *poly);
-      uint32_t a = w.out_start.data[p], b = w.out_start.data[p + 1];
-      poly->count = b - a;
-      for (uint32_t k = a; k < b; k++) poly->v[k - a] = tess_v2((float)w.out_v.data[k].x, (float)w.out_v.data[k].y);
-    }
+    res[i].collision = np ? TESS_TILE_COLLISION_TRACED : TESS_TILE_COLLISION_NONE;
+    res[i].piece_count = (uint16_t)np;
   }
   mask_work_free(&w);
   for (uint32_t i = 0; i < tile_count; i++) {

@@ -678,7 +678,7 @@ static void tileset_traces_every_tile(void) {
       TessDVec2 d[8];
       for (uint32_t i = 0; i < p->count; i++) {
         d[i] = tess_d2(p->v[i].x, p->v[i].y);
-        CHECK(p->v[i].x >= -1.5f && p->v[i].x <= T + 1.5f && p->v[i].y >= -1.5f && p->v[i].y <= T + 1.5f);
+        CHECK(p->v[i].x >= 0.0f && p->v[i].x <= T && p->v[i].y >= 0.0f && p->v[i].y <= T); /* clipped to the tile */
       }
       CHECK(tess_poly_is_convex(d, p->count, 1e-4));
       area += tess_poly_mass(d, p->count).area;

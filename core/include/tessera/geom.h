@@ -71,6 +71,12 @@ bool tess_convex_contains(const TessDVec2 *v, uint32_t count, TessDVec2 p, doubl
 /* Even-odd point-in-polygon test for any simple polygon. */
 bool tess_poly_contains(const TessDVec2 *v, uint32_t count, TessDVec2 p);
 
+/* The part of a convex polygon inside the rectangle [x0,x1]x[y0,y1]
+ * (Sutherland-Hodgman); `out` has room for count + 4 points. Returns its
+ * vertex count (0 when nothing is left). */
+uint32_t tess_convex_clip_rect(const TessDVec2 *v, uint32_t count, double x0, double y0, double x1, double y1,
+                               TessDVec2 *out);
+
 /* Area of the part of a convex polygon inside the rectangle [x0,x1]x[y0,y1]
  * (Sutherland-Hodgman clip; exact up to rounding). */
 double tess_convex_clip_rect_area(const TessDVec2 *v, uint32_t count, double x0, double y0, double x1, double y1);
