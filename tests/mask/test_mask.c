@@ -722,6 +722,29 @@ static void chipmunk_agrees_on_polygon_formulas(void) {
     CHECK_REL(c.x, m.cx, 1e-9);
     CHECK_REL(c.y, m.cy, 1e-9);
     CHECK_REL(moment, m.inertia, 1e-9);
+    /* The simplified hull and every convex piece too. */
+    TessDVec2 *sv = tess_alloc(sizeof *sv * hull.count);
+    uint32_t sn = 0;
+    double added;
+    CHECK_OK(tess_mask_simplify_hull(hull.v, hull.count, 8, sv, &sn, &added, &err), &err);
+    TessMaskSettings s;
+    tess_mask_settings_default(&s);
+    TessMaskPieces p;
+    CHECK_OK(tess_mask_pieces(r.view, &s, &p, &err), &err);
+    for (uint32_t k = 0; k <= p.count; k++) {
+      const TessDVec2 *pv = k < p.count ? p.v + p.start[k] : sv;
+      uint32_t pn = k < p.count ? p.start[k + 1] - p.start[k] : sn;
+      cpVect q[TESS_MASK_MAX_VERTICES];
+      for (uint32_t j = 0; j < pn; j++) q[j] = cpv(pv[j].x, pv[j].y);
+      TessMassProps pm = tess_poly_mass(pv, pn);
+      cpVect pc = cpCentroidForPoly((int)pn, q);
+      CHECK_REL(cpAreaForPoly((int)pn, q, 0.0), pm.area, 1e-9);
+      CHECK_REL(pc.x, pm.cx, 1e-9);
+      CHECK_REL(pc.y, pm.cy, 1e-9);
+      CHECK_REL(cpMomentForPoly(pm.area, (int)pn, q, cpvneg(pc), 0.0), pm.inertia, 1e-9);
+    }
+    tess_mask_pieces_clear(&p);
+    tess_free(sv);
     tess_free(cv);
     tess_mask_hull_clear(&hull);
     tess_free(r.px);

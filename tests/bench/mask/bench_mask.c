@@ -300,6 +300,29 @@ int main(void) {
     }
     free(blob1k.px);
   }
+  /* The editor's one call while the threshold slider moves: every mode on a 1024 x 1024 sprite. */
+  {
+    const char *modes[] = {"hull", "simplified", "pieces", "circle", "box"};
+    printf("tess_sprite_mask_trace on the 1024x1024 ellipse (overlay target: one 16 ms frame):");
+    for (int mode = TESS_MASK_HULL; mode <= TESS_MASK_BOX; mode++) {
+      TessSpriteMask m;
+      memset(&m, 0, sizeof m);
+      m.threshold = 1;
+      m.mode = (uint8_t)mode;
+      m.max_vertices = 8;
+      m.tolerance = 1;
+      TessError err;
+      double t = TIME_BEST(10, {
+        if (tess_sprite_mask_trace(view(&imgs[1]), &m, &err) != TESS_OK) {
+          fprintf(stderr, "sprite: %s\n", err.detail);
+          return 1;
+        }
+      });
+      printf(" %s %.2f ms%s", modes[mode], t, mode == TESS_MASK_BOX ? "\n" : ",");
+      tess_free(m.hull);
+      tess_free(m.pieces);
+    }
+  }
   for (int i = 0; i < 4; i++) free(imgs[i].px);
   return 0;
 }
