@@ -21,6 +21,11 @@ struct _TessMaterialPanel {
 
   TessId selected;
   gboolean dirty, syncing;
+  /* Changes of one field in quick succession (a slider drag, an arrow held
+   * down) are one undo step. */
+  GtkWidget *merge_field;
+  guint32 merge_key;
+  gint64 merge_time;
   gulong changed_handler, committed_handler;
 };
 
@@ -111,11 +116,14 @@ static void panel_sync(TessMaterialPanel *self) {
 
 /* ---- Editing ---------------------------------------------------------------- */
 
+static gboolean store_merged(TessMaterialPanel *self, const TessMaterial *m, uint32_t merge);
+static gboolean store(TessMaterialPanel *self, const TessMaterial *m) { return store_merged(self, m, 0); }
+
 /* Validates (core names the bad field) before anything is stored. */
-static gboolean store(TessMaterialPanel *self, const TessMaterial *m) {
+static gboolean store_merged(TessMaterialPanel *self, const TessMaterial *m, uint32_t merge) {
   TessError err = {0};
   TessResult r = tess_material_validate(m, &err);
-  if (r == TESS_OK) r = tess_edit_material_set(project(self), m, 0, &err);
+  if (r == TESS_OK) r = tess_edit_material_set(project(self), m, merge, &err);
   gboolean ok = tess_ui_apply(GTK_WIDGET(self), self->doc, r, &err);
   if (!ok) sync_inspector(self); /* show what is really stored */
   return ok;
@@ -165,7 +173,13 @@ static void on_number_changed(GtkSpinButton *spin, TessMaterialPanel *self) {
   else if (GTK_WIDGET(spin) == self->restitution) m.restitution = v;
   else if (GTK_WIDGET(spin) == self->tangential) m.tangential = v;
   else if (GTK_WIDGET(spin) == self->density) m.density = v;
-  if (memcmp(&m, cur, sizeof m) != 0) store(self, &m);
+  if (memcmp(&m, cur, sizeof m) == 0) return;
+  gint64 now = g_get_monotonic_time();
+  if (self->merge_field != GTK_WIDGET(spin) || now - self->merge_time > 800000 || self->merge_key == 0)
+    self->merge_key = tess_project_new_merge_key(project(self));
+  self->merge_field = GTK_WIDGET(spin);
+  self->merge_time = now;
+  store_merged(self, &m, self->merge_key);
 }
 
 /* ---- Palette operations ---------------------------------------------------- */
@@ -411,6 +425,18 @@ static void tess_material_panel_init(TessMaterialPanel *self) {
   self->density = tess_ui_spin_new(0.001, 1e6, 0.1, 3);
   gtk_widget_set_tooltip_text(self->density, _("Density in kilograms per square metre"));
   attach_row(GTK_GRID(grid), 6, _("_Density"), self->density);
+  /* Sliders for the two efficiencies (0..1), sharing the spin buttons' values. */
+  GtkWidget *rest_scale = gtk_scale_new(GTK_ORIENTATION_HORIZONTAL, gtk_spin_button_get_adjustment(GTK_SPIN_BUTTON(self->restitution)));
+  gtk_scale_set_draw_value(GTK_SCALE(rest_scale), FALSE);
+  gtk_widget_set_tooltip_text(rest_scale, _("Bounce: 0 is dead, 1 is a perfect bounce"));
+  gtk_grid_insert_row(GTK_GRID(grid), 5);
+  gtk_grid_attach(GTK_GRID(grid), rest_scale, 1, 5, 1, 1);
+  GtkWidget *tan_scale = gtk_scale_new(GTK_ORIENTATION_HORIZONTAL, gtk_spin_button_get_adjustment(GTK_SPIN_BUTTON(self->tangential)));
+  gtk_scale_set_draw_value(GTK_SCALE(tan_scale), FALSE);
+  gtk_widget_set_tooltip_text(tan_scale, _("Speed kept along the surface at an impact (0 to 1)"));
+  gtk_grid_insert_row(GTK_GRID(grid), 7);
+  gtk_grid_attach(GTK_GRID(grid), tan_scale, 1, 7, 1, 1);
+
   GtkWidget *spins[] = {self->friction, self->restitution, self->tangential, self->density};
   for (guint i = 0; i < G_N_ELEMENTS(spins); i++)
     g_signal_connect(spins[i], "value-changed", G_CALLBACK(on_number_changed), self);

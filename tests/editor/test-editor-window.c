@@ -274,6 +274,19 @@ static void window_material_inspector(void) {
   CHECK(disk && tess_project_material(disk, id)->friction == friction);
   if (disk) tess_project_destroy(disk);
 
+  /* A slider drag (values in quick succession) is one undo step. */
+  GtkSpinButton *rest = GTK_SPIN_BUTTON(tess_material_panel_get_field(panel, "restitution"));
+  float restitution = tess_project_material(p, id)->restitution;
+  gtk_spin_button_set_value(rest, 0.31);
+  gtk_spin_button_set_value(rest, 0.42);
+  gtk_spin_button_set_value(rest, 0.53);
+  CHECK_NEAR(tess_project_material(p, id)->restitution, 0.53, 1e-6);
+  CHECK(tess_document_undo(tess_window_get_document(w), NULL));
+  fixture_spin();
+  CHECK(tess_project_material(p, id)->restitution == restitution);
+  CHECK_NEAR(tess_project_material(p, id)->density, 2.5, 1e-6);
+  CHECK_NEAR(gtk_spin_button_get_value(rest), restitution, 1e-3);
+
   /* Name and kind; add, duplicate and delete (cells get the replacement). */
   GtkEditable *name = GTK_EDITABLE(tess_material_panel_get_field(panel, "name"));
   gtk_editable_set_text(name, "Granite");
