@@ -31,6 +31,16 @@
 #define TESS_STORE_CACHE_KIB 16384
 #define TESS_STORE_MMAP_BYTES ((int64_t)1 << 30)
 
+/* A project that could not be created leaves nothing behind. */
+static void remove_with_side_files(const char *path) {
+  char side[4200];
+  unlink(path);
+  snprintf(side, sizeof side, "%s-wal", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", path);
+  unlink(side);
+}
+
 static const char *base_name(const char *path) {
   const char *slash = strrchr(path, '/');
   return slash ? slash + 1 : path;
@@ -57,6 +67,27 @@ static TessResult pragma_int(TessStore *s, const char *sql, int64_t *out, TessEr
   }
   sqlite3_finalize(st);
   return rc == SQLITE_OK ? TESS_OK : tess_store_db_error(s, rc, "reading the database header", err);
+}
+
+/* WAL is what lets the pipeline read while the editor writes; a file
+ * system that cannot share memory between processes refuses it. */
+static TessResult use_wal(TessStore *s, TessError *err) {
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+  bool wal = false;
+  if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *mode = (const char *)sqlite3_column_text(st, 0);
+    wal = mode && strcmp(mode, "wal") == 0;
+    rc = SQLITE_OK;
+  }
+  sqlite3_finalize(st);
+  if (rc != SQLITE_OK) return tess_store_db_error(s, rc, "switching to a write-ahead log", err);
+  if (!wal)
+    return tess_error_set(err, TESS_ERR_IO, s->path,
+                          "%s: the file system refuses SQLite's write-ahead log (a network drive?); "
+                          "copy the project to a local disk",
+                          s->name);
+  return TESS_OK;
 }
 
 static void store_free(TessStore *s) {
@@ -96,7 +127,7 @@ static TessResult create_project(TessStore *s, const TessStoreSchema *schema, Te
     snprintf(sql, sizeof sql, "PRAGMA application_id = %d", TESS_STORE_APPLICATION_ID);
     r = exec_sql(s, sql, "marking the file as a Tessera project", err);
   }
-  if (r == TESS_OK) r = exec_sql(s, "PRAGMA journal_mode = WAL", "switching to WAL", err);
+  if (r == TESS_OK) r = use_wal(s, err);
   if (r == TESS_OK) r = exec_sql(s, "BEGIN IMMEDIATE", "creating the project", err);
   if (r == TESS_OK) {
     r = tess_store_create_schema(s, err);
@@ -190,7 +221,7 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
                          name);
   }
   if (r == TESS_OK) r = created ? create_project(s, schema, err) : check_project(s, schema, err);
-  if (r == TESS_OK && !s->read_only) r = exec_sql(s, "PRAGMA journal_mode = WAL", "switching to WAL", err);
+  if (r == TESS_OK && !s->read_only) r = use_wal(s, err);
   if (r == TESS_OK) {
     char sql[160];
     snprintf(sql, sizeof sql, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -%d; "
@@ -211,7 +242,7 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
   }
   if (r != TESS_OK) {
     store_free(s);
-    if (created) unlink(path);
+    if (created) remove_with_side_files(path);
     return r;
   }
   *out = s;
