@@ -14,8 +14,29 @@
 typedef struct DenseRec {
   uint32_t key;
   uint64_t mask[MASK_WORDS];
-  uint32_t before[TESS_CHUNK_CELLS]; /* the value now is in the layer */
+  /* The values before the edit (the value now is in the layer). Fills start
+   * from one value, so the 4 KiB array is made only when a second appears:
+   * until then every recorded cell held `uniform`. */
+  uint32_t uniform;
+  bool any;
+  uint32_t *before;
 } DenseRec;
+
+static inline uint32_t dense_before(const DenseRec *rec, uint32_t i) { return rec->before ? rec->before[i] : rec->uniform; }
+
+/* Records cell i's value before the edit. false when out of memory (nothing recorded). */
+static inline bool dense_note(DenseRec *rec, uint32_t i, uint32_t old) {
+  if (!rec->any) {
+    rec->any = true;
+    rec->uniform = old;
+  } else if (!rec->before && old != rec->uniform) {
+    if (!(rec->before = tess_alloc(TESS_CHUNK_CELLS * sizeof *rec->before))) return false;
+    for (uint32_t k = 0; k < TESS_CHUNK_CELLS; k++) rec->before[k] = rec->uniform;
+  }
+  if (rec->before) rec->before[i] = old;
+  rec->mask[i / 64] |= 1ull << (i % 64);
+  return true;
+}
 
 struct TessCellWriter {
   TessProject *p;
@@ -70,7 +91,10 @@ TessCellWriter *tess_cell_writer_begin(TessProject *p, TessLevel *level, TessLay
 }
 
 static void writer_free(TessCellWriter *w) {
-  for (size_t i = 0; i < w->count; i++) tess_free(w->recs[i]);
+  for (size_t i = 0; i < w->count; i++) {
+    tess_free(w->recs[i]->before);
+    tess_free(w->recs[i]);
+  }
   tess_free(w->recs);
   tess_free(w->slots);
   tess_free(w);
@@ -102,10 +126,9 @@ static bool writer_rehash(TessCellWriter *w, size_t slot_count) {
 static DenseRec *writer_add(TessCellWriter *w, uint32_t key) {
   if ((w->count + 1) * 2 > w->slot_count && !writer_rehash(w, w->slot_count ? w->slot_count * 2 : 16)) return NULL;
   if (!tess_array_reserve((void **)&w->recs, &w->cap, w->count + 1, sizeof *w->recs)) return NULL;
-  DenseRec *rec = tess_alloc(sizeof *rec); /* `before` is read only where the mask says */
+  DenseRec *rec = tess_calloc(1, sizeof *rec);
   if (!rec) return NULL;
   rec->key = key;
-  memset(rec->mask, 0, sizeof rec->mask);
   size_t s = key_hash(key, w->slot_count);
   while (w->slots[s]) s = (s + 1) & (w->slot_count - 1);
   w->slots[s] = (uint32_t)w->count + 1;
@@ -126,8 +149,7 @@ bool tess_cell_writer_set(TessCellWriter *w, uint32_t x, uint32_t y, uint32_t va
   if (!rec || !(rec->mask[i / 64] & bit)) {
     if (old == value) return true;
     if (!rec && !(rec = writer_add(w, key))) return false;
-    rec->mask[i / 64] |= bit;
-    rec->before[i] = old;
+    if (!dense_note(rec, i, old)) return false;
   }
   w->last = rec;
   if (old == value) return true;
@@ -143,25 +165,23 @@ bool tess_cell_writer_set_span(TessCellWriter *w, uint32_t x0, uint32_t x1, uint
     if (end > x1) end = x1;
     uint32_t key = (y / TESS_CHUNK_SIZE) * layer->chunks_x + cx;
     TessChunk *chunk = layer->chunks[key];
-    if (!chunk && value) {
-      if (!(chunk = tess_calloc(1, sizeof *chunk))) return false;
-      layer->chunks[key] = chunk;
-    }
-    if (chunk) { /* no chunk and value 0: those cells already hold 0 */
+    if (chunk || value) { /* no chunk and value 0: those cells already hold 0 */
+      /* The record first, so a chunk is never made without one (abort frees it). */
       DenseRec *rec = (w->last && w->last->key == key) ? w->last : writer_find(w, key);
       if (!rec && !(rec = writer_add(w, key))) return false;
+      w->last = rec;
+      if (!chunk) {
+        if (!(chunk = tess_calloc(1, sizeof *chunk))) return false;
+        layer->chunks[key] = chunk;
+      }
       for (uint32_t x = x0; x <= end; x++) {
         uint32_t i = row + x % TESS_CHUNK_SIZE, old = chunk->cells[i];
         if (old == value) continue;
         uint64_t bit = 1ull << (i % 64);
-        if (!(rec->mask[i / 64] & bit)) {
-          rec->mask[i / 64] |= bit;
-          rec->before[i] = old;
-        }
+        if (!(rec->mask[i / 64] & bit) && !dense_note(rec, i, old)) return false;
         chunk->cells[i] = value;
         chunk->used = chunk->used + (value != 0) - (old != 0);
       }
-      w->last = rec;
     }
     x0 = end + 1;
   }
@@ -185,7 +205,8 @@ void tess_cell_writer_abort(TessCellWriter *w) {
         uint32_t i = k * 64 + (uint32_t)__builtin_ctzll(m);
         /* A cell whose write failed never changed: c is NULL only when
          * nothing in this chunk was written, and then nothing differs. */
-        if (c && c->cells[i] != rec->before[i]) tess_layer_write_keep(w->layer, rec->key, i, rec->before[i]);
+        uint32_t before = dense_before(rec, i);
+        if (c && c->cells[i] != before) tess_layer_write_keep(w->layer, rec->key, i, before);
       }
   }
   writer_drop_empty(w);
@@ -392,7 +413,7 @@ TessResult tess_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError
     for (uint32_t wd = 0; wd < MASK_WORDS; wd++)
       for (uint64_t m = d->mask[wd]; m; m &= m - 1) {
         uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
-        if (d->before[i] != (c ? c->cells[i] : 0)) { /* painted and painted back is no change */
+        if (dense_before(d, i) != (c ? c->cells[i] : 0)) { /* painted and painted back is no change */
           rec->mask[wd] |= 1ull << (i % 64);
           n++;
         }
@@ -400,6 +421,12 @@ TessResult tess_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError
     if (!n) continue;
     rec->key = d->key;
     rec->count = n;
+    if (!d->before) { /* every cell held one value: so does the record */
+      rec->values = NULL;
+      rec->uniform = d->uniform;
+      op->count++;
+      continue;
+    }
     rec->values = tess_alloc((size_t)n * sizeof *rec->values);
     if (!rec->values) {
       cells_destroy(&op->base, false);
@@ -410,7 +437,7 @@ TessResult tess_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError
     for (uint32_t wd = 0; wd < MASK_WORDS; wd++)
       for (uint64_t m = rec->mask[wd]; m; m &= m - 1) {
         uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
-        rec->values[k++] = d->before[i];
+        rec->values[k++] = dense_before(d, i);
       }
     rec_compress(rec);
     op->count++;

@@ -99,7 +99,12 @@ int main(void) {
    * not aligned to chunks, in a layer where every other cell differs. */
   TessLayer *ground = tess_level_layer(level, layer_ids[0]);
   TessCell inside = TESS_CELL_MAKE(ts, 1, 0), border = TESS_CELL_MAKE(ts, 2, 0), fill = TESS_CELL_MAKE(ts, 3, 0);
+  t0 = tess_now_seconds();
   EXPECT(tess_edit_fill_rect(p, level_id, layer_ids[0], 0, 0, SIDE, SIDE, border, 0, &err) == TESS_OK);
+  double whole_ms = ms_since(t0);
+  printf("  fill of the whole %ux%u layer with undo record: %.1f ms (record %.2f MiB for %.1f MiB of cells changed)\n",
+         SIDE, SIDE, whole_ms, (double)tess_project_history_bytes(p) / (1024.0 * 1024.0),
+         (double)SIDE * SIDE * 4.0 / (1024.0 * 1024.0));
   EXPECT(tess_edit_fill_rect(p, level_id, layer_ids[0], 1013, 517, 1000, 1000, inside, 0, &err) == TESS_OK);
   tess_project_clear_history(p);
   size_t hist0 = tess_project_history_bytes(p);
