@@ -369,8 +369,11 @@ static bool cells_merge(TessOp *base, TessOp *next_base) {
     size_t at;
     if (find_rec(op, b->key, &at)) {
       if (!rec_fold(&op->recs[at], b)) {
-        /* Keep b as its own record after a's: not possible in a sorted
-         * list, so fall back to refusing the merge of the remainder. */
+        /* Out of memory: the caller keeps `next` as an op of its own. The
+         * records already folded stay valid both ways (each op swaps
+         * exactly what it holds), so only the byte count needs updating. */
+        op->base.bytes = cells_op_bytes(op);
+        next->base.bytes = cells_op_bytes(next);
         return false;
       }
     } else {
