@@ -139,10 +139,9 @@ TessResult tess_store_create_schema(TessStore *s, TessError *err) {
 
 /* True when PRAGMA foreign_key_check reports no violation. */
 static TessResult check_foreign_keys(TessStore *s, TessError *err) {
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(s->db, "PRAGMA foreign_key_check", -1, &st, NULL);
-  if (rc != SQLITE_OK) return tess_store_db_error(s, rc, "checking foreign keys", err);
-  rc = sqlite3_step(st);
+  sqlite3_stmt *st = tess_store_stmt(s, STMT_FOREIGN_KEY_CHECK, err);
+  if (!st) return err ? err->code : TESS_ERR_DATABASE;
+  int rc = sqlite3_step(st);
   TessResult r = TESS_OK;
   if (rc == SQLITE_ROW) {
     const char *table = (const char *)sqlite3_column_text(st, 0);
@@ -151,7 +150,7 @@ static TessResult check_foreign_keys(TessStore *s, TessError *err) {
   } else if (rc != SQLITE_DONE) {
     r = tess_store_db_error(s, rc, "checking foreign keys", err);
   }
-  sqlite3_finalize(st);
+  sqlite3_reset(st);
   return r;
 }
 

@@ -146,6 +146,11 @@ static const char *const SQL[STMT_COUNT] = {
     [STMT_CLEAR_TILESETS] = "DELETE FROM tilesets",
     [STMT_CLEAR_MATERIALS] = "DELETE FROM materials",
 
+    [STMT_APPLICATION_ID] = "PRAGMA application_id",
+    [STMT_HAS_META] = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
+    [STMT_JOURNAL_WAL] = "PRAGMA journal_mode = WAL",
+    [STMT_QUICK_CHECK] = "PRAGMA quick_check(1)",
+    [STMT_FOREIGN_KEY_CHECK] = "PRAGMA foreign_key_check",
     [STMT_BEGIN] = "BEGIN IMMEDIATE",
     [STMT_BEGIN_READ] = "BEGIN DEFERRED", /* load: one snapshot of the whole file */
     [STMT_COMMIT] = "COMMIT",

@@ -51,36 +51,30 @@ static TessResult exec_sql(TessStore *s, const char *sql, const char *what, Tess
   return rc == SQLITE_OK ? TESS_OK : tess_store_db_error(s, rc, what, err);
 }
 
-/* A PRAGMA that returns one integer. */
-static TessResult pragma_int(TessStore *s, const char *sql, int64_t *out, TessError *err) {
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-  if (rc == SQLITE_OK) {
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-      *out = sqlite3_column_int64(st, 0);
-      rc = SQLITE_OK;
-    } else if (rc == SQLITE_DONE) {
-      *out = 0;
-      rc = SQLITE_OK;
-    }
-  }
-  sqlite3_finalize(st);
-  return rc == SQLITE_OK ? TESS_OK : tess_store_db_error(s, rc, "reading the database header", err);
+/* A cached statement that returns one integer. */
+static TessResult query_int(TessStore *s, TessStmt which, int64_t *out, TessError *err) {
+  sqlite3_stmt *st = tess_store_stmt(s, which, err);
+  if (!st) return err ? err->code : TESS_ERR_DATABASE;
+  int rc = sqlite3_step(st);
+  *out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+  sqlite3_reset(st);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) return tess_store_db_error(s, rc, "reading the database header", err);
+  return TESS_OK;
 }
 
 /* WAL is what lets the pipeline read while the editor writes; a file
  * system that cannot share memory between processes refuses it. */
 static TessResult use_wal(TessStore *s, TessError *err) {
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+  sqlite3_stmt *st = tess_store_stmt(s, STMT_JOURNAL_WAL, err);
+  if (!st) return err ? err->code : TESS_ERR_DATABASE;
+  int rc = sqlite3_step(st);
   bool wal = false;
-  if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+  if (rc == SQLITE_ROW) {
     const char *mode = (const char *)sqlite3_column_text(st, 0);
     wal = mode && strcmp(mode, "wal") == 0;
     rc = SQLITE_OK;
   }
-  sqlite3_finalize(st);
+  sqlite3_reset(st);
   if (rc != SQLITE_OK) return tess_store_db_error(s, rc, "switching to a write-ahead log", err);
   if (!wal)
     return tess_error_set(err, TESS_ERR_IO, s->path,
@@ -102,10 +96,9 @@ static void store_free(TessStore *s) {
 /* Runs PRAGMA quick_check; a damaged file gives TESS_ERR_FORMAT with SQLite's first finding. */
 static TessResult run_quick_check(TessStore *s, TessError *err) {
   s->stats.quick_checks++;
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(s->db, "PRAGMA quick_check(1)", -1, &st, NULL);
-  if (rc != SQLITE_OK) return tess_store_db_error(s, rc, "checking the file", err);
-  rc = sqlite3_step(st);
+  sqlite3_stmt *st = tess_store_stmt(s, STMT_QUICK_CHECK, err);
+  if (!st) return err ? err->code : TESS_ERR_DATABASE;
+  int rc = sqlite3_step(st);
   TessResult r = TESS_OK;
   if (rc == SQLITE_ROW) {
     const char *verdict = (const char *)sqlite3_column_text(st, 0);
@@ -114,7 +107,7 @@ static TessResult run_quick_check(TessStore *s, TessError *err) {
   } else {
     r = tess_store_db_error(s, rc, "checking the file", err);
   }
-  sqlite3_finalize(st);
+  sqlite3_reset(st);
   return r;
 }
 
@@ -143,7 +136,7 @@ static TessResult create_project(TessStore *s, const TessStoreSchema *schema, Te
 /* An existing file: a Tessera project of a version this build reads. */
 static TessResult check_project(TessStore *s, const TessStoreSchema *schema, TessError *err) {
   int64_t app_id = 0;
-  TessResult r = pragma_int(s, "PRAGMA application_id", &app_id, err);
+  TessResult r = query_int(s, STMT_APPLICATION_ID, &app_id, err);
   if (r != TESS_OK) return r;
   if (app_id != TESS_STORE_APPLICATION_ID)
     return tess_error_set(err, TESS_ERR_FORMAT, s->path,
@@ -151,7 +144,7 @@ static TessResult check_project(TessStore *s, const TessStoreSchema *schema, Tes
                           "a project has 0x%08x)",
                           s->name, (unsigned long long)(uint32_t)app_id, TESS_STORE_APPLICATION_ID);
   int64_t has_meta = 0;
-  r = pragma_int(s, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'", &has_meta, err);
+  r = query_int(s, STMT_HAS_META, &has_meta, err);
   if (r != TESS_OK) return r;
   if (!has_meta)
     return tess_error_set(err, TESS_ERR_FORMAT, s->path, "%s is damaged: it has no meta table", s->name);
