@@ -6,8 +6,10 @@
  * whose existing output carries the same hash is skipped, and every file is
  * written under a temporary name and renamed, so an interrupted export
  * never leaves a partial .tlv. Headless: core only, no display. */
+#define _GNU_SOURCE /* syncfs */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -152,6 +154,60 @@ static bool up_to_date(const char *path, uint64_t hash, uint64_t *size_out) {
   return ok;
 }
 
+/* Temporary name in the same directory, then rename: readers (and an
+ * interrupted export) see the old file or the new one, never a part. There
+ * is no fsync per file: the export ends with one syncfs of the output's
+ * file system, and a file torn by a power cut before that fails the
+ * reader's checksums, so the next (incremental) export rewrites it. */
+static TessResult write_atomic(const char *path, const uint8_t *data, size_t size, TessError *err) {
+  static unsigned counter;
+  size_t len = strlen(path) + 32;
+  char *tmp = malloc(len);
+  if (!tmp) return tess_error_set(err, TESS_ERR_NOMEM, path, "out of memory");
+  int fd = -1;
+  for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+    snprintf(tmp, len, "%s.%x-%x.tmp", path, (unsigned)getpid(), __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED));
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) {
+    TessResult r = tess_error_set(err, TESS_ERR_IO, path, "cannot create a temporary file: %s", strerror(errno));
+    free(tmp);
+    return r;
+  }
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = write(fd, data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += (size_t)n;
+  }
+  int e = errno;
+  if (close(fd) != 0 && done == size) {
+    done = 0;
+    e = errno;
+  }
+  if (done != size || rename(tmp, path) != 0) {
+    if (done == size) e = errno;
+    unlink(tmp);
+    free(tmp);
+    return tess_error_set(err, TESS_ERR_IO, path, "cannot write: %s", strerror(e));
+  }
+  free(tmp);
+  return TESS_OK;
+}
+
+static void sync_output(const char *dir) {
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+#ifdef __linux__
+  syncfs(fd);
+#else
+  sync();
+#endif
+  close(fd);
+}
+
 static void run_job(Export *ex, Job *job) {
   job->content_hash = tess_pack_content_hash(ex->project, job->level, &ex->opt);
   if (!ex->force && up_to_date(job->path, job->content_hash, &job->size)) {
@@ -163,7 +219,7 @@ static void run_job(Export *ex, Job *job) {
   TessError err;
   tess_error_clear(&err);
   TessResult r = tess_pack_write(ex->project, job->level, &ex->opt, &data, &size, &err);
-  if (r == TESS_OK) r = tess_file_write_atomic(job->path, data, size, &err);
+  if (r == TESS_OK) r = write_atomic(job->path, data, size, &err);
   tess_free(data);
   if (r != TESS_OK) {
     tess_error_format(&err, job->error, sizeof job->error);
@@ -475,6 +531,7 @@ int tess_cmd_export(int argc, char **argv) {
   }
 
   size_t exported = 0, current = 0, failed = 0;
+  sync_output(dir);
   for (size_t i = 0; i < ex.job_count; i++) {
     exported += ex.jobs[i].state == JOB_EXPORTED;
     current += ex.jobs[i].state == JOB_UP_TO_DATE;

@@ -226,9 +226,9 @@ static void print_text(FILE *f, const TraceOptions *o, const TraceResult *r) {
   const TessMassProps *shape = &r->simple_mass;
   if (r->have_pieces) {
     const TessMaskPieces *p = &r->pieces;
-    fprintf(f, "pieces      %u convex pieces of <= %u vertices, %u island%s, tolerance " NUM " px, uncovered " NUM
+    fprintf(f, "pieces      %u convex piece%s of <= %u vertices, %u island%s, tolerance " NUM " px, uncovered " NUM
                " px^2\n",
-            p->count, o->mask.max_vertices, p->island_count, p->island_count == 1 ? "" : "s", o->mask.tolerance,
+            p->count, p->count == 1 ? "" : "s", o->mask.max_vertices, p->island_count, p->island_count == 1 ? "" : "s", o->mask.tolerance,
             p->uncovered_area);
     text_mass(f, "", &p->shape);
     for (uint32_t i = 0; i < p->count; i++) text_points(f, p->v + p->start[i], p->start[i + 1] - p->start[i]);
