@@ -130,9 +130,10 @@ static void action_open_recent(GSimpleAction *action, GVariant *param, gpointer 
 
 static void action_quit(GSimpleAction *action, GVariant *param, gpointer user) {
   GtkApplication *app = user;
-  /* Destroying each window saves its size and closes its project cleanly. */
+  /* Closing each window saves its size and closes its project cleanly
+   * (every edit is already in the file). */
   GList *windows = g_list_copy(gtk_application_get_windows(app));
-  for (GList *l = windows; l; l = l->next) gtk_window_destroy(l->data);
+  for (GList *l = windows; l; l = l->next) gtk_window_close(l->data);
   g_list_free(windows);
 }
 
@@ -190,7 +191,6 @@ static void tess_application_startup(GApplication *application) {
   gtk_window_set_default_icon_name(TESS_APPLICATION_ID);
   GdkDisplay *display = gdk_display_get_default();
   if (display) {
-    gtk_icon_theme_add_resource_path(gtk_icon_theme_get_for_display(display), "/org/tessera/Editor/icons");
     g_autoptr(GtkCssProvider) css = gtk_css_provider_new();
     gtk_css_provider_load_from_resource(css, "/org/tessera/Editor/style.css");
     gtk_style_context_add_provider_for_display(display, GTK_STYLE_PROVIDER(css),

@@ -644,14 +644,14 @@ static void build_tool_bar(TessWindow *self) {
   static const struct {
     const char *target, *icon, *tooltip;
   } buttons[] = {
-      {"brush", "document-edit-symbolic", N_("Brush (B)")},
-      {"eraser", "edit-clear-symbolic", N_("Eraser (E)")},
-      {"rectangle", "view-grid-symbolic", N_("Rectangle (R)")},
-      {"bucket", "color-select-symbolic", N_("Bucket Fill (G)")},
-      {"picker", "find-location-symbolic", N_("Tile Picker (I, or Alt+click)")},
-      {"material", "applications-graphics-symbolic", N_("Material Brush (M)")},
-      {"select", "edit-select-all-symbolic", N_("Select (S)")},
-      {"object", "list-add-symbolic", N_("Objects (O)")},
+      {"brush", "tess-tool-brush-symbolic", N_("Brush (B)")},
+      {"eraser", "tess-tool-eraser-symbolic", N_("Eraser (E)")},
+      {"rectangle", "tess-tool-rectangle-symbolic", N_("Rectangle (R)")},
+      {"bucket", "tess-tool-bucket-symbolic", N_("Bucket Fill (G)")},
+      {"picker", "tess-tool-picker-symbolic", N_("Tile Picker (I, or Alt+click)")},
+      {"material", "tess-tool-material-symbolic", N_("Material Brush (M)")},
+      {"select", "tess-tool-select-symbolic", N_("Select (S)")},
+      {"object", "tess-tool-object-symbolic", N_("Objects (O)")},
   };
   GtkWidget *group = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
   gtk_widget_add_css_class(group, "linked");
@@ -689,13 +689,13 @@ static void build_tool_bar(TessWindow *self) {
   gtk_widget_set_hexpand(spacer, TRUE);
   gtk_box_append(GTK_BOX(self->tool_bar), spacer);
   GtkWidget *grid = gtk_toggle_button_new();
-  gtk_button_set_icon_name(GTK_BUTTON(grid), "view-grid-symbolic");
+  gtk_button_set_icon_name(GTK_BUTTON(grid), "tess-grid-symbolic");
   gtk_widget_set_tooltip_text(grid, _("Show the grid (H)"));
   gtk_actionable_set_action_name(GTK_ACTIONABLE(grid), "win.show-grid");
   gtk_widget_set_focus_on_click(grid, FALSE);
   gtk_box_append(GTK_BOX(self->tool_bar), grid);
   GtkWidget *overlay = gtk_toggle_button_new();
-  gtk_button_set_icon_name(GTK_BUTTON(overlay), "color-select-symbolic");
+  gtk_button_set_icon_name(GTK_BUTTON(overlay), "tess-material-overlay-symbolic");
   gtk_widget_set_tooltip_text(overlay, _("Material overlay (T)"));
   gtk_actionable_set_action_name(GTK_ACTIONABLE(overlay), "win.show-materials");
   gtk_widget_set_focus_on_click(overlay, FALSE);
@@ -988,6 +988,14 @@ static void tess_window_class_init(TessWindowClass *klass) {
 
 static void tess_window_init(TessWindow *self) {
   gtk_widget_init_template(GTK_WIDGET(self));
+  /* The tool icons live in the resource bundle (GtkApplication adds this
+   * path too; a window made without one, as in the tests, needs it here). */
+  static gboolean icons_added = FALSE;
+  if (!icons_added) {
+    gtk_icon_theme_add_resource_path(gtk_icon_theme_get_for_display(gtk_widget_get_display(GTK_WIDGET(self))),
+                                     "/org/tessera/Editor/icons");
+    icons_added = TRUE;
+  }
   self->changed_sources = g_array_new(FALSE, FALSE, sizeof(TessId));
 
   g_action_map_add_action_entries(G_ACTION_MAP(self), win_actions, G_N_ELEMENTS(win_actions), self);
