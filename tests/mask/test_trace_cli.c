@@ -2,6 +2,8 @@
  * built binary run on them, its JSON, messages and exit codes checked. */
 #include <sys/wait.h>
 
+#include <zlib.h>
+
 #include "check.h"
 #include "tessera/image.h"
 
@@ -195,6 +197,127 @@ static void errors_name_the_file(void) {
   free(r);
 }
 
+/* ---- PNGs of other colour types, written byte by byte ------------------- */
+
+static void put32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24);
+  p[1] = (uint8_t)(v >> 16);
+  p[2] = (uint8_t)(v >> 8);
+  p[3] = (uint8_t)v;
+}
+
+static size_t chunk(uint8_t *out, const char *type, const uint8_t *data, uint32_t len) {
+  put32(out, len);
+  memcpy(out + 4, type, 4);
+  if (len) memcpy(out + 8, data, len);
+  put32(out + 8 + len, (uint32_t)crc32(0, out + 4, len + 4));
+  return 12 + len;
+}
+
+/* A PNG of colour type `ctype` and bit depth `depth` whose rows are `raw`
+ * (filter bytes included), with an optional PLTE and tRNS. */
+static void write_raw_png(const char *path, uint32_t w, uint32_t h, int depth, int ctype, const uint8_t *raw,
+                          size_t raw_size, const uint8_t *plte, uint32_t plte_len, const uint8_t *trns,
+                          uint32_t trns_len) {
+  uint8_t *out = malloc(raw_size * 2 + 4096);
+  size_t n = 0;
+  static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  memcpy(out, sig, 8);
+  n = 8;
+  uint8_t ihdr[13];
+  put32(ihdr, w);
+  put32(ihdr + 4, h);
+  ihdr[8] = (uint8_t)depth;
+  ihdr[9] = (uint8_t)ctype;
+  ihdr[10] = ihdr[11] = ihdr[12] = 0;
+  n += chunk(out + n, "IHDR", ihdr, 13);
+  if (plte) n += chunk(out + n, "PLTE", plte, plte_len);
+  if (trns) n += chunk(out + n, "tRNS", trns, trns_len);
+  uLongf zlen = compressBound(raw_size);
+  uint8_t *z = malloc(zlen);
+  CHECK(compress(z, &zlen, raw, raw_size) == Z_OK);
+  n += chunk(out + n, "IDAT", z, (uint32_t)zlen);
+  n += chunk(out + n, "IEND", NULL, 0);
+  FILE *f = fopen(path, "wb");
+  CHECK(f != NULL);
+  if (f) {
+    fwrite(out, 1, n, f);
+    fclose(f);
+  }
+  free(z);
+  free(out);
+}
+
+static double traced_area(Run *r, const char *path, const char *extra) {
+  char args[900];
+  snprintf(args, sizeof args, "trace '%s' --json %s", path, extra);
+  run(r, args);
+  CHECK_MSG(r->code == 0, "%s: exit %d: %s", path, r->code, r->err);
+  return json_number(json_section(r->out, "pixels"), "area");
+}
+
+static void other_colour_types(void) {
+  /* 12 x 10 images; the opaque part is x in [2, 9), y in [3, 8): 35 px. */
+  const uint32_t W = 12, H = 10;
+  char path[600];
+  Run *r = malloc(sizeof *r);
+  uint8_t raw[10 * (1 + 12 * 8)];
+  /* Grey, 8-bit, no alpha: every pixel counts. */
+  size_t k = 0;
+  for (uint32_t y = 0; y < H; y++) {
+    raw[k++] = 0;
+    for (uint32_t x = 0; x < W; x++) raw[k++] = (uint8_t)(x * 20);
+  }
+  tess_test_path(path, sizeof path, "grey.png");
+  write_raw_png(path, W, H, 8, 0, raw, k, NULL, 0, NULL, 0);
+  CHECK(traced_area(r, path, "") == W * H);
+  /* Grey + alpha, 8-bit. */
+  k = 0;
+  for (uint32_t y = 0; y < H; y++) {
+    raw[k++] = 0;
+    for (uint32_t x = 0; x < W; x++) {
+      raw[k++] = 128;
+      raw[k++] = x >= 2 && x < 9 && y >= 3 && y < 8 ? 200 : 0;
+    }
+  }
+  tess_test_path(path, sizeof path, "grey-alpha.png");
+  write_raw_png(path, W, H, 8, 4, raw, k, NULL, 0, NULL, 0);
+  CHECK(traced_area(r, path, "") == 35);
+  CHECK(traced_area(r, path, "--threshold 200") == 35);
+  char args[900];
+  snprintf(args, sizeof args, "trace '%s' --threshold 201", path);
+  run(r, args);
+  CHECK(r->code == 1 && strstr(r->err, "no opaque pixel at threshold 201"));
+  /* RGBA, 16-bit: alpha 0x0101 becomes 1 (counts at threshold 1), 0 does not. */
+  k = 0;
+  for (uint32_t y = 0; y < H; y++) {
+    raw[k++] = 0;
+    for (uint32_t x = 0; x < W; x++) {
+      bool on = x >= 2 && x < 9 && y >= 3 && y < 8;
+      for (int c = 0; c < 6; c++) raw[k++] = 0x40;
+      raw[k++] = on ? 0x01 : 0;
+      raw[k++] = on ? 0x01 : 0;
+    }
+  }
+  tess_test_path(path, sizeof path, "rgba16.png");
+  write_raw_png(path, W, H, 16, 6, raw, k, NULL, 0, NULL, 0);
+  CHECK(traced_area(r, path, "") == 35);
+  /* Palette, 8-bit, index 0 transparent through tRNS. */
+  k = 0;
+  for (uint32_t y = 0; y < H; y++) {
+    raw[k++] = 0;
+    for (uint32_t x = 0; x < W; x++) raw[k++] = x >= 2 && x < 9 && y >= 3 && y < 8 ? 1 : 0;
+  }
+  static const uint8_t plte[6] = {0, 0, 0, 255, 0, 0};
+  static const uint8_t trns[1] = {0};
+  tess_test_path(path, sizeof path, "palette.png");
+  write_raw_png(path, W, H, 8, 3, raw, k, plte, 6, trns, 1);
+  CHECK(traced_area(r, path, "") == 35);
+  const char *hull = json_section(r->out, "hull");
+  CHECK(strstr(hull, "[[2, 3], [9, 3], [9, 8], [2, 8]]") != NULL);
+  free(r);
+}
+
 static void usage_errors_exit_2(void) {
   Run *r = malloc(sizeof *r);
   run(r, "");
@@ -230,6 +353,6 @@ int main(int argc, char **argv) {
   const char *root = getenv("TESS_BUILD_ROOT");
   snprintf(pipeline, sizeof pipeline, "%s/pipeline/tessera-pipeline", root ? root : ".");
   static const TessTestCase cases[] = {TEST(json_of_a_box), TEST(pieces_and_si_units), TEST(errors_name_the_file),
-                                       TEST(usage_errors_exit_2)};
+                                       TEST(other_colour_types), TEST(usage_errors_exit_2)};
   return tess_test_run(argc, argv, cases, sizeof cases / sizeof cases[0]);
 }
