@@ -665,7 +665,7 @@ TessResult tess_shape_create_capsule(TessWorld *w, TessBodyId body, const TessSh
   return add_shape(w, body, def, &p, TESS_SHAPE_CAPSULE, out, err);
 }
 
-TessResult tess_polygon_validate(const TessVec2 *pts, uint32_t count, TessError *err) {
+TessResult tess_shape_polygon_validate(const TessVec2 *pts, uint32_t count, TessError *err) {
   if (!pts || count < 3 || count > TESS_POLY_MAX)
     return tess_error_set(err, TESS_ERR_INVALID, "polygon", "a polygon needs 3..%d points, got %u", TESS_POLY_MAX,
                           count);
@@ -696,7 +696,7 @@ TessResult tess_polygon_validate(const TessVec2 *pts, uint32_t count, TessError 
 
 TessResult tess_shape_create_polygon(TessWorld *w, TessBodyId body, const TessShapeDef *def, const TessVec2 *pts,
                                      uint32_t count, TessShapeId *out, TessError *err) {
-  TessResult r = tess_polygon_validate(pts, count, err);
+  TessResult r = tess_shape_polygon_validate(pts, count, err);
   if (r != TESS_OK) return r;
   double area = 0.0;
   for (uint32_t i = 0; i < count; i++) {

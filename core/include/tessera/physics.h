@@ -258,7 +258,7 @@ uint64_t tess_shape_user_data(const TessWorld *world, TessShapeId shape);
 TessAABB tess_shape_aabb(const TessWorld *world, TessShapeId shape);
 
 /* Validation used by the creators, for callers that check data first. */
-TessResult tess_polygon_validate(const TessVec2 *points, uint32_t count, TessError *err);
+TessResult tess_shape_polygon_validate(const TessVec2 *points, uint32_t count, TessError *err);
 
 /* ---- The tile map ------------------------------------------------------ */
 

@@ -1,0 +1,164 @@
+/* Tessera core/scene: a level resolved for simulation.
+ *
+ * A TessScene is plain data: arrays and numbers in metres, kilograms and
+ * radians, no pointer into a project. The editor's preview makes one from a
+ * level (tess_scene_from_level); a game makes the same struct from a packed
+ * level (the pack module's reader). Both build their physics world with
+ * tess_world_create_from_scene(), so the game sees what the designer saw;
+ * tess_scene_equal() / tess_scene_hash() check that two scenes agree.
+ *
+ * Ownership: every array is allocated with tess_alloc / tess_calloc and
+ * freed by tess_scene_destroy() (a NULL array with a count of 0 is fine).
+ * A producer other than tess_scene_from_level may fill a struct it got from
+ * tess_scene_create() field by field, following the rules below.
+ *
+ * What the rules resolve (DESIGN.md):
+ *  - cells: tess_level_cell_collision() per cell gives the shape kind, the
+ *    one-way flag and the effective material; traced tile pieces are turned
+ *    with the cell's flips (tess_cell_transform_point) and scaled to metres;
+ *  - bodies: positions / sizes from level pixels to metres with the level's
+ *    pixels per metre (ppm); sprite bodies take their mask's pieces (or hull,
+ *    or circle) around the sprite's anchor, and their mass from the pixel
+ *    mass properties: kg = density * area_px / ppm^2, centre = (centroid_px -
+ *    anchor) / ppm, inertia kg m^2 = density * inertia_px4 / ppm^4;
+ *  - pin on overlap: two bodies placed overlapping, one of them with a pin
+ *    mode, are joined by a pin joint at the smaller body's centre of mass or
+ *    at the centre (area centroid) of the overlap (TessPinMode; the smaller
+ *    body's mode wins when both have one);
+ *  - view: side view keeps the level's gravity and has no floor drag;
+ *    top-down has no gravity and the level's floor drag constant. */
+#ifndef TESSERA_SCENE_H
+#define TESSERA_SCENE_H
+
+#include "tessera/base.h"
+#include "tessera/level.h"
+#include "tessera/physics.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Index 0 of TessScene.materials is always the "no material" default
+ * (friction 0.6, restitution 0, tangential 1, density 1, kind floor, id 0);
+ * project materials follow in id order. */
+typedef struct TessSceneMaterial {
+  TessId id;               /* project material id, 0 for the default */
+  float friction, restitution, tangential, density;
+  uint8_t kind;            /* TessMaterialKind */
+} TessSceneMaterial;
+
+/* One shape of a body, in body coordinates (metres, origin at the body's
+ * position, before its angle). type TessShapeType: a circle uses v[0] and
+ * radius; a capsule v[0], v[1] and radius; a polygon v[0..count) (3..8,
+ * convex, either winding) and radius 0. */
+typedef struct TessSceneShape {
+  uint8_t type;
+  uint8_t count;
+  uint16_t pad;
+  float radius;
+  TessVec2 v[TESS_POLY_MAX];
+} TessSceneShape;
+
+typedef struct TessSceneBody {
+  TessId object;           /* the level object id (0 if none) */
+  uint8_t type;            /* TessBodyType */
+  uint8_t sensor;
+  uint8_t pin;             /* TessPinMode as placed (pins are already in joints) */
+  uint8_t has_mass;        /* 1: mass / local_center / inertia below are used as they are */
+  TessVec2 position;       /* metres */
+  float angle;             /* radians */
+  uint32_t material;       /* index into materials */
+  uint32_t category, mask;
+  uint32_t first_shape, shape_count; /* range in shapes */
+  float mass;              /* kg */
+  TessVec2 local_center;   /* metres, body coordinates */
+  float inertia;           /* kg m^2 about the centre of mass */
+} TessSceneBody;
+
+typedef struct TessSceneJoint {
+  TessId object;           /* the level object id; 0 for a pin made by overlap */
+  uint8_t kind;            /* TessJointKind */
+  uint8_t limit_enabled;
+  uint8_t from_overlap;    /* 1: made by pin-on-overlap */
+  uint8_t pad;
+  int32_t body_a, body_b;  /* indices into bodies, -1 = the world */
+  TessVec2 anchor_a;       /* world metres: the pin point, or the distance joint's first anchor */
+  TessVec2 anchor_b;       /* distance joint's second anchor */
+  float length;            /* metres; 0 = the distance at placement */
+  float lower, upper;      /* pin limits, radians */
+} TessSceneJoint;
+
+typedef struct TessSceneZone {
+  TessId object;
+  uint8_t kind;            /* TessZoneKind */
+  TessVec2 center;         /* metres */
+  float width, height;     /* metres (force / acceleration rectangles) */
+  TessVec2 vector;         /* N or m/s^2 */
+  float strength;          /* m^3/s^2 */
+  float radius;            /* metres, 0 = unbounded */
+} TessSceneZone;
+
+typedef struct TessSceneSpawn {
+  TessId object;
+  char name[TESS_NAME_MAX];
+  TessVec2 position;       /* metres */
+} TessSceneSpawn;
+
+typedef struct TessScene {
+  /* settings */
+  uint32_t width, height;  /* cells */
+  float cell_w, cell_h;    /* metres (tile size / ppm) */
+  float ppm;               /* pixels per metre of the source level */
+  TessVec2 gravity;        /* m/s^2 (zero in top-down levels) */
+  uint8_t view;            /* TessView */
+  float physics_hz;
+  uint32_t substeps;
+  float floor_drag;        /* k in F = -k * friction * m * v (zero in side view) */
+  /* cells, row-major, width * height entries each */
+  uint8_t *cell_kind;      /* TessMapCellKind */
+  uint8_t *cell_one_way;
+  uint16_t *cell_material; /* index into materials (0 = none) */
+  uint32_t *piece_start;   /* width * height + 1 entries; NULL when no cell is traced */
+  uint32_t piece_count;
+  TessPolygon *pieces;     /* metres, relative to the cell's top-left corner, flips applied */
+  uint32_t material_count;
+  TessSceneMaterial *materials;
+  uint32_t shape_count;
+  TessSceneShape *shapes;
+  uint32_t body_count;
+  TessSceneBody *bodies;
+  uint32_t joint_count;
+  TessSceneJoint *joints;
+  uint32_t zone_count;
+  TessSceneZone *zones;
+  uint32_t spawn_count;
+  TessSceneSpawn *spawns;
+} TessScene;
+
+/* An all-zero scene to fill (NULL when out of memory). */
+TessScene *tess_scene_create(void);
+void tess_scene_destroy(TessScene *scene);
+
+/* Resolves `level` of `project` (read-only) by the rules above. Refuses
+ * levels whose settings or objects fail validation, bodies with unknown
+ * sprites, and shapes that cannot be made valid, naming the object. */
+TessResult tess_scene_from_level(const TessProject *project, const TessLevel *level, TessScene **out,
+                                 TessError *err);
+
+/* Field-by-field equality (every field in a fixed order, floats by bit
+ * pattern) and a 64-bit hash of the same bytes. */
+bool tess_scene_equal(const TessScene *a, const TessScene *b);
+uint64_t tess_scene_hash(const TessScene *scene);
+
+/* A world from a scene: settings, tile map, bodies (shapes with their
+ * materials, mass set directly where has_mass), joints, zones. `def`
+ * (optional) supplies everything the scene does not say (solver settings,
+ * callbacks); the scene's gravity, sub-steps and floor drag override it.
+ * body_ids (optional, scene->body_count entries) receives each body's handle. */
+TessResult tess_world_create_from_scene(const TessScene *scene, const TessWorldDef *def, TessWorld **out,
+                                        TessBodyId *body_ids, TessError *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

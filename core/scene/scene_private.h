@@ -1,0 +1,12 @@
+/* Private helpers of core/scene. */
+#ifndef TESS_SCENE_PRIVATE_H
+#define TESS_SCENE_PRIVATE_H
+
+#include "tessera/scene.h"
+
+/* Drops repeated and collinear vertices in place; returns the new count. */
+uint32_t scene_clean_polygon(TessVec2 *v, uint32_t n, float eps);
+/* Pin-on-overlap: adds a pin joint for each overlapping pair where a body asks for it. */
+TessResult scene_resolve_pins(TessScene *s, TessError *err);
+
+#endif

@@ -1,0 +1,402 @@
+/* core/scene: a level resolved for simulation (cells, flips, materials,
+ * bodies in metres, sprite mass from pixels, pins on overlap), equality and
+ * hashing, and the world built from it. */
+#include "check.h"
+#include "tessera/level.h"
+#include "tessera/physics.h"
+#include "tessera/scene.h"
+#ifdef TESS_HAVE_STORE
+#include "tessera/store.h"
+#endif
+
+typedef struct Proj {
+  TessProject *p;
+  TessId stone, rubber, water, tileset, sprite, level, ground, mats, objects;
+} Proj;
+
+/* 20 x 15 cells of 16 px at 16 px per metre: one cell is one metre. */
+static void make_project(Proj *f) {
+  TessError err;
+  memset(f, 0, sizeof *f);
+  f->p = tess_project_create();
+  TessMaterial m;
+  tess_material_default(&m);
+  snprintf(m.name, sizeof m.name, "Stone");
+  m.friction = 0.7f;
+  m.restitution = 0.1f;
+  m.density = 2000.0f;
+  m.kind = TESS_MATERIAL_SOLID;
+  CHECK_OK(tess_edit_material_add(f->p, &m, &f->stone, &err), &err);
+  snprintf(m.name, sizeof m.name, "Rubber");
+  m.friction = 0.9f;
+  m.restitution = 0.95f;
+  m.density = 1100.0f;
+  CHECK_OK(tess_edit_material_add(f->p, &m, &f->rubber, &err), &err);
+  snprintf(m.name, sizeof m.name, "Water");
+  m.kind = TESS_MATERIAL_FLUID;
+  m.friction = 0.0f;
+  m.restitution = 0.0f;
+  m.density = 1000.0f;
+  CHECK_OK(tess_edit_material_add(f->p, &m, &f->water, &err), &err);
+
+  static uint8_t png[] = {0x89, 'P', 'N', 'G', 1, 2, 3};
+  TessTilesetDef def;
+  tess_tileset_def_default(&def);
+  def.name = "Terrain";
+  def.png = png;
+  def.png_size = sizeof png;
+  def.image_w = 64;
+  def.image_h = 16;
+  def.tile_w = 16;
+  def.tile_h = 16;
+  def.default_material = f->stone;
+  def.default_collision = TESS_TILE_COLLISION_FULL;
+  CHECK_OK(tess_edit_tileset_add(f->p, &def, &f->tileset, &err), &err);
+  /* tile 1: a traced slope (the lower-left triangle); tile 2: a one-way plank */
+  TessTileset ts;
+  CHECK_OK(tess_tileset_copy(&ts, tess_project_tileset(f->p, f->tileset)), &err);
+  tess_free(ts.tiles[1].pieces);
+  ts.tiles[1].collision = TESS_TILE_COLLISION_TRACED;
+  ts.tiles[1].piece_count = 1;
+  ts.tiles[1].pieces = tess_calloc(1, sizeof(TessPolygon));
+  ts.tiles[1].pieces[0].count = 3;
+  ts.tiles[1].pieces[0].v[0] = tess_v2(0, 16);
+  ts.tiles[1].pieces[0].v[1] = tess_v2(16, 16);
+  ts.tiles[1].pieces[0].v[2] = tess_v2(0, 0);
+  ts.tiles[2].one_way = 1;
+  CHECK_OK(tess_edit_tileset_set(f->p, &ts, 0, &err), &err);
+  tess_tileset_clear(&ts);
+
+  TessSprite s;
+  memset(&s, 0, sizeof s);
+  static uint8_t spng[] = {0x89, 'P', 'N', 'G', 5};
+  static TessVec2 hull[4] = {{0, 0}, {32, 0}, {32, 16}, {0, 16}};
+  static TessPolygon piece = {4, {{0, 0}, {32, 0}, {32, 16}, {0, 16}}};
+  snprintf(s.name, sizeof s.name, "Plank");
+  s.png = spng;
+  s.png_size = sizeof spng;
+  s.image_w = 32;
+  s.image_h = 16;
+  s.frame_count = 1;
+  s.anchor = tess_v2(16, 8);
+  tess_sprite_mask_default(&s.mask);
+  s.mask.hull_count = 4;
+  s.mask.hull = hull;
+  s.mask.piece_count = 1;
+  s.mask.pieces = &piece;
+  s.mask.area = 512;
+  s.mask.centroid_x = 16;
+  s.mask.centroid_y = 8;
+  s.mask.inertia = 512.0 * (32.0 * 32.0 + 16.0 * 16.0) / 12.0;
+  CHECK_OK(tess_edit_sprite_add(f->p, &s, &f->sprite, &err), &err);
+
+  TessLevelSettings ls;
+  tess_level_settings_default(&ls);
+  snprintf(ls.name, sizeof ls.name, "Test");
+  ls.width = 20;
+  ls.height = 15;
+  ls.tile_w = 16;
+  ls.tile_h = 16;
+  ls.ppm = 16.0f;
+  CHECK_OK(tess_edit_level_add(f->p, &ls, &f->level, &err), &err);
+  TessLevel *level = tess_project_level(f->p, f->level);
+  f->ground = level->layers[0]->props.id;
+  f->mats = level->layers[1]->props.id;
+  f->objects = level->layers[2]->props.id;
+  /* floor: row 14 of tile 0; a flipped slope at (5, 13); a plank at (8, 10);
+   * a rock wall painted with the material brush at (12, 13) with no tile;
+   * water over (14..17, 11..13) */
+  CHECK_OK(tess_edit_fill_rect(f->p, f->level, f->ground, 0, 14, 20, 1, TESS_CELL_MAKE(f->tileset, 0, 0), 0, &err), &err);
+  CHECK_OK(tess_edit_fill_rect(f->p, f->level, f->ground, 5, 13, 1, 1,
+                               TESS_CELL_MAKE(f->tileset, 1, TESS_CELL_FLIP_H), 0, &err), &err);
+  CHECK_OK(tess_edit_fill_rect(f->p, f->level, f->ground, 8, 10, 1, 1, TESS_CELL_MAKE(f->tileset, 2, 0), 0, &err), &err);
+  CHECK_OK(tess_edit_paint_material(f->p, f->level, 12, 13, 1, 1, f->stone, 0, &err), &err);
+  CHECK_OK(tess_edit_paint_material(f->p, f->level, 14, 11, 4, 3, f->water, 0, &err), &err);
+}
+
+static TessId add_object(Proj *f, const TessObject *o) {
+  TessId id = 0;
+  TessError err;
+  CHECK_OK(tess_edit_object_add(f->p, f->level, f->objects, o, &id, &err), &err);
+  return id;
+}
+
+static TessId add_body_object(Proj *f, TessBodyShape shape, float x, float y, float a, float b, TessId material,
+                              TessPinMode pin) {
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  o.pos = tess_v2(x, y);
+  o.u.body.shape = (uint8_t)shape;
+  o.u.body.type = TESS_BODY_DYNAMIC;
+  o.u.body.material = material;
+  o.u.body.pin = (uint8_t)pin;
+  if (shape == TESS_BODY_CIRCLE) o.u.body.radius = a;
+  o.u.body.width = a;
+  o.u.body.height = b;
+  if (shape == TESS_BODY_SPRITE) o.u.body.sprite = (TessId)b;
+  TessId id = add_object(f, &o);
+  tess_object_clear(&o);
+  return id;
+}
+
+static void scene_resolves_cells_and_bodies(void) {
+  Proj f;
+  make_project(&f);
+  TessError err;
+  TessId ball = add_body_object(&f, TESS_BODY_CIRCLE, 80.0f, 40.0f, 8.0f, 0.0f, f.rubber, TESS_PIN_NONE);
+  add_body_object(&f, TESS_BODY_BOX, 168.0f, 48.0f, 32.0f, 16.0f, 0, TESS_PIN_NONE);
+  add_body_object(&f, TESS_BODY_CAPSULE, 240.0f, 48.0f, 48.0f, 16.0f, f.stone, TESS_PIN_NONE);
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  o.pos = tess_v2(96.0f, 120.0f);
+  o.angle = 0.5f;
+  o.u.body.shape = TESS_BODY_SPRITE;
+  o.u.body.sprite = f.sprite;
+  o.u.body.material = f.rubber;
+  o.u.body.type = TESS_BODY_DYNAMIC;
+  add_object(&f, &o);
+  tess_object_clear(&o);
+  tess_object_default(&o, TESS_OBJECT_JOINT);
+  o.pos = tess_v2(80.0f, 16.0f);
+  o.u.joint.kind = TESS_JOINT_PIN;
+  o.u.joint.body_a = ball;
+  o.u.joint.body_b = 0;
+  add_object(&f, &o);
+  tess_object_clear(&o);
+  tess_object_default(&o, TESS_OBJECT_ZONE);
+  o.pos = tess_v2(32.0f, 32.0f);
+  o.u.zone.kind = TESS_ZONE_ACCELERATION;
+  o.u.zone.width = 32.0f;
+  o.u.zone.height = 64.0f;
+  o.u.zone.vector = tess_v2(0.0f, -20.0f);
+  add_object(&f, &o);
+  tess_object_clear(&o);
+  tess_object_default(&o, TESS_OBJECT_SPAWN);
+  snprintf(o.name, sizeof o.name, "Start");
+  o.pos = tess_v2(16.0f, 16.0f);
+  add_object(&f, &o);
+  tess_object_clear(&o);
+
+  TessScene *s = NULL;
+  CHECK_OK(tess_scene_from_level(f.p, tess_project_level(f.p, f.level), &s, &err), &err);
+  if (!s) {
+    tess_project_destroy(f.p);
+    return;
+  }
+  CHECK(s->width == 20 && s->height == 15);
+  CHECK_NEAR(s->cell_w, 1.0, 1e-6);
+  CHECK_NEAR(s->gravity.y, 9.81, 1e-5);
+  CHECK(s->material_count == 4);
+  CHECK(s->materials[0].id == 0);
+  CHECK(s->materials[1].id == f.stone && s->materials[3].kind == TESS_MATERIAL_FLUID);
+  CHECK(s->cell_kind[14 * 20 + 3] == TESS_MAP_FULL);
+  CHECK(s->cell_material[14 * 20 + 3] == 1);
+  CHECK(s->cell_kind[13 * 20 + 12] == TESS_MAP_FULL); /* painted rock, no tile */
+  CHECK(s->cell_kind[12 * 20 + 15] == TESS_MAP_EMPTY && s->cell_material[12 * 20 + 15] == 3);
+  CHECK(s->cell_kind[10 * 20 + 8] == TESS_MAP_FULL && s->cell_one_way[10 * 20 + 8] == 1);
+  CHECK(s->cell_kind[13 * 20 + 5] == TESS_MAP_TRACED);
+  CHECK(s->piece_start != NULL);
+  if (s->piece_start) {
+    uint32_t a = s->piece_start[13 * 20 + 5], b = s->piece_start[13 * 20 + 6];
+    CHECK(b - a == 1);
+    /* flipped horizontally: the triangle's right angle moves to the bottom right */
+    const TessPolygon *pc = &s->pieces[a];
+    bool has_br = false, has_tr = false;
+    for (uint32_t k = 0; k < pc->count; k++) {
+      if (fabsf(pc->v[k].x - 1.0f) < 1e-5f && fabsf(pc->v[k].y - 1.0f) < 1e-5f) has_br = true;
+      if (fabsf(pc->v[k].x - 1.0f) < 1e-5f && fabsf(pc->v[k].y) < 1e-5f) has_tr = true;
+    }
+    CHECK(has_br && has_tr);
+  }
+  CHECK(s->body_count == 4);
+  const TessSceneBody *b0 = &s->bodies[0];
+  CHECK_NEAR(b0->position.x, 5.0, 1e-6);
+  CHECK_NEAR(s->bodies[1].position.x, 10.5, 1e-6);
+  CHECK_NEAR(b0->position.y, 2.5, 1e-6);
+  CHECK(s->shapes[b0->first_shape].type == TESS_SHAPE_CIRCLE);
+  CHECK_NEAR(s->shapes[b0->first_shape].radius, 0.5, 1e-6);
+  CHECK(s->materials[b0->material].id == f.rubber);
+  const TessSceneBody *b1 = &s->bodies[1];
+  CHECK(s->materials[b1->material].id == f.stone); /* material 0 = the first */
+  CHECK(s->shapes[b1->first_shape].count == 4);
+  CHECK_NEAR(fabsf(s->shapes[b1->first_shape].v[0].x), 1.0, 1e-6);
+  CHECK_NEAR(fabsf(s->shapes[b1->first_shape].v[0].y), 0.5, 1e-6);
+  const TessSceneShape *cap = &s->shapes[s->bodies[2].first_shape];
+  CHECK(cap->type == TESS_SHAPE_CAPSULE);
+  CHECK_NEAR(cap->radius, 0.5, 1e-6);
+  CHECK_NEAR(cap->v[1].x - cap->v[0].x, 2.0, 1e-6);
+  const TessSceneBody *b3 = &s->bodies[3];
+  CHECK(b3->has_mass);
+  /* kg = density * area_px / ppm^2; inertia = density * inertia_px4 / ppm^4 */
+  CHECK_NEAR(b3->mass, 1100.0 * 512.0 / 256.0, 1e-3);
+  CHECK_NEAR(b3->inertia, 1100.0 * (512.0 * (1024.0 + 256.0) / 12.0) / 65536.0, 1e-3);
+  CHECK_NEAR(b3->local_center.x, 0.0, 1e-6);
+  CHECK_NEAR(b3->angle, 0.5, 1e-6);
+  CHECK(s->joint_count == 1 && s->joints[0].body_a == 0 && s->joints[0].body_b == -1);
+  CHECK_NEAR(s->joints[0].anchor_a.y, 1.0, 1e-6);
+  CHECK(s->zone_count == 1 && s->zones[0].kind == TESS_ZONE_ACCELERATION);
+  CHECK_NEAR(s->zones[0].height, 4.0, 1e-6);
+  CHECK(s->spawn_count == 1 && strcmp(s->spawns[0].name, "Start") == 0);
+
+  /* equality and hash: the same level twice is equal; one cell changed is not */
+  TessScene *s2 = NULL;
+  CHECK_OK(tess_scene_from_level(f.p, tess_project_level(f.p, f.level), &s2, &err), &err);
+  CHECK(s2 && tess_scene_equal(s, s2) && tess_scene_hash(s) == tess_scene_hash(s2));
+  if (s2) {
+    s2->cell_kind[0] = TESS_MAP_FULL;
+    CHECK(!tess_scene_equal(s, s2));
+    CHECK(tess_scene_hash(s) != tess_scene_hash(s2));
+    tess_scene_destroy(s2);
+  }
+
+  /* a world from it: the sprite body carries its pixel mass; the ball hangs on its pin */
+  TessBodyId ids[4];
+  TessWorld *w = NULL;
+  CHECK_OK(tess_world_create_from_scene(s, NULL, &w, ids, &err), &err);
+  if (w) {
+    CHECK(tess_world_body_count(w) == 4);
+    CHECK_NEAR(tess_body_mass(w, ids[3]), b3->mass, 1e-3);
+    CHECK(tess_world_map_cell_kind(w, 12, 13) == TESS_MAP_FULL);
+    for (int i = 0; i < 120; i++) CHECK_OK(tess_world_step(w, 1.0f / 60.0f, &err), &err);
+    TessVec2 p = tess_body_position(w, ids[0]);
+    CHECK_MSG(tess_v2_distance(p, tess_v2(5.0f, 1.0f)) < 1.6f, "ball at (%g, %g)", p.x, p.y);
+    /* the box fell onto the floor (top at y = 14) */
+    CHECK_NEAR(tess_body_position(w, ids[1]).y, 13.5, 0.05);
+    tess_world_destroy(w);
+  }
+  tess_scene_destroy(s);
+  tess_project_destroy(f.p);
+}
+
+static void pins_on_overlap(void) {
+  for (int mode = 1; mode <= 2; mode++) {
+    Proj f;
+    make_project(&f);
+    TessError err;
+    /* a large box (64 x 32 px) and a small one (16 x 16 px) overlapping its right end */
+    add_body_object(&f, TESS_BODY_BOX, 160.0f, 80.0f, 64.0f, 32.0f, f.stone, TESS_PIN_NONE);
+    add_body_object(&f, TESS_BODY_BOX, 196.0f, 80.0f, 16.0f, 16.0f, f.stone, (TessPinMode)mode);
+    add_body_object(&f, TESS_BODY_CIRCLE, 40.0f, 40.0f, 8.0f, 0.0f, f.stone, (TessPinMode)mode); /* alone: no pin */
+    TessScene *s = NULL;
+    CHECK_OK(tess_scene_from_level(f.p, tess_project_level(f.p, f.level), &s, &err), &err);
+    if (!s) {
+      tess_project_destroy(f.p);
+      continue;
+    }
+    CHECK(s->joint_count == 1);
+    if (s->joint_count == 1) {
+      const TessSceneJoint *j = &s->joints[0];
+      CHECK(j->from_overlap && j->kind == TESS_JOINT_PIN);
+      CHECK(j->body_a == 0 && j->body_b == 1); /* the smaller body is b */
+      if (mode == TESS_PIN_AT_SMALLER_CENTROID) {
+        CHECK_NEAR(j->anchor_a.x, 196.0 / 16.0, 1e-4);
+        CHECK_NEAR(j->anchor_a.y, 5.0, 1e-4);
+      } else {
+        /* overlap: x from 188 to 192 px, y from 72 to 88 px: centre (190, 80) px */
+        CHECK_NEAR(j->anchor_a.x, 190.0 / 16.0, 1e-4);
+        CHECK_NEAR(j->anchor_a.y, 5.0, 1e-4);
+      }
+    }
+    /* in the world the two move as one: the pin point stays together */
+    TessBodyId ids[3];
+    TessWorld *w = NULL;
+    CHECK_OK(tess_world_create_from_scene(s, NULL, &w, ids, &err), &err);
+    if (w) {
+      TessVec2 anchor = s->joints[0].anchor_a;
+      TessVec2 la = tess_transform_point_inv(tess_body_transform(w, ids[0]), anchor);
+      TessVec2 lb = tess_transform_point_inv(tess_body_transform(w, ids[1]), anchor);
+      for (int i = 0; i < 90; i++) CHECK_OK(tess_world_step(w, 1.0f / 60.0f, &err), &err);
+      TessVec2 pa = tess_transform_point(tess_body_transform(w, ids[0]), la);
+      TessVec2 pb = tess_transform_point(tess_body_transform(w, ids[1]), lb);
+      CHECK_MSG(tess_v2_distance(pa, pb) < 0.01f, "pin points apart by %g m", tess_v2_distance(pa, pb));
+      CHECK(tess_body_position(w, ids[0]).y > 10.0f); /* they fell together */
+      tess_world_destroy(w);
+    }
+    tess_scene_destroy(s);
+    tess_project_destroy(f.p);
+  }
+}
+
+static void bad_levels_are_refused(void) {
+  Proj f;
+  make_project(&f);
+  TessError err;
+  /* a sprite whose mask was never traced */
+  TessSprite sp;
+  memset(&sp, 0, sizeof sp);
+  static uint8_t spng[] = {0x89, 'P', 'N', 'G', 7};
+  snprintf(sp.name, sizeof sp.name, "Untraced");
+  sp.png = spng;
+  sp.png_size = sizeof spng;
+  sp.image_w = sp.image_h = 8;
+  sp.frame_count = 1;
+  tess_sprite_mask_default(&sp.mask);
+  TessId untraced = 0;
+  CHECK_OK(tess_edit_sprite_add(f.p, &sp, &untraced, &err), &err);
+  add_body_object(&f, TESS_BODY_SPRITE, 80.0f, 40.0f, 8.0f, (float)untraced, 0, TESS_PIN_NONE);
+  TessScene *s = NULL;
+  TessResult r = tess_scene_from_level(f.p, tess_project_level(f.p, f.level), &s, &err);
+  CHECK(r != TESS_OK && s == NULL);
+  CHECK(tess_scene_from_level(f.p, NULL, &s, &err) == TESS_ERR_INVALID);
+  /* a scene with no materials cannot make a world */
+  TessScene *empty = tess_scene_create();
+  TessWorld *w = NULL;
+  CHECK(tess_world_create_from_scene(empty, NULL, &w, NULL, &err) == TESS_ERR_INVALID && w == NULL);
+  tess_scene_destroy(empty);
+  tess_project_destroy(f.p);
+}
+
+static void demo_levels_run(void) {
+#ifdef TESS_HAVE_STORE
+  const char *root = getenv("TESS_BUILD_ROOT");
+  char path[1024];
+  snprintf(path, sizeof path, "%s/data/demo/demo.tessera", root ? root : ".");
+  FILE *probe = fopen(path, "rb");
+  if (!probe) {
+    fprintf(stderr, "demo project not built (%s): skipped\n", path);
+    return;
+  }
+  fclose(probe);
+  TessStore *store = NULL;
+  TessProject *p = NULL;
+  TessError err;
+  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &store, &err), &err);
+  if (!store) return;
+  CHECK_OK(tess_store_load(store, &p, &err), &err);
+  CHECK(p && p->level_count >= 2);
+  for (uint32_t l = 0; p && l < p->level_count; l++) {
+    TessScene *s = NULL;
+    CHECK_OK(tess_scene_from_level(p, p->levels[l], &s, &err), &err);
+    if (!s) continue;
+    uint32_t joint_objects = 0;
+    for (uint32_t k = 0; k < p->levels[l]->layer_count; k++)
+      for (uint32_t i = 0; i < p->levels[l]->layers[k]->object_count; i++)
+        joint_objects += p->levels[l]->layers[k]->objects[i].kind == TESS_OBJECT_JOINT;
+    uint32_t from_objects = 0;
+    for (uint32_t j = 0; j < s->joint_count; j++) from_objects += !s->joints[j].from_overlap;
+    CHECK(from_objects == joint_objects);
+    TessBodyId *ids = calloc(s->body_count + 1, sizeof *ids);
+    TessWorld *w = NULL;
+    CHECK_OK(tess_world_create_from_scene(s, NULL, &w, ids, &err), &err);
+    if (w) {
+      float dt = 1.0f / s->physics_hz;
+      for (int i = 0; i < 300; i++) CHECK_OK(tess_world_step(w, dt, &err), &err);
+      for (uint32_t b = 0; b < s->body_count; b++) {
+        TessVec2 q = tess_body_position(w, ids[b]);
+        CHECK(tess_v2_is_finite(q));
+        /* nothing fell out of the level */
+        CHECK_MSG(q.y < (float)s->height * s->cell_h + 1.0f, "level %s body %u fell to y = %g", p->levels[l]->settings.name,
+                  b, q.y);
+      }
+      tess_world_destroy(w);
+    }
+    free(ids);
+    tess_scene_destroy(s);
+  }
+  tess_project_destroy(p);
+  tess_store_close(store);
+#endif
+}
+
+TESS_TEST_MAIN(TEST(scene_resolves_cells_and_bodies), TEST(pins_on_overlap), TEST(bad_levels_are_refused),
+               TEST(demo_levels_run))
