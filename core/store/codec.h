@@ -39,6 +39,14 @@ static inline float tess_le_get_f32(const uint8_t *p) {
   return f;
 }
 
+/* True when the machine stores uint32 little-endian, as the file does. */
+static inline bool tess_host_little_endian(void) {
+  const uint32_t one = 1;
+  uint8_t first;
+  memcpy(&first, &one, 1);
+  return first == 1;
+}
+
 /* Chunk cells to and from TESS_CHUNK_CELLS * 4 bytes. */
 void tess_codec_put_cells(uint8_t *dst, const uint32_t *cells);
 void tess_codec_get_cells(uint32_t *cells, const uint8_t *src);

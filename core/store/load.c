@@ -342,8 +342,7 @@ static TessResult load_chunks(TessStore *s, const LayerIndex *index, TessError *
   GET_STMT(st, STMT_CHUNK_SELECT_ALL);
   /* Cells go straight from SQLite's page to the chunk when the bytes are
    * already little-endian and aligned; otherwise through this buffer. */
-  static const uint32_t probe = 1;
-  const bool host_le = *(const uint8_t *)&probe == 1;
+  const bool host_le = tess_host_little_endian();
   uint32_t *aligned = tess_alloc(TESS_STORE_CHUNK_BYTES);
   if (!aligned) return tess_error_set(err, TESS_ERR_NOMEM, s->path, "out of memory loading %s", s->name);
   const LayerRef *ref = NULL;
@@ -452,9 +451,8 @@ static TessResult load_props(TessStore *s, TessObject *obj, TessError *err) {
   return TESS_OK;
 }
 
+/* Position, angle and the columns of the object's kind (see write.c for the numbering). */
 static void read_object_fields(Row *w, TessObject *obj) {
-  sqlite3_stmt *st = w->st;
-  (void)st;
   obj->pos.x = row_f32(w, 6);
   obj->pos.y = row_f32(w, 7);
   obj->angle = row_f32(w, 8);
