@@ -113,18 +113,30 @@ void tess_cache_drop_level(TessRenderer *r, TessId level) { drop_where(r, is_lev
 void tess_cache_drop_content(TessRenderer *r, uint8_t content_mask) { drop_where(r, has_content, &content_mask); }
 void tess_cache_drop_all(TessRenderer *r) { drop_where(r, always, NULL); }
 
-void tess_cache_mark_chunk(TessRenderer *r, const TessLevel *level, uint32_t cx, uint32_t cy) {
-  if (!r->block_count) return;
+static void mark_one(TessRenderer *r, const TessLevel *level, int64_t cx, int64_t cy, bool collision_only) {
+  if (cx < 0 || cy < 0) return;
   for (int lod = 0; lod < TESS_RENDER_LOD_COUNT; lod++) {
     uint8_t span = tess_cache_span(level, lod);
-    uint32_t bx = cx / span, by = cy / span;
-    uint64_t bit = 1ull << ((cy % span) * span + (cx % span));
+    uint32_t bx = (uint32_t)cx / span, by = (uint32_t)cy / span;
+    uint64_t bit = 1ull << (((uint32_t)cy % span) * span + ((uint32_t)cx % span));
     for (uint8_t content = 1; content <= TESS_RENDER_BAKED; content++) {
       if (content & ~TESS_RENDER_BAKED) continue;
+      if (collision_only && !(content & TESS_RENDER_COLLISION)) continue;
       TessBlock *b = tess_cache_find(r, level->id, (uint8_t)lod, content, bx, by);
       if (b) b->dirty |= bit;
     }
   }
+}
+
+void tess_cache_mark_chunk(TessRenderer *r, const TessLevel *level, uint32_t cx, uint32_t cy) {
+  if (!r->block_count) return;
+  mark_one(r, level, cx, cy, false);
+  /* A collision outline is drawn where a wall meets a non-wall, so a cell on
+   * a chunk's edge changes the outline drawn by the neighbouring chunk. */
+  mark_one(r, level, (int64_t)cx - 1, cy, true);
+  mark_one(r, level, (int64_t)cx + 1, cy, true);
+  mark_one(r, level, cx, (int64_t)cy - 1, true);
+  mark_one(r, level, cx, (int64_t)cy + 1, true);
 }
 
 void tess_cache_trim(TessRenderer *r) {

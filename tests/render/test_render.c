@@ -480,6 +480,45 @@ static void cache_redraws_exactly_the_edited_chunks(void) {
   cache_redraws_exactly_the_edited_chunks_at(8);
 }
 
+static void baked_collision_redraws_the_neighbouring_chunk(void) {
+  TessProject *p = fixture_project();
+  TessLevel *level = fixture_big_level(p, 2, 128, 128, 16);
+  TessRenderer *r = tess_renderer_create(p);
+  listener_renderer = r;
+  tess_project_set_listener(p, forward_change, NULL);
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  o.flags = TESS_RENDER_COLLISION; /* baked into the blocks below zoom 1/4 */
+  cairo_surface_destroy(draw_view(r, level, 0, 0, 0.125, 256, 256, &o));
+  /* Two walls side by side across the chunk edge x = 31 | 32. */
+  int y = -1;
+  for (int k = 0; k < 128 && y < 0; k++) {
+    TessCellCollision a, b;
+    tess_level_cell_collision(p, level, 31, (uint32_t)k, &a);
+    tess_level_cell_collision(p, level, 32, (uint32_t)k, &b);
+    if (a.kind == TESS_TILE_COLLISION_FULL && b.kind == TESS_TILE_COLLISION_FULL) y = k;
+  }
+  CHECK(y >= 0);
+  TessError err;
+  CHECK_OK(tess_edit_erase(p, level->id, 21, 32, y, 1, 1, 0, &err), &err);
+  tess_renderer_reset_stats(r);
+  cairo_surface_t *cached = draw_view(r, level, 0, 0, 0.125, 256, 256, &o);
+  TessRenderStats st;
+  tess_renderer_stats(r, &st);
+  CHECK(st.chunks_rendered >= 2); /* the edited chunk and the one whose wall gained an edge */
+  TessRenderer *fresh = tess_renderer_create(p);
+  cairo_surface_t *cold = draw_view(fresh, level, 0, 0, 0.125, 256, 256, &o);
+  CHECK(surfaces_differ(cached, cold, 0) == 0);
+  save_png(cached, "collision-baked.png");
+  cairo_surface_destroy(cached);
+  cairo_surface_destroy(cold);
+  tess_renderer_destroy(fresh);
+  tess_project_set_listener(p, NULL, NULL);
+  listener_renderer = NULL;
+  tess_renderer_destroy(r);
+  tess_project_destroy(p);
+}
+
 static void cache_respects_its_memory_limit(void) {
   TessProject *p = fixture_project();
   TessLevel *level = fixture_big_level(p, 2, 512, 512, 16);
@@ -543,5 +582,6 @@ TESS_TEST_MAIN(TEST(flips_are_pixel_exact), TEST(small_level_matches_reference),
                TEST(layers_honour_visibility_and_opacity), TEST(material_overlay_uses_effective_material),
                TEST(collision_outlines_follow_the_rule), TEST(grid_lines_sit_on_cell_edges),
                TEST(broken_tileset_is_reported_and_drawn_as_missing), TEST(level_png_round_trips),
-               TEST(cache_redraws_exactly_the_edited_chunks), TEST(cache_respects_its_memory_limit),
+               TEST(cache_redraws_exactly_the_edited_chunks), TEST(baked_collision_redraws_the_neighbouring_chunk),
+               TEST(cache_respects_its_memory_limit),
                TEST(zoom_levels_draw_the_same_picture))
