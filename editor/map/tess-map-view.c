@@ -96,6 +96,15 @@ void tess_map_view_emit_object_selected(TessMapView *v) {
   g_signal_emit(v, signals[SIG_OBJECT_SELECTED], 0, (guint)v->selected_object);
 }
 
+/* The pointer's shape says what a press will do. */
+static void update_cursor(TessMapView *v) {
+  const char *name = "crosshair";
+  if (v->panning) name = "grabbing";
+  else if (v->space_down) name = "grab";
+  else if (v->tool == TESS_TOOL_OBJECT || v->tool == TESS_TOOL_SELECT) name = "default";
+  gtk_widget_set_cursor_from_name(GTK_WIDGET(v), name);
+}
+
 /* ---- view transform ---- */
 
 void tess_map_view_widget_to_level(TessMapView *v, double x, double y, double *lx, double *ly) {
@@ -242,6 +251,7 @@ void tess_map_view_set_tool(TessMapView *v, TessTool tool) {
   if (tool >= TESS_TOOL_COUNT || v->tool == tool) return;
   v->tool = tool;
   v->joint_body_a = 0;
+  update_cursor(v);
   g_object_notify_by_pspec(G_OBJECT(v), props[PROP_TOOL]);
   gtk_widget_queue_draw(GTK_WIDGET(v));
 }
@@ -416,6 +426,7 @@ static void handle_press(TessMapView *v, int button, double x, double y, GdkModi
     v->pan_start_y = y;
     v->pan_origin_x = v->origin_x;
     v->pan_origin_y = v->origin_y;
+    update_cursor(v);
     return;
   }
   if (button != GDK_BUTTON_PRIMARY && button != GDK_BUTTON_SECONDARY) return;
@@ -451,6 +462,7 @@ static void handle_release(TessMapView *v, int button, double x, double y) {
   if (v->panning && (button == GDK_BUTTON_MIDDLE || button == GDK_BUTTON_PRIMARY)) {
     handle_motion(v, x, y);
     v->panning = FALSE;
+    update_cursor(v);
     return;
   }
   if (!v->dragging) return;
@@ -537,7 +549,10 @@ static void on_pinch_scale(GtkGestureZoom *g, double scale, TessMapView *v) {
 static gboolean on_key_pressed(GtkEventControllerKey *c, guint keyval, guint keycode, GdkModifierType state,
                                TessMapView *v) {
   if (keyval == GDK_KEY_space) {
-    v->space_down = TRUE;
+    if (!v->space_down) {
+      v->space_down = TRUE;
+      update_cursor(v);
+    }
     return TRUE;
   }
   if (keyval == GDK_KEY_Escape) {
@@ -560,7 +575,10 @@ static gboolean on_key_pressed(GtkEventControllerKey *c, guint keyval, guint key
 
 static void on_key_released(GtkEventControllerKey *c, guint keyval, guint keycode, GdkModifierType state,
                             TessMapView *v) {
-  if (keyval == GDK_KEY_space) v->space_down = FALSE;
+  if (keyval == GDK_KEY_space) {
+    v->space_down = FALSE;
+    update_cursor(v);
+  }
 }
 
 /* ---- drawing ---- */
@@ -728,6 +746,7 @@ static void tess_map_view_init(TessMapView *v) {
   v->brush_size = 1;
   v->hover_cx = v->hover_cy = -1;
   v->tool = TESS_TOOL_BRUSH;
+  update_cursor(v);
   gtk_widget_set_focusable(GTK_WIDGET(v), TRUE);
   gtk_widget_set_hexpand(GTK_WIDGET(v), TRUE);
   gtk_widget_set_vexpand(GTK_WIDGET(v), TRUE);
