@@ -1,6 +1,5 @@
 #include "pack_geometry.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static bool solid_at(const PackGrid *g, int64_t x, int64_t y, uint32_t *mat) {
@@ -46,7 +45,6 @@ bool pack_merge_rects(const PackGrid *g, PackBuf *rects, uint32_t *count) {
 /* A boundary edge of one cell side; dir 0 east, 1 south, 2 west, 3 north
  * (screen, y down). Turning right is dir + 1. */
 typedef struct Edge {
-  uint64_t key; /* from * 4 + dir: sorted, so a vertex's outgoing edges are adjacent */
   uint32_t fx, fy, mat;
   uint8_t dir, used;
 } Edge;
@@ -56,26 +54,13 @@ typedef struct EdgeArray {
   size_t count, cap;
 } EdgeArray;
 
-static int edge_cmp(const void *a, const void *b) {
-  uint64_t x = ((const Edge *)a)->key, y = ((const Edge *)b)->key;
-  return x < y ? -1 : x > y;
-}
-
 static const int DX[4] = {1, 0, -1, 0};
 static const int DY[4] = {0, 1, 0, -1};
 
-static size_t find_edge(const Edge *e, size_t n, uint64_t key) {
-  size_t lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (e[mid].key < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < n && e[lo].key == key ? lo : SIZE_MAX;
-}
+static uint64_t edge_key(uint64_t stride, uint32_t x, uint32_t y, uint32_t dir) { return ((uint64_t)y * stride + x) * 4 + dir; }
 
-static bool push_edge(EdgeArray *a, uint64_t stride, uint32_t x, uint32_t y, uint8_t dir, uint32_t m) {
-  Edge e = {((uint64_t)y * stride + x) * 4 + dir, x, y, m, dir, 0};
+static bool push_edge(EdgeArray *a, uint32_t x, uint32_t y, uint8_t dir, uint32_t m) {
+  Edge e = {x, y, m, dir, 0};
   return TESS_ARRAY_PUSH(a, e);
 }
 
@@ -83,20 +68,25 @@ bool pack_trace_loops(const PackGrid *g, uint32_t tile_w, uint32_t tile_h, float
                       uint32_t *loop_count, PackBuf *edges, uint32_t *edge_count, PackBuf *vertices,
                       uint32_t *vertex_count) {
   EdgeArray all = {0};
-  TESS_ARRAY(size_t) walk = {0};
+  TESS_ARRAY(uint32_t) walk = {0};
+  PackMap from = {0}; /* (start vertex, direction) -> edge index */
   uint64_t stride = (uint64_t)g->w + 1;
   bool ok = true;
+  /* Edges in row-major order of their cells: deterministic, and the loops
+   * come out in the order of their first edge. */
   for (uint32_t y = 0; y < g->h && ok; y++) {
+    const uint32_t *row = g->mat + (size_t)y * g->w;
     for (uint32_t x = 0; x < g->w && ok; x++) {
-      uint32_t m;
-      if (!solid_at(g, x, y, &m)) continue;
-      if (!solid_at(g, x, (int64_t)y - 1, NULL)) ok = ok && push_edge(&all, stride, x, y, 0, m);
-      if (!solid_at(g, (int64_t)x + 1, y, NULL)) ok = ok && push_edge(&all, stride, x + 1, y, 1, m);
-      if (!solid_at(g, x, (int64_t)y + 1, NULL)) ok = ok && push_edge(&all, stride, x + 1, y + 1, 2, m);
-      if (!solid_at(g, (int64_t)x - 1, y, NULL)) ok = ok && push_edge(&all, stride, x, y + 1, 3, m);
+      uint32_t m = row[x];
+      if (m == PACK_NOT_SOLID) continue;
+      if (!solid_at(g, x, (int64_t)y - 1, NULL)) ok = ok && push_edge(&all, x, y, 0, m);
+      if (!solid_at(g, (int64_t)x + 1, y, NULL)) ok = ok && push_edge(&all, x + 1, y, 1, m);
+      if (!solid_at(g, x, (int64_t)y + 1, NULL)) ok = ok && push_edge(&all, x + 1, y + 1, 2, m);
+      if (!solid_at(g, (int64_t)x - 1, y, NULL)) ok = ok && push_edge(&all, x, y + 1, 3, m);
     }
   }
-  if (ok && all.count) qsort(all.data, all.count, sizeof *all.data, edge_cmp);
+  for (size_t i = 0; ok && i < all.count; i++)
+    ok = pack_map_put(&from, edge_key(stride, all.data[i].fx, all.data[i].fy, all.data[i].dir), (uint32_t)i);
   for (size_t start = 0; ok && start < all.count; start++) {
     if (all.data[start].used) continue;
     walk.count = 0;
@@ -104,18 +94,18 @@ bool pack_trace_loops(const PackGrid *g, uint32_t tile_w, uint32_t tile_h, float
     do {
       Edge *e = &all.data[cur];
       e->used = 1;
-      if (!TESS_ARRAY_PUSH(&walk, cur)) {
+      if (!TESS_ARRAY_PUSH(&walk, (uint32_t)cur)) {
         ok = false;
         break;
       }
       uint32_t tx = (uint32_t)((int64_t)e->fx + DX[e->dir]), ty = (uint32_t)((int64_t)e->fy + DY[e->dir]);
-      uint64_t base = ((uint64_t)ty * stride + tx) * 4;
       /* Right turn first keeps a loop around its own cell where two solid
        * cells touch only at a corner; the successor is then a permutation. */
       static const int turn[3] = {1, 0, 3};
-      size_t next = SIZE_MAX;
-      for (int t = 0; t < 3 && next == SIZE_MAX; t++) next = find_edge(all.data, all.count, base + (uint64_t)((e->dir + turn[t]) & 3));
-      if (next == SIZE_MAX) {
+      uint32_t next = UINT32_MAX, found;
+      for (int t = 0; t < 3 && next == UINT32_MAX; t++)
+        if (pack_map_get(&from, edge_key(stride, tx, ty, (uint32_t)(e->dir + turn[t]) & 3u), &found)) next = found;
+      if (next == UINT32_MAX) {
         ok = false; /* cannot happen for a closed boundary */
         break;
       }
@@ -153,5 +143,6 @@ bool pack_trace_loops(const PackGrid *g, uint32_t tile_w, uint32_t tile_h, float
   }
   TESS_ARRAY_FREE(&all);
   TESS_ARRAY_FREE(&walk);
+  pack_map_free(&from);
   return ok && !loops->failed && !edges->failed && !vertices->failed;
 }

@@ -64,6 +64,7 @@ typedef struct Writer {
   PackStrings str;
   PackMap tileset_used; /* tileset id -> 1 */
   PackMap body_index;   /* object id -> 1-based body index */
+  uint8_t *occupied;    /* per cell: some tile or material layer holds a value there */
   PackMap sprite_index; /* sprite id -> 1-based sprite index */
   double ppm;
 } Writer;
@@ -223,6 +224,11 @@ static TessResult layer_values(Writer *w, const TessLayer *layer, uint32_t *out,
 static TessResult write_layers(Writer *w) {
   size_t n = (size_t)w->lv->settings.width * w->lv->settings.height;
   uint32_t *vals = tess_alloc(n * sizeof *vals);
+  w->occupied = tess_calloc(n ? n : 1, 1);
+  if (!w->occupied) {
+    tess_free(vals);
+    vals = NULL;
+  }
   if (!vals) return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory for %zu cells", n);
   for (uint32_t li = 0; li < w->lv->layer_count; li++) {
     const TessLayer *layer = w->lv->layers[li];
@@ -235,6 +241,7 @@ static TessResult write_layers(Writer *w) {
       tess_free(vals);
       return r;
     }
+    for (size_t i = 0; i < n; i++) w->occupied[i] |= vals[i] != 0;
     uint32_t pal_count = material ? 0 : (uint32_t)(w->s[S_PALT].buf.size / 4) - pal_first;
     w->s[S_PALT].count += pal_count;
     uint64_t maxv = material ? w->p->material_count : (pal_count ? pal_count - 1 : 0);
@@ -337,7 +344,11 @@ static TessResult write_collision(Writer *w) {
   for (uint32_t y = 0; y < H && r == TESS_OK; y++) {
     for (uint32_t x = 0; x < W; x++) {
       TessCellCollision cc;
-      tess_level_cell_collision(w->p, w->lv, x, y, &cc);
+      /* A cell no layer names anything at (empty, or only tiles and
+       * materials that no longer exist) collides as nothing: DESIGN.md's
+       * rule gives no shape and no material. Skip the lookup. */
+      if (w->occupied[(size_t)y * W + x]) tess_level_cell_collision(w->p, w->lv, x, y, &cc);
+      else memset(&cc, 0, sizeof cc);
       uint32_t mat = material_index(w, cc.material);
       uint32_t cell = cc.tile ? cc.cell : 0;
       uint64_t key = (uint64_t)cell | ((uint64_t)mat << 32) | ((uint64_t)cc.kind << 48) | ((uint64_t)cc.one_way << 50);
@@ -657,16 +668,20 @@ void tess_pack_options_default(TessPackOptions *opt) {
   opt->embed_images = false;
 }
 
-uint64_t tess_pack_content_hash(const TessProject *p, const TessLevel *level, const TessPackOptions *opt) {
+static uint64_t pack_hash_from_source(uint64_t source, const TessPackOptions *opt) {
   TessHasher h;
   tess_hasher_init(&h);
   tess_hasher_str(&h, "tessera.tlv");
-  tess_hasher_u64(&h, tess_level_content_hash(p, level));
+  tess_hasher_u64(&h, source);
   tess_hasher_u32(&h, TLV_VERSION_MAJOR);
   tess_hasher_u32(&h, TLV_VERSION_MINOR);
   tess_hasher_u32(&h, TESS_PACK_WRITER_VERSION);
   tess_hasher_u32(&h, opt && opt->embed_images ? 1u : 0u);
   return tess_hasher_finish(&h);
+}
+
+uint64_t tess_pack_content_hash(const TessProject *p, const TessLevel *level, const TessPackOptions *opt) {
+  return pack_hash_from_source(tess_level_content_hash(p, level), opt);
 }
 
 static uint64_t align16(uint64_t v) { return (v + 15u) & ~(uint64_t)15u; }
@@ -708,8 +723,9 @@ static TessResult assemble(Writer *w, uint8_t **data, size_t *size) {
   pack_set_u32(out + 16, TLV_HEADER_SIZE);
   pack_set_u32(out + 20, n);
   pack_set_u64(out + 24, total);
-  pack_set_u64(out + 32, tess_pack_content_hash(w->p, w->lv, &w->opt));
-  pack_set_u64(out + 40, tess_level_content_hash(w->p, w->lv));
+  uint64_t source = tess_level_content_hash(w->p, w->lv);
+  pack_set_u64(out + 32, pack_hash_from_source(source, &w->opt));
+  pack_set_u64(out + 40, source);
   pack_set_u32(out + 48, TESS_PACK_WRITER_VERSION);
   pack_set_u32(out + 56, w->lv->id);
   for (uint32_t k = 0; k < n; k++) {
@@ -761,6 +777,7 @@ TessResult tess_pack_write(const TessProject *p, const TessLevel *level, const T
   pack_map_free(&w->tileset_used);
   pack_map_free(&w->body_index);
   pack_map_free(&w->sprite_index);
+  tess_free(w->occupied);
   tess_free(w);
   return r;
 }

@@ -10,11 +10,31 @@
 
 /* ---- Little-endian loads ----------------------------------------------- */
 
+/* On a little-endian host a load is a plain (unaligned-safe) memcpy, which
+ * compilers turn into one instruction and vectorise; elsewhere, bytes. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static uint16_t rd16(const uint8_t *p) {
+  uint16_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+static uint32_t rd32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+static uint64_t rd64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+#else
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 static uint32_t rd32(const uint8_t *p) {
   return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | ((uint64_t)rd32(p + 4) << 32); }
+#endif
 static float rdf32(const uint8_t *p) {
   uint32_t u = rd32(p);
   float f;
@@ -267,31 +287,52 @@ static TlvResult check_finite(Ctx *c, const uint8_t *rec, uint64_t at, uint32_t 
     if (tlv_r_ != TLV_OK) return tlv_r_; \
   } while (0)
 
-/* Largest value in an array of cells of the given width. Written as plain
- * loops so the compiler vectorises them: validation must run near memory speed. */
-static uint32_t max_cells(const uint8_t *p, uint64_t count, uint32_t width) {
+/* Largest value in an array of cells of the given width. Plain loops with
+ * independent accumulators that compilers vectorise (GCC is asked to at
+ * -O2 too): validation must run near memory speed. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define TLV_VECTORIZE __attribute__((optimize("tree-vectorize")))
+#else
+#define TLV_VECTORIZE
+#endif
+
+TLV_VECTORIZE static uint32_t max_u8(const uint8_t *p, uint64_t count) {
+  uint8_t m = 0;
   uint64_t i;
-  if (width == 1) {
-    uint8_t m = 0;
-    for (i = 0; i < count; i++) m = p[i] > m ? p[i] : m;
-    return m;
+  for (i = 0; i < count; i++) m = p[i] > m ? p[i] : m;
+  return m;
+}
+
+TLV_VECTORIZE static uint32_t max_u16(const uint8_t *p, uint64_t count) {
+  uint16_t m = 0;
+  uint64_t i;
+  for (i = 0; i < count; i++) {
+    uint16_t v = rd16(p + 2 * i);
+    m = v > m ? v : m;
   }
-  if (width == 2) {
-    uint16_t m = 0;
-    for (i = 0; i < count; i++) {
-      uint16_t v = rd16(p + 2 * i);
-      m = v > m ? v : m;
-    }
-    return m;
+  return m;
+}
+
+TLV_VECTORIZE static uint32_t max_u32(const uint8_t *p, uint64_t count, uint32_t stride) {
+  uint32_t m = 0;
+  uint64_t i;
+  for (i = 0; i < count; i++) {
+    uint32_t v = rd32(p + (uint64_t)stride * i);
+    m = v > m ? v : m;
   }
-  {
-    uint32_t m = 0;
-    for (i = 0; i < count; i++) {
-      uint32_t v = rd32(p + 4 * i);
-      m = v > m ? v : m;
-    }
-    return m;
-  }
+  return m;
+}
+
+static uint32_t max_cells(const uint8_t *p, uint64_t count, uint32_t width) {
+  return width == 1 ? max_u8(p, count) : width == 2 ? max_u16(p, count) : max_u32(p, count, 4);
+}
+
+/* True when every f32 of the array is finite (no exponent of all ones). */
+TLV_VECTORIZE static int all_finite(const uint8_t *p, uint64_t nfloats) {
+  uint32_t bad = 0;
+  uint64_t i;
+  for (i = 0; i < nfloats; i++) bad |= (uint32_t)((rd32(p + 4 * i) & 0x7F800000u) == 0x7F800000u);
+  return bad == 0;
 }
 
 static uint32_t cell_at(const void *cells, uint32_t width, uint64_t i) {
@@ -429,6 +470,7 @@ static TlvResult validate_polygons(Ctx *c) {
 static TlvResult validate_vertices(Ctx *c) {
   const TlvSection *s = &c->lv->vertices;
   uint32_t i;
+  if (s->stride == TLV_VERTEX_SIZE && all_finite(s->data, (uint64_t)s->count * 2)) return TLV_OK;
   for (i = 0; i < s->count; i++) TRY(check_finite(c, s->data + (uint64_t)i * s->stride, rec_off(s, i, 0), 0, 2, "vertex"));
   return TLV_OK;
 }
@@ -518,6 +560,7 @@ static TlvResult validate_geometry(Ctx *c) {
     TRY(check_range(c, rd32(r), n, &c->lv->vertices, at, "loop vertices"));
     TRY(check_range(c, rd32(r + 8), n, e, at + 8, "loop edges"));
   }
+  if (e->count && max_u32(e->data, e->count, e->stride) > c->lv->materials.count)
   for (i = 0; i < e->count; i++) {
     uint32_t m = rd32(e->data + (uint64_t)i * e->stride);
     if (m > c->lv->materials.count)
