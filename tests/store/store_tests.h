@@ -64,6 +64,8 @@ void error_foreign_sqlite(void);
 void error_wrong_blob_sizes(void);
 void migration_applies_step(void);
 void migration_failure_rolls_back(void);
+/* test_codec.c */
+void codec_layouts_are_little_endian(void);
 /* test_crash.c */
 void crash_kill_during_flushes(void);
 
