@@ -1,0 +1,523 @@
+/* Drawing a running preview: cached tiles from core/render, bodies blitted
+ * from pre-rendered surfaces at interpolated transforms, overlays on top. */
+#include "tess-preview-painter.h"
+
+#include <string.h>
+
+#include "tessera/image.h"
+
+#define CIRCLE_CACHE_MAX 256
+#define CONTACT_MAX 512
+#define CONTACT_LIFE 30 /* steps an impact stays on screen */
+
+typedef struct SpriteEntry {
+  TessId id;
+  cairo_surface_t *surface; /* the whole strip, premultiplied; NULL when it failed to decode */
+  uint32_t frame_w, frame_h, frame_count;
+  float frame_rate;
+  TessFramePlayer player;
+} SpriteEntry;
+
+typedef struct CircleEntry {
+  int radius_q;             /* device radius in 1/4 px */
+  uint32_t color;
+  cairo_surface_t *surface;
+  int half;                 /* surface is 2*half square; centre at (half, half) */
+} CircleEntry;
+
+typedef struct Impact {
+  TessVec2 point, normal;
+  int age;
+} Impact;
+
+struct TessPreviewPainter {
+  const TessProject *project;
+  TessRenderer *renderer;
+  TESS_ARRAY(SpriteEntry) sprites;
+  CircleEntry circles[CIRCLE_CACHE_MAX];
+  int circle_count;
+  Impact impacts[CONTACT_MAX];
+  int impact_count;
+  TessPreviewPainterStats stats;
+};
+
+TessPreviewPainter *tess_preview_painter_create(const TessProject *project) {
+  TessPreviewPainter *pp = tess_calloc(1, sizeof *pp);
+  if (!pp) return NULL;
+  pp->project = project;
+  pp->renderer = tess_renderer_create(project);
+  if (!pp->renderer) {
+    tess_free(pp);
+    return NULL;
+  }
+  return pp;
+}
+
+static void clear_circles(TessPreviewPainter *pp) {
+  for (int i = 0; i < pp->circle_count; i++) cairo_surface_destroy(pp->circles[i].surface);
+  pp->circle_count = 0;
+}
+
+void tess_preview_painter_destroy(TessPreviewPainter *pp) {
+  if (!pp) return;
+  clear_circles(pp);
+  for (size_t i = 0; i < pp->sprites.count; i++)
+    if (pp->sprites.data[i].surface) cairo_surface_destroy(pp->sprites.data[i].surface);
+  TESS_ARRAY_FREE(&pp->sprites);
+  tess_renderer_destroy(pp->renderer);
+  tess_free(pp);
+}
+
+TessRenderer *tess_preview_painter_renderer(TessPreviewPainter *pp) { return pp->renderer; }
+
+/* ---- pre-rendered sprites and circles ---------------------------------- */
+
+static cairo_surface_t *surface_from_png(const uint8_t *png, size_t size, const char *name) {
+  TessImage img;
+  TessError err;
+  if (tess_png_decode(png, size, name, &img, &err) != TESS_OK) return NULL;
+  cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)img.width, (int)img.height);
+  if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+    tess_image_clear(&img);
+    return NULL;
+  }
+  cairo_surface_flush(s);
+  unsigned char *dst = cairo_image_surface_get_data(s);
+  int stride = cairo_image_surface_get_stride(s);
+  for (uint32_t y = 0; y < img.height; y++) {
+    const uint8_t *src = img.pixels + y * img.stride;
+    uint32_t *row = (uint32_t *)(void *)(dst + (size_t)y * (size_t)stride);
+    for (uint32_t x = 0; x < img.width; x++) {
+      uint32_t r = src[4 * x], g = src[4 * x + 1], b = src[4 * x + 2], a = src[4 * x + 3];
+      r = (r * a + 127) / 255;
+      g = (g * a + 127) / 255;
+      b = (b * a + 127) / 255;
+      row[x] = (a << 24) | (r << 16) | (g << 8) | b;
+    }
+  }
+  cairo_surface_mark_dirty(s);
+  tess_image_clear(&img);
+  return s;
+}
+
+static SpriteEntry *sprite_entry(TessPreviewPainter *pp, TessId id) {
+  for (size_t i = 0; i < pp->sprites.count; i++)
+    if (pp->sprites.data[i].id == id) return &pp->sprites.data[i];
+  const TessSprite *s = tess_project_sprite(pp->project, id);
+  if (!s) return NULL;
+  SpriteEntry e;
+  memset(&e, 0, sizeof e);
+  e.id = id;
+  e.surface = surface_from_png(s->png, s->png_size, s->name);
+  e.frame_count = s->frame_count ? s->frame_count : 1;
+  e.frame_w = s->image_w / e.frame_count;
+  e.frame_h = s->image_h;
+  e.frame_rate = s->frame_rate;
+  if (e.surface) pp->stats.surfaces_made++;
+  if (!TESS_ARRAY_PUSH(&pp->sprites, e)) {
+    if (e.surface) cairo_surface_destroy(e.surface);
+    return NULL;
+  }
+  return &pp->sprites.data[pp->sprites.count - 1];
+}
+
+static void set_rgba(cairo_t *cr, uint32_t c, double alpha_scale) {
+  cairo_set_source_rgba(cr, ((c >> 24) & 0xff) / 255.0, ((c >> 16) & 0xff) / 255.0, ((c >> 8) & 0xff) / 255.0,
+                        (c & 0xff) / 255.0 * alpha_scale);
+}
+
+static const CircleEntry *circle_entry(TessPreviewPainter *pp, double radius, uint32_t color) {
+  int q = (int)(radius * 4.0 + 0.5);
+  if (q < 2) q = 2;
+  for (int i = 0; i < pp->circle_count; i++)
+    if (pp->circles[i].radius_q == q && pp->circles[i].color == color) return &pp->circles[i];
+  if (pp->circle_count == CIRCLE_CACHE_MAX) clear_circles(pp); /* zoomed through many sizes */
+  double r = q / 4.0;
+  int half = (int)(r + 2.0);
+  cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 2 * half, 2 * half);
+  cairo_t *cr = cairo_create(s);
+  cairo_arc(cr, half, half, r - 0.5, 0, 2 * M_PI);
+  set_rgba(cr, color | 0xffu, 1.0);
+  cairo_fill_preserve(cr);
+  cairo_set_line_width(cr, r > 6 ? 1.5 : 1.0);
+  cairo_set_source_rgba(cr, 0, 0, 0, 0.55);
+  cairo_stroke(cr);
+  if (r > 5) { /* a highlight so balls read as round */
+    cairo_arc(cr, half - r * 0.35, half - r * 0.35, r * 0.25, 0, 2 * M_PI);
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.35);
+    cairo_fill(cr);
+  }
+  cairo_destroy(cr);
+  CircleEntry *e = &pp->circles[pp->circle_count++];
+  e->radius_q = q;
+  e->color = color;
+  e->surface = s;
+  e->half = half;
+  pp->stats.surfaces_made++;
+  return e;
+}
+
+/* ---- animation and contacts -------------------------------------------- */
+
+void tess_preview_painter_advance_animation(TessPreviewPainter *pp, double sim_seconds) {
+  /* Every animated sprite keeps its phase, drawn or not. */
+  for (uint32_t i = 0; i < pp->project->sprite_count; i++)
+    if (pp->project->sprites[i]->frame_count > 1) sprite_entry(pp, pp->project->sprites[i]->id);
+  for (size_t i = 0; i < pp->sprites.count; i++) {
+    SpriteEntry *e = &pp->sprites.data[i];
+    if (e->frame_count > 1 && e->frame_rate > 0.0f)
+      tess_frame_player_advance(&e->player, e->frame_rate * sim_seconds, e->frame_count);
+  }
+}
+
+uint32_t tess_preview_painter_sprite_frame(const TessPreviewPainter *pp, TessId sprite) {
+  for (size_t i = 0; i < pp->sprites.count; i++)
+    if (pp->sprites.data[i].id == sprite) return pp->sprites.data[i].player.frame;
+  return 0;
+}
+
+void tess_preview_painter_collect_contacts(TessPreviewPainter *pp, const TessPreviewLevel *pl) {
+  int kept = 0;
+  for (int i = 0; i < pp->impact_count; i++)
+    if (++pp->impacts[i].age < CONTACT_LIFE) pp->impacts[kept++] = pp->impacts[i];
+  pp->impact_count = kept;
+  TessWorldEvents ev = tess_world_events(tess_playback_world(pl->playback));
+  for (uint32_t i = 0; i < ev.contact_begin_count && pp->impact_count < CONTACT_MAX; i++) {
+    Impact *im = &pp->impacts[pp->impact_count++];
+    im->point = ev.contact_begin[i].point;
+    im->normal = ev.contact_begin[i].normal;
+    im->age = 0;
+  }
+}
+
+void tess_preview_painter_clear_contacts(TessPreviewPainter *pp) { pp->impact_count = 0; }
+
+/* ---- drawing ------------------------------------------------------------ */
+
+typedef struct Mapper {
+  double ox, oy, zoom, ppm; /* device = (metres * ppm - origin) * zoom */
+} Mapper;
+
+static void to_device(const Mapper *m, TessVec2 p, double *x, double *y) {
+  *x = ((double)p.x * m->ppm - m->ox) * m->zoom;
+  *y = ((double)p.y * m->ppm - m->oy) * m->zoom;
+}
+
+static void shape_path(cairo_t *cr, const Mapper *m, TessTransform xf, const TessPlaybackShape *s) {
+  double x, y;
+  double scale = m->ppm * m->zoom;
+  if (s->kind == TESS_PLAYBACK_SHAPE_CIRCLE) {
+    to_device(m, tess_transform_point(xf, s->center), &x, &y);
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, x, y, s->radius * scale, 0, 2 * M_PI);
+  } else if (s->kind == TESS_PLAYBACK_SHAPE_CAPSULE) {
+    double x1, y1, x2, y2;
+    to_device(m, tess_transform_point(xf, s->p1), &x1, &y1);
+    to_device(m, tess_transform_point(xf, s->p2), &x2, &y2);
+    double a = atan2(y2 - y1, x2 - x1), r = s->radius * scale;
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, x2, y2, r, a - M_PI / 2, a + M_PI / 2);
+    cairo_arc(cr, x1, y1, r, a + M_PI / 2, a + 3 * M_PI / 2);
+    cairo_close_path(cr);
+  } else {
+    for (uint32_t i = 0; i < s->count; i++) {
+      to_device(m, tess_transform_point(xf, s->v[i]), &x, &y);
+      if (i == 0) cairo_move_to(cr, x, y);
+      else cairo_line_to(cr, x, y);
+    }
+    cairo_close_path(cr);
+  }
+}
+
+static void body_path(cairo_t *cr, const Mapper *m, TessTransform xf, const TessPlaybackBody *b,
+                      const TessPlaybackShape *shapes) {
+  for (uint32_t k = 0; k < b->shape_count; k++) shape_path(cr, m, xf, &shapes[b->shape_first + k]);
+}
+
+/* Radius in metres around the body origin that holds every shape. */
+static float body_reach(const TessPlaybackBody *b, const TessPlaybackShape *shapes, const SpriteEntry *se,
+                        double ppm) {
+  float reach = 0.0f;
+  for (uint32_t k = 0; k < b->shape_count; k++) {
+    const TessPlaybackShape *s = &shapes[b->shape_first + k];
+    float r;
+    if (s->kind == TESS_PLAYBACK_SHAPE_CIRCLE) r = tess_v2_length(s->center) + s->radius;
+    else if (s->kind == TESS_PLAYBACK_SHAPE_CAPSULE)
+      r = fmaxf(tess_v2_length(s->p1), tess_v2_length(s->p2)) + s->radius;
+    else {
+      r = 0.0f;
+      for (uint32_t i = 0; i < s->count; i++) r = fmaxf(r, tess_v2_length(s->v[i]));
+    }
+    reach = fmaxf(reach, r);
+  }
+  if (se) {
+    float w = (float)(se->frame_w / ppm), h = (float)(se->frame_h / ppm);
+    reach = fmaxf(reach, tess_v2_length(b->sprite_origin) + sqrtf(w * w + h * h));
+  }
+  return reach;
+}
+
+static void draw_fluids_and_zones(cairo_t *cr, const Mapper *m, const TessPreviewLevel *pl, const TessRenderView *view) {
+  const TessScene *sc = pl->scene;
+  double cw = sc->cell_w * m->ppm * m->zoom, ch = sc->cell_h * m->ppm * m->zoom;
+  if (cw > 0.0 && ch > 0.0 && sc->cell_material) {
+    int x0 = (int)floor(m->ox * m->zoom / cw);
+    int y0 = (int)floor(m->oy * m->zoom / ch);
+    int x1 = x0 + (int)(view->width / cw) + 2, y1 = y0 + (int)(view->height / ch) + 2;
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > (int)sc->width) x1 = (int)sc->width;
+    if (y1 > (int)sc->height) y1 = (int)sc->height;
+    cairo_set_source_rgba(cr, 0.15, 0.45, 0.95, 0.30);
+    for (int y = y0; y < y1; y++)
+      for (int x = x0; x < x1; x++) {
+        uint16_t mi = sc->cell_material[(size_t)y * sc->width + (size_t)x];
+        if (mi < sc->material_count && sc->materials[mi].kind == TESS_MATERIAL_FLUID) {
+          double dx, dy;
+          to_device(m, tess_v2((float)x * sc->cell_w, (float)y * sc->cell_h), &dx, &dy);
+          cairo_rectangle(cr, dx, dy, cw, ch);
+        }
+      }
+    cairo_fill(cr);
+  }
+  for (uint32_t i = 0; i < sc->zone_count; i++) {
+    const TessSceneZone *z = &sc->zones[i];
+    double x, y;
+    to_device(m, z->center, &x, &y);
+    double s = m->ppm * m->zoom;
+    if (z->kind == TESS_ZONE_ATTRACTOR) {
+      double r = z->radius > 0.0f ? z->radius * s : 24.0;
+      cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+      cairo_set_source_rgba(cr, 0.75, 0.3, 0.9, 0.18);
+    } else {
+      cairo_rectangle(cr, x - z->width * s / 2, y - z->height * s / 2, z->width * s, z->height * s);
+      cairo_set_source_rgba(cr, 0.3, 0.85, 0.75, 0.18);
+    }
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgba(cr, 0.2, 0.6, 0.55, 0.8);
+    cairo_set_line_width(cr, 1.0);
+    cairo_stroke(cr);
+    if (z->kind != TESS_ZONE_ATTRACTOR) { /* an arrow along the zone's vector */
+      TessVec2 d = tess_v2_normalize(z->vector);
+      double len = 0.35 * fmin(z->width, z->height) * s;
+      cairo_move_to(cr, x - d.x * len, y - d.y * len);
+      cairo_line_to(cr, x + d.x * len, y + d.y * len);
+      cairo_set_line_width(cr, 2.0);
+      cairo_stroke(cr);
+      cairo_arc(cr, x + d.x * len, y + d.y * len, 3.0, 0, 2 * M_PI);
+      cairo_fill(cr);
+    }
+  }
+}
+
+static void draw_pins(cairo_t *cr, const Mapper *m, const TessPreviewLevel *pl) {
+  const TessScene *sc = pl->scene;
+  const TessPlayback *pb = pl->playback;
+  cairo_set_line_width(cr, 1.5);
+  for (uint32_t i = 0; i < sc->joint_count; i++) {
+    const TessSceneJoint *j = &sc->joints[i];
+    TessVec2 ends[2] = {j->anchor_a, j->kind == TESS_JOINT_DISTANCE ? j->anchor_b : j->anchor_a};
+    int32_t owners[2] = {j->body_a, j->kind == TESS_JOINT_DISTANCE ? j->body_b : j->body_a};
+    double px[2], py[2];
+    bool ok = true;
+    for (int e = 0; e < 2; e++) {
+      TessVec2 w = ends[e];
+      if (owners[e] >= 0 && (uint32_t)owners[e] < sc->body_count) {
+        const TessSceneBody *sb = &sc->bodies[owners[e]];
+        TessTransform x0 = {sb->position, tess_rot(sb->angle)};
+        TessTransform now;
+        if (!tess_playback_body_transform(pb, (uint32_t)owners[e], &now)) {
+          ok = false;
+          break;
+        }
+        w = tess_transform_point(now, tess_transform_point_inv(x0, w));
+      }
+      to_device(m, w, &px[e], &py[e]);
+    }
+    if (!ok) continue;
+    /* A pin held by the world: a line from the fixed point to the pin on the body. */
+    if (j->kind == TESS_JOINT_PIN && (j->body_a < 0 || j->body_b < 0)) {
+      int32_t other = j->body_a >= 0 ? j->body_a : j->body_b;
+      TessTransform now;
+      if (other >= 0 && tess_playback_body_transform(pb, (uint32_t)other, &now)) {
+        double bx, by;
+        to_device(m, now.p, &bx, &by);
+        cairo_move_to(cr, px[0], py[0]);
+        cairo_line_to(cr, bx, by);
+        cairo_set_source_rgba(cr, 0.9, 0.9, 0.95, 0.8);
+        cairo_stroke(cr);
+      }
+    }
+    if (j->kind == TESS_JOINT_DISTANCE) {
+      cairo_move_to(cr, px[0], py[0]);
+      cairo_line_to(cr, px[1], py[1]);
+      cairo_set_source_rgba(cr, 0.9, 0.9, 0.95, 0.8);
+      cairo_stroke(cr);
+    }
+    for (int e = 0; e < (j->kind == TESS_JOINT_DISTANCE ? 2 : 1); e++) {
+      cairo_arc(cr, px[e], py[e], 4.5, 0, 2 * M_PI);
+      cairo_set_source_rgba(cr, 0.95, 0.8, 0.2, 1.0);
+      cairo_fill_preserve(cr);
+      cairo_set_source_rgba(cr, 0.2, 0.15, 0.0, 1.0);
+      cairo_stroke(cr);
+    }
+  }
+}
+
+void tess_preview_painter_draw(TessPreviewPainter *pp, cairo_t *cr, const TessPreviewLevel *pl,
+                               const TessRenderView *view, uint32_t overlays) {
+  TessRenderOptions opt;
+  tess_render_options_default(&opt);
+  opt.flags = TESS_RENDER_TILES | TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS;
+  cairo_save(cr);
+  tess_renderer_draw(pp->renderer, cr, pl->level, view, &opt, NULL);
+  cairo_restore(cr);
+
+  Mapper m = {view->origin_x, view->origin_y, view->zoom, pl->scene->ppm};
+  if (overlays & TESS_PREVIEW_OVERLAY_ZONES) draw_fluids_and_zones(cr, &m, pl, view);
+
+  const TessPlayback *pb = pl->playback;
+  const TessWorld *world = tess_playback_world((TessPlayback *)pb);
+  const TessPlaybackShape *shapes = tess_playback_shapes(pb);
+  uint32_t n = tess_playback_body_count(pb);
+  double scale = m.ppm * m.zoom;
+  for (uint32_t i = 0; i < n; i++) {
+    const TessPlaybackBody *b = tess_playback_body(pb, i);
+    TessTransform xf;
+    if (!tess_playback_body_transform(pb, i, &xf)) continue;
+    SpriteEntry *se = b->sprite ? sprite_entry(pp, b->sprite) : NULL;
+    if (se && !se->surface) se = NULL;
+    double x, y;
+    to_device(&m, xf.p, &x, &y);
+    double reach = body_reach(b, shapes, se, m.ppm) * scale + 2.0;
+    if (x + reach < 0 || y + reach < 0 || x - reach > view->width || y - reach > view->height) continue;
+    if (se) {
+      double sx = b->sprite_origin.x * m.ppm, sy = b->sprite_origin.y * m.ppm; /* level px, body frame */
+      cairo_save(cr);
+      cairo_translate(cr, x, y);
+      cairo_rotate(cr, tess_rot_angle(xf.q));
+      cairo_scale(cr, m.zoom, m.zoom);
+      cairo_rectangle(cr, sx, sy, se->frame_w, se->frame_h);
+      cairo_clip(cr);
+      cairo_set_source_surface(cr, se->surface, sx - (double)(se->player.frame * se->frame_w), sy);
+      cairo_pattern_set_filter(cairo_get_source(cr), m.zoom == 1.0 ? CAIRO_FILTER_FAST : CAIRO_FILTER_GOOD);
+      cairo_paint(cr);
+      cairo_restore(cr);
+      pp->stats.sprite_blits++;
+    } else if (b->shape_count == 1 && shapes[b->shape_first].kind == TESS_PLAYBACK_SHAPE_CIRCLE) {
+      const TessPlaybackShape *s = &shapes[b->shape_first];
+      const CircleEntry *ce = circle_entry(pp, s->radius * scale, b->color);
+      double cx, cy;
+      to_device(&m, tess_transform_point(xf, s->center), &cx, &cy);
+      cairo_set_source_surface(cr, ce->surface, floor(cx + 0.5) - ce->half, floor(cy + 0.5) - ce->half);
+      cairo_paint(cr);
+      pp->stats.circle_blits++;
+    } else {
+      body_path(cr, &m, xf, b, shapes);
+      set_rgba(cr, b->color | 0xffu, b->sensor ? 0.5 : 1.0);
+      cairo_fill_preserve(cr);
+      cairo_set_source_rgba(cr, 0, 0, 0, 0.6);
+      cairo_set_line_width(cr, 1.0);
+      cairo_stroke(cr);
+      pp->stats.paths++;
+    }
+    if ((overlays & TESS_PREVIEW_OVERLAY_SLEEPING) && b->type == TESS_BODY_DYNAMIC &&
+        !tess_body_is_awake(world, b->id)) {
+      body_path(cr, &m, xf, b, shapes);
+      cairo_set_source_rgba(cr, 0.35, 0.45, 1.0, 0.45);
+      cairo_fill(cr);
+    }
+    if ((overlays & TESS_PREVIEW_OVERLAY_SENSORS) && b->sensor) {
+      static const double dash[] = {4.0, 3.0};
+      body_path(cr, &m, xf, b, shapes);
+      cairo_set_dash(cr, dash, 2, 0);
+      cairo_set_source_rgba(cr, 1.0, 0.9, 0.2, 0.95);
+      cairo_set_line_width(cr, 1.5);
+      cairo_stroke(cr);
+      cairo_set_dash(cr, NULL, 0, 0);
+    }
+    if (overlays & TESS_PREVIEW_OVERLAY_AABBS) {
+      TessAABB box = {{INFINITY, INFINITY}, {-INFINITY, -INFINITY}};
+      for (uint32_t k = 0; k < b->shape_count; k++) {
+        const TessPlaybackShape *s = &shapes[b->shape_first + k];
+        if (s->kind == TESS_PLAYBACK_SHAPE_POLYGON) {
+          for (uint32_t v = 0; v < s->count; v++) {
+            TessVec2 p = tess_transform_point(xf, s->v[v]);
+            box.lower = tess_v2_min(box.lower, p);
+            box.upper = tess_v2_max(box.upper, p);
+          }
+        } else {
+          TessVec2 a = tess_transform_point(xf, s->kind == TESS_PLAYBACK_SHAPE_CIRCLE ? s->center : s->p1);
+          TessVec2 c = tess_transform_point(xf, s->kind == TESS_PLAYBACK_SHAPE_CIRCLE ? s->center : s->p2);
+          TessVec2 r = tess_v2(s->radius, s->radius);
+          box.lower = tess_v2_min(box.lower, tess_v2_sub(tess_v2_min(a, c), r));
+          box.upper = tess_v2_max(box.upper, tess_v2_add(tess_v2_max(a, c), r));
+        }
+      }
+      if (b->shape_count) {
+        double x0, y0, x1, y1;
+        to_device(&m, box.lower, &x0, &y0);
+        to_device(&m, box.upper, &x1, &y1);
+        cairo_rectangle(cr, x0 + 0.5, y0 + 0.5, x1 - x0, y1 - y0);
+        cairo_set_source_rgba(cr, 1.0, 0.85, 0.1, 0.8);
+        cairo_set_line_width(cr, 1.0);
+        cairo_stroke(cr);
+      }
+    }
+    if (overlays & (TESS_PREVIEW_OVERLAY_CENTERS | TESS_PREVIEW_OVERLAY_VELOCITIES)) {
+      if (b->type == TESS_BODY_STATIC) continue;
+      double cx, cy;
+      to_device(&m, tess_transform_point(xf, tess_body_local_center(world, b->id)), &cx, &cy);
+      if (overlays & TESS_PREVIEW_OVERLAY_VELOCITIES) {
+        TessVec2 v = tess_body_linear_velocity(world, b->id);
+        cairo_move_to(cr, cx, cy);
+        cairo_line_to(cr, cx + v.x * 0.25 * scale, cy + v.y * 0.25 * scale); /* where it is in 1/4 s */
+        cairo_set_source_rgba(cr, 0.2, 1.0, 0.3, 0.9);
+        cairo_set_line_width(cr, 1.5);
+        cairo_stroke(cr);
+      }
+      if (overlays & TESS_PREVIEW_OVERLAY_CENTERS) {
+        cairo_arc(cr, cx, cy, 3.0, 0, 2 * M_PI);
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.95);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.9);
+        cairo_set_line_width(cr, 1.0);
+        cairo_stroke(cr);
+      }
+    }
+  }
+
+  if (overlays & TESS_PREVIEW_OVERLAY_PINS) draw_pins(cr, &m, pl);
+  if (overlays & TESS_PREVIEW_OVERLAY_CONTACTS) {
+    cairo_set_line_width(cr, 1.5);
+    for (int i = 0; i < pp->impact_count; i++) {
+      const Impact *im = &pp->impacts[i];
+      double x, y, fade = 1.0 - (double)im->age / CONTACT_LIFE;
+      to_device(&m, im->point, &x, &y);
+      cairo_arc(cr, x, y, 3.0, 0, 2 * M_PI);
+      cairo_set_source_rgba(cr, 1.0, 0.2, 0.2, fade);
+      cairo_fill(cr);
+      cairo_move_to(cr, x, y);
+      cairo_line_to(cr, x + im->normal.x * 14.0, y + im->normal.y * 14.0);
+      cairo_stroke(cr);
+    }
+  }
+
+  /* The spring of a drag. */
+  TessVec2 anchor, target;
+  if (tess_playback_drag_line(pb, &anchor, &target)) {
+    double ax, ay, tx, ty;
+    to_device(&m, anchor, &ax, &ay);
+    to_device(&m, target, &tx, &ty);
+    cairo_move_to(cr, ax, ay);
+    cairo_line_to(cr, tx, ty);
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
+    cairo_set_line_width(cr, 2.0);
+    cairo_stroke(cr);
+    cairo_arc(cr, ax, ay, 3.5, 0, 2 * M_PI);
+    cairo_arc(cr, tx, ty, 3.5, 0, 2 * M_PI);
+    cairo_fill(cr);
+  }
+}
+
+void tess_preview_painter_stats(const TessPreviewPainter *pp, TessPreviewPainterStats *out) { *out = pp->stats; }
