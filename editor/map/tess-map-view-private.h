@@ -62,6 +62,13 @@ struct _TessMapView {
   uint32_t clip_w, clip_h;
   TessCell *clip;             /* g_malloc'd */
 
+  /* the material legend, kept while the visible cells and the project stay the same */
+  gboolean legend_valid;
+  TessId legend_level;
+  uint32_t legend_x0, legend_y0, legend_x1, legend_y1;
+  TessLegendEntry legend[16];
+  size_t legend_count;
+
   /* the object tool */
   ObjectDrag object_drag;
   TessVec2 grab_offset;       /* object pos minus the press point */

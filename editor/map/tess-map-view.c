@@ -187,6 +187,7 @@ static void place_level(TessMapView *v, int width, int height) {
 static void on_doc_changed(TessDocument *doc, gpointer change_ptr, TessMapView *v) {
   const TessChange *change = change_ptr;
   if (v->renderer) tess_renderer_invalidate(v->renderer, change);
+  v->legend_valid = FALSE;
   TessProject *p = tess_map_view_project(v);
   if (change->kind == TESS_CHANGE_LEVEL && v->level_id == change->level && p && !tess_project_level(p, v->level_id)) {
     v->level_id = 0;
@@ -213,6 +214,7 @@ void tess_map_view_set_document(TessMapView *v, TessDocument *doc) {
   v->selected_object = 0;
   v->joint_body_a = 0;
   v->dragging = FALSE;
+  v->legend_valid = FALSE;
   tess_tool_select_clear(v);
   if (doc) {
     v->doc = g_object_ref(doc);
@@ -627,21 +629,33 @@ static void draw_view(TessMapView *v, cairo_t *cr, int width, int height) {
     uint32_t y0 = (uint32_t)MAX(0.0, floor(ly0 / level->settings.tile_h));
     uint32_t x1 = (uint32_t)MAX(0.0, ceil(lx1 / level->settings.tile_w));
     uint32_t y1 = (uint32_t)MAX(0.0, ceil(ly1 / level->settings.tile_h));
-    /* At far zoom the visible cells are millions: list the project's materials instead. */
-    TessLegendEntry entries[16];
-    size_t n;
-    if ((uint64_t)(x1 - MIN(x0, x1)) * (y1 - MIN(y0, y1)) <= 200000) {
-      n = tess_render_material_legend(tess_map_view_project(v), level, x0, y0, x1, y1, entries, 16);
-    } else {
-      TessProject *p = tess_map_view_project(v);
-      n = 0;
-      for (uint32_t i = 0; i < p->material_count && n < 16; i++, n++) {
-        entries[n].material = p->materials[i].id;
-        entries[n].color = p->materials[i].color;
-        g_strlcpy(entries[n].name, p->materials[i].name, sizeof entries[n].name);
-        entries[n].cells = 0;
+    /* Recomputed only when the visible cells or the project change; when
+     * many cells are visible, the project's materials are listed instead. */
+    if (!v->legend_valid || v->legend_x0 != x0 || v->legend_y0 != y0 || v->legend_x1 != x1 || v->legend_y1 != y1 ||
+        v->legend_level != level->id) {
+      v->legend_valid = TRUE;
+      v->legend_x0 = x0;
+      v->legend_y0 = y0;
+      v->legend_x1 = x1;
+      v->legend_y1 = y1;
+      v->legend_level = level->id;
+      if ((uint64_t)(x1 - MIN(x0, x1)) * (y1 - MIN(y0, y1)) <= 20000) {
+        v->legend_count = tess_render_material_legend(tess_map_view_project(v), level, x0, y0, x1, y1, v->legend,
+                                                      G_N_ELEMENTS(v->legend));
+      } else {
+        TessProject *p = tess_map_view_project(v);
+        size_t k = 0;
+        for (uint32_t i = 0; i < p->material_count && k < G_N_ELEMENTS(v->legend); i++, k++) {
+          v->legend[k].material = p->materials[i].id;
+          v->legend[k].color = p->materials[i].color;
+          g_strlcpy(v->legend[k].name, p->materials[i].name, sizeof v->legend[k].name);
+          v->legend[k].cells = 0;
+        }
+        v->legend_count = k;
       }
     }
+    const TessLegendEntry *entries = v->legend;
+    size_t n = MIN(v->legend_count, G_N_ELEMENTS(v->legend));
     /* Measured on a scratch context, then drawn at the top-right corner. */
     double w = 0, h = 0;
     cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);

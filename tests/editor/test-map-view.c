@@ -383,6 +383,25 @@ static void window_draws_the_view(void) {
     cairo_surface_write_to_png(s, shot);
   }
   cairo_surface_destroy(s);
+  /* The material overlay tints the grass row, and the legend sits top-right. */
+  s = tess_map_view_test_render(h.view, 480, 320);
+  tess_map_view_set_show_materials(h.view, FALSE);
+  cairo_surface_t *plain = tess_map_view_test_render(h.view, 480, 320);
+  cairo_surface_flush(s);
+  cairo_surface_flush(plain);
+  const int stride = cairo_image_surface_get_stride(s);
+  const uint8_t *a = cairo_image_surface_get_data(s), *b = cairo_image_surface_get_data(plain);
+  long legend_px = 0;
+  for (int y = 8; y < 40; y++)
+    for (int x = 400; x < 472; x++) legend_px += memcmp(a + y * stride + 4 * x, b + y * stride + 4 * x, 4) != 0;
+  CHECK_MSG(legend_px > 500, "%ld legend pixels", legend_px);
+  int gy = 6 * 32 + 16, gx = 1 * 32 + 16; /* a grass cell: the overlay is green */
+  uint32_t with = *(const uint32_t *)(const void *)(a + gy * stride + 4 * gx);
+  uint32_t without = *(const uint32_t *)(const void *)(b + gy * stride + 4 * gx);
+  CHECK(with != without);
+  CHECK(((with >> 8) & 0xFF) >= ((without >> 8) & 0xFF));
+  cairo_surface_destroy(s);
+  cairo_surface_destroy(plain);
   gtk_window_set_child(GTK_WINDOW(win), NULL);
   gtk_window_destroy(GTK_WINDOW(win));
   harness_close(&h);
