@@ -69,8 +69,10 @@ bool pack_trace_loops(const PackGrid *g, uint32_t tile_w, uint32_t tile_h, float
                       uint32_t *vertex_count) {
   EdgeArray all = {0};
   TESS_ARRAY(uint32_t) walk = {0};
-  PackMap from = {0}; /* (start vertex, direction) -> edge index */
+  PackMap from = {0}; /* (start vertex, direction) -> edge index, for huge levels */
+  uint32_t *dense = NULL; /* the same as a table of (w+1)(h+1)*4 entries (index + 1), when it is small */
   uint64_t stride = (uint64_t)g->w + 1;
+  uint64_t keys = stride * ((uint64_t)g->h + 1) * 4;
   bool ok = true;
   /* Edges in row-major order of their cells: deterministic, and the loops
    * come out in the order of their first edge. */
@@ -85,8 +87,12 @@ bool pack_trace_loops(const PackGrid *g, uint32_t tile_w, uint32_t tile_h, float
       if (!solid_at(g, (int64_t)x - 1, y, NULL)) ok = ok && push_edge(&all, x, y + 1, 3, m);
     }
   }
-  for (size_t i = 0; ok && i < all.count; i++)
-    ok = pack_map_put(&from, edge_key(stride, all.data[i].fx, all.data[i].fy, all.data[i].dir), (uint32_t)i);
+  if (ok && all.count && keys <= ((uint64_t)1 << 24)) dense = tess_calloc((size_t)keys, sizeof *dense);
+  for (size_t i = 0; ok && i < all.count; i++) {
+    uint64_t key = edge_key(stride, all.data[i].fx, all.data[i].fy, all.data[i].dir);
+    if (dense) dense[key] = (uint32_t)i + 1;
+    else ok = pack_map_put(&from, key, (uint32_t)i);
+  }
   for (size_t start = 0; ok && start < all.count; start++) {
     if (all.data[start].used) continue;
     walk.count = 0;
@@ -103,8 +109,11 @@ bool pack_trace_loops(const PackGrid *g, uint32_t tile_w, uint32_t tile_h, float
        * cells touch only at a corner; the successor is then a permutation. */
       static const int turn[3] = {1, 0, 3};
       uint32_t next = UINT32_MAX, found;
-      for (int t = 0; t < 3 && next == UINT32_MAX; t++)
-        if (pack_map_get(&from, edge_key(stride, tx, ty, (uint32_t)(e->dir + turn[t]) & 3u), &found)) next = found;
+      for (int t = 0; t < 3 && next == UINT32_MAX; t++) {
+        uint64_t key = edge_key(stride, tx, ty, (uint32_t)(e->dir + turn[t]) & 3u);
+        if (dense) next = dense[key] ? dense[key] - 1 : UINT32_MAX;
+        else if (pack_map_get(&from, key, &found)) next = found;
+      }
       if (next == UINT32_MAX) {
         ok = false; /* cannot happen for a closed boundary */
         break;
@@ -144,5 +153,6 @@ bool pack_trace_loops(const PackGrid *g, uint32_t tile_w, uint32_t tile_h, float
   TESS_ARRAY_FREE(&all);
   TESS_ARRAY_FREE(&walk);
   pack_map_free(&from);
+  tess_free(dense);
   return ok && !loops->failed && !edges->failed && !vertices->failed;
 }

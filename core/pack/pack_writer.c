@@ -335,7 +335,8 @@ static TessResult write_collision(Writer *w) {
   uint32_t *grid = tess_alloc(n * sizeof *grid);
   uint32_t *solid = tess_alloc(n * sizeof *solid);
   PackMap pal = {0};
-  uint32_t pal_count = 0;
+  uint32_t pal_count = 0, last_idx = 0;
+  uint64_t last_key = 0;
   TessResult r = TESS_OK;
   if (!grid || !solid) {
     r = tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory for %zu cells", n);
@@ -353,7 +354,9 @@ static TessResult write_collision(Writer *w) {
       uint32_t cell = cc.tile ? cc.cell : 0;
       uint64_t key = (uint64_t)cell | ((uint64_t)mat << 32) | ((uint64_t)cc.kind << 48) | ((uint64_t)cc.one_way << 50);
       uint32_t idx;
-      if (!pack_map_get(&pal, key, &idx)) {
+      if (pal_count && key == last_key) {
+        idx = last_idx; /* runs of equal cells are the common case */
+      } else if (!pack_map_get(&pal, key, &idx)) {
         idx = pal_count++;
         if (!pack_map_put(&pal, key, idx)) {
           r = tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory");
@@ -367,6 +370,8 @@ static TessResult write_collision(Writer *w) {
         pack_put_u16(b, 0);
         pack_put_u32(b, 0);
       }
+      last_key = key;
+      last_idx = idx;
       grid[(size_t)y * W + x] = idx;
       solid[(size_t)y * W + x] = cc.kind == TESS_TILE_COLLISION_FULL && !cc.one_way ? mat : PACK_NOT_SOLID;
     }
