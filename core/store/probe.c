@@ -1,13 +1,16 @@
-/* A look at a file's first bytes before SQLite opens it, so that an empty
- * file, a file that is not SQLite and a truncated project each get their
- * own message (SQLite would call most of them "not a database", and would
- * take an empty file for a new database). */
+/* A look at a file's first bytes before SQLite interprets them, so that an
+ * empty file, a file that is not SQLite and a truncated project each get
+ * their own message (SQLite would call most of them "not a database", and
+ * would take an empty file for a new database).
+ *
+ * The bytes are read through SQLite's own handle of the file, never a
+ * descriptor of ours: closing a second descriptor of a file drops every
+ * POSIX lock this process holds on it, including the locks of another
+ * connection to the same project (the editor's, while a preview reads). */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "store_private.h"
 
@@ -66,50 +69,44 @@ static void describe_start(const uint8_t *h, size_t n, char *out, size_t size) {
            n > 6 ? h[6] : 0, n > 7 ? h[7] : 0);
 }
 
-TessResult tess_store_probe_file(const char *path, const char *name, TessError *err) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
+TessResult tess_store_probe_path(const char *path, const char *name, TessError *err) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
     int e = errno;
     return tess_error_set(err, e == ENOENT ? TESS_ERR_NOT_FOUND : TESS_ERR_IO, path, "cannot open %s: %s", name,
                           strerror(e));
   }
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
-    int e = errno;
-    close(fd);
-    return tess_error_set(err, TESS_ERR_IO, path, "cannot read %s: %s", name, strerror(e));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    close(fd);
+  if (S_ISDIR(st.st_mode))
     return tess_error_set(err, TESS_ERR_IO, path, "%s is a folder, not a Tessera project", name);
-  }
+  return TESS_OK;
+}
+
+TessResult tess_store_probe_file(sqlite3 *db, const char *path, const char *name, TessError *err) {
+  sqlite3_file *file = NULL;
+  if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || !file || !file->pMethods)
+    return tess_error_set(err, TESS_ERR_IO, path, "cannot read %s", name);
+  sqlite3_int64 file_size = 0;
+  if (file->pMethods->xFileSize(file, &file_size) != SQLITE_OK || file_size < 0)
+    return tess_error_set(err, TESS_ERR_IO, path, "cannot read %s", name);
   uint8_t h[100];
-  ssize_t got = 0;
-  while (got < (ssize_t)sizeof h) {
-    ssize_t n = read(fd, h + got, sizeof h - (size_t)got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int e = errno;
-      close(fd);
-      return tess_error_set(err, TESS_ERR_IO, path, "cannot read %s: %s", name, strerror(e));
-    }
-    if (n == 0) break;
-    got += n;
-  }
-  close(fd);
+  memset(h, 0, sizeof h);
+  size_t got = file_size < (sqlite3_int64)sizeof h ? (size_t)file_size : sizeof h;
+  int rc = got ? file->pMethods->xRead(file, h, (int)got, 0) : SQLITE_OK;
+  if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ)
+    return tess_error_set(err, TESS_ERR_IO, path, "cannot read %s: %s", name, sqlite3_errstr(rc));
 
   static const char MAGIC[16] = "SQLite format 3";  /* with its NUL: 16 bytes */
-  uint64_t size = (uint64_t)st.st_size;
+  uint64_t size = (uint64_t)file_size;
   if (size == 0)
     return tess_error_set(err, TESS_ERR_FORMAT, path, "%s is empty (0 bytes): it is not a Tessera project", name);
-  size_t cmp = (size_t)got < sizeof MAGIC ? (size_t)got : sizeof MAGIC;
+  size_t cmp = got < sizeof MAGIC ? got : sizeof MAGIC;
   if (memcmp(h, MAGIC, cmp) != 0) {
     char what[120];
-    describe_start(h, (size_t)got, what, sizeof what);
+    describe_start(h, got, what, sizeof what);
     return tess_error_set(err, TESS_ERR_FORMAT, path,
                           "%s is not a Tessera project: it is not an SQLite database (%s)", name, what);
   }
-  if (got < (ssize_t)sizeof h)
+  if (got < sizeof h)
     return tess_error_set_at(err, TESS_ERR_FORMAT, path, TESS_PLACE_OFFSET, size,
                              "%s is truncated: it ends after %llu bytes, inside the 100-byte database header", name,
                              (unsigned long long)size);

@@ -187,7 +187,7 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
     close(fd);
     created = true;
   } else {
-    TessResult r = tess_store_probe_file(path, name, err);
+    TessResult r = tess_store_probe_path(path, name, err);
     if (r != TESS_OK) return r;
   }
 
@@ -213,6 +213,7 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
       r = tess_error_set(err, TESS_ERR_READONLY, path, "%s cannot be written (no permission); open it read-only",
                          name);
   }
+  if (r == TESS_OK && !created) r = tess_store_probe_file(s->db, path, name, err);
   if (r == TESS_OK) r = created ? create_project(s, schema, err) : check_project(s, schema, err);
   if (r == TESS_OK && !s->read_only) r = use_wal(s, err);
   if (r == TESS_OK) {

@@ -119,8 +119,11 @@ TessResult tess_store_migrate(TessStore *s, const TessStoreSchema *schema, TessE
 
 /* ---- probe.c ------------------------------------------------------------- */
 
-/* Looks at the file's bytes before SQLite does: empty, not SQLite, truncated. */
-TessResult tess_store_probe_file(const char *path, const char *name, TessError *err);
+/* Before opening: the path exists and is not a folder. */
+TessResult tess_store_probe_path(const char *path, const char *name, TessError *err);
+/* After sqlite3_open (which reads nothing yet): looks at the file's bytes
+ * through SQLite's handle: empty, not SQLite, truncated. */
+TessResult tess_store_probe_file(sqlite3 *db, const char *path, const char *name, TessError *err);
 
 /* ---- write.c: one row (and its children) each ---------------------------- */
 

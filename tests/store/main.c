@@ -7,7 +7,7 @@ TESS_TEST_MAIN(TEST(roundtrip_edits_flush_reopen), TEST(roundtrip_save_all), TES
                TEST(flush_is_one_transaction),
                TEST(closed_file_alone_is_complete), TEST(checkpoint_makes_file_complete),
                TEST(save_copy_reopens_identical), TEST(read_only_refuses_writes),
-               TEST(create_refuses_existing_file), TEST(quick_check_after_unclean_close), TEST(reader_while_writer_writes),
+               TEST(create_refuses_existing_file), TEST(quick_check_after_unclean_close), TEST(reader_while_writer_writes), TEST(second_open_keeps_first_locks),
                TEST(error_newer_schema), TEST(error_not_sqlite), TEST(error_empty_file), TEST(error_missing_file),
                TEST(error_truncated), TEST(error_random_garbage), TEST(error_damaged_pages),
                TEST(error_foreign_sqlite), TEST(error_wrong_blob_sizes), TEST(migration_applies_step),

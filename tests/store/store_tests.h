@@ -52,6 +52,7 @@ void read_only_refuses_writes(void);
 void create_refuses_existing_file(void);
 void quick_check_after_unclean_close(void);
 void reader_while_writer_writes(void);
+void second_open_keeps_first_locks(void);
 /* test_errors.c */
 void error_newer_schema(void);
 void error_not_sqlite(void);

@@ -1,5 +1,6 @@
 /* The file as a whole: complete without its log after close or checkpoint,
  * copies, read-only use, creation, the check after an unclean close. */
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -271,5 +272,51 @@ void reader_while_writer_writes(void) {
   TessProject *r = load_file(path);
   CHECK(r && tess_project_hash(r) == tess_project_hash(p));
   if (r) tess_project_destroy(r);
+  tess_project_destroy(p);
+}
+
+/* True when another process sees a lock on SQLite's shared-lock bytes of
+ * the file (which every connection in WAL mode holds while open). */
+static bool other_process_sees_shared_lock(const char *path) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(path, O_RDWR);
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    fl.l_start = 0x40000000 + 2; /* SQLite's SHARED_FIRST */
+    fl.l_len = 510;              /* SHARED_SIZE */
+    int locked = fd >= 0 && fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
+    _exit(locked ? 0 : 1);
+  }
+  int status = 0;
+  return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Opening the same project a second time in one process (a preview beside
+ * the editor) must not drop the first connection's locks: closing any
+ * descriptor of a file releases all of the process's POSIX locks on it. */
+void second_open_keeps_first_locks(void) {
+  char path[512];
+  tess_test_path(path, sizeof path, "locks.tessera");
+  TessProject *p = tess_project_create();
+  Sample s;
+  build_sample_project(p, &s);
+  create_and_flush(path, p);
+  TessStore *writer = NULL;
+  TessError err;
+  CHECK_OK(tess_store_open(path, TESS_STORE_READ_WRITE, &writer, &err), &err);
+  if (writer) {
+    CHECK(other_process_sees_shared_lock(path));
+    for (int i = 0; i < 3; i++) {
+      TessStore *other = NULL;
+      CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &other, &err), &err);
+      if (other) tess_store_close(other);
+      CHECK_MSG(other_process_sees_shared_lock(path), "open %d dropped the writer's lock", i);
+    }
+    tess_store_close(writer);
+  }
   tess_project_destroy(p);
 }
