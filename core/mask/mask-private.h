@@ -46,7 +46,8 @@ typedef struct MaskWork {
   TESS_ARRAY(uint8_t) keep;
   TESS_ARRAY(uint32_t) stack;
   TESS_ARRAY(int32_t) island;       /* per loop */
-  TESS_ARRAY(double) loop_area;     /* per loop, signed, exact outline */
+  TESS_ARRAY(double) loop_area;     /* per loop: outer loops their island's pixel count, holes < 0 */
+  TESS_ARRAY(int32_t) run_island;   /* per run of the scan: its island's outer loop */
   /* decomposition */
   TESS_ARRAY(TessDVec2) poly;       /* one island's points */
   TESS_ARRAY(uint32_t) ring;        /* index list of the bridged polygon */
@@ -70,6 +71,13 @@ void mask_work_free(MaskWork *w);
 TessResult mask_trace_outline(MaskWork *w, double tolerance, TessError *err);
 /* Decomposes the traced islands into pieces (w->out_v / w->out_start). */
 TessResult mask_decompose(MaskWork *w, uint32_t max_vertices, bool largest_only, TessError *err);
+/* True when some island is too big to decompose in one piece of work
+ * (many holes or a very long outline: bridging and ear clipping grow
+ * quadratically); the image is then cut in regions (mask_pieces_split). */
+bool mask_needs_split(const MaskWork *w);
+/* Decomposes the traced image region by region, each small enough,
+ * appending to w->out_v / w->out_start; pieces are clipped to their region. */
+TessResult mask_pieces_split(MaskWork *w, double tolerance, uint32_t max_vertices, bool largest_only, TessError *err);
 /* Opaque area the pieces cover (per run clamped, so overlaps do not count twice). */
 double mask_covered_area(MaskWork *w);
 /* The whole chain for one image into w (scan with runs included). */

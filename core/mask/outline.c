@@ -349,6 +349,10 @@ TessResult mask_trace_outline(MaskWork *w, double tolerance, TessError *err) {
       }
     }
   }
+  /* Each run's island (the index of its outer loop), for splitting. */
+  if (!TESS_ARRAY_RESERVE(&w->run_island, nr ? nr : 1)) goto nomem_loops;
+  for (size_t i = 0; i < nr; i++) w->run_island.data[i] = comp_outer.data[uf_find(parent, (uint32_t)i)];
+  w->run_island.count = nr;
   TESS_ARRAY_FREE(&comp_outer);
   TESS_ARRAY_FREE(&comp_pixels);
   if (!TESS_ARRAY_PUSH(&w->loop_start, (uint32_t)w->points.count)) goto nomem;

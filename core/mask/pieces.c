@@ -33,6 +33,7 @@ void mask_work_free(MaskWork *w) {
   TESS_ARRAY_FREE(&w->stack);
   TESS_ARRAY_FREE(&w->island);
   TESS_ARRAY_FREE(&w->loop_area);
+  TESS_ARRAY_FREE(&w->run_island);
   TESS_ARRAY_FREE(&w->poly);
   TESS_ARRAY_FREE(&w->ring);
   TESS_ARRAY_FREE(&w->prev);
@@ -55,6 +56,7 @@ TessResult mask_pieces_work(MaskWork *w, TessImageView img, const TessMaskSettin
   if (r != TESS_OK) return r;
   r = mask_trace_outline(w, s->tolerance, err);
   if (r != TESS_OK) return r;
+  if (mask_needs_split(w)) return mask_pieces_split(w, s->tolerance, s->max_vertices, s->largest_island_only, err);
   return mask_decompose(w, s->max_vertices, s->largest_island_only, err);
 }
 

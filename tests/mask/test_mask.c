@@ -412,6 +412,56 @@ static void noise_images_keep_the_invariants(void) {
   }
 }
 
+static void many_holes_are_cut_into_regions(void) {
+  /* A 300 x 300 plate with a 3 x 3 hole every 12 px (over 500 holes) and a
+   * small separate island: too many holes to bridge in one polygon, so the
+   * image is cut in regions; the result keeps every invariant. */
+  const uint32_t S = 300;
+  uint8_t *px = tess_calloc((size_t)S * S, 4);
+  uint32_t hole_count = 0;
+  for (uint32_t y = 0; y < S; y++)
+    for (uint32_t x = 0; x < S; x++) {
+      bool plate = x >= 4 && x < 280 && y >= 4 && y < 296;
+      bool hole = x >= 12 && x < 272 && y >= 12 && y < 288 && x % 12 < 3 && y % 12 < 3;
+      bool dot = x >= 288 && x < 296 && y >= 100 && y < 110;
+      if (hole && x % 12 == 0 && y % 12 == 0) hole_count++;
+      px[((size_t)y * S + x) * 4 + 3] = (plate && !hole) || dot ? 255 : 0;
+    }
+  CHECK(hole_count > 400);
+  TessImageView v = {S, S, (size_t)S * 4, px};
+  for (int variant = 0; variant < 3; variant++) {
+    TessMaskSettings s;
+    tess_mask_settings_default(&s);
+    s.tolerance = variant == 0 ? 0.0 : 1.0;
+    s.largest_island_only = variant == 2;
+    TessMaskPieces p;
+    TessError err;
+    CHECK_OK(tess_mask_pieces(v, &s, &p, &err), &err);
+    CHECK(p.island_count == (variant == 2 ? 1u : 2u));
+    for (uint32_t k = 0; k < p.count; k++) {
+      const TessDVec2 *pv = p.v + p.start[k];
+      uint32_t m = p.start[k + 1] - p.start[k];
+      CHECK(m >= 3 && m <= 8 && tess_poly_is_convex(pv, m, 1e-9));
+      /* No piece covers a hole's centre. */
+      for (uint32_t hy = 12; hy < 288; hy += 12)
+        for (uint32_t hx = 12; hx < 272; hx += 12) CHECK(!tess_convex_contains(pv, m, tess_d2(hx + 1.5, hy + 1.5), 0));
+      if (variant == 2) CHECK(pv[0].x <= 281);
+    }
+    double dot_area = 80;
+    if (variant == 0) {
+      CHECK_NEAR(p.shape.area, p.pixels.area, 1e-6 * p.pixels.area);
+      CHECK_NEAR(p.uncovered_area, 0, 1e-6 * p.pixels.area);
+    } else if (variant == 1) {
+      CHECK(p.uncovered_area < 0.01 * p.pixels.area);
+      CHECK(p.shape.area <= p.pixels.area * 1.05);
+    } else {
+      CHECK_NEAR(p.uncovered_area, dot_area, 1e-6);
+    }
+    tess_mask_pieces_clear(&p);
+  }
+  tess_free(px);
+}
+
 /* ---- Bad and tiny inputs --------------------------------------------------- */
 
 static uint8_t *blank(uint32_t w, uint32_t h, size_t stride) { return tess_calloc((size_t)h, stride); }
@@ -758,7 +808,8 @@ TESS_TEST_MAIN(TEST(polygon_mass_matches_rectangle_formulas), TEST(convex_hull_o
                TEST(pixel_mass_is_exact), TEST(hull_matches_analytic_hull), TEST(rotated_rectangle_matches_issue_figures),
                TEST(simplified_hull_contains_pixels_within_n), TEST(simplified_rectangle_to_triangle),
                TEST(pieces_are_convex_and_cover_the_pixels), TEST(tolerance_zero_reproduces_the_pixels),
-               TEST(largest_island_only_drops_the_smaller), TEST(noise_images_keep_the_invariants), TEST(transparent_image_is_empty), TEST(one_pixel),
+               TEST(largest_island_only_drops_the_smaller), TEST(noise_images_keep_the_invariants),
+               TEST(many_holes_are_cut_into_regions), TEST(transparent_image_is_empty), TEST(one_pixel),
                TEST(lines_and_extreme_aspect), TEST(stride_padding_gives_identical_results),
                TEST(sprite_mask_trace_fills_every_mode), TEST(tileset_traces_every_tile), TEST(units_convert_per_body),
                TEST(chipmunk_agrees_on_polygon_formulas))
