@@ -60,6 +60,8 @@ struct TessRenderer {
   TessRenderStats stats;
   /* A tileset that failed to decode during the current draw (reported once per draw). */
   TessId failed_tileset;
+  bool frame_incomplete;
+  double frame_start;        /* seconds (tess_now_seconds) */
 };
 
 /* ---- colours ---- */

@@ -77,6 +77,8 @@ void tess_renderer_stats(const TessRenderer *r, TessRenderStats *out) {
   out->cache_bytes = r->cache_bytes;
 }
 
+bool tess_renderer_frame_complete(const TessRenderer *r) { return !r->frame_incomplete; }
+
 void tess_renderer_reset_stats(TessRenderer *r) { memset(&r->stats, 0, sizeof r->stats); }
 
 void tess_renderer_draw_cell(TessRenderer *r, cairo_t *cr, TessCell cell, double x, double y, double w, double h,
@@ -195,6 +197,7 @@ static bool paint_cached(TessRenderer *r, cairo_t *cr, const TessLevel *level, c
   const double bpw = (double)span * TESS_CHUNK_SIZE * tw, bph = (double)span * TESS_CHUNK_SIZE * th; /* level px */
   const double k = s / v->zoom;
   const bool exact = fabs(k - 1.0) < 1e-9;
+  bool made_one = false;
   for (uint32_t by = cy0 / span; by * span < cy1; by++) {
     for (uint32_t bx = cx0 / span; bx * span < cx1; bx++) {
       bool any = false;
@@ -202,7 +205,14 @@ static bool paint_cached(TessRenderer *r, cairo_t *cr, const TessLevel *level, c
         for (uint32_t i = 0; i < span && !any; i++) any = chunk_has_cells(level, bx * span + i, by * span + j);
       if (!any) continue;
       TessBlock *b = tess_cache_find(r, level->id, (uint8_t)lod, content, bx, by);
+      if (!b && made_one && o->time_budget_ms > 0 &&
+          (tess_now_seconds() - r->frame_start) * 1e3 > o->time_budget_ms) {
+        r->frame_incomplete = true;
+        r->stats.blocks_deferred++;
+        continue;
+      }
       if (!b) {
+        made_one = true;
         b = tess_cache_insert(r, level->id, (uint8_t)lod, content, bx, by, span, cpw * span, cph * span);
         if (!b) continue;
       } else if (!b->dirty) {
@@ -251,6 +261,8 @@ TessResult tess_renderer_draw(TessRenderer *r, cairo_t *cr, const TessLevel *lev
   if (tw == 0 || th == 0) return tess_error_set(err, TESS_ERR_INVALID, "", "level has a zero tile size");
   r->frame++;
   r->failed_tileset = 0;
+  r->frame_incomplete = false;
+  r->frame_start = tess_now_seconds();
   Visible v;
   v.zoom = view->zoom;
   v.tx = round(-view->origin_x * v.zoom);

@@ -13,6 +13,7 @@ struct _TessMapView {
   TessDocument *doc;
   TessRenderer *renderer;
   gulong changed_handler;
+  guint redraw_idle;          /* a redraw to finish filling the chunk cache */
 
   /* what is edited */
   TessId level_id, layer_id;

@@ -595,6 +595,13 @@ static void draw_message(cairo_t *cr, int width, int height, const char *text) {
   cairo_show_text(cr, text);
 }
 
+static gboolean redraw_again(gpointer data) {
+  TessMapView *v = data;
+  v->redraw_idle = 0;
+  gtk_widget_queue_draw(GTK_WIDGET(v));
+  return G_SOURCE_REMOVE;
+}
+
 static void draw_view(TessMapView *v, cairo_t *cr, int width, int height) {
   cairo_set_source_rgb(cr, 0.16, 0.16, 0.18);
   cairo_paint(cr);
@@ -612,8 +619,12 @@ static void draw_view(TessMapView *v, cairo_t *cr, int width, int height) {
   if (v->show_collision) o.flags |= TESS_RENDER_COLLISION;
   o.selected_object = v->selected_object;
   TessRenderView view = {v->origin_x, v->origin_y, v->zoom, width, height};
+  /* A cold cache is filled over several frames rather than one long stall. */
+  o.time_budget_ms = 8.0;
   TessError err;
   tess_renderer_draw(v->renderer, cr, level, &view, &o, &err); /* a broken tileset shows as a magenta check */
+  if (!tess_renderer_frame_complete(v->renderer) && !v->redraw_idle)
+    v->redraw_idle = g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, redraw_again, v, NULL);
   switch (v->tool) {
     case TESS_TOOL_SELECT: tess_tool_select_draw(v, cr); break;
     case TESS_TOOL_OBJECT: tess_tool_object_draw(v, cr); break;
@@ -707,6 +718,7 @@ static void tess_map_view_set_property(GObject *object, guint id, const GValue *
 
 static void tess_map_view_dispose(GObject *object) {
   TessMapView *v = TESS_MAP_VIEW(object);
+  g_clear_handle_id(&v->redraw_idle, g_source_remove);
   tess_map_view_set_document(v, NULL);
   G_OBJECT_CLASS(tess_map_view_parent_class)->dispose(object);
 }

@@ -519,6 +519,40 @@ static void baked_collision_redraws_the_neighbouring_chunk(void) {
   tess_project_destroy(p);
 }
 
+static void time_budget_spreads_a_cold_view_over_frames(void) {
+  TessProject *p = fixture_project();
+  TessLevel *level = fixture_big_level(p, 2, 256, 256, 16);
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  o.time_budget_ms = 1e-6; /* one new block per frame */
+  TessRenderer *r = tess_renderer_create(p);
+  int frames = 0;
+  cairo_surface_t *s = NULL;
+  do {
+    if (s) cairo_surface_destroy(s);
+    s = draw_view(r, level, 300, 200, 1.0, 1200, 900, &o);
+    frames++;
+  } while (!tess_renderer_frame_complete(r) && frames < 100);
+  CHECK(tess_renderer_frame_complete(r));
+  TessRenderStats st;
+  tess_renderer_stats(r, &st);
+  /* The view (x 300..1500, y 200..1100) touches 3 x 3 blocks of 512 px: one per frame. */
+  CHECK_MSG(frames == (int)st.blocks_created && frames == 9, "%d frames, %llu blocks", frames,
+            (unsigned long long)st.blocks_created);
+  CHECK(st.blocks_deferred == (uint64_t)(8 + 7 + 6 + 5 + 4 + 3 + 2 + 1));
+  TessRenderOptions full = o;
+  full.time_budget_ms = 0;
+  TessRenderer *fresh = tess_renderer_create(p);
+  cairo_surface_t *want = draw_view(fresh, level, 300, 200, 1.0, 1200, 900, &full);
+  CHECK(tess_renderer_frame_complete(fresh));
+  CHECK(surfaces_differ(s, want, 0) == 0);
+  cairo_surface_destroy(want);
+  cairo_surface_destroy(s);
+  tess_renderer_destroy(fresh);
+  tess_renderer_destroy(r);
+  tess_project_destroy(p);
+}
+
 static void cache_respects_its_memory_limit(void) {
   TessProject *p = fixture_project();
   TessLevel *level = fixture_big_level(p, 2, 512, 512, 16);
@@ -583,5 +617,5 @@ TESS_TEST_MAIN(TEST(flips_are_pixel_exact), TEST(small_level_matches_reference),
                TEST(collision_outlines_follow_the_rule), TEST(grid_lines_sit_on_cell_edges),
                TEST(broken_tileset_is_reported_and_drawn_as_missing), TEST(level_png_round_trips),
                TEST(cache_redraws_exactly_the_edited_chunks), TEST(baked_collision_redraws_the_neighbouring_chunk),
-               TEST(cache_respects_its_memory_limit),
+               TEST(time_budget_spreads_a_cold_view_over_frames), TEST(cache_respects_its_memory_limit),
                TEST(zoom_levels_draw_the_same_picture))

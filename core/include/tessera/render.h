@@ -49,6 +49,12 @@ typedef struct TessRenderOptions {
   TessId selected_object;    /* drawn highlighted; 0 = none */
   TessId hidden_object;      /* not drawn (the editor draws it itself while dragging); 0 = none */
   bool use_cache;            /* false: draw every visible cell directly (reference path) */
+  /* Milliseconds of cache filling a frame may spend (0 = no limit). Blocks
+   * not yet made when it runs out are left for the next frames (their area
+   * shows the background) and tess_renderer_frame_complete() says so: an
+   * interactive view redraws until it is. At least one block is made per
+   * frame; blocks dirtied by edits are always redrawn. */
+  double time_budget_ms;
 } TessRenderOptions;
 
 void tess_render_options_default(TessRenderOptions *o);
@@ -68,6 +74,7 @@ typedef struct TessRenderStats {
   uint64_t cells_direct;     /* cells drawn straight to the target (no cache) */
   uint64_t tilesets_decoded;
   uint64_t sprites_decoded;
+  uint64_t blocks_deferred;  /* blocks left for a later frame by the time budget */
   size_t cache_bytes;        /* pixel bytes held by the chunk cache now */
 } TessRenderStats;
 
@@ -94,6 +101,9 @@ void tess_renderer_invalidate_all(TessRenderer *r);
  * tiles appear as a magenta check. */
 TessResult tess_renderer_draw(TessRenderer *r, cairo_t *cr, const TessLevel *level, const TessRenderView *view,
                               const TessRenderOptions *options, TessError *err);
+
+/* False when the last draw left blocks for later (time budget). */
+bool tess_renderer_frame_complete(const TessRenderer *r);
 
 void tess_renderer_stats(const TessRenderer *r, TessRenderStats *out);
 void tess_renderer_reset_stats(TessRenderer *r);
