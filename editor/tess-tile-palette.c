@@ -28,6 +28,7 @@ struct _TessTilePalette {
   double drag_x, drag_y;
   double scale;
   gboolean tilesets_dirty, syncing;
+  gboolean quiet; /* selecting without emitting "stamp-changed" */
   gulong changed_handler, committed_handler;
 };
 
@@ -154,7 +155,25 @@ void tess_tile_palette_select(TessTilePalette *self, uint32_t x, uint32_t y, uin
       self->stamp[j * w + i] = tile < ts->tile_count ? TESS_CELL_MAKE(ts->id, tile, 0) : 0;
     }
   gtk_widget_queue_draw(GTK_WIDGET(self->area));
-  g_signal_emit(self, signals[SIGNAL_STAMP_CHANGED], 0);
+  if (!self->quiet) g_signal_emit(self, signals[SIGNAL_STAMP_CHANGED], 0);
+}
+
+gboolean tess_tile_palette_follow_stamp(TessTilePalette *self, uint32_t w, uint32_t h, const TessCell *cells) {
+  g_return_val_if_fail(TESS_IS_TILE_PALETTE(self), FALSE);
+  if (!cells || w == 0 || h == 0 || (cells[0] & TESS_CELL_FLIPS) || !project(self)) return FALSE;
+  TessTileset *ts = tess_project_tileset(project(self), TESS_CELL_TILESET(cells[0]));
+  if (!ts || ts->columns == 0) return FALSE;
+  uint32_t first = TESS_CELL_TILE(cells[0]);
+  uint32_t x = first % ts->columns, y = first / ts->columns;
+  if (x + w > ts->columns) return FALSE;
+  for (uint32_t j = 0; j < h; j++)
+    for (uint32_t i = 0; i < w; i++)
+      if (cells[j * w + i] != TESS_CELL_MAKE(ts->id, (y + j) * ts->columns + x + i, 0)) return FALSE;
+  self->quiet = TRUE;
+  tess_tile_palette_set_tileset(self, ts->id);
+  tess_tile_palette_select(self, x, y, w, h);
+  self->quiet = FALSE;
+  return TRUE;
 }
 
 gboolean tess_tile_palette_get_stamp(TessTilePalette *self, uint32_t *w, uint32_t *h, const TessCell **cells) {

@@ -22,6 +22,12 @@ void tess_tile_palette_select(TessTilePalette *self, uint32_t x, uint32_t y, uin
 /* The selected stamp (borrowed cells, w * h, row-major); FALSE when none. */
 gboolean tess_tile_palette_get_stamp(TessTilePalette *self, uint32_t *w, uint32_t *h, const TessCell **cells);
 
+/* After the picker: shows the picked tiles as the palette's selection when
+ * they form a rectangle of one tileset without flips (as Tiled does), without
+ * emitting "stamp-changed" (the map view already has that stamp). Returns
+ * whether they did. */
+gboolean tess_tile_palette_follow_stamp(TessTilePalette *self, uint32_t w, uint32_t h, const TessCell *cells);
+
 /* Tileset operations (the palette's menu). */
 gboolean tess_tile_palette_rename_tileset(TessTilePalette *self, TessId tileset, const char *name);
 /* Removes a tileset: its cells are erased (remap_to 0) or remapped to the same index of remap_to. */

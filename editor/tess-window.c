@@ -198,7 +198,10 @@ static void push_stamp(TessWindow *self) {
 }
 
 static void on_stamp_picked(TessMapView *v, TessWindow *self) {
-  /* The picker chose tiles on the map: the palette shows that tileset. */
+  /* The picker chose tiles on the map: the palette shows them when it can. */
+  uint32_t w, h;
+  const TessCell *cells;
+  if (tess_map_view_get_stamp(v, &w, &h, &cells)) tess_tile_palette_follow_stamp(self->tile_palette, w, h, cells);
   show_side(self, 0);
 }
 #endif

@@ -541,6 +541,17 @@ static void window_tile_palette_stamp(void) {
   CHECK(sw == 2 && sh == 2);
   CHECK(cells && cells[0] == TESS_CELL_MAKE(ts->id, 1, 0) && cells[1] == TESS_CELL_MAKE(ts->id, 2, 0));
   CHECK(cells && cells[2] == TESS_CELL_MAKE(ts->id, ts->columns + 1, 0));
+  /* The picker's stamp shows up in the palette, without replacing the map view's stamp. */
+  int emitted = 0;
+  g_signal_connect_swapped(palette, "stamp-changed", G_CALLBACK(g_atomic_int_inc), &emitted);
+  TessCell picked[2] = {TESS_CELL_MAKE(ts->id, ts->columns + 2, 0), TESS_CELL_MAKE(ts->id, ts->columns + 3, 0)};
+  CHECK(tess_tile_palette_follow_stamp(palette, 2, 1, picked));
+  CHECK(tess_tile_palette_get_stamp(palette, &sw, &sh, &cells) && sw == 2 && sh == 1 && cells[0] == picked[0]);
+  CHECK(emitted == 0);
+  TessCell flipped = TESS_CELL_MAKE(ts->id, 1, TESS_CELL_FLIP_H);
+  CHECK(!tess_tile_palette_follow_stamp(palette, 1, 1, &flipped));
+  TessCell scattered[2] = {TESS_CELL_MAKE(ts->id, 0, 0), TESS_CELL_MAKE(ts->id, 5, 0)};
+  CHECK(!tess_tile_palette_follow_stamp(palette, 2, 1, scattered));
   /* Clipped to the tileset. */
   tess_tile_palette_select(palette, ts->columns - 1, 0, 5, 1);
   CHECK(tess_tile_palette_get_stamp(palette, &sw, &sh, &cells) && sw == 1 && sh == 1);
