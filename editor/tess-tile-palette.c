@@ -226,6 +226,8 @@ static void sync_tilesets(TessTilePalette *self) {
   gboolean changed = id != self->tileset;
   self->tileset = id;
   self->syncing = FALSE;
+  gtk_widget_set_sensitive(GTK_WIDGET(self->tilesets), n > 0);
+  gtk_widget_set_sensitive(self->menu_button, n > 0);
   gtk_widget_set_visible(self->empty_label, n == 0);
   gtk_widget_set_visible(self->scroll, n > 0);
   update_size(self);
