@@ -30,6 +30,10 @@
 #define TESS_STORE_CLOSE_WAIT_MS 1000
 #define TESS_STORE_CACHE_KIB 16384
 #define TESS_STORE_MMAP_BYTES ((int64_t)1 << 30)
+/* The editor folds the log in when idle (tess_store_checkpoint); SQLite's
+ * own checkpoint, which runs inside a commit (and so inside an edit), is
+ * only the safety net for a log that grew past 64 MiB without a pause. */
+#define TESS_STORE_AUTOCHECKPOINT_PAGES 16384
 
 /* A project that could not be created leaves nothing behind. */
 static void remove_with_side_files(const char *path) {
@@ -217,10 +221,11 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
   if (r == TESS_OK) r = created ? create_project(s, schema, err) : check_project(s, schema, err);
   if (r == TESS_OK && !s->read_only) r = use_wal(s, err);
   if (r == TESS_OK) {
-    char sql[160];
-    snprintf(sql, sizeof sql, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -%d; "
-             "PRAGMA mmap_size = %lld",
-             TESS_STORE_CACHE_KIB, (long long)TESS_STORE_MMAP_BYTES);
+    char sql[200];
+    snprintf(sql, sizeof sql,
+             "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -%d; "
+             "PRAGMA mmap_size = %lld; PRAGMA wal_autocheckpoint = %d",
+             TESS_STORE_CACHE_KIB, (long long)TESS_STORE_MMAP_BYTES, TESS_STORE_AUTOCHECKPOINT_PAGES);
     r = exec_sql(s, sql, "configuring the connection", err);
   }
   if (r == TESS_OK) {
