@@ -211,6 +211,8 @@ void roundtrip_structure_edits(void) {
   STEP(tess_edit_layer_move(p, s.level, s.decor, 0, &err));
   STEP(tess_edit_layer_add(p, s.level, TESS_LAYER_OBJECTS, "More objects", 1, &top, &err));
   STEP(tess_edit_layer_remove(p, s.level, s.objects, &err));
+  STEP(tess_edit_layer_remove(p, s.level, s.material_layer, &err));
+  STEP(tess_edit_paint_material(p, s.level, 3, 4, 40, 5, s.water, 0, &err)); /* creates the material layer anew */
   TessLevelSettings ls = tess_project_level(p, s.level)->settings;
   ls.width = 150;
   ls.height = 50;
