@@ -14,6 +14,9 @@
 #include "tess-tileset-dialog.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
+#ifdef TESS_HAVE_PREVIEW
+#include "tess-preview-mode.h"
+#endif
 #ifdef TESS_HAVE_MAP_VIEW
 #include "tess-map-view.h"
 #include "tess-tool.h"
@@ -56,6 +59,14 @@ struct _TessWindow {
 };
 
 G_DEFINE_FINAL_TYPE(TessWindow, tess_window, GTK_TYPE_APPLICATION_WINDOW)
+
+#ifdef TESS_HAVE_PREVIEW
+static TessDocument *preview_query(gpointer user, TessId *level) {
+  TessWindow *self = user;
+  *level = self->level;
+  return self->doc;
+}
+#endif
 
 static void update_title(TessWindow *self);
 static void update_actions(TessWindow *self);
@@ -1025,6 +1036,10 @@ static void tess_window_init(TessWindow *self) {
   gtk_widget_set_vexpand(self->map_view, TRUE);
   gtk_widget_set_focusable(self->map_view, TRUE);
   gtk_box_append(GTK_BOX(self->map_holder), self->map_view);
+#ifdef TESS_HAVE_PREVIEW
+  /* Play mode (issue 7): F5 / the Play button swap the map view for the live preview. */
+  tess_preview_mode_install(GTK_WINDOW(self), self->map_holder, self->map_view, self->tool_bar, preview_query, self);
+#endif
 
   g_signal_connect(self->layers_panel, "level-selected", G_CALLBACK(on_level_selected), self);
   g_signal_connect(self->layers_panel, "layer-selected", G_CALLBACK(on_layer_selected), self);

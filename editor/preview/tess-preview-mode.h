@@ -1,0 +1,23 @@
+/* Play mode in the editor window: the map view and the preview share one
+ * GtkStack; the stateful window action win.play (F5, and a Play toggle
+ * button at the end of the tool bar) swaps them; Escape or the preview's
+ * Back to Editing leave. The window supplies the document and level. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tess-document.h"
+
+G_BEGIN_DECLS
+
+/* Returns the open document (borrowed, may be NULL) and sets *level. */
+typedef TessDocument *(*TessPreviewModeQuery)(gpointer user, TessId *level);
+
+/* `map_view` must be a child of the GtkBox `holder`; it is moved into a
+ * stack with the preview. Adds win.play to `window`. */
+void tess_preview_mode_install(GtkWindow *window, GtkWidget *holder, GtkWidget *map_view, GtkWidget *tool_bar,
+                               TessPreviewModeQuery query, gpointer user);
+/* The preview widget installed in `window` (NULL when none). */
+GtkWidget *tess_preview_mode_get_view(GtkWindow *window);
+
+G_END_DECLS
