@@ -78,7 +78,10 @@ typedef struct BodyState {
   TessVec2 dp;
   TessRot dq;
   float inv_m;
-  uint32_t pad;
+  uint32_t dynamic;
+  TessVec2 acc;        /* forces and gravity, constant over the step */
+  float ang_acc;
+  float lin_f, ang_f;  /* implicit damping factors per sub-step */
 } BodyState;
 
 /* ---- Contacts ---------------------------------------------------------- */
@@ -193,6 +196,7 @@ typedef struct TileMap {
   uint32_t *piece_start; /* NULL when no traced cell */
   MapPiece *pieces;
   uint32_t piece_count;
+  bool has_fluid;        /* some cell's material is a fluid */
 } TileMap;
 
 /* ---- Zones, sensors, events ------------------------------------------- */
@@ -251,7 +255,9 @@ struct TessWorld {
   uint64_t *pairs; uint32_t pair_count, pair_cap;
   uint64_t *joint_pairs; uint32_t joint_pair_count, joint_pair_cap;
   PhysPoly *wpolys; uint32_t wpolys_cap;   /* shapes in world coordinates, this step */
-  float *margins; uint32_t margins_cap;    /* speculative margin per body, this step */
+  float *margins; uint32_t margins_cap;    /* speculative margin per body (slop and rotation), this step */
+  TessVec2 *sweeps; uint32_t sweeps_cap;   /* displacement per body over this step (v dt) */
+  uint32_t *active; uint32_t active_count, active_cap; /* awake non-static bodies, this step */
 };
 
 /* ---- Shared helpers ---------------------------------------------------- */
@@ -283,6 +289,8 @@ void phys_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides
 /* tilemap.c */
 void phys_map_free(TileMap *map);
 /* Appends the contacts of one shape against the map; returns false on no memory. */
+/* `box` is the region to look at (the shape's box swept over the step);
+ * `margin` the speculative distance for the manifolds. */
 bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *world_poly, TessAABB box,
                             float margin, TessVec2 body_center);
 bool phys_map_ray(const TileMap *map, TessVec2 origin, TessVec2 d, float max_fraction, TessRayHit *hit);
@@ -301,7 +309,7 @@ uint32_t phys_keytable_find(const KeyTable *t, uint64_t key);
 void phys_keytable_free(KeyTable *t);
 
 /* broad_phase.c: candidate pairs (shape index pairs, lower first) into w->pairs. */
-bool phys_broad_phase(TessWorld *w, const float *margins);
+bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps);
 
 /* solver.c */
 void phys_solve(TessWorld *w, float dt);

@@ -28,10 +28,10 @@ static bool ensure_scratch(TessWorld *w) {
   }
   if (!PHYS_GROW(w->wpolys, &w->wpolys_cap, w->shape_count + 1)) return false;
   if (!PHYS_GROW(w->margins, &w->margins_cap, w->body_count + 1)) return false;
+  if (!PHYS_GROW(w->sweeps, &w->sweeps_cap, w->body_count + 1)) return false;
   return true;
 }
 
-static float body_speed(const Body *b) { return tess_v2_length(b->v) + fabsf(b->w) * b->max_extent; }
 
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -144,7 +144,10 @@ static bool narrow_phase(TessWorld *w, float dt) {
       continue;
     }
     if (joined(w, sa->body, sb->body)) continue;
-    float margin = w->margins[sa->body] + w->margins[sb->body];
+    /* speculative margin from the relative motion: bodies falling side by side need none */
+    const Body *ba = &w->bodies[sa->body], *bb = &w->bodies[sb->body];
+    float margin = SPECULATIVE(w) + dt * (tess_v2_length(tess_v2_sub(bb->v, ba->v)) + fabsf(ba->w) * ba->max_extent +
+                                          fabsf(bb->w) * bb->max_extent);
     phys_collide(&w->wpolys[ia], &w->wpolys[ib], margin, &m);
     if (m.count == 0) continue;
     Contact *c = phys_contact_push(w);
@@ -165,10 +168,14 @@ static bool narrow_phase(TessWorld *w, float dt) {
       const Body *b = &w->bodies[sh->body];
       if (b->type != TESS_BODY_DYNAMIC || !b->awake || b->destroy_pending) continue;
       if (!(sh->mask & 0x1u)) continue; /* the map is category 1 */
-      if (!phys_map_collide_shape(w, s, &w->wpolys[s], sh->aabb, w->margins[sh->body], b->center)) return false;
+      float mg = w->margins[sh->body];
+      TessVec2 d = w->sweeps[sh->body];
+      TessAABB box;
+      box.lower = tess_v2(sh->aabb.lower.x - mg + (d.x < 0.0f ? d.x : 0.0f), sh->aabb.lower.y - mg + (d.y < 0.0f ? d.y : 0.0f));
+      box.upper = tess_v2(sh->aabb.upper.x + mg + (d.x > 0.0f ? d.x : 0.0f), sh->aabb.upper.y + mg + (d.y > 0.0f ? d.y : 0.0f));
+      if (!phys_map_collide_shape(w, s, &w->wpolys[s], box, mg + tess_v2_length(d), b->center)) return false;
     }
   }
-  (void)dt;
 
   /* index the new contacts (for the next step), then the events */
   if (!phys_keytable_build(&w->contact_table, w->contacts, w->contact_count)) return false;
@@ -310,7 +317,7 @@ static void apply_forces(TessWorld *w) {
         b->extra_angular_damping += c;
       }
     }
-    if (glen > 0.0f) {
+    if (glen > 0.0f && w->map.has_fluid) {
       float total_area = 0.0f, sub_area = 0.0f;
       for (uint32_t s = b->shape_head; s != TESS_NULL_INDEX; s = w->shapes[s].next) {
         const Shape *sh = &w->shapes[s];
@@ -652,7 +659,9 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     Body *b = &w->bodies[i];
     if (!b->in_use) continue;
     b->xf_prev = b->xf;
-    w->margins[i] = b->type == TESS_BODY_STATIC ? 0.0f : spec + (phys_body_active(b) ? body_speed(b) * dt : 0.0f);
+    bool moving = b->type != TESS_BODY_STATIC && phys_body_active(b);
+    w->margins[i] = b->type == TESS_BODY_STATIC ? 0.0f : spec + (moving ? fabsf(b->w) * b->max_extent * dt : 0.0f);
+    w->sweeps[i] = moving ? tess_v2_scale(dt, b->v) : tess_v2(0.0f, 0.0f);
   }
   for (uint32_t s = 0; s < w->shape_count; s++) {
     Shape *sh = &w->shapes[s];
@@ -661,7 +670,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     phys_poly_transform(&sh->poly, b->xf, &w->wpolys[s]);
     sh->aabb = phys_poly_aabb(&sh->poly, b->xf);
   }
-  if (!build_joint_pairs(w) || !phys_broad_phase(w, w->margins) || !narrow_phase(w, dt)) {
+  if (!build_joint_pairs(w) || !phys_broad_phase(w, w->margins, w->sweeps) || !narrow_phase(w, dt)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
@@ -672,40 +681,50 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   islands_wake(w);
   apply_forces(w);
 
-  /* solver states: slot i at i + 1, 0 is the fixed world */
+  /* solver states: slot i at i + 1, 0 is the fixed world; only awake bodies get one */
   uint32_t substeps = w->def.substeps;
   float h = dt / (float)substeps, inv_h = 1.0f / h;
   BodyState *st = w->states;
   memset(&st[0], 0, sizeof st[0]);
   st[0].dq = tess_rot_identity();
+  TessVec2 g = w->def.gravity;
+  w->active_count = 0;
+  if (!PHYS_GROW(w->active, &w->active_cap, w->body_count + 1)) {
+    w->locked = false;
+    return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
+  }
   for (uint32_t i = 0; i < w->body_count; i++) {
     Body *b = &w->bodies[i];
+    if (!phys_body_active(b)) continue;
+    w->active[w->active_count++] = i;
     BodyState *s = &st[i + 1];
     memset(s, 0, sizeof *s);
     s->dq = tess_rot_identity();
-    if (!phys_body_active(b)) continue;
     s->v = b->v;
     s->w = b->w;
+    s->lin_f = s->ang_f = 1.0f;
     if (b->type == TESS_BODY_DYNAMIC) {
+      s->dynamic = 1;
       s->inv_m = b->inv_mass;
       s->inv_i = b->inv_inertia;
+      s->acc = tess_v2_add(tess_v2_scale(b->inv_mass, b->force), tess_v2_scale(b->gravity_scale, g));
+      s->ang_acc = b->inv_inertia * b->torque;
+      s->lin_f = 1.0f / (1.0f + h * (b->linear_damping + b->extra_damping));
+      s->ang_f = 1.0f / (1.0f + h * (b->angular_damping + b->extra_angular_damping));
     }
   }
   prepare_contacts(w, h);
   for (uint32_t i = 0; i < w->joint_count; i++)
     if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_prepare(w, &w->joints[i], h);
 
-  TessVec2 g = w->def.gravity;
+  const uint32_t *active = w->active;
+  uint32_t na = w->active_count;
   for (uint32_t sub = 0; sub < substeps; sub++) {
-    for (uint32_t i = 0; i < w->body_count; i++) {
-      Body *b = &w->bodies[i];
-      if (!phys_body_active(b) || b->type != TESS_BODY_DYNAMIC) continue;
-      BodyState *s = &st[i + 1];
-      TessVec2 acc = tess_v2_add(tess_v2_scale(b->inv_mass, b->force), tess_v2_scale(b->gravity_scale, g));
-      float lin = 1.0f / (1.0f + h * (b->linear_damping + b->extra_damping));
-      float ang = 1.0f / (1.0f + h * (b->angular_damping + b->extra_angular_damping));
-      s->v = tess_v2_scale(lin, tess_v2_mul_add(s->v, h, acc));
-      s->w = ang * (s->w + h * b->inv_inertia * b->torque);
+    for (uint32_t k = 0; k < na; k++) {
+      BodyState *s = &st[active[k] + 1];
+      if (!s->dynamic) continue;
+      s->v = tess_v2_scale(s->lin_f, tess_v2_mul_add(s->v, h, s->acc));
+      s->w = s->ang_f * (s->w + h * s->ang_acc);
     }
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_warm_start(w, &w->joints[i]);
@@ -713,9 +732,8 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_solve(w, &w->joints[i], h, true);
     solve_contacts(w, inv_h, true);
-    for (uint32_t i = 0; i < w->body_count; i++) {
-      if (!phys_body_active(&w->bodies[i])) continue;
-      BodyState *s = &st[i + 1];
+    for (uint32_t k = 0; k < na; k++) {
+      BodyState *s = &st[active[k] + 1];
       s->dp = tess_v2_mul_add(s->dp, h, s->v);
       s->dq = tess_rot_integrate(s->dq, h * s->w);
     }
@@ -724,21 +742,14 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     solve_contacts(w, inv_h, false);
   }
   apply_restitution(w);
-  if (!contact_events(w)) {
-    w->locked = false;
-    return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
-  }
-  if (w->def.contact_begin_fn)
-    for (uint32_t i = 0; i < w->ev_begin_count; i++)
-      w->def.contact_begin_fn(w, &w->ev_begin[i], w->def.callback_user);
-
   for (uint32_t i = 0; i < w->body_count; i++) {
     Body *b = &w->bodies[i];
-    if (b->in_use) {
-      b->force = tess_v2(0.0f, 0.0f);
-      b->torque = 0.0f;
-    }
-    if (!phys_body_active(b)) continue;
+    b->force = tess_v2(0.0f, 0.0f);
+    b->torque = 0.0f;
+  }
+  for (uint32_t k = 0; k < na; k++) {
+    uint32_t i = active[k];
+    Body *b = &w->bodies[i];
     const BodyState *s = &st[i + 1];
     TessVec2 v = s->v;
     float av = s->w;
@@ -763,6 +774,14 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     b->xf.q = q;
     b->xf.p = tess_v2_sub(center, tess_rot_apply(q, b->local_center));
   }
+  if (!contact_events(w)) {
+    w->locked = false;
+    return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
+  }
+  if (w->def.contact_begin_fn)
+    for (uint32_t i = 0; i < w->ev_begin_count; i++)
+      w->def.contact_begin_fn(w, &w->ev_begin[i], w->def.callback_user);
+
   islands_sleep(w, dt);
   w->step_count++;
   w->locked = false;

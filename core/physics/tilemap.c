@@ -92,6 +92,8 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
     return tess_error_set(err, TESS_ERR_NOMEM, "tile map", "out of memory");
   }
   memcpy(map.materials, def->material_list, def->material_count * sizeof(TessMapMaterial));
+  for (uint32_t i = 0; i < def->material_count; i++)
+    if (def->material_list[i].kind == TESS_MAP_MATERIAL_FLUID) map.has_fluid = true;
   map.material_count = def->material_count;
   bool any_traced = false;
   for (size_t i = 0; i < n; i++) {
@@ -226,15 +228,23 @@ static TessAABB cell_box(const TileMap *m, uint32_t x, uint32_t y) {
   return b;
 }
 
+static inline int32_t fast_floor(float x) {
+  int32_t i = (int32_t)x;
+  return i - (x < (float)i);
+}
+
 /* Cell range under a box; false when the box misses the map. */
 static bool cell_range(const TileMap *m, TessAABB box, uint32_t *x0, uint32_t *y0, uint32_t *x1, uint32_t *y1) {
-  float fx0 = floorf((box.lower.x - m->origin.x) * m->inv_w), fx1 = floorf((box.upper.x - m->origin.x) * m->inv_w);
-  float fy0 = floorf((box.lower.y - m->origin.y) * m->inv_h), fy1 = floorf((box.upper.y - m->origin.y) * m->inv_h);
-  if (!(fx1 >= 0.0f) || !(fy1 >= 0.0f) || !(fx0 < (float)m->width) || !(fy0 < (float)m->height)) return false;
-  *x0 = fx0 < 0.0f ? 0u : (uint32_t)fx0;
-  *y0 = fy0 < 0.0f ? 0u : (uint32_t)fy0;
-  *x1 = fx1 >= (float)m->width ? m->width - 1 : (uint32_t)fx1;
-  *y1 = fy1 >= (float)m->height ? m->height - 1 : (uint32_t)fy1;
+  float lx = (box.lower.x - m->origin.x) * m->inv_w, ux = (box.upper.x - m->origin.x) * m->inv_w;
+  float ly = (box.lower.y - m->origin.y) * m->inv_h, uy = (box.upper.y - m->origin.y) * m->inv_h;
+  if (!(ux >= 0.0f) || !(uy >= 0.0f) || !(lx < (float)m->width) || !(ly < (float)m->height)) return false;
+  int32_t ix0 = lx < 0.0f ? 0 : fast_floor(lx), iy0 = ly < 0.0f ? 0 : fast_floor(ly);
+  int32_t ix1 = ux >= (float)m->width ? (int32_t)m->width - 1 : fast_floor(ux);
+  int32_t iy1 = uy >= (float)m->height ? (int32_t)m->height - 1 : fast_floor(uy);
+  *x0 = (uint32_t)ix0;
+  *y0 = (uint32_t)iy0;
+  *x1 = (uint32_t)ix1;
+  *y1 = (uint32_t)iy1;
   return true;
 }
 
@@ -257,8 +267,6 @@ static bool push_map_contact(TessWorld *w, uint32_t shape_index, uint32_t cell, 
 bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *poly, TessAABB box, float margin,
                             TessVec2 body_center) {
   const TileMap *m = &w->map;
-  box.lower = tess_v2(box.lower.x - margin, box.lower.y - margin);
-  box.upper = tess_v2(box.upper.x + margin, box.upper.y + margin);
   uint32_t x0, y0, x1, y1;
   if (!cell_range(m, box, &x0, &y0, &x1, &y1)) return true;
   Manifold man;

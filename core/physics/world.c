@@ -101,6 +101,8 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->joint_pairs);
   tess_free(w->wpolys);
   tess_free(w->margins);
+  tess_free(w->sweeps);
+  tess_free(w->active);
   tess_free(w);
 }
 
