@@ -74,7 +74,23 @@ typedef struct FlushState {
   bool levels_reordered;
   TESS_ARRAY(TessId) layer_order; /* levels whose layers' positions must match memory */
   TESS_ARRAY(IdPair) object_order; /* layers whose objects' positions must match memory */
+  TESS_ARRAY(TessId) written_whole; /* layers written with all their content in this flush */
 } FlushState;
+
+static bool written_whole(const FlushState *f, TessId layer) {
+  for (size_t i = 0; i < f->written_whole.count; i++)
+    if (f->written_whole.data[i] == layer) return true;
+  return false;
+}
+
+/* A layer's row, chunks and objects; later changes inside it in this flush have nothing left to do. */
+static TessResult write_layer_whole(FlushState *f, const TessLevel *level, const TessLayer *layer, uint32_t position,
+                                    TessError *err) {
+  TessResult r = tess_store_write_layer_content(f->s, level, layer, position, err);
+  if (r == TESS_OK && !TESS_ARRAY_PUSH(&f->written_whole, layer->props.id))
+    r = tess_error_set(err, TESS_ERR_NOMEM, f->s->path, "%s: out of memory while saving", f->s->name);
+  return r;
+}
 
 static bool add_unique_id(FlushState *f, TessId level) {
   for (size_t i = 0; i < f->layer_order.count; i++)
@@ -115,14 +131,17 @@ static TessResult flush_level(FlushState *f, const TessChange *c, TessError *err
   sqlite3_reset(st);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE) return tess_store_db_error(s, rc, "reading a level", err);
 
-  if (!exists) return tess_store_write_level(s, level, position, err); /* new, or an undone removal */
   TessResult r = tess_store_write_level_row(s, level, position, err);
   if (r != TESS_OK) return r;
-  if (old_w != (int64_t)level->settings.width || old_h != (int64_t)level->settings.height) {
+  if (!exists) {
+    /* New, or an undone removal: everything in it. */
+    for (uint32_t i = 0; r == TESS_OK && i < level->layer_count; i++)
+      r = write_layer_whole(f, level, level->layers[i], i, err);
+  } else if (old_w != (int64_t)level->settings.width || old_h != (int64_t)level->settings.height) {
     /* A resize moves content (anchoring) and changes the chunk grid: write the layers anew. */
     for (uint32_t i = 0; r == TESS_OK && i < level->layer_count; i++) {
       r = tess_store_delete_row(s, STMT_CHUNK_DELETE_LAYER, level->layers[i]->props.id, err);
-      if (r == TESS_OK) r = tess_store_write_layer_content(s, level, level->layers[i], i, err);
+      if (r == TESS_OK) r = write_layer_whole(f, level, level->layers[i], i, err);
     }
   }
   if (r == TESS_OK && !add_unique_id(f, level->id)) r = no_memory(s, err);
@@ -139,6 +158,7 @@ static TessResult flush_layer(FlushState *f, const TessChange *c, TessError *err
     return r;
   }
   int index = tess_level_layer_index(level, layer->props.id);
+  if (written_whole(f, layer->props.id)) return tess_store_write_layer_row(s, level, layer, (uint32_t)index, err);
   sqlite3_stmt *st = tess_store_stmt(s, STMT_LAYER_EXISTS, err);
   if (!st) return err ? err->code : TESS_ERR_DATABASE;
   sqlite3_bind_int64(st, 1, layer->props.id);
@@ -146,7 +166,7 @@ static TessResult flush_layer(FlushState *f, const TessChange *c, TessError *err
   sqlite3_reset(st);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE) return tess_store_db_error(s, rc, "reading a layer", err);
   TessResult r = rc == SQLITE_ROW ? tess_store_write_layer_row(s, level, layer, (uint32_t)index, err)
-                                  : tess_store_write_layer_content(s, level, layer, (uint32_t)index, err);
+                                  : write_layer_whole(f, level, layer, (uint32_t)index, err);
   /* Adding, removing or moving a layer shifts its neighbours. */
   if (r == TESS_OK && !add_unique_id(f, level->id)) r = no_memory(s, err);
   return r;
@@ -156,6 +176,7 @@ static TessResult flush_chunk(FlushState *f, const TessChange *c, TessError *err
   TessLevel *level = tess_project_level(f->p, c->level);
   TessLayer *layer = level ? tess_level_layer(level, c->layer) : NULL;
   if (!layer) return TESS_OK; /* its layer's row went with the layer */
+  if (written_whole(f, layer->props.id)) return TESS_OK;
   return tess_store_write_chunk(f->s, level, layer, c->chunk_x, c->chunk_y, err);
 }
 
@@ -164,6 +185,7 @@ static TessResult flush_object(FlushState *f, const TessChange *c, TessError *er
   TessLevel *level = tess_project_level(f->p, c->level);
   TessLayer *layer = NULL;
   TessObject *obj = level ? tess_level_object(level, c->id, &layer) : NULL;
+  if (obj && written_whole(f, layer->props.id)) return TESS_OK;
 
   /* Where the row is now. After every flush a row's position is its
    * object's index in its layer; only changes that shift neighbours
@@ -266,6 +288,7 @@ TessResult tess_store_flush(TessStore *s, TessProject *p, TessError *err) {
   if (r == TESS_OK) r = tess_store_write_next_ids(s, p, err);
   TESS_ARRAY_FREE(&f.layer_order);
   TESS_ARRAY_FREE(&f.object_order);
+  TESS_ARRAY_FREE(&f.written_whole);
   r = finish(s, r, err);
   if (r != TESS_OK) return r; /* the changes stay pending: a later flush can persist them */
   memcpy(s->saved_next_id, p->next_id, sizeof s->saved_next_id);
