@@ -77,6 +77,11 @@ void tess_renderer_stats(const TessRenderer *r, TessRenderStats *out) {
   out->cache_bytes = r->cache_bytes;
 }
 
+void tess_render_view_translation(const TessRenderView *view, double *tx, double *ty) {
+  *tx = round(-view->origin_x * view->zoom);
+  *ty = round(-view->origin_y * view->zoom);
+}
+
 bool tess_renderer_frame_complete(const TessRenderer *r) { return !r->frame_incomplete; }
 
 void tess_renderer_reset_stats(TessRenderer *r) { memset(&r->stats, 0, sizeof r->stats); }
@@ -265,8 +270,7 @@ TessResult tess_renderer_draw(TessRenderer *r, cairo_t *cr, const TessLevel *lev
   r->frame_start = tess_now_seconds();
   Visible v;
   v.zoom = view->zoom;
-  v.tx = round(-view->origin_x * v.zoom);
-  v.ty = round(-view->origin_y * v.zoom);
+  tess_render_view_translation(view, &v.tx, &v.ty);
   v.lx0 = -v.tx / v.zoom;
   v.ly0 = -v.ty / v.zoom;
   v.lx1 = (view->width - v.tx) / v.zoom;

@@ -107,15 +107,21 @@ static void update_cursor(TessMapView *v) {
 
 /* ---- view transform ---- */
 
+static void view_translation(TessMapView *v, double *tx, double *ty) {
+  TessRenderView view = {v->origin_x, v->origin_y, v->zoom, 0, 0};
+  tess_render_view_translation(&view, tx, ty); /* exactly where the renderer puts the tiles */
+}
+
 void tess_map_view_widget_to_level(TessMapView *v, double x, double y, double *lx, double *ly) {
-  /* The renderer rounds the translation to whole device pixels; do the same. */
-  double tx = round(-v->origin_x * v->zoom), ty = round(-v->origin_y * v->zoom);
+  double tx, ty;
+  view_translation(v, &tx, &ty);
   *lx = (x - tx) / v->zoom;
   *ly = (y - ty) / v->zoom;
 }
 
 void tess_map_view_level_to_widget(TessMapView *v, double lx, double ly, double *x, double *y) {
-  double tx = round(-v->origin_x * v->zoom), ty = round(-v->origin_y * v->zoom);
+  double tx, ty;
+  view_translation(v, &tx, &ty);
   *x = lx * v->zoom + tx;
   *y = ly * v->zoom + ty;
 }

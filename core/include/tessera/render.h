@@ -66,6 +66,11 @@ typedef struct TessRenderView {
   int width, height;         /* device pixels to cover (what is visible) */
 } TessRenderView;
 
+/* The exact mapping the renderer uses: device = level * zoom + (tx, ty),
+ * with tx = round(-origin_x * zoom) (whole device pixels). Draw overlays
+ * with it so they sit exactly on the tiles. */
+void tess_render_view_translation(const TessRenderView *view, double *tx, double *ty);
+
 /* Counters for tests and benchmarks (cumulative since create or reset). */
 typedef struct TessRenderStats {
   uint64_t chunks_rendered;  /* chunk regions drawn into a cache block */
