@@ -137,8 +137,9 @@ static TessResult create_project(TessStore *s, const TessStoreSchema *schema, Te
   return r;
 }
 
-/* An existing file: a Tessera project of a version this build reads. */
-static TessResult check_project(TessStore *s, const TessStoreSchema *schema, TessError *err) {
+/* An existing file: a Tessera project of a version this build reads (or
+ * can upgrade: *upgrade is set, the caller migrates once the file is known sound). */
+static TessResult check_project(TessStore *s, const TessStoreSchema *schema, bool *upgrade, TessError *err) {
   int64_t app_id = 0;
   TessResult r = query_int(s, STMT_APPLICATION_ID, &app_id, err);
   if (r != TESS_OK) return r;
@@ -169,9 +170,9 @@ static TessResult check_project(TessStore *s, const TessStoreSchema *schema, Tes
       return tess_error_set(err, TESS_ERR_VERSION, s->path,
                             "%s uses the older schema %lld; open it once for writing to upgrade it to %u", s->name,
                             (long long)version, schema->version);
-    r = tess_store_migrate(s, schema, err);
+    *upgrade = true;
   }
-  return r;
+  return TESS_OK;
 }
 
 TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, const TessStoreSchema *schema,
@@ -218,7 +219,8 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
                          name);
   }
   if (r == TESS_OK && !created) r = tess_store_probe_file(s->db, path, name, err);
-  if (r == TESS_OK) r = created ? create_project(s, schema, err) : check_project(s, schema, err);
+  bool upgrade = false;
+  if (r == TESS_OK) r = created ? create_project(s, schema, err) : check_project(s, schema, &upgrade, err);
   if (r == TESS_OK && !s->read_only) r = use_wal(s, err);
   if (r == TESS_OK) {
     char sql[200];
@@ -228,8 +230,9 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
              TESS_STORE_CACHE_KIB, (long long)TESS_STORE_MMAP_BYTES, TESS_STORE_AUTOCHECKPOINT_PAGES);
     r = exec_sql(s, sql, "configuring the connection", err);
   }
+  int64_t clean = 0;
+  bool marked_open = false;
   if (r == TESS_OK) {
-    int64_t clean = 0;
     r = tess_store_meta_get(s, "clean_close", &clean, err);
     if (r == TESS_ERR_NOT_FOUND) r = TESS_OK, clean = 0;
     /* The last writer did not close (crash, or still open elsewhere): look before trusting the file. */
@@ -237,9 +240,16 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
       s->stats.opened_after_unclean_close = true;
       r = run_quick_check(s, err);
     }
-    if (r == TESS_OK && !s->read_only) r = tess_store_meta_set(s, "clean_close", 0, err);
+    if (r == TESS_OK && !s->read_only) {
+      r = tess_store_meta_set(s, "clean_close", 0, err);
+      marked_open = r == TESS_OK;
+    }
   }
+  /* Upgrade only a file known to be sound (checked above if it was not closed cleanly). */
+  if (r == TESS_OK && upgrade) r = tess_store_migrate(s, schema, err);
   if (r != TESS_OK) {
+    /* Refused (a failed upgrade): leave the file as it was found. */
+    if (marked_open && clean) tess_store_meta_set(s, "clean_close", 1, NULL);
     store_free(s);
     if (created) remove_with_side_files(path);
     return r;

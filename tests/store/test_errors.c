@@ -327,6 +327,7 @@ void migration_failure_rolls_back(void) {
             "%s", err.detail);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 1);
   CHECK(sql_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'notes'") == 0);
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'clean_close'") == 1); /* as it was found */
   TessProject *q = load_file(path);
   CHECK(q && tess_project_hash(q) == tess_project_hash(p));
   if (q) tess_project_destroy(q);
