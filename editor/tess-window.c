@@ -265,6 +265,9 @@ TessId tess_window_get_layer(TessWindow *self) { return self->layer; }
 /* ---- Document ------------------------------------------------------------------ */
 
 static void on_committed(TessDocument *doc, TessWindow *self) {
+  /* SQLite keeps writing into a file deleted under it: look at the path
+   * itself (one stat) so the user hears of it at the next edit. */
+  if (!tess_document_get_unsaved(doc)) tess_document_check_file(doc);
   update_actions(self);
   update_title(self);
   /* Fold the WAL into the file after a few idle seconds. */

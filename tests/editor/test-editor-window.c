@@ -653,9 +653,15 @@ static void window_file_deleted(void) {
   g_autofree char *shm = g_strconcat(path, "-shm", NULL);
   g_unlink(wal);
   g_unlink(shm);
-  CHECK(!tess_document_check_file(doc));
+  /* The next edit notices (no focus change needed). */
+  TessLevel *level0 = window_level(w);
+  TessCell c0 = TESS_CELL_MAKE(p->tilesets[0]->id, 2, 0);
+  TessError err0 = {0};
+  CHECK_OK(tess_edit_paint(p, level0->id, fixture_tile_layer(level0)->props.id, 6, 6, 1, 1, &c0, 0, &err0), &err0);
+  tess_document_commit(doc, NULL);
   fixture_spin();
   CHECK(tess_document_get_unsaved(doc));
+  CHECK(!tess_document_check_file(doc));
   CHECK(tess_window_get_reported(w) && strstr(tess_window_get_reported(w), "deleted.tessera") != NULL);
 
   TessLevel *level = window_level(w);
@@ -672,6 +678,7 @@ static void window_file_deleted(void) {
   CHECK(!tess_document_get_unsaved(doc));
   TessProject *disk = fixture_load(rescue);
   CHECK(disk && tess_layer_cell(tess_level_layer(tess_project_level(disk, level->id), layer->props.id), 5, 5) == cell);
+  CHECK(disk && tess_layer_cell(tess_level_layer(tess_project_level(disk, level->id), layer->props.id), 6, 6) == c0);
   CHECK(disk && disk->material_count == p->material_count && disk->tileset_count == p->tileset_count);
   if (disk) tess_project_destroy(disk);
   fixture_close(w);
