@@ -225,13 +225,16 @@ static void cell_rect(TessMapView *v, int x, int y, uint32_t w, uint32_t h, doub
   *rh = y1 - y0;
 }
 
-static void draw_stamp(TessMapView *v, cairo_t *cr, int x, int y, uint32_t w, uint32_t h, double alpha) {
+/* Cells (x, y, w, h) of the stamp tiled from (ax, ay), translucent. */
+static void draw_stamp(TessMapView *v, cairo_t *cr, int x, int y, uint32_t w, uint32_t h, int ax, int ay,
+                       double alpha) {
   if (!v->stamp || (uint64_t)w * h > 16384) return;
   /* One group for the whole stamp, made translucent at once. */
   cairo_push_group(cr);
   for (uint32_t j = 0; j < h; j++)
     for (uint32_t i = 0; i < w; i++) {
-      int sx = (int)(i % v->stamp_w), sy = (int)(j % v->stamp_h);
+      int sw = (int)v->stamp_w, sh = (int)v->stamp_h;
+      int sx = ((x + (int)i - ax) % sw + sw) % sw, sy = ((y + (int)j - ay) % sh + sh) % sh;
       TessCell c = v->stamp[sy * (int)v->stamp_w + sx];
       if (!c) continue;
       double rx, ry, rw, rh;
@@ -265,7 +268,7 @@ void tess_tool_tiles_draw(TessMapView *v, cairo_t *cr) {
     case TESS_TOOL_BRUSH:
       if (!v->stamp) return;
       stamp_origin(v, cx, cy, v->stamp_w, v->stamp_h, &x, &y);
-      draw_stamp(v, cr, x, y, v->stamp_w, v->stamp_h, 0.6);
+      draw_stamp(v, cr, x, y, v->stamp_w, v->stamp_h, x, y, 0.6);
       cell_rect(v, x, y, v->stamp_w, v->stamp_h, &rx, &ry, &rw, &rh);
       outline(cr, rx, ry, rw, rh, 1, 1, 1);
       break;
@@ -295,15 +298,15 @@ void tess_tool_tiles_draw(TessMapView *v, cairo_t *cr) {
         y = cy;
         w = h = 1;
       }
-      if (tool == TESS_TOOL_RECTANGLE && v->dragging && v->stamp && v->stamp_w == 1 && v->stamp_h == 1)
-        draw_stamp(v, cr, x, y, w, h, 0.5);
+      if (tool == TESS_TOOL_RECTANGLE && v->dragging && v->stamp)
+        draw_stamp(v, cr, x, y, w, h, v->press_cx, v->press_cy, 0.5);
       cell_rect(v, x, y, w, h, &rx, &ry, &rw, &rh);
       if (tool == TESS_TOOL_PICKER) outline(cr, rx, ry, rw, rh, 1.0, 0.85, 0.2);
       else outline(cr, rx, ry, rw, rh, 1, 1, 1);
       break;
     case TESS_TOOL_BUCKET:
       cell_rect(v, cx, cy, 1, 1, &rx, &ry, &rw, &rh);
-      if (v->stamp) draw_stamp(v, cr, cx, cy, 1, 1, 0.6);
+      if (v->stamp) draw_stamp(v, cr, cx, cy, 1, 1, cx, cy, 0.6);
       outline(cr, rx, ry, rw, rh, 1, 1, 1);
       break;
     default:

@@ -129,6 +129,49 @@ static void eraser_rectangle_and_bucket(void) {
   harness_close(&h);
 }
 
+static void rectangle_tiles_a_multi_tile_stamp_from_the_press(void) {
+  Harness h;
+  harness_open(&h, "rect-stamp.tessera");
+  TessCell s2[2] = {T(9), T(10)};
+  tess_map_view_set_stamp(h.view, 2, 1, s2);
+  tess_map_view_set_tool(h.view, TESS_TOOL_RECTANGLE);
+  /* Dragged right to left: the pattern starts at the press (6, 1). */
+  harness_drag(&h, GDK_BUTTON_PRIMARY, 0, 6, 1, 2, 3);
+  for (int y = 1; y <= 3; y++)
+    for (int x = 2; x <= 6; x++) {
+      TessCell want = ((6 - x) % 2 == 0) ? T(9) : T(10);
+      CHECK_MSG(cell(&h, FIX_LAYER_GROUND, x, y) == want, "(%d,%d)", x, y);
+      CHECK(harness_stored_cell(&h, FIX_LAYER_GROUND, (uint32_t)x, (uint32_t)y) == want);
+    }
+  CHECK(cell(&h, FIX_LAYER_GROUND, 7, 1) == 0);
+  harness_undo(&h);
+  CHECK(cell(&h, FIX_LAYER_GROUND, 4, 1) == 0 && (cell(&h, FIX_LAYER_GROUND, 4, 2) & 0xFFFF) == 11);
+  harness_close(&h);
+}
+
+static void hover_previews_the_stamp(void) {
+  Harness h;
+  harness_open(&h, "hover.tessera");
+  TessCell stamp = T(12); /* red */
+  tess_map_view_set_stamp(h.view, 1, 1, &stamp);
+  cairo_surface_t *before = tess_map_view_test_render(h.view, 400, 300);
+  double x, y;
+  harness_cell_center(&h, 5, 1, &x, &y);
+  tess_map_view_test_motion(h.view, x, y, 0);
+  cairo_surface_t *after = tess_map_view_test_render(h.view, 400, 300);
+  cairo_surface_flush(before);
+  cairo_surface_flush(after);
+  int stride = cairo_image_surface_get_stride(after);
+  uint32_t p0 = *(const uint32_t *)(const void *)(cairo_image_surface_get_data(before) + (int)(y + 6) * stride + 4 * (int)(x + 6));
+  uint32_t p1 = *(const uint32_t *)(const void *)(cairo_image_surface_get_data(after) + (int)(y + 6) * stride + 4 * (int)(x + 6));
+  /* 60 % of tile 12's red over the dark background. */
+  CHECK_MSG(((p1 >> 16) & 0xFF) > ((p0 >> 16) & 0xFF) + 80, "before %08x after %08x", p0, p1);
+  CHECK(cell(&h, FIX_LAYER_GROUND, 5, 1) == 0); /* a preview, not an edit */
+  cairo_surface_destroy(before);
+  cairo_surface_destroy(after);
+  harness_close(&h);
+}
+
 static void picker_and_alt_click(void) {
   Harness h;
   harness_open(&h, "picker.tessera");
@@ -411,7 +454,8 @@ int main(int argc, char **argv) {
   gtk_init();
   static const TessTestCase cases[] = {
       TEST(brush_drag_is_one_undo_step), TEST(multi_tile_stamp_flips_and_rotates_like_tiled),
-      TEST(eraser_rectangle_and_bucket), TEST(picker_and_alt_click), TEST(material_brush_paints_overrides),
+      TEST(eraser_rectangle_and_bucket), TEST(rectangle_tiles_a_multi_tile_stamp_from_the_press),
+      TEST(hover_previews_the_stamp), TEST(picker_and_alt_click), TEST(material_brush_paints_overrides),
       TEST(select_move_cut_copy_paste), TEST(locked_layer_refuses_visibly),
       TEST(zoom_keeps_the_point_under_the_pointer), TEST(pan_with_middle_drag_space_and_scroll),
       TEST(cursor_reports_the_cell), TEST(edits_redraw_only_their_chunk), TEST(window_draws_the_view),
