@@ -25,14 +25,14 @@ void pack_mass_add_box(PackMass *m, double hx, double hy, double density) {
   add_part(m, mass, 0, 0, mass * (4.0 * hx * hx + 4.0 * hy * hy) / 12.0);
 }
 
-void pack_mass_add_capsule(PackMass *m, double half, double r, double density) {
-  double length = 2.0 * half, rr = r * r;
+void pack_mass_add_capsule(PackMass *m, double ax, double ay, double bx, double by, double r, double density) {
+  double length = sqrt((bx - ax) * (bx - ax) + (by - ay) * (by - ay)), half = 0.5 * length, rr = r * r;
   double circle_mass = density * PACK_PI * rr;
   double box_mass = density * 2.0 * r * length;
   double lc = 4.0 * r / (3.0 * PACK_PI);
   double circle_inertia = circle_mass * (0.5 * rr + half * half + 2.0 * half * lc);
   double box_inertia = box_mass * (4.0 * rr + length * length) / 12.0;
-  add_part(m, circle_mass + box_mass, 0, 0, circle_inertia + box_inertia);
+  add_part(m, circle_mass + box_mass, 0.5 * (ax + bx), 0.5 * (ay + by), circle_inertia + box_inertia);
 }
 
 void pack_mass_add_polygon(PackMass *m, const TessPolygon *poly, double density) {

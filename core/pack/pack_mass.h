@@ -14,7 +14,7 @@ typedef struct PackMass {
 void pack_mass_init(PackMass *m);
 void pack_mass_add_circle(PackMass *m, double cx, double cy, double r, double density);
 void pack_mass_add_box(PackMass *m, double hx, double hy, double density); /* centred on the origin */
-void pack_mass_add_capsule(PackMass *m, double half_length, double r, double density); /* along x, centred */
+void pack_mass_add_capsule(PackMass *m, double ax, double ay, double bx, double by, double r, double density);
 void pack_mass_add_polygon(PackMass *m, const TessPolygon *poly, double density);
 /* Total mass, centroid and inertia about the centroid. */
 void pack_mass_result(const PackMass *m, double *mass, double *cx, double *cy, double *inertia);

@@ -13,6 +13,7 @@
 #include "pack_geometry.h"
 #include "pack_mass.h"
 #include "tessera/image.h"
+#include "tessera/scene.h"
 #include "tlv_reader.h"
 
 enum {
@@ -63,8 +64,8 @@ typedef struct Writer {
   Section s[S_COUNT];
   PackStrings str;
   PackMap tileset_used; /* tileset id -> 1 */
-  PackMap body_index;   /* object id -> 1-based body index */
   uint8_t *occupied;    /* per cell: some tile or material layer holds a value there */
+  TessScene *scene;     /* the level resolved for simulation: what the pack's simulation data copies */
   PackMap sprite_index; /* sprite id -> 1-based sprite index */
   double ppm;
 } Writer;
@@ -117,7 +118,9 @@ static void write_settings(Writer *w) {
   pack_put_f32(b, st->floor_drag);
   pack_put_u32(b, pack_string(&w->str, st->name));
   pack_put_u32(b, w->lv->id);
-  pack_buf_grow(b, TLV_SETTINGS_SIZE - 52);
+  pack_put_f32(b, w->scene->cell_w);
+  pack_put_f32(b, w->scene->cell_h);
+  pack_buf_grow(b, TLV_SETTINGS_SIZE - 60);
   w->s[S_SETT].count = 1;
 }
 
@@ -329,7 +332,12 @@ static TessResult write_tilesets(Writer *w) {
 
 /* ---- Collision: the resolved grid and the merged geometry ----------------- */
 
+/* The scene's cells (kind, one-way, material, traced pieces in metres) plus
+ * the tile that collides, as a palette of distinct entries: a cell's pieces
+ * depend only on its tile, flips and the level's tile size, so entries
+ * carry them once. */
 static TessResult write_collision(Writer *w) {
+  const TessScene *sc = w->scene;
   uint32_t W = w->lv->settings.width, H = w->lv->settings.height;
   size_t n = (size_t)W * H;
   uint32_t *grid = tess_alloc(n * sizeof *grid);
@@ -344,15 +352,15 @@ static TessResult write_collision(Writer *w) {
   }
   for (uint32_t y = 0; y < H && r == TESS_OK; y++) {
     for (uint32_t x = 0; x < W; x++) {
-      TessCellCollision cc;
-      /* A cell no layer names anything at (empty, or only tiles and
-       * materials that no longer exist) collides as nothing: DESIGN.md's
-       * rule gives no shape and no material. Skip the lookup. */
-      if (w->occupied[(size_t)y * W + x]) tess_level_cell_collision(w->p, w->lv, x, y, &cc);
-      else memset(&cc, 0, sizeof cc);
-      uint32_t mat = material_index(w, cc.material);
-      uint32_t cell = cc.tile ? cc.cell : 0;
-      uint64_t key = (uint64_t)cell | ((uint64_t)mat << 32) | ((uint64_t)cc.kind << 48) | ((uint64_t)cc.one_way << 50);
+      size_t i = (size_t)y * W + x;
+      uint32_t kind = sc->cell_kind[i], one_way = sc->cell_one_way[i], mat = sc->cell_material[i], cell = 0;
+      /* The colliding tile is only looked up where something collides. */
+      if (kind != TESS_MAP_EMPTY && w->occupied[i]) {
+        TessCellCollision cc;
+        tess_level_cell_collision(w->p, w->lv, x, y, &cc);
+        cell = cc.tile ? cc.cell : 0;
+      }
+      uint64_t key = (uint64_t)cell | ((uint64_t)mat << 32) | ((uint64_t)kind << 48) | ((uint64_t)one_way << 50);
       uint32_t idx;
       if (pal_count && key == last_key) {
         idx = last_idx; /* runs of equal cells are the common case */
@@ -362,18 +370,23 @@ static TessResult write_collision(Writer *w) {
           r = tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory");
           break;
         }
+        uint32_t poly_first = w->s[S_POLY].count;
+        if (kind == TESS_MAP_TRACED && sc->piece_start)
+          for (uint32_t k = sc->piece_start[i]; k < sc->piece_start[i + 1]; k++) put_polygon(w, &sc->pieces[k], 0.0, 0.0, 1.0);
         PackBuf *b = &w->s[S_CPAL].buf;
         pack_put_u32(b, cell);
         pack_put_u32(b, mat);
-        pack_put_u8(b, cc.kind);
-        pack_put_u8(b, cc.one_way ? 1 : 0);
+        pack_put_u8(b, (uint8_t)kind);
+        pack_put_u8(b, (uint8_t)one_way);
         pack_put_u16(b, 0);
+        pack_put_u32(b, poly_first);
+        pack_put_u32(b, w->s[S_POLY].count - poly_first);
         pack_put_u32(b, 0);
       }
       last_key = key;
       last_idx = idx;
-      grid[(size_t)y * W + x] = idx;
-      solid[(size_t)y * W + x] = cc.kind == TESS_TILE_COLLISION_FULL && !cc.one_way ? mat : PACK_NOT_SOLID;
+      grid[i] = idx;
+      solid[i] = kind == TESS_MAP_FULL && !one_way ? mat : PACK_NOT_SOLID;
     }
   }
   if (r != TESS_OK) goto done;
@@ -428,7 +441,6 @@ static int id_cmp(const void *a, const void *b) {
  * in ascending id. */
 static TessResult index_bodies(Writer *w) {
   TESS_ARRAY(TessId) sprites = {0};
-  uint32_t next = 1;
   for (uint32_t li = 0; li < w->lv->layer_count; li++) {
     const TessLayer *layer = w->lv->layers[li];
     if (layer->props.kind != TESS_LAYER_OBJECTS) continue;
@@ -436,7 +448,6 @@ static TessResult index_bodies(Writer *w) {
       const TessObject *o = &layer->objects[i];
       if (o->kind != TESS_OBJECT_BODY) continue;
       uint32_t have;
-      if (!pack_map_put(&w->body_index, o->id, next++)) goto nomem;
       if (o->u.body.shape == TESS_BODY_SPRITE && tess_project_sprite(w->p, o->u.body.sprite) &&
           !pack_map_get(&w->sprite_index, o->u.body.sprite, &have)) {
         if (!pack_map_put(&w->sprite_index, o->u.body.sprite, 0) || !TESS_ARRAY_PUSH(&sprites, o->u.body.sprite)) goto nomem;
@@ -475,170 +486,140 @@ nomem:
   return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory");
 }
 
-static void put_shape(Writer *w, uint32_t kind, double ax, double ay, double bx, double by, double radius, uint32_t poly) {
+static void put_shape(Writer *w, const TessSceneShape *sh, PackMass *mass, double density) {
   PackBuf *b = &w->s[S_SHAP].buf;
-  pack_put_u32(b, kind);
-  pack_put_f32(b, (float)ax);
-  pack_put_f32(b, (float)ay);
-  pack_put_f32(b, (float)bx);
-  pack_put_f32(b, (float)by);
-  pack_put_f32(b, (float)radius);
+  uint32_t poly = 0;
+  if (sh->type == TESS_SHAPE_POLYGON) {
+    TessPolygon p;
+    memset(&p, 0, sizeof p);
+    p.count = sh->count;
+    memcpy(p.v, sh->v, sizeof p.v);
+    poly = put_polygon(w, &p, 0.0, 0.0, 1.0);
+    pack_mass_add_polygon(mass, &p, density);
+  } else if (sh->type == TESS_SHAPE_CAPSULE) {
+    pack_mass_add_capsule(mass, sh->v[0].x, sh->v[0].y, sh->v[1].x, sh->v[1].y, sh->radius, density);
+  } else {
+    pack_mass_add_circle(mass, sh->v[0].x, sh->v[0].y, sh->radius, density);
+  }
+  pack_put_u32(b, sh->type);
+  pack_put_f32(b, sh->v[0].x);
+  pack_put_f32(b, sh->v[0].y);
+  pack_put_f32(b, sh->type == TESS_SHAPE_CAPSULE ? sh->v[1].x : 0.0f);
+  pack_put_f32(b, sh->type == TESS_SHAPE_CAPSULE ? sh->v[1].y : 0.0f);
+  pack_put_f32(b, sh->radius);
   pack_put_u32(b, poly);
   pack_put_u32(b, 0);
   w->s[S_SHAP].count++;
 }
 
-/* Shapes of one body in body-local metres, and their mass properties. */
-static void body_shapes(Writer *w, const TessObject *o, double density, PackMass *mass) {
-  const TessBodyObject *bo = &o->u.body;
-  double s = 1.0 / w->ppm;
-  pack_mass_init(mass);
-  switch (bo->shape) {
-    case TESS_BODY_CIRCLE:
-      put_shape(w, TLV_SHAPE_CIRCLE, 0, 0, 0, 0, bo->radius * s, 0);
-      pack_mass_add_circle(mass, 0, 0, bo->radius * s, density);
-      break;
-    case TESS_BODY_BOX: {
-      double hx = 0.5 * bo->width, hy = 0.5 * bo->height;
-      TessPolygon box = {4, {{(float)-hx, (float)-hy}, {(float)hx, (float)-hy}, {(float)hx, (float)hy}, {(float)-hx, (float)hy}}};
-      uint32_t poly = put_polygon(w, &box, 0, 0, s);
-      if (poly != UINT32_MAX) {
-        put_shape(w, TLV_SHAPE_POLYGON, 0, 0, 0, 0, 0, poly);
-        pack_mass_add_box(mass, hx * s, hy * s, density);
-      }
-      break;
-    }
-    case TESS_BODY_CAPSULE: {
-      double r = 0.5 * bo->height, half = 0.5 * bo->width - r;
-      if (half < 0) half = 0;
-      put_shape(w, TLV_SHAPE_CAPSULE, -half * s, 0, half * s, 0, r * s, 0);
-      pack_mass_add_capsule(mass, half * s, r * s, density);
-      break;
-    }
-    case TESS_BODY_SPRITE: {
-      const TessSprite *sp = tess_project_sprite(w->p, bo->sprite);
-      if (!sp) break;
-      const TessSpriteMask *mk = &sp->mask;
-      double ax = sp->anchor.x, ay = sp->anchor.y;
-      if (mk->mode == TESS_MASK_CIRCLE && mk->circle_radius > 0) {
-        double cx = (mk->circle_center.x - ax) * s, cy = (mk->circle_center.y - ay) * s;
-        put_shape(w, TLV_SHAPE_CIRCLE, cx, cy, 0, 0, mk->circle_radius * s, 0);
-        pack_mass_add_circle(mass, cx, cy, mk->circle_radius * s, density);
-      } else {
-        for (uint32_t k = 0; k < mk->piece_count; k++) {
-          uint32_t poly = put_polygon(w, &mk->pieces[k], ax, ay, s);
-          if (poly == UINT32_MAX) continue;
-          put_shape(w, TLV_SHAPE_POLYGON, 0, 0, 0, 0, 0, poly);
-          TessPolygon local = mk->pieces[k];
-          for (uint32_t v = 0; v < local.count && v < TESS_POLY_MAX; v++) {
-            local.v[v].x = (float)(((double)mk->pieces[k].v[v].x - ax) * s);
-            local.v[v].y = (float)(((double)mk->pieces[k].v[v].y - ay) * s);
-          }
-          pack_mass_add_polygon(mass, &local, density);
-        }
-      }
-      break;
-    }
-    default: break;
+static const TessObject *object_of(const Writer *w, TessId id) { return id ? tess_level_object(w->lv, id, NULL) : NULL; }
+
+static void write_props_of(Writer *w, const TessObject *o, PackBuf *rec) {
+  if (o) {
+    write_props(w, o, rec);
+  } else {
+    pack_put_u32(rec, w->s[S_PROP].count);
+    pack_put_u32(rec, 0);
   }
 }
 
-static void write_body(Writer *w, const TessObject *o) {
-  const TessBodyObject *bo = &o->u.body;
-  TessId mat_id = bo->material ? bo->material : (w->p->material_count ? w->p->materials[0].id : 0);
-  uint32_t mat = material_index(w, mat_id);
-  double density = mat ? w->p->materials[mat - 1].density : 1.0;
-  uint32_t sprite = 0, shape_first = w->s[S_SHAP].count;
-  if (bo->shape == TESS_BODY_SPRITE) pack_map_get(&w->sprite_index, bo->sprite, &sprite);
+/* Bodies as the scene has them (positions, shapes, mass), with what the
+ * level adds for a game (names, sprites, properties). */
+static void write_body(Writer *w, const TessSceneBody *sb) {
+  const TessObject *o = object_of(w, sb->object);
+  const TessBodyObject *bo = o && o->kind == TESS_OBJECT_BODY ? &o->u.body : NULL;
+  uint32_t sprite = 0;
+  if (bo && bo->shape == TESS_BODY_SPRITE) pack_map_get(&w->sprite_index, bo->sprite, &sprite);
+  double density = sb->material < w->scene->material_count ? w->scene->materials[sb->material].density : 1.0;
   PackMass mass;
-  body_shapes(w, o, density, &mass);
+  pack_mass_init(&mass);
+  for (uint32_t k = 0; k < sb->shape_count; k++) put_shape(w, &w->scene->shapes[sb->first_shape + k], &mass, density);
   double m, cx, cy, inertia;
   pack_mass_result(&mass, &m, &cx, &cy, &inertia);
   PackBuf *b = &w->s[S_BODY].buf;
-  pack_put_u32(b, o->id);
-  pack_put_u32(b, pack_string(&w->str, o->name));
-  pack_put_u8(b, bo->type <= 2 ? bo->type : 0);
-  pack_put_u8(b, bo->sensor ? 1 : 0);
-  pack_put_u8(b, bo->shape <= 3 ? bo->shape : 0);
-  pack_put_u8(b, bo->pin <= 2 ? bo->pin : 0);
-  pack_put_u32(b, mat);
+  pack_put_u32(b, sb->object);
+  pack_put_u32(b, pack_string(&w->str, o ? o->name : NULL));
+  pack_put_u8(b, sb->type);
+  pack_put_u8(b, sb->sensor);
+  pack_put_u8(b, bo && bo->shape <= 3 ? bo->shape : 0);
+  pack_put_u8(b, sb->pin);
+  pack_put_u32(b, sb->material);
   pack_put_u32(b, sprite);
-  pack_put_u32(b, bo->category);
-  pack_put_u32(b, bo->mask);
-  pack_put_f32(b, (float)(o->pos.x / w->ppm));
-  pack_put_f32(b, (float)(o->pos.y / w->ppm));
-  pack_put_f32(b, o->angle);
-  pack_put_u32(b, shape_first);
-  pack_put_u32(b, w->s[S_SHAP].count - shape_first);
-  pack_put_f32(b, (float)m);
-  pack_put_f32(b, (float)cx);
-  pack_put_f32(b, (float)cy);
-  pack_put_f32(b, (float)inertia);
-  write_props(w, o, b);
-  pack_put_u32(b, 0);
-  pack_put_u32(b, 0);
+  pack_put_u32(b, sb->category);
+  pack_put_u32(b, sb->mask);
+  pack_put_f32(b, sb->position.x);
+  pack_put_f32(b, sb->position.y);
+  pack_put_f32(b, sb->angle);
+  pack_put_u32(b, sb->first_shape);
+  pack_put_u32(b, sb->shape_count);
+  if (sb->has_mass) {
+    pack_put_f32(b, sb->mass);
+    pack_put_f32(b, sb->local_center.x);
+    pack_put_f32(b, sb->local_center.y);
+    pack_put_f32(b, sb->inertia);
+  } else {
+    pack_put_f32(b, (float)m);
+    pack_put_f32(b, (float)cx);
+    pack_put_f32(b, (float)cy);
+    pack_put_f32(b, (float)inertia);
+  }
+  write_props_of(w, o, b);
+  pack_put_u8(b, sb->has_mass ? 1 : 0);
+  pack_buf_grow(b, 7);
   w->s[S_BODY].count++;
 }
 
-static void write_joint(Writer *w, const TessObject *o) {
-  const TessJointObject *j = &o->u.joint;
-  uint32_t a = 0, b_index = 0;
-  /* A joint to a body that does not exist is left out (validate reports it). */
-  if (j->body_a && !pack_map_get(&w->body_index, j->body_a, &a)) return;
-  if (j->body_b && !pack_map_get(&w->body_index, j->body_b, &b_index)) return;
-  double ax = o->pos.x / w->ppm, ay = o->pos.y / w->ppm;
-  double bx = j->kind == TESS_JOINT_DISTANCE ? j->anchor_b.x / w->ppm : ax;
-  double by = j->kind == TESS_JOINT_DISTANCE ? j->anchor_b.y / w->ppm : ay;
-  double length = j->length / w->ppm;
-  if (j->kind == TESS_JOINT_DISTANCE && j->length <= 0) length = hypot(bx - ax, by - ay);
+static void write_joint(Writer *w, const TessSceneJoint *j) {
+  const TessObject *o = object_of(w, j->object);
   PackBuf *b = &w->s[S_JOIN].buf;
-  pack_put_u32(b, o->id);
-  pack_put_u32(b, pack_string(&w->str, o->name));
+  pack_put_u32(b, j->object);
+  pack_put_u32(b, pack_string(&w->str, o ? o->name : NULL));
   pack_put_u32(b, j->kind == TESS_JOINT_DISTANCE ? TLV_JOINT_DISTANCE : TLV_JOINT_PIN);
-  pack_put_u32(b, j->limit_enabled ? TLV_JOINT_LIMIT : 0);
-  pack_put_u32(b, a);
-  pack_put_u32(b, b_index);
-  pack_put_f32(b, (float)ax);
-  pack_put_f32(b, (float)ay);
-  pack_put_f32(b, (float)bx);
-  pack_put_f32(b, (float)by);
-  pack_put_f32(b, (float)length);
+  pack_put_u32(b, (j->limit_enabled ? TLV_JOINT_LIMIT : 0) | (j->from_overlap ? TLV_JOINT_AUTO_PIN : 0));
+  pack_put_u32(b, j->body_a < 0 ? 0 : (uint32_t)j->body_a + 1);
+  pack_put_u32(b, j->body_b < 0 ? 0 : (uint32_t)j->body_b + 1);
+  pack_put_f32(b, j->anchor_a.x);
+  pack_put_f32(b, j->anchor_a.y);
+  pack_put_f32(b, j->anchor_b.x);
+  pack_put_f32(b, j->anchor_b.y);
+  pack_put_f32(b, j->length);
   pack_put_f32(b, j->lower);
   pack_put_f32(b, j->upper);
-  write_props(w, o, b);
+  write_props_of(w, o, b);
   pack_put_u32(b, 0);
   w->s[S_JOIN].count++;
 }
 
-static void write_zone(Writer *w, const TessObject *o) {
-  const TessZoneObject *z = &o->u.zone;
+static void write_zone(Writer *w, const TessSceneZone *z) {
+  const TessObject *o = object_of(w, z->object);
   PackBuf *b = &w->s[S_ZONE].buf;
-  pack_put_u32(b, o->id);
-  pack_put_u32(b, pack_string(&w->str, o->name));
+  pack_put_u32(b, z->object);
+  pack_put_u32(b, pack_string(&w->str, o ? o->name : NULL));
   pack_put_u32(b, z->kind <= 2 ? z->kind : 0);
-  pack_put_f32(b, (float)(o->pos.x / w->ppm));
-  pack_put_f32(b, (float)(o->pos.y / w->ppm));
-  pack_put_f32(b, o->angle);
-  pack_put_f32(b, (float)(z->width / w->ppm));
-  pack_put_f32(b, (float)(z->height / w->ppm));
+  pack_put_f32(b, z->center.x);
+  pack_put_f32(b, z->center.y);
+  pack_put_f32(b, o ? o->angle : 0.0f);
+  pack_put_f32(b, z->width);
+  pack_put_f32(b, z->height);
   pack_put_f32(b, z->vector.x);
   pack_put_f32(b, z->vector.y);
   pack_put_f32(b, z->strength);
-  pack_put_f32(b, (float)(z->radius / w->ppm));
-  write_props(w, o, b);
+  pack_put_f32(b, z->radius);
+  write_props_of(w, o, b);
   pack_put_u32(b, 0);
   pack_put_u32(b, 0);
   w->s[S_ZONE].count++;
 }
 
-static void write_spawn(Writer *w, const TessObject *o) {
+static void write_spawn(Writer *w, const TessSceneSpawn *sp) {
+  const TessObject *o = object_of(w, sp->object);
   PackBuf *b = &w->s[S_SPWN].buf;
-  pack_put_u32(b, o->id);
-  pack_put_u32(b, pack_string(&w->str, o->name));
-  pack_put_f32(b, (float)(o->pos.x / w->ppm));
-  pack_put_f32(b, (float)(o->pos.y / w->ppm));
-  pack_put_f32(b, o->angle);
-  write_props(w, o, b);
+  pack_put_u32(b, sp->object);
+  pack_put_u32(b, pack_string(&w->str, sp->name));
+  pack_put_f32(b, sp->position.x);
+  pack_put_f32(b, sp->position.y);
+  pack_put_f32(b, o ? o->angle : 0.0f);
+  write_props_of(w, o, b);
   pack_put_u32(b, 0);
   w->s[S_SPWN].count++;
 }
@@ -646,23 +627,11 @@ static void write_spawn(Writer *w, const TessObject *o) {
 static TessResult write_objects(Writer *w) {
   TessResult r = index_bodies(w);
   if (r != TESS_OK) return r;
-  for (int pass = 0; pass < 4; pass++) {
-    for (uint32_t li = 0; li < w->lv->layer_count; li++) {
-      const TessLayer *layer = w->lv->layers[li];
-      if (layer->props.kind != TESS_LAYER_OBJECTS) continue;
-      for (uint32_t i = 0; i < layer->object_count; i++) {
-        const TessObject *o = &layer->objects[i];
-        if (o->kind != pass) continue;
-        switch (o->kind) {
-          case TESS_OBJECT_BODY: write_body(w, o); break;
-          case TESS_OBJECT_JOINT: write_joint(w, o); break;
-          case TESS_OBJECT_ZONE: write_zone(w, o); break;
-          case TESS_OBJECT_SPAWN: write_spawn(w, o); break;
-          default: break;
-        }
-      }
-    }
-  }
+  const TessScene *sc = w->scene;
+  for (uint32_t i = 0; i < sc->body_count; i++) write_body(w, &sc->bodies[i]);
+  for (uint32_t i = 0; i < sc->joint_count; i++) write_joint(w, &sc->joints[i]);
+  for (uint32_t i = 0; i < sc->zone_count; i++) write_zone(w, &sc->zones[i]);
+  for (uint32_t i = 0; i < sc->spawn_count; i++) write_spawn(w, &sc->spawns[i]);
   return TESS_OK;
 }
 
@@ -770,6 +739,12 @@ TessResult tess_pack_write(const TessProject *p, const TessLevel *level, const T
   w->ppm = level->settings.ppm;
   w->s[S_CGRD].stride = 1;
   pack_strings_init(&w->str);
+  r = tess_scene_from_level(p, level, &w->scene, err);
+  if (r != TESS_OK) {
+    pack_strings_free(&w->str);
+    tess_free(w);
+    return r;
+  }
   write_settings(w);
   write_materials(w);
   r = write_layers(w);
@@ -780,9 +755,9 @@ TessResult tess_pack_write(const TessProject *p, const TessLevel *level, const T
   for (int i = 0; i < S_COUNT; i++) pack_buf_free(&w->s[i].buf);
   pack_strings_free(&w->str);
   pack_map_free(&w->tileset_used);
-  pack_map_free(&w->body_index);
   pack_map_free(&w->sprite_index);
   tess_free(w->occupied);
+  tess_scene_destroy(w->scene);
   tess_free(w);
   return r;
 }

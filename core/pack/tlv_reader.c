@@ -390,6 +390,8 @@ static TlvResult validate_settings(Ctx *c, const TlvSection *s) {
   st->floor_drag = rdf32(r + 40);
   st->name = rd32(r + 44);
   st->level_id = rd32(r + 48);
+  st->cell_w = rdf32(r + 52);
+  st->cell_h = rdf32(r + 56);
   if (st->width < 1 || st->width > TLV_MAX_SIDE || st->height < 1 || st->height > TLV_MAX_SIDE)
     return fail(c->err, TLV_ERR_LIMIT, s->offset, "level of %u x %u cells (1..%u per side)", (unsigned)st->width, (unsigned)st->height, TLV_MAX_SIDE);
   if (st->tile_w < 1 || st->tile_w > 65536u || st->tile_h < 1 || st->tile_h > 65536u)
@@ -402,6 +404,8 @@ static TlvResult validate_settings(Ctx *c, const TlvSection *s) {
   if (!(st->physics_hz > 0.0f)) return fail(c->err, TLV_ERR_VALUE, s->offset + 32, "physics rate must be positive");
   if (st->substeps < 1 || st->substeps > 256u) return fail(c->err, TLV_ERR_VALUE, s->offset + 36, "%u sub-steps (1..256)", (unsigned)st->substeps);
   if (!(st->floor_drag >= 0.0f)) return fail(c->err, TLV_ERR_VALUE, s->offset + 40, "negative floor drag");
+  TRY(check_finite(c, r, s->offset, 52, 2, "settings cell size"));
+  if (!(st->cell_w > 0.0f) || !(st->cell_h > 0.0f)) return fail(c->err, TLV_ERR_VALUE, s->offset + 52, "cell size in metres must be positive");
   return check_string(c, st->name, s->offset + 44, "settings name");
 }
 
@@ -537,6 +541,7 @@ static TlvResult validate_collision(Ctx *c) {
     TRY(check_cell_value(c, rd32(r), at, "collision palette"));
     if (rd32(r + 4) > c->lv->materials.count) return fail(c->err, TLV_ERR_INDEX, at + 4, "collision palette %u: material %u of %u", (unsigned)i, (unsigned)rd32(r + 4), (unsigned)c->lv->materials.count);
     if (r[8] > 2 || r[9] > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "collision palette %u: kind or one-way flag", (unsigned)i);
+    TRY(check_range(c, rd32(r + 12), rd32(r + 16), &c->lv->polygons, at + 12, "collision palette pieces"));
   }
   if (g->size == 0 && g->count == 0) return TLV_OK; /* no grid: nothing collides per cell */
   if (g->stride != 1 && g->stride != 2 && g->stride != 4) return fail(c->err, TLV_ERR_VALUE, g->offset, "collision grid: cell width %u", (unsigned)g->stride);
@@ -599,6 +604,7 @@ static TlvResult validate_objects(Ctx *c) {
     uint64_t at = rec_off(&lv->bodies, i, 0);
     TRY(check_string(c, rd32(r + 4), at + 4, "body name"));
     if (r[8] > 2 || r[9] > 1 || r[10] > 3 || r[11] > 2) return fail(c->err, TLV_ERR_VALUE, at + 8, "body %u: type, sensor, source or pin", (unsigned)i);
+    if (r[72] > 1) return fail(c->err, TLV_ERR_VALUE, at + 72, "body %u: mass flag %u", (unsigned)i, (unsigned)r[72]);
     if (rd32(r + 12) > lv->materials.count) return fail(c->err, TLV_ERR_INDEX, at + 12, "body %u: material %u of %u", (unsigned)i, (unsigned)rd32(r + 12), (unsigned)lv->materials.count);
     if (rd32(r + 16) > lv->sprites.count) return fail(c->err, TLV_ERR_INDEX, at + 16, "body %u: sprite %u of %u", (unsigned)i, (unsigned)rd32(r + 16), (unsigned)lv->sprites.count);
     TRY(check_finite(c, r, at, 28, 3, "body"));
@@ -885,6 +891,8 @@ int tlv_collision_entry(const TlvLevel *lv, uint32_t index, TlvCollisionEntry *o
   out->material = rd32(r + 4);
   out->kind = r[8];
   out->one_way = r[9];
+  out->polygon_first = rd32(r + 12);
+  out->polygon_count = rd32(r + 16);
   return 1;
 }
 
@@ -951,6 +959,7 @@ int tlv_body(const TlvLevel *lv, uint32_t index, TlvBody *out) {
   out->inertia = rdf32(r + 60);
   out->prop_first = rd32(r + 64);
   out->prop_count = rd32(r + 68);
+  out->has_mass = r[72];
   return 1;
 }
 

@@ -88,7 +88,7 @@ extern "C" {
 #define TLV_VERTEX_SIZE 8u
 #define TLV_LAYER_SIZE 48u
 #define TLV_PALETTE_SIZE 4u
-#define TLV_COLLISION_PALETTE_SIZE 16u
+#define TLV_COLLISION_PALETTE_SIZE 24u
 #define TLV_LOOP_SIZE 16u
 #define TLV_EDGE_SIZE 4u
 #define TLV_RECT_SIZE 20u
@@ -147,6 +147,7 @@ typedef struct TlvSettings {
   float floor_drag;
   uint32_t name;           /* string */
   uint32_t level_id;
+  float cell_w, cell_h;    /* metres: tile size / ppm as the scene computes it */
 } TlvSettings;
 
 typedef struct TlvHeader {
@@ -241,6 +242,8 @@ typedef struct TlvCollisionEntry {
   uint32_t material; /* effective material (1-based), 0 = none */
   uint8_t kind;      /* 0 none, 1 full square, 2 traced */
   uint8_t one_way;
+  uint32_t polygon_first, polygon_count; /* traced: the cell's pieces in POLY, metres from the cell's
+                                          * top-left corner, flips applied */
 } TlvCollisionEntry;
 
 typedef struct TlvLoop {
@@ -259,6 +262,9 @@ typedef struct TlvBody {
   uint8_t sensor;
   uint8_t source;     /* 0 circle, 1 box, 2 capsule, 3 sprite (how it was made) */
   uint8_t pin;        /* 0 none, 1 at smaller centroid, 2 at overlap centre */
+  uint8_t has_mass;   /* 1: the mass properties come from the sprite's pixels and are used as they are;
+                       * 0: a physics engine computes them from the shapes (the values below are
+                       *    that computation, for information) */
   uint32_t material;  /* 1-based */
   uint32_t sprite;    /* 1-based sprite index, 0 = none */
   uint32_t category, mask;

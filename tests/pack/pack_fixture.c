@@ -121,6 +121,11 @@ static TessResult add_sprites(TessProject *p, TessId ids[2], TessError *err) {
     } else {
       TessPolygon pieces[2] = {{4, {{0, 4}, {32, 4}, {32, 28}, {0, 28}}}, {5, {{32, 0}, {64, 8}, {64, 24}, {32, 32}, {30, 16}}}};
       s.mask.mode = TESS_MASK_PIECES;
+      /* pixel mass properties as core/mask would give them */
+      s.mask.area = 1700.0;
+      s.mask.centroid_x = 30.5;
+      s.mask.centroid_y = 16.0;
+      s.mask.inertia = 410000.0;
       s.mask.piece_count = 2;
       s.mask.pieces = pieces;
       TessResult r = tess_edit_sprite_add(p, &s, &ids[k], err);
@@ -257,6 +262,7 @@ static TessResult fill_level(TessProject *p, TessTestRng *rng, const PackFixture
     o.u.joint.kind = (uint8_t)(i % 2);
     o.u.joint.body_a = body_ids[tess_rng_below(rng, nb)];
     o.u.joint.body_b = i % 3 == 2 ? 0 : body_ids[tess_rng_below(rng, nb)];
+    if (o.u.joint.body_b == o.u.joint.body_a) o.u.joint.body_b = 0; /* never a body to itself */
     o.u.joint.anchor_b = tess_v2(o.pos.x + 20, o.pos.y + 5);
     o.u.joint.length = i % 4 == 1 ? 0.0f : 30.0f;
     o.u.joint.limit_enabled = i % 2 == 0;

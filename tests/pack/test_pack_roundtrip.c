@@ -17,6 +17,7 @@ static void open_ok(const uint8_t *data, size_t size, TlvLevel *lv) {
 }
 
 static void random_levels_round_trip(void) {
+  uint32_t auto_pins = 0, traced_entries = 0, has_mass = 0;
   for (uint64_t seed = 1; seed <= 12; seed++) {
     PackFixtureSpec spec;
     pack_fixture_spec_default(&spec);
@@ -44,10 +45,28 @@ static void random_levels_round_trip(void) {
       CHECK(lv.zones.count == spec.zones && lv.spawns.count == spec.spawns && lv.properties.count > 0);
       CHECK_MSG(lv.sprites.count == 2 && lv.tilesets.count >= 1 && lv.collision_palette.count > 2, "seed %llu: %u sprites, %u tilesets, %u collision entries", (unsigned long long)seed, lv.sprites.count, lv.tilesets.count, lv.collision_palette.count);
       CHECK(lv.header.content_hash == tess_pack_content_hash(p, p->levels[i], NULL));
+      for (uint32_t k = 0; k < lv.joints.count; k++) {
+        TlvJoint j;
+        tlv_joint(&lv, k, &j);
+        auto_pins += (j.flags & TLV_JOINT_AUTO_PIN) != 0;
+      }
+      for (uint32_t k = 0; k < lv.collision_palette.count; k++) {
+        TlvCollisionEntry e;
+        tlv_collision_entry(&lv, k, &e);
+        traced_entries += e.polygon_count > 0;
+      }
+      for (uint32_t k = 0; k < lv.bodies.count; k++) {
+        TlvBody b;
+        tlv_body(&lv, k, &b);
+        has_mass += b.has_mass;
+      }
       tess_free(data);
     }
     tess_project_destroy(p);
   }
+  /* The fixture places pin-on-overlap bodies and traced tiles: both must reach the file. */
+  printf("  %u auto-pins, %u traced collision entries, %u bodies with pixel mass\n", auto_pins, traced_entries, has_mass);
+  CHECK(auto_pins > 0 && traced_entries > 0);
 }
 
 /* Cells whose palette needs 16 bits (noise over a tileset of many tiles is
