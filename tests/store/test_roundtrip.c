@@ -120,9 +120,20 @@ void roundtrip_save_all(void) {
     CHECK_OK(tess_store_save_all(store, p, &err), &err);
     const TessChange *c;
     CHECK(tess_project_changes(p, &c) == 0);
+    check_same(p, path, "save_all");
+    /* The editor's new project: save_all, then edits flushed into the same store. */
+    CHECK_OK(tess_edit_object_remove(p, s.level, s.body_circle, &err), &err);
+    CHECK_OK(tess_store_flush(store, p, &err), &err);
+    TessObject o;
+    tess_object_default(&o, TESS_OBJECT_ZONE);
+    TessId id;
+    CHECK_OK(tess_edit_object_add(p, s.level, s.objects, &o, &id, &err), &err);
+    tess_object_clear(&o);
+    CHECK_OK(tess_edit_fill_rect(p, s.level, s.ground, 20, 20, 30, 3, TESS_CELL_MAKE(s.tileset, 4, 0), 0, &err), &err);
+    CHECK_OK(tess_store_flush(store, p, &err), &err);
     tess_store_close(store);
   }
-  check_same(p, path, "save_all");
+  check_same(p, path, "save_all, then flushes");
 
   /* save_all over a file that holds another project replaces it entirely. */
   TessProject *small = tess_project_create();
