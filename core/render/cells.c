@@ -354,7 +354,8 @@ void tess_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, 
       if (x < 0 || x >= (int64_t)level->settings.width) continue;
       TessCellCollision cc;
       tess_level_cell_collision(p, level, (uint32_t)x, (uint32_t)y, &cc);
-      full[gy * gw + gx] = (uint8_t)(cc.kind == TESS_TILE_COLLISION_FULL ? 1 : 0);
+      /* 1: a wall; 2: a one-way platform (solid only from above), drawn as its top edge. */
+      full[gy * gw + gx] = (uint8_t)(cc.kind == TESS_TILE_COLLISION_FULL ? (cc.one_way ? 2 : 1) : 0);
       if (cc.kind == TESS_TILE_COLLISION_TRACED && cc.tile && x >= x0 && x < x1 && y >= y0 && y < y1) {
         for (uint32_t k = 0; k < cc.tile->piece_count; k++) {
           const TessPolygon *poly = &cc.tile->pieces[k];
@@ -381,7 +382,7 @@ void tess_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, 
   for (size_t gy = 1; gy + 1 < gh; gy++) {
     size_t run = 0;
     for (size_t gx = 1; gx < gw; gx++) {
-      bool f = gx + 1 < gw && full[gy * gw + gx];
+      bool f = gx + 1 < gw && full[gy * gw + gx] == 1;
       if (f && !run) run = gx;
       if (!f && run) {
         cairo_rectangle(cr, (x0 + run - 1) * tw, (y0 + gy - 1) * th, (double)(gx - run) * tw, th);
@@ -393,12 +394,22 @@ void tess_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, 
   cairo_fill(cr);
   for (size_t gy = 1; gy + 1 < gh; gy++) {
     for (size_t gx = 1; gx + 1 < gw; gx++) {
-      if (!full[gy * gw + gx]) continue;
       double x = (x0 + gx - 1) * tw, y = (y0 + gy - 1) * th;
-      if (!full[(gy - 1) * gw + gx]) { cairo_move_to(cr, x, y); cairo_line_to(cr, x + tw, y); }
-      if (!full[(gy + 1) * gw + gx]) { cairo_move_to(cr, x, y + th); cairo_line_to(cr, x + tw, y + th); }
-      if (!full[gy * gw + gx - 1]) { cairo_move_to(cr, x, y); cairo_line_to(cr, x, y + th); }
-      if (!full[gy * gw + gx + 1]) { cairo_move_to(cr, x + tw, y); cairo_line_to(cr, x + tw, y + th); }
+      if (full[gy * gw + gx] == 2) {
+        /* The platform's top, with ticks showing the side that stops bodies. */
+        cairo_move_to(cr, x, y);
+        cairo_line_to(cr, x + tw, y);
+        for (int k = 1; k <= 3; k++) {
+          cairo_move_to(cr, x + tw * k / 4.0, y);
+          cairo_line_to(cr, x + tw * k / 4.0, y + th * 0.25);
+        }
+        continue;
+      }
+      if (full[gy * gw + gx] != 1) continue;
+      if (full[(gy - 1) * gw + gx] != 1) { cairo_move_to(cr, x, y); cairo_line_to(cr, x + tw, y); }
+      if (full[(gy + 1) * gw + gx] != 1) { cairo_move_to(cr, x, y + th); cairo_line_to(cr, x + tw, y + th); }
+      if (full[gy * gw + gx - 1] != 1) { cairo_move_to(cr, x, y); cairo_line_to(cr, x, y + th); }
+      if (full[gy * gw + gx + 1] != 1) { cairo_move_to(cr, x + tw, y); cairo_line_to(cr, x + tw, y + th); }
     }
   }
   tess_render_set_rgba(cr, color, 1.0);

@@ -303,6 +303,17 @@ static void collision_outlines_follow_the_rule(void) {
   CHECK(pixel(s, 3 * 16 + 8, 5 * 16 + 8) == 0);
   save_png(s, "collision.png");
   cairo_surface_destroy(s);
+  /* Tile 3 as a one-way platform: wall cell (0, 3) shows only its top edge
+   * (no fill), and the wall under it gains its top edge. */
+  tess_project_tileset(p, FIX_TILESET)->tiles[3].one_way = 1; /* the test owns the model */
+  TessChange ch = {TESS_CHANGE_TILESET, FIX_TILESET, 0, 0, 0, 0};
+  tess_renderer_invalidate(r, &ch);
+  s = draw_view(r, level, 0, 0, 1.0, 192, 128, &o);
+  CHECK(pixel(s, 6, 3 * 16) >> 24 > 60);          /* the top edge */
+  CHECK(pixel(s, 6, 3 * 16 + 10) == 0);           /* no fill inside */
+  CHECK(pixel(s, 6, 4 * 16) >> 24 > 60);          /* the wall below: its top edge now shows */
+  CHECK(pixel(s, 6, 2 * 16 + 8) >> 24 > 40);      /* the wall above is still filled */
+  cairo_surface_destroy(s);
   tess_renderer_destroy(r);
   tess_project_destroy(p);
 }
