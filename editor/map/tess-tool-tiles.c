@@ -262,6 +262,21 @@ void tess_tool_tiles_draw(TessMapView *v, cairo_t *cr) {
   cy = (int)floor(ly / level->settings.tile_h);
   TessTool tool = v->dragging ? v->drag_tool : v->tool;
   double rx, ry, rw, rh;
+  /* On a layer that would refuse the edit, the preview is a red outline only. */
+  TessLayer *layer = tess_map_view_edit_layer(v);
+  gboolean tile_tool = tool == TESS_TOOL_BRUSH || tool == TESS_TOOL_ERASER || tool == TESS_TOOL_RECTANGLE ||
+                       tool == TESS_TOOL_BUCKET;
+  if (tile_tool && (!layer || layer->props.kind != TESS_LAYER_TILES || layer->props.locked)) {
+    uint32_t n = tool == TESS_TOOL_ERASER ? v->brush_size : 1;
+    stamp_origin(v, cx, cy, n, n, &x, &y);
+    cell_rect(v, x, y, n, n, &rx, &ry, &rw, &rh);
+    outline(cr, rx, ry, rw, rh, 0.95, 0.25, 0.2);
+    cairo_move_to(cr, rx + 2, ry + 2);
+    cairo_line_to(cr, rx + rw - 2, ry + rh - 2);
+    cairo_set_line_width(cr, 1.5);
+    cairo_stroke(cr);
+    return;
+  }
   int x, y;
   uint32_t w, h;
   switch (tool) {
