@@ -262,6 +262,8 @@ void tess_tool_tiles_draw(TessMapView *v, cairo_t *cr) {
   cy = (int)floor(ly / level->settings.tile_h);
   TessTool tool = v->dragging ? v->drag_tool : v->tool;
   double rx, ry, rw, rh;
+  int x, y;
+  uint32_t w, h;
   /* On a layer that would refuse the edit, the preview is a red outline only. */
   TessLayer *layer = tess_map_view_edit_layer(v);
   gboolean tile_tool = tool == TESS_TOOL_BRUSH || tool == TESS_TOOL_ERASER || tool == TESS_TOOL_RECTANGLE ||
@@ -277,8 +279,6 @@ void tess_tool_tiles_draw(TessMapView *v, cairo_t *cr) {
     cairo_stroke(cr);
     return;
   }
-  int x, y;
-  uint32_t w, h;
   switch (tool) {
     case TESS_TOOL_BRUSH:
       if (!v->stamp) return;
