@@ -356,6 +356,18 @@ TessResult mask_decompose(MaskWork *w, uint32_t max_n, bool largest_only, TessEr
         largest = (int32_t)i;
   }
   TESS_ARRAY(HoleRef) holes = {0};
+  /* Each island's holes as a list (first_hole, next_hole), so finding them
+   * costs nothing per island even with a hundred thousand islands. */
+  if (!TESS_ARRAY_RESERVE(&w->hole_link, 2 * (size_t)loops + 1)) goto nomem;
+  int32_t *first_hole = (int32_t *)w->hole_link.data, *next_hole = first_hole + loops;
+  for (uint32_t i = 0; i < loops; i++) first_hole[i] = next_hole[i] = -1;
+  for (uint32_t i = loops; i-- > 0;) {
+    int32_t o = w->island.data[i];
+    if (o != (int32_t)i) {
+      next_hole[i] = first_hole[o];
+      first_hole[o] = (int32_t)i;
+    }
+  }
   for (uint32_t o = 0; o < loops; o++) {
     if (w->island.data[o] != (int32_t)o) continue;
     if (largest_only && (int32_t)o != largest) continue;
@@ -368,8 +380,8 @@ TessResult mask_decompose(MaskWork *w, uint32_t max_n, bool largest_only, TessEr
     for (uint32_t i = 0; i < on; i++) {
       if (!TESS_ARRAY_PUSH(&w->poly, w->simple.data[ss[o] + i]) || !TESS_ARRAY_PUSH(&w->ring, i)) goto nomem_holes;
     }
-    for (uint32_t hl = o + 1; hl < loops; hl++) {
-      if (w->island.data[hl] != (int32_t)o) continue;
+    for (int32_t hi = first_hole[o]; hi >= 0; hi = next_hole[hi]) {
+      uint32_t hl = (uint32_t)hi;
       uint32_t hn = ss[hl + 1] - ss[hl];
       /* A hole the simplification closed up (or turned inside out) is dropped: the pieces cover it. */
       if (hn < 3 || tess_poly_signed_area(w->simple.data + ss[hl], hn) >= -EPS_AREA) continue;
@@ -415,10 +427,15 @@ double mask_covered_area(MaskWork *w) {
     if (fy0 < 0) fy0 = 0;
     if (fy1 > s->height) fy1 = s->height;
     for (uint32_t y = (uint32_t)fy0; y < (uint32_t)fy1; y++) {
-      for (uint32_t r = s->row_start[y]; r < s->row_start[y + 1]; r++) {
-        if (s->runs[r].x1 <= minx || s->runs[r].x0 >= maxx) continue;
-        cover[r] += tess_convex_clip_rect_area(v, n, s->runs[r].x0, y, s->runs[r].x1, y + 1.0);
+      /* Runs are sorted along the row: find the first that reaches minx. */
+      uint32_t lo = s->row_start[y], hi = s->row_start[y + 1];
+      while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->runs[mid].x1 <= minx) lo = mid + 1;
+        else hi = mid;
       }
+      for (uint32_t r = lo; r < s->row_start[y + 1] && s->runs[r].x0 < maxx; r++)
+        cover[r] += tess_convex_clip_rect_area(v, n, s->runs[r].x0, y, s->runs[r].x1, y + 1.0);
     }
   }
   double covered = 0.0;

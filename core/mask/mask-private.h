@@ -58,6 +58,7 @@ typedef struct MaskWork {
   TESS_ARRAY(uint32_t) owner;
   TESS_ARRAY(uint64_t) edges;
   TESS_ARRAY(double) run_cover;
+  TESS_ARRAY(int32_t) hole_link;    /* per loop: first hole of an island, next hole */
   /* output */
   TESS_ARRAY(TessDVec2) out_v;
   TESS_ARRAY(uint32_t) out_start;

@@ -44,6 +44,7 @@ void mask_work_free(MaskWork *w) {
   TESS_ARRAY_FREE(&w->owner);
   TESS_ARRAY_FREE(&w->edges);
   TESS_ARRAY_FREE(&w->run_cover);
+  TESS_ARRAY_FREE(&w->hole_link);
   TESS_ARRAY_FREE(&w->out_v);
   TESS_ARRAY_FREE(&w->out_start);
   memset(w, 0, sizeof *w);
