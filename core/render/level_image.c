@@ -25,9 +25,25 @@ TessResult tess_render_level_to_surface(const TessProject *p, const TessLevel *l
     cairo_surface_destroy(surface);
     return tess_error_set(err, TESS_ERR_NOMEM, "", "no memory for the renderer");
   }
+  /* In strips, so that the chunk cache of a huge level is trimmed as the
+   * drawing goes down the image instead of holding every block at once. */
+  tess_renderer_set_cache_limit(r, (size_t)128 * 1024 * 1024);
   cairo_t *cr = cairo_create(surface);
-  TessRenderView view = {0.0, 0.0, scale, (int)w, (int)h};
-  TessResult res = tess_renderer_draw(r, cr, level, &view, options, err);
+  TessResult res = TESS_OK;
+  const int strip = 1024;
+  for (int y = 0; y < (int)h; y += strip) {
+    TessRenderView view = {0.0, y / scale, scale, (int)w, (int)h - y < strip ? (int)h - y : strip};
+    /* The renderer rounds origin * scale to whole pixels: y itself. */
+    cairo_save(cr);
+    cairo_translate(cr, 0, y);
+    TessError strip_err;
+    TessResult sr = tess_renderer_draw(r, cr, level, &view, options, &strip_err);
+    cairo_restore(cr);
+    if (sr != TESS_OK && res == TESS_OK) {
+      res = sr;
+      if (err) *err = strip_err;
+    }
+  }
   cairo_destroy(cr);
   tess_renderer_destroy(r);
   cairo_surface_flush(surface);
