@@ -480,7 +480,13 @@ static void handle_release(TessMapView *v, int button, double x, double y) {
   gtk_widget_queue_draw(GTK_WIDGET(v));
 }
 
-static void handle_scroll(TessMapView *v, double dx, double dy, GdkModifierType state) {
+/* `pixels`: a touchpad's deltas are surface pixels, a wheel's are notches. */
+static void handle_scroll(TessMapView *v, double dx, double dy, GdkModifierType state, gboolean pixels) {
+  if (pixels) {
+    /* 48 px of touchpad travel count as one notch. */
+    dx /= 48.0;
+    dy /= 48.0;
+  }
   if (state & GDK_CONTROL_MASK) {
     /* Ctrl+wheel zooms around the pointer: a notch is 1.25x. */
     tess_map_view_zoom_at(v, pow(1.25, -dy), v->pointer_x, v->pointer_y);
@@ -531,7 +537,8 @@ static void on_leave(GtkEventControllerMotion *c, TessMapView *v) {
 }
 
 static gboolean on_scroll(GtkEventControllerScroll *c, double dx, double dy, TessMapView *v) {
-  handle_scroll(v, dx, dy, gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(c)));
+  handle_scroll(v, dx, dy, gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(c)),
+                gtk_event_controller_scroll_get_unit(c) == GDK_SCROLL_UNIT_SURFACE);
   return TRUE;
 }
 
@@ -826,7 +833,7 @@ void tess_map_view_test_release(TessMapView *v, int button, double x, double y, 
 }
 void tess_map_view_test_scroll(TessMapView *v, double x, double y, double dx, double dy, GdkModifierType state) {
   update_hover(v, x, y);
-  handle_scroll(v, dx, dy, state);
+  handle_scroll(v, dx, dy, state, FALSE);
 }
 void tess_map_view_test_key(TessMapView *v, guint keyval, gboolean pressed) {
   if (pressed) on_key_pressed(NULL, keyval, 0, 0, v);
