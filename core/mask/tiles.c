@@ -97,7 +97,7 @@ TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t ti
       continue;
     }
     if (r != TESS_OK) {
-      *err = scan_err;
+      if (err) *err = scan_err;
       goto fail;
     }
     if (w.scan.count == full) {
