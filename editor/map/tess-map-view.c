@@ -545,6 +545,11 @@ static gboolean on_scroll(GtkEventControllerScroll *c, double dx, double dy, Tes
 static void on_pinch_begin(GtkGesture *g, GdkEventSequence *seq, TessMapView *v) {
   v->pinch_active = TRUE;
   v->pinch_zoom0 = v->zoom;
+  /* The first finger of a pinch began a drag: stop the tool there. */
+  v->dragging = FALSE;
+  v->panning = FALSE;
+  v->object_drag = OBJECT_DRAG_NONE;
+  v->moving_selection = FALSE;
 }
 
 static void on_pinch_end(GtkGesture *g, GdkEventSequence *seq, TessMapView *v) { v->pinch_active = FALSE; }
