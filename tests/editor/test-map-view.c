@@ -370,6 +370,41 @@ static void pan_with_middle_drag_space_and_scroll(void) {
   harness_close(&h);
 }
 
+static void on_notify(GObject *o, GParamSpec *pspec, int *count) { (*count)++; }
+
+static void properties_and_escape(void) {
+  Harness h;
+  harness_open(&h, "props.tessera");
+  int notified = 0;
+  const char *props[] = {"notify::tool", "notify::show-grid", "notify::show-materials", "notify::snap-to-grid",
+                         "notify::zoom"};
+  for (size_t i = 0; i < G_N_ELEMENTS(props); i++) g_signal_connect(h.view, props[i], G_CALLBACK(on_notify), &notified);
+  g_object_set(h.view, "tool", TESS_TOOL_ERASER, "show-grid", FALSE, "show-materials", TRUE, "snap-to-grid", TRUE, NULL);
+  CHECK(tess_map_view_get_tool(h.view) == TESS_TOOL_ERASER);
+  CHECK(!tess_map_view_get_show_grid(h.view) && tess_map_view_get_show_materials(h.view));
+  CHECK(tess_map_view_get_snap_to_grid(h.view));
+  CHECK(notified == 4);
+  g_object_set(h.view, "tool", TESS_TOOL_ERASER, NULL); /* unchanged: no notification */
+  CHECK(notified == 4);
+  /* Escape: clears the selection, then deselects the object. */
+  tess_map_view_set_tool(h.view, TESS_TOOL_SELECT);
+  harness_drag(&h, GDK_BUTTON_PRIMARY, 0, 2, 2, 4, 3);
+  int x, y;
+  uint32_t w, hh;
+  CHECK(tess_map_view_get_selection(h.view, &x, &y, &w, &hh) && w == 3 && hh == 2);
+  tess_map_view_select_object(h.view, 3);
+  tess_map_view_test_key(h.view, GDK_KEY_Escape, TRUE);
+  CHECK(!tess_map_view_get_selection(h.view, &x, &y, &w, &hh));
+  CHECK(tess_map_view_get_selected_object(h.view) == 3);
+  tess_map_view_test_key(h.view, GDK_KEY_Escape, TRUE);
+  CHECK(tess_map_view_get_selected_object(h.view) == 0 && h.selected == 0);
+  /* A click without a drag clears a selection, as in Tiled. */
+  harness_drag(&h, GDK_BUTTON_PRIMARY, 0, 2, 2, 4, 3);
+  harness_click(&h, 8, 1);
+  CHECK(!tess_map_view_get_selection(h.view, &x, &y, &w, &hh));
+  harness_close(&h);
+}
+
 static void cursor_reports_the_cell(void) {
   Harness h;
   harness_open(&h, "cursor.tessera");
@@ -458,7 +493,7 @@ int main(int argc, char **argv) {
       TEST(hover_previews_the_stamp), TEST(picker_and_alt_click), TEST(material_brush_paints_overrides),
       TEST(select_move_cut_copy_paste), TEST(locked_layer_refuses_visibly),
       TEST(zoom_keeps_the_point_under_the_pointer), TEST(pan_with_middle_drag_space_and_scroll),
-      TEST(cursor_reports_the_cell), TEST(edits_redraw_only_their_chunk), TEST(window_draws_the_view),
+      TEST(properties_and_escape), TEST(cursor_reports_the_cell), TEST(edits_redraw_only_their_chunk), TEST(window_draws_the_view),
   };
   return tess_test_run(argc, argv, cases, sizeof cases / sizeof cases[0]);
 }
