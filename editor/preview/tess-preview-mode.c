@@ -66,6 +66,10 @@ void tess_preview_mode_install(GtkWindow *window, GtkWidget *holder, GtkWidget *
   gtk_box_remove(GTK_BOX(holder), map_view);
   m->stack = gtk_stack_new();
   gtk_stack_set_transition_type(GTK_STACK(m->stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE);
+  /* (SHELL) Size to the visible page: the preview's controls are wider than
+   * the map view needs, and a homogeneous stack pushed the window's side
+   * panels out of a 1200 px window while editing. */
+  gtk_stack_set_hhomogeneous(GTK_STACK(m->stack), FALSE);
   gtk_widget_set_hexpand(m->stack, TRUE);
   gtk_widget_set_vexpand(m->stack, TRUE);
   gtk_stack_add_named(GTK_STACK(m->stack), map_view, "map");
