@@ -21,6 +21,7 @@ const TessCommand tess_commands[] = {
     {"export", "pack levels into .tlv files for games, on all cores", tess_cmd_export_usage, tess_cmd_export},
     {"info", "describe a .tlv file and check that it validates", tess_cmd_info_usage, tess_cmd_info},
     {"validate", "check a project for damage and level problems", tess_cmd_validate_usage, tess_cmd_validate},
+    {"render", "draw a level (project or .tlv) into a PNG, no display needed", tess_cmd_render_usage, tess_cmd_render},
 };
 const size_t tess_command_count = sizeof tess_commands / sizeof tess_commands[0];
 

@@ -41,5 +41,7 @@ int tess_cmd_info(int argc, char **argv);
 extern const char tess_cmd_info_usage[];
 int tess_cmd_validate(int argc, char **argv);
 extern const char tess_cmd_validate_usage[];
+int tess_cmd_render(int argc, char **argv);
+extern const char tess_cmd_render_usage[];
 
 #endif

@@ -223,5 +223,58 @@ static void embedded_images_are_in_the_blob(void) {
   tess_project_destroy(p);
 }
 
-TESS_TEST_MAIN(TEST(random_levels_round_trip), TEST(wide_palette_uses_16_bit_cells), TEST(empty_layers_use_8_bit_cells),
+/* A .tlv rebuilt into a project (for tools) holds the same cells, tiles,
+ * materials and objects. */
+static void project_from_pack_keeps_the_level(void) {
+  PackFixtureSpec spec;
+  pack_fixture_spec_default(&spec);
+  spec.tile_layers = 3;
+  TessProject *p = pack_fixture_project(21, &spec);
+  CHECK(p != NULL);
+  if (!p) return;
+  const TessLevel *level = p->levels[0];
+  uint8_t *data = NULL;
+  size_t size = 0;
+  TessError err;
+  CHECK_OK(tess_pack_write(p, level, NULL, &data, &size, &err), &err);
+  TlvLevel lv;
+  open_ok(data, size, &lv);
+  TessProject *q = NULL;
+  CHECK_OK(tess_project_from_pack(&lv, NULL, &q, &err), &err);
+  if (q) {
+    CHECK(q->level_count == 1 && q->material_count == p->material_count && q->sprite_count == 2);
+    const TessLevel *back = q->levels[0];
+    CHECK(back->id == level->id && strcmp(back->settings.name, level->settings.name) == 0);
+    uint32_t k = 0, objects = 0, objects_back = 0;
+    for (uint32_t li = 0; li < level->layer_count; li++) {
+      const TessLayer *a = level->layers[li];
+      objects += a->object_count;
+      if (a->props.kind == TESS_LAYER_OBJECTS) continue;
+      const TessLayer *b = back->layers[k++];
+      CHECK(b->props.id == a->props.id && b->props.kind == a->props.kind);
+      int bad = 0;
+      for (uint32_t y = 0; y < level->settings.height; y++)
+        for (uint32_t x = 0; x < level->settings.width; x++)
+          bad += tess_layer_cell(a, x, y) != tess_layer_cell(b, x, y);
+      CHECK_MSG(bad == 0, "layer %u: %d cells differ", li, bad);
+    }
+    for (uint32_t li = 0; li < back->layer_count; li++) objects_back += back->layers[li]->object_count;
+    CHECK(objects_back == objects);
+    /* Every cell collides as before. */
+    int bad = 0;
+    for (uint32_t y = 0; y < level->settings.height; y++)
+      for (uint32_t x = 0; x < level->settings.width; x++) {
+        TessCellCollision c1, c2;
+        tess_level_cell_collision(p, level, x, y, &c1);
+        tess_level_cell_collision(q, back, x, y, &c2);
+        bad += c1.kind != c2.kind || c1.material != c2.material || c1.cell != c2.cell || c1.one_way != c2.one_way;
+      }
+    CHECK(bad == 0);
+    tess_project_destroy(q);
+  }
+  tess_free(data);
+  tess_project_destroy(p);
+}
+
+TESS_TEST_MAIN(TEST(random_levels_round_trip), TEST(project_from_pack_keeps_the_level), TEST(wide_palette_uses_16_bit_cells), TEST(empty_layers_use_8_bit_cells),
                TEST(output_is_byte_identical_on_any_thread), TEST(embedded_images_are_in_the_blob))

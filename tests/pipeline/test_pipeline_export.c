@@ -14,6 +14,7 @@
 #include "check.h"
 #include "pack_check.h"
 #include "pack_fixture.h"
+#include "tessera/image.h"
 #include "tessera/pack.h"
 #include "tessera/store.h"
 #include "tlv_reader.h"
@@ -491,6 +492,37 @@ static void demo_project_exports_and_reads_back(void) {
   CHECK_MSG(status == 0 || status == 1, "validate exit %d", status);
 }
 
+static void render_draws_projects_and_tlv_files(void) {
+  char project[1024], dir[1024], png[1024], tlv[2048];
+  tess_test_path(project, sizeof project, "render.tessera");
+  tess_test_path(dir, sizeof dir, "render");
+  tess_test_path(png, sizeof png, "level.png");
+  TessProject *p = fixture(13, 2, 20);
+  CHECK(p && save_project(p, project));
+  tess_project_destroy(p);
+  const char *from_project[] = {"render", project, "--level", "Level 2", "-o", png, "--overlay", "materials,collision,bodies", NULL};
+  CHECK(run(from_project, NULL, 0) == 0);
+  TessImage img;
+  TessError err;
+  CHECK_OK(tess_png_load(png, &img, &err), &err);
+  CHECK(img.width == 20 * 16 && img.height == 15 * 16);
+  tess_image_clear(&img);
+  const char *exp[] = {"export", project, "-o", dir, NULL};
+  CHECK(run(exp, NULL, 0) == 0);
+  snprintf(tlv, sizeof tlv, "%s/Level_1.tlv", dir);
+  const char *from_tlv[] = {"render", tlv, "-o", png, "--overlay", "collision", "--scale", "0.5", NULL};
+  CHECK(run(from_tlv, NULL, 0) == 0);
+  CHECK_OK(tess_png_load(png, &img, &err), &err);
+  CHECK(img.width == 10 * 16 && img.height == 15 * 8);
+  tess_image_clear(&img);
+  const char *ambiguous[] = {"render", project, "-o", png, NULL};
+  const char *bad_overlay[] = {"render", tlv, "-o", png, "--overlay", "sparkles", NULL};
+  const char *no_out[] = {"render", tlv, NULL};
+  CHECK(run(ambiguous, NULL, 0) == 2);
+  CHECK(run(bad_overlay, NULL, 0) == 2);
+  CHECK(run(no_out, NULL, 0) == 2);
+}
+
 int main(int argc, char **argv) {
   pipeline_exe = getenv("TESS_PIPELINE");
   if (!pipeline_exe) {
@@ -501,7 +533,7 @@ int main(int argc, char **argv) {
     TEST(export_is_identical_across_jobs), TEST(export_is_incremental), TEST(level_names_become_safe_file_names),
     TEST(sigkill_never_leaves_a_partial_tlv), TEST(a_failing_level_does_not_stop_the_others),
     TEST(usage_errors_and_help), TEST(info_describes_and_validates), TEST(validate_reports_level_problems),
-    TEST(demo_project_exports_and_reads_back),
+    TEST(demo_project_exports_and_reads_back), TEST(render_draws_projects_and_tlv_files),
   };
   return tess_test_run(argc, argv, cases, sizeof cases / sizeof cases[0]);
 }

@@ -50,6 +50,14 @@ struct TlvLevel;
 struct TessScene;
 TessResult tess_scene_from_pack(const struct TlvLevel *lv, struct TessScene **out, TessError *err);
 
+/* A project holding the file's level (its materials, tilesets, sprites,
+ * layers and objects, sizes back in pixels), for tools that draw or inspect
+ * levels (`tessera-pipeline render FILE.tlv`). Images come from the file
+ * when it embeds them, else from their source paths read relative to
+ * `image_dir` (NULL: not looked for; missing files are left out). The
+ * caller destroys the project. */
+TessResult tess_project_from_pack(const struct TlvLevel *lv, const char *image_dir, TessProject **out, TessError *err);
+
 #ifdef __cplusplus
 }
 #endif
