@@ -25,6 +25,19 @@ typedef struct CircleEntry {
   int half;                 /* surface is 2*half square; centre at (half, half) */
 } CircleEntry;
 
+/* A sprite frame pre-rendered at one zoom and one of ANGLE_STEPS rotations,
+ * so that drawing it is an untransformed blit. */
+#define ANGLE_STEPS 128
+#define TURNED_MAX 4096
+typedef struct TurnedSprite {
+  TessId sprite;
+  uint32_t frame;
+  int angle_step;
+  int zoom_q;               /* zoom in 1/4096 */
+  cairo_surface_t *surface;
+  int ox, oy;               /* where the body origin falls in the surface */
+} TurnedSprite;
+
 typedef struct Impact {
   TessVec2 point, normal;
   int age;
@@ -38,6 +51,13 @@ struct TessPreviewPainter {
   int circle_count;
   Impact impacts[CONTACT_MAX];
   int impact_count;
+  TESS_ARRAY(TurnedSprite) turned;
+  int32_t turned_slot[2 * TURNED_MAX]; /* open addressing into `turned`, -1 = empty */
+  /* The static part (tiles, and fluids / zones when shown) of the last view. */
+  cairo_surface_t *background;
+  const TessLevel *bg_level;
+  TessRenderView bg_view;
+  bool bg_zones;
   TessPreviewPainterStats stats;
 };
 
@@ -45,6 +65,7 @@ TessPreviewPainter *tess_preview_painter_create(const TessProject *project) {
   TessPreviewPainter *pp = tess_calloc(1, sizeof *pp);
   if (!pp) return NULL;
   pp->project = project;
+  memset(pp->turned_slot, 0xff, sizeof pp->turned_slot);
   pp->renderer = tess_renderer_create(project);
   if (!pp->renderer) {
     tess_free(pp);
@@ -58,9 +79,18 @@ static void clear_circles(TessPreviewPainter *pp) {
   pp->circle_count = 0;
 }
 
+static void clear_turned(TessPreviewPainter *pp) {
+  for (size_t i = 0; i < pp->turned.count; i++) cairo_surface_destroy(pp->turned.data[i].surface);
+  pp->turned.count = 0;
+  memset(pp->turned_slot, 0xff, sizeof pp->turned_slot);
+}
+
 void tess_preview_painter_destroy(TessPreviewPainter *pp) {
   if (!pp) return;
   clear_circles(pp);
+  clear_turned(pp);
+  TESS_ARRAY_FREE(&pp->turned);
+  if (pp->background) cairo_surface_destroy(pp->background);
   for (size_t i = 0; i < pp->sprites.count; i++)
     if (pp->sprites.data[i].surface) cairo_surface_destroy(pp->sprites.data[i].surface);
   TESS_ARRAY_FREE(&pp->sprites);
@@ -155,6 +185,69 @@ static const CircleEntry *circle_entry(TessPreviewPainter *pp, double radius, ui
   e->half = half;
   pp->stats.surfaces_made++;
   return e;
+}
+
+static uint32_t turned_hash(TessId sprite, uint32_t frame, int angle_step, int zoom_q) {
+  uint64_t h = (uint64_t)sprite * 0x9E3779B97F4A7C15ull ^ (uint64_t)frame * 0xC2B2AE3D27D4EB4Full ^
+               (uint64_t)(uint32_t)angle_step * 0x165667B19E3779F9ull ^ (uint64_t)(uint32_t)zoom_q * 0x27D4EB2F165667C5ull;
+  return (uint32_t)(h ^ (h >> 29)) & (2 * TURNED_MAX - 1);
+}
+
+/* The frame of `se` turned by angle step `a` at `zoom`, rendered on first use. */
+static const TurnedSprite *turned_sprite(TessPreviewPainter *pp, const SpriteEntry *se, TessVec2 origin_px,
+                                         int a, double zoom) {
+  int zq = (int)(zoom * 4096.0 + 0.5);
+  uint32_t frame = se->player.frame;
+  uint32_t h = turned_hash(se->id, frame, a, zq);
+  for (;;) {
+    int32_t i = pp->turned_slot[h];
+    if (i < 0) break;
+    const TurnedSprite *t = &pp->turned.data[i];
+    if (t->sprite == se->id && t->frame == frame && t->angle_step == a && t->zoom_q == zq) return t;
+    h = (h + 1) & (2 * TURNED_MAX - 1);
+  }
+  if (pp->turned.count >= TURNED_MAX) { /* zoomed through many sizes: start over */
+    clear_turned(pp);
+    h = turned_hash(se->id, frame, a, zq);
+  }
+  double th = 2.0 * M_PI * a / ANGLE_STEPS, c = cos(th), s = sin(th);
+  double xs[4] = {origin_px.x, origin_px.x + se->frame_w, origin_px.x, origin_px.x + se->frame_w};
+  double ys[4] = {origin_px.y, origin_px.y, origin_px.y + se->frame_h, origin_px.y + se->frame_h};
+  double x0 = 1e30, y0 = 1e30, x1 = -1e30, y1 = -1e30;
+  for (int k = 0; k < 4; k++) {
+    double x = (c * xs[k] - s * ys[k]) * zoom, y = (s * xs[k] + c * ys[k]) * zoom;
+    x0 = fmin(x0, x);
+    y0 = fmin(y0, y);
+    x1 = fmax(x1, x);
+    y1 = fmax(y1, y);
+  }
+  TurnedSprite t;
+  t.sprite = se->id;
+  t.frame = frame;
+  t.angle_step = a;
+  t.zoom_q = zq;
+  t.ox = (int)ceil(-x0) + 1;
+  t.oy = (int)ceil(-y0) + 1;
+  int w = (int)ceil(x1) + t.ox + 1, hgt = (int)ceil(y1) + t.oy + 1;
+  t.surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w > 1 ? w : 1, hgt > 1 ? hgt : 1);
+  cairo_t *cr = cairo_create(t.surface);
+  cairo_translate(cr, t.ox, t.oy);
+  cairo_rotate(cr, th);
+  cairo_scale(cr, zoom, zoom);
+  cairo_rectangle(cr, origin_px.x, origin_px.y, se->frame_w, se->frame_h);
+  cairo_clip(cr);
+  cairo_set_source_surface(cr, se->surface, origin_px.x - (double)frame * se->frame_w, origin_px.y);
+  cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
+  cairo_paint(cr);
+  cairo_destroy(cr);
+  if (!TESS_ARRAY_PUSH(&pp->turned, t)) {
+    cairo_surface_destroy(t.surface);
+    return NULL;
+  }
+  pp->stats.surfaces_made++;
+  while (pp->turned_slot[h] >= 0) h = (h + 1) & (2 * TURNED_MAX - 1);
+  pp->turned_slot[h] = (int32_t)(pp->turned.count - 1);
+  return &pp->turned.data[pp->turned.count - 1];
 }
 
 /* ---- animation and contacts -------------------------------------------- */
@@ -364,17 +457,15 @@ static void draw_pins(cairo_t *cr, const Mapper *m, const TessPreviewLevel *pl) 
   }
 }
 
+/* The static part of the view, rendered once per view (the level does not
+ * change while it plays) and copied each frame. */
+static void draw_background(TessPreviewPainter *pp, cairo_t *cr, const TessPreviewLevel *pl, const TessRenderView *view,
+                            uint32_t overlays);
+
 void tess_preview_painter_draw(TessPreviewPainter *pp, cairo_t *cr, const TessPreviewLevel *pl,
                                const TessRenderView *view, uint32_t overlays) {
-  TessRenderOptions opt;
-  tess_render_options_default(&opt);
-  opt.flags = TESS_RENDER_TILES | TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS;
-  cairo_save(cr);
-  tess_renderer_draw(pp->renderer, cr, pl->level, view, &opt, NULL);
-  cairo_restore(cr);
-
+  draw_background(pp, cr, pl, view, overlays);
   Mapper m = {view->origin_x, view->origin_y, view->zoom, pl->scene->ppm};
-  if (overlays & TESS_PREVIEW_OVERLAY_ZONES) draw_fluids_and_zones(cr, &m, pl, view);
 
   const TessPlayback *pb = pl->playback;
   const TessWorld *world = tess_playback_world((TessPlayback *)pb);
@@ -391,18 +482,17 @@ void tess_preview_painter_draw(TessPreviewPainter *pp, cairo_t *cr, const TessPr
     to_device(&m, xf.p, &x, &y);
     double reach = body_reach(b, shapes, se, m.ppm) * scale + 2.0;
     if (x + reach < 0 || y + reach < 0 || x - reach > view->width || y - reach > view->height) continue;
+    const TurnedSprite *ts = NULL;
     if (se) {
-      double sx = b->sprite_origin.x * m.ppm, sy = b->sprite_origin.y * m.ppm; /* level px, body frame */
-      cairo_save(cr);
-      cairo_translate(cr, x, y);
-      cairo_rotate(cr, tess_rot_angle(xf.q));
-      cairo_scale(cr, m.zoom, m.zoom);
-      cairo_rectangle(cr, sx, sy, se->frame_w, se->frame_h);
-      cairo_clip(cr);
-      cairo_set_source_surface(cr, se->surface, sx - (double)(se->player.frame * se->frame_w), sy);
-      cairo_pattern_set_filter(cairo_get_source(cr), m.zoom == 1.0 ? CAIRO_FILTER_FAST : CAIRO_FILTER_GOOD);
+      double angle = tess_rot_angle(xf.q);
+      int a = (int)lround(angle / (2.0 * M_PI) * ANGLE_STEPS) % ANGLE_STEPS;
+      if (a < 0) a += ANGLE_STEPS;
+      TessVec2 origin_px = tess_v2((float)(b->sprite_origin.x * m.ppm), (float)(b->sprite_origin.y * m.ppm));
+      ts = turned_sprite(pp, se, origin_px, a, m.zoom);
+    }
+    if (ts) {
+      cairo_set_source_surface(cr, ts->surface, floor(x + 0.5) - ts->ox, floor(y + 0.5) - ts->oy);
       cairo_paint(cr);
-      cairo_restore(cr);
       pp->stats.sprite_blits++;
     } else if (b->shape_count == 1 && shapes[b->shape_first].kind == TESS_PLAYBACK_SHAPE_CIRCLE) {
       const TessPlaybackShape *s = &shapes[b->shape_first];
@@ -518,6 +608,37 @@ void tess_preview_painter_draw(TessPreviewPainter *pp, cairo_t *cr, const TessPr
     cairo_arc(cr, tx, ty, 3.5, 0, 2 * M_PI);
     cairo_fill(cr);
   }
+}
+
+static void draw_background(TessPreviewPainter *pp, cairo_t *cr, const TessPreviewLevel *pl, const TessRenderView *view,
+                            uint32_t overlays) {
+  bool zones = (overlays & TESS_PREVIEW_OVERLAY_ZONES) != 0;
+  if (!pp->background || pp->bg_level != pl->level || pp->bg_zones != zones ||
+      memcmp(&pp->bg_view, view, sizeof *view) != 0) {
+    if (pp->background) cairo_surface_destroy(pp->background);
+    pp->background = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, view->width > 0 ? view->width : 1,
+                                                view->height > 0 ? view->height : 1);
+    cairo_t *bg = cairo_create(pp->background);
+    cairo_set_source_rgb(bg, 0.13, 0.13, 0.15);
+    cairo_paint(bg);
+    TessRenderOptions opt;
+    tess_render_options_default(&opt);
+    opt.flags = TESS_RENDER_TILES | TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS;
+    tess_renderer_draw(pp->renderer, bg, pl->level, view, &opt, NULL);
+    Mapper m = {view->origin_x, view->origin_y, view->zoom, pl->scene->ppm};
+    if (zones) draw_fluids_and_zones(bg, &m, pl, view);
+    cairo_destroy(bg);
+    pp->bg_level = pl->level;
+    pp->bg_view = *view;
+    pp->bg_zones = zones;
+    pp->stats.surfaces_made++;
+  }
+  cairo_save(cr);
+  cairo_set_source_surface(cr, pp->background, 0, 0);
+  cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+  cairo_rectangle(cr, 0, 0, view->width, view->height);
+  cairo_fill(cr);
+  cairo_restore(cr);
 }
 
 void tess_preview_painter_stats(const TessPreviewPainter *pp, TessPreviewPainterStats *out) { *out = pp->stats; }
