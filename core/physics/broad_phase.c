@@ -77,6 +77,17 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
     if (!sh->in_use) continue;
     const Body *b = &w->bodies[sh->body];
     if (b->destroy_pending) continue;
+    /* the shape in world space for this step (the narrow phase reads it) */
+    PhysPoly *wp = &w->wpolys[s];
+    phys_poly_transform(&sh->poly, b->xf, wp);
+    TessVec2 lo = wp->v[0], hi = wp->v[0];
+    for (uint32_t k = 1; k < wp->count; k++) {
+      lo = tess_v2_min(lo, wp->v[k]);
+      hi = tess_v2_max(hi, wp->v[k]);
+    }
+    Shape *shm = &w->shapes[s];
+    shm->aabb.lower = tess_v2(lo.x - wp->radius, lo.y - wp->radius);
+    shm->aabb.upper = tess_v2(hi.x + wp->radius, hi.y + wp->radius);
     Proxy *p = &proxies[nproxy++];
     /* the box swept over the step's motion, grown by the speculative margin */
     float m = margins[sh->body];
@@ -107,8 +118,32 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
   }
   float inv = 1.0f / cs;
 
+  /* A dense grid over the boxes' lower corners when it is small enough
+   * (direct indexing, and pairs come out in row order, which keeps the
+   * solver's memory walks local); a hash of cells otherwise. */
+  int32_t gx0 = INT32_MAX, gy0 = INT32_MAX, gx1 = INT32_MIN, gy1 = INT32_MIN;
+  for (uint32_t i = 0; i < nproxy; i++) {
+    Proxy *p = &proxies[i];
+    float lx = p->box.lower.x * inv, ly = p->box.lower.y * inv;
+    bool big = !(p->box.upper.x - p->box.lower.x <= cs) || !(p->box.upper.y - p->box.lower.y <= cs);
+    p->large = big || !(fabsf(lx) < 1e8f) || !(fabsf(ly) < 1e8f);
+    if (p->large) continue;
+    int32_t ix = fast_floor(lx), iy = fast_floor(ly);
+    if (ix < gx0) gx0 = ix;
+    if (ix > gx1) gx1 = ix;
+    if (iy < gy0) gy0 = iy;
+    if (iy > gy1) gy1 = iy;
+  }
+  uint64_t dense_cells = gx1 >= gx0 ? (uint64_t)(gx1 - gx0 + 1) * (uint64_t)(gy1 - gy0 + 1) : 0;
+  uint64_t dense_limit = (uint64_t)nproxy * 16u > (1u << 18) ? (uint64_t)nproxy * 16u : (1u << 18);
+  bool dense = dense_cells > 0 && dense_cells <= dense_limit;
+  uint32_t gw = dense ? (uint32_t)(gx1 - gx0 + 1) : 0;
   uint32_t nbucket = 64;
-  while (nbucket < nproxy * 2u && nbucket < (1u << 30)) nbucket *= 2;
+  if (dense) {
+    nbucket = (uint32_t)dense_cells;
+  } else {
+    while (nbucket < nproxy * 2u && nbucket < (1u << 30)) nbucket *= 2;
+  }
   size_t need = (size_t)nproxy * 2 * sizeof(Entry) + ((size_t)nbucket + 1) * sizeof(uint32_t) + (size_t)nproxy * sizeof(uint32_t);
   if (w->bp_scratch2_size < need) {
     void *p = tess_realloc(w->bp_scratch2, need);
@@ -122,22 +157,19 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
   uint32_t *large = start + nbucket + 1;
   memset(start, 0, ((size_t)nbucket + 1) * sizeof(uint32_t));
   uint32_t mask = nbucket - 1;
+#define BUCKET(x, y) (dense ? (uint32_t)((y) - gy0) * gw + (uint32_t)((x) - gx0) : cell_hash((x), (y), mask))
   uint32_t nentry = 0, nlarge = 0;
   for (uint32_t i = 0; i < nproxy; i++) {
     const Proxy *p = &proxies[i];
-    float lx = p->box.lower.x * inv, ly = p->box.lower.y * inv;
-    bool big = !(p->box.upper.x - p->box.lower.x <= cs) || !(p->box.upper.y - p->box.lower.y <= cs);
-    proxies[i].large = 0;
-    if (big || !(fabsf(lx) < 1e9f) || !(fabsf(ly) < 1e9f)) {
-      proxies[i].large = 1;
+    if (p->large) {
       large[nlarge++] = i;
       continue;
     }
     Entry *e = &entries[nentry++];
-    e->ix = fast_floor(lx);
-    e->iy = fast_floor(ly);
+    e->ix = fast_floor(p->box.lower.x * inv);
+    e->iy = fast_floor(p->box.lower.y * inv);
     e->proxy = i;
-    e->bucket = cell_hash(e->ix, e->iy, mask);
+    e->bucket = BUCKET(e->ix, e->iy);
     start[e->bucket + 1]++;
   }
   for (uint32_t b = 0; b < nbucket; b++) start[b + 1] += start[b];
@@ -159,7 +191,8 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
     }
     for (int k = 0; k < 4; k++) {
       int32_t cx = ea->ix + nx[k], cy = ea->iy + ny[k];
-      uint32_t bk = cell_hash(cx, cy, mask);
+      if (dense && (cx < gx0 || cx > gx1 || cy > gy1)) continue;
+      uint32_t bk = BUCKET(cx, cy);
       for (uint32_t j = start[bk]; j < start[bk + 1]; j++) {
         const Entry *eb = &sorted[j];
         if (eb->ix != cx || eb->iy != cy) continue;
@@ -168,6 +201,7 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
       }
     }
   }
+#undef BUCKET
   /* large proxies against every other proxy (each pair once) */
   for (uint32_t a = 0; a < nlarge; a++) {
     const Proxy *pa = &proxies[large[a]];

@@ -77,11 +77,21 @@ void phys_contact_init(TessWorld *w, Contact *c, const Manifold *m, uint32_t sha
     if (p->separation < min_sep) min_sep = p->separation;
   }
   if (m->count > 0 && min_sep <= w->def.linear_slop) c->flags |= CONTACT_TOUCHING;
-  /* warm start from last step's contact with the same key and feature */
-  uint32_t old = phys_keytable_find(&w->contact_table, c->key);
+  /* warm start from last step's contact with the same key and feature: the
+   * contact after the last one matched is tried first (pairs come out in
+   * the same order from step to step), the key table only on a miss */
+  uint32_t old = w->match_hint;
+  if (old >= w->contacts_old_count || w->contacts_old[old].key != c->key) {
+    if (!w->table_valid) {
+      if (!phys_keytable_build(&w->contact_table, w->contacts_old, w->contacts_old_count)) return;
+      w->table_valid = true;
+    }
+    old = phys_keytable_find(&w->contact_table, c->key);
+  }
   if (old != TESS_NULL_INDEX && old < w->contacts_old_count) {
-    const Contact *o = &w->contacts_old[old];
+    Contact *o = &w->contacts_old[old];
     if (o->key == c->key) {
+      w->match_hint = old + 1;
       for (uint32_t i = 0; i < c->point_count; i++)
         for (uint32_t k = 0; k < o->point_count; k++)
           if (o->p[k].id == c->p[i].id) {
@@ -89,7 +99,8 @@ void phys_contact_init(TessWorld *w, Contact *c, const Manifold *m, uint32_t sha
             c->p[i].tangent_impulse = o->p[k].tangent_impulse;
             break;
           }
-      if (o->flags & CONTACT_TOUCHING) c->flags |= 0x100u; /* was touching */
+      if (o->flags & CONTACT_TOUCHING) c->flags |= CONTACT_WAS_TOUCHING;
+      o->flags |= CONTACT_CONTINUED;
     }
   }
 }

@@ -115,6 +115,8 @@ typedef struct ContactPoint {
 #define CONTACT_TOUCHING 1u
 #define CONTACT_MAP 2u
 #define CONTACT_SOLVE 4u  /* solved this step */
+#define CONTACT_WAS_TOUCHING 0x100u /* its predecessor last step touched */
+#define CONTACT_CONTINUED 0x200u    /* (old contacts) a contact of this step took it over */
 
 typedef struct Contact {
   uint64_t key;
@@ -229,7 +231,11 @@ struct TessWorld {
 
   Contact *contacts; uint32_t contact_count, contact_cap;
   Contact *contacts_old; uint32_t contacts_old_count, contacts_old_cap;
-  KeyTable contact_table; /* key -> index in contacts (after the step) */
+  KeyTable contact_table; /* key -> index in contacts_old, built on the first miss of a step */
+  bool table_valid;
+  bool islands_built;     /* this step's union-find is valid */
+  bool extras_set;        /* some body may carry floor / fluid drag from the last step */
+  uint32_t match_hint;    /* the old contact after the last one matched */
 
   SensorOverlap *sensors; uint32_t sensor_count, sensor_cap;
   SensorOverlap *sensors_new; uint32_t sensors_new_count, sensors_new_cap;

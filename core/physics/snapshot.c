@@ -156,7 +156,5 @@ TessResult tess_world_restore(TessWorld *w, const void *buffer, size_t size, Tes
   w->ev_sbegin_count = hd.ev_counts[2];
   w->ev_send_count = hd.ev_counts[3];
   w->pending_count = 0;
-  if (!phys_keytable_build(&w->contact_table, w->contacts, w->contact_count))
-    return tess_error_set(err, TESS_ERR_NOMEM, "snapshot", "out of memory");
   return TESS_OK;
 }

@@ -11,6 +11,21 @@ void phys_destroy_pending(TessWorld *w);
 
 #define SPECULATIVE(w) (4.0f * (w)->def.linear_slop)
 
+#ifdef TESS_PHYS_PROFILE /* a developer's phase timer, never built into the library */
+#include <time.h>
+double tess_phys_prof[8];
+static double prof_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+#define PROF_MARK(k) do { double t_ = prof_now(); tess_phys_prof[k] += t_ - prof_t; prof_t = t_; } while (0)
+#define PROF_START double prof_t = prof_now()
+#else
+#define PROF_MARK(k) ((void)0)
+#define PROF_START ((void)0)
+#endif
+
 static bool ensure_scratch(TessWorld *w) {
   if (!PHYS_GROW(w->states, &w->states_cap, w->body_count + 1)) return false;
   if (w->island_cap < w->body_count + 1) {
@@ -103,17 +118,22 @@ static bool narrow_phase(TessWorld *w, float dt) {
   w->contact_cap = tmp_cap;
   w->contact_count = 0;
   w->sensors_new_count = 0;
+  w->table_valid = false;
+  w->match_hint = 0;
 
   /* contacts and overlaps between resting things are kept as they were */
   for (uint32_t i = 0; i < w->contacts_old_count; i++) {
-    const Contact *o = &w->contacts_old[i];
+    Contact *o = &w->contacts_old[i];
+    o->flags &= ~CONTACT_CONTINUED;
     const Body *a = o->body_a == TESS_NULL_INDEX ? NULL : &w->bodies[o->body_a];
     const Body *b = o->body_b == TESS_NULL_INDEX ? NULL : &w->bodies[o->body_b];
     if ((a && (phys_body_active(a) || !a->in_use)) || (b && (phys_body_active(b) || !b->in_use))) continue;
     Contact *c = phys_contact_push(w);
     if (!c) return false;
     *c = *o;
-    c->flags |= 0x100u;
+    c->flags &= ~(CONTACT_CONTINUED | CONTACT_WAS_TOUCHING);
+    if (o->flags & CONTACT_TOUCHING) c->flags |= CONTACT_WAS_TOUCHING;
+    w->contacts_old[i].flags |= CONTACT_CONTINUED;
   }
   for (uint32_t i = 0; i < w->sensor_count; i++) {
     const SensorOverlap *o = &w->sensors[i];
@@ -177,8 +197,6 @@ static bool narrow_phase(TessWorld *w, float dt) {
     }
   }
 
-  /* index the new contacts (for the next step), then the events */
-  if (!phys_keytable_build(&w->contact_table, w->contacts, w->contact_count)) return false;
   /* sensor overlaps: sorted lists, compared */
   qsort(w->sensors_new, w->sensors_new_count, sizeof(SensorOverlap), cmp_overlap);
   uint32_t a = 0, b = 0;
@@ -228,11 +246,12 @@ static bool contact_events(TessWorld *w) {
     for (uint32_t k = 0; k < c->point_count; k++)
       if (c->p[k].max_normal_impulse > 0.0f) c->flags |= CONTACT_TOUCHING;
   }
-  for (uint32_t i = 0; i < w->contacts_old_count; i++) {
-    const Contact *o = &w->contacts_old[i];
-    if (!(o->flags & CONTACT_TOUCHING)) continue;
-    uint32_t k = phys_keytable_find(&w->contact_table, o->key);
-    if (k != TESS_NULL_INDEX && (w->contacts[k].flags & CONTACT_TOUCHING)) continue;
+  /* ends: old touching contacts nobody took over, and new ones that stopped touching */
+  for (uint32_t i = 0; i < w->contacts_old_count + w->contact_count; i++) {
+    bool from_old = i < w->contacts_old_count;
+    const Contact *o = from_old ? &w->contacts_old[i] : &w->contacts[i - w->contacts_old_count];
+    if (from_old && (!(o->flags & CONTACT_TOUCHING) || (o->flags & CONTACT_CONTINUED))) continue;
+    if (!from_old && (!(o->flags & CONTACT_WAS_TOUCHING) || (o->flags & CONTACT_TOUCHING))) continue;
     TessContactEndEvent ev;
     memset(&ev, 0, sizeof ev);
     ev.with_map = (o->flags & CONTACT_MAP) != 0;
@@ -250,7 +269,7 @@ static bool contact_events(TessWorld *w) {
   }
   for (uint32_t i = 0; i < w->contact_count; i++) {
     Contact *c = &w->contacts[i];
-    if (!(c->flags & CONTACT_TOUCHING) || (c->flags & 0x100u)) continue;
+    if (!(c->flags & CONTACT_TOUCHING) || (c->flags & CONTACT_WAS_TOUCHING)) continue;
     TessContactEvent ev;
     memset(&ev, 0, sizeof ev);
     ev.with_map = (c->flags & CONTACT_MAP) != 0;
@@ -282,6 +301,9 @@ static bool contact_events(TessWorld *w) {
 static void apply_forces(TessWorld *w) {
   TessVec2 g = w->def.gravity;
   float glen = tess_v2_length(g);
+  bool drag = w->has_map && (w->def.floor_drag > 0.0f || (glen > 0.0f && w->map.has_fluid));
+  if (w->zone_count == 0 && !drag && !w->extras_set) return; /* nothing to add, nothing to clear */
+  w->extras_set = drag;
   for (uint32_t i = 0; i < w->body_count; i++) {
     Body *b = &w->bodies[i];
     b->extra_damping = 0.0f;
@@ -573,6 +595,13 @@ static bool build_joint_pairs(TessWorld *w) {
 
 static void islands_wake(TessWorld *w) {
   uint32_t *parent = w->island_parent;
+  bool any_asleep = false;
+  for (uint32_t i = 0; i < w->body_count && !any_asleep; i++) {
+    const Body *b = &w->bodies[i];
+    any_asleep = b->in_use && b->type == TESS_BODY_DYNAMIC && !b->awake;
+  }
+  w->islands_built = any_asleep || w->def.enable_sleep;
+  if (!w->islands_built) return; /* nothing to wake, and nothing will sleep */
   for (uint32_t i = 0; i < w->body_count; i++) parent[i] = i;
   for (uint32_t i = 0; i < w->contact_count; i++) {
     const Contact *c = &w->contacts[i];
@@ -603,6 +632,13 @@ static void islands_wake(TessWorld *w) {
 
 static void islands_sleep(TessWorld *w, float dt) {
   uint32_t *parent = w->island_parent;
+  if (!w->def.enable_sleep || !w->islands_built) {
+    for (uint32_t i = 0; i < w->body_count; i++) {
+      Body *b = &w->bodies[i];
+      if (b->in_use && b->type == TESS_BODY_KINEMATIC && (b->v.x != 0.0f || b->v.y != 0.0f || b->w != 0.0f)) b->awake = 1;
+    }
+    return;
+  }
   float lin = w->def.sleep_linear_speed, ang = w->def.sleep_angular_speed;
   for (uint32_t i = 0; i < w->body_count; i++) {
     Body *b = &w->bodies[i];
@@ -652,6 +688,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   if (!ensure_scratch(w)) return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   w->locked = true;
   clear_events(w);
+  PROF_START;
 
   /* shapes in world space and speculative margins */
   float spec = SPECULATIVE(w);
@@ -663,14 +700,13 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     w->margins[i] = b->type == TESS_BODY_STATIC ? 0.0f : spec + (moving ? fabsf(b->w) * b->max_extent * dt : 0.0f);
     w->sweeps[i] = moving ? tess_v2_scale(dt, b->v) : tess_v2(0.0f, 0.0f);
   }
-  for (uint32_t s = 0; s < w->shape_count; s++) {
-    Shape *sh = &w->shapes[s];
-    if (!sh->in_use) continue;
-    const Body *b = &w->bodies[sh->body];
-    phys_poly_transform(&sh->poly, b->xf, &w->wpolys[s]);
-    sh->aabb = phys_poly_aabb(&sh->poly, b->xf);
+  PROF_MARK(0);
+  if (!build_joint_pairs(w) || !phys_broad_phase(w, w->margins, w->sweeps)) {
+    w->locked = false;
+    return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
-  if (!build_joint_pairs(w) || !phys_broad_phase(w, w->margins, w->sweeps) || !narrow_phase(w, dt)) {
+  PROF_MARK(1);
+  if (!narrow_phase(w, dt)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
@@ -678,8 +714,10 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     for (uint32_t i = 0; i < w->ev_sbegin_count; i++)
       w->def.sensor_begin_fn(w, &w->ev_sbegin[i], w->def.callback_user);
 
+  PROF_MARK(2);
   islands_wake(w);
   apply_forces(w);
+  PROF_MARK(3);
 
   /* solver states: slot i at i + 1, 0 is the fixed world; only awake bodies get one */
   uint32_t substeps = w->def.substeps;
@@ -717,6 +755,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   for (uint32_t i = 0; i < w->joint_count; i++)
     if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_prepare(w, &w->joints[i], h);
 
+  PROF_MARK(4);
   const uint32_t *active = w->active;
   uint32_t na = w->active_count;
   for (uint32_t sub = 0; sub < substeps; sub++) {
@@ -741,6 +780,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_solve(w, &w->joints[i], h, false);
     solve_contacts(w, inv_h, false);
   }
+  PROF_MARK(5);
   apply_restitution(w);
   for (uint32_t i = 0; i < w->body_count; i++) {
     Body *b = &w->bodies[i];
@@ -783,6 +823,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
       w->def.contact_begin_fn(w, &w->ev_begin[i], w->def.callback_user);
 
   islands_sleep(w, dt);
+  PROF_MARK(6);
   w->step_count++;
   w->locked = false;
   phys_destroy_pending(w);

@@ -25,7 +25,6 @@ void tess_world_clear_tile_map(TessWorld *w) {
   for (uint32_t i = 0; i < w->contact_count; i++)
     if (!(w->contacts[i].flags & CONTACT_MAP)) w->contacts[k++] = w->contacts[i];
   w->contact_count = k;
-  phys_keytable_build(&w->contact_table, w->contacts, w->contact_count);
 }
 
 bool tess_world_has_tile_map(const TessWorld *w) { return w->has_map; }

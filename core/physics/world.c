@@ -311,7 +311,6 @@ static void purge_contacts_of_body(TessWorld *w, uint32_t body) {
     k++;
   }
   w->contact_count = k;
-  phys_keytable_build(&w->contact_table, w->contacts, w->contact_count);
   k = 0;
   for (uint32_t i = 0; i < w->sensor_count; i++) {
     SensorOverlap *o = &w->sensors[i];
@@ -736,7 +735,6 @@ TessResult tess_shape_destroy(TessWorld *w, TessShapeId id) {
     w->contacts[k++] = *c;
   }
   w->contact_count = k;
-  phys_keytable_build(&w->contact_table, w->contacts, w->contact_count);
   k = 0;
   for (uint32_t i = 0; i < w->sensor_count; i++) {
     SensorOverlap *o = &w->sensors[i];
