@@ -15,5 +15,7 @@ void tess_map_view_test_key(TessMapView *v, guint keyval, gboolean pressed);
 GtkGesture *tess_map_view_test_zoom_gesture(TessMapView *v);
 /* The renderer's counters (chunks redrawn since the last reset). */
 void tess_map_view_test_render_stats(TessMapView *v, uint64_t *chunks_rendered, gboolean reset);
+/* Draws the view into cr (device pixels 0..width, 0..height), as the snapshot does. */
+void tess_map_view_test_draw(TessMapView *v, cairo_t *cr, int width, int height);
 /* Draws the view into an offscreen surface of its size (what the snapshot draws). */
 cairo_surface_t *tess_map_view_test_render(TessMapView *v, int width, int height);

@@ -853,6 +853,8 @@ void tess_map_view_test_render_stats(TessMapView *v, uint64_t *chunks_rendered, 
   if (chunks_rendered) *chunks_rendered = st.chunks_rendered;
   if (reset && v->renderer) tess_renderer_reset_stats(v->renderer);
 }
+void tess_map_view_test_draw(TessMapView *v, cairo_t *cr, int width, int height) { draw_view(v, cr, width, height); }
+
 cairo_surface_t *tess_map_view_test_render(TessMapView *v, int width, int height) {
   cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
   cairo_t *cr = cairo_create(s);

@@ -172,6 +172,9 @@ void tess_tool_select_draw(TessMapView *v, cairo_t *cr) {
                                 (double)(v->sel_y + dy + (int)v->sel_h) * level->settings.tile_h, &x1, &y1);
   if (v->moving_selection && v->move_cells && (uint64_t)v->sel_w * v->sel_h <= 65536) {
     double cw = (x1 - x0) / v->sel_w, ch = (y1 - y0) / v->sel_h;
+    cairo_save(cr);
+    cairo_rectangle(cr, floor(x0), floor(y0), ceil(x1 - x0) + 1, ceil(y1 - y0) + 1);
+    cairo_clip(cr); /* the group is the selection's size, not the view's */
     cairo_push_group(cr);
     for (uint32_t j = 0; j < v->sel_h; j++)
       for (uint32_t i = 0; i < v->sel_w; i++)
@@ -179,6 +182,7 @@ void tess_tool_select_draw(TessMapView *v, cairo_t *cr) {
                                 1.0);
     cairo_pop_group_to_source(cr);
     cairo_paint_with_alpha(cr, 0.8);
+    cairo_restore(cr);
   }
   cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
   cairo_set_source_rgba(cr, 0.3, 0.55, 1.0, 0.18);

@@ -229,7 +229,13 @@ static void cell_rect(TessMapView *v, int x, int y, uint32_t w, uint32_t h, doub
 static void draw_stamp(TessMapView *v, cairo_t *cr, int x, int y, uint32_t w, uint32_t h, int ax, int ay,
                        double alpha) {
   if (!v->stamp || (uint64_t)w * h > 16384) return;
-  /* One group for the whole stamp, made translucent at once. */
+  /* One group for the whole stamp, made translucent at once; clipped to the
+   * stamp so the group is its size, not the view's. */
+  double gx, gy, gw, gh;
+  cell_rect(v, x, y, w, h, &gx, &gy, &gw, &gh);
+  cairo_save(cr);
+  cairo_rectangle(cr, floor(gx), floor(gy), ceil(gw) + 1, ceil(gh) + 1);
+  cairo_clip(cr);
   cairo_push_group(cr);
   for (uint32_t j = 0; j < h; j++)
     for (uint32_t i = 0; i < w; i++) {
@@ -243,6 +249,7 @@ static void draw_stamp(TessMapView *v, cairo_t *cr, int x, int y, uint32_t w, ui
     }
   cairo_pop_group_to_source(cr);
   cairo_paint_with_alpha(cr, alpha);
+  cairo_restore(cr);
 }
 
 static void outline(cairo_t *cr, double x, double y, double w, double h, double r, double g, double b) {
