@@ -61,6 +61,9 @@ struct TessRenderer {
   /* A tileset that failed to decode during the current draw (reported once per draw). */
   TessId failed_tileset;
   bool frame_incomplete;
+  /* The options the cached blocks were drawn with (a change drops them). */
+  double baked_material_alpha;
+  uint32_t baked_collision_color;
   double frame_start;        /* seconds (tess_now_seconds) */
 };
 

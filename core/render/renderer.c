@@ -268,6 +268,14 @@ TessResult tess_renderer_draw(TessRenderer *r, cairo_t *cr, const TessLevel *lev
   r->failed_tileset = 0;
   r->frame_incomplete = false;
   r->frame_start = tess_now_seconds();
+  if (options->material_alpha != r->baked_material_alpha) {
+    tess_cache_drop_content(r, TESS_RENDER_MATERIALS);
+    r->baked_material_alpha = options->material_alpha;
+  }
+  if (options->collision_color != r->baked_collision_color) {
+    tess_cache_drop_content(r, TESS_RENDER_COLLISION);
+    r->baked_collision_color = options->collision_color;
+  }
   Visible v;
   v.zoom = view->zoom;
   tess_render_view_translation(view, &v.tx, &v.ty);

@@ -255,6 +255,11 @@ static void material_overlay_uses_effective_material(void) {
   CHECK(pixel(s, 10 * 16 + 8, 1 * 16 + 8) == 0xFF8890A0u);
   CHECK(pixel(s, 5 * 16 + 8, 3 * 16 + 8) == 0);
   cairo_surface_destroy(s);
+  /* The cached blocks follow a change of the overlay's opacity. */
+  o.material_alpha = 0.5;
+  s = draw_view(r, level, 0, 0, 1.0, 192, 128, &o);
+  CHECK_NEAR(pixel(s, 1 * 16 + 8, 6 * 16 + 8) >> 24, 128, 1);
+  cairo_surface_destroy(s);
   TessLegendEntry e[8];
   size_t n = tess_render_material_legend(p, level, 0, 0, 12, 8, e, 8);
   CHECK(n == 4);
