@@ -129,7 +129,12 @@ static void run(TessProject *p, uint32_t circles, uint32_t sprites, uint32_t ste
   size_t snap_sum = 0, snap_max = 0;
   TessPlayback *pb = pl->playback;
   tess_playback_set_playing(pb, true);
+  double *kf = malloc(steps * sizeof *kf), *nkf = malloc(steps * sizeof *nkf);
+  size_t nk = 0, nn = 0;
+  uint32_t slow_draw_early = 0;
   for (uint32_t s = 0; s < steps; s++) {
+    TessPlaybackStats before;
+    tess_playback_stats(pb, &before);
     double t0 = now_ms();
     uint32_t n = tess_playback_advance(pb, 1.0 / 60.0, &err); /* one step, recorded */
     double t1 = now_ms();
@@ -142,6 +147,12 @@ static void run(TessProject *p, uint32_t circles, uint32_t sprites, uint32_t ste
     }
     phys[s] = t1 - t0;
     draw[s] = t2 - t1;
+    TessPlaybackStats after;
+    tess_playback_stats(pb, &after);
+    /* Steps that also took a keyframe (a snapshot of the whole world) apart. */
+    if (after.keyframes != before.keyframes || after.recording_bytes != before.recording_bytes) kf[nk++] = phys[s];
+    else nkf[nn++] = phys[s];
+    if (s < 60 && draw[s] > 16.0) slow_draw_early++;
     frame[s] = t2 - t0;
     size_t sz = tess_world_snapshot_size(tess_playback_world(pb));
     snap_sum += sz;
@@ -167,12 +178,17 @@ static void run(TessProject *p, uint32_t circles, uint32_t sprites, uint32_t ste
   printf("    interpolated draw           median %7.2f ms   p99 %7.2f ms   (%llu circle blits, %llu sprite blits, %llu paths, %llu surfaces made)\n",
          dm, d99, (unsigned long long)ps.circle_blits, (unsigned long long)ps.sprite_blits,
          (unsigned long long)ps.paths, (unsigned long long)ps.surfaces_made);
+  printf("    steps with a keyframe: %zu, median %.2f ms; steps without: median %.2f ms, p99 %.2f ms\n", nk,
+         nk ? percentile(kf, nk, 0.5) : 0.0, nn ? percentile(nkf, nn, 0.5) : 0.0, nn ? percentile(nkf, nn, 0.99) : 0.0);
+  printf("    draws over 16 ms in the first second (view cache and sprite turns being made): %u\n", slow_draw_early);
   printf("  snapshot per step: mean %.0f KiB, max %.0f KiB (%.0f bytes per body)\n", snap_avg / 1024,
          (double)snap_max / 1024, snap_avg / (circles + sprites));
   printf("  256 MiB of history: %.1f s with a snapshot every step; the automatic keyframe interval (%u) keeps %.1f s\n",
          budget / snap_avg / 60.0, st.keyframe_interval, st.history_seconds);
   printf("  recording now: %u keyframes, %.1f MiB (bound 256 MiB)\n", st.keyframes, st.recording_bytes / 1048576.0);
   fflush(stdout);
+  free(kf);
+  free(nkf);
   free(frame);
   free(phys);
   free(draw);
