@@ -22,6 +22,7 @@ struct _TessObjectInspector {
   TessId level, object;
   gboolean dirty;    /* the object changed since the last build */
   gboolean applying; /* our own edit: the widgets already show it */
+  guint rebuild_source; /* coalesces rebuilds while an object is dragged on the map */
   gulong changed_handler, committed_handler;
 };
 
@@ -312,6 +313,7 @@ static const char *kind_title(uint8_t kind) {
 }
 
 static void rebuild(TessObjectInspector *self) {
+  g_clear_handle_id(&self->rebuild_source, g_source_remove);
   if (self->content) {
     gtk_box_remove(GTK_BOX(self), self->content);
     self->content = NULL;
@@ -457,10 +459,18 @@ static void on_doc_changed(TessDocument *doc, gpointer change_ptr, TessObjectIns
     self->dirty = TRUE;
 }
 
+static gboolean rebuild_idle(gpointer user) {
+  TessObjectInspector *self = user;
+  self->rebuild_source = 0;
+  rebuild(self);
+  return G_SOURCE_REMOVE;
+}
+
 static void on_doc_committed(TessDocument *doc, TessObjectInspector *self) {
   /* Our own edits are already on screen; undo, a drag on the map or a
-   * material change rebuild the editors. */
-  if (self->dirty && !self->applying) rebuild(self);
+   * material change rebuild the editors, once per idle (a drag commits at
+   * every motion event). */
+  if (self->dirty && !self->applying && !self->rebuild_source) self->rebuild_source = g_idle_add(rebuild_idle, self);
   self->dirty = FALSE;
 }
 
@@ -532,6 +542,7 @@ static void tess_object_inspector_finalize(GObject *object) {
 
 static void tess_object_inspector_dispose(GObject *object) {
   TessObjectInspector *self = TESS_OBJECT_INSPECTOR(object);
+  g_clear_handle_id(&self->rebuild_source, g_source_remove);
   if (self->doc) {
     g_clear_signal_handler(&self->changed_handler, self->doc);
     g_clear_signal_handler(&self->committed_handler, self->doc);
