@@ -126,6 +126,8 @@ int tess_cmd_render(int argc, char **argv) {
   double w = (double)level->settings.width * level->settings.tile_w, h = (double)level->settings.height * level->settings.tile_h;
   double largest = w > h ? w : h;
   if (!scale_given && largest * scale > 16384.0) scale = 16384.0 / largest;
+  char name[TESS_NAME_MAX];
+  snprintf(name, sizeof name, "%s", level->settings.name);
   unlink(output);
   r = tess_render_level_to_png(project, level, scale, &opt, output, &err);
   tess_project_destroy(project);
@@ -138,6 +140,6 @@ int tess_cmd_render(int argc, char **argv) {
     r = TESS_OK;
   }
   if (r != TESS_OK) return fail(&err);
-  fprintf(stderr, "rendered %s -> %s\n", level->settings.name, output);
+  fprintf(stderr, "rendered %s -> %s\n", name, output);
   return TESS_EXIT_OK;
 }
