@@ -346,6 +346,14 @@ static void rebuild(TessObjectInspector *self) {
 
   if (o->kind == TESS_OBJECT_BODY) {
     const TessBodyObject *b = &o->u.body;
+    const TessSprite *sprite = b->shape == TESS_BODY_SPRITE ? tess_project_sprite(p, b->sprite) : NULL;
+    const char *shapes[] = {_("Circle"), _("Box"), _("Capsule"), _("Sprite")};
+    g_autofree char *shape_text = sprite ? g_strdup_printf(_("Sprite “%s”"), sprite->name)
+                                         : g_strdup(b->shape < G_N_ELEMENTS(shapes) ? shapes[b->shape] : "?");
+    GtkWidget *shape = gtk_label_new(shape_text);
+    gtk_label_set_xalign(GTK_LABEL(shape), 0);
+    gtk_label_set_ellipsize(GTK_LABEL(shape), PANGO_ELLIPSIZE_END);
+    add_row(grid, _("Shape"), shape);
     if (b->shape == TESS_BODY_CIRCLE) add_row(grid, _("Radius (px)"), number(b->radius, 0.5, 1e6, 1, 1, "radius"));
     if (b->shape == TESS_BODY_BOX || b->shape == TESS_BODY_CAPSULE) {
       add_row(grid, _("Width (px)"), number(b->width, 0.5, 1e6, 1, 1, "bw"));
