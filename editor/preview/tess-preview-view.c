@@ -28,6 +28,7 @@ struct _TessPreviewView {
   gint64 last_frame_us;
   double zoom, origin_x, origin_y; /* level px at the canvas's (0, 0) */
   gboolean fitted;
+  gboolean user_view;     /* zoomed or panned by hand: a resize keeps it */
   guint overlays;
   gboolean show_stats;
   TessId spawn_sprite;
@@ -39,6 +40,10 @@ struct _TessPreviewView {
   TessVec2 last_world;
   gint64 last_time_us;
   TessVec2 pointer_velocity;
+
+  /* view navigation: wheel zooms at the pointer, middle drag pans */
+  double pointer_x, pointer_y;
+  double pan_origin_x, pan_origin_y;
 
   /* frames per second */
   int fps_frames;
@@ -107,7 +112,7 @@ cairo_surface_t *tess_preview_view_render(TessPreviewView *v, int width, int hei
 
 static void canvas_resize(GtkDrawingArea *area, int width, int height, gpointer user) {
   TessPreviewView *v = user;
-  fit_view(v, width, height);
+  if (!v->user_view) fit_view(v, width, height);
 }
 
 /* ---- controls ------------------------------------------------------------ */
@@ -413,6 +418,36 @@ static void on_secondary(GtkGestureClick *g, int n, double x, double y, TessPrev
   tess_preview_view_pointer_press(v, GDK_BUTTON_SECONDARY, x, y, 0);
 }
 
+static void on_motion(GtkEventControllerMotion *c, double x, double y, TessPreviewView *v) {
+  v->pointer_x = x;
+  v->pointer_y = y;
+}
+
+static gboolean on_scroll(GtkEventControllerScroll *c, double dx, double dy, TessPreviewView *v) {
+  if (!v->pl || dy == 0.0) return FALSE;
+  double z = CLAMP(v->zoom * (dy < 0 ? 1.25 : 0.8), 1.0 / 16.0, 16.0);
+  /* The level point under the pointer stays there. */
+  double lx = v->origin_x + v->pointer_x / v->zoom, ly = v->origin_y + v->pointer_y / v->zoom;
+  v->zoom = z;
+  v->origin_x = lx - v->pointer_x / z;
+  v->origin_y = ly - v->pointer_y / z;
+  v->fitted = v->user_view = TRUE;
+  gtk_widget_queue_draw(v->canvas);
+  return TRUE;
+}
+
+static void on_pan_begin(GtkGestureDrag *g, double x, double y, TessPreviewView *v) {
+  v->pan_origin_x = v->origin_x;
+  v->pan_origin_y = v->origin_y;
+}
+
+static void on_pan_update(GtkGestureDrag *g, double dx, double dy, TessPreviewView *v) {
+  v->origin_x = v->pan_origin_x - dx / v->zoom;
+  v->origin_y = v->pan_origin_y - dy / v->zoom;
+  v->fitted = v->user_view = TRUE;
+  gtk_widget_queue_draw(v->canvas);
+}
+
 /* ---- life cycle ------------------------------------------------------------ */
 
 gboolean tess_preview_view_start(TessPreviewView *v, TessDocument *doc, TessId level, GError **error) {
@@ -434,7 +469,7 @@ gboolean tess_preview_view_start(TessPreviewView *v, TessDocument *doc, TessId l
   v->painter = tess_preview_painter_create(p);
   v->doc = g_object_ref(doc);
   v->level = level;
-  v->fitted = FALSE;
+  v->fitted = v->user_view = FALSE;
   int w = gtk_widget_get_width(v->canvas), h = gtk_widget_get_height(v->canvas);
   if (w > 0 && h > 0) fit_view(v, w, h);
   tess_preview_view_set_speed(v, 1.0);
@@ -596,6 +631,18 @@ static void tess_preview_view_init(TessPreviewView *v) {
   gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(right), GDK_BUTTON_SECONDARY);
   g_signal_connect(right, "pressed", G_CALLBACK(on_secondary), v);
   gtk_widget_add_controller(v->canvas, GTK_EVENT_CONTROLLER(right));
+
+  GtkGesture *pan = gtk_gesture_drag_new();
+  gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(pan), GDK_BUTTON_MIDDLE);
+  g_signal_connect(pan, "drag-begin", G_CALLBACK(on_pan_begin), v);
+  g_signal_connect(pan, "drag-update", G_CALLBACK(on_pan_update), v);
+  gtk_widget_add_controller(v->canvas, GTK_EVENT_CONTROLLER(pan));
+  GtkEventController *motion = gtk_event_controller_motion_new();
+  g_signal_connect(motion, "motion", G_CALLBACK(on_motion), v);
+  gtk_widget_add_controller(v->canvas, motion);
+  GtkEventController *scroll = gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  g_signal_connect(scroll, "scroll", G_CALLBACK(on_scroll), v);
+  gtk_widget_add_controller(v->canvas, scroll);
 
   GtkEventController *keys = gtk_event_controller_key_new();
   g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key), v);

@@ -6,7 +6,8 @@
  * Positions and Back to Editing. Keys: Space play/pause, period step,
  * R reset, Escape leave. Mouse: drag a dynamic body (a spring, drawn as a
  * line), Shift-drag throws it, click empty space drops a ball (or the
- * chosen sprite), right-click a dropped body removes it.
+ * chosen sprite), right-click a dropped body removes it; the wheel zooms at
+ * the pointer, a middle drag pans.
  *
  * The preview never writes the project: leaving shows the level exactly as
  * it was, unless the user chooses Keep Positions (one undoable edit). */
