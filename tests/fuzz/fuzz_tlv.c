@@ -11,6 +11,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* What the walk read, kept so the reads cannot be optimised away. */
+volatile uint64_t tlv_fuzz_sink;
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* A private copy of exactly `size` bytes, so ASan sees any overread. */
   uint8_t *copy = (uint8_t *)malloc(size ? size : 1);
@@ -20,8 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   TlvError err;
   TlvResult loose = tlv_open(copy, size, TLV_OPEN_SKIP_CHECKSUMS, &lv, &err);
   if (loose == TLV_OK) {
-    static volatile uint64_t sink;
-    sink += tlv_walk(&lv);
+    tlv_fuzz_sink += tlv_walk(&lv);
   } else if (err.message[0] == 0 || err.offset > size) {
     abort(); /* every refusal says where and why */
   }
