@@ -56,6 +56,15 @@ struct TessPlayback {
 
   double step_ms;
   bool step_ms_valid;
+
+  /* Playing backwards through a keyframe interval re-steps it once and keeps
+   * every state of it here, so each step back is one restore, not up to
+   * interval - 1 steps. States block_first .. block_first + block_count - 1. */
+  uint64_t resteps;            /* steps re-simulated by seeks (not shown live) */
+  uint64_t block_first;
+  uint32_t block_count, block_cap;
+  void **block_buf;
+  size_t *block_size, *block_buf_cap;
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -150,13 +159,61 @@ static TessResult take_keyframe(TessPlayback *pb, TessError *err) {
 }
 
 /* Forgets everything recorded after `step`. */
+static void block_clear(TessPlayback *pb);
+
 static void truncate_after(TessPlayback *pb, uint64_t step) {
+  block_clear(pb);
   while (pb->ring_count > 1 && ring_at(pb, pb->ring_count - 1)->step > step) ring_pop_back(pb);
   pb->last = step;
 }
 
 static TessResult flush(TessPlayback *pb, TessError *err) {
   return pb->dirty ? take_keyframe(pb, err) : TESS_OK;
+}
+
+static void block_clear(TessPlayback *pb) { pb->block_count = 0; }
+
+static void block_free(TessPlayback *pb) {
+  for (uint32_t i = 0; i < pb->block_cap; i++) tess_free(pb->block_buf[i]);
+  tess_free(pb->block_buf);
+  tess_free(pb->block_size);
+  tess_free(pb->block_buf_cap);
+  pb->block_buf = NULL;
+  pb->block_size = pb->block_buf_cap = NULL;
+  pb->block_cap = pb->block_count = 0;
+}
+
+/* Keeps the world's current state as the next state of the block. */
+static bool block_push(TessPlayback *pb) {
+  if (pb->block_count == pb->block_cap) {
+    uint32_t cap = pb->block_cap ? pb->block_cap * 2 : 16;
+    void **b = tess_realloc(pb->block_buf, cap * sizeof *b);
+    if (!b) return false;
+    pb->block_buf = b;
+    size_t *sz = tess_realloc(pb->block_size, cap * sizeof *sz);
+    if (!sz) return false;
+    pb->block_size = sz;
+    size_t *bc = tess_realloc(pb->block_buf_cap, cap * sizeof *bc);
+    if (!bc) return false;
+    pb->block_buf_cap = bc;
+    for (uint32_t i = pb->block_cap; i < cap; i++) {
+      pb->block_buf[i] = NULL;
+      pb->block_buf_cap[i] = 0;
+    }
+    pb->block_cap = cap;
+  }
+  uint32_t i = pb->block_count;
+  size_t size = tess_world_snapshot_size(pb->world);
+  if (pb->block_buf_cap[i] < size) {
+    void *nb = tess_realloc(pb->block_buf[i], size);
+    if (!nb) return false;
+    pb->block_buf[i] = nb;
+    pb->block_buf_cap[i] = size;
+  }
+  if (tess_world_snapshot(pb->world, pb->block_buf[i], size, NULL) != TESS_OK) return false;
+  pb->block_size[i] = size;
+  pb->block_count++;
+  return true;
 }
 
 /* ---- captures ----------------------------------------------------------- */
@@ -220,10 +277,14 @@ uint64_t tess_playback_last_step(const TessPlayback *pb) { return pb->last; }
 
 /* Puts the world in the recorded state of `step` (first <= step <= last):
  * restore the newest keyframe at or before it, then re-step. */
-static TessResult seek_world(TessPlayback *pb, uint64_t step, TessError *err) {
+static TessResult seek_world_block(TessPlayback *pb, uint64_t step, bool use_block, TessError *err) {
   TessResult r = flush(pb, err);
   if (r != TESS_OK) return r;
   if (cur(pb) == step) return TESS_OK;
+  if (use_block && pb->block_count && step >= pb->block_first && step < pb->block_first + pb->block_count) {
+    uint32_t i = (uint32_t)(step - pb->block_first);
+    return tess_world_restore(pb->world, pb->block_buf[i], pb->block_size[i], err);
+  }
   uint32_t lo = 0, hi = pb->ring_count; /* first keyframe with step > target */
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
@@ -233,16 +294,30 @@ static TessResult seek_world(TessPlayback *pb, uint64_t step, TessError *err) {
   if (lo == 0) return tess_error_set(err, TESS_ERR_NOT_FOUND, "preview", "step %llu is no longer recorded",
                                      (unsigned long long)step);
   const Keyframe *k = ring_at(pb, lo - 1);
-  /* Re-stepping from the current state is cheaper when it lies in between. */
-  if (!(cur(pb) >= k->step && cur(pb) < step)) {
+  bool from_current = cur(pb) >= k->step && cur(pb) < step; /* re-stepping from here is cheaper */
+  if (use_block) { /* re-step the interval once, keeping each state */
+    block_clear(pb);
+    from_current = false;
+  }
+  if (!from_current) {
     r = tess_world_restore(pb->world, k->buf, k->size, err);
     if (r != TESS_OK) return r;
   }
+  if (use_block) pb->block_first = cur(pb);
   while (cur(pb) < step) {
+    if (use_block && !block_push(pb)) { /* no memory for it: plain re-stepping still works */
+      block_clear(pb);
+      use_block = false;
+    }
     r = raw_step(pb, false, err);
     if (r != TESS_OK) return r;
+    pb->resteps++;
   }
   return TESS_OK;
+}
+
+static TessResult seek_world(TessPlayback *pb, uint64_t step, TessError *err) {
+  return seek_world_block(pb, step, false, err);
 }
 
 /* Springs left in a restored state by a drag that is no longer held. */
@@ -288,7 +363,7 @@ static TessResult record_step(TessPlayback *pb, TessError *err) {
 /* Moves the pair one step back: hi <- lo, lo <- the state before it. */
 static TessResult back_one(TessPlayback *pb, TessError *err) {
   copy_capture(pb, &pb->hi, &pb->lo);
-  TessResult r = seek_world(pb, pb->lo.step - 1, err);
+  TessResult r = seek_world_block(pb, pb->lo.step - 1, true, err);
   if (r != TESS_OK) return r;
   capture(pb, &pb->lo);
   return TESS_OK;
@@ -333,6 +408,7 @@ void tess_playback_destroy(TessPlayback *pb) {
   while (pb->ring_count) ring_pop_front(pb);
   tess_free(pb->ring);
   tess_free(pb->initial);
+  block_free(pb);
   TESS_ARRAY_FREE(&pb->bodies);
   TESS_ARRAY_FREE(&pb->shapes);
   TESS_ARRAY_FREE(&pb->mouse_joints);
@@ -463,6 +539,7 @@ TessResult tess_playback_reset(TessPlayback *pb, TessError *err) {
   TessResult r = tess_world_restore(pb->world, pb->initial, pb->initial_size, err);
   if (r != TESS_OK) return r;
   while (pb->ring_count) ring_pop_front(pb);
+  block_clear(pb);
   pb->last = 0;
   pb->dirty = false;
   r = take_keyframe(pb, err);
@@ -650,6 +727,7 @@ void tess_playback_stats(const TessPlayback *pb, TessPlaybackStats *out) {
   out->awake = tess_world_awake_body_count(pb->world);
   out->contacts = tess_world_contact_count(pb->world);
   out->step_ms = pb->step_ms;
+  out->resteps = pb->resteps;
   out->keyframes = pb->ring_count;
   out->keyframe_interval = keyframe_interval(pb);
   out->recording_bytes = pb->ring_bytes;

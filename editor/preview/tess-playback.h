@@ -17,6 +17,10 @@
  * from an earlier moment, or acting on the world there, drops the later part
  * of the recording.
  *
+ * Playing backwards through an interval between keyframes re-steps it once
+ * and keeps its states (at most one interval of snapshots beyond the budget),
+ * so each step back is a restore.
+ *
  * Steps are counted from the moment the playback was created (step 0). */
 #pragma once
 
@@ -167,6 +171,7 @@ TessResult tess_playback_remove(TessPlayback *pb, TessBodyId body, TessError *er
 typedef struct TessPlaybackStats {
   uint32_t bodies, awake, contacts;
   double step_ms;               /* mean physics time per step over the last steps */
+  uint64_t resteps;             /* steps re-simulated by seeks since creation */
   uint32_t keyframes;
   uint32_t keyframe_interval;
   size_t recording_bytes;       /* keyframes held now (<= budget, but at least one) */
