@@ -60,6 +60,33 @@ static void document_commit_undo_redo(void) {
   g_object_unref(doc);
 }
 
+/* Save a Copy of a healthy project: SQLite's backup of the file; the copy
+ * loads to the same project (content hash), and the document stays on the
+ * original. */
+static void document_save_copy(void) {
+  g_autofree char *path = fixture_copy_demo("original.tessera");
+  g_autoptr(GError) error = NULL;
+  TessDocument *doc = tess_document_open(path, &error);
+  CHECK(doc != NULL);
+  if (!doc) return;
+  TessProject *p = tess_document_get_project(doc);
+  TessLevel *level = p->levels[0];
+  TessCell cell = TESS_CELL_MAKE(p->tilesets[0]->id, 3, TESS_CELL_FLIP_V);
+  TessError err = {0};
+  CHECK_OK(tess_edit_paint(p, level->id, fixture_tile_layer(level)->props.id, 9, 9, 1, 1, &cell, 0, &err), &err);
+  CHECK(tess_document_commit(doc, NULL));
+  char buf[1024];
+  const char *copy = tess_test_path(buf, sizeof buf, "copy.tessera");
+  CHECK(tess_document_save_copy(doc, copy, &error));
+  CHECK(strcmp(tess_document_get_path(doc), path) == 0);
+  TessProject *disk = fixture_load(copy);
+  CHECK(disk && tess_project_hash(disk) == tess_project_hash(p));
+  if (disk) tess_project_destroy(disk);
+  /* Saving over an existing copy replaces it. */
+  CHECK(tess_document_save_copy(doc, copy, &error));
+  g_object_unref(doc);
+}
+
 /* A new project has a material and a level, on disk. */
 static void document_new_project(void) {
   char buf[1024];
@@ -525,6 +552,46 @@ static void window_add_tileset(void) {
   fixture_close(w);
 }
 
+/* Removing a tileset can hand its cells to another tileset (same tile index). */
+static void window_remove_tileset_remap(void) {
+  g_autofree char *path = fixture_copy_demo("remap.tessera");
+  TessWindow *w = fixture_window(path);
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  g_autofree char *a_png = png_file("alpha.png", 64, 32);
+  g_autofree char *b_png = png_file("beta.png", 64, 32);
+  TessId ids[2] = {0, 0};
+  const char *pngs[2] = {a_png, b_png};
+  for (int i = 0; i < 2; i++) {
+    GtkWidget *dialog = tess_window_add_tileset_from(w, pngs[i]);
+    CHECK(TESS_IS_TILESET_DIALOG(dialog));
+    if (!TESS_IS_TILESET_DIALOG(dialog)) return;
+    gtk_spin_button_set_value(GTK_SPIN_BUTTON(tess_tileset_dialog_get_field(TESS_TILESET_DIALOG(dialog), "tile-width")), 16);
+    gtk_spin_button_set_value(GTK_SPIN_BUTTON(tess_tileset_dialog_get_field(TESS_TILESET_DIALOG(dialog), "tile-height")), 16);
+    CHECK(tess_tileset_dialog_apply(TESS_TILESET_DIALOG(dialog), &ids[i]));
+    gtk_window_destroy(GTK_WINDOW(dialog));
+  }
+  TessLevel *level = window_level(w);
+  TessLayer *layer = fixture_tile_layer(level);
+  TessCell cell = TESS_CELL_MAKE(ids[0], 5, TESS_CELL_FLIP_H);
+  TessError err = {0};
+  CHECK_OK(tess_edit_paint(p, level->id, layer->props.id, 2, 2, 1, 1, &cell, 0, &err), &err);
+  CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+  TessTilePalette *palette = TESS_TILE_PALETTE(tess_window_get_tile_palette(w));
+  CHECK(tess_tile_palette_remove_tileset(palette, ids[0], ids[1]));
+  fixture_spin();
+  CHECK(tess_layer_cell(layer, 2, 2) == TESS_CELL_MAKE(ids[1], 5, TESS_CELL_FLIP_H));
+  TessProject *disk = fixture_load(path);
+  CHECK(disk && tess_project_tileset(disk, ids[0]) == NULL);
+  CHECK(disk && tess_layer_cell(tess_level_layer(tess_project_level(disk, level->id), layer->props.id), 2, 2) ==
+                    TESS_CELL_MAKE(ids[1], 5, TESS_CELL_FLIP_H));
+  if (disk) tess_project_destroy(disk);
+  /* One undo brings the tileset and its cells back. */
+  CHECK(gtk_widget_activate_action(GTK_WIDGET(w), "win.undo", NULL));
+  fixture_spin();
+  CHECK(tess_project_tileset(p, ids[0]) != NULL && tess_layer_cell(layer, 2, 2) == cell);
+  fixture_close(w);
+}
+
 /* The palette: a drag over 2 x 2 tiles makes a 2 x 2 stamp. */
 static void window_tile_palette_stamp(void) {
   g_autofree char *path = fixture_copy_demo("palette.tessera");
@@ -747,10 +814,10 @@ static void application_recent_projects(void) {
 }
 
 static const TessTestCase cases[] = {
-    TEST(document_commit_undo_redo),  TEST(document_new_project),    TEST(document_open_refuses_bad_files),
+    TEST(document_commit_undo_redo),  TEST(document_save_copy),       TEST(document_new_project),    TEST(document_open_refuses_bad_files),
     TEST(window_open_error_dialog),   TEST(window_undo_redo_actions), TEST(window_layers_panel),
     TEST(window_material_inspector),  TEST(window_level_properties),  TEST(window_drop_file),
-    TEST(window_add_tileset),         TEST(window_tile_palette_stamp), TEST(window_object_inspector),
+    TEST(window_add_tileset),         TEST(window_remove_tileset_remap),         TEST(window_tile_palette_stamp), TEST(window_object_inspector),
     TEST(window_file_deleted),        TEST(window_status_bar),          TEST(application_recent_projects),
 };
 
