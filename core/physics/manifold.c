@@ -301,6 +301,7 @@ void phys_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides
   /* Separated along any axis at all: no contact (the one-sided test below
    * only chooses the normal). */
   float radius0 = shape->radius + margin;
+  float any_best = -FLT_MAX; /* the least penetration over every axis, open or not */
   for (uint32_t k = 0; k < 4; k++) {
     float s = FLT_MAX;
     for (uint32_t j = 0; j < shape->count; j++) {
@@ -308,6 +309,7 @@ void phys_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides
       if (d < s) s = d;
     }
     if (s > radius0) return;
+    if (s > any_best) any_best = s;
   }
   for (uint32_t i = 0; i < shape->count; i++) {
     float s = FLT_MAX;
@@ -316,6 +318,7 @@ void phys_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides
       if (d < s) s = d;
     }
     if (s > radius0) return;
+    if (s > any_best) any_best = s;
   }
 
   /* One-sided SAT: only open cell faces, and only shape faces whose normal
@@ -349,6 +352,11 @@ void phys_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides
   }
   float radius = shape->radius;
   if (best_cell > radius + margin || best_shape > radius + margin) return;
+  /* A shape that only touches the cell through a shared (closed) face would
+   * be pushed out through a far open face: that is its neighbours' business. */
+  float open_best = best_cell > best_shape ? best_cell : best_shape;
+  float half_cell = 0.5f * fminf(hi.x - lo.x, hi.y - lo.y);
+  if (open_best < -half_cell && any_best > open_best + SLOP) return;
   if (best_shape > best_cell + 0.1f * SLOP)
     finish_polys(shape, shape_edge, &box, best_shape, true, margin, &filter, false, m);
   else
