@@ -61,9 +61,10 @@ struct _TessWindow {
 G_DEFINE_FINAL_TYPE(TessWindow, tess_window, GTK_TYPE_APPLICATION_WINDOW)
 
 #ifdef TESS_HAVE_PREVIEW
-static TessDocument *preview_query(gpointer user, TessId *level) {
+static TessDocument *preview_query(gpointer user, TessId *level, const TessObject **spawn) {
   TessWindow *self = user;
   *level = self->level;
+  *spawn = tess_object_inspector_get_template(self->object_inspector); /* what a click drops */
   return self->doc;
 }
 #endif

@@ -29,7 +29,9 @@ static void on_play_change_state(GSimpleAction *action, GVariant *value, gpointe
   TessPreviewView *pv = TESS_PREVIEW_VIEW(m->preview);
   if (on) {
     TessId level = 0;
-    TessDocument *doc = m->query(m->user, &level);
+    const TessObject *spawn = NULL;
+    TessDocument *doc = m->query(m->user, &level, &spawn);
+    tess_preview_view_set_spawn_template(pv, spawn);
     GError *error = NULL;
     if (!doc || !tess_preview_view_start(pv, doc, level, &error)) {
       if (doc) show_error(m, error);

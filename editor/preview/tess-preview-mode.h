@@ -10,8 +10,9 @@
 
 G_BEGIN_DECLS
 
-/* Returns the open document (borrowed, may be NULL) and sets *level. */
-typedef TessDocument *(*TessPreviewModeQuery)(gpointer user, TessId *level);
+/* Returns the open document (borrowed, may be NULL), sets *level and *spawn
+ * (the object template a click in the preview drops, borrowed, may be NULL). */
+typedef TessDocument *(*TessPreviewModeQuery)(gpointer user, TessId *level, const TessObject **spawn);
 
 /* `map_view` must be a child of the GtkBox `holder`; it is moved into a
  * stack with the preview. Adds win.play to `window`. */

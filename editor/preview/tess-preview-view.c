@@ -31,7 +31,8 @@ struct _TessPreviewView {
   gboolean user_view;     /* zoomed or panned by hand: a resize keeps it */
   guint overlays;
   gboolean show_stats;
-  TessId spawn_sprite;
+  TessId spawn_sprite, spawn_material;
+  float spawn_radius_px;  /* 0 = half a cell */
   gboolean updating_controls;
 
   /* pointer */
@@ -259,7 +260,14 @@ void tess_preview_view_set_overlays(TessPreviewView *v, guint overlays) {
   gtk_widget_queue_draw(v->canvas);
 }
 guint tess_preview_view_get_overlays(TessPreviewView *v) { return v->overlays; }
-void tess_preview_view_set_spawn_sprite(TessPreviewView *v, TessId sprite) { v->spawn_sprite = sprite; }
+void tess_preview_view_set_spawn_template(TessPreviewView *v, const TessObject *tmpl) {
+  v->spawn_sprite = v->spawn_material = 0;
+  v->spawn_radius_px = 0.0f;
+  if (!tmpl || tmpl->kind != TESS_OBJECT_BODY) return;
+  v->spawn_material = tmpl->u.body.material;
+  if (tmpl->u.body.shape == TESS_BODY_SPRITE) v->spawn_sprite = tmpl->u.body.sprite;
+  else if (tmpl->u.body.shape == TESS_BODY_CIRCLE) v->spawn_radius_px = tmpl->u.body.radius;
+}
 
 static void on_play_toggled(GtkToggleButton *b, TessPreviewView *v) {
   if (!v->updating_controls) tess_preview_view_set_playing(v, gtk_toggle_button_get_active(b));
@@ -391,8 +399,11 @@ void tess_preview_view_pointer_release(TessPreviewView *v, int button, double x,
     TessBodyId b;
     if (!tess_preview_level_pick(v->pl, p, FALSE, &b) && !tess_world_map_point_solid(tess_playback_world(playback(v)), p)) {
       TessResult r = TESS_ERR_NOT_FOUND;
-      if (v->spawn_sprite) r = tess_preview_level_spawn_sprite(v->pl, v->spawn_sprite, p, tess_v2(0, 0), 0, NULL, &err);
-      if (r != TESS_OK) tess_preview_level_spawn_ball(v->pl, p, tess_v2(0, 0), 0.0f, 0, NULL, &err);
+      if (v->spawn_sprite)
+        r = tess_preview_level_spawn_sprite(v->pl, v->spawn_sprite, p, tess_v2(0, 0), v->spawn_material, NULL, &err);
+      if (r != TESS_OK)
+        tess_preview_level_spawn_ball(v->pl, p, tess_v2(0, 0), (float)(v->spawn_radius_px / ppm(v)),
+                                      v->spawn_material, NULL, &err);
     }
   }
   update_controls(v);

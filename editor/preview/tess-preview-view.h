@@ -43,8 +43,10 @@ void tess_preview_view_seek(TessPreviewView *v, guint64 step);
 /* TessPreviewOverlay bits. */
 void tess_preview_view_set_overlays(TessPreviewView *v, guint overlays);
 guint tess_preview_view_get_overlays(TessPreviewView *v);
-/* What a click on empty space drops: a sprite, or 0 for a ball. */
-void tess_preview_view_set_spawn_sprite(TessPreviewView *v, TessId sprite);
+/* What a click on empty space drops: a sprite body template drops that
+ * sprite, a circle template a ball of its radius, both of its material;
+ * NULL (or another kind) a ball of half a cell. Copied. */
+void tess_preview_view_set_spawn_template(TessPreviewView *v, const TessObject *tmpl);
 
 /* Writes the shown positions of the level's moving bodies as one undoable
  * edit and commits it. */

@@ -137,6 +137,27 @@ static void play_mode_leaves_the_project_unchanged(void) {
   tess_preview_view_world_to_canvas(pv, cc, &x, &y);
   tess_preview_view_pointer_press(pv, GDK_BUTTON_SECONDARY, x, y, 0);
   CHECK(tess_body_is_valid(tess_playback_world(pl->playback), tess_playback_body(pl->playback, (uint32_t)crate)->id));
+  /* With a sprite body as the object tool's template, a click drops that sprite. */
+  const TessSprite *crate_sprite = NULL;
+  for (uint32_t i = 0; i < p->sprite_count; i++)
+    if (strstr(p->sprites[i]->name, "rate")) crate_sprite = p->sprites[i];
+  CHECK(crate_sprite != NULL);
+  if (crate_sprite) {
+    TessObject tmpl;
+    tess_object_default(&tmpl, TESS_OBJECT_BODY);
+    tmpl.u.body.shape = TESS_BODY_SPRITE;
+    tmpl.u.body.sprite = crate_sprite->id;
+    tess_preview_view_set_spawn_template(pv, &tmpl);
+    tess_object_clear(&tmpl);
+    tess_preview_view_world_to_canvas(pv, tess_v2(pl->scene->cell_w * 20.0f, pl->scene->cell_h * 3.0f), &x, &y);
+    uint32_t before_count = tess_playback_body_count(pl->playback);
+    tess_preview_view_pointer_press(pv, GDK_BUTTON_PRIMARY, x, y, 0);
+    tess_preview_view_pointer_release(pv, GDK_BUTTON_PRIMARY, x, y);
+    CHECK(tess_playback_body_count(pl->playback) == before_count + 1);
+    const TessPlaybackBody *dropped = tess_playback_body(pl->playback, before_count);
+    CHECK(dropped && dropped->sprite == crate_sprite->id && dropped->object == 0);
+    tess_preview_view_set_spawn_template(pv, NULL);
+  }
   /* R resets to step 0. */
   send_key(GTK_WIDGET(pv), GDK_KEY_r);
   CHECK(tess_playback_current_step(pl->playback) == 0);
