@@ -616,10 +616,24 @@ static const char *undo_label(const char *label) {
   return label;
 }
 
+/* While the level plays (win.play, editor/preview), the project underneath
+ * is not edited: undo and redo wait for the return to editing. */
+static gboolean playing(TessWindow *self) {
+  GAction *play = g_action_map_lookup_action(G_ACTION_MAP(self), "play");
+  if (!play) return FALSE;
+  g_autoptr(GVariant) state = g_action_get_state(play);
+  return state && g_variant_is_of_type(state, G_VARIANT_TYPE_BOOLEAN) && g_variant_get_boolean(state);
+}
+
+static void on_action_state_changed(GActionGroup *group, const char *name, GVariant *state, TessWindow *self) {
+  if (g_str_equal(name, "play")) update_actions(self);
+}
+
 static void update_actions(TessWindow *self) {
   TessProject *p = project(self);
-  action_set_enabled(self, "undo", p && tess_project_can_undo(p));
-  action_set_enabled(self, "redo", p && tess_project_can_redo(p));
+  gboolean editing = !playing(self);
+  action_set_enabled(self, "undo", editing && p && tess_project_can_undo(p));
+  action_set_enabled(self, "redo", editing && p && tess_project_can_redo(p));
   for (guint i = 0; i < G_N_ELEMENTS(doc_actions); i++) action_set_enabled(self, doc_actions[i], p != NULL);
   /* The undo button names the step ("Undo Paint tiles"). */
   const char *label = p ? undo_label(tess_project_undo_label(p)) : NULL;
@@ -1053,6 +1067,7 @@ static void tess_window_init(TessWindow *self) {
   g_signal_connect(self->reload_bar, "response", G_CALLBACK(on_reload_response), self);
   g_signal_connect(self->recent_list, "row-activated", G_CALLBACK(on_recent_activated), self);
   g_signal_connect(self, "notify::is-active", G_CALLBACK(on_active_changed), NULL);
+  g_signal_connect(self, "action-state-changed", G_CALLBACK(on_action_state_changed), self);
   g_signal_connect(self, "close-request", G_CALLBACK(on_close_request), NULL);
 
   self->drop_target = gtk_drop_target_new(G_TYPE_INVALID, GDK_ACTION_COPY);
