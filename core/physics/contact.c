@@ -56,51 +56,110 @@ Contact *phys_contact_push(TessWorld *w) {
   return &w->contacts[w->contact_count++];
 }
 
-void phys_contact_init(TessWorld *w, Contact *c, const Manifold *m, uint32_t shape_a, uint32_t shape_b, uint32_t cell,
-                       float friction, float restitution, float tangential) {
-  c->shape_a = shape_a;
-  c->shape_b = shape_b;
-  c->cell = cell;
-  c->flags = 0;
-  c->normal = m->normal;
-  c->friction = friction;
-  c->restitution = restitution;
-  c->tangential = tangential;
+static Constraint *constraint_push(TessWorld *w, uint32_t points, uint32_t *offset) {
+  size_t need = w->cbuf_size + constraint_size(points);
+  if (need > UINT32_MAX) return NULL;
+  if (need > w->cbuf_cap) {
+    size_t cap = w->cbuf_cap ? w->cbuf_cap * 2 : 4096;
+    while (cap < need) cap *= 2;
+    uint8_t *p = tess_realloc(w->cbuf, cap);
+    if (!p) return NULL;
+    w->cbuf = p;
+    w->cbuf_cap = cap;
+  }
+  *offset = (uint32_t)w->cbuf_size;
+  Constraint *c = (Constraint *)(w->cbuf + w->cbuf_size);
+  w->cbuf_size = need;
+  return c;
+}
+
+/* The contact's points and constraint from the manifold; impulses from
+ * `prev` (matched by feature id) when given. */
+static bool build(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
+                  float tangential, const uint32_t *prev_id, const float *prev_ni, const float *prev_ti,
+                  uint32_t prev_count) {
+  uint32_t offset;
+  Constraint *k = constraint_push(w, m->count, &offset);
+  if (!k) return false;
+  Contact *c = &w->contacts[index];
+  c->constraint = offset;
   c->point_count = m->count;
+  k->contact = index;
+  k->point_count = m->count;
+  k->normal = m->normal;
+  k->point = m->p[0].point;
+  k->friction = friction;
+  k->restitution = restitution;
+  k->tangential = tangential;
+  k->state_a = k->state_b = 0;
+  k->solve = 0;
+  const Body *a = c->body_a == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_a];
+  const Body *b = c->body_b == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_b];
+  TessVec2 ca = a ? a->center : tess_v2(0, 0), cb = b ? b->center : tess_v2(0, 0);
+  float rad_a = c->shape_a == TESS_NULL_INDEX ? 0.0f : w->shapes[c->shape_a].poly.radius;
+  float rad_b = c->shape_b == TESS_NULL_INDEX ? 0.0f : w->shapes[c->shape_b].poly.radius;
+  TessVec2 n = m->normal;
+  ContactPoint *pts = constraint_points(k);
   float min_sep = FLT_MAX;
   for (uint32_t i = 0; i < m->count; i++) {
-    ContactPoint *p = &c->p[i];
+    ContactPoint *p = &pts[i];
     memset(p, 0, sizeof *p);
-    p->point = m->p[i].point;
-    p->separation = m->p[i].separation;
-    p->id = m->p[i].id;
-    if (p->separation < min_sep) min_sep = p->separation;
+    TessVec2 point = m->p[i].point;
+    float sep = m->p[i].separation;
+    p->separation = sep;
+    p->ra = a ? tess_v2_sub(point, ca) : tess_v2(0, 0);
+    p->rb = b ? tess_v2_sub(point, cb) : tess_v2(0, 0);
+    TessVec2 surf_a = tess_v2_mul_add(point, -0.5f * sep, n);
+    TessVec2 surf_b = tess_v2_mul_add(point, 0.5f * sep, n);
+    p->sa = a ? tess_v2_sub(tess_v2_mul_add(surf_a, -rad_a, n), ca) : tess_v2(0, 0);
+    p->sb = b ? tess_v2_sub(tess_v2_mul_add(surf_b, rad_b, n), cb) : tess_v2(0, 0);
+    p->base_separation = sep - tess_v2_dot(tess_v2_sub(p->sb, p->sa), n);
+    c->id[i] = m->p[i].id;
+    c->normal_impulse[i] = c->tangent_impulse[i] = 0.0f;
+    for (uint32_t q = 0; q < prev_count; q++)
+      if (prev_id[q] == m->p[i].id) {
+        p->normal_impulse = prev_ni[q];
+        p->tangent_impulse = prev_ti[q];
+        break;
+      }
+    if (sep < min_sep) min_sep = sep;
   }
   if (m->count > 0 && min_sep <= w->def.linear_slop) c->flags |= CONTACT_TOUCHING;
-  /* warm start from last step's contact with the same key and feature: the
-   * contact after the last one matched is tried first (pairs come out in
-   * the same order from step to step), the key table only on a miss */
+  return true;
+}
+
+bool phys_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
+                       float tangential) {
+  Contact *c = &w->contacts[index];
+  c->flags &= CONTACT_MAP;
+  /* last step's contact with the same key: the one after the last match is
+   * tried first (pairs come out in the same order from step to step), the
+   * key table only on a miss */
   uint32_t old = w->match_hint;
   if (old >= w->contacts_old_count || w->contacts_old[old].key != c->key) {
     if (!w->table_valid) {
-      if (!phys_keytable_build(&w->contact_table, w->contacts_old, w->contacts_old_count)) return;
+      if (!phys_keytable_build(&w->contact_table, w->contacts_old, w->contacts_old_count)) return false;
       w->table_valid = true;
     }
     old = phys_keytable_find(&w->contact_table, c->key);
   }
-  if (old != TESS_NULL_INDEX && old < w->contacts_old_count) {
+  if (old != TESS_NULL_INDEX && old < w->contacts_old_count && w->contacts_old[old].key == c->key) {
     Contact *o = &w->contacts_old[old];
-    if (o->key == c->key) {
-      w->match_hint = old + 1;
-      for (uint32_t i = 0; i < c->point_count; i++)
-        for (uint32_t k = 0; k < o->point_count; k++)
-          if (o->p[k].id == c->p[i].id) {
-            c->p[i].normal_impulse = o->p[k].normal_impulse;
-            c->p[i].tangent_impulse = o->p[k].tangent_impulse;
-            break;
-          }
-      if (o->flags & CONTACT_TOUCHING) c->flags |= CONTACT_WAS_TOUCHING;
-      o->flags |= CONTACT_CONTINUED;
-    }
+    w->match_hint = old + 1;
+    if (o->flags & CONTACT_TOUCHING) c->flags |= CONTACT_WAS_TOUCHING;
+    o->flags |= CONTACT_CONTINUED;
+    return build(w, index, m, friction, restitution, tangential, o->id, o->normal_impulse, o->tangent_impulse,
+                 o->point_count);
   }
+  return build(w, index, m, friction, restitution, tangential, NULL, NULL, NULL, 0);
+}
+
+bool phys_contact_rebuild(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
+                          float tangential) {
+  Contact *c = &w->contacts[index];
+  uint32_t id[2] = {c->id[0], c->id[1]};
+  float ni[2] = {c->normal_impulse[0], c->normal_impulse[1]}, ti[2] = {c->tangent_impulse[0], c->tangent_impulse[1]};
+  uint32_t count = c->point_count;
+  c->flags &= CONTACT_MAP | CONTACT_WAS_TOUCHING;
+  return build(w, index, m, friction, restitution, tangential, id, ni, ti, count);
 }

@@ -98,6 +98,7 @@ typedef struct Manifold {
   ManifoldPoint p[2];
 } Manifold;
 
+/* Solver data of one contact point, for this step only (in the constraint buffer). */
 typedef struct ContactPoint {
   TessVec2 ra, rb;     /* anchors relative to the centres of mass (world frame at step start) */
   TessVec2 sa, sb;     /* the same for the cores (surface minus radius): rotating a round
@@ -108,28 +109,43 @@ typedef struct ContactPoint {
   float normal_mass, tangent_mass;
   float relative_velocity; /* normal, at the impact (most negative seen while it acts) */
   float tangent_velocity;  /* tangential, at the same moment */
-  uint32_t id;
-  TessVec2 point;
 } ContactPoint;
+
+/* A contact's constraint for this step: the header, then point_count
+ * ContactPoints, packed one after another in TessWorld.cbuf (a one-point
+ * contact takes 124 bytes, so the solver's passes stream little memory). */
+typedef struct Constraint {
+  uint32_t state_a, state_b; /* indices into the solver states */
+  uint32_t contact;          /* index in TessWorld.contacts */
+  uint32_t point_count;
+  TessVec2 normal;           /* from a to b */
+  TessVec2 point;            /* the first point, world (events) */
+  float friction, restitution, tangential;
+  float bias_rate, mass_scale, impulse_scale;
+  uint32_t solve;            /* 1 when a body is awake and dynamic */
+  uint32_t pad;
+} Constraint;
+
+static inline ContactPoint *constraint_points(Constraint *c) { return (ContactPoint *)(c + 1); }
+static inline size_t constraint_size(uint32_t points) { return sizeof(Constraint) + points * sizeof(ContactPoint); }
 
 #define CONTACT_TOUCHING 1u
 #define CONTACT_MAP 2u
-#define CONTACT_SOLVE 4u  /* solved this step */
 #define CONTACT_WAS_TOUCHING 0x100u /* its predecessor last step touched */
 #define CONTACT_CONTINUED 0x200u    /* (old contacts) a contact of this step took it over */
 
+/* A contact kept from step to step: who touches whom, and the impulses of
+ * its points for warm starting. */
 typedef struct Contact {
   uint64_t key;
-  uint32_t shape_a, shape_b; /* shape_b = TESS_NULL_INDEX for the map (then a is the body's shape) */
+  uint32_t shape_a, shape_b; /* shape_a = TESS_NULL_INDEX for the map (b is the body's shape) */
   uint32_t body_a, body_b;   /* body slots (TESS_NULL_INDEX = map / world) */
   uint32_t cell;             /* map cell index */
   uint32_t flags;
-  TessVec2 normal;
-  float friction, restitution, tangential;
-  float soft_bias_rate, soft_mass_scale, soft_impulse_scale; /* per step */
-  uint32_t state_a, state_b; /* indices into the solver states */
   uint32_t point_count;
-  ContactPoint p[2];
+  uint32_t constraint;       /* byte offset of this step's constraint in cbuf, TESS_NULL_INDEX if none */
+  uint32_t id[2];            /* feature keys of the points */
+  float normal_impulse[2], tangent_impulse[2];
 } Contact;
 
 /* u64 -> u32 open-addressing table (rebuilt each step). */
@@ -230,6 +246,7 @@ struct TessWorld {
   /* free lists link through Body.shape_head, Shape.next, Joint.body_a */
 
   Contact *contacts; uint32_t contact_count, contact_cap;
+  uint8_t *cbuf; size_t cbuf_size, cbuf_cap; /* this step's constraints */
   Contact *contacts_old; uint32_t contacts_old_count, contacts_old_cap;
   KeyTable contact_table; /* key -> index in contacts_old, built on the first miss of a step */
   bool table_valid;
@@ -299,6 +316,9 @@ void phys_map_free(TileMap *map);
  * `margin` the speculative distance for the manifolds. */
 bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *world_poly, TessAABB box,
                             float margin, TessVec2 body_center);
+/* One map contact's manifold again (a contact carried over while asleep). */
+bool phys_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
+                              float *friction, float *restitution, float *tangential);
 bool phys_map_ray(const TileMap *map, TessVec2 origin, TessVec2 d, float max_fraction, TessRayHit *hit);
 bool phys_map_point_solid(const TileMap *map, TessVec2 p);
 /* Material index of the cell under p, or -1. */
@@ -308,8 +328,14 @@ float phys_map_submerged(const TileMap *map, const PhysPoly *p, TessVec2 *centro
 
 /* contact.c */
 Contact *phys_contact_push(TessWorld *w);
-void phys_contact_init(TessWorld *w, Contact *c, const Manifold *m, uint32_t shape_a, uint32_t shape_b,
-                       uint32_t cell, float fa, float ra, float ta);
+/* Fills contact `index` (key, shapes, bodies, cell already set) from the
+ * manifold, warm-started from last step's contact with the same key, and
+ * appends its constraint. False when out of memory. */
+bool phys_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
+                       float tangential);
+/* The same for a contact carried over while asleep (its own impulses). */
+bool phys_contact_rebuild(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
+                          float tangential);
 bool phys_keytable_build(KeyTable *t, const Contact *contacts, uint32_t count);
 uint32_t phys_keytable_find(const KeyTable *t, uint64_t key);
 void phys_keytable_free(KeyTable *t);

@@ -117,6 +117,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
   w->contacts = tmp;
   w->contact_cap = tmp_cap;
   w->contact_count = 0;
+  w->cbuf_size = 0;
   w->sensors_new_count = 0;
   w->table_valid = false;
   w->match_hint = 0;
@@ -131,6 +132,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
     Contact *c = phys_contact_push(w);
     if (!c) return false;
     *c = *o;
+    c->constraint = TESS_NULL_INDEX; /* asleep: not solved, unless its island wakes */
     c->flags &= ~(CONTACT_CONTINUED | CONTACT_WAS_TOUCHING);
     if (o->flags & CONTACT_TOUCHING) c->flags |= CONTACT_WAS_TOUCHING;
     w->contacts_old[i].flags |= CONTACT_CONTINUED;
@@ -175,9 +177,13 @@ static bool narrow_phase(TessWorld *w, float dt) {
     TessMaterialMix mix = tess_material_mix(sa->friction, sa->restitution, sa->tangential, sb->friction,
                                             sb->restitution, sb->tangential);
     c->key = w->pairs[i];
+    c->shape_a = ia;
+    c->shape_b = ib;
     c->body_a = sa->body;
     c->body_b = sb->body;
-    phys_contact_init(w, c, &m, ia, ib, 0, mix.friction, mix.restitution, mix.tangential);
+    c->cell = 0;
+    c->flags = 0;
+    if (!phys_contact_init(w, w->contact_count - 1, &m, mix.friction, mix.restitution, mix.tangential)) return false;
   }
 
   /* shapes against the tile map */
@@ -240,11 +246,17 @@ static bool narrow_phase(TessWorld *w, float dt) {
  * point is within the slop or carried an impulse this step, so a fast body
  * stopped by a speculative contact reports its impact speed. */
 static bool contact_events(TessWorld *w) {
-  for (uint32_t i = 0; i < w->contact_count; i++) {
-    Contact *c = &w->contacts[i];
-    if (!(c->flags & CONTACT_SOLVE)) continue;
-    for (uint32_t k = 0; k < c->point_count; k++)
-      if (c->p[k].max_normal_impulse > 0.0f) c->flags |= CONTACT_TOUCHING;
+  /* impulses back into the contacts (warm start of the next step), and touching */
+  for (size_t off = 0; off < w->cbuf_size;) {
+    Constraint *k = (Constraint *)(w->cbuf + off);
+    Contact *c = &w->contacts[k->contact];
+    ContactPoint *pts = constraint_points(k);
+    for (uint32_t i = 0; i < k->point_count; i++) {
+      c->normal_impulse[i] = pts[i].normal_impulse;
+      c->tangent_impulse[i] = pts[i].tangent_impulse;
+      if (k->solve && pts[i].max_normal_impulse > 0.0f) c->flags |= CONTACT_TOUCHING;
+    }
+    off += constraint_size(k->point_count);
   }
   /* ends: old touching contacts nobody took over, and new ones that stopped touching */
   for (uint32_t i = 0; i < w->contacts_old_count + w->contact_count; i++) {
@@ -276,7 +288,6 @@ static bool contact_events(TessWorld *w) {
     if (ev.with_map) {
       ev.a = shape_id(w, c->shape_b);
       ev.body_a = body_id(w, c->body_b);
-      ev.normal = tess_v2_neg(c->normal);
       ev.cell_x = c->cell % w->map.width;
       ev.cell_y = c->cell / w->map.width;
     } else {
@@ -284,12 +295,18 @@ static bool contact_events(TessWorld *w) {
       ev.b = shape_id(w, c->shape_b);
       ev.body_a = body_id(w, c->body_a);
       ev.body_b = body_id(w, c->body_b);
-      ev.normal = c->normal;
     }
-    ev.point = c->p[0].point;
     float vn = 0.0f;
-    for (uint32_t k = 0; k < c->point_count; k++)
-      if (c->p[k].relative_velocity < vn) vn = c->p[k].relative_velocity;
+    TessVec2 normal = {0.0f, 0.0f};
+    if (c->constraint != TESS_NULL_INDEX) {
+      Constraint *k = (Constraint *)(w->cbuf + c->constraint);
+      ev.point = k->point;
+      normal = k->normal;
+      ContactPoint *pts = constraint_points(k);
+      for (uint32_t q = 0; q < k->point_count; q++)
+        if (pts[q].relative_velocity < vn) vn = pts[q].relative_velocity;
+    }
+    ev.normal = ev.with_map ? tess_v2_neg(normal) : normal;
     ev.approach_speed = -vn;
     if (!push_event((void **)&w->ev_begin, &w->ev_begin_count, &w->ev_begin_cap, &ev, sizeof ev)) return false;
   }
@@ -371,37 +388,28 @@ static void prepare_contacts(TessWorld *w, float h) {
   Softness soft = phys_softness(w->def.contact_hertz, w->def.contact_damping_ratio, h);
   Softness soft_static = phys_softness(2.0f * w->def.contact_hertz, w->def.contact_damping_ratio, h);
   BodyState *st = w->states;
-  for (uint32_t i = 0; i < w->contact_count; i++) {
-    Contact *c = &w->contacts[i];
-    c->flags &= ~CONTACT_SOLVE;
-    if (c->point_count == 0) continue;
-    Body *a = c->body_a == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_a];
-    Body *b = c->body_b == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_b];
+  for (size_t off = 0; off < w->cbuf_size;) {
+    Constraint *k = (Constraint *)(w->cbuf + off);
+    off += constraint_size(k->point_count);
+    const Contact *c = &w->contacts[k->contact];
+    const Body *a = c->body_a == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_a];
+    const Body *b = c->body_b == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_b];
     bool dyn_a = a && a->type == TESS_BODY_DYNAMIC && a->awake;
     bool dyn_b = b && b->type == TESS_BODY_DYNAMIC && b->awake;
-    if (!dyn_a && !dyn_b) continue;
-    c->flags |= CONTACT_SOLVE;
-    c->state_a = a && phys_body_active(a) ? c->body_a + 1 : 0;
-    c->state_b = b && phys_body_active(b) ? c->body_b + 1 : 0;
-    const BodyState *sa = &st[c->state_a], *sb = &st[c->state_b];
+    k->solve = dyn_a || dyn_b;
+    if (!k->solve) continue;
+    k->state_a = a && phys_body_active(a) ? c->body_a + 1 : 0;
+    k->state_b = b && phys_body_active(b) ? c->body_b + 1 : 0;
+    const BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
     float ma = sa->inv_m, ia = sa->inv_i, mb = sb->inv_m, ib = sb->inv_i;
     Softness s = (ma == 0.0f || mb == 0.0f) ? soft_static : soft;
-    c->soft_bias_rate = s.bias_rate;
-    c->soft_mass_scale = s.mass_scale;
-    c->soft_impulse_scale = s.impulse_scale;
-    TessVec2 n = c->normal, t = tess_v2_cross_vs(n, 1.0f);
-    TessVec2 ca = a ? a->center : tess_v2(0, 0), cb = b ? b->center : tess_v2(0, 0);
-    float rad_a = c->shape_a == TESS_NULL_INDEX ? 0.0f : w->shapes[c->shape_a].poly.radius;
-    float rad_b = c->shape_b == TESS_NULL_INDEX ? 0.0f : w->shapes[c->shape_b].poly.radius;
-    for (uint32_t k = 0; k < c->point_count; k++) {
-      ContactPoint *p = &c->p[k];
-      p->ra = a ? tess_v2_sub(p->point, ca) : tess_v2(0, 0);
-      p->rb = b ? tess_v2_sub(p->point, cb) : tess_v2(0, 0);
-      TessVec2 surf_a = tess_v2_mul_add(p->point, -0.5f * p->separation, n);
-      TessVec2 surf_b = tess_v2_mul_add(p->point, 0.5f * p->separation, n);
-      p->sa = a ? tess_v2_sub(tess_v2_mul_add(surf_a, -rad_a, n), ca) : tess_v2(0, 0);
-      p->sb = b ? tess_v2_sub(tess_v2_mul_add(surf_b, rad_b, n), cb) : tess_v2(0, 0);
-      p->base_separation = p->separation - tess_v2_dot(tess_v2_sub(p->sb, p->sa), n);
+    k->bias_rate = s.bias_rate;
+    k->mass_scale = s.mass_scale;
+    k->impulse_scale = s.impulse_scale;
+    TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
+    ContactPoint *pts = constraint_points(k);
+    for (uint32_t q = 0; q < k->point_count; q++) {
+      ContactPoint *p = &pts[q];
       float rna = tess_v2_cross(p->ra, n), rnb = tess_v2_cross(p->rb, n);
       float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
       p->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
@@ -419,13 +427,15 @@ static void prepare_contacts(TessWorld *w, float h) {
 
 static void warm_start_contacts(TessWorld *w) {
   BodyState *st = w->states;
-  for (uint32_t i = 0; i < w->contact_count; i++) {
-    Contact *c = &w->contacts[i];
-    if (!(c->flags & CONTACT_SOLVE)) continue;
-    BodyState *sa = &st[c->state_a], *sb = &st[c->state_b];
-    TessVec2 n = c->normal, t = tess_v2_cross_vs(n, 1.0f);
-    for (uint32_t k = 0; k < c->point_count; k++) {
-      ContactPoint *p = &c->p[k];
+  for (size_t off = 0; off < w->cbuf_size;) {
+    Constraint *k = (Constraint *)(w->cbuf + off);
+    off += constraint_size(k->point_count);
+    if (!k->solve) continue;
+    BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
+    TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
+    ContactPoint *pts = constraint_points(k);
+    for (uint32_t q = 0; q < k->point_count; q++) {
+      ContactPoint *p = &pts[q];
       TessVec2 P = tess_v2_add(tess_v2_scale(p->normal_impulse, n), tess_v2_scale(p->tangent_impulse, t));
       sa->w -= sa->inv_i * tess_v2_cross(p->ra, P);
       sa->v = tess_v2_mul_add(sa->v, -sa->inv_m, P);
@@ -440,18 +450,20 @@ static void warm_start_contacts(TessWorld *w) {
 static void solve_contacts(TessWorld *w, float inv_h, bool use_bias) {
   BodyState *st = w->states;
   float max_push = w->def.max_push_velocity;
-  for (uint32_t i = 0; i < w->contact_count; i++) {
-    Contact *c = &w->contacts[i];
-    if (!(c->flags & CONTACT_SOLVE)) continue;
-    BodyState *sa = &st[c->state_a], *sb = &st[c->state_b];
+  for (size_t off = 0; off < w->cbuf_size;) {
+    Constraint *k = (Constraint *)(w->cbuf + off);
+    off += constraint_size(k->point_count);
+    if (!k->solve) continue;
+    BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
     float ma = sa->inv_m, ia = sa->inv_i, mb = sb->inv_m, ib = sb->inv_i;
     TessVec2 va = sa->v, vb = sb->v;
     float wa = sa->w, wb = sb->w;
     TessVec2 dp = tess_v2_sub(sb->dp, sa->dp);
-    TessVec2 n = c->normal, t = tess_v2_cross_vs(n, 1.0f);
-    float total_normal = 0.0f;
-    for (uint32_t k = 0; k < c->point_count; k++) {
-      ContactPoint *p = &c->p[k];
+    TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
+    ContactPoint *pts = constraint_points(k);
+    uint32_t count = k->point_count;
+    for (uint32_t q = 0; q < count; q++) {
+      ContactPoint *p = &pts[q];
       TessVec2 prb = tess_rot_apply(sb->dq, p->sb), pra = tess_rot_apply(sa->dq, p->sa);
       TessVec2 d = tess_v2_add(dp, tess_v2_sub(prb, pra));
       float s = tess_v2_dot(d, n) + p->base_separation;
@@ -459,10 +471,10 @@ static void solve_contacts(TessWorld *w, float inv_h, bool use_bias) {
       if (s > 0.0f) {
         bias = s * inv_h; /* speculative: may close the gap, no more */
       } else if (use_bias) {
-        bias = c->soft_bias_rate * s;
+        bias = k->bias_rate * s;
         if (bias < -max_push) bias = -max_push;
-        mass_scale = c->soft_mass_scale;
-        impulse_scale = c->soft_impulse_scale;
+        mass_scale = k->mass_scale;
+        impulse_scale = k->impulse_scale;
       }
       TessVec2 dv = tess_v2_sub(tess_v2_add(vb, tess_v2_cross_sv(wb, p->rb)), tess_v2_add(va, tess_v2_cross_sv(wa, p->ra)));
       float vn = tess_v2_dot(dv, n);
@@ -479,17 +491,15 @@ static void solve_contacts(TessWorld *w, float inv_h, bool use_bias) {
       }
       p->normal_impulse = new_impulse;
       if (new_impulse > p->max_normal_impulse) p->max_normal_impulse = new_impulse;
-      total_normal += new_impulse;
       TessVec2 P = tess_v2_scale(impulse, n);
       va = tess_v2_mul_add(va, -ma, P);
       wa -= ia * tess_v2_cross(p->ra, P);
       vb = tess_v2_mul_add(vb, mb, P);
       wb += ib * tess_v2_cross(p->rb, P);
     }
-    (void)total_normal;
-    float friction = c->friction;
-    for (uint32_t k = 0; k < c->point_count; k++) {
-      ContactPoint *p = &c->p[k];
+    float friction = k->friction;
+    for (uint32_t q = 0; q < count; q++) {
+      ContactPoint *p = &pts[q];
       TessVec2 dv = tess_v2_sub(tess_v2_add(vb, tess_v2_cross_sv(wb, p->rb)), tess_v2_add(va, tess_v2_cross_sv(wa, p->ra)));
       float vt = tess_v2_dot(dv, t);
       float impulse = -p->tangent_mass * vt;
@@ -518,21 +528,23 @@ static void solve_contacts(TessWorld *w, float inv_h, bool use_bias) {
 static void apply_restitution(TessWorld *w) {
   BodyState *st = w->states;
   float threshold = w->def.restitution_threshold;
-  for (uint32_t i = 0; i < w->contact_count; i++) {
-    Contact *c = &w->contacts[i];
-    if (!(c->flags & CONTACT_SOLVE)) continue;
-    if (c->restitution == 0.0f && c->tangential == 1.0f) continue;
-    BodyState *sa = &st[c->state_a], *sb = &st[c->state_b];
+  for (size_t off = 0; off < w->cbuf_size;) {
+    Constraint *k = (Constraint *)(w->cbuf + off);
+    off += constraint_size(k->point_count);
+    if (!k->solve) continue;
+    if (k->restitution == 0.0f && k->tangential == 1.0f) continue;
+    BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
     float ma = sa->inv_m, ia = sa->inv_i, mb = sb->inv_m, ib = sb->inv_i;
     TessVec2 va = sa->v, vb = sb->v;
     float wa = sa->w, wb = sb->w;
-    TessVec2 n = c->normal, t = tess_v2_cross_vs(n, 1.0f);
-    for (uint32_t k = 0; k < c->point_count; k++) {
-      ContactPoint *p = &c->p[k];
+    TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
+    ContactPoint *pts = constraint_points(k);
+    for (uint32_t q = 0; q < k->point_count; q++) {
+      ContactPoint *p = &pts[q];
       if (p->relative_velocity > -threshold || p->max_normal_impulse == 0.0f) continue;
       TessVec2 dv = tess_v2_sub(tess_v2_add(vb, tess_v2_cross_sv(wb, p->rb)), tess_v2_add(va, tess_v2_cross_sv(wa, p->ra)));
       float vn = tess_v2_dot(dv, n);
-      float impulse = -p->normal_mass * (vn + c->restitution * p->relative_velocity);
+      float impulse = -p->normal_mass * (vn + k->restitution * p->relative_velocity);
       float new_impulse = p->normal_impulse + impulse;
       if (new_impulse < 0.0f) new_impulse = 0.0f;
       impulse = new_impulse - p->normal_impulse;
@@ -543,11 +555,11 @@ static void apply_restitution(TessWorld *w) {
       wa -= ia * tess_v2_cross(p->ra, P);
       vb = tess_v2_mul_add(vb, mb, P);
       wb += ib * tess_v2_cross(p->rb, P);
-      if (c->tangential < 1.0f) {
+      if (k->tangential < 1.0f) {
         /* the tangential relative velocity keeps only `tangential` of what it had at the impact */
         dv = tess_v2_sub(tess_v2_add(vb, tess_v2_cross_sv(wb, p->rb)), tess_v2_add(va, tess_v2_cross_sv(wa, p->ra)));
         float vt = tess_v2_dot(dv, t);
-        float target = c->tangential * p->tangent_velocity;
+        float target = k->tangential * p->tangent_velocity;
         if (fabsf(vt) > fabsf(target) && vt * target >= 0.0f) {
           float j = -p->tangent_mass * (vt - target);
           p->tangent_impulse += j;
@@ -566,6 +578,38 @@ static void apply_restitution(TessWorld *w) {
   }
   st[0].v = tess_v2(0, 0);
   st[0].w = 0.0f;
+}
+
+/* Contacts carried over while their bodies slept get a manifold again when
+ * the island wakes this step, so the bodies are held from the first step. */
+static bool rebuild_woken_contacts(TessWorld *w, float dt) {
+  for (uint32_t i = 0; i < w->contact_count; i++) {
+    Contact *c = &w->contacts[i];
+    if (c->constraint != TESS_NULL_INDEX) continue;
+    const Body *a = c->body_a == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_a];
+    const Body *b = c->body_b == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_b];
+    bool woke = (a && a->type == TESS_BODY_DYNAMIC && a->awake) || (b && b->type == TESS_BODY_DYNAMIC && b->awake);
+    if (!woke) continue;
+    Manifold m;
+    float friction, restitution, tangential;
+    if (c->flags & CONTACT_MAP) {
+      if (!w->has_map || !phys_map_collide_contact(w, c, &w->wpolys[c->shape_b], SPECULATIVE(w), &m, &friction,
+                                                   &restitution, &tangential))
+        continue;
+    } else {
+      const Shape *sa = &w->shapes[c->shape_a], *sb = &w->shapes[c->shape_b];
+      phys_collide(&w->wpolys[c->shape_a], &w->wpolys[c->shape_b], SPECULATIVE(w), &m);
+      if (m.count == 0) continue;
+      TessMaterialMix mix = tess_material_mix(sa->friction, sa->restitution, sa->tangential, sb->friction,
+                                              sb->restitution, sb->tangential);
+      friction = mix.friction;
+      restitution = mix.restitution;
+      tangential = mix.tangential;
+    }
+    if (!phys_contact_rebuild(w, i, &m, friction, restitution, tangential)) return false;
+  }
+  (void)dt;
+  return true;
 }
 
 /* ---- The step ---------------------------------------------------------- */
@@ -716,6 +760,10 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
 
   PROF_MARK(2);
   islands_wake(w);
+  if (!rebuild_woken_contacts(w, dt)) {
+    w->locked = false;
+    return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
+  }
   apply_forces(w);
   PROF_MARK(3);
 

@@ -256,11 +256,13 @@ static bool push_map_contact(TessWorld *w, uint32_t shape_index, uint32_t cell, 
   TessMaterialMix mix = tess_material_mix(s->friction, s->restitution, s->tangential, mm->friction, mm->restitution,
                                           mm->tangential);
   ct->key = (1ull << 63) | ((uint64_t)shape_index << 32) | ((uint64_t)(piece & 0xFu) << 28) | (cell & 0x0FFFFFFFu);
+  ct->shape_a = TESS_NULL_INDEX;
+  ct->shape_b = shape_index;
   ct->body_a = TESS_NULL_INDEX;
   ct->body_b = s->body;
-  phys_contact_init(w, ct, m, TESS_NULL_INDEX, shape_index, cell, mix.friction, mix.restitution, mix.tangential);
-  ct->flags |= CONTACT_MAP;
-  return true;
+  ct->cell = cell;
+  ct->flags = CONTACT_MAP;
+  return phys_contact_init(w, w->contact_count - 1, m, mix.friction, mix.restitution, mix.tangential);
 }
 
 bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *poly, TessAABB box, float margin,
@@ -296,6 +298,31 @@ bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *
       }
     }
   return true;
+}
+
+bool phys_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
+                              float *friction, float *restitution, float *tangential) {
+  const TileMap *m = &w->map;
+  uint32_t ci = c->cell;
+  man->count = 0;
+  if (ci >= m->width * m->height) return false;
+  const MapCell *cell = &m->cells[ci];
+  TessAABB cb = cell_box(m, ci % m->width, ci / m->width);
+  if (cell->kind == TESS_MAP_FULL) {
+    phys_collide_cell(poly, cb, cell->free_sides, cell->corners, margin, man);
+  } else if (cell->kind == TESS_MAP_TRACED) {
+    uint32_t piece = m->piece_start[ci] + (uint32_t)((c->key >> 28) & 0xFu);
+    if (piece >= m->piece_start[ci + 1]) return false;
+    phys_collide(&m->pieces[piece].poly, poly, margin, man);
+  }
+  const Shape *s = &w->shapes[c->shape_b];
+  const TessMapMaterial *mm = &m->materials[cell->material];
+  TessMaterialMix mix = tess_material_mix(s->friction, s->restitution, s->tangential, mm->friction, mm->restitution,
+                                          mm->tangential);
+  *friction = mix.friction;
+  *restitution = mix.restitution;
+  *tangential = mix.tangential;
+  return man->count > 0;
 }
 
 bool phys_map_point_solid(const TileMap *m, TessVec2 p) {

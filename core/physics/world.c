@@ -81,6 +81,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->joints);
   tess_free(w->contacts);
   tess_free(w->contacts_old);
+  tess_free(w->cbuf);
   phys_keytable_free(&w->contact_table);
   tess_free(w->sensors);
   tess_free(w->sensors_new);
@@ -131,7 +132,7 @@ uint32_t tess_world_contact_count(const TessWorld *w) {
 size_t tess_world_memory_bytes(const TessWorld *w) {
   size_t n = sizeof *w;
   n += (size_t)w->body_cap * sizeof(Body) + (size_t)w->shape_cap * sizeof(Shape) + (size_t)w->joint_cap * sizeof(Joint);
-  n += ((size_t)w->contact_cap + w->contacts_old_cap) * sizeof(Contact);
+  n += ((size_t)w->contact_cap + w->contacts_old_cap) * sizeof(Contact) + w->cbuf_cap;
   n += (size_t)w->contact_table.cap * (sizeof(uint64_t) + sizeof(uint32_t));
   n += ((size_t)w->sensor_cap + w->sensors_new_cap) * sizeof(SensorOverlap);
   n += (size_t)w->states_cap * sizeof(BodyState);
