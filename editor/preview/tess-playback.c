@@ -16,8 +16,13 @@
 typedef struct Keyframe {
   uint64_t step;
   void *buf;
-  size_t size;
+  size_t size, cap;
 } Keyframe;
+
+/* Buffers of dropped keyframes, reused for new ones: once the budget is
+ * full every keyframe recycles the oldest one's memory instead of asking
+ * the system for fresh pages. */
+#define SPARE_MAX 2
 
 typedef struct Capture {
   uint64_t step;
@@ -35,6 +40,8 @@ struct TessPlayback {
   Keyframe *ring;              /* circular, oldest at head */
   uint32_t ring_cap, ring_head, ring_count;
   size_t ring_bytes;
+  void *spare[SPARE_MAX];
+  size_t spare_cap[SPARE_MAX];
   uint64_t last;               /* newest recorded step */
   bool dirty;                  /* the world was changed by the user since its keyframe */
 
@@ -92,7 +99,8 @@ void tess_playback_def_default(TessPlaybackDef *def) {
 
 static uint32_t keyframe_interval(const TessPlayback *pb) {
   if (pb->def.keyframe_interval) return pb->def.keyframe_interval;
-  double per_30s = (double)tess_world_snapshot_size(pb->world) * pb->def.hz * 30.0;
+  size_t snap = tess_world_snapshot_size(pb->world);
+  double per_30s = (double)(snap + snap / 8) * pb->def.hz * 30.0; /* a keyframe holds 1/8 of room to grow */
   double k = per_30s / (double)pb->def.memory_budget;
   if (k <= 1.0) return 1;
   if (k >= 16.0) return 16;
@@ -101,10 +109,32 @@ static uint32_t keyframe_interval(const TessPlayback *pb) {
 
 /* ---- keyframes ---------------------------------------------------------- */
 
+static void release_buffer(TessPlayback *pb, void *buf, size_t cap) {
+  for (int i = 0; i < SPARE_MAX; i++)
+    if (!pb->spare[i]) {
+      pb->spare[i] = buf;
+      pb->spare_cap[i] = cap;
+      return;
+    }
+  tess_free(buf);
+}
+
+static void *acquire_buffer(TessPlayback *pb, size_t size, size_t *cap) {
+  for (int i = 0; i < SPARE_MAX; i++)
+    if (pb->spare[i] && pb->spare_cap[i] >= size) {
+      void *b = pb->spare[i];
+      *cap = pb->spare_cap[i];
+      pb->spare[i] = NULL;
+      return b;
+    }
+  *cap = size + size / 8; /* room for a few more contacts next time */
+  return tess_alloc(*cap);
+}
+
 static void ring_pop_front(TessPlayback *pb) {
   Keyframe *k = ring_at(pb, 0);
-  pb->ring_bytes -= k->size;
-  tess_free(k->buf);
+  pb->ring_bytes -= k->cap;
+  release_buffer(pb, k->buf, k->cap);
   k->buf = NULL;
   pb->ring_head = (pb->ring_head + 1) % pb->ring_cap;
   pb->ring_count--;
@@ -112,8 +142,8 @@ static void ring_pop_front(TessPlayback *pb) {
 
 static void ring_pop_back(TessPlayback *pb) {
   Keyframe *k = ring_at(pb, pb->ring_count - 1);
-  pb->ring_bytes -= k->size;
-  tess_free(k->buf);
+  pb->ring_bytes -= k->cap;
+  release_buffer(pb, k->buf, k->cap);
   k->buf = NULL;
   pb->ring_count--;
 }
@@ -134,24 +164,28 @@ static bool ring_grow(TessPlayback *pb) {
  * of the same step), then drops the oldest keyframes beyond the budget. */
 static TessResult take_keyframe(TessPlayback *pb, TessError *err) {
   size_t size = tess_world_snapshot_size(pb->world);
-  void *buf = tess_alloc(size);
+  uint64_t step = cur(pb);
+  while (pb->ring_count && ring_at(pb, pb->ring_count - 1)->step >= step) ring_pop_back(pb);
+  /* Make room first, so the oldest keyframe's buffer can be reused. */
+  while (pb->ring_count > 1 && pb->ring_bytes + size + size / 8 > pb->def.memory_budget) ring_pop_front(pb);
+  size_t cap;
+  void *buf = acquire_buffer(pb, size, &cap);
   if (!buf) return tess_error_set(err, TESS_ERR_NOMEM, "preview", "no memory for a snapshot of %zu bytes", size);
   TessResult r = tess_world_snapshot(pb->world, buf, size, err);
   if (r != TESS_OK) {
-    tess_free(buf);
+    release_buffer(pb, buf, cap);
     return r;
   }
-  uint64_t step = cur(pb);
-  while (pb->ring_count && ring_at(pb, pb->ring_count - 1)->step >= step) ring_pop_back(pb);
   if (pb->ring_count == pb->ring_cap && !ring_grow(pb)) {
-    tess_free(buf);
+    release_buffer(pb, buf, cap);
     return tess_error_set(err, TESS_ERR_NOMEM, "preview", "no memory for the recording");
   }
   Keyframe *k = ring_at(pb, pb->ring_count++);
   k->step = step;
   k->buf = buf;
   k->size = size;
-  pb->ring_bytes += size;
+  k->cap = cap;
+  pb->ring_bytes += cap; /* what is really held, margin included */
   while (pb->ring_count > 1 && pb->ring_bytes > pb->def.memory_budget) ring_pop_front(pb);
   pb->dirty = false;
   if (step > pb->last) pb->last = step;
@@ -406,6 +440,7 @@ TessResult tess_playback_create(TessWorld *world, const TessPlaybackDef *def, Te
 void tess_playback_destroy(TessPlayback *pb) {
   if (!pb) return;
   while (pb->ring_count) ring_pop_front(pb);
+  for (int i = 0; i < SPARE_MAX; i++) tess_free(pb->spare[i]);
   tess_free(pb->ring);
   tess_free(pb->initial);
   block_free(pb);
@@ -733,8 +768,8 @@ void tess_playback_stats(const TessPlayback *pb, TessPlaybackStats *out) {
   out->recording_bytes = pb->ring_bytes;
   out->snapshot_bytes = tess_world_snapshot_size(pb->world);
   if (out->snapshot_bytes)
-    out->history_seconds = (double)pb->def.memory_budget / (double)out->snapshot_bytes * out->keyframe_interval /
-                           pb->def.hz;
+    out->history_seconds = (double)pb->def.memory_budget / (double)(out->snapshot_bytes + out->snapshot_bytes / 8) *
+                           out->keyframe_interval / pb->def.hz;
 }
 
 /* ---- sprite frames ------------------------------------------------------ */

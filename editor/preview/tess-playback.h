@@ -174,7 +174,8 @@ typedef struct TessPlaybackStats {
   uint64_t resteps;             /* steps re-simulated by seeks since creation */
   uint32_t keyframes;
   uint32_t keyframe_interval;
-  size_t recording_bytes;       /* keyframes held now (<= budget, but at least one) */
+  size_t recording_bytes;       /* keyframe memory held now, growth margin included (<= budget,
+                                   but at least one keyframe; plus up to 2 spare buffers) */
   size_t snapshot_bytes;        /* one snapshot of the current state */
   double history_seconds;       /* how much the budget holds at this snapshot size */
 } TessPlaybackStats;
