@@ -30,11 +30,12 @@ bool pack_merge_rects(const PackGrid *g, PackBuf *rects, uint32_t *count) {
         if (!same) break;
       }
       for (uint32_t yy = 0; yy < h; yy++) memset(done + (size_t)(y + yy) * g->w + x, 1, w);
-      pack_put_u32(rects, x);
-      pack_put_u32(rects, y);
-      pack_put_u32(rects, w);
-      pack_put_u32(rects, h);
-      pack_put_u32(rects, m);
+      pack_put_u16(rects, (uint16_t)x);
+      pack_put_u16(rects, (uint16_t)y);
+      pack_put_u16(rects, (uint16_t)w);
+      pack_put_u16(rects, (uint16_t)h);
+      pack_put_u16(rects, (uint16_t)m);
+      pack_put_u16(rects, 0);
       (*count)++;
     }
   }
@@ -64,9 +65,8 @@ static bool push_edge(EdgeArray *a, uint32_t x, uint32_t y, uint8_t dir, uint32_
   return TESS_ARRAY_PUSH(a, e);
 }
 
-bool pack_trace_loops(const PackGrid *g, uint32_t tile_w, uint32_t tile_h, float ppm, PackBuf *loops,
-                      uint32_t *loop_count, PackBuf *edges, uint32_t *edge_count, PackBuf *vertices,
-                      uint32_t *vertex_count) {
+bool pack_trace_loops(const PackGrid *g, PackBuf *loops, uint32_t *loop_count, PackBuf *corners,
+                      uint32_t *corner_count) {
   EdgeArray all = {0};
   TESS_ARRAY(uint32_t) walk = {0};
   PackMap from = {0}; /* (start vertex, direction) -> edge index, for huge levels */
@@ -122,37 +122,35 @@ bool pack_trace_loops(const PackGrid *g, uint32_t tile_w, uint32_t tile_h, float
     } while (cur != start);
     if (!ok) break;
     /* Corners: where the direction or the material changes. */
-    size_t n = walk.count, first = SIZE_MAX, corners = 0;
+    size_t n = walk.count, first = SIZE_MAX, ncorners = 0;
     for (size_t k = 0; k < n; k++) {
       const Edge *a = &all.data[walk.data[(k + n - 1) % n]], *b = &all.data[walk.data[k]];
       if (a->dir != b->dir || a->mat != b->mat) {
         if (first == SIZE_MAX) first = k;
-        corners++;
+        ncorners++;
       }
     }
-    if (first == SIZE_MAX || corners < 3) {
+    if (first == SIZE_MAX || ncorners < 4) {
       ok = false;
       break;
     }
-    pack_put_u32(loops, *vertex_count);
-    pack_put_u32(loops, (uint32_t)corners);
-    pack_put_u32(loops, *edge_count);
-    pack_put_u32(loops, 0);
+    pack_put_u32(loops, *corner_count);
+    pack_put_u32(loops, (uint32_t)ncorners);
     for (size_t j = 0; j < n; j++) {
       size_t k = (first + j) % n;
       const Edge *a = &all.data[walk.data[(k + n - 1) % n]], *b = &all.data[walk.data[k]];
       if (a->dir == b->dir && a->mat == b->mat) continue;
-      pack_put_f32(vertices, (float)((double)b->fx * tile_w / ppm));
-      pack_put_f32(vertices, (float)((double)b->fy * tile_h / ppm));
-      pack_put_u32(edges, b->mat);
+      pack_put_u16(corners, (uint16_t)b->fx);
+      pack_put_u16(corners, (uint16_t)b->fy);
+      pack_put_u16(corners, (uint16_t)b->mat);
+      pack_put_u16(corners, 0);
     }
-    *vertex_count += (uint32_t)corners;
-    *edge_count += (uint32_t)corners;
+    *corner_count += (uint32_t)ncorners;
     (*loop_count)++;
   }
   TESS_ARRAY_FREE(&all);
   TESS_ARRAY_FREE(&walk);
   pack_map_free(&from);
   tess_free(dense);
-  return ok && !loops->failed && !edges->failed && !vertices->failed;
+  return ok && !loops->failed && !corners->failed;
 }

@@ -15,16 +15,16 @@ typedef struct PackGrid {
   const uint32_t *mat;
 } PackGrid;
 
-/* Appends RECT records (x, y, w, h, material) to `rects`; *count grows. */
+/* Appends RECT records (u16 x, y, w, h, material, reserved) to `rects`; *count grows. */
 bool pack_merge_rects(const PackGrid *g, PackBuf *rects, uint32_t *count);
 
-/* Appends outline loops: LOOP records to `loops`, per-edge materials to
- * `edges` and corner vertices to `vertices` (metres: corner * tile size / ppm).
+/* Appends outline loops: LOOP records (first corner, corner count) to
+ * `loops` and CRNR records (u16 x, y on the cell-corner lattice, u16
+ * material of the edge leaving the corner, u16 reserved) to `corners`.
  * Solid lies to the right of each edge walking the loop on screen (y down):
  * outer outlines run clockwise on screen, holes counter-clockwise.
  * Collinear edges with the same material are merged. */
-bool pack_trace_loops(const PackGrid *g, uint32_t tile_w, uint32_t tile_h, float ppm, PackBuf *loops,
-                      uint32_t *loop_count, PackBuf *edges, uint32_t *edge_count, PackBuf *vertices,
-                      uint32_t *vertex_count);
+bool pack_trace_loops(const PackGrid *g, PackBuf *loops, uint32_t *loop_count, PackBuf *corners,
+                      uint32_t *corner_count);
 
 #endif

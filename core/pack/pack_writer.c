@@ -18,7 +18,7 @@
 
 enum {
   S_SETT, S_STRS, S_MATL, S_TSET, S_TILE, S_POLY, S_VERT, S_LAYR, S_PALT, S_CELL, S_CPAL, S_CGRD,
-  S_LOOP, S_EDGE, S_RECT, S_BODY, S_SHAP, S_JOIN, S_ZONE, S_SPWN, S_SPRT, S_PROP, S_BLOB, S_COUNT
+  S_LOOP, S_CRNR, S_RECT, S_BODY, S_SHAP, S_JOIN, S_ZONE, S_SPWN, S_SPRT, S_PROP, S_BLOB, S_COUNT
 };
 
 static const struct {
@@ -38,7 +38,7 @@ static const struct {
   {TLV_SEC_COLLISION_PALETTE, TLV_COLLISION_PALETTE_SIZE, true},
   {TLV_SEC_COLLISION_GRID, 0 /* the cell width, set when written */, true},
   {TLV_SEC_LOOPS, TLV_LOOP_SIZE, true},
-  {TLV_SEC_EDGES, TLV_EDGE_SIZE, true},
+  {TLV_SEC_CORNERS, TLV_CORNER_SIZE, true},
   {TLV_SEC_RECTS, TLV_RECT_SIZE, true},
   {TLV_SEC_BODIES, TLV_BODY_SIZE, true},
   {TLV_SEC_SHAPES, TLV_SHAPE_SIZE, true},
@@ -398,9 +398,7 @@ static TessResult write_collision(Writer *w) {
 
   PackGrid g = {W, H, solid};
   if (!pack_merge_rects(&g, &w->s[S_RECT].buf, &w->s[S_RECT].count) ||
-      !pack_trace_loops(&g, w->lv->settings.tile_w, w->lv->settings.tile_h, (float)w->ppm, &w->s[S_LOOP].buf,
-                        &w->s[S_LOOP].count, &w->s[S_EDGE].buf, &w->s[S_EDGE].count, &w->s[S_VERT].buf,
-                        &w->s[S_VERT].count))
+      !pack_trace_loops(&g, &w->s[S_LOOP].buf, &w->s[S_LOOP].count, &w->s[S_CRNR].buf, &w->s[S_CRNR].count))
     r = tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory merging collision geometry");
 done:
   tess_free(grid);

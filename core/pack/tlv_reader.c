@@ -190,12 +190,12 @@ static void known_table(TlvLevel *lv, TlvSection *settings, Known k[24]) {
   static const uint32_t types[23] = {
     TLV_SEC_SETTINGS, TLV_SEC_STRINGS, TLV_SEC_MATERIALS, TLV_SEC_TILESETS, TLV_SEC_TILES, TLV_SEC_POLYGONS,
     TLV_SEC_VERTICES, TLV_SEC_LAYERS, TLV_SEC_PALETTE, TLV_SEC_CELLS, TLV_SEC_COLLISION_PALETTE,
-    TLV_SEC_COLLISION_GRID, TLV_SEC_LOOPS, TLV_SEC_EDGES, TLV_SEC_RECTS, TLV_SEC_BODIES, TLV_SEC_SHAPES,
+    TLV_SEC_COLLISION_GRID, TLV_SEC_LOOPS, TLV_SEC_CORNERS, TLV_SEC_RECTS, TLV_SEC_BODIES, TLV_SEC_SHAPES,
     TLV_SEC_JOINTS, TLV_SEC_ZONES, TLV_SEC_SPAWNS, TLV_SEC_SPRITES, TLV_SEC_PROPERTIES, TLV_SEC_BLOB};
   static const uint32_t strides[23] = {
     TLV_SETTINGS_SIZE, 0, TLV_MATERIAL_SIZE, TLV_TILESET_SIZE, TLV_TILE_SIZE, TLV_POLYGON_SIZE,
     TLV_VERTEX_SIZE, TLV_LAYER_SIZE, TLV_PALETTE_SIZE, 0, TLV_COLLISION_PALETTE_SIZE,
-    1, TLV_LOOP_SIZE, TLV_EDGE_SIZE, TLV_RECT_SIZE, TLV_BODY_SIZE, TLV_SHAPE_SIZE,
+    1, TLV_LOOP_SIZE, TLV_CORNER_SIZE, TLV_RECT_SIZE, TLV_BODY_SIZE, TLV_SHAPE_SIZE,
     TLV_JOINT_SIZE, TLV_ZONE_SIZE, TLV_SPAWN_SIZE, TLV_SPRITE_SIZE, TLV_PROPERTY_SIZE, 0};
   TlvSection *slots[23];
   int i;
@@ -212,7 +212,7 @@ static void known_table(TlvLevel *lv, TlvSection *settings, Known k[24]) {
   slots[10] = &lv->collision_palette;
   slots[11] = &lv->collision_grid;
   slots[12] = &lv->loops;
-  slots[13] = &lv->edges;
+  slots[13] = &lv->corners;
   slots[14] = &lv->rects;
   slots[15] = &lv->bodies;
   slots[16] = &lv->shapes;
@@ -555,29 +555,29 @@ static TlvResult validate_collision(Ctx *c) {
 }
 
 static TlvResult validate_geometry(Ctx *c) {
-  const TlvSection *s = &c->lv->loops, *e = &c->lv->edges, *rs = &c->lv->rects;
-  uint32_t i;
+  const TlvSection *s = &c->lv->loops, *k = &c->lv->corners, *rs = &c->lv->rects;
+  uint32_t W = c->lv->settings.width, H = c->lv->settings.height, M = c->lv->materials.count, i;
   for (i = 0; i < s->count; i++) {
     const uint8_t *r = s->data + (uint64_t)i * s->stride;
     uint64_t at = rec_off(s, i, 0);
     uint32_t n = rd32(r + 4);
-    if (n < 3) return fail(c->err, TLV_ERR_VALUE, at + 4, "loop %u: %u vertices", (unsigned)i, (unsigned)n);
-    TRY(check_range(c, rd32(r), n, &c->lv->vertices, at, "loop vertices"));
-    TRY(check_range(c, rd32(r + 8), n, e, at + 8, "loop edges"));
+    if (n < 4) return fail(c->err, TLV_ERR_VALUE, at + 4, "loop %u: %u corners (at least 4)", (unsigned)i, (unsigned)n);
+    TRY(check_range(c, rd32(r), n, k, at, "loop corners"));
   }
-  if (e->count && max_u32(e->data, e->count, e->stride) > c->lv->materials.count)
-  for (i = 0; i < e->count; i++) {
-    uint32_t m = rd32(e->data + (uint64_t)i * e->stride);
-    if (m > c->lv->materials.count)
-      return fail(c->err, TLV_ERR_INDEX, rec_off(e, i, 0), "edge %u: material %u of %u", (unsigned)i, (unsigned)m, (unsigned)c->lv->materials.count);
+  for (i = 0; i < k->count; i++) {
+    const uint8_t *r = k->data + (uint64_t)i * k->stride;
+    if (rd16(r) > W || rd16(r + 2) > H || rd16(r + 4) > M)
+      return fail(c->err, rd16(r + 4) > M ? TLV_ERR_INDEX : TLV_ERR_RANGE, rec_off(k, i, 0),
+                  "corner %u: (%u, %u) outside the level's %u x %u lattice, or material %u of %u", (unsigned)i,
+                  (unsigned)rd16(r), (unsigned)rd16(r + 2), (unsigned)W, (unsigned)H, (unsigned)rd16(r + 4), (unsigned)M);
   }
   for (i = 0; i < rs->count; i++) {
     const uint8_t *r = rs->data + (uint64_t)i * rs->stride;
     uint64_t at = rec_off(rs, i, 0);
-    uint32_t x = rd32(r), y = rd32(r + 4), w = rd32(r + 8), h = rd32(r + 12), m = rd32(r + 16);
-    if (w < 1 || h < 1 || !range_ok(x, w, c->lv->settings.width) || !range_ok(y, h, c->lv->settings.height))
+    uint32_t x = rd16(r), y = rd16(r + 2), w = rd16(r + 4), h = rd16(r + 6), m = rd16(r + 8);
+    if (w < 1 || h < 1 || !range_ok(x, w, W) || !range_ok(y, h, H))
       return fail(c->err, TLV_ERR_RANGE, at, "rectangle %u: %u,%u %ux%u outside the level", (unsigned)i, (unsigned)x, (unsigned)y, (unsigned)w, (unsigned)h);
-    if (m > c->lv->materials.count) return fail(c->err, TLV_ERR_INDEX, at + 16, "rectangle %u: material %u of %u", (unsigned)i, (unsigned)m, (unsigned)c->lv->materials.count);
+    if (m > M) return fail(c->err, TLV_ERR_INDEX, at + 8, "rectangle %u: material %u of %u", (unsigned)i, (unsigned)m, (unsigned)M);
   }
   return TLV_OK;
 }
@@ -913,25 +913,28 @@ int64_t tlv_cell_tile_index(const TlvLevel *lv, uint32_t cell) {
 int tlv_loop(const TlvLevel *lv, uint32_t index, TlvLoop *out) {
   const uint8_t *r = rec(&lv->loops, index);
   if (!r) return 0;
-  out->vertex_first = rd32(r);
-  out->vertex_count = rd32(r + 4);
-  out->edge_first = rd32(r + 8);
+  out->corner_first = rd32(r);
+  out->corner_count = rd32(r + 4);
   return 1;
 }
 
-uint32_t tlv_edge_material(const TlvLevel *lv, uint32_t index) {
-  const uint8_t *r = rec(&lv->edges, index);
-  return r ? rd32(r) : 0;
+int tlv_corner(const TlvLevel *lv, uint32_t index, TlvCorner *out) {
+  const uint8_t *r = rec(&lv->corners, index);
+  if (!r) return 0;
+  out->x = rd16(r);
+  out->y = rd16(r + 2);
+  out->material = rd16(r + 4);
+  return 1;
 }
 
 int tlv_rect(const TlvLevel *lv, uint32_t index, TlvRect *out) {
   const uint8_t *r = rec(&lv->rects, index);
   if (!r) return 0;
-  out->x = rd32(r);
-  out->y = rd32(r + 4);
-  out->w = rd32(r + 8);
-  out->h = rd32(r + 12);
-  out->material = rd32(r + 16);
+  out->x = rd16(r);
+  out->y = rd16(r + 2);
+  out->w = rd16(r + 4);
+  out->h = rd16(r + 6);
+  out->material = rd16(r + 8);
   return 1;
 }
 

@@ -67,7 +67,7 @@ extern "C" {
 #define TLV_SEC_COLLISION_PALETTE TLV_FOURCC('C', 'P', 'A', 'L')
 #define TLV_SEC_COLLISION_GRID TLV_FOURCC('C', 'G', 'R', 'D')
 #define TLV_SEC_LOOPS TLV_FOURCC('L', 'O', 'O', 'P')
-#define TLV_SEC_EDGES TLV_FOURCC('E', 'D', 'G', 'E')
+#define TLV_SEC_CORNERS TLV_FOURCC('C', 'R', 'N', 'R')
 #define TLV_SEC_RECTS TLV_FOURCC('R', 'E', 'C', 'T')
 #define TLV_SEC_BODIES TLV_FOURCC('B', 'O', 'D', 'Y')
 #define TLV_SEC_SHAPES TLV_FOURCC('S', 'H', 'A', 'P')
@@ -89,9 +89,9 @@ extern "C" {
 #define TLV_LAYER_SIZE 48u
 #define TLV_PALETTE_SIZE 4u
 #define TLV_COLLISION_PALETTE_SIZE 24u
-#define TLV_LOOP_SIZE 16u
-#define TLV_EDGE_SIZE 4u
-#define TLV_RECT_SIZE 20u
+#define TLV_LOOP_SIZE 8u
+#define TLV_CORNER_SIZE 8u
+#define TLV_RECT_SIZE 12u
 #define TLV_BODY_SIZE 80u
 #define TLV_SHAPE_SIZE 32u
 #define TLV_JOINT_SIZE 64u
@@ -169,7 +169,7 @@ typedef struct TlvLevel {
   TlvHeader header;
   TlvSettings settings;
   TlvSection strings, materials, tilesets, tiles, polygons, vertices, layers, palette, cells;
-  TlvSection collision_palette, collision_grid, loops, edges, rects;
+  TlvSection collision_palette, collision_grid, loops, corners, rects;
   TlvSection bodies, shapes, joints, zones, spawns, sprites, properties, blob;
   uint32_t unknown_sections; /* optional sections skipped */
 } TlvLevel;
@@ -246,14 +246,22 @@ typedef struct TlvCollisionEntry {
                                           * top-left corner, flips applied */
 } TlvCollisionEntry;
 
+/* A closed outline of solid cells: corners[corner_first .. +corner_count);
+ * edge i runs from corner i to corner i+1 (mod count). */
 typedef struct TlvLoop {
-  uint32_t vertex_first, vertex_count; /* closed: edge i runs from vertex i to i+1 (mod count) */
-  uint32_t edge_first;                 /* vertex_count EDGE entries: the material of each edge */
+  uint32_t corner_first, corner_count;
 } TlvLoop;
+
+/* A loop corner on the cell-corner lattice (x <= width, y <= height): in
+ * metres (x * cell_w, y * cell_h), in pixels (x * tile_w, y * tile_h). */
+typedef struct TlvCorner {
+  uint32_t x, y;
+  uint32_t material; /* of the edge from this corner to the next (1-based, 0 none) */
+} TlvCorner;
 
 typedef struct TlvRect {
   uint32_t x, y, w, h; /* cells */
-  uint32_t material;   /* 1-based */
+  uint32_t material;   /* 1-based, 0 none */
 } TlvRect;
 
 typedef struct TlvBody {
@@ -341,6 +349,7 @@ int tlv_vertex(const TlvLevel *lv, uint32_t index, TlvVec2 *out);
 int tlv_layer(const TlvLevel *lv, uint32_t index, TlvLayer *out);
 int tlv_collision_entry(const TlvLevel *lv, uint32_t index, TlvCollisionEntry *out);
 int tlv_loop(const TlvLevel *lv, uint32_t index, TlvLoop *out);
+int tlv_corner(const TlvLevel *lv, uint32_t index, TlvCorner *out);
 int tlv_rect(const TlvLevel *lv, uint32_t index, TlvRect *out);
 int tlv_body(const TlvLevel *lv, uint32_t index, TlvBody *out);
 int tlv_shape(const TlvLevel *lv, uint32_t index, TlvShape *out);
@@ -349,8 +358,6 @@ int tlv_zone(const TlvLevel *lv, uint32_t index, TlvZone *out);
 int tlv_spawn(const TlvLevel *lv, uint32_t index, TlvSpawn *out);
 int tlv_sprite(const TlvLevel *lv, uint32_t index, TlvSprite *out);
 int tlv_property(const TlvLevel *lv, uint32_t index, TlvProperty *out);
-/* The material of edge `index` of the EDGE section (1-based material, 0 if out of range). */
-uint32_t tlv_edge_material(const TlvLevel *lv, uint32_t index);
 
 /* Cells. x < width and y < height, else 0.
  * tlv_layer_cell: a tile layer's cell as Tessera defines it (flip bits

@@ -178,7 +178,7 @@ static void counts_overflowing_32_bits_are_refused(void) {
   uint8_t *data = small_tlv(&size);
   if (!data) return;
   uint8_t *work = tess_alloc(size);
-  static const uint32_t types[] = {TLV_SEC_BODIES, TLV_SEC_RECTS, TLV_SEC_VERTICES, TLV_SEC_EDGES, TLV_SEC_MATERIALS,
+  static const uint32_t types[] = {TLV_SEC_BODIES, TLV_SEC_RECTS, TLV_SEC_VERTICES, TLV_SEC_CORNERS, TLV_SEC_MATERIALS,
                                    TLV_SEC_COLLISION_GRID, TLV_SEC_PALETTE, TLV_SEC_LAYERS};
   for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
     size_t e = tlv_find_entry(data, size, types[t]);
@@ -259,13 +259,14 @@ static void indices_past_their_tables_are_refused(void) {
     {TLV_SEC_COLLISION_PALETTE, 16, 4, 0x10000000u, TLV_ERR_INDEX, "collision piece count"},
     {TLV_SEC_SETTINGS, 52, 4, 0, TLV_ERR_VALUE, "zero cell width in metres"},
     {TLV_SEC_BODIES, 72, 4, 7, TLV_ERR_VALUE, "body mass flag"},
-    {TLV_SEC_LOOPS, 0, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "loop vertex_first"},
-    {TLV_SEC_LOOPS, 8, 4, 0xFFFFFFF0u, TLV_ERR_INDEX, "loop edge_first"},
-    {TLV_SEC_LOOPS, 4, 4, 0x40000000u, TLV_ERR_INDEX, "loop vertex_count"},
-    {TLV_SEC_EDGES, 0, 4, 0xFFFFu, TLV_ERR_INDEX, "edge material"},
-    {TLV_SEC_RECTS, 0, 4, 0xFFFFFFFFu, TLV_ERR_RANGE, "rect x wrapping"},
-    {TLV_SEC_RECTS, 12, 4, 0, TLV_ERR_RANGE, "rect of height 0"},
-    {TLV_SEC_RECTS, 16, 4, 1000, TLV_ERR_INDEX, "rect material"},
+    {TLV_SEC_LOOPS, 0, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "loop corner_first"},
+    {TLV_SEC_LOOPS, 4, 4, 0x40000000u, TLV_ERR_INDEX, "loop corner_count"},
+    {TLV_SEC_LOOPS, 4, 4, 3, TLV_ERR_VALUE, "loop of 3 corners"},
+    {TLV_SEC_CORNERS, 4, 4, 0xFFFFu, TLV_ERR_INDEX, "corner material"},
+    {TLV_SEC_CORNERS, 0, 4, 0x0000FFFFu, TLV_ERR_RANGE, "corner outside the lattice"},
+    {TLV_SEC_RECTS, 0, 4, 0xFFFFFFFFu, TLV_ERR_RANGE, "rect x and y wrapping"},
+    {TLV_SEC_RECTS, 4, 4, 0x00000001u, TLV_ERR_RANGE, "rect of height 0"},
+    {TLV_SEC_RECTS, 8, 4, 1000, TLV_ERR_INDEX, "rect material"},
     {TLV_SEC_BODIES, 12, 4, 99, TLV_ERR_INDEX, "body material"},
     {TLV_SEC_BODIES, 16, 4, 99, TLV_ERR_INDEX, "body sprite"},
     {TLV_SEC_BODIES, 40, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "body shape_first"},

@@ -40,7 +40,7 @@ static void random_levels_round_trip(void) {
       open_ok(data, size, &lv);
       if (!tess_test_failures) pack_check_level(p, p->levels[i], &lv);
       /* The fixture always has walls, bodies of each kind, joints, zones, spawns, properties. */
-      CHECK(lv.rects.count > 0 && lv.loops.count > 0 && lv.edges.count >= lv.loops.count * 4);
+      CHECK(lv.rects.count > 0 && lv.loops.count > 0 && lv.corners.count >= lv.loops.count * 4);
       CHECK(lv.bodies.count == spec.bodies && lv.shapes.count >= spec.bodies && lv.joints.count > 0);
       CHECK(lv.zones.count == spec.zones && lv.spawns.count == spec.spawns && lv.properties.count > 0);
       CHECK_MSG(lv.sprites.count == 2 && lv.tilesets.count >= 1 && lv.collision_palette.count > 2, "seed %llu: %u sprites, %u tilesets, %u collision entries", (unsigned long long)seed, lv.sprites.count, lv.tilesets.count, lv.collision_palette.count);

@@ -83,16 +83,19 @@ uint64_t tlv_walk(const TlvLevel *lv) {
     }
   for (i = 0; i < lv->loops.count; i++) {
     TlvLoop loop;
-    TlvVec2 v;
+    TlvCorner c;
+    TlvMaterial m;
     if (!tlv_loop(lv, i, &loop)) continue;
-    for (k = 0; k < loop.vertex_count; k++) {
-      if (tlv_vertex(lv, loop.vertex_first + k, &v)) sum += fbits(v.x);
-      sum += tlv_edge_material(lv, loop.edge_first + k);
+    for (k = 0; k < loop.corner_count; k++) {
+      if (!tlv_corner(lv, loop.corner_first + k, &c)) continue;
+      sum += c.x + c.y;
+      if (c.material) sum += tlv_material(lv, c.material - 1, &m) ? m.kind : 5;
     }
   }
   for (i = 0; i < lv->rects.count; i++) {
     TlvRect r;
-    if (tlv_rect(lv, i, &r)) sum += r.x + r.w + r.material;
+    TlvMaterial m;
+    if (tlv_rect(lv, i, &r)) sum += r.x + r.w + (r.material && tlv_material(lv, r.material - 1, &m) ? m.kind : 0);
   }
   for (i = 0; i < lv->bodies.count; i++) {
     TlvBody b;

@@ -295,7 +295,7 @@ int main(int argc, char **argv) {
          (double)json_size / tlv_size);
   printf("      (the .tlv also holds what the JSON lacks: collision grid %.2f MiB, merged loops and rectangles %.2f MiB;"
          " its layers alone take %.2f MiB)\n",
-         lv.collision_grid.size / 1048576.0, (lv.loops.size + lv.edges.size + lv.rects.size + lv.vertices.size) / 1048576.0,
+         lv.collision_grid.size / 1048576.0, (lv.loops.size + lv.corners.size + lv.rects.size) / 1048576.0,
          cell_bytes / 1048576.0);
   printf("(sink %llu)\n", (unsigned long long)sink);
   free(json);
