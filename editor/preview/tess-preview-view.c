@@ -24,6 +24,8 @@ struct _TessPreviewView {
   TessPreviewPainter *painter;
 
   TessId level;
+  gulong changed_handler;
+  gboolean keeping;       /* our own Keep Positions edit is being applied */
   guint tick_id;
   gint64 last_frame_us;
   double zoom, origin_x, origin_y; /* level px at the canvas's (0, 0) */
@@ -331,8 +333,19 @@ static gboolean on_key(GtkEventControllerKey *c, guint keyval, guint keycode, Gd
   case GDK_KEY_Escape:
     g_signal_emit(v, signals[SIGNAL_LEAVE_REQUESTED], 0);
     return TRUE;
+  case GDK_KEY_Tab:
+  case GDK_KEY_ISO_Left_Tab:
+  case GDK_KEY_Left:
+  case GDK_KEY_Right:
+  case GDK_KEY_Up:
+  case GDK_KEY_Down:
+  case GDK_KEY_Return:
+  case GDK_KEY_KP_Enter:
+    return FALSE; /* focus moves and buttons work as usual */
   default:
-    return FALSE;
+    /* The painting tools are off while playing: their keys (B, E, Delete...)
+     * must not edit the level hidden behind the preview. */
+    return keyval < GDK_KEY_F1 || keyval > GDK_KEY_F35;
   }
 }
 
@@ -461,6 +474,14 @@ static void on_pan_update(GtkGestureDrag *g, double dx, double dy, TessPreviewVi
 
 /* ---- life cycle ------------------------------------------------------------ */
 
+/* The project changed under the preview (an undo from the menu, say): the
+ * world no longer matches the level, and the level itself may be gone. */
+static void on_document_changed(TessDocument *doc, gpointer change, TessPreviewView *v) {
+  if (v->keeping || !v->pl) return;
+  tess_preview_view_stop(v);
+  g_signal_emit(v, signals[SIGNAL_LEAVE_REQUESTED], 0);
+}
+
 gboolean tess_preview_view_start(TessPreviewView *v, TessDocument *doc, TessId level, GError **error) {
   tess_preview_view_stop(v);
   TessProject *p = doc ? tess_document_get_project(doc) : NULL;
@@ -479,6 +500,7 @@ gboolean tess_preview_view_start(TessPreviewView *v, TessDocument *doc, TessId l
   }
   v->painter = tess_preview_painter_create(p);
   v->doc = g_object_ref(doc);
+  v->changed_handler = g_signal_connect(doc, "changed", G_CALLBACK(on_document_changed), v);
   v->level = level;
   v->fitted = v->user_view = FALSE;
   int w = gtk_widget_get_width(v->canvas), h = gtk_widget_get_height(v->canvas);
@@ -495,6 +517,8 @@ void tess_preview_view_stop(TessPreviewView *v) {
   v->painter = NULL;
   tess_preview_level_destroy(v->pl);
   v->pl = NULL;
+  if (v->doc && v->changed_handler) g_signal_handler_disconnect(v->doc, v->changed_handler);
+  v->changed_handler = 0;
   g_clear_object(&v->doc);
   v->pressed = v->dragging_body = FALSE;
   if (v->stats_label) update_controls(v);
@@ -511,12 +535,13 @@ gboolean tess_preview_view_keep_positions(TessPreviewView *v, GError **error) {
   TessError err;
   tess_error_clear(&err);
   uint32_t changed = 0;
+  v->keeping = TRUE;
   TessResult r = tess_preview_level_keep_positions(v->pl, p, &changed, &err);
-  if (r != TESS_OK) {
-    tess_document_set_error_from_tess(error, r, &err);
-    return FALSE;
-  }
-  return changed == 0 || tess_document_commit(v->doc, error);
+  gboolean ok = r == TESS_OK;
+  if (!ok) tess_document_set_error_from_tess(error, r, &err);
+  else if (changed) ok = tess_document_commit(v->doc, error);
+  v->keeping = FALSE;
+  return ok;
 }
 
 static GtkWidget *icon_button(const char *icon, const char *tooltip) {

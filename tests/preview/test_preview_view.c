@@ -211,11 +211,15 @@ static void keep_positions_is_one_undo_step(void) {
     CHECK(od && fabsf(od->pos.y - o->pos.y) < 1e-3f);
     tess_project_destroy(disk);
   }
-  activate(w, "play"); /* toggles off */
-  CHECK(!play_state(w));
-  /* One undo brings every body back. */
+  /* Still playing. An undo of the project underneath (the menu's Undo)
+   * leaves Play mode: the world no longer matches the level. One undo
+   * brings every body back. */
+  CHECK(play_state(w));
   CHECK(tess_project_can_undo(p));
   CHECK(tess_document_undo(doc, NULL));
+  fixture_spin();
+  CHECK(!play_state(w));
+  CHECK(!tess_preview_view_is_running(pv));
   CHECK(tess_level_content_hash(p, side) == before);
   CHECK(!tess_project_can_undo(p));
   fixture_close(w);
