@@ -21,6 +21,9 @@
 #include "tess-map-view.h"
 #include "tess-tool.h"
 #endif
+#ifdef TESS_HAVE_SPRITES
+#include "tess-sprites-hook.h"
+#endif
 
 #define IMAGE_MAX_BYTES ((size_t)256 * 1024 * 1024)
 
@@ -323,6 +326,9 @@ void tess_window_set_document(TessWindow *self, TessDocument *doc) {
   tess_tile_palette_set_document(self->tile_palette, doc);
   tess_object_inspector_set_document(self->object_inspector, doc);
   tess_layers_panel_set_document(self->layers_panel, doc); /* selects a level and a layer */
+#ifdef TESS_HAVE_SPRITES
+  tess_sprites_hook_set_document(GTK_WINDOW(self), doc);
+#endif
 #ifdef TESS_HAVE_MAP_VIEW
   push_stamp(self);
   tess_map_view_set_material(map(self), tess_material_panel_get_selected(self->material_panel));
@@ -1059,6 +1065,10 @@ static void tess_window_init(TessWindow *self) {
   tess_preview_mode_install(GTK_WINDOW(self), self->map_holder, self->map_view, self->tool_bar, preview_query, self);
 #endif
 
+#ifdef TESS_HAVE_SPRITES
+  /* Issue 4: a Sprites page, Tileset Collision… in the menu, sprite bodies for the object tool. */
+  tess_sprites_hook_install(GTK_WINDOW(self), self->side_notebook, self->map_view);
+#endif
   g_signal_connect(self->layers_panel, "level-selected", G_CALLBACK(on_level_selected), self);
   g_signal_connect(self->layers_panel, "layer-selected", G_CALLBACK(on_layer_selected), self);
   g_signal_connect(self->tile_palette, "stamp-changed", G_CALLBACK(on_stamp_changed), self);

@@ -7,7 +7,7 @@
 static const Body *jbody(const TessWorld *w, uint32_t i) { return i == TESS_NULL_INDEX ? NULL : &w->bodies[i]; }
 
 static uint32_t jstate(const TessWorld *w, uint32_t i) {
-  return (i != TESS_NULL_INDEX && phys_body_active(&w->bodies[i])) ? i + 1 : 0;
+  return (i != TESS_NULL_INDEX && phys_body_active(&w->bodies[i])) ? w->state_of[i] : 0;
 }
 
 void phys_joint_prepare(TessWorld *w, Joint *j, float h) {

@@ -70,7 +70,9 @@ typedef struct Body {
   uint64_t user_data;
 } Body;
 
-/* Solver state: index 0 is a fixed dummy (static / world), body slot i is i+1. */
+/* Solver state: index 0 is a fixed dummy (static / world); awake bodies get
+ * 1.. in the order the constraints first name them, so the solver walks
+ * memory mostly forwards. */
 typedef struct BodyState {
   TessVec2 v;
   float w;
@@ -280,7 +282,8 @@ struct TessWorld {
   PhysPoly *wpolys; uint32_t wpolys_cap;   /* shapes in world coordinates, this step */
   float *margins; uint32_t margins_cap;    /* speculative margin per body (slop and rotation), this step */
   TessVec2 *sweeps; uint32_t sweeps_cap;   /* displacement per body over this step (v dt) */
-  uint32_t *active; uint32_t active_count, active_cap; /* awake non-static bodies, this step */
+  uint32_t *active; uint32_t active_count, active_cap; /* awake non-static bodies, in solver-state order */
+  uint32_t *state_of; uint32_t state_of_cap; /* body slot -> solver state (0 = fixed), this step */
 };
 
 /* ---- Shared helpers ---------------------------------------------------- */

@@ -398,8 +398,8 @@ static void prepare_contacts(TessWorld *w, float h) {
     bool dyn_b = b && b->type == TESS_BODY_DYNAMIC && b->awake;
     k->solve = dyn_a || dyn_b;
     if (!k->solve) continue;
-    k->state_a = a && phys_body_active(a) ? c->body_a + 1 : 0;
-    k->state_b = b && phys_body_active(b) ? c->body_b + 1 : 0;
+    k->state_a = a && phys_body_active(a) ? w->state_of[c->body_a] : 0;
+    k->state_b = b && phys_body_active(b) ? w->state_of[c->body_b] : 0;
     const BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
     float ma = sa->inv_m, ia = sa->inv_i, mb = sb->inv_m, ib = sb->inv_i;
     Softness s = (ma == 0.0f || mb == 0.0f) ? soft_static : soft;
@@ -775,15 +775,33 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   st[0].dq = tess_rot_identity();
   TessVec2 g = w->def.gravity;
   w->active_count = 0;
-  if (!PHYS_GROW(w->active, &w->active_cap, w->body_count + 1)) {
+  if (!PHYS_GROW(w->active, &w->active_cap, w->body_count + 1) ||
+      !PHYS_GROW(w->state_of, &w->state_of_cap, w->body_count + 1)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
+  /* states in the order the constraints name their bodies, then the rest */
+  memset(w->state_of, 0, (size_t)w->body_count * sizeof(uint32_t));
+  for (size_t off = 0; off < w->cbuf_size;) {
+    const Constraint *k = (const Constraint *)(w->cbuf + off);
+    off += constraint_size(k->point_count);
+    const Contact *c = &w->contacts[k->contact];
+    uint32_t ends[2] = {c->body_a, c->body_b};
+    for (int e = 0; e < 2; e++) {
+      uint32_t i = ends[e];
+      if (i == TESS_NULL_INDEX || w->state_of[i] || !phys_body_active(&w->bodies[i])) continue;
+      w->active[w->active_count++] = i;
+      w->state_of[i] = w->active_count;
+    }
+  }
   for (uint32_t i = 0; i < w->body_count; i++) {
-    Body *b = &w->bodies[i];
-    if (!phys_body_active(b)) continue;
+    if (w->state_of[i] || !phys_body_active(&w->bodies[i])) continue;
     w->active[w->active_count++] = i;
-    BodyState *s = &st[i + 1];
+    w->state_of[i] = w->active_count;
+  }
+  for (uint32_t k = 0; k < w->active_count; k++) {
+    Body *b = &w->bodies[w->active[k]];
+    BodyState *s = &st[k + 1];
     memset(s, 0, sizeof *s);
     s->dq = tess_rot_identity();
     s->v = b->v;
@@ -807,8 +825,8 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   const uint32_t *active = w->active;
   uint32_t na = w->active_count;
   for (uint32_t sub = 0; sub < substeps; sub++) {
-    for (uint32_t k = 0; k < na; k++) {
-      BodyState *s = &st[active[k] + 1];
+    for (uint32_t k = 1; k <= na; k++) {
+      BodyState *s = &st[k];
       if (!s->dynamic) continue;
       s->v = tess_v2_scale(s->lin_f, tess_v2_mul_add(s->v, h, s->acc));
       s->w = s->ang_f * (s->w + h * s->ang_acc);
@@ -819,8 +837,8 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_solve(w, &w->joints[i], h, true);
     solve_contacts(w, inv_h, true);
-    for (uint32_t k = 0; k < na; k++) {
-      BodyState *s = &st[active[k] + 1];
+    for (uint32_t k = 1; k <= na; k++) {
+      BodyState *s = &st[k];
       s->dp = tess_v2_mul_add(s->dp, h, s->v);
       s->dq = tess_rot_integrate(s->dq, h * s->w);
     }
@@ -836,9 +854,8 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     b->torque = 0.0f;
   }
   for (uint32_t k = 0; k < na; k++) {
-    uint32_t i = active[k];
-    Body *b = &w->bodies[i];
-    const BodyState *s = &st[i + 1];
+    Body *b = &w->bodies[active[k]];
+    const BodyState *s = &st[k + 1];
     TessVec2 v = s->v;
     float av = s->w;
     float speed = tess_v2_length(v);

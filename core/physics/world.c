@@ -104,6 +104,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->margins);
   tess_free(w->sweeps);
   tess_free(w->active);
+  tess_free(w->state_of);
   tess_free(w);
 }
 
