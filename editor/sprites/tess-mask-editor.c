@@ -1,0 +1,667 @@
+/* TessMaskEditor: a sprite's collision mask, edited (see tess-mask-editor.h). */
+#include "tess-mask-editor.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "tess-mask-moments.h"
+#include "tess-mask-shape.h"
+#include "tessera/image.h"
+#include "tessera/mask.h"
+
+struct _TessMaskEditor {
+  GtkBox parent_instance;
+
+  TessDocument *doc;
+  gulong changed_handler;
+  TessId sprite;
+  TessSprite work;              /* the sprite as edited; owned deep copy */
+  gboolean has_work;
+  TessImage image;              /* the decoded PNG (all frames) */
+  gboolean has_image;
+  TessImageView frame;          /* the first frame, in `image` */
+  TessMaskMoments moments;
+  gboolean has_moments;
+  uint8_t moments_threshold;
+
+  TessMaskView *view;
+  GtkLabel *zoom_label;
+  GtkDropDown *mode, *level, *material;
+  GtkScale *threshold;
+  GtkSpinButton *max_vertices, *tolerance;
+  GtkCheckButton *largest;
+  GtkCheckButton *overlay_checks[5];
+  GtkLabel *readouts[TESS_MASK_READOUT_COUNT];
+  GtkLabel *message;
+  GArray *level_ids, *material_ids; /* TessId, parallel to the dropdowns */
+
+  uint32_t merge;
+  gint64 merge_time;
+  gconstpointer merge_source;
+  gboolean vertex_drag;
+  guint commit_source, reload_source;
+  gboolean applying, loading;
+};
+
+G_DEFINE_FINAL_TYPE(TessMaskEditor, tess_mask_editor, GTK_TYPE_BOX)
+
+static TessProject *project(TessMaskEditor *self) { return self->doc ? tess_document_get_project(self->doc) : NULL; }
+
+/* ---- Loading --------------------------------------------------------------- */
+
+static void clear_work(TessMaskEditor *self) {
+  if (self->has_work) tess_sprite_clear(&self->work);
+  self->has_work = FALSE;
+  if (self->has_image) tess_image_clear(&self->image);
+  self->has_image = FALSE;
+  memset(&self->frame, 0, sizeof self->frame);
+  self->has_moments = FALSE;
+}
+
+static void update_moments(TessMaskEditor *self) {
+  self->has_moments = self->frame.pixels && tess_mask_moments(self->frame, self->work.mask.threshold, &self->moments);
+  self->moments_threshold = self->work.mask.threshold;
+}
+
+static void show_message(TessMaskEditor *self, const char *text) {
+  gtk_label_set_text(self->message, text ? text : "");
+  gtk_widget_set_visible(GTK_WIDGET(self->message), text && *text);
+}
+
+static void set_readout(TessMaskEditor *self, TessMaskReadout which, char *text) {
+  gtk_label_set_text(self->readouts[which], text ? text : "—");
+  g_free(text);
+}
+
+static gboolean selected_ppm_density(TessMaskEditor *self, double *ppm, double *density) {
+  TessProject *p = project(self);
+  guint li = gtk_drop_down_get_selected(self->level), mi = gtk_drop_down_get_selected(self->material);
+  if (!p || li >= self->level_ids->len || mi >= self->material_ids->len) return FALSE;
+  const TessLevel *level = tess_project_level(p, g_array_index(self->level_ids, TessId, li));
+  const TessMaterial *m = tess_project_material(p, g_array_index(self->material_ids, TessId, mi));
+  if (!level || !m) return FALSE;
+  *ppm = level->settings.ppm;
+  *density = m->density;
+  return TRUE;
+}
+
+void tess_mask_editor_get_si(TessMaskEditor *self, double *mass_kg, double *inertia_kgm2) {
+  double ppm, density;
+  *mass_kg = *inertia_kgm2 = NAN;
+  if (!self->has_work || self->work.mask.hull_count == 0 || !selected_ppm_density(self, &ppm, &density)) return;
+  /* A placed body's default: the shape from the mask, the mass from the pixels. */
+  *mass_kg = tess_mask_mass_kg(self->work.mask.area, ppm, density);
+  *inertia_kgm2 = tess_mask_inertia_kgm2(self->work.mask.inertia, ppm, density);
+}
+
+static uint32_t shape_vertex_count(const TessSpriteMask *m) {
+  if (m->mode == TESS_MASK_HULL) return m->hull_count;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < m->piece_count; i++) n += m->pieces[i].count;
+  return n;
+}
+
+static void update_readouts(TessMaskEditor *self) {
+  const TessSpriteMask *m = self->has_work ? &self->work.mask : NULL;
+  if (!m || m->hull_count == 0) {
+    for (int i = 0; i < TESS_MASK_READOUT_COUNT; i++) set_readout(self, i, NULL);
+    return;
+  }
+  set_readout(self, TESS_MASK_READOUT_AREA, g_strdup_printf(_("%.0f px²"), m->area));
+  if (m->mode == TESS_MASK_CIRCLE)
+    set_readout(self, TESS_MASK_READOUT_VERTICES, g_strdup_printf(_("circle, radius %.2f px"), m->circle_radius));
+  else if (m->mode == TESS_MASK_HULL)
+    set_readout(self, TESS_MASK_READOUT_VERTICES, g_strdup_printf(_("%u (exact hull)"), m->hull_count));
+  else
+    set_readout(self, TESS_MASK_READOUT_VERTICES,
+                g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "%u in %u piece", "%u in %u pieces", m->piece_count),
+                                shape_vertex_count(m), m->piece_count));
+  set_readout(self, TESS_MASK_READOUT_ADDED, g_strdup_printf(_("%.1f px²"), m->added_area));
+  set_readout(self, TESS_MASK_READOUT_UNCOVERED,
+              g_strdup_printf(_("%.1f px² (%.2f%%)"), m->uncovered_area,
+                              m->area > 0 ? 100.0 * m->uncovered_area / m->area : 0.0));
+  set_readout(self, TESS_MASK_READOUT_CENTROID, g_strdup_printf(_("%.2f, %.2f px"), m->centroid_x, m->centroid_y));
+  set_readout(self, TESS_MASK_READOUT_INERTIA, g_strdup_printf(_("%.6g px⁴"), m->inertia));
+  set_readout(self, TESS_MASK_READOUT_SHAPE,
+              g_strdup_printf(_("%.1f px², centroid %.2f, %.2f, inertia %.6g px⁴"), m->shape_area, m->shape_centroid_x,
+                              m->shape_centroid_y, m->shape_inertia));
+  if (self->has_moments) {
+    double angle, major, minor;
+    tess_mask_principal_axes(&self->moments, &angle, &major, &minor);
+    set_readout(self, TESS_MASK_READOUT_AXES,
+                g_strdup_printf(_("%.1f°; %.6g and %.6g px⁴"), angle * 180.0 / M_PI, major, minor));
+  } else {
+    set_readout(self, TESS_MASK_READOUT_AXES, NULL);
+  }
+  double kg, kgm2;
+  tess_mask_editor_get_si(self, &kg, &kgm2);
+  set_readout(self, TESS_MASK_READOUT_MASS, isnan(kg) ? NULL : g_strdup_printf(_("%.6g kg"), kg));
+  set_readout(self, TESS_MASK_READOUT_INERTIA_SI, isnan(kgm2) ? NULL : g_strdup_printf(_("%.6g kg·m²"), kgm2));
+}
+
+/* What the view shows: the mask, the moments, and the simplified hull for
+ * comparison (in simplified mode it is the shape itself). */
+static void update_view(TessMaskEditor *self) {
+  const TessSpriteMask *m = self->has_work ? &self->work.mask : NULL;
+  if (!m || m->hull_count < 3) {
+    tess_mask_view_set_mask(self->view, m, self->has_moments ? &self->moments : NULL, NULL, 0);
+    return;
+  }
+  TessDVec2 *hull = g_new(TessDVec2, m->hull_count);
+  TessDVec2 *simple = g_new(TessDVec2, m->hull_count + 3);
+  for (uint32_t i = 0; i < m->hull_count; i++) hull[i] = tess_d2(m->hull[i].x, m->hull[i].y);
+  if (tess_poly_signed_area(hull, m->hull_count) < 0)
+    for (uint32_t i = 0; i < m->hull_count / 2; i++) {
+      TessDVec2 t = hull[i];
+      hull[i] = hull[m->hull_count - 1 - i];
+      hull[m->hull_count - 1 - i] = t;
+    }
+  uint32_t n = 0;
+  double added = 0;
+  if (tess_mask_simplify_hull(hull, m->hull_count, m->max_vertices, simple, &n, &added, NULL) != TESS_OK) n = 0;
+  tess_mask_view_set_mask(self->view, m, self->has_moments ? &self->moments : NULL, simple, n);
+  tess_mask_view_set_editable(self->view, m->mode != TESS_MASK_HULL && m->mode != TESS_MASK_CIRCLE && m->piece_count > 0);
+  g_free(hull);
+  g_free(simple);
+}
+
+static void sync_controls(TessMaskEditor *self) {
+  self->loading = TRUE;
+  gboolean have = self->has_work;
+  const TessSpriteMask *m = &self->work.mask;
+  if (have) {
+    gtk_drop_down_set_selected(self->mode, m->mode);
+    gtk_range_set_value(GTK_RANGE(self->threshold), m->threshold);
+    gtk_spin_button_set_value(self->max_vertices, m->max_vertices);
+    gtk_spin_button_set_value(self->tolerance, m->tolerance);
+    gtk_check_button_set_active(self->largest, m->largest_island_only != 0);
+  }
+  self->loading = FALSE;
+}
+
+static void load_sprite(TessMaskEditor *self) {
+  clear_work(self);
+  self->merge = 0;
+  self->vertex_drag = FALSE;
+  TessProject *p = project(self);
+  const TessSprite *sp = p && self->sprite ? tess_project_sprite(p, self->sprite) : NULL;
+  show_message(self, NULL);
+  if (sp && tess_sprite_copy(&self->work, sp) == TESS_OK) {
+    self->has_work = TRUE;
+    TessError err = {0};
+    if (tess_png_decode(sp->png, sp->png_size, sp->name, &self->image, &err) == TESS_OK) {
+      self->has_image = TRUE;
+      uint32_t frames = sp->frame_count ? sp->frame_count : 1;
+      self->frame = tess_image_view(&self->image);
+      self->frame.width = self->image.width / frames ? self->image.width / frames : self->image.width;
+    } else {
+      g_autofree char *msg = tess_document_describe_error(TESS_ERR_FORMAT, &err);
+      show_message(self, msg);
+    }
+  }
+  update_moments(self);
+  tess_mask_view_set_frame(self->view, self->frame);
+  sync_controls(self);
+  update_view(self);
+  update_readouts(self);
+  gtk_widget_set_sensitive(GTK_WIDGET(self->threshold), self->has_image);
+}
+
+static gboolean reload_idle(gpointer user) {
+  TessMaskEditor *self = user;
+  self->reload_source = 0;
+  load_sprite(self);
+  return G_SOURCE_REMOVE;
+}
+
+static void fill_lists(TessMaskEditor *self) {
+  TessProject *p = project(self);
+  guint old_level = gtk_drop_down_get_selected(self->level), old_material = gtk_drop_down_get_selected(self->material);
+  TessId level_id = old_level < self->level_ids->len ? g_array_index(self->level_ids, TessId, old_level) : 0;
+  TessId material_id = old_material < self->material_ids->len ? g_array_index(self->material_ids, TessId, old_material) : 0;
+  GtkStringList *levels = gtk_string_list_new(NULL), *materials = gtk_string_list_new(NULL);
+  g_array_set_size(self->level_ids, 0);
+  g_array_set_size(self->material_ids, 0);
+  guint level_sel = 0, material_sel = 0;
+  for (uint32_t i = 0; p && i < p->level_count; i++) {
+    g_autofree char *label = g_strdup_printf(_("%s (%g px/m)"), p->levels[i]->settings.name, p->levels[i]->settings.ppm);
+    gtk_string_list_append(levels, label);
+    if (p->levels[i]->id == level_id) level_sel = i;
+    g_array_append_val(self->level_ids, p->levels[i]->id);
+  }
+  for (uint32_t i = 0; p && i < p->material_count; i++) {
+    g_autofree char *label = g_strdup_printf(_("%s (%g kg/m²)"), p->materials[i].name, p->materials[i].density);
+    gtk_string_list_append(materials, label);
+    if (p->materials[i].id == material_id) material_sel = i;
+    g_array_append_val(self->material_ids, p->materials[i].id);
+  }
+  self->loading = TRUE;
+  gtk_drop_down_set_model(self->level, G_LIST_MODEL(levels));
+  gtk_drop_down_set_model(self->material, G_LIST_MODEL(materials));
+  gtk_drop_down_set_selected(self->level, level_sel);
+  gtk_drop_down_set_selected(self->material, material_sel);
+  self->loading = FALSE;
+  g_object_unref(levels);
+  g_object_unref(materials);
+}
+
+static void on_doc_changed(TessDocument *doc, gpointer change_ptr, TessMaskEditor *self) {
+  const TessChange *change = change_ptr;
+  if (self->applying) return;
+  if ((change->kind == TESS_CHANGE_SPRITE && change->id == self->sprite) || change->kind == TESS_CHANGE_MATERIAL ||
+      change->kind == TESS_CHANGE_LEVEL) {
+    /* An undo, redo or another panel's edit: read it back once the edit is done. */
+    if (!self->reload_source) self->reload_source = g_idle_add(reload_idle, self);
+  }
+}
+
+/* ---- Applying edits --------------------------------------------------------- */
+
+static gboolean commit_now(gpointer user) {
+  TessMaskEditor *self = user;
+  self->commit_source = 0;
+  if (!self->doc) return G_SOURCE_REMOVE;
+  g_autoptr(GError) error = NULL;
+  if (!tess_document_commit(self->doc, &error)) show_message(self, error->message);
+  return G_SOURCE_REMOVE;
+}
+
+void tess_mask_editor_flush(TessMaskEditor *self) {
+  if (self->commit_source) {
+    g_source_remove(self->commit_source);
+    commit_now(self);
+  }
+}
+
+static void schedule_commit(TessMaskEditor *self, gboolean now) {
+  if (self->commit_source) g_source_remove(self->commit_source);
+  self->commit_source = 0;
+  if (now) commit_now(self);
+  else self->commit_source = g_timeout_add(TESS_MASK_EDITOR_COMMIT_MS, commit_now, self);
+}
+
+/* Puts `work` into the project. Changes from one control less than
+ * TESS_MASK_EDITOR_MERGE_MS apart (a slider drag) share one undo step. */
+static void apply(TessMaskEditor *self, gconstpointer source, gboolean fresh_step, gboolean commit_at_once) {
+  TessProject *p = project(self);
+  if (!p || !self->has_work) return;
+  gint64 now = g_get_monotonic_time();
+  if (fresh_step || self->merge == 0 || source != self->merge_source ||
+      now - self->merge_time > (gint64)TESS_MASK_EDITOR_MERGE_MS * 1000)
+    self->merge = tess_project_new_merge_key(p);
+  self->merge_source = source;
+  self->merge_time = now;
+  TessError err = {0};
+  self->applying = TRUE;
+  TessResult r = tess_edit_sprite_set(p, &self->work, self->merge, &err);
+  self->applying = FALSE;
+  if (r != TESS_OK) {
+    g_autofree char *msg = tess_document_describe_error(r, &err);
+    show_message(self, msg);
+    return;
+  }
+  show_message(self, NULL);
+  update_view(self);
+  update_readouts(self);
+  schedule_commit(self, commit_at_once);
+}
+
+/* Traces `work` with its settings; on failure (no opaque pixel at this
+ * threshold) says so and leaves the project as it was. */
+static gboolean retrace(TessMaskEditor *self) {
+  if (!self->has_work || !self->frame.pixels) return FALSE;
+  if (self->moments_threshold != self->work.mask.threshold || !self->has_moments) update_moments(self);
+  TessError err = {0};
+  TessResult r = tess_sprite_mask_trace(self->frame, &self->work.mask, &err);
+  if (r != TESS_OK) {
+    g_autofree char *msg = tess_document_describe_error(r, &err);
+    show_message(self, msg);
+    update_readouts(self);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void read_controls(TessMaskEditor *self) {
+  TessSpriteMask *m = &self->work.mask;
+  m->mode = (uint8_t)gtk_drop_down_get_selected(self->mode);
+  m->threshold = (uint8_t)CLAMP(lround(gtk_range_get_value(GTK_RANGE(self->threshold))), 1, 255);
+  m->max_vertices = (uint32_t)gtk_spin_button_get_value_as_int(self->max_vertices);
+  m->tolerance = (float)gtk_spin_button_get_value(self->tolerance);
+  m->largest_island_only = gtk_check_button_get_active(self->largest);
+}
+
+static void on_setting_changed(GObject *control, GParamSpec *pspec, TessMaskEditor *self) {
+  if (self->loading || !self->has_work) return;
+  read_controls(self);
+  if (retrace(self)) apply(self, control, FALSE, FALSE);
+  else update_view(self);
+}
+
+static void on_threshold_changed(GtkRange *range, TessMaskEditor *self) { on_setting_changed(G_OBJECT(range), NULL, self); }
+static void on_spin_changed(GtkSpinButton *spin, TessMaskEditor *self) { on_setting_changed(G_OBJECT(spin), NULL, self); }
+
+static void on_fit(GtkButton *button, TessMaskEditor *self) {
+  TessMaskMode mode = GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(button), "mode"));
+  if (gtk_drop_down_get_selected(self->mode) != (guint)mode) gtk_drop_down_set_selected(self->mode, mode);
+  else on_setting_changed(G_OBJECT(button), NULL, self);
+}
+
+static void on_retrace(GtkButton *button, TessMaskEditor *self) {
+  if (!self->has_work) return;
+  read_controls(self);
+  if (retrace(self)) apply(self, button, TRUE, TRUE);
+}
+
+static void on_vertex_moved(TessMaskView *view, guint piece, guint vertex, double x, double y, gboolean final,
+                            TessMaskEditor *self) {
+  gboolean first = !self->vertex_drag;
+  self->vertex_drag = !final;
+  if (!tess_mask_shape_move_vertex(&self->work.mask, piece, vertex, (float)x, (float)y)) return;
+  tess_mask_shape_update(&self->work.mask, self->frame);
+  apply(self, view, first, final);
+}
+
+static void on_vertex_inserted(TessMaskView *view, guint piece, guint after, double x, double y, TessMaskEditor *self) {
+  if (!tess_mask_shape_insert_vertex(&self->work.mask, piece, after, (float)x, (float)y)) {
+    show_message(self, _("A piece has at most 8 vertices."));
+    return;
+  }
+  tess_mask_shape_update(&self->work.mask, self->frame);
+  apply(self, view, TRUE, TRUE);
+}
+
+static void on_vertex_removed(TessMaskView *view, guint piece, guint vertex, TessMaskEditor *self) {
+  if (!tess_mask_shape_remove_vertex(&self->work.mask, piece, vertex)) {
+    show_message(self, _("A piece needs at least 3 vertices."));
+    return;
+  }
+  tess_mask_shape_update(&self->work.mask, self->frame);
+  apply(self, view, TRUE, TRUE);
+}
+
+static void on_si_choice(GObject *dd, GParamSpec *pspec, TessMaskEditor *self) {
+  if (!self->loading) update_readouts(self);
+}
+
+static void on_overlay_toggled(GtkCheckButton *check, TessMaskEditor *self) {
+  guint flags = 0;
+  for (int i = 0; i < 5; i++)
+    if (gtk_check_button_get_active(self->overlay_checks[i])) flags |= 1u << i;
+  tess_mask_view_set_overlays(self->view, flags);
+}
+
+static void update_zoom_label(TessMaskEditor *self) {
+  g_autofree char *text = g_strdup_printf("%.0f%%", tess_mask_view_get_zoom(self->view) * 100.0);
+  gtk_label_set_text(self->zoom_label, text);
+}
+
+static void on_zoom_button(GtkButton *button, TessMaskEditor *self) {
+  double factor = *(const double *)g_object_get_data(G_OBJECT(button), "factor");
+  if (factor == 0) tess_mask_view_set_zoom(self->view, 0);
+  else tess_mask_view_set_zoom(self->view, tess_mask_view_get_zoom(self->view) * factor);
+}
+
+static void on_view_resized(TessMaskEditor *self) { update_zoom_label(self); }
+
+/* ---- Public ----------------------------------------------------------------- */
+
+void tess_mask_editor_set_document(TessMaskEditor *self, TessDocument *doc) {
+  if (self->doc == doc) return;
+  tess_mask_editor_flush(self);
+  if (self->doc) {
+    g_clear_signal_handler(&self->changed_handler, self->doc);
+    g_clear_object(&self->doc);
+  }
+  if (doc) {
+    self->doc = g_object_ref(doc);
+    self->changed_handler = g_signal_connect(doc, "changed", G_CALLBACK(on_doc_changed), self);
+  }
+  self->sprite = 0;
+  fill_lists(self);
+  load_sprite(self);
+}
+
+void tess_mask_editor_set_sprite(TessMaskEditor *self, TessId sprite) {
+  tess_mask_editor_flush(self);
+  self->sprite = sprite;
+  fill_lists(self);
+  load_sprite(self);
+}
+
+TessId tess_mask_editor_get_sprite(TessMaskEditor *self) { return self->sprite; }
+TessMaskView *tess_mask_editor_get_view(TessMaskEditor *self) { return self->view; }
+GtkRange *tess_mask_editor_get_threshold(TessMaskEditor *self) { return GTK_RANGE(self->threshold); }
+GtkSpinButton *tess_mask_editor_get_max_vertices(TessMaskEditor *self) { return self->max_vertices; }
+GtkSpinButton *tess_mask_editor_get_tolerance(TessMaskEditor *self) { return self->tolerance; }
+GtkDropDown *tess_mask_editor_get_mode(TessMaskEditor *self) { return self->mode; }
+GtkDropDown *tess_mask_editor_get_level(TessMaskEditor *self) { return self->level; }
+GtkDropDown *tess_mask_editor_get_material(TessMaskEditor *self) { return self->material; }
+const char *tess_mask_editor_get_readout(TessMaskEditor *self, TessMaskReadout which) {
+  return gtk_label_get_text(self->readouts[which]);
+}
+const TessSpriteMask *tess_mask_editor_get_mask(TessMaskEditor *self) {
+  return self->has_work ? &self->work.mask : NULL;
+}
+
+/* ---- Construction ----------------------------------------------------------- */
+
+static GtkWidget *heading(const char *text) {
+  GtkWidget *label = gtk_label_new(text);
+  gtk_label_set_xalign(GTK_LABEL(label), 0);
+  gtk_widget_add_css_class(label, "heading");
+  gtk_widget_set_margin_top(label, 6);
+  return label;
+}
+
+static void grid_row(GtkGrid *grid, int row, const char *name, GtkWidget *value) {
+  GtkWidget *label = gtk_label_new(name);
+  gtk_label_set_xalign(GTK_LABEL(label), 0);
+  gtk_widget_add_css_class(label, "dim-label");
+  gtk_grid_attach(grid, label, 0, row, 1, 1);
+  gtk_widget_set_hexpand(value, TRUE);
+  gtk_grid_attach(grid, value, 1, row, 1, 1);
+}
+
+static GtkWidget *zoom_button(TessMaskEditor *self, const char *icon, const char *tooltip, const double *factor) {
+  GtkWidget *b = gtk_button_new_from_icon_name(icon);
+  gtk_widget_set_tooltip_text(b, tooltip);
+  gtk_widget_add_css_class(b, "flat");
+  g_object_set_data(G_OBJECT(b), "factor", (gpointer)factor);
+  g_signal_connect(b, "clicked", G_CALLBACK(on_zoom_button), self);
+  return b;
+}
+
+static void tess_mask_editor_dispose(GObject *object) {
+  TessMaskEditor *self = TESS_MASK_EDITOR(object);
+  tess_mask_editor_flush(self);
+  if (self->reload_source) g_source_remove(self->reload_source);
+  self->reload_source = 0;
+  if (self->doc) {
+    g_clear_signal_handler(&self->changed_handler, self->doc);
+    g_clear_object(&self->doc);
+  }
+  if (self->view) tess_mask_view_set_mask(self->view, NULL, NULL, NULL, 0);
+  clear_work(self);
+  G_OBJECT_CLASS(tess_mask_editor_parent_class)->dispose(object);
+}
+
+static void tess_mask_editor_finalize(GObject *object) {
+  TessMaskEditor *self = TESS_MASK_EDITOR(object);
+  g_array_unref(self->level_ids);
+  g_array_unref(self->material_ids);
+  G_OBJECT_CLASS(tess_mask_editor_parent_class)->finalize(object);
+}
+
+static void tess_mask_editor_class_init(TessMaskEditorClass *klass) {
+  G_OBJECT_CLASS(klass)->dispose = tess_mask_editor_dispose;
+  G_OBJECT_CLASS(klass)->finalize = tess_mask_editor_finalize;
+}
+
+static void tess_mask_editor_init(TessMaskEditor *self) {
+  static const double zoom_in = 1.25, zoom_out = 0.8, zoom_fit = 0.0;
+  self->level_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
+  self->material_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
+  gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_HORIZONTAL);
+
+  /* Left: the view and its zoom bar. */
+  GtkWidget *left = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_hexpand(left, TRUE);
+  self->view = TESS_MASK_VIEW(tess_mask_view_new());
+  gtk_widget_set_tooltip_text(GTK_WIDGET(self->view),
+                              _("Drag a vertex to move it, double-click an edge to add one, right-click a vertex to "
+                                "remove it. Ctrl+scroll zooms."));
+  gtk_box_append(GTK_BOX(left), GTK_WIDGET(self->view));
+  GtkWidget *zoom_bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 2);
+  gtk_widget_set_margin_start(zoom_bar, 6);
+  gtk_widget_set_margin_top(zoom_bar, 2);
+  gtk_widget_set_margin_bottom(zoom_bar, 2);
+  gtk_box_append(GTK_BOX(zoom_bar), zoom_button(self, "zoom-out-symbolic", _("Zoom out"), &zoom_out));
+  gtk_box_append(GTK_BOX(zoom_bar), zoom_button(self, "zoom-in-symbolic", _("Zoom in"), &zoom_in));
+  gtk_box_append(GTK_BOX(zoom_bar), zoom_button(self, "zoom-fit-best-symbolic", _("Fit"), &zoom_fit));
+  self->zoom_label = GTK_LABEL(gtk_label_new(""));
+  gtk_box_append(GTK_BOX(zoom_bar), GTK_WIDGET(self->zoom_label));
+  gtk_box_append(GTK_BOX(left), zoom_bar);
+  gtk_box_append(GTK_BOX(self), left);
+  g_signal_connect_swapped(self->view, "zoom-changed", G_CALLBACK(on_view_resized), self);
+  g_signal_connect_swapped(self->view, "notify::width", G_CALLBACK(on_view_resized), self);
+
+  /* Right: controls and readouts. */
+  GtkWidget *scroller = gtk_scrolled_window_new();
+  gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_size_request(scroller, 320, -1);
+  GtkWidget *side = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_margin_start(side, 12);
+  gtk_widget_set_margin_end(side, 12);
+  gtk_widget_set_margin_top(side, 6);
+  gtk_widget_set_margin_bottom(side, 12);
+  gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroller), side);
+  gtk_box_append(GTK_BOX(self), scroller);
+
+  gtk_box_append(GTK_BOX(side), heading(_("Trace")));
+  GtkWidget *grid = gtk_grid_new();
+  gtk_grid_set_row_spacing(GTK_GRID(grid), 6);
+  gtk_grid_set_column_spacing(GTK_GRID(grid), 12);
+  const char *modes[] = {_("Exact hull"), _("Simplified hull"), _("Convex pieces"), _("Circle"), _("Box"), NULL};
+  self->mode = GTK_DROP_DOWN(gtk_drop_down_new_from_strings(modes));
+  grid_row(GTK_GRID(grid), 0, _("Mode"), GTK_WIDGET(self->mode));
+  self->threshold = GTK_SCALE(gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 1, 255, 1));
+  gtk_scale_set_draw_value(self->threshold, TRUE);
+  gtk_scale_set_digits(self->threshold, 0);
+  gtk_scale_set_value_pos(self->threshold, GTK_POS_RIGHT);
+  gtk_widget_set_tooltip_text(GTK_WIDGET(self->threshold), _("A pixel counts when its alpha is at least this"));
+  grid_row(GTK_GRID(grid), 1, _("Alpha threshold"), GTK_WIDGET(self->threshold));
+  self->max_vertices = GTK_SPIN_BUTTON(gtk_spin_button_new_with_range(3, TESS_POLY_MAX, 1));
+  grid_row(GTK_GRID(grid), 2, _("Max vertices"), GTK_WIDGET(self->max_vertices));
+  self->tolerance = GTK_SPIN_BUTTON(gtk_spin_button_new_with_range(0, 32, 0.25));
+  gtk_spin_button_set_digits(self->tolerance, 2);
+  gtk_widget_set_tooltip_text(GTK_WIDGET(self->tolerance), _("How far the pieces' outline may stray from the pixels"));
+  grid_row(GTK_GRID(grid), 3, _("Tolerance (px)"), GTK_WIDGET(self->tolerance));
+  gtk_box_append(GTK_BOX(side), grid);
+  self->largest = GTK_CHECK_BUTTON(gtk_check_button_new_with_label(_("Largest island only")));
+  gtk_box_append(GTK_BOX(side), GTK_WIDGET(self->largest));
+
+  GtkWidget *buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *fit_circle = gtk_button_new_with_label(_("Fit Circle"));
+  g_object_set_data(G_OBJECT(fit_circle), "mode", GUINT_TO_POINTER(TESS_MASK_CIRCLE));
+  GtkWidget *fit_box = gtk_button_new_with_label(_("Fit Box"));
+  g_object_set_data(G_OBJECT(fit_box), "mode", GUINT_TO_POINTER(TESS_MASK_BOX));
+  GtkWidget *retrace_button = gtk_button_new_with_label(_("Retrace"));
+  gtk_widget_set_tooltip_text(retrace_button, _("Trace again, dropping the edits made by hand"));
+  gtk_box_append(GTK_BOX(buttons), fit_circle);
+  gtk_box_append(GTK_BOX(buttons), fit_box);
+  gtk_box_append(GTK_BOX(buttons), retrace_button);
+  gtk_box_append(GTK_BOX(side), buttons);
+  g_signal_connect(fit_circle, "clicked", G_CALLBACK(on_fit), self);
+  g_signal_connect(fit_box, "clicked", G_CALLBACK(on_fit), self);
+  g_signal_connect(retrace_button, "clicked", G_CALLBACK(on_retrace), self);
+
+  gtk_box_append(GTK_BOX(side), heading(_("Show")));
+  const char *overlay_names[5] = {_("Exact hull"), _("Simplified hull"), _("Shape"), _("Centroid"), _("Principal axes")};
+  GtkWidget *flow = gtk_flow_box_new();
+  gtk_flow_box_set_selection_mode(GTK_FLOW_BOX(flow), GTK_SELECTION_NONE);
+  gtk_flow_box_set_max_children_per_line(GTK_FLOW_BOX(flow), 2);
+  for (int i = 0; i < 5; i++) {
+    self->overlay_checks[i] = GTK_CHECK_BUTTON(gtk_check_button_new_with_label(overlay_names[i]));
+    gtk_check_button_set_active(self->overlay_checks[i], TRUE);
+    g_signal_connect(self->overlay_checks[i], "toggled", G_CALLBACK(on_overlay_toggled), self);
+    gtk_flow_box_append(GTK_FLOW_BOX(flow), GTK_WIDGET(self->overlay_checks[i]));
+  }
+  gtk_box_append(GTK_BOX(side), flow);
+
+  gtk_box_append(GTK_BOX(side), heading(_("Pixels and shape")));
+  GtkWidget *rgrid = gtk_grid_new();
+  gtk_grid_set_row_spacing(GTK_GRID(rgrid), 4);
+  gtk_grid_set_column_spacing(GTK_GRID(rgrid), 12);
+  const char *names[TESS_MASK_READOUT_COUNT] = {
+      _("Area"),           _("Vertices"),       _("Added area"),       _("Uncovered area"), _("Centroid"),
+      _("Inertia / density"), _("Shape"),       _("Principal axes"),   _("Mass"),           _("Inertia"),
+  };
+  int row = 0;
+  for (int i = 0; i < TESS_MASK_READOUT_COUNT; i++) {
+    self->readouts[i] = GTK_LABEL(gtk_label_new("—"));
+    gtk_label_set_xalign(self->readouts[i], 0);
+    gtk_label_set_wrap(self->readouts[i], TRUE);
+    gtk_label_set_selectable(self->readouts[i], TRUE);
+    if (i == TESS_MASK_READOUT_MASS) {
+      /* The SI part: a level's pixels per metre and a material's density. */
+      gtk_box_append(GTK_BOX(side), rgrid);
+      gtk_box_append(GTK_BOX(side), heading(_("Placed as a body")));
+      rgrid = gtk_grid_new();
+      gtk_grid_set_row_spacing(GTK_GRID(rgrid), 4);
+      gtk_grid_set_column_spacing(GTK_GRID(rgrid), 12);
+      row = 0;
+      self->level = GTK_DROP_DOWN(gtk_drop_down_new(NULL, NULL));
+      self->material = GTK_DROP_DOWN(gtk_drop_down_new(NULL, NULL));
+      grid_row(GTK_GRID(rgrid), row++, _("Level"), GTK_WIDGET(self->level));
+      grid_row(GTK_GRID(rgrid), row++, _("Material"), GTK_WIDGET(self->material));
+    }
+    grid_row(GTK_GRID(rgrid), row++, names[i], GTK_WIDGET(self->readouts[i]));
+  }
+  gtk_box_append(GTK_BOX(side), rgrid);
+  self->message = GTK_LABEL(gtk_label_new(""));
+  gtk_label_set_wrap(self->message, TRUE);
+  gtk_label_set_xalign(self->message, 0);
+  gtk_widget_add_css_class(GTK_WIDGET(self->message), "error");
+  gtk_widget_set_visible(GTK_WIDGET(self->message), FALSE);
+  gtk_box_append(GTK_BOX(side), GTK_WIDGET(self->message));
+
+  g_signal_connect(self->mode, "notify::selected", G_CALLBACK(on_setting_changed), self);
+  g_signal_connect(self->threshold, "value-changed", G_CALLBACK(on_threshold_changed), self);
+  g_signal_connect(self->max_vertices, "value-changed", G_CALLBACK(on_spin_changed), self);
+  g_signal_connect(self->tolerance, "value-changed", G_CALLBACK(on_spin_changed), self);
+  g_signal_connect(self->largest, "notify::active", G_CALLBACK(on_setting_changed), self);
+  g_signal_connect(self->level, "notify::selected", G_CALLBACK(on_si_choice), self);
+  g_signal_connect(self->material, "notify::selected", G_CALLBACK(on_si_choice), self);
+  g_signal_connect(self->view, "vertex-moved", G_CALLBACK(on_vertex_moved), self);
+  g_signal_connect(self->view, "vertex-inserted", G_CALLBACK(on_vertex_inserted), self);
+  g_signal_connect(self->view, "vertex-removed", G_CALLBACK(on_vertex_removed), self);
+  update_readouts(self);
+}
+
+GtkWidget *tess_mask_editor_new(void) { return g_object_new(TESS_TYPE_MASK_EDITOR, NULL); }
+
+static gboolean on_window_close(GtkWindow *window, TessMaskEditor *editor) {
+  tess_mask_editor_flush(editor);
+  return FALSE;
+}
+
+GtkWindow *tess_mask_editor_window_new(GtkWindow *parent, TessDocument *doc, TessId sprite) {
+  GtkWindow *window = GTK_WINDOW(gtk_window_new());
+  TessProject *p = tess_document_get_project(doc);
+  const TessSprite *sp = tess_project_sprite(p, sprite);
+  g_autofree char *title = g_strdup_printf(_("Collision Mask — %s"), sp ? sp->name : "");
+  gtk_window_set_title(window, title);
+  gtk_window_set_default_size(window, 1000, 660);
+  if (parent) {
+    gtk_window_set_transient_for(window, parent);
+    gtk_window_set_destroy_with_parent(window, TRUE);
+  }
+  GtkWidget *editor = tess_mask_editor_new();
+  tess_mask_editor_set_document(TESS_MASK_EDITOR(editor), doc);
+  tess_mask_editor_set_sprite(TESS_MASK_EDITOR(editor), sprite);
+  gtk_window_set_child(window, editor);
+  g_signal_connect(window, "close-request", G_CALLBACK(on_window_close), editor);
+  return window;
+}

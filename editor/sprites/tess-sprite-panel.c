@@ -1,0 +1,679 @@
+/* TessSpritePanel: the project's sprites (see tess-sprite-panel.h). */
+#include "tess-sprite-panel.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "tess-mask-editor.h"
+#include "tessera/image.h"
+#include "tessera/mask.h"
+
+#define SPRITE_MAX_BYTES ((size_t)256 * 1024 * 1024)
+#define SETTING_MERGE_MS 600
+
+struct _TessSpritePanel {
+  GtkBox parent_instance;
+  TessDocument *doc;
+  gulong changed_handler;
+  TessId selected;
+  guint refill_source;
+  gboolean loading, applying;
+
+  GtkListBox *list;
+  GtkWidget *empty_label;
+  GtkWidget *settings;          /* insensitive without a selection */
+  GtkEntry *name;
+  GtkSpinButton *anchor_x, *anchor_y, *frames, *fps;
+  GtkDropDown *body_type, *material;
+  GArray *material_ids;
+  GtkLabel *message;
+  GtkDropTarget *drop_target;
+
+  TessObject template_obj;
+  gboolean has_template;
+
+  uint32_t merge;
+  gint64 merge_time;
+  gconstpointer merge_source;
+};
+
+enum { SIGNAL_SPRITE_SELECTED, SIGNAL_PLACE_REQUESTED, SIGNAL_TEMPLATE_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE(TessSpritePanel, tess_sprite_panel, GTK_TYPE_BOX)
+
+static TessProject *project(TessSpritePanel *self) { return self->doc ? tess_document_get_project(self->doc) : NULL; }
+
+static void show_message(TessSpritePanel *self, const char *text) {
+  gtk_label_set_text(self->message, text ? text : "");
+  gtk_widget_set_visible(GTK_WIDGET(self->message), text && *text);
+}
+
+static void commit(TessSpritePanel *self) {
+  g_autoptr(GError) error = NULL;
+  if (self->doc && !tess_document_commit(self->doc, &error)) show_message(self, error->message);
+}
+
+/* ---- The template the object tool places ---------------------------------- */
+
+static void update_template(TessSpritePanel *self) {
+  TessProject *p = project(self);
+  const TessSprite *sp = p && self->selected ? tess_project_sprite(p, self->selected) : NULL;
+  if (self->has_template) tess_object_clear(&self->template_obj);
+  self->has_template = FALSE;
+  if (sp) {
+    tess_object_default(&self->template_obj, TESS_OBJECT_BODY);
+    g_strlcpy(self->template_obj.name, sp->name, sizeof self->template_obj.name);
+    self->template_obj.u.body.shape = TESS_BODY_SPRITE;
+    self->template_obj.u.body.sprite = sp->id;
+    static const TessBodyType types[] = {TESS_BODY_STATIC, TESS_BODY_KINEMATIC, TESS_BODY_DYNAMIC};
+    guint t = gtk_drop_down_get_selected(self->body_type);
+    self->template_obj.u.body.type = types[t < 3 ? t : 2];
+    guint mi = gtk_drop_down_get_selected(self->material);
+    self->template_obj.u.body.material = mi < self->material_ids->len ? g_array_index(self->material_ids, TessId, mi) : 0;
+    self->has_template = TRUE;
+  }
+  g_signal_emit(self, signals[SIGNAL_TEMPLATE_CHANGED], 0);
+}
+
+const TessObject *tess_sprite_panel_get_template(TessSpritePanel *self) {
+  return self->has_template ? &self->template_obj : NULL;
+}
+
+void tess_sprite_panel_set_body_type(TessSpritePanel *self, TessBodyType type) {
+  guint index = type == TESS_BODY_STATIC ? 0 : type == TESS_BODY_KINEMATIC ? 1 : 2;
+  gtk_drop_down_set_selected(self->body_type, index);
+}
+
+/* ---- Settings of the selected sprite ---------------------------------------- */
+
+static void load_settings(TessSpritePanel *self) {
+  TessProject *p = project(self);
+  const TessSprite *sp = p && self->selected ? tess_project_sprite(p, self->selected) : NULL;
+  self->loading = TRUE;
+  gtk_widget_set_sensitive(self->settings, sp != NULL);
+  if (sp) {
+    uint32_t frames = sp->frame_count ? sp->frame_count : 1;
+    double fw = (double)sp->image_w / frames;
+    gtk_editable_set_text(GTK_EDITABLE(self->name), sp->name);
+    gtk_spin_button_set_range(self->anchor_x, 0, fw > 0 ? fw : 1);
+    gtk_spin_button_set_range(self->anchor_y, 0, sp->image_h ? sp->image_h : 1);
+    gtk_spin_button_set_value(self->anchor_x, sp->anchor.x);
+    gtk_spin_button_set_value(self->anchor_y, sp->anchor.y);
+    gtk_spin_button_set_range(self->frames, 1, sp->image_w ? sp->image_w : 1);
+    gtk_spin_button_set_value(self->frames, frames);
+    gtk_spin_button_set_value(self->fps, sp->frame_rate);
+  } else {
+    gtk_editable_set_text(GTK_EDITABLE(self->name), "");
+  }
+  self->loading = FALSE;
+}
+
+static uint32_t merge_for(TessSpritePanel *self, gconstpointer source) {
+  gint64 now = g_get_monotonic_time();
+  if (self->merge == 0 || source != self->merge_source || now - self->merge_time > (gint64)SETTING_MERGE_MS * 1000)
+    self->merge = tess_project_new_merge_key(project(self));
+  self->merge_source = source;
+  self->merge_time = now;
+  return self->merge;
+}
+
+/* Applies a changed copy of the selected sprite and commits it. */
+static gboolean apply_sprite(TessSpritePanel *self, const TessSprite *changed, gconstpointer source) {
+  TessProject *p = project(self);
+  TessError err = {0};
+  self->applying = TRUE;
+  TessResult r = tess_edit_sprite_set(p, changed, source ? merge_for(self, source) : 0, &err);
+  self->applying = FALSE;
+  if (r != TESS_OK) {
+    g_autofree char *msg = tess_document_describe_error(r, &err);
+    show_message(self, msg);
+    return FALSE;
+  }
+  show_message(self, NULL);
+  commit(self);
+  return TRUE;
+}
+
+gboolean tess_sprite_panel_set_anchor(TessSpritePanel *self, float x, float y) {
+  TessProject *p = project(self);
+  const TessSprite *sp = p && self->selected ? tess_project_sprite(p, self->selected) : NULL;
+  if (!sp) return FALSE;
+  TessSprite copy;
+  if (tess_sprite_copy(&copy, sp) != TESS_OK) return FALSE;
+  copy.anchor = tess_v2(x, y);
+  gboolean ok = apply_sprite(self, &copy, self->anchor_x);
+  tess_sprite_clear(&copy);
+  return ok;
+}
+
+/* The mask lives in frame pixels: a new frame count traces it again on the
+ * new first frame (keeping the mask settings). */
+gboolean tess_sprite_panel_set_frames(TessSpritePanel *self, guint frame_count, double frame_rate) {
+  TessProject *p = project(self);
+  const TessSprite *sp = p && self->selected ? tess_project_sprite(p, self->selected) : NULL;
+  if (!sp) return FALSE;
+  TessSprite copy;
+  if (tess_sprite_copy(&copy, sp) != TESS_OK) return FALSE;
+  gboolean ok = TRUE;
+  gboolean new_frames = frame_count != copy.frame_count;
+  copy.frame_count = frame_count;
+  copy.frame_rate = (float)frame_rate;
+  if (new_frames && frame_count >= 1 && frame_count <= copy.image_w) {
+    uint32_t fw = copy.image_w / frame_count;
+    if (copy.anchor.x > fw) copy.anchor.x = fw / 2.0f;
+    TessImage img;
+    TessError err = {0};
+    TessResult r = tess_png_decode(copy.png, copy.png_size, copy.name, &img, &err);
+    if (r == TESS_OK) {
+      TessImageView frame = tess_image_view(&img);
+      frame.width = fw;
+      r = tess_sprite_mask_trace(frame, &copy.mask, &err);
+      tess_image_clear(&img);
+    }
+    if (r != TESS_OK) {
+      g_autofree char *msg = tess_document_describe_error(r, &err);
+      show_message(self, msg);
+      ok = FALSE;
+    }
+  }
+  if (ok) ok = apply_sprite(self, &copy, new_frames ? NULL : (gconstpointer)self->fps);
+  tess_sprite_clear(&copy);
+  return ok;
+}
+
+static void on_anchor_changed(GtkSpinButton *spin, TessSpritePanel *self) {
+  if (self->loading) return;
+  tess_sprite_panel_set_anchor(self, (float)gtk_spin_button_get_value(self->anchor_x),
+                               (float)gtk_spin_button_get_value(self->anchor_y));
+}
+
+static void on_frames_changed(GtkSpinButton *spin, TessSpritePanel *self) {
+  if (self->loading) return;
+  if (!tess_sprite_panel_set_frames(self, (guint)gtk_spin_button_get_value_as_int(self->frames),
+                                    gtk_spin_button_get_value(self->fps)))
+    load_settings(self);
+}
+
+/* Names are bytes with a terminator: cut a long one on a character boundary. */
+static void copy_name(char *dst, size_t cap, const char *src) {
+  const char *end = src;
+  if (!g_utf8_validate(src, -1, NULL)) {
+    g_strlcpy(dst, "sprite", cap);
+    return;
+  }
+  while (*end && (size_t)(g_utf8_next_char(end) - src) < cap) end = g_utf8_next_char(end);
+  memcpy(dst, src, (size_t)(end - src));
+  dst[end - src] = '\0';
+}
+
+static void on_name_activate(GtkEntry *entry, TessSpritePanel *self) {
+  TessProject *p = project(self);
+  const TessSprite *sp = p && self->selected ? tess_project_sprite(p, self->selected) : NULL;
+  const char *text = gtk_editable_get_text(GTK_EDITABLE(entry));
+  if (!sp || !*text || strcmp(text, sp->name) == 0) return;
+  TessSprite copy;
+  if (tess_sprite_copy(&copy, sp) != TESS_OK) return;
+  copy_name(copy.name, sizeof copy.name, text);
+  apply_sprite(self, &copy, NULL);
+  tess_sprite_clear(&copy);
+}
+
+static void on_centre_anchor(GtkButton *b, TessSpritePanel *self) {
+  TessProject *p = project(self);
+  const TessSprite *sp = p && self->selected ? tess_project_sprite(p, self->selected) : NULL;
+  if (!sp) return;
+  uint32_t frames = sp->frame_count ? sp->frame_count : 1;
+  tess_sprite_panel_set_anchor(self, (float)(sp->image_w / frames) / 2.0f, (float)sp->image_h / 2.0f);
+}
+
+static void on_remove(GtkButton *b, TessSpritePanel *self) {
+  TessProject *p = project(self);
+  if (!p || !self->selected) return;
+  TessError err = {0};
+  TessResult r = tess_edit_sprite_remove(p, self->selected, &err);
+  if (r != TESS_OK) {
+    g_autofree char *msg = tess_document_describe_error(r, &err);
+    show_message(self, msg);
+    return;
+  }
+  commit(self);
+}
+
+/* ---- The list ----------------------------------------------------------------- */
+
+static GtkWidget *sprite_row(const TessSprite *sp) {
+  GtkWidget *row = gtk_list_box_row_new();
+  g_object_set_data(G_OBJECT(row), "sprite", GUINT_TO_POINTER(sp->id));
+  GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
+  gtk_widget_set_margin_start(box, 4);
+  gtk_widget_set_margin_end(box, 4);
+  gtk_widget_set_margin_top(box, 3);
+  gtk_widget_set_margin_bottom(box, 3);
+  GtkWidget *picture = gtk_picture_new();
+  gtk_widget_set_size_request(picture, 40, 40);
+  gtk_picture_set_can_shrink(GTK_PICTURE(picture), TRUE);
+  gtk_picture_set_content_fit(GTK_PICTURE(picture), GTK_CONTENT_FIT_CONTAIN);
+  if (sp->png_size) {
+    g_autoptr(GBytes) bytes = g_bytes_new(sp->png, sp->png_size);
+    GdkTexture *texture = gdk_texture_new_from_bytes(bytes, NULL);
+    if (texture) {
+      gtk_picture_set_paintable(GTK_PICTURE(picture), GDK_PAINTABLE(texture));
+      g_object_unref(texture);
+    }
+  }
+  gtk_box_append(GTK_BOX(box), picture);
+  GtkWidget *text = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *name = gtk_label_new(sp->name);
+  gtk_label_set_xalign(GTK_LABEL(name), 0);
+  gtk_label_set_ellipsize(GTK_LABEL(name), PANGO_ELLIPSIZE_END);
+  uint32_t frames = sp->frame_count ? sp->frame_count : 1;
+  g_autofree char *size = g_strdup_printf(
+      g_dngettext(GETTEXT_PACKAGE, "%u × %u px, %u frame", "%u × %u px, %u frames", frames), sp->image_w / frames,
+      sp->image_h, frames);
+  GtkWidget *detail = gtk_label_new(size);
+  gtk_label_set_xalign(GTK_LABEL(detail), 0);
+  gtk_widget_add_css_class(detail, "dim-label");
+  gtk_widget_add_css_class(detail, "caption");
+  gtk_box_append(GTK_BOX(text), name);
+  gtk_box_append(GTK_BOX(text), detail);
+  gtk_box_append(GTK_BOX(box), text);
+  gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(row), box);
+  return row;
+}
+
+static void fill_materials(TessSpritePanel *self) {
+  TessProject *p = project(self);
+  guint old = gtk_drop_down_get_selected(self->material);
+  TessId old_id = old < self->material_ids->len ? g_array_index(self->material_ids, TessId, old) : 0;
+  GtkStringList *names = gtk_string_list_new(NULL);
+  g_array_set_size(self->material_ids, 0);
+  guint sel = 0;
+  for (uint32_t i = 0; p && i < p->material_count; i++) {
+    gtk_string_list_append(names, p->materials[i].name);
+    if (p->materials[i].id == old_id) sel = i;
+    g_array_append_val(self->material_ids, p->materials[i].id);
+  }
+  self->loading = TRUE;
+  gtk_drop_down_set_model(self->material, G_LIST_MODEL(names));
+  gtk_drop_down_set_selected(self->material, sel);
+  self->loading = FALSE;
+  g_object_unref(names);
+}
+
+static void fill_list(TessSpritePanel *self) {
+  TessProject *p = project(self);
+  self->loading = TRUE;
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child(GTK_WIDGET(self->list)))) gtk_list_box_remove(self->list, child);
+  GtkListBoxRow *select = NULL;
+  for (uint32_t i = 0; p && i < p->sprite_count; i++) {
+    GtkWidget *row = sprite_row(p->sprites[i]);
+    gtk_list_box_append(self->list, row);
+    if (p->sprites[i]->id == self->selected) select = GTK_LIST_BOX_ROW(row);
+  }
+  gtk_widget_set_visible(self->empty_label, !p || p->sprite_count == 0);
+  if (!select && self->selected) self->selected = 0; /* it was removed */
+  gtk_list_box_select_row(self->list, select);
+  self->loading = FALSE;
+  fill_materials(self);
+  load_settings(self);
+  update_template(self);
+}
+
+static gboolean refill_idle(gpointer user) {
+  TessSpritePanel *self = user;
+  self->refill_source = 0;
+  TessId before = self->selected;
+  fill_list(self);
+  if (before != self->selected) g_signal_emit(self, signals[SIGNAL_SPRITE_SELECTED], 0, (guint)self->selected);
+  return G_SOURCE_REMOVE;
+}
+
+static void on_doc_changed(TessDocument *doc, gpointer change_ptr, TessSpritePanel *self) {
+  const TessChange *change = change_ptr;
+  if (change->kind != TESS_CHANGE_SPRITE && change->kind != TESS_CHANGE_MATERIAL) return;
+  if (!self->refill_source) self->refill_source = g_idle_add(refill_idle, self);
+}
+
+static void on_row_selected(GtkListBox *box, GtkListBoxRow *row, TessSpritePanel *self) {
+  if (self->loading) return;
+  self->selected = row ? GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(row), "sprite")) : 0;
+  load_settings(self);
+  update_template(self);
+  g_signal_emit(self, signals[SIGNAL_SPRITE_SELECTED], 0, (guint)self->selected);
+}
+
+TessId tess_sprite_panel_get_selected(TessSpritePanel *self) { return self->selected; }
+
+void tess_sprite_panel_select(TessSpritePanel *self, TessId sprite) {
+  for (GtkWidget *c = gtk_widget_get_first_child(GTK_WIDGET(self->list)); c; c = gtk_widget_get_next_sibling(c))
+    if (GTK_IS_LIST_BOX_ROW(c) && GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(c), "sprite")) == sprite) {
+      gtk_list_box_select_row(self->list, GTK_LIST_BOX_ROW(c));
+      return;
+    }
+}
+
+guint tess_sprite_panel_get_row_count(TessSpritePanel *self) {
+  guint n = 0;
+  for (GtkWidget *c = gtk_widget_get_first_child(GTK_WIDGET(self->list)); c; c = gtk_widget_get_next_sibling(c))
+    if (GTK_IS_LIST_BOX_ROW(c)) n++;
+  return n;
+}
+
+GtkSpinButton *tess_sprite_panel_get_spin(TessSpritePanel *self, const char *which) {
+  if (g_str_equal(which, "anchor-x")) return self->anchor_x;
+  if (g_str_equal(which, "anchor-y")) return self->anchor_y;
+  if (g_str_equal(which, "frames")) return self->frames;
+  if (g_str_equal(which, "fps")) return self->fps;
+  return NULL;
+}
+
+/* ---- Import -------------------------------------------------------------------- */
+
+/* One PNG into a sprite: read, decode, trace with the default settings. */
+static TessResult import_one(TessProject *p, const char *path, TessId *id, TessError *err) {
+  uint8_t *data = NULL;
+  size_t size = 0;
+  TessResult r = tess_file_read(path, SPRITE_MAX_BYTES, &data, &size, err);
+  if (r != TESS_OK) return r;
+  TessImage img;
+  r = tess_png_decode(data, size, path, &img, err);
+  if (r != TESS_OK) {
+    tess_free(data);
+    return r;
+  }
+  TessSprite sp;
+  memset(&sp, 0, sizeof sp);
+  g_autofree char *base = g_path_get_basename(path);
+  char *dot = strrchr(base, '.');
+  if (dot && dot != base) *dot = '\0';
+  copy_name(sp.name, sizeof sp.name, base);
+  if (!sp.name[0]) g_strlcpy(sp.name, "sprite", sizeof sp.name);
+  sp.source_path = (char *)path;
+  sp.png = data;
+  sp.png_size = size;
+  sp.image_w = img.width;
+  sp.image_h = img.height;
+  sp.frame_count = 1;
+  sp.frame_rate = 0;
+  sp.anchor = tess_v2(img.width / 2.0f, img.height / 2.0f);
+  tess_sprite_mask_default(&sp.mask);
+  r = tess_sprite_mask_trace(tess_image_view(&img), &sp.mask, err);
+  tess_image_clear(&img);
+  if (r == TESS_OK) r = tess_edit_sprite_add(p, &sp, id, err);
+  sp.source_path = NULL;
+  tess_sprite_clear(&sp); /* frees the PNG bytes and the traced mask */
+  return r;
+}
+
+guint tess_sprite_panel_import(TessSpritePanel *self, GSList *files, GError **error) {
+  TessProject *p = project(self);
+  if (!p) return 0;
+  guint imported = 0;
+  TessId last = 0;
+  GString *failures = g_string_new(NULL);
+  for (GSList *l = files; l; l = l->next) {
+    g_autofree char *path = g_file_get_path(G_FILE(l->data));
+    if (!path) continue;
+    TessError err = {0};
+    TessId id = 0;
+    TessResult r = import_one(p, path, &id, &err);
+    if (r == TESS_OK) {
+      imported++;
+      last = id;
+    } else {
+      g_autofree char *name = g_filename_display_basename(path);
+      g_autofree char *why = tess_document_describe_error(r, &err);
+      if (failures->len) g_string_append_c(failures, '\n');
+      g_string_append_printf(failures, _("“%s” was not imported: %s"), name, why);
+    }
+  }
+  if (imported) {
+    commit(self);
+    self->selected = last;
+    if (self->refill_source) g_source_remove(self->refill_source);
+    self->refill_source = 0;
+    fill_list(self);
+    g_signal_emit(self, signals[SIGNAL_SPRITE_SELECTED], 0, (guint)self->selected);
+  }
+  if (failures->len) {
+    show_message(self, failures->str);
+    g_set_error_literal(error, G_FILE_ERROR, G_FILE_ERROR_INVAL, failures->str);
+  } else if (imported) {
+    show_message(self, NULL);
+  }
+  g_string_free(failures, TRUE);
+  return imported;
+}
+
+static void on_chooser_response(GtkNativeDialog *native, int response, TessSpritePanel *self) {
+  if (response == GTK_RESPONSE_ACCEPT) {
+    GListModel *files = gtk_file_chooser_get_files(GTK_FILE_CHOOSER(native));
+    GSList *list = NULL;
+    for (guint i = g_list_model_get_n_items(files); i > 0; i--) list = g_slist_prepend(list, g_list_model_get_item(files, i - 1));
+    tess_sprite_panel_import(self, list, NULL);
+    g_slist_free_full(list, g_object_unref);
+    g_object_unref(files);
+  }
+  g_object_unref(native);
+  g_object_unref(self);
+}
+
+void tess_sprite_panel_choose_files(TessSpritePanel *self) {
+  GtkRoot *root = gtk_widget_get_root(GTK_WIDGET(self));
+  GtkFileChooserNative *native = gtk_file_chooser_native_new(_("Import Sprites"), GTK_IS_WINDOW(root) ? GTK_WINDOW(root) : NULL,
+                                                             GTK_FILE_CHOOSER_ACTION_OPEN, _("_Import"), _("_Cancel"));
+  gtk_file_chooser_set_select_multiple(GTK_FILE_CHOOSER(native), TRUE);
+  GtkFileFilter *filter = gtk_file_filter_new();
+  gtk_file_filter_set_name(filter, _("PNG images"));
+  gtk_file_filter_add_mime_type(filter, "image/png");
+  gtk_file_filter_add_suffix(filter, "png");
+  gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(native), filter);
+  g_object_unref(filter);
+  gtk_native_dialog_set_modal(GTK_NATIVE_DIALOG(native), TRUE);
+  g_signal_connect(native, "response", G_CALLBACK(on_chooser_response), g_object_ref(self));
+  gtk_native_dialog_show(GTK_NATIVE_DIALOG(native));
+}
+
+static void on_import_clicked(GtkButton *b, TessSpritePanel *self) { tess_sprite_panel_choose_files(self); }
+
+static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, double y, TessSpritePanel *self) {
+  if (!G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST) || !self->doc) return FALSE;
+  GSList *files = gdk_file_list_get_files(g_value_get_boxed(value));
+  guint n = tess_sprite_panel_import(self, files, NULL);
+  g_slist_free(files);
+  return n > 0;
+}
+
+GtkDropTarget *tess_sprite_panel_get_drop_target(TessSpritePanel *self) { return self->drop_target; }
+
+/* ---- Mask editor and placing ----------------------------------------------------- */
+
+GtkWindow *tess_sprite_panel_edit_mask(TessSpritePanel *self) {
+  if (!self->doc || !self->selected) return NULL;
+  GtkRoot *root = gtk_widget_get_root(GTK_WIDGET(self));
+  GtkWindow *window = tess_mask_editor_window_new(GTK_IS_WINDOW(root) ? GTK_WINDOW(root) : NULL, self->doc, self->selected);
+  gtk_window_present(window);
+  return window;
+}
+
+static void on_edit_mask(GtkButton *b, TessSpritePanel *self) { tess_sprite_panel_edit_mask(self); }
+
+static void on_place(GtkButton *b, TessSpritePanel *self) {
+  update_template(self);
+  if (self->has_template) g_signal_emit(self, signals[SIGNAL_PLACE_REQUESTED], 0);
+}
+
+static void on_body_choice(GObject *dd, GParamSpec *pspec, TessSpritePanel *self) {
+  if (!self->loading) update_template(self);
+}
+
+/* ---- Class ------------------------------------------------------------------------ */
+
+void tess_sprite_panel_set_document(TessSpritePanel *self, TessDocument *doc) {
+  if (self->doc) {
+    g_clear_signal_handler(&self->changed_handler, self->doc);
+    g_clear_object(&self->doc);
+  }
+  if (doc) {
+    self->doc = g_object_ref(doc);
+    self->changed_handler = g_signal_connect(doc, "changed", G_CALLBACK(on_doc_changed), self);
+  }
+  self->selected = 0;
+  self->merge = 0;
+  gtk_widget_set_sensitive(GTK_WIDGET(self), doc != NULL);
+  fill_list(self);
+}
+
+static void tess_sprite_panel_dispose(GObject *object) {
+  TessSpritePanel *self = TESS_SPRITE_PANEL(object);
+  if (self->refill_source) g_source_remove(self->refill_source);
+  self->refill_source = 0;
+  if (self->doc) {
+    g_clear_signal_handler(&self->changed_handler, self->doc);
+    g_clear_object(&self->doc);
+  }
+  if (self->has_template) tess_object_clear(&self->template_obj);
+  self->has_template = FALSE;
+  G_OBJECT_CLASS(tess_sprite_panel_parent_class)->dispose(object);
+}
+
+static void tess_sprite_panel_finalize(GObject *object) {
+  g_array_unref(TESS_SPRITE_PANEL(object)->material_ids);
+  G_OBJECT_CLASS(tess_sprite_panel_parent_class)->finalize(object);
+}
+
+static void tess_sprite_panel_class_init(TessSpritePanelClass *klass) {
+  G_OBJECT_CLASS(klass)->dispose = tess_sprite_panel_dispose;
+  G_OBJECT_CLASS(klass)->finalize = tess_sprite_panel_finalize;
+  signals[SIGNAL_SPRITE_SELECTED] = g_signal_new("sprite-selected", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
+                                                 NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  signals[SIGNAL_PLACE_REQUESTED] = g_signal_new("place-requested", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
+                                                 NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_TEMPLATE_CHANGED] = g_signal_new("template-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
+                                                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static GtkSpinButton *spin(double lo, double hi, double step, int digits) {
+  GtkSpinButton *s = GTK_SPIN_BUTTON(gtk_spin_button_new_with_range(lo, hi, step));
+  gtk_spin_button_set_digits(s, digits);
+  gtk_widget_set_hexpand(GTK_WIDGET(s), TRUE);
+  return s;
+}
+
+static void add_row(GtkGrid *grid, int row, const char *label, GtkWidget *w) {
+  GtkWidget *l = gtk_label_new(label);
+  gtk_label_set_xalign(GTK_LABEL(l), 0);
+  gtk_widget_add_css_class(l, "dim-label");
+  gtk_grid_attach(grid, l, 0, row, 1, 1);
+  gtk_grid_attach(grid, w, 1, row, 1, 1);
+}
+
+static void tess_sprite_panel_init(TessSpritePanel *self) {
+  self->material_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
+  gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_VERTICAL);
+  gtk_box_set_spacing(GTK_BOX(self), 6);
+
+  GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *import = gtk_button_new_with_mnemonic(_("_Import PNGs…"));
+  gtk_widget_set_tooltip_text(import, _("Import one or more PNG files as sprites (or drop them here)"));
+  g_signal_connect(import, "clicked", G_CALLBACK(on_import_clicked), self);
+  gtk_widget_set_hexpand(import, TRUE);
+  GtkWidget *remove = gtk_button_new_from_icon_name("list-remove-symbolic");
+  gtk_widget_set_tooltip_text(remove, _("Remove the sprite (and the bodies that use it)"));
+  g_signal_connect(remove, "clicked", G_CALLBACK(on_remove), self);
+  gtk_box_append(GTK_BOX(bar), import);
+  gtk_box_append(GTK_BOX(bar), remove);
+  gtk_box_append(GTK_BOX(self), bar);
+
+  GtkWidget *scroller = gtk_scrolled_window_new();
+  gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_vexpand(scroller, TRUE);
+  gtk_widget_set_size_request(scroller, -1, 140);
+  GtkWidget *overlay = gtk_overlay_new();
+  self->list = GTK_LIST_BOX(gtk_list_box_new());
+  gtk_list_box_set_selection_mode(self->list, GTK_SELECTION_SINGLE);
+  gtk_widget_add_css_class(GTK_WIDGET(self->list), "boxed-list");
+  g_signal_connect(self->list, "row-selected", G_CALLBACK(on_row_selected), self);
+  gtk_overlay_set_child(GTK_OVERLAY(overlay), GTK_WIDGET(self->list));
+  self->empty_label = gtk_label_new(_("No sprites yet. Import PNGs or drop them here."));
+  gtk_label_set_wrap(GTK_LABEL(self->empty_label), TRUE);
+  gtk_label_set_justify(GTK_LABEL(self->empty_label), GTK_JUSTIFY_CENTER);
+  gtk_widget_add_css_class(self->empty_label, "dim-label");
+  gtk_widget_set_valign(self->empty_label, GTK_ALIGN_CENTER);
+  gtk_widget_set_can_target(self->empty_label, FALSE);
+  gtk_overlay_add_overlay(GTK_OVERLAY(overlay), self->empty_label);
+  gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroller), overlay);
+  gtk_box_append(GTK_BOX(self), scroller);
+
+  self->settings = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *grid = gtk_grid_new();
+  gtk_grid_set_row_spacing(GTK_GRID(grid), 4);
+  gtk_grid_set_column_spacing(GTK_GRID(grid), 8);
+  self->name = GTK_ENTRY(gtk_entry_new());
+  gtk_widget_set_hexpand(GTK_WIDGET(self->name), TRUE);
+  g_signal_connect(self->name, "activate", G_CALLBACK(on_name_activate), self);
+  self->anchor_x = spin(0, 1, 0.5, 1);
+  self->anchor_y = spin(0, 1, 0.5, 1);
+  self->frames = spin(1, 1, 1, 0);
+  self->fps = spin(0, 120, 1, 1);
+  gtk_widget_set_tooltip_text(GTK_WIDGET(self->anchor_x), _("The body's origin within a frame, pixels from the left"));
+  gtk_widget_set_tooltip_text(GTK_WIDGET(self->anchor_y), _("The body's origin within a frame, pixels from the top"));
+  gtk_widget_set_tooltip_text(GTK_WIDGET(self->frames), _("Frames side by side in the image (a horizontal strip)"));
+  add_row(GTK_GRID(grid), 0, _("Name"), GTK_WIDGET(self->name));
+  add_row(GTK_GRID(grid), 1, _("Anchor X"), GTK_WIDGET(self->anchor_x));
+  add_row(GTK_GRID(grid), 2, _("Anchor Y"), GTK_WIDGET(self->anchor_y));
+  GtkWidget *centre = gtk_button_new_with_label(_("Centre the Anchor"));
+  g_signal_connect(centre, "clicked", G_CALLBACK(on_centre_anchor), self);
+  gtk_grid_attach(GTK_GRID(grid), centre, 1, 3, 1, 1);
+  add_row(GTK_GRID(grid), 4, _("Frames"), GTK_WIDGET(self->frames));
+  add_row(GTK_GRID(grid), 5, _("Frame rate (fps)"), GTK_WIDGET(self->fps));
+  gtk_box_append(GTK_BOX(self->settings), grid);
+  GtkWidget *edit = gtk_button_new_with_mnemonic(_("Edit Collision _Mask…"));
+  g_signal_connect(edit, "clicked", G_CALLBACK(on_edit_mask), self);
+  gtk_box_append(GTK_BOX(self->settings), edit);
+
+  GtkWidget *place_grid = gtk_grid_new();
+  gtk_grid_set_row_spacing(GTK_GRID(place_grid), 4);
+  gtk_grid_set_column_spacing(GTK_GRID(place_grid), 8);
+  const char *types[] = {_("Static"), _("Kinematic"), _("Dynamic"), NULL};
+  self->body_type = GTK_DROP_DOWN(gtk_drop_down_new_from_strings(types));
+  gtk_drop_down_set_selected(self->body_type, 2);
+  gtk_widget_set_hexpand(GTK_WIDGET(self->body_type), TRUE);
+  self->material = GTK_DROP_DOWN(gtk_drop_down_new(NULL, NULL));
+  gtk_widget_set_hexpand(GTK_WIDGET(self->material), TRUE);
+  add_row(GTK_GRID(place_grid), 0, _("Body"), GTK_WIDGET(self->body_type));
+  add_row(GTK_GRID(place_grid), 1, _("Material"), GTK_WIDGET(self->material));
+  gtk_box_append(GTK_BOX(self->settings), place_grid);
+  GtkWidget *place = gtk_button_new_with_mnemonic(_("_Place on the Map"));
+  gtk_widget_set_tooltip_text(place, _("The object tool places this sprite as a body"));
+  gtk_widget_add_css_class(place, "suggested-action");
+  g_signal_connect(place, "clicked", G_CALLBACK(on_place), self);
+  gtk_box_append(GTK_BOX(self->settings), place);
+  gtk_box_append(GTK_BOX(self), self->settings);
+
+  self->message = GTK_LABEL(gtk_label_new(""));
+  gtk_label_set_wrap(self->message, TRUE);
+  gtk_label_set_xalign(self->message, 0);
+  gtk_widget_add_css_class(GTK_WIDGET(self->message), "error");
+  gtk_widget_set_visible(GTK_WIDGET(self->message), FALSE);
+  gtk_box_append(GTK_BOX(self), GTK_WIDGET(self->message));
+
+  g_signal_connect(self->anchor_x, "value-changed", G_CALLBACK(on_anchor_changed), self);
+  g_signal_connect(self->anchor_y, "value-changed", G_CALLBACK(on_anchor_changed), self);
+  g_signal_connect(self->frames, "value-changed", G_CALLBACK(on_frames_changed), self);
+  g_signal_connect(self->fps, "value-changed", G_CALLBACK(on_frames_changed), self);
+  g_signal_connect(self->body_type, "notify::selected", G_CALLBACK(on_body_choice), self);
+  g_signal_connect(self->material, "notify::selected", G_CALLBACK(on_body_choice), self);
+
+  self->drop_target = gtk_drop_target_new(GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect(self->drop_target, "drop", G_CALLBACK(on_drop), self);
+  gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(self->drop_target));
+
+  gtk_widget_set_sensitive(GTK_WIDGET(self), FALSE);
+  load_settings(self);
+}
+
+GtkWidget *tess_sprite_panel_new(void) { return g_object_new(TESS_TYPE_SPRITE_PANEL, NULL); }

@@ -1,0 +1,570 @@
+/* TessTilesetCollision: tiles and their collision shapes (see tess-tileset-collision.h). */
+#include "tess-tileset-collision.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "tessera/image.h"
+#include "tessera/mask.h"
+
+#define GAP 6
+
+struct _TessTilesetCollision {
+  GtkBox parent_instance;
+  TessDocument *doc;
+  gulong changed_handler;
+  TessId tileset;
+  guint selected;
+  guint reload_source;
+  gboolean loading, applying;
+
+  cairo_surface_t *image;        /* the tileset's PNG, premultiplied */
+  TessImage pixels;              /* the same, straight RGBA for tracing */
+  gboolean has_pixels;
+
+  GtkDropDown *tileset_choice;
+  GArray *tileset_ids;
+  GtkSpinButton *threshold, *max_vertices, *tolerance;
+  GtkDropDown *override;
+  GtkWidget *grid;
+  GtkLabel *summary, *tile_label, *message;
+};
+
+G_DEFINE_FINAL_TYPE(TessTilesetCollision, tess_tileset_collision, GTK_TYPE_BOX)
+
+static TessProject *project(TessTilesetCollision *self) {
+  return self->doc ? tess_document_get_project(self->doc) : NULL;
+}
+static TessTileset *current(TessTilesetCollision *self) {
+  TessProject *p = project(self);
+  return p && self->tileset ? tess_project_tileset(p, self->tileset) : NULL;
+}
+
+static void show_message(TessTilesetCollision *self, const char *text) {
+  gtk_label_set_text(self->message, text ? text : "");
+  gtk_widget_set_visible(GTK_WIDGET(self->message), text && *text);
+}
+
+/* ---- Grid geometry and drawing ------------------------------------------------ */
+
+static double tile_scale(const TessTileset *ts) {
+  uint32_t side = MAX(ts->tile_w, ts->tile_h);
+  return side <= 24 ? 3.0 : side <= 48 ? 2.0 : side <= 128 ? 1.0 : 128.0 / side;
+}
+
+static void tile_cell(const TessTileset *ts, guint tile, double *x, double *y, double *w, double *h) {
+  double s = tile_scale(ts);
+  guint cols = ts->columns ? ts->columns : 1;
+  *w = ts->tile_w * s;
+  *h = ts->tile_h * s;
+  *x = GAP + (tile % cols) * (*w + GAP);
+  *y = GAP + (tile / cols) * (*h + GAP);
+}
+
+static void piece_color(guint i, double *r, double *g, double *b) {
+  static const double palette[6][3] = {{0.20, 0.52, 0.89}, {0.90, 0.38, 0.00}, {0.18, 0.76, 0.49},
+                                       {0.75, 0.38, 0.80}, {0.96, 0.76, 0.07}, {0.15, 0.64, 0.72}};
+  *r = palette[i % 6][0], *g = palette[i % 6][1], *b = palette[i % 6][2];
+}
+
+static void draw_grid(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user) {
+  TessTilesetCollision *self = user;
+  const TessTileset *ts = current(self);
+  if (!ts || !self->image) return;
+  double s = tile_scale(ts);
+  for (guint t = 0; t < ts->tile_count; t++) {
+    double x, y, w, h;
+    tile_cell(ts, t, &x, &y, &w, &h);
+    uint32_t px, py;
+    tess_tileset_tile_origin(ts, t, &px, &py);
+    /* checkerboard, then the tile's pixels */
+    cairo_save(cr);
+    cairo_rectangle(cr, x, y, w, h);
+    cairo_clip(cr);
+    cairo_set_source_rgb(cr, 0.80, 0.80, 0.80);
+    cairo_paint(cr);
+    cairo_set_source_rgb(cr, 0.64, 0.64, 0.64);
+    for (double cy = 0; cy < h; cy += 6)
+      for (double cx = ((int)(cy / 6) % 2) * 6; cx < w; cx += 12) cairo_rectangle(cr, x + cx, y + cy, 6, 6);
+    cairo_fill(cr);
+    cairo_translate(cr, x, y);
+    cairo_scale(cr, s, s);
+    cairo_set_source_surface(cr, self->image, -(double)px, -(double)py);
+    cairo_pattern_set_filter(cairo_get_source(cr), s >= 1 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
+    cairo_paint(cr);
+    cairo_restore(cr);
+
+    const TessTileInfo *info = &ts->tiles[t];
+    cairo_set_line_width(cr, 1.5);
+    if (info->collision == TESS_TILE_COLLISION_FULL) {
+      cairo_rectangle(cr, x + 1, y + 1, w - 2, h - 2);
+      cairo_set_source_rgba(cr, 0.20, 0.52, 0.89, 0.30);
+      cairo_fill_preserve(cr);
+      cairo_set_source_rgb(cr, 0.20, 0.52, 0.89);
+      cairo_stroke(cr);
+    } else if (info->collision == TESS_TILE_COLLISION_TRACED) {
+      for (uint32_t i = 0; i < info->piece_count; i++) {
+        const TessPolygon *poly = &info->pieces[i];
+        for (uint32_t k = 0; k < poly->count; k++) {
+          if (k == 0) cairo_move_to(cr, x + poly->v[k].x * s, y + poly->v[k].y * s);
+          else cairo_line_to(cr, x + poly->v[k].x * s, y + poly->v[k].y * s);
+        }
+        cairo_close_path(cr);
+        double r, g, b;
+        piece_color(i, &r, &g, &b);
+        cairo_set_source_rgba(cr, r, g, b, 0.35);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, r, g, b);
+        cairo_stroke(cr);
+      }
+    }
+    if (info->one_way && info->collision != TESS_TILE_COLLISION_NONE) {
+      /* The top edge, thick, with ticks pointing down: lands from above. */
+      cairo_set_source_rgb(cr, 0.96, 0.60, 0.07);
+      cairo_set_line_width(cr, 3.0);
+      cairo_move_to(cr, x, y + 1.5);
+      cairo_line_to(cr, x + w, y + 1.5);
+      cairo_stroke(cr);
+      cairo_set_line_width(cr, 1.5);
+      for (double tx = x + 4; tx < x + w - 2; tx += 8) {
+        cairo_move_to(cr, tx, y + 2);
+        cairo_line_to(cr, tx + 3, y + 7);
+      }
+      cairo_stroke(cr);
+    }
+    if (t == self->selected) {
+      cairo_set_source_rgb(cr, 0.95, 0.95, 0.30);
+      cairo_set_line_width(cr, 2.5);
+      cairo_rectangle(cr, x - 2, y - 2, w + 4, h + 4);
+      cairo_stroke(cr);
+    }
+  }
+}
+
+static void update_grid_size(TessTilesetCollision *self) {
+  const TessTileset *ts = current(self);
+  int w = 0, h = 0;
+  if (ts && ts->tile_count) {
+    double x, y, cw, ch;
+    guint cols = ts->columns ? ts->columns : 1;
+    tile_cell(ts, MIN(cols, ts->tile_count) - 1, &x, &y, &cw, &ch);
+    w = (int)(x + cw + GAP);
+    tile_cell(ts, ts->tile_count - 1, &x, &y, &cw, &ch);
+    h = (int)(y + ch + GAP);
+  }
+  gtk_drawing_area_set_content_width(GTK_DRAWING_AREA(self->grid), w);
+  gtk_drawing_area_set_content_height(GTK_DRAWING_AREA(self->grid), h);
+  gtk_widget_queue_draw(self->grid);
+}
+
+/* ---- State --------------------------------------------------------------------- */
+
+static void update_summary(TessTilesetCollision *self) {
+  const TessTileset *ts = current(self);
+  if (!ts) {
+    gtk_label_set_text(self->summary, _("No tileset."));
+    gtk_label_set_text(self->tile_label, "");
+    return;
+  }
+  guint none = 0, full = 0, traced = 0, pieces = 0, one_way = 0;
+  for (uint32_t i = 0; i < ts->tile_count; i++) {
+    const TessTileInfo *t = &ts->tiles[i];
+    if (t->collision == TESS_TILE_COLLISION_NONE) none++;
+    else if (t->collision == TESS_TILE_COLLISION_FULL) full++;
+    else traced++, pieces += t->piece_count;
+    if (t->one_way && t->collision != TESS_TILE_COLLISION_NONE) one_way++;
+  }
+  g_autofree char *text = g_strdup_printf(_("%u tiles: %u none, %u full, %u traced (%u pieces), %u one-way"),
+                                          ts->tile_count, none, full, traced, pieces, one_way);
+  gtk_label_set_text(self->summary, text);
+  if (self->selected < ts->tile_count) {
+    const TessTileInfo *t = &ts->tiles[self->selected];
+    guint how = t->collision == TESS_TILE_COLLISION_NONE ? TESS_TILE_OVERRIDE_NONE
+                : t->one_way                           ? TESS_TILE_OVERRIDE_ONE_WAY
+                : t->collision == TESS_TILE_COLLISION_FULL ? TESS_TILE_OVERRIDE_FULL
+                                                           : TESS_TILE_OVERRIDE_TRACED;
+    self->loading = TRUE;
+    gtk_drop_down_set_selected(self->override, how);
+    self->loading = FALSE;
+    g_autofree char *label = g_strdup_printf(_("Tile %u"), self->selected);
+    gtk_label_set_text(self->tile_label, label);
+  }
+}
+
+static void load_tileset(TessTilesetCollision *self) {
+  g_clear_pointer(&self->image, cairo_surface_destroy);
+  if (self->has_pixels) tess_image_clear(&self->pixels);
+  self->has_pixels = FALSE;
+  const TessTileset *ts = current(self);
+  show_message(self, NULL);
+  if (ts) {
+    TessError err = {0};
+    if (tess_png_decode(ts->png, ts->png_size, ts->name, &self->pixels, &err) == TESS_OK) {
+      self->has_pixels = TRUE;
+      cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, self->pixels.width, self->pixels.height);
+      if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS) {
+        cairo_surface_flush(surf);
+        uint8_t *dst = cairo_image_surface_get_data(surf);
+        int stride = cairo_image_surface_get_stride(surf);
+        for (uint32_t y = 0; y < self->pixels.height; y++) {
+          const uint8_t *src = self->pixels.pixels + (size_t)y * self->pixels.stride;
+          uint32_t *row = (uint32_t *)(dst + (size_t)y * stride);
+          for (uint32_t x = 0; x < self->pixels.width; x++) {
+            uint32_t a = src[4 * x + 3];
+            row[x] = (a << 24) | (((src[4 * x] * a + 127) / 255) << 16) | (((src[4 * x + 1] * a + 127) / 255) << 8) |
+                     ((src[4 * x + 2] * a + 127) / 255);
+          }
+        }
+        cairo_surface_mark_dirty(surf);
+        self->image = surf;
+      } else {
+        cairo_surface_destroy(surf);
+      }
+    } else {
+      g_autofree char *msg = tess_document_describe_error(TESS_ERR_FORMAT, &err);
+      show_message(self, msg);
+    }
+    self->loading = TRUE;
+    gtk_spin_button_set_value(self->threshold, ts->alpha_threshold ? ts->alpha_threshold : 1);
+    self->loading = FALSE;
+    if (self->selected >= ts->tile_count) self->selected = 0;
+  }
+  gtk_widget_set_sensitive(GTK_WIDGET(self->override), ts != NULL);
+  update_grid_size(self);
+  update_summary(self);
+}
+
+static void fill_tilesets(TessTilesetCollision *self) {
+  TessProject *p = project(self);
+  GtkStringList *names = gtk_string_list_new(NULL);
+  g_array_set_size(self->tileset_ids, 0);
+  guint sel = GTK_INVALID_LIST_POSITION;
+  for (uint32_t i = 0; p && i < p->tileset_count; i++) {
+    gtk_string_list_append(names, p->tilesets[i]->name);
+    g_array_append_val(self->tileset_ids, p->tilesets[i]->id);
+    if (p->tilesets[i]->id == self->tileset) sel = i;
+  }
+  if (sel == GTK_INVALID_LIST_POSITION) {
+    self->tileset = self->tileset_ids->len ? g_array_index(self->tileset_ids, TessId, 0) : 0;
+    sel = self->tileset_ids->len ? 0 : GTK_INVALID_LIST_POSITION;
+  }
+  self->loading = TRUE;
+  gtk_drop_down_set_model(self->tileset_choice, G_LIST_MODEL(names));
+  gtk_drop_down_set_selected(self->tileset_choice, sel);
+  self->loading = FALSE;
+  g_object_unref(names);
+}
+
+static gboolean reload_idle(gpointer user) {
+  TessTilesetCollision *self = user;
+  self->reload_source = 0;
+  fill_tilesets(self);
+  load_tileset(self);
+  return G_SOURCE_REMOVE;
+}
+
+static void on_doc_changed(TessDocument *doc, gpointer change_ptr, TessTilesetCollision *self) {
+  const TessChange *change = change_ptr;
+  if (change->kind != TESS_CHANGE_TILESET) return;
+  if (!self->reload_source) self->reload_source = g_idle_add(reload_idle, self);
+}
+
+/* ---- Edits ---------------------------------------------------------------------- */
+
+static gboolean store(TessTilesetCollision *self, const TessTileset *changed, GError **error) {
+  TessError err = {0};
+  self->applying = TRUE;
+  TessResult r = tess_edit_tileset_set(project(self), changed, 0, &err);
+  self->applying = FALSE;
+  if (r != TESS_OK) {
+    tess_document_set_error_from_tess(error, r, &err);
+    return FALSE;
+  }
+  return tess_document_commit(self->doc, error);
+}
+
+static void settings_from_controls(TessTilesetCollision *self, TessMaskSettings *s) {
+  tess_mask_settings_default(s);
+  s->threshold = (uint8_t)gtk_spin_button_get_value_as_int(self->threshold);
+  s->max_vertices = (uint32_t)gtk_spin_button_get_value_as_int(self->max_vertices);
+  s->tolerance = gtk_spin_button_get_value(self->tolerance);
+  s->mode = TESS_MASK_PIECES;
+}
+
+gboolean tess_tileset_collision_trace_all(TessTilesetCollision *self, GError **error) {
+  const TessTileset *ts = current(self);
+  if (!ts || !self->has_pixels) {
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Choose a tileset first."));
+    return FALSE;
+  }
+  TessTileset copy;
+  if (tess_tileset_copy(&copy, ts) != TESS_OK) {
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
+    return FALSE;
+  }
+  TessMaskSettings s;
+  settings_from_controls(self, &s);
+  copy.alpha_threshold = s.threshold;
+  TessError err = {0};
+  TessResult r = tess_mask_trace_tiles(tess_image_view(&self->pixels), copy.tile_w, copy.tile_h, copy.margin,
+                                       copy.spacing, &s, copy.tiles, copy.tile_count, &err);
+  gboolean ok;
+  if (r != TESS_OK) {
+    tess_document_set_error_from_tess(error, r, &err);
+    ok = FALSE;
+  } else {
+    ok = store(self, &copy, error);
+  }
+  tess_tileset_clear(&copy);
+  return ok;
+}
+
+gboolean tess_tileset_collision_set_override(TessTilesetCollision *self, guint tile, TessTileOverride how,
+                                             GError **error) {
+  const TessTileset *ts = current(self);
+  if (!ts || tile >= ts->tile_count) {
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("No such tile."));
+    return FALSE;
+  }
+  TessTileset copy;
+  if (tess_tileset_copy(&copy, ts) != TESS_OK) {
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
+    return FALSE;
+  }
+  TessTileInfo *info = &copy.tiles[tile];
+  gboolean ok = TRUE;
+  switch (how) {
+    case TESS_TILE_OVERRIDE_NONE:
+      info->collision = TESS_TILE_COLLISION_NONE;
+      info->one_way = 0;
+      break;
+    case TESS_TILE_OVERRIDE_FULL:
+      info->collision = TESS_TILE_COLLISION_FULL;
+      info->one_way = 0;
+      break;
+    case TESS_TILE_OVERRIDE_ONE_WAY:
+      if (info->collision == TESS_TILE_COLLISION_NONE) info->collision = TESS_TILE_COLLISION_FULL;
+      info->one_way = 1;
+      break;
+    case TESS_TILE_OVERRIDE_TRACED: {
+      info->one_way = 0;
+      if (!self->has_pixels) {
+        ok = FALSE;
+        break;
+      }
+      /* Trace this tile alone: a view of its pixels. */
+      uint32_t px, py;
+      tess_tileset_tile_origin(ts, tile, &px, &py);
+      TessImageView view = tess_image_view(&self->pixels);
+      view.pixels += (size_t)py * view.stride + (size_t)px * 4;
+      view.width = ts->tile_w;
+      view.height = ts->tile_h;
+      TessMaskSettings s;
+      settings_from_controls(self, &s);
+      TessError err = {0};
+      TessResult r = tess_mask_trace_tiles(view, ts->tile_w, ts->tile_h, 0, 0, &s, info, 1, &err);
+      if (r != TESS_OK) {
+        tess_document_set_error_from_tess(error, r, &err);
+        ok = FALSE;
+      } else if (info->collision == TESS_TILE_COLLISION_NONE) {
+        g_set_error(error, TESS_DOCUMENT_ERROR, 0, _("Tile %u has no opaque pixel at threshold %u."), tile,
+                    (unsigned)s.threshold);
+        ok = FALSE;
+      }
+      break;
+    }
+  }
+  if (ok) ok = store(self, &copy, error);
+  tess_tileset_clear(&copy);
+  return ok;
+}
+
+static void on_trace_clicked(GtkButton *b, TessTilesetCollision *self) {
+  g_autoptr(GError) error = NULL;
+  if (!tess_tileset_collision_trace_all(self, &error)) show_message(self, error->message);
+  else show_message(self, NULL);
+}
+
+static void on_override_changed(GObject *dd, GParamSpec *pspec, TessTilesetCollision *self) {
+  if (self->loading) return;
+  g_autoptr(GError) error = NULL;
+  if (!tess_tileset_collision_set_override(self, self->selected, gtk_drop_down_get_selected(self->override), &error)) {
+    show_message(self, error ? error->message : NULL);
+    update_summary(self);
+  } else {
+    show_message(self, NULL);
+  }
+}
+
+static void on_tileset_chosen(GObject *dd, GParamSpec *pspec, TessTilesetCollision *self) {
+  if (self->loading) return;
+  guint i = gtk_drop_down_get_selected(self->tileset_choice);
+  if (i < self->tileset_ids->len) tess_tileset_collision_set_tileset(self, g_array_index(self->tileset_ids, TessId, i));
+}
+
+void tess_tileset_collision_select_tile(TessTilesetCollision *self, guint tile) {
+  const TessTileset *ts = current(self);
+  if (!ts || tile >= ts->tile_count) return;
+  self->selected = tile;
+  update_summary(self);
+  gtk_widget_queue_draw(self->grid);
+}
+
+static void on_grid_pressed(GtkGestureClick *g, int n, double x, double y, TessTilesetCollision *self) {
+  const TessTileset *ts = current(self);
+  if (!ts) return;
+  for (guint t = 0; t < ts->tile_count; t++) {
+    double tx, ty, w, h;
+    tile_cell(ts, t, &tx, &ty, &w, &h);
+    if (x >= tx && x < tx + w && y >= ty && y < ty + h) {
+      tess_tileset_collision_select_tile(self, t);
+      return;
+    }
+  }
+}
+
+/* ---- Public and class --------------------------------------------------------- */
+
+void tess_tileset_collision_set_document(TessTilesetCollision *self, TessDocument *doc) {
+  if (self->doc) {
+    g_clear_signal_handler(&self->changed_handler, self->doc);
+    g_clear_object(&self->doc);
+  }
+  if (doc) {
+    self->doc = g_object_ref(doc);
+    self->changed_handler = g_signal_connect(doc, "changed", G_CALLBACK(on_doc_changed), self);
+  }
+  self->tileset = 0;
+  self->selected = 0;
+  fill_tilesets(self);
+  load_tileset(self);
+}
+
+void tess_tileset_collision_set_tileset(TessTilesetCollision *self, TessId tileset) {
+  self->tileset = tileset;
+  self->selected = 0;
+  fill_tilesets(self);
+  load_tileset(self);
+}
+
+TessId tess_tileset_collision_get_tileset(TessTilesetCollision *self) { return self->tileset; }
+guint tess_tileset_collision_get_selected_tile(TessTilesetCollision *self) { return self->selected; }
+const char *tess_tileset_collision_get_summary(TessTilesetCollision *self) { return gtk_label_get_text(self->summary); }
+GtkWidget *tess_tileset_collision_get_grid(TessTilesetCollision *self) { return self->grid; }
+
+static void tess_tileset_collision_dispose(GObject *object) {
+  TessTilesetCollision *self = TESS_TILESET_COLLISION(object);
+  if (self->reload_source) g_source_remove(self->reload_source);
+  self->reload_source = 0;
+  if (self->doc) {
+    g_clear_signal_handler(&self->changed_handler, self->doc);
+    g_clear_object(&self->doc);
+  }
+  g_clear_pointer(&self->image, cairo_surface_destroy);
+  if (self->has_pixels) tess_image_clear(&self->pixels);
+  self->has_pixels = FALSE;
+  G_OBJECT_CLASS(tess_tileset_collision_parent_class)->dispose(object);
+}
+
+static void tess_tileset_collision_finalize(GObject *object) {
+  g_array_unref(TESS_TILESET_COLLISION(object)->tileset_ids);
+  G_OBJECT_CLASS(tess_tileset_collision_parent_class)->finalize(object);
+}
+
+static void tess_tileset_collision_class_init(TessTilesetCollisionClass *klass) {
+  G_OBJECT_CLASS(klass)->dispose = tess_tileset_collision_dispose;
+  G_OBJECT_CLASS(klass)->finalize = tess_tileset_collision_finalize;
+}
+
+static GtkWidget *labelled(const char *text, GtkWidget *w) {
+  GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *l = gtk_label_new(text);
+  gtk_widget_add_css_class(l, "dim-label");
+  gtk_box_append(GTK_BOX(box), l);
+  gtk_box_append(GTK_BOX(box), w);
+  return box;
+}
+
+static void tess_tileset_collision_init(TessTilesetCollision *self) {
+  self->tileset_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
+  gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_VERTICAL);
+  gtk_box_set_spacing(GTK_BOX(self), 6);
+  gtk_widget_set_margin_start(GTK_WIDGET(self), 12);
+  gtk_widget_set_margin_end(GTK_WIDGET(self), 12);
+  gtk_widget_set_margin_top(GTK_WIDGET(self), 8);
+  gtk_widget_set_margin_bottom(GTK_WIDGET(self), 8);
+
+  GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
+  self->tileset_choice = GTK_DROP_DOWN(gtk_drop_down_new(NULL, NULL));
+  gtk_box_append(GTK_BOX(bar), labelled(_("Tileset"), GTK_WIDGET(self->tileset_choice)));
+  self->threshold = GTK_SPIN_BUTTON(gtk_spin_button_new_with_range(1, 255, 1));
+  gtk_box_append(GTK_BOX(bar), labelled(_("Alpha threshold"), GTK_WIDGET(self->threshold)));
+  self->max_vertices = GTK_SPIN_BUTTON(gtk_spin_button_new_with_range(3, TESS_POLY_MAX, 1));
+  gtk_spin_button_set_value(self->max_vertices, 8);
+  gtk_box_append(GTK_BOX(bar), labelled(_("Max vertices"), GTK_WIDGET(self->max_vertices)));
+  self->tolerance = GTK_SPIN_BUTTON(gtk_spin_button_new_with_range(0, 16, 0.25));
+  gtk_spin_button_set_digits(self->tolerance, 2);
+  gtk_spin_button_set_value(self->tolerance, 1.0);
+  gtk_box_append(GTK_BOX(bar), labelled(_("Tolerance (px)"), GTK_WIDGET(self->tolerance)));
+  GtkWidget *trace = gtk_button_new_with_mnemonic(_("_Trace All Tiles"));
+  gtk_widget_add_css_class(trace, "suggested-action");
+  gtk_widget_set_tooltip_text(trace, _("Trace every tile's opaque pixels into collision shapes (one undo step)"));
+  g_signal_connect(trace, "clicked", G_CALLBACK(on_trace_clicked), self);
+  gtk_widget_set_hexpand(trace, TRUE);
+  gtk_widget_set_halign(trace, GTK_ALIGN_END);
+  gtk_box_append(GTK_BOX(bar), trace);
+  gtk_box_append(GTK_BOX(self), bar);
+
+  GtkWidget *scroller = gtk_scrolled_window_new();
+  gtk_widget_set_vexpand(scroller, TRUE);
+  self->grid = gtk_drawing_area_new();
+  gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->grid), draw_grid, self, NULL);
+  GtkGesture *click = gtk_gesture_click_new();
+  g_signal_connect(click, "pressed", G_CALLBACK(on_grid_pressed), self);
+  gtk_widget_add_controller(self->grid, GTK_EVENT_CONTROLLER(click));
+  gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroller), self->grid);
+  gtk_box_append(GTK_BOX(self), scroller);
+
+  GtkWidget *tile_bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
+  self->tile_label = GTK_LABEL(gtk_label_new(""));
+  gtk_widget_add_css_class(GTK_WIDGET(self->tile_label), "heading");
+  gtk_box_append(GTK_BOX(tile_bar), GTK_WIDGET(self->tile_label));
+  const char *hows[] = {_("None"), _("Full square"), _("Traced"), _("One-way platform"), NULL};
+  self->override = GTK_DROP_DOWN(gtk_drop_down_new_from_strings(hows));
+  gtk_box_append(GTK_BOX(tile_bar), labelled(_("Collision"), GTK_WIDGET(self->override)));
+  self->summary = GTK_LABEL(gtk_label_new(""));
+  gtk_label_set_xalign(self->summary, 1);
+  gtk_widget_set_hexpand(GTK_WIDGET(self->summary), TRUE);
+  gtk_widget_add_css_class(GTK_WIDGET(self->summary), "dim-label");
+  gtk_box_append(GTK_BOX(tile_bar), GTK_WIDGET(self->summary));
+  gtk_box_append(GTK_BOX(self), tile_bar);
+
+  self->message = GTK_LABEL(gtk_label_new(""));
+  gtk_label_set_xalign(self->message, 0);
+  gtk_label_set_wrap(self->message, TRUE);
+  gtk_widget_add_css_class(GTK_WIDGET(self->message), "error");
+  gtk_widget_set_visible(GTK_WIDGET(self->message), FALSE);
+  gtk_box_append(GTK_BOX(self), GTK_WIDGET(self->message));
+
+  g_signal_connect(self->override, "notify::selected", G_CALLBACK(on_override_changed), self);
+  g_signal_connect(self->tileset_choice, "notify::selected", G_CALLBACK(on_tileset_chosen), self);
+  update_summary(self);
+}
+
+GtkWidget *tess_tileset_collision_new(void) { return g_object_new(TESS_TYPE_TILESET_COLLISION, NULL); }
+
+GtkWindow *tess_tileset_collision_window_new(GtkWindow *parent, TessDocument *doc, TessId tileset) {
+  GtkWindow *window = GTK_WINDOW(gtk_window_new());
+  gtk_window_set_title(window, _("Tileset Collision"));
+  gtk_window_set_default_size(window, 900, 640);
+  if (parent) {
+    gtk_window_set_transient_for(window, parent);
+    gtk_window_set_destroy_with_parent(window, TRUE);
+  }
+  GtkWidget *tc = tess_tileset_collision_new();
+  tess_tileset_collision_set_document(TESS_TILESET_COLLISION(tc), doc);
+  if (tileset) tess_tileset_collision_set_tileset(TESS_TILESET_COLLISION(tc), tileset);
+  gtk_window_set_child(window, tc);
+  return window;
+}

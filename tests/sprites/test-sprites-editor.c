@@ -1,0 +1,482 @@
+/* Widget tests of the sprite panel, the collision mask editor and the
+ * tileset collision editor, under Xvfb, against the real tess-editor
+ * library. Each case checks the project in memory AND the project file
+ * (reopened with core/store as another process would), and undo. */
+#include <math.h>
+#include <string.h>
+
+#include "editor_fixture.h"
+#include "tess-mask-editor.h"
+#include "tess-mask-view.h"
+#include "tess-sprite-panel.h"
+#include "tess-sprites-hook.h"
+#include "tess-tileset-collision.h"
+#include "tessera/image.h"
+#ifdef TESS_HAVE_MAP_VIEW
+#include "tess-map-view-test.h"
+#include "tess-map-view.h"
+#endif
+
+/* ---- Fixtures ---------------------------------------------------------------- */
+
+static void put(TessImage *img, uint32_t x, uint32_t y, uint8_t a) {
+  uint8_t *p = img->pixels + (size_t)y * img->stride + 4 * (size_t)x;
+  p[0] = 60, p[1] = 140, p[2] = 220, p[3] = a;
+}
+
+/* A 96 x 64 sprite: an opaque 40 x 20 block at (10, 10) and a faint
+ * (alpha 100) 20 x 20 block at (60, 30). Threshold 1 sees both (1200 px^2);
+ * threshold 128 only the opaque block (800 px^2, centroid (30, 20)). */
+static char *write_sprite_png(const char *name) {
+  TessImage img;
+  TessError err = {0};
+  CHECK_OK(tess_image_create(96, 64, &img, &err), &err);
+  for (uint32_t y = 10; y < 30; y++)
+    for (uint32_t x = 10; x < 50; x++) put(&img, x, y, 255);
+  for (uint32_t y = 30; y < 50; y++)
+    for (uint32_t x = 60; x < 80; x++) put(&img, x, y, 100);
+  char buf[1024];
+  char *path = g_strdup(tess_test_path(buf, sizeof buf, name));
+  CHECK_OK(tess_png_save(tess_image_view(&img), path, &err), &err);
+  tess_image_clear(&img);
+  return path;
+}
+
+static TessDocument *new_document(const char *name) {
+  char buf[1024];
+  const char *path = tess_test_path(buf, sizeof buf, name);
+  g_autoptr(GError) error = NULL;
+  TessDocument *doc = tess_document_new_project(path, &error);
+  CHECK(doc != NULL);
+  return doc;
+}
+
+static GtkWindow *host(GtkWidget *child, int w, int h) {
+  GtkWindow *win = GTK_WINDOW(gtk_window_new());
+  gtk_window_set_default_size(win, w, h);
+  gtk_window_set_child(win, child);
+  gtk_window_present(win);
+  for (int i = 0; i < 500 && gtk_widget_get_width(child) == 0; i++) {
+    fixture_spin();
+    g_usleep(1000);
+  }
+  fixture_spin();
+  return win;
+}
+
+static void close_host(GtkWindow *win) {
+  gtk_window_destroy(win);
+  fixture_spin();
+}
+
+static TessId import_sprite(TessSpritePanel *panel, const char *png) {
+  GFile *file = g_file_new_for_path(png);
+  GSList *files = g_slist_prepend(NULL, file);
+  g_autoptr(GError) error = NULL;
+  guint n = tess_sprite_panel_import(panel, files, &error);
+  g_slist_free_full(files, g_object_unref);
+  CHECK(n == 1 && error == NULL);
+  return tess_sprite_panel_get_selected(panel);
+}
+
+static void on_committed(TessDocument *doc, gboolean *flag) { *flag = TRUE; }
+
+static void wait_commit(TessDocument *doc, TessMaskEditor *editor) {
+  gboolean committed = FALSE;
+  gulong h = g_signal_connect(doc, "committed", G_CALLBACK(on_committed), &committed);
+  CHECK(fixture_wait(&committed, 3000)); /* the editor commits shortly after the last change */
+  g_signal_handler_disconnect(doc, h);
+  (void)editor;
+}
+
+/* ---- Cases --------------------------------------------------------------------- */
+
+/* Import stores the PNG with its source path and a traced mask; the list shows it. */
+static void sprites_import(void) {
+  TessDocument *doc = new_document("import.tessera");
+  g_autofree char *png = write_sprite_png("crate.png");
+  g_autofree char *bad = g_build_filename(tess_test_tmpdir(), "empty.png", NULL);
+  {
+    TessImage img;
+    TessError err = {0};
+    CHECK_OK(tess_image_create(8, 8, &img, &err), &err); /* fully transparent */
+    CHECK_OK(tess_png_save(tess_image_view(&img), bad, &err), &err);
+    tess_image_clear(&img);
+  }
+  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
+  GtkWindow *win = host(GTK_WIDGET(panel), 320, 600);
+  tess_sprite_panel_set_document(panel, doc);
+  CHECK(tess_sprite_panel_get_row_count(panel) == 0);
+
+  /* Two files in one drop: the good one imported, the transparent one refused with the reason. */
+  GSList *files = g_slist_append(NULL, g_file_new_for_path(png));
+  files = g_slist_append(files, g_file_new_for_path(bad));
+  g_autoptr(GError) error = NULL;
+  CHECK(tess_sprite_panel_import(panel, files, &error) == 1);
+  g_slist_free_full(files, g_object_unref);
+  CHECK(error != NULL && strstr(error->message, "empty.png") && strstr(error->message, "no opaque pixel"));
+  fixture_spin();
+  CHECK(tess_sprite_panel_get_row_count(panel) == 1);
+  TessProject *p = tess_document_get_project(doc);
+  CHECK(p->sprite_count == 1);
+  TessId id = tess_sprite_panel_get_selected(panel);
+  const TessSprite *sp = tess_project_sprite(p, id);
+  CHECK(sp && strcmp(sp->name, "crate") == 0 && sp->source_path && strcmp(sp->source_path, png) == 0);
+  CHECK(sp && sp->image_w == 96 && sp->image_h == 64 && sp->frame_count == 1);
+  CHECK(sp && sp->mask.hull_count >= 4 && sp->mask.area == 1200.0);
+
+  /* Anchor and frame strip: one undoable edit each, on disk. */
+  CHECK(tess_sprite_panel_set_anchor(panel, 12.5f, 40.0f));
+  gtk_spin_button_set_value(tess_sprite_panel_get_spin(panel, "fps"), 8.0);
+  fixture_spin();
+  sp = tess_project_sprite(p, id);
+  CHECK(sp->anchor.x == 12.5f && sp->anchor.y == 40.0f && sp->frame_rate == 8.0f);
+  /* Two frames of 48 px: the mask is traced again on the first frame (the
+   * opaque block's columns 10..47: 38 x 20). */
+  gtk_spin_button_set_value(tess_sprite_panel_get_spin(panel, "frames"), 2);
+  fixture_spin();
+  sp = tess_project_sprite(p, id);
+  CHECK(sp->frame_count == 2 && sp->mask.area == 760.0);
+
+  /* The body the object tool places. */
+  tess_sprite_panel_set_body_type(panel, TESS_BODY_STATIC);
+  const TessObject *tmpl = tess_sprite_panel_get_template(panel);
+  CHECK(tmpl && tmpl->kind == TESS_OBJECT_BODY && tmpl->u.body.shape == TESS_BODY_SPRITE &&
+        tmpl->u.body.sprite == id && tmpl->u.body.type == TESS_BODY_STATIC);
+
+  TessProject *disk = fixture_load(tess_document_get_path(doc));
+  const TessSprite *ds = disk ? tess_project_sprite(disk, id) : NULL;
+  CHECK(ds && ds->png_size == sp->png_size && memcmp(ds->png, sp->png, sp->png_size) == 0);
+  CHECK(ds && ds->anchor.x == 12.5f && ds->frame_count == 2 && ds->frame_rate == 8.0f && ds->mask.area == 760.0);
+  CHECK(ds && ds->source_path && strcmp(ds->source_path, png) == 0);
+  if (disk) tess_project_destroy(disk);
+
+  /* Undo the frames, then the frame rate. */
+  g_autoptr(GError) e2 = NULL;
+  CHECK(tess_document_undo(doc, &e2));
+  fixture_spin();
+  sp = tess_project_sprite(p, id);
+  CHECK(sp->frame_count == 1 && sp->mask.area == 1200.0);
+  CHECK(tess_document_undo(doc, &e2));
+  sp = tess_project_sprite(p, id);
+  CHECK(sp->frame_rate == 0.0f);
+
+  close_host(win);
+  g_object_unref(doc);
+}
+
+/* The threshold slider moved as a user would: the overlay and readouts
+ * follow each value, the project and the file get the mask, and the whole
+ * drag is one undo step. */
+static void sprites_threshold_drag(void) {
+  TessDocument *doc = new_document("threshold.tessera");
+  g_autofree char *png = write_sprite_png("block.png");
+  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
+  g_object_ref_sink(panel);
+  tess_sprite_panel_set_document(panel, doc);
+  TessId id = import_sprite(panel, png);
+  TessProject *p = tess_document_get_project(doc);
+
+  TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
+  GtkWindow *win = host(GTK_WIDGET(editor), 1000, 660);
+  tess_mask_editor_set_document(editor, doc);
+  tess_mask_editor_set_sprite(editor, id);
+  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AREA), "1200 px²") == 0);
+  CHECK(gtk_range_get_value(tess_mask_editor_get_threshold(editor)) == 1.0);
+
+  /* The drag: many values in quick succession. */
+  GtkRange *range = tess_mask_editor_get_threshold(editor);
+  const double steps[] = {20, 60, 99, 100, 101, 140};
+  for (size_t i = 0; i < G_N_ELEMENTS(steps); i++) {
+    gtk_range_set_value(range, steps[i]);
+    const TessSpriteMask *m = tess_mask_editor_get_mask(editor);
+    CHECK(m->threshold == (uint8_t)steps[i]);
+    CHECK(m->area == (steps[i] <= 100 ? 1200.0 : 800.0)); /* the overlay's mask follows each value */
+    CHECK(tess_project_sprite(p, id)->mask.threshold == (uint8_t)steps[i]); /* and the project too */
+  }
+  const TessSpriteMask *m = tess_mask_editor_get_mask(editor);
+  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AREA), "800 px²") == 0);
+  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_CENTROID), "30.00, 20.00 px") == 0);
+  /* A 40 x 20 block: inertia A (w^2 + h^2) / 12 about its centre. */
+  CHECK_NEAR(m->inertia, 800.0 * (1600.0 + 400.0) / 12.0, 1e-6);
+  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_INERTIA), "133333 px⁴") == 0);
+  /* Simplified hull of a block: the block itself, nothing added. */
+  CHECK(m->mode == TESS_MASK_SIMPLIFIED && m->piece_count == 1 && m->pieces[0].count == 4);
+  CHECK_NEAR(m->added_area, 0.0, 1e-6);
+  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_VERTICES), "4 in 1 piece") == 0);
+  /* The principal axis of a wide block is horizontal. */
+  CHECK(g_str_has_prefix(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AXES), "0.0°") ||
+        g_str_has_prefix(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AXES), "-0.0°"));
+
+  /* SI for the chosen level and material. */
+  const TessLevel *level = p->levels[0];
+  const TessMaterial *mat = &p->materials[0];
+  double kg, kgm2;
+  tess_mask_editor_get_si(editor, &kg, &kgm2);
+  double ppm = level->settings.ppm;
+  CHECK_REL(kg, mat->density * 800.0 / (ppm * ppm), 1e-12);
+  CHECK_REL(kgm2, mat->density * m->inertia / (ppm * ppm * ppm * ppm), 1e-12);
+  g_autofree char *expect_kg = g_strdup_printf("%.6g kg", kg);
+  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_MASS), expect_kg) == 0);
+
+  /* Committed shortly after the drag: the file holds the mask. */
+  wait_commit(doc, editor);
+  TessProject *disk = fixture_load(tess_document_get_path(doc));
+  const TessSprite *ds = disk ? tess_project_sprite(disk, id) : NULL;
+  CHECK(ds && ds->mask.threshold == 140 && ds->mask.area == 800.0 && ds->mask.piece_count == 1);
+  CHECK(ds && ds->mask.hull_count == tess_project_sprite(p, id)->mask.hull_count);
+  if (disk) tess_project_destroy(disk);
+
+  /* One undo step for the whole drag. */
+  g_autoptr(GError) error = NULL;
+  CHECK(tess_document_undo(doc, &error));
+  CHECK(tess_project_sprite(p, id)->mask.threshold == 1);
+  CHECK(tess_project_sprite(p, id)->mask.area == 1200.0);
+  fixture_spin(); /* the editor reads the undo back */
+  CHECK(gtk_range_get_value(range) == 1.0);
+  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AREA), "1200 px²") == 0);
+  disk = fixture_load(tess_document_get_path(doc));
+  ds = disk ? tess_project_sprite(disk, id) : NULL;
+  CHECK(ds && ds->mask.threshold == 1 && ds->mask.area == 1200.0);
+  if (disk) tess_project_destroy(disk);
+
+  /* Mode pieces: two islands at threshold 1, two pieces or more, nothing uncovered for blocks. */
+  gtk_drop_down_set_selected(tess_mask_editor_get_mode(editor), TESS_MASK_PIECES);
+  m = tess_mask_editor_get_mask(editor);
+  CHECK(m->mode == TESS_MASK_PIECES && m->piece_count >= 2);
+  CHECK_NEAR(m->uncovered_area, 0.0, 1e-6);
+  CHECK_NEAR(m->shape_area, 1200.0, 1e-6);
+
+  close_host(win);
+  g_object_unref(panel);
+  g_object_unref(doc);
+}
+
+/* Drag a vertex, add one on an edge, remove one: the stored shape changes,
+ * the readouts follow, each is one undo step, and the file holds it. */
+static void sprites_vertex_edit(void) {
+  TessDocument *doc = new_document("vertex.tessera");
+  g_autofree char *png = write_sprite_png("vblock.png");
+  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
+  g_object_ref_sink(panel);
+  tess_sprite_panel_set_document(panel, doc);
+  TessId id = import_sprite(panel, png);
+  TessProject *p = tess_document_get_project(doc);
+
+  TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
+  GtkWindow *win = host(GTK_WIDGET(editor), 1000, 660);
+  tess_mask_editor_set_document(editor, doc);
+  tess_mask_editor_set_sprite(editor, id);
+  gtk_range_set_value(tess_mask_editor_get_threshold(editor), 200); /* just the 40 x 20 block */
+  tess_mask_editor_flush(editor);
+  TessMaskView *view = tess_mask_editor_get_view(editor);
+  const TessSprite *sp = tess_project_sprite(p, id);
+  CHECK(sp->mask.piece_count == 1 && sp->mask.pieces[0].count == 4);
+
+  /* The corner at (50, 30): drag it to (60, 30) with the pointer, through two motions. */
+  uint32_t k = 0;
+  for (; k < 4; k++)
+    if (sp->mask.pieces[0].v[k].x == 50.0f && sp->mask.pieces[0].v[k].y == 30.0f) break;
+  CHECK(k < 4);
+  double wx, wy, tx, ty, mx, my;
+  tess_mask_view_frame_to_widget(view, 50, 30, &wx, &wy);
+  tess_mask_view_frame_to_widget(view, 55, 30, &mx, &my);
+  tess_mask_view_frame_to_widget(view, 60, 30, &tx, &ty);
+  CHECK(tess_mask_view_press_vertex(view, wx + 1, wy - 1));
+  tess_mask_view_drag_to(view, mx, my, FALSE);
+  tess_mask_view_drag_to(view, tx, ty, TRUE);
+  sp = tess_project_sprite(p, id);
+  CHECK(sp->mask.manual == 1);
+  CHECK(sp->mask.pieces[0].v[k].x == 60.0f && sp->mask.pieces[0].v[k].y == 30.0f);
+  /* (10,10) (50,10) (60,30) (10,30): 800 + a 10 x 20 triangle of 100, all outside the hull. */
+  CHECK_NEAR(sp->mask.shape_area, 900.0, 1e-4);
+  CHECK_NEAR(sp->mask.added_area, 100.0, 1e-4);
+  CHECK_NEAR(sp->mask.uncovered_area, 0.0, 1e-6);
+  CHECK(strstr(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_ADDED), "100.0 px²") != NULL);
+  TessProject *disk = fixture_load(tess_document_get_path(doc));
+  const TessSprite *ds = disk ? tess_project_sprite(disk, id) : NULL;
+  CHECK(ds && ds->mask.manual == 1 && ds->mask.pieces[0].v[k].x == 60.0f);
+  if (disk) tess_project_destroy(disk);
+
+  /* Double-click the middle of the top edge: a fifth vertex. */
+  tess_mask_view_frame_to_widget(view, 30, 10, &wx, &wy);
+  CHECK(tess_mask_view_insert_at(view, wx, wy + 1));
+  sp = tess_project_sprite(p, id);
+  CHECK(sp->mask.pieces[0].count == 5);
+  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_VERTICES), "5 in 1 piece") == 0);
+  /* Right-click it away again. */
+  tess_mask_view_frame_to_widget(view, 30, 10, &wx, &wy);
+  CHECK(tess_mask_view_remove_at(view, wx, wy));
+  CHECK(tess_project_sprite(p, id)->mask.pieces[0].count == 4);
+
+  /* Undo: the removal, the insertion, then the whole drag in one step. */
+  g_autoptr(GError) error = NULL;
+  CHECK(tess_document_undo(doc, &error));
+  CHECK(tess_project_sprite(p, id)->mask.pieces[0].count == 5);
+  CHECK(tess_document_undo(doc, &error));
+  CHECK(tess_project_sprite(p, id)->mask.pieces[0].count == 4);
+  CHECK(tess_document_undo(doc, &error));
+  sp = tess_project_sprite(p, id);
+  CHECK(sp->mask.manual == 0 && sp->mask.pieces[0].v[k].x == 50.0f);
+  CHECK_NEAR(sp->mask.shape_area, 800.0, 1e-4);
+  fixture_spin();
+  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_VERTICES), "4 in 1 piece") == 0);
+  disk = fixture_load(tess_document_get_path(doc));
+  ds = disk ? tess_project_sprite(disk, id) : NULL;
+  CHECK(ds && ds->mask.manual == 0 && ds->mask.pieces[0].v[k].x == 50.0f);
+  if (disk) tess_project_destroy(disk);
+  /* Redo brings the drag back. */
+  CHECK(tess_document_redo(doc, &error));
+  CHECK(tess_project_sprite(p, id)->mask.pieces[0].v[k].x == 60.0f);
+
+  /* Fit a circle: the circle around the block's corners. */
+  gtk_drop_down_set_selected(tess_mask_editor_get_mode(editor), TESS_MASK_CIRCLE);
+  sp = tess_project_sprite(p, id);
+  CHECK(sp->mask.mode == TESS_MASK_CIRCLE && sp->mask.manual == 0);
+  CHECK_NEAR(sp->mask.circle_radius, sqrt(20.0 * 20.0 + 10.0 * 10.0), 1e-3);
+  CHECK_NEAR(sp->mask.circle_center.x, 30.0, 1e-3);
+
+  close_host(win);
+  g_object_unref(panel);
+  g_object_unref(doc);
+}
+
+/* A 4-tile tileset: transparent, opaque, bottom half, a triangle. Trace all
+ * in one undo step; overrides per tile. */
+static void sprites_tileset_trace_all(void) {
+  TessDocument *doc = new_document("tiles.tessera");
+  TessProject *p = tess_document_get_project(doc);
+  TessImage img;
+  TessError err = {0};
+  CHECK_OK(tess_image_create(64, 16, &img, &err), &err);
+  for (uint32_t y = 0; y < 16; y++)
+    for (uint32_t x = 0; x < 16; x++) {
+      put(&img, 16 + x, y, 255);
+      if (y >= 8) put(&img, 32 + x, y, 255);
+      if (x <= y) put(&img, 48 + x, y, 255);
+    }
+  uint8_t *bytes = NULL;
+  size_t size = 0;
+  CHECK_OK(tess_png_encode(tess_image_view(&img), &bytes, &size, &err), &err);
+  TessTilesetDef def;
+  tess_tileset_def_default(&def);
+  def.name = "terrain";
+  def.png = bytes;
+  def.png_size = size;
+  def.image_w = 64;
+  def.image_h = 16;
+  def.tile_w = def.tile_h = 16;
+  def.default_collision = TESS_TILE_COLLISION_FULL;
+  TessId ts_id = 0;
+  CHECK_OK(tess_edit_tileset_add(p, &def, &ts_id, &err), &err);
+  g_autoptr(GError) error = NULL;
+  CHECK(tess_document_commit(doc, &error));
+  tess_free(bytes);
+  tess_image_clear(&img);
+
+  TessTilesetCollision *tc = TESS_TILESET_COLLISION(tess_tileset_collision_new());
+  GtkWindow *win = host(GTK_WIDGET(tc), 800, 500);
+  tess_tileset_collision_set_document(tc, doc);
+  CHECK(tess_tileset_collision_get_tileset(tc) == ts_id);
+  CHECK(tess_tileset_collision_trace_all(tc, &error));
+  const TessTileset *ts = tess_project_tileset(p, ts_id);
+  CHECK(ts->tiles[0].collision == TESS_TILE_COLLISION_NONE);
+  CHECK(ts->tiles[1].collision == TESS_TILE_COLLISION_FULL);
+  CHECK(ts->tiles[2].collision == TESS_TILE_COLLISION_TRACED && ts->tiles[2].piece_count >= 1);
+  CHECK(ts->tiles[3].collision == TESS_TILE_COLLISION_TRACED && ts->tiles[3].piece_count >= 1);
+  double half = 0;
+  for (uint32_t i = 0; i < ts->tiles[2].piece_count; i++) {
+    TessDVec2 v[TESS_POLY_MAX];
+    for (uint32_t k = 0; k < ts->tiles[2].pieces[i].count; k++)
+      v[k] = tess_d2(ts->tiles[2].pieces[i].v[k].x, ts->tiles[2].pieces[i].v[k].y);
+    half += tess_poly_mass(v, ts->tiles[2].pieces[i].count).area;
+  }
+  CHECK_NEAR(half, 128.0, 1e-3);
+  fixture_spin();
+  CHECK(g_str_has_prefix(tess_tileset_collision_get_summary(tc), "4 tiles: 1 none, 1 full, 2 traced ("));
+
+  TessProject *disk = fixture_load(tess_document_get_path(doc));
+  const TessTileset *dts = disk ? tess_project_tileset(disk, ts_id) : NULL;
+  CHECK(dts && dts->tiles[0].collision == TESS_TILE_COLLISION_NONE && dts->tiles[2].collision == TESS_TILE_COLLISION_TRACED &&
+        dts->tiles[2].piece_count == ts->tiles[2].piece_count);
+  if (disk) tess_project_destroy(disk);
+
+  /* Overrides: tile 1 one-way, tile 3 none, tile 0 traced is refused (transparent). */
+  CHECK(tess_tileset_collision_set_override(tc, 1, TESS_TILE_OVERRIDE_ONE_WAY, &error));
+  CHECK(tess_tileset_collision_set_override(tc, 3, TESS_TILE_OVERRIDE_NONE, &error));
+  g_autoptr(GError) refused = NULL;
+  CHECK(!tess_tileset_collision_set_override(tc, 0, TESS_TILE_OVERRIDE_TRACED, &refused) && refused);
+  ts = tess_project_tileset(p, ts_id);
+  CHECK(ts->tiles[1].one_way == 1 && ts->tiles[1].collision == TESS_TILE_COLLISION_FULL);
+  CHECK(ts->tiles[3].collision == TESS_TILE_COLLISION_NONE);
+  CHECK(ts->tiles[0].collision == TESS_TILE_COLLISION_NONE);
+  /* Choosing in the dropdown as a user would, for the selected tile. */
+  tess_tileset_collision_select_tile(tc, 3);
+  fixture_spin();
+  disk = fixture_load(tess_document_get_path(doc));
+  dts = disk ? tess_project_tileset(disk, ts_id) : NULL;
+  CHECK(dts && dts->tiles[1].one_way == 1 && dts->tiles[3].collision == TESS_TILE_COLLISION_NONE);
+  if (disk) tess_project_destroy(disk);
+
+  /* Undo the two overrides, then the whole trace in one step: every tile full again. */
+  CHECK(tess_document_undo(doc, &error));
+  CHECK(tess_document_undo(doc, &error));
+  CHECK(tess_document_undo(doc, &error));
+  ts = tess_project_tileset(p, ts_id);
+  for (uint32_t i = 0; i < 4; i++) CHECK(ts->tiles[i].collision == TESS_TILE_COLLISION_FULL && ts->tiles[i].one_way == 0);
+  fixture_spin();
+
+  close_host(win);
+  g_object_unref(doc);
+}
+
+/* The window: a Sprites page, the menu action, and the object tool placing the sprite as a body. */
+static void sprites_window_hook(void) {
+  g_autofree char *path = fixture_copy_demo("hook.tessera");
+  g_autofree char *png = write_sprite_png("barrel.png");
+  TessWindow *w = fixture_window(path);
+  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprites_hook_get_panel(GTK_WINDOW(w)));
+  CHECK(panel != NULL);
+  GAction *action = g_action_map_lookup_action(G_ACTION_MAP(w), "tileset-collision");
+  CHECK(action && g_action_get_enabled(action));
+  TessId id = import_sprite(panel, png);
+  CHECK(id != 0);
+#ifdef TESS_HAVE_MAP_VIEW
+  TessMapView *map = TESS_MAP_VIEW(tess_window_get_map_view(w));
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  TessLevel *level = tess_project_level(p, tess_window_get_level(w));
+  size_t before = 0;
+  for (uint32_t i = 0; i < level->layer_count; i++) before += level->layers[i]->object_count;
+  g_signal_emit_by_name(panel, "place-requested");
+  CHECK(tess_map_view_get_tool(map) == TESS_TOOL_OBJECT);
+  fixture_spin();
+  double x = gtk_widget_get_width(GTK_WIDGET(map)) / 2.0, y = gtk_widget_get_height(GTK_WIDGET(map)) / 2.0;
+  tess_map_view_test_press(map, 1, x, y, 0);
+  tess_map_view_test_release(map, 1, x, y, 0);
+  fixture_spin();
+  size_t after = 0;
+  const TessObject *placed = NULL;
+  for (uint32_t i = 0; i < level->layer_count; i++) {
+    after += level->layers[i]->object_count;
+    for (uint32_t k = 0; k < level->layers[i]->object_count; k++) {
+      const TessObject *o = &level->layers[i]->objects[k];
+      if (o->kind == TESS_OBJECT_BODY && o->u.body.shape == TESS_BODY_SPRITE && o->u.body.sprite == id) placed = o;
+    }
+  }
+  CHECK(after == before + 1);
+  CHECK(placed != NULL && placed->u.body.type == TESS_BODY_DYNAMIC);
+#endif
+  g_action_activate(action, NULL);
+  fixture_spin();
+  fixture_close(w);
+}
+
+static const TessTestCase cases[] = {
+    {"sprites_import", sprites_import},
+    {"sprites_threshold_drag", sprites_threshold_drag},
+    {"sprites_vertex_edit", sprites_vertex_edit},
+    {"sprites_tileset_trace_all", sprites_tileset_trace_all},
+    {"sprites_window_hook", sprites_window_hook},
+};
+
+int main(int argc, char **argv) { return fixture_main(argc, argv, cases, G_N_ELEMENTS(cases)); }
