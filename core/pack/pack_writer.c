@@ -66,6 +66,11 @@ typedef struct Writer {
   PackMap tileset_used; /* tileset id -> 1 */
   uint8_t *occupied;    /* per cell: some tile or material layer holds a value there */
   TessScene *scene;     /* the level resolved for simulation: what the pack's simulation data copies */
+  struct {              /* the tile layers that collide, bottom to top, as written to CELL and PALT */
+    uint64_t offset;
+    uint32_t width, pal_first;
+  } colliders[64];
+  uint32_t collider_count;
   PackMap sprite_index; /* sprite id -> 1-based sprite index */
   double ppm;
 } Writer;
@@ -252,6 +257,16 @@ static TessResult write_layers(Writer *w) {
     pack_pad(&w->s[S_CELL].buf, TLV_ALIGN);
     uint64_t offset = w->s[S_CELL].buf.size;
     put_cells(&w->s[S_CELL].buf, vals, n, width);
+    if (!material && layer->props.collides) {
+      if (w->collider_count == sizeof w->colliders / sizeof w->colliders[0]) {
+        tess_free(vals);
+        return tess_error_set(w->err, TESS_ERR_LIMIT, where(w), "more than 64 colliding tile layers");
+      }
+      w->colliders[w->collider_count].offset = offset;
+      w->colliders[w->collider_count].width = width;
+      w->colliders[w->collider_count].pal_first = pal_first;
+      w->collider_count++;
+    }
     PackBuf *b = &w->s[S_LAYR].buf;
     pack_put_u32(b, layer->props.id);
     pack_put_u32(b, pack_string(&w->str, layer->props.name));
@@ -354,11 +369,22 @@ static TessResult write_collision(Writer *w) {
     for (uint32_t x = 0; x < W; x++) {
       size_t i = (size_t)y * W + x;
       uint32_t kind = sc->cell_kind[i], one_way = sc->cell_one_way[i], mat = sc->cell_material[i], cell = 0;
-      /* The colliding tile is only looked up where something collides. */
+      /* The colliding tile (DESIGN.md: the topmost non-empty tile among the
+       * layers that collide; tiles that no longer exist were written as
+       * empty), read back from the palettes just written, only where
+       * something collides. */
       if (kind != TESS_MAP_EMPTY && w->occupied[i]) {
-        TessCellCollision cc;
-        tess_level_cell_collision(w->p, w->lv, x, y, &cc);
-        cell = cc.tile ? cc.cell : 0;
+        for (uint32_t l = w->collider_count; l-- > 0 && !cell;) {
+          const uint8_t *c = w->s[S_CELL].buf.data + w->colliders[l].offset;
+          uint32_t wd = w->colliders[l].width;
+          uint32_t v = wd == 1 ? c[i] : wd == 2 ? (uint32_t)(c[2 * i] | c[2 * i + 1] << 8)
+                                               : (uint32_t)c[4 * i] | (uint32_t)c[4 * i + 1] << 8 |
+                                                     (uint32_t)c[4 * i + 2] << 16 | (uint32_t)c[4 * i + 3] << 24;
+          if (v) {
+            const uint8_t *e = w->s[S_PALT].buf.data + 4 * ((size_t)w->colliders[l].pal_first + v);
+            cell = (uint32_t)e[0] | (uint32_t)e[1] << 8 | (uint32_t)e[2] << 16 | (uint32_t)e[3] << 24;
+          }
+        }
       }
       uint64_t key = (uint64_t)cell | ((uint64_t)mat << 32) | ((uint64_t)kind << 48) | ((uint64_t)one_way << 50);
       uint32_t idx;

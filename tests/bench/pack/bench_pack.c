@@ -215,10 +215,10 @@ int main(int argc, char **argv) {
   }
   tess_project_destroy(p);
 
-  /* 2. A 16 MiB .tlv: 1100 x 1100 cells, 3 tile layers, walls and scattered tiles. */
+  /* 2. A 16 MiB .tlv: 1180 x 1180 cells, 3 tile layers, walls and scattered tiles. */
   pack_fixture_spec_default(&spec);
-  spec.width = 1100;
-  spec.height = 1100;
+  spec.width = 1180;
+  spec.height = 1180;
   spec.tile_layers = 3;
   spec.bodies = 200;
   spec.noise = false;
@@ -246,7 +246,7 @@ int main(int argc, char **argv) {
     TlvBody body;
     tlv_layer(&lv, 0, &layer);
     tlv_body(&lv, 0, &body);
-    sink += tlv_layer_cell(&lv, &layer, 550, 550) + body.object_id;
+    sink += tlv_layer_cell(&lv, &layer, 590, 590) + body.object_id;
     double b = tess_now_seconds();
     memcpy(dst, buf, tlv_size);
     sink += dst[r * 977 % tlv_size];
