@@ -369,11 +369,12 @@ static TessResult write_collision(Writer *w) {
     for (uint32_t x = 0; x < W; x++) {
       size_t i = (size_t)y * W + x;
       uint32_t kind = sc->cell_kind[i], one_way = sc->cell_one_way[i], mat = sc->cell_material[i], cell = 0;
-      /* The colliding tile (DESIGN.md: the topmost non-empty tile among the
-       * layers that collide; tiles that no longer exist were written as
-       * empty), read back from the palettes just written, only where
-       * something collides. */
-      if (kind != TESS_MAP_EMPTY && w->occupied[i]) {
+      /* For traced cells, the tile whose pieces they are (DESIGN.md: the
+       * topmost non-empty tile among the layers that collide; tiles that no
+       * longer exist were written as empty), read back from the palettes
+       * just written. Full squares do not need it, and leaving it out keeps
+       * the palette, and so the grid's cells, narrow. */
+      if (kind == TESS_MAP_TRACED && w->occupied[i]) {
         for (uint32_t l = w->collider_count; l-- > 0 && !cell;) {
           const uint8_t *c = w->s[S_CELL].buf.data + w->colliders[l].offset;
           uint32_t wd = w->colliders[l].width;

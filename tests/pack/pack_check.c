@@ -103,7 +103,7 @@ static void check_collision(const TessProject *p, const TessLevel *level, const 
       /* The scene decides the kind (a traced tile whose pieces are all too thin collides as nothing). */
       uint8_t kind = sc ? sc->cell_kind[(size_t)y * W + x] : cc.kind;
       if (bad < 5 && (e.kind != kind || e.one_way != cc.one_way || material_id(lv, e.material) != cc.material ||
-                      e.cell != (cc.tile && kind ? cc.cell : 0u))) {
+                      e.cell != (cc.tile && kind == TESS_MAP_TRACED ? cc.cell : 0u))) {
         CHECK_MSG(0, "collision (%u,%u) differs", x, y);
         bad++;
       }

@@ -11,6 +11,7 @@ typedef struct PackFixtureSpec {
   uint32_t bodies, joints, zones, spawns;
   uint32_t levels;          /* levels in the project (each random) */
   bool noise;               /* random tiles everywhere (many distinct cells) */
+  bool terrain_only;        /* walls and floors only, no scattered tiles (contiguous solids) */
 } PackFixtureSpec;
 
 void pack_fixture_spec_default(PackFixtureSpec *spec);

@@ -297,6 +297,28 @@ int main(int argc, char **argv) {
          " its layers alone take %.2f MiB)\n",
          lv.collision_grid.size / 1048576.0, (lv.loops.size + lv.corners.size + lv.rects.size) / 1048576.0,
          cell_bytes / 1048576.0);
+  /* The same comparison on a level of contiguous terrain (walls, floors,
+   * decoration rows, no scattered solid tiles): what most levels look like. */
+  {
+    PackFixtureSpec t;
+    pack_fixture_spec_default(&t);
+    t.width = 1180;
+    t.height = 1180;
+    t.tile_layers = 3;
+    t.bodies = 200;
+    t.terrain_only = true;
+    TessProject *tp = pack_fixture_project(78, &t);
+    uint8_t *tt = NULL;
+    size_t tt_size = 0, tj_size = 0;
+    if (tp && tess_pack_write(tp, tp->levels[0], NULL, &tt, &tt_size, &err) == TESS_OK) {
+      char *tj = tiled_json(tp, tp->levels[0], &tj_size);
+      printf("terrain level of the same size: .tlv %.2f MiB, JSON %.2f MiB (%.1fx larger)\n", tt_size / 1048576.0,
+             tj_size / 1048576.0, (double)tj_size / tt_size);
+      free(tj);
+    }
+    tess_free(tt);
+    tess_project_destroy(tp);
+  }
   printf("(sink %llu)\n", (unsigned long long)sink);
   free(json);
   free(cells);
