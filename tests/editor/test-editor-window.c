@@ -823,12 +823,42 @@ static void application_recent_projects(void) {
   g_object_unref(app);
 }
 
+/* The window's size is kept in GSettings when it closes and used by the next window. */
+static void application_window_size(void) {
+  TessApplication *app = tess_application_new();
+  g_autoptr(GError) error = NULL;
+  CHECK(g_application_register(G_APPLICATION(app), NULL, &error));
+  GSettings *settings = tess_application_get_settings(app);
+  CHECK(settings != NULL);
+  if (!settings) {
+    g_object_unref(app);
+    return;
+  }
+  TessWindow *w = tess_window_new(app);
+  gtk_window_set_default_size(GTK_WINDOW(w), 900, 640);
+  gtk_window_present(GTK_WINDOW(w));
+  fixture_spin();
+  gtk_window_close(GTK_WINDOW(w));
+  fixture_spin();
+  int sw = 0, sh = 0;
+  g_settings_get(settings, "window-size", "(ii)", &sw, &sh);
+  CHECK_MSG(sw == 900 && sh == 640, "saved %d x %d", sw, sh);
+  TessWindow *w2 = tess_window_new(app);
+  int dw = 0, dh = 0;
+  gtk_window_get_default_size(GTK_WINDOW(w2), &dw, &dh);
+  CHECK(dw == 900 && dh == 640);
+  gtk_window_destroy(GTK_WINDOW(w2));
+  fixture_spin();
+  g_object_unref(app);
+}
+
 static const TessTestCase cases[] = {
     TEST(document_commit_undo_redo),  TEST(document_save_copy),       TEST(document_new_project),    TEST(document_open_refuses_bad_files),
     TEST(window_open_error_dialog),   TEST(window_undo_redo_actions), TEST(window_layers_panel),
     TEST(window_material_inspector),  TEST(window_level_properties),  TEST(window_drop_file),
     TEST(window_add_tileset),         TEST(window_remove_tileset_remap),         TEST(window_tile_palette_stamp), TEST(window_object_inspector),
     TEST(window_file_deleted),        TEST(window_status_bar),          TEST(application_recent_projects),
+    TEST(application_window_size),
 };
 
 int main(int argc, char **argv) { return fixture_main(argc, argv, cases, G_N_ELEMENTS(cases)); }
