@@ -11,13 +11,21 @@ bool tess_mask_moments(TessImageView img, uint8_t threshold, TessMaskMoments *ou
   uint8_t t = threshold ? threshold : 1;
   for (uint32_t y = 0; y < img.height; y++) {
     const uint8_t *row = img.pixels + (size_t)y * img.stride;
+    /* Runs of opaque pixels, each summed in closed form: a sprite's rows
+     * hold a few long runs, so the loop is a predictable scan for edges. */
     double rn = 0, rsx = 0, rsxx = 0;
-    for (uint32_t x = 0; x < img.width; x++) {
-      if (row[4 * (size_t)x + 3] >= t) {
-        rn += 1;
-        rsx += x;
-        rsxx += (double)x * x;
-      }
+    uint32_t x = 0;
+    while (x < img.width) {
+      while (x < img.width && row[4 * (size_t)x + 3] < t) x++;
+      uint32_t a = x;
+      while (x < img.width && row[4 * (size_t)x + 3] >= t) x++;
+      if (x == a) break;
+      /* sum of k and k^2 over k in [a, x) */
+      double len = x - a, s1 = ((double)a + x - 1) * len / 2.0;
+      double b = x - 1.0, s2 = (b * (b + 1) * (2 * b + 1) - (a - 1.0) * a * (2.0 * a - 1)) / 6.0;
+      rn += len;
+      rsx += s1;
+      rsxx += s2;
     }
     if (rn == 0) continue;
     double rcx = rsx / rn + 0.5, rcy = y + 0.5;

@@ -177,9 +177,10 @@ void tess_mask_view_draw(TessMaskView *v, cairo_t *cr, int width, int height) {
     if (v->overlays & TESS_MASK_OVERLAY_AXES) {
       double angle, major, minor;
       tess_mask_principal_axes(&v->moments, &angle, &major, &minor);
-      /* Half-lengths: the radius of gyration along each axis, times two. */
-      double lmaj = 2.0 * sqrt(fmax(major, 0) / v->moments.area) * s;
-      double lmin = 2.0 * sqrt(fmax(minor, 0) / v->moments.area) * s;
+      /* Half-lengths: sqrt(3) radii of gyration, the half-sides of the
+       * rectangle with the same second moments (a box's axes end at its edges). */
+      double lmaj = sqrt(3.0 * fmax(major, 0) / v->moments.area) * s;
+      double lmin = sqrt(3.0 * fmax(minor, 0) / v->moments.area) * s;
       double ux = cos(angle), uy = sin(angle);
       cairo_set_line_width(cr, 2.0);
       cairo_set_source_rgb(cr, 0.88, 0.11, 0.14);
