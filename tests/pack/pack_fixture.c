@@ -178,11 +178,12 @@ static TessResult fill_level(TessProject *p, TessTestRng *rng, const PackFixture
         bool wall = l == 0 && (y >= st.height - 2 || x == 0 || (y > st.height / 2 && x % 9 < 3));
         uint32_t rnd = (uint32_t)tess_rng_below(rng, 100);
         uint32_t tile;
-        if (wall) tile = 1 + 5 * (uint32_t)tess_rng_below(rng, set->tile_count / 5); /* full squares */
+        if (wall && spec->terrain_only) tile = 1; /* one full-square tile: stone walls */
+        else if (wall) tile = 1 + 5 * (uint32_t)tess_rng_below(rng, set->tile_count / 5); /* full squares */
         else if (spec->noise || (!spec->terrain_only && rnd < (l == 0 ? 12u : 6u)))
           tile = (uint32_t)tess_rng_below(rng, set->tile_count);
         else if (spec->terrain_only && l > 0 && y % 7 == 0 && x % 11 < 6)
-          tile = (uint32_t)tess_rng_below(rng, set->tile_count); /* decoration rows */
+          tile = 5 * (uint32_t)tess_rng_below(rng, set->tile_count / 5); /* decoration rows: tiles that do not collide */
         else continue;
         uint32_t flips = (rnd % 7 == 0) ? (uint32_t)(tess_rng_next(rng) & TESS_CELL_FLIPS) : 0;
         cells[(size_t)y * st.width + x] = TESS_CELL_MAKE(set->id, tile, flips);
