@@ -10,16 +10,7 @@
 
 #include "physics_internal.h"
 
-typedef struct Proxy {
-  TessAABB box;
-  uint32_t shape;
-  uint32_t body;
-  uint32_t category, mask;
-  uint8_t active;   /* an awake non-static body */
-  uint8_t dynamic;  /* a dynamic body */
-  uint8_t sensor;
-  uint8_t large;    /* bigger than a grid cell */
-} Proxy;
+
 
 typedef struct Entry {
   int32_t ix, iy;
@@ -68,12 +59,16 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
     w->bp_scratch_size = proxy_bytes;
   }
   Proxy *proxies = w->bp_scratch;
-  uint32_t nproxy = 0;
+  /* one proxy per shape slot (the narrow phase reads them by shape index) */
+  uint32_t nproxy = w->shape_count, nlive = 0;
   double extent_sum = 0.0;
   uint32_t extent_n = 0;
   float extent_max = 0.0f;
-  for (uint32_t s = 0; s < w->shape_count; s++) {
+  for (uint32_t s = 0; s < nproxy; s++) {
     const Shape *sh = &w->shapes[s];
+    Proxy *p = &proxies[s];
+    p->live = 0;
+    p->large = 0;
     if (!sh->in_use) continue;
     const Body *b = &w->bodies[sh->body];
     if (b->destroy_pending) continue;
@@ -88,12 +83,13 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
     Shape *shm = &w->shapes[s];
     shm->aabb.lower = tess_v2(lo.x - wp->radius, lo.y - wp->radius);
     shm->aabb.upper = tess_v2(hi.x + wp->radius, hi.y + wp->radius);
-    Proxy *p = &proxies[nproxy++];
+    nlive++;
+    p->live = 1;
     /* the box swept over the step's motion, grown by the speculative margin */
     float m = margins[sh->body];
     TessVec2 d = sweeps[sh->body];
-    p->box.lower = tess_v2(sh->aabb.lower.x - m + (d.x < 0.0f ? d.x : 0.0f), sh->aabb.lower.y - m + (d.y < 0.0f ? d.y : 0.0f));
-    p->box.upper = tess_v2(sh->aabb.upper.x + m + (d.x > 0.0f ? d.x : 0.0f), sh->aabb.upper.y + m + (d.y > 0.0f ? d.y : 0.0f));
+    p->box.lower = tess_v2(shm->aabb.lower.x - m + (d.x < 0.0f ? d.x : 0.0f), shm->aabb.lower.y - m + (d.y < 0.0f ? d.y : 0.0f));
+    p->box.upper = tess_v2(shm->aabb.upper.x + m + (d.x > 0.0f ? d.x : 0.0f), shm->aabb.upper.y + m + (d.y > 0.0f ? d.y : 0.0f));
     p->shape = s;
     p->body = sh->body;
     p->active = phys_body_active(b);
@@ -101,6 +97,11 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
     p->sensor = sh->sensor;
     p->category = sh->category;
     p->mask = sh->mask;
+    p->v = b->v;
+    p->spin = fabsf(b->w) * b->max_extent;
+    p->friction = sh->friction;
+    p->restitution = sh->restitution;
+    p->tangential = sh->tangential;
     if (b->type != TESS_BODY_STATIC) {
       float e = fmaxf(p->box.upper.x - p->box.lower.x, p->box.upper.y - p->box.lower.y);
       extent_sum += e;
@@ -108,7 +109,7 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
       if (e > extent_max) extent_max = e;
     }
   }
-  if (nproxy < 2) return true;
+  if (nlive < 2) return true;
   float cs = w->def.broad_phase_cell;
   if (cs <= 0.0f) {
     /* as large as the moving boxes, but a few giants do not set the size */
@@ -124,6 +125,7 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
   int32_t gx0 = INT32_MAX, gy0 = INT32_MAX, gx1 = INT32_MIN, gy1 = INT32_MIN;
   for (uint32_t i = 0; i < nproxy; i++) {
     Proxy *p = &proxies[i];
+    if (!p->live) continue;
     float lx = p->box.lower.x * inv, ly = p->box.lower.y * inv;
     bool big = !(p->box.upper.x - p->box.lower.x <= cs) || !(p->box.upper.y - p->box.lower.y <= cs);
     p->large = big || !(fabsf(lx) < 1e8f) || !(fabsf(ly) < 1e8f);
@@ -161,6 +163,7 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
   uint32_t nentry = 0, nlarge = 0;
   for (uint32_t i = 0; i < nproxy; i++) {
     const Proxy *p = &proxies[i];
+    if (!p->live) continue;
     if (p->large) {
       large[nlarge++] = i;
       continue;
@@ -207,7 +210,7 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
     const Proxy *pa = &proxies[large[a]];
     for (uint32_t b = 0; b < nproxy; b++) {
       const Proxy *pb = &proxies[b];
-      if (b == large[a] || (pb->large && b < large[a])) continue;
+      if (!pb->live || b == large[a] || (pb->large && b < large[a])) continue;
       if (pair_wanted(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
     }
   }

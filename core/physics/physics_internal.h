@@ -158,6 +158,25 @@ typedef struct KeyTable {
   uint32_t count;
 } KeyTable;
 
+/* What the broad and narrow phases need of a shape and its body this step,
+ * one per shape slot (TessWorld.bp_scratch), so neither walks the large
+ * Shape and Body structs in random order. */
+typedef struct Proxy {
+  TessAABB box;        /* swept over the step, grown by the margin */
+  uint32_t shape;
+  uint32_t body;
+  uint32_t category, mask;
+  uint8_t live;
+  uint8_t active;      /* an awake non-static body */
+  uint8_t dynamic;     /* a dynamic body */
+  uint8_t sensor;
+  uint8_t large;       /* bigger than a grid cell */
+  uint8_t pad[3];
+  TessVec2 v;          /* the body's velocity */
+  float spin;          /* |w| x its largest extent */
+  float friction, restitution, tangential;
+} Proxy;
+
 /* ---- Joints ------------------------------------------------------------ */
 
 typedef struct Joint {
@@ -318,7 +337,7 @@ void phys_map_free(TileMap *map);
 /* `box` is the region to look at (the shape's box swept over the step);
  * `margin` the speculative distance for the manifolds. */
 bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *world_poly, TessAABB box,
-                            float margin, TessVec2 body_center);
+                            float margin, uint32_t body);
 /* One map contact's manifold again (a contact carried over while asleep). */
 bool phys_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
                               float *friction, float *restitution, float *tangential);

@@ -11,20 +11,7 @@ void phys_destroy_pending(TessWorld *w);
 
 #define SPECULATIVE(w) (4.0f * (w)->def.linear_slop)
 
-#ifdef TESS_PHYS_PROFILE /* a developer's phase timer, never built into the library */
-#include <time.h>
-double tess_phys_prof[8];
-static double prof_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-#define PROF_MARK(k) do { double t_ = prof_now(); tess_phys_prof[k] += t_ - prof_t; prof_t = t_; } while (0)
-#define PROF_START double prof_t = prof_now()
-#else
-#define PROF_MARK(k) ((void)0)
-#define PROF_START ((void)0)
-#endif
+
 
 static bool ensure_scratch(TessWorld *w) {
   if (!PHYS_GROW(w->states, &w->states_cap, w->body_count + 1)) return false;
@@ -148,9 +135,10 @@ static bool narrow_phase(TessWorld *w, float dt) {
 
   /* body pairs */
   Manifold m;
+  const Proxy *proxies = w->bp_scratch;
   for (uint32_t i = 0; i < w->pair_count; i++) {
     uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
-    const Shape *sa = &w->shapes[ia], *sb = &w->shapes[ib];
+    const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
     if (sa->sensor || sb->sensor) {
       uint32_t sensor = sa->sensor ? ia : ib, visitor = sa->sensor ? ib : ia;
       phys_collide(&w->wpolys[ia], &w->wpolys[ib], 0.0f, &m);
@@ -167,9 +155,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
     }
     if (joined(w, sa->body, sb->body)) continue;
     /* speculative margin from the relative motion: bodies falling side by side need none */
-    const Body *ba = &w->bodies[sa->body], *bb = &w->bodies[sb->body];
-    float margin = SPECULATIVE(w) + dt * (tess_v2_length(tess_v2_sub(bb->v, ba->v)) + fabsf(ba->w) * ba->max_extent +
-                                          fabsf(bb->w) * bb->max_extent);
+    float margin = SPECULATIVE(w) + dt * (tess_v2_length(tess_v2_sub(sb->v, sa->v)) + sa->spin + sb->spin);
     phys_collide(&w->wpolys[ia], &w->wpolys[ib], margin, &m);
     if (m.count == 0) continue;
     Contact *c = phys_contact_push(w);
@@ -186,20 +172,13 @@ static bool narrow_phase(TessWorld *w, float dt) {
     if (!phys_contact_init(w, w->contact_count - 1, &m, mix.friction, mix.restitution, mix.tangential)) return false;
   }
 
-  /* shapes against the tile map */
+  /* shapes against the tile map (the proxies' boxes are already swept and grown) */
   if (w->has_map) {
     for (uint32_t s = 0; s < w->shape_count; s++) {
-      const Shape *sh = &w->shapes[s];
-      if (!sh->in_use || sh->sensor) continue;
-      const Body *b = &w->bodies[sh->body];
-      if (b->type != TESS_BODY_DYNAMIC || !b->awake || b->destroy_pending) continue;
-      if (!(sh->mask & 0x1u)) continue; /* the map is category 1 */
-      float mg = w->margins[sh->body];
-      TessVec2 d = w->sweeps[sh->body];
-      TessAABB box;
-      box.lower = tess_v2(sh->aabb.lower.x - mg + (d.x < 0.0f ? d.x : 0.0f), sh->aabb.lower.y - mg + (d.y < 0.0f ? d.y : 0.0f));
-      box.upper = tess_v2(sh->aabb.upper.x + mg + (d.x > 0.0f ? d.x : 0.0f), sh->aabb.upper.y + mg + (d.y > 0.0f ? d.y : 0.0f));
-      if (!phys_map_collide_shape(w, s, &w->wpolys[s], box, mg + tess_v2_length(d), b->center)) return false;
+      const Proxy *p = &proxies[s];
+      if (!p->live || p->sensor || !p->dynamic || !p->active || !(p->mask & 0x1u)) continue; /* the map is category 1 */
+      float mg = w->margins[p->body] + tess_v2_length(w->sweeps[p->body]);
+      if (!phys_map_collide_shape(w, s, &w->wpolys[s], p->box, mg, p->body)) return false;
     }
   }
 
@@ -732,7 +711,6 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   if (!ensure_scratch(w)) return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   w->locked = true;
   clear_events(w);
-  PROF_START;
 
   /* shapes in world space and speculative margins */
   float spec = SPECULATIVE(w);
@@ -744,12 +722,10 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     w->margins[i] = b->type == TESS_BODY_STATIC ? 0.0f : spec + (moving ? fabsf(b->w) * b->max_extent * dt : 0.0f);
     w->sweeps[i] = moving ? tess_v2_scale(dt, b->v) : tess_v2(0.0f, 0.0f);
   }
-  PROF_MARK(0);
   if (!build_joint_pairs(w) || !phys_broad_phase(w, w->margins, w->sweeps)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
-  PROF_MARK(1);
   if (!narrow_phase(w, dt)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
@@ -758,14 +734,12 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     for (uint32_t i = 0; i < w->ev_sbegin_count; i++)
       w->def.sensor_begin_fn(w, &w->ev_sbegin[i], w->def.callback_user);
 
-  PROF_MARK(2);
   islands_wake(w);
   if (!rebuild_woken_contacts(w, dt)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
   apply_forces(w);
-  PROF_MARK(3);
 
   /* solver states: slot i at i + 1, 0 is the fixed world; only awake bodies get one */
   uint32_t substeps = w->def.substeps;
@@ -821,7 +795,6 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   for (uint32_t i = 0; i < w->joint_count; i++)
     if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_prepare(w, &w->joints[i], h);
 
-  PROF_MARK(4);
   const uint32_t *active = w->active;
   uint32_t na = w->active_count;
   for (uint32_t sub = 0; sub < substeps; sub++) {
@@ -846,7 +819,6 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_solve(w, &w->joints[i], h, false);
     solve_contacts(w, inv_h, false);
   }
-  PROF_MARK(5);
   apply_restitution(w);
   for (uint32_t i = 0; i < w->body_count; i++) {
     Body *b = &w->bodies[i];
@@ -888,7 +860,6 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
       w->def.contact_begin_fn(w, &w->ev_begin[i], w->def.callback_user);
 
   islands_sleep(w, dt);
-  PROF_MARK(6);
   w->step_count++;
   w->locked = false;
   phys_destroy_pending(w);

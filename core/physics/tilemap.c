@@ -266,7 +266,7 @@ static bool push_map_contact(TessWorld *w, uint32_t shape_index, uint32_t cell, 
 }
 
 bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *poly, TessAABB box, float margin,
-                            TessVec2 body_center) {
+                            uint32_t body) {
   const TileMap *m = &w->map;
   uint32_t x0, y0, x1, y1;
   if (!cell_range(m, box, &x0, &y0, &x1, &y1)) return true;
@@ -277,7 +277,7 @@ bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *
       const MapCell *c = &m->cells[ci];
       if (c->kind == TESS_MAP_EMPTY) continue;
       TessAABB cb = cell_box(m, x, y);
-      if (c->one_way && !(body_center.y < cb.lower.y)) continue; /* only from above */
+      if (c->one_way && !(w->bodies[body].center.y < cb.lower.y)) continue; /* only from above */
       if (c->kind == TESS_MAP_FULL) {
         phys_collide_cell(poly, cb, c->free_sides, c->corners, margin, &man);
         if (man.count == 0) continue;

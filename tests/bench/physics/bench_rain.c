@@ -268,6 +268,9 @@ int main(int argc, char **argv) {
 #ifndef TESS_HAVE_CHIPMUNK
   peer = false;
 #endif
+#ifdef TESS_HAVE_CHIPMUNK
+  if (peer) cpSpaceFree(cpSpaceNew()); /* Chipmunk prints its banner once: get it out of the table's way */
+#endif
   uint32_t solid;
   uint8_t *cells = make_cells(&solid);
   printf("Rain on tiles: %dx%d map of 1 m tiles, %u solid cells, circles r = %.2f m, gravity %.0f, 60 Hz,\n", MAP, MAP,
