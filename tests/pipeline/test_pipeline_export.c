@@ -492,6 +492,39 @@ static void demo_project_exports_and_reads_back(void) {
   CHECK_MSG(status == 0 || status == 1, "validate exit %d", status);
 }
 
+/* On a terminal the export draws a progress bar (redrawn in place) instead
+ * of one line per level. util-linux `script` gives the child a terminal. */
+static void progress_bar_on_a_terminal(void) {
+  if (access("/usr/bin/script", X_OK) != 0) {
+    printf("  (no /usr/bin/script: skipped)\n");
+    return;
+  }
+  char project[1024], dir[1024], cmd[4096], log[1024];
+  tess_test_path(project, sizeof project, "tty.tessera");
+  tess_test_path(dir, sizeof dir, "tty");
+  tess_test_path(log, sizeof log, "tty.log");
+  TessProject *p = fixture(14, 3, 16);
+  CHECK(p && save_project(p, project));
+  tess_project_destroy(p);
+  snprintf(cmd, sizeof cmd, "script -qec '%s export %s -o %s --jobs 1' %s > /dev/null 2>&1", pipeline_exe, project, dir, log);
+  CHECK(system(cmd) == 0);
+  size_t n = 0;
+  char *text = slurp(log, &n);
+  CHECK_MSG(text && strstr(text, "\r\033[K[") && strstr(text, "3/3") && strstr(text, "ETA") && !strstr(text, "exported Level"),
+            "%s", text ? text : "(no log)");
+  CHECK(text && strstr(text, "3 exported, 0 up to date, 0 failed"));
+  free(text);
+  /* Not a terminal: one line per level. */
+  char out[4096];
+  const char *args[] = {"export", project, "-o", dir, "--force", NULL};
+  CHECK(run(args, out, sizeof out) == 0);
+  char err_path[1024];
+  tess_test_path(err_path, sizeof err_path, "stderr.txt");
+  text = slurp(err_path, &n);
+  CHECK(text && strstr(text, "exported Level 1 -> ") && strstr(text, "exported Level 3 -> ") && !strstr(text, "\033[K"));
+  free(text);
+}
+
 static void render_draws_projects_and_tlv_files(void) {
   char project[1024], dir[1024], png[1024], tlv[2048];
   tess_test_path(project, sizeof project, "render.tessera");
@@ -534,6 +567,7 @@ int main(int argc, char **argv) {
     TEST(sigkill_never_leaves_a_partial_tlv), TEST(a_failing_level_does_not_stop_the_others),
     TEST(usage_errors_and_help), TEST(info_describes_and_validates), TEST(validate_reports_level_problems),
     TEST(demo_project_exports_and_reads_back), TEST(render_draws_projects_and_tlv_files),
+    TEST(progress_bar_on_a_terminal),
   };
   return tess_test_run(argc, argv, cases, sizeof cases / sizeof cases[0]);
 }
