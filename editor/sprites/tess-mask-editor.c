@@ -40,6 +40,7 @@ struct _TessMaskEditor {
   gint64 merge_time;
   gconstpointer merge_source;
   gboolean vertex_drag;
+  gboolean slider_held;         /* the pointer holds the threshold slider: one undo step until release */
   guint commit_source, reload_source;
   gboolean applying, loading;
 };
@@ -287,8 +288,9 @@ static void apply(TessMaskEditor *self, gconstpointer source, gboolean fresh_ste
   TessProject *p = project(self);
   if (!p || !self->has_work) return;
   gint64 now = g_get_monotonic_time();
+  gboolean held = self->slider_held && source == (gconstpointer)self->threshold && source == self->merge_source;
   if (fresh_step || self->merge == 0 || source != self->merge_source ||
-      now - self->merge_time > (gint64)TESS_MASK_EDITOR_MERGE_MS * 1000)
+      (!held && now - self->merge_time > (gint64)TESS_MASK_EDITOR_MERGE_MS * 1000))
     self->merge = tess_project_new_merge_key(p);
   self->merge_source = source;
   self->merge_time = now;
@@ -337,6 +339,21 @@ static void on_setting_changed(GObject *control, GParamSpec *pspec, TessMaskEdit
   read_controls(self);
   if (retrace(self)) apply(self, control, FALSE, FALSE);
   else update_view(self);
+}
+
+/* The slider's own gesture claims the pointer, so its press and release
+ * are seen here in the capture phase, without taking them. */
+static gboolean on_slider_event(GtkEventControllerLegacy *c, GdkEvent *event, TessMaskEditor *self) {
+  GdkEventType type = gdk_event_get_event_type(event);
+  if (type == GDK_BUTTON_PRESS || type == GDK_TOUCH_BEGIN) {
+    self->slider_held = TRUE;
+    self->merge = 0; /* a fresh step for this drag */
+  } else if ((type == GDK_BUTTON_RELEASE || type == GDK_TOUCH_END || type == GDK_TOUCH_CANCEL) && self->slider_held) {
+    self->slider_held = FALSE;
+    self->merge_time = g_get_monotonic_time();
+    tess_mask_editor_flush(self);
+  }
+  return FALSE;
 }
 
 static void on_threshold_changed(GtkRange *range, TessMaskEditor *self) { on_setting_changed(G_OBJECT(range), NULL, self); }
@@ -629,6 +646,10 @@ static void tess_mask_editor_init(TessMaskEditor *self) {
 
   g_signal_connect(self->mode, "notify::selected", G_CALLBACK(on_setting_changed), self);
   g_signal_connect(self->threshold, "value-changed", G_CALLBACK(on_threshold_changed), self);
+  GtkEventController *legacy = gtk_event_controller_legacy_new();
+  gtk_event_controller_set_propagation_phase(legacy, GTK_PHASE_CAPTURE);
+  g_signal_connect(legacy, "event", G_CALLBACK(on_slider_event), self);
+  gtk_widget_add_controller(GTK_WIDGET(self->threshold), legacy);
   g_signal_connect(self->max_vertices, "value-changed", G_CALLBACK(on_spin_changed), self);
   g_signal_connect(self->tolerance, "value-changed", G_CALLBACK(on_spin_changed), self);
   g_signal_connect(self->largest, "notify::active", G_CALLBACK(on_setting_changed), self);

@@ -3,8 +3,10 @@
  * island only, fit circle or box, retrace) and the readouts (area, vertex
  * count, added and uncovered area, centroid, inertia per unit density,
  * principal axes; mass and inertia in SI for a chosen level and material).
- * The overlay follows the threshold slider live; a slider drag (changes of
- * one control less than TESS_MASK_EDITOR_MERGE_MS apart) is one undo step.
+ * The overlay follows the threshold slider live; a slider drag is one undo
+ * step (from the pointer's press on the slider to its release; keyboard
+ * steps or set values of one control less than TESS_MASK_EDITOR_MERGE_MS
+ * apart merge too).
  * Each edit goes to the project at once (tess_edit_sprite_set) and is
  * committed to the file shortly after the last change (or by _flush). */
 #pragma once

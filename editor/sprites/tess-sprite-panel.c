@@ -32,6 +32,7 @@ struct _TessSpritePanel {
 
   TessObject template_obj;
   gboolean has_template;
+  char *signature;              /* of the rows shown */
 
   uint32_t merge;
   gint64 merge_time;
@@ -302,8 +303,33 @@ static void fill_materials(TessSpritePanel *self) {
   g_object_unref(names);
 }
 
+/* What the rows show; a mask edit (every step of a slider drag in the mask
+ * editor) leaves it alone, so the rows and their thumbnails stay. */
+static char *list_signature(TessProject *p) {
+  GString *sig = g_string_new(NULL);
+  for (uint32_t i = 0; p && i < p->sprite_count; i++) {
+    const TessSprite *sp = p->sprites[i];
+    /* A PNG's tail holds the last data chunk's CRC: a new image changes it. */
+    uint32_t h = 2166136261u;
+    for (size_t k = sp->png_size > 64 ? sp->png_size - 64 : 0; k < sp->png_size; k++) h = (h ^ sp->png[k]) * 16777619u;
+    g_string_append_printf(sig, "%u:%s:%u:%u:%u:%zu:%08x;", sp->id, sp->name, sp->image_w, sp->image_h,
+                           sp->frame_count, sp->png_size, h);
+  }
+  return g_string_free(sig, FALSE);
+}
+
 static void fill_list(TessSpritePanel *self) {
   TessProject *p = project(self);
+  g_autofree char *sig = list_signature(p);
+  if (self->signature && strcmp(sig, self->signature) == 0) {
+    /* Same rows: only the selection may have gone (the sprite was removed elsewhere: it would change sig). */
+    fill_materials(self);
+    load_settings(self);
+    update_template(self);
+    return;
+  }
+  g_free(self->signature);
+  self->signature = g_steal_pointer(&sig);
   self->loading = TRUE;
   GtkWidget *child;
   while ((child = gtk_widget_get_first_child(GTK_WIDGET(self->list)))) gtk_list_box_remove(self->list, child);
@@ -523,6 +549,7 @@ void tess_sprite_panel_set_document(TessSpritePanel *self, TessDocument *doc) {
   }
   self->selected = 0;
   self->merge = 0;
+  g_clear_pointer(&self->signature, g_free);
   gtk_widget_set_sensitive(GTK_WIDGET(self), doc != NULL);
   fill_list(self);
 }
@@ -542,6 +569,7 @@ static void tess_sprite_panel_dispose(GObject *object) {
 
 static void tess_sprite_panel_finalize(GObject *object) {
   g_array_unref(TESS_SPRITE_PANEL(object)->material_ids);
+  g_free(TESS_SPRITE_PANEL(object)->signature);
   G_OBJECT_CLASS(tess_sprite_panel_parent_class)->finalize(object);
 }
 

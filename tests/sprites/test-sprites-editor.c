@@ -12,6 +12,7 @@
 #include "tess-sprites-hook.h"
 #include "tess-tileset-collision.h"
 #include "tessera/image.h"
+#include "tessera/mask.h"
 #ifdef TESS_HAVE_MAP_VIEW
 #include "tess-map-view-test.h"
 #include "tess-map-view.h"
@@ -124,6 +125,26 @@ static void sprites_import(void) {
   CHECK(sp && strcmp(sp->name, "crate") == 0 && sp->source_path && strcmp(sp->source_path, png) == 0);
   CHECK(sp && sp->image_w == 96 && sp->image_h == 64 && sp->frame_count == 1);
   CHECK(sp && sp->mask.hull_count >= 4 && sp->mask.area == 1200.0);
+
+  /* A drop of a PNG on the panel, as the drop target hands it over. */
+  g_autofree char *dropped = write_sprite_png("dropped.png");
+  {
+    GFile *file = g_file_new_for_path(dropped);
+    GdkFileList *list = gdk_file_list_new_from_array(&file, 1);
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, GDK_TYPE_FILE_LIST);
+    g_value_take_boxed(&value, list);
+    gboolean handled = FALSE;
+    g_signal_emit_by_name(tess_sprite_panel_get_drop_target(panel), "drop", &value, 20.0, 20.0, &handled);
+    g_value_unset(&value);
+    g_object_unref(file);
+    CHECK(handled);
+    CHECK(p->sprite_count == 2 && tess_sprite_panel_get_row_count(panel) == 2);
+    const TessSprite *d = tess_project_sprite(p, tess_sprite_panel_get_selected(panel));
+    CHECK(d && strcmp(d->name, "dropped") == 0 && strcmp(d->source_path, dropped) == 0);
+    tess_sprite_panel_select(panel, id);
+    CHECK(tess_sprite_panel_get_selected(panel) == id);
+  }
 
   /* Anchor and frame strip: one undoable edit each, on disk. */
   CHECK(tess_sprite_panel_set_anchor(panel, 12.5f, 40.0f));
@@ -247,6 +268,87 @@ static void sprites_threshold_drag(void) {
   CHECK_NEAR(m->uncovered_area, 0.0, 1e-6);
   CHECK_NEAR(m->shape_area, 1200.0, 1e-6);
 
+  close_host(win);
+  g_object_unref(panel);
+  g_object_unref(doc);
+}
+
+static void spin_for(guint ms) {
+  gint64 end = g_get_monotonic_time() + (gint64)ms * 1000;
+  while (g_get_monotonic_time() < end)
+    if (!g_main_context_iteration(NULL, FALSE)) g_usleep(2000);
+}
+
+static gboolean xdotool(const char *args) {
+  g_autofree char *cmd = g_strdup_printf("xdotool %s", args);
+  int status = 0;
+  return g_spawn_command_line_sync(cmd, NULL, NULL, &status, NULL) && g_spawn_check_wait_status(status, NULL);
+}
+
+/* A real pointer drag on the slider (xdotool), slow, with a pause longer
+ * than the keyboard merge window in the middle: still one undo step,
+ * committed at the release. */
+static void sprites_slider_pointer_drag(void) {
+  if (!g_find_program_in_path("xdotool")) {
+    printf("xdotool is missing: the pointer drag is not checked\n");
+    return;
+  }
+  TessDocument *doc = new_document("pointer.tessera");
+  g_autofree char *png = write_sprite_png("pointer.png");
+  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
+  g_object_ref_sink(panel);
+  tess_sprite_panel_set_document(panel, doc);
+  TessId id = import_sprite(panel, png);
+  TessProject *p = tess_document_get_project(doc);
+  TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
+  GtkWindow *win = host(GTK_WIDGET(editor), 1000, 660);
+  gtk_window_set_title(win, "sprites-pointer-drag");
+  tess_mask_editor_set_document(editor, doc);
+  tess_mask_editor_set_sprite(editor, id);
+  spin_for(200);
+
+  GtkWidget *scale = GTK_WIDGET(tess_mask_editor_get_threshold(editor));
+  graphene_rect_t bounds;
+  CHECK(gtk_widget_compute_bounds(scale, GTK_WIDGET(win), &bounds));
+  double sx = 0, sy = 0;
+  gtk_native_get_surface_transform(GTK_NATIVE(win), &sx, &sy);
+  /* The knob sits at the trough's left end at value 1. */
+  int x0 = (int)(sx + bounds.origin.x + 10), y = (int)(sy + bounds.origin.y + bounds.size.height / 2);
+  char args[256];
+  g_autofree char *wid = NULL;
+  CHECK(g_spawn_command_line_sync("xdotool search --name ^sprites-pointer-drag$", &wid, NULL, NULL, NULL) && wid && *wid);
+  if (!wid || !*wid) goto done;
+  g_strstrip(wid);
+  char *nl = strchr(wid, '\n');
+  if (nl) *nl = '\0';
+  snprintf(args, sizeof args, "mousemove --window %s %d %d mousedown 1", wid, x0, y);
+  CHECK(xdotool(args));
+  spin_for(150);
+  int steps = 0;
+  for (int i = 1; i <= 6; i++) {
+    snprintf(args, sizeof args, "mousemove --window %s %d %d", wid, x0 + i * 25, y);
+    CHECK(xdotool(args));
+    spin_for(i == 3 ? TESS_MASK_EDITOR_MERGE_MS + 300 : 150); /* a pause mid-drag */
+    steps++;
+  }
+  const TessSpriteMask *m = tess_mask_editor_get_mask(editor);
+  uint8_t dragged = m->threshold;
+  CHECK(dragged > 1);
+  CHECK(tess_project_sprite(p, id)->mask.threshold == dragged);
+  gboolean committed = FALSE;
+  gulong h = g_signal_connect(doc, "committed", G_CALLBACK(on_committed), &committed);
+  CHECK(xdotool("mouseup 1"));
+  CHECK(fixture_wait(&committed, 2000)); /* the release commits at once */
+  g_signal_handler_disconnect(doc, h);
+  TessProject *disk = fixture_load(tess_document_get_path(doc));
+  CHECK(disk && tess_project_sprite(disk, id)->mask.threshold == dragged);
+  if (disk) tess_project_destroy(disk);
+
+  g_autoptr(GError) error = NULL;
+  CHECK(tess_document_undo(doc, &error));
+  CHECK(tess_project_sprite(p, id)->mask.threshold == 1); /* the whole drag, pause included */
+  CHECK(!tess_project_can_undo(p) || strcmp(tess_project_undo_label(p), "Add sprite") == 0);
+done:
   close_host(win);
   g_object_unref(panel);
   g_object_unref(doc);
@@ -430,6 +532,76 @@ static void sprites_tileset_trace_all(void) {
   g_object_unref(doc);
 }
 
+/* The mask view drawn offscreen, compared with a reference PNG
+ * (TESS_REGENERATE=1 writes it), plus checks that need no reference. */
+static void sprites_mask_view_render(void) {
+  TessImage img;
+  TessError err = {0};
+  CHECK_OK(tess_image_create(96, 64, &img, &err), &err);
+  for (uint32_t y = 10; y < 30; y++)
+    for (uint32_t x = 10; x < 50; x++) put(&img, x, y, 255);
+  for (uint32_t y = 30; y < 50; y++)
+    for (uint32_t x = 60; x < 80; x++) put(&img, x, y, 100);
+  TessSpriteMask mask;
+  tess_sprite_mask_default(&mask);
+  mask.mode = TESS_MASK_PIECES;
+  CHECK_OK(tess_sprite_mask_trace(tess_image_view(&img), &mask, &err), &err);
+  TessMaskMoments mom;
+  CHECK(tess_mask_moments(tess_image_view(&img), 1, &mom));
+
+  TessMaskView *view = TESS_MASK_VIEW(tess_mask_view_new());
+  g_object_ref_sink(view);
+  tess_mask_view_set_frame(view, tess_image_view(&img));
+  tess_mask_view_set_mask(view, &mask, &mom, NULL, 0);
+  const int W = 416, H = 288;
+  cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t *cr = cairo_create(surf);
+  tess_mask_view_draw(view, cr, W, H);
+  cairo_destroy(cr);
+  cairo_surface_flush(surf);
+
+  /* Fit: scale 4 (whole multiples), the frame centred: frame (x, y) at (16 + 4x, 16 + 4y). */
+  const uint8_t *px = cairo_image_surface_get_data(surf);
+  int stride = cairo_image_surface_get_stride(surf);
+#define AT(x, y) (*(const uint32_t *)(px + (size_t)(y) * stride + 4 * (size_t)(x)))
+  CHECK_MSG(AT(2, 2) == 0xff28282eu, "background %08x", AT(2, 2)); /* around the frame: (0.16, 0.16, 0.18) */
+  uint32_t piece = AT(16 + 4 * 20, 16 + 4 * 15);  /* inside the opaque block: sprite blue under a piece tint */
+  CHECK(((piece >> 16) & 0xff) < ((piece) & 0xff)); /* bluer than red */
+  double cx = 16 + 4 * mom.cx, cy = 16 + 4 * mom.cy;
+  CHECK(AT((int)cx, (int)cy - 3) == 0xffffffffu || AT((int)cx + 3, (int)cy) == 0xffffffffu ||
+        (AT((int)cx, (int)cy) & 0xffffff) == 0); /* the centroid marker */
+
+  char buf[1024];
+  const char *root = g_getenv("TESS_SOURCE_ROOT");
+  g_autofree char *ref = g_build_filename(root ? root : ".", "tests", "sprites", "data", "mask-view.png", NULL);
+  if (g_getenv("TESS_REGENERATE")) {
+    CHECK(cairo_surface_write_to_png(surf, ref) == CAIRO_STATUS_SUCCESS);
+  } else {
+    cairo_surface_t *want = cairo_image_surface_create_from_png(ref);
+    CHECK_MSG(cairo_surface_status(want) == CAIRO_STATUS_SUCCESS, "reference %s missing", ref);
+    if (cairo_surface_status(want) == CAIRO_STATUS_SUCCESS) {
+      CHECK(cairo_image_surface_get_width(want) == W && cairo_image_surface_get_height(want) == H);
+      const uint8_t *wp = cairo_image_surface_get_data(want);
+      int ws = cairo_image_surface_get_stride(want);
+      long differ = 0;
+      for (int y = 0; y < H; y++)
+        for (int x = 0; x < W * 4; x++)
+          if (abs((int)px[(size_t)y * stride + x] - (int)wp[(size_t)y * ws + x]) > 8) {
+            differ++;
+            x = (x / 4 + 1) * 4 - 1; /* count pixels, not channels */
+          }
+      CHECK_MSG(differ <= W * H / 200, "%ld pixels differ from %s", differ, ref);
+      if (differ > W * H / 200) cairo_surface_write_to_png(surf, tess_test_path(buf, sizeof buf, "mask-view-got.png"));
+    }
+    cairo_surface_destroy(want);
+  }
+#undef AT
+  cairo_surface_destroy(surf);
+  g_object_unref(view);
+  tess_sprite_mask_clear(&mask);
+  tess_image_clear(&img);
+}
+
 /* The window: a Sprites page, the menu action, and the object tool placing the sprite as a body. */
 static void sprites_window_hook(void) {
   g_autofree char *path = fixture_copy_demo("hook.tessera");
@@ -474,8 +646,10 @@ static void sprites_window_hook(void) {
 static const TessTestCase cases[] = {
     {"sprites_import", sprites_import},
     {"sprites_threshold_drag", sprites_threshold_drag},
+    {"sprites_slider_pointer_drag", sprites_slider_pointer_drag},
     {"sprites_vertex_edit", sprites_vertex_edit},
     {"sprites_tileset_trace_all", sprites_tileset_trace_all},
+    {"sprites_mask_view_render", sprites_mask_view_render},
     {"sprites_window_hook", sprites_window_hook},
 };
 
