@@ -43,114 +43,112 @@ bool pack_merge_rects(const PackGrid *g, PackBuf *rects, uint32_t *count) {
   return !rects->failed;
 }
 
-/* A boundary edge of one cell side; dir 0 east, 1 south, 2 west, 3 north
- * (screen, y down). Turning right is dir + 1. */
-typedef struct Edge {
-  uint32_t fx, fy, mat;
-  uint8_t dir, used;
-} Edge;
-
-typedef struct EdgeArray {
-  Edge *data;
-  size_t count, cap;
-} EdgeArray;
-
+/* Boundary edges are cell sides: side 0 top (walked east), 1 right (south),
+ * 2 bottom (west), 3 left (north), so a side's index is its direction on
+ * screen (y down) and the solid cell is always on the walker's right.
+ * Turning right is dir + 1. */
 static const int DX[4] = {1, 0, -1, 0};
 static const int DY[4] = {0, 1, 0, -1};
 
-static uint64_t edge_key(uint64_t stride, uint32_t x, uint32_t y, uint32_t dir) { return ((uint64_t)y * stride + x) * 4 + dir; }
+typedef struct Step {
+  uint32_t x, y, mat;
+  uint8_t dir;
+} Step;
 
-static bool push_edge(EdgeArray *a, uint32_t x, uint32_t y, uint8_t dir, uint32_t m) {
-  Edge e = {x, y, m, dir, 0};
-  return TESS_ARRAY_PUSH(a, e);
+typedef struct StepArray {
+  Step *data;
+  size_t count, cap;
+} StepArray;
+
+/* The side `s` of cell (x, y) is a boundary edge: the cell is solid and the
+ * neighbour across that side is not. */
+static bool is_edge(const PackGrid *g, int64_t x, int64_t y, int s, uint32_t *mat) {
+  if (!solid_at(g, x, y, mat)) return false;
+  int r = (s + 1) & 3; /* the inward normal is the next direction */
+  return !solid_at(g, x - DX[r], y - DY[r], NULL);
 }
 
 bool pack_trace_loops(const PackGrid *g, PackBuf *loops, uint32_t *loop_count, PackBuf *corners,
                       uint32_t *corner_count) {
-  EdgeArray all = {0};
-  TESS_ARRAY(uint32_t) walk = {0};
-  PackMap from = {0}; /* (start vertex, direction) -> edge index, for huge levels */
-  uint32_t *dense = NULL; /* the same as a table of (w+1)(h+1)*4 entries (index + 1), when it is small */
-  uint64_t stride = (uint64_t)g->w + 1;
-  uint64_t keys = stride * ((uint64_t)g->h + 1) * 4;
-  bool ok = true;
-  /* Edges in row-major order of their cells: deterministic, and the loops
-   * come out in the order of their first edge. */
+  size_t n;
+  if (!tess_size_mul(g->w, g->h, &n)) return false;
+  uint8_t *seen = tess_calloc(n ? n : 1, 1); /* 4 bits per cell: sides already walked */
+  StepArray walk = {0};
+  bool ok = seen != NULL;
+  /* Loops start at their first edge in row-major order of cells, sides in
+   * order: deterministic, and the same order the edges would be listed in. */
   for (uint32_t y = 0; y < g->h && ok; y++) {
-    const uint32_t *row = g->mat + (size_t)y * g->w;
     for (uint32_t x = 0; x < g->w && ok; x++) {
-      uint32_t m = row[x];
-      if (m == PACK_NOT_SOLID) continue;
-      if (!solid_at(g, x, (int64_t)y - 1, NULL)) ok = ok && push_edge(&all, x, y, 0, m);
-      if (!solid_at(g, (int64_t)x + 1, y, NULL)) ok = ok && push_edge(&all, x + 1, y, 1, m);
-      if (!solid_at(g, x, (int64_t)y + 1, NULL)) ok = ok && push_edge(&all, x + 1, y + 1, 2, m);
-      if (!solid_at(g, (int64_t)x - 1, y, NULL)) ok = ok && push_edge(&all, x, y + 1, 3, m);
+      uint32_t m0;
+      if (!solid_at(g, x, y, &m0)) continue;
+      for (int s0 = 0; s0 < 4 && ok; s0++) {
+        if ((seen[(size_t)y * g->w + x] >> s0) & 1) continue;
+        if (!is_edge(g, x, y, s0, NULL)) continue;
+        walk.count = 0;
+        int64_t cx = x, cy = y;
+        int d = s0;
+        uint32_t m = m0;
+        for (;;) {
+          seen[(size_t)cy * g->w + (size_t)cx] |= (uint8_t)(1u << d);
+          Step st = {(uint32_t)cx, (uint32_t)cy, m, (uint8_t)d};
+          if (!TESS_ARRAY_PUSH(&walk, st)) {
+            ok = false;
+            break;
+          }
+          /* The next edge from this edge's end: right turn (same cell),
+           * straight on (the next cell along), left turn (the cell
+           * diagonally ahead). Right first keeps a loop around its own cell
+           * where two solid cells touch only at a corner. */
+          int r = (d + 1) & 3;
+          int64_t nx, ny;
+          int nd;
+          uint32_t nm;
+          if (is_edge(g, cx, cy, r, &nm)) {
+            nx = cx, ny = cy, nd = r;
+          } else if (is_edge(g, cx + DX[d], cy + DY[d], d, &nm)) {
+            nx = cx + DX[d], ny = cy + DY[d], nd = d;
+          } else if (is_edge(g, cx + DX[d] - DX[r], cy + DY[d] - DY[r], (d + 3) & 3, &nm)) {
+            nx = cx + DX[d] - DX[r], ny = cy + DY[d] - DY[r], nd = (d + 3) & 3;
+          } else {
+            ok = false; /* cannot happen for a closed boundary */
+            break;
+          }
+          if (nx == x && ny == y && nd == s0) break; /* back at the start */
+          cx = nx, cy = ny, d = nd, m = nm;
+        }
+        if (!ok) break;
+        /* Corners: where the direction or the material changes. */
+        size_t k_n = walk.count, first = SIZE_MAX, ncorners = 0;
+        for (size_t k = 0; k < k_n; k++) {
+          const Step *a = &walk.data[(k + k_n - 1) % k_n], *b = &walk.data[k];
+          if (a->dir != b->dir || a->mat != b->mat) {
+            if (first == SIZE_MAX) first = k;
+            ncorners++;
+          }
+        }
+        if (first == SIZE_MAX || ncorners < 4) {
+          ok = false;
+          break;
+        }
+        pack_put_u32(loops, *corner_count);
+        pack_put_u32(loops, (uint32_t)ncorners);
+        for (size_t j = 0; j < k_n; j++) {
+          size_t k = (first + j) % k_n;
+          const Step *a = &walk.data[(k + k_n - 1) % k_n], *b = &walk.data[k];
+          if (a->dir == b->dir && a->mat == b->mat) continue;
+          /* The edge's start corner: top-left of the cell turned with the side. */
+          static const int SX[4] = {0, 1, 1, 0}, SY[4] = {0, 0, 1, 1};
+          pack_put_u16(corners, (uint16_t)(b->x + (uint32_t)SX[b->dir]));
+          pack_put_u16(corners, (uint16_t)(b->y + (uint32_t)SY[b->dir]));
+          pack_put_u16(corners, (uint16_t)b->mat);
+          pack_put_u16(corners, 0);
+        }
+        *corner_count += (uint32_t)ncorners;
+        (*loop_count)++;
+      }
     }
   }
-  if (ok && all.count && keys <= ((uint64_t)1 << 24)) dense = tess_calloc((size_t)keys, sizeof *dense);
-  for (size_t i = 0; ok && i < all.count; i++) {
-    uint64_t key = edge_key(stride, all.data[i].fx, all.data[i].fy, all.data[i].dir);
-    if (dense) dense[key] = (uint32_t)i + 1;
-    else ok = pack_map_put(&from, key, (uint32_t)i);
-  }
-  for (size_t start = 0; ok && start < all.count; start++) {
-    if (all.data[start].used) continue;
-    walk.count = 0;
-    size_t cur = start;
-    do {
-      Edge *e = &all.data[cur];
-      e->used = 1;
-      if (!TESS_ARRAY_PUSH(&walk, (uint32_t)cur)) {
-        ok = false;
-        break;
-      }
-      uint32_t tx = (uint32_t)((int64_t)e->fx + DX[e->dir]), ty = (uint32_t)((int64_t)e->fy + DY[e->dir]);
-      /* Right turn first keeps a loop around its own cell where two solid
-       * cells touch only at a corner; the successor is then a permutation. */
-      static const int turn[3] = {1, 0, 3};
-      uint32_t next = UINT32_MAX, found;
-      for (int t = 0; t < 3 && next == UINT32_MAX; t++) {
-        uint64_t key = edge_key(stride, tx, ty, (uint32_t)(e->dir + turn[t]) & 3u);
-        if (dense) next = dense[key] ? dense[key] - 1 : UINT32_MAX;
-        else if (pack_map_get(&from, key, &found)) next = found;
-      }
-      if (next == UINT32_MAX) {
-        ok = false; /* cannot happen for a closed boundary */
-        break;
-      }
-      cur = next;
-    } while (cur != start);
-    if (!ok) break;
-    /* Corners: where the direction or the material changes. */
-    size_t n = walk.count, first = SIZE_MAX, ncorners = 0;
-    for (size_t k = 0; k < n; k++) {
-      const Edge *a = &all.data[walk.data[(k + n - 1) % n]], *b = &all.data[walk.data[k]];
-      if (a->dir != b->dir || a->mat != b->mat) {
-        if (first == SIZE_MAX) first = k;
-        ncorners++;
-      }
-    }
-    if (first == SIZE_MAX || ncorners < 4) {
-      ok = false;
-      break;
-    }
-    pack_put_u32(loops, *corner_count);
-    pack_put_u32(loops, (uint32_t)ncorners);
-    for (size_t j = 0; j < n; j++) {
-      size_t k = (first + j) % n;
-      const Edge *a = &all.data[walk.data[(k + n - 1) % n]], *b = &all.data[walk.data[k]];
-      if (a->dir == b->dir && a->mat == b->mat) continue;
-      pack_put_u16(corners, (uint16_t)b->fx);
-      pack_put_u16(corners, (uint16_t)b->fy);
-      pack_put_u16(corners, (uint16_t)b->mat);
-      pack_put_u16(corners, 0);
-    }
-    *corner_count += (uint32_t)ncorners;
-    (*loop_count)++;
-  }
-  TESS_ARRAY_FREE(&all);
+  tess_free(seen);
   TESS_ARRAY_FREE(&walk);
-  pack_map_free(&from);
-  tess_free(dense);
   return ok && !loops->failed && !corners->failed;
 }
