@@ -67,6 +67,7 @@ struct TessPlayback {
   /* Playing backwards through a keyframe interval re-steps it once and keeps
    * every state of it here, so each step back is one restore, not up to
    * interval - 1 steps. States block_first .. block_first + block_count - 1. */
+  TESS_ARRAY(TessPlaybackImpact) impacts; /* of live steps, until taken */
   uint64_t resteps;            /* steps re-simulated by seeks (not shown live) */
   uint64_t block_first;
   uint32_t block_count, block_cap;
@@ -385,6 +386,12 @@ static TessResult record_step(TessPlayback *pb, TessError *err) {
   if (r != TESS_OK) return r;
   r = raw_step(pb, true, err);
   if (r != TESS_OK) return r;
+  TessWorldEvents ev = tess_world_events(pb->world);
+  if (pb->impacts.count > 4096) pb->impacts.count = 0; /* nobody is taking them */
+  for (uint32_t i = 0; i < ev.contact_begin_count; i++) {
+    TessPlaybackImpact im = {ev.contact_begin[i].point, ev.contact_begin[i].normal};
+    if (!TESS_ARRAY_PUSH(&pb->impacts, im)) break;
+  }
   Capture tmp = pb->lo;
   pb->lo = pb->hi;
   pb->hi = tmp;
@@ -447,6 +454,7 @@ void tess_playback_destroy(TessPlayback *pb) {
   TESS_ARRAY_FREE(&pb->bodies);
   TESS_ARRAY_FREE(&pb->shapes);
   TESS_ARRAY_FREE(&pb->mouse_joints);
+  TESS_ARRAY_FREE(&pb->impacts);
   tess_free(pb->lo.xf);
   tess_free(pb->lo.present);
   tess_free(pb->hi.xf);
@@ -752,6 +760,13 @@ TessResult tess_playback_remove(TessPlayback *pb, TessBodyId body, TessError *er
   if (r != TESS_OK) return tess_error_set(err, r, "preview", "cannot remove the body");
   end_interaction(pb);
   return TESS_OK;
+}
+
+uint32_t tess_playback_take_impacts(TessPlayback *pb, TessPlaybackImpact *out, uint32_t max) {
+  size_t n = pb->impacts.count, first = n > max ? n - max : 0;
+  for (size_t i = first; i < n; i++) out[i - first] = pb->impacts.data[i];
+  pb->impacts.count = 0;
+  return (uint32_t)(n - first);
 }
 
 /* ---- numbers ------------------------------------------------------------ */

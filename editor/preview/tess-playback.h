@@ -166,6 +166,14 @@ TessBodyId tess_playback_drag_body(const TessPlayback *pb);
 TessResult tess_playback_spawn(TessPlayback *pb, const TessPlaybackSpawn *spawn, TessBodyId *out, TessError *err);
 TessResult tess_playback_remove(TessPlayback *pb, TessBodyId body, TessError *err);
 
+/* Impacts (contact-begin points and normals) of the live steps taken since
+ * the last call, oldest first; at most `max` are copied (the newest), the
+ * rest dropped. Returns how many were copied. */
+typedef struct TessPlaybackImpact {
+  TessVec2 point, normal;
+} TessPlaybackImpact;
+uint32_t tess_playback_take_impacts(TessPlayback *pb, TessPlaybackImpact *out, uint32_t max);
+
 /* ---- Numbers ------------------------------------------------------------ */
 
 typedef struct TessPlaybackStats {

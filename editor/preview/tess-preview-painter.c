@@ -8,7 +8,7 @@
 
 #define CIRCLE_CACHE_MAX 256
 #define CONTACT_MAX 512
-#define CONTACT_LIFE 30 /* steps an impact stays on screen */
+#define CONTACT_LIFE 30 /* frames an impact stays on screen (half a second at 60 Hz) */
 
 typedef struct SpriteEntry {
   TessId id;
@@ -276,11 +276,16 @@ void tess_preview_painter_collect_contacts(TessPreviewPainter *pp, const TessPre
   for (int i = 0; i < pp->impact_count; i++)
     if (++pp->impacts[i].age < CONTACT_LIFE) pp->impacts[kept++] = pp->impacts[i];
   pp->impact_count = kept;
-  TessWorldEvents ev = tess_world_events(tess_playback_world(pl->playback));
-  for (uint32_t i = 0; i < ev.contact_begin_count && pp->impact_count < CONTACT_MAX; i++) {
+  TessPlaybackImpact fresh[CONTACT_MAX];
+  uint32_t n = tess_playback_take_impacts(pl->playback, fresh, CONTACT_MAX);
+  for (uint32_t i = 0; i < n; i++) {
+    if (pp->impact_count == CONTACT_MAX) { /* the oldest make room */
+      memmove(pp->impacts, pp->impacts + 1, (CONTACT_MAX - 1) * sizeof pp->impacts[0]);
+      pp->impact_count--;
+    }
     Impact *im = &pp->impacts[pp->impact_count++];
-    im->point = ev.contact_begin[i].point;
-    im->normal = ev.contact_begin[i].normal;
+    im->point = fresh[i].point;
+    im->normal = fresh[i].normal;
     im->age = 0;
   }
 }

@@ -42,8 +42,9 @@ TessRenderer *tess_preview_painter_renderer(TessPreviewPainter *pp);
 void tess_preview_painter_advance_animation(TessPreviewPainter *pp, double sim_seconds);
 uint32_t tess_preview_painter_sprite_frame(const TessPreviewPainter *pp, TessId sprite);
 
-/* Remembers the impacts of the step just taken (for the contacts overlay);
- * call after each step, or let the widget do it. Cleared by a seek. */
+/* Takes the impacts of the live steps since the last call from the
+ * playback (for the contacts overlay, shown for half a second) and ages the
+ * older ones; call once per frame. Cleared by a seek. */
 void tess_preview_painter_collect_contacts(TessPreviewPainter *pp, const TessPreviewLevel *pl);
 void tess_preview_painter_clear_contacts(TessPreviewPainter *pp);
 

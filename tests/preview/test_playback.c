@@ -471,6 +471,32 @@ static void drag_pulls_towards_the_pointer(void) {
   tess_playback_destroy(pb);
 }
 
+static void impacts_are_collected_for_the_overlay(void) {
+  TessPlaybackDef def;
+  tess_playback_def_default(&def);
+  def.hz = HZ;
+  TessPlayback *pb = make_playback(&def);
+  TessError err;
+  TessPlaybackImpact im[256];
+  uint32_t total = 0, floor_hits = 0;
+  tess_playback_set_playing(pb, true);
+  for (int f = 0; f < 60; f++) {
+    tess_playback_advance(pb, 2.0 / 60.0, &err); /* two steps a frame: both steps' impacts count */
+    uint32_t n = tess_playback_take_impacts(pb, im, 256);
+    for (uint32_t i = 0; i < n; i++) {
+      CHECK(fabsf(tess_v2_length(im[i].normal) - 1.0f) < 1e-3f);
+      /* On the floor (its top is at y = 11), along the vertical (either sign:
+       * the overlay draws the normal as core reports it). */
+      if (fabsf(im[i].normal.y) > 0.9f && im[i].point.y > 10.5f && im[i].point.y < 11.2f) floor_hits++;
+    }
+    total += n;
+  }
+  CHECK(total > 0);
+  CHECK_MSG(floor_hits >= 8, "%u impacts on the floor", floor_hits);
+  CHECK(tess_playback_take_impacts(pb, im, 256) == 0); /* taken */
+  tess_playback_destroy(pb);
+}
+
 static void sprite_frames_follow_the_differential(void) {
   TessFramePlayer fp = {0, 0.0};
   for (int i = 0; i < 4; i++) tess_frame_player_advance(&fp, 0.25, 6);
@@ -505,4 +531,5 @@ TESS_TEST_MAIN(TEST(wall_time_becomes_whole_steps), TEST(a_slow_frame_never_spir
                TEST(memory_bound_is_respected), TEST(negative_speed_goes_back),
                TEST(backwards_through_keyframe_intervals_is_exact),
                TEST(interactions_are_part_of_the_recording), TEST(drag_pulls_towards_the_pointer),
-               TEST(sprite_frames_follow_the_differential), TEST(bad_definition_is_refused))
+               TEST(impacts_are_collected_for_the_overlay), TEST(sprite_frames_follow_the_differential),
+               TEST(bad_definition_is_refused))
