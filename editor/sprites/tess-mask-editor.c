@@ -203,6 +203,7 @@ static void load_sprite(TessMaskEditor *self) {
   }
   update_moments(self);
   tess_mask_view_set_frame(self->view, self->frame);
+  tess_mask_view_set_anchor(self->view, self->has_work, self->work.anchor.x, self->work.anchor.y);
   sync_controls(self);
   update_view(self);
   update_readouts(self);
@@ -668,6 +669,33 @@ static gboolean on_window_close(GtkWindow *window, TessMaskEditor *editor) {
   return FALSE;
 }
 
+/* The editor's own window has no application actions: undo and redo here
+ * act on the document directly, as the main window's would. */
+static gboolean on_undo_key(GtkWidget *window, GVariant *args, gpointer user) {
+  TessMaskEditor *editor = TESS_MASK_EDITOR(gtk_window_get_child(GTK_WINDOW(window)));
+  gboolean redo = g_variant_get_boolean(args);
+  if (!editor->doc) return TRUE;
+  tess_mask_editor_flush(editor);
+  TessProject *p = tess_document_get_project(editor->doc);
+  g_autoptr(GError) error = NULL;
+  if (redo ? tess_project_can_redo(p) : tess_project_can_undo(p)) {
+    if (!(redo ? tess_document_redo(editor->doc, &error) : tess_document_undo(editor->doc, &error)))
+      show_message(editor, error->message);
+  }
+  return TRUE;
+}
+
+static gboolean on_close_key(GtkWidget *window, GVariant *args, gpointer user) {
+  gtk_window_close(GTK_WINDOW(window));
+  return TRUE;
+}
+
+static void add_shortcut(GtkShortcutController *c, const char *accel, GtkShortcutFunc fn, GVariant *args) {
+  GtkShortcut *s = gtk_shortcut_new(gtk_shortcut_trigger_parse_string(accel), gtk_callback_action_new(fn, NULL, NULL));
+  if (args) gtk_shortcut_set_arguments(s, args);
+  gtk_shortcut_controller_add_shortcut(c, s);
+}
+
 GtkWindow *tess_mask_editor_window_new(GtkWindow *parent, TessDocument *doc, TessId sprite) {
   GtkWindow *window = GTK_WINDOW(gtk_window_new());
   TessProject *p = tess_document_get_project(doc);
@@ -684,5 +712,13 @@ GtkWindow *tess_mask_editor_window_new(GtkWindow *parent, TessDocument *doc, Tes
   tess_mask_editor_set_sprite(TESS_MASK_EDITOR(editor), sprite);
   gtk_window_set_child(window, editor);
   g_signal_connect(window, "close-request", G_CALLBACK(on_window_close), editor);
+  GtkShortcutController *keys = GTK_SHORTCUT_CONTROLLER(gtk_shortcut_controller_new());
+  gtk_shortcut_controller_set_scope(keys, GTK_SHORTCUT_SCOPE_GLOBAL);
+  add_shortcut(keys, "<Control>z", on_undo_key, g_variant_new_boolean(FALSE));
+  add_shortcut(keys, "<Control><Shift>z", on_undo_key, g_variant_new_boolean(TRUE));
+  add_shortcut(keys, "<Control>y", on_undo_key, g_variant_new_boolean(TRUE));
+  add_shortcut(keys, "Escape", on_close_key, NULL);
+  add_shortcut(keys, "<Control>w", on_close_key, NULL);
+  gtk_widget_add_controller(GTK_WIDGET(window), GTK_EVENT_CONTROLLER(keys));
   return window;
 }

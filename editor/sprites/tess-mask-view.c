@@ -21,6 +21,11 @@ struct _TessMaskView {
   guint overlays;
   gboolean editable;
   double zoom;                 /* 0 = fit */
+  double pan_x, pan_y;         /* widget pixels added to the centred position */
+  gboolean panning;
+  double pan_x0, pan_y0;       /* pan at the start of a pan drag */
+  gboolean has_anchor;
+  double anchor_x, anchor_y;   /* frame pixels */
   /* a vertex drag */
   gboolean dragging;
   guint drag_piece, drag_vertex;
@@ -47,8 +52,8 @@ static void layout(TessMaskView *v, int width, int height, double *scale, double
     if (s < 0.05) s = 0.05;
   }
   *scale = s;
-  *ox = floor((width - v->frame_w * s) / 2.0);
-  *oy = floor((height - v->frame_h * s) / 2.0);
+  *ox = floor((width - v->frame_w * s) / 2.0 + v->pan_x);
+  *oy = floor((height - v->frame_h * s) / 2.0 + v->pan_y);
 }
 
 void tess_mask_view_frame_to_widget(TessMaskView *v, double fx, double fy, double *wx, double *wy) {
@@ -206,6 +211,18 @@ void tess_mask_view_draw(TessMaskView *v, cairo_t *cr, int width, int height) {
       cairo_stroke(cr);
     }
   }
+  if (v->has_anchor) {
+    /* The anchor: where the body's origin sits (a magenta cross in a ring). */
+    double ax = ox + v->anchor_x * s, ay = oy + v->anchor_y * s;
+    cairo_set_line_width(cr, 2.0);
+    cairo_set_source_rgb(cr, 0.85, 0.15, 0.75);
+    cairo_arc(cr, ax, ay, 6.0, 0, 2 * M_PI);
+    cairo_move_to(cr, ax - 10, ay);
+    cairo_line_to(cr, ax + 10, ay);
+    cairo_move_to(cr, ax, ay - 10);
+    cairo_line_to(cr, ax, ay + 10);
+    cairo_stroke(cr);
+  }
   if (v->editable && (v->overlays & TESS_MASK_OVERLAY_SHAPE)) {
     for (uint32_t i = 0; i < m->piece_count; i++)
       for (uint32_t k = 0; k < m->pieces[i].count; k++) {
@@ -286,7 +303,15 @@ void tess_mask_view_set_editable(TessMaskView *v, gboolean editable) {
   gtk_widget_queue_draw(GTK_WIDGET(v));
 }
 
+void tess_mask_view_set_anchor(TessMaskView *v, gboolean show, double x, double y) {
+  v->has_anchor = show;
+  v->anchor_x = x;
+  v->anchor_y = y;
+  gtk_widget_queue_draw(GTK_WIDGET(v));
+}
+
 void tess_mask_view_set_zoom(TessMaskView *v, double zoom) {
+  if (zoom <= 0) v->pan_x = v->pan_y = 0; /* fit: centred again */
   v->zoom = zoom > 0 ? CLAMP(zoom, 0.05, 64.0) : 0.0;
   gtk_widget_queue_draw(GTK_WIDGET(v));
   g_signal_emit(v, signals[SIGNAL_ZOOM_CHANGED], 0);
@@ -353,15 +378,29 @@ gboolean tess_mask_view_remove_at(TessMaskView *v, double wx, double wy) {
 /* ---- Gestures ------------------------------------------------------------ */
 
 static void on_drag_begin(GtkGestureDrag *g, double x, double y, TessMaskView *v) {
-  if (tess_mask_view_press_vertex(v, x, y)) gtk_gesture_set_state(GTK_GESTURE(g), GTK_EVENT_SEQUENCE_CLAIMED);
+  if (tess_mask_view_press_vertex(v, x, y)) {
+    gtk_gesture_set_state(GTK_GESTURE(g), GTK_EVENT_SEQUENCE_CLAIMED);
+    return;
+  }
+  /* Not on a vertex: the drag pans the view. */
+  v->panning = TRUE;
+  v->pan_x0 = v->pan_x;
+  v->pan_y0 = v->pan_y;
 }
 
 static void on_drag_update(GtkGestureDrag *g, double dx, double dy, TessMaskView *v) {
-  if (v->dragging) tess_mask_view_drag_to(v, v->drag_x0 + dx, v->drag_y0 + dy, FALSE);
+  if (v->dragging) {
+    tess_mask_view_drag_to(v, v->drag_x0 + dx, v->drag_y0 + dy, FALSE);
+  } else if (v->panning) {
+    v->pan_x = v->pan_x0 + dx;
+    v->pan_y = v->pan_y0 + dy;
+    gtk_widget_queue_draw(GTK_WIDGET(v));
+  }
 }
 
 static void on_drag_end(GtkGestureDrag *g, double dx, double dy, TessMaskView *v) {
   if (v->dragging) tess_mask_view_drag_to(v, v->drag_x0 + dx, v->drag_y0 + dy, TRUE);
+  v->panning = FALSE;
 }
 
 static void on_primary_pressed(GtkGestureClick *g, int n_press, double x, double y, TessMaskView *v) {
@@ -374,9 +413,36 @@ static void on_secondary_pressed(GtkGestureClick *g, int n_press, double x, doub
 
 static gboolean on_scroll(GtkEventControllerScroll *c, double dx, double dy, TessMaskView *v) {
   GdkModifierType mods = gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(c));
-  if (!(mods & GDK_CONTROL_MASK) || dy == 0) return FALSE;
+  if (!(mods & GDK_CONTROL_MASK)) {
+    v->pan_x -= dx * 24.0;
+    v->pan_y -= dy * 24.0;
+    gtk_widget_queue_draw(GTK_WIDGET(v));
+    return TRUE;
+  }
+  if (dy == 0) return FALSE;
+  /* Zoom about the frame's point under the pointer. */
+  double px = gtk_widget_get_width(GTK_WIDGET(v)) / 2.0, py = gtk_widget_get_height(GTK_WIDGET(v)) / 2.0;
+  GdkEvent *event = gtk_event_controller_get_current_event(GTK_EVENT_CONTROLLER(c));
+  double ex, ey;
+  if (event && gdk_event_get_position(event, &ex, &ey)) {
+    graphene_point_t in, out;
+    in = GRAPHENE_POINT_INIT((float)ex, (float)ey);
+    GtkNative *native = gtk_widget_get_native(GTK_WIDGET(v));
+    double sx = 0, sy = 0;
+    if (native) gtk_native_get_surface_transform(native, &sx, &sy);
+    in.x -= (float)sx;
+    in.y -= (float)sy;
+    if (native && gtk_widget_compute_point(GTK_WIDGET(native), GTK_WIDGET(v), &in, &out)) px = out.x, py = out.y;
+  }
+  double fx, fy;
+  tess_mask_view_widget_to_frame(v, px, py, &fx, &fy);
   double z = tess_mask_view_get_zoom(v);
   tess_mask_view_set_zoom(v, dy < 0 ? z * 1.25 : z / 1.25);
+  double nx, ny;
+  tess_mask_view_frame_to_widget(v, fx, fy, &nx, &ny);
+  v->pan_x += px - nx;
+  v->pan_y += py - ny;
+  gtk_widget_queue_draw(GTK_WIDGET(v));
   return TRUE;
 }
 
@@ -438,7 +504,7 @@ static void tess_mask_view_init(TessMaskView *v) {
   g_signal_connect(right, "pressed", G_CALLBACK(on_secondary_pressed), v);
   gtk_widget_add_controller(GTK_WIDGET(v), GTK_EVENT_CONTROLLER(right));
 
-  GtkEventController *scroll = gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  GtkEventController *scroll = gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
   g_signal_connect(scroll, "scroll", G_CALLBACK(on_scroll), v);
   gtk_widget_add_controller(GTK_WIDGET(v), scroll);
 }

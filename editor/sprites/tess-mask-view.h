@@ -37,7 +37,10 @@ void tess_mask_view_set_overlays(TessMaskView *v, guint overlays);
 guint tess_mask_view_get_overlays(TessMaskView *v);
 /* Whether vertices can be edited (the shape is made of pieces). */
 void tess_mask_view_set_editable(TessMaskView *v, gboolean editable);
-/* 0 = fit the frame into the widget. */
+/* The sprite's anchor (the body's origin), frame pixels. */
+void tess_mask_view_set_anchor(TessMaskView *v, gboolean show, double x, double y);
+/* 0 = fit the frame into the widget (and centre it again). A drag away
+ * from the vertices or a scroll pans; Ctrl+scroll zooms about the pointer. */
 void tess_mask_view_set_zoom(TessMaskView *v, double zoom);
 double tess_mask_view_get_zoom(TessMaskView *v); /* the effective scale */
 

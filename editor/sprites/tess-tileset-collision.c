@@ -554,6 +554,30 @@ static void tess_tileset_collision_init(TessTilesetCollision *self) {
 
 GtkWidget *tess_tileset_collision_new(void) { return g_object_new(TESS_TYPE_TILESET_COLLISION, NULL); }
 
+/* Undo and redo in this window act on the document, as the main window's would. */
+static gboolean on_undo_key(GtkWidget *window, GVariant *args, gpointer user) {
+  TessTilesetCollision *self = TESS_TILESET_COLLISION(gtk_window_get_child(GTK_WINDOW(window)));
+  gboolean redo = g_variant_get_boolean(args);
+  if (!self->doc) return TRUE;
+  TessProject *p = tess_document_get_project(self->doc);
+  g_autoptr(GError) error = NULL;
+  if (redo ? tess_project_can_redo(p) : tess_project_can_undo(p))
+    if (!(redo ? tess_document_redo(self->doc, &error) : tess_document_undo(self->doc, &error)))
+      show_message(self, error->message);
+  return TRUE;
+}
+
+static gboolean on_close_key(GtkWidget *window, GVariant *args, gpointer user) {
+  gtk_window_close(GTK_WINDOW(window));
+  return TRUE;
+}
+
+static void add_shortcut(GtkShortcutController *c, const char *accel, GtkShortcutFunc fn, GVariant *args) {
+  GtkShortcut *s = gtk_shortcut_new(gtk_shortcut_trigger_parse_string(accel), gtk_callback_action_new(fn, NULL, NULL));
+  if (args) gtk_shortcut_set_arguments(s, args);
+  gtk_shortcut_controller_add_shortcut(c, s);
+}
+
 GtkWindow *tess_tileset_collision_window_new(GtkWindow *parent, TessDocument *doc, TessId tileset) {
   GtkWindow *window = GTK_WINDOW(gtk_window_new());
   gtk_window_set_title(window, _("Tileset Collision"));
@@ -566,5 +590,13 @@ GtkWindow *tess_tileset_collision_window_new(GtkWindow *parent, TessDocument *do
   tess_tileset_collision_set_document(TESS_TILESET_COLLISION(tc), doc);
   if (tileset) tess_tileset_collision_set_tileset(TESS_TILESET_COLLISION(tc), tileset);
   gtk_window_set_child(window, tc);
+  GtkShortcutController *keys = GTK_SHORTCUT_CONTROLLER(gtk_shortcut_controller_new());
+  gtk_shortcut_controller_set_scope(keys, GTK_SHORTCUT_SCOPE_GLOBAL);
+  add_shortcut(keys, "<Control>z", on_undo_key, g_variant_new_boolean(FALSE));
+  add_shortcut(keys, "<Control><Shift>z", on_undo_key, g_variant_new_boolean(TRUE));
+  add_shortcut(keys, "<Control>y", on_undo_key, g_variant_new_boolean(TRUE));
+  add_shortcut(keys, "Escape", on_close_key, NULL);
+  add_shortcut(keys, "<Control>w", on_close_key, NULL);
+  gtk_widget_add_controller(GTK_WIDGET(window), GTK_EVENT_CONTROLLER(keys));
   return window;
 }

@@ -354,6 +354,62 @@ done:
   g_object_unref(doc);
 }
 
+/* The mask editor's own window: Ctrl+Z undoes there (typed with xdotool),
+ * Ctrl+Shift+Z redoes, Escape closes it and the pending edit is committed. */
+static void sprites_mask_window_keys(void) {
+  if (!g_find_program_in_path("xdotool")) {
+    printf("xdotool is missing: the window's keys are not checked\n");
+    return;
+  }
+  TessDocument *doc = new_document("keys.tessera");
+  g_autofree char *png = write_sprite_png("keys.png");
+  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
+  g_object_ref_sink(panel);
+  tess_sprite_panel_set_document(panel, doc);
+  TessId id = import_sprite(panel, png);
+  TessProject *p = tess_document_get_project(doc);
+  GtkWindow *win = tess_mask_editor_window_new(NULL, doc, id);
+  gtk_window_set_title(win, "sprites-mask-keys");
+  gtk_window_present(win);
+  spin_for(300);
+  TessMaskEditor *editor = TESS_MASK_EDITOR(gtk_window_get_child(win));
+  gtk_range_set_value(tess_mask_editor_get_threshold(editor), 150);
+  CHECK(tess_project_sprite(p, id)->mask.threshold == 150);
+  g_autofree char *wid = NULL;
+  CHECK(g_spawn_command_line_sync("xdotool search --name ^sprites-mask-keys$", &wid, NULL, NULL, NULL) && wid && *wid);
+  if (wid && *wid) {
+    char *nl = strchr(wid, '\n');
+    if (nl) *nl = '\0';
+    char args[256];
+    snprintf(args, sizeof args, "windowfocus --sync %s key ctrl+z", wid);
+    CHECK(xdotool(args));
+    spin_for(300);
+    CHECK(tess_project_sprite(p, id)->mask.threshold == 1);
+    spin_for(100);
+    CHECK(gtk_range_get_value(tess_mask_editor_get_threshold(editor)) == 1.0); /* read back */
+    CHECK(xdotool("key ctrl+shift+z"));
+    spin_for(300);
+    CHECK(tess_project_sprite(p, id)->mask.threshold == 150);
+    GtkWindow *alive = win;
+    g_object_add_weak_pointer(G_OBJECT(alive), (gpointer *)&alive);
+    CHECK(xdotool("key Escape"));
+    spin_for(300);
+    CHECK(alive == NULL);
+    if (alive) {
+      g_object_remove_weak_pointer(G_OBJECT(alive), (gpointer *)&alive);
+      gtk_window_destroy(alive);
+    }
+  } else {
+    gtk_window_destroy(win);
+  }
+  TessProject *disk = fixture_load(tess_document_get_path(doc));
+  CHECK(disk && tess_project_sprite(disk, id)->mask.threshold == 150);
+  if (disk) tess_project_destroy(disk);
+  fixture_spin();
+  g_object_unref(panel);
+  g_object_unref(doc);
+}
+
 /* Drag a vertex, add one on an edge, remove one: the stored shape changes,
  * the readouts follow, each is one undo step, and the file holds it. */
 static void sprites_vertex_edit(void) {
@@ -647,6 +703,7 @@ static const TessTestCase cases[] = {
     {"sprites_import", sprites_import},
     {"sprites_threshold_drag", sprites_threshold_drag},
     {"sprites_slider_pointer_drag", sprites_slider_pointer_drag},
+    {"sprites_mask_window_keys", sprites_mask_window_keys},
     {"sprites_vertex_edit", sprites_vertex_edit},
     {"sprites_tileset_trace_all", sprites_tileset_trace_all},
     {"sprites_mask_view_render", sprites_mask_view_render},
