@@ -371,15 +371,11 @@ static void prepare_contacts(TessWorld *w, float h) {
     Constraint *k = (Constraint *)(w->cbuf + off);
     off += constraint_size(k->point_count);
     const Contact *c = &w->contacts[k->contact];
-    const Body *a = c->body_a == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_a];
-    const Body *b = c->body_b == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_b];
-    bool dyn_a = a && a->type == TESS_BODY_DYNAMIC && a->awake;
-    bool dyn_b = b && b->type == TESS_BODY_DYNAMIC && b->awake;
-    k->solve = dyn_a || dyn_b;
-    if (!k->solve) continue;
-    k->state_a = a && phys_body_active(a) ? w->state_of[c->body_a] : 0;
-    k->state_b = b && phys_body_active(b) ? w->state_of[c->body_b] : 0;
+    k->state_a = c->body_a == TESS_NULL_INDEX ? 0 : w->state_of[c->body_a];
+    k->state_b = c->body_b == TESS_NULL_INDEX ? 0 : w->state_of[c->body_b];
     const BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
+    k->solve = sa->dynamic || sb->dynamic; /* the fixed state 0 is not dynamic */
+    if (!k->solve) continue;
     float ma = sa->inv_m, ia = sa->inv_i, mb = sb->inv_m, ib = sb->inv_i;
     Softness s = (ma == 0.0f || mb == 0.0f) ? soft_static : soft;
     k->bias_rate = s.bias_rate;
@@ -755,7 +751,9 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
   /* states in the order the constraints name their bodies, then the rest */
-  memset(w->state_of, 0, (size_t)w->body_count * sizeof(uint32_t));
+  /* state_of: first UINT32_MAX for the awake (one sequential pass over the
+   * bodies), then the numbers, so the constraint walk never opens a Body */
+  for (uint32_t i = 0; i < w->body_count; i++) w->state_of[i] = phys_body_active(&w->bodies[i]) ? UINT32_MAX : 0;
   for (size_t off = 0; off < w->cbuf_size;) {
     const Constraint *k = (const Constraint *)(w->cbuf + off);
     off += constraint_size(k->point_count);
@@ -763,13 +761,13 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     uint32_t ends[2] = {c->body_a, c->body_b};
     for (int e = 0; e < 2; e++) {
       uint32_t i = ends[e];
-      if (i == TESS_NULL_INDEX || w->state_of[i] || !phys_body_active(&w->bodies[i])) continue;
+      if (i == TESS_NULL_INDEX || w->state_of[i] != UINT32_MAX) continue;
       w->active[w->active_count++] = i;
       w->state_of[i] = w->active_count;
     }
   }
   for (uint32_t i = 0; i < w->body_count; i++) {
-    if (w->state_of[i] || !phys_body_active(&w->bodies[i])) continue;
+    if (w->state_of[i] != UINT32_MAX) continue;
     w->active[w->active_count++] = i;
     w->state_of[i] = w->active_count;
   }
@@ -820,14 +818,11 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     solve_contacts(w, inv_h, false);
   }
   apply_restitution(w);
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    Body *b = &w->bodies[i];
-    b->force = tess_v2(0.0f, 0.0f);
-    b->torque = 0.0f;
-  }
   for (uint32_t k = 0; k < na; k++) {
     Body *b = &w->bodies[active[k]];
     const BodyState *s = &st[k + 1];
+    b->force = tess_v2(0.0f, 0.0f); /* only awake dynamic bodies take forces */
+    b->torque = 0.0f;
     TessVec2 v = s->v;
     float av = s->w;
     float speed = tess_v2_length(v);
