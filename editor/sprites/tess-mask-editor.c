@@ -10,6 +10,34 @@
 #include "tessera/image.h"
 #include "tessera/mask.h"
 
+/* The decoded sprite, reference-counted: a trace running on a worker
+ * thread keeps it alive while the editor moves on to another sprite. */
+typedef struct SharedImage {
+  TessImage image;
+} SharedImage;
+
+static void shared_image_clear(gpointer data) { tess_image_clear(&((SharedImage *)data)->image); }
+static void shared_image_unref(SharedImage *si) { g_atomic_rc_box_release_full(si, shared_image_clear); }
+
+/* One trace on the worker: the mask's settings in, the traced mask out. */
+typedef struct TraceJob {
+  SharedImage *image;
+  TessImageView frame;
+  TessSpriteMask mask;
+  TessMaskMoments moments;
+  gboolean has_moments;
+  TessResult result;
+  TessError err;
+  guint generation;
+} TraceJob;
+
+static void trace_job_free(gpointer data) {
+  TraceJob *job = data;
+  tess_sprite_mask_clear(&job->mask);
+  shared_image_unref(job->image);
+  g_free(job);
+}
+
 struct _TessMaskEditor {
   GtkBox parent_instance;
 
@@ -18,8 +46,7 @@ struct _TessMaskEditor {
   TessId sprite;
   TessSprite work;              /* the sprite as edited; owned deep copy */
   gboolean has_work;
-  TessImage image;              /* the decoded PNG (all frames) */
-  gboolean has_image;
+  SharedImage *image;           /* the decoded PNG (all frames); shared with a trace worker */
   TessImageView frame;          /* the first frame, in `image` */
   TessMaskMoments moments;
   gboolean has_moments;
@@ -43,6 +70,13 @@ struct _TessMaskEditor {
   gboolean slider_held;         /* the pointer holds the threshold slider: one undo step until release */
   guint commit_source, reload_source;
   gboolean applying, loading;
+
+  /* Traces of big sprites run on a worker; only the newest request counts. */
+  guint64 async_pixels;         /* frames of at least this many pixels trace on the worker */
+  guint generation;             /* bumped by each request and each reload */
+  gboolean trace_running, trace_pending;
+  gconstpointer pending_source;
+  GCancellable *cancellable;
 };
 
 G_DEFINE_FINAL_TYPE(TessMaskEditor, tess_mask_editor, GTK_TYPE_BOX)
@@ -54,8 +88,7 @@ static TessProject *project(TessMaskEditor *self) { return self->doc ? tess_docu
 static void clear_work(TessMaskEditor *self) {
   if (self->has_work) tess_sprite_clear(&self->work);
   self->has_work = FALSE;
-  if (self->has_image) tess_image_clear(&self->image);
-  self->has_image = FALSE;
+  g_clear_pointer(&self->image, shared_image_unref);
   memset(&self->frame, 0, sizeof self->frame);
   self->has_moments = FALSE;
 }
@@ -182,6 +215,8 @@ static void sync_controls(TessMaskEditor *self) {
 }
 
 static void load_sprite(TessMaskEditor *self) {
+  self->generation++; /* a trace still running belongs to what was loaded before */
+  self->trace_pending = FALSE;
   clear_work(self);
   self->merge = 0;
   self->vertex_drag = FALSE;
@@ -191,11 +226,13 @@ static void load_sprite(TessMaskEditor *self) {
   if (sp && tess_sprite_copy(&self->work, sp) == TESS_OK) {
     self->has_work = TRUE;
     TessError err = {0};
-    if (tess_png_decode(sp->png, sp->png_size, sp->name, &self->image, &err) == TESS_OK) {
-      self->has_image = TRUE;
+    TessImage decoded;
+    if (tess_png_decode(sp->png, sp->png_size, sp->name, &decoded, &err) == TESS_OK) {
+      self->image = g_atomic_rc_box_new0(SharedImage);
+      self->image->image = decoded;
       uint32_t frames = sp->frame_count ? sp->frame_count : 1;
-      self->frame = tess_image_view(&self->image);
-      self->frame.width = self->image.width / frames ? self->image.width / frames : self->image.width;
+      self->frame = tess_image_view(&decoded);
+      self->frame.width = decoded.width / frames ? decoded.width / frames : decoded.width;
     } else {
       g_autofree char *msg = tess_document_describe_error(TESS_ERR_FORMAT, &err);
       show_message(self, msg);
@@ -207,7 +244,7 @@ static void load_sprite(TessMaskEditor *self) {
   sync_controls(self);
   update_view(self);
   update_readouts(self);
-  gtk_widget_set_sensitive(GTK_WIDGET(self->threshold), self->has_image);
+  gtk_widget_set_sensitive(GTK_WIDGET(self->threshold), self->image != NULL);
 }
 
 static gboolean reload_idle(gpointer user) {
@@ -335,11 +372,78 @@ static void read_controls(TessMaskEditor *self) {
   m->largest_island_only = gtk_check_button_get_active(self->largest);
 }
 
+static void trace_thread(GTask *task, gpointer source, gpointer data, GCancellable *cancellable) {
+  TraceJob *job = data;
+  job->result = tess_sprite_mask_trace(job->frame, &job->mask, &job->err);
+  job->has_moments = job->result == TESS_OK && tess_mask_moments(job->frame, job->mask.threshold, &job->moments);
+  g_task_return_boolean(task, TRUE);
+}
+
+static void start_trace(TessMaskEditor *self);
+
+static void trace_done(GObject *source, GAsyncResult *res, gpointer user) {
+  TessMaskEditor *self = TESS_MASK_EDITOR(source);
+  TraceJob *job = g_task_get_task_data(G_TASK(res));
+  self->trace_running = FALSE;
+  if (g_cancellable_is_cancelled(self->cancellable)) return; /* disposed */
+  if (job->generation == self->generation && self->has_work) {
+    if (job->result == TESS_OK) {
+      /* The worker traced a copy of `work`'s mask: take its geometry. */
+      TessSpriteMask traced = job->mask;
+      memset(&job->mask, 0, sizeof job->mask);
+      tess_sprite_mask_clear(&self->work.mask);
+      self->work.mask = traced;
+      self->moments = job->moments;
+      self->has_moments = job->has_moments;
+      self->moments_threshold = traced.threshold;
+      apply(self, self->pending_source, FALSE, FALSE);
+    } else {
+      g_autofree char *msg = tess_document_describe_error(job->result, &job->err);
+      show_message(self, msg);
+      update_readouts(self);
+    }
+  }
+  if (self->trace_pending) start_trace(self); /* a newer value came meanwhile: stale results were dropped */
+}
+
+static void start_trace(TessMaskEditor *self) {
+  self->trace_pending = FALSE;
+  if (!self->has_work || !self->image) return;
+  TraceJob *job = g_new0(TraceJob, 1);
+  if (tess_sprite_mask_copy(&job->mask, &self->work.mask) != TESS_OK) {
+    g_free(job);
+    return;
+  }
+  job->image = g_atomic_rc_box_acquire(self->image);
+  job->frame = self->frame;
+  job->generation = self->generation;
+  self->trace_running = TRUE;
+  GTask *task = g_task_new(self, self->cancellable, trace_done, NULL);
+  g_task_set_task_data(task, job, trace_job_free);
+  g_task_run_in_thread(task, trace_thread);
+  g_object_unref(task);
+}
+
+/* Traces `work` with its settings and applies it: at once for ordinary
+ * sprites; on the worker for big ones, the view keeping the last result
+ * until the newest request's trace is back. */
+static void request_trace(TessMaskEditor *self, gconstpointer source) {
+  guint64 pixels = (guint64)self->frame.width * self->frame.height;
+  if (!self->image || pixels < self->async_pixels) {
+    if (retrace(self)) apply(self, source, FALSE, FALSE);
+    else update_view(self);
+    return;
+  }
+  self->generation++;
+  self->pending_source = source;
+  if (self->trace_running) self->trace_pending = TRUE;
+  else start_trace(self);
+}
+
 static void on_setting_changed(GObject *control, GParamSpec *pspec, TessMaskEditor *self) {
   if (self->loading || !self->has_work) return;
   read_controls(self);
-  if (retrace(self)) apply(self, control, FALSE, FALSE);
-  else update_view(self);
+  request_trace(self, control);
 }
 
 /* The slider's own gesture claims the pointer, so its press and release
@@ -449,6 +553,8 @@ void tess_mask_editor_set_sprite(TessMaskEditor *self, TessId sprite) {
 }
 
 TessId tess_mask_editor_get_sprite(TessMaskEditor *self) { return self->sprite; }
+void tess_mask_editor_set_async_pixels(TessMaskEditor *self, guint64 pixels) { self->async_pixels = pixels; }
+gboolean tess_mask_editor_is_tracing(TessMaskEditor *self) { return self->trace_running || self->trace_pending; }
 TessMaskView *tess_mask_editor_get_view(TessMaskEditor *self) { return self->view; }
 GtkRange *tess_mask_editor_get_threshold(TessMaskEditor *self) { return GTK_RANGE(self->threshold); }
 GtkSpinButton *tess_mask_editor_get_max_vertices(TessMaskEditor *self) { return self->max_vertices; }
@@ -493,6 +599,8 @@ static GtkWidget *zoom_button(TessMaskEditor *self, const char *icon, const char
 
 static void tess_mask_editor_dispose(GObject *object) {
   TessMaskEditor *self = TESS_MASK_EDITOR(object);
+  g_cancellable_cancel(self->cancellable);
+  self->trace_pending = FALSE;
   tess_mask_editor_flush(self);
   if (self->reload_source) g_source_remove(self->reload_source);
   self->reload_source = 0;
@@ -507,6 +615,7 @@ static void tess_mask_editor_dispose(GObject *object) {
 
 static void tess_mask_editor_finalize(GObject *object) {
   TessMaskEditor *self = TESS_MASK_EDITOR(object);
+  g_clear_object(&self->cancellable);
   g_array_unref(self->level_ids);
   g_array_unref(self->material_ids);
   G_OBJECT_CLASS(tess_mask_editor_parent_class)->finalize(object);
@@ -519,6 +628,8 @@ static void tess_mask_editor_class_init(TessMaskEditorClass *klass) {
 
 static void tess_mask_editor_init(TessMaskEditor *self) {
   static const double zoom_in = 1.25, zoom_out = 0.8, zoom_fit = 0.0;
+  self->async_pixels = TESS_MASK_EDITOR_ASYNC_PIXELS;
+  self->cancellable = g_cancellable_new();
   self->level_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
   self->material_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
   gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_HORIZONTAL);

@@ -410,6 +410,75 @@ static void sprites_mask_window_keys(void) {
   g_object_unref(doc);
 }
 
+static void count_sprite_changes(TessDocument *doc, gpointer change, int *count) {
+  if (((const TessChange *)change)->kind == TESS_CHANGE_SPRITE) (*count)++;
+}
+
+/* Big sprites trace on a worker (forced here for a small one): three
+ * values in a row, the two older results dropped, the newest applied as
+ * one edit, one undo step. */
+static void sprites_threshold_worker(void) {
+  TessDocument *doc = new_document("worker.tessera");
+  g_autofree char *png = write_sprite_png("worker.png");
+  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
+  g_object_ref_sink(panel);
+  tess_sprite_panel_set_document(panel, doc);
+  TessId id = import_sprite(panel, png);
+  TessProject *p = tess_document_get_project(doc);
+  TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
+  GtkWindow *win = host(GTK_WIDGET(editor), 1000, 660);
+  tess_mask_editor_set_document(editor, doc);
+  tess_mask_editor_set_sprite(editor, id);
+  tess_mask_editor_set_async_pixels(editor, 0);
+  int changes = 0;
+  gulong h = g_signal_connect(doc, "changed", G_CALLBACK(count_sprite_changes), &changes);
+  GtkRange *range = tess_mask_editor_get_threshold(editor);
+  gtk_range_set_value(range, 20);
+  gtk_range_set_value(range, 60);
+  gtk_range_set_value(range, 140);
+  CHECK(tess_mask_editor_is_tracing(editor));
+  CHECK(tess_project_sprite(p, id)->mask.threshold == 1); /* nothing applied before a result is back */
+  for (int i = 0; i < 2000 && tess_mask_editor_is_tracing(editor); i++) {
+    fixture_spin();
+    g_usleep(1000);
+  }
+  CHECK(!tess_mask_editor_is_tracing(editor));
+  CHECK(changes == 1);
+  const TessSprite *sp = tess_project_sprite(p, id);
+  CHECK(sp->mask.threshold == 140 && sp->mask.area == 800.0);
+  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AREA), "800 px²") == 0);
+  g_signal_handler_disconnect(doc, h);
+  wait_commit(doc, editor);
+  TessProject *disk = fixture_load(tess_document_get_path(doc));
+  CHECK(disk && tess_project_sprite(disk, id)->mask.threshold == 140);
+  if (disk) tess_project_destroy(disk);
+  g_autoptr(GError) error = NULL;
+  CHECK(tess_document_undo(doc, &error));
+  CHECK(tess_project_sprite(p, id)->mask.threshold == 1);
+
+  /* A trace still running when the window closes keeps the editor (and the
+   * frame it reads) alive until it is back: the value the user left on the
+   * slider is applied and committed, then the editor goes. */
+  fixture_spin();
+  gtk_range_set_value(range, 200);
+  CHECK(tess_mask_editor_is_tracing(editor));
+  TessMaskEditor *alive = editor;
+  g_object_add_weak_pointer(G_OBJECT(alive), (gpointer *)&alive);
+  close_host(win);
+  for (int i = 0; i < 2000 && alive; i++) {
+    fixture_spin();
+    g_usleep(1000);
+  }
+  CHECK(alive == NULL);
+  if (alive) g_object_remove_weak_pointer(G_OBJECT(alive), (gpointer *)&alive);
+  CHECK(tess_project_sprite(p, id)->mask.threshold == 200);
+  disk = fixture_load(tess_document_get_path(doc));
+  CHECK(disk && tess_project_sprite(disk, id)->mask.threshold == 200);
+  if (disk) tess_project_destroy(disk);
+  g_object_unref(panel);
+  g_object_unref(doc);
+}
+
 /* Drag a vertex, add one on an edge, remove one: the stored shape changes,
  * the readouts follow, each is one undo step, and the file holds it. */
 static void sprites_vertex_edit(void) {
@@ -702,6 +771,7 @@ static void sprites_window_hook(void) {
 static const TessTestCase cases[] = {
     {"sprites_import", sprites_import},
     {"sprites_threshold_drag", sprites_threshold_drag},
+    {"sprites_threshold_worker", sprites_threshold_worker},
     {"sprites_slider_pointer_drag", sprites_slider_pointer_drag},
     {"sprites_mask_window_keys", sprites_mask_window_keys},
     {"sprites_vertex_edit", sprites_vertex_edit},
