@@ -237,6 +237,7 @@ static void known_table(TlvLevel *lv, TlvSection *settings, Known k[24]) {
 typedef struct Ctx {
   TlvLevel *lv;
   TlvError *err;
+  uint32_t tileset_of_id[4096]; /* tileset id -> index + 1: every lookup O(1), whatever the file holds */
 } Ctx;
 
 static uint64_t rec_off(const TlvSection *s, uint32_t i, uint32_t field) {
@@ -363,7 +364,7 @@ static TlvResult check_cell_value(Ctx *c, uint32_t cell, uint64_t at, const char
   uint32_t tile_count;
   if (cell == 0) return TLV_OK;
   if (cell & 0x10000000u) return fail(c->err, TLV_ERR_VALUE, at, "%s: cell 0x%08x has the reserved bit set", what, (unsigned)cell);
-  ts = tileset_by_id(c->lv, (cell >> 16) & 0xFFFu);
+  ts = (int64_t)c->tileset_of_id[(cell >> 16) & 0xFFFu] - 1;
   if (ts < 0) return fail(c->err, TLV_ERR_INDEX, at, "%s: cell 0x%08x names tileset %u, which the file lacks", what, (unsigned)cell, (unsigned)((cell >> 16) & 0xFFFu));
   tile_count = rd32(c->lv->tilesets.data + (uint64_t)ts * c->lv->tilesets.stride + 40);
   if ((cell & 0xFFFFu) >= tile_count)
@@ -428,14 +429,14 @@ static TlvResult validate_materials(Ctx *c) {
 
 static TlvResult validate_tilesets(Ctx *c) {
   const TlvSection *s = &c->lv->tilesets;
-  uint32_t i, j;
+  uint32_t i;
   for (i = 0; i < s->count; i++) {
     const uint8_t *r = s->data + (uint64_t)i * s->stride;
     uint64_t at = rec_off(s, i, 0);
     uint32_t id = rd32(r);
     if (id < 1 || id > 4095u) return fail(c->err, TLV_ERR_VALUE, at, "tileset %u: id %u (1..4095)", (unsigned)i, (unsigned)id);
-    for (j = 0; j < i; j++)
-      if (rd32(s->data + (uint64_t)j * s->stride) == id) return fail(c->err, TLV_ERR_VALUE, at, "tileset %u: id %u used twice", (unsigned)i, (unsigned)id);
+    if (c->tileset_of_id[id]) return fail(c->err, TLV_ERR_VALUE, at, "tileset %u: id %u used twice", (unsigned)i, (unsigned)id);
+    c->tileset_of_id[id] = i + 1;
     TRY(check_string(c, rd32(r + 4), at + 4, "tileset name"));
     TRY(check_string(c, rd32(r + 8), at + 8, "tileset source"));
     if (rd32(r + 20) == 0 || rd32(r + 24) == 0) return fail(c->err, TLV_ERR_VALUE, at + 20, "tileset %u: zero tile size", (unsigned)i);
@@ -453,6 +454,7 @@ static TlvResult validate_tiles(Ctx *c) {
     uint64_t at = rec_off(s, i, 0);
     if (rd32(r) > c->lv->materials.count) return fail(c->err, TLV_ERR_INDEX, at, "tile %u: material %u of %u", (unsigned)i, (unsigned)rd32(r), (unsigned)c->lv->materials.count);
     if (r[4] > 2 || r[5] > 1) return fail(c->err, TLV_ERR_VALUE, at + 4, "tile %u: collision kind or one-way flag", (unsigned)i);
+    if (rd32(r + 12) > TLV_MAX_PIECES) return fail(c->err, TLV_ERR_LIMIT, at + 12, "tile %u: %u pieces (at most %u)", (unsigned)i, (unsigned)rd32(r + 12), TLV_MAX_PIECES);
     TRY(check_range(c, rd32(r + 8), rd32(r + 12), &c->lv->polygons, at + 8, "tile shape"));
   }
   return TLV_OK;
@@ -490,6 +492,7 @@ static TlvResult validate_layers(Ctx *c) {
   const TlvSection *s = &c->lv->layers;
   uint64_t ncells = (uint64_t)c->lv->settings.width * c->lv->settings.height; /* <= 2^28 */
   uint32_t i, material_layers = 0;
+  uint64_t cells_end = 0; /* cell arrays follow each other: validation reads each cell once */
   for (i = 0; i < s->count; i++) {
     const uint8_t *r = s->data + (uint64_t)i * s->stride;
     uint64_t at = rec_off(s, i, 0);
@@ -515,9 +518,13 @@ static TlvResult validate_layers(Ctx *c) {
     }
     if (cells_off % TLV_ALIGN) return fail(c->err, TLV_ERR_VALUE, at + 32, "layer %u: cells at offset %llu, not 16-aligned", (unsigned)i, (unsigned long long)cells_off);
     bytes = ncells * width;
+    if (cells_off < cells_end)
+      return fail(c->err, TLV_ERR_RANGE, at + 32, "layer %u: cells at %llu overlap the previous layer's (ending at %llu)", (unsigned)i,
+                  (unsigned long long)cells_off, (unsigned long long)cells_end);
     if (cells_off > c->lv->cells.size || bytes > c->lv->cells.size - cells_off)
       return fail(c->err, TLV_ERR_RANGE, at + 32, "layer %u: %llu cell bytes at %llu outside the %llu-byte cell section", (unsigned)i,
                   (unsigned long long)bytes, (unsigned long long)cells_off, (unsigned long long)c->lv->cells.size);
+    cells_end = cells_off + bytes;
     maxv = max_cells(c->lv->cells.data + cells_off, ncells, width);
     if (maxv >= limit) {
       uint64_t k = find_cell_at_least(c->lv->cells.data + cells_off, ncells, width, (uint32_t)limit);
@@ -541,6 +548,7 @@ static TlvResult validate_collision(Ctx *c) {
     TRY(check_cell_value(c, rd32(r), at, "collision palette"));
     if (rd32(r + 4) > c->lv->materials.count) return fail(c->err, TLV_ERR_INDEX, at + 4, "collision palette %u: material %u of %u", (unsigned)i, (unsigned)rd32(r + 4), (unsigned)c->lv->materials.count);
     if (r[8] > 2 || r[9] > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "collision palette %u: kind or one-way flag", (unsigned)i);
+    if (rd32(r + 16) > TLV_MAX_PIECES) return fail(c->err, TLV_ERR_LIMIT, at + 16, "collision palette %u: %u pieces (at most %u)", (unsigned)i, (unsigned)rd32(r + 16), TLV_MAX_PIECES);
     TRY(check_range(c, rd32(r + 12), rd32(r + 16), &c->lv->polygons, at + 12, "collision palette pieces"));
   }
   if (g->size == 0 && g->count == 0) return TLV_OK; /* no grid: nothing collides per cell */
@@ -557,12 +565,15 @@ static TlvResult validate_collision(Ctx *c) {
 static TlvResult validate_geometry(Ctx *c) {
   const TlvSection *s = &c->lv->loops, *k = &c->lv->corners, *rs = &c->lv->rects;
   uint32_t W = c->lv->settings.width, H = c->lv->settings.height, M = c->lv->materials.count, i;
+  uint64_t next = 0; /* loops take the corners in order, each once */
   for (i = 0; i < s->count; i++) {
     const uint8_t *r = s->data + (uint64_t)i * s->stride;
     uint64_t at = rec_off(s, i, 0);
     uint32_t n = rd32(r + 4);
     if (n < 4) return fail(c->err, TLV_ERR_VALUE, at + 4, "loop %u: %u corners (at least 4)", (unsigned)i, (unsigned)n);
+    if (rd32(r) != next) return fail(c->err, TLV_ERR_INDEX, at, "loop %u: first corner %u, expected %llu", (unsigned)i, (unsigned)rd32(r), (unsigned long long)next);
     TRY(check_range(c, rd32(r), n, k, at, "loop corners"));
+    next += n;
   }
   for (i = 0; i < k->count; i++) {
     const uint8_t *r = k->data + (uint64_t)i * k->stride;
@@ -599,9 +610,13 @@ static TlvResult validate_objects(Ctx *c) {
     if (kind == TLV_SHAPE_POLYGON && rd32(r + 24) >= lv->polygons.count)
       return fail(c->err, TLV_ERR_INDEX, at + 24, "shape %u: polygon %u of %u", (unsigned)i, (unsigned)rd32(r + 24), (unsigned)lv->polygons.count);
   }
+  uint64_t next_shape = 0; /* bodies take the shapes in order, each once */
   for (i = 0; i < lv->bodies.count; i++) {
     const uint8_t *r = lv->bodies.data + (uint64_t)i * lv->bodies.stride;
     uint64_t at = rec_off(&lv->bodies, i, 0);
+    if (rd32(r + 40) != next_shape)
+      return fail(c->err, TLV_ERR_INDEX, at + 40, "body %u: first shape %u, expected %llu", (unsigned)i, (unsigned)rd32(r + 40), (unsigned long long)next_shape);
+    next_shape += rd32(r + 44);
     TRY(check_string(c, rd32(r + 4), at + 4, "body name"));
     if (r[8] > 2 || r[9] > 1 || r[10] > 3 || r[11] > 2) return fail(c->err, TLV_ERR_VALUE, at + 8, "body %u: type, sensor, source or pin", (unsigned)i);
     if (r[72] > 1) return fail(c->err, TLV_ERR_VALUE, at + 72, "body %u: mass flag %u", (unsigned)i, (unsigned)r[72]);
@@ -760,6 +775,7 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
   for (pos = expect; pos < h.total_size; pos++)
     if (p[pos]) return fail(err, TLV_ERR_VALUE, pos, "non-zero padding at the end");
 
+  memset(&c, 0, sizeof c);
   c.lv = &lv;
   c.err = err;
   if (!have_settings) return fail(err, TLV_ERR_VALUE, h.header_size, "no settings section");

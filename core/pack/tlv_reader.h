@@ -43,6 +43,7 @@ extern "C" {
 #define TLV_MAX_SIDE 16384u        /* cells per level side */
 #define TLV_MAX_RECORDS 0x10000000u /* records (or cells) in one section: 16384 x 16384 */
 #define TLV_MAX_POLY_VERTICES 8u   /* a convex piece */
+#define TLV_MAX_PIECES 4096u       /* convex pieces of one tile or one collision entry */
 
 /* Header flags. */
 #define TLV_FLAG_IMAGES 0x1u       /* PNG bytes of tilesets and sprites are embedded (BLOB) */

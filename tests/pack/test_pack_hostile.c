@@ -256,12 +256,16 @@ static void indices_past_their_tables_are_refused(void) {
     {TLV_SEC_COLLISION_PALETTE, 4, 4, 77, TLV_ERR_INDEX, "collision material"},
     {TLV_SEC_COLLISION_PALETTE, 8, 4, 5, TLV_ERR_VALUE, "collision kind"},
     {TLV_SEC_COLLISION_PALETTE, 12, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "collision pieces wrapping"},
-    {TLV_SEC_COLLISION_PALETTE, 16, 4, 0x10000000u, TLV_ERR_INDEX, "collision piece count"},
+    {TLV_SEC_COLLISION_PALETTE, 16, 4, 0x10000000u, TLV_ERR_LIMIT, "collision piece count"},
+    {TLV_SEC_COLLISION_PALETTE, 16, 4, 4000, TLV_ERR_INDEX, "collision pieces past the polygons"},
     {TLV_SEC_SETTINGS, 52, 4, 0, TLV_ERR_VALUE, "zero cell width in metres"},
     {TLV_SEC_BODIES, 72, 4, 7, TLV_ERR_VALUE, "body mass flag"},
     {TLV_SEC_LOOPS, 0, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "loop corner_first"},
     {TLV_SEC_LOOPS, 4, 4, 0x40000000u, TLV_ERR_INDEX, "loop corner_count"},
     {TLV_SEC_LOOPS, 4, 4, 3, TLV_ERR_VALUE, "loop of 3 corners"},
+    {TLV_SEC_LOOPS, 0, 4, 1, TLV_ERR_INDEX, "loop corners not in order"},
+    {TLV_SEC_TILES, 12, 4, 5000, TLV_ERR_LIMIT, "tile with 5000 pieces"},
+    {TLV_SEC_BODIES, 40, 4, 1, TLV_ERR_INDEX, "body shapes not in order"},
     {TLV_SEC_CORNERS, 4, 4, 0xFFFFu, TLV_ERR_INDEX, "corner material"},
     {TLV_SEC_CORNERS, 0, 4, 0x0000FFFFu, TLV_ERR_RANGE, "corner outside the lattice"},
     {TLV_SEC_RECTS, 0, 4, 0xFFFFFFFFu, TLV_ERR_RANGE, "rect x and y wrapping"},
@@ -271,6 +275,7 @@ static void indices_past_their_tables_are_refused(void) {
     {TLV_SEC_BODIES, 16, 4, 99, TLV_ERR_INDEX, "body sprite"},
     {TLV_SEC_BODIES, 40, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "body shape_first"},
     {TLV_SEC_BODIES, 44, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "body shape_count"},
+    {TLV_SEC_TILESETS, 0, 4, 4096, TLV_ERR_VALUE, "tileset id 4096"},
     {TLV_SEC_BODIES, 64, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "body prop_first"},
     {TLV_SEC_BODIES, 48, 4, 0xBF800000u, TLV_ERR_VALUE, "negative mass"},
     {TLV_SEC_SHAPES, 0, 4, 3, TLV_ERR_VALUE, "shape kind"},
@@ -319,6 +324,13 @@ static void indices_past_their_tables_are_refused(void) {
     memcpy(work, data, size);
     memset(work + cell, 0xFF, layer.cell_width);
     expect_refused(work, size, TLV_ERR_INDEX, layer.kind == TLV_LAYER_TILES ? "tile cell past its palette" : "material cell");
+  }
+  /* Two layers sharing one cell array (a quadratic-time trap): refused. */
+  if (lv.layers.count >= 2) {
+    size_t l0 = record(data, size, TLV_SEC_LAYERS, 0), l1 = record(data, size, TLV_SEC_LAYERS, 1);
+    memcpy(work, data, size);
+    memcpy(work + l1 + 32, work + l0 + 32, 8);
+    expect_refused(work, size, TLV_ERR_RANGE, "layers sharing their cells");
   }
   memcpy(work, data, size);
   memset(work + lv.collision_grid.offset + 7 * lv.collision_grid.stride, 0xFF, lv.collision_grid.stride);
