@@ -727,6 +727,25 @@ static void sprites_mask_view_render(void) {
   tess_image_clear(&img);
 }
 
+static gboolean model_has_action(GMenuModel *m, const char *action) {
+  for (int i = 0; i < g_menu_model_get_n_items(m); i++) {
+    g_autofree char *a = NULL;
+    if (g_menu_model_get_item_attribute(m, i, G_MENU_ATTRIBUTE_ACTION, "s", &a) && g_strcmp0(a, action) == 0) return TRUE;
+    g_autoptr(GMenuModel) section = g_menu_model_get_item_link(m, i, G_MENU_LINK_SECTION);
+    if (section && model_has_action(section, action)) return TRUE;
+  }
+  return FALSE;
+}
+
+static gboolean menu_has_action(GtkWidget *w, const char *action) {
+  if (GTK_IS_MENU_BUTTON(w) && gtk_menu_button_get_menu_model(GTK_MENU_BUTTON(w)) &&
+      model_has_action(gtk_menu_button_get_menu_model(GTK_MENU_BUTTON(w)), action))
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c))
+    if (menu_has_action(c, action)) return TRUE;
+  return FALSE;
+}
+
 /* The window: a Sprites page, the menu action, and the object tool placing the sprite as a body. */
 static void sprites_window_hook(void) {
   g_autofree char *path = fixture_copy_demo("hook.tessera");
@@ -736,6 +755,10 @@ static void sprites_window_hook(void) {
   CHECK(panel != NULL);
   GAction *action = g_action_map_lookup_action(G_ACTION_MAP(w), "tileset-collision");
   CHECK(action && g_action_get_enabled(action));
+  CHECK(menu_has_action(gtk_window_get_titlebar(GTK_WINDOW(w)), "win.tileset-collision"));
+  /* The Sprites page is the notebook's last. */
+  GtkWidget *nb = gtk_widget_get_ancestor(GTK_WIDGET(panel), GTK_TYPE_NOTEBOOK);
+  CHECK(nb && gtk_notebook_get_n_pages(GTK_NOTEBOOK(nb)) >= 2);
   TessId id = import_sprite(panel, png);
   CHECK(id != 0);
 #ifdef TESS_HAVE_MAP_VIEW
