@@ -66,7 +66,7 @@ struct _TessMaskEditor {
   uint32_t merge;
   gint64 merge_time;
   gconstpointer merge_source;
-  gboolean vertex_drag;
+  gboolean vertex_drag, anchor_drag;
   gboolean slider_held;         /* the pointer holds the threshold slider: one undo step until release */
   guint commit_source, reload_source;
   gboolean applying, loading;
@@ -219,7 +219,7 @@ static void load_sprite(TessMaskEditor *self) {
   self->trace_pending = FALSE;
   clear_work(self);
   self->merge = 0;
-  self->vertex_drag = FALSE;
+  self->vertex_drag = self->anchor_drag = FALSE;
   TessProject *p = project(self);
   const TessSprite *sp = p && self->sprite ? tess_project_sprite(p, self->sprite) : NULL;
   show_message(self, NULL);
@@ -503,6 +503,14 @@ static void on_vertex_removed(TessMaskView *view, guint piece, guint vertex, Tes
   apply(self, view, TRUE, TRUE);
 }
 
+static void on_anchor_moved(TessMaskView *view, double x, double y, gboolean final, TessMaskEditor *self) {
+  if (!self->has_work) return;
+  gboolean first = !self->anchor_drag;
+  self->anchor_drag = !final;
+  self->work.anchor = tess_v2((float)x, (float)y);
+  apply(self, &self->work.anchor, first, final);
+}
+
 static void on_si_choice(GObject *dd, GParamSpec *pspec, TessMaskEditor *self) {
   if (!self->loading) update_readouts(self);
 }
@@ -640,7 +648,7 @@ static void tess_mask_editor_init(TessMaskEditor *self) {
   self->view = TESS_MASK_VIEW(tess_mask_view_new());
   gtk_widget_set_tooltip_text(GTK_WIDGET(self->view),
                               _("Drag a vertex to move it, double-click an edge to add one, right-click a vertex to "
-                                "remove it. Ctrl+scroll zooms."));
+                                "remove it. Drag the magenta cross to move the anchor. Ctrl+scroll zooms."));
   gtk_box_append(GTK_BOX(left), GTK_WIDGET(self->view));
   GtkWidget *zoom_bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 2);
   gtk_widget_set_margin_start(zoom_bar, 6);
@@ -770,6 +778,7 @@ static void tess_mask_editor_init(TessMaskEditor *self) {
   g_signal_connect(self->view, "vertex-moved", G_CALLBACK(on_vertex_moved), self);
   g_signal_connect(self->view, "vertex-inserted", G_CALLBACK(on_vertex_inserted), self);
   g_signal_connect(self->view, "vertex-removed", G_CALLBACK(on_vertex_removed), self);
+  g_signal_connect(self->view, "anchor-moved", G_CALLBACK(on_anchor_moved), self);
   update_readouts(self);
 }
 

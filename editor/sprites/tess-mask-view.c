@@ -26,13 +26,21 @@ struct _TessMaskView {
   double pan_x0, pan_y0;       /* pan at the start of a pan drag */
   gboolean has_anchor;
   double anchor_x, anchor_y;   /* frame pixels */
+  gboolean anchor_drag;
   /* a vertex drag */
   gboolean dragging;
   guint drag_piece, drag_vertex;
   double drag_x0, drag_y0;     /* widget position at the press */
 };
 
-enum { SIGNAL_VERTEX_MOVED, SIGNAL_VERTEX_INSERTED, SIGNAL_VERTEX_REMOVED, SIGNAL_ZOOM_CHANGED, N_SIGNALS };
+enum {
+  SIGNAL_VERTEX_MOVED,
+  SIGNAL_VERTEX_INSERTED,
+  SIGNAL_VERTEX_REMOVED,
+  SIGNAL_ANCHOR_MOVED,
+  SIGNAL_ZOOM_CHANGED,
+  N_SIGNALS
+};
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE(TessMaskView, tess_mask_view, GTK_TYPE_WIDGET)
@@ -377,8 +385,34 @@ gboolean tess_mask_view_remove_at(TessMaskView *v, double wx, double wy) {
 
 /* ---- Gestures ------------------------------------------------------------ */
 
+gboolean tess_mask_view_press_anchor(TessMaskView *v, double wx, double wy) {
+  if (!v->has_anchor) return FALSE;
+  double ax, ay;
+  tess_mask_view_frame_to_widget(v, v->anchor_x, v->anchor_y, &ax, &ay);
+  if ((ax - wx) * (ax - wx) + (ay - wy) * (ay - wy) > PICK_RADIUS * PICK_RADIUS * 2) return FALSE;
+  v->anchor_drag = TRUE;
+  v->drag_x0 = wx;
+  v->drag_y0 = wy;
+  return TRUE;
+}
+
+void tess_mask_view_drag_anchor_to(TessMaskView *v, double wx, double wy, gboolean final) {
+  if (!v->anchor_drag) return;
+  double fx, fy;
+  tess_mask_view_widget_to_frame(v, wx, wy, &fx, &fy);
+  /* Half pixels: a pixel's corner or centre. */
+  fx = CLAMP(round(fx * 2.0) / 2.0, 0, v->frame_w);
+  fy = CLAMP(round(fy * 2.0) / 2.0, 0, v->frame_h);
+  if (final) v->anchor_drag = FALSE;
+  v->anchor_x = fx;
+  v->anchor_y = fy;
+  g_signal_emit(v, signals[SIGNAL_ANCHOR_MOVED], 0, fx, fy, final);
+  gtk_widget_queue_draw(GTK_WIDGET(v));
+}
+
 static void on_drag_begin(GtkGestureDrag *g, double x, double y, TessMaskView *v) {
-  if (tess_mask_view_press_vertex(v, x, y)) {
+  /* Vertices first (a vertex may sit on the anchor), then the anchor. */
+  if (tess_mask_view_press_vertex(v, x, y) || tess_mask_view_press_anchor(v, x, y)) {
     gtk_gesture_set_state(GTK_GESTURE(g), GTK_EVENT_SEQUENCE_CLAIMED);
     return;
   }
@@ -391,6 +425,8 @@ static void on_drag_begin(GtkGestureDrag *g, double x, double y, TessMaskView *v
 static void on_drag_update(GtkGestureDrag *g, double dx, double dy, TessMaskView *v) {
   if (v->dragging) {
     tess_mask_view_drag_to(v, v->drag_x0 + dx, v->drag_y0 + dy, FALSE);
+  } else if (v->anchor_drag) {
+    tess_mask_view_drag_anchor_to(v, v->drag_x0 + dx, v->drag_y0 + dy, FALSE);
   } else if (v->panning) {
     v->pan_x = v->pan_x0 + dx;
     v->pan_y = v->pan_y0 + dy;
@@ -400,6 +436,7 @@ static void on_drag_update(GtkGestureDrag *g, double dx, double dy, TessMaskView
 
 static void on_drag_end(GtkGestureDrag *g, double dx, double dy, TessMaskView *v) {
   if (v->dragging) tess_mask_view_drag_to(v, v->drag_x0 + dx, v->drag_y0 + dy, TRUE);
+  else if (v->anchor_drag) tess_mask_view_drag_anchor_to(v, v->drag_x0 + dx, v->drag_y0 + dy, TRUE);
   v->panning = FALSE;
 }
 
@@ -475,6 +512,8 @@ static void tess_mask_view_class_init(TessMaskViewClass *klass) {
                                                  G_TYPE_DOUBLE, G_TYPE_DOUBLE);
   signals[SIGNAL_VERTEX_REMOVED] = g_signal_new("vertex-removed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
                                                 NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
+  signals[SIGNAL_ANCHOR_MOVED] = g_signal_new("anchor-moved", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                               NULL, NULL, G_TYPE_NONE, 3, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_BOOLEAN);
   signals[SIGNAL_ZOOM_CHANGED] = g_signal_new("zoom-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                               NULL, NULL, G_TYPE_NONE, 0);
   gtk_widget_class_set_css_name(widget_class, "tess-mask-view");

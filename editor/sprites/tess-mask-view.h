@@ -58,5 +58,8 @@ gboolean tess_mask_view_press_vertex(TessMaskView *v, double wx, double wy);   /
 void tess_mask_view_drag_to(TessMaskView *v, double wx, double wy, gboolean final);
 gboolean tess_mask_view_insert_at(TessMaskView *v, double wx, double wy);      /* double-click on an edge */
 gboolean tess_mask_view_remove_at(TessMaskView *v, double wx, double wy);      /* right-click on a vertex */
+/* Dragging the anchor (signal "anchor-moved": double x, double y, gboolean final; frame pixels). */
+gboolean tess_mask_view_press_anchor(TessMaskView *v, double wx, double wy);
+void tess_mask_view_drag_anchor_to(TessMaskView *v, double wx, double wy, gboolean final);
 
 G_END_DECLS

@@ -556,6 +556,21 @@ static void sprites_vertex_edit(void) {
   CHECK(tess_document_redo(doc, &error));
   CHECK(tess_project_sprite(p, id)->mask.pieces[0].v[k].x == 60.0f);
 
+  /* Drag the anchor from the frame's centre (48, 32) to about (20.3, 10.2): half pixels, one step. */
+  double ax, ay, bx, by;
+  tess_mask_view_frame_to_widget(view, 48, 32, &ax, &ay);
+  tess_mask_view_frame_to_widget(view, 20.3, 10.2, &bx, &by);
+  CHECK(tess_mask_view_press_anchor(view, ax + 2, ay + 2));
+  tess_mask_view_drag_anchor_to(view, (ax + bx) / 2, (ay + by) / 2, FALSE);
+  tess_mask_view_drag_anchor_to(view, bx, by, TRUE);
+  sp = tess_project_sprite(p, id);
+  CHECK_NEAR(sp->anchor.x, 20.5, 1e-6);
+  CHECK_NEAR(sp->anchor.y, 10.0, 1e-6);
+  CHECK(tess_document_undo(doc, &error));
+  CHECK(tess_project_sprite(p, id)->anchor.x == 48.0f && tess_project_sprite(p, id)->anchor.y == 32.0f);
+  CHECK(tess_document_redo(doc, &error));
+  fixture_spin();
+
   /* Fit a circle: the circle around the block's corners. */
   gtk_drop_down_set_selected(tess_mask_editor_get_mode(editor), TESS_MASK_CIRCLE);
   sp = tess_project_sprite(p, id);
