@@ -344,8 +344,9 @@ static void sprites_slider_pointer_drag(void) {
   CHECK(disk && tess_project_sprite(disk, id)->mask.threshold == dragged);
   if (disk) tess_project_destroy(disk);
 
-  g_autoptr(GError) error = NULL;
+  GError *error = NULL;
   CHECK(tess_document_undo(doc, &error));
+  g_clear_error(&error);
   CHECK(tess_project_sprite(p, id)->mask.threshold == 1); /* the whole drag, pause included */
   CHECK(!tess_project_can_undo(p) || strcmp(tess_project_undo_label(p), "Add sprite") == 0);
 done:
