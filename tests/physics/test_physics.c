@@ -308,13 +308,14 @@ static void pyramid_of_20_settles_and_sleeps(void) {
   CHECK_OK(test_map_apply(&m, w, &err), &err);
   TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
   const int rows = 20;
-  TessBodyId top = {0, 0};
+  TessBodyId top = {0, 0}, boxes[210];
+  int nbox = 0;
   float top_y = 0.0f;
   for (int row = 0; row < rows; row++)
     for (int i = 0; i < rows - row; i++) {
       float x = 20.0f - 0.5f * (float)(rows - row - 1) + (float)i;
       float y = 25.0f - 0.5f - (float)row;
-      top = add_box(w, tess_v2(x, y), 0.5f, 0.5f, &sd);
+      top = boxes[nbox++] = add_box(w, tess_v2(x, y), 0.5f, 0.5f, &sd);
       top_y = y;
     }
   int steps = 0;
@@ -327,6 +328,18 @@ static void pyramid_of_20_settles_and_sleeps(void) {
   TessVec2 p = tess_body_position(w, top);
   CHECK_MSG(fabsf(p.x - 20.0f) < 0.1f && fabsf(p.y - top_y) < 0.3f, "top box at (%g, %g), placed at (20, %g)", p.x,
             p.y, top_y);
+  /* a ball dropped on the sleeping pyramid wakes it, and what woke stands on what it stood on */
+  TessBodyId ball = add_ball(w, tess_v2(20.0f, top_y - 3.0f), 0.3f, &sd);
+  step(w, 45);
+  CHECK(tess_body_is_awake(w, top));
+  CHECK(tess_world_awake_body_count(w) > 2);
+  step(w, 120);
+  TessVec2 q = tess_body_position(w, top);
+  CHECK_MSG(q.y < 25.0f - 0.4f && tess_body_position(w, ball).y < 25.0f, "top box at (%g, %g) after the hit", q.x, q.y);
+  for (int i = 0; i < nbox; i++) { /* nothing sank into the floor */
+    TessVec2 b = tess_body_position(w, boxes[i]);
+    CHECK_MSG(b.y < 25.0f - 0.45f, "box %d at (%g, %g)", i, b.x, b.y);
+  }
   tess_world_destroy(w);
   test_map_free(&m);
 }
