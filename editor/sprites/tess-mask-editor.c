@@ -69,6 +69,7 @@ struct _TessMaskEditor {
   gboolean vertex_drag, anchor_drag;
   gboolean slider_held;         /* the pointer holds the threshold slider: one undo step until release */
   guint commit_source, reload_source;
+  gboolean reload_sprite, reload_lists;
   gboolean applying, loading;
 
   /* Traces of big sprites run on a worker; only the newest request counts. */
@@ -247,10 +248,15 @@ static void load_sprite(TessMaskEditor *self) {
   gtk_widget_set_sensitive(GTK_WIDGET(self->threshold), self->image != NULL);
 }
 
+static void fill_lists(TessMaskEditor *self);
+
 static gboolean reload_idle(gpointer user) {
   TessMaskEditor *self = user;
   self->reload_source = 0;
-  load_sprite(self);
+  if (self->reload_lists) fill_lists(self);
+  if (self->reload_sprite) load_sprite(self);
+  else update_readouts(self); /* a level's ppm or a material's density */
+  self->reload_lists = self->reload_sprite = FALSE;
   return G_SOURCE_REMOVE;
 }
 
@@ -288,11 +294,11 @@ static void fill_lists(TessMaskEditor *self) {
 static void on_doc_changed(TessDocument *doc, gpointer change_ptr, TessMaskEditor *self) {
   const TessChange *change = change_ptr;
   if (self->applying) return;
-  if ((change->kind == TESS_CHANGE_SPRITE && change->id == self->sprite) || change->kind == TESS_CHANGE_MATERIAL ||
-      change->kind == TESS_CHANGE_LEVEL) {
-    /* An undo, redo or another panel's edit: read it back once the edit is done. */
-    if (!self->reload_source) self->reload_source = g_idle_add(reload_idle, self);
-  }
+  /* An undo, redo or another panel's edit: read it back once the edit is done. */
+  if (change->kind == TESS_CHANGE_SPRITE && change->id == self->sprite) self->reload_sprite = TRUE;
+  else if (change->kind == TESS_CHANGE_MATERIAL || change->kind == TESS_CHANGE_LEVEL) self->reload_lists = TRUE;
+  else return;
+  if (!self->reload_source) self->reload_source = g_idle_add(reload_idle, self);
 }
 
 /* ---- Applying edits --------------------------------------------------------- */

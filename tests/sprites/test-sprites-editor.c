@@ -82,12 +82,11 @@ static TessId import_sprite(TessSpritePanel *panel, const char *png) {
 
 static void on_committed(TessDocument *doc, gboolean *flag) { *flag = TRUE; }
 
-static void wait_commit(TessDocument *doc, TessMaskEditor *editor) {
-  gboolean committed = FALSE;
-  gulong h = g_signal_connect(doc, "committed", G_CALLBACK(on_committed), &committed);
-  CHECK(fixture_wait(&committed, 3000)); /* the editor commits shortly after the last change */
-  g_signal_handler_disconnect(doc, h);
-  (void)editor;
+/* Waits for a commit watched from before the edits (so a commit that came
+ * early, on a loaded machine, still counts). */
+static void wait_commit(TessDocument *doc, gboolean *committed, gulong handler) {
+  CHECK(fixture_wait(committed, 3000)); /* the editor commits shortly after the last change */
+  g_signal_handler_disconnect(doc, handler);
 }
 
 /* ---- Cases --------------------------------------------------------------------- */
@@ -205,6 +204,8 @@ static void sprites_threshold_drag(void) {
   CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AREA), "1200 px²") == 0);
   CHECK(gtk_range_get_value(tess_mask_editor_get_threshold(editor)) == 1.0);
 
+  gboolean committed = FALSE;
+  gulong watch = g_signal_connect(doc, "committed", G_CALLBACK(on_committed), &committed);
   /* The drag: many values in quick succession. */
   GtkRange *range = tess_mask_editor_get_threshold(editor);
   const double steps[] = {20, 60, 99, 100, 101, 140};
@@ -230,6 +231,7 @@ static void sprites_threshold_drag(void) {
         g_str_has_prefix(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AXES), "-0.0°"));
 
   /* SI for the chosen level and material. */
+  TessError err = {0};
   const TessLevel *level = p->levels[0];
   const TessMaterial *mat = &p->materials[0];
   double kg, kgm2;
@@ -241,12 +243,25 @@ static void sprites_threshold_drag(void) {
   CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_MASS), expect_kg) == 0);
 
   /* Committed shortly after the drag: the file holds the mask. */
-  wait_commit(doc, editor);
+  wait_commit(doc, &committed, watch);
   TessProject *disk = fixture_load(tess_document_get_path(doc));
   const TessSprite *ds = disk ? tess_project_sprite(disk, id) : NULL;
   CHECK(ds && ds->mask.threshold == 140 && ds->mask.area == 800.0 && ds->mask.piece_count == 1);
   CHECK(ds && ds->mask.hull_count == tess_project_sprite(p, id)->mask.hull_count);
   if (disk) tess_project_destroy(disk);
+
+  /* Another panel doubles the material's density: the mass readout follows. */
+  TessMaterial heavier = *mat;
+  heavier.density *= 2.0f;
+  CHECK_OK(tess_edit_material_set(p, &heavier, 0, &err), &err);
+  fixture_spin();
+  double kg2, kgm22;
+  tess_mask_editor_get_si(editor, &kg2, &kgm22);
+  CHECK_REL(kg2, 2.0 * kg, 1e-6);
+  g_autofree char *expect_kg2 = g_strdup_printf("%.6g kg", kg2);
+  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_MASS), expect_kg2) == 0);
+  CHECK(tess_document_undo(doc, NULL)); /* back to the drag as the last step */
+  fixture_spin();
 
   /* One undo step for the whole drag. */
   g_autoptr(GError) error = NULL;
@@ -433,6 +448,8 @@ static void sprites_threshold_worker(void) {
   tess_mask_editor_set_async_pixels(editor, 0);
   int changes = 0;
   gulong h = g_signal_connect(doc, "changed", G_CALLBACK(count_sprite_changes), &changes);
+  gboolean committed = FALSE;
+  gulong watch = g_signal_connect(doc, "committed", G_CALLBACK(on_committed), &committed);
   GtkRange *range = tess_mask_editor_get_threshold(editor);
   gtk_range_set_value(range, 20);
   gtk_range_set_value(range, 60);
@@ -449,7 +466,7 @@ static void sprites_threshold_worker(void) {
   CHECK(sp->mask.threshold == 140 && sp->mask.area == 800.0);
   CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AREA), "800 px²") == 0);
   g_signal_handler_disconnect(doc, h);
-  wait_commit(doc, editor);
+  wait_commit(doc, &committed, watch);
   TessProject *disk = fixture_load(tess_document_get_path(doc));
   CHECK(disk && tess_project_sprite(disk, id)->mask.threshold == 140);
   if (disk) tess_project_destroy(disk);
