@@ -60,36 +60,50 @@ typedef struct StepArray {
   size_t count, cap;
 } StepArray;
 
-/* The side `s` of cell (x, y) is a boundary edge: the cell is solid and the
- * neighbour across that side is not. */
-static bool is_edge(const PackGrid *g, int64_t x, int64_t y, int s, uint32_t *mat) {
-  if (!solid_at(g, x, y, mat)) return false;
-  int r = (s + 1) & 3; /* the inward normal is the next direction */
-  return !solid_at(g, x - DX[r], y - DY[r], NULL);
+/* Per cell: bits 0-3 say which sides are boundary edges (the cell is solid
+ * and the neighbour across that side is not), bits 4-7 which of them a loop
+ * has walked. */
+static bool is_edge(const PackGrid *g, const uint8_t *sides, int64_t x, int64_t y, int s, uint32_t *mat) {
+  if (x < 0 || y < 0 || x >= g->w || y >= g->h) return false;
+  size_t i = (size_t)y * g->w + (size_t)x;
+  if (!((sides[i] >> s) & 1)) return false;
+  *mat = g->mat[i];
+  return true;
 }
 
 bool pack_trace_loops(const PackGrid *g, PackBuf *loops, uint32_t *loop_count, PackBuf *corners,
                       uint32_t *corner_count) {
   size_t n;
   if (!tess_size_mul(g->w, g->h, &n)) return false;
-  uint8_t *seen = tess_calloc(n ? n : 1, 1); /* 4 bits per cell: sides already walked */
+  uint8_t *sides = tess_calloc(n ? n : 1, 1);
   StepArray walk = {0};
-  bool ok = seen != NULL;
+  bool ok = sides != NULL;
+  for (uint32_t y = 0; y < g->h && ok; y++)
+    for (uint32_t x = 0; x < g->w; x++) {
+      if (!solid_at(g, x, y, NULL)) continue;
+      uint8_t bits = 0;
+      for (int s = 0; s < 4; s++) {
+        int r = (s + 1) & 3; /* the inward normal is the next direction */
+        if (!solid_at(g, (int64_t)x - DX[r], (int64_t)y - DY[r], NULL)) bits |= (uint8_t)(1u << s);
+      }
+      sides[(size_t)y * g->w + x] = bits;
+    }
   /* Loops start at their first edge in row-major order of cells, sides in
    * order: deterministic, and the same order the edges would be listed in. */
   for (uint32_t y = 0; y < g->h && ok; y++) {
     for (uint32_t x = 0; x < g->w && ok; x++) {
-      uint32_t m0;
-      if (!solid_at(g, x, y, &m0)) continue;
+      uint8_t here = sides[(size_t)y * g->w + x];
+      if (!(here & 0x0F)) continue;
+      uint32_t m0 = g->mat[(size_t)y * g->w + x];
       for (int s0 = 0; s0 < 4 && ok; s0++) {
-        if ((seen[(size_t)y * g->w + x] >> s0) & 1) continue;
-        if (!is_edge(g, x, y, s0, NULL)) continue;
+        uint8_t bits = sides[(size_t)y * g->w + x];
+        if (!((bits >> s0) & 1) || ((bits >> (s0 + 4)) & 1)) continue;
         walk.count = 0;
         int64_t cx = x, cy = y;
         int d = s0;
         uint32_t m = m0;
         for (;;) {
-          seen[(size_t)cy * g->w + (size_t)cx] |= (uint8_t)(1u << d);
+          sides[(size_t)cy * g->w + (size_t)cx] |= (uint8_t)(0x10u << d);
           Step st = {(uint32_t)cx, (uint32_t)cy, m, (uint8_t)d};
           if (!TESS_ARRAY_PUSH(&walk, st)) {
             ok = false;
@@ -103,11 +117,11 @@ bool pack_trace_loops(const PackGrid *g, PackBuf *loops, uint32_t *loop_count, P
           int64_t nx, ny;
           int nd;
           uint32_t nm;
-          if (is_edge(g, cx, cy, r, &nm)) {
+          if (is_edge(g, sides, cx, cy, r, &nm)) {
             nx = cx, ny = cy, nd = r;
-          } else if (is_edge(g, cx + DX[d], cy + DY[d], d, &nm)) {
+          } else if (is_edge(g, sides, cx + DX[d], cy + DY[d], d, &nm)) {
             nx = cx + DX[d], ny = cy + DY[d], nd = d;
-          } else if (is_edge(g, cx + DX[d] - DX[r], cy + DY[d] - DY[r], (d + 3) & 3, &nm)) {
+          } else if (is_edge(g, sides, cx + DX[d] - DX[r], cy + DY[d] - DY[r], (d + 3) & 3, &nm)) {
             nx = cx + DX[d] - DX[r], ny = cy + DY[d] - DY[r], nd = (d + 3) & 3;
           } else {
             ok = false; /* cannot happen for a closed boundary */
@@ -120,7 +134,7 @@ bool pack_trace_loops(const PackGrid *g, PackBuf *loops, uint32_t *loop_count, P
         /* Corners: where the direction or the material changes. */
         size_t k_n = walk.count, first = SIZE_MAX, ncorners = 0;
         for (size_t k = 0; k < k_n; k++) {
-          const Step *a = &walk.data[(k + k_n - 1) % k_n], *b = &walk.data[k];
+          const Step *a = &walk.data[k ? k - 1 : k_n - 1], *b = &walk.data[k];
           if (a->dir != b->dir || a->mat != b->mat) {
             if (first == SIZE_MAX) first = k;
             ncorners++;
@@ -133,8 +147,8 @@ bool pack_trace_loops(const PackGrid *g, PackBuf *loops, uint32_t *loop_count, P
         pack_put_u32(loops, *corner_count);
         pack_put_u32(loops, (uint32_t)ncorners);
         for (size_t j = 0; j < k_n; j++) {
-          size_t k = (first + j) % k_n;
-          const Step *a = &walk.data[(k + k_n - 1) % k_n], *b = &walk.data[k];
+          size_t k = first + j < k_n ? first + j : first + j - k_n; /* no division per edge */
+          const Step *a = &walk.data[k ? k - 1 : k_n - 1], *b = &walk.data[k];
           if (a->dir == b->dir && a->mat == b->mat) continue;
           /* The edge's start corner: top-left of the cell turned with the side. */
           static const int SX[4] = {0, 1, 1, 0}, SY[4] = {0, 0, 1, 1};
@@ -148,7 +162,7 @@ bool pack_trace_loops(const PackGrid *g, PackBuf *loops, uint32_t *loop_count, P
       }
     }
   }
-  tess_free(seen);
+  tess_free(sides);
   TESS_ARRAY_FREE(&walk);
   return ok && !loops->failed && !corners->failed;
 }

@@ -159,7 +159,7 @@ static bool cell_known(const Writer *w, TessCell cell) {
 static uint32_t width_for(uint64_t max_value) { return max_value <= 0xFFu ? 1u : max_value <= 0xFFFFu ? 2u : 4u; }
 
 static void put_cells(PackBuf *b, const uint32_t *v, size_t n, uint32_t width) {
-  uint8_t *p = pack_buf_grow(b, n * width);
+  uint8_t *p = pack_buf_append(b, n * width);
   if (!p) return;
   if (width == 1)
     for (size_t i = 0; i < n; i++) p[i] = (uint8_t)v[i];
@@ -209,6 +209,7 @@ static TessResult layer_values(Writer *w, const TessLayer *layer, uint32_t *out,
           last_in = v;
           last_out = o;
           out[(size_t)y * W + x] = o;
+          if (o) w->occupied[(size_t)y * W + x] = 1;
         }
       }
     }
@@ -249,7 +250,6 @@ static TessResult write_layers(Writer *w) {
       tess_free(vals);
       return r;
     }
-    for (size_t i = 0; i < n; i++) w->occupied[i] |= vals[i] != 0;
     uint32_t pal_count = material ? 0 : (uint32_t)(w->s[S_PALT].buf.size / 4) - pal_first;
     w->s[S_PALT].count += pal_count;
     uint64_t maxv = material ? w->p->material_count : (pal_count ? pal_count - 1 : 0);
