@@ -20,11 +20,6 @@ void pack_mass_add_circle(PackMass *m, double cx, double cy, double r, double de
   add_part(m, mass, cx, cy, 0.5 * mass * r * r);
 }
 
-void pack_mass_add_box(PackMass *m, double hx, double hy, double density) {
-  double mass = density * 4.0 * hx * hy;
-  add_part(m, mass, 0, 0, mass * (4.0 * hx * hx + 4.0 * hy * hy) / 12.0);
-}
-
 void pack_mass_add_capsule(PackMass *m, double ax, double ay, double bx, double by, double r, double density) {
   double length = sqrt((bx - ax) * (bx - ax) + (by - ay) * (by - ay)), half = 0.5 * length, rr = r * r;
   double circle_mass = density * PACK_PI * rr;

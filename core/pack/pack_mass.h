@@ -1,5 +1,7 @@
 /* Mass properties of a body's shapes (double sums, metres, kg), combined
- * about the body's centre of mass. Formulas as Box2D's b2Compute*Mass. */
+ * about the body's centre of mass. Formulas as Box2D's b2Compute*Mass. The
+ * writer stores them for bodies whose mass the physics derives from the
+ * shapes, so a game with its own engine has them ready. */
 #ifndef TESS_PACK_MASS_H
 #define TESS_PACK_MASS_H
 
@@ -13,7 +15,6 @@ typedef struct PackMass {
 
 void pack_mass_init(PackMass *m);
 void pack_mass_add_circle(PackMass *m, double cx, double cy, double r, double density);
-void pack_mass_add_box(PackMass *m, double hx, double hy, double density); /* centred on the origin */
 void pack_mass_add_capsule(PackMass *m, double ax, double ay, double bx, double by, double r, double density);
 void pack_mass_add_polygon(PackMass *m, const TessPolygon *poly, double density);
 /* Total mass, centroid and inertia about the centroid. */

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,9 +68,18 @@ static void *export_worker(void *arg) {
   }
 }
 
+static double cpu_seconds(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+}
+
+static double last_cpu_ms_per_level;
+
 static double export_in_process(const TessProject *p, const char *dir, int jobs) {
   Pool pool = {p, dir, 0, 0, PTHREAD_MUTEX_INITIALIZER};
   pthread_t t[8];
+  double c0 = cpu_seconds();
   double t0 = tess_now_seconds();
   for (int i = 0; i < jobs; i++) pthread_create(&t[i], NULL, export_worker, &pool);
   for (int i = 0; i < jobs; i++) pthread_join(t[i], NULL);
@@ -79,6 +89,7 @@ static double export_in_process(const TessProject *p, const char *dir, int jobs)
     close(fd);
   }
   double dt = tess_now_seconds() - t0;
+  last_cpu_ms_per_level = (cpu_seconds() - c0) * 1e3 / EXPORTS;
   if (pool.failures) printf("  %d exports failed\n", pool.failures);
   return EXPORTS / dt;
 }
@@ -196,7 +207,17 @@ int main(int argc, char **argv) {
   tess_pack_write(p, p->levels[0], NULL, &one, &one_size, &err);
   printf("one level: %zu bytes as .tlv\n", one_size);
   tess_free(one);
-  double l1 = export_in_process(p, dir, 1), l2 = export_in_process(p, dir, 2);
+  double l1 = export_in_process(p, dir, 1);
+  double cpu1 = last_cpu_ms_per_level;
+  double l2 = export_in_process(p, dir, 2);
+  double load[3] = {0, 0, 0};
+  FILE *lf = fopen("/proc/loadavg", "r");
+  if (lf) {
+    if (fscanf(lf, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = 0;
+    fclose(lf);
+  }
+  printf("  CPU time per level (write + file): %.2f ms, i.e. %.0f levels/s per idle core; load average now %.2f\n", cpu1,
+         1000.0 / cpu1, load[0]);
   printf("export %d levels in process (write, rename, one syncfs): %8.1f levels/s at 1 job, %8.1f levels/s at 2 jobs"
          "   [target > 200/s on 2 cores]\n",
          EXPORTS, l1, l2);
