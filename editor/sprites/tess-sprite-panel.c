@@ -625,6 +625,9 @@ static void tess_sprite_panel_init(TessSpritePanel *self) {
   gtk_list_box_set_selection_mode(self->list, GTK_SELECTION_SINGLE);
   gtk_widget_add_css_class(GTK_WIDGET(self->list), "boxed-list");
   g_signal_connect(self->list, "row-selected", G_CALLBACK(on_row_selected), self);
+  /* A double-click (or Enter) on a sprite opens its collision mask. */
+  gtk_list_box_set_activate_on_single_click(self->list, FALSE);
+  g_signal_connect_swapped(self->list, "row-activated", G_CALLBACK(tess_sprite_panel_edit_mask), self);
   gtk_overlay_set_child(GTK_OVERLAY(overlay), GTK_WIDGET(self->list));
   self->empty_label = gtk_label_new(_("No sprites yet. Import PNGs or drop them here."));
   gtk_label_set_wrap(GTK_LABEL(self->empty_label), TRUE);

@@ -158,6 +158,36 @@ static void sprites_import(void) {
   sp = tess_project_sprite(p, id);
   CHECK(sp->frame_count == 2 && sp->mask.area == 760.0);
 
+  /* Double-click (activation) on the row opens the collision mask window. */
+  {
+    GtkListBoxRow *row = NULL;
+    GListModel *tops = gtk_window_get_toplevels();
+    guint before = g_list_model_get_n_items(tops);
+    /* The sprite's row, somewhere under the panel. */
+    GtkWidget *stack[64];
+    int n = 0;
+    stack[n++] = GTK_WIDGET(panel);
+    while (n > 0 && !row) {
+      GtkWidget *w = stack[--n];
+      if (GTK_IS_LIST_BOX_ROW(w) && GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(w), "sprite")) == id) row = GTK_LIST_BOX_ROW(w);
+      for (GtkWidget *c = gtk_widget_get_first_child(w); c && n < 64; c = gtk_widget_get_next_sibling(c)) stack[n++] = c;
+    }
+    CHECK(row != NULL);
+    if (row) g_signal_emit_by_name(row, "activate");
+    fixture_spin();
+    CHECK(g_list_model_get_n_items(tops) == before + 1);
+    for (guint i = 0; i < g_list_model_get_n_items(tops); i++) {
+      GtkWindow *t = g_list_model_get_item(tops, i);
+      if (g_strcmp0(gtk_window_get_title(t), "Collision Mask — crate") == 0) {
+        CHECK(tess_mask_editor_get_sprite(TESS_MASK_EDITOR(gtk_window_get_child(t))) == id);
+        gtk_window_destroy(t);
+      }
+      g_object_unref(t);
+    }
+    fixture_spin();
+    CHECK(g_list_model_get_n_items(tops) == before);
+  }
+
   /* The body the object tool places. */
   tess_sprite_panel_set_body_type(panel, TESS_BODY_STATIC);
   const TessObject *tmpl = tess_sprite_panel_get_template(panel);
