@@ -172,7 +172,9 @@ static void put_cells(PackBuf *b, const uint32_t *v, size_t n, uint32_t width) {
     for (size_t i = 0; i < n; i++) pack_set_u32(p + 4 * i, v[i]);
 }
 
-/* Calls fn for every cell of the layer's stored chunks (absent chunks are empty). */
+/* The layer's cells as palette indices (tile layers; the palette, in order of
+ * first use, is appended to PALT) or 1-based material indices (the material
+ * layer), read chunk by chunk (absent chunks are empty); marks occupied cells. */
 static TessResult layer_values(Writer *w, const TessLayer *layer, uint32_t *out, bool material) {
   uint32_t W = w->lv->settings.width, H = w->lv->settings.height;
   PackMap pal = {0};
