@@ -395,6 +395,12 @@ static bool make_dir(const char *dir, char *msg, size_t size) {
 }
 
 int tess_cmd_export(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--version") == 0) {
+      printf("tessera-pipeline %s (packed level format %u.%u, writer %u)\n", TESS_VERSION, TLV_VERSION_MAJOR,
+             TLV_VERSION_MINOR, TESS_PACK_WRITER_VERSION);
+      return TESS_EXIT_OK;
+    }
   const char *project_path = NULL, *dir = ".", *depfile = NULL;
   const char *wanted[256];
   size_t wanted_count = 0;

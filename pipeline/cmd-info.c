@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "tessera/pack.h"
 #include "tlv_reader.h"
 
 const char tess_cmd_info_usage[] =
@@ -24,6 +25,12 @@ static const char *type_name(uint32_t type, char buf[5]) {
 }
 
 int tess_cmd_info(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--version") == 0) {
+      printf("tessera-pipeline %s (packed level format %u.%u, writer %u)\n", TESS_VERSION, TLV_VERSION_MAJOR,
+             TLV_VERSION_MINOR, TESS_PACK_WRITER_VERSION);
+      return TESS_EXIT_OK;
+    }
   const char *path = NULL;
   bool json = false;
   for (int i = 1; i < argc; i++) {

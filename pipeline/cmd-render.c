@@ -35,6 +35,12 @@ static int fail(const TessError *err) {
 }
 
 int tess_cmd_render(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--version") == 0) {
+      printf("tessera-pipeline %s (packed level format %u.%u, writer %u)\n", TESS_VERSION, TLV_VERSION_MAJOR,
+             TLV_VERSION_MINOR, TESS_PACK_WRITER_VERSION);
+      return TESS_EXIT_OK;
+    }
   const char *input = NULL, *level_name = NULL, *output = NULL, *overlay = NULL, *images = NULL;
   double scale = 1.0;
   bool scale_given = false;

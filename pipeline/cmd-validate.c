@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "commands.h"
+#include "tlv_reader.h"
+#include "tessera/pack.h"
 #include "tessera/level.h"
 #include "tessera/store.h"
 
@@ -85,6 +87,12 @@ static int level_problems(const char *path, const TessProject *p, const TessLeve
 }
 
 int tess_cmd_validate(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--version") == 0) {
+      printf("tessera-pipeline %s (packed level format %u.%u, writer %u)\n", TESS_VERSION, TLV_VERSION_MAJOR,
+             TLV_VERSION_MINOR, TESS_PACK_WRITER_VERSION);
+      return TESS_EXIT_OK;
+    }
   const char *path = NULL;
   for (int i = 1; i < argc; i++) {
     if (argv[i][0] == '-' && argv[i][1]) return tess_cmd_usage_error("validate", "unknown option %s", argv[i]);

@@ -367,6 +367,8 @@ static void usage_errors_and_help(void) {
   CHECK(run(missing, NULL, 0) == 1);
   CHECK(run(help, out, sizeof out) == 0 && strstr(out, "--jobs"));
   CHECK(run(version, out, sizeof out) == 0 && strstr(out, "tessera-pipeline"));
+  const char *export_version[] = {"export", "--version", NULL};
+  CHECK(run(export_version, out, sizeof out) == 0 && strstr(out, "packed level format 1.0"));
   /* depfile: the manifest depends on the project. */
   char dep[1024];
   tess_test_path(dep, sizeof dep, "export.d");
