@@ -4,6 +4,9 @@
  * (and needs a bump of TLV_VERSION_MINOR/MAJOR or TESS_PACK_WRITER_VERSION
  * plus regenerated files:
  *   build/pipeline/tessera-pipeline export build/data/demo/demo.tessera -o tests/golden/demo --force).
+ * core/scene's numbers are part of the output too: when they change, the
+ * writer version must change with them, or incremental exports would keep
+ * files made by the old rules.
  * When the demo project itself changes (its generator in data/demo), the
  * level's source hash no longer matches the golden file's: the case is
  * skipped, naming both hashes, instead of failing on someone else's edit. */
@@ -88,8 +91,9 @@ static void writer_reproduces_the_golden_files(void) {
     CHECK_OK(tess_pack_write(p, level, NULL, &data, &size, &err), &err);
     bool same = data && size == gsize && memcmp(data, golden, size) == 0;
     CHECK_MSG(same,
-              "demo level '%s': the writer's output differs from %s (same source). A format or writer change needs "
-              "a version bump (FORMAT.md, TESS_PACK_WRITER_VERSION) and regenerated golden files",
+              "demo level '%s': the writer's output differs from %s (same source). A change of the format, of the "
+              "writer or of core/scene's numbers needs a version bump (FORMAT.md, TESS_PACK_WRITER_VERSION: it is "
+              "part of every content hash, so incremental exports rewrite stale files) and regenerated golden files",
               level->settings.name, path);
     if (!same && data && size == gsize)
       for (size_t k = 0; k < size; k++)
