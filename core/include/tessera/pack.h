@@ -18,8 +18,10 @@ extern "C" {
 #endif
 
 /* Bumped whenever the writer's output for the same input changes (a fix in
- * the collision merge, a new section): part of every content hash, so an
- * incremental export rewrites files made by an older writer. */
+ * the collision merge, a new section, or core/scene resolving a level into
+ * different numbers: the simulation data is the scene's): part of every
+ * content hash, so an incremental export rewrites files made by an older
+ * writer. tests/pack's golden files fail until it is bumped. */
 #define TESS_PACK_WRITER_VERSION 1u
 
 typedef struct TessPackOptions {
