@@ -183,7 +183,8 @@ static bool narrow_phase(TessWorld *w, float dt) {
   }
 
   /* sensor overlaps: sorted lists, compared */
-  qsort(w->sensors_new, w->sensors_new_count, sizeof(SensorOverlap), cmp_overlap);
+  if (w->sensors_new_count > 1) /* the array is NULL until the first overlap */
+    qsort(w->sensors_new, w->sensors_new_count, sizeof(SensorOverlap), cmp_overlap);
   uint32_t a = 0, b = 0;
   while (a < w->sensor_count || b < w->sensors_new_count) {
     uint64_t ka = a < w->sensor_count ? w->sensors[a].key : UINT64_MAX;
@@ -608,7 +609,8 @@ static bool build_joint_pairs(TessWorld *w) {
     uint32_t a = j->body_a, b = j->body_b;
     w->joint_pairs[w->joint_pair_count++] = a < b ? ((uint64_t)a << 32) | b : ((uint64_t)b << 32) | a;
   }
-  qsort(w->joint_pairs, w->joint_pair_count, sizeof(uint64_t), cmp_u64);
+  if (w->joint_pair_count > 1) /* the array is NULL until the first joint between two bodies */
+    qsort(w->joint_pairs, w->joint_pair_count, sizeof(uint64_t), cmp_u64);
   return true;
 }
 

@@ -469,6 +469,7 @@ static void f_bytes(Feed *f, const void *p, size_t n) {
     f->buf = nb;
     f->cap = c;
   }
+  if (n == 0) return; /* p may be NULL (an empty array) */
   memcpy(f->buf + f->len, p, n);
   f->len += n;
 }
