@@ -140,7 +140,9 @@ static inline size_t constraint_size(uint32_t points) { return sizeof(Constraint
  * its points for warm starting. */
 typedef struct Contact {
   uint64_t key;
-  uint32_t shape_a, shape_b; /* shape_a = TESS_NULL_INDEX for the map (b is the body's shape) */
+  uint32_t shape_a, shape_b; /* shape_a = TESS_NULL_INDEX for the map (b is the body's shape); the
+                                solver's normal then points from the cell to the body, and the public
+                                API turns it round (physics.h: from the body's shape into the cell) */
   uint32_t body_a, body_b;   /* body slots (TESS_NULL_INDEX = map / world) */
   uint32_t cell;             /* map cell index */
   uint32_t flags;

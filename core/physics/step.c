@@ -286,6 +286,8 @@ static bool contact_events(TessWorld *w) {
       for (uint32_t q = 0; q < k->point_count; q++)
         if (pts[q].relative_velocity < vn) vn = pts[q].relative_velocity;
     }
+    /* public convention: from the event's a to b; for the map a is the body's shape and the
+     * cell is b, the reverse of the solver's map contacts (cell first) */
     ev.normal = ev.with_map ? tess_v2_neg(normal) : normal;
     ev.approach_speed = -vn;
     if (!push_event((void **)&w->ev_begin, &w->ev_begin_count, &w->ev_begin_cap, &ev, sizeof ev)) return false;

@@ -830,6 +830,86 @@ static void contact_events_begin_and_end(void) {
   test_map_free(&m);
 }
 
+/* Steps until a contact begins (at most `max_steps`); copies the first event. */
+static bool first_begin(TessWorld *w, int max_steps, TessContactEvent *out) {
+  for (int i = 0; i < max_steps; i++) {
+    step(w, 1);
+    TessWorldEvents ev = tess_world_events(w);
+    if (ev.contact_begin_count > 0) {
+      *out = ev.contact_begin[0];
+      return true;
+    }
+  }
+  return false;
+}
+
+/* A ball of radius 0.5 with its shape id, moving at v. */
+static TessBodyId add_ball_moving(TessWorld *w, TessVec2 p, TessVec2 v, TessShapeId *shape) {
+  TessBodyId b = add_body(w, TESS_BODY_DYNAMIC, p);
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  TessError err;
+  CHECK_OK(tess_shape_create_circle(w, b, &sd, tess_v2(0, 0), 0.5f, shape, &err), &err);
+  CHECK(tess_body_set_linear_velocity(w, b, v) == TESS_OK);
+  return b;
+}
+
+/* physics.h's convention: the normal points from a to b; for the map, a is
+ * the body's shape and the cell takes b's place (from the body into the
+ * cell). Floor, wall and ceiling cells, and two bodies. */
+static void contact_normals_point_from_a_to_b(void) {
+  static const struct {
+    TessVec2 start, velocity, gravity, normal;
+    uint32_t cell_x, cell_y;
+  } cases[] = {
+      {{5.5f, 12.0f}, {0.0f, 0.0f}, {0.0f, G}, {0.0f, 1.0f}, 5, 15},  /* falls on the floor (row 15) below it */
+      {{10.0f, 5.5f}, {6.0f, 0.0f}, {0.0f, 0.0f}, {1.0f, 0.0f}, 15, 5}, /* flies into the wall (column 15) on its right */
+      {{5.5f, 8.0f}, {0.0f, -6.0f}, {0.0f, 0.0f}, {0.0f, -1.0f}, 5, 2}, /* flies up into the ceiling (row 2) */
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    TessWorld *w = new_world(cases[k].gravity);
+    TestMap m;
+    floor_map(&m, 20, 20, 15, 0.5f, 0.0f);
+    for (uint32_t y = 0; y < 15; y++) test_map_set(&m, 15, y, TESS_MAP_FULL, 0);
+    for (uint32_t x = 0; x < 15; x++) test_map_set(&m, x, 2, TESS_MAP_FULL, 0);
+    TessError err;
+    CHECK_OK(test_map_apply(&m, w, &err), &err);
+    TessShapeId shape;
+    TessBodyId ball = add_ball_moving(w, cases[k].start, cases[k].velocity, &shape);
+    TessContactEvent ev;
+    CHECK(first_begin(w, 120, &ev));
+    CHECK(ev.with_map);
+    CHECK(tess_shape_id_equal(ev.a, shape));
+    CHECK(tess_body_id_equal(ev.body_a, ball));
+    CHECK(tess_shape_id_is_null(ev.b) && tess_body_id_is_null(ev.body_b));
+    CHECK_MSG(ev.cell_x == cases[k].cell_x && ev.cell_y == cases[k].cell_y, "case %zu: cell (%u, %u)", k, ev.cell_x,
+              ev.cell_y);
+    CHECK_MSG(fabsf(ev.normal.x - cases[k].normal.x) < 1e-4f && fabsf(ev.normal.y - cases[k].normal.y) < 1e-4f,
+              "case %zu: normal (%g, %g)", k, ev.normal.x, ev.normal.y);
+    /* from the body towards the cell: the point lies ahead of the ball's centre along the normal */
+    TessVec2 c = tess_body_world_center(w, ball);
+    CHECK_NEAR(tess_v2_dot(tess_v2_sub(ev.point, c), ev.normal), 0.5f, 0.05f);
+    tess_world_destroy(w);
+    test_map_free(&m);
+  }
+  /* two balls: from a's body to b's body, whichever slot comes first */
+  for (int order = 0; order < 2; order++) {
+    TessWorld *w = new_world(tess_v2(0, 0));
+    TessShapeId s1, s2;
+    TessVec2 left = tess_v2(2.0f, 5.0f), right = tess_v2(6.0f, 5.3f);
+    TessBodyId b1 = add_ball_moving(w, order ? right : left, tess_v2(order ? -4.0f : 4.0f, 0.0f), &s1);
+    TessBodyId b2 = add_ball_moving(w, order ? left : right, tess_v2(0, 0), &s2);
+    TessContactEvent ev;
+    CHECK(first_begin(w, 120, &ev));
+    CHECK(!ev.with_map);
+    CHECK(tess_shape_id_equal(ev.a, s1) && tess_shape_id_equal(ev.b, s2));
+    CHECK(tess_body_id_equal(ev.body_a, b1) && tess_body_id_equal(ev.body_b, b2));
+    TessVec2 d = tess_v2_normalize(tess_v2_sub(tess_body_world_center(w, b2), tess_body_world_center(w, b1)));
+    CHECK_MSG(tess_v2_dot(d, ev.normal) > 0.999f, "order %d: normal (%g, %g), centres (%g, %g)", order, ev.normal.x,
+              ev.normal.y, d.x, d.y);
+    tess_world_destroy(w);
+  }
+}
+
 static bool count_shape(TessShapeId s, void *user) {
   (void)s;
   (*(int *)user)++;
@@ -1087,7 +1167,7 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(wood_floats_at_its_depth_rock_sinks), TEST(bullets_never_cross_one_tile_walls),
                TEST(energy_never_rises_in_a_closed_box), TEST(determinism_and_snapshot),
                TEST(stale_handles_are_invalid), TEST(removal_inside_callbacks_is_deferred),
-               TEST(sensors_report_and_never_push), TEST(contact_events_begin_and_end),
+               TEST(sensors_report_and_never_push), TEST(contact_events_begin_and_end), TEST(contact_normals_point_from_a_to_b),
                TEST(queries_find_bodies_and_cells), TEST(interpolation_between_steps),
                TEST(one_way_cells_catch_only_from_above), TEST(traced_slope_is_a_ramp),
                TEST(shapes_collide_in_every_pair), TEST(mass_from_density_or_set), TEST(bad_input_is_refused))

@@ -67,20 +67,27 @@ TessMaterialMix tess_material_mix(float friction_a, float restitution_a, float t
 
 /* ---- Events and callbacks --------------------------------------------- */
 
-/* A contact that began touching this step. For contacts with the tile map
- * `b` is null and cell_x / cell_y name the cell. Valid until the next step. */
+/* A contact that began touching this step. Valid until the next step.
+ *
+ * Normal convention (Box2D's): the unit normal points from shape `a` to
+ * shape `b`. Body against body: `a` is the shape with the lower slot.
+ * Body against the tile map: `a` is always the body's shape (body_a its
+ * body), `b` and body_b are null, cell_x / cell_y name the cell, and the
+ * cell takes b's place: the normal points from the body's shape into the
+ * cell. A ball resting on a floor below it reports (0, +1) (y points down),
+ * a ball hitting a wall to its right (+1, 0). */
 typedef struct TessContactEvent {
   TessShapeId a, b;
   TessBodyId body_a, body_b;
   bool with_map;
   uint32_t cell_x, cell_y;
   TessVec2 point;        /* world */
-  TessVec2 normal;       /* from a to b (from the cell to a for map contacts) */
+  TessVec2 normal;       /* unit, from a to b (map contacts: from a's shape into the cell) */
   float approach_speed;  /* relative normal speed at the impact, >= 0 */
 } TessContactEvent;
 
 typedef struct TessContactEndEvent {
-  TessShapeId a, b;       /* may name shapes destroyed since */
+  TessShapeId a, b;       /* as in TessContactEvent (a = the body's shape for the map); may name shapes destroyed since */
   bool with_map;
   uint32_t cell_x, cell_y;
 } TessContactEndEvent;
