@@ -326,9 +326,12 @@ static bool merge_pieces(MaskWork *w, uint32_t max_n) {
 
 /* ---- Driver ---------------------------------------------------------------- */
 
-static bool emit_pieces(MaskWork *w) {
+/* Each merged piece clipped to its island's exact hull (clip.c), parts of
+ * at most max_n vertices. */
+static bool emit_pieces(MaskWork *w, uint32_t island, uint32_t max_n) {
   uint32_t nt = (uint32_t)(w->tri.count / 3);
   const TessDVec2 *P = w->poly.data;
+  uint32_t h0 = w->hull_start.data[island], hn = w->hull_start.data[island + 1] - h0;
   for (uint32_t t = 0; t < nt; t++) {
     uint32_t len = w->piece_len.data[t];
     if (len < 3) continue;
@@ -336,9 +339,7 @@ static bool emit_pieces(MaskWork *w) {
     TessDVec2 tmp[PSTRIDE];
     for (uint32_t k = 0; k < len; k++) tmp[k] = P[idx[k]];
     if (tess_poly_signed_area(tmp, len) <= EPS_AREA) continue;
-    for (uint32_t k = 0; k < len; k++)
-      if (!TESS_ARRAY_PUSH(&w->out_v, tmp[k])) return false;
-    if (!TESS_ARRAY_PUSH(&w->out_start, (uint32_t)w->out_v.count)) return false;
+    if (!mask_push_clipped(w, tmp, len, w->hull_v.data + h0, hn, max_n)) return false;
   }
   return true;
 }
@@ -355,6 +356,7 @@ TessResult mask_decompose(MaskWork *w, uint32_t max_n, bool largest_only, TessEr
       if (w->island.data[i] == (int32_t)i && (largest < 0 || w->loop_area.data[i] > w->loop_area.data[largest]))
         largest = (int32_t)i;
   }
+  if (!mask_island_hulls(w)) goto nomem;
   TESS_ARRAY(HoleRef) holes = {0};
   /* Each island's holes as a list (first_hole, next_hole), so finding them
    * costs nothing per island even with a hundred thousand islands. */
@@ -396,7 +398,7 @@ TessResult mask_decompose(MaskWork *w, uint32_t max_n, bool largest_only, TessEr
     if (!bridge_holes(w, holes.data, (uint32_t)holes.count)) goto nomem_holes;
     if (!triangulate(w)) goto nomem_holes;
     if (!merge_pieces(w, max_n)) goto nomem_holes;
-    if (!emit_pieces(w)) goto nomem_holes;
+    if (!emit_pieces(w, o, max_n)) goto nomem_holes;
     w->island_count++;
   }
   TESS_ARRAY_FREE(&holes);

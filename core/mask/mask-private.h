@@ -34,6 +34,10 @@ TessResult mask_empty_error(TessError *err, uint8_t threshold);
 /* Exact hull from the scan's row extents; *out is tess_alloc'ed. */
 TessResult mask_hull_from_scan(const MaskScan *scan, TessDVec2 **out, uint32_t *count, TessError *err);
 
+typedef struct MaskRowExtent {
+  uint32_t y, x0, x1; /* an island's opaque pixels in row y span [x0, x1) */
+} MaskRowExtent;
+
 /* Scratch space for outlines and pieces. */
 typedef struct MaskWork {
   MaskScan scan;
@@ -59,6 +63,13 @@ typedef struct MaskWork {
   TESS_ARRAY(uint64_t) edges;
   TESS_ARRAY(double) run_cover;
   TESS_ARRAY(int32_t) hole_link;    /* per loop: first hole of an island, next hole */
+  /* exact hull of each island (clip.c) */
+  TESS_ARRAY(TessDVec2) hull_v;
+  TESS_ARRAY(uint32_t) hull_start;  /* per loop: outer loop o's hull is hull_v[hull_start[o] .. hull_start[o+1]) */
+  TESS_ARRAY(uint32_t) hull_fill;
+  TESS_ARRAY(MaskRowExtent) hull_rows;
+  TESS_ARRAY(TessDVec2) clip;
+  TESS_ARRAY(double) clip_d;
   /* output */
   TESS_ARRAY(TessDVec2) out_v;
   TESS_ARRAY(uint32_t) out_start;
@@ -83,5 +94,24 @@ TessResult mask_pieces_split(MaskWork *w, double tolerance, uint32_t max_vertice
 double mask_covered_area(MaskWork *w);
 /* The whole chain for one image into w (scan with runs included). */
 TessResult mask_pieces_work(MaskWork *w, TessImageView img, const TessMaskSettings *s, TessError *err);
+
+/* Exact hull of each island's pixels (into w->hull_v / w->hull_start, by
+ * outer loop), from the scan's runs and w->run_island: linear in the runs. */
+bool mask_island_hulls(MaskWork *w);
+/* Clips the convex counter-clockwise v[0..n) to the convex counter-clockwise
+ * bound[0..bn) (v and tmp have room for n + bn points, d for n + bn
+ * values); returns the vertex count after mask_clean_convex (0 if nothing
+ * is left). */
+uint32_t mask_clip_convex(TessDVec2 *v, uint32_t n, const TessDVec2 *bound, uint32_t bn, TessDVec2 *tmp, double *d);
+/* Drops repeated and straight vertices; returns the count (0 below 3). */
+uint32_t mask_clean_convex(TessDVec2 *v, uint32_t k);
+/* Cuts a part of max_n consecutive vertices off the convex v[0..k) (k >
+ * max_n) along the shortest such chord, into part; v keeps the rest (tmp
+ * has room for k points). Returns the rest's vertex count, k - max_n + 2. */
+uint32_t mask_cut_convex(TessDVec2 *v, uint32_t k, uint32_t max_n, TessDVec2 *part, TessDVec2 *tmp);
+/* Appends the convex piece clipped to bound (no clip when bn < 3) to
+ * w->out_v / w->out_start, cut into parts of at most max_n vertices. */
+bool mask_push_clipped(MaskWork *w, const TessDVec2 *piece, uint32_t n, const TessDVec2 *bound, uint32_t bn,
+                       uint32_t max_n);
 
 #endif

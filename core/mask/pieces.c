@@ -45,6 +45,12 @@ void mask_work_free(MaskWork *w) {
   TESS_ARRAY_FREE(&w->edges);
   TESS_ARRAY_FREE(&w->run_cover);
   TESS_ARRAY_FREE(&w->hole_link);
+  TESS_ARRAY_FREE(&w->hull_v);
+  TESS_ARRAY_FREE(&w->hull_start);
+  TESS_ARRAY_FREE(&w->hull_fill);
+  TESS_ARRAY_FREE(&w->hull_rows);
+  TESS_ARRAY_FREE(&w->clip);
+  TESS_ARRAY_FREE(&w->clip_d);
   TESS_ARRAY_FREE(&w->out_v);
   TESS_ARRAY_FREE(&w->out_start);
   memset(w, 0, sizeof *w);
@@ -93,6 +99,8 @@ TessResult tess_mask_pieces(TessImageView img, const TessMaskSettings *settings,
   p.pixels = w.scan.mass;
   double uncovered = w.scan.mass.area - mask_covered_area(&w);
   p.uncovered_area = uncovered > 0.0 ? uncovered : 0.0;
+  double added = p.shape.area - (w.scan.mass.area - p.uncovered_area);
+  p.added_area = added > 0.0 ? added : 0.0;
   mask_work_free(&w);
   *out = p;
   return TESS_OK;

@@ -92,35 +92,17 @@ static bool region_scan(const MaskScan *full, const int32_t *island, int32_t kee
   return true;
 }
 
-/* Appends sub's pieces, moved to r's place and clipped to r (fans when the
- * clip adds vertices beyond max_n). */
+/* Appends sub's pieces, moved to r's place and clipped to r (they already
+ * lie inside their island's hull, which lies inside r: the clip is a
+ * safeguard), cut into parts when longer than max_n. */
 static bool append_clipped(MaskWork *dst, const MaskWork *sub, Rect r, uint32_t max_n) {
   uint32_t np = (uint32_t)sub->out_start.count - 1;
+  const TessDVec2 box[4] = {{r.x0, r.y0}, {r.x1, r.y0}, {r.x1, r.y1}, {r.x0, r.y1}};
   for (uint32_t p = 0; p < np; p++) {
     uint32_t a = sub->out_start.data[p], n = sub->out_start.data[p + 1] - a;
-    TessDVec2 moved[TESS_MASK_MAX_VERTICES], v[TESS_MASK_MAX_VERTICES + 4];
+    TessDVec2 moved[TESS_MASK_MAX_VERTICES];
     for (uint32_t i = 0; i < n; i++) moved[i] = tess_d2(sub->out_v.data[a + i].x + r.x0, sub->out_v.data[a + i].y + r.y0);
-    uint32_t k = tess_convex_clip_rect(moved, n, r.x0, r.y0, r.x1, r.y1, v);
-    bool changed = true;
-    while (changed && k >= 3) { /* the clip's repeated and straight vertices */
-      changed = false;
-      for (uint32_t i = 0; i < k && k >= 3; i++) {
-        TessDVec2 prev = v[(i + k - 1) % k], next = v[(i + 1) % k], d = tess_d2_sub(v[i], next);
-        if (tess_d2_dot(d, d) < 1e-18 || fabs(tess_d2_orient(prev, v[i], next)) <= 1e-9) {
-          memmove(v + i, v + i + 1, sizeof *v * (k - i - 1));
-          k--;
-          changed = true;
-        }
-      }
-    }
-    if (k < 3 || tess_poly_signed_area(v, k) <= 1e-9) continue;
-    for (uint32_t i = 1; i + 1 < k; i += max_n - 2) {
-      uint32_t last = i + max_n - 2 < k - 1 ? i + max_n - 2 : k - 1;
-      if (!TESS_ARRAY_PUSH(&dst->out_v, v[0])) return false;
-      for (uint32_t j = i; j <= last; j++)
-        if (!TESS_ARRAY_PUSH(&dst->out_v, v[j])) return false;
-      if (!TESS_ARRAY_PUSH(&dst->out_start, (uint32_t)dst->out_v.count)) return false;
-    }
+    if (!mask_push_clipped(dst, moved, n, box, 4, max_n)) return false;
   }
   return true;
 }

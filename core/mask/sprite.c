@@ -83,6 +83,7 @@ TessResult tess_sprite_mask_trace(TessImageView frame, TessSpriteMask *mask, Tes
       piece_count = p.count;
       shape = p.shape;
       uncovered = p.uncovered_area;
+      added = p.added_area;
       tess_mask_pieces_clear(&p);
       break;
     }

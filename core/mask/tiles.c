@@ -14,46 +14,47 @@ typedef struct PolygonList {
   size_t count, cap;
 } PolygonList;
 
-/* Appends one convex polygon, split into fans of at most max_n vertices. */
-static bool append_fans(PolygonList *out, const TessDVec2 *v, uint32_t n, uint32_t max_n) {
-  for (uint32_t i = 1; i + 1 < n; i += max_n - 2) {
-    uint32_t last = i + max_n - 2 < n - 1 ? i + max_n - 2 : n - 1;
+/* Appends one convex polygon as float pieces, cut into parts of at most
+ * max_n vertices (mask_cut_convex). Coordinates are clamped to the tile
+ * (the clip may leave a vertex 1e-15 px past the square's side). */
+static bool append_parts(PolygonList *out, TessDVec2 *v, uint32_t k, uint32_t max_n, TessDVec2 *tmp, double tw,
+                         double th) {
+  while (k >= 3) {
+    TessDVec2 part[TESS_MASK_MAX_VERTICES];
+    uint32_t n = k;
+    if (k > max_n) {
+      k = mask_cut_convex(v, k, max_n, part, tmp);
+      n = max_n;
+    } else {
+      memcpy(part, v, sizeof *part * k);
+      k = 0;
+    }
+    if (tess_poly_signed_area(part, n) <= 1e-9) continue;
     TessPolygon p;
     memset(&p, 0, sizeof p);
-    p.v[p.count++] = tess_v2((float)v[0].x, (float)v[0].y);
-    for (uint32_t k = i; k <= last; k++) p.v[p.count++] = tess_v2((float)v[k].x, (float)v[k].y);
+    for (uint32_t i = 0; i < n; i++)
+      p.v[p.count++] = tess_v2((float)fmin(fmax(part[i].x, 0.0), tw), (float)fmin(fmax(part[i].y, 0.0), th));
     if (!TESS_ARRAY_PUSH(out, p)) return false;
   }
   return true;
 }
 
-/* The traced pieces clipped to the tile square (a shape must not reach into
- * the neighbouring cells), pieces the clip made too long split in fans. */
+/* The traced pieces (already inside the exact hull of their island's
+ * pixels, so inside the tile) clipped to the tile square all the same:
+ * a shape must never reach into the neighbouring cells. */
 static bool clip_to_tile(MaskWork *w, uint32_t tile_w, uint32_t tile_h, uint32_t max_n, TessPolygon **pieces,
                          uint32_t *count) {
   PolygonList out = {NULL, 0, 0};
   uint32_t np = (uint32_t)w->out_start.count - 1;
+  const TessDVec2 box[4] = {{0, 0}, {tile_w, 0}, {tile_w, tile_h}, {0, tile_h}};
   for (uint32_t p = 0; p < np; p++) {
     uint32_t a = w->out_start.data[p], n = w->out_start.data[p + 1] - a;
-    TessDVec2 clipped[TESS_MASK_MAX_VERTICES + 4], clean[TESS_MASK_MAX_VERTICES + 4];
-    uint32_t k = tess_convex_clip_rect(w->out_v.data + a, n, 0, 0, tile_w, tile_h, clipped);
-    /* Drop the repeated and straight vertices the clip makes. */
-    memcpy(clean, clipped, sizeof *clean * k);
-    bool changed = true;
-    while (changed && k >= 3) {
-      changed = false;
-      for (uint32_t i = 0; i < k && k >= 3; i++) {
-        TessDVec2 prev = clean[(i + k - 1) % k], next = clean[(i + 1) % k];
-        TessDVec2 d = tess_d2_sub(clean[i], next);
-        if (tess_d2_dot(d, d) < 1e-18 || fabs(tess_d2_orient(prev, clean[i], next)) <= 1e-9) {
-          memmove(clean + i, clean + i + 1, sizeof *clean * (k - i - 1));
-          k--;
-          changed = true;
-        }
-      }
-    }
-    if (k < 3 || tess_poly_signed_area(clean, k) <= 1e-9) continue;
-    if (!append_fans(&out, clean, k, max_n)) {
+    TessDVec2 v[TESS_MASK_MAX_VERTICES + 4], tmp[TESS_MASK_MAX_VERTICES + 4];
+    double d[TESS_MASK_MAX_VERTICES + 4];
+    memcpy(v, w->out_v.data + a, sizeof *v * n);
+    uint32_t k = mask_clip_convex(v, n, box, 4, tmp, d);
+    if (k < 3 || tess_poly_signed_area(v, k) <= 1e-9) continue;
+    if (!append_parts(&out, v, k, max_n, tmp, tile_w, tile_h)) {
       TESS_ARRAY_FREE(&out);
       return false;
     }

@@ -4,7 +4,10 @@
 #include "check.h"
 #include "shapes.h"
 #include "tessera/geom.h"
+#include "tessera/image.h"
 #include "tessera/mask.h"
+
+#include <float.h>
 
 #ifdef TESS_HAVE_CHIPMUNK
 #include <chipmunk/chipmunk.h>
@@ -751,6 +754,246 @@ static void units_convert_per_body(void) {
   CHECK_NEAR(tess_mask_inertia_kgm2(inertia, 50, 3), 6.0 * (4 + 1) / 12.0, 1e-12);
 }
 
+/* ---- Pieces inside the exact hull ------------------------------------------- */
+
+/* How far (px) the farthest of v[0..n) lies outside the convex polygon h
+ * (0 when every point is inside or on it). */
+static double outside_by(const TessDVec2 *h, uint32_t hn, const TessDVec2 *v, uint32_t n) {
+  double worst = 0;
+  for (uint32_t i = 0; i < hn; i++) {
+    TessDVec2 a = h[i], b = h[(i + 1) % hn], e = tess_d2_sub(b, a);
+    double len = sqrt(tess_d2_dot(e, e));
+    for (uint32_t k = 0; k < n; k++) {
+      double d = -tess_d2_orient(a, b, v[k]) / len;
+      if (d > worst) worst = d;
+    }
+  }
+  return worst;
+}
+
+/* Float storage rounds a coordinate c by up to |c| 2^-24. */
+static double float_slack(const TessDVec2 *v, uint32_t n) {
+  double m = 0;
+  for (uint32_t k = 0; k < n; k++) m = fmax(m, fmax(fabs(v[k].x), fabs(v[k].y)));
+  return 1e-6 + m * (double)FLT_EPSILON;
+}
+
+/* Pieces of the whole image: convex, <= N, inside the exact hull (1e-6 px),
+ * covering the pixels, and their added area is what they are beyond the
+ * pixels they cover. Returns the number of pieces. */
+static uint32_t check_pieces_inside_hull(TessImageView v, const TessMaskSettings *s, const char *what) {
+  TessMaskHull hull;
+  TessMaskPieces p;
+  TessError err;
+  if (tess_mask_hull(v, s->threshold, &hull, &err) != TESS_OK) {
+    CHECK_MSG(tess_mask_pieces(v, s, &p, &err) == TESS_ERR_EMPTY, "%s", what);
+    return 0;
+  }
+  CHECK_OK(tess_mask_pieces(v, s, &p, &err), &err);
+  double worst = 0, area = 0;
+  for (uint32_t k = 0; k < p.count; k++) {
+    const TessDVec2 *pv = p.v + p.start[k];
+    uint32_t m = p.start[k + 1] - p.start[k];
+    CHECK_MSG(m >= 3 && m <= s->max_vertices && tess_poly_is_convex(pv, m, 1e-9), "%s: piece %u of %u vertices",
+              what, k, m);
+    worst = fmax(worst, outside_by(hull.v, hull.count, pv, m));
+    area += tess_poly_mass(pv, m).area;
+  }
+  CHECK_MSG(worst <= 1e-6, "%s (threshold %u, N %u, tolerance %g): a piece vertex %.3f px outside the exact hull", what,
+            s->threshold, s->max_vertices, s->tolerance, worst);
+  if (!s->largest_island_only) /* (the coin strip's second frame is a second island) */
+    CHECK_MSG(p.uncovered_area < 0.01 * p.pixels.area, "%s: uncovered %.2f of %.0f", what, p.uncovered_area,
+              p.pixels.area);
+  /* Pixel centres, counted independently of the coverage arithmetic. */
+  uint32_t miss = 0;
+  for (uint32_t y = 0; y < v.height; y++)
+    for (uint32_t x = 0; x < v.width; x++) {
+      if (v.pixels[(size_t)y * v.stride + (size_t)x * 4 + 3] < s->threshold) continue;
+      bool in = false;
+      for (uint32_t k = 0; k < p.count && !in; k++)
+        in = tess_convex_contains(p.v + p.start[k], p.start[k + 1] - p.start[k], tess_d2(x + 0.5, y + 0.5), 1e-9);
+      miss += !in;
+    }
+  if (!s->largest_island_only) CHECK_MSG(miss < 0.01 * p.pixels.area, "%s: %u pixel centres uncovered", what, miss);
+  /* Added area: the pieces' area beyond the opaque area they cover. */
+  CHECK_NEAR(p.shape.area, area, 1e-9 * area);
+  CHECK_MSG(fabs(p.added_area - (area - (p.pixels.area - p.uncovered_area))) <= 1e-6 * area,
+            "%s: added %.4f, pieces %.4f, pixels %.0f, uncovered %.4f", what, p.added_area, area, p.pixels.area,
+            p.uncovered_area);
+  CHECK(p.added_area >= 0);
+  uint32_t count = p.count;
+  tess_mask_pieces_clear(&p);
+  tess_mask_hull_clear(&hull);
+  return count;
+}
+
+static void pieces_stay_inside_the_exact_hull(void) {
+  Shape shapes[16];
+  uint32_t n = test_shapes(shapes);
+  const uint32_t ns[] = {8, 3, 5};
+  const double tols[] = {1.0, 2.5};
+  for (uint32_t i = 0; i < n; i++) {
+    Raster r = raster(&shapes[i], 0);
+    for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++)
+      for (size_t t = 0; t < sizeof tols / sizeof tols[0]; t++) {
+        TessMaskSettings s;
+        tess_mask_settings_default(&s);
+        s.mode = TESS_MASK_PIECES;
+        s.max_vertices = ns[j];
+        s.tolerance = tols[t];
+        check_pieces_inside_hull(r.view, &s, shapes[i].name);
+      }
+    tess_free(r.px);
+  }
+  /* Noise: many islands, pinched corners, holes in holes. */
+  TessTestRng rng = {4242};
+  for (int iter = 0; iter < 40; iter++) {
+    uint32_t w = 1 + tess_rng_below(&rng, 48), h = 1 + tess_rng_below(&rng, 48);
+    double density = tess_rng_unit(&rng);
+    uint8_t *px = tess_calloc((size_t)w * h, 4);
+    for (uint32_t k = 0; k < w * h; k++) px[(size_t)k * 4 + 3] = tess_rng_unit(&rng) < density ? 255 : 0;
+    TessImageView v = {w, h, (size_t)w * 4, px};
+    TessMaskSettings s;
+    tess_mask_settings_default(&s);
+    s.max_vertices = 3 + (uint32_t)(iter % 6);
+    s.tolerance = 1.0 + (iter % 3) * 0.5;
+    check_pieces_inside_hull(v, &s, "noise");
+    tess_free(px);
+  }
+}
+
+/* The demo's checked-in art, decoded by core/image. */
+static bool load_demo_art(const char *file, TessImage *img) {
+  const char *root = getenv("TESS_SOURCE_ROOT");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/data/demo/art/%s", root ? root : ".", file);
+  TessError err;
+  TessResult r = tess_png_load(path, img, &err);
+  CHECK_OK(r, &err);
+  return r == TESS_OK;
+}
+
+static void demo_sprites_pieces_stay_inside_the_hull(void) {
+  /* The report: at tolerance 1 the star's pieces reached 2.65 px and the
+   * crate's 1.37 px past the exact hull, while 0 area was reported added. */
+  const char *files[] = {"star.png", "crate.png", "rock.png", "barrel.png", "ball.png", "coin.png"};
+  const uint8_t thresholds[] = {1, 128, 255};
+  const uint32_t ns[] = {8, 5, 3};
+  for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+    TessImage img;
+    if (!load_demo_art(files[f], &img)) continue;
+    TessImageView v = tess_image_view(&img);
+    for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++)
+      for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++) {
+        TessMaskSettings s;
+        tess_mask_settings_default(&s);
+        s.mode = TESS_MASK_PIECES;
+        s.threshold = thresholds[t];
+        s.max_vertices = ns[j];
+        s.tolerance = 1.0;
+        check_pieces_inside_hull(v, &s, files[f]);
+        s.largest_island_only = true;
+        check_pieces_inside_hull(v, &s, files[f]);
+      }
+    /* The one call the editor and the demo use: float pieces inside the
+     * hull (up to float rounding), the added area reported. */
+    TessSpriteMask m;
+    memset(&m, 0, sizeof m);
+    m.threshold = 1;
+    m.mode = TESS_MASK_PIECES;
+    m.max_vertices = 8;
+    m.tolerance = 1;
+    TessError err;
+    CHECK_OK(tess_sprite_mask_trace(v, &m, &err), &err);
+    TessMaskHull hull;
+    CHECK_OK(tess_mask_hull(v, 1, &hull, &err), &err);
+    double area = 0;
+    for (uint32_t k = 0; k < m.piece_count; k++) {
+      TessDVec2 d[TESS_POLY_MAX];
+      CHECK(m.pieces[k].count >= 3 && m.pieces[k].count <= 8);
+      for (uint32_t i = 0; i < m.pieces[k].count; i++) d[i] = tess_d2(m.pieces[k].v[i].x, m.pieces[k].v[i].y);
+      double out = outside_by(hull.v, hull.count, d, m.pieces[k].count);
+      CHECK_MSG(out <= float_slack(d, m.pieces[k].count), "%s: stored piece %u %.3g px outside the hull", files[f], k,
+                out);
+      area += tess_poly_mass(d, m.pieces[k].count).area;
+    }
+    CHECK_NEAR(m.shape_area, area, 1e-4 * area);
+    CHECK_NEAR(m.added_area, m.shape_area - (m.area - m.uncovered_area), 1e-6 * m.shape_area);
+    CHECK_MSG(m.added_area > 0, "%s: added area %g", files[f], m.added_area);
+    tess_mask_hull_clear(&hull);
+    tess_free(m.hull);
+    tess_free(m.pieces);
+    tess_image_clear(&img);
+  }
+}
+
+static void demo_tileset_pieces_stay_inside_their_tiles(void) {
+  /* terrain.png: 8 x 2 tiles of 32 x 32, traced as the demo generator does
+   * (threshold 255, pieces, N 8, tolerance 1) and at other thresholds.
+   * The rounded corner used to reach (-2, 32) and (32.45, 32). */
+  TessImage img;
+  if (!load_demo_art("terrain.png", &img)) return;
+  const uint32_t T = 32, count = (img.width / T) * (img.height / T);
+  const uint8_t thresholds[] = {255, 128, 1};
+  const uint32_t ns[] = {8, 4};
+  TessTileInfo *tiles = tess_calloc(count, sizeof *tiles);
+  uint32_t traced = 0;
+  for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0]; t++)
+    for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++) {
+      TessMaskSettings s;
+      tess_mask_settings_default(&s);
+      s.mode = TESS_MASK_PIECES;
+      s.threshold = thresholds[t];
+      s.max_vertices = ns[j];
+      s.tolerance = 1.0;
+      TessError err;
+      CHECK_OK(tess_mask_trace_tiles(tess_image_view(&img), T, T, 0, 0, &s, tiles, count, &err), &err);
+      for (uint32_t i = 0; i < count; i++) {
+        if (tiles[i].collision != TESS_TILE_COLLISION_TRACED) continue;
+        traced++;
+        TessImageView tv = {T, T, img.stride, img.pixels + (size_t)(i / (img.width / T)) * T * img.stride +
+                                                  (size_t)(i % (img.width / T)) * T * 4};
+        TessMaskHull hull;
+        CHECK_OK(tess_mask_hull(tv, s.threshold, &hull, &err), &err);
+        uint32_t miss = 0;
+        for (uint32_t y = 0; y < T; y++)
+          for (uint32_t x = 0; x < T; x++) {
+            if (tv.pixels[(size_t)y * tv.stride + (size_t)x * 4 + 3] < s.threshold) continue;
+            bool in = false;
+            for (uint32_t k = 0; k < tiles[i].piece_count && !in; k++) {
+              TessDVec2 d[TESS_POLY_MAX];
+              for (uint32_t q = 0; q < tiles[i].pieces[k].count; q++)
+                d[q] = tess_d2(tiles[i].pieces[k].v[q].x, tiles[i].pieces[k].v[q].y);
+              in = tess_convex_contains(d, tiles[i].pieces[k].count, tess_d2(x + 0.5, y + 0.5), 1e-6);
+            }
+            miss += !in;
+          }
+        CHECK_MSG(miss < 0.01 * hull.pixels.area, "tile %u threshold %u: %u pixel centres uncovered", i, s.threshold,
+                  miss);
+        for (uint32_t k = 0; k < tiles[i].piece_count; k++) {
+          const TessPolygon *p = &tiles[i].pieces[k];
+          CHECK(p->count >= 3 && p->count <= ns[j]);
+          TessDVec2 d[TESS_POLY_MAX];
+          for (uint32_t q = 0; q < p->count; q++) {
+            d[q] = tess_d2(p->v[q].x, p->v[q].y);
+            CHECK_MSG(p->v[q].x >= 0.0f && p->v[q].x <= (float)T && p->v[q].y >= 0.0f && p->v[q].y <= (float)T,
+                      "tile %u threshold %u N %u: vertex (%g, %g) outside the tile square", i, s.threshold, ns[j],
+                      p->v[q].x, p->v[q].y);
+          }
+          CHECK(tess_poly_is_convex(d, p->count, 1e-4));
+          double out = outside_by(hull.v, hull.count, d, p->count);
+          CHECK_MSG(out <= float_slack(d, p->count), "tile %u threshold %u: a vertex %.3g px outside its hull", i,
+                    s.threshold, out);
+        }
+        tess_mask_hull_clear(&hull);
+      }
+    }
+  CHECK(traced > 6); /* slopes, the rounded corner, the plank at least */
+  for (uint32_t i = 0; i < count; i++) tess_free(tiles[i].pieces);
+  tess_free(tiles);
+  tess_image_clear(&img);
+}
+
 /* ---- Chipmunk2D cross-check ------------------------------------------------- */
 
 static void chipmunk_agrees_on_polygon_formulas(void) {
@@ -811,5 +1054,6 @@ TESS_TEST_MAIN(TEST(polygon_mass_matches_rectangle_formulas), TEST(convex_hull_o
                TEST(largest_island_only_drops_the_smaller), TEST(noise_images_keep_the_invariants),
                TEST(many_holes_are_cut_into_regions), TEST(transparent_image_is_empty), TEST(one_pixel),
                TEST(lines_and_extreme_aspect), TEST(stride_padding_gives_identical_results),
-               TEST(sprite_mask_trace_fills_every_mode), TEST(tileset_traces_every_tile), TEST(units_convert_per_body),
+               TEST(sprite_mask_trace_fills_every_mode), TEST(tileset_traces_every_tile), TEST(units_convert_per_body), TEST(pieces_stay_inside_the_exact_hull),
+               TEST(demo_sprites_pieces_stay_inside_the_hull), TEST(demo_tileset_pieces_stay_inside_their_tiles),
                TEST(chipmunk_agrees_on_polygon_formulas))

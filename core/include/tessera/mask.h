@@ -15,7 +15,9 @@
  *         --> simplified hull (greedy edge removal, least added area)
  *   alpha --trace--> pixel outline loops (marching squares along pixel edges)
  *         --> one-sided Douglas-Peucker --> holes bridged --> ear clipping
- *         --> Hertel-Mehlhorn merge into convex pieces of <= N vertices. */
+ *         --> Hertel-Mehlhorn merge into convex pieces of <= N vertices
+ *         --> each piece clipped to its island's exact hull (parts cut off
+ *             along chords when the clip leaves more than N vertices). */
 #ifndef TESSERA_MASK_H
 #define TESSERA_MASK_H
 
@@ -97,10 +99,19 @@ typedef struct TessMaskPieces {
   TessMassProps pixels;   /* of every opaque pixel */
   TessMassProps shape;    /* of the union of the pieces */
   double uncovered_area;  /* opaque pixel area outside every piece (dropped islands included) */
+  /* The pieces' area beyond the opaque area they cover: shape.area - (pixels.area - uncovered_area).
+   * Pieces of one island never overlap; pieces of islands closer than the
+   * tolerance may, and their overlap then counts twice (here and in shape). */
+  double added_area;
 } TessMaskPieces;
 
 /* Outline, simplification (settings->tolerance), convex decomposition into
  * pieces of at most settings->max_vertices vertices, holes and islands.
+ * Every piece lies inside the exact hull of its island's pixels (so inside
+ * the exact hull of all opaque pixels): the outline's pushed-out corners
+ * are clipped off, which never uncovers a pixel; where the clip leaves
+ * more than N vertices the piece is cut along a chord into parts (so sharp
+ * or curved sprites get a few more pieces).
  * An island with many holes (> 32) or a very long outline (> 2048 vertices
  * after simplification) is first cut into a grid of regions, cuts placed
  * between holes, each decomposed alone and its pieces clipped to it: the
@@ -141,7 +152,8 @@ TessResult tess_sprite_mask_trace(TessImageView frame, TessSpriteMask *mask, Tes
 /* Traces every tile of a tileset image: tiles[i] for i < tile_count gets
  * collision NONE (fully transparent), FULL (fully opaque) or TRACED with
  * its convex pieces (tile pixels, origin at the tile's top-left, at most
- * min(max_vertices, 8) vertices). Materials and one_way are left alone; old
+ * min(max_vertices, 8) vertices, inside the exact hull of the tile's
+ * pixels and inside the tile square [0, tile_w] x [0, tile_h]). Materials and one_way are left alone; old
  * pieces are released with tess_free. tile_count may be less than the
  * grid holds. */
 TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
