@@ -51,6 +51,7 @@ struct TessPreviewPainter {
   int circle_count;
   Impact impacts[CONTACT_MAX];
   int impact_count;
+  TessContactPoint resting[CONTACT_MAX]; /* the world's touching contact points, this frame */
   TESS_ARRAY(TurnedSprite) turned;
   int32_t turned_slot[2 * TURNED_MAX]; /* open addressing into `turned`, -1 = empty */
   /* The static part (tiles, and fluids / zones when shown) of the last view. */
@@ -676,6 +677,23 @@ void tess_preview_painter_draw(TessPreviewPainter *pp, cairo_t *cr, const TessPr
   blitter_done(&bl, cr);
   if (overlays & TESS_PREVIEW_OVERLAY_PINS) draw_pins(cr, &m, pl);
   if (overlays & TESS_PREVIEW_OVERLAY_CONTACTS) {
+    /* Contacts that touch now (resting ones too, which never make an impact): small
+     * amber dots with their normals, under the impacts. */
+    uint32_t nr = tess_world_contact_points(world, pp->resting, CONTACT_MAX);
+    if (nr > CONTACT_MAX) nr = CONTACT_MAX;
+    cairo_set_line_width(cr, 1.0);
+    cairo_set_source_rgba(cr, 1.0, 0.75, 0.1, 0.9);
+    for (uint32_t i = 0; i < nr; i++) {
+      const TessContactPoint *cp = &pp->resting[i];
+      double x, y;
+      to_device(&m, cp->point, &x, &y);
+      if (x < -10 || y < -10 || x > view->width + 10 || y > view->height + 10) continue;
+      cairo_new_sub_path(cr);
+      cairo_arc(cr, x, y, 2.0, 0, 2 * M_PI);
+      cairo_move_to(cr, x, y);
+      cairo_line_to(cr, x + cp->normal.x * 8.0, y + cp->normal.y * 8.0);
+    }
+    cairo_stroke(cr);
     cairo_set_line_width(cr, 1.5);
     for (int i = 0; i < pp->impact_count; i++) {
       const Impact *im = &pp->impacts[i];

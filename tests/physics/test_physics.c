@@ -910,6 +910,107 @@ static void contact_normals_point_from_a_to_b(void) {
   }
 }
 
+/* Resting contacts are listed with their points, normals and impulses (the
+ * weight of what rests on them), while awake and asleep, and follow the
+ * bodies' current transforms. */
+static void contact_points_list_resting_contacts(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TestMap m;
+  floor_map(&m, 20, 20, 15, 0.5f, 0.0f);
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  const float dt = 1.0f / HZ;
+  /* a ball over one cell, a box over one cell, a box across the seam of two cells */
+  TessShapeId ball_shape;
+  TessBodyId ball = add_ball_moving(w, tess_v2(3.5f, 14.0f), tess_v2(0, 0), &ball_shape);
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 2.0f);
+  TessBodyId box = add_box(w, tess_v2(7.5f, 14.6f), 0.3f, 0.4f, &sd);
+  TessBodyId wide = add_box(w, tess_v2(11.0f, 14.5f), 0.6f, 0.5f, &sd);
+  step(w, 120);
+  for (int phase = 0; phase < 2; phase++) {
+    if (phase == 1) { /* the same once everything sleeps */
+      for (int i = 0; i < 600 && tess_world_awake_body_count(w) > 0; i++) step(w, 1);
+      CHECK(tess_world_awake_body_count(w) == 0);
+    }
+    uint32_t total = tess_world_contact_points(w, NULL, 0);
+    TessContactPoint pts[16];
+    CHECK_MSG(total == 1 + 2 + 4, "phase %d: %u points", phase, total); /* the wide box: two points per cell */
+    CHECK(tess_world_contact_points(w, pts, 16) == total);
+    float impulse_ball = 0.0f, impulse_box = 0.0f, impulse_wide = 0.0f;
+    for (uint32_t i = 0; i < total && i < 16; i++) {
+      const TessContactPoint *p = &pts[i];
+      CHECK(p->with_map && p->cell_y == 15);
+      CHECK(tess_shape_id_is_null(p->b) && tess_body_id_is_null(p->body_b));
+      CHECK_MSG(fabsf(p->normal.x) < 1e-4f && fabsf(p->normal.y - 1.0f) < 1e-4f, "normal (%g, %g)", p->normal.x,
+                p->normal.y);
+      CHECK_NEAR(p->point.y, 15.0f, 0.01f);
+      CHECK(p->separation > -0.01f && p->separation <= 0.005f);
+      CHECK(p->normal_impulse >= 0.0f);
+      CHECK(tess_body_id_equal(tess_shape_body(w, p->a), p->body_a));
+      if (tess_body_id_equal(p->body_a, ball)) {
+        CHECK(tess_shape_id_equal(p->a, ball_shape));
+        CHECK(p->cell_x == 3);
+        CHECK_NEAR(p->point.x, 3.5f, 0.01f);
+        impulse_ball += p->normal_impulse;
+      } else if (tess_body_id_equal(p->body_a, box)) {
+        CHECK(p->cell_x == 7);
+        CHECK_NEAR(fabsf(p->point.x - 7.5f), 0.3f, 0.01f); /* the two bottom corners */
+        impulse_box += p->normal_impulse;
+      } else {
+        CHECK(tess_body_id_equal(p->body_a, wide));
+        CHECK(p->cell_x == 10 || p->cell_x == 11);
+        impulse_wide += p->normal_impulse;
+      }
+    }
+    /* each floor carries its body's weight over the step */
+    CHECK_REL(impulse_ball, tess_body_mass(w, ball) * G * dt, 0.02);
+    CHECK_REL(impulse_box, tess_body_mass(w, box) * G * dt, 0.02);
+    CHECK_REL(impulse_wide, tess_body_mass(w, wide) * G * dt, 0.02);
+    /* a short buffer takes the first points only, and says how many there are */
+    TessContactPoint one[2];
+    memset(one, 0xAB, sizeof one);
+    CHECK(tess_world_contact_points(w, one, 1) == total);
+    CHECK(memcmp(&one[0], &pts[0], sizeof one[0]) == 0);
+    const unsigned char *untouched = (const unsigned char *)&one[1];
+    CHECK(untouched[0] == 0xAB && untouched[sizeof one[1] - 1] == 0xAB);
+  }
+  /* lifted off the floor: its points are gone at once (they follow the current transforms) */
+  CHECK(tess_body_set_transform(w, ball, tess_v2(3.5f, 10.0f), 0.0f) == TESS_OK);
+  CHECK(tess_world_contact_points(w, NULL, 0) == 2 + 4);
+  tess_world_destroy(w);
+  test_map_free(&m);
+
+  /* body on body: a ball resting on a box that rests on the floor */
+  w = new_world(tess_v2(0, G));
+  floor_map(&m, 20, 20, 15, 0.5f, 0.0f);
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessBodyId base = add_box(w, tess_v2(5.5f, 14.5f), 0.45f, 0.5f, &sd);
+  TessBodyId top = add_ball_moving(w, tess_v2(5.5f, 13.4f), tess_v2(0, 0), &ball_shape);
+  step(w, 120);
+  TessContactPoint pts[16];
+  uint32_t total = tess_world_contact_points(w, pts, 16);
+  CHECK_MSG(total == 1 + 2, "%u points", total);
+  float on_floor = 0.0f, on_box = 0.0f;
+  for (uint32_t i = 0; i < total && i < 16; i++) {
+    if (pts[i].with_map) {
+      on_floor += pts[i].normal_impulse;
+      continue;
+    }
+    CHECK((tess_body_id_equal(pts[i].body_a, base) && tess_body_id_equal(pts[i].body_b, top)) ||
+          (tess_body_id_equal(pts[i].body_a, top) && tess_body_id_equal(pts[i].body_b, base)));
+    TessVec2 d = tess_v2_normalize(
+        tess_v2_sub(tess_body_world_center(w, pts[i].body_b), tess_body_world_center(w, pts[i].body_a)));
+    CHECK(tess_v2_dot(d, pts[i].normal) > 0.999f);
+    CHECK_NEAR(pts[i].point.y, 14.0f, 0.01f);
+    on_box += pts[i].normal_impulse;
+  }
+  /* the box carries the ball, the floor carries both */
+  CHECK_REL(on_box, tess_body_mass(w, top) * G * dt, 0.02);
+  CHECK_REL(on_floor, (tess_body_mass(w, top) + tess_body_mass(w, base)) * G * dt, 0.02);
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
 static bool count_shape(TessShapeId s, void *user) {
   (void)s;
   (*(int *)user)++;
@@ -1168,6 +1269,7 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(energy_never_rises_in_a_closed_box), TEST(determinism_and_snapshot),
                TEST(stale_handles_are_invalid), TEST(removal_inside_callbacks_is_deferred),
                TEST(sensors_report_and_never_push), TEST(contact_events_begin_and_end), TEST(contact_normals_point_from_a_to_b),
+               TEST(contact_points_list_resting_contacts),
                TEST(queries_find_bodies_and_cells), TEST(interpolation_between_steps),
                TEST(one_way_cells_catch_only_from_above), TEST(traced_slope_is_a_ramp),
                TEST(shapes_collide_in_every_pair), TEST(mass_from_density_or_set), TEST(bad_input_is_refused))

@@ -155,6 +155,30 @@ TessWorldEvents tess_world_events(const TessWorld *world);
 uint32_t tess_world_body_count(const TessWorld *world);   /* live bodies */
 uint32_t tess_world_awake_body_count(const TessWorld *world);
 uint32_t tess_world_contact_count(const TessWorld *world); /* contacts with at least one point, map included */
+/* One point of a contact that touches now (tess_world_contact_points), with
+ * TessContactEvent's conventions: for the tile map `a` is the body's shape,
+ * `b` and body_b are null and the cell takes b's place; the normal points
+ * from a to b (map: from a's shape into the cell). */
+typedef struct TessContactPoint {
+  TessShapeId a, b;
+  TessBodyId body_a, body_b;
+  bool with_map;
+  uint32_t cell_x, cell_y;
+  TessVec2 point;        /* world, midway between the two surfaces, at the bodies' current transforms */
+  TessVec2 normal;       /* unit, from a to b */
+  float separation;      /* m, < 0 when the shapes overlap */
+  float normal_impulse;  /* N s pushing a and b apart over the last step (>= 0); a body of mass m
+                            resting alone on a floor carries m g dt over its points */
+} TessContactPoint;
+
+/* The points of every contact that touched in the last step and still
+ * touches at the bodies' current transforms (within the speculative
+ * distance, 4 x linear_slop), resting contacts of sleeping bodies included:
+ * what a contacts overlay draws. Returns how many there are and copies the
+ * first min(count, cap) into `out` (NULL is fine with cap 0), in the
+ * world's contact order (deterministic). Points are computed on demand, so
+ * they follow set_transform and restore; impulses are the last step's. */
+uint32_t tess_world_contact_points(const TessWorld *world, TessContactPoint *out, uint32_t cap);
 /* Bytes the world holds (bodies, shapes, contacts, map, scratch). */
 size_t tess_world_memory_bytes(const TessWorld *world);
 
