@@ -158,11 +158,12 @@ typedef struct TraceResult {
   TessMassProps simple_mass;
   TessMaskPieces pieces;
   bool have_pieces;
+  TessMaskSecondMoments moments; /* of the pixels, with the principal axes */
 } TraceResult;
 
 static void print_json(FILE *f, const TraceOptions *o, const TraceResult *r) {
   const TessMassProps *shape = r->have_pieces ? &r->pieces.shape : &r->simple_mass;
-  fprintf(f, "{\n  \"format\": \"tessera-trace\",\n  \"version\": 1,\n  \"file\": \"");
+  fprintf(f, "{\n  \"format\": \"tessera-trace\",\n  \"version\": 1,\n  \"version_minor\": 1,\n  \"file\": \"");
   for (const char *c = o->path; *c; c++) {
     if (*c == '"' || *c == '\\') fprintf(f, "\\%c", *c);
     else if ((unsigned char)*c < 0x20) fprintf(f, "\\u%04x", (unsigned char)*c);
@@ -173,7 +174,12 @@ static void print_json(FILE *f, const TraceOptions *o, const TraceResult *r) {
           o->mask.threshold, r->have_pieces ? "pieces" : "hull", o->mask.max_vertices, o->mask.tolerance);
   fprintf(f, "  \"pixels\": {");
   json_mass(f, &r->hull.pixels);
-  fprintf(f, ", \"bounds\": [%u, %u, %u, %u]},\n", r->hull.x0, r->hull.y0, r->hull.x1, r->hull.y1);
+  fprintf(f, ", \"bounds\": [%u, %u, %u, %u]", r->hull.x0, r->hull.y0, r->hull.x1, r->hull.y1);
+  const TessMaskSecondMoments *m = &r->moments;
+  fprintf(f, ", \"second_moments\": {\"xx\": " NUM ", \"yy\": " NUM ", \"xy\": " NUM "}", m->ixx, m->iyy, m->ixy);
+  fprintf(f, ", \"principal_axes\": {\"angle\": " NUM ", \"angle_degrees\": " NUM ", \"major\": " NUM ", \"minor\": " NUM
+             "}},\n",
+          m->angle, m->angle * (180.0 / M_PI), m->major, m->minor);
   fprintf(f, "  \"hull\": {\"count\": %u, \"vertices\": ", r->hull.count);
   json_points(f, r->hull.v, r->hull.count);
   fprintf(f, ", ");
@@ -192,7 +198,7 @@ static void print_json(FILE *f, const TraceOptions *o, const TraceResult *r) {
     }
     fprintf(f, "], ");
     json_mass(f, &p->shape);
-    fprintf(f, ", \"uncovered_area\": " NUM "},\n", p->uncovered_area);
+    fprintf(f, ", \"uncovered_area\": " NUM ", \"added_area\": " NUM "},\n", p->uncovered_area, p->added_area);
   } else {
     fprintf(f, "  \"pieces\": null,\n");
   }
@@ -216,6 +222,10 @@ static void print_json(FILE *f, const TraceOptions *o, const TraceResult *r) {
 static void print_text(FILE *f, const TraceOptions *o, const TraceResult *r) {
   fprintf(f, "%s: %u x %u px, threshold %u\n", o->path, r->image.width, r->image.height, o->mask.threshold);
   text_mass(f, "pixels", &r->hull.pixels);
+  fprintf(f, "axes        major at " NUM " deg (y down), second moments along it " NUM ", across " NUM
+             " px^4 (xx " NUM ", yy " NUM ", xy " NUM ")\n",
+          r->moments.angle * (180.0 / M_PI), r->moments.major, r->moments.minor, r->moments.ixx, r->moments.iyy,
+          r->moments.ixy);
   fprintf(f, "hull        %u vertices\n", r->hull.count);
   text_mass(f, "", &r->hull_mass);
   text_points(f, r->hull.v, r->hull.count);
@@ -227,9 +237,9 @@ static void print_text(FILE *f, const TraceOptions *o, const TraceResult *r) {
   if (r->have_pieces) {
     const TessMaskPieces *p = &r->pieces;
     fprintf(f, "pieces      %u convex piece%s of <= %u vertices, %u island%s, tolerance " NUM " px, uncovered " NUM
-               " px^2\n",
+               " px^2, added " NUM " px^2\n",
             p->count, p->count == 1 ? "" : "s", o->mask.max_vertices, p->island_count, p->island_count == 1 ? "" : "s", o->mask.tolerance,
-            p->uncovered_area);
+            p->uncovered_area, p->added_area);
     text_mass(f, "", &p->shape);
     for (uint32_t i = 0; i < p->count; i++) text_points(f, p->v + p->start[i], p->start[i + 1] - p->start[i]);
     shape = &p->shape;
@@ -267,6 +277,10 @@ int tess_cmd_trace(int argc, char **argv) {
     goto done;
   }
   r.hull_mass = tess_poly_mass(r.hull.v, r.hull.count);
+  if (tess_mask_pixel_moments(view, o.mask.threshold, &r.moments, &err) != TESS_OK) {
+    code = fail(o.path, &err);
+    goto done;
+  }
   r.simple = malloc(sizeof *r.simple * (r.hull.count + 3));
   if (!r.simple) {
     tess_error_set(&err, TESS_ERR_NOMEM, o.path, "out of memory");

@@ -79,6 +79,38 @@ TessResult tess_mask_pixel_mass(TessImageView img, uint8_t threshold, TessMassPr
   return r;
 }
 
+TessResult tess_mask_pixel_moments(TessImageView img, uint8_t threshold, TessMaskSecondMoments *out, TessError *err) {
+  MaskScan scan;
+  memset(&scan, 0, sizeof scan);
+  TessResult r = mask_scan(img, threshold, false, &scan, err);
+  if (r == TESS_OK) {
+    TessMaskSecondMoments m;
+    double n = scan.mass.area;
+    m.area = n;
+    m.cx = scan.mass.cx;
+    m.cy = scan.mass.cy;
+    /* A unit square adds 1/12 along each axis about its own centre. */
+    m.ixx = scan.sxx + n / 12.0;
+    m.iyy = scan.syy + n / 12.0;
+    m.ixy = scan.sxy;
+    m.inertia = scan.mass.inertia;
+    /* Eigen-decomposition of [[ixx, ixy], [ixy, iyy]]; the half-difference
+     * form keeps the smaller eigenvalue accurate. */
+    double mean = 0.5 * (m.ixx + m.iyy), half = 0.5 * (m.ixx - m.iyy), rad = hypot(half, m.ixy);
+    m.major = mean + rad;
+    m.minor = mean - rad;
+    if (m.ixy == 0.0) { /* axis-aligned: exact, without the cancellation above */
+      m.major = fmax(m.ixx, m.iyy);
+      m.minor = fmin(m.ixx, m.iyy);
+    }
+    m.angle = 0.5 * atan2(2.0 * m.ixy, m.ixx - m.iyy);
+    if (m.angle <= -M_PI / 2) m.angle += M_PI;
+    *out = m;
+  }
+  mask_scan_free(&scan);
+  return r;
+}
+
 void tess_mask_fit_circle(const TessMaskHull *hull, TessDVec2 *center, double *radius) {
   tess_min_enclosing_circle(hull->v, hull->count, center, radius);
 }

@@ -13,6 +13,7 @@ typedef struct MaskScan {
   uint32_t width, height;
   uint64_t count;            /* opaque pixels */
   TessMassProps mass;        /* exact pixel mass properties (valid when count > 0) */
+  double sxx, syy, sxy;      /* central sums over pixel centres: (x - cx)^2, (y - cy)^2, (x - cx)(y - cy) */
   uint32_t x0, y0, x1, y1;   /* bounding box [x0, x1) x [y0, y1) */
   int32_t *left, *right;     /* per row: first and one-past-last opaque x, left = -1 when empty */
   size_t extents_cap;

@@ -54,6 +54,16 @@ static double spread(uint64_t n, uint64_t s1, uint64_t s2) {
   return (double)v / (double)n;
 }
 
+/* N * sum(dx dy) = N * Sxy - Sx Sy (of either sign), exact with 128-bit integers. */
+static double co_spread(uint64_t n, uint64_t sx, uint64_t sy, uint64_t sxy) {
+#if defined(__SIZEOF_INT128__)
+  __int128 v = (__int128)((unsigned __int128)sxy * n) - (__int128)((unsigned __int128)sx * sy);
+#else
+  long double v = (long double)sxy * n - (long double)sx * sy;
+#endif
+  return (double)v / (double)n;
+}
+
 typedef struct RowAcc {
   uint64_t rc, rsx, rsxx;
   int32_t first, last;
@@ -141,7 +151,7 @@ TessResult mask_scan(TessImageView img, uint8_t threshold, bool want_runs, MaskS
   }
   s->run_count = 0;
 
-  uint64_t n = 0, sx = 0, sxx = 0, sy = 0, syy = 0;
+  uint64_t n = 0, sx = 0, sxx = 0, sy = 0, syy = 0, sxy = 0; /* sxy < 2^61 at 32768 x 32768 */
   uint32_t bx0 = w, bx1 = 0, by0 = h, by1 = 0;
   for (uint32_t y = 0; y < h; y++) {
     if (want_runs) s->row_start[y] = (uint32_t)s->run_count;
@@ -155,6 +165,7 @@ TessResult mask_scan(TessImageView img, uint8_t threshold, bool want_runs, MaskS
       sxx += acc.rsxx;
       sy += acc.rc * y;
       syy += acc.rc * (uint64_t)y * y;
+      sxy += acc.rsx * y;
       if ((uint32_t)acc.first < bx0) bx0 = (uint32_t)acc.first;
       if ((uint32_t)acc.last > bx1) bx1 = (uint32_t)acc.last;
       if (y < by0) by0 = y;
@@ -174,7 +185,10 @@ TessResult mask_scan(TessImageView img, uint8_t threshold, bool want_runs, MaskS
   s->mass.cx = (double)sx / dn + 0.5;
   s->mass.cy = (double)sy / dn + 0.5;
   /* Each unit square adds (1 + 1) / 12 = 1/6 about its own centre. */
-  s->mass.inertia = spread(n, sx, sxx) + spread(n, sy, syy) + dn / 6.0;
+  s->sxx = spread(n, sx, sxx);
+  s->syy = spread(n, sy, syy);
+  s->sxy = co_spread(n, sx, sy, sxy);
+  s->mass.inertia = s->sxx + s->syy + dn / 6.0;
   return TESS_OK;
 nomem:
   return tess_error_set(err, TESS_ERR_NOMEM, "", "out of memory scanning a %ux%u image", w, h);

@@ -142,6 +142,132 @@ static void pixel_mass_is_exact(void) {
   }
 }
 
+/* Second moments by direct summation in long double over every pixel. */
+static void direct_moments(const uint8_t *px, size_t stride, uint32_t w, uint32_t h, uint8_t threshold,
+                           long double out[6]) {
+  long double n = 0, sx = 0, sy = 0, xx = 0, yy = 0, xy = 0;
+  for (uint32_t y = 0; y < h; y++)
+    for (uint32_t x = 0; x < w; x++)
+      if (px[(size_t)y * stride + (size_t)x * 4 + 3] >= threshold) { n += 1; sx += x + 0.5L; sy += y + 0.5L; }
+  long double cx = sx / n, cy = sy / n;
+  for (uint32_t y = 0; y < h; y++)
+    for (uint32_t x = 0; x < w; x++)
+      if (px[(size_t)y * stride + (size_t)x * 4 + 3] >= threshold) {
+        long double dx = x + 0.5L - cx, dy = y + 0.5L - cy;
+        xx += dx * dx + 1.0L / 12;
+        yy += dy * dy + 1.0L / 12;
+        xy += dx * dy;
+      }
+  out[0] = n; out[1] = cx; out[2] = cy; out[3] = xx; out[4] = yy; out[5] = xy;
+}
+
+static void check_moments(const TessMaskSecondMoments *m, const long double d[6], const char *what) {
+  CHECK_MSG(m->area == (double)d[0], "%s", what);
+  CHECK_NEAR(m->cx, (double)d[1], 1e-12 * (double)d[1]);
+  CHECK_NEAR(m->cy, (double)d[2], 1e-12 * (double)d[2]);
+  CHECK_MSG(fabs(m->ixx - (double)d[3]) <= 1e-12 * (double)d[3], "%s: ixx %.17g direct %.17Lg", what, m->ixx, d[3]);
+  CHECK_MSG(fabs(m->iyy - (double)d[4]) <= 1e-12 * (double)d[4], "%s: iyy %.17g direct %.17Lg", what, m->iyy, d[4]);
+  CHECK_MSG(fabs(m->ixy - (double)d[5]) <= 1e-12 * (double)(d[3] + d[4]), "%s: ixy %.17g direct %.17Lg", what, m->ixy,
+            d[5]);
+  CHECK_NEAR(m->inertia, m->ixx + m->iyy, 1e-12 * m->inertia);
+  CHECK_NEAR(m->major + m->minor, m->inertia, 1e-9 * m->inertia);
+  CHECK(m->major >= m->minor && m->minor >= 0);
+  CHECK(m->angle > -M_PI / 2 && m->angle <= M_PI / 2);
+  /* The axes diagonalise the tensor: spread along the major axis is major,
+   * the cross term in the rotated frame vanishes. */
+  double c = cos(m->angle), s = sin(m->angle);
+  double along = m->ixx * c * c + 2 * m->ixy * c * s + m->iyy * s * s;
+  double cross = (m->iyy - m->ixx) * c * s + m->ixy * (c * c - s * s);
+  CHECK_NEAR(along, m->major, 1e-9 * m->inertia);
+  CHECK_NEAR(cross, 0, 1e-9 * m->inertia);
+}
+
+static void pixel_moments_match_direct_summation(void) {
+  Shape shapes[16];
+  uint32_t n = test_shapes(shapes);
+  for (uint32_t i = 0; i < n; i++) {
+    Raster r = raster(&shapes[i], 12);
+    long double d[6];
+    direct_moments(r.px, r.stride, shapes[i].width, shapes[i].height, 1, d);
+    TessMaskSecondMoments m;
+    TessMassProps mass;
+    TessError err;
+    CHECK_OK(tess_mask_pixel_moments(r.view, 1, &m, &err), &err);
+    CHECK_OK(tess_mask_pixel_mass(r.view, 1, &mass, &err), &err);
+    check_moments(&m, d, shapes[i].name);
+    CHECK(m.inertia == mass.inertia && m.cx == mass.cx && m.cy == mass.cy);
+    /* The analytic axes: the ellipse's long axis at 0.3 rad, the rotated
+     * rectangle's at 30 degrees (y down, towards +y), both within the
+     * pixels' rounding; their spreads a b^3 pi / 4 style formulas within 2%. */
+    if (strcmp(shapes[i].name, "ellipse") == 0) {
+      CHECK_NEAR(m.angle, 0.3, 0.01);
+      double a = shapes[i].a, b = shapes[i].b;
+      CHECK_REL(m.major, M_PI * a * a * a * b / 4, 0.02);
+      CHECK_REL(m.minor, M_PI * a * b * b * b / 4, 0.02);
+    }
+    if (strcmp(shapes[i].name, "rotated rectangle") == 0) {
+      CHECK_NEAR(m.angle, M_PI / 6, 0.01);
+      double w = 2 * shapes[i].a, h = 2 * shapes[i].b;
+      CHECK_REL(m.major, w * w * w * h / 12, 0.02);
+      CHECK_REL(m.minor, w * h * h * h / 12, 0.02);
+    }
+    tess_free(r.px);
+  }
+  /* Noise, a single pixel, a mirrored diagonal (negative product term), the
+   * 16384-pixel line, a fully transparent image. */
+  TessTestRng rng = {99};
+  for (int iter = 0; iter < 20; iter++) {
+    uint32_t w = 1 + tess_rng_below(&rng, 70), h = 1 + tess_rng_below(&rng, 70);
+    uint8_t *px = tess_calloc((size_t)w * h, 4);
+    for (uint32_t k = 0; k < w * h; k++) px[(size_t)k * 4 + 3] = (uint8_t)tess_rng_below(&rng, 256);
+    TessImageView v = {w, h, (size_t)w * 4, px};
+    uint8_t t = (uint8_t)(1 + tess_rng_below(&rng, 255));
+    TessMaskSecondMoments m;
+    TessError err;
+    TessResult res = tess_mask_pixel_moments(v, t, &m, &err);
+    bool any = false;
+    for (uint32_t k = 0; k < w * h; k++) any |= px[(size_t)k * 4 + 3] >= t;
+    if (!any) CHECK(res == TESS_ERR_EMPTY);
+    else {
+      long double d[6];
+      direct_moments(px, (size_t)w * 4, w, h, t, d);
+      CHECK_OK(res, &err);
+      check_moments(&m, d, "noise");
+    }
+    tess_free(px);
+  }
+  uint8_t *px = tess_calloc(40 * 40, 4);
+  TessImageView v = {40, 40, 160, px};
+  TessMaskSecondMoments m;
+  TessError err;
+  CHECK(tess_mask_pixel_moments(v, 1, &m, &err) == TESS_ERR_EMPTY);
+  CHECK(strcmp(err.detail, "no opaque pixel at threshold 1") == 0);
+  px[(size_t)7 * 160 + 3 * 4 + 3] = 255;
+  CHECK_OK(tess_mask_pixel_moments(v, 1, &m, &err), &err);
+  CHECK(m.ixx == 1.0 / 12 && m.iyy == 1.0 / 12 && m.ixy == 0 && m.angle == 0 && m.cx == 3.5 && m.cy == 7.5);
+  /* The anti-diagonal x + y = 39: spread along (1, -1), angle -45 degrees;
+   * across it only each square's own 1/12 (a square's spread is the same along every axis). */
+  px[(size_t)7 * 160 + 3 * 4 + 3] = 0;
+  for (int i = 0; i < 40; i++) px[(size_t)i * 160 + (size_t)(39 - i) * 4 + 3] = 255;
+  CHECK_OK(tess_mask_pixel_moments(v, 1, &m, &err), &err);
+  long double d[6];
+  direct_moments(px, 160, 40, 40, 1, d);
+  check_moments(&m, d, "anti-diagonal");
+  CHECK(m.ixy < 0);
+  CHECK_NEAR(m.angle, -M_PI / 4, 1e-12);
+  CHECK_NEAR(m.minor, 40.0 / 12, 1e-9);
+  tess_free(px);
+  const uint32_t L = 16384;
+  px = tess_calloc(L, 4);
+  for (uint32_t x = 0; x < L; x++) px[(size_t)x * 4 + 3] = 255;
+  TessImageView line = {L, 1, (size_t)L * 4, px};
+  CHECK_OK(tess_mask_pixel_moments(line, 1, &m, &err), &err);
+  double nl = L;
+  CHECK_REL(m.ixx, nl * nl * nl / 12, 1e-15); /* n (n^2 - 1) / 12 + n / 12 */
+  CHECK(m.iyy == nl / 12 && m.ixy == 0 && m.angle == 0 && m.minor == nl / 12);
+  tess_free(px);
+}
+
 static void hull_matches_analytic_hull(void) {
   Shape shapes[16];
   uint32_t n = test_shapes(shapes);
@@ -1048,7 +1174,7 @@ static void chipmunk_agrees_on_polygon_formulas(void) {
 }
 
 TESS_TEST_MAIN(TEST(polygon_mass_matches_rectangle_formulas), TEST(convex_hull_of_random_points_contains_them),
-               TEST(pixel_mass_is_exact), TEST(hull_matches_analytic_hull), TEST(rotated_rectangle_matches_issue_figures),
+               TEST(pixel_mass_is_exact), TEST(pixel_moments_match_direct_summation), TEST(hull_matches_analytic_hull), TEST(rotated_rectangle_matches_issue_figures),
                TEST(simplified_hull_contains_pixels_within_n), TEST(simplified_rectangle_to_triangle),
                TEST(pieces_are_convex_and_cover_the_pixels), TEST(tolerance_zero_reproduces_the_pixels),
                TEST(largest_island_only_drops_the_smaller), TEST(noise_images_keep_the_invariants),

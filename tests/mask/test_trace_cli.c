@@ -99,6 +99,18 @@ static void json_of_a_box(void) {
   CHECK(strstr(pixels, "\"centroid\": [3, 2]") != NULL);
   CHECK_NEAR(json_number(pixels, "inertia"), 8.0 * (16 + 4) / 12.0, 1e-12);
   CHECK(strstr(pixels, "\"bounds\": [1, 1, 5, 3]") != NULL);
+  /* Format 1.1: second moments and principal axes of the pixels. A 4 x 2
+   * block: spread along x 2 (2.25 + 0.25 + 0.25 + 2.25) + 8/12, along y
+   * 8 x 0.25 + 8/12, no product term; the major axis is x. */
+  CHECK(json_number(r->out, "version_minor") == 1);
+  const char *moments = json_section(pixels, "second_moments");
+  CHECK_NEAR(json_number(moments, "xx"), 10 + 8.0 / 12, 1e-12);
+  CHECK_NEAR(json_number(moments, "yy"), 2 + 8.0 / 12, 1e-12);
+  CHECK(json_number(moments, "xy") == 0);
+  const char *axes = json_section(pixels, "principal_axes");
+  CHECK(json_number(axes, "angle") == 0 && json_number(axes, "angle_degrees") == 0);
+  CHECK_NEAR(json_number(axes, "major"), 10 + 8.0 / 12, 1e-12);
+  CHECK_NEAR(json_number(axes, "minor"), 2 + 8.0 / 12, 1e-12);
   const char *hull = json_section(r->out, "hull");
   CHECK(json_number(hull, "count") == 4);
   CHECK(strstr(hull, "[[1, 1], [5, 1], [5, 3], [1, 3]]") != NULL);
@@ -130,6 +142,15 @@ static void pieces_and_si_units(void) {
   CHECK(json_number(pieces, "count") >= 1);
   CHECK(json_number(pieces, "islands") == 1);
   CHECK(json_number(pieces, "uncovered_area") < 0.01 * area);
+  /* The pieces' added area: their area beyond the pixels they cover. */
+  double uncovered = json_number(pieces, "uncovered_area"), added = json_number(pieces, "added_area");
+  CHECK_NEAR(added, json_number(pieces, "area") - (area - uncovered), 1e-6 * area);
+  CHECK(added > 0);
+  /* A disc's axes: equal spreads (a circle of pixels is symmetric under
+   * swapping x and y about its centre), no product term. */
+  const char *moments = json_section(json_section(r->out, "pixels"), "second_moments");
+  CHECK_NEAR(json_number(moments, "xx"), json_number(moments, "yy"), 1e-9 * area * 2500);
+  CHECK_NEAR(json_number(moments, "xy"), 0, 1e-9 * area * 2500);
   CHECK(strstr(json_section(r->out, "shape"), "\"kind\": \"pieces\"") != NULL);
   const char *si = json_section(r->out, "si");
   CHECK_NEAR(json_number(si, "mass"), 2.0 * area / 2500.0, 1e-9);
@@ -142,6 +163,7 @@ static void pieces_and_si_units(void) {
   run(r, args);
   CHECK(r->code == 0);
   CHECK(strstr(r->out, "pixels") && strstr(r->out, "pieces") && strstr(r->out, "hull"));
+  CHECK(strstr(r->out, "axes        major at ") != NULL);
   free(r);
 }
 

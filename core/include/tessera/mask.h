@@ -62,6 +62,35 @@ void tess_mask_hull_clear(TessMaskHull *hull);
 /* Pixel mass properties alone (the same single pass, without the hull). */
 TessResult tess_mask_pixel_mass(TessImageView img, uint8_t threshold, TessMassProps *out, TessError *err);
 
+/* Second moments of the opaque pixels about their centroid, each pixel a
+ * unit square, per unit density, exact (integer sums, one pass), with the
+ * principal axes. The same definitions as the sprite panel's moments
+ * (editor/sprites/tess-mask-moments.h), so it can use these directly:
+ *   ixx = sum over pixels of (x - cx)^2 + 1/12   (spread along x)
+ *   iyy = sum over pixels of (y - cy)^2 + 1/12   (spread along y)
+ *   ixy = sum over pixels of (x - cx)(y - cy)    (the product term)
+ * with (x, y) the pixel centres; ixx + iyy is the polar inertia of
+ * tess_mask_pixel_mass. The moment of inertia about the x axis through the
+ * centroid is iyy, about the y axis ixx, and the product of inertia -ixy. */
+typedef struct TessMaskSecondMoments {
+  double area;          /* opaque pixel count */
+  double cx, cy;        /* centroid: mean of the pixel centres */
+  double ixx, iyy, ixy;
+  double inertia;       /* ixx + iyy, about the centroid */
+  /* Principal axes: `angle` (radians in (-pi/2, pi/2], x right, y down,
+   * positive towards +y) of the major axis, the direction along which the
+   * pixels spread most; `major` >= `minor` are the second moments along the
+   * major axis and along the minor one (major + minor = inertia). The body
+   * turns hardest about the major axis' normal: the moment of inertia
+   * about the major axis is `minor`, about the minor axis `major`. A
+   * shape with equal spreads (a disc, a square) has angle 0. */
+  double angle, major, minor;
+} TessMaskSecondMoments;
+
+/* One pass over the alpha bytes (the scan of tess_mask_pixel_mass).
+ * TESS_ERR_EMPTY "no opaque pixel at threshold A" when nothing is opaque. */
+TessResult tess_mask_pixel_moments(TessImageView img, uint8_t threshold, TessMaskSecondMoments *out, TessError *err);
+
 /* Simplified hull of at most max_vertices (>= 3) vertices that contains the
  * given convex hull: repeatedly removes the edge whose removal (its two
  * neighbours extended to their intersection) adds the least area. `out` has
