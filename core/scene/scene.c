@@ -174,28 +174,30 @@ static TessResult build_cells(Builder *b) {
   s->cell_one_way = tess_calloc(n, 1);
   s->cell_material = tess_calloc(n, sizeof(uint16_t));
   if (!s->cell_kind || !s->cell_one_way || !s->cell_material) return nomem(b);
+  /* The collision rule runs once per cell. piece_start exists when some
+   * cell's tile is traced with pieces (even if every piece turns out too
+   * thin): it is made at the first such cell, the cells before it starting
+   * at piece 0. */
   bool traced = false;
-  for (uint32_t y = 0; y < ls->height && !traced; y++)
-    for (uint32_t x = 0; x < ls->width; x++) {
-      TessCellCollision cc;
-      tess_level_cell_collision(b->p, b->level, x, y, &cc);
-      if (cc.kind == TESS_TILE_COLLISION_TRACED && cc.tile && cc.tile->piece_count > 0) {
-        traced = true;
-        break;
-      }
-    }
-  if (traced) {
-    s->piece_start = tess_calloc(n + 1, sizeof(uint32_t));
-    if (!s->piece_start) return nomem(b);
-  }
   float inv_ppm = 1.0f / ls->ppm;
+  TessId last_material = 0;
+  uint16_t last_index = 0;
   for (uint32_t y = 0; y < ls->height; y++)
     for (uint32_t x = 0; x < ls->width; x++) {
       size_t i = (size_t)y * ls->width + x;
-      if (traced) s->piece_start[i] = s->piece_count;
       TessCellCollision cc;
       tess_level_cell_collision(b->p, b->level, x, y, &cc);
-      s->cell_material[i] = (uint16_t)material_index(s, cc.material);
+      if (!traced && cc.kind == TESS_TILE_COLLISION_TRACED && cc.tile && cc.tile->piece_count > 0) {
+        s->piece_start = tess_calloc(n + 1, sizeof(uint32_t));
+        if (!s->piece_start) return nomem(b);
+        traced = true;
+      }
+      if (traced) s->piece_start[i] = s->piece_count;
+      if (cc.material != last_material || i == 0) {
+        last_material = cc.material;
+        last_index = (uint16_t)material_index(s, cc.material);
+      }
+      s->cell_material[i] = last_index;
       s->cell_one_way[i] = cc.one_way ? 1 : 0;
       uint8_t kind = TESS_MAP_EMPTY;
       if (cc.kind == TESS_TILE_COLLISION_FULL) kind = TESS_MAP_FULL;

@@ -8,5 +8,8 @@
 uint32_t scene_clean_polygon(TessVec2 *v, uint32_t n, float eps);
 /* Pin-on-overlap: adds a pin joint for each overlapping pair where a body asks for it. */
 TessResult scene_resolve_pins(TessScene *s, TessError *err);
+/* The same, clipping every pair that may pin (no bounding-circle culling):
+ * the reference tests compare scene_resolve_pins with. */
+TessResult scene_resolve_pins_all_pairs(TessScene *s, TessError *err);
 
 #endif
