@@ -166,6 +166,82 @@ static TessResult build_materials(Builder *b) {
 
 /* ---- Cells ------------------------------------------------------------- */
 
+/* Traced pieces per distinct cell value (tile and flips), in metres. */
+typedef struct TracedEntry {
+  TessCell cell;
+  uint32_t first, count; /* range in TracedMemo.pieces */
+  bool used;
+} TracedEntry;
+
+typedef struct TracedMemo {
+  TracedEntry *slots;
+  uint32_t slot_cap, entry_count;
+  TessPolygon *pieces;
+  uint32_t piece_count, piece_cap;
+} TracedMemo;
+
+static void traced_memo_free(TracedMemo *m) {
+  tess_free(m->slots);
+  tess_free(m->pieces);
+}
+
+static uint32_t cell_slot(TessCell cell, uint32_t cap) { return (uint32_t)((cell * 2654435761u) >> 7) & (cap - 1); }
+
+/* The pieces of a traced tile placed with the cell's flips: tileset pixels
+ * -> this level's cell pixels -> metres; slivers too thin to collide are
+ * left out. NULL when out of memory. */
+static const TracedEntry *traced_pieces(Builder *b, TracedMemo *m, TessCell cell, const TessTileInfo *tile,
+                                        float inv_ppm) {
+  if (m->slot_cap) {
+    for (uint32_t k = cell_slot(cell, m->slot_cap);; k = (k + 1) & (m->slot_cap - 1)) {
+      if (!m->slots[k].used) break;
+      if (m->slots[k].cell == cell) return &m->slots[k];
+    }
+  }
+  if ((m->entry_count + 1) * 2 > m->slot_cap) {
+    uint32_t cap = m->slot_cap ? m->slot_cap * 2 : 64;
+    TracedEntry *slots = tess_calloc(cap, sizeof *slots);
+    if (!slots) return NULL;
+    for (uint32_t k = 0; k < m->slot_cap; k++) {
+      if (!m->slots[k].used) continue;
+      uint32_t j = cell_slot(m->slots[k].cell, cap);
+      while (slots[j].used) j = (j + 1) & (cap - 1);
+      slots[j] = m->slots[k];
+    }
+    tess_free(m->slots);
+    m->slots = slots;
+    m->slot_cap = cap;
+  }
+  uint32_t k = cell_slot(cell, m->slot_cap);
+  while (m->slots[k].used) k = (k + 1) & (m->slot_cap - 1);
+  TracedEntry *e = &m->slots[k];
+  e->cell = cell;
+  e->first = m->piece_count;
+  e->count = 0;
+  e->used = true;
+  m->entry_count++;
+  const TessLevelSettings *ls = &b->level->settings;
+  const TessTileset *ts = tess_project_tileset(b->p, TESS_CELL_TILESET(cell));
+  if (!ts) return e;
+  float sx = (float)ls->tile_w / (float)ts->tile_w, sy = (float)ls->tile_h / (float)ts->tile_h;
+  for (uint32_t p = 0; p < tile->piece_count; p++) {
+    const TessPolygon *src = &tile->pieces[p];
+    if (src->count > TESS_POLY_MAX) continue;
+    TessPolygon dst;
+    memset(&dst, 0, sizeof dst);
+    for (uint32_t j = 0; j < src->count; j++) {
+      TessVec2 q = tess_cell_transform_point(cell, src->v[j], (float)ts->tile_w, (float)ts->tile_h);
+      dst.v[j] = tess_v2(q.x * sx * inv_ppm, q.y * sy * inv_ppm);
+    }
+    dst.count = scene_clean_polygon(dst.v, src->count, 1e-5f);
+    if (tess_shape_polygon_validate(dst.v, dst.count, NULL) != TESS_OK) continue; /* a sliver too thin to collide */
+    if (!GROW(m->pieces, &m->piece_cap, m->piece_count + 1)) return NULL;
+    m->pieces[m->piece_count++] = dst;
+    e->count++;
+  }
+  return e;
+}
+
 static TessResult build_cells(Builder *b) {
   TessScene *s = b->s;
   const TessLevelSettings *ls = &b->level->settings;
@@ -182,6 +258,8 @@ static TessResult build_cells(Builder *b) {
   float inv_ppm = 1.0f / ls->ppm;
   TessId last_material = 0;
   uint16_t last_index = 0;
+  TracedMemo memo;
+  memset(&memo, 0, sizeof memo);
   for (uint32_t y = 0; y < ls->height; y++)
     for (uint32_t x = 0; x < ls->width; x++) {
       size_t i = (size_t)y * ls->width + x;
@@ -201,31 +279,28 @@ static TessResult build_cells(Builder *b) {
       s->cell_one_way[i] = cc.one_way ? 1 : 0;
       uint8_t kind = TESS_MAP_EMPTY;
       if (cc.kind == TESS_TILE_COLLISION_FULL) kind = TESS_MAP_FULL;
-      if (cc.kind == TESS_TILE_COLLISION_TRACED) {
-        const TessTileset *ts = tess_project_tileset(b->p, TESS_CELL_TILESET(cc.cell));
-        if (cc.tile && ts && cc.tile->piece_count > 0) {
-          /* tileset pixels -> this level's cell pixels -> metres, flips applied */
-          float sx = (float)ls->tile_w / (float)ts->tile_w, sy = (float)ls->tile_h / (float)ts->tile_h;
-          for (uint32_t k = 0; k < cc.tile->piece_count; k++) {
-            const TessPolygon *src = &cc.tile->pieces[k];
-            if (src->count > TESS_POLY_MAX) continue;
-            TessPolygon dst;
-            memset(&dst, 0, sizeof dst);
-            for (uint32_t j = 0; j < src->count; j++) {
-              TessVec2 q = tess_cell_transform_point(cc.cell, src->v[j], (float)ts->tile_w, (float)ts->tile_h);
-              dst.v[j] = tess_v2(q.x * sx * inv_ppm, q.y * sy * inv_ppm);
-            }
-            dst.count = scene_clean_polygon(dst.v, src->count, 1e-5f);
-            if (tess_shape_polygon_validate(dst.v, dst.count, NULL) != TESS_OK) continue; /* a sliver too thin to collide */
-            if (!GROW(s->pieces, &b->piece_cap, s->piece_count + 1)) return nomem(b);
-            s->pieces[s->piece_count++] = dst;
+      if (cc.kind == TESS_TILE_COLLISION_TRACED && cc.tile && cc.tile->piece_count > 0) {
+        /* A cell's pieces depend only on its tile and flips: made once per
+         * distinct cell value, then copied. */
+        const TracedEntry *e = traced_pieces(b, &memo, cc.cell, cc.tile, inv_ppm);
+        if (!e) {
+          traced_memo_free(&memo);
+          return nomem(b);
+        }
+        if (e->count) {
+          if (!GROW(s->pieces, &b->piece_cap, s->piece_count + e->count)) {
+            traced_memo_free(&memo);
+            return nomem(b);
           }
-          if (s->piece_start[i] != s->piece_count) kind = TESS_MAP_TRACED;
+          memcpy(&s->pieces[s->piece_count], &memo.pieces[e->first], e->count * sizeof *s->pieces);
+          s->piece_count += e->count;
+          kind = TESS_MAP_TRACED;
         }
       }
       s->cell_kind[i] = kind;
     }
   if (traced) s->piece_start[n] = s->piece_count;
+  traced_memo_free(&memo);
   return TESS_OK;
 }
 
