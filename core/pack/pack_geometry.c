@@ -1,14 +1,7 @@
 #include "pack_geometry.h"
 
+#include <stddef.h>
 #include <string.h>
-
-static bool solid_at(const PackGrid *g, int64_t x, int64_t y, uint32_t *mat) {
-  if (x < 0 || y < 0 || x >= g->w || y >= g->h) return false;
-  uint32_t m = g->mat[(size_t)y * g->w + (size_t)x];
-  if (m == PACK_NOT_SOLID) return false;
-  if (mat) *mat = m;
-  return true;
-}
 
 bool pack_merge_rects(const PackGrid *g, PackBuf *rects, uint32_t *count) {
   size_t n;
@@ -78,16 +71,21 @@ bool pack_trace_loops(const PackGrid *g, PackBuf *loops, uint32_t *loop_count, P
   uint8_t *sides = tess_calloc(n ? n : 1, 1);
   StepArray walk = {0};
   bool ok = sides != NULL;
-  for (uint32_t y = 0; y < g->h && ok; y++)
+  /* Side s's neighbour is across the side: top (x, y-1), right (x+1, y),
+   * bottom (x, y+1), left (x-1, y); outside the grid is not solid. Row
+   * pointers, no bounds check per neighbour. */
+  for (uint32_t y = 0; y < g->h && ok; y++) {
+    const uint32_t *row = g->mat + (size_t)y * g->w;
+    uint8_t *out = sides + (size_t)y * g->w;
     for (uint32_t x = 0; x < g->w; x++) {
-      if (!solid_at(g, x, y, NULL)) continue;
-      uint8_t bits = 0;
-      for (int s = 0; s < 4; s++) {
-        int r = (s + 1) & 3; /* the inward normal is the next direction */
-        if (!solid_at(g, (int64_t)x - DX[r], (int64_t)y - DY[r], NULL)) bits |= (uint8_t)(1u << s);
-      }
-      sides[(size_t)y * g->w + x] = bits;
+      if (row[x] == PACK_NOT_SOLID) continue;
+      unsigned top = y == 0 || row[(ptrdiff_t)x - (ptrdiff_t)g->w] == PACK_NOT_SOLID;
+      unsigned right = x + 1 == g->w || row[x + 1] == PACK_NOT_SOLID;
+      unsigned bottom = y + 1 == g->h || row[(size_t)x + g->w] == PACK_NOT_SOLID;
+      unsigned left = x == 0 || row[x - 1] == PACK_NOT_SOLID;
+      out[x] = (uint8_t)(top | right << 1 | bottom << 2 | left << 3);
     }
+  }
   /* Loops start at their first edge in row-major order of cells, sides in
    * order: deterministic, and the same order the edges would be listed in. */
   for (uint32_t y = 0; y < g->h && ok; y++) {
