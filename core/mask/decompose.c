@@ -80,9 +80,24 @@ typedef struct Cand {
   uint32_t pos;
 } Cand;
 
-static int compare_cand(const void *a, const void *b) {
-  const Cand *x = a, *y = b;
-  return x->d2 < y->d2 ? -1 : x->d2 > y->d2 ? 1 : 0;
+/* Candidates in a binary min-heap by distance: the nearest usually makes
+ * a clear bridge, so building the heap (linear) and popping a few beats
+ * sorting every ring vertex for every hole. */
+/* Nearer first; among equals the earlier ring position (the order a
+ * stable sort gave). */
+static bool cand_before(Cand a, Cand b) { return a.d2 < b.d2 || (a.d2 == b.d2 && a.pos < b.pos); }
+
+static void cand_sift_down(Cand *h, size_t n, size_t i) {
+  Cand it = h[i];
+  for (;;) {
+    size_t l = 2 * i + 1, best = l;
+    if (l >= n) break;
+    if (l + 1 < n && cand_before(h[l + 1], h[l])) best = l + 1;
+    if (!cand_before(h[best], it)) break;
+    h[i] = h[best];
+    i = best;
+  }
+  h[i] = it;
 }
 
 /* Splices every hole into w->ring. */
@@ -104,13 +119,16 @@ static bool bridge_holes(MaskWork *w, HoleRef *holes, uint32_t hole_count) {
       cand[i].d2 = tess_d2_dot(d, d);
       cand[i].pos = (uint32_t)i;
     }
-    qsort(cand, n, sizeof *cand, compare_cand);
+    for (size_t i = n / 2; i-- > 0;) cand_sift_down(cand, n, i);
     uint32_t pos = cand[0].pos; /* fallback: the nearest vertex */
-    for (size_t c = 0; c < n; c++) {
-      if (bridge_enters(w, cand[c].pos, m) && bridge_clear(w, m, P[w->ring.data[cand[c].pos]], holes, h, hole_count)) {
-        pos = cand[c].pos;
+    for (size_t left = n; left > 0;) {
+      Cand c = cand[0];
+      if (bridge_enters(w, c.pos, m) && bridge_clear(w, m, P[w->ring.data[c.pos]], holes, h, hole_count)) {
+        pos = c.pos;
         break;
       }
+      cand[0] = cand[--left];
+      if (left) cand_sift_down(cand, left, 0);
     }
     tess_free(cand);
     /* ring: ... v, m, h1, ..., m, v, ... */
@@ -411,6 +429,39 @@ nomem:
 
 /* ---- Coverage --------------------------------------------------------------- */
 
+/* The part of convex v[0..n) with x (axis 0) or y (axis 1) in [lo, hi]
+ * (out has room for n + 2, tmp for n + 1): one pass per side, none when
+ * every vertex is already on the inner side. */
+static uint32_t clip_band(const TessDVec2 *v, uint32_t n, int axis, double lo, double hi, TessDVec2 *tmp,
+                          TessDVec2 *out) {
+  const TessDVec2 *in = v;
+  for (int side = 0; side < 2; side++) {
+    double lim = side ? hi : lo, sign = side ? -1.0 : 1.0;
+    TessDVec2 *dst = side ? out : tmp;
+    bool all = true;
+    for (uint32_t i = 0; i < n && all; i++) all = sign * ((axis ? in[i].y : in[i].x) - lim) >= 0.0;
+    if (all) {
+      if (in != dst) memcpy(dst, in, sizeof *dst * n);
+      in = dst;
+      continue;
+    }
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      TessDVec2 a = in[i], b = in[i + 1 < n ? i + 1 : 0];
+      double da = sign * ((axis ? a.y : a.x) - lim), db = sign * ((axis ? b.y : b.x) - lim);
+      if (da >= 0.0) dst[m++] = a;
+      if ((da >= 0.0) != (db >= 0.0)) {
+        double t = da / (da - db);
+        dst[m++] = tess_d2(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y));
+      }
+    }
+    in = dst;
+    n = m;
+    if (n < 3) return 0;
+  }
+  return n;
+}
+
 double mask_covered_area(MaskWork *w) {
   const MaskScan *s = &w->scan;
   if (!TESS_ARRAY_RESERVE(&w->run_cover, s->run_count ? s->run_count : 1)) return 0.0;
@@ -425,6 +476,7 @@ double mask_covered_area(MaskWork *w) {
       minx = fmin(minx, v[k].x); maxx = fmax(maxx, v[k].x);
       miny = fmin(miny, v[k].y); maxy = fmax(maxy, v[k].y);
     }
+    TessDVec2 slice[TESS_MASK_MAX_VERTICES + 4], tmp[TESS_MASK_MAX_VERTICES + 4], part[TESS_MASK_MAX_VERTICES + 8];
     double fy0 = floor(miny), fy1 = ceil(maxy);
     if (fy0 < 0) fy0 = 0;
     if (fy1 > s->height) fy1 = s->height;
@@ -436,8 +488,25 @@ double mask_covered_area(MaskWork *w) {
         if (s->runs[mid].x1 <= minx) lo = mid + 1;
         else hi = mid;
       }
-      for (uint32_t r = lo; r < s->row_start[y + 1] && s->runs[r].x0 < maxx; r++)
-        cover[r] += tess_convex_clip_rect_area(v, n, s->runs[r].x0, y, s->runs[r].x1, y + 1.0);
+      if (lo >= s->row_start[y + 1] || s->runs[lo].x0 >= maxx) continue;
+      /* The piece's slice of this row, once; then per run only the slice's
+       * part in the run (all of it when the run spans the slice, the usual
+       * case). */
+      uint32_t qn = clip_band(v, n, 1, y, y + 1.0, tmp, slice);
+      if (qn < 3) continue;
+      double qa = fabs(tess_poly_signed_area(slice, qn)), qx0 = slice[0].x, qx1 = slice[0].x;
+      for (uint32_t k = 1; k < qn; k++) {
+        qx0 = fmin(qx0, slice[k].x);
+        qx1 = fmax(qx1, slice[k].x);
+      }
+      for (uint32_t r = lo; r < s->row_start[y + 1] && s->runs[r].x0 < qx1; r++) {
+        if (s->runs[r].x1 <= qx0) continue;
+        if (s->runs[r].x0 <= qx0 && s->runs[r].x1 >= qx1) cover[r] += qa;
+        else {
+          uint32_t pn = clip_band(slice, qn, 0, s->runs[r].x0, s->runs[r].x1, tmp, part);
+          if (pn >= 3) cover[r] += fabs(tess_poly_signed_area(part, pn));
+        }
+      }
     }
   }
   double covered = 0.0;
