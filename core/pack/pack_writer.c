@@ -12,6 +12,7 @@
 #include "pack_buffer.h"
 #include "pack_geometry.h"
 #include "pack_mass.h"
+#include "pack_private.h"
 #include "tessera/image.h"
 #include "tessera/scene.h"
 #include "tlv_reader.h"
@@ -669,7 +670,7 @@ void tess_pack_options_default(TessPackOptions *opt) {
   opt->embed_images = false;
 }
 
-static uint64_t pack_hash_from_source(uint64_t source, const TessPackOptions *opt) {
+uint64_t pack_hash_from_source(uint64_t source, const TessPackOptions *opt) {
   TessHasher h;
   tess_hasher_init(&h);
   tess_hasher_str(&h, "tessera.tlv");
@@ -687,7 +688,7 @@ uint64_t tess_pack_content_hash(const TessProject *p, const TessLevel *level, co
 
 static uint64_t align16(uint64_t v) { return (v + 15u) & ~(uint64_t)15u; }
 
-static TessResult assemble(Writer *w, uint8_t **data, size_t *size) {
+static TessResult assemble(Writer *w, uint64_t source, uint8_t **data, size_t *size) {
   /* The string table is final only now: copy it into its section. */
   pack_put_bytes(&w->s[S_STRS].buf, w->str.bytes.data, w->str.bytes.size);
   if (w->str.failed) return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory in the string table");
@@ -724,7 +725,6 @@ static TessResult assemble(Writer *w, uint8_t **data, size_t *size) {
   pack_set_u32(out + 16, TLV_HEADER_SIZE);
   pack_set_u32(out + 20, n);
   pack_set_u64(out + 24, total);
-  uint64_t source = tess_level_content_hash(w->p, w->lv);
   pack_set_u64(out + 32, pack_hash_from_source(source, &w->opt));
   pack_set_u64(out + 40, source);
   pack_set_u32(out + 48, TESS_PACK_WRITER_VERSION);
@@ -754,6 +754,11 @@ static TessResult assemble(Writer *w, uint8_t **data, size_t *size) {
 TessResult tess_pack_write(const TessProject *p, const TessLevel *level, const TessPackOptions *opt, uint8_t **data,
                            size_t *size, TessError *err) {
   if (!p || !level || !data || !size) return tess_error_set(err, TESS_ERR_INVALID, "", "tess_pack_write: missing argument");
+  return pack_write_hashed(p, level, opt, tess_level_content_hash(p, level), data, size, err);
+}
+
+TessResult pack_write_hashed(const TessProject *p, const TessLevel *level, const TessPackOptions *opt, uint64_t source,
+                             uint8_t **data, size_t *size, TessError *err) {
   TessResult r = tess_level_settings_validate(&level->settings, err);
   if (r != TESS_OK) return r;
   Writer *w = tess_calloc(1, sizeof *w);
@@ -778,7 +783,7 @@ TessResult tess_pack_write(const TessProject *p, const TessLevel *level, const T
   if (r == TESS_OK) r = write_tilesets(w);
   if (r == TESS_OK) r = write_collision(w);
   if (r == TESS_OK) r = write_objects(w);
-  if (r == TESS_OK) r = assemble(w, data, size);
+  if (r == TESS_OK) r = assemble(w, source, data, size);
   for (int i = 0; i < S_COUNT; i++) pack_buf_free(&w->s[i].buf);
   pack_strings_free(&w->str);
   pack_map_free(&w->tileset_used);

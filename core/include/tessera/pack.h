@@ -60,6 +60,75 @@ TessResult tess_scene_from_pack(const struct TlvLevel *lv, struct TessScene **ou
  * caller destroys the project. */
 TessResult tess_project_from_pack(const struct TlvLevel *lv, const char *image_dir, TessProject **out, TessError *err);
 
+/* ---- Export: levels to .tlv files plus manifest.json --------------------
+ * What `tessera-pipeline export` and the editor's File > Export... both run
+ * (pipeline/README-export.md): one file per level on N worker threads,
+ * byte-identical whatever N; a level whose file validates and carries its
+ * content hash is skipped unless forced; each file is written under a
+ * temporary name and renamed, so neither an interruption nor a cancel ever
+ * leaves a partial .tlv; level names become safe file names. The project
+ * is only read: nothing may change it while the export runs. */
+
+#define TESS_EXPORT_MAX_JOBS 256
+#define TESS_EXPORT_FILE_MAX 112 /* a file name with its ".tlv" and NUL */
+
+typedef enum TessExportState {
+  TESS_EXPORT_PENDING,
+  TESS_EXPORT_RUNNING,
+  TESS_EXPORT_EXPORTED,
+  TESS_EXPORT_UP_TO_DATE,
+  TESS_EXPORT_FAILED,
+  TESS_EXPORT_CANCELLED, /* not started: the export was cancelled first */
+} TessExportState;
+
+typedef struct TessExportJob {
+  const TessLevel *level;
+  char file[TESS_EXPORT_FILE_MAX]; /* the file name inside the directory */
+  char *path;                      /* directory/file */
+  uint64_t content_hash;           /* the header's content hash */
+  uint64_t size;                   /* bytes of the file (exported or up to date) */
+  TessExportState state;
+  char error[1200];                /* why it failed */
+} TessExportJob;
+
+typedef struct TessExport TessExport;
+
+typedef struct TessExportSpec {
+  const char *dir;          /* created when missing (its parent must exist) */
+  const TessId *levels;     /* the levels to export, NULL for every level */
+  size_t level_count;
+  unsigned jobs;            /* worker threads; 0: the number of cores */
+  bool force;               /* write levels whose file is up to date too */
+  TessPackOptions options;
+  /* Called on the thread running tess_export_run when a level starts or
+   * ends and every 100 ms, with the export's state locked (read it with the
+   * accessors below; return quickly). May be NULL. */
+  void (*progress)(void *user, const TessExport *ex);
+  /* Polled by the workers before each level (from any of them): true stops
+   * handing out levels; the ones being written finish, the others become
+   * TESS_EXPORT_CANCELLED. May be NULL. */
+  bool (*cancelled)(void *user);
+  void *user;
+} TessExportSpec;
+
+/* Names the files, selects the levels (in project order) and creates the
+ * directory. Fails for an unknown level id or a directory that cannot be
+ * made; the export is the caller's (tess_export_destroy). */
+TessResult tess_export_create(const TessProject *p, const TessExportSpec *spec, TessExport **out, TessError *err);
+/* Runs the jobs, syncs the output's file system once, then writes
+ * manifest.json (every level of the project whose file is present and
+ * current). A failed level does not stop the others and is not an error of
+ * this call (see the jobs); an error here is the manifest's. */
+TessResult tess_export_run(TessExport *ex, TessError *err);
+size_t tess_export_job_count(const TessExport *ex);
+const TessExportJob *tess_export_job(const TessExport *ex, size_t i);
+size_t tess_export_done(const TessExport *ex);          /* jobs finished (any outcome) */
+unsigned tess_export_threads(const TessExport *ex);     /* worker threads actually used */
+double tess_export_seconds(const TessExport *ex);       /* since the run started; final once the workers end */
+/* The job currently being written (the first running one), or NULL. */
+const TessExportJob *tess_export_current(const TessExport *ex);
+void tess_export_destroy(TessExport *ex);
+
 #ifdef __cplusplus
 }
 #endif

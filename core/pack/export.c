@@ -1,0 +1,475 @@
+/* Export: levels of a project to one .tlv each plus manifest.json, on N
+ * worker threads (see tessera/pack.h; documented for users in
+ * pipeline/README-export.md). Shared by `tessera-pipeline export` and the
+ * editor's File > Export....
+ *
+ * Each level is an independent, deterministic job keyed by its content
+ * hash: the bytes do not depend on N or on which thread wrote them, a level
+ * whose existing output carries the same hash is skipped, and every file is
+ * written under a temporary name and renamed, so an interrupted or
+ * cancelled export never leaves a partial .tlv. */
+#define _GNU_SOURCE /* syncfs */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pack_private.h"
+#include "tessera/image.h"
+#include "tessera/pack.h"
+#include "tlv_reader.h"
+
+#define SAFE_NAME_MAX 96
+
+struct TessExport {
+  const TessProject *project;
+  TessExportSpec spec;
+  char *dir;
+  char (*names)[TESS_EXPORT_FILE_MAX]; /* per level of the project */
+  TessExportJob *jobs;
+  size_t job_count;
+  size_t next; /* next job to hand out */
+  size_t done;
+  bool stop;   /* cancelled: hand out no more jobs */
+  unsigned threads;
+  double t0, elapsed; /* elapsed: set when the workers are done */
+  bool locks;         /* lock and changed are initialised */
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+};
+
+/* ---- Safe file names -------------------------------------------------------- */
+
+static bool reserved_on_windows(const char *name) {
+  static const char *words[] = {"con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7",
+                                "com8", "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9"};
+  char low[8];
+  size_t n = strcspn(name, ".");
+  if (n >= sizeof low) return false;
+  for (size_t i = 0; i < n; i++) low[i] = (char)tolower((unsigned char)name[i]);
+  low[n] = 0;
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+    if (strcmp(low, words[i]) == 0) return true;
+  return false;
+}
+
+/* Letters, digits, '-', '_', '.' and UTF-8 multibyte sequences stay; every
+ * other byte (/, \, control characters, spaces, quotes, ':') becomes '_'.
+ * No leading '.', so no "..", no hidden file; never empty; bounded length
+ * (cut on a UTF-8 boundary). */
+static void safe_name(const char *name, char out[SAFE_NAME_MAX + 1]) {
+  size_t n = 0;
+  for (const unsigned char *p = (const unsigned char *)name; *p && n < SAFE_NAME_MAX; p++) {
+    unsigned char c = *p;
+    bool keep = isalnum(c) || c == '-' || c == '_' || (c == '.' && n > 0) || c >= 0x80;
+    out[n++] = keep && c != 0x7F ? (char)c : '_';
+  }
+  /* Do not end inside a multibyte sequence. */
+  while (n > 0 && ((unsigned char)out[n - 1] & 0xC0) == 0x80) {
+    size_t k = n - 1;
+    while (k > 0 && ((unsigned char)out[k] & 0xC0) == 0x80) k--;
+    unsigned char lead = (unsigned char)out[k];
+    size_t want = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    if (n - k == want) break;
+    n = k;
+  }
+  if (n > 0 && ((unsigned char)out[n - 1] & 0xC0) == 0xC0) n--; /* a lone lead byte */
+  while (n > 0 && out[n - 1] == '.') n--;
+  out[n] = 0;
+  if (n == 0) snprintf(out, SAFE_NAME_MAX + 1, "level");
+  if (reserved_on_windows(out)) { /* short names only: there is room for the prefix */
+    memmove(out + 1, out, strlen(out) + 1);
+    out[0] = '_';
+  }
+}
+
+static bool same_ignoring_case(const char *a, const char *b) {
+  for (; *a && *b; a++, b++)
+    if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return false;
+  return *a == *b;
+}
+
+/* File names for every level of the project, in project order, so a level
+ * keeps its name whichever levels an export selects. Names that clash
+ * (ignoring case, for case-insensitive file systems) get "-<level id>". */
+static char (*level_file_names(const TessProject *p))[TESS_EXPORT_FILE_MAX] {
+  char (*names)[TESS_EXPORT_FILE_MAX] = tess_calloc(p->level_count ? p->level_count : 1, sizeof *names);
+  if (!names) return NULL;
+  for (uint32_t i = 0; i < p->level_count; i++) {
+    char base[SAFE_NAME_MAX + 1];
+    safe_name(p->levels[i]->settings.name, base);
+    snprintf(names[i], sizeof names[i], "%s.tlv", base);
+    for (uint32_t k = 0; k < i; k++) {
+      if (same_ignoring_case(names[k], names[i])) {
+        snprintf(names[i], sizeof names[i], "%s-%u.tlv", base, p->levels[i]->id);
+        k = (uint32_t)-1; /* re-check against all earlier names */
+      }
+    }
+  }
+  return names;
+}
+
+/* ---- One job ---------------------------------------------------------------- */
+
+static uint8_t *read_whole_file(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  uint8_t *buf = NULL;
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+      (uint64_t)st.st_size < ((uint64_t)1 << 40)) {
+    buf = tess_alloc((size_t)st.st_size);
+    if (buf && fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
+      tess_free(buf);
+      buf = NULL;
+    }
+    *size = (size_t)st.st_size;
+  }
+  fclose(f);
+  return buf;
+}
+
+/* The existing output is current when it validates and carries the hash. */
+static bool up_to_date(const char *path, uint64_t hash, uint64_t *size_out) {
+  size_t size = 0;
+  uint8_t *data = read_whole_file(path, &size);
+  if (!data) return false;
+  TlvLevel lv;
+  TlvError err;
+  bool ok = tlv_open(data, size, 0, &lv, &err) == TLV_OK && lv.header.content_hash == hash;
+  tess_free(data);
+  if (ok) *size_out = size;
+  return ok;
+}
+
+/* Temporary name in the same directory, then rename: readers (and an
+ * interrupted export) see the old file or the new one, never a part. There
+ * is no fsync per file: the export ends with one syncfs of the output's
+ * file system, and a file torn by a power cut before that fails the
+ * reader's checksums, so the next (incremental) export rewrites it. */
+static TessResult write_atomic(const char *path, const uint8_t *data, size_t size, TessError *err) {
+  static unsigned counter;
+  size_t len = strlen(path) + 32;
+  char *tmp = tess_alloc(len);
+  if (!tmp) return tess_error_set(err, TESS_ERR_NOMEM, path, "out of memory");
+  int fd = -1;
+  for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+    snprintf(tmp, len, "%s.%x-%x.tmp", path, (unsigned)getpid(), __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED));
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) {
+    TessResult r = tess_error_set(err, TESS_ERR_IO, path, "cannot create a temporary file: %s", strerror(errno));
+    tess_free(tmp);
+    return r;
+  }
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = write(fd, data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += (size_t)n;
+  }
+  int e = errno;
+  if (close(fd) != 0 && done == size) {
+    done = 0;
+    e = errno;
+  }
+  if (done != size || rename(tmp, path) != 0) {
+    if (done == size) e = errno;
+    unlink(tmp);
+    tess_free(tmp);
+    return tess_error_set(err, TESS_ERR_IO, path, "cannot write: %s", strerror(e));
+  }
+  tess_free(tmp);
+  return TESS_OK;
+}
+
+static void sync_output(const char *dir) {
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+#ifdef __linux__
+  syncfs(fd);
+#else
+  sync();
+#endif
+  close(fd);
+}
+
+static void run_job(TessExport *ex, TessExportJob *job) {
+  uint64_t source = tess_level_content_hash(ex->project, job->level);
+  job->content_hash = pack_hash_from_source(source, &ex->spec.options);
+  if (!ex->spec.force && up_to_date(job->path, job->content_hash, &job->size)) {
+    job->state = TESS_EXPORT_UP_TO_DATE;
+    return;
+  }
+  uint8_t *data = NULL;
+  size_t size = 0;
+  TessError err;
+  tess_error_clear(&err);
+  TessResult r = pack_write_hashed(ex->project, job->level, &ex->spec.options, source, &data, &size, &err);
+  if (r == TESS_OK) r = write_atomic(job->path, data, size, &err);
+  tess_free(data);
+  if (r != TESS_OK) {
+    tess_error_format(&err, job->error, sizeof job->error);
+    job->state = TESS_EXPORT_FAILED;
+    return;
+  }
+  job->size = size;
+  job->state = TESS_EXPORT_EXPORTED;
+}
+
+static void *worker(void *arg) {
+  TessExport *ex = arg;
+  for (;;) {
+    /* Polled outside the lock: the caller's check may take its own locks. */
+    bool cancel = ex->spec.cancelled && ex->spec.cancelled(ex->spec.user);
+    pthread_mutex_lock(&ex->lock);
+    if (cancel) ex->stop = true;
+    if (ex->stop || ex->next >= ex->job_count) {
+      pthread_mutex_unlock(&ex->lock);
+      return NULL;
+    }
+    TessExportJob *job = &ex->jobs[ex->next++];
+    job->state = TESS_EXPORT_RUNNING;
+    pthread_cond_broadcast(&ex->changed);
+    pthread_mutex_unlock(&ex->lock);
+    TessExportJob scratch = *job; /* the job runs outside the lock on its own copy */
+    run_job(ex, &scratch);
+    pthread_mutex_lock(&ex->lock);
+    job->content_hash = scratch.content_hash;
+    job->size = scratch.size;
+    memcpy(job->error, scratch.error, sizeof job->error);
+    job->state = scratch.state;
+    ex->done++;
+    pthread_cond_broadcast(&ex->changed);
+    pthread_mutex_unlock(&ex->lock);
+  }
+}
+
+/* ---- manifest.json --------------------------------------------------------------- */
+
+typedef struct Text {
+  char *s;
+  size_t len, cap;
+  bool failed;
+} Text;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void text_printf(Text *t, const char *fmt, ...) {
+  if (t->failed) return;
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+      t->failed = true;
+      return;
+    }
+    if (t->s && (size_t)n < t->cap - t->len) {
+      t->len += (size_t)n;
+      return;
+    }
+    size_t cap = t->cap ? t->cap : 256;
+    while (cap - t->len <= (size_t)n) cap *= 2;
+    char *s = tess_realloc(t->s, cap);
+    if (!s) {
+      t->failed = true;
+      return;
+    }
+    t->s = s;
+    t->cap = cap;
+  }
+}
+
+static void text_json_string(Text *t, const char *s) {
+  text_printf(t, "\"");
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '"' || *p == '\\') text_printf(t, "\\%c", *p);
+    else if (*p < 0x20 || *p == 0x7F) text_printf(t, "\\u%04x", *p);
+    else text_printf(t, "%c", *p);
+  }
+  text_printf(t, "\"");
+}
+
+/* Every level of the project whose output in the directory is present and
+ * current, in project order (documented in pipeline/README-export.md). */
+static TessResult write_manifest(TessExport *ex, TessError *err) {
+  const TessProject *p = ex->project;
+  Text t = {0};
+  text_printf(&t, "{\n  \"format\": \"tessera-tlv\",\n  \"format_version\": \"%u.%u\",\n  \"writer_version\": %u,\n  \"levels\": [",
+              TLV_VERSION_MAJOR, TLV_VERSION_MINOR, TESS_PACK_WRITER_VERSION);
+  bool first = true;
+  size_t plen = strlen(ex->dir) + TESS_EXPORT_FILE_MAX + 2;
+  char *path = tess_alloc(plen);
+  if (!path) return tess_error_set(err, TESS_ERR_NOMEM, ex->dir, "out of memory");
+  for (uint32_t i = 0; i < p->level_count; i++) {
+    snprintf(path, plen, "%s/%s", ex->dir, ex->names[i]);
+    uint64_t hash = tess_pack_content_hash(p, p->levels[i], &ex->spec.options), size = 0;
+    if (!up_to_date(path, hash, &size)) continue;
+    text_printf(&t, "%s\n    {\"name\": ", first ? "" : ",");
+    text_json_string(&t, p->levels[i]->settings.name);
+    text_printf(&t, ", \"id\": %u, \"file\": ", p->levels[i]->id);
+    text_json_string(&t, ex->names[i]);
+    text_printf(&t, ", \"size\": %llu, \"content_hash\": \"%016llx\"}", (unsigned long long)size, (unsigned long long)hash);
+    first = false;
+  }
+  text_printf(&t, "%s]\n}\n", first ? "" : "\n  ");
+  TessResult r;
+  if (t.failed) {
+    r = tess_error_set(err, TESS_ERR_NOMEM, ex->dir, "out of memory");
+  } else {
+    snprintf(path, plen, "%s/manifest.json", ex->dir);
+    r = tess_file_write_atomic(path, t.s, t.len, err);
+  }
+  tess_free(path);
+  tess_free(t.s);
+  return r;
+}
+
+/* ---- The export ------------------------------------------------------------------ */
+
+static TessResult make_dir(const char *dir, TessError *err) {
+  struct stat st;
+  if (stat(dir, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return TESS_OK;
+    return tess_error_set(err, TESS_ERR_IO, dir, "exists and is not a directory");
+  }
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    return tess_error_set(err, TESS_ERR_IO, dir, "cannot create the directory: %s", strerror(errno));
+  return TESS_OK;
+}
+
+TessResult tess_export_create(const TessProject *p, const TessExportSpec *spec, TessExport **out, TessError *err) {
+  *out = NULL;
+  if (!p || !spec || !spec->dir || !spec->dir[0]) return tess_error_set(err, TESS_ERR_INVALID, "export", "no project or directory");
+  for (size_t w = 0; w < spec->level_count; w++)
+    if (!spec->levels || !tess_project_level(p, spec->levels[w]))
+      return tess_error_set(err, TESS_ERR_NOT_FOUND, "export", "the project has no level %u",
+                            spec->levels ? spec->levels[w] : 0);
+  TessExport *ex = tess_calloc(1, sizeof *ex);
+  if (!ex) return tess_error_set(err, TESS_ERR_NOMEM, spec->dir, "out of memory");
+  ex->project = p;
+  ex->spec = *spec;
+  ex->spec.levels = NULL; /* not kept: the caller's array */
+  size_t dlen = strlen(spec->dir);
+  ex->dir = tess_alloc(dlen + 1);
+  ex->names = level_file_names(p);
+  ex->jobs = tess_calloc(p->level_count ? p->level_count : 1, sizeof *ex->jobs);
+  if (!ex->dir || !ex->names || !ex->jobs) {
+    tess_export_destroy(ex);
+    return tess_error_set(err, TESS_ERR_NOMEM, spec->dir, "out of memory");
+  }
+  memcpy(ex->dir, spec->dir, dlen + 1);
+  TessResult r = make_dir(ex->dir, err);
+  if (r != TESS_OK) {
+    tess_export_destroy(ex);
+    return r;
+  }
+  for (uint32_t i = 0; i < p->level_count; i++) {
+    bool take = spec->levels == NULL;
+    for (size_t w = 0; w < spec->level_count && !take; w++) take = spec->levels[w] == p->levels[i]->id;
+    if (!take) continue;
+    TessExportJob *job = &ex->jobs[ex->job_count++];
+    job->level = p->levels[i];
+    memcpy(job->file, ex->names[i], sizeof job->file);
+    size_t plen = dlen + 1 + strlen(job->file) + 1;
+    job->path = tess_alloc(plen);
+    if (!job->path) {
+      tess_export_destroy(ex);
+      return tess_error_set(err, TESS_ERR_NOMEM, spec->dir, "out of memory");
+    }
+    snprintf(job->path, plen, "%s/%s", ex->dir, job->file);
+  }
+  pthread_mutex_init(&ex->lock, NULL);
+  pthread_cond_init(&ex->changed, NULL);
+  ex->locks = true;
+  *out = ex;
+  return TESS_OK;
+}
+
+static void report(TessExport *ex) {
+  if (ex->spec.progress) ex->spec.progress(ex->spec.user, ex);
+}
+
+TessResult tess_export_run(TessExport *ex, TessError *err) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  unsigned jobs = ex->spec.jobs ? ex->spec.jobs : cores > 0 ? (unsigned)cores : 1u;
+  if (jobs > TESS_EXPORT_MAX_JOBS) jobs = TESS_EXPORT_MAX_JOBS;
+  if (jobs > ex->job_count) jobs = ex->job_count ? (unsigned)ex->job_count : 1u;
+  pthread_t threads[TESS_EXPORT_MAX_JOBS];
+  unsigned started = 0;
+  ex->t0 = tess_now_seconds();
+  for (unsigned t = 0; t < jobs; t++)
+    if (pthread_create(&threads[t], NULL, worker, ex) == 0) started++;
+  ex->threads = started ? started : 1;
+  if (started == 0) worker(ex); /* no threads to be had: do it here */
+  pthread_mutex_lock(&ex->lock);
+  for (;;) {
+    report(ex);
+    bool running = false;
+    for (size_t i = 0; i < ex->job_count && !running; i++) running = ex->jobs[i].state == TESS_EXPORT_RUNNING;
+    if (ex->done >= ex->job_count || (ex->stop && !running)) break;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 100 * 1000 * 1000;
+    if (until.tv_nsec >= 1000000000L) {
+      until.tv_sec++;
+      until.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&ex->changed, &ex->lock, &until);
+  }
+  pthread_mutex_unlock(&ex->lock);
+  for (unsigned t = 0; t < started; t++) pthread_join(threads[t], NULL);
+  ex->elapsed = tess_now_seconds() - ex->t0;
+  pthread_mutex_lock(&ex->lock);
+  for (size_t i = 0; i < ex->job_count; i++)
+    if (ex->jobs[i].state == TESS_EXPORT_PENDING) ex->jobs[i].state = TESS_EXPORT_CANCELLED;
+  report(ex);
+  pthread_mutex_unlock(&ex->lock);
+  sync_output(ex->dir);
+  return write_manifest(ex, err);
+}
+
+size_t tess_export_job_count(const TessExport *ex) { return ex->job_count; }
+
+const TessExportJob *tess_export_job(const TessExport *ex, size_t i) { return i < ex->job_count ? &ex->jobs[i] : NULL; }
+
+size_t tess_export_done(const TessExport *ex) { return ex->done; }
+
+unsigned tess_export_threads(const TessExport *ex) { return ex->threads; }
+
+double tess_export_seconds(const TessExport *ex) {
+  if (ex->elapsed > 0.0) return ex->elapsed;
+  return ex->t0 > 0.0 ? tess_now_seconds() - ex->t0 : 0.0;
+}
+
+const TessExportJob *tess_export_current(const TessExport *ex) {
+  for (size_t i = 0; i < ex->job_count; i++)
+    if (ex->jobs[i].state == TESS_EXPORT_RUNNING) return &ex->jobs[i];
+  return NULL;
+}
+
+void tess_export_destroy(TessExport *ex) {
+  if (!ex) return;
+  if (ex->jobs)
+    for (size_t i = 0; i < ex->job_count; i++) tess_free(ex->jobs[i].path);
+  if (ex->locks) {
+    pthread_mutex_destroy(&ex->lock);
+    pthread_cond_destroy(&ex->changed);
+  }
+  tess_free(ex->jobs);
+  tess_free(ex->names);
+  tess_free(ex->dir);
+  tess_free(ex);
+}
