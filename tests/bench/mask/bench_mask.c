@@ -260,6 +260,23 @@ int main(void) {
   }
   printf("\nplain scan: a scalar loop summing the alpha bytes (the issue's limit); SSE2 scan: the same sum\n"
          "vectorised (memory bound). target: hull + pixel mass within 2x of the plain scan\n\n");
+  /* Second moments with the product term and principal axes: the same one
+   * scan (one multiply-add per row more), so the same limit. */
+  {
+    Img *im = &imgs[0];
+    TessMaskSecondMoments m;
+    TessError err;
+    double t_plain = TIME_BEST(5, plain_scan(im));
+    double t_mom = TIME_BEST(5, {
+      if (tess_mask_pixel_moments(view(im), 1, &m, &err) != TESS_OK) {
+        fprintf(stderr, "moments: %s\n", err.detail);
+        return 1;
+      }
+    });
+    printf("pixel moments (xx, yy, xy, principal axes) on the %s %ux%u: %.2f ms, %.2fx the plain scan "
+           "(target within 2x); major axis at %.1f deg\n\n",
+           im->name, im->w, im->h, t_mom, t_mom / t_plain, m.angle * 180 / M_PI);
+  }
 
   /* Whole tileset traced in one call. */
   {
