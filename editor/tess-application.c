@@ -168,6 +168,7 @@ static const struct {
     {"win.undo", {"<Control>z", NULL}},
     {"win.redo", {"<Control><Shift>z", "<Control>y", NULL}},
     {"win.save-copy", {"<Control><Shift>s", NULL}},
+    {"win.export", {"<Control>e", NULL}},
     {"win.level-properties", {"<Control>comma", NULL}},
     {"win.add-tileset", {"<Control>t", NULL}},
     {"win.close", {"<Control>w", NULL}},

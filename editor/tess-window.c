@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tess-layers-panel.h"
+#include "tess-export-dialog.h"
 #include "tess-level-properties-dialog.h"
 #include "tess-material-panel.h"
 #include "tess-resources.h"
@@ -482,6 +483,14 @@ static void action_level_properties(GSimpleAction *a, GVariant *p, gpointer user
   gtk_window_present(GTK_WINDOW(dialog));
 }
 
+static void action_export(GSimpleAction *a, GVariant *p, gpointer user) {
+  TessWindow *self = user;
+  if (!self->doc) return;
+  GtkWidget *dialog = tess_export_dialog_new(GTK_WINDOW(self), self->doc);
+  remember_dialog(self, dialog);
+  gtk_window_present(GTK_WINDOW(dialog));
+}
+
 static void on_tileset_png_response(GtkNativeDialog *native, int response, TessWindow *self) {
   if (response == GTK_RESPONSE_ACCEPT && self->doc) {
     g_autoptr(GFile) file = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(native));
@@ -585,6 +594,7 @@ static const GActionEntry win_actions[] = {
     {"undo", action_undo, NULL, NULL, NULL, {0}},
     {"redo", action_redo, NULL, NULL, NULL, {0}},
     {"save-copy", action_save_copy, NULL, NULL, NULL, {0}},
+    {"export", action_export, NULL, NULL, NULL, {0}},
     {"level-properties", action_level_properties, NULL, NULL, NULL, {0}},
     {"add-tileset", action_add_tileset, NULL, NULL, NULL, {0}},
     {"close", action_close, NULL, NULL, NULL, {0}},
@@ -604,9 +614,9 @@ static const GActionEntry win_actions[] = {
     {"zoom-reset", action_zoom_reset, NULL, NULL, NULL, {0}},
 };
 
-static const char *const doc_actions[] = {"save-copy", "level-properties", "add-tileset", "tool", "show-grid",
-                                          "show-materials", "flip-x", "flip-y", "rotate", "copy", "cut", "paste",
-                                          "delete", "zoom-in", "zoom-out", "zoom-reset"};
+static const char *const doc_actions[] = {"save-copy", "export", "level-properties", "add-tileset", "tool",
+                                          "show-grid", "show-materials", "flip-x", "flip-y", "rotate", "copy", "cut",
+                                          "paste", "delete", "zoom-in", "zoom-out", "zoom-reset"};
 
 /* Core names its undo steps in English; the editor translates them by key. */
 static const char *undo_label(const char *label) {
