@@ -30,3 +30,22 @@ bench: build
 
 clean:
 	rm -rf $(BUILD)
+
+# CI's extra passes (see .ci/run), each in its own build directory.
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+.PHONY: asan fuzz ci
+
+# Every non-GUI test under AddressSanitizer + UBSan + LeakSanitizer.
+asan: deps
+	bash build-aux/ci-sanitize.sh $(ASAN_BUILD)
+
+# Each libFuzzer target (clang) for a share of FUZZ_SECONDS, from a temporary
+# copy of its seed corpus.
+fuzz: deps
+	bash build-aux/ci-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# The whole CI: make test, then the two passes above; one count line at the end.
+ci:
+	bash .ci/run

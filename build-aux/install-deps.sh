@@ -10,6 +10,9 @@ packages=(
   gettext
   xvfb xauth xdotool imagemagick
   desktop-file-utils appstream libglib2.0-bin
+  # The fuzz pass (.ci/run): clang needs libclang-rt-14-dev named explicitly.
+  # llvm-14 (llvm-symbolizer) is not needed: gcc's sanitizers symbolize by
+  # themselves and build-aux/ci-fuzz.sh points clang's at binutils' addr2line.
   clang libclang-rt-14-dev
   libchipmunk-dev libjson-glib-dev
 )
