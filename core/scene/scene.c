@@ -250,7 +250,7 @@ static TessResult build_cells(Builder *b) {
   s->cell_one_way = tess_calloc(n, 1);
   s->cell_material = tess_calloc(n, sizeof(uint16_t));
   if (!s->cell_kind || !s->cell_one_way || !s->cell_material) return nomem(b);
-  /* The collision rule runs once per cell. piece_start exists when some
+  /* The collision rule runs once per cell, a row at a time. piece_start exists when some
    * cell's tile is traced with pieces (even if every piece turns out too
    * thin): it is made at the first such cell, the cells before it starting
    * at piece 0. */
@@ -260,14 +260,19 @@ static TessResult build_cells(Builder *b) {
   uint16_t last_index = 0;
   TracedMemo memo;
   memset(&memo, 0, sizeof memo);
-  for (uint32_t y = 0; y < ls->height; y++)
+  TessCellCollision *row = tess_alloc((size_t)ls->width * sizeof *row);
+  if (!row) return nomem(b);
+  for (uint32_t y = 0; y < ls->height; y++) {
+    tess_level_collision_row(b->p, b->level, 0, y, ls->width, row);
     for (uint32_t x = 0; x < ls->width; x++) {
       size_t i = (size_t)y * ls->width + x;
-      TessCellCollision cc;
-      tess_level_cell_collision(b->p, b->level, x, y, &cc);
+      const TessCellCollision cc = row[x];
       if (!traced && cc.kind == TESS_TILE_COLLISION_TRACED && cc.tile && cc.tile->piece_count > 0) {
         s->piece_start = tess_calloc(n + 1, sizeof(uint32_t));
-        if (!s->piece_start) return nomem(b);
+        if (!s->piece_start) {
+          tess_free(row);
+          return nomem(b);
+        }
         traced = true;
       }
       if (traced) s->piece_start[i] = s->piece_count;
@@ -285,11 +290,13 @@ static TessResult build_cells(Builder *b) {
         const TracedEntry *e = traced_pieces(b, &memo, cc.cell, cc.tile, inv_ppm);
         if (!e) {
           traced_memo_free(&memo);
+          tess_free(row);
           return nomem(b);
         }
         if (e->count) {
           if (!GROW(s->pieces, &b->piece_cap, s->piece_count + e->count)) {
             traced_memo_free(&memo);
+            tess_free(row);
             return nomem(b);
           }
           memcpy(&s->pieces[s->piece_count], &memo.pieces[e->first], e->count * sizeof *s->pieces);
@@ -299,8 +306,10 @@ static TessResult build_cells(Builder *b) {
       }
       s->cell_kind[i] = kind;
     }
+  }
   if (traced) s->piece_start[n] = s->piece_count;
   traced_memo_free(&memo);
+  tess_free(row);
   return TESS_OK;
 }
 

@@ -122,6 +122,109 @@ static void cell_flips_move_points(void) {
   check_point(D | V, tess_v2(4, 2), 32, 16, 2, 28);
 }
 
+/* The rule as DESIGN.md states it, from the layers' cells: the reference
+ * collision_rows_match_cells checks the library's runs against. */
+static void collision_reference(const TessProject *p, const TessLevel *level, uint32_t x, uint32_t y,
+                                TessCellCollision *out) {
+  memset(out, 0, sizeof *out);
+  if (x >= level->settings.width || y >= level->settings.height) return;
+  TessId override = 0;
+  for (uint32_t i = 0; i < level->layer_count; i++) /* a level has one material layer (the lowest counts) */
+    if (level->layers[i]->props.kind == TESS_LAYER_MATERIAL) {
+      override = tess_layer_cell(level->layers[i], x, y);
+      break;
+    }
+  for (uint32_t i = level->layer_count; i-- > 0;) {
+    const TessLayer *layer = level->layers[i];
+    if (layer->props.kind != TESS_LAYER_TILES || !layer->props.collides) continue;
+    TessCell cell = tess_layer_cell(layer, x, y);
+    const TessTileInfo *tile = cell ? tess_project_tile(p, cell) : NULL;
+    if (!tile) continue;
+    out->cell = cell;
+    out->tile = tile;
+    out->kind = tile->collision;
+    out->one_way = tile->one_way;
+    out->material = tile->material;
+    break;
+  }
+  if (override) out->material = override;
+  const TessMaterial *m = out->material ? tess_project_material(p, out->material) : NULL;
+  if (!m) out->material = 0;
+  if (m && m->kind == TESS_MATERIAL_SOLID && out->kind == TESS_TILE_COLLISION_NONE) {
+    out->kind = TESS_TILE_COLLISION_FULL;
+    out->one_way = 0;
+  }
+}
+
+/* tess_level_collision_row over runs (starting mid-chunk, crossing chunk
+ * columns, running off the level) and the single-cell call give what the
+ * rule, restated here from DESIGN.md, gives cell by cell,
+ * on random layers: several colliding tile layers and one that does not,
+ * flips, material overrides. */
+static void collision_rows_match_cells(void) {
+  Fixture f;
+  TessError err;
+  fixture_make(&f);
+  TessProject *p = f.p;
+  TessTileset edit;
+  CHECK_OK(tess_tileset_copy(&edit, tess_project_tileset(p, f.tileset)), &err);
+  for (uint32_t t = 0; t < edit.tile_count; t++) {
+    edit.tiles[t].collision = (uint8_t)(t % 3);
+    edit.tiles[t].one_way = t % 5 == 0;
+    edit.tiles[t].material = t % 4 == 0 ? 0 : t % 4 == 1 ? f.stone : t % 4 == 2 ? f.grass : f.water;
+  }
+  CHECK_OK(tess_edit_tileset_set(p, &edit, 0, &err), &err);
+  tess_tileset_clear(&edit);
+  TessId upper = 0, deco = 0;
+  CHECK_OK(tess_edit_layer_add(p, f.level, TESS_LAYER_TILES, "Upper", 1, &upper, &err), &err);
+  CHECK_OK(tess_edit_layer_add(p, f.level, TESS_LAYER_TILES, "Deco", 2, &deco, &err), &err);
+  TessLevel *level = tess_project_level(p, f.level);
+  TessLayerProps props = tess_level_layer(level, deco)->props;
+  props.collides = false;
+  CHECK_OK(tess_edit_layer_set_props(p, f.level, &props, 0, &err), &err);
+  TessTestRng rng = {0xc011151011ull};
+  uint32_t W = level->settings.width, H = level->settings.height;
+  TessCell *cells = tess_alloc((size_t)W * H * sizeof *cells);
+  TessId layers[3] = {f.ground, upper, deco};
+  for (int l = 0; l < 3; l++) {
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+      uint32_t r = tess_rng_below(&rng, 10);
+      uint32_t tile = tess_rng_below(&rng, 16);
+      cells[i] = r < 4 ? 0 : TESS_CELL_MAKE(f.tileset, tile, tess_rng_below(&rng, 8) << 29);
+    }
+    CHECK_OK(tess_edit_set_cells(p, f.level, layers[l], 0, 0, W, H, cells, 0, &err), &err);
+  }
+  tess_free(cells);
+  TessId mats[4] = {0, f.stone, f.grass, f.water};
+  for (int k = 0; k < 40; k++)
+    CHECK_OK(tess_edit_paint_material(p, f.level, (int32_t)tess_rng_below(&rng, W), (int32_t)tess_rng_below(&rng, H),
+                                      1 + tess_rng_below(&rng, 20), 1 + tess_rng_below(&rng, 20),
+                                      mats[tess_rng_below(&rng, 4)], 0, &err),
+             &err);
+  level = tess_project_level(p, f.level);
+  TessCellCollision *row = tess_alloc((size_t)(W + 40) * sizeof *row);
+  uint32_t mismatches = 0, solid = 0, traced = 0;
+  for (uint32_t y = 0; y < H + 2; y++) {
+    uint32_t x0 = y % 3 == 0 ? 0 : tess_rng_below(&rng, W), count = y % 3 == 0 ? W : 1 + tess_rng_below(&rng, W + 30 - x0);
+    tess_level_collision_row(p, level, x0, y, count, row);
+    for (uint32_t k = 0; k < count; k++) {
+      TessCellCollision c, one;
+      collision_reference(p, level, x0 + k, y, &c);
+      tess_level_cell_collision(p, level, x0 + k, y, &one);
+      mismatches += c.kind != one.kind || c.one_way != one.one_way || c.material != one.material || c.cell != one.cell ||
+                    c.tile != one.tile;
+      mismatches += c.kind != row[k].kind || c.one_way != row[k].one_way || c.material != row[k].material ||
+                    c.cell != row[k].cell || c.tile != row[k].tile;
+      solid += c.kind == TESS_TILE_COLLISION_FULL;
+      traced += c.kind == TESS_TILE_COLLISION_TRACED;
+    }
+  }
+  CHECK_MSG(mismatches == 0, "%u cells differ between the row and the single-cell rule", mismatches);
+  CHECK(solid > 100 && traced > 100);
+  tess_free(row);
+  fixture_free(&f);
+}
+
 static void collision_rule_cases(void) {
   Fixture f;
   TessError err;
@@ -725,7 +828,7 @@ static void painted_cells_cost_at_most_5_bytes(void) {
 }
 
 TESS_TEST_MAIN(TEST(material_validation_names_the_field), TEST(level_size_limits), TEST(cell_flips_move_points),
-               TEST(collision_rule_cases), TEST(change_log_reports_touched_chunks_once),
+               TEST(collision_rule_cases), TEST(collision_rows_match_cells), TEST(change_log_reports_touched_chunks_once),
                TEST(locked_layers_refuse_edits), TEST(ids_are_never_reused), TEST(hash_covers_content_not_history),
                TEST(resize_keeps_content_anchored), TEST(resize_reports_old_and_new_chunks), TEST(removing_assets_rewrites_their_users),
                TEST(insert_builds_a_project_without_history), TEST(chunks_are_freed_when_empty),
