@@ -716,8 +716,11 @@ static TessResult assemble(Writer *w, uint64_t source, uint8_t **data, size_t *s
   }
   uint64_t total = align16(pos);
   if (total > SIZE_MAX) return tess_error_set(w->err, TESS_ERR_LIMIT, where(w), "file too large");
-  uint8_t *out = tess_calloc(1, (size_t)total);
+  /* Not zeroed as a whole: the sections are copied in, only the header,
+   * the section table and the padding after each section are cleared. */
+  uint8_t *out = tess_alloc((size_t)total);
   if (!out) return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory for %llu bytes", (unsigned long long)total);
+  memset(out, 0, (size_t)(n ? offsets[0] : total));
   memcpy(out, TLV_MAGIC, TLV_MAGIC_SIZE);
   out[8] = (uint8_t)TLV_VERSION_MAJOR;
   out[10] = (uint8_t)TLV_VERSION_MINOR;
@@ -741,6 +744,8 @@ static TessResult assemble(Writer *w, uint64_t source, uint8_t **data, size_t *s
     pack_set_u64(e + 16, s->buf.size);
     pack_set_u32(e + 24, stride ? s->count : 0);
     if (s->buf.size) memcpy(out + offsets[k], s->buf.data, s->buf.size);
+    uint64_t end = offsets[k] + s->buf.size, next = k + 1 < n ? offsets[k + 1] : total;
+    memset(out + end, 0, (size_t)(next - end));
     pack_set_u32(e + 28, tlv_checksum(out + offsets[k], s->buf.size));
   }
   uint32_t sum = tlv_checksum(out, TLV_HEADER_SIZE) ^
