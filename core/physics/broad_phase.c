@@ -12,7 +12,10 @@
 
 
 
+/* The box rides in the entry: the neighbour scan streams through the sorted
+ * entries and opens a proxy only for boxes that overlap (most do not). */
 typedef struct Entry {
+  TessAABB box;
   int32_t ix, iy;
   uint32_t proxy;
   uint32_t bucket;
@@ -172,6 +175,7 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
     e->ix = fast_floor(p->box.lower.x * inv);
     e->iy = fast_floor(p->box.lower.y * inv);
     e->proxy = i;
+    e->box = p->box;
     e->bucket = BUCKET(e->ix, e->iy);
     start[e->bucket + 1]++;
   }
@@ -184,11 +188,11 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
   static const int32_t nx[4] = {1, -1, 0, 1}, ny[4] = {0, 1, 1, 1};
   for (uint32_t i = 0; i < nentry; i++) {
     const Entry *ea = &sorted[i];
-    const Proxy *pa = &proxies[ea->proxy];
+    const Proxy *pa = &proxies[ea->proxy]; /* the same cache line for all its pairs */
     /* the own cell: later entries of the same bucket */
     for (uint32_t j = i + 1; j < start[ea->bucket + 1]; j++) {
       const Entry *eb = &sorted[j];
-      if (eb->ix != ea->ix || eb->iy != ea->iy) continue;
+      if (!tess_aabb_overlaps(ea->box, eb->box) || eb->ix != ea->ix || eb->iy != ea->iy) continue;
       const Proxy *pb = &proxies[eb->proxy];
       if (pair_wanted(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
     }
@@ -198,7 +202,7 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
       uint32_t bk = BUCKET(cx, cy);
       for (uint32_t j = start[bk]; j < start[bk + 1]; j++) {
         const Entry *eb = &sorted[j];
-        if (eb->ix != cx || eb->iy != cy) continue;
+        if (!tess_aabb_overlaps(ea->box, eb->box) || eb->ix != cx || eb->iy != cy) continue;
         const Proxy *pb = &proxies[eb->proxy];
         if (pair_wanted(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
       }

@@ -59,6 +59,7 @@ Contact *phys_contact_push(TessWorld *w) {
 static Constraint *constraint_push(TessWorld *w, uint32_t points, uint32_t *offset) {
   size_t need = w->cbuf_size + constraint_size(points);
   if (need > UINT32_MAX) return NULL;
+  if (!PHYS_GROW(w->coff, &w->coff_cap, w->coff_count + 1)) return NULL;
   if (need > w->cbuf_cap) {
     size_t cap = w->cbuf_cap ? w->cbuf_cap * 2 : 4096;
     while (cap < need) cap *= 2;
@@ -68,6 +69,7 @@ static Constraint *constraint_push(TessWorld *w, uint32_t points, uint32_t *offs
     w->cbuf_cap = cap;
   }
   *offset = (uint32_t)w->cbuf_size;
+  w->coff[w->coff_count++] = *offset;
   Constraint *c = (Constraint *)(w->cbuf + w->cbuf_size);
   w->cbuf_size = need;
   return c;
@@ -93,11 +95,12 @@ static bool build(TessWorld *w, uint32_t index, const Manifold *m, float frictio
   k->tangential = tangential;
   k->state_a = k->state_b = 0;
   k->solve = 0;
-  const Body *a = c->body_a == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_a];
-  const Body *b = c->body_b == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_b];
-  TessVec2 ca = a ? a->center : tess_v2(0, 0), cb = b ? b->center : tess_v2(0, 0);
-  float rad_a = c->shape_a == TESS_NULL_INDEX ? 0.0f : w->shapes[c->shape_a].poly.radius;
-  float rad_b = c->shape_b == TESS_NULL_INDEX ? 0.0f : w->shapes[c->shape_b].poly.radius;
+  /* the step's compact copies (centres, world shapes), warm from the collision just made,
+   * rather than the large Body and Shape structs in random order */
+  bool a = c->body_a != TESS_NULL_INDEX, b = c->body_b != TESS_NULL_INDEX;
+  TessVec2 ca = a ? w->centers[c->body_a] : tess_v2(0, 0), cb = b ? w->centers[c->body_b] : tess_v2(0, 0);
+  float rad_a = c->shape_a == TESS_NULL_INDEX ? 0.0f : w->wpolys[c->shape_a].radius;
+  float rad_b = c->shape_b == TESS_NULL_INDEX ? 0.0f : w->wpolys[c->shape_b].radius;
   TessVec2 n = m->normal;
   ContactPoint *pts = constraint_points(k);
   float min_sep = FLT_MAX;

@@ -24,14 +24,13 @@ void phys_joint_prepare(TessWorld *w, Joint *j, float h) {
   j->delta_angle = tess_rot_angle(xb.q) - tess_rot_angle(xa.q) - j->reference_angle;
   while (j->delta_angle > 3.14159265f) j->delta_angle -= 6.2831853f;
   while (j->delta_angle < -3.14159265f) j->delta_angle += 6.2831853f;
-  const BodyState *sa = &w->states[j->state_a], *sb = &w->states[j->state_b];
-  float k = sa->inv_i + sb->inv_i;
+  float k = w->motions[j->state_a].inv_i + w->motions[j->state_b].inv_i;
   j->axial_mass = k > 0.0f ? 1.0f / k : 0.0f;
   if (j->type == TESS_JOINT_TYPE_DISTANCE) {
     TessVec2 d = tess_v2_add(j->delta_center, tess_v2_sub(j->rb, j->ra));
     TessVec2 u = tess_v2_normalize(d);
     float cra = tess_v2_cross(j->ra, u), crb = tess_v2_cross(j->rb, u);
-    float km = sa->inv_m + sb->inv_m + sa->inv_i * cra * cra + sb->inv_i * crb * crb;
+    float km = w->motions[j->state_a].inv_m + w->motions[j->state_b].inv_m + w->motions[j->state_a].inv_i * cra * cra + w->motions[j->state_b].inv_i * crb * crb;
     j->axial_mass = km > 0.0f ? 1.0f / km : 0.0f;
   }
   if (j->type == TESS_JOINT_TYPE_MOUSE) {
@@ -40,11 +39,11 @@ void phys_joint_prepare(TessWorld *w, Joint *j, float h) {
   if (!j->enable_limit) j->lower_impulse = j->upper_impulse = 0.0f;
 }
 
-static void apply(BodyState *sa, BodyState *sb, TessVec2 ra, TessVec2 rb, TessVec2 P) {
-  sa->v = tess_v2_mul_add(sa->v, -sa->inv_m, P);
-  sa->w -= sa->inv_i * tess_v2_cross(ra, P);
-  sb->v = tess_v2_mul_add(sb->v, sb->inv_m, P);
-  sb->w += sb->inv_i * tess_v2_cross(rb, P);
+static void apply(const TessWorld *w, const Joint *j, BodyState *sa, BodyState *sb, TessVec2 ra, TessVec2 rb, TessVec2 P) {
+  sa->v = tess_v2_mul_add(sa->v, -w->motions[j->state_a].inv_m, P);
+  sa->w -= w->motions[j->state_a].inv_i * tess_v2_cross(ra, P);
+  sb->v = tess_v2_mul_add(sb->v, w->motions[j->state_b].inv_m, P);
+  sb->w += w->motions[j->state_b].inv_i * tess_v2_cross(rb, P);
 }
 
 void phys_joint_warm_start(TessWorld *w, Joint *j) {
@@ -53,20 +52,20 @@ void phys_joint_warm_start(TessWorld *w, Joint *j) {
   switch (j->type) {
   case TESS_JOINT_TYPE_REVOLUTE: {
     float axial = j->lower_impulse - j->upper_impulse;
-    apply(sa, sb, ra, rb, j->linear_impulse);
-    sa->w -= sa->inv_i * axial;
-    sb->w += sb->inv_i * axial;
+    apply(w, j, sa, sb, ra, rb, j->linear_impulse);
+    sa->w -= w->motions[j->state_a].inv_i * axial;
+    sb->w += w->motions[j->state_b].inv_i * axial;
     break;
   }
   case TESS_JOINT_TYPE_DISTANCE: {
     TessVec2 d = tess_v2_add(tess_v2_add(j->delta_center, tess_v2_sub(sb->dp, sa->dp)), tess_v2_sub(rb, ra));
     TessVec2 u = tess_v2_normalize(d);
-    apply(sa, sb, ra, rb, tess_v2_scale(j->axial_impulse, u));
+    apply(w, j, sa, sb, ra, rb, tess_v2_scale(j->axial_impulse, u));
     break;
   }
   case TESS_JOINT_TYPE_MOUSE:
-    sb->v = tess_v2_mul_add(sb->v, sb->inv_m, j->linear_impulse);
-    sb->w += sb->inv_i * tess_v2_cross(rb, j->linear_impulse);
+    sb->v = tess_v2_mul_add(sb->v, w->motions[j->state_b].inv_m, j->linear_impulse);
+    sb->w += w->motions[j->state_b].inv_i * tess_v2_cross(rb, j->linear_impulse);
     break;
   }
   w->states[0].v = tess_v2(0, 0);
@@ -82,7 +81,7 @@ static TessVec2 solve22(float k11, float k12, float k22, TessVec2 b) {
 
 void phys_joint_solve(TessWorld *w, Joint *j, float h, bool use_bias) {
   BodyState *sa = &w->states[j->state_a], *sb = &w->states[j->state_b];
-  float ma = sa->inv_m, mb = sb->inv_m, ia = sa->inv_i, ib = sb->inv_i;
+  float ma = w->motions[j->state_a].inv_m, mb = w->motions[j->state_b].inv_m, ia = w->motions[j->state_a].inv_i, ib = w->motions[j->state_b].inv_i;
   TessVec2 ra = tess_rot_apply(sa->dq, j->ra), rb = tess_rot_apply(sb->dq, j->rb);
   Softness soft = phys_softness(w->def.joint_hertz, w->def.joint_damping_ratio, h);
   float inv_h = 1.0f / h;
@@ -144,7 +143,7 @@ void phys_joint_solve(TessWorld *w, Joint *j, float h, bool use_bias) {
     TessVec2 b = solve22(k11, k12, k22, tess_v2_add(cdot, bias));
     TessVec2 impulse = tess_v2(-ms * b.x - is * j->linear_impulse.x, -ms * b.y - is * j->linear_impulse.y);
     j->linear_impulse = tess_v2_add(j->linear_impulse, impulse);
-    apply(sa, sb, ra, rb, impulse);
+    apply(w, j, sa, sb, ra, rb, impulse);
     break;
   }
   case TESS_JOINT_TYPE_DISTANCE: {
@@ -167,7 +166,7 @@ void phys_joint_solve(TessWorld *w, Joint *j, float h, bool use_bias) {
     float cdot = tess_v2_dot(u, vr);
     float impulse = -ms * j->axial_mass * (cdot + bias) - is * j->axial_impulse;
     j->axial_impulse += impulse;
-    apply(sa, sb, ra, rb, tess_v2_scale(impulse, u));
+    apply(w, j, sa, sb, ra, rb, tess_v2_scale(impulse, u));
     break;
   }
   case TESS_JOINT_TYPE_MOUSE: {

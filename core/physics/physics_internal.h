@@ -72,19 +72,26 @@ typedef struct Body {
 
 /* Solver state: index 0 is a fixed dummy (static / world); awake bodies get
  * 1.. in the order the constraints first name them, so the solver walks
- * memory mostly forwards. */
+ * memory mostly forwards. What the constraint passes touch is 32 bytes
+ * (two to a cache line, never straddling one); the contact constraints
+ * carry their bodies' inverse masses, the rest is in BodyMotion. */
 typedef struct BodyState {
   TessVec2 v;
   float w;
-  float inv_i;
+  uint32_t dynamic;
   TessVec2 dp;
   TessRot dq;
-  float inv_m;
-  uint32_t dynamic;
+} BodyState;
+
+/* The same index as BodyState: what only the integration and joints read. */
+typedef struct BodyMotion {
+  float inv_m, inv_i;
   TessVec2 acc;        /* forces and gravity, constant over the step */
   float ang_acc;
   float lin_f, ang_f;  /* implicit damping factors per sub-step */
-} BodyState;
+  float pad;
+} BodyMotion;
+_Static_assert(sizeof(BodyState) == 32, "BodyState is half a cache line");
 
 /* ---- Contacts ---------------------------------------------------------- */
 
@@ -123,9 +130,9 @@ typedef struct Constraint {
   TessVec2 normal;           /* from a to b */
   TessVec2 point;            /* the first point, world (events) */
   float friction, restitution, tangential;
-  float bias_rate, mass_scale, impulse_scale;
-  uint32_t solve;            /* 1 when a body is awake and dynamic */
-  uint32_t pad;
+  float ma, ia, mb, ib;      /* inverse masses and inertias (0 for the fixed side) */
+  uint32_t solve;            /* 1 when a body is awake and dynamic; the softness is the
+                                static one when a side has no inverse mass */
 } Constraint;
 
 static inline ContactPoint *constraint_points(Constraint *c) { return (ContactPoint *)(c + 1); }
@@ -270,6 +277,10 @@ struct TessWorld {
 
   Contact *contacts; uint32_t contact_count, contact_cap;
   uint8_t *cbuf; size_t cbuf_size, cbuf_cap; /* this step's constraints */
+  /* where each constraint starts in cbuf: the passes take their addresses from here
+   * rather than from the previous constraint's point count, so the loads of one
+   * constraint never wait for the last one's (no pointer chase through cbuf) */
+  uint32_t *coff; uint32_t coff_count, coff_cap;
   Contact *contacts_old; uint32_t contacts_old_count, contacts_old_cap;
   KeyTable contact_table; /* key -> index in contacts_old, built on the first miss of a step */
   bool table_valid;
@@ -293,6 +304,7 @@ struct TessWorld {
 
   /* scratch, per step */
   BodyState *states; uint32_t states_cap;
+  BodyMotion *motions; uint32_t motions_cap;
   uint32_t *island_parent; uint32_t island_cap;
   float *island_min_sleep;
   uint8_t *island_awake;
@@ -305,6 +317,9 @@ struct TessWorld {
   TessVec2 *sweeps; uint32_t sweeps_cap;   /* displacement per body over this step (v dt) */
   uint32_t *active; uint32_t active_count, active_cap; /* awake non-static bodies, in solver-state order */
   uint32_t *state_of; uint32_t state_of_cap; /* body slot -> solver state (0 = fixed), this step */
+  /* per body slot, this step, so the narrow phase never opens a Body: */
+  TessVec2 *centers; uint32_t centers_cap;   /* centre of mass at the step's start */
+  uint8_t *moving; uint32_t moving_cap;      /* awake and not static, or gone (its contacts are redone) */
 };
 
 /* ---- Shared helpers ---------------------------------------------------- */

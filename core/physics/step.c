@@ -15,6 +15,7 @@ void phys_destroy_pending(TessWorld *w);
 
 static bool ensure_scratch(TessWorld *w) {
   if (!PHYS_GROW(w->states, &w->states_cap, w->body_count + 1)) return false;
+  if (!PHYS_GROW(w->motions, &w->motions_cap, w->body_count + 1)) return false;
   if (w->island_cap < w->body_count + 1) {
     uint32_t cap = w->body_count + 1;
     uint32_t *p = tess_realloc(w->island_parent, (size_t)cap * sizeof *p);
@@ -31,6 +32,8 @@ static bool ensure_scratch(TessWorld *w) {
   if (!PHYS_GROW(w->wpolys, &w->wpolys_cap, w->shape_count + 1)) return false;
   if (!PHYS_GROW(w->margins, &w->margins_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->sweeps, &w->sweeps_cap, w->body_count + 1)) return false;
+  if (!PHYS_GROW(w->centers, &w->centers_cap, w->body_count + 1)) return false;
+  if (!PHYS_GROW(w->moving, &w->moving_cap, w->body_count + 1)) return false;
   return true;
 }
 
@@ -105,6 +108,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
   w->contact_cap = tmp_cap;
   w->contact_count = 0;
   w->cbuf_size = 0;
+  w->coff_count = 0;
   w->sensors_new_count = 0;
   w->table_valid = false;
   w->match_hint = 0;
@@ -113,9 +117,8 @@ static bool narrow_phase(TessWorld *w, float dt) {
   for (uint32_t i = 0; i < w->contacts_old_count; i++) {
     Contact *o = &w->contacts_old[i];
     o->flags &= ~CONTACT_CONTINUED;
-    const Body *a = o->body_a == TESS_NULL_INDEX ? NULL : &w->bodies[o->body_a];
-    const Body *b = o->body_b == TESS_NULL_INDEX ? NULL : &w->bodies[o->body_b];
-    if ((a && (phys_body_active(a) || !a->in_use)) || (b && (phys_body_active(b) || !b->in_use))) continue;
+    if ((o->body_a != TESS_NULL_INDEX && w->moving[o->body_a]) || (o->body_b != TESS_NULL_INDEX && w->moving[o->body_b]))
+      continue;
     Contact *c = phys_contact_push(w);
     if (!c) return false;
     *c = *o;
@@ -227,8 +230,8 @@ static bool narrow_phase(TessWorld *w, float dt) {
  * stopped by a speculative contact reports its impact speed. */
 static bool contact_events(TessWorld *w) {
   /* impulses back into the contacts (warm start of the next step), and touching */
-  for (size_t off = 0; off < w->cbuf_size;) {
-    Constraint *k = (Constraint *)(w->cbuf + off);
+  for (uint32_t ci = 0; ci < w->coff_count; ci++) {
+    Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
     Contact *c = &w->contacts[k->contact];
     ContactPoint *pts = constraint_points(k);
     for (uint32_t i = 0; i < k->point_count; i++) {
@@ -236,7 +239,6 @@ static bool contact_events(TessWorld *w) {
       c->tangent_impulse[i] = pts[i].tangent_impulse;
       if (k->solve && pts[i].max_normal_impulse > 0.0f) c->flags |= CONTACT_TOUCHING;
     }
-    off += constraint_size(k->point_count);
   }
   /* ends: old touching contacts nobody took over, and new ones that stopped touching */
   for (uint32_t i = 0; i < w->contacts_old_count + w->contact_count; i++) {
@@ -366,24 +368,22 @@ static void apply_forces(TessWorld *w) {
 
 /* ---- Contact solver ---------------------------------------------------- */
 
-static void prepare_contacts(TessWorld *w, float h) {
-  Softness soft = phys_softness(w->def.contact_hertz, w->def.contact_damping_ratio, h);
-  Softness soft_static = phys_softness(2.0f * w->def.contact_hertz, w->def.contact_damping_ratio, h);
+static void prepare_contacts(TessWorld *w) {
   BodyState *st = w->states;
-  for (size_t off = 0; off < w->cbuf_size;) {
-    Constraint *k = (Constraint *)(w->cbuf + off);
-    off += constraint_size(k->point_count);
+  const BodyMotion *mo = w->motions;
+  for (uint32_t ci = 0; ci < w->coff_count; ci++) {
+    Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
     const Contact *c = &w->contacts[k->contact];
     k->state_a = c->body_a == TESS_NULL_INDEX ? 0 : w->state_of[c->body_a];
     k->state_b = c->body_b == TESS_NULL_INDEX ? 0 : w->state_of[c->body_b];
     const BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
     k->solve = sa->dynamic || sb->dynamic; /* the fixed state 0 is not dynamic */
     if (!k->solve) continue;
-    float ma = sa->inv_m, ia = sa->inv_i, mb = sb->inv_m, ib = sb->inv_i;
-    Softness s = (ma == 0.0f || mb == 0.0f) ? soft_static : soft;
-    k->bias_rate = s.bias_rate;
-    k->mass_scale = s.mass_scale;
-    k->impulse_scale = s.impulse_scale;
+    float ma = mo[k->state_a].inv_m, ia = mo[k->state_a].inv_i, mb = mo[k->state_b].inv_m, ib = mo[k->state_b].inv_i;
+    k->ma = ma;
+    k->ia = ia;
+    k->mb = mb;
+    k->ib = ib;
     TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
     ContactPoint *pts = constraint_points(k);
     for (uint32_t q = 0; q < k->point_count; q++) {
@@ -405,9 +405,8 @@ static void prepare_contacts(TessWorld *w, float h) {
 
 static void warm_start_contacts(TessWorld *w) {
   BodyState *st = w->states;
-  for (size_t off = 0; off < w->cbuf_size;) {
-    Constraint *k = (Constraint *)(w->cbuf + off);
-    off += constraint_size(k->point_count);
+  for (uint32_t ci = 0; ci < w->coff_count; ci++) {
+    Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
     if (!k->solve) continue;
     BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
     TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
@@ -415,25 +414,25 @@ static void warm_start_contacts(TessWorld *w) {
     for (uint32_t q = 0; q < k->point_count; q++) {
       ContactPoint *p = &pts[q];
       TessVec2 P = tess_v2_add(tess_v2_scale(p->normal_impulse, n), tess_v2_scale(p->tangent_impulse, t));
-      sa->w -= sa->inv_i * tess_v2_cross(p->ra, P);
-      sa->v = tess_v2_mul_add(sa->v, -sa->inv_m, P);
-      sb->w += sb->inv_i * tess_v2_cross(p->rb, P);
-      sb->v = tess_v2_mul_add(sb->v, sb->inv_m, P);
+      sa->w -= k->ia * tess_v2_cross(p->ra, P);
+      sa->v = tess_v2_mul_add(sa->v, -k->ma, P);
+      sb->w += k->ib * tess_v2_cross(p->rb, P);
+      sb->v = tess_v2_mul_add(sb->v, k->mb, P);
     }
   }
   st[0].v = tess_v2(0, 0);
   st[0].w = 0.0f;
 }
 
-static void solve_contacts(TessWorld *w, float inv_h, bool use_bias) {
+static void solve_contacts(TessWorld *w, float inv_h, bool use_bias, Softness soft, Softness soft_static) {
   BodyState *st = w->states;
   float max_push = w->def.max_push_velocity;
-  for (size_t off = 0; off < w->cbuf_size;) {
-    Constraint *k = (Constraint *)(w->cbuf + off);
-    off += constraint_size(k->point_count);
+  for (uint32_t ci = 0; ci < w->coff_count; ci++) {
+    Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
     if (!k->solve) continue;
     BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
-    float ma = sa->inv_m, ia = sa->inv_i, mb = sb->inv_m, ib = sb->inv_i;
+    float ma = k->ma, ia = k->ia, mb = k->mb, ib = k->ib;
+    const Softness *ks = (ma == 0.0f || mb == 0.0f) ? &soft_static : &soft;
     TessVec2 va = sa->v, vb = sb->v;
     float wa = sa->w, wb = sb->w;
     TessVec2 dp = tess_v2_sub(sb->dp, sa->dp);
@@ -449,10 +448,10 @@ static void solve_contacts(TessWorld *w, float inv_h, bool use_bias) {
       if (s > 0.0f) {
         bias = s * inv_h; /* speculative: may close the gap, no more */
       } else if (use_bias) {
-        bias = k->bias_rate * s;
+        bias = ks->bias_rate * s;
         if (bias < -max_push) bias = -max_push;
-        mass_scale = k->mass_scale;
-        impulse_scale = k->impulse_scale;
+        mass_scale = ks->mass_scale;
+        impulse_scale = ks->impulse_scale;
       }
       TessVec2 dv = tess_v2_sub(tess_v2_add(vb, tess_v2_cross_sv(wb, p->rb)), tess_v2_add(va, tess_v2_cross_sv(wa, p->ra)));
       float vn = tess_v2_dot(dv, n);
@@ -506,13 +505,12 @@ static void solve_contacts(TessWorld *w, float inv_h, bool use_bias) {
 static void apply_restitution(TessWorld *w) {
   BodyState *st = w->states;
   float threshold = w->def.restitution_threshold;
-  for (size_t off = 0; off < w->cbuf_size;) {
-    Constraint *k = (Constraint *)(w->cbuf + off);
-    off += constraint_size(k->point_count);
+  for (uint32_t ci = 0; ci < w->coff_count; ci++) {
+    Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
     if (!k->solve) continue;
     if (k->restitution == 0.0f && k->tangential == 1.0f) continue;
     BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
-    float ma = sa->inv_m, ia = sa->inv_i, mb = sb->inv_m, ib = sb->inv_i;
+    float ma = k->ma, ia = k->ia, mb = k->mb, ib = k->ib;
     TessVec2 va = sa->v, vb = sb->v;
     float wa = sa->w, wb = sb->w;
     TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
@@ -716,6 +714,8 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   float spec = SPECULATIVE(w);
   for (uint32_t i = 0; i < w->body_count; i++) {
     Body *b = &w->bodies[i];
+    w->moving[i] = !b->in_use || phys_body_active(b);
+    w->centers[i] = b->center;
     if (!b->in_use) continue;
     b->xf_prev = b->xf;
     bool moving = b->type != TESS_BODY_STATIC && phys_body_active(b);
@@ -745,7 +745,9 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   uint32_t substeps = w->def.substeps;
   float h = dt / (float)substeps, inv_h = 1.0f / h;
   BodyState *st = w->states;
+  BodyMotion *mo = w->motions;
   memset(&st[0], 0, sizeof st[0]);
+  memset(&mo[0], 0, sizeof mo[0]);
   st[0].dq = tess_rot_identity();
   TessVec2 g = w->def.gravity;
   w->active_count = 0;
@@ -758,9 +760,8 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   /* state_of: first UINT32_MAX for the awake (one sequential pass over the
    * bodies), then the numbers, so the constraint walk never opens a Body */
   for (uint32_t i = 0; i < w->body_count; i++) w->state_of[i] = phys_body_active(&w->bodies[i]) ? UINT32_MAX : 0;
-  for (size_t off = 0; off < w->cbuf_size;) {
-    const Constraint *k = (const Constraint *)(w->cbuf + off);
-    off += constraint_size(k->point_count);
+  for (uint32_t ci = 0; ci < w->coff_count; ci++) {
+    const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
     const Contact *c = &w->contacts[k->contact];
     uint32_t ends[2] = {c->body_a, c->body_b};
     for (int e = 0; e < 2; e++) {
@@ -778,22 +779,26 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   for (uint32_t k = 0; k < w->active_count; k++) {
     Body *b = &w->bodies[w->active[k]];
     BodyState *s = &st[k + 1];
+    BodyMotion *q = &mo[k + 1];
     memset(s, 0, sizeof *s);
+    memset(q, 0, sizeof *q);
     s->dq = tess_rot_identity();
     s->v = b->v;
     s->w = b->w;
-    s->lin_f = s->ang_f = 1.0f;
+    q->lin_f = q->ang_f = 1.0f;
     if (b->type == TESS_BODY_DYNAMIC) {
       s->dynamic = 1;
-      s->inv_m = b->inv_mass;
-      s->inv_i = b->inv_inertia;
-      s->acc = tess_v2_add(tess_v2_scale(b->inv_mass, b->force), tess_v2_scale(b->gravity_scale, g));
-      s->ang_acc = b->inv_inertia * b->torque;
-      s->lin_f = 1.0f / (1.0f + h * (b->linear_damping + b->extra_damping));
-      s->ang_f = 1.0f / (1.0f + h * (b->angular_damping + b->extra_angular_damping));
+      q->inv_m = b->inv_mass;
+      q->inv_i = b->inv_inertia;
+      q->acc = tess_v2_add(tess_v2_scale(b->inv_mass, b->force), tess_v2_scale(b->gravity_scale, g));
+      q->ang_acc = b->inv_inertia * b->torque;
+      q->lin_f = 1.0f / (1.0f + h * (b->linear_damping + b->extra_damping));
+      q->ang_f = 1.0f / (1.0f + h * (b->angular_damping + b->extra_angular_damping));
     }
   }
-  prepare_contacts(w, h);
+  prepare_contacts(w);
+  Softness soft = phys_softness(w->def.contact_hertz, w->def.contact_damping_ratio, h);
+  Softness soft_static = phys_softness(2.0f * w->def.contact_hertz, w->def.contact_damping_ratio, h);
   for (uint32_t i = 0; i < w->joint_count; i++)
     if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_prepare(w, &w->joints[i], h);
 
@@ -803,15 +808,16 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     for (uint32_t k = 1; k <= na; k++) {
       BodyState *s = &st[k];
       if (!s->dynamic) continue;
-      s->v = tess_v2_scale(s->lin_f, tess_v2_mul_add(s->v, h, s->acc));
-      s->w = s->ang_f * (s->w + h * s->ang_acc);
+      const BodyMotion *q = &mo[k];
+      s->v = tess_v2_scale(q->lin_f, tess_v2_mul_add(s->v, h, q->acc));
+      s->w = q->ang_f * (s->w + h * q->ang_acc);
     }
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_warm_start(w, &w->joints[i]);
     warm_start_contacts(w);
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_solve(w, &w->joints[i], h, true);
-    solve_contacts(w, inv_h, true);
+    solve_contacts(w, inv_h, true, soft, soft_static);
     for (uint32_t k = 1; k <= na; k++) {
       BodyState *s = &st[k];
       s->dp = tess_v2_mul_add(s->dp, h, s->v);
@@ -819,7 +825,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     }
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_solve(w, &w->joints[i], h, false);
-    solve_contacts(w, inv_h, false);
+    solve_contacts(w, inv_h, false, soft, soft_static);
   }
   apply_restitution(w);
   for (uint32_t k = 0; k < na; k++) {

@@ -82,6 +82,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->contacts);
   tess_free(w->contacts_old);
   tess_free(w->cbuf);
+  tess_free(w->coff);
   phys_keytable_free(&w->contact_table);
   tess_free(w->sensors);
   tess_free(w->sensors_new);
@@ -93,6 +94,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->ev_send);
   tess_free(w->pending);
   tess_free(w->states);
+  tess_free(w->motions);
   tess_free(w->island_parent);
   tess_free(w->island_min_sleep);
   tess_free(w->island_awake);
@@ -102,6 +104,8 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->joint_pairs);
   tess_free(w->wpolys);
   tess_free(w->margins);
+  tess_free(w->centers);
+  tess_free(w->moving);
   tess_free(w->sweeps);
   tess_free(w->active);
   tess_free(w->state_of);
@@ -134,11 +138,13 @@ size_t tess_world_memory_bytes(const TessWorld *w) {
   size_t n = sizeof *w;
   n += (size_t)w->body_cap * sizeof(Body) + (size_t)w->shape_cap * sizeof(Shape) + (size_t)w->joint_cap * sizeof(Joint);
   n += ((size_t)w->contact_cap + w->contacts_old_cap) * sizeof(Contact) + w->cbuf_cap;
+  n += (size_t)w->coff_cap * sizeof(uint32_t);
   n += (size_t)w->contact_table.cap * (sizeof(uint64_t) + sizeof(uint32_t));
   n += ((size_t)w->sensor_cap + w->sensors_new_cap) * sizeof(SensorOverlap);
-  n += (size_t)w->states_cap * sizeof(BodyState);
+  n += (size_t)w->states_cap * sizeof(BodyState) + (size_t)w->motions_cap * sizeof(BodyMotion);
   n += (size_t)w->island_cap * (sizeof(uint32_t) + sizeof(float) + 1);
   n += w->bp_scratch_size + w->bp_scratch2_size + (size_t)w->pair_cap * sizeof(uint64_t);
+  n += (size_t)w->centers_cap * sizeof(TessVec2) + w->moving_cap;
   if (w->has_map) {
     n += (size_t)w->map.width * w->map.height * sizeof(MapCell);
     n += (size_t)w->map.piece_count * sizeof(MapPiece);
