@@ -84,7 +84,7 @@ typedef struct CellState {
 
 /* The rule over some of the sources, top to bottom, for one cell (xx: its
  * column in the chunk rows; without rows: tess_layer_cell). */
-static void feed(const TessProject *p, const Source *src, uint32_t n, bool rows, uint32_t x, uint32_t y, uint32_t xx,
+static inline void feed(const TessProject *p, const Source *src, uint32_t n, bool rows, uint32_t x, uint32_t y, uint32_t xx,
                  Lookups *lk, CellState *st, TessCellCollision *out) {
   for (uint32_t i = 0; i < n; i++) {
     if (st->have_tile && !src[i].material) continue;
@@ -106,7 +106,7 @@ static void feed(const TessProject *p, const Source *src, uint32_t n, bool rows,
   }
 }
 
-static void finish(const TessProject *p, Lookups *lk, const CellState *st, TessCellCollision *out) {
+static inline void finish(const TessProject *p, Lookups *lk, const CellState *st, TessCellCollision *out) {
   if (st->override) out->material = st->override;
   const TessMaterial *m = out->material ? material_of(p, lk, out->material) : NULL;
   if (!m) out->material = 0; /* a dangling id gives no material */
