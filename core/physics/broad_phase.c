@@ -56,10 +56,10 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
   w->pair_count = 0;
   size_t proxy_bytes = (size_t)w->shape_count * sizeof(Proxy);
   if (w->bp_scratch_size < proxy_bytes) {
-    void *p = tess_realloc(w->bp_scratch, proxy_bytes);
-    if (!p) return false;
-    w->bp_scratch = p;
-    w->bp_scratch_size = proxy_bytes;
+    /* one proxy per cache line: rebuilt below, so nothing to keep */
+    uint32_t cap = 0;
+    if (!phys_grow_scratch(&w->bp_scratch_raw, &w->bp_scratch, &cap, w->shape_count, sizeof(Proxy))) return false;
+    w->bp_scratch_size = (size_t)cap * sizeof(Proxy);
   }
   Proxy *proxies = w->bp_scratch;
   /* one proxy per shape slot (the narrow phase reads them by shape index) */

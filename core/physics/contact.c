@@ -93,6 +93,7 @@ static bool build(TessWorld *w, uint32_t index, const Manifold *m, float frictio
   k->friction = friction;
   k->restitution = restitution;
   k->tangential = tangential;
+  if (restitution != 0.0f || tangential != 1.0f) w->any_impact_material = true;
   k->state_a = k->state_b = 0;
   k->solve = 0;
   /* the step's compact copies (centres, world shapes), warm from the collision just made,

@@ -16,10 +16,10 @@
  * radius, a capsule 2 vertices and a radius, a polygon 3..8 vertices and
  * radius 0. Normals are outward: n_i = cross(v_{i+1} - v_i, 1) normalised. */
 typedef struct PhysPoly {
+  uint32_t count;
+  float radius;        /* first, beside v[0]: a circle is read from one cache line */
   TessVec2 v[TESS_POLY_MAX];
   TessVec2 n[TESS_POLY_MAX];
-  uint32_t count;
-  float radius;
 } PhysPoly;
 
 typedef struct Shape {
@@ -185,6 +185,7 @@ typedef struct Proxy {
   float spin;          /* |w| x its largest extent */
   float friction, restitution, tangential;
 } Proxy;
+_Static_assert(sizeof(Proxy) == 64, "a proxy is one cache line");
 
 /* ---- Joints ------------------------------------------------------------ */
 
@@ -281,6 +282,7 @@ struct TessWorld {
    * rather than from the previous constraint's point count, so the loads of one
    * constraint never wait for the last one's (no pointer chase through cbuf) */
   uint32_t *coff; uint32_t coff_count, coff_cap;
+  bool any_impact_material; /* some constraint of this step has restitution or tangential efficiency < 1 */
   Contact *contacts_old; uint32_t contacts_old_count, contacts_old_cap;
   KeyTable contact_table; /* key -> index in contacts_old, built on the first miss of a step */
   bool table_valid;
@@ -303,16 +305,16 @@ struct TessWorld {
   PendingDestroy *pending; uint32_t pending_count, pending_cap;
 
   /* scratch, per step */
-  BodyState *states; uint32_t states_cap;
+  BodyState *states; uint32_t states_cap; void *states_raw; /* cache-line aligned scratch */
   BodyMotion *motions; uint32_t motions_cap;
   uint32_t *island_parent; uint32_t island_cap;
   float *island_min_sleep;
   uint8_t *island_awake;
-  void *bp_scratch; size_t bp_scratch_size;
+  void *bp_scratch; size_t bp_scratch_size; void *bp_scratch_raw; /* the proxies, cache-line aligned */
   void *bp_scratch2; size_t bp_scratch2_size;
   uint64_t *pairs; uint32_t pair_count, pair_cap;
   uint64_t *joint_pairs; uint32_t joint_pair_count, joint_pair_cap;
-  PhysPoly *wpolys; uint32_t wpolys_cap;   /* shapes in world coordinates, this step */
+  PhysPoly *wpolys; uint32_t wpolys_cap; void *wpolys_raw; /* shapes in world coordinates, this step (aligned) */
   float *margins; uint32_t margins_cap;    /* speculative margin per body (slop and rotation), this step */
   TessVec2 *sweeps; uint32_t sweeps_cap;   /* displacement per body over this step (v dt) */
   uint32_t *active; uint32_t active_count, active_cap; /* awake non-static bodies, in solver-state order */
@@ -325,6 +327,11 @@ struct TessWorld {
 /* ---- Shared helpers ---------------------------------------------------- */
 
 bool phys_grow(void **data, uint32_t *cap, uint32_t need, size_t elem);
+/* A per-step scratch array starting on a cache line (*raw is what to free);
+ * unlike phys_grow its contents are not kept when it grows. */
+bool phys_grow_scratch(void **raw, void **aligned, uint32_t *cap, uint32_t need, size_t elem);
+#define PHYS_GROW_SCRATCH(raw, ptr, capp, need) \
+  phys_grow_scratch(&(raw), (void **)&(ptr), (capp), (need), sizeof(*(ptr)))
 #define PHYS_GROW(ptr, capp, need) phys_grow((void **)&(ptr), (capp), (need), sizeof(*(ptr)))
 
 /* geometry.c */

@@ -14,7 +14,7 @@ void phys_destroy_pending(TessWorld *w);
 
 
 static bool ensure_scratch(TessWorld *w) {
-  if (!PHYS_GROW(w->states, &w->states_cap, w->body_count + 1)) return false;
+  if (!PHYS_GROW_SCRATCH(w->states_raw, w->states, &w->states_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->motions, &w->motions_cap, w->body_count + 1)) return false;
   if (w->island_cap < w->body_count + 1) {
     uint32_t cap = w->body_count + 1;
@@ -29,7 +29,7 @@ static bool ensure_scratch(TessWorld *w) {
     w->island_awake = a;
     w->island_cap = cap;
   }
-  if (!PHYS_GROW(w->wpolys, &w->wpolys_cap, w->shape_count + 1)) return false;
+  if (!PHYS_GROW_SCRATCH(w->wpolys_raw, w->wpolys, &w->wpolys_cap, w->shape_count + 1)) return false;
   if (!PHYS_GROW(w->margins, &w->margins_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->sweeps, &w->sweeps_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->centers, &w->centers_cap, w->body_count + 1)) return false;
@@ -109,6 +109,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
   w->contact_count = 0;
   w->cbuf_size = 0;
   w->coff_count = 0;
+  w->any_impact_material = false;
   w->sensors_new_count = 0;
   w->table_valid = false;
   w->match_hint = 0;
@@ -503,6 +504,7 @@ static void solve_contacts(TessWorld *w, float inv_h, bool use_bias, Softness so
 
 /* Restitution and tangential efficiency, once, at impacts only. */
 static void apply_restitution(TessWorld *w) {
+  if (!w->any_impact_material) return; /* nothing would pass the test below: no walk through cbuf */
   BodyState *st = w->states;
   float threshold = w->def.restitution_threshold;
   for (uint32_t ci = 0; ci < w->coff_count; ci++) {

@@ -6,6 +6,24 @@
 
 #define PI_F 3.14159265358979f
 
+bool phys_grow_scratch(void **raw, void **aligned, uint32_t *cap, uint32_t need, size_t elem) {
+  if (need <= *cap) return true;
+  uint32_t c = *cap ? *cap : 16;
+  while (c < need) {
+    if (c > UINT32_MAX / 2) return false;
+    c *= 2;
+  }
+  size_t bytes;
+  if (!tess_size_mul(c, elem, &bytes) || bytes > SIZE_MAX - 64) return false;
+  void *p = tess_realloc(NULL, bytes + 64);
+  if (!p) return false;
+  tess_free(*raw);
+  *raw = p;
+  *aligned = (void *)(((uintptr_t)p + 63u) & ~(uintptr_t)63u);
+  *cap = c;
+  return true;
+}
+
 bool phys_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
   if (need <= *cap) return true;
   uint32_t c = *cap ? *cap : 16;
@@ -93,16 +111,16 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->ev_sbegin);
   tess_free(w->ev_send);
   tess_free(w->pending);
-  tess_free(w->states);
+  tess_free(w->states_raw);
   tess_free(w->motions);
   tess_free(w->island_parent);
   tess_free(w->island_min_sleep);
   tess_free(w->island_awake);
-  tess_free(w->bp_scratch);
+  tess_free(w->bp_scratch_raw);
   tess_free(w->bp_scratch2);
   tess_free(w->pairs);
   tess_free(w->joint_pairs);
-  tess_free(w->wpolys);
+  tess_free(w->wpolys_raw);
   tess_free(w->margins);
   tess_free(w->centers);
   tess_free(w->moving);
