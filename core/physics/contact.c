@@ -9,8 +9,7 @@ static uint32_t key_hash(uint64_t key, uint32_t mask) {
 }
 
 void phys_keytable_free(KeyTable *t) {
-  tess_free(t->keys);
-  tess_free(t->values);
+  tess_free(t->slots);
   memset(t, 0, sizeof *t);
 }
 
@@ -18,23 +17,20 @@ bool phys_keytable_build(KeyTable *t, const Contact *contacts, uint32_t count) {
   uint32_t need = 64;
   while (need < count * 2u + 1u) need *= 2;
   if (need != t->cap) {
-    uint64_t *k = tess_realloc(t->keys, (size_t)need * sizeof *k);
+    KeySlot *k = tess_realloc(t->slots, (size_t)need * sizeof *k);
     if (!k) return false;
-    t->keys = k;
-    uint32_t *v = tess_realloc(t->values, (size_t)need * sizeof *v);
-    if (!v) return false;
-    t->values = v;
+    t->slots = k;
     t->cap = need;
   }
   /* key 0 never occurs (body pair keys have distinct halves, map keys bit 63) */
-  memset(t->keys, 0, (size_t)t->cap * sizeof *t->keys);
+  memset(t->slots, 0, (size_t)t->cap * sizeof *t->slots);
   uint32_t mask = t->cap - 1;
   for (uint32_t i = 0; i < count; i++) {
     uint64_t key = contacts[i].key;
     uint32_t h = key_hash(key, mask);
-    while (t->keys[h] != 0 && t->keys[h] != key) h = (h + 1) & mask;
-    t->keys[h] = key;
-    t->values[h] = i;
+    while (t->slots[h].key != 0 && t->slots[h].key != key) h = (h + 1) & mask;
+    t->slots[h].key = key;
+    t->slots[h].value = i;
   }
   t->count = count;
   return true;
@@ -44,8 +40,8 @@ uint32_t phys_keytable_find(const KeyTable *t, uint64_t key) {
   if (t->cap == 0) return TESS_NULL_INDEX;
   uint32_t mask = t->cap - 1;
   uint32_t h = key_hash(key, mask);
-  while (t->keys[h] != 0) {
-    if (t->keys[h] == key) return t->values[h];
+  while (t->slots[h].key != 0) {
+    if (t->slots[h].key == key) return (uint32_t)t->slots[h].value;
     h = (h + 1) & mask;
   }
   return TESS_NULL_INDEX;

@@ -160,9 +160,14 @@ typedef struct Contact {
 } Contact;
 
 /* u64 -> u32 open-addressing table (rebuilt each step). */
+/* Key and value side by side: a lookup touches one cache line, not two. */
+typedef struct KeySlot {
+  uint64_t key;    /* 0 = empty */
+  uint64_t value;
+} KeySlot;
+
 typedef struct KeyTable {
-  uint64_t *keys;
-  uint32_t *values;
+  KeySlot *slots;
   uint32_t cap;    /* power of two or 0 */
   uint32_t count;
 } KeyTable;

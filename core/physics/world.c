@@ -157,7 +157,7 @@ size_t tess_world_memory_bytes(const TessWorld *w) {
   n += (size_t)w->body_cap * sizeof(Body) + (size_t)w->shape_cap * sizeof(Shape) + (size_t)w->joint_cap * sizeof(Joint);
   n += ((size_t)w->contact_cap + w->contacts_old_cap) * sizeof(Contact) + w->cbuf_cap;
   n += (size_t)w->coff_cap * sizeof(uint32_t);
-  n += (size_t)w->contact_table.cap * (sizeof(uint64_t) + sizeof(uint32_t));
+  n += (size_t)w->contact_table.cap * sizeof(KeySlot);
   n += ((size_t)w->sensor_cap + w->sensors_new_cap) * sizeof(SensorOverlap);
   n += (size_t)w->states_cap * sizeof(BodyState) + (size_t)w->motions_cap * sizeof(BodyMotion);
   n += (size_t)w->island_cap * (sizeof(uint32_t) + sizeof(float) + 1);
