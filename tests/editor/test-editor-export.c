@@ -26,6 +26,8 @@ static TessExportDialog *open_dialog(TessWindow *w) {
   return dialog && TESS_IS_EXPORT_DIALOG(dialog) ? TESS_EXPORT_DIALOG(dialog) : NULL;
 }
 
+static int by_name(gconstpointer a, gconstpointer b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
 /* The .tlv files in dir (sorted names); counts *.tmp files too. */
 static GPtrArray *tlv_files(const char *dir, guint *tmp_count) {
   GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
@@ -37,7 +39,7 @@ static GPtrArray *tlv_files(const char *dir, guint *tmp_count) {
     if (g_str_has_suffix(n, ".tmp")) (*tmp_count)++;
   }
   if (d) g_dir_close(d);
-  g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
+  g_ptr_array_sort(names, by_name);
   return names;
 }
 
@@ -113,6 +115,21 @@ static void export_matches_the_cli(void) {
   CHECK(fixture_wait(&f.done, 60000));
   CHECK_MSG(f.ok && strstr(tess_export_dialog_get_message(d), "0 exported, 2 up to date"), "%s",
             tess_export_dialog_get_message(d));
+
+  /* Only the levels ticked: the second one, into another folder. */
+  char some[1024];
+  tess_test_path(some, sizeof some, "some");
+  tess_export_dialog_set_folder(d, some);
+  tess_export_dialog_set_level_selected(d, 0, FALSE);
+  f.done = FALSE;
+  CHECK(tess_export_dialog_start(d));
+  CHECK(fixture_wait(&f.done, 60000));
+  guint tmp_some = 0;
+  g_autoptr(GPtrArray) c = tlv_files(some, &tmp_some);
+  CHECK_MSG(f.ok && c->len == 1 && b->len == 2 && g_str_equal(c->pdata[0], b->pdata[1]), "%u files", c->len);
+  /* None ticked: refused, with a reason. */
+  tess_export_dialog_set_level_selected(d, 1, FALSE);
+  CHECK(!tess_export_dialog_start(d) && strlen(tess_export_dialog_get_message(d)) > 0);
   gtk_window_destroy(GTK_WINDOW(d));
   fixture_close(w);
 }
