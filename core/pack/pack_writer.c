@@ -175,7 +175,8 @@ static void put_cells(PackBuf *b, const uint32_t *v, size_t n, uint32_t width) {
 
 /* The layer's cells as palette indices (tile layers; the palette, in order of
  * first use, is appended to PALT) or 1-based material indices (the material
- * layer), read chunk by chunk (absent chunks are empty); marks occupied cells. */
+ * layer), read chunk by chunk (absent chunks are empty); every covered cell
+ * is written; marks occupied cells. */
 static TessResult layer_values(Writer *w, const TessLayer *layer, uint32_t *out, bool material) {
   uint32_t W = w->lv->settings.width, H = w->lv->settings.height;
   PackMap pal = {0};
@@ -185,7 +186,16 @@ static TessResult layer_values(Writer *w, const TessLayer *layer, uint32_t *out,
   for (uint32_t cy = 0; cy < layer->chunks_y && r == TESS_OK; cy++) {
     for (uint32_t cx = 0; cx < layer->chunks_x && r == TESS_OK; cx++) {
       const TessChunk *ch = tess_layer_chunk(layer, cx, cy);
-      if (!ch) continue;
+      if (!ch) { /* an absent chunk is empty */
+        uint32_t x0 = cx * TESS_CHUNK_SIZE;
+        uint32_t span = x0 < W ? (W - x0 < TESS_CHUNK_SIZE ? W - x0 : TESS_CHUNK_SIZE) : 0;
+        for (uint32_t yy = 0; yy < TESS_CHUNK_SIZE && span; yy++) {
+          uint32_t y = cy * TESS_CHUNK_SIZE + yy;
+          if (y >= H) break;
+          memset(&out[(size_t)y * W + x0], 0, span * sizeof *out);
+        }
+        continue;
+      }
       for (uint32_t yy = 0; yy < TESS_CHUNK_SIZE; yy++) {
         uint32_t y = cy * TESS_CHUNK_SIZE + yy;
         if (y >= H) break;
@@ -193,7 +203,10 @@ static TessResult layer_values(Writer *w, const TessLayer *layer, uint32_t *out,
           uint32_t x = cx * TESS_CHUNK_SIZE + xx;
           if (x >= W) break;
           uint32_t v = ch->cells[yy * TESS_CHUNK_SIZE + xx], o;
-          if (v == 0) continue;
+          if (v == 0) {
+            out[(size_t)y * W + x] = 0;
+            continue;
+          }
           if (v == last_in && last_out) {
             o = last_out;
           } else if (material) {
@@ -246,7 +259,11 @@ static TessResult write_layers(Writer *w) {
     const TessLayer *layer = w->lv->layers[li];
     bool material = layer->props.kind == TESS_LAYER_MATERIAL;
     if (layer->props.kind != TESS_LAYER_TILES && !material) continue;
-    memset(vals, 0, n * sizeof *vals);
+    /* layer_values writes every cell its chunks cover (absent chunks as
+     * empty); a layer whose chunks do not cover the level is cleared first. */
+    if ((uint64_t)layer->chunks_x * TESS_CHUNK_SIZE < w->lv->settings.width ||
+        (uint64_t)layer->chunks_y * TESS_CHUNK_SIZE < w->lv->settings.height)
+      memset(vals, 0, n * sizeof *vals);
     uint32_t pal_first = w->s[S_PALT].count;
     TessResult r = layer_values(w, layer, vals, material);
     if (r != TESS_OK) {
