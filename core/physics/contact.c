@@ -59,9 +59,14 @@ static Constraint *constraint_push(TessWorld *w, uint32_t points, uint32_t *offs
   if (need > w->cbuf_cap) {
     size_t cap = w->cbuf_cap ? w->cbuf_cap * 2 : 4096;
     while (cap < need) cap *= 2;
-    uint8_t *p = tess_realloc(w->cbuf, cap);
-    if (!p) return NULL;
-    w->cbuf = p;
+    /* a fresh block, aligned to a cache line, with this step's constraints so far */
+    uint8_t *raw = tess_realloc(NULL, cap + 64);
+    if (!raw) return NULL;
+    uint8_t *base = (uint8_t *)(((uintptr_t)raw + 63u) & ~(uintptr_t)63u);
+    if (w->cbuf_size) memcpy(base, w->cbuf, w->cbuf_size);
+    tess_free(w->cbuf_raw);
+    w->cbuf_raw = raw;
+    w->cbuf = base;
     w->cbuf_cap = cap;
   }
   *offset = (uint32_t)w->cbuf_size;
@@ -92,6 +97,7 @@ static bool build(TessWorld *w, uint32_t index, const Manifold *m, float frictio
   if (restitution != 0.0f || tangential != 1.0f) w->any_impact_material = true;
   k->state_a = k->state_b = 0;
   k->solve = 0;
+  k->gap_open[0] = k->gap_open[1] = 0;
   /* the step's compact copies (centres, world shapes), warm from the collision just made,
    * rather than the large Body and Shape structs in random order */
   bool a = c->body_a != TESS_NULL_INDEX, b = c->body_b != TESS_NULL_INDEX;
@@ -106,7 +112,7 @@ static bool build(TessWorld *w, uint32_t index, const Manifold *m, float frictio
     memset(p, 0, sizeof *p);
     TessVec2 point = m->p[i].point;
     float sep = m->p[i].separation;
-    p->separation = sep;
+    k->gap_open[i] = sep > 0.0f;
     p->ra = a ? tess_v2_sub(point, ca) : tess_v2(0, 0);
     p->rb = b ? tess_v2_sub(point, cb) : tess_v2(0, 0);
     TessVec2 surf_a = tess_v2_mul_add(point, -0.5f * sep, n);

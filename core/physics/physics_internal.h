@@ -113,7 +113,6 @@ typedef struct ContactPoint {
   TessVec2 sa, sb;     /* the same for the cores (surface minus radius): rotating a round
                           surface about its centre never changes the separation */
   float base_separation; /* separation minus dot(sb - sa, n) */
-  float separation;
   float normal_impulse, tangent_impulse, max_normal_impulse;
   float normal_mass, tangent_mass;
   float relative_velocity; /* normal, at the impact (most negative seen while it acts) */
@@ -131,9 +130,12 @@ typedef struct Constraint {
   TessVec2 point;            /* the first point, world (events) */
   float friction, restitution, tangential;
   float ma, ia, mb, ib;      /* inverse masses and inertias (0 for the fixed side) */
-  uint32_t solve;            /* 1 when a body is awake and dynamic; the softness is the
+  uint16_t solve;            /* 1 when a body is awake and dynamic; the softness is the
                                 static one when a side has no inverse mass */
+  uint8_t gap_open[2];       /* point i was apart (separation > 0) at the step's start */
 } Constraint;
+/* A one-point constraint is two cache lines exactly (cbuf starts on one). */
+_Static_assert(sizeof(Constraint) == 64 && sizeof(ContactPoint) == 64, "constraint layout");
 
 static inline ContactPoint *constraint_points(Constraint *c) { return (ContactPoint *)(c + 1); }
 static inline size_t constraint_size(uint32_t points) { return sizeof(Constraint) + points * sizeof(ContactPoint); }
@@ -282,7 +284,8 @@ struct TessWorld {
   /* free lists link through Body.shape_head, Shape.next, Joint.body_a */
 
   Contact *contacts; uint32_t contact_count, contact_cap;
-  uint8_t *cbuf; size_t cbuf_size, cbuf_cap; /* this step's constraints */
+  uint8_t *cbuf; size_t cbuf_size, cbuf_cap; /* this step's constraints, from a cache line boundary */
+  uint8_t *cbuf_raw;                           /* the allocation holding cbuf */
   /* where each constraint starts in cbuf: the passes take their addresses from here
    * rather than from the previous constraint's point count, so the loads of one
    * constraint never wait for the last one's (no pointer chase through cbuf) */

@@ -460,7 +460,7 @@ static void solve_contacts(TessWorld *w, float inv_h, bool use_bias, Softness so
       float new_impulse = p->normal_impulse + impulse;
       if (new_impulse < 0.0f) new_impulse = 0.0f;
       impulse = new_impulse - p->normal_impulse;
-      if (use_bias && impulse > 0.0f && p->max_normal_impulse == 0.0f && p->separation > 0.0f &&
+      if (use_bias && impulse > 0.0f && p->max_normal_impulse == 0.0f && k->gap_open[q] &&
           vn < p->relative_velocity) {
         /* a new impact (the gap was open at the step's start): its speed is the approach
          * speed in the sub-step where the contact first acts, not the one a sub-step before */

@@ -99,7 +99,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->joints);
   tess_free(w->contacts);
   tess_free(w->contacts_old);
-  tess_free(w->cbuf);
+  tess_free(w->cbuf_raw);
   tess_free(w->coff);
   phys_keytable_free(&w->contact_table);
   tess_free(w->sensors);
