@@ -36,7 +36,7 @@ typedef struct Work {
   guint jobs;
   gboolean force;
   GCancellable *cancellable;
-  TessExportDialog *dialog; /* a reference, for progress messages */
+  TessExportDialog *dialog; /* borrowed: alive until on_export_done, which holds a reference */
   /* progress last posted (worker side) */
   size_t posted_done;
   const void *posted_current;
@@ -51,7 +51,6 @@ static void work_free(gpointer data) {
   g_free(w->dir);
   g_array_unref(w->level_ids);
   g_clear_object(&w->cancellable);
-  g_clear_object(&w->dialog);
   g_free(w->error);
   g_free(w);
 }
@@ -96,7 +95,10 @@ static void on_export_progress(void *user, const TessExport *ex) {
   n->done = done;
   n->total = tess_export_job_count(ex);
   n->current = cur ? g_strdup(cur->level->settings.name) : NULL;
-  g_main_context_invoke_full(NULL, G_PRIORITY_DEFAULT, progress_on_main, n, progress_note_free);
+  /* An idle source, never g_main_context_invoke: that would run the
+   * callback right here on the worker whenever the main context happens
+   * to be free to acquire. */
+  g_idle_add_full(G_PRIORITY_DEFAULT, progress_on_main, n, progress_note_free);
 }
 
 static bool export_cancelled(void *user) {
@@ -163,8 +165,11 @@ static void set_running(TessExportDialog *self, gboolean running) {
   gtk_button_set_label(GTK_BUTTON(self->cancel_button), running ? _("_Cancel") : _("_Close"));
 }
 
+/* On the main thread. The task has no source object and its data holds no
+ * widget: whichever thread drops the task last, the dialog's references
+ * are all dropped here and in the progress notes' idle callbacks. */
 static void on_export_done(GObject *source, GAsyncResult *result, gpointer data) {
-  TessExportDialog *self = TESS_EXPORT_DIALOG(source);
+  TessExportDialog *self = data;
   Work *w = g_task_get_task_data(G_TASK(result));
   gboolean ok = g_task_propagate_boolean(G_TASK(result), NULL);
   gboolean cancelled = w->cancelled > 0;
@@ -187,6 +192,7 @@ static void on_export_done(GObject *source, GAsyncResult *result, gpointer data)
     gtk_label_set_text(self->message, summary);
   }
   g_signal_emit(self, signals[SIGNAL_FINISHED], 0, ok, cancelled);
+  g_object_unref(self);
 }
 
 gboolean tess_export_dialog_start(TessExportDialog *self) {
@@ -214,14 +220,14 @@ gboolean tess_export_dialog_start(TessExportDialog *self) {
   w->force = gtk_check_button_get_active(GTK_CHECK_BUTTON(self->force));
   self->cancellable = g_cancellable_new();
   w->cancellable = g_object_ref(self->cancellable);
-  w->dialog = g_object_ref(self);
+  w->dialog = self;
   w->posted_done = (size_t)-1;
   gtk_label_set_text(self->message, tess_document_get_unsaved(self->doc)
                                         ? _("Some changes could not be saved: the levels are exported as the project file has them.")
                                         : "");
   show_progress(self, 0, ids->len, NULL);
   set_running(self, TRUE);
-  GTask *task = g_task_new(self, NULL, on_export_done, NULL);
+  GTask *task = g_task_new(NULL, NULL, on_export_done, g_object_ref(self));
   g_task_set_task_data(task, w, work_free);
   g_task_run_in_thread(task, export_thread);
   g_object_unref(task);
