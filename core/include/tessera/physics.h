@@ -167,8 +167,9 @@ typedef struct TessContactPoint {
   TessVec2 point;        /* world, midway between the two surfaces, at the bodies' current transforms */
   TessVec2 normal;       /* unit, from a to b */
   float separation;      /* m, < 0 when the shapes overlap */
-  float normal_impulse;  /* N s pushing a and b apart over the last step (>= 0); a body of mass m
-                            resting alone on a floor carries m g dt over its points */
+  float normal_impulse;  /* N s pushing a and b apart over the last step (>= 0): the last sub-step's
+                            impulse times the sub-step count, exact for a steady contact (a body of
+                            mass m resting alone on a floor carries m g dt over its points) */
 } TessContactPoint;
 
 /* The points of every contact that touched in the last step and still
