@@ -161,7 +161,7 @@ typedef struct TessSpriteMask {
   double inertia;            /* about the centroid: sum of (1/6 + d^2) */
   /* The same over the chosen shape, and what the shape gains or misses. */
   double shape_area, shape_centroid_x, shape_centroid_y, shape_inertia;
-  double added_area;         /* simplified hull minus exact hull */
+  double added_area;         /* simplified hull: its area minus the exact hull's; pieces: their area beyond the opaque pixels they cover */
   double uncovered_area;     /* opaque pixels the pieces leave out */
 } TessSpriteMask;
 
