@@ -177,7 +177,8 @@ static const struct {
     {"win.paste", {"<Control>v", NULL}},
     {"win.zoom-in", {"<Control>plus", "<Control>equal", NULL}},
     {"win.zoom-out", {"<Control>minus", NULL}},
-    {"win.zoom-reset", {"<Control>0", NULL}},
+    {"win.zoom-fit", {"<Control>0", NULL}},
+    {"win.zoom-reset", {"<Control>1", NULL}},
     {"win.show-help-overlay", {"<Control>question", NULL}},
 };
 

@@ -203,6 +203,32 @@ static void on_object_selected(TessMapView *v, guint id, TessWindow *self) {
 
 static void on_edit_refused(TessMapView *v, const char *message, TessWindow *self) { tess_window_report(self, message); }
 
+/* For the end-to-end test (TESS_TEST_GEOMETRY_FILE): where the level's
+ * (0, 0) corner is in the X window's coordinates, the zoom and the tile
+ * size, rewritten whenever they change, so xdotool can aim at cells
+ * whatever the layout and the fitted zoom. */
+static gboolean write_test_geometry(GtkWidget *widget, GdkFrameClock *clock, gpointer user) {
+  TessWindow *self = user;
+  const char *path = g_getenv("TESS_TEST_GEOMETRY_FILE");
+  TessLevel *level = current_level(self);
+  GtkNative *native = gtk_widget_get_native(widget);
+  if (!path || !level || !native || gtk_widget_get_width(widget) <= 0) return G_SOURCE_CONTINUE;
+  double lx, ly, sx, sy;
+  tess_map_view_level_to_widget(map(self), 0, 0, &lx, &ly);
+  graphene_point_t in = GRAPHENE_POINT_INIT((float)lx, (float)ly), out;
+  if (!gtk_widget_compute_point(widget, GTK_WIDGET(native), &in, &out)) return G_SOURCE_CONTINUE;
+  gtk_native_get_surface_transform(native, &sx, &sy);
+  g_autofree char *text = g_strdup_printf("origin_x=%.2f\norigin_y=%.2f\nzoom=%.6f\ntile_w=%u\ntile_h=%u\n",
+                                          out.x + sx, out.y + sy, tess_map_view_get_zoom(map(self)),
+                                          level->settings.tile_w, level->settings.tile_h);
+  const char *last = g_object_get_data(G_OBJECT(widget), "tess-test-geometry");
+  if (g_strcmp0(last, text) != 0) {
+    g_file_set_contents(path, text, -1, NULL);
+    g_object_set_data_full(G_OBJECT(widget), "tess-test-geometry", g_strdup(text), g_free);
+  }
+  return G_SOURCE_CONTINUE;
+}
+
 static void on_template_changed(TessObjectInspector *insp, TessWindow *self) {
   tess_map_view_set_object_template(map(self), tess_object_inspector_get_template(insp));
 }
@@ -576,6 +602,7 @@ static void zoom_by(TessWindow *self, double factor) {
 static void action_zoom_in(GSimpleAction *a, GVariant *p, gpointer user) { zoom_by(user, 2.0); }
 static void action_zoom_out(GSimpleAction *a, GVariant *p, gpointer user) { zoom_by(user, 0.5); }
 static void action_zoom_reset(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_set_zoom(map(user), 1.0); }
+static void action_zoom_fit(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_fit(map(user)); }
 #else
 static void action_noop(GSimpleAction *a, GVariant *p, gpointer user) {}
 #define action_flip_x action_noop
@@ -588,6 +615,7 @@ static void action_noop(GSimpleAction *a, GVariant *p, gpointer user) {}
 #define action_zoom_in action_noop
 #define action_zoom_out action_noop
 #define action_zoom_reset action_noop
+#define action_zoom_fit action_noop
 #endif
 
 static const GActionEntry win_actions[] = {
@@ -612,11 +640,13 @@ static const GActionEntry win_actions[] = {
     {"zoom-in", action_zoom_in, NULL, NULL, NULL, {0}},
     {"zoom-out", action_zoom_out, NULL, NULL, NULL, {0}},
     {"zoom-reset", action_zoom_reset, NULL, NULL, NULL, {0}},
+    {"zoom-fit", action_zoom_fit, NULL, NULL, NULL, {0}},
 };
 
 static const char *const doc_actions[] = {"save-copy", "export", "level-properties", "add-tileset", "tool",
                                           "show-grid", "show-materials", "flip-x", "flip-y", "rotate", "copy", "cut",
-                                          "paste", "delete", "zoom-in", "zoom-out", "zoom-reset"};
+                                          "paste", "delete", "zoom-in", "zoom-out", "zoom-reset",
+                                          "zoom-fit"};
 
 /* Core names its undo steps in English; the editor translates them by key. */
 static const char *undo_label(const char *label) {
@@ -1062,6 +1092,7 @@ static void tess_window_init(TessWindow *self) {
   tess_map_view_set_tool(map(self), TESS_TOOL_BRUSH);
   tess_map_view_set_show_grid(map(self), TRUE);
   set_zoom_label(self, tess_map_view_get_zoom(map(self)));
+  if (g_getenv("TESS_TEST_GEOMETRY_FILE")) gtk_widget_add_tick_callback(self->map_view, write_test_geometry, self, NULL);
 #else
   self->map_view = gtk_drawing_area_new();
   set_zoom_label(self, 1.0);
@@ -1100,15 +1131,34 @@ static void tess_window_init(TessWindow *self) {
   update_actions(self);
 }
 
+/* A size remembered on a larger screen (or the default) never exceeds the
+ * largest monitor: the window would open with its panels off screen. */
+static void clamp_to_monitors(GtkWidget *widget, int *w, int *h) {
+  GListModel *monitors = gdk_display_get_monitors(gtk_widget_get_display(widget));
+  int mw = 0, mh = 0;
+  for (guint i = 0; monitors && i < g_list_model_get_n_items(monitors); i++) {
+    g_autoptr(GdkMonitor) m = g_list_model_get_item(monitors, i);
+    GdkRectangle geo;
+    gdk_monitor_get_geometry(m, &geo);
+    mw = MAX(mw, geo.width);
+    mh = MAX(mh, geo.height);
+  }
+  if (mw > 0) *w = MIN(*w, mw);
+  if (mh > 0) *h = MIN(*h, mh);
+}
+
 TessWindow *tess_window_new(TessApplication *app) {
   TessWindow *self = g_object_new(TESS_TYPE_WINDOW, "application", app, NULL);
   GSettings *settings = app ? tess_application_get_settings(app) : NULL;
+  int w = 1400, h = 900;
   if (settings) {
-    int w = 0, h = 0;
-    g_settings_get(settings, "window-size", "(ii)", &w, &h);
-    if (w > 200 && h > 200) gtk_window_set_default_size(GTK_WINDOW(self), w, h);
-    if (g_settings_get_boolean(settings, "window-maximized")) gtk_window_maximize(GTK_WINDOW(self));
+    int sw = 0, sh = 0;
+    g_settings_get(settings, "window-size", "(ii)", &sw, &sh);
+    if (sw > 200 && sh > 200) w = sw, h = sh;
   }
+  clamp_to_monitors(GTK_WIDGET(self), &w, &h);
+  gtk_window_set_default_size(GTK_WINDOW(self), w, h);
+  if (settings && g_settings_get_boolean(settings, "window-maximized")) gtk_window_maximize(GTK_WINDOW(self));
   if (app) self->recent_handler = g_signal_connect(app, "recent-changed", G_CALLBACK(on_recent_changed), self);
   fill_recent(self);
   return self;

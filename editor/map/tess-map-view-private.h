@@ -30,6 +30,8 @@ struct _TessMapView {
   double zoom, origin_x, origin_y;
   gboolean show_grid, show_materials, show_collision, snap;
   gboolean placed;            /* the origin was set for the current level */
+  gboolean fitting;           /* whole level in view, refitted on resize, until the user zooms or pans */
+  guint zoom_notify_idle;     /* a fit during layout tells "zoom-changed" from an idle */
 
   /* the pointer */
   double pointer_x, pointer_y;

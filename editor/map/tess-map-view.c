@@ -142,6 +142,7 @@ gboolean tess_map_view_widget_to_cell(TessMapView *v, double x, double y, int *c
 static void set_zoom_internal(TessMapView *v, double zoom, double anchor_x, double anchor_y) {
   if (!isfinite(zoom)) return;
   zoom = CLAMP(zoom, TESS_MAP_VIEW_ZOOM_MIN, TESS_MAP_VIEW_ZOOM_MAX);
+  v->fitting = FALSE; /* the user's zoom from now on */
   if (fabs(zoom - v->zoom) < 1e-12) return;
   /* Keep the level point under the anchor where it is. */
   double lx = anchor_x / v->zoom + v->origin_x, ly = anchor_y / v->zoom + v->origin_y;
@@ -167,6 +168,7 @@ void tess_map_view_set_origin(TessMapView *v, double level_x, double level_y) {
   v->origin_x = level_x;
   v->origin_y = level_y;
   v->placed = TRUE;
+  v->fitting = FALSE;
   gtk_widget_queue_draw(GTK_WIDGET(v));
 }
 
@@ -175,17 +177,59 @@ void tess_map_view_get_origin(TessMapView *v, double *level_x, double *level_y) 
   *level_y = v->origin_y;
 }
 
-/* A new level is shown with its top-left corner a little inside the view,
- * or centred when it fits. */
-static void place_level(TessMapView *v, int width, int height) {
+/* Whole level in view, centred, at a zoom between 1/16 and 4 (as the
+ * preview shows it). From a size allocation (layout phase) the zoom's
+ * listeners hear of it from an idle, so no label is resized mid-layout. */
+static gboolean zoom_notify_idle(gpointer data) {
+  TessMapView *v = data;
+  v->zoom_notify_idle = 0;
+  g_object_notify_by_pspec(G_OBJECT(v), props[PROP_ZOOM]);
+  g_signal_emit(v, signals[SIG_ZOOM_CHANGED], 0);
+  return G_SOURCE_REMOVE;
+}
+
+static void fit_level(TessMapView *v, int width, int height, gboolean in_layout) {
   TessLevel *level = tess_map_view_level(v);
-  if (!level || v->placed || width <= 0 || height <= 0) return;
-  double lw = (double)level->settings.width * level->settings.tile_w * v->zoom;
-  double lh = (double)level->settings.height * level->settings.tile_h * v->zoom;
-  double mx = lw < width ? (width - lw) / 2 : 24.0, my = lh < height ? (height - lh) / 2 : 24.0;
-  v->origin_x = -mx / v->zoom;
-  v->origin_y = -my / v->zoom;
+  if (!level || width <= 0 || height <= 0) return;
+  double lw = (double)level->settings.width * level->settings.tile_w;
+  double lh = (double)level->settings.height * level->settings.tile_h;
+  if (lw <= 0 || lh <= 0) return;
+  double margin = 16.0;
+  double z = fmin((width - 2 * margin) / lw, (height - 2 * margin) / lh);
+  z = CLAMP(z, TESS_MAP_VIEW_ZOOM_MIN, 4.0);
+  gboolean changed = fabs(z - v->zoom) > 1e-12;
+  v->zoom = z;
+  v->origin_x = (lw - width / z) / 2.0;
+  v->origin_y = (lh - height / z) / 2.0;
   v->placed = TRUE;
+  if (changed) {
+    if (in_layout) {
+      /* Default priority: an idle one would wait behind every frame while frames keep coming. */
+      if (!v->zoom_notify_idle) v->zoom_notify_idle = g_idle_add_full(G_PRIORITY_DEFAULT, zoom_notify_idle, v, NULL);
+    } else {
+      g_object_notify_by_pspec(G_OBJECT(v), props[PROP_ZOOM]);
+      g_signal_emit(v, signals[SIG_ZOOM_CHANGED], 0);
+    }
+  }
+  gtk_widget_queue_draw(GTK_WIDGET(v));
+}
+
+void tess_map_view_fit(TessMapView *v) {
+  v->fitting = TRUE;
+  v->placed = FALSE;
+  fit_level(v, gtk_widget_get_width(GTK_WIDGET(v)), gtk_widget_get_height(GTK_WIDGET(v)), FALSE);
+}
+
+gboolean tess_map_view_get_fitting(TessMapView *v) { return v->fitting; }
+
+/* A level not placed yet (shown before the first allocation) is fitted. */
+static void place_level(TessMapView *v, int width, int height) {
+  if (!v->placed) fit_level(v, width, height, TRUE);
+}
+
+static void tess_map_view_size_allocate(GtkWidget *widget, int width, int height, int baseline) {
+  TessMapView *v = TESS_MAP_VIEW(widget);
+  if (v->fitting || !v->placed) fit_level(v, width, height, TRUE);
 }
 
 /* ---- document ---- */
@@ -236,6 +280,7 @@ void tess_map_view_set_level(TessMapView *v, TessId level) {
   if (v->level_id == level) return;
   v->level_id = level;
   v->placed = FALSE;
+  v->fitting = TRUE; /* a level opens whole in view */
   v->dragging = FALSE;
   v->joint_body_a = 0;
   tess_tool_select_clear(v);
@@ -243,6 +288,9 @@ void tess_map_view_set_level(TessMapView *v, TessId level) {
     v->selected_object = 0;
     tess_map_view_emit_object_selected(v);
   }
+  /* Shown already: fit now (the window's status bar hears the zoom at once). */
+  if (gtk_widget_get_width(GTK_WIDGET(v)) > 0)
+    fit_level(v, gtk_widget_get_width(GTK_WIDGET(v)), gtk_widget_get_height(GTK_WIDGET(v)), FALSE);
   gtk_widget_queue_draw(GTK_WIDGET(v));
 }
 
@@ -434,6 +482,7 @@ static void handle_press(TessMapView *v, int button, double x, double y, GdkModi
     v->pan_start_y = y;
     v->pan_origin_x = v->origin_x;
     v->pan_origin_y = v->origin_y;
+    v->fitting = FALSE;
     update_cursor(v);
     return;
   }
@@ -499,6 +548,7 @@ static void handle_scroll(TessMapView *v, double dx, double dy, GdkModifierType 
   }
   v->origin_x += dx * 48.0 / v->zoom;
   v->origin_y += dy * 48.0 / v->zoom;
+  v->fitting = FALSE;
   update_hover(v, v->pointer_x, v->pointer_y);
 }
 
@@ -737,6 +787,7 @@ static void tess_map_view_set_property(GObject *object, guint id, const GValue *
 static void tess_map_view_dispose(GObject *object) {
   TessMapView *v = TESS_MAP_VIEW(object);
   g_clear_handle_id(&v->redraw_idle, g_source_remove);
+  g_clear_handle_id(&v->zoom_notify_idle, g_source_remove);
   tess_map_view_set_document(v, NULL);
   G_OBJECT_CLASS(tess_map_view_parent_class)->dispose(object);
 }
@@ -758,6 +809,7 @@ static void tess_map_view_class_init(TessMapViewClass *klass) {
   oc->dispose = tess_map_view_dispose;
   oc->finalize = tess_map_view_finalize;
   wc->snapshot = tess_map_view_snapshot;
+  wc->size_allocate = tess_map_view_size_allocate;
 
   props[PROP_ZOOM] = g_param_spec_double("zoom", NULL, NULL, TESS_MAP_VIEW_ZOOM_MIN, TESS_MAP_VIEW_ZOOM_MAX, 1.0,
                                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);

@@ -48,6 +48,10 @@ void tess_map_view_set_zoom(TessMapView *v, double zoom);
 double tess_map_view_get_zoom(TessMapView *v);
 /* Zooms by `factor` keeping the level point under widget point (x, y) in place. */
 void tess_map_view_zoom_at(TessMapView *v, double factor, double x, double y);
+/* Shows the whole level, centred (zoom up to 4x), and keeps it so as the view
+ * resizes until the user zooms or pans. A level set with set_level opens so. */
+void tess_map_view_fit(TessMapView *v);
+gboolean tess_map_view_get_fitting(TessMapView *v);
 /* Level pixel shown at the widget's top-left corner. */
 void tess_map_view_set_origin(TessMapView *v, double level_x, double level_y);
 void tess_map_view_get_origin(TessMapView *v, double *level_x, double *level_y);

@@ -608,15 +608,16 @@ static void tess_preview_view_init(TessPreviewView *v) {
   gtk_box_append(GTK_BOX(group), v->reset_button);
   gtk_box_append(GTK_BOX(v->toolbar), group);
 
-  gtk_box_append(GTK_BOX(v->toolbar), gtk_label_new(_("Speed")));
+  /* Compact controls: Play mode must fit between the side panels of a
+   * 1200 px window (the tooltips name what the icons do). */
   v->speed_scale = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, -2.0, 2.0, 0.25);
   gtk_range_set_value(GTK_RANGE(v->speed_scale), 1.0);
   gtk_scale_set_draw_value(GTK_SCALE(v->speed_scale), TRUE);
   gtk_scale_set_digits(GTK_SCALE(v->speed_scale), 2);
   gtk_scale_set_value_pos(GTK_SCALE(v->speed_scale), GTK_POS_RIGHT);
   for (int m = -2; m <= 2; m++) gtk_scale_add_mark(GTK_SCALE(v->speed_scale), m, GTK_POS_BOTTOM, NULL);
-  gtk_widget_set_size_request(v->speed_scale, 160, -1);
-  gtk_widget_set_tooltip_text(v->speed_scale, _("Playback speed; below zero plays the recording backwards"));
+  gtk_widget_set_size_request(v->speed_scale, 96, -1);
+  gtk_widget_set_tooltip_text(v->speed_scale, _("Speed: below zero plays the recording backwards"));
   g_signal_connect(v->speed_scale, "value-changed", G_CALLBACK(on_speed), v);
   gtk_box_append(GTK_BOX(v->toolbar), v->speed_scale);
 
@@ -637,12 +638,12 @@ static void tess_preview_view_init(TessPreviewView *v) {
   gtk_box_append(GTK_BOX(v->toolbar), v->overlay_button);
   build_overlay_popover(v);
 
-  v->keep_button = gtk_button_new_with_label(_("Keep Positions"));
-  gtk_widget_set_tooltip_text(v->keep_button, _("Move the level's bodies to where they are now (one undoable edit)"));
+  v->keep_button = gtk_button_new_from_icon_name("document-save-symbolic");
+  gtk_widget_set_tooltip_text(v->keep_button, _("Keep Positions: move the level's bodies to where they are now (one undoable edit)"));
   g_signal_connect(v->keep_button, "clicked", G_CALLBACK(on_keep), v);
   gtk_box_append(GTK_BOX(v->toolbar), v->keep_button);
-  v->leave_button = gtk_button_new_with_label(_("Back to Editing"));
-  gtk_widget_set_tooltip_text(v->leave_button, _("Leave Play mode; the level stays as edited (Escape)"));
+  v->leave_button = gtk_button_new_from_icon_name("document-edit-symbolic");
+  gtk_widget_set_tooltip_text(v->leave_button, _("Back to Editing: leave Play mode; the level stays as edited (Escape)"));
   gtk_widget_add_css_class(v->leave_button, "suggested-action");
   g_signal_connect(v->leave_button, "clicked", G_CALLBACK(on_leave), v);
   gtk_box_append(GTK_BOX(v->toolbar), v->leave_button);
@@ -686,6 +687,7 @@ static void tess_preview_view_init(TessPreviewView *v) {
 
   v->stats_label = gtk_label_new("");
   gtk_label_set_xalign(GTK_LABEL(v->stats_label), 0.0f);
+  gtk_label_set_ellipsize(GTK_LABEL(v->stats_label), PANGO_ELLIPSIZE_END); /* never widens the window */
   gtk_widget_add_css_class(v->stats_label, "dim-label");
   gtk_widget_set_margin_start(v->stats_label, 6);
   gtk_widget_set_parent(v->stats_label, w);

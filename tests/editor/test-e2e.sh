@@ -27,6 +27,10 @@ cp "$demo" "$work/e2e.tessera"
 cp "$demo" "$work/before.tessera"
 
 export GTK_A11Y=none GSETTINGS_BACKEND=memory GSK_RENDERER=cairo NO_AT_BRIDGE=1 LANGUAGE=C
+# The editor writes where the level is drawn (its (0, 0) corner in the
+# window's coordinates, the zoom, the tile size) to this file whenever it
+# changes: the test aims at cells whatever the layout and the fitted zoom.
+export TESS_TEST_GEOMETRY_FILE="$work/geometry"
 "$tessera" "$work/e2e.tessera" >"$work/tessera.log" 2>&1 &
 pid=$!
 
@@ -39,20 +43,27 @@ for _ in $(seq 100); do
 done
 if [ -z "$wid" ]; then echo "the editor window did not appear"; cat "$work/tessera.log"; exit 1; fi
 xdotool windowfocus --sync "$wid" 2>/dev/null || true
-sleep 1
 
-# Where the level is on screen. With no window manager (Xvfb) the window sits
-# at the screen's top-left; the level's (0, 0) corner is 24 px inside the map
-# view, which starts below the tool bar right of the levels and layers. We aim
-# at cell centres, so a few pixels of theme difference do not matter.
+# Wait until the geometry has settled (the level is fitted to the view once
+# the window has its size): the same content for half a second.
+last=
+for _ in $(seq 50); do
+  sleep 0.5
+  cur=$(cat "$work/geometry" 2>/dev/null || true)
+  [ -n "$cur" ] && [ "$cur" = "$last" ] && break
+  last=$cur
+done
+if [ -z "$cur" ]; then echo "the editor wrote no geometry"; cat "$work/tessera.log"; exit 1; fi
+eval "$cur"
 eval "$(xdotool getwindowgeometry --shell "$wid")"
-origin_x=$((X + 320))
-origin_y=$((Y + 127))
-cell=32
+# One cell on screen, in pixels (may be fractional: the level is fitted).
+cell=$(awk -v z="$zoom" -v t="$tile_w" 'BEGIN { print z * t }')
+if awk -v c="$cell" 'BEGIN { exit !(c < 4) }'; then echo "cells are $cell px on screen: too small to aim at"; exit 1; fi
 
 # Cell centre to screen point.
-cx() { echo $((origin_x + $1 * cell + cell / 2)); }
-cy() { echo $((origin_y + $1 * cell + cell / 2)); }
+cx() { awk -v o="$origin_x" -v X="$X" -v c="$cell" -v i="$1" 'BEGIN { printf "%d", X + o + (i + 0.5) * c }'; }
+cy() { awk -v o="$origin_y" -v Y="$Y" -v c="$cell" -v i="$1" 'BEGIN { printf "%d", Y + o + (i + 0.5) * c }'; }
+step=$(awk -v c="$cell" 'BEGIN { s = int(c / 3); print (s < 1 ? 1 : s) }')
 
 # A stroke along one row, from column $2 to column $3, moving in small steps
 # as a hand does (every motion event reaches the brush).
@@ -67,7 +78,7 @@ stroke() {
   xdotool mousedown 1
   sleep 0.1
   while [ "$x" -lt "$end" ]; do
-    x=$((x + 8))
+    x=$((x + step))
     [ "$x" -gt "$end" ] && x=$end
     xdotool mousemove "$x" "$y"
     sleep 0.02

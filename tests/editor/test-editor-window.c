@@ -9,6 +9,7 @@
 #include "editor_fixture.h"
 #include "tess-layers-panel.h"
 #include "tess-level-properties-dialog.h"
+#include "tess-map-view.h"
 #include "tess-material-panel.h"
 #include "tess-object-inspector.h"
 #include "tess-tile-palette.h"
@@ -782,9 +783,12 @@ static void window_status_bar(void) {
   CHECK_MSG(strcmp(tess_window_get_status(w, "material"), mat) == 0, "material: %s", tess_window_get_status(w, "material"));
   g_signal_emit_by_name(view, "cursor-moved", -1, -1);
   CHECK(strcmp(tess_window_get_status(w, "cell"), "") == 0);
+  /* Zoom in doubles the zoom the level opened with (fitted to the view). */
+  double zoom0 = tess_map_view_get_zoom(TESS_MAP_VIEW(view));
   CHECK(gtk_widget_activate_action(GTK_WIDGET(w), "win.zoom-in", NULL));
   fixture_spin();
-  CHECK_MSG(strcmp(tess_window_get_status(w, "zoom"), "Zoom 200 %") == 0, "zoom: %s", tess_window_get_status(w, "zoom"));
+  g_autofree char *zoom_text = g_strdup_printf("Zoom %.0f %%", zoom0 * 200.0);
+  CHECK_MSG(strcmp(tess_window_get_status(w, "zoom"), zoom_text) == 0, "zoom: %s", tess_window_get_status(w, "zoom"));
 
   /* Tool keys are window actions; the object tool places what the inspector says. */
   CHECK(gtk_widget_activate_action(GTK_WIDGET(w), "win.tool", "s", "eraser"));
@@ -852,13 +856,88 @@ static void application_window_size(void) {
   g_object_unref(app);
 }
 
+/* The whole level in view, centred, when a level opens or another is
+ * selected; Ctrl+1 is actual size, Ctrl+0 fits again; a user zoom stops the
+ * fit following the view's size. */
+static gboolean level_fits(TessWindow *w, TessId level_id) {
+  TessMapView *v = TESS_MAP_VIEW(tess_window_get_map_view(w));
+  TessLevel *level = tess_project_level(tess_document_get_project(tess_window_get_document(w)), level_id);
+  if (!level) return FALSE;
+  double x0, y0, x1, y1;
+  tess_map_view_level_to_widget(v, 0, 0, &x0, &y0);
+  tess_map_view_level_to_widget(v, (double)level->settings.width * level->settings.tile_w,
+                                (double)level->settings.height * level->settings.tile_h, &x1, &y1);
+  int vw = gtk_widget_get_width(GTK_WIDGET(v)), vh = gtk_widget_get_height(GTK_WIDGET(v));
+  /* Inside the view, and touching its margin on one axis at least (not just small). */
+  gboolean inside = x0 >= -1 && y0 >= -1 && x1 <= vw + 1 && y1 <= vh + 1;
+  gboolean snug = (x0 < 24 && vw - x1 < 24) || (y0 < 24 && vh - y1 < 24);
+  /* Centred within a pixel or two. */
+  gboolean centred = fabs(x0 - (vw - x1)) < 2.5 && fabs(y0 - (vh - y1)) < 2.5;
+  return inside && snug && centred;
+}
+
+/* Runs the main loop for `ms` (a resize needs the X server's answer and a frame). */
+static void spin_for(guint ms) {
+  gint64 end = g_get_monotonic_time() + (gint64)ms * 1000;
+  while (g_get_monotonic_time() < end)
+    if (!g_main_context_iteration(NULL, FALSE)) g_usleep(2000);
+}
+
+static void window_fit_level(void) {
+  g_autofree char *path = fixture_copy_demo("fit.tessera");
+  TessWindow *w = fixture_window(path);
+  gtk_window_set_default_size(GTK_WINDOW(w), 1100, 700);
+  spin_for(300);
+  TessMapView *v = TESS_MAP_VIEW(tess_window_get_map_view(w));
+  CHECK(gtk_widget_get_width(GTK_WIDGET(v)) > 100);
+  CHECK_MSG(level_fits(w, tess_window_get_level(w)), "zoom %g", tess_map_view_get_zoom(v));
+  CHECK(tess_map_view_get_zoom(v) < 1.0); /* the demo level is larger than the view */
+  /* The status bar tells the fitted zoom. */
+  g_autofree char *zoom_text = g_strdup_printf("Zoom %.0f %%", tess_map_view_get_zoom(v) * 100.0);
+  CHECK_MSG(g_str_equal(tess_window_get_status(w, "zoom"), zoom_text), "%s vs %s", tess_window_get_status(w, "zoom"),
+            zoom_text);
+
+  /* The window grows: the fit follows. */
+  double before = tess_map_view_get_zoom(v);
+  gtk_window_set_default_size(GTK_WINDOW(w), 1300, 860);
+  spin_for(300);
+  CHECK(level_fits(w, tess_window_get_level(w)));
+  CHECK(tess_map_view_get_zoom(v) > before);
+
+  /* Actual size, then fit again. */
+  g_action_group_activate_action(G_ACTION_GROUP(w), "zoom-reset", NULL);
+  fixture_spin();
+  CHECK_NEAR(tess_map_view_get_zoom(v), 1.0, 1e-9);
+  CHECK(!tess_map_view_get_fitting(v));
+  g_action_group_activate_action(G_ACTION_GROUP(w), "zoom-fit", NULL);
+  fixture_spin();
+  CHECK(level_fits(w, tess_window_get_level(w)));
+
+  /* A user zoom stays when the window resizes. */
+  g_action_group_activate_action(G_ACTION_GROUP(w), "zoom-in", NULL);
+  double user_zoom = tess_map_view_get_zoom(v);
+  gtk_window_set_default_size(GTK_WINDOW(w), 1100, 700);
+  spin_for(300);
+  CHECK_NEAR(tess_map_view_get_zoom(v), user_zoom, 1e-9);
+
+  /* Another level opens whole in view. */
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  CHECK(p->level_count >= 2);
+  TessId other = p->levels[0]->id == tess_window_get_level(w) ? p->levels[1]->id : p->levels[0]->id;
+  tess_layers_panel_select_level(TESS_LAYERS_PANEL(tess_window_get_layers_panel(w)), other);
+  fixture_spin();
+  CHECK(tess_window_get_level(w) == other);
+  CHECK(level_fits(w, other));
+  fixture_close(w);
+}
+
 static const TessTestCase cases[] = {
     TEST(document_commit_undo_redo),  TEST(document_save_copy),       TEST(document_new_project),    TEST(document_open_refuses_bad_files),
     TEST(window_open_error_dialog),   TEST(window_undo_redo_actions), TEST(window_layers_panel),
     TEST(window_material_inspector),  TEST(window_level_properties),  TEST(window_drop_file),
     TEST(window_add_tileset),         TEST(window_remove_tileset_remap),         TEST(window_tile_palette_stamp), TEST(window_object_inspector),
     TEST(window_file_deleted),        TEST(window_status_bar),          TEST(application_recent_projects),
-    TEST(application_window_size),
+    TEST(application_window_size),   TEST(window_fit_level),
 };
 
 int main(int argc, char **argv) { return fixture_main(argc, argv, cases, G_N_ELEMENTS(cases)); }
