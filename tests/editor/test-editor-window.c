@@ -931,13 +931,39 @@ static void window_fit_level(void) {
   fixture_close(w);
 }
 
+/* Play mode fits between the side panels of a 1200 px wide window: the
+ * right-hand panel stays whole inside the window. */
+static gboolean right_panel_inside(TessWindow *w) {
+  GtkWidget *palette = tess_window_get_tile_palette(w);
+  graphene_rect_t r;
+  if (!gtk_widget_compute_bounds(palette, GTK_WIDGET(w), &r)) return FALSE;
+  return r.size.width > 100 && r.origin.x + r.size.width <= gtk_widget_get_width(GTK_WIDGET(w));
+}
+
+static void window_play_fits(void) {
+  g_autofree char *path = fixture_copy_demo("play-fits.tessera");
+  TessWindow *w = fixture_window(path);
+  gtk_window_set_default_size(GTK_WINDOW(w), 1200, 760);
+  spin_for(300);
+  CHECK(right_panel_inside(w));
+  if (g_action_group_has_action(G_ACTION_GROUP(w), "play")) {
+    g_action_group_change_action_state(G_ACTION_GROUP(w), "play", g_variant_new_boolean(TRUE));
+    spin_for(300);
+    CHECK_MSG(gtk_widget_get_width(GTK_WIDGET(w)) <= 1200, "window %d px wide in Play mode", gtk_widget_get_width(GTK_WIDGET(w)));
+    CHECK(right_panel_inside(w));
+    g_action_group_change_action_state(G_ACTION_GROUP(w), "play", g_variant_new_boolean(FALSE));
+    spin_for(100);
+  }
+  fixture_close(w);
+}
+
 static const TessTestCase cases[] = {
     TEST(document_commit_undo_redo),  TEST(document_save_copy),       TEST(document_new_project),    TEST(document_open_refuses_bad_files),
     TEST(window_open_error_dialog),   TEST(window_undo_redo_actions), TEST(window_layers_panel),
     TEST(window_material_inspector),  TEST(window_level_properties),  TEST(window_drop_file),
     TEST(window_add_tileset),         TEST(window_remove_tileset_remap),         TEST(window_tile_palette_stamp), TEST(window_object_inspector),
     TEST(window_file_deleted),        TEST(window_status_bar),          TEST(application_recent_projects),
-    TEST(application_window_size),   TEST(window_fit_level),
+    TEST(application_window_size),   TEST(window_fit_level), TEST(window_play_fits),
 };
 
 int main(int argc, char **argv) { return fixture_main(argc, argv, cases, G_N_ELEMENTS(cases)); }
