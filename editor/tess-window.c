@@ -1,68 +1,18 @@
 /* TessWindow: the editor window. */
-#include "tess-window.h"
-
-#include <glib/gi18n.h>
-#include <glib/gstdio.h>
-#include <string.h>
-
-#include "tess-layers-panel.h"
-#include "tess-export-dialog.h"
-#include "tess-level-properties-dialog.h"
-#include "tess-material-panel.h"
-#include "tess-resources.h"
-#include "tess-object-inspector.h"
-#include "tess-tile-palette.h"
-#include "tess-tileset-dialog.h"
-#include "tess-ui.h"
-#include "tessera/image.h"
-#ifdef TESS_HAVE_PREVIEW
-#include "tess-preview-mode.h"
-#endif
-#ifdef TESS_HAVE_MAP_VIEW
-#include "tess-map-view.h"
-#include "tess-tool.h"
-#endif
-#ifdef TESS_HAVE_SPRITES
-#include "tess-sprites-hook.h"
-#endif
-
-#define IMAGE_MAX_BYTES ((size_t)256 * 1024 * 1024)
-
-struct _TessWindow {
-  GtkApplicationWindow parent_instance;
-
-  /* template widgets */
-  GtkStack *stack;
-  GtkListBox *recent_list;
-  GtkWidget *recent_empty;
-  GtkInfoBar *reload_bar, *message_bar;
-  GtkLabel *reload_label, *message_label;
-  GtkWidget *save_copy_button;
-  GtkWidget *tool_bar, *map_holder;
-  TessLayersPanel *layers_panel;
-  TessTilePalette *tile_palette;
-  TessMaterialPanel *material_panel;
-  TessObjectInspector *object_inspector;
-  GtkNotebook *side_notebook;
-  GtkWidget *status_bar;
-  GtkLabel *status_cell, *status_tile, *status_material, *status_zoom;
-
-  /* owned */
-  TessDocument *doc;
-  GtkWidget *map_view;
-  GtkDropTarget *drop_target;
-  GArray *changed_sources; /* TessId of tilesets whose PNG changed on disk */
-  char *reported;
-
-  /* borrowed */
-  GtkWindow *last_dialog;
-
-  TessId level, layer;
-  guint checkpoint_source;
-  gulong committed_handler, unsaved_handler, recent_handler;
-};
+#include "tess-window-private.h"
 
 G_DEFINE_FINAL_TYPE(TessWindow, tess_window, GTK_TYPE_APPLICATION_WINDOW)
+
+/* Short local names for the shared helpers (tess-window-private.h). */
+#define project _tess_window_project
+#define current_level _tess_window_current_level
+#define show_side _tess_window_show_side
+#define remember_dialog _tess_window_remember_dialog
+#define update_title _tess_window_update_title
+#define update_actions _tess_window_update_actions
+#ifdef TESS_HAVE_MAP_VIEW
+#define map _tess_window_map
+#endif
 
 #ifdef TESS_HAVE_PREVIEW
 static TessDocument *preview_query(gpointer user, TessId *level, const TessObject **spawn) {
@@ -73,28 +23,13 @@ static TessDocument *preview_query(gpointer user, TessId *level, const TessObjec
 }
 #endif
 
-static void update_title(TessWindow *self);
-static void update_actions(TessWindow *self);
 
 /* ---- Small helpers --------------------------------------------------------- */
 
-/* The right side's pages: 0 tiles, 1 materials, 2 object. */
-static void show_side(TessWindow *self, int page) { gtk_notebook_set_current_page(self->side_notebook, page); }
 
-static TessProject *project(TessWindow *self) { return self->doc ? tess_document_get_project(self->doc) : NULL; }
 
-static TessLevel *current_level(TessWindow *self) {
-  return project(self) ? tess_project_level(project(self), self->level) : NULL;
-}
 
-static void action_set_enabled(TessWindow *self, const char *name, gboolean enabled) {
-  GAction *a = g_action_map_lookup_action(G_ACTION_MAP(self), name);
-  if (a) g_simple_action_set_enabled(G_SIMPLE_ACTION(a), enabled);
-}
 
-static void remember_dialog(TessWindow *self, GtkWidget *dialog) {
-  g_set_weak_pointer(&self->last_dialog, GTK_WINDOW(dialog));
-}
 
 void tess_window_report(TessWindow *self, const char *message) {
   g_return_if_fail(TESS_IS_WINDOW(self));
@@ -115,7 +50,7 @@ static void on_message_response(GtkInfoBar *bar, int response, TessWindow *self)
 
 /* ---- Title, status ---------------------------------------------------------- */
 
-static void update_title(TessWindow *self) {
+void _tess_window_update_title(TessWindow *self) {
   if (!self->doc) {
     gtk_window_set_title(GTK_WINDOW(self), _("Tessera"));
     return;
@@ -175,22 +110,6 @@ const char *tess_window_get_status(TessWindow *self, const char *which) {
 /* ---- The map view ------------------------------------------------------------ */
 
 #ifdef TESS_HAVE_MAP_VIEW
-static const struct {
-  const char *name;
-  TessTool tool;
-  guint key;
-} tools[] = {
-    {"brush", TESS_TOOL_BRUSH, GDK_KEY_b},
-    {"eraser", TESS_TOOL_ERASER, GDK_KEY_e},
-    {"rectangle", TESS_TOOL_RECTANGLE, GDK_KEY_r},
-    {"bucket", TESS_TOOL_BUCKET, GDK_KEY_g},
-    {"picker", TESS_TOOL_PICKER, GDK_KEY_i},
-    {"material", TESS_TOOL_MATERIAL_BRUSH, GDK_KEY_m},
-    {"select", TESS_TOOL_SELECT, GDK_KEY_s},
-    {"object", TESS_TOOL_OBJECT, GDK_KEY_o},
-};
-
-static TessMapView *map(TessWindow *self) { return TESS_MAP_VIEW(self->map_view); }
 
 static void on_cursor_moved(TessMapView *v, int x, int y, TessWindow *self) { show_cell(self, x, y); }
 
@@ -313,7 +232,7 @@ static gboolean checkpoint_idle(gpointer user) {
   return G_SOURCE_REMOVE;
 }
 
-static void schedule_checkpoint(TessWindow *self) {
+void _tess_window_schedule_checkpoint(TessWindow *self) {
   if (self->checkpoint_source) g_source_remove(self->checkpoint_source);
   self->checkpoint_source = g_timeout_add_seconds(3, checkpoint_idle, self);
 }
@@ -450,358 +369,6 @@ void tess_window_choose_new(TessWindow *self) {
   gtk_native_dialog_show(GTK_NATIVE_DIALOG(native));
 }
 
-static void on_save_copy_response(GtkNativeDialog *native, int response, TessWindow *self) {
-  if (response == GTK_RESPONSE_ACCEPT && self->doc) {
-    g_autoptr(GFile) file = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(native));
-    g_autofree char *chosen = file ? g_file_get_path(file) : NULL;
-    if (chosen) {
-      g_autofree char *path = g_str_has_suffix(chosen, ".tessera") ? g_strdup(chosen) : g_strconcat(chosen, ".tessera", NULL);
-      g_autoptr(GError) error = NULL;
-      if (!tess_document_save_copy(self->doc, path, &error)) {
-        g_autofree char *name = g_filename_display_name(path);
-        g_autofree char *primary = g_strdup_printf(_("Could not save a copy as “%s”"), name);
-        remember_dialog(self, tess_ui_error_dialog(GTK_WINDOW(self), primary, error->message));
-      } else {
-        GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
-        if (TESS_IS_APPLICATION(app)) tess_application_add_recent(TESS_APPLICATION(app), path);
-        update_title(self);
-      }
-    }
-  }
-  g_object_unref(native);
-}
-
-/* ---- Actions ------------------------------------------------------------------------- */
-
-static void report_error(TessWindow *self, GError *error) {
-  if (error) tess_window_report(self, error->message);
-}
-
-static void action_undo(GSimpleAction *a, GVariant *p, gpointer user) {
-  TessWindow *self = user;
-  g_autoptr(GError) error = NULL;
-  if (self->doc && !tess_document_undo(self->doc, &error)) report_error(self, error);
-}
-
-static void action_redo(GSimpleAction *a, GVariant *p, gpointer user) {
-  TessWindow *self = user;
-  g_autoptr(GError) error = NULL;
-  if (self->doc && !tess_document_redo(self->doc, &error)) report_error(self, error);
-}
-
-static void action_save_copy(GSimpleAction *a, GVariant *p, gpointer user) {
-  TessWindow *self = user;
-  if (!self->doc) return;
-  GtkFileChooserNative *native = gtk_file_chooser_native_new(_("Save a Copy"), GTK_WINDOW(self),
-                                                             GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
-  g_autofree char *name = tess_document_dup_name(self->doc);
-  g_autofree char *suggested = g_strdup_printf(_("%s (copy).tessera"), name);
-  gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(native), suggested);
-  g_signal_connect(native, "response", G_CALLBACK(on_save_copy_response), self);
-  gtk_native_dialog_show(GTK_NATIVE_DIALOG(native));
-}
-
-static void action_level_properties(GSimpleAction *a, GVariant *p, gpointer user) {
-  TessWindow *self = user;
-  if (!current_level(self)) return;
-  GtkWidget *dialog = tess_level_properties_dialog_new(GTK_WINDOW(self), self->doc, self->level);
-  remember_dialog(self, dialog);
-  gtk_window_present(GTK_WINDOW(dialog));
-}
-
-static void action_export(GSimpleAction *a, GVariant *p, gpointer user) {
-  TessWindow *self = user;
-  if (!self->doc) return;
-  GtkWidget *dialog = tess_export_dialog_new(GTK_WINDOW(self), self->doc);
-  remember_dialog(self, dialog);
-  gtk_window_present(GTK_WINDOW(dialog));
-}
-
-static void on_tileset_png_response(GtkNativeDialog *native, int response, TessWindow *self) {
-  if (response == GTK_RESPONSE_ACCEPT && self->doc) {
-    g_autoptr(GFile) file = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(native));
-    g_autofree char *path = file ? g_file_get_path(file) : NULL;
-    if (path) {
-      GtkWidget *dialog = tess_window_add_tileset_from(self, path);
-      (void)dialog;
-    }
-  }
-  g_object_unref(native);
-}
-
-static void action_add_tileset(GSimpleAction *a, GVariant *p, gpointer user) {
-  TessWindow *self = user;
-  if (!self->doc) return;
-  GtkFileChooserNative *native = gtk_file_chooser_native_new(_("Add Tileset"), GTK_WINDOW(self),
-                                                             GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  GtkFileFilter *filter = gtk_file_filter_new();
-  gtk_file_filter_set_name(filter, _("PNG images"));
-  gtk_file_filter_add_mime_type(filter, "image/png");
-  gtk_file_filter_add_pattern(filter, "*.png");
-  gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(native), filter);
-  g_object_unref(filter);
-  g_signal_connect(native, "response", G_CALLBACK(on_tileset_png_response), self);
-  gtk_native_dialog_show(GTK_NATIVE_DIALOG(native));
-}
-
-static void action_close(GSimpleAction *a, GVariant *p, gpointer user) { gtk_window_close(GTK_WINDOW(user)); }
-
-static void action_reload_images(GSimpleAction *a, GVariant *p, gpointer user) { tess_window_reload_sources(user); }
-
-static void action_tool(GSimpleAction *a, GVariant *value, gpointer user) {
-  TessWindow *self = user;
-  const char *name = g_variant_get_string(value, NULL);
-#ifdef TESS_HAVE_MAP_VIEW
-  for (guint i = 0; i < G_N_ELEMENTS(tools); i++)
-    if (g_str_equal(tools[i].name, name)) {
-      tess_map_view_set_tool(map(self), tools[i].tool);
-      g_simple_action_set_state(a, value);
-      if (tools[i].tool == TESS_TOOL_MATERIAL_BRUSH) show_side(self, 1);
-      else if (tools[i].tool == TESS_TOOL_OBJECT) show_side(self, 2);
-      else if (tools[i].tool != TESS_TOOL_SELECT) show_side(self, 0);
-    }
-#else
-  (void)self;
-  (void)name;
-  g_simple_action_set_state(a, value);
-#endif
-}
-
-static void action_toggle(GSimpleAction *a, GVariant *p, gpointer user) {
-  GVariant *state = g_action_get_state(G_ACTION(a));
-  g_action_change_state(G_ACTION(a), g_variant_new_boolean(!g_variant_get_boolean(state)));
-  g_variant_unref(state);
-}
-
-static void change_show_grid(GSimpleAction *a, GVariant *value, gpointer user) {
-#ifdef TESS_HAVE_MAP_VIEW
-  tess_map_view_set_show_grid(map(user), g_variant_get_boolean(value));
-#endif
-  g_simple_action_set_state(a, value);
-}
-
-static void change_show_materials(GSimpleAction *a, GVariant *value, gpointer user) {
-#ifdef TESS_HAVE_MAP_VIEW
-  tess_map_view_set_show_materials(map(user), g_variant_get_boolean(value));
-#endif
-  g_simple_action_set_state(a, value);
-}
-
-#ifdef TESS_HAVE_MAP_VIEW
-static void action_flip_x(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_flip_stamp(map(user), TRUE); }
-static void action_flip_y(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_flip_stamp(map(user), FALSE); }
-static void action_rotate(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_rotate_stamp(map(user)); }
-static void action_copy(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_copy(map(user)); }
-static void action_cut(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_cut(map(user)); }
-static void action_paste(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_paste(map(user)); }
-static void action_delete(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_delete_selection(map(user)); }
-static void zoom_by(TessWindow *self, double factor) {
-  double z = tess_map_view_get_zoom(map(self)) * factor;
-  tess_map_view_set_zoom(map(self), CLAMP(z, 1.0 / 16.0, 16.0));
-}
-static void action_zoom_in(GSimpleAction *a, GVariant *p, gpointer user) { zoom_by(user, 2.0); }
-static void action_zoom_out(GSimpleAction *a, GVariant *p, gpointer user) { zoom_by(user, 0.5); }
-static void action_zoom_reset(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_set_zoom(map(user), 1.0); }
-static void action_zoom_fit(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_fit(map(user)); }
-#else
-static void action_noop(GSimpleAction *a, GVariant *p, gpointer user) {}
-#define action_flip_x action_noop
-#define action_flip_y action_noop
-#define action_rotate action_noop
-#define action_copy action_noop
-#define action_cut action_noop
-#define action_paste action_noop
-#define action_delete action_noop
-#define action_zoom_in action_noop
-#define action_zoom_out action_noop
-#define action_zoom_reset action_noop
-#define action_zoom_fit action_noop
-#endif
-
-static const GActionEntry win_actions[] = {
-    {"undo", action_undo, NULL, NULL, NULL, {0}},
-    {"redo", action_redo, NULL, NULL, NULL, {0}},
-    {"save-copy", action_save_copy, NULL, NULL, NULL, {0}},
-    {"export", action_export, NULL, NULL, NULL, {0}},
-    {"level-properties", action_level_properties, NULL, NULL, NULL, {0}},
-    {"add-tileset", action_add_tileset, NULL, NULL, NULL, {0}},
-    {"close", action_close, NULL, NULL, NULL, {0}},
-    {"reload-images", action_reload_images, NULL, NULL, NULL, {0}},
-    {"tool", action_tool, "s", "'brush'", action_tool, {0}},
-    {"show-grid", action_toggle, NULL, "true", change_show_grid, {0}},
-    {"show-materials", action_toggle, NULL, "false", change_show_materials, {0}},
-    {"flip-x", action_flip_x, NULL, NULL, NULL, {0}},
-    {"flip-y", action_flip_y, NULL, NULL, NULL, {0}},
-    {"rotate", action_rotate, NULL, NULL, NULL, {0}},
-    {"copy", action_copy, NULL, NULL, NULL, {0}},
-    {"cut", action_cut, NULL, NULL, NULL, {0}},
-    {"paste", action_paste, NULL, NULL, NULL, {0}},
-    {"delete", action_delete, NULL, NULL, NULL, {0}},
-    {"zoom-in", action_zoom_in, NULL, NULL, NULL, {0}},
-    {"zoom-out", action_zoom_out, NULL, NULL, NULL, {0}},
-    {"zoom-reset", action_zoom_reset, NULL, NULL, NULL, {0}},
-    {"zoom-fit", action_zoom_fit, NULL, NULL, NULL, {0}},
-};
-
-static const char *const doc_actions[] = {"save-copy", "export", "level-properties", "add-tileset", "tool",
-                                          "show-grid", "show-materials", "flip-x", "flip-y", "rotate", "copy", "cut",
-                                          "paste", "delete", "zoom-in", "zoom-out", "zoom-reset",
-                                          "zoom-fit"};
-
-/* Core names its undo steps in English; the editor translates them by key. */
-static const char *undo_label(const char *label) {
-  static const char *const known[] = {
-      N_("Add layer"),     N_("Add level"),       N_("Add material"),   N_("Add object"),      N_("Add sprite"),
-      N_("Add tileset"),   N_("Edit material"),   N_("Edit object"),    N_("Edit sprite"),     N_("Edit tileset"),
-      N_("Erase"),         N_("Fill rectangle"),  N_("Flood fill"),     N_("Layer properties"), N_("Level settings"),
-      N_("Move layer"),    N_("Paint material"),  N_("Paint tiles"),    N_("Remove layer"),    N_("Remove level"),
-      N_("Remove material"), N_("Remove object"), N_("Remove sprite"),  N_("Remove tileset"),  N_("Set cells"),
-  };
-  for (guint i = 0; label && i < G_N_ELEMENTS(known); i++)
-    if (strcmp(label, known[i]) == 0) return _(known[i]);
-  return label;
-}
-
-/* While the level plays (win.play, editor/preview), the project underneath
- * is not edited: undo and redo wait for the return to editing. */
-static gboolean playing(TessWindow *self) {
-  GAction *play = g_action_map_lookup_action(G_ACTION_MAP(self), "play");
-  if (!play) return FALSE;
-  g_autoptr(GVariant) state = g_action_get_state(play);
-  return state && g_variant_is_of_type(state, G_VARIANT_TYPE_BOOLEAN) && g_variant_get_boolean(state);
-}
-
-static void on_action_state_changed(GActionGroup *group, const char *name, GVariant *state, TessWindow *self) {
-  if (g_str_equal(name, "play")) update_actions(self);
-}
-
-static void update_actions(TessWindow *self) {
-  TessProject *p = project(self);
-  gboolean editing = !playing(self);
-  action_set_enabled(self, "undo", editing && p && tess_project_can_undo(p));
-  action_set_enabled(self, "redo", editing && p && tess_project_can_redo(p));
-  for (guint i = 0; i < G_N_ELEMENTS(doc_actions); i++) action_set_enabled(self, doc_actions[i], p != NULL);
-  /* The undo button names the step ("Undo Paint tiles"). */
-  const char *label = p ? undo_label(tess_project_undo_label(p)) : NULL;
-  GtkWidget *undo = GTK_WIDGET(gtk_widget_get_template_child(GTK_WIDGET(self), TESS_TYPE_WINDOW, "undo_button"));
-  g_autofree char *tip = label ? g_strdup_printf(_("Undo %s (Ctrl+Z)"), label) : g_strdup(_("Undo (Ctrl+Z)"));
-  if (undo) gtk_widget_set_tooltip_text(undo, tip);
-  if (p) schedule_checkpoint(self);
-}
-
-/* Single-key tool shortcuts on the window, in the bubble phase: a focused
- * text field takes its letters first, so typing a name never changes tools. */
-static void add_key(GtkShortcutController *c, guint key, const char *action, GVariant *arg) {
-  GtkShortcut *s = gtk_shortcut_new(gtk_keyval_trigger_new(key, 0), gtk_named_action_new(action));
-  if (arg) gtk_shortcut_set_arguments(s, arg);
-  gtk_shortcut_controller_add_shortcut(c, s);
-}
-
-static void install_tool_keys(TessWindow *self) {
-  GtkEventController *c = gtk_shortcut_controller_new();
-  gtk_event_controller_set_propagation_phase(c, GTK_PHASE_BUBBLE);
-  GtkShortcutController *sc = GTK_SHORTCUT_CONTROLLER(c);
-  add_key(sc, GDK_KEY_b, "win.tool", g_variant_new_string("brush"));
-  add_key(sc, GDK_KEY_e, "win.tool", g_variant_new_string("eraser"));
-  add_key(sc, GDK_KEY_r, "win.tool", g_variant_new_string("rectangle"));
-  add_key(sc, GDK_KEY_g, "win.tool", g_variant_new_string("bucket"));
-  add_key(sc, GDK_KEY_i, "win.tool", g_variant_new_string("picker"));
-  add_key(sc, GDK_KEY_m, "win.tool", g_variant_new_string("material"));
-  add_key(sc, GDK_KEY_s, "win.tool", g_variant_new_string("select"));
-  add_key(sc, GDK_KEY_o, "win.tool", g_variant_new_string("object"));
-  add_key(sc, GDK_KEY_x, "win.flip-x", NULL);
-  add_key(sc, GDK_KEY_y, "win.flip-y", NULL);
-  add_key(sc, GDK_KEY_z, "win.rotate", NULL);
-  add_key(sc, GDK_KEY_h, "win.show-grid", NULL);
-  add_key(sc, GDK_KEY_t, "win.show-materials", NULL);
-  add_key(sc, GDK_KEY_Delete, "win.delete", NULL);
-  gtk_widget_add_controller(GTK_WIDGET(self), c);
-}
-
-static void build_tool_bar(TessWindow *self) {
-  static const struct {
-    const char *target, *icon, *tooltip;
-  } buttons[] = {
-      {"brush", "tess-tool-brush-symbolic", N_("Brush (B)")},
-      {"eraser", "tess-tool-eraser-symbolic", N_("Eraser (E)")},
-      {"rectangle", "tess-tool-rectangle-symbolic", N_("Rectangle (R)")},
-      {"bucket", "tess-tool-bucket-symbolic", N_("Bucket Fill (G)")},
-      {"picker", "tess-tool-picker-symbolic", N_("Tile Picker (I, or Alt+click)")},
-      {"material", "tess-tool-material-symbolic", N_("Material Brush (M)")},
-      {"select", "tess-tool-select-symbolic", N_("Select (S)")},
-      {"object", "tess-tool-object-symbolic", N_("Objects (O)")},
-  };
-  GtkWidget *group = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_add_css_class(group, "linked");
-  for (guint i = 0; i < G_N_ELEMENTS(buttons); i++) {
-    GtkWidget *b = gtk_toggle_button_new();
-    gtk_button_set_icon_name(GTK_BUTTON(b), buttons[i].icon);
-    gtk_widget_set_tooltip_text(b, _(buttons[i].tooltip));
-    gtk_actionable_set_action_name(GTK_ACTIONABLE(b), "win.tool");
-    gtk_actionable_set_action_target_value(GTK_ACTIONABLE(b), g_variant_new_string(buttons[i].target));
-    gtk_widget_set_focus_on_click(b, FALSE);
-    gtk_box_append(GTK_BOX(group), b);
-  }
-  gtk_box_append(GTK_BOX(self->tool_bar), group);
-
-  static const struct {
-    const char *action, *icon, *tooltip;
-  } stamp[] = {
-      {"win.flip-x", "object-flip-horizontal-symbolic", N_("Flip the stamp horizontally (X)")},
-      {"win.flip-y", "object-flip-vertical-symbolic", N_("Flip the stamp vertically (Y)")},
-      {"win.rotate", "object-rotate-right-symbolic", N_("Rotate the stamp (Z)")},
-  };
-  GtkWidget *sep = gtk_separator_new(GTK_ORIENTATION_VERTICAL);
-  gtk_widget_set_margin_start(sep, 6);
-  gtk_widget_set_margin_end(sep, 6);
-  gtk_box_append(GTK_BOX(self->tool_bar), sep);
-  for (guint i = 0; i < G_N_ELEMENTS(stamp); i++) {
-    GtkWidget *b = gtk_button_new_from_icon_name(stamp[i].icon);
-    gtk_widget_set_tooltip_text(b, _(stamp[i].tooltip));
-    gtk_actionable_set_action_name(GTK_ACTIONABLE(b), stamp[i].action);
-    gtk_widget_set_focus_on_click(b, FALSE);
-    gtk_widget_add_css_class(b, "flat");
-    gtk_box_append(GTK_BOX(self->tool_bar), b);
-  }
-  GtkWidget *spacer = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_set_hexpand(spacer, TRUE);
-  gtk_box_append(GTK_BOX(self->tool_bar), spacer);
-  GtkWidget *grid = gtk_toggle_button_new();
-  gtk_button_set_icon_name(GTK_BUTTON(grid), "tess-grid-symbolic");
-  gtk_widget_set_tooltip_text(grid, _("Show the grid (H)"));
-  gtk_actionable_set_action_name(GTK_ACTIONABLE(grid), "win.show-grid");
-  gtk_widget_set_focus_on_click(grid, FALSE);
-  gtk_box_append(GTK_BOX(self->tool_bar), grid);
-  GtkWidget *overlay = gtk_toggle_button_new();
-  gtk_button_set_icon_name(GTK_BUTTON(overlay), "tess-material-overlay-symbolic");
-  gtk_widget_set_tooltip_text(overlay, _("Material overlay (T)"));
-  gtk_actionable_set_action_name(GTK_ACTIONABLE(overlay), "win.show-materials");
-  gtk_widget_set_focus_on_click(overlay, FALSE);
-  gtk_box_append(GTK_BOX(self->tool_bar), overlay);
-}
-
-/* ---- Drag and drop ---------------------------------------------------------------- */
-
-static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, double y, TessWindow *self) {
-  GFile *file = NULL;
-  if (G_VALUE_HOLDS(value, G_TYPE_FILE)) {
-    file = g_value_get_object(value);
-  } else if (G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST)) {
-    GSList *files = gdk_file_list_get_files(g_value_get_boxed(value));
-    file = files ? files->data : NULL;
-    g_slist_free(files);
-  }
-  g_autofree char *path = file ? g_file_get_path(file) : NULL;
-  if (!path) return FALSE;
-  if (!g_str_has_suffix(path, ".tessera")) {
-    g_autofree char *name = g_filename_display_name(path);
-    g_autofree char *msg = g_strdup_printf(_("“%s” is not a Tessera project (.tessera)."), name);
-    tess_window_report(self, msg);
-    return FALSE;
-  }
-  return tess_window_open_path(self, path);
-}
-
 /* ---- Recent projects --------------------------------------------------------------- */
 
 static void on_recent_activated(GtkListBox *box, GtkListBoxRow *row, TessWindow *self) {
@@ -908,6 +475,10 @@ static TessResult resize_tiles(TessTileset *ts, uint32_t cols, uint32_t rows) {
   ts->tile_count = (uint32_t)count;
   ts->columns = cols;
   return TESS_OK;
+}
+
+static void report_error(TessWindow *self, GError *error) {
+  if (error) tess_window_report(self, error->message);
 }
 
 void tess_window_reload_sources(TessWindow *self) {
@@ -1076,9 +647,7 @@ static void tess_window_init(TessWindow *self) {
   }
   self->changed_sources = g_array_new(FALSE, FALSE, sizeof(TessId));
 
-  g_action_map_add_action_entries(G_ACTION_MAP(self), win_actions, G_N_ELEMENTS(win_actions), self);
-  install_tool_keys(self);
-  build_tool_bar(self);
+  _tess_window_actions_init(self);
 
 #ifdef TESS_HAVE_MAP_VIEW
   self->map_view = tess_map_view_new();
@@ -1118,14 +687,9 @@ static void tess_window_init(TessWindow *self) {
   g_signal_connect(self->reload_bar, "response", G_CALLBACK(on_reload_response), self);
   g_signal_connect(self->recent_list, "row-activated", G_CALLBACK(on_recent_activated), self);
   g_signal_connect(self, "notify::is-active", G_CALLBACK(on_active_changed), NULL);
-  g_signal_connect(self, "action-state-changed", G_CALLBACK(on_action_state_changed), self);
   g_signal_connect(self, "close-request", G_CALLBACK(on_close_request), NULL);
 
-  self->drop_target = gtk_drop_target_new(G_TYPE_INVALID, GDK_ACTION_COPY);
-  GType types[] = {GDK_TYPE_FILE_LIST, G_TYPE_FILE};
-  gtk_drop_target_set_gtypes(self->drop_target, types, G_N_ELEMENTS(types));
-  g_signal_connect(self->drop_target, "drop", G_CALLBACK(on_drop), self);
-  gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(self->drop_target));
+  _tess_window_dnd_init(self);
 
   gtk_widget_set_visible(self->status_bar, FALSE);
   update_actions(self);
