@@ -65,6 +65,7 @@ struct _TessWindow {
   GtkWindow *last_dialog;
 
   TessId level, layer;
+  int cursor_x, cursor_y; /* the cell under the pointer (status bar), -1 outside */
   guint checkpoint_source;
   gulong committed_handler, unsaved_handler, recent_handler;
 };

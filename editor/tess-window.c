@@ -67,7 +67,7 @@ static void set_zoom_label(TessWindow *self, double zoom) {
   gtk_label_set_text(self->status_zoom, text);
 }
 
-G_GNUC_UNUSED static void show_cell(TessWindow *self, int x, int y) {
+static void show_cell(TessWindow *self, int x, int y) {
   TessProject *p = project(self);
   TessLevel *level = current_level(self);
   if (!p || !level || x < 0 || y < 0 || (uint32_t)x >= level->settings.width || (uint32_t)y >= level->settings.height) {
@@ -111,7 +111,11 @@ const char *tess_window_get_status(TessWindow *self, const char *which) {
 
 #ifdef TESS_HAVE_MAP_VIEW
 
-static void on_cursor_moved(TessMapView *v, int x, int y, TessWindow *self) { show_cell(self, x, y); }
+static void on_cursor_moved(TessMapView *v, int x, int y, TessWindow *self) {
+  self->cursor_x = x;
+  self->cursor_y = y;
+  show_cell(self, x, y);
+}
 
 static void on_zoom_changed(TessMapView *v, TessWindow *self) { set_zoom_label(self, tess_map_view_get_zoom(v)); }
 
@@ -218,6 +222,8 @@ static void on_committed(TessDocument *doc, TessWindow *self) {
   /* SQLite keeps writing into a file deleted under it: look at the path
    * itself (one stat) so the user hears of it at the next edit. */
   if (!tess_document_get_unsaved(doc)) tess_document_check_file(doc);
+  /* The cell under the pointer may have just been painted: its tile and material change. */
+  show_cell(self, self->cursor_x, self->cursor_y);
   update_actions(self);
   update_title(self);
   /* Fold the WAL into the file after a few idle seconds. */
@@ -263,6 +269,7 @@ void tess_window_set_document(TessWindow *self, TessDocument *doc) {
     self->unsaved_handler = g_signal_connect(doc, "notify::unsaved", G_CALLBACK(on_unsaved), self);
   }
   self->level = self->layer = 0;
+  self->cursor_x = self->cursor_y = -1;
   gtk_info_bar_set_revealed(self->message_bar, FALSE);
   gtk_info_bar_set_revealed(self->reload_bar, FALSE);
 #ifdef TESS_HAVE_MAP_VIEW
@@ -646,6 +653,7 @@ static void tess_window_init(TessWindow *self) {
     icons_added = TRUE;
   }
   self->changed_sources = g_array_new(FALSE, FALSE, sizeof(TessId));
+  self->cursor_x = self->cursor_y = -1;
 
   _tess_window_actions_init(self);
 

@@ -781,6 +781,19 @@ static void window_status_bar(void) {
   CHECK_MSG(strcmp(tess_window_get_status(w, "tile"), tile) == 0, "tile: %s", tess_window_get_status(w, "tile"));
   g_autofree char *mat = g_strdup_printf("Material %s", tess_project_material(p, col.material)->name);
   CHECK_MSG(strcmp(tess_window_get_status(w, "material"), mat) == 0, "material: %s", tess_window_get_status(w, "material"));
+  /* An edit under a still pointer shows at once (the pointer did not move). */
+  uint32_t ex = 5, ey = 5;
+  TessLayer *ground = tess_level_layer(level, tess_window_get_layer(w));
+  CHECK(ground && ground->props.kind == TESS_LAYER_TILES && tess_layer_cell(ground, ex, ey) == 0);
+  g_signal_emit_by_name(view, "cursor-moved", (int)ex, (int)ey);
+  CHECK(strcmp(tess_window_get_status(w, "tile"), "No tile") == 0);
+  TessError err = {0};
+  TessCell painted = col.cell;
+  CHECK_OK(tess_edit_paint(p, level->id, ground->props.id, ex, ey, 1, 1, &painted, 0, &err), &err);
+  CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+  g_autofree char *painted_text = g_strdup_printf("Tile %s #%u", ts->name, TESS_CELL_TILE(col.cell));
+  CHECK_MSG(strcmp(tess_window_get_status(w, "tile"), painted_text) == 0, "after the edit: %s",
+            tess_window_get_status(w, "tile"));
   g_signal_emit_by_name(view, "cursor-moved", -1, -1);
   CHECK(strcmp(tess_window_get_status(w, "cell"), "") == 0);
   /* Zoom in doubles the zoom the level opened with (fitted to the view). */
