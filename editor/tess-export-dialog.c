@@ -21,6 +21,7 @@ struct _TessExportDialog {
   GPtrArray *checks;     /* GtkCheckButton per row */
   GCancellable *cancellable; /* the running export's, NULL when idle */
   gboolean disposed;
+  gboolean hold_for_test;    /* see tess_export_dialog_hold_for_test() */
 };
 
 G_DEFINE_FINAL_TYPE(TessExportDialog, tess_export_dialog, GTK_TYPE_WINDOW)
@@ -35,6 +36,7 @@ typedef struct Work {
   GArray *level_ids;
   guint jobs;
   gboolean force;
+  gboolean held;             /* wait for the cancel before exporting (tests) */
   GCancellable *cancellable;
   TessExportDialog *dialog; /* borrowed: alive until on_export_done, which holds a reference */
   /* progress last posted (worker side) */
@@ -118,6 +120,7 @@ static void export_thread(GTask *task, gpointer source, gpointer data, GCancella
   TessResult r = tess_store_open(w->project_path, TESS_STORE_READ_ONLY, &store, &err);
   if (r == TESS_OK) r = tess_store_load(store, &project, &err);
   if (store) tess_store_close(store);
+  while (w->held && !g_cancellable_is_cancelled(w->cancellable)) g_usleep(1000);
   if (r == TESS_OK) {
     TessExportSpec spec;
     memset(&spec, 0, sizeof spec);
@@ -218,6 +221,7 @@ gboolean tess_export_dialog_start(TessExportDialog *self) {
   gtk_spin_button_update(GTK_SPIN_BUTTON(self->jobs));
   w->jobs = (guint)gtk_spin_button_get_value_as_int(GTK_SPIN_BUTTON(self->jobs));
   w->force = gtk_check_button_get_active(GTK_CHECK_BUTTON(self->force));
+  w->held = self->hold_for_test;
   self->cancellable = g_cancellable_new();
   w->cancellable = g_object_ref(self->cancellable);
   w->dialog = self;
@@ -237,6 +241,11 @@ gboolean tess_export_dialog_start(TessExportDialog *self) {
 void tess_export_dialog_cancel(TessExportDialog *self) {
   g_return_if_fail(TESS_IS_EXPORT_DIALOG(self));
   if (self->cancellable) g_cancellable_cancel(self->cancellable);
+}
+
+void tess_export_dialog_hold_for_test(TessExportDialog *self, gboolean hold) {
+  g_return_if_fail(TESS_IS_EXPORT_DIALOG(self));
+  self->hold_for_test = hold;
 }
 
 gboolean tess_export_dialog_is_running(TessExportDialog *self) { return self->cancellable != NULL; }

@@ -40,6 +40,10 @@ gboolean tess_export_dialog_start(TessExportDialog *self);
 /* Cancels a running export (the Cancel button while it runs). */
 void tess_export_dialog_cancel(TessExportDialog *self);
 gboolean tess_export_dialog_is_running(TessExportDialog *self);
+/* For tests: exports started while held wait, after loading the project,
+ * until they are cancelled, so a test can cancel at a known point instead
+ * of racing the worker. */
+void tess_export_dialog_hold_for_test(TessExportDialog *self, gboolean hold);
 /* The progress bar's fraction and text, and the message under it. */
 double tess_export_dialog_get_fraction(TessExportDialog *self);
 const char *tess_export_dialog_get_progress_text(TessExportDialog *self);
