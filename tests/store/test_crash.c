@@ -129,7 +129,7 @@ void crash_kill_during_flushes(void) {
 
   TessTestRng rng = {0xC0FFEEull};
   uint32_t committed = 0;
-  int kills = 0, unclean_opens = 0;
+  int kills = 0, unclean_opens = 0, midstream_rounds = 0;
   double t0 = tess_now_seconds();
   for (int round = 0; round < CRASH_ROUNDS; round++) {
     int fds[2];
@@ -141,9 +141,20 @@ void crash_kill_during_flushes(void) {
       child_edit_forever(path, &ids, committed, fds[1]);
     }
     close(fds[1]);
-    /* Mostly mid-stream, now and then right at the start (during open or load). */
-    double wait = round % 10 == 0 ? tess_rng_unit(&rng) * 2.0 : 2.0 + tess_rng_unit(&rng) * 40.0;
-    sleep_ms(wait);
+    /* Mostly mid-stream, now and then right at the start (during open or load).
+     * A mid-stream round lets the child commit a random number of edits
+     * (counted from its reports, not timed, so neither a slow nor a fast
+     * machine changes what is tested), then kills it a random fraction of a
+     * millisecond or two later: inside a later edit or flush. */
+    bool midstream = round % 10 != 0;
+    uint32_t reported = committed, v;
+    if (midstream) {
+      midstream_rounds++;
+      uint32_t target = 1 + tess_rng_below(&rng, 64);
+      for (uint32_t seen = 0; seen < target && read(fds[0], &v, sizeof v) == (ssize_t)sizeof v; seen++)
+        reported = v;
+    }
+    sleep_ms(tess_rng_unit(&rng) * 2.0);
     CHECK(kill(pid, SIGKILL) == 0);
     int status = 0;
     CHECK(waitpid(pid, &status, 0) == pid);
@@ -152,7 +163,6 @@ void crash_kill_during_flushes(void) {
     } else {
       CHECK_MSG(false, "round %d: the child ended on its own (status %d)", round, status);
     }
-    uint32_t reported = committed, v;
     while (read(fds[0], &v, sizeof v) == (ssize_t)sizeof v) reported = v;
     close(fds[0]);
 
@@ -182,7 +192,9 @@ void crash_kill_during_flushes(void) {
     committed = present;
   }
   CHECK(kills >= 50);
-  CHECK(committed > 100); /* the children did make progress */
+  /* Every mid-stream round saw at least one more edit committed. */
+  CHECK_MSG(committed >= (uint32_t)midstream_rounds, "%u edits committed over %d mid-stream rounds", committed,
+            midstream_rounds);
   printf("  crash: %d kills, %u edits committed and verified, %d checked opens, %.1f s\n", kills, committed,
          unclean_opens, tess_now_seconds() - t0);
 }
