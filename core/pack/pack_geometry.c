@@ -26,9 +26,7 @@ bool pack_merge_rects(const PackGrid *g, PackBuf *rects, uint32_t *count) {
       pack_put_u16(rects, (uint16_t)x);
       pack_put_u16(rects, (uint16_t)y);
       pack_put_u16(rects, (uint16_t)w);
-      pack_put_u16(rects, (uint16_t)h);
-      pack_put_u16(rects, (uint16_t)m);
-      pack_put_u16(rects, 0);
+      pack_put_u16(rects, (uint16_t)h); /* the material is the grid's (FORMAT.md 2.0) */
       (*count)++;
     }
   }
@@ -150,10 +148,11 @@ bool pack_trace_loops(const PackGrid *g, PackBuf *loops, uint32_t *loop_count, P
           if (a->dir == b->dir && a->mat == b->mat) continue;
           /* The edge's start corner: top-left of the cell turned with the side. */
           static const int SX[4] = {0, 1, 1, 0}, SY[4] = {0, 0, 1, 1};
-          pack_put_u16(corners, (uint16_t)(b->x + (uint32_t)SX[b->dir]));
-          pack_put_u16(corners, (uint16_t)(b->y + (uint32_t)SY[b->dir]));
-          pack_put_u16(corners, (uint16_t)b->mat);
-          pack_put_u16(corners, 0);
+          /* Bit 15 of x and of y hold the edge's direction (coordinates
+           * are at most 16384 < 2^15), which names the solid cell on its
+           * right: a reader finds the edge's material in the grid. */
+          pack_put_u16(corners, (uint16_t)((b->x + (uint32_t)SX[b->dir]) | (uint32_t)(b->dir & 1u) << 15));
+          pack_put_u16(corners, (uint16_t)((b->y + (uint32_t)SY[b->dir]) | (uint32_t)(b->dir >> 1) << 15));
         }
         *corner_count += (uint32_t)ncorners;
         (*loop_count)++;

@@ -15,12 +15,15 @@ typedef struct PackGrid {
   const uint32_t *mat;
 } PackGrid;
 
-/* Appends RECT records (u16 x, y, w, h, material, reserved) to `rects`; *count grows. */
+/* Appends RECT records (u16 x, y, w, h) to `rects`; *count grows. Each
+ * rectangle holds cells of one material: the grid's, at its top-left cell. */
 bool pack_merge_rects(const PackGrid *g, PackBuf *rects, uint32_t *count);
 
 /* Appends outline loops: LOOP records (first corner, corner count) to
- * `loops` and CRNR records (u16 x, y on the cell-corner lattice, u16
- * material of the edge leaving the corner, u16 reserved) to `corners`.
+ * `loops` and CRNR records (u16 x, y on the cell-corner lattice, bit 15
+ * of each holding the direction of the edge leaving the corner: 0 east,
+ * 1 south, 2 west, 3 north; its material is the grid's at the cell on its
+ * right) to `corners`. Corners are also where the material changes.
  * Solid lies to the right of each edge walking the loop on screen (y down):
  * outer outlines run clockwise on screen, holes counter-clockwise.
  * Collinear edges with the same material are merged. */

@@ -562,33 +562,92 @@ static TlvResult validate_collision(Ctx *c) {
   return TLV_OK;
 }
 
+/* A corner's edge: bit 15 of x and of y hold its direction (TLV_EDGE_*);
+ * the solid cell on its right is the corner minus (EDGE_CX, EDGE_CY). */
+static const uint32_t EDGE_CX[4] = {0, 1, 1, 0}, EDGE_CY[4] = {0, 0, 1, 1};
+#define CORNER_COORD(v) ((uint32_t)(v) & 0x7FFFu)
+#define CORNER_DIR(r) ((uint32_t)(rd16(r) >> 15) | (uint32_t)(rd16((r) + 2) >> 15) << 1)
+
+/* Nonzero when a corner has no cell of the W x H level on its edge's right
+ * (which also bounds x <= W, y <= H). Branch-free over the whole section so
+ * that it vectorises: validation runs at memory speed. */
+static uint32_t corner_bad(uint32_t v, uint32_t W, uint32_t H) {
+  /* x in bits 0-14, y in 16-30, the direction in bits 15 (low) and 31 (high). */
+  uint32_t d = ((v >> 15) & 1u) | ((v >> 30) & 2u);
+  uint32_t cx = (d ^ (d >> 1)) & 1u, cy = d >> 1; /* EDGE_CX[d], EDGE_CY[d] */
+  return (uint32_t)((v & 0x7FFFu) - cx >= W) | (uint32_t)(((v >> 16) & 0x7FFFu) - cy >= H); /* wraps below 0 */
+}
+
+static uint32_t corners_bad(const uint8_t *r, uint32_t count, uint32_t stride, uint32_t W, uint32_t H) {
+  uint32_t bad = 0, j;
+  if (stride == TLV_CORNER_SIZE) { /* the writer's: a constant stride the compiler vectorises */
+    for (j = 0; j < count; j++) bad |= corner_bad(rd32(r + (uint64_t)j * TLV_CORNER_SIZE), W, H);
+    return bad;
+  }
+  for (j = 0; j < count; j++) bad |= corner_bad(rd32(r + (uint64_t)j * stride), W, H);
+  return bad;
+}
+
+/* Nonzero when a rectangle is empty or leaves the level: branch-free, as
+ * corners_bad; the loop that names it only runs on failure. */
+static uint32_t rect_bad(uint32_t xy, uint32_t wh, uint32_t W, uint32_t H) {
+  uint32_t x = xy & 0xFFFFu, y = xy >> 16, w = wh & 0xFFFFu, h = wh >> 16;
+  return (uint32_t)(w == 0) | (uint32_t)(h == 0) | (uint32_t)(x + w > W) | (uint32_t)(y + h > H);
+}
+
+static uint32_t rects_bad(const uint8_t *r, uint32_t count, uint32_t stride, uint32_t W, uint32_t H) {
+  uint32_t bad = 0, j;
+  if (stride == TLV_RECT_SIZE) {
+    for (j = 0; j < count; j++) {
+      const uint8_t *p = r + (uint64_t)j * TLV_RECT_SIZE;
+      bad |= rect_bad(rd32(p), rd32(p + 4), W, H);
+    }
+    return bad;
+  }
+  for (j = 0; j < count; j++) bad |= rect_bad(rd32(r + (uint64_t)j * stride), rd32(r + (uint64_t)j * stride + 4), W, H);
+  return bad;
+}
+
 static TlvResult validate_geometry(Ctx *c) {
   const TlvSection *s = &c->lv->loops, *k = &c->lv->corners, *rs = &c->lv->rects;
-  uint32_t W = c->lv->settings.width, H = c->lv->settings.height, M = c->lv->materials.count, i;
+  uint32_t W = c->lv->settings.width, H = c->lv->settings.height, i;
   uint64_t next = 0; /* loops take the corners in order, each once */
+  /* Materials of edges and rectangles are the collision grid's. */
+  if ((s->count || k->count || rs->count) && c->lv->collision_grid.count == 0)
+    return fail(c->err, TLV_ERR_VALUE, s->count ? s->offset : k->count ? k->offset : rs->offset,
+                "merged collision geometry without a collision grid");
   for (i = 0; i < s->count; i++) {
     const uint8_t *r = s->data + (uint64_t)i * s->stride;
     uint64_t at = rec_off(s, i, 0);
-    uint32_t n = rd32(r + 4);
+    uint32_t n = rd32(r + 4), first = rd32(r);
     if (n < 4) return fail(c->err, TLV_ERR_VALUE, at + 4, "loop %u: %u corners (at least 4)", (unsigned)i, (unsigned)n);
-    if (rd32(r) != next) return fail(c->err, TLV_ERR_INDEX, at, "loop %u: first corner %u, expected %llu", (unsigned)i, (unsigned)rd32(r), (unsigned long long)next);
-    TRY(check_range(c, rd32(r), n, k, at, "loop corners"));
+    if (first != next) return fail(c->err, TLV_ERR_INDEX, at, "loop %u: first corner %u, expected %llu", (unsigned)i, (unsigned)first, (unsigned long long)next);
+    TRY(check_range(c, first, n, k, at, "loop corners"));
     next += n;
   }
-  for (i = 0; i < k->count; i++) {
-    const uint8_t *r = k->data + (uint64_t)i * k->stride;
-    if (rd16(r) > W || rd16(r + 2) > H || rd16(r + 4) > M)
-      return fail(c->err, rd16(r + 4) > M ? TLV_ERR_INDEX : TLV_ERR_RANGE, rec_off(k, i, 0),
-                  "corner %u: (%u, %u) outside the level's %u x %u lattice, or material %u of %u", (unsigned)i,
-                  (unsigned)rd16(r), (unsigned)rd16(r + 2), (unsigned)W, (unsigned)H, (unsigned)rd16(r + 4), (unsigned)M);
+  if (next != k->count)
+    return fail(c->err, TLV_ERR_VALUE, k->offset + next * k->stride, "%llu corners belong to no loop", (unsigned long long)(k->count - next));
+  /* Every corner's cell on its edge's right lies in the level (what the
+   * material lookup reads). Whether the edge really heads to the next
+   * corner is not checked: a wrong direction gives a wrong material, never
+   * a read outside the file. */
+  if (corners_bad(k->data, k->count, k->stride, W, H)) {
+    for (i = 0; i < k->count; i++) {
+      const uint8_t *a = k->data + (uint64_t)i * k->stride;
+      uint32_t x = CORNER_COORD(rd16(a)), y = CORNER_COORD(rd16(a + 2)), d = CORNER_DIR(a);
+      if (x < EDGE_CX[d] || y < EDGE_CY[d] || x - EDGE_CX[d] >= W || y - EDGE_CY[d] >= H)
+        return fail(c->err, TLV_ERR_RANGE, rec_off(k, i, 0),
+                    "corner %u: (%u, %u) with its edge heading %u has no cell of the %u x %u level on its right",
+                    (unsigned)i, (unsigned)x, (unsigned)y, (unsigned)d, (unsigned)W, (unsigned)H);
+    }
   }
+  if (!rects_bad(rs->data, rs->count, rs->stride, W, H)) return TLV_OK;
   for (i = 0; i < rs->count; i++) {
     const uint8_t *r = rs->data + (uint64_t)i * rs->stride;
     uint64_t at = rec_off(rs, i, 0);
-    uint32_t x = rd16(r), y = rd16(r + 2), w = rd16(r + 4), h = rd16(r + 6), m = rd16(r + 8);
+    uint32_t x = rd16(r), y = rd16(r + 2), w = rd16(r + 4), h = rd16(r + 6);
     if (w < 1 || h < 1 || !range_ok(x, w, W) || !range_ok(y, h, H))
       return fail(c->err, TLV_ERR_RANGE, at, "rectangle %u: %u,%u %ux%u outside the level", (unsigned)i, (unsigned)x, (unsigned)y, (unsigned)w, (unsigned)h);
-    if (m > M) return fail(c->err, TLV_ERR_INDEX, at + 8, "rectangle %u: material %u of %u", (unsigned)i, (unsigned)m, (unsigned)M);
   }
   return TLV_OK;
 }
@@ -934,12 +993,19 @@ int tlv_loop(const TlvLevel *lv, uint32_t index, TlvLoop *out) {
   return 1;
 }
 
+/* The material of a validated level's cell (the grid exists whenever there is geometry). */
+static uint32_t grid_material(const TlvLevel *lv, uint32_t x, uint32_t y) {
+  TlvCollisionEntry e;
+  return tlv_collision_cell(lv, x, y, &e) ? e.material : 0;
+}
+
 int tlv_corner(const TlvLevel *lv, uint32_t index, TlvCorner *out) {
   const uint8_t *r = rec(&lv->corners, index);
   if (!r) return 0;
-  out->x = rd16(r);
-  out->y = rd16(r + 2);
-  out->material = rd16(r + 4);
+  out->x = CORNER_COORD(rd16(r));
+  out->y = CORNER_COORD(rd16(r + 2));
+  out->dir = CORNER_DIR(r);
+  out->material = grid_material(lv, out->x - EDGE_CX[out->dir], out->y - EDGE_CY[out->dir]);
   return 1;
 }
 
@@ -950,7 +1016,7 @@ int tlv_rect(const TlvLevel *lv, uint32_t index, TlvRect *out) {
   out->y = rd16(r + 2);
   out->w = rd16(r + 4);
   out->h = rd16(r + 6);
-  out->material = rd16(r + 8);
+  out->material = grid_material(lv, out->x, out->y);
   return 1;
 }
 

@@ -32,7 +32,7 @@ extern "C" {
 
 #define TLV_MAGIC "\x89TLV\r\n\x1a\n"
 #define TLV_MAGIC_SIZE 8
-#define TLV_VERSION_MAJOR 1u
+#define TLV_VERSION_MAJOR 2u
 #define TLV_VERSION_MINOR 0u
 #define TLV_HEADER_SIZE 64u
 #define TLV_SECTION_ENTRY_SIZE 32u
@@ -79,7 +79,7 @@ extern "C" {
 #define TLV_SEC_PROPERTIES TLV_FOURCC('P', 'R', 'O', 'P')
 #define TLV_SEC_BLOB TLV_FOURCC('B', 'L', 'O', 'B')
 
-/* Record sizes of format 1.0 (a newer minor version may write longer
+/* Record sizes of format 2.0 (a newer minor version may write longer
  * records; the reader uses the stride from the section table). */
 #define TLV_SETTINGS_SIZE 64u
 #define TLV_MATERIAL_SIZE 32u
@@ -91,8 +91,8 @@ extern "C" {
 #define TLV_PALETTE_SIZE 4u
 #define TLV_COLLISION_PALETTE_SIZE 24u
 #define TLV_LOOP_SIZE 8u
-#define TLV_CORNER_SIZE 8u
-#define TLV_RECT_SIZE 12u
+#define TLV_CORNER_SIZE 4u
+#define TLV_RECT_SIZE 8u
 #define TLV_BODY_SIZE 80u
 #define TLV_SHAPE_SIZE 32u
 #define TLV_JOINT_SIZE 64u
@@ -255,14 +255,20 @@ typedef struct TlvLoop {
 
 /* A loop corner on the cell-corner lattice (x <= width, y <= height): in
  * metres (x * cell_w, y * cell_h), in pixels (x * tile_w, y * tile_h). */
+#define TLV_EDGE_EAST 0u
+#define TLV_EDGE_SOUTH 1u
+#define TLV_EDGE_WEST 2u
+#define TLV_EDGE_NORTH 3u
 typedef struct TlvCorner {
   uint32_t x, y;
-  uint32_t material; /* of the edge from this corner to the next (1-based, 0 none) */
+  uint32_t dir;      /* of the edge from this corner to the next: TLV_EDGE_* (screen, y down) */
+  uint32_t material; /* of that edge (1-based, 0 none): the collision grid's at the solid cell on
+                      * the edge's right, which the accessor looks up (the file stores it once) */
 } TlvCorner;
 
 typedef struct TlvRect {
   uint32_t x, y, w, h; /* cells */
-  uint32_t material;   /* 1-based, 0 none */
+  uint32_t material;   /* 1-based, 0 none: the collision grid's at (x, y), looked up by the accessor */
 } TlvRect;
 
 typedef struct TlvBody {

@@ -266,11 +266,10 @@ static void indices_past_their_tables_are_refused(void) {
     {TLV_SEC_LOOPS, 0, 4, 1, TLV_ERR_INDEX, "loop corners not in order"},
     {TLV_SEC_TILES, 12, 4, 5000, TLV_ERR_LIMIT, "tile with 5000 pieces"},
     {TLV_SEC_BODIES, 40, 4, 1, TLV_ERR_INDEX, "body shapes not in order"},
-    {TLV_SEC_CORNERS, 4, 4, 0xFFFFu, TLV_ERR_INDEX, "corner material"},
-    {TLV_SEC_CORNERS, 0, 4, 0x0000FFFFu, TLV_ERR_RANGE, "corner outside the lattice"},
+    {TLV_SEC_CORNERS, 0, 4, 0x00007FFFu, TLV_ERR_RANGE, "corner outside the lattice"},
+    {TLV_SEC_CORNERS, 0, 4, 0x80000000u, TLV_ERR_RANGE, "corner at the origin heading west"},
     {TLV_SEC_RECTS, 0, 4, 0xFFFFFFFFu, TLV_ERR_RANGE, "rect x and y wrapping"},
     {TLV_SEC_RECTS, 4, 4, 0x00000001u, TLV_ERR_RANGE, "rect of height 0"},
-    {TLV_SEC_RECTS, 8, 4, 1000, TLV_ERR_INDEX, "rect material"},
     {TLV_SEC_BODIES, 12, 4, 99, TLV_ERR_INDEX, "body material"},
     {TLV_SEC_BODIES, 16, 4, 99, TLV_ERR_INDEX, "body sprite"},
     {TLV_SEC_BODIES, 40, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "body shape_first"},
@@ -317,6 +316,38 @@ static void indices_past_their_tables_are_refused(void) {
   TlvLevel lv;
   TlvError err;
   CHECK(tlv_open(data, size, 0, &lv, &err) == TLV_OK);
+  /* A corner whose direction bits (bit 15 of x and y) put the cell on its
+   * edge's right outside the level: the last column heading south is fine
+   * (cell x-1), heading west from x = 0 is not. */
+  {
+    size_t at = (size_t)lv.corners.offset;
+    uint32_t v = tlv_get32(data + at), y = (v >> 16) & 0x7FFFu;
+    memcpy(work, data, size);
+    tlv_put32(work + at, (y + 1) << 16 | 1u << 31); /* (0, y+1) heading west: direction 2, bit 15 of y */
+    expect_refused(work, size, TLV_ERR_RANGE, "corner at x 0 heading west");
+    memcpy(work, data, size);
+    tlv_put32(work + at, lv.settings.width | y << 16); /* (width, y) heading east */
+    expect_refused(work, size, TLV_ERR_RANGE, "corner on the right border heading east");
+  }
+  /* Corners after the last loop (its count one short; a loop of 4 would
+   * fall below the minimum, also a value error). */
+  if (lv.loops.count > 0) {
+    size_t at = record(data, size, TLV_SEC_LOOPS, lv.loops.count - 1);
+    memcpy(work, data, size);
+    tlv_put32(work + at + 4, tlv_get32(data + at + 4) - 1);
+    expect_refused(work, size, TLV_ERR_VALUE, "a corner of no loop");
+  }
+  /* Merged geometry takes its materials from the collision grid: none without it. */
+  {
+    size_t g = tlv_find_entry(data, size, TLV_SEC_COLLISION_GRID);
+    CHECK(g != 0);
+    if (g) {
+      memcpy(work, data, size);
+      tlv_put32(work + g, TLV_FOURCC('X', 'G', 'R', 'D')); /* unknown, optional: skipped, so no grid */
+      work[g + 4] = 0;
+      expect_refused(work, size, TLV_ERR_VALUE, "loops without a collision grid");
+    }
+  }
   for (uint32_t i = 0; i < lv.layers.count; i++) {
     TlvLayer layer;
     tlv_layer(&lv, i, &layer);
@@ -349,8 +380,11 @@ static void versions_and_unknown_sections(void) {
   if (!data) return;
   uint8_t *work = tess_alloc(size);
   memcpy(work, data, size);
-  work[8] = 2; /* major 2 */
-  expect_refused(work, size, TLV_ERR_VERSION, "major version 2");
+  work[8] = (uint8_t)(TLV_VERSION_MAJOR + 1); /* the next major */
+  expect_refused(work, size, TLV_ERR_VERSION, "the next major version");
+  memcpy(work, data, size);
+  work[8] = (uint8_t)(TLV_VERSION_MAJOR - 1); /* an older major: 1.0 stored materials in CRNR and RECT */
+  expect_refused(work, size, TLV_ERR_VERSION, "the previous major version");
   memcpy(work, data, size);
   work[0] = 'P';
   expect_refused(work, size, TLV_ERR_MAGIC, "bad magic");

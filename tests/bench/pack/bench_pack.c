@@ -318,6 +318,10 @@ int main(int argc, char **argv) {
          " its layers alone take %.2f MiB)\n",
          lv.collision_grid.size / 1048576.0, (lv.loops.size + lv.corners.size + lv.rects.size) / 1048576.0,
          cell_bytes / 1048576.0);
+  printf("      (collision palette %u entries, grid %u byte(s) per cell; %u loops, %u corners (%u bytes each), %u rectangles"
+         " (%u bytes each))\n",
+         lv.collision_palette.count, lv.collision_grid.stride, lv.loops.count, lv.corners.count, lv.corners.stride,
+         lv.rects.count, lv.rects.stride);
   /* The same comparison on a level of contiguous terrain (walls, floors,
    * decoration rows, no scattered solid tiles): what most levels look like. */
   {
