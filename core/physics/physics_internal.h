@@ -325,6 +325,12 @@ struct TessWorld {
   PhysPoly *wpolys; uint32_t wpolys_cap; void *wpolys_raw; /* shapes in world coordinates, this step (aligned) */
   float *margins; uint32_t margins_cap;    /* speculative margin per body (slop and rotation), this step */
   TessVec2 *sweeps; uint32_t sweeps_cap;   /* displacement per body over this step (v dt) */
+  /* the wide contact solver (wide_solver.c), this step */
+  uint32_t *state_colors; uint32_t state_colors_cap;         /* per solver state: the colours it is in */
+  uint8_t *constraint_color; uint32_t constraint_color_cap;  /* per constraint (coff order) */
+  uint32_t *overflow; uint32_t overflow_count, overflow_cap; /* cbuf offsets of the constraints left uncoloured */
+  uint32_t *batches; uint32_t batch_count, batch_cap;        /* byte offsets in wbuf; bit 0: two points */
+  uint8_t *wbuf; size_t wbuf_cap; void *wbuf_raw;
   uint32_t *active; uint32_t active_count, active_cap; /* awake non-static bodies, in solver-state order */
   uint32_t *state_of; uint32_t state_of_cap; /* body slot -> solver state (0 = fixed), this step */
   /* per body slot, this step, so the narrow phase never opens a Body: */
@@ -397,19 +403,6 @@ void phys_keytable_free(KeyTable *t);
 /* broad_phase.c: candidate pairs (shape index pairs, lower first) into w->pairs. */
 bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps);
 
-/* solver.c */
-void phys_solve(TessWorld *w, float dt);
-
-/* joint.c */
-void phys_joint_prepare(TessWorld *w, Joint *j, float h);
-void phys_joint_warm_start(TessWorld *w, Joint *j);
-void phys_joint_solve(TessWorld *w, Joint *j, float h, bool use_bias);
-
-/* world.c */
-static inline bool phys_body_active(const Body *b) { return b->in_use && b->awake && b->type != TESS_BODY_STATIC; }
-Body *phys_body_get(const TessWorld *w, TessBodyId id);
-void phys_body_update_mass(TessWorld *w, Body *b);
-
 /* Soft constraint parameters (Box2D v3's b2Softness). */
 typedef struct Softness {
   float bias_rate, mass_scale, impulse_scale;
@@ -426,5 +419,29 @@ static inline Softness phys_softness(float hertz, float zeta, float h) {
   s.impulse_scale = a3;
   return s;
 }
+
+
+/* contact_solver.c: one constraint at a time (offsets into cbuf) */
+void phys_contacts_prepare(TessWorld *w);
+void phys_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t count);
+void phys_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, float inv_h, bool use_bias, Softness soft,
+                         Softness soft_static);
+void phys_contacts_restitution(TessWorld *w);
+
+/* wide_solver.c: the coloured constraints, four at a time; the rest into w->overflow */
+bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static);
+void phys_wide_warm_start(TessWorld *w);
+void phys_wide_solve(TessWorld *w, float inv_h, bool use_bias);
+void phys_wide_store(TessWorld *w); /* impulses and impact speeds back into cbuf */
+
+/* joint.c */
+void phys_joint_prepare(TessWorld *w, Joint *j, float h);
+void phys_joint_warm_start(TessWorld *w, Joint *j);
+void phys_joint_solve(TessWorld *w, Joint *j, float h, bool use_bias);
+
+/* world.c */
+static inline bool phys_body_active(const Body *b) { return b->in_use && b->awake && b->type != TESS_BODY_STATIC; }
+Body *phys_body_get(const TessWorld *w, TessBodyId id);
+void phys_body_update_mass(TessWorld *w, Body *b);
 
 #endif
