@@ -138,10 +138,11 @@ bool phys_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float fr
                        float tangential) {
   Contact *c = &w->contacts[index];
   c->flags &= CONTACT_MAP;
-  /* last step's contact with the same key: the one after the last match is
-   * tried first (pairs come out in the same order from step to step), the
-   * key table only on a miss */
+  /* last step's contact with the same key: contacts come out in key order (the body pairs
+   * sorted, then the map's by shape and cell), so the one after the last match is tried
+   * first, then a few after it (contacts that ended), the key table only then */
   uint32_t old = w->match_hint;
+  for (uint32_t skip = 0; skip < 8 && old < w->contacts_old_count && w->contacts_old[old].key < c->key; skip++) old++;
   if (old >= w->contacts_old_count || w->contacts_old[old].key != c->key) {
     if (!w->table_valid) {
       if (!phys_keytable_build(&w->contact_table, w->contacts_old, w->contacts_old_count)) return false;

@@ -149,15 +149,30 @@ static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, f
   uint32_t i12 = (i11 + 1) % p1->count;
   TessVec2 v11 = p1->v[i11], v12 = p1->v[i12];
   TessVec2 n = p1->n[i11];
-  uint32_t i21 = 0;
-  float min_dot = FLT_MAX;
+  TessVec2 t = tess_v2_cross_sv(1.0f, n);
+  float lower1 = 0.0f, upper1 = tess_v2_dot(tess_v2_sub(v12, v11), t);
+  /* The incident edge: the most anti-parallel edge of p2 among those that lie
+   * across the reference face. The one-sided test against a cell can choose
+   * a face that the most anti-parallel edge does not reach at all (a box on
+   * its corner over the neighbouring cell), and clipping that edge to the
+   * face would extrapolate it into a deep penetration that is not there. */
+  uint32_t i21 = 0, facing = UINT32_MAX;
+  float min_dot = FLT_MAX, facing_dot = FLT_MAX;
   for (uint32_t j = 0; j < p2->count; j++) {
     float d = tess_v2_dot(n, p2->n[j]);
     if (d < min_dot) {
       min_dot = d;
       i21 = j;
     }
+    float ta = tess_v2_dot(tess_v2_sub(p2->v[j], v11), t);
+    float tb = tess_v2_dot(tess_v2_sub(p2->v[(j + 1) % p2->count], v11), t);
+    if (fmaxf(ta, tb) < lower1 || fminf(ta, tb) > upper1) continue;
+    if (d < facing_dot) {
+      facing_dot = d;
+      facing = j;
+    }
   }
+  if (facing != UINT32_MAX && facing_dot < 0.0f) i21 = facing;
   uint32_t i22 = (i21 + 1) % p2->count;
   TessVec2 v21 = p2->v[i21], v22 = p2->v[i22];
   float r1 = p1->radius, r2 = p2->radius, radius = r1 + r2;
@@ -187,17 +202,16 @@ static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, f
     }
   }
 
-  TessVec2 t = tess_v2_cross_sv(1.0f, n);
-  float lower1 = 0.0f, upper1 = tess_v2_dot(tess_v2_sub(v12, v11), t);
   float upper2 = tess_v2_dot(tess_v2_sub(v21, v11), t), lower2 = tess_v2_dot(tess_v2_sub(v22, v11), t);
   TessVec2 v_lower, v_upper;
   float span = upper2 - lower2;
+  /* clipped to the reference face, never past the incident edge's own ends */
   if (lower2 < lower1 && span > FLT_EPSILON)
-    v_lower = tess_v2_lerp(v22, v21, (lower1 - lower2) / span);
+    v_lower = tess_v2_lerp(v22, v21, fminf((lower1 - lower2) / span, 1.0f));
   else
     v_lower = v22;
   if (upper2 > upper1 && span > FLT_EPSILON)
-    v_upper = tess_v2_lerp(v22, v21, (upper1 - lower2) / span);
+    v_upper = tess_v2_lerp(v22, v21, fmaxf((upper1 - lower2) / span, 0.0f));
   else
     v_upper = v21;
   float sep_lower = tess_v2_dot(tess_v2_sub(v_lower, v11), n);

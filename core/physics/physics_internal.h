@@ -321,6 +321,7 @@ struct TessWorld {
   void *bp_scratch; size_t bp_scratch_size; void *bp_scratch_raw; /* the proxies, cache-line aligned */
   void *bp_scratch2; size_t bp_scratch2_size;
   uint64_t *pairs; uint32_t pair_count, pair_cap;
+  uint64_t *pairs_tmp; uint32_t pairs_tmp_cap; /* the radix sort's other half */
   uint64_t *joint_pairs; uint32_t joint_pair_count, joint_pair_cap;
   PhysPoly *wpolys; uint32_t wpolys_cap; void *wpolys_raw; /* shapes in world coordinates, this step (aligned) */
   float *margins; uint32_t margins_cap;    /* speculative margin per body (slop and rotation), this step */
@@ -400,7 +401,7 @@ bool phys_keytable_build(KeyTable *t, const Contact *contacts, uint32_t count);
 uint32_t phys_keytable_find(const KeyTable *t, uint64_t key);
 void phys_keytable_free(KeyTable *t);
 
-/* broad_phase.c: candidate pairs (shape index pairs, lower first) into w->pairs. */
+/* broad_phase.c: candidate pairs (shape index pairs, lower first) into w->pairs, sorted. */
 bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps);
 
 /* Soft constraint parameters (Box2D v3's b2Softness). */
