@@ -141,8 +141,14 @@ bool phys_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float fr
   /* last step's contact with the same key: contacts come out in key order (the body pairs
    * sorted, then the map's by shape and cell), so the one after the last match is tried
    * first, then a few after it (contacts that ended), the key table only then */
+  if (c->key <= w->last_key) w->contacts_in_order = false;
+  w->last_key = c->key;
   uint32_t old = w->match_hint;
   for (uint32_t skip = 0; skip < 8 && old < w->contacts_old_count && w->contacts_old[old].key < c->key; skip++) old++;
+  bool absent = w->old_in_order && w->old_kept == 0 && old >= w->match_hint &&
+                (old >= w->contacts_old_count || w->contacts_old[old].key > c->key) &&
+                (old == 0 || w->contacts_old[old - 1].key < c->key);
+  if (absent) return build(w, index, m, friction, restitution, tangential, NULL, NULL, NULL, 0);
   if (old >= w->contacts_old_count || w->contacts_old[old].key != c->key) {
     if (!w->table_valid) {
       if (!phys_keytable_build(&w->contact_table, w->contacts_old, w->contacts_old_count)) return false;

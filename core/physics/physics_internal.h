@@ -294,6 +294,13 @@ struct TessWorld {
   Contact *contacts_old; uint32_t contacts_old_count, contacts_old_cap;
   KeyTable contact_table; /* key -> index in contacts_old, built on the first miss of a step */
   bool table_valid;
+  /* this step's contacts after the first contacts_kept (carried over asleep) are in strictly
+   * increasing key order; the same of last step's for the old list: then a key the forward
+   * walk does not find is not there, and the key table is not needed */
+  bool contacts_in_order, old_in_order;
+  uint32_t contacts_kept, old_kept;
+  uint64_t last_key;
+  bool maybe_asleep;      /* some non-static body may be asleep (a scan that finds none clears it) */
   bool islands_built;     /* this step's union-find is valid */
   bool extras_set;        /* some body may carry floor / fluid drag from the last step */
   uint32_t match_hint;    /* the old contact after the last one matched */

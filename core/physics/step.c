@@ -113,6 +113,8 @@ static bool narrow_phase(TessWorld *w, float dt) {
   w->sensors_new_count = 0;
   w->table_valid = false;
   w->match_hint = 0;
+  w->old_in_order = w->contacts_in_order;
+  w->old_kept = w->contacts_kept;
 
   /* contacts and overlaps between resting things are kept as they were */
   for (uint32_t i = 0; i < w->contacts_old_count; i++) {
@@ -128,6 +130,9 @@ static bool narrow_phase(TessWorld *w, float dt) {
     if (o->flags & CONTACT_TOUCHING) c->flags |= CONTACT_WAS_TOUCHING;
     w->contacts_old[i].flags |= CONTACT_CONTINUED;
   }
+  w->contacts_kept = w->contact_count;
+  w->contacts_in_order = true;
+  w->last_key = 0;
   for (uint32_t i = 0; i < w->sensor_count; i++) {
     const SensorOverlap *o = &w->sensors[i];
     const Body *a = &w->bodies[w->shapes[(uint32_t)(o->key >> 32)].body];
@@ -428,11 +433,14 @@ static bool build_joint_pairs(TessWorld *w) {
 
 static void islands_wake(TessWorld *w) {
   uint32_t *parent = w->island_parent;
-  bool any_asleep = false;
-  for (uint32_t i = 0; i < w->body_count && !any_asleep; i++) {
+  bool any_asleep = false, any_resting = false;
+  for (uint32_t i = 0; w->maybe_asleep && i < w->body_count && !any_asleep; i++) {
     const Body *b = &w->bodies[i];
-    any_asleep = b->in_use && b->type == TESS_BODY_DYNAMIC && !b->awake;
+    bool asleep = b->in_use && b->type != TESS_BODY_STATIC && !b->awake;
+    any_resting = any_resting || asleep;
+    any_asleep = asleep && b->type == TESS_BODY_DYNAMIC;
   }
+  if (!any_resting) w->maybe_asleep = false; /* the scan covered every body */
   w->islands_built = any_asleep || w->def.enable_sleep;
   if (!w->islands_built) return; /* nothing to wake, and nothing will sleep */
   for (uint32_t i = 0; i < w->body_count; i++) parent[i] = i;
@@ -466,7 +474,7 @@ static void islands_wake(TessWorld *w) {
 static void islands_sleep(TessWorld *w, float dt) {
   uint32_t *parent = w->island_parent;
   if (!w->def.enable_sleep || !w->islands_built) {
-    for (uint32_t i = 0; i < w->body_count; i++) {
+    for (uint32_t i = 0; w->maybe_asleep && i < w->body_count; i++) { /* only an asleep kinematic body can wake here */
       Body *b = &w->bodies[i];
       if (b->in_use && b->type == TESS_BODY_KINEMATIC && (b->v.x != 0.0f || b->v.y != 0.0f || b->w != 0.0f)) b->awake = 1;
     }
@@ -508,6 +516,7 @@ static void islands_sleep(TessWorld *w, float dt) {
     if (!b->in_use || b->type != TESS_BODY_DYNAMIC || !b->awake) continue;
     if (min_sleep[find_root(parent, i)] >= w->def.time_to_sleep) {
       b->awake = 0;
+      w->maybe_asleep = true;
       b->v = tess_v2(0.0f, 0.0f);
       b->w = 0.0f;
     }

@@ -315,6 +315,7 @@ TessResult tess_body_create(TessWorld *w, const TessBodyDef *def, TessBodyId *ou
   b->in_use = 1;
   b->type = (uint8_t)d.type;
   b->awake = d.type == TESS_BODY_STATIC ? 0 : (d.awake ? 1 : 0);
+  if (d.type != TESS_BODY_STATIC && !d.awake) w->maybe_asleep = true;
   b->enable_sleep = d.enable_sleep;
   b->fixed_rotation = d.fixed_rotation;
   b->xf.p = d.position;
@@ -566,6 +567,7 @@ TessResult tess_body_set_awake(TessWorld *w, TessBodyId id, bool awake) {
     body_wake(b);
   } else {
     b->awake = 0;
+    w->maybe_asleep = true;
     b->v = tess_v2(0.0f, 0.0f);
     b->w = 0.0f;
   }
