@@ -9,6 +9,10 @@
 
 #include "physics_internal.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 
 
 /* The box rides in the entry: the neighbour scan streams through the sorted
@@ -32,15 +36,43 @@ static bool push_pair(TessWorld *w, uint32_t a, uint32_t b) {
   return true;
 }
 
-/* Everything it needs is in the proxies: no trip to the bodies or shapes. */
-static inline bool pair_wanted(const Proxy *pa, const Proxy *pb) {
-  if (!tess_aabb_overlaps(pa->box, pb->box)) return false;
+/* Everything it needs is in the proxies: no trip to the bodies or shapes.
+ * The boxes are known to overlap. */
+static inline bool pair_allowed(const Proxy *pa, const Proxy *pb) {
   if (pa->body == pb->body) return false;
   if (!pa->active && !pb->active) return false;
   if (pa->sensor && pb->sensor) return false;
   /* kinematic against static or kinematic: only sensors care */
   if (!pa->dynamic && !pb->dynamic && !pa->sensor && !pb->sensor) return false;
   return (pa->category & pb->mask) && (pb->category & pa->mask);
+}
+
+static inline bool pair_wanted(const Proxy *pa, const Proxy *pb) {
+  return tess_aabb_overlaps(pa->box, pb->box) && pair_allowed(pa, pb);
+}
+
+/* The same test as tess_aabb_overlaps, in one compare of four lanes and one
+ * branch (the scan's overlaps are unpredictable, four branches cost more). */
+static inline bool boxes_overlap(const TessAABB *a, const TessAABB *b) {
+#if defined(__SSE2__)
+  __m128 va = _mm_loadu_ps(&a->lower.x), vb = _mm_loadu_ps(&b->lower.x);
+  /* (b.lower, a.lower) <= (a.upper, b.upper) in every lane */
+  return _mm_movemask_ps(_mm_cmple_ps(_mm_movelh_ps(vb, va), _mm_movehl_ps(vb, va))) == 15;
+#else
+  return tess_aabb_overlaps(*a, *b);
+#endif
+}
+
+/* Entry a against the entries [from, to) of the sorted list. */
+static inline bool scan_range(TessWorld *w, const Proxy *proxies, const Entry *sorted, const Entry *ea,
+                              const Proxy *pa, uint32_t from, uint32_t to) {
+  for (uint32_t j = from; j < to; j++) {
+    const Entry *eb = &sorted[j];
+    if (!boxes_overlap(&ea->box, &eb->box)) continue;
+    const Proxy *pb = &proxies[eb->proxy];
+    if (pair_allowed(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
+  }
+  return true;
 }
 
 static uint32_t cell_hash(int32_t x, int32_t y, uint32_t mask) {
@@ -218,26 +250,42 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
   for (uint32_t b = nbucket; b > 0; b--) start[b] = start[b - 1];
   start[0] = 0;
 
-  static const int32_t nx[4] = {1, -1, 0, 1}, ny[4] = {0, 1, 1, 1};
-  for (uint32_t i = 0; i < nentry; i++) {
-    const Entry *ea = &sorted[i];
-    const Proxy *pa = &proxies[ea->proxy]; /* the same cache line for all its pairs */
-    /* the own cell: later entries of the same bucket */
-    for (uint32_t j = i + 1; j < start[ea->bucket + 1]; j++) {
-      const Entry *eb = &sorted[j];
-      if (!tess_aabb_overlaps(ea->box, eb->box) || eb->ix != ea->ix || eb->iy != ea->iy) continue;
-      const Proxy *pb = &proxies[eb->proxy];
-      if (pair_wanted(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
+  if (dense) {
+    /* The neighbours to look at, right and the three below, sit in two runs
+     * of consecutive buckets: the rest of the own cell and the cell to its
+     * right, then the three cells of the next row. */
+    for (uint32_t i = 0; i < nentry; i++) {
+      const Entry *ea = &sorted[i];
+      const Proxy *pa = &proxies[ea->proxy];
+      uint32_t b = ea->bucket;
+      uint32_t right = ea->ix < gx1 ? b + 1 : b;
+      if (!scan_range(w, proxies, sorted, ea, pa, i + 1, start[right + 1])) return false;
+      if (ea->iy >= gy1) continue;
+      uint32_t first = b + gw - (ea->ix > gx0 ? 1u : 0u), last = b + gw + (ea->ix < gx1 ? 1u : 0u);
+      if (!scan_range(w, proxies, sorted, ea, pa, start[first], start[last + 1])) return false;
     }
-    for (int k = 0; k < 4; k++) {
-      int32_t cx = ea->ix + nx[k], cy = ea->iy + ny[k];
-      if (dense && (cx < gx0 || cx > gx1 || cy > gy1)) continue;
-      uint32_t bk = BUCKET(cx, cy);
-      for (uint32_t j = start[bk]; j < start[bk + 1]; j++) {
+  } else {
+    /* hashed cells: a bucket may hold other cells, and the neighbours are anywhere */
+    static const int32_t nx[4] = {1, -1, 0, 1}, ny[4] = {0, 1, 1, 1};
+    for (uint32_t i = 0; i < nentry; i++) {
+      const Entry *ea = &sorted[i];
+      const Proxy *pa = &proxies[ea->proxy]; /* the same cache line for all its pairs */
+      /* the own cell: later entries of the same bucket */
+      for (uint32_t j = i + 1; j < start[ea->bucket + 1]; j++) {
         const Entry *eb = &sorted[j];
-        if (!tess_aabb_overlaps(ea->box, eb->box) || eb->ix != cx || eb->iy != cy) continue;
+        if (eb->ix != ea->ix || eb->iy != ea->iy || !boxes_overlap(&ea->box, &eb->box)) continue;
         const Proxy *pb = &proxies[eb->proxy];
-        if (pair_wanted(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
+        if (pair_allowed(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
+      }
+      for (int k = 0; k < 4; k++) {
+        int32_t cx = ea->ix + nx[k], cy = ea->iy + ny[k];
+        uint32_t bk = cell_hash(cx, cy, mask);
+        for (uint32_t j = start[bk]; j < start[bk + 1]; j++) {
+          const Entry *eb = &sorted[j];
+          if (eb->ix != cx || eb->iy != cy || !boxes_overlap(&ea->box, &eb->box)) continue;
+          const Proxy *pb = &proxies[eb->proxy];
+          if (pair_allowed(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
+        }
       }
     }
   }
