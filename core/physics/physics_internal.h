@@ -300,7 +300,8 @@ struct TessWorld {
   bool contacts_in_order, old_in_order;
   uint32_t contacts_kept, old_kept;
   uint64_t last_key;
-  bool maybe_asleep;      /* some non-static body may be asleep (a scan that finds none clears it) */
+  bool maybe_asleep;
+  bool wide8;             /* the wide solver runs 8 lanes at a time (AVX2) */      /* some non-static body may be asleep (a scan that finds none clears it) */
   bool islands_built;     /* this step's union-find is valid */
   bool extras_set;        /* some body may carry floor / fluid drag from the last step */
   uint32_t match_hint;    /* the old contact after the last one matched */
@@ -441,6 +442,9 @@ bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static);
 void phys_wide_warm_start(TessWorld *w);
 void phys_wide_solve(TessWorld *w, float inv_h, bool use_bias);
 void phys_wide_store(TessWorld *w); /* impulses and impact speeds back into cbuf */
+/* The 8-lane passes can run here: AVX2, and TESS_PHYSICS_SIMD is not "sse2" (read when a world
+ * is created; both widths give the same bits, the variable is there to check that). */
+bool phys_wide8_available(void);
 
 /* joint.c */
 void phys_joint_prepare(TessWorld *w, Joint *j, float h);

@@ -1,4 +1,4 @@
-/* The contact solver, four constraints at a time (Box2D v3's graph-coloured
+/* The contact solver, eight constraints at a time (Box2D v3's graph-coloured
  * solver, in the shape of this engine).
  *
  * Colouring: a constraint takes the lowest of 32 colours that neither of its
@@ -13,76 +13,83 @@
  *
  * Batches: per colour, the one-point constraints first, then the two-point
  * ones (a circle's contacts have one point: no lane does a second point's
- * work for nothing). A batch is a WideHead and one or two WidePoints,
- * structure-of-arrays, in one buffer walked forwards; a lane left empty
- * names the fixed state 0 with zero masses and computes nothing but zeros.
+ * work for nothing). A batch is a WideHead and one or two WidePoints of 8
+ * lanes, structure-of-arrays, in one buffer walked forwards; a lane left
+ * empty names the fixed state 0 with zero masses and computes only zeros.
  *
- * The arithmetic is written with the compiler's generic vectors (SSE on
- * x86-64, plain lanes elsewhere), without fused multiply-adds, so every
- * build computes the same bits; only the body gather and scatter use SSE
- * intrinsics where they exist. */
+ * The passes (wide_kernel.h) are written with the compiler's generic
+ * vectors and compiled twice: 8 lanes with AVX2 where the processor has it,
+ * and 4 lanes (SSE2 on x86-64, plain lanes elsewhere) run on each half of a
+ * batch. Neither uses fused multiply-adds and every lane does the same
+ * operations in the same order, so both give the same bits: a world steps
+ * the same on any x86-64 (TESS_PHYSICS_SIMD=sse2 forces the 4-lane code,
+ * for checking exactly that). */
 #include <string.h>
 
 #include "physics_internal.h"
+
+#include <stdlib.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
-typedef float f4 __attribute__((vector_size(16)));
-typedef int32_t m4 __attribute__((vector_size(16)));
-
 #define COLORS 32u
 #define NO_COLOR 0xFFu
+#define LANES 8u
 
 typedef struct WideHead {
-  uint32_t a[4], b[4];   /* solver states; 0 (the fixed one) in an empty lane */
-  uint32_t offset[4];    /* the constraint in cbuf, TESS_NULL_INDEX in an empty lane */
-  f4 nx, ny, friction;
-  f4 ma, ia, mb, ib;
-  f4 bias_rate, mass_scale, impulse_scale; /* the softness: stiffer against a fixed body */
+  uint32_t a[LANES], b[LANES]; /* solver states; 0 (the fixed one) in an empty lane */
+  uint32_t offset[LANES];      /* the constraint in cbuf, TESS_NULL_INDEX in an empty lane */
+  uint32_t pad[LANES];
+  float nx[LANES], ny[LANES], friction[LANES];
+  float ma[LANES], ia[LANES], mb[LANES], ib[LANES];
+  float bias_rate[LANES], mass_scale[LANES], impulse_scale[LANES]; /* stiffer against a fixed body */
 } WideHead;
 
 typedef struct WidePoint {
-  f4 ax, ay, bx, by;     /* anchors from the centres of mass */
-  f4 sax, say, sbx, sby; /* the cores' anchors (ContactPoint.sa, .sb) */
-  f4 base_separation, normal_mass, tangent_mass;
-  f4 normal_impulse, tangent_impulse, max_normal_impulse;
-  f4 relative_velocity, tangent_velocity;
-  m4 gap_open;           /* all ones when the gap was open at the step's start */
+  float ax[LANES], ay[LANES], bx[LANES], by[LANES];     /* anchors from the centres of mass */
+  float sax[LANES], say[LANES], sbx[LANES], sby[LANES]; /* the cores' anchors (ContactPoint.sa, .sb) */
+  float base_separation[LANES], normal_mass[LANES], tangent_mass[LANES];
+  float normal_impulse[LANES], tangent_impulse[LANES], max_normal_impulse[LANES];
+  float relative_velocity[LANES], tangent_velocity[LANES];
+  int32_t gap_open[LANES];     /* all ones when the gap was open at the step's start */
 } WidePoint;
 
-_Static_assert(sizeof(WideHead) % 16 == 0 && sizeof(WidePoint) % 16 == 0, "batches stay 16-byte aligned");
+_Static_assert(sizeof(WideHead) % 32 == 0 && sizeof(WidePoint) % 32 == 0, "batches stay 32-byte aligned");
 
 static inline size_t batch_size(uint32_t points) { return sizeof(WideHead) + points * sizeof(WidePoint); }
 
-static inline f4 splat(float x) { return (f4){x, x, x, x}; }
+/* ---- Four lanes --------------------------------------------------------- */
 
-static inline f4 select4(m4 m, f4 a, f4 b) { return (f4)((m & (m4)a) | (~m & (m4)b)); }
+typedef float f4 __attribute__((vector_size(16), may_alias));
+typedef int32_t m4 __attribute__((vector_size(16), may_alias));
 
-static inline f4 max4(f4 a, f4 b) {
 #if defined(__SSE2__)
-  return _mm_max_ps(a, b);
+static inline f4 max_f4(f4 a, f4 b) { return _mm_max_ps(a, b); }
+static inline f4 min_f4(f4 a, f4 b) { return _mm_min_ps(a, b); }
 #else
-  return select4(a > b, a, b);
+static inline f4 max_f4(f4 a, f4 b) { return (f4)(((a > b) & (m4)a) | (~(a > b) & (m4)b)); }
+static inline f4 min_f4(f4 a, f4 b) { return (f4)(((a < b) & (m4)a) | (~(a < b) & (m4)b)); }
 #endif
-}
 
-static inline f4 min4(f4 a, f4 b) {
-#if defined(__SSE2__)
-  return _mm_min_ps(a, b);
-#else
-  return select4(a < b, a, b);
-#endif
-}
+#define V f4
+#define VM m4
+#define VLANES 4
+#define KFN(name) name##_4
+#define KATTR
+#define VMAX max_f4
+#define VMIN min_f4
+#define VGATHER gather_4
+#define VSCATTER scatter_4
+
+struct Lanes_4;
+static inline void gather_4(const BodyState *st, const uint32_t idx[4], struct Lanes_4 *l, bool positions);
+static inline void scatter_4(BodyState *st, const uint32_t idx[4], const struct Lanes_4 *l);
+#include "wide_kernel.h"
 
 /* Four bodies' velocities (and, for the solve, their position deltas), lane i from state idx[i]. */
-typedef struct Lanes {
-  f4 vx, vy, w, flags; /* flags: BodyState.dynamic, carried through untouched */
-  f4 dpx, dpy, qc, qs;
-} Lanes;
-
-static inline void gather(const BodyState *st, const uint32_t idx[4], Lanes *l, bool positions) {
+static inline void gather_4(const BodyState *st, const uint32_t idx[4], Lanes_4 *l, bool positions) {
 #if defined(__SSE2__)
   __m128 r0 = _mm_load_ps(&st[idx[0]].v.x), r1 = _mm_load_ps(&st[idx[1]].v.x);
   __m128 r2 = _mm_load_ps(&st[idx[2]].v.x), r3 = _mm_load_ps(&st[idx[3]].v.x);
@@ -117,7 +124,7 @@ static inline void gather(const BodyState *st, const uint32_t idx[4], Lanes *l, 
 #endif
 }
 
-static inline void scatter(BodyState *st, const uint32_t idx[4], const Lanes *l) {
+static inline void scatter_4(BodyState *st, const uint32_t idx[4], const Lanes_4 *l) {
 #if defined(__SSE2__)
   __m128 r0 = l->vx, r1 = l->vy, r2 = l->w, r3 = l->flags;
   _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
@@ -132,6 +139,119 @@ static inline void scatter(BodyState *st, const uint32_t idx[4], const Lanes *l)
     s->v.y = l->vy[i];
     s->w = l->w[i];
   }
+#endif
+}
+
+#undef V
+#undef VM
+#undef VLANES
+#undef KFN
+#undef KATTR
+#undef VMAX
+#undef VMIN
+#undef VGATHER
+#undef VSCATTER
+
+/* ---- Eight lanes (AVX2) ------------------------------------------------- */
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define HAVE_WIDE8 1
+#include <immintrin.h>
+
+typedef float f8 __attribute__((vector_size(32), may_alias));
+typedef int32_t m8 __attribute__((vector_size(32), may_alias));
+
+#define AVX2 __attribute__((target("avx2")))
+
+static inline AVX2 f8 max_f8(f8 a, f8 b) { return _mm256_max_ps(a, b); }
+static inline AVX2 f8 min_f8(f8 a, f8 b) { return _mm256_min_ps(a, b); }
+
+#define V f8
+#define VM m8
+#define VLANES 8
+#define KFN(name) name##_8
+#define KATTR AVX2
+#define VMAX max_f8
+#define VMIN min_f8
+#define VGATHER gather_8
+#define VSCATTER scatter_8
+
+struct Lanes_8;
+static inline AVX2 void gather_8(const BodyState *st, const uint32_t idx[8], struct Lanes_8 *l, bool positions);
+static inline AVX2 void scatter_8(BodyState *st, const uint32_t idx[8], const struct Lanes_8 *l);
+#include "wide_kernel.h"
+
+/* Rows 0..3 of the four 16-byte quarters at `field` of bodies idx[0..3] and idx[4..7]. */
+static inline AVX2 void transpose_in(const BodyState *st, const uint32_t idx[8], size_t field, f8 out[4]) {
+  const char *base = (const char *)st;
+  __m128 r0 = _mm_load_ps((const float *)(base + idx[0] * sizeof(BodyState) + field));
+  __m128 r1 = _mm_load_ps((const float *)(base + idx[1] * sizeof(BodyState) + field));
+  __m128 r2 = _mm_load_ps((const float *)(base + idx[2] * sizeof(BodyState) + field));
+  __m128 r3 = _mm_load_ps((const float *)(base + idx[3] * sizeof(BodyState) + field));
+  __m128 r4 = _mm_load_ps((const float *)(base + idx[4] * sizeof(BodyState) + field));
+  __m128 r5 = _mm_load_ps((const float *)(base + idx[5] * sizeof(BodyState) + field));
+  __m128 r6 = _mm_load_ps((const float *)(base + idx[6] * sizeof(BodyState) + field));
+  __m128 r7 = _mm_load_ps((const float *)(base + idx[7] * sizeof(BodyState) + field));
+  __m256 t0 = _mm256_insertf128_ps(_mm256_castps128_ps256(r0), r4, 1);
+  __m256 t1 = _mm256_insertf128_ps(_mm256_castps128_ps256(r1), r5, 1);
+  __m256 t2 = _mm256_insertf128_ps(_mm256_castps128_ps256(r2), r6, 1);
+  __m256 t3 = _mm256_insertf128_ps(_mm256_castps128_ps256(r3), r7, 1);
+  __m256 u0 = _mm256_unpacklo_ps(t0, t1), u1 = _mm256_unpackhi_ps(t0, t1);
+  __m256 u2 = _mm256_unpacklo_ps(t2, t3), u3 = _mm256_unpackhi_ps(t2, t3);
+  out[0] = _mm256_shuffle_ps(u0, u2, 0x44);
+  out[1] = _mm256_shuffle_ps(u0, u2, 0xEE);
+  out[2] = _mm256_shuffle_ps(u1, u3, 0x44);
+  out[3] = _mm256_shuffle_ps(u1, u3, 0xEE);
+}
+
+static inline AVX2 void gather_8(const BodyState *st, const uint32_t idx[8], Lanes_8 *l, bool positions) {
+  f8 r[4];
+  transpose_in(st, idx, offsetof(BodyState, v), r);
+  l->vx = r[0];
+  l->vy = r[1];
+  l->w = r[2];
+  l->flags = r[3];
+  if (!positions) return;
+  transpose_in(st, idx, offsetof(BodyState, dp), r);
+  l->dpx = r[0];
+  l->dpy = r[1];
+  l->qc = r[2];
+  l->qs = r[3];
+}
+
+static inline AVX2 void scatter_8(BodyState *st, const uint32_t idx[8], const Lanes_8 *l) {
+  __m256 u0 = _mm256_unpacklo_ps(l->vx, l->vy), u1 = _mm256_unpackhi_ps(l->vx, l->vy);
+  __m256 u2 = _mm256_unpacklo_ps(l->w, l->flags), u3 = _mm256_unpackhi_ps(l->w, l->flags);
+  __m256 t0 = _mm256_shuffle_ps(u0, u2, 0x44), t1 = _mm256_shuffle_ps(u0, u2, 0xEE);
+  __m256 t2 = _mm256_shuffle_ps(u1, u3, 0x44), t3 = _mm256_shuffle_ps(u1, u3, 0xEE);
+  _mm_store_ps(&st[idx[0]].v.x, _mm256_castps256_ps128(t0));
+  _mm_store_ps(&st[idx[1]].v.x, _mm256_castps256_ps128(t1));
+  _mm_store_ps(&st[idx[2]].v.x, _mm256_castps256_ps128(t2));
+  _mm_store_ps(&st[idx[3]].v.x, _mm256_castps256_ps128(t3));
+  _mm_store_ps(&st[idx[4]].v.x, _mm256_extractf128_ps(t0, 1));
+  _mm_store_ps(&st[idx[5]].v.x, _mm256_extractf128_ps(t1, 1));
+  _mm_store_ps(&st[idx[6]].v.x, _mm256_extractf128_ps(t2, 1));
+  _mm_store_ps(&st[idx[7]].v.x, _mm256_extractf128_ps(t3, 1));
+}
+
+#undef V
+#undef VM
+#undef VLANES
+#undef KFN
+#undef KATTR
+#undef VMAX
+#undef VMIN
+#undef VGATHER
+#undef VSCATTER
+#endif
+
+bool phys_wide8_available(void) {
+#if defined(HAVE_WIDE8)
+  const char *force = getenv("TESS_PHYSICS_SIMD");
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && !(force && strcmp(force, "sse2") == 0);
+#else
+  return false;
 #endif
 }
 
@@ -215,7 +335,7 @@ bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   size_t bytes = 0;
   for (uint32_t c = 0; c < COLORS; c++)
     for (uint32_t p = 0; p < 2; p++) {
-      uint32_t n = (count[c][p] + 3u) / 4u;
+      uint32_t n = (count[c][p] + LANES - 1u) / LANES;
       first[c][p] = batches;
       batches += n;
       bytes += n * batch_size(p + 1);
@@ -234,7 +354,7 @@ bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   size_t at = 0;
   for (uint32_t c = 0; c < COLORS; c++)
     for (uint32_t p = 0; p < 2; p++) {
-      uint32_t n = (count[c][p] + 3u) / 4u;
+      uint32_t n = (count[c][p] + LANES - 1u) / LANES;
       for (uint32_t i = 0; i < n; i++) {
         w->batches[first[c][p] + i] = (uint32_t)at | p; /* batches start 16-aligned: bit 0 says two points */
         at += batch_size(p + 1);
@@ -249,13 +369,13 @@ bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     if (c == NO_COLOR) continue;
     const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
     uint32_t p = k->point_count - 1, slot = filled[c][p]++;
-    uint8_t *base = w->wbuf + (w->batches[first[c][p] + slot / 4u] & ~1u);
-    if (slot % 4u == 0) {
+    uint8_t *base = w->wbuf + (w->batches[first[c][p] + slot / LANES] & ~1u);
+    if (slot % LANES == 0) {
       /* a new batch: lanes left empty stay zero, on the fixed state */
       memset(base, 0, batch_size(p + 1));
-      for (uint32_t lane = 0; lane < 4; lane++) ((WideHead *)base)->offset[lane] = TESS_NULL_INDEX;
+      for (uint32_t lane = 0; lane < LANES; lane++) ((WideHead *)base)->offset[lane] = TESS_NULL_INDEX;
     }
-    write_lane((WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % 4u, k, w->coff[ci], &soft,
+    write_lane((WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], &soft,
                &soft_static);
   }
   return true;
@@ -263,138 +383,24 @@ bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
 
 /* ---- The passes --------------------------------------------------------- */
 
-static inline __attribute__((always_inline)) void warm_start_batch(BodyState *st, const WideHead *h,
-                                                                   const WidePoint *pts, uint32_t points) {
-  Lanes A, B;
-  gather(st, h->a, &A, false);
-  gather(st, h->b, &B, false);
-  f4 nx = h->nx, ny = h->ny, tx = ny, ty = -nx;
-  for (uint32_t q = 0; q < points; q++) {
-    const WidePoint *p = &pts[q];
-    f4 px = p->normal_impulse * nx + p->tangent_impulse * tx;
-    f4 py = p->normal_impulse * ny + p->tangent_impulse * ty;
-    A.w -= h->ia * (p->ax * py - p->ay * px);
-    A.vx -= h->ma * px;
-    A.vy -= h->ma * py;
-    B.w += h->ib * (p->bx * py - p->by * px);
-    B.vx += h->mb * px;
-    B.vy += h->mb * py;
-  }
-  scatter(st, h->a, &A);
-  scatter(st, h->b, &B);
-}
-
-static inline __attribute__((always_inline)) void solve_batch(BodyState *st, WideHead *h, WidePoint *pts,
-                                                              uint32_t points, f4 inv_h, f4 max_push,
-                                                              bool use_bias) {
-  Lanes A, B;
-  gather(st, h->a, &A, true);
-  gather(st, h->b, &B, true);
-  const f4 zero = splat(0.0f), one = splat(1.0f);
-  f4 nx = h->nx, ny = h->ny, tx = ny, ty = -nx;
-  f4 ma = h->ma, ia = h->ia, mb = h->mb, ib = h->ib;
-  f4 dpx = B.dpx - A.dpx, dpy = B.dpy - A.dpy;
-  for (uint32_t q = 0; q < points; q++) {
-    WidePoint *p = &pts[q];
-    /* the separation now, from the cores moved with their bodies */
-    f4 prbx = B.qc * p->sbx - B.qs * p->sby, prby = B.qs * p->sbx + B.qc * p->sby;
-    f4 prax = A.qc * p->sax - A.qs * p->say, pray = A.qs * p->sax + A.qc * p->say;
-    f4 dx = dpx + (prbx - prax), dy = dpy + (prby - pray);
-    f4 s = dx * nx + dy * ny + p->base_separation;
-    m4 apart = s > zero; /* speculative: may close the gap, no more */
-    f4 bias, mass_scale = one, impulse_scale = zero;
-    if (use_bias) {
-      bias = select4(apart, s * inv_h, max4(h->bias_rate * s, -max_push));
-      mass_scale = select4(apart, one, h->mass_scale);
-      impulse_scale = select4(apart, zero, h->impulse_scale);
-    } else {
-      bias = select4(apart, s * inv_h, zero);
-    }
-    f4 dvx = (B.vx - B.w * p->by) - (A.vx - A.w * p->ay);
-    f4 dvy = (B.vy + B.w * p->bx) - (A.vy + A.w * p->ax);
-    f4 vn = dvx * nx + dvy * ny;
-    f4 impulse = -p->normal_mass * mass_scale * (vn + bias) - impulse_scale * p->normal_impulse;
-    f4 total = max4(p->normal_impulse + impulse, zero);
-    impulse = total - p->normal_impulse;
-    if (use_bias) {
-      /* a new impact (the gap was open at the step's start): its speed is the approach speed
-       * in the sub-step where the contact first acts */
-      m4 impact = (impulse > zero) & (p->max_normal_impulse == zero) & p->gap_open & (vn < p->relative_velocity);
-      p->relative_velocity = select4(impact, vn, p->relative_velocity);
-      p->tangent_velocity = select4(impact, dvx * tx + dvy * ty, p->tangent_velocity);
-    }
-    p->normal_impulse = total;
-    p->max_normal_impulse = max4(p->max_normal_impulse, total);
-    f4 px = impulse * nx, py = impulse * ny;
-    A.vx -= ma * px;
-    A.vy -= ma * py;
-    A.w -= ia * (p->ax * py - p->ay * px);
-    B.vx += mb * px;
-    B.vy += mb * py;
-    B.w += ib * (p->bx * py - p->by * px);
-  }
-  f4 friction = h->friction;
-  for (uint32_t q = 0; q < points; q++) {
-    WidePoint *p = &pts[q];
-    f4 dvx = (B.vx - B.w * p->by) - (A.vx - A.w * p->ay);
-    f4 dvy = (B.vy + B.w * p->bx) - (A.vy + A.w * p->ax);
-    f4 vt = dvx * tx + dvy * ty;
-    f4 impulse = -p->tangent_mass * vt;
-    f4 max_f = friction * p->normal_impulse;
-    f4 total = min4(max4(p->tangent_impulse + impulse, -max_f), max_f);
-    impulse = total - p->tangent_impulse;
-    p->tangent_impulse = total;
-    f4 px = impulse * tx, py = impulse * ty;
-    A.vx -= ma * px;
-    A.vy -= ma * py;
-    A.w -= ia * (p->ax * py - p->ay * px);
-    B.vx += mb * px;
-    B.vy += mb * py;
-    B.w += ib * (p->bx * py - p->by * px);
-  }
-  scatter(st, h->a, &A);
-  scatter(st, h->b, &B);
-}
-
 void phys_wide_warm_start(TessWorld *w) {
-  BodyState *st = w->states;
-  for (uint32_t i = 0; i < w->batch_count; i++) {
-    uint32_t b = w->batches[i];
-    uint8_t *base = w->wbuf + (b & ~1u);
-    const WideHead *h = (const WideHead *)base;
-    const WidePoint *pts = (const WidePoint *)(base + sizeof(WideHead));
-    if (b & 1u)
-      warm_start_batch(st, h, pts, 2);
-    else
-      warm_start_batch(st, h, pts, 1);
+#if defined(HAVE_WIDE8)
+  if (w->wide8) {
+    pass_8(w, false, 0.0f, false);
+    return;
   }
-  st[0].v = tess_v2(0.0f, 0.0f);
-  st[0].w = 0.0f;
+#endif
+  pass_4(w, false, 0.0f, false);
 }
 
 void phys_wide_solve(TessWorld *w, float inv_h, bool use_bias) {
-  BodyState *st = w->states;
-  f4 ih = splat(inv_h), push = splat(w->def.max_push_velocity);
-  for (uint32_t i = 0; i < w->batch_count; i++) {
-    uint32_t b = w->batches[i];
-    uint8_t *base = w->wbuf + (b & ~1u);
-    WideHead *h = (WideHead *)base;
-    WidePoint *pts = (WidePoint *)(base + sizeof(WideHead));
-    /* four copies of the kernel, each with its point count and pass fixed */
-    if (use_bias) {
-      if (b & 1u)
-        solve_batch(st, h, pts, 2, ih, push, true);
-      else
-        solve_batch(st, h, pts, 1, ih, push, true);
-    } else {
-      if (b & 1u)
-        solve_batch(st, h, pts, 2, ih, push, false);
-      else
-        solve_batch(st, h, pts, 1, ih, push, false);
-    }
+#if defined(HAVE_WIDE8)
+  if (w->wide8) {
+    pass_8(w, true, inv_h, use_bias);
+    return;
   }
-  st[0].v = tess_v2(0.0f, 0.0f);
-  st[0].w = 0.0f;
+#endif
+  pass_4(w, true, inv_h, use_bias);
 }
 
 void phys_wide_store(TessWorld *w) {
@@ -403,7 +409,7 @@ void phys_wide_store(TessWorld *w) {
     uint8_t *base = w->wbuf + (b & ~1u);
     const WideHead *h = (const WideHead *)base;
     const WidePoint *pts = (const WidePoint *)(base + sizeof(WideHead));
-    for (uint32_t lane = 0; lane < 4; lane++) {
+    for (uint32_t lane = 0; lane < LANES; lane++) {
       if (h->offset[lane] == TESS_NULL_INDEX) continue;
       ContactPoint *cp = constraint_points((Constraint *)(w->cbuf + h->offset[lane]));
       for (uint32_t q = 0; q < points; q++) {

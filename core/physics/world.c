@@ -87,6 +87,7 @@ TessResult tess_world_create(const TessWorldDef *def, TessWorld **out, TessError
   TessWorld *w = tess_calloc(1, sizeof *w);
   if (!w) return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   w->def = d;
+  w->wide8 = phys_wide8_available();
   w->body_free = w->shape_free = w->joint_free = TESS_NULL_INDEX;
   *out = w;
   return TESS_OK;
