@@ -116,10 +116,12 @@ static bool narrow_phase(TessWorld *w, float dt) {
   w->old_in_order = w->contacts_in_order;
   w->old_kept = w->contacts_kept;
 
-  /* contacts and overlaps between resting things are kept as they were */
-  for (uint32_t i = 0; i < w->contacts_old_count; i++) {
+  /* contacts and overlaps between resting things are kept as they were; while no body can be
+   * asleep every contact has a moving body (static bodies never touch each other), so none is
+   * kept. (Only old contacts are ever marked continued, and a contact enters the old list
+   * unmarked, so nothing needs clearing.) */
+  for (uint32_t i = 0; w->maybe_asleep && i < w->contacts_old_count; i++) {
     Contact *o = &w->contacts_old[i];
-    o->flags &= ~CONTACT_CONTINUED;
     if ((o->body_a != TESS_NULL_INDEX && w->moving[o->body_a]) || (o->body_b != TESS_NULL_INDEX && w->moving[o->body_b]))
       continue;
     Contact *c = phys_contact_push(w);
@@ -376,7 +378,7 @@ static void apply_forces(TessWorld *w) {
 /* Contacts carried over while their bodies slept get a manifold again when
  * the island wakes this step, so the bodies are held from the first step. */
 static bool rebuild_woken_contacts(TessWorld *w, float dt) {
-  for (uint32_t i = 0; i < w->contact_count; i++) {
+  for (uint32_t i = 0; i < w->contacts_kept; i++) { /* the carried-over contacts come first */
     Contact *c = &w->contacts[i];
     if (c->constraint != TESS_NULL_INDEX) continue;
     const Body *a = c->body_a == TESS_NULL_INDEX ? NULL : &w->bodies[c->body_a];
@@ -577,25 +579,15 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
-  /* states in the order the constraints name their bodies, then the rest */
-  /* state_of: first UINT32_MAX for the awake (one sequential pass over the
-   * bodies), then the numbers, so the constraint walk never opens a Body */
-  for (uint32_t i = 0; i < w->body_count; i++) w->state_of[i] = phys_body_active(&w->bodies[i]) ? UINT32_MAX : 0;
-  for (uint32_t ci = 0; ci < w->coff_count; ci++) {
-    const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
-    const Contact *c = &w->contacts[k->contact];
-    uint32_t ends[2] = {c->body_a, c->body_b};
-    for (int e = 0; e < 2; e++) {
-      uint32_t i = ends[e];
-      if (i == TESS_NULL_INDEX || w->state_of[i] != UINT32_MAX) continue;
+  /* states in body slot order: the constraints come out sorted by shape pair, so the solver
+   * still walks the states mostly forwards (the results do not depend on this order) */
+  for (uint32_t i = 0; i < w->body_count; i++) {
+    if (phys_body_active(&w->bodies[i])) {
       w->active[w->active_count++] = i;
       w->state_of[i] = w->active_count;
+    } else {
+      w->state_of[i] = 0;
     }
-  }
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    if (w->state_of[i] != UINT32_MAX) continue;
-    w->active[w->active_count++] = i;
-    w->state_of[i] = w->active_count;
   }
   for (uint32_t k = 0; k < w->active_count; k++) {
     Body *b = &w->bodies[w->active[k]];
