@@ -20,9 +20,11 @@
 typedef struct Entry {
   TessAABB box;
   int32_t ix, iy;
-  uint32_t proxy;
+  uint32_t proxy;      /* | PLAIN when the proxy is plain: two such need no look at the proxies */
   uint32_t bucket;
 } Entry;
+
+#define PLAIN 0x80000000u
 
 static inline int32_t fast_floor(float x) {
   int32_t i = (int32_t)x;
@@ -69,7 +71,11 @@ static inline bool scan_range(TessWorld *w, const Proxy *proxies, const Entry *s
   for (uint32_t j = from; j < to; j++) {
     const Entry *eb = &sorted[j];
     if (!boxes_overlap(&ea->box, &eb->box)) continue;
-    const Proxy *pb = &proxies[eb->proxy];
+    if (ea->proxy & eb->proxy & PLAIN) {
+      if (!push_pair(w, ea->proxy & ~PLAIN, eb->proxy & ~PLAIN)) return false;
+      continue;
+    }
+    const Proxy *pb = &proxies[eb->proxy & ~PLAIN];
     if (pair_allowed(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
   }
   return true;
@@ -170,6 +176,7 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
     p->friction = sh->friction;
     p->restitution = sh->restitution;
     p->tangential = sh->tangential;
+    p->plain = p->active && p->dynamic && !p->sensor && b->shape_count == 1 && sh->category != 0 && sh->mask == UINT32_MAX;
     if (b->type != TESS_BODY_STATIC) {
       float e = fmaxf(p->box.upper.x - p->box.lower.x, p->box.upper.y - p->box.lower.y);
       extent_sum += e;
@@ -239,7 +246,7 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
     Entry *e = &entries[nentry++];
     e->ix = fast_floor(p->box.lower.x * inv);
     e->iy = fast_floor(p->box.lower.y * inv);
-    e->proxy = i;
+    e->proxy = i | (p->plain ? PLAIN : 0u);
     e->box = p->box;
     e->bucket = BUCKET(e->ix, e->iy);
     start[e->bucket + 1]++;
@@ -256,7 +263,7 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
      * right, then the three cells of the next row. */
     for (uint32_t i = 0; i < nentry; i++) {
       const Entry *ea = &sorted[i];
-      const Proxy *pa = &proxies[ea->proxy];
+      const Proxy *pa = &proxies[ea->proxy & ~PLAIN];
       uint32_t b = ea->bucket;
       uint32_t right = ea->ix < gx1 ? b + 1 : b;
       if (!scan_range(w, proxies, sorted, ea, pa, i + 1, start[right + 1])) return false;
@@ -269,12 +276,12 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
     static const int32_t nx[4] = {1, -1, 0, 1}, ny[4] = {0, 1, 1, 1};
     for (uint32_t i = 0; i < nentry; i++) {
       const Entry *ea = &sorted[i];
-      const Proxy *pa = &proxies[ea->proxy]; /* the same cache line for all its pairs */
+      const Proxy *pa = &proxies[ea->proxy & ~PLAIN]; /* the same cache line for all its pairs */
       /* the own cell: later entries of the same bucket */
       for (uint32_t j = i + 1; j < start[ea->bucket + 1]; j++) {
         const Entry *eb = &sorted[j];
         if (eb->ix != ea->ix || eb->iy != ea->iy || !boxes_overlap(&ea->box, &eb->box)) continue;
-        const Proxy *pb = &proxies[eb->proxy];
+        const Proxy *pb = &proxies[eb->proxy & ~PLAIN];
         if (pair_allowed(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
       }
       for (int k = 0; k < 4; k++) {
@@ -283,7 +290,7 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
         for (uint32_t j = start[bk]; j < start[bk + 1]; j++) {
           const Entry *eb = &sorted[j];
           if (eb->ix != cx || eb->iy != cy || !boxes_overlap(&ea->box, &eb->box)) continue;
-          const Proxy *pb = &proxies[eb->proxy];
+          const Proxy *pb = &proxies[eb->proxy & ~PLAIN];
           if (pair_allowed(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
         }
       }

@@ -187,7 +187,9 @@ typedef struct Proxy {
   uint8_t dynamic;     /* a dynamic body */
   uint8_t sensor;
   uint8_t large;       /* bigger than a grid cell */
-  uint8_t pad[3];
+  uint8_t plain;       /* awake, dynamic, not a sensor, the body's only shape, meets everything:
+                          two plain proxies of overlapping boxes always make a pair */
+  uint8_t pad[2];
   TessVec2 v;          /* the body's velocity */
   float spin;          /* |w| x its largest extent */
   float friction, restitution, tangential;
