@@ -95,7 +95,8 @@ static bool build(TessWorld *w, uint32_t index, const Manifold *m, float frictio
   k->restitution = restitution;
   k->tangential = tangential;
   if (restitution != 0.0f || tangential != 1.0f) w->any_impact_material = true;
-  k->state_a = k->state_b = 0;
+  k->state_a = c->body_a; /* body slots until phys_contact_prepare makes them solver states */
+  k->state_b = c->body_b;
   k->solve = 0;
   k->gap_open[0] = k->gap_open[1] = 0;
   /* the step's compact copies (centres, world shapes), warm from the collision just made,

@@ -6,39 +6,36 @@
 
 #include "physics_internal.h"
 
-void phys_contacts_prepare(TessWorld *w) {
-  BodyState *st = w->states;
+bool phys_contact_prepare(TessWorld *w, Constraint *k) {
+  const BodyState *st = w->states;
   const BodyMotion *mo = w->motions;
-  for (uint32_t ci = 0; ci < w->coff_count; ci++) {
-    Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
-    const Contact *c = &w->contacts[k->contact];
-    k->state_a = c->body_a == TESS_NULL_INDEX ? 0 : w->state_of[c->body_a];
-    k->state_b = c->body_b == TESS_NULL_INDEX ? 0 : w->state_of[c->body_b];
-    const BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
-    k->solve = sa->dynamic || sb->dynamic; /* the fixed state 0 is not dynamic */
-    if (!k->solve) continue;
-    float ma = mo[k->state_a].inv_m, ia = mo[k->state_a].inv_i, mb = mo[k->state_b].inv_m, ib = mo[k->state_b].inv_i;
-    k->ma = ma;
-    k->ia = ia;
-    k->mb = mb;
-    k->ib = ib;
-    TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
-    ContactPoint *pts = constraint_points(k);
-    for (uint32_t q = 0; q < k->point_count; q++) {
-      ContactPoint *p = &pts[q];
-      float rna = tess_v2_cross(p->ra, n), rnb = tess_v2_cross(p->rb, n);
-      float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
-      p->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
-      float rta = tess_v2_cross(p->ra, t), rtb = tess_v2_cross(p->rb, t);
-      float kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
-      p->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
-      TessVec2 dv = tess_v2_sub(tess_v2_add(sb->v, tess_v2_cross_sv(sb->w, p->rb)),
-                                tess_v2_add(sa->v, tess_v2_cross_sv(sa->w, p->ra)));
-      p->relative_velocity = tess_v2_dot(n, dv);
-      p->tangent_velocity = tess_v2_dot(t, dv);
-      p->max_normal_impulse = 0.0f;
-    }
+  k->state_a = k->state_a == TESS_NULL_INDEX ? 0 : w->state_of[k->state_a];
+  k->state_b = k->state_b == TESS_NULL_INDEX ? 0 : w->state_of[k->state_b];
+  const BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
+  k->solve = sa->dynamic || sb->dynamic; /* the fixed state 0 is not dynamic */
+  if (!k->solve) return false;
+  float ma = mo[k->state_a].inv_m, ia = mo[k->state_a].inv_i, mb = mo[k->state_b].inv_m, ib = mo[k->state_b].inv_i;
+  k->ma = ma;
+  k->ia = ia;
+  k->mb = mb;
+  k->ib = ib;
+  TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
+  ContactPoint *pts = constraint_points(k);
+  for (uint32_t q = 0; q < k->point_count; q++) {
+    ContactPoint *p = &pts[q];
+    float rna = tess_v2_cross(p->ra, n), rnb = tess_v2_cross(p->rb, n);
+    float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
+    p->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
+    float rta = tess_v2_cross(p->ra, t), rtb = tess_v2_cross(p->rb, t);
+    float kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
+    p->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
+    TessVec2 dv = tess_v2_sub(tess_v2_add(sb->v, tess_v2_cross_sv(sb->w, p->rb)),
+                              tess_v2_add(sa->v, tess_v2_cross_sv(sa->w, p->ra)));
+    p->relative_velocity = tess_v2_dot(n, dv);
+    p->tangent_velocity = tess_v2_dot(t, dv);
+    p->max_normal_impulse = 0.0f;
   }
+  return true;
 }
 
 void phys_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t count) {

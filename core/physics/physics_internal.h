@@ -433,7 +433,10 @@ static inline Softness phys_softness(float hertz, float zeta, float h) {
 
 
 /* contact_solver.c: one constraint at a time (offsets into cbuf) */
-void phys_contacts_prepare(TessWorld *w);
+/* One constraint for this step (after the solver states are numbered): its bodies' states, its
+ * masses, its points' masses and speeds at the step's start. False when it is not solved (no
+ * awake dynamic body). */
+bool phys_contact_prepare(TessWorld *w, Constraint *k);
 void phys_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t count);
 void phys_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, float inv_h, bool use_bias, Softness soft,
                          Softness soft_static);
@@ -443,7 +446,13 @@ void phys_contacts_restitution(TessWorld *w);
 bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static);
 void phys_wide_warm_start(TessWorld *w);
 void phys_wide_solve(TessWorld *w, float inv_h, bool use_bias);
-void phys_wide_store(TessWorld *w); /* impulses and impact speeds back into cbuf */
+/* Impulses and impact speeds back into cbuf, and into the contacts when no restitution pass
+ * follows; phys_wide_stored tells whether constraint ci (coff order) went into its contact. */
+void phys_wide_store(TessWorld *w);
+#define PHYS_NO_COLOR 0xFFu /* constraint_color of one solved one at a time, or not at all */
+static inline bool phys_wide_stored(const TessWorld *w, uint32_t ci) {
+  return !w->any_impact_material && w->constraint_color[ci] != PHYS_NO_COLOR;
+}
 /* The 8-lane passes can run here: AVX2, and TESS_PHYSICS_SIMD is not "sse2" (read when a world
  * is created; both widths give the same bits, the variable is there to check that). */
 bool phys_wide8_available(void);

@@ -239,6 +239,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
 static bool contact_events(TessWorld *w) {
   /* impulses back into the contacts (warm start of the next step), and touching */
   for (uint32_t ci = 0; ci < w->coff_count; ci++) {
+    if (phys_wide_stored(w, ci)) continue;
     Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
     Contact *c = &w->contacts[k->contact];
     ContactPoint *pts = constraint_points(k);
@@ -609,7 +610,6 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
       q->ang_f = 1.0f / (1.0f + h * (b->angular_damping + b->extra_angular_damping));
     }
   }
-  phys_contacts_prepare(w);
   Softness soft = phys_softness(w->def.contact_hertz, w->def.contact_damping_ratio, h);
   Softness soft_static = phys_softness(2.0f * w->def.contact_hertz, w->def.contact_damping_ratio, h);
   if (!phys_wide_build(w, soft, soft_static)) {

@@ -35,7 +35,6 @@
 #endif
 
 #define COLORS 32u
-#define NO_COLOR 0xFFu
 #define LANES 8u
 
 typedef struct WideHead {
@@ -309,9 +308,9 @@ bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   memset(count, 0, sizeof count);
   w->overflow_count = 0;
   for (uint32_t ci = 0; ci < w->coff_count; ci++) {
-    const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
-    w->constraint_color[ci] = NO_COLOR;
-    if (!k->solve || k->point_count == 0) continue;
+    Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
+    w->constraint_color[ci] = PHYS_NO_COLOR;
+    if (!phys_contact_prepare(w, k) || k->point_count == 0) continue;
     bool da = st[k->state_a].dynamic != 0, db = st[k->state_b].dynamic != 0;
     uint32_t used = (da ? w->state_colors[k->state_a] : 0u) | (db ? w->state_colors[k->state_b] : 0u);
     if (used == UINT32_MAX) {
@@ -366,7 +365,7 @@ bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   memset(filled, 0, sizeof filled);
   for (uint32_t ci = 0; ci < w->coff_count; ci++) {
     uint32_t c = w->constraint_color[ci];
-    if (c == NO_COLOR) continue;
+    if (c == PHYS_NO_COLOR) continue;
     const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
     uint32_t p = k->point_count - 1, slot = filled[c][p]++;
     uint8_t *base = w->wbuf + (w->batches[first[c][p] + slot / LANES] & ~1u);
@@ -404,20 +403,29 @@ void phys_wide_solve(TessWorld *w, float inv_h, bool use_bias) {
 }
 
 void phys_wide_store(TessWorld *w) {
+  /* with no restitution pass to come the impulses are final: into the contacts too (warm
+   * starting and touching), which spares contact_events a walk through these constraints */
+  bool final = !w->any_impact_material;
   for (uint32_t i = 0; i < w->batch_count; i++) {
     uint32_t b = w->batches[i], points = (b & 1u) + 1u;
     uint8_t *base = w->wbuf + (b & ~1u);
     const WideHead *h = (const WideHead *)base;
     const WidePoint *pts = (const WidePoint *)(base + sizeof(WideHead));
     for (uint32_t lane = 0; lane < LANES; lane++) {
-      if (h->offset[lane] == TESS_NULL_INDEX) continue;
-      ContactPoint *cp = constraint_points((Constraint *)(w->cbuf + h->offset[lane]));
+      if (h->offset[lane] == TESS_NULL_INDEX) break; /* filled lanes come first */
+      Constraint *k = (Constraint *)(w->cbuf + h->offset[lane]);
+      ContactPoint *cp = constraint_points(k);
+      Contact *c = final ? &w->contacts[k->contact] : NULL;
       for (uint32_t q = 0; q < points; q++) {
         cp[q].normal_impulse = pts[q].normal_impulse[lane];
         cp[q].tangent_impulse = pts[q].tangent_impulse[lane];
         cp[q].max_normal_impulse = pts[q].max_normal_impulse[lane];
         cp[q].relative_velocity = pts[q].relative_velocity[lane];
         cp[q].tangent_velocity = pts[q].tangent_velocity[lane];
+        if (!c) continue;
+        c->normal_impulse[q] = cp[q].normal_impulse;
+        c->tangent_impulse[q] = cp[q].tangent_impulse;
+        if (cp[q].max_normal_impulse > 0.0f) c->flags |= CONTACT_TOUCHING;
       }
     }
   }
