@@ -139,6 +139,7 @@ TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *
                                                   : TESS_ZONE_TYPE_ATTRACTOR;
     zd.rect.lower = tess_v2(z->center.x - 0.5f * z->width, z->center.y - 0.5f * z->height);
     zd.rect.upper = tess_v2(z->center.x + 0.5f * z->width, z->center.y + 0.5f * z->height);
+    zd.angle = z->angle;
     zd.vector = z->vector;
     zd.center = z->center;
     zd.strength = z->strength;

@@ -261,6 +261,8 @@ typedef struct TileMap {
 
 typedef struct Zone {
   TessZoneDef def;
+  TessVec2 center, half; /* the rectangle's centre and half extents */
+  TessRot q;             /* its turn */
 } Zone;
 
 typedef struct SensorOverlap {

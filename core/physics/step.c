@@ -320,7 +320,8 @@ static void apply_forces(TessWorld *w) {
     b->extra_angular_damping = 0.0f;
     if (!phys_body_active(b) || b->type != TESS_BODY_DYNAMIC) continue;
     for (uint32_t z = 0; z < w->zone_count; z++) {
-      const TessZoneDef *zd = &w->zones[z].def;
+      const Zone *zone = &w->zones[z];
+      const TessZoneDef *zd = &zone->def;
       if (zd->type == TESS_ZONE_TYPE_ATTRACTOR) {
         TessVec2 d = tess_v2_sub(zd->center, b->center);
         float dist = tess_v2_length(d);
@@ -330,9 +331,9 @@ static void apply_forces(TessWorld *w) {
         float a = zd->strength / (r * r);
         b->force = tess_v2_mul_add(b->force, b->mass * a / dist, d);
       } else {
-        TessVec2 c = b->center;
-        if (c.x < zd->rect.lower.x || c.x > zd->rect.upper.x || c.y < zd->rect.lower.y || c.y > zd->rect.upper.y)
-          continue;
+        /* the centre of mass in the rectangle's own axes */
+        TessVec2 c = tess_rot_apply_inv(zone->q, tess_v2_sub(b->center, zone->center));
+        if (fabsf(c.x) > zone->half.x || fabsf(c.y) > zone->half.y) continue;
         if (zd->type == TESS_ZONE_TYPE_FORCE)
           b->force = tess_v2_add(b->force, zd->vector);
         else

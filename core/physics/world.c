@@ -981,12 +981,17 @@ void tess_zone_def_default(TessZoneDef *def) {
 TessResult tess_world_add_zone(TessWorld *w, const TessZoneDef *def, uint32_t *index_out, TessError *err) {
   if ((unsigned)def->type > TESS_ZONE_TYPE_ATTRACTOR || !tess_v2_is_finite(def->rect.lower) ||
       !tess_v2_is_finite(def->rect.upper) || !tess_v2_is_finite(def->vector) || !tess_v2_is_finite(def->center) ||
-      !isfinite(def->strength) || !finite_nonneg(def->radius) || !finite_nonneg(def->min_distance))
+      !isfinite(def->strength) || !finite_nonneg(def->radius) || !finite_nonneg(def->min_distance) ||
+      !isfinite(def->angle))
     return tess_error_set(err, TESS_ERR_INVALID, "zone", "zone definition has a non-finite or negative value");
   if (!PHYS_GROW(w->zones, &w->zone_cap, w->zone_count + 1))
     return tess_error_set(err, TESS_ERR_NOMEM, "zone", "out of memory");
-  w->zones[w->zone_count].def = *def;
-  if (w->zones[w->zone_count].def.min_distance <= 0.0f) w->zones[w->zone_count].def.min_distance = 0.1f;
+  Zone *z = &w->zones[w->zone_count];
+  z->def = *def;
+  if (z->def.min_distance <= 0.0f) z->def.min_distance = 0.1f;
+  z->center = tess_v2_scale(0.5f, tess_v2_add(def->rect.lower, def->rect.upper));
+  z->half = tess_v2_scale(0.5f, tess_v2_sub(def->rect.upper, def->rect.lower));
+  z->q = tess_rot(def->angle);
   if (index_out) *index_out = w->zone_count;
   w->zone_count++;
   return TESS_OK;

@@ -446,6 +446,7 @@ static TessResult build_zone(Builder *b, const TessObject *o) {
   z->center = tess_v2(o->pos.x * inv_ppm, o->pos.y * inv_ppm);
   z->width = zo->width * inv_ppm;
   z->height = zo->height * inv_ppm;
+  z->angle = o->angle;
   z->vector = zo->vector;
   z->strength = zo->strength;
   z->radius = zo->radius * inv_ppm;
@@ -661,6 +662,7 @@ static void feed_scene(Feed *f, const TessScene *s) {
     f_v2(f, z->center);
     f_f32(f, z->width);
     f_f32(f, z->height);
+    f_f32(f, z->angle);
     f_v2(f, z->vector);
     f_f32(f, z->strength);
     f_f32(f, z->radius);

@@ -484,6 +484,27 @@ static void zones_push_and_attract(void) {
   CHECK_NEAR(tess_body_linear_velocity(w, a).x, 2.0 / HZ + 100.0 / (60.0 * 60.0) / HZ, 1e-4);
   CHECK_NEAR(tess_body_linear_velocity(w, b).x, 1.0 / HZ, 1e-4);
   tess_world_destroy(w);
+
+  /* A rectangle turned by 45 degrees, as the editor draws a rotated zone: a body inside it
+   * is pushed, one inside its unturned box but outside the turned one is not. The push stays
+   * in world axes. */
+  w = new_world(tess_v2(0, 0));
+  TessBodyId inside = add_ball(w, tess_v2(3.0f, 3.0f), 0.2f, &sd);  /* on the long diagonal */
+  TessBodyId flat = add_ball(w, tess_v2(4.0f, 0.0f), 0.2f, &sd);    /* in the unturned strip only */
+  tess_zone_def_default(&z);
+  z.type = TESS_ZONE_TYPE_ACCELERATION;
+  z.rect.lower = tess_v2(-5.0f, -1.0f); /* a 10 x 2 m strip centred on the origin */
+  z.rect.upper = tess_v2(5.0f, 1.0f);
+  z.angle = 0.78539816f;
+  z.vector = tess_v2(0.0f, -3.0f);
+  CHECK_OK(tess_world_add_zone(w, &z, NULL, &err), &err);
+  step(w, 1);
+  CHECK_NEAR(tess_body_linear_velocity(w, inside).y, -3.0 / HZ, 1e-5);
+  CHECK_NEAR(tess_body_linear_velocity(w, inside).x, 0.0, 1e-6);
+  CHECK_NEAR(tess_body_linear_velocity(w, flat).y, 0.0, 1e-6);
+  z.angle = NAN;
+  CHECK(tess_world_add_zone(w, &z, NULL, &err) == TESS_ERR_INVALID);
+  tess_world_destroy(w);
 }
 
 static void top_down_ice_slides_farther_than_sand(void) {

@@ -397,7 +397,8 @@ typedef enum TessZoneType {
 
 typedef struct TessZoneDef {
   TessZoneType type;
-  TessAABB rect;               /* force / acceleration */
+  TessAABB rect;               /* force / acceleration: the rectangle before it turns */
+  float angle;                 /* radians: rect turns by this about its centre (vector stays in world axes) */
   TessVec2 vector;             /* N or m/s^2 */
   TessVec2 center;             /* attractor */
   float strength;              /* m^3/s^2 */

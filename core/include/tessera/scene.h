@@ -93,7 +93,8 @@ typedef struct TessSceneZone {
   uint8_t kind;            /* TessZoneKind */
   TessVec2 center;         /* metres */
   float width, height;     /* metres (force / acceleration rectangles) */
-  TessVec2 vector;         /* N or m/s^2 */
+  float angle;             /* radians: the rectangle turns about its centre, as the editor draws it */
+  TessVec2 vector;         /* N or m/s^2, in world axes (the editor's arrow does not turn either) */
   float strength;          /* m^3/s^2 */
   float radius;            /* metres, 0 = unbounded */
 } TessSceneZone;
