@@ -265,6 +265,26 @@ static bool push_map_contact(TessWorld *w, uint32_t shape_index, uint32_t cell, 
   return phys_contact_init(w, w->contact_count - 1, m, mix.friction, mix.restitution, mix.tangential);
 }
 
+/* A piece's contact at a point on a closed side of its cell (the neighbour
+ * covers that side), with a normal that points across that side, is not
+ * taken: beyond the side lies the neighbour's solid, whose own surface meets
+ * the body there (the plateau's top at a slope's crest). A vertex contact
+ * there would push along a normal that turns as the body passes: a bump. */
+static bool piece_contact_admitted(const TileMap *m, TessAABB cell, uint32_t free_sides, const Manifold *man) {
+  const float tol = 1e-3f;
+  TessVec2 n = man->normal; /* from the piece to the body's shape */
+  for (uint32_t k = 0; k < man->count; k++) {
+    TessVec2 p = man->p[k].point;
+    float sx = 0.5f * fabsf(man->p[k].separation) + tol * m->cell_w;
+    float sy = 0.5f * fabsf(man->p[k].separation) + tol * m->cell_h;
+    if (!(free_sides & SIDE_LEFT) && n.x < -tol && fabsf(p.x - cell.lower.x) <= sx) return false;
+    if (!(free_sides & SIDE_RIGHT) && n.x > tol && fabsf(p.x - cell.upper.x) <= sx) return false;
+    if (!(free_sides & SIDE_TOP) && n.y < -tol && fabsf(p.y - cell.lower.y) <= sy) return false;
+    if (!(free_sides & SIDE_BOTTOM) && n.y > tol && fabsf(p.y - cell.upper.y) <= sy) return false;
+  }
+  return true;
+}
+
 bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *poly, TessAABB box, float margin,
                             uint32_t body) {
   const TileMap *m = &w->map;
@@ -291,7 +311,7 @@ bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *
           bool hidden = false;
           for (uint32_t k = 0; k < mp->poly.count; k++)
             if (mp->boundary[k] && tess_v2_dot(man.normal, mp->poly.n[k]) > 0.99f) hidden = true;
-          if (hidden) continue;
+          if (hidden || !piece_contact_admitted(m, cb, c->free_sides, &man)) continue;
           if (c->one_way && !(man.normal.y < 0.0f)) continue;
           if (!push_map_contact(w, shape_index, ci, p - m->piece_start[ci], &man, c)) return false;
         }
@@ -314,6 +334,7 @@ bool phys_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPo
     uint32_t piece = m->piece_start[ci] + (uint32_t)((c->key >> 28) & 0xFu);
     if (piece >= m->piece_start[ci + 1]) return false;
     phys_collide(&m->pieces[piece].poly, poly, margin, man);
+    if (man->count > 0 && !piece_contact_admitted(m, cb, cell->free_sides, man)) man->count = 0;
   }
   const Shape *s = &w->shapes[c->shape_b];
   const TessMapMaterial *mm = &m->materials[cell->material];

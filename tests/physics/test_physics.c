@@ -1170,6 +1170,59 @@ static void traced_slope_is_a_ramp(void) {
   test_map_free(&m);
 }
 
+/* A plateau of full tiles, a traced 45-degree tile going down from its edge,
+ * and a lower floor: a ball rolls along the plateau, over the crest, down
+ * the slope and on along the floor. Where the slope meets the plateau and
+ * where it meets the floor it must neither bump nor bounce: the plateau's
+ * corner is shared with the slope's top vertex, and the slope's vertical
+ * side lies against the plateau's tile. */
+static void ramp_meets_plateau_and_floor_without_bumps(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TestMap m;
+  floor_map(&m, 40, 14, 10, 0.6f, 0.0f);
+  for (uint32_t x = 0; x < 10; x++) test_map_set(&m, x, 9, TESS_MAP_FULL, 0);
+  test_map_set(&m, 10, 9, TESS_MAP_TRACED, 0);
+  uint32_t *start = calloc((size_t)m.w * m.h + 1, sizeof(uint32_t));
+  for (uint32_t i = 0; i <= m.w * m.h; i++) start[i] = i > 9 * m.w + 10 ? 1u : 0u;
+  TessPolygon tri = {3, {{0.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}}}; /* down to the right */
+  TessTileMapDef d;
+  memset(&d, 0, sizeof d);
+  d.width = m.w;
+  d.height = m.h;
+  d.cell_w = d.cell_h = 1.0f;
+  d.kinds = m.kinds;
+  d.materials = m.materials;
+  d.material_count = m.mat_count;
+  d.material_list = m.mats;
+  d.piece_start = start;
+  d.pieces = &tri;
+  TessError err;
+  CHECK_OK(tess_world_set_tile_map(w, &d, &err), &err);
+  TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
+  float r = 0.2f, v0 = 1.0f;
+  TessBodyId b = add_ball(w, tess_v2(5.0f, 9.0f - r), r, &sd);
+  step(w, 5);
+  CHECK_OK(tess_body_set_linear_velocity(w, b, tess_v2(v0, 0.0f)), &err);
+  CHECK_OK(tess_body_set_angular_velocity(w, b, v0 / r), &err);
+  float plateau = 0.0f, rise = 0.0f, floor = 0.0f;
+  int on_floor = 0;
+  for (int i = 0; i < 600; i++) {
+    step(w, 1);
+    TessVec2 p = tess_body_position(w, b), v = tess_body_linear_velocity(w, b);
+    if (p.x < 10.0f - r) plateau = fmaxf(plateau, fabsf(v.y));
+    rise = fmaxf(rise, -v.y); /* y grows downwards: a rise is a negative vy */
+    if (p.x > 11.0f + r && ++on_floor > 10) floor = fmaxf(floor, fabsf(v.y));
+  }
+  TessVec2 p = tess_body_position(w, b);
+  CHECK_MSG(p.x > 14.0f && fabsf(p.y - (10.0f - r)) < 0.01f, "ball at (%g, %g)", p.x, p.y);
+  CHECK_MSG(plateau <= 1e-3f, "vertical speed on the plateau reached %g m/s", plateau);
+  CHECK_MSG(rise <= 0.02f, "the ball rose at %g m/s (a bump at the crest or a bounce at the foot)", rise);
+  CHECK_MSG(floor <= 1e-3f, "vertical speed on the floor reached %g m/s", floor);
+  free(start);
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
 /* A box standing on its corner just left of the seam between two floor
  * tiles: the right tile's face must not be clipped against the box edge that
  * lies over the left tile (which once extrapolated into a 2.4 cm
@@ -1334,4 +1387,4 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(contact_points_list_resting_contacts),
                TEST(queries_find_bodies_and_cells), TEST(interpolation_between_steps),
                TEST(one_way_cells_catch_only_from_above), TEST(traced_slope_is_a_ramp),
-               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(mass_from_density_or_set), TEST(bad_input_is_refused))
+               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(mass_from_density_or_set), TEST(bad_input_is_refused))
