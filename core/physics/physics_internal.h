@@ -361,6 +361,17 @@ bool phys_grow_scratch(void **raw, void **aligned, uint32_t *cap, uint32_t need,
   phys_grow_scratch(&(raw), (void **)&(ptr), (capp), (need), sizeof(*(ptr)))
 #define PHYS_GROW(ptr, capp, need) phys_grow((void **)&(ptr), (capp), (need), sizeof(*(ptr)))
 
+/* slots.c: the body, shape and joint arrays with their free lists. A slot starts with its
+ * generation (uint32_t) then its in-use flag (uint8_t); `link` is the offset of the uint32_t
+ * field that chains free slots. A taken slot is zeroed, in use, with a new generation. */
+bool phys_slot_take(void **items, uint32_t *cap, uint32_t *count, uint32_t *free_head, size_t elem, size_t link,
+                    uint32_t *index_out);
+void phys_slot_give_back(void *items, uint32_t *free_head, size_t elem, size_t link, uint32_t index);
+#define PHYS_SLOT_TAKE(items, type, cap, count, free_head, link_field, index_out)                             \
+  phys_slot_take((void **)&(items), (cap), (count), (free_head), sizeof(type), offsetof(type, link_field), (index_out))
+#define PHYS_SLOT_GIVE_BACK(items, type, free_head, link_field, index) \
+  phys_slot_give_back((items), (free_head), sizeof(type), offsetof(type, link_field), (index))
+
 /* geometry.c */
 void phys_poly_finish(PhysPoly *p);  /* computes normals */
 void phys_poly_transform(const PhysPoly *in, TessTransform xf, PhysPoly *out);

@@ -299,21 +299,9 @@ TessResult tess_body_create(TessWorld *w, const TessBodyDef *def, TessBodyId *ou
       !isfinite(d.gravity_scale))
     return tess_error_set(err, TESS_ERR_INVALID, "body", "body definition has a non-finite or negative value");
   uint32_t index;
-  if (w->body_free != TESS_NULL_INDEX) {
-    index = w->body_free;
-    w->body_free = w->bodies[index].shape_head;
-  } else {
-    if (!PHYS_GROW(w->bodies, &w->body_cap, w->body_count + 1))
-      return tess_error_set(err, TESS_ERR_NOMEM, "body", "out of memory");
-    index = w->body_count++;
-    w->bodies[index].generation = 0;
-  }
+  if (!PHYS_SLOT_TAKE(w->bodies, Body, &w->body_cap, &w->body_count, &w->body_free, shape_head, &index))
+    return tess_error_set(err, TESS_ERR_NOMEM, "body", "out of memory");
   Body *b = &w->bodies[index];
-  uint32_t gen = b->generation + 1;
-  if (gen == 0) gen = 1;
-  memset(b, 0, sizeof *b);
-  b->generation = gen;
-  b->in_use = 1;
   b->type = (uint8_t)d.type;
   b->awake = d.type == TESS_BODY_STATIC ? 0 : (d.awake ? 1 : 0);
   if (d.type != TESS_BODY_STATIC && !d.awake) w->maybe_asleep = true;
@@ -333,7 +321,7 @@ TessResult tess_body_create(TessWorld *w, const TessBodyDef *def, TessBodyId *ou
   b->user_data = d.user_data;
   phys_body_update_mass(w, b);
   w->body_live++;
-  TessBodyId id = {index + 1, gen};
+  TessBodyId id = {index + 1, b->generation};
   *out = id;
   return TESS_OK;
 }
@@ -358,18 +346,12 @@ static void purge_contacts_of_body(TessWorld *w, uint32_t body) {
 }
 
 static void joint_free_slot(TessWorld *w, uint32_t index) {
-  Joint *j = &w->joints[index];
-  j->in_use = 0;
-  j->body_a = w->joint_free;
-  w->joint_free = index;
+  PHYS_SLOT_GIVE_BACK(w->joints, Joint, &w->joint_free, body_a, index);
   w->joint_live--;
 }
 
 static void shape_free_slot(TessWorld *w, uint32_t index) {
-  Shape *s = &w->shapes[index];
-  s->in_use = 0;
-  s->next = w->shape_free;
-  w->shape_free = index;
+  PHYS_SLOT_GIVE_BACK(w->shapes, Shape, &w->shape_free, next, index);
   w->shape_live--;
 }
 
@@ -396,10 +378,8 @@ static void body_destroy_now(TessWorld *w, uint32_t index) {
     shape_free_slot(w, s);
     s = next;
   }
-  b->in_use = 0;
   b->destroy_pending = 0;
-  b->shape_head = w->body_free;
-  w->body_free = index;
+  PHYS_SLOT_GIVE_BACK(w->bodies, Body, &w->body_free, shape_head, index);
   w->body_live--;
 }
 
@@ -628,22 +608,10 @@ static TessResult add_shape(TessWorld *w, TessBodyId body, const TessShapeDef *d
   TessResult r = check_shape_def(&d, err);
   if (r != TESS_OK) return r;
   uint32_t index;
-  if (w->shape_free != TESS_NULL_INDEX) {
-    index = w->shape_free;
-    w->shape_free = w->shapes[index].next;
-  } else {
-    if (!PHYS_GROW(w->shapes, &w->shape_cap, w->shape_count + 1))
-      return tess_error_set(err, TESS_ERR_NOMEM, "shape", "out of memory");
-    index = w->shape_count++;
-    w->shapes[index].generation = 0;
-  }
+  if (!PHYS_SLOT_TAKE(w->shapes, Shape, &w->shape_cap, &w->shape_count, &w->shape_free, next, &index))
+    return tess_error_set(err, TESS_ERR_NOMEM, "shape", "out of memory");
   b = phys_body_get(w, body); /* bodies array unchanged, but stay safe */
   Shape *s = &w->shapes[index];
-  uint32_t gen = s->generation + 1;
-  if (gen == 0) gen = 1;
-  memset(s, 0, sizeof *s);
-  s->generation = gen;
-  s->in_use = 1;
   s->type = (uint8_t)type;
   s->sensor = d.sensor;
   s->body = body.index1 - 1;
@@ -672,7 +640,7 @@ static TessResult add_shape(TessWorld *w, TessBodyId body, const TessShapeDef *d
   w->shape_live++;
   phys_body_update_mass(w, b);
   body_wake(b);
-  TessShapeId id = {index + 1, gen};
+  TessShapeId id = {index + 1, s->generation};
   if (out) *out = id;
   return TESS_OK;
 }
@@ -851,21 +819,9 @@ static TessResult new_joint(TessWorld *w, TessBodyId a, TessBodyId b, TessJointT
     return tess_error_set(err, TESS_ERR_NOT_FOUND, "joint", "stale body handle");
   if (ia == ib) return tess_error_set(err, TESS_ERR_INVALID, "joint", "a joint needs two different bodies");
   uint32_t index;
-  if (w->joint_free != TESS_NULL_INDEX) {
-    index = w->joint_free;
-    w->joint_free = w->joints[index].body_a;
-  } else {
-    if (!PHYS_GROW(w->joints, &w->joint_cap, w->joint_count + 1))
-      return tess_error_set(err, TESS_ERR_NOMEM, "joint", "out of memory");
-    index = w->joint_count++;
-    w->joints[index].generation = 0;
-  }
+  if (!PHYS_SLOT_TAKE(w->joints, Joint, &w->joint_cap, &w->joint_count, &w->joint_free, body_a, &index))
+    return tess_error_set(err, TESS_ERR_NOMEM, "joint", "out of memory");
   Joint *j = &w->joints[index];
-  uint32_t gen = j->generation + 1;
-  if (gen == 0) gen = 1;
-  memset(j, 0, sizeof *j);
-  j->generation = gen;
-  j->in_use = 1;
   j->type = (uint8_t)type;
   j->body_a = ia;
   j->body_b = ib;
@@ -873,7 +829,7 @@ static TessResult new_joint(TessWorld *w, TessBodyId a, TessBodyId b, TessJointT
   if (ia != TESS_NULL_INDEX) body_wake(&w->bodies[ia]);
   if (ib != TESS_NULL_INDEX) body_wake(&w->bodies[ib]);
   *out_joint = j;
-  TessJointId id = {index + 1, gen};
+  TessJointId id = {index + 1, j->generation};
   if (out) *out = id;
   return TESS_OK;
 }
