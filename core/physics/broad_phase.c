@@ -102,18 +102,20 @@ static bool sort_pairs(TessWorld *w) {
   /* (lo << 32 | hi) -> (lo << bits | hi): the same order in 2 x bits */
   uint64_t *a = w->pairs, *b = w->pairs_tmp;
   for (uint32_t i = 0; i < n; i++) a[i] = ((a[i] >> 32) << bits) | (a[i] & 0xFFFFFFFFu);
-  enum { DIGIT = 11, RADIX = 1 << DIGIT };
-  uint32_t count[RADIX];
-  for (uint32_t shift = 0; shift < 2 * bits; shift += DIGIT) {
-    memset(count, 0, sizeof count);
-    for (uint32_t i = 0; i < n; i++) count[(a[i] >> shift) & (RADIX - 1)]++;
+  /* two passes while the key fits 32 bits (up to 65536 shapes), digits of 11 bits beyond */
+  uint32_t digit = 2 * bits <= 32 ? bits : 11, radix = 1u << digit;
+  if (!PHYS_GROW(w->radix_count, &w->radix_count_cap, radix)) return false;
+  uint32_t *count = w->radix_count;
+  for (uint32_t shift = 0; shift < 2 * bits; shift += digit) {
+    memset(count, 0, radix * sizeof count[0]);
+    for (uint32_t i = 0; i < n; i++) count[(a[i] >> shift) & (radix - 1)]++;
     uint32_t sum = 0;
-    for (uint32_t d = 0; d < RADIX; d++) {
+    for (uint32_t d = 0; d < radix; d++) {
       uint32_t c = count[d];
       count[d] = sum;
       sum += c;
     }
-    for (uint32_t i = 0; i < n; i++) b[count[(a[i] >> shift) & (RADIX - 1)]++] = a[i];
+    for (uint32_t i = 0; i < n; i++) b[count[(a[i] >> shift) & (radix - 1)]++] = a[i];
     uint64_t *t = a;
     a = b;
     b = t;

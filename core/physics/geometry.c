@@ -18,6 +18,11 @@ void phys_poly_finish(PhysPoly *p) {
 void phys_poly_transform(const PhysPoly *in, TessTransform xf, PhysPoly *out) {
   out->count = in->count;
   out->radius = in->radius;
+  if (in->count == 1) { /* a circle: its centre; its normal is unused and zero */
+    out->v[0] = tess_transform_point(xf, in->v[0]);
+    out->n[0] = in->n[0];
+    return;
+  }
   for (uint32_t i = 0; i < in->count; i++) {
     out->v[i] = tess_transform_point(xf, in->v[i]);
     out->n[i] = tess_rot_apply(xf.q, in->n[i]);

@@ -334,6 +334,7 @@ struct TessWorld {
   void *bp_scratch2; size_t bp_scratch2_size;
   uint64_t *pairs; uint32_t pair_count, pair_cap;
   uint64_t *pairs_tmp; uint32_t pairs_tmp_cap; /* the radix sort's other half */
+  uint32_t *radix_count; uint32_t radix_count_cap; /* and its digit counts */
   uint64_t *joint_pairs; uint32_t joint_pair_count, joint_pair_cap;
   PhysPoly *wpolys; uint32_t wpolys_cap; void *wpolys_raw; /* shapes in world coordinates, this step (aligned) */
   float *margins; uint32_t margins_cap;    /* speculative margin per body (slop and rotation), this step */
@@ -359,7 +360,9 @@ bool phys_grow(void **data, uint32_t *cap, uint32_t need, size_t elem);
 bool phys_grow_scratch(void **raw, void **aligned, uint32_t *cap, uint32_t need, size_t elem);
 #define PHYS_GROW_SCRATCH(raw, ptr, capp, need) \
   phys_grow_scratch(&(raw), (void **)&(ptr), (capp), (need), sizeof(*(ptr)))
-#define PHYS_GROW(ptr, capp, need) phys_grow((void **)&(ptr), (capp), (need), sizeof(*(ptr)))
+/* (the capacity test inline: a push per contact must not cost a call) */
+#define PHYS_GROW(ptr, capp, need) \
+  ((need) <= *(capp) || phys_grow((void **)&(ptr), (capp), (need), sizeof(*(ptr))))
 
 /* slots.c: the body, shape and joint arrays with their free lists. A slot starts with its
  * generation (uint32_t) then its in-use flag (uint8_t); `link` is the offset of the uint32_t

@@ -121,6 +121,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->bp_scratch2);
   tess_free(w->pairs);
   tess_free(w->pairs_tmp);
+  tess_free(w->radix_count);
   tess_free(w->joint_pairs);
   tess_free(w->wpolys_raw);
   tess_free(w->margins);
@@ -170,7 +171,8 @@ size_t tess_world_memory_bytes(const TessWorld *w) {
   n += ((size_t)w->sensor_cap + w->sensors_new_cap) * sizeof(SensorOverlap);
   n += (size_t)w->states_cap * sizeof(BodyState) + (size_t)w->motions_cap * sizeof(BodyMotion);
   n += (size_t)w->island_cap * (sizeof(uint32_t) + sizeof(float) + 1);
-  n += w->bp_scratch_size + w->bp_scratch2_size + ((size_t)w->pair_cap + w->pairs_tmp_cap) * sizeof(uint64_t);
+  n += w->bp_scratch_size + w->bp_scratch2_size + ((size_t)w->pair_cap + w->pairs_tmp_cap) * sizeof(uint64_t) +
+       (size_t)w->radix_count_cap * sizeof(uint32_t);
   n += (size_t)w->centers_cap * sizeof(TessVec2) + w->moving_cap;
   if (w->has_map) {
     n += (size_t)w->map.width * w->map.height * sizeof(MapCell);
