@@ -72,6 +72,11 @@ typedef struct Writer {
     uint32_t width, pal_first;
   } colliders[64];
   uint32_t collider_count;
+  struct { /* the material layer as written to CELL, if the level has one */
+    uint64_t offset;
+    uint32_t width;
+    bool present;
+  } materials_layer;
   PackMap sprite_index; /* sprite id -> 1-based sprite index */
   double ppm;
 } Writer;
@@ -277,6 +282,11 @@ static TessResult write_layers(Writer *w) {
     pack_pad(&w->s[S_CELL].buf, TLV_ALIGN);
     uint64_t offset = w->s[S_CELL].buf.size;
     put_cells(&w->s[S_CELL].buf, vals, n, width);
+    if (material && !w->materials_layer.present) {
+      w->materials_layer.offset = offset;
+      w->materials_layer.width = width;
+      w->materials_layer.present = true;
+    }
     if (!material && layer->props.collides) {
       if (w->collider_count == sizeof w->colliders / sizeof w->colliders[0]) {
         tess_free(vals);
@@ -367,18 +377,45 @@ static TessResult write_tilesets(Writer *w) {
 
 /* ---- Collision: the resolved grid and the merged geometry ----------------- */
 
+static uint32_t get_cell(const uint8_t *cells, uint32_t width, size_t i) {
+  return width == 1 ? cells[i]
+         : width == 2 ? (uint32_t)(cells[2 * i] | cells[2 * i + 1] << 8)
+                      : (uint32_t)cells[4 * i] | (uint32_t)cells[4 * i + 1] << 8 | (uint32_t)cells[4 * i + 2] << 16 |
+                            (uint32_t)cells[4 * i + 3] << 24;
+}
+
+/* The topmost non-empty cell value among the colliding tile layers (DESIGN.md:
+ * it gives the shape; tiles that no longer exist were written as empty),
+ * read back from the cells and palettes just written; 0 if none. */
+static uint32_t colliding_cell(const Writer *w, size_t i) {
+  for (uint32_t l = w->collider_count; l-- > 0;) {
+    uint32_t v = get_cell(w->s[S_CELL].buf.data + w->colliders[l].offset, w->colliders[l].width, i);
+    if (v) return get_cell(w->s[S_PALT].buf.data, 4, (size_t)w->colliders[l].pal_first + v);
+  }
+  return 0;
+}
+
 /* The scene's cells (kind, one-way, material, traced pieces in metres) plus
  * the tile that collides, as a palette of distinct entries: a cell's pieces
  * depend only on its tile, flips and the level's tile size, so entries
- * carry them once. */
+ * carry them once. The material painted over a cell is already in the
+ * material layer, so entries carry the flag TLV_COLLISION_OVERRIDE (the
+ * layer's non-zero value is the cell's material) and a painted cell's entry
+ * holds the colliding tile's default material, as the unpainted cells of
+ * that tile have it: painting does not multiply the entries, which keeps
+ * the grid at one byte per cell. Every cell reads back exactly the scene's
+ * material whatever the level holds: one whose paint the scene did not take
+ * (never seen in a level the editor makes) gets an entry of its own
+ * material without the flag. */
 static TessResult write_collision(Writer *w) {
   const TessScene *sc = w->scene;
   uint32_t W = w->lv->settings.width, H = w->lv->settings.height;
   size_t n = (size_t)W * H;
   uint32_t *grid = tess_alloc(n * sizeof *grid);
   uint32_t *solid = tess_alloc(n * sizeof *solid);
+  const uint8_t *overrides = w->materials_layer.present ? w->s[S_CELL].buf.data + w->materials_layer.offset : NULL;
   PackMap pal = {0};
-  uint32_t pal_count = 0, last_idx = 0;
+  uint32_t pal_count = 0, last_idx = 0, last_top = 0, last_base = 0; /* top 0: no tile, default 0 */
   uint64_t last_key = 0;
   TessResult r = TESS_OK;
   if (!grid || !solid) {
@@ -388,26 +425,28 @@ static TessResult write_collision(Writer *w) {
   for (uint32_t y = 0; y < H && r == TESS_OK; y++) {
     for (uint32_t x = 0; x < W; x++) {
       size_t i = (size_t)y * W + x;
-      uint32_t kind = sc->cell_kind[i], one_way = sc->cell_one_way[i], mat = sc->cell_material[i], cell = 0;
-      /* For traced cells, the tile whose pieces they are (DESIGN.md: the
-       * topmost non-empty tile among the layers that collide; tiles that no
-       * longer exist were written as empty), read back from the palettes
-       * just written. Full squares do not need it, and leaving it out keeps
-       * the palette, and so the grid's cells, narrow. */
-      if (kind == TESS_MAP_TRACED && w->occupied[i]) {
-        for (uint32_t l = w->collider_count; l-- > 0 && !cell;) {
-          const uint8_t *c = w->s[S_CELL].buf.data + w->colliders[l].offset;
-          uint32_t wd = w->colliders[l].width;
-          uint32_t v = wd == 1 ? c[i] : wd == 2 ? (uint32_t)(c[2 * i] | c[2 * i + 1] << 8)
-                                               : (uint32_t)c[4 * i] | (uint32_t)c[4 * i + 1] << 8 |
-                                                     (uint32_t)c[4 * i + 2] << 16 | (uint32_t)c[4 * i + 3] << 24;
-          if (v) {
-            const uint8_t *e = w->s[S_PALT].buf.data + 4 * ((size_t)w->colliders[l].pal_first + v);
-            cell = (uint32_t)e[0] | (uint32_t)e[1] << 8 | (uint32_t)e[2] << 16 | (uint32_t)e[3] << 24;
-          }
+      uint32_t kind = sc->cell_kind[i], one_way = sc->cell_one_way[i], mat = sc->cell_material[i];
+      uint32_t over = overrides ? get_cell(overrides, w->materials_layer.width, i) : 0;
+      /* The colliding tile: needed for traced cells (their pieces) and under
+       * paint (its default material); elsewhere the cell's material is
+       * already that default. */
+      uint32_t top = w->occupied[i] && (kind == TESS_MAP_TRACED || over) ? colliding_cell(w, i) : 0;
+      uint32_t flags = TLV_COLLISION_OVERRIDE, entry_mat = mat;
+      if (over && over == mat) { /* painted, and the paint is the material: the entry keeps the tile's default */
+        if (top != last_top) { /* tiles repeat: one lookup per run */
+          const TessTileInfo *ti = top ? tess_project_tile(w->p, top) : NULL;
+          last_top = top;
+          last_base = ti ? material_index(w, ti->material) : 0;
         }
+        entry_mat = last_base;
+      } else if (over) {
+        flags = 0; /* the rule did not take the paint: the entry says the material */
       }
-      uint64_t key = (uint64_t)cell | ((uint64_t)mat << 32) | ((uint64_t)kind << 48) | ((uint64_t)one_way << 50);
+      /* For traced cells, the tile whose pieces they are. Full squares do
+       * not need it, and leaving it out keeps the palette narrow. */
+      uint32_t cell = kind == TESS_MAP_TRACED ? top : 0;
+      uint64_t key = (uint64_t)cell | ((uint64_t)entry_mat << 32) | ((uint64_t)kind << 48) | ((uint64_t)one_way << 50) |
+                     ((uint64_t)flags << 51);
       uint32_t idx;
       if (pal_count && key == last_key) {
         idx = last_idx; /* runs of equal cells are the common case */
@@ -422,10 +461,11 @@ static TessResult write_collision(Writer *w) {
           for (uint32_t k = sc->piece_start[i]; k < sc->piece_start[i + 1]; k++) put_polygon(w, &sc->pieces[k], 0.0, 0.0, 1.0);
         PackBuf *b = &w->s[S_CPAL].buf;
         pack_put_u32(b, cell);
-        pack_put_u32(b, mat);
+        pack_put_u32(b, entry_mat);
         pack_put_u8(b, (uint8_t)kind);
         pack_put_u8(b, (uint8_t)one_way);
-        pack_put_u16(b, 0);
+        pack_put_u8(b, (uint8_t)flags);
+        pack_put_u8(b, 0);
         pack_put_u32(b, poly_first);
         pack_put_u32(b, w->s[S_POLY].count - poly_first);
         pack_put_u32(b, 0);

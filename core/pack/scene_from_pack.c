@@ -61,6 +61,10 @@ static TessResult build_cells(const TlvLevel *lv, TessScene *s, TessError *err) 
       size_t i = (size_t)y * s->width + x;
       TlvCollisionEntry c;
       if (!tlv_collision_cell(lv, x, y, &c)) memset(&c, 0, sizeof c);
+      if (c.material > 0xFFFFu) { /* a material layer's override (the entries were checked above) */
+        tess_free(pal);
+        return tess_error_set(err, TESS_ERR_LIMIT, "scene", "material index %u beyond 65535", c.material);
+      }
       s->cell_kind[i] = c.kind;
       s->cell_one_way[i] = c.one_way;
       s->cell_material[i] = (uint16_t)c.material;

@@ -163,7 +163,8 @@ TlvResult tlv_read_header(const void *data, size_t size, TlvHeader *out, TlvErro
   h.checksum = rd32(p + 52);
   h.level_id = rd32(p + 56);
   if (h.major != TLV_VERSION_MAJOR)
-    return fail(err, TLV_ERR_VERSION, 8, "format version %u.%u; this reader reads %u.x", (unsigned)h.major, (unsigned)h.minor, TLV_VERSION_MAJOR);
+    return fail(err, TLV_ERR_VERSION, 8, "format version %u.%u (writer %u); this reader reads only %u.x: export the level again",
+                (unsigned)h.major, (unsigned)h.minor, (unsigned)rd32(p + 48), TLV_VERSION_MAJOR);
   if (h.flags & ~TLV_FLAGS_KNOWN) return fail(err, TLV_ERR_VALUE, 12, "unknown header flags 0x%x", (unsigned)h.flags);
   if (h.header_size < TLV_HEADER_SIZE || h.header_size > 256u || h.header_size % TLV_ALIGN)
     return fail(err, TLV_ERR_VALUE, 16, "header size %u is not a multiple of 16 in 64..256", (unsigned)h.header_size);
@@ -515,6 +516,7 @@ static TlvResult validate_layers(Ctx *c) {
       if (pal_count != 0) return fail(c->err, TLV_ERR_VALUE, at + 28, "material layer %u has a palette", (unsigned)i);
       if (++material_layers > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "a second material layer");
       limit = (uint64_t)c->lv->materials.count + 1;
+      c->lv->material_cell_width = width; /* the view is set below, once the cells are checked */
     }
     if (cells_off % TLV_ALIGN) return fail(c->err, TLV_ERR_VALUE, at + 32, "layer %u: cells at offset %llu, not 16-aligned", (unsigned)i, (unsigned long long)cells_off);
     bytes = ncells * width;
@@ -534,6 +536,7 @@ static TlvResult validate_layers(Ctx *c) {
                   kind == TLV_LAYER_TILES ? "palette index" : "material",
                   (unsigned)cell_at(c->lv->cells.data + cells_off, width, k), (unsigned long long)limit - 1);
     }
+    if (kind == TLV_LAYER_MATERIAL) c->lv->material_cells = c->lv->cells.data + cells_off;
   }
   return TLV_OK;
 }
@@ -548,6 +551,8 @@ static TlvResult validate_collision(Ctx *c) {
     TRY(check_cell_value(c, rd32(r), at, "collision palette"));
     if (rd32(r + 4) > c->lv->materials.count) return fail(c->err, TLV_ERR_INDEX, at + 4, "collision palette %u: material %u of %u", (unsigned)i, (unsigned)rd32(r + 4), (unsigned)c->lv->materials.count);
     if (r[8] > 2 || r[9] > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "collision palette %u: kind or one-way flag", (unsigned)i);
+    if ((r[10] & ~TLV_COLLISION_FLAGS_KNOWN) || r[11])
+      return fail(c->err, TLV_ERR_VALUE, at + 10, "collision palette %u: unknown flags 0x%x", (unsigned)i, (unsigned)rd16(r + 10));
     if (rd32(r + 16) > TLV_MAX_PIECES) return fail(c->err, TLV_ERR_LIMIT, at + 16, "collision palette %u: %u pieces (at most %u)", (unsigned)i, (unsigned)rd32(r + 16), TLV_MAX_PIECES);
     TRY(check_range(c, rd32(r + 12), rd32(r + 16), &c->lv->polygons, at + 12, "collision palette pieces"));
   }
@@ -966,14 +971,21 @@ int tlv_collision_entry(const TlvLevel *lv, uint32_t index, TlvCollisionEntry *o
   out->material = rd32(r + 4);
   out->kind = r[8];
   out->one_way = r[9];
+  out->flags = r[10];
   out->polygon_first = rd32(r + 12);
   out->polygon_count = rd32(r + 16);
   return 1;
 }
 
 int tlv_collision_cell(const TlvLevel *lv, uint32_t x, uint32_t y, TlvCollisionEntry *out) {
+  uint64_t i = (uint64_t)y * lv->settings.width + x;
   if (x >= lv->settings.width || y >= lv->settings.height || !lv->collision_grid.data) return 0;
-  return tlv_collision_entry(lv, cell_at(lv->collision_grid.data, lv->collision_grid.stride, (uint64_t)y * lv->settings.width + x), out);
+  if (!tlv_collision_entry(lv, cell_at(lv->collision_grid.data, lv->collision_grid.stride, i), out)) return 0;
+  if ((out->flags & TLV_COLLISION_OVERRIDE) && lv->material_cells) {
+    uint32_t m = cell_at(lv->material_cells, lv->material_cell_width, i); /* validated: at most the material count */
+    if (m) out->material = m;
+  }
+  return 1;
 }
 
 int64_t tlv_cell_tile_index(const TlvLevel *lv, uint32_t cell) {

@@ -32,7 +32,7 @@ extern "C" {
 
 #define TLV_MAGIC "\x89TLV\r\n\x1a\n"
 #define TLV_MAGIC_SIZE 8
-#define TLV_VERSION_MAJOR 2u
+#define TLV_VERSION_MAJOR 3u
 #define TLV_VERSION_MINOR 0u
 #define TLV_HEADER_SIZE 64u
 #define TLV_SECTION_ENTRY_SIZE 32u
@@ -79,7 +79,7 @@ extern "C" {
 #define TLV_SEC_PROPERTIES TLV_FOURCC('P', 'R', 'O', 'P')
 #define TLV_SEC_BLOB TLV_FOURCC('B', 'L', 'O', 'B')
 
-/* Record sizes of format 2.0 (a newer minor version may write longer
+/* Record sizes of format 3.0 (a newer minor version may write longer
  * records; the reader uses the stride from the section table). */
 #define TLV_SETTINGS_SIZE 64u
 #define TLV_MATERIAL_SIZE 32u
@@ -173,6 +173,11 @@ typedef struct TlvLevel {
   TlvSection collision_palette, collision_grid, loops, corners, rects;
   TlvSection bodies, shapes, joints, zones, spawns, sprites, properties, blob;
   uint32_t unknown_sections; /* optional sections skipped */
+  /* The material layer's cells (1-based material overrides, 0 none), NULL
+   * when the level has none: collision entries flagged
+   * TLV_COLLISION_OVERRIDE take a cell's material from here. */
+  const void *material_cells;
+  uint32_t material_cell_width; /* bytes per cell: 1, 2 or 4 */
 } TlvLevel;
 
 /* Options for tlv_open. */
@@ -238,11 +243,18 @@ typedef struct TlvLayer {
   const void *cells;      /* width * height cells, row-major, little-endian */
 } TlvLayer;
 
+/* Collision entry flags. */
+#define TLV_COLLISION_OVERRIDE 0x1u /* a cell's non-zero material layer value is its material */
+#define TLV_COLLISION_FLAGS_KNOWN 0x1u
+
 typedef struct TlvCollisionEntry {
   uint32_t cell;     /* the colliding tile with its flip bits, 0 = none */
-  uint32_t material; /* effective material (1-based), 0 = none */
+  uint32_t material; /* 1-based, 0 = none. tlv_collision_cell: the cell's effective material (the
+                      * material layer's override where the entry has TLV_COLLISION_OVERRIDE and the
+                      * layer holds one); tlv_collision_entry: the entry's own */
   uint8_t kind;      /* 0 none, 1 full square, 2 traced */
   uint8_t one_way;
+  uint8_t flags;     /* TLV_COLLISION_* */
   uint32_t polygon_first, polygon_count; /* traced: the cell's pieces in POLY, metres from the cell's
                                           * top-left corner, flips applied */
 } TlvCollisionEntry;
@@ -371,7 +383,10 @@ int tlv_property(const TlvLevel *lv, uint32_t index, TlvProperty *out);
  * 31-29, tileset id 27-16, tile index 15-0; 0 empty); a material layer's
  * 1-based material index. */
 uint32_t tlv_layer_cell(const TlvLevel *lv, const TlvLayer *layer, uint32_t x, uint32_t y);
-/* The resolved collision of a cell (what collides, with which material). */
+/* The resolved collision of a cell (what collides, with which material):
+ * the grid's entry, its material replaced by the material layer's value at
+ * the cell when the entry has TLV_COLLISION_OVERRIDE and that value is not
+ * 0. Two or three loads, no search. */
 int tlv_collision_cell(const TlvLevel *lv, uint32_t x, uint32_t y, TlvCollisionEntry *out);
 /* The tile a cell value refers to (its TILE index), or -1 when empty. */
 int64_t tlv_cell_tile_index(const TlvLevel *lv, uint32_t cell);

@@ -363,6 +363,50 @@ static void indices_past_their_tables_are_refused(void) {
     memcpy(work + l1 + 32, work + l0 + 32, 8);
     expect_refused(work, size, TLV_ERR_RANGE, "layers sharing their cells");
   }
+  /* The collision entries' flags (byte 10; byte 11 reserved): unknown bits refused. */
+  {
+    size_t at = record(data, size, TLV_SEC_COLLISION_PALETTE, 0);
+    CHECK(at != 0 && data[at + 10] == TLV_COLLISION_OVERRIDE);
+    static const uint8_t bad_flags[] = {0x02, 0x80, 0xFF};
+    for (size_t k = 0; at && k < sizeof bad_flags; k++) {
+      memcpy(work, data, size);
+      work[at + 10] = bad_flags[k];
+      expect_refused(work, size, TLV_ERR_VALUE, "collision entry with unknown flags");
+    }
+    if (at) {
+      memcpy(work, data, size);
+      work[at + 11] = 1;
+      expect_refused(work, size, TLV_ERR_VALUE, "collision entry with its reserved byte set");
+    }
+  }
+  /* Every entry flagged and every material cell at the largest legal
+   * value: accepted, and every cell reads a material that exists. */
+  {
+    memcpy(work, data, size);
+    for (uint32_t k = 0; k < lv.collision_palette.count; k++)
+      work[lv.collision_palette.offset + (size_t)k * lv.collision_palette.stride + 10] = TLV_COLLISION_OVERRIDE;
+    CHECK(lv.material_cells != NULL);
+    size_t mc = (size_t)((const uint8_t *)lv.material_cells - data);
+    for (size_t k = 0; k < (size_t)lv.settings.width * lv.settings.height; k++) {
+      uint32_t v = lv.materials.count;
+      for (uint32_t b = 0; b < lv.material_cell_width; b++) work[mc + k * lv.material_cell_width + b] = (uint8_t)(v >> (8 * b));
+    }
+    tlv_reseal(work, size);
+    TlvLevel hl;
+    TlvError herr;
+    TlvResult hr = tlv_open(work, size, 0, &hl, &herr);
+    CHECK_MSG(hr == TLV_OK, "%s", herr.message);
+    if (hr == TLV_OK && hl.material_cells) {
+      TlvCollisionEntry ce;
+      CHECK(tlv_collision_cell(&hl, lv.settings.width - 1, lv.settings.height - 1, &ce) && ce.material == lv.materials.count);
+      TlvMaterial m;
+      CHECK(tlv_material(&hl, ce.material - 1, &m));
+      tlv_hostile_sink += tlv_walk(&hl);
+    }
+    /* One past the materials: refused (the reader would hand out a bad index). */
+    for (uint32_t b = 0; b < lv.material_cell_width; b++) work[mc + b] = (uint8_t)((lv.materials.count + 1) >> (8 * b));
+    expect_refused(work, size, TLV_ERR_INDEX, "material layer cell past the materials");
+  }
   memcpy(work, data, size);
   memset(work + lv.collision_grid.offset + 7 * lv.collision_grid.stride, 0xFF, lv.collision_grid.stride);
   expect_refused(work, size, TLV_ERR_INDEX, "collision cell past its palette");
@@ -383,8 +427,16 @@ static void versions_and_unknown_sections(void) {
   work[8] = (uint8_t)(TLV_VERSION_MAJOR + 1); /* the next major */
   expect_refused(work, size, TLV_ERR_VERSION, "the next major version");
   memcpy(work, data, size);
-  work[8] = (uint8_t)(TLV_VERSION_MAJOR - 1); /* an older major: 1.0 stored materials in CRNR and RECT */
+  work[8] = (uint8_t)(TLV_VERSION_MAJOR - 1); /* an older major: 2.0 had no override flag, 1.0 stored materials in CRNR and RECT */
   expect_refused(work, size, TLV_ERR_VERSION, "the previous major version");
+  {
+    TlvLevel old_lv;
+    TlvError old_err;
+    char expect[32];
+    snprintf(expect, sizeof expect, "format version %u.%u", TLV_VERSION_MAJOR - 1, TLV_VERSION_MINOR);
+    CHECK(tlv_open(work, size, 0, &old_lv, &old_err) == TLV_ERR_VERSION && old_err.offset == 8);
+    CHECK_MSG(strstr(old_err.message, expect) != NULL, "the refusal names the file's version: %s", old_err.message);
+  }
   memcpy(work, data, size);
   work[0] = 'P';
   expect_refused(work, size, TLV_ERR_MAGIC, "bad magic");

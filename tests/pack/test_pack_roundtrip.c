@@ -8,6 +8,7 @@
 #include "pack_fixture.h"
 #include "tessera/pack.h"
 #include "tlv_reader.h"
+#include "tlv_reseal.h"
 
 static void open_ok(const uint8_t *data, size_t size, TlvLevel *lv) {
   TlvError e;
@@ -106,6 +107,137 @@ static void wide_palette_uses_16_bit_cells(void) {
       found16 = layer.cell_width == 2 && layer.palette_count == 1 + 8 * ts->tile_count;
   CHECK(found16);
   pack_check_level(p, level, &lv);
+  tess_free(data);
+  tess_project_destroy(p);
+}
+
+/* Materials painted over traced tiles do not widen the collision grid: the
+ * grid's entries hold the shapes (each traced tile with its flips) and the
+ * material layer, already in the file, gives the painted material. Every
+ * traced tile of a tileset in all 8 flips (96 shapes) under 4 painted
+ * materials and none would need 480 entries, and so 16-bit cells, if each
+ * entry also carried the material. */
+static void painted_materials_keep_the_grid_at_8_bits(void) {
+  PackFixtureSpec spec;
+  pack_fixture_spec_default(&spec);
+  spec.width = 64;
+  spec.height = 60;
+  spec.tile_layers = 1;
+  TessProject *p = pack_fixture_project(5, &spec);
+  CHECK(p != NULL);
+  if (!p) return;
+  TessLevel *level = p->levels[0];
+  const TessLayer *ground = NULL;
+  for (uint32_t i = 0; i < level->layer_count; i++)
+    if (level->layers[i]->props.kind == TESS_LAYER_TILES && level->layers[i]->props.collides) ground = level->layers[i];
+  CHECK(ground != NULL && p->material_count == 4);
+  if (!ground) {
+    tess_project_destroy(p);
+    return;
+  }
+  const TessTileset *ts = p->tilesets[0];
+  uint32_t traced[64], nt = 0;
+  for (uint32_t t = 0; t < ts->tile_count && nt < 64; t++)
+    if (ts->tiles[t].collision == TESS_TILE_COLLISION_TRACED) traced[nt++] = t;
+  CHECK(nt * 8 > 51 && nt * 8 < 200);
+  static uint32_t cells[64 * 60];
+  for (uint32_t k = 0; k < 64 * 60; k++) {
+    uint32_t shape = (k * 7 + k / 64) % (nt * 8); /* every shape in every band */
+    cells[k] = TESS_CELL_MAKE(ts->id, traced[shape % nt], (shape / nt) << 29);
+  }
+  TessError err;
+  CHECK_OK(tess_edit_set_cells(p, level->id, ground->props.id, 0, 0, 64, 60, cells, 0, &err), &err);
+  CHECK_OK(tess_edit_paint_material(p, level->id, 0, 0, 64, 60, 0, 0, &err), &err); /* no paint left from the fixture */
+  for (uint32_t m = 0; m < 4; m++) /* bands 1..4 painted, band 0 not */
+    CHECK_OK(tess_edit_paint_material(p, level->id, 0, (int32_t)(12 * (m + 1)), 64, 12, p->materials[m].id, 0, &err), &err);
+  uint8_t *data = NULL;
+  size_t size = 0;
+  CHECK_OK(tess_pack_write(p, level, NULL, &data, &size, &err), &err);
+  TlvLevel lv;
+  open_ok(data, size, &lv);
+  /* What an entry per (shape, material) would have needed. */
+  {
+    uint8_t *seen = tess_calloc((size_t)lv.collision_palette.count * (lv.materials.count + 1), 1);
+    uint32_t pairs = 0, overridden = 0;
+    for (uint32_t y = 0; y < 60; y++)
+      for (uint32_t x = 0; x < 64; x++) {
+        TlvCollisionEntry e;
+        CHECK(tlv_collision_cell(&lv, x, y, &e));
+        uint32_t idx = ((const uint8_t *)lv.collision_grid.data)[y * 64 + x];
+        uint8_t *s = &seen[(size_t)idx * (lv.materials.count + 1) + e.material];
+        pairs += !*s;
+        *s = 1;
+        TlvCollisionEntry own;
+        CHECK(tlv_collision_entry(&lv, idx, &own));
+        overridden += own.material != e.material;
+      }
+    tess_free(seen);
+    printf("  %u collision entries for %u (shape, material) pairs; %u cells take the painted material\n",
+           lv.collision_palette.count, pairs, overridden);
+    CHECK(pairs > 255 && overridden > 0);
+  }
+  CHECK_MSG(lv.collision_grid.stride == 1 && lv.collision_palette.count <= 256, "grid of %u bytes per cell, %u entries",
+            lv.collision_grid.stride, lv.collision_palette.count);
+  CHECK(lv.material_cells != NULL);
+  pack_check_level(p, level, &lv);
+  tess_free(data);
+  tess_project_destroy(p);
+}
+
+/* Where the material layer's value is not the cell's material by the rule
+ * (the reader would take it), the cell gets an entry of its own material
+ * without the override flag, so the file still equals the scene whatever
+ * the level holds. The level refuses unknown materials in its material
+ * layer, so this writes a file by hand-editing one: the flag cleared on an
+ * entry that does not need it must change nothing, and set on an entry
+ * whose cells are painted with another material it must change them. */
+static void the_override_flag_decides_the_material(void) {
+  PackFixtureSpec spec;
+  pack_fixture_spec_default(&spec);
+  spec.width = 16;
+  spec.height = 8;
+  spec.tile_layers = 1;
+  TessProject *p = pack_fixture_project(6, &spec);
+  CHECK(p != NULL);
+  if (!p) return;
+  TessLevel *level = p->levels[0];
+  TessError err;
+  CHECK_OK(tess_edit_paint_material(p, level->id, 0, 0, 16, 8, 0, 0, &err), &err); /* the fixture's paint cleared */
+  CHECK_OK(tess_edit_paint_material(p, level->id, 0, 0, 8, 8, p->materials[2].id, 0, &err), &err);
+  uint8_t *data = NULL;
+  size_t size = 0;
+  CHECK_OK(tess_pack_write(p, level, NULL, &data, &size, &err), &err);
+  TlvLevel lv;
+  open_ok(data, size, &lv);
+  pack_check_level(p, level, &lv);
+  uint32_t painted = 0, unpainted = 0;
+  for (uint32_t y = 0; y < 8; y++)
+    for (uint32_t x = 0; x < 16; x++) {
+      TlvCollisionEntry cell, own;
+      uint32_t idx = ((const uint8_t *)lv.collision_grid.data)[y * 16 + x];
+      CHECK(tlv_collision_cell(&lv, x, y, &cell) && tlv_collision_entry(&lv, idx, &own));
+      CHECK(own.flags == TLV_COLLISION_OVERRIDE); /* the rule holds everywhere in a level made by the editor */
+      if (x < 8) { /* painted: the layer's material whatever the entry holds */
+        CHECK(cell.material == 3);
+        painted += own.material != 3;
+      } else {
+        CHECK(cell.material == own.material);
+        unpainted++;
+      }
+    }
+  CHECK(painted > 0 && unpainted > 0);
+  /* Without the flag, an entry's own material is the cell's, painted or not. */
+  uint8_t *flags0 = (uint8_t *)data + lv.collision_palette.offset + 10;
+  for (uint32_t k = 0; k < lv.collision_palette.count; k++) flags0[(size_t)k * lv.collision_palette.stride] = 0;
+  tlv_reseal(data, size);
+  open_ok(data, size, &lv);
+  for (uint32_t y = 0; y < 8; y++)
+    for (uint32_t x = 0; x < 16; x++) {
+      TlvCollisionEntry cell, own;
+      uint32_t idx = ((const uint8_t *)lv.collision_grid.data)[y * 16 + x];
+      CHECK(tlv_collision_cell(&lv, x, y, &cell) && tlv_collision_entry(&lv, idx, &own));
+      CHECK(cell.material == own.material && cell.flags == 0);
+    }
   tess_free(data);
   tess_project_destroy(p);
 }
@@ -276,5 +408,6 @@ static void project_from_pack_keeps_the_level(void) {
   tess_project_destroy(p);
 }
 
-TESS_TEST_MAIN(TEST(random_levels_round_trip), TEST(project_from_pack_keeps_the_level), TEST(wide_palette_uses_16_bit_cells), TEST(empty_layers_use_8_bit_cells),
+TESS_TEST_MAIN(TEST(random_levels_round_trip), TEST(project_from_pack_keeps_the_level), TEST(wide_palette_uses_16_bit_cells), TEST(painted_materials_keep_the_grid_at_8_bits),
+               TEST(the_override_flag_decides_the_material), TEST(empty_layers_use_8_bit_cells),
                TEST(output_is_byte_identical_on_any_thread), TEST(embedded_images_are_in_the_blob))
