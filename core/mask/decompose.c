@@ -33,6 +33,7 @@ static bool on_open_segment(TessDVec2 a, TessDVec2 b, TessDVec2 c) {
 typedef struct HoleRef {
   uint32_t first, count; /* in w->poly */
   double max_x;
+  double box[4]; /* min x, min y, max x, max y */
 } HoleRef;
 
 static int compare_holes(const void *a, const void *b) {
@@ -46,16 +47,29 @@ static bool bridge_clear(const MaskWork *w, TessDVec2 m, TessDVec2 v, const Hole
   const TessDVec2 *P = w->poly.data;
   const uint32_t *ring = w->ring.data;
   size_t n = w->ring.count;
+  /* An edge can only cross m-v, or have its first end on it, when its
+   * bounding box meets m-v's (widened by far more than on_open_segment's
+   * slack): the cheap test first. */
+  const double slack = 1e-6 * (1.0 + fabs(m.x) + fabs(m.y) + fabs(v.x) + fabs(v.y));
+  const double x0 = mask_min(m.x, v.x) - slack, x1 = mask_max(m.x, v.x) + slack;
+  const double y0 = mask_min(m.y, v.y) - slack, y1 = mask_max(m.y, v.y) + slack;
+#define EDGE_AWAY(a, b) \
+  (mask_max((a).x, (b).x) < x0 || mask_min((a).x, (b).x) > x1 || mask_max((a).y, (b).y) < y0 || mask_min((a).y, (b).y) > y1)
   for (size_t i = 0; i < n; i++) {
-    TessDVec2 a = P[ring[i]], b = P[ring[(i + 1) % n]];
+    TessDVec2 a = P[ring[i]], b = P[ring[i + 1 < n ? i + 1 : 0]];
+    if (EDGE_AWAY(a, b)) continue;
     if (segments_cross(m, v, a, b) || on_open_segment(m, v, a)) return false;
   }
   for (uint32_t h = from; h < hole_count; h++) {
+    const double *hb = holes[h].box;
+    if (hb[2] < x0 || hb[0] > x1 || hb[3] < y0 || hb[1] > y1) continue;
     for (uint32_t i = 0; i < holes[h].count; i++) {
-      TessDVec2 a = P[holes[h].first + i], b = P[holes[h].first + (i + 1) % holes[h].count];
+      TessDVec2 a = P[holes[h].first + i], b = P[holes[h].first + (i + 1 < holes[h].count ? i + 1 : 0)];
+      if (EDGE_AWAY(a, b)) continue;
       if (segments_cross(m, v, a, b) || on_open_segment(m, v, a)) return false;
     }
   }
+#undef EDGE_AWAY
   return true;
 }
 
@@ -112,25 +126,35 @@ static bool bridge_holes(MaskWork *w, HoleRef *holes, uint32_t hole_count) {
     uint32_t midx = holes[h].first + mi;
     TessDVec2 m = P[midx];
     size_t n = w->ring.count;
-    Cand *cand = tess_alloc(sizeof *cand * n);
-    if (!cand) return false;
+    /* The nearest vertex (the earlier on a tie, as the heap pops them)
+     * nearly always makes a clear bridge: try it before building the heap. */
+    Cand near = {INFINITY, 0};
     for (size_t i = 0; i < n; i++) {
       TessDVec2 d = tess_d2_sub(P[w->ring.data[i]], m);
-      cand[i].d2 = tess_d2_dot(d, d);
-      cand[i].pos = (uint32_t)i;
+      Cand c = {tess_d2_dot(d, d), (uint32_t)i};
+      if (cand_before(c, near)) near = c;
     }
-    for (size_t i = n / 2; i-- > 0;) cand_sift_down(cand, n, i);
-    uint32_t pos = cand[0].pos; /* fallback: the nearest vertex */
-    for (size_t left = n; left > 0;) {
-      Cand c = cand[0];
-      if (bridge_enters(w, c.pos, m) && bridge_clear(w, m, P[w->ring.data[c.pos]], holes, h, hole_count)) {
-        pos = c.pos;
-        break;
+    uint32_t pos = near.pos; /* fallback: the nearest vertex */
+    if (!bridge_enters(w, near.pos, m) || !bridge_clear(w, m, P[w->ring.data[near.pos]], holes, h, hole_count)) {
+      Cand *cand = tess_alloc(sizeof *cand * n);
+      if (!cand) return false;
+      for (size_t i = 0; i < n; i++) {
+        TessDVec2 d = tess_d2_sub(P[w->ring.data[i]], m);
+        cand[i].d2 = tess_d2_dot(d, d);
+        cand[i].pos = (uint32_t)i;
       }
-      cand[0] = cand[--left];
-      if (left) cand_sift_down(cand, left, 0);
+      for (size_t i = n / 2; i-- > 0;) cand_sift_down(cand, n, i);
+      for (size_t left = n; left > 0;) {
+        Cand c = cand[0];
+        if (bridge_enters(w, c.pos, m) && bridge_clear(w, m, P[w->ring.data[c.pos]], holes, h, hole_count)) {
+          pos = c.pos;
+          break;
+        }
+        cand[0] = cand[--left];
+        if (left) cand_sift_down(cand, left, 0);
+      }
+      tess_free(cand);
     }
-    tess_free(cand);
     /* ring: ... v, m, h1, ..., m, v, ... */
     uint32_t extra = holes[h].count + 2;
     if (!TESS_ARRAY_RESERVE(&w->ring, n + extra)) return false;
@@ -146,18 +170,115 @@ static bool bridge_holes(MaskWork *w, HoleRef *holes, uint32_t hole_count) {
 
 /* ---- Ear clipping ----------------------------------------------------- */
 
+/* A vertex of the ring is an ear when its triangle turns left and no other
+ * ring point lies inside it (or on the closing diagonal). Testing every
+ * ring point makes clipping quadratic: a plate with a few dozen holes
+ * bridged in has hundreds of ring points. Above ZORDER_MIN points, the
+ * ring positions are also kept in z-order (Morton order of their
+ * quantised coordinates, as earcut does): every point inside the
+ * triangle's bounding box has a z-code between those of the box's corners,
+ * so only that stretch of the z-ordered list is walked. The test is the
+ * same, on the same points that can lie in the triangle, so the
+ * triangulation is the same as with the full scan. */
+#define ZORDER_MIN 64u
+#define ZNONE UINT32_MAX
+
+typedef struct ZFrame {
+  double minx, miny, inv; /* quantisation: (x - minx) * inv in [0, 65535] */
+} ZFrame;
+
+static uint32_t spread_bits(uint32_t v) { /* 16 bits to the even bits of 32 */
+  v = (v | (v << 8)) & 0x00FF00FFu;
+  v = (v | (v << 4)) & 0x0F0F0F0Fu;
+  v = (v | (v << 2)) & 0x33333333u;
+  v = (v | (v << 1)) & 0x55555555u;
+  return v;
+}
+
+static uint32_t quantise(double v) { return v <= 0.0 ? 0u : v >= 65535.0 ? 65535u : (uint32_t)v; }
+
+/* Monotone in x and in y: a point in a box has a z-code between the box corners'. */
+static uint32_t zorder(const ZFrame *f, TessDVec2 p) {
+  return spread_bits(quantise((p.x - f->minx) * f->inv)) | (spread_bits(quantise((p.y - f->miny) * f->inv)) << 1);
+}
+
+static bool blocks_ear(TessDVec2 a, TessDVec2 b, TessDVec2 c, TessDVec2 p) {
+  if (same_point(p, a) || same_point(p, b) || same_point(p, c)) return false;
+  return tess_d2_orient(a, b, p) > 0 && tess_d2_orient(b, c, p) > 0 && tess_d2_orient(c, a, p) >= 0;
+}
+
 static bool is_ear(const MaskWork *w, uint32_t i) {
   const TessDVec2 *P = w->poly.data;
   const uint32_t *ring = w->ring.data, *prev = w->prev.data, *next = w->next.data;
   uint32_t ip = prev[i], in = next[i];
   TessDVec2 a = P[ring[ip]], b = P[ring[i]], c = P[ring[in]];
   if (tess_d2_orient(a, b, c) <= EPS_AREA) return false;
-  for (uint32_t j = next[in]; j != ip; j = next[j]) {
-    TessDVec2 p = P[ring[j]];
-    if (same_point(p, a) || same_point(p, b) || same_point(p, c)) continue;
-    if (tess_d2_orient(a, b, p) > 0 && tess_d2_orient(b, c, p) > 0 && tess_d2_orient(c, a, p) >= 0) return false;
+  for (uint32_t j = next[in]; j != ip; j = next[j])
+    if (blocks_ear(a, b, c, P[ring[j]])) return false;
+  return true;
+}
+
+/* is_ear through the z-ordered list (zprev/znext over the live positions). */
+static bool is_ear_z(const MaskWork *w, const ZFrame *f, uint32_t i) {
+  const TessDVec2 *P = w->poly.data;
+  const uint32_t *ring = w->ring.data, *zc = w->zcode.data, *zp = w->zprev.data, *zn = w->znext.data;
+  uint32_t ip = w->prev.data[i], in = w->next.data[i];
+  TessDVec2 a = P[ring[ip]], b = P[ring[i]], c = P[ring[in]];
+  if (tess_d2_orient(a, b, c) <= EPS_AREA) return false;
+  double x0 = mask_min(a.x, mask_min(b.x, c.x)), x1 = mask_max(a.x, mask_max(b.x, c.x));
+  double y0 = mask_min(a.y, mask_min(b.y, c.y)), y1 = mask_max(a.y, mask_max(b.y, c.y));
+  uint32_t zlo = zorder(f, tess_d2(x0, y0)), zhi = zorder(f, tess_d2(x1, y1));
+  /* b is a corner of the box, so the stretch [zlo, zhi] runs through i. */
+  for (int dir = 0; dir < 2; dir++) {
+    for (uint32_t j = dir ? zp[i] : zn[i]; j != ZNONE; j = dir ? zp[j] : zn[j]) {
+      if (dir ? zc[j] < zlo : zc[j] > zhi) break;
+      if (j == ip || j == in) continue;
+      TessDVec2 p = P[ring[j]];
+      if (p.x < x0 || p.x > x1 || p.y < y0 || p.y > y1) continue;
+      if (blocks_ear(a, b, c, p)) return false;
+    }
   }
   return true;
+}
+
+/* Builds the z-ordered list of ring positions 0..n). */
+static bool zorder_build(MaskWork *w, uint32_t n, ZFrame *f) {
+  if (!TESS_ARRAY_RESERVE(&w->zcode, n) || !TESS_ARRAY_RESERVE(&w->zprev, n) || !TESS_ARRAY_RESERVE(&w->znext, n) ||
+      !TESS_ARRAY_RESERVE(&w->edges, 2 * (size_t)n) || !TESS_ARRAY_RESERVE(&w->sort_tmp, 2 * (size_t)n))
+    return false;
+  const TessDVec2 *P = w->poly.data;
+  const uint32_t *ring = w->ring.data;
+  double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
+  for (uint32_t i = 0; i < n; i++) {
+    TessDVec2 p = P[ring[i]];
+    minx = mask_min(minx, p.x);
+    maxx = mask_max(maxx, p.x);
+    miny = mask_min(miny, p.y);
+    maxy = mask_max(maxy, p.y);
+  }
+  double size = mask_max(maxx - minx, maxy - miny);
+  f->minx = minx;
+  f->miny = miny;
+  f->inv = size > 0.0 ? 65535.0 / size : 0.0;
+  uint64_t *kv = w->edges.data;
+  for (uint32_t i = 0; i < n; i++) {
+    w->zcode.data[i] = zorder(f, P[ring[i]]);
+    kv[2 * i] = w->zcode.data[i];
+    kv[2 * i + 1] = i;
+  }
+  mask_sort_pairs(kv, w->sort_tmp.data, n);
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t i = (uint32_t)kv[2 * k + 1];
+    w->zprev.data[i] = k ? (uint32_t)kv[2 * (k - 1) + 1] : ZNONE;
+    w->znext.data[i] = k + 1 < n ? (uint32_t)kv[2 * (k + 1) + 1] : ZNONE;
+  }
+  return true;
+}
+
+static void zorder_remove(MaskWork *w, uint32_t i) {
+  uint32_t p = w->zprev.data[i], n = w->znext.data[i];
+  if (p != ZNONE) w->znext.data[p] = n;
+  if (n != ZNONE) w->zprev.data[n] = p;
 }
 
 static bool triangulate(MaskWork *w) {
@@ -168,6 +289,9 @@ static bool triangulate(MaskWork *w) {
     w->prev.data[i] = (i + n - 1) % n;
     w->next.data[i] = (i + 1) % n;
   }
+  ZFrame frame;
+  bool hashed = n > ZORDER_MIN;
+  if (hashed && !zorder_build(w, n, &frame)) return false;
   const TessDVec2 *P = w->poly.data;
   uint32_t *prev = w->prev.data, *next = w->next.data;
   const uint32_t *ring = w->ring.data;
@@ -178,7 +302,7 @@ static bool triangulate(MaskWork *w) {
     bool clip = false, emit = false;
     if (fabs(o) <= EPS_AREA) {
       clip = true; /* straight vertex or zero-width spike: drop it */
-    } else if (is_ear(w, cur)) {
+    } else if (hashed ? is_ear_z(w, &frame, cur) : is_ear(w, cur)) {
       clip = emit = true;
     } else if (misses > left) {
       /* No ear in a full turn: the outline touches itself. Clip the most
@@ -205,6 +329,7 @@ static bool triangulate(MaskWork *w) {
       }
       next[ip] = in;
       prev[in] = ip;
+      if (hashed) zorder_remove(w, cur);
       left--;
       misses = 0;
       cur = ip;
@@ -241,14 +366,12 @@ typedef struct Diag {
   uint32_t a, b;     /* triangles on either side */
 } Diag;
 
-static int compare_diag(const void *x, const void *y) {
-  const Diag *a = x, *b = y;
-  return a->len2 > b->len2 ? -1 : a->len2 < b->len2 ? 1 : 0;
-}
-
-static int compare_edge(const void *x, const void *y) {
-  const uint64_t *a = x, *b = y;
-  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+/* Sort key putting longer diagonals first: the bits of a double >= 0
+ * order like the number, so their complement orders it downwards. */
+static uint64_t longer_first(double len2) {
+  uint64_t bits;
+  memcpy(&bits, &len2, sizeof bits);
+  return ~bits;
 }
 
 /* Tries to merge piece q into piece p across u->v (in p) / v->u (in q). */
@@ -295,7 +418,8 @@ static bool try_merge(MaskWork *w, uint32_t p, uint32_t q, uint32_t u, uint32_t 
 static bool merge_pieces(MaskWork *w, uint32_t max_n) {
   uint32_t nt = (uint32_t)(w->tri.count / 3);
   if (!TESS_ARRAY_RESERVE(&w->piece_idx, (size_t)nt * PSTRIDE) || !TESS_ARRAY_RESERVE(&w->piece_len, nt) ||
-      !TESS_ARRAY_RESERVE(&w->owner, nt) || !TESS_ARRAY_RESERVE(&w->edges, (size_t)nt * 3 * 2))
+      !TESS_ARRAY_RESERVE(&w->owner, nt) || !TESS_ARRAY_RESERVE(&w->edges, (size_t)nt * 3 * 2) ||
+      !TESS_ARRAY_RESERVE(&w->sort_tmp, (size_t)nt * 3 * 2))
     return false;
   for (uint32_t t = 0; t < nt; t++) {
     memcpy(w->piece_idx.data + (size_t)t * PSTRIDE, w->tri.data + 3 * t, 3 * sizeof(uint32_t));
@@ -313,7 +437,7 @@ static bool merge_pieces(MaskWork *w, uint32_t max_n) {
       e[2 * ne + 1] = ((uint64_t)t << 1) | (u < v ? 0u : 1u);
       ne++;
     }
-  qsort(e, ne, 2 * sizeof(uint64_t), compare_edge);
+  mask_sort_pairs(e, w->sort_tmp.data, ne);
   Diag *diags = tess_alloc(sizeof *diags * (ne / 2 + 1));
   if (!diags) return false;
   uint32_t nd = 0;
@@ -332,11 +456,18 @@ static bool merge_pieces(MaskWork *w, uint32_t max_n) {
     diags[nd++] = d;
     i++;
   }
-  qsort(diags, nd, sizeof *diags, compare_diag);
+  /* The edge records are no longer needed: their room takes the order. */
+  uint64_t *order = w->edges.data;
   for (uint32_t i = 0; i < nd; i++) {
-    uint32_t p = owner_find(w->owner.data, diags[i].a), q = owner_find(w->owner.data, diags[i].b);
+    order[2 * i] = longer_first(diags[i].len2);
+    order[2 * i + 1] = i;
+  }
+  mask_sort_pairs(order, w->sort_tmp.data, nd);
+  for (uint32_t k = 0; k < nd; k++) {
+    const Diag *d = &diags[order[2 * k + 1]];
+    uint32_t p = owner_find(w->owner.data, d->a), q = owner_find(w->owner.data, d->b);
     if (p == q) continue;
-    try_merge(w, p, q, diags[i].u, diags[i].v, max_n);
+    try_merge(w, p, q, d->u, d->v, max_n);
   }
   tess_free(diags);
   return true;
@@ -405,10 +536,14 @@ TessResult mask_decompose(MaskWork *w, uint32_t max_n, bool largest_only, TessEr
       uint32_t hn = ss[hl + 1] - ss[hl];
       /* A hole the simplification closed up (or turned inside out) is dropped: the pieces cover it. */
       if (hn < 3 || tess_poly_signed_area(w->simple.data + ss[hl], hn) >= -EPS_AREA) continue;
-      HoleRef ref = {(uint32_t)w->poly.count, hn, -INFINITY};
+      HoleRef ref = {(uint32_t)w->poly.count, hn, -INFINITY, {INFINITY, INFINITY, -INFINITY, -INFINITY}};
       for (uint32_t i = 0; i < hn; i++) {
         TessDVec2 p = w->simple.data[ss[hl] + i];
         if (p.x > ref.max_x) ref.max_x = p.x;
+        ref.box[0] = mask_min(ref.box[0], p.x);
+        ref.box[1] = mask_min(ref.box[1], p.y);
+        ref.box[2] = mask_max(ref.box[2], p.x);
+        ref.box[3] = mask_max(ref.box[3], p.y);
         if (!TESS_ARRAY_PUSH(&w->poly, p)) goto nomem_holes;
       }
       if (!TESS_ARRAY_PUSH(&holes, ref)) goto nomem_holes;
@@ -425,94 +560,4 @@ nomem_holes:
   TESS_ARRAY_FREE(&holes);
 nomem:
   return tess_error_set(err, TESS_ERR_NOMEM, "", "out of memory decomposing the outline");
-}
-
-/* ---- Coverage --------------------------------------------------------------- */
-
-/* The part of convex v[0..n) with x (axis 0) or y (axis 1) in [lo, hi]
- * (out has room for n + 2, tmp for n + 1): one pass per side, none when
- * every vertex is already on the inner side. */
-static uint32_t clip_band(const TessDVec2 *v, uint32_t n, int axis, double lo, double hi, TessDVec2 *tmp,
-                          TessDVec2 *out) {
-  const TessDVec2 *in = v;
-  for (int side = 0; side < 2; side++) {
-    double lim = side ? hi : lo, sign = side ? -1.0 : 1.0;
-    TessDVec2 *dst = side ? out : tmp;
-    bool all = true;
-    for (uint32_t i = 0; i < n && all; i++) all = sign * ((axis ? in[i].y : in[i].x) - lim) >= 0.0;
-    if (all) {
-      if (in != dst) memcpy(dst, in, sizeof *dst * n);
-      in = dst;
-      continue;
-    }
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n; i++) {
-      TessDVec2 a = in[i], b = in[i + 1 < n ? i + 1 : 0];
-      double da = sign * ((axis ? a.y : a.x) - lim), db = sign * ((axis ? b.y : b.x) - lim);
-      if (da >= 0.0) dst[m++] = a;
-      if ((da >= 0.0) != (db >= 0.0)) {
-        double t = da / (da - db);
-        dst[m++] = tess_d2(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y));
-      }
-    }
-    in = dst;
-    n = m;
-    if (n < 3) return 0;
-  }
-  return n;
-}
-
-double mask_covered_area(MaskWork *w) {
-  const MaskScan *s = &w->scan;
-  if (!TESS_ARRAY_RESERVE(&w->run_cover, s->run_count ? s->run_count : 1)) return 0.0;
-  double *cover = w->run_cover.data;
-  for (size_t i = 0; i < s->run_count; i++) cover[i] = 0.0;
-  uint32_t np = (uint32_t)w->out_start.count - 1;
-  for (uint32_t p = 0; p < np; p++) {
-    const TessDVec2 *v = w->out_v.data + w->out_start.data[p];
-    uint32_t n = w->out_start.data[p + 1] - w->out_start.data[p];
-    double minx = v[0].x, maxx = v[0].x, miny = v[0].y, maxy = v[0].y;
-    for (uint32_t k = 1; k < n; k++) {
-      minx = fmin(minx, v[k].x); maxx = fmax(maxx, v[k].x);
-      miny = fmin(miny, v[k].y); maxy = fmax(maxy, v[k].y);
-    }
-    TessDVec2 slice[TESS_MASK_MAX_VERTICES + 4], tmp[TESS_MASK_MAX_VERTICES + 4], part[TESS_MASK_MAX_VERTICES + 8];
-    double fy0 = floor(miny), fy1 = ceil(maxy);
-    if (fy0 < 0) fy0 = 0;
-    if (fy1 > s->height) fy1 = s->height;
-    for (uint32_t y = (uint32_t)fy0; y < (uint32_t)fy1; y++) {
-      /* Runs are sorted along the row: find the first that reaches minx. */
-      uint32_t lo = s->row_start[y], hi = s->row_start[y + 1];
-      while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (s->runs[mid].x1 <= minx) lo = mid + 1;
-        else hi = mid;
-      }
-      if (lo >= s->row_start[y + 1] || s->runs[lo].x0 >= maxx) continue;
-      /* The piece's slice of this row, once; then per run only the slice's
-       * part in the run (all of it when the run spans the slice, the usual
-       * case). */
-      uint32_t qn = clip_band(v, n, 1, y, y + 1.0, tmp, slice);
-      if (qn < 3) continue;
-      double qa = fabs(tess_poly_signed_area(slice, qn)), qx0 = slice[0].x, qx1 = slice[0].x;
-      for (uint32_t k = 1; k < qn; k++) {
-        qx0 = fmin(qx0, slice[k].x);
-        qx1 = fmax(qx1, slice[k].x);
-      }
-      for (uint32_t r = lo; r < s->row_start[y + 1] && s->runs[r].x0 < qx1; r++) {
-        if (s->runs[r].x1 <= qx0) continue;
-        if (s->runs[r].x0 <= qx0 && s->runs[r].x1 >= qx1) cover[r] += qa;
-        else {
-          uint32_t pn = clip_band(slice, qn, 0, s->runs[r].x0, s->runs[r].x1, tmp, part);
-          if (pn >= 3) cover[r] += fabs(tess_poly_signed_area(part, pn));
-        }
-      }
-    }
-  }
-  double covered = 0.0;
-  for (size_t i = 0; i < s->run_count; i++) {
-    double len = s->runs[i].x1 - s->runs[i].x0;
-    covered += cover[i] < len ? cover[i] : len;
-  }
-  return covered;
 }

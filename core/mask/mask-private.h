@@ -61,7 +61,10 @@ typedef struct MaskWork {
   TESS_ARRAY(uint32_t) piece_idx;   /* pieces as index lists, fixed stride */
   TESS_ARRAY(uint32_t) piece_len;
   TESS_ARRAY(uint32_t) owner;
-  TESS_ARRAY(uint64_t) edges;
+  TESS_ARRAY(uint64_t) edges;      /* (key, value) pairs for mask_sort_pairs */
+  TESS_ARRAY(uint64_t) sort_tmp;
+  TESS_ARRAY(uint32_t) zcode;       /* per ring position: z-order of its point (ear clipping) */
+  TESS_ARRAY(uint32_t) zprev, znext;
   TESS_ARRAY(double) run_cover;
   TESS_ARRAY(int32_t) hole_link;    /* per loop: first hole of an island, next hole */
   /* exact hull of each island (clip.c) */
@@ -95,6 +98,14 @@ TessResult mask_pieces_split(MaskWork *w, double tolerance, uint32_t max_vertice
 double mask_covered_area(MaskWork *w);
 /* The whole chain for one image into w (scan with runs included). */
 TessResult mask_pieces_work(MaskWork *w, TessImageView img, const TessMaskSettings *s, TessError *err);
+
+/* min and max without fmin's NaN rules (which keep it a library call in hot loops). */
+static inline double mask_min(double a, double b) { return a < b ? a : b; }
+static inline double mask_max(double a, double b) { return a > b ? a : b; }
+
+/* Stable sort of n (key, value) pairs kv[2i], kv[2i + 1] by key, ascending;
+ * tmp has room for 2n values. */
+void mask_sort_pairs(uint64_t *kv, uint64_t *tmp, size_t n);
 
 /* Exact hull of each island's pixels (into w->hull_v / w->hull_start, by
  * outer loop), from the scan's runs and w->run_island: linear in the runs. */

@@ -329,11 +329,19 @@ TessResult mask_trace_outline(MaskWork *w, double tolerance, TessError *err) {
   }
   for (size_t i = 0; i < nr; i++) comp_pixels.data[uf_find(parent, (uint32_t)i)] += s->runs[i].x1 - s->runs[i].x0;
   for (uint32_t y = 0; y < s->height; y++) {
-    const uint8_t *above = w->grid + (size_t)y * gw + 1;
     uint8_t *row = w->grid + (size_t)(y + 1) * gw + 1;
+    /* Top edges are where the row above is transparent: the parts of each
+     * run that no run of the row above covers (walked along with them), so
+     * the work follows the outline's length, not the opaque area. */
+    uint32_t a = y ? s->row_start[y - 1] : 0, ae = y ? s->row_start[y] : 0;
     for (uint32_t r = s->row_start[y]; r < s->row_start[y + 1]; r++) {
       for (uint32_t x = s->runs[r].x0; x < s->runs[r].x1; x++) {
-        if ((above[x] & PIX_OPAQUE) || (row[x] & 2u)) continue;
+        while (a < ae && s->runs[a].x1 <= x) a++;
+        if (a < ae && s->runs[a].x0 <= x) {
+          x = s->runs[a].x1 - 1; /* covered from above up to there */
+          continue;
+        }
+        if (row[x] & 2u) continue;
         uint32_t loop = (uint32_t)w->loop_start.count;
         if (!TESS_ARRAY_PUSH(&w->loop_start, (uint32_t)w->points.count)) goto nomem_loops;
         if (!trace_loop(w, gw, x + 1, y + 1)) goto nomem_loops;

@@ -43,6 +43,10 @@ void mask_work_free(MaskWork *w) {
   TESS_ARRAY_FREE(&w->piece_len);
   TESS_ARRAY_FREE(&w->owner);
   TESS_ARRAY_FREE(&w->edges);
+  TESS_ARRAY_FREE(&w->sort_tmp);
+  TESS_ARRAY_FREE(&w->zcode);
+  TESS_ARRAY_FREE(&w->zprev);
+  TESS_ARRAY_FREE(&w->znext);
   TESS_ARRAY_FREE(&w->run_cover);
   TESS_ARRAY_FREE(&w->hole_link);
   TESS_ARRAY_FREE(&w->hull_v);

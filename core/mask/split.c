@@ -101,8 +101,13 @@ static bool append_clipped(MaskWork *dst, const MaskWork *sub, Rect r, uint32_t 
   for (uint32_t p = 0; p < np; p++) {
     uint32_t a = sub->out_start.data[p], n = sub->out_start.data[p + 1] - a;
     TessDVec2 moved[TESS_MASK_MAX_VERTICES];
-    for (uint32_t i = 0; i < n; i++) moved[i] = tess_d2(sub->out_v.data[a + i].x + r.x0, sub->out_v.data[a + i].y + r.y0);
-    if (!mask_push_clipped(dst, moved, n, box, 4, max_n)) return false;
+    bool inside = true;
+    for (uint32_t i = 0; i < n; i++) {
+      moved[i] = tess_d2(sub->out_v.data[a + i].x + r.x0, sub->out_v.data[a + i].y + r.y0);
+      inside &= moved[i].x >= r.x0 && moved[i].x <= r.x1 && moved[i].y >= r.y0 && moved[i].y <= r.y1;
+    }
+    /* Inside the box (the usual case) the clip would change nothing. */
+    if (!mask_push_clipped(dst, moved, n, box, inside ? 0 : 4, max_n)) return false;
   }
   return true;
 }
