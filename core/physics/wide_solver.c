@@ -40,7 +40,6 @@
 typedef struct WideHead {
   uint32_t a[LANES], b[LANES]; /* solver states; 0 (the fixed one) in an empty lane */
   uint32_t offset[LANES];      /* the constraint in cbuf, TESS_NULL_INDEX in an empty lane */
-  uint32_t pad[LANES];
   float nx[LANES], ny[LANES], friction[LANES];
   float ma[LANES], ia[LANES], mb[LANES], ib[LANES];
   float bias_rate[LANES], mass_scale[LANES], impulse_scale[LANES]; /* stiffer against a fixed body */
