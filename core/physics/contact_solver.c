@@ -6,6 +6,15 @@
 
 #include "physics_internal.h"
 
+/* The impulse P at the point: -P on body a, +P on body b. */
+static inline void apply_impulse(const ContactPoint *p, TessVec2 P, float ma, float ia, float mb, float ib, TessVec2 *va,
+                                 float *wa, TessVec2 *vb, float *wb) {
+  *va = tess_v2_mul_add(*va, -ma, P);
+  *wa -= ia * tess_v2_cross(p->ra, P);
+  *vb = tess_v2_mul_add(*vb, mb, P);
+  *wb += ib * tess_v2_cross(p->rb, P);
+}
+
 bool phys_contact_prepare(TessWorld *w, Constraint *k) {
   const BodyState *st = w->states;
   const BodyMotion *mo = w->motions;
@@ -104,11 +113,7 @@ void phys_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, 
       }
       p->normal_impulse = new_impulse;
       if (new_impulse > p->max_normal_impulse) p->max_normal_impulse = new_impulse;
-      TessVec2 P = tess_v2_scale(impulse, n);
-      va = tess_v2_mul_add(va, -ma, P);
-      wa -= ia * tess_v2_cross(p->ra, P);
-      vb = tess_v2_mul_add(vb, mb, P);
-      wb += ib * tess_v2_cross(p->rb, P);
+      apply_impulse(p, tess_v2_scale(impulse, n), ma, ia, mb, ib, &va, &wa, &vb, &wb);
     }
     float friction = k->friction;
     for (uint32_t q = 0; q < points; q++) {
@@ -122,11 +127,7 @@ void phys_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, 
       if (new_impulse > max_f) new_impulse = max_f;
       impulse = new_impulse - p->tangent_impulse;
       p->tangent_impulse = new_impulse;
-      TessVec2 P = tess_v2_scale(impulse, t);
-      va = tess_v2_mul_add(va, -ma, P);
-      wa -= ia * tess_v2_cross(p->ra, P);
-      vb = tess_v2_mul_add(vb, mb, P);
-      wb += ib * tess_v2_cross(p->rb, P);
+      apply_impulse(p, tess_v2_scale(impulse, t), ma, ia, mb, ib, &va, &wa, &vb, &wb);
     }
     sa->v = va;
     sa->w = wa;
@@ -163,11 +164,7 @@ void phys_contacts_restitution(TessWorld *w) {
       impulse = new_impulse - p->normal_impulse;
       p->normal_impulse = new_impulse;
       if (new_impulse > p->max_normal_impulse) p->max_normal_impulse = new_impulse;
-      TessVec2 P = tess_v2_scale(impulse, n);
-      va = tess_v2_mul_add(va, -ma, P);
-      wa -= ia * tess_v2_cross(p->ra, P);
-      vb = tess_v2_mul_add(vb, mb, P);
-      wb += ib * tess_v2_cross(p->rb, P);
+      apply_impulse(p, tess_v2_scale(impulse, n), ma, ia, mb, ib, &va, &wa, &vb, &wb);
       if (k->tangential < 1.0f) {
         /* the tangential relative velocity keeps only `tangential` of what it had at the impact */
         dv = tess_v2_sub(tess_v2_add(vb, tess_v2_cross_sv(wb, p->rb)), tess_v2_add(va, tess_v2_cross_sv(wa, p->ra)));
@@ -176,11 +173,7 @@ void phys_contacts_restitution(TessWorld *w) {
         if (fabsf(vt) > fabsf(target) && vt * target >= 0.0f) {
           float j = -p->tangent_mass * (vt - target);
           p->tangent_impulse += j;
-          TessVec2 T = tess_v2_scale(j, t);
-          va = tess_v2_mul_add(va, -ma, T);
-          wa -= ia * tess_v2_cross(p->ra, T);
-          vb = tess_v2_mul_add(vb, mb, T);
-          wb += ib * tess_v2_cross(p->rb, T);
+          apply_impulse(p, tess_v2_scale(j, t), ma, ia, mb, ib, &va, &wa, &vb, &wb);
         }
       }
     }

@@ -26,6 +26,17 @@ static inline KATTR V KFN(splat)(float x) {
 
 static inline KATTR V KFN(select)(VM m, V a, V b) { return (V)((m & (VM)a) | (~m & (VM)b)); }
 
+/* The impulse (px, py) at anchors (ax, ay) of a and (bx, by) of b: -P on a, +P on b. */
+static inline KATTR void KFN(apply)(KFN(Lanes) *A, KFN(Lanes) *B, V ma, V ia, V mb, V ib, V ax, V ay, V bx, V by,
+                                     V px, V py) {
+  A->vx -= ma * px;
+  A->vy -= ma * py;
+  A->w -= ia * (ax * py - ay * px);
+  B->vx += mb * px;
+  B->vy += mb * py;
+  B->w += ib * (bx * py - by * px);
+}
+
 static inline KATTR void KFN(warm_start)(BodyState *st, const WideHead *h, const WidePoint *pts, uint32_t points,
                                           uint32_t lane0) {
   KFN(Lanes) A, B;
@@ -36,13 +47,7 @@ static inline KATTR void KFN(warm_start)(BodyState *st, const WideHead *h, const
   for (uint32_t q = 0; q < points; q++) {
     const WidePoint *p = &pts[q];
     V ni = LD(p->normal_impulse), ti = LD(p->tangent_impulse);
-    V px = ni * nx + ti * tx, py = ni * ny + ti * ty;
-    A.w -= ia * (LD(p->ax) * py - LD(p->ay) * px);
-    A.vx -= ma * px;
-    A.vy -= ma * py;
-    B.w += ib * (LD(p->bx) * py - LD(p->by) * px);
-    B.vx += mb * px;
-    B.vy += mb * py;
+    KFN(apply)(&A, &B, ma, ia, mb, ib, LD(p->ax), LD(p->ay), LD(p->bx), LD(p->by), ni * nx + ti * tx, ni * ny + ti * ty);
   }
   VSCATTER(st, &h->a[lane0], &A);
   VSCATTER(st, &h->b[lane0], &B);
@@ -94,13 +99,7 @@ static inline KATTR void KFN(solve)(BodyState *st, WideHead *h, WidePoint *pts, 
     }
     ST(p->normal_impulse) = total;
     ST(p->max_normal_impulse) = VMAX(LD(p->max_normal_impulse), total);
-    V px = impulse * nx, py = impulse * ny;
-    A.vx -= ma * px;
-    A.vy -= ma * py;
-    A.w -= ia * (ax * py - ay * px);
-    B.vx += mb * px;
-    B.vy += mb * py;
-    B.w += ib * (bx * py - by * px);
+    KFN(apply)(&A, &B, ma, ia, mb, ib, ax, ay, bx, by, impulse * nx, impulse * ny);
   }
   V friction = LD(h->friction);
   for (uint32_t q = 0; q < points; q++) {
@@ -115,13 +114,7 @@ static inline KATTR void KFN(solve)(BodyState *st, WideHead *h, WidePoint *pts, 
     V total = VMIN(VMAX(ti + impulse, -max_f), max_f);
     impulse = total - ti;
     ST(p->tangent_impulse) = total;
-    V px = impulse * tx, py = impulse * ty;
-    A.vx -= ma * px;
-    A.vy -= ma * py;
-    A.w -= ia * (ax * py - ay * px);
-    B.vx += mb * px;
-    B.vy += mb * py;
-    B.w += ib * (bx * py - by * px);
+    KFN(apply)(&A, &B, ma, ia, mb, ib, ax, ay, bx, by, impulse * tx, impulse * ty);
   }
   VSCATTER(st, &h->a[lane0], &A);
   VSCATTER(st, &h->b[lane0], &B);
@@ -163,3 +156,13 @@ static KATTR void KFN(pass)(TessWorld *w, bool solve, float inv_h, bool use_bias
 
 #undef LD
 #undef ST
+/* the parameters, so the next width defines its own */
+#undef V
+#undef VM
+#undef VLANES
+#undef KFN
+#undef KATTR
+#undef VMAX
+#undef VMIN
+#undef VGATHER
+#undef VSCATTER

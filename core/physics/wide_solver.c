@@ -140,15 +140,6 @@ static inline void scatter_4(BodyState *st, const uint32_t idx[4], const Lanes_4
 #endif
 }
 
-#undef V
-#undef VM
-#undef VLANES
-#undef KFN
-#undef KATTR
-#undef VMAX
-#undef VMIN
-#undef VGATHER
-#undef VSCATTER
 
 /* ---- Eight lanes (AVX2) ------------------------------------------------- */
 
@@ -232,15 +223,6 @@ static inline AVX2 void scatter_8(BodyState *st, const uint32_t idx[8], const La
   _mm_store_ps(&st[idx[7]].v.x, _mm256_extractf128_ps(t3, 1));
 }
 
-#undef V
-#undef VM
-#undef VLANES
-#undef KFN
-#undef KATTR
-#undef VMAX
-#undef VMIN
-#undef VGATHER
-#undef VSCATTER
 #endif
 
 bool phys_wide8_available(void) {

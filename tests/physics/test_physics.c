@@ -1134,28 +1134,37 @@ static void one_way_cells_catch_only_from_above(void) {
   test_map_free(&m);
 }
 
+/* Map m with cell (x, y) traced as the one piece `piece` (cell units), applied
+ * to w; *d and *start (free it) stay valid for the caller's further use. */
+static TessResult apply_with_one_traced_cell(TestMap *m, TessWorld *w, uint32_t x, uint32_t y, const TessPolygon *piece,
+                                             TessTileMapDef *d, uint32_t **start, TessError *err) {
+  test_map_set(m, x, y, TESS_MAP_TRACED, 0);
+  uint32_t cells = m->w * m->h, traced = y * m->w + x;
+  *start = calloc((size_t)cells + 1, sizeof(uint32_t));
+  for (uint32_t i = 0; i <= cells; i++) (*start)[i] = i > traced ? 1u : 0u;
+  memset(d, 0, sizeof *d);
+  d->width = m->w;
+  d->height = m->h;
+  d->cell_w = d->cell_h = 1.0f;
+  d->kinds = m->kinds;
+  d->materials = m->materials;
+  d->material_count = m->mat_count;
+  d->material_list = m->mats;
+  d->piece_start = *start;
+  d->pieces = piece;
+  return tess_world_set_tile_map(w, d, err);
+}
+
 static void traced_slope_is_a_ramp(void) {
   /* a 45-degree traced triangle: a ball released on it rolls down to the right */
   TessWorld *w = new_world(tess_v2(0, G));
   TestMap m;
   floor_map(&m, 20, 12, 10, 0.5f, 0.0f);
-  TessTileMapDef d;
-  memset(&d, 0, sizeof d);
-  d.width = m.w;
-  d.height = m.h;
-  d.cell_w = d.cell_h = 1.0f;
-  test_map_set(&m, 5, 9, TESS_MAP_TRACED, 0);
-  uint32_t *start = calloc((size_t)m.w * m.h + 1, sizeof(uint32_t));
-  for (uint32_t i = 0; i <= m.w * m.h; i++) start[i] = i > 9 * m.w + 5 ? 1u : 0u;
   TessPolygon tri = {3, {{0.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}}};
-  d.kinds = m.kinds;
-  d.materials = m.materials;
-  d.material_count = m.mat_count;
-  d.material_list = m.mats;
-  d.piece_start = start;
-  d.pieces = &tri;
+  TessTileMapDef d;
+  uint32_t *start;
   TessError err;
-  CHECK_OK(tess_world_set_tile_map(w, &d, &err), &err);
+  CHECK_OK(apply_with_one_traced_cell(&m, w, 5, 9, &tri, &d, &start, &err), &err);
   TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
   TessBodyId b = add_ball(w, tess_v2(5.3f, 8.7f), 0.2f, &sd);
   step(w, 90);
@@ -1181,23 +1190,11 @@ static void ramp_meets_plateau_and_floor_without_bumps(void) {
   TestMap m;
   floor_map(&m, 40, 14, 10, 0.6f, 0.0f);
   for (uint32_t x = 0; x < 10; x++) test_map_set(&m, x, 9, TESS_MAP_FULL, 0);
-  test_map_set(&m, 10, 9, TESS_MAP_TRACED, 0);
-  uint32_t *start = calloc((size_t)m.w * m.h + 1, sizeof(uint32_t));
-  for (uint32_t i = 0; i <= m.w * m.h; i++) start[i] = i > 9 * m.w + 10 ? 1u : 0u;
   TessPolygon tri = {3, {{0.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}}}; /* down to the right */
   TessTileMapDef d;
-  memset(&d, 0, sizeof d);
-  d.width = m.w;
-  d.height = m.h;
-  d.cell_w = d.cell_h = 1.0f;
-  d.kinds = m.kinds;
-  d.materials = m.materials;
-  d.material_count = m.mat_count;
-  d.material_list = m.mats;
-  d.piece_start = start;
-  d.pieces = &tri;
+  uint32_t *start;
   TessError err;
-  CHECK_OK(tess_world_set_tile_map(w, &d, &err), &err);
+  CHECK_OK(apply_with_one_traced_cell(&m, w, 10, 9, &tri, &d, &start, &err), &err);
   TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
   float r = 0.2f, v0 = 1.0f;
   TessBodyId b = add_ball(w, tess_v2(5.0f, 9.0f - r), r, &sd);
