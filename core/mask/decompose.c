@@ -332,7 +332,7 @@ static bool triangulate(MaskWork *w) {
       if (hashed) zorder_remove(w, cur);
       left--;
       misses = 0;
-      cur = ip;
+      cur = w->ear_forward ? in : ip;
     } else {
       cur = in;
       misses++;

@@ -140,6 +140,7 @@ static TessResult region(MaskWork *dst, MaskWork *sub, const CutGuide *g, int32_
   uint32_t longer = r.x1 - r.x0 > r.y1 - r.y0 ? r.x1 - r.x0 : r.y1 - r.y0;
   if (depth < SPLIT_MAX_DEPTH && longer >= 2 * SPLIT_MIN_SIDE && mask_needs_split(sub))
     return halves(dst, sub, g, keep, r, tol, max_n, depth, err);
+  sub->ear_forward = true;
   res = mask_decompose(sub, max_n, false, err);
   if (res != TESS_OK) return res;
   if (!append_clipped(dst, sub, r, max_n))
