@@ -591,6 +591,171 @@ static void many_holes_are_cut_into_regions(void) {
   tess_free(px);
 }
 
+/* Counts, per pixel, the pieces holding its centre, by scanning each
+ * piece row by row with a half-open rule ([left, right) across, edges
+ * taken with their lower end first so neighbours compute the same x): the
+ * pieces of one island tile it, so each centre they cover counts once. */
+static void count_centres(const TessMaskPieces *p, uint32_t w, uint32_t h, uint8_t *count) {
+  memset(count, 0, (size_t)w * h);
+  for (uint32_t k = 0; k < p->count; k++) {
+    const TessDVec2 *v = p->v + p->start[k];
+    uint32_t n = p->start[k + 1] - p->start[k];
+    double y0 = v[0].y, y1 = v[0].y;
+    for (uint32_t i = 1; i < n; i++) {
+      y0 = fmin(y0, v[i].y);
+      y1 = fmax(y1, v[i].y);
+    }
+    for (double row = fmax(0.0, floor(y0 - 0.5)); row < h && row + 0.5 <= y1; row++) {
+      double yc = row + 0.5, xl = INFINITY, xr = -INFINITY;
+      for (uint32_t i = 0; i < n; i++) {
+        TessDVec2 a = v[i], b = v[(i + 1) % n];
+        if (b.y < a.y || (b.y == a.y && b.x < a.x)) {
+          TessDVec2 t = a;
+          a = b;
+          b = t;
+        }
+        if (!(a.y <= yc && yc < b.y)) continue;
+        double x = a.x + (yc - a.y) * (b.x - a.x) / (b.y - a.y);
+        xl = fmin(xl, x);
+        xr = fmax(xr, x);
+      }
+      for (double col = fmax(0.0, ceil(xl - 0.5)); col < w && col + 0.5 < xr; col++) {
+        uint8_t *c = &count[(size_t)row * w + (size_t)col];
+        if (*c < 255) (*c)++;
+      }
+    }
+  }
+}
+
+/* Length of the exact outline (every loop), for the tolerance's area bound. */
+static double outline_length(TessImageView v) {
+  TessMaskOutline o;
+  TessError err;
+  CHECK_OK(tess_mask_outline(v, 1, 0.0, &o, &err), &err);
+  double len = 0;
+  for (uint32_t k = 0; k < o.loop_count; k++) len += perimeter(o.v + o.start[k], o.start[k + 1] - o.start[k]);
+  tess_mask_outline_clear(&o);
+  return len;
+}
+
+static void plate_with_4000_holes(void) {
+  /* The benchmark's sponge: 1024 x 1024, a 3 x 3 hole every 16 px (3844
+   * holes), cut into regions. Checked per pixel centre, independently of
+   * the coverage arithmetic: the pieces tile the plate (every opaque
+   * centre in exactly one piece), no piece holds a hole's pixel while the
+   * holes survive the simplification (tolerance 0 and 1: squares are
+   * exact), and when a larger tolerance closes them up the pieces' area
+   * grows by at most the tolerance times the outline's length. */
+  const uint32_t S = 1024;
+  uint8_t *px = tess_calloc((size_t)S * S, 4), *count = tess_alloc((size_t)S * S);
+  uint32_t holes = 0;
+  for (uint32_t y = 0; y < S; y++)
+    for (uint32_t x = 0; x < S; x++) {
+      bool hole = x >= 16 && y >= 16 && x < 1008 && y < 1008 && x % 16 < 3 && y % 16 < 3;
+      holes += hole && x % 16 == 0 && y % 16 == 0;
+      px[((size_t)y * S + x) * 4 + 3] = hole ? 0 : 255;
+    }
+  CHECK(holes == 62 * 62);
+  TessImageView v = {S, S, (size_t)S * 4, px};
+  double length = outline_length(v);
+  const double tolerances[] = {0.0, 1.0, 2.5};
+  for (size_t t = 0; t < 3; t++) {
+    TessMaskSettings s;
+    tess_mask_settings_default(&s);
+    s.tolerance = tolerances[t];
+    s.max_vertices = t == 2 ? 3 : 8;
+    TessMaskPieces p;
+    TessError err;
+    CHECK_OK(tess_mask_pieces(v, &s, &p, &err), &err);
+    CHECK(p.island_count == 1);
+    for (uint32_t k = 0; k < p.count; k++) {
+      uint32_t m = p.start[k + 1] - p.start[k];
+      CHECK_MSG(m >= 3 && m <= s.max_vertices && tess_poly_is_convex(p.v + p.start[k], m, 1e-9) &&
+                    tess_poly_signed_area(p.v + p.start[k], m) > 0,
+                "tolerance %g: piece %u of %u vertices", s.tolerance, k, m);
+    }
+    count_centres(&p, S, S, count);
+    uint32_t missed = 0, twice = 0, in_holes = 0;
+    for (size_t i = 0; i < (size_t)S * S; i++) {
+      bool opaque_px = px[i * 4 + 3] != 0;
+      missed += opaque_px && count[i] == 0;
+      twice += count[i] > 1;
+      in_holes += !opaque_px && count[i] > 0;
+    }
+    CHECK_MSG(missed == 0 && twice == 0, "tolerance %g: %u opaque centres missed, %u covered twice", s.tolerance,
+              missed, twice);
+    CHECK(p.uncovered_area <= 1e-6 * p.pixels.area);
+    if (s.tolerance <= 1.0) {
+      CHECK_MSG(in_holes == 0, "tolerance %g: %u hole pixels covered", s.tolerance, in_holes);
+      CHECK_NEAR(p.shape.area, p.pixels.area, 1e-6 * p.pixels.area);
+      /* Cut between the holes, the plate is rectangles between holes and
+       * strips between rows of holes: not the fans of thin triangles a
+       * corner-first ear walk leaves (10244 pieces, 2.7 per hole). */
+      CHECK_MSG(p.count < 2 * holes, "tolerance %g: %u pieces for %u holes", s.tolerance, p.count, holes);
+    } else {
+      CHECK(p.shape.area >= p.pixels.area - 1e-6 * p.pixels.area);
+      CHECK_MSG(p.shape.area <= p.pixels.area + s.tolerance * length, "shape %.0f, pixels %.0f, bound %.0f",
+                p.shape.area, p.pixels.area, s.tolerance * length);
+    }
+    tess_mask_pieces_clear(&p);
+  }
+  tess_free(count);
+  tess_free(px);
+}
+
+static void swiss_cheese_pieces_tile_the_pixels(void) {
+  /* Round holes of random sizes and places in an ellipse (some touching,
+   * some merging, small islands cut off between them): at tolerance 0 the
+   * pieces hold exactly the opaque pixel centres, once each; at tolerance
+   * 1 they still hold every opaque centre, and grow the area by at most
+   * the tolerance times the outline's length. */
+  const uint32_t W = 700, H = 600;
+  uint8_t *px = tess_calloc((size_t)W * H, 4), *count = tess_alloc((size_t)W * H);
+  for (uint32_t y = 0; y < H; y++)
+    for (uint32_t x = 0; x < W; x++) {
+      double dx = x + 0.5 - 350.0, dy = y + 0.5 - 300.0;
+      px[((size_t)y * W + x) * 4 + 3] = dx * dx / (340.0 * 340.0) + dy * dy / (290.0 * 290.0) < 1 ? 255 : 0;
+    }
+  TessTestRng rng = {4242};
+  for (int k = 0; k < 900; k++) {
+    int cx = 30 + (int)tess_rng_below(&rng, 640), cy = 30 + (int)tess_rng_below(&rng, 540);
+    int r = 1 + (int)tess_rng_below(&rng, 5);
+    for (int y = cy - r; y <= cy + r; y++)
+      for (int x = cx - r; x <= cx + r; x++)
+        if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r) px[((size_t)y * W + (size_t)x) * 4 + 3] = 0;
+  }
+  TessImageView v = {W, H, (size_t)W * 4, px};
+  double length = outline_length(v);
+  for (int tol = 0; tol <= 1; tol++) {
+    TessMaskSettings s;
+    tess_mask_settings_default(&s);
+    s.tolerance = tol;
+    TessMaskPieces p;
+    TessError err;
+    CHECK_OK(tess_mask_pieces(v, &s, &p, &err), &err);
+    for (uint32_t k = 0; k < p.count; k++) {
+      uint32_t m = p.start[k + 1] - p.start[k];
+      CHECK(m >= 3 && m <= 8 && tess_poly_is_convex(p.v + p.start[k], m, 1e-9));
+    }
+    count_centres(&p, W, H, count);
+    uint32_t missed = 0, wrong = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+      bool opaque_px = px[i * 4 + 3] != 0;
+      missed += opaque_px && count[i] == 0;
+      wrong += tol == 0 && count[i] != (opaque_px ? 1 : 0);
+    }
+    CHECK_MSG(missed == 0 && wrong == 0, "tolerance %d: %u opaque centres missed, %u centres counted wrong", tol,
+              missed, wrong);
+    CHECK(p.shape.area >= p.pixels.area - p.uncovered_area - 1e-6);
+    CHECK_MSG(p.shape.area <= p.pixels.area + tol * length + 1e-3, "shape %.1f, pixels %.0f, bound %.1f",
+              p.shape.area, p.pixels.area, tol * length);
+    CHECK(p.uncovered_area <= 1e-3 * p.pixels.area);
+    tess_mask_pieces_clear(&p);
+  }
+  tess_free(count);
+  tess_free(px);
+}
+
 /* ---- Bad and tiny inputs --------------------------------------------------- */
 
 static uint8_t *blank(uint32_t w, uint32_t h, size_t stride) {
@@ -1181,7 +1346,8 @@ TESS_TEST_MAIN(TEST(polygon_mass_matches_rectangle_formulas), TEST(convex_hull_o
                TEST(simplified_hull_contains_pixels_within_n), TEST(simplified_rectangle_to_triangle),
                TEST(pieces_are_convex_and_cover_the_pixels), TEST(tolerance_zero_reproduces_the_pixels),
                TEST(largest_island_only_drops_the_smaller), TEST(noise_images_keep_the_invariants),
-               TEST(many_holes_are_cut_into_regions), TEST(transparent_image_is_empty), TEST(one_pixel),
+               TEST(many_holes_are_cut_into_regions), TEST(plate_with_4000_holes),
+               TEST(swiss_cheese_pieces_tile_the_pixels), TEST(transparent_image_is_empty), TEST(one_pixel),
                TEST(lines_and_extreme_aspect), TEST(stride_padding_gives_identical_results),
                TEST(sprite_mask_trace_fills_every_mode), TEST(tileset_traces_every_tile), TEST(units_convert_per_body), TEST(pieces_stay_inside_the_exact_hull),
                TEST(demo_sprites_pieces_stay_inside_the_hull), TEST(demo_tileset_pieces_stay_inside_their_tiles),
