@@ -683,7 +683,7 @@ static void write_zone(Writer *w, const TessSceneZone *z) {
   pack_put_u32(b, z->kind <= 2 ? z->kind : 0);
   pack_put_f32(b, z->center.x);
   pack_put_f32(b, z->center.y);
-  pack_put_f32(b, o ? o->angle : 0.0f);
+  pack_put_f32(b, z->angle);
   pack_put_f32(b, z->width);
   pack_put_f32(b, z->height);
   pack_put_f32(b, z->vector.x);

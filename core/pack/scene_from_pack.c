@@ -214,6 +214,7 @@ TessResult tess_scene_from_pack(const struct TlvLevel *lv, struct TessScene **ou
     sz->center = tess_v2(z.x, z.y);
     sz->width = z.width;
     sz->height = z.height;
+    sz->angle = z.angle;
     sz->vector = tess_v2(z.vx, z.vy);
     sz->strength = z.strength;
     sz->radius = z.radius;

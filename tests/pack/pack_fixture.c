@@ -280,6 +280,7 @@ static TessResult fill_level(TessProject *p, TessTestRng *rng, const PackFixture
     tess_object_default(&o, TESS_OBJECT_ZONE);
     o.pos = tess_v2(frand(rng, 0, st.width * 16.0f), frand(rng, 0, st.height * 16.0f));
     o.u.zone.kind = (uint8_t)(i % 3);
+    o.angle = frand(rng, -3.0f, 3.0f); /* a turned rectangle: the scene and the pack keep the turn */
     o.u.zone.strength = 3.5f;
     o.u.zone.radius = 64.0f;
     if ((r = tess_edit_object_add(p, level, object_layer, &o, NULL, err))) return r;
