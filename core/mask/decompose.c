@@ -286,8 +286,8 @@ static bool triangulate(MaskWork *w) {
   w->tri.count = 0;
   if (!TESS_ARRAY_RESERVE(&w->prev, n) || !TESS_ARRAY_RESERVE(&w->next, n)) return false;
   for (uint32_t i = 0; i < n; i++) {
-    w->prev.data[i] = (i + n - 1) % n;
-    w->next.data[i] = (i + 1) % n;
+    w->prev.data[i] = i ? i - 1 : n - 1;
+    w->next.data[i] = i + 1 < n ? i + 1 : 0;
   }
   ZFrame frame;
   bool hashed = n > ZORDER_MIN;

@@ -50,6 +50,8 @@ typedef struct MaskWork {
   TESS_ARRAY(uint32_t) simple_start;
   TESS_ARRAY(uint8_t) keep;
   TESS_ARRAY(uint32_t) stack;
+  TESS_ARRAY(uint32_t) kept_idx;   /* simplification: corners kept of one loop */
+  TESS_ARRAY(double) kept_shift;
   TESS_ARRAY(int32_t) island;       /* per loop */
   TESS_ARRAY(double) loop_area;     /* per loop: outer loops their island's pixel count, holes < 0 */
   TESS_ARRAY(int32_t) run_island;   /* per run of the scan: its island's outer loop */

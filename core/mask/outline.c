@@ -26,6 +26,10 @@
 
 #define PIX_OPAQUE 1u
 
+/* k mod m for k < 2m: loop indices wrap at most once, and a division per
+ * step was a tenth of the tracing time. */
+static inline uint32_t wrap(uint32_t k, uint32_t m) { return k >= m ? k - m : k; }
+
 static uint32_t uf_find(uint32_t *parent, uint32_t i) {
   while (parent[i] != i) {
     parent[i] = parent[parent[i]];
@@ -111,7 +115,7 @@ static double midpoint_error(const TessDVec2 *pts, uint32_t m, uint32_t i, uint3
                              double inv_len) {
   double worst = 0.0;
   for (uint32_t k = i; k < j; k++) {
-    TessDVec2 p = pts[k % m], q = pts[(k + 1) % m], d = tess_d2_sub(q, p);
+    TessDVec2 p = pts[wrap(k, m)], q = pts[wrap(k + 1, m)], d = tess_d2_sub(q, p);
     double len = fabs(d.x) + fabs(d.y); /* runs are axis-aligned */
     TessDVec2 u = tess_d2(0.5 * d.x / len, 0.5 * d.y / len);
     double e1 = fabs(side(a, b, inv_len, tess_d2_add(p, u)));
@@ -148,7 +152,7 @@ static bool dp_loop(MaskWork *w, const TessDVec2 *pts, uint32_t m, double tol, u
     uint32_t j = w->stack.data[--w->stack.count];
     uint32_t i = w->stack.data[--w->stack.count];
     if (j - i < 2) continue;
-    TessDVec2 a = pts[i], b = pts[j % m];
+    TessDVec2 a = pts[i], b = pts[wrap(j, m)];
     TessDVec2 ab = tess_d2_sub(b, a);
     double len = sqrt(tess_d2_dot(ab, ab));
     uint32_t split = 0;
@@ -159,11 +163,11 @@ static bool dp_loop(MaskWork *w, const TessDVec2 *pts, uint32_t m, double tol, u
       if (midpoint_error(pts, m, i, j, a, b, inv) <= tol) continue;
       double worst = -1.0;
       for (uint32_t k = i + 1; k < j; k++) {
-        double d = fabs(side(a, b, inv, pts[k % m]));
+        double d = fabs(side(a, b, inv, pts[wrap(k, m)]));
         if (d > worst) { worst = d; split = k; }
       }
     }
-    keep[split % m] = 1;
+    keep[wrap(split, m)] = 1;
     if (!TESS_ARRAY_PUSH(&w->stack, i) || !TESS_ARRAY_PUSH(&w->stack, split) ||
         !TESS_ARRAY_PUSH(&w->stack, split) || !TESS_ARRAY_PUSH(&w->stack, j))
       return false;
@@ -188,7 +192,7 @@ static void clean_last_loop(MaskWork *w) {
   while (changed && n >= 3) {
     changed = false;
     for (uint32_t i = 0; i < n && n >= 3; i++) {
-      TessDVec2 a = p[(i + n - 1) % n], b = p[i], c = p[(i + 1) % n];
+      TessDVec2 a = p[wrap(i + n - 1, n)], b = p[i], c = p[wrap(i + 1, n)];
       TessDVec2 ab = tess_d2_sub(b, a), bc = tess_d2_sub(c, b);
       double scale = sqrt(tess_d2_dot(ab, ab) * tess_d2_dot(bc, bc));
       bool dup = tess_d2_dot(ab, ab) < 1e-18;
@@ -221,30 +225,31 @@ static bool simplify_loop(MaskWork *w, const TessDVec2 *pts, uint32_t m, double 
       if (!TESS_ARRAY_PUSH(&w->simple, pts[i])) return false;
     return true;
   }
-  TESS_ARRAY(uint32_t) idx = {0};
-  TESS_ARRAY(double) shift = {0};
-  if (!TESS_ARRAY_RESERVE(&idx, kn) || !TESS_ARRAY_RESERVE(&shift, kn)) goto fail;
+  /* Scratch kept in w: thousands of loops are simplified per call. */
+  if (!TESS_ARRAY_RESERVE(&w->kept_idx, kn) || !TESS_ARRAY_RESERVE(&w->kept_shift, kn)) return false;
+  uint32_t *idx = w->kept_idx.data, kept = 0;
+  double *shift = w->kept_shift.data;
   for (uint32_t i = 0; i < m; i++)
-    if (keep[i]) idx.data[idx.count++] = i;
+    if (keep[i]) idx[kept++] = i;
   for (uint32_t e = 0; e < kn; e++) {
-    uint32_t i = idx.data[e], j = e + 1 < kn ? idx.data[e + 1] : idx.data[0] + m;
-    TessDVec2 a = pts[i], b = pts[j % m], ab = tess_d2_sub(b, a);
+    uint32_t i = idx[e], j = e + 1 < kn ? idx[e + 1] : idx[0] + m;
+    TessDVec2 a = pts[i], b = pts[wrap(j, m)], ab = tess_d2_sub(b, a);
     double len = sqrt(tess_d2_dot(ab, ab)), lo = 0.0;
     if (len > 0.0)
       for (uint32_t k = i + 1; k < j; k++) {
-        double sd = side(a, b, 1.0 / len, pts[k % m]);
+        double sd = side(a, b, 1.0 / len, pts[wrap(k, m)]);
         if (sd < lo) lo = sd;
       }
-    shift.data[e] = -lo;
+    shift[e] = -lo;
   }
   /* Vertex between chord e-1 and chord e: the pushed lines' intersection,
    * or, where they are near parallel or meet far away, the kept corner
    * pushed out along each chord's normal. */
   for (uint32_t e = 0; e < kn; e++) {
     uint32_t ep = (e + kn - 1) % kn;
-    TessDVec2 k0 = pts[idx.data[ep]], k1 = pts[idx.data[e]], k2 = pts[idx.data[(e + 1) % kn]];
-    if (shift.data[ep] == 0.0 && shift.data[e] == 0.0) {
-      if (!push_simple(w, k1)) goto fail;
+    TessDVec2 k0 = pts[idx[ep]], k1 = pts[idx[e]], k2 = pts[idx[(e + 1) % kn]];
+    if (shift[ep] == 0.0 && shift[e] == 0.0) {
+      if (!push_simple(w, k1)) return false;
       continue;
     }
     TessDVec2 d0 = tess_d2_sub(k1, k0), d1 = tess_d2_sub(k2, k1);
@@ -252,8 +257,8 @@ static bool simplify_loop(MaskWork *w, const TessDVec2 *pts, uint32_t m, double 
     /* Outward normal: right of the direction (the opaque side is left). */
     TessDVec2 n0 = l0 > 0 ? tess_d2(d0.y / l0, -d0.x / l0) : tess_d2(0, 0);
     TessDVec2 n1 = l1 > 0 ? tess_d2(d1.y / l1, -d1.x / l1) : tess_d2(0, 0);
-    TessDVec2 p0 = tess_d2(k1.x + shift.data[ep] * n0.x, k1.y + shift.data[ep] * n0.y);
-    TessDVec2 p1 = tess_d2(k1.x + shift.data[e] * n1.x, k1.y + shift.data[e] * n1.y);
+    TessDVec2 p0 = tess_d2(k1.x + shift[ep] * n0.x, k1.y + shift[ep] * n0.y);
+    TessDVec2 p1 = tess_d2(k1.x + shift[e] * n1.x, k1.y + shift[e] * n1.y);
     TessDVec2 q;
     bool met = l0 > 0 && l1 > 0 && tess_line_intersect(p0, tess_d2_add(p0, d0), p1, tess_d2_add(p1, d1), &q);
     double reach = 2.0 * tol + 2.0;
@@ -262,9 +267,9 @@ static bool simplify_loop(MaskWork *w, const TessDVec2 *pts, uint32_t m, double 
       met = tess_d2_dot(dq, dq) <= reach * reach;
     }
     if (met) {
-      if (!push_simple(w, q)) goto fail;
+      if (!push_simple(w, q)) return false;
     } else {
-      if (!push_simple(w, p0) || !push_simple(w, p1)) goto fail;
+      if (!push_simple(w, p0) || !push_simple(w, p1)) return false;
     }
   }
   {
@@ -275,13 +280,7 @@ static bool simplify_loop(MaskWork *w, const TessDVec2 *pts, uint32_t m, double 
     }
   }
   clean_last_loop(w);
-  TESS_ARRAY_FREE(&idx);
-  TESS_ARRAY_FREE(&shift);
   return true;
-fail:
-  TESS_ARRAY_FREE(&idx);
-  TESS_ARRAY_FREE(&shift);
-  return false;
 }
 
 /* ---- The whole outline --------------------------------------------------- */

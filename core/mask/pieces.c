@@ -31,6 +31,8 @@ void mask_work_free(MaskWork *w) {
   TESS_ARRAY_FREE(&w->simple_start);
   TESS_ARRAY_FREE(&w->keep);
   TESS_ARRAY_FREE(&w->stack);
+  TESS_ARRAY_FREE(&w->kept_idx);
+  TESS_ARRAY_FREE(&w->kept_shift);
   TESS_ARRAY_FREE(&w->island);
   TESS_ARRAY_FREE(&w->loop_area);
   TESS_ARRAY_FREE(&w->run_island);
