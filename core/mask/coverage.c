@@ -9,9 +9,10 @@
  * chains (a convex piece has a left and a right one) down the rows: the
  * width between them is linear between vertex heights, so the slice's
  * area is a sum of trapezoids, and the whole piece costs its vertex count
- * plus its row count. Only when a run covers part of the slice is the
- * slice clipped as a polygon (a piece of the plate between two holes lies
- * inside one run: the usual case needs no clip at all). */
+ * plus its row count. A run that holds the whole slice gets its area, a
+ * run within the x range the slice holds at every height gets its own
+ * length times the band's height; only a run across the slice's slanted
+ * side needs the slice clipped as a polygon. */
 #include <string.h>
 
 #include "mask-private.h"
@@ -77,18 +78,33 @@ static void chain_build(Chain *c, const TessDVec2 *v, uint32_t n, uint32_t top, 
 
 static double chain_x(const Chain *c, uint32_t k, double y) { return c->p[k].x + (y - c->p[k].y) * c->slope[k]; }
 
-/* Area (signed: the sign of the chains' order) and x extent of the piece
- * between heights y0 < y1, walking both chains forward from the segments
- * reached so far. */
-static double chains_band(Chain *l, Chain *r, double y0, double y1, double *x_lo, double *x_hi) {
+/* What one row band [y0, y1] of a piece holds. */
+typedef struct Band {
+  double area;       /* of the slice */
+  double lo, hi;     /* its x extent */
+  double in_lo, in_hi; /* x range the slice holds at every height of the band (may be empty) */
+} Band;
+
+/* The band's slice, walking both chains forward from the segments reached
+ * so far. The left side of a convex piece is a convex function of y and
+ * the right side a concave one, so the x range held at every height is
+ * bounded by their values at the band's two ends. */
+static Band chains_band(Chain *l, Chain *r, double y0, double y1) {
   double area = 0.0, lo = INFINITY, hi = -INFINITY, ya = y0;
+  double l_top = 0.0, r_top = 0.0, l_end = 0.0, r_end = 0.0;
   while (l->at + 2 < l->count && l->p[l->at + 1].y <= ya) l->at++;
   while (r->at + 2 < r->count && r->p[r->at + 1].y <= ya) r->at++;
-  for (;;) {
+  for (bool first = true;; first = false) {
     const TessDVec2 *lb = &l->p[l->at + 1], *rb = &r->p[r->at + 1];
     double yb = mask_min(y1, mask_min(lb->y, rb->y));
     double xl0 = chain_x(l, l->at, ya), xl1 = chain_x(l, l->at, yb);
     double xr0 = chain_x(r, r->at, ya), xr1 = chain_x(r, r->at, yb);
+    if (first) {
+      l_top = xl0;
+      r_top = xr0;
+    }
+    l_end = xl1;
+    r_end = xr1;
     area += 0.5 * ((xr0 - xl0) + (xr1 - xl1)) * (yb - ya);
     lo = mask_min(lo, mask_min(mask_min(xl0, xl1), mask_min(xr0, xr1)));
     hi = mask_max(hi, mask_max(mask_max(xl0, xl1), mask_max(xr0, xr1)));
@@ -100,9 +116,18 @@ static double chains_band(Chain *l, Chain *r, double y0, double y1, double *x_lo
     if (!moved) break;
     ya = yb;
   }
-  *x_lo = lo;
-  *x_hi = hi;
-  return area;
+  Band b = {fabs(area), lo, hi, 0.0, 0.0};
+  if (area < 0.0) { /* the chain called l runs on the right */
+    double t = l_top;
+    l_top = r_top;
+    r_top = t;
+    t = l_end;
+    l_end = r_end;
+    r_end = t;
+  }
+  b.in_lo = mask_max(l_top, l_end);
+  b.in_hi = mask_min(r_top, r_end);
+  return b;
 }
 
 double mask_covered_area(MaskWork *w) {
@@ -142,13 +167,16 @@ double mask_covered_area(MaskWork *w) {
       if (lo >= s->row_start[y + 1] || s->runs[lo].x0 >= maxx) continue;
       double b0 = mask_max(ytop, (double)y), b1 = mask_min(ybot, y + 1.0);
       if (!(b1 > b0)) continue;
-      double qx0, qx1;
-      double qa = fabs(chains_band(&l, &r, b0, b1, &qx0, &qx1));
+      Band q = chains_band(&l, &r, b0, b1);
       uint32_t qn = UINT32_MAX; /* the slice as a polygon, made when first needed */
-      for (uint32_t k = lo; k < s->row_start[y + 1] && s->runs[k].x0 < qx1; k++) {
-        if (s->runs[k].x1 <= qx0) continue;
-        if (s->runs[k].x0 <= qx0 && s->runs[k].x1 >= qx1) {
-          cover[k] += qa;
+      for (uint32_t k = lo; k < s->row_start[y + 1] && s->runs[k].x0 < q.hi; k++) {
+        if (s->runs[k].x1 <= q.lo) continue;
+        if (s->runs[k].x0 <= q.lo && s->runs[k].x1 >= q.hi) { /* the run holds the slice */
+          cover[k] += q.area;
+          continue;
+        }
+        if (s->runs[k].x0 >= q.in_lo && s->runs[k].x1 <= q.in_hi) { /* the slice holds the run */
+          cover[k] += (double)(s->runs[k].x1 - s->runs[k].x0) * (b1 - b0);
           continue;
         }
         if (qn == UINT32_MAX) qn = clip_band(v, n, 1, y, y + 1.0, tmp, slice);
