@@ -5,17 +5,62 @@
  * with a compare callback spent more time calling the callback than
  * comparing. A least-significant-digit radix sort over the key's bytes is
  * linear, and bytes on which no two keys differ get no pass (keys made of
- * two indices below 256 need two of the eight). Short arrays are insertion-sorted.
- * Both are stable, so equal keys keep their order, as glibc's merge sort
+ * two indices below 256 need two of the eight). Arrays below a thousand
+ * pairs, where a radix pass's 256 counters cost more than a merge level,
+ * are merge-sorted instead (insertion-sorted runs, merged bottom up).
+ * All three are stable, so equal keys keep their order, as glibc's merge sort
  * did: the output of the decomposition does not depend on the sort. */
 #include <string.h>
 
 #include "mask-private.h"
 
-#define INSERTION_MAX 48
+#define INSERTION_MAX 24
+#define MERGE_MAX 1024 /* below this, a pass of the radix sort (256 counters) costs more than a merge level */
+
+/* Bottom-up merge sort: runs of INSERTION_MAX sorted in place, then merged
+ * pairwise, the left run winning ties (stable). */
+static void merge_sort(uint64_t *kv, uint64_t *tmp, size_t n) {
+  for (size_t a = 0; a < n; a += INSERTION_MAX) {
+    size_t e = a + INSERTION_MAX < n ? a + INSERTION_MAX : n;
+    for (size_t i = a + 1; i < e; i++) {
+      uint64_t k = kv[2 * i], v = kv[2 * i + 1];
+      size_t j = i;
+      while (j > a && kv[2 * (j - 1)] > k) {
+        kv[2 * j] = kv[2 * (j - 1)];
+        kv[2 * j + 1] = kv[2 * (j - 1) + 1];
+        j--;
+      }
+      kv[2 * j] = k;
+      kv[2 * j + 1] = v;
+    }
+  }
+  uint64_t *src = kv, *dst = tmp;
+  for (size_t width = INSERTION_MAX; width < n; width *= 2) {
+    for (size_t a = 0; a < n; a += 2 * width) {
+      size_t m = a + width < n ? a + width : n, e = a + 2 * width < n ? a + 2 * width : n;
+      size_t i = a, j = m, o = a;
+      while (i < m && j < e) {
+        size_t from = src[2 * j] < src[2 * i] ? j++ : i++;
+        dst[2 * o] = src[2 * from];
+        dst[2 * o + 1] = src[2 * from + 1];
+        o++;
+      }
+      if (i < m) memcpy(dst + 2 * o, src + 2 * i, sizeof *src * 2 * (m - i));
+      else if (j < e) memcpy(dst + 2 * o, src + 2 * j, sizeof *src * 2 * (e - j));
+    }
+    uint64_t *sw = src;
+    src = dst;
+    dst = sw;
+  }
+  if (src != kv) memcpy(kv, src, sizeof *kv * 2 * n);
+}
 
 void mask_sort_pairs(uint64_t *kv, uint64_t *tmp, size_t n) {
   if (n < 2) return;
+  if (n > INSERTION_MAX && n < MERGE_MAX) {
+    merge_sort(kv, tmp, n);
+    return;
+  }
   if (n <= INSERTION_MAX) {
     for (size_t i = 1; i < n; i++) {
       uint64_t k = kv[2 * i], v = kv[2 * i + 1];
