@@ -8,7 +8,9 @@
  * every part is small; each part is traced from the first scan's runs (clipped to the
  * part, so pixels are read once) and decomposed alone, and its pieces are
  * clipped to the part so that neighbours never overlap. Pieces do not
- * cross the cuts, which costs a few more pieces on such sprites only. */
+ * cross the cuts, which costs a few more pieces on such sprites only.
+ * Parts are ear-clipped walking forward (MaskWork.ear_forward): between
+ * rows of holes that gives rectangles, not fans of thin triangles. */
 #include <string.h>
 
 #include "mask-private.h"
