@@ -320,6 +320,27 @@ int main(void) {
       printf("pieces, tolerance 1, N 8: %-18s %4ux%-4u %7.2f ms, %u pieces, uncovered %.1f px^2%s\n", list[i]->name,
              list[i]->w, list[i]->h, t, n, unc, list[i]->w == 1024 ? " (target < 16 ms)" : "");
     }
+    /* The issue's case: the overlay recomputed while the tolerance slider
+     * moves over the plate (from about 2 px on, its 3 x 3 holes close up). */
+    printf("pieces, N 8, plate with 4000 holes while the tolerance slider moves (target < 16 ms each):");
+    const double tolerances[] = {0.0, 0.5, 1.0, 1.5, 2.0, 3.0};
+    for (int i = 0; i < 6; i++) {
+      TessMaskSettings s;
+      tess_mask_settings_default(&s);
+      s.tolerance = tolerances[i];
+      TessMaskPieces p;
+      TessError err;
+      uint32_t count = 0;
+      double t = TIME_BEST(5, {
+        if (tess_mask_pieces(view(&sponge), &s, &p, &err) != TESS_OK) {
+          fprintf(stderr, "plate: %s\n", err.detail);
+          return 1;
+        }
+        count = p.count;
+        tess_mask_pieces_clear(&p);
+      });
+      printf(" %g px %.2f ms (%u pieces)%s", s.tolerance, t, count, i == 5 ? "\n" : ",");
+    }
     free(blob1k.px);
     free(sponge.px);
   }
