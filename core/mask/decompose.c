@@ -129,10 +129,13 @@ static bool bridge_holes(MaskWork *w, HoleRef *holes, uint32_t hole_count) {
     /* The nearest vertex (the earlier on a tie, as the heap pops them)
      * nearly always makes a clear bridge: try it before building the heap. */
     Cand near = {INFINITY, 0};
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++) { /* strictly nearer: ties keep the earlier position */
       TessDVec2 d = tess_d2_sub(P[w->ring.data[i]], m);
-      Cand c = {tess_d2_dot(d, d), (uint32_t)i};
-      if (cand_before(c, near)) near = c;
+      double d2 = tess_d2_dot(d, d);
+      if (d2 < near.d2) {
+        near.d2 = d2;
+        near.pos = (uint32_t)i;
+      }
     }
     uint32_t pos = near.pos; /* fallback: the nearest vertex */
     if (!bridge_enters(w, near.pos, m) || !bridge_clear(w, m, P[w->ring.data[near.pos]], holes, h, hole_count)) {

@@ -5,9 +5,10 @@
  * with a compare callback spent more time calling the callback than
  * comparing. A least-significant-digit radix sort over the key's bytes is
  * linear, and bytes on which no two keys differ get no pass (keys made of
- * two indices below 256 need two of the eight). Arrays below a thousand
- * pairs, where a radix pass's 256 counters cost more than a merge level,
- * are merge-sorted instead (insertion-sorted runs, merged bottom up).
+ * two indices below 256 need two of the eight). Where the passes needed
+ * would cost more than merging (short arrays: a pass's 256 counters; keys
+ * differing in many bytes), the pairs are merge-sorted instead
+ * (insertion-sorted runs, merged bottom up).
  * All three are stable, so equal keys keep their order, as glibc's merge sort
  * did: the output of the decomposition does not depend on the sort. */
 #include <string.h>
@@ -15,7 +16,6 @@
 #include "mask-private.h"
 
 #define INSERTION_MAX 24
-#define MERGE_MAX 1024 /* below this, a pass of the radix sort (256 counters) costs more than a merge level */
 
 /* Bottom-up merge sort: runs of INSERTION_MAX sorted in place, then merged
  * pairwise, the left run winning ties (stable). */
@@ -57,10 +57,6 @@ static void merge_sort(uint64_t *kv, uint64_t *tmp, size_t n) {
 
 void mask_sort_pairs(uint64_t *kv, uint64_t *tmp, size_t n) {
   if (n < 2) return;
-  if (n > INSERTION_MAX && n < MERGE_MAX) {
-    merge_sort(kv, tmp, n);
-    return;
-  }
   if (n <= INSERTION_MAX) {
     for (size_t i = 1; i < n; i++) {
       uint64_t k = kv[2 * i], v = kv[2 * i + 1];
@@ -82,6 +78,15 @@ void mask_sort_pairs(uint64_t *kv, uint64_t *tmp, size_t n) {
     all &= kv[2 * i];
   }
   uint64_t differ = any ^ all;
+  /* A radix pass touches 256 counters twice and every pair twice; a merge
+   * level every pair once (twice over counting the insertion-sorted runs). */
+  size_t passes = 0, levels = 2;
+  for (int b = 0; b < 8; b++) passes += ((differ >> (8 * b)) & 0xff) != 0;
+  for (size_t width = INSERTION_MAX; width < n; width *= 2) levels++;
+  if (passes * (512 + 2 * n) > levels * 2 * n) {
+    merge_sort(kv, tmp, n);
+    return;
+  }
   uint32_t count[256];
   uint64_t *src = kv, *dst = tmp;
   for (int b = 0; b < 8; b++) {
