@@ -153,23 +153,30 @@ double mask_covered_area(MaskWork *w) {
     chain_build(&l, v, n, top, bottom, 1);
     chain_build(&r, v, n, top, bottom, n - 1);
     TessDVec2 slice[TESS_MASK_MAX_VERTICES + 4], tmp[TESS_MASK_MAX_VERTICES + 4], part[TESS_MASK_MAX_VERTICES + 8];
+    uint32_t hint = 0; /* the first run's place in the row above */
     double fy0 = floor(ytop), fy1 = ceil(ybot);
     if (fy0 < 0) fy0 = 0;
     if (fy1 > s->height) fy1 = s->height;
     for (uint32_t y = (uint32_t)fy0; y < (uint32_t)fy1; y++) {
-      /* Runs are sorted along the row: find the first that reaches minx. */
-      uint32_t lo = s->row_start[y], hi = s->row_start[y + 1];
-      while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (s->runs[mid].x1 <= minx) lo = mid + 1;
-        else hi = mid;
+      /* Runs are sorted along the row: find the first that reaches minx,
+       * first where it was in the row above (rows alike: the usual case). */
+      uint32_t first = s->row_start[y], end = s->row_start[y + 1], lo = first + hint;
+      if (!(lo < end && s->runs[lo].x1 > minx && (lo == first || s->runs[lo - 1].x1 <= minx))) {
+        uint32_t hi = end;
+        lo = first;
+        while (lo < hi) {
+          uint32_t mid = lo + (hi - lo) / 2;
+          if (s->runs[mid].x1 <= minx) lo = mid + 1;
+          else hi = mid;
+        }
       }
-      if (lo >= s->row_start[y + 1] || s->runs[lo].x0 >= maxx) continue;
+      hint = lo - first;
+      if (lo >= end || s->runs[lo].x0 >= maxx) continue;
       double b0 = mask_max(ytop, (double)y), b1 = mask_min(ybot, y + 1.0);
       if (!(b1 > b0)) continue;
       Band q = chains_band(&l, &r, b0, b1);
       uint32_t qn = UINT32_MAX; /* the slice as a polygon, made when first needed */
-      for (uint32_t k = lo; k < s->row_start[y + 1] && s->runs[k].x0 < q.hi; k++) {
+      for (uint32_t k = lo; k < end && s->runs[k].x0 < q.hi; k++) {
         if (s->runs[k].x1 <= q.lo) continue;
         if (s->runs[k].x0 <= q.lo && s->runs[k].x1 >= q.hi) { /* the run holds the slice */
           cover[k] += q.area;
