@@ -15,36 +15,55 @@ static inline void apply_impulse(const ContactPoint *p, TessVec2 P, float ma, fl
   *wb += ib * tess_v2_cross(p->rb, P);
 }
 
-bool phys_contact_prepare(TessWorld *w, Constraint *k) {
+bool phys_contact_prepare_head(TessWorld *w, Constraint *k) {
   const BodyState *st = w->states;
   const BodyMotion *mo = w->motions;
   k->state_a = k->state_a == TESS_NULL_INDEX ? 0 : w->state_of[k->state_a];
   k->state_b = k->state_b == TESS_NULL_INDEX ? 0 : w->state_of[k->state_b];
-  const BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
-  k->solve = sa->dynamic || sb->dynamic; /* the fixed state 0 is not dynamic */
+  k->solve = st[k->state_a].dynamic || st[k->state_b].dynamic; /* the fixed state 0 is not dynamic */
   if (!k->solve) return false;
-  float ma = mo[k->state_a].inv_m, ia = mo[k->state_a].inv_i, mb = mo[k->state_b].inv_m, ib = mo[k->state_b].inv_i;
-  k->ma = ma;
-  k->ia = ia;
-  k->mb = mb;
-  k->ib = ib;
+  k->ma = mo[k->state_a].inv_m;
+  k->ia = mo[k->state_a].inv_i;
+  k->mb = mo[k->state_b].inv_m;
+  k->ib = mo[k->state_b].inv_i;
+  return true;
+}
+
+PointStart phys_contact_point_start(const TessWorld *w, const Constraint *k, const ContactPoint *p) {
+  const BodyState *sa = &w->states[k->state_a], *sb = &w->states[k->state_b];
+  float ma = k->ma, ia = k->ia, mb = k->mb, ib = k->ib;
   TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
+  PointStart s;
+  float rna = tess_v2_cross(p->ra, n), rnb = tess_v2_cross(p->rb, n);
+  float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
+  s.normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
+  float rta = tess_v2_cross(p->ra, t), rtb = tess_v2_cross(p->rb, t);
+  float kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
+  s.tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
+  TessVec2 dv = tess_v2_sub(tess_v2_add(sb->v, tess_v2_cross_sv(sb->w, p->rb)),
+                            tess_v2_add(sa->v, tess_v2_cross_sv(sa->w, p->ra)));
+  s.relative_velocity = tess_v2_dot(n, dv);
+  s.tangent_velocity = tess_v2_dot(t, dv);
+  return s;
+}
+
+bool phys_contact_prepare(TessWorld *w, Constraint *k) {
+  if (!phys_contact_prepare_head(w, k)) return false;
+  phys_contact_prepare_points(w, k);
+  return true;
+}
+
+void phys_contact_prepare_points(const TessWorld *w, Constraint *k) {
   ContactPoint *pts = constraint_points(k);
   for (uint32_t q = 0; q < k->point_count; q++) {
     ContactPoint *p = &pts[q];
-    float rna = tess_v2_cross(p->ra, n), rnb = tess_v2_cross(p->rb, n);
-    float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
-    p->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
-    float rta = tess_v2_cross(p->ra, t), rtb = tess_v2_cross(p->rb, t);
-    float kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
-    p->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
-    TessVec2 dv = tess_v2_sub(tess_v2_add(sb->v, tess_v2_cross_sv(sb->w, p->rb)),
-                              tess_v2_add(sa->v, tess_v2_cross_sv(sa->w, p->ra)));
-    p->relative_velocity = tess_v2_dot(n, dv);
-    p->tangent_velocity = tess_v2_dot(t, dv);
+    PointStart s = phys_contact_point_start(w, k, p);
+    p->normal_mass = s.normal_mass;
+    p->tangent_mass = s.tangent_mass;
+    p->relative_velocity = s.relative_velocity;
+    p->tangent_velocity = s.tangent_velocity;
     p->max_normal_impulse = 0.0f;
   }
-  return true;
 }
 
 void phys_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t count) {

@@ -453,6 +453,14 @@ static inline Softness phys_softness(float hertz, float zeta, float h) {
  * masses, its points' masses and speeds at the step's start. False when it is not solved (no
  * awake dynamic body). */
 bool phys_contact_prepare(TessWorld *w, Constraint *k);
+/* The same in two halves: the head (states, solve, masses), then per point what the solver
+ * starts from, for the wide solver to put straight into its lanes. */
+bool phys_contact_prepare_head(TessWorld *w, Constraint *k);
+typedef struct PointStart {
+  float normal_mass, tangent_mass, relative_velocity, tangent_velocity;
+} PointStart;
+PointStart phys_contact_point_start(const TessWorld *w, const Constraint *k, const ContactPoint *p);
+void phys_contact_prepare_points(const TessWorld *w, Constraint *k); /* after the head */
 void phys_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t count);
 void phys_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, float inv_h, bool use_bias, Softness soft,
                          Softness soft_static);

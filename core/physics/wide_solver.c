@@ -40,6 +40,7 @@
 typedef struct WideHead {
   uint32_t a[LANES], b[LANES]; /* solver states; 0 (the fixed one) in an empty lane */
   uint32_t offset[LANES];      /* the constraint in cbuf, TESS_NULL_INDEX in an empty lane */
+  uint32_t contact[LANES];     /* its contact */
   float nx[LANES], ny[LANES], friction[LANES];
   float ma[LANES], ia[LANES], mb[LANES], ib[LANES];
   float bias_rate[LANES], mass_scale[LANES], impulse_scale[LANES]; /* stiffer against a fixed body */
@@ -237,11 +238,12 @@ bool phys_wide8_available(void) {
 
 /* ---- Building the batches ---------------------------------------------- */
 
-static void write_lane(WideHead *h, WidePoint *pts, uint32_t lane, const Constraint *k, uint32_t offset,
-                       const Softness *soft, const Softness *soft_static) {
+static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t lane, const Constraint *k,
+                       uint32_t offset, const Softness *soft, const Softness *soft_static) {
   h->a[lane] = k->state_a;
   h->b[lane] = k->state_b;
   h->offset[lane] = offset;
+  h->contact[lane] = k->contact;
   h->nx[lane] = k->normal.x;
   h->ny[lane] = k->normal.y;
   h->friction[lane] = k->friction;
@@ -266,13 +268,14 @@ static void write_lane(WideHead *h, WidePoint *pts, uint32_t lane, const Constra
     p->sbx[lane] = c->sb.x;
     p->sby[lane] = c->sb.y;
     p->base_separation[lane] = c->base_separation;
-    p->normal_mass[lane] = c->normal_mass;
-    p->tangent_mass[lane] = c->tangent_mass;
+    PointStart s = phys_contact_point_start(w, k, c);
+    p->normal_mass[lane] = s.normal_mass;
+    p->tangent_mass[lane] = s.tangent_mass;
     p->normal_impulse[lane] = c->normal_impulse;
     p->tangent_impulse[lane] = c->tangent_impulse;
-    p->max_normal_impulse[lane] = c->max_normal_impulse;
-    p->relative_velocity[lane] = c->relative_velocity;
-    p->tangent_velocity[lane] = c->tangent_velocity;
+    p->max_normal_impulse[lane] = 0.0f;
+    p->relative_velocity[lane] = s.relative_velocity;
+    p->tangent_velocity[lane] = s.tangent_velocity;
     p->gap_open[lane] = k->gap_open[q] ? -1 : 0;
   }
 }
@@ -291,10 +294,15 @@ bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   for (uint32_t ci = 0; ci < w->coff_count; ci++) {
     Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
     w->constraint_color[ci] = PHYS_NO_COLOR;
-    if (!phys_contact_prepare(w, k) || k->point_count == 0) continue;
+    /* the constraints to colour need only their heads here (their points are prepared straight
+     * into the lanes); those left to the one-at-a-time passes, or to a restitution pass after
+     * the solve, need their points prepared in cbuf */
+    bool solved = w->any_impact_material ? phys_contact_prepare(w, k) : phys_contact_prepare_head(w, k);
+    if (!solved || k->point_count == 0) continue;
     bool da = st[k->state_a].dynamic != 0, db = st[k->state_b].dynamic != 0;
     uint32_t used = (da ? w->state_colors[k->state_a] : 0u) | (db ? w->state_colors[k->state_b] : 0u);
     if (used == UINT32_MAX) {
+      if (!w->any_impact_material) phys_contact_prepare_points(w, k);
       w->overflow[w->overflow_count++] = w->coff[ci];
       continue;
     }
@@ -355,7 +363,7 @@ bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
       memset(base, 0, batch_size(p + 1));
       for (uint32_t lane = 0; lane < LANES; lane++) ((WideHead *)base)->offset[lane] = TESS_NULL_INDEX;
     }
-    write_lane((WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], &soft,
+    write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], &soft,
                &soft_static);
   }
   return true;
@@ -384,8 +392,9 @@ void phys_wide_solve(TessWorld *w, float inv_h, bool use_bias) {
 }
 
 void phys_wide_store(TessWorld *w) {
-  /* with no restitution pass to come the impulses are final: into the contacts too (warm
-   * starting and touching), which spares contact_events a walk through these constraints */
+  /* with no restitution pass to come the impulses are final: they go into the contacts
+   * (warm starting and touching), which spares contact_events a walk through these
+   * constraints, and into cbuf only for a contact that begins to touch */
   bool final = !w->any_impact_material;
   for (uint32_t i = 0; i < w->batch_count; i++) {
     uint32_t b = w->batches[i], points = (b & 1u) + 1u;
@@ -394,19 +403,25 @@ void phys_wide_store(TessWorld *w) {
     const WidePoint *pts = (const WidePoint *)(base + sizeof(WideHead));
     for (uint32_t lane = 0; lane < LANES; lane++) {
       if (h->offset[lane] == TESS_NULL_INDEX) break; /* filled lanes come first */
-      Constraint *k = (Constraint *)(w->cbuf + h->offset[lane]);
-      ContactPoint *cp = constraint_points(k);
-      Contact *c = final ? &w->contacts[k->contact] : NULL;
+      if (final) {
+        Contact *c = &w->contacts[h->contact[lane]];
+        bool touching = false;
+        for (uint32_t q = 0; q < points; q++) {
+          c->normal_impulse[q] = pts[q].normal_impulse[lane];
+          c->tangent_impulse[q] = pts[q].tangent_impulse[lane];
+          touching = touching || pts[q].max_normal_impulse[lane] > 0.0f;
+        }
+        if (touching) c->flags |= CONTACT_TOUCHING;
+        /* the points in cbuf matter only to a begin event (its impact speed) */
+        if (!(c->flags & CONTACT_TOUCHING) || (c->flags & CONTACT_WAS_TOUCHING)) continue;
+      }
+      ContactPoint *cp = constraint_points((Constraint *)(w->cbuf + h->offset[lane]));
       for (uint32_t q = 0; q < points; q++) {
         cp[q].normal_impulse = pts[q].normal_impulse[lane];
         cp[q].tangent_impulse = pts[q].tangent_impulse[lane];
         cp[q].max_normal_impulse = pts[q].max_normal_impulse[lane];
         cp[q].relative_velocity = pts[q].relative_velocity[lane];
         cp[q].tangent_velocity = pts[q].tangent_velocity[lane];
-        if (!c) continue;
-        c->normal_impulse[q] = cp[q].normal_impulse;
-        c->tangent_impulse[q] = cp[q].tangent_impulse;
-        if (cp[q].max_normal_impulse > 0.0f) c->flags |= CONTACT_TOUCHING;
       }
     }
   }
