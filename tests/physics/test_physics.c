@@ -740,6 +740,49 @@ static void determinism_and_snapshot(void) {
   test_map_free(&m2);
 }
 
+/* The broad phase finds every overlapping pair, whether the bodies sit close
+ * together (a dense grid over them) or in clusters kilometres apart (hashed
+ * cells): checked against all pairs. */
+static void broad_phase_misses_no_pair_near_or_far(void) {
+  for (int far = 0; far < 2; far++) {
+    TessWorld *w = new_world(tess_v2(0, 0));
+    TessShapeDef sd = shape_def(0.3f, 0.0f, 1.0f);
+    TessTestRng rng = {4242};
+    enum { N = 400 };
+    TessBodyId ids[N];
+    TessVec2 at[N];
+    float radius[N];
+    for (int i = 0; i < N; i++) {
+      float spread = far ? 3000.0f : 8.0f; /* four clusters of 100 at (+-spread, +-spread) */
+      TessVec2 centre = tess_v2((i & 1) ? spread : -spread, (i & 2) ? spread : -spread);
+      at[i] = tess_v2(centre.x + (float)tess_rng_unit(&rng) * 6.0f, centre.y + (float)tess_rng_unit(&rng) * 6.0f);
+      radius[i] = 0.2f + 0.3f * (float)tess_rng_unit(&rng);
+      ids[i] = add_ball(w, at[i], radius[i], &sd);
+    }
+    step(w, 1);
+    /* every pair that touched during the step began a contact (contact_points would list only
+     * those still touching after the push apart) */
+    TessWorldEvents ev = tess_world_events(w);
+    const TessContactEvent *cps = ev.contact_begin;
+    uint32_t n = ev.contact_begin_count;
+    int overlapping = 0;
+    for (int i = 0; i < N; i++)
+      for (int j = i + 1; j < N; j++) {
+        /* clearly overlapping at the start: still touching after one step */
+        if (tess_v2_distance(at[i], at[j]) > radius[i] + radius[j] - 0.02f) continue;
+        overlapping++;
+        bool found = false;
+        for (uint32_t k = 0; k < n && !found; k++) {
+          uint32_t a = cps[k].body_a.index1, b = cps[k].body_b.index1;
+          found = (a == ids[i].index1 && b == ids[j].index1) || (a == ids[j].index1 && b == ids[i].index1);
+        }
+        CHECK_MSG(found, "%s: bodies %d and %d overlap but began no contact", far ? "far" : "near", i, j);
+      }
+    CHECK_MSG(overlapping > 50, "only %d overlapping pairs: the test checks too little", overlapping);
+    tess_world_destroy(w);
+  }
+}
+
 /* ---- Handles, callbacks, events, queries ------------------------------ */
 
 static void stale_handles_are_invalid(void) {
@@ -1384,4 +1427,4 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(contact_points_list_resting_contacts),
                TEST(queries_find_bodies_and_cells), TEST(interpolation_between_steps),
                TEST(one_way_cells_catch_only_from_above), TEST(traced_slope_is_a_ramp),
-               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(mass_from_density_or_set), TEST(bad_input_is_refused))
+               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(mass_from_density_or_set), TEST(bad_input_is_refused))
