@@ -300,6 +300,34 @@ static void ten_box_stack_stands_10_s(void) {
   test_map_free(&m);
 }
 
+/* A long plank on the floor carrying 48 balls in a row: the plank is in more
+ * contacts than the solver has colours (32), so some are solved one at a
+ * time (the overflow) and the rest side by side; together they must hold
+ * every ball on the plank and the plank on the floor. */
+static void plank_under_48_balls_holds_them_all(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TestMap m;
+  floor_map(&m, 40, 12, 10, 0.6f, 0.0f);
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
+  TessBodyId plank = add_box(w, tess_v2(20.0f, 9.9f), 12.5f, 0.1f, &sd);
+  enum { N = 48 };
+  TessBodyId balls[N];
+  for (int i = 0; i < N; i++) balls[i] = add_ball(w, tess_v2(8.25f + 0.5f * (float)i, 9.55f), 0.25f, &sd);
+  step(w, 240);
+  TessVec2 p = tess_body_position(w, plank);
+  CHECK_MSG(fabsf(p.y - 9.9f) < 0.01f && fabsf(tess_body_angle(w, plank)) < 0.01f, "plank at y %g, angle %g", p.y,
+            tess_body_angle(w, plank));
+  for (int i = 0; i < N; i++) {
+    TessVec2 q = tess_body_position(w, balls[i]);
+    CHECK_MSG(fabsf(q.y - 9.55f) < 0.01f, "ball %d at y = %g (resting on the plank: 9.55)", i, q.y);
+    CHECK_MSG(tess_v2_length(tess_body_linear_velocity(w, balls[i])) < 0.01f, "ball %d still moves", i);
+  }
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
 static void pyramid_of_20_settles_and_sleeps(void) {
   TessWorld *w = new_world(tess_v2(0, G));
   TestMap m;
@@ -1417,7 +1445,7 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(bounce_reaches_e_squared_height), TEST(rubber_on_rubber_is_0_9025),
                TEST(slide_stops_at_v2_over_2_mu_g), TEST(tangential_efficiency_acts_at_impact_only),
                TEST(ball_rolls_across_200_tiles_without_bumps), TEST(box_and_capsule_slide_across_200_tiles_without_bumps),
-               TEST(ten_box_stack_stands_10_s), TEST(pyramid_of_20_settles_and_sleeps),
+               TEST(ten_box_stack_stands_10_s), TEST(plank_under_48_balls_holds_them_all), TEST(pyramid_of_20_settles_and_sleeps),
                TEST(pendulum_period_within_1_percent), TEST(distance_mouse_and_limits_hold),
                TEST(zones_push_and_attract), TEST(top_down_ice_slides_farther_than_sand),
                TEST(wood_floats_at_its_depth_rock_sinks), TEST(bullets_never_cross_one_tile_walls),
