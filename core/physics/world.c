@@ -160,6 +160,8 @@ uint32_t tess_world_contact_count(const TessWorld *w) {
   return n;
 }
 
+uint32_t tess_world_solver_lanes(const TessWorld *w) { return w->wide8 ? 8u : 4u; }
+
 size_t tess_world_memory_bytes(const TessWorld *w) {
   size_t n = sizeof *w;
   n += (size_t)w->body_cap * sizeof(Body) + (size_t)w->shape_cap * sizeof(Shape) + (size_t)w->joint_cap * sizeof(Joint);

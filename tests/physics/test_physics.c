@@ -756,6 +756,8 @@ static void determinism_and_snapshot(void) {
   setenv("TESS_PHYSICS_SIMD", "sse2", 1);
   TessWorld *c = determinism_world(&m3);
   unsetenv("TESS_PHYSICS_SIMD");
+  CHECK(tess_world_solver_lanes(c) == 4);
+  CHECK(tess_world_solver_lanes(a) == 4 || tess_world_solver_lanes(a) == 8);
   step(c, 1000);
   CHECK_MSG(tess_world_hash(c) == ha, "the 4-lane solver differs from the default: %llx vs %llx",
             (unsigned long long)tess_world_hash(c), (unsigned long long)ha);

@@ -182,6 +182,9 @@ typedef struct TessContactPoint {
 uint32_t tess_world_contact_points(const TessWorld *world, TessContactPoint *out, uint32_t cap);
 /* Bytes the world holds (bodies, shapes, contacts, map, scratch). */
 size_t tess_world_memory_bytes(const TessWorld *world);
+/* How many contacts the solver works on at once: 8 with AVX2, else 4 (the results are the same
+ * bits either way; TESS_PHYSICS_SIMD=sse2 in the environment when a world is made forces 4). */
+uint32_t tess_world_solver_lanes(const TessWorld *world);
 
 /* A 64-bit hash of every live body's state (transform, velocities, awake
  * flag) in slot order: equal states give equal hashes. */
