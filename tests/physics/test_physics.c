@@ -69,6 +69,27 @@ static void floor_map(TestMap *m, uint32_t width, uint32_t height, uint32_t floo
     for (uint32_t x = 0; x < width; x++) test_map_set(m, x, y, TESS_MAP_FULL, 0);
 }
 
+/* Map m with cell (x, y) traced as the one piece `piece` (cell units), applied
+ * to w; *d and *start (free it) stay valid for the caller's further use. */
+static TessResult apply_with_one_traced_cell(TestMap *m, TessWorld *w, uint32_t x, uint32_t y, const TessPolygon *piece,
+                                             TessTileMapDef *d, uint32_t **start, TessError *err) {
+  test_map_set(m, x, y, TESS_MAP_TRACED, 0);
+  uint32_t cells = m->w * m->h, traced = y * m->w + x;
+  *start = calloc((size_t)cells + 1, sizeof(uint32_t));
+  for (uint32_t i = 0; i <= cells; i++) (*start)[i] = i > traced ? 1u : 0u;
+  memset(d, 0, sizeof *d);
+  d->width = m->w;
+  d->height = m->h;
+  d->cell_w = d->cell_h = 1.0f;
+  d->kinds = m->kinds;
+  d->materials = m->materials;
+  d->material_count = m->mat_count;
+  d->material_list = m->mats;
+  d->piece_start = *start;
+  d->pieces = piece;
+  return tess_world_set_tile_map(w, d, err);
+}
+
 /* ---- Flight ------------------------------------------------------------ */
 
 static void free_fall_matches_closed_form(void) {
@@ -813,6 +834,121 @@ static void broad_phase_misses_no_pair_near_or_far(void) {
   }
 }
 
+/* A busy world that uses every path of a step: circles, capsules, boxes and
+ * random polygons on a map with traced slopes, pins and rods between some of
+ * them, sleeping islands woken by kicks, bodies removed as it runs, one body
+ * in more contacts than the solver has colours. Run once with the default
+ * contact solver and once with 4 lanes, with a snapshot restored half way in
+ * the first: the same bits everywhere, nothing non-finite, nothing out of
+ * the map. */
+static uint64_t chaos_run(bool restore_half_way) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TestMap m;
+  floor_map(&m, 40, 30, 27, 0.5f, 0.2f);
+  for (uint32_t y = 0; y < 30; y++) {
+    test_map_set(&m, 0, y, TESS_MAP_FULL, 0);
+    test_map_set(&m, 39, y, TESS_MAP_FULL, 0);
+  }
+  for (uint32_t x = 0; x < 40; x++) test_map_set(&m, x, 0, TESS_MAP_FULL, 0);
+  for (uint32_t x = 1; x < 12; x++) test_map_set(&m, x, 26, TESS_MAP_FULL, 0);
+  TessPolygon tri = {3, {{0.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}}};
+  TessTileMapDef d;
+  uint32_t *start;
+  TessError err;
+  CHECK_OK(apply_with_one_traced_cell(&m, w, 12, 26, &tri, &d, &start, &err), &err);
+  TessTestRng rng = {2024};
+  enum { N = 300 };
+  TessBodyId ids[N];
+  for (int i = 0; i < N; i++) {
+    TessShapeDef sd = shape_def((float)(0.2 + 0.6 * tess_rng_unit(&rng)), (float)(0.5 * tess_rng_unit(&rng)), 1.0f);
+    TessVec2 p = tess_v2(2.0f + (float)(i % 30) * 1.2f, 2.0f + (float)(i / 30) * 1.5f);
+    switch (i % 4) {
+      case 0: ids[i] = add_ball(w, p, (float)(0.15 + 0.3 * tess_rng_unit(&rng)), &sd); break;
+      case 1: ids[i] = add_box(w, p, (float)(0.15 + 0.3 * tess_rng_unit(&rng)), 0.2f, &sd); break;
+      case 2:
+        ids[i] = add_body(w, TESS_BODY_DYNAMIC, p);
+        CHECK_OK(tess_shape_create_capsule(w, ids[i], &sd, tess_v2(-0.3f, 0), tess_v2(0.3f, 0), 0.15f, NULL, &err), &err);
+        break;
+      default: {
+        ids[i] = add_body(w, TESS_BODY_DYNAMIC, p);
+        TessVec2 v[6];
+        for (int k = 0; k < 6; k++) {
+          float a = 6.2831853f * ((float)k + 0.3f * (float)tess_rng_unit(&rng)) / 6.0f;
+          v[k] = tess_v2(0.35f * cosf(a), 0.35f * sinf(a));
+        }
+        CHECK_OK(tess_shape_create_polygon(w, ids[i], &sd, v, 6, NULL, &err), &err);
+      }
+    }
+  }
+  /* a long plank the others pile on (more contacts than colours), pins and rods in pairs */
+  TessShapeDef plank_def = shape_def(0.6f, 0.0f, 1.0f);
+  TessBodyId plank = add_box(w, tess_v2(26.0f, 25.5f), 11.0f, 0.2f, &plank_def);
+  for (int i = 0; i + 1 < 60; i += 6) {
+    TessRevoluteJointDef rj;
+    tess_revolute_joint_def_default(&rj);
+    rj.body_a = ids[i];
+    rj.body_b = ids[i + 1];
+    rj.anchor = tess_v2_lerp(tess_body_position(w, ids[i]), tess_body_position(w, ids[i + 1]), 0.5f);
+    CHECK_OK(tess_joint_create_revolute(w, &rj, NULL, &err), &err);
+    TessDistanceJointDef dj;
+    tess_distance_joint_def_default(&dj);
+    dj.body_a = ids[i + 2];
+    dj.body_b = ids[i + 3];
+    dj.anchor_a = tess_body_position(w, ids[i + 2]);
+    dj.anchor_b = tess_body_position(w, ids[i + 3]);
+    CHECK_OK(tess_joint_create_distance(w, &dj, NULL, &err), &err);
+  }
+  size_t size = tess_world_snapshot_size(w);
+  void *snap = NULL;
+  bool alive[N];
+  for (int i = 0; i < N; i++) alive[i] = true;
+  for (int s = 0; s < 900; s++) {
+    if (s == 450) {
+      if (restore_half_way) {
+        size = tess_world_snapshot_size(w);
+        snap = malloc(size);
+        CHECK_OK(tess_world_snapshot(w, snap, size, &err), &err);
+        step(w, 37); /* a detour that the restore takes back */
+        CHECK_OK(tess_world_restore(w, snap, size, &err), &err);
+      }
+    }
+    if (s % 90 == 45) { /* wake some sleepers with a kick, remove a few bodies */
+      for (int k = 0; k < 5; k++) {
+        int i = (int)(tess_rng_next(&rng) % N);
+        if (alive[i]) CHECK_OK(tess_body_apply_linear_impulse(w, ids[i], tess_v2(0.0f, -2.0f), tess_body_position(w, ids[i])), &err);
+      }
+      int r = (int)(tess_rng_next(&rng) % N);
+      if (alive[r] && tess_body_destroy(w, ids[r]) == TESS_OK) alive[r] = false;
+    }
+    step(w, 1);
+  }
+  for (int i = 0; i < N; i++) {
+    if (!alive[i]) continue;
+    TessVec2 p = tess_body_position(w, ids[i]);
+    CHECK_MSG(tess_v2_is_finite(p) && p.x > 0.0f && p.x < 40.0f && p.y > 0.0f && p.y < 30.0f, "body %d at (%g, %g)", i,
+              p.x, p.y);
+  }
+  CHECK(tess_world_awake_body_count(w) < (uint32_t)N); /* the sleeping paths ran */
+  (void)plank;
+  uint64_t h = tess_world_hash(w);
+  free(snap);
+  free(start);
+  tess_world_destroy(w);
+  test_map_free(&m);
+  return h;
+}
+
+static void chaos_is_deterministic_across_solvers_and_restores(void) {
+  uint64_t plain = chaos_run(false);
+  uint64_t restored = chaos_run(true);
+  setenv("TESS_PHYSICS_SIMD", "sse2", 1);
+  uint64_t four = chaos_run(false);
+  unsetenv("TESS_PHYSICS_SIMD");
+  CHECK_MSG(plain == restored, "a restored run differs: %llx vs %llx", (unsigned long long)plain,
+            (unsigned long long)restored);
+  CHECK_MSG(plain == four, "the 4-lane run differs: %llx vs %llx", (unsigned long long)plain, (unsigned long long)four);
+}
+
 /* ---- Handles, callbacks, events, queries ------------------------------ */
 
 static void stale_handles_are_invalid(void) {
@@ -1207,27 +1343,6 @@ static void one_way_cells_catch_only_from_above(void) {
   test_map_free(&m);
 }
 
-/* Map m with cell (x, y) traced as the one piece `piece` (cell units), applied
- * to w; *d and *start (free it) stay valid for the caller's further use. */
-static TessResult apply_with_one_traced_cell(TestMap *m, TessWorld *w, uint32_t x, uint32_t y, const TessPolygon *piece,
-                                             TessTileMapDef *d, uint32_t **start, TessError *err) {
-  test_map_set(m, x, y, TESS_MAP_TRACED, 0);
-  uint32_t cells = m->w * m->h, traced = y * m->w + x;
-  *start = calloc((size_t)cells + 1, sizeof(uint32_t));
-  for (uint32_t i = 0; i <= cells; i++) (*start)[i] = i > traced ? 1u : 0u;
-  memset(d, 0, sizeof *d);
-  d->width = m->w;
-  d->height = m->h;
-  d->cell_w = d->cell_h = 1.0f;
-  d->kinds = m->kinds;
-  d->materials = m->materials;
-  d->material_count = m->mat_count;
-  d->material_list = m->mats;
-  d->piece_start = *start;
-  d->pieces = piece;
-  return tess_world_set_tile_map(w, d, err);
-}
-
 static void traced_slope_is_a_ramp(void) {
   /* a 45-degree traced triangle: a ball released on it rolls down to the right */
   TessWorld *w = new_world(tess_v2(0, G));
@@ -1457,4 +1572,4 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(contact_points_list_resting_contacts),
                TEST(queries_find_bodies_and_cells), TEST(interpolation_between_steps),
                TEST(one_way_cells_catch_only_from_above), TEST(traced_slope_is_a_ramp),
-               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(mass_from_density_or_set), TEST(bad_input_is_refused))
+               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(chaos_is_deterministic_across_solvers_and_restores), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(mass_from_density_or_set), TEST(bad_input_is_refused))
