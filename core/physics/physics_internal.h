@@ -71,10 +71,11 @@ typedef struct Body {
 } Body;
 
 /* Solver state: index 0 is a fixed dummy (static / world); awake bodies get
- * 1.. in the order the constraints first name them, so the solver walks
- * memory mostly forwards. What the constraint passes touch is 32 bytes
- * (two to a cache line, never straddling one); the contact constraints
- * carry their bodies' inverse masses, the rest is in BodyMotion. */
+ * 1.. in body slot order (the constraints are sorted by shape pair, so the
+ * solver walks memory mostly forwards). What the constraint passes touch is
+ * 32 bytes, read and written 16 at a time by the wide solver's transposes
+ * (v, w, dynamic; dp, dq); the contact constraints carry their bodies'
+ * inverse masses, the rest is in BodyMotion. */
 typedef struct BodyState {
   TessVec2 v;
   float w;
@@ -123,7 +124,7 @@ typedef struct ContactPoint {
  * ContactPoints, packed one after another in TessWorld.cbuf (a one-point
  * contact takes 124 bytes, so the solver's passes stream little memory). */
 typedef struct Constraint {
-  uint32_t state_a, state_b; /* indices into the solver states */
+  uint32_t state_a, state_b; /* solver states (body slots until phys_contact_prepare_head) */
   uint32_t contact;          /* index in TessWorld.contacts */
   uint32_t point_count;
   TessVec2 normal;           /* from a to b */
