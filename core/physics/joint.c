@@ -1,4 +1,4 @@
-/* Joints in the soft step: pin (revolute, with optional angle limits),
+/* Joints in the soft step: pin (revolute, with optional angle limits and motor),
  * distance (rigid rod or spring) and the mouse spring. Anchors are fixed
  * in world frame at the step's start and turned with each body's delta
  * rotation in the sub-steps, as the contacts are. */
@@ -37,6 +37,7 @@ void phys_joint_prepare(TessWorld *w, Joint *j, float h) {
     j->lower_impulse = j->upper_impulse = 0.0f;
   }
   if (!j->enable_limit) j->lower_impulse = j->upper_impulse = 0.0f;
+  if (!j->enable_motor) j->motor_impulse = 0.0f;
 }
 
 static void apply(const TessWorld *w, const Joint *j, BodyState *sa, BodyState *sb, TessVec2 ra, TessVec2 rb, TessVec2 P) {
@@ -51,7 +52,7 @@ void phys_joint_warm_start(TessWorld *w, Joint *j) {
   TessVec2 ra = tess_rot_apply(sa->dq, j->ra), rb = tess_rot_apply(sb->dq, j->rb);
   switch (j->type) {
   case TESS_JOINT_TYPE_REVOLUTE: {
-    float axial = j->lower_impulse - j->upper_impulse;
+    float axial = j->motor_impulse + j->lower_impulse - j->upper_impulse;
     apply(w, j, sa, sb, ra, rb, j->linear_impulse);
     sa->w -= w->motions[j->state_a].inv_i * axial;
     sb->w += w->motions[j->state_b].inv_i * axial;
@@ -87,6 +88,17 @@ void phys_joint_solve(TessWorld *w, Joint *j, float h, bool use_bias) {
   float inv_h = 1.0f / h;
   switch (j->type) {
   case TESS_JOINT_TYPE_REVOLUTE: {
+    if (j->enable_motor && (ia + ib) > 0.0f) {
+      /* Box2D's motor: the relative spin towards motor_speed, the impulse within the torque
+       * limit over the sub-step; solved before the limits, so a limit still holds */
+      float impulse = -j->axial_mass * (sb->w - sa->w - j->motor_speed);
+      float old = j->motor_impulse, max_impulse = h * j->max_motor_torque;
+      float total = old + impulse;
+      j->motor_impulse = total < -max_impulse ? -max_impulse : (total > max_impulse ? max_impulse : total);
+      impulse = j->motor_impulse - old;
+      sa->w -= ia * impulse;
+      sb->w += ib * impulse;
+    }
     if (j->enable_limit && (ia + ib) > 0.0f) {
       float angle = j->delta_angle + tess_rot_angle(sb->dq) - tess_rot_angle(sa->dq);
       {

@@ -211,12 +211,15 @@ typedef struct Joint {
   float lower, upper;
   float length, hertz, damping_ratio, max_force;
   TessVec2 target;
+  uint32_t enable_motor;   /* revolute */
+  float motor_speed, max_motor_torque;
   /* solver */
   TessVec2 ra, rb;     /* relative to centres, world frame at step start */
   TessVec2 delta_center; /* cB - cA at step start */
   float delta_angle;
   TessVec2 linear_impulse;
   float axial_impulse, lower_impulse, upper_impulse;
+  float motor_impulse;     /* the last sub-step's, warm-starting the next */
   float axial_mass;
   uint32_t state_a, state_b;
 } Joint;

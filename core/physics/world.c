@@ -845,6 +845,8 @@ static TessTransform joint_xf(const TessWorld *w, uint32_t body) {
 TessResult tess_joint_create_revolute(TessWorld *w, const TessRevoluteJointDef *def, TessJointId *out, TessError *err) {
   if (!tess_v2_is_finite(def->anchor) || !isfinite(def->lower) || !isfinite(def->upper) || def->lower > def->upper)
     return tess_error_set(err, TESS_ERR_INVALID, "joint", "pin anchor and limits must be finite, lower <= upper");
+  if (!isfinite(def->motor_speed) || !finite_nonneg(def->max_motor_torque))
+    return tess_error_set(err, TESS_ERR_INVALID, "joint", "pin motor speed must be finite, its torque finite and >= 0");
   Joint *j;
   TessResult r = new_joint(w, def->body_a, def->body_b, TESS_JOINT_TYPE_REVOLUTE, &j, out, err);
   if (r != TESS_OK) return r;
@@ -855,6 +857,9 @@ TessResult tess_joint_create_revolute(TessWorld *w, const TessRevoluteJointDef *
   j->enable_limit = def->enable_limit;
   j->lower = def->lower;
   j->upper = def->upper;
+  j->enable_motor = def->enable_motor;
+  j->motor_speed = def->motor_speed;
+  j->max_motor_torque = def->max_motor_torque;
   j->collide_connected = def->collide_connected;
   return TESS_OK;
 }
@@ -929,6 +934,25 @@ float tess_revolute_joint_angle(const TessWorld *w, TessJointId id) {
   while (a > PI_F) a -= 2.0f * PI_F;
   while (a < -PI_F) a += 2.0f * PI_F;
   return a;
+}
+
+TessResult tess_revolute_joint_set_motor(TessWorld *w, TessJointId id, bool enable, float speed, float max_torque) {
+  Joint *j = joint_get(w, id);
+  if (!j) return TESS_ERR_NOT_FOUND;
+  if (j->type != TESS_JOINT_TYPE_REVOLUTE || !isfinite(speed) || !finite_nonneg(max_torque)) return TESS_ERR_INVALID;
+  j->enable_motor = enable;
+  j->motor_speed = speed;
+  j->max_motor_torque = max_torque;
+  if (j->body_a != TESS_NULL_INDEX) body_wake(&w->bodies[j->body_a]);
+  if (j->body_b != TESS_NULL_INDEX) body_wake(&w->bodies[j->body_b]);
+  return TESS_OK;
+}
+
+float tess_revolute_joint_motor_torque(const TessWorld *w, TessJointId id, float dt) {
+  Joint *j = joint_get(w, id);
+  if (!j || j->type != TESS_JOINT_TYPE_REVOLUTE || !(dt > 0.0f)) return 0.0f;
+  /* the solver keeps one sub-step's impulse */
+  return j->motor_impulse / (dt / (float)w->def.substeps);
 }
 
 /* ---- Zones ------------------------------------------------------------- */

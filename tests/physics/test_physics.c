@@ -395,6 +395,64 @@ static void pyramid_of_20_settles_and_sleeps(void) {
 
 /* ---- Joints ------------------------------------------------------------ */
 
+/* A pin's motor: a wheel pinned to the world spins up at torque / inertia
+ * until it reaches the motor's speed, then holds it; a two-wheeled cart with
+ * motors on its wheels drives along a floor of tiles at wheel speed x radius. */
+static void pin_motor_spins_up_and_drives_a_cart(void) {
+  TessWorld *w = new_world(tess_v2(0, 0));
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  TessBodyId wheel = add_ball(w, tess_v2(0, 0), 0.5f, &sd);
+  TessRevoluteJointDef rj;
+  tess_revolute_joint_def_default(&rj);
+  rj.body_b = wheel;
+  rj.anchor = tess_v2(0, 0);
+  rj.enable_motor = true;
+  rj.motor_speed = 10.0f;
+  rj.max_motor_torque = 0.2f;
+  TessJointId motor;
+  TessError err;
+  CHECK_OK(tess_joint_create_revolute(w, &rj, &motor, &err), &err);
+  float inertia = tess_body_inertia(w, wheel);
+  step(w, 60);
+  CHECK_NEAR(tess_body_angular_velocity(w, wheel), 0.2 / inertia * 1.0, 0.01 * 0.2 / inertia);
+  CHECK_NEAR(tess_revolute_joint_motor_torque(w, motor, 1.0f / HZ), 0.2, 1e-4);
+  step(w, 360);
+  CHECK_NEAR(tess_body_angular_velocity(w, wheel), 10.0, 1e-3);
+  CHECK(tess_revolute_joint_set_motor(w, motor, true, NAN, 1.0f) == TESS_ERR_INVALID);
+  CHECK(tess_revolute_joint_set_motor(w, motor, true, 1.0f, -1.0f) == TESS_ERR_INVALID);
+  CHECK_OK(tess_revolute_joint_set_motor(w, motor, false, 0.0f, 0.0f), &err);
+  step(w, 60);
+  CHECK_NEAR(tess_body_angular_velocity(w, wheel), 10.0, 1e-3); /* off: it spins freely */
+  rj.max_motor_torque = NAN;
+  CHECK(tess_joint_create_revolute(w, &rj, NULL, &err) == TESS_ERR_INVALID);
+  tess_world_destroy(w);
+
+  w = new_world(tess_v2(0, G));
+  TestMap m;
+  floor_map(&m, 120, 12, 10, 0.9f, 0.0f);
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  float r = 0.4f, speed = 8.0f; /* rad/s: y grows downwards, so a positive spin rolls to +x */
+  TessBodyId chassis = add_box(w, tess_v2(10.0f, 9.0f), 1.2f, 0.2f, &sd);
+  for (int side = -1; side <= 1; side += 2) {
+    TessVec2 at = tess_v2(10.0f + 0.9f * (float)side, 10.0f - r);
+    TessBodyId b = add_ball(w, at, r, &sd);
+    tess_revolute_joint_def_default(&rj);
+    rj.body_a = chassis;
+    rj.body_b = b;
+    rj.anchor = at;
+    rj.enable_motor = true;
+    rj.motor_speed = speed;
+    rj.max_motor_torque = 50.0f;
+    CHECK_OK(tess_joint_create_revolute(w, &rj, NULL, &err), &err);
+  }
+  step(w, 240);
+  float v = tess_body_linear_velocity(w, chassis).x;
+  CHECK_MSG(fabsf(v - speed * r) <= 0.05f * speed * r, "the cart drives at %g m/s, wheels say %g", v, speed * r);
+  CHECK(tess_body_position(w, chassis).x > 15.0f);
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
 static void pendulum_period_within_1_percent(void) {
   TessWorld *w = new_world(tess_v2(0, G));
   TessShapeDef sd = shape_def(0.5f, 0.0f, 2.0f);
@@ -1562,7 +1620,7 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(bounce_reaches_e_squared_height), TEST(rubber_on_rubber_is_0_9025),
                TEST(slide_stops_at_v2_over_2_mu_g), TEST(tangential_efficiency_acts_at_impact_only),
                TEST(ball_rolls_across_200_tiles_without_bumps), TEST(box_and_capsule_slide_across_200_tiles_without_bumps),
-               TEST(ten_box_stack_stands_10_s), TEST(plank_under_48_balls_holds_them_all), TEST(pyramid_of_20_settles_and_sleeps),
+               TEST(ten_box_stack_stands_10_s), TEST(pin_motor_spins_up_and_drives_a_cart), TEST(plank_under_48_balls_holds_them_all), TEST(pyramid_of_20_settles_and_sleeps),
                TEST(pendulum_period_within_1_percent), TEST(distance_mouse_and_limits_hold),
                TEST(zones_push_and_attract), TEST(top_down_ice_slides_farther_than_sand),
                TEST(wood_floats_at_its_depth_rock_sinks), TEST(bullets_never_cross_one_tile_walls),

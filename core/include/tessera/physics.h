@@ -354,6 +354,9 @@ typedef struct TessRevoluteJointDef {
   TessVec2 anchor;             /* world point at creation */
   bool enable_limit;
   float lower, upper;          /* relative angle b - a, radians, lower <= upper */
+  bool enable_motor;           /* drives b's spin relative to a (a car's wheel) */
+  float motor_speed;           /* rad/s, the relative angular velocity it aims for */
+  float max_motor_torque;      /* N m, >= 0: the most it may apply */
   bool collide_connected;
 } TessRevoluteJointDef;
 
@@ -389,6 +392,12 @@ TessJointType tess_joint_type(const TessWorld *world, TessJointId joint);
 TessResult tess_mouse_joint_set_target(TessWorld *world, TessJointId joint, TessVec2 target);
 /* Relative angle of body b to body a since creation (revolute). */
 float tess_revolute_joint_angle(const TessWorld *world, TessJointId joint);
+/* Turns a pin's motor on or off and sets its speed (rad/s) and torque limit (N m, >= 0); wakes
+ * both bodies. TESS_ERR_INVALID for a joint that is not a pin or a non-finite value. */
+TessResult tess_revolute_joint_set_motor(TessWorld *world, TessJointId joint, bool enable, float speed,
+                                         float max_torque);
+/* The torque (N m) the motor applied over the last step. */
+float tess_revolute_joint_motor_torque(const TessWorld *world, TessJointId joint, float dt);
 
 /* ---- Force zones ------------------------------------------------------- */
 
