@@ -1,13 +1,15 @@
 /* The contact solver, eight constraints at a time (Box2D v3's graph-coloured
  * solver, in the shape of this engine).
  *
- * Colouring: a constraint takes the lowest of 32 colours that neither of its
+ * Colouring: a constraint takes one of 32 colours that neither of its
  * dynamic bodies has yet (one OR of two per-body bit masks, so colouring is
- * linear in the constraints and rebuilt every step). Fixed and kinematic
- * bodies are never written by the solver, so they may appear in any number
- * of constraints of one colour. Within a colour no dynamic body appears
- * twice, so its constraints can be solved side by side in the four lanes of
- * one batch: the result is the same as solving them one after another. A
+ * linear in the constraints and rebuilt every step): the lowest free one
+ * between two dynamic bodies, the highest against a fixed or kinematic body.
+ * Fixed and kinematic bodies are never written by the solver, so they may
+ * appear in any number of constraints of one colour. Within a colour no
+ * dynamic body appears twice, so its constraints can be solved side by side
+ * in the lanes of one batch: the result is the same as solving them one
+ * after another. A
  * constraint for which all 32 colours are taken goes to the overflow list,
  * solved one at a time by contact_solver.c before the colours.
  *
@@ -24,11 +26,10 @@
  * operations in the same order, so both give the same bits: a world steps
  * the same on any x86-64 (TESS_PHYSICS_SIMD=sse2 forces the 4-lane code,
  * for checking exactly that). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "physics_internal.h"
-
-#include <stdlib.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
