@@ -29,24 +29,6 @@ bool phys_contact_prepare_head(TessWorld *w, Constraint *k) {
   return true;
 }
 
-PointStart phys_contact_point_start(const TessWorld *w, const Constraint *k, const ContactPoint *p) {
-  const BodyState *sa = &w->states[k->state_a], *sb = &w->states[k->state_b];
-  float ma = k->ma, ia = k->ia, mb = k->mb, ib = k->ib;
-  TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
-  PointStart s;
-  float rna = tess_v2_cross(p->ra, n), rnb = tess_v2_cross(p->rb, n);
-  float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
-  s.normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
-  float rta = tess_v2_cross(p->ra, t), rtb = tess_v2_cross(p->rb, t);
-  float kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
-  s.tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
-  TessVec2 dv = tess_v2_sub(tess_v2_add(sb->v, tess_v2_cross_sv(sb->w, p->rb)),
-                            tess_v2_add(sa->v, tess_v2_cross_sv(sa->w, p->ra)));
-  s.relative_velocity = tess_v2_dot(n, dv);
-  s.tangent_velocity = tess_v2_dot(t, dv);
-  return s;
-}
-
 bool phys_contact_prepare(TessWorld *w, Constraint *k) {
   if (!phys_contact_prepare_head(w, k)) return false;
   phys_contact_prepare_points(w, k);

@@ -463,8 +463,24 @@ bool phys_contact_prepare_head(TessWorld *w, Constraint *k);
 typedef struct PointStart {
   float normal_mass, tangent_mass, relative_velocity, tangent_velocity;
 } PointStart;
-PointStart phys_contact_point_start(const TessWorld *w, const Constraint *k, const ContactPoint *p);
 void phys_contact_prepare_points(const TessWorld *w, Constraint *k); /* after the head */
+static inline PointStart phys_contact_point_start(const TessWorld *w, const Constraint *k, const ContactPoint *p) {
+  const BodyState *sa = &w->states[k->state_a], *sb = &w->states[k->state_b];
+  float ma = k->ma, ia = k->ia, mb = k->mb, ib = k->ib;
+  TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
+  PointStart s;
+  float rna = tess_v2_cross(p->ra, n), rnb = tess_v2_cross(p->rb, n);
+  float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
+  s.normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
+  float rta = tess_v2_cross(p->ra, t), rtb = tess_v2_cross(p->rb, t);
+  float kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
+  s.tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
+  TessVec2 dv = tess_v2_sub(tess_v2_add(sb->v, tess_v2_cross_sv(sb->w, p->rb)),
+                            tess_v2_add(sa->v, tess_v2_cross_sv(sa->w, p->ra)));
+  s.relative_velocity = tess_v2_dot(n, dv);
+  s.tangent_velocity = tess_v2_dot(t, dv);
+  return s;
+}
 void phys_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t count);
 void phys_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, float inv_h, bool use_bias, Softness soft,
                          Softness soft_static);
