@@ -68,6 +68,11 @@ TessResult tess_object_validate(const TessObject *obj, TessError *err) {
     if (!tess_v2_is_finite(j->anchor_b) || !finite_nonneg(j->length) || !isfinite(j->lower) || !isfinite(j->upper))
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "joint %s anchor, length or limits not finite",
                             obj->name);
+    if (!isfinite(j->motor_speed) || !finite_nonneg(j->motor_torque))
+      return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "joint %s motor speed not finite or torque not finite and >= 0",
+                            obj->name);
+    if (j->motor_enabled > 1)
+      return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "joint %s motor flag is not 0 or 1", obj->name);
     if (j->limit_enabled && j->lower > j->upper)
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "joint %s lower limit above upper", obj->name);
   } else if (obj->kind == TESS_OBJECT_ZONE) {

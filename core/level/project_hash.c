@@ -107,6 +107,16 @@ static void hash_object(TessHasher *h, const TessObject *o) {
     tess_hasher_f32(h, j->length);
     tess_hasher_f32(h, j->lower);
     tess_hasher_f32(h, j->upper);
+    /* The motor came later: hashed only when set, so a level without
+     * motors keeps the content hash it had before (and its packed files). */
+    uint32_t speed_bits, torque_bits;
+    memcpy(&speed_bits, &j->motor_speed, sizeof speed_bits);
+    memcpy(&torque_bits, &j->motor_torque, sizeof torque_bits);
+    if (j->motor_enabled || speed_bits || torque_bits) {
+      tess_hasher_u32(h, 0x4D4F5400u | (uint32_t)j->motor_enabled); /* 'MOT' + the flag */
+      tess_hasher_u32(h, speed_bits);
+      tess_hasher_u32(h, torque_bits);
+    }
     break;
   }
   case TESS_OBJECT_ZONE: {

@@ -542,6 +542,63 @@ static void hash_covers_content_not_history(void) {
   fixture_free(&f);
 }
 
+/* A pin's motor: off by default, refused when not finite (or a negative
+ * torque) with the project untouched, hashed, and undone / redone whole. */
+static void joint_motor_validates_hashes_and_undoes(void) {
+  TessObject o;
+  TessError err;
+  tess_object_default(&o, TESS_OBJECT_JOINT);
+  CHECK(o.u.joint.motor_enabled == 0 && o.u.joint.motor_speed == 0.0f && o.u.joint.motor_torque == 0.0f);
+  CHECK_OK(tess_object_validate(&o, &err), &err);
+  Fixture f;
+  fixture_make(&f);
+  TessId id = 0;
+  CHECK_OK(tess_edit_object_add(f.p, f.level, f.objects, &o, &id, &err), &err);
+  o.id = id;
+  uint64_t off = tess_project_hash(f.p);
+  struct {
+    float speed, torque;
+    uint8_t enabled;
+    const char *word;
+  } bad[] = {{NAN, 1.0f, 1, "speed"},      {INFINITY, 1.0f, 1, "speed"}, {1.0f, NAN, 1, "torque"},
+             {1.0f, -0.5f, 1, "torque"},   {1.0f, INFINITY, 0, "torque"}, {1.0f, 1.0f, 2, "motor"}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    TessObject b = o;
+    b.u.joint.motor_speed = bad[i].speed;
+    b.u.joint.motor_torque = bad[i].torque;
+    b.u.joint.motor_enabled = bad[i].enabled;
+    TessResult r = tess_edit_object_set(f.p, f.level, &b, 0, &err);
+    CHECK_MSG(r == TESS_ERR_INVALID, "case %zu: %s", i, tess_result_string(r));
+    CHECK_MSG(detail_has(&err, bad[i].word), "case %zu detail '%s' lacks %s", i, err.detail, bad[i].word);
+    CHECK(tess_project_hash(f.p) == off);
+  }
+  TessObject m = o;
+  m.u.joint.motor_enabled = 1;
+  m.u.joint.motor_speed = -6.25f;
+  m.u.joint.motor_torque = 40.0f;
+  CHECK_OK(tess_edit_object_set(f.p, f.level, &m, 0, &err), &err);
+  uint64_t on = tess_project_hash(f.p);
+  CHECK(on != off);
+  const TessLevel *level = tess_project_level(f.p, f.level);
+  const TessJointObject *j = &tess_level_object(level, id, NULL)->u.joint;
+  CHECK(j->motor_enabled == 1 && j->motor_speed == -6.25f && j->motor_torque == 40.0f);
+  /* Each field alone moves the hash. */
+  m.u.joint.motor_torque = 41.0f;
+  CHECK_OK(tess_edit_object_set(f.p, f.level, &m, 0, &err), &err);
+  CHECK(tess_project_hash(f.p) != on);
+  CHECK_OK(tess_project_undo(f.p, &err), &err);
+  CHECK(tess_project_hash(f.p) == on);
+  CHECK_OK(tess_project_undo(f.p, &err), &err);
+  CHECK(tess_project_hash(f.p) == off);
+  j = &tess_level_object(tess_project_level(f.p, f.level), id, NULL)->u.joint;
+  CHECK(j->motor_enabled == 0 && j->motor_speed == 0.0f && j->motor_torque == 0.0f);
+  CHECK_OK(tess_project_redo(f.p, &err), &err);
+  CHECK(tess_project_hash(f.p) == on);
+  j = &tess_level_object(tess_project_level(f.p, f.level), id, NULL)->u.joint;
+  CHECK(j->motor_enabled == 1 && j->motor_speed == -6.25f && j->motor_torque == 40.0f);
+  fixture_free(&f);
+}
+
 static void resize_keeps_content_anchored(void) {
   TessProject *p = tess_project_create();
   TessError err;
@@ -827,7 +884,7 @@ static void painted_cells_cost_at_most_5_bytes(void) {
   tess_project_destroy(p);
 }
 
-TESS_TEST_MAIN(TEST(material_validation_names_the_field), TEST(level_size_limits), TEST(cell_flips_move_points),
+TESS_TEST_MAIN(TEST(material_validation_names_the_field), TEST(joint_motor_validates_hashes_and_undoes), TEST(level_size_limits), TEST(cell_flips_move_points),
                TEST(collision_rule_cases), TEST(collision_rows_match_cells), TEST(change_log_reports_touched_chunks_once),
                TEST(locked_layers_refuse_edits), TEST(ids_are_never_reused), TEST(hash_covers_content_not_history),
                TEST(resize_keeps_content_anchored), TEST(resize_reports_old_and_new_chunks), TEST(removing_assets_rewrites_their_users),

@@ -260,6 +260,9 @@ typedef struct TessJointObject {
   TessVec2 anchor_b;         /* distance joint's second anchor, level px */
   float length;              /* distance, px; 0 = the distance at placement */
   float lower, upper;        /* pin limits, radians */
+  uint8_t motor_enabled;     /* pin: drives body b's spin relative to body a */
+  float motor_speed;         /* pin motor target, rad/s (y down: > 0 rolls a wheel towards +x) */
+  float motor_torque;        /* pin motor's maximum torque, N m (>= 0) */
 } TessJointObject;
 
 typedef enum TessZoneKind {
