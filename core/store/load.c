@@ -483,6 +483,9 @@ static void read_object_fields(Row *w, TessObject *obj) {
       j->length = row_f32(w, 26);
       j->lower = row_f32(w, 27);
       j->upper = row_f32(w, 28);
+      j->motor_enabled = row_u8(w, 36, 1);
+      j->motor_speed = row_f32(w, 37);
+      j->motor_torque = row_f32(w, 38);
       break;
     }
     case TESS_OBJECT_ZONE: {

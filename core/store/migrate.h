@@ -25,7 +25,7 @@ typedef struct TessStoreSchema {
   uint32_t step_count;
 } TessStoreSchema;
 
-/* Version TESS_STORE_SCHEMA_VERSION with every real step (none yet: 1 is the first). */
+/* Version TESS_STORE_SCHEMA_VERSION with every real step (1 -> 2: pin joint motors). */
 const TessStoreSchema *tess_store_schema_current(void);
 
 /* tess_store_open() with an explicit schema history. */

@@ -1,4 +1,5 @@
-/* The project file's tables (schema version 1) and the migration runner.
+/* The project file's tables (schema version 1, then the steps to the
+ * current version) and the migration runner.
  *
  * Conventions of the schema:
  * - ids are the project's stable ids (INTEGER PRIMARY KEY);
@@ -117,9 +118,18 @@ static const char SCHEMA_V1[] =
     "  PRIMARY KEY (object_id, position)"
     ") WITHOUT ROWID;";
 
-/* The real history: version 1 is the first, so there is no step yet. When
- * version 2 comes, its step goes here as {1, "what it does", "SQL"}. */
-static const TessStoreSchema CURRENT_SCHEMA = {TESS_STORE_SCHEMA_VERSION, NULL, 0};
+/* The real history. A new file is created at version 1 (SCHEMA_V1) and
+ * then runs every step, so new and upgraded files have the same tables.
+ * A step only adds: an old build's file keeps every row, and the new
+ * columns read as their DEFAULT (a pin's motor is off). */
+static const TessStoreMigration STEPS[] = {
+    {1, "pin joint motors",
+     "ALTER TABLE objects ADD COLUMN joint_motor_enabled INTEGER DEFAULT 0;"
+     "ALTER TABLE objects ADD COLUMN joint_motor_speed DEFAULT 0;"   /* rad/s */
+     "ALTER TABLE objects ADD COLUMN joint_motor_torque DEFAULT 0;"}, /* N m */
+};
+_Static_assert(sizeof STEPS / sizeof STEPS[0] == TESS_STORE_SCHEMA_VERSION - 1, "one step per version after 1");
+static const TessStoreSchema CURRENT_SCHEMA = {TESS_STORE_SCHEMA_VERSION, STEPS, sizeof STEPS / sizeof STEPS[0]};
 
 const TessStoreSchema *tess_store_schema_current(void) { return &CURRENT_SCHEMA; }
 

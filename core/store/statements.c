@@ -10,7 +10,8 @@
   "body_radius, body_width, body_height, body_category, body_mask, "                                \
   "joint_kind, joint_limit_enabled, joint_body_a, joint_body_b, "                                   \
   "joint_anchor_b_x, joint_anchor_b_y, joint_length, joint_lower, joint_upper, "                    \
-  "zone_kind, zone_width, zone_height, zone_vector_x, zone_vector_y, zone_strength, zone_radius"
+  "zone_kind, zone_width, zone_height, zone_vector_x, zone_vector_y, zone_strength, zone_radius, "    \
+  "joint_motor_enabled, joint_motor_speed, joint_motor_torque" /* schema 2 */
 
 #define SPRITE_COLUMNS                                                                              \
   "id, name, source_path, png, image_w, image_h, frame_count, frame_rate, anchor_x, anchor_y, "     \
@@ -109,7 +110,7 @@ static const char *const SQL[STMT_COUNT] = {
     [STMT_OBJECT_UPSERT] =
         "INSERT INTO objects (" OBJECT_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
         "?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, "
-        "?33, ?34, ?35, ?36) ON CONFLICT (id) DO UPDATE SET level_id = excluded.level_id, "
+        "?33, ?34, ?35, ?36, ?37, ?38, ?39) ON CONFLICT (id) DO UPDATE SET level_id = excluded.level_id, "
         "layer_id = excluded.layer_id, position = excluded.position, kind = excluded.kind, "
         "name = excluded.name, x = excluded.x, y = excluded.y, angle = excluded.angle, "
         "body_shape = excluded.body_shape, body_type = excluded.body_type, body_pin = excluded.body_pin, "
@@ -124,7 +125,9 @@ static const char *const SQL[STMT_COUNT] = {
         "joint_upper = excluded.joint_upper, zone_kind = excluded.zone_kind, "
         "zone_width = excluded.zone_width, zone_height = excluded.zone_height, "
         "zone_vector_x = excluded.zone_vector_x, zone_vector_y = excluded.zone_vector_y, "
-        "zone_strength = excluded.zone_strength, zone_radius = excluded.zone_radius",
+        "zone_strength = excluded.zone_strength, zone_radius = excluded.zone_radius, "
+        "joint_motor_enabled = excluded.joint_motor_enabled, joint_motor_speed = excluded.joint_motor_speed, "
+        "joint_motor_torque = excluded.joint_motor_torque",
     [STMT_OBJECT_DELETE] = "DELETE FROM objects WHERE id = ?1",
     [STMT_OBJECT_LOCATE] = "SELECT layer_id, position FROM objects WHERE id = ?1",
     [STMT_OBJECT_SET_POSITION] = "UPDATE objects SET position = ?2 WHERE id = ?1 AND position IS NOT ?2",

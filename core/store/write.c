@@ -243,7 +243,8 @@ TessResult tess_store_write_object(TessStore *s, const TessLevel *level, const T
   sqlite3_bind_double(st, 7, obj->pos.x);
   sqlite3_bind_double(st, 8, obj->pos.y);
   sqlite3_bind_double(st, 9, obj->angle);
-  /* Columns 10..36 stay NULL except those of the object's kind. */
+  /* Columns 10..39 stay NULL except those of the object's kind (37..39,
+   * the joint's motor, came with schema 2 and so sit after the zone's). */
   switch (obj->kind) {
     case TESS_OBJECT_BODY: {
       const TessBodyObject *b = &obj->u.body;
@@ -271,6 +272,9 @@ TessResult tess_store_write_object(TessStore *s, const TessLevel *level, const T
       sqlite3_bind_double(st, 27, j->length);
       sqlite3_bind_double(st, 28, j->lower);
       sqlite3_bind_double(st, 29, j->upper);
+      sqlite3_bind_int(st, 37, j->motor_enabled);
+      sqlite3_bind_double(st, 38, j->motor_speed);
+      sqlite3_bind_double(st, 39, j->motor_torque);
       break;
     }
     case TESS_OBJECT_ZONE: {

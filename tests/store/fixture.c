@@ -243,6 +243,9 @@ static void add_objects(TessProject *p, Sample *s) {
   o.u.joint.body_b = 0;
   o.u.joint.lower = -0.5f;
   o.u.joint.upper = 0.75f;
+  o.u.joint.motor_enabled = 1;
+  o.u.joint.motor_speed = -3.5f; /* rad/s */
+  o.u.joint.motor_torque = 12.25f;
   s->joint_pin = add_object(p, s->level, s->objects, &o);
 
   tess_object_default(&o, TESS_OBJECT_JOINT);

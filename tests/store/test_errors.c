@@ -1,6 +1,7 @@
 /* Files that are not what they should be: each refused with its own code
  * and a message that names the file and the problem. And the migration
- * mechanism, exercised on real files with a test step 1 -> 2. */
+ * migrations: the real step 1 -> 2 (pin motors) on a schema-1 file, and the
+ * mechanism itself with a test step 2 -> 3. */
 #include <sqlite3.h>
 #include <unistd.h>
 
@@ -49,7 +50,7 @@ void error_newer_schema(void) {
   make_project("newer.tessera", path, sizeof path, NULL);
   CHECK(sql_exec(path, "UPDATE meta SET value = 7 WHERE key = 'schema_version'"));
   expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_VERSION,
-                    "newer.tessera was saved by a newer Tessera (schema 7, this one reads up to 1)");
+                    "newer.tessera was saved by a newer Tessera (schema 7, this one reads up to 2)");
   expect_open_error(path, TESS_STORE_READ_WRITE, TESS_ERR_VERSION, "schema 7");
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 7); /* untouched */
 }
@@ -261,24 +262,94 @@ void error_wrong_blob_sizes(void) {
                     "value: not an integer");
 }
 
-/* A schema version 2 that adds a column and a table: the real mechanism with a test step. */
-static const TessStoreMigration STEP_1_TO_2[] = {
-    {1, "add notes", "ALTER TABLE materials ADD COLUMN note TEXT NOT NULL DEFAULT '';"
-                     "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL);"
-                     "INSERT INTO notes (text) SELECT name FROM levels;"},
-};
-static const TessStoreSchema SCHEMA_2 = {2, STEP_1_TO_2, 1};
+/* The build's steps plus `extra` (from the build's version): the real
+ * mechanism with a test step on top. steps must hold STEP_COUNT_MAX. */
+#define STEP_COUNT_MAX 8
+static TessStoreSchema schema_plus(TessStoreMigration *steps, TessStoreMigration extra) {
+  const TessStoreSchema *cur = tess_store_schema_current();
+  CHECK(cur->step_count + 1 <= STEP_COUNT_MAX);
+  for (uint32_t i = 0; i < cur->step_count; i++) steps[i] = cur->steps[i];
+  extra.from_version = cur->version;
+  steps[cur->step_count] = extra;
+  TessStoreSchema s = {cur->version + 1, steps, cur->step_count + 1};
+  return s;
+}
 
-void migration_applies_step(void) {
-  char path[512];
+/* The names of a table's columns, in order, joined by commas. */
+static void column_names(const char *path, const char *table, char *out, size_t size) {
+  char sql[256];
+  snprintf(sql, sizeof sql, "SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_table_info('%s') ORDER BY cid)",
+           table);
+  sqlite3 *db = NULL;
+  out[0] = 0;
+  CHECK(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
+  sqlite3_stmt *st = NULL;
+  if (db && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+      sqlite3_column_text(st, 0))
+    snprintf(out, size, "%s", (const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+}
+
+/* The real step 1 -> 2. A file of schema 1 holding the whole sample project
+ * (every kind of object, a pin with limits) is made from a current file by
+ * dropping the columns step 2 adds; its tables are checked to be exactly
+ * those a schema-1 build creates. Opened for writing it is upgraded in one
+ * go, keeps every edit, and its pins read with the motor off. */
+void migration_real_step_adds_pin_motors(void) {
+  char path[512], v1[512];
   TessProject *p = NULL;
-  make_project("migrate.tessera", path, sizeof path, &p);
+  make_project("schema1.tessera", path, sizeof path, &p);
+  /* What a schema-1 build creates (the create path stops at version 1). */
+  static const TessStoreSchema SCHEMA_1 = {1, NULL, 0};
+  tess_test_path(v1, sizeof v1, "empty-schema1.tessera");
+  unlink(v1);
   TessStore *st = NULL;
   TessError err;
-  /* Read-only cannot upgrade. */
-  CHECK(tess_store_open_with_schema(path, TESS_STORE_READ_ONLY, &SCHEMA_2, &st, &err) == TESS_ERR_VERSION);
-  CHECK_MSG(strstr(err.detail, "older schema 1"), "%s", err.detail);
-  CHECK_OK(tess_store_open_with_schema(path, TESS_STORE_READ_WRITE, &SCHEMA_2, &st, &err), &err);
+  CHECK_OK(tess_store_open_with_schema(v1, TESS_STORE_CREATE, &SCHEMA_1, &st, &err), &err);
+  if (st) tess_store_close(st);
+  CHECK(sql_int(v1, "SELECT value FROM meta WHERE key = 'schema_version'") == 1);
+  CHECK(sql_int(v1, "SELECT count(*) FROM pragma_table_info('objects') WHERE name LIKE 'joint_motor%'") == 0);
+  /* The sample's pin has a motor: the schema-1 file cannot hold it. */
+  CHECK(sql_int(path, "SELECT count(*) FROM objects WHERE joint_motor_enabled = 1") >= 1);
+  CHECK(sql_exec(path, "ALTER TABLE objects DROP COLUMN joint_motor_enabled;"
+                       "ALTER TABLE objects DROP COLUMN joint_motor_speed;"
+                       "ALTER TABLE objects DROP COLUMN joint_motor_torque;"
+                       "UPDATE meta SET value = 1 WHERE key = 'schema_version'"));
+  static const char *const TABLES[] = {"meta", "materials", "tilesets", "sprites", "levels",
+                                       "layers", "chunks",    "objects",  "object_props"};
+  for (size_t i = 0; i < sizeof TABLES / sizeof TABLES[0]; i++) {
+    char a[2048], b[2048];
+    column_names(path, TABLES[i], a, sizeof a);
+    column_names(v1, TABLES[i], b, sizeof b);
+    CHECK_MSG(a[0] && strcmp(a, b) == 0, "table %s: %s vs schema 1's %s", TABLES[i], a, b);
+  }
+  /* What the upgraded file must hold: the sample with every motor off. */
+  uint32_t pins = 0;
+  for (uint32_t li = 0; li < p->level_count; li++) {
+    TessLevel *l = p->levels[li];
+    for (uint32_t k = 0; k < l->layer_count; k++) {
+      TessLayer *layer = l->layers[k];
+      for (uint32_t o = 0; o < layer->object_count; o++) {
+        if (layer->objects[o].kind != TESS_OBJECT_JOINT || !layer->objects[o].u.joint.motor_enabled) continue;
+        TessObject off;
+        CHECK_OK(tess_object_copy(&off, &layer->objects[o]), &err);
+        off.u.joint.motor_enabled = 0;
+        off.u.joint.motor_speed = 0.0f;
+        off.u.joint.motor_torque = 0.0f;
+        CHECK_OK(tess_edit_object_set(p, l->id, &off, 0, &err), &err);
+        tess_object_clear(&off);
+        pins++;
+      }
+    }
+  }
+  CHECK(pins >= 1);
+  /* Read-only cannot upgrade, and says how. */
+  st = NULL;
+  TessResult ro = tess_store_open(path, TESS_STORE_READ_ONLY, &st, &err);
+  CHECK_MSG(ro == TESS_ERR_VERSION && st == NULL, "%s: %s", tess_result_string(ro), err.detail);
+  CHECK_MSG(strstr(err.detail, "older schema 1") && strstr(err.detail, "upgrade it to 2"), "%s", err.detail);
+  CHECK_OK(tess_store_open(path, TESS_STORE_READ_WRITE, &st, &err), &err);
   if (st) {
     TessProject *q = NULL;
     CHECK_OK(tess_store_load(st, &q, &err), &err);
@@ -287,26 +358,75 @@ void migration_applies_step(void) {
     tess_store_close(st);
   }
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 2);
+  CHECK(sql_int(path, "SELECT count(*) FROM pragma_table_info('objects') WHERE name LIKE 'joint_motor%'") == 3);
+  CHECK(sql_int(path, "SELECT count(*) FROM objects WHERE joint_motor_enabled IS NOT 0 OR joint_motor_speed IS NOT 0 "
+                      "OR joint_motor_torque IS NOT 0") == 0);
+  /* The upgraded file has the columns a new file has, in the same order. */
+  char fresh[512], a[2048], b[2048];
+  tess_test_path(fresh, sizeof fresh, "fresh-schema2.tessera");
+  unlink(fresh);
+  CHECK_OK(tess_store_open(fresh, TESS_STORE_CREATE, &st, &err), &err);
+  if (st) tess_store_close(st);
+  column_names(path, "objects", a, sizeof a);
+  column_names(fresh, "objects", b, sizeof b);
+  CHECK_MSG(strcmp(a, b) == 0, "upgraded %s vs new %s", a, b);
+  /* Now a current file: it opens read-only, and a motor set on it stays. */
+  TessProject *q = load_file(path);
+  CHECK(q && tess_project_hash(q) == tess_project_hash(p));
+  if (q) tess_project_destroy(q);
+  tess_project_destroy(p);
+}
+
+/* A schema one past the build's, adding a column and a table on top of the real steps. */
+void migration_applies_step(void) {
+  TessStoreMigration steps[STEP_COUNT_MAX];
+  const TessStoreSchema next = schema_plus(
+      steps, (TessStoreMigration){0, "add notes",
+                                  "ALTER TABLE materials ADD COLUMN note TEXT NOT NULL DEFAULT '';"
+                                  "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL);"
+                                  "INSERT INTO notes (text) SELECT name FROM levels;"});
+  const uint32_t now = TESS_STORE_SCHEMA_VERSION;
+  char path[512], needle[160];
+  TessProject *p = NULL;
+  make_project("migrate.tessera", path, sizeof path, &p);
+  TessStore *st = NULL;
+  TessError err;
+  /* Read-only cannot upgrade. */
+  CHECK(tess_store_open_with_schema(path, TESS_STORE_READ_ONLY, &next, &st, &err) == TESS_ERR_VERSION);
+  snprintf(needle, sizeof needle, "older schema %u", now);
+  CHECK_MSG(strstr(err.detail, needle), "%s", err.detail);
+  CHECK_OK(tess_store_open_with_schema(path, TESS_STORE_READ_WRITE, &next, &st, &err), &err);
+  if (st) {
+    TessProject *q = NULL;
+    CHECK_OK(tess_store_load(st, &q, &err), &err);
+    CHECK(q && tess_project_hash(q) == tess_project_hash(p));
+    if (q) tess_project_destroy(q);
+    tess_store_close(st);
+  }
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == now + 1);
   CHECK(sql_int(path, "SELECT count(*) FROM pragma_table_info('materials') WHERE name = 'note'") == 1);
   CHECK(sql_int(path, "SELECT count(*) FROM notes") == 2);
-  /* This build reads up to 1: the upgraded file is now from a newer Tessera. */
-  expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_VERSION, "newer Tessera (schema 2, this one reads up to 1)");
-  /* Opening again with schema 2 changes nothing. */
-  CHECK_OK(tess_store_open_with_schema(path, TESS_STORE_READ_ONLY, &SCHEMA_2, &st, &err), &err);
+  /* This build reads up to `now`: the upgraded file is now from a newer Tessera. */
+  snprintf(needle, sizeof needle, "newer Tessera (schema %u, this one reads up to %u)", now + 1, now);
+  expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_VERSION, needle);
+  /* Opening again with the next schema changes nothing. */
+  CHECK_OK(tess_store_open_with_schema(path, TESS_STORE_READ_ONLY, &next, &st, &err), &err);
   if (st) tess_store_close(st);
   CHECK(sql_int(path, "SELECT count(*) FROM notes") == 2);
-  /* A new file made by a version-2 build is at version 2 at once. */
+  /* A new file made by that build is at its version at once, through every step. */
   char fresh[512];
-  tess_test_path(fresh, sizeof fresh, "fresh2.tessera");
+  tess_test_path(fresh, sizeof fresh, "fresh-next.tessera");
   unlink(fresh);
-  CHECK_OK(tess_store_open_with_schema(fresh, TESS_STORE_CREATE, &SCHEMA_2, &st, &err), &err);
+  CHECK_OK(tess_store_open_with_schema(fresh, TESS_STORE_CREATE, &next, &st, &err), &err);
   if (st) tess_store_close(st);
-  CHECK(sql_int(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == 2);
-  /* A version-3 build with no step from 2 refuses, naming the gap. */
-  static const TessStoreSchema SCHEMA_3_GAP = {3, STEP_1_TO_2, 1};
-  TessResult r = tess_store_open_with_schema(path, TESS_STORE_READ_WRITE, &SCHEMA_3_GAP, &st, &err);
-  CHECK(r == TESS_ERR_VERSION && strstr(err.detail, "no step upgrades it to 3"));
-  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 2);
+  CHECK(sql_int(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == now + 1);
+  CHECK(sql_int(fresh, "SELECT count(*) FROM pragma_table_info('objects') WHERE name = 'joint_motor_torque'") == 1);
+  /* A build two versions on with no step from now + 1 refuses, naming the gap. */
+  const TessStoreSchema gap = {next.version + 1, next.steps, next.step_count};
+  TessResult r = tess_store_open_with_schema(path, TESS_STORE_READ_WRITE, &gap, &st, &err);
+  snprintf(needle, sizeof needle, "no step upgrades it to %u", now + 2);
+  CHECK(r == TESS_ERR_VERSION && strstr(err.detail, needle));
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == now + 1);
   tess_project_destroy(p);
 }
 
@@ -314,18 +434,21 @@ void migration_failure_rolls_back(void) {
   char path[512];
   TessProject *p = NULL;
   make_project("migrate-fail.tessera", path, sizeof path, &p);
-  static const TessStoreMigration BAD[] = {
-      {1, "a step that fails halfway", "CREATE TABLE notes (x); INSERT INTO no_such_table VALUES (1);"},
-  };
-  static const TessStoreSchema BAD_SCHEMA = {2, BAD, 1};
+  TessStoreMigration steps[STEP_COUNT_MAX];
+  const TessStoreSchema BAD_SCHEMA = schema_plus(
+      steps, (TessStoreMigration){0, "a step that fails halfway",
+                                  "CREATE TABLE notes (x); INSERT INTO no_such_table VALUES (1);"});
+  const uint32_t now = TESS_STORE_SCHEMA_VERSION;
+  char needle[160];
+  snprintf(needle, sizeof needle, "from schema %u to %u (a step that fails halfway) failed", now, now + 1);
   TessStore *st = NULL;
   TessError err;
   TessResult r = tess_store_open_with_schema(path, TESS_STORE_READ_WRITE, &BAD_SCHEMA, &st, &err);
   CHECK(r == TESS_ERR_DATABASE && st == NULL);
-  CHECK_MSG(strstr(err.detail, "from schema 1 to 2 (a step that fails halfway) failed") &&
+  CHECK_MSG(strstr(err.detail, needle) &&
                 strstr(err.detail, "no_such_table"),
             "%s", err.detail);
-  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 1);
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == now);
   CHECK(sql_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'notes'") == 0);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'clean_close'") == 1); /* as it was found */
   TessProject *q = load_file(path);
