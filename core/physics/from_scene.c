@@ -118,6 +118,9 @@ TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *
       rd.enable_limit = j->limit_enabled != 0;
       rd.lower = j->lower;
       rd.upper = j->upper;
+      rd.enable_motor = j->motor_enabled != 0;
+      rd.motor_speed = j->motor_speed;
+      rd.max_motor_torque = j->motor_torque;
       r = tess_joint_create_revolute(w, &rd, NULL, err);
     } else {
       TessDistanceJointDef dd;

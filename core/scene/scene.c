@@ -431,6 +431,12 @@ static TessResult build_joint(Builder *b, const TessObject *o) {
   j->length = jo->length * inv_ppm;
   j->lower = jo->lower;
   j->upper = jo->upper;
+  /* Only a pin has a motor; a distance joint's stays off whatever the object holds. */
+  if (jo->kind == TESS_JOINT_PIN) {
+    j->motor_enabled = jo->motor_enabled ? 1 : 0;
+    j->motor_speed = jo->motor_speed;
+    j->motor_torque = jo->motor_torque;
+  }
   return TESS_OK;
 }
 
@@ -653,6 +659,9 @@ static void feed_scene(Feed *f, const TessScene *s) {
     f_f32(f, j->length);
     f_f32(f, j->lower);
     f_f32(f, j->upper);
+    f_u32(f, j->motor_enabled);
+    f_f32(f, j->motor_speed);
+    f_f32(f, j->motor_torque);
   }
   f_u32(f, s->zone_count);
   for (uint32_t i = 0; i < s->zone_count; i++) {

@@ -317,6 +317,106 @@ static void pins_on_overlap(void) {
   }
 }
 
+/* A pin's motor reaches the scene (and its hash) and the world: a wheel
+ * pinned at its centre spins up at torque / inertia until the motor's
+ * speed. A distance joint never carries a motor. */
+static void pin_motor_reaches_the_world(void) {
+  Proj f;
+  TessError err;
+  make_project(&f);
+  /* Rubber wheels of radius 1 m: m = 1100 pi kg, I = m r^2 / 2. */
+  TessId strong = add_body_object(&f, TESS_BODY_CIRCLE, 48, 48, 16, 0, f.rubber, TESS_PIN_NONE);
+  TessId weak = add_body_object(&f, TESS_BODY_CIRCLE, 160, 48, 16, 0, f.rubber, TESS_PIN_NONE);
+  const double inertia = 1100.0 * 3.14159265358979 * 0.5;
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_JOINT);
+  o.u.joint.kind = TESS_JOINT_PIN;
+  o.u.joint.body_a = 0;
+  o.u.joint.body_b = strong;
+  o.pos = tess_v2(48, 48);
+  o.u.joint.motor_enabled = 1;
+  o.u.joint.motor_speed = 2.0f;
+  o.u.joint.motor_torque = 1e6f;
+  TessId strong_pin = add_object(&f, &o);
+  o.u.joint.body_b = weak;
+  o.pos = tess_v2(160, 48);
+  o.u.joint.motor_speed = -3.0f;
+  o.u.joint.motor_torque = (float)inertia; /* 1 rad/s^2 */
+  add_object(&f, &o);
+  tess_object_default(&o, TESS_OBJECT_JOINT);
+  o.u.joint.kind = TESS_JOINT_DISTANCE;
+  o.u.joint.body_a = strong;
+  o.u.joint.body_b = weak;
+  o.pos = tess_v2(48, 48);
+  o.u.joint.anchor_b = tess_v2(160, 48);
+  o.u.joint.motor_enabled = 1; /* meaningless for a rod: the scene drops it */
+  o.u.joint.motor_speed = 5.0f;
+  o.u.joint.motor_torque = 7.0f;
+  add_object(&f, &o);
+
+  TessScene *s = NULL;
+  CHECK_OK(tess_scene_from_level(f.p, tess_project_level(f.p, f.level), &s, &err), &err);
+  if (!s) {
+    tess_project_destroy(f.p);
+    return;
+  }
+  CHECK(s->joint_count == 3);
+  int32_t si = -1, wi = -1;
+  for (uint32_t i = 0; i < s->body_count; i++) {
+    if (s->bodies[i].object == strong) si = (int32_t)i;
+    if (s->bodies[i].object == weak) wi = (int32_t)i;
+  }
+  CHECK(si >= 0 && wi >= 0);
+  for (uint32_t i = 0; i < s->joint_count; i++) {
+    const TessSceneJoint *j = &s->joints[i];
+    if (j->kind == TESS_JOINT_DISTANCE) {
+      CHECK(j->motor_enabled == 0 && j->motor_speed == 0.0f && j->motor_torque == 0.0f);
+    } else if (j->object == strong_pin) {
+      CHECK(j->motor_enabled == 1 && j->motor_speed == 2.0f && j->motor_torque == 1e6f);
+    } else {
+      CHECK(j->motor_enabled == 1 && j->motor_speed == -3.0f && j->motor_torque == (float)inertia);
+    }
+  }
+  /* Each motor field is part of the scene's identity. */
+  TessScene *s2 = NULL;
+  CHECK_OK(tess_scene_from_level(f.p, tess_project_level(f.p, f.level), &s2, &err), &err);
+  if (s2) {
+    CHECK(tess_scene_equal(s, s2) && tess_scene_hash(s) == tess_scene_hash(s2));
+    for (int field = 0; field < 3; field++) {
+      TessSceneJoint keep = s2->joints[0];
+      if (field == 0) s2->joints[0].motor_enabled ^= 1;
+      if (field == 1) s2->joints[0].motor_speed += 0.5f;
+      if (field == 2) s2->joints[0].motor_torque += 1.0f;
+      CHECK_MSG(!tess_scene_equal(s, s2) && tess_scene_hash(s) != tess_scene_hash(s2), "field %d", field);
+      s2->joints[0] = keep;
+    }
+    tess_scene_destroy(s2);
+  }
+  /* The world: the rod between the wheels is dropped for this check (it
+   * would couple them); a scene with the two pins alone. */
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < s->joint_count; i++)
+    if (s->joints[i].kind == TESS_JOINT_PIN) s->joints[kept++] = s->joints[i];
+  s->joint_count = kept;
+  TessBodyId ids[16];
+  TessWorld *w = NULL;
+  CHECK(s->body_count <= 16);
+  CHECK_OK(tess_world_create_from_scene(s, NULL, &w, ids, &err), &err);
+  if (w && si >= 0 && wi >= 0) {
+    const float dt = 1.0f / 60.0f;
+    for (int i = 0; i < 30; i++) CHECK_OK(tess_world_step(w, dt, &err), &err);
+    /* The strong motor is at its speed; the weak one has gained 1 rad/s^2 x 0.5 s, towards -3. */
+    CHECK_NEAR(tess_body_angular_velocity(w, ids[si]), 2.0, 0.02);
+    CHECK_NEAR(tess_body_angular_velocity(w, ids[wi]), -0.5, 0.02);
+    for (int i = 0; i < 240; i++) CHECK_OK(tess_world_step(w, dt, &err), &err);
+    CHECK_NEAR(tess_body_angular_velocity(w, ids[si]), 2.0, 0.02);
+    CHECK_NEAR(tess_body_angular_velocity(w, ids[wi]), -3.0, 0.02);
+    tess_world_destroy(w);
+  }
+  tess_scene_destroy(s);
+  tess_project_destroy(f.p);
+}
+
 static void bad_levels_are_refused(void) {
   Proj f;
   make_project(&f);
@@ -398,5 +498,5 @@ static void demo_levels_run(void) {
 #endif
 }
 
-TESS_TEST_MAIN(TEST(scene_resolves_cells_and_bodies), TEST(pins_on_overlap), TEST(bad_levels_are_refused),
+TESS_TEST_MAIN(TEST(scene_resolves_cells_and_bodies), TEST(pin_motor_reaches_the_world), TEST(pins_on_overlap), TEST(bad_levels_are_refused),
                TEST(demo_levels_run))

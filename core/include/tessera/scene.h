@@ -80,12 +80,14 @@ typedef struct TessSceneJoint {
   uint8_t kind;            /* TessJointKind */
   uint8_t limit_enabled;
   uint8_t from_overlap;    /* 1: made by pin-on-overlap */
-  uint8_t pad;
+  uint8_t motor_enabled;   /* pin: drives body b's spin relative to body a (0 for distance joints) */
   int32_t body_a, body_b;  /* indices into bodies, -1 = the world */
   TessVec2 anchor_a;       /* world metres: the pin point, or the distance joint's first anchor */
   TessVec2 anchor_b;       /* distance joint's second anchor */
   float length;            /* metres; 0 = the distance at placement */
   float lower, upper;      /* pin limits, radians */
+  float motor_speed;       /* pin motor target, rad/s (y down: > 0 rolls a wheel towards +x) */
+  float motor_torque;      /* pin motor's maximum torque, N m (>= 0) */
 } TessSceneJoint;
 
 typedef struct TessSceneZone {
