@@ -43,7 +43,7 @@ static const struct {
   {TLV_SEC_RECTS, TLV_RECT_SIZE, true},
   {TLV_SEC_BODIES, TLV_BODY_SIZE, true},
   {TLV_SEC_SHAPES, TLV_SHAPE_SIZE, true},
-  {TLV_SEC_JOINTS, TLV_JOINT_SIZE, true},
+  {TLV_SEC_JOINTS, TLV_JOINT_SIZE_3_1, true},
   {TLV_SEC_ZONES, TLV_ZONE_SIZE, true},
   {TLV_SEC_SPAWNS, TLV_SPAWN_SIZE, true},
   {TLV_SEC_SPRITES, TLV_SPRITE_SIZE, false},
@@ -660,7 +660,8 @@ static void write_joint(Writer *w, const TessSceneJoint *j) {
   pack_put_u32(b, j->object);
   pack_put_u32(b, pack_string(&w->str, o ? o->name : NULL));
   pack_put_u32(b, j->kind == TESS_JOINT_DISTANCE ? TLV_JOINT_DISTANCE : TLV_JOINT_PIN);
-  pack_put_u32(b, (j->limit_enabled ? TLV_JOINT_LIMIT : 0) | (j->from_overlap ? TLV_JOINT_AUTO_PIN : 0));
+  pack_put_u32(b, (j->limit_enabled ? TLV_JOINT_LIMIT : 0) | (j->from_overlap ? TLV_JOINT_AUTO_PIN : 0) |
+                     (j->motor_enabled ? TLV_JOINT_MOTOR : 0));
   pack_put_u32(b, j->body_a < 0 ? 0 : (uint32_t)j->body_a + 1);
   pack_put_u32(b, j->body_b < 0 ? 0 : (uint32_t)j->body_b + 1);
   pack_put_f32(b, j->anchor_a.x);
@@ -671,6 +672,10 @@ static void write_joint(Writer *w, const TessSceneJoint *j) {
   pack_put_f32(b, j->lower);
   pack_put_f32(b, j->upper);
   write_props_of(w, o, b);
+  pack_put_u32(b, 0);
+  pack_put_f32(b, j->motor_speed); /* 3.1 */
+  pack_put_f32(b, j->motor_torque);
+  pack_put_u32(b, 0);
   pack_put_u32(b, 0);
   w->s[S_JOIN].count++;
 }

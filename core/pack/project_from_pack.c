@@ -277,6 +277,9 @@ static TessResult add_objects(const TlvLevel *lv, TessProject *p, TessLevel *lev
     TlvBody b;
     jo->kind = (uint8_t)j.kind;
     jo->limit_enabled = (j.flags & TLV_JOINT_LIMIT) ? 1 : 0;
+    jo->motor_enabled = (j.flags & TLV_JOINT_MOTOR) ? 1 : 0;
+    jo->motor_speed = j.motor_speed;
+    jo->motor_torque = j.motor_torque;
     jo->body_a = j.body_a && tlv_body(lv, j.body_a - 1, &b) ? b.object_id : 0;
     jo->body_b = j.body_b && tlv_body(lv, j.body_b - 1, &b) ? b.object_id : 0;
     jo->anchor_b = tess_v2(j.bx * ppm, j.by * ppm);

@@ -197,6 +197,9 @@ TessResult tess_scene_from_pack(const struct TlvLevel *lv, struct TessScene **ou
     sj->kind = (uint8_t)j.kind;
     sj->limit_enabled = (j.flags & TLV_JOINT_LIMIT) ? 1 : 0;
     sj->from_overlap = (j.flags & TLV_JOINT_AUTO_PIN) ? 1 : 0;
+    sj->motor_enabled = (j.flags & TLV_JOINT_MOTOR) ? 1 : 0;
+    sj->motor_speed = j.motor_speed;
+    sj->motor_torque = j.motor_torque;
     sj->body_a = (int32_t)j.body_a - 1;
     sj->body_b = (int32_t)j.body_b - 1;
     sj->anchor_a = tess_v2(j.ax, j.ay);

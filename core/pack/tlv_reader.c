@@ -697,7 +697,17 @@ static TlvResult validate_objects(Ctx *c) {
     uint64_t at = rec_off(&lv->joints, i, 0);
     TRY(check_string(c, rd32(r + 4), at + 4, "joint name"));
     if (rd32(r + 8) > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "joint %u: kind %u", (unsigned)i, (unsigned)rd32(r + 8));
-    if (rd32(r + 12) & ~3u) return fail(c->err, TLV_ERR_VALUE, at + 12, "joint %u: unknown flags", (unsigned)i);
+    if (rd32(r + 12) & ~(TLV_JOINT_LIMIT | TLV_JOINT_AUTO_PIN | TLV_JOINT_MOTOR))
+      return fail(c->err, TLV_ERR_VALUE, at + 12, "joint %u: unknown flags 0x%x", (unsigned)i, (unsigned)rd32(r + 12));
+    if (lv->joints.stride >= TLV_JOINT_SIZE_3_1) {
+      /* 3.1's pin motor: a finite speed, a finite torque >= 0. */
+      TRY(check_finite(c, r, at, 64, 2, "joint motor"));
+      if (!(rdf32(r + 68) >= 0.0f)) return fail(c->err, TLV_ERR_VALUE, at + 68, "joint %u: negative motor torque", (unsigned)i);
+    } else if (rd32(r + 12) & TLV_JOINT_MOTOR) {
+      return fail(c->err, TLV_ERR_VALUE, at + 12, "joint %u: motor flag in a %u-byte record that has no motor fields", (unsigned)i, (unsigned)lv->joints.stride);
+    }
+    if ((rd32(r + 12) & TLV_JOINT_MOTOR) && rd32(r + 8) != TLV_JOINT_PIN)
+      return fail(c->err, TLV_ERR_VALUE, at + 12, "joint %u: a motor on a joint that is not a pin", (unsigned)i);
     if (rd32(r + 16) > lv->bodies.count || rd32(r + 20) > lv->bodies.count)
       return fail(c->err, TLV_ERR_INDEX, at + 16, "joint %u: body %u or %u of %u", (unsigned)i, (unsigned)rd32(r + 16), (unsigned)rd32(r + 20), (unsigned)lv->bodies.count);
     TRY(check_finite(c, r, at, 24, 7, "joint"));
@@ -1091,6 +1101,9 @@ int tlv_joint(const TlvLevel *lv, uint32_t index, TlvJoint *out) {
   out->upper = rdf32(r + 48);
   out->prop_first = rd32(r + 52);
   out->prop_count = rd32(r + 56);
+  /* 3.0 records end before the motor: it reads as off. */
+  out->motor_speed = lv->joints.stride >= TLV_JOINT_SIZE_3_1 ? rdf32(r + 64) : 0.0f;
+  out->motor_torque = lv->joints.stride >= TLV_JOINT_SIZE_3_1 ? rdf32(r + 68) : 0.0f;
   return 1;
 }
 

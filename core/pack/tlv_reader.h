@@ -33,7 +33,7 @@ extern "C" {
 #define TLV_MAGIC "\x89TLV\r\n\x1a\n"
 #define TLV_MAGIC_SIZE 8
 #define TLV_VERSION_MAJOR 3u
-#define TLV_VERSION_MINOR 0u
+#define TLV_VERSION_MINOR 1u
 #define TLV_HEADER_SIZE 64u
 #define TLV_SECTION_ENTRY_SIZE 32u
 #define TLV_ALIGN 16u
@@ -96,6 +96,7 @@ extern "C" {
 #define TLV_BODY_SIZE 80u
 #define TLV_SHAPE_SIZE 32u
 #define TLV_JOINT_SIZE 64u
+#define TLV_JOINT_SIZE_3_1 80u /* 3.1 appends the pin motor (speed, torque) */
 #define TLV_ZONE_SIZE 64u
 #define TLV_SPAWN_SIZE 32u
 #define TLV_SPRITE_SIZE 48u
@@ -316,6 +317,7 @@ typedef struct TlvShape {
 #define TLV_JOINT_DISTANCE 1u
 #define TLV_JOINT_LIMIT 0x1u
 #define TLV_JOINT_AUTO_PIN 0x2u
+#define TLV_JOINT_MOTOR 0x4u /* 3.1: a pin's motor is on */
 
 typedef struct TlvJoint {
   uint32_t object_id, name, kind, flags;
@@ -323,6 +325,8 @@ typedef struct TlvJoint {
   float ax, ay, bx, by;    /* world metres: pin point (a), distance anchors (a, b) */
   float length, lower, upper;
   uint32_t prop_first, prop_count;
+  float motor_speed;       /* pin motor target, rad/s (body b relative to a; y down); 0 in 3.0 files */
+  float motor_torque;      /* pin motor's maximum torque, N m, >= 0; 0 in 3.0 files */
 } TlvJoint;
 
 typedef struct TlvZone {

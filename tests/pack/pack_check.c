@@ -267,6 +267,12 @@ static void check_objects(const TessProject *p, const TessLevel *level, const Tl
           CHECK_NEAR(j.ax, o->pos.x / (double)ppm, 1e-6 * (1 + fabs(o->pos.x / ppm)));
           CHECK(j.lower == src->lower && j.upper == src->upper);
           CHECK(!!(j.flags & TLV_JOINT_LIMIT) == !!src->limit_enabled && !(j.flags & TLV_JOINT_AUTO_PIN));
+          if (src->kind == TESS_JOINT_PIN) {
+            CHECK(!!(j.flags & TLV_JOINT_MOTOR) == !!src->motor_enabled);
+            CHECK(j.motor_speed == src->motor_speed && j.motor_torque == src->motor_torque);
+          } else {
+            CHECK(!(j.flags & TLV_JOINT_MOTOR) && j.motor_speed == 0.0f && j.motor_torque == 0.0f);
+          }
           CHECK_NEAR(j.length, src->length / (double)ppm, 1e-6 * (1 + src->length / ppm));
           check_props(lv, o, j.prop_first, j.prop_count);
         } else if (o->kind == TESS_OBJECT_ZONE) {

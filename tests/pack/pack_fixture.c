@@ -272,6 +272,12 @@ static TessResult fill_level(TessProject *p, TessTestRng *rng, const PackFixture
     o.u.joint.limit_enabled = i % 2 == 0;
     o.u.joint.lower = -0.5f;
     o.u.joint.upper = 0.75f;
+    if (o.u.joint.kind == TESS_JOINT_PIN) {
+      /* Pins 0, 4, 8... drive; 2, 6... hold a motor set up but off. */
+      o.u.joint.motor_enabled = i % 4 == 0;
+      o.u.joint.motor_speed = (i % 8 == 0 ? 1.0f : -1.0f) * (1.5f + 0.25f * (float)i); /* rad/s */
+      o.u.joint.motor_torque = 40.0f * (float)(i + 1);                                  /* N m */
+    }
     r = tess_edit_object_add(p, level, object_layer, &o, NULL, err);
     if (r) return r;
   }

@@ -9,6 +9,7 @@
 #include "check.h"
 #include "pack_fixture.h"
 #include "tessera/pack.h"
+#include "tessera/scene.h"
 #include "tlv_reader.h"
 #include "tlv_reseal.h"
 #include "tlv_walk.h"
@@ -281,6 +282,14 @@ static void indices_past_their_tables_are_refused(void) {
     {TLV_SEC_JOINTS, 16, 4, 1000, TLV_ERR_INDEX, "joint body a"},
     {TLV_SEC_JOINTS, 20, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "joint body b"},
     {TLV_SEC_JOINTS, 56, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "joint prop_count"},
+    {TLV_SEC_JOINTS, 12, 4, 0x8u, TLV_ERR_VALUE, "joint flag bit 3"},
+    {TLV_SEC_JOINTS, 12, 4, 0x80000005u, TLV_ERR_VALUE, "joint flag bit 31"},
+    {TLV_SEC_JOINTS, 64, 4, 0x7FC00000u, TLV_ERR_VALUE, "NaN motor speed"},
+    {TLV_SEC_JOINTS, 64, 4, 0xFF800000u, TLV_ERR_VALUE, "infinite motor speed"},
+    {TLV_SEC_JOINTS, 68, 4, 0x7F800000u, TLV_ERR_VALUE, "infinite motor torque"},
+    {TLV_SEC_JOINTS, 68, 4, 0xBF800000u, TLV_ERR_VALUE, "negative motor torque"},
+    {TLV_SEC_JOINTS, 68, 4, 0x80000001u, TLV_ERR_VALUE, "tiny negative motor torque"},
+    {TLV_SEC_JOINTS, 68, 4, 0x7FC00000u, TLV_ERR_VALUE, "NaN motor torque"},
     {TLV_SEC_ZONES, 8, 4, 3, TLV_ERR_VALUE, "zone kind"},
     {TLV_SEC_SPAWNS, 4, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "spawn name"},
     {TLV_SEC_SPRITES, 20, 4, 0, TLV_ERR_VALUE, "sprite without frames"},
@@ -418,6 +427,110 @@ static void indices_past_their_tables_are_refused(void) {
   tess_free(data);
 }
 
+/* `data` rewritten as format 3.0 wrote it: 64-byte joints (the motor cut
+ * off), every other section as it was, offsets and checksums redone; the
+ * motor flag is kept only if keep_motor_flag. Caller frees. */
+static uint8_t *as_format_3_0(const uint8_t *data, size_t size, bool keep_motor_flag, size_t *out_size) {
+  uint32_t header = tlv_get32(data + 16), n = tlv_get32(data + 20);
+  uint8_t *out = tess_calloc(1, size);
+  size_t table = header, pos = (header + (size_t)n * TLV_SECTION_ENTRY_SIZE + 15) & ~(size_t)15;
+  memcpy(out, data, header + (size_t)n * TLV_SECTION_ENTRY_SIZE);
+  out[10] = 0;
+  out[11] = 0; /* minor 0 */
+  uint64_t last = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint8_t *e = out + table + (size_t)i * TLV_SECTION_ENTRY_SIZE;
+    uint64_t off = tlv_get64(e + 8), sz = tlv_get64(e + 16);
+    CHECK(off >= last); /* laid out in table order */
+    last = off;
+    if (tlv_get32(e) == TLV_SEC_JOINTS) {
+      uint32_t count = tlv_get32(e + 24), stride = (uint32_t)(e[6] | e[7] << 8);
+      CHECK(stride == TLV_JOINT_SIZE_3_1);
+      for (uint32_t k = 0; k < count; k++) {
+        memcpy(out + pos + (size_t)k * TLV_JOINT_SIZE, data + off + (size_t)k * stride, TLV_JOINT_SIZE);
+        uint8_t *flags = out + pos + (size_t)k * TLV_JOINT_SIZE + 12;
+        if (!keep_motor_flag) tlv_put32(flags, tlv_get32(flags) & ~TLV_JOINT_MOTOR);
+      }
+      sz = (uint64_t)count * TLV_JOINT_SIZE;
+      e[6] = (uint8_t)TLV_JOINT_SIZE;
+      e[7] = 0;
+    } else {
+      memcpy(out + pos, data + off, (size_t)sz);
+    }
+    tlv_put64(e + 8, pos);
+    tlv_put64(e + 16, sz);
+    pos = (pos + (size_t)sz + 15) & ~(size_t)15;
+  }
+  tlv_put64(out + 24, pos);
+  tlv_reseal(out, pos);
+  *out_size = pos;
+  return out;
+}
+
+/* Pin motors (3.1): a 3.0 file still opens, its pins with the motor off and
+ * everything else as before; the motor flag is refused where there is no
+ * motor to run (a 3.0 record, a distance joint). */
+static void format_3_0_files_read_motor_off(void) {
+  size_t size = 0;
+  uint8_t *data = small_tlv(&size);
+  if (!data) return;
+  TlvLevel lv, old_lv;
+  TlvError err;
+  CHECK(tlv_open(data, size, 0, &lv, &err) == TLV_OK);
+  CHECK(lv.header.minor == 1 && lv.joints.stride == TLV_JOINT_SIZE_3_1);
+  uint32_t motors = 0;
+  for (uint32_t i = 0; i < lv.joints.count; i++) {
+    TlvJoint j;
+    CHECK(tlv_joint(&lv, i, &j));
+    motors += (j.flags & TLV_JOINT_MOTOR) != 0;
+  }
+  CHECK(motors >= 1); /* the fixture's first pin drives */
+  size_t old_size = 0;
+  uint8_t *old = as_format_3_0(data, size, false, &old_size);
+  TlvResult r = tlv_open(old, old_size, 0, &old_lv, &err);
+  CHECK_MSG(r == TLV_OK, "%s", err.message);
+  if (r == TLV_OK) {
+    CHECK(old_lv.header.minor == 0 && old_lv.joints.stride == TLV_JOINT_SIZE && old_lv.joints.count == lv.joints.count);
+    TessScene *now = NULL, *before = NULL;
+    TessError terr;
+    CHECK_OK(tess_scene_from_pack(&lv, &now, &terr), &terr);
+    CHECK_OK(tess_scene_from_pack(&old_lv, &before, &terr), &terr);
+    if (now && before) {
+      CHECK(!tess_scene_equal(now, before));
+      for (uint32_t i = 0; i < before->joint_count; i++)
+        CHECK(before->joints[i].motor_enabled == 0 && before->joints[i].motor_speed == 0.0f &&
+              before->joints[i].motor_torque == 0.0f);
+      for (uint32_t i = 0; i < now->joint_count; i++) {
+        now->joints[i].motor_enabled = 0;
+        now->joints[i].motor_speed = 0.0f;
+        now->joints[i].motor_torque = 0.0f;
+      }
+      CHECK(tess_scene_equal(now, before)); /* nothing else moved */
+    }
+    tess_scene_destroy(now);
+    tess_scene_destroy(before);
+  }
+  tess_free(old);
+  /* A 64-byte record with the motor flag: there is no motor to run. */
+  old = as_format_3_0(data, size, true, &old_size);
+  expect_refused(old, old_size, TLV_ERR_VALUE, "motor flag in a 3.0 record");
+  tess_free(old);
+  /* The motor flag on a distance joint. */
+  uint8_t *work = tess_alloc(size);
+  uint32_t distance = 0;
+  for (uint32_t i = 0; i < lv.joints.count; i++) {
+    size_t at = record(data, size, TLV_SEC_JOINTS, i);
+    if (tlv_get32(data + at + 8) != TLV_JOINT_DISTANCE) continue;
+    memcpy(work, data, size);
+    tlv_put32(work + at + 12, tlv_get32(work + at + 12) | TLV_JOINT_MOTOR);
+    expect_refused(work, size, TLV_ERR_VALUE, "motor on a distance joint");
+    distance++;
+  }
+  CHECK(distance >= 1);
+  tess_free(work);
+  tess_free(data);
+}
+
 static void versions_and_unknown_sections(void) {
   size_t size = 0;
   uint8_t *data = small_tlv(&size);
@@ -479,4 +592,4 @@ static void versions_and_unknown_sections(void) {
 TESS_TEST_MAIN(TEST(the_small_file_opens), TEST(every_truncation_is_refused), TEST(random_byte_flips_are_refused),
                TEST(random_garbage_runs_stay_safe), TEST(offsets_outside_the_file_are_refused),
                TEST(counts_overflowing_32_bits_are_refused), TEST(indices_past_their_tables_are_refused),
-               TEST(versions_and_unknown_sections))
+               TEST(versions_and_unknown_sections), TEST(format_3_0_files_read_motor_off))
