@@ -176,9 +176,53 @@ static void edit_number(TessObject *o, GtkWidget *w, gpointer field) {
   else if (g_str_equal(f, "x")) o->pos.x = v;
   else if (g_str_equal(f, "y")) o->pos.y = v;
   else if (g_str_equal(f, "angle")) o->angle = v * (float)G_PI / 180.0f;
+  /* Joints: the UI speaks degrees and turns per minute, the model radians. */
+  else if (g_str_equal(f, "lower")) o->u.joint.lower = (float)(gtk_spin_button_get_value(GTK_SPIN_BUTTON(w)) * G_PI / 180.0);
+  else if (g_str_equal(f, "upper")) o->u.joint.upper = (float)(gtk_spin_button_get_value(GTK_SPIN_BUTTON(w)) * G_PI / 180.0);
+  else if (g_str_equal(f, "motor_rpm")) o->u.joint.motor_speed = (float)(gtk_spin_button_get_value(GTK_SPIN_BUTTON(w)) * G_PI / 30.0);
+  else if (g_str_equal(f, "motor_torque")) o->u.joint.motor_torque = v;
+  else if (g_str_equal(f, "length")) o->u.joint.length = v;
 }
+
+/* Changes a spin button's range without it editing the object (a range
+ * that cuts the value would otherwise emit value-changed). */
+static void set_range_quietly(GtkSpinButton *s, double lo, double hi) {
+  gpointer ready = g_object_get_data(G_OBJECT(s), "tess-ready");
+  g_object_set_data(G_OBJECT(s), "tess-ready", NULL);
+  gtk_spin_button_set_range(s, lo, hi);
+  g_object_set_data(G_OBJECT(s), "tess-ready", ready);
+}
+
 static void on_number(GtkSpinButton *s, gpointer field) {
-  if (g_object_get_data(G_OBJECT(s), "tess-ready")) edit_with(owner(GTK_WIDGET(s)), edit_number, GTK_WIDGET(s), field);
+  if (!g_object_get_data(G_OBJECT(s), "tess-ready")) return;
+  if (!edit_with(owner(GTK_WIDGET(s)), edit_number, GTK_WIDGET(s), field)) return; /* refused: rebuilt */
+  /* A pin's lower limit never passes its upper one: each bounds the other's range. */
+  GtkSpinButton *partner = g_object_get_data(G_OBJECT(s), "tess-limit-partner");
+  if (partner) {
+    double v = gtk_spin_button_get_value(s), lo, hi;
+    gtk_spin_button_get_range(partner, &lo, &hi);
+    if (g_str_equal(field, "lower")) set_range_quietly(partner, v, hi);
+    else set_range_quietly(partner, lo, v);
+  }
+}
+
+/* A pin's "Angle limits" (which 0) and "Motor" (1) switches; the fields
+ * under each follow it. */
+static void edit_joint_switch(TessObject *o, GtkWidget *w, gpointer which) {
+  uint8_t on = gtk_check_button_get_active(GTK_CHECK_BUTTON(w)) ? 1 : 0;
+  if (GPOINTER_TO_INT(which) == 0) o->u.joint.limit_enabled = on;
+  else o->u.joint.motor_enabled = on;
+}
+static void set_dependents_sensitive(GtkWidget *check, gboolean on) {
+  for (int i = 0; i < 2; i++) {
+    GtkWidget *dep = g_object_get_data(G_OBJECT(check), i == 0 ? "tess-dependent-0" : "tess-dependent-1");
+    if (dep) gtk_widget_set_sensitive(dep, on);
+  }
+}
+static void on_joint_switch(GtkCheckButton *b, gpointer which) {
+  if (!g_object_get_data(G_OBJECT(b), "tess-ready")) return;
+  if (edit_with(owner(GTK_WIDGET(b)), edit_joint_switch, GTK_WIDGET(b), which))
+    set_dependents_sensitive(GTK_WIDGET(b), gtk_check_button_get_active(b));
 }
 
 /* Custom property value editors. */
@@ -256,6 +300,56 @@ static GtkWidget *number(double value, double lo, double hi, double step, guint 
   return s;
 }
 
+/* A named number (tests find it by name). */
+static GtkWidget *named(GtkWidget *w, const char *name) {
+  gtk_widget_set_name(w, name);
+  return w;
+}
+
+static GtkWidget *joint_switch(const char *label, gboolean active, int which, GtkWidget *dep0, GtkWidget *dep1,
+                               const char *name) {
+  GtkWidget *b = gtk_check_button_new_with_label(label);
+  gtk_widget_set_name(b, name);
+  gtk_check_button_set_active(GTK_CHECK_BUTTON(b), active);
+  g_object_set_data(G_OBJECT(b), "tess-dependent-0", dep0);
+  g_object_set_data(G_OBJECT(b), "tess-dependent-1", dep1);
+  set_dependents_sensitive(b, active);
+  g_signal_connect(b, "toggled", G_CALLBACK(on_joint_switch), GINT_TO_POINTER(which));
+  g_object_set_data(G_OBJECT(b), "tess-ready", GINT_TO_POINTER(1));
+  return b;
+}
+
+static void add_joint_rows(GtkGrid *grid, const TessJointObject *j) {
+  if (j->kind == TESS_JOINT_DISTANCE) {
+    GtkWidget *length = named(number(j->length, 0, 1e6, 1, 1, "length"), "joint-length");
+    gtk_widget_set_tooltip_text(length, _("0 keeps the distance the anchors have when the level starts"));
+    add_row(grid, _("Length (px)"), length);
+    return;
+  }
+  /* Angle limits, in degrees; each limit bounds the other's range so lower <= upper. */
+  double lower = j->lower * 180.0 / G_PI, upper = j->upper * 180.0 / G_PI;
+  GtkWidget *lo = named(number(lower, -360, MAX(upper, -360), 1, 1, "lower"), "joint-lower");
+  GtkWidget *hi = named(number(upper, MIN(lower, 360), 360, 1, 1, "upper"), "joint-upper");
+  g_object_set_data(G_OBJECT(lo), "tess-limit-partner", hi);
+  g_object_set_data(G_OBJECT(hi), "tess-limit-partner", lo);
+  GtkWidget *limits = joint_switch(_("Angle limits"), j->limit_enabled, 0, lo, hi, "joint-limit");
+  gtk_widget_set_tooltip_text(limits, _("Keep the angle between the two bodies within the range below"));
+  add_row(grid, "", limits);
+  add_row(grid, _("Lower (°)"), lo);
+  add_row(grid, _("Upper (°)"), hi);
+  /* The motor: turns per minute (what a designer reads off a wheel), N m. */
+  GtkWidget *rpm = named(number(j->motor_speed * 30.0 / G_PI, -100000, 100000, 10, 1, "motor_rpm"), "joint-motor-speed");
+  gtk_widget_set_tooltip_text(rpm, _("Turns per minute of the second body relative to the first; positive turns "
+                                     "clockwise on screen, so a wheel rolls to the right"));
+  GtkWidget *torque = named(number(j->motor_torque, 0, 1e9, 10, 1, "motor_torque"), "joint-motor-torque");
+  gtk_widget_set_tooltip_text(torque, _("The strongest twist the motor may apply to reach its speed"));
+  GtkWidget *motor = joint_switch(_("Motor"), j->motor_enabled, 1, rpm, torque, "joint-motor");
+  gtk_widget_set_tooltip_text(motor, _("Turn the second body at a set speed, as a wheel's engine does"));
+  add_row(grid, "", motor);
+  add_row(grid, _("Motor speed (rpm)"), rpm);
+  add_row(grid, _("Max torque (N·m)"), torque);
+}
+
 static GtkWidget *dropdown(const char *const *items, guint selected, EditFn fn) {
   GtkWidget *dd = gtk_drop_down_new_from_strings(items);
   gtk_drop_down_set_selected(GTK_DROP_DOWN(dd), selected);
@@ -325,7 +419,9 @@ static void rebuild(TessObjectInspector *self) {
   TessProject *p = project(self);
 
   GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
-  GtkWidget *title = gtk_label_new(kind_title(o->kind));
+  GtkWidget *title = gtk_label_new(o->kind != TESS_OBJECT_JOINT ? kind_title(o->kind)
+                                   : o->u.joint.kind == TESS_JOINT_DISTANCE ? _("Distance joint")
+                                                                            : _("Pin joint"));
   gtk_widget_add_css_class(title, "heading");
   gtk_label_set_xalign(GTK_LABEL(title), 0);
   gtk_box_append(GTK_BOX(box), title);
@@ -409,6 +505,8 @@ static void rebuild(TessObjectInspector *self) {
     add_row(grid, _("Force x"), number(z->vector.x, -1e6, 1e6, 0.5, 2, "vx"));
     add_row(grid, _("Force y"), number(z->vector.y, -1e6, 1e6, 0.5, 2, "vy"));
     if (z->kind == TESS_ZONE_ATTRACTOR) add_row(grid, _("Strength"), number(z->strength, -1e9, 1e9, 1, 2, "strength"));
+  } else if (o->kind == TESS_OBJECT_JOINT) {
+    add_joint_rows(grid, &o->u.joint);
   }
   gtk_box_append(GTK_BOX(box), GTK_WIDGET(grid));
 

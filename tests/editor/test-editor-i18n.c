@@ -5,6 +5,7 @@
 
 #include "editor_fixture.h"
 #include "tess-layers-panel.h"
+#include "tess-object-inspector.h"
 
 static void french_error_sentences(void) {
   TessError err = {0};
@@ -49,7 +50,42 @@ static void french_window(void) {
   fixture_close(w);
 }
 
-static const TessTestCase cases[] = {TEST(french_error_sentences), TEST(french_window)};
+/* A pin joint's rows in the object inspector come out in French. */
+static GtkWidget *find_label(GtkWidget *root, const char *text) {
+  if (GTK_IS_LABEL(root) && strcmp(gtk_label_get_text(GTK_LABEL(root)), text) == 0) return root;
+  if (GTK_IS_CHECK_BUTTON(root) && g_strcmp0(gtk_check_button_get_label(GTK_CHECK_BUTTON(root)), text) == 0) return root;
+  for (GtkWidget *c = gtk_widget_get_first_child(root); c; c = gtk_widget_get_next_sibling(c)) {
+    GtkWidget *hit = find_label(c, text);
+    if (hit) return hit;
+  }
+  return NULL;
+}
+
+static void french_pin_joint_rows(void) {
+  g_autofree char *path = fixture_copy_demo("fr-pin.tessera");
+  TessWindow *w = fixture_window(path);
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  TessLevel *level = tess_project_level(p, tess_window_get_level(w));
+  TessId layer = 0;
+  for (uint32_t i = 0; i < level->layer_count; i++)
+    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) layer = level->layers[i]->props.id;
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_JOINT);
+  TessId id = 0;
+  TessError err = {0};
+  CHECK_OK(tess_edit_object_add(p, level->id, layer, &o, &id, &err), &err);
+  CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+  TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
+  tess_object_inspector_set_object(insp, level->id, id);
+  fixture_spin();
+  const char *fr[] = {"Liaison pivot", "Limites d’angle", "Minimum (°)", "Maximum (°)", "Moteur",
+                      "Vitesse du moteur (tr/min)", "Couple maximal (N·m)"};
+  for (size_t i = 0; i < G_N_ELEMENTS(fr); i++)
+    CHECK_MSG(find_label(GTK_WIDGET(insp), fr[i]) != NULL, "no \"%s\" in the inspector", fr[i]);
+  fixture_close(w);
+}
+
+static const TessTestCase cases[] = {TEST(french_error_sentences), TEST(french_window), TEST(french_pin_joint_rows)};
 
 int main(int argc, char **argv) {
   g_setenv("LANGUAGE", "fr", TRUE);

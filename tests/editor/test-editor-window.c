@@ -970,11 +970,185 @@ static void window_play_fits(void) {
   fixture_close(w);
 }
 
+/* A widget of the inspector by its name (set by the inspector for its joint rows). */
+static GtkWidget *find_named(GtkWidget *root, const char *name) {
+  if (g_strcmp0(gtk_widget_get_name(root), name) == 0) return root;
+  for (GtkWidget *c = gtk_widget_get_first_child(root); c; c = gtk_widget_get_next_sibling(c)) {
+    GtkWidget *hit = find_named(c, name);
+    if (hit) return hit;
+  }
+  return NULL;
+}
+
+static const TessJointObject *joint_of(TessWindow *w, TessId id) {
+  const TessObject *o = tess_level_object(window_level(w), id, NULL);
+  return o ? &o->u.joint : NULL;
+}
+
+/* Types `text` into a spin button as a person would, then confirms it. */
+static void type_into(GtkWidget *spin, const char *text) {
+  gtk_editable_set_text(GTK_EDITABLE(spin), text);
+  gtk_spin_button_update(GTK_SPIN_BUTTON(spin));
+  fixture_spin();
+}
+
+/* The object inspector's pin rows: the motor switched on and set in rpm and
+ * N m, limits in degrees kept lower <= upper, letters and NaN refused; each
+ * change one undo step; the file holds what the model holds. A distance
+ * joint shows its length. */
+static void window_pin_joint_inspector(void) {
+  g_autofree char *path = fixture_copy_demo("pin.tessera");
+  TessWindow *w = fixture_window(path);
+  TessDocument *doc = tess_window_get_document(w);
+  TessProject *p = tess_document_get_project(doc);
+  TessLevel *level = window_level(w);
+  TessLayer *objects = NULL;
+  for (uint32_t i = 0; i < level->layer_count; i++)
+    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) objects = level->layers[i];
+  CHECK(objects != NULL);
+  if (!objects) {
+    fixture_close(w);
+    return;
+  }
+  TessObject obj;
+  TessError err = {0};
+  TessId wheel = 0, pin = 0, rod = 0;
+  tess_object_default(&obj, TESS_OBJECT_BODY);
+  tess_ui_copy_name(obj.name, "Wheel");
+  obj.pos = tess_v2(120, 40);
+  CHECK_OK(tess_edit_object_add(p, level->id, objects->props.id, &obj, &wheel, &err), &err);
+  tess_object_default(&obj, TESS_OBJECT_JOINT);
+  tess_ui_copy_name(obj.name, "Axle");
+  obj.pos = tess_v2(120, 40);
+  obj.u.joint.body_b = wheel;
+  CHECK_OK(tess_edit_object_add(p, level->id, objects->props.id, &obj, &pin, &err), &err);
+  tess_object_default(&obj, TESS_OBJECT_JOINT);
+  tess_ui_copy_name(obj.name, "Rod");
+  obj.u.joint.kind = TESS_JOINT_DISTANCE;
+  obj.pos = tess_v2(120, 40);
+  obj.u.joint.anchor_b = tess_v2(120, 10);
+  obj.u.joint.body_a = wheel;
+  CHECK_OK(tess_edit_object_add(p, level->id, objects->props.id, &obj, &rod, &err), &err);
+  CHECK(tess_document_commit(doc, NULL));
+
+  TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
+  tess_object_inspector_set_object(insp, level->id, pin);
+  fixture_spin();
+  GtkWidget *root = GTK_WIDGET(insp);
+  GtkWidget *motor = find_named(root, "joint-motor"), *speed = find_named(root, "joint-motor-speed");
+  GtkWidget *torque = find_named(root, "joint-motor-torque"), *limits = find_named(root, "joint-limit");
+  GtkWidget *lower = find_named(root, "joint-lower"), *upper = find_named(root, "joint-upper");
+  CHECK(motor && speed && torque && limits && lower && upper && !find_named(root, "joint-length"));
+  if (!(motor && speed && torque && limits && lower && upper)) {
+    fixture_close(w);
+    return;
+  }
+  /* Off by default: the motor's fields wait for the switch. The limits show the default ±180°. */
+  CHECK(!gtk_check_button_get_active(GTK_CHECK_BUTTON(motor)) && !gtk_widget_get_sensitive(speed));
+  CHECK_NEAR(gtk_spin_button_get_value(GTK_SPIN_BUTTON(lower)), -180.0, 1e-3);
+  CHECK_NEAR(gtk_spin_button_get_value(GTK_SPIN_BUTTON(upper)), 180.0, 1e-3);
+
+  gtk_check_button_set_active(GTK_CHECK_BUTTON(motor), TRUE);
+  fixture_spin();
+  CHECK(joint_of(w, pin)->motor_enabled == 1 && gtk_widget_get_sensitive(speed) && gtk_widget_get_sensitive(torque));
+  type_into(speed, "60"); /* one turn a second */
+  CHECK_NEAR(joint_of(w, pin)->motor_speed, 2.0 * G_PI, 1e-5);
+  type_into(torque, "250");
+  CHECK(joint_of(w, pin)->motor_torque == 250.0f);
+  /* Letters, NaN and a negative torque are refused; the model keeps its values. */
+  const char *bad[] = {"fast", "nan", "NaN", "1e400", "--3"};
+  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+    type_into(speed, bad[i]);
+    type_into(torque, bad[i]);
+    CHECK_MSG(fabs(joint_of(w, pin)->motor_speed - 2.0 * G_PI) < 1e-5,
+              "'%s' changed the speed to %g", bad[i], joint_of(w, pin)->motor_speed);
+    CHECK_MSG(joint_of(w, pin)->motor_torque == 250.0f, "'%s' changed the torque to %g", bad[i], joint_of(w, pin)->motor_torque);
+  }
+  type_into(torque, "-5");
+  CHECK(joint_of(w, pin)->motor_torque >= 0.0f && isfinite(joint_of(w, pin)->motor_torque));
+  type_into(torque, "250");
+  type_into(speed, "-30"); /* backwards, half a turn a second */
+  CHECK_NEAR(joint_of(w, pin)->motor_speed, -G_PI, 1e-5);
+  /* One undo step per change: undo brings back 60 rpm and leaves the torque. */
+  CHECK(gtk_widget_activate_action(GTK_WIDGET(w), "win.undo", NULL));
+  fixture_spin();
+  CHECK_NEAR(joint_of(w, pin)->motor_speed, 2.0 * G_PI, 1e-5);
+  CHECK(joint_of(w, pin)->motor_torque == 250.0f && joint_of(w, pin)->motor_enabled == 1);
+  /* The inspector rebuilt after the undo shows the model's value. */
+  speed = find_named(root, "joint-motor-speed");
+  CHECK(speed && fabs(gtk_spin_button_get_value(GTK_SPIN_BUTTON(speed)) - 60.0) < 0.05);
+
+  /* Limits in degrees; lower never passes upper. */
+  limits = find_named(root, "joint-limit");
+  lower = find_named(root, "joint-lower");
+  upper = find_named(root, "joint-upper");
+  CHECK(limits && lower && upper);
+  if (limits && lower && upper) {
+    CHECK(!gtk_widget_get_sensitive(lower));
+    gtk_check_button_set_active(GTK_CHECK_BUTTON(limits), TRUE);
+    fixture_spin();
+    CHECK(joint_of(w, pin)->limit_enabled == 1 && gtk_widget_get_sensitive(lower));
+    type_into(lower, "-30");
+    CHECK_NEAR(joint_of(w, pin)->lower, -G_PI / 6.0, 1e-5);
+    type_into(upper, "-60"); /* typed below lower: refused */
+    CHECK_NEAR(joint_of(w, pin)->upper, G_PI, 1e-5);
+    gtk_spin_button_set_value(GTK_SPIN_BUTTON(upper), -60.0); /* stepped below lower: held at lower */
+    fixture_spin();
+    CHECK(joint_of(w, pin)->upper >= joint_of(w, pin)->lower);
+    CHECK_NEAR(joint_of(w, pin)->upper, -G_PI / 6.0, 1e-5);
+    type_into(upper, "90");
+    CHECK_NEAR(joint_of(w, pin)->upper, G_PI / 2.0, 1e-5);
+    type_into(lower, "120"); /* typed above upper: refused */
+    CHECK_NEAR(joint_of(w, pin)->lower, -G_PI / 6.0, 1e-5);
+    gtk_spin_button_set_value(GTK_SPIN_BUTTON(lower), 120.0); /* held at upper */
+    fixture_spin();
+    CHECK(joint_of(w, pin)->lower <= joint_of(w, pin)->upper);
+    CHECK_NEAR(joint_of(w, pin)->lower, G_PI / 2.0, 1e-5);
+    type_into(lower, "-45");
+    CHECK_NEAR(joint_of(w, pin)->lower, -G_PI / 4.0, 1e-5);
+    type_into(lower, "abc");
+    CHECK_NEAR(joint_of(w, pin)->lower, -G_PI / 4.0, 1e-5);
+  }
+
+  /* The file (read as another process would) holds the same joint. */
+  TessProject *disk = fixture_load(path);
+  const TessObject *o = disk ? tess_level_object(tess_project_level(disk, level->id), pin, NULL) : NULL;
+  CHECK(o && o->u.joint.motor_enabled == 1 && o->u.joint.motor_torque == 250.0f);
+  CHECK(o && fabs(o->u.joint.motor_speed - 2.0 * G_PI) < 1e-5);
+  CHECK(o && o->u.joint.limit_enabled == 1 && fabs(o->u.joint.lower + G_PI / 4.0) < 1e-5 &&
+        fabs(o->u.joint.upper - G_PI / 2.0) < 1e-5);
+  if (disk) tess_project_destroy(disk);
+
+  /* Switching the motor off keeps its settings for later. */
+  motor = find_named(root, "joint-motor");
+  if (motor) gtk_check_button_set_active(GTK_CHECK_BUTTON(motor), FALSE);
+  fixture_spin();
+  CHECK(joint_of(w, pin)->motor_enabled == 0 && joint_of(w, pin)->motor_torque == 250.0f);
+
+  /* A distance joint: its length, no pin rows. */
+  tess_object_inspector_set_object(insp, level->id, rod);
+  fixture_spin();
+  GtkWidget *length = find_named(root, "joint-length");
+  CHECK(length && !find_named(root, "joint-motor") && !find_named(root, "joint-limit"));
+  if (length) {
+    type_into(length, "80");
+    CHECK(joint_of(w, rod)->length == 80.0f);
+    type_into(length, "long");
+    CHECK(joint_of(w, rod)->length == 80.0f);
+  }
+  disk = fixture_load(path);
+  o = disk ? tess_level_object(tess_project_level(disk, level->id), rod, NULL) : NULL;
+  CHECK(o && o->u.joint.length == 80.0f);
+  if (disk) tess_project_destroy(disk);
+  tess_object_clear(&obj);
+  fixture_close(w);
+}
+
 static const TessTestCase cases[] = {
     TEST(document_commit_undo_redo),  TEST(document_save_copy),       TEST(document_new_project),    TEST(document_open_refuses_bad_files),
     TEST(window_open_error_dialog),   TEST(window_undo_redo_actions), TEST(window_layers_panel),
     TEST(window_material_inspector),  TEST(window_level_properties),  TEST(window_drop_file),
-    TEST(window_add_tileset),         TEST(window_remove_tileset_remap),         TEST(window_tile_palette_stamp), TEST(window_object_inspector),
+    TEST(window_add_tileset),         TEST(window_remove_tileset_remap),         TEST(window_tile_palette_stamp), TEST(window_object_inspector), TEST(window_pin_joint_inspector),
     TEST(window_file_deleted),        TEST(window_status_bar),          TEST(application_recent_projects),
     TEST(application_window_size),   TEST(window_fit_level), TEST(window_play_fits),
 };
