@@ -504,7 +504,7 @@ static void read_object_fields(Row *w, TessObject *obj) {
 }
 
 static TessResult load_objects(TessStore *s, TessProject *p, const LayerIndex *index, TessError *err) {
-  GET_STMT(st, STMT_OBJECT_SELECT_ALL);
+  GET_STMT(st, s->file_schema >= 2 ? STMT_OBJECT_SELECT_ALL : STMT_OBJECT_SELECT_ALL_SCHEMA1);
   const LayerRef *ref = NULL;
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

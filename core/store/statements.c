@@ -4,14 +4,15 @@
 
 #include "store_private.h"
 
-#define OBJECT_COLUMNS                                                                              \
+#define OBJECT_COLUMNS_SCHEMA1                                                                      \
   "id, level_id, layer_id, position, kind, name, x, y, angle, "                                     \
   "body_shape, body_type, body_pin, body_sensor, body_sprite, body_material, "                      \
   "body_radius, body_width, body_height, body_category, body_mask, "                                \
   "joint_kind, joint_limit_enabled, joint_body_a, joint_body_b, "                                   \
   "joint_anchor_b_x, joint_anchor_b_y, joint_length, joint_lower, joint_upper, "                    \
-  "zone_kind, zone_width, zone_height, zone_vector_x, zone_vector_y, zone_strength, zone_radius, "    \
-  "joint_motor_enabled, joint_motor_speed, joint_motor_torque" /* schema 2 */
+  "zone_kind, zone_width, zone_height, zone_vector_x, zone_vector_y, zone_strength, zone_radius"
+#define OBJECT_COLUMNS \
+  OBJECT_COLUMNS_SCHEMA1 ", joint_motor_enabled, joint_motor_speed, joint_motor_torque" /* schema 2 */
 
 #define SPRITE_COLUMNS                                                                              \
   "id, name, source_path, png, image_w, image_h, frame_count, frame_rate, anchor_x, anchor_y, "     \
@@ -132,6 +133,9 @@ static const char *const SQL[STMT_COUNT] = {
     [STMT_OBJECT_LOCATE] = "SELECT layer_id, position FROM objects WHERE id = ?1",
     [STMT_OBJECT_SET_POSITION] = "UPDATE objects SET position = ?2 WHERE id = ?1 AND position IS NOT ?2",
     [STMT_OBJECT_SELECT_ALL] = "SELECT " OBJECT_COLUMNS " FROM objects ORDER BY layer_id, position, id",
+    /* the motor off, as the step to schema 2 would set it */
+    [STMT_OBJECT_SELECT_ALL_SCHEMA1] =
+        "SELECT " OBJECT_COLUMNS_SCHEMA1 ", 0, 0, 0 FROM objects ORDER BY layer_id, position, id",
 
     [STMT_PROP_DELETE_OBJECT] = "DELETE FROM object_props WHERE object_id = ?1",
     [STMT_PROP_INSERT] = "INSERT INTO object_props (object_id, position, name, type, value) "

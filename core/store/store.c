@@ -165,12 +165,16 @@ static TessResult check_project(TessStore *s, const TessStoreSchema *schema, boo
     return tess_error_set(err, TESS_ERR_VERSION, s->path,
                           "%s was saved by a newer Tessera (schema %lld, this one reads up to %u)", s->name,
                           (long long)version, schema->version);
+  s->file_schema = version;
   if (version < (int64_t)schema->version) {
-    if (s->read_only)
+    /* Read-only, the file is read as it is: the loader knows every real schema (a column a
+     * later step added takes the value that step gives it), so exporting an old project does
+     * not have to write it. Only a schema other than the program's own (a test's) cannot be. */
+    if (s->read_only && schema->version != TESS_STORE_SCHEMA_VERSION)
       return tess_error_set(err, TESS_ERR_VERSION, s->path,
                             "%s uses the older schema %lld; open it once for writing to upgrade it to %u", s->name,
                             (long long)version, schema->version);
-    *upgrade = true;
+    if (!s->read_only) *upgrade = true;
   }
   return TESS_OK;
 }
@@ -221,6 +225,7 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
   if (r == TESS_OK && !created) r = tess_store_probe_file(s->db, path, name, err);
   bool upgrade = false;
   if (r == TESS_OK) r = created ? create_project(s, schema, err) : check_project(s, schema, &upgrade, err);
+  if (r == TESS_OK && created) s->file_schema = schema->version;
   if (r == TESS_OK && !s->read_only) r = use_wal(s, err);
   if (r == TESS_OK) {
     char sql[200];
@@ -247,6 +252,7 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
   }
   /* Upgrade only a file known to be sound (checked above if it was not closed cleanly). */
   if (r == TESS_OK && upgrade) r = tess_store_migrate(s, schema, err);
+  if (r == TESS_OK && upgrade) s->file_schema = schema->version;
   if (r != TESS_OK) {
     /* Refused (a failed upgrade): leave the file as it was found. */
     if (marked_open && clean) tess_store_meta_set(s, "clean_close", 1, NULL);

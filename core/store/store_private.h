@@ -48,6 +48,7 @@ typedef enum TessStmt {
   STMT_OBJECT_LOCATE,
   STMT_OBJECT_SET_POSITION,
   STMT_OBJECT_SELECT_ALL,
+  STMT_OBJECT_SELECT_ALL_SCHEMA1, /* a schema-1 file read in place: no motor columns */
   STMT_PROP_DELETE_OBJECT,
   STMT_PROP_INSERT,
   STMT_PROP_SELECT,
@@ -76,6 +77,7 @@ struct TessStore {
   char *path;
   const char *name; /* base name within path, for messages */
   bool read_only;
+  int64_t file_schema; /* the schema the file is at (older than the program's only when read-only) */
   sqlite3_stmt *stmts[STMT_COUNT];
   TessStoreStats stats;
   /* The next_id counters as last written to meta, so a flush writes them only when they moved. */

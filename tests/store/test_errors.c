@@ -294,8 +294,9 @@ static void column_names(const char *path, const char *table, char *out, size_t 
 /* The real step 1 -> 2. A file of schema 1 holding the whole sample project
  * (every kind of object, a pin with limits) is made from a current file by
  * dropping the columns step 2 adds; its tables are checked to be exactly
- * those a schema-1 build creates. Opened for writing it is upgraded in one
- * go, keeps every edit, and its pins read with the motor off. */
+ * those a schema-1 build creates. Opened read-only it is read in place,
+ * untouched; opened for writing it is upgraded in one go; either way it
+ * keeps every edit and its pins read with the motor off. */
 void migration_real_step_adds_pin_motors(void) {
   char path[512], v1[512];
   TessProject *p = NULL;
@@ -344,11 +345,29 @@ void migration_real_step_adds_pin_motors(void) {
     }
   }
   CHECK(pins >= 1);
-  /* Read-only cannot upgrade, and says how. */
+  /* Read-only, the file is read as it is (so the pipeline can export an old project): every
+   * edit, every motor off, and the file left at schema 1 byte for byte. */
+  FILE *f = fopen(path, "rb");
+  CHECK(f != NULL);
+  static unsigned char before[1 << 20], after[1 << 20];
+  size_t nbefore = f ? fread(before, 1, sizeof before, f) : 0;
+  if (f) fclose(f);
+  CHECK(nbefore > 0 && nbefore < sizeof before);
   st = NULL;
-  TessResult ro = tess_store_open(path, TESS_STORE_READ_ONLY, &st, &err);
-  CHECK_MSG(ro == TESS_ERR_VERSION && st == NULL, "%s: %s", tess_result_string(ro), err.detail);
-  CHECK_MSG(strstr(err.detail, "older schema 1") && strstr(err.detail, "upgrade it to 2"), "%s", err.detail);
+  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &st, &err), &err);
+  if (st) {
+    TessProject *q = NULL;
+    CHECK_OK(tess_store_load(st, &q, &err), &err);
+    CHECK(q && tess_project_hash(q) == tess_project_hash(p));
+    if (q) tess_project_destroy(q);
+    tess_store_close(st);
+  }
+  f = fopen(path, "rb");
+  size_t nafter = f ? fread(after, 1, sizeof after, f) : 0;
+  if (f) fclose(f);
+  CHECK(nafter == nbefore && memcmp(before, after, nbefore) == 0);
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 1);
+  /* Opened for writing it is upgraded. */
   CHECK_OK(tess_store_open(path, TESS_STORE_READ_WRITE, &st, &err), &err);
   if (st) {
     TessProject *q = NULL;
