@@ -1,7 +1,8 @@
 /* TessObjectInspector: edits the selected object of a level: name, body
  * type, material, sensor flag, collision category and mask bits,
- * pin-on-overlap, a zone's force, and typed custom properties (string,
- * int, float, bool, colour). Each change is one undoable edit. */
+ * pin-on-overlap, a zone's force, a pin's angle limits and motor, a
+ * distance joint's length, and typed custom properties (string, int,
+ * float, bool, colour). Each change is one undoable edit. */
 #pragma once
 
 #include <gtk/gtk.h>
