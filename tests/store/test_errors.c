@@ -291,6 +291,19 @@ static void column_names(const char *path, const char *table, char *out, size_t 
   sqlite3_close(db);
 }
 
+/* The file at path opens in `mode` and loads exactly project p. */
+static void opens_as(const char *path, TessStoreMode mode, const TessProject *p) {
+  TessStore *st = NULL;
+  TessError err;
+  CHECK_OK(tess_store_open(path, mode, &st, &err), &err);
+  if (!st) return;
+  TessProject *q = NULL;
+  CHECK_OK(tess_store_load(st, &q, &err), &err);
+  CHECK(q && tess_project_hash(q) == tess_project_hash(p));
+  if (q) tess_project_destroy(q);
+  tess_store_close(st);
+}
+
 /* The real step 1 -> 2. A file of schema 1 holding the whole sample project
  * (every kind of object, a pin with limits) is made from a current file by
  * dropping the columns step 2 adds; its tables are checked to be exactly
@@ -353,29 +366,14 @@ void migration_real_step_adds_pin_motors(void) {
   size_t nbefore = f ? fread(before, 1, sizeof before, f) : 0;
   if (f) fclose(f);
   CHECK(nbefore > 0 && nbefore < sizeof before);
-  st = NULL;
-  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &st, &err), &err);
-  if (st) {
-    TessProject *q = NULL;
-    CHECK_OK(tess_store_load(st, &q, &err), &err);
-    CHECK(q && tess_project_hash(q) == tess_project_hash(p));
-    if (q) tess_project_destroy(q);
-    tess_store_close(st);
-  }
+  opens_as(path, TESS_STORE_READ_ONLY, p);
   f = fopen(path, "rb");
   size_t nafter = f ? fread(after, 1, sizeof after, f) : 0;
   if (f) fclose(f);
   CHECK(nafter == nbefore && memcmp(before, after, nbefore) == 0);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 1);
   /* Opened for writing it is upgraded. */
-  CHECK_OK(tess_store_open(path, TESS_STORE_READ_WRITE, &st, &err), &err);
-  if (st) {
-    TessProject *q = NULL;
-    CHECK_OK(tess_store_load(st, &q, &err), &err);
-    CHECK(q && tess_project_hash(q) == tess_project_hash(p));
-    if (q) tess_project_destroy(q);
-    tess_store_close(st);
-  }
+  opens_as(path, TESS_STORE_READ_WRITE, p);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 2);
   CHECK(sql_int(path, "SELECT count(*) FROM pragma_table_info('objects') WHERE name LIKE 'joint_motor%'") == 3);
   CHECK(sql_int(path, "SELECT count(*) FROM objects WHERE joint_motor_enabled IS NOT 0 OR joint_motor_speed IS NOT 0 "
