@@ -471,6 +471,43 @@ static TessResult build_side_level(Demo *d, TessError *err) {
   tess_object_clear(&pin);
   if (r != TESS_OK) return r;
 
+  /* A cart between the sand mound and the pool: a wooden box on two wheels pinned to it, whose
+   * motors (a turn per second) drive it right, into the water, where it floats. */
+  TessId chassis, wheels[2];
+  {
+    TessObject box;
+    tess_object_default(&box, TESS_OBJECT_BODY);
+    snprintf(box.name, sizeof box.name, "Cart");
+    box.pos = tess_v2(edge(39) + 16.0f, edge(32) - 22.0f);
+    box.u.body.shape = TESS_BODY_BOX;
+    box.u.body.type = TESS_BODY_DYNAMIC;
+    box.u.body.material = d->wood;
+    box.u.body.width = 64.0f;
+    box.u.body.height = 12.0f;
+    TessResult rb = tess_edit_object_add(d->project, level_id, o.layer, &box, &chassis, err);
+    tess_object_clear(&box);
+    if (rb != TESS_OK) return rb;
+  }
+  for (int k = 0; k < 2; k++) {
+    char name[32];
+    snprintf(name, sizeof name, "Cart wheel %d", k + 1);
+    TRY(place_body(&o, name, edge(39) + 16.0f + (k ? 22.0f : -22.0f), edge(32) - 10.0f, TESS_BODY_CIRCLE, 0, d->wood,
+                   TESS_BODY_DYNAMIC, 10.0f, &wheels[k]));
+    TessObject axle;
+    tess_object_default(&axle, TESS_OBJECT_JOINT);
+    snprintf(axle.name, sizeof axle.name, "Cart axle %d", k + 1);
+    axle.pos = tess_v2(edge(39) + 16.0f + (k ? 22.0f : -22.0f), edge(32) - 10.0f);
+    axle.u.joint.kind = TESS_JOINT_PIN;
+    axle.u.joint.body_a = chassis;
+    axle.u.joint.body_b = wheels[k];
+    axle.u.joint.motor_enabled = 1;
+    axle.u.joint.motor_speed = 6.2831853f; /* rad/s: one turn a second, rolling right */
+    axle.u.joint.motor_torque = 40.0f;     /* N m */
+    TessResult ra = tess_edit_object_add(d->project, level_id, o.layer, &axle, NULL, err);
+    tess_object_clear(&axle);
+    if (ra != TESS_OK) return ra;
+  }
+
   /* An updraft over the pit: a star dropped into it hovers. */
   TessObject wind;
   tess_object_default(&wind, TESS_OBJECT_ZONE);
