@@ -59,8 +59,9 @@ static float seg_distance(TessVec2 a, TessVec2 b, TessVec2 p) {
 }
 
 bool tess_render_object_hit(const TessProject *p, const TessLevel *level, const TessObject *obj, TessVec2 point,
-                            float tolerance) {
+                            double zoom) {
   (void)level;
+  float pixel = (float)(1.0 / zoom), tolerance = (float)TESS_RENDER_PICK_SLOP * pixel;
   TessVec2 local = tess_rot_apply_inv(tess_rot(obj->angle), tess_v2_sub(point, obj->pos));
   switch ((TessObjectKind)obj->kind) {
     case TESS_OBJECT_BODY: {
@@ -85,14 +86,19 @@ bool tess_render_object_hit(const TessProject *p, const TessLevel *level, const 
       return false;
     }
     case TESS_OBJECT_ZONE:
-      if (obj->u.zone.kind == TESS_ZONE_ATTRACTOR) return tess_v2_length(local) <= 8.0f + tolerance;
+      if (obj->u.zone.kind == TESS_ZONE_ATTRACTOR) return tess_v2_length(local) <= 5.0f * pixel + tolerance;
       return fabsf(local.x) <= 0.5f * obj->u.zone.width + tolerance &&
              fabsf(local.y) <= 0.5f * obj->u.zone.height + tolerance;
-    case TESS_OBJECT_JOINT:
-      if (tess_v2_distance(point, obj->pos) <= 6.0f + tolerance) return true;
-      return obj->u.joint.kind == TESS_JOINT_DISTANCE && tess_v2_distance(point, obj->u.joint.anchor_b) <= 6.0f + tolerance;
-    case TESS_OBJECT_SPAWN:
-      return tess_v2_distance(point, obj->pos) <= 8.0f + tolerance;
+    case TESS_OBJECT_JOINT: { /* the markers paint_joint draws: 6 px for a pin, 4 px at a rod's ends */
+      float r = (obj->u.joint.kind == TESS_JOINT_PIN ? 6.0f : 4.0f) * pixel + tolerance;
+      if (tess_v2_distance(point, obj->pos) <= r) return true;
+      return obj->u.joint.kind == TESS_JOINT_DISTANCE && tess_v2_distance(point, obj->u.joint.anchor_b) <= r;
+    }
+    case TESS_OBJECT_SPAWN: { /* the pole's foot and the flag above it, drawn upright (paint_spawn) */
+      TessVec2 d = tess_v2_sub(point, obj->pos);
+      return tess_v2_length(d) <= 8.0f * pixel + tolerance ||
+             (fabsf(d.x - 5.0f * pixel) <= 7.0f * pixel && d.y <= 0.0f && d.y >= -18.0f * pixel - tolerance);
+    }
   }
   return false;
 }

@@ -48,12 +48,11 @@ static gboolean layer_unlocked(TessMapView *v, TessLayer *layer) {
 static const TessObject *hit_object(TessMapView *v, double lx, double ly) {
   TessLevel *level = tess_map_view_level(v);
   TessProject *p = tess_map_view_project(v);
-  float tol = (float)(4.0 / v->zoom);
   for (uint32_t i = level->layer_count; i-- > 0;) {
     const TessLayer *layer = level->layers[i];
     if (layer->props.kind != TESS_LAYER_OBJECTS || !layer->props.visible) continue;
     for (uint32_t k = layer->object_count; k-- > 0;)
-      if (tess_render_object_hit(p, level, &layer->objects[k], tess_v2((float)lx, (float)ly), tol))
+      if (tess_render_object_hit(p, level, &layer->objects[k], tess_v2((float)lx, (float)ly), v->zoom))
         return &layer->objects[k];
   }
   return NULL;

@@ -586,6 +586,40 @@ static void cache_respects_its_memory_limit(void) {
   tess_project_destroy(p);
 }
 
+/* Markers are drawn at a size in screen pixels, and picked at that size
+ * whatever the zoom: zoomed in, a click beside a pin on a wheel picks the
+ * wheel, not the pin; zoomed out, the 6 px ring is still a target. A body
+ * is picked by its shape plus 4 screen pixels. */
+static void markers_are_picked_at_their_drawn_size(void) {
+  TessObject pin, wheel, spawn;
+  tess_object_default(&pin, TESS_OBJECT_JOINT);
+  pin.pos = tess_v2(100.0f, 100.0f);
+  pin.u.joint.kind = TESS_JOINT_PIN;
+  tess_object_default(&wheel, TESS_OBJECT_BODY);
+  wheel.pos = pin.pos;
+  wheel.u.body.shape = TESS_BODY_CIRCLE;
+  wheel.u.body.radius = 10.0f;
+  tess_object_default(&spawn, TESS_OBJECT_SPAWN);
+  spawn.pos = tess_v2(300.0f, 100.0f);
+  for (int z = 0; z < 3; z++) {
+    double zoom = z == 0 ? 0.25 : (z == 1 ? 1.0 : 4.0);
+    /* 9 and 11 screen px from the pin's centre: inside the ring + slop (10 px), then outside */
+    CHECK(tess_render_object_hit(NULL, NULL, &pin, tess_v2(100.0f + (float)(9.0 / zoom), 100.0f), zoom));
+    CHECK(!tess_render_object_hit(NULL, NULL, &pin, tess_v2(100.0f + (float)(11.0 / zoom), 100.0f), zoom));
+    /* the flag, 15 screen px above the spawn point, and nothing 30 px to its right */
+    CHECK(tess_render_object_hit(NULL, NULL, &spawn, tess_v2(300.0f + (float)(5.0 / zoom), 100.0f - (float)(15.0 / zoom)), zoom));
+    CHECK(!tess_render_object_hit(NULL, NULL, &spawn, tess_v2(300.0f + (float)(30.0 / zoom), 100.0f), zoom));
+  }
+  /* zoomed in 4x: 8 level px from the centre (32 screen px) is on the wheel, off the pin */
+  CHECK(!tess_render_object_hit(NULL, NULL, &pin, tess_v2(108.0f, 100.0f), 4.0));
+  CHECK(tess_render_object_hit(NULL, NULL, &wheel, tess_v2(108.0f, 100.0f), 4.0));
+  CHECK(tess_render_object_hit(NULL, NULL, &wheel, tess_v2(110.9f, 100.0f), 4.0));  /* within 4 screen px */
+  CHECK(!tess_render_object_hit(NULL, NULL, &wheel, tess_v2(111.1f, 100.0f), 4.0)); /* beyond */
+  tess_object_clear(&pin);
+  tess_object_clear(&wheel);
+  tess_object_clear(&spawn);
+}
+
 static void zoom_levels_draw_the_same_picture(void) {
   /* The far-zoom average path and the direct path agree on each cell's colour. */
   TessProject *p = fixture_project();
@@ -634,4 +668,4 @@ TESS_TEST_MAIN(TEST(flips_are_pixel_exact), TEST(small_level_matches_reference),
                TEST(broken_tileset_is_reported_and_drawn_as_missing), TEST(level_png_round_trips),
                TEST(cache_redraws_exactly_the_edited_chunks), TEST(baked_collision_redraws_the_neighbouring_chunk),
                TEST(time_budget_spreads_a_cold_view_over_frames), TEST(cache_respects_its_memory_limit),
-               TEST(zoom_levels_draw_the_same_picture))
+               TEST(zoom_levels_draw_the_same_picture), TEST(markers_are_picked_at_their_drawn_size))

@@ -127,10 +127,13 @@ void tess_renderer_draw_cell(TessRenderer *r, cairo_t *cr, TessCell cell, double
 
 /* Radius (level px) of a circle around obj->pos that holds all of it. */
 float tess_render_object_radius(const TessProject *p, const TessObject *obj);
-/* True when `point` (level px) lies on the object (inside its shape, or
- * within `tolerance` level px of a joint or spawn marker). */
+/* True when `point` (level px) lies on the object seen at `zoom` (screen px
+ * per level px): inside its shape or within TESS_RENDER_PICK_SLOP screen
+ * pixels of it, or on a marker (joints, spawn points, attractors), which is
+ * drawn at a size in screen pixels and hit at that size, whatever the zoom. */
+#define TESS_RENDER_PICK_SLOP 4.0
 bool tess_render_object_hit(const TessProject *p, const TessLevel *level, const TessObject *obj, TessVec2 point,
-                            float tolerance);
+                            double zoom);
 /* Where the rotation handle of a selected object is drawn (level px), for a
  * view at `zoom` (the handle stays 24 device px outside the object). */
 TessVec2 tess_render_object_rotate_handle(const TessProject *p, const TessObject *obj, double zoom);
