@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tess-mask-editor.h"
+#include "tess-ui.h"
 #include "tessera/image.h"
 #include "tessera/mask.h"
 
@@ -244,6 +245,29 @@ static void on_remove(GtkButton *b, TessSpritePanel *self) {
 
 /* ---- The list ----------------------------------------------------------------- */
 
+#define THUMB 40 /* px: every row's thumbnail square, so the names line up */
+
+/* The sprite's first frame, fitted into the square and centred: pixel art
+ * is scaled up by whole steps only, so every pixel stays square and sharp;
+ * large images scaled down are filtered. */
+static void draw_thumbnail(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data) {
+  (void)area;
+  cairo_surface_t *s = g_object_get_data(G_OBJECT(area), "surface");
+  uint32_t frames = GPOINTER_TO_UINT(data);
+  if (!s || frames == 0) return;
+  double fw = (double)cairo_image_surface_get_width(s) / frames, fh = cairo_image_surface_get_height(s);
+  if (fw <= 0 || fh <= 0) return;
+  double scale = fmin(width / fw, height / fh);
+  if (scale >= 1.0) scale = floor(scale);
+  cairo_translate(cr, 0.5 * (width - fw * scale), 0.5 * (height - fh * scale));
+  cairo_rectangle(cr, 0, 0, fw * scale, fh * scale);
+  cairo_clip(cr);
+  cairo_scale(cr, scale, scale);
+  cairo_set_source_surface(cr, s, 0, 0);
+  cairo_pattern_set_filter(cairo_get_source(cr), scale >= 1.0 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
+  cairo_paint(cr);
+}
+
 static GtkWidget *sprite_row(const TessSprite *sp) {
   GtkWidget *row = gtk_list_box_row_new();
   g_object_set_data(G_OBJECT(row), "sprite", GUINT_TO_POINTER(sp->id));
@@ -252,19 +276,14 @@ static GtkWidget *sprite_row(const TessSprite *sp) {
   gtk_widget_set_margin_end(box, 4);
   gtk_widget_set_margin_top(box, 3);
   gtk_widget_set_margin_bottom(box, 3);
-  GtkWidget *picture = gtk_picture_new();
-  gtk_widget_set_size_request(picture, 40, 40);
-  gtk_picture_set_can_shrink(GTK_PICTURE(picture), TRUE);
-  gtk_picture_set_content_fit(GTK_PICTURE(picture), GTK_CONTENT_FIT_CONTAIN);
-  if (sp->png_size) {
-    g_autoptr(GBytes) bytes = g_bytes_new(sp->png, sp->png_size);
-    GdkTexture *texture = gdk_texture_new_from_bytes(bytes, NULL);
-    if (texture) {
-      gtk_picture_set_paintable(GTK_PICTURE(picture), GDK_PAINTABLE(texture));
-      g_object_unref(texture);
-    }
-  }
-  gtk_box_append(GTK_BOX(box), picture);
+  GtkWidget *thumb = gtk_drawing_area_new();
+  gtk_drawing_area_set_content_width(GTK_DRAWING_AREA(thumb), THUMB);
+  gtk_drawing_area_set_content_height(GTK_DRAWING_AREA(thumb), THUMB);
+  cairo_surface_t *surface = sp->png_size ? tess_ui_surface_from_png(sp->png, sp->png_size, sp->name, NULL, NULL) : NULL;
+  if (surface) g_object_set_data_full(G_OBJECT(thumb), "surface", surface, (GDestroyNotify)cairo_surface_destroy);
+  gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(thumb), draw_thumbnail,
+                                 GUINT_TO_POINTER(sp->frame_count ? sp->frame_count : 1), NULL);
+  gtk_box_append(GTK_BOX(box), thumb);
   GtkWidget *text = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *name = gtk_label_new(sp->name);
   gtk_label_set_xalign(GTK_LABEL(name), 0);
