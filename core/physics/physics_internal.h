@@ -30,9 +30,13 @@ typedef struct Shape {
   uint8_t pad;
   uint32_t body;       /* body slot */
   uint32_t next;       /* next shape of the same body, or TESS_NULL_INDEX */
+  /* what every step reads (the broad phase's proxies) before the polygon, so a circle's
+   * shape is one cache line: these, then the polygon's count, radius and centre */
+  float friction, restitution, tangential;
+  uint32_t category, mask;
   PhysPoly poly;       /* body coordinates */
-  float friction, restitution, tangential, density;
-  uint32_t category, mask, material;
+  float density;
+  uint32_t material;
   uint64_t user_data;
   float area;
   TessVec2 centroid;   /* body coordinates */
@@ -42,6 +46,8 @@ typedef struct Shape {
 
 /* ---- Bodies ------------------------------------------------------------ */
 
+/* The fields every step reads of every awake body come first, in the order
+ * the step's passes use them, so those passes touch few cache lines. */
 typedef struct Body {
   uint32_t generation;
   uint8_t in_use;
@@ -53,20 +59,23 @@ typedef struct Body {
   uint8_t destroy_pending;
   uint8_t pad;
   TessTransform xf;    /* origin */
-  TessTransform xf_prev;
   TessVec2 center;     /* world centre of mass */
-  TessVec2 local_center;
   TessVec2 v;
   float w;
+  float max_extent;    /* about the centre of mass */
+  uint32_t shape_count;
+  float inv_mass, inv_inertia;
   TessVec2 force;
   float torque;
-  float mass, inv_mass, inertia, inv_inertia;
-  float linear_damping, angular_damping, gravity_scale;
-  float sleep_time;
-  float min_extent, max_extent; /* about the centre of mass */
+  float gravity_scale, linear_damping, angular_damping;
   float extra_damping;          /* floor / fluid drag for this step */
   float extra_angular_damping;
-  uint32_t shape_head, shape_count;
+  TessVec2 local_center;
+  TessTransform xf_prev;
+  float mass, inertia;
+  float sleep_time;
+  float min_extent;
+  uint32_t shape_head;
   uint64_t user_data;
 } Body;
 
