@@ -168,6 +168,14 @@ TessDocument *tess_document_open(const char *path, GError **error) {
   TessProject *project = NULL;
 
   TessResult r = tess_store_open(path, TESS_STORE_READ_WRITE, &store, &err);
+  if (r == TESS_ERR_LOCKED) { /* the store's one-writer lock: someone else is editing it */
+    g_autofree char *name = g_filename_display_basename(path);
+    g_set_error(error, TESS_DOCUMENT_ERROR, (int)r,
+                _("“%s” is already open for editing in another Tessera window or program. Close it there, then "
+                  "open it here."),
+                name);
+    return NULL;
+  }
   if (r != TESS_OK) {
     if (err.file[0] == '\0') g_strlcpy(err.file, path, sizeof err.file);
     tess_document_set_error_from_tess(error, r, &err);

@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -92,6 +93,7 @@ static void store_free(TessStore *s) {
   if (!s) return;
   tess_store_finalize_all(s);
   if (s->db) sqlite3_close_v2(s->db);
+  if (s->writer_lock >= 0) close(s->writer_lock); /* releases the flock */
   tess_free(s->scratch);
   tess_free(s->path);
   tess_free(s);
@@ -209,6 +211,25 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
   }
   s->name = base_name(s->path);
   s->read_only = mode == TESS_STORE_READ_ONLY;
+  s->writer_lock = -1;
+  if (!s->read_only) {
+    /* One writer at a time: two editors on one file would each write their own picture of
+     * it over the other's. An advisory flock on the file, taken before SQLite opens it (it
+     * uses fcntl locks, which flock does not touch); readers (export, render) take none. */
+    s->writer_lock = open(path, O_RDONLY | O_CLOEXEC);
+    if (s->writer_lock >= 0 && flock(s->writer_lock, LOCK_EX | LOCK_NB) != 0) {
+      bool busy = errno == EWOULDBLOCK;
+      close(s->writer_lock);
+      s->writer_lock = -1;
+      if (busy) {
+        store_free(s);
+        return tess_error_set(err, TESS_ERR_LOCKED, path,
+                              "%s is already open for writing (another Tessera window or program has it); "
+                              "close it there first",
+                              name);
+      }
+    }
+  }
 
   int flags = (s->read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX;
   int rc = sqlite3_open_v2(path, &s->db, flags, NULL);

@@ -78,6 +78,7 @@ struct TessStore {
   const char *name; /* base name within path, for messages */
   bool read_only;
   int64_t file_schema; /* the schema the file is at (older than the program's only when read-only) */
+  int writer_lock;     /* fd holding flock(LOCK_EX) on the file while open for writing, or -1 */
   sqlite3_stmt *stmts[STMT_COUNT];
   TessStoreStats stats;
   /* The next_id counters as last written to meta, so a flush writes them only when they moved. */

@@ -291,6 +291,35 @@ static void column_names(const char *path, const char *table, char *out, size_t 
   sqlite3_close(db);
 }
 
+/* One writer at a time: a second open for writing of a file already open
+ * for writing is refused with a message naming the file, and nothing is
+ * lost; readers come and go alongside; once the writer closes, the file
+ * opens for writing again. */
+void second_writer_is_refused(void) {
+  char path[512];
+  TessProject *p = NULL;
+  make_project("two-writers.tessera", path, sizeof path, &p);
+  TessStore *first = NULL, *second = NULL, *reader = NULL;
+  TessError err;
+  CHECK_OK(tess_store_open(path, TESS_STORE_READ_WRITE, &first, &err), &err);
+  TessResult r = tess_store_open(path, TESS_STORE_READ_WRITE, &second, &err);
+  CHECK_MSG(r == TESS_ERR_LOCKED && second == NULL, "%s", tess_result_string(r));
+  CHECK_MSG(strstr(err.detail, "two-writers.tessera") && strstr(err.detail, "already open for writing"), "%s",
+            err.detail);
+  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &reader, &err), &err);
+  if (reader) {
+    TessProject *q = NULL;
+    CHECK_OK(tess_store_load(reader, &q, &err), &err);
+    CHECK(q && tess_project_hash(q) == tess_project_hash(p));
+    if (q) tess_project_destroy(q);
+    tess_store_close(reader);
+  }
+  if (first) tess_store_close(first);
+  CHECK_OK(tess_store_open(path, TESS_STORE_READ_WRITE, &second, &err), &err);
+  if (second) tess_store_close(second);
+  tess_project_destroy(p);
+}
+
 /* The file at path opens in `mode` and loads exactly project p. */
 static void opens_as(const char *path, TessStoreMode mode, const TessProject *p) {
   TessStore *st = NULL;
