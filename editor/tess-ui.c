@@ -169,3 +169,21 @@ cairo_surface_t *tess_ui_surface_from_png(const uint8_t *png, size_t size, const
   tess_image_clear(&img);
   return surface;
 }
+
+void tess_ui_add_shortcut(GtkShortcutController *c, const char *accel, GtkShortcutFunc fn, GVariant *args) {
+  GtkShortcut *s = gtk_shortcut_new(gtk_shortcut_trigger_parse_string(accel), gtk_callback_action_new(fn, NULL, NULL));
+  if (args) gtk_shortcut_set_arguments(s, args);
+  gtk_shortcut_controller_add_shortcut(c, s);
+}
+
+static gboolean on_close_key(GtkWidget *window, GVariant *args, gpointer user) {
+  (void)args;
+  (void)user;
+  gtk_window_close(GTK_WINDOW(window));
+  return TRUE;
+}
+
+void tess_ui_add_close_keys(GtkShortcutController *c) {
+  tess_ui_add_shortcut(c, "Escape", on_close_key, NULL);
+  tess_ui_add_shortcut(c, "<Control>w", on_close_key, NULL);
+}

@@ -46,4 +46,9 @@ gboolean tess_ui_copy_name(char *dst, const char *src);
 cairo_surface_t *tess_ui_surface_from_png(const uint8_t *png, size_t size, const char *name, TessResult *r,
                                           TessError *err);
 
+/* A shortcut calling fn (with args, if any) on the controller's widget. */
+void tess_ui_add_shortcut(GtkShortcutController *c, const char *accel, GtkShortcutFunc fn, GVariant *args);
+/* Escape and Ctrl+W close the window the controller is on. */
+void tess_ui_add_close_keys(GtkShortcutController *c);
+
 G_END_DECLS

@@ -58,6 +58,18 @@ static uint8_t *load_source(const char *image_dir, const char *source, size_t *s
   return data;
 }
 
+/* An image's PNG bytes: embedded in the file (a view into it), or else read
+ * from its source path under image_dir (returned, for the caller to free). */
+static uint8_t *image_bytes(const TlvLevel *lv, const char *image_dir, uint32_t source, uint32_t offset, uint32_t size,
+                            uint8_t **png, size_t *png_size) {
+  *png = (uint8_t *)tlv_blob(lv, offset, size);
+  *png_size = *png ? size : 0;
+  if (*png) return NULL;
+  uint8_t *loaded = load_source(image_dir, tlv_string(lv, source), png_size);
+  if (loaded) *png = loaded;
+  return loaded;
+}
+
 static TessResult add_assets(const TlvLevel *lv, const char *image_dir, TessProject *p, TessError *err) {
   for (uint32_t i = 0; i < lv->materials.count; i++) {
     TlvMaterial tm;
@@ -83,10 +95,7 @@ static TessResult add_assets(const TlvLevel *lv, const char *image_dir, TessProj
     ts.id = tt.id;
     copy_name(ts.name, tlv_string(lv, tt.name));
     ts.source_path = tt.source ? (char *)tlv_string(lv, tt.source) : NULL;
-    ts.png = (uint8_t *)tlv_blob(lv, tt.image_offset, tt.image_size);
-    ts.png_size = ts.png ? tt.image_size : 0;
-    uint8_t *loaded = ts.png ? NULL : load_source(image_dir, tlv_string(lv, tt.source), &ts.png_size);
-    if (loaded) ts.png = loaded;
+    uint8_t *loaded = image_bytes(lv, image_dir, tt.source, tt.image_offset, tt.image_size, &ts.png, &ts.png_size);
     ts.image_w = tt.image_w;
     ts.image_h = tt.image_h;
     ts.tile_w = tt.tile_w;
@@ -146,10 +155,7 @@ static TessResult add_assets(const TlvLevel *lv, const char *image_dir, TessProj
     s.id = tsp.id;
     copy_name(s.name, tlv_string(lv, tsp.name));
     s.source_path = tsp.source ? (char *)tlv_string(lv, tsp.source) : NULL;
-    s.png = (uint8_t *)tlv_blob(lv, tsp.image_offset, tsp.image_size);
-    s.png_size = s.png ? tsp.image_size : 0;
-    uint8_t *loaded = s.png ? NULL : load_source(image_dir, tlv_string(lv, tsp.source), &s.png_size);
-    if (loaded) s.png = loaded;
+    uint8_t *loaded = image_bytes(lv, image_dir, tsp.source, tsp.image_offset, tsp.image_size, &s.png, &s.png_size);
     s.image_w = tsp.image_w;
     s.image_h = tsp.image_h;
     s.frame_count = tsp.frame_count;

@@ -7,6 +7,7 @@
 
 #include "tess-mask-moments.h"
 #include "tess-mask-shape.h"
+#include "tess-ui.h"
 #include "tessera/image.h"
 #include "tessera/mask.h"
 
@@ -811,17 +812,6 @@ static gboolean on_undo_key(GtkWidget *window, GVariant *args, gpointer user) {
   return TRUE;
 }
 
-static gboolean on_close_key(GtkWidget *window, GVariant *args, gpointer user) {
-  gtk_window_close(GTK_WINDOW(window));
-  return TRUE;
-}
-
-static void add_shortcut(GtkShortcutController *c, const char *accel, GtkShortcutFunc fn, GVariant *args) {
-  GtkShortcut *s = gtk_shortcut_new(gtk_shortcut_trigger_parse_string(accel), gtk_callback_action_new(fn, NULL, NULL));
-  if (args) gtk_shortcut_set_arguments(s, args);
-  gtk_shortcut_controller_add_shortcut(c, s);
-}
-
 GtkWindow *tess_mask_editor_window_new(GtkWindow *parent, TessDocument *doc, TessId sprite) {
   GtkWindow *window = GTK_WINDOW(gtk_window_new());
   TessProject *p = tess_document_get_project(doc);
@@ -840,11 +830,10 @@ GtkWindow *tess_mask_editor_window_new(GtkWindow *parent, TessDocument *doc, Tes
   g_signal_connect(window, "close-request", G_CALLBACK(on_window_close), editor);
   GtkShortcutController *keys = GTK_SHORTCUT_CONTROLLER(gtk_shortcut_controller_new());
   gtk_shortcut_controller_set_scope(keys, GTK_SHORTCUT_SCOPE_GLOBAL);
-  add_shortcut(keys, "<Control>z", on_undo_key, g_variant_new_boolean(FALSE));
-  add_shortcut(keys, "<Control><Shift>z", on_undo_key, g_variant_new_boolean(TRUE));
-  add_shortcut(keys, "<Control>y", on_undo_key, g_variant_new_boolean(TRUE));
-  add_shortcut(keys, "Escape", on_close_key, NULL);
-  add_shortcut(keys, "<Control>w", on_close_key, NULL);
+  tess_ui_add_shortcut(keys, "<Control>z", on_undo_key, g_variant_new_boolean(FALSE));
+  tess_ui_add_shortcut(keys, "<Control><Shift>z", on_undo_key, g_variant_new_boolean(TRUE));
+  tess_ui_add_shortcut(keys, "<Control>y", on_undo_key, g_variant_new_boolean(TRUE));
+  tess_ui_add_close_keys(keys);
   gtk_widget_add_controller(GTK_WIDGET(window), GTK_EVENT_CONTROLLER(keys));
   return window;
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tess-ui.h"
 #include "tessera/image.h"
 #include "tessera/mask.h"
 
@@ -567,17 +568,6 @@ static gboolean on_undo_key(GtkWidget *window, GVariant *args, gpointer user) {
   return TRUE;
 }
 
-static gboolean on_close_key(GtkWidget *window, GVariant *args, gpointer user) {
-  gtk_window_close(GTK_WINDOW(window));
-  return TRUE;
-}
-
-static void add_shortcut(GtkShortcutController *c, const char *accel, GtkShortcutFunc fn, GVariant *args) {
-  GtkShortcut *s = gtk_shortcut_new(gtk_shortcut_trigger_parse_string(accel), gtk_callback_action_new(fn, NULL, NULL));
-  if (args) gtk_shortcut_set_arguments(s, args);
-  gtk_shortcut_controller_add_shortcut(c, s);
-}
-
 GtkWindow *tess_tileset_collision_window_new(GtkWindow *parent, TessDocument *doc, TessId tileset) {
   GtkWindow *window = GTK_WINDOW(gtk_window_new());
   gtk_window_set_title(window, _("Tileset Collision"));
@@ -592,11 +582,10 @@ GtkWindow *tess_tileset_collision_window_new(GtkWindow *parent, TessDocument *do
   gtk_window_set_child(window, tc);
   GtkShortcutController *keys = GTK_SHORTCUT_CONTROLLER(gtk_shortcut_controller_new());
   gtk_shortcut_controller_set_scope(keys, GTK_SHORTCUT_SCOPE_GLOBAL);
-  add_shortcut(keys, "<Control>z", on_undo_key, g_variant_new_boolean(FALSE));
-  add_shortcut(keys, "<Control><Shift>z", on_undo_key, g_variant_new_boolean(TRUE));
-  add_shortcut(keys, "<Control>y", on_undo_key, g_variant_new_boolean(TRUE));
-  add_shortcut(keys, "Escape", on_close_key, NULL);
-  add_shortcut(keys, "<Control>w", on_close_key, NULL);
+  tess_ui_add_shortcut(keys, "<Control>z", on_undo_key, g_variant_new_boolean(FALSE));
+  tess_ui_add_shortcut(keys, "<Control><Shift>z", on_undo_key, g_variant_new_boolean(TRUE));
+  tess_ui_add_shortcut(keys, "<Control>y", on_undo_key, g_variant_new_boolean(TRUE));
+  tess_ui_add_close_keys(keys);
   gtk_widget_add_controller(GTK_WIDGET(window), GTK_EVENT_CONTROLLER(keys));
   return window;
 }

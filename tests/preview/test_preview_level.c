@@ -6,35 +6,10 @@
 #include <string.h>
 
 #include "check.h"
+#include "preview_demo.h"
 #include "tess-preview-level.h"
 #include "tessera/scene.h"
 #include "tessera/store.h"
-
-static TessProject *load_demo(void) {
-  const char *path = getenv("TESS_DEMO_PROJECT");
-  CHECK_MSG(path != NULL, "TESS_DEMO_PROJECT not set");
-  if (!path) return NULL;
-  /* A private copy: even a read-only SQLite open may leave side files. */
-  char copy[1024];
-  tess_test_path(copy, sizeof copy, "demo.tessera");
-  FILE *in = fopen(path, "rb"), *out = fopen(copy, "wb");
-  CHECK(in && out);
-  if (in && out) {
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0) CHECK(fwrite(buf, 1, n, out) == n);
-  }
-  if (in) fclose(in);
-  if (out) fclose(out);
-  TessStore *store = NULL;
-  TessProject *p = NULL;
-  TessError err;
-  CHECK_OK(tess_store_open(copy, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (!store) return NULL;
-  CHECK_OK(tess_store_load(store, &p, &err), &err);
-  tess_store_close(store);
-  return p;
-}
 
 static int64_t body_named(const TessPreviewLevel *pl, const char *name) {
   const TessPlayback *pb = pl->playback;
