@@ -15,6 +15,16 @@ packages=(
   # themselves and build-aux/ci-fuzz.sh points clang's at binutils' addr2line.
   clang libclang-rt-14-dev
   libchipmunk-dev libjson-glib-dev
+  # Map formats (core/formats): expat for TMX/TSX, jansson for TMJ/TSJ and the
+  # text form of a project, zlib and zstd for compressed Tiled layer data.
+  libexpat1-dev libjansson-dev libzstd-dev
+  # Tests only: Tiled's tmxrasterizer is the reference renderer for imported
+  # and exported maps, and the package ships Tiled's example maps.
+  tiled
+  # Tests of the French UI need the fr_FR.UTF-8 locale.
+  locales
+  # Benchmarks only: Box2D 2.4.1 as a second physics peer.
+  libbox2d-dev
 )
 
 missing=()
