@@ -3,6 +3,7 @@
  * the generated materials tileset (firstgids in that order), every layer
  * bottom to top with Tessera's layer ids, and every object. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tessera/scene.h"
@@ -202,8 +203,46 @@ static bool fill_gids(const TessProject *p, const TessLevel *level, const TessLa
 
 /* ---- Layers and the map -------------------------------------------------- */
 
+/* Mass, inertia and centre of every body from the physics world the level
+ * builds (the preview's and the game's): what the simulation will use. */
+static int by_object(const void *a, const void *b) {
+  TessId x = ((const TwMass *)a)->object, y = ((const TwMass *)b)->object;
+  return x < y ? -1 : x > y;
+}
+
+static TessResult body_masses(const TessScene *scene, TwMass **out, size_t *count, TessError *err) {
+  *out = NULL;
+  *count = 0;
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  TessWorld *world = NULL;
+  TessBodyId *ids = tess_calloc(scene->body_count + 1, sizeof *ids);
+  TwMass *masses = tess_calloc(scene->body_count + 1, sizeof *masses);
+  TessResult r = ids && masses ? tess_world_create_from_scene(scene, &def, &world, ids, err)
+                               : tess_error_set(err, TESS_ERR_NOMEM, "export", "out of memory");
+  size_t n = 0;
+  for (uint32_t i = 0; r == TESS_OK && i < scene->body_count; i++) {
+    if (!scene->bodies[i].object) continue;
+    masses[n].object = scene->bodies[i].object;
+    masses[n].mass = tess_body_mass(world, ids[i]);
+    masses[n].inertia = tess_body_inertia(world, ids[i]);
+    masses[n].center = tess_body_local_center(world, ids[i]);
+    n++;
+  }
+  if (world) tess_world_destroy(world);
+  tess_free(ids);
+  if (r != TESS_OK) {
+    tess_free(masses);
+    return r;
+  }
+  qsort(masses, n, sizeof *masses, by_object);
+  *out = masses;
+  *count = n;
+  return TESS_OK;
+}
+
 static TessResult add_layers(TwMap *m, const TessProject *p, const TessLevel *level, const Gids *g,
-                             const TessScene *scene, TessError *err) {
+                             const TwMass *masses, size_t mass_count, TessError *err) {
   m->layers = tess_calloc(level->layer_count ? level->layer_count : 1, sizeof *m->layers);
   if (!m->layers) return tess_error_set(err, TESS_ERR_NOMEM, "export", "out of memory");
   for (uint32_t i = 0; i < level->layer_count; i++) {
@@ -221,7 +260,7 @@ static TessResult add_layers(TwMap *m, const TessProject *p, const TessLevel *le
       for (uint32_t k = 0; k < layer->object_count; k++) {
         const TessObject *o = &layer->objects[k];
         if (o->id >= m->next_object_id) m->next_object_id = o->id + 1;
-        tw_build_object(m, p, scene, o, g->sprite_firstgid, &t->objects);
+        tw_build_object(m, p, masses, mass_count, o, g->sprite_firstgid, &t->objects);
       }
       continue;
     }
@@ -272,6 +311,9 @@ TessResult tw_map_build(const TessProject *p, const TessLevel *level, const TwNa
   TessResult r = g->sprite_firstgid ? TESS_OK : tess_error_set(err, TESS_ERR_NOMEM, "export", "out of memory");
   if (r == TESS_OK) r = check_names(p, level, &u, err);
   if (r == TESS_OK) r = tess_scene_from_level(p, level, &scene, err);
+  TwMass *masses = NULL;
+  size_t mass_count = 0;
+  if (r == TESS_OK) r = body_masses(scene, &masses, &mass_count, err);
   TwMap *m = out;
   m->width = level->settings.width;
   m->height = level->settings.height;
@@ -282,7 +324,8 @@ TessResult tw_map_build(const TessProject *p, const TessLevel *level, const TwNa
     map_props(m, level, hash);
     r = add_tilesets(m, p, level, names, &u, g, err);
   }
-  if (r == TESS_OK) r = add_layers(m, p, level, g, scene, err);
+  if (r == TESS_OK) r = add_layers(m, p, level, g, masses, mass_count, err);
+  tess_free(masses);
   if (r == TESS_OK && m->failed) r = tess_error_set(err, TESS_ERR_NOMEM, "export", "out of memory");
   tess_scene_destroy(scene);
   tess_free(g->sprite_firstgid);

@@ -27,9 +27,15 @@ void tw_build_tileset(TwMap *m, const TessProject *p, const TessTileset *ts, con
 void tw_build_sprite(TwMap *m, const TessSprite *s, const char *stem, TwTileset *out);
 TessResult tw_build_materials(TwMap *m, const TessProject *p, uint32_t tile_w, uint32_t tile_h, const char *stem,
                               TwTileset *out, TessError *err);
-struct TessScene;
-/* sprite_firstgid: by sprite index in the project (0 = not in the map). */
-void tw_build_object(TwMap *m, const TessProject *p, const struct TessScene *scene, const TessObject *o,
+/* A body's mass as the physics world built from the level has it. */
+typedef struct TwMass {
+  TessId object;
+  float mass, inertia; /* kg, kg m^2 about the centre of mass */
+  TessVec2 center;     /* metres, body coordinates */
+} TwMass;
+/* sprite_firstgid: by sprite index in the project (0 = not in the map);
+ * masses sorted by object id. */
+void tw_build_object(TwMap *m, const TessProject *p, const TwMass *masses, size_t mass_count, const TessObject *o,
                      const uint32_t *sprite_firstgid, TwObjects *out);
 
 #endif

@@ -18,7 +18,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "tessera/scene.h"
 #include "tiled_write_build.h"
 
 #define TW_PI 3.14159265358979323846
@@ -49,13 +48,17 @@ static const char *pin_name(uint8_t p) {
   return p == TESS_PIN_AT_SMALLER_CENTROID ? "smaller_centroid" : p == TESS_PIN_AT_OVERLAP_CENTRE ? "overlap_centre" : "none";
 }
 
-static const TessSceneBody *scene_body(const TessScene *scene, TessId id) {
-  for (uint32_t i = 0; scene && i < scene->body_count; i++)
-    if (scene->bodies[i].object == id) return &scene->bodies[i];
-  return NULL;
+static const TwMass *find_mass(const TwMass *masses, size_t count, TessId id) {
+  size_t lo = 0, hi = count;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (masses[mid].object < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < count && masses[lo].object == id ? &masses[lo] : NULL;
 }
 
-static void body(TwMap *m, const TessProject *p, const TessScene *scene, const TessObject *o,
+static void body(TwMap *m, const TessProject *p, const TwMass *masses, size_t mass_count, const TessObject *o,
                  const uint32_t *sprite_firstgid, TwObject *t) {
   const TessBodyObject *b = &o->u.body;
   TessObject def;
@@ -114,12 +117,12 @@ static void body(TwMap *m, const TessProject *p, const TessScene *scene, const T
     extra_float(m, pr, "tessera.height", b->height, d->height);
     break;
   }
-  const TessSceneBody *sb = scene_body(scene, o->id);
-  if (sb) { /* what the physics uses: kg, kg m^2 about the centre of mass, metres */
-    tw_prop_float(m, pr, "mass", sb->mass);
-    tw_prop_float(m, pr, "inertia", sb->inertia);
-    tw_prop_float(m, pr, "center_x", sb->local_center.x);
-    tw_prop_float(m, pr, "center_y", sb->local_center.y);
+  const TwMass *mass = find_mass(masses, mass_count, o->id);
+  if (mass) { /* what the physics uses: kg, kg m^2 about the centre of mass, metres */
+    tw_prop_float(m, pr, "mass", mass->mass);
+    tw_prop_float(m, pr, "inertia", mass->inertia);
+    tw_prop_float(m, pr, "center_x", mass->center.x);
+    tw_prop_float(m, pr, "center_y", mass->center.y);
   }
 }
 
@@ -220,14 +223,14 @@ static void user_props(TwMap *m, const TessObject *o, TwProps *pr) {
   }
 }
 
-void tw_build_object(TwMap *m, const TessProject *p, const TessScene *scene, const TessObject *o,
+void tw_build_object(TwMap *m, const TessProject *p, const TwMass *masses, size_t mass_count, const TessObject *o,
                      const uint32_t *sprite_firstgid, TwObjects *out) {
   TwObject *t = tw_object_add(m, out);
   if (!t) return;
   t->id = o->id;
   t->name = o->name;
   switch (o->kind) {
-  case TESS_OBJECT_BODY: body(m, p, scene, o, sprite_firstgid, t); break;
+  case TESS_OBJECT_BODY: body(m, p, masses, mass_count, o, sprite_firstgid, t); break;
   case TESS_OBJECT_JOINT: joint(m, o, t); break;
   case TESS_OBJECT_ZONE: zone(m, o, t); break;
   case TESS_OBJECT_SPAWN:
