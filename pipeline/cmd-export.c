@@ -14,7 +14,7 @@
 #include "commands.h"
 #include "tessera/pack.h"
 #include "tessera/store.h"
-#include "tessera/tiled_export.h"
+#include "tessera/formats.h"
 #include "tlv_reader.h"
 
 /* ---- Progress ---------------------------------------------------------------- */

@@ -1,4 +1,4 @@
-/* Writing a level's Tiled files (tessera/tiled_export.h), and the hooks
+/* Writing a level's Tiled files (tessera/formats.h), and the hooks
  * that run it inside core/pack's export machinery (TessExportWriter):
  * tilesets and images first, each atomically and only when their bytes
  * differ from what is there, then the map, so a map never names a file
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "tessera/image.h"
-#include "tessera/tiled_export.h"
+#include "tessera/formats.h"
 #include "tiled_write.h"
 
 #define PATH_MAX_BYTES 4096

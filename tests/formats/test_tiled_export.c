@@ -19,7 +19,7 @@
 #include "pack_fixture.h"
 #include "tessera/image.h"
 #include "tessera/store.h"
-#include "tessera/tiled_export.h"
+#include "tessera/formats.h"
 #include "tiled_read_back.h"
 #include "tiled_write.h"
 

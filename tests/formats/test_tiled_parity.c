@@ -18,7 +18,7 @@
 #include "tessera/image.h"
 #include "tessera/render.h"
 #include "tessera/store.h"
-#include "tessera/tiled_export.h"
+#include "tessera/formats.h"
 
 static const char *rasterizer;
 

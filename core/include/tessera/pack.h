@@ -22,7 +22,7 @@ extern "C" {
  * different numbers: the simulation data is the scene's): part of every
  * content hash, so an incremental export rewrites files made by an older
  * writer. tests/pack's golden files fail until it is bumped. */
-#define TESS_PACK_WRITER_VERSION 4u /* 4: format 3.1, pin motors */
+#define TESS_PACK_WRITER_VERSION 5u /* 4: format 3.1, pin motors; 5: format 3.2, one polygon winding */
 
 typedef struct TessPackOptions {
   bool embed_images; /* put the PNG bytes of the tilesets and sprites the level uses in the file */
@@ -95,7 +95,7 @@ typedef struct TessExport TessExport;
 
 /* Another format for the same machinery (jobs keyed by content hash,
  * incremental, atomic, parallel, the manifest): core/formats gives Tiled's
- * TMJ and TMX (tessera/tiled_export.h). The hooks run on worker threads at
+ * TMJ and TMX (tessera/formats.h). The hooks run on worker threads at
  * once, sharing `state`, which they only read after begin. */
 typedef struct TessExportWriter {
   const char *format;    /* the manifest's "format": "tiled-tmj" */
