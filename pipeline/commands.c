@@ -22,6 +22,8 @@ const TessCommand tess_commands[] = {
     {"info", "describe a .tlv file and check that it validates", tess_cmd_info_usage, tess_cmd_info},
     {"validate", "check a project for damage and level problems", tess_cmd_validate_usage, tess_cmd_validate},
     {"render", "draw a level (project or .tlv) into a PNG, no display needed", tess_cmd_render_usage, tess_cmd_render},
+    {"import", "bring an orthogonal Tiled map (.tmx, .tmj) into a project as a new level", tess_cmd_import_usage,
+     tess_cmd_import},
     {"dump", "write a project as text files for version control", tess_cmd_dump_usage, tess_cmd_dump},
     {"load", "build a project from a dump (exactly the one dumped)", tess_cmd_load_usage, tess_cmd_load},
     {"diff", "say what changed between two projects or dumps, in words", tess_cmd_diff_usage, tess_cmd_diff},
