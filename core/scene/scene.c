@@ -6,6 +6,16 @@
 
 TessScene *tess_scene_create(void) { return tess_calloc(1, sizeof(TessScene)); }
 
+void tess_scene_material_default(TessSceneMaterial *m) {
+  TessSurface s = tess_surface_default();
+  memset(m, 0, sizeof *m);
+  m->friction = s.friction;
+  m->restitution = s.restitution;
+  m->tangential = s.tangential;
+  m->density = 1.0f;
+  m->kind = TESS_MATERIAL_FLOOR;
+}
+
 void tess_scene_destroy(TessScene *s) {
   if (!s) return;
   tess_free(s->cell_kind);
@@ -142,12 +152,7 @@ static TessResult build_materials(Builder *b) {
   s->materials = tess_calloc((size_t)p->material_count + 1, sizeof(TessSceneMaterial));
   if (!s->materials) return nomem(b);
   s->material_count = p->material_count + 1;
-  TessSceneMaterial *d = &s->materials[0];
-  d->friction = 0.6f;
-  d->restitution = 0.0f;
-  d->tangential = 1.0f;
-  d->density = 1.0f;
-  d->kind = TESS_MATERIAL_FLOOR;
+  tess_scene_material_default(&s->materials[0]);
   for (uint32_t i = 0; i < p->material_count; i++) {
     const TessMaterial *m = &p->materials[i];
     TessError e;
