@@ -143,8 +143,11 @@ static void embedded(uint8_t *png, size_t size, TessResult info, uint32_t w, uin
     TessRenderOptions ro;
     tess_render_options_default(&ro);
     cairo_surface_t *surface = NULL;
-    if (tess_render_level_to_surface(back, back->levels[0], 1.0, &ro, &surface, &err) == TESS_OK)
-      cairo_surface_destroy(surface);
+    /* A tileset whose image does not decode is drawn as a placeholder and
+     * reported (TESS_ERR_FORMAT), with the surface made all the same. */
+    TessResult rr = tess_render_level_to_surface(back, back->levels[0], 1.0, &ro, &surface, &err);
+    if (surface) cairo_surface_destroy(surface);
+    if (rr != TESS_OK && rr != TESS_ERR_FORMAT && rr != TESS_ERR_LIMIT && rr != TESS_ERR_NOMEM) abort();
     tess_project_destroy(back);
   }
   TessScene *scene = NULL;
