@@ -25,9 +25,7 @@ static TessResult check_range(float v, float lo, float hi, bool lo_open, const c
 
 TessResult tess_material_validate(const TessMaterial *m, TessError *err) {
   TessResult r;
-  if (!tess_name_valid(m->name))
-    return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "material name is not terminated");
-  if (m->name[0] == 0) return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "material name is empty");
+  if ((r = tess_name_check(m->name, false, "material", err))) return r;
   if ((r = check_range(m->friction, 0.0f, 100.0f, false, "friction", err))) return r;
   if ((r = check_range(m->restitution, 0.0f, 1.0f, false, "restitution", err))) return r;
   if ((r = check_range(m->tangential, 0.0f, 1.0f, false, "tangential", err))) return r;

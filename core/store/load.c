@@ -83,6 +83,11 @@ static void row_name(Row *w, int col, char *dst) {
     row_fail(w, TESS_ERR_FORMAT, col, "a name of %d bytes (at most %d)", n, TESS_NAME_MAX - 1);
     return;
   }
+  size_t bad = 0;
+  if (!tess_utf8_valid((const char *)text, (size_t)n, &bad)) {
+    row_fail(w, TESS_ERR_FORMAT, col, "a name that is not valid UTF-8 (byte %zu)", bad);
+    return;
+  }
   memcpy(dst, text, (size_t)n);
   dst[n] = '\0';
 }

@@ -203,6 +203,14 @@ void tess_hasher_str(TessHasher *h, const char *s); /* length-prefixed; NULL has
 uint64_t tess_hasher_finish(const TessHasher *h);
 uint64_t tess_hash_bytes(const void *data, size_t size);
 
+/* ---- Text -------------------------------------------------------------- */
+
+/* True when the `len` bytes are well-formed UTF-8 (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF; a NUL byte is refused too,
+ * since names are C strings). On false, *bad (if not NULL) is the offset of
+ * the first byte that does not fit. */
+bool tess_utf8_valid(const char *s, size_t len, size_t *bad);
+
 /* ---- Clock ------------------------------------------------------------- */
 
 /* Monotonic seconds, for benchmarks and idle timers (never for physics). */
