@@ -16,7 +16,7 @@ TessResult tess_image_bytes_check(const uint8_t *png, size_t size, uint32_t imag
   if (r != TESS_OK) return TESS_OK;
   if (w != image_w || h != image_h)
     return tess_error_set(err, TESS_ERR_FORMAT, LEVEL_FILE,
-                          "%s %s: the image is %ux%u px but the project declares %ux%u (replaced PNG bytes?)", what,
+                          "%s '%s': the image is %ux%u px but the project declares %ux%u (replaced PNG bytes?)", what,
                           name, w, h, image_w, image_h);
   return TESS_OK;
 }
