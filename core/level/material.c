@@ -7,9 +7,10 @@ void tess_material_default(TessMaterial *m) {
   memset(m, 0, sizeof *m);
   snprintf(m->name, sizeof m->name, "%s", "Default");
   m->color = 0x808080FFu;
-  m->friction = 0.6f;    /* stone on stone */
-  m->restitution = 0.2f;
-  m->tangential = 1.0f;
+  TessSurface s = tess_surface_default();
+  m->friction = s.friction;
+  m->restitution = 0.2f; /* stone bounces a little */
+  m->tangential = s.tangential;
   m->density = 2400.0f;  /* kg/m^2 for a 1 m thick slab of stone */
   m->kind = TESS_MATERIAL_SOLID;
 }
@@ -26,9 +27,8 @@ static TessResult check_range(float v, float lo, float hi, bool lo_open, const c
 TessResult tess_material_validate(const TessMaterial *m, TessError *err) {
   TessResult r;
   if ((r = tess_name_check(m->name, false, "material", err))) return r;
-  if ((r = check_range(m->friction, 0.0f, 100.0f, false, "friction", err))) return r;
-  if ((r = check_range(m->restitution, 0.0f, 1.0f, false, "restitution", err))) return r;
-  if ((r = check_range(m->tangential, 0.0f, 1.0f, false, "tangential", err))) return r;
+  TessSurface surface = {m->friction, m->restitution, m->tangential};
+  if ((r = tess_surface_check(surface, "material", LEVEL_FILE, err))) return r;
   if ((r = check_range(m->density, 0.0f, 1e6f, true, "density", err))) return r;
   if ((unsigned)m->kind > TESS_MATERIAL_FLUID)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "material kind %u is unknown", (unsigned)m->kind);

@@ -144,12 +144,27 @@ static uint32_t put_vertex(Writer *w, double x, double y) {
 }
 
 /* A convex piece (3..8 vertices) as a POLY record; returns its index or
- * UINT32_MAX for a degenerate piece, which is left out. */
+ * UINT32_MAX for a degenerate piece, which is left out. Every polygon is
+ * written with a positive shoelace sum (clockwise on screen, y down; format
+ * 3.2): one the other way round is reversed as v[n-1-k], which is what the
+ * physics does when it makes a shape, so the world gets the same vertices.
+ * (The scene's polygons already come this way; tile pieces come from the
+ * project as traced.) */
 static uint32_t put_polygon(Writer *w, const TessPolygon *poly, double ox, double oy, double scale) {
   uint32_t n = poly->count > TESS_POLY_MAX ? TESS_POLY_MAX : poly->count;
   if (n < 3) return UINT32_MAX;
+  float x[TESS_POLY_MAX], y[TESS_POLY_MAX];
+  double area = 0.0;
+  for (uint32_t i = 0; i < n; i++) {
+    x[i] = (float)(((double)poly->v[i].x - ox) * scale);
+    y[i] = (float)(((double)poly->v[i].y - oy) * scale);
+  }
+  for (uint32_t i = 0; i < n; i++) area += (double)x[i] * y[(i + 1) % n] - (double)x[(i + 1) % n] * y[i];
   uint32_t first = w->s[S_VERT].count;
-  for (uint32_t i = 0; i < n; i++) put_vertex(w, ((double)poly->v[i].x - ox) * scale, ((double)poly->v[i].y - oy) * scale);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t k = area < 0.0 ? n - 1 - i : i;
+    put_vertex(w, x[k], y[k]);
+  }
   pack_put_u32(&w->s[S_POLY].buf, first);
   pack_put_u32(&w->s[S_POLY].buf, n);
   return w->s[S_POLY].count++;

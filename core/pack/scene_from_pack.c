@@ -113,11 +113,7 @@ TessResult tess_scene_from_pack(const struct TlvLevel *lv, struct TessScene **ou
   s->material_count = lv->materials.count + 1;
   s->materials = tess_calloc(s->material_count, sizeof *s->materials);
   if (!s->materials) return nomem(s, err);
-  s->materials[0].friction = 0.6f;
-  s->materials[0].restitution = 0.0f;
-  s->materials[0].tangential = 1.0f;
-  s->materials[0].density = 1.0f;
-  s->materials[0].kind = TESS_MATERIAL_FLOOR;
+  tess_scene_material_default(&s->materials[0]);
   for (uint32_t i = 0; i < lv->materials.count; i++) {
     TlvMaterial m;
     tlv_material(lv, i, &m);

@@ -461,16 +461,77 @@ static TlvResult validate_tiles(Ctx *c) {
   return TLV_OK;
 }
 
+/* 0 when the polygon is convex and simple (FORMAT.md, POLY): every turn
+ * zero or of the shoelace sum's sign, that sum not zero, the edge
+ * directions going round once (the signs of the edges' x and of their y
+ * change at most twice each, cyclically: a star whose turns all agree goes
+ * round twice and changes them four times). *area2 gets the sum. Double
+ * arithmetic on f32 inputs: products are exact, so the signs are right. */
+static int polygon_bad(const uint8_t *v, uint32_t n, uint32_t stride, double *area2) {
+  double x[TLV_MAX_POLY_VERTICES], y[TLV_MAX_POLY_VERTICES], area = 0.0;
+  int xflips = 0, yflips = 0, xs = 0, ys = 0, xfirst = 0, yfirst = 0;
+  uint32_t i;
+  for (i = 0; i < n; i++) {
+    x[i] = (double)rdf32(v + (uint64_t)i * stride);
+    y[i] = (double)rdf32(v + (uint64_t)i * stride + 4);
+  }
+  for (i = 0; i < n; i++) {
+    uint32_t j = (i + 1) % n;
+    area += x[i] * y[j] - x[j] * y[i];
+  }
+  *area2 = area;
+  if (!(area != 0.0)) return 1;
+  for (i = 0; i < n; i++) {
+    uint32_t a = (i + n - 1) % n, b = (i + 1) % n;
+    double e1x = x[i] - x[a], e1y = y[i] - y[a], e2x = x[b] - x[i], e2y = y[b] - y[i];
+    double cr = e1x * e2y - e1y * e2x;
+    int sx = e2x > 0.0 ? 1 : e2x < 0.0 ? -1 : 0, sy = e2y > 0.0 ? 1 : e2y < 0.0 ? -1 : 0;
+    if (area > 0.0 ? cr < 0.0 : cr > 0.0) return 1;
+    if (sx) {
+      if (!xs) xfirst = sx;
+      else if (sx != xs) xflips++;
+      xs = sx;
+    }
+    if (sy) {
+      if (!ys) yfirst = sy;
+      else if (sy != ys) yflips++;
+      ys = sy;
+    }
+  }
+  if (xs && xs != xfirst) xflips++; /* back round to the first edge */
+  if (ys && ys != yfirst) yflips++;
+  return xflips > 2 || yflips > 2;
+}
+
+/* Polygons use up the vertices in order (each vertex in exactly one
+ * polygon), so each is checked once: 3..8 vertices, convex and simple, and
+ * from format 3.2 on, a positive shoelace sum (clockwise on screen, y down).
+ * 3.0 and 3.1 writers left a flipped tile's collision pieces the other way
+ * round: those files may have either winding. */
 static TlvResult validate_polygons(Ctx *c) {
-  const TlvSection *s = &c->lv->polygons;
+  const TlvSection *s = &c->lv->polygons, *vs = &c->lv->vertices;
+  uint64_t next = 0;
+  int one_winding = c->lv->header.minor >= 2;
   uint32_t i;
   for (i = 0; i < s->count; i++) {
     const uint8_t *r = s->data + (uint64_t)i * s->stride;
     uint64_t at = rec_off(s, i, 0);
-    uint32_t n = rd32(r + 4);
+    uint32_t n = rd32(r + 4), first = rd32(r);
+    double area2;
     if (n < 3 || n > TLV_MAX_POLY_VERTICES) return fail(c->err, TLV_ERR_VALUE, at + 4, "polygon %u: %u vertices (3..8)", (unsigned)i, (unsigned)n);
-    TRY(check_range(c, rd32(r), n, &c->lv->vertices, at, "polygon vertices"));
+    if (first != next)
+      return fail(c->err, TLV_ERR_INDEX, at, "polygon %u: first vertex %u, expected %llu (polygons take the vertices in order)", (unsigned)i,
+                  (unsigned)first, (unsigned long long)next);
+    TRY(check_range(c, first, n, vs, at, "polygon vertices"));
+    next += n;
+    if (polygon_bad(vs->data + (uint64_t)first * vs->stride, n, vs->stride, &area2))
+      return fail(c->err, TLV_ERR_VALUE, rec_off(vs, first, 0), "polygon %u: not convex, or crossing itself, or without area", (unsigned)i);
+    if (one_winding && area2 < 0.0)
+      return fail(c->err, TLV_ERR_VALUE, rec_off(vs, first, 0),
+                  "polygon %u: counter-clockwise on screen (format 3.2 stores every polygon clockwise, y down)", (unsigned)i);
   }
+  if (next != vs->count)
+    return fail(c->err, TLV_ERR_VALUE, vs->offset + next * vs->stride, "%llu vertices belong to no polygon", (unsigned long long)(vs->count - next));
   return TLV_OK;
 }
 
@@ -752,6 +813,41 @@ static TlvResult validate_objects(Ctx *c) {
   return TLV_OK;
 }
 
+/* Every polygon has one user, in file order: the tiles' pieces, then the
+ * collision entries', then the polygon shapes (FORMAT.md, POLY "Order"). */
+static TlvResult validate_polygon_owners(Ctx *c) {
+  const TlvLevel *lv = c->lv;
+  uint64_t next = 0;
+  uint32_t i;
+  for (i = 0; i < lv->tiles.count; i++) {
+    const uint8_t *r = lv->tiles.data + (uint64_t)i * lv->tiles.stride;
+    if (rd32(r + 8) != next)
+      return fail(c->err, TLV_ERR_INDEX, rec_off(&lv->tiles, i, 8), "tile %u: first piece %u, expected %llu (polygons are used in order)",
+                  (unsigned)i, (unsigned)rd32(r + 8), (unsigned long long)next);
+    next += rd32(r + 12);
+  }
+  for (i = 0; i < lv->collision_palette.count; i++) {
+    const uint8_t *r = lv->collision_palette.data + (uint64_t)i * lv->collision_palette.stride;
+    if (rd32(r + 12) != next)
+      return fail(c->err, TLV_ERR_INDEX, rec_off(&lv->collision_palette, i, 12),
+                  "collision palette %u: first piece %u, expected %llu (polygons are used in order)", (unsigned)i, (unsigned)rd32(r + 12),
+                  (unsigned long long)next);
+    next += rd32(r + 16);
+  }
+  for (i = 0; i < lv->shapes.count; i++) {
+    const uint8_t *r = lv->shapes.data + (uint64_t)i * lv->shapes.stride;
+    if (rd32(r) != TLV_SHAPE_POLYGON) continue;
+    if (rd32(r + 24) != next)
+      return fail(c->err, TLV_ERR_INDEX, rec_off(&lv->shapes, i, 24), "shape %u: polygon %u, expected %llu (polygons are used in order)",
+                  (unsigned)i, (unsigned)rd32(r + 24), (unsigned long long)next);
+    next++;
+  }
+  if (next != lv->polygons.count)
+    return fail(c->err, TLV_ERR_VALUE, lv->polygons.offset + next * lv->polygons.stride, "%llu polygons belong to no tile, entry or shape",
+                (unsigned long long)(lv->polygons.count - next));
+  return TLV_OK;
+}
+
 /* ---- Open --------------------------------------------------------------- */
 
 TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *out, TlvError *err) {
@@ -867,6 +963,7 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
   TRY(validate_collision(&c));
   TRY(validate_geometry(&c));
   TRY(validate_objects(&c));
+  TRY(validate_polygon_owners(&c));
   *out = lv;
   return TLV_OK;
 }

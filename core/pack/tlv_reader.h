@@ -33,7 +33,7 @@ extern "C" {
 #define TLV_MAGIC "\x89TLV\r\n\x1a\n"
 #define TLV_MAGIC_SIZE 8
 #define TLV_VERSION_MAJOR 3u
-#define TLV_VERSION_MINOR 1u
+#define TLV_VERSION_MINOR 2u
 #define TLV_HEADER_SIZE 64u
 #define TLV_SECTION_ENTRY_SIZE 32u
 #define TLV_ALIGN 16u

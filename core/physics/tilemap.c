@@ -69,10 +69,11 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
     return tess_error_set(err, TESS_ERR_INVALID, "tile map", "at least one material is needed");
   for (uint32_t i = 0; i < def->material_count; i++) {
     const TessMapMaterial *m = &def->material_list[i];
-    if (!isfinite(m->friction) || m->friction < 0.0f || m->friction > 100.0f || !isfinite(m->restitution) ||
-        m->restitution < 0.0f || m->restitution > 1.0f || !isfinite(m->tangential) || m->tangential < 0.0f ||
-        m->tangential > 1.0f || !isfinite(m->density) || m->density < 0.0f || m->kind > TESS_MAP_MATERIAL_FLUID)
-      return tess_error_set(err, TESS_ERR_INVALID, "tile map", "material %u has a non-finite or out-of-range value", i);
+    TessSurface surface = {m->friction, m->restitution, m->tangential};
+    const char *bad = tess_surface_bad_field(surface);
+    if (!bad && !(isfinite(m->density) && m->density >= 0.0f)) bad = "density";
+    if (!bad && m->kind > TESS_MAP_MATERIAL_FLUID) bad = "kind";
+    if (bad) return tess_error_set(err, TESS_ERR_INVALID, "tile map", "material %u has a non-finite or out-of-range %s", i, bad);
   }
   size_t n = (size_t)def->width * def->height;
   TileMap map;

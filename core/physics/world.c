@@ -41,11 +41,8 @@ bool phys_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
 }
 
 TessMaterialMix tess_material_mix(float fa, float ra, float ta, float fb, float rb, float tb) {
-  TessMaterialMix m;
-  m.friction = sqrtf(fa * fb);
-  m.restitution = ra * rb;
-  m.tangential = ta * tb;
-  return m;
+  TessSurface a = {fa, ra, ta}, b = {fb, rb, tb};
+  return tess_surface_mix(a, b);
 }
 
 static bool finite_nonneg(float v) { return isfinite(v) && v >= 0.0f; }
@@ -579,21 +576,19 @@ TessResult tess_body_set_mass_data(TessWorld *w, TessBodyId id, float mass, Tess
 
 void tess_shape_def_default(TessShapeDef *def) {
   memset(def, 0, sizeof *def);
-  def->friction = 0.6f;
-  def->restitution = 0.0f;
-  def->tangential = 1.0f;
+  TessSurface s = tess_surface_default();
+  def->friction = s.friction;
+  def->restitution = s.restitution;
+  def->tangential = s.tangential;
   def->density = 1.0f;
   def->category = 0x1u;
   def->mask = 0xFFFFFFFFu;
 }
 
 static TessResult check_shape_def(const TessShapeDef *d, TessError *err) {
-  if (!finite_nonneg(d->friction) || d->friction > 100.0f)
-    return tess_error_set(err, TESS_ERR_INVALID, "shape", "friction must be finite, 0..100");
-  if (!finite_nonneg(d->restitution) || d->restitution > 1.0f)
-    return tess_error_set(err, TESS_ERR_INVALID, "shape", "restitution must be 0..1");
-  if (!finite_nonneg(d->tangential) || d->tangential > 1.0f)
-    return tess_error_set(err, TESS_ERR_INVALID, "shape", "tangential efficiency must be 0..1");
+  TessSurface surface = {d->friction, d->restitution, d->tangential};
+  TessResult r = tess_surface_check(surface, "shape", "shape", err);
+  if (r) return r;
   if (!finite_nonneg(d->density) || d->density > 1e9f)
     return tess_error_set(err, TESS_ERR_INVALID, "shape", "density must be finite and >= 0");
   return TESS_OK;

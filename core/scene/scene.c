@@ -6,6 +6,16 @@
 
 TessScene *tess_scene_create(void) { return tess_calloc(1, sizeof(TessScene)); }
 
+void tess_scene_material_default(TessSceneMaterial *m) {
+  TessSurface s = tess_surface_default();
+  memset(m, 0, sizeof *m);
+  m->friction = s.friction;
+  m->restitution = s.restitution;
+  m->tangential = s.tangential;
+  m->density = 1.0f;
+  m->kind = TESS_MATERIAL_FLOOR;
+}
+
 void tess_scene_destroy(TessScene *s) {
   if (!s) return;
   tess_free(s->cell_kind);
@@ -71,6 +81,25 @@ uint32_t scene_clean_polygon(TessVec2 *v, uint32_t n, float eps) {
   return n;
 }
 
+/* One orientation for every polygon of the scene (FORMAT.md 3.2): a
+ * positive shoelace sum, clockwise on screen with y down. A polygon the
+ * other way round is reversed as v[n-1-k], exactly as the physics reverses
+ * it when it makes a shape or a tile piece, so the world gets the same
+ * vertices in the same order either way. */
+void scene_orient_polygon(TessVec2 *v, uint32_t n) {
+  double area = 0.0;
+  for (uint32_t i = 0; i < n; i++) {
+    TessVec2 a = v[i], c = v[(i + 1) % n];
+    area += (double)a.x * c.y - (double)c.x * a.y;
+  }
+  if (area >= 0.0) return;
+  for (uint32_t i = 0; i < n / 2; i++) {
+    TessVec2 t = v[i];
+    v[i] = v[n - 1 - i];
+    v[n - 1 - i] = t;
+  }
+}
+
 static TessResult add_polygon(Builder *b, const TessVec2 *pts, uint32_t n, const char *what, TessId id) {
   TessVec2 v[TESS_POLY_MAX];
   if (n > TESS_POLY_MAX) return tess_error_set(b->err, TESS_ERR_INVALID, b->level->settings.name, "%s %u: piece of %u vertices", what, id, n);
@@ -79,6 +108,7 @@ static TessResult add_polygon(Builder *b, const TessVec2 *pts, uint32_t n, const
   TessError e;
   if (tess_shape_polygon_validate(v, n, &e) != TESS_OK)
     return tess_error_set(b->err, TESS_ERR_INVALID, b->level->settings.name, "%s %u: %s", what, id, e.detail);
+  scene_orient_polygon(v, n);
   if (!GROW(b->s->shapes, &b->shape_cap, b->s->shape_count + 1)) return nomem(b);
   TessSceneShape *sh = &b->s->shapes[b->s->shape_count++];
   memset(sh, 0, sizeof *sh);
@@ -142,12 +172,7 @@ static TessResult build_materials(Builder *b) {
   s->materials = tess_calloc((size_t)p->material_count + 1, sizeof(TessSceneMaterial));
   if (!s->materials) return nomem(b);
   s->material_count = p->material_count + 1;
-  TessSceneMaterial *d = &s->materials[0];
-  d->friction = 0.6f;
-  d->restitution = 0.0f;
-  d->tangential = 1.0f;
-  d->density = 1.0f;
-  d->kind = TESS_MATERIAL_FLOOR;
+  tess_scene_material_default(&s->materials[0]);
   for (uint32_t i = 0; i < p->material_count; i++) {
     const TessMaterial *m = &p->materials[i];
     TessError e;
@@ -235,6 +260,7 @@ static const TracedEntry *traced_pieces(Builder *b, TracedMemo *m, TessCell cell
     }
     dst.count = scene_clean_polygon(dst.v, src->count, 1e-5f);
     if (tess_shape_polygon_validate(dst.v, dst.count, NULL) != TESS_OK) continue; /* a sliver too thin to collide */
+    scene_orient_polygon(dst.v, dst.count); /* a flip of odd parity turns a piece over */
     if (!GROW(m->pieces, &m->piece_cap, m->piece_count + 1)) return NULL;
     m->pieces[m->piece_count++] = dst;
     e->count++;

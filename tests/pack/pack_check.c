@@ -48,10 +48,18 @@ static void check_tiles(const TessProject *p, const TlvLevel *lv) {
         TlvPolygon poly;
         CHECK(tlv_polygon(lv, tile.polygon_first + q, &poly));
         CHECK(poly.vertex_count == ti->pieces[q].count);
-        for (uint32_t v = 0; v < poly.vertex_count && v < ti->pieces[q].count; v++) {
+        /* FORMAT.md 3.2: the piece as traced, or reversed (v[n-1-k]) when its
+         * shoelace sum is negative, so that every polygon has a positive one. */
+        uint32_t n = ti->pieces[q].count;
+        double area = 0.0;
+        for (uint32_t v = 0; v < n; v++)
+          area += (double)ti->pieces[q].v[v].x * ti->pieces[q].v[(v + 1) % n].y -
+                  (double)ti->pieces[q].v[(v + 1) % n].x * ti->pieces[q].v[v].y;
+        for (uint32_t v = 0; v < poly.vertex_count && v < n; v++) {
           TlvVec2 vx;
+          TessVec2 want = ti->pieces[q].v[area < 0.0 ? n - 1 - v : v];
           CHECK(tlv_vertex(lv, poly.vertex_first + v, &vx));
-          CHECK(vx.x == ti->pieces[q].v[v].x && vx.y == ti->pieces[q].v[v].y);
+          CHECK(vx.x == want.x && vx.y == want.y);
         }
       }
     }

@@ -477,7 +477,7 @@ static void format_3_0_files_read_motor_off(void) {
   TlvLevel lv, old_lv;
   TlvError err;
   CHECK(tlv_open(data, size, 0, &lv, &err) == TLV_OK);
-  CHECK(lv.header.minor == 1 && lv.joints.stride == TLV_JOINT_SIZE_3_1);
+  CHECK(lv.header.minor == TLV_VERSION_MINOR && lv.joints.stride == TLV_JOINT_SIZE_3_1);
   uint32_t motors = 0;
   for (uint32_t i = 0; i < lv.joints.count; i++) {
     TlvJoint j;

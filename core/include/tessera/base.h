@@ -183,6 +183,63 @@ typedef struct TessDVec2 {
   double x, y;
 } TessDVec2;
 
+/* ---- Shared vocabulary ------------------------------------------------- */
+
+/* The few words every module speaks (level, scene, physics, pack, editor),
+ * kept here at the bottom so that no module reaches up for them. */
+
+#define TESS_LEVEL_MAX_CELLS 16384 /* cells per side of a level and of a physics tile map */
+
+/* How a body moves. */
+typedef enum TessBodyType {
+  TESS_BODY_STATIC = 0,
+  TESS_BODY_KINEMATIC = 1,
+  TESS_BODY_DYNAMIC = 2,
+} TessBodyType;
+
+/* What a material does when painted on a cell (DESIGN.md). */
+typedef enum TessMaterialKind {
+  TESS_MATERIAL_SOLID = 0, /* a wall when painted on a cell */
+  TESS_MATERIAL_FLOOR = 1, /* walkable; gives floor drag in top-down levels */
+  TESS_MATERIAL_FLUID = 2, /* water: buoyancy and drag in side-view levels */
+} TessMaterialKind;
+
+/* The kinds of a body's collision shape. */
+typedef enum TessShapeType { TESS_SHAPE_CIRCLE = 0, TESS_SHAPE_CAPSULE = 1, TESS_SHAPE_POLYGON = 2 } TessShapeType;
+
+/* What a surface does at a contact (Box2D's b2SurfaceMaterial): Coulomb
+ * friction, the normal efficiency (restitution: 0 = dead, 1 = perfect
+ * bounce) and the tangential efficiency (speed kept along the surface at an
+ * impact). Its defaults and ranges live here and nowhere else. */
+typedef struct TessSurface {
+  float friction;    /* >= 0, <= TESS_FRICTION_MAX */
+  float restitution; /* 0..1 */
+  float tangential;  /* 0..1 */
+} TessSurface;
+
+#define TESS_FRICTION_DEFAULT 0.6f /* stone on stone */
+#define TESS_FRICTION_MAX 100.0f
+
+/* friction 0.6, restitution 0 (dead), tangential 1 (no loss). */
+static inline TessSurface tess_surface_default(void) {
+  TessSurface s = {TESS_FRICTION_DEFAULT, 0.0f, 1.0f};
+  return s;
+}
+
+/* Two surfaces in contact (DESIGN.md): friction is the geometric mean
+ * (Box2D's rule), the efficiencies multiply. */
+static inline TessSurface tess_surface_mix(TessSurface a, TessSurface b) {
+  TessSurface m = {sqrtf(a.friction * b.friction), a.restitution * b.restitution, a.tangential * b.tangential};
+  return m;
+}
+
+/* The name of the first field that is NaN, infinite or out of range
+ * ("friction", "restitution", "tangential"), or NULL when all are fine. */
+const char *tess_surface_bad_field(TessSurface s);
+/* TESS_OK, or TESS_ERR_INVALID with "<what> <field> <value> is outside
+ * [lo, hi]" (or "is NaN", "is infinite") in `err`, naming `file`. */
+TessResult tess_surface_check(TessSurface s, const char *what, const char *file, TessError *err);
+
 /* ---- Content hash ------------------------------------------------------ */
 
 /* A streaming 64-bit hash for content hashes (project, level, world state).

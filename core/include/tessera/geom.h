@@ -24,6 +24,17 @@ typedef struct TessMassProps {
   double inertia;
 } TessMassProps;
 
+/* ---- Polygons of a shape (float, pixels or metres) --------------------- */
+
+#define TESS_POLY_MAX 8 /* vertices of one convex piece (fits Box2D-style engines) */
+
+/* One convex polygon of at most 8 vertices; counter-clockwise in screen
+ * terms is not assumed: vertices are in order around the polygon. */
+typedef struct TessPolygon {
+  uint32_t count;
+  TessVec2 v[TESS_POLY_MAX];
+} TessPolygon;
+
 static inline TessDVec2 tess_d2(double x, double y) { TessDVec2 v = {x, y}; return v; }
 static inline TessDVec2 tess_d2_sub(TessDVec2 a, TessDVec2 b) { return tess_d2(a.x - b.x, a.y - b.y); }
 static inline TessDVec2 tess_d2_add(TessDVec2 a, TessDVec2 b) { return tess_d2(a.x + b.x, a.y + b.y); }

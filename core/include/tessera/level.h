@@ -13,6 +13,7 @@
 #define TESSERA_LEVEL_H
 
 #include "tessera/base.h"
+#include "tessera/geom.h" /* TessPolygon */
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,7 +24,7 @@ extern "C" {
 /* Limits: what a .tlv and float physics can hold, and what one export job
  * can afford. Each is refused with a message naming it (edits, loads,
  * validate and export all check them; README.md "Limits" lists them). */
-#define TESS_LEVEL_MAX_CELLS 16384  /* per side */
+/* TESS_LEVEL_MAX_CELLS (cells per side, 16384) is in base.h. */
 /* Cells of a level (width x height, 4096 x 4096): the scene and the packed
  * layers hold a few bytes per cell, so one export job stays within a few
  * hundred MiB; a 16384 x 16384 level would need about 6 GB. */
@@ -43,7 +44,6 @@ extern "C" {
 #define TESS_CHUNK_CELLS (TESS_CHUNK_SIZE * TESS_CHUNK_SIZE)
 #define TESS_TILESET_ID_MAX 4095
 #define TESS_MATERIAL_ID_MAX 65535
-#define TESS_POLY_MAX 8             /* vertices of one convex piece */
 #define TESS_HISTORY_DEFAULT_BYTES ((size_t)256 * 1024 * 1024)
 
 /* Stable ids: 1.., never reused within a project; 0 means none. */
@@ -72,12 +72,7 @@ TessVec2 tess_cell_transform_point(TessCell cell, TessVec2 p, float tile_w, floa
 
 /* ---- Materials --------------------------------------------------------- */
 
-typedef enum TessMaterialKind {
-  TESS_MATERIAL_SOLID = 0, /* a wall when painted on a cell */
-  TESS_MATERIAL_FLOOR = 1, /* walkable; gives floor drag in top-down levels */
-  TESS_MATERIAL_FLUID = 2, /* water: buoyancy and drag in side-view levels */
-} TessMaterialKind;
-
+/* TessMaterialKind and the surface ranges are base vocabulary (base.h). */
 typedef struct TessMaterial {
   TessId id;                 /* 1..65535 */
   char name[TESS_NAME_MAX];
@@ -92,15 +87,6 @@ typedef struct TessMaterial {
 void tess_material_default(TessMaterial *m); /* "Default", stone-like */
 /* Refuses NaN, infinities and out-of-range values, naming the field. */
 TessResult tess_material_validate(const TessMaterial *m, TessError *err);
-
-/* ---- Shapes in pixel units -------------------------------------------- */
-
-/* One convex polygon of at most 8 vertices, counter-clockwise in screen
- * terms is not assumed: vertices are in order around the polygon. */
-typedef struct TessPolygon {
-  uint32_t count;
-  TessVec2 v[TESS_POLY_MAX];
-} TessPolygon;
 
 /* ---- Tilesets ---------------------------------------------------------- */
 
@@ -241,12 +227,6 @@ typedef enum TessBodyShape {
   TESS_BODY_CAPSULE = 2,     /* width = total length along the body's x axis, height = diameter */
   TESS_BODY_SPRITE = 3,      /* the sprite's mask; pos is where the sprite's anchor sits */
 } TessBodyShape;
-
-typedef enum TessBodyType {
-  TESS_BODY_STATIC = 0,
-  TESS_BODY_KINEMATIC = 1,
-  TESS_BODY_DYNAMIC = 2,
-} TessBodyType;
 
 /* Bodies placed overlapping with pin-on-overlap are pinned when the scene is built. */
 typedef enum TessPinMode {

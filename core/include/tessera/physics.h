@@ -26,7 +26,7 @@
 #define TESSERA_PHYSICS_H
 
 #include "tessera/base.h"
-#include "tessera/level.h" /* TessBodyType, TessPolygon, TESS_POLY_MAX */
+#include "tessera/geom.h" /* TessPolygon, TESS_POLY_MAX */
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,9 +59,7 @@ static inline bool tess_shape_id_equal(TessShapeId a, TessShapeId b) { return a.
 
 /* How two materials in contact combine (DESIGN.md): friction is the
  * geometric mean, restitution and tangential efficiency multiply. */
-typedef struct TessMaterialMix {
-  float friction, restitution, tangential;
-} TessMaterialMix;
+typedef TessSurface TessMaterialMix; /* tess_surface_mix() of two loose triples */
 TessMaterialMix tess_material_mix(float friction_a, float restitution_a, float tangential_a, float friction_b,
                                   float restitution_b, float tangential_b);
 
@@ -258,7 +256,7 @@ TessResult tess_body_set_mass_data(TessWorld *world, TessBodyId body, float mass
 /* ---- Shapes ------------------------------------------------------------ */
 
 typedef struct TessShapeDef {
-  float friction;              /* >= 0; default 0.6 */
+  float friction;              /* >= 0; default TESS_FRICTION_DEFAULT (0.6); ranges: TessSurface */
   float restitution;           /* normal efficiency 0..1; default 0 */
   float tangential;            /* tangential efficiency 0..1; default 1 (no loss) */
   float density;               /* kg/m^2, >= 0; default 1 */
@@ -268,8 +266,6 @@ typedef struct TessShapeDef {
   uint32_t material;           /* caller's material id, kept for queries */
   uint64_t user_data;
 } TessShapeDef;
-
-typedef enum TessShapeType { TESS_SHAPE_CIRCLE = 0, TESS_SHAPE_CAPSULE = 1, TESS_SHAPE_POLYGON = 2 } TessShapeType;
 
 void tess_shape_def_default(TessShapeDef *def);
 /* Shapes are in body coordinates. A polygon takes 3..8 points in order
@@ -303,11 +299,11 @@ typedef enum TessMapCellKind {
   TESS_MAP_TRACED = 2, /* convex pieces (flips already applied) */
 } TessMapCellKind;
 
-typedef enum TessMapMaterialKind {
-  TESS_MAP_MATERIAL_SOLID = 0,
-  TESS_MAP_MATERIAL_FLOOR = 1,
-  TESS_MAP_MATERIAL_FLUID = 2,
-} TessMapMaterialKind;
+/* The map's material kinds are base's TessMaterialKind under their older names. */
+typedef TessMaterialKind TessMapMaterialKind;
+#define TESS_MAP_MATERIAL_SOLID TESS_MATERIAL_SOLID
+#define TESS_MAP_MATERIAL_FLOOR TESS_MATERIAL_FLOOR
+#define TESS_MAP_MATERIAL_FLUID TESS_MATERIAL_FLUID
 
 typedef struct TessMapMaterial {
   float friction, restitution, tangential, density;

@@ -39,7 +39,7 @@ extern "C" {
 #endif
 
 /* Index 0 of TessScene.materials is always the "no material" default
- * (friction 0.6, restitution 0, tangential 1, density 1, kind floor, id 0);
+ * (tess_scene_material_default: the default surface, density 1, kind floor, id 0);
  * project materials follow in id order. */
 typedef struct TessSceneMaterial {
   TessId id;               /* project material id, 0 for the default */
@@ -137,6 +137,10 @@ typedef struct TessScene {
   uint32_t spawn_count;
   TessSceneSpawn *spawns;
 } TessScene;
+
+/* The "no material" default of index 0: tess_surface_default(), density 1,
+ * kind floor, id 0. */
+void tess_scene_material_default(TessSceneMaterial *m);
 
 /* An all-zero scene to fill (NULL when out of memory). */
 TessScene *tess_scene_create(void);
