@@ -10,6 +10,7 @@
 typedef struct Ids {
   TessId *tilesets;
   TessId *materials;
+  TessId *sprites;
 } Ids;
 
 static TessResult nomem(TessError *err) { return tess_error_set(err, TESS_ERR_NOMEM, NULL, "out of memory"); }
@@ -69,6 +70,13 @@ static TessResult add_assets(TessProject *p, const TessMapImport *imp, Ids *ids,
     if (have) ids->materials[i] = have->id;
     else if ((r = tess_edit_material_add(p, &imp->materials[i], &ids->materials[i], err))) return r;
   }
+  for (uint32_t i = 0; i < imp->sprite_count; i++) {
+    const TessSprite *s = &imp->sprites[i];
+    for (uint32_t k = 0; k < p->sprite_count && !ids->sprites[i]; k++)
+      if (p->sprites[k]->png_size == s->png_size && memcmp(p->sprites[k]->png, s->png, s->png_size) == 0)
+        ids->sprites[i] = p->sprites[k]->id;
+    if (!ids->sprites[i] && (r = tess_edit_sprite_add(p, s, &ids->sprites[i], err))) return r;
+  }
   for (uint32_t i = 0; i < imp->tileset_count; i++) {
     const TessImportTileset *t = &imp->tilesets[i];
     if ((ids->tilesets[i] = find_equal_tileset(p, t))) continue;
@@ -116,7 +124,11 @@ static TessResult add_objects(TessProject *p, TessId level, TessId layer, const 
     TessObject o;
     TessResult r = tess_object_copy(&o, &l->objects[i]);
     if (r) return nomem(err);
-    if (o.kind == TESS_OBJECT_BODY) o.u.body.material = map_material(ids, imp, o.u.body.material);
+    if (o.kind == TESS_OBJECT_BODY) {
+      o.u.body.material = map_material(ids, imp, o.u.body.material);
+      if (o.u.body.shape == TESS_BODY_SPRITE)
+        o.u.body.sprite = o.u.body.sprite && o.u.body.sprite <= imp->sprite_count ? ids->sprites[o.u.body.sprite - 1] : 0;
+    }
     r = tess_edit_object_add(p, level, layer, &o, NULL, err);
     tess_object_clear(&o);
     if (r) return r;
@@ -166,7 +178,8 @@ TessResult tess_map_import_apply(TessProject *p, const TessMapImport *imp, const
   Ids ids;
   ids.tilesets = tess_calloc(imp->tileset_count + 1, sizeof *ids.tilesets);
   ids.materials = tess_calloc(imp->material_count + 1, sizeof *ids.materials);
-  TessResult r = ids.tilesets && ids.materials ? tess_project_group_begin(p, "Import map", err) : nomem(err);
+  ids.sprites = tess_calloc(imp->sprite_count + 1, sizeof *ids.sprites);
+  TessResult r = ids.tilesets && ids.materials && ids.sprites ? tess_project_group_begin(p, "Import map", err) : nomem(err);
   if (!r) {
     TessId level = 0;
     r = add_assets(p, imp, &ids, err);
@@ -179,5 +192,6 @@ TessResult tess_map_import_apply(TessProject *p, const TessMapImport *imp, const
   }
   tess_free(ids.tilesets);
   tess_free(ids.materials);
+  tess_free(ids.sprites);
   return r;
 }

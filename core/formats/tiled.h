@@ -174,8 +174,9 @@ TessResult tiled_material_from_props(TessMapImport *plan, const TiledProps *prop
                                      TessError *err);
 const TiledProp *tiled_prop(const TiledProps *props, const char *name);
 /* One map object into a Tessera object; *keep false when it is refused (a warning says why). */
+/* `sprite`: for a tile object, the plan sprite (1-based) made of its tile, 0 when it could not be made. */
 TessResult tiled_object_convert(TessMapImport *plan, const TiledObject *ob, double dx, double dy, const char *layer,
-                                TessObject *out, bool *keep, TessError *err);
+                                TessId sprite, TessObject *out, bool *keep, TessError *err);
 /* The tile's objectgroup into convex pieces in tile pixels. */
 TessResult tiled_tile_shapes(TessMapImport *plan, const TiledTile *tile, const char *tileset, uint32_t tile_w,
                              uint32_t tile_h, TessTileInfo *info, TessError *err);

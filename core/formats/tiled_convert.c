@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tessera/image.h"
+#include "tessera/mask.h"
 #include "tiled.h"
 
 static TessResult nomem(const char *file, TessError *err) { return tess_error_set(err, TESS_ERR_NOMEM, file, "out of memory"); }
@@ -205,6 +206,54 @@ static TessResult convert_tile_layer(TiledMap *m, const TiledLayer *l, TessImpor
   return TESS_OK;
 }
 
+/* The plan sprite for tile `tile` of plan tileset `t` (made once): the
+ * tile's pixels as a PNG, anchored at its centre, its mask traced. */
+static TessResult tile_sprite(TiledMap *m, uint32_t t, uint32_t tile, TessId *out, TessError *err) {
+  TessMapImport *plan = m->plan;
+  const TessImportTileset *ts = &plan->tilesets[t];
+  char name[TESS_NAME_MAX];
+  snprintf(name, sizeof name, "%.40s #%u", ts->name, tile);
+  for (uint32_t i = 0; i < plan->sprite_count; i++)
+    if (strcmp(plan->sprites[i].name, name) == 0) {
+      *out = i + 1;
+      return TESS_OK;
+    }
+  TessImage img, cut;
+  TessResult r = tess_png_decode(ts->png, ts->png_size, ts->source_path, &img, err);
+  if (r) return r;
+  if ((r = tess_image_create(ts->tile_w, ts->tile_h, &cut, err))) {
+    tess_image_clear(&img);
+    return r;
+  }
+  uint32_t cols = (ts->image_w - 2 * ts->margin + ts->spacing) / (ts->tile_w + ts->spacing);
+  uint32_t px = ts->margin + (tile % cols) * (ts->tile_w + ts->spacing), py = ts->margin + (tile / cols) * (ts->tile_h + ts->spacing);
+  for (uint32_t y = 0; y < ts->tile_h; y++)
+    memcpy(cut.pixels + (size_t)y * cut.stride, img.pixels + (size_t)(py + y) * img.stride + 4 * (size_t)px, 4 * (size_t)ts->tile_w);
+  tess_image_clear(&img);
+  TessSprite sp;
+  memset(&sp, 0, sizeof sp);
+  snprintf(sp.name, sizeof sp.name, "%s", name);
+  sp.image_w = ts->tile_w;
+  sp.image_h = ts->tile_h;
+  sp.frame_count = 1;
+  sp.anchor = tess_v2(ts->tile_w / 2.0f, ts->tile_h / 2.0f);
+  tess_sprite_mask_default(&sp.mask);
+  r = tess_png_encode(tess_image_view(&cut), &sp.png, &sp.png_size, err);
+  if (!r && !(sp.source_path = tess_strdup(ts->source_path ? ts->source_path : ""))) r = nomem(m->path, err);
+  if (!r && tess_sprite_mask_trace(tess_image_view(&cut), &sp.mask, NULL) != TESS_OK)
+    tess_map_import_warn(plan, "sprite '%s': the tile has no opaque pixel, so no collision mask", name);
+  tess_image_clear(&cut);
+  TessSprite *n = r ? NULL : tess_realloc(plan->sprites, ((size_t)plan->sprite_count + 1) * sizeof *n);
+  if (!n) {
+    tess_sprite_clear(&sp);
+    return r ? r : nomem(m->path, err);
+  }
+  plan->sprites = n;
+  n[plan->sprite_count++] = sp;
+  *out = plan->sprite_count;
+  return TESS_OK;
+}
+
 static TessResult convert_object_layer(TiledMap *m, const TiledLayer *l, TessImportLayer *out, TessError *err) {
   TessMapImport *plan = m->plan;
   if (!(out->objects = tess_calloc(l->objects.count ? l->objects.count : 1, sizeof *out->objects))) return nomem(m->path, err);
@@ -212,7 +261,18 @@ static TessResult convert_object_layer(TiledMap *m, const TiledLayer *l, TessImp
   for (uint32_t i = 0; i < l->objects.count; i++) {
     bool keep = false;
     TessObject *o = &out->objects[out->object_count];
-    TessResult r = tiled_object_convert(plan, &l->objects.items[i], dx, dy, l->name, o, &keep, err);
+    const TiledObject *ob = &l->objects.items[i];
+    TessId sprite = 0;
+    TessResult r = TESS_OK;
+    if (ob->gid) {
+      uint32_t id = ob->gid & TILED_GID_MASK;
+      int t = id ? tileset_for_gid(m, id) : -1;
+      if (t < 0 || id - m->tilesets[t].firstgid >= plan->tilesets[t].tile_count)
+        return tess_error_set(err, TESS_ERR_FORMAT, m->path, "layer '%s' object %u: gid %u is beyond every tileset", l->name,
+                              ob->id, id);
+      if ((r = tile_sprite(m, (uint32_t)t, id - m->tilesets[t].firstgid, &sprite, err))) return r;
+    }
+    r = tiled_object_convert(plan, ob, dx, dy, l->name, sprite, o, &keep, err);
     if (r) return r;
     if (keep) out->object_count++;
   }

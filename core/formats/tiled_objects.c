@@ -165,7 +165,7 @@ static TessResult refuse(TessMapImport *plan, const TiledObject *ob, const char 
 }
 
 TessResult tiled_object_convert(TessMapImport *plan, const TiledObject *ob, double dx, double dy, const char *layer,
-                                TessObject *out, bool *keep, TessError *err) {
+                                TessId sprite, TessObject *out, bool *keep, TessError *err) {
   *keep = false;
   const char *cls = cls_of(ob);
   double a = ob->rotation * PI_D / 180.0, ca = cos(a), sa = sin(a);
@@ -181,10 +181,33 @@ TessResult tiled_object_convert(TessMapImport *plan, const TiledObject *ob, doub
                   keep);
   default: break;
   }
-  if (ob->gid) return refuse(plan, ob, layer, "tile objects are not supported yet (dropped)", keep);
+  if (ob->gid && !sprite) return refuse(plan, ob, layer, "its tile could not become a sprite (dropped)", keep);
   char owner[200];
   snprintf(owner, sizeof owner, "layer '%s' object %u", layer, ob->id);
-  if (ob->shape == TILED_POINT || strcmp(cls, "spawn") == 0) {
+  if (ob->gid) {
+    /* A tile object is a sprite body: the tile's image, its traced mask, centred where Tiled draws it. */
+    tess_object_default(out, TESS_OBJECT_BODY);
+    TessBodyObject *b = &out->u.body;
+    b->shape = TESS_BODY_SPRITE;
+    b->sprite = sprite;
+    b->type = TESS_BODY_STATIC;
+    if (!body_type_from(&ob->props, &b->type)) {
+      tess_object_clear(out);
+      return tess_error_set(err, TESS_ERR_INVALID, plan->source, "%s: body_type must be static, kinematic or dynamic", owner);
+    }
+    out->pos = tess_v2((float)cx, (float)cy);
+    out->angle = (float)a;
+    const TessSprite *sp = &plan->sprites[sprite - 1];
+    if (fabs(ob->w - sp->image_w) > 1e-6 || fabs(ob->h - sp->image_h) > 1e-6)
+      tess_map_import_warn(plan, "%s: tile object scaled to %gx%g drawn at the tile's %ux%u", owner, ob->w, ob->h, sp->image_w,
+                           sp->image_h);
+    if (ob->gid & TESS_CELL_FLIPS) tess_map_import_warn(plan, "%s: tile object flips dropped", owner);
+    TessResult r = tiled_material_from_props(plan, &ob->props, owner, &b->material, err);
+    if (r) {
+      tess_object_clear(out);
+      return r;
+    }
+  } else if (ob->shape == TILED_POINT || strcmp(cls, "spawn") == 0) {
     tess_object_default(out, TESS_OBJECT_SPAWN);
     out->pos = tess_v2((float)(ob->shape == TILED_POINT ? ob->x + dx : cx), (float)(ob->shape == TILED_POINT ? ob->y + dy : cy));
   } else if (ob->shape == TILED_RECT && strcmp(cls, "zone") == 0) {

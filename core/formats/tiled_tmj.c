@@ -17,7 +17,10 @@ typedef struct Ctx {
   int depth;
 } Ctx;
 
+/* Deep paths keep their end, where the problem is. */
 static TessResult fail(Ctx *c, TessResult code, const char *path, const char *what) {
+  size_t n = strlen(path);
+  if (n > 160) return tess_error_set(c->err, code, c->file, "...%s: %s", path + n - 160, what);
   return tess_error_set(c->err, code, c->file, "%s: %s", path, what);
 }
 
@@ -242,7 +245,7 @@ static TessResult load_file(Ctx *c, const char *path, json_t **out) {
   json_error_t je;
   json_t *root = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, &je);
   tess_free(data);
-  if (!root) return tess_error_set_at(c->err, TESS_ERR_FORMAT, path, TESS_PLACE_LINE, (uint64_t)je.line, "%s", je.text);
+  if (!root) return tess_error_set_at(c->err, TESS_ERR_FORMAT, path, TESS_PLACE_LINE, (uint64_t)je.line, "JSON: %s", je.text);
   *out = root;
   return TESS_OK;
 }
@@ -440,7 +443,7 @@ TessResult tiled_tmj_parse(TiledMap *m, const uint8_t *data, size_t size, const 
   Ctx c = {m, m->path, opt, err, 0};
   json_error_t je;
   json_t *root = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, &je);
-  if (!root) return tess_error_set_at(err, TESS_ERR_FORMAT, m->path, TESS_PLACE_LINE, (uint64_t)je.line, "%s", je.text);
+  if (!root) return tess_error_set_at(err, TESS_ERR_FORMAT, m->path, TESS_PLACE_LINE, (uint64_t)je.line, "JSON: %s", je.text);
   TessResult r = read_map(&c, root);
   json_decref(root);
   return r;
