@@ -4,8 +4,6 @@
  * sprites, joints to missing bodies or to themselves, masses beyond a
  * float, bodies inside solid cells, sprites with no collision mask, images
  * that cannot be decoded, unused materials. One line each; exit 1 if any. */
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -20,7 +18,8 @@ const char tess_cmd_validate_usage[] =
     "Exit status: 0 no problems, 1 problems found (or the file cannot be read), 2 usage.\n";
 
 /* One line per problem of core's level checks (tess_project_check): the
- * same list export refuses by and the editor shows. */
+ * same list export refuses by and the editor shows. The detail holds names,
+ * so it goes to the terminal escaped. */
 typedef struct CountingPrinter {
   const char *path;
   int count;
@@ -28,7 +27,8 @@ typedef struct CountingPrinter {
 
 static void count_problem(const TessProblem *pb, void *user) {
   CountingPrinter *cp = user;
-  printf("%s: %s\n", cp->path, pb->detail);
+  char shown[8 * sizeof pb->detail];
+  printf("%s: %s\n", cp->path, tess_cmd_printable(pb->detail, shown, sizeof shown));
   cp->count++;
 }
 
@@ -71,5 +71,5 @@ int tess_cmd_validate(int argc, char **argv) {
   problems += cp.count;
   tess_project_destroy(p);
   if (problems == 0) printf("%s: no problems\n", path);
-  return problems ? TESS_EXIT_FAIL : TESS_EXIT_OK;
+  return tess_cmd_finish_stdout(problems ? TESS_EXIT_FAIL : TESS_EXIT_OK);
 }
