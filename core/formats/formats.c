@@ -17,13 +17,24 @@ static TessResult read_tmj(const char *path, const TessMapReadOptions *opt, Tess
   return tiled_read(path, opt, true, out, err);
 }
 
+static TessResult write_tmx(const TessProject *p, const TessLevel *level, const char *path,
+                            const TessMapWriteOptions *opt, TessError *err) {
+  (void)opt;
+  return tess_tiled_write_level(p, level, TESS_TILED_TMX, path, err);
+}
+
+static TessResult write_tmj(const TessProject *p, const TessLevel *level, const char *path,
+                            const TessMapWriteOptions *opt, TessError *err) {
+  (void)opt;
+  return tess_tiled_write_level(p, level, TESS_TILED_TMJ, path, err);
+}
+
 static const char *const tmx_ext[] = {"tmx", NULL};
 static const char *const tmj_ext[] = {"tmj", "json", NULL};
 
-/* The writer half fills in `write`. */
 static const TessMapFormat formats[] = {
-    {"tmx", "Tiled map (XML)", tmx_ext, read_tmx, NULL},
-    {"tmj", "Tiled map (JSON)", tmj_ext, read_tmj, NULL},
+    {"tmx", "Tiled map (XML)", tmx_ext, read_tmx, write_tmx},
+    {"tmj", "Tiled map (JSON)", tmj_ext, read_tmj, write_tmj},
 };
 
 size_t tess_map_format_count(void) { return sizeof formats / sizeof formats[0]; }

@@ -18,6 +18,7 @@
 
 #include "tessera/base.h"
 #include "tessera/level.h"
+#include "tessera/pack.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,9 +80,11 @@ typedef struct TessMapReadOptions {
 } TessMapReadOptions;
 void tess_map_read_options_default(TessMapReadOptions *opt);
 
-/* What a write may be told (the writer half fills this in). */
+/* What a write may be told. Tiled maps are written with their tilesets and
+ * images under "tilesets/" in the map's own directory, so they need nothing
+ * more yet. */
 typedef struct TessMapWriteOptions {
-  const char *out_dir;       /* where tilesets and images go beside the map */
+  const char *out_dir;       /* unused by the Tiled writer (see above) */
 } TessMapWriteOptions;
 
 typedef struct TessMapFormat {
@@ -112,6 +115,35 @@ TessResult tess_map_read(const char *path, const TessMapReadOptions *opt, TessMa
  * and objects. On failure every edit is rolled back. */
 TessResult tess_map_import_apply(TessProject *p, const TessMapImport *imp, const char *level_name, TessId *level_out,
                                  TessError *err);
+
+/* ---- Writing a level as a Tiled map (the Tessera -> Tiled half) ---------
+ * A level is written as DIR/<level>.tmj (or .tmx) with its tilesets as
+ * external files DIR/tilesets/<name>.tsj (.tsx) and their images as
+ * DIR/tilesets/<name>.png (the PNG bytes the project holds; the materials
+ * tileset's colour swatches are generated). Every file is written under a
+ * temporary name and renamed; a tileset file whose bytes are already there
+ * is left alone, so levels written in parallel share them safely. The
+ * mapping is documented in core/formats/README.md ("Tessera -> Tiled"). */
+
+typedef enum TessTiledFlavor {
+  TESS_TILED_TMJ = 0, /* JSON: .tmj maps, .tsj tilesets */
+  TESS_TILED_TMX = 1, /* XML: .tmx maps, .tsx tilesets */
+} TessTiledFlavor;
+
+/* The writer for tess_export_create (TessExportSpec.writer, tessera/pack.h):
+ * one map per level named as the .tlv files are, manifest format
+ * "tiled-tmj" or "tiled-tmx". Static. */
+const TessExportWriter *tess_tiled_export_writer(TessTiledFlavor flavor);
+/* By name: "tmj" or "tmx"; NULL otherwise. */
+const TessExportWriter *tess_tiled_export_writer_by_name(const char *name);
+
+/* Writes one level to `path` (its tilesets under "tilesets/" in path's
+ * directory, which must exist). The map carries the content hash an export
+ * compares (map property tessera.content_hash). Names that are not UTF-8,
+ * text XML cannot hold (TMX), tilesets or sprites without image bytes are
+ * refused with a message and no map is written. */
+TessResult tess_tiled_write_level(const TessProject *p, const TessLevel *level, TessTiledFlavor flavor,
+                                  const char *path, TessError *err);
 
 #ifdef __cplusplus
 }
