@@ -634,34 +634,62 @@ static const uint32_t EDGE_CX[4] = {0, 1, 1, 0}, EDGE_CY[4] = {0, 0, 1, 1};
 #define CORNER_COORD(v) ((uint32_t)(v) & 0x7FFFu)
 #define CORNER_DIR(r) ((uint32_t)(rd16(r) >> 15) | (uint32_t)(rd16((r) + 2) >> 15) << 1)
 
-/* Nonzero when a corner has no cell of the W x H level on its edge's right
- * (which also bounds x <= W, y <= H). Branch-free over the whole section so
- * that it vectorises: validation runs at memory speed. */
-static uint32_t corner_bad(uint32_t v, uint32_t W, uint32_t H) {
-  /* x in bits 0-14, y in 16-30, the direction in bits 15 (low) and 31 (high). */
-  uint32_t d = ((v >> 15) & 1u) | ((v >> 30) & 2u);
-  uint32_t cx = (d ^ (d >> 1)) & 1u, cy = d >> 1; /* EDGE_CX[d], EDGE_CY[d] */
-  return (uint32_t)((v & 0x7FFFu) - cx >= W) | (uint32_t)(((v >> 16) & 0x7FFFu) - cy >= H); /* wraps below 0 */
-}
+/* Nonzero when a corner v has no cell of the W x H level on its edge's
+ * right (which also bounds x <= W, y <= H). x in bits 0-14, y in 16-30, the
+ * direction in bits 15 (low) and 31 (high); EDGE_CX[d] = (d ^ d >> 1) & 1,
+ * EDGE_CY[d] = d >> 1; below 0 wraps to a large value. A macro, not a
+ * function: GCC does not inline across its optimize attribute, and the
+ * pass over the section must vectorise to run at memory speed. */
+#define TLV_CORNER_BAD(v, W, H)                                                                                          \
+  ((uint32_t)(((v) & 0x7FFFu) - (((((v) >> 15) & 1u) ^ (((v) >> 31) & 1u)) & 1u) >= (W)) |                               \
+   (uint32_t)((((v) >> 16) & 0x7FFFu) - (((v) >> 31) & 1u) >= (H)))
 
-static uint32_t corners_bad(const uint8_t *r, uint32_t count, uint32_t stride, uint32_t W, uint32_t H) {
-  uint32_t bad = 0, j;
-  if (stride == TLV_CORNER_SIZE) { /* the writer's: a constant stride the compiler vectorises */
-    for (j = 0; j < count; j++) bad |= corner_bad(rd32(r + (uint64_t)j * TLV_CORNER_SIZE), W, H);
-    return bad;
+/* Nonzero when the edge from corner v does not head straight to corner w
+ * (the next one of its loop) along its direction, or w's edge turns back on
+ * it: with masks vert (heading south or north) and back (west or north),
+ * the coordinate along the edge must grow (shrink when back) and the one
+ * across it stay. Unsigned arithmetic and masks only: it vectorises. */
+#define TLV_EDGE_BAD(v, w)                                                                                               \
+  tlv_edge_bad_((v) & 0x7FFFu, ((v) >> 16) & 0x7FFFu, (w) & 0x7FFFu, ((w) >> 16) & 0x7FFFu, 0u - (((v) >> 15) & 1u),      \
+                0u - ((v) >> 31), (((v) ^ (w)) & 0x80008000u) == 0x80000000u)
+#define tlv_edge_bad_(x0, y0, x1, y1, vert, back, turned)                                                                \
+  ((uint32_t)((((x0) & (vert)) | ((y0) & ~(vert))) != (((x1) & (vert)) | ((y1) & ~(vert)))) |                            \
+   (uint32_t)((((((y1) & (vert)) | ((x1) & ~(vert))) & (back)) | ((((y0) & (vert)) | ((x0) & ~(vert))) & ~(back))) >=        \
+              (((((y0) & (vert)) | ((x0) & ~(vert))) & (back)) | ((((y1) & (vert)) | ((x1) & ~(vert))) & ~(back)))) |     \
+   (uint32_t)(turned))
+
+static uint32_t corner_bad(uint32_t v, uint32_t W, uint32_t H) { return TLV_CORNER_BAD(v, W, H); }
+static uint32_t edge_bad(uint32_t v, uint32_t w) { return TLV_EDGE_BAD(v, w); }
+
+/* Over every corner j but the last and its successor j + 1 in the section
+ * (loop ends are corrected by the caller): the count of corners with no
+ * cell on their edge's right or whose edge does not reach the next corner. The writer's
+ * stride is a constant the compiler vectorises. */
+TLV_VECTORIZE static uint32_t corner_pass(const uint8_t *r, uint32_t count, uint32_t stride, uint32_t W, uint32_t H) {
+  uint32_t b = 0, j;
+  if (count == 0) return 0;
+  if (stride == TLV_CORNER_SIZE) {
+    for (j = 0; j + 1 < count; j++) {
+      uint32_t v = rd32(r + (uint64_t)j * TLV_CORNER_SIZE), w = rd32(r + (uint64_t)j * TLV_CORNER_SIZE + TLV_CORNER_SIZE);
+      b += TLV_CORNER_BAD(v, W, H) | TLV_EDGE_BAD(v, w);
+    }
+  } else {
+    for (j = 0; j + 1 < count; j++) {
+      uint32_t v = rd32(r + (uint64_t)j * stride), w = rd32(r + (uint64_t)j * stride + stride);
+      b += TLV_CORNER_BAD(v, W, H) | TLV_EDGE_BAD(v, w);
+    }
   }
-  for (j = 0; j < count; j++) bad |= corner_bad(rd32(r + (uint64_t)j * stride), W, H);
-  return bad;
+  return b;
 }
 
 /* Nonzero when a rectangle is empty or leaves the level: branch-free, as
- * corners_bad; the loop that names it only runs on failure. */
+ * corner_bad; the loop that names it only runs on failure. */
 static uint32_t rect_bad(uint32_t xy, uint32_t wh, uint32_t W, uint32_t H) {
   uint32_t x = xy & 0xFFFFu, y = xy >> 16, w = wh & 0xFFFFu, h = wh >> 16;
   return (uint32_t)(w == 0) | (uint32_t)(h == 0) | (uint32_t)(x + w > W) | (uint32_t)(y + h > H);
 }
 
-static uint32_t rects_bad(const uint8_t *r, uint32_t count, uint32_t stride, uint32_t W, uint32_t H) {
+TLV_VECTORIZE static uint32_t rects_bad(const uint8_t *r, uint32_t count, uint32_t stride, uint32_t W, uint32_t H) {
   uint32_t bad = 0, j;
   if (stride == TLV_RECT_SIZE) {
     for (j = 0; j < count; j++) {
@@ -674,12 +702,47 @@ static uint32_t rects_bad(const uint8_t *r, uint32_t count, uint32_t stride, uin
   return bad;
 }
 
-static TlvResult validate_geometry(Ctx *c) {
-  const TlvSection *s = &c->lv->loops, *k = &c->lv->corners, *rs = &c->lv->rects;
+/* The collision entry of a cell inside the level (the grid is validated). */
+static const uint8_t *grid_entry(const TlvLevel *lv, uint32_t x, uint32_t y) {
+  uint32_t e = cell_at(lv->collision_grid.data, lv->collision_grid.stride, (uint64_t)y * lv->settings.width + x);
+  return lv->collision_palette.data + (uint64_t)e * lv->collision_palette.stride;
+}
+
+/* Solid as loops and rectangles mean it: a full square, two-way. */
+static int cell_solid(const TlvLevel *lv, uint32_t x, uint32_t y) {
+  const uint8_t *r = grid_entry(lv, x, y);
+  return r[8] == 1 && r[9] == 0;
+}
+
+static TlvResult corner_fail(Ctx *c, uint32_t i, const char *why) {
+  const TlvSection *k = &c->lv->corners;
+  const uint8_t *a = k->data + (uint64_t)i * k->stride;
+  return fail(c->err, TLV_ERR_VALUE, rec_off(k, i, 0), "corner %u: (%u, %u) heading %u: %s", (unsigned)i, (unsigned)CORNER_COORD(rd16(a)),
+              (unsigned)CORNER_COORD(rd16(a + 2)), (unsigned)CORNER_DIR(a), why);
+}
+
+/* Every rectangle non-empty and inside the level. */
+static TlvResult rects_in_level(Ctx *c) {
+  const TlvSection *rs = &c->lv->rects;
   uint32_t W = c->lv->settings.width, H = c->lv->settings.height, i;
+  if (!rects_bad(rs->data, rs->count, rs->stride, W, H)) return TLV_OK;
+  for (i = 0; i < rs->count; i++) {
+    const uint8_t *r = rs->data + (uint64_t)i * rs->stride;
+    uint32_t x = rd16(r), y = rd16(r + 2), w = rd16(r + 4), h = rd16(r + 6);
+    if (w < 1 || h < 1 || !range_ok(x, w, W) || !range_ok(y, h, H))
+      return fail(c->err, TLV_ERR_RANGE, rec_off(rs, i, 0), "rectangle %u: %u,%u %ux%u outside the level", (unsigned)i, (unsigned)x, (unsigned)y,
+                  (unsigned)w, (unsigned)h);
+  }
+  return TLV_OK;
+}
+
+static TlvResult validate_geometry(Ctx *c) {
+  const TlvLevel *lv = c->lv;
+  const TlvSection *s = &lv->loops, *k = &lv->corners, *rs = &lv->rects;
+  uint32_t W = lv->settings.width, H = lv->settings.height, i, bad = 0;
   uint64_t next = 0; /* loops take the corners in order, each once */
   /* Materials of edges and rectangles are the collision grid's. */
-  if ((s->count || k->count || rs->count) && c->lv->collision_grid.count == 0)
+  if ((s->count || k->count || rs->count) && lv->collision_grid.count == 0)
     return fail(c->err, TLV_ERR_VALUE, s->count ? s->offset : k->count ? k->offset : rs->offset,
                 "merged collision geometry without a collision grid");
   for (i = 0; i < s->count; i++) {
@@ -688,32 +751,81 @@ static TlvResult validate_geometry(Ctx *c) {
     uint32_t n = rd32(r + 4), first = rd32(r);
     if (n < 4) return fail(c->err, TLV_ERR_VALUE, at + 4, "loop %u: %u corners (at least 4)", (unsigned)i, (unsigned)n);
     if (first != next) return fail(c->err, TLV_ERR_INDEX, at, "loop %u: first corner %u, expected %llu", (unsigned)i, (unsigned)first, (unsigned long long)next);
-    TRY(check_range(c, first, n, k, at, "loop corners"));
+    if ((uint64_t)first + n > k->count) TRY(check_range(c, first, n, k, at, "loop corners"));
     next += n;
+    {
+      /* corner_pass below pairs each corner with the next in the section;
+       * a loop's last corner pairs with the loop's first instead: count
+       * that pair and take back the one the pass counts (the section's
+       * last corner the pass counts alone, hence `following` = head). */
+      uint32_t last = rd32(k->data + (uint64_t)(first + n - 1) * k->stride), head = rd32(k->data + (uint64_t)first * k->stride);
+      uint32_t following = first + n < k->count ? rd32(k->data + (uint64_t)(first + n) * k->stride) : head;
+      bad += (TLV_CORNER_BAD(last, W, H) | TLV_EDGE_BAD(last, head)) - (TLV_CORNER_BAD(last, W, H) | TLV_EDGE_BAD(last, following));
+    }
   }
   if (next != k->count)
     return fail(c->err, TLV_ERR_VALUE, k->offset + next * k->stride, "%llu corners belong to no loop", (unsigned long long)(k->count - next));
-  /* Every corner's cell on its edge's right lies in the level (what the
-   * material lookup reads). Whether the edge really heads to the next
-   * corner is not checked: a wrong direction gives a wrong material, never
-   * a read outside the file. */
-  if (corners_bad(k->data, k->count, k->stride, W, H)) {
-    for (i = 0; i < k->count; i++) {
-      const uint8_t *a = k->data + (uint64_t)i * k->stride;
-      uint32_t x = CORNER_COORD(rd16(a)), y = CORNER_COORD(rd16(a + 2)), d = CORNER_DIR(a);
-      if (x < EDGE_CX[d] || y < EDGE_CY[d] || x - EDGE_CX[d] >= W || y - EDGE_CY[d] >= H)
-        return fail(c->err, TLV_ERR_RANGE, rec_off(k, i, 0),
-                    "corner %u: (%u, %u) with its edge heading %u has no cell of the %u x %u level on its right",
-                    (unsigned)i, (unsigned)x, (unsigned)y, (unsigned)d, (unsigned)W, (unsigned)H);
+  /* One pass over all corners, each with the next in the section. */
+  bad += corner_pass(k->data, k->count, k->stride, W, H);
+  bad += k->count ? corner_bad(rd32(k->data + (uint64_t)(k->count - 1) * k->stride), W, H) : 0u;
+  if (bad) {
+    /* Name the first corner at fault. */
+    for (i = 0; i < s->count; i++) {
+      uint32_t first = rd32(s->data + (uint64_t)i * s->stride), n = rd32(s->data + (uint64_t)i * s->stride + 4), j;
+      for (j = 0; j < n; j++) {
+        uint32_t v = rd32(k->data + (uint64_t)(first + j) * k->stride), w = rd32(k->data + (uint64_t)(first + (j + 1) % n) * k->stride);
+        if (corner_bad(v, W, H)) return corner_fail(c, first + j, "no cell of the level on the edge's right");
+        if (edge_bad(v, w)) return corner_fail(c, first + j, "the edge does not head to the next corner of the loop, or turns back");
+      }
     }
+    return fail(c->err, TLV_ERR_VALUE, k->offset, "loop corners: inconsistent"); /* not reached: the loop names it */
   }
-  if (!rects_bad(rs->data, rs->count, rs->stride, W, H)) return TLV_OK;
+  /* Solid lies to the right of each edge: checked where each loop starts
+   * (the cell its first edge takes its material from) and at each
+   * rectangle's top-left cell. (Not at every corner, nor every cell of a
+   * rectangle: those random reads would double the cost of validation, and
+   * the edge check above already ties every corner to its loop.) */
+  TRY(rects_in_level(c));
+  if (lv->collision_grid.stride == 1 && lv->collision_palette.count <= 256u) {
+    /* The common one-byte grid: the entries' solidity in a table, the
+     * checks without branches (the loads overlap); on failure the loops
+     * below name the culprit. */
+    uint8_t not_solid[256];
+    uint32_t misses = 0;
+    uint64_t prev = 0;
+    for (i = 0; i < lv->collision_palette.count; i++) {
+      const uint8_t *e = lv->collision_palette.data + (uint64_t)i * lv->collision_palette.stride;
+      not_solid[i] = (uint8_t)!(e[8] == 1 && e[9] == 0);
+    }
+    for (i = 0; i < s->count; i++) {
+      uint32_t v = rd32(k->data + (uint64_t)rd32(s->data + (uint64_t)i * s->stride) * k->stride);
+      uint32_t d = ((v >> 15) & 1u) | ((v >> 30) & 2u);
+      misses += not_solid[lv->collision_grid.data[(uint64_t)(((v >> 16) & 0x7FFFu) - EDGE_CY[d]) * W + ((v & 0x7FFFu) - EDGE_CX[d])]];
+    }
+    for (i = 0; i < rs->count; i++) {
+      const uint8_t *r = rs->data + (uint64_t)i * rs->stride;
+      uint64_t at = (uint64_t)rd16(r + 2) * W + rd16(r);
+      misses += not_solid[lv->collision_grid.data[at]] + (uint32_t)(i && at <= prev);
+      prev = at;
+    }
+    if (!misses) return TLV_OK;
+  }
+  for (i = 0; i < s->count; i++) {
+    uint32_t first = rd32(s->data + (uint64_t)i * s->stride), v = rd32(k->data + (uint64_t)first * k->stride);
+    uint32_t d = ((v >> 15) & 1u) | ((v >> 30) & 2u);
+    if (!cell_solid(lv, (v & 0x7FFFu) - EDGE_CX[d], ((v >> 16) & 0x7FFFu) - EDGE_CY[d]))
+      return corner_fail(c, first, "the cell on the right of the loop's first edge is not a solid full square");
+  }
   for (i = 0; i < rs->count; i++) {
     const uint8_t *r = rs->data + (uint64_t)i * rs->stride;
-    uint64_t at = rec_off(rs, i, 0);
-    uint32_t x = rd16(r), y = rd16(r + 2), w = rd16(r + 4), h = rd16(r + 6);
-    if (w < 1 || h < 1 || !range_ok(x, w, W) || !range_ok(y, h, H))
-      return fail(c->err, TLV_ERR_RANGE, at, "rectangle %u: %u,%u %ux%u outside the level", (unsigned)i, (unsigned)x, (unsigned)y, (unsigned)w, (unsigned)h);
+    uint64_t at = (uint64_t)rd16(r + 2) * W + rd16(r);
+    /* Row by row: top-left cells in ascending order, which also makes these reads sequential. */
+    if (i && at <= (uint64_t)rd16(r - rs->stride + 2) * W + rd16(r - rs->stride))
+      return fail(c->err, TLV_ERR_VALUE, rec_off(rs, i, 0), "rectangle %u: its top-left cell (%u, %u) does not follow the previous one's, row by row",
+                  (unsigned)i, (unsigned)rd16(r), (unsigned)rd16(r + 2));
+    if (!cell_solid(lv, rd16(r), rd16(r + 2)))
+      return fail(c->err, TLV_ERR_VALUE, rec_off(rs, i, 0), "rectangle %u: its top-left cell (%u, %u) is not a solid full square", (unsigned)i,
+                  (unsigned)rd16(r), (unsigned)rd16(r + 2));
   }
   return TLV_OK;
 }
