@@ -558,15 +558,15 @@ static TlvResult validate_tiles(Ctx *c) {
 }
 
 /* 0 when the polygon is convex and simple (FORMAT.md, POLY): every turn
- * zero or of the shoelace sum's sign, that sum not zero, the edge
+ * zero (straight on, not back) or of the shoelace sum's sign, that sum not zero, the edge
  * directions going round once (the signs of the edges' x and of their y
  * change at most twice each, cyclically: a star whose turns all agree goes
  * round twice and changes them four times). *area2 gets the sum. Double
  * arithmetic on f32 inputs: products are exact, so the signs are right. */
 static int polygon_bad(const uint8_t *v, uint32_t n, uint32_t stride, double *area2) {
-  double x[TLV_MAX_POLY_VERTICES], y[TLV_MAX_POLY_VERTICES], area = 0.0;
+  double x[TLV_MAX_POLY_VERTICES], y[TLV_MAX_POLY_VERTICES], ex[TLV_MAX_POLY_VERTICES], ey[TLV_MAX_POLY_VERTICES], area = 0.0;
   int xflips = 0, yflips = 0, xs = 0, ys = 0, xfirst = 0, yfirst = 0;
-  uint32_t i;
+  uint32_t i, m = 0;
   for (i = 0; i < n; i++) {
     x[i] = (double)rdf32(v + (uint64_t)i * stride);
     y[i] = (double)rdf32(v + (uint64_t)i * stride + 4);
@@ -574,15 +574,20 @@ static int polygon_bad(const uint8_t *v, uint32_t n, uint32_t stride, double *ar
   for (i = 0; i < n; i++) {
     uint32_t j = (i + 1) % n;
     area += x[i] * y[j] - x[j] * y[i];
+    if (x[j] != x[i] || y[j] != y[i]) { /* the edges, repeated vertices left out: turns are between them */
+      ex[m] = x[j] - x[i];
+      ey[m] = y[j] - y[i];
+      m++;
+    }
   }
   *area2 = area;
   if (!(area != 0.0)) return 1;
-  for (i = 0; i < n; i++) {
-    uint32_t a = (i + n - 1) % n, b = (i + 1) % n;
-    double e1x = x[i] - x[a], e1y = y[i] - y[a], e2x = x[b] - x[i], e2y = y[b] - y[i];
-    double cr = e1x * e2y - e1y * e2x;
-    int sx = e2x > 0.0 ? 1 : e2x < 0.0 ? -1 : 0, sy = e2y > 0.0 ? 1 : e2y < 0.0 ? -1 : 0;
+  for (i = 0; i < m; i++) {
+    uint32_t b = (i + 1) % m;
+    double cr = ex[i] * ey[b] - ey[i] * ex[b];
+    int sx = ex[b] > 0.0 ? 1 : ex[b] < 0.0 ? -1 : 0, sy = ey[b] > 0.0 ? 1 : ey[b] < 0.0 ? -1 : 0;
     if (area > 0.0 ? cr < 0.0 : cr > 0.0) return 1;
+    if (cr == 0.0 && ex[i] * ex[b] + ey[i] * ey[b] < 0.0) return 1; /* straight back: a spike */
     if (sx) {
       if (!xs) xfirst = sx;
       else if (sx != xs) xflips++;
@@ -959,11 +964,12 @@ static TlvResult validate_geometry(Ctx *c) {
     {
       /* corner_pass below pairs each corner with the next in the section;
        * a loop's last corner pairs with the loop's first instead: count
-       * that pair and take back the one the pass counts (the section's
-       * last corner the pass counts alone, hence `following` = head). */
+       * that pair and take back the one the pass counts (it pairs the
+       * section's last corner with nothing: nothing to take back). */
       uint32_t last = rd32(k->data + (uint64_t)(first + n - 1) * k->stride), head = rd32(k->data + (uint64_t)first * k->stride);
-      uint32_t following = first + n < k->count ? rd32(k->data + (uint64_t)(first + n) * k->stride) : head;
-      bad += (TLV_CORNER_BAD(last, W, H) | TLV_EDGE_BAD(last, head)) - (TLV_CORNER_BAD(last, W, H) | TLV_EDGE_BAD(last, following));
+      uint32_t following = first + n < k->count ? rd32(k->data + (uint64_t)(first + n) * k->stride) : 0u;
+      bad += (TLV_CORNER_BAD(last, W, H) | TLV_EDGE_BAD(last, head)) -
+             (first + n < k->count ? (TLV_CORNER_BAD(last, W, H) | TLV_EDGE_BAD(last, following)) : 0u);
     }
   }
   if (next != k->count)
