@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "tessera/pack.h"
 #include "tessera/store.h"
+#include "tessera/formats.h"
 #include "tlv_reader.h"
 
 /* ---- Progress ---------------------------------------------------------------- */
@@ -108,15 +109,17 @@ static bool write_depfile(const char *path, const char *dir, const char *project
 /* ---- The command -------------------------------------------------------------- */
 
 const char tess_cmd_export_usage[] =
-    "export PROJECT.tessera [-o DIR] [--level NAME]... [--jobs N] [--force] [--json]\n"
-    "                  [--depfile FILE] [--embed-images]\n"
-    "  -o, --output DIR  where the .tlv files and manifest.json go (default: the current directory)\n"
+    "export PROJECT.tessera [-o DIR] [--format tlv|tmj|tmx] [--level NAME]... [--jobs N] [--force]\n"
+    "                  [--json] [--depfile FILE] [--embed-images]\n"
+    "  -o, --output DIR  where the level files and manifest.json go (default: the current directory)\n"
+    "  --format F        tlv: packed levels (default); tmj, tmx: Tiled maps (JSON, XML) with their\n"
+    "                    tilesets and images under DIR/tilesets (core/formats/README.md)\n"
     "  --level NAME      export this level only (repeatable; default: every level)\n"
     "  -j, --jobs N      worker threads, 1..256 (default: the number of cores)\n"
     "  --force           write every level even when its output is up to date\n"
     "  --json            a JSON summary on stdout (see pipeline/README-export.md)\n"
     "  --depfile FILE    a Make-style depfile for ninja or make\n"
-    "  --embed-images    put the tileset and sprite PNGs into each .tlv\n"
+    "  --embed-images    put the tileset and sprite PNGs into each .tlv (tlv only)\n"
     "Exit status: 0 all exported or up to date, 1 a level failed (the others are still written), 2 usage.\n";
 
 static int parse_jobs(const char *s, int *out) {
@@ -160,6 +163,11 @@ int tess_cmd_export(int argc, char **argv) {
       spec.force = true;
     } else if (strcmp(a, "--json") == 0) {
       json = true;
+    } else if (strcmp(a, "--format") == 0) {
+      if (++i >= argc) return tess_cmd_usage_error("export", "--format needs tlv, tmj or tmx");
+      if (strcmp(argv[i], "tlv") == 0) spec.writer = NULL;
+      else if (!(spec.writer = tess_tiled_export_writer_by_name(argv[i])))
+        return tess_cmd_usage_error("export", "unknown format '%s' (tlv, tmj or tmx)", argv[i]);
     } else if (strcmp(a, "--embed-images") == 0) {
       spec.options.embed_images = true;
     } else if (strcmp(a, "--depfile") == 0) {
@@ -174,6 +182,8 @@ int tess_cmd_export(int argc, char **argv) {
     }
   }
   if (!project_path) return tess_cmd_usage_error("export", "no project given");
+  if (spec.writer && spec.options.embed_images)
+    return tess_cmd_usage_error("export", "--embed-images is for .tlv files (Tiled maps name their images beside them)");
 
   TessStore *store = NULL;
   TessProject *project = NULL;

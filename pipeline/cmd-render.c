@@ -12,11 +12,13 @@
 #include "tlv_reader.h"
 
 const char tess_cmd_render_usage[] =
-    "render PROJECT.tessera --level NAME -o PREVIEW.png [--overlay LIST] [--scale S]\n"
+    "render PROJECT.tessera --level NAME -o PREVIEW.png [--overlay LIST | --tiles-only] [--scale S]\n"
     "       render FILE.tlv -o PREVIEW.png [--overlay LIST] [--scale S]\n"
     "  --level NAME    the level to draw (a project with one level needs none)\n"
     "  -o FILE         the PNG to write (atomically)\n"
     "  --overlay LIST  comma-separated: materials, collision, bodies, grid\n"
+    "  --tiles-only    the tile layers alone on a transparent background (no objects, no\n"
+    "                  overlays, no level edge): what tmxrasterizer draws of a Tiled map\n"
     "  --scale S       device pixels per level pixel, 1/16..16 (default 1; reduced to fit 16384 px)\n"
     "  --images DIR    .tlv without embedded images: read tileset and sprite PNGs from their\n"
     "                  source paths relative to DIR (default: the .tlv's directory)\n"
@@ -43,10 +45,12 @@ int tess_cmd_render(int argc, char **argv) {
     }
   const char *input = NULL, *level_name = NULL, *output = NULL, *overlay = NULL, *images = NULL;
   double scale = 1.0;
-  bool scale_given = false;
+  bool scale_given = false, tiles_only = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "--images") == 0) {
+    if (strcmp(a, "--tiles-only") == 0) {
+      tiles_only = true;
+    } else if (strcmp(a, "--images") == 0) {
       if (++i >= argc) return tess_cmd_usage_error("render", "--images needs a directory");
       images = argv[i];
     } else if (strcmp(a, "--level") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--overlay") == 0 || strcmp(a, "--scale") == 0) {
@@ -74,6 +78,8 @@ int tess_cmd_render(int argc, char **argv) {
   TessRenderOptions opt;
   tess_render_options_default(&opt);
   opt.flags = TESS_RENDER_TILES | TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS;
+  if (tiles_only && overlay) return tess_cmd_usage_error("render", "--tiles-only draws no overlays");
+  if (tiles_only) opt.flags = TESS_RENDER_TILES;
   if (overlay) {
     char list[256];
     snprintf(list, sizeof list, "%s", overlay);

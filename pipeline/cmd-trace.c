@@ -163,7 +163,7 @@ typedef struct TraceResult {
 
 static void print_json(FILE *f, const TraceOptions *o, const TraceResult *r) {
   const TessMassProps *shape = r->have_pieces ? &r->pieces.shape : &r->simple_mass;
-  fprintf(f, "{\n  \"format\": \"tessera-trace\",\n  \"version\": 1,\n  \"version_minor\": 1,\n  \"file\": \"");
+  fprintf(f, "{\n  \"format\": \"tessera-trace\",\n  \"version\": 1,\n  \"version_minor\": 2,\n  \"file\": \"");
   for (const char *c = o->path; *c; c++) {
     if (*c == '"' || *c == '\\') fprintf(f, "\\%c", *c);
     else if ((unsigned char)*c < 0x20) fprintf(f, "\\u%04x", (unsigned char)*c);
@@ -198,7 +198,9 @@ static void print_json(FILE *f, const TraceOptions *o, const TraceResult *r) {
     }
     fprintf(f, "], ");
     json_mass(f, &p->shape);
-    fprintf(f, ", \"uncovered_area\": " NUM ", \"added_area\": " NUM "},\n", p->uncovered_area, p->added_area);
+    fprintf(f, ", \"uncovered_area\": " NUM ", \"added_area\": " NUM, p->uncovered_area, p->added_area);
+    fprintf(f, ", \"runs\": %llu, \"run_budget\": %u, \"simplified\": %s, \"block\": %u},\n",
+            (unsigned long long)p->runs, o->mask.run_budget, p->block > 1 ? "true" : "false", p->block);
   } else {
     fprintf(f, "  \"pieces\": null,\n");
   }
@@ -240,6 +242,9 @@ static void print_text(FILE *f, const TraceOptions *o, const TraceResult *r) {
                " px^2, added " NUM " px^2\n",
             p->count, p->count == 1 ? "" : "s", o->mask.max_vertices, p->island_count, p->island_count == 1 ? "" : "s", o->mask.tolerance,
             p->uncovered_area, p->added_area);
+    if (p->block > 1)
+      fprintf(f, "simplified  %llu runs of opaque pixels exceed the budget of %u: traced on %u x %u pixel blocks\n",
+              (unsigned long long)p->runs, o->mask.run_budget, p->block, p->block);
     text_mass(f, "", &p->shape);
     for (uint32_t i = 0; i < p->count; i++) text_points(f, p->v + p->start[i], p->start[i + 1] - p->start[i]);
     shape = &p->shape;

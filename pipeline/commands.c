@@ -22,6 +22,8 @@ const TessCommand tess_commands[] = {
     {"info", "describe a .tlv file and check that it validates", tess_cmd_info_usage, tess_cmd_info},
     {"validate", "check a project for damage and level problems", tess_cmd_validate_usage, tess_cmd_validate},
     {"render", "draw a level (project or .tlv) into a PNG, no display needed", tess_cmd_render_usage, tess_cmd_render},
+    {"import", "bring an orthogonal Tiled map (.tmx, .tmj) into a project as a new level", tess_cmd_import_usage,
+     tess_cmd_import},
 };
 const size_t tess_command_count = sizeof tess_commands / sizeof tess_commands[0];
 

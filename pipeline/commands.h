@@ -43,5 +43,7 @@ int tess_cmd_validate(int argc, char **argv);
 extern const char tess_cmd_validate_usage[];
 int tess_cmd_render(int argc, char **argv);
 extern const char tess_cmd_render_usage[];
+int tess_cmd_import(int argc, char **argv);
+extern const char tess_cmd_import_usage[];
 
 #endif

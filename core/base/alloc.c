@@ -9,6 +9,17 @@
 #define HEADER 16u
 
 static atomic_llong live_bytes;
+/* The live count's high-water mark since the last tess_alloc_peak_reset: how
+ * tests bound the working memory of one call (part of the same counter, not
+ * a second piece of global state with its own meaning). */
+static atomic_llong peak_bytes;
+
+static void count_grow(long long delta) {
+  long long now = atomic_fetch_add(&live_bytes, delta) + delta;
+  long long peak = atomic_load(&peak_bytes);
+  while (now > peak && !atomic_compare_exchange_weak(&peak_bytes, &peak, now)) {
+  }
+}
 
 void *tess_alloc(size_t size) {
   size_t total;
@@ -16,7 +27,7 @@ void *tess_alloc(size_t size) {
   unsigned char *block = malloc(total);
   if (!block) return NULL;
   memcpy(block, &size, sizeof size);
-  atomic_fetch_add(&live_bytes, (long long)size);
+  count_grow((long long)size);
   return block + HEADER;
 }
 
@@ -42,7 +53,7 @@ void *tess_realloc(void *ptr, size_t size) {
   unsigned char *grown = realloc(block, total);
   if (!grown) return NULL;
   memcpy(grown, &size, sizeof size);
-  atomic_fetch_add(&live_bytes, (long long)size - (long long)old);
+  count_grow((long long)size - (long long)old);
   return grown + HEADER;
 }
 
@@ -64,3 +75,7 @@ char *tess_strdup(const char *s) {
 }
 
 int64_t tess_alloc_live_bytes(void) { return (int64_t)atomic_load(&live_bytes); }
+
+int64_t tess_alloc_peak_bytes(void) { return (int64_t)atomic_load(&peak_bytes); }
+
+void tess_alloc_peak_reset(void) { atomic_store(&peak_bytes, atomic_load(&live_bytes)); }

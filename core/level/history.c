@@ -25,6 +25,7 @@ struct TessHistory {
   size_t bytes, limit;
   uint32_t next_merge;
   bool sealed; /* an undo or redo happened: the next step never merges into the top */
+  TessStep *group; /* open group: committed steps gather here (an import is one undo step) */
 };
 
 void *tess_op_new(size_t size, const TessOpClass *cls) {
@@ -114,6 +115,7 @@ static void clear_undo(TessHistory *h) {
 
 void tess_history_destroy(TessHistory *h) {
   if (!h) return;
+  step_free(h->group, false);
   clear_redo(h);
   clear_undo(h);
   tess_free(h->undo);
@@ -141,9 +143,21 @@ static void trim(TessHistory *h) {
   h->bytes = bytes;
 }
 
+/* Inside a group the ops join the group's step, in order, unmerged. */
+static bool group_absorb(TessHistory *h, TessStep *step) {
+  TessStep *g = h->group;
+  if (!tess_array_reserve((void **)&g->ops, &g->cap, g->count + step->count, sizeof *g->ops)) return false;
+  memcpy(&g->ops[g->count], step->ops, step->count * sizeof *step->ops);
+  g->count += step->count;
+  tess_free(step->ops);
+  tess_free(step);
+  return true;
+}
+
 void tess_step_commit(TessProject *p, TessStep *step) {
   TessHistory *h = p->history;
   if (!step) return;
+  if (h->group && step->count && group_absorb(h, step)) return;
   if (step->count == 0) {
     step_free(step, false);
     return;
@@ -252,6 +266,7 @@ static TessResult step_run(TessProject *p, TessStep *step, bool forward) {
 
 TessResult tess_project_undo(TessProject *p, TessError *err) {
   TessHistory *h = p->history;
+  if (h->group) return tess_error_set(err, TESS_ERR_LOCKED, LEVEL_FILE, "cannot undo inside a group of edits");
   if (!h->undo_count) return tess_error_set(err, TESS_ERR_EMPTY, LEVEL_FILE, "nothing to undo");
   if (!tess_array_reserve((void **)&h->redo, &h->redo_cap, h->redo_count + 1, sizeof *h->redo))
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
@@ -267,6 +282,7 @@ TessResult tess_project_undo(TessProject *p, TessError *err) {
 
 TessResult tess_project_redo(TessProject *p, TessError *err) {
   TessHistory *h = p->history;
+  if (h->group) return tess_error_set(err, TESS_ERR_LOCKED, LEVEL_FILE, "cannot redo inside a group of edits");
   if (!h->redo_count) return tess_error_set(err, TESS_ERR_EMPTY, LEVEL_FILE, "nothing to redo");
   if (!tess_array_reserve((void **)&h->undo, &h->undo_cap, h->undo_count + 1, sizeof *h->undo))
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
@@ -291,4 +307,23 @@ void tess_project_clear_history(TessProject *p) {
   clear_redo(p->history);
   clear_undo(p->history);
   p->history->sealed = true;
+}
+
+TessResult tess_project_group_begin(TessProject *p, const char *label, TessError *err) {
+  TessHistory *h = p->history;
+  if (h->group) return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "a group of edits is already open");
+  if (!(h->group = tess_step_begin(label, 0))) return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
+  return TESS_OK;
+}
+
+void tess_project_group_end(TessProject *p) {
+  TessStep *g = p->history->group;
+  p->history->group = NULL;
+  tess_step_commit(p, g);
+}
+
+void tess_project_group_cancel(TessProject *p) {
+  TessStep *g = p->history->group;
+  p->history->group = NULL;
+  tess_step_abort(p, g);
 }

@@ -22,12 +22,20 @@ typedef struct MaskScan {
   size_t row_start_cap;
   MaskRun *runs;
   size_t run_count, run_cap;
+  /* The budget (budget.c): with run_limit > 0, runs past the limit are
+   * counted but not kept, and `over` says so (the runs are then unusable). */
+  size_t run_limit;
+  bool over;
+  uint64_t runs_seen;        /* every run of the image, kept or not */
 } MaskScan;
 
 void mask_scan_free(MaskScan *scan);
 /* The pass over the alpha bytes. want_runs keeps every run (for tracing
  * and coverage); without it only the rows' extents are kept. */
 TessResult mask_scan(TessImageView img, uint8_t threshold, bool want_runs, MaskScan *scan, TessError *err);
+/* The same pass over a grid of cells, one byte each (non-zero = opaque),
+ * row after row (budget.c's blocks); always keeps the runs. */
+TessResult mask_scan_cells(const uint8_t *cells, uint32_t w, uint32_t h, MaskScan *scan, TessError *err);
 /* Checks the view (sizes, stride, pointer) before anything reads it. */
 TessResult mask_check_view(TessImageView img, TessError *err);
 TessResult mask_empty_error(TessError *err, uint8_t threshold);
@@ -87,6 +95,15 @@ typedef struct MaskWork {
    * for now: the demo project's committed golden files (tests/golden/demo)
    * hold the pieces of its sprites, which the forward walk would change. */
   bool ear_forward;
+  /* The budget (budget.c): block = 1 when traced at full resolution, else
+   * the side of the pixel blocks traced instead; then the fine scan's mass,
+   * run count and exact hull (the bound every piece is clipped to). */
+  uint32_t block;
+  TessMassProps fine_mass;
+  uint64_t fine_runs;
+  TessDVec2 *bound;
+  uint32_t bound_count;
+  double block_uncovered;           /* an upper bound of the pixels the pieces leave out */
 } MaskWork;
 
 void mask_work_free(MaskWork *w);
@@ -103,10 +120,22 @@ bool mask_needs_split(const MaskWork *w);
 /* Decomposes the traced image region by region, each small enough,
  * appending to w->out_v / w->out_start; pieces are clipped to their region. */
 TessResult mask_pieces_split(MaskWork *w, double tolerance, uint32_t max_vertices, bool largest_only, TessError *err);
+/* Over the budget (w->scan.over after a scan with run_limit set): replaces
+ * w->scan with a scan of b x b pixel blocks (b = 2, 4, 8, ... the first
+ * whose runs fit the limit), keeping the fine mass and exact hull. */
+TessResult mask_coarsen(MaskWork *w, TessImageView img, uint8_t threshold, TessError *err);
+/* After the blocks' pieces are made: scales them back to pixels, clips
+ * them to the exact hull, and restores the fine mass into w->scan.mass. */
+TessResult mask_uncoarsen(MaskWork *w, uint32_t max_vertices, TessError *err);
+
 /* Opaque area the pieces cover (per run clamped, so overlaps do not count twice). */
 double mask_covered_area(MaskWork *w);
 /* The whole chain for one image into w (scan with runs included). */
 TessResult mask_pieces_work(MaskWork *w, TessImageView img, const TessMaskSettings *s, TessError *err);
+/* Scan within the run budget (blocks past it: w->block), then the outline;
+ * *traced_tolerance is the tolerance in the traced grid's units. */
+TessResult mask_budget_outline(MaskWork *w, TessImageView img, uint8_t threshold, double tolerance, uint32_t budget,
+                               double *traced_tolerance, TessError *err);
 
 /* min and max without fmin's NaN rules (which keep it a library call in hot loops). */
 static inline double mask_min(double a, double b) { return a < b ? a : b; }

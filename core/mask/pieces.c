@@ -10,6 +10,7 @@ void tess_mask_settings_default(TessMaskSettings *s) {
   s->largest_island_only = false;
   s->max_vertices = 8;
   s->tolerance = 1.0;
+  s->run_budget = TESS_MASK_RUN_BUDGET;
 }
 
 TessResult tess_mask_settings_validate(const TessMaskSettings *s, TessError *err) {
@@ -59,18 +60,42 @@ void mask_work_free(MaskWork *w) {
   TESS_ARRAY_FREE(&w->clip_d);
   TESS_ARRAY_FREE(&w->out_v);
   TESS_ARRAY_FREE(&w->out_start);
+  tess_free(w->bound);
   memset(w, 0, sizeof *w);
+}
+
+static uint32_t run_budget(const TessMaskSettings *s) {
+  return s->run_budget ? s->run_budget : TESS_MASK_RUN_BUDGET;
 }
 
 TessResult mask_pieces_work(MaskWork *w, TessImageView img, const TessMaskSettings *s, TessError *err) {
   TessResult r = tess_mask_settings_validate(s, err);
   if (r != TESS_OK) return r;
-  r = mask_scan(img, s->threshold, true, &w->scan, err);
+  double tolerance = 0.0;
+  r = mask_budget_outline(w, img, s->threshold, s->tolerance, run_budget(s), &tolerance, err);
   if (r != TESS_OK) return r;
-  r = mask_trace_outline(w, s->tolerance, err);
+  if (mask_needs_split(w)) r = mask_pieces_split(w, tolerance, s->max_vertices, s->largest_island_only, err);
+  else r = mask_decompose(w, s->max_vertices, s->largest_island_only, err);
+  if (r == TESS_OK && w->block > 1) r = mask_uncoarsen(w, s->max_vertices, err);
+  return r;
+}
+
+/* The scan (runs kept up to the budget), the blocks when over it, and the
+ * outline, whose tolerance (pixels) becomes *tolerance in blocks. */
+TessResult mask_budget_outline(MaskWork *w, TessImageView img, uint8_t threshold, double tolerance, uint32_t budget,
+                               double *traced_tolerance, TessError *err) {
+  w->block = 1;
+  w->scan.run_limit = budget;
+  TessResult r = mask_scan(img, threshold, true, &w->scan, err);
   if (r != TESS_OK) return r;
-  if (mask_needs_split(w)) return mask_pieces_split(w, s->tolerance, s->max_vertices, s->largest_island_only, err);
-  return mask_decompose(w, s->max_vertices, s->largest_island_only, err);
+  w->fine_runs = w->scan.runs_seen;
+  if (w->scan.over) {
+    r = mask_coarsen(w, img, threshold, err);
+    if (r != TESS_OK) return r;
+    tolerance /= w->block;
+  }
+  *traced_tolerance = tolerance;
+  return mask_trace_outline(w, tolerance, err);
 }
 
 TessResult tess_mask_pieces(TessImageView img, const TessMaskSettings *settings, TessMaskPieces *out,
@@ -103,7 +128,9 @@ TessResult tess_mask_pieces(TessImageView img, const TessMaskSettings *settings,
   tess_free(parts);
   p.island_count = w.island_count;
   p.pixels = w.scan.mass;
-  double uncovered = w.scan.mass.area - mask_covered_area(&w);
+  p.runs = w.fine_runs;
+  p.block = w.block;
+  double uncovered = w.block > 1 ? w.block_uncovered : w.scan.mass.area - mask_covered_area(&w);
   p.uncovered_area = uncovered > 0.0 ? uncovered : 0.0;
   double added = p.shape.area - (w.scan.mass.area - p.uncovered_area);
   p.added_area = added > 0.0 ? added : 0.0;
@@ -125,8 +152,8 @@ TessResult tess_mask_outline(TessImageView img, uint8_t threshold, double tolera
     return tess_error_set(err, TESS_ERR_INVALID, "", "tolerance %g is not a finite number >= 0", tolerance);
   MaskWork w;
   memset(&w, 0, sizeof w);
-  TessResult r = mask_scan(img, threshold, true, &w.scan, err);
-  if (r == TESS_OK) r = mask_trace_outline(&w, tolerance, err);
+  double traced_tolerance;
+  TessResult r = mask_budget_outline(&w, img, threshold, tolerance, TESS_MASK_RUN_BUDGET, &traced_tolerance, err);
   if (r != TESS_OK) {
     mask_work_free(&w);
     return r;
@@ -146,6 +173,8 @@ TessResult tess_mask_outline(TessImageView img, uint8_t threshold, double tolera
   }
   memcpy(o.start, w.simple_start.data, sizeof *o.start * (loops + 1));
   memcpy(o.v, w.simple.data, sizeof *o.v * w.simple.count);
+  o.block = w.block;
+  for (size_t i = 0; w.block > 1 && i < w.simple.count; i++) o.v[i] = tess_d2(o.v[i].x * w.block, o.v[i].y * w.block);
   for (uint32_t i = 0; i < loops; i++) {
     o.hole[i] = w.island.data[i] != (int32_t)i;
     o.island[i] = w.island.data[i];

@@ -77,7 +77,9 @@ static inline bool add_run(MaskScan *s, bool want_runs, RowAcc *acc, uint32_t x0
   acc->rsxx += sum_sq_below(x1) - sum_sq_below(x0);
   if (acc->first < 0) acc->first = (int32_t)x0;
   acc->last = (int32_t)x1;
-  if (want_runs) {
+  s->runs_seen++;
+  if (want_runs && s->run_limit && s->run_count >= s->run_limit) s->over = true;
+  if (want_runs && !s->over) {
     if (s->run_count == s->run_cap &&
         !tess_array_reserve((void **)&s->runs, &s->run_cap, s->run_count + 1, sizeof *s->runs))
       return false;
@@ -133,10 +135,33 @@ static bool scan_row(MaskScan *s, bool want_runs, const uint8_t *row, uint32_t w
   return true;
 }
 
+/* The runs of one row of cells (one byte each, non-zero = opaque). */
+static bool scan_cells_row(MaskScan *s, const uint8_t *row, uint32_t w, RowAcc *acc) {
+  uint32_t x = 0;
+  while (x < w) {
+    while (x < w && !row[x]) x++;
+    uint32_t start = x;
+    while (x < w && row[x]) x++;
+    if (x > start && !add_run(s, true, acc, start, x)) return false;
+  }
+  return true;
+}
+
+static TessResult scan_rows(const uint8_t *base, size_t stride, uint32_t w, uint32_t h, bool cells,
+                            uint8_t threshold, bool want_runs, MaskScan *s, TessError *err);
+
+TessResult mask_scan_cells(const uint8_t *cells, uint32_t w, uint32_t h, MaskScan *s, TessError *err) {
+  return scan_rows(cells, w, w, h, true, 1, true, s, err);
+}
+
 TessResult mask_scan(TessImageView img, uint8_t threshold, bool want_runs, MaskScan *s, TessError *err) {
   TessResult r = mask_check_view(img, err);
   if (r != TESS_OK) return r;
-  const uint32_t w = img.width, h = img.height;
+  return scan_rows(img.pixels, img.stride, img.width, img.height, false, threshold, want_runs, s, err);
+}
+
+static TessResult scan_rows(const uint8_t *base, size_t stride, uint32_t w, uint32_t h, bool cells,
+                            uint8_t threshold, bool want_runs, MaskScan *s, TessError *err) {
   s->width = w;
   s->height = h;
   if (!tess_array_reserve((void **)&s->left, &s->extents_cap, h, sizeof *s->left)) goto nomem;
@@ -150,13 +175,16 @@ TessResult mask_scan(TessImageView img, uint8_t threshold, bool want_runs, MaskS
       goto nomem;
   }
   s->run_count = 0;
+  s->runs_seen = 0;
+  s->over = false;
 
   uint64_t n = 0, sx = 0, sxx = 0, sy = 0, syy = 0, sxy = 0; /* sxy < 2^61 at 32768 x 32768 */
   uint32_t bx0 = w, bx1 = 0, by0 = h, by1 = 0;
   for (uint32_t y = 0; y < h; y++) {
     if (want_runs) s->row_start[y] = (uint32_t)s->run_count;
     RowAcc acc = {0, 0, 0, -1, -1};
-    if (!scan_row(s, want_runs, img.pixels + (size_t)y * img.stride, w, threshold, &acc)) goto nomem;
+    const uint8_t *row = base + (size_t)y * stride;
+    if (!(cells ? scan_cells_row(s, row, w, &acc) : scan_row(s, want_runs, row, w, threshold, &acc))) goto nomem;
     s->left[y] = acc.first;
     s->right[y] = acc.last;
     if (acc.rc) {

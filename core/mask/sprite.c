@@ -13,6 +13,12 @@ static TessPolygon polygon_from(const TessDVec2 *v, uint32_t n) {
 }
 
 TessResult tess_sprite_mask_trace(TessImageView frame, TessSpriteMask *mask, TessError *err) {
+  return tess_sprite_mask_trace_report(frame, mask, NULL, err);
+}
+
+TessResult tess_sprite_mask_trace_report(TessImageView frame, TessSpriteMask *mask, TessMaskTraceReport *report,
+                                         TessError *err) {
+  TessMaskTraceReport rep = {false, 1, 0};
   TessMaskSettings s;
   tess_mask_settings_default(&s);
   s.threshold = mask->threshold;
@@ -81,6 +87,9 @@ TessResult tess_sprite_mask_trace(TessImageView frame, TessSpriteMask *mask, Tes
       }
       for (uint32_t i = 0; i < p.count; i++) pieces[i] = polygon_from(p.v + p.start[i], p.start[i + 1] - p.start[i]);
       piece_count = p.count;
+      rep.simplified = p.block > 1;
+      rep.block = p.block;
+      rep.runs = p.runs;
       shape = p.shape;
       uncovered = p.uncovered_area;
       added = p.added_area;
@@ -129,6 +138,7 @@ TessResult tess_sprite_mask_trace(TessImageView frame, TessSpriteMask *mask, Tes
   mask->shape_inertia = shape.inertia;
   mask->added_area = added;
   mask->uncovered_area = uncovered;
+  if (report) *report = rep;
   tess_mask_hull_clear(&hull);
   return TESS_OK;
 fail:

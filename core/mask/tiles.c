@@ -65,9 +65,75 @@ static bool clip_to_tile(MaskWork *w, uint32_t tile_w, uint32_t tile_h, uint32_t
   return true;
 }
 
+/* The budget over the whole tileset: the largest run count c such that the
+ * tiles of at most c runs hold at most `budget` runs together (tiles of more
+ * are given their simplified hull instead of pieces). One sort, so the
+ * choice depends on the tiles, not on their order. */
+static uint64_t tile_run_cap(const uint64_t *runs, uint32_t count, uint64_t budget) {
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < count; i++) total += runs[i];
+  if (total <= budget) return UINT64_MAX;
+  uint64_t *sorted = tess_alloc(sizeof *sorted * 2 * (count ? count : 1));
+  if (!sorted) return 0;
+  for (uint32_t i = 0; i < count; i++) {
+    sorted[2 * i] = runs[i];
+    sorted[2 * i + 1] = i;
+  }
+  uint64_t *tmp = tess_alloc(sizeof *tmp * 2 * (count ? count : 1));
+  if (!tmp) {
+    tess_free(sorted);
+    return 0;
+  }
+  mask_sort_pairs(sorted, tmp, count);
+  uint64_t cap = 0, sum = 0;
+  for (uint32_t i = 0; i < count;) {
+    uint32_t j = i;
+    uint64_t group = 0;
+    while (j < count && sorted[2 * j] == sorted[2 * i]) group += sorted[2 * j++];
+    if (sum + group > budget) break;
+    sum += group;
+    cap = sorted[2 * i];
+    i = j;
+  }
+  tess_free(tmp);
+  tess_free(sorted);
+  return cap;
+}
+
+/* A tile over the budget: its exact hull simplified to max_vertices, in the tile. */
+static bool hull_piece(MaskWork *w, uint32_t tile_w, uint32_t tile_h, uint32_t max_n, TessPolygon **pieces,
+                       uint32_t *count) {
+  TessDVec2 *hull = NULL;
+  uint32_t hc = 0, n = 0;
+  double added;
+  if (mask_hull_from_scan(&w->scan, &hull, &hc, NULL) != TESS_OK) return false;
+  TessDVec2 *simple = tess_alloc(sizeof *simple * (hc + 3));
+  bool ok = simple && tess_mask_simplify_hull(hull, hc, max_n, simple, &n, &added, NULL) == TESS_OK;
+  w->out_v.count = 0;
+  w->out_start.count = 0;
+  ok = ok && TESS_ARRAY_PUSH(&w->out_start, 0u) && mask_push_clipped(w, simple, n, NULL, 0, max_n);
+  tess_free(simple);
+  tess_free(hull);
+  return ok && clip_to_tile(w, tile_w, tile_h, max_n, pieces, count);
+}
+
+static TessImageView tile_view(TessImageView img, uint32_t i, uint64_t columns, uint32_t tile_w, uint32_t tile_h,
+                               uint32_t margin, uint32_t spacing) {
+  uint64_t px = margin + (i % columns) * ((uint64_t)tile_w + spacing);
+  uint64_t py = margin + (i / columns) * ((uint64_t)tile_h + spacing);
+  TessImageView t = {tile_w, tile_h, img.stride, img.pixels + py * img.stride + px * 4};
+  return t;
+}
+
 TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
                                  uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
                                  uint32_t tile_count, TessError *err) {
+  return tess_mask_trace_tiles_report(img, tile_w, tile_h, margin, spacing, settings, tiles, tile_count, NULL, err);
+}
+
+TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                        uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
+                                        uint32_t tile_count, uint32_t *simplified, TessError *err) {
   TessResult r = mask_check_view(img, err);
   if (r != TESS_OK) return r;
   TessMaskSettings s = *settings;
@@ -83,16 +149,27 @@ TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t ti
     return tess_error_set(err, TESS_ERR_INVALID, "", "%u tiles asked, the %ux%u image holds %llu of %ux%u",
                           tile_count, img.width, img.height, (unsigned long long)(columns * rows), tile_w, tile_h);
   TileResult *res = tess_calloc(tile_count ? tile_count : 1, sizeof *res);
-  if (!res) return tess_error_set(err, TESS_ERR_NOMEM, "", "out of memory for %u tiles", tile_count);
+  uint64_t *runs = tess_calloc(tile_count ? tile_count : 1, sizeof *runs);
+  if (!res || !runs) {
+    tess_free(res);
+    tess_free(runs);
+    return tess_error_set(err, TESS_ERR_NOMEM, "", "out of memory for %u tiles", tile_count);
+  }
   MaskWork w;
   memset(&w, 0, sizeof w);
   const uint64_t full = (uint64_t)tile_w * tile_h;
+  /* First the runs of every tile to trace (a scan that keeps none), against the budget. */
   for (uint32_t i = 0; i < tile_count; i++) {
-    uint64_t px = margin + (i % columns) * ((uint64_t)tile_w + spacing);
-    uint64_t py = margin + (i / columns) * ((uint64_t)tile_h + spacing);
-    TessImageView t = {tile_w, tile_h, img.stride, img.pixels + py * img.stride + px * 4};
+    TessImageView t = tile_view(img, i, columns, tile_w, tile_h, margin, spacing);
+    if (mask_scan(t, s.threshold, false, &w.scan, NULL) == TESS_OK && w.scan.count < full) runs[i] = w.scan.runs_seen;
+  }
+  uint64_t cap = tile_run_cap(runs, tile_count, s.run_budget ? s.run_budget : TESS_MASK_RUN_BUDGET);
+  uint32_t over = 0;
+  for (uint32_t i = 0; i < tile_count; i++) {
+    TessImageView t = tile_view(img, i, columns, tile_w, tile_h, margin, spacing);
+    bool hull_only = runs[i] > cap;
     TessError scan_err;
-    r = mask_scan(t, s.threshold, true, &w.scan, &scan_err);
+    r = mask_scan(t, s.threshold, !hull_only, &w.scan, &scan_err);
     if (r == TESS_ERR_EMPTY) {
       res[i].collision = TESS_TILE_COLLISION_NONE;
       continue;
@@ -105,10 +182,20 @@ TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t ti
       res[i].collision = TESS_TILE_COLLISION_FULL;
       continue;
     }
+    uint32_t np = 0;
+    if (hull_only) {
+      over++;
+      if (!hull_piece(&w, tile_w, tile_h, s.max_vertices, &res[i].pieces, &np)) {
+        r = tess_error_set(err, TESS_ERR_NOMEM, "", "out of memory for tile %u", i);
+        goto fail;
+      }
+      res[i].collision = np ? TESS_TILE_COLLISION_TRACED : TESS_TILE_COLLISION_NONE;
+      res[i].piece_count = (uint16_t)np;
+      continue;
+    }
     r = mask_trace_outline(&w, s.tolerance, err);
     if (r == TESS_OK) r = mask_decompose(&w, s.max_vertices, s.largest_island_only, err);
     if (r != TESS_OK) goto fail;
-    uint32_t np = 0;
     if (!clip_to_tile(&w, tile_w, tile_h, s.max_vertices, &res[i].pieces, &np)) {
       r = tess_error_set(err, TESS_ERR_NOMEM, "", "out of memory for tile %u", i);
       goto fail;
@@ -117,6 +204,8 @@ TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t ti
     res[i].piece_count = (uint16_t)np;
   }
   mask_work_free(&w);
+  tess_free(runs);
+  if (simplified) *simplified = over;
   for (uint32_t i = 0; i < tile_count; i++) {
     tess_free(tiles[i].pieces);
     tiles[i].collision = res[i].collision;
@@ -127,6 +216,7 @@ TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t ti
   return TESS_OK;
 fail:
   mask_work_free(&w);
+  tess_free(runs);
   for (uint32_t i = 0; i < tile_count; i++) tess_free(res[i].pieces);
   tess_free(res);
   return r;

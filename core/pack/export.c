@@ -31,6 +31,7 @@
 struct TessExport {
   const TessProject *project;
   TessExportSpec spec;
+  void *writer_state; /* spec.writer's, from its begin */
   char *dir;
   char (*names)[TESS_EXPORT_FILE_MAX]; /* per level of the project */
   TessExportJob *jobs;
@@ -99,16 +100,16 @@ static bool same_ignoring_case(const char *a, const char *b) {
 /* File names for every level of the project, in project order, so a level
  * keeps its name whichever levels an export selects. Names that clash
  * (ignoring case, for case-insensitive file systems) get "-<level id>". */
-static char (*level_file_names(const TessProject *p))[TESS_EXPORT_FILE_MAX] {
+static char (*level_file_names(const TessProject *p, const char *ext))[TESS_EXPORT_FILE_MAX] {
   char (*names)[TESS_EXPORT_FILE_MAX] = tess_calloc(p->level_count ? p->level_count : 1, sizeof *names);
   if (!names) return NULL;
   for (uint32_t i = 0; i < p->level_count; i++) {
     char base[SAFE_NAME_MAX + 1];
     safe_name(p->levels[i]->settings.name, base);
-    snprintf(names[i], sizeof names[i], "%s.tlv", base);
+    snprintf(names[i], sizeof names[i], "%s%s", base, ext);
     for (uint32_t k = 0; k < i; k++) {
       if (same_ignoring_case(names[k], names[i])) {
-        snprintf(names[i], sizeof names[i], "%s-%u.tlv", base, p->levels[i]->id);
+        snprintf(names[i], sizeof names[i], "%s-%u%s", base, p->levels[i]->id, ext);
         k = (uint32_t)-1; /* re-check against all earlier names */
       }
     }
@@ -203,7 +204,33 @@ static void sync_output(const char *dir) {
   close(fd);
 }
 
+/* A job of another format (spec.writer): the same steps through its hooks. */
+static void run_writer_job(TessExport *ex, TessExportJob *job) {
+  const TessExportWriter *w = ex->spec.writer;
+  job->content_hash = w->content_hash(ex->writer_state, ex->project, job->level);
+  if (!ex->spec.force && w->up_to_date(ex->writer_state, ex->project, job->level, ex->dir, job->file,
+                                       job->content_hash, &job->size)) {
+    job->state = TESS_EXPORT_UP_TO_DATE;
+    return;
+  }
+  TessError err;
+  tess_error_clear(&err);
+  uint64_t size = 0;
+  TessResult r = w->write(ex->writer_state, ex->project, job->level, ex->dir, job->file, job->content_hash, &size, &err);
+  if (r != TESS_OK) {
+    tess_error_format(&err, job->error, sizeof job->error);
+    job->state = TESS_EXPORT_FAILED;
+    return;
+  }
+  job->size = size;
+  job->state = TESS_EXPORT_EXPORTED;
+}
+
 static void run_job(TessExport *ex, TessExportJob *job) {
+  if (ex->spec.writer) {
+    run_writer_job(ex, job);
+    return;
+  }
   uint64_t source = tess_level_content_hash(ex->project, job->level);
   job->content_hash = pack_hash_from_source(source, &ex->spec.options);
   if (!ex->spec.force && up_to_date(job->path, job->content_hash, &job->size)) {
@@ -302,18 +329,52 @@ static void text_json_string(Text *t, const char *s) {
   text_printf(t, "\"");
 }
 
+static void manifest_file(void *user, const char *file) {
+  Text *t = user;
+  text_printf(t, ", ");
+  text_json_string(t, file);
+}
+
+/* The manifest of another format: each current level with the files its
+ * own file needs. */
+static void writer_manifest(TessExport *ex, Text *t) {
+  const TessProject *p = ex->project;
+  const TessExportWriter *w = ex->spec.writer;
+  text_printf(t, "{\n  \"format\": ");
+  text_json_string(t, w->format);
+  text_printf(t, ",\n  \"levels\": [");
+  bool first = true;
+  for (uint32_t i = 0; i < p->level_count; i++) {
+    uint64_t hash = w->content_hash(ex->writer_state, p, p->levels[i]), size = 0;
+    if (!w->up_to_date(ex->writer_state, p, p->levels[i], ex->dir, ex->names[i], hash, &size)) continue;
+    text_printf(t, "%s\n    {\"name\": ", first ? "" : ",");
+    text_json_string(t, p->levels[i]->settings.name);
+    text_printf(t, ", \"id\": %u, \"file\": ", p->levels[i]->id);
+    text_json_string(t, ex->names[i]);
+    text_printf(t, ", \"size\": %llu, \"content_hash\": \"%016llx\", \"files\": [", (unsigned long long)size,
+                (unsigned long long)hash);
+    text_json_string(t, ex->names[i]);
+    if (w->list_files) w->list_files(ex->writer_state, p, p->levels[i], manifest_file, t);
+    text_printf(t, "]}");
+    first = false;
+  }
+  text_printf(t, "%s]\n}\n", first ? "" : "\n  ");
+}
+
 /* Every level of the project whose output in the directory is present and
  * current, in project order (documented in pipeline/README-export.md). */
 static TessResult write_manifest(TessExport *ex, TessError *err) {
   const TessProject *p = ex->project;
   Text t = {0};
-  text_printf(&t, "{\n  \"format\": \"tessera-tlv\",\n  \"format_version\": \"%u.%u\",\n  \"writer_version\": %u,\n  \"levels\": [",
+  if (!ex->spec.writer)
+    text_printf(&t, "{\n  \"format\": \"tessera-tlv\",\n  \"format_version\": \"%u.%u\",\n  \"writer_version\": %u,\n  \"levels\": [",
               TLV_VERSION_MAJOR, TLV_VERSION_MINOR, TESS_PACK_WRITER_VERSION);
   bool first = true;
   size_t plen = strlen(ex->dir) + TESS_EXPORT_FILE_MAX + 2;
   char *path = tess_alloc(plen);
   if (!path) return tess_error_set(err, TESS_ERR_NOMEM, ex->dir, "out of memory");
-  for (uint32_t i = 0; i < p->level_count; i++) {
+  if (ex->spec.writer) writer_manifest(ex, &t);
+  for (uint32_t i = 0; !ex->spec.writer && i < p->level_count; i++) {
     snprintf(path, plen, "%s/%s", ex->dir, ex->names[i]);
     uint64_t hash = tess_pack_content_hash(p, p->levels[i], &ex->spec.options), size = 0;
     if (!up_to_date(path, hash, &size)) continue;
@@ -324,7 +385,7 @@ static TessResult write_manifest(TessExport *ex, TessError *err) {
     text_printf(&t, ", \"size\": %llu, \"content_hash\": \"%016llx\"}", (unsigned long long)size, (unsigned long long)hash);
     first = false;
   }
-  text_printf(&t, "%s]\n}\n", first ? "" : "\n  ");
+  if (!ex->spec.writer) text_printf(&t, "%s]\n}\n", first ? "" : "\n  ");
   TessResult r;
   if (t.failed) {
     r = tess_error_set(err, TESS_ERR_NOMEM, ex->dir, "out of memory");
@@ -364,7 +425,7 @@ TessResult tess_export_create(const TessProject *p, const TessExportSpec *spec, 
   ex->spec.levels = NULL; /* not kept: the caller's array */
   size_t dlen = strlen(spec->dir);
   ex->dir = tess_alloc(dlen + 1);
-  ex->names = level_file_names(p);
+  ex->names = level_file_names(p, spec->writer ? spec->writer->extension : ".tlv");
   ex->jobs = tess_calloc(p->level_count ? p->level_count : 1, sizeof *ex->jobs);
   if (!ex->dir || !ex->names || !ex->jobs) {
     tess_export_destroy(ex);
@@ -372,6 +433,7 @@ TessResult tess_export_create(const TessProject *p, const TessExportSpec *spec, 
   }
   memcpy(ex->dir, spec->dir, dlen + 1);
   TessResult r = make_dir(ex->dir, err);
+  if (r == TESS_OK && spec->writer && spec->writer->begin) r = spec->writer->begin(p, &ex->writer_state, err);
   if (r != TESS_OK) {
     tess_export_destroy(ex);
     return r;
@@ -464,6 +526,7 @@ void tess_export_destroy(TessExport *ex) {
   if (!ex) return;
   if (ex->jobs)
     for (size_t i = 0; i < ex->job_count; i++) tess_free(ex->jobs[i].path);
+  if (ex->spec.writer && ex->spec.writer->end) ex->spec.writer->end(ex->writer_state);
   if (ex->locks) {
     pthread_mutex_destroy(&ex->lock);
     pthread_cond_destroy(&ex->changed);

@@ -1,11 +1,12 @@
-/* Mass properties of a body's shapes (double sums, metres, kg), combined
- * about the body's centre of mass. Formulas as Box2D's b2Compute*Mass. The
- * writer stores them for bodies whose mass the physics derives from the
- * shapes, so a game with its own engine has them ready. */
+/* A body's mass properties summed over its shapes (double sums, metres,
+ * kg), about the body's centre of mass. Each shape's own mass comes from
+ * geom (tess_circle_mass and friends). The writer stores the sums for
+ * bodies whose mass the physics derives from the shapes, so a game with its
+ * own engine has them ready. */
 #ifndef TESS_PACK_MASS_H
 #define TESS_PACK_MASS_H
 
-#include "tessera/level.h"
+#include "tessera/geom.h"
 
 typedef struct PackMass {
   double mass;
@@ -14,9 +15,8 @@ typedef struct PackMass {
 } PackMass;
 
 void pack_mass_init(PackMass *m);
-void pack_mass_add_circle(PackMass *m, double cx, double cy, double r, double density);
-void pack_mass_add_capsule(PackMass *m, double ax, double ay, double bx, double by, double r, double density);
-void pack_mass_add_polygon(PackMass *m, const TessPolygon *poly, double density);
+/* Adds one shape: its per-unit-density properties times `density`. */
+void pack_mass_add(PackMass *m, TessMassProps shape, double density);
 /* Total mass, centroid and inertia about the centroid. */
 void pack_mass_result(const PackMass *m, double *mass, double *cx, double *cy, double *inertia);
 

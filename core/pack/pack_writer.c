@@ -589,17 +589,18 @@ nomem:
 static void put_shape(Writer *w, const TessSceneShape *sh, PackMass *mass, double density) {
   PackBuf *b = &w->s[S_SHAP].buf;
   uint32_t poly = 0;
+  TessDVec2 a = tess_d2(sh->v[0].x, sh->v[0].y);
   if (sh->type == TESS_SHAPE_POLYGON) {
     TessPolygon p;
     memset(&p, 0, sizeof p);
     p.count = sh->count;
     memcpy(p.v, sh->v, sizeof p.v);
     poly = put_polygon(w, &p, 0.0, 0.0, 1.0);
-    pack_mass_add_polygon(mass, &p, density);
+    pack_mass_add(mass, tess_polygon_mass(p.v, p.count > TESS_POLY_MAX ? TESS_POLY_MAX : p.count), density);
   } else if (sh->type == TESS_SHAPE_CAPSULE) {
-    pack_mass_add_capsule(mass, sh->v[0].x, sh->v[0].y, sh->v[1].x, sh->v[1].y, sh->radius, density);
+    pack_mass_add(mass, tess_capsule_mass(a, tess_d2(sh->v[1].x, sh->v[1].y), sh->radius), density);
   } else {
-    pack_mass_add_circle(mass, sh->v[0].x, sh->v[0].y, sh->radius, density);
+    pack_mass_add(mass, tess_circle_mass(a, sh->radius), density);
   }
   pack_put_u32(b, sh->type);
   pack_put_f32(b, sh->v[0].x);

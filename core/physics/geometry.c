@@ -29,43 +29,18 @@ void phys_poly_transform(const PhysPoly *in, TessTransform xf, PhysPoly *out) {
   }
 }
 
+/* geom's one shape-mass implementation, rounded to the world's floats. */
 void phys_poly_mass(const PhysPoly *p, float *area, TessVec2 *centroid, float *inertia_c) {
-  float r = p->radius;
-  if (p->count == 1) {
-    *area = PI_F * r * r;
-    *centroid = p->v[0];
-    *inertia_c = *area * 0.5f * r * r;
-    return;
-  }
-  if (p->count == 2) {
-    float len = tess_v2_distance(p->v[0], p->v[1]);
-    float circle = PI_F * r * r, box = 2.0f * r * len;
-    float lc = 4.0f * r / (3.0f * PI_F), h = 0.5f * len;
-    *area = circle + box;
-    *centroid = tess_v2_lerp(p->v[0], p->v[1], 0.5f);
-    *inertia_c = circle * (0.5f * r * r + h * h + 2.0f * h * lc) + box * (4.0f * r * r + len * len) / 12.0f;
-    return;
-  }
-  /* Triangle fan about the first vertex, in double for small thin pieces. */
-  TessVec2 ref = p->v[0];
-  double a = 0.0, cx = 0.0, cy = 0.0, inertia = 0.0;
-  for (uint32_t i = 1; i + 1 < p->count; i++) {
-    double e1x = p->v[i].x - ref.x, e1y = p->v[i].y - ref.y;
-    double e2x = p->v[i + 1].x - ref.x, e2y = p->v[i + 1].y - ref.y;
-    double d = e1x * e2y - e1y * e2x;
-    double tri = 0.5 * d;
-    a += tri;
-    cx += tri * (e1x + e2x) / 3.0;
-    cy += tri * (e1y + e2y) / 3.0;
-    double ix = e1x * e1x + e2x * e1x + e2x * e2x;
-    double iy = e1y * e1y + e2y * e1y + e2y * e2y;
-    inertia += (0.25 / 3.0) * d * (ix + iy);
-  }
-  cx /= a;
-  cy /= a;
-  *area = (float)a;
-  *centroid = tess_v2((float)(ref.x + cx), (float)(ref.y + cy));
-  *inertia_c = (float)(inertia - a * (cx * cx + cy * cy));
+  TessMassProps m;
+  if (p->count == 1)
+    m = tess_circle_mass(tess_d2(p->v[0].x, p->v[0].y), p->radius);
+  else if (p->count == 2)
+    m = tess_capsule_mass(tess_d2(p->v[0].x, p->v[0].y), tess_d2(p->v[1].x, p->v[1].y), p->radius);
+  else
+    m = tess_polygon_mass(p->v, p->count);
+  *area = (float)m.area;
+  *centroid = tess_v2((float)m.cx, (float)m.cy);
+  *inertia_c = (float)m.inertia;
 }
 
 TessAABB phys_poly_aabb(const PhysPoly *p, TessTransform xf) {

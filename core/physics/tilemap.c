@@ -148,7 +148,7 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
       map.cells[i].covers = traced_covers(def->pieces + a, b - a, def->cell_w, def->cell_h);
       for (uint32_t p = a; p < b; p++) {
         const TessPolygon *src = &def->pieces[p];
-        TessResult r = tess_shape_polygon_validate(src->v, src->count, err);
+        TessResult r = tess_polygon_check(src->v, src->count, err);
         if (r != TESS_OK) {
           phys_map_free(&map);
           return r;

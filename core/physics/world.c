@@ -670,33 +670,9 @@ TessResult tess_shape_create_capsule(TessWorld *w, TessBodyId body, const TessSh
   return add_shape(w, body, def, &p, TESS_SHAPE_CAPSULE, out, err);
 }
 
+/* The rule is geom's, shared with scene and the tile map. */
 TessResult tess_shape_polygon_validate(const TessVec2 *pts, uint32_t count, TessError *err) {
-  if (!pts || count < 3 || count > TESS_POLY_MAX)
-    return tess_error_set(err, TESS_ERR_INVALID, "polygon", "a polygon needs 3..%d points, got %u", TESS_POLY_MAX,
-                          count);
-  for (uint32_t i = 0; i < count; i++)
-    if (!tess_v2_is_finite(pts[i]) || fabsf(pts[i].x) > 1e6f || fabsf(pts[i].y) > 1e6f)
-      return tess_error_set(err, TESS_ERR_INVALID, "polygon", "point %u is not finite", i);
-  double area = 0.0, turning = 0.0;
-  int sign = 0;
-  for (uint32_t i = 0; i < count; i++) {
-    TessVec2 a = pts[i], b = pts[(i + 1) % count], c = pts[(i + 2) % count];
-    TessVec2 e1 = tess_v2_sub(b, a), e2 = tess_v2_sub(c, b);
-    float l1 = tess_v2_length(e1), l2 = tess_v2_length(e2);
-    if (l1 < 1e-4f) return tess_error_set(err, TESS_ERR_INVALID, "polygon", "points %u and %u coincide", i, (i + 1) % count);
-    float cr = tess_v2_cross(e1, e2);
-    if (fabsf(cr) <= 1e-4f * l1 * l2)
-      return tess_error_set(err, TESS_ERR_INVALID, "polygon", "point %u is collinear with its neighbours", (i + 1) % count);
-    int sg = cr > 0.0f ? 1 : -1;
-    if (sign == 0) sign = sg;
-    if (sg != sign) return tess_error_set(err, TESS_ERR_INVALID, "polygon", "polygon is not convex at point %u", (i + 1) % count);
-    turning += atan2((double)cr, (double)tess_v2_dot(e1, e2));
-    area += (double)a.x * b.y - (double)b.x * a.y;
-  }
-  if (fabs(fabs(turning) - 2.0 * 3.14159265358979) > 1e-3)
-    return tess_error_set(err, TESS_ERR_INVALID, "polygon", "polygon intersects itself");
-  if (fabs(area) < 1e-8) return tess_error_set(err, TESS_ERR_INVALID, "polygon", "polygon has no area");
-  return TESS_OK;
+  return tess_polygon_check(pts, count, err);
 }
 
 TessResult tess_shape_create_polygon(TessWorld *w, TessBodyId body, const TessShapeDef *def, const TessVec2 *pts,

@@ -59,25 +59,23 @@ static double shape_reach(const TessSceneShape *sh) {
   return reach + fabs((double)sh->radius);
 }
 
-static double signed_area(const TessVec2 *v, uint32_t n) {
-  double a = 0.0;
-  for (uint32_t i = 0; i < n; i++) a += (double)v[i].x * v[(i + 1) % n].y - (double)v[(i + 1) % n].x * v[i].y;
-  return 0.5 * a;
+static uint32_t to_double(const TessVec2 *v, uint32_t n, TessDVec2 *out) {
+  for (uint32_t i = 0; i < n; i++) out[i] = tess_d2(v[i].x, v[i].y);
+  return n;
 }
 
+static double signed_area(const TessVec2 *v, uint32_t n) {
+  TessDVec2 d[OUT_MAX * 2];
+  return tess_poly_signed_area(d, to_double(v, n, d));
+}
+
+/* Area and centroid of an outline or an overlap (geom's polygon mass). */
 static double poly_area_centroid(const TessVec2 *v, uint32_t n, TessVec2 *c) {
-  double a = 0.0, cx = 0.0, cy = 0.0;
-  for (uint32_t i = 0; i < n; i++) {
-    TessVec2 p = v[i], q = v[(i + 1) % n];
-    double cr = (double)p.x * q.y - (double)q.x * p.y;
-    a += cr;
-    cx += (p.x + q.x) * cr;
-    cy += (p.y + q.y) * cr;
-  }
-  a *= 0.5;
-  if (a == 0.0) return 0.0;
-  *c = tess_v2((float)(cx / (6.0 * a)), (float)(cy / (6.0 * a)));
-  return a < 0.0 ? -a : a;
+  TessDVec2 d[OUT_MAX * 2];
+  TessMassProps m = tess_poly_mass(d, to_double(v, n, d));
+  if (m.area == 0.0) return 0.0;
+  *c = tess_v2((float)m.cx, (float)m.cy);
+  return m.area;
 }
 
 /* Convex subject clipped by a convex clip polygon. */

@@ -106,7 +106,7 @@ static TessResult add_polygon(Builder *b, const TessVec2 *pts, uint32_t n, const
   memcpy(v, pts, n * sizeof *v);
   n = scene_clean_polygon(v, n, 1e-4f);
   TessError e;
-  if (tess_shape_polygon_validate(v, n, &e) != TESS_OK)
+  if (tess_polygon_check(v, n, &e) != TESS_OK)
     return tess_error_set(b->err, TESS_ERR_INVALID, b->level->settings.name, "%s %u: %s", what, id, e.detail);
   scene_orient_polygon(v, n);
   if (!GROW(b->s->shapes, &b->shape_cap, b->s->shape_count + 1)) return nomem(b);
@@ -259,7 +259,7 @@ static const TracedEntry *traced_pieces(Builder *b, TracedMemo *m, TessCell cell
       dst.v[j] = tess_v2(q.x * sx * inv_ppm, q.y * sy * inv_ppm);
     }
     dst.count = scene_clean_polygon(dst.v, src->count, 1e-5f);
-    if (tess_shape_polygon_validate(dst.v, dst.count, NULL) != TESS_OK) continue; /* a sliver too thin to collide */
+    if (tess_polygon_check(dst.v, dst.count, NULL) != TESS_OK) continue; /* a sliver too thin to collide */
     scene_orient_polygon(dst.v, dst.count); /* a flip of odd parity turns a piece over */
     if (!GROW(m->pieces, &m->piece_cap, m->piece_count + 1)) return NULL;
     m->pieces[m->piece_count++] = dst;

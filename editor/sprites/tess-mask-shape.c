@@ -115,11 +115,11 @@ void tess_mask_shape_update(TessSpriteMask *mask, TessImageView frame) {
   }
 
   if (mask->mode == TESS_MASK_CIRCLE) {
-    double r = mask->circle_radius;
-    mask->shape_area = M_PI * r * r;
-    mask->shape_centroid_x = mask->circle_center.x;
-    mask->shape_centroid_y = mask->circle_center.y;
-    mask->shape_inertia = 0.5 * mask->shape_area * r * r;
+    TessMassProps circle = tess_circle_mass(tess_d2(mask->circle_center.x, mask->circle_center.y), mask->circle_radius);
+    mask->shape_area = circle.area;
+    mask->shape_centroid_x = circle.cx;
+    mask->shape_centroid_y = circle.cy;
+    mask->shape_inertia = circle.inertia;
     mask->added_area = mask->shape_area - hull_area;
     mask->uncovered_area = 0.0;
     tess_free(hull);
@@ -135,7 +135,7 @@ void tess_mask_shape_update(TessSpriteMask *mask, TessImageView frame) {
   TessDVec2 pts[TESS_POLY_MAX];
   for (uint32_t i = 0; i < mask->piece_count; i++) {
     uint32_t n = piece_points(&mask->pieces[i], pts);
-    parts[i] = tess_poly_mass(pts, n);
+    parts[i] = tess_polygon_mass(mask->pieces[i].v, mask->pieces[i].count);
     if (mask->hull_count >= 3) added += parts[i].area - clipped_area(pts, n, hull, mask->hull_count);
   }
   TessMassProps shape = tess_mass_combine(parts, mask->piece_count);

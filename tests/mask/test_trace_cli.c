@@ -7,6 +7,9 @@
 #include "check.h"
 #include "tessera/image.h"
 
+/* The budget as documented in pipeline/README-trace.md (TESS_MASK_RUN_BUDGET). */
+#define TESS_MASK_RUN_BUDGET_RUNS 131072
+
 static char pipeline[1024];
 
 typedef struct Run {
@@ -102,7 +105,7 @@ static void json_of_a_box(void) {
   /* Format 1.1: second moments and principal axes of the pixels. A 4 x 2
    * block: spread along x 2 (2.25 + 0.25 + 0.25 + 2.25) + 8/12, along y
    * 8 x 0.25 + 8/12, no product term; the major axis is x. */
-  CHECK(json_number(r->out, "version_minor") == 1);
+  CHECK(json_number(r->out, "version_minor") == 2);
   const char *moments = json_section(pixels, "second_moments");
   CHECK_NEAR(json_number(moments, "xx"), 10 + 8.0 / 12, 1e-12);
   CHECK_NEAR(json_number(moments, "yy"), 2 + 8.0 / 12, 1e-12);
@@ -152,6 +155,9 @@ static void pieces_and_si_units(void) {
   CHECK_NEAR(json_number(moments, "xx"), json_number(moments, "yy"), 1e-9 * area * 2500);
   CHECK_NEAR(json_number(moments, "xy"), 0, 1e-9 * area * 2500);
   CHECK(strstr(json_section(r->out, "shape"), "\"kind\": \"pieces\"") != NULL);
+  /* Within the budget (one run per row of the disc): not simplified. */
+  CHECK(strstr(pieces, "\"simplified\": false") != NULL);
+  CHECK(json_number(pieces, "block") == 1 && json_number(pieces, "runs") == 100);
   const char *si = json_section(r->out, "si");
   CHECK_NEAR(json_number(si, "mass"), 2.0 * area / 2500.0, 1e-9);
   CHECK_REL(json_number(si, "inertia"), 2.0 * inertia / (50.0 * 50 * 50 * 50), 1e-9);
@@ -164,6 +170,34 @@ static void pieces_and_si_units(void) {
   CHECK(r->code == 0);
   CHECK(strstr(r->out, "pixels") && strstr(r->out, "pieces") && strstr(r->out, "hull"));
   CHECK(strstr(r->out, "axes        major at ") != NULL);
+  free(r);
+}
+
+static uint8_t checker_alpha(uint32_t x, uint32_t y) { return ((x ^ y) & 1) ? 0 : 255; }
+
+/* The issue's case: a 4096 x 4096 checkerboard in pieces mode is traced on
+ * 2 x 2 blocks (over the run budget) and says so, in JSON and in text. */
+static void over_the_budget_says_simplified(void) {
+  char path[600], args[800];
+  write_png("checker.png", 4096, 4096, checker_alpha, path, sizeof path);
+  Run *r = malloc(sizeof *r);
+  snprintf(args, sizeof args, "trace '%s' --mode pieces --json", path);
+  run(r, args);
+  CHECK_MSG(r->code == 0, "exit %d: %s", r->code, r->err);
+  const char *pieces = json_section(r->out, "pieces");
+  CHECK(strstr(pieces, "\"simplified\": true") != NULL);
+  CHECK(json_number(pieces, "block") == 2);
+  CHECK(json_number(pieces, "runs") == 4096.0 * 2048);
+  CHECK(json_number(pieces, "run_budget") == TESS_MASK_RUN_BUDGET_RUNS);
+  CHECK(json_number(pieces, "count") == 1);
+  CHECK(json_number(pieces, "uncovered_area") == 0);
+  CHECK(json_number(json_section(r->out, "pixels"), "area") == 4096.0 * 2048);
+  snprintf(args, sizeof args, "trace '%s' --mode pieces", path);
+  run(r, args);
+  CHECK(r->code == 0);
+  CHECK_MSG(strstr(r->out, "simplified  8388608 runs of opaque pixels exceed the budget of 131072: traced on 2 x 2 "
+                           "pixel blocks") != NULL, "%.2000s", r->out);
+
   free(r);
 }
 
@@ -375,6 +409,7 @@ int main(int argc, char **argv) {
   const char *root = getenv("TESS_BUILD_ROOT");
   snprintf(pipeline, sizeof pipeline, "%s/pipeline/tessera-pipeline", root ? root : ".");
   static const TessTestCase cases[] = {TEST(json_of_a_box), TEST(pieces_and_si_units), TEST(errors_name_the_file),
-                                       TEST(other_colour_types), TEST(usage_errors_exit_2)};
+                                       TEST(other_colour_types), TEST(usage_errors_exit_2),
+                                       TEST(over_the_budget_says_simplified)};
   return tess_test_run(argc, argv, cases, sizeof cases / sizeof cases[0]);
 }

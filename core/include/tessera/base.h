@@ -71,6 +71,11 @@ void *tess_realloc(void *ptr, size_t size);
 void tess_free(void *ptr);
 char *tess_strdup(const char *s);
 int64_t tess_alloc_live_bytes(void);
+/* The highest live byte count since the last tess_alloc_peak_reset (which
+ * sets it to the current live count): a test's bound on the memory one call
+ * takes. Shared by every thread, like the live count. */
+int64_t tess_alloc_peak_bytes(void);
+void tess_alloc_peak_reset(void);
 
 /* Overflow-checked size arithmetic: false when the result would wrap. */
 static inline bool tess_size_mul(size_t a, size_t b, size_t *out) {

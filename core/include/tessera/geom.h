@@ -35,6 +35,22 @@ typedef struct TessPolygon {
   TessVec2 v[TESS_POLY_MAX];
 } TessPolygon;
 
+/* ---- A body's shapes: validation and mass (core/geom/shape.c) ---------- */
+
+/* The one validation of a collision polygon (physics, scene and the tile map
+ * call it): 3..8 finite points (|x|, |y| <= 1e6) in order around it, either
+ * winding, convex, no two coinciding, no three collinear in a row, no
+ * self-intersection, area > 0. TESS_ERR_INVALID names the point. */
+TessResult tess_polygon_check(const TessVec2 *points, uint32_t count, TessError *err);
+
+/* The one shape-mass implementation (physics, the pack writer and the
+ * editor call it): area, centroid and polar inertia about the centroid, per
+ * unit density, in double. A polygon is a triangle fan about its first
+ * point (either winding; no area gives all zeros). */
+TessMassProps tess_circle_mass(TessDVec2 center, double radius);
+TessMassProps tess_capsule_mass(TessDVec2 a, TessDVec2 b, double radius);
+TessMassProps tess_polygon_mass(const TessVec2 *points, uint32_t count);
+
 static inline TessDVec2 tess_d2(double x, double y) { TessDVec2 v = {x, y}; return v; }
 static inline TessDVec2 tess_d2_sub(TessDVec2 a, TessDVec2 b) { return tess_d2(a.x - b.x, a.y - b.y); }
 static inline TessDVec2 tess_d2_add(TessDVec2 a, TessDVec2 b) { return tess_d2(a.x + b.x, a.y + b.y); }

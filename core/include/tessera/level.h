@@ -515,6 +515,13 @@ TessResult tess_edit_level_remove(TessProject *p, TessId level, TessError *err);
 
 /* ---- Undo history ------------------------------------------------------ */
 
+/* A group: every edit between begin and end is one undo step under `label`
+ * (a map import). cancel rolls back every edit made since begin and records
+ * nothing. Groups do not nest; undo and redo wait for the group's end. */
+TessResult tess_project_group_begin(TessProject *p, const char *label, TessError *err);
+void tess_project_group_end(TessProject *p);
+void tess_project_group_cancel(TessProject *p);
+
 bool tess_project_can_undo(const TessProject *p);
 bool tess_project_can_redo(const TessProject *p);
 /* English label of the step ("Paint tiles", "Move object"); the editor translates by key. */

@@ -32,12 +32,31 @@ extern "C" {
 
 #define TESS_MASK_MAX_VERTICES 64u /* the largest N for simplified hulls and pieces */
 
+/* The work budget of outlines and pieces, in runs (a run: opaque pixels
+ * side by side in one row; a sprite of simple shape has one or two per
+ * row, the demo's largest a few hundred in all, a 1024 x 1024 plate with
+ * 4000 holes 13,000). Tracing and decomposing cost up to about 2 us and
+ * 600 bytes per run, so the budget bounds a call to about 0.3 s and 80 MB
+ * on any image, with at most 4 x budget outline vertices (a run has at most
+ * four corners). An image with more runs is traced on a grid of b x b
+ * pixel blocks, a block being opaque when any of its pixels is, with
+ * b = 2, 4, 8, ... the first that brings the blocks' runs within the
+ * budget (a 4096 x 4096 checkerboard: b = 2, one piece; noise: b = 2 or
+ * 4). The result says so (TessMaskPieces.block, TessMaskOutline.block,
+ * TessMaskTraceReport): the pieces still cover every opaque pixel and
+ * still lie inside the exact hull of all opaque pixels, but they stop at
+ * block edges, and holes and gaps narrower than a block close. The
+ * pixels' mass properties stay exact. Hull, simplified hull, circle and box
+ * need only the scan (linear, no budget). */
+#define TESS_MASK_RUN_BUDGET (1u << 17)
+
 typedef struct TessMaskSettings {
   uint8_t threshold;        /* alpha >= threshold counts; default 1 */
   uint8_t mode;             /* TessMaskMode (level.h); default TESS_MASK_SIMPLIFIED */
   bool largest_island_only; /* pieces: keep only the island with the most pixels */
   uint32_t max_vertices;    /* N, 3..TESS_MASK_MAX_VERTICES; default 8 */
   double tolerance;         /* outline simplification, pixels, >= 0; default 1 */
+  uint32_t run_budget;      /* pieces: TESS_MASK_RUN_BUDGET by default; 0 means the default */
 } TessMaskSettings;
 
 void tess_mask_settings_default(TessMaskSettings *s);
@@ -109,6 +128,7 @@ typedef struct TessMaskOutline {
   TessDVec2 *v;
   bool *hole;            /* per loop */
   int32_t *island;       /* per loop: index of its outer loop (itself for outer loops) */
+  uint32_t block;        /* 1; b > 1 when over TESS_MASK_RUN_BUDGET: loops of b x b blocks, in pixels */
 } TessMaskOutline;
 
 /* Traces the opaque pixels' boundary (opaque pixels touching only at a
@@ -132,6 +152,13 @@ typedef struct TessMaskPieces {
    * Pieces of one island never overlap; pieces of islands closer than the
    * tolerance may, and their overlap then counts twice (here and in shape). */
   double added_area;
+  /* The budget (settings->run_budget): `runs` is the image's run count;
+   * block is 1 when the pieces were traced on the pixels, or b > 1 when
+   * runs exceeded the budget and b x b blocks were traced instead (the
+   * result is simplified; uncovered_area is then measured on the blocks,
+   * an upper bound, and is 0 unless islands were dropped). */
+  uint64_t runs;
+  uint32_t block;
 } TessMaskPieces;
 
 /* Outline, simplification (settings->tolerance), convex decomposition into
@@ -178,6 +205,19 @@ static inline double tess_mask_inertia_kgm2(double inertia_px4, double ppm, doub
  * unchanged. */
 TessResult tess_sprite_mask_trace(TessImageView frame, TessSpriteMask *mask, TessError *err);
 
+/* What tess_sprite_mask_trace did beyond the mask's own fields: whether the
+ * pieces were simplified to stay within TESS_MASK_RUN_BUDGET (the editor's
+ * mask view says so). */
+typedef struct TessMaskTraceReport {
+  bool simplified;  /* pieces traced on blocks, not pixels (see TESS_MASK_RUN_BUDGET) */
+  uint32_t block;   /* the blocks' side in pixels; 1 when not simplified */
+  uint64_t runs;    /* runs of opaque pixels (pieces mode; 0 in the other modes) */
+} TessMaskTraceReport;
+
+/* tess_sprite_mask_trace, filling `report` (may be NULL) as well. */
+TessResult tess_sprite_mask_trace_report(TessImageView frame, TessSpriteMask *mask, TessMaskTraceReport *report,
+                                         TessError *err);
+
 /* Traces every tile of a tileset image: tiles[i] for i < tile_count gets
  * collision NONE (fully transparent), FULL (fully opaque) or TRACED with
  * its convex pieces (tile pixels, origin at the tile's top-left, at most
@@ -188,6 +228,15 @@ TessResult tess_sprite_mask_trace(TessImageView frame, TessSpriteMask *mask, Tes
 TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
                                  uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
                                  uint32_t tile_count, TessError *err);
+/* The same, with the budget's count: the run budget (settings->run_budget)
+ * holds for the whole tileset. When the tiles to trace have more runs in
+ * all, the tiles with the most runs (all tiles above one run count, so the
+ * choice does not depend on their order) get one piece each, their exact
+ * hull simplified to max_vertices and clipped to the tile, instead of the
+ * decomposition; *simplified (may be NULL) counts them. */
+TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                        uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
+                                        uint32_t tile_count, uint32_t *simplified, TessError *err);
 
 #ifdef __cplusplus
 }

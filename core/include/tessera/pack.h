@@ -70,7 +70,7 @@ TessResult tess_project_from_pack(const struct TlvLevel *lv, const char *image_d
  * is only read: nothing may change it while the export runs. */
 
 #define TESS_EXPORT_MAX_JOBS 256
-#define TESS_EXPORT_FILE_MAX 112 /* a file name with its ".tlv" and NUL */
+#define TESS_EXPORT_FILE_MAX 112 /* a file name with its extension (".tlv") and NUL */
 
 typedef enum TessExportState {
   TESS_EXPORT_PENDING,
@@ -93,6 +93,30 @@ typedef struct TessExportJob {
 
 typedef struct TessExport TessExport;
 
+/* Another format for the same machinery (jobs keyed by content hash,
+ * incremental, atomic, parallel, the manifest): core/formats gives Tiled's
+ * TMJ and TMX (tessera/formats.h). The hooks run on worker threads at
+ * once, sharing `state`, which they only read after begin. */
+typedef struct TessExportWriter {
+  const char *format;    /* the manifest's "format": "tiled-tmj" */
+  const char *extension; /* of each level's file, with the dot: ".tmj" */
+  /* Once per export, before any job (may be NULL): *state is passed to the rest. */
+  TessResult (*begin)(const TessProject *p, void **state, TessError *err);
+  void (*end)(void *state);
+  /* What the level's file carries, to compare with an existing one. */
+  uint64_t (*content_hash)(void *state, const TessProject *p, const TessLevel *level);
+  /* Writes dir/file and the files beside it that it needs, each atomically;
+   * *size: bytes of dir/file. */
+  TessResult (*write)(void *state, const TessProject *p, const TessLevel *level, const char *dir, const char *file,
+                      uint64_t hash, uint64_t *size, TessError *err);
+  /* True when dir/file carries `hash` and every file it needs is there. */
+  bool (*up_to_date)(void *state, const TessProject *p, const TessLevel *level, const char *dir, const char *file,
+                     uint64_t hash, uint64_t *size);
+  /* Calls add with each file beside dir/file that it needs (relative to dir), for the manifest. */
+  void (*list_files)(void *state, const TessProject *p, const TessLevel *level,
+                     void (*add)(void *user, const char *file), void *user);
+} TessExportWriter;
+
 typedef struct TessExportSpec {
   const char *dir;          /* created when missing (its parent must exist) */
   const TessId *levels;     /* the levels to export, NULL for every level */
@@ -100,6 +124,7 @@ typedef struct TessExportSpec {
   unsigned jobs;            /* worker threads; 0: the number of cores */
   bool force;               /* write levels whose file is up to date too */
   TessPackOptions options;
+  const TessExportWriter *writer; /* NULL: .tlv files (options apply to those only) */
   /* Called on the thread running tess_export_run when a level starts or
    * ends and every 100 ms, with the export's state locked (read it with the
    * accessors below; return quickly). May be NULL. */

@@ -288,7 +288,7 @@ bool tess_shape_is_sensor(const TessWorld *world, TessShapeId shape);
 uint64_t tess_shape_user_data(const TessWorld *world, TessShapeId shape);
 TessAABB tess_shape_aabb(const TessWorld *world, TessShapeId shape);
 
-/* Validation used by the creators, for callers that check data first. */
+/* Validation used by the creators, for callers that check data first: geom's tess_polygon_check. */
 TessResult tess_shape_polygon_validate(const TessVec2 *points, uint32_t count, TessError *err);
 
 /* ---- The tile map ------------------------------------------------------ */

@@ -1,0 +1,184 @@
+/* The Tiled map as its files say it, shared by the TMX (expat) and TMJ
+ * (jansson) readers: they parse into this model, and tiled_convert.c alone
+ * decides what becomes of it in Tessera. Group layers are flattened while
+ * parsing (names prefixed "group/", opacity multiplied, offsets added,
+ * visibility and lock combined), so the model's layers are leaves.
+ * Private to core/formats. */
+#ifndef TESS_FORMATS_TILED_H
+#define TESS_FORMATS_TILED_H
+
+#include "tessera/formats.h"
+
+#define TILED_FLIP_H 0x80000000u
+#define TILED_FLIP_V 0x40000000u
+#define TILED_FLIP_D 0x20000000u
+#define TILED_ROT_HEX 0x10000000u
+#define TILED_GID_MASK 0x0FFFFFFFu
+
+typedef struct TiledProp {
+  char *name;
+  char *type;                /* string, int, float, bool, color, file, object (class members come flattened "a.b") */
+  char *value;               /* as text: ints and floats in C syntax, bools "true"/"false", colours "#AARRGGBB" */
+} TiledProp;
+
+typedef struct TiledProps {
+  TiledProp *items;
+  uint32_t count;
+} TiledProps;
+
+typedef enum TiledShape {
+  TILED_RECT = 0,
+  TILED_ELLIPSE,
+  TILED_POINT,
+  TILED_POLYGON,
+  TILED_POLYLINE,
+  TILED_TEXT,
+} TiledShape;
+
+typedef struct TiledObject {
+  uint32_t id;
+  char *name;
+  char *cls;                 /* Tiled's class (TMX `type` before 1.9) */
+  double x, y, w, h, rotation; /* rotation in degrees, clockwise */
+  uint32_t gid;              /* tile object, with flip bits; 0 otherwise */
+  bool visible;
+  uint8_t shape;             /* TiledShape */
+  uint32_t point_count;
+  TessDVec2 *points;         /* polygon, polyline: relative to (x, y) */
+  TiledProps props;
+} TiledObject;
+
+typedef struct TiledObjects {
+  TiledObject *items;
+  uint32_t count;
+} TiledObjects;
+
+typedef struct TiledTile {
+  uint32_t id;
+  char *cls;
+  TiledObjects shapes;       /* the tile's objectgroup: its collision */
+  TiledProps props;
+  char *image;               /* image-collection tilesets: as written */
+} TiledTile;
+
+typedef struct TiledTileset {
+  uint32_t firstgid;
+  char *name;
+  char *source;              /* external tileset as written (NULL when embedded) */
+  char *source_resolved;
+  uint32_t tile_w, tile_h, spacing, margin, tilecount, columns;
+  int32_t offset_x, offset_y;
+  char *image;               /* as written */
+  char *image_resolved;      /* relative to the tileset file's folder */
+  uint32_t image_w, image_h; /* as declared (0 = unknown) */
+  bool has_trans;
+  uint32_t trans;            /* 0xRRGGBB */
+  uint32_t tile_count_listed;
+  TiledTile *tiles;
+  TiledProps props;
+  char *objectalignment;
+} TiledTileset;
+
+typedef enum TiledLayerKind { TILED_TILES = 0, TILED_OBJECTS, TILED_IMAGE } TiledLayerKind;
+
+typedef struct TiledChunk {
+  int32_t x, y;
+  uint32_t w, h;
+  uint32_t *gids;            /* w x h */
+} TiledChunk;
+
+typedef struct TiledLayer {
+  uint8_t kind;              /* TiledLayerKind */
+  char *name;                /* with group prefixes */
+  double opacity;
+  bool visible, locked;
+  double offset_x, offset_y; /* pixels, groups' included */
+  double parallax_x, parallax_y;
+  bool has_tint;
+  uint32_t width, height;
+  uint32_t *gids;            /* finite tile layers: width x height */
+  uint32_t chunk_count;
+  TiledChunk *chunks;        /* infinite tile layers */
+  TiledObjects objects;
+  TiledProps props;
+} TiledLayer;
+
+typedef struct TiledMap {
+  char *path;                /* as given */
+  char *dir;                 /* its folder, for relative paths */
+  char *orientation;
+  char *renderorder;
+  uint32_t width, height, tile_w, tile_h;
+  bool infinite;
+  int32_t hexsidelength;
+  uint32_t tileset_count;
+  TiledTileset *tilesets;
+  uint32_t layer_count;
+  TiledLayer *layers;
+  TiledProps props;
+  TessMapImport *plan;       /* parse warnings go straight into the plan being built */
+} TiledMap;
+
+/* ---- tiled_model.c ---- */
+TiledMap *tiled_map_new(const char *path, TessMapImport *plan);
+void tiled_map_free(TiledMap *m);
+void tiled_props_free(TiledProps *p);
+void tiled_objects_free(TiledObjects *o);
+void tiled_tileset_free(TiledTileset *ts);
+TiledProp *tiled_props_add(TiledProps *p, const char *name, const char *type, const char *value);
+TiledObject *tiled_objects_add(TiledObjects *o);
+TiledLayer *tiled_map_add_layer(TiledMap *m);
+TiledTileset *tiled_map_add_tileset(TiledMap *m);
+TiledTile *tiled_tileset_tile(TiledTileset *ts, uint32_t id, bool create);
+/* `rel` resolved against `dir` (absolute paths kept); owned. */
+char *tiled_path_join(const char *dir, const char *rel);
+char *tiled_path_dir(const char *path);
+/* Strict number parsing: the whole string, finite, within range. */
+bool tiled_parse_double(const char *s, double *out);
+bool tiled_parse_u32(const char *s, uint32_t max, uint32_t *out);
+bool tiled_parse_i32(const char *s, int32_t *out);
+/* "#RRGGBB", "#AARRGGBB", "RRGGBB" into 0xAARRGGBB (alpha 255 when absent). */
+bool tiled_parse_color(const char *s, uint32_t *argb);
+
+/* ---- tiled_data.c: layer data ---- */
+typedef enum TiledEncoding { TILED_ENC_XML = 0, TILED_ENC_CSV, TILED_ENC_BASE64 } TiledEncoding;
+typedef enum TiledCompression { TILED_COMP_NONE = 0, TILED_COMP_ZLIB, TILED_COMP_GZIP, TILED_COMP_ZSTD } TiledCompression;
+/* Decodes `text` into exactly `count` gids (out must hold count). `what`
+ * names the layer for messages, `file` and `line` place them. */
+TessResult tiled_decode_data(const char *text, size_t len, int encoding, int compression, uint32_t *out,
+                             size_t count, const char *file, uint64_t line, const char *what, TessError *err);
+bool tiled_encoding_parse(const char *s, int *out);
+bool tiled_compression_parse(const char *s, int *out);
+
+/* ---- tiled_tmx.c / tiled_tmj.c ---- */
+TessResult tiled_tmx_parse(TiledMap *m, const uint8_t *data, size_t size, const TessMapReadOptions *opt, TessError *err);
+TessResult tiled_tmj_parse(TiledMap *m, const uint8_t *data, size_t size, const TessMapReadOptions *opt, TessError *err);
+/* External tilesets (.tsx, .tsj): fills ts (firstgid and source kept) from its file. */
+TessResult tiled_tsx_load(TiledMap *m, TiledTileset *ts, TessError *err);
+TessResult tiled_tsj_load(TiledMap *m, TiledTileset *ts, TessError *err);
+TessResult tiled_tileset_load_external(TiledMap *m, TiledTileset *ts, TessError *err);
+
+/* ---- tiled_convert.c: the model into a Tessera plan ---- */
+TessResult tiled_convert(TiledMap *m, TessMapImport *plan, const TessMapReadOptions *opt, TessError *err);
+
+#endif
+
+/* ---- tiled_objects.c: objects, properties, materials, tile collision ---- */
+/* Typed properties onto a Tessera object (name clashes: the later wins). */
+TessResult tiled_props_to_object(TessMapImport *plan, const TiledProps *props, TessObject *obj, const char *owner,
+                                 TessError *err);
+/* A property named `material` (plus friction, restitution, tangential,
+ * density, material_kind, material_color beside it) into a plan material;
+ * *out = 1-based plan index, 0 when the properties name none. */
+TessResult tiled_material_from_props(TessMapImport *plan, const TiledProps *props, const char *owner, TessId *out,
+                                     TessError *err);
+const TiledProp *tiled_prop(const TiledProps *props, const char *name);
+/* One map object into a Tessera object; *keep false when it is refused (a warning says why). */
+/* `sprite`: for a tile object, the plan sprite (1-based) made of its tile, 0 when it could not be made. */
+TessResult tiled_object_convert(TessMapImport *plan, const TiledObject *ob, double dx, double dy, const char *layer,
+                                TessId sprite, TessObject *out, bool *keep, TessError *err);
+/* The tile's objectgroup into convex pieces in tile pixels. */
+TessResult tiled_tile_shapes(TessMapImport *plan, const TiledTile *tile, const char *tileset, uint32_t tile_w,
+                             uint32_t tile_h, TessTileInfo *info, TessError *err);
+/* Copies a name into a Tessera name field, cutting at a UTF-8 boundary; warns when cut. */
+void tiled_name_copy(TessMapImport *plan, char dst[TESS_NAME_MAX], const char *src, const char *what);

@@ -1,0 +1,254 @@
+/* Writing a level's Tiled files (tessera/formats.h), and the hooks
+ * that run it inside core/pack's export machinery (TessExportWriter):
+ * tilesets and images first, each atomically and only when their bytes
+ * differ from what is there, then the map, so a map never names a file
+ * that is not yet complete. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tessera/image.h"
+#include "tessera/formats.h"
+#include "tiled_write.h"
+
+#define PATH_MAX_BYTES 4096
+#define SCAN_BYTES 4096 /* the content hash is the map's first property */
+
+static const char *tileset_ext(TwFlavor f) { return f == TW_TMX ? ".tsx" : ".tsj"; }
+
+static TessResult join(char *out, const char *dir, const char *a, const char *b, const char *c) {
+  int n = snprintf(out, PATH_MAX_BYTES, "%s/%s%s%s", dir, a, b ? b : "", c ? c : "");
+  if (n < 0 || n >= PATH_MAX_BYTES) return TESS_ERR_LIMIT;
+  return TESS_OK;
+}
+
+/* Leaves a file alone when it already holds these bytes (shared tilesets,
+ * incremental exports), else replaces it atomically. */
+static TessResult write_if_changed(const char *path, const void *data, size_t size, TessError *err) {
+  uint8_t *old = NULL;
+  size_t old_size = 0;
+  if (tess_file_read(path, size + 1, &old, &old_size, NULL) == TESS_OK) {
+    bool same = old_size == size && memcmp(old, data, size) == 0;
+    tess_free(old);
+    if (same) return TESS_OK;
+  }
+  return tess_file_write_atomic(path, data, size, err);
+}
+
+static TessResult make_dir(const char *path, TessError *err) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return TESS_OK;
+  if (mkdir(path, 0777) != 0 && errno != EEXIST)
+    return tess_error_set(err, TESS_ERR_IO, path, "cannot create the directory: %s", strerror(errno));
+  return TESS_OK;
+}
+
+static TessResult write_tilesets(const TwMap *m, TwFlavor f, const char *dir, TessError *err) {
+  char path[PATH_MAX_BYTES];
+  if (join(path, dir, TW_DIR, NULL, NULL) != TESS_OK) return tess_error_set(err, TESS_ERR_LIMIT, dir, "path too long");
+  TessResult r = make_dir(path, err);
+  for (size_t i = 0; r == TESS_OK && i < m->tileset_count; i++) {
+    const TwTileset *ts = &m->tilesets[i];
+    char *text = NULL;
+    size_t size = 0;
+    r = f == TW_TMX ? tw_tmx_tileset(ts, &text, &size, err) : tw_tmj_tileset(ts, &text, &size, err);
+    if (r != TESS_OK) break;
+    if (join(path, dir, TW_DIR "/", ts->stem, tileset_ext(f)) != TESS_OK)
+      r = tess_error_set(err, TESS_ERR_LIMIT, dir, "path too long");
+    else r = write_if_changed(path, text, size, err);
+    tess_free(text);
+    if (r == TESS_OK && join(path, dir, TW_DIR "/", ts->stem, ".png") != TESS_OK)
+      r = tess_error_set(err, TESS_ERR_LIMIT, dir, "path too long");
+    if (r == TESS_OK) r = write_if_changed(path, ts->png, ts->png_size, err);
+  }
+  return r;
+}
+
+/* The failing level named in front of core's detail. */
+static TessResult level_error(TessError *err, TessResult r, const char *path, const TessLevel *level) {
+  if (!err) return r;
+  char detail[sizeof err->detail];
+  snprintf(detail, sizeof detail, "%s", err->detail);
+  bool named = strcmp(err->file, "export") != 0;
+  if (named) return r; /* already names the file it is about */
+  return tess_error_set(err, r, path, "level '%s': %s", level->settings.name, detail);
+}
+
+static TessResult write_level(const TessProject *p, const TessLevel *level, const TwNames *names, TwFlavor f,
+                              const char *dir, const char *file, uint64_t hash, uint64_t *size_out, TessError *err) {
+  char path[PATH_MAX_BYTES];
+  if (join(path, dir, file, NULL, NULL) != TESS_OK) return tess_error_set(err, TESS_ERR_LIMIT, dir, "path too long");
+  TwMap m;
+  TessResult r = tw_map_build(p, level, names, hash, &m, err);
+  if (r != TESS_OK) return level_error(err, r, path, level);
+  char *text = NULL;
+  size_t size = 0;
+  r = f == TW_TMX ? tw_tmx_map(&m, &text, &size, err) : tw_tmj_map(&m, &text, &size, err);
+  if (r == TESS_OK) r = write_tilesets(&m, f, dir, err);
+  if (r == TESS_OK) r = tess_file_write_atomic(path, text, size, err);
+  tess_free(text);
+  tw_map_clear(&m);
+  if (r != TESS_OK) return level_error(err, r, path, level);
+  if (size_out) *size_out = size;
+  return TESS_OK;
+}
+
+TessResult tess_tiled_write_level(const TessProject *p, const TessLevel *level, TessTiledFlavor flavor,
+                                  const char *path, TessError *err) {
+  char dir[PATH_MAX_BYTES];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  const char *file = path;
+  if (slash) {
+    *slash = 0;
+    file = path + (slash - dir) + 1;
+    if (!dir[0]) snprintf(dir, sizeof dir, "/");
+  } else {
+    snprintf(dir, sizeof dir, ".");
+  }
+  TwNames *names = NULL;
+  TessResult r = tw_names_create(p, &names, err);
+  if (r != TESS_OK) return r;
+  TwFlavor f = flavor == TESS_TILED_TMX ? TW_TMX : TW_TMJ;
+  r = write_level(p, level, names, f, dir, file, tw_content_hash(p, level, names, f), NULL, err);
+  tw_names_destroy(names);
+  return r;
+}
+
+/* ---- The export hooks ---------------------------------------------------- */
+
+static TessResult begin(const TessProject *p, void **state, TessError *err) {
+  TwNames *names = NULL;
+  TessResult r = tw_names_create(p, &names, err);
+  *state = names;
+  return r;
+}
+
+static void end(void *state) { tw_names_destroy(state); }
+
+static uint64_t hash_tmj(void *state, const TessProject *p, const TessLevel *level) {
+  return tw_content_hash(p, level, state, TW_TMJ);
+}
+static uint64_t hash_tmx(void *state, const TessProject *p, const TessLevel *level) {
+  return tw_content_hash(p, level, state, TW_TMX);
+}
+
+static TessResult write_tmj(void *state, const TessProject *p, const TessLevel *level, const char *dir,
+                            const char *file, uint64_t hash, uint64_t *size, TessError *err) {
+  return write_level(p, level, state, TW_TMJ, dir, file, hash, size, err);
+}
+static TessResult write_tmx(void *state, const TessProject *p, const TessLevel *level, const char *dir,
+                            const char *file, uint64_t hash, uint64_t *size, TessError *err) {
+  return write_level(p, level, state, TW_TMX, dir, file, hash, size, err);
+}
+
+/* The files a level's map names, relative to the export's directory: for
+ * each tileset its file and its image, in firstgid order. Worked out the
+ * way tw_map_build does, without building the map. */
+static void list(const TwNames *names, TwFlavor f, const TessProject *p, const TessLevel *level,
+                 void (*add)(void *user, const char *file), void *user) {
+  TwUsed u;
+  if (!tw_used_scan(p, level, &u)) return;
+  char file[256];
+  for (uint32_t t = 0; t < p->tileset_count; t++) {
+    if (!tw_used_tileset(&u, p->tilesets[t]->id)) continue;
+    const char *stem = tw_names_tileset(names, p->tilesets[t]->id);
+    snprintf(file, sizeof file, "%s/%s%s", TW_DIR, stem, tileset_ext(f));
+    add(user, file);
+    snprintf(file, sizeof file, "%s/%s.png", TW_DIR, stem);
+    add(user, file);
+  }
+  for (uint32_t s = 0; s < p->sprite_count; s++) {
+    if (!u.sprites[s]) continue;
+    const char *stem = tw_names_sprite(names, p->sprites[s]->id);
+    snprintf(file, sizeof file, "%s/%s%s", TW_DIR, stem, tileset_ext(f));
+    add(user, file);
+    snprintf(file, sizeof file, "%s/%s.png", TW_DIR, stem);
+    add(user, file);
+  }
+  if (u.materials) {
+    char stem[64];
+    tw_names_materials(level->settings.tile_w, level->settings.tile_h, stem, sizeof stem);
+    snprintf(file, sizeof file, "%s/%s%s", TW_DIR, stem, tileset_ext(f));
+    add(user, file);
+    snprintf(file, sizeof file, "%s/%s.png", TW_DIR, stem);
+    add(user, file);
+  }
+  tess_free(u.sprites);
+}
+
+static void list_tmj(void *state, const TessProject *p, const TessLevel *level, void (*add)(void *, const char *),
+                     void *user) {
+  list(state, TW_TMJ, p, level, add, user);
+}
+static void list_tmx(void *state, const TessProject *p, const TessLevel *level, void (*add)(void *, const char *),
+                     void *user) {
+  list(state, TW_TMX, p, level, add, user);
+}
+
+typedef struct Check {
+  const char *dir;
+  bool all_there;
+} Check;
+
+static void check_file(void *user, const char *file) {
+  Check *c = user;
+  char path[PATH_MAX_BYTES];
+  struct stat st;
+  if (join(path, c->dir, file, NULL, NULL) != TESS_OK || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    c->all_there = false;
+}
+
+/* The map names the hash near its start (its first property); a map
+ * edited by hand so that it does not is simply written again. */
+static bool up_to_date(void *state, TwFlavor f, const TessProject *p, const TessLevel *level, const char *dir,
+                       const char *file, uint64_t hash, uint64_t *size) {
+  char path[PATH_MAX_BYTES];
+  if (join(path, dir, file, NULL, NULL) != TESS_OK) return false;
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return false;
+  char head[SCAN_BYTES + 1];
+  size_t n = fread(head, 1, SCAN_BYTES, fp);
+  head[n] = 0;
+  struct stat st;
+  bool regular = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
+  fclose(fp);
+  char want[24];
+  snprintf(want, sizeof want, "\"%016llx\"", (unsigned long long)hash);
+  const char *key = strstr(head, "\"tessera.content_hash\"");
+  if (!regular || !key) return false;
+  char window[128];
+  snprintf(window, sizeof window, "%.100s", key);
+  if (!strstr(window, want)) return false;
+  Check c = {dir, true};
+  list(state, f, p, level, check_file, &c);
+  if (c.all_there) *size = (uint64_t)st.st_size;
+  return c.all_there;
+}
+
+static bool up_to_date_tmj(void *state, const TessProject *p, const TessLevel *level, const char *dir,
+                           const char *file, uint64_t hash, uint64_t *size) {
+  return up_to_date(state, TW_TMJ, p, level, dir, file, hash, size);
+}
+static bool up_to_date_tmx(void *state, const TessProject *p, const TessLevel *level, const char *dir,
+                           const char *file, uint64_t hash, uint64_t *size) {
+  return up_to_date(state, TW_TMX, p, level, dir, file, hash, size);
+}
+
+static const TessExportWriter writers[2] = {
+    {"tiled-tmj", ".tmj", begin, end, hash_tmj, write_tmj, up_to_date_tmj, list_tmj},
+    {"tiled-tmx", ".tmx", begin, end, hash_tmx, write_tmx, up_to_date_tmx, list_tmx},
+};
+
+const TessExportWriter *tess_tiled_export_writer(TessTiledFlavor flavor) {
+  return flavor == TESS_TILED_TMX ? &writers[1] : &writers[0];
+}
+
+const TessExportWriter *tess_tiled_export_writer_by_name(const char *name) {
+  if (!name) return NULL;
+  if (strcmp(name, "tmj") == 0) return &writers[0];
+  if (strcmp(name, "tmx") == 0) return &writers[1];
+  return NULL;
+}
