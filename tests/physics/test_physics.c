@@ -1078,6 +1078,147 @@ static void removal_inside_callbacks_is_deferred(void) {
   test_map_free(&m);
 }
 
+/* ---- Behaviours that a whole-suite run would not otherwise notice ---- */
+
+/* A ball (r = 5 cm, e = 0) at 50 m/s against a 10 cm thick static box: it moves
+ * 0.83 m a step, eight times the box, so only the body-vs-body speculative margin
+ * (the relative speed times the step) finds the contact before the ball is past.
+ * It must stop against the box's near face and never be seen beyond it. */
+static void fast_ball_stops_at_a_thin_box(void) {
+  TessWorld *w = new_world(tess_v2(0, 0));
+  TessShapeDef sd = shape_def(0.0f, 0.0f, 1.0f);
+  TessBodyId wall = add_body(w, TESS_BODY_STATIC, tess_v2(0, 0));
+  TessError err;
+  CHECK_OK(tess_shape_create_box(w, wall, &sd, 0.05f, 2.0f, tess_v2(0, 0), 0.0f, NULL, &err), &err);
+  float r = 0.05f;
+  for (int phase = 0; phase < 8; phase++) { /* the hit lands at different points of the step */
+    TessBodyId ball = add_ball(w, tess_v2(-5.0f - 0.1f * (float)phase, 0.0f), r, &sd);
+    CHECK_OK(tess_body_set_linear_velocity(w, ball, tess_v2(50.0f, 0.0f)), &err);
+    float most = -1e9f;
+    for (int i = 0; i < 30; i++) {
+      step(w, 1);
+      float x = tess_body_position(w, ball).x;
+      if (x > most) most = x;
+    }
+    /* the near face is at x = -0.05: the centre stops at -0.05 - r, within the slop */
+    CHECK_MSG(most <= -0.05f - r + 0.01f, "phase %d: ball centre reached x = %.3f (face at -0.05, r %.2f)", phase,
+              most, r);
+    CHECK_NEAR(tess_body_linear_velocity(w, ball).x, 0.0, 0.05);
+    CHECK(tess_body_destroy(w, ball) == TESS_OK);
+  }
+  tess_world_destroy(w);
+}
+
+/* A ball (r = 0.25, e = 0) thrown along the diagonal at a lone tile's top-right
+ * corner, no gravity: the corner's Voronoi region gives the normal along the
+ * diagonal, so the ball stops with its centre r from the corner point. Without
+ * that region the ball is caught only when it reaches a face's strip, deep in. */
+static void ball_stops_r_from_a_tile_corner(void) {
+  TessWorld *w = new_world(tess_v2(0, 0));
+  TestMap m;
+  test_map_init(&m, 10, 10, 1.0f);
+  test_map_set(&m, 5, 5, TESS_MAP_FULL, 0); /* the cell [5,6] x [5,6]; top-right corner (6, 5) */
+  m.mats[0].restitution = 0.0f;
+  m.mats[0].friction = 0.0f;
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.0f, 0.0f, 1.0f);
+  float r = 0.25f;
+  const float speeds[3] = {1.0f, 4.0f, 12.0f};
+  for (int k = 0; k < 3; k++) {
+    TessVec2 corner = tess_v2(6.0f, 5.0f);
+    TessVec2 dir = tess_v2(-0.70710678f, 0.70710678f); /* down-left, towards the corner */
+    TessBodyId ball = add_ball(w, tess_v2_mul_add(corner, -2.0f, dir), r, &sd);
+    CHECK_OK(tess_body_set_linear_velocity(w, ball, tess_v2_scale(speeds[k], dir)), &err);
+    float nearest = 1e9f;
+    for (int i = 0; i < 120; i++) {
+      step(w, 1);
+      float d = tess_v2_length(tess_v2_sub(tess_body_position(w, ball), corner));
+      if (d < nearest) nearest = d;
+    }
+    CHECK_MSG(nearest >= r - 0.01f, "%.0f m/s: centre came %.4f from the corner, r = %.2f (sank %.0f%% of r)",
+              speeds[k], nearest, r, 100.0 * (r - nearest) / r);
+    CHECK(tess_body_destroy(w, ball) == TESS_OK);
+  }
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+/* Removal from inside a step takes effect at the step's end: the step runs as if
+ * the body were still there, so a world whose sensor callback destroys a body
+ * (before the solve) ends that step and every later one bit for bit like a world
+ * that destroys the same body right after the step returns. Here a ball rests on
+ * a box that a sensor's visitor dooms. */
+typedef struct DoomLog {
+  TessBodyId doomed;
+  int calls;
+} DoomLog;
+
+static void on_sensor_doom(TessWorld *w, const TessSensorEvent *ev, void *user) {
+  (void)ev;
+  DoomLog *log = user;
+  if (tess_body_is_valid(w, log->doomed)) {
+    CHECK(tess_body_destroy(w, log->doomed) == TESS_OK);
+    CHECK(!tess_body_is_valid(w, log->doomed));
+    log->calls++;
+  }
+}
+
+static TessWorld *doom_world(DoomLog *log, bool with_callback, TestMap *m, TessBodyId *ball, TessBodyId *probe) {
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  if (with_callback) def.sensor_begin_fn = on_sensor_doom;
+  def.callback_user = log;
+  def.enable_sleep = false;
+  TessWorld *w;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
+  floor_map(m, 10, 10, 8, 0.5f, 0.0f);
+  CHECK_OK(test_map_apply(m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  log->doomed = add_box(w, tess_v2(5.0f, 7.5f), 0.5f, 0.5f, &sd); /* resting on the floor (top y = 8) */
+  *ball = add_ball(w, tess_v2(5.0f, 6.75f), 0.25f, &sd);       /* resting on the box */
+  /* a sensor at (2, 4) that a falling probe reaches after some steps */
+  TessBodyId gate = add_body(w, TESS_BODY_STATIC, tess_v2(2.0f, 4.0f));
+  TessShapeDef sens = sd;
+  sens.sensor = true;
+  CHECK_OK(tess_shape_create_box(w, gate, &sens, 0.5f, 0.5f, tess_v2(0, 0), 0.0f, NULL, &err), &err);
+  *probe = add_ball(w, tess_v2(2.0f, 1.0f), 0.1f, &sd);
+  return w;
+}
+
+static void removal_during_a_step_takes_effect_at_its_end(void) {
+  DoomLog la = {0}, lb = {0};
+  TestMap ma, mb;
+  TessBodyId ball_a, ball_b, probe_a, probe_b;
+  TessWorld *a = doom_world(&la, true, &ma, &ball_a, &probe_a);
+  TessWorld *b = doom_world(&lb, false, &mb, &ball_b, &probe_b);
+  int doomed_at = -1;
+  for (int i = 0; i < 120; i++) {
+    step(a, 1);
+    step(b, 1);
+    if (la.calls == 1 && doomed_at < 0) {
+      doomed_at = i;
+      CHECK(tess_body_destroy(b, lb.doomed) == TESS_OK); /* right after the step */
+      /* in the step that doomed it the box still held the ball up */
+      CHECK_NEAR(tess_body_linear_velocity(a, ball_a).y, 0.0, 0.02);
+    }
+    TessVec2 pa = tess_body_position(a, ball_a), pb = tess_body_position(b, ball_b);
+    TessVec2 va = tess_body_linear_velocity(a, ball_a), vb = tess_body_linear_velocity(b, ball_b);
+    CHECK_MSG(pa.x == pb.x && pa.y == pb.y && va.x == vb.x && va.y == vb.y,
+              "step %d: ball at (%.6f, %.6f) v (%.6f, %.6f) vs (%.6f, %.6f) v (%.6f, %.6f)", i, pa.x, pa.y, va.x,
+              va.y, pb.x, pb.y, vb.x, vb.y);
+  }
+  CHECK(doomed_at > 0 && la.calls == 1);
+  CHECK(!tess_body_is_valid(a, la.doomed) && tess_world_body_count(a) == tess_world_body_count(b));
+  /* and the ball fell to the floor once the box was gone: centre r above y = 8 */
+  CHECK_NEAR(tess_body_position(a, ball_a).y, 8.0 - 0.25, 0.02);
+  tess_world_destroy(a);
+  tess_world_destroy(b);
+  test_map_free(&ma);
+  test_map_free(&mb);
+}
+
 static void sensors_report_and_never_push(void) {
   TessWorld *w = new_world(tess_v2(0, G));
   TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
@@ -1630,4 +1771,6 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(contact_points_list_resting_contacts),
                TEST(queries_find_bodies_and_cells), TEST(interpolation_between_steps),
                TEST(one_way_cells_catch_only_from_above), TEST(traced_slope_is_a_ramp),
-               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(chaos_is_deterministic_across_solvers_and_restores), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(mass_from_density_or_set), TEST(bad_input_is_refused))
+               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(chaos_is_deterministic_across_solvers_and_restores), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(mass_from_density_or_set), TEST(bad_input_is_refused),
+               TEST(fast_ball_stops_at_a_thin_box), TEST(ball_stops_r_from_a_tile_corner),
+               TEST(removal_during_a_step_takes_effect_at_its_end))
