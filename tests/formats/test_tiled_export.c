@@ -632,9 +632,16 @@ static void test_export_machinery(void) {
     char lost[1200];
     snprintf(lost, sizeof lost, "%s/tilesets/Terrain.png", one);
     CHECK(unlink(lost) == 0);
+    /* The first level to look finds the image gone and writes it again; a
+     * level checked after that finds everything in place. */
     CHECK_OK(run_export(p, one, 2, f, &ex, &err), &err);
-    for (size_t i = 0; ex && i < tess_export_job_count(ex); i++)
-      CHECK(tess_export_job(ex, i)->state == TESS_EXPORT_EXPORTED);
+    size_t again = 0;
+    for (size_t i = 0; ex && i < tess_export_job_count(ex); i++) {
+      TessExportState st = tess_export_job(ex, i)->state;
+      CHECK(st == TESS_EXPORT_EXPORTED || st == TESS_EXPORT_UP_TO_DATE);
+      again += st == TESS_EXPORT_EXPORTED;
+    }
+    CHECK(again >= 1);
     tess_export_destroy(ex);
     snprintf(manifest, sizeof manifest, "%s/tilesets/Terrain.png", two);
     CHECK(same_file(lost, manifest));
