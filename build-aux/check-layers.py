@@ -22,6 +22,7 @@ LAYERS = [
     ["scene"],
     ["play"],
     ["level"],
+    ["textform"],  # the header of core/formats' text form (text_*.c include it from below formats)
     ["store", "pack", "formats"],
     ["render", "debugdraw"],
 ]

@@ -24,6 +24,9 @@ const TessCommand tess_commands[] = {
     {"render", "draw a level (project or .tlv) into a PNG, no display needed", tess_cmd_render_usage, tess_cmd_render},
     {"import", "bring an orthogonal Tiled map (.tmx, .tmj) into a project as a new level", tess_cmd_import_usage,
      tess_cmd_import},
+    {"dump", "write a project as text files for version control", tess_cmd_dump_usage, tess_cmd_dump},
+    {"load", "build a project from a dump (exactly the one dumped)", tess_cmd_load_usage, tess_cmd_load},
+    {"diff", "say what changed between two projects or dumps, in words", tess_cmd_diff_usage, tess_cmd_diff},
 };
 const size_t tess_command_count = sizeof tess_commands / sizeof tess_commands[0];
 

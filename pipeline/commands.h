@@ -45,5 +45,11 @@ int tess_cmd_render(int argc, char **argv);
 extern const char tess_cmd_render_usage[];
 int tess_cmd_import(int argc, char **argv);
 extern const char tess_cmd_import_usage[];
+int tess_cmd_dump(int argc, char **argv);
+extern const char tess_cmd_dump_usage[];
+int tess_cmd_load(int argc, char **argv);
+extern const char tess_cmd_load_usage[];
+int tess_cmd_diff(int argc, char **argv);
+extern const char tess_cmd_diff_usage[];
 
 #endif

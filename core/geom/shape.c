@@ -1,8 +1,49 @@
 /* A body's shapes: the one polygon validation and the one shape-mass
  * implementation that physics, the pack writer and the editor share. */
+#include <string.h>
+
 #include "tessera/geom.h"
 
 #define GEOM_PI 3.14159265358979323846
+
+uint32_t tess_polygon_clean(TessVec2 *v, uint32_t n, float eps) {
+  bool changed = true;
+  while (changed && n >= 3) {
+    changed = false;
+    for (uint32_t i = 0; i < n && n >= 3; i++) {
+      TessVec2 a = v[(i + n - 1) % n], b = v[i], c = v[(i + 1) % n];
+      TessVec2 e1 = tess_v2_sub(b, a), e2 = tess_v2_sub(c, b);
+      float l1 = tess_v2_length(e1), l2 = tess_v2_length(e2);
+      bool drop = l1 < eps || fabsf(tess_v2_cross(e1, e2)) <= 1e-4f * l1 * l2;
+      if (drop) {
+        memmove(&v[i], &v[i + 1], (n - i - 1) * sizeof *v);
+        n--;
+        changed = true;
+        break;
+      }
+    }
+  }
+  return n;
+}
+
+/* One orientation for every polygon of a scene (FORMAT.md 3.2): a
+ * positive shoelace sum, clockwise on screen with y down. A polygon the
+ * other way round is reversed as v[n-1-k], exactly as the physics reverses
+ * it when it makes a shape or a tile piece, so the world gets the same
+ * vertices in the same order either way. */
+void tess_polygon_orient(TessVec2 *v, uint32_t n) {
+  double area = 0.0;
+  for (uint32_t i = 0; i < n; i++) {
+    TessVec2 a = v[i], c = v[(i + 1) % n];
+    area += (double)a.x * c.y - (double)c.x * a.y;
+  }
+  if (area >= 0.0) return;
+  for (uint32_t i = 0; i < n / 2; i++) {
+    TessVec2 t = v[i];
+    v[i] = v[n - 1 - i];
+    v[n - 1 - i] = t;
+  }
+}
 
 TessResult tess_polygon_check(const TessVec2 *pts, uint32_t count, TessError *err) {
   if (!pts || count < 3 || count > TESS_POLY_MAX)

@@ -293,4 +293,6 @@ done:
 
 TessResult scene_resolve_pins(TessScene *s, TessError *err) { return resolve_pins(s, false, err); }
 
+TessResult tess_scene_resolve_pins(TessScene *s, TessError *err) { return resolve_pins(s, false, err); }
+
 TessResult scene_resolve_pins_all_pairs(TessScene *s, TessError *err) { return resolve_pins(s, true, err); }

@@ -4,11 +4,7 @@
 
 #include "tessera/scene.h"
 
-/* Drops repeated and collinear vertices in place; returns the new count. */
-uint32_t scene_clean_polygon(TessVec2 *v, uint32_t n, float eps);
-/* Reverses a polygon whose shoelace sum is negative (v[n-1-k], as the physics does). */
-void scene_orient_polygon(TessVec2 *v, uint32_t n);
-/* Pin-on-overlap: adds a pin joint for each overlapping pair where a body asks for it. */
+/* Pin-on-overlap (tess_scene_resolve_pins is the public name). */
 TessResult scene_resolve_pins(TessScene *s, TessError *err);
 /* The same, clipping every pair that may pin (no bounding-circle culling):
  * the reference tests compare scene_resolve_pins with. */

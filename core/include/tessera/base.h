@@ -195,6 +195,32 @@ typedef struct TessDVec2 {
 
 #define TESS_LEVEL_MAX_CELLS 16384 /* cells per side of a level and of a physics tile map */
 
+#define TESS_NAME_MAX 64 /* bytes of a name, including the terminating NUL (UTF-8) */
+
+/* Stable ids of a project's things: 1.., never reused within a project; 0 means none. */
+typedef uint32_t TessId;
+
+/* A level's view: side view has gravity, top-down has floor drag instead. */
+typedef enum TessView { TESS_VIEW_SIDE = 0, TESS_VIEW_TOP_DOWN = 1 } TessView;
+
+/* Bodies placed overlapping with pin-on-overlap are pinned when the scene is built. */
+typedef enum TessPinMode {
+  TESS_PIN_NONE = 0,
+  TESS_PIN_AT_SMALLER_CENTROID = 1, /* at the smaller body's centre of mass */
+  TESS_PIN_AT_OVERLAP_CENTRE = 2,   /* at the centre of the overlap region */
+} TessPinMode;
+
+typedef enum TessJointKind {
+  TESS_JOINT_PIN = 0,        /* revolute at the object's pos */
+  TESS_JOINT_DISTANCE = 1,   /* between pos (on body a) and anchor_b (on body b) */
+} TessJointKind;
+
+typedef enum TessZoneKind {
+  TESS_ZONE_FORCE = 0,       /* constant force (N) on bodies inside the rectangle */
+  TESS_ZONE_ACCELERATION = 1,/* constant acceleration (m/s^2) inside the rectangle (wind, currents) */
+  TESS_ZONE_ATTRACTOR = 2,   /* point attractor at pos: a = strength / d^2 towards pos, within radius */
+} TessZoneKind;
+
 /* How a body moves. */
 typedef enum TessBodyType {
   TESS_BODY_STATIC = 0,

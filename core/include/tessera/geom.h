@@ -43,6 +43,14 @@ typedef struct TessPolygon {
  * self-intersection, area > 0. TESS_ERR_INVALID names the point. */
 TessResult tess_polygon_check(const TessVec2 *points, uint32_t count, TessError *err);
 
+/* Drops repeated points (closer than eps) and collinear ones in place;
+ * returns the new count. */
+uint32_t tess_polygon_clean(TessVec2 *points, uint32_t count, float eps);
+/* Reverses (as v[n-1-k]) a polygon whose shoelace sum is negative, so every
+ * polygon of a scene and a .tlv has one orientation: clockwise on screen,
+ * y down (FORMAT.md 3.2), as the physics orders a shape's points. */
+void tess_polygon_orient(TessVec2 *points, uint32_t count);
+
 /* The one shape-mass implementation (physics, the pack writer and the
  * editor call it): area, centroid and polar inertia about the centroid, per
  * unit density, in double. A polygon is a triangle fan about its first

@@ -14,20 +14,18 @@
 
 #include "tessera/base.h"
 #include "tessera/geom.h" /* TessPolygon */
+#include "tessera/scene.h" /* tess_scene_from_level */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define TESS_NAME_MAX 64            /* bytes, including the terminating NUL (UTF-8) */
 #define TESS_CHUNK_SIZE 32          /* cells per chunk side */
 #define TESS_CHUNK_CELLS (TESS_CHUNK_SIZE * TESS_CHUNK_SIZE)
 #define TESS_TILESET_ID_MAX 4095
 #define TESS_MATERIAL_ID_MAX 65535
 #define TESS_HISTORY_DEFAULT_BYTES ((size_t)256 * 1024 * 1024)
 
-/* Stable ids: 1.., never reused within a project; 0 means none. */
-typedef uint32_t TessId;
 
 /* ---- Cells ------------------------------------------------------------- */
 
@@ -208,13 +206,6 @@ typedef enum TessBodyShape {
   TESS_BODY_SPRITE = 3,      /* the sprite's mask; pos is where the sprite's anchor sits */
 } TessBodyShape;
 
-/* Bodies placed overlapping with pin-on-overlap are pinned when the scene is built. */
-typedef enum TessPinMode {
-  TESS_PIN_NONE = 0,
-  TESS_PIN_AT_SMALLER_CENTROID = 1, /* at the smaller body's centre of mass */
-  TESS_PIN_AT_OVERLAP_CENTRE = 2,   /* at the centre of the overlap region */
-} TessPinMode;
-
 typedef struct TessBodyObject {
   uint8_t shape;             /* TessBodyShape */
   uint8_t type;              /* TessBodyType */
@@ -227,11 +218,6 @@ typedef struct TessBodyObject {
   uint32_t category, mask;   /* collision filter bits; defaults 0x1 and 0xFFFFFFFF */
 } TessBodyObject;
 
-typedef enum TessJointKind {
-  TESS_JOINT_PIN = 0,        /* revolute at the object's pos */
-  TESS_JOINT_DISTANCE = 1,   /* between pos (on body a) and anchor_b (on body b) */
-} TessJointKind;
-
 typedef struct TessJointObject {
   uint8_t kind;              /* TessJointKind */
   uint8_t limit_enabled;     /* pin: angle limits */
@@ -243,12 +229,6 @@ typedef struct TessJointObject {
   float motor_speed;         /* pin motor target, rad/s (y down: > 0 rolls a wheel towards +x) */
   float motor_torque;        /* pin motor's maximum torque, N m (>= 0) */
 } TessJointObject;
-
-typedef enum TessZoneKind {
-  TESS_ZONE_FORCE = 0,       /* constant force (N) on bodies inside the rectangle */
-  TESS_ZONE_ACCELERATION = 1,/* constant acceleration (m/s^2) inside the rectangle (wind, currents) */
-  TESS_ZONE_ATTRACTOR = 2,   /* point attractor at pos: a = strength / d^2 towards pos, within radius */
-} TessZoneKind;
 
 typedef struct TessZoneObject {
   uint8_t kind;              /* TessZoneKind */
@@ -310,7 +290,6 @@ typedef struct TessLayer {
   TessObject *objects;
 } TessLayer;
 
-typedef enum TessView { TESS_VIEW_SIDE = 0, TESS_VIEW_TOP_DOWN = 1 } TessView;
 
 typedef struct TessLevelSettings {
   char name[TESS_NAME_MAX];
@@ -562,6 +541,16 @@ TessResult tess_level_insert_layer(TessProject *p, TessLevel *level, const TessL
 TessResult tess_layer_insert_chunk(TessLayer *layer, uint32_t cx, uint32_t cy, const uint32_t *cells,
                                    TessError *err); /* TESS_CHUNK_CELLS cells */
 TessResult tess_layer_insert_object(TessProject *p, TessLayer *layer, const TessObject *obj, TessError *err);
+
+/* ---- The level resolved for simulation (core/level/scene_from_level.c) - */
+
+/* Resolves `level` of `project` (read-only) by tessera/scene.h's rules.
+ * Refuses levels whose settings or objects fail validation, bodies with
+ * unknown sprites, and shapes that cannot be made valid, naming the object.
+ * It lives on level's side of the line so that scene, and a game that makes
+ * its scene from a .tlv, never see the level model. */
+TessResult tess_scene_from_level(const TessProject *project, const TessLevel *level, TessScene **out,
+                                 TessError *err);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,8 @@
  *
  * A TessScene is plain data: arrays and numbers in metres, kilograms and
  * radians, no pointer into a project. The editor's preview makes one from a
- * level (tess_scene_from_level); a game makes the same struct from a packed
+ * level (tess_scene_from_level, declared in tessera/level.h: the level
+ * model stays above this line); a game makes the same struct from a packed
  * level (the pack module's reader). Both build their physics world with
  * tess_world_create_from_scene(), so the game sees what the designer saw;
  * tess_scene_equal() / tess_scene_hash() check that two scenes agree.
@@ -31,7 +32,7 @@
 #define TESSERA_SCENE_H
 
 #include "tessera/base.h"
-#include "tessera/level.h"
+#include "tessera/geom.h"
 #include "tessera/physics.h"
 
 #ifdef __cplusplus
@@ -146,11 +147,10 @@ void tess_scene_material_default(TessSceneMaterial *m);
 TessScene *tess_scene_create(void);
 void tess_scene_destroy(TessScene *scene);
 
-/* Resolves `level` of `project` (read-only) by the rules above. Refuses
- * levels whose settings or objects fail validation, bodies with unknown
- * sprites, and shapes that cannot be made valid, naming the object. */
-TessResult tess_scene_from_level(const TessProject *project, const TessLevel *level, TessScene **out,
-                                 TessError *err);
+/* Pin on overlap (the rule above): adds a pin joint for each pair of
+ * overlapping bodies where one asks for it. A producer that fills a scene
+ * by hand calls it once its bodies and shapes are in place. */
+TessResult tess_scene_resolve_pins(TessScene *scene, TessError *err);
 
 /* Field-by-field equality (every field in a fixed order, floats by bit
  * pattern) and a 64-bit hash of the same bytes. */

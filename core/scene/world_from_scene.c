@@ -1,8 +1,10 @@
 /* The world from a scene: the one path by which both the editor's preview
- * and a game build their worlds. Reads the plain TessScene struct only. */
+ * and a game build their worlds. Reads the plain TessScene struct and calls
+ * physics' public API only; it lives with scene (scene -> physics, never
+ * the other way). */
 #include <string.h>
 
-#include "physics_internal.h"
+#include "tessera/physics.h"
 #include "tessera/scene.h"
 
 TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *base, TessWorld **out,

@@ -1,0 +1,502 @@
+/* tess_text_dump: the project as a directory of text files (layout in
+ * TEXTFORM.md). Everything is written in a fixed order with fixed key
+ * order and shortest round-trip numbers, and nothing that changes without
+ * an edit (no time, no counters), so two dumps of one project are the same
+ * bytes and an edit changes only the lines it touched. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "text_private.h"
+
+typedef struct Dump {
+  const char *dir;
+  TessError *err;
+  TESS_ARRAY(char *) written; /* relative paths of this dump's files */
+} Dump;
+
+/* ---- files ---- */
+
+static TessResult make_dirs(const char *path, TessError *err) {
+  char buf[4096];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *s = buf + 1; *s; s++) {
+    if (*s != '/') continue;
+    *s = '\0';
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+      return tess_error_set(err, TESS_ERR_IO, buf, "cannot create the directory: %s", strerror(errno));
+    *s = '/';
+  }
+  if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+    return tess_error_set(err, TESS_ERR_IO, buf, "cannot create the directory: %s", strerror(errno));
+  return TESS_OK;
+}
+
+/* True when the file at `path` holds exactly these bytes. */
+static bool same_bytes(const char *path, const void *data, size_t size) {
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != size) return false;
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return false;
+  bool same = true;
+  char buf[65536];
+  size_t at = 0;
+  while (same && at < size) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n <= 0) {
+      same = false;
+      break;
+    }
+    same = at + (size_t)n <= size && memcmp(buf, (const char *)data + at, (size_t)n) == 0;
+    at += (size_t)n;
+  }
+  close(fd);
+  return same && at == size;
+}
+
+/* Writes rel (under the dump) unless it already holds these bytes; a new
+ * file goes under a temporary name and is renamed, so a reader never sees
+ * half of one. */
+static TessResult put_file(Dump *d, const char *rel, const void *data, size_t size) {
+  char *copy = tess_strdup(rel);
+  if (!copy || !TESS_ARRAY_PUSH(&d->written, copy)) {
+    tess_free(copy);
+    return tess_error_set(d->err, TESS_ERR_NOMEM, d->dir, "out of memory");
+  }
+  char path[4096], tmp[4200];
+  snprintf(path, sizeof path, "%s/%s", d->dir, rel);
+  if (same_bytes(path, data, size)) return TESS_OK;
+  char *slash = strrchr(path, '/');
+  *slash = '\0';
+  TessResult r = make_dirs(path, d->err);
+  *slash = '/';
+  if (r) return r;
+  snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "wb");
+  if (!f) return tess_error_set(d->err, TESS_ERR_IO, path, "cannot write: %s", strerror(errno));
+  bool ok = fwrite(data, 1, size, f) == size;
+  ok = (fclose(f) == 0) && ok;
+  if (!ok || rename(tmp, path) != 0) {
+    int e = errno;
+    unlink(tmp);
+    return tess_error_set(d->err, TESS_ERR_IO, path, "cannot write: %s", strerror(e));
+  }
+  return TESS_OK;
+}
+
+static TessResult put_buf(Dump *d, const char *rel, TextBuf *b) {
+  if (b->failed) return tess_error_set(d->err, TESS_ERR_NOMEM, rel, "out of memory");
+  return put_file(d, rel, b->data ? b->data : "", b->len);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static bool is_ours(const char *name) {
+  size_t n = strlen(name);
+  return (n > 5 && !strcmp(name + n - 5, ".json")) || (n > 4 && !strcmp(name + n - 4, ".png")) ||
+         (n > 5 && !strcmp(name + n - 5, ".rows"));
+}
+
+/* Removes files of an earlier dump that this one did not write (a removed
+ * level, object, sprite...), then the directories they leave empty. */
+static void remove_stale(Dump *d, const char *rel) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", d->dir, rel);
+  DIR *dh = opendir(path);
+  if (!dh) return;
+  struct dirent *e;
+  while ((e = readdir(dh))) {
+    if (e->d_name[0] == '.') continue;
+    char child[4096], full[8192];
+    snprintf(child, sizeof child, "%s/%s", rel, e->d_name);
+    snprintf(full, sizeof full, "%s/%s", d->dir, child);
+    struct stat st;
+    if (lstat(full, &st) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
+      remove_stale(d, child);
+      rmdir(full); /* only when empty */
+    } else if (is_ours(e->d_name)) {
+      char *key = child;
+      if (!bsearch(&key, d->written.data, d->written.count, sizeof(char *), cmp_str)) unlink(full);
+    }
+  }
+  closedir(dh);
+}
+
+/* ---- JSON pieces ---- */
+
+static void put_polygon(TextBuf *b, const TessPolygon *poly) {
+  tb_open(b, NULL, '[', true);
+  uint32_t n = poly->count <= TESS_POLY_MAX ? poly->count : TESS_POLY_MAX;
+  for (uint32_t i = 0; i < n; i++) {
+    tb_key_f32(b, NULL, poly->v[i].x);
+    tb_key_f32(b, NULL, poly->v[i].y);
+  }
+  tb_close(b);
+}
+
+static void put_polygons(TextBuf *b, const char *key, const TessPolygon *polys, uint32_t count, bool flat) {
+  tb_open(b, key, '[', flat);
+  for (uint32_t i = 0; polys && i < count; i++) put_polygon(b, &polys[i]);
+  tb_close(b);
+}
+
+static TessResult dump_material(Dump *d, const TessMaterial *m) {
+  TextBuf b = {0};
+  tb_open(&b, NULL, '{', false);
+  tb_key_u32(&b, "id", m->id);
+  tb_key_str(&b, "name", m->name);
+  tb_key_str(&b, "kind", TEXT_WORD(TEXT_MATERIAL_KINDS, m->kind));
+  tb_key_color(&b, "color", m->color);
+  tb_key_f32(&b, "friction", m->friction);
+  tb_key_f32(&b, "restitution", m->restitution);
+  tb_key_f32(&b, "tangential", m->tangential);
+  tb_key_f32(&b, "density", m->density);
+  tb_close(&b);
+  char rel[256];
+  text_path_material(rel, sizeof rel, m->id);
+  TessResult r = put_buf(d, rel, &b);
+  tb_free(&b);
+  return r;
+}
+
+static TessResult dump_tileset(Dump *d, const TessTileset *ts) {
+  char rel[256], png[64];
+  snprintf(png, sizeof png, "%" PRIu32 ".png", ts->id);
+  TextBuf b = {0};
+  tb_open(&b, NULL, '{', false);
+  tb_key_u32(&b, "id", ts->id);
+  tb_key_str(&b, "name", ts->name);
+  tb_key_str(&b, "source", ts->source_path);
+  tb_key_str(&b, "image", ts->png_size ? png : NULL);
+  tb_key_u32(&b, "image_w", ts->image_w);
+  tb_key_u32(&b, "image_h", ts->image_h);
+  tb_key_u32(&b, "tile_w", ts->tile_w);
+  tb_key_u32(&b, "tile_h", ts->tile_h);
+  tb_key_u32(&b, "margin", ts->margin);
+  tb_key_u32(&b, "spacing", ts->spacing);
+  tb_key_u32(&b, "columns", ts->columns);
+  tb_key_u32(&b, "tile_count", ts->tile_count);
+  tb_key_u32(&b, "alpha_threshold", ts->alpha_threshold);
+  tb_open(&b, "tiles", '[', false);
+  for (uint32_t i = 0; ts->tiles && i < ts->tile_count; i++) {
+    const TessTileInfo *t = &ts->tiles[i];
+    tb_open(&b, NULL, '{', true);
+    tb_key_u32(&b, "tile", i);
+    tb_key_u32(&b, "material", t->material);
+    tb_key_str(&b, "collision", TEXT_WORD(TEXT_TILE_COLLISIONS, t->collision));
+    tb_key_bool(&b, "one_way", t->one_way);
+    put_polygons(&b, "pieces", t->pieces, t->piece_count, true);
+    tb_close(&b);
+  }
+  tb_close(&b);
+  tb_close(&b);
+  text_path_tileset(rel, sizeof rel, ts->id, "json");
+  TessResult r = put_buf(d, rel, &b);
+  tb_free(&b);
+  if (r == TESS_OK && ts->png_size) {
+    text_path_tileset(rel, sizeof rel, ts->id, "png");
+    r = put_file(d, rel, ts->png, ts->png_size);
+  }
+  return r;
+}
+
+static void put_dvec(TextBuf *b, const char *key, double x, double y) {
+  tb_open(b, key, '[', true);
+  tb_key_f64(b, NULL, x);
+  tb_key_f64(b, NULL, y);
+  tb_close(b);
+}
+
+static TessResult dump_sprite(Dump *d, const TessSprite *s) {
+  char rel[256], png[64];
+  snprintf(png, sizeof png, "%" PRIu32 ".png", s->id);
+  TextBuf b = {0};
+  tb_open(&b, NULL, '{', false);
+  tb_key_u32(&b, "id", s->id);
+  tb_key_str(&b, "name", s->name);
+  tb_key_str(&b, "source", s->source_path);
+  tb_key_str(&b, "image", s->png_size ? png : NULL);
+  tb_key_u32(&b, "image_w", s->image_w);
+  tb_key_u32(&b, "image_h", s->image_h);
+  tb_key_u32(&b, "frame_count", s->frame_count);
+  tb_key_f32(&b, "frame_rate", s->frame_rate);
+  tb_key_vec(&b, "anchor", s->anchor);
+  const TessSpriteMask *m = &s->mask;
+  tb_open(&b, "mask", '{', false);
+  tb_key_u32(&b, "threshold", m->threshold);
+  tb_key_str(&b, "mode", TEXT_WORD(TEXT_MASK_MODES, m->mode));
+  tb_key_bool(&b, "manual", m->manual);
+  tb_key_bool(&b, "largest_island_only", m->largest_island_only);
+  tb_key_u32(&b, "max_vertices", m->max_vertices);
+  tb_key_f32(&b, "tolerance", m->tolerance);
+  tb_open(&b, "hull", '[', true);
+  for (uint32_t i = 0; m->hull && i < m->hull_count; i++) {
+    tb_key_f32(&b, NULL, m->hull[i].x);
+    tb_key_f32(&b, NULL, m->hull[i].y);
+  }
+  tb_close(&b);
+  put_polygons(&b, "pieces", m->pieces, m->piece_count, false);
+  tb_key_vec(&b, "circle_center", m->circle_center);
+  tb_key_f32(&b, "circle_radius", m->circle_radius);
+  tb_key_f64(&b, "area", m->area);
+  put_dvec(&b, "centroid", m->centroid_x, m->centroid_y);
+  tb_key_f64(&b, "inertia", m->inertia);
+  tb_key_f64(&b, "shape_area", m->shape_area);
+  put_dvec(&b, "shape_centroid", m->shape_centroid_x, m->shape_centroid_y);
+  tb_key_f64(&b, "shape_inertia", m->shape_inertia);
+  tb_key_f64(&b, "added_area", m->added_area);
+  tb_key_f64(&b, "uncovered_area", m->uncovered_area);
+  tb_close(&b);
+  tb_close(&b);
+  text_path_sprite(rel, sizeof rel, s->id, "json");
+  TessResult r = put_buf(d, rel, &b);
+  tb_free(&b);
+  if (r == TESS_OK && s->png_size) {
+    text_path_sprite(rel, sizeof rel, s->id, "png");
+    r = put_file(d, rel, s->png, s->png_size);
+  }
+  return r;
+}
+
+static void put_props(TextBuf *b, const TessObject *o) {
+  tb_open(b, "properties", '[', false);
+  for (uint32_t i = 0; o->props && i < o->prop_count; i++) {
+    const TessProperty *pr = &o->props[i];
+    tb_open(b, NULL, '{', true);
+    tb_key_str(b, "name", pr->name);
+    tb_key_str(b, "type", TEXT_WORD(TEXT_PROP_TYPES, pr->type));
+    switch (pr->type) {
+    case TESS_PROP_STRING: tb_key_str(b, "value", pr->v.s ? pr->v.s : ""); break;
+    case TESS_PROP_INT: tb_key_int(b, "value", pr->v.i); break;
+    case TESS_PROP_FLOAT: tb_key_f64(b, "value", pr->v.f); break;
+    case TESS_PROP_BOOL: tb_key_bool(b, "value", pr->v.b); break;
+    case TESS_PROP_COLOR: tb_key_color(b, "value", pr->v.color); break;
+    default: break;
+    }
+    tb_close(b);
+  }
+  tb_close(b);
+}
+
+static TessResult dump_object(Dump *d, const TessLevel *level, const TessLayer *layer, const TessObject *o) {
+  TextBuf b = {0};
+  tb_open(&b, NULL, '{', false);
+  tb_key_u32(&b, "id", o->id);
+  tb_key_u32(&b, "layer", layer->props.id);
+  tb_key_str(&b, "kind", TEXT_WORD(TEXT_OBJECT_KINDS, o->kind));
+  tb_key_str(&b, "name", o->name);
+  tb_key_vec(&b, "pos", o->pos);
+  tb_key_f32(&b, "angle", o->angle);
+  if (o->kind == TESS_OBJECT_BODY) {
+    const TessBodyObject *bo = &o->u.body;
+    tb_open(&b, "body", '{', false);
+    tb_key_str(&b, "shape", TEXT_WORD(TEXT_BODY_SHAPES, bo->shape));
+    tb_key_str(&b, "type", TEXT_WORD(TEXT_BODY_TYPES, bo->type));
+    tb_key_str(&b, "pin", TEXT_WORD(TEXT_PIN_MODES, bo->pin));
+    tb_key_bool(&b, "sensor", bo->sensor);
+    tb_key_u32(&b, "sprite", bo->sprite);
+    tb_key_u32(&b, "material", bo->material);
+    tb_key_f32(&b, "radius", bo->radius);
+    tb_key_f32(&b, "width", bo->width);
+    tb_key_f32(&b, "height", bo->height);
+    tb_key_u32(&b, "category", bo->category);
+    tb_key_u32(&b, "mask", bo->mask);
+    tb_close(&b);
+  } else if (o->kind == TESS_OBJECT_JOINT) {
+    const TessJointObject *j = &o->u.joint;
+    tb_open(&b, "joint", '{', false);
+    tb_key_str(&b, "kind", TEXT_WORD(TEXT_JOINT_KINDS, j->kind));
+    tb_key_u32(&b, "body_a", j->body_a);
+    tb_key_u32(&b, "body_b", j->body_b);
+    tb_key_vec(&b, "anchor_b", j->anchor_b);
+    tb_key_f32(&b, "length", j->length);
+    tb_key_bool(&b, "limit", j->limit_enabled);
+    tb_key_f32(&b, "lower", j->lower);
+    tb_key_f32(&b, "upper", j->upper);
+    tb_key_bool(&b, "motor", j->motor_enabled);
+    tb_key_f32(&b, "motor_speed", j->motor_speed);
+    tb_key_f32(&b, "motor_torque", j->motor_torque);
+    tb_close(&b);
+  } else if (o->kind == TESS_OBJECT_ZONE) {
+    const TessZoneObject *z = &o->u.zone;
+    tb_open(&b, "zone", '{', false);
+    tb_key_str(&b, "kind", TEXT_WORD(TEXT_ZONE_KINDS, z->kind));
+    tb_key_f32(&b, "width", z->width);
+    tb_key_f32(&b, "height", z->height);
+    tb_key_vec(&b, "vector", z->vector);
+    tb_key_f32(&b, "strength", z->strength);
+    tb_key_f32(&b, "radius", z->radius);
+    tb_close(&b);
+  }
+  put_props(&b, o);
+  tb_close(&b);
+  char rel[256];
+  text_path_object(rel, sizeof rel, level->id, o->id);
+  TessResult r = put_buf(d, rel, &b);
+  tb_free(&b);
+  return r;
+}
+
+/* One line per row: tokens separated by spaces, a run of equal cells as
+ * TOKEN*N. Cells are read a chunk row at a time. */
+static TessResult dump_rows(Dump *d, const TessLevel *level, const TessLayer *layer) {
+  const uint32_t w = level->settings.width, h = level->settings.height;
+  bool material = layer->props.kind == TESS_LAYER_MATERIAL;
+  TextBuf b = {0};
+  uint32_t *row = tess_calloc((size_t)layer->chunks_x * TESS_CHUNK_SIZE + 1, sizeof *row);
+  if (!row) return tess_error_set(d->err, TESS_ERR_NOMEM, d->dir, "out of memory");
+  char line_small[64];
+  for (uint32_t y = 0; y < h; y++) {
+    uint32_t cy = y / TESS_CHUNK_SIZE, iy = y % TESS_CHUNK_SIZE;
+    for (uint32_t cx = 0; cx < layer->chunks_x; cx++) {
+      const TessChunk *c = layer->chunks ? layer->chunks[(size_t)cy * layer->chunks_x + cx] : NULL;
+      if (c) memcpy(row + cx * TESS_CHUNK_SIZE, c->cells + iy * TESS_CHUNK_SIZE, TESS_CHUNK_SIZE * sizeof *row);
+      else memset(row + cx * TESS_CHUNK_SIZE, 0, TESS_CHUNK_SIZE * sizeof *row);
+    }
+    uint32_t x = 0;
+    while (x < w) {
+      uint32_t run = 1;
+      while (x + run < w && row[x + run] == row[x]) run++;
+      int n = 0;
+      if (x) line_small[n++] = ' ';
+      n += text_cell_token(row[x], material, line_small + n);
+      if (run > 1) n += snprintf(line_small + n, sizeof line_small - (size_t)n, "*%" PRIu32, run);
+      tb_raw(&b, line_small, (size_t)n);
+      x += run;
+    }
+    tb_raw(&b, "\n", 1);
+  }
+  tess_free(row);
+  char rel[256];
+  text_path_rows(rel, sizeof rel, level->id, layer->props.id);
+  TessResult r = put_buf(d, rel, &b);
+  tb_free(&b);
+  return r;
+}
+
+static bool objects_in_id_order(const TessLayer *layer) {
+  for (uint32_t i = 1; i < layer->object_count; i++)
+    if (layer->objects[i].id <= layer->objects[i - 1].id) return false;
+  return true;
+}
+
+static TessResult dump_level(Dump *d, const TessLevel *level) {
+  const TessLevelSettings *s = &level->settings;
+  TextBuf b = {0};
+  tb_open(&b, NULL, '{', false);
+  tb_key_u32(&b, "id", level->id);
+  tb_key_str(&b, "name", s->name);
+  tb_key_u32(&b, "width", s->width);
+  tb_key_u32(&b, "height", s->height);
+  tb_key_u32(&b, "tile_w", s->tile_w);
+  tb_key_u32(&b, "tile_h", s->tile_h);
+  tb_key_f32(&b, "ppm", s->ppm);
+  tb_key_vec(&b, "gravity", s->gravity);
+  tb_key_str(&b, "view", TEXT_WORD(TEXT_VIEWS, s->view));
+  tb_key_f32(&b, "physics_hz", s->physics_hz);
+  tb_key_u32(&b, "substeps", s->substeps);
+  tb_key_f32(&b, "floor_drag", s->floor_drag);
+  /* Bottom to top, one layer a line: a reorder moves lines. */
+  tb_open(&b, "layers", '[', false);
+  for (uint32_t i = 0; i < level->layer_count; i++) {
+    const TessLayer *layer = level->layers[i];
+    const TessLayerProps *pr = &layer->props;
+    tb_open(&b, NULL, '{', true);
+    tb_key_u32(&b, "id", pr->id);
+    tb_key_str(&b, "name", pr->name);
+    tb_key_str(&b, "kind", TEXT_WORD(TEXT_LAYER_KINDS, pr->kind));
+    tb_key_bool(&b, "visible", pr->visible);
+    tb_key_bool(&b, "locked", pr->locked);
+    tb_key_bool(&b, "collides", pr->collides);
+    tb_key_f32(&b, "opacity", pr->opacity);
+    if (pr->kind != TESS_LAYER_OBJECTS) {
+      char rows[64];
+      snprintf(rows, sizeof rows, "layer-%" PRIu32 ".rows", pr->id);
+      tb_key_str(&b, "cells", rows);
+    }
+    /* Objects load in id order; only a layer whose order differs says so. */
+    if (!objects_in_id_order(layer)) {
+      tb_open(&b, "object_order", '[', true);
+      for (uint32_t k = 0; k < layer->object_count; k++) tb_key_u32(&b, NULL, layer->objects[k].id);
+      tb_close(&b);
+    }
+    tb_close(&b);
+  }
+  tb_close(&b);
+  tb_close(&b);
+  char rel[256];
+  text_path_level(rel, sizeof rel, level->id);
+  TessResult r = put_buf(d, rel, &b);
+  tb_free(&b);
+  for (uint32_t i = 0; r == TESS_OK && i < level->layer_count; i++) {
+    const TessLayer *layer = level->layers[i];
+    if (layer->props.kind != TESS_LAYER_OBJECTS) r = dump_rows(d, level, layer);
+    for (uint32_t k = 0; r == TESS_OK && k < layer->object_count; k++) r = dump_object(d, level, layer, &layer->objects[k]);
+  }
+  return r;
+}
+
+static TessResult dump_top(Dump *d, const TessProject *p) {
+  bool ordered = true;
+  for (uint32_t i = 1; i < p->level_count; i++) ordered = ordered && p->levels[i]->id > p->levels[i - 1]->id;
+  TextBuf b = {0};
+  tb_open(&b, NULL, '{', false);
+  tb_key_str(&b, "format", "tessera-text");
+  tb_key_u32(&b, "version", TESS_TEXTFORM_VERSION);
+  if (!ordered) {
+    tb_open(&b, "level_order", '[', true);
+    for (uint32_t i = 0; i < p->level_count; i++) tb_key_u32(&b, NULL, p->levels[i]->id);
+    tb_close(&b);
+  }
+  tb_close(&b);
+  TessResult r = put_buf(d, TESS_TEXTFORM_MARKER, &b);
+  tb_free(&b);
+  return r;
+}
+
+/* A directory we may write into: missing, empty, or an earlier dump. */
+static TessResult check_target(const char *dir, TessError *err) {
+  DIR *dh = opendir(dir);
+  if (!dh) return errno == ENOENT ? TESS_OK : tess_error_set(err, TESS_ERR_IO, dir, "cannot open: %s", strerror(errno));
+  bool empty = true;
+  struct dirent *e;
+  while ((e = readdir(dh))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    empty = false;
+  }
+  closedir(dh);
+  char marker[4200];
+  snprintf(marker, sizeof marker, "%s/%s", dir, TESS_TEXTFORM_MARKER);
+  if (!empty && access(marker, F_OK) != 0)
+    return tess_error_set(err, TESS_ERR_INVALID, dir,
+                          "the directory is not empty and holds no " TESS_TEXTFORM_MARKER ": not a dump to overwrite");
+  return TESS_OK;
+}
+
+TessResult tess_text_dump(const TessProject *p, const char *dir, TessError *err) {
+  TessResult r = check_target(dir, err);
+  if (r == TESS_OK) r = make_dirs(dir, err);
+  if (r) return r;
+  TextLocale loc;
+  text_locale_push(&loc);
+  Dump d = {dir, err, {0}};
+  r = dump_top(&d, p);
+  for (uint32_t i = 0; r == TESS_OK && i < p->material_count; i++) r = dump_material(&d, &p->materials[i]);
+  for (uint32_t i = 0; r == TESS_OK && i < p->tileset_count; i++) r = dump_tileset(&d, p->tilesets[i]);
+  for (uint32_t i = 0; r == TESS_OK && i < p->sprite_count; i++) r = dump_sprite(&d, p->sprites[i]);
+  for (uint32_t i = 0; r == TESS_OK && i < p->level_count; i++) r = dump_level(&d, p->levels[i]);
+  if (r == TESS_OK) {
+    qsort(d.written.data, d.written.count, sizeof(char *), cmp_str);
+    static const char *const subdirs[] = {"materials", "tilesets", "sprites", "levels"};
+    for (size_t i = 0; i < sizeof subdirs / sizeof subdirs[0]; i++) remove_stale(&d, subdirs[i]);
+  }
+  for (size_t i = 0; i < d.written.count; i++) tess_free(d.written.data[i]);
+  TESS_ARRAY_FREE(&d.written);
+  text_locale_pop(&loc);
+  return r;
+}

@@ -1,0 +1,72 @@
+/* Reading a project from a file or a dump, writing one atomically. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "textform-io.h"
+#include "tessera/store.h"
+#include "tessera/textform.h"
+
+int tess_cli_fail(const TessError *err) {
+  char msg[1400];
+  tess_error_format(err, msg, sizeof msg);
+  fprintf(stderr, "%s\n", msg);
+  return TESS_EXIT_FAIL;
+}
+
+TessResult tess_cli_read_project(const char *path, TessProject **out, TessError *err) {
+  struct stat st;
+  if (strcmp(path, "/dev/null") == 0) {
+    *out = tess_project_create();
+    return *out ? TESS_OK : tess_error_set(err, TESS_ERR_NOMEM, path, "out of memory");
+  }
+  if (stat(path, &st) != 0) return tess_error_set(err, TESS_ERR_NOT_FOUND, path, "cannot open: %s", strerror(errno));
+  if (S_ISDIR(st.st_mode)) return tess_text_load(path, NULL, out, err);
+  TessStore *store = NULL;
+  TessResult r = tess_store_open(path, TESS_STORE_READ_ONLY, &store, err);
+  if (r == TESS_OK) r = tess_store_load(store, out, err);
+  if (store) tess_store_close(store);
+  return r;
+}
+
+static void remove_db(const char *path) {
+  char side[4400];
+  unlink(path);
+  snprintf(side, sizeof side, "%s-wal", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", path);
+  unlink(side);
+}
+
+TessResult tess_cli_write_project(TessProject *p, const char *path, bool force, TessError *err) {
+  struct stat st;
+  if (stat(path, &st) == 0) {
+    if (!force)
+      return tess_error_set(err, TESS_ERR_INVALID, path, "already exists: --force replaces it (nothing was written)");
+    if (!S_ISREG(st.st_mode)) return tess_error_set(err, TESS_ERR_INVALID, path, "exists and is not a file");
+    /* An editor writing the project keeps recent edits in PATH-wal until it
+     * is idle for a moment; a new file under that log would read its pages. */
+    char wal[4200];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    if (stat(wal, &st) == 0 && st.st_size > 0)
+      return tess_error_set(err, TESS_ERR_LOCKED, path,
+                            "an editor has edits of it not yet folded into the file (%s): try again in a few seconds",
+                            wal);
+  }
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.load-%ld-%ld", path, (long)getpid(), (long)time(NULL));
+  remove_db(tmp);
+  TessStore *store = NULL;
+  TessResult r = tess_store_open(tmp, TESS_STORE_CREATE, &store, err);
+  if (r == TESS_OK) r = tess_store_save_all(store, p, err);
+  if (store) tess_store_close(store); /* checkpoints: tmp alone is the whole project */
+  if (r == TESS_OK && rename(tmp, path) != 0)
+    r = tess_error_set(err, TESS_ERR_IO, path, "cannot replace: %s", strerror(errno));
+  if (r != TESS_OK) remove_db(tmp);
+  return r;
+}
