@@ -43,18 +43,25 @@ static void draw_bar(const TessExport *ex) {
   else
     snprintf(eta, sizeof eta, "--:--");
   const TessExportJob *cur = tess_export_current(ex);
-  const char *current = cur ? cur->level->settings.name : "";
+  char current[TESS_CMD_PRINTABLE_NAME];
+  tess_cmd_printable(cur ? cur->level->settings.name : "", current, sizeof current);
   fprintf(stderr, "\r\033[K[%s] %zu/%zu  %-24.24s  %s  ETA %s", bar, done, total, current, el, eta);
   fflush(stderr);
 }
 
+/* Level names come from the project and may hold anything: printed escaped. */
 static void report_line(const TessExportJob *job) {
+  char name[TESS_CMD_PRINTABLE_NAME], error[sizeof job->error * 4];
+  tess_cmd_printable(job->level->settings.name, name, sizeof name);
   switch (job->state) {
     case TESS_EXPORT_EXPORTED:
-      fprintf(stderr, "exported %s -> %s (%llu bytes)\n", job->level->settings.name, job->path, (unsigned long long)job->size);
+      fprintf(stderr, "exported %s -> %s (%llu bytes)\n", name, job->path, (unsigned long long)job->size);
       break;
-    case TESS_EXPORT_UP_TO_DATE: fprintf(stderr, "up to date %s (%s)\n", job->level->settings.name, job->path); break;
-    case TESS_EXPORT_FAILED: fprintf(stderr, "FAILED %s: %s\n", job->level->settings.name, job->error); break;
+    case TESS_EXPORT_UP_TO_DATE: fprintf(stderr, "up to date %s (%s)\n", name, job->path); break;
+    case TESS_EXPORT_FAILED:
+      fprintf(stderr, "FAILED %s: %s (left out of manifest.json)\n", name,
+              tess_cmd_printable(job->error, error, sizeof error));
+      break;
     default: break;
   }
 }
@@ -73,18 +80,6 @@ static void on_progress(void *user, const TessExport *ex) {
       pr->reported[i] = true;
     }
   }
-}
-
-/* ---- JSON ------------------------------------------------------------------------ */
-
-static void json_string(FILE *f, const char *s) {
-  fputc('"', f);
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-    else if (*p < 0x20 || *p == 0x7F) fprintf(f, "\\u%04x", *p);
-    else fputc(*p, f);
-  }
-  fputc('"', f);
 }
 
 /* Make-style depfile: every output depends on the project file (the PNGs
@@ -184,6 +179,8 @@ int tess_cmd_export(int argc, char **argv) {
   if (!project_path) return tess_cmd_usage_error("export", "no project given");
   if (spec.writer && spec.options.embed_images)
     return tess_cmd_usage_error("export", "--embed-images is for .tlv files (Tiled maps name their images beside them)");
+  /* The .tlv files and the manifest are checked by the export itself (it knows their names). */
+  if (depfile && tess_cmd_check_output(depfile, &project_path, 1, 0) != TESS_EXIT_OK) return TESS_EXIT_FAIL;
 
   TessStore *store = NULL;
   TessProject *project = NULL;
@@ -223,6 +220,7 @@ int tess_cmd_export(int argc, char **argv) {
         break;
       }
   spec.dir = dir;
+  spec.source_path = project_path;
   spec.levels = wanted_count ? ids : NULL;
   spec.level_count = id_count;
   spec.jobs = (unsigned)jobs;
@@ -266,6 +264,9 @@ int tess_cmd_export(int argc, char **argv) {
     fprintf(stderr, "%s: cannot write the depfile: %s\n", depfile, strerror(errno));
     failed++;
   }
+  if (tess_export_stale_removed(ex))
+    fprintf(stderr, "removed %zu temporary file%s left in %s by an export that was stopped\n",
+            tess_export_stale_removed(ex), tess_export_stale_removed(ex) == 1 ? "" : "s", dir);
   fprintf(stderr, "%zu exported, %zu up to date, %zu failed (%zu levels, %u jobs, %.2f s, %.1f levels/s)\n", exported,
           current, failed, count, tess_export_threads(ex), elapsed, elapsed > 0 ? count / elapsed : 0.0);
   if (json) {
@@ -275,20 +276,20 @@ int tess_cmd_export(int argc, char **argv) {
       const TessExportJob *job = tess_export_job(ex, i);
       static const char *state[] = {"pending", "running", "exported", "up_to_date", "failed", "cancelled"};
       printf("%s\n    {\"name\": ", i ? "," : "");
-      json_string(stdout, job->level->settings.name);
+      tess_cmd_json_string(stdout, job->level->settings.name);
       printf(", \"file\": ");
-      json_string(stdout, job->path);
+      tess_cmd_json_string(stdout, job->path);
       printf(", \"status\": \"%s\", \"size\": %llu, \"content_hash\": \"%016llx\"", state[job->state],
              (unsigned long long)job->size, (unsigned long long)job->content_hash);
       if (job->state == TESS_EXPORT_FAILED) {
         printf(", \"error\": ");
-        json_string(stdout, job->error);
+        tess_cmd_json_string(stdout, job->error);
       }
       printf("}");
     }
     printf("%s]\n}\n", count ? "\n  " : "");
   }
-  status = failed ? TESS_EXIT_FAIL : TESS_EXIT_OK;
+  status = tess_cmd_finish_stdout(failed ? TESS_EXIT_FAIL : TESS_EXIT_OK);
 out:
   free(ids);
   free(progress.reported);

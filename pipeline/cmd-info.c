@@ -72,11 +72,14 @@ int tess_cmd_info(int argc, char **argv) {
   }
   char tbuf[5];
   if (json) {
-    printf("{\n  \"file\": \"%s\",\n  \"bytes\": %zu,\n  \"valid\": %s", path, size, valid == TLV_OK ? "true" : "false");
+    printf("{\n  \"file\": ");
+    tess_cmd_json_string(stdout, path);
+    printf(",\n  \"bytes\": %zu,\n  \"valid\": %s", size, valid == TLV_OK ? "true" : "false");
     if (valid != TLV_OK) {
-      printf(",\n  \"error\": {\"code\": \"%s\", \"offset\": %llu, \"message\": \"", tlv_result_string(valid), (unsigned long long)err.offset);
-      for (const char *c = err.message; *c; c++) printf(*c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
-      printf("\"}");
+      printf(",\n  \"error\": {\"code\": \"%s\", \"offset\": %llu, \"message\": ", tlv_result_string(valid),
+             (unsigned long long)err.offset);
+      tess_cmd_json_string(stdout, err.message);
+      printf("}");
     }
     if (have_header) {
       printf(",\n  \"version\": \"%u.%u\",\n  \"flags\": %u,\n  \"writer_version\": %u,\n  \"level_id\": %u,\n"
@@ -90,12 +93,15 @@ int tess_cmd_info(int argc, char **argv) {
                (unsigned long long)si.offset, (unsigned long long)si.size, si.count, si.stride);
       printf("\n  ]");
     }
-    if (valid == TLV_OK)
-      printf(",\n  \"level\": {\"name\": \"%s\", \"width\": %u, \"height\": %u, \"tile_w\": %u, \"tile_h\": %u, "
+    if (valid == TLV_OK) {
+      printf(",\n  \"level\": {\"name\": ");
+      tess_cmd_json_string(stdout, tlv_string(&lv, lv.settings.name));
+      printf(", \"width\": %u, \"height\": %u, \"tile_w\": %u, \"tile_h\": %u, "
              "\"layers\": %u, \"materials\": %u, \"bodies\": %u, \"joints\": %u, \"loops\": %u, \"rects\": %u}",
-             tlv_string(&lv, lv.settings.name), lv.settings.width, lv.settings.height, lv.settings.tile_w,
+             lv.settings.width, lv.settings.height, lv.settings.tile_w,
              lv.settings.tile_h, lv.layers.count, lv.materials.count, lv.bodies.count, lv.joints.count, lv.loops.count,
              lv.rects.count);
+    }
     printf("\n}\n");
   } else {
     printf("%s: %zu bytes\n", path, size);
@@ -113,8 +119,9 @@ int tess_cmd_info(int argc, char **argv) {
     }
     if (valid == TLV_OK) {
       const TlvSettings *s = &lv.settings;
+      char name[TESS_CMD_PRINTABLE_NAME];
       printf("level \"%s\": %u x %u cells of %u x %u px, %.3g px/m, %s, gravity (%g, %g), %g Hz x %u sub-steps\n",
-             tlv_string(&lv, s->name), s->width, s->height, s->tile_w, s->tile_h, (double)s->ppm,
+             tess_cmd_printable(tlv_string(&lv, s->name), name, sizeof name), s->width, s->height, s->tile_w, s->tile_h, (double)s->ppm,
              s->view ? "top-down" : "side view", (double)s->gravity_x, (double)s->gravity_y, (double)s->physics_hz,
              s->substeps);
       printf("%u layers, %u materials, %u tilesets, %u tiles, %u collision loops, %u rectangles\n", lv.layers.count,
@@ -124,7 +131,7 @@ int tess_cmd_info(int argc, char **argv) {
       for (uint32_t i = 0; i < lv.layers.count; i++) {
         TlvLayer layer;
         tlv_layer(&lv, i, &layer);
-        printf("  layer \"%s\": %s, %u-bit cells%s\n", tlv_string(&lv, layer.name),
+        printf("  layer \"%s\": %s, %u-bit cells%s\n", tess_cmd_printable(tlv_string(&lv, layer.name), name, sizeof name),
                layer.kind == TLV_LAYER_TILES ? "tiles" : "materials", layer.cell_width * 8,
                layer.flags & TLV_LAYER_COLLIDES ? ", collides" : "");
       }
@@ -135,5 +142,5 @@ int tess_cmd_info(int argc, char **argv) {
     }
   }
   free(data);
-  return valid == TLV_OK ? TESS_EXIT_OK : TESS_EXIT_FAIL;
+  return tess_cmd_finish_stdout(valid == TLV_OK ? TESS_EXIT_OK : TESS_EXIT_FAIL);
 }

@@ -75,6 +75,7 @@ int tess_cmd_render(int argc, char **argv) {
   }
   if (!input) return tess_cmd_usage_error("render", "no project or .tlv given");
   if (!output) return tess_cmd_usage_error("render", "no output (-o PREVIEW.png)");
+  if (tess_cmd_check_output(output, &input, 1, 0) != TESS_EXIT_OK) return TESS_EXIT_FAIL;
   TessRenderOptions opt;
   tess_render_options_default(&opt);
   opt.flags = TESS_RENDER_TILES | TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS;
@@ -138,8 +139,8 @@ int tess_cmd_render(int argc, char **argv) {
   double w = (double)level->settings.width * level->settings.tile_w, h = (double)level->settings.height * level->settings.tile_h;
   double largest = w > h ? w : h;
   if (!scale_given && largest * scale > 16384.0) scale = 16384.0 / largest;
-  char name[TESS_NAME_MAX];
-  snprintf(name, sizeof name, "%s", level->settings.name);
+  char name[TESS_CMD_PRINTABLE_NAME];
+  tess_cmd_printable(level->settings.name, name, sizeof name);
   unlink(output);
   r = tess_render_level_to_png(project, level, scale, &opt, output, &err);
   tess_project_destroy(project);

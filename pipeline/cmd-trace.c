@@ -307,10 +307,7 @@ int tess_cmd_trace(int argc, char **argv) {
   }
   if (o.json) print_json(stdout, &o, &r);
   else print_text(stdout, &o, &r);
-  if (fflush(stdout) != 0) {
-    tess_error_set(&err, TESS_ERR_IO, "stdout", "cannot write the result");
-    code = fail("stdout", &err);
-  }
+  code = tess_cmd_finish_stdout(code);
 done:
   tess_mask_pieces_clear(&r.pieces);
   free(r.simple);

@@ -56,6 +56,8 @@ static void mark_level_materials(const TessProject *p, const TessLevel *level, b
 static int level_problems(const char *path, const TessProject *p, const TessLevel *level) {
   int problems = 0;
   const TessLevelSettings *st = &level->settings;
+  char lname[TESS_CMD_PRINTABLE_NAME], oname[TESS_CMD_PRINTABLE_NAME];
+  tess_cmd_printable(st->name, lname, sizeof lname);
   for (uint32_t li = 0; li < level->layer_count; li++) {
     const TessLayer *layer = level->layers[li];
     for (uint32_t i = 0; i < layer->object_count; i++) {
@@ -66,8 +68,8 @@ static int level_problems(const char *path, const TessProject *p, const TessLeve
           TessCellCollision cc;
           tess_level_cell_collision(p, level, (uint32_t)cx, (uint32_t)cy, &cc);
           if (cc.kind == TESS_TILE_COLLISION_FULL) {
-            printf("%s: level '%s': body '%s' (id %u) at (%g, %g) px is inside the solid cell (%u, %u)\n", path, st->name,
-                   o->name, o->id, (double)o->pos.x, (double)o->pos.y, (unsigned)cx, (unsigned)cy);
+            printf("%s: level '%s': body '%s' (id %u) at (%g, %g) px is inside the solid cell (%u, %u)\n", path, lname,
+                   tess_cmd_printable(o->name, oname, sizeof oname), o->id, (double)o->pos.x, (double)o->pos.y, (unsigned)cx, (unsigned)cy);
             problems++;
           }
         }
@@ -75,8 +77,8 @@ static int level_problems(const char *path, const TessProject *p, const TessLeve
         const TessId ends[2] = {o->u.joint.body_a, o->u.joint.body_b};
         for (int k = 0; k < 2; k++) {
           if (ends[k] && !is_body(level, ends[k])) {
-            printf("%s: level '%s': joint '%s' (id %u) is attached to body %u, which does not exist\n", path, st->name,
-                   o->name, o->id, ends[k]);
+            printf("%s: level '%s': joint '%s' (id %u) is attached to body %u, which does not exist\n", path, lname,
+                   tess_cmd_printable(o->name, oname, sizeof oname), o->id, ends[k]);
             problems++;
           }
         }
@@ -120,9 +122,11 @@ int tess_cmd_validate(int argc, char **argv) {
     return TESS_EXIT_FAIL;
   }
   for (uint32_t i = 0; i < p->level_count; i++) problems += level_problems(path, p, p->levels[i]);
+  char name[TESS_CMD_PRINTABLE_NAME];
   for (uint32_t i = 0; i < p->sprite_count; i++) {
     if (!sprite_has_mask(p->sprites[i])) {
-      printf("%s: sprite '%s' (id %u) has no collision mask\n", path, p->sprites[i]->name, p->sprites[i]->id);
+      printf("%s: sprite '%s' (id %u) has no collision mask\n", path,
+             tess_cmd_printable(p->sprites[i]->name, name, sizeof name), p->sprites[i]->id);
       problems++;
     }
   }
@@ -135,12 +139,13 @@ int tess_cmd_validate(int argc, char **argv) {
     }
   for (uint32_t i = 0; i < p->material_count; i++) {
     if (!used[i]) {
-      printf("%s: material '%s' (id %u) is not used\n", path, p->materials[i].name, p->materials[i].id);
+      printf("%s: material '%s' (id %u) is not used\n", path, tess_cmd_printable(p->materials[i].name, name, sizeof name),
+             p->materials[i].id);
       problems++;
     }
   }
   free(used);
   tess_project_destroy(p);
   if (problems == 0) printf("%s: no problems\n", path);
-  return problems ? TESS_EXIT_FAIL : TESS_EXIT_OK;
+  return tess_cmd_finish_stdout(problems ? TESS_EXIT_FAIL : TESS_EXIT_OK);
 }

@@ -33,6 +33,22 @@ int tess_cmd_usage_error(const char *name, const char *fmt, ...)
 int tess_cmd_wants_help(int argc, char **argv);
 void tess_cmd_print_usage(const TessCommand *cmd, FILE *out);
 
+/* ---- Outputs (output.c) ---- */
+/* Refuses an output that is one of the inputs or an existing project (see
+ * tess_output_check in tessera/base.h): prints "OUTPUT: why" and returns
+ * TESS_EXIT_FAIL, else TESS_EXIT_OK. Call it for every file a command writes,
+ * before anything is opened. */
+int tess_cmd_check_output(const char *output, const char *const *inputs, size_t input_count, unsigned flags);
+/* Flushes stdout: `status`, or TESS_EXIT_FAIL (with a message) when anything
+ * written to stdout was lost. Every command that prints a result ends with it. */
+int tess_cmd_finish_stdout(int status);
+/* s as a JSON string (valid UTF-8, control characters escaped). */
+void tess_cmd_json_string(FILE *f, const char *s);
+/* s with control characters and bytes that are not UTF-8 escaped, for the
+ * terminal; returns buf (8 bytes per input byte suffice). */
+const char *tess_cmd_printable(const char *s, char *buf, size_t size);
+#define TESS_CMD_PRINTABLE_NAME 520 /* a buffer for any TESS_NAME_MAX name */
+
 /* One declaration per command (keep in the order of commands.c). */
 int tess_cmd_trace(int argc, char **argv);
 int tess_cmd_export(int argc, char **argv);

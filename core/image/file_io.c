@@ -125,6 +125,9 @@ static void sync_parent_directory(const char *path) {
 
 TessResult tess_file_write_atomic(const char *path, const void *data, size_t size, TessError *err) {
   if (!path || (!data && size)) return tess_error_set(err, TESS_ERR_INVALID, path, "no path or no data");
+  /* A PNG, a .tlv or a manifest never replaces a project (core/base/output_guard.c). */
+  TessResult guard = tess_output_check(path, NULL, 0, 0, err);
+  if (guard != TESS_OK) return guard;
   char tmp[4200];
   int fd = open_temporary(path, tmp, sizeof tmp);
   if (fd < 0) return tess_error_set(err, TESS_ERR_IO, path, "cannot create a temporary file: %s", strerror(errno));

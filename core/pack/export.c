@@ -10,6 +10,7 @@
  * cancelled export never leaves a partial .tlv. */
 #define _GNU_SOURCE /* syncfs */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,10 +40,12 @@ struct TessExport {
   size_t job_count;
   size_t next; /* next job to hand out */
   size_t done;
+  size_t stale_removed; /* temporary files of killed exports removed */
   bool stop;   /* cancelled: hand out no more jobs */
   unsigned threads;
   double t0, elapsed; /* elapsed: set when the workers are done */
   bool locks;         /* lock and changed are initialised */
+  int dir_lock;       /* the output directory, flock'ed shared while the export runs, or -1 */
   pthread_mutex_t lock;
   pthread_cond_t changed;
 };
@@ -61,27 +65,29 @@ static bool reserved_on_windows(const char *name) {
   return false;
 }
 
-/* Letters, digits, '-', '_', '.' and UTF-8 multibyte sequences stay; every
- * other byte (/, \, control characters, spaces, quotes, ':') becomes '_'.
- * No leading '.', so no "..", no hidden file; never empty; bounded length
- * (cut on a UTF-8 boundary). */
+/* ASCII letters, digits, '-', '_', '.' and valid UTF-8 sequences of
+ * printable characters stay; every other byte or sequence (/, \, control
+ * characters C0 and C1, spaces, quotes, ':', bytes that are not UTF-8)
+ * becomes '_', so a file name is always valid UTF-8 (and so is the
+ * manifest that names it). No leading '.', so no "..", no hidden file;
+ * never empty; bounded length (whole sequences only). */
 static void safe_name(const char *name, char out[SAFE_NAME_MAX + 1]) {
   size_t n = 0;
-  for (const unsigned char *p = (const unsigned char *)name; *p && n < SAFE_NAME_MAX; p++) {
-    unsigned char c = *p;
-    bool keep = isalnum(c) || c == '-' || c == '_' || (c == '.' && n > 0) || c >= 0x80;
-    out[n++] = keep && c != 0x7F ? (char)c : '_';
+  for (const char *p = name; *p && n < SAFE_NAME_MAX;) {
+    unsigned char c = (unsigned char)*p;
+    size_t len = tess_utf8_sequence(p);
+    bool c1_control = len == 2 && c == 0xC2 && (unsigned char)p[1] < 0xA0;
+    if (len > 1 && !c1_control) {
+      if (n + len > SAFE_NAME_MAX) break;
+      memcpy(out + n, p, len);
+      n += len;
+      p += len;
+      continue;
+    }
+    bool keep = len == 1 && (isalnum(c) || c == '-' || c == '_' || (c == '.' && n > 0));
+    out[n++] = keep ? (char)c : '_';
+    p += len > 1 ? len : 1;
   }
-  /* Do not end inside a multibyte sequence. */
-  while (n > 0 && ((unsigned char)out[n - 1] & 0xC0) == 0x80) {
-    size_t k = n - 1;
-    while (k > 0 && ((unsigned char)out[k] & 0xC0) == 0x80) k--;
-    unsigned char lead = (unsigned char)out[k];
-    size_t want = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-    if (n - k == want) break;
-    n = k;
-  }
-  if (n > 0 && ((unsigned char)out[n - 1] & 0xC0) == 0xC0) n--; /* a lone lead byte */
   while (n > 0 && out[n - 1] == '.') n--;
   out[n] = 0;
   if (n == 0) snprintf(out, SAFE_NAME_MAX + 1, "level");
@@ -155,8 +161,12 @@ static bool up_to_date(const char *path, uint64_t hash, uint64_t *size_out) {
  * is no fsync per file: the export ends with one syncfs of the output's
  * file system, and a file torn by a power cut before that fails the
  * reader's checksums, so the next (incremental) export rewrites it. */
-static TessResult write_atomic(const char *path, const uint8_t *data, size_t size, TessError *err) {
+static TessResult write_atomic(const char *path, const char *source, const uint8_t *data, size_t size,
+                               TessError *err) {
   static unsigned counter;
+  /* Never over the project (or any project): a level named after it, a symlink to it. */
+  TessResult guard = tess_output_check(path, &source, source ? 1 : 0, 0, err);
+  if (guard != TESS_OK) return guard;
   size_t len = strlen(path) + 32;
   char *tmp = tess_alloc(len);
   if (!tmp) return tess_error_set(err, TESS_ERR_NOMEM, path, "out of memory");
@@ -204,6 +214,22 @@ static void sync_output(const char *dir) {
   close(fd);
 }
 
+/* The writer's bytes, opened with the reader a game uses before they are
+ * written (they are exactly the bytes handed to write()): a level that its
+ * own reader would refuse is a failed level, never a file on disk. */
+static TessResult check_with_reader(const char *path, const uint8_t *data, size_t size, uint64_t hash,
+                                    TessError *err) {
+  TlvLevel lv;
+  TlvError terr;
+  memset(&terr, 0, sizeof terr);
+  if (tlv_open(data, size, 0, &lv, &terr) != TLV_OK)
+    return tess_error_set_at(err, TESS_ERR_FORMAT, path, TESS_PLACE_OFFSET, terr.offset,
+                             "the packed level fails its own reader (%s), so it was not written", terr.message);
+  if (lv.header.content_hash != hash)
+    return tess_error_set(err, TESS_ERR_FORMAT, path, "the packed level carries another content hash, so it was not written");
+  return TESS_OK;
+}
+
 /* A job of another format (spec.writer): the same steps through its hooks. */
 static void run_writer_job(TessExport *ex, TessExportJob *job) {
   const TessExportWriter *w = ex->spec.writer;
@@ -242,7 +268,8 @@ static void run_job(TessExport *ex, TessExportJob *job) {
   TessError err;
   tess_error_clear(&err);
   TessResult r = pack_write_hashed(ex->project, job->level, &ex->spec.options, source, &data, &size, &err);
-  if (r == TESS_OK) r = write_atomic(job->path, data, size, &err);
+  if (r == TESS_OK) r = check_with_reader(job->path, data, size, job->content_hash, &err);
+  if (r == TESS_OK) r = write_atomic(job->path, ex->spec.source_path, data, size, &err);
   tess_free(data);
   if (r != TESS_OK) {
     tess_error_format(&err, job->error, sizeof job->error);
@@ -319,14 +346,22 @@ static void text_printf(Text *t, const char *fmt, ...) {
   }
 }
 
+/* Valid UTF-8 JSON whatever the name holds (core/base/text.c). */
 static void text_json_string(Text *t, const char *s) {
-  text_printf(t, "\"");
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p == '"' || *p == '\\') text_printf(t, "\\%c", *p);
-    else if (*p < 0x20 || *p == 0x7F) text_printf(t, "\\u%04x", *p);
-    else text_printf(t, "%c", *p);
+  char quoted[6 * TESS_EXPORT_FILE_MAX + 3];
+  size_t need = tess_text_json_quote(s, quoted, sizeof quoted);
+  if (need >= sizeof quoted) {
+    char *big = tess_alloc(need + 1);
+    if (!big) {
+      t->failed = true;
+      return;
+    }
+    tess_text_json_quote(s, big, need + 1);
+    text_printf(t, "%s", big);
+    tess_free(big);
+    return;
   }
-  text_printf(t, "\"");
+  text_printf(t, "%s", quoted);
 }
 
 static void manifest_file(void *user, const char *file) {
@@ -391,11 +426,69 @@ static TessResult write_manifest(TessExport *ex, TessError *err) {
     r = tess_error_set(err, TESS_ERR_NOMEM, ex->dir, "out of memory");
   } else {
     snprintf(path, plen, "%s/manifest.json", ex->dir);
-    r = tess_file_write_atomic(path, t.s, t.len, err);
+    const char *source = ex->spec.source_path;
+    r = tess_output_check(path, &source, source ? 1 : 0, 0, err);
+    if (r == TESS_OK) r = tess_file_write_atomic(path, t.s, t.len, err);
   }
   tess_free(path);
   tess_free(t.s);
   return r;
+}
+
+/* ---- Stale temporary files ------------------------------------------------------ */
+
+static bool all_hex(const char *s, size_t n) {
+  if (n == 0) return false;
+  for (size_t i = 0; i < n; i++)
+    if (!isxdigit((unsigned char)s[i])) return false;
+  return true;
+}
+
+/* Exactly the names this file's writers give their temporary files, and
+ * nothing else: "<name>.tlv.<hex>-<hex>.tmp" (write_atomic) and
+ * "manifest.json.<hex>.tmp" (tess_file_write_atomic). */
+static bool own_temporary_name(const char *name) {
+  size_t n = strlen(name);
+  if (n < 5 || strcmp(name + n - 4, ".tmp") != 0) return false;
+  n -= 4;
+  const char *dot = NULL;
+  for (size_t i = n; i-- > 0;)
+    if (name[i] == '.') {
+      dot = name + i;
+      break;
+    }
+  if (!dot) return false;
+  size_t stem = (size_t)(dot - name), tag = n - stem - 1;
+  const char *dash = memchr(dot + 1, '-', tag);
+  if (stem == strlen("manifest.json") && strncmp(name, "manifest.json", stem) == 0) return all_hex(dot + 1, tag);
+  if (stem > 4 && strncmp(dot - 4, ".tlv", 4) == 0 && dash)
+    return all_hex(dot + 1, (size_t)(dash - dot - 1)) && all_hex(dash + 1, (size_t)(name + n - dash - 1));
+  return false;
+}
+
+/* Every export holds a shared flock on its output directory while it runs.
+ * One that can take it exclusively is alone there, so every temporary file
+ * of ours in the directory belongs to an export that was killed: remove
+ * them (regular files only, never through a symlink), then keep the lock
+ * shared like the others. Where flock is not available nothing is removed. */
+static void claim_output_dir(TessExport *ex) {
+  ex->dir_lock = open(ex->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (ex->dir_lock < 0) return;
+  if (flock(ex->dir_lock, LOCK_EX | LOCK_NB) == 0) {
+    int fd = dup(ex->dir_lock);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d && fd >= 0) close(fd);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+      struct stat st;
+      if (!own_temporary_name(e->d_name)) continue;
+      if (fstatat(ex->dir_lock, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+          unlinkat(ex->dir_lock, e->d_name, 0) == 0)
+        ex->stale_removed++;
+    }
+    if (d) closedir(d);
+  }
+  flock(ex->dir_lock, LOCK_SH);
 }
 
 /* ---- The export ------------------------------------------------------------------ */
@@ -421,6 +514,7 @@ TessResult tess_export_create(const TessProject *p, const TessExportSpec *spec, 
   TessExport *ex = tess_calloc(1, sizeof *ex);
   if (!ex) return tess_error_set(err, TESS_ERR_NOMEM, spec->dir, "out of memory");
   ex->project = p;
+  ex->dir_lock = -1;
   ex->spec = *spec;
   ex->spec.levels = NULL; /* not kept: the caller's array */
   size_t dlen = strlen(spec->dir);
@@ -472,6 +566,7 @@ TessResult tess_export_run(TessExport *ex, TessError *err) {
   pthread_t threads[TESS_EXPORT_MAX_JOBS];
   unsigned started = 0;
   ex->t0 = tess_now_seconds();
+  claim_output_dir(ex);
   for (unsigned t = 0; t < jobs; t++)
     if (pthread_create(&threads[t], NULL, worker, ex) == 0) started++;
   ex->threads = started ? started : 1;
@@ -500,8 +595,13 @@ TessResult tess_export_run(TessExport *ex, TessError *err) {
   report(ex);
   pthread_mutex_unlock(&ex->lock);
   sync_output(ex->dir);
-  return write_manifest(ex, err);
+  TessResult r = write_manifest(ex, err);
+  if (ex->dir_lock >= 0) close(ex->dir_lock); /* releases the flock */
+  ex->dir_lock = -1;
+  return r;
 }
+
+size_t tess_export_stale_removed(const TessExport *ex) { return ex->stale_removed; }
 
 size_t tess_export_job_count(const TessExport *ex) { return ex->job_count; }
 
@@ -526,6 +626,7 @@ void tess_export_destroy(TessExport *ex) {
   if (!ex) return;
   if (ex->jobs)
     for (size_t i = 0; i < ex->job_count; i++) tess_free(ex->jobs[i].path);
+  if (ex->dir_lock >= 0) close(ex->dir_lock);
   if (ex->spec.writer && ex->spec.writer->end) ex->spec.writer->end(ex->writer_state);
   if (ex->locks) {
     pthread_mutex_destroy(&ex->lock);

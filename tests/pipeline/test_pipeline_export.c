@@ -19,95 +19,14 @@
 #include "tessera/store.h"
 #include "tlv_reader.h"
 
-static const char *pipeline_exe;
-extern char **environ;
+#include "pipeline_run.h"
 
-/* Runs the pipeline with argv (NULL-terminated, without the program), no
- * DISPLAY or WAYLAND_DISPLAY in its environment; stdout and stderr go to
- * files under tmpdir. Returns the exit status, or -signal. */
 static int run_full(const char *const *args, char *out, size_t out_size, int kill_after_us) {
-  char out_path[1024], err_path[1024];
-  tess_test_path(out_path, sizeof out_path, "stdout.txt");
-  tess_test_path(err_path, sizeof err_path, "stderr.txt");
-  pid_t pid = fork();
-  if (pid == 0) {
-    int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(fo, 1);
-    dup2(fe, 2);
-    unsetenv("DISPLAY");
-    unsetenv("WAYLAND_DISPLAY");
-    const char *argv[64];
-    int n = 0;
-    argv[n++] = pipeline_exe;
-    for (int i = 0; args[i] && n < 63; i++) argv[n++] = args[i];
-    argv[n] = NULL;
-    execv(pipeline_exe, (char *const *)argv);
-    _exit(127);
-  }
-  if (kill_after_us >= 0) {
-    usleep((useconds_t)kill_after_us);
-    kill(pid, SIGKILL);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (out) {
-    FILE *f = fopen(out_path, "r");
-    size_t n = f ? fread(out, 1, out_size - 1, f) : 0;
-    out[n] = 0;
-    if (f) fclose(f);
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+  PipelineRun how = {kill_after_us, 0, NULL};
+  return pipeline_run_with(&how, args, out, out_size, NULL, 0);
 }
 
-static int run(const char *const *args, char *out, size_t out_size) { return run_full(args, out, out_size, -1); }
-
-static char *slurp(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  if (n < 0) {
-    fclose(f);
-    return NULL;
-  }
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
-  *size = fread(buf, 1, (size_t)n, f);
-  buf[*size] = 0;
-  fclose(f);
-  return buf;
-}
-
-static TessProject *fixture(uint64_t seed, uint32_t levels, uint32_t side) {
-  PackFixtureSpec spec;
-  pack_fixture_spec_default(&spec);
-  spec.levels = levels;
-  spec.width = side;
-  spec.height = side * 3 / 4;
-  return pack_fixture_project(seed, &spec);
-}
-
-static bool save_project(TessProject *p, const char *path) {
-  TessStore *store = NULL;
-  TessError err;
-  unlink(path);
-  TessResult r = tess_store_open(path, TESS_STORE_CREATE, &store, &err);
-  if (r == TESS_OK) r = tess_store_save_all(store, p, &err);
-  if (store) tess_store_close(store);
-  CHECK_OK(r, &err);
-  return r == TESS_OK;
-}
-
-static TessProject *load_project(const char *path) {
-  TessStore *store = NULL;
-  TessProject *p = NULL;
-  TessError err;
-  TessResult r = tess_store_open(path, TESS_STORE_READ_ONLY, &store, &err);
-  if (r == TESS_OK) r = tess_store_load(store, &p, &err);
-  if (store) tess_store_close(store);
-  CHECK_OK(r, &err);
-  return p;
-}
+static int run(const char *const *args, char *out, size_t out_size) { return pipeline_run(args, out, out_size); }
 
 /* Every .tlv in dir validates; returns how many there are. */
 static int all_tlv_valid(const char *dir) {
@@ -510,7 +429,7 @@ static void progress_bar_on_a_terminal(void) {
   TessProject *p = fixture(14, 3, 16);
   CHECK(p && save_project(p, project));
   tess_project_destroy(p);
-  snprintf(cmd, sizeof cmd, "script -qec '%s export %s -o %s --jobs 1' %s > /dev/null 2>&1", pipeline_exe, project, dir, log);
+  snprintf(cmd, sizeof cmd, "script -qec '%s export %s -o %s --jobs 1' %s > /dev/null 2>&1", pipeline_exe(), project, dir, log);
   CHECK(system(cmd) == 0);
   size_t n = 0;
   char *text = slurp(log, &n);
@@ -561,8 +480,7 @@ static void render_draws_projects_and_tlv_files(void) {
 }
 
 int main(int argc, char **argv) {
-  pipeline_exe = getenv("TESS_PIPELINE");
-  if (!pipeline_exe) {
+  if (!pipeline_exe()) {
     fprintf(stderr, "TESS_PIPELINE is not set\n");
     return 1;
   }

@@ -61,6 +61,41 @@ const char *tess_result_string(TessResult code);
 /* "file:place: detail" into buf (the pipeline's message form). */
 void tess_error_format(const TessError *err, char *buf, size_t size);
 
+/* ---- Outputs (core/base/output_guard.c) --------------------------------- */
+
+/* Lets a command whose purpose is to write a project (with --force) replace one. */
+#define TESS_OUTPUT_REPLACE_PROJECT 1u
+
+/* May `output` be written? Refused (TESS_ERR_INVALID, naming both paths) when
+ * it is the same file as one of `inputs` (device and inode: through symlinks,
+ * "..", hard links), or when it exists and starts with the SQLite header
+ * (unless flags has TESS_OUTPUT_REPLACE_PROJECT). Every command calls this
+ * for every file it writes before it opens it; core's atomic writers call it
+ * too. A project that is replaced must be replaced atomically (a temporary
+ * file, then rename). */
+TessResult tess_output_check(const char *output, const char *const *inputs, size_t input_count, unsigned flags,
+                             TessError *err);
+/* True when both paths exist and are the same file. */
+bool tess_file_same(const char *a, const char *b);
+/* True when path is a regular file that starts with SQLite's 16-byte header. */
+bool tess_file_is_sqlite(const char *path);
+
+/* ---- Text leaving the program (core/base/text.c) ------------------------ */
+
+/* Length of the valid UTF-8 sequence at s (1..4), 0 at the end of the string
+ * or when s does not start one (overlong, surrogate, beyond U+10FFFF). */
+size_t tess_utf8_sequence(const char *s);
+bool tess_utf8_valid(const char *s);
+/* s as a JSON string, quotes included: valid UTF-8 always (a byte that is
+ * not UTF-8 becomes U+FFFD), control characters (C0, DEL, C1) as \u00XX. Writes at most
+ * size bytes (NUL-terminated) and returns the length it needed (at most
+ * 6 * strlen(s) + 2). */
+size_t tess_text_json_quote(const char *s, char *out, size_t size);
+/* s safe for a terminal: control characters (C0, DEL, C1), bytes that are
+ * not UTF-8 and the backslash become \xNN (\\); everything else stays.
+ * Same contract as tess_text_json_quote (at most 8 * strlen(s)). */
+size_t tess_text_printable(const char *s, char *out, size_t size);
+
 /* ---- Allocator --------------------------------------------------------- */
 
 /* Every core allocation goes through these; the live byte count is atomic and

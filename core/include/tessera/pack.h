@@ -123,6 +123,10 @@ typedef struct TessExportSpec {
   size_t level_count;
   unsigned jobs;            /* worker threads; 0: the number of cores */
   bool force;               /* write levels whose file is up to date too */
+  /* The project file the levels come from, or NULL: an output that is this
+   * file is refused with both names (an output that is any SQLite database
+   * is refused in any case). */
+  const char *source_path;
   TessPackOptions options;
   const TessExportWriter *writer; /* NULL: .tlv files (options apply to those only) */
   /* Called on the thread running tess_export_run when a level starts or
@@ -140,15 +144,21 @@ typedef struct TessExportSpec {
  * directory. Fails for an unknown level id or a directory that cannot be
  * made; the export is the caller's (tess_export_destroy). */
 TessResult tess_export_create(const TessProject *p, const TessExportSpec *spec, TessExport **out, TessError *err);
-/* Runs the jobs, syncs the output's file system once, then writes
- * manifest.json (every level of the project whose file is present and
- * current). A failed level does not stop the others and is not an error of
- * this call (see the jobs); an error here is the manifest's. */
+/* Removes the temporary files a killed export left in the directory (its
+ * own names only: "<file>.tlv.<hex>-<hex>.tmp", "manifest.json.<hex>.tmp",
+ * and only when no other export is running there), runs the jobs, syncs
+ * the output's file system once, then writes manifest.json (every level of
+ * the project whose file is present and current). Each level's bytes are
+ * opened with the reader (tlv_open) before they are written: a level the
+ * reader refuses fails and is left out. A failed level does not stop the
+ * others and is not an error of this call (see the jobs); an error here is
+ * the manifest's. */
 TessResult tess_export_run(TessExport *ex, TessError *err);
 size_t tess_export_job_count(const TessExport *ex);
 const TessExportJob *tess_export_job(const TessExport *ex, size_t i);
 size_t tess_export_done(const TessExport *ex);          /* jobs finished (any outcome) */
 unsigned tess_export_threads(const TessExport *ex);     /* worker threads actually used */
+size_t tess_export_stale_removed(const TessExport *ex); /* temporary files of killed exports removed by the run */
 double tess_export_seconds(const TessExport *ex);       /* since the run started; final once the workers end */
 /* The job currently being written (the first running one), or NULL. */
 const TessExportJob *tess_export_current(const TessExport *ex);
