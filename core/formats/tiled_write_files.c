@@ -31,7 +31,10 @@ static TessResult join(char *out, const char *dir, const char *a, const char *b,
  * file system, as for .tlv files); alone (tess_tiled_write_level): core's
  * durable atomic write. */
 static TessResult write_atomic(const char *path, const void *data, size_t size, bool durable, TessError *err) {
-  if (durable) return tess_file_write_atomic(path, data, size, err);
+  if (durable) return tess_file_write_atomic(path, data, size, err); /* it checks the output itself */
+  /* Never over a project: a tileset named after one, a symlink to one. */
+  TessResult guard = tess_output_check(path, NULL, 0, 0, err);
+  if (guard != TESS_OK) return guard;
   static unsigned counter;
   char tmp[PATH_MAX_BYTES + 32];
   int fd = -1;
