@@ -72,7 +72,10 @@ for t in "${targets[@]}"; do
   art="$root/$build/fuzz-artifacts/$short"
   rm -rf "$art" && mkdir -p "$art"
   log="$build/meson-logs/$name.log"
-  "$bin" -max_total_time="$each" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
+  # A target's own libFuzzer flags, if it has any (tests/fuzz/NAME.flags, one line).
+  extra=()
+  [ -f "tests/fuzz/$short.flags" ] && read -r -a extra <"tests/fuzz/$short.flags"
+  "$bin" -max_total_time="$each" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 "${extra[@]}" \
     -artifact_prefix="$art/" "$corpus" >"$log" 2>&1
   rc=$?
   runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 runs in \2 s/p' "$log" | tail -1)

@@ -22,6 +22,7 @@ struct _TessDocument {
    * was replaced (tessera-pipeline load --force renames a new file over it). */
   dev_t dev;
   ino_t ino;
+  gboolean read_only; /* the file cannot be written (read-only media or folder): opened read-only */
 };
 
 G_DEFINE_TYPE(TessDocument, tess_document, G_TYPE_OBJECT)
@@ -178,6 +179,20 @@ TessDocument *tess_document_open(const char *path, GError **error) {
   TessProject *project = NULL;
 
   TessResult r = tess_store_open(path, TESS_STORE_READ_WRITE, &store, &err);
+  gboolean read_only = FALSE;
+  if (r == TESS_ERR_READONLY || r == TESS_ERR_IO) {
+    /* Read-only media, a folder or a file we cannot write: open it for
+     * viewing (the window says so and offers Save a Copy). When that fails
+     * too, the first refusal is the one to show. */
+    TessError ro_err = {0};
+    if (tess_store_open(path, TESS_STORE_READ_ONLY, &store, &ro_err) == TESS_OK) {
+      r = TESS_OK;
+      read_only = TRUE;
+    } else if (ro_err.code == TESS_ERR_READONLY) {
+      r = TESS_ERR_READONLY; /* a -wal that cannot be replayed here: that message says what to do */
+      err = ro_err;
+    }
+  }
   if (r == TESS_ERR_LOCKED) { /* the store's one-writer lock: someone else is editing it */
     g_autofree char *name = g_filename_display_basename(path);
     g_set_error(error, TESS_DOCUMENT_ERROR, (int)r,
@@ -198,7 +213,9 @@ TessDocument *tess_document_open(const char *path, GError **error) {
     tess_document_set_error_from_tess(error, r, &err);
     return NULL;
   }
-  return document_adopt(path, store, project);
+  TessDocument *self = document_adopt(path, store, project);
+  self->read_only = read_only;
+  return self;
 }
 
 /* A new project gets what a designer needs to start painting at once: a
@@ -273,6 +290,11 @@ char *tess_document_dup_name(TessDocument *doc) {
   return g_steal_pointer(&base);
 }
 
+gboolean tess_document_get_read_only(TessDocument *doc) {
+  g_return_val_if_fail(TESS_IS_DOCUMENT(doc), FALSE);
+  return doc->read_only;
+}
+
 gboolean tess_document_get_unsaved(TessDocument *doc) {
   g_return_val_if_fail(TESS_IS_DOCUMENT(doc), FALSE);
   return doc->unsaved;
@@ -339,6 +361,7 @@ gboolean tess_document_redo(TessDocument *doc, GError **error) {
 gboolean tess_document_check_file(TessDocument *doc) {
   g_return_val_if_fail(TESS_IS_DOCUMENT(doc), FALSE);
   g_autofree char *name = g_filename_display_basename(doc->path);
+  if (doc->read_only) return !doc->unsaved; /* known not writable from the start */
   if (!g_file_test(doc->path, G_FILE_TEST_EXISTS)) {
     g_autofree char *msg = g_strdup_printf(_("“%s” was deleted. Your work is only in memory."), name);
     set_unsaved(doc, msg);
@@ -364,7 +387,7 @@ gboolean tess_document_save_copy(TessDocument *doc, const char *dest_path, GErro
   g_return_val_if_fail(dest_path != NULL, FALSE);
   TessError err = {0};
 
-  if (!doc->unsaved) {
+  if (!doc->unsaved && !doc->read_only) {
     /* The file is whole: SQLite copies it page by page. An existing file at
      * the destination is replaced, as the file chooser confirmed. */
     if (g_file_test(dest_path, G_FILE_TEST_EXISTS) && g_unlink(dest_path) != 0) {
@@ -383,8 +406,8 @@ gboolean tess_document_save_copy(TessDocument *doc, const char *dest_path, GErro
     return TRUE;
   }
 
-  /* The file is gone or refuses writes: write the whole project in memory to
-   * a new file and carry on editing there. */
+  /* The file is gone or refuses writes (or was opened read-only): write the
+   * whole project in memory to a new file and carry on editing there. */
   if (g_file_test(dest_path, G_FILE_TEST_EXISTS) && g_unlink(dest_path) != 0) {
     err.code = TESS_ERR_IO;
     g_strlcpy(err.file, dest_path, sizeof err.file);
@@ -405,6 +428,7 @@ gboolean tess_document_save_copy(TessDocument *doc, const char *dest_path, GErro
   doc->store = store;
   g_free(doc->path);
   doc->path = g_strdup(dest_path);
+  doc->read_only = FALSE;
   set_unsaved(doc, NULL);
   g_object_notify_by_pspec(G_OBJECT(doc), properties[PROP_PATH]);
   g_signal_emit(doc, signals[SIGNAL_COMMITTED], 0);
@@ -413,7 +437,7 @@ gboolean tess_document_save_copy(TessDocument *doc, const char *dest_path, GErro
 
 void tess_document_checkpoint(TessDocument *doc) {
   g_return_if_fail(TESS_IS_DOCUMENT(doc));
-  if (doc->unsaved) return;
+  if (doc->unsaved || doc->read_only) return;
   TessError err = {0};
   /* A failed checkpoint loses nothing (the WAL still holds the pages); the
    * next commit reports a real problem. */

@@ -19,7 +19,9 @@ GQuark tess_document_error_quark(void);
 #define TESS_TYPE_DOCUMENT (tess_document_get_type())
 G_DECLARE_FINAL_TYPE(TessDocument, tess_document, TESS, DOCUMENT, GObject)
 
-/* Opens an existing .tessera file read-write. */
+/* Opens an existing .tessera file read-write; one that cannot be written
+ * (read-only media or folder, no permission) is opened read-only instead
+ * (tess_document_get_read_only): edits then stay in memory until Save a Copy. */
 TessDocument *tess_document_open(const char *path, GError **error);
 /* Creates a new project file (refuses to overwrite) with one material and one level. */
 TessDocument *tess_document_new_project(const char *path, GError **error);
@@ -38,6 +40,9 @@ gboolean tess_document_commit(TessDocument *doc, GError **error);
 /* Undo / redo one step and commit it. */
 gboolean tess_document_undo(TessDocument *doc, GError **error);
 gboolean tess_document_redo(TessDocument *doc, GError **error);
+
+/* TRUE when the file was opened read-only because it cannot be written. */
+gboolean tess_document_get_read_only(TessDocument *doc);
 
 /* TRUE when a commit failed: the work in memory is not in the file any more
  * (the file was deleted, made read-only, or the disk is full). */

@@ -307,6 +307,14 @@ void tess_window_set_document(TessWindow *self, TessDocument *doc) {
   self->cursor_x = self->cursor_y = -1;
   gtk_info_bar_set_revealed(self->message_bar, FALSE);
   gtk_info_bar_set_revealed(self->reload_bar, FALSE);
+  if (doc && tess_document_get_read_only(doc)) {
+    g_autofree char *name = g_filename_display_basename(tess_document_get_path(doc));
+    g_autofree char *msg = g_strdup_printf(_("“%s” is on read-only media or in a folder you cannot write, so it is "
+                                             "open read-only. Use Save a Copy… to edit a copy."),
+                                           name);
+    tess_window_report(self, msg);
+    gtk_widget_set_visible(self->save_copy_button, TRUE);
+  }
 #ifdef TESS_HAVE_MAP_VIEW
   tess_map_view_set_document(map(self), doc);
 #endif

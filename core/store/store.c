@@ -16,6 +16,7 @@
  *   tests/bench/store), while small pages keep small projects small
  *   (8 KiB pages would double the file: one 4 KiB row per page) and make
  *   each commit write the least. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -86,6 +87,61 @@ static TessResult use_wal(TessStore *s, TessError *err) {
                           "%s: the file system refuses SQLite's write-ahead log (a network drive?); "
                           "copy the project to a local disk",
                           s->name);
+  return TESS_OK;
+}
+
+/* "file:" + the path with every byte a URI could misread percent-encoded. */
+static char *file_uri(const char *path, const char *query) {
+  size_t n = strlen(path);
+  char *uri = tess_alloc(5 + 3 * n + strlen(query) + 1);
+  if (!uri) return NULL;
+  char *o = uri + sprintf(uri, "file:");
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+    if (isalnum(*p) || strchr("/-._~", *p)) *o++ = (char)*p;
+    else o += sprintf(o, "%%%02X", *p);
+  }
+  strcpy(o, query);
+  return uri;
+}
+
+/* A reader's first read. SQLite reads a WAL-mode file through its -shm
+ * index, which it creates beside the file; on read-only media, or in a
+ * folder this user cannot write, that fails (SQLITE_READONLY_* or
+ * SQLITE_CANTOPEN) before a single page is read. The file is then read in
+ * SQLite's immutable mode: no -shm, no locks, the file taken as it is. That
+ * is only right when the file alone is the whole project: a non-empty -wal
+ * holds commits that are not in it yet and that nobody can replay here, so
+ * the project is refused rather than read stale. (A folder where the -shm
+ * and -wal can at least be read is read normally, log included.) */
+static TessResult first_read(TessStore *s, TessError *err) {
+  int rc = sqlite3_exec(s->db, "PRAGMA schema_version", NULL, NULL, NULL);
+  if (rc == SQLITE_OK) return TESS_OK;
+  if ((rc & 0xFF) != SQLITE_READONLY && (rc & 0xFF) != SQLITE_CANTOPEN) return tess_store_db_error(s, rc, "reading", err);
+  TessError first;
+  tess_store_db_error(s, rc, "reading", &first);
+  char wal[4200];
+  snprintf(wal, sizeof wal, "%s-wal", s->path);
+  struct stat st;
+  if (stat(wal, &st) == 0 && st.st_size > 0)
+    return tess_error_set(err, TESS_ERR_READONLY, s->path,
+                          "%s cannot be read here: its write-ahead log %s-wal holds changes that are not in the "
+                          "file yet, and this folder cannot be written, so they cannot be replayed; open the "
+                          "project once where it can be written (closing it folds the log in), or copy the "
+                          "folder to a writable disk",
+                          s->name, s->name);
+  char *uri = file_uri(s->path, "?immutable=1");
+  if (!uri) return tess_error_set(err, TESS_ERR_NOMEM, s->path, "out of memory opening %s", s->name);
+  sqlite3_close_v2(s->db);
+  s->db = NULL;
+  rc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+  tess_free(uri);
+  if (rc == SQLITE_OK) rc = sqlite3_exec(s->db, "PRAGMA schema_version", NULL, NULL, NULL);
+  if (rc != SQLITE_OK) {
+    if (err) *err = first;
+    return first.code;
+  }
+  sqlite3_extended_result_codes(s->db, 1);
+  s->immutable = true;
   return TESS_OK;
 }
 
@@ -244,6 +300,7 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
                          name);
   }
   if (r == TESS_OK && !created) r = tess_store_probe_file(s->db, path, name, err);
+  if (r == TESS_OK && s->read_only) r = first_read(s, err);
   bool upgrade = false;
   if (r == TESS_OK) r = created ? create_project(s, schema, err) : check_project(s, schema, &upgrade, err);
   if (r == TESS_OK && created) s->file_schema = schema->version;
@@ -306,6 +363,7 @@ void tess_store_close(TessStore *s) {
 
 const char *tess_store_path(const TessStore *s) { return s->path; }
 bool tess_store_read_only(const TessStore *s) { return s->read_only; }
+bool tess_store_immutable(const TessStore *s) { return s->immutable; }
 void tess_store_stats(const TessStore *s, TessStoreStats *out) { *out = s->stats; }
 
 TessResult tess_store_checkpoint(TessStore *s, TessError *err) {

@@ -77,6 +77,7 @@ struct TessStore {
   char *path;
   const char *name; /* base name within path, for messages */
   bool read_only;
+  bool immutable;       /* read-only media or folder: SQLite's immutable mode (no -shm, no locks) */
   int64_t file_schema; /* the schema the file is at (older than the program's only when read-only) */
   int writer_lock;     /* fd holding flock(LOCK_EX) on the file while open for writing, or -1 */
   sqlite3_stmt *stmts[STMT_COUNT];

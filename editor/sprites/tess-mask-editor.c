@@ -27,6 +27,7 @@ typedef struct TraceJob {
   TessSpriteMask mask;
   TessMaskMoments moments;
   gboolean has_moments;
+  TessMaskTraceReport report;
   TessResult result;
   TessError err;
   guint generation;
@@ -52,6 +53,7 @@ struct _TessMaskEditor {
   TessMaskMoments moments;
   gboolean has_moments;
   uint8_t moments_threshold;
+  TessMaskTraceReport report; /* of the last trace: whether the pieces were simplified to the budget */
 
   TessMaskView *view;
   GtkLabel *zoom_label;
@@ -93,6 +95,7 @@ static void clear_work(TessMaskEditor *self) {
   g_clear_pointer(&self->image, shared_image_unref);
   memset(&self->frame, 0, sizeof self->frame);
   self->has_moments = FALSE;
+  memset(&self->report, 0, sizeof self->report);
 }
 
 static void update_moments(TessMaskEditor *self) {
@@ -149,6 +152,12 @@ static void update_readouts(TessMaskEditor *self) {
     set_readout(self, TESS_MASK_READOUT_VERTICES, g_strdup_printf(_("circle, radius %.2f px"), m->circle_radius));
   else if (m->mode == TESS_MASK_HULL)
     set_readout(self, TESS_MASK_READOUT_VERTICES, g_strdup_printf(_("%u (exact hull)"), m->hull_count));
+  else if (m->mode == TESS_MASK_PIECES && self->report.simplified)
+    /* Over core/mask's work budget: the pieces follow blocks, not pixels. */
+    set_readout(self, TESS_MASK_READOUT_VERTICES,
+                g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "%u in %u piece, simplified: traced on %u×%u px blocks",
+                                            "%u in %u pieces, simplified: traced on %u×%u px blocks", m->piece_count),
+                                shape_vertex_count(m), m->piece_count, self->report.block, self->report.block));
   else
     set_readout(self, TESS_MASK_READOUT_VERTICES,
                 g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "%u in %u piece", "%u in %u pieces", m->piece_count),
@@ -360,7 +369,7 @@ static gboolean retrace(TessMaskEditor *self) {
   if (!self->has_work || !self->frame.pixels) return FALSE;
   if (self->moments_threshold != self->work.mask.threshold || !self->has_moments) update_moments(self);
   TessError err = {0};
-  TessResult r = tess_sprite_mask_trace(self->frame, &self->work.mask, &err);
+  TessResult r = tess_sprite_mask_trace_report(self->frame, &self->work.mask, &self->report, &err);
   if (r != TESS_OK) {
     g_autofree char *msg = tess_document_describe_error(r, &err);
     show_message(self, msg);
@@ -381,7 +390,7 @@ static void read_controls(TessMaskEditor *self) {
 
 static void trace_thread(GTask *task, gpointer source, gpointer data, GCancellable *cancellable) {
   TraceJob *job = data;
-  job->result = tess_sprite_mask_trace(job->frame, &job->mask, &job->err);
+  job->result = tess_sprite_mask_trace_report(job->frame, &job->mask, &job->report, &job->err);
   job->has_moments = job->result == TESS_OK && tess_mask_moments(job->frame, job->mask.threshold, &job->moments);
   g_task_return_boolean(task, TRUE);
 }
@@ -403,6 +412,7 @@ static void trace_done(GObject *source, GAsyncResult *res, gpointer user) {
       self->moments = job->moments;
       self->has_moments = job->has_moments;
       self->moments_threshold = traced.threshold;
+      self->report = job->report;
       apply(self, self->pending_source, FALSE, FALSE);
     } else {
       g_autofree char *msg = tess_document_describe_error(job->result, &job->err);

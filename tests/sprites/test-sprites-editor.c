@@ -854,7 +854,51 @@ static void sprites_window_hook(void) {
   fixture_close(w);
 }
 
+/* A sprite over core/mask's work budget (a 768 x 768 checkerboard of single
+ * pixels: 294912 runs): in pieces mode the readout says the pieces were
+ * simplified to blocks; back in simplified-hull mode it does not. */
+static void sprites_mask_budget_readout(void) {
+  TessDocument *doc = new_document("budget.tessera");
+  TessImage img;
+  TessError err = {0};
+  CHECK_OK(tess_image_create(768, 768, &img, &err), &err);
+  for (uint32_t y = 0; y < 768; y++)
+    for (uint32_t x = 0; x < 768; x++) put(&img, x, y, ((x ^ y) & 1) ? 0 : 255);
+  char buf[1024];
+  g_autofree char *png = g_strdup(tess_test_path(buf, sizeof buf, "checker.png"));
+  CHECK_OK(tess_png_save(tess_image_view(&img), png, &err), &err);
+  tess_image_clear(&img);
+  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
+  g_object_ref_sink(panel);
+  tess_sprite_panel_set_document(panel, doc);
+  TessId id = import_sprite(panel, png);
+  TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
+  GtkWindow *win = host(GTK_WIDGET(editor), 1000, 660);
+  tess_mask_editor_set_document(editor, doc);
+  tess_mask_editor_set_sprite(editor, id);
+  const TessMaskMode modes[2] = {TESS_MASK_PIECES, TESS_MASK_SIMPLIFIED};
+  for (int i = 0; i < 2; i++) {
+    gtk_drop_down_set_selected(tess_mask_editor_get_mode(editor), modes[i]);
+    for (int k = 0; k < 5000 && tess_mask_editor_is_tracing(editor); k++) {
+      fixture_spin();
+      g_usleep(1000);
+    }
+    fixture_spin();
+    const TessSpriteMask *m = tess_mask_editor_get_mask(editor);
+    const char *vertices = tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_VERTICES);
+    CHECK(m->mode == modes[i] && m->area == 768.0 * 384);
+    if (modes[i] == TESS_MASK_PIECES)
+      CHECK_MSG(m->piece_count == 1 && strstr(vertices, "simplified: traced on 2×2 px blocks") != NULL, "%s", vertices);
+    else
+      CHECK_MSG(strstr(vertices, "simplified") == NULL && m->piece_count == 1, "%s", vertices);
+  }
+  close_host(win);
+  g_object_unref(panel);
+  g_object_unref(doc);
+}
+
 static const TessTestCase cases[] = {
+    {"sprites_mask_budget_readout", sprites_mask_budget_readout},
     {"sprites_import", sprites_import},
     {"sprites_threshold_drag", sprites_threshold_drag},
     {"sprites_threshold_worker", sprites_threshold_worker},

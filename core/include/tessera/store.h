@@ -26,12 +26,19 @@ typedef enum TessStoreMode {
 
 /* Opens (or creates) a project file. A file that is not SQLite, not a
  * Tessera project, from a newer schema, or damaged is refused by name. When
- * the previous session did not close cleanly, a full quick_check runs. */
+ * the previous session did not close cleanly, a full quick_check runs.
+ * TESS_STORE_READ_ONLY also reads a project on read-only media or in a
+ * read-only folder; one whose -wal holds changes that cannot be replayed
+ * there is refused (TESS_ERR_READONLY) rather than read stale. */
 TessResult tess_store_open(const char *path, TessStoreMode mode, TessStore **out, TessError *err);
 /* Closes: checkpoints the WAL into the main file and marks a clean close. */
 void tess_store_close(TessStore *store);
 const char *tess_store_path(const TessStore *store);
 bool tess_store_read_only(const TessStore *store);
+/* True when a read-only open found the project on read-only media or in a
+ * folder it cannot write, and reads it in SQLite's immutable mode (see
+ * core/store/README.md, "Read-only media"). */
+bool tess_store_immutable(const TessStore *store);
 
 /* Loads the whole project. */
 TessResult tess_store_load(TessStore *store, TessProject **out, TessError *err);
