@@ -7,7 +7,6 @@
  * leaves the project file byte for byte as it was. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -30,11 +29,6 @@ static int fail(const TessError *err) {
   tess_error_format(err, msg, sizeof msg);
   fprintf(stderr, "%s\n", msg);
   return TESS_EXIT_FAIL;
-}
-
-static bool same_file(const char *a, const char *b) {
-  struct stat sa, sb;
-  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* Adds the plan to an existing project: trial on a read-only load, then for real. */
@@ -96,7 +90,9 @@ int tess_cmd_import(int argc, char **argv) {
   if (!input) return tess_cmd_usage_error("import", "no map given");
   if (!output) return tess_cmd_usage_error("import", "no project (-o PROJECT.tessera)");
   if (!tess_map_format_for_path(input)) return tess_cmd_usage_error("import", "%s: not a .tmx or .tmj map", input);
-  if (same_file(input, output)) return tess_cmd_usage_error("import", "the project %s is the map itself", output);
+  /* The shared output check: never the map itself; an existing project is what import adds to. */
+  const char *inputs[] = {input};
+  if (tess_cmd_check_output(output, inputs, 1, TESS_OUTPUT_REPLACE_PROJECT) != TESS_EXIT_OK) return TESS_EXIT_FAIL;
   if (level && (!level[0] || strlen(level) >= TESS_NAME_MAX))
     return tess_cmd_usage_error("import", "--level needs a name of 1 to %d bytes", TESS_NAME_MAX - 1);
   TessError err;
