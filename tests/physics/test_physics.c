@@ -614,6 +614,35 @@ static void zones_push_and_attract(void) {
   tess_world_destroy(w);
 }
 
+/* A body on a circular orbit of radius 10 around an attractor (a = k / r^2, k = 1000:
+ * v = sqrt(k / r) = 10 m/s, period 2 pi r / v = 6.28 s), no gravity, for 10 orbits:
+ * the attractor's pull is evaluated at each sub-step's position, so the radius
+ * stays within 1% of 10 (held over the sub-steps it grew to about 15). */
+static void orbit_around_an_attractor_keeps_its_radius(void) {
+  TessWorld *w = new_world(tess_v2(0, 0));
+  TessZoneDef z;
+  tess_zone_def_default(&z);
+  z.type = TESS_ZONE_TYPE_ATTRACTOR;
+  z.center = tess_v2(0, 0);
+  z.strength = 1000.0f;
+  z.radius = 0.0f;
+  TessError err;
+  CHECK_OK(tess_world_add_zone(w, &z, NULL, &err), &err);
+  TessShapeDef sd = shape_def(0.0f, 0.0f, 1.0f);
+  TessBodyId b = add_ball(w, tess_v2(10.0f, 0.0f), 0.1f, &sd);
+  CHECK_OK(tess_body_set_linear_velocity(w, b, tess_v2(0.0f, 10.0f)), &err);
+  int steps = (int)(10.0 * 2.0 * PI * 10.0 / 10.0 * HZ + 0.5);
+  float lo = 1e9f, hi = 0.0f;
+  for (int i = 0; i < steps; i++) {
+    step(w, 1);
+    float r = tess_v2_length(tess_body_position(w, b));
+    if (r < lo) lo = r;
+    if (r > hi) hi = r;
+  }
+  CHECK_MSG(lo >= 9.9f && hi <= 10.1f, "orbit radius ranged %.4f .. %.4f over 10 orbits (wanted 10 +- 1%%)", lo, hi);
+  tess_world_destroy(w);
+}
+
 static void top_down_ice_slides_farther_than_sand(void) {
   TessWorldDef def;
   tess_world_def_default(&def);
@@ -1773,4 +1802,5 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(one_way_cells_catch_only_from_above), TEST(traced_slope_is_a_ramp),
                TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(chaos_is_deterministic_across_solvers_and_restores), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(mass_from_density_or_set), TEST(bad_input_is_refused),
                TEST(fast_ball_stops_at_a_thin_box), TEST(ball_stops_r_from_a_tile_corner),
-               TEST(removal_during_a_step_takes_effect_at_its_end))
+               TEST(removal_during_a_step_takes_effect_at_its_end),
+               TEST(orbit_around_an_attractor_keeps_its_radius))
