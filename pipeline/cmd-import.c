@@ -32,11 +32,6 @@ static int fail(const TessError *err) {
   return TESS_EXIT_FAIL;
 }
 
-static bool same_file(const char *a, const char *b) {
-  struct stat sa, sb;
-  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 /* Adds the plan to an existing project: trial on a read-only load, then for real. */
 static TessResult import_existing(const char *path, const TessMapImport *imp, const char *level, TessError *err) {
   TessStore *store = NULL;
@@ -96,7 +91,8 @@ int tess_cmd_import(int argc, char **argv) {
   if (!input) return tess_cmd_usage_error("import", "no map given");
   if (!output) return tess_cmd_usage_error("import", "no project (-o PROJECT.tessera)");
   if (!tess_map_format_for_path(input)) return tess_cmd_usage_error("import", "%s: not a .tmx or .tmj map", input);
-  if (same_file(input, output)) return tess_cmd_usage_error("import", "the project %s is the map itself", output);
+  /* Adding to an existing project is this command's purpose; the map itself never is one. */
+  if (tess_cmd_check_output(output, &input, 1, TESS_OUTPUT_REPLACE_PROJECT) != TESS_EXIT_OK) return TESS_EXIT_FAIL;
   if (level && (!level[0] || strlen(level) >= TESS_NAME_MAX))
     return tess_cmd_usage_error("import", "--level needs a name of 1 to %d bytes", TESS_NAME_MAX - 1);
   TessError err;

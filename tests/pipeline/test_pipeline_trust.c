@@ -168,9 +168,10 @@ static void failed_stdout_is_a_failure(void) {
   const char *info_json[] = {"info", tlv, "--json", NULL};
   const char *export_json[] = {"export", project, "-o", dir, "--json", NULL};
   const char *validate[] = {"validate", project, NULL};
-  const char *const *cases[] = {info, info_json, export_json, validate};
+  const char *diff[] = {"diff", project, project, NULL};
+  const char *const *cases[] = {info, info_json, export_json, validate, diff};
   PipelineRun full = {-1, 0, "/dev/full"}, fine = {-1, 0, NULL};
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 5; i++) {
     int ok = pipeline_run_with(&fine, cases[i], out, sizeof out, err, sizeof err);
     int lost = pipeline_run_with(&full, cases[i], NULL, 0, err, sizeof err);
     CHECK_MSG(lost == 1 && strstr(err, "stdout"), "%s %s > /dev/full: exit %d (%d when written): %s", cases[i][0],
