@@ -149,6 +149,9 @@ TessResult tess_edit_tileset_add(TessProject *p, const TessTilesetDef *def, Tess
   if (r) return r;
   if (def->png_size && !def->png)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "tileset: png_size without bytes");
+  r = tess_image_bytes_check(def->png, def->png_size, def->image_w, def->image_h, "tileset", def->name ? def->name : "",
+                             err);
+  if (r) return r;
   if (def->default_material && !tess_project_material(p, def->default_material))
     return tess_error_set(err, TESS_ERR_NOT_FOUND, LEVEL_FILE, "tileset default material %u does not exist",
                           def->default_material);

@@ -4,8 +4,8 @@
 #include "level_private.h"
 
 TessResult tess_layer_props_validate(const TessLayerProps *props, TessError *err) {
-  if (!tess_name_valid(props->name))
-    return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "layer name is not terminated");
+  TessResult r = tess_name_check(props->name, true, "layer", err);
+  if (r != TESS_OK) return r;
   if (props->kind > TESS_LAYER_OBJECTS)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "layer %s kind %u is unknown", props->name, props->kind);
   if (isnan(props->opacity))

@@ -27,18 +27,25 @@ static TessResult check_float(float v, float lo, float hi, bool lo_open, const c
 
 TessResult tess_level_settings_validate(const TessLevelSettings *s, TessError *err) {
   TessResult r;
-  if (!tess_name_valid(s->name) || s->name[0] == 0)
-    return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "level name is empty or not terminated");
+  if ((r = tess_name_check(s->name, false, "level", err))) return r;
   if (s->width < 1 || s->width > TESS_LEVEL_MAX_CELLS)
     return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "level width %u is outside 1..%d cells", s->width,
                           TESS_LEVEL_MAX_CELLS);
   if (s->height < 1 || s->height > TESS_LEVEL_MAX_CELLS)
     return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "level height %u is outside 1..%d cells", s->height,
                           TESS_LEVEL_MAX_CELLS);
+  /* Checked before anything the size of the level is allocated. */
+  if ((uint64_t)s->width * s->height > TESS_LEVEL_MAX_AREA)
+    return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "level size %ux%u is %llu cells (at most %u, such as 4096x4096)",
+                          s->width, s->height, (unsigned long long)s->width * s->height, TESS_LEVEL_MAX_AREA);
   if (s->tile_w < 1 || s->tile_w > 4096 || s->tile_h < 1 || s->tile_h > 4096)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "level tile size %ux%u is outside 1..4096 px", s->tile_w,
                           s->tile_h);
-  if ((r = check_float(s->ppm, 0.0f, 1e6f, true, "ppm", err))) return r;
+  if ((uint64_t)s->width * s->tile_w > TESS_LEVEL_MAX_PX || (uint64_t)s->height * s->tile_h > TESS_LEVEL_MAX_PX)
+    return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "level is %llux%llu px (at most %u px a side)",
+                          (unsigned long long)s->width * s->tile_w, (unsigned long long)s->height * s->tile_h,
+                          TESS_LEVEL_MAX_PX);
+  if ((r = check_float(s->ppm, TESS_LEVEL_MIN_PPM, 1e6f, false, "ppm", err))) return r;
   if ((r = check_float(s->gravity.x, -1e6f, 1e6f, false, "gravity.x", err))) return r;
   if ((r = check_float(s->gravity.y, -1e6f, 1e6f, false, "gravity.y", err))) return r;
   if ((r = check_float(s->physics_hz, 0.0f, 10000.0f, true, "physics_hz", err))) return r;

@@ -14,8 +14,19 @@
 /* Copies a name, refusing one that does not fit TESS_NAME_MAX or is empty when required. */
 TessResult tess_name_copy(char dst[TESS_NAME_MAX], const char *src, bool allow_empty, const char *what,
                           TessError *err);
-/* A name field that is NUL-terminated within TESS_NAME_MAX. */
+/* A name field that is NUL-terminated within TESS_NAME_MAX and valid UTF-8. */
 bool tess_name_valid(const char name[TESS_NAME_MAX]);
+/* The same with the reason (unterminated, empty when not allowed, not UTF-8 at byte N), naming `what`. */
+TessResult tess_name_check(const char name[TESS_NAME_MAX], bool allow_empty, const char *what, TessError *err);
+
+/* ---- Images (images.c) ---- */
+/* PNG bytes against the size the project declares for them: bytes whose
+ * header reads as a PNG must be image_w x image_h (a tileset or sprite whose
+ * bytes were replaced by another image would make every drawing of its tiles
+ * read outside the picture). Bytes that are no PNG at all pass here: they
+ * cannot be decoded anywhere, and render draws a placeholder with a warning. */
+TessResult tess_image_bytes_check(const uint8_t *png, size_t size, uint32_t image_w, uint32_t image_h,
+                                  const char *what, const char *name, TessError *err);
 
 /* ---- Layers and chunks (layer.c) ---- */
 static inline uint32_t tess_chunks_for(uint32_t cells) { return (cells + TESS_CHUNK_SIZE - 1) / TESS_CHUNK_SIZE; }

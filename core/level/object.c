@@ -36,14 +36,21 @@ void tess_object_default(TessObject *obj, TessObjectKind kind) {
 }
 
 static bool finite_nonneg(float v) { return isfinite(v) && v >= 0.0f; }
+/* A length in pixels within the documented bound (TESS_OBJECT_MAX_PX). */
+static bool size_ok(float v) { return finite_nonneg(v) && v <= TESS_OBJECT_MAX_PX; }
+static bool point_ok(TessVec2 v) { return fabsf(v.x) <= TESS_OBJECT_MAX_PX && fabsf(v.y) <= TESS_OBJECT_MAX_PX; }
+#define MAX_PX_TEXT "16777216 px"
 
 TessResult tess_object_validate(const TessObject *obj, TessError *err) {
-  if (!tess_name_valid(obj->name))
-    return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "object name is not terminated");
+  TessResult nr = tess_name_check(obj->name, true, "object", err);
+  if (nr != TESS_OK) return nr;
   if (obj->kind > TESS_OBJECT_SPAWN)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "object kind %u is unknown", obj->kind);
   if (!tess_v2_is_finite(obj->pos))
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "object %s pos is not finite", obj->name);
+  if (!point_ok(obj->pos))
+    return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "object %s position (%g, %g) is beyond " MAX_PX_TEXT,
+                          obj->name, (double)obj->pos.x, (double)obj->pos.y);
   if (!isfinite(obj->angle))
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "object %s angle is not finite", obj->name);
   if (obj->kind == TESS_OBJECT_BODY) {
@@ -55,6 +62,9 @@ TessResult tess_object_validate(const TessObject *obj, TessError *err) {
     if (!finite_nonneg(b->width) || !finite_nonneg(b->height))
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "body %s width or height is not finite and >= 0",
                             obj->name);
+    if (!size_ok(b->radius) || !size_ok(b->width) || !size_ok(b->height))
+      return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "body %s size (radius %g, %g x %g) is beyond " MAX_PX_TEXT,
+                            obj->name, (double)b->radius, (double)b->width, (double)b->height);
     if (b->shape == TESS_BODY_CIRCLE && !(b->radius > 0))
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "body %s radius must be > 0", obj->name);
     if ((b->shape == TESS_BODY_BOX || b->shape == TESS_BODY_CAPSULE) && !(b->width > 0 && b->height > 0))
@@ -67,6 +77,9 @@ TessResult tess_object_validate(const TessObject *obj, TessError *err) {
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "joint %s kind is unknown", obj->name);
     if (!tess_v2_is_finite(j->anchor_b) || !finite_nonneg(j->length) || !isfinite(j->lower) || !isfinite(j->upper))
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "joint %s anchor, length or limits not finite",
+                            obj->name);
+    if (!point_ok(j->anchor_b) || !size_ok(j->length))
+      return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "joint %s anchor or length is beyond " MAX_PX_TEXT,
                             obj->name);
     if (!isfinite(j->motor_speed) || !finite_nonneg(j->motor_torque))
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "joint %s motor speed not finite or torque not finite and >= 0",
@@ -81,6 +94,9 @@ TessResult tess_object_validate(const TessObject *obj, TessError *err) {
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "zone %s kind is unknown", obj->name);
     if (!finite_nonneg(z->width) || !finite_nonneg(z->height) || !finite_nonneg(z->radius))
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "zone %s width, height or radius not finite and >= 0",
+                            obj->name);
+    if (!size_ok(z->width) || !size_ok(z->height) || !size_ok(z->radius))
+      return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "zone %s width, height or radius is beyond " MAX_PX_TEXT,
                             obj->name);
     if (!tess_v2_is_finite(z->vector) || !isfinite(z->strength))
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "zone %s vector or strength not finite", obj->name);

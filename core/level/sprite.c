@@ -77,8 +77,8 @@ TessResult tess_sprite_copy(TessSprite *dst, const TessSprite *src) {
 static bool finite_d(double v) { return isfinite(v); }
 
 TessResult tess_sprite_validate(const TessSprite *s, TessError *err) {
-  if (!tess_name_valid(s->name) || s->name[0] == 0)
-    return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "sprite name is empty or not terminated");
+  TessResult nr = tess_name_check(s->name, false, "sprite", err);
+  if (nr != TESS_OK) return nr;
   if (s->png_size && !s->png)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "sprite %s: png_size without bytes", s->name);
   if (s->frame_count < 1)
@@ -91,6 +91,9 @@ TessResult tess_sprite_validate(const TessSprite *s, TessError *err) {
                           s->name, (double)s->frame_rate);
   if (!tess_v2_is_finite(s->anchor))
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "sprite %s anchor is not finite", s->name);
+  if (fabsf(s->anchor.x) > TESS_OBJECT_MAX_PX || fabsf(s->anchor.y) > TESS_OBJECT_MAX_PX)
+    return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "sprite %s anchor is beyond %g px", s->name,
+                          (double)TESS_OBJECT_MAX_PX);
   const TessSpriteMask *m = &s->mask;
   if (m->mode > TESS_MASK_BOX)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "sprite %s mask mode %u is unknown", s->name, m->mode);
@@ -101,13 +104,21 @@ TessResult tess_sprite_validate(const TessSprite *s, TessError *err) {
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "sprite %s mask circle is not finite", s->name);
   if ((m->hull_count && !m->hull) || (m->piece_count && !m->pieces))
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "sprite %s mask counts without data", s->name);
+  if (!(m->circle_radius <= TESS_OBJECT_MAX_PX) || !(fabsf(m->circle_center.x) <= TESS_OBJECT_MAX_PX) ||
+      !(fabsf(m->circle_center.y) <= TESS_OBJECT_MAX_PX))
+    return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "sprite %s mask circle is beyond %g px", s->name,
+                          (double)TESS_OBJECT_MAX_PX);
   for (uint32_t i = 0; i < m->hull_count; i++)
-    if (!tess_v2_is_finite(m->hull[i]))
-      return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "sprite %s hull vertex %u is not finite", s->name, i);
+    if (!tess_v2_is_finite(m->hull[i]) || fabsf(m->hull[i].x) > TESS_OBJECT_MAX_PX ||
+        fabsf(m->hull[i].y) > TESS_OBJECT_MAX_PX)
+      return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "sprite %s hull vertex %u is not finite or beyond %g px",
+                            s->name, i, (double)TESS_OBJECT_MAX_PX);
   for (uint32_t i = 0; i < m->piece_count; i++) {
     TessResult r = tess_polygon_validate(&m->pieces[i], "sprite mask piece", err);
     if (r) return r;
   }
+  TessResult ir = tess_image_bytes_check(s->png, s->png_size, s->image_w, s->image_h, "sprite", s->name, err);
+  if (ir != TESS_OK) return ir;
   double sums[] = {m->area, m->centroid_x, m->centroid_y, m->inertia, m->shape_area, m->shape_centroid_x,
                    m->shape_centroid_y, m->shape_inertia, m->added_area, m->uncovered_area};
   for (size_t i = 0; i < sizeof sums / sizeof sums[0]; i++)

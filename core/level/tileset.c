@@ -43,8 +43,10 @@ TessResult tess_polygon_validate(const TessPolygon *poly, const char *what, Tess
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "%s has %u vertices (3..%d)", what, poly->count,
                           TESS_POLY_MAX);
   for (uint32_t i = 0; i < poly->count; i++)
-    if (!tess_v2_is_finite(poly->v[i]))
-      return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "%s vertex %u is not finite", what, i);
+    if (!tess_v2_is_finite(poly->v[i]) || fabsf(poly->v[i].x) > TESS_OBJECT_MAX_PX ||
+        fabsf(poly->v[i].y) > TESS_OBJECT_MAX_PX)
+      return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "%s vertex %u is not finite or beyond %g px", what, i,
+                            (double)TESS_OBJECT_MAX_PX);
   return TESS_OK;
 }
 
@@ -52,12 +54,14 @@ TessResult tess_tileset_validate(const TessProject *p, const TessTileset *ts, Te
   if (ts->id == 0 || ts->id > TESS_TILESET_ID_MAX)
     return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "tileset id %u is outside 1..%u", ts->id,
                           TESS_TILESET_ID_MAX);
-  if (!tess_name_valid(ts->name) || ts->name[0] == 0)
-    return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "tileset %u name is empty or not terminated", ts->id);
+  TessResult nr = tess_name_check(ts->name, false, "tileset", err);
+  if (nr != TESS_OK) return nr;
   if (ts->png_size && !ts->png)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "tileset %s: png_size without bytes", ts->name);
+  TessResult r = tess_image_bytes_check(ts->png, ts->png_size, ts->image_w, ts->image_h, "tileset", ts->name, err);
+  if (r != TESS_OK) return r;
   uint32_t cols, rows;
-  TessResult r = tess_tileset_grid(ts->image_w, ts->image_h, ts->tile_w, ts->tile_h, ts->margin, ts->spacing,
+  r = tess_tileset_grid(ts->image_w, ts->image_h, ts->tile_w, ts->tile_h, ts->margin, ts->spacing,
                                    &cols, &rows, err);
   if (r) return r;
   if (cols != ts->columns || cols * rows != ts->tile_count)

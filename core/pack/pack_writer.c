@@ -842,7 +842,9 @@ TessResult tess_pack_write(const TessProject *p, const TessLevel *level, const T
 
 TessResult pack_write_hashed(const TessProject *p, const TessLevel *level, const TessPackOptions *opt, uint64_t source,
                              uint8_t **data, size_t *size, TessError *err) {
-  TessResult r = tess_level_settings_validate(&level->settings, err);
+  /* The level checks validate runs (tessera/level.h), before anything the
+   * size of the level is allocated: what validate passes, export writes. */
+  TessResult r = tess_level_check_errors(p, level, err);
   if (r != TESS_OK) return r;
   Writer *w = tess_calloc(1, sizeof *w);
   if (!w) return tess_error_set(err, TESS_ERR_NOMEM, level->settings.name, "out of memory");

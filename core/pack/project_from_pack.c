@@ -11,9 +11,15 @@
 #include "tessera/pack.h"
 #include "tlv_reader.h"
 
+/* Cut on a UTF-8 boundary: a long name must not become an invalid one. */
 static void copy_name(char dst[TESS_NAME_MAX], const char *src) {
   strncpy(dst, src, TESS_NAME_MAX - 1);
   dst[TESS_NAME_MAX - 1] = '\0';
+  size_t n = strlen(dst);
+  if (n < TESS_NAME_MAX - 1 || !((unsigned char)src[n] >= 0x80 && (unsigned char)src[n] < 0xC0)) return;
+  while (n > 0 && ((unsigned char)dst[n - 1] & 0xC0) == 0x80) n--; /* continuation bytes of the cut character */
+  if (n > 0 && (unsigned char)dst[n - 1] >= 0xC0) n--;              /* and its lead byte */
+  dst[n] = '\0';
 }
 
 static TessId material_id(const TlvLevel *lv, uint32_t index) {
@@ -59,13 +65,24 @@ static uint8_t *load_source(const char *image_dir, const char *source, size_t *s
 }
 
 /* An image's PNG bytes: embedded in the file (a view into it), or else read
- * from its source path under image_dir (returned, for the caller to free). */
+ * from its source path under image_dir (returned, for the caller to free).
+ * A file on disk that is not the w x h image the level was made with (it
+ * changed since the export) is left out like a missing one: drawn as a
+ * placeholder, never read beyond its pixels. Embedded bytes of another size
+ * stay, and the project refuses them (tess_project_insert_*): that file is
+ * inconsistent in itself. */
 static uint8_t *image_bytes(const TlvLevel *lv, const char *image_dir, uint32_t source, uint32_t offset, uint32_t size,
-                            uint8_t **png, size_t *png_size) {
+                            uint32_t w, uint32_t h, uint8_t **png, size_t *png_size) {
   *png = (uint8_t *)tlv_blob(lv, offset, size);
   *png_size = *png ? size : 0;
   if (*png) return NULL;
   uint8_t *loaded = load_source(image_dir, tlv_string(lv, source), png_size);
+  uint32_t lw = 0, lh = 0;
+  if (loaded && tess_png_info(loaded, *png_size, "image", &lw, &lh, NULL) == TESS_OK && (lw != w || lh != h)) {
+    tess_free(loaded);
+    loaded = NULL;
+    *png_size = 0;
+  }
   if (loaded) *png = loaded;
   return loaded;
 }
@@ -95,7 +112,8 @@ static TessResult add_assets(const TlvLevel *lv, const char *image_dir, TessProj
     ts.id = tt.id;
     copy_name(ts.name, tlv_string(lv, tt.name));
     ts.source_path = tt.source ? (char *)tlv_string(lv, tt.source) : NULL;
-    uint8_t *loaded = image_bytes(lv, image_dir, tt.source, tt.image_offset, tt.image_size, &ts.png, &ts.png_size);
+    uint8_t *loaded = image_bytes(lv, image_dir, tt.source, tt.image_offset, tt.image_size, tt.image_w, tt.image_h, &ts.png,
+                                  &ts.png_size);
     ts.image_w = tt.image_w;
     ts.image_h = tt.image_h;
     ts.tile_w = tt.tile_w;
@@ -155,7 +173,8 @@ static TessResult add_assets(const TlvLevel *lv, const char *image_dir, TessProj
     s.id = tsp.id;
     copy_name(s.name, tlv_string(lv, tsp.name));
     s.source_path = tsp.source ? (char *)tlv_string(lv, tsp.source) : NULL;
-    uint8_t *loaded = image_bytes(lv, image_dir, tsp.source, tsp.image_offset, tsp.image_size, &s.png, &s.png_size);
+    uint8_t *loaded = image_bytes(lv, image_dir, tsp.source, tsp.image_offset, tsp.image_size, tsp.image_w, tsp.image_h,
+                                  &s.png, &s.png_size);
     s.image_w = tsp.image_w;
     s.image_h = tsp.image_h;
     s.frame_count = tsp.frame_count;

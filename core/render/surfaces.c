@@ -74,7 +74,16 @@ TessTileSurface *tess_render_tileset(TessRenderer *r, TessId id) {
   tess_error_clear(&err);
   TessResult res = tess_png_decode(def->png, def->png_size, def->name, &img, &err);
   r->stats.tilesets_decoded++;
-  if (res == TESS_OK) {
+  if (res == TESS_OK && (img.width != def->image_w || img.height != def->image_h)) {
+    /* The painters cut tiles by the project's grid: an image of another size
+     * (replaced bytes) would be read outside its pixels. Drawn as the
+     * placeholder, and the draw reports it. */
+    res = TESS_ERR_FORMAT;
+    snprintf(ts->failure_detail, sizeof ts->failure_detail,
+             "tileset image is %ux%u px but the project declares %ux%u", img.width, img.height, def->image_w,
+             def->image_h);
+    tess_image_clear(&img);
+  } else if (res == TESS_OK) {
     ts->surface = tess_render_surface_from_image(&img);
     tess_image_clear(&img);
     if (!ts->surface) {
@@ -171,7 +180,8 @@ cairo_surface_t *tess_render_sprite(TessRenderer *r, TessId id) {
   TessSpriteSurface entry = {id, NULL};
   TessImage img = {0};
   if (tess_png_decode(sp->png, sp->png_size, sp->name, &img, NULL) == TESS_OK) {
-    entry.surface = tess_render_surface_from_image(&img);
+    /* Frames are cut by the declared size: another size is not drawn. */
+    if (img.width == sp->image_w && img.height == sp->image_h) entry.surface = tess_render_surface_from_image(&img);
     tess_image_clear(&img);
   }
   r->stats.sprites_decoded++;

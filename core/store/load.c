@@ -83,6 +83,15 @@ static void row_name(Row *w, int col, char *dst) {
     row_fail(w, TESS_ERR_FORMAT, col, "a name of %d bytes (at most %d)", n, TESS_NAME_MAX - 1);
     return;
   }
+  /* Names reach file names, JSON and terminals: text only (the NUL was checked above). */
+  for (int i = 0; i < n;) {
+    size_t k = tess_utf8_sequence((const char *)text + i);
+    if (k == 0) {
+      row_fail(w, TESS_ERR_FORMAT, col, "a name that is not valid UTF-8 (byte %d)", i);
+      return;
+    }
+    i += (int)k;
+  }
   memcpy(dst, text, (size_t)n);
   dst[n] = '\0';
 }

@@ -77,19 +77,41 @@ static void level_size_limits(void) {
   s.floor_drag = -1;
   CHECK(tess_level_settings_validate(&s, &err) == TESS_ERR_INVALID && detail_has(&err, "floor_drag"));
 
-  /* The largest level is accepted and costs nothing until painted. */
+  /* The largest levels (16384 a side, TESS_LEVEL_MAX_AREA cells) are
+   * accepted and cost nothing until painted. */
   TessProject *p = tess_project_create();
   tess_level_settings_default(&s);
-  s.width = s.height = 16384;
+  s.width = 16384;
+  s.height = TESS_LEVEL_MAX_AREA / 16384;
   TessId id = 0;
   CHECK_OK(tess_edit_level_add(p, &s, &id, &err), &err);
   TessLevel *level = tess_project_level(p, id);
   CHECK(level != NULL);
   if (level) {
-    CHECK(level->layers[0]->chunks_x == 512 && level->layers[0]->chunks_y == 512);
+    CHECK(level->layers[0]->chunks_x == 512 && level->layers[0]->chunks_y == 32);
     CHECK(tess_level_memory_bytes(level) < 4096);
-    CHECK_OK(tess_edit_fill_rect(p, id, level->layers[1]->props.id, 16383, 16383, 5, 5, 0, 0, &err), &err);
+    CHECK_OK(tess_edit_fill_rect(p, id, level->layers[1]->props.id, 16383, 1023, 5, 5, 0, 0, &err), &err);
   }
+  /* One cell more than the area limit, and the 16384 x 16384 level that
+   * cost 47 s and 5.8 GB per export job, are refused with the limit named
+   * before anything is allocated; so is a resize to it. */
+  s.height = TESS_LEVEL_MAX_AREA / 16384 + 1;
+  CHECK(tess_edit_level_add(p, &s, NULL, &err) == TESS_ERR_LIMIT && detail_has(&err, "16777216"));
+  s.height = 16384;
+  int64_t before = tess_alloc_live_bytes();
+  CHECK(tess_edit_level_add(p, &s, NULL, &err) == TESS_ERR_LIMIT && detail_has(&err, "16384x16384"));
+  CHECK(tess_edit_level_set(p, id, &s, 0, 0, &err) == TESS_ERR_LIMIT);
+  CHECK(tess_alloc_live_bytes() == before);
+  /* Pixels: 4096 cells of 4096 px is 2^24 px, the float limit; one more cell is refused. */
+  s.width = 4096;
+  s.height = 16;
+  s.tile_w = 4096;
+  CHECK_OK(tess_level_settings_validate(&s, &err), &err);
+  s.width = 4097;
+  CHECK(tess_level_settings_validate(&s, &err) == TESS_ERR_LIMIT && detail_has(&err, "px"));
+  tess_level_settings_default(&s);
+  s.ppm = TESS_LEVEL_MIN_PPM / 2;
+  CHECK(tess_level_settings_validate(&s, &err) == TESS_ERR_INVALID && detail_has(&err, "ppm"));
   s.width = 16385;
   CHECK(tess_edit_level_add(p, &s, NULL, &err) == TESS_ERR_LIMIT);
   s.width = 0;

@@ -20,6 +20,26 @@
 extern "C" {
 #endif
 
+/* TESS_NAME_MAX (bytes of a name with its NUL) is in base.h; names are well-formed UTF-8. */
+/* Limits: what a .tlv and float physics can hold, and what one export job
+ * can afford. Each is refused with a message naming it (edits, loads,
+ * validate and export all check them; README.md "Limits" lists them). */
+/* TESS_LEVEL_MAX_CELLS (cells per side, 16384) is in base.h. */
+/* Cells of a level (width x height, 4096 x 4096): the scene and the packed
+ * layers hold a few bytes per cell, so one export job stays within a few
+ * hundred MiB; a 16384 x 16384 level would need about 6 GB. */
+#define TESS_LEVEL_MAX_AREA (1u << 24)
+/* Pixels: a level's side (cells x tile size), every object's position and
+ * size. 2^24 is where a float stops holding every whole pixel. */
+#define TESS_LEVEL_MAX_PX (1u << 24)
+#define TESS_OBJECT_MAX_PX 16777216.0f
+/* Pixels per metre, at least: a pixel is at most 100 m, so level sizes in
+ * metres stay far from float overflow in the physics' squared distances. */
+#define TESS_LEVEL_MIN_PPM 0.01f
+/* Mass (kg) and moment of inertia (kg m^2) of one body, at most: what the
+ * .tlv's float fields and the solver's products can hold (FLT_MAX is 3.4e38). */
+#define TESS_BODY_MAX_MASS 1e30
+#define TESS_LEVEL_MAX_COLLIDING_LAYERS 64 /* tile layers flagged `collides` (the .tlv's collider table) */
 #define TESS_CHUNK_SIZE 32          /* cells per chunk side */
 #define TESS_CHUNK_CELLS (TESS_CHUNK_SIZE * TESS_CHUNK_SIZE)
 #define TESS_TILESET_ID_MAX 4095
@@ -293,7 +313,7 @@ typedef struct TessLayer {
 
 typedef struct TessLevelSettings {
   char name[TESS_NAME_MAX];
-  uint32_t width, height;    /* cells, 1..16384 */
+  uint32_t width, height;    /* cells, 1..16384, width x height <= TESS_LEVEL_MAX_AREA */
   uint32_t tile_w, tile_h;   /* pixels */
   float ppm;                 /* pixels per metre */
   TessVec2 gravity;          /* m/s^2; side view default (0, 9.81) */
@@ -425,6 +445,39 @@ void tess_level_cell_collision(const TessProject *p, const TessLevel *level, uin
  * tiles and materials looked up once): for whole-level passes. */
 void tess_level_collision_row(const TessProject *p, const TessLevel *level, uint32_t x0, uint32_t y, uint32_t count,
                               TessCellCollision *out);
+
+/* ---- Level checks: the one list validate, export and the editor share ---
+ *
+ * Everything that keeps a level from exporting (an error) or is very likely
+ * a mistake (a warning), with a sentence naming the level and the object.
+ * `tessera-pipeline validate` prints them all, export refuses a level with
+ * an error before writing anything, and the editor shows them in its
+ * problem list: so a project validate passes always exports. */
+
+typedef enum TessProblemSeverity {
+  TESS_PROBLEM_ERROR = 0,   /* export refuses the level */
+  TESS_PROBLEM_WARNING = 1, /* exports, but probably not what was meant */
+} TessProblemSeverity;
+
+typedef struct TessProblem {
+  uint8_t severity;          /* TessProblemSeverity */
+  TessResult code;           /* TESS_ERR_INVALID, _LIMIT, _NOT_FOUND, _FORMAT (an image) */
+  TessId level;              /* 0: not about one level (a sprite, a material, a tileset) */
+  TessId object;             /* 0: not about one object */
+  char detail[400];          /* "level 'Cave': body 'crate' (id 12): sprite 7 does not exist" */
+} TessProblem;
+
+typedef void (*TessProblemFn)(const TessProblem *problem, void *user);
+
+/* Calls fn (may be NULL) for each problem of one level, in layer and object
+ * order; returns the number of errors. */
+uint32_t tess_level_check(const TessProject *p, const TessLevel *level, TessProblemFn fn, void *user);
+/* Every level, then the project's own problems: tilesets and sprites whose
+ * PNG bytes declare another size than the project holds, sprites with no
+ * collision mask, materials nothing uses. Returns the number of errors. */
+uint32_t tess_project_check(const TessProject *p, TessProblemFn fn, void *user);
+/* The level's first error as a TessError (what export refuses with), or TESS_OK. */
+TessResult tess_level_check_errors(const TessProject *p, const TessLevel *level, TessError *err);
 
 /* ---- Edit operations (recorded for undo, reported as changes) ---------- */
 
