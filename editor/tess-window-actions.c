@@ -133,6 +133,11 @@ static void action_add_tileset(GSimpleAction *a, GVariant *p, gpointer user) {
   gtk_native_dialog_show(GTK_NATIVE_DIALOG(native));
 }
 
+static void action_import_map(GSimpleAction *a, GVariant *p, gpointer user) {
+  TessWindow *self = user;
+  if (self->doc) _tess_window_choose_import(self);
+}
+
 static void action_close(GSimpleAction *a, GVariant *p, gpointer user) { gtk_window_close(GTK_WINDOW(user)); }
 
 static void action_reload_images(GSimpleAction *a, GVariant *p, gpointer user) { tess_window_reload_sources(user); }
@@ -212,6 +217,7 @@ static const GActionEntry win_actions[] = {
     {"redo", action_redo, NULL, NULL, NULL, {0}},
     {"save-copy", action_save_copy, NULL, NULL, NULL, {0}},
     {"export", action_export, NULL, NULL, NULL, {0}},
+    {"import-map", action_import_map, NULL, NULL, NULL, {0}},
     {"level-properties", action_level_properties, NULL, NULL, NULL, {0}},
     {"add-tileset", action_add_tileset, NULL, NULL, NULL, {0}},
     {"close", action_close, NULL, NULL, NULL, {0}},
@@ -232,7 +238,7 @@ static const GActionEntry win_actions[] = {
     {"zoom-fit", action_zoom_fit, NULL, NULL, NULL, {0}},
 };
 
-static const char *const doc_actions[] = {"save-copy", "export", "level-properties", "add-tileset", "tool",
+static const char *const doc_actions[] = {"save-copy", "export", "import-map", "level-properties", "add-tileset", "tool",
                                           "show-grid", "show-materials", "flip-x", "flip-y", "rotate", "copy", "cut",
                                           "paste", "delete", "zoom-in", "zoom-out", "zoom-reset",
                                           "zoom-fit"};
@@ -241,7 +247,7 @@ static const char *const doc_actions[] = {"save-copy", "export", "level-properti
 static const char *undo_label(const char *label) {
   static const char *const known[] = {
       N_("Add layer"),     N_("Add level"),       N_("Add material"),   N_("Add object"),      N_("Add sprite"),
-      N_("Add tileset"),   N_("Edit material"),   N_("Edit object"),    N_("Edit sprite"),     N_("Edit tileset"),
+      N_("Add tileset"),   N_("Import map"),      N_("Edit material"),   N_("Edit object"),    N_("Edit sprite"),     N_("Edit tileset"),
       N_("Erase"),         N_("Fill rectangle"),  N_("Flood fill"),     N_("Layer properties"), N_("Level settings"),
       N_("Move layer"),    N_("Paint material"),  N_("Paint tiles"),    N_("Remove layer"),    N_("Remove level"),
       N_("Remove material"), N_("Remove object"), N_("Remove sprite"),  N_("Remove tileset"),  N_("Set cells"),

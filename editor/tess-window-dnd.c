@@ -1,6 +1,9 @@
-/* TessWindow's drop target: a .tessera file dropped on the window opens
- * (see tess-window-private.h); anything else is refused with a message. */
+/* TessWindow's drop target: a .tessera file dropped on the window opens,
+ * a Tiled map (.tmx, .tmj) is imported into the open project as a new
+ * level (see tess-window-import.c); anything else is refused with a message. */
 #include "tess-window-private.h"
+
+#include "tessera/formats.h"
 
 
 static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, double y, TessWindow *self) {
@@ -14,9 +17,10 @@ static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, do
   }
   g_autofree char *path = file ? g_file_get_path(file) : NULL;
   if (!path) return FALSE;
+  if (tess_map_format_for_path(path)) return tess_window_import_map(self, path);
   if (!g_str_has_suffix(path, ".tessera")) {
     g_autofree char *name = g_filename_display_name(path);
-    g_autofree char *msg = g_strdup_printf(_("“%s” is not a Tessera project (.tessera)."), name);
+    g_autofree char *msg = g_strdup_printf(_("“%s” is not a Tessera project (.tessera) or a Tiled map (.tmx, .tmj)."), name);
     tess_window_report(self, msg);
     return FALSE;
   }

@@ -64,6 +64,9 @@ struct _TessWindow {
   /* borrowed */
   GtkWindow *last_dialog;
 
+  GTask *import_task;       /* a Tiled import reading on its worker (borrowed: the task owns itself) */
+  gboolean import_hold;     /* tests: hold the next import's worker */
+
   TessId level, layer;
   int cursor_x, cursor_y; /* the cell under the pointer (status bar), -1 outside */
   guint checkpoint_source;
@@ -100,7 +103,10 @@ void _tess_window_schedule_checkpoint(TessWindow *self);
 void _tess_window_actions_init(TessWindow *self);
 void _tess_window_update_actions(TessWindow *self);
 
-/* tess-window-dnd.c: a .tessera file dropped on the window opens. */
+/* tess-window-dnd.c: a .tessera file dropped on the window opens; a .tmx/.tmj is imported. */
 void _tess_window_dnd_init(TessWindow *self);
+
+/* tess-window-import.c: File > Import Tiled Map... (the chooser). */
+void _tess_window_choose_import(TessWindow *self);
 
 G_END_DECLS

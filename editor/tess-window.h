@@ -55,5 +55,11 @@ void tess_window_reload_sources(TessWindow *self);
  * dialog naming the file and the reason when the PNG is refused. Returns the
  * dialog shown. */
 GtkWidget *tess_window_add_tileset_from(TessWindow *self, const char *path);
+/* Imports a Tiled map (.tmx, .tmj) as a new level: read on a worker thread
+ * with progress and Cancel, applied as one undo step. FALSE when it cannot
+ * start (no project open, an import running): the reason is reported. */
+gboolean tess_window_import_map(TessWindow *self, const char *path);
+gboolean tess_window_import_running(TessWindow *self);
+void tess_window_set_import_hold(TessWindow *self, gboolean hold); /* tests */
 
 G_END_DECLS

@@ -7,7 +7,6 @@
  * leaves the project file byte for byte as it was. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -91,8 +90,9 @@ int tess_cmd_import(int argc, char **argv) {
   if (!input) return tess_cmd_usage_error("import", "no map given");
   if (!output) return tess_cmd_usage_error("import", "no project (-o PROJECT.tessera)");
   if (!tess_map_format_for_path(input)) return tess_cmd_usage_error("import", "%s: not a .tmx or .tmj map", input);
-  /* Adding to an existing project is this command's purpose; the map itself never is one. */
-  if (tess_cmd_check_output(output, &input, 1, TESS_OUTPUT_REPLACE_PROJECT) != TESS_EXIT_OK) return TESS_EXIT_FAIL;
+  /* The shared output check: never the map itself; an existing project is what import adds to. */
+  const char *inputs[] = {input};
+  if (tess_cmd_check_output(output, inputs, 1, TESS_OUTPUT_REPLACE_PROJECT) != TESS_EXIT_OK) return TESS_EXIT_FAIL;
   if (level && (!level[0] || strlen(level) >= TESS_NAME_MAX))
     return tess_cmd_usage_error("import", "--level needs a name of 1 to %d bytes", TESS_NAME_MAX - 1);
   TessError err;

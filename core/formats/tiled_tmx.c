@@ -164,12 +164,14 @@ static void start_tileset(Ctx *c, const char **atts) {
 static void start_image(Ctx *c, const char **atts) {
   const char *source = attr(atts, "source");
   if (c->tile) {
+    tess_free(c->tile->image);
     if (source && !(c->tile->image = tess_strdup(source))) oom(c);
     return;
   }
   if (!c->ts) return; /* image layers: dropped with a warning by the converter */
   TiledTileset *ts = c->ts;
   if (!source) return stop(c, TESS_ERR_FORMAT, "<image> without a source (embedded image data is not supported)%s%s", NULL, NULL);
+  if (ts->image) return stop(c, TESS_ERR_FORMAT, "a tileset with two images%s%s", NULL, NULL);
   if (!(ts->image = tess_strdup(source)) || !(ts->image_resolved = tiled_path_join(c->dir, source))) return oom(c);
   if (!attr_u32(c, atts, "width", 1u << 20, false, &ts->image_w) || !attr_u32(c, atts, "height", 1u << 20, false, &ts->image_h))
     return;
@@ -256,6 +258,7 @@ static void start_data(Ctx *c, const char **atts) {
     return stop(c, TESS_ERR_FORMAT, "unknown encoding '%s'%s", attr(atts, "encoding"), NULL);
   if (!tiled_compression_parse(attr(atts, "compression"), &c->compression))
     return stop(c, TESS_ERR_FORMAT, "unknown compression '%s'%s", attr(atts, "compression"), NULL);
+  if (c->in_data || l->gids || l->chunk_count) return stop(c, TESS_ERR_FORMAT, "layer '%s' has two <data> elements%s", l->name, NULL);
   c->in_data = true;
   if (c->m->infinite) return; /* chunks follow */
   size_t count = (size_t)l->width * l->height;

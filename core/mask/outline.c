@@ -290,7 +290,14 @@ TessResult mask_trace_outline(MaskWork *w, double tolerance, TessError *err) {
   const uint32_t gw = s->width + 2, gh = s->height + 2;
   size_t cells;
   if (!tess_size_mul(gw, gh, &cells)) return tess_error_set(err, TESS_ERR_LIMIT, "", "image too large to trace");
-  if (!tess_array_reserve((void **)&w->grid, &w->grid_cap, cells, 1)) goto nomem;
+  /* Exactly the cells (not doubled, as arrays grow): at 16384 x 16384 the
+   * grid alone is 256 MiB, and doubling would make it 512. */
+  if (cells > w->grid_cap) {
+    uint8_t *grid = tess_realloc(w->grid, cells);
+    if (!grid) goto nomem;
+    w->grid = grid;
+    w->grid_cap = cells;
+  }
   memset(w->grid, 0, cells);
   for (uint32_t y = 0; y < s->height; y++) {
     uint8_t *row = w->grid + (size_t)(y + 1) * gw + 1;

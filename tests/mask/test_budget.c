@@ -222,6 +222,25 @@ static void plate_with_thousands_of_holes_is_not_simplified(void) {
   tess_image_clear(&img);
 }
 
+/* A large sprite of simple shape (within the budget): the memory is the
+ * outline's grid, one byte per pixel, plus what its few runs need. */
+static void large_simple_sprite_takes_a_byte_per_pixel(void) {
+  TessImage img = make(4096, 4096, disc);
+  TessMaskSettings s;
+  tess_mask_settings_default(&s);
+  TessMaskPieces p;
+  TessError err;
+  int64_t before = tess_alloc_live_bytes();
+  tess_alloc_peak_reset();
+  CHECK_OK(tess_mask_pieces(tess_image_view(&img), &s, &p, &err), &err);
+  int64_t peak = tess_alloc_peak_bytes() - before;
+  int64_t bound = (int64_t)4098 * 4098 + 16 * 4096 + 1024 * (int64_t)p.runs + (1 << 20);
+  CHECK_MSG(p.block == 1 && peak <= bound, "block %u, peak %.1f MiB, bound %.1f MiB", p.block, peak / 1048576.0,
+            bound / 1048576.0);
+  tess_mask_pieces_clear(&p);
+  tess_image_clear(&img);
+}
+
 /* Memory follows the budget: a checkerboard of 4 px squares whose 2 x 2
  * blocks have exactly `budget` runs (the most a traced grid can have),
  * traced at a small budget within that budget's bound. */
@@ -333,5 +352,5 @@ static void tileset_shares_the_budget(void) {
 }
 
 TESS_TEST_MAIN(TEST(checkerboard_4096_within_the_budget), TEST(adversarial_images_within_the_budget),
-               TEST(plate_with_thousands_of_holes_is_not_simplified), TEST(memory_follows_the_budget),
+               TEST(plate_with_thousands_of_holes_is_not_simplified), TEST(memory_follows_the_budget), TEST(large_simple_sprite_takes_a_byte_per_pixel),
                TEST(every_mode_reports_the_budget), TEST(tileset_shares_the_budget))
