@@ -81,6 +81,15 @@ static TessResult load_image(TiledMap *m, const TiledTileset *ts, TessImportTile
   return TESS_OK;
 }
 
+/* Tile properties core/formats turns into collision and materials (README.md). */
+static bool convention_prop(const char *name) {
+  static const char *const known[] = {"material", "friction", "restitution", "tangential", "density",
+                                      "material_kind", "material_color", "collision", "one_way"};
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    if (strcmp(name, known[i]) == 0) return true;
+  return false;
+}
+
 static TessResult convert_tileset(TiledMap *m, const TiledTileset *ts, TessImportTileset *out, TessError *err) {
   TessMapImport *plan = m->plan;
   const char *where = ts->source_resolved ? ts->source_resolved : m->path;
@@ -109,6 +118,7 @@ static TessResult convert_tileset(TiledMap *m, const TiledTileset *ts, TessImpor
   if (ts->props.count)
     tess_map_import_warn(plan, "tileset '%s': %u properties dropped (Tessera tilesets hold none)", out->name, ts->props.count);
   if (!(out->tiles = tess_calloc(out->tile_count, sizeof *out->tiles))) return nomem(where, err);
+  uint32_t dropped = 0;
   for (uint32_t i = 0; i < ts->tile_count_listed; i++) {
     const TiledTile *t = &ts->tiles[i];
     if (t->id >= out->tile_count) {
@@ -125,7 +135,13 @@ static TessResult convert_tileset(TiledMap *m, const TiledTileset *ts, TessImpor
     if (col && strcmp(col->value, "full") == 0) info->collision = TESS_TILE_COLLISION_FULL;
     const TiledProp *ow = tiled_prop(&t->props, "one_way");
     if (ow && strcmp(ow->value, "true") == 0) info->one_way = 1;
+    for (uint32_t k = 0; k < t->props.count; k++)
+      if (!convention_prop(t->props.items[k].name)) dropped++;
+    if (t->cls && t->cls[0]) dropped++;
   }
+  if (dropped)
+    tess_map_import_warn(plan, "tileset '%s': %u tile properties and classes dropped (Tessera tiles keep only the "
+                         "collision and material convention)", out->name, dropped);
   return TESS_OK;
 }
 

@@ -162,8 +162,44 @@ static bool strings_grow(PackStrings *s) {
   return true;
 }
 
+/* str with every byte that does not start a UTF-8 sequence replaced by
+ * U+FFFD (tess_free it), or NULL when out of memory. */
+static char *utf8_repaired(const char *str) {
+  size_t len = strlen(str);
+  char *out = tess_alloc(3 * len + 1), *o = out;
+  if (!out) return NULL;
+  while (*str) {
+    size_t k = tess_utf8_sequence(str);
+    if (k == 0) {
+      memcpy(o, "\xEF\xBF\xBD", 3);
+      o += 3;
+      str++;
+    } else {
+      memcpy(o, str, k);
+      o += k;
+      str += k;
+    }
+  }
+  *o = 0;
+  return out;
+}
+
 uint32_t pack_string(PackStrings *s, const char *str) {
   if (!str || !*str || s->failed) return 0;
+  if (!tess_utf8_valid(str)) {
+    /* FORMAT.md: the string table is UTF-8, and a reader refuses a file
+     * whose table is not. A project should hold no such name (the store
+     * and the edit API refuse them); one that does still exports, with
+     * U+FFFD where the bytes were not UTF-8. */
+    char *fixed = utf8_repaired(str);
+    if (!fixed) {
+      s->failed = true;
+      return 0;
+    }
+    uint32_t off = pack_string(s, fixed);
+    tess_free(fixed);
+    return off;
+  }
   if ((s->count + 1) * 2 > s->cap && !strings_grow(s)) {
     s->failed = true;
     return 0;

@@ -238,6 +238,8 @@ static void known_table(TlvLevel *lv, TlvSection *settings, Known k[24]) {
 typedef struct Ctx {
   TlvLevel *lv;
   TlvError *err;
+  uint64_t blob_next; /* the end of the last embedded image: images follow each other */
+  uint64_t prop_next; /* objects take the properties in order */
   uint32_t tileset_of_id[4096]; /* tileset id -> index + 1: every lookup O(1), whatever the file holds */
 } Ctx;
 
@@ -249,6 +251,47 @@ static TlvResult check_string(Ctx *c, uint32_t ref, uint64_t at, const char *wha
   if ((uint64_t)ref >= c->lv->strings.size)
     return fail(c->err, TLV_ERR_INDEX, at, "%s: string offset %u outside the %llu-byte string table", what, (unsigned)ref,
                 (unsigned long long)c->lv->strings.size);
+  if (ref != 0 && c->lv->strings.data[ref - 1] != 0)
+    return fail(c->err, TLV_ERR_INDEX, at, "%s: string offset %u is inside a string, not at its start", what, (unsigned)ref);
+  return TLV_OK;
+}
+
+/* A field that must be 0 (reserved words and bytes). */
+static TlvResult check_zero(Ctx *c, const uint8_t *p, uint32_t n, uint64_t at, const char *what) {
+  uint32_t i;
+  for (i = 0; i < n; i++)
+    if (p[i]) return fail(c->err, TLV_ERR_VALUE, at + i, "%s: reserved byte %u is not 0", what, (unsigned)i);
+  return TLV_OK;
+}
+
+/* The narrowest of 1, 2, 4 bytes that holds v. */
+static uint32_t width_for(uint64_t v) { return v <= 0xFFu ? 1u : v <= 0xFFFFu ? 2u : 4u; }
+
+/* The string table is UTF-8 (RFC 3629: no overlong forms, no surrogates,
+ * nothing above U+10FFFF) between its NUL bytes. */
+static TlvResult validate_strings(Ctx *c) {
+  const uint8_t *p = c->lv->strings.data;
+  uint64_t n = c->lv->strings.size, i = 0;
+  while (i < n) {
+    uint32_t b = p[i], need, cp, k;
+    if (b < 0x80u) {
+      i++;
+      continue;
+    }
+    if (b >= 0xC2u && b <= 0xDFu) need = 1, cp = b & 0x1Fu;
+    else if (b >= 0xE0u && b <= 0xEFu) need = 2, cp = b & 0x0Fu;
+    else if (b >= 0xF0u && b <= 0xF4u) need = 3, cp = b & 0x07u;
+    else return fail(c->err, TLV_ERR_VALUE, c->lv->strings.offset + i, "string table: byte 0x%02x is not UTF-8", (unsigned)b);
+    if (i + need >= n) return fail(c->err, TLV_ERR_VALUE, c->lv->strings.offset + i, "string table: a UTF-8 sequence cut short");
+    for (k = 1; k <= need; k++) {
+      if ((p[i + k] & 0xC0u) != 0x80u)
+        return fail(c->err, TLV_ERR_VALUE, c->lv->strings.offset + i + k, "string table: a UTF-8 sequence cut short");
+      cp = cp << 6 | (p[i + k] & 0x3Fu);
+    }
+    if ((need == 2 && cp < 0x800u) || (need == 3 && (cp < 0x10000u || cp > 0x10FFFFu)) || (cp >= 0xD800u && cp <= 0xDFFFu))
+      return fail(c->err, TLV_ERR_VALUE, c->lv->strings.offset + i, "string table: an overlong form, a surrogate or beyond U+10FFFF");
+    i += need + 1;
+  }
   return TLV_OK;
 }
 
@@ -266,10 +309,23 @@ static TlvResult check_range(Ctx *c, uint32_t first, uint32_t count, const TlvSe
 }
 
 static TlvResult check_blob(Ctx *c, uint32_t offset, uint32_t size, uint64_t at, const char *what) {
-  if (size == 0) return TLV_OK;
+  if (size == 0) {
+    if (offset != 0) return fail(c->err, TLV_ERR_VALUE, at, "%s: offset %u for no bytes", what, (unsigned)offset);
+    return TLV_OK;
+  }
   if ((uint64_t)offset + size > c->lv->blob.size)
     return fail(c->err, TLV_ERR_RANGE, at, "%s: bytes %u..%llu outside the %llu-byte blob", what, (unsigned)offset,
                 (unsigned long long)offset + size, (unsigned long long)c->lv->blob.size);
+  if (!(c->lv->header.flags & TLV_FLAG_IMAGES)) return fail(c->err, TLV_ERR_VALUE, at + 4, "%s: embedded, but the header says no images are", what);
+  if (offset != align16(c->blob_next))
+    return fail(c->err, TLV_ERR_RANGE, at, "%s: at %u in the blob, expected %llu (images follow each other, 16-aligned)", what, (unsigned)offset,
+                (unsigned long long)align16(c->blob_next));
+  {
+    uint64_t k;
+    for (k = c->blob_next; k < offset; k++)
+      if (c->lv->blob.data[k]) return fail(c->err, TLV_ERR_VALUE, c->lv->blob.offset + k, "non-zero padding in the blob");
+  }
+  c->blob_next = (uint64_t)offset + size;
   return TLV_OK;
 }
 
@@ -408,6 +464,19 @@ static TlvResult validate_settings(Ctx *c, const TlvSection *s) {
   if (!(st->floor_drag >= 0.0f)) return fail(c->err, TLV_ERR_VALUE, s->offset + 40, "negative floor drag");
   TRY(check_finite(c, r, s->offset, 52, 2, "settings cell size"));
   if (!(st->cell_w > 0.0f) || !(st->cell_h > 0.0f)) return fail(c->err, TLV_ERR_VALUE, s->offset + 52, "cell size in metres must be positive");
+  {
+    /* The scene's own numbers: tile size / ppm in f32, to one part in a million. */
+    double ew = (double)((float)st->tile_w / st->ppm), eh = (double)((float)st->tile_h / st->ppm);
+    double dw = (double)st->cell_w - ew, dh = (double)st->cell_h - eh;
+    if (dw < 0) dw = -dw;
+    if (dh < 0) dh = -dh;
+    if (dw > 1e-6 * ew || dh > 1e-6 * eh)
+      return fail(c->err, TLV_ERR_VALUE, s->offset + 52, "cell size %g x %g m is not the tile size %u x %u px / %g px per metre", (double)st->cell_w,
+                  (double)st->cell_h, (unsigned)st->tile_w, (unsigned)st->tile_h, (double)st->ppm);
+  }
+  if (st->level_id != c->lv->header.level_id)
+    return fail(c->err, TLV_ERR_VALUE, s->offset + 48, "settings: level id %u, the header says %u", (unsigned)st->level_id, (unsigned)c->lv->header.level_id);
+  TRY(check_zero(c, r + 60, 4, s->offset + 60, "settings"));
   return check_string(c, st->name, s->offset + 44, "settings name");
 }
 
@@ -419,6 +488,8 @@ static TlvResult validate_materials(Ctx *c) {
     uint64_t at = rec_off(s, i, 0);
     float friction = rdf32(r + 16), restitution = rdf32(r + 20), tangential = rdf32(r + 24), density = rdf32(r + 28);
     TRY(check_string(c, rd32(r + 4), at + 4, "material name"));
+    if (rd32(r) == 0 || (i > 0 && rd32(r) <= rd32(r - s->stride)))
+      return fail(c->err, TLV_ERR_VALUE, at, "material %u: id %u (ids are above 0 and ascending)", (unsigned)i, (unsigned)rd32(r));
     if (rd32(r + 12) > 2) return fail(c->err, TLV_ERR_VALUE, at + 12, "material %u: kind %u (0..2)", (unsigned)i, (unsigned)rd32(r + 12));
     TRY(check_finite(c, r, at, 16, 4, "material"));
     if (!(friction >= 0.0f) || !(restitution >= 0.0f && restitution <= 1.0f) || !(tangential >= 0.0f && tangential <= 1.0f) ||
@@ -430,6 +501,7 @@ static TlvResult validate_materials(Ctx *c) {
 
 static TlvResult validate_tilesets(Ctx *c) {
   const TlvSection *s = &c->lv->tilesets;
+  uint64_t tiles_next = 0;
   uint32_t i;
   for (i = 0; i < s->count; i++) {
     const uint8_t *r = s->data + (uint64_t)i * s->stride;
@@ -437,13 +509,35 @@ static TlvResult validate_tilesets(Ctx *c) {
     uint32_t id = rd32(r);
     if (id < 1 || id > 4095u) return fail(c->err, TLV_ERR_VALUE, at, "tileset %u: id %u (1..4095)", (unsigned)i, (unsigned)id);
     if (c->tileset_of_id[id]) return fail(c->err, TLV_ERR_VALUE, at, "tileset %u: id %u used twice", (unsigned)i, (unsigned)id);
+    if (i > 0 && id <= rd32(r - s->stride)) return fail(c->err, TLV_ERR_VALUE, at, "tileset %u: id %u after %u (ids ascend)", (unsigned)i, (unsigned)id, (unsigned)rd32(r - s->stride));
     c->tileset_of_id[id] = i + 1;
     TRY(check_string(c, rd32(r + 4), at + 4, "tileset name"));
     TRY(check_string(c, rd32(r + 8), at + 8, "tileset source"));
     if (rd32(r + 20) == 0 || rd32(r + 24) == 0) return fail(c->err, TLV_ERR_VALUE, at + 20, "tileset %u: zero tile size", (unsigned)i);
+    if (rd32(r + 48) > 255u) return fail(c->err, TLV_ERR_VALUE, at + 48, "tileset %u: alpha threshold %u (0..255)", (unsigned)i, (unsigned)rd32(r + 48));
+    if (rd32(r + 44) != tiles_next)
+      return fail(c->err, TLV_ERR_INDEX, at + 44, "tileset %u: first tile %u, expected %llu (tilesets take the tiles in order)", (unsigned)i,
+                  (unsigned)rd32(r + 44), (unsigned long long)tiles_next);
     TRY(check_range(c, rd32(r + 44), rd32(r + 40), &c->lv->tiles, at + 40, "tileset tiles"));
+    tiles_next += rd32(r + 40);
+    {
+      /* The grid the image holds (as core/level computes it): columns and tile count. */
+      uint64_t iw = rd32(r + 12), ih = rd32(r + 16), tw = rd32(r + 20), th = rd32(r + 24), m = rd32(r + 28), sp = rd32(r + 32), cols, rows;
+      if (2 * m + tw > iw || 2 * m + th > ih)
+        return fail(c->err, TLV_ERR_VALUE, at + 12, "tileset %u: %llux%llu tiles with margin %llu do not fit its %llux%llu image", (unsigned)i,
+                    (unsigned long long)tw, (unsigned long long)th, (unsigned long long)m, (unsigned long long)iw, (unsigned long long)ih);
+      cols = (iw - 2 * m + sp) / (tw + sp);
+      rows = (ih - 2 * m + sp) / (th + sp);
+      if (rd32(r + 36) != cols || rd32(r + 40) != cols * rows)
+        return fail(c->err, TLV_ERR_VALUE, at + 36, "tileset %u: %u columns and %u tiles, its image holds %llu x %llu", (unsigned)i, (unsigned)rd32(r + 36),
+                    (unsigned)rd32(r + 40), (unsigned long long)cols, (unsigned long long)rows);
+    }
     TRY(check_blob(c, rd32(r + 52), rd32(r + 56), at + 52, "tileset image"));
+    TRY(check_zero(c, r + 60, 4, at + 60, "tileset"));
   }
+  if (tiles_next != c->lv->tiles.count)
+    return fail(c->err, TLV_ERR_VALUE, c->lv->tiles.offset + tiles_next * c->lv->tiles.stride, "%llu tiles belong to no tileset",
+                (unsigned long long)(c->lv->tiles.count - tiles_next));
   return TLV_OK;
 }
 
@@ -455,22 +549,24 @@ static TlvResult validate_tiles(Ctx *c) {
     uint64_t at = rec_off(s, i, 0);
     if (rd32(r) > c->lv->materials.count) return fail(c->err, TLV_ERR_INDEX, at, "tile %u: material %u of %u", (unsigned)i, (unsigned)rd32(r), (unsigned)c->lv->materials.count);
     if (r[4] > 2 || r[5] > 1) return fail(c->err, TLV_ERR_VALUE, at + 4, "tile %u: collision kind or one-way flag", (unsigned)i);
+    TRY(check_zero(c, r + 6, 2, at + 6, "tile"));
     if (rd32(r + 12) > TLV_MAX_PIECES) return fail(c->err, TLV_ERR_LIMIT, at + 12, "tile %u: %u pieces (at most %u)", (unsigned)i, (unsigned)rd32(r + 12), TLV_MAX_PIECES);
     TRY(check_range(c, rd32(r + 8), rd32(r + 12), &c->lv->polygons, at + 8, "tile shape"));
+    if (r[4] != 2 && rd32(r + 12) != 0) return fail(c->err, TLV_ERR_VALUE, at + 12, "tile %u: pieces on a tile that is not traced", (unsigned)i);
   }
   return TLV_OK;
 }
 
 /* 0 when the polygon is convex and simple (FORMAT.md, POLY): every turn
- * zero or of the shoelace sum's sign, that sum not zero, the edge
+ * zero (straight on, not back) or of the shoelace sum's sign, that sum not zero, the edge
  * directions going round once (the signs of the edges' x and of their y
  * change at most twice each, cyclically: a star whose turns all agree goes
  * round twice and changes them four times). *area2 gets the sum. Double
  * arithmetic on f32 inputs: products are exact, so the signs are right. */
 static int polygon_bad(const uint8_t *v, uint32_t n, uint32_t stride, double *area2) {
-  double x[TLV_MAX_POLY_VERTICES], y[TLV_MAX_POLY_VERTICES], area = 0.0;
+  double x[TLV_MAX_POLY_VERTICES], y[TLV_MAX_POLY_VERTICES], ex[TLV_MAX_POLY_VERTICES], ey[TLV_MAX_POLY_VERTICES], area = 0.0;
   int xflips = 0, yflips = 0, xs = 0, ys = 0, xfirst = 0, yfirst = 0;
-  uint32_t i;
+  uint32_t i, m = 0;
   for (i = 0; i < n; i++) {
     x[i] = (double)rdf32(v + (uint64_t)i * stride);
     y[i] = (double)rdf32(v + (uint64_t)i * stride + 4);
@@ -478,15 +574,20 @@ static int polygon_bad(const uint8_t *v, uint32_t n, uint32_t stride, double *ar
   for (i = 0; i < n; i++) {
     uint32_t j = (i + 1) % n;
     area += x[i] * y[j] - x[j] * y[i];
+    if (x[j] != x[i] || y[j] != y[i]) { /* the edges, repeated vertices left out: turns are between them */
+      ex[m] = x[j] - x[i];
+      ey[m] = y[j] - y[i];
+      m++;
+    }
   }
   *area2 = area;
   if (!(area != 0.0)) return 1;
-  for (i = 0; i < n; i++) {
-    uint32_t a = (i + n - 1) % n, b = (i + 1) % n;
-    double e1x = x[i] - x[a], e1y = y[i] - y[a], e2x = x[b] - x[i], e2y = y[b] - y[i];
-    double cr = e1x * e2y - e1y * e2x;
-    int sx = e2x > 0.0 ? 1 : e2x < 0.0 ? -1 : 0, sy = e2y > 0.0 ? 1 : e2y < 0.0 ? -1 : 0;
+  for (i = 0; i < m; i++) {
+    uint32_t b = (i + 1) % m;
+    double cr = ex[i] * ey[b] - ey[i] * ex[b];
+    int sx = ex[b] > 0.0 ? 1 : ex[b] < 0.0 ? -1 : 0, sy = ey[b] > 0.0 ? 1 : ey[b] < 0.0 ? -1 : 0;
     if (area > 0.0 ? cr < 0.0 : cr > 0.0) return 1;
+    if (cr == 0.0 && ex[i] * ex[b] + ey[i] * ey[b] < 0.0) return 1; /* straight back: a spike */
     if (sx) {
       if (!xs) xfirst = sx;
       else if (sx != xs) xflips++;
@@ -555,6 +656,7 @@ static TlvResult validate_layers(Ctx *c) {
   uint64_t ncells = (uint64_t)c->lv->settings.width * c->lv->settings.height; /* <= 2^28 */
   uint32_t i, material_layers = 0;
   uint64_t cells_end = 0; /* cell arrays follow each other: validation reads each cell once */
+  uint64_t pal_next = 0;  /* tile layers take the palette entries in order */
   for (i = 0; i < s->count; i++) {
     const uint8_t *r = s->data + (uint64_t)i * s->stride;
     uint64_t at = rec_off(s, i, 0);
@@ -563,6 +665,9 @@ static TlvResult validate_layers(Ctx *c) {
     uint64_t cells_off = rd64(r + 32), bytes, limit, maxv;
     float opacity = rdf32(r + 16);
     TRY(check_string(c, rd32(r + 4), at + 4, "layer name"));
+    TRY(check_zero(c, r + 44, 4, at + 44, "layer"));
+    if (i > 0 && rd32(r + 40) <= rd32(r - s->stride + 40))
+      return fail(c->err, TLV_ERR_VALUE, at + 40, "layer %u: order %u after %u (layers ascend)", (unsigned)i, (unsigned)rd32(r + 40), (unsigned)rd32(r - s->stride + 40));
     if (kind > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "layer %u: kind %u", (unsigned)i, (unsigned)kind);
     if (flags & ~7u) return fail(c->err, TLV_ERR_VALUE, at + 12, "layer %u: unknown flags 0x%x", (unsigned)i, (unsigned)flags);
     if (!finite32(opacity) || !(opacity >= 0.0f && opacity <= 1.0f)) return fail(c->err, TLV_ERR_VALUE, at + 16, "layer %u: opacity", (unsigned)i);
@@ -572,14 +677,31 @@ static TlvResult validate_layers(Ctx *c) {
       TRY(check_range(c, pal_first, pal_count, &c->lv->palette, at + 24, "layer palette"));
       if (rd32(c->lv->palette.data + (uint64_t)pal_first * c->lv->palette.stride) != 0)
         return fail(c->err, TLV_ERR_VALUE, at + 24, "tile layer %u: palette entry 0 must be the empty cell", (unsigned)i);
+      if (pal_first != pal_next)
+        return fail(c->err, TLV_ERR_INDEX, at + 24, "tile layer %u: palette at %u, expected %llu (layers take the palette in order)", (unsigned)i,
+                    (unsigned)pal_first, (unsigned long long)pal_next);
+      {
+        uint32_t k;
+        for (k = 1; k < pal_count; k++)
+          if (rd32(c->lv->palette.data + (uint64_t)(pal_first + k) * c->lv->palette.stride) == 0)
+            return fail(c->err, TLV_ERR_VALUE, rec_off(&c->lv->palette, pal_first + k, 0), "tile layer %u: palette entry %u is empty (only entry 0 is)",
+                        (unsigned)i, (unsigned)k);
+      }
+      pal_next += pal_count;
       limit = pal_count;
     } else {
-      if (pal_count != 0) return fail(c->err, TLV_ERR_VALUE, at + 28, "material layer %u has a palette", (unsigned)i);
+      if (pal_count != 0 || pal_first != 0) return fail(c->err, TLV_ERR_VALUE, at + 24, "material layer %u has a palette", (unsigned)i);
       if (++material_layers > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "a second material layer");
       limit = (uint64_t)c->lv->materials.count + 1;
       c->lv->material_cell_width = width; /* the view is set below, once the cells are checked */
     }
+    if (width != width_for(limit - 1))
+      return fail(c->err, TLV_ERR_VALUE, at + 20, "layer %u: %u-byte cells for values up to %llu (the narrowest width that holds them: %u)", (unsigned)i,
+                  (unsigned)width, (unsigned long long)limit - 1, (unsigned)width_for(limit - 1));
     if (cells_off % TLV_ALIGN) return fail(c->err, TLV_ERR_VALUE, at + 32, "layer %u: cells at offset %llu, not 16-aligned", (unsigned)i, (unsigned long long)cells_off);
+    if (cells_off != align16(cells_end))
+      return fail(c->err, TLV_ERR_RANGE, at + 32, "layer %u: cells at %llu, expected %llu (each array at the next 16-byte boundary)", (unsigned)i,
+                  (unsigned long long)cells_off, (unsigned long long)align16(cells_end));
     bytes = ncells * width;
     if (cells_off < cells_end)
       return fail(c->err, TLV_ERR_RANGE, at + 32, "layer %u: cells at %llu overlap the previous layer's (ending at %llu)", (unsigned)i,
@@ -587,6 +709,11 @@ static TlvResult validate_layers(Ctx *c) {
     if (cells_off > c->lv->cells.size || bytes > c->lv->cells.size - cells_off)
       return fail(c->err, TLV_ERR_RANGE, at + 32, "layer %u: %llu cell bytes at %llu outside the %llu-byte cell section", (unsigned)i,
                   (unsigned long long)bytes, (unsigned long long)cells_off, (unsigned long long)c->lv->cells.size);
+    {
+      uint64_t k;
+      for (k = cells_end; k < cells_off; k++)
+        if (c->lv->cells.data[k]) return fail(c->err, TLV_ERR_VALUE, c->lv->cells.offset + k, "non-zero padding between cell arrays");
+    }
     cells_end = cells_off + bytes;
     maxv = max_cells(c->lv->cells.data + cells_off, ncells, width);
     if (maxv >= limit) {
@@ -598,6 +725,81 @@ static TlvResult validate_layers(Ctx *c) {
                   (unsigned)cell_at(c->lv->cells.data + cells_off, width, k), (unsigned long long)limit - 1);
     }
     if (kind == TLV_LAYER_MATERIAL) c->lv->material_cells = c->lv->cells.data + cells_off;
+  }
+  if (cells_end != c->lv->cells.size)
+    return fail(c->err, TLV_ERR_VALUE, c->lv->cells.offset + cells_end, "%llu bytes of the cell section belong to no layer",
+                (unsigned long long)(c->lv->cells.size - cells_end));
+  if (pal_next != c->lv->palette.count)
+    return fail(c->err, TLV_ERR_VALUE, rec_off(&c->lv->palette, (uint32_t)pal_next, 0), "%llu palette entries belong to no layer",
+                (unsigned long long)(c->lv->palette.count - pal_next));
+  return TLV_OK;
+}
+
+/* A traced collision entry's pieces are its tile's (FORMAT.md, TILE
+ * "Flips"): each tile piece placed with the cell's flips, scaled to the
+ * cell in metres, turned clockwise (3.2; either way before), in order;
+ * the scene leaves out a piece the scaling makes too thin to collide and
+ * drops vertices on a line, so an entry piece matches a tile piece whose
+ * vertices it takes in order, to 1e-5 of a cell. */
+static int piece_matches(const TlvLevel *lv, const uint8_t *tile_poly, const uint8_t *entry_poly, uint32_t cell, double tw, double th,
+                         int either_way) {
+  const TlvSection *vs = &lv->vertices;
+  double sx = (double)lv->settings.tile_w / tw / (double)lv->settings.ppm, sy = (double)lv->settings.tile_h / th / (double)lv->settings.ppm;
+  double tol = 1e-5 * ((double)lv->settings.cell_w + (double)lv->settings.cell_h), x[TLV_MAX_POLY_VERTICES], y[TLV_MAX_POLY_VERTICES], area = 0.0;
+  uint32_t n = rd32(tile_poly + 4), m = rd32(entry_poly + 4), tf = rd32(tile_poly), ef = rd32(entry_poly), i, pass;
+  double W = (cell & 0x20000000u) ? th : tw, H = (cell & 0x20000000u) ? tw : th;
+  if (m > n) return 0;
+  for (i = 0; i < n; i++) {
+    double px = (double)rdf32(vs->data + (uint64_t)(tf + i) * vs->stride), py = (double)rdf32(vs->data + (uint64_t)(tf + i) * vs->stride + 4), t;
+    if (cell & 0x20000000u) t = px, px = py, py = t; /* diagonal: a transpose first */
+    if (cell & 0x80000000u) px = W - px;
+    if (cell & 0x40000000u) py = H - py;
+    x[i] = px * sx;
+    y[i] = py * sy;
+  }
+  for (i = 0; i < n; i++) area += x[i] * y[(i + 1) % n] - x[(i + 1) % n] * y[i];
+  for (pass = 0; pass < 2; pass++) {
+    /* pass 0: the orientation the format stores (clockwise); pass 1, files
+     * before 3.2 only: the other one. */
+    int reverse = (area < 0.0) != (pass == 1), ok = 1;
+    uint32_t j = 0, k;
+    if (pass == 1 && !either_way) break;
+    for (k = 0; k < m && ok; k++) {
+      double ex = (double)rdf32(vs->data + (uint64_t)(ef + k) * vs->stride), ey = (double)rdf32(vs->data + (uint64_t)(ef + k) * vs->stride + 4);
+      for (; j < n; j++) {
+        uint32_t q = reverse ? n - 1 - j : j;
+        double dx = ex - x[q], dy = ey - y[q];
+        if (dx <= tol && dx >= -tol && dy <= tol && dy >= -tol) break;
+      }
+      if (j == n) ok = 0;
+      j++;
+    }
+    if (ok) return 1;
+  }
+  return 0;
+}
+
+static TlvResult check_traced_entry(Ctx *c, const uint8_t *r, uint32_t index, uint64_t at) {
+  const TlvLevel *lv = c->lv;
+  uint32_t cell = rd32(r), first = rd32(r + 12), count = rd32(r + 16), ts, t, q = 0, k;
+  const uint8_t *tset, *tile;
+  if (cell == 0) return fail(c->err, TLV_ERR_VALUE, at, "collision palette %u: traced, but names no tile", (unsigned)index);
+  ts = c->tileset_of_id[(cell >> 16) & 0xFFFu] - 1; /* check_cell_value found it */
+  tset = lv->tilesets.data + (uint64_t)ts * lv->tilesets.stride;
+  t = rd32(tset + 44) + (cell & 0xFFFFu);
+  tile = lv->tiles.data + (uint64_t)t * lv->tiles.stride;
+  if (tile[4] != 2) return fail(c->err, TLV_ERR_VALUE, at + 8, "collision palette %u: traced, but its tile %u is not", (unsigned)index, (unsigned)t);
+  for (k = 0; k < count; k++) {
+    const uint8_t *ep = lv->polygons.data + (uint64_t)(first + k) * lv->polygons.stride;
+    for (; q < rd32(tile + 12); q++)
+      if (piece_matches(lv, lv->polygons.data + (uint64_t)(rd32(tile + 8) + q) * lv->polygons.stride, ep, cell, (double)rd32(tset + 20),
+                        (double)rd32(tset + 24), lv->header.minor < 2))
+        break;
+    if (q == rd32(tile + 12))
+      return fail(c->err, TLV_ERR_VALUE, rec_off(&lv->polygons, first + k, 0),
+                  "collision palette %u: piece %u is none of its tile's pieces placed with the cell's flips 0x%x", (unsigned)index, (unsigned)k,
+                  (unsigned)(cell >> 29));
+    q++;
   }
   return TLV_OK;
 }
@@ -616,10 +818,19 @@ static TlvResult validate_collision(Ctx *c) {
       return fail(c->err, TLV_ERR_VALUE, at + 10, "collision palette %u: unknown flags 0x%x", (unsigned)i, (unsigned)rd16(r + 10));
     if (rd32(r + 16) > TLV_MAX_PIECES) return fail(c->err, TLV_ERR_LIMIT, at + 16, "collision palette %u: %u pieces (at most %u)", (unsigned)i, (unsigned)rd32(r + 16), TLV_MAX_PIECES);
     TRY(check_range(c, rd32(r + 12), rd32(r + 16), &c->lv->polygons, at + 12, "collision palette pieces"));
+    TRY(check_zero(c, r + 20, 4, at + 20, "collision palette"));
+    if (r[8] == 2) {
+      TRY(check_traced_entry(c, r, i, at));
+    } else if (rd32(r) != 0 || rd32(r + 16) != 0) {
+      return fail(c->err, TLV_ERR_VALUE, at, "collision palette %u: a tile or pieces on an entry that is not traced", (unsigned)i);
+    }
   }
   if (g->size == 0 && g->count == 0) return TLV_OK; /* no grid: nothing collides per cell */
   if (g->stride != 1 && g->stride != 2 && g->stride != 4) return fail(c->err, TLV_ERR_VALUE, g->offset, "collision grid: cell width %u", (unsigned)g->stride);
   if (g->count != ncells) return fail(c->err, TLV_ERR_VALUE, g->offset, "collision grid: %u cells for a %u x %u level", (unsigned)g->count, (unsigned)c->lv->settings.width, (unsigned)c->lv->settings.height);
+  if (p->count && g->stride != width_for(p->count - 1))
+    return fail(c->err, TLV_ERR_VALUE, g->offset, "collision grid: %u-byte cells for %u entries (the narrowest width that holds them: %u)", (unsigned)g->stride,
+                (unsigned)p->count, (unsigned)width_for(p->count - 1));
   if (max_cells(g->data, ncells, g->stride) >= p->count) {
     uint64_t k = find_cell_at_least(g->data, ncells, g->stride, p->count);
     return fail(c->err, TLV_ERR_INDEX, g->offset + k * g->stride, "collision grid: cell (%llu, %llu) names entry beyond the %u of the palette",
@@ -634,52 +845,112 @@ static const uint32_t EDGE_CX[4] = {0, 1, 1, 0}, EDGE_CY[4] = {0, 0, 1, 1};
 #define CORNER_COORD(v) ((uint32_t)(v) & 0x7FFFu)
 #define CORNER_DIR(r) ((uint32_t)(rd16(r) >> 15) | (uint32_t)(rd16((r) + 2) >> 15) << 1)
 
-/* Nonzero when a corner has no cell of the W x H level on its edge's right
- * (which also bounds x <= W, y <= H). Branch-free over the whole section so
- * that it vectorises: validation runs at memory speed. */
-static uint32_t corner_bad(uint32_t v, uint32_t W, uint32_t H) {
-  /* x in bits 0-14, y in 16-30, the direction in bits 15 (low) and 31 (high). */
-  uint32_t d = ((v >> 15) & 1u) | ((v >> 30) & 2u);
-  uint32_t cx = (d ^ (d >> 1)) & 1u, cy = d >> 1; /* EDGE_CX[d], EDGE_CY[d] */
-  return (uint32_t)((v & 0x7FFFu) - cx >= W) | (uint32_t)(((v >> 16) & 0x7FFFu) - cy >= H); /* wraps below 0 */
-}
+/* Nonzero when a corner v has no cell of the W x H level on its edge's
+ * right (which also bounds x <= W, y <= H). x in bits 0-14, y in 16-30, the
+ * direction in bits 15 (low) and 31 (high); EDGE_CX[d] = (d ^ d >> 1) & 1,
+ * EDGE_CY[d] = d >> 1; below 0 wraps to a large value. A macro, not a
+ * function: GCC does not inline across its optimize attribute, and the
+ * pass over the section must vectorise to run at memory speed. */
+#define TLV_CORNER_BAD(v, W, H)                                                                                          \
+  ((uint32_t)(((v) & 0x7FFFu) - (((((v) >> 15) & 1u) ^ (((v) >> 31) & 1u)) & 1u) >= (W)) |                               \
+   (uint32_t)((((v) >> 16) & 0x7FFFu) - (((v) >> 31) & 1u) >= (H)))
 
-static uint32_t corners_bad(const uint8_t *r, uint32_t count, uint32_t stride, uint32_t W, uint32_t H) {
-  uint32_t bad = 0, j;
-  if (stride == TLV_CORNER_SIZE) { /* the writer's: a constant stride the compiler vectorises */
-    for (j = 0; j < count; j++) bad |= corner_bad(rd32(r + (uint64_t)j * TLV_CORNER_SIZE), W, H);
-    return bad;
+/* Nonzero when the edge from corner v does not head straight to corner w
+ * (the next one of its loop) along its direction, or w's edge turns back on
+ * it: with masks vert (heading south or north) and back (west or north),
+ * the coordinate along the edge must grow (shrink when back) and the one
+ * across it stay. Unsigned arithmetic and masks only: it vectorises. */
+#define TLV_EDGE_BAD(v, w)                                                                                               \
+  tlv_edge_bad_((v) & 0x7FFFu, ((v) >> 16) & 0x7FFFu, (w) & 0x7FFFu, ((w) >> 16) & 0x7FFFu, 0u - (((v) >> 15) & 1u),      \
+                0u - ((v) >> 31), (((v) ^ (w)) & 0x80008000u) == 0x80000000u)
+#define tlv_edge_bad_(x0, y0, x1, y1, vert, back, turned)                                                                \
+  ((uint32_t)((((x0) & (vert)) | ((y0) & ~(vert))) != (((x1) & (vert)) | ((y1) & ~(vert)))) |                            \
+   (uint32_t)((((((y1) & (vert)) | ((x1) & ~(vert))) & (back)) | ((((y0) & (vert)) | ((x0) & ~(vert))) & ~(back))) >=        \
+              (((((y0) & (vert)) | ((x0) & ~(vert))) & (back)) | ((((y1) & (vert)) | ((x1) & ~(vert))) & ~(back)))) |     \
+   (uint32_t)(turned))
+
+static uint32_t corner_bad(uint32_t v, uint32_t W, uint32_t H) { return TLV_CORNER_BAD(v, W, H); }
+static uint32_t edge_bad(uint32_t v, uint32_t w) { return TLV_EDGE_BAD(v, w); }
+
+/* Over every corner j but the last and its successor j + 1 in the section
+ * (loop ends are corrected by the caller): the count of corners with no
+ * cell on their edge's right or whose edge does not reach the next corner. The writer's
+ * stride is a constant the compiler vectorises. */
+TLV_VECTORIZE static uint32_t corner_pass(const uint8_t *r, uint32_t count, uint32_t stride, uint32_t W, uint32_t H) {
+  uint32_t b = 0, j;
+  if (count == 0) return 0;
+  if (stride == TLV_CORNER_SIZE) {
+    for (j = 0; j + 1 < count; j++) {
+      uint32_t v = rd32(r + (uint64_t)j * TLV_CORNER_SIZE), w = rd32(r + (uint64_t)j * TLV_CORNER_SIZE + TLV_CORNER_SIZE);
+      b += TLV_CORNER_BAD(v, W, H) | TLV_EDGE_BAD(v, w);
+    }
+  } else {
+    for (j = 0; j + 1 < count; j++) {
+      uint32_t v = rd32(r + (uint64_t)j * stride), w = rd32(r + (uint64_t)j * stride + stride);
+      b += TLV_CORNER_BAD(v, W, H) | TLV_EDGE_BAD(v, w);
+    }
   }
-  for (j = 0; j < count; j++) bad |= corner_bad(rd32(r + (uint64_t)j * stride), W, H);
-  return bad;
+  return b;
 }
 
 /* Nonzero when a rectangle is empty or leaves the level: branch-free, as
- * corners_bad; the loop that names it only runs on failure. */
-static uint32_t rect_bad(uint32_t xy, uint32_t wh, uint32_t W, uint32_t H) {
-  uint32_t x = xy & 0xFFFFu, y = xy >> 16, w = wh & 0xFFFFu, h = wh >> 16;
-  return (uint32_t)(w == 0) | (uint32_t)(h == 0) | (uint32_t)(x + w > W) | (uint32_t)(y + h > H);
+ * corner_bad; the loop that names it only runs on failure. */
+#define TLV_RECT_BAD(xy, wh, W, H)                                                                                   \
+  ((uint32_t)(((wh) & 0xFFFFu) == 0) | (uint32_t)(((wh) >> 16) == 0) | (uint32_t)(((xy) & 0xFFFFu) + ((wh) & 0xFFFFu) > (W)) | \
+   (uint32_t)(((xy) >> 16) + ((wh) >> 16) > (H)))
+
+/* Also nonzero when the rectangles are not in row order: a rectangle's
+ * first word x | y << 16 grows with (y, x), so it must ascend. */
+TLV_VECTORIZE static uint32_t rects_bad(const uint8_t *r, uint32_t count, uint32_t stride, uint32_t W, uint32_t H) {
+  uint32_t bad = 0, j;
+  if (count == 0) return 0;
+  if (stride == TLV_RECT_SIZE) {
+    for (j = 1; j < count; j++) {
+      const uint8_t *p = r + (uint64_t)j * TLV_RECT_SIZE;
+      uint32_t xy = rd32(p), wh = rd32(p + 4), before = rd32(p - TLV_RECT_SIZE);
+      bad |= TLV_RECT_BAD(xy, wh, W, H) | (uint32_t)(xy <= before);
+    }
+  } else {
+    for (j = 1; j < count; j++) {
+      uint32_t xy = rd32(r + (uint64_t)j * stride), wh = rd32(r + (uint64_t)j * stride + 4), before = rd32(r + (uint64_t)(j - 1) * stride);
+      bad |= TLV_RECT_BAD(xy, wh, W, H) | (uint32_t)(xy <= before);
+    }
+  }
+  return bad | TLV_RECT_BAD(rd32(r), rd32(r + 4), W, H);
 }
 
-static uint32_t rects_bad(const uint8_t *r, uint32_t count, uint32_t stride, uint32_t W, uint32_t H) {
-  uint32_t bad = 0, j;
-  if (stride == TLV_RECT_SIZE) {
-    for (j = 0; j < count; j++) {
-      const uint8_t *p = r + (uint64_t)j * TLV_RECT_SIZE;
-      bad |= rect_bad(rd32(p), rd32(p + 4), W, H);
-    }
-    return bad;
+static TlvResult corner_fail(Ctx *c, TlvResult code, uint32_t i, const char *why) {
+  const TlvSection *k = &c->lv->corners;
+  const uint8_t *a = k->data + (uint64_t)i * k->stride;
+  return fail(c->err, code, rec_off(k, i, 0), "corner %u: (%u, %u) heading %u: %s", (unsigned)i, (unsigned)CORNER_COORD(rd16(a)),
+              (unsigned)CORNER_COORD(rd16(a + 2)), (unsigned)CORNER_DIR(a), why);
+}
+
+/* Every rectangle non-empty and inside the level. */
+static TlvResult rects_in_level(Ctx *c) {
+  const TlvSection *rs = &c->lv->rects;
+  uint32_t W = c->lv->settings.width, H = c->lv->settings.height, i;
+  if (!rects_bad(rs->data, rs->count, rs->stride, W, H)) return TLV_OK;
+  for (i = 0; i < rs->count; i++) {
+    const uint8_t *r = rs->data + (uint64_t)i * rs->stride;
+    uint32_t x = rd16(r), y = rd16(r + 2), w = rd16(r + 4), h = rd16(r + 6);
+    if (w < 1 || h < 1 || !range_ok(x, w, W) || !range_ok(y, h, H))
+      return fail(c->err, TLV_ERR_RANGE, rec_off(rs, i, 0), "rectangle %u: %u,%u %ux%u outside the level", (unsigned)i, (unsigned)x, (unsigned)y,
+                  (unsigned)w, (unsigned)h);
+    if (i > 0 && rd32(r) <= rd32(r - rs->stride))
+      return fail(c->err, TLV_ERR_VALUE, rec_off(rs, i, 0), "rectangle %u: its top-left cell (%u, %u) does not follow the previous one's, row by row",
+                  (unsigned)i, (unsigned)x, (unsigned)y);
   }
-  for (j = 0; j < count; j++) bad |= rect_bad(rd32(r + (uint64_t)j * stride), rd32(r + (uint64_t)j * stride + 4), W, H);
-  return bad;
+  return fail(c->err, TLV_ERR_VALUE, rs->offset, "rectangles: inconsistent"); /* not reached: the loop names it */
 }
 
 static TlvResult validate_geometry(Ctx *c) {
-  const TlvSection *s = &c->lv->loops, *k = &c->lv->corners, *rs = &c->lv->rects;
-  uint32_t W = c->lv->settings.width, H = c->lv->settings.height, i;
+  const TlvLevel *lv = c->lv;
+  const TlvSection *s = &lv->loops, *k = &lv->corners, *rs = &lv->rects;
+  uint32_t W = lv->settings.width, H = lv->settings.height, i, bad = 0;
   uint64_t next = 0; /* loops take the corners in order, each once */
   /* Materials of edges and rectangles are the collision grid's. */
-  if ((s->count || k->count || rs->count) && c->lv->collision_grid.count == 0)
+  if ((s->count || k->count || rs->count) && lv->collision_grid.count == 0)
     return fail(c->err, TLV_ERR_VALUE, s->count ? s->offset : k->count ? k->offset : rs->offset,
                 "merged collision geometry without a collision grid");
   for (i = 0; i < s->count; i++) {
@@ -688,43 +959,56 @@ static TlvResult validate_geometry(Ctx *c) {
     uint32_t n = rd32(r + 4), first = rd32(r);
     if (n < 4) return fail(c->err, TLV_ERR_VALUE, at + 4, "loop %u: %u corners (at least 4)", (unsigned)i, (unsigned)n);
     if (first != next) return fail(c->err, TLV_ERR_INDEX, at, "loop %u: first corner %u, expected %llu", (unsigned)i, (unsigned)first, (unsigned long long)next);
-    TRY(check_range(c, first, n, k, at, "loop corners"));
+    if ((uint64_t)first + n > k->count) TRY(check_range(c, first, n, k, at, "loop corners"));
     next += n;
+    {
+      /* corner_pass below pairs each corner with the next in the section;
+       * a loop's last corner pairs with the loop's first instead: count
+       * that pair and take back the one the pass counts (it pairs the
+       * section's last corner with nothing: nothing to take back). */
+      uint32_t last = rd32(k->data + (uint64_t)(first + n - 1) * k->stride), head = rd32(k->data + (uint64_t)first * k->stride);
+      uint32_t following = first + n < k->count ? rd32(k->data + (uint64_t)(first + n) * k->stride) : 0u;
+      bad += (TLV_CORNER_BAD(last, W, H) | TLV_EDGE_BAD(last, head)) -
+             (first + n < k->count ? (TLV_CORNER_BAD(last, W, H) | TLV_EDGE_BAD(last, following)) : 0u);
+    }
   }
   if (next != k->count)
     return fail(c->err, TLV_ERR_VALUE, k->offset + next * k->stride, "%llu corners belong to no loop", (unsigned long long)(k->count - next));
-  /* Every corner's cell on its edge's right lies in the level (what the
-   * material lookup reads). Whether the edge really heads to the next
-   * corner is not checked: a wrong direction gives a wrong material, never
-   * a read outside the file. */
-  if (corners_bad(k->data, k->count, k->stride, W, H)) {
-    for (i = 0; i < k->count; i++) {
-      const uint8_t *a = k->data + (uint64_t)i * k->stride;
-      uint32_t x = CORNER_COORD(rd16(a)), y = CORNER_COORD(rd16(a + 2)), d = CORNER_DIR(a);
-      if (x < EDGE_CX[d] || y < EDGE_CY[d] || x - EDGE_CX[d] >= W || y - EDGE_CY[d] >= H)
-        return fail(c->err, TLV_ERR_RANGE, rec_off(k, i, 0),
-                    "corner %u: (%u, %u) with its edge heading %u has no cell of the %u x %u level on its right",
-                    (unsigned)i, (unsigned)x, (unsigned)y, (unsigned)d, (unsigned)W, (unsigned)H);
+  /* One pass over all corners, each with the next in the section. */
+  bad += corner_pass(k->data, k->count, k->stride, W, H);
+  bad += k->count ? corner_bad(rd32(k->data + (uint64_t)(k->count - 1) * k->stride), W, H) : 0u;
+  if (bad) {
+    /* Name the first corner at fault. */
+    for (i = 0; i < s->count; i++) {
+      uint32_t first = rd32(s->data + (uint64_t)i * s->stride), n = rd32(s->data + (uint64_t)i * s->stride + 4), j;
+      for (j = 0; j < n; j++) {
+        uint32_t v = rd32(k->data + (uint64_t)(first + j) * k->stride), w = rd32(k->data + (uint64_t)(first + (j + 1) % n) * k->stride);
+        if (corner_bad(v, W, H)) return corner_fail(c, TLV_ERR_RANGE, first + j, "no cell of the level on the edge's right");
+        if (edge_bad(v, w)) return corner_fail(c, TLV_ERR_VALUE, first + j, "the edge does not head to the next corner of the loop, or turns back");
+      }
     }
+    return fail(c->err, TLV_ERR_VALUE, k->offset, "loop corners: inconsistent"); /* not reached: the loop names it */
   }
-  if (!rects_bad(rs->data, rs->count, rs->stride, W, H)) return TLV_OK;
-  for (i = 0; i < rs->count; i++) {
-    const uint8_t *r = rs->data + (uint64_t)i * rs->stride;
-    uint64_t at = rec_off(rs, i, 0);
-    uint32_t x = rd16(r), y = rd16(r + 2), w = rd16(r + 4), h = rd16(r + 6);
-    if (w < 1 || h < 1 || !range_ok(x, w, W) || !range_ok(y, h, H))
-      return fail(c->err, TLV_ERR_RANGE, at, "rectangle %u: %u,%u %ux%u outside the level", (unsigned)i, (unsigned)x, (unsigned)y, (unsigned)w, (unsigned)h);
-  }
-  return TLV_OK;
+  /* Not checked, for speed (random reads of the grid at each corner and
+   * rectangle would add a fifth to the cost of validation): that solid lies
+   * right of every edge and the rectangles cover the solid cells exactly.
+   * A file that breaks these gives a game wrong merged geometry, never a
+   * read outside the file (FORMAT.md, "What the reader checks"). */
+  return rects_in_level(c);
 }
 
 static TlvResult check_props(Ctx *c, const uint8_t *r, uint64_t at, uint32_t field) {
-  return check_range(c, rd32(r + field), rd32(r + field + 4), &c->lv->properties, at + field, "properties");
+  if (rd32(r + field) != c->prop_next)
+    return fail(c->err, TLV_ERR_INDEX, at + field, "first property %u, expected %llu (objects take the properties in order)", (unsigned)rd32(r + field),
+                (unsigned long long)c->prop_next);
+  TRY(check_range(c, rd32(r + field), rd32(r + field + 4), &c->lv->properties, at + field, "properties"));
+  c->prop_next += rd32(r + field + 4);
+  return TLV_OK;
 }
 
 static TlvResult validate_objects(Ctx *c) {
   const TlvLevel *lv = c->lv;
-  uint32_t i;
+  uint32_t i, autos = 0;
   for (i = 0; i < lv->shapes.count; i++) {
     const uint8_t *r = lv->shapes.data + (uint64_t)i * lv->shapes.stride;
     uint64_t at = rec_off(&lv->shapes, i, 0);
@@ -734,6 +1018,18 @@ static TlvResult validate_objects(Ctx *c) {
     if (!(rdf32(r + 20) >= 0.0f)) return fail(c->err, TLV_ERR_VALUE, at + 20, "shape %u: negative radius", (unsigned)i);
     if (kind == TLV_SHAPE_POLYGON && rd32(r + 24) >= lv->polygons.count)
       return fail(c->err, TLV_ERR_INDEX, at + 24, "shape %u: polygon %u of %u", (unsigned)i, (unsigned)rd32(r + 24), (unsigned)lv->polygons.count);
+    TRY(check_zero(c, r + 28, 4, at + 28, "shape"));
+    if (kind == TLV_SHAPE_POLYGON) {
+      /* a is the polygon's first vertex; b and the radius are 0 */
+      const uint8_t *v = lv->vertices.data + (uint64_t)rd32(lv->polygons.data + (uint64_t)rd32(r + 24) * lv->polygons.stride) * lv->vertices.stride;
+      if (rd32(r + 4) != rd32(v) || rd32(r + 8) != rd32(v + 4))
+        return fail(c->err, TLV_ERR_VALUE, at + 4, "shape %u: point a is not its polygon's first vertex", (unsigned)i);
+      TRY(check_zero(c, r + 12, 12, at + 12, "polygon shape (b, radius)"));
+    } else {
+      if (!(rdf32(r + 20) > 0.0f)) return fail(c->err, TLV_ERR_VALUE, at + 20, "shape %u: a circle or capsule of radius 0", (unsigned)i);
+      if (kind == TLV_SHAPE_CIRCLE) TRY(check_zero(c, r + 12, 8, at + 12, "circle shape (b)"));
+      TRY(check_zero(c, r + 24, 4, at + 24, "circle or capsule shape (polygon)"));
+    }
   }
   uint64_t next_shape = 0; /* bodies take the shapes in order, each once */
   for (i = 0; i < lv->bodies.count; i++) {
@@ -743,20 +1039,37 @@ static TlvResult validate_objects(Ctx *c) {
       return fail(c->err, TLV_ERR_INDEX, at + 40, "body %u: first shape %u, expected %llu", (unsigned)i, (unsigned)rd32(r + 40), (unsigned long long)next_shape);
     next_shape += rd32(r + 44);
     TRY(check_string(c, rd32(r + 4), at + 4, "body name"));
+    if (rd32(r) == 0) return fail(c->err, TLV_ERR_VALUE, at, "body %u: object id 0", (unsigned)i);
+    TRY(check_zero(c, r + 73, 7, at + 73, "body"));
+
     if (r[8] > 2 || r[9] > 1 || r[10] > 3 || r[11] > 2) return fail(c->err, TLV_ERR_VALUE, at + 8, "body %u: type, sensor, source or pin", (unsigned)i);
     if (r[72] > 1) return fail(c->err, TLV_ERR_VALUE, at + 72, "body %u: mass flag %u", (unsigned)i, (unsigned)r[72]);
     if (rd32(r + 12) > lv->materials.count) return fail(c->err, TLV_ERR_INDEX, at + 12, "body %u: material %u of %u", (unsigned)i, (unsigned)rd32(r + 12), (unsigned)lv->materials.count);
     if (rd32(r + 16) > lv->sprites.count) return fail(c->err, TLV_ERR_INDEX, at + 16, "body %u: sprite %u of %u", (unsigned)i, (unsigned)rd32(r + 16), (unsigned)lv->sprites.count);
+    if (rd32(r + 16) != 0 && r[10] != 3) return fail(c->err, TLV_ERR_VALUE, at + 16, "body %u: a sprite on a body not made from one", (unsigned)i);
     TRY(check_finite(c, r, at, 28, 3, "body"));
     TRY(check_range(c, rd32(r + 40), rd32(r + 44), &lv->shapes, at + 40, "body shapes"));
     TRY(check_finite(c, r, at, 48, 4, "body mass"));
     if (!(rdf32(r + 48) >= 0.0f) || !(rdf32(r + 60) >= 0.0f)) return fail(c->err, TLV_ERR_VALUE, at + 48, "body %u: negative mass or inertia", (unsigned)i);
     TRY(check_props(c, r, at, 64));
   }
+  if (next_shape != lv->shapes.count)
+    return fail(c->err, TLV_ERR_VALUE, rec_off(&lv->shapes, (uint32_t)next_shape, 0), "%llu shapes belong to no body",
+                (unsigned long long)(lv->shapes.count - next_shape));
   for (i = 0; i < lv->joints.count; i++) {
     const uint8_t *r = lv->joints.data + (uint64_t)i * lv->joints.stride;
     uint64_t at = rec_off(&lv->joints, i, 0);
     TRY(check_string(c, rd32(r + 4), at + 4, "joint name"));
+    TRY(check_zero(c, r + 60, 4, at + 60, "joint"));
+    if (lv->joints.stride >= TLV_JOINT_SIZE_3_1) TRY(check_zero(c, r + 72, 8, at + 72, "joint"));
+    if ((rd32(r + 12) & TLV_JOINT_AUTO_PIN) ? (rd32(r) != 0 || rd32(r + 8) != TLV_JOINT_PIN || rd32(r + 32) != rd32(r + 24) || rd32(r + 36) != rd32(r + 28))
+                                           : (rd32(r) == 0 || autos))
+      return fail(c->err, TLV_ERR_VALUE, at, "joint %u: auto-pins (flag 2) come last, with object id 0, as pins whose anchor b repeats a; other joints have an object id",
+                  (unsigned)i);
+    autos += (rd32(r + 12) & TLV_JOINT_AUTO_PIN) != 0;
+    if (rd32(r + 16) == rd32(r + 20)) return fail(c->err, TLV_ERR_VALUE, at + 16, "joint %u joins body %u to itself", (unsigned)i, (unsigned)rd32(r + 16));
+    if (!(rdf32(r + 40) >= 0.0f)) return fail(c->err, TLV_ERR_VALUE, at + 40, "joint %u: negative length", (unsigned)i);
+    if (rd32(r + 8) == TLV_JOINT_DISTANCE && lv->joints.stride >= TLV_JOINT_SIZE_3_1) TRY(check_zero(c, r + 64, 8, at + 64, "distance joint (motor)"));
     if (rd32(r + 8) > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "joint %u: kind %u", (unsigned)i, (unsigned)rd32(r + 8));
     if (rd32(r + 12) & ~(TLV_JOINT_LIMIT | TLV_JOINT_AUTO_PIN | TLV_JOINT_MOTOR))
       return fail(c->err, TLV_ERR_VALUE, at + 12, "joint %u: unknown flags 0x%x", (unsigned)i, (unsigned)rd32(r + 12));
@@ -780,6 +1093,9 @@ static TlvResult validate_objects(Ctx *c) {
     TRY(check_string(c, rd32(r + 4), at + 4, "zone name"));
     if (rd32(r + 8) > 2) return fail(c->err, TLV_ERR_VALUE, at + 8, "zone %u: kind %u", (unsigned)i, (unsigned)rd32(r + 8));
     TRY(check_finite(c, r, at, 12, 9, "zone"));
+    TRY(check_zero(c, r + 56, 8, at + 56, "zone"));
+    if (!(rdf32(r + 24) >= 0.0f) || !(rdf32(r + 28) >= 0.0f) || !(rdf32(r + 44) >= 0.0f))
+      return fail(c->err, TLV_ERR_VALUE, at + 24, "zone %u: negative width, height or radius", (unsigned)i);
     TRY(check_props(c, r, at, 48));
   }
   for (i = 0; i < lv->spawns.count; i++) {
@@ -787,6 +1103,7 @@ static TlvResult validate_objects(Ctx *c) {
     uint64_t at = rec_off(&lv->spawns, i, 0);
     TRY(check_string(c, rd32(r + 4), at + 4, "spawn name"));
     TRY(check_finite(c, r, at, 8, 3, "spawn"));
+    TRY(check_zero(c, r + 28, 4, at + 28, "spawn"));
     TRY(check_props(c, r, at, 20));
   }
   for (i = 0; i < lv->sprites.count; i++) {
@@ -794,6 +1111,10 @@ static TlvResult validate_objects(Ctx *c) {
     uint64_t at = rec_off(&lv->sprites, i, 0);
     TRY(check_string(c, rd32(r + 4), at + 4, "sprite name"));
     TRY(check_string(c, rd32(r + 8), at + 8, "sprite source"));
+    if (rd32(r) == 0 || (i > 0 && rd32(r) <= rd32(r - lv->sprites.stride)))
+      return fail(c->err, TLV_ERR_VALUE, at, "sprite %u: id %u (ids are above 0 and ascending)", (unsigned)i, (unsigned)rd32(r));
+    TRY(check_zero(c, r + 44, 4, at + 44, "sprite"));
+    if (!(rdf32(r + 24) >= 0.0f)) return fail(c->err, TLV_ERR_VALUE, at + 24, "sprite %u: negative frame rate", (unsigned)i);
     if (rd32(r + 20) < 1) return fail(c->err, TLV_ERR_VALUE, at + 20, "sprite %u: no frames", (unsigned)i);
     TRY(check_finite(c, r, at, 24, 3, "sprite"));
     TRY(check_blob(c, rd32(r + 36), rd32(r + 40), at + 36, "sprite image"));
@@ -809,7 +1130,18 @@ static TlvResult validate_objects(Ctx *c) {
       TRY(check_string(c, (uint32_t)rd64(r + 8), at + 8, "property value"));
     }
     if (type == TLV_PROP_BOOL && rd64(r + 8) > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "property %u: bool value", (unsigned)i);
+    if (type == TLV_PROP_COLOR && rd64(r + 8) > 0xFFFFFFFFull) return fail(c->err, TLV_ERR_VALUE, at + 8, "property %u: colour beyond 32 bits", (unsigned)i);
+    if (type == TLV_PROP_FLOAT && (rd64(r + 8) & 0x7FF0000000000000ull) == 0x7FF0000000000000ull)
+      return fail(c->err, TLV_ERR_VALUE, at + 8, "property %u: a number that is not finite", (unsigned)i);
+    TRY(check_zero(c, r + 16, 8, at + 16, "property"));
   }
+  if (c->prop_next != lv->properties.count)
+    return fail(c->err, TLV_ERR_VALUE, rec_off(&lv->properties, (uint32_t)c->prop_next, 0), "%llu properties belong to no object",
+                (unsigned long long)(lv->properties.count - c->prop_next));
+  /* The images fill the blob: nothing after the last one. */
+  if (c->blob_next != lv->blob.size)
+    return fail(c->err, TLV_ERR_VALUE, lv->blob.offset + c->blob_next, "%llu bytes of the blob belong to no image",
+                (unsigned long long)(lv->blob.size - c->blob_next));
   return TLV_OK;
 }
 
@@ -874,6 +1206,7 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
   known_table(&lv, &settings, known);
 
   table_end = (uint64_t)h.header_size + (uint64_t)h.section_count * TLV_SECTION_ENTRY_SIZE;
+  if (rd32(p + 60)) return fail(err, TLV_ERR_VALUE, 60, "reserved header field is not 0");
   for (pos = TLV_HEADER_SIZE; pos < h.header_size; pos++)
     if (p[pos]) return fail(err, TLV_ERR_VALUE, pos, "non-zero byte in the header's reserved space");
 
@@ -952,6 +1285,7 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
   if (!lv.strings.data || lv.strings.size < 1 || lv.strings.data[0] != 0 || lv.strings.data[lv.strings.size - 1] != 0)
     return fail(err, TLV_ERR_VALUE, lv.strings.data ? lv.strings.offset : h.header_size,
                 "string table missing, or not starting and ending with a NUL byte");
+  TRY(validate_strings(&c));
   TRY(validate_settings(&c, &settings));
   TRY(validate_materials(&c));
   TRY(validate_tilesets(&c));

@@ -10,7 +10,10 @@
  *     fprintf(stderr, "level.tlv: byte %llu: %s\n", (unsigned long long)err.offset, err.message);
  *
  * tlv_open() validates the header, the checksums (unless TLV_OPEN_SKIP_CHECKSUMS)
- * and every offset, count and index before it returns; after that every
+ * and every rule FORMAT.md states (offsets, counts, indices, reserved fields,
+ * UTF-8 strings, convex polygons and their winding, collision pieces against
+ * their tile's flips, loop corners, ...; FORMAT.md "What the reader checks"
+ * names the two it leaves to the writer) before it returns; after that every
  * accessor below is safe for any index below the matching count, and every
  * index a record holds (a material, a polygon, a body...) is known to be in
  * range. Nothing is copied or allocated: TlvLevel holds views into the

@@ -524,22 +524,19 @@ double tess_playback_speed(const TessPlayback *pb) { return pb->speed; }
 
 uint32_t tess_playback_advance(TessPlayback *pb, double wall_seconds, TessError *err) {
   if (!pb->playing || pb->speed == 0.0 || !(wall_seconds > 0.0)) return 0;
-  double dt = wall_seconds > pb->def.max_frame_seconds ? pb->def.max_frame_seconds : wall_seconds;
-  double delta = dt * pb->speed * pb->def.hz;
-  double target = pb->t + delta;
   uint32_t steps = 0;
-  if (delta > 0.0) {
+  if (pb->speed > 0.0) {
+    /* Forwards is core/play's fixed-step clock, from the display time. */
     if (cur(pb) != pb->hi.step && seek_world(pb, pb->hi.step, err) != TESS_OK) return 0;
-    while ((double)pb->hi.step < target) {
-      if (steps == pb->def.max_steps_per_frame) {
-        target = (double)pb->hi.step; /* too late: drop the rest rather than spiral */
-        break;
-      }
+    TessClock clock = {{pb->def.hz, pb->def.max_steps_per_frame, pb->def.max_frame_seconds}, pb->hi.step, pb->t};
+    uint32_t due = tess_clock_advance(&clock, wall_seconds, pb->speed);
+    for (; steps < due; steps++)
       if (record_step(pb, err) != TESS_OK) return steps;
-      steps++;
-    }
-    pb->t = target;
+    pb->t = clock.time;
   } else {
+    /* Backwards walks the recording, with the clock's cap. */
+    double dt = wall_seconds > pb->def.max_frame_seconds ? pb->def.max_frame_seconds : wall_seconds;
+    double target = pb->t + dt * pb->speed * pb->def.hz;
     double first = (double)tess_playback_first_step(pb);
     if (target <= first) target = first;
     while ((double)pb->lo.step > target) {
@@ -785,24 +782,4 @@ void tess_playback_stats(const TessPlayback *pb, TessPlaybackStats *out) {
   if (out->snapshot_bytes)
     out->history_seconds = (double)pb->def.memory_budget / (double)(out->snapshot_bytes + out->snapshot_bytes / 8) *
                            out->keyframe_interval / pb->def.hz;
-}
-
-/* ---- sprite frames ------------------------------------------------------ */
-
-uint32_t tess_frame_player_advance(TessFramePlayer *fp, double differential, uint32_t frame_count) {
-  if (frame_count == 0) return 0;
-  if (!isfinite(differential)) differential = 0.0;
-  double whole = trunc(differential);
-  fp->remainder += differential - whole;
-  if (fabs(fp->remainder) >= 1.0) {
-    double extra = trunc(fp->remainder);
-    whole += extra;
-    fp->remainder -= extra;
-  }
-  int64_t n = (int64_t)frame_count;
-  int64_t delta = (int64_t)fmod(whole, (double)n);
-  int64_t next = ((int64_t)fp->frame + delta) % n;
-  if (next < 0) next += n;
-  fp->frame = (uint32_t)next;
-  return fp->frame;
 }

@@ -27,6 +27,7 @@
 #include "tessera/base.h"
 #include "tessera/level.h"
 #include "tessera/physics.h"
+#include "tessera/play.h" /* TessClock (the forward clock), TessFramePlayer */
 
 #ifdef __cplusplus
 extern "C" {
@@ -189,15 +190,7 @@ typedef struct TessPlaybackStats {
 } TessPlaybackStats;
 void tess_playback_stats(const TessPlayback *pb, TessPlaybackStats *out);
 
-/* ---- Animated sprites: seed 000's sprite player ------------------------- */
-
-/* Frames advance by a fractional, possibly negative "differential"; the
- * fraction accumulates so that 0.25 four times is one frame. */
-typedef struct TessFramePlayer {
-  uint32_t frame;
-  double remainder;             /* |remainder| < 1 */
-} TessFramePlayer;
-uint32_t tess_frame_player_advance(TessFramePlayer *fp, double differential, uint32_t frame_count);
+/* Animated sprites: TessFramePlayer is core/play's (tessera/play.h). */
 
 #ifdef __cplusplus
 }

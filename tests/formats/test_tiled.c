@@ -35,7 +35,7 @@ static const char *tsx_b =
     "  <properties><property name=\"material\" value=\"ice\"/><property name=\"friction\" type=\"float\" value=\"0.05\"/></properties>\n"
     "  <objectgroup draworder=\"index\"><object id=\"1\" x=\"0\" y=\"4\" width=\"8\" height=\"4\"/></objectgroup>\n"
     " </tile>\n"
-    " <tile id=\"2\"><objectgroup><object id=\"1\" x=\"0\" y=\"0\" width=\"8\" height=\"8\"/></objectgroup></tile>\n"
+    " <tile id=\"2\"><properties><property name=\"sound\" value=\"clang\"/></properties><objectgroup><object id=\"1\" x=\"0\" y=\"0\" width=\"8\" height=\"8\"/></objectgroup></tile>\n"
     "</tileset>\n";
 
 static const char *tsj_b =
@@ -196,6 +196,10 @@ static void test_reuse_and_rollback(void) {
   CHECK_OK(tess_map_import_apply(p, imp, "one", NULL, &err), &err);
   CHECK_OK(tess_map_import_apply(p, imp, "two", NULL, &err), &err);
   CHECK(p->level_count == 2 && p->tileset_count == 2 && p->material_count == 1);
+  /* The tile property outside the convention is listed, not silently dropped. */
+  bool listed = false;
+  for (uint32_t i = 0; i < imp->warning_count; i++) listed |= strstr(imp->warnings[i], "tileset 'b': 1 tile properties and classes dropped") != NULL;
+  CHECK(listed);
   /* The same name again is refused before anything changes. */
   uint64_t before = tess_project_hash(p);
   CHECK(tess_map_import_apply(p, imp, "two", NULL, &err) == TESS_ERR_INVALID);

@@ -181,11 +181,16 @@ static uint64_t parse_tiled_json(const char *text, size_t size, uint32_t *cells,
 }
 
 int main(int argc, char **argv) {
-  const char *exe = argc > 1 ? argv[1] : getenv("TESS_PIPELINE");
+  /* --reader: only the reader's figures (part 2 up to the per-cell read), quick to repeat. */
+  bool reader_only = argc > 1 && strcmp(argv[1], "--reader") == 0;
+  const char *exe = argc > 1 && !reader_only ? argv[1] : getenv("TESS_PIPELINE");
   printf("core/pack benchmark (%ld cores online)\n\n", sysconf(_SC_NPROCESSORS_ONLN));
 
   /* 1. Export. */
   PackFixtureSpec spec;
+  TessProject *p = NULL;
+  TessError err;
+  if (!reader_only) {
   pack_fixture_spec_default(&spec);
   spec.width = 256;
   spec.height = 256;
@@ -194,7 +199,7 @@ int main(int argc, char **argv) {
   spec.joints = 20;
   spec.levels = DISTINCT_LEVELS;
   double t0 = tess_now_seconds();
-  TessProject *p = pack_fixture_project(2024, &spec);
+  p = pack_fixture_project(2024, &spec);
   if (!p) return 1;
   printf("generated %d levels of 256x256 cells, 3 tile layers, 200 bodies in %.2f s\n", DISTINCT_LEVELS,
          tess_now_seconds() - t0);
@@ -203,7 +208,6 @@ int main(int argc, char **argv) {
   mkdir(dir, 0755);
   uint8_t *one = NULL;
   size_t one_size = 0;
-  TessError err;
   tess_pack_write(p, p->levels[0], NULL, &one, &one_size, &err);
   printf("one level: %zu bytes as .tlv\n", one_size);
   tess_free(one);
@@ -235,6 +239,7 @@ int main(int argc, char **argv) {
     printf("(tessera-pipeline not given: CLI figure skipped)\n");
   }
   tess_project_destroy(p);
+  }
 
   /* 2. A 16 MiB .tlv: 1180 x 1180 cells, 3 tile layers, walls and scattered tiles. */
   pack_fixture_spec_default(&spec);
@@ -306,6 +311,21 @@ int main(int argc, char **argv) {
   }
   printf("every cell's collision entry and material (tlv_collision_cell):  %8.3f ms = %5.2f ns per cell\n",
          best_cells * 1e3, best_cells * 1e9 / ((double)lv.settings.width * lv.settings.height));
+  if (getenv("TESS_BENCH_SAVE_TLV")) { /* the level itself, to time other readers on the same bytes */
+    FILE *f = fopen(getenv("TESS_BENCH_SAVE_TLV"), "wb");
+    if (f) {
+      fwrite(tlv, 1, tlv_size, f);
+      fclose(f);
+    }
+  }
+  if (reader_only) {
+    printf("(sink %llu)\n", (unsigned long long)sink);
+    free(buf);
+    free(dst);
+    tess_free(tlv);
+    tess_project_destroy(p);
+    return 0;
+  }
 
   size_t json_size = 0;
   char *json = tiled_json(p, p->levels[0], &json_size);
