@@ -77,6 +77,9 @@ typedef struct TiledTileset {
   TiledTile *tiles;
   TiledProps props;
   char *objectalignment;
+  /* Image collections, packed into an atlas by the converter: tile id -> atlas index (UINT32_MAX = no such tile). */
+  uint32_t *atlas_index;
+  uint32_t atlas_ids;        /* entries of atlas_index (largest tile id + 1) */
 } TiledTileset;
 
 typedef enum TiledLayerKind { TILED_TILES = 0, TILED_OBJECTS, TILED_IMAGE } TiledLayerKind;

@@ -55,14 +55,85 @@ static TessResult apply_trans(TessImportTileset *out, uint32_t trans, const char
   return TESS_OK;
 }
 
-static TessResult load_image(TiledMap *m, const TiledTileset *ts, TessImportTileset *out, TessError *err) {
+static int by_id(const void *a, const void *b) {
+  uint32_t x = ((const TiledTile *)a)->id, y = ((const TiledTile *)b)->id;
+  return x < y ? -1 : x > y;
+}
+
+/* An image collection (one image per tile) packed into a square-ish atlas,
+ * tiles in the order of their ids; all images must have one size (Tiled
+ * draws larger ones at their own size, which Tessera's grid cannot yet). */
+static TessResult pack_collection(TiledMap *m, TiledTileset *ts, TessImportTileset *out, TessError *err) {
+  const char *where = ts->source_resolved ? ts->source_resolved : m->path;
+  const char *name = ts->name ? ts->name : "";
+  uint32_t n = ts->tile_count_listed;
+  if (n > 65536) return tess_error_set(err, TESS_ERR_LIMIT, where, "image collection '%s' has %u tiles; Tessera holds 65536", name, n);
+  qsort(ts->tiles, n, sizeof *ts->tiles, by_id);
+  for (uint32_t i = 0; i < n; i++)
+    if (!ts->tiles[i].image)
+      return tess_error_set(err, TESS_ERR_FORMAT, where, "image collection '%s': tile %u has no image", name, ts->tiles[i].id);
+  char *dir = ts->source_resolved ? tiled_path_dir(ts->source_resolved) : tess_strdup(m->dir);
+  TessImage *imgs = tess_calloc(n, sizeof *imgs);
+  ts->atlas_ids = ts->tiles[n - 1].id + 1;
+  ts->atlas_index = tess_alloc((size_t)ts->atlas_ids * sizeof *ts->atlas_index);
+  TessResult r = dir && imgs && ts->atlas_index ? TESS_OK : nomem(where, err);
+  for (uint32_t i = 0; i < n && !r; i++) {
+    char *path = tiled_path_join(dir, ts->tiles[i].image);
+    TessError ierr;
+    tess_error_clear(&ierr);
+    if (!path) r = nomem(where, err);
+    else if (tess_png_load(path, &imgs[i], &ierr))
+      r = tess_error_set(err, ierr.code, where, "image collection '%s' tile %u: cannot read its image '%s' (resolved to '%s'): %s",
+                         name, ts->tiles[i].id, ts->tiles[i].image, path, ierr.detail);
+    else if (imgs[i].width != imgs[0].width || imgs[i].height != imgs[0].height)
+      r = tess_error_set(err, TESS_ERR_FORMAT, where,
+                         "image collection '%s': tile %u is %ux%u, tile %u is %ux%u; only collections of one image size "
+                         "are supported",
+                         name, ts->tiles[0].id, imgs[0].width, imgs[0].height, ts->tiles[i].id, imgs[i].width, imgs[i].height);
+    else if (i == 0 && !(out->source_path = tess_strdup(path))) r = nomem(where, err);
+    if (path && !r) report_escape(m, ts->tiles[i].image, path, "tile image");
+    tess_free(path);
+  }
+  uint32_t cols = 1;
+  while ((uint64_t)cols * cols < n) cols++;
+  uint32_t rows = (n + cols - 1) / cols, tw = n ? imgs[0].width : 0, th = n ? imgs[0].height : 0;
+  TessImage atlas = {0};
+  if (!r && ((uint64_t)cols * tw > TESS_IMAGE_MAX_SIDE || (uint64_t)rows * th > TESS_IMAGE_MAX_SIDE))
+    r = tess_error_set(err, TESS_ERR_LIMIT, where, "image collection '%s' does not fit one %u px atlas", name, TESS_IMAGE_MAX_SIDE);
+  if (!r) r = tess_image_create(cols * tw, rows * th, &atlas, err);
+  if (!r) {
+    for (uint32_t i = 0; i < ts->atlas_ids; i++) ts->atlas_index[i] = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+      ts->atlas_index[ts->tiles[i].id] = i;
+      for (uint32_t y = 0; y < th; y++)
+        memcpy(atlas.pixels + (size_t)((i / cols) * th + y) * atlas.stride + (size_t)(i % cols) * tw * 4,
+               imgs[i].pixels + (size_t)y * imgs[i].stride, (size_t)tw * 4);
+    }
+    r = tess_png_encode(tess_image_view(&atlas), &out->png, &out->png_size, err);
+  }
+  tess_image_clear(&atlas);
+  for (uint32_t i = 0; imgs && i < n; i++) tess_image_clear(&imgs[i]);
+  tess_free(imgs);
+  tess_free(dir);
+  if (r) return r;
+  out->image_w = cols * tw;
+  out->image_h = rows * th;
+  ts->tile_w = tw;
+  ts->tile_h = th;
+  ts->margin = ts->spacing = 0;
+  tess_map_import_warn(m->plan, "image collection '%s': %u images packed into one %ux%u tileset image", name, n, out->image_w,
+                       out->image_h);
+  return TESS_OK;
+}
+
+static TessResult load_image(TiledMap *m, TiledTileset *ts, TessImportTileset *out, TessError *err) {
   const char *where = ts->source_resolved ? ts->source_resolved : m->path;
   if (!ts->image) {
-    if (ts->tile_count_listed)
-      return tess_error_set(err, TESS_ERR_FORMAT, where,
-                            "tileset '%s' is an image collection (one image per tile): not supported, combine the "
-                            "images into one tileset image",
-                            ts->name ? ts->name : "");
+    if (ts->tile_count_listed) {
+      TessResult r = pack_collection(m, ts, out, err);
+      if (!r && ts->has_trans) r = apply_trans(out, ts->trans, where, err);
+      return r;
+    }
     return tess_error_set(err, TESS_ERR_FORMAT, where, "tileset '%s' has no image", ts->name ? ts->name : "");
   }
   TessError ferr;
@@ -90,7 +161,7 @@ static bool convention_prop(const char *name) {
   return false;
 }
 
-static TessResult convert_tileset(TiledMap *m, const TiledTileset *ts, TessImportTileset *out, TessError *err) {
+static TessResult convert_tileset(TiledMap *m, TiledTileset *ts, TessImportTileset *out, TessError *err) {
   TessMapImport *plan = m->plan;
   const char *where = ts->source_resolved ? ts->source_resolved : m->path;
   tiled_name_copy(plan, out->name, ts->name && ts->name[0] ? ts->name : "tileset", "tileset name");
@@ -121,12 +192,13 @@ static TessResult convert_tileset(TiledMap *m, const TiledTileset *ts, TessImpor
   uint32_t dropped = 0;
   for (uint32_t i = 0; i < ts->tile_count_listed; i++) {
     const TiledTile *t = &ts->tiles[i];
-    if (t->id >= out->tile_count) {
+    uint32_t index = ts->atlas_index ? ts->atlas_index[t->id] : t->id;
+    if (index >= out->tile_count) {
       tess_map_import_warn(plan, "tileset '%s': tile %u lies beyond the image's %u tiles (dropped)", out->name, t->id,
                            out->tile_count);
       continue;
     }
-    TessTileInfo *info = &out->tiles[t->id];
+    TessTileInfo *info = &out->tiles[index];
     char owner[160];
     snprintf(owner, sizeof owner, "tileset '%s' tile %u", out->name, t->id);
     if ((r = tiled_tile_shapes(plan, t, out->name, ts->tile_w, ts->tile_h, info, err))) return r;
@@ -153,6 +225,19 @@ static int tileset_for_gid(const TiledMap *m, uint32_t gid) {
   return best;
 }
 
+/* The Tessera tile index of gid `id` in tileset t (through the atlas of an image collection). */
+static bool local_tile(const TiledMap *m, uint32_t t, uint32_t id, uint32_t *out) {
+  const TiledTileset *ts = &m->tilesets[t];
+  uint32_t local = id - ts->firstgid;
+  if (ts->atlas_index) {
+    if (local >= ts->atlas_ids || ts->atlas_index[local] == UINT32_MAX) return false;
+    local = ts->atlas_index[local];
+  }
+  if (local >= m->plan->tilesets[t].tile_count) return false;
+  *out = local;
+  return true;
+}
+
 /* A gid (with flips) into a plan cell. */
 static TessResult gid_to_cell(TiledMap *m, uint32_t gid, const char *layer, int64_t x, int64_t y, TessCell *out,
                               TessError *err) {
@@ -165,12 +250,12 @@ static TessResult gid_to_cell(TiledMap *m, uint32_t gid, const char *layer, int6
                           "layer '%s' cell (%lld, %lld): the hexagonal 120-degree rotation flag (bit 28) is not "
                           "supported in an orthogonal level",
                           layer, (long long)x, (long long)y);
-  uint32_t id = gid & TILED_GID_MASK;
+  uint32_t id = gid & TILED_GID_MASK, local = 0;
   int t = id ? tileset_for_gid(m, id) : -1;
-  if (t < 0 || id - m->tilesets[t].firstgid >= m->plan->tilesets[t].tile_count)
+  if (t < 0 || !local_tile(m, (uint32_t)t, id, &local))
     return tess_error_set(err, TESS_ERR_FORMAT, m->path, "layer '%s' cell (%lld, %lld): gid %u is beyond every tileset", layer,
                           (long long)x, (long long)y, id);
-  *out = TESS_CELL_MAKE((uint32_t)t + 1, id - m->tilesets[t].firstgid, gid & TESS_CELL_FLIPS);
+  *out = TESS_CELL_MAKE((uint32_t)t + 1, local, gid & TESS_CELL_FLIPS);
   return TESS_OK;
 }
 
@@ -281,12 +366,12 @@ static TessResult convert_object_layer(TiledMap *m, const TiledLayer *l, TessImp
     TessId sprite = 0;
     TessResult r = TESS_OK;
     if (ob->gid) {
-      uint32_t id = ob->gid & TILED_GID_MASK;
+      uint32_t id = ob->gid & TILED_GID_MASK, local = 0;
       int t = id ? tileset_for_gid(m, id) : -1;
-      if (t < 0 || id - m->tilesets[t].firstgid >= plan->tilesets[t].tile_count)
+      if (t < 0 || !local_tile(m, (uint32_t)t, id, &local))
         return tess_error_set(err, TESS_ERR_FORMAT, m->path, "layer '%s' object %u: gid %u is beyond every tileset", l->name,
                               ob->id, id);
-      if ((r = tile_sprite(m, (uint32_t)t, id - m->tilesets[t].firstgid, &sprite, err))) return r;
+      if ((r = tile_sprite(m, (uint32_t)t, local, &sprite, err))) return r;
     }
     r = tiled_object_convert(plan, ob, dx, dy, l->name, sprite, o, &keep, err);
     if (r) return r;

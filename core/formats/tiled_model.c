@@ -51,6 +51,7 @@ void tiled_tileset_free(TiledTileset *ts) {
   tess_free(ts->image);
   tess_free(ts->image_resolved);
   tess_free(ts->objectalignment);
+  tess_free(ts->atlas_index);
   for (uint32_t i = 0; i < ts->tile_count_listed; i++) {
     tess_free(ts->tiles[i].cls);
     tess_free(ts->tiles[i].image);

@@ -245,6 +245,30 @@ static void test_render_parity_with_tmxrasterizer(void) {
     }
     tess_image_clear(&a);
   }
+  {
+    /* An image collection (sparse ids) packed into an atlas, with flips. */
+    char png[800];
+    for (int i = 0; i < 3; i++) {
+      snprintf(png, sizeof png, "%s/coll%d.png", dir, i);
+      maps_write_tileset_png(png, 1, 1, 8, 8, 0, 0, 40 + (uint32_t)i, -1);
+    }
+    uint32_t g[MW * MH];
+    ground_gids(g, MW * MH, 5);
+    static const uint32_t ids[] = {1, 6, 8};
+    for (uint32_t i = 0; i < MW * MH; i++) g[i] = ids[(g[i] & 0xFF) % 3] | (g[i] & 0xE0000000u);
+    char *csv = maps_encode(g, MW * MH, "csv", "");
+    char *map = maps_printf("<map orientation=\"orthogonal\" width=\"%d\" height=\"%d\" tilewidth=\"8\" tileheight=\"8\">\n"
+                            "<tileset firstgid=\"1\" name=\"coll\" tilewidth=\"8\" tileheight=\"8\" tilecount=\"3\" columns=\"0\">\n"
+                            " <tile id=\"0\"><image source=\"coll0.png\" width=\"8\" height=\"8\"/></tile>\n"
+                            " <tile id=\"5\"><image source=\"coll1.png\" width=\"8\" height=\"8\"/></tile>\n"
+                            " <tile id=\"7\"><image source=\"coll2.png\" width=\"8\" height=\"8\"/></tile>\n"
+                            "</tileset>\n<layer name=\"l\" width=\"%d\" height=\"%d\"><data encoding=\"csv\">%s</data></layer></map>",
+                            MW, MH, MW, MH, csv);
+    maps_write_file(path, sizeof path, dir, "gen-collection.tmx", map);
+    free(map);
+    free(csv);
+    parity(path, NULL);
+  }
   write_infinite(dir, "gen-infinite.tmx");
   snprintf(path, sizeof path, "%s/gen-infinite.tmx", dir);
   parity(path, NULL);

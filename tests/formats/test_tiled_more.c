@@ -252,7 +252,59 @@ static void test_trans_colour(void) {
   tess_map_import_destroy(imp);
 }
 
+static void expect_error(const char *path, TessResult code, const char *needle1, const char *needle2);
+
+/* An image collection (sparse ids 0, 5, 7) packed into a 2x2 atlas in id order; cells and tile objects follow. */
+static void test_image_collection_atlas(void) {
+  const char *dir = tess_test_tmpdir();
+  char png[700], path[700];
+  for (int i = 0; i < 3; i++) {
+    snprintf(png, sizeof png, "%s/c%d.png", dir, i);
+    maps_write_tileset_png(png, 1, 1, 8, 8, 0, 0, 20 + (uint32_t)i, -1);
+  }
+  maps_write_file(path, sizeof path, dir, "coll.tmx",
+                  "<map orientation=\"orthogonal\" width=\"3\" height=\"1\" tilewidth=\"8\" tileheight=\"8\">\n"
+                  "<tileset firstgid=\"1\" name=\"coll\" tilewidth=\"8\" tileheight=\"8\" tilecount=\"3\" columns=\"0\">\n"
+                  " <tile id=\"7\"><image source=\"c2.png\" width=\"8\" height=\"8\"/></tile>\n"
+                  " <tile id=\"0\"><image source=\"c0.png\" width=\"8\" height=\"8\"/></tile>\n"
+                  " <tile id=\"5\"><image source=\"c1.png\" width=\"8\" height=\"8\"/></tile>\n"
+                  "</tileset>\n"
+                  "<layer name=\"l\" width=\"3\" height=\"1\"><data encoding=\"csv\">8,6,1</data></layer>\n"
+                  "<objectgroup name=\"o\"><object id=\"1\" name=\"thing\" gid=\"6\" x=\"0\" y=\"8\" width=\"8\" height=\"8\"/></objectgroup>\n"
+                  "</map>");
+  TessMapImport *imp = read_ok(path);
+  if (!imp) return;
+  CHECK(imp->tileset_count == 1 && imp->tilesets[0].image_w == 16 && imp->tilesets[0].image_h == 16);
+  CHECK(imp->layers[0].cells[0] == TESS_CELL_MAKE(1, 2, 0) && imp->layers[0].cells[1] == TESS_CELL_MAKE(1, 1, 0) &&
+        imp->layers[0].cells[2] == TESS_CELL_MAKE(1, 0, 0));
+  CHECK(has_warning(imp, "3 images packed into one 16x16 tileset image"));
+  /* The atlas cell of tile 5 holds c1.png's pixels; the sprite of the tile object too. */
+  TessImage atlas, c1;
+  TessError err;
+  snprintf(png, sizeof png, "%s/c1.png", dir);
+  CHECK_OK(tess_png_decode(imp->tilesets[0].png, imp->tilesets[0].png_size, "atlas", &atlas, &err), &err);
+  CHECK_OK(tess_png_load(png, &c1, &err), &err);
+  bool same = true;
+  for (uint32_t y = 0; y < 8; y++) same &= memcmp(atlas.pixels + y * atlas.stride + 8 * 4, c1.pixels + y * c1.stride, 32) == 0;
+  CHECK(same);
+  CHECK(imp->sprite_count == 1 && imp->layers[1].object_count == 1);
+  tess_image_clear(&atlas);
+  tess_image_clear(&c1);
+  tess_map_import_destroy(imp);
+  /* Images of different sizes are refused, naming both. */
+  snprintf(png, sizeof png, "%s/big.png", dir);
+  maps_write_tileset_png(png, 1, 1, 16, 8, 0, 0, 30, -1);
+  maps_write_file(path, sizeof path, dir, "coll2.tmx",
+                  "<map orientation=\"orthogonal\" width=\"1\" height=\"1\" tilewidth=\"8\" tileheight=\"8\">\n"
+                  "<tileset firstgid=\"1\" name=\"mixed\" tilewidth=\"16\" tileheight=\"8\">\n"
+                  " <tile id=\"0\"><image source=\"c0.png\"/></tile><tile id=\"1\"><image source=\"big.png\"/></tile>\n"
+                  "</tileset></map>");
+  expect_error(path, TESS_ERR_FORMAT, "tile 0 is 8x8, tile 1 is 16x8", NULL);
+}
+
 /* ---- Bad input ---- */
+
+static void expect_error(const char *path, TessResult code, const char *needle1, const char *needle2);
 
 static void expect_error(const char *path, TessResult code, const char *needle1, const char *needle2) {
   TessError err;
@@ -418,5 +470,5 @@ static void test_billion_laughs_and_depth(void) {
   free(deep);
 }
 
-TESS_TEST_MAIN(TEST(test_objects_every_kind), TEST(test_groups_flattened), TEST(test_infinite_map), TEST(test_trans_colour),
+TESS_TEST_MAIN(TEST(test_objects_every_kind), TEST(test_groups_flattened), TEST(test_infinite_map), TEST(test_trans_colour), TEST(test_image_collection_atlas),
                TEST(test_bad_layer_data), TEST(test_bad_files_and_paths), TEST(test_billion_laughs_and_depth))
