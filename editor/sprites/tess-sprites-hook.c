@@ -4,7 +4,9 @@
 #include <glib/gi18n.h>
 
 #include "tess-sprite-panel.h"
+#include "tess-tile-palette.h"
 #include "tess-tileset-collision.h"
+#include "tess-window.h"
 #ifdef TESS_HAVE_MAP_VIEW
 #include "tess-map-view.h"
 #include "tess-tool.h"
@@ -31,7 +33,11 @@ static SpritesHook *hook(GtkWindow *window) { return g_object_get_data(G_OBJECT(
 static void on_tileset_collision(GSimpleAction *action, GVariant *param, gpointer user) {
   SpritesHook *h = user;
   if (!h->doc) return;
-  GtkWindow *w = tess_tileset_collision_window_new(h->window, h->doc, 0);
+  /* Open on the tileset the user paints with, not the project's first. */
+  TessId tileset = 0;
+  GtkWidget *palette = TESS_IS_WINDOW(h->window) ? tess_window_get_tile_palette(TESS_WINDOW(h->window)) : NULL;
+  if (palette) tileset = tess_tile_palette_get_tileset(TESS_TILE_PALETTE(palette));
+  GtkWindow *w = tess_tileset_collision_window_new(h->window, h->doc, tileset);
   gtk_window_present(w);
 }
 

@@ -19,6 +19,7 @@ struct _TessTilesetCollision {
   guint selected;
   guint reload_source;
   gboolean loading, applying;
+  guint load_count; /* how many times load_tileset ran (tests: one choice, one load) */
 
   cairo_surface_t *image;        /* the tileset's PNG, premultiplied */
   TessImage pixels;              /* the same, straight RGBA for tracing */
@@ -194,6 +195,7 @@ static void update_summary(TessTilesetCollision *self) {
 }
 
 static void load_tileset(TessTilesetCollision *self) {
+  self->load_count++;
   g_clear_pointer(&self->image, cairo_surface_destroy);
   if (self->has_pixels) tess_image_clear(&self->pixels);
   self->has_pixels = FALSE;
@@ -236,25 +238,55 @@ static void load_tileset(TessTilesetCollision *self) {
   update_summary(self);
 }
 
-static void fill_tilesets(TessTilesetCollision *self) {
-  TessProject *p = project(self);
-  GtkStringList *names = gtk_string_list_new(NULL);
-  g_array_set_size(self->tileset_ids, 0);
+/* Shows self->tileset in the dropdown. Only this code sets the dropdown's
+ * selection, always under `loading`, so the selection handler sees user
+ * choices only. */
+static void show_chosen(TessTilesetCollision *self) {
   guint sel = GTK_INVALID_LIST_POSITION;
-  for (uint32_t i = 0; p && i < p->tileset_count; i++) {
-    gtk_string_list_append(names, p->tilesets[i]->name);
-    g_array_append_val(self->tileset_ids, p->tilesets[i]->id);
-    if (p->tilesets[i]->id == self->tileset) sel = i;
-  }
-  if (sel == GTK_INVALID_LIST_POSITION) {
-    self->tileset = self->tileset_ids->len ? g_array_index(self->tileset_ids, TessId, 0) : 0;
-    sel = self->tileset_ids->len ? 0 : GTK_INVALID_LIST_POSITION;
-  }
+  for (guint i = 0; i < self->tileset_ids->len; i++)
+    if (g_array_index(self->tileset_ids, TessId, i) == self->tileset) sel = i;
+  if (gtk_drop_down_get_selected(self->tileset_choice) == sel) return;
   self->loading = TRUE;
-  gtk_drop_down_set_model(self->tileset_choice, G_LIST_MODEL(names));
   gtk_drop_down_set_selected(self->tileset_choice, sel);
   self->loading = FALSE;
-  g_object_unref(names);
+}
+
+/* Whether the dropdown already lists exactly the project's tilesets, in order, by name. */
+static gboolean list_is_current(TessTilesetCollision *self, TessProject *p) {
+  GListModel *model = gtk_drop_down_get_model(self->tileset_choice);
+  guint n = p ? p->tileset_count : 0;
+  if (!model || self->tileset_ids->len != n || g_list_model_get_n_items(model) != n) return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (g_array_index(self->tileset_ids, TessId, i) != p->tilesets[i]->id ||
+        g_strcmp0(gtk_string_list_get_string(GTK_STRING_LIST(model), i), p->tilesets[i]->name) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* Rebuilds the dropdown's list when the project's tilesets changed, never
+ * in answer to a choice: replacing the model of a dropdown from its own
+ * selection handler re-enters that handler (the window froze, loading the
+ * tileset thousands of times a second). Falls back to the first tileset
+ * when the shown one is gone. */
+static void fill_tilesets(TessTilesetCollision *self) {
+  TessProject *p = project(self);
+  gboolean found = FALSE;
+  for (uint32_t i = 0; p && i < p->tileset_count; i++)
+    if (p->tilesets[i]->id == self->tileset) found = TRUE;
+  if (!found) self->tileset = p && p->tileset_count ? p->tilesets[0]->id : 0;
+  if (!list_is_current(self, p)) {
+    GtkStringList *names = gtk_string_list_new(NULL);
+    g_array_set_size(self->tileset_ids, 0);
+    for (uint32_t i = 0; p && i < p->tileset_count; i++) {
+      gtk_string_list_append(names, p->tilesets[i]->name);
+      g_array_append_val(self->tileset_ids, p->tilesets[i]->id);
+    }
+    self->loading = TRUE;
+    gtk_drop_down_set_model(self->tileset_choice, G_LIST_MODEL(names));
+    self->loading = FALSE;
+    g_object_unref(names);
+  }
+  show_chosen(self);
 }
 
 static gboolean reload_idle(gpointer user) {
@@ -401,7 +433,13 @@ static void on_override_changed(GObject *dd, GParamSpec *pspec, TessTilesetColli
 static void on_tileset_chosen(GObject *dd, GParamSpec *pspec, TessTilesetCollision *self) {
   if (self->loading) return;
   guint i = gtk_drop_down_get_selected(self->tileset_choice);
-  if (i < self->tileset_ids->len) tess_tileset_collision_set_tileset(self, g_array_index(self->tileset_ids, TessId, i));
+  if (i >= self->tileset_ids->len) return;
+  TessId id = g_array_index(self->tileset_ids, TessId, i);
+  if (id == self->tileset) return;
+  /* The list is unchanged by a choice: only the shown tileset changes. */
+  self->tileset = id;
+  self->selected = 0;
+  load_tileset(self);
 }
 
 void tess_tileset_collision_select_tile(TessTilesetCollision *self, guint tile) {
@@ -443,6 +481,7 @@ void tess_tileset_collision_set_document(TessTilesetCollision *self, TessDocumen
 }
 
 void tess_tileset_collision_set_tileset(TessTilesetCollision *self, TessId tileset) {
+  if (tileset == self->tileset && self->has_pixels) return;
   self->tileset = tileset;
   self->selected = 0;
   fill_tilesets(self);
@@ -450,6 +489,8 @@ void tess_tileset_collision_set_tileset(TessTilesetCollision *self, TessId tiles
 }
 
 TessId tess_tileset_collision_get_tileset(TessTilesetCollision *self) { return self->tileset; }
+guint tess_tileset_collision_get_load_count(TessTilesetCollision *self) { return self->load_count; }
+GtkDropDown *tess_tileset_collision_get_tileset_choice(TessTilesetCollision *self) { return self->tileset_choice; }
 guint tess_tileset_collision_get_selected_tile(TessTilesetCollision *self) { return self->selected; }
 const char *tess_tileset_collision_get_summary(TessTilesetCollision *self) { return gtk_label_get_text(self->summary); }
 GtkWidget *tess_tileset_collision_get_grid(TessTilesetCollision *self) { return self->grid; }

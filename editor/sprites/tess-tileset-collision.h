@@ -37,6 +37,9 @@ guint tess_tileset_collision_get_selected_tile(TessTilesetCollision *self);
 /* The summary line under the grid (tests). */
 const char *tess_tileset_collision_get_summary(TessTilesetCollision *self);
 GtkWidget *tess_tileset_collision_get_grid(TessTilesetCollision *self);
+/* The tileset dropdown, and how many times a tileset was loaded (tests). */
+GtkDropDown *tess_tileset_collision_get_tileset_choice(TessTilesetCollision *self);
+guint tess_tileset_collision_get_load_count(TessTilesetCollision *self);
 
 /* A window with one TessTilesetCollision (the "Tileset Collision…" menu item). */
 GtkWindow *tess_tileset_collision_window_new(GtkWindow *parent, TessDocument *doc, TessId tileset);
