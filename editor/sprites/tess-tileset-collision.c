@@ -29,6 +29,7 @@ struct _TessTilesetCollision {
   GArray *tileset_ids;
   GtkSpinButton *threshold, *max_vertices, *tolerance;
   GtkDropDown *override;
+  GtkCheckButton *retrace_hand_set;
   GtkWidget *grid;
   GtkLabel *summary, *tile_label, *message;
 };
@@ -325,14 +326,45 @@ static void settings_from_controls(TessTilesetCollision *self, TessMaskSettings 
   s->mode = TESS_MASK_PIECES;
 }
 
+/* Whether a tile's collision was set by hand: the project stores no flag, so
+ * a tileset whose tiles all share one collision, none traced or one-way, is
+ * untouched (as added), and in any other tileset every tile that is not a
+ * plain traced shape (none, full square, one-way) was chosen by the user. */
+static gboolean hand_set(const TessTileInfo *t) { return t->collision != TESS_TILE_COLLISION_TRACED || t->one_way; }
+
+static gboolean tileset_untouched(const TessTileset *ts) {
+  for (uint32_t i = 0; i < ts->tile_count; i++)
+    if (ts->tiles[i].collision == TESS_TILE_COLLISION_TRACED || ts->tiles[i].one_way ||
+        ts->tiles[i].collision != ts->tiles[0].collision)
+      return FALSE;
+  return TRUE;
+}
+
+guint tess_tileset_collision_count_hand_set(TessTilesetCollision *self) {
+  const TessTileset *ts = current(self);
+  if (!ts || tileset_untouched(ts)) return 0;
+  guint n = 0;
+  for (uint32_t i = 0; i < ts->tile_count; i++) n += hand_set(&ts->tiles[i]);
+  return n;
+}
+
+void tess_tileset_collision_set_retrace_hand_set(TessTilesetCollision *self, gboolean retrace) {
+  gtk_check_button_set_active(self->retrace_hand_set, retrace);
+}
+
 gboolean tess_tileset_collision_trace_all(TessTilesetCollision *self, GError **error) {
   const TessTileset *ts = current(self);
   if (!ts || !self->has_pixels) {
     g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Choose a tileset first."));
     return FALSE;
   }
-  TessTileset copy;
+  TessTileset copy, traced;
   if (tess_tileset_copy(&copy, ts) != TESS_OK) {
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
+    return FALSE;
+  }
+  if (tess_tileset_copy(&traced, ts) != TESS_OK) {
+    tess_tileset_clear(&copy);
     g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
     return FALSE;
   }
@@ -340,16 +372,29 @@ gboolean tess_tileset_collision_trace_all(TessTilesetCollision *self, GError **e
   settings_from_controls(self, &s);
   copy.alpha_threshold = s.threshold;
   TessError err = {0};
-  TessResult r = tess_mask_trace_tiles(tess_image_view(&self->pixels), copy.tile_w, copy.tile_h, copy.margin,
-                                       copy.spacing, &s, copy.tiles, copy.tile_count, &err);
+  TessResult r = tess_mask_trace_tiles(tess_image_view(&self->pixels), traced.tile_w, traced.tile_h, traced.margin,
+                                       traced.spacing, &s, traced.tiles, traced.tile_count, &err);
   gboolean ok;
   if (r != TESS_OK) {
+    tess_tileset_clear(&copy);
+    tess_tileset_clear(&traced);
     tess_document_set_error_from_tess(error, r, &err);
-    ok = FALSE;
-  } else {
-    ok = store(self, &copy, error);
+    return FALSE;
   }
+  /* Hand-set tiles keep their collision unless the user asked to retrace
+   * them; the others take the traced result (swapped, so each tileset
+   * still frees what it owns). */
+  gboolean keep = !gtk_check_button_get_active(self->retrace_hand_set) && !tileset_untouched(ts);
+  for (uint32_t i = 0; i < copy.tile_count; i++) {
+    if (keep && hand_set(&ts->tiles[i])) continue;
+    traced.tiles[i].one_way = 0; /* a traced shape collides from every side */
+    TessTileInfo t = copy.tiles[i];
+    copy.tiles[i] = traced.tiles[i];
+    traced.tiles[i] = t;
+  }
+  ok = store(self, &copy, error);
   tess_tileset_clear(&copy);
+  tess_tileset_clear(&traced);
   return ok;
 }
 
@@ -555,7 +600,12 @@ static void tess_tileset_collision_init(TessTilesetCollision *self) {
   g_signal_connect(trace, "clicked", G_CALLBACK(on_trace_clicked), self);
   gtk_widget_set_hexpand(trace, TRUE);
   gtk_widget_set_halign(trace, GTK_ALIGN_END);
+  self->retrace_hand_set = GTK_CHECK_BUTTON(gtk_check_button_new_with_mnemonic(_("Retrace tiles set by _hand")));
+  gtk_widget_set_tooltip_text(GTK_WIDGET(self->retrace_hand_set),
+                              _("Off: Trace All Tiles keeps the tiles whose collision you chose (none, full square, "
+                                "one-way) and retraces only traced tiles"));
   gtk_box_append(GTK_BOX(bar), trace);
+  gtk_box_append(GTK_BOX(bar), GTK_WIDGET(self->retrace_hand_set));
   gtk_box_append(GTK_BOX(self), bar);
 
   GtkWidget *scroller = gtk_scrolled_window_new();

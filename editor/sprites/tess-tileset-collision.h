@@ -29,6 +29,11 @@ TessId tess_tileset_collision_get_tileset(TessTilesetCollision *self);
 /* Traces every tile with the threshold, max vertices and tolerance shown;
  * one undo step. FALSE with a translated message on failure. */
 gboolean tess_tileset_collision_trace_all(TessTilesetCollision *self, GError **error);
+/* Tiles whose collision the user chose (none, full, one-way in a tileset
+ * that is not as added); Trace All keeps them unless retrace is set (the
+ * "Retrace tiles set by hand" check box). */
+guint tess_tileset_collision_count_hand_set(TessTilesetCollision *self);
+void tess_tileset_collision_set_retrace_hand_set(TessTilesetCollision *self, gboolean retrace);
 /* Overrides one tile (one undo step). */
 gboolean tess_tileset_collision_set_override(TessTilesetCollision *self, guint tile, TessTileOverride how,
                                              GError **error);

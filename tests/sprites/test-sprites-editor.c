@@ -8,6 +8,7 @@
 #include "editor_fixture.h"
 #include "tess-mask-editor.h"
 #include "tess-mask-view.h"
+#include "tess-object-inspector.h"
 #include "tess-sprite-panel.h"
 #include "tess-sprites-hook.h"
 #include "tess-tile-palette.h"
@@ -753,11 +754,6 @@ static TessId add_strip_tileset(TessDocument *doc, const char *name, uint32_t ti
   return id;
 }
 
-/* Spins the main loop for `ms` milliseconds (a freeze that reloads from idle shows as many loads). */
-static void spin_for(guint ms) {
-  gint64 end = g_get_monotonic_time() + (gint64)ms * 1000;
-  while (g_get_monotonic_time() < end) g_main_context_iteration(NULL, FALSE);
-}
 
 /* Issue 14 item 1: choosing the second tileset in the dropdown's popup, as a
  * user clicks it, used to freeze the window (replacing the dropdown's model
@@ -795,7 +791,11 @@ static void sprites_tileset_choose_second(void) {
     for (GtkWidget *c = gtk_widget_get_first_child(w); c && top < 64; c = gtk_widget_get_next_sibling(c)) stack[top++] = c;
   }
   CHECK(list != NULL);
-  if (list) g_signal_emit_by_name(list, "activate", 1u);
+  /* A click selects the row in the popup's list, then activates it. */
+  if (list) {
+    gtk_selection_model_select_item(GTK_SELECTION_MODEL(gtk_list_view_get_model(GTK_LIST_VIEW(list))), 1, TRUE);
+    g_signal_emit_by_name(list, "activate", 1u);
+  }
   spin_for(500);
   CHECK_MSG(tess_tileset_collision_get_load_count(tc) == loads + 1, "loads %u", tess_tileset_collision_get_load_count(tc) - loads);
   CHECK(tess_tileset_collision_get_tileset(tc) == second);
@@ -814,6 +814,53 @@ static void sprites_tileset_choose_second(void) {
   spin_for(100);
   CHECK(tess_tileset_collision_get_tileset(tc) == second && gtk_drop_down_get_selected(dd) == 1);
   CHECK(g_str_has_prefix(tess_tileset_collision_get_summary(tc), "2 tiles: 0 none, 0 full, 2 traced"));
+  close_host(win);
+  g_object_unref(doc);
+}
+
+
+/* Issue 14 item 4: Trace All Tiles kept no collision chosen by hand (the
+ * demo's terrain went from "6 none, 6 full" to "2 none, 10 full"). Now it
+ * retraces only traced tiles unless "Retrace tiles set by hand" is on. */
+static void sprites_tileset_trace_keeps_hand_set(void) {
+  TessDocument *doc = new_document("hand-set.tessera");
+  TessId id = add_strip_tileset(doc, "strip", 4);
+  TessProject *p = tess_document_get_project(doc);
+  TessTilesetCollision *tc = TESS_TILESET_COLLISION(tess_tileset_collision_new());
+  GtkWindow *win = host(GTK_WIDGET(tc), 800, 500);
+  tess_tileset_collision_set_document(tc, doc);
+  g_autoptr(GError) error = NULL;
+  /* As added (all full): nothing is hand-set, every tile is traced. */
+  CHECK(tess_tileset_collision_count_hand_set(tc) == 0);
+  CHECK(tess_tileset_collision_trace_all(tc, &error));
+  const TessTileset *ts = tess_project_tileset(p, id);
+  for (uint32_t i = 0; i < 4; i++) CHECK(ts->tiles[i].collision == TESS_TILE_COLLISION_TRACED);
+  /* By hand: tile 0 none, tile 1 full, tile 2 one-way. */
+  CHECK(tess_tileset_collision_set_override(tc, 0, TESS_TILE_OVERRIDE_NONE, &error));
+  CHECK(tess_tileset_collision_set_override(tc, 1, TESS_TILE_OVERRIDE_FULL, &error));
+  CHECK(tess_tileset_collision_set_override(tc, 2, TESS_TILE_OVERRIDE_ONE_WAY, &error));
+  CHECK(tess_tileset_collision_count_hand_set(tc) == 3);
+  CHECK(tess_tileset_collision_trace_all(tc, &error));
+  ts = tess_project_tileset(p, id);
+  CHECK(ts->tiles[0].collision == TESS_TILE_COLLISION_NONE);
+  CHECK(ts->tiles[1].collision == TESS_TILE_COLLISION_FULL && ts->tiles[1].one_way == 0);
+  CHECK(ts->tiles[2].one_way == 1 && ts->tiles[2].collision != TESS_TILE_COLLISION_NONE);
+  CHECK(ts->tiles[3].collision == TESS_TILE_COLLISION_TRACED && ts->tiles[3].piece_count >= 1);
+  fixture_spin();
+  TessProject *disk = fixture_load(tess_document_get_path(doc));
+  const TessTileset *dts = disk ? tess_project_tileset(disk, id) : NULL;
+  CHECK(dts && dts->tiles[0].collision == TESS_TILE_COLLISION_NONE && dts->tiles[2].one_way == 1);
+  if (disk) tess_project_destroy(disk);
+  /* The user chooses to retrace them: every tile traced again, one-way gone. */
+  tess_tileset_collision_set_retrace_hand_set(tc, TRUE);
+  CHECK(tess_tileset_collision_trace_all(tc, &error));
+  ts = tess_project_tileset(p, id);
+  for (uint32_t i = 0; i < 4; i++) CHECK(ts->tiles[i].collision == TESS_TILE_COLLISION_TRACED && ts->tiles[i].one_way == 0);
+  /* One undo brings the hand-set tiles back. */
+  CHECK(tess_document_undo(doc, &error));
+  ts = tess_project_tileset(p, id);
+  CHECK(ts->tiles[0].collision == TESS_TILE_COLLISION_NONE && ts->tiles[2].one_way == 1);
+  fixture_spin();
   close_host(win);
   g_object_unref(doc);
 }
@@ -931,6 +978,14 @@ static void sprites_window_hook(void) {
   g_signal_emit_by_name(panel, "place-requested");
   CHECK(tess_map_view_get_tool(map) == TESS_TOOL_OBJECT);
   fixture_spin();
+  /* Issue 14 item 5: the Place dropdown says what a click places, the sprite, not Circle. */
+  TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
+  GtkDropDown *place = tess_object_inspector_get_template_choice(insp);
+  GtkStringObject *shown = gtk_drop_down_get_selected_item(place);
+  CHECK_MSG(shown && strcmp(gtk_string_object_get_string(shown), "Sprite") == 0, "%s",
+            shown ? gtk_string_object_get_string(shown) : "(none)");
+  const TessObject *tmpl = tess_object_inspector_get_template(insp);
+  CHECK(tmpl->kind == TESS_OBJECT_BODY && tmpl->u.body.shape == TESS_BODY_SPRITE && tmpl->u.body.sprite == id);
   double x = gtk_widget_get_width(GTK_WIDGET(map)) / 2.0, y = gtk_widget_get_height(GTK_WIDGET(map)) / 2.0;
   tess_map_view_test_press(map, 1, x, y, 0);
   tess_map_view_test_release(map, 1, x, y, 0);
@@ -946,6 +1001,12 @@ static void sprites_window_hook(void) {
   }
   CHECK(after == before + 1);
   CHECK(placed != NULL && placed->u.body.type == TESS_BODY_DYNAMIC);
+  /* Choosing Circle in the dropdown places circles again; Sprite brings the sprite back. */
+  gtk_drop_down_set_selected(place, 0);
+  CHECK(tess_object_inspector_get_template(insp)->u.body.shape == TESS_BODY_CIRCLE);
+  gtk_drop_down_set_selected(place, 7);
+  CHECK(tess_object_inspector_get_template(insp)->u.body.shape == TESS_BODY_SPRITE &&
+        tess_object_inspector_get_template(insp)->u.body.sprite == id);
 #endif
   /* Tileset Collision opens on the tileset in use in the palette, not the project's first. */
   TessId extra = add_strip_tileset(tess_window_get_document(w), "extra", 2);
@@ -1023,6 +1084,7 @@ static const TessTestCase cases[] = {
     {"sprites_vertex_edit", sprites_vertex_edit},
     {"sprites_tileset_trace_all", sprites_tileset_trace_all},
     {"sprites_tileset_choose_second", sprites_tileset_choose_second},
+    {"sprites_tileset_trace_keeps_hand_set", sprites_tileset_trace_keeps_hand_set},
     {"sprites_mask_view_render", sprites_mask_view_render},
     {"sprites_window_hook", sprites_window_hook},
 };
