@@ -1,5 +1,6 @@
 /* TessWindow: the editor window. */
 #include "tess-window-private.h"
+#include "tess-problems.h"
 
 G_DEFINE_FINAL_TYPE(TessWindow, tess_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -279,6 +280,11 @@ void tess_window_set_document(TessWindow *self, TessDocument *doc) {
                                            name);
     tess_window_report(self, msg);
     gtk_widget_set_visible(self->save_copy_button, TRUE);
+  } else if (doc) {
+    /* Core's level checks, as validate and export see them: say so now,
+     * not when an export fails. */
+    g_autofree char *problems = tess_problems_summary(tess_document_get_project(doc));
+    if (problems) tess_window_report(self, problems);
   }
 #ifdef TESS_HAVE_MAP_VIEW
   tess_map_view_set_document(map(self), doc);

@@ -46,6 +46,12 @@ struct TessExport {
   double t0, elapsed; /* elapsed: set when the workers are done */
   bool locks;         /* lock and changed are initialised */
   int dir_lock;       /* the output directory, flock'ed shared while the export runs, or -1 */
+  /* Writer jobs: whether each output was current when the run started, and
+   * its size. Decided before any job writes: levels of other formats share
+   * files (tileset images), so a check made while another job rewrites one
+   * would depend on the timing, and the outcome on the number of jobs. */
+  bool *writer_current;
+  uint64_t *writer_size;
   pthread_mutex_t lock;
   pthread_cond_t changed;
 };
@@ -231,11 +237,14 @@ static TessResult check_with_reader(const char *path, const uint8_t *data, size_
 }
 
 /* A job of another format (spec.writer): the same steps through its hooks. */
-static void run_writer_job(TessExport *ex, TessExportJob *job) {
+static void run_writer_job(TessExport *ex, TessExportJob *job, size_t index) {
   const TessExportWriter *w = ex->spec.writer;
   job->content_hash = w->content_hash(ex->writer_state, ex->project, job->level);
-  if (!ex->spec.force && w->up_to_date(ex->writer_state, ex->project, job->level, ex->dir, job->file,
-                                       job->content_hash, &job->size)) {
+  bool current = ex->writer_current ? ex->writer_current[index]
+                                    : !ex->spec.force && w->up_to_date(ex->writer_state, ex->project, job->level,
+                                                                       ex->dir, job->file, job->content_hash, &job->size);
+  if (current) {
+    if (ex->writer_current) job->size = ex->writer_size[index];
     job->state = TESS_EXPORT_UP_TO_DATE;
     return;
   }
@@ -252,9 +261,9 @@ static void run_writer_job(TessExport *ex, TessExportJob *job) {
   job->state = TESS_EXPORT_EXPORTED;
 }
 
-static void run_job(TessExport *ex, TessExportJob *job) {
+static void run_job(TessExport *ex, TessExportJob *job, size_t index) {
   if (ex->spec.writer) {
-    run_writer_job(ex, job);
+    run_writer_job(ex, job, index);
     return;
   }
   uint64_t source = tess_level_content_hash(ex->project, job->level);
@@ -296,7 +305,7 @@ static void *worker(void *arg) {
     pthread_cond_broadcast(&ex->changed);
     pthread_mutex_unlock(&ex->lock);
     TessExportJob scratch = *job; /* the job runs outside the lock on its own copy */
-    run_job(ex, &scratch);
+    run_job(ex, &scratch, (size_t)(job - ex->jobs));
     pthread_mutex_lock(&ex->lock);
     job->content_hash = scratch.content_hash;
     job->size = scratch.size;
@@ -567,6 +576,22 @@ TessResult tess_export_run(TessExport *ex, TessError *err) {
   unsigned started = 0;
   ex->t0 = tess_now_seconds();
   claim_output_dir(ex);
+  if (ex->spec.writer && !ex->spec.force && ex->job_count) {
+    ex->writer_current = tess_calloc(ex->job_count, sizeof *ex->writer_current);
+    ex->writer_size = tess_calloc(ex->job_count, sizeof *ex->writer_size);
+    for (size_t i = 0; ex->writer_current && ex->writer_size && i < ex->job_count; i++) {
+      const TessExportJob *job = &ex->jobs[i];
+      uint64_t hash = ex->spec.writer->content_hash(ex->writer_state, ex->project, job->level);
+      ex->writer_current[i] = ex->spec.writer->up_to_date(ex->writer_state, ex->project, job->level, ex->dir, job->file,
+                                                          hash, &ex->writer_size[i]);
+    }
+    if (!ex->writer_current || !ex->writer_size) { /* out of memory: each job checks for itself */
+      tess_free(ex->writer_current);
+      tess_free(ex->writer_size);
+      ex->writer_current = NULL;
+      ex->writer_size = NULL;
+    }
+  }
   for (unsigned t = 0; t < jobs; t++)
     if (pthread_create(&threads[t], NULL, worker, ex) == 0) started++;
   ex->threads = started ? started : 1;
@@ -632,6 +657,8 @@ void tess_export_destroy(TessExport *ex) {
     pthread_mutex_destroy(&ex->lock);
     pthread_cond_destroy(&ex->changed);
   }
+  tess_free(ex->writer_current);
+  tess_free(ex->writer_size);
   tess_free(ex->jobs);
   tess_free(ex->names);
   tess_free(ex->dir);

@@ -4,9 +4,7 @@
  * what the scene derives from settings by rule). */
 #include <string.h>
 
-#include "tessera/pack.h"
-#include "tessera/scene.h"
-#include "tlv_reader.h"
+#include "tessera/runtime.h"
 
 static TessResult nomem(TessScene *s, TessError *err) {
   tess_scene_destroy(s);

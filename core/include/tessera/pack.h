@@ -44,10 +44,9 @@ TessResult tess_pack_write(const TessProject *p, const TessLevel *level, const T
 TessResult tess_pack_write_file(const TessProject *p, const TessLevel *level, const TessPackOptions *opt,
                                 const char *path, TessError *err);
 
-/* The scene (core/scene) of a .tlv opened with the reader (tlv_open): equal
- * to tess_scene_from_level() of the level it was written from, so a game
- * simulates what the editor previewed. `lv` is a TlvLevel from
- * core/pack/tlv_reader.h; the scene is the caller's (tess_scene_destroy). */
+/* The scene of a .tlv: the runtime's (tessera/runtime.h documents it);
+ * declared here too, with the reader's type left opaque, for the writer's
+ * callers. */
 struct TlvLevel;
 struct TessScene;
 TessResult tess_scene_from_pack(const struct TlvLevel *lv, struct TessScene **out, TessError *err);

@@ -1,0 +1,37 @@
+#!/bin/sh
+# The example game built the way a game's own build does it: against a
+# staged `meson install --destdir` only (its own Makefile, pkg-config with
+# PKG_CONFIG_PATH and PKG_CONFIG_SYSROOT_DIR), linked with nothing of core
+# but libtessera-runtime, and its world hash after 600 steps equal to the
+# editor preview's for each demo level.
+# Usage: test-game.sh BUILD_ROOT SOURCE_ROOT PREVIEW_HASH DEMO_PROJECT
+set -eu
+build=$1 src=$2 preview=$3 demo=$4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+meson install -C "$build" --destdir "$tmp/stage" --no-rebuild --quiet >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
+pc=$(find "$tmp/stage" -name tessera-runtime.pc)
+[ -n "$pc" ] || { echo "no tessera-runtime.pc installed"; exit 1; }
+libdir=$(dirname "$(dirname "$pc")")
+cp -r "$src/pipeline/examples/game" "$tmp/game"
+make -s -C "$tmp/game" PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/stage" CFLAGS="-O2 -Wall -Wextra -Werror"
+needed=$(readelf -d "$tmp/game/game" | grep NEEDED)
+echo "$needed"
+echo "$needed" | grep -q 'libtessera-runtime.so.0' || { echo "the game does not link libtessera-runtime.so.0"; exit 1; }
+if echo "$needed" | grep -Eq 'sqlite|png|cairo|gtk|glib'; then echo "the game pulls in more than the runtime"; exit 1; fi
+cp "$demo" "$tmp/demo.tessera"
+"$build/pipeline/tessera-pipeline" export "$tmp/demo.tessera" -o "$tmp/tlv" --jobs 1 >/dev/null
+status=0
+for level in Side Top-down; do
+  out=$(LD_LIBRARY_PATH="$libdir" "$tmp/game/game" "$tmp/tlv/$level.tlv" 600)
+  echo "$out"
+  game=$(echo "$out" | sed -n 's/.*world hash \([0-9a-f]*\).*/\1/p')
+  want=$("$preview" "$tmp/demo.tessera" "$level" 600 | sed -n 's/world hash \([0-9a-f]*\)/\1/p')
+  if [ -z "$game" ] || [ "$game" != "$want" ]; then
+    echo "$level: the game's hash '$game' differs from the preview's '$want'"
+    status=1
+  else
+    echo "$level: game and preview agree after 600 steps ($game)"
+  fi
+done
+exit $status
