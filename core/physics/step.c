@@ -528,6 +528,7 @@ static void islands_sleep(TessWorld *w, float dt) {
 }
 
 TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
+  TESS_ASSERT(!w->locked && "tess_world_step called during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "world", "step called during a step");
   if (!isfinite(dt) || !(dt > 0.0f) || dt > 1.0f)
     return tess_error_set(err, TESS_ERR_INVALID, "world", "time step must be finite, > 0 and <= 1 s");

@@ -287,6 +287,7 @@ void phys_body_update_mass(TessWorld *w, Body *b) {
 }
 
 TessResult tess_body_create(TessWorld *w, const TessBodyDef *def, TessBodyId *out, TessError *err) {
+  TESS_ASSERT(!w->locked && "tess_body_create called during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "world", "cannot create a body during a step");
   TessBodyDef d;
   if (def)
@@ -596,6 +597,7 @@ static TessResult check_shape_def(const TessShapeDef *d, TessError *err) {
 
 static TessResult add_shape(TessWorld *w, TessBodyId body, const TessShapeDef *def, const PhysPoly *poly,
                             TessShapeType type, TessShapeId *out, TessError *err) {
+  TESS_ASSERT(!w->locked && "a shape created during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "shape", "cannot create a shape during a step");
   Body *b = phys_body_get(w, body);
   if (!b) return tess_error_set(err, TESS_ERR_NOT_FOUND, "shape", "stale or null body handle");
@@ -788,6 +790,7 @@ static bool joint_body(TessWorld *w, TessBodyId id, uint32_t *index) {
 
 static TessResult new_joint(TessWorld *w, TessBodyId a, TessBodyId b, TessJointType type, Joint **out_joint,
                             TessJointId *out, TessError *err) {
+  TESS_ASSERT(!w->locked && "a joint created during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "joint", "cannot create a joint during a step");
   uint32_t ia, ib;
   if (!joint_body(w, a, &ia) || !joint_body(w, b, &ib))

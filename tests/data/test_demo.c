@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "project_fixture.h"
 #include "tessera/image.h"
 #include "tessera/level.h"
 #include "tessera/store.h"
@@ -25,16 +26,7 @@ static const char *env_path(const char *name) {
   return v;
 }
 
-static TessProject *load_project(const char *path) {
-  TessError err;
-  TessStore *store = NULL;
-  TessProject *project = NULL;
-  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (!store) return NULL;
-  CHECK_OK(tess_store_load(store, &project, &err), &err);
-  tess_store_close(store);
-  return project;
-}
+static TessProject *load_project(const char *path) { return tess_test_load_read_only(path); }
 
 static TessProject *load_demo(void) { return load_project(env_path("TESS_DEMO_PROJECT")); }
 

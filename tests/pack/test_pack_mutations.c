@@ -6,10 +6,12 @@
  * mutant the reader refuses must break a rule: the reader is no stricter
  * than the spec either.
  *
- * The files: the demo's two levels (format 3.2), the same levels as format
- * 3.1 wrote them (either polygon winding), and two generated seeds, one
- * with embedded images. Three flips per byte: the low bit, the high bit,
- * all bits. */
+ * The files: the demo's top-down level (format 3.2; pack-spec reads the
+ * side one), a generated level as format 3.1 wrote it (flipped tiles'
+ * pieces wound either way), and two generated seeds, one with embedded
+ * images. Flips: the low bit and the high bit of every byte, all bits of
+ * the low byte of every word. (Sized to run in seconds, and well under a
+ * minute under AddressSanitizer.) */
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,9 +36,8 @@ static uint8_t *slurp(const char *rel, size_t *size) {
 }
 
 static void every_accepted_mutant_keeps_the_spec(void) {
-  static const char *files[] = {"tests/golden/demo/Side.tlv",          "tests/golden/demo/Top-down.tlv",
-                                "tests/golden/format-3.1/seed-2.tlv",
-                                "tests/fuzz/corpus/tlv/seed-1.tlv",    "tests/fuzz/corpus/tlv/seed-3.tlv"};
+  static const char *files[] = {"tests/golden/demo/Top-down.tlv", "tests/golden/format-3.1/seed-2.tlv", "tests/fuzz/corpus/tlv/seed-1.tlv",
+                                "tests/fuzz/corpus/tlv/seed-3.tlv"};
   static const uint8_t flips[] = {0x01, 0x80, 0xFF};
   uint64_t mutants = 0, accepted = 0, accepted_invalid = 0, refused_valid = 0;
   for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
@@ -53,6 +54,7 @@ static void every_accepted_mutant_keeps_the_spec(void) {
     uint64_t file_accepted = 0, file_mutants = 0;
     for (size_t i = 0; i < size; i++) {
       for (size_t k = 0; k < sizeof flips; k++) {
+        if (flips[k] == 0xFF && i % 4) continue; /* all bits: the low byte of each word (a count, an index, a flag) */
         memcpy(m, orig, size);
         m[i] ^= flips[k];
         tlv_reseal(m, size);
@@ -82,7 +84,7 @@ static void every_accepted_mutant_keeps_the_spec(void) {
   printf("  %llu mutants: %llu accepted by the reader, of which %llu break the spec; %llu refused that keep it\n",
          (unsigned long long)mutants, (unsigned long long)accepted, (unsigned long long)accepted_invalid,
          (unsigned long long)refused_valid);
-  CHECK(mutants > 100000);
+  CHECK(mutants > 60000);
   CHECK_MSG(accepted_invalid == 0, "%llu accepted mutants break FORMAT.md", (unsigned long long)accepted_invalid);
   CHECK_MSG(refused_valid == 0, "%llu refused mutants keep FORMAT.md", (unsigned long long)refused_valid);
 }

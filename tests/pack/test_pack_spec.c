@@ -363,5 +363,98 @@ static void format_3_1_files_load_and_simulate_alike(void) {
   free(d);
 }
 
+
+/* ---- Flips of a non-square tile ------------------------------------------ */
+
+/* A 16 x 8 tile traced with one triangle, placed in all eight flips on a
+ * level of 16 x 16 cells: each collision entry's piece is FORMAT.md's
+ * placement (transpose first, then the mirrors within the transposed
+ * extent, then the per-axis scale to the cell), clockwise; with the
+ * diagonal flip the piece spans 8 x 32 level pixels, as the spec says
+ * (th * tile_w / tw by tw * tile_h / th), not the cell. */
+static void non_square_tiles_flip_as_the_spec_says(void) {
+  TessProject *p = tess_project_create();
+  TessError err;
+  TessTilesetDef def;
+  tess_tileset_def_default(&def);
+  def.name = "wide";
+  def.source_path = "wide.png";
+  def.image_w = 32;
+  def.image_h = 8;
+  def.tile_w = 16;
+  def.tile_h = 8;
+  def.default_collision = TESS_TILE_COLLISION_FULL;
+  TessId ts = 0;
+  CHECK_OK(tess_edit_tileset_add(p, &def, &ts, &err), &err);
+  TessTileset copy;
+  memset(&copy, 0, sizeof copy);
+  CHECK_OK(tess_tileset_copy(&copy, tess_project_tileset(p, ts)), &err);
+  TessPolygon tri = {3, {{0, 0}, {12, 0}, {0, 6}}};
+  copy.tiles[0].collision = TESS_TILE_COLLISION_TRACED;
+  copy.tiles[0].piece_count = 1;
+  copy.tiles[0].pieces = tess_alloc(sizeof tri);
+  copy.tiles[0].pieces[0] = tri;
+  CHECK_OK(tess_edit_tileset_set(p, &copy, 0, &err), &err);
+  tess_tileset_clear(&copy);
+  TessLevelSettings st;
+  tess_level_settings_default(&st);
+  snprintf(st.name, sizeof st.name, "Flips");
+  st.width = 8;
+  st.height = 1;
+  st.tile_w = 16;
+  st.tile_h = 16;
+  st.ppm = 16.0f;
+  TessId level = 0, layer = 0;
+  CHECK_OK(tess_edit_level_add(p, &st, &level, &err), &err);
+  TessLevel *lv = tess_project_level(p, level);
+  for (uint32_t i = 0; lv && i < lv->layer_count; i++)
+    if (lv->layers[i]->props.kind == TESS_LAYER_TILES && lv->layers[i]->props.collides) layer = lv->layers[i]->props.id;
+  CHECK(layer != 0);
+  TessCell cells[8];
+  for (uint32_t f = 0; f < 8; f++) cells[f] = TESS_CELL_MAKE(ts, 0, f << 29);
+  CHECK_OK(tess_edit_set_cells(p, level, layer, 0, 0, 8, 1, cells, 0, &err), &err);
+  uint8_t *data = NULL;
+  size_t size = 0;
+  CHECK_OK(tess_pack_write(p, lv, NULL, &data, &size, &err), &err);
+  TlvLevel t;
+  TlvError terr;
+  CHECK_MSG(data && tlv_open(data, size, 0, &t, &terr) == TLV_OK, "%s", data ? terr.message : "no file");
+  uint32_t seen = 0;
+  bool tall = false;
+  for (uint32_t e = 0; data && e < t.collision_palette.count; e++) {
+    TlvCollisionEntry ce;
+    CHECK(tlv_collision_entry(&t, e, &ce));
+    if (ce.kind != 2) continue;
+    CHECK(ce.polygon_count == 1);
+    /* the spec's placement, by this test's own arithmetic */
+    double x[3], y[3], sum = 0;
+    for (int k = 0; k < 3; k++) {
+      double px = tri.v[k].x, py = tri.v[k].y, W = 16, H = 8;
+      if (ce.cell & TESS_CELL_FLIP_D) px = tri.v[k].y, py = tri.v[k].x, W = 8, H = 16;
+      if (ce.cell & TESS_CELL_FLIP_H) px = W - px;
+      if (ce.cell & TESS_CELL_FLIP_V) py = H - py;
+      x[k] = px * (16.0 / 16.0) / 16.0;
+      y[k] = py * (16.0 / 8.0) / 16.0;
+    }
+    for (int k = 0; k < 3; k++) sum += x[k] * y[(k + 1) % 3] - x[(k + 1) % 3] * y[k];
+    TlvPolygon poly;
+    CHECK(tlv_polygon(&t, ce.polygon_first, &poly) && poly.vertex_count == 3);
+    for (uint32_t k = 0; k < 3; k++) {
+      TlvVec2 v;
+      uint32_t want = sum < 0 ? 2 - k : k;
+      CHECK(tlv_vertex(&t, poly.vertex_first + k, &v));
+      CHECK_MSG(fabs(v.x - x[want]) < 1e-6 && fabs(v.y - y[want]) < 1e-6, "flips 0x%x vertex %u: (%g, %g), the spec says (%g, %g)",
+                ce.cell >> 29, k, v.x, v.y, x[want], y[want]);
+      if ((ce.cell & TESS_CELL_FLIP_D) && v.y > 1.0 + 1e-6) tall = true; /* beyond the 1 m cell */
+    }
+    seen |= 1u << (ce.cell >> 29);
+  }
+  CHECK_MSG(seen == 0xFF, "all eight flips seen (0x%x)", seen);
+  CHECK(tall);
+  tess_free(data);
+  tess_project_destroy(p);
+}
+
 TESS_TEST_MAIN(TEST(every_polygon_is_clockwise), TEST(loops_keep_solid_on_the_right), TEST(header_checksum_covers_header_size),
-               TEST(pin_anchor_b_is_what_the_spec_says), TEST(format_3_1_files_load_and_simulate_alike))
+               TEST(pin_anchor_b_is_what_the_spec_says), TEST(format_3_1_files_load_and_simulate_alike),
+               TEST(non_square_tiles_flip_as_the_spec_says))

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "project_fixture.h"
 #include "pack_fixture.h"
 #include "tessera/pack.h"
 #include "tessera/physics.h"
@@ -79,12 +80,7 @@ static void demo_levels_simulate_alike(void) {
     printf("  (no demo project: skipped)\n");
     return;
   }
-  TessStore *store = NULL;
-  TessProject *p = NULL;
-  TessError err;
-  CHECK_OK(tess_store_open(demo, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (store) CHECK_OK(tess_store_load(store, &p, &err), &err);
-  if (store) tess_store_close(store);
+  TessProject *p = tess_test_load_read_only(demo);
   if (p) check_project(p, "demo");
   tess_project_destroy(p);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "project_fixture.h"
 #include "tessera/store.h"
 
 static inline TessProject *load_demo(void) {
@@ -24,12 +25,5 @@ static inline TessProject *load_demo(void) {
   }
   if (in) fclose(in);
   if (out) fclose(out);
-  TessStore *store = NULL;
-  TessProject *p = NULL;
-  TessError err;
-  CHECK_OK(tess_store_open(copy, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (!store) return NULL;
-  CHECK_OK(tess_store_load(store, &p, &err), &err);
-  tess_store_close(store);
-  return p;
+  return tess_test_load_read_only(copy);
 }

@@ -96,6 +96,27 @@ size_t tess_text_json_quote(const char *s, char *out, size_t size);
  * Same contract as tess_text_json_quote (at most 8 * strlen(s)). */
 size_t tess_text_printable(const char *s, char *out, size_t size);
 
+/* ---- Assertions ---------------------------------------------------------- */
+
+/* Programmer mistakes assert; bad data returns a result (Box2D's B2_ASSERT).
+ * On in debug and CI builds (meson's b_ndebug=false, the default here), off
+ * when NDEBUG is defined (-Db_ndebug=true) unless TESS_ENABLE_ASSERT says
+ * otherwise; off, the call goes on to return its documented error. A
+ * failed assertion prints "file:line: assertion failed: expr" and aborts. */
+#ifndef TESS_ENABLE_ASSERT
+#ifdef NDEBUG
+#define TESS_ENABLE_ASSERT 0
+#else
+#define TESS_ENABLE_ASSERT 1
+#endif
+#endif
+void tess_assert_fail(const char *expr, const char *file, int line);
+#if TESS_ENABLE_ASSERT
+#define TESS_ASSERT(cond) ((cond) ? (void)0 : tess_assert_fail(#cond, __FILE__, __LINE__))
+#else
+#define TESS_ASSERT(cond) ((void)0)
+#endif
+
 /* ---- Allocator --------------------------------------------------------- */
 
 /* Every core allocation goes through these; the live byte count is atomic and
