@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tessera/formats.h"
 #include "tessera/pack.h"
 #include "tessera/store.h"
 
@@ -10,7 +11,7 @@ struct _TessExportDialog {
   GtkWindow parent_instance;
 
   /* template widgets */
-  GtkWidget *options, *folder_button, *jobs, *force, *level_list, *cancel_button, *export_button;
+  GtkWidget *options, *folder_button, *format, *jobs, *force, *level_list, *cancel_button, *export_button;
   GtkLabel *folder_label, *message;
   GtkProgressBar *progress;
 
@@ -19,6 +20,7 @@ struct _TessExportDialog {
   char *folder;
   GArray *level_ids;     /* TessId per row of level_list */
   GPtrArray *checks;     /* GtkCheckButton per row */
+  GPtrArray *formats;    /* format name per row of the format list: "tlv", then core's writable map formats */
   GCancellable *cancellable; /* the running export's, NULL when idle */
   gboolean disposed;
   gboolean hold_for_test;    /* see tess_export_dialog_hold_for_test() */
@@ -33,6 +35,7 @@ static guint signals[N_SIGNALS];
 
 typedef struct Work {
   char *project_path, *dir;
+  const TessExportWriter *writer; /* NULL: .tlv */
   GArray *level_ids;
   guint jobs;
   gboolean force;
@@ -130,6 +133,7 @@ static void export_thread(GTask *task, gpointer source, gpointer data, GCancella
     spec.level_count = w->level_ids->len;
     spec.jobs = w->jobs;
     spec.force = w->force != FALSE;
+    spec.writer = w->writer;
     spec.progress = on_export_progress;
     spec.cancelled = export_cancelled;
     spec.user = w;
@@ -220,6 +224,7 @@ gboolean tess_export_dialog_start(TessExportDialog *self) {
   w->level_ids = ids;
   gtk_spin_button_update(GTK_SPIN_BUTTON(self->jobs));
   w->jobs = (guint)gtk_spin_button_get_value_as_int(GTK_SPIN_BUTTON(self->jobs));
+  w->writer = tess_tiled_export_writer_by_name(tess_export_dialog_get_format(self)); /* NULL for "tlv" */
   w->force = gtk_check_button_get_active(GTK_CHECK_BUTTON(self->force));
   w->held = self->hold_for_test;
   self->cancellable = g_cancellable_new();
@@ -300,6 +305,38 @@ static void on_choose_folder(TessExportDialog *self) {
   gtk_native_dialog_show(GTK_NATIVE_DIALOG(native));
 }
 
+/* The list shows "Packed levels (.tlv)" and then every map format core can
+ * write, by its description (the same table as the CLI's --format). */
+static void fill_formats(TessExportDialog *self) {
+  GtkStringList *list = gtk_string_list_new(NULL);
+  gtk_string_list_append(list, _("Packed levels (.tlv)"));
+  g_ptr_array_add(self->formats, g_strdup("tlv"));
+  for (size_t i = 0; i < tess_map_format_count(); i++) {
+    const TessMapFormat *f = tess_map_format_at(i);
+    if (!f->write || !tess_tiled_export_writer_by_name(f->name)) continue;
+    g_autofree char *label = g_strdup_printf("%s (.%s)", _(f->description), f->name);
+    gtk_string_list_append(list, label);
+    g_ptr_array_add(self->formats, g_strdup(f->name));
+  }
+  gtk_drop_down_set_model(GTK_DROP_DOWN(self->format), G_LIST_MODEL(list));
+  g_object_unref(list);
+}
+
+gboolean tess_export_dialog_set_format(TessExportDialog *self, const char *name) {
+  g_return_val_if_fail(TESS_IS_EXPORT_DIALOG(self), FALSE);
+  for (guint i = 0; i < self->formats->len; i++)
+    if (g_strcmp0(g_ptr_array_index(self->formats, i), name) == 0) {
+      gtk_drop_down_set_selected(GTK_DROP_DOWN(self->format), i);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+const char *tess_export_dialog_get_format(TessExportDialog *self) {
+  guint i = gtk_drop_down_get_selected(GTK_DROP_DOWN(self->format));
+  return i < self->formats->len ? g_ptr_array_index(self->formats, i) : "tlv";
+}
+
 guint tess_export_dialog_get_level_count(TessExportDialog *self) { return self->checks->len; }
 
 void tess_export_dialog_set_level_selected(TessExportDialog *self, guint index, gboolean selected) {
@@ -342,6 +379,7 @@ static void tess_export_dialog_finalize(GObject *object) {
   g_free(self->folder);
   g_array_unref(self->level_ids);
   g_ptr_array_unref(self->checks);
+  g_ptr_array_unref(self->formats);
   G_OBJECT_CLASS(tess_export_dialog_parent_class)->finalize(object);
 }
 
@@ -357,6 +395,7 @@ static void tess_export_dialog_class_init(TessExportDialogClass *klass) {
   gtk_widget_class_bind_template_child(widget_class, TessExportDialog, options);
   gtk_widget_class_bind_template_child(widget_class, TessExportDialog, folder_button);
   gtk_widget_class_bind_template_child(widget_class, TessExportDialog, folder_label);
+  gtk_widget_class_bind_template_child(widget_class, TessExportDialog, format);
   gtk_widget_class_bind_template_child(widget_class, TessExportDialog, jobs);
   gtk_widget_class_bind_template_child(widget_class, TessExportDialog, force);
   gtk_widget_class_bind_template_child(widget_class, TessExportDialog, level_list);
@@ -373,6 +412,8 @@ static void tess_export_dialog_init(TessExportDialog *self) {
   gtk_widget_init_template(GTK_WIDGET(self));
   self->level_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
   self->checks = g_ptr_array_new();
+  self->formats = g_ptr_array_new_with_free_func(g_free);
+  fill_formats(self);
 }
 
 GtkWidget *tess_export_dialog_new(GtkWindow *parent, TessDocument *doc) {

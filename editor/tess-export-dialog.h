@@ -1,5 +1,6 @@
 /* TessExportDialog: File > Export... Writes the chosen levels of the
- * document's project as .tlv files plus manifest.json into a folder, with
+ * document's project as .tlv files, or as Tiled maps (TMJ or TMX, with their
+ * tilesets and images), plus manifest.json into a folder, with
  * core/pack's tess_export_* (what `tessera-pipeline export` runs, so the
  * files are the same bytes), on a GTask worker thread: a progress bar
  * (levels done / total, the level being written) and Cancel (between
@@ -33,6 +34,9 @@ void tess_export_dialog_set_level_selected(TessExportDialog *self, guint index, 
 void tess_export_dialog_set_jobs(TessExportDialog *self, guint jobs);
 guint tess_export_dialog_get_jobs(TessExportDialog *self);
 void tess_export_dialog_set_force(TessExportDialog *self, gboolean force);
+/* "tlv" (the default), "tmj" or "tmx": FALSE for a format it does not offer. */
+gboolean tess_export_dialog_set_format(TessExportDialog *self, const char *name);
+const char *tess_export_dialog_get_format(TessExportDialog *self);
 
 /* Starts the export (the Export button): FALSE, with the reason in the
  * dialog's message, when no folder or no level is chosen or one is running. */

@@ -4,10 +4,12 @@
  * differ from what is there, then the map, so a map never names a file
  * that is not yet complete. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "tessera/image.h"
 #include "tessera/formats.h"
@@ -24,9 +26,47 @@ static TessResult join(char *out, const char *dir, const char *a, const char *b,
   return TESS_OK;
 }
 
+/* Inside an export: a temporary name in the same directory, then rename,
+ * with no fsync per file (the export ends with one syncfs of the output's
+ * file system, as for .tlv files); alone (tess_tiled_write_level): core's
+ * durable atomic write. */
+static TessResult write_atomic(const char *path, const void *data, size_t size, bool durable, TessError *err) {
+  if (durable) return tess_file_write_atomic(path, data, size, err); /* it checks the output itself */
+  /* Never over a project: a tileset named after one, a symlink to one. */
+  TessResult guard = tess_output_check(path, NULL, 0, 0, err);
+  if (guard != TESS_OK) return guard;
+  static unsigned counter;
+  char tmp[PATH_MAX_BYTES + 32];
+  int fd = -1;
+  for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+    snprintf(tmp, sizeof tmp, "%s.%x-%x.tmp", path, (unsigned)getpid(), __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED));
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) return tess_error_set(err, TESS_ERR_IO, path, "cannot create a temporary file: %s", strerror(errno));
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = write(fd, (const char *)data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += (size_t)n;
+  }
+  int e = errno;
+  if (close(fd) != 0 && done == size) {
+    done = 0;
+    e = errno;
+  }
+  if (done != size || rename(tmp, path) != 0) {
+    if (done == size) e = errno;
+    unlink(tmp);
+    return tess_error_set(err, TESS_ERR_IO, path, "cannot write: %s", strerror(e));
+  }
+  return TESS_OK;
+}
+
 /* Leaves a file alone when it already holds these bytes (shared tilesets,
  * incremental exports), else replaces it atomically. */
-static TessResult write_if_changed(const char *path, const void *data, size_t size, TessError *err) {
+static TessResult write_if_changed(const char *path, const void *data, size_t size, bool durable, TessError *err) {
   uint8_t *old = NULL;
   size_t old_size = 0;
   if (tess_file_read(path, size + 1, &old, &old_size, NULL) == TESS_OK) {
@@ -34,7 +74,7 @@ static TessResult write_if_changed(const char *path, const void *data, size_t si
     tess_free(old);
     if (same) return TESS_OK;
   }
-  return tess_file_write_atomic(path, data, size, err);
+  return write_atomic(path, data, size, durable, err);
 }
 
 static TessResult make_dir(const char *path, TessError *err) {
@@ -45,7 +85,7 @@ static TessResult make_dir(const char *path, TessError *err) {
   return TESS_OK;
 }
 
-static TessResult write_tilesets(const TwMap *m, TwFlavor f, const char *dir, TessError *err) {
+static TessResult write_tilesets(const TwMap *m, TwFlavor f, const char *dir, bool durable, TessError *err) {
   char path[PATH_MAX_BYTES];
   if (join(path, dir, TW_DIR, NULL, NULL) != TESS_OK) return tess_error_set(err, TESS_ERR_LIMIT, dir, "path too long");
   TessResult r = make_dir(path, err);
@@ -57,11 +97,11 @@ static TessResult write_tilesets(const TwMap *m, TwFlavor f, const char *dir, Te
     if (r != TESS_OK) break;
     if (join(path, dir, TW_DIR "/", ts->stem, tileset_ext(f)) != TESS_OK)
       r = tess_error_set(err, TESS_ERR_LIMIT, dir, "path too long");
-    else r = write_if_changed(path, text, size, err);
+    else r = write_if_changed(path, text, size, durable, err);
     tess_free(text);
     if (r == TESS_OK && join(path, dir, TW_DIR "/", ts->stem, ".png") != TESS_OK)
       r = tess_error_set(err, TESS_ERR_LIMIT, dir, "path too long");
-    if (r == TESS_OK) r = write_if_changed(path, ts->png, ts->png_size, err);
+    if (r == TESS_OK) r = write_if_changed(path, ts->png, ts->png_size, durable, err);
   }
   return r;
 }
@@ -77,7 +117,8 @@ static TessResult level_error(TessError *err, TessResult r, const char *path, co
 }
 
 static TessResult write_level(const TessProject *p, const TessLevel *level, const TwNames *names, TwFlavor f,
-                              const char *dir, const char *file, uint64_t hash, uint64_t *size_out, TessError *err) {
+                              const char *dir, const char *file, uint64_t hash, bool durable, uint64_t *size_out,
+                              TessError *err) {
   char path[PATH_MAX_BYTES];
   if (join(path, dir, file, NULL, NULL) != TESS_OK) return tess_error_set(err, TESS_ERR_LIMIT, dir, "path too long");
   TwMap m;
@@ -86,8 +127,8 @@ static TessResult write_level(const TessProject *p, const TessLevel *level, cons
   char *text = NULL;
   size_t size = 0;
   r = f == TW_TMX ? tw_tmx_map(&m, &text, &size, err) : tw_tmj_map(&m, &text, &size, err);
-  if (r == TESS_OK) r = write_tilesets(&m, f, dir, err);
-  if (r == TESS_OK) r = tess_file_write_atomic(path, text, size, err);
+  if (r == TESS_OK) r = write_tilesets(&m, f, dir, durable, err);
+  if (r == TESS_OK) r = write_atomic(path, text, size, durable, err);
   tess_free(text);
   tw_map_clear(&m);
   if (r != TESS_OK) return level_error(err, r, path, level);
@@ -112,7 +153,7 @@ TessResult tess_tiled_write_level(const TessProject *p, const TessLevel *level, 
   TessResult r = tw_names_create(p, &names, err);
   if (r != TESS_OK) return r;
   TwFlavor f = flavor == TESS_TILED_TMX ? TW_TMX : TW_TMJ;
-  r = write_level(p, level, names, f, dir, file, tw_content_hash(p, level, names, f), NULL, err);
+  r = write_level(p, level, names, f, dir, file, tw_content_hash(p, level, names, f), true, NULL, err);
   tw_names_destroy(names);
   return r;
 }
@@ -137,11 +178,11 @@ static uint64_t hash_tmx(void *state, const TessProject *p, const TessLevel *lev
 
 static TessResult write_tmj(void *state, const TessProject *p, const TessLevel *level, const char *dir,
                             const char *file, uint64_t hash, uint64_t *size, TessError *err) {
-  return write_level(p, level, state, TW_TMJ, dir, file, hash, size, err);
+  return write_level(p, level, state, TW_TMJ, dir, file, hash, false, size, err);
 }
 static TessResult write_tmx(void *state, const TessProject *p, const TessLevel *level, const char *dir,
                             const char *file, uint64_t hash, uint64_t *size, TessError *err) {
-  return write_level(p, level, state, TW_TMX, dir, file, hash, size, err);
+  return write_level(p, level, state, TW_TMX, dir, file, hash, false, size, err);
 }
 
 /* The files a level's map names, relative to the export's directory: for

@@ -75,8 +75,9 @@ static void body(TwMap *m, const TessProject *p, const TwMass *masses, size_t ma
   tw_prop_int(m, pr, "tessera.material_id", b->material);
   tw_prop_bool(m, pr, "sensor", b->sensor != 0);
   tw_prop_string(m, pr, "pin", pin_name(b->pin));
-  tw_prop_int(m, pr, "category", b->category);
-  tw_prop_int(m, pr, "mask", b->mask);
+  /* Tiled's ints are 32-bit signed: the bit patterns go as such (0xFFFFFFFF is -1). */
+  tw_prop_int(m, pr, "category", (int32_t)b->category);
+  tw_prop_int(m, pr, "mask", (int32_t)b->mask);
   switch (b->shape) {
   case TESS_BODY_BOX:
   case TESS_BODY_CAPSULE:
@@ -213,7 +214,11 @@ static void user_props(TwMap *m, const TessObject *o, TwProps *pr) {
   for (uint32_t i = 0; o->props && i < o->prop_count; i++) {
     const TessProperty *u = &o->props[i];
     switch (u->type) {
-    case TESS_PROP_INT: tw_prop_int(m, pr, u->name, u->v.i); break;
+    case TESS_PROP_INT:
+      /* Tiled's ints are 32-bit: a wider value goes as its exact decimal text. */
+      if (u->v.i >= INT32_MIN && u->v.i <= INT32_MAX) tw_prop_int(m, pr, u->name, u->v.i);
+      else tw_prop_string(m, pr, u->name, tw_printf(m, "%lld", (long long)u->v.i));
+      break;
     case TESS_PROP_FLOAT: tw_prop_float(m, pr, u->name, u->v.f); break;
     case TESS_PROP_BOOL: tw_prop_bool(m, pr, u->name, u->v.b); break;
     case TESS_PROP_COLOR: tw_prop_color(m, pr, u->name, u->v.color); break;

@@ -454,9 +454,10 @@ static bool all_hex(const char *s, size_t n) {
 }
 
 /* Exactly the names this file's writers give their temporary files, and
- * nothing else: "<name>.tlv.<hex>-<hex>.tmp" (write_atomic) and
- * "manifest.json.<hex>.tmp" (tess_file_write_atomic). */
-static bool own_temporary_name(const char *name) {
+ * nothing else: "<name>.tlv.<hex>-<hex>.tmp" (write_atomic; with another
+ * writer its extension, ".tmj", in place of ".tlv", as core/formats names
+ * them) and "manifest.json.<hex>.tmp" (tess_file_write_atomic). */
+static bool own_temporary_name(const char *name, const char *ext) {
   size_t n = strlen(name);
   if (n < 5 || strcmp(name + n - 4, ".tmp") != 0) return false;
   n -= 4;
@@ -470,7 +471,8 @@ static bool own_temporary_name(const char *name) {
   size_t stem = (size_t)(dot - name), tag = n - stem - 1;
   const char *dash = memchr(dot + 1, '-', tag);
   if (stem == strlen("manifest.json") && strncmp(name, "manifest.json", stem) == 0) return all_hex(dot + 1, tag);
-  if (stem > 4 && strncmp(dot - 4, ".tlv", 4) == 0 && dash)
+  size_t el = strlen(ext);
+  if (stem > el && strncmp(dot - el, ext, el) == 0 && dash)
     return all_hex(dot + 1, (size_t)(dash - dot - 1)) && all_hex(dash + 1, (size_t)(name + n - dash - 1));
   return false;
 }
@@ -490,7 +492,7 @@ static void claim_output_dir(TessExport *ex) {
     struct dirent *e;
     while (d && (e = readdir(d))) {
       struct stat st;
-      if (!own_temporary_name(e->d_name)) continue;
+      if (!own_temporary_name(e->d_name, ex->spec.writer ? ex->spec.writer->extension : ".tlv")) continue;
       if (fstatat(ex->dir_lock, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
           unlinkat(ex->dir_lock, e->d_name, 0) == 0)
         ex->stale_removed++;

@@ -181,8 +181,53 @@ static void cancel_leaves_no_partial_file(void) {
   fixture_close(w);
 }
 
+/* The Format list offers .tlv and the Tiled maps core can write; a TMX
+ * export from the dialog is byte for byte the CLI's --format tmx, tilesets
+ * and manifest included. */
+static void export_tiled_maps(void) {
+  g_autofree char *project = fixture_copy_demo("tiled.tessera");
+  TessWindow *w = fixture_window(project);
+  TessExportDialog *d = open_dialog(w);
+  if (!d) {
+    fixture_close(w);
+    return;
+  }
+  CHECK(g_str_equal(tess_export_dialog_get_format(d), "tlv")); /* the default */
+  CHECK(!tess_export_dialog_set_format(d, "svg"));
+  CHECK(tess_export_dialog_set_format(d, "tmj") && g_str_equal(tess_export_dialog_get_format(d), "tmj"));
+  CHECK(tess_export_dialog_set_format(d, "tmx"));
+  char gui[1024], cli[1024];
+  tess_test_path(gui, sizeof gui, "tiled-gui");
+  tess_test_path(cli, sizeof cli, "tiled-cli");
+  tess_export_dialog_set_folder(d, gui);
+  Finished f = {0};
+  g_signal_connect(d, "finished", G_CALLBACK(on_finished), &f);
+  CHECK(tess_export_dialog_start(d));
+  CHECK(fixture_wait(&f.done, 60000));
+  CHECK_MSG(f.ok && strstr(tess_export_dialog_get_message(d), "2 exported"), "%s", tess_export_dialog_get_message(d));
+  const char *root = g_getenv("TESS_BUILD_ROOT");
+  g_autofree char *exe = g_build_filename(root ? root : ".", "pipeline", "tessera-pipeline", NULL);
+  char *argv[] = {exe, "export", "--format", "tmx", project, "-o", cli, NULL};
+  int status = -1;
+  CHECK(g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                     &status, NULL));
+  CHECK(g_spawn_check_wait_status(status, NULL));
+  const char *files[] = {"manifest.json", "Side.tmx", "Top-down.tmx", "tilesets/Terrain.tsx", "tilesets/Terrain.png",
+                         "tilesets/materials-32x32.tsx", "tilesets/materials-32x32.png"};
+  for (guint i = 0; i < G_N_ELEMENTS(files); i++) {
+    g_autofree char *pa = g_build_filename(gui, files[i], NULL), *pb = g_build_filename(cli, files[i], NULL);
+    g_autofree char *da = NULL, *db = NULL;
+    gsize na = 0, nb = 0;
+    CHECK_MSG(g_file_get_contents(pa, &da, &na, NULL) && g_file_get_contents(pb, &db, &nb, NULL), "%s", files[i]);
+    CHECK_MSG(na == nb && da && db && memcmp(da, db, na) == 0, "%s differs from the CLI's", files[i]);
+  }
+  gtk_window_destroy(GTK_WINDOW(d));
+  fixture_close(w);
+}
+
 static const TessTestCase cases[] = {
     TEST(export_matches_the_cli),
+    TEST(export_tiled_maps),
     TEST(cancel_leaves_no_partial_file),
 };
 
