@@ -5,6 +5,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct _TessDocument {
@@ -17,6 +18,10 @@ struct _TessDocument {
   char *unsaved_reason;
 
   gboolean unsaved;
+  /* The file as it was opened: a different inode at the path later means it
+   * was replaced (tessera-pipeline load --force renames a new file over it). */
+  dev_t dev;
+  ino_t ino;
   gboolean read_only; /* the file cannot be written (read-only media or folder): opened read-only */
 };
 
@@ -159,6 +164,11 @@ static TessDocument *document_adopt(const char *path, TessStore *store, TessProj
   self->store = store;
   self->project = project;
   tess_project_set_listener(project, on_project_change, self);
+  GStatBuf st;
+  if (g_stat(path, &st) == 0) {
+    self->dev = st.st_dev;
+    self->ino = st.st_ino;
+  }
   return self;
 }
 
@@ -363,6 +373,13 @@ gboolean tess_document_check_file(TessDocument *doc) {
     return FALSE;
   }
   return !doc->unsaved;
+}
+
+gboolean tess_document_file_replaced(TessDocument *doc) {
+  g_return_val_if_fail(TESS_IS_DOCUMENT(doc), FALSE);
+  GStatBuf st;
+  if (g_stat(doc->path, &st) != 0) return FALSE; /* deleted: tess_document_check_file says so */
+  return st.st_dev != doc->dev || st.st_ino != doc->ino;
 }
 
 gboolean tess_document_save_copy(TessDocument *doc, const char *dest_path, GError **error) {

@@ -52,6 +52,9 @@ const char *tess_document_get_unsaved_reason(TessDocument *doc); /* translated, 
 /* Checks that the file is still there and writable (the window calls it when
  * it regains focus). Enters the unsaved state and returns FALSE when not. */
 gboolean tess_document_check_file(TessDocument *doc);
+/* TRUE when another file now sits at the document's path (a `tessera-pipeline
+ * load --force` after a pull): the window then reopens the path. */
+gboolean tess_document_file_replaced(TessDocument *doc);
 
 /* Writes the project in memory to dest_path. When the document is unsaved
  * the database file itself may be gone, so the copy is made by writing the

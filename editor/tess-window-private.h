@@ -70,6 +70,7 @@ struct _TessWindow {
   TessId level, layer;
   int cursor_x, cursor_y; /* the cell under the pointer (status bar), -1 outside */
   guint checkpoint_source;
+  guint replaced_source; /* looks every second whether the project file was replaced */
   gulong committed_handler, unsaved_handler, recent_handler;
 };
 

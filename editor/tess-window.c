@@ -244,6 +244,40 @@ void _tess_window_schedule_checkpoint(TessWindow *self) {
   self->checkpoint_source = g_timeout_add_seconds(3, checkpoint_idle, self);
 }
 
+static void show_open_error(TessWindow *self, const char *path, const char *reason);
+
+/* The project file was replaced on disk (a `load --force` after a pull):
+ * close ours first, so no SQLite connection to the old file shares the
+ * path's -wal and -shm with the new one, then open the new file. Every edit
+ * was already committed, so nothing is lost. */
+gboolean tess_window_reload_if_replaced(TessWindow *self) {
+  g_return_val_if_fail(TESS_IS_WINDOW(self), FALSE);
+  if (!self->doc || tess_document_get_unsaved(self->doc) || !tess_document_file_replaced(self->doc)) return FALSE;
+  g_autofree char *path = g_strdup(tess_document_get_path(self->doc));
+  g_autofree char *level = NULL;
+  TessLevel *current = tess_project_level(tess_document_get_project(self->doc), self->level);
+  if (current) level = g_strdup(current->settings.name);
+  tess_window_set_document(self, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TessDocument) doc = tess_document_open(path, &error);
+  if (!doc) {
+    show_open_error(self, path, error->message);
+    return TRUE;
+  }
+  tess_window_set_document(self, doc);
+  TessLevel *again = level ? tess_project_level_by_name(tess_document_get_project(doc), level) : NULL;
+  if (again) tess_layers_panel_select_level(self->layers_panel, again->id);
+  g_autofree char *name = g_filename_display_basename(path);
+  g_autofree char *msg = g_strdup_printf(_("“%s” was replaced on disk and has been reloaded."), name);
+  tess_window_report(self, msg);
+  return TRUE;
+}
+
+static gboolean replaced_poll(gpointer user) {
+  tess_window_reload_if_replaced(user);
+  return G_SOURCE_CONTINUE;
+}
+
 static void on_unsaved(TessDocument *doc, GParamSpec *pspec, TessWindow *self) {
   if (tess_document_get_unsaved(doc)) {
     g_autofree char *msg = g_strdup_printf(_("%s Use Save a Copy… to keep your work."),
@@ -264,6 +298,7 @@ void tess_window_set_document(TessWindow *self, TessDocument *doc) {
     tess_document_checkpoint(self->doc);
     g_clear_object(&self->doc);
   }
+  if (doc && !self->replaced_source) self->replaced_source = g_timeout_add_seconds(1, replaced_poll, self);
   if (doc) {
     self->doc = g_object_ref(doc);
     self->committed_handler = g_signal_connect(doc, "committed", G_CALLBACK(on_committed), self);
@@ -558,6 +593,7 @@ static void on_reload_response(GtkInfoBar *bar, int response, TessWindow *self) 
 
 static void on_active_changed(TessWindow *self, GParamSpec *pspec, gpointer user) {
   if (!gtk_window_is_active(GTK_WINDOW(self)) || !self->doc) return;
+  if (tess_window_reload_if_replaced(self)) return;
   tess_document_check_file(self->doc);
   tess_window_check_sources(self);
 }
@@ -596,6 +632,10 @@ static gboolean on_close_request(GtkWindow *window, gpointer user) {
 
 static void tess_window_dispose(GObject *object) {
   TessWindow *self = TESS_WINDOW(object);
+  if (self->replaced_source) {
+    g_source_remove(self->replaced_source);
+    self->replaced_source = 0;
+  }
   if (self->checkpoint_source) {
     g_source_remove(self->checkpoint_source);
     self->checkpoint_source = 0;

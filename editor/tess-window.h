@@ -50,6 +50,9 @@ const char *tess_window_get_status(TessWindow *self, const char *which);
 guint tess_window_check_sources(TessWindow *self);
 /* Reloads the changed tilesets (the bar's button). */
 void tess_window_reload_sources(TessWindow *self);
+/* Reopens the project when another file now sits at its path (a `tessera-pipeline
+ * load --force`); the window also looks by itself every second. TRUE if it did. */
+gboolean tess_window_reload_if_replaced(TessWindow *self);
 
 /* Add Tileset… after the PNG was chosen: the tileset dialog, or an error
  * dialog naming the file and the reason when the PNG is refused. Returns the

@@ -83,5 +83,5 @@ int tess_cmd_diff(int argc, char **argv) {
   }
   tess_project_destroy(pa);
   tess_project_destroy(pb);
-  return status;
+  return tess_cmd_finish_stdout(status);
 }

@@ -28,6 +28,7 @@ int tess_cmd_dump(int argc, char **argv) {
   }
   if (!input) return tess_cmd_usage_error("dump", "no project given");
   if (!output) return tess_cmd_usage_error("dump", "no output (-o DIR)");
+  if (tess_cmd_check_output(output, &input, 1, 0) != TESS_EXIT_OK) return TESS_EXIT_FAIL;
   TessError err;
   tess_error_clear(&err);
   TessProject *p = NULL;

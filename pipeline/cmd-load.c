@@ -50,6 +50,13 @@ int tess_cmd_load(int argc, char **argv) {
   }
   if (!input) return tess_cmd_usage_error("load", "no dump directory given");
   if (!output) return tess_cmd_usage_error("load", "no output (-o PROJECT.tessera)");
+  /* An existing file only with --force (said here, where the way out is known), and
+   * then the shared check: never the dump itself, a project only when replacing. */
+  if (!force && access(output, F_OK) == 0) {
+    fprintf(stderr, "%s: already exists: --force replaces it (nothing was written)\n", output);
+    return TESS_EXIT_FAIL;
+  }
+  if (tess_cmd_check_output(output, &input, 1, TESS_OUTPUT_REPLACE_PROJECT) != TESS_EXIT_OK) return TESS_EXIT_FAIL;
   TessError err;
   tess_error_clear(&err);
   TessTextLoadDef def;

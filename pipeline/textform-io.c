@@ -1,6 +1,7 @@
 /* Reading a project from a file or a dump, writing one atomically. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,6 +35,17 @@ TessResult tess_cli_read_project(const char *path, TessProject **out, TessError 
   return r;
 }
 
+static void fold_wal(const char *path) {
+  sqlite3 *db = NULL;
+  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK) {
+    sqlite3_busy_timeout(db, 2000);
+    /* A read first: until then the connection has not seen that the file is in WAL mode. */
+    sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+    sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+  }
+  sqlite3_close(db);
+}
+
 static void remove_db(const char *path) {
   char side[4400];
   unlink(path);
@@ -50,9 +62,13 @@ TessResult tess_cli_write_project(TessProject *p, const char *path, bool force, 
       return tess_error_set(err, TESS_ERR_INVALID, path, "already exists: --force replaces it (nothing was written)");
     if (!S_ISREG(st.st_mode)) return tess_error_set(err, TESS_ERR_INVALID, path, "exists and is not a file");
     /* An editor writing the project keeps recent edits in PATH-wal until it
-     * is idle for a moment; a new file under that log would read its pages. */
+     * is idle for a moment; a new file under that log would read its pages.
+     * Fold the log into the old file first (SQLite lets any connection
+     * checkpoint; the editor's edits stay in the file it has open), then
+     * check that it is empty. */
     char wal[4200];
     snprintf(wal, sizeof wal, "%s-wal", path);
+    if (stat(wal, &st) == 0 && st.st_size > 0) fold_wal(path);
     if (stat(wal, &st) == 0 && st.st_size > 0)
       return tess_error_set(err, TESS_ERR_LOCKED, path,
                             "an editor has edits of it not yet folded into the file (%s): try again in a few seconds",

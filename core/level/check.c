@@ -210,6 +210,24 @@ static void check_level(Ctx *c) {
   }
 }
 
+/* With no error named above, the scene export builds next is built here
+ * too: whatever else it refuses (a sprite piece that is not convex once
+ * cleaned, for one) is an error of this list as well, word for word. Export
+ * itself skips this step (tess_level_check_errors): it builds that very
+ * scene right after. */
+static void check_scene(Ctx *c) {
+  TessScene *scene = NULL;
+  TessError e;
+  tess_error_clear(&e);
+  TessResult r = tess_scene_from_level(c->p, c->level, &scene, &e);
+  if (r == TESS_OK) {
+    tess_scene_destroy(scene);
+    return;
+  }
+  if (r == TESS_ERR_NOMEM) return; /* not a property of the level */
+  report(c, TESS_PROBLEM_ERROR, r, 0, "%s", e.detail); /* e.file is the level's name: report() names it */
+}
+
 uint32_t tess_level_check(const TessProject *p, const TessLevel *level, TessProblemFn fn, void *user) {
   Ctx c;
   memset(&c, 0, sizeof c);
@@ -218,6 +236,7 @@ uint32_t tess_level_check(const TessProject *p, const TessLevel *level, TessProb
   c.fn = fn;
   c.user = user;
   check_level(&c);
+  if (c.errors == 0) check_scene(&c);
   return c.errors;
 }
 

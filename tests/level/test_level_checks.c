@@ -127,6 +127,38 @@ static void object_sizes_and_masses_are_bounded(void) {
   fixture_free(&f);
 }
 
+/* What only the scene refuses (a sprite piece that is not convex) is in the
+ * list too, as the sentence export refuses with. */
+static void scene_refusals_are_errors_too(void) {
+  Fixture f;
+  fixture_make(&f);
+  TessError err;
+  TessSprite s;
+  fixture_sprite(&s, "Arrow");
+  static TessPolygon dart = {4, {{0, 0}, {8, 4}, {0, 8}, {3, 4}}}; /* a reflex vertex at (3, 4) */
+  s.mask.pieces = &dart;
+  TessId sprite = 0;
+  CHECK_OK(tess_edit_sprite_add(f.p, &s, &sprite, &err), &err);
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  o.pos = tess_v2(40, 40);
+  o.u.body.shape = TESS_BODY_SPRITE;
+  o.u.body.sprite = sprite;
+  TessId body = 0;
+  CHECK_OK(tess_edit_object_add(f.p, f.level, f.objects, &o, &body, &err), &err);
+  Seen seen = check_level(f.p, f.level);
+  uint8_t *data = NULL;
+  size_t size = 0;
+  tess_error_clear(&err);
+  CHECK(tess_pack_write(f.p, tess_project_level(f.p, f.level), NULL, &data, &size, &err) != TESS_OK);
+  tess_free(data);
+  CHECK_MSG(seen.errors == 1 && err.detail[0] && strstr(seen.first, err.detail), "check: %s / export: %s", seen.first,
+            err.detail);
+  CHECK_OK(tess_edit_object_remove(f.p, f.level, body, &err), &err);
+  check_agrees_with_export(f.p, f.level, NULL);
+  fixture_free(&f);
+}
+
 static void random_levels_pass_the_checks_and_export(void) {
   for (uint64_t seed = 1; seed <= 6; seed++) {
     PackFixtureSpec spec;
@@ -228,5 +260,5 @@ static void png_bytes_of_another_size_are_refused(void) {
 }
 
 TESS_TEST_MAIN(TEST(references_validate_used_to_pass_are_errors), TEST(object_sizes_and_masses_are_bounded),
-               TEST(random_levels_pass_the_checks_and_export), TEST(names_must_be_utf8),
+               TEST(scene_refusals_are_errors_too), TEST(random_levels_pass_the_checks_and_export), TEST(names_must_be_utf8),
                TEST(png_bytes_of_another_size_are_refused))

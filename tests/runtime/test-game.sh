@@ -34,4 +34,15 @@ for level in Side Top-down; do
     echo "$level: game and preview agree after 600 steps ($game)"
   fi
 done
+# The cairo example: three PNG frames of the Side level, at 16 px per metre.
+if pkg-config --exists cairo; then
+  cp -r "$src/pipeline/examples/cairo" "$tmp/cairo"
+  make -s -C "$tmp/cairo" PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/stage" CFLAGS="-O2 -Wall -Wextra -Werror"
+  mkdir -p "$tmp/frames"
+  LD_LIBRARY_PATH="$libdir" "$tmp/cairo/frames" "$tmp/tlv/Side.tlv" "$tmp/frames" 3
+  for f in 0000 0001 0002; do
+    head -c 24 "$tmp/frames/frame-$f.png" | od -An -tx1 | tr -d ' \n' | grep -q '^89504e470d0a1a0a0000000d49484452000004000000024' ||
+      { echo "frame-$f.png is not a 1024 x 576 PNG"; status=1; }
+  done
+fi
 exit $status
