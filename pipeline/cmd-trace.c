@@ -163,13 +163,9 @@ typedef struct TraceResult {
 
 static void print_json(FILE *f, const TraceOptions *o, const TraceResult *r) {
   const TessMassProps *shape = r->have_pieces ? &r->pieces.shape : &r->simple_mass;
-  fprintf(f, "{\n  \"format\": \"tessera-trace\",\n  \"version\": 1,\n  \"version_minor\": 2,\n  \"file\": \"");
-  for (const char *c = o->path; *c; c++) {
-    if (*c == '"' || *c == '\\') fprintf(f, "\\%c", *c);
-    else if ((unsigned char)*c < 0x20) fprintf(f, "\\u%04x", (unsigned char)*c);
-    else fputc(*c, f);
-  }
-  fprintf(f, "\",\n  \"width\": %u,\n  \"height\": %u,\n", r->image.width, r->image.height);
+  fprintf(f, "{\n  \"format\": \"tessera-trace\",\n  \"version\": 1,\n  \"version_minor\": 2,\n  \"file\": ");
+  tess_cmd_json_string(f, o->path); /* a path is bytes: valid UTF-8 JSON whatever it holds */
+  fprintf(f, ",\n  \"width\": %u,\n  \"height\": %u,\n", r->image.width, r->image.height);
   fprintf(f, "  \"threshold\": %u,\n  \"mode\": \"%s\",\n  \"max_vertices\": %u,\n  \"tolerance\": " NUM ",\n",
           o->mask.threshold, r->have_pieces ? "pieces" : "hull", o->mask.max_vertices, o->mask.tolerance);
   fprintf(f, "  \"pixels\": {");

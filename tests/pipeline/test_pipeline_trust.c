@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "pipeline_run.h"
+#include "tessera/image.h"
 #include "tessera/store.h"
 #include "tlv_reader.h"
 
@@ -168,9 +169,10 @@ static void failed_stdout_is_a_failure(void) {
   const char *info_json[] = {"info", tlv, "--json", NULL};
   const char *export_json[] = {"export", project, "-o", dir, "--json", NULL};
   const char *validate[] = {"validate", project, NULL};
-  const char *const *cases[] = {info, info_json, export_json, validate};
+  const char *diff[] = {"diff", project, project, NULL};
+  const char *const *cases[] = {info, info_json, export_json, validate, diff};
   PipelineRun full = {-1, 0, "/dev/full"}, fine = {-1, 0, NULL};
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 5; i++) {
     int ok = pipeline_run_with(&fine, cases[i], out, sizeof out, err, sizeof err);
     int lost = pipeline_run_with(&full, cases[i], NULL, 0, err, sizeof err);
     CHECK_MSG(lost == 1 && strstr(err, "stdout"), "%s %s > /dev/full: exit %d (%d when written): %s", cases[i][0],
@@ -255,6 +257,17 @@ static void names_are_escaped_everywhere(void) {
   } else {
     CHECK_MSG(status == 1 && strstr(err, project), "export of a non-UTF-8 name: exit %d: %s", status, err);
   }
+  /* trace --json names its file: a path that is not UTF-8, with an escape, stays valid JSON. */
+  char png[1024];
+  tess_test_path(png, sizeof png, "odd\033[1m\xff.png");
+  TessImage img;
+  TessError ie;
+  CHECK_OK(tess_image_create(8, 8, &img, &ie), &ie);
+  memset(img.pixels, 255, (size_t)img.stride * 8);
+  CHECK_OK(tess_png_save(tess_image_view(&img), png, &ie), &ie);
+  tess_image_clear(&img);
+  const char *trace[] = {"trace", png, "--json", NULL};
+  CHECK_MSG(run2(trace) == 0 && valid_json(out) && !has_raw_control(out), "trace --json: %s", out);
   /* No file name that is not UTF-8 was made. */
   DIR *d = opendir(dir);
   struct dirent *e;
