@@ -278,6 +278,9 @@ void tess_export_dialog_set_folder(TessExportDialog *self, const char *path) {
   g_free(self->folder);
   self->folder = g_strdup(path);
   gtk_label_set_text(self->folder_label, path ? path : _("Choose a folder…"));
+  /* The request for a folder is answered: it must not stay under the chosen one. */
+  if (path && g_strcmp0(gtk_label_get_text(self->message), _("Choose the folder the levels go to.")) == 0)
+    gtk_label_set_text(self->message, "");
 }
 
 const char *tess_export_dialog_get_folder(TessExportDialog *self) { return self->folder; }

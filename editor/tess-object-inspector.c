@@ -19,6 +19,8 @@ struct _TessObjectInspector {
   TessDocument *doc;
 
   TessObject template_obj;
+  TessObject sprite_obj; /* the sprite body last sent from the Sprites tab */
+  gboolean has_sprite;   /* the dropdown then lists "Sprite" last */
   TessId level, object;
   gboolean dirty;    /* the object changed since the last build */
   gboolean applying; /* our own edit: the widgets already show it */
@@ -631,18 +633,43 @@ static void make_template(TessObject *o, guint index) {
 
 const TessObject *tess_object_inspector_get_template(TessObjectInspector *self) { return &self->template_obj; }
 
+GtkDropDown *tess_object_inspector_get_template_choice(TessObjectInspector *self) { return self->template_kind; }
+
 void tess_object_inspector_set_template_kind(TessObjectInspector *self, guint index) {
   gtk_drop_down_set_selected(self->template_kind, index);
 }
 
+/* The dropdown's kinds; "Sprite" follows them once the Sprites tab sent one. */
+#define TEMPLATE_SPRITE 7
+
+void tess_object_inspector_set_sprite_template(TessObjectInspector *self, const TessObject *tmpl) {
+  g_return_if_fail(TESS_IS_OBJECT_INSPECTOR(self) && tmpl);
+  if (self->has_sprite) tess_object_clear(&self->sprite_obj);
+  self->has_sprite = tess_object_copy(&self->sprite_obj, tmpl) == TESS_OK;
+  if (!self->has_sprite) return;
+  GtkStringList *kinds = GTK_STRING_LIST(gtk_drop_down_get_model(self->template_kind));
+  if (g_list_model_get_n_items(G_LIST_MODEL(kinds)) == TEMPLATE_SPRITE) gtk_string_list_append(kinds, _("Sprite"));
+  /* The dropdown says what a click places: the sprite (its handler copies it). */
+  if (gtk_drop_down_get_selected(self->template_kind) == TEMPLATE_SPRITE) {
+    tess_object_clear(&self->template_obj);
+    if (tess_object_copy(&self->template_obj, &self->sprite_obj) != TESS_OK) make_template(&self->template_obj, 0);
+    g_signal_emit(self, signals[SIGNAL_TEMPLATE_CHANGED], 0);
+  } else {
+    gtk_drop_down_set_selected(self->template_kind, TEMPLATE_SPRITE);
+  }
+}
+
 static void on_template_kind(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) {
   tess_object_clear(&self->template_obj);
-  make_template(&self->template_obj, gtk_drop_down_get_selected(dd));
+  guint kind = gtk_drop_down_get_selected(dd);
+  if (kind != TEMPLATE_SPRITE || !self->has_sprite || tess_object_copy(&self->template_obj, &self->sprite_obj) != TESS_OK)
+    make_template(&self->template_obj, kind);
   g_signal_emit(self, signals[SIGNAL_TEMPLATE_CHANGED], 0);
 }
 
 static void tess_object_inspector_finalize(GObject *object) {
   tess_object_clear(&TESS_OBJECT_INSPECTOR(object)->template_obj);
+  if (TESS_OBJECT_INSPECTOR(object)->has_sprite) tess_object_clear(&TESS_OBJECT_INSPECTOR(object)->sprite_obj);
   G_OBJECT_CLASS(tess_object_inspector_parent_class)->finalize(object);
 }
 

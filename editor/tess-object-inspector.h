@@ -31,5 +31,9 @@ gboolean tess_object_inspector_remove_property(TessObjectInspector *self, const 
  * Signal "template-changed" (no arguments) when the choice changes. */
 const TessObject *tess_object_inspector_get_template(TessObjectInspector *self);
 void tess_object_inspector_set_template_kind(TessObjectInspector *self, guint index);
+/* "Place on the Map" from the Sprites tab: the object tool places this
+ * sprite body (copied), and the dropdown says "Sprite". */
+void tess_object_inspector_set_sprite_template(TessObjectInspector *self, const TessObject *tmpl);
+GtkDropDown *tess_object_inspector_get_template_choice(TessObjectInspector *self);
 
 G_END_DECLS

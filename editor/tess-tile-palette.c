@@ -382,7 +382,18 @@ static void on_doc_changed(TessDocument *doc, gpointer change_ptr, TessTilePalet
 static void on_doc_committed(TessDocument *doc, TessTilePalette *self) {
   if (!self->tilesets_dirty) return;
   self->tilesets_dirty = FALSE;
+  /* A tileset just added (Add Tileset, a drop, an import, an undone removal)
+   * is what the user wants to paint with next: show it. */
+  TessProject *p = project(self);
+  TessId added = 0;
+  for (uint32_t i = 0; p && i < p->tileset_count; i++) {
+    gboolean known = FALSE;
+    for (guint k = 0; k < self->tileset_ids->len; k++)
+      if (g_array_index(self->tileset_ids, TessId, k) == p->tilesets[i]->id) known = TRUE;
+    if (!known) added = p->tilesets[i]->id;
+  }
   sync_tilesets(self);
+  if (added) tess_tile_palette_set_tileset(self, added);
   /* The selected tiles may be out of range after a reload. */
   if (current(self) && self->sel_w) tess_tile_palette_select(self, self->sel_x, self->sel_y, self->sel_w, self->sel_h);
 }

@@ -4,7 +4,10 @@
 #include <glib/gi18n.h>
 
 #include "tess-sprite-panel.h"
+#include "tess-object-inspector.h"
+#include "tess-tile-palette.h"
 #include "tess-tileset-collision.h"
+#include "tess-window.h"
 #ifdef TESS_HAVE_MAP_VIEW
 #include "tess-map-view.h"
 #include "tess-tool.h"
@@ -31,9 +34,23 @@ static SpritesHook *hook(GtkWindow *window) { return g_object_get_data(G_OBJECT(
 static void on_tileset_collision(GSimpleAction *action, GVariant *param, gpointer user) {
   SpritesHook *h = user;
   if (!h->doc) return;
-  GtkWindow *w = tess_tileset_collision_window_new(h->window, h->doc, 0);
+  /* Open on the tileset the user paints with, not the project's first. */
+  TessId tileset = 0;
+  GtkWidget *palette = TESS_IS_WINDOW(h->window) ? tess_window_get_tile_palette(TESS_WINDOW(h->window)) : NULL;
+  if (palette) tileset = tess_tile_palette_get_tileset(TESS_TILE_PALETTE(palette));
+  GtkWindow *w = tess_tileset_collision_window_new(h->window, h->doc, tileset);
   gtk_window_present(w);
 }
+
+#ifdef TESS_HAVE_MAP_VIEW
+/* The object tool's template goes through the inspector's Place dropdown,
+ * so the dropdown says "Sprite" while clicks place the sprite. */
+static void send_template(SpritesHook *h, const TessObject *tmpl) {
+  GtkWidget *insp = TESS_IS_WINDOW(h->window) ? tess_window_get_object_inspector(TESS_WINDOW(h->window)) : NULL;
+  if (insp) tess_object_inspector_set_sprite_template(TESS_OBJECT_INSPECTOR(insp), tmpl);
+  else tess_map_view_set_object_template(TESS_MAP_VIEW(h->map_view), tmpl);
+}
+#endif
 
 static void on_place_requested(TessSpritePanel *panel, SpritesHook *h) {
 #ifdef TESS_HAVE_MAP_VIEW
@@ -41,7 +58,7 @@ static void on_place_requested(TessSpritePanel *panel, SpritesHook *h) {
   if (!tmpl || !h->map_view) return;
   /* The tool first (its own change handlers may reset the template), then the sprite body. */
   g_action_group_activate_action(G_ACTION_GROUP(h->window), "tool", g_variant_new_string("object"));
-  tess_map_view_set_object_template(TESS_MAP_VIEW(h->map_view), tmpl);
+  send_template(h, tmpl);
   gtk_widget_grab_focus(h->map_view);
 #endif
 }
@@ -51,7 +68,7 @@ static void on_template_changed(TessSpritePanel *panel, SpritesHook *h) {
   /* A new body type or material while placing sprites applies to the next click. */
   const TessObject *tmpl = tess_sprite_panel_get_template(panel);
   if (!tmpl || !h->map_view || tess_map_view_get_tool(TESS_MAP_VIEW(h->map_view)) != TESS_TOOL_OBJECT) return;
-  tess_map_view_set_object_template(TESS_MAP_VIEW(h->map_view), tmpl);
+  send_template(h, tmpl);
 #endif
 }
 

@@ -19,6 +19,7 @@ struct _TessTilesetCollision {
   guint selected;
   guint reload_source;
   gboolean loading, applying;
+  guint load_count; /* how many times load_tileset ran (tests: one choice, one load) */
 
   cairo_surface_t *image;        /* the tileset's PNG, premultiplied */
   TessImage pixels;              /* the same, straight RGBA for tracing */
@@ -28,6 +29,7 @@ struct _TessTilesetCollision {
   GArray *tileset_ids;
   GtkSpinButton *threshold, *max_vertices, *tolerance;
   GtkDropDown *override;
+  GtkCheckButton *retrace_hand_set;
   GtkWidget *grid;
   GtkLabel *summary, *tile_label, *message;
 };
@@ -194,6 +196,7 @@ static void update_summary(TessTilesetCollision *self) {
 }
 
 static void load_tileset(TessTilesetCollision *self) {
+  self->load_count++;
   g_clear_pointer(&self->image, cairo_surface_destroy);
   if (self->has_pixels) tess_image_clear(&self->pixels);
   self->has_pixels = FALSE;
@@ -236,25 +239,55 @@ static void load_tileset(TessTilesetCollision *self) {
   update_summary(self);
 }
 
-static void fill_tilesets(TessTilesetCollision *self) {
-  TessProject *p = project(self);
-  GtkStringList *names = gtk_string_list_new(NULL);
-  g_array_set_size(self->tileset_ids, 0);
+/* Shows self->tileset in the dropdown. Only this code sets the dropdown's
+ * selection, always under `loading`, so the selection handler sees user
+ * choices only. */
+static void show_chosen(TessTilesetCollision *self) {
   guint sel = GTK_INVALID_LIST_POSITION;
-  for (uint32_t i = 0; p && i < p->tileset_count; i++) {
-    gtk_string_list_append(names, p->tilesets[i]->name);
-    g_array_append_val(self->tileset_ids, p->tilesets[i]->id);
-    if (p->tilesets[i]->id == self->tileset) sel = i;
-  }
-  if (sel == GTK_INVALID_LIST_POSITION) {
-    self->tileset = self->tileset_ids->len ? g_array_index(self->tileset_ids, TessId, 0) : 0;
-    sel = self->tileset_ids->len ? 0 : GTK_INVALID_LIST_POSITION;
-  }
+  for (guint i = 0; i < self->tileset_ids->len; i++)
+    if (g_array_index(self->tileset_ids, TessId, i) == self->tileset) sel = i;
+  if (gtk_drop_down_get_selected(self->tileset_choice) == sel) return;
   self->loading = TRUE;
-  gtk_drop_down_set_model(self->tileset_choice, G_LIST_MODEL(names));
   gtk_drop_down_set_selected(self->tileset_choice, sel);
   self->loading = FALSE;
-  g_object_unref(names);
+}
+
+/* Whether the dropdown already lists exactly the project's tilesets, in order, by name. */
+static gboolean list_is_current(TessTilesetCollision *self, TessProject *p) {
+  GListModel *model = gtk_drop_down_get_model(self->tileset_choice);
+  guint n = p ? p->tileset_count : 0;
+  if (!model || self->tileset_ids->len != n || g_list_model_get_n_items(model) != n) return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (g_array_index(self->tileset_ids, TessId, i) != p->tilesets[i]->id ||
+        g_strcmp0(gtk_string_list_get_string(GTK_STRING_LIST(model), i), p->tilesets[i]->name) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* Rebuilds the dropdown's list when the project's tilesets changed, never
+ * in answer to a choice: replacing the model of a dropdown from its own
+ * selection handler re-enters that handler (the window froze, loading the
+ * tileset thousands of times a second). Falls back to the first tileset
+ * when the shown one is gone. */
+static void fill_tilesets(TessTilesetCollision *self) {
+  TessProject *p = project(self);
+  gboolean found = FALSE;
+  for (uint32_t i = 0; p && i < p->tileset_count; i++)
+    if (p->tilesets[i]->id == self->tileset) found = TRUE;
+  if (!found) self->tileset = p && p->tileset_count ? p->tilesets[0]->id : 0;
+  if (!list_is_current(self, p)) {
+    GtkStringList *names = gtk_string_list_new(NULL);
+    g_array_set_size(self->tileset_ids, 0);
+    for (uint32_t i = 0; p && i < p->tileset_count; i++) {
+      gtk_string_list_append(names, p->tilesets[i]->name);
+      g_array_append_val(self->tileset_ids, p->tilesets[i]->id);
+    }
+    self->loading = TRUE;
+    gtk_drop_down_set_model(self->tileset_choice, G_LIST_MODEL(names));
+    self->loading = FALSE;
+    g_object_unref(names);
+  }
+  show_chosen(self);
 }
 
 static gboolean reload_idle(gpointer user) {
@@ -293,14 +326,45 @@ static void settings_from_controls(TessTilesetCollision *self, TessMaskSettings 
   s->mode = TESS_MASK_PIECES;
 }
 
+/* Whether a tile's collision was set by hand: the project stores no flag, so
+ * a tileset whose tiles all share one collision, none traced or one-way, is
+ * untouched (as added), and in any other tileset every tile that is not a
+ * plain traced shape (none, full square, one-way) was chosen by the user. */
+static gboolean hand_set(const TessTileInfo *t) { return t->collision != TESS_TILE_COLLISION_TRACED || t->one_way; }
+
+static gboolean tileset_untouched(const TessTileset *ts) {
+  for (uint32_t i = 0; i < ts->tile_count; i++)
+    if (ts->tiles[i].collision == TESS_TILE_COLLISION_TRACED || ts->tiles[i].one_way ||
+        ts->tiles[i].collision != ts->tiles[0].collision)
+      return FALSE;
+  return TRUE;
+}
+
+guint tess_tileset_collision_count_hand_set(TessTilesetCollision *self) {
+  const TessTileset *ts = current(self);
+  if (!ts || tileset_untouched(ts)) return 0;
+  guint n = 0;
+  for (uint32_t i = 0; i < ts->tile_count; i++) n += hand_set(&ts->tiles[i]);
+  return n;
+}
+
+void tess_tileset_collision_set_retrace_hand_set(TessTilesetCollision *self, gboolean retrace) {
+  gtk_check_button_set_active(self->retrace_hand_set, retrace);
+}
+
 gboolean tess_tileset_collision_trace_all(TessTilesetCollision *self, GError **error) {
   const TessTileset *ts = current(self);
   if (!ts || !self->has_pixels) {
     g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Choose a tileset first."));
     return FALSE;
   }
-  TessTileset copy;
+  TessTileset copy, traced;
   if (tess_tileset_copy(&copy, ts) != TESS_OK) {
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
+    return FALSE;
+  }
+  if (tess_tileset_copy(&traced, ts) != TESS_OK) {
+    tess_tileset_clear(&copy);
     g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
     return FALSE;
   }
@@ -308,16 +372,29 @@ gboolean tess_tileset_collision_trace_all(TessTilesetCollision *self, GError **e
   settings_from_controls(self, &s);
   copy.alpha_threshold = s.threshold;
   TessError err = {0};
-  TessResult r = tess_mask_trace_tiles(tess_image_view(&self->pixels), copy.tile_w, copy.tile_h, copy.margin,
-                                       copy.spacing, &s, copy.tiles, copy.tile_count, &err);
+  TessResult r = tess_mask_trace_tiles(tess_image_view(&self->pixels), traced.tile_w, traced.tile_h, traced.margin,
+                                       traced.spacing, &s, traced.tiles, traced.tile_count, &err);
   gboolean ok;
   if (r != TESS_OK) {
+    tess_tileset_clear(&copy);
+    tess_tileset_clear(&traced);
     tess_document_set_error_from_tess(error, r, &err);
-    ok = FALSE;
-  } else {
-    ok = store(self, &copy, error);
+    return FALSE;
   }
+  /* Hand-set tiles keep their collision unless the user asked to retrace
+   * them; the others take the traced result (swapped, so each tileset
+   * still frees what it owns). */
+  gboolean keep = !gtk_check_button_get_active(self->retrace_hand_set) && !tileset_untouched(ts);
+  for (uint32_t i = 0; i < copy.tile_count; i++) {
+    if (keep && hand_set(&ts->tiles[i])) continue;
+    traced.tiles[i].one_way = 0; /* a traced shape collides from every side */
+    TessTileInfo t = copy.tiles[i];
+    copy.tiles[i] = traced.tiles[i];
+    traced.tiles[i] = t;
+  }
+  ok = store(self, &copy, error);
   tess_tileset_clear(&copy);
+  tess_tileset_clear(&traced);
   return ok;
 }
 
@@ -401,7 +478,13 @@ static void on_override_changed(GObject *dd, GParamSpec *pspec, TessTilesetColli
 static void on_tileset_chosen(GObject *dd, GParamSpec *pspec, TessTilesetCollision *self) {
   if (self->loading) return;
   guint i = gtk_drop_down_get_selected(self->tileset_choice);
-  if (i < self->tileset_ids->len) tess_tileset_collision_set_tileset(self, g_array_index(self->tileset_ids, TessId, i));
+  if (i >= self->tileset_ids->len) return;
+  TessId id = g_array_index(self->tileset_ids, TessId, i);
+  if (id == self->tileset) return;
+  /* The list is unchanged by a choice: only the shown tileset changes. */
+  self->tileset = id;
+  self->selected = 0;
+  load_tileset(self);
 }
 
 void tess_tileset_collision_select_tile(TessTilesetCollision *self, guint tile) {
@@ -443,6 +526,7 @@ void tess_tileset_collision_set_document(TessTilesetCollision *self, TessDocumen
 }
 
 void tess_tileset_collision_set_tileset(TessTilesetCollision *self, TessId tileset) {
+  if (tileset == self->tileset && self->has_pixels) return;
   self->tileset = tileset;
   self->selected = 0;
   fill_tilesets(self);
@@ -450,6 +534,8 @@ void tess_tileset_collision_set_tileset(TessTilesetCollision *self, TessId tiles
 }
 
 TessId tess_tileset_collision_get_tileset(TessTilesetCollision *self) { return self->tileset; }
+guint tess_tileset_collision_get_load_count(TessTilesetCollision *self) { return self->load_count; }
+GtkDropDown *tess_tileset_collision_get_tileset_choice(TessTilesetCollision *self) { return self->tileset_choice; }
 guint tess_tileset_collision_get_selected_tile(TessTilesetCollision *self) { return self->selected; }
 const char *tess_tileset_collision_get_summary(TessTilesetCollision *self) { return gtk_label_get_text(self->summary); }
 GtkWidget *tess_tileset_collision_get_grid(TessTilesetCollision *self) { return self->grid; }
@@ -514,7 +600,12 @@ static void tess_tileset_collision_init(TessTilesetCollision *self) {
   g_signal_connect(trace, "clicked", G_CALLBACK(on_trace_clicked), self);
   gtk_widget_set_hexpand(trace, TRUE);
   gtk_widget_set_halign(trace, GTK_ALIGN_END);
+  self->retrace_hand_set = GTK_CHECK_BUTTON(gtk_check_button_new_with_mnemonic(_("Retrace tiles set by _hand")));
+  gtk_widget_set_tooltip_text(GTK_WIDGET(self->retrace_hand_set),
+                              _("Off: Trace All Tiles keeps the tiles whose collision you chose (none, full square, "
+                                "one-way) and retraces only traced tiles"));
   gtk_box_append(GTK_BOX(bar), trace);
+  gtk_box_append(GTK_BOX(bar), GTK_WIDGET(self->retrace_hand_set));
   gtk_box_append(GTK_BOX(self), bar);
 
   GtkWidget *scroller = gtk_scrolled_window_new();

@@ -29,6 +29,11 @@ TessId tess_tileset_collision_get_tileset(TessTilesetCollision *self);
 /* Traces every tile with the threshold, max vertices and tolerance shown;
  * one undo step. FALSE with a translated message on failure. */
 gboolean tess_tileset_collision_trace_all(TessTilesetCollision *self, GError **error);
+/* Tiles whose collision the user chose (none, full, one-way in a tileset
+ * that is not as added); Trace All keeps them unless retrace is set (the
+ * "Retrace tiles set by hand" check box). */
+guint tess_tileset_collision_count_hand_set(TessTilesetCollision *self);
+void tess_tileset_collision_set_retrace_hand_set(TessTilesetCollision *self, gboolean retrace);
 /* Overrides one tile (one undo step). */
 gboolean tess_tileset_collision_set_override(TessTilesetCollision *self, guint tile, TessTileOverride how,
                                              GError **error);
@@ -37,6 +42,9 @@ guint tess_tileset_collision_get_selected_tile(TessTilesetCollision *self);
 /* The summary line under the grid (tests). */
 const char *tess_tileset_collision_get_summary(TessTilesetCollision *self);
 GtkWidget *tess_tileset_collision_get_grid(TessTilesetCollision *self);
+/* The tileset dropdown, and how many times a tileset was loaded (tests). */
+GtkDropDown *tess_tileset_collision_get_tileset_choice(TessTilesetCollision *self);
+guint tess_tileset_collision_get_load_count(TessTilesetCollision *self);
 
 /* A window with one TessTilesetCollision (the "Tileset Collision…" menu item). */
 GtkWindow *tess_tileset_collision_window_new(GtkWindow *parent, TessDocument *doc, TessId tileset);

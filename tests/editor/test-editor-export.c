@@ -68,6 +68,8 @@ static void export_matches_the_cli(void) {
   /* Not started without a folder. */
   CHECK(!tess_export_dialog_start(d) && strlen(tess_export_dialog_get_message(d)) > 0);
   tess_export_dialog_set_folder(d, gui);
+  /* Issue 14 item 10: the request for a folder goes once one is chosen. */
+  CHECK_MSG(strcmp(tess_export_dialog_get_message(d), "") == 0, "%s", tess_export_dialog_get_message(d));
   tess_export_dialog_set_jobs(d, 2);
   Finished f = {0};
   g_signal_connect(d, "finished", G_CALLBACK(on_finished), &f);

@@ -527,6 +527,9 @@ static void window_add_tileset(void) {
   fixture_spin();
   TessTileset *ts = tess_project_tileset(p, id);
   CHECK(ts && ts->columns == 4 && ts->tile_count == 12 && strcmp(ts->name, "good") == 0);
+  /* Issue 14: the tileset just added is the one the palette shows (the demo's stays in the project). */
+  CHECK(p->tileset_count == count + 1);
+  CHECK(tess_tile_palette_get_tileset(TESS_TILE_PALETTE(tess_window_get_tile_palette(w))) == id);
   TessProject *disk = fixture_load(path);
   TessTileset *dts = disk ? tess_project_tileset(disk, id) : NULL;
   CHECK(dts && dts->tile_count == 12 && dts->png_size == size && memcmp(dts->png, bytes, size) == 0);
@@ -943,6 +946,7 @@ static void window_fit_level(void) {
   CHECK(level_fits(w, other));
   fixture_close(w);
 }
+
 
 /* Play mode fits between the side panels of a 1200 px wide window: the
  * right-hand panel stays whole inside the window. */

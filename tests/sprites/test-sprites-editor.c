@@ -8,8 +8,10 @@
 #include "editor_fixture.h"
 #include "tess-mask-editor.h"
 #include "tess-mask-view.h"
+#include "tess-object-inspector.h"
 #include "tess-sprite-panel.h"
 #include "tess-sprites-hook.h"
+#include "tess-tile-palette.h"
 #include "tess-tileset-collision.h"
 #include "tessera/image.h"
 #include "tessera/mask.h"
@@ -720,6 +722,149 @@ static void sprites_tileset_trace_all(void) {
   g_object_unref(doc);
 }
 
+
+/* Adds a tileset of `tiles` 16 px tiles in one row, tile i opaque on its top
+ * (i + 1) * 2 rows; default collision full. Returns its id. */
+static TessId add_strip_tileset(TessDocument *doc, const char *name, uint32_t tiles) {
+  TessProject *p = tess_document_get_project(doc);
+  TessImage img;
+  TessError err = {0};
+  CHECK_OK(tess_image_create(16 * tiles, 16, &img, &err), &err);
+  for (uint32_t t = 0; t < tiles; t++)
+    for (uint32_t y = 0; y < (t + 1) * 2 && y < 16; y++)
+      for (uint32_t x = 0; x < 16; x++) put(&img, 16 * t + x, y, 255);
+  uint8_t *bytes = NULL;
+  size_t size = 0;
+  CHECK_OK(tess_png_encode(tess_image_view(&img), &bytes, &size, &err), &err);
+  TessTilesetDef def;
+  tess_tileset_def_default(&def);
+  def.name = name;
+  def.png = bytes;
+  def.png_size = size;
+  def.image_w = 16 * tiles;
+  def.image_h = 16;
+  def.tile_w = def.tile_h = 16;
+  def.default_collision = TESS_TILE_COLLISION_FULL;
+  TessId id = 0;
+  CHECK_OK(tess_edit_tileset_add(p, &def, &id, &err), &err);
+  g_autoptr(GError) error = NULL;
+  CHECK(tess_document_commit(doc, &error));
+  tess_free(bytes);
+  tess_image_clear(&img);
+  return id;
+}
+
+
+/* Issue 14 item 1: choosing the second tileset in the dropdown's popup, as a
+ * user clicks it, used to freeze the window (replacing the dropdown's model
+ * from its own selection handler re-entered it; the tileset was reloaded
+ * thousands of times a second). One choice loads once, and the window shows
+ * and traces the second tileset. */
+static void sprites_tileset_choose_second(void) {
+  TessDocument *doc = new_document("two-tilesets.tessera");
+  TessId first = add_strip_tileset(doc, "first", 4);
+  TessId second = add_strip_tileset(doc, "second", 2);
+  TessTilesetCollision *tc = TESS_TILESET_COLLISION(tess_tileset_collision_new());
+  GtkWindow *win = host(GTK_WIDGET(tc), 800, 500);
+  tess_tileset_collision_set_document(tc, doc);
+  fixture_spin();
+  CHECK(tess_tileset_collision_get_tileset(tc) == first);
+  CHECK(g_str_has_prefix(tess_tileset_collision_get_summary(tc), "4 tiles: 0 none, 4 full"));
+
+  /* Pop the dropdown up and activate its second row, as a click does. */
+  GtkDropDown *dd = tess_tileset_collision_get_tileset_choice(tc);
+  guint loads = tess_tileset_collision_get_load_count(tc);
+  g_signal_emit_by_name(dd, "activate");
+  fixture_spin();
+  GtkWidget *list = NULL;
+  GtkWidget *popover = NULL;
+  for (GtkWidget *c = gtk_widget_get_first_child(GTK_WIDGET(dd)); c; c = gtk_widget_get_next_sibling(c))
+    if (GTK_IS_POPOVER(c)) popover = c;
+  CHECK(popover != NULL);
+  /* The popover's list view (depth-first). */
+  GtkWidget *stack[64];
+  int top = 0;
+  if (popover) stack[top++] = popover;
+  while (top > 0 && !list) {
+    GtkWidget *w = stack[--top];
+    if (GTK_IS_LIST_VIEW(w)) list = w;
+    for (GtkWidget *c = gtk_widget_get_first_child(w); c && top < 64; c = gtk_widget_get_next_sibling(c)) stack[top++] = c;
+  }
+  CHECK(list != NULL);
+  /* A click selects the row in the popup's list, then activates it. */
+  if (list) {
+    gtk_selection_model_select_item(GTK_SELECTION_MODEL(gtk_list_view_get_model(GTK_LIST_VIEW(list))), 1, TRUE);
+    g_signal_emit_by_name(list, "activate", 1u);
+  }
+  spin_for(500);
+  CHECK_MSG(tess_tileset_collision_get_load_count(tc) == loads + 1, "loads %u", tess_tileset_collision_get_load_count(tc) - loads);
+  CHECK(tess_tileset_collision_get_tileset(tc) == second);
+  CHECK(gtk_drop_down_get_selected(dd) == 1);
+  CHECK_MSG(g_str_has_prefix(tess_tileset_collision_get_summary(tc), "2 tiles: 0 none, 2 full"), "%s",
+            tess_tileset_collision_get_summary(tc));
+
+  /* Trace All traces the second tileset (two partly opaque tiles), leaves the first alone. */
+  g_autoptr(GError) error = NULL;
+  CHECK(tess_tileset_collision_trace_all(tc, &error));
+  TessProject *p = tess_document_get_project(doc);
+  const TessTileset *ts2 = tess_project_tileset(p, second);
+  CHECK(ts2->tiles[0].collision == TESS_TILE_COLLISION_TRACED && ts2->tiles[1].collision == TESS_TILE_COLLISION_TRACED);
+  const TessTileset *ts1 = tess_project_tileset(p, first);
+  for (uint32_t i = 0; i < 4; i++) CHECK(ts1->tiles[i].collision == TESS_TILE_COLLISION_FULL);
+  spin_for(100);
+  CHECK(tess_tileset_collision_get_tileset(tc) == second && gtk_drop_down_get_selected(dd) == 1);
+  CHECK(g_str_has_prefix(tess_tileset_collision_get_summary(tc), "2 tiles: 0 none, 0 full, 2 traced"));
+  close_host(win);
+  g_object_unref(doc);
+}
+
+
+/* Issue 14 item 4: Trace All Tiles kept no collision chosen by hand (the
+ * demo's terrain went from "6 none, 6 full" to "2 none, 10 full"). Now it
+ * retraces only traced tiles unless "Retrace tiles set by hand" is on. */
+static void sprites_tileset_trace_keeps_hand_set(void) {
+  TessDocument *doc = new_document("hand-set.tessera");
+  TessId id = add_strip_tileset(doc, "strip", 4);
+  TessProject *p = tess_document_get_project(doc);
+  TessTilesetCollision *tc = TESS_TILESET_COLLISION(tess_tileset_collision_new());
+  GtkWindow *win = host(GTK_WIDGET(tc), 800, 500);
+  tess_tileset_collision_set_document(tc, doc);
+  g_autoptr(GError) error = NULL;
+  /* As added (all full): nothing is hand-set, every tile is traced. */
+  CHECK(tess_tileset_collision_count_hand_set(tc) == 0);
+  CHECK(tess_tileset_collision_trace_all(tc, &error));
+  const TessTileset *ts = tess_project_tileset(p, id);
+  for (uint32_t i = 0; i < 4; i++) CHECK(ts->tiles[i].collision == TESS_TILE_COLLISION_TRACED);
+  /* By hand: tile 0 none, tile 1 full, tile 2 one-way. */
+  CHECK(tess_tileset_collision_set_override(tc, 0, TESS_TILE_OVERRIDE_NONE, &error));
+  CHECK(tess_tileset_collision_set_override(tc, 1, TESS_TILE_OVERRIDE_FULL, &error));
+  CHECK(tess_tileset_collision_set_override(tc, 2, TESS_TILE_OVERRIDE_ONE_WAY, &error));
+  CHECK(tess_tileset_collision_count_hand_set(tc) == 3);
+  CHECK(tess_tileset_collision_trace_all(tc, &error));
+  ts = tess_project_tileset(p, id);
+  CHECK(ts->tiles[0].collision == TESS_TILE_COLLISION_NONE);
+  CHECK(ts->tiles[1].collision == TESS_TILE_COLLISION_FULL && ts->tiles[1].one_way == 0);
+  CHECK(ts->tiles[2].one_way == 1 && ts->tiles[2].collision != TESS_TILE_COLLISION_NONE);
+  CHECK(ts->tiles[3].collision == TESS_TILE_COLLISION_TRACED && ts->tiles[3].piece_count >= 1);
+  fixture_spin();
+  TessProject *disk = fixture_load(tess_document_get_path(doc));
+  const TessTileset *dts = disk ? tess_project_tileset(disk, id) : NULL;
+  CHECK(dts && dts->tiles[0].collision == TESS_TILE_COLLISION_NONE && dts->tiles[2].one_way == 1);
+  if (disk) tess_project_destroy(disk);
+  /* The user chooses to retrace them: every tile traced again, one-way gone. */
+  tess_tileset_collision_set_retrace_hand_set(tc, TRUE);
+  CHECK(tess_tileset_collision_trace_all(tc, &error));
+  ts = tess_project_tileset(p, id);
+  for (uint32_t i = 0; i < 4; i++) CHECK(ts->tiles[i].collision == TESS_TILE_COLLISION_TRACED && ts->tiles[i].one_way == 0);
+  /* One undo brings the hand-set tiles back. */
+  CHECK(tess_document_undo(doc, &error));
+  ts = tess_project_tileset(p, id);
+  CHECK(ts->tiles[0].collision == TESS_TILE_COLLISION_NONE && ts->tiles[2].one_way == 1);
+  fixture_spin();
+  close_host(win);
+  g_object_unref(doc);
+}
+
 /* The mask view drawn offscreen, compared with a reference PNG
  * (TESS_REGENERATE=1 writes it), plus checks that need no reference. */
 static void sprites_mask_view_render(void) {
@@ -833,6 +978,14 @@ static void sprites_window_hook(void) {
   g_signal_emit_by_name(panel, "place-requested");
   CHECK(tess_map_view_get_tool(map) == TESS_TOOL_OBJECT);
   fixture_spin();
+  /* Issue 14 item 5: the Place dropdown says what a click places, the sprite, not Circle. */
+  TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
+  GtkDropDown *place = tess_object_inspector_get_template_choice(insp);
+  GtkStringObject *shown = gtk_drop_down_get_selected_item(place);
+  CHECK_MSG(shown && strcmp(gtk_string_object_get_string(shown), "Sprite") == 0, "%s",
+            shown ? gtk_string_object_get_string(shown) : "(none)");
+  const TessObject *tmpl = tess_object_inspector_get_template(insp);
+  CHECK(tmpl->kind == TESS_OBJECT_BODY && tmpl->u.body.shape == TESS_BODY_SPRITE && tmpl->u.body.sprite == id);
   double x = gtk_widget_get_width(GTK_WIDGET(map)) / 2.0, y = gtk_widget_get_height(GTK_WIDGET(map)) / 2.0;
   tess_map_view_test_press(map, 1, x, y, 0);
   tess_map_view_test_release(map, 1, x, y, 0);
@@ -848,8 +1001,32 @@ static void sprites_window_hook(void) {
   }
   CHECK(after == before + 1);
   CHECK(placed != NULL && placed->u.body.type == TESS_BODY_DYNAMIC);
+  /* Choosing Circle in the dropdown places circles again; Sprite brings the sprite back. */
+  gtk_drop_down_set_selected(place, 0);
+  CHECK(tess_object_inspector_get_template(insp)->u.body.shape == TESS_BODY_CIRCLE);
+  gtk_drop_down_set_selected(place, 7);
+  CHECK(tess_object_inspector_get_template(insp)->u.body.shape == TESS_BODY_SPRITE &&
+        tess_object_inspector_get_template(insp)->u.body.sprite == id);
 #endif
+  /* Tileset Collision opens on the tileset in use in the palette, not the project's first. */
+  TessId extra = add_strip_tileset(tess_window_get_document(w), "extra", 2);
+  fixture_spin();
+  TessTilePalette *palette = TESS_TILE_PALETTE(tess_window_get_tile_palette(w));
+  tess_tile_palette_set_tileset(palette, extra);
+  CHECK(tess_tile_palette_get_tileset(palette) == extra);
   g_action_activate(action, NULL);
+  fixture_spin();
+  GtkWindow *tiles = NULL;
+  GListModel *tops = gtk_window_get_toplevels();
+  for (guint i = 0; i < g_list_model_get_n_items(tops); i++) {
+    g_autoptr(GtkWindow) t = g_list_model_get_item(tops, i);
+    if (TESS_IS_TILESET_COLLISION(gtk_window_get_child(t))) tiles = t;
+  }
+  CHECK(tiles != NULL);
+  if (tiles) {
+    CHECK(tess_tileset_collision_get_tileset(TESS_TILESET_COLLISION(gtk_window_get_child(tiles))) == extra);
+    gtk_window_destroy(tiles);
+  }
   fixture_spin();
   fixture_close(w);
 }
@@ -906,6 +1083,8 @@ static const TessTestCase cases[] = {
     {"sprites_mask_window_keys", sprites_mask_window_keys},
     {"sprites_vertex_edit", sprites_vertex_edit},
     {"sprites_tileset_trace_all", sprites_tileset_trace_all},
+    {"sprites_tileset_choose_second", sprites_tileset_choose_second},
+    {"sprites_tileset_trace_keeps_hand_set", sprites_tileset_trace_keeps_hand_set},
     {"sprites_mask_view_render", sprites_mask_view_render},
     {"sprites_window_hook", sprites_window_hook},
 };
