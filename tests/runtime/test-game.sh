@@ -4,9 +4,11 @@
 # PKG_CONFIG_PATH and PKG_CONFIG_SYSROOT_DIR), linked with nothing of core
 # but libtessera-runtime, and its world hash after 600 steps equal to the
 # editor preview's for each demo level.
-# Usage: test-game.sh BUILD_ROOT SOURCE_ROOT PREVIEW_HASH DEMO_PROJECT
+# Usage: test-game.sh BUILD_ROOT SOURCE_ROOT PREVIEW_HASH DEMO_PROJECT [EXTRA_CFLAGS]
+# EXTRA_CFLAGS carries the build's sanitizer flags: a library built with
+# AddressSanitizer needs its runtime linked into the program that loads it.
 set -eu
-build=$1 src=$2 preview=$3 demo=$4
+build=$1 src=$2 preview=$3 demo=$4 extra=${5:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 meson install -C "$build" --destdir "$tmp/stage" --no-rebuild --quiet >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
@@ -14,7 +16,7 @@ pc=$(find "$tmp/stage" -name tessera-runtime.pc)
 [ -n "$pc" ] || { echo "no tessera-runtime.pc installed"; exit 1; }
 libdir=$(dirname "$(dirname "$pc")")
 cp -r "$src/pipeline/examples/game" "$tmp/game"
-make -s -C "$tmp/game" PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/stage" CFLAGS="-O2 -Wall -Wextra -Werror"
+make -s -C "$tmp/game" PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/stage" CFLAGS="-O2 -Wall -Wextra -Werror $extra"
 needed=$(readelf -d "$tmp/game/game" | grep NEEDED)
 echo "$needed"
 echo "$needed" | grep -q 'libtessera-runtime.so.0' || { echo "the game does not link libtessera-runtime.so.0"; exit 1; }
@@ -37,7 +39,7 @@ done
 # The cairo example: three PNG frames of the Side level, at 16 px per metre.
 if pkg-config --exists cairo; then
   cp -r "$src/pipeline/examples/cairo" "$tmp/cairo"
-  make -s -C "$tmp/cairo" PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/stage" CFLAGS="-O2 -Wall -Wextra -Werror"
+  make -s -C "$tmp/cairo" PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/stage" CFLAGS="-O2 -Wall -Wextra -Werror $extra"
   mkdir -p "$tmp/frames"
   LD_LIBRARY_PATH="$libdir" "$tmp/cairo/frames" "$tmp/tlv/Side.tlv" "$tmp/frames" 3
   for f in 0000 0001 0002; do
