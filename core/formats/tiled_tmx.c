@@ -164,7 +164,10 @@ static void start_tileset(Ctx *c, const char **atts) {
 static void start_image(Ctx *c, const char **atts) {
   const char *source = attr(atts, "source");
   if (c->tile) {
+    /* A later <image> replaces an earlier one; one without a source leaves
+     * none (never the freed pointer). */
     tess_free(c->tile->image);
+    c->tile->image = NULL;
     if (source && !(c->tile->image = tess_strdup(source))) oom(c);
     return;
   }
