@@ -429,6 +429,27 @@ static void start_map(Ctx *c, const char **atts) {
   c->props_target = &m->props;
 }
 
+/* Where each structural element may stand, as Tiled writes them. The reader
+ * keeps pointers to the tileset, tile, layer and object being read, and an
+ * element out of place (a <layer> inside an <objectgroup>, a <tile> inside a
+ * tile's collision) would grow the array such a pointer points into. */
+static bool placed_right(const char *el, const char *up) {
+  static const struct { const char *el, *parents; } rules[] = {
+      {"layer", "|map|group|"},       {"imagelayer", "|map|group|"}, {"group", "|map|group|"},
+      {"objectgroup", "|map|group|tile|"}, {"object", "|objectgroup|"},  {"data", "|layer|"},
+      {"chunk", "|data|"},            {"tileoffset", "|tileset|"},   {"image", "|tileset|tile|imagelayer|"},
+      {"ellipse", "|object|"},        {"point", "|object|"},         {"polygon", "|object|"},
+      {"polyline", "|object|"},       {"text", "|object|"},          {"property", "|properties|"},
+  };
+  for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+    if (strcmp(el, rules[i].el) != 0) continue;
+    char key[32];
+    snprintf(key, sizeof key, "|%s|", up);
+    return *up && strstr(rules[i].parents, key) != NULL;
+  }
+  return true;
+}
+
 static void XMLCALL on_start(void *user, const char *el, const char **atts) {
   Ctx *c = user;
   if (c->result) return;
@@ -441,6 +462,8 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
     if (strcmp(el, known[i]) == 0) c->stack[c->depth - 1] = known[i];
   const char *up = parent(c);
+  if (!in_ignored(c) && !placed_right(el, up))
+    return stop(c, TESS_ERR_FORMAT, "<%s> inside <%s>", el, *up ? up : "an unknown element");
   if (strcmp(el, "map") == 0) start_map(c, atts);
   else if (strcmp(el, "tileset") == 0) {
     if (c->ext && c->depth != 1) return stop(c, TESS_ERR_FORMAT, "unexpected <tileset>%s%s", NULL, NULL);
