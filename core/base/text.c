@@ -3,6 +3,7 @@
  * UTF-8 with control characters escaped; a terminal must never receive an
  * escape sequence from a name. These two escapes are the only way names
  * reach JSON or a terminal, in core and in the pipeline. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -92,4 +93,45 @@ size_t tess_text_printable(const char *s, char *out, size_t size) {
     s += n;
   }
   return at;
+}
+
+/* ---- File name stems ---------------------------------------------------- */
+
+static bool reserved_on_windows(const char *name) {
+  static const char *words[] = {"con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7",
+                                "com8", "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9"};
+  char low[8];
+  size_t n = strcspn(name, ".");
+  if (n >= sizeof low) return false;
+  for (size_t i = 0; i < n; i++) low[i] = (char)tolower((unsigned char)name[i]);
+  low[n] = 0;
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+    if (strcmp(low, words[i]) == 0) return true;
+  return false;
+}
+
+void tess_text_file_stem(const char *name, char *out, size_t size, const char *fallback) {
+  size_t limit = size - 1, n = 0;
+  for (const char *p = name; *p && n < limit;) {
+    unsigned char c = (unsigned char)*p;
+    size_t len = tess_utf8_sequence(p);
+    bool c1_control = len == 2 && c == 0xC2 && (unsigned char)p[1] < 0xA0;
+    if (len > 1 && !c1_control) {
+      if (n + len > limit) break;
+      memcpy(out + n, p, len);
+      n += len;
+      p += len;
+      continue;
+    }
+    bool keep = len == 1 && (isalnum(c) || c == '-' || c == '_' || (c == '.' && n > 0));
+    out[n++] = keep ? (char)c : '_';
+    p += len > 1 ? len : 1;
+  }
+  while (n > 0 && out[n - 1] == '.') n--;
+  out[n] = 0;
+  if (n == 0) snprintf(out, size, "%s", fallback);
+  if (reserved_on_windows(out) && strlen(out) + 2 <= size) {
+    memmove(out + 1, out, strlen(out) + 1);
+    out[0] = '_';
+  }
 }

@@ -18,44 +18,9 @@ struct TwNames {
   char (*sprite_stems)[STEM_MAX];
 };
 
-static bool reserved_on_windows(const char *name) {
-  static const char *words[] = {"con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7",
-                                "com8", "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9"};
-  char low[8];
-  size_t n = strcspn(name, ".");
-  if (n >= sizeof low) return false;
-  for (size_t i = 0; i < n; i++) low[i] = (char)tolower((unsigned char)name[i]);
-  low[n] = 0;
-  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-    if (strcmp(low, words[i]) == 0) return true;
-  return false;
-}
-
 void tw_safe_name(const char *name, char *out, size_t size) {
-  size_t limit = size > 17 ? size - 17 : 1; /* room for "-t4095" suffixes and the extension */
-  size_t n = 0;
-  for (const unsigned char *p = (const unsigned char *)name; *p && n < limit; p++) {
-    unsigned char c = *p;
-    bool keep = isalnum(c) || c == '-' || c == '_' || (c == '.' && n > 0) || c >= 0x80;
-    out[n++] = keep && c != 0x7F ? (char)c : '_';
-  }
-  /* Do not end inside a multibyte sequence. */
-  while (n > 0 && ((unsigned char)out[n - 1] & 0xC0) == 0x80) {
-    size_t k = n - 1;
-    while (k > 0 && ((unsigned char)out[k] & 0xC0) == 0x80) k--;
-    unsigned char lead = (unsigned char)out[k];
-    size_t want = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-    if (n - k == want) break;
-    n = k;
-  }
-  if (n > 0 && ((unsigned char)out[n - 1] & 0xC0) == 0xC0) n--;
-  while (n > 0 && out[n - 1] == '.') n--;
-  out[n] = 0;
-  if (n == 0) snprintf(out, size, "unnamed");
-  if (reserved_on_windows(out) && strlen(out) + 2 <= size) {
-    memmove(out + 1, out, strlen(out) + 1);
-    out[0] = '_';
-  }
+  /* The .tlv export's rule, with room left for "-t4095" suffixes and the extension. */
+  tess_text_file_stem(name, out, size > 24 ? size - 16 : size, "unnamed");
 }
 
 static bool same_ignoring_case(const char *a, const char *b) {

@@ -56,53 +56,6 @@ struct TessExport {
   pthread_cond_t changed;
 };
 
-/* ---- Safe file names -------------------------------------------------------- */
-
-static bool reserved_on_windows(const char *name) {
-  static const char *words[] = {"con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7",
-                                "com8", "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9"};
-  char low[8];
-  size_t n = strcspn(name, ".");
-  if (n >= sizeof low) return false;
-  for (size_t i = 0; i < n; i++) low[i] = (char)tolower((unsigned char)name[i]);
-  low[n] = 0;
-  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-    if (strcmp(low, words[i]) == 0) return true;
-  return false;
-}
-
-/* ASCII letters, digits, '-', '_', '.' and valid UTF-8 sequences of
- * printable characters stay; every other byte or sequence (/, \, control
- * characters C0 and C1, spaces, quotes, ':', bytes that are not UTF-8)
- * becomes '_', so a file name is always valid UTF-8 (and so is the
- * manifest that names it). No leading '.', so no "..", no hidden file;
- * never empty; bounded length (whole sequences only). */
-static void safe_name(const char *name, char out[SAFE_NAME_MAX + 1]) {
-  size_t n = 0;
-  for (const char *p = name; *p && n < SAFE_NAME_MAX;) {
-    unsigned char c = (unsigned char)*p;
-    size_t len = tess_utf8_sequence(p);
-    bool c1_control = len == 2 && c == 0xC2 && (unsigned char)p[1] < 0xA0;
-    if (len > 1 && !c1_control) {
-      if (n + len > SAFE_NAME_MAX) break;
-      memcpy(out + n, p, len);
-      n += len;
-      p += len;
-      continue;
-    }
-    bool keep = len == 1 && (isalnum(c) || c == '-' || c == '_' || (c == '.' && n > 0));
-    out[n++] = keep ? (char)c : '_';
-    p += len > 1 ? len : 1;
-  }
-  while (n > 0 && out[n - 1] == '.') n--;
-  out[n] = 0;
-  if (n == 0) snprintf(out, SAFE_NAME_MAX + 1, "level");
-  if (reserved_on_windows(out)) { /* short names only: there is room for the prefix */
-    memmove(out + 1, out, strlen(out) + 1);
-    out[0] = '_';
-  }
-}
-
 static bool same_ignoring_case(const char *a, const char *b) {
   for (; *a && *b; a++, b++)
     if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return false;
@@ -117,7 +70,7 @@ static char (*level_file_names(const TessProject *p, const char *ext))[TESS_EXPO
   if (!names) return NULL;
   for (uint32_t i = 0; i < p->level_count; i++) {
     char base[SAFE_NAME_MAX + 1];
-    safe_name(p->levels[i]->settings.name, base);
+    tess_text_file_stem(p->levels[i]->settings.name, base, sizeof base, "level");
     snprintf(names[i], sizeof names[i], "%s%s", base, ext);
     for (uint32_t k = 0; k < i; k++) {
       if (same_ignoring_case(names[k], names[i])) {

@@ -82,4 +82,33 @@ static void random_strings(void) {
   CHECK(tess_text_json_quote("abcdef", buf, 4) == 8 && strlen(buf) == 3);
 }
 
-TESS_TEST_MAIN(TEST(every_short_string), TEST(random_strings))
+/* File name stems (the .tlv and Tiled exports' one rule): known answers,
+ * then every random string gives valid UTF-8 with no byte a file system or
+ * a shell would take for something else. */
+static void file_stems(void) {
+  char out[16];
+  static const struct { const char *name, *stem; } known[] = {
+      {"Side", "Side"},           {"../etc/passwd", "_._etc_passwd"}, {".hidden", "_hidden"},
+      {"a b:c\\d", "a_b_c_d"},      {"caf\xc3\xa9", "caf\xc3\xa9"},      {"bad\xff", "bad_"},
+      {"c1\xc2\x85", "c1_"},        {"trail...", "trail"},             {"", "level"},
+      {"...", "_"},           {"CON", "_CON"},                   {"nul.txt", "_nul.txt"},
+      {"console", "console"},     {"\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac", "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"},
+  };
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+    tess_text_file_stem(known[i].name, out, sizeof out, "level");
+    CHECK_MSG(strcmp(out, known[i].stem) == 0, "'%s' gave '%s'", known[i].stem, out);
+  }
+  TessTestRng rng = {7};
+  char s[24];
+  for (int i = 0; i < 100000; i++) {
+    size_t n = tess_rng_below(&rng, sizeof s);
+    for (size_t k = 0; k < n; k++) s[k] = (char)(1 + tess_rng_below(&rng, 255));
+    s[n] = 0;
+    tess_text_file_stem(s, out, sizeof out, "level");
+    CHECK(out[0] && out[0] != '.' && tess_utf8_valid(out) && strlen(out) < sizeof out);
+    for (const unsigned char *c = (const unsigned char *)out; *c; c++)
+      CHECK(*c > 0x20 && *c != 0x7F && !strchr("/\\:*?\"<>| '", *c));
+  }
+}
+
+TESS_TEST_MAIN(TEST(every_short_string), TEST(random_strings), TEST(file_stems))

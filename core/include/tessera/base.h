@@ -95,6 +95,15 @@ size_t tess_text_json_quote(const char *s, char *out, size_t size);
  * not UTF-8 and the backslash become \xNN (\\); everything else stays.
  * Same contract as tess_text_json_quote (at most 8 * strlen(s)). */
 size_t tess_text_printable(const char *s, char *out, size_t size);
+/* name as a file name stem that is safe everywhere, into out (size bytes,
+ * at least 8): ASCII letters, digits, '-', '_', '.' and whole UTF-8
+ * sequences of printable characters stay; any other byte or sequence (/, \,
+ * C0 and C1 controls, DEL, spaces, quotes, ':', bytes that are not UTF-8)
+ * becomes '_'. So the stem is always valid UTF-8, has no leading '.' (no
+ * "..", no hidden file) and no trailing '.', is cut between whole
+ * sequences, is `fallback` when nothing is left, and a name Windows
+ * reserves (con, nul, com1...) gets a leading '_'. */
+void tess_text_file_stem(const char *name, char *out, size_t size, const char *fallback);
 
 /* ---- Assertions ---------------------------------------------------------- */
 
