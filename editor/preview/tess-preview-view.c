@@ -527,6 +527,8 @@ void tess_preview_view_stop(TessPreviewView *v) {
 gboolean tess_preview_view_is_running(TessPreviewView *v) { return v->pl != NULL; }
 TessPreviewLevel *tess_preview_view_get_preview_level(TessPreviewView *v) { return v->pl; }
 gboolean tess_preview_view_has_tick_callback(TessPreviewView *v) { return v->tick_id != 0; }
+GtkWidget *tess_preview_view_get_speed_scale(TessPreviewView *v) { return v->speed_scale; }
+
 GtkWidget *tess_preview_view_get_canvas(TessPreviewView *v) { return v->canvas; }
 
 gboolean tess_preview_view_keep_positions(TessPreviewView *v, GError **error) {
@@ -616,7 +618,10 @@ static void tess_preview_view_init(TessPreviewView *v) {
   gtk_scale_set_digits(GTK_SCALE(v->speed_scale), 2);
   gtk_scale_set_value_pos(GTK_SCALE(v->speed_scale), GTK_POS_RIGHT);
   for (int m = -2; m <= 2; m++) gtk_scale_add_mark(GTK_SCALE(v->speed_scale), m, GTK_POS_BOTTOM, NULL);
-  gtk_widget_set_size_request(v->speed_scale, 96, -1);
+  /* -2..+2 in steps of 0.25 needs room: at 96 px (value label included) a
+   * step was 2-3 px of trough and drags landed on 0.00. 220 px gives the
+   * trough about 10 px a step. */
+  gtk_widget_set_size_request(v->speed_scale, 220, -1);
   gtk_widget_set_tooltip_text(v->speed_scale, _("Speed: below zero plays the recording backwards"));
   g_signal_connect(v->speed_scale, "value-changed", G_CALLBACK(on_speed), v);
   gtk_box_append(GTK_BOX(v->toolbar), v->speed_scale);

@@ -58,6 +58,8 @@ gboolean tess_preview_view_has_tick_callback(TessPreviewView *v);
 /* World metres -> canvas widget coordinates, and the canvas itself. */
 void tess_preview_view_world_to_canvas(TessPreviewView *v, TessVec2 p, double *x, double *y);
 GtkWidget *tess_preview_view_get_canvas(TessPreviewView *v);
+/* The speed slider (-2x..+2x), for tests. */
+GtkWidget *tess_preview_view_get_speed_scale(TessPreviewView *v);
 /* The handlers the canvas gestures call (canvas coordinates). */
 void tess_preview_view_pointer_press(TessPreviewView *v, int button, double x, double y, GdkModifierType state);
 void tess_preview_view_pointer_motion(TessPreviewView *v, double x, double y, gint64 time_us);

@@ -296,8 +296,28 @@ static void both_demo_levels_play(void) {
   g_free(path);
 }
 
+/* The speed slider spans -2x..+2x in steps of 0.25: laid out in the real
+ * window it must give each step a trough a pointer can land on (it was
+ * 96 px with its value label, 2-3 px a step). */
+static void speed_slider_has_room(void) {
+  char *path = fixture_copy_demo("speed.tessera");
+  TessWindow *w = fixture_window(path);
+  activate(w, "play"); /* what F5 and the Play button do */
+  CHECK(play_state(w));
+  TessPreviewView *pv = preview_of(w);
+  GtkWidget *scale = tess_preview_view_get_speed_scale(pv);
+  CHECK(gtk_widget_get_mapped(scale));
+  gtk_test_widget_wait_for_draw(GTK_WIDGET(w)); /* laid out, not only mapped */
+  /* 16 steps of 0.25 and a value label of about 40 px: 180 px of content
+   * leaves the trough about 8 px a step. */
+  CHECK_MSG(gtk_widget_get_width(scale) >= 180, "the speed slider is %d px wide", gtk_widget_get_width(scale));
+  activate(w, "play");
+  fixture_close(w);
+  g_free(path);
+}
+
 int main(int argc, char **argv) {
-  static const TessTestCase cases[] = {TEST(play_mode_leaves_the_project_unchanged),
+  static const TessTestCase cases[] = {TEST(play_mode_leaves_the_project_unchanged), TEST(speed_slider_has_room),
                                        TEST(keep_positions_is_one_undo_step), TEST(pointer_drag_pulls_a_body),
                                        TEST(both_demo_levels_play)};
   return fixture_main(argc, argv, cases, sizeof cases / sizeof cases[0]);
