@@ -136,6 +136,15 @@ TessResult tl_u32(const Json *j, json_t *obj, const char *key, uint64_t from, ui
   return TESS_OK;
 }
 
+TessResult tl_named_id(const Json *j, TessId named, const char *where, uint32_t *id) {
+  TessResult r = tl_u32(j, j->root, "id", 1, id);
+  if (r == TESS_OK && *id != named)
+    r = tl_fail(j->l, j->rel, tl_line_of(j, "id", 1), TESS_ERR_INVALID,
+                "\"id\" is %" PRIu32 " but the %s is named for %" PRIu32 " (a copied file? ids must be unique)", *id,
+                where, named);
+  return r;
+}
+
 TessResult tl_u8(const Json *j, json_t *obj, const char *key, uint64_t from, uint8_t *out) {
   uint32_t v;
   TessResult r = tl_u32(j, obj, key, from, &v);

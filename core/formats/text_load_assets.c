@@ -4,15 +4,6 @@
 #include "text_load_private.h"
 
 /* The file's "id" must be the one its name gives: a copied file would otherwise bring a second item with one id. */
-static TessResult check_id(const Json *j, TessId named, uint32_t *id) {
-  TessResult r = tl_u32(j, j->root, "id", 1, id);
-  if (r == TESS_OK && *id != named)
-    r = tl_fail(j->l, j->rel, tl_line_of(j, "id", 1), TESS_ERR_INVALID,
-                "\"id\" is %" PRIu32 " but the file is named for %" PRIu32 " (a copied file? ids must be unique)", *id,
-                named);
-  return r;
-}
-
 TessResult tl_load_material(Load *l, TessId named) {
   char rel[256];
   text_path_material(rel, sizeof rel, named);
@@ -22,7 +13,7 @@ TessResult tl_load_material(Load *l, TessId named) {
   TessMaterial m;
   memset(&m, 0, sizeof m);
   uint8_t kind = 0;
-  r = check_id(&j, named, &m.id);
+  r = tl_named_id(&j, named, "file", &m.id);
   if (r == TESS_OK) r = tl_name(&j, j.root, "name", 1, m.name);
   if (r == TESS_OK) r = TL_WORD(&j, j.root, "kind", 1, TEXT_MATERIAL_KINDS, &kind);
   if (r == TESS_OK) r = tl_color(&j, j.root, "color", 1, &m.color);
@@ -133,7 +124,7 @@ TessResult tl_load_tileset(Load *l, TessId named) {
   TessTileset ts;
   memset(&ts, 0, sizeof ts);
   const char *source = NULL;
-  r = check_id(&j, named, &ts.id);
+  r = tl_named_id(&j, named, "file", &ts.id);
   if (r == TESS_OK) r = tl_name(&j, j.root, "name", 1, ts.name);
   if (r == TESS_OK) r = tl_str(&j, j.root, "source", 1, true, &source);
   if (r == TESS_OK && source && !(ts.source_path = tess_strdup(source))) r = tess_error_set(l->err, TESS_ERR_NOMEM, rel, "out of memory");
@@ -213,7 +204,7 @@ TessResult tl_load_sprite(Load *l, TessId named) {
   memset(&s, 0, sizeof s);
   const char *source = NULL;
   json_t *mask = NULL;
-  r = check_id(&j, named, &s.id);
+  r = tl_named_id(&j, named, "file", &s.id);
   if (r == TESS_OK) r = tl_name(&j, j.root, "name", 1, s.name);
   if (r == TESS_OK) r = tl_str(&j, j.root, "source", 1, true, &source);
   if (r == TESS_OK && source && !(s.source_path = tess_strdup(source))) r = tess_error_set(l->err, TESS_ERR_NOMEM, rel, "out of memory");

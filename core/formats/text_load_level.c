@@ -127,10 +127,7 @@ static TessResult read_object(Load *l, const char *rel, TessId named, TessObject
   TessResult r = tl_parse(l, rel, &j);
   if (r) return r;
   uint8_t kind = 0;
-  r = tl_u32(&j, j.root, "id", 1, &o->id);
-  if (r == TESS_OK && o->id != named)
-    r = tl_fail(l, rel, tl_line_of(&j, "id", 1), TESS_ERR_INVALID,
-                "\"id\" is %" PRIu32 " but the file is named for %" PRIu32 " (a copied file? ids must be unique)", o->id, named);
+  r = tl_named_id(&j, named, "file", &o->id);
   if (r == TESS_OK) r = tl_u32(&j, j.root, "layer", 1, layer_id);
   if (r == TESS_OK) r = TL_WORD(&j, j.root, "kind", 1, TEXT_OBJECT_KINDS, &kind);
   if (r == TESS_OK) {
@@ -272,10 +269,7 @@ TessResult tl_load_level(Load *l, TessId named) {
   uint32_t id = 0;
   json_t *layers = NULL;
   TessLevel *level = NULL;
-  r = tl_u32(&j, j.root, "id", 1, &id);
-  if (r == TESS_OK && id != named)
-    r = tl_fail(l, rel, tl_line_of(&j, "id", 1), TESS_ERR_INVALID,
-                "\"id\" is %" PRIu32 " but the directory is named for %" PRIu32, id, named);
+  r = tl_named_id(&j, named, "directory", &id);
   if (r == TESS_OK) r = read_settings(&j, &s);
   if (r == TESS_OK) r = tl_array(&j, j.root, "layers", 1, &layers);
   if (r == TESS_OK && (r = tess_project_insert_level(l->p, id, &s, &level, l->err)) != TESS_OK) r = tl_rehome(l, rel, 1, r);

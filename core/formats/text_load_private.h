@@ -40,6 +40,9 @@ TessResult tl_list_ids(Load *l, const char *rel, const char *suffix, TessId **id
 
 /* Members of `obj`; `from` is the line where obj starts (errors name the key's line at or after it). */
 TessResult tl_u32(const Json *j, json_t *obj, const char *key, uint64_t from, uint32_t *out);
+/* The top-level "id" into *id, which must be the id the file (or, for a
+ * level, its directory: `where`) is named for: a copied file is refused. */
+TessResult tl_named_id(const Json *j, TessId named, const char *where, uint32_t *id);
 TessResult tl_u8(const Json *j, json_t *obj, const char *key, uint64_t from, uint8_t *out);
 TessResult tl_f64(const Json *j, json_t *obj, const char *key, uint64_t from, double *out);
 TessResult tl_f32(const Json *j, json_t *obj, const char *key, uint64_t from, float *out);
