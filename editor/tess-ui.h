@@ -33,6 +33,19 @@ gboolean tess_ui_parse_number(const char *text, double *out);
  * as it was and the text is restored). */
 GtkWidget *tess_ui_spin_new(double lower, double upper, double step, guint digits);
 
+/* A number field held to a range core defines (tess_surface_range,
+ * tess_material_density_range, tess_object_range): text that is not a
+ * number, or a number out of range, is refused, the field keeps its value
+ * and a message right under it says why, naming the field with `what`
+ * (translated, "Friction"). The message goes when a value is accepted. */
+GtkWidget *tess_ui_number_new(TessRange range, double step, guint digits, const char *what);
+/* TRUE (once) when the value that just changed was typed and committed
+ * (Enter, focus out) rather than stepped by the arrows, a drag or code: a
+ * typed value is an undo step of its own. */
+gboolean tess_ui_number_take_typed(GtkWidget *spin);
+/* The message the field shows now, or NULL. */
+const char *tess_ui_number_get_message(GtkWidget *spin);
+
 /* A small square of colour (the material palette's swatches). */
 GtkWidget *tess_ui_swatch_new(uint32_t color);
 void tess_ui_swatch_set(GtkWidget *swatch, uint32_t color);
