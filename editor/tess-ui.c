@@ -14,6 +14,11 @@ void tess_ui_report(GtkWidget *widget, const char *message) {
   else g_message("%s", message);
 }
 
+void tess_ui_notify(GtkWidget *widget, const char *message, const char *button_label, const char *action_name) {
+  GtkRoot *root = widget ? gtk_widget_get_root(widget) : NULL;
+  if (root && TESS_IS_WINDOW(root)) tess_window_notify(TESS_WINDOW(root), message, button_label, action_name);
+}
+
 gboolean tess_ui_apply(GtkWidget *widget, TessDocument *doc, TessResult r, const TessError *err) {
   if (r != TESS_OK) {
     g_autofree char *msg = tess_document_describe_error(r, err);
@@ -170,8 +175,8 @@ static int on_number_input(GtkSpinButton *spin, double *new_value, NumberField *
   double v;
   *new_value = gtk_spin_button_get_value(spin); /* a refusal keeps what was there */
   g_autofree char *why = range_sentence(f);
+  g_autofree char *typed = g_strstrip(g_strdup(text));
   if (!tess_ui_parse_number(text, &v)) {
-    g_autofree char *typed = g_strstrip(g_strdup(text));
     g_autofree char *msg = *typed ? g_strdup_printf(_("“%s” is not a number. %s"), typed, why)
                                   : g_strdup_printf(_("Type a number. %s"), why);
     gtk_widget_error_bell(GTK_WIDGET(spin));
@@ -179,7 +184,7 @@ static int on_number_input(GtkSpinButton *spin, double *new_value, NumberField *
     return TRUE;
   }
   if (!tess_range_contains(f->range, v)) {
-    g_autofree char *msg = g_strdup_printf(_("%g is out of range. %s"), v, why);
+    g_autofree char *msg = g_strdup_printf(_("“%s” is out of range. %s"), typed, why);
     gtk_widget_error_bell(GTK_WIDGET(spin));
     number_field_show(GTK_WIDGET(spin), f, msg);
     return TRUE;

@@ -12,6 +12,10 @@ G_BEGIN_DECLS
  * window's message bar when it is a TessWindow. */
 void tess_ui_report(GtkWidget *widget, const char *message);
 
+/* A short message in the window's toast (over the map, never moving the
+ * layout), with an optional button activating `action_name`. */
+void tess_ui_notify(GtkWidget *widget, const char *message, const char *button_label, const char *action_name);
+
 /* The usual end of an edit: when r failed, reports it and returns FALSE;
  * otherwise commits the document (reporting a failed commit) and returns
  * TRUE when the edit is in the project. */
