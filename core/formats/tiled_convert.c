@@ -158,7 +158,7 @@ static bool convention_prop(const char *name) {
                                       "material_kind", "material_color", "collision", "one_way"};
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
     if (strcmp(name, known[i]) == 0) return true;
-  return false;
+  return strncmp(name, "tessera.", 8) == 0; /* Tessera's own (tiled_tessera.c) */
 }
 
 static TessResult convert_tileset(TiledMap *m, TiledTileset *ts, TessImportTileset *out, TessError *err) {
@@ -186,8 +186,13 @@ static TessResult convert_tileset(TiledMap *m, TiledTileset *ts, TessImportTiles
                          ts->tile_w, ts->tile_h, m->tile_w, m->tile_h);
   if (ts->offset_x || ts->offset_y)
     tess_map_import_warn(plan, "tileset '%s': tile offset (%d, %d) dropped", out->name, ts->offset_x, ts->offset_y);
-  if (ts->props.count)
-    tess_map_import_warn(plan, "tileset '%s': %u properties dropped (Tessera tilesets hold none)", out->name, ts->props.count);
+  uint32_t unknown = 0;
+  for (uint32_t i = 0; i < ts->props.count; i++) {
+    const char *n = ts->props.items[i].name;
+    unknown += strncmp(n, "tessera.", 8) != 0 && strcmp(n, "alpha_threshold") != 0 && strcmp(n, "kind") != 0;
+  }
+  if (unknown)
+    tess_map_import_warn(plan, "tileset '%s': %u properties dropped (Tessera tilesets hold none)", out->name, unknown);
   if (!(out->tiles = tess_calloc(out->tile_count, sizeof *out->tiles))) return nomem(where, err);
   uint32_t dropped = 0;
   for (uint32_t i = 0; i < ts->tile_count_listed; i++) {
@@ -371,10 +376,12 @@ static TessResult convert_object_layer(TiledMap *m, const TiledLayer *l, TessImp
       if (t < 0 || !local_tile(m, (uint32_t)t, id, &local))
         return tess_error_set(err, TESS_ERR_FORMAT, m->path, "layer '%s' object %u: gid %u is beyond every tileset", l->name,
                               ob->id, id);
-      if ((r = tile_sprite(m, (uint32_t)t, local, &sprite, err))) return r;
+      if (plan->tilesets[t].role == TESS_IMPORT_SPRITE) sprite = plan->tilesets[t].sprite;
+      else if ((r = tile_sprite(m, (uint32_t)t, local, &sprite, err))) return r;
     }
     r = tiled_object_convert(plan, ob, dx, dy, l->name, sprite, o, &keep, err);
     if (r) return r;
+    if (keep && (r = tiled_note_refs(plan, plan->layer_count - 1, out->object_count, ob, err))) return r;
     if (keep) out->object_count++;
   }
   return TESS_OK;
@@ -387,6 +394,7 @@ static TessResult convert_layer(TiledMap *m, const TiledLayer *l, TessError *err
     return TESS_OK;
   }
   TessImportLayer *out = &plan->layers[plan->layer_count++];
+  out->props.id = l->id;
   tiled_name_copy(plan, out->props.name, l->name, "layer name");
   out->props.visible = l->visible;
   out->props.locked = l->locked;
@@ -394,17 +402,20 @@ static TessResult convert_layer(TiledMap *m, const TiledLayer *l, TessError *err
   out->props.kind = l->kind == TILED_TILES ? TESS_LAYER_TILES : TESS_LAYER_OBJECTS;
   out->props.collides = l->kind == TILED_TILES;
   const TiledProp *col = tiled_prop(&l->props, "collides");
-  if (col && l->kind == TILED_TILES) out->props.collides = strcmp(col->value, "true") == 0;
+  if (col) out->props.collides = strcmp(col->value, "true") == 0;
   if (l->kind == TILED_TILES && (l->offset_x != 0 || l->offset_y != 0))
     tess_map_import_warn(plan, "layer '%s': offset (%g, %g) dropped (Tessera tile layers sit on the grid)", l->name,
                          l->offset_x, l->offset_y);
   if (l->parallax_x != 1 || l->parallax_y != 1)
     tess_map_import_warn(plan, "layer '%s': parallax factor dropped", l->name);
   if (l->has_tint) tess_map_import_warn(plan, "layer '%s': tint colour dropped", l->name);
-  uint32_t kept = col ? 1u : 0u;
+  bool materials = tiled_tessera_is_material_layer(l);
+  uint32_t kept = (col ? 1u : 0u) + (materials ? 1u + (tiled_prop(&l->props, "tessera.visible") != NULL) : 0u);
   if (l->props.count > kept)
     tess_map_import_warn(plan, "layer '%s': %u properties dropped (Tessera layers hold none)", l->name, l->props.count - kept);
-  return l->kind == TILED_TILES ? convert_tile_layer(m, l, out, err) : convert_object_layer(m, l, out, err);
+  if (l->kind != TILED_TILES) return convert_object_layer(m, l, out, err);
+  TessResult r = convert_tile_layer(m, l, out, err);
+  return r || !materials ? r : tiled_tessera_material_layer(m, l, out, err);
 }
 
 TessResult tiled_convert(TiledMap *m, TessMapImport *plan, const TessMapReadOptions *opt, TessError *err) {
@@ -412,9 +423,17 @@ TessResult tiled_convert(TiledMap *m, TessMapImport *plan, const TessMapReadOpti
   if (r) return r;
   if (!m->tile_w || !m->tile_h) return tess_error_set(err, TESS_ERR_FORMAT, m->path, "the map's tile size must be at least 1x1");
   if (m->tileset_count && !(plan->tilesets = tess_calloc(m->tileset_count, sizeof *plan->tilesets))) return nomem(m->path, err);
+  if ((r = tiled_tessera_materials(m, err))) return r;
   for (uint32_t i = 0; i < m->tileset_count; i++) {
     plan->tileset_count = i + 1;
+    uint32_t warned = plan->warning_count;
     if ((r = convert_tileset(m, &m->tilesets[i], &plan->tilesets[i], err))) return r;
+    /* Tessera's materials and sprite tilesets are data, read in full by tiled_tessera.c: what the
+     * generic reading says about them as tilesets (their size, properties) does not apply. */
+    TiledTessRole role = tiled_tessera_role(&m->tilesets[i]);
+    while ((role == TILED_TESS_MATERIALS || role == TILED_TESS_SPRITE) && plan->warning_count > warned)
+      tess_free(plan->warnings[--plan->warning_count]);
+    if ((r = tiled_tessera_tileset(m, &m->tilesets[i], &plan->tilesets[i], err))) return r;
     if (opt && opt->cancel && *opt->cancel) return tess_error_set(err, TESS_ERR_EMPTY, m->path, "cancelled");
     if (opt && opt->progress) opt->progress(0.5 * (i + 1) / m->tileset_count, opt->user);
   }
@@ -436,23 +455,12 @@ TessResult tiled_convert(TiledMap *m, TessMapImport *plan, const TessMapReadOpti
   s->tile_w = m->tile_w;
   s->tile_h = m->tile_h;
   if ((r = tess_level_settings_validate(s, err))) return tess_error_set(err, r, m->path, "%s", err ? err->detail : "bad map size");
-  if (m->props.count) {
-    /* Level-wide physics can come from map properties; the rest is listed. */
-    const TiledProp *p;
-    uint32_t used = 0;
-    double d;
-    if ((p = tiled_prop(&m->props, "ppm")) && tiled_parse_double(p->value, &d) && d > 0) s->ppm = (float)d, used++;
-    if ((p = tiled_prop(&m->props, "gravity_y")) && tiled_parse_double(p->value, &d)) s->gravity.y = (float)d, used++;
-    if ((p = tiled_prop(&m->props, "gravity_x")) && tiled_parse_double(p->value, &d)) s->gravity.x = (float)d, used++;
-    if ((p = tiled_prop(&m->props, "view")) && strcmp(p->value, "top-down") == 0) s->view = TESS_VIEW_TOP_DOWN, used++;
-    if (m->props.count > used) tess_map_import_warn(plan, "map: %u properties dropped (Tessera levels hold none)", m->props.count - used);
-    if ((r = tess_level_settings_validate(s, err))) return tess_error_set(err, r, m->path, "map properties: %s", err ? err->detail : "");
-  }
+  if ((r = tiled_tessera_settings(m, s, err))) return r;
   if (m->layer_count && !(plan->layers = tess_calloc(m->layer_count, sizeof *plan->layers))) return nomem(m->path, err);
   for (uint32_t i = 0; i < m->layer_count; i++) {
     if ((r = convert_layer(m, &m->layers[i], err))) return r;
     if (opt && opt->cancel && *opt->cancel) return tess_error_set(err, TESS_ERR_EMPTY, m->path, "cancelled");
     if (opt && opt->progress) opt->progress(0.5 + 0.5 * (i + 1) / m->layer_count, opt->user);
   }
-  return TESS_OK;
+  return tiled_resolve_refs(plan, err);
 }
