@@ -5,13 +5,16 @@
  *   level's ids, layers, cells, material layer, objects and properties);
  * - exported again, that project writes the very same map bytes;
  * - imported into a project that already has those ids, the level gets new
- *   ids and its joints still join the same bodies. */
+ *   ids and its joints still join the same bodies;
+ * - a Tiled export cleans the temporary files a killed export left in its
+ *   tilesets/ folder, as the .tlv export does in its own. */
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "tessera/formats.h"
 #include "tessera/image.h"
+#include "tessera/pack.h"
 #include "tessera/store.h"
 #include "tessera/textform.h"
 
@@ -146,4 +149,70 @@ static void test_ids_taken(void) {
   tess_project_destroy(p);
 }
 
-TESS_TEST_MAIN(TEST(test_demo_round_trip_tmj), TEST(test_demo_round_trip_tmx), TEST(test_ids_taken))
+static bool exists(const char *dir, const char *name) {
+  char path[1400];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  struct stat st;
+  return lstat(path, &st) == 0;
+}
+
+static void touch(const char *dir, const char *name) {
+  char path[1400];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (f) fclose(f);
+}
+
+static size_t export_tiled(const TessProject *p, const char *dir, TessTiledFlavor f) {
+  TessExportSpec spec;
+  memset(&spec, 0, sizeof spec);
+  spec.dir = dir;
+  spec.jobs = 2;
+  spec.writer = tess_tiled_export_writer(f);
+  TessExport *ex = NULL;
+  TessError err;
+  CHECK_OK(tess_export_create(p, &spec, &ex, &err), &err);
+  if (!ex) return 0;
+  CHECK_OK(tess_export_run(ex, &err), &err);
+  size_t removed = tess_export_stale_removed(ex);
+  tess_export_destroy(ex);
+  return removed;
+}
+
+static void test_stale_tileset_temporaries(void) {
+  TessProject *p = load_demo();
+  if (!p) return;
+  for (int f = 0; f < 2; f++) {
+    char dir[1024], sets[1100], outside[1100], link[1300];
+    snprintf(dir, sizeof dir, "%s/stale-%d", tess_test_tmpdir(), f);
+    snprintf(sets, sizeof sets, "%s/tilesets", dir);
+    CHECK(export_tiled(p, dir, (TessTiledFlavor)f) == 0);
+    const char *ts = f == TESS_TILED_TMJ ? "tsj" : "tsx";
+    char a[64], b[64], wrong[64], foreign[64];
+    /* What write_atomic names them (a killed export's pid and counter), and look-alikes that are not ours. */
+    snprintf(a, sizeof a, "Terrain.%s.1f3a-2.tmp", ts);
+    snprintf(b, sizeof b, "Crate.png.7b-10.tmp");
+    snprintf(wrong, sizeof wrong, "Terrain.%s.zz-1.tmp", ts);
+    snprintf(foreign, sizeof foreign, "notes.txt.1-2.tmp");
+    touch(sets, a);
+    touch(sets, b);
+    touch(sets, wrong);
+    touch(sets, foreign);
+    snprintf(outside, sizeof outside, "%s/keep.png", tess_test_tmpdir());
+    touch(tess_test_tmpdir(), "keep.png");
+    snprintf(link, sizeof link, "%s/Coin.png.aa-1.tmp", sets);
+    CHECK(symlink(outside, link) == 0);
+    size_t removed = export_tiled(p, dir, (TessTiledFlavor)f);
+    CHECK_MSG(removed == 2, "%zu stale files removed, expected 2", removed);
+    CHECK(!exists(sets, a) && !exists(sets, b));
+    CHECK(exists(sets, wrong) && exists(sets, foreign) && exists(sets, "Coin.png.aa-1.tmp"));
+    CHECK(exists(tess_test_tmpdir(), "keep.png"));
+    /* A second run finds nothing left of its own. */
+    CHECK(export_tiled(p, dir, (TessTiledFlavor)f) == 0);
+  }
+  tess_project_destroy(p);
+}
+
+TESS_TEST_MAIN(TEST(test_demo_round_trip_tmj), TEST(test_demo_round_trip_tmx), TEST(test_ids_taken),
+               TEST(test_stale_tileset_temporaries))
