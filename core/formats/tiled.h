@@ -209,4 +209,9 @@ TessResult tiled_resolve_refs(TessMapImport *plan, TessError *err);
 /* Lists the `object` properties of map object `ob`, imported as plan layer `layer`'s object `object`. */
 TessResult tiled_note_refs(TessMapImport *plan, uint32_t layer, uint32_t object, const TiledObject *ob, TessError *err);
 
+/* ---- tiled_polygons.c ---- */
+/* A polygon object's plan sprite (its shape filled and traced into convex pieces, anchored at the polygon's
+ * origin); *out = 0 when it is refused (a warning names it). */
+TessResult tiled_polygon_sprite(TessMapImport *plan, const TiledObject *ob, const char *layer, TessId *out, TessError *err);
+
 #endif

@@ -378,6 +378,9 @@ static TessResult convert_object_layer(TiledMap *m, const TiledLayer *l, TessImp
                               ob->id, id);
       if (plan->tilesets[t].role == TESS_IMPORT_SPRITE) sprite = plan->tilesets[t].sprite;
       else if ((r = tile_sprite(m, (uint32_t)t, local, &sprite, err))) return r;
+    } else if (ob->shape == TILED_POLYGON) {
+      if ((r = tiled_polygon_sprite(plan, ob, l->name, &sprite, err))) return r;
+      if (!sprite) continue; /* refused, with a warning naming it */
     }
     r = tiled_object_convert(plan, ob, dx, dy, l->name, sprite, o, &keep, err);
     if (r) return r;

@@ -191,14 +191,34 @@ TessResult tiled_object_convert(TessMapImport *plan, const TiledObject *ob, doub
   case TILED_TEXT: return refuse(plan, ob, layer, "text objects are not supported (dropped)", keep);
   case TILED_POLYLINE: return refuse(plan, ob, layer, "polylines are not supported: Tessera bodies are closed shapes (dropped)", keep);
   case TILED_POLYGON:
-    return refuse(plan, ob, layer, "polygon objects are not supported: Tessera bodies are circles, boxes, capsules or sprites (dropped)",
-                  keep);
+    if (!sprite) return refuse(plan, ob, layer, "the polygon could not become a body (dropped)", keep);
+    break;
   default: break;
   }
   if (ob->gid && !sprite) return refuse(plan, ob, layer, "its tile could not become a sprite (dropped)", keep);
   char owner[200];
   snprintf(owner, sizeof owner, "layer '%s' object %u", layer, ob->id);
-  if (ob->gid) {
+  if (ob->shape == TILED_POLYGON) {
+    /* A polygon is a sprite body of its own shape (tiled_polygons.c), anchored at Tiled's (x, y), turned about it. */
+    tess_object_default(out, TESS_OBJECT_BODY);
+    TessBodyObject *b = &out->u.body;
+    b->shape = TESS_BODY_SPRITE;
+    b->sprite = sprite;
+    b->type = TESS_BODY_STATIC;
+    if (!body_type_from(&ob->props, &b->type)) {
+      tess_object_clear(out);
+      return tess_error_set(err, TESS_ERR_INVALID, plan->source, "%s: body_type must be static, kinematic or dynamic", owner);
+    }
+    out->pos = tess_v2((float)(ob->x + dx), (float)(ob->y + dy));
+    out->angle = (float)a;
+    const TiledProp *sensor = tiled_prop(&ob->props, "sensor");
+    if (sensor) b->sensor = strcmp(sensor->value, "true") == 0;
+    TessResult r = tiled_material_from_props(plan, &ob->props, owner, &b->material, err);
+    if (r) {
+      tess_object_clear(out);
+      return r;
+    }
+  } else if (ob->gid) {
     /* A tile object is a sprite body: the tile's image, its traced mask, centred where Tiled draws it. */
     tess_object_default(out, TESS_OBJECT_BODY);
     TessBodyObject *b = &out->u.body;

@@ -462,7 +462,8 @@ static TessResult body(TessMapImport *plan, const TiledObject *ob, double ox, do
   const TiledProps *pr = &ob->props;
   const TiledProp *shape = first(pr, "shape");
   static const char *const shapes[] = {"circle", "box", "capsule", "sprite"};
-  int s = ob->gid ? TESS_BODY_SPRITE : ob->shape == TILED_ELLIPSE ? TESS_BODY_CIRCLE : TESS_BODY_BOX;
+  bool polygon = ob->shape == TILED_POLYGON;
+  int s = ob->gid || polygon ? TESS_BODY_SPRITE : ob->shape == TILED_ELLIPSE ? TESS_BODY_CIRCLE : TESS_BODY_BOX;
   for (int i = 0; shape && i < 4; i++)
     if (strcmp(shape->value, shapes[i]) == 0) s = i;
   b->shape = (uint8_t)s;
@@ -494,7 +495,9 @@ static TessResult body(TessMapImport *plan, const TiledObject *ob, double ox, do
     if (!sprite) return tess_error_set(err, TESS_ERR_FORMAT, plan->source, "%s: a sprite body needs a tile (gid)", owner);
     b->sprite = sprite;
     const TessSprite *sp = &plan->sprites[sprite - 1];
-    place(out, ob, ox, oy, -(double)sp->anchor.x, (double)sp->image_h - (double)sp->anchor.y);
+    /* A tile object is placed by its bottom-left corner, a polygon by its origin (the sprite's anchor). */
+    if (polygon) place(out, ob, ox, oy, 0, 0);
+    else place(out, ob, ox, oy, -(double)sp->anchor.x, (double)sp->image_h - (double)sp->anchor.y);
     break;
   }
   default:
