@@ -80,6 +80,7 @@ typedef struct TiledTileset {
   /* Image collections, packed into an atlas by the converter: tile id -> atlas index (UINT32_MAX = no such tile). */
   uint32_t *atlas_index;
   uint32_t atlas_ids;        /* entries of atlas_index (largest tile id + 1) */
+  uint32_t *atlas_size;      /* per atlas index: the image's width << 16 | height (at its cell's bottom-left) */
 } TiledTileset;
 
 typedef enum TiledLayerKind { TILED_TILES = 0, TILED_OBJECTS, TILED_IMAGE } TiledLayerKind;

@@ -61,8 +61,10 @@ static int by_id(const void *a, const void *b) {
 }
 
 /* An image collection (one image per tile) packed into a square-ish atlas,
- * tiles in the order of their ids; all images must have one size (Tiled
- * draws larger ones at their own size, which Tessera's grid cannot yet). */
+ * tiles in the order of their ids. Images of different sizes each get a
+ * cell of the largest width and height and sit at its bottom-left corner,
+ * where Tiled anchors a tile; their sizes are kept (atlas_size) so a tile
+ * object of one becomes a sprite of exactly its image. */
 static TessResult pack_collection(TiledMap *m, TiledTileset *ts, TessImportTileset *out, TessError *err) {
   const char *where = ts->source_resolved ? ts->source_resolved : m->path;
   const char *name = ts->name ? ts->name : "";
@@ -76,7 +78,10 @@ static TessResult pack_collection(TiledMap *m, TiledTileset *ts, TessImportTiles
   TessImage *imgs = tess_calloc(n, sizeof *imgs);
   ts->atlas_ids = ts->tiles[n - 1].id + 1;
   ts->atlas_index = tess_alloc((size_t)ts->atlas_ids * sizeof *ts->atlas_index);
-  TessResult r = dir && imgs && ts->atlas_index ? TESS_OK : nomem(where, err);
+  ts->atlas_size = tess_calloc(n, sizeof *ts->atlas_size);
+  TessResult r = dir && imgs && ts->atlas_index && ts->atlas_size ? TESS_OK : nomem(where, err);
+  uint32_t tw = 0, th = 0;
+  bool mixed = false;
   for (uint32_t i = 0; i < n && !r; i++) {
     char *path = tiled_path_join(dir, ts->tiles[i].image);
     TessError ierr;
@@ -85,18 +90,22 @@ static TessResult pack_collection(TiledMap *m, TiledTileset *ts, TessImportTiles
     else if (tess_png_load(path, &imgs[i], &ierr))
       r = tess_error_set(err, ierr.code, where, "image collection '%s' tile %u: cannot read its image '%s' (resolved to '%s'): %s",
                          name, ts->tiles[i].id, ts->tiles[i].image, path, ierr.detail);
-    else if (imgs[i].width != imgs[0].width || imgs[i].height != imgs[0].height)
-      r = tess_error_set(err, TESS_ERR_FORMAT, where,
-                         "image collection '%s': tile %u is %ux%u, tile %u is %ux%u; only collections of one image size "
-                         "are supported",
-                         name, ts->tiles[0].id, imgs[0].width, imgs[0].height, ts->tiles[i].id, imgs[i].width, imgs[i].height);
+    else if (imgs[i].width > 65535 || imgs[i].height > 65535)
+      r = tess_error_set(err, TESS_ERR_LIMIT, where, "image collection '%s' tile %u: %ux%u px is beyond 65535 px", name,
+                         ts->tiles[i].id, imgs[i].width, imgs[i].height);
     else if (i == 0 && !(out->source_path = tess_strdup(path))) r = nomem(where, err);
+    if (!r) {
+      mixed |= i && (imgs[i].width != tw || imgs[i].height != th);
+      tw = imgs[i].width > tw ? imgs[i].width : tw;
+      th = imgs[i].height > th ? imgs[i].height : th;
+      ts->atlas_size[i] = imgs[i].width << 16 | imgs[i].height;
+    }
     if (path && !r) report_escape(m, ts->tiles[i].image, path, "tile image");
     tess_free(path);
   }
   uint32_t cols = 1;
   while ((uint64_t)cols * cols < n) cols++;
-  uint32_t rows = (n + cols - 1) / cols, tw = n ? imgs[0].width : 0, th = n ? imgs[0].height : 0;
+  uint32_t rows = (n + cols - 1) / cols;
   TessImage atlas = {0};
   if (!r && ((uint64_t)cols * tw > TESS_IMAGE_MAX_SIDE || (uint64_t)rows * th > TESS_IMAGE_MAX_SIDE))
     r = tess_error_set(err, TESS_ERR_LIMIT, where, "image collection '%s' does not fit one %u px atlas", name, TESS_IMAGE_MAX_SIDE);
@@ -105,9 +114,10 @@ static TessResult pack_collection(TiledMap *m, TiledTileset *ts, TessImportTiles
     for (uint32_t i = 0; i < ts->atlas_ids; i++) ts->atlas_index[i] = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++) {
       ts->atlas_index[ts->tiles[i].id] = i;
-      for (uint32_t y = 0; y < th; y++)
-        memcpy(atlas.pixels + (size_t)((i / cols) * th + y) * atlas.stride + (size_t)(i % cols) * tw * 4,
-               imgs[i].pixels + (size_t)y * imgs[i].stride, (size_t)tw * 4);
+      uint32_t top = (i / cols) * th + (th - imgs[i].height); /* bottom-left of the cell */
+      for (uint32_t y = 0; y < imgs[i].height; y++)
+        memcpy(atlas.pixels + (size_t)(top + y) * atlas.stride + (size_t)(i % cols) * tw * 4,
+               imgs[i].pixels + (size_t)y * imgs[i].stride, (size_t)imgs[i].width * 4);
     }
     r = tess_png_encode(tess_image_view(&atlas), &out->png, &out->png_size, err);
   }
@@ -121,8 +131,8 @@ static TessResult pack_collection(TiledMap *m, TiledTileset *ts, TessImportTiles
   ts->tile_w = tw;
   ts->tile_h = th;
   ts->margin = ts->spacing = 0;
-  tess_map_import_warn(m->plan, "image collection '%s': %u images packed into one %ux%u tileset image", name, n, out->image_w,
-                       out->image_h);
+  tess_map_import_warn(m->plan, "image collection '%s': %u images packed into one %ux%u tileset image%s", name, n, out->image_w,
+                       out->image_h, mixed ? " (images of different sizes at the bottom-left of their cells)" : "");
   return TESS_OK;
 }
 
@@ -207,6 +217,11 @@ static TessResult convert_tileset(TiledMap *m, TiledTileset *ts, TessImportTiles
     char owner[160];
     snprintf(owner, sizeof owner, "tileset '%s' tile %u", out->name, t->id);
     if ((r = tiled_tile_shapes(plan, t, out->name, ts->tile_w, ts->tile_h, info, err))) return r;
+    if (ts->atlas_size) { /* a collection image's collision is in its own pixels; it sits at its cell's bottom-left */
+      float dy = (float)(ts->tile_h - (ts->atlas_size[index] & 0xFFFFu));
+      for (uint32_t k = 0; k < info->piece_count; k++)
+        for (uint32_t v = 0; v < info->pieces[k].count; v++) info->pieces[k].v[v].y += dy;
+    }
     if ((r = tiled_material_from_props(plan, &t->props, owner, &info->material, err))) return r;
     const TiledProp *col = tiled_prop(&t->props, "collision");
     if (col && strcmp(col->value, "full") == 0) info->collision = TESS_TILE_COLLISION_FULL;
@@ -324,25 +339,30 @@ static TessResult tile_sprite(TiledMap *m, uint32_t t, uint32_t tile, TessId *ou
       *out = i + 1;
       return TESS_OK;
     }
+  /* A collection's tile is its own image, at the bottom-left of its cell. */
+  const TiledTileset *mt = &m->tilesets[t];
+  uint32_t cw = ts->tile_w, ch = ts->tile_h;
+  if (mt->atlas_size) cw = mt->atlas_size[tile] >> 16, ch = mt->atlas_size[tile] & 0xFFFFu;
   TessImage img, cut;
   TessResult r = tess_png_decode(ts->png, ts->png_size, ts->source_path, &img, err);
   if (r) return r;
-  if ((r = tess_image_create(ts->tile_w, ts->tile_h, &cut, err))) {
+  if ((r = tess_image_create(cw, ch, &cut, err))) {
     tess_image_clear(&img);
     return r;
   }
   uint32_t cols = (ts->image_w - 2 * ts->margin + ts->spacing) / (ts->tile_w + ts->spacing);
   uint32_t px = ts->margin + (tile % cols) * (ts->tile_w + ts->spacing), py = ts->margin + (tile / cols) * (ts->tile_h + ts->spacing);
-  for (uint32_t y = 0; y < ts->tile_h; y++)
-    memcpy(cut.pixels + (size_t)y * cut.stride, img.pixels + (size_t)(py + y) * img.stride + 4 * (size_t)px, 4 * (size_t)ts->tile_w);
+  py += ts->tile_h - ch;
+  for (uint32_t y = 0; y < ch; y++)
+    memcpy(cut.pixels + (size_t)y * cut.stride, img.pixels + (size_t)(py + y) * img.stride + 4 * (size_t)px, 4 * (size_t)cw);
   tess_image_clear(&img);
   TessSprite sp;
   memset(&sp, 0, sizeof sp);
   snprintf(sp.name, sizeof sp.name, "%s", name);
-  sp.image_w = ts->tile_w;
-  sp.image_h = ts->tile_h;
+  sp.image_w = cw;
+  sp.image_h = ch;
   sp.frame_count = 1;
-  sp.anchor = tess_v2(ts->tile_w / 2.0f, ts->tile_h / 2.0f);
+  sp.anchor = tess_v2(cw / 2.0f, ch / 2.0f);
   tess_sprite_mask_default(&sp.mask);
   r = tess_png_encode(tess_image_view(&cut), &sp.png, &sp.png_size, err);
   if (!r && !(sp.source_path = tess_strdup(ts->source_path ? ts->source_path : ""))) r = nomem(m->path, err);

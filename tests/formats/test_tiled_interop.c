@@ -8,13 +8,19 @@
  *   a reference to an object the map lacks is warned about and cleared;
  * - TMJ -> Tessera -> TMJ keeps every gid, every object's id, kind and
  *   geometry (to float precision) and every property, on Tiled's own
- *   examples and on a map of our own. */
+ *   examples and on a map of our own;
+ * - image collections with images of different sizes are packed into an
+ *   atlas, each image at the bottom-left of its cell with its collision
+ *   moved along, and a tile object of one becomes a sprite of exactly its
+ *   image; Tiled's own sticker-knight (62 images up to 384x332) imports. */
+#include <zlib.h>
 #include <math.h>
 #include <sys/stat.h>
 
 #include "check.h"
 #include "tessera/formats.h"
 #include "tessera/geom.h"
+#include "tessera/image.h"
 #include "tiled.h"
 
 static const char *dir_of(const char *name) {
@@ -325,5 +331,161 @@ static void test_tiled_round_trip_examples(void) {
   if (!done) fprintf(stderr, "SKIP: Tiled's examples are not installed (the tiled package)\n");
 }
 
-TESS_TEST_MAIN(TEST(test_polygon_bodies), TEST(test_object_references), TEST(test_tiled_round_trip_own),
+static bool same_pixels(const TessImage *a, uint32_t ax, uint32_t ay, const TessImage *b) {
+  for (uint32_t y = 0; y < b->height; y++)
+    if (memcmp(a->pixels + (size_t)(ay + y) * a->stride + 4 * (size_t)ax, b->pixels + (size_t)y * b->stride, 4 * (size_t)b->width))
+      return false;
+  return true;
+}
+
+static void test_image_collection_sizes(void) {
+  extern void maps_write_tileset_png(const char *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
+                                     int32_t);
+  const char *dir = dir_of("collection");
+  static const uint32_t size[3][2] = {{16, 16}, {32, 48}, {24, 8}};
+  char png[1200];
+  for (int i = 0; i < 3; i++) {
+    snprintf(png, sizeof png, "%s/img%d.png", dir, i);
+    maps_write_tileset_png(png, 1, 1, size[i][0], size[i][1], 0, 0, 40 + (uint32_t)i, -1);
+  }
+  /* Ids 0, 3, 9; tile 3 (32x48) has a collision rectangle in its own pixels and is placed as a tile object. */
+  const char *path = write_text(dir, "mixed.tmx",
+      "<map orientation=\"orthogonal\" width=\"3\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">\n"
+      "<tileset firstgid=\"1\" name=\"things\" tilewidth=\"32\" tileheight=\"48\" tilecount=\"3\" columns=\"0\">\n"
+      " <tile id=\"0\"><image source=\"img0.png\" width=\"16\" height=\"16\"/></tile>\n"
+      " <tile id=\"3\"><image source=\"img1.png\" width=\"32\" height=\"48\"/>\n"
+      "  <objectgroup><object id=\"1\" x=\"4\" y=\"10\" width=\"20\" height=\"30\"/></objectgroup></tile>\n"
+      " <tile id=\"9\"><image source=\"img2.png\" width=\"24\" height=\"8\"/></tile>\n"
+      "</tileset>\n"
+      "<layer name=\"l\" width=\"3\" height=\"2\"><data encoding=\"csv\">1,4,10,0,0,0</data></layer>\n"
+      "<objectgroup name=\"o\"><object id=\"2\" name=\"statue\" gid=\"4\" x=\"100\" y=\"200\" width=\"32\" height=\"48\"/>"
+      "</objectgroup>\n</map>");
+  TessMapImport *imp = NULL;
+  TessError err;
+  CHECK_OK(tess_map_read(path, NULL, &imp, &err), &err);
+  if (!imp) return;
+  /* Three cells of 32x48 in a 2x2 atlas. */
+  const TessImportTileset *ts = &imp->tilesets[0];
+  CHECK(ts->tile_w == 32 && ts->tile_h == 48 && ts->image_w == 64 && ts->image_h == 96 && ts->tile_count == 4);
+  CHECK(warned(imp, "different sizes", NULL));
+  CHECK(imp->layers[0].cells[0] == TESS_CELL_MAKE(1, 0, 0) && imp->layers[0].cells[1] == TESS_CELL_MAKE(1, 1, 0) &&
+        imp->layers[0].cells[2] == TESS_CELL_MAKE(1, 2, 0));
+  TessImage atlas, img[3];
+  CHECK_OK(tess_png_decode(ts->png, ts->png_size, "atlas", &atlas, &err), &err);
+  for (int i = 0; i < 3; i++) {
+    snprintf(png, sizeof png, "%s/img%d.png", dir, i);
+    CHECK_OK(tess_png_load(png, &img[i], &err), &err);
+  }
+  /* Each image at the bottom-left of its cell; the rest of the cell transparent. */
+  CHECK(same_pixels(&atlas, 0, 48 - 16, &img[0]) && same_pixels(&atlas, 32, 0, &img[1]) && same_pixels(&atlas, 0, 48 + 40, &img[2]));
+  CHECK(atlas.pixels[(size_t)0 * atlas.stride + 3] == 0 && atlas.pixels[(size_t)(48 + 39) * atlas.stride + 3] == 0);
+  /* The 32x48 tile's rectangle (4, 10)-(24, 40) in its own pixels: its cell is its size, so it stays. */
+  const TessTileInfo *t1 = &ts->tiles[1];
+  CHECK(t1->collision == TESS_TILE_COLLISION_TRACED && t1->piece_count == 1);
+  if (t1->piece_count) CHECK(t1->pieces[0].v[0].x == 4.0f && t1->pieces[0].v[0].y == 10.0f);
+  /* The tile object: a sprite of exactly img1 (32x48), centred where Tiled draws it (bottom-left at (100, 200)). */
+  CHECK(imp->sprite_count == 1 && imp->layers[1].object_count == 1);
+  if (imp->sprite_count == 1 && imp->layers[1].object_count == 1) {
+    const TessSprite *sp = &imp->sprites[0];
+    TessImage s;
+    CHECK(sp->image_w == 32 && sp->image_h == 48);
+    CHECK_OK(tess_png_decode(sp->png, sp->png_size, "sprite", &s, &err), &err);
+    CHECK(s.width == 32 && s.height == 48 && same_pixels(&s, 0, 0, &img[1]));
+    tess_image_clear(&s);
+    const TessObject *o = &imp->layers[1].objects[0];
+    CHECK(o->pos.x == 116.0f && o->pos.y == 176.0f);
+  }
+  tess_image_clear(&atlas);
+  for (int i = 0; i < 3; i++) tess_image_clear(&img[i]);
+  tess_map_import_destroy(imp);
+  /* A smaller image's collision moves with it: img2 (24x8) sits 40 px down its 48 px cell. */
+  path = write_text(dir, "mixed2.tmx",
+      "<map orientation=\"orthogonal\" width=\"1\" height=\"1\" tilewidth=\"16\" tileheight=\"16\">\n"
+      "<tileset firstgid=\"1\" name=\"things\" tilewidth=\"32\" tileheight=\"48\" tilecount=\"2\" columns=\"0\">\n"
+      " <tile id=\"0\"><image source=\"img1.png\" width=\"32\" height=\"48\"/></tile>\n"
+      " <tile id=\"1\"><image source=\"img2.png\" width=\"24\" height=\"8\"/>\n"
+      "  <objectgroup><object id=\"1\" x=\"2\" y=\"1\" width=\"20\" height=\"6\"/></objectgroup></tile>\n"
+      "</tileset>\n<layer name=\"l\" width=\"1\" height=\"1\"><data encoding=\"csv\">2</data></layer>\n</map>");
+  imp = NULL;
+  CHECK_OK(tess_map_read(path, NULL, &imp, &err), &err);
+  if (imp && imp->tilesets[0].tile_count >= 2 && imp->tilesets[0].tiles[1].piece_count == 1) {
+    const TessPolygon *pc = &imp->tilesets[0].tiles[1].pieces[0];
+    CHECK(pc->v[0].x == 2.0f && pc->v[0].y == 41.0f && pc->v[2].y == 47.0f);
+  } else CHECK(!"tile 1 has one collision piece");
+  tess_map_import_destroy(imp);
+}
+
+/* Tiled's sticker-knight: a collection of 62 images of many sizes, used by tile objects. */
+static void gunzip(const char *from, const char *to) {
+  gzFile in = gzopen(from, "rb");
+  FILE *out = fopen(to, "wb");
+  CHECK(in && out);
+  char buf[65536];
+  int n;
+  while (in && out && (n = gzread(in, buf, sizeof buf)) > 0) fwrite(buf, 1, (size_t)n, out);
+  if (in) gzclose(in);
+  if (out) fclose(out);
+}
+
+static void test_sticker_knight(void) {
+  const char *src = "/usr/share/doc/tiled/examples/sticker-knight/map";
+  struct stat st;
+  char a[1200], b[1200];
+  snprintf(a, sizeof a, "%s/objs.tsx.gz", src);
+  if (stat(a, &st) != 0) {
+    fprintf(stderr, "SKIP: Tiled's examples are not installed (the tiled package)\n");
+    return;
+  }
+  /* The images stay where they are: the uncompressed tileset sits beside them under another name. */
+  const char *dir = dir_of("knight");
+  snprintf(b, sizeof b, "%s/objs.tsx", dir);
+  gunzip(a, b);
+  /* Point the tileset's images at the examples' folder. */
+  char *data = NULL;
+  size_t size = 0;
+  TessError err;
+  CHECK_OK(tess_file_read(b, (size_t)1 << 20, (uint8_t **)&data, &size, &err), &err);
+  if (!data) return;
+  size_t cap = size * 2 + 8192, len = 0;
+  char *fixed = tess_alloc(cap);
+  for (const char *p = data; p < data + size && len + 600 < cap;) {
+    const char *hit = strstr(p, "source=\"");
+    if (!hit || hit >= data + size) {
+      memcpy(fixed + len, p, (size_t)(data + size - p));
+      len += (size_t)(data + size - p);
+      break;
+    }
+    size_t head = (size_t)(hit - p) + 8;
+    memcpy(fixed + len, p, head);
+    len += head;
+    len += (size_t)snprintf(fixed + len, cap - len, "%s/", src);
+    p = hit + 8;
+  }
+  fixed[len] = 0;
+  write_text(dir, "objs.tsx", fixed);
+  tess_free(fixed);
+  tess_free(data);
+  snprintf(a, sizeof a, "%s/sandbox.tmx.gz", src);
+  snprintf(b, sizeof b, "%s/sandbox.tmx", dir);
+  gunzip(a, b);
+  TessMapImport *imp = NULL;
+  CHECK_OK(tess_map_read(b, NULL, &imp, &err), &err);
+  if (!imp) return;
+  uint32_t objects = 0, matched = 0;
+  for (uint32_t l = 0; l < imp->layer_count; l++)
+    for (uint32_t k = 0; k < imp->layers[l].object_count; k++) {
+      const TessObject *o = &imp->layers[l].objects[k];
+      if (o->kind != TESS_OBJECT_BODY || o->u.body.shape != TESS_BODY_SPRITE) continue;
+      objects++;
+      const TessSprite *sp = &imp->sprites[o->u.body.sprite - 1];
+      /* Each sprite is one image of the collection at its own size (none is 384x332 unless that image is). */
+      matched += sp->image_w <= 384 && sp->image_h <= 332 && sp->png_size > 0;
+    }
+  fprintf(stderr, "sticker-knight: %u tile objects as sprite bodies, %u sprites, atlas %ux%u\n", objects, imp->sprite_count,
+          imp->tileset_count ? imp->tilesets[0].image_w : 0, imp->tileset_count ? imp->tilesets[0].image_h : 0);
+  CHECK(objects > 50 && matched == objects && imp->sprite_count > 10);
+  tess_map_import_destroy(imp);
+}
+
+TESS_TEST_MAIN(TEST(test_polygon_bodies), TEST(test_image_collection_sizes), TEST(test_sticker_knight), TEST(test_object_references), TEST(test_tiled_round_trip_own),
                TEST(test_tiled_round_trip_examples))
