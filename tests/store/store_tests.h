@@ -72,4 +72,7 @@ void codec_layouts_are_little_endian(void);
 /* test_crash.c */
 void crash_kill_during_flushes(void);
 
+/* test_settings.c */
+void settings_persist_apart_from_content(void);
+
 #endif
