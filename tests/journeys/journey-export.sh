@@ -31,6 +31,7 @@ tlvs=$(find "$J_WORK/out" -name '*.tlv' | wc -l)
 
 "$J_PIPELINE" export "$J_WORK/export.tessera" -o "$J_WORK/cli" >/dev/null
 diff -r "$J_WORK/cli" "$J_WORK/out" >/dev/null || j_fail "the dialog's files differ from the pipeline's: $(diff -rq "$J_WORK/cli" "$J_WORK/out")"
-j_key Escape
+j_click "Export Levels" button "Close"
+j_until 10 bash -c "! xdotool search --onlyvisible --name '^Export Levels\$' >/dev/null" || j_fail "Close left the dialog open"
 j_quit
 echo "ok: the dialog exported $levels levels, the same bytes as tessera-pipeline export"

@@ -87,12 +87,12 @@ j_map_settled() {
 # j_cell COL ROW: "x y" of the centre of a cell, on the screen.
 j_cell() {
   awk -v ox="$origin_x" -v oy="$origin_y" -v X="$J_WX" -v Y="$J_WY" -v c="$J_CELL" -v i="$1" -v j="$2" \
-    'BEGIN { printf "%d %d", X + ox + (i + 0.5) * c, Y + oy + (j + 0.5) * c }'
+    'BEGIN { printf "%d %d\n", X + ox + (i + 0.5) * c, Y + oy + (j + 0.5) * c }'
 }
 # j_px X Y: a level point in pixels, on the screen.
 j_px() {
   awk -v ox="$origin_x" -v oy="$origin_y" -v X="$J_WX" -v Y="$J_WY" -v z="$zoom" -v px="$1" -v py="$2" \
-    'BEGIN { printf "%d %d", X + ox + px * z, Y + oy + py * z }'
+    'BEGIN { printf "%d %d\n", X + ox + px * z, Y + oy + py * z }'
 }
 
 # j_find WINDOW-TITLE KIND TEXT-PREFIX: "x y w h" (screen) of the first
@@ -106,10 +106,12 @@ j_find() {
   local r
   j_until 10 j_find_now "$@" >/dev/null || j_fail "no $2 '$3' in window '$1'"
   r=$(j_find_now "$@")
+  # The probe's places are in the named window's own coordinates.
+  local wid X=0 Y=0
+  wid=$(xdotool search --onlyvisible --name "^$(j_regex "$1")\$" 2>/dev/null | head -n1 || true)
+  [ -n "$wid" ] && eval "$(xdotool getwindowgeometry --shell "$wid" | grep -E '^[XY]=')"
   set -- $r
-  local wx wy
-  wx=$J_WX wy=$J_WY
-  echo "$((wx + $1)) $((wy + $2)) $3 $4"
+  echo "$((X + $1)) $((Y + $2)) $3 $4"
 }
 # j_click WINDOW-TITLE KIND TEXT-PREFIX: clicks the middle of that widget.
 j_click() {
@@ -118,6 +120,9 @@ j_click() {
   set -- $r
   xdotool mousemove --sync $(($1 + $3 / 2)) $(($2 + $4 / 2)) click 1
 }
+
+# A window title as a literal in xdotool's regular expressions.
+j_regex() { sed 's/[][\\.*^$+?(){}|]/\\&/g' <<<"$1"; }
 
 j_key() { xdotool key --clearmodifiers "$@"; }
 

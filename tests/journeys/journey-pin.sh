@@ -48,8 +48,8 @@ read -r sx sy sw sh < <(j_find "$J_TITLE" label "Step ")
 crop="${tw}x$((sy - ty - th - 2))+${tx}+$((ty + th + 1))"
 j_shot play-first "$crop"
 # About a second of simulated time: the box and the circle fall onto the ground.
-ran() { awk -F '\t' '$3 ~ /^Step / { split($3, w, " "); exit !(w[2] >= 90) }' "$J_WORK/probe"; }
-j_until 15 ran || j_fail "Play did not run after F5 ($(awk -F '\t' '$3 ~ /^Step / { print $3; exit }' "$J_WORK/probe"))"
+ran() { awk -F '\t' '$2 == "label" && $3 ~ /^Step [0-9]/ { split($3, w, " "); exit !(w[2] >= 90) }' "$J_WORK/probe"; }
+j_until 15 ran || j_fail "Play did not run after F5 ($(awk -F '\t' '$2 == "label" && $3 ~ /^Step [0-9]/ { print $3; exit }' "$J_WORK/probe"))"
 j_key space
 j_shot play-later "$crop"
 j_click "$J_TITLE" button "Keep Positions"

@@ -22,8 +22,8 @@ moved() {
   j_shot play-later "$crop"
   [ "$(j_pixels_differ play-first play-later)" -gt 200 ]
 }
-j_until 8 moved || j_fail "the bodies did not move after F5: the Play canvas stayed the same ($(j_find_now "$J_TITLE" label "Step " >/dev/null && awk -F '\t' '$3 ~ /^Step / { print $3; exit }' "$J_WORK/probe"))"
-steps=$(awk -F '\t' '$3 ~ /^Step / { split($3, w, " "); print w[2]; exit }' "$J_WORK/probe")
+j_until 8 moved || j_fail "the bodies did not move after F5: the Play canvas stayed the same ($(j_find_now "$J_TITLE" label "Step " >/dev/null && awk -F '\t' '$2 == "label" && $3 ~ /^Step [0-9]/ { print $3; exit }' "$J_WORK/probe"))"
+steps=$(awk -F '\t' '$2 == "label" && $3 ~ /^Step [0-9]/ { split($3, w, " "); print w[2]; exit }' "$J_WORK/probe")
 [ "${steps:-0}" -gt 0 ] || j_fail "the step counter did not run: '$steps'"
 echo "ok: F5 plays: $(j_pixels_differ play-first play-later) pixels of the canvas changed, step $steps"
 
@@ -32,6 +32,6 @@ j_until 10 bash -c "! awk -F '\t' '\$2 == \"button\" && index(\$3, \"Keep Positi
   j_fail "Escape did not leave Play mode"
 j_shot editing-again
 j_quit
-out=$("$J_PIPELINE" diff "$J_WORK/before.tessera" "$J_WORK/play.tessera")
+out=$("$J_PIPELINE" diff "$J_WORK/before.tessera" "$J_WORK/play.tessera" || true)
 [ "$out" = "no differences" ] || j_fail "Play changed the project file: $out"
 echo "ok: Escape left Play, the project file is unchanged"

@@ -24,13 +24,17 @@ stroke() {
   done
   xdotool mouseup 1
 }
-# Waits until the file holds N undo steps' worth of edits: the title's
-# undo button names the last step, so poll the project file instead.
-changed() { [ "$("$J_PIPELINE" diff "$J_WORK/before.tessera" "$J_WORK/restart.tessera" | grep -c "$1")" -ge 1 ]; }
+# Whether the project file already holds an edit (the pipeline's words for it):
+# every edit is committed at once, so the journey polls the file.
+changed() {
+  local words
+  words=$("$J_PIPELINE" diff "$J_WORK/before.tessera" "$J_WORK/restart.tessera" || true) # 1 on differences, as diff(1)
+  grep -q "$1" <<<"$words"
+}
 
 j_key b
 stroke 5 3 8
-j_until 10 changed "layer 'Ground'" || j_fail "the brush stroke did not reach the file"
+j_until 10 changed "layer 'Ground'" || j_fail "the brush stroke did not reach the file: $("$J_PIPELINE" diff "$J_WORK/before.tessera" "$J_WORK/restart.tessera" 2>&1)"
 j_key x
 read -r x y < <(j_cell 10 5)
 xdotool mousemove --sync "$x" "$y" click 1
@@ -48,7 +52,7 @@ levelw=$(j_sql "$J_WORK/restart.tessera" "SELECT width FROM levels WHERE name = 
 levelh=$(j_sql "$J_WORK/restart.tessera" "SELECT height FROM levels WHERE name = 'Side'")
 read -r x0 y0 < <(j_px 0 0)
 crop=$(awk -v w="$levelw" -v h="$levelh" -v c="$J_CELL" -v x="$x0" -v y="$y0" \
-  'BEGIN { printf "%dx%d+%d+%d", w * c, h * c, x, y }')
+  'BEGIN { printf "%dx%d+%d+%d\n", w * c, h * c, x, y }')
 # Hover out of the map, so no tool preview is drawn under the pointer.
 read -r hx hy _ < <(j_find "$J_TITLE" button "Main Menu")
 xdotool mousemove --sync "$hx" "$hy"
@@ -56,7 +60,7 @@ j_until 5 changed "added"
 j_shot before-quit "$crop"
 j_quit
 
-diff_words=$("$J_PIPELINE" diff "$J_WORK/before.tessera" "$J_WORK/restart.tessera")
+diff_words=$("$J_PIPELINE" diff "$J_WORK/before.tessera" "$J_WORK/restart.tessera" || true) # exits 1 on differences, as diff(1)
 echo "$diff_words"
 grep -q "layer 'Ground': 7 cells changed" <<<"$diff_words" || j_fail "the file lacks the 6-cell stroke and the flipped cell"
 grep -q "layer 'Materials': 3 cells changed" <<<"$diff_words" || j_fail "the file lacks the 3-cell material stroke"
