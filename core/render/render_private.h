@@ -97,6 +97,10 @@ void tess_paint_tiles_average(TessRenderer *r, cairo_surface_t *target, int ox, 
 bool tess_render_soft_ok(TessRenderer *r, const TessLevel *level, int lod);
 void tess_paint_tiles_soft(TessRenderer *r, cairo_surface_t *target, int ox, int oy, const TessLevel *level,
                            uint32_t cx, uint32_t cy, uint32_t nx, uint32_t ny, int lod);
+/* Cells that are walls by a solid material alone (no colliding tile),
+ * hatched in the material's colour; drawn with the tiles. */
+void tess_paint_material_walls(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0,
+                               uint32_t x1, uint32_t y1);
 void tess_paint_materials(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
                           uint32_t y1, double alpha);
 /* line_width in user units. */
