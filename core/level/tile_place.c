@@ -19,11 +19,12 @@ void tess_tile_place(const TessTileset *ts, TessCell cell, uint32_t cell_w, uint
     out->sy = ch / th;
     return;
   }
-  /* Tiled 1.8 (CellRenderer::render, origin BottomLeft): the fragment's
-   * centre is the unturned tile's centre; a diagonal flip turns the image
-   * about it and then moves it up by (h - w) / 2 so the bottom edge stays. */
+  /* Tiled 1.8 (CellRenderer::render, origin BottomLeft): a diagonal flip
+   * turns the image, then moves it by half the difference of its sides on
+   * both axes, so the turned tile keeps the bottom-left corner (checked
+   * against tmxrasterizer with 48 x 24 tiles, tests/formats). */
   const double w = diag ? th : tw, h = diag ? tw : th;
-  out->x = (double)ts->offset_x + (diag ? (tw - th) / 2.0 : 0.0);
+  out->x = (double)ts->offset_x;
   out->y = ch - h + (double)ts->offset_y;
   out->w = w;
   out->h = h;

@@ -763,8 +763,8 @@ static TilePlace tile_place(const TlvLevel *lv, const uint8_t *tset, uint32_t ce
   } else {
     double ox = lv->tilesets.stride >= TLV_TILESET_SIZE_3_3 ? (double)(int32_t)rd32(tset + 64) : 0.0;
     double oy = lv->tilesets.stride >= TLV_TILESET_SIZE_3_3 ? (double)(int32_t)rd32(tset + 68) : 0.0;
-    /* Tiled turns a diagonally flipped tile about the unturned tile's centre and keeps its bottom edge. */
-    pl.x0 = (ox + (diag ? (tw - th) / 2.0 : 0.0)) / ppm;
+    /* the turned tile keeps the cell's bottom-left corner, as Tiled draws it */
+    pl.x0 = ox / ppm;
     pl.y0 = ((double)lv->settings.tile_h - (diag ? tw : th) + oy) / ppm;
     pl.sx = pl.sy = 1.0 / ppm;
   }

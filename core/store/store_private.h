@@ -26,6 +26,7 @@ typedef enum TessStmt {
   STMT_TILESET_UPSERT,
   STMT_TILESET_DELETE,
   STMT_TILESET_SELECT_ALL,
+  STMT_TILESET_SELECT_ALL_SCHEMA2, /* a file before schema 3 read in place: no offset or fit_cell columns */
   STMT_SPRITE_UPSERT,
   STMT_SPRITE_DELETE,
   STMT_SPRITE_SELECT_ALL,

@@ -400,8 +400,8 @@ static void format_3_1_files_load_and_simulate_alike(void) {
  * 3.3): the per-axis scale to the cell, and with the diagonal flip the
  * piece spans 8 x 32 level pixels (th * tile_w / tw by tw * tile_h / th),
  * not the cell. At its own size (3.3): from the drawn rectangle, whose
- * bottom is the cell's bottom moved by the offset, and which a diagonal
- * flip turns about the unturned tile's centre (x + (tw - th) / 2). */
+ * bottom-left corner is the cell's moved by the offset, turned or not
+ * (a turned 16 x 8 tile spans 8 x 16 from there). */
 static void non_square_tiles_flip_as_the_spec_says_with(bool fit, int32_t ox, int32_t oy) {
   TessProject *p = tess_project_create();
   TessError err;
@@ -470,7 +470,7 @@ static void non_square_tiles_flip_as_the_spec_says_with(bool fit, int32_t ox, in
         x[k] = px * (16.0 / 16.0) / 16.0;
         y[k] = py * (16.0 / 8.0) / 16.0;
       } else {
-        double x0 = ox + ((ce.cell & TESS_CELL_FLIP_D) ? (16.0 - 8.0) / 2 : 0.0), y0 = 16.0 - H + oy;
+        double x0 = ox, y0 = 16.0 - H + oy;
         x[k] = (x0 + px) / 16.0;
         y[k] = (y0 + py) / 16.0;
       }

@@ -397,8 +397,8 @@ static void place(uint32_t v, double px, double py, const uint8_t *ts, const Chk
   if (v & 0x40000000u) py = H - py;
   if (native(c, ts)) {
     double offx = c->s[TSET].stride >= 72 ? (int32_t)u32_(ts + 64) : 0, offy = c->s[TSET].stride >= 72 ? (int32_t)u32_(ts + 68) : 0;
-    /* bottom on the cell's bottom; a diagonal flip turns about the unturned tile's centre */
-    *ox = (offx + ((v & 0x20000000u) ? (tw - th) / 2 : 0) + px) / c->ppm;
+    /* the (turned) tile's bottom-left corner on the cell's, moved by the offset */
+    *ox = (offx + px) / c->ppm;
     *oy = (c->tile_h - H + offy + py) / c->ppm;
     return;
   }

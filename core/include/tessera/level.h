@@ -72,9 +72,9 @@ struct TessTileset;
 /* Where a cell's tile is drawn, in level pixels from the cell's top-left
  * corner, as Tiled's orthogonal renderer draws it: at the tile's own size
  * with its bottom-left corner on the cell's bottom-left corner, moved by
- * the tileset's offset. With the diagonal flip the tile spans tile_h x
- * tile_w and Tiled turns it about the centre of the unturned tile, keeping
- * the bottom edge: x moves by (tile_w - tile_h) / 2. A tileset with
+ * the tileset's offset. With the diagonal flip the turned tile spans
+ * tile_h x tile_w, still from the cell's bottom-left corner (what Tiled
+ * 1.8's tmxrasterizer draws for a non-square tile). A tileset with
  * fit_cell is scaled into the cell instead (the rectangle is the cell, and
  * pieces scale by cell / tile per axis, as .tlv files before 3.3 say). */
 typedef struct TessTilePlace {
