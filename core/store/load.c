@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "codec_terrain.h"
 #include "store_private.h"
 
 /* One row being read; the first problem is kept in `r`. */
@@ -163,7 +164,9 @@ static TessResult load_materials(TessStore *s, TessProject *p, TessError *err) {
 }
 
 static TessResult load_tilesets(TessStore *s, TessProject *p, TessError *err) {
-  GET_STMT(st, s->file_schema >= 3 ? STMT_TILESET_SELECT_ALL : STMT_TILESET_SELECT_ALL_SCHEMA2);
+  GET_STMT(st, s->file_schema >= 4   ? STMT_TILESET_SELECT_ALL
+               : s->file_schema == 3 ? STMT_TILESET_SELECT_ALL_SCHEMA3
+                                     : STMT_TILESET_SELECT_ALL_SCHEMA2);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     Row w = row_begin(s, st, "tilesets", err);
@@ -182,21 +185,27 @@ static TessResult load_tilesets(TessStore *s, TessProject *p, TessError *err) {
     ts.columns = row_u32(&w, 10);
     ts.tile_count = (uint32_t)row_int(&w, 11, 0, 65536);
     ts.alpha_threshold = row_u8(&w, 12, 255);
-    ts.offset_x = (int32_t)row_int(&w, 14, -TESS_TILE_OFFSET_MAX, TESS_TILE_OFFSET_MAX);
-    ts.offset_y = (int32_t)row_int(&w, 15, -TESS_TILE_OFFSET_MAX, TESS_TILE_OFFSET_MAX);
-    ts.fit_cell = row_u8(&w, 16, 1);
+    ts.offset_x = (int32_t)row_int(&w, 15, -TESS_TILE_OFFSET_MAX, TESS_TILE_OFFSET_MAX);
+    ts.offset_y = (int32_t)row_int(&w, 16, -TESS_TILE_OFFSET_MAX, TESS_TILE_OFFSET_MAX);
+    ts.fit_cell = row_u8(&w, 17, 1);
     size_t tiles_size;
     const uint8_t *tiles = row_blob(&w, 13, &tiles_size);
     const char *why = NULL;
     if (w.r == TESS_OK && !tess_codec_get_tiles(tiles, tiles_size, ts.tile_count, &ts.tiles, &why))
       row_fail(&w, strcmp(why, "out of memory") == 0 ? TESS_ERR_NOMEM : TESS_ERR_FORMAT, 13, "%s (%zu bytes)", why,
                tiles_size);
+    size_t terrains_size;
+    const uint8_t *terrains = row_blob(&w, 14, &terrains_size);
+    if (w.r == TESS_OK && !tess_codec_get_terrains(terrains, terrains_size, &ts.terrains, &ts.terrain_count, &why))
+      row_fail(&w, strcmp(why, "out of memory") == 0 ? TESS_ERR_NOMEM : TESS_ERR_FORMAT, 14, "%s (%zu bytes)", why,
+               terrains_size);
     if (w.r == TESS_OK) {
       TessError inner = {0};
       TessResult r = tess_project_insert_tileset(p, &ts, &inner);
       if (r != TESS_OK) row_insert_failed(&w, r, &inner);
     }
     tess_codec_free_tiles(ts.tiles, ts.tile_count);
+    tess_terrain_sets_free(ts.terrains, ts.terrain_count);
     if (w.r != TESS_OK) return w.r;
   }
   return rc == SQLITE_DONE ? TESS_OK : step_error(s, rc, err);

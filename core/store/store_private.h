@@ -26,7 +26,6 @@ typedef enum TessStmt {
   STMT_TILESET_UPSERT,
   STMT_TILESET_DELETE,
   STMT_TILESET_SELECT_ALL,
-  STMT_TILESET_SELECT_ALL_SCHEMA2, /* a file before schema 3 read in place: no offset or fit_cell columns */
   STMT_SPRITE_UPSERT,
   STMT_SPRITE_DELETE,
   STMT_SPRITE_SELECT_ALL,
@@ -50,6 +49,8 @@ typedef enum TessStmt {
   STMT_OBJECT_SET_POSITION,
   STMT_OBJECT_SELECT_ALL,
   STMT_OBJECT_SELECT_ALL_SCHEMA1, /* a schema-1 file read in place: no motor columns */
+  STMT_TILESET_SELECT_ALL_SCHEMA2, /* a schema-1 or -2 file read in place: no terrain sets, offset 0 */
+  STMT_TILESET_SELECT_ALL_SCHEMA3, /* a schema-3 file read in place: no offset or fit_cell columns */
   STMT_PROP_DELETE_OBJECT,
   STMT_PROP_INSERT,
   STMT_PROP_SELECT,

@@ -49,8 +49,10 @@ void error_newer_schema(void) {
   char path[512];
   make_project("newer.tessera", path, sizeof path, NULL);
   CHECK(sql_exec(path, "UPDATE meta SET value = 7 WHERE key = 'schema_version'"));
-  expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_VERSION,
-                    "newer.tessera was saved by a newer Tessera (schema 7, this one reads up to 3)");
+  char needle[160];
+  snprintf(needle, sizeof needle, "newer.tessera was saved by a newer Tessera (schema 7, this one reads up to %d)",
+           TESS_STORE_SCHEMA_VERSION);
+  expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_VERSION, needle);
   expect_open_error(path, TESS_STORE_READ_WRITE, TESS_ERR_VERSION, "schema 7");
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 7); /* untouched */
 }
@@ -358,7 +360,8 @@ void migration_real_step_adds_pin_motors(void) {
   CHECK(sql_exec(path, "ALTER TABLE objects DROP COLUMN joint_motor_enabled;"
                        "ALTER TABLE objects DROP COLUMN joint_motor_speed;"
                        "ALTER TABLE objects DROP COLUMN joint_motor_torque;"
-                       "ALTER TABLE tilesets DROP COLUMN offset_x;" /* and step 3's */
+                       "ALTER TABLE tilesets DROP COLUMN terrains;" /* schema 3 */
+                       "ALTER TABLE tilesets DROP COLUMN offset_x;" /* schema 4 */
                        "ALTER TABLE tilesets DROP COLUMN offset_y;"
                        "ALTER TABLE tilesets DROP COLUMN fit_cell;"
                        "UPDATE meta SET value = 1 WHERE key = 'schema_version'"));
@@ -426,25 +429,25 @@ void migration_real_step_adds_pin_motors(void) {
   tess_project_destroy(p);
 }
 
-/* The real step 2 -> 3: a schema-2 file (the sample, made from a current
- * file by dropping the three tileset columns step 3 adds) reads in place
+/* The real step 3 -> 4: a schema-3 file (the sample, made from a current
+ * file by dropping the three tileset columns step 4 adds) reads in place
  * with every tileset at offset 0 and at its own size, as before, and is
  * upgraded when opened for writing; a current file keeps an offset and
  * fit_cell through a save and a load. */
 void migration_real_step_adds_tileset_offsets(void) {
   char path[512];
   TessProject *p = NULL;
-  make_project("schema2.tessera", path, sizeof path, &p);
+  make_project("schema3.tessera", path, sizeof path, &p);
   CHECK(p && p->tileset_count >= 1);
   if (!p) return;
   CHECK(sql_exec(path, "ALTER TABLE tilesets DROP COLUMN offset_x;"
                        "ALTER TABLE tilesets DROP COLUMN offset_y;"
                        "ALTER TABLE tilesets DROP COLUMN fit_cell;"
-                       "UPDATE meta SET value = 2 WHERE key = 'schema_version'"));
+                       "UPDATE meta SET value = 3 WHERE key = 'schema_version'"));
   opens_as(path, TESS_STORE_READ_ONLY, p);
-  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 2);
-  opens_as(path, TESS_STORE_READ_WRITE, p);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 3);
+  opens_as(path, TESS_STORE_READ_WRITE, p);
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 4);
   CHECK(sql_int(path, "SELECT count(*) FROM pragma_table_info('tilesets') WHERE name IN ('offset_x', 'offset_y', 'fit_cell')") == 3);
   tess_project_destroy(p);
 

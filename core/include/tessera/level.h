@@ -14,7 +14,11 @@
 
 #include "tessera/base.h"
 #include "tessera/geom.h" /* TessPolygon */
+#include "tessera/image.h" /* TessImageView (tess_mask_shape_update) */
+#include "tessera/mask.h"  /* TessMaskMode; tracing returns plain results that level stores */
+#include "tessera/play.h"  /* TessPreviewLevel plays through a TessPlayback */
 #include "tessera/scene.h" /* tess_scene_from_level */
+#include "tessera/terrain.h" /* TessTerrainSet */
 
 #ifdef __cplusplus
 extern "C" {
@@ -148,6 +152,8 @@ typedef struct TessTileset {
   uint32_t columns, tile_count;
   uint8_t alpha_threshold;   /* for traced tiles, default 1 */
   TessTileInfo *tiles;       /* tile_count entries */
+  uint32_t terrain_count;    /* terrain sets (Tiled's Wang sets), tessera/terrain.h */
+  TessTerrainSet *terrains;
   /* Where its tiles are drawn (tess_tile_place): */
   int32_t offset_x, offset_y; /* pixels added to where a tile is drawn (Tiled's tileoffset), default 0 */
   uint8_t fit_cell;          /* 1: tiles scaled into the level's cell (Tiled's tilerendersize="grid", and what
@@ -177,18 +183,10 @@ void tess_tileset_tile_origin(const TessTileset *ts, uint32_t tile, uint32_t *px
 
 /* ---- Sprites and their collision masks -------------------------------- */
 
-typedef enum TessMaskMode {
-  TESS_MASK_HULL = 0,        /* exact convex hull (may exceed 8 vertices: physics splits or simplifies) */
-  TESS_MASK_SIMPLIFIED = 1,  /* simplified hull of at most max_vertices */
-  TESS_MASK_PIECES = 2,      /* convex decomposition of the outline */
-  TESS_MASK_CIRCLE = 3,      /* circle fitted to the opaque pixels */
-  TESS_MASK_BOX = 4,         /* box fitted to the opaque pixels */
-} TessMaskMode;
-
 /* A sprite's mask, in pixel units of one frame (origin at the frame's top-left). */
 typedef struct TessSpriteMask {
   uint8_t threshold;         /* alpha >= threshold counts; default 1 */
-  uint8_t mode;              /* TessMaskMode */
+  uint8_t mode;              /* TessMaskMode (tessera/mask.h) */
   uint8_t manual;            /* 1 when the user edited the shape by hand */
   uint8_t largest_island_only;
   uint32_t max_vertices;     /* default 8 */
@@ -230,6 +228,34 @@ TessResult tess_sprite_mask_copy(TessSpriteMask *dst, const TessSpriteMask *src)
 void tess_sprite_mask_clear(TessSpriteMask *mask);
 TessResult tess_tileset_copy(TessTileset *dst, const TessTileset *src);
 void tess_tileset_clear(TessTileset *ts);
+
+/* ---- Tracing into sprites and tiles (core/level/mask_store.c) --------- */
+
+/* Traces a sprite frame (tessera/mask.h's tess_mask_trace) with the
+ * settings stored in `mask` (threshold, mode, max_vertices (3..8),
+ * tolerance, largest_island_only) and stores everything else: hull,
+ * pieces, circle, pixel mass, shape mass, added and uncovered area,
+ * `manual` reset to 0. The old hull and pieces are released with
+ * tess_free; on failure `mask` is unchanged. The editor, the demo generator
+ * and the pipeline use it. */
+TessResult tess_sprite_mask_trace(TessImageView frame, TessSpriteMask *mask, TessError *err);
+/* The same, filling `report` (may be NULL) as well. */
+TessResult tess_sprite_mask_trace_report(TessImageView frame, TessSpriteMask *mask, TessMaskTraceReport *report,
+                                         TessError *err);
+
+/* Traces every tile of a tileset image (tess_mask_trace_tile_grid) into
+ * tiles[i] for i < tile_count: collision NONE (fully transparent), FULL
+ * (fully opaque) or TRACED with its convex pieces. Materials and one_way are
+ * left alone; old pieces are released with tess_free; on failure `tiles`
+ * is unchanged. */
+TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                 uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
+                                 uint32_t tile_count, TessError *err);
+/* The same, counting in *simplified (may be NULL) the tiles given their
+ * simplified hull to stay within the run budget. */
+TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                        uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
+                                        uint32_t tile_count, uint32_t *simplified, TessError *err);
 
 /* ---- Objects ----------------------------------------------------------- */
 
@@ -520,7 +546,7 @@ uint32_t tess_project_check(const TessProject *p, TessProblemFn fn, void *user);
 /* The level's first error as a TessError (what export refuses with), or TESS_OK. */
 TessResult tess_level_check_errors(const TessProject *p, const TessLevel *level, TessError *err);
 
-/* ---- Edit operations (recorded for undo, reported as changes) ---------- */
+/* ---- Edit operations (recorded for undo, reported as changes) */
 
 /* Consecutive edits carrying the same non-zero merge key (one drag) form one
  * undo step. Get a fresh key at the start of each drag. */
@@ -544,6 +570,37 @@ TessResult tess_edit_flood_fill(TessProject *p, TessId level, TessId layer, uint
  * rectangle of overrides; material 0 clears them. */
 TessResult tess_edit_paint_material(TessProject *p, TessId level, int32_t x, int32_t y, uint32_t w, uint32_t h,
                                     TessId material, uint32_t merge, TessError *err);
+
+/* Terrain brush (core/level/terrain_fill.c): Tiled's Wang fill. The cells
+ * painted get `color` on every corner and edge; they and their 8 neighbours
+ * get the tile of the set whose labels match what is around them. Per cell,
+ * in row order: the positions it shares with painted cells, with cells
+ * outside the edit that hold tiles of the set, and with cells already chosen
+ * are required; its own former labels are wished for. The tile chosen
+ * matches the most required positions, then the most wished ones (on an
+ * incomplete set: the tile matching the most corners/edges, as Tiled does);
+ * ties go by probability (tile x its colours') with a generator seeded by
+ * (seed, x, y), so the same stroke gives the same tiles on every run.
+ * Cells with flips or tiles outside the set count as unlabelled. One call is
+ * one undo step, or part of the drag's step with a merge key. */
+typedef struct TessTerrainBrush {
+  TessId tileset;            /* the tileset whose terrain set is used */
+  uint32_t set;              /* index in tileset->terrains */
+  uint32_t color;            /* 1..color_count */
+  uint32_t seed;
+} TessTerrainBrush;
+/* Cells given as count (x, y) pairs (a stroke's dabs; outside the level ignored). */
+TessResult tess_edit_terrain_cells(TessProject *p, TessId level, TessId layer, const TessTerrainBrush *brush,
+                                   const uint32_t *xy, uint32_t count, uint32_t merge, TessError *err);
+TessResult tess_edit_terrain_rect(TessProject *p, TessId level, TessId layer, const TessTerrainBrush *brush,
+                                  int32_t x, int32_t y, uint32_t w, uint32_t h, uint32_t merge, TessError *err);
+/* The 4-connected region of cells equal to the cell at (x, y), as flood fill. */
+TessResult tess_edit_terrain_fill(TessProject *p, TessId level, TessId layer, const TessTerrainBrush *brush,
+                                  uint32_t x, uint32_t y, uint32_t merge, TessError *err);
+/* The labels of a cell in a set: false (wang zeroed) when the cell is empty,
+ * flipped, of another tileset or unlabelled. */
+bool tess_terrain_cell_labels(const TessTerrainSet *set, TessId tileset, TessCell cell,
+                              uint8_t wang[TESS_TERRAIN_POSITIONS]);
 
 /* Objects. add ignores obj->id and returns the new one. set replaces the
  * object with the same id (move, rotate, any field); merge as above. */
@@ -622,7 +679,7 @@ void tess_project_set_listener(TessProject *p, TessChangeFn fn, void *user);
  * tiles or png change). A layer's chunks and objects arrays change with any
  * edit of them; tess_edit_level_set with a new size replaces them. */
 
-/* ---- Building a project from a file (no history, no changes) ---------- */
+/* ---- Building a project from a file (no history, no changes) */
 
 /* Each copies its input (deep) and keeps the id given; next_id is raised past it. */
 TessResult tess_project_insert_material(TessProject *p, const TessMaterial *m, TessError *err);
@@ -636,7 +693,7 @@ TessResult tess_layer_insert_chunk(TessLayer *layer, uint32_t cx, uint32_t cy, c
                                    TessError *err); /* TESS_CHUNK_CELLS cells */
 TessResult tess_layer_insert_object(TessProject *p, TessLayer *layer, const TessObject *obj, TessError *err);
 
-/* ---- The level resolved for simulation (core/level/scene_from_level.c) - */
+/* ---- The level resolved for simulation (core/level/scene_from_level.c) */
 
 /* Resolves `level` of `project` (read-only) by tessera/scene.h's rules.
  * Refuses levels whose settings or objects fail validation, bodies with
@@ -645,6 +702,77 @@ TessResult tess_layer_insert_object(TessProject *p, TessLayer *layer, const Tess
  * its scene from a .tlv, never see the level model. */
 TessResult tess_scene_from_level(const TessProject *project, const TessLevel *level, TessScene **out,
                                  TessError *err);
+
+/* ---- A level playing (core/level/preview_level.c) */
+
+/* TessPreviewLevel: a playback of one level of a project, built the way a
+ * game builds its world (tess_scene_from_level, tess_world_create_from_scene),
+ * with what the preview needs to draw each body (its sprite, colour and
+ * shapes). Plain C: no GTK. The project is read, never changed. */
+
+typedef struct TessPreviewLevel {
+  const TessProject *project; /* borrowed */
+  const TessLevel *level;     /* borrowed */
+  TessScene *scene;           /* owned: zones, joints and cells for the overlays */
+  TessPlayback *playback;     /* owned */
+  uint64_t level_hash;        /* tess_level_content_hash when the preview started */
+} TessPreviewLevel;
+
+/* memory_budget 0 = the default 256 MiB. */
+TessResult tess_preview_level_create(const TessProject *project, const TessLevel *level, size_t memory_budget,
+                                     TessPreviewLevel **out, TessError *err);
+void tess_preview_level_destroy(TessPreviewLevel *pl);
+
+/* The body under a world point (metres): dynamic ones only when asked;
+ * sensors are never picked. */
+bool tess_preview_level_pick(const TessPreviewLevel *pl, TessVec2 point, bool dynamic_only, TessBodyId *out);
+
+/* Drops a ball (radius in metres, 0 = half a cell) or a sprite body (the
+ * sprite's collision mask, as the scene would place it) at `at`, moving at
+ * `velocity`, made of `material` (0 = the project's first). */
+TessResult tess_preview_level_spawn_ball(TessPreviewLevel *pl, TessVec2 at, TessVec2 velocity, float radius,
+                                         TessId material, TessBodyId *out, TessError *err);
+TessResult tess_preview_level_spawn_sprite(TessPreviewLevel *pl, TessId sprite, TessVec2 at, TessVec2 velocity,
+                                           TessId material, TessBodyId *out, TessError *err);
+
+/* The final positions of the level's own bodies ("Keep positions"): one
+ * tess_edit_object_set per dynamic or kinematic body that moved, all with
+ * one merge key, so the whole batch is one undo step. Returns the number of
+ * objects changed through `changed`. The caller commits. */
+TessResult tess_preview_level_keep_positions(TessPreviewLevel *pl, TessProject *project, uint32_t *changed,
+                                             TessError *err);
+
+/* ---- Hand edits of a sprite's mask (core/level/sprite_mask_edit.c) */
+
+/* Hand edits of a sprite's collision shape (the mask's pieces), as
+ * PhysicsEditor users expect: move, insert or remove a vertex. After each
+ * edit the mask is marked manual and its shape readouts are recomputed:
+ * shape mass properties (area, centroid, inertia of the union of pieces),
+ * added area (shape area outside the exact hull) and uncovered area
+ * (opaque pixel area outside every piece, exact: pixel squares clipped
+ * against the pieces). The editor's mask view calls
+ * these; no GTK. */
+
+/* Moves vertex `vertex` of piece `piece` to (x, y) (frame pixels); false
+ * (nothing moved) when the piece would stop being convex. */
+bool tess_mask_shape_move_vertex(TessSpriteMask *mask, uint32_t piece, uint32_t vertex, float x, float y);
+/* Inserts (x, y) after vertex `after` of piece `piece`; false when the piece
+ * already has TESS_POLY_MAX vertices. */
+bool tess_mask_shape_insert_vertex(TessSpriteMask *mask, uint32_t piece, uint32_t after, float x, float y);
+/* Removes a vertex; false when the piece would keep fewer than 3. */
+bool tess_mask_shape_remove_vertex(TessSpriteMask *mask, uint32_t piece, uint32_t vertex);
+
+/* Recomputes shape_area/centroid/inertia, added_area and uncovered_area from
+ * the pieces (or the circle in circle mode), with `frame` the sprite's first
+ * frame and mask->threshold. Sets manual = 1. */
+void tess_mask_shape_update(TessSpriteMask *mask, TessImageView frame);
+
+/* Nearest vertex to (x, y) within `radius` (frame pixels); false if none. */
+bool tess_mask_shape_pick_vertex(const TessSpriteMask *mask, float x, float y, float radius, uint32_t *piece,
+                                 uint32_t *vertex);
+/* Nearest edge to (x, y) within `radius`: the edge from `vertex` to the next. */
+bool tess_mask_shape_pick_edge(const TessSpriteMask *mask, float x, float y, float radius, uint32_t *piece,
+                               uint32_t *vertex);
 
 #ifdef __cplusplus
 }

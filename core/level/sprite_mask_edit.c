@@ -1,12 +1,15 @@
-/* Hand edits of a sprite's collision shape (see tess-mask-shape.h). */
-#include "tess-mask-shape.h"
+/* Hand edits of a sprite's collision shape (see tessera/level.h). */
+#include "tessera/level.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "tessera/geom.h"
 
+/* Indices come from the caller's own picks: one past the mask is a mistake
+ * (asserts in debug builds; off, the edit is refused). */
 static bool valid(const TessSpriteMask *mask, uint32_t piece, uint32_t vertex) {
+  TESS_ASSERT(piece < mask->piece_count && vertex < mask->pieces[piece].count && "mask piece or vertex out of range");
   return piece < mask->piece_count && vertex < mask->pieces[piece].count;
 }
 
