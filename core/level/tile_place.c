@@ -10,7 +10,7 @@ void tess_tile_place(const TessTileset *ts, TessCell cell, uint32_t cell_w, uint
   const double tw = ts->tile_w, th = ts->tile_h, cw = cell_w, ch = cell_h;
   const bool diag = (cell & TESS_CELL_FLIP_D) != 0;
   if (ts->fit_cell) {
-    /* The pre-3.3 rule: the image fills the cell; points scale per axis. */
+    /* The pre-3.4 rule: the image fills the cell; points scale per axis. */
     out->x = out->y = 0.0;
     out->w = cw;
     out->h = ch;

@@ -123,7 +123,7 @@ static TessResult add_assets(const TlvLevel *lv, const char *image_dir, TessProj
     ts.columns = tt.columns;
     ts.tile_count = tt.tile_count;
     ts.alpha_threshold = (uint8_t)tt.alpha_threshold;
-    /* A file before 3.3 scales every tile into its cell: such a tileset keeps
+    /* A file before 3.4 scales every tile into its cell: such a tileset keeps
      * that meaning (fit_cell) where it differs from drawing the tile at its
      * own size, i.e. unless the tiles are square and the cell's size. */
     bool same = tt.tile_w == lv->settings.tile_w && tt.tile_h == lv->settings.tile_h && tt.tile_w == tt.tile_h;

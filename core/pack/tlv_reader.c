@@ -533,11 +533,11 @@ static TlvResult validate_tilesets(Ctx *c) {
                     (unsigned)rd32(r + 40), (unsigned long long)cols, (unsigned long long)rows);
     }
     TRY(check_blob(c, rd32(r + 52), rd32(r + 56), at + 52, "tileset image"));
-    if (c->lv->header.minor < 3) {
+    if (c->lv->header.minor < 4) {
       TRY(check_zero(c, r + 60, 4, at + 60, "tileset"));
     } else {
-      /* 3.3: the placement, and with a 72-byte record the offset. */
-      int64_t ox = s->stride >= TLV_TILESET_SIZE_3_3 ? (int32_t)rd32(r + 64) : 0, oy = s->stride >= TLV_TILESET_SIZE_3_3 ? (int32_t)rd32(r + 68) : 0;
+      /* 3.4: the placement, and with a 72-byte record the offset. */
+      int64_t ox = s->stride >= TLV_TILESET_SIZE_3_4 ? (int32_t)rd32(r + 64) : 0, oy = s->stride >= TLV_TILESET_SIZE_3_4 ? (int32_t)rd32(r + 68) : 0;
       if (rd32(r + 60) > TLV_PLACE_NATIVE) return fail(c->err, TLV_ERR_VALUE, at + 60, "tileset %u: placement %u (0 or 1)", (unsigned)i, (unsigned)rd32(r + 60));
       if (ox < -TLV_TILE_OFFSET_MAX || ox > TLV_TILE_OFFSET_MAX || oy < -TLV_TILE_OFFSET_MAX || oy > TLV_TILE_OFFSET_MAX)
         return fail(c->err, TLV_ERR_LIMIT, at + 64, "tileset %u: offset (%lld, %lld) beyond +-%d px", (unsigned)i, (long long)ox, (long long)oy, TLV_TILE_OFFSET_MAX);
@@ -756,13 +756,13 @@ static TilePlace tile_place(const TlvLevel *lv, const uint8_t *tset, uint32_t ce
   TilePlace pl;
   double tw = (double)rd32(tset + 20), th = (double)rd32(tset + 24), ppm = (double)lv->settings.ppm;
   int diag = (cell & 0x20000000u) != 0;
-  if (lv->header.minor < 3 || rd32(tset + 60) == TLV_PLACE_FIT_CELL) {
+  if (lv->header.minor < 4 || rd32(tset + 60) == TLV_PLACE_FIT_CELL) {
     pl.x0 = pl.y0 = 0.0;
     pl.sx = (double)lv->settings.tile_w / tw / ppm;
     pl.sy = (double)lv->settings.tile_h / th / ppm;
   } else {
-    double ox = lv->tilesets.stride >= TLV_TILESET_SIZE_3_3 ? (double)(int32_t)rd32(tset + 64) : 0.0;
-    double oy = lv->tilesets.stride >= TLV_TILESET_SIZE_3_3 ? (double)(int32_t)rd32(tset + 68) : 0.0;
+    double ox = lv->tilesets.stride >= TLV_TILESET_SIZE_3_4 ? (double)(int32_t)rd32(tset + 64) : 0.0;
+    double oy = lv->tilesets.stride >= TLV_TILESET_SIZE_3_4 ? (double)(int32_t)rd32(tset + 68) : 0.0;
     /* the turned tile keeps the cell's bottom-left corner, as Tiled draws it */
     pl.x0 = ox / ppm;
     pl.y0 = ((double)lv->settings.tile_h - (diag ? tw : th) + oy) / ppm;
@@ -775,7 +775,7 @@ static TilePlace tile_place(const TlvLevel *lv, const uint8_t *tset, uint32_t ce
 static int tile_on_cell(const TlvLevel *lv, const uint8_t *tset, uint32_t cell) {
   TilePlace pl = tile_place(lv, tset, cell);
   double tw = (double)rd32(tset + 20), th = (double)rd32(tset + 24), w = (cell & 0x20000000u) ? th : tw, h = (cell & 0x20000000u) ? tw : th;
-  if (lv->header.minor < 3 || rd32(tset + 60) == TLV_PLACE_FIT_CELL) return 1;
+  if (lv->header.minor < 4 || rd32(tset + 60) == TLV_PLACE_FIT_CELL) return 1;
   return pl.x0 == 0.0 && pl.y0 == 0.0 && w == (double)lv->settings.tile_w && h == (double)lv->settings.tile_h;
 }
 
@@ -835,7 +835,7 @@ static TlvResult check_traced_entry(Ctx *c, const uint8_t *r, uint32_t index, ui
   tset = lv->tilesets.data + (uint64_t)ts * lv->tilesets.stride;
   t = rd32(tset + 44) + (cell & 0xFFFFu);
   tile = lv->tiles.data + (uint64_t)t * lv->tiles.stride;
-  /* 3.3: a full tile drawn off its cell collides as its own rectangle, one implied piece. */
+  /* 3.4: a full tile drawn off its cell collides as its own rectangle, one implied piece. */
   if (tile[4] == 1 && !tile_on_cell(lv, tset, cell)) {
     pieces = 1;
   } else if (tile[4] != 2) {
@@ -1418,9 +1418,9 @@ int tlv_tileset(const TlvLevel *lv, uint32_t index, TlvTileset *out) {
   out->alpha_threshold = rd32(r + 48);
   out->image_offset = rd32(r + 52);
   out->image_size = rd32(r + 56);
-  out->placement = lv->header.minor >= 3 ? rd32(r + 60) : TLV_PLACE_FIT_CELL;
-  out->offset_x = lv->tilesets.stride >= TLV_TILESET_SIZE_3_3 ? (int32_t)rd32(r + 64) : 0;
-  out->offset_y = lv->tilesets.stride >= TLV_TILESET_SIZE_3_3 ? (int32_t)rd32(r + 68) : 0;
+  out->placement = lv->header.minor >= 4 ? rd32(r + 60) : TLV_PLACE_FIT_CELL;
+  out->offset_x = lv->tilesets.stride >= TLV_TILESET_SIZE_3_4 ? (int32_t)rd32(r + 64) : 0;
+  out->offset_y = lv->tilesets.stride >= TLV_TILESET_SIZE_3_4 ? (int32_t)rd32(r + 68) : 0;
   return 1;
 }
 

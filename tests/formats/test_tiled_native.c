@@ -250,7 +250,7 @@ static uint64_t world_hash_after(const TessScene *s, int steps) {
   return h;
 }
 
-/* The level through a .tlv (3.3): the same pixels from the file, the same scene, the same world. */
+/* The level through a .tlv (3.4): the same pixels from the file, the same scene, the same world. */
 static void tlv_round_trip_keeps_image_and_world(void) {
   const char *dir = tess_test_tmpdir();
   char map[900], proj[900];
@@ -279,7 +279,7 @@ static void tlv_round_trip_keeps_image_and_world(void) {
     tess_project_destroy(p);
     return;
   }
-  CHECK(lv.header.minor == 3 && lv.tilesets.stride == TLV_TILESET_SIZE_3_3);
+  CHECK(lv.header.minor == 4 && lv.tilesets.stride == TLV_TILESET_SIZE_3_4);
   for (uint32_t i = 0; i < lv.tilesets.count; i++) {
     TlvTileset tt;
     CHECK(tlv_tileset(&lv, i, &tt) && tt.placement == TLV_PLACE_NATIVE);

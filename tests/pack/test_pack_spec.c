@@ -353,7 +353,7 @@ static void old_demo_files_simulate_alike(const char *const old[2], uint16_t min
   }
 }
 
-/* 3.3 places tiles at their own size (TSET grows to 72 bytes): a 3.2 file,
+/* 3.4 places tiles at their own size (TSET grows to 72 bytes): a 3.2 file,
  * whose tilesets all read as scaled into the cell, still loads, its
  * tilesets say so, and its world is the current file's (the demo's tiles
  * are the grid's size, so both placements put them on the cell). */
@@ -397,9 +397,9 @@ static void format_3_1_files_load_and_simulate_alike(void) {
  * level of 16 x 16 cells: each collision entry's piece is FORMAT.md's
  * placement (transpose first, then the mirrors within the transposed
  * extent), clockwise. Scaled into the cell (fit_cell, every file before
- * 3.3): the per-axis scale to the cell, and with the diagonal flip the
+ * 3.4): the per-axis scale to the cell, and with the diagonal flip the
  * piece spans 8 x 32 level pixels (th * tile_w / tw by tw * tile_h / th),
- * not the cell. At its own size (3.3): from the drawn rectangle, whose
+ * not the cell. At its own size (3.4): from the drawn rectangle, whose
  * bottom-left corner is the cell's moved by the offset, turned or not
  * (a turned 16 x 8 tile spans 8 x 16 from there). */
 static void non_square_tiles_flip_as_the_spec_says_with(bool fit, int32_t ox, int32_t oy) {

@@ -322,10 +322,10 @@ static int check_tilesets(Chk *c, uint64_t *blob_next) {
     tile += u32_(r + 40);
     REQUIRE(u32_(r + 48) <= 255, "tileset %u: alpha threshold", i);
     if (!check_image(c, u32_(r + 52), u32_(r + 56), blob_next, "tileset", i)) return 0;
-    if (c->minor < 3) {
+    if (c->minor < 4) {
       REQUIRE(u32_(r + 60) == 0, "tileset %u: reserved", i);
     } else {
-      /* 3.3: placement 0 (scaled into the cell, no offset) or 1 (own size, offset within 65535 px) */
+      /* 3.4: placement 0 (scaled into the cell, no offset) or 1 (own size, offset within 65535 px) */
       int64_t ox = s->stride >= 72 ? (int32_t)u32_(r + 64) : 0, oy = s->stride >= 72 ? (int32_t)u32_(r + 68) : 0;
       REQUIRE(u32_(r + 60) <= 1 && ox >= -65535 && ox <= 65535 && oy >= -65535 && oy <= 65535 && (u32_(r + 60) == 1 || (!ox && !oy)),
               "tileset %u: placement or offset", i);
@@ -379,8 +379,8 @@ static int check_layers(Chk *c) {
 
 /* ---- Collision --------------------------------------------------------------- */
 
-/* FORMAT.md TSET "Placement" (3.3): a tileset that draws its tiles at their own size. */
-static bool native(const Chk *c, const uint8_t *ts) { return c->minor >= 3 && u32_(ts + 60) == 1; }
+/* FORMAT.md TSET "Placement" (3.4): a tileset that draws its tiles at their own size. */
+static bool native(const Chk *c, const uint8_t *ts) { return c->minor >= 4 && u32_(ts + 60) == 1; }
 
 /* FORMAT.md "Flips", then the scale to the cell (placement 0) or the drawn
  * rectangle (placement 1), in metres. */

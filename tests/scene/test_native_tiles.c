@@ -7,7 +7,7 @@
  * px: 5.75 m). A 64 x 64 tile traced with a rectangle over its upper 48 px,
  * flipped vertically, lies over its lower 48 px: from 176 px, so its ball
  * rests at 168 px = 5.25 m. Scaled into the cell (fit_cell, what .tlv files
- * before 3.3 mean) the first tile is the cell: its ball rests at 5.75 m.
+ * before 3.4 mean) the first tile is the cell: its ball rests at 5.75 m.
  * The scene from the level and the one from its .tlv are equal, and so are
  * their worlds after the drop. */
 #include <math.h>

@@ -80,7 +80,7 @@ struct TessTileset;
  * tile_h x tile_w, still from the cell's bottom-left corner (what Tiled
  * 1.8's tmxrasterizer draws for a non-square tile). A tileset with
  * fit_cell is scaled into the cell instead (the rectangle is the cell, and
- * pieces scale by cell / tile per axis, as .tlv files before 3.3 say). */
+ * pieces scale by cell / tile per axis, as .tlv files before 3.4 say). */
 typedef struct TessTilePlace {
   double x, y, w, h;         /* the drawn rectangle (what the image fills) */
   double px, py;             /* where tile point (0, 0) lands after the flips, and */
@@ -157,7 +157,7 @@ typedef struct TessTileset {
   /* Where its tiles are drawn (tess_tile_place): */
   int32_t offset_x, offset_y; /* pixels added to where a tile is drawn (Tiled's tileoffset), default 0 */
   uint8_t fit_cell;          /* 1: tiles scaled into the level's cell (Tiled's tilerendersize="grid", and what
-                                every .tlv before 3.3 means); 0 (default): drawn at their own size */
+                                every .tlv before 3.4 means); 0 (default): drawn at their own size */
 } TessTileset;
 
 /* What a new tileset needs; columns and tile_count are derived. */
