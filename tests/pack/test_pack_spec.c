@@ -374,6 +374,24 @@ static void format_3_2_files_load_and_simulate_alike(void) {
   free(d);
 }
 
+/* 3.3 (terrain sets) kept TSET at 64 bytes: its files read as scaled into the cell too. */
+static void format_3_3_files_load_and_simulate_alike(void) {
+  static const char *old[] = {"tests/golden/format-3.3/Side.tlv", "tests/golden/format-3.3/Top-down.tlv"};
+  old_demo_files_simulate_alike(old, 3);
+  size_t size = 0;
+  uint8_t *d = source_file(old[1], &size);
+  if (!d) return;
+  TlvLevel lv;
+  TlvError err;
+  CHECK_MSG(tlv_open(d, size, 0, &lv, &err) == TLV_OK, "%s", err.message);
+  CHECK(lv.tilesets.stride == TLV_TILESET_SIZE);
+  for (uint32_t i = 0; i < lv.tilesets.count; i++) {
+    TlvTileset tt;
+    CHECK(tlv_tileset(&lv, i, &tt) && tt.placement == TLV_PLACE_FIT_CELL);
+  }
+  free(d);
+}
+
 static void format_3_1_files_load_and_simulate_alike(void) {
   static const char *old[] = {"tests/golden/format-3.1/Side.tlv", "tests/golden/format-3.1/Top-down.tlv"};
   old_demo_files_simulate_alike(old, 1);
@@ -507,5 +525,5 @@ static void non_square_tiles_flip_as_the_spec_says(void) {
 
 TESS_TEST_MAIN(TEST(every_polygon_is_clockwise), TEST(loops_keep_solid_on_the_right), TEST(header_checksum_covers_header_size),
                TEST(pin_anchor_b_is_what_the_spec_says), TEST(format_3_1_files_load_and_simulate_alike),
-               TEST(format_3_2_files_load_and_simulate_alike),
+               TEST(format_3_2_files_load_and_simulate_alike), TEST(format_3_3_files_load_and_simulate_alike),
                TEST(non_square_tiles_flip_as_the_spec_says))
