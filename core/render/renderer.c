@@ -104,6 +104,20 @@ void tess_renderer_draw_cell(TessRenderer *r, cairo_t *cr, TessCell cell, double
   cairo_restore(cr);
 }
 
+void tess_renderer_draw_cell_placed(TessRenderer *r, cairo_t *cr, TessCell cell, uint32_t cell_w, uint32_t cell_h, double x,
+                                    double y, double w, double h, double alpha) {
+  if (!cell || !cell_w || !cell_h) return;
+  const TessTileset *ts = tess_project_tileset(r->project, TESS_CELL_TILESET(cell));
+  if (!ts) {
+    tess_renderer_draw_cell(r, cr, cell, x, y, w, h, alpha);
+    return;
+  }
+  TessTilePlace pl;
+  tess_tile_place(ts, cell, cell_w, cell_h, &pl);
+  const double sx = w / cell_w, sy = h / cell_h;
+  tess_renderer_draw_cell(r, cr, cell, x + pl.x * sx, y + pl.y * sy, pl.w * sx, pl.h * sy, alpha);
+}
+
 /* Cells range of the level visible in the view. */
 typedef struct Visible {
   double tx, ty, zoom;           /* device = level * zoom + t */

@@ -211,6 +211,28 @@ static void imported_map_draws_as_tmxrasterizer(void) {
   tess_project_destroy(p);
 }
 
+/* Tiled's own example of tiles larger than the grid: perspective_walls.tmx,
+ * 64 px wall tiles with a tile offset of (-32, 0) on a 31 px grid. */
+static void tiled_example_perspective_walls(void) {
+  const char *map = "/usr/share/doc/tiled/examples/perspective_walls.tmx";
+  if (!have_rasterizer() || access(map, R_OK) != 0) {
+    printf("tmxrasterizer or %s missing: skipped\n", map);
+    exit(77);
+  }
+  char proj[900], ours[900], theirs[900];
+  tess_test_path(proj, sizeof proj, "walls.tessera");
+  tess_test_path(ours, sizeof ours, "walls.tess.png");
+  tess_test_path(theirs, sizeof theirs, "walls.tiled.png");
+  unlink(proj);
+  CHECK(run("'%s' import '%s' -o '%s' --quiet", pipeline(), map, proj) == 0);
+  CHECK(run("'%s' render '%s' --tiles-only -o '%s'", pipeline(), proj, ours) == 0);
+  CHECK(run("QT_QPA_PLATFORM=offscreen tmxrasterizer '%s' '%s' >/dev/null 2>&1", map, theirs) == 0);
+  compare_pngs("Tiled example perspective_walls", ours, theirs);
+  TessProject *p = load(proj);
+  CHECK(p && p->tileset_count == 1 && p->tilesets[0]->tile_w == 64 && p->tilesets[0]->offset_x == -32 && p->levels[0]->settings.tile_w == 31);
+  tess_project_destroy(p);
+}
+
 /* Tessera -> TMJ / TMX -> tmxrasterizer draws what Tessera draws. */
 static void exported_map_draws_as_tessera(void) {
   if (!have_rasterizer()) {
@@ -325,4 +347,4 @@ static void tlv_round_trip_keeps_image_and_world(void) {
 
 /* The .tlv case first: the tmxrasterizer cases end the run (77) without the tool. */
 TESS_TEST_MAIN(TEST(tlv_round_trip_keeps_image_and_world), TEST(imported_map_draws_as_tmxrasterizer),
-               TEST(exported_map_draws_as_tessera))
+               TEST(exported_map_draws_as_tessera), TEST(tiled_example_perspective_walls))
