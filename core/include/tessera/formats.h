@@ -54,6 +54,8 @@ typedef struct TessImportTileset {
   TessTileInfo *tiles;       /* tile_count entries: collision and default material (plan numbering) */
   int32_t offset_x, offset_y; /* Tiled's tileoffset: TessTileset's drawing offset */
   uint8_t fit_cell;          /* Tiled's tilerendersize="grid": tiles scaled into the cell */
+  uint32_t terrain_count;    /* terrain sets (Tiled's wang sets), tile indices of this tileset */
+  TessTerrainSet *terrains;
 } TessImportTileset;
 
 typedef struct TessImportLayer {
