@@ -17,7 +17,7 @@ extern const double tess_render_lod_scale[TESS_RENDER_LOD_COUNT];
 #define TESS_RENDER_BLOCK_TARGET_PX 512
 
 /* What a cached block has baked in (subset of TessRenderFlags). */
-#define TESS_RENDER_BAKED (TESS_RENDER_TILES | TESS_RENDER_MATERIALS | TESS_RENDER_COLLISION)
+#define TESS_RENDER_BAKED (TESS_RENDER_TILES | TESS_RENDER_MATERIALS | TESS_RENDER_COLLISION | TESS_RENDER_WALLS)
 
 typedef struct TessTileSurface {
   cairo_surface_t *surface;  /* premultiplied ARGB32, the whole tileset image; NULL when it failed */
