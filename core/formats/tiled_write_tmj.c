@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tiled_write.h"
+#include "formats_tiled_write.h"
 
 #define DUMP_FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
 #define PLACEHOLDER "\001tw-layer-data"
@@ -79,7 +79,7 @@ static json_t *props_json(Ctx *c, const TwProps *props) {
     case TW_BOOL: v = json_boolean(p->b); break;
     case TW_COLOR: {
       char col[16];
-      tw_format_color(p->color, col);
+      tiled_write_format_color(p->color, col);
       v = json_string(col);
       break;
     }
@@ -234,7 +234,7 @@ static TessResult finish(Ctx *c, json_t *root, const TwMap *m, char **out, size_
   return TESS_OK;
 }
 
-TessResult tw_tmj_map(const TwMap *m, char **out, size_t *size, TessError *err) {
+TessResult tiled_write_tmj_map(const TwMap *m, char **out, size_t *size, TessError *err) {
   Ctx c = {err, TESS_OK};
   json_t *root = json_object();
   set(&c, root, "compressionlevel", json_integer(-1), "compressionlevel");
@@ -296,7 +296,7 @@ static json_t *tile_json(Ctx *c, const TwTile *t) {
   return j;
 }
 
-TessResult tw_tmj_tileset(const TwTileset *ts, char **out, size_t *size, TessError *err) {
+TessResult tiled_write_tmj_tileset(const TwTileset *ts, char **out, size_t *size, TessError *err) {
   Ctx c = {err, TESS_OK};
   char image[160];
   snprintf(image, sizeof image, "%s.png", ts->stem);
