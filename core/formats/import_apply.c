@@ -82,7 +82,8 @@ static TessId find_equal_tileset(const TessProject *p, const TessImportTileset *
   for (uint32_t i = 0; i < p->tileset_count; i++) {
     const TessTileset *ts = p->tilesets[i];
     if (ts->png_size == t->png_size && ts->tile_w == t->tile_w && ts->tile_h == t->tile_h && ts->margin == t->margin &&
-        ts->spacing == t->spacing && memcmp(ts->png, t->png, t->png_size) == 0 &&
+        ts->spacing == t->spacing && ts->offset_x == t->offset_x && ts->offset_y == t->offset_y &&
+        ts->fit_cell == t->fit_cell && memcmp(ts->png, t->png, t->png_size) == 0 &&
         (!t->id || same_tessera_tileset(ts, t, ids, imp)))
       return ts->id;
   }
@@ -108,7 +109,7 @@ static TessResult set_tiles(TessProject *p, TessId id, const TessImportTileset *
   bool any = t->alpha_threshold != 0;
   for (uint32_t k = 0; k < t->tile_count && !any; k++)
     any = t->tiles[k].collision || t->tiles[k].material || t->tiles[k].one_way || t->tiles[k].piece_count;
-  if (!any) return TESS_OK;
+  if (!any && !t->terrain_count) return TESS_OK;
   TessTileset copy;
   memset(&copy, 0, sizeof copy);
   TessResult r = tess_tileset_copy(&copy, tess_project_tileset(p, id));
@@ -131,6 +132,12 @@ static TessResult set_tiles(TessProject *p, TessId id, const TessImportTileset *
         dst->piece_count = src->piece_count;
       }
     }
+  }
+  if (!r && t->terrain_count) { /* the map's wang sets, as terrain sets */
+    tess_terrain_sets_free(copy.terrains, copy.terrain_count);
+    copy.terrain_count = 0;
+    if (tess_terrain_sets_copy(&copy.terrains, t->terrains, t->terrain_count)) r = nomem(err);
+    else copy.terrain_count = t->terrain_count;
   }
   if (!r) r = tess_edit_tileset_set(p, &copy, 0, err);
   tess_tileset_clear(&copy);
@@ -199,6 +206,9 @@ static TessResult add_tilesets(TessProject *p, const TessMapImport *imp, Ids *id
     def.tile_h = t->tile_h;
     def.margin = t->margin;
     def.spacing = t->spacing;
+    def.offset_x = t->offset_x;
+    def.offset_y = t->offset_y;
+    def.fit_cell = t->fit_cell;
     def.default_material = 0;
     def.default_collision = TESS_TILE_COLLISION_NONE;
     want(p, ids, TESS_ID_TILESET, t->id);

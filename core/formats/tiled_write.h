@@ -71,12 +71,16 @@ typedef struct TwTile {
   TwObjects objects;    /* its collision: Tiled's per-tile objectgroup */
   uint32_t frame_count; /* animation: tiles 0..frame_count-1, each frame_ms */
   uint32_t frame_ms;
+  bool has_probability; /* Tiled's per-tile probability: a terrain variant's weight */
+  double probability;
 } TwTile;
 
 typedef struct TwTileset {
   const char *stem;     /* file name inside TW_DIR without extension */
   const char *name;
   uint32_t tile_w, tile_h, margin, spacing, columns, tile_count;
+  int32_t offset_x, offset_y; /* written as the tileoffset when not 0 */
+  bool fit_grid;        /* tilerendersize="grid": the tiles scaled into the cell (Tiled 1.9+) */
   uint32_t image_w, image_h;
   const uint8_t *png;   /* the image's bytes, written as TW_DIR/<stem>.png */
   size_t png_size;
@@ -85,6 +89,8 @@ typedef struct TwTileset {
   size_t tile_n;
   TwTile *tiles;        /* only tiles that carry something, by id */
   uint32_t firstgid;    /* in the map being written */
+  uint32_t terrain_count; /* borrowed from the project: written as Tiled's wangsets */
+  const TessTerrainSet *terrains;
 } TwTileset;
 
 typedef struct TwLayer {
