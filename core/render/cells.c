@@ -394,14 +394,14 @@ void render_paint_material_walls(TessRenderer *r, cairo_t *cr, const TessLevel *
       cairo_save(cr);
       cairo_rectangle(cr, cx, cy, tw, th);
       cairo_clip(cr);
-      tess_render_set_rgba(cr, m->color, 0.35);
+      render_set_rgba(cr, m->color, 0.35);
       cairo_paint(cr);
       for (int k = -3; k <= 4; k++) { /* lines x - y = const, a quarter cell apart */
         double o = k * tw / 4.0;
         cairo_move_to(cr, cx + o, cy + th);
         cairo_line_to(cr, cx + o + th, cy);
       }
-      tess_render_set_rgba(cr, m->color, 1.0);
+      render_set_rgba(cr, m->color, 1.0);
       cairo_set_line_width(cr, fmax(tw, th) / 10.0);
       cairo_stroke(cr);
       cairo_restore(cr);
