@@ -140,6 +140,12 @@ static void sprites_import(void) {
     g_value_unset(&value);
     g_object_unref(file);
     CHECK(handled);
+    /* A drop imports on a worker: nothing is added until it is back. */
+    for (int i = 0; i < 5000 && tess_sprite_panel_is_importing(panel); i++) {
+      fixture_spin();
+      g_usleep(1000);
+    }
+    CHECK(!tess_sprite_panel_is_importing(panel));
     CHECK(p->sprite_count == 2 && tess_sprite_panel_get_row_count(panel) == 2);
     const TessSprite *d = tess_project_sprite(p, tess_sprite_panel_get_selected(panel));
     CHECK(d && strcmp(d->name, "dropped") == 0 && strcmp(d->source_path, dropped) == 0);

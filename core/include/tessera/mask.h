@@ -238,6 +238,22 @@ TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint
                                         uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
                                         uint32_t tile_count, uint32_t *simplified, TessError *err);
 
+/* What a long trace reports while it runs, and how it is stopped (the
+ * editor traces on a worker thread, with a progress bar and Cancel). */
+typedef struct TessMaskWatch {
+  const volatile int *cancel;                    /* when non-NULL and set non-zero: stop (TESS_ERR_EMPTY "cancelled") */
+  void (*progress)(double fraction, void *user); /* 0..1, non-decreasing; may be NULL */
+  void *user;
+} TessMaskWatch;
+
+/* tess_mask_trace_tiles_report, watched (`watch` may be NULL). A cancelled
+ * trace leaves `tiles` exactly as they were; one not cancelled gives the
+ * same tiles as tess_mask_trace_tiles_report. */
+TessResult tess_mask_trace_tiles_watched(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                         uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
+                                         uint32_t tile_count, uint32_t *simplified, const TessMaskWatch *watch,
+                                         TessError *err);
+
 #ifdef __cplusplus
 }
 #endif
