@@ -6,7 +6,7 @@
 
 #include <glib/gi18n.h>
 
-#include "tess-preview-painter.h"
+#include "tessera/render.h"
 
 #define CLICK_SLOP 4.0 /* px a press may move and still be a click */
 

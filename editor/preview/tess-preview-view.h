@@ -16,8 +16,8 @@
 #include <gtk/gtk.h>
 
 #include "tess-document.h"
-#include "tess-playback.h"
-#include "tess-preview-level.h"
+#include "tessera/play.h"
+#include "tessera/level.h"
 
 G_BEGIN_DECLS
 

@@ -5,8 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "tess-mask-moments.h"
-#include "tess-mask-shape.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
 #include "tessera/mask.h"
@@ -25,7 +23,7 @@ typedef struct TraceJob {
   SharedImage *image;
   TessImageView frame;
   TessSpriteMask mask;
-  TessMaskMoments moments;
+  TessMaskSecondMoments moments;
   gboolean has_moments;
   TessMaskTraceReport report;
   TessResult result;
@@ -50,7 +48,7 @@ struct _TessMaskEditor {
   gboolean has_work;
   SharedImage *image;           /* the decoded PNG (all frames); shared with a trace worker */
   TessImageView frame;          /* the first frame, in `image` */
-  TessMaskMoments moments;
+  TessMaskSecondMoments moments;
   gboolean has_moments;
   uint8_t moments_threshold;
   TessMaskTraceReport report; /* of the last trace: whether the pieces were simplified to the budget */
@@ -99,7 +97,7 @@ static void clear_work(TessMaskEditor *self) {
 }
 
 static void update_moments(TessMaskEditor *self) {
-  self->has_moments = self->frame.pixels && tess_mask_moments(self->frame, self->work.mask.threshold, &self->moments);
+  self->has_moments = self->frame.pixels && tess_mask_pixel_moments(self->frame, self->work.mask.threshold, &self->moments, NULL) == TESS_OK;
   self->moments_threshold = self->work.mask.threshold;
 }
 
@@ -172,8 +170,7 @@ static void update_readouts(TessMaskEditor *self) {
               g_strdup_printf(_("%.1f px², centroid %.2f, %.2f, inertia %.6g px⁴"), m->shape_area, m->shape_centroid_x,
                               m->shape_centroid_y, m->shape_inertia));
   if (self->has_moments) {
-    double angle, major, minor;
-    tess_mask_principal_axes(&self->moments, &angle, &major, &minor);
+    double angle = self->moments.angle, major = self->moments.major, minor = self->moments.minor;
     set_readout(self, TESS_MASK_READOUT_AXES,
                 g_strdup_printf(_("%.1f°; %.6g and %.6g px⁴"), angle * 180.0 / M_PI, major, minor));
   } else {
@@ -391,7 +388,7 @@ static void read_controls(TessMaskEditor *self) {
 static void trace_thread(GTask *task, gpointer source, gpointer data, GCancellable *cancellable) {
   TraceJob *job = data;
   job->result = tess_sprite_mask_trace_report(job->frame, &job->mask, &job->report, &job->err);
-  job->has_moments = job->result == TESS_OK && tess_mask_moments(job->frame, job->mask.threshold, &job->moments);
+  job->has_moments = job->result == TESS_OK && tess_mask_pixel_moments(job->frame, job->mask.threshold, &job->moments, NULL) == TESS_OK;
   g_task_return_boolean(task, TRUE);
 }
 

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "tess-mask-shape.h"
 
 #define MARGIN 16.0
 #define PICK_RADIUS 8.0 /* widget pixels */
@@ -14,7 +13,7 @@ struct _TessMaskView {
   cairo_surface_t *frame;      /* premultiplied copy of the frame */
   uint32_t frame_w, frame_h;
   const TessSpriteMask *mask;  /* borrowed */
-  TessMaskMoments moments;
+  TessMaskSecondMoments moments;
   gboolean has_moments;
   TessDVec2 *simplified;
   uint32_t simplified_count;
@@ -188,8 +187,7 @@ void tess_mask_view_draw(TessMaskView *v, cairo_t *cr, int width, int height) {
   if (v->has_moments) {
     double cx = ox + v->moments.cx * s, cy = oy + v->moments.cy * s;
     if (v->overlays & TESS_MASK_OVERLAY_AXES) {
-      double angle, major, minor;
-      tess_mask_principal_axes(&v->moments, &angle, &major, &minor);
+      double angle = v->moments.angle, major = v->moments.major, minor = v->moments.minor;
       /* Half-lengths: sqrt(3) radii of gyration, the half-sides of the
        * rectangle with the same second moments (a box's axes end at its edges). */
       double lmaj = sqrt(3.0 * fmax(major, 0) / v->moments.area) * s;
@@ -286,7 +284,7 @@ void tess_mask_view_set_frame(TessMaskView *v, TessImageView frame) {
   gtk_widget_queue_draw(GTK_WIDGET(v));
 }
 
-void tess_mask_view_set_mask(TessMaskView *v, const TessSpriteMask *mask, const TessMaskMoments *moments,
+void tess_mask_view_set_mask(TessMaskView *v, const TessSpriteMask *mask, const TessMaskSecondMoments *moments,
                              const TessDVec2 *simplified, uint32_t simplified_count) {
   v->mask = mask;
   v->has_moments = moments != NULL;

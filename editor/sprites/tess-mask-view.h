@@ -8,10 +8,10 @@
 
 #include <gtk/gtk.h>
 
-#include "tess-mask-moments.h"
 #include "tessera/geom.h"
 #include "tessera/image.h"
 #include "tessera/level.h"
+#include "tessera/mask.h" /* TessMaskSecondMoments */
 
 G_BEGIN_DECLS
 
@@ -31,7 +31,7 @@ GtkWidget *tess_mask_view_new(void);
 /* Copies the frame's pixels (NULL pixels clears). */
 void tess_mask_view_set_frame(TessMaskView *v, TessImageView frame);
 /* Borrowed until the next call: the owner calls again after each change. */
-void tess_mask_view_set_mask(TessMaskView *v, const TessSpriteMask *mask, const TessMaskMoments *moments,
+void tess_mask_view_set_mask(TessMaskView *v, const TessSpriteMask *mask, const TessMaskSecondMoments *moments,
                              const TessDVec2 *simplified, uint32_t simplified_count);
 void tess_mask_view_set_overlays(TessMaskView *v, guint overlays);
 guint tess_mask_view_get_overlays(TessMaskView *v);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "tess-playback.h"
+#include "tessera/play.h"
 #include "tessera/physics.h"
 
 #define HZ 60.0f

@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "preview_demo.h"
-#include "tess-preview-level.h"
+#include "tessera/level.h"
 #include "tessera/scene.h"
 #include "tessera/store.h"
 

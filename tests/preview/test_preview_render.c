@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "preview_demo.h"
-#include "tess-preview-painter.h"
+#include "tessera/render.h"
 #include "tessera/store.h"
 
 static const char *reference_path(char *buf, size_t size) {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tess-preview-level.h"
+#include "tessera/level.h"
 #include "tessera/store.h"
 
 int main(int argc, char **argv) {

@@ -1,12 +1,11 @@
-/* The sprite editor's plain-C parts: second moments and principal axes of
- * the opaque pixels, and the readouts recomputed after hand edits of the
- * shape. Checked against direct summation and analytic areas. */
+/* What the sprite editor draws and reads out, from core: second moments and
+ * principal axes of the opaque pixels (core/mask), and the readouts
+ * recomputed after hand edits of the shape (core/level). Checked against direct summation and analytic areas. */
 #include <math.h>
 #include <string.h>
 
 #include "check.h"
-#include "tess-mask-moments.h"
-#include "tess-mask-shape.h"
+#include "tessera/level.h" /* tess_mask_shape_* (core/level/sprite_mask_edit.c) */
 #include "tessera/mask.h"
 
 static void set_alpha(TessImage *img, uint32_t x, uint32_t y, uint8_t a) {
@@ -33,8 +32,8 @@ static void moments_rotated_rectangle(void) {
   CHECK_OK(tess_image_create(400, 300, &img, &err), &err);
   const double angle = 30.0 * M_PI / 180.0;
   rotated_rect(&img, 240, 90, angle);
-  TessMaskMoments m;
-  CHECK(tess_mask_moments(tess_image_view(&img), 1, &m));
+  TessMaskSecondMoments m;
+  CHECK_OK(tess_mask_pixel_moments(tess_image_view(&img), 1, &m, &err), &err);
 
   /* Direct summation in two passes. */
   double n = 0, sx = 0, sy = 0;
@@ -59,8 +58,7 @@ static void moments_rotated_rectangle(void) {
   CHECK_OK(tess_mask_pixel_mass(tess_image_view(&img), 1, &pix, &err), &err);
   CHECK_REL(m.ixx + m.iyy, pix.inertia, 1e-9);
 
-  double a, major, minor;
-  tess_mask_principal_axes(&m, &a, &major, &minor);
+  double a = m.angle, major = m.major, minor = m.minor;
   CHECK_NEAR(a, angle, 0.01); /* y-down: a positive angle turns x towards +y, as the raster did */
   /* Analytic: along the long side A w^2 / 12, across A h^2 / 12. */
   double area = 240.0 * 90.0;
@@ -70,7 +68,7 @@ static void moments_rotated_rectangle(void) {
 
   /* Nothing opaque at a threshold above every alpha. */
   memset(img.pixels, 0, img.stride * img.height);
-  CHECK(!tess_mask_moments(tess_image_view(&img), 1, &m));
+  CHECK(tess_mask_pixel_moments(tess_image_view(&img), 1, &m, &err) == TESS_ERR_EMPTY);
   tess_image_clear(&img);
 }
 

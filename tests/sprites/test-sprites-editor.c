@@ -885,8 +885,8 @@ static void sprites_mask_view_render(void) {
   tess_sprite_mask_default(&mask);
   mask.mode = TESS_MASK_PIECES;
   CHECK_OK(tess_sprite_mask_trace(tess_image_view(&img), &mask, &err), &err);
-  TessMaskMoments mom;
-  CHECK(tess_mask_moments(tess_image_view(&img), 1, &mom));
+  TessMaskSecondMoments mom;
+  CHECK_OK(tess_mask_pixel_moments(tess_image_view(&img), 1, &mom, &err), &err);
 
   TessMaskView *view = TESS_MASK_VIEW(tess_mask_view_new());
   g_object_ref_sink(view);

@@ -14,6 +14,8 @@
 
 #include "tessera/base.h"
 #include "tessera/geom.h" /* TessPolygon */
+#include "tessera/image.h" /* TessImageView (tess_mask_shape_update) */
+#include "tessera/play.h"  /* TessPreviewLevel plays through a TessPlayback */
 #include "tessera/scene.h" /* tess_scene_from_level */
 
 #ifdef __cplusplus
@@ -479,7 +481,7 @@ uint32_t tess_project_check(const TessProject *p, TessProblemFn fn, void *user);
 /* The level's first error as a TessError (what export refuses with), or TESS_OK. */
 TessResult tess_level_check_errors(const TessProject *p, const TessLevel *level, TessError *err);
 
-/* ---- Edit operations (recorded for undo, reported as changes) ---------- */
+/* ---- Edit operations (recorded for undo, reported as changes) */
 
 /* Consecutive edits carrying the same non-zero merge key (one drag) form one
  * undo step. Get a fresh key at the start of each drag. */
@@ -581,7 +583,7 @@ void tess_project_set_listener(TessProject *p, TessChangeFn fn, void *user);
  * tiles or png change). A layer's chunks and objects arrays change with any
  * edit of them; tess_edit_level_set with a new size replaces them. */
 
-/* ---- Building a project from a file (no history, no changes) ---------- */
+/* ---- Building a project from a file (no history, no changes) */
 
 /* Each copies its input (deep) and keeps the id given; next_id is raised past it. */
 TessResult tess_project_insert_material(TessProject *p, const TessMaterial *m, TessError *err);
@@ -595,7 +597,7 @@ TessResult tess_layer_insert_chunk(TessLayer *layer, uint32_t cx, uint32_t cy, c
                                    TessError *err); /* TESS_CHUNK_CELLS cells */
 TessResult tess_layer_insert_object(TessProject *p, TessLayer *layer, const TessObject *obj, TessError *err);
 
-/* ---- The level resolved for simulation (core/level/scene_from_level.c) - */
+/* ---- The level resolved for simulation (core/level/scene_from_level.c) */
 
 /* Resolves `level` of `project` (read-only) by tessera/scene.h's rules.
  * Refuses levels whose settings or objects fail validation, bodies with
@@ -604,6 +606,77 @@ TessResult tess_layer_insert_object(TessProject *p, TessLayer *layer, const Tess
  * its scene from a .tlv, never see the level model. */
 TessResult tess_scene_from_level(const TessProject *project, const TessLevel *level, TessScene **out,
                                  TessError *err);
+
+/* ---- A level playing (core/level/preview_level.c) */
+
+/* TessPreviewLevel: a playback of one level of a project, built the way a
+ * game builds its world (tess_scene_from_level, tess_world_create_from_scene),
+ * with what the preview needs to draw each body (its sprite, colour and
+ * shapes). Plain C: no GTK. The project is read, never changed. */
+
+typedef struct TessPreviewLevel {
+  const TessProject *project; /* borrowed */
+  const TessLevel *level;     /* borrowed */
+  TessScene *scene;           /* owned: zones, joints and cells for the overlays */
+  TessPlayback *playback;     /* owned */
+  uint64_t level_hash;        /* tess_level_content_hash when the preview started */
+} TessPreviewLevel;
+
+/* memory_budget 0 = the default 256 MiB. */
+TessResult tess_preview_level_create(const TessProject *project, const TessLevel *level, size_t memory_budget,
+                                     TessPreviewLevel **out, TessError *err);
+void tess_preview_level_destroy(TessPreviewLevel *pl);
+
+/* The body under a world point (metres): dynamic ones only when asked;
+ * sensors are never picked. */
+bool tess_preview_level_pick(const TessPreviewLevel *pl, TessVec2 point, bool dynamic_only, TessBodyId *out);
+
+/* Drops a ball (radius in metres, 0 = half a cell) or a sprite body (the
+ * sprite's collision mask, as the scene would place it) at `at`, moving at
+ * `velocity`, made of `material` (0 = the project's first). */
+TessResult tess_preview_level_spawn_ball(TessPreviewLevel *pl, TessVec2 at, TessVec2 velocity, float radius,
+                                         TessId material, TessBodyId *out, TessError *err);
+TessResult tess_preview_level_spawn_sprite(TessPreviewLevel *pl, TessId sprite, TessVec2 at, TessVec2 velocity,
+                                           TessId material, TessBodyId *out, TessError *err);
+
+/* The final positions of the level's own bodies ("Keep positions"): one
+ * tess_edit_object_set per dynamic or kinematic body that moved, all with
+ * one merge key, so the whole batch is one undo step. Returns the number of
+ * objects changed through `changed`. The caller commits. */
+TessResult tess_preview_level_keep_positions(TessPreviewLevel *pl, TessProject *project, uint32_t *changed,
+                                             TessError *err);
+
+/* ---- Hand edits of a sprite's mask (core/level/sprite_mask_edit.c) */
+
+/* Hand edits of a sprite's collision shape (the mask's pieces), as
+ * PhysicsEditor users expect: move, insert or remove a vertex. After each
+ * edit the mask is marked manual and its shape readouts are recomputed:
+ * shape mass properties (area, centroid, inertia of the union of pieces),
+ * added area (shape area outside the exact hull) and uncovered area
+ * (opaque pixel area outside every piece, exact: pixel squares clipped
+ * against the pieces). The editor's mask view calls
+ * these; no GTK. */
+
+/* Moves vertex `vertex` of piece `piece` to (x, y) (frame pixels); false
+ * (nothing moved) when the piece would stop being convex. */
+bool tess_mask_shape_move_vertex(TessSpriteMask *mask, uint32_t piece, uint32_t vertex, float x, float y);
+/* Inserts (x, y) after vertex `after` of piece `piece`; false when the piece
+ * already has TESS_POLY_MAX vertices. */
+bool tess_mask_shape_insert_vertex(TessSpriteMask *mask, uint32_t piece, uint32_t after, float x, float y);
+/* Removes a vertex; false when the piece would keep fewer than 3. */
+bool tess_mask_shape_remove_vertex(TessSpriteMask *mask, uint32_t piece, uint32_t vertex);
+
+/* Recomputes shape_area/centroid/inertia, added_area and uncovered_area from
+ * the pieces (or the circle in circle mode), with `frame` the sprite's first
+ * frame and mask->threshold. Sets manual = 1. */
+void tess_mask_shape_update(TessSpriteMask *mask, TessImageView frame);
+
+/* Nearest vertex to (x, y) within `radius` (frame pixels); false if none. */
+bool tess_mask_shape_pick_vertex(const TessSpriteMask *mask, float x, float y, float radius, uint32_t *piece,
+                                 uint32_t *vertex);
+/* Nearest edge to (x, y) within `radius`: the edge from `vertex` to the next. */
+bool tess_mask_shape_pick_edge(const TessSpriteMask *mask, float x, float y, float radius, uint32_t *piece,
+                               uint32_t *vertex);
 
 #ifdef __cplusplus
 }

@@ -83,8 +83,7 @@ TessResult tess_mask_pixel_mass(TessImageView img, uint8_t threshold, TessMassPr
 
 /* Second moments of the opaque pixels about their centroid, each pixel a
  * unit square, per unit density, exact (integer sums, one pass), with the
- * principal axes. The same definitions as the sprite panel's moments
- * (editor/sprites/tess-mask-moments.h), so it can use these directly:
+ * principal axes (the sprite panel draws and reads out these):
  *   ixx = sum over pixels of (x - cx)^2 + 1/12   (spread along x)
  *   iyy = sum over pixels of (y - cy)^2 + 1/12   (spread along y)
  *   ixy = sum over pixels of (x - cx)(y - cy)    (the product term)

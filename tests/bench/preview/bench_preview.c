@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tess-preview-painter.h"
+#include "tessera/render.h"
 #include "tessera/store.h"
 
 static double now_ms(void) {

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "tess-mask-moments.h"
 #include "tessera/image.h"
 #include "tessera/level.h"
 #include "tessera/mask.h"
@@ -64,8 +63,8 @@ static void run(const char *label, uint32_t side, uint8_t mode) {
     sp.mask.threshold = (uint8_t)(1 + i * 10);
     tess_sprite_mask_trace(frame, &sp.mask, &err);
     double t1 = now_ms();
-    TessMaskMoments m;
-    tess_mask_moments(frame, sp.mask.threshold, &m);
+    TessMaskSecondMoments m;
+    tess_mask_pixel_moments(frame, sp.mask.threshold, &m, NULL);
     double t2 = now_ms();
     TessDVec2 hull[4096], simple[4096];
     uint32_t n = sp.mask.hull_count < 4096 ? sp.mask.hull_count : 4096, out = 0;

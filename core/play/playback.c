@@ -1,5 +1,5 @@
 /* The preview's fixed-rate clock, interpolation and bounded recording.
- * See tess-playback.h for the model; the invariants kept here:
+ * See tessera/play.h (Playback) for the model; the invariants kept here:
  *  - two captured states, lo and hi, with hi.step - lo.step in {0, 1}, and
  *    the display time t in [lo.step, hi.step];
  *  - the world holds the state of hi.step (forwards) or lo.step (after a
@@ -8,7 +8,7 @@
  *    an interaction marks the world dirty and the state after it becomes a
  *    keyframe before the world moves on, so re-stepping from keyframes
  *    reproduces exactly what was shown. */
-#include "tess-playback.h"
+#include "tessera/play.h"
 
 #include <string.h>
 #include <time.h>

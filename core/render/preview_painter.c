@@ -1,6 +1,6 @@
 /* Drawing a running preview: cached tiles from core/render, bodies blitted
  * from pre-rendered surfaces at interpolated transforms, overlays on top. */
-#include "tess-preview-painter.h"
+#include "tessera/render.h"
 
 #include <string.h>
 

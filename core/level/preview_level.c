@@ -1,5 +1,5 @@
 /* A level's playback, built through core/scene as a game builds it. */
-#include "tess-preview-level.h"
+#include "tessera/level.h"
 
 #include <string.h>
 

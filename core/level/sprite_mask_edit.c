@@ -1,5 +1,5 @@
-/* Hand edits of a sprite's collision shape (see tess-mask-shape.h). */
-#include "tess-mask-shape.h"
+/* Hand edits of a sprite's collision shape (see tessera/level.h). */
+#include "tessera/level.h"
 
 #include <math.h>
 #include <string.h>
