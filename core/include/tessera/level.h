@@ -15,6 +15,7 @@
 #include "tessera/base.h"
 #include "tessera/geom.h" /* TessPolygon */
 #include "tessera/image.h" /* TessImageView (tess_mask_shape_update) */
+#include "tessera/mask.h"  /* TessMaskMode; tracing returns plain results that level stores */
 #include "tessera/play.h"  /* TessPreviewLevel plays through a TessPlayback */
 #include "tessera/scene.h" /* tess_scene_from_level */
 
@@ -138,18 +139,10 @@ void tess_tileset_tile_origin(const TessTileset *ts, uint32_t tile, uint32_t *px
 
 /* ---- Sprites and their collision masks -------------------------------- */
 
-typedef enum TessMaskMode {
-  TESS_MASK_HULL = 0,        /* exact convex hull (may exceed 8 vertices: physics splits or simplifies) */
-  TESS_MASK_SIMPLIFIED = 1,  /* simplified hull of at most max_vertices */
-  TESS_MASK_PIECES = 2,      /* convex decomposition of the outline */
-  TESS_MASK_CIRCLE = 3,      /* circle fitted to the opaque pixels */
-  TESS_MASK_BOX = 4,         /* box fitted to the opaque pixels */
-} TessMaskMode;
-
 /* A sprite's mask, in pixel units of one frame (origin at the frame's top-left). */
 typedef struct TessSpriteMask {
   uint8_t threshold;         /* alpha >= threshold counts; default 1 */
-  uint8_t mode;              /* TessMaskMode */
+  uint8_t mode;              /* TessMaskMode (tessera/mask.h) */
   uint8_t manual;            /* 1 when the user edited the shape by hand */
   uint8_t largest_island_only;
   uint32_t max_vertices;     /* default 8 */
@@ -191,6 +184,40 @@ TessResult tess_sprite_mask_copy(TessSpriteMask *dst, const TessSpriteMask *src)
 void tess_sprite_mask_clear(TessSpriteMask *mask);
 TessResult tess_tileset_copy(TessTileset *dst, const TessTileset *src);
 void tess_tileset_clear(TessTileset *ts);
+
+/* ---- Tracing into sprites and tiles (core/level/mask_store.c) --------- */
+
+/* Traces a sprite frame (tessera/mask.h's tess_mask_trace) with the
+ * settings stored in `mask` (threshold, mode, max_vertices (3..8),
+ * tolerance, largest_island_only) and stores everything else: hull,
+ * pieces, circle, pixel mass, shape mass, added and uncovered area,
+ * `manual` reset to 0. The old hull and pieces are released with
+ * tess_free; on failure `mask` is unchanged. The editor, the demo generator
+ * and the pipeline use it. */
+TessResult tess_sprite_mask_trace(TessImageView frame, TessSpriteMask *mask, TessError *err);
+/* The same, filling `report` (may be NULL) as well. */
+TessResult tess_sprite_mask_trace_report(TessImageView frame, TessSpriteMask *mask, TessMaskTraceReport *report,
+                                         TessError *err);
+
+/* Traces every tile of a tileset image (tess_mask_trace_tile_grid) into
+ * tiles[i] for i < tile_count: collision NONE (fully transparent), FULL
+ * (fully opaque) or TRACED with its convex pieces. Materials and one_way are
+ * left alone; old pieces are released with tess_free; on failure `tiles`
+ * is unchanged. */
+TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                 uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
+                                 uint32_t tile_count, TessError *err);
+/* The same, counting in *simplified (may be NULL) the tiles given their
+ * simplified hull to stay within the run budget. */
+TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                        uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
+                                        uint32_t tile_count, uint32_t *simplified, TessError *err);
+/* The same, watched (tess_mask_trace_tile_grid_watched): a cancelled trace
+ * leaves `tiles` unchanged. The editor's Trace All runs it on a worker. */
+TessResult tess_mask_trace_tiles_watched(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                         uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
+                                         uint32_t tile_count, uint32_t *simplified, const TessMaskWatch *watch,
+                                         TessError *err);
 
 /* ---- Objects ----------------------------------------------------------- */
 
