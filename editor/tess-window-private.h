@@ -20,16 +20,10 @@
 #include "tess-tileset-dialog.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
-#ifdef TESS_HAVE_PREVIEW
 #include "tess-preview-mode.h"
-#endif
-#ifdef TESS_HAVE_MAP_VIEW
 #include "tess-map-view.h"
 #include "tess-tool.h"
-#endif
-#ifdef TESS_HAVE_SPRITES
 #include "tess-sprites-hook.h"
-#endif
 
 G_BEGIN_DECLS
 
@@ -93,9 +87,7 @@ static inline void _tess_window_remember_dialog(TessWindow *self, GtkWidget *dia
   g_set_weak_pointer(&self->last_dialog, GTK_WINDOW(dialog));
 }
 
-#ifdef TESS_HAVE_MAP_VIEW
 static inline TessMapView *_tess_window_map(TessWindow *self) { return TESS_MAP_VIEW(self->map_view); }
-#endif
 
 void _tess_window_update_title(TessWindow *self);
 void _tess_window_schedule_checkpoint(TessWindow *self);

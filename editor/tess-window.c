@@ -11,18 +11,14 @@ G_DEFINE_FINAL_TYPE(TessWindow, tess_window, GTK_TYPE_APPLICATION_WINDOW)
 #define remember_dialog _tess_window_remember_dialog
 #define update_title _tess_window_update_title
 #define update_actions _tess_window_update_actions
-#ifdef TESS_HAVE_MAP_VIEW
 #define map _tess_window_map
-#endif
 
-#ifdef TESS_HAVE_PREVIEW
 static TessDocument *preview_query(gpointer user, TessId *level, const TessObject **spawn) {
   TessWindow *self = user;
   *level = self->level;
   *spawn = tess_object_inspector_get_template(self->object_inspector); /* what a click drops */
   return self->doc;
 }
-#endif
 
 
 /* ---- Small helpers --------------------------------------------------------- */
@@ -110,7 +106,6 @@ const char *tess_window_get_status(TessWindow *self, const char *which) {
 
 /* ---- The map view ------------------------------------------------------------ */
 
-#ifdef TESS_HAVE_MAP_VIEW
 
 static void on_cursor_moved(TessMapView *v, int x, int y, TessWindow *self) {
   self->cursor_x = x;
@@ -170,10 +165,8 @@ static void on_stamp_picked(TessMapView *v, TessWindow *self) {
   if (tess_map_view_get_stamp(v, &w, &h, &cells)) tess_tile_palette_follow_stamp(self->tile_palette, w, h, cells);
   show_side(self, 0);
 }
-#endif
 
 static void on_stamp_changed(TessTilePalette *palette, TessWindow *self) {
-#ifdef TESS_HAVE_MAP_VIEW
   push_stamp(self);
   /* Picking tiles means painting them next. */
   GVariant *state = g_action_get_state(G_ACTION(g_action_map_lookup_action(G_ACTION_MAP(self), "tool")));
@@ -182,29 +175,22 @@ static void on_stamp_changed(TessTilePalette *palette, TessWindow *self) {
       g_str_equal(tool, "object") || g_str_equal(tool, "select"))
     g_action_group_activate_action(G_ACTION_GROUP(self), "tool", g_variant_new_string("brush"));
   g_variant_unref(state);
-#endif
 }
 
 static void on_material_selected(TessMaterialPanel *panel, guint id, TessWindow *self) {
-#ifdef TESS_HAVE_MAP_VIEW
   tess_map_view_set_material(map(self), id);
-#endif
 }
 
 static void on_level_selected(TessLayersPanel *panel, guint id, TessWindow *self) {
   self->level = id;
-#ifdef TESS_HAVE_MAP_VIEW
   tess_map_view_set_level(map(self), id);
-#endif
   tess_object_inspector_set_object(self->object_inspector, id, 0);
   update_title(self);
 }
 
 static void on_layer_selected(TessLayersPanel *panel, guint id, TessWindow *self) {
   self->layer = id;
-#ifdef TESS_HAVE_MAP_VIEW
   tess_map_view_set_layer(map(self), id);
-#endif
 }
 
 GtkWidget *tess_window_get_map_view(TessWindow *self) { return self->map_view; }
@@ -321,20 +307,14 @@ void tess_window_set_document(TessWindow *self, TessDocument *doc) {
     g_autofree char *problems = tess_problems_summary(tess_document_get_project(doc));
     if (problems) tess_window_report(self, problems);
   }
-#ifdef TESS_HAVE_MAP_VIEW
   tess_map_view_set_document(map(self), doc);
-#endif
   tess_material_panel_set_document(self->material_panel, doc);
   tess_tile_palette_set_document(self->tile_palette, doc);
   tess_object_inspector_set_document(self->object_inspector, doc);
   tess_layers_panel_set_document(self->layers_panel, doc); /* selects a level and a layer */
-#ifdef TESS_HAVE_SPRITES
   tess_sprites_hook_set_document(GTK_WINDOW(self), doc);
-#endif
-#ifdef TESS_HAVE_MAP_VIEW
   push_stamp(self);
   tess_map_view_set_material(map(self), tess_material_panel_get_selected(self->material_panel));
-#endif
   gtk_stack_set_visible_child_name(self->stack, doc ? "editor" : "start");
   gtk_widget_set_visible(self->status_bar, doc != NULL);
   if (doc && self->map_view) gtk_widget_grab_focus(self->map_view);
@@ -711,7 +691,6 @@ static void tess_window_init(TessWindow *self) {
 
   _tess_window_actions_init(self);
 
-#ifdef TESS_HAVE_MAP_VIEW
   self->map_view = tess_map_view_new();
   g_signal_connect(self->map_view, "cursor-moved", G_CALLBACK(on_cursor_moved), self);
   g_signal_connect(self->map_view, "zoom-changed", G_CALLBACK(on_zoom_changed), self);
@@ -724,23 +703,15 @@ static void tess_window_init(TessWindow *self) {
   tess_map_view_set_show_grid(map(self), TRUE);
   set_zoom_label(self, tess_map_view_get_zoom(map(self)));
   if (g_getenv("TESS_TEST_GEOMETRY_FILE")) gtk_widget_add_tick_callback(self->map_view, write_test_geometry, self, NULL);
-#else
-  self->map_view = gtk_drawing_area_new();
-  set_zoom_label(self, 1.0);
-#endif
   gtk_widget_set_hexpand(self->map_view, TRUE);
   gtk_widget_set_vexpand(self->map_view, TRUE);
   gtk_widget_set_focusable(self->map_view, TRUE);
   gtk_box_append(GTK_BOX(self->map_holder), self->map_view);
-#ifdef TESS_HAVE_PREVIEW
   /* Play mode (issue 7): F5 / the Play button swap the map view for the live preview. */
   tess_preview_mode_install(GTK_WINDOW(self), self->map_holder, self->map_view, self->tool_bar, preview_query, self);
-#endif
 
-#ifdef TESS_HAVE_SPRITES
   /* Issue 4: a Sprites page, Tileset Collision… in the menu, sprite bodies for the object tool. */
   tess_sprites_hook_install(GTK_WINDOW(self), self->side_notebook, self->map_view);
-#endif
   g_signal_connect(self->layers_panel, "level-selected", G_CALLBACK(on_level_selected), self);
   g_signal_connect(self->layers_panel, "layer-selected", G_CALLBACK(on_layer_selected), self);
   g_signal_connect(self->tile_palette, "stamp-changed", G_CALLBACK(on_stamp_changed), self);

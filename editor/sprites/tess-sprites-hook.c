@@ -8,10 +8,8 @@
 #include "tess-tile-palette.h"
 #include "tess-tileset-collision.h"
 #include "tess-window.h"
-#ifdef TESS_HAVE_MAP_VIEW
 #include "tess-map-view.h"
 #include "tess-tool.h"
-#endif
 
 typedef struct SpritesHook {
   GtkWindow *window;     /* borrowed: the hook lives as the window's data */
@@ -42,7 +40,6 @@ static void on_tileset_collision(GSimpleAction *action, GVariant *param, gpointe
   gtk_window_present(w);
 }
 
-#ifdef TESS_HAVE_MAP_VIEW
 /* The object tool's template goes through the inspector's Place dropdown,
  * so the dropdown says "Sprite" while clicks place the sprite. */
 static void send_template(SpritesHook *h, const TessObject *tmpl) {
@@ -50,26 +47,21 @@ static void send_template(SpritesHook *h, const TessObject *tmpl) {
   if (insp) tess_object_inspector_set_sprite_template(TESS_OBJECT_INSPECTOR(insp), tmpl);
   else tess_map_view_set_object_template(TESS_MAP_VIEW(h->map_view), tmpl);
 }
-#endif
 
 static void on_place_requested(TessSpritePanel *panel, SpritesHook *h) {
-#ifdef TESS_HAVE_MAP_VIEW
   const TessObject *tmpl = tess_sprite_panel_get_template(panel);
   if (!tmpl || !h->map_view) return;
   /* The tool first (its own change handlers may reset the template), then the sprite body. */
   g_action_group_activate_action(G_ACTION_GROUP(h->window), "tool", g_variant_new_string("object"));
   send_template(h, tmpl);
   gtk_widget_grab_focus(h->map_view);
-#endif
 }
 
 static void on_template_changed(TessSpritePanel *panel, SpritesHook *h) {
-#ifdef TESS_HAVE_MAP_VIEW
   /* A new body type or material while placing sprites applies to the next click. */
   const TessObject *tmpl = tess_sprite_panel_get_template(panel);
   if (!tmpl || !h->map_view || tess_map_view_get_tool(TESS_MAP_VIEW(h->map_view)) != TESS_TOOL_OBJECT) return;
   send_template(h, tmpl);
-#endif
 }
 
 static GMenuModel *find_menu(GtkWidget *w) {

@@ -15,10 +15,8 @@
 #include "tess-tileset-collision.h"
 #include "tessera/image.h"
 #include "tessera/mask.h"
-#ifdef TESS_HAVE_MAP_VIEW
 #include "tess-map-view-test.h"
 #include "tess-map-view.h"
-#endif
 
 /* ---- Fixtures ---------------------------------------------------------------- */
 
@@ -975,7 +973,6 @@ static void sprites_window_hook(void) {
   CHECK(nb && gtk_notebook_get_n_pages(GTK_NOTEBOOK(nb)) >= 2);
   TessId id = import_sprite(panel, png);
   CHECK(id != 0);
-#ifdef TESS_HAVE_MAP_VIEW
   TessMapView *map = TESS_MAP_VIEW(tess_window_get_map_view(w));
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
   TessLevel *level = tess_project_level(p, tess_window_get_level(w));
@@ -1013,7 +1010,6 @@ static void sprites_window_hook(void) {
   gtk_drop_down_set_selected(place, 7);
   CHECK(tess_object_inspector_get_template(insp)->u.body.shape == TESS_BODY_SPRITE &&
         tess_object_inspector_get_template(insp)->u.body.sprite == id);
-#endif
   /* Tileset Collision opens on the tileset in use in the palette, not the project's first. */
   TessId extra = add_strip_tileset(tess_window_get_document(w), "extra", 2);
   fixture_spin();
