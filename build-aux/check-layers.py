@@ -22,6 +22,7 @@ LAYERS = [
     ["scene"],
     ["play"],
     ["runtime"],
+    ["terrain"],  # tessera/terrain.h: terrain sets as plain data (base only); level.h includes it
     ["level"],
     ["textform"],  # the header of core/formats' text form (text_*.c include it from below formats)
     ["store", "pack", "formats"],

@@ -18,6 +18,7 @@
 #include "tessera/mask.h"  /* TessMaskMode; tracing returns plain results that level stores */
 #include "tessera/play.h"  /* TessPreviewLevel plays through a TessPlayback */
 #include "tessera/scene.h" /* tess_scene_from_level */
+#include "tessera/terrain.h" /* TessTerrainSet */
 
 #ifdef __cplusplus
 extern "C" {
@@ -116,6 +117,8 @@ typedef struct TessTileset {
   uint32_t columns, tile_count;
   uint8_t alpha_threshold;   /* for traced tiles, default 1 */
   TessTileInfo *tiles;       /* tile_count entries */
+  uint32_t terrain_count;    /* terrain sets (Tiled's Wang sets), tessera/terrain.h */
+  TessTerrainSet *terrains;
 } TessTileset;
 
 /* What a new tileset needs; columns and tile_count are derived. */
@@ -532,6 +535,37 @@ TessResult tess_edit_flood_fill(TessProject *p, TessId level, TessId layer, uint
  * rectangle of overrides; material 0 clears them. */
 TessResult tess_edit_paint_material(TessProject *p, TessId level, int32_t x, int32_t y, uint32_t w, uint32_t h,
                                     TessId material, uint32_t merge, TessError *err);
+
+/* Terrain brush (core/level/terrain_fill.c): Tiled's Wang fill. The cells
+ * painted get `color` on every corner and edge; they and their 8 neighbours
+ * get the tile of the set whose labels match what is around them. Per cell,
+ * in row order: the positions it shares with painted cells, with cells
+ * outside the edit that hold tiles of the set, and with cells already chosen
+ * are required; its own former labels are wished for. The tile chosen
+ * matches the most required positions, then the most wished ones (on an
+ * incomplete set: the tile matching the most corners/edges, as Tiled does);
+ * ties go by probability (tile x its colours') with a generator seeded by
+ * (seed, x, y), so the same stroke gives the same tiles on every run.
+ * Cells with flips or tiles outside the set count as unlabelled. One call is
+ * one undo step, or part of the drag's step with a merge key. */
+typedef struct TessTerrainBrush {
+  TessId tileset;            /* the tileset whose terrain set is used */
+  uint32_t set;              /* index in tileset->terrains */
+  uint32_t color;            /* 1..color_count */
+  uint32_t seed;
+} TessTerrainBrush;
+/* Cells given as count (x, y) pairs (a stroke's dabs; outside the level ignored). */
+TessResult tess_edit_terrain_cells(TessProject *p, TessId level, TessId layer, const TessTerrainBrush *brush,
+                                   const uint32_t *xy, uint32_t count, uint32_t merge, TessError *err);
+TessResult tess_edit_terrain_rect(TessProject *p, TessId level, TessId layer, const TessTerrainBrush *brush,
+                                  int32_t x, int32_t y, uint32_t w, uint32_t h, uint32_t merge, TessError *err);
+/* The 4-connected region of cells equal to the cell at (x, y), as flood fill. */
+TessResult tess_edit_terrain_fill(TessProject *p, TessId level, TessId layer, const TessTerrainBrush *brush,
+                                  uint32_t x, uint32_t y, uint32_t merge, TessError *err);
+/* The labels of a cell in a set: false (wang zeroed) when the cell is empty,
+ * flipped, of another tileset or unlabelled. */
+bool tess_terrain_cell_labels(const TessTerrainSet *set, TessId tileset, TessCell cell,
+                              uint8_t wang[TESS_TERRAIN_POSITIONS]);
 
 /* Objects. add ignores obj->id and returns the new one. set replaces the
  * object with the same id (move, rotate, any field); merge as above. */
