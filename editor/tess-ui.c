@@ -4,14 +4,14 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "tess-window.h"
 #include "tessera/image.h"
 #include <string.h>
 
+/* One path for every refusal and failure: the "win.report" action, which
+ * the window (or a test's stand-in) provides; a widget never calls up into
+ * the window's code. */
 void tess_ui_report(GtkWidget *widget, const char *message) {
-  GtkRoot *root = widget ? gtk_widget_get_root(widget) : NULL;
-  if (root && TESS_IS_WINDOW(root)) tess_window_report(TESS_WINDOW(root), message);
-  else g_message("%s", message);
+  if (!widget || !gtk_widget_activate_action(widget, "win.report", "s", message)) g_message("%s", message);
 }
 
 gboolean tess_ui_apply(GtkWidget *widget, TessDocument *doc, TessResult r, const TessError *err) {

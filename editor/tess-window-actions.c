@@ -183,7 +183,12 @@ static void action_zoom_out(GSimpleAction *a, GVariant *p, gpointer user) { zoom
 static void action_zoom_reset(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_set_zoom(map(user), 1.0); }
 static void action_zoom_fit(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_fit(map(user)); }
 
+static void action_report(GSimpleAction *a, GVariant *p, gpointer user) {
+  tess_window_report(user, g_variant_get_string(p, NULL));
+}
+
 static const GActionEntry win_actions[] = {
+    {"report", action_report, "s", NULL, NULL, {0}},
     {"undo", action_undo, NULL, NULL, NULL, {0}},
     {"redo", action_redo, NULL, NULL, NULL, {0}},
     {"save-copy", action_save_copy, NULL, NULL, NULL, {0}},

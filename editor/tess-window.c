@@ -120,7 +120,6 @@ static void on_object_selected(TessMapView *v, guint id, TessWindow *self) {
   if (id) show_side(self, 2);
 }
 
-static void on_edit_refused(TessMapView *v, const char *message, TessWindow *self) { tess_window_report(self, message); }
 
 /* For the end-to-end test (TESS_TEST_GEOMETRY_FILE): where the level's
  * (0, 0) corner is in the X window's coordinates, the zoom and the tile
@@ -696,7 +695,6 @@ static void tess_window_init(TessWindow *self) {
   g_signal_connect(self->map_view, "zoom-changed", G_CALLBACK(on_zoom_changed), self);
   g_signal_connect(self->map_view, "object-selected", G_CALLBACK(on_object_selected), self);
   g_signal_connect(self->map_view, "stamp-picked", G_CALLBACK(on_stamp_picked), self);
-  g_signal_connect(self->map_view, "edit-refused", G_CALLBACK(on_edit_refused), self);
   g_signal_connect(self->object_inspector, "template-changed", G_CALLBACK(on_template_changed), self);
   tess_map_view_set_object_template(map(self), tess_object_inspector_get_template(self->object_inspector));
   tess_map_view_set_tool(map(self), TESS_TOOL_BRUSH);

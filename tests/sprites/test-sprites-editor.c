@@ -815,7 +815,9 @@ static void sprites_tileset_choose_second(void) {
   CHECK(ts2->tiles[0].collision == TESS_TILE_COLLISION_TRACED && ts2->tiles[1].collision == TESS_TILE_COLLISION_TRACED);
   const TessTileset *ts1 = tess_project_tileset(p, first);
   for (uint32_t i = 0; i < 4; i++) CHECK(ts1->tiles[i].collision == TESS_TILE_COLLISION_FULL);
-  spin_for(100);
+  /* The window reloads from the document's change on an idle: wait for it (a loaded machine is slow). */
+  for (int i = 0; i < 40 && !g_str_has_prefix(tess_tileset_collision_get_summary(tc), "2 tiles: 0 none, 0 full, 2 traced"); i++)
+    spin_for(50);
   CHECK(tess_tileset_collision_get_tileset(tc) == second && gtk_drop_down_get_selected(dd) == 1);
   CHECK(g_str_has_prefix(tess_tileset_collision_get_summary(tc), "2 tiles: 0 none, 0 full, 2 traced"));
   close_host(win);
