@@ -214,7 +214,7 @@ static const GActionEntry win_actions[] = {
     {"zoom-fit", action_zoom_fit, NULL, NULL, NULL, {0}},
 };
 
-static const char *const doc_actions[] = {"save-copy", "export", "import-map", "level-properties", "add-tileset", "tool",
+static const char *const doc_actions[] = {"save-copy", "export", "import-map", "level-properties", "add-tileset", "tileset-collision", "tool",
                                           "show-grid", "show-materials", "flip-x", "flip-y", "rotate", "copy", "cut",
                                           "paste", "delete", "zoom-in", "zoom-out", "zoom-reset",
                                           "zoom-fit"};

@@ -21,9 +21,10 @@
 #include "tess-ui.h"
 #include "tessera/image.h"
 #include "tess-preview-mode.h"
+#include "tess-preview-view.h"
 #include "tess-map-view.h"
 #include "tess-tool.h"
-#include "tess-sprites-hook.h"
+#include "tess-sprite-panel.h"
 
 G_BEGIN_DECLS
 
@@ -39,18 +40,20 @@ struct _TessWindow {
   GtkInfoBar *reload_bar, *message_bar;
   GtkLabel *reload_label, *message_label;
   GtkWidget *save_copy_button;
-  GtkWidget *tool_bar, *map_holder;
+  GtkWidget *tool_bar;
+  GtkStack *map_stack;
+  GtkWidget *map_view, *preview_view;
   TessLayersPanel *layers_panel;
   TessTilePalette *tile_palette;
   TessMaterialPanel *material_panel;
   TessObjectInspector *object_inspector;
+  TessSpritePanel *sprite_panel;
   GtkNotebook *side_notebook;
   GtkWidget *status_bar;
   GtkLabel *status_cell, *status_tile, *status_material, *status_zoom;
 
   /* owned */
   TessDocument *doc;
-  GtkWidget *map_view;
   GtkDropTarget *drop_target;
   GArray *changed_sources; /* TessId of tilesets whose PNG changed on disk */
   char *reported;
@@ -95,6 +98,9 @@ void _tess_window_schedule_checkpoint(TessWindow *self);
 /* tess-window-actions.c: win.* actions, single-key tool shortcuts, the tool bar. */
 void _tess_window_actions_init(TessWindow *self);
 void _tess_window_update_actions(TessWindow *self);
+
+/* tess-window-sprites.c: win.tileset-collision, the sprite panel's Place on the Map. */
+void _tess_window_sprites_init(TessWindow *self);
 
 /* tess-window-dnd.c: a .tessera file dropped on the window opens; a .tmx/.tmj is imported. */
 void _tess_window_dnd_init(TessWindow *self);

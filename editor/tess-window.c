@@ -311,7 +311,7 @@ void tess_window_set_document(TessWindow *self, TessDocument *doc) {
   tess_tile_palette_set_document(self->tile_palette, doc);
   tess_object_inspector_set_document(self->object_inspector, doc);
   tess_layers_panel_set_document(self->layers_panel, doc); /* selects a level and a layer */
-  tess_sprites_hook_set_document(GTK_WINDOW(self), doc);
+  tess_sprite_panel_set_document(self->sprite_panel, doc);
   push_stamp(self);
   tess_map_view_set_material(map(self), tess_material_panel_get_selected(self->material_panel));
   gtk_stack_set_visible_child_name(self->stack, doc ? "editor" : "start");
@@ -647,10 +647,13 @@ static void tess_window_class_init(TessWindowClass *klass) {
   /* Referencing the bundle keeps it linked from the static library; its
    * constructor registered it before main(). */
   (void)tess_get_resource();
+  g_type_ensure(TESS_TYPE_MAP_VIEW);
+  g_type_ensure(TESS_TYPE_PREVIEW_VIEW);
   g_type_ensure(TESS_TYPE_LAYERS_PANEL);
   g_type_ensure(TESS_TYPE_TILE_PALETTE);
   g_type_ensure(TESS_TYPE_MATERIAL_PANEL);
   g_type_ensure(TESS_TYPE_OBJECT_INSPECTOR);
+  g_type_ensure(TESS_TYPE_SPRITE_PANEL);
 
   gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-window.ui");
   gtk_widget_class_bind_template_child(widget_class, TessWindow, stack);
@@ -662,11 +665,14 @@ static void tess_window_class_init(TessWindowClass *klass) {
   gtk_widget_class_bind_template_child(widget_class, TessWindow, message_label);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, save_copy_button);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, tool_bar);
-  gtk_widget_class_bind_template_child(widget_class, TessWindow, map_holder);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, map_stack);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, map_view);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, preview_view);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, layers_panel);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, tile_palette);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, material_panel);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, object_inspector);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, sprite_panel);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, side_notebook);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, status_bar);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, status_cell);
@@ -690,7 +696,6 @@ static void tess_window_init(TessWindow *self) {
 
   _tess_window_actions_init(self);
 
-  self->map_view = tess_map_view_new();
   g_signal_connect(self->map_view, "cursor-moved", G_CALLBACK(on_cursor_moved), self);
   g_signal_connect(self->map_view, "zoom-changed", G_CALLBACK(on_zoom_changed), self);
   g_signal_connect(self->map_view, "object-selected", G_CALLBACK(on_object_selected), self);
@@ -701,15 +706,11 @@ static void tess_window_init(TessWindow *self) {
   tess_map_view_set_show_grid(map(self), TRUE);
   set_zoom_label(self, tess_map_view_get_zoom(map(self)));
   if (g_getenv("TESS_TEST_GEOMETRY_FILE")) gtk_widget_add_tick_callback(self->map_view, write_test_geometry, self, NULL);
-  gtk_widget_set_hexpand(self->map_view, TRUE);
-  gtk_widget_set_vexpand(self->map_view, TRUE);
-  gtk_widget_set_focusable(self->map_view, TRUE);
-  gtk_box_append(GTK_BOX(self->map_holder), self->map_view);
-  /* Play mode (issue 7): F5 / the Play button swap the map view for the live preview. */
-  tess_preview_mode_install(GTK_WINDOW(self), self->map_holder, self->map_view, self->tool_bar, preview_query, self);
+  /* Play mode (issue 7): F5 / the Play button show the live preview's page of the map stack. */
+  tess_preview_mode_install(GTK_WINDOW(self), self->map_stack, self->map_view, self->preview_view, self->tool_bar,
+                            preview_query, self);
 
-  /* Issue 4: a Sprites page, Tileset Collision… in the menu, sprite bodies for the object tool. */
-  tess_sprites_hook_install(GTK_WINDOW(self), self->side_notebook, self->map_view);
+  _tess_window_sprites_init(self);
   g_signal_connect(self->layers_panel, "level-selected", G_CALLBACK(on_level_selected), self);
   g_signal_connect(self->layers_panel, "layer-selected", G_CALLBACK(on_layer_selected), self);
   g_signal_connect(self->tile_palette, "stamp-changed", G_CALLBACK(on_stamp_changed), self);

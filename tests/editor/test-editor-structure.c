@@ -1,11 +1,12 @@
 /* The editor's composition (issue 14, "the structure behind these"), under
  * Xvfb against the real tess-editor library: errors take one path up to the
- * window. */
+ * window; tess-window.ui places the panels, the Play page and the menu. */
 #include <string.h>
 
 #include "editor_fixture.h"
 #include "tess-map-view-test.h"
 #include "tess-map-view.h"
+#include "tess-preview-view.h"
 #include "tess-ui.h"
 
 /* A refusal in the map view (paint on a locked layer) and a failed edit in a
@@ -46,8 +47,61 @@ static void structure_errors_take_one_path(void) {
   fixture_close(w);
 }
 
+static gboolean menu_has_action(GMenuModel *menu, const char *action) {
+  for (int i = 0; i < g_menu_model_get_n_items(menu); i++) {
+    g_autofree char *a = NULL;
+    if (g_menu_model_get_item_attribute(menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &a) && g_strcmp0(a, action) == 0)
+      return TRUE;
+    g_autoptr(GMenuModel) section = g_menu_model_get_item_link(menu, i, G_MENU_LINK_SECTION);
+    if (section && menu_has_action(section, action)) return TRUE;
+  }
+  return FALSE;
+}
+
+/* The window's template holds the composition: the Sprites page beside the
+ * other panels, Tileset Collision… in the main menu as written in
+ * tess-window.ui (no code adds it), and the map view and the preview as two
+ * pages of one stack: Play shows the preview's page, nothing is reparented,
+ * and leaving Play shows the same map view again. */
+static void structure_window_from_template(void) {
+  g_autofree char *path = fixture_copy_demo("compose.tessera");
+  TessWindow *w = fixture_window(path);
+  GtkWidget *sprites = tess_window_get_sprite_panel(w);
+  GtkWidget *materials = tess_window_get_material_panel(w);
+  GtkWidget *nb = gtk_widget_get_ancestor(sprites, GTK_TYPE_NOTEBOOK);
+  CHECK(nb && nb == gtk_widget_get_ancestor(materials, GTK_TYPE_NOTEBOOK) && gtk_notebook_get_n_pages(GTK_NOTEBOOK(nb)) == 4);
+
+  GtkWidget *menu_button = NULL;
+  for (GtkWidget *c = gtk_widget_get_first_child(gtk_window_get_titlebar(GTK_WINDOW(w))); c && !menu_button;) {
+    if (GTK_IS_MENU_BUTTON(c)) menu_button = c;
+    else if (gtk_widget_get_first_child(c)) c = gtk_widget_get_first_child(c);
+    else {
+      while (c && !gtk_widget_get_next_sibling(c)) c = gtk_widget_get_parent(c);
+      c = c ? gtk_widget_get_next_sibling(c) : NULL;
+    }
+  }
+  CHECK(menu_button && menu_has_action(gtk_menu_button_get_menu_model(GTK_MENU_BUTTON(menu_button)), "win.tileset-collision"));
+  GAction *collision = g_action_map_lookup_action(G_ACTION_MAP(w), "tileset-collision");
+  CHECK(collision && g_action_get_enabled(collision));
+
+  GtkWidget *map = tess_window_get_map_view(w);
+  GtkWidget *stack = gtk_widget_get_parent(map);
+  CHECK(GTK_IS_STACK(stack) && gtk_stack_get_visible_child(GTK_STACK(stack)) == map);
+  GtkWidget *preview = gtk_stack_get_child_by_name(GTK_STACK(stack), "preview");
+  CHECK(preview && TESS_IS_PREVIEW_VIEW(preview));
+  g_action_group_change_action_state(G_ACTION_GROUP(w), "play", g_variant_new_boolean(TRUE));
+  fixture_spin();
+  CHECK(gtk_stack_get_visible_child(GTK_STACK(stack)) == preview);
+  CHECK(gtk_widget_get_parent(map) == stack && tess_window_get_map_view(w) == map);
+  g_action_group_change_action_state(G_ACTION_GROUP(w), "play", g_variant_new_boolean(FALSE));
+  fixture_spin();
+  CHECK(gtk_stack_get_visible_child(GTK_STACK(stack)) == map && gtk_widget_get_parent(map) == stack);
+  fixture_close(w);
+}
+
 static const TessTestCase cases[] = {
     {"structure_errors_take_one_path", structure_errors_take_one_path},
+    {"structure_window_from_template", structure_window_from_template},
 };
 
 int main(int argc, char **argv) { return fixture_main(argc, argv, cases, G_N_ELEMENTS(cases)); }

@@ -5,7 +5,6 @@
 #include "editor_fixture.h"
 #include "tess-mask-editor.h"
 #include "tess-sprite-panel.h"
-#include "tess-sprites-hook.h"
 #include "tess-tileset-collision.h"
 #include "tess-map-view-test.h"
 
@@ -37,7 +36,7 @@ static void shots(void) {
   g_autofree char *path = fixture_copy_demo("shots.tessera");
   TessWindow *w = fixture_window(path);
   gtk_window_set_default_size(GTK_WINDOW(w), 1280, 800);
-  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprites_hook_get_panel(GTK_WINDOW(w)));
+  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_window_get_sprite_panel(w));
   GtkNotebook *nb = GTK_NOTEBOOK(gtk_widget_get_ancestor(GTK_WIDGET(panel), GTK_TYPE_NOTEBOOK));
   gtk_notebook_set_current_page(nb, gtk_notebook_get_n_pages(nb) - 1);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));

@@ -10,7 +10,6 @@
 #include "tess-mask-view.h"
 #include "tess-object-inspector.h"
 #include "tess-sprite-panel.h"
-#include "tess-sprites-hook.h"
 #include "tess-tile-palette.h"
 #include "tess-tileset-collision.h"
 #include "tessera/image.h"
@@ -965,7 +964,7 @@ static void sprites_window_hook(void) {
   g_autofree char *path = fixture_copy_demo("hook.tessera");
   g_autofree char *png = write_sprite_png("barrel.png");
   TessWindow *w = fixture_window(path);
-  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprites_hook_get_panel(GTK_WINDOW(w)));
+  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_window_get_sprite_panel(w));
   CHECK(panel != NULL);
   GAction *action = g_action_map_lookup_action(G_ACTION_MAP(w), "tileset-collision");
   CHECK(action && g_action_get_enabled(action));
