@@ -200,8 +200,15 @@ static void action_report(GSimpleAction *a, GVariant *p, gpointer user) {
   tess_window_report(user, g_variant_get_string(p, NULL));
 }
 
+static void action_notify(GSimpleAction *a, GVariant *p, gpointer user) {
+  const char *message, *button, *action;
+  g_variant_get(p, "(&s&s&s)", &message, &button, &action);
+  tess_window_notify(user, message, *button ? button : NULL, *action ? action : NULL);
+}
+
 static const GActionEntry win_actions[] = {
     {"report", action_report, "s", NULL, NULL, {0}},
+    {"notify", action_notify, "(sss)", NULL, NULL, {0}},
     {"undo", action_undo, NULL, NULL, NULL, {0}},
     {"redo", action_redo, NULL, NULL, NULL, {0}},
     {"save-copy", action_save_copy, NULL, NULL, NULL, {0}},

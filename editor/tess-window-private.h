@@ -19,6 +19,7 @@
 #include "tess-object-inspector.h"
 #include "tess-tile-palette.h"
 #include "tess-tileset-dialog.h"
+#include "tess-toast.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
 #include "tess-preview-mode.h"
@@ -44,6 +45,7 @@ struct _TessWindow {
   GtkWidget *tool_bar;
   GtkStack *map_stack;
   GtkWidget *map_view, *preview_view;
+  TessToast *toast;
   TessLayersPanel *layers_panel;
   TessTilePalette *tile_palette;
   TessMaterialPanel *material_panel;

@@ -39,6 +39,15 @@ void tess_window_report(TessWindow *self, const char *message) {
   gtk_info_bar_set_revealed(self->message_bar, TRUE);
 }
 
+void tess_window_notify(TessWindow *self, const char *message, const char *button_label, const char *action_name) {
+  g_return_if_fail(TESS_IS_WINDOW(self));
+  g_free(self->reported);
+  self->reported = g_strdup(message);
+  tess_toast_show(self->toast, message, button_label, action_name);
+}
+
+GtkWidget *tess_window_get_toast(TessWindow *self) { return GTK_WIDGET(self->toast); }
+
 const char *tess_window_get_reported(TessWindow *self) { return self->reported; }
 
 static void on_message_response(GtkInfoBar *bar, int response, TessWindow *self) {
@@ -208,6 +217,9 @@ static void on_committed(TessDocument *doc, TessWindow *self) {
   /* SQLite keeps writing into a file deleted under it: look at the path
    * itself (one stat) so the user hears of it at the next edit. */
   if (!tess_document_get_unsaved(doc)) tess_document_check_file(doc);
+  /* A toast's Undo undoes the step it announced: a later edit takes it away. */
+  if (tess_toast_get_message(self->toast) && gtk_widget_get_visible(tess_toast_get_button(self->toast)))
+    tess_toast_dismiss(self->toast);
   /* The cell under the pointer may have just been painted: its tile and material change. */
   show_cell(self, self->cursor_x, self->cursor_y);
   update_actions(self);
@@ -697,6 +709,7 @@ static void tess_window_class_init(TessWindowClass *klass) {
   g_type_ensure(TESS_TYPE_MATERIAL_PANEL);
   g_type_ensure(TESS_TYPE_OBJECT_INSPECTOR);
   g_type_ensure(TESS_TYPE_SPRITE_PANEL);
+  g_type_ensure(TESS_TYPE_TOAST);
 
   gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-window.ui");
   gtk_widget_class_bind_template_child(widget_class, TessWindow, stack);
@@ -711,6 +724,7 @@ static void tess_window_class_init(TessWindowClass *klass) {
   gtk_widget_class_bind_template_child(widget_class, TessWindow, map_stack);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, map_view);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, preview_view);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, toast);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, layers_panel);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, tile_palette);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, material_panel);

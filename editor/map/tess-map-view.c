@@ -51,7 +51,8 @@ TessLayer *tess_map_view_edit_layer(TessMapView *v) {
 }
 
 void tess_map_view_refuse(TessMapView *v, const char *message) {
-  tess_ui_report(GTK_WIDGET(v), message);
+  /* In a toast over the map: a bar above the panes would move the layout under the pointer. */
+  tess_ui_notify(GTK_WIDGET(v), message, NULL, NULL);
 }
 
 void tess_map_view_refuse_result(TessMapView *v, TessResult r, const TessError *err) {

@@ -9,9 +9,10 @@
 #include "tess-preview-view.h"
 #include "tess-ui.h"
 
-/* A refusal in the map view (paint on a locked layer) and a failed edit in a
- * panel both reach the window's message bar through the "win.report"
- * action; the map view has no signal of its own for it any more. */
+/* A refusal in the map view (paint on a locked layer: a toast) and a failed
+ * edit in a panel (the message bar) both reach the window through its
+ * actions ("win.notify", "win.report"); the map view has no signal of its
+ * own for it any more. */
 static void structure_errors_take_one_path(void) {
   g_autofree char *path = fixture_copy_demo("errors.tessera");
   TessWindow *w = fixture_window(path);

@@ -6,11 +6,13 @@
 #include "check.h"
 #include "tessera/store.h"
 
-/* The window's "win.report" action, which the view's refusals activate. */
-static void on_refused(GSimpleAction *a, GVariant *msg, gpointer user) {
+/* The window's "win.notify" action, which the view's refusals activate. */
+static void on_refused(GSimpleAction *a, GVariant *note, gpointer user) {
   Harness *h = user;
+  const char *msg, *button, *action;
+  g_variant_get(note, "(&s&s&s)", &msg, &button, &action);
   h->refused++;
-  g_strlcpy(h->last_refused, g_variant_get_string(msg, NULL), sizeof h->last_refused);
+  g_strlcpy(h->last_refused, msg, sizeof h->last_refused);
 }
 static void on_picked(TessMapView *v, Harness *h) { h->picked++; }
 static void on_zoom(TessMapView *v, Harness *h) { h->zoom_changes++; }
@@ -39,7 +41,7 @@ void harness_open(Harness *h, const char *name) {
   g_clear_error(&error);
   h->view = TESS_MAP_VIEW(g_object_ref_sink(tess_map_view_new()));
   GSimpleActionGroup *win = g_simple_action_group_new();
-  const GActionEntry report[] = {{"report", on_refused, "s", NULL, NULL, {0}}};
+  const GActionEntry report[] = {{"notify", on_refused, "(sss)", NULL, NULL, {0}}};
   g_action_map_add_action_entries(G_ACTION_MAP(win), report, 1, h);
   gtk_widget_insert_action_group(GTK_WIDGET(h->view), "win", G_ACTION_GROUP(win));
   g_object_unref(win);
