@@ -177,7 +177,6 @@ static void on_stamp_picked(TessMapView *v, TessWindow *self) {
 /* The palette's terrain colour (or none) is what the brush, rectangle and
  * bucket paint; choosing one means painting with it next. */
 static void on_terrain_changed(TessTilePalette *palette, TessWindow *self) {
-#ifdef TESS_HAVE_MAP_VIEW
   TessId tileset = 0;
   uint32_t set = 0, color = 0;
   gboolean on = tess_tile_palette_get_terrain(palette, &tileset, &set, &color);
@@ -188,10 +187,6 @@ static void on_terrain_changed(TessTilePalette *palette, TessWindow *self) {
   if (!g_str_equal(tool, "brush") && !g_str_equal(tool, "rectangle") && !g_str_equal(tool, "bucket"))
     g_action_group_activate_action(G_ACTION_GROUP(self), "tool", g_variant_new_string("brush"));
   g_variant_unref(state);
-#else
-  (void)palette;
-  (void)self;
-#endif
 }
 
 static void on_stamp_changed(TessTilePalette *palette, TessWindow *self) {
