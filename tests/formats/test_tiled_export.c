@@ -833,8 +833,8 @@ static void test_cli(void) {
   CHECK(exists(path));
   snprintf(path, sizeof path, "%s/tilesets/Terrain.tsx", dir);
   CHECK(exists(path));
-  CHECK(strstr(text, "2 exported") != NULL);
-  CHECK(pipeline(tmx, text, sizeof text) == 0 && strstr(text, "2 up to date") != NULL);
+  CHECK(strstr(text, "3 exported") != NULL);
+  CHECK(pipeline(tmx, text, sizeof text) == 0 && strstr(text, "3 up to date") != NULL);
   const char *bogus[] = {"export", "--format", "svg", demo, "-o", dir, NULL};
   CHECK(pipeline(bogus, text, sizeof text) == 2 && strstr(text, "unknown format 'svg'"));
   const char *embed[] = {"export", "--format", "tmj", "--embed-images", demo, "-o", dir, NULL};

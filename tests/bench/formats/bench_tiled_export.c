@@ -145,7 +145,7 @@ static void bench(void) {
     snprintf(cmd, sizeof cmd, "cp '%s' '%s'", demo, copy);
     CHECK(system(cmd) == 0);
     TessProject *p = load(copy);
-    if (p) compare("demo (2 levels)", p, 20);
+    if (p) compare("demo (3 levels)", p, 20);
     tess_project_destroy(p);
   }
   PackFixtureSpec spec;
