@@ -171,4 +171,46 @@ static void scaled_tile_is_the_cell(void) {
   tess_project_destroy(d.p);
 }
 
-TESS_TEST_MAIN(TEST(ball_rests_on_the_drawn_top), TEST(scaled_tile_is_the_cell))
+static bool note_cell(uint32_t x, uint32_t y, void *user) {
+  if (x == 3 && y == 6) *(bool *)user = true;
+  return true;
+}
+
+/* Rays, point tests and cell queries meet the tiles where they are drawn
+ * too: the tall tile spans x 3..4 m, y 5..7 m (its cell is y 6..7); the big
+ * one's piece x 6..8 m, y 5.5..7 m. */
+static void queries_see_the_drawn_tiles(void) {
+  Drop d;
+  make_level(&d, false);
+  TessScene *s = NULL;
+  TessWorld *w = NULL;
+  TessError err;
+  CHECK_OK(tess_scene_from_level(d.p, tess_project_level(d.p, d.level), &s, &err), &err);
+  if (s) CHECK_OK(tess_world_create_from_scene(s, NULL, &w, NULL, &err), &err);
+  if (w) {
+    TessRayHit h = tess_world_ray_cast(w, tess_v2(3.5f, 2.0f), tess_v2(0.0f, 5.5f), 0x1u); /* below the ball; the map is category 1 */
+    CHECK_MSG(h.hit && h.on_map && h.cell_x == 3 && h.cell_y == 6 && fabsf(h.point.y - 5.0f) < 1e-4f && h.normal.y < -0.99f,
+              "down onto the tall tile: hit %d cell (%u, %u) at y %g", h.hit, h.cell_x, h.cell_y, h.point.y);
+    h = tess_world_ray_cast(w, tess_v2(0.5f, 5.25f), tess_v2(9.0f, 0.0f), 0x1u); /* the map is category 1 */
+    CHECK_MSG(h.hit && h.cell_x == 3 && h.cell_y == 6 && fabsf(h.point.x - 3.0f) < 1e-4f && h.normal.x < -0.99f,
+              "right into the tall tile's upper half: hit %d at x %g", h.hit, h.point.x);
+    h = tess_world_ray_cast(w, tess_v2(9.9f, 5.75f), tess_v2(-9.0f, 0.0f), 0x1u); /* the map is category 1 */
+    CHECK_MSG(h.hit && h.cell_x == 6 && h.cell_y == 6 && fabsf(h.point.x - 8.0f) < 1e-4f && h.normal.x > 0.99f,
+              "left into the big tile: hit %d cell (%u, %u) at x %g", h.hit, h.cell_x, h.cell_y, h.point.x);
+    h = tess_world_ray_cast(w, tess_v2(9.9f, 5.25f), tess_v2(-5.0f, 0.0f), 0x1u); /* the map is category 1 */
+    CHECK_MSG(!h.hit, "above the big tile's piece: hit at x %g", h.point.x);
+    CHECK(tess_world_map_point_solid(w, tess_v2(3.5f, 5.5f)));  /* in cell (3, 5), drawn by (3, 6) */
+    CHECK(!tess_world_map_point_solid(w, tess_v2(3.5f, 4.9f)));
+    CHECK(tess_world_map_point_solid(w, tess_v2(7.0f, 5.75f)));
+    CHECK(!tess_world_map_point_solid(w, tess_v2(7.0f, 5.25f)));
+    bool seen = false;
+    TessAABB box = {tess_v2(3.4f, 5.4f), tess_v2(3.6f, 5.6f)};
+    tess_world_query_map_aabb(w, box, note_cell, &seen);
+    CHECK_MSG(seen, "a box in cell (3, 5) finds the tall tile's cell (3, 6)");
+  }
+  tess_world_destroy(w);
+  tess_scene_destroy(s);
+  tess_project_destroy(d.p);
+}
+
+TESS_TEST_MAIN(TEST(ball_rests_on_the_drawn_top), TEST(scaled_tile_is_the_cell), TEST(queries_see_the_drawn_tiles))
