@@ -661,7 +661,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     phys_wide_solve(w, inv_h, false);
   }
   phys_wide_store(w);
-  phys_contacts_restitution(w);
+  phys_contacts_restitution(w, h);
   for (uint32_t k = 0; k < na; k++) {
     Body *b = &w->bodies[active[k]];
     const BodyState *s = &st[k + 1];
