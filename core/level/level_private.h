@@ -116,6 +116,13 @@ void tess_history_destroy(TessHistory *h);
 /* Allocation helper for ops. */
 void *tess_op_new(size_t size, const TessOpClass *cls);
 
+/* ---- Terrain (terrain_fill.c) ---- */
+/* The Wang fill of the cells set in `bits` (mw x mh at mx, my, inside the
+ * level), one undo step under `label` (merged by `merge`). */
+TessResult tess_terrain_apply(TessProject *p, TessLevel *level, TessLayer *layer, const TessTerrainBrush *brush,
+                              const uint8_t *bits, uint32_t mx, uint32_t my, uint32_t mw, uint32_t mh,
+                              const char *label, uint32_t merge, TessError *err);
+
 /* ---- Op constructors (ops_*.c) ---- */
 /* Cells */
 typedef struct TessCellWriter TessCellWriter;

@@ -49,6 +49,27 @@ static void hash_tileset(TessHasher *h, const TessTileset *ts) {
     tess_hasher_u32(h, t->piece_count);
     for (uint32_t k = 0; t->pieces && k < t->piece_count; k++) hash_polygon(h, &t->pieces[k]);
   }
+  /* Only a tileset with terrain sets hashes them, so every hash made before
+   * terrain sets existed stays what it was. */
+  for (uint32_t i = 0; ts->terrains && i < ts->terrain_count; i++) {
+    const TessTerrainSet *set = &ts->terrains[i];
+    hash_name(h, set->name);
+    tess_hasher_u32(h, set->kind);
+    tess_hasher_u32(h, (uint32_t)set->tile);
+    tess_hasher_u32(h, set->color_count);
+    for (uint32_t c = 0; c < set->color_count; c++) {
+      hash_name(h, set->colors[c].name);
+      tess_hasher_u32(h, set->colors[c].color);
+      tess_hasher_f32(h, set->colors[c].probability);
+      tess_hasher_u32(h, (uint32_t)set->colors[c].tile);
+    }
+    tess_hasher_u32(h, set->tile_count);
+    for (uint32_t k = 0; k < set->tile_count; k++) {
+      tess_hasher_u32(h, set->tiles[k].tile);
+      tess_hasher_bytes(h, set->tiles[k].wang, TESS_TERRAIN_POSITIONS);
+      tess_hasher_f32(h, set->tiles[k].probability);
+    }
+  }
 }
 
 static void hash_sprite(TessHasher *h, const TessSprite *s) {

@@ -6,7 +6,10 @@
 
 #include "tessera/geom.h"
 
+/* Indices come from the caller's own picks: one past the mask is a mistake
+ * (asserts in debug builds; off, the edit is refused). */
 static bool valid(const TessSpriteMask *mask, uint32_t piece, uint32_t vertex) {
+  TESS_ASSERT(piece < mask->piece_count && vertex < mask->pieces[piece].count && "mask piece or vertex out of range");
   return piece < mask->piece_count && vertex < mask->pieces[piece].count;
 }
 

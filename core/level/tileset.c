@@ -85,6 +85,11 @@ TessResult tess_tileset_validate(const TessProject *p, const TessTileset *ts, Te
       if (r) return r;
     }
   }
+  if (ts->terrain_count > TESS_TERRAIN_MAX_SETS || (ts->terrain_count && !ts->terrains))
+    return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "tileset %s has %u terrain sets (at most %d)", ts->name,
+                          ts->terrain_count, TESS_TERRAIN_MAX_SETS);
+  for (uint32_t i = 0; i < ts->terrain_count; i++)
+    if ((r = tess_terrain_set_validate(&ts->terrains[i], ts->tile_count, ts->name, err))) return r;
   return TESS_OK;
 }
 
@@ -95,6 +100,7 @@ void tess_tileset_clear(TessTileset *ts) {
   if (ts->tiles)
     for (uint32_t i = 0; i < ts->tile_count; i++) tess_free(ts->tiles[i].pieces);
   tess_free(ts->tiles);
+  tess_terrain_sets_free(ts->terrains, ts->terrain_count);
   memset(ts, 0, sizeof *ts);
 }
 
@@ -103,7 +109,8 @@ TessResult tess_tileset_copy(TessTileset *dst, const TessTileset *src) {
   t.source_path = NULL;
   t.png = NULL;
   t.tiles = NULL;
-  bool ok = true;
+  t.terrains = NULL;
+  bool ok = tess_terrain_sets_copy(&t.terrains, src->terrains, src->terrain_count) == TESS_OK;
   if (src->source_path) ok = ok && (t.source_path = tess_strdup(src->source_path)) != NULL;
   if (ok && src->png_size) {
     t.png = tess_alloc(src->png_size);

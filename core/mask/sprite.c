@@ -1,5 +1,5 @@
-/* One call that fills a sprite's mask from a frame and the settings stored
- * in the mask (the editor, the demo generator and the pipeline use it). */
+/* One call that traces a sprite frame into plain results (TessMaskTrace);
+ * core/level stores them in a sprite's mask. */
 #include <string.h>
 
 #include "mask-private.h"
@@ -12,22 +12,17 @@ static TessPolygon polygon_from(const TessDVec2 *v, uint32_t n) {
   return p;
 }
 
-TessResult tess_sprite_mask_trace(TessImageView frame, TessSpriteMask *mask, TessError *err) {
-  return tess_sprite_mask_trace_report(frame, mask, NULL, err);
+void tess_mask_trace_clear(TessMaskTrace *trace) {
+  tess_free(trace->hull);
+  tess_free(trace->pieces);
+  memset(trace, 0, sizeof *trace);
 }
 
-TessResult tess_sprite_mask_trace_report(TessImageView frame, TessSpriteMask *mask, TessMaskTraceReport *report,
-                                         TessError *err) {
+TessResult tess_mask_trace(TessImageView frame, const TessMaskSettings *settings, TessMaskTrace *out, TessError *err) {
   TessMaskTraceReport rep = {false, 1, 0};
-  TessMaskSettings s;
-  tess_mask_settings_default(&s);
-  s.threshold = mask->threshold;
-  s.mode = mask->mode;
-  s.max_vertices = mask->max_vertices;
-  s.tolerance = mask->tolerance;
-  s.largest_island_only = mask->largest_island_only != 0;
-  if (s.max_vertices < 3 || s.max_vertices > TESS_POLY_MAX)
-    return tess_error_set(err, TESS_ERR_INVALID, "", "max vertices %u is outside 3..%d for a sprite", s.max_vertices,
+  TessMaskSettings s = *settings;
+  if (s.max_vertices > TESS_POLY_MAX) /* pieces are TessPolygons */
+    return tess_error_set(err, TESS_ERR_INVALID, "", "max vertices %u is more than a polygon's %d", s.max_vertices,
                           TESS_POLY_MAX);
   TessResult r = tess_mask_settings_validate(&s, err);
   if (r != TESS_OK) return r;
@@ -119,26 +114,17 @@ TessResult tess_sprite_mask_trace_report(TessImageView frame, TessSpriteMask *ma
     }
   }
 
-  tess_free(mask->hull);
-  tess_free(mask->pieces);
-  mask->manual = 0;
-  mask->hull_count = hull.count;
-  mask->hull = hull_f;
-  mask->piece_count = piece_count;
-  mask->pieces = pieces;
-  mask->circle_center = tess_v2((float)center.x, (float)center.y);
-  mask->circle_radius = (float)radius;
-  mask->area = hull.pixels.area;
-  mask->centroid_x = hull.pixels.cx;
-  mask->centroid_y = hull.pixels.cy;
-  mask->inertia = hull.pixels.inertia;
-  mask->shape_area = shape.area;
-  mask->shape_centroid_x = shape.cx;
-  mask->shape_centroid_y = shape.cy;
-  mask->shape_inertia = shape.inertia;
-  mask->added_area = added;
-  mask->uncovered_area = uncovered;
-  if (report) *report = rep;
+  out->hull_count = hull.count;
+  out->hull = hull_f;
+  out->piece_count = piece_count;
+  out->pieces = pieces;
+  out->circle_center = tess_v2((float)center.x, (float)center.y);
+  out->circle_radius = (float)radius;
+  out->pixels = hull.pixels;
+  out->shape = shape;
+  out->added_area = added;
+  out->uncovered_area = uncovered;
+  out->report = rep;
   tess_mask_hull_clear(&hull);
   return TESS_OK;
 fail:

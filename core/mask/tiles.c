@@ -3,12 +3,6 @@
 
 #include "mask-private.h"
 
-typedef struct TileResult {
-  uint8_t collision;
-  uint16_t piece_count;
-  TessPolygon *pieces;
-} TileResult;
-
 typedef struct PolygonList {
   TessPolygon *data;
   size_t count, cap;
@@ -125,15 +119,15 @@ static TessImageView tile_view(TessImageView img, uint32_t i, uint64_t columns, 
   return t;
 }
 
-TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
-                                 uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
-                                 uint32_t tile_count, TessError *err) {
-  return tess_mask_trace_tiles_report(img, tile_w, tile_h, margin, spacing, settings, tiles, tile_count, NULL, err);
+void tess_mask_tiles_free(TessMaskTile *tiles, uint32_t tile_count) {
+  if (!tiles) return;
+  for (uint32_t i = 0; i < tile_count; i++) tess_free(tiles[i].pieces);
+  tess_free(tiles);
 }
 
-TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
-                                        uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
-                                        uint32_t tile_count, uint32_t *simplified, TessError *err) {
+TessResult tess_mask_trace_tile_grid(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                     uint32_t spacing, const TessMaskSettings *settings, uint32_t tile_count,
+                                     TessMaskTile **out, uint32_t *simplified, TessError *err) {
   TessResult r = mask_check_view(img, err);
   if (r != TESS_OK) return r;
   TessMaskSettings s = *settings;
@@ -148,7 +142,7 @@ TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint
   if ((uint64_t)tile_count > columns * rows)
     return tess_error_set(err, TESS_ERR_INVALID, "", "%u tiles asked, the %ux%u image holds %llu of %ux%u",
                           tile_count, img.width, img.height, (unsigned long long)(columns * rows), tile_w, tile_h);
-  TileResult *res = tess_calloc(tile_count ? tile_count : 1, sizeof *res);
+  TessMaskTile *res = tess_calloc(tile_count ? tile_count : 1, sizeof *res);
   uint64_t *runs = tess_calloc(tile_count ? tile_count : 1, sizeof *runs);
   if (!res || !runs) {
     tess_free(res);
@@ -171,7 +165,7 @@ TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint
     TessError scan_err;
     r = mask_scan(t, s.threshold, !hull_only, &w.scan, &scan_err);
     if (r == TESS_ERR_EMPTY) {
-      res[i].collision = TESS_TILE_COLLISION_NONE;
+      res[i].kind = TESS_MASK_TILE_EMPTY;
       continue;
     }
     if (r != TESS_OK) {
@@ -179,7 +173,7 @@ TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint
       goto fail;
     }
     if (w.scan.count == full) {
-      res[i].collision = TESS_TILE_COLLISION_FULL;
+      res[i].kind = TESS_MASK_TILE_FULL;
       continue;
     }
     uint32_t np = 0;
@@ -189,7 +183,7 @@ TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint
         r = tess_error_set(err, TESS_ERR_NOMEM, "", "out of memory for tile %u", i);
         goto fail;
       }
-      res[i].collision = np ? TESS_TILE_COLLISION_TRACED : TESS_TILE_COLLISION_NONE;
+      res[i].kind = np ? TESS_MASK_TILE_TRACED : TESS_MASK_TILE_EMPTY;
       res[i].piece_count = (uint16_t)np;
       continue;
     }
@@ -200,19 +194,13 @@ TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint
       r = tess_error_set(err, TESS_ERR_NOMEM, "", "out of memory for tile %u", i);
       goto fail;
     }
-    res[i].collision = np ? TESS_TILE_COLLISION_TRACED : TESS_TILE_COLLISION_NONE;
+    res[i].kind = np ? TESS_MASK_TILE_TRACED : TESS_MASK_TILE_EMPTY;
     res[i].piece_count = (uint16_t)np;
   }
   mask_work_free(&w);
   tess_free(runs);
   if (simplified) *simplified = over;
-  for (uint32_t i = 0; i < tile_count; i++) {
-    tess_free(tiles[i].pieces);
-    tiles[i].collision = res[i].collision;
-    tiles[i].piece_count = res[i].piece_count;
-    tiles[i].pieces = res[i].pieces;
-  }
-  tess_free(res);
+  *out = res;
   return TESS_OK;
 fail:
   mask_work_free(&w);

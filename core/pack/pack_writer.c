@@ -19,7 +19,8 @@
 
 enum {
   S_SETT, S_STRS, S_MATL, S_TSET, S_TILE, S_POLY, S_VERT, S_LAYR, S_PALT, S_CELL, S_CPAL, S_CGRD,
-  S_LOOP, S_CRNR, S_RECT, S_BODY, S_SHAP, S_JOIN, S_ZONE, S_SPWN, S_SPRT, S_PROP, S_BLOB, S_COUNT
+  S_LOOP, S_CRNR, S_RECT, S_BODY, S_SHAP, S_JOIN, S_ZONE, S_SPWN, S_SPRT, S_PROP, S_BLOB,
+  S_TERS, S_TERC, S_TERT, S_COUNT
 };
 
 static const struct {
@@ -49,6 +50,9 @@ static const struct {
   {TLV_SEC_SPRITES, TLV_SPRITE_SIZE, false},
   {TLV_SEC_PROPERTIES, TLV_PROPERTY_SIZE, false},
   {TLV_SEC_BLOB, 0, false},
+  {TLV_SEC_TERRAIN_SETS, TLV_TERRAIN_SET_SIZE, false},
+  {TLV_SEC_TERRAIN_COLORS, TLV_TERRAIN_COLOR_SIZE, false},
+  {TLV_SEC_TERRAIN_TILES, TLV_TERRAIN_TILE_SIZE, false},
 };
 
 typedef struct Section {
@@ -346,6 +350,40 @@ static TessResult put_blob(Writer *w, const uint8_t *data, size_t size, uint32_t
   return TESS_OK;
 }
 
+/* The tileset's terrain sets (3.3), after its TSET record (1-based index
+ * `tileset`): labels where the kind does not look are written as 0. */
+static void write_terrains(Writer *w, const TessTileset *ts, uint32_t tileset) {
+  for (uint32_t i = 0; i < ts->terrain_count; i++) {
+    const TessTerrainSet *set = &ts->terrains[i];
+    PackBuf *b = &w->s[S_TERS].buf;
+    pack_put_u32(b, tileset);
+    pack_put_u32(b, pack_string(&w->str, set->name));
+    pack_put_u32(b, set->kind);
+    pack_put_u32(b, (uint32_t)set->tile);
+    pack_put_u32(b, w->s[S_TERC].count);
+    pack_put_u32(b, set->color_count);
+    pack_put_u32(b, w->s[S_TERT].count);
+    pack_put_u32(b, set->tile_count);
+    w->s[S_TERS].count++;
+    for (uint32_t c = 0; c < set->color_count; c++) {
+      b = &w->s[S_TERC].buf;
+      pack_put_u32(b, pack_string(&w->str, set->colors[c].name));
+      pack_put_u32(b, set->colors[c].color);
+      pack_put_f32(b, set->colors[c].probability);
+      pack_put_u32(b, (uint32_t)set->colors[c].tile);
+      w->s[S_TERC].count++;
+    }
+    uint8_t mask = tess_terrain_kind_mask((TessTerrainKind)set->kind);
+    for (uint32_t t = 0; t < set->tile_count; t++) {
+      b = &w->s[S_TERT].buf;
+      pack_put_u32(b, set->tiles[t].tile);
+      for (int k = 0; k < TESS_TERRAIN_POSITIONS; k++) pack_put_u8(b, (mask >> k) & 1 ? set->tiles[t].wang[k] : 0);
+      pack_put_f32(b, set->tiles[t].probability);
+      w->s[S_TERT].count++;
+    }
+  }
+}
+
 static TessResult write_tilesets(Writer *w) {
   for (uint32_t i = 0; i < w->p->tileset_count; i++) {
     const TessTileset *ts = w->p->tilesets[i];
@@ -386,6 +424,7 @@ static TessResult write_tilesets(Writer *w) {
     pack_put_u32(b, img_size);
     pack_put_u32(b, 0);
     w->s[S_TSET].count++;
+    write_terrains(w, ts, w->s[S_TSET].count);
   }
   return TESS_OK;
 }

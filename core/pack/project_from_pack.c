@@ -22,6 +22,61 @@ static void copy_name(char dst[TESS_NAME_MAX], const char *src) {
   dst[n] = '\0';
 }
 
+/* The terrain sets (3.3) of TSET record `tileset` (1-based), as the project
+ * holds them; false when out of memory. */
+static bool terrains_from_pack(const TlvLevel *lv, uint32_t tileset, TessTerrainSet **out, uint32_t *count) {
+  *out = NULL;
+  *count = 0;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < lv->terrain_sets.count; i++) {
+    TlvTerrainSet ts;
+    tlv_terrain_set(lv, i, &ts);
+    n += ts.tileset == tileset;
+  }
+  if (!n) return true;
+  TessTerrainSet *sets = tess_calloc(n, sizeof *sets);
+  if (!sets) return false;
+  uint32_t k = 0;
+  bool ok = true;
+  for (uint32_t i = 0; ok && i < lv->terrain_sets.count; i++) {
+    TlvTerrainSet ts;
+    tlv_terrain_set(lv, i, &ts);
+    if (ts.tileset != tileset) continue;
+    TessTerrainSet *s = &sets[k++];
+    copy_name(s->name, tlv_string(lv, ts.name));
+    s->kind = (uint8_t)ts.kind;
+    s->tile = ts.tile;
+    s->colors = ts.color_count ? tess_calloc(ts.color_count, sizeof *s->colors) : NULL;
+    s->tiles = ts.tile_count ? tess_calloc(ts.tile_count, sizeof *s->tiles) : NULL;
+    ok = (s->colors || !ts.color_count) && (s->tiles || !ts.tile_count);
+    if (!ok) break;
+    s->color_count = ts.color_count;
+    s->tile_count = ts.tile_count;
+    for (uint32_t c = 0; c < ts.color_count; c++) {
+      TlvTerrainColor tc;
+      tlv_terrain_color(lv, ts.color_first + c, &tc);
+      copy_name(s->colors[c].name, tlv_string(lv, tc.name));
+      s->colors[c].color = tc.color;
+      s->colors[c].probability = tc.probability;
+      s->colors[c].tile = tc.tile;
+    }
+    for (uint32_t t = 0; t < ts.tile_count; t++) {
+      TlvTerrainTile tt;
+      tlv_terrain_tile(lv, ts.tile_first + t, &tt);
+      s->tiles[t].tile = tt.tile;
+      memcpy(s->tiles[t].wang, tt.wang, 8);
+      s->tiles[t].probability = tt.probability;
+    }
+  }
+  if (!ok) {
+    tess_terrain_sets_free(sets, n);
+    return false;
+  }
+  *out = sets;
+  *count = n;
+  return true;
+}
+
 static TessId material_id(const TlvLevel *lv, uint32_t index) {
   TlvMaterial m;
   return index && tlv_material(lv, index - 1, &m) ? m.id : 0;
@@ -131,7 +186,7 @@ static TessResult add_assets(const TlvLevel *lv, const char *image_dir, TessProj
       pieces += t.polygon_count;
     }
     TessPolygon *pool = tess_calloc(pieces ? pieces : 1, sizeof *pool);
-    if (!ts.tiles || !pool) {
+    if (!ts.tiles || !pool || !terrains_from_pack(lv, i + 1, &ts.terrains, &ts.terrain_count)) {
       tess_free(loaded);
       tess_free(ts.tiles);
       tess_free(pool);
@@ -162,6 +217,7 @@ static TessResult add_assets(const TlvLevel *lv, const char *image_dir, TessProj
     TessResult r = tess_project_insert_tileset(p, &ts, err); /* deep copy */
     tess_free(loaded);
     tess_free(ts.tiles);
+    tess_terrain_sets_free(ts.terrains, ts.terrain_count);
     tess_free(pool);
     if (r != TESS_OK) return r;
   }

@@ -187,18 +187,20 @@ typedef struct Known {
   TlvSection *slot;
 } Known;
 
-static void known_table(TlvLevel *lv, TlvSection *settings, Known k[24]) {
-  static const uint32_t types[23] = {
+static void known_table(TlvLevel *lv, TlvSection *settings, Known k[27]) {
+  static const uint32_t types[26] = {
     TLV_SEC_SETTINGS, TLV_SEC_STRINGS, TLV_SEC_MATERIALS, TLV_SEC_TILESETS, TLV_SEC_TILES, TLV_SEC_POLYGONS,
     TLV_SEC_VERTICES, TLV_SEC_LAYERS, TLV_SEC_PALETTE, TLV_SEC_CELLS, TLV_SEC_COLLISION_PALETTE,
     TLV_SEC_COLLISION_GRID, TLV_SEC_LOOPS, TLV_SEC_CORNERS, TLV_SEC_RECTS, TLV_SEC_BODIES, TLV_SEC_SHAPES,
-    TLV_SEC_JOINTS, TLV_SEC_ZONES, TLV_SEC_SPAWNS, TLV_SEC_SPRITES, TLV_SEC_PROPERTIES, TLV_SEC_BLOB};
-  static const uint32_t strides[23] = {
+    TLV_SEC_JOINTS, TLV_SEC_ZONES, TLV_SEC_SPAWNS, TLV_SEC_SPRITES, TLV_SEC_PROPERTIES, TLV_SEC_BLOB,
+    TLV_SEC_TERRAIN_SETS, TLV_SEC_TERRAIN_COLORS, TLV_SEC_TERRAIN_TILES};
+  static const uint32_t strides[26] = {
     TLV_SETTINGS_SIZE, 0, TLV_MATERIAL_SIZE, TLV_TILESET_SIZE, TLV_TILE_SIZE, TLV_POLYGON_SIZE,
     TLV_VERTEX_SIZE, TLV_LAYER_SIZE, TLV_PALETTE_SIZE, 0, TLV_COLLISION_PALETTE_SIZE,
     1, TLV_LOOP_SIZE, TLV_CORNER_SIZE, TLV_RECT_SIZE, TLV_BODY_SIZE, TLV_SHAPE_SIZE,
-    TLV_JOINT_SIZE, TLV_ZONE_SIZE, TLV_SPAWN_SIZE, TLV_SPRITE_SIZE, TLV_PROPERTY_SIZE, 0};
-  TlvSection *slots[23];
+    TLV_JOINT_SIZE, TLV_ZONE_SIZE, TLV_SPAWN_SIZE, TLV_SPRITE_SIZE, TLV_PROPERTY_SIZE, 0,
+    TLV_TERRAIN_SET_SIZE, TLV_TERRAIN_COLOR_SIZE, TLV_TERRAIN_TILE_SIZE};
+  TlvSection *slots[26];
   int i;
   slots[0] = settings; /* decoded into TlvLevel.settings, not kept as a view */
   slots[1] = &lv->strings;
@@ -223,14 +225,17 @@ static void known_table(TlvLevel *lv, TlvSection *settings, Known k[24]) {
   slots[20] = &lv->sprites;
   slots[21] = &lv->properties;
   slots[22] = &lv->blob;
-  for (i = 0; i < 23; i++) {
+  slots[23] = &lv->terrain_sets;
+  slots[24] = &lv->terrain_colors;
+  slots[25] = &lv->terrain_tiles;
+  for (i = 0; i < 26; i++) {
     k[i].type = types[i];
     k[i].min_stride = strides[i];
     k[i].slot = slots[i];
   }
-  k[23].type = 0;
-  k[23].min_stride = 0;
-  k[23].slot = NULL;
+  k[26].type = 0;
+  k[26].min_stride = 0;
+  k[26].slot = NULL;
 }
 
 /* ---- Validation helpers ------------------------------------------------- */
@@ -1147,6 +1152,70 @@ static TlvResult validate_objects(Ctx *c) {
 
 /* Every polygon has one user, in file order: the tiles' pieces, then the
  * collision entries', then the polygon shapes (FORMAT.md, POLY "Order"). */
+/* Terrain sets (3.3): each names a tileset, takes its colours and labelled
+ * tiles in order (using both tables up); tiles ascend within a set and lie in
+ * the tileset; colours stay within the set's; positions the kind ignores are 0. */
+static TlvResult validate_terrains(Ctx *c) {
+  const TlvSection *s = &c->lv->terrain_sets, *cs = &c->lv->terrain_colors, *ts = &c->lv->terrain_tiles;
+  uint64_t colors_next = 0, tiles_next = 0;
+  uint32_t i, k, t;
+  for (i = 0; i < s->count; i++) {
+    const uint8_t *r = s->data + (uint64_t)i * s->stride;
+    uint64_t at = rec_off(s, i, 0);
+    uint32_t tileset = rd32(r), kind = rd32(r + 8), ncolors = rd32(r + 20), ntiles = rd32(r + 28), tile_count;
+    int32_t icon = (int32_t)rd32(r + 12);
+    uint8_t ignored;
+    if (tileset < 1 || tileset > c->lv->tilesets.count)
+      return fail(c->err, TLV_ERR_INDEX, at, "terrain set %u: tileset %u of %u", (unsigned)i, (unsigned)tileset, (unsigned)c->lv->tilesets.count);
+    if (i > 0 && tileset < rd32(r - s->stride))
+      return fail(c->err, TLV_ERR_VALUE, at, "terrain set %u: tileset %u after %u (sets follow the tilesets)", (unsigned)i, (unsigned)tileset,
+                  (unsigned)rd32(r - s->stride));
+    tile_count = rd32(c->lv->tilesets.data + (uint64_t)(tileset - 1) * c->lv->tilesets.stride + 40);
+    TRY(check_string(c, rd32(r + 4), at + 4, "terrain set name"));
+    if (kind > 2) return fail(c->err, TLV_ERR_VALUE, at + 8, "terrain set %u: kind %u (0..2)", (unsigned)i, (unsigned)kind);
+    if (icon < -1 || (icon >= 0 && (uint32_t)icon >= tile_count))
+      return fail(c->err, TLV_ERR_VALUE, at + 12, "terrain set %u: icon tile %d of %u", (unsigned)i, (int)icon, (unsigned)tile_count);
+    if (ncolors > 254) return fail(c->err, TLV_ERR_LIMIT, at + 20, "terrain set %u: %u colours (at most 254)", (unsigned)i, (unsigned)ncolors);
+    if (rd32(r + 16) != colors_next || rd32(r + 24) != tiles_next)
+      return fail(c->err, TLV_ERR_INDEX, at + 16, "terrain set %u: colours from %u and tiles from %u, expected %llu and %llu (sets take them in order)",
+                  (unsigned)i, (unsigned)rd32(r + 16), (unsigned)rd32(r + 24), (unsigned long long)colors_next, (unsigned long long)tiles_next);
+    TRY(check_range(c, rd32(r + 16), ncolors, cs, at + 16, "terrain set colours"));
+    TRY(check_range(c, rd32(r + 24), ntiles, ts, at + 24, "terrain set tiles"));
+    for (k = 0; k < ncolors; k++) {
+      const uint8_t *cr = cs->data + (colors_next + k) * cs->stride;
+      uint64_t cat = rec_off(cs, (uint32_t)(colors_next + k), 0);
+      int32_t ctile = (int32_t)rd32(cr + 12);
+      TRY(check_string(c, rd32(cr), cat, "terrain colour name"));
+      TRY(check_finite(c, cr, cat, 8, 1, "terrain colour"));
+      if (!(rdf32(cr + 8) >= 0.0f)) return fail(c->err, TLV_ERR_VALUE, cat + 8, "terrain colour %u: negative probability", (unsigned)(colors_next + k));
+      if (ctile < -1 || (ctile >= 0 && (uint32_t)ctile >= tile_count))
+        return fail(c->err, TLV_ERR_VALUE, cat + 12, "terrain colour %u: tile %d of %u", (unsigned)(colors_next + k), (int)ctile, (unsigned)tile_count);
+    }
+    ignored = kind == 0 ? 0x55u : kind == 1 ? 0xAAu : 0u; /* corner sets ignore edges, edge sets corners */
+    for (t = 0; t < ntiles; t++) {
+      const uint8_t *tr = ts->data + (tiles_next + t) * ts->stride;
+      uint64_t tat = rec_off(ts, (uint32_t)(tiles_next + t), 0);
+      if (rd32(tr) >= tile_count) return fail(c->err, TLV_ERR_INDEX, tat, "terrain tile %u: tile %u of %u", (unsigned)(tiles_next + t), (unsigned)rd32(tr), (unsigned)tile_count);
+      if (t > 0 && rd32(tr) <= rd32(tr - ts->stride))
+        return fail(c->err, TLV_ERR_VALUE, tat, "terrain tile %u: tile %u after %u (ascending within a set)", (unsigned)(tiles_next + t), (unsigned)rd32(tr),
+                    (unsigned)rd32(tr - ts->stride));
+      for (k = 0; k < 8; k++) {
+        if (tr[4 + k] > ncolors || (((ignored >> k) & 1u) && tr[4 + k]))
+          return fail(c->err, TLV_ERR_VALUE, tat + 4 + k, "terrain tile %u: colour %u at position %u (the set has %u, kind %u)", (unsigned)(tiles_next + t),
+                      (unsigned)tr[4 + k], (unsigned)k, (unsigned)ncolors, (unsigned)kind);
+      }
+      TRY(check_finite(c, tr, tat, 12, 1, "terrain tile"));
+      if (!(rdf32(tr + 12) >= 0.0f)) return fail(c->err, TLV_ERR_VALUE, tat + 12, "terrain tile %u: negative probability", (unsigned)(tiles_next + t));
+    }
+    colors_next += ncolors;
+    tiles_next += ntiles;
+  }
+  if (colors_next != cs->count || tiles_next != ts->count)
+    return fail(c->err, TLV_ERR_VALUE, s->offset + s->size, "%llu terrain colours and %llu terrain tiles belong to no set",
+                (unsigned long long)(cs->count - colors_next), (unsigned long long)(ts->count - tiles_next));
+  return TLV_OK;
+}
+
 static TlvResult validate_polygon_owners(Ctx *c) {
   const TlvLevel *lv = c->lv;
   uint64_t next = 0;
@@ -1186,7 +1255,7 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
   const uint8_t *p = (const uint8_t *)data;
   TlvLevel lv;
   TlvHeader h;
-  Known known[24];
+  Known known[27];
   TlvSection settings;
   int have_settings = 0;
   uint64_t table_end, expect, pos;
@@ -1298,6 +1367,7 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
   TRY(validate_geometry(&c));
   TRY(validate_objects(&c));
   TRY(validate_polygon_owners(&c));
+  TRY(validate_terrains(&c));
   *out = lv;
   return TLV_OK;
 }
@@ -1614,5 +1684,38 @@ int tlv_section_info(const TlvLevel *lv, uint32_t index, TlvSectionInfo *out) {
   out->size = rd64(e + 16);
   out->count = rd32(e + 24);
   out->checksum = rd32(e + 28);
+  return 1;
+}
+
+int tlv_terrain_set(const TlvLevel *lv, uint32_t index, TlvTerrainSet *out) {
+  const uint8_t *r = rec(&lv->terrain_sets, index);
+  if (!r) return 0;
+  out->tileset = rd32(r);
+  out->name = rd32(r + 4);
+  out->kind = rd32(r + 8);
+  out->tile = (int32_t)rd32(r + 12);
+  out->color_first = rd32(r + 16);
+  out->color_count = rd32(r + 20);
+  out->tile_first = rd32(r + 24);
+  out->tile_count = rd32(r + 28);
+  return 1;
+}
+
+int tlv_terrain_color(const TlvLevel *lv, uint32_t index, TlvTerrainColor *out) {
+  const uint8_t *r = rec(&lv->terrain_colors, index);
+  if (!r) return 0;
+  out->name = rd32(r);
+  out->color = rd32(r + 4);
+  out->probability = rdf32(r + 8);
+  out->tile = (int32_t)rd32(r + 12);
+  return 1;
+}
+
+int tlv_terrain_tile(const TlvLevel *lv, uint32_t index, TlvTerrainTile *out) {
+  const uint8_t *r = rec(&lv->terrain_tiles, index);
+  if (!r) return 0;
+  out->tile = rd32(r);
+  memcpy(out->wang, r + 4, 8);
+  out->probability = rdf32(r + 12);
   return 1;
 }

@@ -36,7 +36,7 @@ extern "C" {
 #define TLV_MAGIC "\x89TLV\r\n\x1a\n"
 #define TLV_MAGIC_SIZE 8
 #define TLV_VERSION_MAJOR 3u
-#define TLV_VERSION_MINOR 2u
+#define TLV_VERSION_MINOR 3u
 #define TLV_HEADER_SIZE 64u
 #define TLV_SECTION_ENTRY_SIZE 32u
 #define TLV_ALIGN 16u
@@ -81,6 +81,9 @@ extern "C" {
 #define TLV_SEC_SPRITES TLV_FOURCC('S', 'P', 'R', 'T')
 #define TLV_SEC_PROPERTIES TLV_FOURCC('P', 'R', 'O', 'P')
 #define TLV_SEC_BLOB TLV_FOURCC('B', 'L', 'O', 'B')
+#define TLV_SEC_TERRAIN_SETS TLV_FOURCC('T', 'E', 'R', 'S')   /* 3.3 */
+#define TLV_SEC_TERRAIN_COLORS TLV_FOURCC('T', 'E', 'R', 'C') /* 3.3 */
+#define TLV_SEC_TERRAIN_TILES TLV_FOURCC('T', 'E', 'R', 'T')  /* 3.3 */
 
 /* Record sizes of format 3.0 (a newer minor version may write longer
  * records; the reader uses the stride from the section table). */
@@ -104,6 +107,9 @@ extern "C" {
 #define TLV_SPAWN_SIZE 32u
 #define TLV_SPRITE_SIZE 48u
 #define TLV_PROPERTY_SIZE 24u
+#define TLV_TERRAIN_SET_SIZE 32u   /* 3.3 */
+#define TLV_TERRAIN_COLOR_SIZE 16u /* 3.3 */
+#define TLV_TERRAIN_TILE_SIZE 16u  /* 3.3 */
 
 /* ---- Results and errors ------------------------------------------------- */
 
@@ -176,6 +182,7 @@ typedef struct TlvLevel {
   TlvSection strings, materials, tilesets, tiles, polygons, vertices, layers, palette, cells;
   TlvSection collision_palette, collision_grid, loops, corners, rects;
   TlvSection bodies, shapes, joints, zones, spawns, sprites, properties, blob;
+  TlvSection terrain_sets, terrain_colors, terrain_tiles; /* 3.3, optional: empty when absent */
   uint32_t unknown_sections; /* optional sections skipped */
   /* The material layer's cells (1-based material overrides, 0 none), NULL
    * when the level has none: collision entries flagged
@@ -352,6 +359,30 @@ typedef struct TlvSprite {
   uint32_t image_offset, image_size;
 } TlvSprite;
 
+/* Terrain sets (3.3): Tiled's Wang sets, for a game that repaints at run
+ * time. Colours and labels in Tiled's wangid order (0 top edge, 1 top-right
+ * corner, 2 right edge, ... 7 top-left corner); colour 0 = none. */
+#define TLV_TERRAIN_CORNER 0u
+#define TLV_TERRAIN_EDGE 1u
+#define TLV_TERRAIN_MIXED 2u
+typedef struct TlvTerrainSet {
+  uint32_t tileset;                 /* 1-based into TSET */
+  uint32_t name, kind;
+  int32_t tile;                     /* icon tile of the tileset, -1 none */
+  uint32_t color_first, color_count; /* into TERC; colour k of the set is TERC[color_first + k - 1] */
+  uint32_t tile_first, tile_count;   /* into TERT, tile indices ascending */
+} TlvTerrainSet;
+typedef struct TlvTerrainColor {
+  uint32_t name, color; /* 0xRRGGBBAA */
+  float probability;    /* >= 0 */
+  int32_t tile;         /* -1 none */
+} TlvTerrainColor;
+typedef struct TlvTerrainTile {
+  uint32_t tile;        /* index in the set's tileset */
+  uint8_t wang[8];      /* colour per position, <= the set's color_count; 0 where the kind does not look */
+  float probability;    /* >= 0 */
+} TlvTerrainTile;
+
 #define TLV_PROP_STRING 0u
 #define TLV_PROP_INT 1u
 #define TLV_PROP_FLOAT 2u
@@ -384,6 +415,9 @@ int tlv_zone(const TlvLevel *lv, uint32_t index, TlvZone *out);
 int tlv_spawn(const TlvLevel *lv, uint32_t index, TlvSpawn *out);
 int tlv_sprite(const TlvLevel *lv, uint32_t index, TlvSprite *out);
 int tlv_property(const TlvLevel *lv, uint32_t index, TlvProperty *out);
+int tlv_terrain_set(const TlvLevel *lv, uint32_t index, TlvTerrainSet *out);
+int tlv_terrain_color(const TlvLevel *lv, uint32_t index, TlvTerrainColor *out);
+int tlv_terrain_tile(const TlvLevel *lv, uint32_t index, TlvTerrainTile *out);
 
 /* Cells. x < width and y < height, else 0.
  * tlv_layer_cell: a tile layer's cell as Tessera defines it (flip bits

@@ -57,6 +57,7 @@ static void put(char **p, const void *src, size_t n) {
 }
 
 TessResult tess_world_snapshot(const TessWorld *w, void *buffer, size_t size, TessError *err) {
+  TESS_ASSERT(!w->locked && "tess_world_snapshot called during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "snapshot", "cannot snapshot during a step");
   size_t need = snap_size(w);
   if (!buffer || size < need)
@@ -107,6 +108,7 @@ static bool take(void **dst, uint32_t *cap, uint32_t count, size_t elem, const c
 }
 
 TessResult tess_world_restore(TessWorld *w, const void *buffer, size_t size, TessError *err) {
+  TESS_ASSERT(!w->locked && "tess_world_restore called during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "snapshot", "cannot restore during a step");
   SnapHeader hd;
   if (!buffer || size < sizeof hd) return tess_error_set(err, TESS_ERR_FORMAT, "snapshot", "buffer too small");

@@ -55,6 +55,7 @@ static uint8_t traced_covers(const TessPolygon *pieces, uint32_t n, float cw, fl
 }
 
 TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, TessError *err) {
+  TESS_ASSERT(!w->locked && "tess_world_set_tile_map called during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "tile map", "cannot change the map during a step");
   if (!def || def->width == 0 || def->height == 0)
     return tess_error_set(err, TESS_ERR_INVALID, "tile map", "the grid is empty (0 x 0)");

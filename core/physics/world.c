@@ -92,6 +92,7 @@ TessResult tess_world_create(const TessWorldDef *def, TessWorld **out, TessError
 
 void tess_world_destroy(TessWorld *w) {
   if (!w) return;
+  TESS_ASSERT(!w->locked && "tess_world_destroy called during a step");
   tess_free(w->bodies);
   tess_free(w->shapes);
   tess_free(w->joints);
@@ -222,6 +223,30 @@ static Joint *joint_get(const TessWorld *w, TessJointId id) {
   if (!w || id.index1 == 0 || id.index1 > w->joint_count) return NULL;
   Joint *j = &w->joints[id.index1 - 1];
   if (!j->in_use || j->generation != id.generation) return NULL;
+  return j;
+}
+
+/* The handle a caller passes must name a live body, shape or joint: a stale
+ * one (destroyed, or from before a restore that did not have it) or a wild
+ * one is a programmer mistake, which asserts in debug and CI builds (Box2D's
+ * b2GetBodyFullId). With assertions off the call goes on to its documented
+ * answer (TESS_ERR_NOT_FOUND, or zeros). The *_is_valid queries ask without
+ * asserting. */
+static Body *body_use(const TessWorld *w, TessBodyId id) {
+  Body *b = phys_body_get(w, id);
+  TESS_ASSERT(b != NULL && "stale or wild body handle");
+  return b;
+}
+
+static Shape *shape_use(const TessWorld *w, TessShapeId id) {
+  Shape *s = shape_get(w, id);
+  TESS_ASSERT(s != NULL && "stale or wild shape handle");
+  return s;
+}
+
+static Joint *joint_use(const TessWorld *w, TessJointId id) {
+  Joint *j = joint_get(w, id);
+  TESS_ASSERT(j != NULL && "stale or wild joint handle");
   return j;
 }
 
@@ -386,7 +411,7 @@ static void body_destroy_now(TessWorld *w, uint32_t index) {
 }
 
 TessResult tess_body_destroy(TessWorld *w, TessBodyId id) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   if (!b) return TESS_ERR_NOT_FOUND;
   if (w->locked) {
     if (!PHYS_GROW(w->pending, &w->pending_cap, w->pending_count + 1)) return TESS_ERR_NOMEM;
@@ -411,56 +436,56 @@ void phys_destroy_pending(TessWorld *w) {
 bool tess_body_is_valid(const TessWorld *w, TessBodyId id) { return phys_body_get(w, id) != NULL; }
 
 TessBodyType tess_body_type(const TessWorld *w, TessBodyId id) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   return b ? (TessBodyType)b->type : TESS_BODY_STATIC;
 }
 TessTransform tess_body_transform(const TessWorld *w, TessBodyId id) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   return b ? b->xf : tess_transform_identity();
 }
 TessVec2 tess_body_position(const TessWorld *w, TessBodyId id) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   return b ? b->xf.p : tess_v2(0.0f, 0.0f);
 }
 float tess_body_angle(const TessWorld *w, TessBodyId id) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   return b ? tess_rot_angle(b->xf.q) : 0.0f;
 }
 TessVec2 tess_body_world_center(const TessWorld *w, TessBodyId id) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   return b ? b->center : tess_v2(0.0f, 0.0f);
 }
 TessVec2 tess_body_linear_velocity(const TessWorld *w, TessBodyId id) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   return b ? b->v : tess_v2(0.0f, 0.0f);
 }
 float tess_body_angular_velocity(const TessWorld *w, TessBodyId id) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   return b ? b->w : 0.0f;
 }
 float tess_body_mass(const TessWorld *w, TessBodyId id) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   return b ? b->mass : 0.0f;
 }
 float tess_body_inertia(const TessWorld *w, TessBodyId id) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   return b ? b->inertia : 0.0f;
 }
 TessVec2 tess_body_local_center(const TessWorld *w, TessBodyId id) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   return b ? b->local_center : tess_v2(0.0f, 0.0f);
 }
 bool tess_body_is_awake(const TessWorld *w, TessBodyId id) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   return b && b->awake;
 }
 uint64_t tess_body_user_data(const TessWorld *w, TessBodyId id) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   return b ? b->user_data : 0;
 }
 
 TessTransform tess_body_interpolated_transform(const TessWorld *w, TessBodyId id, float alpha) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   if (!b) return tess_transform_identity();
   alpha = alpha < 0.0f ? 0.0f : (alpha > 1.0f ? 1.0f : alpha);
   TessTransform t;
@@ -470,8 +495,9 @@ TessTransform tess_body_interpolated_transform(const TessWorld *w, TessBodyId id
 }
 
 TessResult tess_body_set_transform(TessWorld *w, TessBodyId id, TessVec2 p, float angle) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   if (!b) return TESS_ERR_NOT_FOUND;
+  TESS_ASSERT(!w->locked && "tess_body_set_transform called during a step");
   if (w->locked) return TESS_ERR_LOCKED;
   if (!tess_v2_is_finite(p) || !isfinite(angle)) return TESS_ERR_INVALID;
   b->xf.p = p;
@@ -485,7 +511,7 @@ TessResult tess_body_set_transform(TessWorld *w, TessBodyId id, TessVec2 p, floa
 static float clamp_speed(float v) { return v > TESS_MAX_SPEED ? TESS_MAX_SPEED : (v < -TESS_MAX_SPEED ? -TESS_MAX_SPEED : v); }
 
 TessResult tess_body_set_linear_velocity(TessWorld *w, TessBodyId id, TessVec2 v) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   if (!b) return TESS_ERR_NOT_FOUND;
   if (!tess_v2_is_finite(v)) return TESS_ERR_INVALID;
   if (b->type == TESS_BODY_STATIC) return TESS_OK;
@@ -495,7 +521,7 @@ TessResult tess_body_set_linear_velocity(TessWorld *w, TessBodyId id, TessVec2 v
 }
 
 TessResult tess_body_set_angular_velocity(TessWorld *w, TessBodyId id, float av) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   if (!b) return TESS_ERR_NOT_FOUND;
   if (!isfinite(av)) return TESS_ERR_INVALID;
   if (b->type == TESS_BODY_STATIC || b->fixed_rotation) return TESS_OK;
@@ -505,7 +531,7 @@ TessResult tess_body_set_angular_velocity(TessWorld *w, TessBodyId id, float av)
 }
 
 TessResult tess_body_apply_force(TessWorld *w, TessBodyId id, TessVec2 f, TessVec2 point) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   if (!b) return TESS_ERR_NOT_FOUND;
   if (!tess_v2_is_finite(f) || !tess_v2_is_finite(point)) return TESS_ERR_INVALID;
   if (b->type != TESS_BODY_DYNAMIC) return TESS_OK;
@@ -516,13 +542,13 @@ TessResult tess_body_apply_force(TessWorld *w, TessBodyId id, TessVec2 f, TessVe
 }
 
 TessResult tess_body_apply_force_to_center(TessWorld *w, TessBodyId id, TessVec2 f) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   if (!b) return TESS_ERR_NOT_FOUND;
   return tess_body_apply_force(w, id, f, b->center);
 }
 
 TessResult tess_body_apply_torque(TessWorld *w, TessBodyId id, float t) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   if (!b) return TESS_ERR_NOT_FOUND;
   if (!isfinite(t)) return TESS_ERR_INVALID;
   if (b->type != TESS_BODY_DYNAMIC) return TESS_OK;
@@ -532,7 +558,7 @@ TessResult tess_body_apply_torque(TessWorld *w, TessBodyId id, float t) {
 }
 
 TessResult tess_body_apply_linear_impulse(TessWorld *w, TessBodyId id, TessVec2 j, TessVec2 point) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   if (!b) return TESS_ERR_NOT_FOUND;
   if (!tess_v2_is_finite(j) || !tess_v2_is_finite(point)) return TESS_ERR_INVALID;
   if (b->type != TESS_BODY_DYNAMIC) return TESS_OK;
@@ -543,7 +569,7 @@ TessResult tess_body_apply_linear_impulse(TessWorld *w, TessBodyId id, TessVec2 
 }
 
 TessResult tess_body_set_awake(TessWorld *w, TessBodyId id, bool awake) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   if (!b) return TESS_ERR_NOT_FOUND;
   if (b->type == TESS_BODY_STATIC) return TESS_OK;
   if (awake) {
@@ -559,8 +585,9 @@ TessResult tess_body_set_awake(TessWorld *w, TessBodyId id, bool awake) {
 
 TessResult tess_body_set_mass_data(TessWorld *w, TessBodyId id, float mass, TessVec2 local_center, float inertia,
                                    TessError *err) {
-  Body *b = phys_body_get(w, id);
+  Body *b = body_use(w, id);
   if (!b) return tess_error_set(err, TESS_ERR_NOT_FOUND, "body", "stale or null body handle");
+  TESS_ASSERT(!w->locked && "a body's mass set during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "body", "cannot change mass during a step");
   if (!isfinite(mass) || !(mass > 0.0f) || !tess_v2_is_finite(local_center) || !isfinite(inertia) ||
       !(inertia > 0.0f))
@@ -599,7 +626,7 @@ static TessResult add_shape(TessWorld *w, TessBodyId body, const TessShapeDef *d
                             TessShapeType type, TessShapeId *out, TessError *err) {
   TESS_ASSERT(!w->locked && "a shape created during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "shape", "cannot create a shape during a step");
-  Body *b = phys_body_get(w, body);
+  Body *b = body_use(w, body);
   if (!b) return tess_error_set(err, TESS_ERR_NOT_FOUND, "shape", "stale or null body handle");
   TessShapeDef d;
   if (def)
@@ -704,8 +731,9 @@ TessResult tess_shape_create_box(TessWorld *w, TessBodyId body, const TessShapeD
 }
 
 TessResult tess_shape_destroy(TessWorld *w, TessShapeId id) {
-  Shape *s = shape_get(w, id);
+  Shape *s = shape_use(w, id);
   if (!s) return TESS_ERR_NOT_FOUND;
+  TESS_ASSERT(!w->locked && "tess_shape_destroy called during a step");
   if (w->locked) return TESS_ERR_LOCKED;
   uint32_t index = id.index1 - 1;
   Body *b = &w->bodies[s->body];
@@ -739,7 +767,7 @@ bool tess_shape_is_valid(const TessWorld *w, TessShapeId id) {
   return s && !w->bodies[s->body].destroy_pending;
 }
 TessBodyId tess_shape_body(const TessWorld *w, TessShapeId id) {
-  Shape *s = shape_get(w, id);
+  Shape *s = shape_use(w, id);
   TessBodyId b = {0, 0};
   if (s) {
     b.index1 = s->body + 1;
@@ -748,19 +776,19 @@ TessBodyId tess_shape_body(const TessWorld *w, TessShapeId id) {
   return b;
 }
 TessShapeType tess_shape_type(const TessWorld *w, TessShapeId id) {
-  Shape *s = shape_get(w, id);
+  Shape *s = shape_use(w, id);
   return s ? (TessShapeType)s->type : TESS_SHAPE_CIRCLE;
 }
 bool tess_shape_is_sensor(const TessWorld *w, TessShapeId id) {
-  Shape *s = shape_get(w, id);
+  Shape *s = shape_use(w, id);
   return s && s->sensor;
 }
 uint64_t tess_shape_user_data(const TessWorld *w, TessShapeId id) {
-  Shape *s = shape_get(w, id);
+  Shape *s = shape_use(w, id);
   return s ? s->user_data : 0;
 }
 TessAABB tess_shape_aabb(const TessWorld *w, TessShapeId id) {
-  Shape *s = shape_get(w, id);
+  Shape *s = shape_use(w, id);
   TessAABB z = {{0, 0}, {0, 0}};
   if (!s) return z;
   return phys_poly_aabb(&s->poly, w->bodies[s->body].xf);
@@ -783,7 +811,7 @@ static bool joint_body(TessWorld *w, TessBodyId id, uint32_t *index) {
     *index = TESS_NULL_INDEX;
     return true;
   }
-  if (!phys_body_get(w, id)) return false;
+  if (!body_use(w, id)) return false;
   *index = id.index1 - 1;
   return true;
 }
@@ -860,7 +888,7 @@ TessResult tess_joint_create_mouse(TessWorld *w, const TessMouseJointDef *def, T
   if (!tess_v2_is_finite(def->target) || !finite_nonneg(def->hertz) || !finite_nonneg(def->damping_ratio) ||
       !finite_nonneg(def->max_force))
     return tess_error_set(err, TESS_ERR_INVALID, "joint", "mouse joint values must be finite and >= 0");
-  Body *b = phys_body_get(w, def->body);
+  Body *b = body_use(w, def->body);
   if (!b) return tess_error_set(err, TESS_ERR_NOT_FOUND, "joint", "stale body handle");
   TessBodyId none = {0, 0};
   Joint *j;
@@ -876,8 +904,9 @@ TessResult tess_joint_create_mouse(TessWorld *w, const TessMouseJointDef *def, T
 }
 
 TessResult tess_joint_destroy(TessWorld *w, TessJointId id) {
-  Joint *j = joint_get(w, id);
+  Joint *j = joint_use(w, id);
   if (!j) return TESS_ERR_NOT_FOUND;
+  TESS_ASSERT(!w->locked && "tess_joint_destroy called during a step");
   if (w->locked) return TESS_ERR_LOCKED;
   if (j->body_a != TESS_NULL_INDEX) body_wake(&w->bodies[j->body_a]);
   if (j->body_b != TESS_NULL_INDEX) body_wake(&w->bodies[j->body_b]);
@@ -887,12 +916,12 @@ TessResult tess_joint_destroy(TessWorld *w, TessJointId id) {
 
 bool tess_joint_is_valid(const TessWorld *w, TessJointId id) { return joint_get(w, id) != NULL; }
 TessJointType tess_joint_type(const TessWorld *w, TessJointId id) {
-  Joint *j = joint_get(w, id);
+  Joint *j = joint_use(w, id);
   return j ? (TessJointType)j->type : TESS_JOINT_TYPE_REVOLUTE;
 }
 
 TessResult tess_mouse_joint_set_target(TessWorld *w, TessJointId id, TessVec2 target) {
-  Joint *j = joint_get(w, id);
+  Joint *j = joint_use(w, id);
   if (!j || j->type != TESS_JOINT_TYPE_MOUSE) return TESS_ERR_NOT_FOUND;
   if (!tess_v2_is_finite(target)) return TESS_ERR_INVALID;
   j->target = target;
@@ -901,7 +930,7 @@ TessResult tess_mouse_joint_set_target(TessWorld *w, TessJointId id, TessVec2 ta
 }
 
 float tess_revolute_joint_angle(const TessWorld *w, TessJointId id) {
-  Joint *j = joint_get(w, id);
+  Joint *j = joint_use(w, id);
   if (!j) return 0.0f;
   TessTransform xa = joint_xf(w, j->body_a), xb = joint_xf(w, j->body_b);
   float a = tess_rot_angle(xb.q) - tess_rot_angle(xa.q) - j->reference_angle;
@@ -911,7 +940,7 @@ float tess_revolute_joint_angle(const TessWorld *w, TessJointId id) {
 }
 
 TessResult tess_revolute_joint_set_motor(TessWorld *w, TessJointId id, bool enable, float speed, float max_torque) {
-  Joint *j = joint_get(w, id);
+  Joint *j = joint_use(w, id);
   if (!j) return TESS_ERR_NOT_FOUND;
   if (j->type != TESS_JOINT_TYPE_REVOLUTE || !isfinite(speed) || !finite_nonneg(max_torque)) return TESS_ERR_INVALID;
   j->enable_motor = enable;
@@ -923,7 +952,7 @@ TessResult tess_revolute_joint_set_motor(TessWorld *w, TessJointId id, bool enab
 }
 
 float tess_revolute_joint_motor_torque(const TessWorld *w, TessJointId id, float dt) {
-  Joint *j = joint_get(w, id);
+  Joint *j = joint_use(w, id);
   if (!j || j->type != TESS_JOINT_TYPE_REVOLUTE || !(dt > 0.0f)) return 0.0f;
   /* the solver keeps one sub-step's impulse */
   return j->motor_impulse / (dt / (float)w->def.substeps);

@@ -505,6 +505,7 @@ TessResult tess_playback_register_body(TessPlayback *pb, const TessPlaybackBody 
 
 uint32_t tess_playback_body_count(const TessPlayback *pb) { return (uint32_t)pb->bodies.count; }
 const TessPlaybackBody *tess_playback_body(const TessPlayback *pb, uint32_t index) {
+  TESS_ASSERT(index < pb->bodies.count && "tess_playback_body: index past tess_playback_body_count");
   return index < pb->bodies.count ? &pb->bodies.data[index] : NULL;
 }
 const TessPlaybackShape *tess_playback_shapes(const TessPlayback *pb) { return pb->shapes.data; }
@@ -599,6 +600,7 @@ double tess_playback_alpha(const TessPlayback *pb) {
 }
 
 bool tess_playback_body_transform(const TessPlayback *pb, uint32_t index, TessTransform *out) {
+  TESS_ASSERT(index < pb->bodies.count && "tess_playback_body_transform: index past tess_playback_body_count");
   if (index >= pb->bodies.count || !pb->hi.present[index]) return false;
   if (!pb->lo.present[index]) {
     *out = pb->hi.xf[index];

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "codec_terrain.h"
 #include "store_private.h"
 
 /* One row being read; the first problem is kept in `r`. */
@@ -163,7 +164,7 @@ static TessResult load_materials(TessStore *s, TessProject *p, TessError *err) {
 }
 
 static TessResult load_tilesets(TessStore *s, TessProject *p, TessError *err) {
-  GET_STMT(st, STMT_TILESET_SELECT_ALL);
+  GET_STMT(st, s->file_schema >= 3 ? STMT_TILESET_SELECT_ALL : STMT_TILESET_SELECT_ALL_SCHEMA2);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     Row w = row_begin(s, st, "tilesets", err);
@@ -188,12 +189,18 @@ static TessResult load_tilesets(TessStore *s, TessProject *p, TessError *err) {
     if (w.r == TESS_OK && !tess_codec_get_tiles(tiles, tiles_size, ts.tile_count, &ts.tiles, &why))
       row_fail(&w, strcmp(why, "out of memory") == 0 ? TESS_ERR_NOMEM : TESS_ERR_FORMAT, 13, "%s (%zu bytes)", why,
                tiles_size);
+    size_t terrains_size;
+    const uint8_t *terrains = row_blob(&w, 14, &terrains_size);
+    if (w.r == TESS_OK && !tess_codec_get_terrains(terrains, terrains_size, &ts.terrains, &ts.terrain_count, &why))
+      row_fail(&w, strcmp(why, "out of memory") == 0 ? TESS_ERR_NOMEM : TESS_ERR_FORMAT, 14, "%s (%zu bytes)", why,
+               terrains_size);
     if (w.r == TESS_OK) {
       TessError inner = {0};
       TessResult r = tess_project_insert_tileset(p, &ts, &inner);
       if (r != TESS_OK) row_insert_failed(&w, r, &inner);
     }
     tess_codec_free_tiles(ts.tiles, ts.tile_count);
+    tess_terrain_sets_free(ts.terrains, ts.terrain_count);
     if (w.r != TESS_OK) return w.r;
   }
   return rc == SQLITE_DONE ? TESS_OK : step_error(s, rc, err);

@@ -127,6 +127,7 @@ static const TessStoreMigration STEPS[] = {
      "ALTER TABLE objects ADD COLUMN joint_motor_enabled INTEGER DEFAULT 0;"
      "ALTER TABLE objects ADD COLUMN joint_motor_speed DEFAULT 0;"   /* rad/s */
      "ALTER TABLE objects ADD COLUMN joint_motor_torque DEFAULT 0;"}, /* N m */
+    {2, "terrain sets", "ALTER TABLE tilesets ADD COLUMN terrains BLOB;"}, /* NULL: none (codec_terrain.c) */
 };
 _Static_assert(sizeof STEPS / sizeof STEPS[0] == TESS_STORE_SCHEMA_VERSION - 1, "one step per version after 1");
 static const TessStoreSchema CURRENT_SCHEMA = {TESS_STORE_SCHEMA_VERSION, STEPS, sizeof STEPS / sizeof STEPS[0]};

@@ -21,9 +21,10 @@
   "mass_area, mass_centroid_x, mass_centroid_y, mass_inertia, "                                     \
   "shape_area, shape_centroid_x, shape_centroid_y, shape_inertia, added_area, uncovered_area"
 
-#define TILESET_COLUMNS                                                                             \
+#define TILESET_COLUMNS_SCHEMA2                                                                     \
   "id, name, source_path, png, image_w, image_h, tile_w, tile_h, margin, spacing, columns, "        \
   "tile_count, alpha_threshold, tiles"
+#define TILESET_COLUMNS TILESET_COLUMNS_SCHEMA2 ", terrains" /* schema 3 */
 
 static const char *const SQL[STMT_COUNT] = {
     [STMT_META_GET] = "SELECT value FROM meta WHERE key = ?1",
@@ -42,14 +43,16 @@ static const char *const SQL[STMT_COUNT] = {
 
     [STMT_TILESET_UPSERT] =
         "INSERT INTO tilesets (" TILESET_COLUMNS ") "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) ON CONFLICT (id) DO UPDATE SET "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) ON CONFLICT (id) DO UPDATE SET "
         "name = excluded.name, source_path = excluded.source_path, png = excluded.png, "
         "image_w = excluded.image_w, image_h = excluded.image_h, tile_w = excluded.tile_w, "
         "tile_h = excluded.tile_h, margin = excluded.margin, spacing = excluded.spacing, "
         "columns = excluded.columns, tile_count = excluded.tile_count, "
-        "alpha_threshold = excluded.alpha_threshold, tiles = excluded.tiles",
+        "alpha_threshold = excluded.alpha_threshold, tiles = excluded.tiles, terrains = excluded.terrains",
     [STMT_TILESET_DELETE] = "DELETE FROM tilesets WHERE id = ?1",
     [STMT_TILESET_SELECT_ALL] = "SELECT " TILESET_COLUMNS " FROM tilesets ORDER BY id",
+    /* no terrain sets, as the step to schema 3 leaves them */
+    [STMT_TILESET_SELECT_ALL_SCHEMA2] = "SELECT " TILESET_COLUMNS_SCHEMA2 ", NULL FROM tilesets ORDER BY id",
 
     [STMT_SPRITE_UPSERT] =
         "INSERT INTO sprites (" SPRITE_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "

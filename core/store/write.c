@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "codec_terrain.h"
 #include "store_private.h"
 
 bool tess_store_scratch(TessStore *s, size_t need) {
@@ -80,8 +81,11 @@ TessResult tess_store_write_material(TessStore *s, const TessMaterial *m, TessEr
 TessResult tess_store_write_tileset(TessStore *s, const TessTileset *ts, TessError *err) {
   uint32_t tile_count = ts->tiles ? ts->tile_count : 0;
   size_t tiles_size = tess_codec_tiles_size(ts->tiles, tile_count);
-  if (!tess_store_scratch(s, tiles_size)) return no_memory(s, err);
+  uint32_t terrain_count = ts->terrains ? ts->terrain_count : 0;
+  size_t terrains_size = terrain_count ? tess_codec_terrains_size(ts->terrains, terrain_count) : 0, total;
+  if (!tess_size_add(tiles_size, terrains_size, &total) || !tess_store_scratch(s, total)) return no_memory(s, err);
   tess_codec_put_tiles(s->scratch, ts->tiles, tile_count);
+  if (terrain_count) tess_codec_put_terrains(s->scratch + tiles_size, ts->terrains, terrain_count);
   GET_STMT(st, STMT_TILESET_UPSERT);
   sqlite3_bind_int64(st, 1, ts->id);
   bind_name(st, 2, ts->name);
@@ -97,6 +101,7 @@ TessResult tess_store_write_tileset(TessStore *s, const TessTileset *ts, TessErr
   sqlite3_bind_int64(st, 12, tile_count);
   sqlite3_bind_int(st, 13, ts->alpha_threshold);
   sqlite3_bind_blob64(st, 14, s->scratch, tiles_size, SQLITE_STATIC);
+  bind_blob_or_null(st, 15, terrain_count ? s->scratch + tiles_size : NULL, terrains_size);
   return step_write(s, st, false, err);
 }
 

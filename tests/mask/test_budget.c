@@ -8,6 +8,7 @@
 #include "check.h"
 #include "tessera/geom.h"
 #include "tessera/image.h"
+#include "tessera/level.h" /* sprite masks and tiles store what mask traces */
 #include "tessera/mask.h"
 
 typedef uint8_t (*AlphaFn)(uint32_t x, uint32_t y, uint32_t w, uint32_t h);

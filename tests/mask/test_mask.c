@@ -5,6 +5,7 @@
 #include "shapes.h"
 #include "tessera/geom.h"
 #include "tessera/image.h"
+#include "tessera/level.h" /* sprite masks and tiles store what mask traces */
 #include "tessera/mask.h"
 
 #include <float.h>

@@ -1103,9 +1103,14 @@ static void stale_handles_are_invalid(void) {
   CHECK(tess_body_destroy(w, a) == TESS_OK);
   CHECK(!tess_body_is_valid(w, a));
   CHECK(!tess_shape_is_valid(w, s));
+  /* Using a stale handle is a programmer mistake: it asserts in debug and CI
+   * builds (physics-assert's death tests check that, and these answers with
+   * assertions off); here, with assertions off, the documented answers. */
+#if !TESS_ENABLE_ASSERT
   CHECK(tess_body_destroy(w, a) == TESS_ERR_NOT_FOUND);
   CHECK(tess_body_set_linear_velocity(w, a, tess_v2(1, 0)) == TESS_ERR_NOT_FOUND);
   CHECK(tess_body_mass(w, a) == 0.0f);
+#endif
   TessBodyId b = add_ball(w, tess_v2(0, 0), 0.5f, &sd);
   CHECK(b.index1 == a.index1 && b.generation != a.generation); /* slot reused, new generation */
   CHECK(!tess_body_is_valid(w, a));

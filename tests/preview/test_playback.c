@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "death.h"
 #include "tessera/play.h"
 #include "tessera/physics.h"
 
@@ -525,6 +526,32 @@ static void bad_definition_is_refused(void) {
   CHECK(pb == NULL);
 }
 
+/* An index one past the registry is a mistake: it asserts in debug builds;
+ * with assertions off the documented answers are NULL and false. */
+static bool body_past_the_end(void) {
+  TessPlaybackDef def;
+  tess_playback_def_default(&def);
+  TessPlayback *pb = make_playback(&def);
+  if (!pb) return false;
+  bool documented = tess_playback_body(pb, tess_playback_body_count(pb)) == NULL;
+  tess_playback_destroy(pb);
+  return documented;
+}
+static bool transform_past_the_end(void) {
+  TessPlaybackDef def;
+  tess_playback_def_default(&def);
+  TessPlayback *pb = make_playback(&def);
+  if (!pb) return false;
+  TessTransform xf;
+  bool documented = !tess_playback_body_transform(pb, tess_playback_body_count(pb), &xf);
+  tess_playback_destroy(pb);
+  return documented;
+}
+static void index_past_the_registry_asserts(void) {
+  expect_assert(body_past_the_end, "tess_playback_body: index past tess_playback_body_count");
+  expect_assert(transform_past_the_end, "tess_playback_body_transform: index past tess_playback_body_count");
+}
+
 TESS_TEST_MAIN(TEST(wall_time_becomes_whole_steps), TEST(a_slow_frame_never_spirals),
                TEST(interpolation_is_between_the_last_two_states), TEST(pause_then_step_is_one_step),
                TEST(rewind_and_replay_is_deterministic), TEST(keyframe_interval_still_seeks_exactly),
@@ -532,4 +559,4 @@ TESS_TEST_MAIN(TEST(wall_time_becomes_whole_steps), TEST(a_slow_frame_never_spir
                TEST(backwards_through_keyframe_intervals_is_exact),
                TEST(interactions_are_part_of_the_recording), TEST(drag_pulls_towards_the_pointer),
                TEST(impacts_are_collected_for_the_overlay), TEST(sprite_frames_follow_the_differential),
-               TEST(bad_definition_is_refused))
+               TEST(bad_definition_is_refused), TEST(index_past_the_registry_asserts))

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "death.h"
 #include "tessera/level.h" /* tess_mask_shape_* (core/level/sprite_mask_edit.c) */
 #include "tessera/mask.h"
 
@@ -132,4 +133,26 @@ static void shape_edit_readouts(void) {
   tess_image_clear(&img);
 }
 
-TESS_TEST_MAIN(TEST(moments_rotated_rectangle), TEST(shape_edit_readouts))
+/* A hand edit names a piece and a vertex the caller picked: one past the
+ * mask is a mistake (asserts in debug builds; off, the edit is refused). */
+static bool edit_past_the_pieces(void) {
+  TessImage img;
+  TessError err = {0};
+  if (tess_image_create(20, 10, &img, &err) != TESS_OK) return false;
+  for (uint32_t y = 0; y < 10; y++)
+    for (uint32_t x = 0; x < 20; x++) set_alpha(&img, x, y, 255);
+  TessSpriteMask mask;
+  tess_sprite_mask_default(&mask);
+  mask.mode = TESS_MASK_BOX;
+  bool traced = tess_sprite_mask_trace(tess_image_view(&img), &mask, &err) == TESS_OK;
+  bool documented = traced && !tess_mask_shape_move_vertex(&mask, mask.piece_count, 0, 1.0f, 1.0f) &&
+                    !tess_mask_shape_remove_vertex(&mask, 0, mask.pieces[0].count);
+  tess_sprite_mask_clear(&mask);
+  tess_image_clear(&img);
+  return documented;
+}
+static void edit_past_the_pieces_asserts(void) {
+  expect_assert(edit_past_the_pieces, "mask piece or vertex out of range");
+}
+
+TESS_TEST_MAIN(TEST(moments_rotated_rectangle), TEST(shape_edit_readouts), TEST(edit_past_the_pieces_asserts))

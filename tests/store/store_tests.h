@@ -69,6 +69,9 @@ void second_writer_is_refused(void);
 void migration_failure_rolls_back(void);
 /* test_codec.c */
 void codec_layouts_are_little_endian(void);
+/* test_terrain.c */
+void terrain_sets_flush_reopen_and_undo(void);
+void terrain_migration_step_3(void);
 /* test_crash.c */
 void crash_kill_during_flushes(void);
 

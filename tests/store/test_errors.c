@@ -49,8 +49,10 @@ void error_newer_schema(void) {
   char path[512];
   make_project("newer.tessera", path, sizeof path, NULL);
   CHECK(sql_exec(path, "UPDATE meta SET value = 7 WHERE key = 'schema_version'"));
-  expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_VERSION,
-                    "newer.tessera was saved by a newer Tessera (schema 7, this one reads up to 2)");
+  char needle[160];
+  snprintf(needle, sizeof needle, "newer.tessera was saved by a newer Tessera (schema 7, this one reads up to %d)",
+           TESS_STORE_SCHEMA_VERSION);
+  expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_VERSION, needle);
   expect_open_error(path, TESS_STORE_READ_WRITE, TESS_ERR_VERSION, "schema 7");
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 7); /* untouched */
 }
@@ -358,6 +360,7 @@ void migration_real_step_adds_pin_motors(void) {
   CHECK(sql_exec(path, "ALTER TABLE objects DROP COLUMN joint_motor_enabled;"
                        "ALTER TABLE objects DROP COLUMN joint_motor_speed;"
                        "ALTER TABLE objects DROP COLUMN joint_motor_torque;"
+                       "ALTER TABLE tilesets DROP COLUMN terrains;" /* schema 3 */
                        "UPDATE meta SET value = 1 WHERE key = 'schema_version'"));
   static const char *const TABLES[] = {"meta", "materials", "tilesets", "sprites", "levels",
                                        "layers", "chunks",    "objects",  "object_props"};
@@ -403,7 +406,7 @@ void migration_real_step_adds_pin_motors(void) {
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 1);
   /* Opened for writing it is upgraded. */
   opens_as(path, TESS_STORE_READ_WRITE, p);
-  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 2);
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == TESS_STORE_SCHEMA_VERSION);
   CHECK(sql_int(path, "SELECT count(*) FROM pragma_table_info('objects') WHERE name LIKE 'joint_motor%'") == 3);
   CHECK(sql_int(path, "SELECT count(*) FROM objects WHERE joint_motor_enabled IS NOT 0 OR joint_motor_speed IS NOT 0 "
                       "OR joint_motor_torque IS NOT 0") == 0);

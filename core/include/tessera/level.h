@@ -15,8 +15,10 @@
 #include "tessera/base.h"
 #include "tessera/geom.h" /* TessPolygon */
 #include "tessera/image.h" /* TessImageView (tess_mask_shape_update) */
+#include "tessera/mask.h"  /* TessMaskMode; tracing returns plain results that level stores */
 #include "tessera/play.h"  /* TessPreviewLevel plays through a TessPlayback */
 #include "tessera/scene.h" /* tess_scene_from_level */
+#include "tessera/terrain.h" /* TessTerrainSet */
 
 #ifdef __cplusplus
 extern "C" {
@@ -115,6 +117,8 @@ typedef struct TessTileset {
   uint32_t columns, tile_count;
   uint8_t alpha_threshold;   /* for traced tiles, default 1 */
   TessTileInfo *tiles;       /* tile_count entries */
+  uint32_t terrain_count;    /* terrain sets (Tiled's Wang sets), tessera/terrain.h */
+  TessTerrainSet *terrains;
 } TessTileset;
 
 /* What a new tileset needs; columns and tile_count are derived. */
@@ -138,18 +142,10 @@ void tess_tileset_tile_origin(const TessTileset *ts, uint32_t tile, uint32_t *px
 
 /* ---- Sprites and their collision masks -------------------------------- */
 
-typedef enum TessMaskMode {
-  TESS_MASK_HULL = 0,        /* exact convex hull (may exceed 8 vertices: physics splits or simplifies) */
-  TESS_MASK_SIMPLIFIED = 1,  /* simplified hull of at most max_vertices */
-  TESS_MASK_PIECES = 2,      /* convex decomposition of the outline */
-  TESS_MASK_CIRCLE = 3,      /* circle fitted to the opaque pixels */
-  TESS_MASK_BOX = 4,         /* box fitted to the opaque pixels */
-} TessMaskMode;
-
 /* A sprite's mask, in pixel units of one frame (origin at the frame's top-left). */
 typedef struct TessSpriteMask {
   uint8_t threshold;         /* alpha >= threshold counts; default 1 */
-  uint8_t mode;              /* TessMaskMode */
+  uint8_t mode;              /* TessMaskMode (tessera/mask.h) */
   uint8_t manual;            /* 1 when the user edited the shape by hand */
   uint8_t largest_island_only;
   uint32_t max_vertices;     /* default 8 */
@@ -191,6 +187,34 @@ TessResult tess_sprite_mask_copy(TessSpriteMask *dst, const TessSpriteMask *src)
 void tess_sprite_mask_clear(TessSpriteMask *mask);
 TessResult tess_tileset_copy(TessTileset *dst, const TessTileset *src);
 void tess_tileset_clear(TessTileset *ts);
+
+/* ---- Tracing into sprites and tiles (core/level/mask_store.c) --------- */
+
+/* Traces a sprite frame (tessera/mask.h's tess_mask_trace) with the
+ * settings stored in `mask` (threshold, mode, max_vertices (3..8),
+ * tolerance, largest_island_only) and stores everything else: hull,
+ * pieces, circle, pixel mass, shape mass, added and uncovered area,
+ * `manual` reset to 0. The old hull and pieces are released with
+ * tess_free; on failure `mask` is unchanged. The editor, the demo generator
+ * and the pipeline use it. */
+TessResult tess_sprite_mask_trace(TessImageView frame, TessSpriteMask *mask, TessError *err);
+/* The same, filling `report` (may be NULL) as well. */
+TessResult tess_sprite_mask_trace_report(TessImageView frame, TessSpriteMask *mask, TessMaskTraceReport *report,
+                                         TessError *err);
+
+/* Traces every tile of a tileset image (tess_mask_trace_tile_grid) into
+ * tiles[i] for i < tile_count: collision NONE (fully transparent), FULL
+ * (fully opaque) or TRACED with its convex pieces. Materials and one_way are
+ * left alone; old pieces are released with tess_free; on failure `tiles`
+ * is unchanged. */
+TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                 uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
+                                 uint32_t tile_count, TessError *err);
+/* The same, counting in *simplified (may be NULL) the tiles given their
+ * simplified hull to stay within the run budget. */
+TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                        uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
+                                        uint32_t tile_count, uint32_t *simplified, TessError *err);
 
 /* ---- Objects ----------------------------------------------------------- */
 
@@ -505,6 +529,37 @@ TessResult tess_edit_flood_fill(TessProject *p, TessId level, TessId layer, uint
  * rectangle of overrides; material 0 clears them. */
 TessResult tess_edit_paint_material(TessProject *p, TessId level, int32_t x, int32_t y, uint32_t w, uint32_t h,
                                     TessId material, uint32_t merge, TessError *err);
+
+/* Terrain brush (core/level/terrain_fill.c): Tiled's Wang fill. The cells
+ * painted get `color` on every corner and edge; they and their 8 neighbours
+ * get the tile of the set whose labels match what is around them. Per cell,
+ * in row order: the positions it shares with painted cells, with cells
+ * outside the edit that hold tiles of the set, and with cells already chosen
+ * are required; its own former labels are wished for. The tile chosen
+ * matches the most required positions, then the most wished ones (on an
+ * incomplete set: the tile matching the most corners/edges, as Tiled does);
+ * ties go by probability (tile x its colours') with a generator seeded by
+ * (seed, x, y), so the same stroke gives the same tiles on every run.
+ * Cells with flips or tiles outside the set count as unlabelled. One call is
+ * one undo step, or part of the drag's step with a merge key. */
+typedef struct TessTerrainBrush {
+  TessId tileset;            /* the tileset whose terrain set is used */
+  uint32_t set;              /* index in tileset->terrains */
+  uint32_t color;            /* 1..color_count */
+  uint32_t seed;
+} TessTerrainBrush;
+/* Cells given as count (x, y) pairs (a stroke's dabs; outside the level ignored). */
+TessResult tess_edit_terrain_cells(TessProject *p, TessId level, TessId layer, const TessTerrainBrush *brush,
+                                   const uint32_t *xy, uint32_t count, uint32_t merge, TessError *err);
+TessResult tess_edit_terrain_rect(TessProject *p, TessId level, TessId layer, const TessTerrainBrush *brush,
+                                  int32_t x, int32_t y, uint32_t w, uint32_t h, uint32_t merge, TessError *err);
+/* The 4-connected region of cells equal to the cell at (x, y), as flood fill. */
+TessResult tess_edit_terrain_fill(TessProject *p, TessId level, TessId layer, const TessTerrainBrush *brush,
+                                  uint32_t x, uint32_t y, uint32_t merge, TessError *err);
+/* The labels of a cell in a set: false (wang zeroed) when the cell is empty,
+ * flipped, of another tileset or unlabelled. */
+bool tess_terrain_cell_labels(const TessTerrainSet *set, TessId tileset, TessCell cell,
+                              uint8_t wang[TESS_TERRAIN_POSITIONS]);
 
 /* Objects. add ignores obj->id and returns the new one. set replaces the
  * object with the same id (move, rotate, any field); merge as above. */

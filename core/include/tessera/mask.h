@@ -24,7 +24,6 @@
 #include "tessera/base.h"
 #include "tessera/geom.h"
 #include "tessera/image.h"
-#include "tessera/level.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,9 +49,18 @@ extern "C" {
  * need only the scan (linear, no budget). */
 #define TESS_MASK_RUN_BUDGET (1u << 17)
 
+/* What a sprite's collision shape is made of (a sprite's mask stores it). */
+typedef enum TessMaskMode {
+  TESS_MASK_HULL = 0,        /* exact convex hull (may exceed 8 vertices: physics splits or simplifies) */
+  TESS_MASK_SIMPLIFIED = 1,  /* simplified hull of at most max_vertices */
+  TESS_MASK_PIECES = 2,      /* convex decomposition of the outline */
+  TESS_MASK_CIRCLE = 3,      /* circle fitted to the opaque pixels */
+  TESS_MASK_BOX = 4,         /* box fitted to the opaque pixels */
+} TessMaskMode;
+
 typedef struct TessMaskSettings {
   uint8_t threshold;        /* alpha >= threshold counts; default 1 */
-  uint8_t mode;             /* TessMaskMode (level.h); default TESS_MASK_SIMPLIFIED */
+  uint8_t mode;             /* TessMaskMode; default TESS_MASK_SIMPLIFIED */
   bool largest_island_only; /* pieces: keep only the island with the most pixels */
   uint32_t max_vertices;    /* N, 3..TESS_MASK_MAX_VERTICES; default 8 */
   double tolerance;         /* outline simplification, pixels, >= 0; default 1 */
@@ -193,49 +201,66 @@ static inline double tess_mask_inertia_kgm2(double inertia_px4, double ppm, doub
   return density * inertia_px4 / (ppm * ppm * ppm * ppm);
 }
 
-/* ---- One call for the editor, the demo generator and the tileset ------- */
+/* ---- One call for a sprite and one for a tileset ----------------------- */
 
-/* Traces a sprite frame with the settings stored in `mask` (threshold,
- * mode, max_vertices (3..8), tolerance, largest_island_only) and fills
- * everything else: hull, pieces (simplified hull or box: one polygon;
- * pieces: the decomposition; hull and circle modes: none), circle, pixel
- * mass, shape mass, added and uncovered area, `manual` reset to 0. The old
- * hull and pieces are released with tess_free; on failure `mask` is
- * unchanged. */
-TessResult tess_sprite_mask_trace(TessImageView frame, TessSpriteMask *mask, TessError *err);
-
-/* What tess_sprite_mask_trace did beyond the mask's own fields: whether the
- * pieces were simplified to stay within TESS_MASK_RUN_BUDGET (the editor's
- * mask view says so). */
+/* What tess_mask_trace did beyond the shape: whether the pieces were
+ * simplified to stay within TESS_MASK_RUN_BUDGET (the editor's mask view
+ * says so). */
 typedef struct TessMaskTraceReport {
   bool simplified;  /* pieces traced on blocks, not pixels (see TESS_MASK_RUN_BUDGET) */
   uint32_t block;   /* the blocks' side in pixels; 1 when not simplified */
   uint64_t runs;    /* runs of opaque pixels (pieces mode; 0 in the other modes) */
 } TessMaskTraceReport;
 
-/* tess_sprite_mask_trace, filling `report` (may be NULL) as well. */
-TessResult tess_sprite_mask_trace_report(TessImageView frame, TessSpriteMask *mask, TessMaskTraceReport *report,
-                                         TessError *err);
+/* A traced sprite frame, in pixel units of the frame: plain results, which
+ * core/level stores in a sprite's mask (tess_sprite_mask_trace). */
+typedef struct TessMaskTrace {
+  uint32_t hull_count;       /* the exact hull of the opaque pixels */
+  TessVec2 *hull;            /* owned: tess_mask_trace_clear */
+  uint32_t piece_count;      /* simplified hull or box: one polygon; pieces: the decomposition; hull, circle: none */
+  TessPolygon *pieces;       /* owned: tess_mask_trace_clear */
+  TessVec2 circle_center;    /* the smallest circle around the opaque pixels */
+  float circle_radius;
+  TessMassProps pixels;      /* exact pixel mass properties (per unit density) */
+  TessMassProps shape;       /* the same over the mode's shape */
+  double added_area;         /* simplified hull: its area minus the exact hull's; pieces: beyond the pixels they cover */
+  double uncovered_area;     /* opaque pixels the pieces leave out */
+  TessMaskTraceReport report;
+} TessMaskTrace;
 
-/* Traces every tile of a tileset image: tiles[i] for i < tile_count gets
- * collision NONE (fully transparent), FULL (fully opaque) or TRACED with
- * its convex pieces (tile pixels, origin at the tile's top-left, at most
- * min(max_vertices, 8) vertices, inside the exact hull of the tile's
- * pixels and inside the tile square [0, tile_w] x [0, tile_h]). Materials and one_way are left alone; old
- * pieces are released with tess_free. tile_count may be less than the
- * grid holds. */
-TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
-                                 uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
-                                 uint32_t tile_count, TessError *err);
-/* The same, with the budget's count: the run budget (settings->run_budget)
- * holds for the whole tileset. When the tiles to trace have more runs in
- * all, the tiles with the most runs (all tiles above one run count, so the
- * choice does not depend on their order) get one piece each, their exact
- * hull simplified to max_vertices and clipped to the tile, instead of the
- * decomposition; *simplified (may be NULL) counts them. */
-TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
-                                        uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
-                                        uint32_t tile_count, uint32_t *simplified, TessError *err);
+/* Traces a frame with `settings` (max_vertices at most TESS_POLY_MAX, as a
+ * shape's polygons hold). On failure `out` is left alone. */
+TessResult tess_mask_trace(TessImageView frame, const TessMaskSettings *settings, TessMaskTrace *out, TessError *err);
+void tess_mask_trace_clear(TessMaskTrace *trace);
+
+/* What one tile of a tileset is, traced (core/level stores it in TessTileInfo). */
+typedef enum TessMaskTileKind {
+  TESS_MASK_TILE_EMPTY = 0,  /* fully transparent */
+  TESS_MASK_TILE_FULL = 1,   /* fully opaque */
+  TESS_MASK_TILE_TRACED = 2, /* its convex pieces */
+} TessMaskTileKind;
+
+typedef struct TessMaskTile {
+  uint8_t kind;              /* TessMaskTileKind */
+  uint16_t piece_count;
+  TessPolygon *pieces;       /* owned (tess_free), tile pixels, origin at the tile's top-left */
+} TessMaskTile;
+
+/* Traces every tile of a tileset image: (*out)[i] for i < tile_count, a
+ * new array (free each pieces and the array with tess_free, or
+ * tess_mask_tiles_free). Traced pieces have at most min(max_vertices, 8)
+ * vertices and lie inside the exact hull of the tile's pixels and inside
+ * the tile square [0, tile_w] x [0, tile_h]. tile_count may be less than
+ * the grid holds. The run budget (settings->run_budget) holds for the whole
+ * tileset: when the tiles have more runs in all, the tiles with the most
+ * runs (all tiles above one run count, so the choice does not depend on
+ * their order) get one piece each, their exact hull simplified to
+ * max_vertices and clipped to the tile, instead of the decomposition;
+ * *simplified (may be NULL) counts them. */
+TessResult tess_mask_trace_tile_grid(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                     uint32_t spacing, const TessMaskSettings *settings, uint32_t tile_count,
+                                     TessMaskTile **out, uint32_t *simplified, TessError *err);
+void tess_mask_tiles_free(TessMaskTile *tiles, uint32_t tile_count);
 
 #ifdef __cplusplus
 }

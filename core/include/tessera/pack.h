@@ -22,7 +22,7 @@ extern "C" {
  * different numbers: the simulation data is the scene's): part of every
  * content hash, so an incremental export rewrites files made by an older
  * writer. tests/pack's golden files fail until it is bumped. */
-#define TESS_PACK_WRITER_VERSION 5u /* 4: format 3.1, pin motors; 5: format 3.2, one polygon winding */
+#define TESS_PACK_WRITER_VERSION 6u /* 4: format 3.1, pin motors; 5: format 3.2, one polygon winding; 6: format 3.3, terrain sets */
 
 typedef struct TessPackOptions {
   bool embed_images; /* put the PNG bytes of the tilesets and sprites the level uses in the file */

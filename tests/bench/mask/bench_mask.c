@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tessera/level.h" /* sprite masks and tiles store what mask traces */
 #include "tessera/mask.h"
 
 #ifdef TESS_HAVE_CHIPMUNK
