@@ -76,6 +76,8 @@ void tess_map_import_destroy(TessMapImport *imp) {
   }
   tess_free(imp->tilesets);
   tess_free(imp->materials);
+  tess_free(imp->material_ids);
+  tess_free(imp->refs);
   for (uint32_t i = 0; i < imp->sprite_count; i++) tess_sprite_clear(&imp->sprites[i]);
   tess_free(imp->sprites);
   for (uint32_t i = 0; i < imp->layer_count; i++) {

@@ -1,8 +1,18 @@
 /* A plan into a project, as ordinary edits inside one group: one undo
  * step, and on any failure every edit is rolled back. Tilesets whose PNG
  * bytes and grid equal a project tileset's are reused (a second map of the
- * same game shares its tilesets); materials are reused by name. */
+ * same game shares its tilesets); materials are reused by name.
+ *
+ * Ids: a plan may carry the ids its things had (a map Tessera wrote says
+ * them; a Tiled map's object and layer ids are its own). They are kept,
+ * kind by kind, when every wanted id of the kind is distinct and above what
+ * the project has handed out (so never one an undo could bring back): they
+ * are reserved first, then each add is told its id. In a new project that
+ * is always so, and Tessera -> Tiled -> Tessera gives a level its content
+ * hash back. Otherwise the kind gets new ids, and joints and object
+ * properties follow the objects to theirs. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tessera/formats.h"
@@ -11,35 +21,99 @@ typedef struct Ids {
   TessId *tilesets;
   TessId *materials;
   TessId *sprites;
+  bool keep[TESS_ID_KIND_COUNT];
+  TessId *from, *to;         /* objects: the plan's id -> the project's, sorted by `from` once all are added */
+  size_t object_count;
 } Ids;
 
 static TessResult nomem(TessError *err) { return tess_error_set(err, TESS_ERR_NOMEM, NULL, "out of memory"); }
+
+static int cmp_id(const void *a, const void *b) {
+  TessId x = *(const TessId *)a, y = *(const TessId *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* True (and the ids reserved) when every non-zero wanted id is distinct, at
+ * most `max`, and at or above the project's next id of the kind. */
+static bool keep_kind(TessProject *p, TessIdKind kind, TessId *want, size_t n, TessId max) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (want[i]) want[k++] = want[i];
+  if (!k) return false;
+  qsort(want, k, sizeof *want, cmp_id);
+  for (size_t i = 0; i < k; i++)
+    if (want[i] < p->next_id[kind] || want[i] > max || (i && want[i] == want[i - 1])) return false;
+  tess_project_reserve_ids(p, kind, want[k - 1] + 1);
+  return true;
+}
+
+static void want(TessProject *p, const Ids *ids, TessIdKind kind, TessId id) {
+  if (ids->keep[kind] && id) tess_project_want_id(p, kind, id);
+}
 
 static TessId map_material(const Ids *ids, const TessMapImport *imp, TessId local) {
   return local && local <= imp->material_count ? ids->materials[local - 1] : 0;
 }
 
-static TessId find_equal_tileset(const TessProject *p, const TessImportTileset *t) {
+static bool same_pieces(const TessTileInfo *a, const TessTileInfo *b) {
+  if (a->piece_count != b->piece_count) return false;
+  for (uint32_t k = 0; k < a->piece_count; k++) {
+    const TessPolygon *x = &a->pieces[k], *y = &b->pieces[k];
+    if (x->count != y->count || memcmp(x->v, y->v, x->count * sizeof *x->v) != 0) return false;
+  }
+  return true;
+}
+
+/* A tileset Tessera wrote (it carries an id) is reused only when everything it says is equal. */
+static bool same_tessera_tileset(const TessTileset *ts, const TessImportTileset *t, const Ids *ids, const TessMapImport *imp) {
+  if (strcmp(ts->name, t->name) != 0 || ts->tile_count != t->tile_count ||
+      (t->alpha_threshold && ts->alpha_threshold != t->alpha_threshold))
+    return false;
+  for (uint32_t k = 0; k < t->tile_count; k++) {
+    const TessTileInfo *a = &ts->tiles[k], *b = &t->tiles[k];
+    if (a->collision != b->collision || a->one_way != b->one_way || a->material != map_material(ids, imp, b->material) ||
+        !same_pieces(a, b))
+      return false;
+  }
+  return true;
+}
+
+static TessId find_equal_tileset(const TessProject *p, const TessImportTileset *t, const Ids *ids, const TessMapImport *imp) {
   for (uint32_t i = 0; i < p->tileset_count; i++) {
     const TessTileset *ts = p->tilesets[i];
     if (ts->png_size == t->png_size && ts->tile_w == t->tile_w && ts->tile_h == t->tile_h && ts->margin == t->margin &&
-        ts->spacing == t->spacing && memcmp(ts->png, t->png, t->png_size) == 0)
+        ts->spacing == t->spacing && memcmp(ts->png, t->png, t->png_size) == 0 &&
+        (!t->id || same_tessera_tileset(ts, t, ids, imp)))
       return ts->id;
   }
   return 0;
 }
 
-/* Per-tile collision and materials, set on the tileset just added. */
+static TessId find_equal_sprite(const TessProject *p, const TessSprite *s) {
+  for (uint32_t k = 0; k < p->sprite_count; k++) {
+    const TessSprite *h = p->sprites[k];
+    if (h->png_size != s->png_size || memcmp(h->png, s->png, s->png_size) != 0) continue;
+    /* A sprite Tessera wrote carries its own mask: the same image is the same sprite only with the same name and place. */
+    if (s->id && (strcmp(h->name, s->name) || h->frame_count != s->frame_count ||
+                  memcmp(&h->anchor, &s->anchor, sizeof h->anchor) || h->mask.mode != s->mask.mode))
+      continue;
+    return h->id;
+  }
+  return 0;
+}
+
+/* Per-tile collision, materials and the threshold, set on the tileset just added. */
 static TessResult set_tiles(TessProject *p, TessId id, const TessImportTileset *t, const Ids *ids,
                             const TessMapImport *imp, TessError *err) {
-  bool any = false;
+  bool any = t->alpha_threshold != 0;
   for (uint32_t k = 0; k < t->tile_count && !any; k++)
-    any = t->tiles[k].collision || t->tiles[k].material || t->tiles[k].one_way;
+    any = t->tiles[k].collision || t->tiles[k].material || t->tiles[k].one_way || t->tiles[k].piece_count;
   if (!any) return TESS_OK;
   TessTileset copy;
   memset(&copy, 0, sizeof copy);
   TessResult r = tess_tileset_copy(&copy, tess_project_tileset(p, id));
   if (r) return tess_error_set(err, r, imp->source, "out of memory");
+  if (t->alpha_threshold) copy.alpha_threshold = t->alpha_threshold;
   uint32_t n = copy.tile_count < t->tile_count ? copy.tile_count : t->tile_count;
   for (uint32_t k = 0; k < n && !r; k++) {
     TessTileInfo *dst = &copy.tiles[k];
@@ -63,23 +137,56 @@ static TessResult set_tiles(TessProject *p, TessId id, const TessImportTileset *
   return r;
 }
 
-static TessResult add_assets(TessProject *p, const TessMapImport *imp, Ids *ids, TessError *err) {
-  TessResult r;
+static TessResult add_materials(TessProject *p, const TessMapImport *imp, Ids *ids, TessError *err) {
+  TessId *wanted = tess_calloc(imp->material_count + 1, sizeof *wanted);
+  if (!wanted) return nomem(err);
+  for (uint32_t i = 0; i < imp->material_count; i++)
+    if (imp->material_ids && !tess_project_material_by_name(p, imp->materials[i].name)) wanted[i] = imp->material_ids[i];
+  ids->keep[TESS_ID_MATERIAL] = keep_kind(p, TESS_ID_MATERIAL, wanted, imp->material_count, TESS_MATERIAL_ID_MAX);
+  tess_free(wanted);
   for (uint32_t i = 0; i < imp->material_count; i++) {
     const TessMaterial *have = tess_project_material_by_name(p, imp->materials[i].name);
-    if (have) ids->materials[i] = have->id;
-    else if ((r = tess_edit_material_add(p, &imp->materials[i], &ids->materials[i], err))) return r;
+    if (have) {
+      ids->materials[i] = have->id;
+      continue;
+    }
+    want(p, ids, TESS_ID_MATERIAL, imp->material_ids ? imp->material_ids[i] : 0);
+    TessResult r = tess_edit_material_add(p, &imp->materials[i], &ids->materials[i], err);
+    if (r) return r;
   }
+  return TESS_OK;
+}
+
+static TessResult add_sprites(TessProject *p, const TessMapImport *imp, Ids *ids, TessError *err) {
+  TessId *wanted = tess_calloc(imp->sprite_count + 1, sizeof *wanted);
+  if (!wanted) return nomem(err);
+  for (uint32_t i = 0; i < imp->sprite_count; i++)
+    if (!find_equal_sprite(p, &imp->sprites[i])) wanted[i] = imp->sprites[i].id;
+  ids->keep[TESS_ID_SPRITE] = keep_kind(p, TESS_ID_SPRITE, wanted, imp->sprite_count, UINT32_MAX - 1);
+  tess_free(wanted);
   for (uint32_t i = 0; i < imp->sprite_count; i++) {
     const TessSprite *s = &imp->sprites[i];
-    for (uint32_t k = 0; k < p->sprite_count && !ids->sprites[i]; k++)
-      if (p->sprites[k]->png_size == s->png_size && memcmp(p->sprites[k]->png, s->png, s->png_size) == 0)
-        ids->sprites[i] = p->sprites[k]->id;
-    if (!ids->sprites[i] && (r = tess_edit_sprite_add(p, s, &ids->sprites[i], err))) return r;
+    if ((ids->sprites[i] = find_equal_sprite(p, s))) continue;
+    want(p, ids, TESS_ID_SPRITE, s->id);
+    TessResult r = tess_edit_sprite_add(p, s, &ids->sprites[i], err);
+    if (r) return r;
   }
+  return TESS_OK;
+}
+
+static TessResult add_tilesets(TessProject *p, const TessMapImport *imp, Ids *ids, TessError *err) {
+  TessId *wanted = tess_calloc(imp->tileset_count + 1, sizeof *wanted);
+  if (!wanted) return nomem(err);
   for (uint32_t i = 0; i < imp->tileset_count; i++) {
     const TessImportTileset *t = &imp->tilesets[i];
-    if ((ids->tilesets[i] = find_equal_tileset(p, t))) continue;
+    if (t->role == TESS_IMPORT_TILESET && !find_equal_tileset(p, t, ids, imp)) wanted[i] = t->id;
+  }
+  ids->keep[TESS_ID_TILESET] = keep_kind(p, TESS_ID_TILESET, wanted, imp->tileset_count, TESS_TILESET_ID_MAX);
+  tess_free(wanted);
+  for (uint32_t i = 0; i < imp->tileset_count; i++) {
+    const TessImportTileset *t = &imp->tilesets[i];
+    if (t->role != TESS_IMPORT_TILESET) continue; /* Tessera's materials and sprites, added as such */
+    if ((ids->tilesets[i] = find_equal_tileset(p, t, ids, imp))) continue;
     TessTilesetDef def;
     tess_tileset_def_default(&def);
     def.name = t->name;
@@ -94,23 +201,28 @@ static TessResult add_assets(TessProject *p, const TessMapImport *imp, Ids *ids,
     def.spacing = t->spacing;
     def.default_material = 0;
     def.default_collision = TESS_TILE_COLLISION_NONE;
-    if ((r = tess_edit_tileset_add(p, &def, &ids->tilesets[i], err))) return r;
-    if ((r = set_tiles(p, ids->tilesets[i], t, ids, imp, err))) return r;
+    want(p, ids, TESS_ID_TILESET, t->id);
+    TessResult r = tess_edit_tileset_add(p, &def, &ids->tilesets[i], err);
+    if (!r) r = set_tiles(p, ids->tilesets[i], t, ids, imp, err);
+    if (r) return r;
   }
   return TESS_OK;
 }
 
-static TessResult fill_tiles(TessProject *p, TessId level, TessId layer, const TessMapImport *imp, const TessImportLayer *l,
+static TessResult fill_cells(TessProject *p, TessId level, TessId layer, const TessMapImport *imp, const TessImportLayer *l,
                              const Ids *ids, TessError *err) {
   uint32_t w = imp->settings.width, h = imp->settings.height;
   size_t count = (size_t)w * h;
   TessCell *cells = tess_alloc(count * sizeof *cells);
   if (!cells) return nomem(err);
-  bool any = false;
+  bool any = false, materials = l->props.kind == TESS_LAYER_MATERIAL;
   for (size_t i = 0; i < count; i++) {
     TessCell c = l->cells[i];
     uint32_t ts = TESS_CELL_TILESET(c);
-    cells[i] = c && ts && ts <= imp->tileset_count ? TESS_CELL_MAKE(ids->tilesets[ts - 1], TESS_CELL_TILE(c), c & TESS_CELL_FLIPS) : 0;
+    if (materials) cells[i] = map_material(ids, imp, c);
+    else if (c && ts && ts <= imp->tileset_count && ids->tilesets[ts - 1])
+      cells[i] = TESS_CELL_MAKE(ids->tilesets[ts - 1], TESS_CELL_TILE(c), c & TESS_CELL_FLIPS);
+    else cells[i] = 0; /* a tile of Tessera's materials or sprite tilesets painted as a tile: nothing to show */
     any |= cells[i] != 0;
   }
   TessResult r = any ? tess_edit_set_cells(p, level, layer, 0, 0, w, h, cells, 0, err) : TESS_OK;
@@ -119,7 +231,7 @@ static TessResult fill_tiles(TessProject *p, TessId level, TessId layer, const T
 }
 
 static TessResult add_objects(TessProject *p, TessId level, TessId layer, const TessMapImport *imp, const TessImportLayer *l,
-                              const Ids *ids, TessError *err) {
+                              Ids *ids, TessError *err) {
   for (uint32_t i = 0; i < l->object_count; i++) {
     TessObject o;
     TessResult r = tess_object_copy(&o, &l->objects[i]);
@@ -129,42 +241,156 @@ static TessResult add_objects(TessProject *p, TessId level, TessId layer, const 
       if (o.u.body.shape == TESS_BODY_SPRITE)
         o.u.body.sprite = o.u.body.sprite && o.u.body.sprite <= imp->sprite_count ? ids->sprites[o.u.body.sprite - 1] : 0;
     }
-    r = tess_edit_object_add(p, level, layer, &o, NULL, err);
+    /* Joints join bodies that may come later: they are added loose and joined once every object has its id. */
+    if (o.kind == TESS_OBJECT_JOINT) o.u.joint.body_a = o.u.joint.body_b = 0;
+    want(p, ids, TESS_ID_OBJECT, l->objects[i].id);
+    TessId id = 0;
+    r = tess_edit_object_add(p, level, layer, &o, &id, err);
     tess_object_clear(&o);
     if (r) return r;
+    ids->from[ids->object_count] = l->objects[i].id;
+    ids->to[ids->object_count++] = id;
   }
   return TESS_OK;
 }
 
-static TessResult add_level(TessProject *p, const TessMapImport *imp, const char *name, const Ids *ids, TessId *out,
+static TessId new_object_id(const Ids *ids, TessId from) {
+  if (!from) return 0;
+  size_t lo = 0, hi = ids->object_count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (ids->from[mid] < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ids->object_count && ids->from[lo] == from ? ids->to[lo] : 0;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static TessResult sort_pairs(Ids *ids, TessError *err) {
+  uint64_t *k = tess_alloc((ids->object_count ? ids->object_count : 1) * sizeof *k);
+  if (!k) return nomem(err);
+  for (size_t i = 0; i < ids->object_count; i++) k[i] = (uint64_t)ids->from[i] << 32 | ids->to[i];
+  qsort(k, ids->object_count, sizeof *k, cmp_u64);
+  for (size_t i = 0; i < ids->object_count; i++) {
+    ids->from[i] = (TessId)(k[i] >> 32);
+    ids->to[i] = (TessId)k[i];
+  }
+  tess_free(k);
+  return TESS_OK;
+}
+
+/* Joints get their bodies and object properties their objects, by the ids the objects received. */
+static TessResult join_objects(TessProject *p, TessId level, const TessMapImport *imp, Ids *ids, TessError *err) {
+  TessResult r = sort_pairs(ids, err);
+  if (r) return r;
+  for (uint32_t li = 0; li < imp->layer_count; li++) {
+    const TessImportLayer *l = &imp->layers[li];
+    for (uint32_t i = 0; i < l->object_count; i++) {
+      const TessObject *src = &l->objects[i];
+      bool joint = src->kind == TESS_OBJECT_JOINT && (src->u.joint.body_a || src->u.joint.body_b), refs = false;
+      for (uint32_t k = 0; k < imp->ref_count && !refs; k++) refs = imp->refs[k].layer == li && imp->refs[k].object == i;
+      if (!joint && !refs) continue;
+      TessId id = new_object_id(ids, src->id);
+      const TessObject *now = id ? tess_level_object(tess_project_level(p, level), id, NULL) : NULL;
+      if (!now) continue;
+      TessObject o;
+      if (tess_object_copy(&o, now)) return nomem(err);
+      if (joint) {
+        o.u.joint.body_a = new_object_id(ids, src->u.joint.body_a);
+        o.u.joint.body_b = new_object_id(ids, src->u.joint.body_b);
+      }
+      for (uint32_t k = 0; k < imp->ref_count; k++) {
+        const TessImportRef *ref = &imp->refs[k];
+        if (ref->layer != li || ref->object != i) continue;
+        for (uint32_t q = 0; q < o.prop_count; q++)
+          if (strcmp(o.props[q].name, ref->name) == 0 && o.props[q].type == TESS_PROP_INT)
+            o.props[q].v.i = new_object_id(ids, (TessId)o.props[q].v.i);
+      }
+      r = tess_edit_object_set(p, level, &o, 0, err);
+      tess_object_clear(&o);
+      if (r) return r;
+    }
+  }
+  return TESS_OK;
+}
+
+static bool has_material_layer(const TessMapImport *imp) {
+  for (uint32_t i = 0; i < imp->layer_count; i++)
+    if (imp->layers[i].props.kind == TESS_LAYER_MATERIAL) return true;
+  return false;
+}
+
+static TessResult keep_level_ids(TessProject *p, const TessMapImport *imp, Ids *ids, TessError *err) {
+  size_t objects = 0;
+  for (uint32_t i = 0; i < imp->layer_count; i++) objects += imp->layers[i].object_count;
+  TessId *wanted = tess_calloc(objects + imp->layer_count + 1, sizeof *wanted);
+  ids->from = tess_calloc(objects + 1, sizeof *ids->from);
+  ids->to = tess_calloc(objects + 1, sizeof *ids->to);
+  if (!wanted || !ids->from || !ids->to) {
+    tess_free(wanted);
+    return nomem(err);
+  }
+  TessId level = imp->level_id;
+  ids->keep[TESS_ID_LEVEL] = keep_kind(p, TESS_ID_LEVEL, &level, 1, UINT32_MAX - 1);
+  for (uint32_t i = 0; i < imp->layer_count; i++) wanted[i] = imp->layers[i].props.id;
+  ids->keep[TESS_ID_LAYER] = keep_kind(p, TESS_ID_LAYER, wanted, imp->layer_count, UINT32_MAX - 1);
+  size_t n = 0;
+  for (uint32_t i = 0; i < imp->layer_count; i++)
+    for (uint32_t k = 0; k < imp->layers[i].object_count; k++) wanted[n++] = imp->layers[i].objects[k].id;
+  ids->keep[TESS_ID_OBJECT] = keep_kind(p, TESS_ID_OBJECT, wanted, n, UINT32_MAX - 1);
+  tess_free(wanted);
+  return TESS_OK;
+}
+
+static TessResult add_level(TessProject *p, const TessMapImport *imp, const char *name, Ids *ids, TessId *out,
                             TessError *err) {
   TessLevelSettings s = imp->settings;
   snprintf(s.name, sizeof s.name, "%s", name);
   TessId level = 0;
-  TessResult r = tess_edit_level_add(p, &s, &level, err);
+  TessResult r = keep_level_ids(p, imp, ids, err);
   if (r) return r;
-  /* The new level's starting tile and object layers give way to the map's; its material layer stays. */
+  want(p, ids, TESS_ID_LEVEL, imp->level_id);
+  if ((r = tess_edit_level_add(p, &s, &level, err))) return r;
+  /* The new level's starting layers give way to the map's; its material
+   * layer stays (at the bottom) unless the map brings its own. */
+  bool own_materials = has_material_layer(imp);
   TessLevel *lv = tess_project_level(p, level);
   for (uint32_t i = lv->layer_count; i-- > 0;)
-    if (lv->layers[i]->props.kind != TESS_LAYER_MATERIAL && (r = tess_edit_layer_remove(p, level, lv->layers[i]->props.id, err)))
+    if ((own_materials || lv->layers[i]->props.kind != TESS_LAYER_MATERIAL) &&
+        (r = tess_edit_layer_remove(p, level, lv->layers[i]->props.id, err)))
       return r;
-  for (uint32_t i = 0; i < imp->layer_count; i++) {
+  TessId *layers = tess_calloc(imp->layer_count + 1, sizeof *layers);
+  if (!layers) return nomem(err);
+  for (uint32_t i = 0; i < imp->layer_count && !r; i++) {
     const TessImportLayer *l = &imp->layers[i];
     char lname[TESS_NAME_MAX];
     if (l->props.name[0]) snprintf(lname, sizeof lname, "%s", l->props.name);
     else snprintf(lname, sizeof lname, "Layer %u", i + 1);
-    TessId layer = 0;
-    if ((r = tess_edit_layer_add(p, level, (TessLayerKind)l->props.kind, lname, -1, &layer, err))) return r;
-    if (l->props.kind == TESS_LAYER_TILES) r = fill_tiles(p, level, layer, imp, l, ids, err);
-    else r = add_objects(p, level, layer, imp, l, ids, err);
-    if (r) return r;
-    TessLayerProps props = tess_level_layer(tess_project_level(p, level), layer)->props;
+    want(p, ids, TESS_ID_LAYER, l->props.id);
+    if ((r = tess_edit_layer_add(p, level, (TessLayerKind)l->props.kind, lname, -1, &layers[i], err))) break;
+    if (l->props.kind == TESS_LAYER_OBJECTS) r = add_objects(p, level, layers[i], imp, l, ids, err);
+    else r = fill_cells(p, level, layers[i], imp, l, ids, err);
+    if (r) break;
+    TessLayerProps props = tess_level_layer(lv, layers[i])->props;
     props.visible = l->props.visible;
-    props.locked = l->props.locked;
     props.opacity = l->props.opacity;
     props.collides = l->props.collides;
-    if ((r = tess_edit_layer_set_props(p, level, &props, 0, err))) return r;
+    r = tess_edit_layer_set_props(p, level, &props, 0, err);
   }
+  /* Layers are locked last: joining objects edits them. */
+  if (!r) r = join_objects(p, level, imp, ids, err);
+  for (uint32_t i = 0; i < imp->layer_count && !r; i++) {
+    if (!imp->layers[i].props.locked) continue;
+    TessLayerProps props = tess_level_layer(lv, layers[i])->props;
+    props.locked = true;
+    r = tess_edit_layer_set_props(p, level, &props, 0, err);
+  }
+  tess_free(layers);
+  if (r) return r;
   *out = level;
   return TESS_OK;
 }
@@ -176,13 +402,16 @@ TessResult tess_map_import_apply(TessProject *p, const TessMapImport *imp, const
     return tess_error_set(err, TESS_ERR_INVALID, imp->source, "the project already has a level named '%s' (choose another with --level)",
                           name);
   Ids ids;
+  memset(&ids, 0, sizeof ids);
   ids.tilesets = tess_calloc(imp->tileset_count + 1, sizeof *ids.tilesets);
   ids.materials = tess_calloc(imp->material_count + 1, sizeof *ids.materials);
   ids.sprites = tess_calloc(imp->sprite_count + 1, sizeof *ids.sprites);
   TessResult r = ids.tilesets && ids.materials && ids.sprites ? tess_project_group_begin(p, "Import map", err) : nomem(err);
   if (!r) {
     TessId level = 0;
-    r = add_assets(p, imp, &ids, err);
+    r = add_materials(p, imp, &ids, err);
+    if (!r) r = add_sprites(p, imp, &ids, err);
+    if (!r) r = add_tilesets(p, imp, &ids, err);
     if (!r) r = add_level(p, imp, name, &ids, &level, err);
     if (r) tess_project_group_cancel(p);
     else {
@@ -190,8 +419,12 @@ TessResult tess_map_import_apply(TessProject *p, const TessMapImport *imp, const
       if (level_out) *level_out = level;
     }
   }
+  /* A wish an add did not take (it failed first) must not reach a later, unrelated add. */
+  for (int k = 0; k < TESS_ID_KIND_COUNT; k++) tess_project_want_id(p, (TessIdKind)k, 0);
   tess_free(ids.tilesets);
   tess_free(ids.materials);
   tess_free(ids.sprites);
+  tess_free(ids.from);
+  tess_free(ids.to);
   return r;
 }

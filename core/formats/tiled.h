@@ -80,6 +80,7 @@ typedef struct TiledTileset {
   /* Image collections, packed into an atlas by the converter: tile id -> atlas index (UINT32_MAX = no such tile). */
   uint32_t *atlas_index;
   uint32_t atlas_ids;        /* entries of atlas_index (largest tile id + 1) */
+  uint32_t *atlas_size;      /* per atlas index: the image's width << 16 | height (at its cell's bottom-left) */
 } TiledTileset;
 
 typedef enum TiledLayerKind { TILED_TILES = 0, TILED_OBJECTS, TILED_IMAGE } TiledLayerKind;
@@ -92,6 +93,7 @@ typedef struct TiledChunk {
 
 typedef struct TiledLayer {
   uint8_t kind;              /* TiledLayerKind */
+  uint32_t id;               /* Tiled's layer id (0 when the file has none) */
   char *name;                /* with group prefixes */
   double opacity;
   bool visible, locked;
@@ -164,7 +166,6 @@ TessResult tiled_tileset_load_external(TiledMap *m, TiledTileset *ts, TessError 
 /* ---- tiled_convert.c: the model into a Tessera plan ---- */
 TessResult tiled_convert(TiledMap *m, TessMapImport *plan, const TessMapReadOptions *opt, TessError *err);
 
-#endif
 
 /* ---- tiled_objects.c: objects, properties, materials, tile collision ---- */
 /* Typed properties onto a Tessera object (name clashes: the later wins). */
@@ -185,3 +186,33 @@ TessResult tiled_tile_shapes(TessMapImport *plan, const TiledTile *tile, const c
                              uint32_t tile_h, TessTileInfo *info, TessError *err);
 /* Copies a name into a Tessera name field, cutting at a UTF-8 boundary; warns when cut. */
 void tiled_name_copy(TessMapImport *plan, char dst[TESS_NAME_MAX], const char *src, const char *what);
+
+/* ---- tiled_tessera.c: Tessera's own vocabulary read back ---- */
+typedef enum TiledTessRole { TILED_TESS_NONE = 0, TILED_TESS_TILESET, TILED_TESS_MATERIALS, TILED_TESS_SPRITE } TiledTessRole;
+TiledTessRole tiled_tessera_role(const TiledTileset *ts);
+/* Map properties into the level's settings (and the level id to keep); warns about the rest. */
+TessResult tiled_tessera_settings(TiledMap *m, TessLevelSettings *s, TessError *err);
+/* The materials tileset's materials into the plan, before any other tileset is read. */
+TessResult tiled_tessera_materials(TiledMap *m, TessError *err);
+/* After the generic reading of a tileset: its role, ids and exact tile collision when Tessera wrote it. */
+TessResult tiled_tessera_tileset(TiledMap *m, const TiledTileset *ts, TessImportTileset *out, TessError *err);
+bool tiled_tessera_is_material_layer(const TiledLayer *l);
+/* Cells of the materials tileset (already in plan numbering) into plan material numbers. */
+TessResult tiled_tessera_material_layer(TiledMap *m, const TiledLayer *l, TessImportLayer *out, TessError *err);
+/* Objects of type body, joint, zone (with a kind) and spawn points: Tessera's objects. */
+bool tiled_tessera_object(const TiledObject *ob);
+TessResult tiled_tessera_object_convert(TessMapImport *plan, const TiledObject *ob, double ox, double oy, TessId sprite,
+                                        const char *owner, TessObject *out, TessError *err);
+/* One typed property onto an object (object references become ints: tiled_resolve_refs remaps them). */
+TessResult tiled_prop_to_object(TessMapImport *plan, const TiledProp *tp, TessObject *obj, const char *owner, TessError *err);
+/* After every layer: object references (properties and joints) checked against the plan's objects; unknown ones warned and cleared. */
+TessResult tiled_resolve_refs(TessMapImport *plan, TessError *err);
+/* Lists the `object` properties of map object `ob`, imported as plan layer `layer`'s object `object`. */
+TessResult tiled_note_refs(TessMapImport *plan, uint32_t layer, uint32_t object, const TiledObject *ob, TessError *err);
+
+/* ---- tiled_polygons.c ---- */
+/* A polygon object's plan sprite (its shape filled and traced into convex pieces, anchored at the polygon's
+ * origin); *out = 0 when it is refused (a warning names it). */
+TessResult tiled_polygon_sprite(TessMapImport *plan, const TiledObject *ob, const char *layer, TessId *out, TessError *err);
+
+#endif

@@ -61,8 +61,10 @@ static int by_id(const void *a, const void *b) {
 }
 
 /* An image collection (one image per tile) packed into a square-ish atlas,
- * tiles in the order of their ids; all images must have one size (Tiled
- * draws larger ones at their own size, which Tessera's grid cannot yet). */
+ * tiles in the order of their ids. Images of different sizes each get a
+ * cell of the largest width and height and sit at its bottom-left corner,
+ * where Tiled anchors a tile; their sizes are kept (atlas_size) so a tile
+ * object of one becomes a sprite of exactly its image. */
 static TessResult pack_collection(TiledMap *m, TiledTileset *ts, TessImportTileset *out, TessError *err) {
   const char *where = ts->source_resolved ? ts->source_resolved : m->path;
   const char *name = ts->name ? ts->name : "";
@@ -76,7 +78,10 @@ static TessResult pack_collection(TiledMap *m, TiledTileset *ts, TessImportTiles
   TessImage *imgs = tess_calloc(n, sizeof *imgs);
   ts->atlas_ids = ts->tiles[n - 1].id + 1;
   ts->atlas_index = tess_alloc((size_t)ts->atlas_ids * sizeof *ts->atlas_index);
-  TessResult r = dir && imgs && ts->atlas_index ? TESS_OK : nomem(where, err);
+  ts->atlas_size = tess_calloc(n, sizeof *ts->atlas_size);
+  TessResult r = dir && imgs && ts->atlas_index && ts->atlas_size ? TESS_OK : nomem(where, err);
+  uint32_t tw = 0, th = 0;
+  bool mixed = false;
   for (uint32_t i = 0; i < n && !r; i++) {
     char *path = tiled_path_join(dir, ts->tiles[i].image);
     TessError ierr;
@@ -85,18 +90,22 @@ static TessResult pack_collection(TiledMap *m, TiledTileset *ts, TessImportTiles
     else if (tess_png_load(path, &imgs[i], &ierr))
       r = tess_error_set(err, ierr.code, where, "image collection '%s' tile %u: cannot read its image '%s' (resolved to '%s'): %s",
                          name, ts->tiles[i].id, ts->tiles[i].image, path, ierr.detail);
-    else if (imgs[i].width != imgs[0].width || imgs[i].height != imgs[0].height)
-      r = tess_error_set(err, TESS_ERR_FORMAT, where,
-                         "image collection '%s': tile %u is %ux%u, tile %u is %ux%u; only collections of one image size "
-                         "are supported",
-                         name, ts->tiles[0].id, imgs[0].width, imgs[0].height, ts->tiles[i].id, imgs[i].width, imgs[i].height);
+    else if (imgs[i].width > 65535 || imgs[i].height > 65535)
+      r = tess_error_set(err, TESS_ERR_LIMIT, where, "image collection '%s' tile %u: %ux%u px is beyond 65535 px", name,
+                         ts->tiles[i].id, imgs[i].width, imgs[i].height);
     else if (i == 0 && !(out->source_path = tess_strdup(path))) r = nomem(where, err);
+    if (!r) {
+      mixed |= i && (imgs[i].width != tw || imgs[i].height != th);
+      tw = imgs[i].width > tw ? imgs[i].width : tw;
+      th = imgs[i].height > th ? imgs[i].height : th;
+      ts->atlas_size[i] = imgs[i].width << 16 | imgs[i].height;
+    }
     if (path && !r) report_escape(m, ts->tiles[i].image, path, "tile image");
     tess_free(path);
   }
   uint32_t cols = 1;
   while ((uint64_t)cols * cols < n) cols++;
-  uint32_t rows = (n + cols - 1) / cols, tw = n ? imgs[0].width : 0, th = n ? imgs[0].height : 0;
+  uint32_t rows = (n + cols - 1) / cols;
   TessImage atlas = {0};
   if (!r && ((uint64_t)cols * tw > TESS_IMAGE_MAX_SIDE || (uint64_t)rows * th > TESS_IMAGE_MAX_SIDE))
     r = tess_error_set(err, TESS_ERR_LIMIT, where, "image collection '%s' does not fit one %u px atlas", name, TESS_IMAGE_MAX_SIDE);
@@ -105,9 +114,10 @@ static TessResult pack_collection(TiledMap *m, TiledTileset *ts, TessImportTiles
     for (uint32_t i = 0; i < ts->atlas_ids; i++) ts->atlas_index[i] = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++) {
       ts->atlas_index[ts->tiles[i].id] = i;
-      for (uint32_t y = 0; y < th; y++)
-        memcpy(atlas.pixels + (size_t)((i / cols) * th + y) * atlas.stride + (size_t)(i % cols) * tw * 4,
-               imgs[i].pixels + (size_t)y * imgs[i].stride, (size_t)tw * 4);
+      uint32_t top = (i / cols) * th + (th - imgs[i].height); /* bottom-left of the cell */
+      for (uint32_t y = 0; y < imgs[i].height; y++)
+        memcpy(atlas.pixels + (size_t)(top + y) * atlas.stride + (size_t)(i % cols) * tw * 4,
+               imgs[i].pixels + (size_t)y * imgs[i].stride, (size_t)imgs[i].width * 4);
     }
     r = tess_png_encode(tess_image_view(&atlas), &out->png, &out->png_size, err);
   }
@@ -121,8 +131,8 @@ static TessResult pack_collection(TiledMap *m, TiledTileset *ts, TessImportTiles
   ts->tile_w = tw;
   ts->tile_h = th;
   ts->margin = ts->spacing = 0;
-  tess_map_import_warn(m->plan, "image collection '%s': %u images packed into one %ux%u tileset image", name, n, out->image_w,
-                       out->image_h);
+  tess_map_import_warn(m->plan, "image collection '%s': %u images packed into one %ux%u tileset image%s", name, n, out->image_w,
+                       out->image_h, mixed ? " (images of different sizes at the bottom-left of their cells)" : "");
   return TESS_OK;
 }
 
@@ -158,7 +168,7 @@ static bool convention_prop(const char *name) {
                                       "material_kind", "material_color", "collision", "one_way"};
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
     if (strcmp(name, known[i]) == 0) return true;
-  return false;
+  return strncmp(name, "tessera.", 8) == 0; /* Tessera's own (tiled_tessera.c) */
 }
 
 static TessResult convert_tileset(TiledMap *m, TiledTileset *ts, TessImportTileset *out, TessError *err) {
@@ -186,8 +196,13 @@ static TessResult convert_tileset(TiledMap *m, TiledTileset *ts, TessImportTiles
                          ts->tile_w, ts->tile_h, m->tile_w, m->tile_h);
   if (ts->offset_x || ts->offset_y)
     tess_map_import_warn(plan, "tileset '%s': tile offset (%d, %d) dropped", out->name, ts->offset_x, ts->offset_y);
-  if (ts->props.count)
-    tess_map_import_warn(plan, "tileset '%s': %u properties dropped (Tessera tilesets hold none)", out->name, ts->props.count);
+  uint32_t unknown = 0;
+  for (uint32_t i = 0; i < ts->props.count; i++) {
+    const char *n = ts->props.items[i].name;
+    unknown += strncmp(n, "tessera.", 8) != 0 && strcmp(n, "alpha_threshold") != 0 && strcmp(n, "kind") != 0;
+  }
+  if (unknown)
+    tess_map_import_warn(plan, "tileset '%s': %u properties dropped (Tessera tilesets hold none)", out->name, unknown);
   if (!(out->tiles = tess_calloc(out->tile_count, sizeof *out->tiles))) return nomem(where, err);
   uint32_t dropped = 0;
   for (uint32_t i = 0; i < ts->tile_count_listed; i++) {
@@ -202,6 +217,11 @@ static TessResult convert_tileset(TiledMap *m, TiledTileset *ts, TessImportTiles
     char owner[160];
     snprintf(owner, sizeof owner, "tileset '%s' tile %u", out->name, t->id);
     if ((r = tiled_tile_shapes(plan, t, out->name, ts->tile_w, ts->tile_h, info, err))) return r;
+    if (ts->atlas_size) { /* a collection image's collision is in its own pixels; it sits at its cell's bottom-left */
+      float dy = (float)(ts->tile_h - (ts->atlas_size[index] & 0xFFFFu));
+      for (uint32_t k = 0; k < info->piece_count; k++)
+        for (uint32_t v = 0; v < info->pieces[k].count; v++) info->pieces[k].v[v].y += dy;
+    }
     if ((r = tiled_material_from_props(plan, &t->props, owner, &info->material, err))) return r;
     const TiledProp *col = tiled_prop(&t->props, "collision");
     if (col && strcmp(col->value, "full") == 0) info->collision = TESS_TILE_COLLISION_FULL;
@@ -319,25 +339,30 @@ static TessResult tile_sprite(TiledMap *m, uint32_t t, uint32_t tile, TessId *ou
       *out = i + 1;
       return TESS_OK;
     }
+  /* A collection's tile is its own image, at the bottom-left of its cell. */
+  const TiledTileset *mt = &m->tilesets[t];
+  uint32_t cw = ts->tile_w, ch = ts->tile_h;
+  if (mt->atlas_size) cw = mt->atlas_size[tile] >> 16, ch = mt->atlas_size[tile] & 0xFFFFu;
   TessImage img, cut;
   TessResult r = tess_png_decode(ts->png, ts->png_size, ts->source_path, &img, err);
   if (r) return r;
-  if ((r = tess_image_create(ts->tile_w, ts->tile_h, &cut, err))) {
+  if ((r = tess_image_create(cw, ch, &cut, err))) {
     tess_image_clear(&img);
     return r;
   }
   uint32_t cols = (ts->image_w - 2 * ts->margin + ts->spacing) / (ts->tile_w + ts->spacing);
   uint32_t px = ts->margin + (tile % cols) * (ts->tile_w + ts->spacing), py = ts->margin + (tile / cols) * (ts->tile_h + ts->spacing);
-  for (uint32_t y = 0; y < ts->tile_h; y++)
-    memcpy(cut.pixels + (size_t)y * cut.stride, img.pixels + (size_t)(py + y) * img.stride + 4 * (size_t)px, 4 * (size_t)ts->tile_w);
+  py += ts->tile_h - ch;
+  for (uint32_t y = 0; y < ch; y++)
+    memcpy(cut.pixels + (size_t)y * cut.stride, img.pixels + (size_t)(py + y) * img.stride + 4 * (size_t)px, 4 * (size_t)cw);
   tess_image_clear(&img);
   TessSprite sp;
   memset(&sp, 0, sizeof sp);
   snprintf(sp.name, sizeof sp.name, "%s", name);
-  sp.image_w = ts->tile_w;
-  sp.image_h = ts->tile_h;
+  sp.image_w = cw;
+  sp.image_h = ch;
   sp.frame_count = 1;
-  sp.anchor = tess_v2(ts->tile_w / 2.0f, ts->tile_h / 2.0f);
+  sp.anchor = tess_v2(cw / 2.0f, ch / 2.0f);
   tess_sprite_mask_default(&sp.mask);
   r = tess_png_encode(tess_image_view(&cut), &sp.png, &sp.png_size, err);
   if (!r && !(sp.source_path = tess_strdup(ts->source_path ? ts->source_path : ""))) r = nomem(m->path, err);
@@ -371,10 +396,15 @@ static TessResult convert_object_layer(TiledMap *m, const TiledLayer *l, TessImp
       if (t < 0 || !local_tile(m, (uint32_t)t, id, &local))
         return tess_error_set(err, TESS_ERR_FORMAT, m->path, "layer '%s' object %u: gid %u is beyond every tileset", l->name,
                               ob->id, id);
-      if ((r = tile_sprite(m, (uint32_t)t, local, &sprite, err))) return r;
+      if (plan->tilesets[t].role == TESS_IMPORT_SPRITE) sprite = plan->tilesets[t].sprite;
+      else if ((r = tile_sprite(m, (uint32_t)t, local, &sprite, err))) return r;
+    } else if (ob->shape == TILED_POLYGON) {
+      if ((r = tiled_polygon_sprite(plan, ob, l->name, &sprite, err))) return r;
+      if (!sprite) continue; /* refused, with a warning naming it */
     }
     r = tiled_object_convert(plan, ob, dx, dy, l->name, sprite, o, &keep, err);
     if (r) return r;
+    if (keep && (r = tiled_note_refs(plan, plan->layer_count - 1, out->object_count, ob, err))) return r;
     if (keep) out->object_count++;
   }
   return TESS_OK;
@@ -387,6 +417,7 @@ static TessResult convert_layer(TiledMap *m, const TiledLayer *l, TessError *err
     return TESS_OK;
   }
   TessImportLayer *out = &plan->layers[plan->layer_count++];
+  out->props.id = l->id;
   tiled_name_copy(plan, out->props.name, l->name, "layer name");
   out->props.visible = l->visible;
   out->props.locked = l->locked;
@@ -394,17 +425,20 @@ static TessResult convert_layer(TiledMap *m, const TiledLayer *l, TessError *err
   out->props.kind = l->kind == TILED_TILES ? TESS_LAYER_TILES : TESS_LAYER_OBJECTS;
   out->props.collides = l->kind == TILED_TILES;
   const TiledProp *col = tiled_prop(&l->props, "collides");
-  if (col && l->kind == TILED_TILES) out->props.collides = strcmp(col->value, "true") == 0;
+  if (col) out->props.collides = strcmp(col->value, "true") == 0;
   if (l->kind == TILED_TILES && (l->offset_x != 0 || l->offset_y != 0))
     tess_map_import_warn(plan, "layer '%s': offset (%g, %g) dropped (Tessera tile layers sit on the grid)", l->name,
                          l->offset_x, l->offset_y);
   if (l->parallax_x != 1 || l->parallax_y != 1)
     tess_map_import_warn(plan, "layer '%s': parallax factor dropped", l->name);
   if (l->has_tint) tess_map_import_warn(plan, "layer '%s': tint colour dropped", l->name);
-  uint32_t kept = col ? 1u : 0u;
+  bool materials = tiled_tessera_is_material_layer(l);
+  uint32_t kept = (col ? 1u : 0u) + (materials ? 1u + (tiled_prop(&l->props, "tessera.visible") != NULL) : 0u);
   if (l->props.count > kept)
     tess_map_import_warn(plan, "layer '%s': %u properties dropped (Tessera layers hold none)", l->name, l->props.count - kept);
-  return l->kind == TILED_TILES ? convert_tile_layer(m, l, out, err) : convert_object_layer(m, l, out, err);
+  if (l->kind != TILED_TILES) return convert_object_layer(m, l, out, err);
+  TessResult r = convert_tile_layer(m, l, out, err);
+  return r || !materials ? r : tiled_tessera_material_layer(m, l, out, err);
 }
 
 TessResult tiled_convert(TiledMap *m, TessMapImport *plan, const TessMapReadOptions *opt, TessError *err) {
@@ -412,9 +446,17 @@ TessResult tiled_convert(TiledMap *m, TessMapImport *plan, const TessMapReadOpti
   if (r) return r;
   if (!m->tile_w || !m->tile_h) return tess_error_set(err, TESS_ERR_FORMAT, m->path, "the map's tile size must be at least 1x1");
   if (m->tileset_count && !(plan->tilesets = tess_calloc(m->tileset_count, sizeof *plan->tilesets))) return nomem(m->path, err);
+  if ((r = tiled_tessera_materials(m, err))) return r;
   for (uint32_t i = 0; i < m->tileset_count; i++) {
     plan->tileset_count = i + 1;
+    uint32_t warned = plan->warning_count;
     if ((r = convert_tileset(m, &m->tilesets[i], &plan->tilesets[i], err))) return r;
+    /* Tessera's materials and sprite tilesets are data, read in full by tiled_tessera.c: what the
+     * generic reading says about them as tilesets (their size, properties) does not apply. */
+    TiledTessRole role = tiled_tessera_role(&m->tilesets[i]);
+    while ((role == TILED_TESS_MATERIALS || role == TILED_TESS_SPRITE) && plan->warning_count > warned)
+      tess_free(plan->warnings[--plan->warning_count]);
+    if ((r = tiled_tessera_tileset(m, &m->tilesets[i], &plan->tilesets[i], err))) return r;
     if (opt && opt->cancel && *opt->cancel) return tess_error_set(err, TESS_ERR_EMPTY, m->path, "cancelled");
     if (opt && opt->progress) opt->progress(0.5 * (i + 1) / m->tileset_count, opt->user);
   }
@@ -436,23 +478,12 @@ TessResult tiled_convert(TiledMap *m, TessMapImport *plan, const TessMapReadOpti
   s->tile_w = m->tile_w;
   s->tile_h = m->tile_h;
   if ((r = tess_level_settings_validate(s, err))) return tess_error_set(err, r, m->path, "%s", err ? err->detail : "bad map size");
-  if (m->props.count) {
-    /* Level-wide physics can come from map properties; the rest is listed. */
-    const TiledProp *p;
-    uint32_t used = 0;
-    double d;
-    if ((p = tiled_prop(&m->props, "ppm")) && tiled_parse_double(p->value, &d) && d > 0) s->ppm = (float)d, used++;
-    if ((p = tiled_prop(&m->props, "gravity_y")) && tiled_parse_double(p->value, &d)) s->gravity.y = (float)d, used++;
-    if ((p = tiled_prop(&m->props, "gravity_x")) && tiled_parse_double(p->value, &d)) s->gravity.x = (float)d, used++;
-    if ((p = tiled_prop(&m->props, "view")) && strcmp(p->value, "top-down") == 0) s->view = TESS_VIEW_TOP_DOWN, used++;
-    if (m->props.count > used) tess_map_import_warn(plan, "map: %u properties dropped (Tessera levels hold none)", m->props.count - used);
-    if ((r = tess_level_settings_validate(s, err))) return tess_error_set(err, r, m->path, "map properties: %s", err ? err->detail : "");
-  }
+  if ((r = tiled_tessera_settings(m, s, err))) return r;
   if (m->layer_count && !(plan->layers = tess_calloc(m->layer_count, sizeof *plan->layers))) return nomem(m->path, err);
   for (uint32_t i = 0; i < m->layer_count; i++) {
     if ((r = convert_layer(m, &m->layers[i], err))) return r;
     if (opt && opt->cancel && *opt->cancel) return tess_error_set(err, TESS_ERR_EMPTY, m->path, "cancelled");
     if (opt && opt->progress) opt->progress(0.5 + 0.5 * (i + 1) / m->layer_count, opt->user);
   }
-  return TESS_OK;
+  return tiled_resolve_refs(plan, err);
 }

@@ -52,6 +52,7 @@ void tiled_tileset_free(TiledTileset *ts) {
   tess_free(ts->image_resolved);
   tess_free(ts->objectalignment);
   tess_free(ts->atlas_index);
+  tess_free(ts->atlas_size);
   for (uint32_t i = 0; i < ts->tile_count_listed; i++) {
     tess_free(ts->tiles[i].cls);
     tess_free(ts->tiles[i].image);

@@ -36,7 +36,7 @@ void tiled_name_copy(TessMapImport *plan, char dst[TESS_NAME_MAX], const char *s
 /* Tiled colours are #AARRGGBB; Tessera's are 0xRRGGBBAA. */
 static uint32_t argb_to_rgba(uint32_t argb) { return argb << 8 | argb >> 24; }
 
-static TessResult one_prop(TessMapImport *plan, const TiledProp *tp, TessObject *obj, const char *owner, TessError *err) {
+TessResult tiled_prop_to_object(TessMapImport *plan, const TiledProp *tp, TessObject *obj, const char *owner, TessError *err) {
   TessProperty p;
   memset(&p, 0, sizeof p);
   tiled_name_copy(plan, p.name, tp->name, "property name");
@@ -48,10 +48,8 @@ static TessResult one_prop(TessMapImport *plan, const TiledProp *tp, TessObject 
     if (!tiled_parse_i32(tp->value, &i) && !(tp->value[0] == 0 && strcmp(t, "object") == 0))
       return tess_error_set(err, TESS_ERR_FORMAT, plan->source, "%s: property '%s': '%s' is not an integer", owner, tp->name, tp->value);
     if (tp->value[0] == 0) i = 0;
-    p.type = TESS_PROP_INT;
+    p.type = TESS_PROP_INT; /* an object reference: the map's id here, the id its object gets after tiled_resolve_refs */
     p.v.i = i;
-    if (strcmp(t, "object") == 0 && i)
-      tess_map_import_warn(plan, "%s: object property '%s' keeps Tiled's object id %d", owner, tp->name, i);
   } else if (strcmp(t, "float") == 0) {
     if (!tiled_parse_double(tp->value, &d))
       return tess_error_set(err, TESS_ERR_FORMAT, plan->source, "%s: property '%s': '%s' is not a finite number", owner,
@@ -79,7 +77,7 @@ static TessResult one_prop(TessMapImport *plan, const TiledProp *tp, TessObject 
 TessResult tiled_props_to_object(TessMapImport *plan, const TiledProps *props, TessObject *obj, const char *owner,
                                  TessError *err) {
   for (uint32_t i = 0; i < props->count; i++) {
-    TessResult r = one_prop(plan, &props->items[i], obj, owner, err);
+    TessResult r = tiled_prop_to_object(plan, &props->items[i], obj, owner, err);
     if (r) return r;
   }
   return TESS_OK;
@@ -168,6 +166,22 @@ TessResult tiled_object_convert(TessMapImport *plan, const TiledObject *ob, doub
                                 TessId sprite, TessObject *out, bool *keep, TessError *err) {
   *keep = false;
   const char *cls = cls_of(ob);
+  if (tiled_tessera_object(ob)) {
+    char who[200];
+    snprintf(who, sizeof who, "layer '%s' object %u", layer, ob->id);
+    TessResult r = tiled_tessera_object_convert(plan, ob, dx, dy, sprite, who, out, err);
+    if (!r && !ob->visible) tess_map_import_warn(plan, "%s: hidden in Tiled, imported visible (Tessera objects are always shown)", who);
+    if (!r) r = tess_object_validate(out, err);
+    if (r) {
+      char detail[sizeof err->detail];
+      snprintf(detail, sizeof detail, "%s", err ? err->detail : "");
+      tess_object_clear(out);
+      return strstr(detail, who) ? r : tess_error_set(err, r, plan->source, "%s: %s", who, detail);
+    }
+    out->id = ob->id;
+    *keep = true;
+    return TESS_OK;
+  }
   double a = ob->rotation * PI_D / 180.0, ca = cos(a), sa = sin(a);
   /* Tiled rotates about (x, y), the top-left corner (bottom-left for tile objects). */
   double hx = ob->w / 2, hy = ob->h / 2;
@@ -177,14 +191,34 @@ TessResult tiled_object_convert(TessMapImport *plan, const TiledObject *ob, doub
   case TILED_TEXT: return refuse(plan, ob, layer, "text objects are not supported (dropped)", keep);
   case TILED_POLYLINE: return refuse(plan, ob, layer, "polylines are not supported: Tessera bodies are closed shapes (dropped)", keep);
   case TILED_POLYGON:
-    return refuse(plan, ob, layer, "polygon objects are not supported: Tessera bodies are circles, boxes, capsules or sprites (dropped)",
-                  keep);
+    if (!sprite) return refuse(plan, ob, layer, "the polygon could not become a body (dropped)", keep);
+    break;
   default: break;
   }
   if (ob->gid && !sprite) return refuse(plan, ob, layer, "its tile could not become a sprite (dropped)", keep);
   char owner[200];
   snprintf(owner, sizeof owner, "layer '%s' object %u", layer, ob->id);
-  if (ob->gid) {
+  if (ob->shape == TILED_POLYGON) {
+    /* A polygon is a sprite body of its own shape (tiled_polygons.c), anchored at Tiled's (x, y), turned about it. */
+    tess_object_default(out, TESS_OBJECT_BODY);
+    TessBodyObject *b = &out->u.body;
+    b->shape = TESS_BODY_SPRITE;
+    b->sprite = sprite;
+    b->type = TESS_BODY_STATIC;
+    if (!body_type_from(&ob->props, &b->type)) {
+      tess_object_clear(out);
+      return tess_error_set(err, TESS_ERR_INVALID, plan->source, "%s: body_type must be static, kinematic or dynamic", owner);
+    }
+    out->pos = tess_v2((float)(ob->x + dx), (float)(ob->y + dy));
+    out->angle = (float)a;
+    const TiledProp *sensor = tiled_prop(&ob->props, "sensor");
+    if (sensor) b->sensor = strcmp(sensor->value, "true") == 0;
+    TessResult r = tiled_material_from_props(plan, &ob->props, owner, &b->material, err);
+    if (r) {
+      tess_object_clear(out);
+      return r;
+    }
+  } else if (ob->gid) {
     /* A tile object is a sprite body: the tile's image, its traced mask, centred where Tiled draws it. */
     tess_object_default(out, TESS_OBJECT_BODY);
     TessBodyObject *b = &out->u.body;
@@ -276,6 +310,7 @@ TessResult tiled_object_convert(TessMapImport *plan, const TiledObject *ob, doub
     tess_object_clear(out);
     return tess_error_set(err, r, plan->source, "%s: %s", owner, err ? err->detail : "");
   }
+  out->id = ob->id;
   *keep = true;
   return TESS_OK;
 }

@@ -380,7 +380,8 @@ static TessResult read_layer(Ctx *c, json_t *o, const char *where, const Group *
   l->visible = sub.visible;
   l->locked = sub.locked;
   l->has_tint = json_object_get(o, "tintcolor") != NULL;
-  if ((r = get_num(c, o, "parallaxx", where, -1e6, 1e6, &l->parallax_x)) ||
+  if ((r = get_u32(c, o, "id", where, UINT32_MAX, false, &l->id)) ||
+      (r = get_num(c, o, "parallaxx", where, -1e6, 1e6, &l->parallax_x)) ||
       (r = get_num(c, o, "parallaxy", where, -1e6, 1e6, &l->parallax_y)) || (r = read_props(c, o, where, &l->props)))
     return r;
   if (strcmp(type, "tilelayer") == 0) {

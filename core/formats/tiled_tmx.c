@@ -228,6 +228,7 @@ static void start_layer(Ctx *c, const char **atts, TiledLayerKind kind) {
   l->locked = g.locked;
   l->has_tint = attr(atts, "tintcolor") != NULL;
   c->props_target = &l->props;
+  if (!attr_u32(c, atts, "id", UINT32_MAX, false, &l->id)) return;
   if (!attr_num(c, atts, "parallaxx", -1e6, 1e6, &l->parallax_x) || !attr_num(c, atts, "parallaxy", -1e6, 1e6, &l->parallax_y))
     return;
   if (kind == TILED_OBJECTS) c->objects = &l->objects;

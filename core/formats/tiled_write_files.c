@@ -278,9 +278,13 @@ static bool up_to_date_tmx(void *state, const TessProject *p, const TessLevel *l
   return up_to_date(state, TW_TMX, p, level, dir, file, hash, size);
 }
 
+/* What write_atomic leaves under "tilesets/" when an export is killed: the export removes it. */
+static const char *const tmj_files[] = {".tsj", ".png", NULL};
+static const char *const tmx_files[] = {".tsx", ".png", NULL};
+
 static const TessExportWriter writers[2] = {
-    {"tiled-tmj", ".tmj", begin, end, hash_tmj, write_tmj, up_to_date_tmj, list_tmj},
-    {"tiled-tmx", ".tmx", begin, end, hash_tmx, write_tmx, up_to_date_tmx, list_tmx},
+    {"tiled-tmj", ".tmj", begin, end, hash_tmj, write_tmj, up_to_date_tmj, list_tmj, "tilesets", tmj_files},
+    {"tiled-tmx", ".tmx", begin, end, hash_tmx, write_tmx, up_to_date_tmx, list_tmx, "tilesets", tmx_files},
 };
 
 const TessExportWriter *tess_tiled_export_writer(TessTiledFlavor flavor) {

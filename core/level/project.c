@@ -42,7 +42,21 @@ void tess_project_note_id(TessProject *p, TessIdKind kind, TessId id) {
   if (id >= p->next_id[kind]) p->next_id[kind] = id + 1;
 }
 
+void tess_project_reserve_ids(TessProject *p, TessIdKind kind, TessId end) {
+  if (end > p->next_id[kind]) p->next_id[kind] = end;
+}
+
+void tess_project_want_id(TessProject *p, TessIdKind kind, TessId id) { p->wanted_id[kind] = id; }
+
 TessId tess_project_take_id(TessProject *p, TessIdKind kind, TessId max) {
+  if (p->wanted_id[kind]) {
+    TessId want = p->wanted_id[kind];
+    p->wanted_id[kind] = 0;
+    if (want <= max) {
+      tess_project_note_id(p, kind, want);
+      return want;
+    }
+  }
   TessId id = p->next_id[kind] ? p->next_id[kind] : 1;
   if (id > max) return 0;
   p->next_id[kind] = id + 1;

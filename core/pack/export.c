@@ -430,6 +430,41 @@ static bool own_temporary_name(const char *name, const char *ext) {
   return false;
 }
 
+/* Temporary files in a writer's own folder: "<name><ext>.<hex>-<hex>.tmp" for one of its extensions. */
+static bool own_subdir_temporary(const char *name, const char *const *exts) {
+  for (; exts && *exts; exts++) {
+    const char *at = strstr(name, *exts);
+    while (at) {
+      const char *tag = at + strlen(*exts);
+      size_t n = strlen(tag);
+      const char *dash = n > 5 ? memchr(tag, '-', n) : NULL;
+      if (at > name && tag[0] == '.' && n > 5 && strcmp(tag + n - 4, ".tmp") == 0 && dash &&
+          all_hex(tag + 1, (size_t)(dash - tag - 1)) && all_hex(dash + 1, (size_t)(tag + n - 4 - dash - 1)))
+        return true;
+      at = strstr(at + 1, *exts);
+    }
+  }
+  return false;
+}
+
+/* Removes our temporary files from one directory (an open descriptor of it). */
+static void remove_temporaries(TessExport *ex, int dirfd, bool subdir) {
+  int fd = dup(dirfd);
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!d && fd >= 0) close(fd);
+  struct dirent *e;
+  const TessExportWriter *w = ex->spec.writer;
+  while (d && (e = readdir(d))) {
+    struct stat st;
+    bool ours = subdir ? own_subdir_temporary(e->d_name, w->subdir_extensions)
+                       : own_temporary_name(e->d_name, w ? w->extension : ".tlv");
+    if (!ours) continue;
+    if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) && unlinkat(dirfd, e->d_name, 0) == 0)
+      ex->stale_removed++;
+  }
+  if (d) closedir(d);
+}
+
 /* Every export holds a shared flock on its output directory while it runs.
  * One that can take it exclusively is alone there, so every temporary file
  * of ours in the directory belongs to an export that was killed: remove
@@ -439,18 +474,14 @@ static void claim_output_dir(TessExport *ex) {
   ex->dir_lock = open(ex->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (ex->dir_lock < 0) return;
   if (flock(ex->dir_lock, LOCK_EX | LOCK_NB) == 0) {
-    int fd = dup(ex->dir_lock);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    if (!d && fd >= 0) close(fd);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-      struct stat st;
-      if (!own_temporary_name(e->d_name, ex->spec.writer ? ex->spec.writer->extension : ".tlv")) continue;
-      if (fstatat(ex->dir_lock, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-          unlinkat(ex->dir_lock, e->d_name, 0) == 0)
-        ex->stale_removed++;
+    remove_temporaries(ex, ex->dir_lock, false);
+    const TessExportWriter *w = ex->spec.writer;
+    /* The writer's own folder (never through a symlink), under the same lock. */
+    int sub = w && w->subdir ? openat(ex->dir_lock, w->subdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+    if (sub >= 0) {
+      remove_temporaries(ex, sub, true);
+      close(sub);
     }
-    if (d) closedir(d);
   }
   flock(ex->dir_lock, LOCK_SH);
 }

@@ -30,7 +30,20 @@ extern "C" {
 #define TESS_MAP_MAX_FILE_BYTES ((size_t)512 * 1024 * 1024)
 #define TESS_MAP_MAX_DEPTH 64 /* nested groups / elements / JSON values */
 
+/* What a map's tileset is to Tessera. Tessera's own export writes its
+ * materials and its sprites as tilesets too; those come back as what they
+ * were, not as tilesets of the project. */
+typedef enum TessImportTilesetRole {
+  TESS_IMPORT_TILESET = 0,   /* a tileset of the project */
+  TESS_IMPORT_MATERIALS = 1, /* the generated materials tileset: tile k stands for plan material tiles[k].material */
+  TESS_IMPORT_SPRITE = 2,    /* a sprite's frames: tile objects of it are bodies of plan sprite `sprite` */
+} TessImportTilesetRole;
+
 typedef struct TessImportTileset {
+  uint8_t role;              /* TessImportTilesetRole; apply adds only TESS_IMPORT_TILESET */
+  TessId id;                 /* the id to keep (a map Tessera wrote: tessera.id), 0 = a new one */
+  TessId sprite;             /* TESS_IMPORT_SPRITE: 1 + index into sprites */
+  uint32_t alpha_threshold;  /* 0 = the project's default */
   char name[TESS_NAME_MAX];
   char *source_path;         /* the image as resolved (absolute or relative to the working directory) */
   uint8_t *png;              /* PNG bytes (re-encoded when a `trans` colour was applied) */
@@ -42,11 +55,19 @@ typedef struct TessImportTileset {
 } TessImportTileset;
 
 typedef struct TessImportLayer {
-  TessLayerProps props;      /* id unused; kind TILES or OBJECTS */
-  TessCell *cells;           /* TILES: width x height, row-major, plan numbering */
+  TessLayerProps props;      /* id: the map's layer id, kept when it can be (0 = none); kind TILES, MATERIAL or OBJECTS */
+  TessCell *cells;           /* TILES: width x height, row-major, plan numbering; MATERIAL: plan material numbers */
   uint32_t object_count;     /* OBJECTS */
-  TessObject *objects;       /* positions in level pixels (infinite-map offset applied) */
+  TessObject *objects;       /* positions in level pixels (infinite-map offset applied); id: the map's
+                                object id, kept when it can be; joints' body_a/body_b: map object ids */
 } TessImportLayer;
+
+/* An int property of a plan object that names another object by its map
+ * id (Tiled's `object` type): apply rewrites it to the id that object got. */
+typedef struct TessImportRef {
+  uint32_t layer, object;    /* indices into layers and their objects */
+  char name[TESS_NAME_MAX];  /* the property */
+} TessImportRef;
 
 typedef struct TessMapImport {
   char source[512];          /* the map's path as given */
@@ -56,8 +77,12 @@ typedef struct TessMapImport {
   TessImportTileset *tilesets;
   uint32_t material_count;
   TessMaterial *materials;   /* ids are 1..material_count; reused by name on apply */
+  TessId *material_ids;      /* NULL, or material_count ids to keep (Tessera's materials tileset), 0 = a new one */
   uint32_t sprite_count;
-  TessSprite *sprites;       /* tile objects' images */
+  TessSprite *sprites;       /* tile objects' images; id: the id to keep (a Tessera sprite), 0 = a new one */
+  TessId level_id;           /* the level id to keep (a map Tessera wrote), 0 = a new one */
+  uint32_t ref_count;
+  TessImportRef *refs;       /* object properties naming objects */
   uint32_t layer_count;
   TessImportLayer *layers;   /* bottom to top */
   uint32_t warning_count;
@@ -112,7 +137,12 @@ TessResult tess_map_read(const char *path, const TessMapReadOptions *opt, TessMa
  * whose PNG bytes and grid equal a project tileset's are reused, materials
  * are reused by name, then a new level is added (named `level_name`, or the
  * plan's name; an existing name is refused) with the plan's layers, cells
- * and objects. On failure every edit is rolled back. */
+ * and objects. Ids the plan carries (materials, tilesets, sprites, the
+ * level, layers, objects) are kept, kind by kind, when every one of a kind
+ * is above what the project has handed out (always in a new project), so
+ * Tessera -> Tiled -> Tessera gives the level its content hash back; object
+ * references follow the ids objects get either way. On failure every edit
+ * is rolled back. */
 TessResult tess_map_import_apply(TessProject *p, const TessMapImport *imp, const char *level_name, TessId *level_out,
                                  TessError *err);
 

@@ -426,6 +426,7 @@ typedef struct TessProject {
   TessChangeLog *changes;
   TessChangeFn listener;
   void *listener_user;
+  TessId wanted_id[TESS_ID_KIND_COUNT]; /* tess_project_want_id: the id the next add of a kind takes, 0 = none */
 } TessProject;
 
 TessProject *tess_project_create(void);
@@ -601,6 +602,15 @@ TessResult tess_edit_level_add(TessProject *p, const TessLevelSettings *s, TessI
 TessResult tess_edit_level_set(TessProject *p, TessId level, const TessLevelSettings *s, int anchor_x,
                                int anchor_y, TessError *err);
 TessResult tess_edit_level_remove(TessProject *p, TessId level, TessError *err);
+
+/* Keeping ids (a map import of Tessera's own export keeps the ids the
+ * project it came from had, so the level's content hash survives the round
+ * trip). reserve: ids below `end` are never handed out by a plain add from
+ * now on (next_id is raised to `end`). want: the next add of `kind` takes
+ * `id` instead of the next free one. The caller guarantees that `id` is
+ * reserved, was free when it was reserved, and is wanted once. */
+void tess_project_reserve_ids(TessProject *p, TessIdKind kind, TessId end);
+void tess_project_want_id(TessProject *p, TessIdKind kind, TessId id);
 
 /* ---- Undo history ------------------------------------------------------ */
 

@@ -114,6 +114,12 @@ typedef struct TessExportWriter {
   /* Calls add with each file beside dir/file that it needs (relative to dir), for the manifest. */
   void (*list_files)(void *state, const TessProject *p, const TessLevel *level,
                      void (*add)(void *user, const char *file), void *user);
+  /* A folder of dir the writer fills with files of its own (the Tiled
+   * export's "tilesets"), or NULL: its temporary files ("<name><ext>.<hex>-<hex>.tmp",
+   * ext among subdir_extensions, NULL-terminated) left by a killed export are
+   * removed with the directory's own. */
+  const char *subdir;
+  const char *const *subdir_extensions;
 } TessExportWriter;
 
 typedef struct TessExportSpec {
