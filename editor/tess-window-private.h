@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "tess-dump-keeper.h"
 #include "tess-layers-panel.h"
 #include "tess-export-dialog.h"
 #include "tess-level-properties-dialog.h"
@@ -18,6 +19,7 @@
 #include "tess-object-inspector.h"
 #include "tess-tile-palette.h"
 #include "tess-tileset-dialog.h"
+#include "tess-toast.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
 #ifdef TESS_HAVE_PREVIEW
@@ -46,6 +48,7 @@ struct _TessWindow {
   GtkLabel *reload_label, *message_label;
   GtkWidget *save_copy_button;
   GtkWidget *tool_bar, *map_holder;
+  TessToast *toast;
   TessLayersPanel *layers_panel;
   TessTilePalette *tile_palette;
   TessMaterialPanel *material_panel;
@@ -56,6 +59,7 @@ struct _TessWindow {
 
   /* owned */
   TessDocument *doc;
+  TessDumpKeeper *dump_keeper; /* the text dump beside the project (the document's keep-dump setting) */
   GtkWidget *map_view;
   GtkDropTarget *drop_target;
   GArray *changed_sources; /* TessId of tilesets whose PNG changed on disk */
@@ -71,7 +75,8 @@ struct _TessWindow {
   int cursor_x, cursor_y; /* the cell under the pointer (status bar), -1 outside */
   guint checkpoint_source;
   guint replaced_source; /* looks every second whether the project file was replaced */
-  gulong committed_handler, unsaved_handler, recent_handler;
+  guint replaced_idle;    /* a commit found the file replaced: reload at once */
+  gulong committed_handler, unsaved_handler, recent_handler, replaced_handler;
 };
 
 /* ---- shared helpers ---- */

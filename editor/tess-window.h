@@ -7,6 +7,7 @@
 
 #include "tess-application.h"
 #include "tess-document.h"
+#include "tess-dump-keeper.h"
 
 G_BEGIN_DECLS
 
@@ -28,6 +29,10 @@ void tess_window_choose_new(TessWindow *self);
 /* Shows a message in the window's bar (errors of edits, refused edits). */
 void tess_window_report(TessWindow *self, const char *message);
 const char *tess_window_get_reported(TessWindow *self); /* the message shown, or NULL */
+/* A short message in a toast over the map (never moves the layout), with an
+ * optional button activating `action_name` ("win.undo"). */
+void tess_window_notify(TessWindow *self, const char *message, const char *button_label, const char *action_name);
+GtkWidget *tess_window_get_toast(TessWindow *self);
 
 /* The level and layer being edited. */
 TessId tess_window_get_level(TessWindow *self);
@@ -53,6 +58,9 @@ void tess_window_reload_sources(TessWindow *self);
 /* Reopens the project when another file now sits at its path (a `tessera-pipeline
  * load --force`); the window also looks by itself every second. TRUE if it did. */
 gboolean tess_window_reload_if_replaced(TessWindow *self);
+/* Keeps the text dump beside the project while its keep-dump setting is on
+ * (main menu: Keep a Text Dump). Borrowed; NULL with no project open. */
+TessDumpKeeper *tess_window_get_dump_keeper(TessWindow *self);
 
 /* Add Tileset… after the PNG was chosen: the tileset dialog, or an error
  * dialog naming the file and the reason when the PNG is refused. Returns the
