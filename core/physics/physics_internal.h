@@ -78,6 +78,10 @@ typedef struct Body {
   float min_extent;
   uint32_t shape_head;
   uint64_t user_data;
+  /* what the last step's final relaxation took off the velocity (its speculative stops, a
+   * sub-step short of a surface): the next step finds where a round feature is met along the
+   * path the body was on, not along the one the stop bent (manifold.c, sweep_time) */
+  TessVec2 stop_dv;
 } Body;
 
 /* Solver state: index 0 is a fixed dummy (static / world); awake bodies get
@@ -353,6 +357,8 @@ struct TessWorld {
   PhysPoly *wpolys; uint32_t wpolys_cap; void *wpolys_raw; /* shapes in world coordinates, this step (aligned) */
   float *margins; uint32_t margins_cap;    /* speculative margin per body (slop and rotation), this step */
   TessVec2 *sweeps; uint32_t sweeps_cap;   /* displacement per body over this step (v dt) */
+  TessVec2 *paths; uint32_t paths_cap;     /* the same along the path before last step's stops
+                                              ((v + stop_dv) dt): where round features are met */
   /* the wide contact solver (wide_solver.c), this step */
   uint32_t *state_colors; uint32_t state_colors_cap;         /* per solver state: the colours it is in */
   uint8_t *constraint_color; uint32_t constraint_color_cap;  /* per constraint (coff order) */

@@ -32,6 +32,7 @@ static bool ensure_scratch(TessWorld *w) {
   if (!PHYS_GROW_SCRATCH(w->wpolys_raw, w->wpolys, &w->wpolys_cap, w->shape_count + 1)) return false;
   if (!PHYS_GROW(w->margins, &w->margins_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->sweeps, &w->sweeps_cap, w->body_count + 1)) return false;
+  if (!PHYS_GROW(w->paths, &w->paths_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->centers, &w->centers_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->moving, &w->moving_cap, w->body_count + 1)) return false;
   return true;
@@ -167,7 +168,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
     if (joined(w, sa->body, sb->body)) continue;
     /* speculative margin from the relative motion: bodies falling side by side need none */
     float margin = SPECULATIVE(w) + dt * (tess_v2_length(tess_v2_sub(sb->v, sa->v)) + sa->spin + sb->spin);
-    phys_collide(&w->wpolys[ia], &w->wpolys[ib], margin, &m);
+    phys_collide_swept(&w->wpolys[ia], &w->wpolys[ib], margin, tess_v2_sub(w->paths[sb->body], w->paths[sa->body]), &m);
     if (m.count == 0) continue;
     Contact *c = phys_contact_push(w);
     if (!c) return false;
@@ -527,6 +528,7 @@ static void islands_sleep(TessWorld *w, float dt) {
       b->awake = 0;
       w->maybe_asleep = true;
       b->v = tess_v2(0.0f, 0.0f);
+      b->stop_dv = tess_v2(0.0f, 0.0f);
       b->w = 0.0f;
     }
   }
@@ -552,6 +554,8 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     bool moving = b->type != TESS_BODY_STATIC && phys_body_active(b);
     w->margins[i] = b->type == TESS_BODY_STATIC ? 0.0f : spec + (moving ? fabsf(b->w) * b->max_extent * dt : 0.0f);
     w->sweeps[i] = moving ? tess_v2_scale(dt, b->v) : tess_v2(0.0f, 0.0f);
+    w->paths[i] = moving ? tess_v2_scale(dt, tess_v2_add(b->v, b->stop_dv)) : tess_v2(0.0f, 0.0f);
+    b->stop_dv = tess_v2(0.0f, 0.0f);
   }
   if (!build_joint_pairs(w) || !phys_broad_phase(w, w->margins, w->sweeps)) {
     w->locked = false;
@@ -657,8 +661,14 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     }
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_solve(w, &w->joints[i], h, false);
+    bool last = sub + 1 == substeps;
+    for (uint32_t k = 1; last && k <= na; k++) w->bodies[active[k - 1]].stop_dv = st[k].v;
     phys_contacts_solve(w, w->overflow, w->overflow_count, inv_h, false, soft, soft_static);
     phys_wide_solve(w, inv_h, false);
+    for (uint32_t k = 1; last && k <= na; k++) {
+      Body *b = &w->bodies[active[k - 1]];
+      b->stop_dv = tess_v2_sub(b->stop_dv, st[k].v);
+    }
   }
   phys_wide_store(w);
   phys_contacts_restitution(w, h);
@@ -681,6 +691,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     if (!tess_v2_is_finite(v) || !isfinite(av) || !tess_v2_is_finite(center) || !isfinite(q.c) || !isfinite(q.s)) {
       /* never let NaN into the world: stop the body where it was */
       b->v = tess_v2(0.0f, 0.0f);
+      b->stop_dv = tess_v2(0.0f, 0.0f);
       b->w = 0.0f;
       continue;
     }

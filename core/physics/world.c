@@ -126,6 +126,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->centers);
   tess_free(w->moving);
   tess_free(w->sweeps);
+  tess_free(w->paths);
   tess_free(w->state_colors);
   tess_free(w->constraint_color);
   tess_free(w->overflow);
@@ -516,6 +517,7 @@ TessResult tess_body_set_linear_velocity(TessWorld *w, TessBodyId id, TessVec2 v
   if (!tess_v2_is_finite(v)) return TESS_ERR_INVALID;
   if (b->type == TESS_BODY_STATIC) return TESS_OK;
   b->v = tess_v2(clamp_speed(v.x), clamp_speed(v.y));
+  b->stop_dv = tess_v2(0.0f, 0.0f); /* a new path */
   if (tess_v2_length_sq(v) > 0.0f) body_wake(b);
   return TESS_OK;
 }
@@ -564,6 +566,7 @@ TessResult tess_body_apply_linear_impulse(TessWorld *w, TessBodyId id, TessVec2 
   if (b->type != TESS_BODY_DYNAMIC) return TESS_OK;
   body_wake(b);
   b->v = tess_v2_mul_add(b->v, b->inv_mass, j);
+  b->stop_dv = tess_v2(0.0f, 0.0f); /* a new path */
   b->w += b->inv_inertia * tess_v2_cross(tess_v2_sub(point, b->center), j);
   return TESS_OK;
 }

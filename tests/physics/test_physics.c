@@ -225,6 +225,53 @@ static void bounce_is_e_squared_for_drops_of_1_to_5_m(void) {
   }
 }
 
+/* Issue 15, defect 1: a frictionless dead ball (r = 0.25, e = 0) whose centre passes 0.2 m above
+ * a corner meets it where the normal is (-0.6, -0.8) and leaves along the tangent: from speed v
+ * along +x, at (0.64 v, -0.48 v) (20 m/s: (12.80, -9.60)). Its exit velocity, against a tile's
+ * corner and a static box's, for 5 to 40 m/s and the impact at 24 phases of the step, must be
+ * within 2% of that. The normal from the step's start (before the fix) gave (2.99, -7.14) and
+ * the like: it pointed back along the path. */
+static TessVec2 corner_exit(float speed, float phase, bool box) {
+  TessWorld *w = new_world(tess_v2(0, 0));
+  TestMap m;
+  test_map_init(&m, 20, 20, 1.0f);
+  m.mats[0].friction = 0.0f;
+  if (!box) test_map_set(&m, 10, 10, TESS_MAP_FULL, 0); /* alone: every side open, every corner active */
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  if (box) {
+    TessShapeDef fs = shape_def(0.0f, 0.0f, 1.0f);
+    TessBodyId f = add_body(w, TESS_BODY_STATIC, tess_v2(10.5f, 10.5f));
+    CHECK_OK(tess_shape_create_box(w, f, &fs, 0.5f, 0.5f, tess_v2(0, 0), 0.0f, NULL, &err), &err);
+  }
+  TessShapeDef sd = shape_def(0.0f, 0.0f, 1.0f);
+  /* the corner is (10, 10); the ball meets it with its centre at (9.85, 9.8), 3 + phase steps on */
+  float travel = speed / HZ * (3.0f + phase);
+  TessBodyId b = add_ball(w, tess_v2(10.0f - 0.15f - travel, 9.8f), 0.25f, &sd);
+  CHECK_OK(tess_body_set_linear_velocity(w, b, tess_v2(speed, 0.0f)), &err);
+  step(w, 8);
+  TessVec2 v = tess_body_linear_velocity(w, b);
+  tess_world_destroy(w);
+  test_map_free(&m);
+  return v;
+}
+
+static void glancing_corner_hit_leaves_along_the_tangent(void) {
+  for (int box = 0; box < 2; box++) {
+    float worst = 0.0f;
+    for (float speed = 5.0f; speed <= 40.01f; speed += 5.0f)
+      for (int k = 0; k < 24; k++) {
+        TessVec2 v = corner_exit(speed, (float)k / 24.0f, box == 1);
+        TessVec2 want = tess_v2(0.64f * speed, -0.48f * speed);
+        float off = tess_v2_distance(v, want) / tess_v2_length(want);
+        if (off > worst) worst = off;
+        CHECK_MSG(off <= 0.02f, "%s corner, %g m/s, phase %d/24: left at (%.3f, %.3f), exact (%.3f, %.3f)",
+                  box ? "box" : "tile", speed, k, v.x, v.y, want.x, want.y);
+      }
+    printf("%s corner: exit velocity at most %.4f%% from the exact one\n", box ? "box" : "tile", 100.0f * worst);
+  }
+}
+
 static void rubber_on_rubber_is_0_9025(void) {
   TessMaterialMix mix = tess_material_mix(0.9f, 0.95f, 1.0f, 0.9f, 0.95f, 1.0f);
   CHECK_NEAR(mix.restitution, 0.9025, 1e-6);
@@ -1847,7 +1894,7 @@ static void bad_input_is_refused(void) {
 }
 
 TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_falling_target),
-               TEST(bounce_reaches_e_squared_height), TEST(bounce_is_e_squared_for_drops_of_1_to_5_m), TEST(rubber_on_rubber_is_0_9025),
+               TEST(bounce_reaches_e_squared_height), TEST(bounce_is_e_squared_for_drops_of_1_to_5_m), TEST(glancing_corner_hit_leaves_along_the_tangent), TEST(rubber_on_rubber_is_0_9025),
                TEST(slide_stops_at_v2_over_2_mu_g), TEST(tangential_efficiency_acts_at_impact_only),
                TEST(ball_rolls_across_200_tiles_without_bumps), TEST(box_and_capsule_slide_across_200_tiles_without_bumps),
                TEST(ten_box_stack_stands_10_s), TEST(pin_motor_spins_up_and_drives_a_cart), TEST(plank_under_48_balls_holds_them_all), TEST(pyramid_of_20_settles_and_sleeps),
