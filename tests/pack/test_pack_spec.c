@@ -335,9 +335,12 @@ static uint64_t world_hash(const uint8_t *d, size_t size, int steps) {
 
 static void format_3_1_files_load_and_simulate_alike(void) {
   static const char *old[] = {"tests/golden/format-3.1/Side.tlv", "tests/golden/format-3.1/Top-down.tlv"};
+  /* the same levels in format 3.2: the demo's Top-down level has since gained a turnstile, so its
+   * 3.2 file from before that is kept beside the 3.1 one */
+  static const char *same[] = {"tests/golden/demo/Side.tlv", "tests/golden/format-3.1/Top-down-3.2.tlv"};
   for (size_t i = 0; i < 2; i++) {
     size_t osize = 0, nsize = 0;
-    uint8_t *o = source_file(old[i], &osize), *n = source_file(GOLDEN[i], &nsize);
+    uint8_t *o = source_file(old[i], &osize), *n = source_file(same[i], &nsize);
     if (o && n) {
       TlvLevel lv;
       TlvError err;

@@ -121,7 +121,9 @@ static void step_matches_the_scene_world(void) {
     while (tess_playback_current_step(pb) > 300) CHECK(0);
     uint64_t h300 = tess_world_hash(tess_playback_world(pb));
     CHECK_OK(tess_playback_seek(pb, 100, &err), &err);
-    if (level->settings.view == TESS_VIEW_SIDE) CHECK(tess_world_hash(tess_playback_world(pb)) != h300);
+    /* every demo level still moves at step 300 (the Top-down level's turnstile turns for ever),
+     * so the states compared here are not all one resting state */
+    CHECK_MSG(tess_world_hash(tess_playback_world(pb)) != h300, "level %s is at rest by step 100", level->settings.name);
     while (tess_playback_current_step(pb) < 300) CHECK_OK(tess_playback_step(pb, &err), &err);
     CHECK(tess_world_hash(tess_playback_world(pb)) == h300);
     tess_world_destroy(w);
