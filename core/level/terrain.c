@@ -190,6 +190,23 @@ bool tess_terrain_cell_labels(const TessTerrainSet *set, TessId tileset, TessCel
   return true;
 }
 
+int tess_terrain_position_at(TessTerrainKind kind, float u, float v) {
+  u = u < 0 ? 0 : u > 1 ? 1 : u;
+  v = v < 0 ? 0 : v > 1 ? 1 : v;
+  if (kind == TESS_TERRAIN_CORNER) return v < 0.5f ? (u < 0.5f ? 7 : 1) : (u < 0.5f ? 5 : 3);
+  if (kind == TESS_TERRAIN_EDGE) {
+    /* The diagonals cut the tile into four triangles, one per edge. */
+    bool above_main = v < u, above_anti = v < 1.0f - u;
+    if (above_main && above_anti) return 0;
+    if (above_main) return 2;
+    if (above_anti) return 6;
+    return 4;
+  }
+  int col = u < 1.0f / 3 ? 0 : u < 2.0f / 3 ? 1 : 2, row = v < 1.0f / 3 ? 0 : v < 2.0f / 3 ? 1 : 2;
+  static const int grid[3][3] = {{7, 0, 1}, {6, -1, 2}, {5, 4, 3}};
+  return grid[row][col];
+}
+
 /* Every combination of colours 1..n over the kind's positions has a tile:
  * count the distinct full labellings (no 0 where the kind looks). */
 bool tess_terrain_set_complete(const TessTerrainSet *set) {
