@@ -58,7 +58,7 @@ typedef struct Body {
   uint8_t fixed_rotation;
   uint8_t mass_set;    /* mass data set directly */
   uint8_t destroy_pending;
-  uint8_t pad;
+  uint8_t integrator;  /* TessIntegrator */
   TessTransform xf;    /* origin */
   TessVec2 center;     /* world centre of mass */
   TessVec2 v;
@@ -104,7 +104,9 @@ typedef struct BodyMotion {
   TessVec2 acc;        /* forces and gravity, constant over the step */
   float ang_acc;
   float lin_f, ang_f;  /* implicit damping factors per sub-step */
-  float pad;
+  uint32_t rk4;        /* TESS_INTEGRATOR_RK4 (a dynamic body) */
+  TessVec2 rk4_dx;     /* RK4: its move this sub-step less h times its velocity after the
+                          sub-step's forces, added to the move the solved velocity makes */
 } BodyMotion;
 _Static_assert(sizeof(BodyState) == 32, "BodyState is half a cache line");
 
