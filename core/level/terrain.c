@@ -66,7 +66,7 @@ TessResult tess_terrain_set_validate(const TessTerrainSet *set, uint32_t tile_co
                                      TessError *err) {
   char what[TESS_NAME_MAX + 64];
   snprintf(what, sizeof what, "terrain set of tileset %s", where);
-  TessResult r = tess_name_check(set->name, false, what, err);
+  TessResult r = level_name_check(set->name, false, what, err);
   if (r) return r;
   if (set->kind > TESS_TERRAIN_MIXED)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "tileset %s terrain set %s: kind %u is unknown", where,
@@ -83,7 +83,7 @@ TessResult tess_terrain_set_validate(const TessTerrainSet *set, uint32_t tile_co
   for (uint32_t c = 0; c < set->color_count; c++) {
     const TessTerrainColor *col = &set->colors[c];
     snprintf(what, sizeof what, "colour %u of terrain set %s", c + 1, set->name);
-    if ((r = tess_name_check(col->name, false, what, err))) return r;
+    if ((r = level_name_check(col->name, false, what, err))) return r;
     if (!probability_ok(col->probability))
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "tileset %s terrain set %s colour %s: probability is not in 0..1e6",
                             where, set->name, col->name);
@@ -120,7 +120,7 @@ TessResult tess_terrain_set_add_color(TessTerrainSet *set, const char *name, uin
   set->colors = grown;
   TessTerrainColor *c = &grown[set->color_count];
   memset(c, 0, sizeof *c);
-  TessResult r = tess_name_copy(c->name, name, false, "terrain colour", err);
+  TessResult r = level_name_copy(c->name, name, false, "terrain colour", err);
   if (r) return r;
   c->color = rgba;
   c->probability = 1.0f;

@@ -4,7 +4,7 @@
  * efficiency at impacts, once per step, after the sub-steps. */
 #include <math.h>
 
-#include "physics_internal.h"
+#include "physics_private.h"
 
 /* The impulse P at the point: -P on body a, +P on body b. */
 static inline void apply_impulse(const ContactPoint *p, TessVec2 P, float ma, float ia, float mb, float ib, TessVec2 *va,
@@ -15,7 +15,7 @@ static inline void apply_impulse(const ContactPoint *p, TessVec2 P, float ma, fl
   *wb += ib * tess_v2_cross(p->rb, P);
 }
 
-bool phys_contact_prepare_head(TessWorld *w, Constraint *k) {
+bool physics_contact_prepare_head(TessWorld *w, Constraint *k) {
   const BodyState *st = w->states;
   const BodyMotion *mo = w->motions;
   k->state_a = k->state_a == TESS_NULL_INDEX ? 0 : w->state_of[k->state_a];
@@ -29,17 +29,17 @@ bool phys_contact_prepare_head(TessWorld *w, Constraint *k) {
   return true;
 }
 
-bool phys_contact_prepare(TessWorld *w, Constraint *k) {
-  if (!phys_contact_prepare_head(w, k)) return false;
-  phys_contact_prepare_points(w, k);
+bool physics_contact_prepare(TessWorld *w, Constraint *k) {
+  if (!physics_contact_prepare_head(w, k)) return false;
+  physics_contact_prepare_points(w, k);
   return true;
 }
 
-void phys_contact_prepare_points(const TessWorld *w, Constraint *k) {
-  ContactPoint *pts = constraint_points(k);
+void physics_contact_prepare_points(const TessWorld *w, Constraint *k) {
+  ContactPoint *pts = physics_constraint_points(k);
   for (uint32_t q = 0; q < k->point_count; q++) {
     ContactPoint *p = &pts[q];
-    PointStart s = phys_contact_point_start(w, k, p);
+    PointStart s = physics_contact_point_start(w, k, p);
     p->normal_mass = s.normal_mass;
     p->tangent_mass = s.tangent_mass;
     p->relative_velocity = s.relative_velocity;
@@ -48,14 +48,14 @@ void phys_contact_prepare_points(const TessWorld *w, Constraint *k) {
   }
 }
 
-void phys_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t count) {
+void physics_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t count) {
   BodyState *st = w->states;
   for (uint32_t ci = 0; ci < count; ci++) {
     Constraint *k = (Constraint *)(w->cbuf + offsets[ci]);
     if (!k->solve) continue;
     BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
     TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
-    ContactPoint *pts = constraint_points(k);
+    ContactPoint *pts = physics_constraint_points(k);
     for (uint32_t q = 0; q < k->point_count; q++) {
       ContactPoint *p = &pts[q];
       TessVec2 P = tess_v2_add(tess_v2_scale(p->normal_impulse, n), tess_v2_scale(p->tangent_impulse, t));
@@ -69,7 +69,7 @@ void phys_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t co
   st[0].w = 0.0f;
 }
 
-void phys_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, float inv_h, bool use_bias, Softness soft,
+void physics_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, float inv_h, bool use_bias, Softness soft,
                          Softness soft_static) {
   BodyState *st = w->states;
   float max_push = w->def.max_push_velocity;
@@ -83,7 +83,7 @@ void phys_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, 
     float wa = sa->w, wb = sb->w;
     TessVec2 dp = tess_v2_sub(sb->dp, sa->dp);
     TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
-    ContactPoint *pts = constraint_points(k);
+    ContactPoint *pts = physics_constraint_points(k);
     uint32_t points = k->point_count;
     for (uint32_t q = 0; q < points; q++) {
       ContactPoint *p = &pts[q];
@@ -110,7 +110,7 @@ void phys_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, 
          * speed in the sub-step where the contact first acts, not the one a sub-step before;
          * in either pass (the relaxation's speculative stop, a sub-step short of the surface,
          * is an impact too: taken at the step's start speed, bounces came out 3-9% low) */
-        p->relative_velocity = -phys_meet_speed(-vn, s, phys_contact_closing(w, k), 1.0f / inv_h, use_bias);
+        p->relative_velocity = -physics_meet_speed(-vn, s, physics_contact_closing(w, k), 1.0f / inv_h, use_bias);
         p->tangent_velocity = tess_v2_dot(dv, t);
       }
       p->normal_impulse = new_impulse;
@@ -141,9 +141,9 @@ void phys_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, 
 }
 
 /* The speed to leave a surface at after an impact, so the rebound climbs e^2 of the drop:
- * e times the speed the bodies met at (phys_meet_speed), less what climbing the gap still left
+ * e times the speed the bodies met at (physics_meet_speed), less what climbing the gap still left
  * costs (a speculative stop in the relaxation leaves them a sub-step short), plus the half
- * sub-step of acceleration the integrator's climb will lose (phys_meet_speed says why). */
+ * sub-step of acceleration the integrator's climb will lose (physics_meet_speed says why). */
 static float rebound_speed(float e, float meet, float gap, float a, float h) {
   if (e <= 0.0f) return 0.0f;
   float leave2 = e * e * meet * meet - 2.0f * a * gap;
@@ -151,7 +151,7 @@ static float rebound_speed(float e, float meet, float gap, float a, float h) {
 }
 
 /* Restitution and tangential efficiency, once, at impacts only; h is the sub-step. */
-void phys_contacts_restitution(TessWorld *w, float h) {
+void physics_contacts_restitution(TessWorld *w, float h) {
   if (!w->any_impact_material) return; /* nothing would pass the test below: no walk through cbuf */
   BodyState *st = w->states;
   float threshold = w->def.restitution_threshold;
@@ -164,9 +164,9 @@ void phys_contacts_restitution(TessWorld *w, float h) {
     TessVec2 va = sa->v, vb = sb->v;
     float wa = sa->w, wb = sb->w;
     TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
-    float closing = phys_contact_closing(w, k);
+    float closing = physics_contact_closing(w, k);
     TessVec2 dp = tess_v2_sub(sb->dp, sa->dp);
-    ContactPoint *pts = constraint_points(k);
+    ContactPoint *pts = physics_constraint_points(k);
     for (uint32_t q = 0; q < k->point_count; q++) {
       ContactPoint *p = &pts[q];
       if (p->relative_velocity > -threshold || p->max_normal_impulse == 0.0f) continue;

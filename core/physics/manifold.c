@@ -2,7 +2,7 @@
  * between a shape and one full map cell whose shared edges and corners are
  * switched off (the Infiniworld rule: a feature two solid cells share never
  * collides, so nothing bumps on a seam). All in world coordinates. */
-#include "physics_internal.h"
+#include "physics_private.h"
 
 #define SLOP 0.005f
 #define CELL_TOL 0.1f
@@ -313,11 +313,11 @@ static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, f
               fl | 0x400u | (i12 << 4) | i21);
 }
 
-void phys_collide(const PhysPoly *a, const PhysPoly *b, float margin, Manifold *m) {
-  phys_collide_swept(a, b, margin, tess_v2(0.0f, 0.0f), m);
+void physics_collide(const PhysPoly *a, const PhysPoly *b, float margin, Manifold *m) {
+  physics_collide_swept(a, b, margin, tess_v2(0.0f, 0.0f), m);
 }
 
-void phys_collide_swept(const PhysPoly *a, const PhysPoly *b, float margin, TessVec2 sweep, Manifold *m) {
+void physics_collide_swept(const PhysPoly *a, const PhysPoly *b, float margin, TessVec2 sweep, Manifold *m) {
   m->count = 0;
   if (b->count == 1) {
     poly_vs_circle(a, b->v[0], b->radius, margin, sweep, m);
@@ -387,12 +387,12 @@ static bool cell_corner_swept(TessVec2 c, float r, TessVec2 sweep, TessVec2 lo, 
   return false; /* it would be inside by then: through a face first, faster than a step can tell */
 }
 
-void phys_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
+void physics_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
                        Manifold *m) {
-  phys_collide_cell_swept(shape, cell, free_sides, corners, margin, tess_v2(0.0f, 0.0f), m);
+  physics_collide_cell_swept(shape, cell, free_sides, corners, margin, tess_v2(0.0f, 0.0f), m);
 }
 
-void phys_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
+void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
                              TessVec2 sweep, Manifold *m) {
   m->count = 0;
   TessVec2 lo = cell.lower, hi = cell.upper;

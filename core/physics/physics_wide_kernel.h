@@ -90,7 +90,7 @@ static inline KATTR void KFN(solve)(BodyState *st, WideHead *h, WidePoint *pts, 
     impulse = total - ni;
     {
       /* a new impact (the gap was open at the step's start): the speed the bodies meet at, from
-       * the sub-step where the contact first acts, in either pass (phys_meet_speed) */
+       * the sub-step where the contact first acts, in either pass (physics_meet_speed) */
       V rel = LD(p->relative_velocity);
       VM impact = (impulse > zero) & (LD(p->max_normal_impulse) == zero) & *(const VM *)&p->gap_open[lane0] &
                   (vn < rel);
