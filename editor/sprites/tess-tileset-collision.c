@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tess-tileset-trace.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
 #include "tessera/mask.h"
@@ -32,9 +33,23 @@ struct _TessTilesetCollision {
   GtkCheckButton *retrace_hand_set;
   GtkWidget *grid;
   GtkLabel *summary, *tile_label, *message;
+
+  /* Trace All runs on a worker (tess-tileset-trace.c) while a progress row
+   * offers Cancel; the result is applied here, on the main thread. */
+  GtkWidget *trace_button, *trace_row, *trace_cancel_button;
+  GtkProgressBar *trace_bar;
+  GCancellable *trace_cancel;  /* the running trace's; NULL when idle */
+  TessTilesetTrace *trace_job; /* borrowed from the worker's task while it runs (progress) */
+  TessId trace_tileset;        /* the tileset being traced */
+  gboolean trace_retrace;      /* "Retrace tiles set by hand" when the trace started */
+  guint trace_tick;
+  gboolean disposed;
 };
 
 G_DEFINE_FINAL_TYPE(TessTilesetCollision, tess_tileset_collision, GTK_TYPE_BOX)
+
+enum { PROP_0, PROP_TRACING, N_PROPS };
+static GParamSpec *props[N_PROPS];
 
 static TessProject *project(TessTilesetCollision *self) {
   return self->doc ? tess_document_get_project(self->doc) : NULL;
@@ -352,50 +367,141 @@ void tess_tileset_collision_set_retrace_hand_set(TessTilesetCollision *self, gbo
   gtk_check_button_set_active(self->retrace_hand_set, retrace);
 }
 
-gboolean tess_tileset_collision_trace_all(TessTilesetCollision *self, GError **error) {
+/* What Trace All reads, copied for the worker. */
+static TessTilesetTrace *trace_job_new(TessTilesetCollision *self, GError **error) {
   const TessTileset *ts = current(self);
   if (!ts || !self->has_pixels) {
     g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Choose a tileset first."));
+    return NULL;
+  }
+  TessMaskSettings s;
+  settings_from_controls(self, &s);
+  TessTilesetTrace *job = tess_tileset_trace_new(ts, &self->pixels, &s);
+  if (!job) g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
+  return job;
+}
+
+/* Stores a finished trace of `tileset` as one undo step. Hand-set tiles
+ * keep their collision unless the user asked to retrace them; the others
+ * take the traced result (swapped, so each tileset still frees what it
+ * owns). The tileset as it is now is the base: edits made while the
+ * worker ran are kept, unless the grid itself changed. */
+static gboolean apply_trace(TessTilesetCollision *self, TessId tileset, TessTilesetTrace *job, gboolean retrace,
+                            GError **error) {
+  TessProject *p = project(self);
+  const TessTileset *ts = p ? tess_project_tileset(p, tileset) : NULL;
+  TessTileset *traced = tess_tileset_trace_get_tileset(job);
+  if (!ts || ts->tile_count != traced->tile_count || ts->tile_w != traced->tile_w || ts->tile_h != traced->tile_h) {
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("The tileset changed while it was traced: trace it again."));
     return FALSE;
   }
-  TessTileset copy, traced;
+  TessTileset copy;
   if (tess_tileset_copy(&copy, ts) != TESS_OK) {
     g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
     return FALSE;
   }
-  if (tess_tileset_copy(&traced, ts) != TESS_OK) {
-    tess_tileset_clear(&copy);
-    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
-    return FALSE;
-  }
-  TessMaskSettings s;
-  settings_from_controls(self, &s);
-  copy.alpha_threshold = s.threshold;
-  TessError err = {0};
-  TessResult r = tess_mask_trace_tiles(tess_image_view(&self->pixels), traced.tile_w, traced.tile_h, traced.margin,
-                                       traced.spacing, &s, traced.tiles, traced.tile_count, &err);
-  gboolean ok;
-  if (r != TESS_OK) {
-    tess_tileset_clear(&copy);
-    tess_tileset_clear(&traced);
-    tess_document_set_error_from_tess(error, r, &err);
-    return FALSE;
-  }
-  /* Hand-set tiles keep their collision unless the user asked to retrace
-   * them; the others take the traced result (swapped, so each tileset
-   * still frees what it owns). */
-  gboolean keep = !gtk_check_button_get_active(self->retrace_hand_set) && !tileset_untouched(ts);
+  copy.alpha_threshold = tess_tileset_trace_get_settings(job)->threshold;
+  gboolean keep = !retrace && !tileset_untouched(ts);
   for (uint32_t i = 0; i < copy.tile_count; i++) {
     if (keep && hand_set(&ts->tiles[i])) continue;
-    traced.tiles[i].one_way = 0; /* a traced shape collides from every side */
+    traced->tiles[i].one_way = 0; /* a traced shape collides from every side */
     TessTileInfo t = copy.tiles[i];
-    copy.tiles[i] = traced.tiles[i];
-    traced.tiles[i] = t;
+    copy.tiles[i] = traced->tiles[i];
+    traced->tiles[i] = t;
   }
-  ok = store(self, &copy, error);
+  gboolean ok = store(self, &copy, error);
   tess_tileset_clear(&copy);
-  tess_tileset_clear(&traced);
   return ok;
+}
+
+gboolean tess_tileset_collision_trace_all(TessTilesetCollision *self, GError **error) {
+  TessTilesetTrace *job = trace_job_new(self, error);
+  if (!job) return FALSE;
+  TessError err = {0};
+  TessResult r = tess_tileset_trace_run(job, &err);
+  gboolean ok;
+  if (r != TESS_OK) {
+    tess_document_set_error_from_tess(error, r, &err);
+    ok = FALSE;
+  } else {
+    ok = apply_trace(self, self->tileset, job, gtk_check_button_get_active(self->retrace_hand_set), error);
+  }
+  tess_tileset_trace_free(job);
+  return ok;
+}
+
+/* ---- Trace All on a worker ------------------------------------------------------ */
+
+/* The row's visibility and the button's sensitivity follow "tracing" (bindings made in init). */
+static void show_tracing(TessTilesetCollision *self, gboolean running) {
+  g_object_notify_by_pspec(G_OBJECT(self), props[PROP_TRACING]);
+  gtk_widget_set_sensitive(self->trace_cancel_button, running);
+  gtk_progress_bar_set_fraction(self->trace_bar, 0);
+  gtk_progress_bar_set_text(self->trace_bar, running ? _("Tracing…") : NULL);
+}
+
+static gboolean on_trace_tick(gpointer user) {
+  TessTilesetCollision *self = user;
+  gtk_progress_bar_set_fraction(self->trace_bar, tess_tileset_trace_get_progress(self->trace_job));
+  return G_SOURCE_CONTINUE;
+}
+
+static void on_traced(GObject *source, GAsyncResult *result, gpointer data) {
+  GTask *task = data;
+  TessTilesetCollision *self = g_task_get_source_object(task);
+  g_clear_handle_id(&self->trace_tick, g_source_remove);
+  self->trace_job = NULL;
+  g_clear_object(&self->trace_cancel);
+  if (!self->disposed) show_tracing(self, FALSE);
+  GError *error = NULL;
+  TessTilesetTrace *job = tess_tileset_trace_run_finish(result, &error);
+  if (job && (self->disposed || !self->doc))
+    g_set_error_literal(&error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Tracing cancelled."));
+  else if (job)
+    apply_trace(self, self->trace_tileset, job, self->trace_retrace, &error);
+  tess_tileset_trace_free(job);
+  if (error) g_task_return_error(task, error);
+  else g_task_return_boolean(task, TRUE);
+  g_object_unref(task);
+}
+
+void tess_tileset_collision_trace_all_async(TessTilesetCollision *self, GCancellable *cancellable,
+                                            GAsyncReadyCallback callback, gpointer user_data) {
+  GTask *task = g_task_new(self, cancellable, callback, user_data);
+  /* The outcome is ours to tell: a Cancel pressed after the worker finished changes nothing. */
+  g_task_set_check_cancellable(task, FALSE);
+  GError *error = NULL;
+  TessTilesetTrace *job = self->trace_job ? NULL : trace_job_new(self, &error);
+  if (!job) {
+    if (!error) g_set_error_literal(&error, TESS_DOCUMENT_ERROR, 0, _("A trace is already running."));
+    g_task_return_error(task, error);
+    g_object_unref(task);
+    return;
+  }
+  self->trace_cancel = cancellable ? g_object_ref(cancellable) : g_cancellable_new();
+  self->trace_job = job;
+  self->trace_tileset = self->tileset;
+  self->trace_retrace = gtk_check_button_get_active(self->retrace_hand_set);
+  show_tracing(self, TRUE);
+  self->trace_tick = g_timeout_add(50, on_trace_tick, self);
+  tess_tileset_trace_run_async(job, self->trace_cancel, on_traced, task);
+}
+
+gboolean tess_tileset_collision_trace_all_finish(TessTilesetCollision *self, GAsyncResult *result, GError **error) {
+  g_return_val_if_fail(g_task_is_valid(result, self), FALSE);
+  return g_task_propagate_boolean(G_TASK(result), error);
+}
+
+gboolean tess_tileset_collision_is_tracing(TessTilesetCollision *self) { return self->trace_job != NULL; }
+double tess_tileset_collision_get_trace_progress(TessTilesetCollision *self) {
+  return gtk_progress_bar_get_fraction(self->trace_bar);
+}
+
+void tess_tileset_collision_cancel_trace(TessTilesetCollision *self) {
+  if (!self->trace_cancel) return;
+  g_cancellable_cancel(self->trace_cancel);
+  gtk_progress_bar_set_text(self->trace_bar, _("Cancelling…"));
+  gtk_widget_set_sensitive(self->trace_cancel_button, FALSE);
 }
 
 gboolean tess_tileset_collision_set_override(TessTilesetCollision *self, guint tile, TessTileOverride how,
@@ -458,11 +564,22 @@ gboolean tess_tileset_collision_set_override(TessTilesetCollision *self, guint t
   return ok;
 }
 
-static void on_trace_clicked(GtkButton *b, TessTilesetCollision *self) {
+static void on_trace_all_done(GObject *source, GAsyncResult *result, gpointer data) {
+  TessTilesetCollision *self = TESS_TILESET_COLLISION(source);
   g_autoptr(GError) error = NULL;
-  if (!tess_tileset_collision_trace_all(self, &error)) show_message(self, error->message);
-  else show_message(self, NULL);
+  if (tess_tileset_collision_trace_all_finish(self, result, &error)) show_message(self, NULL);
+  else if (self->disposed) return;
+  else if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_message(self, _("Tracing cancelled: the tileset is unchanged."));
+  else show_message(self, error->message);
 }
+
+static void on_trace_clicked(GtkButton *b, TessTilesetCollision *self) {
+  show_message(self, NULL);
+  tess_tileset_collision_trace_all_async(self, NULL, on_trace_all_done, NULL);
+}
+
+static void on_trace_cancel_clicked(GtkButton *b, TessTilesetCollision *self) { tess_tileset_collision_cancel_trace(self); }
 
 static void on_override_changed(GObject *dd, GParamSpec *pspec, TessTilesetCollision *self) {
   if (self->loading) return;
@@ -542,6 +659,10 @@ GtkWidget *tess_tileset_collision_get_grid(TessTilesetCollision *self) { return 
 
 static void tess_tileset_collision_dispose(GObject *object) {
   TessTilesetCollision *self = TESS_TILESET_COLLISION(object);
+  /* A trace still running keeps this object alive (its task holds it) and is told to stop. */
+  self->disposed = TRUE;
+  if (self->trace_cancel) g_cancellable_cancel(self->trace_cancel);
+  g_clear_handle_id(&self->trace_tick, g_source_remove);
   if (self->reload_source) g_source_remove(self->reload_source);
   self->reload_source = 0;
   if (self->doc) {
@@ -559,86 +680,50 @@ static void tess_tileset_collision_finalize(GObject *object) {
   G_OBJECT_CLASS(tess_tileset_collision_parent_class)->finalize(object);
 }
 
-static void tess_tileset_collision_class_init(TessTilesetCollisionClass *klass) {
-  G_OBJECT_CLASS(klass)->dispose = tess_tileset_collision_dispose;
-  G_OBJECT_CLASS(klass)->finalize = tess_tileset_collision_finalize;
+static void tess_tileset_collision_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+  TessTilesetCollision *self = TESS_TILESET_COLLISION(object);
+  if (id == PROP_TRACING) g_value_set_boolean(value, self->trace_job != NULL);
+  else G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
 
-static GtkWidget *labelled(const char *text, GtkWidget *w) {
-  GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *l = gtk_label_new(text);
-  gtk_widget_add_css_class(l, "dim-label");
-  gtk_box_append(GTK_BOX(box), l);
-  gtk_box_append(GTK_BOX(box), w);
-  return box;
+static void tess_tileset_collision_class_init(TessTilesetCollisionClass *klass) {
+  GObjectClass *object_class = G_OBJECT_CLASS(klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+  object_class->dispose = tess_tileset_collision_dispose;
+  object_class->finalize = tess_tileset_collision_finalize;
+  object_class->get_property = tess_tileset_collision_get_property;
+  /* A Trace All running on the worker: the progress row shows, the button waits (bound in init). */
+  props[PROP_TRACING] = g_param_spec_boolean("tracing", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties(object_class, N_PROPS, props);
+
+  gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-tileset-collision.ui");
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, tileset_choice);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, threshold);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, max_vertices);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, tolerance);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, trace_button);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, retrace_hand_set);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, trace_row);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, trace_bar);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, trace_cancel_button);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, grid);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, tile_label);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, override);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, summary);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, message);
+  gtk_widget_class_bind_template_callback(widget_class, on_trace_clicked);
+  gtk_widget_class_bind_template_callback(widget_class, on_trace_cancel_clicked);
+  gtk_widget_class_bind_template_callback(widget_class, on_grid_pressed);
 }
 
 static void tess_tileset_collision_init(TessTilesetCollision *self) {
   self->tileset_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
-  gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_VERTICAL);
-  gtk_box_set_spacing(GTK_BOX(self), 6);
-  gtk_widget_set_margin_start(GTK_WIDGET(self), 12);
-  gtk_widget_set_margin_end(GTK_WIDGET(self), 12);
-  gtk_widget_set_margin_top(GTK_WIDGET(self), 8);
-  gtk_widget_set_margin_bottom(GTK_WIDGET(self), 8);
-
-  GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
-  self->tileset_choice = GTK_DROP_DOWN(gtk_drop_down_new(NULL, NULL));
-  gtk_box_append(GTK_BOX(bar), labelled(_("Tileset"), GTK_WIDGET(self->tileset_choice)));
-  self->threshold = GTK_SPIN_BUTTON(gtk_spin_button_new_with_range(1, 255, 1));
-  gtk_box_append(GTK_BOX(bar), labelled(_("Alpha threshold"), GTK_WIDGET(self->threshold)));
-  self->max_vertices = GTK_SPIN_BUTTON(gtk_spin_button_new_with_range(3, TESS_POLY_MAX, 1));
-  gtk_spin_button_set_value(self->max_vertices, 8);
-  gtk_box_append(GTK_BOX(bar), labelled(_("Max vertices"), GTK_WIDGET(self->max_vertices)));
-  self->tolerance = GTK_SPIN_BUTTON(gtk_spin_button_new_with_range(0, 16, 0.25));
-  gtk_spin_button_set_digits(self->tolerance, 2);
-  gtk_spin_button_set_value(self->tolerance, 1.0);
-  gtk_box_append(GTK_BOX(bar), labelled(_("Tolerance (px)"), GTK_WIDGET(self->tolerance)));
-  GtkWidget *trace = gtk_button_new_with_mnemonic(_("_Trace All Tiles"));
-  gtk_widget_add_css_class(trace, "suggested-action");
-  gtk_widget_set_tooltip_text(trace, _("Trace every tile's opaque pixels into collision shapes (one undo step)"));
-  g_signal_connect(trace, "clicked", G_CALLBACK(on_trace_clicked), self);
-  gtk_widget_set_hexpand(trace, TRUE);
-  gtk_widget_set_halign(trace, GTK_ALIGN_END);
-  self->retrace_hand_set = GTK_CHECK_BUTTON(gtk_check_button_new_with_mnemonic(_("Retrace tiles set by _hand")));
-  gtk_widget_set_tooltip_text(GTK_WIDGET(self->retrace_hand_set),
-                              _("Off: Trace All Tiles keeps the tiles whose collision you chose (none, full square, "
-                                "one-way) and retraces only traced tiles"));
-  gtk_box_append(GTK_BOX(bar), trace);
-  gtk_box_append(GTK_BOX(bar), GTK_WIDGET(self->retrace_hand_set));
-  gtk_box_append(GTK_BOX(self), bar);
-
-  GtkWidget *scroller = gtk_scrolled_window_new();
-  gtk_widget_set_vexpand(scroller, TRUE);
-  self->grid = gtk_drawing_area_new();
+  gtk_widget_init_template(GTK_WIDGET(self));
+  gtk_spin_button_set_range(self->max_vertices, 3, TESS_POLY_MAX);
   gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->grid), draw_grid, self, NULL);
-  GtkGesture *click = gtk_gesture_click_new();
-  g_signal_connect(click, "pressed", G_CALLBACK(on_grid_pressed), self);
-  gtk_widget_add_controller(self->grid, GTK_EVENT_CONTROLLER(click));
-  gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroller), self->grid);
-  gtk_box_append(GTK_BOX(self), scroller);
-
-  GtkWidget *tile_bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
-  self->tile_label = GTK_LABEL(gtk_label_new(""));
-  gtk_widget_add_css_class(GTK_WIDGET(self->tile_label), "heading");
-  gtk_box_append(GTK_BOX(tile_bar), GTK_WIDGET(self->tile_label));
-  const char *hows[] = {_("None"), _("Full square"), _("Traced"), _("One-way platform"), NULL};
-  self->override = GTK_DROP_DOWN(gtk_drop_down_new_from_strings(hows));
-  gtk_box_append(GTK_BOX(tile_bar), labelled(_("Collision"), GTK_WIDGET(self->override)));
-  self->summary = GTK_LABEL(gtk_label_new(""));
-  gtk_label_set_xalign(self->summary, 1);
-  gtk_widget_set_hexpand(GTK_WIDGET(self->summary), TRUE);
-  gtk_widget_add_css_class(GTK_WIDGET(self->summary), "dim-label");
-  gtk_box_append(GTK_BOX(tile_bar), GTK_WIDGET(self->summary));
-  gtk_box_append(GTK_BOX(self), tile_bar);
-
-  self->message = GTK_LABEL(gtk_label_new(""));
-  gtk_label_set_xalign(self->message, 0);
-  gtk_label_set_wrap(self->message, TRUE);
-  gtk_widget_add_css_class(GTK_WIDGET(self->message), "error");
-  gtk_widget_set_visible(GTK_WIDGET(self->message), FALSE);
-  gtk_box_append(GTK_BOX(self), GTK_WIDGET(self->message));
-
+  g_object_bind_property(self, "tracing", self->trace_row, "visible", G_BINDING_SYNC_CREATE);
+  g_object_bind_property(self, "tracing", self->trace_button, "sensitive",
+                         G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
   g_signal_connect(self->override, "notify::selected", G_CALLBACK(on_override_changed), self);
   g_signal_connect(self->tileset_choice, "notify::selected", G_CALLBACK(on_tileset_chosen), self);
   update_summary(self);
