@@ -4,6 +4,7 @@
 #define TESS_PHYSICS_INTERNAL_H
 
 #include <float.h>
+#include <math.h>
 
 #include "tessera/physics.h"
 
@@ -57,7 +58,7 @@ typedef struct Body {
   uint8_t fixed_rotation;
   uint8_t mass_set;    /* mass data set directly */
   uint8_t destroy_pending;
-  uint8_t pad;
+  uint8_t integrator;  /* TessIntegrator */
   TessTransform xf;    /* origin */
   TessVec2 center;     /* world centre of mass */
   TessVec2 v;
@@ -77,6 +78,10 @@ typedef struct Body {
   float min_extent;
   uint32_t shape_head;
   uint64_t user_data;
+  /* what the last step's final relaxation took off the velocity (its speculative stops, a
+   * sub-step short of a surface): the next step finds where a round feature is met along the
+   * path the body was on, not along the one the stop bent (manifold.c, sweep_time) */
+  TessVec2 stop_dv;
 } Body;
 
 /* Solver state: index 0 is a fixed dummy (static / world); awake bodies get
@@ -99,7 +104,9 @@ typedef struct BodyMotion {
   TessVec2 acc;        /* forces and gravity, constant over the step */
   float ang_acc;
   float lin_f, ang_f;  /* implicit damping factors per sub-step */
-  float pad;
+  uint32_t rk4;        /* TESS_INTEGRATOR_RK4 (a dynamic body) */
+  TessVec2 rk4_dx;     /* RK4: its move this sub-step less h times its velocity after the
+                          sub-step's forces, added to the move the solved velocity makes */
 } BodyMotion;
 _Static_assert(sizeof(BodyState) == 32, "BodyState is half a cache line");
 
@@ -125,7 +132,7 @@ typedef struct ContactPoint {
   float base_separation; /* separation minus dot(sb - sa, n) */
   float normal_impulse, tangent_impulse, max_normal_impulse;
   float normal_mass, tangent_mass;
-  float relative_velocity; /* normal, at the impact (most negative seen while it acts) */
+  float relative_velocity; /* normal, at the impact: minus the speed the bodies meet at (physics_meet_speed) */
   float tangent_velocity;  /* tangential, at the same moment */
 } ContactPoint;
 
@@ -356,6 +363,8 @@ struct TessWorld {
   PhysPoly *wpolys; uint32_t wpolys_cap; void *wpolys_raw; /* shapes in world coordinates, this step (aligned) */
   float *margins; uint32_t margins_cap;    /* speculative margin per body (slop and rotation), this step */
   TessVec2 *sweeps; uint32_t sweeps_cap;   /* displacement per body over this step (v dt) */
+  TessVec2 *paths; uint32_t paths_cap;     /* the same along the path before last step's stops
+                                              ((v + stop_dv) dt): where round features are met */
   /* the wide contact solver (wide_solver.c), this step */
   uint32_t *state_colors; uint32_t state_colors_cap;         /* per solver state: the colours it is in */
   uint8_t *constraint_color; uint32_t constraint_color_cap;  /* per constraint (coff order) */
@@ -408,10 +417,16 @@ float physics_clip_area_rect(const PhysPoly *p, TessAABB r, TessVec2 *centroid);
 /* manifold.c: both polys in world coordinates; normal from a to b;
  * points with separation above `margin` are dropped. */
 void physics_collide(const PhysPoly *a, const PhysPoly *b, float margin, Manifold *m);
+/* The same, b moving by `sweep` relative to a over the step: a round feature's normal (a circle
+ * against a vertex or a circle) is the one at the moment they meet. */
+void physics_collide_swept(const PhysPoly *a, const PhysPoly *b, float margin, TessVec2 sweep, Manifold *m);
 /* A body shape (world coordinates) against one full map cell, with the
  * cell's open sides and active corners: normal from the cell to the shape. */
 void physics_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
                        Manifold *m);
+/* The same, the shape moving by `sweep` over the step (a circle meets a corner by its normal then). */
+void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
+                             TessVec2 sweep, Manifold *m);
 
 /* tilemap.c */
 void physics_map_free(TileMap *map);
@@ -494,10 +509,28 @@ static inline PointStart physics_contact_point_start(const TessWorld *w, const C
   s.tangent_velocity = tess_v2_dot(t, dv);
   return s;
 }
+/* How fast constraint k's bodies' accelerations close its gap (a fixed or kinematic side has none). */
+static inline float physics_contact_closing(const TessWorld *w, const Constraint *k) {
+  return tess_v2_dot(k->normal, tess_v2_sub(w->motions[k->state_a].acc, w->motions[k->state_b].acc));
+}
+/* The speed two bodies meet at, as the integrator keeps it, from a contact point's first acting
+ * in a sub-step of length h: approaching at `approach` (the velocity after the sub-step's
+ * acceleration a), `gap` short of touching, in the solve (before the sub-step's move) or the
+ * relaxation (after it). The integrator moves a body by the velocity it has after the sub-step's
+ * acceleration, so what it keeps under a constant acceleration toward the surface is
+ * (v -+ a h / 2)^2 - 2 a x, not v^2 - 2 a x: the velocity is half a sub-step of acceleration
+ * ahead of the position (behind it in the relaxation, after the move). Taking `approach` alone,
+ * a 1 m drop bounced 2-3% low. (contact_solver.c and the wide kernel do this the same way.) */
+static inline float physics_meet_speed(float approach, float gap, float a, float h, bool solve) {
+  float half = (0.5f * h) * a;
+  float v = solve ? approach - half : approach + half;
+  float m2 = v * v + 2.0f * a * (gap > 0.0f ? gap : 0.0f);
+  return sqrtf(m2 > 0.0f ? m2 : 0.0f);
+}
 void physics_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t count);
 void physics_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, float inv_h, bool use_bias, Softness soft,
                          Softness soft_static);
-void physics_contacts_restitution(TessWorld *w);
+void physics_contacts_restitution(TessWorld *w, float h); /* h: the sub-step */
 
 /* wide_solver.c: the coloured constraints, four at a time; the rest into w->overflow */
 bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static);

@@ -4,7 +4,7 @@
  *   VLANES       lanes per vector (4 or 8)
  *   KFN(name)    the name of a function of this width
  *   KATTR        attributes of its functions (the instruction set)
- *   VMAX, VMIN   lane-wise maximum and minimum
+ *   VMAX, VMIN   lane-wise maximum and minimum; VSQRT lane-wise square root
  *   VGATHER(st, idx, lanes, positions), VSCATTER(st, idx, lanes)
  * A batch has 8 lanes; a kernel of 4 lanes is run on each half (lane0 0 or
  * 4). The lanes of one batch share no dynamic body, so the halves may be
@@ -54,7 +54,7 @@ static inline KATTR void KFN(warm_start)(BodyState *st, const WideHead *h, const
 }
 
 static inline KATTR void KFN(solve)(BodyState *st, WideHead *h, WidePoint *pts, uint32_t points, uint32_t lane0,
-                                     float inv_h_s, float max_push_s, bool use_bias) {
+                                     float inv_h_s, float h_s, float max_push_s, bool use_bias) {
   KFN(Lanes) A, B;
   VGATHER(st, &h->a[lane0], &A, true);
   VGATHER(st, &h->b[lane0], &B, true);
@@ -88,13 +88,16 @@ static inline KATTR void KFN(solve)(BodyState *st, WideHead *h, WidePoint *pts, 
     V impulse = -LD(p->normal_mass) * mass_scale * (vn + bias) - impulse_scale * ni;
     V total = VMAX(ni + impulse, zero);
     impulse = total - ni;
-    if (use_bias) {
-      /* a new impact (the gap was open at the step's start): its speed is the approach speed
-       * in the sub-step where the contact first acts */
+    {
+      /* a new impact (the gap was open at the step's start): the speed the bodies meet at, from
+       * the sub-step where the contact first acts, in either pass (physics_meet_speed) */
       V rel = LD(p->relative_velocity);
       VM impact = (impulse > zero) & (LD(p->max_normal_impulse) == zero) & *(const VM *)&p->gap_open[lane0] &
                   (vn < rel);
-      ST(p->relative_velocity) = KFN(select)(impact, vn, rel);
+      V a = LD(h->closing), half = KFN(splat)(0.5f * h_s) * a;
+      V lag = use_bias ? (zero - vn) - half : (zero - vn) + half;
+      V meet2 = lag * lag + KFN(splat)(2.0f) * a * VMAX(s, zero);
+      ST(p->relative_velocity) = KFN(select)(impact, zero - VSQRT(VMAX(meet2, zero)), rel);
       ST(p->tangent_velocity) = KFN(select)(impact, dvx * tx + dvy * ty, LD(p->tangent_velocity));
     }
     ST(p->normal_impulse) = total;
@@ -124,6 +127,7 @@ static inline KATTR void KFN(solve)(BodyState *st, WideHead *h, WidePoint *pts, 
 static KATTR void KFN(pass)(TessWorld *w, bool solve, float inv_h, bool use_bias) {
   BodyState *st = w->states;
   float push = w->def.max_push_velocity;
+  float sub = inv_h > 0.0f ? 1.0f / inv_h : 0.0f; /* the sub-step */
   for (uint32_t i = 0; i < w->batch_count; i++) {
     uint32_t b = w->batches[i];
     uint8_t *base = w->wbuf + (b & ~1u);
@@ -139,14 +143,14 @@ static KATTR void KFN(pass)(TessWorld *w, bool solve, float inv_h, bool use_bias
           KFN(warm_start)(st, h, pts, 1, lane0);
       } else if (use_bias) {
         if (b & 1u)
-          KFN(solve)(st, h, pts, 2, lane0, inv_h, push, true);
+          KFN(solve)(st, h, pts, 2, lane0, inv_h, sub, push, true);
         else
-          KFN(solve)(st, h, pts, 1, lane0, inv_h, push, true);
+          KFN(solve)(st, h, pts, 1, lane0, inv_h, sub, push, true);
       } else {
         if (b & 1u)
-          KFN(solve)(st, h, pts, 2, lane0, inv_h, push, false);
+          KFN(solve)(st, h, pts, 2, lane0, inv_h, sub, push, false);
         else
-          KFN(solve)(st, h, pts, 1, lane0, inv_h, push, false);
+          KFN(solve)(st, h, pts, 1, lane0, inv_h, sub, push, false);
       }
     }
   }
@@ -164,5 +168,6 @@ static KATTR void KFN(pass)(TessWorld *w, bool solve, float inv_h, bool use_bias
 #undef KATTR
 #undef VMAX
 #undef VMIN
+#undef VSQRT
 #undef VGATHER
 #undef VSCATTER

@@ -32,6 +32,7 @@ static bool ensure_scratch(TessWorld *w) {
   if (!PHYS_GROW_SCRATCH(w->wpolys_raw, w->wpolys, &w->wpolys_cap, w->shape_count + 1)) return false;
   if (!PHYS_GROW(w->margins, &w->margins_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->sweeps, &w->sweeps_cap, w->body_count + 1)) return false;
+  if (!PHYS_GROW(w->paths, &w->paths_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->centers, &w->centers_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->moving, &w->moving_cap, w->body_count + 1)) return false;
   return true;
@@ -167,7 +168,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
     if (joined(w, sa->body, sb->body)) continue;
     /* speculative margin from the relative motion: bodies falling side by side need none */
     float margin = SPECULATIVE(w) + dt * (tess_v2_length(tess_v2_sub(sb->v, sa->v)) + sa->spin + sb->spin);
-    physics_collide(&w->wpolys[ia], &w->wpolys[ib], margin, &m);
+    physics_collide_swept(&w->wpolys[ia], &w->wpolys[ib], margin, tess_v2_sub(w->paths[sb->body], w->paths[sa->body]), &m);
     if (m.count == 0) continue;
     Contact *c = physics_contact_push(w);
     if (!c) return false;
@@ -323,6 +324,10 @@ static TessVec2 zone_acceleration(const TessWorld *w, TessVec2 center, float inv
       if (dist < 1e-6f) continue;
       float r = dist < zd->min_distance ? zd->min_distance : dist;
       acc = tess_v2_mul_add(acc, zd->strength / (r * r) / dist, d);
+    } else if (zd->type == TESS_ZONE_TYPE_SPRING) {
+      TessVec2 d = tess_v2_sub(zd->center, center);
+      if (zd->radius > 0.0f && tess_v2_length(d) > zd->radius) continue;
+      acc = tess_v2_mul_add(acc, zd->strength, d);
     } else {
       /* the centre of mass in the rectangle's own axes */
       TessVec2 c = tess_rot_apply_inv(zone->q, tess_v2_sub(center, zone->center));
@@ -381,6 +386,31 @@ static void apply_forces(TessWorld *w) {
   }
 }
 
+
+/* One sub-step of a body integrated by RK4 (TessIntegrator) in the accelerations that depend on
+ * where it is (the zones) and those that do not (gravity, forces): its velocity after the
+ * forces, and in q->rk4_dx what its move differs from h times that velocity, which the position
+ * pass adds to the move the solved velocity makes. With no constraint acting the body moves
+ * exactly as RK4 says; a contact or joint changes its velocity as it does an Euler body's. */
+static void rk4_substep(const TessWorld *w, const Body *b, BodyState *s, BodyMotion *q, float h) {
+  TessVec2 x = tess_v2_add(b->center, s->dp), v = s->v;
+  bool zones = w->zone_count > 0;
+#define RK4_ACC(p) (zones ? tess_v2_add(q->acc, zone_acceleration(w, (p), q->inv_m)) : q->acc)
+  float hh = 0.5f * h;
+  TessVec2 a1 = RK4_ACC(x), v1 = v;
+  TessVec2 v2 = tess_v2_mul_add(v, hh, a1);
+  TessVec2 a2 = RK4_ACC(tess_v2_mul_add(x, hh, v1));
+  TessVec2 v3 = tess_v2_mul_add(v, hh, a2);
+  TessVec2 a3 = RK4_ACC(tess_v2_mul_add(x, hh, v2));
+  TessVec2 v4 = tess_v2_mul_add(v, h, a3);
+  TessVec2 a4 = RK4_ACC(tess_v2_mul_add(x, h, v3));
+#undef RK4_ACC
+  float sixth = h / 6.0f;
+  TessVec2 dv = tess_v2_scale(sixth, tess_v2_add(tess_v2_add(a1, a4), tess_v2_scale(2.0f, tess_v2_add(a2, a3))));
+  TessVec2 dx = tess_v2_scale(sixth, tess_v2_add(tess_v2_add(v1, v4), tess_v2_scale(2.0f, tess_v2_add(v2, v3))));
+  s->v = tess_v2_scale(q->lin_f, tess_v2_add(v, dv));
+  q->rk4_dx = tess_v2_sub(dx, tess_v2_scale(h, s->v));
+}
 
 /* Contacts carried over while their bodies slept get a manifold again when
  * the island wakes this step, so the bodies are held from the first step. */
@@ -527,6 +557,7 @@ static void islands_sleep(TessWorld *w, float dt) {
       b->awake = 0;
       w->maybe_asleep = true;
       b->v = tess_v2(0.0f, 0.0f);
+      b->stop_dv = tess_v2(0.0f, 0.0f);
       b->w = 0.0f;
     }
   }
@@ -552,6 +583,8 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     bool moving = b->type != TESS_BODY_STATIC && physics_body_active(b);
     w->margins[i] = b->type == TESS_BODY_STATIC ? 0.0f : spec + (moving ? fabsf(b->w) * b->max_extent * dt : 0.0f);
     w->sweeps[i] = moving ? tess_v2_scale(dt, b->v) : tess_v2(0.0f, 0.0f);
+    w->paths[i] = moving ? tess_v2_scale(dt, tess_v2_add(b->v, b->stop_dv)) : tess_v2(0.0f, 0.0f);
+    b->stop_dv = tess_v2(0.0f, 0.0f);
   }
   if (!build_joint_pairs(w) || !physics_broad_phase(w, w->margins, w->sweeps)) {
     w->locked = false;
@@ -615,6 +648,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
       q->ang_acc = b->inv_inertia * b->torque;
       q->lin_f = 1.0f / (1.0f + h * (b->linear_damping + b->extra_damping));
       q->ang_f = 1.0f / (1.0f + h * (b->angular_damping + b->extra_angular_damping));
+      q->rk4 = b->integrator == TESS_INTEGRATOR_RK4;
     }
   }
   Softness soft = physics_softness(w->def.contact_hertz, w->def.contact_damping_ratio, h);
@@ -633,13 +667,15 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     for (uint32_t k = 1; k <= na; k++) {
       BodyState *s = &st[k];
       if (!s->dynamic) continue;
-      const BodyMotion *q = &mo[k];
-      TessVec2 acc = q->acc;
-      if (zones) {
-        const Body *b = &w->bodies[active[k - 1]];
-        acc = tess_v2_add(acc, zone_acceleration(w, tess_v2_add(b->center, s->dp), q->inv_m));
+      BodyMotion *q = &mo[k];
+      const Body *b = &w->bodies[active[k - 1]];
+      if (q->rk4) {
+        rk4_substep(w, b, s, q, h);
+      } else {
+        TessVec2 acc = q->acc;
+        if (zones) acc = tess_v2_add(acc, zone_acceleration(w, tess_v2_add(b->center, s->dp), q->inv_m));
+        s->v = tess_v2_scale(q->lin_f, tess_v2_mul_add(s->v, h, acc));
       }
-      s->v = tess_v2_scale(q->lin_f, tess_v2_mul_add(s->v, h, acc));
       s->w = q->ang_f * (s->w + h * q->ang_acc);
     }
     for (uint32_t i = 0; i < w->joint_count; i++)
@@ -653,15 +689,22 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     for (uint32_t k = 1; k <= na; k++) {
       BodyState *s = &st[k];
       s->dp = tess_v2_mul_add(s->dp, h, s->v);
+      if (mo[k].rk4) s->dp = tess_v2_add(s->dp, mo[k].rk4_dx);
       s->dq = tess_rot_integrate(s->dq, h * s->w);
     }
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, false);
+    bool last = sub + 1 == substeps;
+    for (uint32_t k = 1; last && k <= na; k++) w->bodies[active[k - 1]].stop_dv = st[k].v;
     physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, false, soft, soft_static);
     physics_wide_solve(w, inv_h, false);
+    for (uint32_t k = 1; last && k <= na; k++) {
+      Body *b = &w->bodies[active[k - 1]];
+      b->stop_dv = tess_v2_sub(b->stop_dv, st[k].v);
+    }
   }
   physics_wide_store(w);
-  physics_contacts_restitution(w);
+  physics_contacts_restitution(w, h);
   for (uint32_t k = 0; k < na; k++) {
     Body *b = &w->bodies[active[k]];
     const BodyState *s = &st[k + 1];
@@ -681,6 +724,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     if (!tess_v2_is_finite(v) || !isfinite(av) || !tess_v2_is_finite(center) || !isfinite(q.c) || !isfinite(q.s)) {
       /* never let NaN into the world: stop the body where it was */
       b->v = tess_v2(0.0f, 0.0f);
+      b->stop_dv = tess_v2(0.0f, 0.0f);
       b->w = 0.0f;
       continue;
     }

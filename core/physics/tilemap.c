@@ -340,14 +340,14 @@ bool physics_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPol
       TessAABB cb = cell_box(m, x, y);
       if (c->one_way && !(w->bodies[body].center.y < cb.lower.y)) continue; /* only from above */
       if (c->kind == TESS_MAP_FULL) {
-        physics_collide_cell(poly, cb, c->free_sides, c->corners, margin, &man);
+        physics_collide_cell_swept(poly, cb, c->free_sides, c->corners, margin, w->paths[body], &man);
         if (man.count == 0) continue;
         if (c->one_way && !(man.normal.y < 0.0f)) continue;
         if (!push_map_contact(w, shape_index, ci, 0, &man, c)) return false;
       } else {
         for (uint32_t p = m->piece_start[ci]; p < m->piece_start[ci + 1]; p++) {
           const MapPiece *mp = &m->pieces[p];
-          physics_collide(&mp->poly, poly, margin, &man);
+          physics_collide_swept(&mp->poly, poly, margin, w->paths[body], &man);
           if (man.count == 0) continue;
           bool hidden = false;
           for (uint32_t k = 0; k < mp->poly.count; k++)

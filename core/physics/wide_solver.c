@@ -26,6 +26,7 @@
  * operations in the same order, so both give the same bits: a world steps
  * the same on any x86-64 (TESS_PHYSICS_SIMD=sse2 forces the 4-lane code,
  * for checking exactly that). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,7 @@ typedef struct WideHead {
   float nx[LANES], ny[LANES], friction[LANES];
   float ma[LANES], ia[LANES], mb[LANES], ib[LANES];
   float bias_rate[LANES], mass_scale[LANES], impulse_scale[LANES]; /* stiffer against a fixed body */
+  float closing[LANES];        /* physics_contact_closing: for the speed of a new impact */
 } WideHead;
 
 typedef struct WidePoint {
@@ -68,9 +70,14 @@ typedef int32_t m4 __attribute__((vector_size(16), may_alias));
 #if defined(__SSE2__)
 static inline f4 max_f4(f4 a, f4 b) { return _mm_max_ps(a, b); }
 static inline f4 min_f4(f4 a, f4 b) { return _mm_min_ps(a, b); }
+static inline f4 sqrt_f4(f4 a) { return _mm_sqrt_ps(a); }
 #else
 static inline f4 max_f4(f4 a, f4 b) { return (f4)(((a > b) & (m4)a) | (~(a > b) & (m4)b)); }
 static inline f4 min_f4(f4 a, f4 b) { return (f4)(((a < b) & (m4)a) | (~(a < b) & (m4)b)); }
+static inline f4 sqrt_f4(f4 a) {
+  for (int i = 0; i < 4; i++) a[i] = sqrtf(a[i]);
+  return a;
+}
 #endif
 
 #define V f4
@@ -80,6 +87,7 @@ static inline f4 min_f4(f4 a, f4 b) { return (f4)(((a < b) & (m4)a) | (~(a < b) 
 #define KATTR
 #define VMAX max_f4
 #define VMIN min_f4
+#define VSQRT sqrt_f4
 #define VGATHER gather_4
 #define VSCATTER scatter_4
 
@@ -156,6 +164,7 @@ typedef int32_t m8 __attribute__((vector_size(32), may_alias));
 
 static inline AVX2 f8 max_f8(f8 a, f8 b) { return _mm256_max_ps(a, b); }
 static inline AVX2 f8 min_f8(f8 a, f8 b) { return _mm256_min_ps(a, b); }
+static inline AVX2 f8 sqrt_f8(f8 a) { return _mm256_sqrt_ps(a); } /* correctly rounded, as sqrtps and sqrtf */
 
 #define V f8
 #define VM m8
@@ -164,6 +173,7 @@ static inline AVX2 f8 min_f8(f8 a, f8 b) { return _mm256_min_ps(a, b); }
 #define KATTR AVX2
 #define VMAX max_f8
 #define VMIN min_f8
+#define VSQRT sqrt_f8
 #define VGATHER gather_8
 #define VSCATTER scatter_8
 
@@ -256,6 +266,7 @@ static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t
   h->bias_rate[lane] = ks->bias_rate;
   h->mass_scale[lane] = ks->mass_scale;
   h->impulse_scale[lane] = ks->impulse_scale;
+  h->closing[lane] = physics_contact_closing(w, k);
   const ContactPoint *cp = physics_constraint_points((Constraint *)k);
   for (uint32_t q = 0; q < k->point_count; q++) {
     WidePoint *p = &pts[q];

@@ -126,6 +126,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->centers);
   tess_free(w->moving);
   tess_free(w->sweeps);
+  tess_free(w->paths);
   tess_free(w->state_colors);
   tess_free(w->constraint_color);
   tess_free(w->overflow);
@@ -325,6 +326,9 @@ TessResult tess_body_create(TessWorld *w, const TessBodyDef *def, TessBodyId *ou
       !isfinite(d.angular_velocity) || !finite_nonneg(d.linear_damping) || !finite_nonneg(d.angular_damping) ||
       !isfinite(d.gravity_scale))
     return tess_error_set(err, TESS_ERR_INVALID, "body", "body definition has a non-finite or negative value");
+  if ((unsigned)d.integrator > TESS_INTEGRATOR_RK4)
+    return tess_error_set(err, TESS_ERR_INVALID, "body", "body definition names no known integrator (%u)",
+                          (unsigned)d.integrator);
   uint32_t index;
   if (!PHYS_SLOT_TAKE(w->bodies, Body, &w->body_cap, &w->body_count, &w->body_free, shape_head, &index))
     return tess_error_set(err, TESS_ERR_NOMEM, "body", "out of memory");
@@ -344,6 +348,7 @@ TessResult tess_body_create(TessWorld *w, const TessBodyDef *def, TessBodyId *ou
   b->linear_damping = d.linear_damping;
   b->angular_damping = d.angular_damping;
   b->gravity_scale = d.gravity_scale;
+  b->integrator = (uint8_t)d.integrator;
   b->shape_head = TESS_NULL_INDEX;
   b->user_data = d.user_data;
   physics_body_update_mass(w, b);
@@ -510,12 +515,26 @@ TessResult tess_body_set_transform(TessWorld *w, TessBodyId id, TessVec2 p, floa
 
 static float clamp_speed(float v) { return v > TESS_MAX_SPEED ? TESS_MAX_SPEED : (v < -TESS_MAX_SPEED ? -TESS_MAX_SPEED : v); }
 
+TessIntegrator tess_body_integrator(const TessWorld *w, TessBodyId id) {
+  const Body *b = physics_body_get(w, id);
+  return b ? (TessIntegrator)b->integrator : TESS_INTEGRATOR_EULER;
+}
+
+TessResult tess_body_set_integrator(TessWorld *w, TessBodyId id, TessIntegrator integrator) {
+  Body *b = body_use(w, id);
+  if (!b) return TESS_ERR_NOT_FOUND;
+  if ((unsigned)integrator > TESS_INTEGRATOR_RK4) return TESS_ERR_INVALID;
+  b->integrator = (uint8_t)integrator;
+  return TESS_OK;
+}
+
 TessResult tess_body_set_linear_velocity(TessWorld *w, TessBodyId id, TessVec2 v) {
   Body *b = body_use(w, id);
   if (!b) return TESS_ERR_NOT_FOUND;
   if (!tess_v2_is_finite(v)) return TESS_ERR_INVALID;
   if (b->type == TESS_BODY_STATIC) return TESS_OK;
   b->v = tess_v2(clamp_speed(v.x), clamp_speed(v.y));
+  b->stop_dv = tess_v2(0.0f, 0.0f); /* a new path */
   if (tess_v2_length_sq(v) > 0.0f) body_wake(b);
   return TESS_OK;
 }
@@ -564,6 +583,7 @@ TessResult tess_body_apply_linear_impulse(TessWorld *w, TessBodyId id, TessVec2 
   if (b->type != TESS_BODY_DYNAMIC) return TESS_OK;
   body_wake(b);
   b->v = tess_v2_mul_add(b->v, b->inv_mass, j);
+  b->stop_dv = tess_v2(0.0f, 0.0f); /* a new path */
   b->w += b->inv_inertia * tess_v2_cross(tess_v2_sub(point, b->center), j);
   return TESS_OK;
 }
@@ -966,7 +986,7 @@ void tess_zone_def_default(TessZoneDef *def) {
 }
 
 TessResult tess_world_add_zone(TessWorld *w, const TessZoneDef *def, uint32_t *index_out, TessError *err) {
-  if ((unsigned)def->type > TESS_ZONE_TYPE_ATTRACTOR || !tess_v2_is_finite(def->rect.lower) ||
+  if ((unsigned)def->type > TESS_ZONE_TYPE_SPRING || !tess_v2_is_finite(def->rect.lower) ||
       !tess_v2_is_finite(def->rect.upper) || !tess_v2_is_finite(def->vector) || !tess_v2_is_finite(def->center) ||
       !isfinite(def->strength) || !finite_nonneg(def->radius) || !finite_nonneg(def->min_distance) ||
       !isfinite(def->angle))

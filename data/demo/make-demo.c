@@ -647,7 +647,38 @@ static TessResult build_top_down_level(Demo *d, TessError *err) {
   TRY(place_sprite(&o, "Barrel A", cx(32), cx(20), d->barrel, d->wood, TESS_BODY_DYNAMIC));
   TRY(place_sprite(&o, "Barrel B", cx(34), cx(23), d->barrel, d->wood, TESS_BODY_DYNAMIC));
   TRY(place_sprite(&o, "Pillar", cx(30), cx(12), d->boulder, d->rock, TESS_BODY_STATIC));
-  return TESS_OK;
+
+  /* A turnstile: a wooden bar pinned to the floor at its middle, its motor turning it half a turn
+   * a second against the floor drag for as long as the level runs, so the level never comes to
+   * rest (the preview-equals-game test compares states that still change). */
+  TessId bar;
+  {
+    TessObject box;
+    tess_object_default(&box, TESS_OBJECT_BODY);
+    snprintf(box.name, sizeof box.name, "Turnstile");
+    box.pos = tess_v2(cx(30), cx(4));
+    box.u.body.shape = TESS_BODY_BOX;
+    box.u.body.type = TESS_BODY_DYNAMIC;
+    box.u.body.material = d->wood;
+    box.u.body.width = 4.0f * TILE;
+    box.u.body.height = 0.5f * TILE;
+    TessResult rb = tess_edit_object_add(d->project, level_id, o.layer, &box, &bar, err);
+    tess_object_clear(&box);
+    if (rb != TESS_OK) return rb;
+  }
+  TessObject pin;
+  tess_object_default(&pin, TESS_OBJECT_JOINT);
+  snprintf(pin.name, sizeof pin.name, "Turnstile pin");
+  pin.pos = tess_v2(cx(30), cx(4));
+  pin.u.joint.kind = TESS_JOINT_PIN;
+  pin.u.joint.body_a = bar;
+  pin.u.joint.body_b = 0; /* the floor */
+  pin.u.joint.motor_enabled = 1;
+  pin.u.joint.motor_speed = 3.14159265f; /* rad/s */
+  pin.u.joint.motor_torque = 50000.0f;   /* N m: far more than the floor drag takes at that speed */
+  TessResult r = tess_edit_object_add(d->project, level_id, o.layer, &pin, NULL, err);
+  tess_object_clear(&pin);
+  return r;
 }
 
 /* ---- output --------------------------------------------------------------- */

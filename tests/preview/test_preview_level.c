@@ -121,7 +121,10 @@ static void step_matches_the_scene_world(void) {
     while (tess_playback_current_step(pb) > 300) CHECK(0);
     uint64_t h300 = tess_world_hash(tess_playback_world(pb));
     CHECK_OK(tess_playback_seek(pb, 100, &err), &err);
-    if (level->settings.view == TESS_VIEW_SIDE) CHECK(tess_world_hash(tess_playback_world(pb)) != h300);
+    /* the Side and Top-down levels still move at step 300 (the cart, the turnstile that turns for
+     * ever), so the states compared there are not one resting state */
+    if (strcmp(level->settings.name, "Side") == 0 || strcmp(level->settings.name, "Top-down") == 0)
+      CHECK_MSG(tess_world_hash(tess_playback_world(pb)) != h300, "level %s is at rest by step 100", level->settings.name);
     while (tess_playback_current_step(pb) < 300) CHECK_OK(tess_playback_step(pb, &err), &err);
     CHECK(tess_world_hash(tess_playback_world(pb)) == h300);
     tess_world_destroy(w);

@@ -200,6 +200,16 @@ TessResult tess_world_restore(TessWorld *world, const void *buffer, size_t size,
 
 /* ---- Bodies ------------------------------------------------------------ */
 
+/* How a dynamic body's velocity and position follow its forces over a sub-step. Semi-implicit
+ * Euler (the default) keeps energy on average and is what contacts and joints are tuned for; RK4
+ * follows forces that change with the position within the sub-step (attractor and spring zones:
+ * orbits, springs) to fourth order, so an orbit or an oscillation keeps its energy over far more
+ * turns. Constraints act on both alike; both are deterministic. */
+typedef enum TessIntegrator {
+  TESS_INTEGRATOR_EULER = 0,
+  TESS_INTEGRATOR_RK4 = 1,
+} TessIntegrator;
+
 typedef struct TessBodyDef {
   TessBodyType type;           /* default dynamic */
   TessVec2 position;           /* body origin, world */
@@ -211,6 +221,7 @@ typedef struct TessBodyDef {
   bool awake;                  /* default true */
   bool enable_sleep;           /* default true */
   bool fixed_rotation;
+  TessIntegrator integrator;   /* default TESS_INTEGRATOR_EULER */
   uint64_t user_data;
 } TessBodyDef;
 
@@ -221,6 +232,8 @@ TessResult tess_body_create(TessWorld *world, const TessBodyDef *def, TessBodyId
  * invalid then. A stale handle is ignored (returns TESS_ERR_NOT_FOUND). */
 TessResult tess_body_destroy(TessWorld *world, TessBodyId body);
 bool tess_body_is_valid(const TessWorld *world, TessBodyId body);
+TessIntegrator tess_body_integrator(const TessWorld *world, TessBodyId body);
+TessResult tess_body_set_integrator(TessWorld *world, TessBodyId body, TessIntegrator integrator);
 
 TessBodyType tess_body_type(const TessWorld *world, TessBodyId body);
 TessTransform tess_body_transform(const TessWorld *world, TessBodyId body);
@@ -401,6 +414,8 @@ typedef enum TessZoneType {
   TESS_ZONE_TYPE_FORCE = 0,        /* constant force (N) on bodies whose centre is inside the rectangle */
   TESS_ZONE_TYPE_ACCELERATION = 1, /* constant acceleration (m/s^2) inside the rectangle */
   TESS_ZONE_TYPE_ATTRACTOR = 2,    /* a = strength / d^2 towards centre, within radius (0 = everywhere) */
+  TESS_ZONE_TYPE_SPRING = 3,       /* a = -strength (x - centre), within radius (0 = everywhere): a
+                                      harmonic well, strength = omega^2 in 1/s^2 */
 } TessZoneType;
 
 typedef struct TessZoneDef {
