@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tess-test-probe.h"
 #include "tess-window.h"
 
 #define RECENT_MAX 10
@@ -191,6 +192,7 @@ static void tess_application_startup(GApplication *application) {
     gtk_application_set_accels_for_action(GTK_APPLICATION(self), app_accels[i].action, app_accels[i].accels);
 
   gtk_window_set_default_icon_name(TESS_APPLICATION_ID);
+  tess_test_probe_install(); /* only with TESS_TEST_PROBE_FILE (tests/journeys) */
   GdkDisplay *display = gdk_display_get_default();
   if (display) {
     g_autoptr(GtkCssProvider) css = gtk_css_provider_new();

@@ -23,14 +23,16 @@ struct _TessDocument {
   dev_t dev;
   ino_t ino;
   gboolean read_only; /* the file cannot be written (read-only media or folder): opened read-only */
+  guint refused;      /* commits refused because the file had been replaced (see tess_document_commit) */
+  gboolean keep_dump; /* the project's "keep a text dump beside it" setting */
 };
 
 G_DEFINE_TYPE(TessDocument, tess_document, G_TYPE_OBJECT)
 
-enum { PROP_0, PROP_PATH, PROP_UNSAVED, N_PROPS };
+enum { PROP_0, PROP_PATH, PROP_UNSAVED, PROP_KEEP_DUMP, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
-enum { SIGNAL_CHANGED, SIGNAL_COMMITTED, N_SIGNALS };
+enum { SIGNAL_CHANGED, SIGNAL_COMMITTED, SIGNAL_REPLACED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 G_DEFINE_QUARK(tess-document-error-quark, tess_document_error)
@@ -133,6 +135,9 @@ static void tess_document_get_property(GObject *object, guint prop_id, GValue *v
   case PROP_UNSAVED:
     g_value_set_boolean(value, self->unsaved);
     break;
+  case PROP_KEEP_DUMP:
+    g_value_set_boolean(value, self->keep_dump);
+    break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
   }
@@ -147,6 +152,8 @@ static void tess_document_class_init(TessDocumentClass *klass) {
   properties[PROP_PATH] = g_param_spec_string("path", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_UNSAVED] =
       g_param_spec_boolean("unsaved", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_KEEP_DUMP] = g_param_spec_boolean("keep-dump", NULL, NULL, FALSE,
+                                                    G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties(object_class, N_PROPS, properties);
 
   /* One per change the project reports (a gpointer to a const TessChange *). */
@@ -154,6 +161,10 @@ static void tess_document_class_init(TessDocumentClass *klass) {
                                          NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
   signals[SIGNAL_COMMITTED] =
       g_signal_new("committed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* A commit found another file at the path (tess_document_commit): the
+   * owner reopens the path. */
+  signals[SIGNAL_REPLACED] =
+      g_signal_new("replaced", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void tess_document_init(TessDocument *self) {}
@@ -169,6 +180,8 @@ static TessDocument *document_adopt(const char *path, TessStore *store, TessProj
     self->dev = st.st_dev;
     self->ino = st.st_ino;
   }
+  int64_t keep = 0;
+  self->keep_dump = tess_store_setting_get(store, TESS_DOCUMENT_SETTING_KEEP_DUMP, &keep, NULL) == TESS_OK && keep;
   return self;
 }
 
@@ -315,8 +328,27 @@ static void set_unsaved(TessDocument *self, const char *reason) {
 
 /* ---- Commit ------------------------------------------------------------ */
 
+/* An edit made after `load --force` renamed a new file over ours would go
+ * into the old, unlinked file, and the reload would drop it without a word.
+ * So a commit looks at the path before and after it writes: when another
+ * file is there, the edit is refused with a message (it stays out of the new
+ * file, which the owner reopens on "replaced"), never lost in silence. The
+ * look after the write covers a replacement during it. */
+static gboolean refuse_if_replaced(TessDocument *doc, GError **error) {
+  if (doc->read_only || doc->unsaved || !tess_document_file_replaced(doc)) return FALSE;
+  doc->refused++;
+  g_autofree char *name = g_filename_display_basename(doc->path);
+  g_set_error(error, TESS_DOCUMENT_ERROR, TESS_ERR_IO,
+              _("“%s” was replaced on disk (by a load or a pull) before this edit was saved, so the edit was not "
+                "applied. The new file is being reloaded: make the edit again there."),
+              name);
+  g_signal_emit(doc, signals[SIGNAL_REPLACED], 0);
+  return TRUE;
+}
+
 gboolean tess_document_commit(TessDocument *doc, GError **error) {
   g_return_val_if_fail(TESS_IS_DOCUMENT(doc), FALSE);
+  if (refuse_if_replaced(doc, error)) return FALSE;
   TessError err = {0};
   TessResult r = tess_store_flush(doc->store, doc->project, &err);
   if (r != TESS_OK) {
@@ -328,8 +360,14 @@ gboolean tess_document_commit(TessDocument *doc, GError **error) {
     g_signal_emit(doc, signals[SIGNAL_COMMITTED], 0);
     return FALSE;
   }
+  if (refuse_if_replaced(doc, error)) return FALSE;
   g_signal_emit(doc, signals[SIGNAL_COMMITTED], 0);
   return TRUE;
+}
+
+guint tess_document_get_refused_edits(TessDocument *doc) {
+  g_return_val_if_fail(TESS_IS_DOCUMENT(doc), 0);
+  return doc->refused;
 }
 
 gboolean tess_document_undo(TessDocument *doc, GError **error) {
@@ -442,4 +480,39 @@ void tess_document_checkpoint(TessDocument *doc) {
   /* A failed checkpoint loses nothing (the WAL still holds the pages); the
    * next commit reports a real problem. */
   (void)tess_store_checkpoint(doc->store, &err);
+}
+
+/* ---- The text dump beside the project ---------------------------------- */
+
+gboolean tess_document_get_keep_dump(TessDocument *doc) {
+  g_return_val_if_fail(TESS_IS_DOCUMENT(doc), FALSE);
+  return doc->keep_dump;
+}
+
+gboolean tess_document_set_keep_dump(TessDocument *doc, gboolean keep, GError **error) {
+  g_return_val_if_fail(TESS_IS_DOCUMENT(doc), FALSE);
+  keep = !!keep;
+  if (keep == doc->keep_dump) return TRUE;
+  TessError err = {0};
+  TessResult r = tess_store_setting_set(doc->store, TESS_DOCUMENT_SETTING_KEEP_DUMP, keep, &err);
+  if (r != TESS_OK) {
+    if (err.file[0] == '\0') g_strlcpy(err.file, doc->path, sizeof err.file);
+    tess_document_set_error_from_tess(error, r, &err);
+    return FALSE;
+  }
+  doc->keep_dump = keep;
+  g_object_notify_by_pspec(G_OBJECT(doc), properties[PROP_KEEP_DUMP]);
+  return TRUE;
+}
+
+char *tess_document_dup_dump_dir(TessDocument *doc) {
+  g_return_val_if_fail(TESS_IS_DOCUMENT(doc), NULL);
+  g_autofree char *dir = g_path_get_dirname(doc->path);
+  g_autofree char *base = g_path_get_basename(doc->path);
+  if (g_str_has_suffix(base, ".tessera") && strlen(base) > strlen(".tessera")) {
+    base[strlen(base) - strlen(".tessera")] = '\0';
+    return g_build_filename(dir, base, NULL);
+  }
+  g_autofree char *named = g_strconcat(base, ".dump", NULL); /* never the project file's own name */
+  return g_build_filename(dir, named, NULL);
 }

@@ -34,7 +34,9 @@ char *tess_document_dup_name(TessDocument *doc);
 /* Call right after one or more tess_edit_*() calls: persists the pending
  * changes in one transaction. On failure returns FALSE with a translated
  * GError and the document enters the "unsaved" state. Emits "committed" on
- * success. */
+ * success. When another file now sits at the path (replaced by `load
+ * --force`), the edit is refused instead: FALSE, a GError saying so, and the
+ * "replaced" signal. */
 gboolean tess_document_commit(TessDocument *doc, GError **error);
 
 /* Undo / redo one step and commit it. */
@@ -55,6 +57,20 @@ gboolean tess_document_check_file(TessDocument *doc);
 /* TRUE when another file now sits at the document's path (a `tessera-pipeline
  * load --force` after a pull): the window then reopens the path. */
 gboolean tess_document_file_replaced(TessDocument *doc);
+
+/* Commits refused because the file had been replaced on disk when they
+ * came (tess_document_commit emits "replaced" and returns FALSE: the edit is
+ * in memory only and the owner reopens the path). */
+guint tess_document_get_refused_edits(TessDocument *doc);
+
+/* The project's "keep a text dump beside it" setting (off by default), kept
+ * in the project file (tess_store_setting_*), property "keep-dump". The
+ * dump goes to tess_document_dup_dump_dir: the file's path without
+ * ".tessera" (game.tessera -> game/), as `tessera-pipeline dump` is used. */
+#define TESS_DOCUMENT_SETTING_KEEP_DUMP "editor.keep_dump"
+gboolean tess_document_get_keep_dump(TessDocument *doc);
+gboolean tess_document_set_keep_dump(TessDocument *doc, gboolean keep, GError **error);
+char *tess_document_dup_dump_dir(TessDocument *doc);
 
 /* Writes the project in memory to dest_path. When the document is unsaved
  * the database file itself may be gone, so the copy is made by writing the

@@ -174,6 +174,19 @@ static void change_show_grid(GSimpleAction *a, GVariant *value, gpointer user) {
   g_simple_action_set_state(a, value);
 }
 
+/* The project's "keep a text dump beside it" setting: saved in the project
+ * file, so the action's state follows the document (update_actions). */
+static void change_keep_dump(GSimpleAction *a, GVariant *value, gpointer user) {
+  TessWindow *self = user;
+  if (!self->doc) return;
+  g_autoptr(GError) error = NULL;
+  if (!tess_document_set_keep_dump(self->doc, g_variant_get_boolean(value), &error)) {
+    tess_window_report(self, error->message);
+    return;
+  }
+  g_simple_action_set_state(a, value);
+}
+
 static void change_show_materials(GSimpleAction *a, GVariant *value, gpointer user) {
 #ifdef TESS_HAVE_MAP_VIEW
   tess_map_view_set_show_materials(map(user), g_variant_get_boolean(value));
@@ -225,6 +238,7 @@ static const GActionEntry win_actions[] = {
     {"tool", action_tool, "s", "'brush'", action_tool, {0}},
     {"show-grid", action_toggle, NULL, "true", change_show_grid, {0}},
     {"show-materials", action_toggle, NULL, "false", change_show_materials, {0}},
+    {"keep-dump", action_toggle, NULL, "false", change_keep_dump, {0}},
     {"flip-x", action_flip_x, NULL, NULL, NULL, {0}},
     {"flip-y", action_flip_y, NULL, NULL, NULL, {0}},
     {"rotate", action_rotate, NULL, NULL, NULL, {0}},
@@ -281,6 +295,12 @@ void _tess_window_update_actions(TessWindow *self) {
   GtkWidget *undo = GTK_WIDGET(gtk_widget_get_template_child(GTK_WIDGET(self), TESS_TYPE_WINDOW, "undo_button"));
   g_autofree char *tip = label ? g_strdup_printf(_("Undo %s (Ctrl+Z)"), label) : g_strdup(_("Undo (Ctrl+Z)"));
   if (undo) gtk_widget_set_tooltip_text(undo, tip);
+  GAction *keep = g_action_map_lookup_action(G_ACTION_MAP(self), "keep-dump");
+  if (keep) {
+    g_simple_action_set_state(G_SIMPLE_ACTION(keep),
+                              g_variant_new_boolean(self->doc && tess_document_get_keep_dump(self->doc)));
+    g_simple_action_set_enabled(G_SIMPLE_ACTION(keep), p && !tess_document_get_read_only(self->doc));
+  }
   if (p) _tess_window_schedule_checkpoint(self);
 }
 

@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "tess-dump-keeper.h"
 #include "tess-layers-panel.h"
 #include "tess-export-dialog.h"
 #include "tess-level-properties-dialog.h"
@@ -56,6 +57,7 @@ struct _TessWindow {
 
   /* owned */
   TessDocument *doc;
+  TessDumpKeeper *dump_keeper; /* the text dump beside the project (the document's keep-dump setting) */
   GtkWidget *map_view;
   GtkDropTarget *drop_target;
   GArray *changed_sources; /* TessId of tilesets whose PNG changed on disk */
@@ -73,7 +75,8 @@ struct _TessWindow {
   int cursor_x, cursor_y; /* the cell under the pointer (status bar), -1 outside */
   guint checkpoint_source;
   guint replaced_source; /* looks every second whether the project file was replaced */
-  gulong committed_handler, unsaved_handler, recent_handler;
+  guint replaced_idle;    /* a commit found the file replaced: reload at once */
+  gulong committed_handler, unsaved_handler, recent_handler, replaced_handler;
 };
 
 /* ---- shared helpers ---- */

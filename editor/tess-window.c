@@ -257,6 +257,7 @@ gboolean tess_window_reload_if_replaced(TessWindow *self) {
   g_autofree char *level = NULL;
   TessLevel *current = tess_project_level(tess_document_get_project(self->doc), self->level);
   if (current) level = g_strdup(current->settings.name);
+  guint refused = tess_document_get_refused_edits(self->doc);
   tess_window_set_document(self, NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(TessDocument) doc = tess_document_open(path, &error);
@@ -268,7 +269,11 @@ gboolean tess_window_reload_if_replaced(TessWindow *self) {
   TessLevel *again = level ? tess_project_level_by_name(tess_document_get_project(doc), level) : NULL;
   if (again) tess_layers_panel_select_level(self->layers_panel, again->id);
   g_autofree char *name = g_filename_display_basename(path);
-  g_autofree char *msg = g_strdup_printf(_("“%s” was replaced on disk and has been reloaded."), name);
+  g_autofree char *msg =
+      refused ? g_strdup_printf(_("“%s” was replaced on disk and has been reloaded. Your last edit came after it was "
+                                  "replaced and was not applied: make it again."),
+                                name)
+              : g_strdup_printf(_("“%s” was replaced on disk and has been reloaded."), name);
   tess_window_report(self, msg);
   return TRUE;
 }
@@ -276,6 +281,36 @@ gboolean tess_window_reload_if_replaced(TessWindow *self) {
 static gboolean replaced_poll(gpointer user) {
   tess_window_reload_if_replaced(user);
   return G_SOURCE_CONTINUE;
+}
+
+/* A commit was refused because the file had been replaced: reload now, not
+ * at the next poll (the refusal is reported by the widget that committed). */
+static gboolean replaced_now(gpointer user) {
+  TessWindow *self = user;
+  self->replaced_idle = 0;
+  tess_window_reload_if_replaced(self);
+  return G_SOURCE_REMOVE;
+}
+
+static void on_replaced(TessDocument *doc, TessWindow *self) {
+  if (!self->replaced_idle) self->replaced_idle = g_idle_add(replaced_now, self);
+}
+
+static void on_dump_failed(TessDumpKeeper *keeper, const char *message, TessWindow *self) {
+  tess_window_report(self, message);
+}
+
+/* Stops the keeper of the document being let go: its last edits reach the dump first. */
+static void drop_dump_keeper(TessWindow *self) {
+  if (!self->dump_keeper) return;
+  g_signal_handlers_disconnect_by_data(self->dump_keeper, self);
+  tess_dump_keeper_finish(self->dump_keeper);
+  g_clear_object(&self->dump_keeper);
+}
+
+TessDumpKeeper *tess_window_get_dump_keeper(TessWindow *self) {
+  g_return_val_if_fail(TESS_IS_WINDOW(self), NULL);
+  return self->dump_keeper;
 }
 
 static void on_unsaved(TessDocument *doc, GParamSpec *pspec, TessWindow *self) {
@@ -292,9 +327,11 @@ static void on_unsaved(TessDocument *doc, GParamSpec *pspec, TessWindow *self) {
 
 void tess_window_set_document(TessWindow *self, TessDocument *doc) {
   g_return_if_fail(TESS_IS_WINDOW(self));
+  drop_dump_keeper(self);
   if (self->doc) {
     g_clear_signal_handler(&self->committed_handler, self->doc);
     g_clear_signal_handler(&self->unsaved_handler, self->doc);
+    g_clear_signal_handler(&self->replaced_handler, self->doc);
     tess_document_checkpoint(self->doc);
     g_clear_object(&self->doc);
   }
@@ -303,6 +340,9 @@ void tess_window_set_document(TessWindow *self, TessDocument *doc) {
     self->doc = g_object_ref(doc);
     self->committed_handler = g_signal_connect(doc, "committed", G_CALLBACK(on_committed), self);
     self->unsaved_handler = g_signal_connect(doc, "notify::unsaved", G_CALLBACK(on_unsaved), self);
+    self->replaced_handler = g_signal_connect(doc, "replaced", G_CALLBACK(on_replaced), self);
+    self->dump_keeper = tess_dump_keeper_new(doc);
+    g_signal_connect(self->dump_keeper, "failed", G_CALLBACK(on_dump_failed), self);
   }
   self->level = self->layer = 0;
   self->cursor_x = self->cursor_y = -1;
@@ -640,11 +680,14 @@ static void tess_window_dispose(GObject *object) {
     g_source_remove(self->checkpoint_source);
     self->checkpoint_source = 0;
   }
+  g_clear_handle_id(&self->replaced_idle, g_source_remove);
+  drop_dump_keeper(self);
   GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
   if (app && self->recent_handler) g_clear_signal_handler(&self->recent_handler, app);
   if (self->doc) {
     g_clear_signal_handler(&self->committed_handler, self->doc);
     g_clear_signal_handler(&self->unsaved_handler, self->doc);
+    g_clear_signal_handler(&self->replaced_handler, self->doc);
     g_clear_object(&self->doc);
   }
   g_clear_weak_pointer(&self->last_dialog);

@@ -7,6 +7,7 @@
 
 #include "tess-application.h"
 #include "tess-document.h"
+#include "tess-dump-keeper.h"
 
 G_BEGIN_DECLS
 
@@ -53,6 +54,9 @@ void tess_window_reload_sources(TessWindow *self);
 /* Reopens the project when another file now sits at its path (a `tessera-pipeline
  * load --force`); the window also looks by itself every second. TRUE if it did. */
 gboolean tess_window_reload_if_replaced(TessWindow *self);
+/* Keeps the text dump beside the project while its keep-dump setting is on
+ * (main menu: Keep a Text Dump). Borrowed; NULL with no project open. */
+TessDumpKeeper *tess_window_get_dump_keeper(TessWindow *self);
 
 /* Add Tileset… after the PNG was chosen: the tileset dialog, or an error
  * dialog naming the file and the reason when the PNG is refused. Returns the

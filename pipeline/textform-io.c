@@ -55,6 +55,16 @@ static void remove_db(const char *path) {
   unlink(side);
 }
 
+/* The settings of the file being replaced (the editor's "keep a text dump")
+ * are the team's choice, not the dump's content: the new file keeps them. An
+ * old file that cannot be read has none to keep. */
+static void keep_settings(TessStore *to, const char *old_path) {
+  TessStore *old = NULL;
+  if (access(old_path, F_OK) != 0 || tess_store_open(old_path, TESS_STORE_READ_ONLY, &old, NULL) != TESS_OK) return;
+  (void)tess_store_copy_settings(to, old, NULL);
+  tess_store_close(old);
+}
+
 TessResult tess_cli_write_project(TessProject *p, const char *path, bool force, TessError *err) {
   struct stat st;
   if (stat(path, &st) == 0) {
@@ -80,6 +90,7 @@ TessResult tess_cli_write_project(TessProject *p, const char *path, bool force, 
   TessStore *store = NULL;
   TessResult r = tess_store_open(tmp, TESS_STORE_CREATE, &store, err);
   if (r == TESS_OK) r = tess_store_save_all(store, p, err);
+  if (r == TESS_OK && force) keep_settings(store, path);
   if (store) tess_store_close(store); /* checkpoints: tmp alone is the whole project */
   if (r == TESS_OK && rename(tmp, path) != 0)
     r = tess_error_set(err, TESS_ERR_IO, path, "cannot replace: %s", strerror(errno));

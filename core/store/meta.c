@@ -1,4 +1,5 @@
-/* The meta table: schema version, clean-close flag, the project's id counters. */
+/* The meta table: schema version, clean-close flag, the project's id
+ * counters, and the tools' per-project settings ("setting.<name>"). */
 #include <stdio.h>
 #include <string.h>
 
@@ -66,4 +67,51 @@ TessResult tess_store_read_next_ids(TessStore *s, TessProject *p, TessError *err
     s->saved_next_id[k] = (TessId)v;
   }
   return TESS_OK;
+}
+
+/* "setting." + name: a prefix no key of the store's own uses. */
+static TessResult setting_key(const TessStore *s, const char *name, char key[64], TessError *err) {
+  if (!name || !name[0] || strlen(name) > 48)
+    return tess_error_set(err, TESS_ERR_INVALID, s->path, "setting name '%s' is empty or longer than 48 bytes",
+                          name ? name : "");
+  snprintf(key, 64, "setting.%s", name);
+  return TESS_OK;
+}
+
+TessResult tess_store_setting_get(TessStore *s, const char *name, int64_t *out, TessError *err) {
+  char key[64];
+  TessResult r = setting_key(s, name, key, err);
+  if (r != TESS_OK) return r;
+  int64_t v = 0;
+  r = tess_store_meta_get(s, key, &v, err);
+  if (r == TESS_OK) *out = v;
+  return r;
+}
+
+TessResult tess_store_setting_set(TessStore *s, const char *name, int64_t value, TessError *err) {
+  char key[64];
+  TessResult r = setting_key(s, name, key, err);
+  if (r != TESS_OK) return r;
+  if (s->read_only)
+    return tess_error_set(err, TESS_ERR_READONLY, s->path, "%s is open read-only: setting '%s' not saved", s->name,
+                          name);
+  return tess_store_meta_set(s, key, value, err);
+}
+
+TessResult tess_store_copy_settings(TessStore *to, TessStore *from, TessError *err) {
+  sqlite3_stmt *st = NULL;
+  /* One-off: not worth a cached statement. Keys are ours ("setting." + at most 48 bytes). */
+  int rc = sqlite3_prepare_v2(from->db,
+                              "SELECT key, value FROM meta WHERE substr(key, 1, 8) = 'setting.' ORDER BY key", -1,
+                              &st, NULL);
+  if (rc != SQLITE_OK) return tess_store_db_error(from, rc, "reading settings", err);
+  TessResult r = TESS_OK;
+  while (r == TESS_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *key = (const char *)sqlite3_column_text(st, 0);
+    if (!key || sqlite3_column_type(st, 1) != SQLITE_INTEGER || strlen(key) >= 64) continue;
+    r = tess_store_setting_set(to, key + strlen("setting."), sqlite3_column_int64(st, 1), err);
+  }
+  if (r == TESS_OK && rc != SQLITE_DONE) r = tess_store_db_error(from, rc, "reading settings", err);
+  sqlite3_finalize(st);
+  return r;
 }

@@ -84,7 +84,71 @@ static void window_reloads_a_replaced_project(void) {
   if (disk) tess_project_destroy(disk);
 }
 
+/* The gap between `load --force` and the window's next look (up to a
+ * second): an edit made there used to be committed into the old, unlinked
+ * file and dropped by the reload without a word. Now the commit sees the
+ * replacement, refuses the edit with a message, and the window reloads at
+ * once; the edit made again reaches the new file. */
+static void edit_after_replacement_is_refused_not_lost(void) {
+  g_autofree char *path = fixture_copy_demo("raced.tessera");
+  TessWindow *w = fixture_window(path);
+  TessDocument *old = tess_window_get_document(w);
+  g_object_add_weak_pointer(G_OBJECT(old), (gpointer *)&old);
+
+  /* Their version, put in place while the window does not run its loop. */
+  char dump[1024];
+  tess_test_path(dump, sizeof dump, "raced-dump");
+  TessProject *theirs = fixture_load(path);
+  TessError err = {0};
+  CHECK_OK(tess_edit_level_remove(theirs, theirs->levels[theirs->level_count - 1]->id, &err), &err);
+  CHECK_OK(tess_text_dump(theirs, dump, &err), &err);
+  uint64_t their_hash = tess_project_hash(theirs);
+  tess_project_destroy(theirs);
+  g_autofree char *cmd = g_strdup_printf("'%s' load '%s' -o '%s' --force", g_getenv("TESS_PIPELINE"), dump, path);
+  CHECK(system(cmd) == 0);
+
+  /* Our edit, at once (no poll has run). */
+  TessProject *p = tess_document_get_project(old);
+  TessLevel *level = p->levels[0];
+  TessLayer *layer = fixture_tile_layer(level);
+  TessId level_id = level->id, layer_id = layer->props.id;
+  TessCell cell = TESS_CELL_MAKE(p->tilesets[0]->id, 5, 0);
+  CHECK_OK(tess_edit_paint(p, level_id, layer_id, 9, 9, 1, 1, &cell, 0, &err), &err);
+  g_autoptr(GError) error = NULL;
+  CHECK(!tess_document_commit(old, &error));
+  CHECK(error && strstr(error->message, "“raced.tessera” was replaced on disk"));
+  CHECK(error && strstr(error->message, "not applied"));
+  CHECK(tess_document_get_refused_edits(old) == 1);
+  CHECK(!tess_document_get_unsaved(old)); /* nothing is wrong with the file: it is newer */
+
+  /* The window reloads on the refusal, without waiting for its poll, and says what happened. */
+  gint64 until = g_get_monotonic_time() + 500 * 1000;
+  while (old != NULL && g_get_monotonic_time() < until) {
+    fixture_spin();
+    g_usleep(5000);
+  }
+  CHECK(old == NULL);
+  TessDocument *doc = tess_window_get_document(w);
+  CHECK(doc != NULL);
+  CHECK(tess_project_hash(tess_document_get_project(doc)) == their_hash);
+  const char *said = tess_window_get_reported(w);
+  CHECK_MSG(said && strstr(said, "was not applied: make it again"), "%s", said ? said : "");
+
+  /* The file is theirs, untouched by our refused edit; made again, the edit reaches it. */
+  TessProject *disk = fixture_load(path);
+  CHECK(disk && tess_project_hash(disk) == their_hash);
+  if (disk) tess_project_destroy(disk);
+  TessProject *now = tess_document_get_project(doc);
+  CHECK_OK(tess_edit_paint(now, level_id, layer_id, 9, 9, 1, 1, &cell, 0, &err), &err);
+  CHECK(tess_document_commit(doc, NULL));
+  fixture_close(w);
+  disk = fixture_load(path);
+  CHECK(disk && tess_layer_cell(tess_level_layer(tess_project_level(disk, level_id), layer_id), 9, 9) == cell);
+  if (disk) tess_project_destroy(disk);
+}
+
 int main(int argc, char **argv) {
-  static const TessTestCase cases[] = {TEST(window_reloads_a_replaced_project)};
+  static const TessTestCase cases[] = {TEST(window_reloads_a_replaced_project),
+                                       TEST(edit_after_replacement_is_refused_not_lost)};
   return fixture_main(argc, argv, cases, sizeof cases / sizeof cases[0]);
 }

@@ -75,4 +75,7 @@ void terrain_migration_step_3(void);
 /* test_crash.c */
 void crash_kill_during_flushes(void);
 
+/* test_settings.c */
+void settings_persist_apart_from_content(void);
+
 #endif

@@ -54,6 +54,18 @@ TessResult tess_store_checkpoint(TessStore *store, TessError *err);
 /* PRAGMA quick_check (the pipeline's validate). */
 TessResult tess_store_quick_check(TessStore *store, TessError *err);
 
+/* Preferences of the tools that open this project, kept with it (the
+ * editor's "keep a text dump beside the project"): rows "setting.<name>" of
+ * the file's meta table. They are not the project's content (no hash, dump,
+ * export or undo), so changing one is not an edit. `name` is at most 48
+ * bytes. get: TESS_ERR_NOT_FOUND when never set; set: TESS_ERR_READONLY on
+ * a read-only store. */
+TessResult tess_store_setting_get(TessStore *store, const char *name, int64_t *out, TessError *err);
+TessResult tess_store_setting_set(TessStore *store, const char *name, int64_t value, TessError *err);
+/* Every setting of `from` into `to` (a project rebuilt in place by `load
+ * --force` keeps the settings of the file it replaces). */
+TessResult tess_store_copy_settings(TessStore *to, TessStore *from, TessError *err);
+
 /* What the store has written since it was opened (tests, benchmarks, the
  * editor's status line). A row counts when SQLite reports it changed. */
 typedef struct TessStoreStats {

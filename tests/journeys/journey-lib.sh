@@ -1,0 +1,156 @@
+# The end-to-end journeys' shared steps (sourced by each journey-*.sh):
+# start the real `tessera` on a temporary copy of a project, find widgets by
+# what they say (the editor's TESS_TEST_PROBE_FILE) and cells by the map's
+# geometry (TESS_TEST_GEOMETRY_FILE), drive them with xdotool, take
+# screenshots, quit. Every wait polls a condition with a deadline; no step
+# sleeps a fixed time to let something happen.
+#
+# Each journey is run as: journey-NAME.sh TESSERA PIPELINE DEMO.tessera
+set -euo pipefail
+
+J_TESSERA=$1
+J_PIPELINE=$2
+J_DEMO=$3
+J_NAME=$(basename "$0" .sh)
+
+if [ -z "${DISPLAY:-}" ]; then echo "no X display: skipped"; exit 77; fi
+for tool in xdotool import compare sqlite3; do
+  command -v "$tool" >/dev/null || { echo "$tool is missing (build-aux/install-deps.sh): skipped"; exit 77; }
+done
+
+J_WORK=$(mktemp -d)
+# Screenshots stay beside the test log, to be looked at after a run.
+J_SHOTS=${TESS_BUILD_ROOT:-$J_WORK}/meson-logs/journeys
+mkdir -p "$J_SHOTS"
+J_PID=
+j_cleanup() {
+  if [ -n "$J_PID" ] && kill -0 "$J_PID" 2>/dev/null; then kill "$J_PID"; fi
+  rm -rf "$J_WORK"
+}
+trap j_cleanup EXIT
+
+export GTK_A11Y=none GSETTINGS_BACKEND=memory GSK_RENDERER=cairo NO_AT_BRIDGE=1 LANGUAGE=C
+export TESS_TEST_GEOMETRY_FILE="$J_WORK/geometry" TESS_TEST_PROBE_FILE="$J_WORK/probe"
+
+j_fail() {
+  echo "FAIL ($J_NAME): $*"
+  j_shot failure || true
+  echo "--- editor log"; cat "$J_WORK/tessera.log" 2>/dev/null || true
+  echo "--- widgets seen"; cat "$J_WORK/probe" 2>/dev/null | cut -f1-4 | head -80 || true
+  exit 1
+}
+
+# j_until SECONDS CMD...: runs CMD every 50 ms until it succeeds; fails after SECONDS.
+j_until() {
+  local limit=$1
+  shift
+  local end=$((SECONDS + limit))
+  until "$@"; do
+    [ "$SECONDS" -ge "$end" ] && return 1
+    sleep 0.05
+  done
+}
+
+# j_start PROJECT: the editor on PROJECT; waits for its window (titled "NAME — LEVEL")
+# and for the map's geometry to be written.
+j_start() {
+  local project=$1 name
+  name=$(basename "$project" .tessera)
+  rm -f "$J_WORK/geometry" "$J_WORK/probe"
+  "$J_TESSERA" "$project" >>"$J_WORK/tessera.log" 2>&1 &
+  J_PID=$!
+  J_WID=$(timeout 20 xdotool search --sync --onlyvisible --name "^$name — " | head -n1) ||
+    j_fail "the editor window '$name — …' did not appear"
+  J_TITLE=$(xdotool getwindowname "$J_WID")
+  j_until 10 test -s "$J_WORK/geometry" || j_fail "the editor wrote no map geometry"
+  j_until 10 test -s "$J_WORK/probe" || j_fail "the editor wrote no widget probe"
+  j_map_settled
+}
+
+# The level is fitted to the view once the window has its size: wait until
+# the geometry file holds still for a few frames, then read it.
+j_map_settled() {
+  local last= cur= same=0
+  for _ in $(seq 200); do
+    cur=$(cat "$J_WORK/geometry" 2>/dev/null || true)
+    if [ -n "$cur" ] && [ "$cur" = "$last" ]; then same=$((same + 1)); else same=0; fi
+    [ "$same" -ge 6 ] && break
+    last=$cur
+    sleep 0.05
+  done
+  eval "$cur"
+  J_CELL=$(awk -v z="$zoom" -v t="$tile_w" 'BEGIN { print z * t }')
+  eval "$(xdotool getwindowgeometry --shell "$J_WID")"
+  J_WX=$X J_WY=$Y
+}
+
+# j_cell COL ROW: "x y" of the centre of a cell, on the screen.
+j_cell() {
+  awk -v ox="$origin_x" -v oy="$origin_y" -v X="$J_WX" -v Y="$J_WY" -v c="$J_CELL" -v i="$1" -v j="$2" \
+    'BEGIN { printf "%d %d\n", X + ox + (i + 0.5) * c, Y + oy + (j + 0.5) * c }'
+}
+# j_px X Y: a level point in pixels, on the screen.
+j_px() {
+  awk -v ox="$origin_x" -v oy="$origin_y" -v X="$J_WX" -v Y="$J_WY" -v z="$zoom" -v px="$1" -v py="$2" \
+    'BEGIN { printf "%d %d\n", X + ox + px * z, Y + oy + py * z }'
+}
+
+# j_find WINDOW-TITLE KIND TEXT-PREFIX: "x y w h" (screen) of the first
+# visible widget of that kind whose text starts with TEXT-PREFIX.
+j_find_now() {
+  awk -F '\t' -v t="$1" -v k="$2" -v p="$3" \
+    '$1 == t && $2 == k && index($3, p) == 1 { print $4, $5, $6, $7; found = 1; exit } END { exit !found }' \
+    "$J_WORK/probe" 2>/dev/null
+}
+j_find() {
+  local r
+  j_until 10 j_find_now "$@" >/dev/null || j_fail "no $2 '$3' in window '$1'"
+  r=$(j_find_now "$@")
+  # The probe's places are in the named window's own coordinates.
+  local wid X=0 Y=0
+  wid=$(xdotool search --onlyvisible --name "^$(j_regex "$1")\$" 2>/dev/null | head -n1 || true)
+  [ -n "$wid" ] && eval "$(xdotool getwindowgeometry --shell "$wid" | grep -E '^[XY]=')"
+  set -- $r
+  echo "$((X + $1)) $((Y + $2)) $3 $4"
+}
+# j_click WINDOW-TITLE KIND TEXT-PREFIX: clicks the middle of that widget.
+j_click() {
+  local r
+  r=$(j_find "$@")
+  set -- $r
+  xdotool mousemove --sync $(($1 + $3 / 2)) $(($2 + $4 / 2)) click 1
+}
+
+# A window title as a literal in xdotool's regular expressions.
+j_regex() { sed 's/[][\\.*^$+?(){}|]/\\&/g' <<<"$1"; }
+
+j_key() { xdotool key --clearmodifiers "$@"; }
+
+# j_shot NAME [WxH+X+Y]: a screenshot (of a region) into the work folder, kept under meson-logs/journeys.
+j_shot() {
+  local out="$J_WORK/$1.png"
+  if [ -n "${2:-}" ]; then import -window root -crop "$2" +repage "$out"; else import -window root "$out"; fi
+  cp "$out" "$J_SHOTS/$J_NAME-$1.png"
+}
+# j_pixels_differ A B: how many pixels differ between two screenshots of one size.
+j_pixels_differ() { compare -metric AE "$J_WORK/$1.png" "$J_WORK/$2.png" null: 2>&1 | cut -d' ' -f1; }
+
+# j_quit: Ctrl+Q, then the process must end by itself with status 0.
+j_quit() {
+  j_key ctrl+q
+  j_until 10 bash -c "! kill -0 $J_PID 2>/dev/null" || j_fail "the editor did not quit on Ctrl+Q"
+  wait "$J_PID" || j_fail "the editor exited with an error"
+  J_PID=
+}
+
+# j_sql PROJECT SQL: one query on the project file (the editor has checkpointed on quit).
+j_sql() { sqlite3 -batch -noheader "$1" "$2"; }
+
+# j_chooser_open PATH: in a file chooser that has the focus, types the path
+# and confirms (GTK's chooser opens its location field on '/').
+j_chooser_type() {
+  local title=$1 path=$2
+  xdotool search --sync --onlyvisible --name "^$title\$" >/dev/null
+  j_key ctrl+l
+  xdotool type --delay 5 "$path"
+}
