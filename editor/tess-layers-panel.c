@@ -212,6 +212,10 @@ static void layer_row_update(GtkWidget *row, const TessLayer *layer) {
   /* One padlock, faint when open: themes draw "changes-allow" too much like a closed lock. */
   if (p->locked) gtk_widget_remove_css_class(lock, "tess-off");
   else gtk_widget_add_css_class(lock, "tess-off");
+  /* Closed, it is drawn in the accent colour: a grey padlock among grey eyes
+   * was hard to see. */
+  if (p->locked) gtk_widget_add_css_class(lock, "tess-locked");
+  else gtk_widget_remove_css_class(lock, "tess-locked");
   gtk_widget_set_tooltip_text(lock, p->locked ? _("Locked: click to allow edits") : _("Lock the layer against edits"));
   gtk_label_set_text(g_object_get_data(G_OBJECT(row), "label"), p->name);
   GtkWidget *entry = g_object_get_data(G_OBJECT(row), "entry");
@@ -242,6 +246,33 @@ static void update_buttons(TessLayersPanel *self) {
   gtk_widget_set_sensitive(self->down_button, layer && index > 0);
 }
 
+/* The Levels list has room for LEVEL_ROWS rows, measured on a real row (it
+ * showed two and a half, so a project's levels meant scrolling). */
+#define LEVEL_ROWS 5
+static void size_levels(TessLayersPanel *self) {
+  GtkListBoxRow *row = gtk_list_box_get_row_at_index(self->levels, 0);
+  GtkWidget *scroll = gtk_widget_get_ancestor(GTK_WIDGET(self->levels), GTK_TYPE_SCROLLED_WINDOW);
+  if (!row || !scroll) return;
+  int natural = 0;
+  gtk_widget_measure(GTK_WIDGET(row), GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
+  int list_min = 0, row_min = 0;
+  gtk_widget_measure(GTK_WIDGET(self->levels), GTK_ORIENTATION_VERTICAL, -1, &list_min, NULL, NULL, NULL);
+  gtk_widget_measure(GTK_WIDGET(row), GTK_ORIENTATION_VERTICAL, -1, &row_min, NULL, NULL, NULL);
+  int rows = (int)self->level_ids->len;
+  /* The list's own padding, beyond its rows. */
+  int padding = MAX(0, list_min - rows * row_min);
+  gtk_scrolled_window_set_min_content_height(GTK_SCROLLED_WINDOW(scroll), LEVEL_ROWS * natural + padding);
+}
+
+int tess_layers_panel_get_level_row_height(TessLayersPanel *self) {
+  GtkListBoxRow *row = gtk_list_box_get_row_at_index(self->levels, 0);
+  return row ? gtk_widget_get_height(GTK_WIDGET(row)) : 0;
+}
+
+GtkWidget *tess_layers_panel_get_levels_view(TessLayersPanel *self) {
+  return gtk_widget_get_ancestor(GTK_WIDGET(self->levels), GTK_TYPE_SCROLLED_WINDOW);
+}
+
 static void sync_levels(TessLayersPanel *self) {
   TessProject *p = project(self);
   guint n = p ? p->level_count : 0;
@@ -266,6 +297,7 @@ static void sync_levels(TessLayersPanel *self) {
       gtk_label_set_text(GTK_LABEL(gtk_list_box_row_get_child(GTK_LIST_BOX_ROW(row))), p->levels[i]->settings.name);
     }
   }
+  size_levels(self);
   /* Keep the chosen level, or fall back to the first. */
   int sel = -1;
   for (guint i = 0; i < n; i++)
@@ -434,8 +466,15 @@ gboolean tess_layers_panel_remove_level(TessLayersPanel *self) {
   TessProject *p = project(self);
   if (!p || p->level_count <= 1 || !self->level) return FALSE;
   TessError err = {0};
+  TessLevel *level = tess_project_level(p, self->level);
+  g_autofree char *name = g_strdup(level ? level->settings.name : "");
   TessResult r = tess_edit_level_remove(p, self->level, &err);
-  return tess_ui_apply(GTK_WIDGET(self), self->doc, r, &err);
+  if (!tess_ui_apply(GTK_WIDGET(self), self->doc, r, &err)) return FALSE;
+  /* Deleting asks nothing (Tiled and LDtk do not either) but says what went,
+   * with Undo one click away. */
+  g_autofree char *msg = g_strdup_printf(_("Level “%s” deleted"), name);
+  tess_ui_notify(GTK_WIDGET(self), msg, _("Undo"), "win.undo");
+  return TRUE;
 }
 
 static void on_add_tile_layer(GtkButton *b, TessLayersPanel *self) { tess_layers_panel_add_layer(self, TESS_LAYER_TILES); }
@@ -549,7 +588,6 @@ static void tess_layers_panel_init(TessLayersPanel *self) {
   self->remove_level_button = icon_button("list-remove-symbolic", _("Remove the level"), G_CALLBACK(on_remove_level), self);
   gtk_box_append(GTK_BOX(level_tools), self->remove_level_button);
   GtkWidget *levels_section = section(_("Levels"), GTK_WIDGET(self->levels), level_tools);
-  gtk_widget_set_size_request(levels_section, -1, 140);
   gtk_widget_set_vexpand(levels_section, FALSE);
   gtk_box_append(GTK_BOX(self), levels_section);
 

@@ -27,6 +27,9 @@ gboolean tess_layers_panel_move_layer(TessLayersPanel *self, int delta); /* +1 =
 gboolean tess_layers_panel_rename_layer(TessLayersPanel *self, TessId layer, const char *name);
 gboolean tess_layers_panel_add_level(TessLayersPanel *self);
 gboolean tess_layers_panel_remove_level(TessLayersPanel *self);
+/* The Levels list's scrolled window and the height of one of its rows (tests). */
+GtkWidget *tess_layers_panel_get_levels_view(TessLayersPanel *self);
+int tess_layers_panel_get_level_row_height(TessLayersPanel *self);
 
 /* Signals: "level-selected" (guint id), "layer-selected" (guint id). */
 

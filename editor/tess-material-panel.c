@@ -165,6 +165,9 @@ static void on_kind_selected(GtkDropDown *dd, GParamSpec *pspec, TessMaterialPan
 }
 
 static void on_number_changed(GtkSpinButton *spin, TessMaterialPanel *self) {
+  /* A value typed and committed is a step of its own (two typed edits of a
+   * field were undone by one Ctrl+Z); steps of a drag or a held arrow merge. */
+  gboolean typed = tess_ui_number_take_typed(GTK_WIDGET(spin));
   const TessMaterial *cur = selected(self);
   if (self->syncing || !cur) return;
   TessMaterial m = *cur;
@@ -175,9 +178,9 @@ static void on_number_changed(GtkSpinButton *spin, TessMaterialPanel *self) {
   else if (GTK_WIDGET(spin) == self->density) m.density = v;
   if (memcmp(&m, cur, sizeof m) == 0) return;
   gint64 now = g_get_monotonic_time();
-  if (self->merge_field != GTK_WIDGET(spin) || now - self->merge_time > 800000 || self->merge_key == 0)
+  if (typed || self->merge_field != GTK_WIDGET(spin) || now - self->merge_time > 800000 || self->merge_key == 0)
     self->merge_key = tess_project_new_merge_key(project(self));
-  self->merge_field = GTK_WIDGET(spin);
+  self->merge_field = typed ? NULL : GTK_WIDGET(spin);
   self->merge_time = now;
   store_merged(self, &m, self->merge_key);
 }
@@ -412,17 +415,17 @@ static void tess_material_panel_init(TessMaterialPanel *self) {
   g_signal_connect(self->kind, "notify::selected", G_CALLBACK(on_kind_selected), self);
   attach_row(GTK_GRID(grid), 2, _("_Kind"), self->kind);
 
-  /* The ranges core accepts (tess_material_validate). */
-  self->friction = tess_ui_spin_new(0.0, 100.0, 0.05, 3);
+  /* The ranges core accepts (tess_material_validate), asked of core. */
+  self->friction = tess_ui_number_new(tess_surface_range(TESS_SURFACE_FRICTION), 0.05, 3, _("Friction"));
   gtk_widget_set_tooltip_text(self->friction, _("Coulomb friction (0 to 100)"));
   attach_row(GTK_GRID(grid), 3, _("_Friction"), self->friction);
-  self->restitution = tess_ui_spin_new(0.0, 1.0, 0.05, 3);
+  self->restitution = tess_ui_number_new(tess_surface_range(TESS_SURFACE_RESTITUTION), 0.05, 3, _("Restitution"));
   gtk_widget_set_tooltip_text(self->restitution, _("Bounce: 0 is dead, 1 is a perfect bounce"));
   attach_row(GTK_GRID(grid), 4, _("_Restitution"), self->restitution);
-  self->tangential = tess_ui_spin_new(0.0, 1.0, 0.05, 3);
+  self->tangential = tess_ui_number_new(tess_surface_range(TESS_SURFACE_TANGENTIAL), 0.05, 3, _("Tangential efficiency"));
   gtk_widget_set_tooltip_text(self->tangential, _("Speed kept along the surface at an impact (0 to 1)"));
   attach_row(GTK_GRID(grid), 5, _("_Tangential"), self->tangential);
-  self->density = tess_ui_spin_new(0.001, 1e6, 0.1, 3);
+  self->density = tess_ui_number_new(tess_material_density_range(), 0.1, 3, _("Density"));
   gtk_widget_set_tooltip_text(self->density, _("Density in kilograms per square metre"));
   attach_row(GTK_GRID(grid), 6, _("_Density"), self->density);
   /* Sliders for the two efficiencies (0..1), sharing the spin buttons' values. */

@@ -294,6 +294,28 @@ static void add_row(GtkGrid *grid, const char *label_text, GtkWidget *editor) {
   row_index++;
 }
 
+static void number_ready(GtkWidget *s, double value, const char *field) {
+  gtk_spin_button_set_value(GTK_SPIN_BUTTON(s), value);
+  g_signal_connect(s, "value-changed", G_CALLBACK(on_number), (gpointer)field);
+  g_object_set_data(G_OBJECT(s), "tess-ready", GINT_TO_POINTER(1));
+}
+
+/* A number held to `range` (core's where core has one), refusing anything
+ * else with a message under the field that names it (`what`). */
+static GtkWidget *checked(double value, TessRange range, double step, guint digits, const char *field,
+                          const char *what) {
+  GtkWidget *s = tess_ui_number_new(range, step, digits, what);
+  number_ready(s, value, field);
+  return s;
+}
+
+/* The editor's own span for numbers core only wants finite (angles in
+ * degrees, forces, motor speeds). */
+static TessRange span(double lo, double hi) {
+  TessRange r = {lo, hi, false};
+  return r;
+}
+
 static GtkWidget *number(double value, double lo, double hi, double step, guint digits, const char *field) {
   GtkWidget *s = tess_ui_spin_new(lo, hi, step, digits);
   gtk_spin_button_set_value(GTK_SPIN_BUTTON(s), value);
@@ -323,7 +345,7 @@ static GtkWidget *joint_switch(const char *label, gboolean active, int which, Gt
 
 static void add_joint_rows(GtkGrid *grid, const TessJointObject *j) {
   if (j->kind == TESS_JOINT_DISTANCE) {
-    GtkWidget *length = named(number(j->length, 0, 1e6, 1, 1, "length"), "joint-length");
+    GtkWidget *length = named(checked(j->length, tess_object_range(TESS_OBJECT_RANGE_LENGTH), 1, 1, "length", _("Length")), "joint-length");
     gtk_widget_set_tooltip_text(length, _("0 keeps the distance the anchors have when the level starts"));
     add_row(grid, _("Length (px)"), length);
     return;
@@ -340,10 +362,13 @@ static void add_joint_rows(GtkGrid *grid, const TessJointObject *j) {
   add_row(grid, _("Lower (°)"), lo);
   add_row(grid, _("Upper (°)"), hi);
   /* The motor: turns per minute (what a designer reads off a wheel), N m. */
-  GtkWidget *rpm = named(number(j->motor_speed * 30.0 / G_PI, -100000, 100000, 10, 1, "motor_rpm"), "joint-motor-speed");
+  GtkWidget *rpm = named(checked(j->motor_speed * 30.0 / G_PI, span(-100000, 100000), 10, 1, "motor_rpm", _("Motor speed")),
+                         "joint-motor-speed");
   gtk_widget_set_tooltip_text(rpm, _("Turns per minute of the second body relative to the first; positive turns "
                                      "clockwise on screen, so a wheel rolls to the right"));
-  GtkWidget *torque = named(number(j->motor_torque, 0, 1e9, 10, 1, "motor_torque"), "joint-motor-torque");
+  GtkWidget *torque = named(checked(j->motor_torque, tess_object_range(TESS_OBJECT_RANGE_TORQUE), 10, 1, "motor_torque",
+                                   _("Max torque")),
+                           "joint-motor-torque");
   gtk_widget_set_tooltip_text(torque, _("The strongest twist the motor may apply to reach its speed"));
   GtkWidget *motor = joint_switch(_("Motor"), j->motor_enabled, 1, rpm, torque, "joint-motor");
   gtk_widget_set_tooltip_text(motor, _("Turn the second body at a set speed, as a wheel's engine does"));
@@ -438,9 +463,9 @@ static void rebuild(TessObjectInspector *self) {
   gtk_editable_set_text(GTK_EDITABLE(name), o->name);
   g_signal_connect(name, "activate", G_CALLBACK(on_name_activate), NULL);
   add_row(grid, _("Name"), name);
-  add_row(grid, _("X (px)"), number(o->pos.x, -1e7, 1e7, 1, 1, "x"));
-  add_row(grid, _("Y (px)"), number(o->pos.y, -1e7, 1e7, 1, 1, "y"));
-  add_row(grid, _("Angle (°)"), number(o->angle * 180.0 / G_PI, -360, 360, 1, 1, "angle"));
+  add_row(grid, _("X (px)"), named(checked(o->pos.x, tess_object_range(TESS_OBJECT_RANGE_COORD), 1, 1, "x", "X"), "object-x"));
+  add_row(grid, _("Y (px)"), named(checked(o->pos.y, tess_object_range(TESS_OBJECT_RANGE_COORD), 1, 1, "y", "Y"), "object-y"));
+  add_row(grid, _("Angle (°)"), named(checked(o->angle * 180.0 / G_PI, span(-360, 360), 1, 1, "angle", _("Angle")), "object-angle"));
 
   if (o->kind == TESS_OBJECT_BODY) {
     const TessBodyObject *b = &o->u.body;
@@ -452,10 +477,10 @@ static void rebuild(TessObjectInspector *self) {
     gtk_label_set_xalign(GTK_LABEL(shape), 0);
     gtk_label_set_ellipsize(GTK_LABEL(shape), PANGO_ELLIPSIZE_END);
     add_row(grid, _("Shape"), shape);
-    if (b->shape == TESS_BODY_CIRCLE) add_row(grid, _("Radius (px)"), number(b->radius, 0.5, 1e6, 1, 1, "radius"));
+    if (b->shape == TESS_BODY_CIRCLE) add_row(grid, _("Radius (px)"), named(checked(b->radius, tess_object_range(TESS_OBJECT_RANGE_EXTENT), 1, 1, "radius", _("Radius")), "body-radius"));
     if (b->shape == TESS_BODY_BOX || b->shape == TESS_BODY_CAPSULE) {
-      add_row(grid, _("Width (px)"), number(b->width, 0.5, 1e6, 1, 1, "bw"));
-      add_row(grid, _("Height (px)"), number(b->height, 0.5, 1e6, 1, 1, "bh"));
+      add_row(grid, _("Width (px)"), named(checked(b->width, tess_object_range(TESS_OBJECT_RANGE_EXTENT), 1, 1, "bw", _("Width")), "body-width"));
+      add_row(grid, _("Height (px)"), named(checked(b->height, tess_object_range(TESS_OBJECT_RANGE_EXTENT), 1, 1, "bh", _("Height")), "body-height"));
     }
     const char *types[] = {_("Static"), _("Kinematic"), _("Dynamic"), NULL};
     add_row(grid, _("Body type"), dropdown(types, b->type, edit_body_type));
@@ -502,11 +527,11 @@ static void rebuild(TessObjectInspector *self) {
     const TessZoneObject *z = &o->u.zone;
     const char *kinds[] = {_("Force"), _("Acceleration"), _("Attractor"), NULL};
     add_row(grid, _("Zone kind"), dropdown(kinds, z->kind, edit_zone_kind));
-    add_row(grid, _("Width (px)"), number(z->width, 1, 1e6, 1, 1, "zw"));
-    add_row(grid, _("Height (px)"), number(z->height, 1, 1e6, 1, 1, "zh"));
-    add_row(grid, _("Force x"), number(z->vector.x, -1e6, 1e6, 0.5, 2, "vx"));
-    add_row(grid, _("Force y"), number(z->vector.y, -1e6, 1e6, 0.5, 2, "vy"));
-    if (z->kind == TESS_ZONE_ATTRACTOR) add_row(grid, _("Strength"), number(z->strength, -1e9, 1e9, 1, 2, "strength"));
+    add_row(grid, _("Width (px)"), named(checked(z->width, tess_object_range(TESS_OBJECT_RANGE_LENGTH), 1, 1, "zw", _("Width")), "zone-width"));
+    add_row(grid, _("Height (px)"), named(checked(z->height, tess_object_range(TESS_OBJECT_RANGE_LENGTH), 1, 1, "zh", _("Height")), "zone-height"));
+    add_row(grid, _("Force x"), checked(z->vector.x, span(-1e6, 1e6), 0.5, 2, "vx", _("Force x")));
+    add_row(grid, _("Force y"), checked(z->vector.y, span(-1e6, 1e6), 0.5, 2, "vy", _("Force y")));
+    if (z->kind == TESS_ZONE_ATTRACTOR) add_row(grid, _("Strength"), checked(z->strength, span(-1e9, 1e9), 1, 2, "strength", _("Strength")));
   } else if (o->kind == TESS_OBJECT_JOINT) {
     add_joint_rows(grid, &o->u.joint);
   }

@@ -14,6 +14,11 @@ void tess_ui_report(GtkWidget *widget, const char *message) {
   else g_message("%s", message);
 }
 
+void tess_ui_notify(GtkWidget *widget, const char *message, const char *button_label, const char *action_name) {
+  GtkRoot *root = widget ? gtk_widget_get_root(widget) : NULL;
+  if (root && TESS_IS_WINDOW(root)) tess_window_notify(TESS_WINDOW(root), message, button_label, action_name);
+}
+
 gboolean tess_ui_apply(GtkWidget *widget, TessDocument *doc, TessResult r, const TessError *err) {
   if (r != TESS_OK) {
     g_autofree char *msg = tess_document_describe_error(r, err);
@@ -93,6 +98,139 @@ GtkWidget *tess_ui_spin_new(double lower, double upper, double step, guint digit
   gtk_spin_button_set_update_policy(GTK_SPIN_BUTTON(spin), GTK_UPDATE_IF_VALID);
   g_signal_connect(spin, "input", G_CALLBACK(on_spin_input), NULL);
   return spin;
+}
+
+/* ---- Number fields held to a range core defines ---------------------------- */
+
+typedef struct NumberField {
+  TessRange range;
+  char *what;        /* the field's name in messages ("Friction") */
+  char *message;     /* what the field says now, NULL when all is well */
+  GtkWidget *label;  /* the inline message, while shown */
+  gboolean typed;    /* the next value change is a typed, committed value */
+} NumberField;
+
+static void number_field_free(gpointer data) {
+  NumberField *f = data;
+  g_free(f->what);
+  g_free(f->message);
+  g_free(f);
+}
+
+static char *range_sentence(const NumberField *f) {
+  g_autofree char *lo = g_strdup_printf("%g", f->range.lo), *hi = g_strdup_printf("%g", f->range.hi);
+  if (f->range.lo_open) return g_strdup_printf(_("%s must be more than %s and at most %s."), f->what, lo, hi);
+  return g_strdup_printf(_("%s must be between %s and %s."), f->what, lo, hi);
+}
+
+/* The message goes right under the field (the HIG's inline validation): a
+ * row inserted below it in a grid, or the next child in a box. */
+static void number_field_show(GtkWidget *spin, NumberField *f, const char *message) {
+  g_free(f->message);
+  f->message = g_strdup(message);
+  gtk_widget_add_css_class(spin, "error");
+  if (f->label) {
+    gtk_label_set_text(GTK_LABEL(f->label), message);
+    return;
+  }
+  GtkWidget *parent = gtk_widget_get_parent(spin);
+  GtkWidget *label = gtk_label_new(message);
+  gtk_label_set_xalign(GTK_LABEL(label), 0);
+  gtk_label_set_wrap(GTK_LABEL(label), TRUE);
+  gtk_label_set_max_width_chars(GTK_LABEL(label), 30);
+  gtk_widget_add_css_class(label, "error");
+  gtk_widget_add_css_class(label, "caption");
+  gtk_widget_set_name(label, "tess-field-message");
+  if (GTK_IS_GRID(parent)) {
+    gtk_grid_insert_next_to(GTK_GRID(parent), spin, GTK_POS_BOTTOM);
+    gtk_grid_attach_next_to(GTK_GRID(parent), label, spin, GTK_POS_BOTTOM, 1, 1);
+  } else if (GTK_IS_BOX(parent)) {
+    gtk_box_insert_child_after(GTK_BOX(parent), label, spin);
+  } else {
+    g_object_ref_sink(label);
+    g_object_unref(label);
+    tess_ui_report(spin, message);
+    return;
+  }
+  f->label = label;
+}
+
+static void number_field_clear(GtkWidget *spin, NumberField *f) {
+  g_clear_pointer(&f->message, g_free);
+  gtk_widget_remove_css_class(spin, "error");
+  if (!f->label) return;
+  GtkWidget *parent = gtk_widget_get_parent(f->label);
+  if (GTK_IS_GRID(parent)) {
+    int column, row, width, height;
+    gtk_grid_query_child(GTK_GRID(parent), f->label, &column, &row, &width, &height);
+    gtk_grid_remove_row(GTK_GRID(parent), row); /* the row we inserted holds only the message */
+  } else if (GTK_IS_BOX(parent)) {
+    gtk_box_remove(GTK_BOX(parent), f->label);
+  }
+  f->label = NULL;
+}
+
+static int on_number_input(GtkSpinButton *spin, double *new_value, NumberField *f) {
+  const char *text = gtk_editable_get_text(GTK_EDITABLE(spin));
+  double v;
+  *new_value = gtk_spin_button_get_value(spin); /* a refusal keeps what was there */
+  g_autofree char *why = range_sentence(f);
+  g_autofree char *typed = g_strstrip(g_strdup(text));
+  if (!tess_ui_parse_number(text, &v)) {
+    g_autofree char *msg = *typed ? g_strdup_printf(_("“%s” is not a number. %s"), typed, why)
+                                  : g_strdup_printf(_("Type a number. %s"), why);
+    gtk_widget_error_bell(GTK_WIDGET(spin));
+    number_field_show(GTK_WIDGET(spin), f, msg);
+    return TRUE;
+  }
+  if (!tess_range_contains(f->range, v)) {
+    g_autofree char *msg = g_strdup_printf(_("“%s” is out of range. %s"), typed, why);
+    gtk_widget_error_bell(GTK_WIDGET(spin));
+    number_field_show(GTK_WIDGET(spin), f, msg);
+    return TRUE;
+  }
+  number_field_clear(GTK_WIDGET(spin), f);
+  f->typed = v != *new_value;
+  *new_value = v;
+  return TRUE;
+}
+
+static void on_number_value_changed(GtkSpinButton *spin, NumberField *f) {
+  if (f->message) number_field_clear(GTK_WIDGET(spin), f);
+}
+
+GtkWidget *tess_ui_number_new(TessRange range, double step, guint digits, const char *what) {
+  /* The arrows stay inside the range: an open lower end starts one shown digit above it. */
+  double lo = range.lo_open ? range.lo + pow(10.0, -(double)digits) : range.lo;
+  GtkWidget *spin = gtk_spin_button_new_with_range(lo, range.hi, step);
+  gtk_spin_button_set_digits(GTK_SPIN_BUTTON(spin), digits);
+  /* Not numeric: GTK would drop letters and the "e" of 1e9 as they are
+   * typed (1e9 became 19); the input handler reads what was typed and says
+   * what is wrong with it. */
+  gtk_spin_button_set_numeric(GTK_SPIN_BUTTON(spin), FALSE);
+  gtk_spin_button_set_update_policy(GTK_SPIN_BUTTON(spin), GTK_UPDATE_IF_VALID);
+  /* The project's undo is the only undo of a number: the text's own undo
+   * history blanked the field on an extra Ctrl+Z. */
+  gtk_editable_set_enable_undo(GTK_EDITABLE(spin), FALSE);
+  NumberField *f = g_new0(NumberField, 1);
+  f->range = range;
+  f->what = g_strdup(what);
+  g_object_set_data_full(G_OBJECT(spin), "tess-number-field", f, number_field_free);
+  g_signal_connect(spin, "input", G_CALLBACK(on_number_input), f);
+  g_signal_connect(spin, "value-changed", G_CALLBACK(on_number_value_changed), f);
+  return spin;
+}
+
+gboolean tess_ui_number_take_typed(GtkWidget *spin) {
+  NumberField *f = spin ? g_object_get_data(G_OBJECT(spin), "tess-number-field") : NULL;
+  gboolean typed = f && f->typed;
+  if (f) f->typed = FALSE;
+  return typed;
+}
+
+const char *tess_ui_number_get_message(GtkWidget *spin) {
+  NumberField *f = spin ? g_object_get_data(G_OBJECT(spin), "tess-number-field") : NULL;
+  return f ? f->message : NULL;
 }
 
 static void draw_swatch(GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer user) {

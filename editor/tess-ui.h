@@ -12,6 +12,10 @@ G_BEGIN_DECLS
  * window's message bar when it is a TessWindow. */
 void tess_ui_report(GtkWidget *widget, const char *message);
 
+/* A short message in the window's toast (over the map, never moving the
+ * layout), with an optional button activating `action_name`. */
+void tess_ui_notify(GtkWidget *widget, const char *message, const char *button_label, const char *action_name);
+
 /* The usual end of an edit: when r failed, reports it and returns FALSE;
  * otherwise commits the document (reporting a failed commit) and returns
  * TRUE when the edit is in the project. */
@@ -32,6 +36,19 @@ gboolean tess_ui_parse_number(const char *text, double *out);
 /* A GtkSpinButton that refuses letters, NaN and infinities (the value stays
  * as it was and the text is restored). */
 GtkWidget *tess_ui_spin_new(double lower, double upper, double step, guint digits);
+
+/* A number field held to a range core defines (tess_surface_range,
+ * tess_material_density_range, tess_object_range): text that is not a
+ * number, or a number out of range, is refused, the field keeps its value
+ * and a message right under it says why, naming the field with `what`
+ * (translated, "Friction"). The message goes when a value is accepted. */
+GtkWidget *tess_ui_number_new(TessRange range, double step, guint digits, const char *what);
+/* TRUE (once) when the value that just changed was typed and committed
+ * (Enter, focus out) rather than stepped by the arrows, a drag or code: a
+ * typed value is an undo step of its own. */
+gboolean tess_ui_number_take_typed(GtkWidget *spin);
+/* The message the field shows now, or NULL. */
+const char *tess_ui_number_get_message(GtkWidget *spin);
 
 /* A small square of colour (the material palette's swatches). */
 GtkWidget *tess_ui_swatch_new(uint32_t color);

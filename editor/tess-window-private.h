@@ -19,6 +19,7 @@
 #include "tess-object-inspector.h"
 #include "tess-tile-palette.h"
 #include "tess-tileset-dialog.h"
+#include "tess-toast.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
 #ifdef TESS_HAVE_PREVIEW
@@ -47,6 +48,7 @@ struct _TessWindow {
   GtkLabel *reload_label, *message_label;
   GtkWidget *save_copy_button;
   GtkWidget *tool_bar, *map_holder;
+  TessToast *toast;
   TessLayersPanel *layers_panel;
   TessTilePalette *tile_palette;
   TessMaterialPanel *material_panel;

@@ -43,6 +43,15 @@ void tess_window_report(TessWindow *self, const char *message) {
   gtk_info_bar_set_revealed(self->message_bar, TRUE);
 }
 
+void tess_window_notify(TessWindow *self, const char *message, const char *button_label, const char *action_name) {
+  g_return_if_fail(TESS_IS_WINDOW(self));
+  g_free(self->reported);
+  self->reported = g_strdup(message);
+  tess_toast_show(self->toast, message, button_label, action_name);
+}
+
+GtkWidget *tess_window_get_toast(TessWindow *self) { return GTK_WIDGET(self->toast); }
+
 const char *tess_window_get_reported(TessWindow *self) { return self->reported; }
 
 static void on_message_response(GtkInfoBar *bar, int response, TessWindow *self) {
@@ -125,7 +134,12 @@ static void on_object_selected(TessMapView *v, guint id, TessWindow *self) {
   if (id) show_side(self, 2);
 }
 
-static void on_edit_refused(TessMapView *v, const char *message, TessWindow *self) { tess_window_report(self, message); }
+/* A refused stroke ("the layer is locked") is said in a toast over the map:
+ * the message bar above the panes pushed the layout down by its height, and
+ * the next click landed on something else. */
+static void on_edit_refused(TessMapView *v, const char *message, TessWindow *self) {
+  tess_window_notify(self, message, NULL, NULL);
+}
 
 /* For the end-to-end test (TESS_TEST_GEOMETRY_FILE): where the level's
  * (0, 0) corner is in the X window's coordinates, the zoom and the tile
@@ -223,6 +237,9 @@ static void on_committed(TessDocument *doc, TessWindow *self) {
   /* SQLite keeps writing into a file deleted under it: look at the path
    * itself (one stat) so the user hears of it at the next edit. */
   if (!tess_document_get_unsaved(doc)) tess_document_check_file(doc);
+  /* A toast's Undo undoes the step it announced: a later edit takes it away. */
+  if (tess_toast_get_message(self->toast) && gtk_widget_get_visible(tess_toast_get_button(self->toast)))
+    tess_toast_dismiss(self->toast);
   /* The cell under the pointer may have just been painted: its tile and material change. */
   show_cell(self, self->cursor_x, self->cursor_y);
   update_actions(self);
@@ -715,6 +732,7 @@ static void tess_window_class_init(TessWindowClass *klass) {
   g_type_ensure(TESS_TYPE_TILE_PALETTE);
   g_type_ensure(TESS_TYPE_MATERIAL_PANEL);
   g_type_ensure(TESS_TYPE_OBJECT_INSPECTOR);
+  g_type_ensure(TESS_TYPE_TOAST);
 
   gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-window.ui");
   gtk_widget_class_bind_template_child(widget_class, TessWindow, stack);
@@ -727,6 +745,7 @@ static void tess_window_class_init(TessWindowClass *klass) {
   gtk_widget_class_bind_template_child(widget_class, TessWindow, save_copy_button);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, tool_bar);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, map_holder);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, toast);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, layers_panel);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, tile_palette);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, material_panel);

@@ -29,6 +29,10 @@ void tess_window_choose_new(TessWindow *self);
 /* Shows a message in the window's bar (errors of edits, refused edits). */
 void tess_window_report(TessWindow *self, const char *message);
 const char *tess_window_get_reported(TessWindow *self); /* the message shown, or NULL */
+/* A short message in a toast over the map (never moves the layout), with an
+ * optional button activating `action_name` ("win.undo"). */
+void tess_window_notify(TessWindow *self, const char *message, const char *button_label, const char *action_name);
+GtkWidget *tess_window_get_toast(TessWindow *self);
 
 /* The level and layer being edited. */
 TessId tess_window_get_level(TessWindow *self);

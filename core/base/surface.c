@@ -27,6 +27,12 @@ static int bad_index(TessSurface s) {
   return -1;
 }
 
+TessRange tess_surface_range(TessSurfaceField field) {
+  int i = (unsigned)field < 3 ? (int)field : 0;
+  TessRange r = {FIELDS[i].lo, FIELDS[i].hi, false};
+  return r;
+}
+
 const char *tess_surface_bad_field(TessSurface s) {
   int i = bad_index(s);
   return i < 0 ? NULL : FIELDS[i].name;

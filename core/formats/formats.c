@@ -73,6 +73,7 @@ void tess_map_import_destroy(TessMapImport *imp) {
     if (t->tiles)
       for (uint32_t k = 0; k < t->tile_count; k++) tess_free(t->tiles[k].pieces);
     tess_free(t->tiles);
+    tess_terrain_sets_free(t->terrains, t->terrain_count);
   }
   tess_free(imp->tilesets);
   tess_free(imp->materials);

@@ -108,7 +108,7 @@ static TessResult set_tiles(TessProject *p, TessId id, const TessImportTileset *
   bool any = t->alpha_threshold != 0;
   for (uint32_t k = 0; k < t->tile_count && !any; k++)
     any = t->tiles[k].collision || t->tiles[k].material || t->tiles[k].one_way || t->tiles[k].piece_count;
-  if (!any) return TESS_OK;
+  if (!any && !t->terrain_count) return TESS_OK;
   TessTileset copy;
   memset(&copy, 0, sizeof copy);
   TessResult r = tess_tileset_copy(&copy, tess_project_tileset(p, id));
@@ -131,6 +131,12 @@ static TessResult set_tiles(TessProject *p, TessId id, const TessImportTileset *
         dst->piece_count = src->piece_count;
       }
     }
+  }
+  if (!r && t->terrain_count) { /* the map's wang sets, as terrain sets */
+    tess_terrain_sets_free(copy.terrains, copy.terrain_count);
+    copy.terrain_count = 0;
+    if (tess_terrain_sets_copy(&copy.terrains, t->terrains, t->terrain_count)) r = nomem(err);
+    else copy.terrain_count = t->terrain_count;
   }
   if (!r) r = tess_edit_tileset_set(p, &copy, 0, err);
   tess_tileset_clear(&copy);

@@ -59,7 +59,32 @@ typedef struct TiledTile {
   TiledObjects shapes;       /* the tile's objectgroup: its collision */
   TiledProps props;
   char *image;               /* image-collection tilesets: as written */
+  bool has_probability;      /* Tiled's per-tile probability (terrain variants) */
+  double probability;
 } TiledTile;
+
+/* Wang sets (tiled_wang.c): as the file says them; converted into terrain sets. */
+typedef struct TiledWangColor {
+  char *name;
+  char *color;               /* as written, parsed when converted */
+  double probability;        /* default 1 */
+  int32_t tile;              /* -1 none */
+} TiledWangColor;
+
+typedef struct TiledWangTile {
+  uint32_t tileid;
+  uint8_t wangid[8];
+} TiledWangTile;
+
+typedef struct TiledWangSet {
+  char *name;
+  char *type;                /* corner, edge, mixed */
+  int32_t tile;              /* -1 none */
+  uint64_t line;             /* TMX: where it starts (0 in JSON) */
+  uint32_t color_count, tile_count;
+  TiledWangColor *colors;
+  TiledWangTile *tiles;
+} TiledWangSet;
 
 typedef struct TiledTileset {
   uint32_t firstgid;
@@ -81,6 +106,8 @@ typedef struct TiledTileset {
   uint32_t *atlas_index;
   uint32_t atlas_ids;        /* entries of atlas_index (largest tile id + 1) */
   uint32_t *atlas_size;      /* per atlas index: the image's width << 16 | height (at its cell's bottom-left) */
+  uint32_t wangset_count;
+  TiledWangSet *wangsets;
 } TiledTileset;
 
 typedef enum TiledLayerKind { TILED_TILES = 0, TILED_OBJECTS, TILED_IMAGE } TiledLayerKind;
@@ -162,6 +189,19 @@ TessResult tiled_tmj_parse(TiledMap *m, const uint8_t *data, size_t size, const 
 TessResult tiled_tsx_load(TiledMap *m, TiledTileset *ts, TessError *err);
 TessResult tiled_tsj_load(TiledMap *m, TiledTileset *ts, TessError *err);
 TessResult tiled_tileset_load_external(TiledMap *m, TiledTileset *ts, TessError *err);
+
+/* ---- tiled_wang.c: wang sets ---- */
+TiledWangSet *tiled_wangset_add(TiledTileset *ts);       /* NULL: out of memory or 255 sets already */
+TiledWangColor *tiled_wangset_add_color(TiledWangSet *w); /* probability 1, tile -1 */
+TiledWangTile *tiled_wangset_add_tile(TiledWangSet *w);
+void tiled_wangsets_free(TiledTileset *ts);
+/* "c0,c1,...,c7" (Tiled 1.5+) or "0xHHHHHHHH" (4 bits per position, before 1.5). */
+bool tiled_wangid_parse(const char *s, uint8_t out[8]);
+/* A Tiled tile id as the plan's tile index (image collections go through the atlas). */
+bool tiled_tile_index(const TiledTileset *ts, uint32_t id, uint32_t tile_count, uint32_t *index);
+/* The tileset's wang sets as terrain sets on `out` (whose tiles are made). */
+TessResult tiled_wang_convert(TessMapImport *plan, const TiledTileset *ts, TessImportTileset *out, const char *file,
+                              TessError *err);
 
 /* ---- tiled_convert.c: the model into a Tessera plan ---- */
 TessResult tiled_convert(TiledMap *m, TessMapImport *plan, const TessMapReadOptions *opt, TessError *err);

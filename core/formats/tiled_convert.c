@@ -234,7 +234,7 @@ static TessResult convert_tileset(TiledMap *m, TiledTileset *ts, TessImportTiles
   if (dropped)
     tess_map_import_warn(plan, "tileset '%s': %u tile properties and classes dropped (Tessera tiles keep only the "
                          "collision and material convention)", out->name, dropped);
-  return TESS_OK;
+  return tiled_wang_convert(plan, ts, out, where, err);
 }
 
 /* The tileset a gid falls in: the one with the largest firstgid <= gid. */

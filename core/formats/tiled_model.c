@@ -61,6 +61,7 @@ void tiled_tileset_free(TiledTileset *ts) {
   }
   tess_free(ts->tiles);
   tiled_props_free(&ts->props);
+  tiled_wangsets_free(ts);
   memset(ts, 0, sizeof *ts);
 }
 

@@ -188,6 +188,64 @@ static TessResult read_objects(Ctx *c, json_t *arr, const char *path, TiledObjec
   return TESS_OK;
 }
 
+/* A wangid: 8 colours (Tiled 1.5+), or one number with 4 bits per position (before). */
+static TessResult read_wangid(Ctx *c, json_t *v, const char *where, uint8_t out[8]) {
+  memset(out, 0, 8);
+  if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= 0xFFFFFFFF) {
+    for (int k = 0; k < 8; k++) out[k] = (uint8_t)((json_integer_value(v) >> (4 * k)) & 0xF);
+    return TESS_OK;
+  }
+  if (!json_is_array(v) || json_array_size(v) != 8) return fail(c, TESS_ERR_FORMAT, where, "wangid: expected 8 colours");
+  for (int k = 0; k < 8; k++) {
+    json_t *e = json_array_get(v, (size_t)k);
+    if (!json_is_integer(e) || json_integer_value(e) < 0 || json_integer_value(e) > 255)
+      return fail(c, TESS_ERR_FORMAT, where, "wangid: colours are integers 0..255");
+    out[k] = (uint8_t)json_integer_value(e);
+  }
+  return TESS_OK;
+}
+
+/* "wangsets": kept as the file says them (tiled_wang.c converts them). */
+static TessResult read_wangsets(Ctx *c, json_t *arr, const char *path, TiledTileset *ts) {
+  if (!arr) return TESS_OK;
+  if (!json_is_array(arr)) return fail(c, TESS_ERR_FORMAT, path, "wangsets: expected an array");
+  size_t i, k;
+  json_t *o, *e;
+  TessResult r;
+  json_array_foreach(arr, i, o) {
+    char where[600];
+    snprintf(where, sizeof where, "%s.wangsets[%zu]", path, i);
+    if (!json_is_object(o)) return fail(c, TESS_ERR_FORMAT, where, "expected an object");
+    TiledWangSet *w = tiled_wangset_add(ts);
+    if (!w) return fail(c, TESS_ERR_LIMIT, where, "too many wang sets (at most 255)");
+    if ((r = dup_str(c, o, "name", &w->name)) || (r = dup_str(c, o, "type", &w->type)) ||
+        (r = get_i32(c, o, "tile", where, &w->tile)))
+      return r;
+    json_t *colors = json_object_get(o, "colors"), *tiles = json_object_get(o, "wangtiles");
+    if ((colors && !json_is_array(colors)) || (tiles && !json_is_array(tiles)))
+      return fail(c, TESS_ERR_FORMAT, where, "colors and wangtiles: expected arrays");
+    json_array_foreach(colors, k, e) {
+      char at[640];
+      snprintf(at, sizeof at, "%s.colors[%zu]", where, k);
+      TiledWangColor *col = tiled_wangset_add_color(w);
+      if (!col) return nomem(c);
+      if ((r = dup_str(c, e, "name", &col->name)) || (r = dup_str(c, e, "color", &col->color)) ||
+          (r = get_i32(c, e, "tile", at, &col->tile)) || (r = get_num(c, e, "probability", at, 0, 1e6, &col->probability)))
+        return r;
+    }
+    json_array_foreach(tiles, k, e) {
+      char at[640];
+      snprintf(at, sizeof at, "%s.wangtiles[%zu]", where, k);
+      TiledWangTile *t = tiled_wangset_add_tile(w);
+      if (!t) return nomem(c);
+      if ((r = get_u32(c, e, "tileid", at, 1u << 24, true, &t->tileid)) ||
+          (r = read_wangid(c, json_object_get(e, "wangid"), at, t->wangid)))
+        return r;
+    }
+  }
+  return TESS_OK;
+}
+
 /* A tileset's body (embedded in a map, or a .tsj file's root). `dir` is the
  * folder its image path is relative to. */
 static TessResult read_tileset_body(Ctx *c, json_t *o, const char *path, const char *dir, TiledTileset *ts) {
@@ -233,8 +291,12 @@ static TessResult read_tileset_body(Ctx *c, json_t *o, const char *path, const c
       return r;
     json_t *og = json_object_get(t, "objectgroup");
     if (og && (r = read_objects(c, json_object_get(og, "objects"), where, &tile->shapes))) return r;
+    if (json_object_get(t, "probability")) {
+      if ((r = get_num(c, t, "probability", where, 0, 1e6, &tile->probability))) return r;
+      tile->has_probability = true;
+    }
   }
-  return TESS_OK;
+  return read_wangsets(c, json_object_get(o, "wangsets"), path, ts);
 }
 
 static TessResult load_file(Ctx *c, const char *path, json_t **out) {

@@ -32,6 +32,7 @@ typedef struct Ctx {
   TiledTileset *ts;          /* tileset being read */
   TiledTileset *ext;         /* a .tsx: the tileset to fill */
   TiledTile *tile;
+  TiledWangSet *wang;        /* <wangset> being read */
   TiledLayer *layer;
   TiledObjects *objects;     /* where <object> goes */
   TiledObject *object;
@@ -192,7 +193,36 @@ static void start_tile_of_tileset(Ctx *c, const char **atts) {
   if (!attr_u32(c, atts, "id", 1u << 24, true, &id)) return;
   if (!(c->tile = tiled_tileset_tile(c->ts, id, true))) return oom(c);
   if (!attr_dup(c, atts, "type", &c->tile->cls) || !attr_dup(c, atts, "class", &c->tile->cls)) return;
+  if (attr(atts, "probability")) {
+    if (!attr_num(c, atts, "probability", 0, 1e6, &c->tile->probability)) return;
+    c->tile->has_probability = true;
+  }
   c->props_target = &c->tile->props;
+}
+
+/* <wangset>, <wangcolor>, <wangtile> (tiled_wang.c keeps and converts them). */
+static void start_wang(Ctx *c, const char *el, const char **atts) {
+  const char *up = parent(c);
+  if (strcmp(el, "wangset") == 0) {
+    if (strcmp(up, "wangsets") != 0 || !c->ts) return stop(c, TESS_ERR_FORMAT, "<wangset> outside a tileset's <wangsets>%s%s", NULL, NULL);
+    if (!(c->wang = tiled_wangset_add(c->ts))) return stop(c, TESS_ERR_LIMIT, "too many wang sets (at most %s)%s", "255", NULL);
+    c->wang->line = line_of(c);
+    if (attr_dup(c, atts, "name", &c->wang->name) && attr_dup(c, atts, "type", &c->wang->type)) attr_i32(c, atts, "tile", &c->wang->tile);
+    return;
+  }
+  if (strcmp(up, "wangset") != 0 || !c->wang) return stop(c, TESS_ERR_FORMAT, "<%s> outside a <wangset>%s", el, NULL);
+  if (strcmp(el, "wangcolor") == 0) {
+    TiledWangColor *col = tiled_wangset_add_color(c->wang);
+    if (!col) return oom(c);
+    if (attr_dup(c, atts, "name", &col->name) && attr_dup(c, atts, "color", &col->color) && attr_i32(c, atts, "tile", &col->tile))
+      attr_num(c, atts, "probability", 0, 1e6, &col->probability);
+    return;
+  }
+  TiledWangTile *t = tiled_wangset_add_tile(c->wang);
+  if (!t) return oom(c);
+  if (!attr_u32(c, atts, "tileid", 1u << 24, true, &t->tileid)) return;
+  if (!tiled_wangid_parse(attr(atts, "wangid"), t->wangid))
+    return stop(c, TESS_ERR_FORMAT, "<wangtile> wangid '%s' is not 8 colours (\"0,1,0,1,0,1,0,1\")%s", attr(atts, "wangid") ? attr(atts, "wangid") : "", NULL);
 }
 
 /* ---- Layers ---- */
@@ -459,7 +489,8 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
   /* The stack keeps the element names' pointers only while their start runs; store known names instead. */
   static const char *const known[] = {"map", "tileset", "tile", "image", "tileoffset", "layer", "objectgroup", "imagelayer",
                                       "group", "data", "chunk", "object", "ellipse", "point", "polygon", "polyline", "text",
-                                      "properties", "property", "wangsets", "terraintypes", "animation", "grid", "transformations"};
+                                      "properties", "property", "wangsets", "terraintypes", "animation", "grid", "transformations",
+                                      "wangset", "wangcolor", "wangtile"};
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
     if (strcmp(el, known[i]) == 0) c->stack[c->depth - 1] = known[i];
   const char *up = parent(c);
@@ -490,13 +521,15 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
   else if (strcmp(el, "polygon") == 0) start_points(c, atts, TILED_POLYGON);
   else if (strcmp(el, "polyline") == 0) start_points(c, atts, TILED_POLYLINE);
   else if (strcmp(el, "property") == 0) start_property(c, atts);
+  else if (strcmp(el, "wangset") == 0 || strcmp(el, "wangcolor") == 0 || strcmp(el, "wangtile") == 0) start_wang(c, el, atts);
   if (c->opt && c->opt->cancel && *c->opt->cancel) stop(c, TESS_ERR_EMPTY, "cancelled%s%s", NULL, NULL);
 }
 
 static void XMLCALL on_end(void *user, const char *el) {
   Ctx *c = user;
   if (c->result) return;
-  if (strcmp(el, "tileset") == 0) c->ts = NULL, c->props_target = &c->m->props;
+  if (strcmp(el, "tileset") == 0) c->ts = NULL, c->wang = NULL, c->props_target = &c->m->props;
+  else if (strcmp(el, "wangset") == 0) c->wang = NULL;
   else if (strcmp(el, "tile") == 0 && c->tile) c->tile = NULL, c->props_target = c->ts ? &c->ts->props : NULL;
   else if (strcmp(el, "layer") == 0 || strcmp(el, "imagelayer") == 0) c->layer = NULL, c->props_target = NULL;
   else if (strcmp(el, "objectgroup") == 0) {

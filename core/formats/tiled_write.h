@@ -71,6 +71,8 @@ typedef struct TwTile {
   TwObjects objects;    /* its collision: Tiled's per-tile objectgroup */
   uint32_t frame_count; /* animation: tiles 0..frame_count-1, each frame_ms */
   uint32_t frame_ms;
+  bool has_probability; /* Tiled's per-tile probability: a terrain variant's weight */
+  double probability;
 } TwTile;
 
 typedef struct TwTileset {
@@ -85,6 +87,8 @@ typedef struct TwTileset {
   size_t tile_n;
   TwTile *tiles;        /* only tiles that carry something, by id */
   uint32_t firstgid;    /* in the map being written */
+  uint32_t terrain_count; /* borrowed from the project: written as Tiled's wangsets */
+  const TessTerrainSet *terrains;
 } TwTileset;
 
 typedef struct TwLayer {

@@ -59,6 +59,16 @@ static void material_ref(TwMap *m, const TessProject *p, TwProps *props, TessId 
   tw_prop_int(m, props, "tessera.material_id", id);
 }
 
+/* Tiled keeps one probability per tile, shared by its wang sets: the first
+ * terrain set labelling the tile gives it (1 when none does). */
+static float terrain_probability(const TessTileset *ts, uint32_t tile) {
+  for (uint32_t i = 0; i < ts->terrain_count; i++) {
+    const TessTerrainTile *t = tess_terrain_set_find(&ts->terrains[i], tile);
+    if (t) return t->probability;
+  }
+  return 1.0f;
+}
+
 void tw_build_tileset(TwMap *m, const TessProject *p, const TessTileset *ts, const char *stem, TwTileset *out) {
   memset(out, 0, sizeof *out);
   out->stem = tw_strdup(m, stem);
@@ -76,10 +86,13 @@ void tw_build_tileset(TwMap *m, const TessProject *p, const TessTileset *ts, con
   tw_prop_int(m, &out->props, "tessera.id", ts->id);
   if (ts->source_path) tw_prop_string(m, &out->props, "tessera.source_path", ts->source_path);
   tw_prop_int(m, &out->props, "alpha_threshold", ts->alpha_threshold);
+  out->terrains = ts->terrains;
+  out->terrain_count = ts->terrain_count;
   size_t cap = 0;
   for (uint32_t i = 0; ts->tiles && i < ts->tile_count; i++) {
     const TessTileInfo *t = &ts->tiles[i];
-    cap += t->material || t->collision != TESS_TILE_COLLISION_NONE || t->one_way || t->piece_count;
+    cap += t->material || t->collision != TESS_TILE_COLLISION_NONE || t->one_way || t->piece_count ||
+           terrain_probability(ts, i) != 1.0f;
   }
   if (cap == 0) return;
   out->tiles = tess_calloc(cap, sizeof *out->tiles);
@@ -89,9 +102,14 @@ void tw_build_tileset(TwMap *m, const TessProject *p, const TessTileset *ts, con
   }
   for (uint32_t i = 0; i < ts->tile_count; i++) {
     const TessTileInfo *t = &ts->tiles[i];
-    if (!(t->material || t->collision != TESS_TILE_COLLISION_NONE || t->one_way || t->piece_count)) continue;
+    float probability = terrain_probability(ts, i);
+    bool weighted = probability != 1.0f;
+    if (!(t->material || t->collision != TESS_TILE_COLLISION_NONE || t->one_way || t->piece_count || weighted)) continue;
     TwTile *tile = tile_add(m, out, cap, i);
     if (!tile) return;
+    tile->has_probability = weighted;
+    tile->probability = probability;
+    if (!(t->material || t->collision != TESS_TILE_COLLISION_NONE || t->one_way || t->piece_count)) continue;
     tw_prop_string(m, &tile->props, "collision", collision_name(t->collision));
     if (t->one_way) tw_prop_bool(m, &tile->props, "one_way", true);
     if (t->material) material_ref(m, p, &tile->props, t->material);

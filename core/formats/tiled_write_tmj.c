@@ -292,8 +292,43 @@ static json_t *tile_json(Ctx *c, const TwTile *t) {
     set(c, g, "y", json_integer(0), "y");
     set(c, j, "objectgroup", g, "objectgroup");
   }
+  if (t->has_probability) set(c, j, "probability", real(c, t->probability, "probability"), "probability");
   if (t->props.n) set(c, j, "properties", props_json(c, &t->props), "properties");
   return j;
+}
+
+/* Terrain sets as Tiled's "wangsets" (1.5+ form: wangid an array of 8). */
+static json_t *wangsets_json(Ctx *c, const TwTileset *ts) {
+  static const char *kinds[] = {"corner", "edge", "mixed"};
+  json_t *arr = json_array();
+  for (uint32_t i = 0; i < ts->terrain_count; i++) {
+    const TessTerrainSet *s = &ts->terrains[i];
+    json_t *o = json_object(), *colors = json_array(), *tiles = json_array();
+    for (uint32_t k = 0; k < s->color_count; k++) {
+      char color[16];
+      tw_format_color(s->colors[k].color, color);
+      json_t *col = json_object();
+      set(c, col, "color", json_string(color), "wang colour");
+      set(c, col, "name", text(c, s->colors[k].name), "wang colour name");
+      set(c, col, "probability", real(c, s->colors[k].probability, "wang colour probability"), "probability");
+      set(c, col, "tile", json_integer(s->colors[k].tile), "tile");
+      append(c, colors, col, "wang colour");
+    }
+    for (uint32_t k = 0; k < s->tile_count; k++) {
+      json_t *t = json_object(), *id = json_array();
+      for (int p = 0; p < 8; p++) append(c, id, json_integer(s->tiles[k].wang[p]), "wangid");
+      set(c, t, "tileid", json_integer(s->tiles[k].tile), "tileid");
+      set(c, t, "wangid", id, "wangid");
+      append(c, tiles, t, "wang tile");
+    }
+    set(c, o, "colors", colors, "colors");
+    set(c, o, "name", text(c, s->name), "wang set name");
+    set(c, o, "tile", json_integer(s->tile), "tile");
+    set(c, o, "type", json_string(kinds[s->kind <= 2 ? s->kind : 0]), "type");
+    set(c, o, "wangtiles", tiles, "wangtiles");
+    append(c, arr, o, "wang set");
+  }
+  return arr;
 }
 
 TessResult tw_tmj_tileset(const TwTileset *ts, char **out, size_t *size, TessError *err) {
@@ -320,5 +355,6 @@ TessResult tw_tmj_tileset(const TwTileset *ts, char **out, size_t *size, TessErr
   set(&c, root, "tilewidth", json_integer(ts->tile_w), "tilewidth");
   set(&c, root, "type", json_string("tileset"), "type");
   set(&c, root, "version", json_string(TW_FORMAT_VERSION), "version");
+  if (ts->terrain_count) set(&c, root, "wangsets", wangsets_json(&c, ts), "wangsets");
   return finish(&c, root, NULL, out, size);
 }

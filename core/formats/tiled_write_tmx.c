@@ -304,6 +304,46 @@ TessResult tw_tmx_map(const TwMap *m, char **out, size_t *size, TessError *err) 
   return done(&x, out, size);
 }
 
+/* Terrain sets as Tiled's <wangsets> (1.5+ form: 8 comma-separated colours). */
+static void wangsets(Xml *x, const TwTileset *ts) {
+  if (!ts->terrain_count) return;
+  static const char *kinds[] = {"corner", "edge", "mixed"};
+  open_tag(x, "wangsets");
+  open_end(x);
+  for (uint32_t i = 0; i < ts->terrain_count; i++) {
+    const TessTerrainSet *set = &ts->terrains[i];
+    open_tag(x, "wangset");
+    attr(x, "name", set->name);
+    attr(x, "type", kinds[set->kind <= 2 ? set->kind : 0]);
+    char num[16];
+    snprintf(num, sizeof num, "%d", (int)set->tile);
+    attr(x, "tile", num);
+    open_end(x);
+    for (uint32_t c = 0; c < set->color_count; c++) {
+      char color[16];
+      tw_format_color(set->colors[c].color, color);
+      open_tag(x, "wangcolor");
+      attr(x, "name", set->colors[c].name);
+      attr(x, "color", color);
+      snprintf(num, sizeof num, "%d", (int)set->colors[c].tile);
+      attr(x, "tile", num);
+      attr_d(x, "probability", set->colors[c].probability);
+      close_empty(x);
+    }
+    for (uint32_t t = 0; t < set->tile_count; t++) {
+      const uint8_t *w = set->tiles[t].wang;
+      char wangid[48];
+      snprintf(wangid, sizeof wangid, "%u,%u,%u,%u,%u,%u,%u,%u", w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
+      open_tag(x, "wangtile");
+      attr_u(x, "tileid", set->tiles[t].tile);
+      attr(x, "wangid", wangid);
+      close_empty(x);
+    }
+    close_tag(x, "wangset");
+  }
+  close_tag(x, "wangsets");
+}
+
 TessResult tw_tmx_tileset(const TwTileset *ts, char **out, size_t *size, TessError *err) {
   Xml x = {.err = err, .r = TESS_OK};
   puts_(&x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -330,6 +370,7 @@ TessResult tw_tmx_tileset(const TwTileset *ts, char **out, size_t *size, TessErr
     const TwTile *t = &ts->tiles[i];
     open_tag(&x, "tile");
     attr_u(&x, "id", t->id);
+    if (t->has_probability) attr_d(&x, "probability", t->probability);
     open_end(&x);
     properties(&x, &t->props);
     if (t->objects.n) {
@@ -352,6 +393,7 @@ TessResult tw_tmx_tileset(const TwTileset *ts, char **out, size_t *size, TessErr
     }
     close_tag(&x, "tile");
   }
+  wangsets(&x, ts);
   close_tag(&x, "tileset");
   return done(&x, out, size);
 }

@@ -15,12 +15,17 @@ void tess_material_default(TessMaterial *m) {
   m->kind = TESS_MATERIAL_SOLID;
 }
 
-static TessResult check_range(float v, float lo, float hi, bool lo_open, const char *field, TessError *err) {
+TessRange tess_material_density_range(void) {
+  TessRange r = {0.0, 1e6, true};
+  return r;
+}
+
+static TessResult check_range(float v, TessRange range, const char *field, TessError *err) {
   if (isnan(v)) return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "material %s is NaN", field);
   if (isinf(v)) return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "material %s is infinite", field);
-  if ((lo_open ? v <= lo : v < lo) || v > hi)
+  if (!tess_range_contains(range, v))
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "material %s %g is outside %s%g, %g]", field,
-                          (double)v, lo_open ? "(" : "[", (double)lo, (double)hi);
+                          (double)v, range.lo_open ? "(" : "[", range.lo, range.hi);
   return TESS_OK;
 }
 
@@ -29,7 +34,7 @@ TessResult tess_material_validate(const TessMaterial *m, TessError *err) {
   if ((r = tess_name_check(m->name, false, "material", err))) return r;
   TessSurface surface = {m->friction, m->restitution, m->tangential};
   if ((r = tess_surface_check(surface, "material", LEVEL_FILE, err))) return r;
-  if ((r = check_range(m->density, 0.0f, 1e6f, true, "density", err))) return r;
+  if ((r = check_range(m->density, tess_material_density_range(), "density", err))) return r;
   if ((unsigned)m->kind > TESS_MATERIAL_FLUID)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "material kind %u is unknown", (unsigned)m->kind);
   if (m->id > TESS_MATERIAL_ID_MAX)

@@ -1,5 +1,6 @@
 /* Objects: defaults per kind, validation, deep copies, typed properties. */
 #include "level_private.h"
+#include <float.h>
 
 void tess_object_default(TessObject *obj, TessObjectKind kind) {
   memset(obj, 0, sizeof *obj);
@@ -35,10 +36,23 @@ void tess_object_default(TessObject *obj, TessObjectKind kind) {
   }
 }
 
+TessRange tess_object_range(TessObjectRange which) {
+  TessRange r = {0.0, TESS_OBJECT_MAX_PX, false};
+  switch (which) {
+  case TESS_OBJECT_RANGE_COORD: r.lo = -TESS_OBJECT_MAX_PX; break;
+  case TESS_OBJECT_RANGE_EXTENT: r.lo_open = true; break;
+  case TESS_OBJECT_RANGE_TORQUE: r.hi = FLT_MAX; break;
+  case TESS_OBJECT_RANGE_LENGTH:
+  default: break;
+  }
+  return r;
+}
+
 static bool finite_nonneg(float v) { return isfinite(v) && v >= 0.0f; }
 /* A length in pixels within the documented bound (TESS_OBJECT_MAX_PX). */
-static bool size_ok(float v) { return finite_nonneg(v) && v <= TESS_OBJECT_MAX_PX; }
-static bool point_ok(TessVec2 v) { return fabsf(v.x) <= TESS_OBJECT_MAX_PX && fabsf(v.y) <= TESS_OBJECT_MAX_PX; }
+static bool size_ok(float v) { return tess_range_contains(tess_object_range(TESS_OBJECT_RANGE_LENGTH), v); }
+static bool coord_ok(float v) { return tess_range_contains(tess_object_range(TESS_OBJECT_RANGE_COORD), v); }
+static bool point_ok(TessVec2 v) { return coord_ok(v.x) && coord_ok(v.y); }
 #define MAX_PX_TEXT "16777216 px"
 
 TessResult tess_object_validate(const TessObject *obj, TessError *err) {
@@ -81,7 +95,8 @@ TessResult tess_object_validate(const TessObject *obj, TessError *err) {
     if (!point_ok(j->anchor_b) || !size_ok(j->length))
       return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "joint %s anchor or length is beyond " MAX_PX_TEXT,
                             obj->name);
-    if (!isfinite(j->motor_speed) || !finite_nonneg(j->motor_torque))
+    if (!isfinite(j->motor_speed) ||
+        !tess_range_contains(tess_object_range(TESS_OBJECT_RANGE_TORQUE), j->motor_torque))
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "joint %s motor speed not finite or torque not finite and >= 0",
                             obj->name);
     if (j->motor_enabled > 1)

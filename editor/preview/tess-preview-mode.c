@@ -41,6 +41,10 @@ static void on_play_change_state(GSimpleAction *action, GVariant *value, gpointe
     }
     gtk_stack_set_visible_child(GTK_STACK(m->stack), m->preview);
     gtk_widget_grab_focus(tess_preview_view_get_canvas(pv));
+    /* Play means play (the README's F5 "runs the level's physics"): a
+     * preview that opened paused at "Step 0 of 0" looked broken. Pausing is
+     * one key away (Space). */
+    tess_preview_view_set_playing(pv, TRUE);
   } else {
     /* The preview never wrote the project: the map view shows it as it was. */
     tess_preview_view_stop(pv);

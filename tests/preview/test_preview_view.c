@@ -1,5 +1,5 @@
 /* Play mode in the real editor window (Xvfb): F5 swaps the map view for the
- * preview and Escape leaves; playing runs on the frame clock and pausing
+ * preview, which starts playing, and Escape leaves; playing runs on the frame clock and pausing
  * removes the tick callback; leaving writes nothing to the project file;
  * Keep Positions is one undo step; a synthetic pointer drag pulls a body
  * towards the pointer; clicking empty space drops a ball, right-click
@@ -79,6 +79,15 @@ static int64_t body_named(TessPreviewLevel *pl, const char *name) {
   return -1;
 }
 
+/* Frames under Xvfb: the frame clock drives the steps. */
+static void wait_for_steps(TessPreviewLevel *pl, uint64_t steps) {
+  gint64 until = g_get_monotonic_time() + 5 * G_USEC_PER_SEC;
+  while (tess_playback_current_step(pl->playback) < steps && g_get_monotonic_time() < until)
+    g_main_context_iteration(NULL, TRUE);
+  CHECK_MSG(tess_playback_current_step(pl->playback) >= steps, "only %llu of %llu steps in 5 s",
+            (unsigned long long)tess_playback_current_step(pl->playback), (unsigned long long)steps);
+}
+
 static void play_mode_leaves_the_project_unchanged(void) {
   char *path = fixture_copy_demo("play.tessera");
   TessWindow *w = fixture_window(path);
@@ -98,23 +107,26 @@ static void play_mode_leaves_the_project_unchanged(void) {
   CHECK(tess_preview_view_is_running(pv));
   CHECK(gtk_widget_get_mapped(GTK_WIDGET(pv)));
   TessPreviewLevel *pl = tess_preview_view_get_preview_level(pv);
-  /* Paused at first: no tick callback, the CPU is idle. */
-  CHECK(!tess_preview_view_has_tick_callback(pv));
-  send_key(GTK_WIDGET(pv), GDK_KEY_space); /* Space plays */
+  /* Entering Play plays: the frame clock drives the steps under Xvfb. */
   CHECK(tess_preview_view_get_playing(pv));
   CHECK(tess_preview_view_has_tick_callback(pv));
-  /* Frames under Xvfb: the frame clock drives the steps. */
-  gint64 until = g_get_monotonic_time() + 5 * G_USEC_PER_SEC;
-  while (tess_playback_current_step(pl->playback) < 30 && g_get_monotonic_time() < until)
-    g_main_context_iteration(NULL, TRUE);
-  CHECK_MSG(tess_playback_current_step(pl->playback) >= 30, "only %llu steps in 5 s",
-            (unsigned long long)tess_playback_current_step(pl->playback));
-  send_key(GTK_WIDGET(pv), GDK_KEY_space); /* Space pauses */
+  wait_for_steps(pl, 30);
+  send_key(GTK_WIDGET(pv), GDK_KEY_space); /* Space pauses: no tick callback, the CPU is idle */
   CHECK(!tess_preview_view_get_playing(pv));
   CHECK(!tess_preview_view_has_tick_callback(pv));
   uint64_t paused_at = tess_playback_current_step(pl->playback);
   for (int i = 0; i < 20; i++) g_main_context_iteration(NULL, FALSE);
   CHECK(tess_playback_current_step(pl->playback) == paused_at); /* nothing runs while paused */
+  send_key(GTK_WIDGET(pv), GDK_KEY_space); /* Space plays again, from where it paused */
+  CHECK(tess_preview_view_get_playing(pv));
+  CHECK(tess_preview_view_has_tick_callback(pv));
+  wait_for_steps(pl, paused_at + 30);
+  send_key(GTK_WIDGET(pv), GDK_KEY_space); /* and pauses */
+  CHECK(!tess_preview_view_get_playing(pv));
+  CHECK(!tess_preview_view_has_tick_callback(pv));
+  paused_at = tess_playback_current_step(pl->playback);
+  for (int i = 0; i < 20; i++) g_main_context_iteration(NULL, FALSE);
+  CHECK(tess_playback_current_step(pl->playback) == paused_at);
   send_key(GTK_WIDGET(pv), GDK_KEY_period); /* period steps once */
   CHECK(tess_playback_current_step(pl->playback) == paused_at + 1);
   /* Drop a ball in empty sky (top middle), then remove it with a right-click. */

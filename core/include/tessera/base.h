@@ -329,6 +329,28 @@ static inline TessSurface tess_surface_mix(TessSurface a, TessSurface b) {
   return m;
 }
 
+/* The numbers a field accepts: [lo, hi], or (lo, hi] when lo_open. Each
+ * range has one home, the module that validates the field; the editor's
+ * number fields ask that module for it, so a field refuses exactly what an
+ * edit would (and says so). NaN is in no range. */
+typedef struct TessRange {
+  double lo, hi;
+  bool lo_open;
+} TessRange;
+
+static inline bool tess_range_contains(TessRange r, double v) {
+  return (r.lo_open ? v > r.lo : v >= r.lo) && v <= r.hi;
+}
+
+typedef enum TessSurfaceField {
+  TESS_SURFACE_FRICTION = 0,
+  TESS_SURFACE_RESTITUTION = 1,
+  TESS_SURFACE_TANGENTIAL = 2,
+} TessSurfaceField;
+
+/* The range tess_surface_check holds the field to. */
+TessRange tess_surface_range(TessSurfaceField field);
+
 /* The name of the first field that is NaN, infinite or out of range
  * ("friction", "restitution", "tangential"), or NULL when all are fine. */
 const char *tess_surface_bad_field(TessSurface s);

@@ -89,6 +89,8 @@ typedef struct TessMaterial {
 void tess_material_default(TessMaterial *m); /* "Default", stone-like */
 /* Refuses NaN, infinities and out-of-range values, naming the field. */
 TessResult tess_material_validate(const TessMaterial *m, TessError *err);
+/* The density range tess_material_validate holds to: (0, 1e6] kg/m^2. */
+TessRange tess_material_density_range(void);
 
 /* ---- Tilesets ---------------------------------------------------------- */
 
@@ -302,6 +304,15 @@ typedef struct TessObject {
 /* Defaults for each kind (a 32 px dynamic circle, a pin joint, a wind zone, a spawn). */
 void tess_object_default(TessObject *obj, TessObjectKind kind);
 TessResult tess_object_validate(const TessObject *obj, TessError *err);
+
+/* The ranges tess_object_validate holds an object's numbers to. */
+typedef enum TessObjectRange {
+  TESS_OBJECT_RANGE_COORD = 0,  /* a position or anchor, px: [-2^24, 2^24] */
+  TESS_OBJECT_RANGE_EXTENT = 1, /* a body's radius, width, height, px: (0, 2^24] */
+  TESS_OBJECT_RANGE_LENGTH = 2, /* a zone's size, a joint's length, px: [0, 2^24] */
+  TESS_OBJECT_RANGE_TORQUE = 3, /* a pin motor's maximum torque, N m: [0, FLT_MAX] */
+} TessObjectRange;
+TessRange tess_object_range(TessObjectRange which);
 TessResult tess_object_copy(TessObject *dst, const TessObject *src); /* deep */
 void tess_object_clear(TessObject *obj);                            /* frees props */
 TessResult tess_object_set_property(TessObject *obj, const TessProperty *prop); /* add or replace by name */
