@@ -82,7 +82,8 @@ static TessId find_equal_tileset(const TessProject *p, const TessImportTileset *
   for (uint32_t i = 0; i < p->tileset_count; i++) {
     const TessTileset *ts = p->tilesets[i];
     if (ts->png_size == t->png_size && ts->tile_w == t->tile_w && ts->tile_h == t->tile_h && ts->margin == t->margin &&
-        ts->spacing == t->spacing && memcmp(ts->png, t->png, t->png_size) == 0 &&
+        ts->spacing == t->spacing && ts->offset_x == t->offset_x && ts->offset_y == t->offset_y &&
+        ts->fit_cell == t->fit_cell && memcmp(ts->png, t->png, t->png_size) == 0 &&
         (!t->id || same_tessera_tileset(ts, t, ids, imp)))
       return ts->id;
   }
@@ -205,6 +206,9 @@ static TessResult add_tilesets(TessProject *p, const TessMapImport *imp, Ids *id
     def.tile_h = t->tile_h;
     def.margin = t->margin;
     def.spacing = t->spacing;
+    def.offset_x = t->offset_x;
+    def.offset_y = t->offset_y;
+    def.fit_cell = t->fit_cell;
     def.default_material = 0;
     def.default_collision = TESS_TILE_COLLISION_NONE;
     want(p, ids, TESS_ID_TILESET, t->id);

@@ -182,6 +182,9 @@ static TessResult dump_tileset(Dump *d, const TessTileset *ts) {
   tb_key_u32(&b, "columns", ts->columns);
   tb_key_u32(&b, "tile_count", ts->tile_count);
   tb_key_u32(&b, "alpha_threshold", ts->alpha_threshold);
+  /* Where tiles are drawn, only when not the default (older dumps stay as they were). */
+  if (ts->offset_x || ts->offset_y) tb_key_vec(&b, "offset", tess_v2((float)ts->offset_x, (float)ts->offset_y));
+  if (ts->fit_cell) tb_key_bool(&b, "fit_cell", true);
   tb_open(&b, "tiles", '[', false);
   for (uint32_t i = 0; ts->tiles && i < ts->tile_count; i++) {
     const TessTileInfo *t = &ts->tiles[i];

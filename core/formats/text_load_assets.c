@@ -1,5 +1,6 @@
 /* The text form's materials, tilesets and sprites back into a project. */
 #include <inttypes.h>
+#include <math.h>
 
 #include "text_load_private.h"
 
@@ -115,6 +116,26 @@ static TessResult read_tiles(const Json *j, TessTileset *ts) {
   return r;
 }
 
+/* The optional "offset" ([x, y], whole pixels) and "fit_cell" of a tileset. */
+static TessResult read_placement(const Json *j, const char *rel, TessTileset *ts) {
+  TessResult r = TESS_OK;
+  if (json_object_get(j->root, "offset")) {
+    TessVec2 o;
+    r = tl_vec(j, j->root, "offset", 1, &o);
+    if (r == TESS_OK && (o.x != floorf(o.x) || o.y != floorf(o.y) || fabsf(o.x) > TESS_TILE_OFFSET_MAX || fabsf(o.y) > TESS_TILE_OFFSET_MAX))
+      return tl_fail(j->l, rel, tl_line_of(j, "offset", 1), TESS_ERR_INVALID, "\"offset\" must be whole pixels within +-%d",
+                     TESS_TILE_OFFSET_MAX);
+    ts->offset_x = (int32_t)o.x;
+    ts->offset_y = (int32_t)o.y;
+  }
+  if (r == TESS_OK && json_object_get(j->root, "fit_cell")) {
+    bool fit = false;
+    r = tl_bool(j, j->root, "fit_cell", 1, &fit);
+    ts->fit_cell = fit ? 1 : 0;
+  }
+  return r;
+}
+
 TessResult tl_load_tileset(Load *l, TessId named) {
   char rel[256];
   text_path_tileset(rel, sizeof rel, named, "json");
@@ -135,6 +156,7 @@ TessResult tl_load_tileset(Load *l, TessId named) {
            {"margin", &ts.margin},   {"spacing", &ts.spacing}, {"columns", &ts.columns}, {"tile_count", &ts.tile_count}};
   for (size_t i = 0; r == TESS_OK && i < sizeof u / sizeof u[0]; i++) r = tl_u32(&j, j.root, u[i].key, 1, u[i].v);
   if (r == TESS_OK) r = tl_u8(&j, j.root, "alpha_threshold", 1, &ts.alpha_threshold);
+  if (r == TESS_OK) r = read_placement(&j, rel, &ts);
   if (r == TESS_OK && ts.tile_count > (1u << 16))
     r = tl_fail(l, rel, tl_line_of(&j, "tile_count", 1), TESS_ERR_LIMIT, "more than 65536 tiles");
   if (r == TESS_OK) r = read_tiles(&j, &ts);

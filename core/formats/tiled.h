@@ -93,6 +93,7 @@ typedef struct TiledTileset {
   char *source_resolved;
   uint32_t tile_w, tile_h, spacing, margin, tilecount, columns;
   int32_t offset_x, offset_y;
+  bool fit_grid;             /* tilerendersize="grid" (Tiled 1.9+): tiles scaled into the map's cells */
   char *image;               /* as written */
   char *image_resolved;      /* relative to the tileset file's folder */
   uint32_t image_w, image_h; /* as declared (0 = unknown) */

@@ -191,11 +191,19 @@ static TessResult convert_tileset(TiledMap *m, TiledTileset *ts, TessImportTiles
   out->tile_count = cols * rows;
   if (ts->columns && ts->columns != cols)
     tess_map_import_warn(plan, "tileset '%s': %u columns declared, the image holds %u", out->name, ts->columns, cols);
-  if (ts->tile_w != m->tile_w || ts->tile_h != m->tile_h)
-    tess_map_import_warn(plan, "tileset '%s': %ux%u tiles on a %ux%u grid are drawn scaled to the cell", out->name,
-                         ts->tile_w, ts->tile_h, m->tile_w, m->tile_h);
-  if (ts->offset_x || ts->offset_y)
-    tess_map_import_warn(plan, "tileset '%s': tile offset (%d, %d) dropped", out->name, ts->offset_x, ts->offset_y);
+  /* Tiles of another size than the grid are kept as they are: Tessera draws
+   * them at their own size from the cell's bottom-left corner, moved by the
+   * tile offset, as Tiled does (core/level's tess_tile_place). */
+  if (ts->offset_x < -TESS_TILE_OFFSET_MAX || ts->offset_x > TESS_TILE_OFFSET_MAX || ts->offset_y < -TESS_TILE_OFFSET_MAX ||
+      ts->offset_y > TESS_TILE_OFFSET_MAX)
+    return tess_error_set(err, TESS_ERR_LIMIT, where, "tileset '%s': tile offset (%d, %d) beyond +-%d px", out->name,
+                          ts->offset_x, ts->offset_y, TESS_TILE_OFFSET_MAX);
+  out->offset_x = ts->offset_x;
+  out->offset_y = ts->offset_y;
+  out->fit_cell = ts->fit_grid ? 1 : 0;
+  if (ts->fit_grid && (ts->offset_x || ts->offset_y))
+    tess_map_import_warn(plan, "tileset '%s': tile offset (%d, %d) dropped (its tiles are scaled to the grid)", out->name,
+                         ts->offset_x, ts->offset_y);
   uint32_t unknown = 0;
   for (uint32_t i = 0; i < ts->props.count; i++) {
     const char *n = ts->props.items[i].name;

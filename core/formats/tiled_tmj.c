@@ -262,6 +262,8 @@ static TessResult read_tileset_body(Ctx *c, json_t *o, const char *path, const c
     return r;
   json_t *off = json_object_get(o, "tileoffset");
   if (off && ((r = get_i32(c, off, "x", path, &ts->offset_x)) || (r = get_i32(c, off, "y", path, &ts->offset_y)))) return r;
+  const char *render_size = get_str(o, "tilerendersize"); /* Tiled 1.9+: "tile" (the default) or "grid" */
+  ts->fit_grid = render_size && strcmp(render_size, "grid") == 0;
   const char *trans = get_str(o, "transparentcolor");
   if (trans) {
     uint32_t argb;

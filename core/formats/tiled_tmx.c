@@ -160,6 +160,8 @@ static void start_tileset(Ctx *c, const char **atts) {
       !attr_u32(c, atts, "margin", 65535, false, &ts->margin) || !attr_u32(c, atts, "tilecount", 1u << 24, false, &ts->tilecount) ||
       !attr_u32(c, atts, "columns", 1u << 24, false, &ts->columns) || !attr_dup(c, atts, "objectalignment", &ts->objectalignment))
     return;
+  const char *render_size = attr(atts, "tilerendersize"); /* Tiled 1.9+: "tile" (the default) or "grid" */
+  ts->fit_grid = render_size && strcmp(render_size, "grid") == 0;
 }
 
 static void start_image(Ctx *c, const char **atts) {

@@ -79,6 +79,8 @@ typedef struct TwTileset {
   const char *stem;     /* file name inside TW_DIR without extension */
   const char *name;
   uint32_t tile_w, tile_h, margin, spacing, columns, tile_count;
+  int32_t offset_x, offset_y; /* written as the tileoffset when not 0 */
+  bool fit_grid;        /* tilerendersize="grid": the tiles scaled into the cell (Tiled 1.9+) */
   uint32_t image_w, image_h;
   const uint8_t *png;   /* the image's bytes, written as TW_DIR/<stem>.png */
   size_t png_size;

@@ -75,6 +75,11 @@ void tw_build_tileset(TwMap *m, const TessProject *p, const TessTileset *ts, con
   out->name = ts->name;
   out->tile_w = ts->tile_w;
   out->tile_h = ts->tile_h;
+  /* Tiles keep their own size: Tiled draws them from the cell's bottom-left
+   * corner, moved by the tile offset, as Tessera does. */
+  out->offset_x = ts->fit_cell ? 0 : ts->offset_x;
+  out->offset_y = ts->fit_cell ? 0 : ts->offset_y;
+  out->fit_grid = ts->fit_cell != 0;
   out->margin = ts->margin;
   out->spacing = ts->spacing;
   out->columns = ts->columns;

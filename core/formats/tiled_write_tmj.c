@@ -347,6 +347,13 @@ TessResult tw_tmj_tileset(const TwTileset *ts, char **out, size_t *size, TessErr
   set(&c, root, "tilecount", json_integer(ts->tile_count), "tilecount");
   set(&c, root, "tiledversion", json_string(TW_TILED_VERSION), "tiledversion");
   set(&c, root, "tileheight", json_integer(ts->tile_h), "tileheight");
+  if (ts->offset_x || ts->offset_y) {
+    json_t *off = json_object();
+    set(&c, off, "x", json_integer(ts->offset_x), "tileoffset.x");
+    set(&c, off, "y", json_integer(ts->offset_y), "tileoffset.y");
+    set(&c, root, "tileoffset", off, "tileoffset");
+  }
+  if (ts->fit_grid) set(&c, root, "tilerendersize", json_string("grid"), "tilerendersize");
   if (ts->tile_n) {
     json_t *tiles = json_array();
     for (size_t i = 0; i < ts->tile_n; i++) append(&c, tiles, tile_json(&c, &ts->tiles[i]), "tile");

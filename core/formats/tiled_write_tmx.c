@@ -103,6 +103,12 @@ static void attr_u(Xml *x, const char *name, uint64_t v) {
   attr(x, name, buf);
 }
 
+static void attr_i(Xml *x, const char *name, int64_t v) {
+  char buf[24];
+  snprintf(buf, sizeof buf, "%lld", (long long)v);
+  attr(x, name, buf);
+}
+
 static void attr_d(Xml *x, const char *name, double v) {
   char buf[32];
   tw_format_double(v, buf);
@@ -357,7 +363,14 @@ TessResult tw_tmx_tileset(const TwTileset *ts, char **out, size_t *size, TessErr
   if (ts->margin) attr_u(&x, "margin", ts->margin);
   attr_u(&x, "tilecount", ts->tile_count);
   attr_u(&x, "columns", ts->columns);
+  if (ts->fit_grid) attr(&x, "tilerendersize", "grid");
   open_end(&x);
+  if (ts->offset_x || ts->offset_y) {
+    open_tag(&x, "tileoffset");
+    attr_i(&x, "x", ts->offset_x);
+    attr_i(&x, "y", ts->offset_y);
+    close_empty(&x);
+  }
   properties(&x, &ts->props);
   char image[160];
   snprintf(image, sizeof image, "%s.png", ts->stem);

@@ -155,6 +155,10 @@ TessResult tess_edit_tileset_add(TessProject *p, const TessTilesetDef *def, Tess
   if (def->default_material && !tess_project_material(p, def->default_material))
     return tess_error_set(err, TESS_ERR_NOT_FOUND, LEVEL_FILE, "tileset default material %u does not exist",
                           def->default_material);
+  if (def->offset_x < -TESS_TILE_OFFSET_MAX || def->offset_x > TESS_TILE_OFFSET_MAX ||
+      def->offset_y < -TESS_TILE_OFFSET_MAX || def->offset_y > TESS_TILE_OFFSET_MAX)
+    return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "tileset offset (%d, %d) is beyond +-%d px",
+                          (int)def->offset_x, (int)def->offset_y, TESS_TILE_OFFSET_MAX);
   if ((unsigned)def->default_collision > TESS_TILE_COLLISION_TRACED)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "tileset default collision %u is unknown",
                           (unsigned)def->default_collision);
@@ -173,6 +177,9 @@ TessResult tess_edit_tileset_add(TessProject *p, const TessTilesetDef *def, Tess
   ts->columns = columns;
   ts->tile_count = columns * rows;
   ts->alpha_threshold = 1;
+  ts->offset_x = def->offset_x;
+  ts->offset_y = def->offset_y;
+  ts->fit_cell = def->fit_cell ? 1 : 0;
   bool ok = (ts->tiles = tess_calloc(ts->tile_count, sizeof *ts->tiles)) != NULL;
   if (ok && def->source_path) ok = (ts->source_path = tess_strdup(def->source_path)) != NULL;
   if (ok && def->png_size) {

@@ -42,6 +42,14 @@ static void hash_tileset(TessHasher *h, const TessTileset *ts) {
   uint32_t fields[] = {ts->image_w, ts->image_h, ts->tile_w, ts->tile_h, ts->margin,
                        ts->spacing, ts->columns, ts->tile_count, ts->alpha_threshold};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) tess_hasher_u32(h, fields[i]);
+  /* Where tiles are drawn, only when it is not the default: projects made
+   * before these fields existed keep their hashes. */
+  if (ts->offset_x || ts->offset_y || ts->fit_cell) {
+    tess_hasher_u32(h, 0x4F464653u); /* "OFFS" */
+    tess_hasher_u32(h, (uint32_t)ts->offset_x);
+    tess_hasher_u32(h, (uint32_t)ts->offset_y);
+    tess_hasher_u32(h, ts->fit_cell);
+  }
   for (uint32_t i = 0; ts->tiles && i < ts->tile_count; i++) {
     const TessTileInfo *t = &ts->tiles[i];
     tess_hasher_u32(h, t->material);

@@ -146,9 +146,12 @@ static void traced_memo_free(TracedMemo *m) {
 
 static uint32_t cell_slot(TessCell cell, uint32_t cap) { return (uint32_t)((cell * 2654435761u) >> 7) & (cap - 1); }
 
-/* The pieces of a traced tile placed with the cell's flips: tileset pixels
- * -> this level's cell pixels -> metres; slivers too thin to collide are
- * left out. NULL when out of memory. */
+/* The pieces of a traced tile placed where the cell draws it
+ * (tess_tile_place: its own size from the cell's bottom-left, with its
+ * flips, or scaled into the cell for a fit_cell tileset): tileset pixels ->
+ * level pixels from the cell's top-left -> metres; slivers too thin to
+ * collide are left out. A full tile off the grid is its own rectangle.
+ * NULL when out of memory. */
 static const TracedEntry *traced_pieces(Builder *b, TracedMemo *m, TessCell cell, const TessTileInfo *tile,
                                         float inv_ppm) {
   if (m->slot_cap) {
@@ -182,15 +185,27 @@ static const TracedEntry *traced_pieces(Builder *b, TracedMemo *m, TessCell cell
   const TessLevelSettings *ls = &b->level->settings;
   const TessTileset *ts = tess_project_tileset(b->p, TESS_CELL_TILESET(cell));
   if (!ts) return e;
-  float sx = (float)ls->tile_w / (float)ts->tile_w, sy = (float)ls->tile_h / (float)ts->tile_h;
-  for (uint32_t p = 0; p < tile->piece_count; p++) {
-    const TessPolygon *src = &tile->pieces[p];
+  TessTilePlace pl;
+  tess_tile_place(ts, cell, ls->tile_w, ls->tile_h, &pl);
+  TessPolygon rect;
+  const TessPolygon *pieces = tile->pieces;
+  uint32_t piece_count = tile->piece_count;
+  if (tile->collision == TESS_TILE_COLLISION_FULL) {
+    memset(&rect, 0, sizeof rect);
+    rect.count = 4;
+    rect.v[1].x = rect.v[2].x = (float)ts->tile_w;
+    rect.v[2].y = rect.v[3].y = (float)ts->tile_h;
+    pieces = &rect;
+    piece_count = 1;
+  }
+  for (uint32_t p = 0; p < piece_count; p++) {
+    const TessPolygon *src = &pieces[p];
     if (src->count > TESS_POLY_MAX) continue;
     TessPolygon dst;
     memset(&dst, 0, sizeof dst);
     for (uint32_t j = 0; j < src->count; j++) {
-      TessVec2 q = tess_cell_transform_point(cell, src->v[j], (float)ts->tile_w, (float)ts->tile_h);
-      dst.v[j] = tess_v2(q.x * sx * inv_ppm, q.y * sy * inv_ppm);
+      TessVec2 q = tess_tile_place_point(&pl, cell, ts, src->v[j]);
+      dst.v[j] = tess_v2(q.x * inv_ppm, q.y * inv_ppm);
     }
     dst.count = tess_polygon_clean(dst.v, src->count, 1e-5f);
     if (tess_polygon_check(dst.v, dst.count, NULL) != TESS_OK) continue; /* a sliver too thin to collide */
@@ -200,6 +215,17 @@ static const TracedEntry *traced_pieces(Builder *b, TracedMemo *m, TessCell cell
     e->count++;
   }
   return e;
+}
+
+/* True when the cell collides through pieces: a traced tile with pieces,
+ * or a full tile drawn off the grid (tess_tile_place), which collides as
+ * the rectangle it is drawn in rather than as the cell. */
+static bool has_pieces(const Builder *b, const TessCellCollision *cc) {
+  if (!cc->tile) return false;
+  if (cc->kind == TESS_TILE_COLLISION_TRACED) return cc->tile->piece_count > 0;
+  if (cc->kind != TESS_TILE_COLLISION_FULL || cc->tile->collision != TESS_TILE_COLLISION_FULL) return false;
+  const TessTileset *ts = tess_project_tileset(b->p, TESS_CELL_TILESET(cc->cell));
+  return ts && !tess_tile_on_cell(ts, cc->cell, b->level->settings.tile_w, b->level->settings.tile_h);
 }
 
 static TessResult build_cells(Builder *b) {
@@ -227,7 +253,8 @@ static TessResult build_cells(Builder *b) {
     for (uint32_t x = 0; x < ls->width; x++) {
       size_t i = (size_t)y * ls->width + x;
       const TessCellCollision cc = row[x];
-      if (!traced && cc.kind == TESS_TILE_COLLISION_TRACED && cc.tile && cc.tile->piece_count > 0) {
+      const bool pieces = has_pieces(b, &cc);
+      if (!traced && pieces) {
         s->piece_start = tess_calloc(n + 1, sizeof(uint32_t));
         if (!s->piece_start) {
           tess_free(row);
@@ -244,7 +271,8 @@ static TessResult build_cells(Builder *b) {
       s->cell_one_way[i] = cc.one_way ? 1 : 0;
       uint8_t kind = TESS_MAP_EMPTY;
       if (cc.kind == TESS_TILE_COLLISION_FULL) kind = TESS_MAP_FULL;
-      if (cc.kind == TESS_TILE_COLLISION_TRACED && cc.tile && cc.tile->piece_count > 0) {
+      if (pieces) {
+        kind = TESS_MAP_EMPTY; /* a full tile off the grid whose rectangle is too thin collides as nothing */
         /* A cell's pieces depend only on its tile and flips: made once per
          * distinct cell value, then copied. */
         const TracedEntry *e = traced_pieces(b, &memo, cc.cell, cc.tile, inv_ppm);

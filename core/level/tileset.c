@@ -70,6 +70,10 @@ TessResult tess_tileset_validate(const TessProject *p, const TessTileset *ts, Te
                           ts->columns, ts->tile_count, cols, rows);
   if (ts->tile_count && !ts->tiles)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "tileset %s has no tile info", ts->name);
+  if (ts->offset_x < -TESS_TILE_OFFSET_MAX || ts->offset_x > TESS_TILE_OFFSET_MAX || ts->offset_y < -TESS_TILE_OFFSET_MAX ||
+      ts->offset_y > TESS_TILE_OFFSET_MAX || ts->fit_cell > 1)
+    return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "tileset %s: offset (%d, %d) beyond +-%d px, or fit_cell %u",
+                          ts->name, (int)ts->offset_x, (int)ts->offset_y, TESS_TILE_OFFSET_MAX, (unsigned)ts->fit_cell);
   for (uint32_t i = 0; i < ts->tile_count; i++) {
     const TessTileInfo *t = &ts->tiles[i];
     if (t->collision > TESS_TILE_COLLISION_TRACED)

@@ -30,7 +30,7 @@ static const struct {
   {TLV_SEC_SETTINGS, TLV_SETTINGS_SIZE, true},
   {TLV_SEC_STRINGS, 0, true},
   {TLV_SEC_MATERIALS, TLV_MATERIAL_SIZE, true},
-  {TLV_SEC_TILESETS, TLV_TILESET_SIZE, true},
+  {TLV_SEC_TILESETS, TLV_TILESET_SIZE_3_4, true},
   {TLV_SEC_TILES, TLV_TILE_SIZE, true},
   {TLV_SEC_POLYGONS, TLV_POLYGON_SIZE, true},
   {TLV_SEC_VERTICES, TLV_VERTEX_SIZE, true},
@@ -422,7 +422,10 @@ static TessResult write_tilesets(Writer *w) {
     pack_put_u32(b, ts->alpha_threshold);
     pack_put_u32(b, img_off);
     pack_put_u32(b, img_size);
-    pack_put_u32(b, 0);
+    /* 3.4: where a cell draws the tile (core/level's tess_tile_place). */
+    pack_put_u32(b, ts->fit_cell ? TLV_PLACE_FIT_CELL : TLV_PLACE_NATIVE);
+    pack_put_u32(b, ts->fit_cell ? 0u : (uint32_t)ts->offset_x);
+    pack_put_u32(b, ts->fit_cell ? 0u : (uint32_t)ts->offset_y);
     w->s[S_TSET].count++;
     write_terrains(w, ts, w->s[S_TSET].count);
   }

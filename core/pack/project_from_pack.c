@@ -178,6 +178,13 @@ static TessResult add_assets(const TlvLevel *lv, const char *image_dir, TessProj
     ts.columns = tt.columns;
     ts.tile_count = tt.tile_count;
     ts.alpha_threshold = (uint8_t)tt.alpha_threshold;
+    /* A file before 3.4 scales every tile into its cell: such a tileset keeps
+     * that meaning (fit_cell) where it differs from drawing the tile at its
+     * own size, i.e. unless the tiles are square and the cell's size. */
+    bool same = tt.tile_w == lv->settings.tile_w && tt.tile_h == lv->settings.tile_h && tt.tile_w == tt.tile_h;
+    ts.fit_cell = tt.placement == TLV_PLACE_FIT_CELL && !same ? 1 : 0;
+    ts.offset_x = tt.placement == TLV_PLACE_NATIVE ? tt.offset_x : 0;
+    ts.offset_y = tt.placement == TLV_PLACE_NATIVE ? tt.offset_y : 0;
     ts.tiles = tess_calloc(tt.tile_count ? tt.tile_count : 1, sizeof *ts.tiles);
     uint32_t pieces = 0;
     for (uint32_t k = 0; k < tt.tile_count; k++) {

@@ -538,7 +538,17 @@ static TlvResult validate_tilesets(Ctx *c) {
                     (unsigned)rd32(r + 40), (unsigned long long)cols, (unsigned long long)rows);
     }
     TRY(check_blob(c, rd32(r + 52), rd32(r + 56), at + 52, "tileset image"));
-    TRY(check_zero(c, r + 60, 4, at + 60, "tileset"));
+    if (c->lv->header.minor < 4) {
+      TRY(check_zero(c, r + 60, 4, at + 60, "tileset"));
+    } else {
+      /* 3.4: the placement, and with a 72-byte record the offset. */
+      int64_t ox = s->stride >= TLV_TILESET_SIZE_3_4 ? (int32_t)rd32(r + 64) : 0, oy = s->stride >= TLV_TILESET_SIZE_3_4 ? (int32_t)rd32(r + 68) : 0;
+      if (rd32(r + 60) > TLV_PLACE_NATIVE) return fail(c->err, TLV_ERR_VALUE, at + 60, "tileset %u: placement %u (0 or 1)", (unsigned)i, (unsigned)rd32(r + 60));
+      if (ox < -TLV_TILE_OFFSET_MAX || ox > TLV_TILE_OFFSET_MAX || oy < -TLV_TILE_OFFSET_MAX || oy > TLV_TILE_OFFSET_MAX)
+        return fail(c->err, TLV_ERR_LIMIT, at + 64, "tileset %u: offset (%lld, %lld) beyond +-%d px", (unsigned)i, (long long)ox, (long long)oy, TLV_TILE_OFFSET_MAX);
+      if (rd32(r + 60) == TLV_PLACE_FIT_CELL && (ox || oy))
+        return fail(c->err, TLV_ERR_VALUE, at + 64, "tileset %u: an offset on a tileset scaled into the cell", (unsigned)i);
+    }
   }
   if (tiles_next != c->lv->tiles.count)
     return fail(c->err, TLV_ERR_VALUE, c->lv->tiles.offset + tiles_next * c->lv->tiles.stride, "%llu tiles belong to no tileset",
@@ -740,27 +750,63 @@ static TlvResult validate_layers(Ctx *c) {
   return TLV_OK;
 }
 
+/* Where a cell puts its tile (FORMAT.md, TSET "Placement"), in metres from
+ * the cell's top-left: flipped tile point (fx, fy) lands at
+ * (x0 + fx * sx, y0 + fy * sy). */
+typedef struct TilePlace {
+  double x0, y0, sx, sy;
+} TilePlace;
+
+static TilePlace tile_place(const TlvLevel *lv, const uint8_t *tset, uint32_t cell) {
+  TilePlace pl;
+  double tw = (double)rd32(tset + 20), th = (double)rd32(tset + 24), ppm = (double)lv->settings.ppm;
+  int diag = (cell & 0x20000000u) != 0;
+  if (lv->header.minor < 4 || rd32(tset + 60) == TLV_PLACE_FIT_CELL) {
+    pl.x0 = pl.y0 = 0.0;
+    pl.sx = (double)lv->settings.tile_w / tw / ppm;
+    pl.sy = (double)lv->settings.tile_h / th / ppm;
+  } else {
+    double ox = lv->tilesets.stride >= TLV_TILESET_SIZE_3_4 ? (double)(int32_t)rd32(tset + 64) : 0.0;
+    double oy = lv->tilesets.stride >= TLV_TILESET_SIZE_3_4 ? (double)(int32_t)rd32(tset + 68) : 0.0;
+    /* the turned tile keeps the cell's bottom-left corner, as Tiled draws it */
+    pl.x0 = ox / ppm;
+    pl.y0 = ((double)lv->settings.tile_h - (diag ? tw : th) + oy) / ppm;
+    pl.sx = pl.sy = 1.0 / ppm;
+  }
+  return pl;
+}
+
+/* True when a native tile is drawn exactly on its cell (no offset, the cell's size, square under the diagonal flip). */
+static int tile_on_cell(const TlvLevel *lv, const uint8_t *tset, uint32_t cell) {
+  TilePlace pl = tile_place(lv, tset, cell);
+  double tw = (double)rd32(tset + 20), th = (double)rd32(tset + 24), w = (cell & 0x20000000u) ? th : tw, h = (cell & 0x20000000u) ? tw : th;
+  if (lv->header.minor < 4 || rd32(tset + 60) == TLV_PLACE_FIT_CELL) return 1;
+  return pl.x0 == 0.0 && pl.y0 == 0.0 && w == (double)lv->settings.tile_w && h == (double)lv->settings.tile_h;
+}
+
 /* A traced collision entry's pieces are its tile's (FORMAT.md, TILE
- * "Flips"): each tile piece placed with the cell's flips, scaled to the
- * cell in metres, turned clockwise (3.2; either way before), in order;
- * the scene leaves out a piece the scaling makes too thin to collide and
- * drops vertices on a line, so an entry piece matches a tile piece whose
- * vertices it takes in order, to 1e-5 of a cell. */
-static int piece_matches(const TlvLevel *lv, const uint8_t *tile_poly, const uint8_t *entry_poly, uint32_t cell, double tw, double th,
-                         int either_way) {
+ * "Flips", TSET "Placement"): each tile piece placed with the cell's flips
+ * where the cell draws the tile, in metres, turned clockwise (3.2; either
+ * way before), in order; the scene leaves out a piece that becomes too thin
+ * to collide and drops vertices on a line, so an entry piece matches a tile
+ * piece whose vertices it takes in order, to 1e-5 of a cell. The tile piece
+ * is px/py[0..n) in tile pixels. */
+static int piece_matches(const TlvLevel *lv, const double *px_in, const double *py_in, uint32_t n, const uint8_t *entry_poly, uint32_t cell,
+                         const uint8_t *tset, int either_way) {
   const TlvSection *vs = &lv->vertices;
-  double sx = (double)lv->settings.tile_w / tw / (double)lv->settings.ppm, sy = (double)lv->settings.tile_h / th / (double)lv->settings.ppm;
+  double tw = (double)rd32(tset + 20), th = (double)rd32(tset + 24);
+  TilePlace pl = tile_place(lv, tset, cell);
   double tol = 1e-5 * ((double)lv->settings.cell_w + (double)lv->settings.cell_h), x[TLV_MAX_POLY_VERTICES], y[TLV_MAX_POLY_VERTICES], area = 0.0;
-  uint32_t n = rd32(tile_poly + 4), m = rd32(entry_poly + 4), tf = rd32(tile_poly), ef = rd32(entry_poly), i, pass;
+  uint32_t m = rd32(entry_poly + 4), ef = rd32(entry_poly), i, pass;
   double W = (cell & 0x20000000u) ? th : tw, H = (cell & 0x20000000u) ? tw : th;
   if (m > n) return 0;
   for (i = 0; i < n; i++) {
-    double px = (double)rdf32(vs->data + (uint64_t)(tf + i) * vs->stride), py = (double)rdf32(vs->data + (uint64_t)(tf + i) * vs->stride + 4), t;
+    double px = px_in[i], py = py_in[i], t;
     if (cell & 0x20000000u) t = px, px = py, py = t; /* diagonal: a transpose first */
     if (cell & 0x80000000u) px = W - px;
     if (cell & 0x40000000u) py = H - py;
-    x[i] = px * sx;
-    y[i] = py * sy;
+    x[i] = pl.x0 + px * pl.sx;
+    y[i] = pl.y0 + py * pl.sy;
   }
   for (i = 0; i < n; i++) area += x[i] * y[(i + 1) % n] - x[(i + 1) % n] * y[i];
   for (pass = 0; pass < 2; pass++) {
@@ -786,21 +832,42 @@ static int piece_matches(const TlvLevel *lv, const uint8_t *tile_poly, const uin
 
 static TlvResult check_traced_entry(Ctx *c, const uint8_t *r, uint32_t index, uint64_t at) {
   const TlvLevel *lv = c->lv;
-  uint32_t cell = rd32(r), first = rd32(r + 12), count = rd32(r + 16), ts, t, q = 0, k;
+  uint32_t cell = rd32(r), first = rd32(r + 12), count = rd32(r + 16), ts, t, q = 0, k, n, i, pieces;
   const uint8_t *tset, *tile;
+  double px[TLV_MAX_POLY_VERTICES], py[TLV_MAX_POLY_VERTICES];
   if (cell == 0) return fail(c->err, TLV_ERR_VALUE, at, "collision palette %u: traced, but names no tile", (unsigned)index);
   ts = c->tileset_of_id[(cell >> 16) & 0xFFFu] - 1; /* check_cell_value found it */
   tset = lv->tilesets.data + (uint64_t)ts * lv->tilesets.stride;
   t = rd32(tset + 44) + (cell & 0xFFFFu);
   tile = lv->tiles.data + (uint64_t)t * lv->tiles.stride;
-  if (tile[4] != 2) return fail(c->err, TLV_ERR_VALUE, at + 8, "collision palette %u: traced, but its tile %u is not", (unsigned)index, (unsigned)t);
+  /* 3.4: a full tile drawn off its cell collides as its own rectangle, one implied piece. */
+  if (tile[4] == 1 && !tile_on_cell(lv, tset, cell)) {
+    pieces = 1;
+  } else if (tile[4] != 2) {
+    return fail(c->err, TLV_ERR_VALUE, at + 8, "collision palette %u: traced, but its tile %u is not (nor a full tile off its cell)", (unsigned)index, (unsigned)t);
+  } else {
+    pieces = rd32(tile + 12);
+  }
   for (k = 0; k < count; k++) {
     const uint8_t *ep = lv->polygons.data + (uint64_t)(first + k) * lv->polygons.stride;
-    for (; q < rd32(tile + 12); q++)
-      if (piece_matches(lv, lv->polygons.data + (uint64_t)(rd32(tile + 8) + q) * lv->polygons.stride, ep, cell, (double)rd32(tset + 20),
-                        (double)rd32(tset + 24), lv->header.minor < 2))
-        break;
-    if (q == rd32(tile + 12))
+    for (; q < pieces; q++) {
+      if (tile[4] == 1) {
+        n = 4;
+        px[0] = px[3] = py[0] = py[1] = 0.0;
+        px[1] = px[2] = (double)rd32(tset + 20);
+        py[2] = py[3] = (double)rd32(tset + 24);
+      } else {
+        const uint8_t *tp = lv->polygons.data + (uint64_t)(rd32(tile + 8) + q) * lv->polygons.stride;
+        uint32_t tf = rd32(tp);
+        n = rd32(tp + 4);
+        for (i = 0; i < n; i++) {
+          px[i] = (double)rdf32(lv->vertices.data + (uint64_t)(tf + i) * lv->vertices.stride);
+          py[i] = (double)rdf32(lv->vertices.data + (uint64_t)(tf + i) * lv->vertices.stride + 4);
+        }
+      }
+      if (piece_matches(lv, px, py, n, ep, cell, tset, lv->header.minor < 2)) break;
+    }
+    if (q == pieces)
       return fail(c->err, TLV_ERR_VALUE, rec_off(&lv->polygons, first + k, 0),
                   "collision palette %u: piece %u is none of its tile's pieces placed with the cell's flips 0x%x", (unsigned)index, (unsigned)k,
                   (unsigned)(cell >> 29));
@@ -1421,6 +1488,9 @@ int tlv_tileset(const TlvLevel *lv, uint32_t index, TlvTileset *out) {
   out->alpha_threshold = rd32(r + 48);
   out->image_offset = rd32(r + 52);
   out->image_size = rd32(r + 56);
+  out->placement = lv->header.minor >= 4 ? rd32(r + 60) : TLV_PLACE_FIT_CELL;
+  out->offset_x = lv->tilesets.stride >= TLV_TILESET_SIZE_3_4 ? (int32_t)rd32(r + 64) : 0;
+  out->offset_y = lv->tilesets.stride >= TLV_TILESET_SIZE_3_4 ? (int32_t)rd32(r + 68) : 0;
   return 1;
 }
 

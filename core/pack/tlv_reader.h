@@ -36,7 +36,7 @@ extern "C" {
 #define TLV_MAGIC "\x89TLV\r\n\x1a\n"
 #define TLV_MAGIC_SIZE 8
 #define TLV_VERSION_MAJOR 3u
-#define TLV_VERSION_MINOR 3u
+#define TLV_VERSION_MINOR 4u
 #define TLV_HEADER_SIZE 64u
 #define TLV_SECTION_ENTRY_SIZE 32u
 #define TLV_ALIGN 16u
@@ -90,6 +90,7 @@ extern "C" {
 #define TLV_SETTINGS_SIZE 64u
 #define TLV_MATERIAL_SIZE 32u
 #define TLV_TILESET_SIZE 64u
+#define TLV_TILESET_SIZE_3_4 72u /* 3.4 appends the tile offset (x, y) */
 #define TLV_TILE_SIZE 16u
 #define TLV_POLYGON_SIZE 8u
 #define TLV_VERTEX_SIZE 8u
@@ -222,7 +223,14 @@ typedef struct TlvTileset {
   uint32_t tile_first; /* first of tile_count TILE records */
   uint32_t alpha_threshold;
   uint32_t image_offset, image_size; /* PNG bytes in the BLOB section; size 0 = not embedded */
+  /* Where a cell draws its tile (FORMAT.md, TSET "Placement"): */
+  uint32_t placement;        /* TLV_PLACE_FIT_CELL (every file before 3.4) or TLV_PLACE_NATIVE */
+  int32_t offset_x, offset_y; /* pixels added to the native placement (3.4; 0 otherwise) */
 } TlvTileset;
+
+#define TLV_PLACE_FIT_CELL 0u /* the tile is scaled into its cell */
+#define TLV_PLACE_NATIVE 1u   /* its own size, bottom-left on the cell's bottom-left, moved by the offset */
+#define TLV_TILE_OFFSET_MAX 65535
 
 typedef struct TlvTile {
   uint32_t material; /* 1-based material index, 0 = none */

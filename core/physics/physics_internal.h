@@ -267,6 +267,10 @@ typedef struct TileMap {
   uint32_t *piece_start; /* NULL when no traced cell */
   MapPiece *pieces;
   uint32_t piece_count;
+  /* Cells a traced piece reaches beyond its own cell on each side (a tile
+   * drawn larger than the grid collides where it is drawn): every lookup of
+   * the cells under a box or point widens by these. All 0 on most maps. */
+  uint32_t reach_l, reach_t, reach_r, reach_b;
   bool has_fluid;        /* some cell's material is a fluid */
 } TileMap;
 

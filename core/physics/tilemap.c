@@ -34,6 +34,15 @@ static const MapCell *cell_at(const TileMap *m, int32_t x, int32_t y) {
   return &m->cells[(size_t)y * m->width + (uint32_t)x];
 }
 
+/* The length of [a, b] (either order) within [0, side]: a piece of a tile
+ * drawn larger than its cell may run past the cell's side. */
+static float span_in(float a, float b, float side) {
+  float lo = fminf(a, b), hi = fmaxf(a, b);
+  if (lo < 0.0f) lo = 0.0f;
+  if (hi > side) hi = side;
+  return hi > lo ? hi - lo : 0.0f;
+}
+
 /* Sides of a traced cell that its pieces cover completely (edges on the side line summing to its length). */
 static uint8_t traced_covers(const TessPolygon *pieces, uint32_t n, float cw, float ch) {
   float len[4] = {0, 0, 0, 0}; /* left, right, top, bottom */
@@ -41,10 +50,10 @@ static uint8_t traced_covers(const TessPolygon *pieces, uint32_t n, float cw, fl
   for (uint32_t p = 0; p < n; p++)
     for (uint32_t i = 0; i < pieces[p].count; i++) {
       TessVec2 a = pieces[p].v[i], b = pieces[p].v[(i + 1) % pieces[p].count];
-      if (fabsf(a.x) < ex && fabsf(b.x) < ex) len[0] += fabsf(b.y - a.y);
-      if (fabsf(a.x - cw) < ex && fabsf(b.x - cw) < ex) len[1] += fabsf(b.y - a.y);
-      if (fabsf(a.y) < ey && fabsf(b.y) < ey) len[2] += fabsf(b.x - a.x);
-      if (fabsf(a.y - ch) < ey && fabsf(b.y - ch) < ey) len[3] += fabsf(b.x - a.x);
+      if (fabsf(a.x) < ex && fabsf(b.x) < ex) len[0] += span_in(a.y, b.y, ch);
+      if (fabsf(a.x - cw) < ex && fabsf(b.x - cw) < ex) len[1] += span_in(a.y, b.y, ch);
+      if (fabsf(a.y) < ey && fabsf(b.y) < ey) len[2] += span_in(a.x, b.x, cw);
+      if (fabsf(a.y - ch) < ey && fabsf(b.y - ch) < ey) len[3] += span_in(a.x, b.x, cw);
     }
   uint8_t c = 0;
   if (len[0] >= ch * 0.999f) c |= SIDE_LEFT;
@@ -52,6 +61,26 @@ static uint8_t traced_covers(const TessPolygon *pieces, uint32_t n, float cw, fl
   if (len[2] >= cw * 0.999f) c |= SIDE_TOP;
   if (len[3] >= cw * 0.999f) c |= SIDE_BOTTOM;
   return c;
+}
+
+/* Whole cells a piece (cell coordinates from the cell's top-left) reaches
+ * beyond its cell, capped so that a hostile piece cannot make every lookup
+ * walk the whole map. */
+static uint32_t cells_beyond(float v, float inv) {
+  float c = ceilf(v * inv - 1e-4f);
+  return c > 0.0f ? (c < 64.0f ? (uint32_t)c : 64u) : 0u;
+}
+
+static void map_grow_reach(TileMap *m, const TessPolygon *piece) {
+  for (uint32_t k = 0; k < piece->count; k++) {
+    TessVec2 v = piece->v[k];
+    uint32_t l = cells_beyond(-v.x, m->inv_w), t = cells_beyond(-v.y, m->inv_h);
+    uint32_t r = cells_beyond(v.x - m->cell_w, m->inv_w), b = cells_beyond(v.y - m->cell_h, m->inv_h);
+    if (l > m->reach_l) m->reach_l = l;
+    if (t > m->reach_t) m->reach_t = t;
+    if (r > m->reach_r) m->reach_r = r;
+    if (b > m->reach_b) m->reach_b = b;
+  }
 }
 
 TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, TessError *err) {
@@ -154,6 +183,7 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
           phys_map_free(&map);
           return r;
         }
+        map_grow_reach(&map, src);
       }
     }
   }
@@ -206,10 +236,13 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
           for (uint32_t k = 0; k < src->count; k++) {
             TessVec2 u = tess_v2_sub(mp->poly.v[k], o), v = tess_v2_sub(mp->poly.v[(k + 1) % src->count], o);
             uint8_t side = 0;
-            if (fabsf(u.x) < ex && fabsf(v.x) < ex) side = SIDE_LEFT;
-            else if (fabsf(u.x - map.cell_w) < ex && fabsf(v.x - map.cell_w) < ex) side = SIDE_RIGHT;
-            else if (fabsf(u.y) < ey && fabsf(v.y) < ey) side = SIDE_TOP;
-            else if (fabsf(u.y - map.cell_h) < ey && fabsf(v.y - map.cell_h) < ey) side = SIDE_BOTTOM;
+            /* an edge on a side line counts only where it lies along the cell's own side */
+            bool in_y = fminf(u.y, v.y) > -ey && fmaxf(u.y, v.y) < map.cell_h + ey;
+            bool in_x = fminf(u.x, v.x) > -ex && fmaxf(u.x, v.x) < map.cell_w + ex;
+            if (in_y && fabsf(u.x) < ex && fabsf(v.x) < ex) side = SIDE_LEFT;
+            else if (in_y && fabsf(u.x - map.cell_w) < ex && fabsf(v.x - map.cell_w) < ex) side = SIDE_RIGHT;
+            else if (in_x && fabsf(u.y) < ey && fabsf(v.y) < ey) side = SIDE_TOP;
+            else if (in_x && fabsf(u.y - map.cell_h) < ey && fabsf(v.y - map.cell_h) < ey) side = SIDE_BOTTOM;
             mp->boundary[k] = side && !(f & side);
           }
         }
@@ -234,8 +267,14 @@ static inline int32_t fast_floor(float x) {
   return i - (x < (float)i);
 }
 
-/* Cell range under a box; false when the box misses the map. */
+/* Cell range under a box, widened by the pieces' reach (a cell left of
+ * the box may hold a piece that reaches into it); false when the box
+ * misses the map. */
 static bool cell_range(const TileMap *m, TessAABB box, uint32_t *x0, uint32_t *y0, uint32_t *x1, uint32_t *y1) {
+  box.lower.x -= (float)m->reach_r * m->cell_w;
+  box.upper.x += (float)m->reach_l * m->cell_w;
+  box.lower.y -= (float)m->reach_b * m->cell_h;
+  box.upper.y += (float)m->reach_t * m->cell_h;
   float lx = (box.lower.x - m->origin.x) * m->inv_w, ux = (box.upper.x - m->origin.x) * m->inv_w;
   float ly = (box.lower.y - m->origin.y) * m->inv_h, uy = (box.upper.y - m->origin.y) * m->inv_h;
   if (!(ux >= 0.0f) || !(uy >= 0.0f) || !(lx < (float)m->width) || !(ly < (float)m->height)) return false;
@@ -348,15 +387,28 @@ bool phys_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPo
   return man->count > 0;
 }
 
+static bool cell_point_solid(const TileMap *m, uint32_t ci, TessVec2 p, bool own) {
+  const MapCell *c = &m->cells[ci];
+  if (c->kind == TESS_MAP_FULL) return own;
+  if (c->kind == TESS_MAP_TRACED)
+    for (uint32_t k = m->piece_start[ci]; k < m->piece_start[ci + 1]; k++)
+      if (phys_poly_contains(&m->pieces[k].poly, p)) return true;
+  return false;
+}
+
 bool phys_map_point_solid(const TileMap *m, TessVec2 p) {
   float fx = floorf((p.x - m->origin.x) * m->inv_w), fy = floorf((p.y - m->origin.y) * m->inv_h);
   if (!(fx >= 0.0f && fy >= 0.0f && fx < (float)m->width && fy < (float)m->height)) return false;
   uint32_t ci = (uint32_t)fy * m->width + (uint32_t)fx;
-  const MapCell *c = &m->cells[ci];
-  if (c->kind == TESS_MAP_FULL) return true;
-  if (c->kind == TESS_MAP_TRACED)
-    for (uint32_t k = m->piece_start[ci]; k < m->piece_start[ci + 1]; k++)
-      if (phys_poly_contains(&m->pieces[k].poly, p)) return true;
+  if (cell_point_solid(m, ci, p, true)) return true;
+  if (!(m->reach_l | m->reach_t | m->reach_r | m->reach_b)) return false;
+  /* pieces of the neighbours that reach into this cell */
+  TessAABB box = {p, p};
+  uint32_t x0, y0, x1, y1;
+  if (!cell_range(m, box, &x0, &y0, &x1, &y1)) return false;
+  for (uint32_t y = y0; y <= y1; y++)
+    for (uint32_t x = x0; x <= x1; x++)
+      if (y * m->width + x != ci && cell_point_solid(m, y * m->width + x, p, false)) return true;
   return false;
 }
 
@@ -391,7 +443,73 @@ float phys_map_submerged(const TileMap *m, const PhysPoly *p, TessVec2 *centroid
 
 /* Ray through the grid cell by cell (Amanatides-Woo); the first cell with
  * a hit holds the closest one. */
+/* The closest hit of the ray on one cell's square or pieces before *best; updates *best and *n. */
+static bool cell_ray(const TileMap *m, uint32_t x, uint32_t y, TessVec2 o, TessVec2 d, float *best, TessVec2 *n) {
+  uint32_t ci = y * m->width + x;
+  const MapCell *c = &m->cells[ci];
+  bool found = false;
+  float f;
+  TessVec2 nn;
+  if (c->kind == TESS_MAP_FULL) {
+    TessAABB b = cell_box(m, x, y);
+    PhysPoly box;
+    box.count = 4;
+    box.radius = 0.0f;
+    box.v[0] = b.lower;
+    box.v[1] = tess_v2(b.upper.x, b.lower.y);
+    box.v[2] = b.upper;
+    box.v[3] = tess_v2(b.lower.x, b.upper.y);
+    phys_poly_finish(&box);
+    if (phys_poly_ray(&box, o, d, *best, &f, &nn)) {
+      *best = f;
+      *n = nn;
+      found = true;
+    }
+  } else if (c->kind == TESS_MAP_TRACED) {
+    for (uint32_t k = m->piece_start[ci]; k < m->piece_start[ci + 1]; k++)
+      if (phys_poly_ray(&m->pieces[k].poly, o, d, *best, &f, &nn)) {
+        *best = f;
+        *n = nn;
+        found = true;
+      }
+  }
+  return found;
+}
+
+/* Pieces reaching beyond their cells: the walk below could pass a cell
+ * whose neighbour's piece lies there, so every cell near the ray's box is
+ * tried and the closest hit kept. */
+static bool ray_reaching(const TileMap *m, TessVec2 o, TessVec2 d, float max_fraction, TessRayHit *hit) {
+  TessVec2 e = tess_v2_mul_add(o, max_fraction, d);
+  TessAABB box = {tess_v2(fminf(o.x, e.x), fminf(o.y, e.y)), tess_v2(fmaxf(o.x, e.x), fmaxf(o.y, e.y))};
+  uint32_t x0, y0, x1, y1;
+  if (!cell_range(m, box, &x0, &y0, &x1, &y1)) return false;
+  float best = max_fraction;
+  TessVec2 n = {0, 0};
+  bool found = false;
+  for (uint32_t y = y0; y <= y1; y++)
+    for (uint32_t x = x0; x <= x1; x++) {
+      float f = best;
+      TessVec2 nn = {0, 0};
+      if (m->cells[(size_t)y * m->width + x].kind != TESS_MAP_EMPTY && cell_ray(m, x, y, o, d, &f, &nn)) {
+        best = f;
+        n = nn;
+        found = true;
+        hit->cell_x = x;
+        hit->cell_y = y;
+      }
+    }
+  if (!found) return false;
+  hit->hit = true;
+  hit->on_map = true;
+  hit->fraction = best;
+  hit->point = tess_v2_mul_add(o, best, d);
+  hit->normal = n;
+  return true;
+}
+
 bool phys_map_ray(const TileMap *m, TessVec2 o, TessVec2 d, float max_fraction, TessRayHit *hit) {
+  if (m->reach_l | m->reach_t | m->reach_r | m->reach_b) return ray_reaching(m, o, d, max_fraction, hit);
   TessVec2 local = tess_v2((o.x - m->origin.x) * m->inv_w, (o.y - m->origin.y) * m->inv_h);
   TessVec2 dl = tess_v2(d.x * m->inv_w, d.y * m->inv_h);
   /* clip the ray to the map's box */
@@ -431,35 +549,7 @@ bool phys_map_ray(const TileMap *m, TessVec2 o, TessVec2 d, float max_fraction, 
     if (c->kind != TESS_MAP_EMPTY) {
       float best = max_fraction;
       TessVec2 n = {0, 0};
-      bool found = false;
-      if (c->kind == TESS_MAP_FULL) {
-        TessAABB b = cell_box(m, (uint32_t)x, (uint32_t)y);
-        PhysPoly box;
-        box.count = 4;
-        box.radius = 0.0f;
-        box.v[0] = b.lower;
-        box.v[1] = tess_v2(b.upper.x, b.lower.y);
-        box.v[2] = b.upper;
-        box.v[3] = tess_v2(b.lower.x, b.upper.y);
-        phys_poly_finish(&box);
-        float f;
-        TessVec2 nn;
-        if (phys_poly_ray(&box, o, d, best, &f, &nn)) {
-          best = f;
-          n = nn;
-          found = true;
-        }
-      } else {
-        for (uint32_t k = m->piece_start[ci]; k < m->piece_start[ci + 1]; k++) {
-          float f;
-          TessVec2 nn;
-          if (phys_poly_ray(&m->pieces[k].poly, o, d, best, &f, &nn)) {
-            best = f;
-            n = nn;
-            found = true;
-          }
-        }
-      }
+      bool found = cell_ray(m, (uint32_t)x, (uint32_t)y, o, d, &best, &n);
       if (found) {
         hit->hit = true;
         hit->on_map = true;

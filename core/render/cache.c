@@ -131,6 +131,22 @@ static void mark_one(TessRenderer *r, const TessLevel *level, int64_t cx, int64_
 void tess_cache_mark_chunk(TessRenderer *r, const TessLevel *level, uint32_t cx, uint32_t cy) {
   if (!r->block_count) return;
   mark_one(r, level, cx, cy, false);
+  /* A tile larger than the grid is drawn into the chunks around its own. */
+  uint32_t x0 = cx * TESS_CHUNK_SIZE, y0 = cy * TESS_CHUNK_SIZE;
+  uint32_t x1 = x0 + TESS_CHUNK_SIZE < level->settings.width ? x0 + TESS_CHUNK_SIZE : level->settings.width;
+  uint32_t y1 = y0 + TESS_CHUNK_SIZE < level->settings.height ? y0 + TESS_CHUNK_SIZE : level->settings.height;
+  if (x0 < x1 && y0 < y1) {
+    /* The chunks this one's tiles reach are those whose reach covers it. */
+    uint32_t ex0 = x0, ey0 = y0, ex1 = x1, ey1 = y1;
+    tess_render_reach_cells(r, level, &ex0, &ey0, &ex1, &ey1);
+    uint32_t left = (x0 - ex0 + TESS_CHUNK_SIZE - 1) / TESS_CHUNK_SIZE, up = (y0 - ey0 + TESS_CHUNK_SIZE - 1) / TESS_CHUNK_SIZE;
+    uint32_t right = (ex1 - x1 + TESS_CHUNK_SIZE - 1) / TESS_CHUNK_SIZE, down = (ey1 - y1 + TESS_CHUNK_SIZE - 1) / TESS_CHUNK_SIZE;
+    /* reach_cells widened towards the cells that draw into this chunk; the
+     * chunks this chunk draws into lie the opposite way, as far. */
+    for (int64_t j = -(int64_t)down; j <= (int64_t)up; j++)
+      for (int64_t i = -(int64_t)right; i <= (int64_t)left; i++)
+        if (i || j) mark_one(r, level, (int64_t)cx + i, (int64_t)cy + j, false);
+  }
   /* A collision outline is drawn where a wall meets a non-wall, so a cell on
    * a chunk's edge changes the outline drawn by the neighbouring chunk. */
   mark_one(r, level, (int64_t)cx - 1, cy, true);

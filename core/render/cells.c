@@ -87,11 +87,56 @@ static void memo_get(TessRenderer *r, TilesetMemo *memo, uint32_t id) {
   if (memo->surf && !memo->surf->surface && !r->failed_tileset) r->failed_tileset = id;
 }
 
+/* Draws one cell's tile where the cell draws it (tess_tile_place: its own
+ * size from the cell's bottom-left corner, or scaled into the cell). */
+static void paint_cell(TessRenderer *r, cairo_t *cr, TilesetMemo *memo, TessCell cell, uint32_t x, uint32_t y,
+                       double tw, double th, int lod, cairo_filter_t filter) {
+  memo_get(r, memo, TESS_CELL_TILESET(cell));
+  if (!memo->ts) {
+    tess_paint_missing_tile(cr, x * tw, y * th, tw, th);
+    return;
+  }
+  TessTilePlace pl;
+  tess_tile_place(memo->ts, cell, (uint32_t)tw, (uint32_t)th, &pl);
+  const double dx = x * tw + pl.x, dy = y * th + pl.y;
+  uint32_t tile = TESS_CELL_TILE(cell);
+  if (lod > 0 && memo->mip && tile < memo->ts->tile_count) {
+    /* Device pixels map one to one onto the reduced copy: an exact blit. */
+    const uint32_t f = 1u << (2 * lod);
+    uint32_t mw = memo->ts->tile_w / f, mh = memo->ts->tile_h / f;
+    paint_tile_from(cr, memo->mip, (tile % memo->ts->columns) * mw, (tile / memo->ts->columns) * mh, mw, mh, cell, dx, dy,
+                    pl.w, pl.h);
+    return;
+  }
+  if (memo->surf && memo->surf->pattern) cairo_pattern_set_filter(memo->surf->pattern, filter);
+  tess_paint_tile(cr, memo->ts, memo->surf, cell, dx, dy, pl.w, pl.h);
+}
+
+/* The cells whose tiles may be drawn into cells [x0, x1) x [y0, y1): those
+ * cells and the neighbours within the tiles' reach (tess_tile_reach). */
+void tess_render_reach_cells(const TessRenderer *r, const TessLevel *level, uint32_t *x0, uint32_t *y0, uint32_t *x1,
+                             uint32_t *y1) {
+  TessTileReach reach;
+  const uint32_t tw = level->settings.tile_w, th = level->settings.tile_h;
+  tess_tile_reach(r->project, tw, th, &reach);
+  /* A tile reaching right is drawn from a cell to the left, and so on. */
+  uint32_t l = (reach.right + tw - 1) / tw, rr = (reach.left + tw - 1) / tw;
+  uint32_t t = (reach.bottom + th - 1) / th, b = (reach.top + th - 1) / th;
+  *x0 = *x0 > l ? *x0 - l : 0;
+  *y0 = *y0 > t ? *y0 - t : 0;
+  *x1 = level->settings.width - *x1 > rr ? *x1 + rr : level->settings.width;
+  *y1 = level->settings.height - *y1 > b ? *y1 + b : level->settings.height;
+}
+
 void tess_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
                       uint32_t y1, int lod, bool smooth) {
   const double tw = level->settings.tile_w, th = level->settings.tile_h;
   cairo_filter_t filter = smooth ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_NEAREST;
-  const uint32_t f = lod > 0 ? 1u << (2 * lod) : 1u;
+  /* Tiles larger than the grid overlap their neighbours: the cells around
+   * the region are drawn too, and every cell in Tiled's right-down order
+   * (row by row), so overlaps come out the same whatever the region. */
+  uint32_t ex0 = x0, ey0 = y0, ex1 = x1, ey1 = y1;
+  tess_render_reach_cells(r, level, &ex0, &ey0, &ex1, &ey1);
   for (uint32_t li = 0; li < level->layer_count; li++) {
     const TessLayer *layer = level->layers[li];
     if (layer->props.kind != TESS_LAYER_TILES || !layer->props.visible || !(layer->props.opacity > 0.0f)) continue;
@@ -104,35 +149,23 @@ void tess_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint
     }
     TilesetMemo memo = {0, NULL, NULL, NULL};
     uint32_t memo_mip_id = 0;
-    for (uint32_t cy = y0 / TESS_CHUNK_SIZE; cy * TESS_CHUNK_SIZE < y1; cy++) {
-      for (uint32_t cx = x0 / TESS_CHUNK_SIZE; cx * TESS_CHUNK_SIZE < x1; cx++) {
+    for (uint32_t y = ey0; y < ey1; y++) {
+      const uint32_t cy = y / TESS_CHUNK_SIZE;
+      for (uint32_t cx = ex0 / TESS_CHUNK_SIZE; cx * TESS_CHUNK_SIZE < ex1; cx++) {
         const TessChunk *chunk = tess_layer_chunk(layer, cx, cy);
         if (!chunk) continue;
-        uint32_t ya = cy * TESS_CHUNK_SIZE > y0 ? cy * TESS_CHUNK_SIZE : y0;
-        uint32_t yb = (cy + 1) * TESS_CHUNK_SIZE < y1 ? (cy + 1) * TESS_CHUNK_SIZE : y1;
-        uint32_t xa = cx * TESS_CHUNK_SIZE > x0 ? cx * TESS_CHUNK_SIZE : x0;
-        uint32_t xb = (cx + 1) * TESS_CHUNK_SIZE < x1 ? (cx + 1) * TESS_CHUNK_SIZE : x1;
-        for (uint32_t y = ya; y < yb; y++) {
-          const uint32_t *row = chunk->cells + (y - cy * TESS_CHUNK_SIZE) * TESS_CHUNK_SIZE;
-          for (uint32_t x = xa; x < xb; x++) {
-            TessCell cell = row[x - cx * TESS_CHUNK_SIZE];
-            if (!cell) continue;
-            memo_get(r, &memo, TESS_CELL_TILESET(cell));
-            if (lod > 0 && memo_mip_id != memo.id) {
-              memo_mip_id = memo.id;
-              memo.mip = memo.surf ? tess_render_tileset_mip(memo.surf, memo.ts, lod) : NULL;
-            }
-            uint32_t tile = TESS_CELL_TILE(cell);
-            if (lod > 0 && memo.mip && tile < memo.ts->tile_count) {
-              /* Device pixels map one to one onto the reduced copy: an exact blit. */
-              uint32_t mw = memo.ts->tile_w / f, mh = memo.ts->tile_h / f;
-              paint_tile_from(cr, memo.mip, (tile % memo.ts->columns) * mw, (tile / memo.ts->columns) * mh, mw, mh,
-                              cell, x * tw, y * th, tw, th);
-              continue;
-            }
-            if (memo.surf && memo.surf->pattern) cairo_pattern_set_filter(memo.surf->pattern, filter);
-            tess_paint_tile(cr, memo.ts, memo.surf, cell, x * tw, y * th, tw, th);
+        uint32_t xa = cx * TESS_CHUNK_SIZE > ex0 ? cx * TESS_CHUNK_SIZE : ex0;
+        uint32_t xb = (cx + 1) * TESS_CHUNK_SIZE < ex1 ? (cx + 1) * TESS_CHUNK_SIZE : ex1;
+        const uint32_t *row = chunk->cells + (y - cy * TESS_CHUNK_SIZE) * TESS_CHUNK_SIZE;
+        for (uint32_t x = xa; x < xb; x++) {
+          TessCell cell = row[x - cx * TESS_CHUNK_SIZE];
+          if (!cell) continue;
+          memo_get(r, &memo, TESS_CELL_TILESET(cell));
+          if (lod > 0 && memo_mip_id != memo.id) {
+            memo_mip_id = memo.id;
+            memo.mip = memo.surf ? tess_render_tileset_mip(memo.surf, memo.ts, lod) : NULL;
           }
+          paint_cell(r, cr, &memo, cell, x, y, tw, th, lod, filter);
         }
       }
     }
@@ -215,6 +248,7 @@ bool tess_render_soft_ok(TessRenderer *r, const TessLevel *level, int lod) {
   for (uint32_t i = 0; i < r->project->tileset_count; i++) {
     const TessTileset *ts = r->project->tilesets[i];
     if (ts->tile_w != level->settings.tile_w || ts->tile_h != level->settings.tile_h) return false;
+    if (!tess_tileset_on_grid(ts, level->settings.tile_w, level->settings.tile_h)) return false;
     TessTileSurface *surf = tess_render_tileset(r, ts->id);
     if (!surf || !surf->surface) continue;
     if (lod > 0 && !tess_render_tileset_mip(surf, ts, lod)) return false;
@@ -337,6 +371,58 @@ void tess_paint_materials(TessRenderer *r, cairo_t *cr, const TessLevel *level, 
   }
 }
 
+/* A full tile drawn off its cell collides as the rectangle it is drawn in
+ * (core/scene's rule), so it is outlined as a piece, not as a square. */
+static bool off_grid_full(const TessProject *p, const TessLevel *level, const TessCellCollision *cc) {
+  if (!cc->tile || cc->tile->collision != TESS_TILE_COLLISION_FULL) return false;
+  const TessTileset *ts = tess_project_tileset(p, TESS_CELL_TILESET(cc->cell));
+  return ts && !tess_tile_on_cell(ts, cc->cell, level->settings.tile_w, level->settings.tile_h);
+}
+
+/* Adds one cell's collision pieces, where its tile is drawn, to the path. */
+static void path_cell_pieces(cairo_t *cr, const TessProject *p, const TessLevel *level, const TessCellCollision *cc,
+                             uint32_t x, uint32_t y) {
+  const bool traced = cc->kind == TESS_TILE_COLLISION_TRACED && cc->tile;
+  if (!traced && !(cc->kind == TESS_TILE_COLLISION_FULL && off_grid_full(p, level, cc))) return;
+  const TessTileset *ts = tess_project_tileset(p, TESS_CELL_TILESET(cc->cell));
+  if (!ts) return;
+  const double tw = level->settings.tile_w, th = level->settings.tile_h;
+  TessTilePlace pl;
+  tess_tile_place(ts, cc->cell, level->settings.tile_w, level->settings.tile_h, &pl);
+  TessPolygon rect;
+  memset(&rect, 0, sizeof rect);
+  rect.count = 4;
+  rect.v[1].x = rect.v[2].x = (float)ts->tile_w;
+  rect.v[2].y = rect.v[3].y = (float)ts->tile_h;
+  uint32_t n = traced ? cc->tile->piece_count : 1;
+  for (uint32_t k = 0; k < n; k++) {
+    const TessPolygon *poly = traced ? &cc->tile->pieces[k] : &rect;
+    for (uint32_t v = 0; v < poly->count; v++) {
+      TessVec2 q = tess_tile_place_point(&pl, cc->cell, ts, poly->v[v]);
+      double px = x * tw + q.x, py = y * th + q.y;
+      if (v == 0)
+        cairo_move_to(cr, px, py);
+      else
+        cairo_line_to(cr, px, py);
+    }
+    cairo_close_path(cr);
+  }
+}
+
+/* The pieces of the cells in the region and of the neighbours whose tiles reach into it. */
+static void paint_pieces(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
+                         uint32_t y1) {
+  uint32_t ex0 = x0, ey0 = y0, ex1 = x1, ey1 = y1;
+  tess_render_reach_cells(r, level, &ex0, &ey0, &ex1, &ey1);
+  TessCellCollision *row = tess_alloc((size_t)(ex1 - ex0) * sizeof *row);
+  if (!row) return;
+  for (uint32_t y = ey0; y < ey1; y++) {
+    tess_level_collision_row(r->project, level, ex0, y, ex1 - ex0, row);
+    for (uint32_t x = ex0; x < ex1; x++) path_cell_pieces(cr, r->project, level, &row[x - ex0], x, y);
+  }
+  tess_free(row);
+}
+
 void tess_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
                           uint32_t y1, uint32_t color, double line_width) {
   if (x1 <= x0 || y1 <= y0) return;
@@ -355,23 +441,10 @@ void tess_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, 
       TessCellCollision cc;
       tess_level_cell_collision(p, level, (uint32_t)x, (uint32_t)y, &cc);
       /* 1: a wall; 2: a one-way platform (solid only from above), drawn as its top edge. */
-      full[gy * gw + gx] = (uint8_t)(cc.kind == TESS_TILE_COLLISION_FULL ? (cc.one_way ? 2 : 1) : 0);
-      if (cc.kind == TESS_TILE_COLLISION_TRACED && cc.tile && x >= x0 && x < x1 && y >= y0 && y < y1) {
-        for (uint32_t k = 0; k < cc.tile->piece_count; k++) {
-          const TessPolygon *poly = &cc.tile->pieces[k];
-          for (uint32_t v = 0; v < poly->count; v++) {
-            TessVec2 q = tess_cell_transform_point(cc.cell, poly->v[v], (float)tw, (float)th);
-            double px = x * tw + q.x, py = y * th + q.y;
-            if (v == 0)
-              cairo_move_to(cr, px, py);
-            else
-              cairo_line_to(cr, px, py);
-          }
-          cairo_close_path(cr);
-        }
-      }
+      full[gy * gw + gx] = (uint8_t)(cc.kind == TESS_TILE_COLLISION_FULL && !off_grid_full(p, level, &cc) ? (cc.one_way ? 2 : 1) : 0);
     }
   }
+  paint_pieces(r, cr, level, x0, y0, x1, y1);
   /* Traced pieces: translucent fill and outline. */
   tess_render_set_rgba(cr, color, 0.25);
   cairo_fill_preserve(cr);

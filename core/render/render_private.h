@@ -88,6 +88,10 @@ cairo_surface_t *tess_render_surface_from_image(const TessImage *img);
 /* The cr's user space is level pixels. Cells [x0,x1) x [y0,y1), clipped by the caller. */
 /* lod >= 0: the cr's scale is exactly that LOD's, and the tileset's box-filtered
  * copy at that scale is used when it exists; lod < 0: any scale (smooth when below 1). */
+/* Widens cells [x0, x1) x [y0, y1) to the cells whose tiles may be drawn
+ * into them (tiles larger than the grid, or moved by an offset). */
+void tess_render_reach_cells(const TessRenderer *r, const TessLevel *level, uint32_t *x0, uint32_t *y0, uint32_t *x1,
+                             uint32_t *y1);
 void tess_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
                       uint32_t y1, int lod, bool smooth);
 void tess_paint_tiles_average(TessRenderer *r, cairo_surface_t *target, int ox, int oy, int w, int h,

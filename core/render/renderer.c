@@ -104,6 +104,20 @@ void tess_renderer_draw_cell(TessRenderer *r, cairo_t *cr, TessCell cell, double
   cairo_restore(cr);
 }
 
+void tess_renderer_draw_cell_placed(TessRenderer *r, cairo_t *cr, TessCell cell, uint32_t cell_w, uint32_t cell_h, double x,
+                                    double y, double w, double h, double alpha) {
+  if (!cell || !cell_w || !cell_h) return;
+  const TessTileset *ts = tess_project_tileset(r->project, TESS_CELL_TILESET(cell));
+  if (!ts) {
+    tess_renderer_draw_cell(r, cr, cell, x, y, w, h, alpha);
+    return;
+  }
+  TessTilePlace pl;
+  tess_tile_place(ts, cell, cell_w, cell_h, &pl);
+  const double sx = w / cell_w, sy = h / cell_h;
+  tess_renderer_draw_cell(r, cr, cell, x + pl.x * sx, y + pl.y * sy, pl.w * sx, pl.h * sy, alpha);
+}
+
 /* Cells range of the level visible in the view. */
 typedef struct Visible {
   double tx, ty, zoom;           /* device = level * zoom + t */
@@ -123,6 +137,23 @@ static bool chunk_has_cells(const TessLevel *level, uint32_t cx, uint32_t cy) {
     if (l->props.kind == TESS_LAYER_OBJECTS) continue;
     if (tess_layer_chunk(l, cx, cy)) return true;
   }
+  return false;
+}
+
+/* A chunk has something to draw: its own cells, or a neighbour's tile
+ * that reaches into it (tiles larger than the grid). */
+static bool chunk_shows_cells(const TessRenderer *r, const TessLevel *level, uint32_t cx, uint32_t cy) {
+  if (chunk_has_cells(level, cx, cy)) return true;
+  uint32_t x0 = cx * TESS_CHUNK_SIZE, y0 = cy * TESS_CHUNK_SIZE, x1 = x0 + TESS_CHUNK_SIZE, y1 = y0 + TESS_CHUNK_SIZE;
+  if (x0 >= level->settings.width || y0 >= level->settings.height) return false;
+  if (x1 > level->settings.width) x1 = level->settings.width;
+  if (y1 > level->settings.height) y1 = level->settings.height;
+  uint32_t ex0 = x0, ey0 = y0, ex1 = x1, ey1 = y1;
+  tess_render_reach_cells(r, level, &ex0, &ey0, &ex1, &ey1);
+  if (ex0 == x0 && ey0 == y0 && ex1 == x1 && ey1 == y1) return false;
+  for (uint32_t y = ey0 / TESS_CHUNK_SIZE; y * TESS_CHUNK_SIZE < ey1; y++)
+    for (uint32_t x = ex0 / TESS_CHUNK_SIZE; x * TESS_CHUNK_SIZE < ex1; x++)
+      if (chunk_has_cells(level, x, y)) return true;
   return false;
 }
 
@@ -160,7 +191,7 @@ static void repaint_block(TessRenderer *r, TessBlock *b, const TessLevel *level,
     cairo_paint(cr);
     cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
     uint32_t x0 = cx * TESS_CHUNK_SIZE, y0 = cy * TESS_CHUNK_SIZE;
-    if (x0 < level->settings.width && y0 < level->settings.height && chunk_has_cells(level, cx, cy)) {
+    if (x0 < level->settings.width && y0 < level->settings.height && chunk_shows_cells(r, level, cx, cy)) {
       uint32_t x1 = x0 + TESS_CHUNK_SIZE < level->settings.width ? x0 + TESS_CHUNK_SIZE : level->settings.width;
       uint32_t y1 = y0 + TESS_CHUNK_SIZE < level->settings.height ? y0 + TESS_CHUNK_SIZE : level->settings.height;
       if ((b->content & TESS_RENDER_TILES) && average) {
@@ -207,7 +238,7 @@ static bool paint_cached(TessRenderer *r, cairo_t *cr, const TessLevel *level, c
     for (uint32_t bx = cx0 / span; bx * span < cx1; bx++) {
       bool any = false;
       for (uint32_t j = 0; j < span && !any; j++)
-        for (uint32_t i = 0; i < span && !any; i++) any = chunk_has_cells(level, bx * span + i, by * span + j);
+        for (uint32_t i = 0; i < span && !any; i++) any = chunk_shows_cells(r, level, bx * span + i, by * span + j);
       if (!any) continue;
       TessBlock *b = tess_cache_find(r, level->id, (uint8_t)lod, content, bx, by);
       if (!b && made_one && o->time_budget_ms > 0 &&

@@ -164,7 +164,9 @@ static TessResult load_materials(TessStore *s, TessProject *p, TessError *err) {
 }
 
 static TessResult load_tilesets(TessStore *s, TessProject *p, TessError *err) {
-  GET_STMT(st, s->file_schema >= 3 ? STMT_TILESET_SELECT_ALL : STMT_TILESET_SELECT_ALL_SCHEMA2);
+  GET_STMT(st, s->file_schema >= 4   ? STMT_TILESET_SELECT_ALL
+               : s->file_schema == 3 ? STMT_TILESET_SELECT_ALL_SCHEMA3
+                                     : STMT_TILESET_SELECT_ALL_SCHEMA2);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     Row w = row_begin(s, st, "tilesets", err);
@@ -183,6 +185,9 @@ static TessResult load_tilesets(TessStore *s, TessProject *p, TessError *err) {
     ts.columns = row_u32(&w, 10);
     ts.tile_count = (uint32_t)row_int(&w, 11, 0, 65536);
     ts.alpha_threshold = row_u8(&w, 12, 255);
+    ts.offset_x = (int32_t)row_int(&w, 15, -TESS_TILE_OFFSET_MAX, TESS_TILE_OFFSET_MAX);
+    ts.offset_y = (int32_t)row_int(&w, 16, -TESS_TILE_OFFSET_MAX, TESS_TILE_OFFSET_MAX);
+    ts.fit_cell = row_u8(&w, 17, 1);
     size_t tiles_size;
     const uint8_t *tiles = row_blob(&w, 13, &tiles_size);
     const char *why = NULL;

@@ -128,6 +128,10 @@ static const TessStoreMigration STEPS[] = {
      "ALTER TABLE objects ADD COLUMN joint_motor_speed DEFAULT 0;"   /* rad/s */
      "ALTER TABLE objects ADD COLUMN joint_motor_torque DEFAULT 0;"}, /* N m */
     {2, "terrain sets", "ALTER TABLE tilesets ADD COLUMN terrains BLOB;"}, /* NULL: none (codec_terrain.c) */
+    {3, "tileset drawing offset and fit to the cell",
+     "ALTER TABLE tilesets ADD COLUMN offset_x INTEGER NOT NULL DEFAULT 0;" /* px, Tiled's tileoffset */
+     "ALTER TABLE tilesets ADD COLUMN offset_y INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE tilesets ADD COLUMN fit_cell INTEGER NOT NULL DEFAULT 0;"}, /* 1: tiles scaled into the cell */
 };
 _Static_assert(sizeof STEPS / sizeof STEPS[0] == TESS_STORE_SCHEMA_VERSION - 1, "one step per version after 1");
 static const TessStoreSchema CURRENT_SCHEMA = {TESS_STORE_SCHEMA_VERSION, STEPS, sizeof STEPS / sizeof STEPS[0]};

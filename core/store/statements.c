@@ -24,7 +24,8 @@
 #define TILESET_COLUMNS_SCHEMA2                                                                     \
   "id, name, source_path, png, image_w, image_h, tile_w, tile_h, margin, spacing, columns, "        \
   "tile_count, alpha_threshold, tiles"
-#define TILESET_COLUMNS TILESET_COLUMNS_SCHEMA2 ", terrains" /* schema 3 */
+#define TILESET_COLUMNS_SCHEMA3 TILESET_COLUMNS_SCHEMA2 ", terrains" /* schema 3 */
+#define TILESET_COLUMNS TILESET_COLUMNS_SCHEMA3 ", offset_x, offset_y, fit_cell" /* schema 4 */
 
 static const char *const SQL[STMT_COUNT] = {
     [STMT_META_GET] = "SELECT value FROM meta WHERE key = ?1",
@@ -43,16 +44,18 @@ static const char *const SQL[STMT_COUNT] = {
 
     [STMT_TILESET_UPSERT] =
         "INSERT INTO tilesets (" TILESET_COLUMNS ") "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) ON CONFLICT (id) DO UPDATE SET "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18) ON CONFLICT (id) DO UPDATE SET "
         "name = excluded.name, source_path = excluded.source_path, png = excluded.png, "
         "image_w = excluded.image_w, image_h = excluded.image_h, tile_w = excluded.tile_w, "
         "tile_h = excluded.tile_h, margin = excluded.margin, spacing = excluded.spacing, "
         "columns = excluded.columns, tile_count = excluded.tile_count, "
-        "alpha_threshold = excluded.alpha_threshold, tiles = excluded.tiles, terrains = excluded.terrains",
+        "alpha_threshold = excluded.alpha_threshold, tiles = excluded.tiles, terrains = excluded.terrains, "
+        "offset_x = excluded.offset_x, offset_y = excluded.offset_y, fit_cell = excluded.fit_cell",
     [STMT_TILESET_DELETE] = "DELETE FROM tilesets WHERE id = ?1",
     [STMT_TILESET_SELECT_ALL] = "SELECT " TILESET_COLUMNS " FROM tilesets ORDER BY id",
-    /* no terrain sets, as the step to schema 3 leaves them */
-    [STMT_TILESET_SELECT_ALL_SCHEMA2] = "SELECT " TILESET_COLUMNS_SCHEMA2 ", NULL FROM tilesets ORDER BY id",
+    /* older files read in place: no terrain sets (schema 2), at offset 0 and their own size (schemas 2, 3) */
+    [STMT_TILESET_SELECT_ALL_SCHEMA2] = "SELECT " TILESET_COLUMNS_SCHEMA2 ", NULL, 0, 0, 0 FROM tilesets ORDER BY id",
+    [STMT_TILESET_SELECT_ALL_SCHEMA3] = "SELECT " TILESET_COLUMNS_SCHEMA3 ", 0, 0, 0 FROM tilesets ORDER BY id",
 
     [STMT_SPRITE_UPSERT] =
         "INSERT INTO sprites (" SPRITE_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "

@@ -102,6 +102,9 @@ TessResult tess_store_write_tileset(TessStore *s, const TessTileset *ts, TessErr
   sqlite3_bind_int(st, 13, ts->alpha_threshold);
   sqlite3_bind_blob64(st, 14, s->scratch, tiles_size, SQLITE_STATIC);
   bind_blob_or_null(st, 15, terrain_count ? s->scratch + tiles_size : NULL, terrains_size);
+  sqlite3_bind_int64(st, 16, ts->offset_x);
+  sqlite3_bind_int64(st, 17, ts->offset_y);
+  sqlite3_bind_int(st, 18, ts->fit_cell);
   return step_write(s, st, false, err);
 }
 

@@ -172,14 +172,20 @@ void tess_tool_select_draw(TessMapView *v, cairo_t *cr) {
                                 (double)(v->sel_y + dy + (int)v->sel_h) * level->settings.tile_h, &x1, &y1);
   if (v->moving_selection && v->move_cells && (uint64_t)v->sel_w * v->sel_h <= 65536) {
     double cw = (x1 - x0) / v->sel_w, ch = (y1 - y0) / v->sel_h;
+    const uint32_t tw = level->settings.tile_w, th = level->settings.tile_h;
+    /* the group is the selection's size (grown by the reach of tiles larger than the grid), not the view's */
+    TessTileReach reach;
+    tess_tile_reach(tess_map_view_project(v), tw, th, &reach);
+    const double kx = cw / tw, ky = ch / th;
     cairo_save(cr);
-    cairo_rectangle(cr, floor(x0), floor(y0), ceil(x1 - x0) + 1, ceil(y1 - y0) + 1);
-    cairo_clip(cr); /* the group is the selection's size, not the view's */
+    cairo_rectangle(cr, floor(x0 - reach.left * kx), floor(y0 - reach.top * ky),
+                    ceil(x1 - x0 + (reach.left + reach.right) * kx) + 1, ceil(y1 - y0 + (reach.top + reach.bottom) * ky) + 1);
+    cairo_clip(cr);
     cairo_push_group(cr);
     for (uint32_t j = 0; j < v->sel_h; j++)
       for (uint32_t i = 0; i < v->sel_w; i++)
-        tess_renderer_draw_cell(v->renderer, cr, v->move_cells[j * v->sel_w + i], x0 + i * cw, y0 + j * ch, cw, ch,
-                                1.0);
+        tess_renderer_draw_cell_placed(v->renderer, cr, v->move_cells[j * v->sel_w + i], tw, th, x0 + i * cw, y0 + j * ch, cw,
+                                       ch, 1.0);
     cairo_pop_group_to_source(cr);
     cairo_paint_with_alpha(cr, 0.8);
     cairo_restore(cr);

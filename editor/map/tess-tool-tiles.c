@@ -231,8 +231,19 @@ static void draw_stamp(TessMapView *v, cairo_t *cr, int x, int y, uint32_t w, ui
   if (!v->stamp || (uint64_t)w * h > 16384) return;
   /* One group for the whole stamp, made translucent at once; clipped to the
    * stamp so the group is its size, not the view's. */
+  TessLevel *level = tess_map_view_level(v);
+  if (!level) return;
+  const uint32_t tw = level->settings.tile_w, th = level->settings.tile_h;
   double gx, gy, gw, gh;
   cell_rect(v, x, y, w, h, &gx, &gy, &gw, &gh);
+  /* Tiles larger than the grid reach beyond the stamp's cells: the group grows by as much. */
+  TessTileReach reach;
+  tess_tile_reach(tess_map_view_project(v), tw, th, &reach);
+  const double kx = gw / ((double)w * tw), ky = gh / ((double)h * th);
+  gx -= reach.left * kx;
+  gy -= reach.top * ky;
+  gw += (reach.left + reach.right) * kx;
+  gh += (reach.top + reach.bottom) * ky;
   cairo_save(cr);
   cairo_rectangle(cr, floor(gx), floor(gy), ceil(gw) + 1, ceil(gh) + 1);
   cairo_clip(cr);
@@ -245,7 +256,7 @@ static void draw_stamp(TessMapView *v, cairo_t *cr, int x, int y, uint32_t w, ui
       if (!c) continue;
       double rx, ry, rw, rh;
       cell_rect(v, x + (int)i, y + (int)j, 1, 1, &rx, &ry, &rw, &rh);
-      tess_renderer_draw_cell(v->renderer, cr, c, rx, ry, rw, rh, 1.0);
+      tess_renderer_draw_cell_placed(v->renderer, cr, c, tw, th, rx, ry, rw, rh, 1.0);
     }
   cairo_pop_group_to_source(cr);
   cairo_paint_with_alpha(cr, alpha);

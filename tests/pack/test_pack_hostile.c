@@ -454,6 +454,18 @@ static uint8_t *as_format_3_0(const uint8_t *data, size_t size, bool keep_motor_
       sz = (uint64_t)count * TLV_JOINT_SIZE;
       e[6] = (uint8_t)TLV_JOINT_SIZE;
       e[7] = 0;
+    } else if (tlv_get32(e) == TLV_SEC_TILESETS) {
+      /* 3.0's 64-byte tileset, its word at 60 reserved (0): tiles scaled
+       * into the cell, which the fixture's grid-sized tiles do not notice. */
+      uint32_t count = tlv_get32(e + 24), stride = (uint32_t)(e[6] | e[7] << 8);
+      CHECK(stride == TLV_TILESET_SIZE_3_4);
+      for (uint32_t k = 0; k < count; k++) {
+        memcpy(out + pos + (size_t)k * TLV_TILESET_SIZE, data + off + (size_t)k * stride, TLV_TILESET_SIZE);
+        tlv_put32(out + pos + (size_t)k * TLV_TILESET_SIZE + 60, 0);
+      }
+      sz = (uint64_t)count * TLV_TILESET_SIZE;
+      e[6] = (uint8_t)TLV_TILESET_SIZE;
+      e[7] = 0;
     } else {
       memcpy(out + pos, data + off, (size_t)sz);
     }

@@ -333,8 +333,9 @@ static uint64_t world_hash(const uint8_t *d, size_t size, int steps) {
   return h;
 }
 
-static void format_3_1_files_load_and_simulate_alike(void) {
-  static const char *old[] = {"tests/golden/format-3.1/Side.tlv", "tests/golden/format-3.1/Top-down.tlv"};
+/* The demo's golden files of an older minor version still load, and their
+ * worlds step exactly as the current files' do. */
+static void old_demo_files_simulate_alike(const char *const old[2], uint16_t minor) {
   for (size_t i = 0; i < 2; i++) {
     size_t osize = 0, nsize = 0;
     uint8_t *o = source_file(old[i], &osize), *n = source_file(GOLDEN[i], &nsize);
@@ -342,14 +343,58 @@ static void format_3_1_files_load_and_simulate_alike(void) {
       TlvLevel lv;
       TlvError err;
       CHECK_MSG(tlv_open(o, osize, 0, &lv, &err) == TLV_OK, "%s: %s", old[i], err.message);
-      CHECK(lv.header.major == 3 && lv.header.minor == 1);
+      CHECK(lv.header.major == 3 && lv.header.minor == minor);
       uint64_t ho = world_hash(o, osize, 600), hn = world_hash(n, nsize, 600);
-      CHECK_MSG(ho == hn && ho != 0, "%s: world hash %016llx after 600 steps, the 3.2 file's %016llx", old[i], (unsigned long long)ho,
+      CHECK_MSG(ho == hn && ho != 0, "%s: world hash %016llx after 600 steps, the current file's %016llx", old[i], (unsigned long long)ho,
                 (unsigned long long)hn);
     }
     free(o);
     free(n);
   }
+}
+
+/* 3.4 places tiles at their own size (TSET grows to 72 bytes): a 3.2 file,
+ * whose tilesets all read as scaled into the cell, still loads, its
+ * tilesets say so, and its world is the current file's (the demo's tiles
+ * are the grid's size, so both placements put them on the cell). */
+static void format_3_2_files_load_and_simulate_alike(void) {
+  static const char *old[] = {"tests/golden/format-3.2/Side.tlv", "tests/golden/format-3.2/Top-down.tlv"};
+  old_demo_files_simulate_alike(old, 2);
+  size_t size = 0;
+  uint8_t *d = source_file(old[0], &size);
+  if (!d) return;
+  TlvLevel lv;
+  TlvError err;
+  CHECK_MSG(tlv_open(d, size, 0, &lv, &err) == TLV_OK, "%s", err.message);
+  CHECK(lv.tilesets.stride == TLV_TILESET_SIZE && lv.tilesets.count > 0);
+  for (uint32_t i = 0; i < lv.tilesets.count; i++) {
+    TlvTileset tt;
+    CHECK(tlv_tileset(&lv, i, &tt) && tt.placement == TLV_PLACE_FIT_CELL && tt.offset_x == 0 && tt.offset_y == 0);
+  }
+  free(d);
+}
+
+/* 3.3 (terrain sets) kept TSET at 64 bytes: its files read as scaled into the cell too. */
+static void format_3_3_files_load_and_simulate_alike(void) {
+  static const char *old[] = {"tests/golden/format-3.3/Side.tlv", "tests/golden/format-3.3/Top-down.tlv"};
+  old_demo_files_simulate_alike(old, 3);
+  size_t size = 0;
+  uint8_t *d = source_file(old[1], &size);
+  if (!d) return;
+  TlvLevel lv;
+  TlvError err;
+  CHECK_MSG(tlv_open(d, size, 0, &lv, &err) == TLV_OK, "%s", err.message);
+  CHECK(lv.tilesets.stride == TLV_TILESET_SIZE);
+  for (uint32_t i = 0; i < lv.tilesets.count; i++) {
+    TlvTileset tt;
+    CHECK(tlv_tileset(&lv, i, &tt) && tt.placement == TLV_PLACE_FIT_CELL);
+  }
+  free(d);
+}
+
+static void format_3_1_files_load_and_simulate_alike(void) {
+  static const char *old[] = {"tests/golden/format-3.1/Side.tlv", "tests/golden/format-3.1/Top-down.tlv"};
+  old_demo_files_simulate_alike(old, 1);
   /* The 3.1 seed with its counter-clockwise pieces: fine as 3.1, refused as 3.2. */
   size_t size = 0;
   uint8_t *d = source_file("tests/golden/format-3.1/seed-2.tlv", &size);
@@ -369,10 +414,13 @@ static void format_3_1_files_load_and_simulate_alike(void) {
 /* A 16 x 8 tile traced with one triangle, placed in all eight flips on a
  * level of 16 x 16 cells: each collision entry's piece is FORMAT.md's
  * placement (transpose first, then the mirrors within the transposed
- * extent, then the per-axis scale to the cell), clockwise; with the
- * diagonal flip the piece spans 8 x 32 level pixels, as the spec says
- * (th * tile_w / tw by tw * tile_h / th), not the cell. */
-static void non_square_tiles_flip_as_the_spec_says(void) {
+ * extent), clockwise. Scaled into the cell (fit_cell, every file before
+ * 3.4): the per-axis scale to the cell, and with the diagonal flip the
+ * piece spans 8 x 32 level pixels (th * tile_w / tw by tw * tile_h / th),
+ * not the cell. At its own size (3.4): from the drawn rectangle, whose
+ * bottom-left corner is the cell's moved by the offset, turned or not
+ * (a turned 16 x 8 tile spans 8 x 16 from there). */
+static void non_square_tiles_flip_as_the_spec_says_with(bool fit, int32_t ox, int32_t oy) {
   TessProject *p = tess_project_create();
   TessError err;
   TessTilesetDef def;
@@ -384,6 +432,9 @@ static void non_square_tiles_flip_as_the_spec_says(void) {
   def.tile_w = 16;
   def.tile_h = 8;
   def.default_collision = TESS_TILE_COLLISION_FULL;
+  def.fit_cell = fit ? 1 : 0;
+  def.offset_x = ox;
+  def.offset_y = oy;
   TessId ts = 0;
   CHECK_OK(tess_edit_tileset_add(p, &def, &ts, &err), &err);
   TessTileset copy;
@@ -433,8 +484,14 @@ static void non_square_tiles_flip_as_the_spec_says(void) {
       if (ce.cell & TESS_CELL_FLIP_D) px = tri.v[k].y, py = tri.v[k].x, W = 8, H = 16;
       if (ce.cell & TESS_CELL_FLIP_H) px = W - px;
       if (ce.cell & TESS_CELL_FLIP_V) py = H - py;
-      x[k] = px * (16.0 / 16.0) / 16.0;
-      y[k] = py * (16.0 / 8.0) / 16.0;
+      if (fit) {
+        x[k] = px * (16.0 / 16.0) / 16.0;
+        y[k] = py * (16.0 / 8.0) / 16.0;
+      } else {
+        double x0 = ox, y0 = 16.0 - H + oy;
+        x[k] = (x0 + px) / 16.0;
+        y[k] = (y0 + py) / 16.0;
+      }
     }
     for (int k = 0; k < 3; k++) sum += x[k] * y[(k + 1) % 3] - x[(k + 1) % 3] * y[k];
     TlvPolygon poly;
@@ -445,16 +502,28 @@ static void non_square_tiles_flip_as_the_spec_says(void) {
       CHECK(tlv_vertex(&t, poly.vertex_first + k, &v));
       CHECK_MSG(fabs(v.x - x[want]) < 1e-6 && fabs(v.y - y[want]) < 1e-6, "flips 0x%x vertex %u: (%g, %g), the spec says (%g, %g)",
                 ce.cell >> 29, k, v.x, v.y, x[want], y[want]);
-      if ((ce.cell & TESS_CELL_FLIP_D) && v.y > 1.0 + 1e-6) tall = true; /* beyond the 1 m cell */
+      if ((ce.cell & TESS_CELL_FLIP_D) && (v.y > 1.0 + 1e-6 || v.y < -1e-6)) tall = true; /* beyond the 1 m cell */
     }
     seen |= 1u << (ce.cell >> 29);
   }
   CHECK_MSG(seen == 0xFF, "all eight flips seen (0x%x)", seen);
-  CHECK(tall);
+  /* Past the cell: scaled and turned, or moved up by the offset; the turned 8 x 16 tile at its own size stays in. */
+  CHECK(tall == (fit || oy != 0));
+  /* The placement the file says, read back. */
+  TlvTileset tt;
+  CHECK(data && tlv_tileset(&t, 0, &tt));
+  CHECK(tt.placement == (fit ? TLV_PLACE_FIT_CELL : TLV_PLACE_NATIVE) && tt.offset_x == (fit ? 0 : ox) && tt.offset_y == (fit ? 0 : oy));
   tess_free(data);
   tess_project_destroy(p);
 }
 
+static void non_square_tiles_flip_as_the_spec_says(void) {
+  non_square_tiles_flip_as_the_spec_says_with(true, 0, 0);
+  non_square_tiles_flip_as_the_spec_says_with(false, 0, 0);
+  non_square_tiles_flip_as_the_spec_says_with(false, 3, -5);
+}
+
 TESS_TEST_MAIN(TEST(every_polygon_is_clockwise), TEST(loops_keep_solid_on_the_right), TEST(header_checksum_covers_header_size),
                TEST(pin_anchor_b_is_what_the_spec_says), TEST(format_3_1_files_load_and_simulate_alike),
+               TEST(format_3_2_files_load_and_simulate_alike), TEST(format_3_3_files_load_and_simulate_alike),
                TEST(non_square_tiles_flip_as_the_spec_says))

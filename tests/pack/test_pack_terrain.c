@@ -67,7 +67,7 @@ static void terrain_sets_round_trip(void) {
   TlvResult r = data ? tlv_open(data, size, 0, &lv, &e) : TLV_ERR_ARGUMENT;
   CHECK_MSG(r == TLV_OK, "%s at %llu: %s", tlv_result_string(r), (unsigned long long)e.offset, e.message);
   if (r == TLV_OK) {
-    CHECK(lv.header.minor == 3 && lv.terrain_sets.count == 2 && lv.terrain_colors.count == 3 && lv.terrain_tiles.count == 3);
+    CHECK(lv.header.minor == TLV_VERSION_MINOR && lv.terrain_sets.count == 2 && lv.terrain_colors.count == 3 && lv.terrain_tiles.count == 3);
     TlvTerrainSet s0, s1, none;
     TlvTileset tt;
     CHECK(tlv_terrain_set(&lv, 0, &s0) && tlv_terrain_set(&lv, 1, &s1) && !tlv_terrain_set(&lv, 2, &none));

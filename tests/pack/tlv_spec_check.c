@@ -322,7 +322,14 @@ static int check_tilesets(Chk *c, uint64_t *blob_next) {
     tile += u32_(r + 40);
     REQUIRE(u32_(r + 48) <= 255, "tileset %u: alpha threshold", i);
     if (!check_image(c, u32_(r + 52), u32_(r + 56), blob_next, "tileset", i)) return 0;
-    REQUIRE(u32_(r + 60) == 0, "tileset %u: reserved", i);
+    if (c->minor < 4) {
+      REQUIRE(u32_(r + 60) == 0, "tileset %u: reserved", i);
+    } else {
+      /* 3.4: placement 0 (scaled into the cell, no offset) or 1 (own size, offset within 65535 px) */
+      int64_t ox = s->stride >= 72 ? (int32_t)u32_(r + 64) : 0, oy = s->stride >= 72 ? (int32_t)u32_(r + 68) : 0;
+      REQUIRE(u32_(r + 60) <= 1 && ox >= -65535 && ox <= 65535 && oy >= -65535 && oy <= 65535 && (u32_(r + 60) == 1 || (!ox && !oy)),
+              "tileset %u: placement or offset", i);
+    }
   }
   REQUIRE(tile == c->s[TILE].count, "tiles outside every tileset");
   for (uint32_t i = 0; i < c->s[TILE].count; i++) {
@@ -372,9 +379,13 @@ static int check_layers(Chk *c) {
 
 /* ---- Collision --------------------------------------------------------------- */
 
-/* FORMAT.md "Flips" and the scale to the cell in metres. */
-static void place(uint32_t v, double px, double py, double tw, double th, const Chk *c, double *ox, double *oy) {
-  double W = tw, H = th;
+/* FORMAT.md TSET "Placement" (3.4): a tileset that draws its tiles at their own size. */
+static bool native(const Chk *c, const uint8_t *ts) { return c->minor >= 4 && u32_(ts + 60) == 1; }
+
+/* FORMAT.md "Flips", then the scale to the cell (placement 0) or the drawn
+ * rectangle (placement 1), in metres. */
+static void place(uint32_t v, double px, double py, const uint8_t *ts, const Chk *c, double *ox, double *oy) {
+  double tw = u32_(ts + 20), th = u32_(ts + 24), W = tw, H = th;
   if (v & 0x20000000u) {
     double t = px;
     px = py;
@@ -384,8 +395,26 @@ static void place(uint32_t v, double px, double py, double tw, double th, const 
   }
   if (v & 0x80000000u) px = W - px;
   if (v & 0x40000000u) py = H - py;
+  if (native(c, ts)) {
+    double offx = c->s[TSET].stride >= 72 ? (int32_t)u32_(ts + 64) : 0, offy = c->s[TSET].stride >= 72 ? (int32_t)u32_(ts + 68) : 0;
+    /* the (turned) tile's bottom-left corner on the cell's, moved by the offset */
+    *ox = (offx + px) / c->ppm;
+    *oy = (c->tile_h - H + offy + py) / c->ppm;
+    return;
+  }
   *ox = px * (c->tile_w / tw) / c->ppm;
   *oy = py * (c->tile_h / th) / c->ppm;
+}
+
+/* A full tile whose rectangle is not its cell (placement 1) collides as that rectangle: a traced entry. */
+static bool off_cell(const Chk *c, const uint8_t *ts, uint32_t v) {
+  double x0, y0, x1, y1;
+  if (!native(c, ts)) return false;
+  place(v & 0xE0000000u, 0, 0, ts, c, &x0, &y0);
+  place(v & 0xE0000000u, u32_(ts + 20), u32_(ts + 24), ts, c, &x1, &y1);
+  /* the two opposite corners, in metres, against the cell's (0, 0) and (cell_w, cell_h) */
+  double lx = x0 < x1 ? x0 : x1, ly = y0 < y1 ? y0 : y1, hx = x0 < x1 ? x1 : x0, hy = y0 < y1 ? y1 : y0;
+  return fabs(lx) > 1e-9 || fabs(ly) > 1e-9 || fabs(hx * c->ppm - c->tile_w) > 1e-6 || fabs(hy * c->ppm - c->tile_h) > 1e-6;
 }
 
 static int check_collision(Chk *c) {
@@ -404,7 +433,9 @@ static int check_collision(Chk *c) {
     REQUIRE(v != 0, "collision entry %u: traced without a tile", i);
     const uint8_t *ts = rec(&c->s[TSET], (uint32_t)tileset_of(c, (v >> 16) & 0xFFF));
     const uint8_t *tile = rec(&c->s[TILE], u32_(ts + 44) + (v & 0xFFFF));
-    REQUIRE(tile[4] == 2, "collision entry %u: its tile is not traced", i);
+    bool rect = tile[4] == 1 && off_cell(c, ts, v);
+    REQUIRE(tile[4] == 2 || rect, "collision entry %u: its tile is not traced (nor a full tile off its cell)", i);
+    uint32_t tile_pieces = rect ? 1 : u32_(tile + 12);
     /* each piece: the next tile piece that, placed and turned, holds its vertices in order */
     uint32_t q = 0;
     for (uint32_t k = 0; k < count; k++) {
@@ -412,11 +443,17 @@ static int check_collision(Chk *c) {
       uint32_t m;
       poly_points(c, first + k, ex, ey, &m);
       bool found = false;
-      for (; q < u32_(tile + 12) && !found; q++) {
+      for (; q < tile_pieces && !found; q++) {
         double x[8], y[8], tx[8], ty[8], sum = 0;
-        uint32_t n;
-        poly_points(c, u32_(tile + 8) + q, x, y, &n);
-        for (uint32_t j = 0; j < n; j++) place(v, x[j], y[j], u32_(ts + 20), u32_(ts + 24), c, &tx[j], &ty[j]);
+        uint32_t n = 4;
+        if (rect) {
+          x[0] = x[3] = y[0] = y[1] = 0;
+          x[1] = x[2] = u32_(ts + 20);
+          y[2] = y[3] = u32_(ts + 24);
+        } else {
+          poly_points(c, u32_(tile + 8) + q, x, y, &n);
+        }
+        for (uint32_t j = 0; j < n; j++) place(v, x[j], y[j], ts, c, &tx[j], &ty[j]);
         for (uint32_t j = 0; j < n; j++) sum += tx[j] * ty[(j + 1) % n] - tx[(j + 1) % n] * ty[j];
         for (int way = 0; way < 2 && !found; way++) {
           bool reverse = (sum < 0) != (way == 1);

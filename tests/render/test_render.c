@@ -406,9 +406,15 @@ static void forward_change(const TessChange *change, void *user) {
   if (listener_renderer) tess_renderer_invalidate(listener_renderer, change);
 }
 
-/* Tile 16 (the tileset's own size) takes the C blit; tile 8 the cairo path. */
-static void cache_redraws_exactly_the_edited_chunks_at(uint32_t tile) {
+/* Tile 16 (the tileset's own size) takes the C blit; tile 8 the cairo path,
+ * with the 16 px tiles scaled into the 8 px cells (fit_cell), or at their
+ * own size (native): then each tile reaches 8 px into the cells to its right
+ * and above, so an edit also redraws the chunks it reaches (`reach`: the
+ * chunks redrawn for one cell inside a chunk, and for a 2 x 2 rectangle
+ * across a chunk corner). */
+static void cache_redraws_exactly_the_edited_chunks_at(uint32_t tile, bool fit, uint64_t one_cell, uint64_t corner) {
   TessProject *p = fixture_project();
+  p->tilesets[0]->fit_cell = fit ? 1 : 0;
   TessLevel *level = fixture_big_level(p, 2, 256, 256, tile);
   CHECK(level != NULL);
   if (!level) { tess_project_destroy(p); return; }
@@ -438,7 +444,8 @@ static void cache_redraws_exactly_the_edited_chunks_at(uint32_t tile) {
     tess_renderer_reset_stats(r);
     cairo_surface_t *cached = draw_view(r, level, 100, 60, zooms[z], W, H, &o);
     tess_renderer_stats(r, &st);
-    CHECK_MSG(st.chunks_rendered == 1, "zoom %g: %llu chunks redrawn", zooms[z], (unsigned long long)st.chunks_rendered);
+    CHECK_MSG(st.chunks_rendered == one_cell, "tile %u fit %d zoom %g: %llu chunks redrawn, not %llu", tile, (int)fit, zooms[z],
+              (unsigned long long)st.chunks_rendered, (unsigned long long)one_cell);
     TessRenderer *fresh = tess_renderer_create(p);
     cairo_surface_t *cold = draw_view(fresh, level, 100, 60, zooms[z], W, H, &o);
     CHECK_MSG(surfaces_differ(cached, cold, 0) == 0, "zoom %g: cached differs from a fresh draw", zooms[z]);
@@ -463,12 +470,13 @@ static void cache_redraws_exactly_the_edited_chunks_at(uint32_t tile) {
   tess_renderer_reset_stats(r);
   cairo_surface_destroy(draw_view(r, level, 100, 60, 1.0, W, H, &o));
   tess_renderer_stats(r, &st);
-  CHECK(st.chunks_rendered == 4);
+  CHECK_MSG(st.chunks_rendered == corner, "%llu chunks redrawn, not %llu", (unsigned long long)st.chunks_rendered,
+            (unsigned long long)corner);
   CHECK_OK(tess_project_undo(p, &err), &err);
   tess_renderer_reset_stats(r);
   cairo_surface_t *after_undo = draw_view(r, level, 100, 60, 1.0, W, H, &o);
   tess_renderer_stats(r, &st);
-  CHECK(st.chunks_rendered == 4);
+  CHECK(st.chunks_rendered == corner);
   TessRenderer *fresh = tess_renderer_create(p);
   cairo_surface_t *cold = draw_view(fresh, level, 100, 60, 1.0, W, H, &o);
   CHECK(surfaces_differ(after_undo, cold, 0) == 0);
@@ -492,8 +500,10 @@ static void cache_redraws_exactly_the_edited_chunks_at(uint32_t tile) {
 }
 
 static void cache_redraws_exactly_the_edited_chunks(void) {
-  cache_redraws_exactly_the_edited_chunks_at(16);
-  cache_redraws_exactly_the_edited_chunks_at(8);
+  cache_redraws_exactly_the_edited_chunks_at(16, false, 1, 4);
+  cache_redraws_exactly_the_edited_chunks_at(8, true, 1, 4);
+  /* the chunk, the one to its right, above, above-right; the corner's four and the two right of them */
+  cache_redraws_exactly_the_edited_chunks_at(8, false, 4, 6);
 }
 
 static void baked_collision_redraws_the_neighbouring_chunk(void) {

@@ -361,6 +361,9 @@ void migration_real_step_adds_pin_motors(void) {
                        "ALTER TABLE objects DROP COLUMN joint_motor_speed;"
                        "ALTER TABLE objects DROP COLUMN joint_motor_torque;"
                        "ALTER TABLE tilesets DROP COLUMN terrains;" /* schema 3 */
+                       "ALTER TABLE tilesets DROP COLUMN offset_x;" /* schema 4 */
+                       "ALTER TABLE tilesets DROP COLUMN offset_y;"
+                       "ALTER TABLE tilesets DROP COLUMN fit_cell;"
                        "UPDATE meta SET value = 1 WHERE key = 'schema_version'"));
   static const char *const TABLES[] = {"meta", "materials", "tilesets", "sprites", "levels",
                                        "layers", "chunks",    "objects",  "object_props"};
@@ -421,6 +424,44 @@ void migration_real_step_adds_pin_motors(void) {
   CHECK_MSG(strcmp(a, b) == 0, "upgraded %s vs new %s", a, b);
   /* Now a current file: it opens read-only, and a motor set on it stays. */
   TessProject *q = load_file(path);
+  CHECK(q && tess_project_hash(q) == tess_project_hash(p));
+  if (q) tess_project_destroy(q);
+  tess_project_destroy(p);
+}
+
+/* The real step 3 -> 4: a schema-3 file (the sample, made from a current
+ * file by dropping the three tileset columns step 4 adds) reads in place
+ * with every tileset at offset 0 and at its own size, as before, and is
+ * upgraded when opened for writing; a current file keeps an offset and
+ * fit_cell through a save and a load. */
+void migration_real_step_adds_tileset_offsets(void) {
+  char path[512];
+  TessProject *p = NULL;
+  make_project("schema3.tessera", path, sizeof path, &p);
+  CHECK(p && p->tileset_count >= 1);
+  if (!p) return;
+  CHECK(sql_exec(path, "ALTER TABLE tilesets DROP COLUMN offset_x;"
+                       "ALTER TABLE tilesets DROP COLUMN offset_y;"
+                       "ALTER TABLE tilesets DROP COLUMN fit_cell;"
+                       "UPDATE meta SET value = 3 WHERE key = 'schema_version'"));
+  opens_as(path, TESS_STORE_READ_ONLY, p);
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 3);
+  opens_as(path, TESS_STORE_READ_WRITE, p);
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 4);
+  CHECK(sql_int(path, "SELECT count(*) FROM pragma_table_info('tilesets') WHERE name IN ('offset_x', 'offset_y', 'fit_cell')") == 3);
+  tess_project_destroy(p);
+
+  /* A current file keeps them. */
+  p = tess_project_create();
+  Sample s;
+  build_sample_project(p, &s);
+  p->tilesets[0]->offset_x = -3;
+  p->tilesets[0]->offset_y = 17;
+  p->tilesets[0]->fit_cell = 1;
+  tess_test_path(path, sizeof path, "offsets.tessera");
+  create_and_flush(path, p);
+  TessProject *q = load_file(path);
+  CHECK(q && q->tilesets[0]->offset_x == -3 && q->tilesets[0]->offset_y == 17 && q->tilesets[0]->fit_cell == 1);
   CHECK(q && tess_project_hash(q) == tess_project_hash(p));
   if (q) tess_project_destroy(q);
   tess_project_destroy(p);

@@ -87,7 +87,9 @@ void terrain_migration_step_3(void) {
   build_sample_project(p, &s);
   create_and_flush(path, p);
   /* What a schema-2 build wrote: no terrains column. */
-  CHECK(sql_exec(path, "ALTER TABLE tilesets DROP COLUMN terrains; UPDATE meta SET value = 2 WHERE key = 'schema_version'"));
+  CHECK(sql_exec(path, "ALTER TABLE tilesets DROP COLUMN terrains; ALTER TABLE tilesets DROP COLUMN offset_x;" /* and schema 4's */
+                       "ALTER TABLE tilesets DROP COLUMN offset_y; ALTER TABLE tilesets DROP COLUMN fit_cell;"
+                       "UPDATE meta SET value = 2 WHERE key = 'schema_version'"));
   TessProject *q = load_file(path); /* read-only: read in place */
   CHECK(q && tess_project_hash(q) == tess_project_hash(p));
   if (q) tess_project_destroy(q);
@@ -95,7 +97,7 @@ void terrain_migration_step_3(void) {
   TessStore *st = NULL;
   TessError err;
   CHECK_OK(tess_store_open(path, TESS_STORE_READ_WRITE, &st, &err), &err);
-  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 3);
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == TESS_STORE_SCHEMA_VERSION);
   add_terrains(p, s.tileset);
   if (st) {
     CHECK_OK(tess_store_flush(st, p, &err), &err);

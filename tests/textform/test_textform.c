@@ -158,6 +158,17 @@ static void random_projects_round_trip_exactly(void) {
       if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) objects = level->layers[i]->props.id;
     if (objects) CHECK_OK(tess_edit_object_add(f.p, level->id, objects, &o, NULL, &err), &err);
     tess_object_clear(&o);
+    /* Where a tileset's tiles are drawn: an offset (Tiled's tileoffset) and, once, scaled into the cell. */
+    if (seed % 2 == 0 && f.p->tileset_count) {
+      TessTileset ts;
+      memset(&ts, 0, sizeof ts);
+      CHECK_OK(tess_tileset_copy(&ts, f.p->tilesets[0]) == TESS_OK ? TESS_OK : TESS_ERR_NOMEM, &err);
+      ts.offset_x = -(int32_t)seed;
+      ts.offset_y = 17;
+      ts.fit_cell = seed == 4;
+      CHECK_OK(tess_edit_tileset_set(f.p, &ts, 0, &err), &err);
+      tess_tileset_clear(&ts);
+    }
     char dir[1024], again[1100];
     snprintf(again, sizeof again, "random-%llu", (unsigned long long)seed);
     tess_test_path(dir, sizeof dir, again);

@@ -52,6 +52,8 @@ typedef struct TessImportTileset {
   uint32_t tile_w, tile_h, margin, spacing;
   uint32_t tile_count;       /* tiles of the grid (columns x rows) */
   TessTileInfo *tiles;       /* tile_count entries: collision and default material (plan numbering) */
+  int32_t offset_x, offset_y; /* Tiled's tileoffset: TessTileset's drawing offset */
+  uint8_t fit_cell;          /* Tiled's tilerendersize="grid": tiles scaled into the cell */
   uint32_t terrain_count;    /* terrain sets (Tiled's wang sets), tile indices of this tileset */
   TessTerrainSet *terrains;
 } TessImportTileset;

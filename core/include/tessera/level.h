@@ -72,6 +72,38 @@ typedef uint32_t TessCell;
  * traced tile shapes so they turn with the tile. */
 TessVec2 tess_cell_transform_point(TessCell cell, TessVec2 p, float tile_w, float tile_h);
 
+struct TessTileset;
+/* Where a cell's tile is drawn, in level pixels from the cell's top-left
+ * corner, as Tiled's orthogonal renderer draws it: at the tile's own size
+ * with its bottom-left corner on the cell's bottom-left corner, moved by
+ * the tileset's offset. With the diagonal flip the turned tile spans
+ * tile_h x tile_w, still from the cell's bottom-left corner (what Tiled
+ * 1.8's tmxrasterizer draws for a non-square tile). A tileset with
+ * fit_cell is scaled into the cell instead (the rectangle is the cell, and
+ * pieces scale by cell / tile per axis, as .tlv files before 3.4 say). */
+typedef struct TessTilePlace {
+  double x, y, w, h;         /* the drawn rectangle (what the image fills) */
+  double px, py;             /* where tile point (0, 0) lands after the flips, and */
+  double sx, sy;             /* the scale from flipped tile pixels to level pixels */
+} TessTilePlace;
+void tess_tile_place(const struct TessTileset *ts, TessCell cell, uint32_t cell_w, uint32_t cell_h, TessTilePlace *out);
+/* A tile point (tileset pixels, unflipped) in level pixels from the cell's top-left corner. */
+TessVec2 tess_tile_place_point(const TessTilePlace *pl, TessCell cell, const struct TessTileset *ts, TessVec2 p);
+/* True when this cell's tile is drawn exactly on the cell (its own size is the cell's and no offset, or
+ * fit_cell); tess_tileset_on_grid: for every flip (a non-square tile turned by the diagonal flip is not). */
+bool tess_tile_on_cell(const struct TessTileset *ts, TessCell cell, uint32_t cell_w, uint32_t cell_h);
+bool tess_tileset_on_grid(const struct TessTileset *ts, uint32_t cell_w, uint32_t cell_h);
+
+/* How far (level pixels) any tile of the project may be drawn beyond its
+ * own cell on each side, for a level's cell size: a painter of some cells
+ * must also draw the neighbours within this reach. All 0 when every
+ * tileset is on the grid. */
+typedef struct TessTileReach {
+  uint32_t left, top, right, bottom;
+} TessTileReach;
+struct TessProject;
+void tess_tile_reach(const struct TessProject *p, uint32_t cell_w, uint32_t cell_h, TessTileReach *out);
+
 /* ---- Materials --------------------------------------------------------- */
 
 /* TessMaterialKind and the surface ranges are base vocabulary (base.h). */
@@ -108,6 +140,9 @@ typedef struct TessTileInfo {
   TessPolygon *pieces;
 } TessTileInfo;
 
+/* Largest tileset drawing offset, pixels each way (the tile size's own limit). */
+#define TESS_TILE_OFFSET_MAX 65535
+
 typedef struct TessTileset {
   TessId id;                 /* 1..4095 */
   char name[TESS_NAME_MAX];
@@ -121,6 +156,10 @@ typedef struct TessTileset {
   TessTileInfo *tiles;       /* tile_count entries */
   uint32_t terrain_count;    /* terrain sets (Tiled's Wang sets), tessera/terrain.h */
   TessTerrainSet *terrains;
+  /* Where its tiles are drawn (tess_tile_place): */
+  int32_t offset_x, offset_y; /* pixels added to where a tile is drawn (Tiled's tileoffset), default 0 */
+  uint8_t fit_cell;          /* 1: tiles scaled into the level's cell (Tiled's tilerendersize="grid", and what
+                                every .tlv before 3.4 means); 0 (default): drawn at their own size */
 } TessTileset;
 
 /* What a new tileset needs; columns and tile_count are derived. */
@@ -133,6 +172,8 @@ typedef struct TessTilesetDef {
   uint32_t tile_w, tile_h, margin, spacing;
   TessId default_material;   /* given to every tile, 0 = none */
   TessTileCollision default_collision;
+  int32_t offset_x, offset_y; /* TessTileset's drawing offset, default 0 */
+  uint8_t fit_cell;          /* TessTileset's fit_cell, default 0 */
 } TessTilesetDef;
 void tess_tileset_def_default(TessTilesetDef *def);
 /* Grid arithmetic (columns, rows) with every check: tile larger than the image, zero sizes... */

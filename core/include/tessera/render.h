@@ -122,6 +122,13 @@ cairo_surface_t *tess_renderer_tileset_surface(TessRenderer *r, TessId tileset, 
  * `cr`: the palette and the map view's stamp preview use it. */
 void tess_renderer_draw_cell(TessRenderer *r, cairo_t *cr, TessCell cell, double x, double y, double w, double h,
                              double alpha);
+/* Draws one cell's tile where a level of cell_w x cell_h pixel cells draws
+ * it (tess_tile_place: at its own size from the cell's bottom-left corner,
+ * moved by the tileset's offset), the cell itself being the rectangle
+ * (x, y, w, h) of `cr`; not clipped to the cell. The map view's stamp and
+ * moved selection use it, so they show what painting them will draw. */
+void tess_renderer_draw_cell_placed(TessRenderer *r, cairo_t *cr, TessCell cell, uint32_t cell_w, uint32_t cell_h, double x,
+                                    double y, double w, double h, double alpha);
 
 /* ---- Object geometry (shared by drawing and the editor's hit tests) */
 
