@@ -28,6 +28,10 @@ static gboolean native_offset(GtkNative *native, double *x, double *y) {
 }
 
 static const char *widget_text(GtkWidget *w, const char **kind) {
+  if (GTK_IS_INSCRIPTION(w)) { /* the file chooser's rows */
+    *kind = "label";
+    return gtk_inscription_get_text(GTK_INSCRIPTION(w));
+  }
   if (GTK_IS_LABEL(w)) {
     *kind = "label";
     return gtk_label_get_text(GTK_LABEL(w));

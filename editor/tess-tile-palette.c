@@ -5,32 +5,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "tess-tile-palette-private.h"
 #include "tess-ui.h"
 
-struct _TessTilePalette {
-  GtkBox parent_instance;
-
-  /* widgets */
-  GtkDropDown *tilesets;
-  GtkStringList *tileset_names;
-  GtkDrawingArea *area;
-  GtkWidget *menu_button, *empty_label, *scroll;
-
-  /* owned */
-  TessDocument *doc;
-  GHashTable *surfaces; /* TessId -> cairo_surface_t */
-  GArray *tileset_ids;  /* per dropdown item */
-  TessCell *stamp;
-  uint32_t stamp_w, stamp_h;
-
-  TessId tileset;
-  uint32_t sel_x, sel_y, sel_w, sel_h; /* selection in tile columns and rows */
-  double drag_x, drag_y;
-  double scale;
-  gboolean tilesets_dirty, syncing;
-  gboolean quiet; /* selecting without emitting "stamp-changed" */
-  gulong changed_handler, committed_handler;
-};
 
 G_DEFINE_FINAL_TYPE(TessTilePalette, tess_tile_palette, GTK_TYPE_BOX)
 
@@ -43,6 +20,9 @@ static TessTileset *current(TessTilePalette *self) {
   TessProject *p = project(self);
   return p ? tess_project_tileset(p, self->tileset) : NULL;
 }
+
+TessProject *tess_tile_palette_project(TessTilePalette *self) { return project(self); }
+TessTileset *tess_tile_palette_current(TessTilePalette *self) { return current(self); }
 
 cairo_surface_t *tess_tile_palette_get_surface(TessTilePalette *self, TessId id) {
   cairo_surface_t *s = g_hash_table_lookup(self->surfaces, GUINT_TO_POINTER(id));
@@ -73,6 +53,10 @@ static void update_size(TessTilePalette *self) {
 static void tile_rect(const TessTileset *ts, uint32_t col, uint32_t row, double *x, double *y) {
   *x = ts->margin + (double)col * (ts->tile_w + ts->spacing);
   *y = ts->margin + (double)row * (ts->tile_h + ts->spacing);
+}
+
+void tess_tile_palette_tile_origin(const TessTileset *ts, uint32_t col, uint32_t row, double *x, double *y) {
+  tile_rect(ts, col, row, x, y);
 }
 
 static void draw(GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer user) {
@@ -106,6 +90,11 @@ static void draw(GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer user)
       cairo_rectangle(cr, x, y, ts->tile_w, ts->tile_h);
     }
   cairo_stroke(cr);
+  if (self->terrain_mode) { /* the labels instead of the selection */
+    tess_tile_palette_terrain_draw(self, cr, ts);
+    cairo_restore(cr);
+    return;
+  }
   /* The selection. */
   if (self->sel_w && self->sel_h) {
     double x0, y0, x1, y1;
@@ -187,11 +176,23 @@ gboolean tess_tile_palette_get_stamp(TessTilePalette *self, uint32_t *w, uint32_
 static void on_drag_begin(GtkGestureDrag *g, double x, double y, TessTilePalette *self) {
   self->drag_x = x;
   self->drag_y = y;
+  if (self->terrain_mode) {
+    guint button = gtk_gesture_single_get_current_button(GTK_GESTURE_SINGLE(g));
+    tess_tile_palette_terrain_press(self, x, y, button == GDK_BUTTON_SECONDARY, TRUE);
+    return;
+  }
+  if (gtk_gesture_single_get_current_button(GTK_GESTURE_SINGLE(g)) != GDK_BUTTON_PRIMARY) return;
   uint32_t c, r;
   if (tile_at(self, x, y, &c, &r)) tess_tile_palette_select(self, c, r, 1, 1);
 }
 
 static void on_drag_update(GtkGestureDrag *g, double dx, double dy, TessTilePalette *self) {
+  if (self->terrain_mode) {
+    guint button = gtk_gesture_single_get_current_button(GTK_GESTURE_SINGLE(g));
+    tess_tile_palette_terrain_press(self, self->drag_x + dx, self->drag_y + dy, button == GDK_BUTTON_SECONDARY, FALSE);
+    return;
+  }
+  if (gtk_gesture_single_get_current_button(GTK_GESTURE_SINGLE(g)) != GDK_BUTTON_PRIMARY) return;
   uint32_t c0, r0, c1, r1;
   if (!tile_at(self, self->drag_x, self->drag_y, &c0, &r0)) return;
   if (!tile_at(self, self->drag_x + dx, self->drag_y + dy, &c1, &r1)) return;
@@ -235,6 +236,7 @@ static void sync_tilesets(TessTilePalette *self) {
     self->sel_w = self->sel_h = 0;
     if (id) tess_tile_palette_select(self, 0, 0, 1, 1);
   }
+  tess_tile_palette_terrain_sync(self);
   gtk_widget_queue_draw(GTK_WIDGET(self->area));
 }
 
@@ -443,6 +445,8 @@ static void tess_tile_palette_class_init(TessTilePaletteClass *klass) {
   object_class->finalize = tess_tile_palette_finalize;
   signals[SIGNAL_STAMP_CHANGED] = g_signal_new("stamp-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
                                                NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* The terrain colour chosen (or the terrain mode left): tess_tile_palette_get_terrain says which. */
+  g_signal_new("terrain-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void tess_tile_palette_init(TessTilePalette *self) {
@@ -482,6 +486,7 @@ static void tess_tile_palette_init(TessTilePalette *self) {
   gtk_widget_set_tooltip_text(self->menu_button, _("Tileset menu"));
   gtk_box_append(GTK_BOX(head), self->menu_button);
   gtk_box_append(GTK_BOX(self), head);
+  tess_tile_palette_terrain_init(self);
 
   self->empty_label = gtk_label_new(_("No tilesets yet. Add one from a PNG."));
   gtk_label_set_wrap(GTK_LABEL(self->empty_label), TRUE);
@@ -494,6 +499,7 @@ static void tess_tile_palette_init(TessTilePalette *self) {
   gtk_widget_set_valign(GTK_WIDGET(self->area), GTK_ALIGN_START);
   gtk_drawing_area_set_draw_func(self->area, draw, self, NULL);
   GtkGesture *drag = gtk_gesture_drag_new();
+  gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(drag), 0); /* the secondary button clears terrain labels */
   g_signal_connect(drag, "drag-begin", G_CALLBACK(on_drag_begin), self);
   g_signal_connect(drag, "drag-update", G_CALLBACK(on_drag_update), self);
   gtk_widget_add_controller(GTK_WIDGET(self->area), GTK_EVENT_CONTROLLER(drag));

@@ -36,6 +36,21 @@ gboolean tess_tile_palette_remove_tileset(TessTilePalette *self, TessId tileset,
 /* The cached cairo surface of a tileset (borrowed), decoding it on first use. */
 cairo_surface_t *tess_tile_palette_get_surface(TessTilePalette *self, TessId tileset);
 
+/* Terrain mode (a mode of the tileset view, tess-tile-palette-terrain.c):
+ * the tileset's terrain sets and their colours; a click on a tile's corner
+ * or edge (a 3 x 3 grid for mixed sets, the centre for the whole tile)
+ * labels it with the chosen colour, the secondary button clears it. The
+ * chosen colour is what the map's brush, rectangle and bucket paint. */
+void tess_tile_palette_set_terrain_mode(TessTilePalette *self, gboolean on);
+gboolean tess_tile_palette_get_terrain_mode(TessTilePalette *self);
+/* The chosen terrain colour (1..) of set `set` of the current tileset; FALSE when none (or not in terrain mode). */
+gboolean tess_tile_palette_get_terrain(TessTilePalette *self, TessId *tileset, uint32_t *set, uint32_t *color);
+void tess_tile_palette_choose_terrain(TessTilePalette *self, uint32_t set, uint32_t color);
+/* Edits (one undo step each): a new set of `kind`, a new colour of the chosen set, one label. */
+gboolean tess_tile_palette_add_terrain_set(TessTilePalette *self, const char *name, TessTerrainKind kind);
+gboolean tess_tile_palette_add_terrain_color(TessTilePalette *self, const char *name, uint32_t rgba);
+gboolean tess_tile_palette_label_tile(TessTilePalette *self, uint32_t tile, int position, uint32_t color, uint32_t merge);
+
 /* Signal "stamp-changed" (no arguments). */
 
 G_END_DECLS

@@ -186,6 +186,26 @@ static void on_stamp_picked(TessMapView *v, TessWindow *self) {
 }
 #endif
 
+/* The palette's terrain colour (or none) is what the brush, rectangle and
+ * bucket paint; choosing one means painting with it next. */
+static void on_terrain_changed(TessTilePalette *palette, TessWindow *self) {
+#ifdef TESS_HAVE_MAP_VIEW
+  TessId tileset = 0;
+  uint32_t set = 0, color = 0;
+  gboolean on = tess_tile_palette_get_terrain(palette, &tileset, &set, &color);
+  tess_map_view_set_terrain(map(self), tileset, set, on ? color : 0);
+  if (!on) return;
+  GVariant *state = g_action_get_state(G_ACTION(g_action_map_lookup_action(G_ACTION_MAP(self), "tool")));
+  const char *tool = g_variant_get_string(state, NULL);
+  if (!g_str_equal(tool, "brush") && !g_str_equal(tool, "rectangle") && !g_str_equal(tool, "bucket"))
+    g_action_group_activate_action(G_ACTION_GROUP(self), "tool", g_variant_new_string("brush"));
+  g_variant_unref(state);
+#else
+  (void)palette;
+  (void)self;
+#endif
+}
+
 static void on_stamp_changed(TessTilePalette *palette, TessWindow *self) {
 #ifdef TESS_HAVE_MAP_VIEW
   push_stamp(self);
@@ -806,6 +826,7 @@ static void tess_window_init(TessWindow *self) {
   g_signal_connect(self->layers_panel, "level-selected", G_CALLBACK(on_level_selected), self);
   g_signal_connect(self->layers_panel, "layer-selected", G_CALLBACK(on_layer_selected), self);
   g_signal_connect(self->tile_palette, "stamp-changed", G_CALLBACK(on_stamp_changed), self);
+  g_signal_connect(self->tile_palette, "terrain-changed", G_CALLBACK(on_terrain_changed), self);
   g_signal_connect(self->material_panel, "material-selected", G_CALLBACK(on_material_selected), self);
   g_signal_connect(self->message_bar, "response", G_CALLBACK(on_message_response), self);
   g_signal_connect(self->reload_bar, "response", G_CALLBACK(on_reload_response), self);

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "tiled.h"
+#include "formats_tiled.h"
 
 TessResult tiled_read(const char *path, const TessMapReadOptions *opt, bool json, TessMapImport **out, TessError *err);
 

@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "text_private.h"
+#include "formats_text.h"
 
 typedef struct Diff {
   TessDiffLineFn fn;

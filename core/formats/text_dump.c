@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "text_private.h"
+#include "formats_text.h"
 
 typedef struct Dump {
   const char *dir;
@@ -130,37 +130,37 @@ static void remove_stale(Dump *d, const char *rel) {
 /* ---- JSON pieces ---- */
 
 static void put_polygon(TextBuf *b, const TessPolygon *poly) {
-  tb_open(b, NULL, '[', true);
+  text_write_open(b, NULL, '[', true);
   uint32_t n = poly->count <= TESS_POLY_MAX ? poly->count : TESS_POLY_MAX;
   for (uint32_t i = 0; i < n; i++) {
-    tb_key_f32(b, NULL, poly->v[i].x);
-    tb_key_f32(b, NULL, poly->v[i].y);
+    text_write_key_f32(b, NULL, poly->v[i].x);
+    text_write_key_f32(b, NULL, poly->v[i].y);
   }
-  tb_close(b);
+  text_write_close(b);
 }
 
 static void put_polygons(TextBuf *b, const char *key, const TessPolygon *polys, uint32_t count, bool flat) {
-  tb_open(b, key, '[', flat);
+  text_write_open(b, key, '[', flat);
   for (uint32_t i = 0; polys && i < count; i++) put_polygon(b, &polys[i]);
-  tb_close(b);
+  text_write_close(b);
 }
 
 static TessResult dump_material(Dump *d, const TessMaterial *m) {
   TextBuf b = {0};
-  tb_open(&b, NULL, '{', false);
-  tb_key_u32(&b, "id", m->id);
-  tb_key_str(&b, "name", m->name);
-  tb_key_str(&b, "kind", TEXT_WORD(TEXT_MATERIAL_KINDS, m->kind));
-  tb_key_color(&b, "color", m->color);
-  tb_key_f32(&b, "friction", m->friction);
-  tb_key_f32(&b, "restitution", m->restitution);
-  tb_key_f32(&b, "tangential", m->tangential);
-  tb_key_f32(&b, "density", m->density);
-  tb_close(&b);
+  text_write_open(&b, NULL, '{', false);
+  text_write_key_u32(&b, "id", m->id);
+  text_write_key_str(&b, "name", m->name);
+  text_write_key_str(&b, "kind", TEXT_WORD(TEXT_MATERIAL_KINDS, m->kind));
+  text_write_key_color(&b, "color", m->color);
+  text_write_key_f32(&b, "friction", m->friction);
+  text_write_key_f32(&b, "restitution", m->restitution);
+  text_write_key_f32(&b, "tangential", m->tangential);
+  text_write_key_f32(&b, "density", m->density);
+  text_write_close(&b);
   char rel[256];
   text_path_material(rel, sizeof rel, m->id);
   TessResult r = put_buf(d, rel, &b);
-  tb_free(&b);
+  text_write_free(&b);
   return r;
 }
 
@@ -168,39 +168,39 @@ static TessResult dump_tileset(Dump *d, const TessTileset *ts) {
   char rel[256], png[64];
   snprintf(png, sizeof png, "%" PRIu32 ".png", ts->id);
   TextBuf b = {0};
-  tb_open(&b, NULL, '{', false);
-  tb_key_u32(&b, "id", ts->id);
-  tb_key_str(&b, "name", ts->name);
-  tb_key_str(&b, "source", ts->source_path);
-  tb_key_str(&b, "image", ts->png_size ? png : NULL);
-  tb_key_u32(&b, "image_w", ts->image_w);
-  tb_key_u32(&b, "image_h", ts->image_h);
-  tb_key_u32(&b, "tile_w", ts->tile_w);
-  tb_key_u32(&b, "tile_h", ts->tile_h);
-  tb_key_u32(&b, "margin", ts->margin);
-  tb_key_u32(&b, "spacing", ts->spacing);
-  tb_key_u32(&b, "columns", ts->columns);
-  tb_key_u32(&b, "tile_count", ts->tile_count);
-  tb_key_u32(&b, "alpha_threshold", ts->alpha_threshold);
+  text_write_open(&b, NULL, '{', false);
+  text_write_key_u32(&b, "id", ts->id);
+  text_write_key_str(&b, "name", ts->name);
+  text_write_key_str(&b, "source", ts->source_path);
+  text_write_key_str(&b, "image", ts->png_size ? png : NULL);
+  text_write_key_u32(&b, "image_w", ts->image_w);
+  text_write_key_u32(&b, "image_h", ts->image_h);
+  text_write_key_u32(&b, "tile_w", ts->tile_w);
+  text_write_key_u32(&b, "tile_h", ts->tile_h);
+  text_write_key_u32(&b, "margin", ts->margin);
+  text_write_key_u32(&b, "spacing", ts->spacing);
+  text_write_key_u32(&b, "columns", ts->columns);
+  text_write_key_u32(&b, "tile_count", ts->tile_count);
+  text_write_key_u32(&b, "alpha_threshold", ts->alpha_threshold);
   /* Where tiles are drawn, only when not the default (older dumps stay as they were). */
-  if (ts->offset_x || ts->offset_y) tb_key_vec(&b, "offset", tess_v2((float)ts->offset_x, (float)ts->offset_y));
-  if (ts->fit_cell) tb_key_bool(&b, "fit_cell", true);
-  tb_open(&b, "tiles", '[', false);
+  if (ts->offset_x || ts->offset_y) text_write_key_vec(&b, "offset", tess_v2((float)ts->offset_x, (float)ts->offset_y));
+  if (ts->fit_cell) text_write_key_bool(&b, "fit_cell", true);
+  text_write_open(&b, "tiles", '[', false);
   for (uint32_t i = 0; ts->tiles && i < ts->tile_count; i++) {
     const TessTileInfo *t = &ts->tiles[i];
-    tb_open(&b, NULL, '{', true);
-    tb_key_u32(&b, "tile", i);
-    tb_key_u32(&b, "material", t->material);
-    tb_key_str(&b, "collision", TEXT_WORD(TEXT_TILE_COLLISIONS, t->collision));
-    tb_key_bool(&b, "one_way", t->one_way);
+    text_write_open(&b, NULL, '{', true);
+    text_write_key_u32(&b, "tile", i);
+    text_write_key_u32(&b, "material", t->material);
+    text_write_key_str(&b, "collision", TEXT_WORD(TEXT_TILE_COLLISIONS, t->collision));
+    text_write_key_bool(&b, "one_way", t->one_way);
     put_polygons(&b, "pieces", t->pieces, t->piece_count, true);
-    tb_close(&b);
+    text_write_close(&b);
   }
-  tb_close(&b);
-  tb_close(&b);
+  text_write_close(&b);
+  text_write_close(&b);
   text_path_tileset(rel, sizeof rel, ts->id, "json");
   TessResult r = put_buf(d, rel, &b);
-  tb_free(&b);
+  text_write_free(&b);
   if (r == TESS_OK && ts->png_size) {
     text_path_tileset(rel, sizeof rel, ts->id, "png");
     r = put_file(d, rel, ts->png, ts->png_size);
@@ -209,56 +209,56 @@ static TessResult dump_tileset(Dump *d, const TessTileset *ts) {
 }
 
 static void put_dvec(TextBuf *b, const char *key, double x, double y) {
-  tb_open(b, key, '[', true);
-  tb_key_f64(b, NULL, x);
-  tb_key_f64(b, NULL, y);
-  tb_close(b);
+  text_write_open(b, key, '[', true);
+  text_write_key_f64(b, NULL, x);
+  text_write_key_f64(b, NULL, y);
+  text_write_close(b);
 }
 
 static TessResult dump_sprite(Dump *d, const TessSprite *s) {
   char rel[256], png[64];
   snprintf(png, sizeof png, "%" PRIu32 ".png", s->id);
   TextBuf b = {0};
-  tb_open(&b, NULL, '{', false);
-  tb_key_u32(&b, "id", s->id);
-  tb_key_str(&b, "name", s->name);
-  tb_key_str(&b, "source", s->source_path);
-  tb_key_str(&b, "image", s->png_size ? png : NULL);
-  tb_key_u32(&b, "image_w", s->image_w);
-  tb_key_u32(&b, "image_h", s->image_h);
-  tb_key_u32(&b, "frame_count", s->frame_count);
-  tb_key_f32(&b, "frame_rate", s->frame_rate);
-  tb_key_vec(&b, "anchor", s->anchor);
+  text_write_open(&b, NULL, '{', false);
+  text_write_key_u32(&b, "id", s->id);
+  text_write_key_str(&b, "name", s->name);
+  text_write_key_str(&b, "source", s->source_path);
+  text_write_key_str(&b, "image", s->png_size ? png : NULL);
+  text_write_key_u32(&b, "image_w", s->image_w);
+  text_write_key_u32(&b, "image_h", s->image_h);
+  text_write_key_u32(&b, "frame_count", s->frame_count);
+  text_write_key_f32(&b, "frame_rate", s->frame_rate);
+  text_write_key_vec(&b, "anchor", s->anchor);
   const TessSpriteMask *m = &s->mask;
-  tb_open(&b, "mask", '{', false);
-  tb_key_u32(&b, "threshold", m->threshold);
-  tb_key_str(&b, "mode", TEXT_WORD(TEXT_MASK_MODES, m->mode));
-  tb_key_bool(&b, "manual", m->manual);
-  tb_key_bool(&b, "largest_island_only", m->largest_island_only);
-  tb_key_u32(&b, "max_vertices", m->max_vertices);
-  tb_key_f32(&b, "tolerance", m->tolerance);
-  tb_open(&b, "hull", '[', true);
+  text_write_open(&b, "mask", '{', false);
+  text_write_key_u32(&b, "threshold", m->threshold);
+  text_write_key_str(&b, "mode", TEXT_WORD(TEXT_MASK_MODES, m->mode));
+  text_write_key_bool(&b, "manual", m->manual);
+  text_write_key_bool(&b, "largest_island_only", m->largest_island_only);
+  text_write_key_u32(&b, "max_vertices", m->max_vertices);
+  text_write_key_f32(&b, "tolerance", m->tolerance);
+  text_write_open(&b, "hull", '[', true);
   for (uint32_t i = 0; m->hull && i < m->hull_count; i++) {
-    tb_key_f32(&b, NULL, m->hull[i].x);
-    tb_key_f32(&b, NULL, m->hull[i].y);
+    text_write_key_f32(&b, NULL, m->hull[i].x);
+    text_write_key_f32(&b, NULL, m->hull[i].y);
   }
-  tb_close(&b);
+  text_write_close(&b);
   put_polygons(&b, "pieces", m->pieces, m->piece_count, false);
-  tb_key_vec(&b, "circle_center", m->circle_center);
-  tb_key_f32(&b, "circle_radius", m->circle_radius);
-  tb_key_f64(&b, "area", m->area);
+  text_write_key_vec(&b, "circle_center", m->circle_center);
+  text_write_key_f32(&b, "circle_radius", m->circle_radius);
+  text_write_key_f64(&b, "area", m->area);
   put_dvec(&b, "centroid", m->centroid_x, m->centroid_y);
-  tb_key_f64(&b, "inertia", m->inertia);
-  tb_key_f64(&b, "shape_area", m->shape_area);
+  text_write_key_f64(&b, "inertia", m->inertia);
+  text_write_key_f64(&b, "shape_area", m->shape_area);
   put_dvec(&b, "shape_centroid", m->shape_centroid_x, m->shape_centroid_y);
-  tb_key_f64(&b, "shape_inertia", m->shape_inertia);
-  tb_key_f64(&b, "added_area", m->added_area);
-  tb_key_f64(&b, "uncovered_area", m->uncovered_area);
-  tb_close(&b);
-  tb_close(&b);
+  text_write_key_f64(&b, "shape_inertia", m->shape_inertia);
+  text_write_key_f64(&b, "added_area", m->added_area);
+  text_write_key_f64(&b, "uncovered_area", m->uncovered_area);
+  text_write_close(&b);
+  text_write_close(&b);
   text_path_sprite(rel, sizeof rel, s->id, "json");
   TessResult r = put_buf(d, rel, &b);
-  tb_free(&b);
+  text_write_free(&b);
   if (r == TESS_OK && s->png_size) {
     text_path_sprite(rel, sizeof rel, s->id, "png");
     r = put_file(d, rel, s->png, s->png_size);
@@ -267,81 +267,81 @@ static TessResult dump_sprite(Dump *d, const TessSprite *s) {
 }
 
 static void put_props(TextBuf *b, const TessObject *o) {
-  tb_open(b, "properties", '[', false);
+  text_write_open(b, "properties", '[', false);
   for (uint32_t i = 0; o->props && i < o->prop_count; i++) {
     const TessProperty *pr = &o->props[i];
-    tb_open(b, NULL, '{', true);
-    tb_key_str(b, "name", pr->name);
-    tb_key_str(b, "type", TEXT_WORD(TEXT_PROP_TYPES, pr->type));
+    text_write_open(b, NULL, '{', true);
+    text_write_key_str(b, "name", pr->name);
+    text_write_key_str(b, "type", TEXT_WORD(TEXT_PROP_TYPES, pr->type));
     switch (pr->type) {
-    case TESS_PROP_STRING: tb_key_str(b, "value", pr->v.s ? pr->v.s : ""); break;
-    case TESS_PROP_INT: tb_key_int(b, "value", pr->v.i); break;
-    case TESS_PROP_FLOAT: tb_key_f64(b, "value", pr->v.f); break;
-    case TESS_PROP_BOOL: tb_key_bool(b, "value", pr->v.b); break;
-    case TESS_PROP_COLOR: tb_key_color(b, "value", pr->v.color); break;
+    case TESS_PROP_STRING: text_write_key_str(b, "value", pr->v.s ? pr->v.s : ""); break;
+    case TESS_PROP_INT: text_write_key_int(b, "value", pr->v.i); break;
+    case TESS_PROP_FLOAT: text_write_key_f64(b, "value", pr->v.f); break;
+    case TESS_PROP_BOOL: text_write_key_bool(b, "value", pr->v.b); break;
+    case TESS_PROP_COLOR: text_write_key_color(b, "value", pr->v.color); break;
     default: break;
     }
-    tb_close(b);
+    text_write_close(b);
   }
-  tb_close(b);
+  text_write_close(b);
 }
 
 static TessResult dump_object(Dump *d, const TessLevel *level, const TessLayer *layer, const TessObject *o) {
   TextBuf b = {0};
-  tb_open(&b, NULL, '{', false);
-  tb_key_u32(&b, "id", o->id);
-  tb_key_u32(&b, "layer", layer->props.id);
-  tb_key_str(&b, "kind", TEXT_WORD(TEXT_OBJECT_KINDS, o->kind));
-  tb_key_str(&b, "name", o->name);
-  tb_key_vec(&b, "pos", o->pos);
-  tb_key_f32(&b, "angle", o->angle);
+  text_write_open(&b, NULL, '{', false);
+  text_write_key_u32(&b, "id", o->id);
+  text_write_key_u32(&b, "layer", layer->props.id);
+  text_write_key_str(&b, "kind", TEXT_WORD(TEXT_OBJECT_KINDS, o->kind));
+  text_write_key_str(&b, "name", o->name);
+  text_write_key_vec(&b, "pos", o->pos);
+  text_write_key_f32(&b, "angle", o->angle);
   if (o->kind == TESS_OBJECT_BODY) {
     const TessBodyObject *bo = &o->u.body;
-    tb_open(&b, "body", '{', false);
-    tb_key_str(&b, "shape", TEXT_WORD(TEXT_BODY_SHAPES, bo->shape));
-    tb_key_str(&b, "type", TEXT_WORD(TEXT_BODY_TYPES, bo->type));
-    tb_key_str(&b, "pin", TEXT_WORD(TEXT_PIN_MODES, bo->pin));
-    tb_key_bool(&b, "sensor", bo->sensor);
-    tb_key_u32(&b, "sprite", bo->sprite);
-    tb_key_u32(&b, "material", bo->material);
-    tb_key_f32(&b, "radius", bo->radius);
-    tb_key_f32(&b, "width", bo->width);
-    tb_key_f32(&b, "height", bo->height);
-    tb_key_u32(&b, "category", bo->category);
-    tb_key_u32(&b, "mask", bo->mask);
-    tb_close(&b);
+    text_write_open(&b, "body", '{', false);
+    text_write_key_str(&b, "shape", TEXT_WORD(TEXT_BODY_SHAPES, bo->shape));
+    text_write_key_str(&b, "type", TEXT_WORD(TEXT_BODY_TYPES, bo->type));
+    text_write_key_str(&b, "pin", TEXT_WORD(TEXT_PIN_MODES, bo->pin));
+    text_write_key_bool(&b, "sensor", bo->sensor);
+    text_write_key_u32(&b, "sprite", bo->sprite);
+    text_write_key_u32(&b, "material", bo->material);
+    text_write_key_f32(&b, "radius", bo->radius);
+    text_write_key_f32(&b, "width", bo->width);
+    text_write_key_f32(&b, "height", bo->height);
+    text_write_key_u32(&b, "category", bo->category);
+    text_write_key_u32(&b, "mask", bo->mask);
+    text_write_close(&b);
   } else if (o->kind == TESS_OBJECT_JOINT) {
     const TessJointObject *j = &o->u.joint;
-    tb_open(&b, "joint", '{', false);
-    tb_key_str(&b, "kind", TEXT_WORD(TEXT_JOINT_KINDS, j->kind));
-    tb_key_u32(&b, "body_a", j->body_a);
-    tb_key_u32(&b, "body_b", j->body_b);
-    tb_key_vec(&b, "anchor_b", j->anchor_b);
-    tb_key_f32(&b, "length", j->length);
-    tb_key_bool(&b, "limit", j->limit_enabled);
-    tb_key_f32(&b, "lower", j->lower);
-    tb_key_f32(&b, "upper", j->upper);
-    tb_key_bool(&b, "motor", j->motor_enabled);
-    tb_key_f32(&b, "motor_speed", j->motor_speed);
-    tb_key_f32(&b, "motor_torque", j->motor_torque);
-    tb_close(&b);
+    text_write_open(&b, "joint", '{', false);
+    text_write_key_str(&b, "kind", TEXT_WORD(TEXT_JOINT_KINDS, j->kind));
+    text_write_key_u32(&b, "body_a", j->body_a);
+    text_write_key_u32(&b, "body_b", j->body_b);
+    text_write_key_vec(&b, "anchor_b", j->anchor_b);
+    text_write_key_f32(&b, "length", j->length);
+    text_write_key_bool(&b, "limit", j->limit_enabled);
+    text_write_key_f32(&b, "lower", j->lower);
+    text_write_key_f32(&b, "upper", j->upper);
+    text_write_key_bool(&b, "motor", j->motor_enabled);
+    text_write_key_f32(&b, "motor_speed", j->motor_speed);
+    text_write_key_f32(&b, "motor_torque", j->motor_torque);
+    text_write_close(&b);
   } else if (o->kind == TESS_OBJECT_ZONE) {
     const TessZoneObject *z = &o->u.zone;
-    tb_open(&b, "zone", '{', false);
-    tb_key_str(&b, "kind", TEXT_WORD(TEXT_ZONE_KINDS, z->kind));
-    tb_key_f32(&b, "width", z->width);
-    tb_key_f32(&b, "height", z->height);
-    tb_key_vec(&b, "vector", z->vector);
-    tb_key_f32(&b, "strength", z->strength);
-    tb_key_f32(&b, "radius", z->radius);
-    tb_close(&b);
+    text_write_open(&b, "zone", '{', false);
+    text_write_key_str(&b, "kind", TEXT_WORD(TEXT_ZONE_KINDS, z->kind));
+    text_write_key_f32(&b, "width", z->width);
+    text_write_key_f32(&b, "height", z->height);
+    text_write_key_vec(&b, "vector", z->vector);
+    text_write_key_f32(&b, "strength", z->strength);
+    text_write_key_f32(&b, "radius", z->radius);
+    text_write_close(&b);
   }
   put_props(&b, o);
-  tb_close(&b);
+  text_write_close(&b);
   char rel[256];
   text_path_object(rel, sizeof rel, level->id, o->id);
   TessResult r = put_buf(d, rel, &b);
-  tb_free(&b);
+  text_write_free(&b);
   return r;
 }
 
@@ -369,16 +369,16 @@ static TessResult dump_rows(Dump *d, const TessLevel *level, const TessLayer *la
       if (x) line_small[n++] = ' ';
       n += text_cell_token(row[x], material, line_small + n);
       if (run > 1) n += snprintf(line_small + n, sizeof line_small - (size_t)n, "*%" PRIu32, run);
-      tb_raw(&b, line_small, (size_t)n);
+      text_write_raw(&b, line_small, (size_t)n);
       x += run;
     }
-    tb_raw(&b, "\n", 1);
+    text_write_raw(&b, "\n", 1);
   }
   tess_free(row);
   char rel[256];
   text_path_rows(rel, sizeof rel, level->id, layer->props.id);
   TessResult r = put_buf(d, rel, &b);
-  tb_free(&b);
+  text_write_free(&b);
   return r;
 }
 
@@ -391,51 +391,51 @@ static bool objects_in_id_order(const TessLayer *layer) {
 static TessResult dump_level(Dump *d, const TessLevel *level) {
   const TessLevelSettings *s = &level->settings;
   TextBuf b = {0};
-  tb_open(&b, NULL, '{', false);
-  tb_key_u32(&b, "id", level->id);
-  tb_key_str(&b, "name", s->name);
-  tb_key_u32(&b, "width", s->width);
-  tb_key_u32(&b, "height", s->height);
-  tb_key_u32(&b, "tile_w", s->tile_w);
-  tb_key_u32(&b, "tile_h", s->tile_h);
-  tb_key_f32(&b, "ppm", s->ppm);
-  tb_key_vec(&b, "gravity", s->gravity);
-  tb_key_str(&b, "view", TEXT_WORD(TEXT_VIEWS, s->view));
-  tb_key_f32(&b, "physics_hz", s->physics_hz);
-  tb_key_u32(&b, "substeps", s->substeps);
-  tb_key_f32(&b, "floor_drag", s->floor_drag);
+  text_write_open(&b, NULL, '{', false);
+  text_write_key_u32(&b, "id", level->id);
+  text_write_key_str(&b, "name", s->name);
+  text_write_key_u32(&b, "width", s->width);
+  text_write_key_u32(&b, "height", s->height);
+  text_write_key_u32(&b, "tile_w", s->tile_w);
+  text_write_key_u32(&b, "tile_h", s->tile_h);
+  text_write_key_f32(&b, "ppm", s->ppm);
+  text_write_key_vec(&b, "gravity", s->gravity);
+  text_write_key_str(&b, "view", TEXT_WORD(TEXT_VIEWS, s->view));
+  text_write_key_f32(&b, "physics_hz", s->physics_hz);
+  text_write_key_u32(&b, "substeps", s->substeps);
+  text_write_key_f32(&b, "floor_drag", s->floor_drag);
   /* Bottom to top, one layer a line: a reorder moves lines. */
-  tb_open(&b, "layers", '[', false);
+  text_write_open(&b, "layers", '[', false);
   for (uint32_t i = 0; i < level->layer_count; i++) {
     const TessLayer *layer = level->layers[i];
     const TessLayerProps *pr = &layer->props;
-    tb_open(&b, NULL, '{', true);
-    tb_key_u32(&b, "id", pr->id);
-    tb_key_str(&b, "name", pr->name);
-    tb_key_str(&b, "kind", TEXT_WORD(TEXT_LAYER_KINDS, pr->kind));
-    tb_key_bool(&b, "visible", pr->visible);
-    tb_key_bool(&b, "locked", pr->locked);
-    tb_key_bool(&b, "collides", pr->collides);
-    tb_key_f32(&b, "opacity", pr->opacity);
+    text_write_open(&b, NULL, '{', true);
+    text_write_key_u32(&b, "id", pr->id);
+    text_write_key_str(&b, "name", pr->name);
+    text_write_key_str(&b, "kind", TEXT_WORD(TEXT_LAYER_KINDS, pr->kind));
+    text_write_key_bool(&b, "visible", pr->visible);
+    text_write_key_bool(&b, "locked", pr->locked);
+    text_write_key_bool(&b, "collides", pr->collides);
+    text_write_key_f32(&b, "opacity", pr->opacity);
     if (pr->kind != TESS_LAYER_OBJECTS) {
       char rows[64];
       snprintf(rows, sizeof rows, "layer-%" PRIu32 ".rows", pr->id);
-      tb_key_str(&b, "cells", rows);
+      text_write_key_str(&b, "cells", rows);
     }
     /* Objects load in id order; only a layer whose order differs says so. */
     if (!objects_in_id_order(layer)) {
-      tb_open(&b, "object_order", '[', true);
-      for (uint32_t k = 0; k < layer->object_count; k++) tb_key_u32(&b, NULL, layer->objects[k].id);
-      tb_close(&b);
+      text_write_open(&b, "object_order", '[', true);
+      for (uint32_t k = 0; k < layer->object_count; k++) text_write_key_u32(&b, NULL, layer->objects[k].id);
+      text_write_close(&b);
     }
-    tb_close(&b);
+    text_write_close(&b);
   }
-  tb_close(&b);
-  tb_close(&b);
+  text_write_close(&b);
+  text_write_close(&b);
   char rel[256];
   text_path_level(rel, sizeof rel, level->id);
   TessResult r = put_buf(d, rel, &b);
-  tb_free(&b);
+  text_write_free(&b);
   for (uint32_t i = 0; r == TESS_OK && i < level->layer_count; i++) {
     const TessLayer *layer = level->layers[i];
     if (layer->props.kind != TESS_LAYER_OBJECTS) r = dump_rows(d, level, layer);
@@ -448,17 +448,17 @@ static TessResult dump_top(Dump *d, const TessProject *p) {
   bool ordered = true;
   for (uint32_t i = 1; i < p->level_count; i++) ordered = ordered && p->levels[i]->id > p->levels[i - 1]->id;
   TextBuf b = {0};
-  tb_open(&b, NULL, '{', false);
-  tb_key_str(&b, "format", "tessera-text");
-  tb_key_u32(&b, "version", TESS_TEXTFORM_VERSION);
+  text_write_open(&b, NULL, '{', false);
+  text_write_key_str(&b, "format", "tessera-text");
+  text_write_key_u32(&b, "version", TESS_TEXTFORM_VERSION);
   if (!ordered) {
-    tb_open(&b, "level_order", '[', true);
-    for (uint32_t i = 0; i < p->level_count; i++) tb_key_u32(&b, NULL, p->levels[i]->id);
-    tb_close(&b);
+    text_write_open(&b, "level_order", '[', true);
+    for (uint32_t i = 0; i < p->level_count; i++) text_write_key_u32(&b, NULL, p->levels[i]->id);
+    text_write_close(&b);
   }
-  tb_close(&b);
+  text_write_close(&b);
   TessResult r = put_buf(d, TESS_TEXTFORM_MARKER, &b);
-  tb_free(&b);
+  text_write_free(&b);
   return r;
 }
 

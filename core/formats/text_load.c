@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "text_load_private.h"
+#include "formats_text_load.h"
 
 void tess_text_load_def_default(TessTextLoadDef *def) { memset(def, 0, sizeof *def); }
 
 /* ---- files and errors ---- */
 
-TessResult tl_read(Load *l, const char *rel, char **text, size_t *len) {
+TessResult text_load_read(Load *l, const char *rel, char **text, size_t *len) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", l->dir, rel);
   FILE *f = fopen(path, "rb");
@@ -46,7 +46,7 @@ TessResult tl_read(Load *l, const char *rel, char **text, size_t *len) {
   return TESS_OK;
 }
 
-TessResult tl_fail(Load *l, const char *rel, uint64_t line, TessResult code, const char *fmt, ...) {
+TessResult text_load_fail(Load *l, const char *rel, uint64_t line, TessResult code, const char *fmt, ...) {
   char path[4096], detail[512];
   snprintf(path, sizeof path, "%s/%s", l->dir, rel);
   va_list ap;
@@ -58,7 +58,7 @@ TessResult tl_fail(Load *l, const char *rel, uint64_t line, TessResult code, con
 }
 
 /* A git merge that could not decide leaves <<<<<<<, ======= and >>>>>>> lines. */
-TessResult tl_check_markers(Load *l, const char *rel, const char *text, size_t len) {
+TessResult text_load_check_markers(Load *l, const char *rel, const char *text, size_t len) {
   uint64_t line = 1;
   const char *s = text, *end = text + len;
   while (s < end) {
@@ -66,7 +66,7 @@ TessResult tl_check_markers(Load *l, const char *rel, const char *text, size_t l
     size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
     if (n >= 7 && (!memcmp(s, "<<<<<<<", 7) || !memcmp(s, ">>>>>>>", 7) || !memcmp(s, "=======", 7) ||
                    !memcmp(s, "|||||||", 7)))
-      return tl_fail(l, rel, line, TESS_ERR_FORMAT, "a merge conflict marker (%.7s): resolve the conflict first", s);
+      return text_load_fail(l, rel, line, TESS_ERR_FORMAT, "a merge conflict marker (%.7s): resolve the conflict first", s);
     if (!nl) break;
     s = nl + 1;
     line++;
@@ -75,7 +75,7 @@ TessResult tl_check_markers(Load *l, const char *rel, const char *text, size_t l
 }
 
 /* The first line at or after `from` that holds "key" (the files are written one key a line). */
-uint64_t tl_line_of(const Json *j, const char *key, uint64_t from) {
+uint64_t text_load_line_of(const Json *j, const char *key, uint64_t from) {
   char pat[96];
   snprintf(pat, sizeof pat, "\"%s\"", key ? key : "");
   uint64_t line = 1;
@@ -93,24 +93,24 @@ uint64_t tl_line_of(const Json *j, const char *key, uint64_t from) {
   return from ? from : 1;
 }
 
-TessResult tl_parse(Load *l, const char *rel, Json *j) {
+TessResult text_load_parse(Load *l, const char *rel, Json *j) {
   memset(j, 0, sizeof *j);
   j->l = l;
   snprintf(j->rel, sizeof j->rel, "%s", rel);
   size_t len;
-  TessResult r = tl_read(l, rel, &j->text, &len);
-  if (r == TESS_OK) r = tl_check_markers(l, rel, j->text, len);
+  TessResult r = text_load_read(l, rel, &j->text, &len);
+  if (r == TESS_OK) r = text_load_check_markers(l, rel, j->text, len);
   if (r == TESS_OK) {
     json_error_t je;
     j->root = json_loadb(j->text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!j->root) r = tl_fail(l, rel, je.line > 0 ? (uint64_t)je.line : 0, TESS_ERR_FORMAT, "%s", je.text);
-    else if (!json_is_object(j->root)) r = tl_fail(l, rel, 1, TESS_ERR_FORMAT, "not a JSON object");
+    if (!j->root) r = text_load_fail(l, rel, je.line > 0 ? (uint64_t)je.line : 0, TESS_ERR_FORMAT, "%s", je.text);
+    else if (!json_is_object(j->root)) r = text_load_fail(l, rel, 1, TESS_ERR_FORMAT, "not a JSON object");
   }
-  if (r) tl_json_free(j);
+  if (r) text_load_json_free(j);
   return r;
 }
 
-void tl_json_free(Json *j) {
+void text_load_json_free(Json *j) {
   if (j->root) json_decref(j->root);
   tess_free(j->text);
   j->root = NULL;
@@ -121,96 +121,96 @@ void tl_json_free(Json *j) {
 
 static json_t *member(const Json *j, json_t *obj, const char *key, uint64_t from, TessResult *r) {
   json_t *v = json_object_get(obj, key);
-  if (!v) *r = tl_fail(j->l, j->rel, from ? from : 1, TESS_ERR_FORMAT, "missing \"%s\"", key);
+  if (!v) *r = text_load_fail(j->l, j->rel, from ? from : 1, TESS_ERR_FORMAT, "missing \"%s\"", key);
   return v;
 }
 
-TessResult tl_u32(const Json *j, json_t *obj, const char *key, uint64_t from, uint32_t *out) {
+TessResult text_load_u32(const Json *j, json_t *obj, const char *key, uint64_t from, uint32_t *out) {
   TessResult r = TESS_OK;
   json_t *v = member(j, obj, key, from, &r);
   if (!v) return r;
   if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > (json_int_t)UINT32_MAX)
-    return tl_fail(j->l, j->rel, tl_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be a whole number from 0 to %u",
+    return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be a whole number from 0 to %u",
                    key, UINT32_MAX);
   *out = (uint32_t)json_integer_value(v);
   return TESS_OK;
 }
 
-TessResult tl_named_id(const Json *j, TessId named, const char *where, uint32_t *id) {
-  TessResult r = tl_u32(j, j->root, "id", 1, id);
+TessResult text_load_named_id(const Json *j, TessId named, const char *where, uint32_t *id) {
+  TessResult r = text_load_u32(j, j->root, "id", 1, id);
   if (r == TESS_OK && *id != named)
-    r = tl_fail(j->l, j->rel, tl_line_of(j, "id", 1), TESS_ERR_INVALID,
+    r = text_load_fail(j->l, j->rel, text_load_line_of(j, "id", 1), TESS_ERR_INVALID,
                 "\"id\" is %" PRIu32 " but the %s is named for %" PRIu32 " (a copied file? ids must be unique)", *id,
                 where, named);
   return r;
 }
 
-TessResult tl_u8(const Json *j, json_t *obj, const char *key, uint64_t from, uint8_t *out) {
+TessResult text_load_u8(const Json *j, json_t *obj, const char *key, uint64_t from, uint8_t *out) {
   uint32_t v;
-  TessResult r = tl_u32(j, obj, key, from, &v);
+  TessResult r = text_load_u32(j, obj, key, from, &v);
   if (r) return r;
-  if (v > 255) return tl_fail(j->l, j->rel, tl_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be 0..255", key);
+  if (v > 255) return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be 0..255", key);
   *out = (uint8_t)v;
   return TESS_OK;
 }
 
-TessResult tl_f64(const Json *j, json_t *obj, const char *key, uint64_t from, double *out) {
+TessResult text_load_f64(const Json *j, json_t *obj, const char *key, uint64_t from, double *out) {
   TessResult r = TESS_OK;
   json_t *v = member(j, obj, key, from, &r);
   if (!v) return r;
   if (!json_is_number(v) || !isfinite(json_number_value(v)))
-    return tl_fail(j->l, j->rel, tl_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be a finite number", key);
+    return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be a finite number", key);
   *out = json_number_value(v);
   return TESS_OK;
 }
 
-TessResult tl_f32(const Json *j, json_t *obj, const char *key, uint64_t from, float *out) {
+TessResult text_load_f32(const Json *j, json_t *obj, const char *key, uint64_t from, float *out) {
   double d;
-  TessResult r = tl_f64(j, obj, key, from, &d);
+  TessResult r = text_load_f64(j, obj, key, from, &d);
   if (r) return r;
   float f = (float)d;
   if (!isfinite(f))
-    return tl_fail(j->l, j->rel, tl_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" is beyond a float's range", key);
+    return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" is beyond a float's range", key);
   *out = f;
   return TESS_OK;
 }
 
 /* A number from an array (vectors, polygons). */
-TessResult tl_item_f32(const Json *j, json_t *arr, size_t i, const char *key, uint64_t from, float *out) {
+TessResult text_load_item_f32(const Json *j, json_t *arr, size_t i, const char *key, uint64_t from, float *out) {
   json_t *v = json_array_get(arr, i);
   float f = v && json_is_number(v) ? (float)json_number_value(v) : NAN;
   if (!isfinite(f))
-    return tl_fail(j->l, j->rel, tl_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\": item %zu must be a finite number",
+    return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\": item %zu must be a finite number",
                    key, i);
   *out = f;
   return TESS_OK;
 }
 
-TessResult tl_vec(const Json *j, json_t *obj, const char *key, uint64_t from, TessVec2 *out) {
+TessResult text_load_vec(const Json *j, json_t *obj, const char *key, uint64_t from, TessVec2 *out) {
   TessResult r = TESS_OK;
   json_t *v = member(j, obj, key, from, &r);
   if (!v) return r;
   if (!json_is_array(v) || json_array_size(v) != 2)
-    return tl_fail(j->l, j->rel, tl_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be [x, y]", key);
+    return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be [x, y]", key);
   TessVec2 t;
-  r = tl_item_f32(j, v, 0, key, from, &t.x);
-  if (r == TESS_OK) r = tl_item_f32(j, v, 1, key, from, &t.y);
+  r = text_load_item_f32(j, v, 0, key, from, &t.x);
+  if (r == TESS_OK) r = text_load_item_f32(j, v, 1, key, from, &t.y);
   if (r == TESS_OK) *out = t;
   return r;
 }
 
-TessResult tl_bool(const Json *j, json_t *obj, const char *key, uint64_t from, bool *out) {
+TessResult text_load_bool(const Json *j, json_t *obj, const char *key, uint64_t from, bool *out) {
   TessResult r = TESS_OK;
   json_t *v = member(j, obj, key, from, &r);
   if (!v) return r;
   if (!json_is_boolean(v))
-    return tl_fail(j->l, j->rel, tl_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be true or false", key);
+    return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be true or false", key);
   *out = json_is_true(v);
   return TESS_OK;
 }
 
 /* A string member; NULL when the value is null and `nullable`. Borrowed from the JSON. */
-TessResult tl_str(const Json *j, json_t *obj, const char *key, uint64_t from, bool nullable, const char **out) {
+TessResult text_load_str(const Json *j, json_t *obj, const char *key, uint64_t from, bool nullable, const char **out) {
   TessResult r = TESS_OK;
   json_t *v = member(j, obj, key, from, &r);
   if (!v) return r;
@@ -219,27 +219,27 @@ TessResult tl_str(const Json *j, json_t *obj, const char *key, uint64_t from, bo
     return TESS_OK;
   }
   if (!json_is_string(v) || strlen(json_string_value(v)) != json_string_length(v))
-    return tl_fail(j->l, j->rel, tl_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be a string", key);
+    return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be a string", key);
   *out = json_string_value(v);
   return TESS_OK;
 }
 
-TessResult tl_name(const Json *j, json_t *obj, const char *key, uint64_t from, char name[TESS_NAME_MAX]) {
+TessResult text_load_name(const Json *j, json_t *obj, const char *key, uint64_t from, char name[TESS_NAME_MAX]) {
   const char *s;
-  TessResult r = tl_str(j, obj, key, from, false, &s);
+  TessResult r = text_load_str(j, obj, key, from, false, &s);
   if (r) return r;
   if (strlen(s) >= TESS_NAME_MAX)
-    return tl_fail(j->l, j->rel, tl_line_of(j, key, from), TESS_ERR_LIMIT, "\"%s\" is longer than %d bytes", key,
+    return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_LIMIT, "\"%s\" is longer than %d bytes", key,
                    TESS_NAME_MAX - 1);
   memset(name, 0, TESS_NAME_MAX);
   memcpy(name, s, strlen(s));
   return TESS_OK;
 }
 
-TessResult tl_word(const Json *j, json_t *obj, const char *key, uint64_t from, const char *const *words, size_t count,
+TessResult text_load_word(const Json *j, json_t *obj, const char *key, uint64_t from, const char *const *words, size_t count,
                    uint8_t *out) {
   const char *s;
-  TessResult r = tl_str(j, obj, key, from, false, &s);
+  TessResult r = text_load_str(j, obj, key, from, false, &s);
   if (r) return r;
   for (size_t i = 0; i < count; i++)
     if (!strcmp(s, words[i])) {
@@ -251,35 +251,35 @@ TessResult tl_word(const Json *j, json_t *obj, const char *key, uint64_t from, c
     strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
     strncat(list, words[i], sizeof list - strlen(list) - 1);
   }
-  return tl_fail(j->l, j->rel, tl_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" is \"%s\", not one of %s", key, s, list);
+  return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" is \"%s\", not one of %s", key, s, list);
 }
 
-TessResult tl_color(const Json *j, json_t *obj, const char *key, uint64_t from, uint32_t *out) {
+TessResult text_load_color(const Json *j, json_t *obj, const char *key, uint64_t from, uint32_t *out) {
   const char *s;
-  TessResult r = tl_str(j, obj, key, from, false, &s);
+  TessResult r = text_load_str(j, obj, key, from, false, &s);
   if (r) return r;
   char *end = NULL;
   unsigned long v = s[0] == '#' && strlen(s) == 9 ? strtoul(s + 1, &end, 16) : 0;
   if (!end || *end)
-    return tl_fail(j->l, j->rel, tl_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be a colour \"#rrggbbaa\"", key);
+    return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be a colour \"#rrggbbaa\"", key);
   *out = (uint32_t)v;
   return TESS_OK;
 }
 
-TessResult tl_array(const Json *j, json_t *obj, const char *key, uint64_t from, json_t **out) {
+TessResult text_load_array(const Json *j, json_t *obj, const char *key, uint64_t from, json_t **out) {
   TessResult r = TESS_OK;
   json_t *v = member(j, obj, key, from, &r);
   if (!v) return r;
-  if (!json_is_array(v)) return tl_fail(j->l, j->rel, tl_line_of(j, key, from), TESS_ERR_FORMAT, "\"%s\" must be a list", key);
+  if (!json_is_array(v)) return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_FORMAT, "\"%s\" must be a list", key);
   *out = v;
   return TESS_OK;
 }
 
 /* Takes an error the model gave (which names its own module) and puts it in the file and line. */
-TessResult tl_rehome(Load *l, const char *rel, uint64_t line, TessResult r) {
+TessResult text_load_rehome(Load *l, const char *rel, uint64_t line, TessResult r) {
   char detail[512];
   snprintf(detail, sizeof detail, "%s", l->err ? l->err->detail : "invalid");
-  return tl_fail(l, rel, line, r, "%s", detail);
+  return text_load_fail(l, rel, line, r, "%s", detail);
 }
 
 /* ---- directories ---- */
@@ -299,7 +299,7 @@ static TessId id_of_name(const char *name, const char *suffix) {
 }
 
 /* Ids named by the files "<id><suffix>" in rel, sorted; a missing directory is empty. */
-TessResult tl_list_ids(Load *l, const char *rel, const char *suffix, TessId **ids, size_t *count) {
+TessResult text_load_list_ids(Load *l, const char *rel, const char *suffix, TessId **ids, size_t *count) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", l->dir, rel);
   *ids = NULL;
@@ -328,31 +328,31 @@ TessResult tl_list_ids(Load *l, const char *rel, const char *suffix, TessId **id
 
 static TessResult load_top(Load *l, TessId **order, size_t *order_count) {
   Json j;
-  TessResult r = tl_parse(l, TESS_TEXTFORM_MARKER, &j);
+  TessResult r = text_load_parse(l, TESS_TEXTFORM_MARKER, &j);
   if (r) return r;
   const char *format = NULL;
   uint32_t version = 0;
-  r = tl_str(&j, j.root, "format", 1, false, &format);
+  r = text_load_str(&j, j.root, "format", 1, false, &format);
   if (r == TESS_OK && strcmp(format, "tessera-text") != 0)
-    r = tl_fail(l, j.rel, tl_line_of(&j, "format", 1), TESS_ERR_FORMAT, "not a Tessera dump (format \"%s\")", format);
-  if (r == TESS_OK) r = tl_u32(&j, j.root, "version", 1, &version);
+    r = text_load_fail(l, j.rel, text_load_line_of(&j, "format", 1), TESS_ERR_FORMAT, "not a Tessera dump (format \"%s\")", format);
+  if (r == TESS_OK) r = text_load_u32(&j, j.root, "version", 1, &version);
   if (r == TESS_OK && version > TESS_TEXTFORM_VERSION)
-    r = tl_fail(l, j.rel, tl_line_of(&j, "version", 1), TESS_ERR_VERSION,
+    r = text_load_fail(l, j.rel, text_load_line_of(&j, "version", 1), TESS_ERR_VERSION,
                 "made by a newer Tessera (text form %u; this one reads %d)", version, TESS_TEXTFORM_VERSION);
   json_t *lo = json_object_get(j.root, "level_order");
   if (r == TESS_OK && lo) {
-    r = tl_array(&j, j.root, "level_order", 1, &lo);
+    r = text_load_array(&j, j.root, "level_order", 1, &lo);
     size_t n = r == TESS_OK ? json_array_size(lo) : 0;
     *order = n ? tess_calloc(n, sizeof **order) : NULL;
     for (size_t i = 0; r == TESS_OK && i < n; i++) {
       json_t *v = json_array_get(lo, i);
       if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > (json_int_t)UINT32_MAX)
-        r = tl_fail(l, j.rel, tl_line_of(&j, "level_order", 1), TESS_ERR_INVALID, "\"level_order\" holds level ids");
+        r = text_load_fail(l, j.rel, text_load_line_of(&j, "level_order", 1), TESS_ERR_INVALID, "\"level_order\" holds level ids");
       else (*order)[i] = (TessId)json_integer_value(v);
     }
     *order_count = n;
   }
-  tl_json_free(&j);
+  text_load_json_free(&j);
   return r;
 }
 
@@ -360,12 +360,12 @@ static TessResult load_assets(Load *l) {
   static const struct {
     const char *dir;
     TessResult (*one)(Load *, TessId);
-  } kinds[] = {{"materials", tl_load_material}, {"tilesets", tl_load_tileset}, {"sprites", tl_load_sprite}};
+  } kinds[] = {{"materials", text_load_material}, {"tilesets", text_load_tileset}, {"sprites", text_load_sprite}};
   TessResult r = TESS_OK;
   for (size_t k = 0; r == TESS_OK && k < sizeof kinds / sizeof kinds[0]; k++) {
     TessId *ids;
     size_t n;
-    r = tl_list_ids(l, kinds[k].dir, ".json", &ids, &n);
+    r = text_load_list_ids(l, kinds[k].dir, ".json", &ids, &n);
     for (size_t i = 0; r == TESS_OK && i < n; i++) r = kinds[k].one(l, ids[i]);
     tess_free(ids);
   }
@@ -375,7 +375,7 @@ static TessResult load_assets(Load *l) {
 static TessResult load_levels(Load *l, const TessId *order, size_t order_count) {
   TessId *ids;
   size_t n;
-  TessResult r = tl_list_ids(l, "levels", "", &ids, &n);
+  TessResult r = text_load_list_ids(l, "levels", "", &ids, &n);
   if (r) return r;
   if (order) {
     /* The order must name exactly the levels present. */
@@ -385,12 +385,12 @@ static TessResult load_levels(Load *l, const TessId *order, size_t order_count) 
       memcpy(sorted, order, order_count * sizeof *sorted);
       qsort(sorted, order_count, sizeof *sorted, cmp_u32);
       if (order_count != n || (n && memcmp(sorted, ids, n * sizeof *ids) != 0))
-        r = tl_fail(l, TESS_TEXTFORM_MARKER, 0, TESS_ERR_INVALID,
+        r = text_load_fail(l, TESS_TEXTFORM_MARKER, 0, TESS_ERR_INVALID,
                     "\"level_order\" does not list exactly the levels in levels/ (%zu listed, %zu there)", order_count, n);
     }
     tess_free(sorted);
   }
-  for (size_t i = 0; r == TESS_OK && i < n; i++) r = tl_load_level(l, order ? order[i] : ids[i]);
+  for (size_t i = 0; r == TESS_OK && i < n; i++) r = text_load_level(l, order ? order[i] : ids[i]);
   tess_free(ids);
   return r;
 }
@@ -427,7 +427,7 @@ TessResult tess_text_load(const char *dir, const TessTextLoadDef *def, TessProje
   TessResult r = load_top(&l, &order, &order_count);
   if (r == TESS_OK) r = load_assets(&l);
   if (r == TESS_OK) r = load_levels(&l, order, order_count);
-  if (r == TESS_OK) r = tl_check_references(&l);
+  if (r == TESS_OK) r = text_load_check_references(&l);
   tess_free(order);
   TESS_ARRAY_FREE(&l.object_ids);
   TESS_ARRAY_FREE(&l.layer_ids);

@@ -6,7 +6,7 @@
  * tiles is 100 MB of text that must load in a second. */
 #include <inttypes.h>
 
-#include "text_load_private.h"
+#include "formats_text_load.h"
 
 typedef struct Rows {
   Load *l;
@@ -19,7 +19,7 @@ typedef struct Rows {
 static TessResult bad(Rows *r, uint64_t line, const char *at, const char *fmt, const char *token_end) {
   int n = (int)(token_end - at);
   if (n > 24) n = 24;
-  return tl_fail(r->l, r->rel, line, TESS_ERR_FORMAT, fmt, n, at);
+  return text_load_fail(r->l, r->rel, line, TESS_ERR_FORMAT, fmt, n, at);
 }
 
 /* Reads digits into *v (at most 10, no overflow past UINT32_MAX). */
@@ -36,15 +36,15 @@ static TessResult check_cell(Rows *r, uint64_t line, const char *tok, const char
   if (cell == 0 || cell == r->known_good) return TESS_OK;
   if (r->material) {
     if (!tess_project_material(r->p, cell))
-      return tl_fail(r->l, r->rel, line, TESS_ERR_NOT_FOUND, "unknown material %" PRIu32 " in \"%.*s\"", cell,
+      return text_load_fail(r->l, r->rel, line, TESS_ERR_NOT_FOUND, "unknown material %" PRIu32 " in \"%.*s\"", cell,
                      (int)(end - tok), tok);
   } else {
     const TessTileset *ts = tess_project_tileset(r->p, TESS_CELL_TILESET(cell));
     if (!ts)
-      return tl_fail(r->l, r->rel, line, TESS_ERR_NOT_FOUND, "unknown tileset %" PRIu32 " in \"%.*s\"",
+      return text_load_fail(r->l, r->rel, line, TESS_ERR_NOT_FOUND, "unknown tileset %" PRIu32 " in \"%.*s\"",
                      TESS_CELL_TILESET(cell), (int)(end - tok), tok);
     if (TESS_CELL_TILE(cell) >= ts->tile_count)
-      return tl_fail(r->l, r->rel, line, TESS_ERR_NOT_FOUND, "unknown tile %" PRIu32 " of tileset %" PRIu32
+      return text_load_fail(r->l, r->rel, line, TESS_ERR_NOT_FOUND, "unknown tile %" PRIu32 " of tileset %" PRIu32
                      " (it has %" PRIu32 ") in \"%.*s\"", TESS_CELL_TILE(cell), ts->id, ts->tile_count,
                      (int)(end - tok), tok);
   }
@@ -86,7 +86,7 @@ static bool is_marker(const char *s) {
 static const char *parse_row(Rows *r, const char *s, uint64_t line, uint32_t width, uint32_t *band, uint32_t iy,
                              TessResult *res) {
   if (is_marker(s)) {
-    *res = tl_fail(r->l, r->rel, line, TESS_ERR_FORMAT, "a merge conflict marker (%.7s): resolve the conflict first", s);
+    *res = text_load_fail(r->l, r->rel, line, TESS_ERR_FORMAT, "a merge conflict marker (%.7s): resolve the conflict first", s);
     return NULL;
   }
   uint32_t x = 0;
@@ -96,13 +96,13 @@ static const char *parse_row(Rows *r, const char *s, uint64_t line, uint32_t wid
     if (!end) {
       const char *e = s;
       while (*e && *e != ' ' && *e != '\n') e++;
-      *res = e == s ? tl_fail(r->l, r->rel, line, TESS_ERR_FORMAT, "row %" PRIu64 " is empty or has a stray space at cell %" PRIu32, line - 1, x)
+      *res = e == s ? text_load_fail(r->l, r->rel, line, TESS_ERR_FORMAT, "row %" PRIu64 " is empty or has a stray space at cell %" PRIu32, line - 1, x)
                     : bad(r, line, s, "not a cell: \"%.*s\"", e);
       return NULL;
     }
     if ((*res = check_cell(r, line, s, end, cell)) != TESS_OK) return NULL;
     if (count > width - x) {
-      *res = tl_fail(r->l, r->rel, line, TESS_ERR_FORMAT, "row %" PRIu64 " has more than %" PRIu32 " cells (the level's width)",
+      *res = text_load_fail(r->l, r->rel, line, TESS_ERR_FORMAT, "row %" PRIu64 " has more than %" PRIu32 " cells (the level's width)",
                      line - 1, width);
       return NULL;
     }
@@ -117,17 +117,17 @@ static const char *parse_row(Rows *r, const char *s, uint64_t line, uint32_t wid
     s++; /* the space */
   }
   if (x != width) {
-    *res = tl_fail(r->l, r->rel, line, TESS_ERR_FORMAT, "row %" PRIu64 " has %" PRIu32 " cells; the level is %" PRIu32 " wide",
+    *res = text_load_fail(r->l, r->rel, line, TESS_ERR_FORMAT, "row %" PRIu64 " has %" PRIu32 " cells; the level is %" PRIu32 " wide",
                    line - 1, x, width);
     return NULL;
   }
   return s + 1;
 }
 
-TessResult tl_load_rows(Load *l, const char *rel, const TessLevel *level, TessLayer *layer) {
+TessResult text_load_rows(Load *l, const char *rel, const TessLevel *level, TessLayer *layer) {
   char *text;
   size_t len;
-  TessResult res = tl_read(l, rel, &text, &len);
+  TessResult res = text_load_read(l, rel, &text, &len);
   if (res) return res;
   Rows r = {l, rel, l->p, layer->props.kind == TESS_LAYER_MATERIAL, 0};
   const uint32_t w = level->settings.width, h = level->settings.height;
@@ -140,7 +140,7 @@ TessResult tl_load_rows(Load *l, const char *rel, const TessLevel *level, TessLa
   const char *s = text, *end = text + len;
   for (uint32_t y = 0; res == TESS_OK && y < h; y++) {
     if (s >= end || !memchr(s, '\n', (size_t)(end - s))) {
-      res = tl_fail(l, rel, (uint64_t)y + 1, TESS_ERR_FORMAT, "the file ends at row %" PRIu32 "; the level has %" PRIu32 " rows", y, h);
+      res = text_load_fail(l, rel, (uint64_t)y + 1, TESS_ERR_FORMAT, "the file ends at row %" PRIu32 "; the level has %" PRIu32 " rows", y, h);
       break;
     }
     uint32_t iy = y % TESS_CHUNK_SIZE;
@@ -149,13 +149,13 @@ TessResult tl_load_rows(Load *l, const char *rel, const TessLevel *level, TessLa
     if (iy == TESS_CHUNK_SIZE - 1 || y == h - 1) {
       for (uint32_t cx = 0; res == TESS_OK && cx < layer->chunks_x; cx++)
         if ((res = tess_layer_insert_chunk(layer, cx, y / TESS_CHUNK_SIZE, band + (size_t)cx * TESS_CHUNK_CELLS, l->err)))
-          res = tl_rehome(l, rel, (uint64_t)y + 1, res);
+          res = text_load_rehome(l, rel, (uint64_t)y + 1, res);
       memset(band, 0, band_cells * sizeof *band);
     }
   }
   if (res == TESS_OK && s < end)
-    res = is_marker(s) ? tl_fail(l, rel, (uint64_t)h + 1, TESS_ERR_FORMAT, "a merge conflict marker (%.7s): resolve the conflict first", s)
-                       : tl_fail(l, rel, (uint64_t)h + 1, TESS_ERR_FORMAT, "more rows than the level's %" PRIu32, h);
+    res = is_marker(s) ? text_load_fail(l, rel, (uint64_t)h + 1, TESS_ERR_FORMAT, "a merge conflict marker (%.7s): resolve the conflict first", s)
+                       : text_load_fail(l, rel, (uint64_t)h + 1, TESS_ERR_FORMAT, "more rows than the level's %" PRIu32, h);
   tess_free(band);
   tess_free(text);
   return res;

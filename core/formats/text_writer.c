@@ -7,14 +7,14 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "text_private.h"
+#include "formats_text.h"
 
-void tb_free(TextBuf *b) {
+void text_write_free(TextBuf *b) {
   tess_free(b->data);
   memset(b, 0, sizeof *b);
 }
 
-void tb_raw(TextBuf *b, const char *s, size_t n) {
+void text_write_raw(TextBuf *b, const char *s, size_t n) {
   if (b->failed) return;
   if (b->len + n + 1 > b->cap) {
     size_t cap = b->cap ? b->cap : 4096;
@@ -32,9 +32,9 @@ void tb_raw(TextBuf *b, const char *s, size_t n) {
   b->data[b->len] = '\0';
 }
 
-void tb_str(TextBuf *b, const char *s) { tb_raw(b, s, strlen(s)); }
+void text_write_str(TextBuf *b, const char *s) { text_write_raw(b, s, strlen(s)); }
 
-void tb_printf(TextBuf *b, const char *fmt, ...) {
+void text_write_printf(TextBuf *b, const char *fmt, ...) {
   char small[512];
   va_list ap;
   va_start(ap, fmt);
@@ -42,7 +42,7 @@ void tb_printf(TextBuf *b, const char *fmt, ...) {
   va_end(ap);
   if (n < 0) return;
   if ((size_t)n < sizeof small) {
-    tb_raw(b, small, (size_t)n);
+    text_write_raw(b, small, (size_t)n);
     return;
   }
   char *big = tess_alloc((size_t)n + 1);
@@ -53,52 +53,52 @@ void tb_printf(TextBuf *b, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(big, (size_t)n + 1, fmt, ap);
   va_end(ap);
-  tb_raw(b, big, (size_t)n);
+  text_write_raw(b, big, (size_t)n);
   tess_free(big);
 }
 
 /* A JSON string: quotes, backslashes and control characters escaped; UTF-8 as is. */
-static void tb_quoted(TextBuf *b, const char *s) {
-  tb_raw(b, "\"", 1);
+static void text_write_quoted(TextBuf *b, const char *s) {
+  text_write_raw(b, "\"", 1);
   for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
     if (*c == '"' || *c == '\\') {
       char esc[2] = {'\\', (char)*c};
-      tb_raw(b, esc, 2);
+      text_write_raw(b, esc, 2);
     } else if (*c == '\n') {
-      tb_raw(b, "\\n", 2);
+      text_write_raw(b, "\\n", 2);
     } else if (*c == '\t') {
-      tb_raw(b, "\\t", 2);
+      text_write_raw(b, "\\t", 2);
     } else if (*c < 0x20) {
-      tb_printf(b, "\\u%04x", *c);
+      text_write_printf(b, "\\u%04x", *c);
     } else {
-      tb_raw(b, (const char *)c, 1);
+      text_write_raw(b, (const char *)c, 1);
     }
   }
-  tb_raw(b, "\"", 1);
+  text_write_raw(b, "\"", 1);
 }
 
 /* Separator, line break and indentation before a member, then its key. */
-static void tb_member(TextBuf *b, const char *key) {
+static void text_write_member(TextBuf *b, const char *key) {
   bool flat = b->depth > 0 && b->flat[b->depth - 1];
   if (b->depth > 0) {
-    if (!b->first[b->depth - 1]) tb_raw(b, ",", 1);
+    if (!b->first[b->depth - 1]) text_write_raw(b, ",", 1);
     if (flat) {
-      if (!b->first[b->depth - 1]) tb_raw(b, " ", 1);
+      if (!b->first[b->depth - 1]) text_write_raw(b, " ", 1);
     } else {
-      tb_raw(b, "\n", 1);
-      for (int i = 0; i < b->depth; i++) tb_raw(b, "  ", 2);
+      text_write_raw(b, "\n", 1);
+      for (int i = 0; i < b->depth; i++) text_write_raw(b, "  ", 2);
     }
     b->first[b->depth - 1] = false;
   }
   if (key) {
-    tb_quoted(b, key);
-    tb_raw(b, ": ", 2);
+    text_write_quoted(b, key);
+    text_write_raw(b, ": ", 2);
   }
 }
 
-void tb_open(TextBuf *b, const char *key, char bracket, bool flat) {
-  tb_member(b, key);
-  tb_raw(b, &bracket, 1);
+void text_write_open(TextBuf *b, const char *key, char bracket, bool flat) {
+  text_write_member(b, key);
+  text_write_raw(b, &bracket, 1);
   if (b->depth < 31) {
     b->first[b->depth] = true;
     /* Inside a flat container everything stays flat. */
@@ -108,64 +108,64 @@ void tb_open(TextBuf *b, const char *key, char bracket, bool flat) {
   b->depth++;
 }
 
-void tb_close(TextBuf *b) {
+void text_write_close(TextBuf *b) {
   b->depth--;
   bool flat = b->flat[b->depth], empty = b->first[b->depth];
   if (!flat && !empty) {
-    tb_raw(b, "\n", 1);
-    for (int i = 0; i < b->depth; i++) tb_raw(b, "  ", 2);
+    text_write_raw(b, "\n", 1);
+    for (int i = 0; i < b->depth; i++) text_write_raw(b, "  ", 2);
   }
-  tb_raw(b, &b->closer[b->depth], 1);
-  if (b->depth == 0) tb_raw(b, "\n", 1);
+  text_write_raw(b, &b->closer[b->depth], 1);
+  if (b->depth == 0) text_write_raw(b, "\n", 1);
 }
 
-void tb_key_str(TextBuf *b, const char *key, const char *value) {
-  tb_member(b, key);
-  if (value) tb_quoted(b, value);
-  else tb_raw(b, "null", 4);
+void text_write_key_str(TextBuf *b, const char *key, const char *value) {
+  text_write_member(b, key);
+  if (value) text_write_quoted(b, value);
+  else text_write_raw(b, "null", 4);
 }
 
-void tb_key_int(TextBuf *b, const char *key, int64_t value) {
-  tb_member(b, key);
-  tb_printf(b, "%" PRId64, value);
+void text_write_key_int(TextBuf *b, const char *key, int64_t value) {
+  text_write_member(b, key);
+  text_write_printf(b, "%" PRId64, value);
 }
 
-void tb_key_u32(TextBuf *b, const char *key, uint32_t value) {
-  tb_member(b, key);
-  tb_printf(b, "%" PRIu32, value);
+void text_write_key_u32(TextBuf *b, const char *key, uint32_t value) {
+  text_write_member(b, key);
+  text_write_printf(b, "%" PRIu32, value);
 }
 
-void tb_key_bool(TextBuf *b, const char *key, bool value) {
-  tb_member(b, key);
-  tb_str(b, value ? "true" : "false");
+void text_write_key_bool(TextBuf *b, const char *key, bool value) {
+  text_write_member(b, key);
+  text_write_str(b, value ? "true" : "false");
 }
 
-void tb_key_f32(TextBuf *b, const char *key, float value) {
+void text_write_key_f32(TextBuf *b, const char *key, float value) {
   char num[TESS_NUMBER_BUF];
   int n = tess_format_f32(value, num);
-  tb_member(b, key);
-  tb_raw(b, num, (size_t)n);
+  text_write_member(b, key);
+  text_write_raw(b, num, (size_t)n);
 }
 
-void tb_key_f64(TextBuf *b, const char *key, double value) {
+void text_write_key_f64(TextBuf *b, const char *key, double value) {
   char num[TESS_NUMBER_BUF];
   int n = tess_format_f64(value, num);
-  tb_member(b, key);
-  tb_raw(b, num, (size_t)n);
+  text_write_member(b, key);
+  text_write_raw(b, num, (size_t)n);
 }
 
-void tb_key_vec(TextBuf *b, const char *key, TessVec2 v) {
+void text_write_key_vec(TextBuf *b, const char *key, TessVec2 v) {
   char x[TESS_NUMBER_BUF], y[TESS_NUMBER_BUF];
   tess_format_f32(v.x, x);
   tess_format_f32(v.y, y);
-  tb_member(b, key);
-  tb_printf(b, "[%s, %s]", x, y);
+  text_write_member(b, key);
+  text_write_printf(b, "[%s, %s]", x, y);
 }
 
-void tb_key_color(TextBuf *b, const char *key, uint32_t rgba) {
+void text_write_key_color(TextBuf *b, const char *key, uint32_t rgba) {
   char s[16];
   snprintf(s, sizeof s, "#%08" PRIx32, rgba);
-  tb_key_str(b, key, s);
+  text_write_key_str(b, key, s);
 }
 
 /* ---- locale ---- */

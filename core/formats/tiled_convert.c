@@ -10,7 +10,7 @@
 
 #include "tessera/image.h"
 #include "tessera/mask.h"
-#include "tiled.h"
+#include "formats_tiled.h"
 
 static TessResult nomem(const char *file, TessError *err) { return tess_error_set(err, TESS_ERR_NOMEM, file, "out of memory"); }
 

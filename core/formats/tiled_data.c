@@ -5,7 +5,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "tiled.h"
+#include "formats_tiled.h"
 
 bool tiled_encoding_parse(const char *s, int *out) {
   if (!s || !*s) *out = TILED_ENC_XML;

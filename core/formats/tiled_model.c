@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tiled.h"
+#include "formats_tiled.h"
 
 TiledMap *tiled_map_new(const char *path, TessMapImport *plan) {
   TiledMap *m = tess_calloc(1, sizeof *m);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tessera/geom.h"
-#include "tiled.h"
+#include "formats_tiled.h"
 
 #define PI_D 3.14159265358979323846
 

@@ -14,7 +14,7 @@
 
 #include "tessera/image.h"
 #include "tessera/mask.h"
-#include "tiled.h"
+#include "formats_tiled.h"
 
 /* Beyond this many pixels a polygon is refused (its image would take 64 MiB). */
 #define POLY_MAX_PIXELS ((uint64_t)4096 * 4096)

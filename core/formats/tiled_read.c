@@ -6,7 +6,7 @@
 #include <strings.h>
 
 #include "tessera/image.h"
-#include "tiled.h"
+#include "formats_tiled.h"
 
 TessResult tiled_read(const char *path, const TessMapReadOptions *opt, bool json, TessMapImport **out, TessError *err);
 

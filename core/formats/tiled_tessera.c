@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "tessera/image.h"
-#include "tiled.h"
+#include "formats_tiled.h"
 
 #define TT_PI 3.14159265358979323846
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tessera/image.h"
-#include "tiled.h"
+#include "formats_tiled.h"
 
 typedef struct Ctx {
   TiledMap *m;

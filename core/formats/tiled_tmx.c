@@ -8,7 +8,7 @@
 
 #include "tessera/geom.h"
 #include "tessera/image.h"
-#include "tiled.h"
+#include "formats_tiled.h"
 
 #define STACK_MAX (TESS_MAP_MAX_DEPTH + 8)
 

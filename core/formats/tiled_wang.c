@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tiled.h"
+#include "formats_tiled.h"
 
 TiledWangSet *tiled_wangset_add(TiledTileset *ts) {
   if (ts->wangset_count >= TESS_TERRAIN_MAX_SETS) return NULL;

@@ -1,4 +1,4 @@
-/* One level of a project as a Tiled model (tiled_write.h): the map's
+/* One level of a project as a Tiled model (formats_tiled_write.h): the map's
  * settings as properties, the tilesets its cells and sprite bodies use plus
  * the generated materials tileset (firstgids in that order), every layer
  * bottom to top with Tessera's layer ids, and every object. */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tessera/scene.h"
-#include "tiled_write_build.h"
+#include "formats_tiled_write_build.h"
 
 #define GID_MAX 0x0FFFFFFFu /* Tiled keeps bits 28-31 for flips */
 
@@ -24,7 +24,7 @@ static void mark_chunk(Used *u, const TessChunk *c) {
   }
 }
 
-bool tw_used_scan(const TessProject *p, const TessLevel *level, TwUsed *u) {
+bool tiled_write_used_scan(const TessProject *p, const TessLevel *level, TwUsed *u) {
   memset(u, 0, sizeof *u);
   u->sprites = tess_calloc(p->sprite_count + 1, sizeof *u->sprites);
   if (!u->sprites) return false;
@@ -44,12 +44,12 @@ bool tw_used_scan(const TessProject *p, const TessLevel *level, TwUsed *u) {
   return true;
 }
 
-bool tw_used_tileset(const TwUsed *u, TessId id) {
+bool tiled_write_used_tileset(const TwUsed *u, TessId id) {
   return id <= TESS_TILESET_ID_MAX && (u->tilesets[id / 64] >> (id % 64) & 1);
 }
 
 
-uint64_t tw_content_hash(const TessProject *p, const TessLevel *level, const TwNames *names, TwFlavor flavor) {
+uint64_t tiled_write_content_hash(const TessProject *p, const TessLevel *level, const TwNames *names, TwFlavor flavor) {
   TessHasher h;
   tess_hasher_init(&h);
   tess_hasher_u64(&h, tess_level_content_hash(p, level));
@@ -57,11 +57,11 @@ uint64_t tw_content_hash(const TessProject *p, const TessLevel *level, const TwN
   tess_hasher_u32(&h, (uint32_t)flavor);
   tess_hasher_u32(&h, TW_WRITER_VERSION);
   Used u;
-  if (!tw_used_scan(p, level, &u)) return 0; /* never matches a written map: it is rewritten */
+  if (!tiled_write_used_scan(p, level, &u)) return 0; /* never matches a written map: it is rewritten */
   for (uint32_t i = 0; i < p->tileset_count; i++)
-    if (tw_used_tileset(&u, p->tilesets[i]->id)) tess_hasher_str(&h, tw_names_tileset(names, p->tilesets[i]->id));
+    if (tiled_write_used_tileset(&u, p->tilesets[i]->id)) tess_hasher_str(&h, tiled_write_names_tileset(names, p->tilesets[i]->id));
   for (uint32_t i = 0; i < p->sprite_count; i++)
-    if (u.sprites[i]) tess_hasher_str(&h, tw_names_sprite(names, p->sprites[i]->id));
+    if (u.sprites[i]) tess_hasher_str(&h, tiled_write_names_sprite(names, p->sprites[i]->id));
   tess_hasher_u32(&h, u.materials);
   tess_free(u.sprites);
   return tess_hasher_finish(&h);
@@ -70,7 +70,7 @@ uint64_t tw_content_hash(const TessProject *p, const TessLevel *level, const TwN
 /* ---- Names must be text the formats can hold ----------------------------- */
 
 static TessResult check_text(const char *s, const char *what, const char *name, TessError *err) {
-  if (s && !tw_utf8_valid(s))
+  if (s && !tiled_write_utf8_valid(s))
     return tess_error_set(err, TESS_ERR_FORMAT, "export", "%s%s%s is not valid UTF-8 (Tiled maps hold UTF-8 text)", what,
                           name ? " " : "", name ? name : "");
   return TESS_OK;
@@ -92,7 +92,7 @@ static TessResult check_names(const TessProject *p, const TessLevel *level, cons
   TessResult r = check_text(level->settings.name, "level name", NULL, err);
   for (uint32_t i = 0; r == TESS_OK && i < p->material_count; i++) r = check_text(p->materials[i].name, "material name", NULL, err);
   for (uint32_t i = 0; r == TESS_OK && i < p->tileset_count; i++) {
-    if (!tw_used_tileset(u, p->tilesets[i]->id)) continue;
+    if (!tiled_write_used_tileset(u, p->tilesets[i]->id)) continue;
     r = check_text(p->tilesets[i]->name, "tileset name", NULL, err);
     if (r == TESS_OK) r = check_text(p->tilesets[i]->source_path, "tileset source path of", p->tilesets[i]->name, err);
   }
@@ -120,18 +120,18 @@ typedef struct Gids {
 static TessResult add_tilesets(TwMap *m, const TessProject *p, const TessLevel *level, const TwNames *names,
                                const Used *u, Gids *g, TessError *err) {
   size_t n = u->materials;
-  for (uint32_t i = 0; i < p->tileset_count; i++) n += tw_used_tileset(u, p->tilesets[i]->id);
+  for (uint32_t i = 0; i < p->tileset_count; i++) n += tiled_write_used_tileset(u, p->tilesets[i]->id);
   for (uint32_t i = 0; i < p->sprite_count; i++) n += u->sprites[i];
   m->tilesets = tess_calloc(n ? n : 1, sizeof *m->tilesets);
   if (!m->tilesets) return tess_error_set(err, TESS_ERR_NOMEM, "export", "out of memory");
   uint64_t next = 1;
   for (uint32_t i = 0; i < p->tileset_count; i++) {
     const TessTileset *ts = p->tilesets[i];
-    if (!tw_used_tileset(u, ts->id)) continue;
+    if (!tiled_write_used_tileset(u, ts->id)) continue;
     if (!ts->png || !ts->png_size)
       return tess_error_set(err, TESS_ERR_NOT_FOUND, "export", "tileset '%s' has no image bytes in the project", ts->name);
     TwTileset *t = &m->tilesets[m->tileset_count++];
-    tw_build_tileset(m, p, ts, tw_names_tileset(names, ts->id), t);
+    tiled_write_build_tileset(m, p, ts, tiled_write_names_tileset(names, ts->id), t);
     t->firstgid = (uint32_t)next;
     g->firstgid[ts->id] = (uint32_t)next;
     g->count[ts->id] = ts->tile_count;
@@ -143,16 +143,16 @@ static TessResult add_tilesets(TwMap *m, const TessProject *p, const TessLevel *
     if (!s->png || !s->png_size)
       return tess_error_set(err, TESS_ERR_NOT_FOUND, "export", "sprite '%s' has no image bytes in the project", s->name);
     TwTileset *t = &m->tilesets[m->tileset_count++];
-    tw_build_sprite(m, s, tw_names_sprite(names, s->id), t);
+    tiled_write_build_sprite(m, s, tiled_write_names_sprite(names, s->id), t);
     t->firstgid = (uint32_t)next;
     g->sprite_firstgid[i] = (uint32_t)next;
     next += t->tile_count;
   }
   if (u->materials) {
     char stem[64];
-    tw_names_materials(level->settings.tile_w, level->settings.tile_h, stem, sizeof stem);
+    tiled_write_names_materials(level->settings.tile_w, level->settings.tile_h, stem, sizeof stem);
     TwTileset *t = &m->tilesets[m->tileset_count++];
-    TessResult r = tw_build_materials(m, p, level->settings.tile_w, level->settings.tile_h, stem, t, err);
+    TessResult r = tiled_write_build_materials(m, p, level->settings.tile_w, level->settings.tile_h, stem, t, err);
     if (r != TESS_OK) return r;
     t->firstgid = (uint32_t)next;
     g->materials_firstgid = (uint32_t)next;
@@ -256,11 +256,11 @@ static TessResult add_layers(TwMap *m, const TessProject *p, const TessLevel *le
     t->opacity = lp->opacity;
     if (lp->id >= m->next_layer_id) m->next_layer_id = lp->id + 1;
     if (lp->kind == TESS_LAYER_OBJECTS) {
-      tw_prop_bool(m, &t->props, "collides", lp->collides);
+      tiled_write_prop_bool(m, &t->props, "collides", lp->collides);
       for (uint32_t k = 0; k < layer->object_count; k++) {
         const TessObject *o = &layer->objects[k];
         if (o->id >= m->next_object_id) m->next_object_id = o->id + 1;
-        tw_build_object(m, p, masses, mass_count, o, g->sprite_firstgid, &t->objects);
+        tiled_write_build_object(m, p, masses, mass_count, o, g->sprite_firstgid, &t->objects);
       }
       continue;
     }
@@ -269,10 +269,10 @@ static TessResult add_layers(TwMap *m, const TessProject *p, const TessLevel *le
       /* Data, not art: hidden in Tiled (as Tessera draws it only as an
        * overlay), with Tessera's own flag kept. */
       t->visible = false;
-      tw_prop_string(m, &t->props, "kind", "materials");
-      tw_prop_bool(m, &t->props, "tessera.visible", lp->visible);
+      tiled_write_prop_string(m, &t->props, "kind", "materials");
+      tiled_write_prop_bool(m, &t->props, "tessera.visible", lp->visible);
     }
-    tw_prop_bool(m, &t->props, "collides", lp->collides);
+    tiled_write_prop_bool(m, &t->props, "collides", lp->collides);
     if (!fill_gids(p, level, layer, g, t))
       return tess_error_set(err, TESS_ERR_NOMEM, "export", "out of memory for layer '%s' of %ux%u cells", lp->name,
                             level->settings.width, level->settings.height);
@@ -284,25 +284,25 @@ static void map_props(TwMap *m, const TessLevel *level, uint64_t hash) {
   const TessLevelSettings *s = &level->settings;
   TwProps *pr = &m->props;
   /* First, so an incremental export finds it without parsing the map. */
-  tw_prop_string(m, pr, "tessera.content_hash", tw_printf(m, "%016llx", (unsigned long long)hash));
-  tw_prop_int(m, pr, "tessera.writer", TW_WRITER_VERSION);
-  tw_prop_int(m, pr, "tessera.level_id", level->id);
-  tw_prop_string(m, pr, "name", s->name);
-  tw_prop_float(m, pr, "ppm", s->ppm);
-  tw_prop_float(m, pr, "gravity_x", s->gravity.x);
-  tw_prop_float(m, pr, "gravity_y", s->gravity.y);
-  tw_prop_string(m, pr, "view", s->view == TESS_VIEW_TOP_DOWN ? "top-down" : "side");
-  tw_prop_float(m, pr, "physics_hz", s->physics_hz);
-  tw_prop_int(m, pr, "substeps", s->substeps);
-  tw_prop_float(m, pr, "floor_drag", s->floor_drag);
+  tiled_write_prop_string(m, pr, "tessera.content_hash", tiled_write_printf(m, "%016llx", (unsigned long long)hash));
+  tiled_write_prop_int(m, pr, "tessera.writer", TW_WRITER_VERSION);
+  tiled_write_prop_int(m, pr, "tessera.level_id", level->id);
+  tiled_write_prop_string(m, pr, "name", s->name);
+  tiled_write_prop_float(m, pr, "ppm", s->ppm);
+  tiled_write_prop_float(m, pr, "gravity_x", s->gravity.x);
+  tiled_write_prop_float(m, pr, "gravity_y", s->gravity.y);
+  tiled_write_prop_string(m, pr, "view", s->view == TESS_VIEW_TOP_DOWN ? "top-down" : "side");
+  tiled_write_prop_float(m, pr, "physics_hz", s->physics_hz);
+  tiled_write_prop_int(m, pr, "substeps", s->substeps);
+  tiled_write_prop_float(m, pr, "floor_drag", s->floor_drag);
 }
 
-TessResult tw_map_build(const TessProject *p, const TessLevel *level, const TwNames *names, uint64_t hash, TwMap *out,
+TessResult tiled_write_map_build(const TessProject *p, const TessLevel *level, const TwNames *names, uint64_t hash, TwMap *out,
                         TessError *err) {
   memset(out, 0, sizeof *out);
   Used u;
   Gids *g = tess_calloc(1, sizeof *g);
-  if (!g || !tw_used_scan(p, level, &u)) {
+  if (!g || !tiled_write_used_scan(p, level, &u)) {
     tess_free(g);
     return tess_error_set(err, TESS_ERR_NOMEM, "export", "out of memory");
   }
@@ -331,6 +331,6 @@ TessResult tw_map_build(const TessProject *p, const TessLevel *level, const TwNa
   tess_free(g->sprite_firstgid);
   tess_free(g);
   tess_free(u.sprites);
-  if (r != TESS_OK) tw_map_clear(m);
+  if (r != TESS_OK) tiled_write_map_clear(m);
   return r;
 }

@@ -13,7 +13,7 @@
 
 #include "tessera/image.h"
 #include "tessera/formats.h"
-#include "tiled_write.h"
+#include "formats_tiled_write.h"
 
 #define PATH_MAX_BYTES 4096
 #define SCAN_BYTES 4096 /* the content hash is the map's first property */
@@ -93,7 +93,7 @@ static TessResult write_tilesets(const TwMap *m, TwFlavor f, const char *dir, bo
     const TwTileset *ts = &m->tilesets[i];
     char *text = NULL;
     size_t size = 0;
-    r = f == TW_TMX ? tw_tmx_tileset(ts, &text, &size, err) : tw_tmj_tileset(ts, &text, &size, err);
+    r = f == TW_TMX ? tiled_write_tmx_tileset(ts, &text, &size, err) : tiled_write_tmj_tileset(ts, &text, &size, err);
     if (r != TESS_OK) break;
     if (join(path, dir, TW_DIR "/", ts->stem, tileset_ext(f)) != TESS_OK)
       r = tess_error_set(err, TESS_ERR_LIMIT, dir, "path too long");
@@ -122,15 +122,15 @@ static TessResult write_level(const TessProject *p, const TessLevel *level, cons
   char path[PATH_MAX_BYTES];
   if (join(path, dir, file, NULL, NULL) != TESS_OK) return tess_error_set(err, TESS_ERR_LIMIT, dir, "path too long");
   TwMap m;
-  TessResult r = tw_map_build(p, level, names, hash, &m, err);
+  TessResult r = tiled_write_map_build(p, level, names, hash, &m, err);
   if (r != TESS_OK) return level_error(err, r, path, level);
   char *text = NULL;
   size_t size = 0;
-  r = f == TW_TMX ? tw_tmx_map(&m, &text, &size, err) : tw_tmj_map(&m, &text, &size, err);
+  r = f == TW_TMX ? tiled_write_tmx_map(&m, &text, &size, err) : tiled_write_tmj_map(&m, &text, &size, err);
   if (r == TESS_OK) r = write_tilesets(&m, f, dir, durable, err);
   if (r == TESS_OK) r = write_atomic(path, text, size, durable, err);
   tess_free(text);
-  tw_map_clear(&m);
+  tiled_write_map_clear(&m);
   if (r != TESS_OK) return level_error(err, r, path, level);
   if (size_out) *size_out = size;
   return TESS_OK;
@@ -150,11 +150,11 @@ TessResult tess_tiled_write_level(const TessProject *p, const TessLevel *level, 
     snprintf(dir, sizeof dir, ".");
   }
   TwNames *names = NULL;
-  TessResult r = tw_names_create(p, &names, err);
+  TessResult r = tiled_write_names_create(p, &names, err);
   if (r != TESS_OK) return r;
   TwFlavor f = flavor == TESS_TILED_TMX ? TW_TMX : TW_TMJ;
-  r = write_level(p, level, names, f, dir, file, tw_content_hash(p, level, names, f), true, NULL, err);
-  tw_names_destroy(names);
+  r = write_level(p, level, names, f, dir, file, tiled_write_content_hash(p, level, names, f), true, NULL, err);
+  tiled_write_names_destroy(names);
   return r;
 }
 
@@ -162,18 +162,18 @@ TessResult tess_tiled_write_level(const TessProject *p, const TessLevel *level, 
 
 static TessResult begin(const TessProject *p, void **state, TessError *err) {
   TwNames *names = NULL;
-  TessResult r = tw_names_create(p, &names, err);
+  TessResult r = tiled_write_names_create(p, &names, err);
   *state = names;
   return r;
 }
 
-static void end(void *state) { tw_names_destroy(state); }
+static void end(void *state) { tiled_write_names_destroy(state); }
 
 static uint64_t hash_tmj(void *state, const TessProject *p, const TessLevel *level) {
-  return tw_content_hash(p, level, state, TW_TMJ);
+  return tiled_write_content_hash(p, level, state, TW_TMJ);
 }
 static uint64_t hash_tmx(void *state, const TessProject *p, const TessLevel *level) {
-  return tw_content_hash(p, level, state, TW_TMX);
+  return tiled_write_content_hash(p, level, state, TW_TMX);
 }
 
 static TessResult write_tmj(void *state, const TessProject *p, const TessLevel *level, const char *dir,
@@ -187,15 +187,15 @@ static TessResult write_tmx(void *state, const TessProject *p, const TessLevel *
 
 /* The files a level's map names, relative to the export's directory: for
  * each tileset its file and its image, in firstgid order. Worked out the
- * way tw_map_build does, without building the map. */
+ * way tiled_write_map_build does, without building the map. */
 static void list(const TwNames *names, TwFlavor f, const TessProject *p, const TessLevel *level,
                  void (*add)(void *user, const char *file), void *user) {
   TwUsed u;
-  if (!tw_used_scan(p, level, &u)) return;
+  if (!tiled_write_used_scan(p, level, &u)) return;
   char file[256];
   for (uint32_t t = 0; t < p->tileset_count; t++) {
-    if (!tw_used_tileset(&u, p->tilesets[t]->id)) continue;
-    const char *stem = tw_names_tileset(names, p->tilesets[t]->id);
+    if (!tiled_write_used_tileset(&u, p->tilesets[t]->id)) continue;
+    const char *stem = tiled_write_names_tileset(names, p->tilesets[t]->id);
     snprintf(file, sizeof file, "%s/%s%s", TW_DIR, stem, tileset_ext(f));
     add(user, file);
     snprintf(file, sizeof file, "%s/%s.png", TW_DIR, stem);
@@ -203,7 +203,7 @@ static void list(const TwNames *names, TwFlavor f, const TessProject *p, const T
   }
   for (uint32_t s = 0; s < p->sprite_count; s++) {
     if (!u.sprites[s]) continue;
-    const char *stem = tw_names_sprite(names, p->sprites[s]->id);
+    const char *stem = tiled_write_names_sprite(names, p->sprites[s]->id);
     snprintf(file, sizeof file, "%s/%s%s", TW_DIR, stem, tileset_ext(f));
     add(user, file);
     snprintf(file, sizeof file, "%s/%s.png", TW_DIR, stem);
@@ -211,7 +211,7 @@ static void list(const TwNames *names, TwFlavor f, const TessProject *p, const T
   }
   if (u.materials) {
     char stem[64];
-    tw_names_materials(level->settings.tile_w, level->settings.tile_h, stem, sizeof stem);
+    tiled_write_names_materials(level->settings.tile_w, level->settings.tile_h, stem, sizeof stem);
     snprintf(file, sizeof file, "%s/%s%s", TW_DIR, stem, tileset_ext(f));
     add(user, file);
     snprintf(file, sizeof file, "%s/%s.png", TW_DIR, stem);

@@ -1,4 +1,4 @@
-/* The pieces of a Tiled model (tiled_write.h): the string arena, typed
+/* The pieces of a Tiled model (formats_tiled_write.h): the string arena, typed
  * property lists, object lists, number and colour text, UTF-8 checks.
  * Shared by the builder and both serialisers. */
 #include <math.h>
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tiled_write_build.h"
+#include "formats_tiled_write_build.h"
 
-const char *tw_strdup(TwMap *m, const char *s) {
+const char *tiled_write_strdup(TwMap *m, const char *s) {
   if (m->failed) return "";
   if (!tess_array_reserve((void **)&m->strings, &m->string_cap, m->string_count + 1, sizeof *m->strings)) {
     m->failed = true;
@@ -24,13 +24,13 @@ const char *tw_strdup(TwMap *m, const char *s) {
   return c;
 }
 
-const char *tw_printf(TwMap *m, const char *fmt, ...) {
+const char *tiled_write_printf(TwMap *m, const char *fmt, ...) {
   char buf[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  return tw_strdup(m, buf);
+  return tiled_write_strdup(m, buf);
 }
 
 static TwProp *prop_add(TwMap *m, TwProps *props, const char *name, uint8_t type) {
@@ -46,42 +46,42 @@ static TwProp *prop_add(TwMap *m, TwProps *props, const char *name, uint8_t type
   return p;
 }
 
-void tw_prop_string(TwMap *m, TwProps *props, const char *name, const char *value) {
+void tiled_write_prop_string(TwMap *m, TwProps *props, const char *name, const char *value) {
   TwProp *p = prop_add(m, props, name, TW_STRING);
   if (p) p->s = value ? value : "";
 }
 
-void tw_prop_file(TwMap *m, TwProps *props, const char *name, const char *value) {
+void tiled_write_prop_file(TwMap *m, TwProps *props, const char *name, const char *value) {
   TwProp *p = prop_add(m, props, name, TW_FILE);
   if (p) p->s = value ? value : "";
 }
 
-void tw_prop_int(TwMap *m, TwProps *props, const char *name, int64_t value) {
+void tiled_write_prop_int(TwMap *m, TwProps *props, const char *name, int64_t value) {
   TwProp *p = prop_add(m, props, name, TW_INT);
   if (p) p->i = value;
 }
 
-void tw_prop_object(TwMap *m, TwProps *props, const char *name, uint32_t id) {
+void tiled_write_prop_object(TwMap *m, TwProps *props, const char *name, uint32_t id) {
   TwProp *p = prop_add(m, props, name, TW_OBJECT);
   if (p) p->i = id;
 }
 
-void tw_prop_float(TwMap *m, TwProps *props, const char *name, double value) {
+void tiled_write_prop_float(TwMap *m, TwProps *props, const char *name, double value) {
   TwProp *p = prop_add(m, props, name, TW_FLOAT);
   if (p) p->f = value;
 }
 
-void tw_prop_bool(TwMap *m, TwProps *props, const char *name, bool value) {
+void tiled_write_prop_bool(TwMap *m, TwProps *props, const char *name, bool value) {
   TwProp *p = prop_add(m, props, name, TW_BOOL);
   if (p) p->b = value;
 }
 
-void tw_prop_color(TwMap *m, TwProps *props, const char *name, uint32_t rgba) {
+void tiled_write_prop_color(TwMap *m, TwProps *props, const char *name, uint32_t rgba) {
   TwProp *p = prop_add(m, props, name, TW_COLOR);
   if (p) p->color = rgba;
 }
 
-TwObject *tw_object_add(TwMap *m, TwObjects *objs) {
+TwObject *tiled_write_object_add(TwMap *m, TwObjects *objs) {
   if (m->failed) return NULL;
   if (!tess_array_reserve((void **)&objs->v, &objs->cap, objs->n + 1, sizeof *objs->v)) {
     m->failed = true;
@@ -94,7 +94,7 @@ TwObject *tw_object_add(TwMap *m, TwObjects *objs) {
   return o;
 }
 
-TwPoint *tw_points(TwMap *m, TwObject *o, uint32_t count) {
+TwPoint *tiled_write_points(TwMap *m, TwObject *o, uint32_t count) {
   if (m->failed) return NULL;
   if (!tess_array_reserve((void **)&m->strings, &m->string_cap, m->string_count + 1, sizeof *m->strings)) {
     m->failed = true;
@@ -117,7 +117,7 @@ static void objects_clear(TwObjects *objs) {
   memset(objs, 0, sizeof *objs);
 }
 
-void tw_map_clear(TwMap *m) {
+void tiled_write_map_clear(TwMap *m) {
   for (size_t i = 0; i < m->tileset_count; i++) {
     TwTileset *ts = &m->tilesets[i];
     tess_free(ts->props.v);
@@ -144,7 +144,7 @@ void tw_map_clear(TwMap *m) {
 /* The shortest of %.1g .. %.17g that strtod reads back as v: every double
  * survives the trip, and the project's floats (exact in a double) print as
  * short as they were typed. */
-void tw_format_double(double v, char out[32]) {
+void tiled_write_format_double(double v, char out[32]) {
   if (v == 0.0) {
     snprintf(out, 32, signbit(v) ? "-0" : "0");
     return;
@@ -156,11 +156,11 @@ void tw_format_double(double v, char out[32]) {
   snprintf(out, 32, "%.17g", v);
 }
 
-void tw_format_color(uint32_t rgba, char out[16]) {
+void tiled_write_format_color(uint32_t rgba, char out[16]) {
   snprintf(out, 16, "#%02x%02x%02x%02x", rgba & 0xFFu, rgba >> 24, (rgba >> 16) & 0xFFu, (rgba >> 8) & 0xFFu);
 }
 
-bool tw_utf8_valid(const char *str) {
+bool tiled_write_utf8_valid(const char *str) {
   const unsigned char *s = (const unsigned char *)str;
   while (*s) {
     unsigned char c = *s;

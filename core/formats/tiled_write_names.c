@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tiled_write.h"
+#include "formats_tiled_write.h"
 
 #define STEM_MAX 112
 
@@ -18,7 +18,7 @@ struct TwNames {
   char (*sprite_stems)[STEM_MAX];
 };
 
-void tw_safe_name(const char *name, char *out, size_t size) {
+void tiled_write_safe_name(const char *name, char *out, size_t size) {
   /* The .tlv export's rule, with room left for "-t4095" suffixes and the extension. */
   tess_text_file_stem(name, out, size > 24 ? size - 16 : size, "unnamed");
 }
@@ -47,7 +47,7 @@ static bool clashes(const TwNames *n, const char *stem, uint32_t tilesets, uint3
   return false;
 }
 
-TessResult tw_names_create(const TessProject *p, TwNames **out, TessError *err) {
+TessResult tiled_write_names_create(const TessProject *p, TwNames **out, TessError *err) {
   *out = NULL;
   TwNames *n = tess_calloc(1, sizeof *n);
   if (!n) return tess_error_set(err, TESS_ERR_NOMEM, "export", "out of memory");
@@ -58,12 +58,12 @@ TessResult tw_names_create(const TessProject *p, TwNames **out, TessError *err) 
   n->tileset_stems = tess_calloc(p->tileset_count + 1, sizeof *n->tileset_stems);
   n->sprite_stems = tess_calloc(p->sprite_count + 1, sizeof *n->sprite_stems);
   if (!n->tileset_ids || !n->sprite_ids || !n->tileset_stems || !n->sprite_stems) {
-    tw_names_destroy(n);
+    tiled_write_names_destroy(n);
     return tess_error_set(err, TESS_ERR_NOMEM, "export", "out of memory");
   }
   for (uint32_t i = 0; i < p->tileset_count; i++) {
     char base[STEM_MAX];
-    tw_safe_name(p->tilesets[i]->name, base, sizeof base);
+    tiled_write_safe_name(p->tilesets[i]->name, base, sizeof base);
     n->tileset_ids[i] = p->tilesets[i]->id;
     snprintf(n->tileset_stems[i], STEM_MAX, "%s", base);
     for (int k = 0; k < 4 && clashes(n, n->tileset_stems[i], i, 0); k++) {
@@ -73,7 +73,7 @@ TessResult tw_names_create(const TessProject *p, TwNames **out, TessError *err) 
   }
   for (uint32_t i = 0; i < p->sprite_count; i++) {
     char base[STEM_MAX];
-    tw_safe_name(p->sprites[i]->name, base, sizeof base);
+    tiled_write_safe_name(p->sprites[i]->name, base, sizeof base);
     n->sprite_ids[i] = p->sprites[i]->id;
     snprintf(n->sprite_stems[i], STEM_MAX, "%s", base);
     for (int k = 0; k < 4 && clashes(n, n->sprite_stems[i], p->tileset_count, i); k++) {
@@ -85,7 +85,7 @@ TessResult tw_names_create(const TessProject *p, TwNames **out, TessError *err) 
   return TESS_OK;
 }
 
-void tw_names_destroy(TwNames *n) {
+void tiled_write_names_destroy(TwNames *n) {
   if (!n) return;
   tess_free(n->tileset_ids);
   tess_free(n->sprite_ids);
@@ -94,18 +94,18 @@ void tw_names_destroy(TwNames *n) {
   tess_free(n);
 }
 
-const char *tw_names_tileset(const TwNames *n, TessId id) {
+const char *tiled_write_names_tileset(const TwNames *n, TessId id) {
   for (uint32_t i = 0; i < n->tileset_count; i++)
     if (n->tileset_ids[i] == id) return n->tileset_stems[i];
   return NULL;
 }
 
-const char *tw_names_sprite(const TwNames *n, TessId id) {
+const char *tiled_write_names_sprite(const TwNames *n, TessId id) {
   for (uint32_t i = 0; i < n->sprite_count; i++)
     if (n->sprite_ids[i] == id) return n->sprite_stems[i];
   return NULL;
 }
 
-void tw_names_materials(uint32_t tile_w, uint32_t tile_h, char *out, size_t size) {
+void tiled_write_names_materials(uint32_t tile_w, uint32_t tile_h, char *out, size_t size) {
   snprintf(out, size, "materials-%ux%u", tile_w, tile_h);
 }

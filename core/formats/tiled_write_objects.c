@@ -18,7 +18,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tiled_write_build.h"
+#include "formats_tiled_write_build.h"
 
 #define TW_PI 3.14159265358979323846
 
@@ -37,7 +37,7 @@ static void corner(const TessObject *o, double dx, double dy, TwObject *out) {
 static bool same_bits(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
 
 static void extra_float(TwMap *m, TwProps *pr, const char *name, float v, float def) {
-  if (!same_bits(v, def)) tw_prop_float(m, pr, name, v);
+  if (!same_bits(v, def)) tiled_write_prop_float(m, pr, name, v);
 }
 
 static const char *body_type_name(uint8_t t) {
@@ -67,17 +67,17 @@ static void body(TwMap *m, const TessProject *p, const TwMass *masses, size_t ma
   TwProps *pr = &t->props;
   t->type = "body";
   static const char *shapes[] = {"circle", "box", "capsule", "sprite"};
-  tw_prop_string(m, pr, "shape", b->shape < 4 ? shapes[b->shape] : "circle");
-  tw_prop_string(m, pr, "body_type", body_type_name(b->type));
+  tiled_write_prop_string(m, pr, "shape", b->shape < 4 ? shapes[b->shape] : "circle");
+  tiled_write_prop_string(m, pr, "body_type", body_type_name(b->type));
   const TessMaterial *mat = b->material ? tess_project_material(p, b->material)
                                         : (p->material_count ? &p->materials[0] : NULL);
-  if (mat) tw_prop_string(m, pr, "material", mat->name);
-  tw_prop_int(m, pr, "tessera.material_id", b->material);
-  tw_prop_bool(m, pr, "sensor", b->sensor != 0);
-  tw_prop_string(m, pr, "pin", pin_name(b->pin));
+  if (mat) tiled_write_prop_string(m, pr, "material", mat->name);
+  tiled_write_prop_int(m, pr, "tessera.material_id", b->material);
+  tiled_write_prop_bool(m, pr, "sensor", b->sensor != 0);
+  tiled_write_prop_string(m, pr, "pin", pin_name(b->pin));
   /* Tiled's ints are 32-bit signed: the bit patterns go as such (0xFFFFFFFF is -1). */
-  tw_prop_int(m, pr, "category", (int32_t)b->category);
-  tw_prop_int(m, pr, "mask", (int32_t)b->mask);
+  tiled_write_prop_int(m, pr, "category", (int32_t)b->category);
+  tiled_write_prop_int(m, pr, "mask", (int32_t)b->mask);
   switch (b->shape) {
   case TESS_BODY_BOX:
   case TESS_BODY_CAPSULE:
@@ -91,8 +91,8 @@ static void body(TwMap *m, const TessProject *p, const TwMass *masses, size_t ma
     const TessSprite *s = tess_project_sprite(p, b->sprite);
     uint32_t idx = 0;
     while (idx < p->sprite_count && p->sprites[idx]->id != b->sprite) idx++;
-    if (s) tw_prop_string(m, pr, "sprite", s->name);
-    tw_prop_int(m, pr, "tessera.sprite_id", b->sprite);
+    if (s) tiled_write_prop_string(m, pr, "sprite", s->name);
+    tiled_write_prop_int(m, pr, "tessera.sprite_id", b->sprite);
     if (s && idx < p->sprite_count && sprite_firstgid[idx]) {
       uint32_t frames = s->frame_count ? s->frame_count : 1;
       t->shape = TW_TILE;
@@ -120,10 +120,10 @@ static void body(TwMap *m, const TessProject *p, const TwMass *masses, size_t ma
   }
   const TwMass *mass = find_mass(masses, mass_count, o->id);
   if (mass) { /* what the physics uses: kg, kg m^2 about the centre of mass, metres */
-    tw_prop_float(m, pr, "mass", mass->mass);
-    tw_prop_float(m, pr, "inertia", mass->inertia);
-    tw_prop_float(m, pr, "center_x", mass->center.x);
-    tw_prop_float(m, pr, "center_y", mass->center.y);
+    tiled_write_prop_float(m, pr, "mass", mass->mass);
+    tiled_write_prop_float(m, pr, "inertia", mass->inertia);
+    tiled_write_prop_float(m, pr, "center_x", mass->center.x);
+    tiled_write_prop_float(m, pr, "center_y", mass->center.y);
   }
 }
 
@@ -135,14 +135,14 @@ static void joint(TwMap *m, const TessObject *o, TwObject *t) {
   TwProps *pr = &t->props;
   t->type = "joint";
   corner(o, 0.0, 0.0, t);
-  tw_prop_string(m, pr, "kind", j->kind == TESS_JOINT_DISTANCE ? "distance" : "pin");
-  tw_prop_object(m, pr, "body_a", j->body_a);
-  tw_prop_object(m, pr, "body_b", j->body_b);
+  tiled_write_prop_string(m, pr, "kind", j->kind == TESS_JOINT_DISTANCE ? "distance" : "pin");
+  tiled_write_prop_object(m, pr, "body_a", j->body_a);
+  tiled_write_prop_object(m, pr, "body_b", j->body_b);
   if (j->kind == TESS_JOINT_DISTANCE) {
     /* A two-point polyline from the anchor on body a to the one on body b,
      * in the object's turned frame (Tiled turns the points with it). */
     t->shape = TW_POLYLINE;
-    TwPoint *pts = tw_points(m, t, 2);
+    TwPoint *pts = tiled_write_points(m, t, 2);
     if (pts) {
       double dx = (double)j->anchor_b.x - o->pos.x, dy = (double)j->anchor_b.y - o->pos.y;
       if (o->angle != 0.0f) {
@@ -153,22 +153,22 @@ static void joint(TwMap *m, const TessObject *o, TwObject *t) {
       pts[1].x = dx;
       pts[1].y = dy;
     }
-    tw_prop_float(m, pr, "length", j->length);
-    if (j->limit_enabled) tw_prop_bool(m, pr, "tessera.limit_enabled", true);
+    tiled_write_prop_float(m, pr, "length", j->length);
+    if (j->limit_enabled) tiled_write_prop_bool(m, pr, "tessera.limit_enabled", true);
     extra_float(m, pr, "tessera.lower", j->lower, d->lower);
     extra_float(m, pr, "tessera.upper", j->upper, d->upper);
-    if (j->motor_enabled) tw_prop_bool(m, pr, "tessera.motor_enabled", true);
+    if (j->motor_enabled) tiled_write_prop_bool(m, pr, "tessera.motor_enabled", true);
     extra_float(m, pr, "tessera.motor_speed", j->motor_speed, 0.0f);
     extra_float(m, pr, "tessera.motor_torque", j->motor_torque, 0.0f);
     return;
   }
   t->shape = TW_POINT;
-  tw_prop_bool(m, pr, "limit_enabled", j->limit_enabled != 0);
-  tw_prop_float(m, pr, "lower", j->lower);
-  tw_prop_float(m, pr, "upper", j->upper);
-  tw_prop_bool(m, pr, "motor_enabled", j->motor_enabled != 0);
-  tw_prop_float(m, pr, "motor_speed", j->motor_speed);
-  tw_prop_float(m, pr, "motor_torque", j->motor_torque);
+  tiled_write_prop_bool(m, pr, "limit_enabled", j->limit_enabled != 0);
+  tiled_write_prop_float(m, pr, "lower", j->lower);
+  tiled_write_prop_float(m, pr, "upper", j->upper);
+  tiled_write_prop_bool(m, pr, "motor_enabled", j->motor_enabled != 0);
+  tiled_write_prop_float(m, pr, "motor_speed", j->motor_speed);
+  tiled_write_prop_float(m, pr, "motor_torque", j->motor_torque);
   extra_float(m, pr, "tessera.anchor_b_x", j->anchor_b.x, 0.0f);
   extra_float(m, pr, "tessera.anchor_b_y", j->anchor_b.y, 0.0f);
   extra_float(m, pr, "tessera.length", j->length, 0.0f);
@@ -182,7 +182,7 @@ static void zone(TwMap *m, const TessObject *o, TwObject *t) {
   TwProps *pr = &t->props;
   t->type = "zone";
   static const char *kinds[] = {"force", "acceleration", "attractor"};
-  tw_prop_string(m, pr, "kind", z->kind < 3 ? kinds[z->kind] : "force");
+  tiled_write_prop_string(m, pr, "kind", z->kind < 3 ? kinds[z->kind] : "force");
   if (z->kind == TESS_ZONE_ATTRACTOR) {
     if (z->radius > 0.0f) {
       t->shape = TW_ELLIPSE;
@@ -192,8 +192,8 @@ static void zone(TwMap *m, const TessObject *o, TwObject *t) {
       t->shape = TW_POINT;
       corner(o, 0.0, 0.0, t);
     }
-    tw_prop_float(m, pr, "strength", z->strength);
-    tw_prop_float(m, pr, "radius", z->radius);
+    tiled_write_prop_float(m, pr, "strength", z->strength);
+    tiled_write_prop_float(m, pr, "radius", z->radius);
     extra_float(m, pr, "tessera.width", z->width, d->width);
     extra_float(m, pr, "tessera.height", z->height, d->height);
     extra_float(m, pr, "tessera.vector_x", z->vector.x, d->vector.x);
@@ -204,8 +204,8 @@ static void zone(TwMap *m, const TessObject *o, TwObject *t) {
   t->width = z->width;
   t->height = z->height;
   corner(o, -0.5 * z->width, -0.5 * z->height, t);
-  tw_prop_float(m, pr, "vector_x", z->vector.x);
-  tw_prop_float(m, pr, "vector_y", z->vector.y);
+  tiled_write_prop_float(m, pr, "vector_x", z->vector.x);
+  tiled_write_prop_float(m, pr, "vector_y", z->vector.y);
   extra_float(m, pr, "tessera.strength", z->strength, d->strength);
   extra_float(m, pr, "tessera.radius", z->radius, d->radius);
 }
@@ -216,21 +216,21 @@ static void user_props(TwMap *m, const TessObject *o, TwProps *pr) {
     switch (u->type) {
     case TESS_PROP_INT:
       /* Tiled's ints are 32-bit: a wider value goes as its exact decimal text. */
-      if (u->v.i >= INT32_MIN && u->v.i <= INT32_MAX) tw_prop_int(m, pr, u->name, u->v.i);
-      else tw_prop_string(m, pr, u->name, tw_printf(m, "%lld", (long long)u->v.i));
+      if (u->v.i >= INT32_MIN && u->v.i <= INT32_MAX) tiled_write_prop_int(m, pr, u->name, u->v.i);
+      else tiled_write_prop_string(m, pr, u->name, tiled_write_printf(m, "%lld", (long long)u->v.i));
       break;
-    case TESS_PROP_FLOAT: tw_prop_float(m, pr, u->name, u->v.f); break;
-    case TESS_PROP_BOOL: tw_prop_bool(m, pr, u->name, u->v.b); break;
-    case TESS_PROP_COLOR: tw_prop_color(m, pr, u->name, u->v.color); break;
+    case TESS_PROP_FLOAT: tiled_write_prop_float(m, pr, u->name, u->v.f); break;
+    case TESS_PROP_BOOL: tiled_write_prop_bool(m, pr, u->name, u->v.b); break;
+    case TESS_PROP_COLOR: tiled_write_prop_color(m, pr, u->name, u->v.color); break;
     case TESS_PROP_STRING:
-    default: tw_prop_string(m, pr, u->name, u->v.s ? u->v.s : ""); break;
+    default: tiled_write_prop_string(m, pr, u->name, u->v.s ? u->v.s : ""); break;
     }
   }
 }
 
-void tw_build_object(TwMap *m, const TessProject *p, const TwMass *masses, size_t mass_count, const TessObject *o,
+void tiled_write_build_object(TwMap *m, const TessProject *p, const TwMass *masses, size_t mass_count, const TessObject *o,
                      const uint32_t *sprite_firstgid, TwObjects *out) {
-  TwObject *t = tw_object_add(m, out);
+  TwObject *t = tiled_write_object_add(m, out);
   if (!t) return;
   t->id = o->id;
   t->name = o->name;

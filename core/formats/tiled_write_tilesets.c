@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "tessera/image.h"
-#include "tiled_write_build.h"
+#include "formats_tiled_write_build.h"
 
 static const char *collision_name(uint8_t c) {
   return c == TESS_TILE_COLLISION_FULL ? "full" : c == TESS_TILE_COLLISION_TRACED ? "traced" : "none";
@@ -30,12 +30,12 @@ static double signed_area(const TessPolygon *poly) {
  * which looks clockwise on screen and is counter-clockwise once y points up
  * (Box2D's). Tessera's pieces already are; a reversed one is turned. */
 static void piece_object(TwMap *m, TwObjects *objs, uint32_t id, const TessPolygon *poly) {
-  TwObject *o = tw_object_add(m, objs);
+  TwObject *o = tiled_write_object_add(m, objs);
   if (!o) return;
   o->id = id;
   o->shape = TW_POLYGON;
   uint32_t n = poly->count <= TESS_POLY_MAX ? poly->count : TESS_POLY_MAX;
-  TwPoint *pts = tw_points(m, o, n);
+  TwPoint *pts = tiled_write_points(m, o, n);
   if (!pts) return;
   bool reverse = signed_area(poly) < 0.0;
   for (uint32_t k = 0; k < n; k++) {
@@ -55,8 +55,8 @@ static TwTile *tile_add(TwMap *m, TwTileset *out, size_t cap, uint32_t id) {
 
 static void material_ref(TwMap *m, const TessProject *p, TwProps *props, TessId id) {
   const TessMaterial *mat = tess_project_material(p, id);
-  if (mat) tw_prop_string(m, props, "material", mat->name);
-  tw_prop_int(m, props, "tessera.material_id", id);
+  if (mat) tiled_write_prop_string(m, props, "material", mat->name);
+  tiled_write_prop_int(m, props, "tessera.material_id", id);
 }
 
 /* Tiled keeps one probability per tile, shared by its wang sets: the first
@@ -69,9 +69,9 @@ static float terrain_probability(const TessTileset *ts, uint32_t tile) {
   return 1.0f;
 }
 
-void tw_build_tileset(TwMap *m, const TessProject *p, const TessTileset *ts, const char *stem, TwTileset *out) {
+void tiled_write_build_tileset(TwMap *m, const TessProject *p, const TessTileset *ts, const char *stem, TwTileset *out) {
   memset(out, 0, sizeof *out);
-  out->stem = tw_strdup(m, stem);
+  out->stem = tiled_write_strdup(m, stem);
   out->name = ts->name;
   out->tile_w = ts->tile_w;
   out->tile_h = ts->tile_h;
@@ -88,9 +88,9 @@ void tw_build_tileset(TwMap *m, const TessProject *p, const TessTileset *ts, con
   out->image_h = ts->image_h;
   out->png = ts->png;
   out->png_size = ts->png_size;
-  tw_prop_int(m, &out->props, "tessera.id", ts->id);
-  if (ts->source_path) tw_prop_string(m, &out->props, "tessera.source_path", ts->source_path);
-  tw_prop_int(m, &out->props, "alpha_threshold", ts->alpha_threshold);
+  tiled_write_prop_int(m, &out->props, "tessera.id", ts->id);
+  if (ts->source_path) tiled_write_prop_string(m, &out->props, "tessera.source_path", ts->source_path);
+  tiled_write_prop_int(m, &out->props, "alpha_threshold", ts->alpha_threshold);
   out->terrains = ts->terrains;
   out->terrain_count = ts->terrain_count;
   size_t cap = 0;
@@ -115,11 +115,11 @@ void tw_build_tileset(TwMap *m, const TessProject *p, const TessTileset *ts, con
     tile->has_probability = weighted;
     tile->probability = probability;
     if (!(t->material || t->collision != TESS_TILE_COLLISION_NONE || t->one_way || t->piece_count)) continue;
-    tw_prop_string(m, &tile->props, "collision", collision_name(t->collision));
-    if (t->one_way) tw_prop_bool(m, &tile->props, "one_way", true);
+    tiled_write_prop_string(m, &tile->props, "collision", collision_name(t->collision));
+    if (t->one_way) tiled_write_prop_bool(m, &tile->props, "one_way", true);
     if (t->material) material_ref(m, p, &tile->props, t->material);
     if (t->collision == TESS_TILE_COLLISION_FULL) {
-      TwObject *o = tw_object_add(m, &tile->objects);
+      TwObject *o = tiled_write_object_add(m, &tile->objects);
       if (!o) return;
       o->id = 1;
       o->shape = TW_RECT;
@@ -147,19 +147,19 @@ static const char *points_text(TwMap *m, const TessVec2 *v, uint32_t n) {
   buf[0] = 0;
   for (uint32_t i = 0; i < n; i++) {
     char x[32], y[32];
-    tw_format_double(v[i].x, x);
-    tw_format_double(v[i].y, y);
+    tiled_write_format_double(v[i].x, x);
+    tiled_write_format_double(v[i].y, y);
     len += (size_t)snprintf(buf + len, cap - len, "%s%s,%s", i ? " " : "", x, y);
   }
-  const char *s = tw_strdup(m, buf);
+  const char *s = tiled_write_strdup(m, buf);
   tess_free(buf);
   return s;
 }
 
-void tw_build_sprite(TwMap *m, const TessSprite *s, const char *stem, TwTileset *out) {
+void tiled_write_build_sprite(TwMap *m, const TessSprite *s, const char *stem, TwTileset *out) {
   memset(out, 0, sizeof *out);
   uint32_t frames = s->frame_count ? s->frame_count : 1;
-  out->stem = tw_strdup(m, stem);
+  out->stem = tiled_write_strdup(m, stem);
   out->name = s->name;
   out->tile_w = s->image_w / frames;
   out->tile_h = s->image_h;
@@ -171,34 +171,34 @@ void tw_build_sprite(TwMap *m, const TessSprite *s, const char *stem, TwTileset 
   out->png_size = s->png_size;
   const TessSpriteMask *k = &s->mask;
   TwProps *pr = &out->props;
-  tw_prop_string(m, pr, "kind", "sprite");
-  tw_prop_int(m, pr, "tessera.id", s->id);
-  if (s->source_path) tw_prop_string(m, pr, "tessera.source_path", s->source_path);
-  tw_prop_float(m, pr, "anchor_x", s->anchor.x);
-  tw_prop_float(m, pr, "anchor_y", s->anchor.y);
-  tw_prop_int(m, pr, "frame_count", s->frame_count);
-  tw_prop_float(m, pr, "frame_rate", s->frame_rate);
-  tw_prop_string(m, pr, "mask_mode", mask_mode_name(k->mode));
-  tw_prop_int(m, pr, "mask_threshold", k->threshold);
-  tw_prop_int(m, pr, "mask_max_vertices", k->max_vertices);
-  tw_prop_float(m, pr, "mask_tolerance", k->tolerance);
-  tw_prop_bool(m, pr, "mask_manual", k->manual != 0);
-  tw_prop_bool(m, pr, "mask_largest_island_only", k->largest_island_only != 0);
+  tiled_write_prop_string(m, pr, "kind", "sprite");
+  tiled_write_prop_int(m, pr, "tessera.id", s->id);
+  if (s->source_path) tiled_write_prop_string(m, pr, "tessera.source_path", s->source_path);
+  tiled_write_prop_float(m, pr, "anchor_x", s->anchor.x);
+  tiled_write_prop_float(m, pr, "anchor_y", s->anchor.y);
+  tiled_write_prop_int(m, pr, "frame_count", s->frame_count);
+  tiled_write_prop_float(m, pr, "frame_rate", s->frame_rate);
+  tiled_write_prop_string(m, pr, "mask_mode", mask_mode_name(k->mode));
+  tiled_write_prop_int(m, pr, "mask_threshold", k->threshold);
+  tiled_write_prop_int(m, pr, "mask_max_vertices", k->max_vertices);
+  tiled_write_prop_float(m, pr, "mask_tolerance", k->tolerance);
+  tiled_write_prop_bool(m, pr, "mask_manual", k->manual != 0);
+  tiled_write_prop_bool(m, pr, "mask_largest_island_only", k->largest_island_only != 0);
   /* Pixel mass properties per unit density (pixels, pixels^4). */
-  tw_prop_float(m, pr, "area", k->area);
-  tw_prop_float(m, pr, "centroid_x", k->centroid_x);
-  tw_prop_float(m, pr, "centroid_y", k->centroid_y);
-  tw_prop_float(m, pr, "inertia", k->inertia);
-  tw_prop_float(m, pr, "shape_area", k->shape_area);
-  tw_prop_float(m, pr, "shape_centroid_x", k->shape_centroid_x);
-  tw_prop_float(m, pr, "shape_centroid_y", k->shape_centroid_y);
-  tw_prop_float(m, pr, "shape_inertia", k->shape_inertia);
-  tw_prop_float(m, pr, "added_area", k->added_area);
-  tw_prop_float(m, pr, "uncovered_area", k->uncovered_area);
-  tw_prop_float(m, pr, "circle_x", k->circle_center.x);
-  tw_prop_float(m, pr, "circle_y", k->circle_center.y);
-  tw_prop_float(m, pr, "circle_radius", k->circle_radius);
-  if (k->hull_count && k->hull) tw_prop_string(m, pr, "hull", points_text(m, k->hull, k->hull_count));
+  tiled_write_prop_float(m, pr, "area", k->area);
+  tiled_write_prop_float(m, pr, "centroid_x", k->centroid_x);
+  tiled_write_prop_float(m, pr, "centroid_y", k->centroid_y);
+  tiled_write_prop_float(m, pr, "inertia", k->inertia);
+  tiled_write_prop_float(m, pr, "shape_area", k->shape_area);
+  tiled_write_prop_float(m, pr, "shape_centroid_x", k->shape_centroid_x);
+  tiled_write_prop_float(m, pr, "shape_centroid_y", k->shape_centroid_y);
+  tiled_write_prop_float(m, pr, "shape_inertia", k->shape_inertia);
+  tiled_write_prop_float(m, pr, "added_area", k->added_area);
+  tiled_write_prop_float(m, pr, "uncovered_area", k->uncovered_area);
+  tiled_write_prop_float(m, pr, "circle_x", k->circle_center.x);
+  tiled_write_prop_float(m, pr, "circle_y", k->circle_center.y);
+  tiled_write_prop_float(m, pr, "circle_radius", k->circle_radius);
+  if (k->hull_count && k->hull) tiled_write_prop_string(m, pr, "hull", points_text(m, k->hull, k->hull_count));
   out->tiles = tess_calloc(1, sizeof *out->tiles);
   if (!out->tiles) {
     m->failed = true;
@@ -207,7 +207,7 @@ void tw_build_sprite(TwMap *m, const TessSprite *s, const char *stem, TwTileset 
   TwTile *tile = tile_add(m, out, 1, 0);
   if (!tile) return;
   if (k->mode == TESS_MASK_CIRCLE) {
-    TwObject *o = tw_object_add(m, &tile->objects);
+    TwObject *o = tiled_write_object_add(m, &tile->objects);
     if (o) {
       o->id = 1;
       o->shape = TW_ELLIPSE;
@@ -267,15 +267,15 @@ static TessResult swatches(const TessProject *p, uint32_t tw, uint32_t th, TwTil
   return TESS_OK;
 }
 
-TessResult tw_build_materials(TwMap *m, const TessProject *p, uint32_t tile_w, uint32_t tile_h, const char *stem,
+TessResult tiled_write_build_materials(TwMap *m, const TessProject *p, uint32_t tile_w, uint32_t tile_h, const char *stem,
                               TwTileset *out, TessError *err) {
   memset(out, 0, sizeof *out);
-  out->stem = tw_strdup(m, stem);
+  out->stem = tiled_write_strdup(m, stem);
   out->name = "Materials";
   out->tile_w = tile_w;
   out->tile_h = tile_h;
   out->tile_count = p->material_count;
-  tw_prop_string(m, &out->props, "kind", "materials");
+  tiled_write_prop_string(m, &out->props, "kind", "materials");
   TessResult r = swatches(p, tile_w, tile_h, out, err);
   if (r != TESS_OK) return r;
   out->tiles = tess_calloc(p->material_count ? p->material_count : 1, sizeof *out->tiles);
@@ -287,14 +287,14 @@ TessResult tw_build_materials(TwMap *m, const TessProject *p, uint32_t tile_w, u
     const TessMaterial *mat = &p->materials[i];
     TwTile *t = tile_add(m, out, p->material_count, i);
     if (!t) break;
-    tw_prop_int(m, &t->props, "tessera.id", mat->id);
-    tw_prop_string(m, &t->props, "name", mat->name);
-    tw_prop_color(m, &t->props, "color", mat->color);
-    tw_prop_float(m, &t->props, "friction", mat->friction);
-    tw_prop_float(m, &t->props, "restitution", mat->restitution);
-    tw_prop_float(m, &t->props, "tangential", mat->tangential);
-    tw_prop_float(m, &t->props, "density", mat->density);
-    tw_prop_string(m, &t->props, "kind", kind_name(mat->kind));
+    tiled_write_prop_int(m, &t->props, "tessera.id", mat->id);
+    tiled_write_prop_string(m, &t->props, "name", mat->name);
+    tiled_write_prop_color(m, &t->props, "color", mat->color);
+    tiled_write_prop_float(m, &t->props, "friction", mat->friction);
+    tiled_write_prop_float(m, &t->props, "restitution", mat->restitution);
+    tiled_write_prop_float(m, &t->props, "tangential", mat->tangential);
+    tiled_write_prop_float(m, &t->props, "density", mat->density);
+    tiled_write_prop_string(m, &t->props, "kind", kind_name(mat->kind));
   }
   return TESS_OK;
 }

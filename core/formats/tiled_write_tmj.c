@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tiled_write.h"
+#include "formats_tiled_write.h"
 
 #define DUMP_FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
 #define PLACEHOLDER "\001tw-layer-data"
@@ -79,7 +79,7 @@ static json_t *props_json(Ctx *c, const TwProps *props) {
     case TW_BOOL: v = json_boolean(p->b); break;
     case TW_COLOR: {
       char col[16];
-      tw_format_color(p->color, col);
+      tiled_write_format_color(p->color, col);
       v = json_string(col);
       break;
     }
@@ -234,7 +234,7 @@ static TessResult finish(Ctx *c, json_t *root, const TwMap *m, char **out, size_
   return TESS_OK;
 }
 
-TessResult tw_tmj_map(const TwMap *m, char **out, size_t *size, TessError *err) {
+TessResult tiled_write_tmj_map(const TwMap *m, char **out, size_t *size, TessError *err) {
   Ctx c = {err, TESS_OK};
   json_t *root = json_object();
   set(&c, root, "compressionlevel", json_integer(-1), "compressionlevel");
@@ -306,7 +306,7 @@ static json_t *wangsets_json(Ctx *c, const TwTileset *ts) {
     json_t *o = json_object(), *colors = json_array(), *tiles = json_array();
     for (uint32_t k = 0; k < s->color_count; k++) {
       char color[16];
-      tw_format_color(s->colors[k].color, color);
+      tiled_write_format_color(s->colors[k].color, color);
       json_t *col = json_object();
       set(c, col, "color", json_string(color), "wang colour");
       set(c, col, "name", text(c, s->colors[k].name), "wang colour name");
@@ -331,7 +331,7 @@ static json_t *wangsets_json(Ctx *c, const TwTileset *ts) {
   return arr;
 }
 
-TessResult tw_tmj_tileset(const TwTileset *ts, char **out, size_t *size, TessError *err) {
+TessResult tiled_write_tmj_tileset(const TwTileset *ts, char **out, size_t *size, TessError *err) {
   Ctx c = {err, TESS_OK};
   char image[160];
   snprintf(image, sizeof image, "%s.png", ts->stem);

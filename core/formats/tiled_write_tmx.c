@@ -4,12 +4,12 @@
  * so they survive attribute normalisation), text must be UTF-8, and the
  * characters XML 1.0 cannot hold at all (other controls, U+FFFE, U+FFFF)
  * are refused with the text named rather than written broken. Numbers are
- * the shortest text that reads back exactly (tw_format_double). */
+ * the shortest text that reads back exactly (tiled_write_format_double). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "tiled_write.h"
+#include "formats_tiled_write.h"
 
 typedef struct Xml {
   char *s;
@@ -43,7 +43,7 @@ static bool xml_char_ok(const unsigned char *p) {
 
 static void escaped(Xml *x, const char *s) {
   if (!s) s = "";
-  if (!tw_utf8_valid(s)) {
+  if (!tiled_write_utf8_valid(s)) {
     if (x->r == TESS_OK) x->r = tess_error_set(x->err, TESS_ERR_FORMAT, "export", "text '%.40s' is not valid UTF-8", s);
     x->failed = true;
     return;
@@ -111,7 +111,7 @@ static void attr_i(Xml *x, const char *name, int64_t v) {
 
 static void attr_d(Xml *x, const char *name, double v) {
   char buf[32];
-  tw_format_double(v, buf);
+  tiled_write_format_double(v, buf);
   attr(x, name, buf);
 }
 
@@ -152,7 +152,7 @@ static void properties(Xml *x, const TwProps *props) {
     case TW_FLOAT: attr_d(x, "value", p->f); break;
     case TW_BOOL: attr(x, "value", p->b ? "true" : "false"); break;
     case TW_COLOR:
-      tw_format_color(p->color, buf);
+      tiled_write_format_color(p->color, buf);
       attr(x, "value", buf);
       break;
     default: break;
@@ -174,8 +174,8 @@ static void points(Xml *x, const char *tag, const TwObject *o) {
   buf[0] = 0;
   for (uint32_t i = 0; i < o->point_count; i++) {
     char a[32], b[32];
-    tw_format_double(o->points[i].x, a);
-    tw_format_double(o->points[i].y, b);
+    tiled_write_format_double(o->points[i].x, a);
+    tiled_write_format_double(o->points[i].y, b);
     len += (size_t)snprintf(buf + len, cap - len, "%s%s,%s", i ? " " : "", a, b);
   }
   attr(x, "points", buf);
@@ -260,7 +260,7 @@ static TessResult done(Xml *x, char **out, size_t *size) {
   return TESS_OK;
 }
 
-TessResult tw_tmx_map(const TwMap *m, char **out, size_t *size, TessError *err) {
+TessResult tiled_write_tmx_map(const TwMap *m, char **out, size_t *size, TessError *err) {
   Xml x = {.err = err, .r = TESS_OK};
   puts_(&x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   open_tag(&x, "map");
@@ -327,7 +327,7 @@ static void wangsets(Xml *x, const TwTileset *ts) {
     open_end(x);
     for (uint32_t c = 0; c < set->color_count; c++) {
       char color[16];
-      tw_format_color(set->colors[c].color, color);
+      tiled_write_format_color(set->colors[c].color, color);
       open_tag(x, "wangcolor");
       attr(x, "name", set->colors[c].name);
       attr(x, "color", color);
@@ -350,7 +350,7 @@ static void wangsets(Xml *x, const TwTileset *ts) {
   close_tag(x, "wangsets");
 }
 
-TessResult tw_tmx_tileset(const TwTileset *ts, char **out, size_t *size, TessError *err) {
+TessResult tiled_write_tmx_tileset(const TwTileset *ts, char **out, size_t *size, TessError *err) {
   Xml x = {.err = err, .r = TESS_OK};
   puts_(&x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   open_tag(&x, "tileset");

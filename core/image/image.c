@@ -4,7 +4,7 @@
 #include "image_limits.h"
 #include "tessera/image.h"
 
-TessResult tess_image_check_size(uint32_t width, uint32_t height, const char *name, size_t *stride,
+TessResult image_check_size(uint32_t width, uint32_t height, const char *name, size_t *stride,
                                  size_t *bytes, TessError *err) {
   if (width == 0 || height == 0)
     return tess_error_set(err, TESS_ERR_INVALID, name, "image size %" PRIu32 " x %" PRIu32 " is empty", width,
@@ -26,7 +26,7 @@ TessResult tess_image_check_size(uint32_t width, uint32_t height, const char *na
 
 TessResult tess_image_create(uint32_t width, uint32_t height, TessImage *out, TessError *err) {
   size_t stride, bytes;
-  TessResult r = tess_image_check_size(width, height, "image", &stride, &bytes, err);
+  TessResult r = image_check_size(width, height, "image", &stride, &bytes, err);
   if (r != TESS_OK) return r;
   uint8_t *pixels = tess_calloc(bytes, 1);
   if (!pixels)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "image_limits.h"
-#include "png_glue.h"
+#include "image_png_glue.h"
 #include "tessera/image.h"
 
 static const uint8_t png_signature_bytes[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -55,7 +55,7 @@ static TessResult precheck_header(const uint8_t *data, size_t size, const char *
                              "the PNG file does not start with a valid IHDR chunk");
   uint32_t w = read_be32(data + 16), h = read_be32(data + 20);
   size_t stride, bytes;
-  TessResult r = tess_image_check_size(w, h, name, &stride, &bytes, err);
+  TessResult r = image_check_size(w, h, name, &stride, &bytes, err);
   if (r == TESS_ERR_INVALID) return tess_error_set_at(err, TESS_ERR_FORMAT, name, TESS_PLACE_OFFSET, 16,
                                                       "the PNG header gives an empty size %" PRIu32 " x %" PRIu32,
                                                       w, h);
@@ -77,8 +77,8 @@ static TessResult libpng_failure(const TessPngGlue *glue, const PngSource *src, 
 /* Creates the read structures wired to our glue and source. */
 static TessResult create_reader(TessPngGlue *glue, PngSource *src, const char *name, png_structp *png_out,
                                 png_infop *info_out, TessError *err) {
-  png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, glue, tess_png_glue_error, tess_png_glue_warning,
-                                             glue, tess_png_glue_malloc, tess_png_glue_free);
+  png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, glue, image_png_glue_error, image_png_glue_warning,
+                                             glue, image_png_glue_malloc, image_png_glue_free);
   if (!png) return tess_error_set(err, TESS_ERR_NOMEM, name, "out of memory creating the PNG reader");
   png_infop info = png_create_info_struct(png);
   if (!info) {
@@ -122,7 +122,7 @@ static DecodeOutcome run_libpng(png_structp png, png_infop info, DecodeState *st
   png_uint_32 width, height;
   int depth, colour, interlace;
   png_get_IHDR(png, info, &width, &height, &depth, &colour, &interlace, NULL, NULL);
-  st->result = tess_image_check_size(width, height, st->name, &st->stride, &st->bytes, st->err);
+  st->result = image_check_size(width, height, st->name, &st->stride, &st->bytes, st->err);
   if (st->result != TESS_OK) return DECODE_REFUSED;
   st->width = width;
   st->height = height;

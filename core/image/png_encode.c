@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "image_limits.h"
-#include "png_glue.h"
+#include "image_png_glue.h"
 #include "tessera/image.h"
 
 /* The growing buffer libpng writes into. */
@@ -41,7 +41,7 @@ TessResult tess_png_encode(TessImageView img, uint8_t **data, size_t *size, Tess
   const char *name = "PNG encoder";
   if (!data || !size || !img.pixels) return tess_error_set(err, TESS_ERR_INVALID, name, "no image or no output");
   size_t stride, bytes;
-  TessResult r = tess_image_check_size(img.width, img.height, name, &stride, &bytes, err);
+  TessResult r = image_check_size(img.width, img.height, name, &stride, &bytes, err);
   if (r != TESS_OK) return r;
   if (img.stride < stride)
     return tess_error_set(err, TESS_ERR_INVALID, name, "row stride %zu is shorter than a row of %zu bytes",
@@ -50,9 +50,9 @@ TessResult tess_png_encode(TessImageView img, uint8_t **data, size_t *size, Tess
   TessPngGlue glue;
   memset(&glue, 0, sizeof glue);
   PngSink sink = {NULL, 0, 0};
-  png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, &glue, tess_png_glue_error,
-                                              tess_png_glue_warning, &glue, tess_png_glue_malloc,
-                                              tess_png_glue_free);
+  png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, &glue, image_png_glue_error,
+                                              image_png_glue_warning, &glue, image_png_glue_malloc,
+                                              image_png_glue_free);
   if (!png) return tess_error_set(err, TESS_ERR_NOMEM, name, "out of memory creating the PNG writer");
   png_infop info = png_create_info_struct(png);
   if (!info) {

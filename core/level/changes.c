@@ -10,9 +10,9 @@ struct TessChangeLog {
   size_t slot_count;
 };
 
-TessChangeLog *tess_change_log_create(void) { return tess_calloc(1, sizeof(TessChangeLog)); }
+TessChangeLog *level_change_log_create(void) { return tess_calloc(1, sizeof(TessChangeLog)); }
 
-void tess_change_log_destroy(TessChangeLog *log) {
+void level_change_log_destroy(TessChangeLog *log) {
   if (!log) return;
   tess_free(log->items);
   tess_free(log->slots);
@@ -67,7 +67,7 @@ static void log_add(TessChangeLog *log, const TessChange *c) {
   log->count++;
 }
 
-void tess_project_note_change(TessProject *p, TessChangeKind kind, TessId id, TessId level, TessId layer,
+void level_project_note_change(TessProject *p, TessChangeKind kind, TessId id, TessId level, TessId layer,
                               uint32_t cx, uint32_t cy) {
   TessChange c;
   memset(&c, 0, sizeof c);
@@ -81,20 +81,20 @@ void tess_project_note_change(TessProject *p, TessChangeKind kind, TessId id, Te
   if (p->listener) p->listener(&c, p->listener_user);
 }
 
-void tess_project_note_layer_content(TessProject *p, TessId level, const TessLayer *layer) {
-  tess_project_note_change(p, TESS_CHANGE_LAYER, layer->props.id, level, layer->props.id, 0, 0);
+void level_project_note_layer_content(TessProject *p, TessId level, const TessLayer *layer) {
+  level_project_note_change(p, TESS_CHANGE_LAYER, layer->props.id, level, layer->props.id, 0, 0);
   if (layer->chunks)
     for (uint32_t cy = 0; cy < layer->chunks_y; cy++)
       for (uint32_t cx = 0; cx < layer->chunks_x; cx++)
         if (layer->chunks[(size_t)cy * layer->chunks_x + cx])
-          tess_project_note_change(p, TESS_CHANGE_CHUNK, 0, level, layer->props.id, cx, cy);
+          level_project_note_change(p, TESS_CHANGE_CHUNK, 0, level, layer->props.id, cx, cy);
   for (uint32_t i = 0; i < layer->object_count; i++)
-    tess_project_note_change(p, TESS_CHANGE_OBJECT, layer->objects[i].id, level, layer->props.id, 0, 0);
+    level_project_note_change(p, TESS_CHANGE_OBJECT, layer->objects[i].id, level, layer->props.id, 0, 0);
 }
 
-void tess_project_note_level_content(TessProject *p, const TessLevel *level) {
-  tess_project_note_change(p, TESS_CHANGE_LEVEL, level->id, level->id, 0, 0, 0);
-  for (uint32_t i = 0; i < level->layer_count; i++) tess_project_note_layer_content(p, level->id, level->layers[i]);
+void level_project_note_level_content(TessProject *p, const TessLevel *level) {
+  level_project_note_change(p, TESS_CHANGE_LEVEL, level->id, level->id, 0, 0, 0);
+  for (uint32_t i = 0; i < level->layer_count; i++) level_project_note_layer_content(p, level->id, level->layers[i]);
 }
 
 size_t tess_project_changes(const TessProject *p, const TessChange **out) {

@@ -268,7 +268,7 @@ static void check_image(Ctx *c, const uint8_t *png, size_t size, const char *wha
 }
 
 static void mark_used(const TessProject *p, TessId material, bool *used) {
-  int i = material ? tess_project_material_index(p, material) : -1;
+  int i = material ? level_project_material_index(p, material) : -1;
   if (i >= 0) used[i] = true;
 }
 

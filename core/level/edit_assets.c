@@ -7,8 +7,8 @@
 static TessResult nomem(TessError *err) { return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory"); }
 
 static TessResult apply_or_abort(TessProject *p, TessStep *step, TessOp *op, TessError *err) {
-  TessResult r = tess_step_apply(p, step, op, err);
-  if (r) tess_step_abort(p, step);
+  TessResult r = level_step_apply(p, step, op, err);
+  if (r) level_step_abort(p, step);
   return r;
 }
 
@@ -17,7 +17,7 @@ static TessResult remap_layer(TessProject *p, TessStep *step, TessLevel *level, 
                               uint32_t (*map)(const TessProject *, uint32_t, const void *), const void *ctx,
                               TessError *err) {
   if (!layer->chunks) return TESS_OK;
-  TessCellWriter *w = tess_cell_writer_begin(p, level, layer);
+  TessCellWriter *w = level_cell_writer_begin(p, level, layer);
   if (!w) return nomem(err);
   for (uint32_t cy = 0; cy < layer->chunks_y; cy++)
     for (uint32_t cx = 0; cx < layer->chunks_x; cx++) {
@@ -28,17 +28,17 @@ static TessResult remap_layer(TessProject *p, TessStep *step, TessLevel *level, 
         uint32_t v = c->cells[i];
         if (!v) continue;
         uint32_t nv = map(p, v, ctx);
-        if (nv != v && !tess_cell_writer_set(w, cx * TESS_CHUNK_SIZE + i % TESS_CHUNK_SIZE,
+        if (nv != v && !level_cell_writer_set(w, cx * TESS_CHUNK_SIZE + i % TESS_CHUNK_SIZE,
                                              cy * TESS_CHUNK_SIZE + i / TESS_CHUNK_SIZE, nv)) {
-          tess_cell_writer_abort(w);
+          level_cell_writer_abort(w);
           return nomem(err);
         }
       }
     }
   TessOp *op = NULL;
-  TessResult r = tess_cell_writer_finish(w, &op, err);
+  TessResult r = level_cell_writer_finish(w, &op, err);
   if (r) return r;
-  if (op && !tess_step_add_applied(step, op)) {
+  if (op && !level_step_add_applied(step, op)) {
     op->cls->apply(p, op, false);
     op->cls->destroy(op, true);
     return nomem(err);
@@ -53,12 +53,12 @@ TessResult tess_edit_material_add(TessProject *p, const TessMaterial *m, TessId 
   copy.id = 0;
   TessResult r = tess_material_validate(&copy, err);
   if (r) return r;
-  copy.id = tess_project_take_id(p, TESS_ID_MATERIAL, TESS_MATERIAL_ID_MAX);
+  copy.id = level_project_take_id(p, TESS_ID_MATERIAL, TESS_MATERIAL_ID_MAX);
   if (!copy.id) return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "no material ids left (at most %u)", TESS_MATERIAL_ID_MAX);
-  TessStep *step = tess_step_begin("Add material", 0);
+  TessStep *step = level_step_begin("Add material", 0);
   if (!step) return nomem(err);
-  if ((r = apply_or_abort(p, step, tess_op_material_presence(&copy, true), err))) return r;
-  tess_step_commit(p, step);
+  if ((r = apply_or_abort(p, step, level_op_material_presence(&copy, true), err))) return r;
+  level_step_commit(p, step);
   if (id_out) *id_out = copy.id;
   return TESS_OK;
 }
@@ -68,10 +68,10 @@ TessResult tess_edit_material_set(TessProject *p, const TessMaterial *m, uint32_
     return tess_error_set(err, TESS_ERR_NOT_FOUND, LEVEL_FILE, "material %u does not exist", m->id);
   TessResult r = tess_material_validate(m, err);
   if (r) return r;
-  TessStep *step = tess_step_begin("Edit material", merge);
+  TessStep *step = level_step_begin("Edit material", merge);
   if (!step) return nomem(err);
-  if ((r = apply_or_abort(p, step, tess_op_material_swap(m), err))) return r;
-  tess_step_commit(p, step);
+  if ((r = apply_or_abort(p, step, level_op_material_swap(m), err))) return r;
+  level_step_commit(p, step);
   return TESS_OK;
 }
 
@@ -91,7 +91,7 @@ TessResult tess_edit_material_remove(TessProject *p, TessId material, TessId rep
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "material %u cannot replace itself", material);
   if (replacement && !tess_project_material(p, replacement))
     return tess_error_set(err, TESS_ERR_NOT_FOUND, LEVEL_FILE, "replacement material %u does not exist", replacement);
-  TessStep *step = tess_step_begin("Remove material", 0);
+  TessStep *step = level_step_begin("Remove material", 0);
   if (!step) return nomem(err);
   TessResult r;
   MaterialSwapCtx ctx = {material, replacement};
@@ -99,7 +99,7 @@ TessResult tess_edit_material_remove(TessProject *p, TessId material, TessId rep
     TessLevel *level = p->levels[l];
     TessLayer *ml = tess_level_material_layer(level);
     if (ml && (r = remap_layer(p, step, level, ml, map_material, &ctx, err))) {
-      tess_step_abort(p, step);
+      level_step_abort(p, step);
       return r;
     }
   }
@@ -109,11 +109,11 @@ TessResult tess_edit_material_remove(TessProject *p, TessId material, TessId rep
     for (uint32_t i = 0; i < ts->tile_count; i++)
       if (ts->tiles[i].material == material && !TESS_ARRAY_PUSH(&tiles, i)) {
         TESS_ARRAY_FREE(&tiles);
-        tess_step_abort(p, step);
+        level_step_abort(p, step);
         return nomem(err);
       }
     if (tiles.count) {
-      r = apply_or_abort(p, step, tess_op_tile_material(ts->id, material, replacement, tiles.data, (uint32_t)tiles.count), err);
+      r = apply_or_abort(p, step, level_op_tile_material(ts->id, material, replacement, tiles.data, (uint32_t)tiles.count), err);
       TESS_ARRAY_FREE(&tiles);
       if (r) return r;
     }
@@ -127,16 +127,16 @@ TessResult tess_edit_material_remove(TessProject *p, TessId material, TessId rep
         if (o->kind != TESS_OBJECT_BODY || o->u.body.material != material) continue;
         TessObject copy;
         if (tess_object_copy(&copy, o) != TESS_OK) {
-          tess_step_abort(p, step);
+          level_step_abort(p, step);
           return nomem(err);
         }
         copy.u.body.material = replacement;
-        if ((r = apply_or_abort(p, step, tess_op_object_swap(level->id, &copy), err))) return r;
+        if ((r = apply_or_abort(p, step, level_op_object_swap(level->id, &copy), err))) return r;
       }
     }
   }
-  if ((r = apply_or_abort(p, step, tess_op_material_presence(m, false), err))) return r;
-  tess_step_commit(p, step);
+  if ((r = apply_or_abort(p, step, level_op_material_presence(m, false), err))) return r;
+  level_step_commit(p, step);
   return TESS_OK;
 }
 
@@ -149,7 +149,7 @@ TessResult tess_edit_tileset_add(TessProject *p, const TessTilesetDef *def, Tess
   if (r) return r;
   if (def->png_size && !def->png)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "tileset: png_size without bytes");
-  r = tess_image_bytes_check(def->png, def->png_size, def->image_w, def->image_h, "tileset", def->name ? def->name : "",
+  r = level_image_bytes_check(def->png, def->png_size, def->image_w, def->image_h, "tileset", def->name ? def->name : "",
                              err);
   if (r) return r;
   if (def->default_material && !tess_project_material(p, def->default_material))
@@ -164,7 +164,7 @@ TessResult tess_edit_tileset_add(TessProject *p, const TessTilesetDef *def, Tess
                           (unsigned)def->default_collision);
   TessTileset *ts = tess_calloc(1, sizeof *ts);
   if (!ts) return nomem(err);
-  if ((r = tess_name_copy(ts->name, def->name, false, "tileset", err))) {
+  if ((r = level_name_copy(ts->name, def->name, false, "tileset", err))) {
     tess_free(ts);
     return r;
   }
@@ -198,21 +198,21 @@ TessResult tess_edit_tileset_add(TessProject *p, const TessTilesetDef *def, Tess
     ts->tiles[i].material = def->default_material;
     ts->tiles[i].collision = (uint8_t)def->default_collision;
   }
-  ts->id = tess_project_take_id(p, TESS_ID_TILESET, TESS_TILESET_ID_MAX);
+  ts->id = level_project_take_id(p, TESS_ID_TILESET, TESS_TILESET_ID_MAX);
   if (!ts->id) {
     tess_tileset_clear(ts);
     tess_free(ts);
     return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "no tileset ids left (at most %u)", TESS_TILESET_ID_MAX);
   }
   TessId id = ts->id;
-  TessStep *step = tess_step_begin("Add tileset", 0);
+  TessStep *step = level_step_begin("Add tileset", 0);
   if (!step) {
     tess_tileset_clear(ts);
     tess_free(ts);
     return nomem(err);
   }
-  if ((r = apply_or_abort(p, step, tess_op_tileset_presence(ts, true), err))) return r;
-  tess_step_commit(p, step);
+  if ((r = apply_or_abort(p, step, level_op_tileset_presence(ts, true), err))) return r;
+  level_step_commit(p, step);
   if (id_out) *id_out = id;
   return TESS_OK;
 }
@@ -220,21 +220,21 @@ TessResult tess_edit_tileset_add(TessProject *p, const TessTilesetDef *def, Tess
 TessResult tess_edit_tileset_set(TessProject *p, const TessTileset *ts, uint32_t merge, TessError *err) {
   if (!tess_project_tileset(p, ts->id))
     return tess_error_set(err, TESS_ERR_NOT_FOUND, LEVEL_FILE, "tileset %u does not exist", ts->id);
-  TessResult r = tess_tileset_validate(p, ts, err);
+  TessResult r = level_tileset_validate(p, ts, err);
   if (r) return r;
   TessTileset *copy = tess_calloc(1, sizeof *copy);
   if (!copy || tess_tileset_copy(copy, ts) != TESS_OK) {
     tess_free(copy);
     return nomem(err);
   }
-  TessStep *step = tess_step_begin("Edit tileset", merge);
+  TessStep *step = level_step_begin("Edit tileset", merge);
   if (!step) {
     tess_tileset_clear(copy);
     tess_free(copy);
     return nomem(err);
   }
-  if ((r = apply_or_abort(p, step, tess_op_tileset_swap(copy), err))) return r;
-  tess_step_commit(p, step);
+  if ((r = apply_or_abort(p, step, level_op_tileset_swap(copy), err))) return r;
+  level_step_commit(p, step);
   return TESS_OK;
 }
 
@@ -258,7 +258,7 @@ TessResult tess_edit_tileset_remove(TessProject *p, TessId tileset, TessId remap
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "tileset %u cannot be remapped to itself", tileset);
   if (remap_to && !tess_project_tileset(p, remap_to))
     return tess_error_set(err, TESS_ERR_NOT_FOUND, LEVEL_FILE, "tileset %u does not exist", remap_to);
-  TessStep *step = tess_step_begin("Remove tileset", 0);
+  TessStep *step = level_step_begin("Remove tileset", 0);
   if (!step) return nomem(err);
   TilesetRemap ctx = {tileset, remap_to};
   TessResult r;
@@ -268,37 +268,37 @@ TessResult tess_edit_tileset_remove(TessProject *p, TessId tileset, TessId remap
       TessLayer *layer = level->layers[k];
       if (layer->props.kind != TESS_LAYER_TILES) continue;
       if ((r = remap_layer(p, step, level, layer, map_tileset, &ctx, err))) {
-        tess_step_abort(p, step);
+        level_step_abort(p, step);
         return r;
       }
     }
   }
-  if ((r = apply_or_abort(p, step, tess_op_tileset_presence(ts, false), err))) return r;
-  tess_step_commit(p, step);
+  if ((r = apply_or_abort(p, step, level_op_tileset_presence(ts, false), err))) return r;
+  level_step_commit(p, step);
   return TESS_OK;
 }
 
 /* ---- sprites ---- */
 
 TessResult tess_edit_sprite_add(TessProject *p, const TessSprite *s, TessId *id_out, TessError *err) {
-  TessResult r = tess_sprite_validate(s, err);
+  TessResult r = level_sprite_validate(s, err);
   if (r) return r;
   TessSprite *copy = tess_calloc(1, sizeof *copy);
   if (!copy || tess_sprite_copy(copy, s) != TESS_OK) {
     tess_free(copy);
     return nomem(err);
   }
-  copy->id = tess_project_take_id(p, TESS_ID_SPRITE, UINT32_MAX - 1);
+  copy->id = level_project_take_id(p, TESS_ID_SPRITE, UINT32_MAX - 1);
   TessId id = copy->id;
-  TessStep *step = tess_step_begin("Add sprite", 0);
+  TessStep *step = level_step_begin("Add sprite", 0);
   if (!step || !id) {
     tess_free(step);
     tess_sprite_clear(copy);
     tess_free(copy);
     return id ? nomem(err) : tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "no sprite ids left");
   }
-  if ((r = apply_or_abort(p, step, tess_op_sprite_presence(copy, true), err))) return r;
-  tess_step_commit(p, step);
+  if ((r = apply_or_abort(p, step, level_op_sprite_presence(copy, true), err))) return r;
+  level_step_commit(p, step);
   if (id_out) *id_out = id;
   return TESS_OK;
 }
@@ -306,28 +306,28 @@ TessResult tess_edit_sprite_add(TessProject *p, const TessSprite *s, TessId *id_
 TessResult tess_edit_sprite_set(TessProject *p, const TessSprite *s, uint32_t merge, TessError *err) {
   if (!tess_project_sprite(p, s->id))
     return tess_error_set(err, TESS_ERR_NOT_FOUND, LEVEL_FILE, "sprite %u does not exist", s->id);
-  TessResult r = tess_sprite_validate(s, err);
+  TessResult r = level_sprite_validate(s, err);
   if (r) return r;
   TessSprite *copy = tess_calloc(1, sizeof *copy);
   if (!copy || tess_sprite_copy(copy, s) != TESS_OK) {
     tess_free(copy);
     return nomem(err);
   }
-  TessStep *step = tess_step_begin("Edit sprite", merge);
+  TessStep *step = level_step_begin("Edit sprite", merge);
   if (!step) {
     tess_sprite_clear(copy);
     tess_free(copy);
     return nomem(err);
   }
-  if ((r = apply_or_abort(p, step, tess_op_sprite_swap(copy), err))) return r;
-  tess_step_commit(p, step);
+  if ((r = apply_or_abort(p, step, level_op_sprite_swap(copy), err))) return r;
+  level_step_commit(p, step);
   return TESS_OK;
 }
 
 TessResult tess_edit_sprite_remove(TessProject *p, TessId sprite, TessError *err) {
   TessSprite *s = tess_project_sprite(p, sprite);
   if (!s) return tess_error_set(err, TESS_ERR_NOT_FOUND, LEVEL_FILE, "sprite %u does not exist", sprite);
-  TessStep *step = tess_step_begin("Remove sprite", 0);
+  TessStep *step = level_step_begin("Remove sprite", 0);
   if (!step) return nomem(err);
   TessResult r;
   for (uint32_t l = 0; l < p->level_count; l++) {
@@ -338,12 +338,12 @@ TessResult tess_edit_sprite_remove(TessProject *p, TessId sprite, TessError *err
         TessObject *o = &layer->objects[i];
         if (o->kind != TESS_OBJECT_BODY || o->u.body.shape != TESS_BODY_SPRITE || o->u.body.sprite != sprite) continue;
         TessObject shallow = *o;
-        if ((r = apply_or_abort(p, step, tess_op_object_presence(level->id, layer->props.id, i, &shallow, false), err)))
+        if ((r = apply_or_abort(p, step, level_op_object_presence(level->id, layer->props.id, i, &shallow, false), err)))
           return r;
       }
     }
   }
-  if ((r = apply_or_abort(p, step, tess_op_sprite_presence(s, false), err))) return r;
-  tess_step_commit(p, step);
+  if ((r = apply_or_abort(p, step, level_op_sprite_presence(s, false), err))) return r;
+  level_step_commit(p, step);
   return TESS_OK;
 }

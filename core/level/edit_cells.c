@@ -15,7 +15,7 @@ static TessResult resolve(TessProject *p, TessId level_id, TessId layer_id, Cell
   if (!t->layer)
     return tess_error_set(err, TESS_ERR_NOT_FOUND, LEVEL_FILE, "layer %u is not in level %s", layer_id,
                           t->level->settings.name);
-  if (!tess_layer_has_cells(t->layer))
+  if (!level_layer_has_cells(t->layer))
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "layer %s holds objects, not cells",
                           t->layer->props.name);
   if (t->layer->props.locked)
@@ -60,24 +60,24 @@ static bool clip_rect(const TessLevel *level, int32_t x, int32_t y, uint32_t w, 
 /* Finishes a writer into the step and commits it. */
 static TessResult finish(TessProject *p, TessStep *step, TessCellWriter *w, TessError *err) {
   TessOp *op = NULL;
-  TessResult r = tess_cell_writer_finish(w, &op, err);
+  TessResult r = level_cell_writer_finish(w, &op, err);
   if (r) {
-    tess_step_abort(p, step);
+    level_step_abort(p, step);
     return r;
   }
-  if (op && !tess_step_add_applied(step, op)) {
+  if (op && !level_step_add_applied(step, op)) {
     op->cls->apply(p, op, false);
     op->cls->destroy(op, true);
-    tess_step_abort(p, step);
+    level_step_abort(p, step);
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   }
-  tess_step_commit(p, step);
+  level_step_commit(p, step);
   return TESS_OK;
 }
 
 static TessResult fail_nomem(TessProject *p, TessStep *step, TessCellWriter *w, TessError *err) {
-  tess_cell_writer_abort(w);
-  tess_step_abort(p, step);
+  level_cell_writer_abort(w);
+  level_step_abort(p, step);
   return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
 }
 
@@ -97,21 +97,21 @@ static TessResult edit_rect(TessProject *p, const char *label, CellTarget *t, in
       for (uint32_t xx = c.x0; xx < c.x1; xx++)
         if ((r = check_value(p, t->layer, cells[(size_t)(yy - y) * w + (xx - x)], err))) return r;
   }
-  TessStep *step = tess_step_begin(label, merge);
-  TessCellWriter *wr = step ? tess_cell_writer_begin(p, t->level, t->layer) : NULL;
+  TessStep *step = level_step_begin(label, merge);
+  TessCellWriter *wr = step ? level_cell_writer_begin(p, t->level, t->layer) : NULL;
   if (!wr) {
     tess_free(step);
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   }
   for (uint32_t yy = c.y0; yy < c.y1; yy++) {
     if (mode == RECT_FILL) {
-      if (!tess_cell_writer_set_span(wr, c.x0, c.x1 - 1, yy, fill)) return fail_nomem(p, step, wr, err);
+      if (!level_cell_writer_set_span(wr, c.x0, c.x1 - 1, yy, fill)) return fail_nomem(p, step, wr, err);
       continue;
     }
     for (uint32_t xx = c.x0; xx < c.x1; xx++) {
       uint32_t v = mode == RECT_FILL ? fill : cells[(size_t)(yy - y) * w + (xx - x)];
       if (mode == RECT_STAMP && v == 0) continue; /* transparent */
-      if (!tess_cell_writer_set(wr, xx, yy, v)) return fail_nomem(p, step, wr, err);
+      if (!level_cell_writer_set(wr, xx, yy, v)) return fail_nomem(p, step, wr, err);
     }
   }
   return finish(p, step, wr, err);
@@ -175,11 +175,11 @@ TessResult tess_edit_flood_fill(TessProject *p, TessId level, TessId layer, uint
   if ((r = check_value(p, t.layer, cell, err))) return r;
   const uint32_t target = tess_layer_cell(t.layer, x, y);
   if (target == cell) return TESS_OK;
-  TessStep *step = tess_step_begin("Flood fill", merge);
-  TessCellWriter *wr = step ? tess_cell_writer_begin(p, t.level, t.layer) : NULL;
+  TessStep *step = level_step_begin("Flood fill", merge);
+  TessCellWriter *wr = step ? level_cell_writer_begin(p, t.level, t.layer) : NULL;
   TESS_ARRAY(uint32_t) stack = {0};
   if (!wr || !TESS_ARRAY_PUSH(&stack, x) || !TESS_ARRAY_PUSH(&stack, y)) {
-    tess_cell_writer_abort(wr);
+    level_cell_writer_abort(wr);
     tess_free(step);
     TESS_ARRAY_FREE(&stack);
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
@@ -204,7 +204,7 @@ TessResult tess_edit_flood_fill(TessProject *p, TessId level, TessId layer, uint
       while (rx < end && row_cell(row, rx + 1) == target) rx++;
       open = rx == end;
     }
-    if (!tess_cell_writer_set_span(wr, lx, rx, sy, cell)) {
+    if (!level_cell_writer_set_span(wr, lx, rx, sy, cell)) {
       TESS_ARRAY_FREE(&stack);
       return fail_nomem(p, step, wr, err);
     }
@@ -243,7 +243,7 @@ TessResult tess_edit_paint_material(TessProject *p, TessId level_id, int32_t x, 
     return tess_error_set(err, TESS_ERR_LOCKED, LEVEL_FILE, "layer %s is locked", layer->props.name);
   Clip c;
   if (!clip_rect(level, x, y, w, h, &c)) return TESS_OK;
-  TessStep *step = tess_step_begin("Paint material", merge);
+  TessStep *step = level_step_begin("Paint material", merge);
   if (!step) return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   TessResult r;
   if (!layer) {
@@ -253,28 +253,28 @@ TessResult tess_edit_paint_material(TessProject *p, TessId level_id, int32_t x, 
     }
     TessLayerProps props;
     memset(&props, 0, sizeof props);
-    props.id = tess_project_take_id(p, TESS_ID_LAYER, UINT32_MAX - 1);
+    props.id = level_project_take_id(p, TESS_ID_LAYER, UINT32_MAX - 1);
     memcpy(props.name, "Materials", 10);
     props.kind = TESS_LAYER_MATERIAL;
     props.visible = true;
     props.collides = true;
     props.opacity = 0.5f;
-    layer = tess_layer_new(&props, level->settings.width, level->settings.height);
+    layer = level_layer_new(&props, level->settings.width, level->settings.height);
     if (!layer) {
       tess_free(step);
       return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
     }
-    if ((r = tess_step_apply(p, step, tess_op_layer_presence(level->id, layer, level->layer_count, true), err))) {
-      tess_step_abort(p, step);
+    if ((r = level_step_apply(p, step, level_op_layer_presence(level->id, layer, level->layer_count, true), err))) {
+      level_step_abort(p, step);
       return r;
     }
   }
-  TessCellWriter *wr = tess_cell_writer_begin(p, level, layer);
+  TessCellWriter *wr = level_cell_writer_begin(p, level, layer);
   if (!wr) {
-    tess_step_abort(p, step);
+    level_step_abort(p, step);
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   }
   for (uint32_t yy = c.y0; yy < c.y1; yy++)
-    if (!tess_cell_writer_set_span(wr, c.x0, c.x1 - 1, yy, material)) return fail_nomem(p, step, wr, err);
+    if (!level_cell_writer_set_span(wr, c.x0, c.x1 - 1, yy, material)) return fail_nomem(p, step, wr, err);
   return finish(p, step, wr, err);
 }

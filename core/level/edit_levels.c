@@ -14,16 +14,16 @@ static TessLayer *starting_layer(TessProject *p, const TessLevelSettings *s, Tes
   props.visible = true;
   props.collides = kind != TESS_LAYER_OBJECTS;
   props.opacity = kind == TESS_LAYER_MATERIAL ? 0.5f : 1.0f;
-  props.id = tess_project_take_id(p, TESS_ID_LAYER, UINT32_MAX - 1);
-  return props.id ? tess_layer_new(&props, s->width, s->height) : NULL;
+  props.id = level_project_take_id(p, TESS_ID_LAYER, UINT32_MAX - 1);
+  return props.id ? level_layer_new(&props, s->width, s->height) : NULL;
 }
 
 TessResult tess_edit_level_add(TessProject *p, const TessLevelSettings *s, TessId *id_out, TessError *err) {
   TessResult r = tess_level_settings_validate(s, err);
   if (r) return r;
-  TessId id = tess_project_take_id(p, TESS_ID_LEVEL, UINT32_MAX - 1);
+  TessId id = level_project_take_id(p, TESS_ID_LEVEL, UINT32_MAX - 1);
   if (!id) return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "no level ids left");
-  TessLevel *level = tess_level_new(id, s);
+  TessLevel *level = level_new(id, s);
   if (!level) return nomem(err);
   static const struct {
     TessLayerKind kind;
@@ -31,22 +31,22 @@ TessResult tess_edit_level_add(TessProject *p, const TessLevelSettings *s, TessI
   } start[] = {{TESS_LAYER_TILES, "Ground"}, {TESS_LAYER_MATERIAL, "Materials"}, {TESS_LAYER_OBJECTS, "Objects"}};
   for (size_t i = 0; i < sizeof start / sizeof start[0]; i++) {
     TessLayer *layer = starting_layer(p, s, start[i].kind, start[i].name);
-    if (!layer || !tess_level_insert_layer_at(level, layer, level->layer_count)) {
-      tess_layer_free(layer);
-      tess_level_free(level);
+    if (!layer || !level_insert_layer_at(level, layer, level->layer_count)) {
+      level_layer_free(layer);
+      level_free(level);
       return nomem(err);
     }
   }
-  TessStep *step = tess_step_begin("Add level", 0);
+  TessStep *step = level_step_begin("Add level", 0);
   if (!step) {
-    tess_level_free(level);
+    level_free(level);
     return nomem(err);
   }
-  if ((r = tess_step_apply(p, step, tess_op_level_presence(level, p->level_count, true), err))) {
-    tess_step_abort(p, step);
+  if ((r = level_step_apply(p, step, level_op_level_presence(level, p->level_count, true), err))) {
+    level_step_abort(p, step);
     return r;
   }
-  tess_step_commit(p, step);
+  level_step_commit(p, step);
   if (id_out) *id_out = id;
   return TESS_OK;
 }
@@ -61,8 +61,8 @@ static int32_t anchor_offset(uint32_t old_size, uint32_t new_size, int anchor) {
 /* The layer's cells moved by (dx, dy) cells into a grid of the new size. */
 static bool shifted_cells(const TessLayer *layer, uint32_t w, uint32_t h, int32_t dx, int32_t dy,
                           TessLayerContent *out) {
-  out->chunks_x = tess_chunks_for(w);
-  out->chunks_y = tess_chunks_for(h);
+  out->chunks_x = level_chunks_for(w);
+  out->chunks_y = level_chunks_for(h);
   if (!layer->chunks) return true;
   out->chunks = tess_calloc((size_t)out->chunks_x * out->chunks_y, sizeof *out->chunks);
   if (!out->chunks) return false;
@@ -120,7 +120,7 @@ TessResult tess_edit_level_set(TessProject *p, TessId level_id, const TessLevelS
       TessLayerContent *c = &contents[count];
       c->layer = layer->props.id;
       bool ok;
-      if (tess_layer_has_cells(layer)) {
+      if (level_layer_has_cells(layer)) {
         ok = shifted_cells(layer, s->width, s->height, dx, dy, c);
       } else {
         if (dx == 0 && dy == 0) continue; /* objects stay where they are */
@@ -128,36 +128,36 @@ TessResult tess_edit_level_set(TessProject *p, TessId level_id, const TessLevelS
       }
       count++;
       if (!ok) {
-        for (uint32_t k = 0; k < count; k++) tess_layer_content_free(&contents[k]);
+        for (uint32_t k = 0; k < count; k++) level_layer_content_free(&contents[k]);
         tess_free(contents);
         return nomem(err);
       }
     }
   }
-  TessStep *step = tess_step_begin("Level settings", 0);
+  TessStep *step = level_step_begin("Level settings", 0);
   if (!step) {
-    for (uint32_t k = 0; k < count; k++) tess_layer_content_free(&contents[k]);
+    for (uint32_t k = 0; k < count; k++) level_layer_content_free(&contents[k]);
     tess_free(contents);
     return nomem(err);
   }
-  if ((r = tess_step_apply(p, step, tess_op_level_swap(level->id, s, contents, count), err))) {
-    tess_step_abort(p, step);
+  if ((r = level_step_apply(p, step, level_op_level_swap(level->id, s, contents, count), err))) {
+    level_step_abort(p, step);
     return r;
   }
-  tess_step_commit(p, step);
+  level_step_commit(p, step);
   return TESS_OK;
 }
 
 TessResult tess_edit_level_remove(TessProject *p, TessId level_id, TessError *err) {
-  int i = tess_project_level_index(p, level_id);
+  int i = level_project_level_index(p, level_id);
   if (i < 0) return tess_error_set(err, TESS_ERR_NOT_FOUND, LEVEL_FILE, "level %u does not exist", level_id);
-  TessStep *step = tess_step_begin("Remove level", 0);
+  TessStep *step = level_step_begin("Remove level", 0);
   if (!step) return nomem(err);
-  TessResult r = tess_step_apply(p, step, tess_op_level_presence(p->levels[i], (uint32_t)i, false), err);
+  TessResult r = level_step_apply(p, step, level_op_level_presence(p->levels[i], (uint32_t)i, false), err);
   if (r) {
-    tess_step_abort(p, step);
+    level_step_abort(p, step);
     return r;
   }
-  tess_step_commit(p, step);
+  level_step_commit(p, step);
   return TESS_OK;
 }

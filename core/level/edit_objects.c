@@ -37,23 +37,23 @@ TessResult tess_edit_object_add(TessProject *p, TessId level_id, TessId layer_id
   if (r || (r = check_refs(p, level, obj, err))) return r;
   TessObject copy;
   if (tess_object_copy(&copy, obj) != TESS_OK) return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
-  copy.id = tess_project_take_id(p, TESS_ID_OBJECT, UINT32_MAX - 1);
+  copy.id = level_project_take_id(p, TESS_ID_OBJECT, UINT32_MAX - 1);
   if (!copy.id) {
     tess_object_clear(&copy);
     return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "no object ids left");
   }
-  TessStep *step = tess_step_begin("Add object", 0);
+  TessStep *step = level_step_begin("Add object", 0);
   if (!step) {
     tess_object_clear(&copy);
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   }
   TessId id = copy.id;
-  if ((r = tess_step_apply(p, step, tess_op_object_presence(level->id, layer_id, layer->object_count, &copy, true),
+  if ((r = level_step_apply(p, step, level_op_object_presence(level->id, layer_id, layer->object_count, &copy, true),
                            err))) {
-    tess_step_abort(p, step);
+    level_step_abort(p, step);
     return r;
   }
-  tess_step_commit(p, step);
+  level_step_commit(p, step);
   if (id_out) *id_out = id;
   return TESS_OK;
 }
@@ -72,16 +72,16 @@ TessResult tess_edit_object_set(TessProject *p, TessId level_id, const TessObjec
   if (r || (r = check_refs(p, level, obj, err))) return r;
   TessObject copy;
   if (tess_object_copy(&copy, obj) != TESS_OK) return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
-  TessStep *step = tess_step_begin("Edit object", merge);
+  TessStep *step = level_step_begin("Edit object", merge);
   if (!step) {
     tess_object_clear(&copy);
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   }
-  if ((r = tess_step_apply(p, step, tess_op_object_swap(level->id, &copy), err))) {
-    tess_step_abort(p, step);
+  if ((r = level_step_apply(p, step, level_op_object_swap(level->id, &copy), err))) {
+    level_step_abort(p, step);
     return r;
   }
-  tess_step_commit(p, step);
+  level_step_commit(p, step);
   return TESS_OK;
 }
 
@@ -93,16 +93,16 @@ TessResult tess_edit_object_remove(TessProject *p, TessId level_id, TessId objec
   if (!live) return tess_error_set(err, TESS_ERR_NOT_FOUND, LEVEL_FILE, "object %u is not in this level", object);
   if (layer->props.locked)
     return tess_error_set(err, TESS_ERR_LOCKED, LEVEL_FILE, "layer %s is locked", layer->props.name);
-  TessStep *step = tess_step_begin("Remove object", 0);
+  TessStep *step = level_step_begin("Remove object", 0);
   if (!step) return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   TessObject shallow = *live; /* the op takes the live object when it applies */
-  TessResult r = tess_step_apply(
-      p, step, tess_op_object_presence(level->id, layer->props.id, (uint32_t)(live - layer->objects), &shallow, false),
+  TessResult r = level_step_apply(
+      p, step, level_op_object_presence(level->id, layer->props.id, (uint32_t)(live - layer->objects), &shallow, false),
       err);
   if (r) {
-    tess_step_abort(p, step);
+    level_step_abort(p, step);
     return r;
   }
-  tess_step_commit(p, step);
+  level_step_commit(p, step);
   return TESS_OK;
 }

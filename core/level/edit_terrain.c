@@ -38,7 +38,7 @@ TessResult tess_edit_terrain_cells(TessProject *p, TessId level_id, TessId layer
     y1 = y > y1 ? y : y1;
   }
   if (x0 == UINT32_MAX) /* nothing inside: still checks the brush */
-    return tess_terrain_apply(p, level, layer, brush, NULL, 0, 0, 0, 0, "Paint terrain", merge, err);
+    return level_terrain_apply(p, level, layer, brush, NULL, 0, 0, 0, 0, "Paint terrain", merge, err);
   uint32_t mw = x1 - x0 + 1, mh = y1 - y0 + 1;
   uint8_t *bits = tess_calloc((size_t)mw * mh, 1);
   if (!bits) return no_memory(err);
@@ -46,7 +46,7 @@ TessResult tess_edit_terrain_cells(TessProject *p, TessId level_id, TessId layer
     uint32_t x = xy[2 * i], y = xy[2 * i + 1];
     if (x < W && y < H) bits[(size_t)(y - y0) * mw + (x - x0)] = 1;
   }
-  r = tess_terrain_apply(p, level, layer, brush, bits, x0, y0, mw, mh, "Paint terrain", merge, err);
+  r = level_terrain_apply(p, level, layer, brush, bits, x0, y0, mw, mh, "Paint terrain", merge, err);
   tess_free(bits);
   return r;
 }
@@ -62,12 +62,12 @@ TessResult tess_edit_terrain_rect(TessProject *p, TessId level_id, TessId layer_
   if (x1 > level->settings.width) x1 = level->settings.width;
   if (y1 > level->settings.height) y1 = level->settings.height;
   if (x0 >= x1 || y0 >= y1)
-    return tess_terrain_apply(p, level, layer, brush, NULL, 0, 0, 0, 0, "Terrain rectangle", merge, err);
+    return level_terrain_apply(p, level, layer, brush, NULL, 0, 0, 0, 0, "Terrain rectangle", merge, err);
   size_t n = (size_t)(x1 - x0) * (size_t)(y1 - y0);
   uint8_t *bits = tess_alloc(n);
   if (!bits) return no_memory(err);
   memset(bits, 1, n);
-  r = tess_terrain_apply(p, level, layer, brush, bits, (uint32_t)x0, (uint32_t)y0, (uint32_t)(x1 - x0),
+  r = level_terrain_apply(p, level, layer, brush, bits, (uint32_t)x0, (uint32_t)y0, (uint32_t)(x1 - x0),
                          (uint32_t)(y1 - y0), "Terrain rectangle", merge, err);
   tess_free(bits);
   return r;
@@ -136,7 +136,7 @@ TessResult tess_edit_terrain_fill(TessProject *p, TessId level_id, TessId layer_
   uint32_t mw = box[2] - box[0] + 1, mh = box[3] - box[1] + 1;
   for (uint32_t yy = 0; yy < mh; yy++)
     memmove(&bits[(size_t)yy * mw], &bits[(size_t)(box[1] + yy) * W + box[0]], mw);
-  r = tess_terrain_apply(p, level, layer, brush, bits, box[0], box[1], mw, mh, "Terrain fill", merge, err);
+  r = level_terrain_apply(p, level, layer, brush, bits, box[0], box[1], mw, mh, "Terrain fill", merge, err);
   tess_free(bits);
   return r;
 }

@@ -28,7 +28,7 @@ struct TessHistory {
   TessStep *group; /* open group: committed steps gather here (an import is one undo step) */
 };
 
-void *tess_op_new(size_t size, const TessOpClass *cls) {
+void *level_op_new(size_t size, const TessOpClass *cls) {
   TessOp *op = tess_calloc(1, size);
   if (!op) return NULL;
   op->cls = cls;
@@ -50,7 +50,7 @@ static size_t step_measure(TessStep *step) {
   return bytes;
 }
 
-TessStep *tess_step_begin(const char *label, uint32_t merge) {
+TessStep *level_step_begin(const char *label, uint32_t merge) {
   TessStep *step = tess_calloc(1, sizeof *step);
   if (!step) return NULL;
   snprintf(step->label, sizeof step->label, "%s", label ? label : "");
@@ -58,9 +58,9 @@ TessStep *tess_step_begin(const char *label, uint32_t merge) {
   return step;
 }
 
-bool tess_step_empty(const TessStep *step) { return step->count == 0; }
+bool level_step_empty(const TessStep *step) { return step->count == 0; }
 
-TessResult tess_step_apply(TessProject *p, TessStep *step, TessOp *op, TessError *err) {
+TessResult level_step_apply(TessProject *p, TessStep *step, TessOp *op, TessError *err) {
   if (!op) return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   if (!tess_array_reserve((void **)&step->ops, &step->cap, step->count + 1, sizeof *step->ops)) {
     op->cls->destroy(op, true);
@@ -75,13 +75,13 @@ TessResult tess_step_apply(TessProject *p, TessStep *step, TessOp *op, TessError
   return TESS_OK;
 }
 
-bool tess_step_add_applied(TessStep *step, TessOp *op) {
+bool level_step_add_applied(TessStep *step, TessOp *op) {
   if (!tess_array_reserve((void **)&step->ops, &step->cap, step->count + 1, sizeof *step->ops)) return false;
   step->ops[step->count++] = op;
   return true;
 }
 
-void tess_step_abort(TessProject *p, TessStep *step) {
+void level_step_abort(TessProject *p, TessStep *step) {
   if (!step) return;
   for (size_t i = step->count; i-- > 0;) {
     step->ops[i]->cls->apply(p, step->ops[i], false);
@@ -91,7 +91,7 @@ void tess_step_abort(TessProject *p, TessStep *step) {
   tess_free(step);
 }
 
-TessHistory *tess_history_create(void) {
+TessHistory *level_history_create(void) {
   TessHistory *h = tess_calloc(1, sizeof *h);
   if (h) h->limit = TESS_HISTORY_DEFAULT_BYTES;
   return h;
@@ -113,7 +113,7 @@ static void clear_undo(TessHistory *h) {
   h->undo_count = 0;
 }
 
-void tess_history_destroy(TessHistory *h) {
+void level_history_destroy(TessHistory *h) {
   if (!h) return;
   step_free(h->group, false);
   clear_redo(h);
@@ -154,7 +154,7 @@ static bool group_absorb(TessHistory *h, TessStep *step) {
   return true;
 }
 
-void tess_step_commit(TessProject *p, TessStep *step) {
+void level_step_commit(TessProject *p, TessStep *step) {
   TessHistory *h = p->history;
   if (!step) return;
   if (h->group && step->count && group_absorb(h, step)) return;
@@ -312,18 +312,18 @@ void tess_project_clear_history(TessProject *p) {
 TessResult tess_project_group_begin(TessProject *p, const char *label, TessError *err) {
   TessHistory *h = p->history;
   if (h->group) return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "a group of edits is already open");
-  if (!(h->group = tess_step_begin(label, 0))) return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
+  if (!(h->group = level_step_begin(label, 0))) return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   return TESS_OK;
 }
 
 void tess_project_group_end(TessProject *p) {
   TessStep *g = p->history->group;
   p->history->group = NULL;
-  tess_step_commit(p, g);
+  level_step_commit(p, g);
 }
 
 void tess_project_group_cancel(TessProject *p) {
   TessStep *g = p->history->group;
   p->history->group = NULL;
-  tess_step_abort(p, g);
+  level_step_abort(p, g);
 }

@@ -4,7 +4,7 @@
 #include "level_private.h"
 #include "tessera/image.h"
 
-TessResult tess_image_bytes_check(const uint8_t *png, size_t size, uint32_t image_w, uint32_t image_h,
+TessResult level_image_bytes_check(const uint8_t *png, size_t size, uint32_t image_w, uint32_t image_h,
                                   const char *what, const char *name, TessError *err) {
   if (!png || size == 0) return TESS_OK;
   uint32_t w = 0, h = 0;

@@ -3,8 +3,8 @@
  * header), and objects in a plain array. */
 #include "level_private.h"
 
-TessResult tess_layer_props_validate(const TessLayerProps *props, TessError *err) {
-  TessResult r = tess_name_check(props->name, true, "layer", err);
+TessResult level_layer_props_validate(const TessLayerProps *props, TessError *err) {
+  TessResult r = level_name_check(props->name, true, "layer", err);
   if (r != TESS_OK) return r;
   if (props->kind > TESS_LAYER_OBJECTS)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "layer %s kind %u is unknown", props->name, props->kind);
@@ -16,20 +16,20 @@ TessResult tess_layer_props_validate(const TessLayerProps *props, TessError *err
   return TESS_OK;
 }
 
-bool tess_layer_has_cells(const TessLayer *layer) { return layer->props.kind != TESS_LAYER_OBJECTS; }
+bool level_layer_has_cells(const TessLayer *layer) { return layer->props.kind != TESS_LAYER_OBJECTS; }
 
-TessLayer *tess_layer_new(const TessLayerProps *props, uint32_t width, uint32_t height) {
+TessLayer *level_layer_new(const TessLayerProps *props, uint32_t width, uint32_t height) {
   TessLayer *layer = tess_calloc(1, sizeof *layer);
   if (!layer) return NULL;
   layer->props = *props;
   if (props->kind != TESS_LAYER_OBJECTS) {
-    layer->chunks_x = tess_chunks_for(width);
-    layer->chunks_y = tess_chunks_for(height);
+    layer->chunks_x = level_chunks_for(width);
+    layer->chunks_y = level_chunks_for(height);
   }
   return layer;
 }
 
-void tess_layer_free(TessLayer *layer) {
+void level_layer_free(TessLayer *layer) {
   if (!layer) return;
   if (layer->chunks) {
     size_t n = (size_t)layer->chunks_x * layer->chunks_y;
@@ -41,17 +41,17 @@ void tess_layer_free(TessLayer *layer) {
   tess_free(layer);
 }
 
-bool tess_layer_ensure_grid(TessLayer *layer) {
+bool level_layer_ensure_grid(TessLayer *layer) {
   if (layer->chunks) return true;
-  if (!tess_layer_has_cells(layer)) return false;
+  if (!level_layer_has_cells(layer)) return false;
   layer->chunks = tess_calloc((size_t)layer->chunks_x * layer->chunks_y, sizeof *layer->chunks);
   return layer->chunks != NULL;
 }
 
-bool tess_layer_write_keep(TessLayer *layer, uint32_t key, uint32_t index, uint32_t value) {
+bool level_layer_write_keep(TessLayer *layer, uint32_t key, uint32_t index, uint32_t value) {
   if (!layer->chunks) {
     if (!value) return true;
-    if (!tess_layer_ensure_grid(layer)) return false;
+    if (!level_layer_ensure_grid(layer)) return false;
   }
   TessChunk *chunk = layer->chunks[key];
   if (!chunk) {
@@ -66,17 +66,17 @@ bool tess_layer_write_keep(TessLayer *layer, uint32_t key, uint32_t index, uint3
   return true;
 }
 
-void tess_layer_drop_if_empty(TessLayer *layer, uint32_t key) {
+void level_layer_drop_if_empty(TessLayer *layer, uint32_t key) {
   if (layer->chunks && layer->chunks[key] && layer->chunks[key]->used == 0) {
     tess_free(layer->chunks[key]);
     layer->chunks[key] = NULL;
   }
 }
 
-bool tess_layer_write(TessLayer *layer, uint32_t key, uint32_t index, uint32_t value) {
+bool level_layer_write(TessLayer *layer, uint32_t key, uint32_t index, uint32_t value) {
   if (!layer->chunks) {
     if (!value) return true;
-    if (!tess_layer_ensure_grid(layer)) return false;
+    if (!level_layer_ensure_grid(layer)) return false;
   }
   TessChunk *chunk = layer->chunks[key];
   if (!chunk) {
@@ -111,7 +111,7 @@ const TessChunk *tess_layer_chunk(const TessLayer *layer, uint32_t cx, uint32_t 
 /* The allocator's 16-byte block header counts: it is memory the cells cost. */
 #define BLOCK_OVERHEAD 16u
 
-size_t tess_layer_memory_bytes(const TessLayer *layer) {
+size_t level_layer_memory_bytes(const TessLayer *layer) {
   size_t bytes = sizeof *layer + BLOCK_OVERHEAD;
   if (layer->chunks) {
     size_t n = (size_t)layer->chunks_x * layer->chunks_y;
@@ -129,7 +129,7 @@ size_t tess_layer_memory_bytes(const TessLayer *layer) {
   return bytes;
 }
 
-bool tess_layer_reserve_objects(TessLayer *layer, uint32_t count) {
+bool level_layer_reserve_objects(TessLayer *layer, uint32_t count) {
   if (count <= layer->object_count) return true;
   TessObject *grown = tess_realloc(layer->objects, (size_t)count * sizeof *grown);
   if (!grown) return false;
@@ -137,7 +137,7 @@ bool tess_layer_reserve_objects(TessLayer *layer, uint32_t count) {
   return true;
 }
 
-int tess_layer_object_index(const TessLayer *layer, TessId id) {
+int level_layer_object_index(const TessLayer *layer, TessId id) {
   for (uint32_t i = 0; i < layer->object_count; i++)
     if (layer->objects[i].id == id) return (int)i;
   return -1;
@@ -145,7 +145,7 @@ int tess_layer_object_index(const TessLayer *layer, TessId id) {
 
 TessResult tess_layer_insert_chunk(TessLayer *layer, uint32_t cx, uint32_t cy, const uint32_t *cells,
                                    TessError *err) {
-  if (!tess_layer_has_cells(layer))
+  if (!level_layer_has_cells(layer))
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "layer %s holds objects, not cells", layer->props.name);
   if (cx >= layer->chunks_x || cy >= layer->chunks_y)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "chunk (%u, %u) is outside layer %s (%u x %u chunks)",
@@ -168,7 +168,7 @@ TessResult tess_layer_insert_chunk(TessLayer *layer, uint32_t cx, uint32_t cy, c
     }
     return TESS_OK;
   }
-  if (!tess_layer_ensure_grid(layer)) return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
+  if (!level_layer_ensure_grid(layer)) return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   TessChunk *chunk = layer->chunks[key];
   if (!chunk && !(chunk = tess_alloc(sizeof *chunk)))
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");

@@ -27,7 +27,7 @@ static TessResult check_float(float v, float lo, float hi, bool lo_open, const c
 
 TessResult tess_level_settings_validate(const TessLevelSettings *s, TessError *err) {
   TessResult r;
-  if ((r = tess_name_check(s->name, false, "level", err))) return r;
+  if ((r = level_name_check(s->name, false, "level", err))) return r;
   if (s->width < 1 || s->width > TESS_LEVEL_MAX_CELLS)
     return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "level width %u is outside 1..%d cells", s->width,
                           TESS_LEVEL_MAX_CELLS);
@@ -57,7 +57,7 @@ TessResult tess_level_settings_validate(const TessLevelSettings *s, TessError *e
   return TESS_OK;
 }
 
-TessLevel *tess_level_new(TessId id, const TessLevelSettings *s) {
+TessLevel *level_new(TessId id, const TessLevelSettings *s) {
   TessLevel *level = tess_calloc(1, sizeof *level);
   if (!level) return NULL;
   level->id = id;
@@ -65,14 +65,14 @@ TessLevel *tess_level_new(TessId id, const TessLevelSettings *s) {
   return level;
 }
 
-void tess_level_free(TessLevel *level) {
+void level_free(TessLevel *level) {
   if (!level) return;
-  for (uint32_t i = 0; i < level->layer_count; i++) tess_layer_free(level->layers[i]);
+  for (uint32_t i = 0; i < level->layer_count; i++) level_layer_free(level->layers[i]);
   tess_free(level->layers);
   tess_free(level);
 }
 
-bool tess_level_insert_layer_at(TessLevel *level, TessLayer *layer, uint32_t index) {
+bool level_insert_layer_at(TessLevel *level, TessLayer *layer, uint32_t index) {
   if (index > level->layer_count) index = level->layer_count;
   TessLayer **grown = tess_realloc(level->layers, (level->layer_count + 1) * sizeof *grown);
   if (!grown) return false;
@@ -83,7 +83,7 @@ bool tess_level_insert_layer_at(TessLevel *level, TessLayer *layer, uint32_t ind
   return true;
 }
 
-TessLayer *tess_level_take_layer(TessLevel *level, uint32_t index) {
+TessLayer *level_take_layer(TessLevel *level, uint32_t index) {
   TessLayer *layer = level->layers[index];
   memmove(&level->layers[index], &level->layers[index + 1], (level->layer_count - index - 1) * sizeof *level->layers);
   level->layer_count--;
@@ -111,7 +111,7 @@ TessLayer *tess_level_material_layer(const TessLevel *level) {
 TessObject *tess_level_object(const TessLevel *level, TessId object_id, TessLayer **layer_out) {
   for (uint32_t i = 0; level && object_id && i < level->layer_count; i++) {
     TessLayer *layer = level->layers[i];
-    int k = tess_layer_object_index(layer, object_id);
+    int k = level_layer_object_index(layer, object_id);
     if (k >= 0) {
       if (layer_out) *layer_out = layer;
       return &layer->objects[k];
@@ -122,11 +122,11 @@ TessObject *tess_level_object(const TessLevel *level, TessId object_id, TessLaye
 
 size_t tess_level_memory_bytes(const TessLevel *level) {
   size_t bytes = sizeof *level + level->layer_count * sizeof *level->layers;
-  for (uint32_t i = 0; i < level->layer_count; i++) bytes += tess_layer_memory_bytes(level->layers[i]);
+  for (uint32_t i = 0; i < level->layer_count; i++) bytes += level_layer_memory_bytes(level->layers[i]);
   return bytes;
 }
 
-TessObject *tess_project_find_object(const TessProject *p, TessId object, TessLevel **level_out,
+TessObject *level_project_find_object(const TessProject *p, TessId object, TessLevel **level_out,
                                      TessLayer **layer_out) {
   for (uint32_t i = 0; i < p->level_count; i++) {
     TessObject *o = tess_level_object(p->levels[i], object, layer_out);

@@ -12,12 +12,12 @@
 
 /* ---- Names ---- */
 /* Copies a name, refusing one that does not fit TESS_NAME_MAX or is empty when required. */
-TessResult tess_name_copy(char dst[TESS_NAME_MAX], const char *src, bool allow_empty, const char *what,
+TessResult level_name_copy(char dst[TESS_NAME_MAX], const char *src, bool allow_empty, const char *what,
                           TessError *err);
 /* A name field that is NUL-terminated within TESS_NAME_MAX and valid UTF-8. */
-bool tess_name_valid(const char name[TESS_NAME_MAX]);
+bool level_name_valid(const char name[TESS_NAME_MAX]);
 /* The same with the reason (unterminated, empty when not allowed, not UTF-8 at byte N), naming `what`. */
-TessResult tess_name_check(const char name[TESS_NAME_MAX], bool allow_empty, const char *what, TessError *err);
+TessResult level_name_check(const char name[TESS_NAME_MAX], bool allow_empty, const char *what, TessError *err);
 
 /* ---- Images (images.c) ---- */
 /* PNG bytes against the size the project declares for them: bytes whose
@@ -25,61 +25,61 @@ TessResult tess_name_check(const char name[TESS_NAME_MAX], bool allow_empty, con
  * bytes were replaced by another image would make every drawing of its tiles
  * read outside the picture). Bytes that are no PNG at all pass here: they
  * cannot be decoded anywhere, and render draws a placeholder with a warning. */
-TessResult tess_image_bytes_check(const uint8_t *png, size_t size, uint32_t image_w, uint32_t image_h,
+TessResult level_image_bytes_check(const uint8_t *png, size_t size, uint32_t image_w, uint32_t image_h,
                                   const char *what, const char *name, TessError *err);
 
 /* ---- Layers and chunks (layer.c) ---- */
-static inline uint32_t tess_chunks_for(uint32_t cells) { return (cells + TESS_CHUNK_SIZE - 1) / TESS_CHUNK_SIZE; }
-TessLayer *tess_layer_new(const TessLayerProps *props, uint32_t width, uint32_t height);
-void tess_layer_free(TessLayer *layer);
+static inline uint32_t level_chunks_for(uint32_t cells) { return (cells + TESS_CHUNK_SIZE - 1) / TESS_CHUNK_SIZE; }
+TessLayer *level_layer_new(const TessLayerProps *props, uint32_t width, uint32_t height);
+void level_layer_free(TessLayer *layer);
 /* The pointer grid is made on first write; false when out of memory. */
-bool tess_layer_ensure_grid(TessLayer *layer);
+bool level_layer_ensure_grid(TessLayer *layer);
 /* Writes one cell of chunk `key` (cy * chunks_x + cx), allocating the chunk
  * on demand and freeing it when it empties. false when out of memory. */
-bool tess_layer_write(TessLayer *layer, uint32_t key, uint32_t index, uint32_t value);
+bool level_layer_write(TessLayer *layer, uint32_t key, uint32_t index, uint32_t value);
 /* The same, but a chunk that empties is kept (used == 0) until
- * tess_layer_drop_if_empty: a running edit can then always restore a cell
+ * level_layer_drop_if_empty: a running edit can then always restore a cell
  * without allocating. */
-bool tess_layer_write_keep(TessLayer *layer, uint32_t key, uint32_t index, uint32_t value);
-void tess_layer_drop_if_empty(TessLayer *layer, uint32_t key);
-size_t tess_layer_memory_bytes(const TessLayer *layer);
-bool tess_layer_has_cells(const TessLayer *layer); /* tile or material layer */
+bool level_layer_write_keep(TessLayer *layer, uint32_t key, uint32_t index, uint32_t value);
+void level_layer_drop_if_empty(TessLayer *layer, uint32_t key);
+size_t level_layer_memory_bytes(const TessLayer *layer);
+bool level_layer_has_cells(const TessLayer *layer); /* tile or material layer */
 /* Objects in a layer. */
-bool tess_layer_reserve_objects(TessLayer *layer, uint32_t count);
-int tess_layer_object_index(const TessLayer *layer, TessId id);
+bool level_layer_reserve_objects(TessLayer *layer, uint32_t count);
+int level_layer_object_index(const TessLayer *layer, TessId id);
 
 /* ---- Levels (level.c) ---- */
-TessLevel *tess_level_new(TessId id, const TessLevelSettings *s);
-void tess_level_free(TessLevel *level);
-bool tess_level_insert_layer_at(TessLevel *level, TessLayer *layer, uint32_t index);
-TessLayer *tess_level_take_layer(TessLevel *level, uint32_t index);
+TessLevel *level_new(TessId id, const TessLevelSettings *s);
+void level_free(TessLevel *level);
+bool level_insert_layer_at(TessLevel *level, TessLayer *layer, uint32_t index);
+TessLayer *level_take_layer(TessLevel *level, uint32_t index);
 /* Finds the level holding a layer id, or NULL. */
-TessObject *tess_project_find_object(const TessProject *p, TessId object, TessLevel **level_out,
+TessObject *level_project_find_object(const TessProject *p, TessId object, TessLevel **level_out,
                                      TessLayer **layer_out);
 
 /* ---- Items (tileset.c, sprite.c, material.c, object.c) ---- */
-TessResult tess_tileset_validate(const TessProject *p, const TessTileset *ts, TessError *err);
-TessResult tess_sprite_validate(const TessSprite *s, TessError *err);
-TessResult tess_layer_props_validate(const TessLayerProps *props, TessError *err);
-TessResult tess_polygon_validate(const TessPolygon *poly, const char *what, TessError *err);
-int tess_project_material_index(const TessProject *p, TessId id);
-int tess_project_tileset_index(const TessProject *p, TessId id);
-int tess_project_sprite_index(const TessProject *p, TessId id);
-int tess_project_level_index(const TessProject *p, TessId id);
+TessResult level_tileset_validate(const TessProject *p, const TessTileset *ts, TessError *err);
+TessResult level_sprite_validate(const TessSprite *s, TessError *err);
+TessResult level_layer_props_validate(const TessLayerProps *props, TessError *err);
+TessResult level_polygon_validate(const TessPolygon *poly, const char *what, TessError *err);
+int level_project_material_index(const TessProject *p, TessId id);
+int level_project_tileset_index(const TessProject *p, TessId id);
+int level_project_sprite_index(const TessProject *p, TessId id);
+int level_project_level_index(const TessProject *p, TessId id);
 /* Raises next_id[kind] past id. */
-void tess_project_note_id(TessProject *p, TessIdKind kind, TessId id);
+void level_project_note_id(TessProject *p, TessIdKind kind, TessId id);
 /* A fresh id of `kind`, or 0 when beyond `max`. */
-TessId tess_project_take_id(TessProject *p, TessIdKind kind, TessId max);
+TessId level_project_take_id(TessProject *p, TessIdKind kind, TessId max);
 
 /* ---- Change log (changes.c) ---- */
-TessChangeLog *tess_change_log_create(void);
-void tess_change_log_destroy(TessChangeLog *log);
+TessChangeLog *level_change_log_create(void);
+void level_change_log_destroy(TessChangeLog *log);
 /* Records a change (once until cleared) and tells the listener. */
-void tess_project_note_change(TessProject *p, TessChangeKind kind, TessId id, TessId level, TessId layer,
+void level_project_note_change(TessProject *p, TessChangeKind kind, TessId id, TessId level, TessId layer,
                               uint32_t cx, uint32_t cy);
 /* Everything a store needs to rewrite a layer: its props, its chunks, its objects. */
-void tess_project_note_layer_content(TessProject *p, TessId level, const TessLayer *layer);
-void tess_project_note_level_content(TessProject *p, const TessLevel *level);
+void level_project_note_layer_content(TessProject *p, TessId level, const TessLayer *layer);
+void level_project_note_level_content(TessProject *p, const TessLevel *level);
 
 /* ---- Undo machinery (history.c) ---- */
 typedef struct TessOp TessOp;
@@ -99,53 +99,53 @@ struct TessOp {
 
 typedef struct TessStep TessStep;
 /* A step under construction: each op is applied as it is added. */
-TessStep *tess_step_begin(const char *label, uint32_t merge);
+TessStep *level_step_begin(const char *label, uint32_t merge);
 /* Applies op forward and appends it; on failure the op is destroyed and the error returned. */
-TessResult tess_step_apply(TessProject *p, TessStep *step, TessOp *op, TessError *err);
+TessResult level_step_apply(TessProject *p, TessStep *step, TessOp *op, TessError *err);
 /* Appends an op whose effect is already in place. false when out of memory (op destroyed, state kept). */
-bool tess_step_add_applied(TessStep *step, TessOp *op);
+bool level_step_add_applied(TessStep *step, TessOp *op);
 /* Pushes the step onto the history (merging with the previous one when the key matches). */
-void tess_step_commit(TessProject *p, TessStep *step);
+void level_step_commit(TessProject *p, TessStep *step);
 /* Rolls back every op of the step and frees it. */
-void tess_step_abort(TessProject *p, TessStep *step);
-bool tess_step_empty(const TessStep *step);
+void level_step_abort(TessProject *p, TessStep *step);
+bool level_step_empty(const TessStep *step);
 
-TessHistory *tess_history_create(void);
-void tess_history_destroy(TessHistory *h);
+TessHistory *level_history_create(void);
+void level_history_destroy(TessHistory *h);
 
 /* Allocation helper for ops. */
-void *tess_op_new(size_t size, const TessOpClass *cls);
+void *level_op_new(size_t size, const TessOpClass *cls);
 
 /* ---- Terrain (terrain_fill.c) ---- */
 /* The Wang fill of the cells set in `bits` (mw x mh at mx, my, inside the
  * level), one undo step under `label` (merged by `merge`). */
-TessResult tess_terrain_apply(TessProject *p, TessLevel *level, TessLayer *layer, const TessTerrainBrush *brush,
+TessResult level_terrain_apply(TessProject *p, TessLevel *level, TessLayer *layer, const TessTerrainBrush *brush,
                               const uint8_t *bits, uint32_t mx, uint32_t my, uint32_t mw, uint32_t mh,
                               const char *label, uint32_t merge, TessError *err);
 
 /* ---- Op constructors (ops_*.c) ---- */
 /* Cells */
 typedef struct TessCellWriter TessCellWriter;
-TessCellWriter *tess_cell_writer_begin(TessProject *p, TessLevel *level, TessLayer *layer);
+TessCellWriter *level_cell_writer_begin(TessProject *p, TessLevel *level, TessLayer *layer);
 /* Sets one cell (x, y inside the level). false when out of memory. */
-bool tess_cell_writer_set(TessCellWriter *w, uint32_t x, uint32_t y, uint32_t value);
+bool level_cell_writer_set(TessCellWriter *w, uint32_t x, uint32_t y, uint32_t value);
 /* Sets cells x0..x1 (inclusive) of row y, chunk by chunk. false when out of memory. */
-bool tess_cell_writer_set_span(TessCellWriter *w, uint32_t x0, uint32_t x1, uint32_t y, uint32_t value);
+bool level_cell_writer_set_span(TessCellWriter *w, uint32_t x0, uint32_t x1, uint32_t y, uint32_t value);
 /* Reads through the writer (same as the layer). */
-uint32_t tess_cell_writer_get(const TessCellWriter *w, uint32_t x, uint32_t y);
+uint32_t level_cell_writer_get(const TessCellWriter *w, uint32_t x, uint32_t y);
 /* Compacts what changed into an op (NULL when nothing changed) and reports the chunks. */
-TessResult tess_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError *err);
+TessResult level_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError *err);
 /* Restores every written cell and frees the writer. */
-void tess_cell_writer_abort(TessCellWriter *w);
+void level_cell_writer_abort(TessCellWriter *w);
 
-TessOp *tess_op_material_presence(const TessMaterial *m, bool add);
-TessOp *tess_op_material_swap(const TessMaterial *other);
-TessOp *tess_op_tile_material(TessId tileset, TessId from, TessId to, const uint32_t *tiles, uint32_t count);
-TessOp *tess_op_tileset_presence(TessTileset *ts, bool add); /* takes ts (heap) */
-TessOp *tess_op_tileset_swap(TessTileset *other);           /* takes other (heap) */
-TessOp *tess_op_sprite_presence(TessSprite *s, bool add);
-TessOp *tess_op_sprite_swap(TessSprite *other);
-TessOp *tess_op_level_presence(TessLevel *level, uint32_t index, bool add);
+TessOp *level_op_material_presence(const TessMaterial *m, bool add);
+TessOp *level_op_material_swap(const TessMaterial *other);
+TessOp *level_op_tile_material(TessId tileset, TessId from, TessId to, const uint32_t *tiles, uint32_t count);
+TessOp *level_op_tileset_presence(TessTileset *ts, bool add); /* takes ts (heap) */
+TessOp *level_op_tileset_swap(TessTileset *other);           /* takes other (heap) */
+TessOp *level_op_sprite_presence(TessSprite *s, bool add);
+TessOp *level_op_sprite_swap(TessSprite *other);
+TessOp *level_op_level_presence(TessLevel *level, uint32_t index, bool add);
 /* Settings and per-layer contents of a resized level: `other` holds the state to swap in. */
 typedef struct TessLayerContent {
   TessId layer;
@@ -154,15 +154,15 @@ typedef struct TessLayerContent {
   uint32_t object_count;
   TessObject *objects;
 } TessLayerContent;
-TessOp *tess_op_level_swap(TessId level, const TessLevelSettings *other, TessLayerContent *contents,
+TessOp *level_op_level_swap(TessId level, const TessLevelSettings *other, TessLayerContent *contents,
                            uint32_t content_count); /* takes contents */
-TessOp *tess_op_layer_presence(TessId level, TessLayer *layer, uint32_t index, bool add);
-TessOp *tess_op_layer_props(TessId level, const TessLayerProps *other);
-TessOp *tess_op_layer_move(TessId level, TessId layer, uint32_t from, uint32_t to);
-TessOp *tess_op_object_presence(TessId level, TessId layer, uint32_t index, TessObject *obj, bool add); /* takes *obj's heap */
-TessOp *tess_op_object_swap(TessId level, TessObject *other); /* takes *other's heap */
+TessOp *level_op_layer_presence(TessId level, TessLayer *layer, uint32_t index, bool add);
+TessOp *level_op_layer_props(TessId level, const TessLayerProps *other);
+TessOp *level_op_layer_move(TessId level, TessId layer, uint32_t from, uint32_t to);
+TessOp *level_op_object_presence(TessId level, TessId layer, uint32_t index, TessObject *obj, bool add); /* takes *obj's heap */
+TessOp *level_op_object_swap(TessId level, TessObject *other); /* takes *other's heap */
 
 /* Locates a layer content (for level swap). */
-void tess_layer_content_free(TessLayerContent *c);
+void level_layer_content_free(TessLayerContent *c);
 
 #endif

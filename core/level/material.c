@@ -31,7 +31,7 @@ static TessResult check_range(float v, TessRange range, const char *field, TessE
 
 TessResult tess_material_validate(const TessMaterial *m, TessError *err) {
   TessResult r;
-  if ((r = tess_name_check(m->name, false, "material", err))) return r;
+  if ((r = level_name_check(m->name, false, "material", err))) return r;
   TessSurface surface = {m->friction, m->restitution, m->tangential};
   if ((r = tess_surface_check(surface, "material", LEVEL_FILE, err))) return r;
   if ((r = check_range(m->density, tess_material_density_range(), "density", err))) return r;

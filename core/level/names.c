@@ -19,7 +19,7 @@ static bool utf8_ok(const char *s, size_t *bad) {
   return true;
 }
 
-TessResult tess_name_copy(char dst[TESS_NAME_MAX], const char *src, bool allow_empty, const char *what,
+TessResult level_name_copy(char dst[TESS_NAME_MAX], const char *src, bool allow_empty, const char *what,
                           TessError *err) {
   if (!src) src = "";
   size_t n = strlen(src), bad = 0;
@@ -34,12 +34,12 @@ TessResult tess_name_copy(char dst[TESS_NAME_MAX], const char *src, bool allow_e
   return TESS_OK;
 }
 
-bool tess_name_valid(const char name[TESS_NAME_MAX]) {
+bool level_name_valid(const char name[TESS_NAME_MAX]) {
   const char *end = memchr(name, 0, TESS_NAME_MAX);
   return end && utf8_ok(name, NULL);
 }
 
-TessResult tess_name_check(const char name[TESS_NAME_MAX], bool allow_empty, const char *what, TessError *err) {
+TessResult level_name_check(const char name[TESS_NAME_MAX], bool allow_empty, const char *what, TessError *err) {
   const char *end = memchr(name, 0, TESS_NAME_MAX);
   size_t bad = 0;
   if (!end) return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "%s name is not terminated", what);

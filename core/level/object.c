@@ -56,7 +56,7 @@ static bool point_ok(TessVec2 v) { return coord_ok(v.x) && coord_ok(v.y); }
 #define MAX_PX_TEXT "16777216 px"
 
 TessResult tess_object_validate(const TessObject *obj, TessError *err) {
-  TessResult nr = tess_name_check(obj->name, true, "object", err);
+  TessResult nr = level_name_check(obj->name, true, "object", err);
   if (nr != TESS_OK) return nr;
   if (obj->kind > TESS_OBJECT_SPAWN)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "object kind %u is unknown", obj->kind);
@@ -120,7 +120,7 @@ TessResult tess_object_validate(const TessObject *obj, TessError *err) {
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "object %s: property count without data", obj->name);
   for (uint32_t i = 0; i < obj->prop_count; i++) {
     const TessProperty *pr = &obj->props[i];
-    if (!tess_name_valid(pr->name) || pr->name[0] == 0)
+    if (!level_name_valid(pr->name) || pr->name[0] == 0)
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "object %s property %u has no name", obj->name, i);
     if (pr->type > TESS_PROP_COLOR)
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "object %s property %s type is unknown", obj->name,
@@ -178,7 +178,7 @@ TessResult tess_object_copy(TessObject *dst, const TessObject *src) {
 }
 
 TessResult tess_object_set_property(TessObject *obj, const TessProperty *prop) {
-  if (!tess_name_valid(prop->name) || prop->name[0] == 0 || prop->type > TESS_PROP_COLOR) return TESS_ERR_INVALID;
+  if (!level_name_valid(prop->name) || prop->name[0] == 0 || prop->type > TESS_PROP_COLOR) return TESS_ERR_INVALID;
   TessProperty copy;
   if (property_copy(&copy, prop) != TESS_OK) return TESS_ERR_NOMEM;
   for (uint32_t i = 0; i < obj->prop_count; i++) {

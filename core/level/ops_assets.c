@@ -29,13 +29,13 @@ static TessResult material_presence_apply(TessProject *p, TessOp *base, bool for
     TessResult r = material_insert(p, &op->material);
     if (r) return r;
   } else {
-    int i = tess_project_material_index(p, op->material.id);
+    int i = level_project_material_index(p, op->material.id);
     if (i < 0) return TESS_ERR_NOT_FOUND;
     op->material = p->materials[i];
     memmove(&p->materials[i], &p->materials[i + 1], (p->material_count - i - 1) * sizeof *p->materials);
     p->material_count--;
   }
-  tess_project_note_change(p, TESS_CHANGE_MATERIAL, op->material.id, 0, 0, 0, 0);
+  level_project_note_change(p, TESS_CHANGE_MATERIAL, op->material.id, 0, 0, 0, 0);
   return TESS_OK;
 }
 
@@ -43,8 +43,8 @@ static void plain_destroy(TessOp *op, bool undone) { tess_free(op); }
 
 static const TessOpClass material_presence_class = {"material presence", material_presence_apply, plain_destroy, NULL};
 
-TessOp *tess_op_material_presence(const TessMaterial *m, bool add) {
-  MaterialPresenceOp *op = tess_op_new(sizeof *op, &material_presence_class);
+TessOp *level_op_material_presence(const TessMaterial *m, bool add) {
+  MaterialPresenceOp *op = level_op_new(sizeof *op, &material_presence_class);
   if (!op) return NULL;
   op->material = *m;
   op->add = add;
@@ -58,12 +58,12 @@ typedef struct MaterialSwapOp {
 
 static TessResult material_swap_apply(TessProject *p, TessOp *base, bool forward) {
   MaterialSwapOp *op = (MaterialSwapOp *)base;
-  int i = tess_project_material_index(p, op->other.id);
+  int i = level_project_material_index(p, op->other.id);
   if (i < 0) return TESS_ERR_NOT_FOUND;
   TessMaterial tmp = p->materials[i];
   p->materials[i] = op->other;
   op->other = tmp;
-  tess_project_note_change(p, TESS_CHANGE_MATERIAL, tmp.id, 0, 0, 0, 0);
+  level_project_note_change(p, TESS_CHANGE_MATERIAL, tmp.id, 0, 0, 0, 0);
   return TESS_OK;
 }
 
@@ -76,8 +76,8 @@ static bool material_swap_merge(TessOp *a, TessOp *b) {
 static const TessOpClass material_swap_class = {"material set", material_swap_apply, plain_destroy,
                                                 material_swap_merge};
 
-TessOp *tess_op_material_swap(const TessMaterial *other) {
-  MaterialSwapOp *op = tess_op_new(sizeof *op, &material_swap_class);
+TessOp *level_op_material_swap(const TessMaterial *other) {
+  MaterialSwapOp *op = level_op_new(sizeof *op, &material_swap_class);
   if (op) op->other = *other;
   return op ? &op->base : NULL;
 }
@@ -97,7 +97,7 @@ static TessResult tile_material_apply(TessProject *p, TessOp *base, bool forward
   if (!ts) return TESS_ERR_NOT_FOUND;
   for (uint32_t i = 0; i < op->count; i++)
     if (op->tiles[i] < ts->tile_count) ts->tiles[op->tiles[i]].material = forward ? op->to : op->from;
-  tess_project_note_change(p, TESS_CHANGE_TILESET, ts->id, 0, 0, 0, 0);
+  level_project_note_change(p, TESS_CHANGE_TILESET, ts->id, 0, 0, 0, 0);
   return TESS_OK;
 }
 
@@ -108,8 +108,8 @@ static void tile_material_destroy(TessOp *base, bool undone) {
 
 static const TessOpClass tile_material_class = {"tile material", tile_material_apply, tile_material_destroy, NULL};
 
-TessOp *tess_op_tile_material(TessId tileset, TessId from, TessId to, const uint32_t *tiles, uint32_t count) {
-  TileMaterialOp *op = tess_op_new(sizeof *op, &tile_material_class);
+TessOp *level_op_tile_material(TessId tileset, TessId from, TessId to, const uint32_t *tiles, uint32_t count) {
+  TileMaterialOp *op = level_op_new(sizeof *op, &tile_material_class);
   if (!op) return NULL;
   op->tiles = tess_alloc((size_t)count * sizeof *tiles + 1);
   if (!op->tiles) {
@@ -177,11 +177,11 @@ static TessResult tileset_presence_apply(TessProject *p, TessOp *base, bool forw
     SORTED_PTR_INSERT(p->tilesets, p->tileset_count, op->ts, r);
     if (r) return r;
   } else {
-    int i = tess_project_tileset_index(p, op->ts->id);
+    int i = level_project_tileset_index(p, op->ts->id);
     if (i < 0) return TESS_ERR_NOT_FOUND;
     PTR_REMOVE(p->tilesets, p->tileset_count, (uint32_t)i);
   }
-  tess_project_note_change(p, TESS_CHANGE_TILESET, op->ts->id, 0, 0, 0, 0);
+  level_project_note_change(p, TESS_CHANGE_TILESET, op->ts->id, 0, 0, 0, 0);
   return TESS_OK;
 }
 
@@ -197,8 +197,8 @@ static void tileset_presence_destroy(TessOp *base, bool undone) {
 static const TessOpClass tileset_presence_class = {"tileset presence", tileset_presence_apply,
                                                    tileset_presence_destroy, NULL};
 
-TessOp *tess_op_tileset_presence(TessTileset *ts, bool add) {
-  TilesetPresenceOp *op = tess_op_new(sizeof *op, &tileset_presence_class);
+TessOp *level_op_tileset_presence(TessTileset *ts, bool add) {
+  TilesetPresenceOp *op = level_op_new(sizeof *op, &tileset_presence_class);
   if (!op) {
     if (add) {
       tess_tileset_clear(ts);
@@ -224,7 +224,7 @@ static TessResult tileset_swap_apply(TessProject *p, TessOp *base, bool forward)
   TessTileset tmp = *live;
   *live = *op->other;
   *op->other = tmp;
-  tess_project_note_change(p, TESS_CHANGE_TILESET, live->id, 0, 0, 0, 0);
+  level_project_note_change(p, TESS_CHANGE_TILESET, live->id, 0, 0, 0, 0);
   return TESS_OK;
 }
 
@@ -242,8 +242,8 @@ static bool tileset_swap_merge(TessOp *a, TessOp *b) {
 static const TessOpClass tileset_swap_class = {"tileset set", tileset_swap_apply, tileset_swap_destroy,
                                                tileset_swap_merge};
 
-TessOp *tess_op_tileset_swap(TessTileset *other) {
-  TilesetSwapOp *op = tess_op_new(sizeof *op, &tileset_swap_class);
+TessOp *level_op_tileset_swap(TessTileset *other) {
+  TilesetSwapOp *op = level_op_new(sizeof *op, &tileset_swap_class);
   if (!op) {
     tess_tileset_clear(other);
     tess_free(other);
@@ -267,11 +267,11 @@ static TessResult sprite_presence_apply(TessProject *p, TessOp *base, bool forwa
     SORTED_PTR_INSERT(p->sprites, p->sprite_count, op->s, r);
     if (r) return r;
   } else {
-    int i = tess_project_sprite_index(p, op->s->id);
+    int i = level_project_sprite_index(p, op->s->id);
     if (i < 0) return TESS_ERR_NOT_FOUND;
     PTR_REMOVE(p->sprites, p->sprite_count, (uint32_t)i);
   }
-  tess_project_note_change(p, TESS_CHANGE_SPRITE, op->s->id, 0, 0, 0, 0);
+  level_project_note_change(p, TESS_CHANGE_SPRITE, op->s->id, 0, 0, 0, 0);
   return TESS_OK;
 }
 
@@ -287,8 +287,8 @@ static void sprite_presence_destroy(TessOp *base, bool undone) {
 static const TessOpClass sprite_presence_class = {"sprite presence", sprite_presence_apply, sprite_presence_destroy,
                                                   NULL};
 
-TessOp *tess_op_sprite_presence(TessSprite *s, bool add) {
-  SpritePresenceOp *op = tess_op_new(sizeof *op, &sprite_presence_class);
+TessOp *level_op_sprite_presence(TessSprite *s, bool add) {
+  SpritePresenceOp *op = level_op_new(sizeof *op, &sprite_presence_class);
   if (!op) {
     if (add) {
       tess_sprite_clear(s);
@@ -314,7 +314,7 @@ static TessResult sprite_swap_apply(TessProject *p, TessOp *base, bool forward) 
   TessSprite tmp = *live;
   *live = *op->other;
   *op->other = tmp;
-  tess_project_note_change(p, TESS_CHANGE_SPRITE, live->id, 0, 0, 0, 0);
+  level_project_note_change(p, TESS_CHANGE_SPRITE, live->id, 0, 0, 0, 0);
   return TESS_OK;
 }
 
@@ -332,8 +332,8 @@ static bool sprite_swap_merge(TessOp *a, TessOp *b) {
 static const TessOpClass sprite_swap_class = {"sprite set", sprite_swap_apply, sprite_swap_destroy,
                                               sprite_swap_merge};
 
-TessOp *tess_op_sprite_swap(TessSprite *other) {
-  SpriteSwapOp *op = tess_op_new(sizeof *op, &sprite_swap_class);
+TessOp *level_op_sprite_swap(TessSprite *other) {
+  SpriteSwapOp *op = level_op_new(sizeof *op, &sprite_swap_class);
   if (!op) {
     tess_sprite_clear(other);
     tess_free(other);

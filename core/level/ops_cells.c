@@ -81,7 +81,7 @@ static inline uint32_t key_hash(uint32_t key, size_t slot_count) {
   return (uint32_t)((key * 0x9E3779B1u) & (slot_count - 1));
 }
 
-TessCellWriter *tess_cell_writer_begin(TessProject *p, TessLevel *level, TessLayer *layer) {
+TessCellWriter *level_cell_writer_begin(TessProject *p, TessLevel *level, TessLayer *layer) {
   TessCellWriter *w = tess_calloc(1, sizeof *w);
   if (!w) return NULL;
   w->p = p;
@@ -136,9 +136,9 @@ static DenseRec *writer_add(TessCellWriter *w, uint32_t key) {
   return rec;
 }
 
-uint32_t tess_cell_writer_get(const TessCellWriter *w, uint32_t x, uint32_t y) { return tess_layer_cell(w->layer, x, y); }
+uint32_t level_cell_writer_get(const TessCellWriter *w, uint32_t x, uint32_t y) { return tess_layer_cell(w->layer, x, y); }
 
-bool tess_cell_writer_set(TessCellWriter *w, uint32_t x, uint32_t y, uint32_t value) {
+bool level_cell_writer_set(TessCellWriter *w, uint32_t x, uint32_t y, uint32_t value) {
   TessLayer *layer = w->layer;
   uint32_t key = (y / TESS_CHUNK_SIZE) * layer->chunks_x + x / TESS_CHUNK_SIZE;
   uint32_t i = (y % TESS_CHUNK_SIZE) * TESS_CHUNK_SIZE + x % TESS_CHUNK_SIZE;
@@ -153,12 +153,12 @@ bool tess_cell_writer_set(TessCellWriter *w, uint32_t x, uint32_t y, uint32_t va
   }
   w->last = rec;
   if (old == value) return true;
-  return tess_layer_write_keep(layer, key, i, value);
+  return level_layer_write_keep(layer, key, i, value);
 }
 
-bool tess_cell_writer_set_span(TessCellWriter *w, uint32_t x0, uint32_t x1, uint32_t y, uint32_t value) {
+bool level_cell_writer_set_span(TessCellWriter *w, uint32_t x0, uint32_t x1, uint32_t y, uint32_t value) {
   TessLayer *layer = w->layer;
-  if (!layer->chunks && !tess_layer_ensure_grid(layer)) return false;
+  if (!layer->chunks && !level_layer_ensure_grid(layer)) return false;
   const uint32_t row = (y % TESS_CHUNK_SIZE) * TESS_CHUNK_SIZE;
   while (x0 <= x1) {
     uint32_t cx = x0 / TESS_CHUNK_SIZE, end = cx * TESS_CHUNK_SIZE + TESS_CHUNK_SIZE - 1;
@@ -188,14 +188,14 @@ bool tess_cell_writer_set_span(TessCellWriter *w, uint32_t x0, uint32_t x1, uint
   return true;
 }
 
-/* Cells are written with tess_layer_write_keep, so every chunk the edit
+/* Cells are written with level_layer_write_keep, so every chunk the edit
  * touched still exists: restoring never allocates and cannot fail. Chunks
  * left empty are freed here and in finish. */
 static void writer_drop_empty(TessCellWriter *w) {
-  for (size_t r = 0; r < w->count; r++) tess_layer_drop_if_empty(w->layer, w->recs[r]->key);
+  for (size_t r = 0; r < w->count; r++) level_layer_drop_if_empty(w->layer, w->recs[r]->key);
 }
 
-void tess_cell_writer_abort(TessCellWriter *w) {
+void level_cell_writer_abort(TessCellWriter *w) {
   if (!w) return;
   for (size_t r = 0; r < w->count; r++) {
     DenseRec *rec = w->recs[r];
@@ -206,7 +206,7 @@ void tess_cell_writer_abort(TessCellWriter *w) {
         /* A cell whose write failed never changed: c is NULL only when
          * nothing in this chunk was written, and then nothing differs. */
         uint32_t before = dense_before(rec, i);
-        if (c && c->cells[i] != before) tess_layer_write_keep(w->layer, rec->key, i, before);
+        if (c && c->cells[i] != before) level_layer_write_keep(w->layer, rec->key, i, before);
       }
   }
   writer_drop_empty(w);
@@ -246,8 +246,8 @@ static TessResult cells_apply(TessProject *p, TessOp *base, bool forward) {
   CellsOp *op = (CellsOp *)base;
   TessLevel *level = tess_project_level(p, op->level);
   TessLayer *layer = level ? tess_level_layer(level, op->layer) : NULL;
-  if (!layer || !tess_layer_has_cells(layer)) return TESS_ERR_NOT_FOUND;
-  if (!tess_layer_ensure_grid(layer)) return TESS_ERR_NOMEM;
+  if (!layer || !level_layer_has_cells(layer)) return TESS_ERR_NOT_FOUND;
+  if (!level_layer_ensure_grid(layer)) return TESS_ERR_NOMEM;
   /* 1: everything that can fail: chunks that will hold a value, and arrays
    * for records that will hold differing values. Nothing changes yet. */
   uint32_t **fresh = tess_calloc(op->count ? op->count : 1, sizeof *fresh);
@@ -256,7 +256,7 @@ static TessResult cells_apply(TessProject *p, TessOp *base, bool forward) {
     CellRec *rec = &op->recs[r];
     if (rec->key >= layer->chunks_x * layer->chunks_y) {
       for (size_t q = 0; q < r; q++) tess_free(fresh[q]);
-      for (size_t q = 0; q < r; q++) tess_layer_drop_if_empty(layer, op->recs[q].key);
+      for (size_t q = 0; q < r; q++) level_layer_drop_if_empty(layer, op->recs[q].key);
       tess_free(fresh);
       return TESS_ERR_INVALID;
     }
@@ -271,7 +271,7 @@ static TessResult cells_apply(TessProject *p, TessOp *base, bool forward) {
     }
     if (!ok) {
       for (size_t q = 0; q <= r; q++) tess_free(fresh[q]);
-      for (size_t q = 0; q <= r; q++) tess_layer_drop_if_empty(layer, op->recs[q].key);
+      for (size_t q = 0; q <= r; q++) level_layer_drop_if_empty(layer, op->recs[q].key);
       tess_free(fresh);
       return TESS_ERR_NOMEM;
     }
@@ -301,11 +301,11 @@ static TessResult cells_apply(TessProject *p, TessOp *base, bool forward) {
       rec->values = out;
       if (!out) rec->uniform = first;
       rec_compress(rec);
-      tess_layer_drop_if_empty(layer, rec->key);
+      level_layer_drop_if_empty(layer, rec->key);
     } else {
       tess_free(fresh[r]); /* not reached: no chunk means all zero on both sides */
     }
-    tess_project_note_change(p, TESS_CHANGE_CHUNK, 0, op->level, op->layer, rec->key % layer->chunks_x,
+    level_project_note_change(p, TESS_CHANGE_CHUNK, 0, op->level, op->layer, rec->key % layer->chunks_x,
                              rec->key / layer->chunks_x);
   }
   tess_free(fresh);
@@ -396,12 +396,12 @@ static int rec_key_cmp(const void *a, const void *b) {
   return ka < kb ? -1 : ka > kb;
 }
 
-TessResult tess_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError *err) {
+TessResult level_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError *err) {
   *op_out = NULL;
-  CellsOp *op = tess_op_new(sizeof *op, &cells_class);
+  CellsOp *op = level_op_new(sizeof *op, &cells_class);
   if (!op || (w->count && !(op->recs = tess_calloc(w->count, sizeof *op->recs)))) {
     tess_free(op);
-    tess_cell_writer_abort(w);
+    level_cell_writer_abort(w);
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   }
   op->cap = w->count;
@@ -433,7 +433,7 @@ TessResult tess_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError
     rec->values = tess_alloc((size_t)n * sizeof *rec->values);
     if (!rec->values) {
       cells_destroy(&op->base, false);
-      tess_cell_writer_abort(w);
+      level_cell_writer_abort(w);
       return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
     }
     uint32_t k = 0;
@@ -455,7 +455,7 @@ TessResult tess_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessError
   }
   qsort(op->recs, op->count, sizeof *op->recs, rec_key_cmp);
   for (size_t r = 0; r < op->count; r++)
-    tess_project_note_change(p, TESS_CHANGE_CHUNK, 0, op->level, op->layer, op->recs[r].key % chunks_x,
+    level_project_note_change(p, TESS_CHANGE_CHUNK, 0, op->level, op->layer, op->recs[r].key % chunks_x,
                              op->recs[r].key / chunks_x);
   op->base.bytes = cells_op_bytes(op);
   *op_out = &op->base;

@@ -1,7 +1,7 @@
 /* Undo ops for the project's structure: levels, layers, objects. */
 #include "level_private.h"
 
-static size_t layer_bytes(const TessLayer *layer) { return tess_layer_memory_bytes(layer); }
+static size_t layer_bytes(const TessLayer *layer) { return level_layer_memory_bytes(layer); }
 
 /* ---- levels ---- */
 
@@ -23,28 +23,28 @@ static TessResult level_presence_apply(TessProject *p, TessOp *base, bool forwar
     grown[i] = op->level;
     p->level_count++;
   } else {
-    int i = tess_project_level_index(p, op->level->id);
+    int i = level_project_level_index(p, op->level->id);
     if (i < 0) return TESS_ERR_NOT_FOUND;
     op->index = (uint32_t)i;
     memmove(&p->levels[i], &p->levels[i + 1], (p->level_count - i - 1) * sizeof *p->levels);
     p->level_count--;
   }
-  tess_project_note_level_content(p, op->level);
+  level_project_note_level_content(p, op->level);
   return TESS_OK;
 }
 
 static void level_presence_destroy(TessOp *base, bool undone) {
   LevelPresenceOp *op = (LevelPresenceOp *)base;
-  if (op->add == undone) tess_level_free(op->level);
+  if (op->add == undone) level_free(op->level);
   tess_free(op);
 }
 
 static const TessOpClass level_presence_class = {"level presence", level_presence_apply, level_presence_destroy, NULL};
 
-TessOp *tess_op_level_presence(TessLevel *level, uint32_t index, bool add) {
-  LevelPresenceOp *op = tess_op_new(sizeof *op, &level_presence_class);
+TessOp *level_op_level_presence(TessLevel *level, uint32_t index, bool add) {
+  LevelPresenceOp *op = level_op_new(sizeof *op, &level_presence_class);
   if (!op) {
-    if (add) tess_level_free(level);
+    if (add) level_free(level);
     return NULL;
   }
   op->level = level;
@@ -62,7 +62,7 @@ typedef struct LevelSwapOp {
   uint32_t count;
 } LevelSwapOp;
 
-void tess_layer_content_free(TessLayerContent *c) {
+void level_layer_content_free(TessLayerContent *c) {
   if (c->chunks) {
     size_t n = (size_t)c->chunks_x * c->chunks_y;
     for (size_t i = 0; i < n; i++) tess_free(c->chunks[i]);
@@ -77,7 +77,7 @@ static void note_grid(TessProject *p, TessId level, TessId layer, TessChunk **ch
   if (!chunks) return;
   for (uint32_t cy = 0; cy < cy_n; cy++)
     for (uint32_t cx = 0; cx < cx_n; cx++)
-      if (chunks[(size_t)cy * cx_n + cx]) tess_project_note_change(p, TESS_CHANGE_CHUNK, 0, level, layer, cx, cy);
+      if (chunks[(size_t)cy * cx_n + cx]) level_project_note_change(p, TESS_CHANGE_CHUNK, 0, level, layer, cx, cy);
 }
 
 static TessResult level_swap_apply(TessProject *p, TessOp *base, bool forward) {
@@ -89,7 +89,7 @@ static TessResult level_swap_apply(TessProject *p, TessOp *base, bool forward) {
   TessLevelSettings tmp = level->settings;
   level->settings = op->other;
   op->other = tmp;
-  tess_project_note_change(p, TESS_CHANGE_LEVEL, level->id, level->id, 0, 0, 0);
+  level_project_note_change(p, TESS_CHANGE_LEVEL, level->id, level->id, 0, 0, 0);
   for (uint32_t i = 0; i < op->count; i++) {
     TessLayerContent *c = &op->contents[i];
     TessLayer *layer = tess_level_layer(level, c->layer);
@@ -105,25 +105,25 @@ static TessResult level_swap_apply(TessProject *p, TessOp *base, bool forward) {
     note_grid(p, level->id, c->layer, c->chunks, c->chunks_x, c->chunks_y);
     note_grid(p, level->id, c->layer, layer->chunks, layer->chunks_x, layer->chunks_y);
     for (uint32_t k = 0; k < layer->object_count; k++)
-      tess_project_note_change(p, TESS_CHANGE_OBJECT, layer->objects[k].id, level->id, c->layer, 0, 0);
+      level_project_note_change(p, TESS_CHANGE_OBJECT, layer->objects[k].id, level->id, c->layer, 0, 0);
   }
   return TESS_OK;
 }
 
 static void level_swap_destroy(TessOp *base, bool undone) {
   LevelSwapOp *op = (LevelSwapOp *)base;
-  for (uint32_t i = 0; i < op->count; i++) tess_layer_content_free(&op->contents[i]);
+  for (uint32_t i = 0; i < op->count; i++) level_layer_content_free(&op->contents[i]);
   tess_free(op->contents);
   tess_free(op);
 }
 
 static const TessOpClass level_swap_class = {"level set", level_swap_apply, level_swap_destroy, NULL};
 
-TessOp *tess_op_level_swap(TessId level, const TessLevelSettings *other, TessLayerContent *contents,
+TessOp *level_op_level_swap(TessId level, const TessLevelSettings *other, TessLayerContent *contents,
                            uint32_t content_count) {
-  LevelSwapOp *op = tess_op_new(sizeof *op, &level_swap_class);
+  LevelSwapOp *op = level_op_new(sizeof *op, &level_swap_class);
   if (!op) {
-    for (uint32_t i = 0; i < content_count; i++) tess_layer_content_free(&contents[i]);
+    for (uint32_t i = 0; i < content_count; i++) level_layer_content_free(&contents[i]);
     tess_free(contents);
     return NULL;
   }
@@ -160,30 +160,30 @@ static TessResult layer_presence_apply(TessProject *p, TessOp *base, bool forwar
   TessLevel *level = tess_project_level(p, op->level);
   if (!level) return TESS_ERR_NOT_FOUND;
   if (op->add == forward) {
-    if (!tess_level_insert_layer_at(level, op->layer, op->index)) return TESS_ERR_NOMEM;
+    if (!level_insert_layer_at(level, op->layer, op->index)) return TESS_ERR_NOMEM;
   } else {
     int i = tess_level_layer_index(level, op->layer->props.id);
     if (i < 0) return TESS_ERR_NOT_FOUND;
     op->index = (uint32_t)i;
-    tess_level_take_layer(level, (uint32_t)i);
+    level_take_layer(level, (uint32_t)i);
   }
-  tess_project_note_change(p, TESS_CHANGE_LEVEL, level->id, level->id, 0, 0, 0);
-  tess_project_note_layer_content(p, level->id, op->layer);
+  level_project_note_change(p, TESS_CHANGE_LEVEL, level->id, level->id, 0, 0, 0);
+  level_project_note_layer_content(p, level->id, op->layer);
   return TESS_OK;
 }
 
 static void layer_presence_destroy(TessOp *base, bool undone) {
   LayerPresenceOp *op = (LayerPresenceOp *)base;
-  if (op->add == undone) tess_layer_free(op->layer);
+  if (op->add == undone) level_layer_free(op->layer);
   tess_free(op);
 }
 
 static const TessOpClass layer_presence_class = {"layer presence", layer_presence_apply, layer_presence_destroy, NULL};
 
-TessOp *tess_op_layer_presence(TessId level, TessLayer *layer, uint32_t index, bool add) {
-  LayerPresenceOp *op = tess_op_new(sizeof *op, &layer_presence_class);
+TessOp *level_op_layer_presence(TessId level, TessLayer *layer, uint32_t index, bool add) {
+  LayerPresenceOp *op = level_op_new(sizeof *op, &layer_presence_class);
   if (!op) {
-    if (add) tess_layer_free(layer);
+    if (add) level_layer_free(layer);
     return NULL;
   }
   op->level = level;
@@ -207,7 +207,7 @@ static TessResult layer_props_apply(TessProject *p, TessOp *base, bool forward) 
   TessLayerProps tmp = layer->props;
   layer->props = op->other;
   op->other = tmp;
-  tess_project_note_change(p, TESS_CHANGE_LAYER, tmp.id, op->level, tmp.id, 0, 0);
+  level_project_note_change(p, TESS_CHANGE_LAYER, tmp.id, op->level, tmp.id, 0, 0);
   return TESS_OK;
 }
 
@@ -220,8 +220,8 @@ static bool layer_props_merge(TessOp *a, TessOp *b) {
 
 static const TessOpClass layer_props_class = {"layer props", layer_props_apply, plain_destroy, layer_props_merge};
 
-TessOp *tess_op_layer_props(TessId level, const TessLayerProps *other) {
-  LayerPropsOp *op = tess_op_new(sizeof *op, &layer_props_class);
+TessOp *level_op_layer_props(TessId level, const TessLayerProps *other) {
+  LayerPropsOp *op = level_op_new(sizeof *op, &layer_props_class);
   if (!op) return NULL;
   op->level = level;
   op->other = *other;
@@ -245,14 +245,14 @@ static TessResult layer_move_apply(TessProject *p, TessOp *base, bool forward) {
   if (from < to) memmove(&level->layers[from], &level->layers[from + 1], (to - from) * sizeof *level->layers);
   else memmove(&level->layers[to + 1], &level->layers[to], (from - to) * sizeof *level->layers);
   level->layers[to] = moving;
-  tess_project_note_change(p, TESS_CHANGE_LEVEL, level->id, level->id, 0, 0, 0);
+  level_project_note_change(p, TESS_CHANGE_LEVEL, level->id, level->id, 0, 0, 0);
   return TESS_OK;
 }
 
 static const TessOpClass layer_move_class = {"layer move", layer_move_apply, plain_destroy, NULL};
 
-TessOp *tess_op_layer_move(TessId level, TessId layer, uint32_t from, uint32_t to) {
-  LayerMoveOp *op = tess_op_new(sizeof *op, &layer_move_class);
+TessOp *level_op_layer_move(TessId level, TessId layer, uint32_t from, uint32_t to) {
+  LayerMoveOp *op = level_op_new(sizeof *op, &layer_move_class);
   if (!op) return NULL;
   op->level = level;
   op->layer = layer;
@@ -283,20 +283,20 @@ static TessResult object_presence_apply(TessProject *p, TessOp *base, bool forwa
   TessLayer *layer = tess_level_layer(tess_project_level(p, op->level), op->layer);
   if (!layer) return TESS_ERR_NOT_FOUND;
   if (op->add == forward) {
-    if (!tess_layer_reserve_objects(layer, layer->object_count + 1)) return TESS_ERR_NOMEM;
+    if (!level_layer_reserve_objects(layer, layer->object_count + 1)) return TESS_ERR_NOMEM;
     uint32_t i = op->index <= layer->object_count ? op->index : layer->object_count;
     memmove(&layer->objects[i + 1], &layer->objects[i], (layer->object_count - i) * sizeof *layer->objects);
     layer->objects[i] = op->obj;
     layer->object_count++;
   } else {
-    int i = tess_layer_object_index(layer, op->obj.id);
+    int i = level_layer_object_index(layer, op->obj.id);
     if (i < 0) return TESS_ERR_NOT_FOUND;
     op->index = (uint32_t)i;
     op->obj = layer->objects[i];
     memmove(&layer->objects[i], &layer->objects[i + 1], (layer->object_count - i - 1) * sizeof *layer->objects);
     layer->object_count--;
   }
-  tess_project_note_change(p, TESS_CHANGE_OBJECT, op->obj.id, op->level, op->layer, 0, 0);
+  level_project_note_change(p, TESS_CHANGE_OBJECT, op->obj.id, op->level, op->layer, 0, 0);
   return TESS_OK;
 }
 
@@ -309,8 +309,8 @@ static void object_presence_destroy(TessOp *base, bool undone) {
 static const TessOpClass object_presence_class = {"object presence", object_presence_apply, object_presence_destroy,
                                                   NULL};
 
-TessOp *tess_op_object_presence(TessId level, TessId layer, uint32_t index, TessObject *obj, bool add) {
-  ObjectPresenceOp *op = tess_op_new(sizeof *op, &object_presence_class);
+TessOp *level_op_object_presence(TessId level, TessId layer, uint32_t index, TessObject *obj, bool add) {
+  ObjectPresenceOp *op = level_op_new(sizeof *op, &object_presence_class);
   if (!op) {
     if (add) tess_object_clear(obj);
     return NULL;
@@ -338,7 +338,7 @@ static TessResult object_swap_apply(TessProject *p, TessOp *base, bool forward) 
   TessObject tmp = *live;
   *live = op->other;
   op->other = tmp;
-  tess_project_note_change(p, TESS_CHANGE_OBJECT, tmp.id, op->level, layer->props.id, 0, 0);
+  level_project_note_change(p, TESS_CHANGE_OBJECT, tmp.id, op->level, layer->props.id, 0, 0);
   return TESS_OK;
 }
 
@@ -355,8 +355,8 @@ static bool object_swap_merge(TessOp *a, TessOp *b) {
 static const TessOpClass object_swap_class = {"object set", object_swap_apply, object_swap_destroy,
                                               object_swap_merge};
 
-TessOp *tess_op_object_swap(TessId level, TessObject *other) {
-  ObjectSwapOp *op = tess_op_new(sizeof *op, &object_swap_class);
+TessOp *level_op_object_swap(TessId level, TessObject *other) {
+  ObjectSwapOp *op = level_op_new(sizeof *op, &object_swap_class);
   if (!op) {
     tess_object_clear(other);
     return NULL;

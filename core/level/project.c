@@ -6,8 +6,8 @@ TessProject *tess_project_create(void) {
   TessProject *p = tess_calloc(1, sizeof *p);
   if (!p) return NULL;
   for (int k = 0; k < TESS_ID_KIND_COUNT; k++) p->next_id[k] = 1;
-  p->history = tess_history_create();
-  p->changes = tess_change_log_create();
+  p->history = level_history_create();
+  p->changes = level_change_log_create();
   if (!p->history || !p->changes) {
     tess_project_destroy(p);
     return NULL;
@@ -18,8 +18,8 @@ TessProject *tess_project_create(void) {
 void tess_project_destroy(TessProject *p) {
   if (!p) return;
   /* History first: its ops may hold items detached from the project. */
-  tess_history_destroy(p->history);
-  tess_change_log_destroy(p->changes);
+  level_history_destroy(p->history);
+  level_change_log_destroy(p->changes);
   tess_free(p->materials);
   for (uint32_t i = 0; i < p->tileset_count; i++) {
     tess_tileset_clear(p->tilesets[i]);
@@ -31,14 +31,14 @@ void tess_project_destroy(TessProject *p) {
     tess_free(p->sprites[i]);
   }
   tess_free(p->sprites);
-  for (uint32_t i = 0; i < p->level_count; i++) tess_level_free(p->levels[i]);
+  for (uint32_t i = 0; i < p->level_count; i++) level_free(p->levels[i]);
   tess_free(p->levels);
   tess_free(p);
 }
 
 /* ---- ids ---- */
 
-void tess_project_note_id(TessProject *p, TessIdKind kind, TessId id) {
+void level_project_note_id(TessProject *p, TessIdKind kind, TessId id) {
   if (id >= p->next_id[kind]) p->next_id[kind] = id + 1;
 }
 
@@ -48,12 +48,12 @@ void tess_project_reserve_ids(TessProject *p, TessIdKind kind, TessId end) {
 
 void tess_project_want_id(TessProject *p, TessIdKind kind, TessId id) { p->wanted_id[kind] = id; }
 
-TessId tess_project_take_id(TessProject *p, TessIdKind kind, TessId max) {
+TessId level_project_take_id(TessProject *p, TessIdKind kind, TessId max) {
   if (p->wanted_id[kind]) {
     TessId want = p->wanted_id[kind];
     p->wanted_id[kind] = 0;
     if (want <= max) {
-      tess_project_note_id(p, kind, want);
+      level_project_note_id(p, kind, want);
       return want;
     }
   }
@@ -79,32 +79,32 @@ TessId tess_project_take_id(TessProject *p, TessIdKind kind, TessId max) {
 #define ID_VAL(x) ((x).id)
 #define ID_PTR(x) ((x)->id)
 
-int tess_project_material_index(const TessProject *p, TessId id) {
+int level_project_material_index(const TessProject *p, TessId id) {
   uint32_t i;
   LOWER_BOUND(p->materials, p->material_count, ID_VAL, id, i);
   return (i < p->material_count && p->materials[i].id == id) ? (int)i : -1;
 }
 
-int tess_project_tileset_index(const TessProject *p, TessId id) {
+int level_project_tileset_index(const TessProject *p, TessId id) {
   uint32_t i;
   LOWER_BOUND(p->tilesets, p->tileset_count, ID_PTR, id, i);
   return (i < p->tileset_count && p->tilesets[i]->id == id) ? (int)i : -1;
 }
 
-int tess_project_sprite_index(const TessProject *p, TessId id) {
+int level_project_sprite_index(const TessProject *p, TessId id) {
   uint32_t i;
   LOWER_BOUND(p->sprites, p->sprite_count, ID_PTR, id, i);
   return (i < p->sprite_count && p->sprites[i]->id == id) ? (int)i : -1;
 }
 
-int tess_project_level_index(const TessProject *p, TessId id) {
+int level_project_level_index(const TessProject *p, TessId id) {
   for (uint32_t i = 0; id && i < p->level_count; i++)
     if (p->levels[i]->id == id) return (int)i;
   return -1;
 }
 
 const TessMaterial *tess_project_material(const TessProject *p, TessId id) {
-  int i = id ? tess_project_material_index(p, id) : -1;
+  int i = id ? level_project_material_index(p, id) : -1;
   return i < 0 ? NULL : &p->materials[i];
 }
 
@@ -115,17 +115,17 @@ const TessMaterial *tess_project_material_by_name(const TessProject *p, const ch
 }
 
 TessTileset *tess_project_tileset(const TessProject *p, TessId id) {
-  int i = id ? tess_project_tileset_index(p, id) : -1;
+  int i = id ? level_project_tileset_index(p, id) : -1;
   return i < 0 ? NULL : p->tilesets[i];
 }
 
 TessSprite *tess_project_sprite(const TessProject *p, TessId id) {
-  int i = id ? tess_project_sprite_index(p, id) : -1;
+  int i = id ? level_project_sprite_index(p, id) : -1;
   return i < 0 ? NULL : p->sprites[i];
 }
 
 TessLevel *tess_project_level(const TessProject *p, TessId id) {
-  int i = tess_project_level_index(p, id);
+  int i = level_project_level_index(p, id);
   return i < 0 ? NULL : p->levels[i];
 }
 
@@ -159,13 +159,13 @@ TessResult tess_project_insert_material(TessProject *p, const TessMaterial *m, T
   memmove(&grown[i + 1], &grown[i], (p->material_count - i) * sizeof *grown);
   grown[i] = *m;
   p->material_count++;
-  tess_project_note_id(p, TESS_ID_MATERIAL, m->id);
+  level_project_note_id(p, TESS_ID_MATERIAL, m->id);
   return TESS_OK;
 }
 
 TessResult tess_project_insert_tileset(TessProject *p, const TessTileset *ts, TessError *err) {
   /* Tile materials may refer to materials the file lists later: not checked here. */
-  TessResult r = tess_tileset_validate(NULL, ts, err);
+  TessResult r = level_tileset_validate(NULL, ts, err);
   if (r) return r;
   uint32_t i;
   LOWER_BOUND(p->tilesets, p->tileset_count, ID_PTR, ts->id, i);
@@ -182,12 +182,12 @@ TessResult tess_project_insert_tileset(TessProject *p, const TessTileset *ts, Te
   memmove(&grown[i + 1], &grown[i], (p->tileset_count - i) * sizeof *grown);
   grown[i] = copy;
   p->tileset_count++;
-  tess_project_note_id(p, TESS_ID_TILESET, ts->id);
+  level_project_note_id(p, TESS_ID_TILESET, ts->id);
   return TESS_OK;
 }
 
 TessResult tess_project_insert_sprite(TessProject *p, const TessSprite *s, TessError *err) {
-  TessResult r = tess_sprite_validate(s, err);
+  TessResult r = level_sprite_validate(s, err);
   if (r) return r;
   if (s->id == 0) return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "sprite %s has id 0", s->name);
   uint32_t i;
@@ -205,7 +205,7 @@ TessResult tess_project_insert_sprite(TessProject *p, const TessSprite *s, TessE
   memmove(&grown[i + 1], &grown[i], (p->sprite_count - i) * sizeof *grown);
   grown[i] = copy;
   p->sprite_count++;
-  tess_project_note_id(p, TESS_ID_SPRITE, s->id);
+  level_project_note_id(p, TESS_ID_SPRITE, s->id);
   return TESS_OK;
 }
 
@@ -216,15 +216,15 @@ TessResult tess_project_insert_level(TessProject *p, TessId id, const TessLevelS
   if (id == 0) return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "level %s has id 0", s->name);
   if (tess_project_level(p, id))
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "level id %u appears twice", id);
-  TessLevel *level = tess_level_new(id, s);
+  TessLevel *level = level_new(id, s);
   TessLevel **grown = level ? tess_realloc(p->levels, (p->level_count + 1) * sizeof *grown) : NULL;
   if (!grown) {
-    tess_level_free(level);
+    level_free(level);
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   }
   p->levels = grown;
   grown[p->level_count++] = level;
-  tess_project_note_id(p, TESS_ID_LEVEL, id);
+  level_project_note_id(p, TESS_ID_LEVEL, id);
   if (out) *out = level;
   return TESS_OK;
 }
@@ -237,7 +237,7 @@ static bool layer_id_used(const TessProject *p, TessId id) {
 
 TessResult tess_level_insert_layer(TessProject *p, TessLevel *level, const TessLayerProps *props,
                                    TessLayer **out, TessError *err) {
-  TessResult r = tess_layer_props_validate(props, err);
+  TessResult r = level_layer_props_validate(props, err);
   if (r) return r;
   if (props->id == 0) return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "layer %s has id 0", props->name);
   if (layer_id_used(p, props->id))
@@ -245,12 +245,12 @@ TessResult tess_level_insert_layer(TessProject *p, TessLevel *level, const TessL
   if (props->kind == TESS_LAYER_MATERIAL && tess_level_material_layer(level))
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "level %s already has a material layer",
                           level->settings.name);
-  TessLayer *layer = tess_layer_new(props, level->settings.width, level->settings.height);
-  if (!layer || !tess_level_insert_layer_at(level, layer, level->layer_count)) {
-    tess_layer_free(layer);
+  TessLayer *layer = level_layer_new(props, level->settings.width, level->settings.height);
+  if (!layer || !level_insert_layer_at(level, layer, level->layer_count)) {
+    level_layer_free(layer);
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   }
-  tess_project_note_id(p, TESS_ID_LAYER, props->id);
+  level_project_note_id(p, TESS_ID_LAYER, props->id);
   if (out) *out = layer;
   return TESS_OK;
 }
@@ -261,10 +261,10 @@ TessResult tess_layer_insert_object(TessProject *p, TessLayer *layer, const Tess
   TessResult r = tess_object_validate(obj, err);
   if (r) return r;
   if (obj->id == 0) return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "object %s has id 0", obj->name);
-  if (!tess_layer_reserve_objects(layer, layer->object_count + 1) ||
+  if (!level_layer_reserve_objects(layer, layer->object_count + 1) ||
       tess_object_copy(&layer->objects[layer->object_count], obj) != TESS_OK)
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   layer->object_count++;
-  tess_project_note_id(p, TESS_ID_OBJECT, obj->id);
+  level_project_note_id(p, TESS_ID_OBJECT, obj->id);
   return TESS_OK;
 }

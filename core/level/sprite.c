@@ -76,8 +76,8 @@ TessResult tess_sprite_copy(TessSprite *dst, const TessSprite *src) {
 
 static bool finite_d(double v) { return isfinite(v); }
 
-TessResult tess_sprite_validate(const TessSprite *s, TessError *err) {
-  TessResult nr = tess_name_check(s->name, false, "sprite", err);
+TessResult level_sprite_validate(const TessSprite *s, TessError *err) {
+  TessResult nr = level_name_check(s->name, false, "sprite", err);
   if (nr != TESS_OK) return nr;
   if (s->png_size && !s->png)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "sprite %s: png_size without bytes", s->name);
@@ -114,10 +114,10 @@ TessResult tess_sprite_validate(const TessSprite *s, TessError *err) {
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "sprite %s hull vertex %u is not finite or beyond %g px",
                             s->name, i, (double)TESS_OBJECT_MAX_PX);
   for (uint32_t i = 0; i < m->piece_count; i++) {
-    TessResult r = tess_polygon_validate(&m->pieces[i], "sprite mask piece", err);
+    TessResult r = level_polygon_validate(&m->pieces[i], "sprite mask piece", err);
     if (r) return r;
   }
-  TessResult ir = tess_image_bytes_check(s->png, s->png_size, s->image_w, s->image_h, "sprite", s->name, err);
+  TessResult ir = level_image_bytes_check(s->png, s->png_size, s->image_w, s->image_h, "sprite", s->name, err);
   if (ir != TESS_OK) return ir;
   double sums[] = {m->area, m->centroid_x, m->centroid_y, m->inertia, m->shape_area, m->shape_centroid_x,
                    m->shape_centroid_y, m->shape_inertia, m->added_area, m->uncovered_area};

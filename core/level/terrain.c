@@ -66,7 +66,7 @@ TessResult tess_terrain_set_validate(const TessTerrainSet *set, uint32_t tile_co
                                      TessError *err) {
   char what[TESS_NAME_MAX + 64];
   snprintf(what, sizeof what, "terrain set of tileset %s", where);
-  TessResult r = tess_name_check(set->name, false, what, err);
+  TessResult r = level_name_check(set->name, false, what, err);
   if (r) return r;
   if (set->kind > TESS_TERRAIN_MIXED)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "tileset %s terrain set %s: kind %u is unknown", where,
@@ -83,7 +83,7 @@ TessResult tess_terrain_set_validate(const TessTerrainSet *set, uint32_t tile_co
   for (uint32_t c = 0; c < set->color_count; c++) {
     const TessTerrainColor *col = &set->colors[c];
     snprintf(what, sizeof what, "colour %u of terrain set %s", c + 1, set->name);
-    if ((r = tess_name_check(col->name, false, what, err))) return r;
+    if ((r = level_name_check(col->name, false, what, err))) return r;
     if (!probability_ok(col->probability))
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "tileset %s terrain set %s colour %s: probability is not in 0..1e6",
                             where, set->name, col->name);
@@ -120,7 +120,7 @@ TessResult tess_terrain_set_add_color(TessTerrainSet *set, const char *name, uin
   set->colors = grown;
   TessTerrainColor *c = &grown[set->color_count];
   memset(c, 0, sizeof *c);
-  TessResult r = tess_name_copy(c->name, name, false, "terrain colour", err);
+  TessResult r = level_name_copy(c->name, name, false, "terrain colour", err);
   if (r) return r;
   c->color = rgba;
   c->probability = 1.0f;
@@ -188,6 +188,23 @@ bool tess_terrain_cell_labels(const TessTerrainSet *set, TessId tileset, TessCel
   uint8_t mask = tess_terrain_kind_mask((TessTerrainKind)set->kind);
   for (int k = 0; k < TESS_TERRAIN_POSITIONS; k++) wang[k] = (mask >> k) & 1 ? t->wang[k] : 0;
   return true;
+}
+
+int tess_terrain_position_at(TessTerrainKind kind, float u, float v) {
+  u = u < 0 ? 0 : u > 1 ? 1 : u;
+  v = v < 0 ? 0 : v > 1 ? 1 : v;
+  if (kind == TESS_TERRAIN_CORNER) return v < 0.5f ? (u < 0.5f ? 7 : 1) : (u < 0.5f ? 5 : 3);
+  if (kind == TESS_TERRAIN_EDGE) {
+    /* The diagonals cut the tile into four triangles, one per edge. */
+    bool above_main = v < u, above_anti = v < 1.0f - u;
+    if (above_main && above_anti) return 0;
+    if (above_main) return 2;
+    if (above_anti) return 6;
+    return 4;
+  }
+  int col = u < 1.0f / 3 ? 0 : u < 2.0f / 3 ? 1 : 2, row = v < 1.0f / 3 ? 0 : v < 2.0f / 3 ? 1 : 2;
+  static const int grid[3][3] = {{7, 0, 1}, {6, -1, 2}, {5, 4, 3}};
+  return grid[row][col];
 }
 
 /* Every combination of colours 1..n over the kind's positions has a tile:

@@ -312,7 +312,7 @@ static void fill_choose(Fill *f, uint32_t *out) {
 }
 
 /* The whole edit: checks, frame, choice, one cell writer, one undo step. */
-TessResult tess_terrain_apply(TessProject *p, TessLevel *level, TessLayer *layer, const TessTerrainBrush *brush,
+TessResult level_terrain_apply(TessProject *p, TessLevel *level, TessLayer *layer, const TessTerrainBrush *brush,
                               const uint8_t *bits, uint32_t mx, uint32_t my, uint32_t mw, uint32_t mh,
                               const char *label, uint32_t merge, TessError *err) {
   const TessTileset *ts = tess_project_tileset(p, brush->tileset);
@@ -335,8 +335,8 @@ TessResult tess_terrain_apply(TessProject *p, TessLevel *level, TessLayer *layer
   uint32_t *out = NULL;
   bool ok = fill_prepare_set(&f, ts) && fill_frame(&f, level, layer, &pt) &&
             (out = tess_alloc((size_t)f.w * f.h * sizeof *out)) != NULL;
-  TessStep *step = ok ? tess_step_begin(label, merge) : NULL;
-  TessCellWriter *wr = step ? tess_cell_writer_begin(p, level, layer) : NULL;
+  TessStep *step = ok ? level_step_begin(label, merge) : NULL;
+  TessCellWriter *wr = step ? level_cell_writer_begin(p, level, layer) : NULL;
   if (!wr) {
     tess_free(step);
     tess_free(out);
@@ -348,26 +348,26 @@ TessResult tess_terrain_apply(TessProject *p, TessLevel *level, TessLayer *layer
     for (uint32_t x = 0; ok && x < f.w; x++) {
       size_t i = (size_t)y * f.w + x;
       if (out[i] != NOWHERE && out[i] != f.cur[i])
-        ok = tess_cell_writer_set(wr, (uint32_t)(f.ox + x), (uint32_t)(f.oy + y), out[i]);
+        ok = level_cell_writer_set(wr, (uint32_t)(f.ox + x), (uint32_t)(f.oy + y), out[i]);
     }
   tess_free(out);
   fill_free(&f);
   if (!ok) {
-    tess_cell_writer_abort(wr);
-    tess_step_abort(p, step);
+    level_cell_writer_abort(wr);
+    level_step_abort(p, step);
     return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   }
   TessOp *op = NULL;
-  TessResult r = tess_cell_writer_finish(wr, &op, err);
-  if (r == TESS_OK && op && !tess_step_add_applied(step, op)) {
+  TessResult r = level_cell_writer_finish(wr, &op, err);
+  if (r == TESS_OK && op && !level_step_add_applied(step, op)) {
     op->cls->apply(p, op, false);
     op->cls->destroy(op, true);
     r = tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
   }
   if (r) {
-    tess_step_abort(p, step);
+    level_step_abort(p, step);
     return r;
   }
-  tess_step_commit(p, step);
+  level_step_commit(p, step);
   return TESS_OK;
 }

@@ -38,7 +38,7 @@ void tess_tileset_tile_origin(const TessTileset *ts, uint32_t tile, uint32_t *px
   if (py) *py = ts->margin + (tile / cols) * (ts->tile_h + ts->spacing);
 }
 
-TessResult tess_polygon_validate(const TessPolygon *poly, const char *what, TessError *err) {
+TessResult level_polygon_validate(const TessPolygon *poly, const char *what, TessError *err) {
   if (poly->count < 3 || poly->count > TESS_POLY_MAX)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "%s has %u vertices (3..%d)", what, poly->count,
                           TESS_POLY_MAX);
@@ -50,15 +50,15 @@ TessResult tess_polygon_validate(const TessPolygon *poly, const char *what, Tess
   return TESS_OK;
 }
 
-TessResult tess_tileset_validate(const TessProject *p, const TessTileset *ts, TessError *err) {
+TessResult level_tileset_validate(const TessProject *p, const TessTileset *ts, TessError *err) {
   if (ts->id == 0 || ts->id > TESS_TILESET_ID_MAX)
     return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "tileset id %u is outside 1..%u", ts->id,
                           TESS_TILESET_ID_MAX);
-  TessResult nr = tess_name_check(ts->name, false, "tileset", err);
+  TessResult nr = level_name_check(ts->name, false, "tileset", err);
   if (nr != TESS_OK) return nr;
   if (ts->png_size && !ts->png)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "tileset %s: png_size without bytes", ts->name);
-  TessResult r = tess_image_bytes_check(ts->png, ts->png_size, ts->image_w, ts->image_h, "tileset", ts->name, err);
+  TessResult r = level_image_bytes_check(ts->png, ts->png_size, ts->image_w, ts->image_h, "tileset", ts->name, err);
   if (r != TESS_OK) return r;
   uint32_t cols, rows;
   r = tess_tileset_grid(ts->image_w, ts->image_h, ts->tile_w, ts->tile_h, ts->margin, ts->spacing,
@@ -85,7 +85,7 @@ TessResult tess_tileset_validate(const TessProject *p, const TessTileset *ts, Te
     if (t->piece_count && !t->pieces)
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "tileset %s tile %u: pieces missing", ts->name, i);
     for (uint32_t k = 0; k < t->piece_count; k++) {
-      r = tess_polygon_validate(&t->pieces[k], "tile piece", err);
+      r = level_polygon_validate(&t->pieces[k], "tile piece", err);
       if (r) return r;
     }
   }

@@ -18,7 +18,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "mask-private.h"
+#include "mask_private.h"
 
 static uint64_t count_runs(const uint8_t *cells, uint32_t w, uint32_t h) {
   uint64_t n = 0;

@@ -20,7 +20,7 @@
  * meet) would leave the hull. */
 #include <string.h>
 
-#include "mask-private.h"
+#include "mask_private.h"
 
 #define OUT_EPS 1e-9 /* px: a vertex this close outside a hull edge is left alone */
 

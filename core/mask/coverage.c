@@ -15,7 +15,7 @@
  * side needs the slice clipped as a polygon. */
 #include <string.h>
 
-#include "mask-private.h"
+#include "mask_private.h"
 
 /* The part of convex v[0..n) with x (axis 0) or y (axis 1) in [lo, hi]
  * (out has room for n + 2, tmp for n + 1): one pass per side, none when

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mask-private.h"
+#include "mask_private.h"
 
 #define EPS_AREA 1e-10
 

@@ -7,7 +7,7 @@
  * the hull in linear time. */
 #include <string.h>
 
-#include "mask-private.h"
+#include "mask_private.h"
 
 TessResult mask_hull_from_scan(const MaskScan *s, TessDVec2 **out, uint32_t *count, TessError *err) {
   size_t levels = (size_t)(s->y1 - s->y0) + 1;

@@ -22,7 +22,7 @@
  * stays within `tolerance` of the exact outline along each edge. */
 #include <string.h>
 
-#include "mask-private.h"
+#include "mask_private.h"
 
 #define PIX_OPAQUE 1u
 

@@ -1,7 +1,7 @@
 /* Settings, the outline and pieces entry points, and the scratch space. */
 #include <string.h>
 
-#include "mask-private.h"
+#include "mask_private.h"
 
 void tess_mask_settings_default(TessMaskSettings *s) {
   memset(s, 0, sizeof *s);

@@ -11,7 +11,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "mask-private.h"
+#include "mask_private.h"
 
 TessResult mask_check_view(TessImageView img, TessError *err) {
   if (img.width == 0 || img.height == 0)

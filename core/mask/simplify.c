@@ -8,7 +8,7 @@
  * time, so the whole reduction is O(n log n) in the hull's vertex count. */
 #include <string.h>
 
-#include "mask-private.h"
+#include "mask_private.h"
 
 typedef struct HeapItem {
   double cost;

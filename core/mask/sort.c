@@ -13,7 +13,7 @@
  * did: the output of the decomposition does not depend on the sort. */
 #include <string.h>
 
-#include "mask-private.h"
+#include "mask_private.h"
 
 #define INSERTION_MAX 24
 

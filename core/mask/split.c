@@ -13,7 +13,7 @@
  * rows of holes that gives rectangles, not fans of thin triangles. */
 #include <string.h>
 
-#include "mask-private.h"
+#include "mask_private.h"
 
 #define SPLIT_MAX_HOLES 32u      /* per island */
 #define SPLIT_MAX_VERTICES 2048u /* per island, outline and holes, simplified */

@@ -2,7 +2,7 @@
  * core/level stores them in a sprite's mask. */
 #include <string.h>
 
-#include "mask-private.h"
+#include "mask_private.h"
 
 static TessPolygon polygon_from(const TessDVec2 *v, uint32_t n) {
   TessPolygon p;

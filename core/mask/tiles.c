@@ -1,7 +1,7 @@
 /* Every tile of a tileset traced in one call, with one scratch space. */
 #include <string.h>
 
-#include "mask-private.h"
+#include "mask_private.h"
 
 typedef struct PolygonList {
   TessPolygon *data;

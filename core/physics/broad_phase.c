@@ -7,7 +7,7 @@
  * tested against everything instead. The pairs come out sorted by key. */
 #include <string.h>
 
-#include "physics_internal.h"
+#include "physics_private.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -125,13 +125,13 @@ static bool sort_pairs(TessWorld *w) {
   return true;
 }
 
-bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps) {
+bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps) {
   w->pair_count = 0;
   size_t proxy_bytes = (size_t)w->shape_count * sizeof(Proxy);
   if (w->bp_scratch_size < proxy_bytes) {
     /* one proxy per cache line: rebuilt below, so nothing to keep */
     uint32_t cap = 0;
-    if (!phys_grow_scratch(&w->bp_scratch_raw, &w->bp_scratch, &cap, w->shape_count, sizeof(Proxy))) return false;
+    if (!physics_grow_scratch(&w->bp_scratch_raw, &w->bp_scratch, &cap, w->shape_count, sizeof(Proxy))) return false;
     w->bp_scratch_size = (size_t)cap * sizeof(Proxy);
   }
   Proxy *proxies = w->bp_scratch;
@@ -150,7 +150,7 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
     if (b->destroy_pending) continue;
     /* the shape in world space for this step (the narrow phase reads it) */
     PhysPoly *wp = &w->wpolys[s];
-    phys_poly_transform(&sh->poly, b->xf, wp);
+    physics_poly_transform(&sh->poly, b->xf, wp);
     TessVec2 lo = wp->v[0], hi = wp->v[0];
     for (uint32_t k = 1; k < wp->count; k++) {
       lo = tess_v2_min(lo, wp->v[k]);
@@ -168,7 +168,7 @@ bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps
     p->box.upper = tess_v2(shm->aabb.upper.x + m + (d.x > 0.0f ? d.x : 0.0f), shm->aabb.upper.y + m + (d.y > 0.0f ? d.y : 0.0f));
     p->shape = s;
     p->body = sh->body;
-    p->active = phys_body_active(b);
+    p->active = physics_body_active(b);
     p->dynamic = b->type == TESS_BODY_DYNAMIC;
     p->sensor = sh->sensor;
     p->category = sh->category;

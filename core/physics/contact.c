@@ -2,18 +2,18 @@
  * and turning a manifold into a contact with mixed material values. */
 #include <string.h>
 
-#include "physics_internal.h"
+#include "physics_private.h"
 
 static uint32_t key_hash(uint64_t key, uint32_t mask) {
   return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
 }
 
-void phys_keytable_free(KeyTable *t) {
+void physics_keytable_free(KeyTable *t) {
   tess_free(t->slots);
   memset(t, 0, sizeof *t);
 }
 
-bool phys_keytable_build(KeyTable *t, const Contact *contacts, uint32_t count) {
+bool physics_keytable_build(KeyTable *t, const Contact *contacts, uint32_t count) {
   uint32_t need = 64;
   while (need < count * 2u + 1u) need *= 2;
   if (need != t->cap) {
@@ -36,7 +36,7 @@ bool phys_keytable_build(KeyTable *t, const Contact *contacts, uint32_t count) {
   return true;
 }
 
-uint32_t phys_keytable_find(const KeyTable *t, uint64_t key) {
+uint32_t physics_keytable_find(const KeyTable *t, uint64_t key) {
   if (t->cap == 0) return TESS_NULL_INDEX;
   uint32_t mask = t->cap - 1;
   uint32_t h = key_hash(key, mask);
@@ -47,13 +47,13 @@ uint32_t phys_keytable_find(const KeyTable *t, uint64_t key) {
   return TESS_NULL_INDEX;
 }
 
-Contact *phys_contact_push(TessWorld *w) {
+Contact *physics_contact_push(TessWorld *w) {
   if (!PHYS_GROW(w->contacts, &w->contact_cap, w->contact_count + 1)) return NULL;
   return &w->contacts[w->contact_count++];
 }
 
 static Constraint *constraint_push(TessWorld *w, uint32_t points, uint32_t *offset) {
-  size_t need = w->cbuf_size + constraint_size(points);
+  size_t need = w->cbuf_size + physics_constraint_size(points);
   if (need > UINT32_MAX) return NULL;
   if (!PHYS_GROW(w->coff, &w->coff_cap, w->coff_count + 1)) return NULL;
   if (need > w->cbuf_cap) {
@@ -95,7 +95,7 @@ static bool build(TessWorld *w, uint32_t index, const Manifold *m, float frictio
   k->restitution = restitution;
   k->tangential = tangential;
   if (restitution != 0.0f || tangential != 1.0f) w->any_impact_material = true;
-  k->state_a = c->body_a; /* body slots until phys_contact_prepare makes them solver states */
+  k->state_a = c->body_a; /* body slots until physics_contact_prepare makes them solver states */
   k->state_b = c->body_b;
   k->solve = 0;
   k->gap_open[0] = k->gap_open[1] = 0;
@@ -106,7 +106,7 @@ static bool build(TessWorld *w, uint32_t index, const Manifold *m, float frictio
   float rad_a = c->shape_a == TESS_NULL_INDEX ? 0.0f : w->wpolys[c->shape_a].radius;
   float rad_b = c->shape_b == TESS_NULL_INDEX ? 0.0f : w->wpolys[c->shape_b].radius;
   TessVec2 n = m->normal;
-  ContactPoint *pts = constraint_points(k);
+  ContactPoint *pts = physics_constraint_points(k);
   float min_sep = FLT_MAX;
   for (uint32_t i = 0; i < m->count; i++) {
     ContactPoint *p = &pts[i];
@@ -135,7 +135,7 @@ static bool build(TessWorld *w, uint32_t index, const Manifold *m, float frictio
   return true;
 }
 
-bool phys_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
+bool physics_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
                        float tangential) {
   Contact *c = &w->contacts[index];
   c->flags &= CONTACT_MAP;
@@ -152,10 +152,10 @@ bool phys_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float fr
   if (absent) return build(w, index, m, friction, restitution, tangential, NULL, NULL, NULL, 0);
   if (old >= w->contacts_old_count || w->contacts_old[old].key != c->key) {
     if (!w->table_valid) {
-      if (!phys_keytable_build(&w->contact_table, w->contacts_old, w->contacts_old_count)) return false;
+      if (!physics_keytable_build(&w->contact_table, w->contacts_old, w->contacts_old_count)) return false;
       w->table_valid = true;
     }
-    old = phys_keytable_find(&w->contact_table, c->key);
+    old = physics_keytable_find(&w->contact_table, c->key);
   }
   if (old != TESS_NULL_INDEX && old < w->contacts_old_count && w->contacts_old[old].key == c->key) {
     Contact *o = &w->contacts_old[old];
@@ -168,7 +168,7 @@ bool phys_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float fr
   return build(w, index, m, friction, restitution, tangential, NULL, NULL, NULL, 0);
 }
 
-bool phys_contact_rebuild(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
+bool physics_contact_rebuild(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
                           float tangential) {
   Contact *c = &w->contacts[index];
   uint32_t id[2] = {c->id[0], c->id[1]};

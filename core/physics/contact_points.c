@@ -5,7 +5,7 @@
  * left at the same feature. */
 #include <string.h>
 
-#include "physics_internal.h"
+#include "physics_private.h"
 
 static TessShapeId shape_handle(const TessWorld *w, uint32_t s) {
   TessShapeId id = {s + 1, w->shapes[s].generation};
@@ -23,7 +23,7 @@ static const Body *world_shape(const TessWorld *w, uint32_t s, PhysPoly *out) {
   if (!sh->in_use) return NULL;
   const Body *b = &w->bodies[sh->body];
   if (!b->in_use || b->destroy_pending) return NULL;
-  phys_poly_transform(&sh->poly, b->xf, out);
+  physics_poly_transform(&sh->poly, b->xf, out);
   return b;
 }
 
@@ -42,11 +42,11 @@ uint32_t tess_world_contact_points(const TessWorld *w, TessContactPoint *out, ui
     m.count = 0;
     if (map) {
       float friction, restitution, tangential;
-      if (!w->has_map || !phys_map_collide_contact(w, c, &pb, margin, &m, &friction, &restitution, &tangential))
+      if (!w->has_map || !physics_map_collide_contact(w, c, &pb, margin, &m, &friction, &restitution, &tangential))
         continue;
     } else {
       if (!world_shape(w, c->shape_a, &pa)) continue;
-      phys_collide(&pa, &pb, margin, &m);
+      physics_collide(&pa, &pb, margin, &m);
     }
     for (uint32_t k = 0; k < m.count; k++, n++) {
       if (n >= cap) continue;

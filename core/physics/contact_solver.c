@@ -4,7 +4,7 @@
  * efficiency at impacts, once per step, after the sub-steps. */
 #include <math.h>
 
-#include "physics_internal.h"
+#include "physics_private.h"
 
 /* The impulse P at the point: -P on body a, +P on body b. */
 static inline void apply_impulse(const ContactPoint *p, TessVec2 P, float ma, float ia, float mb, float ib, TessVec2 *va,
@@ -15,7 +15,7 @@ static inline void apply_impulse(const ContactPoint *p, TessVec2 P, float ma, fl
   *wb += ib * tess_v2_cross(p->rb, P);
 }
 
-bool phys_contact_prepare_head(TessWorld *w, Constraint *k) {
+bool physics_contact_prepare_head(TessWorld *w, Constraint *k) {
   const BodyState *st = w->states;
   const BodyMotion *mo = w->motions;
   k->state_a = k->state_a == TESS_NULL_INDEX ? 0 : w->state_of[k->state_a];
@@ -29,17 +29,17 @@ bool phys_contact_prepare_head(TessWorld *w, Constraint *k) {
   return true;
 }
 
-bool phys_contact_prepare(TessWorld *w, Constraint *k) {
-  if (!phys_contact_prepare_head(w, k)) return false;
-  phys_contact_prepare_points(w, k);
+bool physics_contact_prepare(TessWorld *w, Constraint *k) {
+  if (!physics_contact_prepare_head(w, k)) return false;
+  physics_contact_prepare_points(w, k);
   return true;
 }
 
-void phys_contact_prepare_points(const TessWorld *w, Constraint *k) {
-  ContactPoint *pts = constraint_points(k);
+void physics_contact_prepare_points(const TessWorld *w, Constraint *k) {
+  ContactPoint *pts = physics_constraint_points(k);
   for (uint32_t q = 0; q < k->point_count; q++) {
     ContactPoint *p = &pts[q];
-    PointStart s = phys_contact_point_start(w, k, p);
+    PointStart s = physics_contact_point_start(w, k, p);
     p->normal_mass = s.normal_mass;
     p->tangent_mass = s.tangent_mass;
     p->relative_velocity = s.relative_velocity;
@@ -48,14 +48,14 @@ void phys_contact_prepare_points(const TessWorld *w, Constraint *k) {
   }
 }
 
-void phys_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t count) {
+void physics_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t count) {
   BodyState *st = w->states;
   for (uint32_t ci = 0; ci < count; ci++) {
     Constraint *k = (Constraint *)(w->cbuf + offsets[ci]);
     if (!k->solve) continue;
     BodyState *sa = &st[k->state_a], *sb = &st[k->state_b];
     TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
-    ContactPoint *pts = constraint_points(k);
+    ContactPoint *pts = physics_constraint_points(k);
     for (uint32_t q = 0; q < k->point_count; q++) {
       ContactPoint *p = &pts[q];
       TessVec2 P = tess_v2_add(tess_v2_scale(p->normal_impulse, n), tess_v2_scale(p->tangent_impulse, t));
@@ -69,7 +69,7 @@ void phys_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t co
   st[0].w = 0.0f;
 }
 
-void phys_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, float inv_h, bool use_bias, Softness soft,
+void physics_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, float inv_h, bool use_bias, Softness soft,
                          Softness soft_static) {
   BodyState *st = w->states;
   float max_push = w->def.max_push_velocity;
@@ -83,7 +83,7 @@ void phys_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, 
     float wa = sa->w, wb = sb->w;
     TessVec2 dp = tess_v2_sub(sb->dp, sa->dp);
     TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
-    ContactPoint *pts = constraint_points(k);
+    ContactPoint *pts = physics_constraint_points(k);
     uint32_t points = k->point_count;
     for (uint32_t q = 0; q < points; q++) {
       ContactPoint *p = &pts[q];
@@ -140,7 +140,7 @@ void phys_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, 
 }
 
 /* Restitution and tangential efficiency, once, at impacts only. */
-void phys_contacts_restitution(TessWorld *w) {
+void physics_contacts_restitution(TessWorld *w) {
   if (!w->any_impact_material) return; /* nothing would pass the test below: no walk through cbuf */
   BodyState *st = w->states;
   float threshold = w->def.restitution_threshold;
@@ -153,7 +153,7 @@ void phys_contacts_restitution(TessWorld *w) {
     TessVec2 va = sa->v, vb = sb->v;
     float wa = sa->w, wb = sb->w;
     TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
-    ContactPoint *pts = constraint_points(k);
+    ContactPoint *pts = physics_constraint_points(k);
     for (uint32_t q = 0; q < k->point_count; q++) {
       ContactPoint *p = &pts[q];
       if (p->relative_velocity > -threshold || p->max_normal_impulse == 0.0f) continue;

@@ -1,10 +1,10 @@
 /* Pure geometry of rounded convex polygons: normals, mass, bounds, point
  * and ray tests, and clipped area (for buoyancy). No world needed. */
-#include "physics_internal.h"
+#include "physics_private.h"
 
 #define PI_F 3.14159265358979f
 
-void phys_poly_finish(PhysPoly *p) {
+void physics_poly_finish(PhysPoly *p) {
   if (p->count == 1) {
     p->n[0] = tess_v2(0.0f, 0.0f);
     return;
@@ -15,7 +15,7 @@ void phys_poly_finish(PhysPoly *p) {
   }
 }
 
-void phys_poly_transform(const PhysPoly *in, TessTransform xf, PhysPoly *out) {
+void physics_poly_transform(const PhysPoly *in, TessTransform xf, PhysPoly *out) {
   out->count = in->count;
   out->radius = in->radius;
   if (in->count == 1) { /* a circle: its centre; its normal is unused and zero */
@@ -30,7 +30,7 @@ void phys_poly_transform(const PhysPoly *in, TessTransform xf, PhysPoly *out) {
 }
 
 /* geom's one shape-mass implementation, rounded to the world's floats. */
-void phys_poly_mass(const PhysPoly *p, float *area, TessVec2 *centroid, float *inertia_c) {
+void physics_poly_mass(const PhysPoly *p, float *area, TessVec2 *centroid, float *inertia_c) {
   TessMassProps m;
   if (p->count == 1)
     m = tess_circle_mass(tess_d2(p->v[0].x, p->v[0].y), p->radius);
@@ -43,7 +43,7 @@ void phys_poly_mass(const PhysPoly *p, float *area, TessVec2 *centroid, float *i
   *inertia_c = (float)m.inertia;
 }
 
-TessAABB phys_poly_aabb(const PhysPoly *p, TessTransform xf) {
+TessAABB physics_poly_aabb(const PhysPoly *p, TessTransform xf) {
   TessVec2 lo = tess_transform_point(xf, p->v[0]), hi = lo;
   for (uint32_t i = 1; i < p->count; i++) {
     TessVec2 q = tess_transform_point(xf, p->v[i]);
@@ -63,7 +63,7 @@ static TessVec2 closest_on_segment(TessVec2 a, TessVec2 b, TessVec2 q) {
   return tess_v2_mul_add(a, t, e);
 }
 
-bool phys_poly_contains(const PhysPoly *p, TessVec2 q) {
+bool physics_poly_contains(const PhysPoly *p, TessVec2 q) {
   if (p->count == 1) return tess_v2_length_sq(tess_v2_sub(q, p->v[0])) <= p->radius * p->radius;
   if (p->count == 2) {
     TessVec2 c = closest_on_segment(p->v[0], p->v[1], q);
@@ -74,7 +74,7 @@ bool phys_poly_contains(const PhysPoly *p, TessVec2 q) {
   return true;
 }
 
-float phys_poly_inner_radius(const PhysPoly *p, TessVec2 c) {
+float physics_poly_inner_radius(const PhysPoly *p, TessVec2 c) {
   if (p->count < 3) return p->radius;
   float m = FLT_MAX;
   for (uint32_t i = 0; i < p->count; i++) {
@@ -98,7 +98,7 @@ static bool ray_circle(TessVec2 o, TessVec2 d, TessVec2 c, float r, float *t_out
   return true;
 }
 
-bool phys_poly_ray(const PhysPoly *p, TessVec2 o, TessVec2 d, float max_fraction, float *fraction,
+bool physics_poly_ray(const PhysPoly *p, TessVec2 o, TessVec2 d, float max_fraction, float *fraction,
                    TessVec2 *normal) {
   if (p->radius == 0.0f && p->count >= 3) {
     /* Cyrus-Beck clipping against the faces. */
@@ -218,7 +218,7 @@ static uint32_t clip_axis(const TessVec2 *in, uint32_t n, TessVec2 *out, int axi
   return k;
 }
 
-float phys_clip_area_rect(const PhysPoly *p, TessAABB r, TessVec2 *centroid) {
+float physics_clip_area_rect(const PhysPoly *p, TessAABB r, TessVec2 *centroid) {
   TessVec2 a[OUTLINE_MAX * 2], b[OUTLINE_MAX * 2];
   uint32_t n = outline(p, a);
   n = clip_axis(a, n, b, 0, r.lower.x, -1.0f);

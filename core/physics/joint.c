@@ -2,15 +2,15 @@
  * distance (rigid rod or spring) and the mouse spring. Anchors are fixed
  * in world frame at the step's start and turned with each body's delta
  * rotation in the sub-steps, as the contacts are. */
-#include "physics_internal.h"
+#include "physics_private.h"
 
 static const Body *jbody(const TessWorld *w, uint32_t i) { return i == TESS_NULL_INDEX ? NULL : &w->bodies[i]; }
 
 static uint32_t jstate(const TessWorld *w, uint32_t i) {
-  return (i != TESS_NULL_INDEX && phys_body_active(&w->bodies[i])) ? w->state_of[i] : 0;
+  return (i != TESS_NULL_INDEX && physics_body_active(&w->bodies[i])) ? w->state_of[i] : 0;
 }
 
-void phys_joint_prepare(TessWorld *w, Joint *j, float h) {
+void physics_joint_prepare(TessWorld *w, Joint *j, float h) {
   (void)h;
   const Body *a = jbody(w, j->body_a), *b = jbody(w, j->body_b);
   j->state_a = jstate(w, j->body_a);
@@ -47,7 +47,7 @@ static void apply(const TessWorld *w, const Joint *j, BodyState *sa, BodyState *
   sb->w += w->motions[j->state_b].inv_i * tess_v2_cross(rb, P);
 }
 
-void phys_joint_warm_start(TessWorld *w, Joint *j) {
+void physics_joint_warm_start(TessWorld *w, Joint *j) {
   BodyState *sa = &w->states[j->state_a], *sb = &w->states[j->state_b];
   TessVec2 ra = tess_rot_apply(sa->dq, j->ra), rb = tess_rot_apply(sb->dq, j->rb);
   switch (j->type) {
@@ -80,11 +80,11 @@ static TessVec2 solve22(float k11, float k12, float k22, TessVec2 b) {
   return tess_v2(det * (k22 * b.x - k12 * b.y), det * (k11 * b.y - k12 * b.x));
 }
 
-void phys_joint_solve(TessWorld *w, Joint *j, float h, bool use_bias) {
+void physics_joint_solve(TessWorld *w, Joint *j, float h, bool use_bias) {
   BodyState *sa = &w->states[j->state_a], *sb = &w->states[j->state_b];
   float ma = w->motions[j->state_a].inv_m, mb = w->motions[j->state_b].inv_m, ia = w->motions[j->state_a].inv_i, ib = w->motions[j->state_b].inv_i;
   TessVec2 ra = tess_rot_apply(sa->dq, j->ra), rb = tess_rot_apply(sb->dq, j->rb);
-  Softness soft = phys_softness(w->def.joint_hertz, w->def.joint_damping_ratio, h);
+  Softness soft = physics_softness(w->def.joint_hertz, w->def.joint_damping_ratio, h);
   float inv_h = 1.0f / h;
   switch (j->type) {
   case TESS_JOINT_TYPE_REVOLUTE: {
@@ -165,7 +165,7 @@ void phys_joint_solve(TessWorld *w, Joint *j, float h, bool use_bias) {
     float C = len - j->length;
     float bias = 0.0f, ms = 1.0f, is = 0.0f;
     if (j->hertz > 0.0f) {
-      Softness sp = phys_softness(j->hertz, j->damping_ratio, h);
+      Softness sp = physics_softness(j->hertz, j->damping_ratio, h);
       bias = sp.bias_rate * C;
       ms = sp.mass_scale;
       is = sp.impulse_scale;
@@ -183,7 +183,7 @@ void phys_joint_solve(TessWorld *w, Joint *j, float h, bool use_bias) {
   }
   case TESS_JOINT_TYPE_MOUSE: {
     const Body *b = &w->bodies[j->body_b];
-    Softness sp = phys_softness(j->hertz, j->damping_ratio, h);
+    Softness sp = physics_softness(j->hertz, j->damping_ratio, h);
     TessVec2 cdot = tess_v2_add(sb->v, tess_v2_cross_sv(sb->w, rb));
     TessVec2 C = tess_v2_sub(tess_v2_add(tess_v2_add(b->center, sb->dp), rb), j->target);
     TessVec2 bias = tess_v2_scale(sp.bias_rate, C);

@@ -2,7 +2,7 @@
  * between a shape and one full map cell whose shared edges and corners are
  * switched off (the Infiniworld rule: a feature two solid cells share never
  * collides, so nothing bumps on a seam). All in world coordinates. */
-#include "physics_internal.h"
+#include "physics_private.h"
 
 #define SLOP 0.005f
 #define CELL_TOL 0.1f
@@ -225,7 +225,7 @@ static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, f
               fl | 0x400u | (i12 << 4) | i21);
 }
 
-void phys_collide(const PhysPoly *a, const PhysPoly *b, float margin, Manifold *m) {
+void physics_collide(const PhysPoly *a, const PhysPoly *b, float margin, Manifold *m) {
   m->count = 0;
   if (b->count == 1) {
     poly_vs_circle(a, b->v[0], b->radius, margin, m);
@@ -247,7 +247,7 @@ void phys_collide(const PhysPoly *a, const PhysPoly *b, float margin, Manifold *
     finish_polys(a, ea, b, sa, false, margin, NULL, false, m);
 }
 
-void phys_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
+void physics_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
                        Manifold *m) {
   m->count = 0;
   TessVec2 lo = cell.lower, hi = cell.upper;

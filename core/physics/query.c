@@ -1,6 +1,6 @@
 /* Queries against the bodies and the map: point, box, ray. Linear over the
  * shapes (queries are for tools and game logic, not the inner loop). */
-#include "physics_internal.h"
+#include "physics_private.h"
 
 static bool live_shape(const TessWorld *w, uint32_t s, uint32_t mask) {
   const Shape *sh = &w->shapes[s];
@@ -17,7 +17,7 @@ void tess_world_query_point(const TessWorld *w, TessVec2 p, uint32_t mask, TessS
     if (!live_shape(w, s, mask)) continue;
     const Shape *sh = &w->shapes[s];
     TessVec2 local = tess_transform_point_inv(w->bodies[sh->body].xf, p);
-    if (phys_poly_contains(&sh->poly, local))
+    if (physics_poly_contains(&sh->poly, local))
       if (!fn(sid(w, s), user)) return;
   }
 }
@@ -26,7 +26,7 @@ void tess_world_query_aabb(const TessWorld *w, TessAABB box, uint32_t mask, Tess
   for (uint32_t s = 0; s < w->shape_count; s++) {
     if (!live_shape(w, s, mask)) continue;
     const Shape *sh = &w->shapes[s];
-    if (tess_aabb_overlaps(phys_poly_aabb(&sh->poly, w->bodies[sh->body].xf), box))
+    if (tess_aabb_overlaps(physics_poly_aabb(&sh->poly, w->bodies[sh->body].xf), box))
       if (!fn(sid(w, s), user)) return;
   }
 }
@@ -45,10 +45,10 @@ TessRayHit tess_world_ray_cast(const TessWorld *w, TessVec2 origin, TessVec2 tra
     if (!live_shape(w, s, mask) || w->shapes[s].sensor) continue;
     const Shape *sh = &w->shapes[s];
     PhysPoly wp;
-    phys_poly_transform(&sh->poly, w->bodies[sh->body].xf, &wp);
+    physics_poly_transform(&sh->poly, w->bodies[sh->body].xf, &wp);
     float f;
     TessVec2 n;
-    if (phys_poly_ray(&wp, origin, translation, max_fraction, &f, &n) && f < max_fraction) {
+    if (physics_poly_ray(&wp, origin, translation, max_fraction, &f, &n) && f < max_fraction) {
       max_fraction = f;
       best.hit = true;
       best.on_map = false;
@@ -61,7 +61,7 @@ TessRayHit tess_world_ray_cast(const TessWorld *w, TessVec2 origin, TessVec2 tra
   if (w->has_map && (mask & 0x1u)) {
     TessRayHit mh;
     mh.hit = false;
-    if (phys_map_ray(&w->map, origin, translation, max_fraction, &mh) && mh.fraction < max_fraction) {
+    if (physics_map_ray(&w->map, origin, translation, max_fraction, &mh) && mh.fraction < max_fraction) {
       mh.shape.index1 = mh.shape.generation = 0;
       best = mh;
     }

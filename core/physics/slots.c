@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "physics_internal.h"
+#include "physics_private.h"
 
 typedef struct SlotHead {
   uint32_t generation;
@@ -18,7 +18,7 @@ static inline uint32_t *slot_link(void *items, size_t elem, size_t link, uint32_
   return (uint32_t *)((char *)items + (size_t)index * elem + link);
 }
 
-bool phys_slot_take(void **items, uint32_t *cap, uint32_t *count, uint32_t *free_head, size_t elem, size_t link,
+bool physics_slot_take(void **items, uint32_t *cap, uint32_t *count, uint32_t *free_head, size_t elem, size_t link,
                     uint32_t *index_out) {
   uint32_t index;
   uint32_t generation = 0;
@@ -27,7 +27,7 @@ bool phys_slot_take(void **items, uint32_t *cap, uint32_t *count, uint32_t *free
     *free_head = *slot_link(*items, elem, link, index);
     generation = ((SlotHead *)((char *)*items + (size_t)index * elem))->generation;
   } else {
-    if (!phys_grow(items, cap, *count + 1, elem)) return false;
+    if (!physics_grow(items, cap, *count + 1, elem)) return false;
     index = (*count)++;
   }
   SlotHead *head = (SlotHead *)((char *)*items + (size_t)index * elem);
@@ -38,7 +38,7 @@ bool phys_slot_take(void **items, uint32_t *cap, uint32_t *count, uint32_t *free
   return true;
 }
 
-void phys_slot_give_back(void *items, uint32_t *free_head, size_t elem, size_t link, uint32_t index) {
+void physics_slot_give_back(void *items, uint32_t *free_head, size_t elem, size_t link, uint32_t index) {
   ((SlotHead *)((char *)items + (size_t)index * elem))->in_use = 0;
   *slot_link(items, elem, link, index) = *free_head;
   *free_head = index;

@@ -3,7 +3,7 @@
  * the definition's callbacks and scratch memory are not part of it. */
 #include <string.h>
 
-#include "physics_internal.h"
+#include "physics_private.h"
 
 #define SNAP_MAGIC 0x54505753u /* "SWPT" */
 #define SNAP_VERSION 1u
@@ -101,7 +101,7 @@ TessResult tess_world_snapshot(const TessWorld *w, void *buffer, size_t size, Te
 }
 
 static bool take(void **dst, uint32_t *cap, uint32_t count, size_t elem, const char **p) {
-  if (!phys_grow(dst, cap, count ? count : 1, elem)) return false;
+  if (!physics_grow(dst, cap, count ? count : 1, elem)) return false;
   if (count) memcpy(*dst, *p, (size_t)count * elem);
   *p += (size_t)count * elem;
   return true;

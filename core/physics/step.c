@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics_internal.h"
+#include "physics_private.h"
 
-void phys_destroy_pending(TessWorld *w);
+void physics_destroy_pending(TessWorld *w);
 
 #define SPECULATIVE(w) (4.0f * (w)->def.linear_slop)
 
@@ -71,7 +71,7 @@ static void unite(uint32_t *parent, uint32_t a, uint32_t b) {
 }
 
 static bool push_event(void **arr, uint32_t *count, uint32_t *cap, const void *ev, size_t size) {
-  if (!phys_grow(arr, cap, *count + 1, size)) return false;
+  if (!physics_grow(arr, cap, *count + 1, size)) return false;
   memcpy((char *)*arr + (size_t)(*count) * size, ev, size);
   (*count)++;
   return true;
@@ -124,7 +124,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
     Contact *o = &w->contacts_old[i];
     if ((o->body_a != TESS_NULL_INDEX && w->moving[o->body_a]) || (o->body_b != TESS_NULL_INDEX && w->moving[o->body_b]))
       continue;
-    Contact *c = phys_contact_push(w);
+    Contact *c = physics_contact_push(w);
     if (!c) return false;
     *c = *o;
     c->constraint = TESS_NULL_INDEX; /* asleep: not solved, unless its island wakes */
@@ -139,7 +139,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
     const SensorOverlap *o = &w->sensors[i];
     const Body *a = &w->bodies[w->shapes[(uint32_t)(o->key >> 32)].body];
     const Body *b = &w->bodies[w->shapes[(uint32_t)o->key].body];
-    if (phys_body_active(a) || phys_body_active(b)) continue;
+    if (physics_body_active(a) || physics_body_active(b)) continue;
     if (!PHYS_GROW(w->sensors_new, &w->sensors_new_cap, w->sensors_new_count + 1)) return false;
     w->sensors_new[w->sensors_new_count++] = *o;
   }
@@ -152,7 +152,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
     const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
     if (sa->sensor || sb->sensor) {
       uint32_t sensor = sa->sensor ? ia : ib, visitor = sa->sensor ? ib : ia;
-      phys_collide(&w->wpolys[ia], &w->wpolys[ib], 0.0f, &m);
+      physics_collide(&w->wpolys[ia], &w->wpolys[ib], 0.0f, &m);
       bool overlap = false;
       for (uint32_t k = 0; k < m.count; k++)
         if (m.p[k].separation < 0.0f) overlap = true;
@@ -167,9 +167,9 @@ static bool narrow_phase(TessWorld *w, float dt) {
     if (joined(w, sa->body, sb->body)) continue;
     /* speculative margin from the relative motion: bodies falling side by side need none */
     float margin = SPECULATIVE(w) + dt * (tess_v2_length(tess_v2_sub(sb->v, sa->v)) + sa->spin + sb->spin);
-    phys_collide(&w->wpolys[ia], &w->wpolys[ib], margin, &m);
+    physics_collide(&w->wpolys[ia], &w->wpolys[ib], margin, &m);
     if (m.count == 0) continue;
-    Contact *c = phys_contact_push(w);
+    Contact *c = physics_contact_push(w);
     if (!c) return false;
     TessMaterialMix mix = tess_material_mix(sa->friction, sa->restitution, sa->tangential, sb->friction,
                                             sb->restitution, sb->tangential);
@@ -180,7 +180,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
     c->body_b = sb->body;
     c->cell = 0;
     c->flags = 0;
-    if (!phys_contact_init(w, w->contact_count - 1, &m, mix.friction, mix.restitution, mix.tangential)) return false;
+    if (!physics_contact_init(w, w->contact_count - 1, &m, mix.friction, mix.restitution, mix.tangential)) return false;
   }
 
   /* shapes against the tile map (the proxies' boxes are already swept and grown) */
@@ -189,7 +189,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
       const Proxy *p = &proxies[s];
       if (!p->live || p->sensor || !p->dynamic || !p->active || !(p->mask & 0x1u)) continue; /* the map is category 1 */
       float mg = w->margins[p->body] + tess_v2_length(w->sweeps[p->body]);
-      if (!phys_map_collide_shape(w, s, &w->wpolys[s], p->box, mg, p->body)) return false;
+      if (!physics_map_collide_shape(w, s, &w->wpolys[s], p->box, mg, p->body)) return false;
     }
   }
 
@@ -239,10 +239,10 @@ static bool narrow_phase(TessWorld *w, float dt) {
 static bool contact_events(TessWorld *w) {
   /* impulses back into the contacts (warm start of the next step), and touching */
   for (uint32_t ci = 0; ci < w->coff_count; ci++) {
-    if (phys_wide_stored(w, ci)) continue;
+    if (physics_wide_stored(w, ci)) continue;
     Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
     Contact *c = &w->contacts[k->contact];
-    ContactPoint *pts = constraint_points(k);
+    ContactPoint *pts = physics_constraint_points(k);
     for (uint32_t i = 0; i < k->point_count; i++) {
       c->normal_impulse[i] = pts[i].normal_impulse;
       c->tangent_impulse[i] = pts[i].tangent_impulse;
@@ -293,7 +293,7 @@ static bool contact_events(TessWorld *w) {
       Constraint *k = (Constraint *)(w->cbuf + c->constraint);
       ev.point = k->point;
       normal = k->normal;
-      ContactPoint *pts = constraint_points(k);
+      ContactPoint *pts = physics_constraint_points(k);
       for (uint32_t q = 0; q < k->point_count; q++)
         if (pts[q].relative_velocity < vn) vn = pts[q].relative_velocity;
     }
@@ -344,11 +344,11 @@ static void apply_forces(TessWorld *w) {
     Body *b = &w->bodies[i];
     b->extra_damping = 0.0f;
     b->extra_angular_damping = 0.0f;
-    if (!phys_body_active(b) || b->type != TESS_BODY_DYNAMIC) continue;
+    if (!physics_body_active(b) || b->type != TESS_BODY_DYNAMIC) continue;
     if (!w->has_map) continue;
     if (w->def.floor_drag > 0.0f) {
       /* Infiniworld's kinetic friction: F = -k * friction * m * v, applied implicitly */
-      int mat = phys_map_material_at(&w->map, b->center);
+      int mat = physics_map_material_at(&w->map, b->center);
       if (mat >= 0) {
         float c = w->def.floor_drag * w->map.materials[mat].friction;
         b->extra_damping += c;
@@ -363,7 +363,7 @@ static void apply_forces(TessWorld *w) {
         total_area += sh->area;
         TessVec2 centroid;
         float density_area;
-        float a = phys_map_submerged(&w->map, &w->wpolys[s], &centroid, &density_area);
+        float a = physics_map_submerged(&w->map, &w->wpolys[s], &centroid, &density_area);
         if (a <= 0.0f) continue;
         sub_area += a;
         /* buoyancy: fluid density x submerged area x gravity, against gravity, at the submerged centroid */
@@ -395,12 +395,12 @@ static bool rebuild_woken_contacts(TessWorld *w, float dt) {
     Manifold m;
     float friction, restitution, tangential;
     if (c->flags & CONTACT_MAP) {
-      if (!w->has_map || !phys_map_collide_contact(w, c, &w->wpolys[c->shape_b], SPECULATIVE(w), &m, &friction,
+      if (!w->has_map || !physics_map_collide_contact(w, c, &w->wpolys[c->shape_b], SPECULATIVE(w), &m, &friction,
                                                    &restitution, &tangential))
         continue;
     } else {
       const Shape *sa = &w->shapes[c->shape_a], *sb = &w->shapes[c->shape_b];
-      phys_collide(&w->wpolys[c->shape_a], &w->wpolys[c->shape_b], SPECULATIVE(w), &m);
+      physics_collide(&w->wpolys[c->shape_a], &w->wpolys[c->shape_b], SPECULATIVE(w), &m);
       if (m.count == 0) continue;
       TessMaterialMix mix = tess_material_mix(sa->friction, sa->restitution, sa->tangential, sb->friction,
                                               sb->restitution, sb->tangential);
@@ -408,7 +408,7 @@ static bool rebuild_woken_contacts(TessWorld *w, float dt) {
       restitution = mix.restitution;
       tangential = mix.tangential;
     }
-    if (!phys_contact_rebuild(w, i, &m, friction, restitution, tangential)) return false;
+    if (!physics_contact_rebuild(w, i, &m, friction, restitution, tangential)) return false;
   }
   (void)dt;
   return true;
@@ -545,15 +545,15 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   float spec = SPECULATIVE(w);
   for (uint32_t i = 0; i < w->body_count; i++) {
     Body *b = &w->bodies[i];
-    w->moving[i] = !b->in_use || phys_body_active(b);
+    w->moving[i] = !b->in_use || physics_body_active(b);
     w->centers[i] = b->center;
     if (!b->in_use) continue;
     b->xf_prev = b->xf;
-    bool moving = b->type != TESS_BODY_STATIC && phys_body_active(b);
+    bool moving = b->type != TESS_BODY_STATIC && physics_body_active(b);
     w->margins[i] = b->type == TESS_BODY_STATIC ? 0.0f : spec + (moving ? fabsf(b->w) * b->max_extent * dt : 0.0f);
     w->sweeps[i] = moving ? tess_v2_scale(dt, b->v) : tess_v2(0.0f, 0.0f);
   }
-  if (!build_joint_pairs(w) || !phys_broad_phase(w, w->margins, w->sweeps)) {
+  if (!build_joint_pairs(w) || !physics_broad_phase(w, w->margins, w->sweeps)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
@@ -590,7 +590,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   /* states in body slot order: the constraints come out sorted by shape pair, so the solver
    * still walks the states mostly forwards (the results do not depend on this order) */
   for (uint32_t i = 0; i < w->body_count; i++) {
-    if (phys_body_active(&w->bodies[i])) {
+    if (physics_body_active(&w->bodies[i])) {
       w->active[w->active_count++] = i;
       w->state_of[i] = w->active_count;
     } else {
@@ -617,14 +617,14 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
       q->ang_f = 1.0f / (1.0f + h * (b->angular_damping + b->extra_angular_damping));
     }
   }
-  Softness soft = phys_softness(w->def.contact_hertz, w->def.contact_damping_ratio, h);
-  Softness soft_static = phys_softness(2.0f * w->def.contact_hertz, w->def.contact_damping_ratio, h);
-  if (!phys_wide_build(w, soft, soft_static)) {
+  Softness soft = physics_softness(w->def.contact_hertz, w->def.contact_damping_ratio, h);
+  Softness soft_static = physics_softness(2.0f * w->def.contact_hertz, w->def.contact_damping_ratio, h);
+  if (!physics_wide_build(w, soft, soft_static)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
   for (uint32_t i = 0; i < w->joint_count; i++)
-    if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_prepare(w, &w->joints[i], h);
+    if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_prepare(w, &w->joints[i], h);
 
   const uint32_t *active = w->active;
   uint32_t na = w->active_count;
@@ -643,25 +643,25 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
       s->w = q->ang_f * (s->w + h * q->ang_acc);
     }
     for (uint32_t i = 0; i < w->joint_count; i++)
-      if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_warm_start(w, &w->joints[i]);
-    phys_contacts_warm_start(w, w->overflow, w->overflow_count);
-    phys_wide_warm_start(w);
+      if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_warm_start(w, &w->joints[i]);
+    physics_contacts_warm_start(w, w->overflow, w->overflow_count);
+    physics_wide_warm_start(w);
     for (uint32_t i = 0; i < w->joint_count; i++)
-      if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_solve(w, &w->joints[i], h, true);
-    phys_contacts_solve(w, w->overflow, w->overflow_count, inv_h, true, soft, soft_static);
-    phys_wide_solve(w, inv_h, true);
+      if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, true);
+    physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, true, soft, soft_static);
+    physics_wide_solve(w, inv_h, true);
     for (uint32_t k = 1; k <= na; k++) {
       BodyState *s = &st[k];
       s->dp = tess_v2_mul_add(s->dp, h, s->v);
       s->dq = tess_rot_integrate(s->dq, h * s->w);
     }
     for (uint32_t i = 0; i < w->joint_count; i++)
-      if (w->joints[i].in_use && joint_active(w, &w->joints[i])) phys_joint_solve(w, &w->joints[i], h, false);
-    phys_contacts_solve(w, w->overflow, w->overflow_count, inv_h, false, soft, soft_static);
-    phys_wide_solve(w, inv_h, false);
+      if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, false);
+    physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, false, soft, soft_static);
+    physics_wide_solve(w, inv_h, false);
   }
-  phys_wide_store(w);
-  phys_contacts_restitution(w);
+  physics_wide_store(w);
+  physics_contacts_restitution(w);
   for (uint32_t k = 0; k < na; k++) {
     Body *b = &w->bodies[active[k]];
     const BodyState *s = &st[k + 1];
@@ -701,6 +701,6 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   islands_sleep(w, dt);
   w->step_count++;
   w->locked = false;
-  phys_destroy_pending(w);
+  physics_destroy_pending(w);
   return TESS_OK;
 }

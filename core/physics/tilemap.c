@@ -7,9 +7,9 @@
  * heading for before it can cross it. */
 #include <string.h>
 
-#include "physics_internal.h"
+#include "physics_private.h"
 
-void phys_map_free(TileMap *map) {
+void physics_map_free(TileMap *map) {
   tess_free(map->cells);
   tess_free(map->materials);
   tess_free(map->piece_start);
@@ -18,7 +18,7 @@ void phys_map_free(TileMap *map) {
 }
 
 void tess_world_clear_tile_map(TessWorld *w) {
-  phys_map_free(&w->map);
+  physics_map_free(&w->map);
   w->has_map = false;
   /* contacts with the old map are gone */
   uint32_t k = 0;
@@ -118,7 +118,7 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
   map.cells = tess_calloc(n, sizeof(MapCell));
   map.materials = tess_calloc(def->material_count, sizeof(TessMapMaterial));
   if (!map.cells || !map.materials) {
-    phys_map_free(&map);
+    physics_map_free(&map);
     return tess_error_set(err, TESS_ERR_NOMEM, "tile map", "out of memory");
   }
   memcpy(map.materials, def->material_list, def->material_count * sizeof(TessMapMaterial));
@@ -129,17 +129,17 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
   for (size_t i = 0; i < n; i++) {
     uint8_t kind = def->kinds[i];
     if (kind > TESS_MAP_TRACED) {
-      phys_map_free(&map);
+      physics_map_free(&map);
       return tess_error_set_at(err, TESS_ERR_INVALID, "tile map", TESS_PLACE_OFFSET, i, "unknown cell kind %u", kind);
     }
     uint16_t mat = def->materials ? def->materials[i] : 0;
     if (mat >= def->material_count) {
-      phys_map_free(&map);
+      physics_map_free(&map);
       return tess_error_set_at(err, TESS_ERR_INVALID, "tile map", TESS_PLACE_OFFSET, i, "unknown material %u", mat);
     }
     if (kind == TESS_MAP_TRACED) {
       if (!def->piece_start || !def->pieces) {
-        phys_map_free(&map);
+        physics_map_free(&map);
         return tess_error_set(err, TESS_ERR_INVALID, "tile map", "traced cell without pieces");
       }
       any_traced = true;
@@ -151,7 +151,7 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
   if (any_traced) {
     map.piece_start = tess_calloc(n + 1, sizeof(uint32_t));
     if (!map.piece_start) {
-      phys_map_free(&map);
+      physics_map_free(&map);
       return tess_error_set(err, TESS_ERR_NOMEM, "tile map", "out of memory");
     }
     uint32_t total = 0;
@@ -160,7 +160,7 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
       if (map.cells[i].kind != TESS_MAP_TRACED) continue;
       uint32_t a = def->piece_start[i], b = def->piece_start[i + 1];
       if (b < a || b - a > 64) {
-        phys_map_free(&map);
+        physics_map_free(&map);
         return tess_error_set_at(err, TESS_ERR_INVALID, "tile map", TESS_PLACE_OFFSET, i, "bad piece range");
       }
       total += b - a;
@@ -168,7 +168,7 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
     map.piece_start[n] = total;
     map.pieces = tess_calloc(total ? total : 1, sizeof(MapPiece));
     if (!map.pieces) {
-      phys_map_free(&map);
+      physics_map_free(&map);
       return tess_error_set(err, TESS_ERR_NOMEM, "tile map", "out of memory");
     }
     map.piece_count = total;
@@ -180,7 +180,7 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
         const TessPolygon *src = &def->pieces[p];
         TessResult r = tess_polygon_check(src->v, src->count, err);
         if (r != TESS_OK) {
-          phys_map_free(&map);
+          physics_map_free(&map);
           return r;
         }
         map_grow_reach(&map, src);
@@ -231,7 +231,7 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
             TessVec2 v = area > 0.0 ? src->v[k] : src->v[src->count - 1 - k];
             mp->poly.v[k] = tess_v2_add(o, v);
           }
-          phys_poly_finish(&mp->poly);
+          physics_poly_finish(&mp->poly);
           float ex = map.cell_w * 1e-3f, ey = map.cell_h * 1e-3f;
           for (uint32_t k = 0; k < src->count; k++) {
             TessVec2 u = tess_v2_sub(mp->poly.v[k], o), v = tess_v2_sub(mp->poly.v[(k + 1) % src->count], o);
@@ -248,7 +248,7 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
         }
       }
     }
-  phys_map_free(&w->map);
+  physics_map_free(&w->map);
   tess_world_clear_tile_map(w);
   w->map = map;
   w->has_map = true;
@@ -290,7 +290,7 @@ static bool cell_range(const TileMap *m, TessAABB box, uint32_t *x0, uint32_t *y
 
 static bool push_map_contact(TessWorld *w, uint32_t shape_index, uint32_t cell, uint32_t piece, const Manifold *m,
                              const MapCell *c) {
-  Contact *ct = phys_contact_push(w);
+  Contact *ct = physics_contact_push(w);
   if (!ct) return false;
   const Shape *s = &w->shapes[shape_index];
   const TessMapMaterial *mm = &w->map.materials[c->material];
@@ -303,7 +303,7 @@ static bool push_map_contact(TessWorld *w, uint32_t shape_index, uint32_t cell, 
   ct->body_b = s->body;
   ct->cell = cell;
   ct->flags = CONTACT_MAP;
-  return phys_contact_init(w, w->contact_count - 1, m, mix.friction, mix.restitution, mix.tangential);
+  return physics_contact_init(w, w->contact_count - 1, m, mix.friction, mix.restitution, mix.tangential);
 }
 
 /* A piece's contact at a point on a closed side of its cell (the neighbour
@@ -326,7 +326,7 @@ static bool piece_contact_admitted(const TileMap *m, TessAABB cell, uint32_t fre
   return true;
 }
 
-bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *poly, TessAABB box, float margin,
+bool physics_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *poly, TessAABB box, float margin,
                             uint32_t body) {
   const TileMap *m = &w->map;
   uint32_t x0, y0, x1, y1;
@@ -340,14 +340,14 @@ bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *
       TessAABB cb = cell_box(m, x, y);
       if (c->one_way && !(w->bodies[body].center.y < cb.lower.y)) continue; /* only from above */
       if (c->kind == TESS_MAP_FULL) {
-        phys_collide_cell(poly, cb, c->free_sides, c->corners, margin, &man);
+        physics_collide_cell(poly, cb, c->free_sides, c->corners, margin, &man);
         if (man.count == 0) continue;
         if (c->one_way && !(man.normal.y < 0.0f)) continue;
         if (!push_map_contact(w, shape_index, ci, 0, &man, c)) return false;
       } else {
         for (uint32_t p = m->piece_start[ci]; p < m->piece_start[ci + 1]; p++) {
           const MapPiece *mp = &m->pieces[p];
-          phys_collide(&mp->poly, poly, margin, &man);
+          physics_collide(&mp->poly, poly, margin, &man);
           if (man.count == 0) continue;
           bool hidden = false;
           for (uint32_t k = 0; k < mp->poly.count; k++)
@@ -361,7 +361,7 @@ bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *
   return true;
 }
 
-bool phys_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
+bool physics_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
                               float *friction, float *restitution, float *tangential) {
   const TileMap *m = &w->map;
   uint32_t ci = c->cell;
@@ -370,11 +370,11 @@ bool phys_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPo
   const MapCell *cell = &m->cells[ci];
   TessAABB cb = cell_box(m, ci % m->width, ci / m->width);
   if (cell->kind == TESS_MAP_FULL) {
-    phys_collide_cell(poly, cb, cell->free_sides, cell->corners, margin, man);
+    physics_collide_cell(poly, cb, cell->free_sides, cell->corners, margin, man);
   } else if (cell->kind == TESS_MAP_TRACED) {
     uint32_t piece = m->piece_start[ci] + (uint32_t)((c->key >> 28) & 0xFu);
     if (piece >= m->piece_start[ci + 1]) return false;
-    phys_collide(&m->pieces[piece].poly, poly, margin, man);
+    physics_collide(&m->pieces[piece].poly, poly, margin, man);
     if (man->count > 0 && !piece_contact_admitted(m, cb, cell->free_sides, man)) man->count = 0;
   }
   const Shape *s = &w->shapes[c->shape_b];
@@ -392,11 +392,11 @@ static bool cell_point_solid(const TileMap *m, uint32_t ci, TessVec2 p, bool own
   if (c->kind == TESS_MAP_FULL) return own;
   if (c->kind == TESS_MAP_TRACED)
     for (uint32_t k = m->piece_start[ci]; k < m->piece_start[ci + 1]; k++)
-      if (phys_poly_contains(&m->pieces[k].poly, p)) return true;
+      if (physics_poly_contains(&m->pieces[k].poly, p)) return true;
   return false;
 }
 
-bool phys_map_point_solid(const TileMap *m, TessVec2 p) {
+bool physics_map_point_solid(const TileMap *m, TessVec2 p) {
   float fx = floorf((p.x - m->origin.x) * m->inv_w), fy = floorf((p.y - m->origin.y) * m->inv_h);
   if (!(fx >= 0.0f && fy >= 0.0f && fx < (float)m->width && fy < (float)m->height)) return false;
   uint32_t ci = (uint32_t)fy * m->width + (uint32_t)fx;
@@ -412,14 +412,14 @@ bool phys_map_point_solid(const TileMap *m, TessVec2 p) {
   return false;
 }
 
-int phys_map_material_at(const TileMap *m, TessVec2 p) {
+int physics_map_material_at(const TileMap *m, TessVec2 p) {
   float fx = floorf((p.x - m->origin.x) * m->inv_w), fy = floorf((p.y - m->origin.y) * m->inv_h);
   if (!(fx >= 0.0f && fy >= 0.0f && fx < (float)m->width && fy < (float)m->height)) return -1;
   return m->cells[(uint32_t)fy * m->width + (uint32_t)fx].material;
 }
 
-float phys_map_submerged(const TileMap *m, const PhysPoly *p, TessVec2 *centroid, float *density_area) {
-  TessAABB box = phys_poly_aabb(p, tess_transform_identity());
+float physics_map_submerged(const TileMap *m, const PhysPoly *p, TessVec2 *centroid, float *density_area) {
+  TessAABB box = physics_poly_aabb(p, tess_transform_identity());
   uint32_t x0, y0, x1, y1;
   *density_area = 0.0f;
   if (!cell_range(m, box, &x0, &y0, &x1, &y1)) return 0.0f;
@@ -431,7 +431,7 @@ float phys_map_submerged(const TileMap *m, const PhysPoly *p, TessVec2 *centroid
       const TessMapMaterial *mat = &m->materials[cell->material];
       if (mat->kind != TESS_MAP_MATERIAL_FLUID || cell->kind != TESS_MAP_EMPTY) continue;
       TessVec2 cc;
-      float a = phys_clip_area_rect(p, cell_box(m, x, y), &cc);
+      float a = physics_clip_area_rect(p, cell_box(m, x, y), &cc);
       if (a <= 0.0f) continue;
       area += a;
       c = tess_v2_mul_add(c, a, cc);
@@ -459,15 +459,15 @@ static bool cell_ray(const TileMap *m, uint32_t x, uint32_t y, TessVec2 o, TessV
     box.v[1] = tess_v2(b.upper.x, b.lower.y);
     box.v[2] = b.upper;
     box.v[3] = tess_v2(b.lower.x, b.upper.y);
-    phys_poly_finish(&box);
-    if (phys_poly_ray(&box, o, d, *best, &f, &nn)) {
+    physics_poly_finish(&box);
+    if (physics_poly_ray(&box, o, d, *best, &f, &nn)) {
       *best = f;
       *n = nn;
       found = true;
     }
   } else if (c->kind == TESS_MAP_TRACED) {
     for (uint32_t k = m->piece_start[ci]; k < m->piece_start[ci + 1]; k++)
-      if (phys_poly_ray(&m->pieces[k].poly, o, d, *best, &f, &nn)) {
+      if (physics_poly_ray(&m->pieces[k].poly, o, d, *best, &f, &nn)) {
         *best = f;
         *n = nn;
         found = true;
@@ -508,7 +508,7 @@ static bool ray_reaching(const TileMap *m, TessVec2 o, TessVec2 d, float max_fra
   return true;
 }
 
-bool phys_map_ray(const TileMap *m, TessVec2 o, TessVec2 d, float max_fraction, TessRayHit *hit) {
+bool physics_map_ray(const TileMap *m, TessVec2 o, TessVec2 d, float max_fraction, TessRayHit *hit) {
   if (m->reach_l | m->reach_t | m->reach_r | m->reach_b) return ray_reaching(m, o, d, max_fraction, hit);
   TessVec2 local = tess_v2((o.x - m->origin.x) * m->inv_w, (o.y - m->origin.y) * m->inv_h);
   TessVec2 dl = tess_v2(d.x * m->inv_w, d.y * m->inv_h);
@@ -599,4 +599,4 @@ void tess_world_query_map_aabb(const TessWorld *w, TessAABB box, TessCellQueryFn
         if (!fn(x, y, user)) return;
 }
 
-bool tess_world_map_point_solid(const TessWorld *w, TessVec2 p) { return w->has_map && phys_map_point_solid(&w->map, p); }
+bool tess_world_map_point_solid(const TessWorld *w, TessVec2 p) { return w->has_map && physics_map_point_solid(&w->map, p); }

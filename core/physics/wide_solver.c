@@ -19,7 +19,7 @@
  * lanes, structure-of-arrays, in one buffer walked forwards; a lane left
  * empty names the fixed state 0 with zero masses and computes only zeros.
  *
- * The passes (wide_kernel.h) are written with the compiler's generic
+ * The passes (physics_wide_kernel.h) are written with the compiler's generic
  * vectors and compiled twice: 8 lanes with AVX2 where the processor has it,
  * and 4 lanes (SSE2 on x86-64, plain lanes elsewhere) run on each half of a
  * batch. Neither uses fused multiply-adds and every lane does the same
@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics_internal.h"
+#include "physics_private.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -86,7 +86,7 @@ static inline f4 min_f4(f4 a, f4 b) { return (f4)(((a < b) & (m4)a) | (~(a < b) 
 struct Lanes_4;
 static inline void gather_4(const BodyState *st, const uint32_t idx[4], struct Lanes_4 *l, bool positions);
 static inline void scatter_4(BodyState *st, const uint32_t idx[4], const struct Lanes_4 *l);
-#include "wide_kernel.h"
+#include "physics_wide_kernel.h"
 
 /* Four bodies' velocities (and, for the solve, their position deltas), lane i from state idx[i]. */
 static inline void gather_4(const BodyState *st, const uint32_t idx[4], Lanes_4 *l, bool positions) {
@@ -170,7 +170,7 @@ static inline AVX2 f8 min_f8(f8 a, f8 b) { return _mm256_min_ps(a, b); }
 struct Lanes_8;
 static inline AVX2 void gather_8(const BodyState *st, const uint32_t idx[8], struct Lanes_8 *l, bool positions);
 static inline AVX2 void scatter_8(BodyState *st, const uint32_t idx[8], const struct Lanes_8 *l);
-#include "wide_kernel.h"
+#include "physics_wide_kernel.h"
 
 /* Rows 0..3 of the four 16-byte quarters at `field` of bodies idx[0..3] and idx[4..7]. */
 static inline AVX2 void transpose_in(const BodyState *st, const uint32_t idx[8], size_t field, f8 out[4]) {
@@ -227,7 +227,7 @@ static inline AVX2 void scatter_8(BodyState *st, const uint32_t idx[8], const La
 
 #endif
 
-bool phys_wide8_available(void) {
+bool physics_wide8_available(void) {
 #if defined(HAVE_WIDE8)
   const char *force = getenv("TESS_PHYSICS_SIMD");
   __builtin_cpu_init();
@@ -256,7 +256,7 @@ static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t
   h->bias_rate[lane] = ks->bias_rate;
   h->mass_scale[lane] = ks->mass_scale;
   h->impulse_scale[lane] = ks->impulse_scale;
-  const ContactPoint *cp = constraint_points((Constraint *)k);
+  const ContactPoint *cp = physics_constraint_points((Constraint *)k);
   for (uint32_t q = 0; q < k->point_count; q++) {
     WidePoint *p = &pts[q];
     const ContactPoint *c = &cp[q];
@@ -269,7 +269,7 @@ static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t
     p->sbx[lane] = c->sb.x;
     p->sby[lane] = c->sb.y;
     p->base_separation[lane] = c->base_separation;
-    PointStart s = phys_contact_point_start(w, k, c);
+    PointStart s = physics_contact_point_start(w, k, c);
     p->normal_mass[lane] = s.normal_mass;
     p->tangent_mass[lane] = s.tangent_mass;
     p->normal_impulse[lane] = c->normal_impulse;
@@ -281,7 +281,7 @@ static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t
   }
 }
 
-bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
+bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   uint32_t nstates = w->active_count + 1;
   if (!PHYS_GROW(w->state_colors, &w->state_colors_cap, nstates) ||
       !PHYS_GROW(w->constraint_color, &w->constraint_color_cap, w->coff_count + 1) ||
@@ -298,12 +298,12 @@ bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     /* the constraints to colour need only their heads here (their points are prepared straight
      * into the lanes); those left to the one-at-a-time passes, or to a restitution pass after
      * the solve, need their points prepared in cbuf */
-    bool solved = w->any_impact_material ? phys_contact_prepare(w, k) : phys_contact_prepare_head(w, k);
+    bool solved = w->any_impact_material ? physics_contact_prepare(w, k) : physics_contact_prepare_head(w, k);
     if (!solved || k->point_count == 0) continue;
     bool da = st[k->state_a].dynamic != 0, db = st[k->state_b].dynamic != 0;
     uint32_t used = (da ? w->state_colors[k->state_a] : 0u) | (db ? w->state_colors[k->state_b] : 0u);
     if (used == UINT32_MAX) {
-      if (!w->any_impact_material) phys_contact_prepare_points(w, k);
+      if (!w->any_impact_material) physics_contact_prepare_points(w, k);
       w->overflow[w->overflow_count++] = w->coff[ci];
       continue;
     }
@@ -372,7 +372,7 @@ bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
 
 /* ---- The passes --------------------------------------------------------- */
 
-void phys_wide_warm_start(TessWorld *w) {
+void physics_wide_warm_start(TessWorld *w) {
 #if defined(HAVE_WIDE8)
   if (w->wide8) {
     pass_8(w, false, 0.0f, false);
@@ -382,7 +382,7 @@ void phys_wide_warm_start(TessWorld *w) {
   pass_4(w, false, 0.0f, false);
 }
 
-void phys_wide_solve(TessWorld *w, float inv_h, bool use_bias) {
+void physics_wide_solve(TessWorld *w, float inv_h, bool use_bias) {
 #if defined(HAVE_WIDE8)
   if (w->wide8) {
     pass_8(w, true, inv_h, use_bias);
@@ -392,7 +392,7 @@ void phys_wide_solve(TessWorld *w, float inv_h, bool use_bias) {
   pass_4(w, true, inv_h, use_bias);
 }
 
-void phys_wide_store(TessWorld *w) {
+void physics_wide_store(TessWorld *w) {
   /* with no restitution pass to come the impulses are final: they go into the contacts
    * (warm starting and touching), which spares contact_events a walk through these
    * constraints, and into cbuf only for a contact that begins to touch */
@@ -416,7 +416,7 @@ void phys_wide_store(TessWorld *w) {
         /* the points in cbuf matter only to a begin event (its impact speed) */
         if (!(c->flags & CONTACT_TOUCHING) || (c->flags & CONTACT_WAS_TOUCHING)) continue;
       }
-      ContactPoint *cp = constraint_points((Constraint *)(w->cbuf + h->offset[lane]));
+      ContactPoint *cp = physics_constraint_points((Constraint *)(w->cbuf + h->offset[lane]));
       for (uint32_t q = 0; q < points; q++) {
         cp[q].normal_impulse = pts[q].normal_impulse[lane];
         cp[q].tangent_impulse = pts[q].tangent_impulse[lane];

@@ -2,11 +2,11 @@
  * the getters and setters. The step itself is in step.c. */
 #include <string.h>
 
-#include "physics_internal.h"
+#include "physics_private.h"
 
 #define PI_F 3.14159265358979f
 
-bool phys_grow_scratch(void **raw, void **aligned, uint32_t *cap, uint32_t need, size_t elem) {
+bool physics_grow_scratch(void **raw, void **aligned, uint32_t *cap, uint32_t need, size_t elem) {
   if (need <= *cap) return true;
   uint32_t c = *cap ? *cap : 16;
   while (c < need) {
@@ -24,7 +24,7 @@ bool phys_grow_scratch(void **raw, void **aligned, uint32_t *cap, uint32_t need,
   return true;
 }
 
-bool phys_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
+bool physics_grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
   if (need <= *cap) return true;
   uint32_t c = *cap ? *cap : 16;
   while (c < need) {
@@ -84,7 +84,7 @@ TessResult tess_world_create(const TessWorldDef *def, TessWorld **out, TessError
   TessWorld *w = tess_calloc(1, sizeof *w);
   if (!w) return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   w->def = d;
-  w->wide8 = phys_wide8_available();
+  w->wide8 = physics_wide8_available();
   w->body_free = w->shape_free = w->joint_free = TESS_NULL_INDEX;
   *out = w;
   return TESS_OK;
@@ -100,11 +100,11 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->contacts_old);
   tess_free(w->cbuf_raw);
   tess_free(w->coff);
-  phys_keytable_free(&w->contact_table);
+  physics_keytable_free(&w->contact_table);
   tess_free(w->sensors);
   tess_free(w->sensors_new);
   tess_free(w->zones);
-  phys_map_free(&w->map);
+  physics_map_free(&w->map);
   tess_free(w->ev_begin);
   tess_free(w->ev_end);
   tess_free(w->ev_sbegin);
@@ -147,7 +147,7 @@ uint32_t tess_world_body_count(const TessWorld *w) { return w->body_live; }
 uint32_t tess_world_awake_body_count(const TessWorld *w) {
   uint32_t n = 0;
   for (uint32_t i = 0; i < w->body_count; i++)
-    if (phys_body_active(&w->bodies[i])) n++;
+    if (physics_body_active(&w->bodies[i])) n++;
   return n;
 }
 
@@ -205,7 +205,7 @@ void tess_body_def_default(TessBodyDef *def) {
   def->enable_sleep = true;
 }
 
-Body *phys_body_get(const TessWorld *w, TessBodyId id) {
+Body *physics_body_get(const TessWorld *w, TessBodyId id) {
   if (!w || id.index1 == 0 || id.index1 > w->body_count) return NULL;
   Body *b = &w->bodies[id.index1 - 1];
   if (!b->in_use || b->generation != id.generation || b->destroy_pending) return NULL;
@@ -233,7 +233,7 @@ static Joint *joint_get(const TessWorld *w, TessJointId id) {
  * answer (TESS_ERR_NOT_FOUND, or zeros). The *_is_valid queries ask without
  * asserting. */
 static Body *body_use(const TessWorld *w, TessBodyId id) {
-  Body *b = phys_body_get(w, id);
+  Body *b = physics_body_get(w, id);
   TESS_ASSERT(b != NULL && "stale or wild body handle");
   return b;
 }
@@ -258,7 +258,7 @@ static void body_wake(Body *b) {
 
 static void body_sync_center(Body *b) { b->center = tess_transform_point(b->xf, b->local_center); }
 
-void phys_body_update_mass(TessWorld *w, Body *b) {
+void physics_body_update_mass(TessWorld *w, Body *b) {
   float min_extent = FLT_MAX, max_extent = 0.0f;
   if (!b->mass_set) {
     b->mass = b->inv_mass = b->inertia = b->inv_inertia = 0.0f;
@@ -299,7 +299,7 @@ void phys_body_update_mass(TessWorld *w, Body *b) {
   }
   for (uint32_t s = b->shape_head; s != TESS_NULL_INDEX; s = w->shapes[s].next) {
     Shape *sh = &w->shapes[s];
-    float inner = phys_poly_inner_radius(&sh->poly, sh->centroid);
+    float inner = physics_poly_inner_radius(&sh->poly, sh->centroid);
     if (inner < min_extent) min_extent = inner;
     for (uint32_t i = 0; i < sh->poly.count; i++) {
       float d = tess_v2_distance(sh->poly.v[i], b->local_center) + sh->poly.radius;
@@ -346,7 +346,7 @@ TessResult tess_body_create(TessWorld *w, const TessBodyDef *def, TessBodyId *ou
   b->gravity_scale = d.gravity_scale;
   b->shape_head = TESS_NULL_INDEX;
   b->user_data = d.user_data;
-  phys_body_update_mass(w, b);
+  physics_body_update_mass(w, b);
   w->body_live++;
   TessBodyId id = {index + 1, b->generation};
   *out = id;
@@ -423,8 +423,8 @@ TessResult tess_body_destroy(TessWorld *w, TessBodyId id) {
   return TESS_OK;
 }
 
-void phys_destroy_pending(TessWorld *w);
-void phys_destroy_pending(TessWorld *w) {
+void physics_destroy_pending(TessWorld *w);
+void physics_destroy_pending(TessWorld *w) {
   for (uint32_t i = 0; i < w->pending_count; i++) {
     TessBodyId id = w->pending[i].body;
     Body *b = &w->bodies[id.index1 - 1];
@@ -433,7 +433,7 @@ void phys_destroy_pending(TessWorld *w) {
   w->pending_count = 0;
 }
 
-bool tess_body_is_valid(const TessWorld *w, TessBodyId id) { return phys_body_get(w, id) != NULL; }
+bool tess_body_is_valid(const TessWorld *w, TessBodyId id) { return physics_body_get(w, id) != NULL; }
 
 TessBodyType tess_body_type(const TessWorld *w, TessBodyId id) {
   Body *b = body_use(w, id);
@@ -596,7 +596,7 @@ TessResult tess_body_set_mass_data(TessWorld *w, TessBodyId id, float mass, Tess
   b->mass = mass;
   b->inertia = inertia;
   b->local_center = local_center;
-  phys_body_update_mass(w, b);
+  physics_body_update_mass(w, b);
   return TESS_OK;
 }
 
@@ -638,13 +638,13 @@ static TessResult add_shape(TessWorld *w, TessBodyId body, const TessShapeDef *d
   uint32_t index;
   if (!PHYS_SLOT_TAKE(w->shapes, Shape, &w->shape_cap, &w->shape_count, &w->shape_free, next, &index))
     return tess_error_set(err, TESS_ERR_NOMEM, "shape", "out of memory");
-  b = phys_body_get(w, body); /* bodies array unchanged, but stay safe */
+  b = physics_body_get(w, body); /* bodies array unchanged, but stay safe */
   Shape *s = &w->shapes[index];
   s->type = (uint8_t)type;
   s->sensor = d.sensor;
   s->body = body.index1 - 1;
   s->poly = *poly;
-  phys_poly_finish(&s->poly);
+  physics_poly_finish(&s->poly);
   s->friction = d.friction;
   s->restitution = d.restitution;
   s->tangential = d.tangential;
@@ -653,8 +653,8 @@ static TessResult add_shape(TessWorld *w, TessBodyId body, const TessShapeDef *d
   s->mask = d.mask;
   s->material = d.material;
   s->user_data = d.user_data;
-  phys_poly_mass(&s->poly, &s->area, &s->centroid, &s->inertia_c);
-  s->aabb = phys_poly_aabb(&s->poly, b->xf);
+  physics_poly_mass(&s->poly, &s->area, &s->centroid, &s->inertia_c);
+  s->aabb = physics_poly_aabb(&s->poly, b->xf);
   /* append, so shapes keep creation order (determinism of pair order) */
   s->next = TESS_NULL_INDEX;
   if (b->shape_head == TESS_NULL_INDEX) {
@@ -666,7 +666,7 @@ static TessResult add_shape(TessWorld *w, TessBodyId body, const TessShapeDef *d
   }
   b->shape_count++;
   w->shape_live++;
-  phys_body_update_mass(w, b);
+  physics_body_update_mass(w, b);
   body_wake(b);
   TessShapeId id = {index + 1, s->generation};
   if (out) *out = id;
@@ -757,7 +757,7 @@ TessResult tess_shape_destroy(TessWorld *w, TessShapeId id) {
   if (*link == index) *link = s->next;
   b->shape_count--;
   shape_free_slot(w, index);
-  phys_body_update_mass(w, b);
+  physics_body_update_mass(w, b);
   body_wake(b);
   return TESS_OK;
 }
@@ -791,7 +791,7 @@ TessAABB tess_shape_aabb(const TessWorld *w, TessShapeId id) {
   Shape *s = shape_use(w, id);
   TessAABB z = {{0, 0}, {0, 0}};
   if (!s) return z;
-  return phys_poly_aabb(&s->poly, w->bodies[s->body].xf);
+  return physics_poly_aabb(&s->poly, w->bodies[s->body].xf);
 }
 
 /* ---- Joints ------------------------------------------------------------ */

@@ -7,7 +7,7 @@
 
 const double tess_render_lod_scale[TESS_RENDER_LOD_COUNT] = {1.0, 0.25, 0.0625};
 
-uint8_t tess_cache_span(const TessLevel *level, int lod) {
+uint8_t render_cache_span(const TessLevel *level, int lod) {
   uint32_t tmax = level->settings.tile_w > level->settings.tile_h ? level->settings.tile_w : level->settings.tile_h;
   double chunk_px = TESS_CHUNK_SIZE * tmax * tess_render_lod_scale[lod];
   uint8_t span = 1;
@@ -23,7 +23,7 @@ static size_t hash_key(TessId level, uint8_t lod, uint8_t content, uint32_t bx, 
   return (size_t)h;
 }
 
-TessBlock *tess_cache_find(TessRenderer *r, TessId level, uint8_t lod, uint8_t content, uint32_t bx, uint32_t by) {
+TessBlock *render_cache_find(TessRenderer *r, TessId level, uint8_t lod, uint8_t content, uint32_t bx, uint32_t by) {
   if (!r->bucket_count) return NULL;
   TessBlock *b = r->buckets[hash_key(level, lod, content, bx, by) % r->bucket_count];
   for (; b; b = b->next)
@@ -50,7 +50,7 @@ static void grow(TessRenderer *r) {
   r->bucket_count = n;
 }
 
-TessBlock *tess_cache_insert(TessRenderer *r, TessId level, uint8_t lod, uint8_t content, uint32_t bx, uint32_t by,
+TessBlock *render_cache_insert(TessRenderer *r, TessId level, uint8_t lod, uint8_t content, uint32_t bx, uint32_t by,
                              uint8_t span, int w, int h) {
   if (r->block_count + 1 > r->bucket_count) grow(r);
   if (!r->bucket_count) return NULL;
@@ -109,26 +109,26 @@ static bool has_content(const TessBlock *b, const void *arg) { return (b->conten
 static bool always(const TessBlock *b, const void *arg) { (void)b; (void)arg; return true; }
 static bool older_than(const TessBlock *b, const void *arg) { return b->used < *(const uint64_t *)arg; }
 
-void tess_cache_drop_level(TessRenderer *r, TessId level) { drop_where(r, is_level, &level); }
-void tess_cache_drop_content(TessRenderer *r, uint8_t content_mask) { drop_where(r, has_content, &content_mask); }
-void tess_cache_drop_all(TessRenderer *r) { drop_where(r, always, NULL); }
+void render_cache_drop_level(TessRenderer *r, TessId level) { drop_where(r, is_level, &level); }
+void render_cache_drop_content(TessRenderer *r, uint8_t content_mask) { drop_where(r, has_content, &content_mask); }
+void render_cache_drop_all(TessRenderer *r) { drop_where(r, always, NULL); }
 
 static void mark_one(TessRenderer *r, const TessLevel *level, int64_t cx, int64_t cy, bool collision_only) {
   if (cx < 0 || cy < 0) return;
   for (int lod = 0; lod < TESS_RENDER_LOD_COUNT; lod++) {
-    uint8_t span = tess_cache_span(level, lod);
+    uint8_t span = render_cache_span(level, lod);
     uint32_t bx = (uint32_t)cx / span, by = (uint32_t)cy / span;
     uint64_t bit = 1ull << (((uint32_t)cy % span) * span + ((uint32_t)cx % span));
     for (uint8_t content = 1; content <= TESS_RENDER_BAKED; content++) {
       if (content & ~TESS_RENDER_BAKED) continue;
       if (collision_only && !(content & TESS_RENDER_COLLISION)) continue;
-      TessBlock *b = tess_cache_find(r, level->id, (uint8_t)lod, content, bx, by);
+      TessBlock *b = render_cache_find(r, level->id, (uint8_t)lod, content, bx, by);
       if (b) b->dirty |= bit;
     }
   }
 }
 
-void tess_cache_mark_chunk(TessRenderer *r, const TessLevel *level, uint32_t cx, uint32_t cy) {
+void render_cache_mark_chunk(TessRenderer *r, const TessLevel *level, uint32_t cx, uint32_t cy) {
   if (!r->block_count) return;
   mark_one(r, level, cx, cy, false);
   /* A tile larger than the grid is drawn into the chunks around its own. */
@@ -138,7 +138,7 @@ void tess_cache_mark_chunk(TessRenderer *r, const TessLevel *level, uint32_t cx,
   if (x0 < x1 && y0 < y1) {
     /* The chunks this one's tiles reach are those whose reach covers it. */
     uint32_t ex0 = x0, ey0 = y0, ex1 = x1, ey1 = y1;
-    tess_render_reach_cells(r, level, &ex0, &ey0, &ex1, &ey1);
+    render_reach_cells(r, level, &ex0, &ey0, &ex1, &ey1);
     uint32_t left = (x0 - ex0 + TESS_CHUNK_SIZE - 1) / TESS_CHUNK_SIZE, up = (y0 - ey0 + TESS_CHUNK_SIZE - 1) / TESS_CHUNK_SIZE;
     uint32_t right = (ex1 - x1 + TESS_CHUNK_SIZE - 1) / TESS_CHUNK_SIZE, down = (ey1 - y1 + TESS_CHUNK_SIZE - 1) / TESS_CHUNK_SIZE;
     /* reach_cells widened towards the cells that draw into this chunk; the
@@ -155,7 +155,7 @@ void tess_cache_mark_chunk(TessRenderer *r, const TessLevel *level, uint32_t cx,
   mark_one(r, level, cx, (int64_t)cy + 1, true);
 }
 
-void tess_cache_trim(TessRenderer *r) {
+void render_cache_trim(TessRenderer *r) {
   if (r->cache_bytes <= r->cache_limit) return;
   /* Evict the oldest frames first, never the blocks of the frame being drawn. */
   while (r->cache_bytes > r->cache_limit) {

@@ -31,7 +31,7 @@ static NormMap flips_inverse(TessCell cell) {
   return m;
 }
 
-void tess_paint_missing_tile(cairo_t *cr, double x, double y, double w, double h) {
+void render_paint_missing_tile(cairo_t *cr, double x, double y, double w, double h) {
   cairo_set_source_rgba(cr, 1.0, 0.0, 1.0, 0.85);
   cairo_rectangle(cr, x, y, w / 2, h / 2);
   cairo_rectangle(cr, x + w / 2, y + h / 2, w / 2, h / 2);
@@ -58,11 +58,11 @@ static void paint_tile_from(cairo_t *cr, cairo_pattern_t *pattern, double sx, do
   cairo_fill(cr);
 }
 
-void tess_paint_tile(cairo_t *cr, const TessTileset *ts, TessTileSurface *surf, TessCell cell, double x, double y,
+void render_paint_tile(cairo_t *cr, const TessTileset *ts, TessTileSurface *surf, TessCell cell, double x, double y,
                      double w, double h) {
   uint32_t tile = TESS_CELL_TILE(cell);
   if (!ts || !surf || !surf->pattern || tile >= ts->tile_count) {
-    tess_paint_missing_tile(cr, x, y, w, h);
+    render_paint_missing_tile(cr, x, y, w, h);
     return;
   }
   uint32_t sx, sy;
@@ -83,7 +83,7 @@ static void memo_get(TessRenderer *r, TilesetMemo *memo, uint32_t id) {
   if (memo->id == id) return;
   memo->id = id;
   memo->ts = tess_project_tileset(r->project, id);
-  memo->surf = memo->ts ? tess_render_tileset(r, id) : NULL;
+  memo->surf = memo->ts ? render_tileset(r, id) : NULL;
   if (memo->surf && !memo->surf->surface && !r->failed_tileset) r->failed_tileset = id;
 }
 
@@ -93,7 +93,7 @@ static void paint_cell(TessRenderer *r, cairo_t *cr, TilesetMemo *memo, TessCell
                        double tw, double th, int lod, cairo_filter_t filter) {
   memo_get(r, memo, TESS_CELL_TILESET(cell));
   if (!memo->ts) {
-    tess_paint_missing_tile(cr, x * tw, y * th, tw, th);
+    render_paint_missing_tile(cr, x * tw, y * th, tw, th);
     return;
   }
   TessTilePlace pl;
@@ -109,12 +109,12 @@ static void paint_cell(TessRenderer *r, cairo_t *cr, TilesetMemo *memo, TessCell
     return;
   }
   if (memo->surf && memo->surf->pattern) cairo_pattern_set_filter(memo->surf->pattern, filter);
-  tess_paint_tile(cr, memo->ts, memo->surf, cell, dx, dy, pl.w, pl.h);
+  render_paint_tile(cr, memo->ts, memo->surf, cell, dx, dy, pl.w, pl.h);
 }
 
 /* The cells whose tiles may be drawn into cells [x0, x1) x [y0, y1): those
  * cells and the neighbours within the tiles' reach (tess_tile_reach). */
-void tess_render_reach_cells(const TessRenderer *r, const TessLevel *level, uint32_t *x0, uint32_t *y0, uint32_t *x1,
+void render_reach_cells(const TessRenderer *r, const TessLevel *level, uint32_t *x0, uint32_t *y0, uint32_t *x1,
                              uint32_t *y1) {
   TessTileReach reach;
   const uint32_t tw = level->settings.tile_w, th = level->settings.tile_h;
@@ -128,7 +128,7 @@ void tess_render_reach_cells(const TessRenderer *r, const TessLevel *level, uint
   *y1 = level->settings.height - *y1 > b ? *y1 + b : level->settings.height;
 }
 
-void tess_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
+void render_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
                       uint32_t y1, int lod, bool smooth) {
   const double tw = level->settings.tile_w, th = level->settings.tile_h;
   cairo_filter_t filter = smooth ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_NEAREST;
@@ -136,7 +136,7 @@ void tess_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint
    * the region are drawn too, and every cell in Tiled's right-down order
    * (row by row), so overlaps come out the same whatever the region. */
   uint32_t ex0 = x0, ey0 = y0, ex1 = x1, ey1 = y1;
-  tess_render_reach_cells(r, level, &ex0, &ey0, &ex1, &ey1);
+  render_reach_cells(r, level, &ex0, &ey0, &ex1, &ey1);
   for (uint32_t li = 0; li < level->layer_count; li++) {
     const TessLayer *layer = level->layers[li];
     if (layer->props.kind != TESS_LAYER_TILES || !layer->props.visible || !(layer->props.opacity > 0.0f)) continue;
@@ -163,7 +163,7 @@ void tess_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint
           memo_get(r, &memo, TESS_CELL_TILESET(cell));
           if (lod > 0 && memo_mip_id != memo.id) {
             memo_mip_id = memo.id;
-            memo.mip = memo.surf ? tess_render_tileset_mip(memo.surf, memo.ts, lod) : NULL;
+            memo.mip = memo.surf ? render_tileset_mip(memo.surf, memo.ts, lod) : NULL;
           }
           paint_cell(r, cr, &memo, cell, x, y, tw, th, lod, filter);
         }
@@ -200,7 +200,7 @@ static inline uint32_t scale_premul(uint32_t c, uint32_t a8) {
   return out;
 }
 
-void tess_paint_tiles_average(TessRenderer *r, cairo_surface_t *target, int ox, int oy, int w, int h,
+void render_paint_tiles_average(TessRenderer *r, cairo_surface_t *target, int ox, int oy, int w, int h,
                               const TessLevel *level, uint32_t cx, uint32_t cy, double scale) {
   const double cw = level->settings.tile_w * scale, ch = level->settings.tile_h * scale;
   uint8_t col_of[TESS_RENDER_BLOCK_MAX_PX];
@@ -242,21 +242,21 @@ void tess_paint_tiles_average(TessRenderer *r, cairo_surface_t *target, int ox, 
   cairo_surface_mark_dirty_rectangle(target, ox, oy, w, h);
 }
 
-bool tess_render_soft_ok(TessRenderer *r, const TessLevel *level, int lod) {
+bool render_soft_ok(TessRenderer *r, const TessLevel *level, int lod) {
   /* Every tileset's tiles must be the level's cells, and divide at this
    * scale (a failed one is drawn as a magenta check either way). */
   for (uint32_t i = 0; i < r->project->tileset_count; i++) {
     const TessTileset *ts = r->project->tilesets[i];
     if (ts->tile_w != level->settings.tile_w || ts->tile_h != level->settings.tile_h) return false;
     if (!tess_tileset_on_grid(ts, level->settings.tile_w, level->settings.tile_h)) return false;
-    TessTileSurface *surf = tess_render_tileset(r, ts->id);
+    TessTileSurface *surf = render_tileset(r, ts->id);
     if (!surf || !surf->surface) continue;
-    if (lod > 0 && !tess_render_tileset_mip(surf, ts, lod)) return false;
+    if (lod > 0 && !render_tileset_mip(surf, ts, lod)) return false;
   }
   return true;
 }
 
-void tess_paint_tiles_soft(TessRenderer *r, cairo_surface_t *target, int ox, int oy, const TessLevel *level,
+void render_paint_tiles_soft(TessRenderer *r, cairo_surface_t *target, int ox, int oy, const TessLevel *level,
                            uint32_t cx, uint32_t cy, uint32_t nx, uint32_t ny, int lod) {
   const uint32_t f = lod > 0 ? 1u << (2 * lod) : 1u;
   const uint32_t mw = level->settings.tile_w / f, mh = level->settings.tile_h / f;
@@ -342,7 +342,7 @@ void tess_paint_tiles_soft(TessRenderer *r, cairo_surface_t *target, int ox, int
   cairo_surface_mark_dirty_rectangle(target, ox, oy, (int)(nx * mw), (int)(ny * mh));
 }
 
-void tess_paint_materials(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
+void render_paint_materials(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
                           uint32_t y1, double alpha) {
   const double tw = level->settings.tile_w, th = level->settings.tile_h;
   const TessProject *p = r->project;
@@ -360,7 +360,7 @@ void tess_paint_materials(TessRenderer *r, cairo_t *cr, const TessLevel *level, 
       if (run_mat) {
         const TessMaterial *m = tess_project_material(p, run_mat);
         if (m) {
-          tess_render_set_rgba(cr, m->color, alpha);
+          render_set_rgba(cr, m->color, alpha);
           cairo_rectangle(cr, run_start * tw, y * th, (x - run_start) * tw, th);
           cairo_fill(cr);
         }
@@ -413,7 +413,7 @@ static void path_cell_pieces(cairo_t *cr, const TessProject *p, const TessLevel 
 static void paint_pieces(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
                          uint32_t y1) {
   uint32_t ex0 = x0, ey0 = y0, ex1 = x1, ey1 = y1;
-  tess_render_reach_cells(r, level, &ex0, &ey0, &ex1, &ey1);
+  render_reach_cells(r, level, &ex0, &ey0, &ex1, &ey1);
   TessCellCollision *row = tess_alloc((size_t)(ex1 - ex0) * sizeof *row);
   if (!row) return;
   for (uint32_t y = ey0; y < ey1; y++) {
@@ -423,7 +423,7 @@ static void paint_pieces(TessRenderer *r, cairo_t *cr, const TessLevel *level, u
   tess_free(row);
 }
 
-void tess_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
+void render_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
                           uint32_t y1, uint32_t color, double line_width) {
   if (x1 <= x0 || y1 <= y0) return;
   const double tw = level->settings.tile_w, th = level->settings.tile_h;
@@ -446,9 +446,9 @@ void tess_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, 
   }
   paint_pieces(r, cr, level, x0, y0, x1, y1);
   /* Traced pieces: translucent fill and outline. */
-  tess_render_set_rgba(cr, color, 0.25);
+  render_set_rgba(cr, color, 0.25);
   cairo_fill_preserve(cr);
-  tess_render_set_rgba(cr, color, 1.0);
+  render_set_rgba(cr, color, 1.0);
   cairo_set_line_width(cr, line_width);
   cairo_stroke(cr);
   /* Full squares: fill runs, then outline the boundary between wall and not. */
@@ -463,7 +463,7 @@ void tess_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, 
       }
     }
   }
-  tess_render_set_rgba(cr, color, 0.25);
+  render_set_rgba(cr, color, 0.25);
   cairo_fill(cr);
   for (size_t gy = 1; gy + 1 < gh; gy++) {
     for (size_t gx = 1; gx + 1 < gw; gx++) {
@@ -485,7 +485,7 @@ void tess_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, 
       if (full[gy * gw + gx + 1] != 1) { cairo_move_to(cr, x + tw, y); cairo_line_to(cr, x + tw, y + th); }
     }
   }
-  tess_render_set_rgba(cr, color, 1.0);
+  render_set_rgba(cr, color, 1.0);
   cairo_set_line_width(cr, line_width);
   cairo_stroke(cr);
   tess_free(full);

@@ -3,7 +3,7 @@
 
 #include "render_private.h"
 
-void tess_paint_grid(cairo_t *cr, const TessLevel *level, double tx, double ty, double zoom, uint32_t x0, uint32_t y0,
+void render_paint_grid(cairo_t *cr, const TessLevel *level, double tx, double ty, double zoom, uint32_t x0, uint32_t y0,
                      uint32_t x1, uint32_t y1, uint32_t color) {
   if (x1 <= x0 || y1 <= y0) return;
   const double cw = level->settings.tile_w * zoom, ch = level->settings.tile_h * zoom;
@@ -31,7 +31,7 @@ void tess_paint_grid(cairo_t *cr, const TessLevel *level, double tx, double ty, 
     cairo_move_to(cr, left, dy);
     cairo_line_to(cr, right, dy);
   }
-  tess_render_set_rgba(cr, color, fade);
+  render_set_rgba(cr, color, fade);
   cairo_set_line_width(cr, 1.0);
   cairo_stroke(cr);
 }

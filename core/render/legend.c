@@ -71,9 +71,9 @@ void tess_render_draw_legend(cairo_t *cr, const TessLegendEntry *entries, size_t
       cairo_set_source_rgb(cr, 0.5, 0.5, 0.5);
       cairo_fill(cr);
       cairo_rectangle(cr, x + pad, ry + 3, swatch, swatch);
-      tess_render_set_rgba(cr, entries[i].color, material_alpha);
+      render_set_rgba(cr, entries[i].color, material_alpha);
       cairo_fill_preserve(cr);
-      tess_render_set_rgba(cr, entries[i].color | 0xFF, 1.0);
+      render_set_rgba(cr, entries[i].color | 0xFF, 1.0);
       cairo_set_line_width(cr, 1.0);
       cairo_stroke(cr);
       cairo_move_to(cr, x + pad * 2 + swatch, ry + 13);

@@ -123,9 +123,9 @@ static void device_point(double tx, double ty, double zoom, TessVec2 p, double *
 }
 
 static void fill_stroke(cairo_t *cr, uint32_t color, double fill_alpha, double width, bool dashed) {
-  tess_render_set_rgba(cr, color, fill_alpha);
+  render_set_rgba(cr, color, fill_alpha);
   cairo_fill_preserve(cr);
-  tess_render_set_rgba(cr, color | 0xFF, 1.0);
+  render_set_rgba(cr, color | 0xFF, 1.0);
   cairo_set_line_width(cr, width);
   if (dashed) {
     static const double dash[] = {4.0, 3.0};
@@ -158,7 +158,7 @@ static void paint_body(TessRenderer *r, cairo_t *cr, const TessObject *obj, doub
     }
     case TESS_BODY_SPRITE: {
       const TessSprite *sp = tess_project_sprite(r->project, b->sprite);
-      cairo_surface_t *surf = sp ? tess_render_sprite(r, sp->id) : NULL;
+      cairo_surface_t *surf = sp ? render_sprite(r, sp->id) : NULL;
       if (sp) {
         double fw, fh;
         sprite_frame_size(sp, &fw, &fh);
@@ -169,7 +169,7 @@ static void paint_body(TessRenderer *r, cairo_t *cr, const TessObject *obj, doub
           cairo_rectangle(cr, 0, 0, fw, fh);
           cairo_fill(cr);
         } else {
-          tess_paint_missing_tile(cr, 0, 0, fw, fh);
+          render_paint_missing_tile(cr, 0, 0, fw, fh);
         }
         /* The collision shape: pieces, else the hull, else the frame. */
         const TessSpriteMask *mask = &sp->mask;
@@ -207,7 +207,7 @@ static void paint_body(TessRenderer *r, cairo_t *cr, const TessObject *obj, doub
   device_point(tx, ty, zoom, tip, &x1, &y1);
   cairo_move_to(cr, x0, y0);
   cairo_line_to(cr, x1, y1);
-  tess_render_set_rgba(cr, color | 0xFF, 0.9);
+  render_set_rgba(cr, color | 0xFF, 0.9);
   cairo_set_line_width(cr, 1.0);
   cairo_stroke(cr);
 }
@@ -215,9 +215,9 @@ static void paint_body(TessRenderer *r, cairo_t *cr, const TessObject *obj, doub
 static void marker_circle(cairo_t *cr, double x, double y, double radius, uint32_t color) {
   cairo_new_sub_path(cr);
   cairo_arc(cr, x, y, radius, 0, 2 * M_PI);
-  tess_render_set_rgba(cr, color, 0.5);
+  render_set_rgba(cr, color, 0.5);
   cairo_fill_preserve(cr);
-  tess_render_set_rgba(cr, color, 1.0);
+  render_set_rgba(cr, color, 1.0);
   cairo_set_line_width(cr, 1.5);
   cairo_stroke(cr);
 }
@@ -243,7 +243,7 @@ static void paint_joint(TessRenderer *r, cairo_t *cr, const TessLevel *level, co
     cairo_move_to(cr, fx, fy);
     cairo_line_to(cr, bx, by);
   }
-  tess_render_set_rgba(cr, color, 0.7);
+  render_set_rgba(cr, color, 0.7);
   cairo_set_line_width(cr, 1.0);
   cairo_stroke(cr);
   cairo_set_dash(cr, NULL, 0, 0);
@@ -252,7 +252,7 @@ static void paint_joint(TessRenderer *r, cairo_t *cr, const TessLevel *level, co
     device_point(tx, ty, zoom, j->anchor_b, &bx, &by);
     cairo_move_to(cr, px, py);
     cairo_line_to(cr, bx, by);
-    tess_render_set_rgba(cr, color, 1.0);
+    render_set_rgba(cr, color, 1.0);
     cairo_set_line_width(cr, 2.0);
     cairo_stroke(cr);
     marker_circle(cr, px, py, 4, color);
@@ -297,7 +297,7 @@ static void paint_zone(cairo_t *cr, const TessObject *obj, double tx, double ty,
     cairo_line_to(cr, ex - ux * 8 - uy * 5, ey - uy * 8 + ux * 5);
     cairo_move_to(cr, ex, ey);
     cairo_line_to(cr, ex - ux * 8 + uy * 5, ey - uy * 8 - ux * 5);
-    tess_render_set_rgba(cr, color, 1.0);
+    render_set_rgba(cr, color, 1.0);
     cairo_set_line_width(cr, 2.0);
     cairo_stroke(cr);
   }
@@ -312,7 +312,7 @@ static void paint_spawn(cairo_t *cr, const TessObject *obj, double tx, double ty
   cairo_line_to(cr, px, py - 18);
   cairo_line_to(cr, px + 11, py - 14);
   cairo_line_to(cr, px, py - 10);
-  tess_render_set_rgba(cr, color, 0.8);
+  render_set_rgba(cr, color, 0.8);
   cairo_fill_preserve(cr);
   cairo_set_source_rgba(cr, 0.05, 0.2, 0.1, 1.0);
   cairo_set_line_width(cr, selected ? 2.5 : 1.5);
@@ -340,7 +340,7 @@ static void paint_selection(TessRenderer *r, cairo_t *cr, const TessObject *obj,
   }
 }
 
-void tess_paint_objects(TessRenderer *r, cairo_t *cr, const TessLevel *level, double tx, double ty, double zoom,
+void render_paint_objects(TessRenderer *r, cairo_t *cr, const TessLevel *level, double tx, double ty, double zoom,
                         double vx0, double vy0, double vx1, double vy1, const TessRenderOptions *o) {
   const double margin = 40.0 / zoom; /* markers and handles drawn in device pixels */
   const TessObject *selected = NULL;

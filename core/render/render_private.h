@@ -68,21 +68,21 @@ struct TessRenderer {
 };
 
 /* ---- colours ---- */
-static inline void tess_render_set_rgba(cairo_t *cr, uint32_t rgba, double alpha_mul) {
+static inline void render_set_rgba(cairo_t *cr, uint32_t rgba, double alpha_mul) {
   cairo_set_source_rgba(cr, ((rgba >> 24) & 0xFF) / 255.0, ((rgba >> 16) & 0xFF) / 255.0,
                         ((rgba >> 8) & 0xFF) / 255.0, (rgba & 0xFF) / 255.0 * alpha_mul);
 }
 
 /* ---- tileset and sprite surfaces (surfaces.c) ---- */
-TessTileSurface *tess_render_tileset(TessRenderer *r, TessId id);
-void tess_render_drop_tileset(TessRenderer *r, TessId id);
+TessTileSurface *render_tileset(TessRenderer *r, TessId id);
+void render_drop_tileset(TessRenderer *r, TessId id);
 /* The tileset's copy at a LOD (tiles of tile_w >> 2*lod, repacked in its columns), or NULL. */
-cairo_pattern_t *tess_render_tileset_mip(TessTileSurface *ts, const TessTileset *def, int lod);
-cairo_surface_t *tess_render_sprite(TessRenderer *r, TessId id);
-void tess_render_drop_sprite(TessRenderer *r, TessId id);
-void tess_render_drop_surfaces(TessRenderer *r);
+cairo_pattern_t *render_tileset_mip(TessTileSurface *ts, const TessTileset *def, int lod);
+cairo_surface_t *render_sprite(TessRenderer *r, TessId id);
+void render_drop_sprite(TessRenderer *r, TessId id);
+void render_drop_surfaces(TessRenderer *r);
 /* RGBA8 straight -> new premultiplied ARGB32 surface (NULL on failure). */
-cairo_surface_t *tess_render_surface_from_image(const TessImage *img);
+cairo_surface_t *render_surface_from_image(const TessImage *img);
 
 /* ---- painters shared by the cache and the direct path (cells.c) ---- */
 /* The cr's user space is level pixels. Cells [x0,x1) x [y0,y1), clipped by the caller. */
@@ -90,43 +90,43 @@ cairo_surface_t *tess_render_surface_from_image(const TessImage *img);
  * copy at that scale is used when it exists; lod < 0: any scale (smooth when below 1). */
 /* Widens cells [x0, x1) x [y0, y1) to the cells whose tiles may be drawn
  * into them (tiles larger than the grid, or moved by an offset). */
-void tess_render_reach_cells(const TessRenderer *r, const TessLevel *level, uint32_t *x0, uint32_t *y0, uint32_t *x1,
+void render_reach_cells(const TessRenderer *r, const TessLevel *level, uint32_t *x0, uint32_t *y0, uint32_t *x1,
                              uint32_t *y1);
-void tess_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
+void render_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
                       uint32_t y1, int lod, bool smooth);
-void tess_paint_tiles_average(TessRenderer *r, cairo_surface_t *target, int ox, int oy, int w, int h,
+void render_paint_tiles_average(TessRenderer *r, cairo_surface_t *target, int ox, int oy, int w, int h,
                               const TessLevel *level, uint32_t cx, uint32_t cy, double scale);
 /* Tiles of chunk (cx, cy), its first nx x ny cells, blitted in C at a LOD
- * where tiles are whole pixels (tess_render_soft_ok), into target at (ox, oy). */
-bool tess_render_soft_ok(TessRenderer *r, const TessLevel *level, int lod);
-void tess_paint_tiles_soft(TessRenderer *r, cairo_surface_t *target, int ox, int oy, const TessLevel *level,
+ * where tiles are whole pixels (render_soft_ok), into target at (ox, oy). */
+bool render_soft_ok(TessRenderer *r, const TessLevel *level, int lod);
+void render_paint_tiles_soft(TessRenderer *r, cairo_surface_t *target, int ox, int oy, const TessLevel *level,
                            uint32_t cx, uint32_t cy, uint32_t nx, uint32_t ny, int lod);
-void tess_paint_materials(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
+void render_paint_materials(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
                           uint32_t y1, double alpha);
 /* line_width in user units. */
-void tess_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
+void render_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
                           uint32_t y1, uint32_t color, double line_width);
 /* A magenta check for tiles that cannot be drawn. */
-void tess_paint_missing_tile(cairo_t *cr, double x, double y, double w, double h);
+void render_paint_missing_tile(cairo_t *cr, double x, double y, double w, double h);
 /* Draws one tile of a decoded tileset with its flips into (x, y, w, h) of user space. */
-void tess_paint_tile(cairo_t *cr, const TessTileset *ts, TessTileSurface *surf, TessCell cell, double x, double y,
+void render_paint_tile(cairo_t *cr, const TessTileset *ts, TessTileSurface *surf, TessCell cell, double x, double y,
                      double w, double h);
 
 /* ---- chunk block cache (cache.c) ---- */
-TessBlock *tess_cache_find(TessRenderer *r, TessId level, uint8_t lod, uint8_t content, uint32_t bx, uint32_t by);
-TessBlock *tess_cache_insert(TessRenderer *r, TessId level, uint8_t lod, uint8_t content, uint32_t bx, uint32_t by,
+TessBlock *render_cache_find(TessRenderer *r, TessId level, uint8_t lod, uint8_t content, uint32_t bx, uint32_t by);
+TessBlock *render_cache_insert(TessRenderer *r, TessId level, uint8_t lod, uint8_t content, uint32_t bx, uint32_t by,
                              uint8_t span, int w, int h);
-void tess_cache_drop_level(TessRenderer *r, TessId level);
-void tess_cache_drop_content(TessRenderer *r, uint8_t content_mask); /* blocks whose content intersects */
-void tess_cache_drop_all(TessRenderer *r);
-void tess_cache_mark_chunk(TessRenderer *r, const TessLevel *level, uint32_t cx, uint32_t cy);
-void tess_cache_trim(TessRenderer *r); /* LRU down to the limit, sparing blocks used this frame */
-uint8_t tess_cache_span(const TessLevel *level, int lod);
+void render_cache_drop_level(TessRenderer *r, TessId level);
+void render_cache_drop_content(TessRenderer *r, uint8_t content_mask); /* blocks whose content intersects */
+void render_cache_drop_all(TessRenderer *r);
+void render_cache_mark_chunk(TessRenderer *r, const TessLevel *level, uint32_t cx, uint32_t cy);
+void render_cache_trim(TessRenderer *r); /* LRU down to the limit, sparing blocks used this frame */
+uint8_t render_cache_span(const TessLevel *level, int lod);
 
 /* ---- vector overlays (objects.c, grid.c) ---- */
-void tess_paint_objects(TessRenderer *r, cairo_t *cr, const TessLevel *level, double tx, double ty, double zoom,
+void render_paint_objects(TessRenderer *r, cairo_t *cr, const TessLevel *level, double tx, double ty, double zoom,
                         double vx0, double vy0, double vx1, double vy1, const TessRenderOptions *o);
-void tess_paint_grid(cairo_t *cr, const TessLevel *level, double tx, double ty, double zoom, uint32_t x0, uint32_t y0,
+void render_paint_grid(cairo_t *cr, const TessLevel *level, double tx, double ty, double zoom, uint32_t x0, uint32_t y0,
                      uint32_t x1, uint32_t y1, uint32_t color);
 
 #endif

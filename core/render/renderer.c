@@ -25,9 +25,9 @@ TessRenderer *tess_renderer_create(const TessProject *project) {
 
 void tess_renderer_destroy(TessRenderer *r) {
   if (!r) return;
-  tess_cache_drop_all(r);
+  render_cache_drop_all(r);
   tess_free(r->buckets);
-  tess_render_drop_surfaces(r);
+  render_drop_surfaces(r);
   TESS_ARRAY_FREE(&r->sprites);
   tess_free(r);
 }
@@ -35,31 +35,31 @@ void tess_renderer_destroy(TessRenderer *r) {
 void tess_renderer_set_cache_limit(TessRenderer *r, size_t bytes) {
   r->cache_limit = bytes;
   r->frame++;
-  tess_cache_trim(r);
+  render_cache_trim(r);
 }
 
 void tess_renderer_invalidate(TessRenderer *r, const TessChange *change) {
   switch ((TessChangeKind)change->kind) {
     case TESS_CHANGE_CHUNK: {
       const TessLevel *level = tess_project_level(r->project, change->level);
-      if (level) tess_cache_mark_chunk(r, level, change->chunk_x, change->chunk_y);
-      else tess_cache_drop_level(r, change->level);
+      if (level) render_cache_mark_chunk(r, level, change->chunk_x, change->chunk_y);
+      else render_cache_drop_level(r, change->level);
       break;
     }
     case TESS_CHANGE_LAYER:
     case TESS_CHANGE_LEVEL:
-      tess_cache_drop_level(r, change->level);
+      render_cache_drop_level(r, change->level);
       break;
     case TESS_CHANGE_TILESET:
       /* Tiles, their default materials and their shapes all come from it. */
-      tess_render_drop_tileset(r, change->id);
-      tess_cache_drop_all(r);
+      render_drop_tileset(r, change->id);
+      render_cache_drop_all(r);
       break;
     case TESS_CHANGE_MATERIAL:
-      tess_cache_drop_content(r, TESS_RENDER_MATERIALS | TESS_RENDER_COLLISION);
+      render_cache_drop_content(r, TESS_RENDER_MATERIALS | TESS_RENDER_COLLISION);
       break;
     case TESS_CHANGE_SPRITE:
-      tess_render_drop_sprite(r, change->id);
+      render_drop_sprite(r, change->id);
       break;
     case TESS_CHANGE_OBJECT:
     case TESS_CHANGE_COUNT:
@@ -68,8 +68,8 @@ void tess_renderer_invalidate(TessRenderer *r, const TessChange *change) {
 }
 
 void tess_renderer_invalidate_all(TessRenderer *r) {
-  tess_cache_drop_all(r);
-  tess_render_drop_surfaces(r);
+  render_cache_drop_all(r);
+  render_drop_surfaces(r);
 }
 
 void tess_renderer_stats(const TessRenderer *r, TessRenderStats *out) {
@@ -90,13 +90,13 @@ void tess_renderer_draw_cell(TessRenderer *r, cairo_t *cr, TessCell cell, double
                              double alpha) {
   if (!cell) return;
   const TessTileset *ts = tess_project_tileset(r->project, TESS_CELL_TILESET(cell));
-  TessTileSurface *surf = ts ? tess_render_tileset(r, ts->id) : NULL;
+  TessTileSurface *surf = ts ? render_tileset(r, ts->id) : NULL;
   cairo_save(cr);
   cairo_rectangle(cr, x, y, w, h);
   cairo_clip(cr);
   if (alpha < 1.0) cairo_push_group(cr);
   if (surf && surf->pattern) cairo_pattern_set_filter(surf->pattern, CAIRO_FILTER_NEAREST);
-  tess_paint_tile(cr, ts, surf, cell, x, y, w, h);
+  render_paint_tile(cr, ts, surf, cell, x, y, w, h);
   if (alpha < 1.0) {
     cairo_pop_group_to_source(cr);
     cairo_paint_with_alpha(cr, alpha);
@@ -149,7 +149,7 @@ static bool chunk_shows_cells(const TessRenderer *r, const TessLevel *level, uin
   if (x1 > level->settings.width) x1 = level->settings.width;
   if (y1 > level->settings.height) y1 = level->settings.height;
   uint32_t ex0 = x0, ey0 = y0, ex1 = x1, ey1 = y1;
-  tess_render_reach_cells(r, level, &ex0, &ey0, &ex1, &ey1);
+  render_reach_cells(r, level, &ex0, &ey0, &ex1, &ey1);
   if (ex0 == x0 && ey0 == y0 && ex1 == x1 && ey1 == y1) return false;
   for (uint32_t y = ey0 / TESS_CHUNK_SIZE; y * TESS_CHUNK_SIZE < ey1; y++)
     for (uint32_t x = ex0 / TESS_CHUNK_SIZE; x * TESS_CHUNK_SIZE < ex1; x++)
@@ -162,10 +162,10 @@ static void paint_direct(TessRenderer *r, cairo_t *cr, const TessLevel *level, c
   cairo_save(cr);
   cairo_translate(cr, v->tx, v->ty);
   cairo_scale(cr, v->zoom, v->zoom);
-  if (content & TESS_RENDER_TILES) tess_paint_tiles(r, cr, level, v->x0, v->y0, v->x1, v->y1, -1, v->zoom < 1.0);
-  if (content & TESS_RENDER_MATERIALS) tess_paint_materials(r, cr, level, v->x0, v->y0, v->x1, v->y1, o->material_alpha);
+  if (content & TESS_RENDER_TILES) render_paint_tiles(r, cr, level, v->x0, v->y0, v->x1, v->y1, -1, v->zoom < 1.0);
+  if (content & TESS_RENDER_MATERIALS) render_paint_materials(r, cr, level, v->x0, v->y0, v->x1, v->y1, o->material_alpha);
   if (content & TESS_RENDER_COLLISION)
-    tess_paint_collision(r, cr, level, v->x0, v->y0, v->x1, v->y1, o->collision_color, 1.0 / v->zoom);
+    render_paint_collision(r, cr, level, v->x0, v->y0, v->x1, v->y1, o->collision_color, 1.0 / v->zoom);
   cairo_restore(cr);
   r->stats.cells_direct += (uint64_t)(v->x1 - v->x0) * (v->y1 - v->y0);
 }
@@ -178,7 +178,7 @@ static void repaint_block(TessRenderer *r, TessBlock *b, const TessLevel *level,
   const bool average = tw * s < 4.0 || th * s < 4.0;
   /* Whole-pixel tiles are blitted in C: the cairo path costs a couple of
    * microseconds per tile, which adds up to a visible stall on a cold cache. */
-  const bool soft = !average && tess_render_soft_ok(r, level, b->lod);
+  const bool soft = !average && render_soft_ok(r, level, b->lod);
   cairo_t *cr = cairo_create(b->surface);
   for (uint32_t k = 0; k < (uint32_t)b->span * b->span; k++) {
     if (!(b->dirty & (1ull << k))) continue;
@@ -196,18 +196,18 @@ static void repaint_block(TessRenderer *r, TessBlock *b, const TessLevel *level,
       uint32_t y1 = y0 + TESS_CHUNK_SIZE < level->settings.height ? y0 + TESS_CHUNK_SIZE : level->settings.height;
       if ((b->content & TESS_RENDER_TILES) && average) {
         cairo_surface_flush(b->surface);
-        tess_paint_tiles_average(r, b->surface, ox, oy, cpw, cph, level, cx, cy, s);
+        render_paint_tiles_average(r, b->surface, ox, oy, cpw, cph, level, cx, cy, s);
       } else if ((b->content & TESS_RENDER_TILES) && soft) {
         cairo_surface_flush(b->surface);
-        tess_paint_tiles_soft(r, b->surface, ox, oy, level, cx, cy, x1 - x0, y1 - y0, b->lod);
+        render_paint_tiles_soft(r, b->surface, ox, oy, level, cx, cy, x1 - x0, y1 - y0, b->lod);
       }
       cairo_translate(cr, ox, oy);
       cairo_scale(cr, s, s);
       cairo_translate(cr, -(double)x0 * tw, -(double)y0 * th);
-      if ((b->content & TESS_RENDER_TILES) && !average && !soft) tess_paint_tiles(r, cr, level, x0, y0, x1, y1, b->lod, s < 1.0);
-      if (b->content & TESS_RENDER_MATERIALS) tess_paint_materials(r, cr, level, x0, y0, x1, y1, o->material_alpha);
+      if ((b->content & TESS_RENDER_TILES) && !average && !soft) render_paint_tiles(r, cr, level, x0, y0, x1, y1, b->lod, s < 1.0);
+      if (b->content & TESS_RENDER_MATERIALS) render_paint_materials(r, cr, level, x0, y0, x1, y1, o->material_alpha);
       if (b->content & TESS_RENDER_COLLISION)
-        tess_paint_collision(r, cr, level, x0, y0, x1, y1, o->collision_color, 1.0 / s);
+        render_paint_collision(r, cr, level, x0, y0, x1, y1, o->collision_color, 1.0 / s);
     }
     cairo_restore(cr);
     r->stats.chunks_rendered++;
@@ -225,7 +225,7 @@ static bool paint_cached(TessRenderer *r, cairo_t *cr, const TessLevel *level, c
     if (tess_render_lod_scale[l] >= v->zoom * (1.0 - 1e-9)) lod = l;
   const double s = tess_render_lod_scale[lod];
   const uint32_t tw = level->settings.tile_w, th = level->settings.tile_h;
-  const uint8_t span = tess_cache_span(level, lod);
+  const uint8_t span = render_cache_span(level, lod);
   const int cpw = (int)lround(TESS_CHUNK_SIZE * tw * s), cph = (int)lround(TESS_CHUNK_SIZE * th * s);
   if (cpw * span > TESS_RENDER_BLOCK_MAX_PX || cph * span > TESS_RENDER_BLOCK_MAX_PX || cpw < 1 || cph < 1) return false;
   const uint32_t cx0 = v->x0 / TESS_CHUNK_SIZE, cy0 = v->y0 / TESS_CHUNK_SIZE;
@@ -240,7 +240,7 @@ static bool paint_cached(TessRenderer *r, cairo_t *cr, const TessLevel *level, c
       for (uint32_t j = 0; j < span && !any; j++)
         for (uint32_t i = 0; i < span && !any; i++) any = chunk_shows_cells(r, level, bx * span + i, by * span + j);
       if (!any) continue;
-      TessBlock *b = tess_cache_find(r, level->id, (uint8_t)lod, content, bx, by);
+      TessBlock *b = render_cache_find(r, level->id, (uint8_t)lod, content, bx, by);
       if (!b && made_one && o->time_budget_ms > 0 &&
           (tess_now_seconds() - r->frame_start) * 1e3 > o->time_budget_ms) {
         r->frame_incomplete = true;
@@ -249,7 +249,7 @@ static bool paint_cached(TessRenderer *r, cairo_t *cr, const TessLevel *level, c
       }
       if (!b) {
         made_one = true;
-        b = tess_cache_insert(r, level->id, (uint8_t)lod, content, bx, by, span, cpw * span, cph * span);
+        b = render_cache_insert(r, level->id, (uint8_t)lod, content, bx, by, span, cpw * span, cph * span);
         if (!b) continue;
       } else if (!b->dirty) {
         r->stats.block_hits++;
@@ -300,11 +300,11 @@ TessResult tess_renderer_draw(TessRenderer *r, cairo_t *cr, const TessLevel *lev
   r->frame_incomplete = false;
   r->frame_start = tess_now_seconds();
   if (options->material_alpha != r->baked_material_alpha) {
-    tess_cache_drop_content(r, TESS_RENDER_MATERIALS);
+    render_cache_drop_content(r, TESS_RENDER_MATERIALS);
     r->baked_material_alpha = options->material_alpha;
   }
   if (options->collision_color != r->baked_collision_color) {
-    tess_cache_drop_content(r, TESS_RENDER_COLLISION);
+    render_cache_drop_content(r, TESS_RENDER_COLLISION);
     r->baked_collision_color = options->collision_color;
   }
   Visible v;
@@ -324,7 +324,7 @@ TessResult tess_renderer_draw(TessRenderer *r, cairo_t *cr, const TessLevel *lev
   cairo_rectangle(cr, 0, 0, view->width, view->height);
   cairo_clip(cr);
   if (flags & TESS_RENDER_BACKGROUND) {
-    tess_render_set_rgba(cr, options->background, 1.0);
+    render_set_rgba(cr, options->background, 1.0);
     cairo_rectangle(cr, v.tx, v.ty, round(level->settings.width * (double)tw * v.zoom),
                     round(level->settings.height * (double)th * v.zoom));
     cairo_fill(cr);
@@ -342,14 +342,14 @@ TessResult tess_renderer_draw(TessRenderer *r, cairo_t *cr, const TessLevel *lev
     cairo_save(cr);
     cairo_translate(cr, v.tx, v.ty);
     cairo_scale(cr, v.zoom, v.zoom);
-    tess_paint_collision(r, cr, level, v.x0, v.y0, v.x1, v.y1, options->collision_color, 1.0 / v.zoom);
+    render_paint_collision(r, cr, level, v.x0, v.y0, v.x1, v.y1, options->collision_color, 1.0 / v.zoom);
     cairo_restore(cr);
   }
-  if (flags & TESS_RENDER_GRID) tess_paint_grid(cr, level, v.tx, v.ty, v.zoom, v.x0, v.y0, v.x1, v.y1, options->grid_color);
+  if (flags & TESS_RENDER_GRID) render_paint_grid(cr, level, v.tx, v.ty, v.zoom, v.x0, v.y0, v.x1, v.y1, options->grid_color);
   if (flags & TESS_RENDER_BOUNDS) paint_bounds(cr, &v, level);
-  if (flags & TESS_RENDER_OBJECTS) tess_paint_objects(r, cr, level, v.tx, v.ty, v.zoom, v.lx0, v.ly0, v.lx1, v.ly1, options);
+  if (flags & TESS_RENDER_OBJECTS) render_paint_objects(r, cr, level, v.tx, v.ty, v.zoom, v.lx0, v.ly0, v.lx1, v.ly1, options);
   cairo_restore(cr);
-  tess_cache_trim(r);
+  render_cache_trim(r);
   if (r->failed_tileset) {
     const TessTileset *ts = tess_project_tileset(r->project, r->failed_tileset);
     TessTileSurface *surf = r->tilesets[r->failed_tileset];

@@ -5,7 +5,7 @@
 
 #include "render_private.h"
 
-cairo_surface_t *tess_render_surface_from_image(const TessImage *img) {
+cairo_surface_t *render_surface_from_image(const TessImage *img) {
   if (img->width == 0 || img->height == 0 || img->width > 32767 || img->height > 32767) return NULL;
   cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)img->width, (int)img->height);
   if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
@@ -62,7 +62,7 @@ static void compute_averages(TessTileSurface *ts, const TessTileset *def) {
   }
 }
 
-TessTileSurface *tess_render_tileset(TessRenderer *r, TessId id) {
+TessTileSurface *render_tileset(TessRenderer *r, TessId id) {
   if (id == 0 || id > TESS_TILESET_ID_MAX) return NULL;
   if (r->tilesets[id]) return r->tilesets[id];
   const TessTileset *def = tess_project_tileset(r->project, id);
@@ -84,7 +84,7 @@ TessTileSurface *tess_render_tileset(TessRenderer *r, TessId id) {
              def->image_h);
     tess_image_clear(&img);
   } else if (res == TESS_OK) {
-    ts->surface = tess_render_surface_from_image(&img);
+    ts->surface = render_surface_from_image(&img);
     tess_image_clear(&img);
     if (!ts->surface) {
       res = TESS_ERR_LIMIT;
@@ -104,7 +104,7 @@ TessTileSurface *tess_render_tileset(TessRenderer *r, TessId id) {
   return ts;
 }
 
-cairo_pattern_t *tess_render_tileset_mip(TessTileSurface *ts, const TessTileset *def, int lod) {
+cairo_pattern_t *render_tileset_mip(TessTileSurface *ts, const TessTileset *def, int lod) {
   if (lod <= 0 || lod >= TESS_RENDER_LOD_COUNT || !ts->surface) return NULL;
   if (ts->mip_tried[lod]) return ts->mip_pattern[lod];
   ts->mip_tried[lod] = true;
@@ -158,7 +158,7 @@ cairo_pattern_t *tess_render_tileset_mip(TessTileSurface *ts, const TessTileset 
   return ts->mip_pattern[lod];
 }
 
-void tess_render_drop_tileset(TessRenderer *r, TessId id) {
+void render_drop_tileset(TessRenderer *r, TessId id) {
   if (id == 0 || id > TESS_TILESET_ID_MAX || !r->tilesets[id]) return;
   TessTileSurface *ts = r->tilesets[id];
   for (int l = 0; l < TESS_RENDER_LOD_COUNT; l++) {
@@ -172,7 +172,7 @@ void tess_render_drop_tileset(TessRenderer *r, TessId id) {
   r->tilesets[id] = NULL;
 }
 
-cairo_surface_t *tess_render_sprite(TessRenderer *r, TessId id) {
+cairo_surface_t *render_sprite(TessRenderer *r, TessId id) {
   for (size_t i = 0; i < r->sprites.count; i++)
     if (r->sprites.data[i].id == id) return r->sprites.data[i].surface;
   const TessSprite *sp = tess_project_sprite(r->project, id);
@@ -181,7 +181,7 @@ cairo_surface_t *tess_render_sprite(TessRenderer *r, TessId id) {
   TessImage img = {0};
   if (tess_png_decode(sp->png, sp->png_size, sp->name, &img, NULL) == TESS_OK) {
     /* Frames are cut by the declared size: another size is not drawn. */
-    if (img.width == sp->image_w && img.height == sp->image_h) entry.surface = tess_render_surface_from_image(&img);
+    if (img.width == sp->image_w && img.height == sp->image_h) entry.surface = render_surface_from_image(&img);
     tess_image_clear(&img);
   }
   r->stats.sprites_decoded++;
@@ -192,7 +192,7 @@ cairo_surface_t *tess_render_sprite(TessRenderer *r, TessId id) {
   return entry.surface;
 }
 
-void tess_render_drop_sprite(TessRenderer *r, TessId id) {
+void render_drop_sprite(TessRenderer *r, TessId id) {
   for (size_t i = 0; i < r->sprites.count; i++) {
     if (r->sprites.data[i].id != id) continue;
     if (r->sprites.data[i].surface) cairo_surface_destroy(r->sprites.data[i].surface);
@@ -201,13 +201,13 @@ void tess_render_drop_sprite(TessRenderer *r, TessId id) {
   }
 }
 
-void tess_render_drop_surfaces(TessRenderer *r) {
-  for (uint32_t id = 1; id <= TESS_TILESET_ID_MAX; id++) tess_render_drop_tileset(r, id);
-  while (r->sprites.count) tess_render_drop_sprite(r, r->sprites.data[0].id);
+void render_drop_surfaces(TessRenderer *r) {
+  for (uint32_t id = 1; id <= TESS_TILESET_ID_MAX; id++) render_drop_tileset(r, id);
+  while (r->sprites.count) render_drop_sprite(r, r->sprites.data[0].id);
 }
 
 cairo_surface_t *tess_renderer_tileset_surface(TessRenderer *r, TessId tileset, TessError *err) {
-  TessTileSurface *ts = tess_render_tileset(r, tileset);
+  TessTileSurface *ts = render_tileset(r, tileset);
   if (!ts) {
     tess_error_set(err, TESS_ERR_NOT_FOUND, "", "no tileset %u", (unsigned)tileset);
     return NULL;

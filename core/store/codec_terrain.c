@@ -1,5 +1,5 @@
 /* The `tilesets.terrains` BLOB (schema 3): a tileset's terrain sets,
- * little-endian and explicit like the other BLOBs (codec.h).
+ * little-endian and explicit like the other BLOBs (store_codec.h).
  *
  *   u32 set_count, then per set:
  *     name, u8 kind, i32 tile, u32 color_count, u32 tile_count,
@@ -11,12 +11,12 @@
  * against the bytes there and that the BLOB ends where its content does;
  * what the values mean (colours in range, tiles sorted) is the project's
  * validation, run when the tileset is inserted. */
-#include "codec.h"
-#include "codec_terrain.h"
+#include "store_codec.h"
+#include "store_codec_terrain.h"
 
 static size_t name_size(const char *name) { return 4 + strnlen(name, TESS_NAME_MAX - 1); }
 
-size_t tess_codec_terrains_size(const TessTerrainSet *sets, uint32_t count) {
+size_t store_codec_terrains_size(const TessTerrainSet *sets, uint32_t count) {
   size_t n = 4;
   for (uint32_t i = 0; i < count; i++) {
     n += name_size(sets[i].name) + 1 + 4 + 4 + 4;
@@ -28,33 +28,33 @@ size_t tess_codec_terrains_size(const TessTerrainSet *sets, uint32_t count) {
 
 static uint8_t *put_name(uint8_t *p, const char *name) {
   uint32_t len = (uint32_t)strnlen(name, TESS_NAME_MAX - 1);
-  tess_le_put_u32(p, len);
+  store_le_put_u32(p, len);
   memcpy(p + 4, name, len);
   return p + 4 + len;
 }
 
-uint8_t *tess_codec_put_terrains(uint8_t *p, const TessTerrainSet *sets, uint32_t count) {
-  tess_le_put_u32(p, count);
+uint8_t *store_codec_put_terrains(uint8_t *p, const TessTerrainSet *sets, uint32_t count) {
+  store_le_put_u32(p, count);
   p += 4;
   for (uint32_t i = 0; i < count; i++) {
     const TessTerrainSet *s = &sets[i];
     p = put_name(p, s->name);
     *p++ = s->kind;
-    tess_le_put_u32(p, (uint32_t)s->tile);
-    tess_le_put_u32(p + 4, s->color_count);
-    tess_le_put_u32(p + 8, s->tile_count);
+    store_le_put_u32(p, (uint32_t)s->tile);
+    store_le_put_u32(p + 4, s->color_count);
+    store_le_put_u32(p + 8, s->tile_count);
     p += 12;
     for (uint32_t c = 0; c < s->color_count; c++) {
       p = put_name(p, s->colors[c].name);
-      tess_le_put_u32(p, s->colors[c].color);
-      tess_le_put_f32(p + 4, s->colors[c].probability);
-      tess_le_put_u32(p + 8, (uint32_t)s->colors[c].tile);
+      store_le_put_u32(p, s->colors[c].color);
+      store_le_put_f32(p + 4, s->colors[c].probability);
+      store_le_put_u32(p + 8, (uint32_t)s->colors[c].tile);
       p += 12;
     }
     for (uint32_t t = 0; t < s->tile_count; t++) {
-      tess_le_put_u32(p, s->tiles[t].tile);
+      store_le_put_u32(p, s->tiles[t].tile);
       memcpy(p + 4, s->tiles[t].wang, 8);
-      tess_le_put_f32(p + 12, s->tiles[t].probability);
+      store_le_put_f32(p + 12, s->tiles[t].probability);
       p += 16;
     }
   }
@@ -63,8 +63,8 @@ uint8_t *tess_codec_put_terrains(uint8_t *p, const TessTerrainSet *sets, uint32_
 
 static bool get_u32(TessBlobReader *r, uint32_t *v) {
   const uint8_t *p;
-  if (!tess_blob_take(r, 4, &p)) return false;
-  *v = tess_le_get_u32(p);
+  if (!store_blob_take(r, 4, &p)) return false;
+  *v = store_le_get_u32(p);
   return true;
 }
 
@@ -77,7 +77,7 @@ static bool get_name(TessBlobReader *r, char out[TESS_NAME_MAX], const char **wh
     r->bad = true;
     return false;
   }
-  if (!tess_blob_take(r, len, &p)) return false;
+  if (!store_blob_take(r, len, &p)) return false;
   memcpy(out, p, len);
   out[len] = 0;
   return true;
@@ -86,7 +86,7 @@ static bool get_name(TessBlobReader *r, char out[TESS_NAME_MAX], const char **wh
 static bool get_set(TessBlobReader *r, TessTerrainSet *s, const char **why) {
   const uint8_t *p;
   uint32_t tile;
-  if (!get_name(r, s->name, why) || !tess_blob_take(r, 1, &p)) return false;
+  if (!get_name(r, s->name, why) || !store_blob_take(r, 1, &p)) return false;
   s->kind = p[0];
   if (!get_u32(r, &tile) || !get_u32(r, &s->color_count) || !get_u32(r, &s->tile_count)) return false;
   s->tile = (int32_t)tile;
@@ -104,21 +104,21 @@ static bool get_set(TessBlobReader *r, TessTerrainSet *s, const char **why) {
   }
   for (uint32_t c = 0; c < s->color_count; c++) {
     TessTerrainColor *col = &s->colors[c];
-    if (!get_name(r, col->name, why) || !tess_blob_take(r, 12, &p)) return false;
-    col->color = tess_le_get_u32(p);
-    col->probability = tess_le_get_f32(p + 4);
-    col->tile = (int32_t)tess_le_get_u32(p + 8);
+    if (!get_name(r, col->name, why) || !store_blob_take(r, 12, &p)) return false;
+    col->color = store_le_get_u32(p);
+    col->probability = store_le_get_f32(p + 4);
+    col->tile = (int32_t)store_le_get_u32(p + 8);
   }
   for (uint32_t t = 0; t < s->tile_count; t++) {
-    if (!tess_blob_take(r, 16, &p)) return false;
-    s->tiles[t].tile = tess_le_get_u32(p);
+    if (!store_blob_take(r, 16, &p)) return false;
+    s->tiles[t].tile = store_le_get_u32(p);
     memcpy(s->tiles[t].wang, p + 4, 8);
-    s->tiles[t].probability = tess_le_get_f32(p + 12);
+    s->tiles[t].probability = store_le_get_f32(p + 12);
   }
   return true;
 }
 
-bool tess_codec_get_terrains(const uint8_t *src, size_t size, TessTerrainSet **out, uint32_t *count,
+bool store_codec_get_terrains(const uint8_t *src, size_t size, TessTerrainSet **out, uint32_t *count,
                              const char **why) {
   *out = NULL;
   *count = 0;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
-#include "codec_terrain.h"
+#include "store_codec.h"
+#include "store_codec_terrain.h"
 #include "store_private.h"
 
 /* One row being read; the first problem is kept in `r`. */
@@ -129,11 +129,11 @@ static void row_insert_failed(Row *w, TessResult code, const TessError *inner) {
 }
 
 static TessResult step_error(TessStore *s, int rc, TessError *err) {
-  return tess_store_db_error(s, rc, "reading", err);
+  return store_db_error(s, rc, "reading", err);
 }
 
 #define GET_STMT(var, which)                            \
-  sqlite3_stmt *var = tess_store_stmt(s, (which), err); \
+  sqlite3_stmt *var = store_stmt(s, (which), err); \
   if (!var) return err ? err->code : TESS_ERR_DATABASE
 
 /* ---- materials, tilesets, sprites ------------------------------------------- */
@@ -191,12 +191,12 @@ static TessResult load_tilesets(TessStore *s, TessProject *p, TessError *err) {
     size_t tiles_size;
     const uint8_t *tiles = row_blob(&w, 13, &tiles_size);
     const char *why = NULL;
-    if (w.r == TESS_OK && !tess_codec_get_tiles(tiles, tiles_size, ts.tile_count, &ts.tiles, &why))
+    if (w.r == TESS_OK && !store_codec_get_tiles(tiles, tiles_size, ts.tile_count, &ts.tiles, &why))
       row_fail(&w, strcmp(why, "out of memory") == 0 ? TESS_ERR_NOMEM : TESS_ERR_FORMAT, 13, "%s (%zu bytes)", why,
                tiles_size);
     size_t terrains_size;
     const uint8_t *terrains = row_blob(&w, 14, &terrains_size);
-    if (w.r == TESS_OK && !tess_codec_get_terrains(terrains, terrains_size, &ts.terrains, &ts.terrain_count, &why))
+    if (w.r == TESS_OK && !store_codec_get_terrains(terrains, terrains_size, &ts.terrains, &ts.terrain_count, &why))
       row_fail(&w, strcmp(why, "out of memory") == 0 ? TESS_ERR_NOMEM : TESS_ERR_FORMAT, 14, "%s (%zu bytes)", why,
                terrains_size);
     if (w.r == TESS_OK) {
@@ -204,7 +204,7 @@ static TessResult load_tilesets(TessStore *s, TessProject *p, TessError *err) {
       TessResult r = tess_project_insert_tileset(p, &ts, &inner);
       if (r != TESS_OK) row_insert_failed(&w, r, &inner);
     }
-    tess_codec_free_tiles(ts.tiles, ts.tile_count);
+    store_codec_free_tiles(ts.tiles, ts.tile_count);
     tess_terrain_sets_free(ts.terrains, ts.terrain_count);
     if (w.r != TESS_OK) return w.r;
   }
@@ -255,9 +255,9 @@ static TessResult load_sprites(TessStore *s, TessProject *p, TessError *err) {
     const uint8_t *hull = row_blob(&w, hull_col, &hull_size);
     const uint8_t *pieces = row_blob(&w, pieces_col, &pieces_size);
     const char *why = NULL;
-    if (w.r == TESS_OK && !tess_codec_get_points(hull, hull_size, &m->hull, &m->hull_count, &why))
+    if (w.r == TESS_OK && !store_codec_get_points(hull, hull_size, &m->hull, &m->hull_count, &why))
       row_fail(&w, TESS_ERR_FORMAT, hull_col, "%s (%zu bytes)", why, hull_size);
-    if (w.r == TESS_OK && !tess_codec_get_polygons(pieces, pieces_size, &m->pieces, &m->piece_count, &why))
+    if (w.r == TESS_OK && !store_codec_get_polygons(pieces, pieces_size, &m->pieces, &m->piece_count, &why))
       row_fail(&w, TESS_ERR_FORMAT, pieces_col, "%s (%zu bytes)", why, pieces_size);
     if (w.r == TESS_OK) {
       TessError inner = {0};
@@ -363,7 +363,7 @@ static TessResult load_chunks(TessStore *s, const LayerIndex *index, TessError *
   GET_STMT(st, STMT_CHUNK_SELECT_ALL);
   /* Cells go straight from SQLite's page to the chunk when the bytes are
    * already little-endian and aligned; otherwise through this buffer. */
-  const bool host_le = tess_host_little_endian();
+  const bool host_le = store_host_little_endian();
   uint32_t *aligned = tess_alloc(TESS_STORE_CHUNK_BYTES);
   if (!aligned) return tess_error_set(err, TESS_ERR_NOMEM, s->path, "out of memory loading %s", s->name);
   const LayerRef *ref = NULL;
@@ -396,7 +396,7 @@ static TessResult load_chunks(TessStore *s, const LayerIndex *index, TessError *
       if (host_le && ((uintptr_t)bytes % _Alignof(uint32_t)) == 0) {
         cells = (const uint32_t *)(const void *)bytes;
       } else {
-        tess_codec_get_cells(aligned, bytes);
+        store_codec_get_cells(aligned, bytes);
         cells = aligned;
       }
       TessError inner = {0};
@@ -567,7 +567,7 @@ TessResult tess_store_load(TessStore *s, TessProject **out, TessError *err) {
   TessProject *p = tess_project_create();
   if (!p) return tess_error_set(err, TESS_ERR_NOMEM, s->path, "out of memory loading %s", s->name);
   LayerIndex index = {0};
-  TessResult r = tess_store_run(s, STMT_BEGIN_READ, err);
+  TessResult r = store_run(s, STMT_BEGIN_READ, err);
   if (r != TESS_OK) {
     tess_project_destroy(p);
     return r;
@@ -579,11 +579,11 @@ TessResult tess_store_load(TessStore *s, TessProject **out, TessError *err) {
   if (r == TESS_OK) r = load_layers(s, p, &index, err);
   if (r == TESS_OK) r = load_chunks(s, &index, err);
   if (r == TESS_OK) r = load_objects(s, p, &index, err);
-  if (r == TESS_OK) r = tess_store_read_next_ids(s, p, err);
+  if (r == TESS_OK) r = store_read_next_ids(s, p, err);
   /* Statements that stopped early still hold the read snapshot: reset before ending it. */
   for (int i = 0; i < STMT_COUNT; i++)
     if (s->stmts[i]) sqlite3_reset(s->stmts[i]);
-  TessResult end = tess_store_run(s, STMT_COMMIT, r == TESS_OK ? err : NULL);
+  TessResult end = store_run(s, STMT_COMMIT, r == TESS_OK ? err : NULL);
   if (r == TESS_OK) r = end;
   TESS_ARRAY_FREE(&index);
   if (r != TESS_OK) {

@@ -11,8 +11,8 @@ static const char *const NEXT_ID_KEYS[TESS_ID_KIND_COUNT] = {
     [TESS_ID_LAYER] = "next_id.layer",       [TESS_ID_OBJECT] = "next_id.object",
 };
 
-TessResult tess_store_meta_get(TessStore *s, const char *key, int64_t *out, TessError *err) {
-  sqlite3_stmt *st = tess_store_stmt(s, STMT_META_GET, err);
+TessResult store_meta_get(TessStore *s, const char *key, int64_t *out, TessError *err) {
+  sqlite3_stmt *st = store_stmt(s, STMT_META_GET, err);
   if (!st) return err ? err->code : TESS_ERR_DATABASE;
   sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
   int rc = sqlite3_step(st);
@@ -26,33 +26,33 @@ TessResult tess_store_meta_get(TessStore *s, const char *key, int64_t *out, Tess
   } else if (rc == SQLITE_DONE) {
     r = tess_error_set(err, TESS_ERR_NOT_FOUND, s->path, "%s has no meta value '%s'", s->name, key);
   } else {
-    r = tess_store_db_error(s, rc, "reading meta", err);
+    r = store_db_error(s, rc, "reading meta", err);
   }
   sqlite3_reset(st);
   return r;
 }
 
-TessResult tess_store_meta_set(TessStore *s, const char *key, int64_t value, TessError *err) {
-  sqlite3_stmt *st = tess_store_stmt(s, STMT_META_SET, err);
+TessResult store_meta_set(TessStore *s, const char *key, int64_t value, TessError *err) {
+  sqlite3_stmt *st = store_stmt(s, STMT_META_SET, err);
   if (!st) return err ? err->code : TESS_ERR_DATABASE;
   sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 2, value);
-  return tess_store_exec_stmt(s, st, err);
+  return store_exec_stmt(s, st, err);
 }
 
-TessResult tess_store_write_next_ids(TessStore *s, const TessProject *p, TessError *err) {
+TessResult store_write_next_ids(TessStore *s, const TessProject *p, TessError *err) {
   for (int k = 0; k < TESS_ID_KIND_COUNT; k++) {
     if (p->next_id[k] == s->saved_next_id[k]) continue;
-    TessResult r = tess_store_meta_set(s, NEXT_ID_KEYS[k], p->next_id[k], err);
+    TessResult r = store_meta_set(s, NEXT_ID_KEYS[k], p->next_id[k], err);
     if (r != TESS_OK) return r;
   }
   return TESS_OK;
 }
 
-TessResult tess_store_read_next_ids(TessStore *s, TessProject *p, TessError *err) {
+TessResult store_read_next_ids(TessStore *s, TessProject *p, TessError *err) {
   for (int k = 0; k < TESS_ID_KIND_COUNT; k++) {
     int64_t v = 0;
-    TessResult r = tess_store_meta_get(s, NEXT_ID_KEYS[k], &v, err);
+    TessResult r = store_meta_get(s, NEXT_ID_KEYS[k], &v, err);
     if (r == TESS_ERR_NOT_FOUND) {
       v = 0; /* a project that never created anything of this kind */
     } else if (r != TESS_OK) {
@@ -83,7 +83,7 @@ TessResult tess_store_setting_get(TessStore *s, const char *name, int64_t *out, 
   TessResult r = setting_key(s, name, key, err);
   if (r != TESS_OK) return r;
   int64_t v = 0;
-  r = tess_store_meta_get(s, key, &v, err);
+  r = store_meta_get(s, key, &v, err);
   if (r == TESS_OK) *out = v;
   return r;
 }
@@ -95,7 +95,7 @@ TessResult tess_store_setting_set(TessStore *s, const char *name, int64_t value,
   if (s->read_only)
     return tess_error_set(err, TESS_ERR_READONLY, s->path, "%s is open read-only: setting '%s' not saved", s->name,
                           name);
-  return tess_store_meta_set(s, key, value, err);
+  return store_meta_set(s, key, value, err);
 }
 
 TessResult tess_store_copy_settings(TessStore *to, TessStore *from, TessError *err) {
@@ -104,14 +104,14 @@ TessResult tess_store_copy_settings(TessStore *to, TessStore *from, TessError *e
   int rc = sqlite3_prepare_v2(from->db,
                               "SELECT key, value FROM meta WHERE substr(key, 1, 8) = 'setting.' ORDER BY key", -1,
                               &st, NULL);
-  if (rc != SQLITE_OK) return tess_store_db_error(from, rc, "reading settings", err);
+  if (rc != SQLITE_OK) return store_db_error(from, rc, "reading settings", err);
   TessResult r = TESS_OK;
   while (r == TESS_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
     const char *key = (const char *)sqlite3_column_text(st, 0);
     if (!key || sqlite3_column_type(st, 1) != SQLITE_INTEGER || strlen(key) >= 64) continue;
     r = tess_store_setting_set(to, key + strlen("setting."), sqlite3_column_int64(st, 1), err);
   }
-  if (r == TESS_OK && rc != SQLITE_DONE) r = tess_store_db_error(from, rc, "reading settings", err);
+  if (r == TESS_OK && rc != SQLITE_DONE) r = store_db_error(from, rc, "reading settings", err);
   sqlite3_finalize(st);
   return r;
 }

@@ -69,7 +69,7 @@ static void describe_start(const uint8_t *h, size_t n, char *out, size_t size) {
            n > 6 ? h[6] : 0, n > 7 ? h[7] : 0);
 }
 
-TessResult tess_store_probe_path(const char *path, const char *name, TessError *err) {
+TessResult store_probe_path(const char *path, const char *name, TessError *err) {
   struct stat st;
   if (stat(path, &st) != 0) {
     int e = errno;
@@ -81,7 +81,7 @@ TessResult tess_store_probe_path(const char *path, const char *name, TessError *
   return TESS_OK;
 }
 
-TessResult tess_store_probe_file(sqlite3 *db, const char *path, const char *name, TessError *err) {
+TessResult store_probe_file(sqlite3 *db, const char *path, const char *name, TessError *err) {
   sqlite3_file *file = NULL;
   if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || !file || !file->pMethods)
     return tess_error_set(err, TESS_ERR_IO, path, "cannot read %s", name);

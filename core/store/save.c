@@ -17,11 +17,11 @@ static TessResult readonly_error(TessStore *s, TessError *err) {
                         s->name);
 }
 
-static TessResult begin(TessStore *s, TessError *err) { return tess_store_run(s, STMT_BEGIN, err); }
+static TessResult begin(TessStore *s, TessError *err) { return store_run(s, STMT_BEGIN, err); }
 
 /* Commits, or rolls back (keeping the caller's error) when r is an error. */
 static TessResult finish(TessStore *s, TessResult r, TessError *err) {
-  if (r == TESS_OK) r = tess_store_run(s, STMT_COMMIT, err);
+  if (r == TESS_OK) r = store_run(s, STMT_COMMIT, err);
   if (r != TESS_OK) {
     if (!sqlite3_get_autocommit(s->db)) sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return r;
@@ -41,16 +41,16 @@ TessResult tess_store_save_all(TessStore *s, TessProject *p, TessError *err) {
   TessResult r = begin(s, err);
   if (r != TESS_OK) return r;
   for (size_t i = 0; r == TESS_OK && i < sizeof CLEAR_ORDER / sizeof CLEAR_ORDER[0]; i++)
-    r = tess_store_run(s, CLEAR_ORDER[i], err);
+    r = store_run(s, CLEAR_ORDER[i], err);
   for (uint32_t i = 0; r == TESS_OK && i < p->material_count; i++)
-    r = tess_store_write_material(s, &p->materials[i], err);
+    r = store_write_material(s, &p->materials[i], err);
   for (uint32_t i = 0; r == TESS_OK && i < p->tileset_count; i++)
-    r = tess_store_write_tileset(s, p->tilesets[i], err);
-  for (uint32_t i = 0; r == TESS_OK && i < p->sprite_count; i++) r = tess_store_write_sprite(s, p->sprites[i], err);
-  for (uint32_t i = 0; r == TESS_OK && i < p->level_count; i++) r = tess_store_write_level(s, p->levels[i], i, err);
+    r = store_write_tileset(s, p->tilesets[i], err);
+  for (uint32_t i = 0; r == TESS_OK && i < p->sprite_count; i++) r = store_write_sprite(s, p->sprites[i], err);
+  for (uint32_t i = 0; r == TESS_OK && i < p->level_count; i++) r = store_write_level(s, p->levels[i], i, err);
   if (r == TESS_OK) {
     for (int k = 0; k < TESS_ID_KIND_COUNT; k++) s->saved_next_id[k] = ~p->next_id[k]; /* write every counter */
-    r = tess_store_write_next_ids(s, p, err);
+    r = store_write_next_ids(s, p, err);
   }
   r = finish(s, r, err);
   if (r != TESS_OK) {
@@ -86,7 +86,7 @@ static bool written_whole(const FlushState *f, TessId layer) {
 /* A layer's row, chunks and objects; later changes inside it in this flush have nothing left to do. */
 static TessResult write_layer_whole(FlushState *f, const TessLevel *level, const TessLayer *layer, uint32_t position,
                                     TessError *err) {
-  TessResult r = tess_store_write_layer_content(f->s, level, layer, position, err);
+  TessResult r = store_write_layer_content(f->s, level, layer, position, err);
   if (r == TESS_OK && !TESS_ARRAY_PUSH(&f->written_whole, layer->props.id))
     r = tess_error_set(err, TESS_ERR_NOMEM, f->s->path, "%s: out of memory while saving", f->s->name);
   return r;
@@ -119,19 +119,19 @@ static TessResult flush_level(FlushState *f, const TessChange *c, TessError *err
   TessStore *s = f->s;
   TessLevel *level = tess_project_level(f->p, c->id);
   f->levels_reordered = true;
-  if (!level) return tess_store_delete_row(s, STMT_LEVEL_DELETE, c->id, err); /* cascades */
+  if (!level) return store_delete_row(s, STMT_LEVEL_DELETE, c->id, err); /* cascades */
   uint32_t position = level_index(f->p, level);
 
-  sqlite3_stmt *st = tess_store_stmt(s, STMT_LEVEL_SIZE, err);
+  sqlite3_stmt *st = store_stmt(s, STMT_LEVEL_SIZE, err);
   if (!st) return err ? err->code : TESS_ERR_DATABASE;
   sqlite3_bind_int64(st, 1, level->id);
   int rc = sqlite3_step(st);
   bool exists = rc == SQLITE_ROW;
   int64_t old_w = exists ? sqlite3_column_int64(st, 0) : 0, old_h = exists ? sqlite3_column_int64(st, 1) : 0;
   sqlite3_reset(st);
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE) return tess_store_db_error(s, rc, "reading a level", err);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) return store_db_error(s, rc, "reading a level", err);
 
-  TessResult r = tess_store_write_level_row(s, level, position, err);
+  TessResult r = store_write_level_row(s, level, position, err);
   if (r != TESS_OK) return r;
   if (!exists) {
     /* New, or an undone removal: everything in it. */
@@ -140,7 +140,7 @@ static TessResult flush_level(FlushState *f, const TessChange *c, TessError *err
   } else if (old_w != (int64_t)level->settings.width || old_h != (int64_t)level->settings.height) {
     /* A resize moves content (anchoring) and changes the chunk grid: write the layers anew. */
     for (uint32_t i = 0; r == TESS_OK && i < level->layer_count; i++) {
-      r = tess_store_delete_row(s, STMT_CHUNK_DELETE_LAYER, level->layers[i]->props.id, err);
+      r = store_delete_row(s, STMT_CHUNK_DELETE_LAYER, level->layers[i]->props.id, err);
       if (r == TESS_OK) r = write_layer_whole(f, level, level->layers[i], i, err);
     }
   }
@@ -153,19 +153,19 @@ static TessResult flush_layer(FlushState *f, const TessChange *c, TessError *err
   TessLevel *level = tess_project_level(f->p, c->level);
   TessLayer *layer = level ? tess_level_layer(level, c->layer) : NULL;
   if (!layer) {
-    TessResult r = tess_store_delete_row(s, STMT_LAYER_DELETE, c->layer, err); /* cascades */
+    TessResult r = store_delete_row(s, STMT_LAYER_DELETE, c->layer, err); /* cascades */
     if (r == TESS_OK && level && !add_unique_id(f, level->id)) r = no_memory(s, err);
     return r;
   }
   int index = tess_level_layer_index(level, layer->props.id);
-  if (written_whole(f, layer->props.id)) return tess_store_write_layer_row(s, level, layer, (uint32_t)index, err);
-  sqlite3_stmt *st = tess_store_stmt(s, STMT_LAYER_EXISTS, err);
+  if (written_whole(f, layer->props.id)) return store_write_layer_row(s, level, layer, (uint32_t)index, err);
+  sqlite3_stmt *st = store_stmt(s, STMT_LAYER_EXISTS, err);
   if (!st) return err ? err->code : TESS_ERR_DATABASE;
   sqlite3_bind_int64(st, 1, layer->props.id);
   int rc = sqlite3_step(st);
   sqlite3_reset(st);
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE) return tess_store_db_error(s, rc, "reading a layer", err);
-  TessResult r = rc == SQLITE_ROW ? tess_store_write_layer_row(s, level, layer, (uint32_t)index, err)
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) return store_db_error(s, rc, "reading a layer", err);
+  TessResult r = rc == SQLITE_ROW ? store_write_layer_row(s, level, layer, (uint32_t)index, err)
                                   : write_layer_whole(f, level, layer, (uint32_t)index, err);
   /* Adding, removing or moving a layer shifts its neighbours. */
   if (r == TESS_OK && !add_unique_id(f, level->id)) r = no_memory(s, err);
@@ -177,7 +177,7 @@ static TessResult flush_chunk(FlushState *f, const TessChange *c, TessError *err
   TessLayer *layer = level ? tess_level_layer(level, c->layer) : NULL;
   if (!layer) return TESS_OK; /* its layer's row went with the layer */
   if (written_whole(f, layer->props.id)) return TESS_OK;
-  return tess_store_write_chunk(f->s, level, layer, c->chunk_x, c->chunk_y, err);
+  return store_write_chunk(f->s, level, layer, c->chunk_x, c->chunk_y, err);
 }
 
 static TessResult flush_object(FlushState *f, const TessChange *c, TessError *err) {
@@ -190,18 +190,18 @@ static TessResult flush_object(FlushState *f, const TessChange *c, TessError *er
   /* Where the row is now. After every flush a row's position is its
    * object's index in its layer; only changes that shift neighbours
    * (a removal or an insertion before the end) need the layer renumbered. */
-  sqlite3_stmt *st = tess_store_stmt(s, STMT_OBJECT_LOCATE, err);
+  sqlite3_stmt *st = store_stmt(s, STMT_OBJECT_LOCATE, err);
   if (!st) return err ? err->code : TESS_ERR_DATABASE;
   sqlite3_bind_int64(st, 1, c->id);
   int rc = sqlite3_step(st);
   bool exists = rc == SQLITE_ROW;
   int64_t old_layer = exists ? sqlite3_column_int64(st, 0) : 0, old_position = exists ? sqlite3_column_int64(st, 1) : 0;
   sqlite3_reset(st);
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE) return tess_store_db_error(s, rc, "reading an object", err);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) return store_db_error(s, rc, "reading an object", err);
 
   if (!obj) {
     if (!exists) return TESS_OK;
-    TessResult r = tess_store_delete_row(s, STMT_OBJECT_DELETE, c->id, err); /* cascades to properties */
+    TessResult r = store_delete_row(s, STMT_OBJECT_DELETE, c->id, err); /* cascades to properties */
     TessLayer *from = level ? tess_level_layer(level, (TessId)old_layer) : NULL;
     bool was_last = from && old_position == (int64_t)from->object_count;
     if (r == TESS_OK && from && !was_last && !add_unique_pair(f, level->id, from->props.id)) r = no_memory(s, err);
@@ -210,17 +210,17 @@ static TessResult flush_object(FlushState *f, const TessChange *c, TessError *er
   uint32_t index = (uint32_t)(obj - layer->objects);
   bool in_place = exists && old_layer == (int64_t)layer->props.id && old_position == (int64_t)index;
   bool appended = !exists && index + 1 == layer->object_count;
-  TessResult r = tess_store_write_object(s, level, layer, obj, index, err);
+  TessResult r = store_write_object(s, level, layer, obj, index, err);
   if (r == TESS_OK && !in_place && !appended && !add_unique_pair(f, level->id, layer->props.id)) r = no_memory(s, err);
   return r;
 }
 
 static TessResult set_position(TessStore *s, TessStmt which, TessId id, uint32_t position, TessError *err) {
-  sqlite3_stmt *st = tess_store_stmt(s, which, err);
+  sqlite3_stmt *st = store_stmt(s, which, err);
   if (!st) return err ? err->code : TESS_ERR_DATABASE;
   sqlite3_bind_int64(st, 1, id);
   sqlite3_bind_int64(st, 2, position);
-  TessResult r = tess_store_exec_stmt(s, st, err);
+  TessResult r = store_exec_stmt(s, st, err);
   if (r == TESS_OK) s->stats.rows_written += (uint64_t)sqlite3_changes(s->db);
   return r;
 }
@@ -249,15 +249,15 @@ static TessResult flush_one(FlushState *f, const TessChange *c, TessError *err) 
   switch (c->kind) {
     case TESS_CHANGE_MATERIAL: {
       const TessMaterial *m = tess_project_material(f->p, c->id);
-      return m ? tess_store_write_material(s, m, err) : tess_store_delete_row(s, STMT_MATERIAL_DELETE, c->id, err);
+      return m ? store_write_material(s, m, err) : store_delete_row(s, STMT_MATERIAL_DELETE, c->id, err);
     }
     case TESS_CHANGE_TILESET: {
       const TessTileset *ts = tess_project_tileset(f->p, c->id);
-      return ts ? tess_store_write_tileset(s, ts, err) : tess_store_delete_row(s, STMT_TILESET_DELETE, c->id, err);
+      return ts ? store_write_tileset(s, ts, err) : store_delete_row(s, STMT_TILESET_DELETE, c->id, err);
     }
     case TESS_CHANGE_SPRITE: {
       const TessSprite *sp = tess_project_sprite(f->p, c->id);
-      return sp ? tess_store_write_sprite(s, sp, err) : tess_store_delete_row(s, STMT_SPRITE_DELETE, c->id, err);
+      return sp ? store_write_sprite(s, sp, err) : store_delete_row(s, STMT_SPRITE_DELETE, c->id, err);
     }
     case TESS_CHANGE_LEVEL: return flush_level(f, c, err);
     case TESS_CHANGE_LAYER: return flush_layer(f, c, err);
@@ -285,7 +285,7 @@ TessResult tess_store_flush(TessStore *s, TessProject *p, TessError *err) {
   for (size_t i = 0; r == TESS_OK && i < count; i++)
     if (changes[i].kind >= TESS_CHANGE_COUNT) r = flush_one(&f, &changes[i], err);
   if (r == TESS_OK) r = fix_positions(&f, err);
-  if (r == TESS_OK) r = tess_store_write_next_ids(s, p, err);
+  if (r == TESS_OK) r = store_write_next_ids(s, p, err);
   TESS_ARRAY_FREE(&f.layer_order);
   TESS_ARRAY_FREE(&f.object_order);
   TESS_ARRAY_FREE(&f.written_whole);

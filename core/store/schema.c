@@ -7,7 +7,7 @@
  *   -0.0 into 0 (SQLite stores integral reals as integers), and every bit
  *   must survive so that a reopened project hashes the same. SQLite stores
  *   NaN as NULL, so a NULL in a float column reads back as NaN;
- * - BLOBs are little-endian with explicit layouts (codec.h);
+ * - BLOBs are little-endian with explicit layouts (store_codec.h);
  * - structure cascades: deleting a level deletes its layers, a layer its
  *   chunks and objects, an object its properties. */
 #include <stdio.h>
@@ -37,7 +37,7 @@ static const char SCHEMA_V1[] =
     "  margin INTEGER NOT NULL, spacing INTEGER NOT NULL,"
     "  columns INTEGER NOT NULL, tile_count INTEGER NOT NULL,"
     "  alpha_threshold INTEGER NOT NULL,"
-    "  tiles BLOB NOT NULL"            /* per-tile info with traced pieces (codec.h) */
+    "  tiles BLOB NOT NULL"            /* per-tile info with traced pieces (store_codec.h) */
     ");"
     "CREATE TABLE sprites ("
     "  id INTEGER PRIMARY KEY,"
@@ -50,8 +50,8 @@ static const char SCHEMA_V1[] =
     "  mask_threshold INTEGER NOT NULL, mask_mode INTEGER NOT NULL,"
     "  mask_manual INTEGER NOT NULL, mask_largest_island_only INTEGER NOT NULL,"
     "  mask_max_vertices INTEGER NOT NULL, mask_tolerance,"
-    "  mask_hull BLOB,"                /* points (codec.h) */
-    "  mask_pieces BLOB,"              /* polygons (codec.h) */
+    "  mask_hull BLOB,"                /* points (store_codec.h) */
+    "  mask_pieces BLOB,"              /* polygons (store_codec.h) */
     "  mask_circle_x, mask_circle_y, mask_circle_radius,"
     "  mass_area, mass_centroid_x, mass_centroid_y, mass_inertia,"
     "  shape_area, shape_centroid_x, shape_centroid_y, shape_inertia,"
@@ -136,9 +136,9 @@ static const TessStoreMigration STEPS[] = {
 _Static_assert(sizeof STEPS / sizeof STEPS[0] == TESS_STORE_SCHEMA_VERSION - 1, "one step per version after 1");
 static const TessStoreSchema CURRENT_SCHEMA = {TESS_STORE_SCHEMA_VERSION, STEPS, sizeof STEPS / sizeof STEPS[0]};
 
-const TessStoreSchema *tess_store_schema_current(void) { return &CURRENT_SCHEMA; }
+const TessStoreSchema *store_schema_current(void) { return &CURRENT_SCHEMA; }
 
-TessResult tess_store_create_schema(TessStore *s, TessError *err) {
+TessResult store_create_schema(TessStore *s, TessError *err) {
   char *msg = NULL;
   int rc = sqlite3_exec(s->db, SCHEMA_V1, NULL, NULL, &msg);
   if (rc != SQLITE_OK) {
@@ -147,14 +147,14 @@ TessResult tess_store_create_schema(TessStore *s, TessError *err) {
     sqlite3_free(msg);
     return r;
   }
-  TessResult r = tess_store_meta_set(s, "schema_version", 1, err);
-  if (r == TESS_OK) r = tess_store_meta_set(s, "clean_close", 0, err);
+  TessResult r = store_meta_set(s, "schema_version", 1, err);
+  if (r == TESS_OK) r = store_meta_set(s, "clean_close", 0, err);
   return r;
 }
 
 /* True when PRAGMA foreign_key_check reports no violation. */
 static TessResult check_foreign_keys(TessStore *s, TessError *err) {
-  sqlite3_stmt *st = tess_store_stmt(s, STMT_FOREIGN_KEY_CHECK, err);
+  sqlite3_stmt *st = store_stmt(s, STMT_FOREIGN_KEY_CHECK, err);
   if (!st) return err ? err->code : TESS_ERR_DATABASE;
   int rc = sqlite3_step(st);
   TessResult r = TESS_OK;
@@ -163,26 +163,26 @@ static TessResult check_foreign_keys(TessStore *s, TessError *err) {
     r = tess_error_set(err, TESS_ERR_FORMAT, s->path, "%s: a row of table %s refers to a missing row (row %lld)",
                        s->name, table ? table : "?", (long long)sqlite3_column_int64(st, 1));
   } else if (rc != SQLITE_DONE) {
-    r = tess_store_db_error(s, rc, "checking foreign keys", err);
+    r = store_db_error(s, rc, "checking foreign keys", err);
   }
   sqlite3_reset(st);
   return r;
 }
 
-TessResult tess_store_migrate(TessStore *s, const TessStoreSchema *schema, TessError *err) {
+TessResult store_migrate(TessStore *s, const TessStoreSchema *schema, TessError *err) {
   /* Foreign keys are switched off while tables are rebuilt (SQLite's
    * recipe for ALTER TABLE) and checked as a whole before the commit. */
   int rc = sqlite3_exec(s->db, "PRAGMA foreign_keys = OFF", NULL, NULL, NULL);
-  if (rc != SQLITE_OK) return tess_store_db_error(s, rc, "preparing the migration", err);
+  if (rc != SQLITE_OK) return store_db_error(s, rc, "preparing the migration", err);
   rc = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
   if (rc != SQLITE_OK) {
     sqlite3_exec(s->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-    return tess_store_db_error(s, rc, "starting the migration", err);
+    return store_db_error(s, rc, "starting the migration", err);
   }
   TessResult r = TESS_OK;
   /* Another process may have migrated the file since we looked. */
   int64_t version = 0;
-  r = tess_store_meta_get(s, "schema_version", &version, err);
+  r = store_meta_get(s, "schema_version", &version, err);
   for (uint32_t v = (uint32_t)version; r == TESS_OK && v < schema->version; v++) {
     const TessStoreMigration *step = NULL;
     for (uint32_t i = 0; i < schema->step_count; i++)
@@ -200,15 +200,15 @@ TessResult tess_store_migrate(TessStore *s, const TessStoreSchema *schema, TessE
       sqlite3_free(msg);
       break;
     }
-    r = tess_store_meta_set(s, "schema_version", (int64_t)v + 1, err);
+    r = store_meta_set(s, "schema_version", (int64_t)v + 1, err);
   }
   if (r == TESS_OK) r = check_foreign_keys(s, err);
   if (r == TESS_OK) {
     rc = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
-    if (rc != SQLITE_OK) r = tess_store_db_error(s, rc, "committing the migration", err);
+    if (rc != SQLITE_OK) r = store_db_error(s, rc, "committing the migration", err);
   }
   if (r != TESS_OK) sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
   rc = sqlite3_exec(s->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-  if (r == TESS_OK && rc != SQLITE_OK) r = tess_store_db_error(s, rc, "after the migration", err);
+  if (r == TESS_OK && rc != SQLITE_OK) r = store_db_error(s, rc, "after the migration", err);
   return r;
 }

@@ -170,12 +170,12 @@ static const char *const SQL[STMT_COUNT] = {
     [STMT_ROLLBACK] = "ROLLBACK",
 };
 
-sqlite3_stmt *tess_store_stmt(TessStore *s, TessStmt which, TessError *err) {
+sqlite3_stmt *store_stmt(TessStore *s, TessStmt which, TessError *err) {
   sqlite3_stmt *st = s->stmts[which];
   if (!st) {
     int rc = sqlite3_prepare_v3(s->db, SQL[which], -1, SQLITE_PREPARE_PERSISTENT, &st, NULL);
     if (rc != SQLITE_OK) {
-      tess_store_db_error(s, rc, "preparing a statement", err);
+      store_db_error(s, rc, "preparing a statement", err);
       sqlite3_finalize(st);
       return NULL;
     }
@@ -187,27 +187,27 @@ sqlite3_stmt *tess_store_stmt(TessStore *s, TessStmt which, TessError *err) {
   return st;
 }
 
-void tess_store_finalize_all(TessStore *s) {
+void store_finalize_all(TessStore *s) {
   for (int i = 0; i < STMT_COUNT; i++) {
     sqlite3_finalize(s->stmts[i]);
     s->stmts[i] = NULL;
   }
 }
 
-TessResult tess_store_exec_stmt(TessStore *s, sqlite3_stmt *st, TessError *err) {
+TessResult store_exec_stmt(TessStore *s, sqlite3_stmt *st, TessError *err) {
   int rc = sqlite3_step(st);
   sqlite3_reset(st);
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return tess_store_db_error(s, rc, "writing", err);
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return store_db_error(s, rc, "writing", err);
   return TESS_OK;
 }
 
-TessResult tess_store_run(TessStore *s, TessStmt which, TessError *err) {
-  sqlite3_stmt *st = tess_store_stmt(s, which, err);
+TessResult store_run(TessStore *s, TessStmt which, TessError *err) {
+  sqlite3_stmt *st = store_stmt(s, which, err);
   if (!st) return err ? err->code : TESS_ERR_DATABASE;
-  return tess_store_exec_stmt(s, st, err);
+  return store_exec_stmt(s, st, err);
 }
 
-TessResult tess_store_sqlite_error(sqlite3 *db, const char *path, const char *name, int rc, const char *what,
+TessResult store_sqlite_error(sqlite3 *db, const char *path, const char *name, int rc, const char *what,
                                    TessError *err) {
   const char *msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
   switch (rc & 0xFF) {
@@ -233,6 +233,6 @@ TessResult tess_store_sqlite_error(sqlite3 *db, const char *path, const char *na
   }
 }
 
-TessResult tess_store_db_error(TessStore *s, int rc, const char *what, TessError *err) {
-  return tess_store_sqlite_error(s->db, s->path, s->name, rc, what, err);
+TessResult store_db_error(TessStore *s, int rc, const char *what, TessError *err) {
+  return store_sqlite_error(s->db, s->path, s->name, rc, what, err);
 }

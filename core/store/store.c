@@ -54,24 +54,24 @@ static const char *base_name(const char *path) {
 
 static TessResult exec_sql(TessStore *s, const char *sql, const char *what, TessError *err) {
   int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
-  return rc == SQLITE_OK ? TESS_OK : tess_store_db_error(s, rc, what, err);
+  return rc == SQLITE_OK ? TESS_OK : store_db_error(s, rc, what, err);
 }
 
 /* A cached statement that returns one integer. */
 static TessResult query_int(TessStore *s, TessStmt which, int64_t *out, TessError *err) {
-  sqlite3_stmt *st = tess_store_stmt(s, which, err);
+  sqlite3_stmt *st = store_stmt(s, which, err);
   if (!st) return err ? err->code : TESS_ERR_DATABASE;
   int rc = sqlite3_step(st);
   *out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
   sqlite3_reset(st);
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE) return tess_store_db_error(s, rc, "reading the database header", err);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) return store_db_error(s, rc, "reading the database header", err);
   return TESS_OK;
 }
 
 /* WAL is what lets the pipeline read while the editor writes; a file
  * system that cannot share memory between processes refuses it. */
 static TessResult use_wal(TessStore *s, TessError *err) {
-  sqlite3_stmt *st = tess_store_stmt(s, STMT_JOURNAL_WAL, err);
+  sqlite3_stmt *st = store_stmt(s, STMT_JOURNAL_WAL, err);
   if (!st) return err ? err->code : TESS_ERR_DATABASE;
   int rc = sqlite3_step(st);
   bool wal = false;
@@ -81,7 +81,7 @@ static TessResult use_wal(TessStore *s, TessError *err) {
     rc = SQLITE_OK;
   }
   sqlite3_reset(st);
-  if (rc != SQLITE_OK) return tess_store_db_error(s, rc, "switching to a write-ahead log", err);
+  if (rc != SQLITE_OK) return store_db_error(s, rc, "switching to a write-ahead log", err);
   if (!wal)
     return tess_error_set(err, TESS_ERR_IO, s->path,
                           "%s: the file system refuses SQLite's write-ahead log (a network drive?); "
@@ -116,9 +116,9 @@ static char *file_uri(const char *path, const char *query) {
 static TessResult first_read(TessStore *s, TessError *err) {
   int rc = sqlite3_exec(s->db, "PRAGMA schema_version", NULL, NULL, NULL);
   if (rc == SQLITE_OK) return TESS_OK;
-  if ((rc & 0xFF) != SQLITE_READONLY && (rc & 0xFF) != SQLITE_CANTOPEN) return tess_store_db_error(s, rc, "reading", err);
+  if ((rc & 0xFF) != SQLITE_READONLY && (rc & 0xFF) != SQLITE_CANTOPEN) return store_db_error(s, rc, "reading", err);
   TessError first;
-  tess_store_db_error(s, rc, "reading", &first);
+  store_db_error(s, rc, "reading", &first);
   char wal[4200];
   snprintf(wal, sizeof wal, "%s-wal", s->path);
   struct stat st;
@@ -147,7 +147,7 @@ static TessResult first_read(TessStore *s, TessError *err) {
 
 static void store_free(TessStore *s) {
   if (!s) return;
-  tess_store_finalize_all(s);
+  store_finalize_all(s);
   if (s->db) sqlite3_close_v2(s->db);
   if (s->writer_lock >= 0) close(s->writer_lock); /* releases the flock */
   tess_free(s->scratch);
@@ -158,7 +158,7 @@ static void store_free(TessStore *s) {
 /* Runs PRAGMA quick_check; a damaged file gives TESS_ERR_FORMAT with SQLite's first finding. */
 static TessResult run_quick_check(TessStore *s, TessError *err) {
   s->stats.quick_checks++;
-  sqlite3_stmt *st = tess_store_stmt(s, STMT_QUICK_CHECK, err);
+  sqlite3_stmt *st = store_stmt(s, STMT_QUICK_CHECK, err);
   if (!st) return err ? err->code : TESS_ERR_DATABASE;
   int rc = sqlite3_step(st);
   TessResult r = TESS_OK;
@@ -167,7 +167,7 @@ static TessResult run_quick_check(TessStore *s, TessError *err) {
     if (!verdict || strcmp(verdict, "ok") != 0)
       r = tess_error_set(err, TESS_ERR_FORMAT, s->path, "%s is damaged: %s", s->name, verdict ? verdict : "?");
   } else {
-    r = tess_store_db_error(s, rc, "checking the file", err);
+    r = store_db_error(s, rc, "checking the file", err);
   }
   sqlite3_reset(st);
   return r;
@@ -185,13 +185,13 @@ static TessResult create_project(TessStore *s, const TessStoreSchema *schema, Te
   if (r == TESS_OK) r = use_wal(s, err);
   if (r == TESS_OK) r = exec_sql(s, "BEGIN IMMEDIATE", "creating the project", err);
   if (r == TESS_OK) {
-    r = tess_store_create_schema(s, err);
+    r = store_create_schema(s, err);
     if (r == TESS_OK)
       r = exec_sql(s, "COMMIT", "creating the project", err);
     else
       sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
   }
-  if (r == TESS_OK && schema->version > 1) r = tess_store_migrate(s, schema, err);
+  if (r == TESS_OK && schema->version > 1) r = store_migrate(s, schema, err);
   return r;
 }
 
@@ -212,7 +212,7 @@ static TessResult check_project(TessStore *s, const TessStoreSchema *schema, boo
   if (!has_meta)
     return tess_error_set(err, TESS_ERR_FORMAT, s->path, "%s is damaged: it has no meta table", s->name);
   int64_t version = 0;
-  r = tess_store_meta_get(s, "schema_version", &version, err);
+  r = store_meta_get(s, "schema_version", &version, err);
   if (r == TESS_ERR_NOT_FOUND)
     return tess_error_set(err, TESS_ERR_FORMAT, s->path, "%s is damaged: it has no schema version", s->name);
   if (r != TESS_OK) return r;
@@ -237,7 +237,7 @@ static TessResult check_project(TessStore *s, const TessStoreSchema *schema, boo
   return TESS_OK;
 }
 
-TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, const TessStoreSchema *schema,
+TessResult store_open_with_schema(const char *path, TessStoreMode mode, const TessStoreSchema *schema,
                                        TessStore **out, TessError *err) {
   if (!path || !*path || !out) return tess_error_set(err, TESS_ERR_INVALID, path, "no project path given");
   const char *name = base_name(path);
@@ -254,7 +254,7 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
     close(fd);
     created = true;
   } else {
-    TessResult r = tess_store_probe_path(path, name, err);
+    TessResult r = store_probe_path(path, name, err);
     if (r != TESS_OK) return r;
   }
 
@@ -291,7 +291,7 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
   int rc = sqlite3_open_v2(path, &s->db, flags, NULL);
   TessResult r = TESS_OK;
   if (rc != SQLITE_OK) {
-    r = tess_store_db_error(s, rc, "opening", err);
+    r = store_db_error(s, rc, "opening", err);
   } else {
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, TESS_STORE_BUSY_MS);
@@ -299,7 +299,7 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
       r = tess_error_set(err, TESS_ERR_READONLY, path, "%s cannot be written (no permission); open it read-only",
                          name);
   }
-  if (r == TESS_OK && !created) r = tess_store_probe_file(s->db, path, name, err);
+  if (r == TESS_OK && !created) r = store_probe_file(s->db, path, name, err);
   if (r == TESS_OK && s->read_only) r = first_read(s, err);
   bool upgrade = false;
   if (r == TESS_OK) r = created ? create_project(s, schema, err) : check_project(s, schema, &upgrade, err);
@@ -316,7 +316,7 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
   int64_t clean = 0;
   bool marked_open = false;
   if (r == TESS_OK) {
-    r = tess_store_meta_get(s, "clean_close", &clean, err);
+    r = store_meta_get(s, "clean_close", &clean, err);
     if (r == TESS_ERR_NOT_FOUND) r = TESS_OK, clean = 0;
     /* The last writer did not close (crash, or still open elsewhere): look before trusting the file. */
     if (r == TESS_OK && !clean && !created) {
@@ -324,16 +324,16 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
       r = run_quick_check(s, err);
     }
     if (r == TESS_OK && !s->read_only) {
-      r = tess_store_meta_set(s, "clean_close", 0, err);
+      r = store_meta_set(s, "clean_close", 0, err);
       marked_open = r == TESS_OK;
     }
   }
   /* Upgrade only a file known to be sound (checked above if it was not closed cleanly). */
-  if (r == TESS_OK && upgrade) r = tess_store_migrate(s, schema, err);
+  if (r == TESS_OK && upgrade) r = store_migrate(s, schema, err);
   if (r == TESS_OK && upgrade) s->file_schema = schema->version;
   if (r != TESS_OK) {
     /* Refused (a failed upgrade): leave the file as it was found. */
-    if (marked_open && clean) tess_store_meta_set(s, "clean_close", 1, NULL);
+    if (marked_open && clean) store_meta_set(s, "clean_close", 1, NULL);
     store_free(s);
     if (created) remove_with_side_files(path);
     return r;
@@ -343,7 +343,7 @@ TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, con
 }
 
 TessResult tess_store_open(const char *path, TessStoreMode mode, TessStore **out, TessError *err) {
-  return tess_store_open_with_schema(path, mode, tess_store_schema_current(), out, err);
+  return store_open_with_schema(path, mode, store_schema_current(), out, err);
 }
 
 void tess_store_close(TessStore *s) {
@@ -353,7 +353,7 @@ void tess_store_close(TessStore *s) {
     /* Mark the clean close, then fold the log into the file so the .tessera
      * alone is complete. A reader may hold the log: wait a little for it,
      * not long (nothing is lost if the log stays; the next open folds it in). */
-    if (tess_store_meta_set(s, "clean_close", 1, NULL) == TESS_OK) {
+    if (store_meta_set(s, "clean_close", 1, NULL) == TESS_OK) {
       sqlite3_busy_timeout(s->db, TESS_STORE_CLOSE_WAIT_MS);
       sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
     }
@@ -378,7 +378,7 @@ TessResult tess_store_checkpoint(TessStore *s, TessError *err) {
     return tess_error_set(err, TESS_ERR_LOCKED, s->path,
                           "%s: a reader holds the log; %d of %d pages were folded in, try again later", s->name,
                           done_frames, log_frames);
-  if (rc != SQLITE_OK) return tess_store_db_error(s, rc, "checkpointing", err);
+  if (rc != SQLITE_OK) return store_db_error(s, rc, "checkpointing", err);
   return TESS_OK;
 }
 
@@ -421,7 +421,7 @@ TessResult tess_store_save_copy(TessStore *s, const char *dest_path, TessError *
     rc = sqlite3_exec(dst, "UPDATE meta SET value = 1 WHERE key = 'clean_close'", NULL, NULL, NULL);
     if (rc == SQLITE_OK) rc = sqlite3_wal_checkpoint_v2(dst, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
   }
-  if (rc != SQLITE_OK) r = tess_store_sqlite_error(dst, dest_path, dest_name, rc, "saving a copy", err);
+  if (rc != SQLITE_OK) r = store_sqlite_error(dst, dest_path, dest_name, rc, "saving a copy", err);
   if (sqlite3_close(dst) != SQLITE_OK && r == TESS_OK)
     r = tess_error_set(err, TESS_ERR_IO, dest_path, "cannot finish writing %s", dest_name);
   if (r == TESS_OK) {

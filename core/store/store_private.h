@@ -6,7 +6,7 @@
 #include <sqlite3.h>
 
 #include "tessera/store.h"
-#include "migrate.h"
+#include "store_migrate.h"
 
 /* PRAGMA application_id of every Tessera project: 'TESS' in ASCII. */
 #define TESS_STORE_APPLICATION_ID 0x54455353
@@ -95,63 +95,63 @@ struct TessStore {
 /* ---- statements.c -------------------------------------------------------- */
 
 /* The cached statement, reset and with its bindings cleared; NULL on failure (err filled). */
-sqlite3_stmt *tess_store_stmt(TessStore *s, TessStmt which, TessError *err);
-void tess_store_finalize_all(TessStore *s);
+sqlite3_stmt *store_stmt(TessStore *s, TessStmt which, TessError *err);
+void store_finalize_all(TessStore *s);
 /* Steps a statement that returns no rows and resets it. */
-TessResult tess_store_exec_stmt(TessStore *s, sqlite3_stmt *st, TessError *err);
+TessResult store_exec_stmt(TessStore *s, sqlite3_stmt *st, TessError *err);
 /* Runs one of the fixed statements that take no parameters (BEGIN, COMMIT, CLEAR_...). */
-TessResult tess_store_run(TessStore *s, TessStmt which, TessError *err);
+TessResult store_run(TessStore *s, TessStmt which, TessError *err);
 /* Fills err from SQLite's last error on s->db, with `what` naming the operation. */
-TessResult tess_store_db_error(TessStore *s, int rc, const char *what, TessError *err);
+TessResult store_db_error(TessStore *s, int rc, const char *what, TessError *err);
 /* The one error mapping from SQLite result codes to ours (file named by path). */
-TessResult tess_store_sqlite_error(sqlite3 *db, const char *path, const char *name, int rc, const char *what,
+TessResult store_sqlite_error(sqlite3 *db, const char *path, const char *name, int rc, const char *what,
                                    TessError *err);
 
 /* ---- meta.c -------------------------------------------------------------- */
 
 /* Reads an integer from meta; TESS_ERR_NOT_FOUND when the key is absent. */
-TessResult tess_store_meta_get(TessStore *s, const char *key, int64_t *out, TessError *err);
-TessResult tess_store_meta_set(TessStore *s, const char *key, int64_t value, TessError *err);
+TessResult store_meta_get(TessStore *s, const char *key, int64_t *out, TessError *err);
+TessResult store_meta_set(TessStore *s, const char *key, int64_t value, TessError *err);
 /* Writes the project's next_id counters when they differ from what meta holds. */
-TessResult tess_store_write_next_ids(TessStore *s, const TessProject *p, TessError *err);
-TessResult tess_store_read_next_ids(TessStore *s, TessProject *p, TessError *err);
+TessResult store_write_next_ids(TessStore *s, const TessProject *p, TessError *err);
+TessResult store_read_next_ids(TessStore *s, TessProject *p, TessError *err);
 
 /* ---- schema.c ------------------------------------------------------------ */
 
 /* Creates the version-1 tables in an empty database (inside the caller's transaction). */
-TessResult tess_store_create_schema(TessStore *s, TessError *err);
+TessResult store_create_schema(TessStore *s, TessError *err);
 /* Applies the steps from the file's version up to schema->version, all in one transaction. */
-TessResult tess_store_migrate(TessStore *s, const TessStoreSchema *schema, TessError *err);
+TessResult store_migrate(TessStore *s, const TessStoreSchema *schema, TessError *err);
 
 /* ---- probe.c ------------------------------------------------------------- */
 
 /* Before opening: the path exists and is not a folder. */
-TessResult tess_store_probe_path(const char *path, const char *name, TessError *err);
+TessResult store_probe_path(const char *path, const char *name, TessError *err);
 /* After sqlite3_open (which reads nothing yet): looks at the file's bytes
  * through SQLite's handle: empty, not SQLite, truncated. */
-TessResult tess_store_probe_file(sqlite3 *db, const char *path, const char *name, TessError *err);
+TessResult store_probe_file(sqlite3 *db, const char *path, const char *name, TessError *err);
 
 /* ---- write.c: one row (and its children) each ---------------------------- */
 
-TessResult tess_store_write_material(TessStore *s, const TessMaterial *m, TessError *err);
-TessResult tess_store_write_tileset(TessStore *s, const TessTileset *ts, TessError *err);
-TessResult tess_store_write_sprite(TessStore *s, const TessSprite *sp, TessError *err);
-TessResult tess_store_write_level_row(TessStore *s, const TessLevel *level, uint32_t position, TessError *err);
-TessResult tess_store_write_layer_row(TessStore *s, const TessLevel *level, const TessLayer *layer,
+TessResult store_write_material(TessStore *s, const TessMaterial *m, TessError *err);
+TessResult store_write_tileset(TessStore *s, const TessTileset *ts, TessError *err);
+TessResult store_write_sprite(TessStore *s, const TessSprite *sp, TessError *err);
+TessResult store_write_level_row(TessStore *s, const TessLevel *level, uint32_t position, TessError *err);
+TessResult store_write_layer_row(TessStore *s, const TessLevel *level, const TessLayer *layer,
                                       uint32_t position, TessError *err);
 /* Upserts the chunk's row, or deletes it when the chunk is empty (NULL). */
-TessResult tess_store_write_chunk(TessStore *s, const TessLevel *level, const TessLayer *layer, uint32_t cx,
+TessResult store_write_chunk(TessStore *s, const TessLevel *level, const TessLayer *layer, uint32_t cx,
                                   uint32_t cy, TessError *err);
-TessResult tess_store_write_object(TessStore *s, const TessLevel *level, const TessLayer *layer,
+TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLayer *layer,
                                    const TessObject *obj, uint32_t position, TessError *err);
 /* A layer's row, every non-empty chunk and every object. */
-TessResult tess_store_write_layer_content(TessStore *s, const TessLevel *level, const TessLayer *layer,
+TessResult store_write_layer_content(TessStore *s, const TessLevel *level, const TessLayer *layer,
                                           uint32_t position, TessError *err);
 /* A level's row and all its layers with their content. */
-TessResult tess_store_write_level(TessStore *s, const TessLevel *level, uint32_t position, TessError *err);
-TessResult tess_store_delete_row(TessStore *s, TessStmt which, int64_t id, TessError *err);
+TessResult store_write_level(TessStore *s, const TessLevel *level, uint32_t position, TessError *err);
+TessResult store_delete_row(TessStore *s, TessStmt which, int64_t id, TessError *err);
 
 /* Makes s->scratch hold at least `need` bytes. */
-bool tess_store_scratch(TessStore *s, size_t need);
+bool store_scratch(TessStore *s, size_t need);
 
 #endif

@@ -2,11 +2,11 @@
  * current state through a cached statement. */
 #include <string.h>
 
-#include "codec.h"
-#include "codec_terrain.h"
+#include "store_codec.h"
+#include "store_codec_terrain.h"
 #include "store_private.h"
 
-bool tess_store_scratch(TessStore *s, size_t need) {
+bool store_scratch(TessStore *s, size_t need) {
   if (need <= s->scratch_cap) return true;
   size_t cap = s->scratch_cap ? s->scratch_cap : 4096;
   while (cap < need) {
@@ -41,7 +41,7 @@ static void bind_blob_or_null(sqlite3_stmt *st, int col, const void *data, size_
 
 /* Steps an upsert/delete and counts what SQLite says changed. */
 static TessResult step_write(TessStore *s, sqlite3_stmt *st, bool is_delete, TessError *err) {
-  TessResult r = tess_store_exec_stmt(s, st, err);
+  TessResult r = store_exec_stmt(s, st, err);
   if (r != TESS_OK) return r;
   int n = sqlite3_changes(s->db);
   if (is_delete)
@@ -56,16 +56,16 @@ static TessResult no_memory(TessStore *s, TessError *err) {
 }
 
 #define GET_STMT(var, which)                                       \
-  sqlite3_stmt *var = tess_store_stmt(s, (which), err);            \
+  sqlite3_stmt *var = store_stmt(s, (which), err);            \
   if (!var) return err ? err->code : TESS_ERR_DATABASE
 
-TessResult tess_store_delete_row(TessStore *s, TessStmt which, int64_t id, TessError *err) {
+TessResult store_delete_row(TessStore *s, TessStmt which, int64_t id, TessError *err) {
   GET_STMT(st, which);
   sqlite3_bind_int64(st, 1, id);
   return step_write(s, st, true, err);
 }
 
-TessResult tess_store_write_material(TessStore *s, const TessMaterial *m, TessError *err) {
+TessResult store_write_material(TessStore *s, const TessMaterial *m, TessError *err) {
   GET_STMT(st, STMT_MATERIAL_UPSERT);
   sqlite3_bind_int64(st, 1, m->id);
   bind_name(st, 2, m->name);
@@ -78,14 +78,14 @@ TessResult tess_store_write_material(TessStore *s, const TessMaterial *m, TessEr
   return step_write(s, st, false, err);
 }
 
-TessResult tess_store_write_tileset(TessStore *s, const TessTileset *ts, TessError *err) {
+TessResult store_write_tileset(TessStore *s, const TessTileset *ts, TessError *err) {
   uint32_t tile_count = ts->tiles ? ts->tile_count : 0;
-  size_t tiles_size = tess_codec_tiles_size(ts->tiles, tile_count);
+  size_t tiles_size = store_codec_tiles_size(ts->tiles, tile_count);
   uint32_t terrain_count = ts->terrains ? ts->terrain_count : 0;
-  size_t terrains_size = terrain_count ? tess_codec_terrains_size(ts->terrains, terrain_count) : 0, total;
-  if (!tess_size_add(tiles_size, terrains_size, &total) || !tess_store_scratch(s, total)) return no_memory(s, err);
-  tess_codec_put_tiles(s->scratch, ts->tiles, tile_count);
-  if (terrain_count) tess_codec_put_terrains(s->scratch + tiles_size, ts->terrains, terrain_count);
+  size_t terrains_size = terrain_count ? store_codec_terrains_size(ts->terrains, terrain_count) : 0, total;
+  if (!tess_size_add(tiles_size, terrains_size, &total) || !store_scratch(s, total)) return no_memory(s, err);
+  store_codec_put_tiles(s->scratch, ts->tiles, tile_count);
+  if (terrain_count) store_codec_put_terrains(s->scratch + tiles_size, ts->terrains, terrain_count);
   GET_STMT(st, STMT_TILESET_UPSERT);
   sqlite3_bind_int64(st, 1, ts->id);
   bind_name(st, 2, ts->name);
@@ -108,16 +108,16 @@ TessResult tess_store_write_tileset(TessStore *s, const TessTileset *ts, TessErr
   return step_write(s, st, false, err);
 }
 
-TessResult tess_store_write_sprite(TessStore *s, const TessSprite *sp, TessError *err) {
+TessResult store_write_sprite(TessStore *s, const TessSprite *sp, TessError *err) {
   const TessSpriteMask *m = &sp->mask;
   uint32_t hull_count = m->hull ? m->hull_count : 0;
   uint32_t piece_count = m->pieces ? m->piece_count : 0;
   size_t hull_size = (size_t)hull_count * 8;
-  size_t pieces_size = tess_codec_polygons_size(m->pieces, piece_count);
+  size_t pieces_size = store_codec_polygons_size(m->pieces, piece_count);
   size_t total;
-  if (!tess_size_add(hull_size, pieces_size, &total) || !tess_store_scratch(s, total)) return no_memory(s, err);
-  tess_codec_put_points(s->scratch, m->hull, hull_count);
-  tess_codec_put_polygons(s->scratch + hull_size, m->pieces, piece_count);
+  if (!tess_size_add(hull_size, pieces_size, &total) || !store_scratch(s, total)) return no_memory(s, err);
+  store_codec_put_points(s->scratch, m->hull, hull_count);
+  store_codec_put_polygons(s->scratch + hull_size, m->pieces, piece_count);
 
   GET_STMT(st, STMT_SPRITE_UPSERT);
   int c = 1;
@@ -155,7 +155,7 @@ TessResult tess_store_write_sprite(TessStore *s, const TessSprite *sp, TessError
   return step_write(s, st, false, err);
 }
 
-TessResult tess_store_write_level_row(TessStore *s, const TessLevel *level, uint32_t position, TessError *err) {
+TessResult store_write_level_row(TessStore *s, const TessLevel *level, uint32_t position, TessError *err) {
   const TessLevelSettings *ls = &level->settings;
   GET_STMT(st, STMT_LEVEL_UPSERT);
   sqlite3_bind_int64(st, 1, level->id);
@@ -175,7 +175,7 @@ TessResult tess_store_write_level_row(TessStore *s, const TessLevel *level, uint
   return step_write(s, st, false, err);
 }
 
-TessResult tess_store_write_layer_row(TessStore *s, const TessLevel *level, const TessLayer *layer,
+TessResult store_write_layer_row(TessStore *s, const TessLevel *level, const TessLayer *layer,
                                       uint32_t position, TessError *err) {
   const TessLayerProps *lp = &layer->props;
   GET_STMT(st, STMT_LAYER_UPSERT);
@@ -191,7 +191,7 @@ TessResult tess_store_write_layer_row(TessStore *s, const TessLevel *level, cons
   return step_write(s, st, false, err);
 }
 
-TessResult tess_store_write_chunk(TessStore *s, const TessLevel *level, const TessLayer *layer, uint32_t cx,
+TessResult store_write_chunk(TessStore *s, const TessLevel *level, const TessLayer *layer, uint32_t cx,
                                   uint32_t cy, TessError *err) {
   const TessChunk *chunk = tess_layer_chunk(layer, cx, cy);
   if (!chunk) {
@@ -203,7 +203,7 @@ TessResult tess_store_write_chunk(TessStore *s, const TessLevel *level, const Te
     if (r == TESS_OK) s->stats.chunk_rows_deleted += (uint64_t)sqlite3_changes(s->db);
     return r;
   }
-  tess_codec_put_cells(s->chunk_bytes, chunk->cells);
+  store_codec_put_cells(s->chunk_bytes, chunk->cells);
   GET_STMT(st, STMT_CHUNK_UPSERT);
   sqlite3_bind_int64(st, 1, level->id);
   sqlite3_bind_int64(st, 2, layer->props.id);
@@ -216,7 +216,7 @@ TessResult tess_store_write_chunk(TessStore *s, const TessLevel *level, const Te
 }
 
 static TessResult write_props(TessStore *s, const TessObject *obj, TessError *err) {
-  TessResult r = tess_store_delete_row(s, STMT_PROP_DELETE_OBJECT, obj->id, err);
+  TessResult r = store_delete_row(s, STMT_PROP_DELETE_OBJECT, obj->id, err);
   for (uint32_t i = 0; r == TESS_OK && i < obj->prop_count; i++) {
     const TessProperty *prop = &obj->props[i];
     GET_STMT(st, STMT_PROP_INSERT);
@@ -239,7 +239,7 @@ static TessResult write_props(TessStore *s, const TessObject *obj, TessError *er
   return r;
 }
 
-TessResult tess_store_write_object(TessStore *s, const TessLevel *level, const TessLayer *layer,
+TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLayer *layer,
                                    const TessObject *obj, uint32_t position, TessError *err) {
   GET_STMT(st, STMT_OBJECT_UPSERT);
   sqlite3_bind_int64(st, 1, obj->id);
@@ -303,28 +303,28 @@ TessResult tess_store_write_object(TessStore *s, const TessLevel *level, const T
   return r;
 }
 
-TessResult tess_store_write_layer_content(TessStore *s, const TessLevel *level, const TessLayer *layer,
+TessResult store_write_layer_content(TessStore *s, const TessLevel *level, const TessLayer *layer,
                                           uint32_t position, TessError *err) {
-  TessResult r = tess_store_write_layer_row(s, level, layer, position, err);
+  TessResult r = store_write_layer_row(s, level, layer, position, err);
   if (r != TESS_OK) return r;
   if (layer->chunks) {
     for (uint32_t cy = 0; cy < layer->chunks_y; cy++)
       for (uint32_t cx = 0; cx < layer->chunks_x; cx++) {
         if (!layer->chunks[(size_t)cy * layer->chunks_x + cx]) continue;
-        r = tess_store_write_chunk(s, level, layer, cx, cy, err);
+        r = store_write_chunk(s, level, layer, cx, cy, err);
         if (r != TESS_OK) return r;
       }
   }
   for (uint32_t i = 0; i < layer->object_count; i++) {
-    r = tess_store_write_object(s, level, layer, &layer->objects[i], i, err);
+    r = store_write_object(s, level, layer, &layer->objects[i], i, err);
     if (r != TESS_OK) return r;
   }
   return TESS_OK;
 }
 
-TessResult tess_store_write_level(TessStore *s, const TessLevel *level, uint32_t position, TessError *err) {
-  TessResult r = tess_store_write_level_row(s, level, position, err);
+TessResult store_write_level(TessStore *s, const TessLevel *level, uint32_t position, TessError *err) {
+  TessResult r = store_write_level_row(s, level, position, err);
   for (uint32_t i = 0; r == TESS_OK && i < level->layer_count; i++)
-    r = tess_store_write_layer_content(s, level, level->layers[i], i, err);
+    r = store_write_layer_content(s, level, level->layers[i], i, err);
   return r;
 }

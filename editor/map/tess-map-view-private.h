@@ -21,6 +21,7 @@ struct _TessMapView {
   uint32_t stamp_w, stamp_h;
   TessCell *stamp;            /* g_malloc'd */
   TessId material;
+  TessTerrainBrush terrain;   /* color 0: no terrain chosen (the tile tools paint the stamp) */
   uint32_t brush_size;
   TessObject template_obj;    /* deep copy (core allocator) */
   gboolean has_template;
@@ -104,6 +105,13 @@ void tess_tool_tiles_press(TessMapView *v, int cx, int cy);
 void tess_tool_tiles_drag(TessMapView *v, int cx, int cy);
 void tess_tool_tiles_release(TessMapView *v, int cx, int cy);
 void tess_tool_tiles_draw(TessMapView *v, cairo_t *cr);
+
+/* ---- terrain tools (tess-tool-terrain.c): brush, rectangle, bucket with a terrain colour ---- */
+gboolean tess_tool_terrain_applies(TessMapView *v, TessTool tool);
+void tess_tool_terrain_press(TessMapView *v, int cx, int cy);
+void tess_tool_terrain_drag(TessMapView *v, int cx, int cy);
+void tess_tool_terrain_release(TessMapView *v, int cx, int cy);
+void tess_tool_terrain_draw(TessMapView *v, cairo_t *cr, TessTool tool);
 
 /* ---- select tool (tess-tool-select.c) ---- */
 void tess_tool_select_press(TessMapView *v, int cx, int cy);

@@ -355,6 +355,22 @@ void tess_map_view_rotate_stamp(TessMapView *v) {
 
 void tess_map_view_set_material(TessMapView *v, TessId material) { v->material = material; }
 
+void tess_map_view_set_terrain(TessMapView *v, TessId tileset, uint32_t set, uint32_t color) {
+  v->terrain.tileset = tileset;
+  v->terrain.set = set;
+  v->terrain.color = color;
+  /* One seed per view: the same strokes give the same tiles on every run. */
+  v->terrain.seed = 0x7E55E7Au;
+  gtk_widget_queue_draw(GTK_WIDGET(v));
+}
+
+gboolean tess_map_view_get_terrain(TessMapView *v, TessId *tileset, uint32_t *set, uint32_t *color) {
+  if (tileset) *tileset = v->terrain.tileset;
+  if (set) *set = v->terrain.set;
+  if (color) *color = v->terrain.color;
+  return v->terrain.color != 0;
+}
+
 void tess_map_view_set_brush_size(TessMapView *v, uint32_t cells) {
   v->brush_size = CLAMP(cells, 1u, 256u);
   gtk_widget_queue_draw(GTK_WIDGET(v));

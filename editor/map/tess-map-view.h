@@ -40,6 +40,11 @@ void tess_map_view_flip_stamp(TessMapView *v, gboolean horizontal);
 void tess_map_view_rotate_stamp(TessMapView *v);
 
 void tess_map_view_set_material(TessMapView *v, TessId material); /* material brush; 0 clears overrides */
+/* A terrain colour (1..) of a tileset's terrain set: the brush, rectangle and
+ * bucket then paint terrain (core's Wang fill) instead of the stamp; color 0
+ * turns that off. */
+void tess_map_view_set_terrain(TessMapView *v, TessId tileset, uint32_t set, uint32_t color);
+gboolean tess_map_view_get_terrain(TessMapView *v, TessId *tileset, uint32_t *set, uint32_t *color);
 void tess_map_view_set_brush_size(TessMapView *v, uint32_t cells);
 uint32_t tess_map_view_get_brush_size(TessMapView *v);
 

@@ -117,6 +117,7 @@ static gboolean clip_rect(TessLevel *level, int *x, int *y, uint32_t *w, uint32_
 }
 
 void tess_tool_tiles_press(TessMapView *v, int cx, int cy) {
+  if (tess_tool_terrain_applies(v, v->drag_tool)) return tess_tool_terrain_press(v, cx, cy);
   switch (v->drag_tool) {
     case TESS_TOOL_BRUSH:
     case TESS_TOOL_RECTANGLE:
@@ -154,6 +155,7 @@ void tess_tool_tiles_press(TessMapView *v, int cx, int cy) {
 }
 
 void tess_tool_tiles_drag(TessMapView *v, int cx, int cy) {
+  if (tess_tool_terrain_applies(v, v->drag_tool)) return tess_tool_terrain_drag(v, cx, cy);
   if (v->drag_refused || (cx == v->last_cx && cy == v->last_cy)) return;
   gboolean before = v->drag_changed;
   v->drag_changed = FALSE;
@@ -168,6 +170,7 @@ void tess_tool_tiles_drag(TessMapView *v, int cx, int cy) {
 }
 
 void tess_tool_tiles_release(TessMapView *v, int cx, int cy) {
+  if (tess_tool_terrain_applies(v, v->drag_tool)) return tess_tool_terrain_release(v, cx, cy);
   if (v->drag_refused) return;
   TessLevel *level = level_of(v);
   if (v->drag_tool == TESS_TOOL_RECTANGLE) {
@@ -297,6 +300,7 @@ void tess_tool_tiles_draw(TessMapView *v, cairo_t *cr) {
     cairo_stroke(cr);
     return;
   }
+  if (tess_tool_terrain_applies(v, tool)) return tess_tool_terrain_draw(v, cr, tool);
   switch (tool) {
     case TESS_TOOL_BRUSH:
       if (!v->stamp) return;

@@ -21,7 +21,7 @@
 #include "tessera/store.h"
 #include "tessera/formats.h"
 #include "tiled_read_back.h"
-#include "tiled_write.h"
+#include "formats_tiled_write.h"
 
 static TessProject *load_demo(void) {
   const char *path = getenv("TESS_DEMO_PROJECT");
@@ -71,29 +71,29 @@ static void test_number_text(void) {
                             -1e-300,  DBL_MAX, DBL_MIN, 4.9e-324, 123456789.123456789, 2.5e-8, 6.283185307179586};
   for (size_t i = 0; i < sizeof doubles / sizeof doubles[0]; i++) {
     char text[32];
-    tw_format_double(doubles[i], text);
+    tiled_write_format_double(doubles[i], text);
     double back = strtod(text, NULL);
     CHECK_MSG(memcmp(&back, &doubles[i], sizeof back) == 0, "%.17g printed as %s", doubles[i], text);
   }
   const float floats[] = {0.1f, 9.81f, FLT_MAX, -FLT_MAX, FLT_MIN, 1e-45f, -0.0f, 3.14159265f, 16777217.0f, 0.3f};
   for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++) {
     char text[32];
-    tw_format_double(floats[i], text);
+    tiled_write_format_double(floats[i], text);
     float back = (float)strtod(text, NULL);
     CHECK_MSG(memcmp(&back, &floats[i], sizeof back) == 0, "%.9g printed as %s", floats[i], text);
   }
   char text[32];
-  tw_format_double(0.1f, text);
+  tiled_write_format_double(0.1f, text);
   CHECK_MSG(strcmp(text, "0.10000000149011612") == 0, "0.1f is %s", text); /* the float's exact double, not 0.1 */
-  tw_format_double(32.0, text);
+  tiled_write_format_double(32.0, text);
   CHECK(strcmp(text, "32") == 0);
-  tw_format_color(0x11223344u, text);
+  tiled_write_format_color(0x11223344u, text);
   CHECK(strcmp(text, "#44112233") == 0); /* Tiled's #AARRGGBB */
-  CHECK(tw_utf8_valid("Côte 🎮"));
-  CHECK(!tw_utf8_valid("\xff"));
-  CHECK(!tw_utf8_valid("\xc0\x80"));     /* overlong NUL */
-  CHECK(!tw_utf8_valid("\xed\xa0\x80")); /* a surrogate */
-  CHECK(!tw_utf8_valid("\xe2\x82"));     /* cut short */
+  CHECK(tiled_write_utf8_valid("Côte 🎮"));
+  CHECK(!tiled_write_utf8_valid("\xff"));
+  CHECK(!tiled_write_utf8_valid("\xc0\x80"));     /* overlong NUL */
+  CHECK(!tiled_write_utf8_valid("\xed\xa0\x80")); /* a surrogate */
+  CHECK(!tiled_write_utf8_valid("\xe2\x82"));     /* cut short */
 }
 
 /* ---- The demo, read back ---------------------------------------------------- */

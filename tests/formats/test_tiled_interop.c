@@ -21,7 +21,7 @@
 #include "tessera/formats.h"
 #include "tessera/geom.h"
 #include "tessera/image.h"
-#include "tiled.h"
+#include "formats_tiled.h"
 
 static const char *dir_of(const char *name) {
   static char buf[1024];

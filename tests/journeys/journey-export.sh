@@ -10,9 +10,9 @@ mkdir -p "$J_WORK/out" "$J_WORK/cli"
 j_start "$J_WORK/export.tessera"
 
 j_key ctrl+e
-xdotool search --sync --onlyvisible --name '^Export Levels$' >/dev/null
+j_window "Export Levels"
 j_click "Export Levels" label "Choose a folder"
-xdotool search --sync --onlyvisible --name '^Export To$' >/dev/null
+j_window "Export To"
 j_key ctrl+l
 xdotool type --delay 2 "$J_WORK/out/"
 j_click "Export To" button "Select"

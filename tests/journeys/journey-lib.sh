@@ -32,11 +32,14 @@ trap j_cleanup EXIT
 export GTK_A11Y=none GSETTINGS_BACKEND=memory GSK_RENDERER=cairo NO_AT_BRIDGE=1 LANGUAGE=C
 export TESS_TEST_GEOMETRY_FILE="$J_WORK/geometry" TESS_TEST_PROBE_FILE="$J_WORK/probe"
 
+# Says why on stderr (j_find runs inside command substitutions, whose stdout is taken).
 j_fail() {
-  echo "FAIL ($J_NAME): $*"
-  j_shot failure || true
-  echo "--- editor log"; cat "$J_WORK/tessera.log" 2>/dev/null || true
-  echo "--- widgets seen"; cat "$J_WORK/probe" 2>/dev/null | cut -f1-4 | head -80 || true
+  {
+    echo "FAIL ($J_NAME): $*"
+    j_shot failure || true
+    echo "--- editor log"; cat "$J_WORK/tessera.log" 2>/dev/null || true
+    echo "--- widgets seen"; cut -f1-4 "$J_WORK/probe" 2>/dev/null | head -80 || true
+  } >&2
   exit 1
 }
 
@@ -96,15 +99,34 @@ j_px() {
 }
 
 # j_find WINDOW-TITLE KIND TEXT-PREFIX: "x y w h" (screen) of the first
-# visible widget of that kind whose text starts with TEXT-PREFIX.
+# visible widget of that kind whose text starts with TEXT-PREFIX ("=TEXT":
+# whose text is TEXT).
 j_find_now() {
   awk -F '\t' -v t="$1" -v k="$2" -v p="$3" \
-    '$1 == t && $2 == k && index($3, p) == 1 { print $4, $5, $6, $7; found = 1; exit } END { exit !found }' \
+    'BEGIN { exact = substr(p, 1, 1) == "="; if (exact) p = substr(p, 2) }
+     $1 == t && $2 == k && (exact ? $3 == p : index($3, p) == 1) { print $4, $5, $6, $7; found = 1; exit }
+     END { exit !found }' \
     "$J_WORK/probe" 2>/dev/null
+}
+# The widgets hold still: their places in the probe (rewritten on every
+# change, looked at every 100 ms) have not changed for 300 ms, so a place read now is where
+# the widget will be when the click lands.
+j_still() {
+  local last= cur same=0
+  for _ in $(seq 100); do
+    cur=$(cut -f1,2,4,5 "$J_WORK/probe" 2>/dev/null | md5sum) # places only: Play's counters change every frame
+    if [ "$cur" = "$last" ]; then same=$((same + 1)); else same=0; fi
+    [ "$same" -ge 6 ] && return 0
+    last=$cur
+    sleep 0.05
+  done
+  return 1
 }
 j_find() {
   local r
   j_until 10 j_find_now "$@" >/dev/null || j_fail "no $2 '$3' in window '$1'"
+  j_still || j_fail "the widgets never held still"
+  j_find_now "$@" >/dev/null || j_fail "$2 '$3' in window '$1' went away"
   r=$(j_find_now "$@")
   # The probe's places are in the named window's own coordinates.
   local wid X=0 Y=0
@@ -119,6 +141,12 @@ j_click() {
   r=$(j_find "$@")
   set -- $r
   xdotool mousemove --sync $(($1 + $3 / 2)) $(($2 + $4 / 2)) click 1
+}
+
+# j_window TITLE: waits (with a deadline) until a window of that exact title is shown.
+j_window() {
+  timeout 15 xdotool search --sync --onlyvisible --name "^$(j_regex "$1")\$" >/dev/null ||
+    j_fail "no window '$1' appeared"
 }
 
 # A window title as a literal in xdotool's regular expressions.
@@ -144,13 +172,21 @@ j_quit() {
 }
 
 # j_sql PROJECT SQL: one query on the project file (the editor has checkpointed on quit).
-j_sql() { sqlite3 -batch -noheader "$1" "$2"; }
+j_sql() { sqlite3 -batch -noheader -cmd ".timeout 3000" "$1" "$2"; }
 
-# j_chooser_open PATH: in a file chooser that has the focus, types the path
-# and confirms (GTK's chooser opens its location field on '/').
-j_chooser_type() {
-  local title=$1 path=$2
-  xdotool search --sync --onlyvisible --name "^$title\$" >/dev/null
+# j_chooser_open TITLE PATH: in GTK's file chooser titled TITLE, types the
+# file's path in the location field (as a person pastes one) and presses
+# Return until the chooser is gone (its completion may take the first one).
+j_chooser_open() {
+  local title=$1 path=$2 tries=0
+  j_window "$title"
+  j_until 10 j_find_now "$title" label "=Other Locations" >/dev/null || j_fail "no file chooser '$title'"
   j_key ctrl+l
-  xdotool type --delay 5 "$path"
+  xdotool type --delay 2 "$path"
+  while j_find_now "$title" label "=Other Locations" >/dev/null; do
+    tries=$((tries + 1))
+    [ "$tries" -gt 20 ] && j_fail "the chooser '$title' did not take $path"
+    j_key Return
+    j_until 1 bash -c "! awk -F '\t' '\$1 == \"$title\" && \$3 == \"Other Locations\" { f = 1 } END { exit !f }' '$J_WORK/probe'" || true
+  done
 }

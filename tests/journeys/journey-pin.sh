@@ -14,10 +14,10 @@ objects() { j_sql "$db" "SELECT count(*) FROM objects"; }
 n0=$(objects)
 
 j_key o
-j_click "$J_TITLE" label "Object"
+j_click "$J_TITLE" label "=Object"
 place() { # place KIND: picks KIND in the Place drop-down
   j_click "$J_TITLE" button "What the object tool (O) places"
-  j_click "$J_TITLE" label "$1"
+  j_click "$J_TITLE" label "=$1"
   j_until 5 bash -c "awk -F '\t' '\$2 == \"label\" && \$3 == \"$1\" { n++ } END { exit n != 1 }' '$J_WORK/probe'" ||
     j_fail "the Place drop-down did not close on '$1'"
 }

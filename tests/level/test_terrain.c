@@ -394,7 +394,34 @@ static void terrain_sets_validate_copy_and_undo(void) {
   tess_terrain_set_clear(&set);
 }
 
-TESS_TEST_MAIN(TEST(complete_sets_match_every_neighbour), TEST(incomplete_set_takes_the_most_matching_tile),
+/* The position a click names: corners by quadrant, edges by the triangles
+ * the diagonals cut, mixed by a 3 x 3 grid with the centre for the whole tile. */
+static void clicks_name_corners_and_edges(void) {
+  CHECK(tess_terrain_position_at(TESS_TERRAIN_CORNER, 0.1f, 0.2f) == 7);
+  CHECK(tess_terrain_position_at(TESS_TERRAIN_CORNER, 0.9f, 0.2f) == 1);
+  CHECK(tess_terrain_position_at(TESS_TERRAIN_CORNER, 0.9f, 0.8f) == 3);
+  CHECK(tess_terrain_position_at(TESS_TERRAIN_CORNER, 0.1f, 0.8f) == 5);
+  CHECK(tess_terrain_position_at(TESS_TERRAIN_EDGE, 0.5f, 0.1f) == 0);
+  CHECK(tess_terrain_position_at(TESS_TERRAIN_EDGE, 0.9f, 0.5f) == 2);
+  CHECK(tess_terrain_position_at(TESS_TERRAIN_EDGE, 0.5f, 0.9f) == 4);
+  CHECK(tess_terrain_position_at(TESS_TERRAIN_EDGE, 0.1f, 0.5f) == 6);
+  CHECK(tess_terrain_position_at(TESS_TERRAIN_MIXED, 0.5f, 0.5f) == -1);
+  CHECK(tess_terrain_position_at(TESS_TERRAIN_MIXED, 0.9f, 0.1f) == 1);
+  CHECK(tess_terrain_position_at(TESS_TERRAIN_MIXED, 0.5f, 0.95f) == 4);
+  CHECK(tess_terrain_position_at(TESS_TERRAIN_MIXED, 0.05f, 0.5f) == 6);
+  /* Every position of each kind is reachable, and only those the kind looks at. */
+  for (int k = 0; k < 3; k++) {
+    uint8_t seen = 0;
+    for (int i = 0; i <= 20; i++)
+      for (int j = 0; j <= 20; j++) {
+        int pos = tess_terrain_position_at((TessTerrainKind)k, (float)i / 20, (float)j / 20);
+        if (pos >= 0) seen |= (uint8_t)(1u << pos);
+      }
+    CHECK_MSG(seen == tess_terrain_kind_mask((TessTerrainKind)k), "kind %d reaches 0x%02x", k, seen);
+  }
+}
+
+TESS_TEST_MAIN(TEST(clicks_name_corners_and_edges), TEST(complete_sets_match_every_neighbour), TEST(incomplete_set_takes_the_most_matching_tile),
                TEST(incomplete_sets_paint_the_best_tile), TEST(same_stroke_gives_same_tiles),
                TEST(stroke_is_one_step_and_undo_is_exact), TEST(chosen_tiles_carry_collision_and_material),
                TEST(terrain_sets_validate_copy_and_undo))

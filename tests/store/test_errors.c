@@ -5,7 +5,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
-#include "migrate.h"
+#include "store_migrate.h"
 #include "store_tests.h"
 
 static void write_bytes(const char *path, const void *data, size_t size) {
@@ -268,7 +268,7 @@ void error_wrong_blob_sizes(void) {
  * mechanism with a test step on top. steps must hold STEP_COUNT_MAX. */
 #define STEP_COUNT_MAX 8
 static TessStoreSchema schema_plus(TessStoreMigration *steps, TessStoreMigration extra) {
-  const TessStoreSchema *cur = tess_store_schema_current();
+  const TessStoreSchema *cur = store_schema_current();
   CHECK(cur->step_count + 1 <= STEP_COUNT_MAX);
   for (uint32_t i = 0; i < cur->step_count; i++) steps[i] = cur->steps[i];
   extra.from_version = cur->version;
@@ -351,7 +351,7 @@ void migration_real_step_adds_pin_motors(void) {
   unlink(v1);
   TessStore *st = NULL;
   TessError err;
-  CHECK_OK(tess_store_open_with_schema(v1, TESS_STORE_CREATE, &SCHEMA_1, &st, &err), &err);
+  CHECK_OK(store_open_with_schema(v1, TESS_STORE_CREATE, &SCHEMA_1, &st, &err), &err);
   if (st) tess_store_close(st);
   CHECK(sql_int(v1, "SELECT value FROM meta WHERE key = 'schema_version'") == 1);
   CHECK(sql_int(v1, "SELECT count(*) FROM pragma_table_info('objects') WHERE name LIKE 'joint_motor%'") == 0);
@@ -482,10 +482,10 @@ void migration_applies_step(void) {
   TessStore *st = NULL;
   TessError err;
   /* Read-only cannot upgrade. */
-  CHECK(tess_store_open_with_schema(path, TESS_STORE_READ_ONLY, &next, &st, &err) == TESS_ERR_VERSION);
+  CHECK(store_open_with_schema(path, TESS_STORE_READ_ONLY, &next, &st, &err) == TESS_ERR_VERSION);
   snprintf(needle, sizeof needle, "older schema %u", now);
   CHECK_MSG(strstr(err.detail, needle), "%s", err.detail);
-  CHECK_OK(tess_store_open_with_schema(path, TESS_STORE_READ_WRITE, &next, &st, &err), &err);
+  CHECK_OK(store_open_with_schema(path, TESS_STORE_READ_WRITE, &next, &st, &err), &err);
   if (st) {
     TessProject *q = NULL;
     CHECK_OK(tess_store_load(st, &q, &err), &err);
@@ -500,20 +500,20 @@ void migration_applies_step(void) {
   snprintf(needle, sizeof needle, "newer Tessera (schema %u, this one reads up to %u)", now + 1, now);
   expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_VERSION, needle);
   /* Opening again with the next schema changes nothing. */
-  CHECK_OK(tess_store_open_with_schema(path, TESS_STORE_READ_ONLY, &next, &st, &err), &err);
+  CHECK_OK(store_open_with_schema(path, TESS_STORE_READ_ONLY, &next, &st, &err), &err);
   if (st) tess_store_close(st);
   CHECK(sql_int(path, "SELECT count(*) FROM notes") == 2);
   /* A new file made by that build is at its version at once, through every step. */
   char fresh[512];
   tess_test_path(fresh, sizeof fresh, "fresh-next.tessera");
   unlink(fresh);
-  CHECK_OK(tess_store_open_with_schema(fresh, TESS_STORE_CREATE, &next, &st, &err), &err);
+  CHECK_OK(store_open_with_schema(fresh, TESS_STORE_CREATE, &next, &st, &err), &err);
   if (st) tess_store_close(st);
   CHECK(sql_int(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == now + 1);
   CHECK(sql_int(fresh, "SELECT count(*) FROM pragma_table_info('objects') WHERE name = 'joint_motor_torque'") == 1);
   /* A build two versions on with no step from now + 1 refuses, naming the gap. */
   const TessStoreSchema gap = {next.version + 1, next.steps, next.step_count};
-  TessResult r = tess_store_open_with_schema(path, TESS_STORE_READ_WRITE, &gap, &st, &err);
+  TessResult r = store_open_with_schema(path, TESS_STORE_READ_WRITE, &gap, &st, &err);
   snprintf(needle, sizeof needle, "no step upgrades it to %u", now + 2);
   CHECK(r == TESS_ERR_VERSION && strstr(err.detail, needle));
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == now + 1);
@@ -533,7 +533,7 @@ void migration_failure_rolls_back(void) {
   snprintf(needle, sizeof needle, "from schema %u to %u (a step that fails halfway) failed", now, now + 1);
   TessStore *st = NULL;
   TessError err;
-  TessResult r = tess_store_open_with_schema(path, TESS_STORE_READ_WRITE, &BAD_SCHEMA, &st, &err);
+  TessResult r = store_open_with_schema(path, TESS_STORE_READ_WRITE, &BAD_SCHEMA, &st, &err);
   CHECK(r == TESS_ERR_DATABASE && st == NULL);
   CHECK_MSG(strstr(err.detail, needle) &&
                 strstr(err.detail, "no_such_table"),

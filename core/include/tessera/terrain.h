@@ -78,6 +78,12 @@ TessResult tess_terrain_set_label(TessTerrainSet *set, uint32_t tile, const uint
                                   float probability, TessError *err);
 /* The labelled tile, or NULL. */
 const TessTerrainTile *tess_terrain_set_find(const TessTerrainSet *set, uint32_t tile);
+/* Which position of a tile a point (u, v in [0, 1], y down) names for a set
+ * of `kind`: corner sets the nearest corner, edge sets the nearest edge, mixed
+ * sets a 3 x 3 grid (corners, edges, and -1 for the centre: the whole tile).
+ * What the editor's terrain mode labels on a click. */
+int tess_terrain_position_at(TessTerrainKind kind, float u, float v);
+
 /* True when every combination of colours over the kind's positions has a tile
  * (what guarantees that every painted cell matches all its neighbours). */
 bool tess_terrain_set_complete(const TessTerrainSet *set);

@@ -5,7 +5,7 @@
  * The mapping is documented in core/formats/README.md ("Tessera -> Tiled").
  *
  * Everything a model holds is either borrowed from the project (which
- * outlives it) or allocated in the model's string arena; tw_map_clear frees
+ * outlives it) or allocated in the model's string arena; tiled_write_map_clear frees
  * all of it. Numbers are doubles computed from the project's floats so that
  * printing them with round-trip precision and reading them back as floats
  * gives the project's values exactly. */
@@ -121,14 +121,14 @@ typedef struct TwMap {
  * materials swatch sheet gets a stem that is a safe file name, unique
  * ignoring case, the same whichever levels are written. */
 typedef struct TwNames TwNames;
-TessResult tw_names_create(const TessProject *p, TwNames **out, TessError *err);
-void tw_names_destroy(TwNames *names);
-const char *tw_names_tileset(const TwNames *names, TessId tileset);
-const char *tw_names_sprite(const TwNames *names, TessId sprite);
+TessResult tiled_write_names_create(const TessProject *p, TwNames **out, TessError *err);
+void tiled_write_names_destroy(TwNames *names);
+const char *tiled_write_names_tileset(const TwNames *names, TessId tileset);
+const char *tiled_write_names_sprite(const TwNames *names, TessId sprite);
 /* "materials-WxH": swatches at a level's tile size. */
-void tw_names_materials(uint32_t tile_w, uint32_t tile_h, char *out, size_t size);
+void tiled_write_names_materials(uint32_t tile_w, uint32_t tile_h, char *out, size_t size);
 /* A level name turned into a safe file name (no extension). */
-void tw_safe_name(const char *name, char *out, size_t size);
+void tiled_write_safe_name(const char *name, char *out, size_t size);
 
 /* What a level's map names: the tilesets its cells use (bits by id), the
  * sprites its bodies show (by index in the project; tess_free it), and
@@ -138,31 +138,31 @@ typedef struct TwUsed {
   bool *sprites;
   bool materials;
 } TwUsed;
-bool tw_used_scan(const TessProject *p, const TessLevel *level, TwUsed *u);
-bool tw_used_tileset(const TwUsed *u, TessId id);
+bool tiled_write_used_scan(const TessProject *p, const TessLevel *level, TwUsed *u);
+bool tiled_write_used_tileset(const TwUsed *u, TessId id);
 
 /* Builds the model of `level`; `hash` is stored as the map's
  * tessera.content_hash. Fails for names that are not valid UTF-8 and for
  * tilesets or sprites without image bytes, naming them. */
-TessResult tw_map_build(const TessProject *p, const TessLevel *level, const TwNames *names, uint64_t hash, TwMap *out,
+TessResult tiled_write_map_build(const TessProject *p, const TessLevel *level, const TwNames *names, uint64_t hash, TwMap *out,
                         TessError *err);
-void tw_map_clear(TwMap *m);
+void tiled_write_map_clear(TwMap *m);
 
 /* The content hash a written map carries: the level's content hash, the
  * flavour, the writer version and every file name the map refers to. */
-uint64_t tw_content_hash(const TessProject *p, const TessLevel *level, const TwNames *names, TwFlavor flavor);
+uint64_t tiled_write_content_hash(const TessProject *p, const TessLevel *level, const TwNames *names, TwFlavor flavor);
 
 /* Serialisers: a new buffer (tess_free it). */
-TessResult tw_tmj_map(const TwMap *m, char **out, size_t *size, TessError *err);
-TessResult tw_tmj_tileset(const TwTileset *ts, char **out, size_t *size, TessError *err);
-TessResult tw_tmx_map(const TwMap *m, char **out, size_t *size, TessError *err);
-TessResult tw_tmx_tileset(const TwTileset *ts, char **out, size_t *size, TessError *err);
+TessResult tiled_write_tmj_map(const TwMap *m, char **out, size_t *size, TessError *err);
+TessResult tiled_write_tmj_tileset(const TwTileset *ts, char **out, size_t *size, TessError *err);
+TessResult tiled_write_tmx_map(const TwMap *m, char **out, size_t *size, TessError *err);
+TessResult tiled_write_tmx_tileset(const TwTileset *ts, char **out, size_t *size, TessError *err);
 
 /* Shortest text that reads back as exactly `v` (strtod); "-0" kept. */
-void tw_format_double(double v, char out[32]);
+void tiled_write_format_double(double v, char out[32]);
 /* Tiled's colour text "#AARRGGBB" from 0xRRGGBBAA. */
-void tw_format_color(uint32_t rgba, char out[16]);
+void tiled_write_format_color(uint32_t rgba, char out[16]);
 /* True when s is valid UTF-8 (no overlong forms, no surrogates). */
-bool tw_utf8_valid(const char *s);
+bool tiled_write_utf8_valid(const char *s);
 
 #endif

@@ -17,9 +17,9 @@ typedef struct TessPngGlue {
 } TessPngGlue;
 
 /* Callbacks for png_create_*_struct_2: error_ptr and mem_ptr are the glue. */
-PNG_NORETURN void tess_png_glue_error(png_structp png, png_const_charp message);
-void tess_png_glue_warning(png_structp png, png_const_charp message);
-png_voidp tess_png_glue_malloc(png_structp png, png_alloc_size_t size);
-void tess_png_glue_free(png_structp png, png_voidp ptr);
+PNG_NORETURN void image_png_glue_error(png_structp png, png_const_charp message);
+void image_png_glue_warning(png_structp png, png_const_charp message);
+png_voidp image_png_glue_malloc(png_structp png, png_alloc_size_t size);
+void image_png_glue_free(png_structp png, png_voidp ptr);
 
 #endif

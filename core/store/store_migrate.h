@@ -5,7 +5,7 @@
  * version up to the build's, one transaction for all of them (a failing step
  * leaves the file exactly as it was). A file from a newer version is refused.
  *
- * tess_store_open() uses tess_store_schema_current(); tests open with a
+ * tess_store_open() uses store_schema_current(); tests open with a
  * schema that carries an extra step, to exercise the same mechanism on a
  * real file. */
 #ifndef TESS_STORE_MIGRATE_H
@@ -26,10 +26,10 @@ typedef struct TessStoreSchema {
 } TessStoreSchema;
 
 /* Version TESS_STORE_SCHEMA_VERSION with every real step (1 -> 2: pin joint motors). */
-const TessStoreSchema *tess_store_schema_current(void);
+const TessStoreSchema *store_schema_current(void);
 
 /* tess_store_open() with an explicit schema history. */
-TessResult tess_store_open_with_schema(const char *path, TessStoreMode mode, const TessStoreSchema *schema,
+TessResult store_open_with_schema(const char *path, TessStoreMode mode, const TessStoreSchema *schema,
                                        TessStore **out, TessError *err);
 
 #endif

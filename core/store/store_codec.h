@@ -18,29 +18,29 @@
 
 #include "tessera/level.h"
 
-static inline void tess_le_put_u32(uint8_t *p, uint32_t v) {
+static inline void store_le_put_u32(uint8_t *p, uint32_t v) {
   p[0] = (uint8_t)v;
   p[1] = (uint8_t)(v >> 8);
   p[2] = (uint8_t)(v >> 16);
   p[3] = (uint8_t)(v >> 24);
 }
-static inline uint32_t tess_le_get_u32(const uint8_t *p) {
+static inline uint32_t store_le_get_u32(const uint8_t *p) {
   return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
-static inline void tess_le_put_f32(uint8_t *p, float f) {
+static inline void store_le_put_f32(uint8_t *p, float f) {
   uint32_t bits;
   memcpy(&bits, &f, 4);
-  tess_le_put_u32(p, bits);
+  store_le_put_u32(p, bits);
 }
-static inline float tess_le_get_f32(const uint8_t *p) {
-  uint32_t bits = tess_le_get_u32(p);
+static inline float store_le_get_f32(const uint8_t *p) {
+  uint32_t bits = store_le_get_u32(p);
   float f;
   memcpy(&f, &bits, 4);
   return f;
 }
 
 /* True when the machine stores uint32 little-endian, as the file does. */
-static inline bool tess_host_little_endian(void) {
+static inline bool store_host_little_endian(void) {
   const uint32_t one = 1;
   uint8_t first;
   memcpy(&first, &one, 1);
@@ -48,8 +48,8 @@ static inline bool tess_host_little_endian(void) {
 }
 
 /* Chunk cells to and from TESS_CHUNK_CELLS * 4 bytes. */
-void tess_codec_put_cells(uint8_t *dst, const uint32_t *cells);
-void tess_codec_get_cells(uint32_t *cells, const uint8_t *src);
+void store_codec_put_cells(uint8_t *dst, const uint32_t *cells);
+void store_codec_get_cells(uint32_t *cells, const uint8_t *src);
 
 /* A reader over a BLOB: every get checks the remaining length; the first
  * shortfall sets `bad` and later gets return zeros. */
@@ -59,7 +59,7 @@ typedef struct TessBlobReader {
   bool bad;
 } TessBlobReader;
 
-static inline bool tess_blob_take(TessBlobReader *r, size_t n, const uint8_t **out) {
+static inline bool store_blob_take(TessBlobReader *r, size_t n, const uint8_t **out) {
   if (r->bad || r->left < n) {
     r->bad = true;
     return false;
@@ -71,24 +71,24 @@ static inline bool tess_blob_take(TessBlobReader *r, size_t n, const uint8_t **o
 }
 
 /* Sizes of the encodings, for the caller's buffer. */
-size_t tess_codec_polygons_size(const TessPolygon *polys, uint32_t count);
-size_t tess_codec_tiles_size(const TessTileInfo *tiles, uint32_t count);
+size_t store_codec_polygons_size(const TessPolygon *polys, uint32_t count);
+size_t store_codec_tiles_size(const TessTileInfo *tiles, uint32_t count);
 
 /* Encoders write exactly the size above and return the end pointer. */
-uint8_t *tess_codec_put_points(uint8_t *dst, const TessVec2 *pts, uint32_t count);
-uint8_t *tess_codec_put_polygons(uint8_t *dst, const TessPolygon *polys, uint32_t count);
-uint8_t *tess_codec_put_tiles(uint8_t *dst, const TessTileInfo *tiles, uint32_t count);
+uint8_t *store_codec_put_points(uint8_t *dst, const TessVec2 *pts, uint32_t count);
+uint8_t *store_codec_put_polygons(uint8_t *dst, const TessPolygon *polys, uint32_t count);
+uint8_t *store_codec_put_tiles(uint8_t *dst, const TessTileInfo *tiles, uint32_t count);
 
 /* Decoders allocate with tess_alloc (NULL for zero items). They return
  * NULL-or-result and set *why to an English reason on a bad BLOB, or to
  * "out of memory". */
-bool tess_codec_get_points(const uint8_t *src, size_t size, TessVec2 **out, uint32_t *count, const char **why);
-bool tess_codec_get_polygons(const uint8_t *src, size_t size, TessPolygon **out, uint32_t *count,
+bool store_codec_get_points(const uint8_t *src, size_t size, TessVec2 **out, uint32_t *count, const char **why);
+bool store_codec_get_polygons(const uint8_t *src, size_t size, TessPolygon **out, uint32_t *count,
                              const char **why);
 /* tile_count must match the BLOB's own count. On success *out has
- * tile_count entries with their own pieces; free with tess_codec_free_tiles. */
-bool tess_codec_get_tiles(const uint8_t *src, size_t size, uint32_t tile_count, TessTileInfo **out,
+ * tile_count entries with their own pieces; free with store_codec_free_tiles. */
+bool store_codec_get_tiles(const uint8_t *src, size_t size, uint32_t tile_count, TessTileInfo **out,
                           const char **why);
-void tess_codec_free_tiles(TessTileInfo *tiles, uint32_t count);
+void store_codec_free_tiles(TessTileInfo *tiles, uint32_t count);
 
 #endif

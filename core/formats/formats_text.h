@@ -24,25 +24,25 @@ typedef struct TextBuf {
   char closer[32]; /* '}' or ']' */
 } TextBuf;
 
-void tb_free(TextBuf *b);
-void tb_raw(TextBuf *b, const char *s, size_t n);
-void tb_str(TextBuf *b, const char *s); /* raw, NUL-terminated */
-void tb_printf(TextBuf *b, const char *fmt, ...)
+void text_write_free(TextBuf *b);
+void text_write_raw(TextBuf *b, const char *s, size_t n);
+void text_write_str(TextBuf *b, const char *s); /* raw, NUL-terminated */
+void text_write_printf(TextBuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /* JSON pieces. A key is written before each member of an object (NULL for array items). */
-void tb_open(TextBuf *b, const char *key, char bracket, bool flat); /* '{' or '[' */
-void tb_close(TextBuf *b);
-void tb_key_str(TextBuf *b, const char *key, const char *value); /* value NULL = null */
-void tb_key_int(TextBuf *b, const char *key, int64_t value);
-void tb_key_u32(TextBuf *b, const char *key, uint32_t value);
-void tb_key_bool(TextBuf *b, const char *key, bool value);
-void tb_key_f32(TextBuf *b, const char *key, float value);
-void tb_key_f64(TextBuf *b, const char *key, double value);
-void tb_key_vec(TextBuf *b, const char *key, TessVec2 v); /* [x, y] on one line */
-void tb_key_color(TextBuf *b, const char *key, uint32_t rgba); /* "#rrggbbaa" */
+void text_write_open(TextBuf *b, const char *key, char bracket, bool flat); /* '{' or '[' */
+void text_write_close(TextBuf *b);
+void text_write_key_str(TextBuf *b, const char *key, const char *value); /* value NULL = null */
+void text_write_key_int(TextBuf *b, const char *key, int64_t value);
+void text_write_key_u32(TextBuf *b, const char *key, uint32_t value);
+void text_write_key_bool(TextBuf *b, const char *key, bool value);
+void text_write_key_f32(TextBuf *b, const char *key, float value);
+void text_write_key_f64(TextBuf *b, const char *key, double value);
+void text_write_key_vec(TextBuf *b, const char *key, TessVec2 v); /* [x, y] on one line */
+void text_write_key_color(TextBuf *b, const char *key, uint32_t rgba); /* "#rrggbbaa" */
 
 /* Switches the calling thread to the C numeric locale (so "%g" and strtod
  * use '.') until text_locale_pop; the editor runs with the user's locale. */

@@ -133,7 +133,7 @@ typedef struct ContactPoint {
  * ContactPoints, packed one after another in TessWorld.cbuf (a one-point
  * contact takes 124 bytes, so the solver's passes stream little memory). */
 typedef struct Constraint {
-  uint32_t state_a, state_b; /* solver states (body slots until phys_contact_prepare_head) */
+  uint32_t state_a, state_b; /* solver states (body slots until physics_contact_prepare_head) */
   uint32_t contact;          /* index in TessWorld.contacts */
   uint32_t point_count;
   TessVec2 normal;           /* from a to b */
@@ -147,8 +147,8 @@ typedef struct Constraint {
 /* A one-point constraint is two cache lines exactly (cbuf starts on one). */
 _Static_assert(sizeof(Constraint) == 64 && sizeof(ContactPoint) == 64, "constraint layout");
 
-static inline ContactPoint *constraint_points(Constraint *c) { return (ContactPoint *)(c + 1); }
-static inline size_t constraint_size(uint32_t points) { return sizeof(Constraint) + points * sizeof(ContactPoint); }
+static inline ContactPoint *physics_constraint_points(Constraint *c) { return (ContactPoint *)(c + 1); }
+static inline size_t physics_constraint_size(uint32_t points) { return sizeof(Constraint) + points * sizeof(ContactPoint); }
 
 #define CONTACT_TOUCHING 1u
 #define CONTACT_MAP 2u
@@ -371,87 +371,87 @@ struct TessWorld {
 
 /* ---- Shared helpers ---------------------------------------------------- */
 
-bool phys_grow(void **data, uint32_t *cap, uint32_t need, size_t elem);
+bool physics_grow(void **data, uint32_t *cap, uint32_t need, size_t elem);
 /* A per-step scratch array starting on a cache line (*raw is what to free);
- * unlike phys_grow its contents are not kept when it grows. */
-bool phys_grow_scratch(void **raw, void **aligned, uint32_t *cap, uint32_t need, size_t elem);
+ * unlike physics_grow its contents are not kept when it grows. */
+bool physics_grow_scratch(void **raw, void **aligned, uint32_t *cap, uint32_t need, size_t elem);
 #define PHYS_GROW_SCRATCH(raw, ptr, capp, need) \
-  phys_grow_scratch(&(raw), (void **)&(ptr), (capp), (need), sizeof(*(ptr)))
+  physics_grow_scratch(&(raw), (void **)&(ptr), (capp), (need), sizeof(*(ptr)))
 /* (the capacity test inline: a push per contact must not cost a call) */
 #define PHYS_GROW(ptr, capp, need) \
-  ((need) <= *(capp) || phys_grow((void **)&(ptr), (capp), (need), sizeof(*(ptr))))
+  ((need) <= *(capp) || physics_grow((void **)&(ptr), (capp), (need), sizeof(*(ptr))))
 
 /* slots.c: the body, shape and joint arrays with their free lists. A slot starts with its
  * generation (uint32_t) then its in-use flag (uint8_t); `link` is the offset of the uint32_t
  * field that chains free slots. A taken slot is zeroed, in use, with a new generation. */
-bool phys_slot_take(void **items, uint32_t *cap, uint32_t *count, uint32_t *free_head, size_t elem, size_t link,
+bool physics_slot_take(void **items, uint32_t *cap, uint32_t *count, uint32_t *free_head, size_t elem, size_t link,
                     uint32_t *index_out);
-void phys_slot_give_back(void *items, uint32_t *free_head, size_t elem, size_t link, uint32_t index);
+void physics_slot_give_back(void *items, uint32_t *free_head, size_t elem, size_t link, uint32_t index);
 #define PHYS_SLOT_TAKE(items, type, cap, count, free_head, link_field, index_out)                             \
-  phys_slot_take((void **)&(items), (cap), (count), (free_head), sizeof(type), offsetof(type, link_field), (index_out))
+  physics_slot_take((void **)&(items), (cap), (count), (free_head), sizeof(type), offsetof(type, link_field), (index_out))
 #define PHYS_SLOT_GIVE_BACK(items, type, free_head, link_field, index) \
-  phys_slot_give_back((items), (free_head), sizeof(type), offsetof(type, link_field), (index))
+  physics_slot_give_back((items), (free_head), sizeof(type), offsetof(type, link_field), (index))
 
 /* geometry.c */
-void phys_poly_finish(PhysPoly *p);  /* computes normals */
-void phys_poly_transform(const PhysPoly *in, TessTransform xf, PhysPoly *out);
-void phys_poly_mass(const PhysPoly *p, float *area, TessVec2 *centroid, float *inertia_c);
-TessAABB phys_poly_aabb(const PhysPoly *p, TessTransform xf);
-bool phys_poly_contains(const PhysPoly *p, TessVec2 local_point);
+void physics_poly_finish(PhysPoly *p);  /* computes normals */
+void physics_poly_transform(const PhysPoly *in, TessTransform xf, PhysPoly *out);
+void physics_poly_mass(const PhysPoly *p, float *area, TessVec2 *centroid, float *inertia_c);
+TessAABB physics_poly_aabb(const PhysPoly *p, TessTransform xf);
+bool physics_poly_contains(const PhysPoly *p, TessVec2 local_point);
 /* Ray against a rounded polygon (world frame); fraction in [0, max). */
-bool phys_poly_ray(const PhysPoly *p, TessVec2 origin, TessVec2 d, float max_fraction, float *fraction,
+bool physics_poly_ray(const PhysPoly *p, TessVec2 origin, TessVec2 d, float max_fraction, float *fraction,
                    TessVec2 *normal);
-float phys_poly_inner_radius(const PhysPoly *p, TessVec2 c);
+float physics_poly_inner_radius(const PhysPoly *p, TessVec2 c);
 /* Area and centroid of poly ∩ rectangle (poly world, radius ignored unless circle). */
-float phys_clip_area_rect(const PhysPoly *p, TessAABB r, TessVec2 *centroid);
+float physics_clip_area_rect(const PhysPoly *p, TessAABB r, TessVec2 *centroid);
 
 /* manifold.c: both polys in world coordinates; normal from a to b;
  * points with separation above `margin` are dropped. */
-void phys_collide(const PhysPoly *a, const PhysPoly *b, float margin, Manifold *m);
+void physics_collide(const PhysPoly *a, const PhysPoly *b, float margin, Manifold *m);
 /* A body shape (world coordinates) against one full map cell, with the
  * cell's open sides and active corners: normal from the cell to the shape. */
-void phys_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
+void physics_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
                        Manifold *m);
 
 /* tilemap.c */
-void phys_map_free(TileMap *map);
+void physics_map_free(TileMap *map);
 /* Appends the contacts of one shape against the map; returns false on no memory. */
 /* `box` is the region to look at (the shape's box swept over the step);
  * `margin` the speculative distance for the manifolds. */
-bool phys_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *world_poly, TessAABB box,
+bool physics_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *world_poly, TessAABB box,
                             float margin, uint32_t body);
 /* One map contact's manifold again (a contact carried over while asleep). */
-bool phys_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
+bool physics_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
                               float *friction, float *restitution, float *tangential);
-bool phys_map_ray(const TileMap *map, TessVec2 origin, TessVec2 d, float max_fraction, TessRayHit *hit);
-bool phys_map_point_solid(const TileMap *map, TessVec2 p);
+bool physics_map_ray(const TileMap *map, TessVec2 origin, TessVec2 d, float max_fraction, TessRayHit *hit);
+bool physics_map_point_solid(const TileMap *map, TessVec2 p);
 /* Material index of the cell under p, or -1. */
-int phys_map_material_at(const TileMap *map, TessVec2 p);
+int physics_map_material_at(const TileMap *map, TessVec2 p);
 /* Submerged area and centroid of a world poly in fluid cells. */
-float phys_map_submerged(const TileMap *map, const PhysPoly *p, TessVec2 *centroid, float *density_area);
+float physics_map_submerged(const TileMap *map, const PhysPoly *p, TessVec2 *centroid, float *density_area);
 
 /* contact.c */
-Contact *phys_contact_push(TessWorld *w);
+Contact *physics_contact_push(TessWorld *w);
 /* Fills contact `index` (key, shapes, bodies, cell already set) from the
  * manifold, warm-started from last step's contact with the same key, and
  * appends its constraint. False when out of memory. */
-bool phys_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
+bool physics_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
                        float tangential);
 /* The same for a contact carried over while asleep (its own impulses). */
-bool phys_contact_rebuild(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
+bool physics_contact_rebuild(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
                           float tangential);
-bool phys_keytable_build(KeyTable *t, const Contact *contacts, uint32_t count);
-uint32_t phys_keytable_find(const KeyTable *t, uint64_t key);
-void phys_keytable_free(KeyTable *t);
+bool physics_keytable_build(KeyTable *t, const Contact *contacts, uint32_t count);
+uint32_t physics_keytable_find(const KeyTable *t, uint64_t key);
+void physics_keytable_free(KeyTable *t);
 
 /* broad_phase.c: candidate pairs (shape index pairs, lower first) into w->pairs, sorted. */
-bool phys_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps);
+bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps);
 
 /* Soft constraint parameters (Box2D v3's b2Softness). */
 typedef struct Softness {
   float bias_rate, mass_scale, impulse_scale;
 } Softness;
-static inline Softness phys_softness(float hertz, float zeta, float h) {
+static inline Softness physics_softness(float hertz, float zeta, float h) {
   Softness s = {0.0f, 1.0f, 0.0f};
   if (hertz == 0.0f) return s;
   float omega = 2.0f * 3.14159265358979f * hertz;
@@ -469,15 +469,15 @@ static inline Softness phys_softness(float hertz, float zeta, float h) {
 /* One constraint for this step (after the solver states are numbered): its bodies' states, its
  * masses, its points' masses and speeds at the step's start. False when it is not solved (no
  * awake dynamic body). */
-bool phys_contact_prepare(TessWorld *w, Constraint *k);
+bool physics_contact_prepare(TessWorld *w, Constraint *k);
 /* The same in two halves: the head (states, solve, masses), then per point what the solver
  * starts from, for the wide solver to put straight into its lanes. */
-bool phys_contact_prepare_head(TessWorld *w, Constraint *k);
+bool physics_contact_prepare_head(TessWorld *w, Constraint *k);
 typedef struct PointStart {
   float normal_mass, tangent_mass, relative_velocity, tangent_velocity;
 } PointStart;
-void phys_contact_prepare_points(const TessWorld *w, Constraint *k); /* after the head */
-static inline PointStart phys_contact_point_start(const TessWorld *w, const Constraint *k, const ContactPoint *p) {
+void physics_contact_prepare_points(const TessWorld *w, Constraint *k); /* after the head */
+static inline PointStart physics_contact_point_start(const TessWorld *w, const Constraint *k, const ContactPoint *p) {
   const BodyState *sa = &w->states[k->state_a], *sb = &w->states[k->state_b];
   float ma = k->ma, ia = k->ia, mb = k->mb, ib = k->ib;
   TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
@@ -494,34 +494,34 @@ static inline PointStart phys_contact_point_start(const TessWorld *w, const Cons
   s.tangent_velocity = tess_v2_dot(t, dv);
   return s;
 }
-void phys_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t count);
-void phys_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, float inv_h, bool use_bias, Softness soft,
+void physics_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t count);
+void physics_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, float inv_h, bool use_bias, Softness soft,
                          Softness soft_static);
-void phys_contacts_restitution(TessWorld *w);
+void physics_contacts_restitution(TessWorld *w);
 
 /* wide_solver.c: the coloured constraints, four at a time; the rest into w->overflow */
-bool phys_wide_build(TessWorld *w, Softness soft, Softness soft_static);
-void phys_wide_warm_start(TessWorld *w);
-void phys_wide_solve(TessWorld *w, float inv_h, bool use_bias);
+bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static);
+void physics_wide_warm_start(TessWorld *w);
+void physics_wide_solve(TessWorld *w, float inv_h, bool use_bias);
 /* Impulses and impact speeds back into cbuf, and into the contacts when no restitution pass
- * follows; phys_wide_stored tells whether constraint ci (coff order) went into its contact. */
-void phys_wide_store(TessWorld *w);
+ * follows; physics_wide_stored tells whether constraint ci (coff order) went into its contact. */
+void physics_wide_store(TessWorld *w);
 #define PHYS_NO_COLOR 0xFFu /* constraint_color of one solved one at a time, or not at all */
-static inline bool phys_wide_stored(const TessWorld *w, uint32_t ci) {
+static inline bool physics_wide_stored(const TessWorld *w, uint32_t ci) {
   return !w->any_impact_material && w->constraint_color[ci] != PHYS_NO_COLOR;
 }
 /* The 8-lane passes can run here: AVX2, and TESS_PHYSICS_SIMD is not "sse2" (read when a world
  * is created; both widths give the same bits, the variable is there to check that). */
-bool phys_wide8_available(void);
+bool physics_wide8_available(void);
 
 /* joint.c */
-void phys_joint_prepare(TessWorld *w, Joint *j, float h);
-void phys_joint_warm_start(TessWorld *w, Joint *j);
-void phys_joint_solve(TessWorld *w, Joint *j, float h, bool use_bias);
+void physics_joint_prepare(TessWorld *w, Joint *j, float h);
+void physics_joint_warm_start(TessWorld *w, Joint *j);
+void physics_joint_solve(TessWorld *w, Joint *j, float h, bool use_bias);
 
 /* world.c */
-static inline bool phys_body_active(const Body *b) { return b->in_use && b->awake && b->type != TESS_BODY_STATIC; }
-Body *phys_body_get(const TessWorld *w, TessBodyId id);
-void phys_body_update_mass(TessWorld *w, Body *b);
+static inline bool physics_body_active(const Body *b) { return b->in_use && b->awake && b->type != TESS_BODY_STATIC; }
+Body *physics_body_get(const TessWorld *w, TessBodyId id);
+void physics_body_update_mass(TessWorld *w, Body *b);
 
 #endif

@@ -4,13 +4,13 @@
 
 #include "tessera/level.h"
 
-size_t tess_codec_terrains_size(const TessTerrainSet *sets, uint32_t count);
-/* Writes exactly tess_codec_terrains_size bytes; returns the end. */
-uint8_t *tess_codec_put_terrains(uint8_t *dst, const TessTerrainSet *sets, uint32_t count);
+size_t store_codec_terrains_size(const TessTerrainSet *sets, uint32_t count);
+/* Writes exactly store_codec_terrains_size bytes; returns the end. */
+uint8_t *store_codec_put_terrains(uint8_t *dst, const TessTerrainSet *sets, uint32_t count);
 /* NULL or empty src: no sets. On failure *why says what is wrong ("out of
  * memory" when it is that) and nothing is allocated. Free with
  * tess_terrain_sets_free. */
-bool tess_codec_get_terrains(const uint8_t *src, size_t size, TessTerrainSet **out, uint32_t *count,
+bool store_codec_get_terrains(const uint8_t *src, size_t size, TessTerrainSet **out, uint32_t *count,
                              const char **why);
 
 #endif
