@@ -4,19 +4,21 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "tess-window.h"
 #include "tessera/image.h"
 #include <string.h>
 
+/* One path for every refusal and failure: the window's actions "win.report"
+ * (the message bar) and "win.notify" (the toast), which the window (or a
+ * test's stand-in) provides; a widget never calls up into the window's code. */
 void tess_ui_report(GtkWidget *widget, const char *message) {
-  GtkRoot *root = widget ? gtk_widget_get_root(widget) : NULL;
-  if (root && TESS_IS_WINDOW(root)) tess_window_report(TESS_WINDOW(root), message);
-  else g_message("%s", message);
+  if (!widget || !gtk_widget_activate_action(widget, "win.report", "s", message)) g_message("%s", message);
 }
 
 void tess_ui_notify(GtkWidget *widget, const char *message, const char *button_label, const char *action_name) {
-  GtkRoot *root = widget ? gtk_widget_get_root(widget) : NULL;
-  if (root && TESS_IS_WINDOW(root)) tess_window_notify(TESS_WINDOW(root), message, button_label, action_name);
+  /* (message, button label, action); "" for no button */
+  if (!widget || !gtk_widget_activate_action(widget, "win.notify", "(sss)", message, button_label ? button_label : "",
+                                             action_name ? action_name : ""))
+    g_message("%s", message);
 }
 
 gboolean tess_ui_apply(GtkWidget *widget, TessDocument *doc, TessResult r, const TessError *err) {

@@ -8,8 +8,9 @@
 
 G_BEGIN_DECLS
 
-/* Shows a (translated) message in the window that holds `widget`: the
- * window's message bar when it is a TessWindow. */
+/* Shows a (translated) message in the window that holds `widget`, through
+ * the "win.report" action (the window's message bar); the one way errors
+ * go up. Without such an action (no window yet) the message is logged. */
 void tess_ui_report(GtkWidget *widget, const char *message);
 
 /* A short message in the window's toast (over the map, never moving the

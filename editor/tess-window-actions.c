@@ -9,9 +9,7 @@
 #define remember_dialog _tess_window_remember_dialog
 #define update_title _tess_window_update_title
 #define update_actions _tess_window_update_actions
-#ifdef TESS_HAVE_MAP_VIEW
 #define map _tess_window_map
-#endif
 
 static void on_action_state_changed(GActionGroup *group, const char *name, GVariant *state, TessWindow *self);
 static void install_tool_keys(TessWindow *self);
@@ -22,7 +20,6 @@ static void action_set_enabled(TessWindow *self, const char *name, gboolean enab
   if (a) g_simple_action_set_enabled(G_SIMPLE_ACTION(a), enabled);
 }
 
-#ifdef TESS_HAVE_MAP_VIEW
 static const struct {
   const char *name;
   TessTool tool;
@@ -37,7 +34,6 @@ static const struct {
     {"select", TESS_TOOL_SELECT, GDK_KEY_s},
     {"object", TESS_TOOL_OBJECT, GDK_KEY_o},
 };
-#endif
 
 static void on_save_copy_response(GtkNativeDialog *native, int response, TessWindow *self) {
   if (response == GTK_RESPONSE_ACCEPT && self->doc) {
@@ -145,7 +141,6 @@ static void action_reload_images(GSimpleAction *a, GVariant *p, gpointer user) {
 static void action_tool(GSimpleAction *a, GVariant *value, gpointer user) {
   TessWindow *self = user;
   const char *name = g_variant_get_string(value, NULL);
-#ifdef TESS_HAVE_MAP_VIEW
   for (guint i = 0; i < G_N_ELEMENTS(tools); i++)
     if (g_str_equal(tools[i].name, name)) {
       tess_map_view_set_tool(map(self), tools[i].tool);
@@ -154,11 +149,6 @@ static void action_tool(GSimpleAction *a, GVariant *value, gpointer user) {
       else if (tools[i].tool == TESS_TOOL_OBJECT) show_side(self, 2);
       else if (tools[i].tool != TESS_TOOL_SELECT) show_side(self, 0);
     }
-#else
-  (void)self;
-  (void)name;
-  g_simple_action_set_state(a, value);
-#endif
 }
 
 static void action_toggle(GSimpleAction *a, GVariant *p, gpointer user) {
@@ -168,9 +158,7 @@ static void action_toggle(GSimpleAction *a, GVariant *p, gpointer user) {
 }
 
 static void change_show_grid(GSimpleAction *a, GVariant *value, gpointer user) {
-#ifdef TESS_HAVE_MAP_VIEW
   tess_map_view_set_show_grid(map(user), g_variant_get_boolean(value));
-#endif
   g_simple_action_set_state(a, value);
 }
 
@@ -188,13 +176,10 @@ static void change_keep_dump(GSimpleAction *a, GVariant *value, gpointer user) {
 }
 
 static void change_show_materials(GSimpleAction *a, GVariant *value, gpointer user) {
-#ifdef TESS_HAVE_MAP_VIEW
   tess_map_view_set_show_materials(map(user), g_variant_get_boolean(value));
-#endif
   g_simple_action_set_state(a, value);
 }
 
-#ifdef TESS_HAVE_MAP_VIEW
 static void action_flip_x(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_flip_stamp(map(user), TRUE); }
 static void action_flip_y(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_flip_stamp(map(user), FALSE); }
 static void action_rotate(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_rotate_stamp(map(user)); }
@@ -210,22 +195,20 @@ static void action_zoom_in(GSimpleAction *a, GVariant *p, gpointer user) { zoom_
 static void action_zoom_out(GSimpleAction *a, GVariant *p, gpointer user) { zoom_by(user, 0.5); }
 static void action_zoom_reset(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_set_zoom(map(user), 1.0); }
 static void action_zoom_fit(GSimpleAction *a, GVariant *p, gpointer user) { tess_map_view_fit(map(user)); }
-#else
-static void action_noop(GSimpleAction *a, GVariant *p, gpointer user) {}
-#define action_flip_x action_noop
-#define action_flip_y action_noop
-#define action_rotate action_noop
-#define action_copy action_noop
-#define action_cut action_noop
-#define action_paste action_noop
-#define action_delete action_noop
-#define action_zoom_in action_noop
-#define action_zoom_out action_noop
-#define action_zoom_reset action_noop
-#define action_zoom_fit action_noop
-#endif
+
+static void action_report(GSimpleAction *a, GVariant *p, gpointer user) {
+  tess_window_report(user, g_variant_get_string(p, NULL));
+}
+
+static void action_notify(GSimpleAction *a, GVariant *p, gpointer user) {
+  const char *message, *button, *action;
+  g_variant_get(p, "(&s&s&s)", &message, &button, &action);
+  tess_window_notify(user, message, *button ? button : NULL, *action ? action : NULL);
+}
 
 static const GActionEntry win_actions[] = {
+    {"report", action_report, "s", NULL, NULL, {0}},
+    {"notify", action_notify, "(sss)", NULL, NULL, {0}},
     {"undo", action_undo, NULL, NULL, NULL, {0}},
     {"redo", action_redo, NULL, NULL, NULL, {0}},
     {"save-copy", action_save_copy, NULL, NULL, NULL, {0}},
@@ -252,7 +235,7 @@ static const GActionEntry win_actions[] = {
     {"zoom-fit", action_zoom_fit, NULL, NULL, NULL, {0}},
 };
 
-static const char *const doc_actions[] = {"save-copy", "export", "import-map", "level-properties", "add-tileset", "tool",
+static const char *const doc_actions[] = {"save-copy", "export", "import-map", "level-properties", "add-tileset", "tileset-collision", "tool",
                                           "show-grid", "show-materials", "flip-x", "flip-y", "rotate", "copy", "cut",
                                           "paste", "delete", "zoom-in", "zoom-out", "zoom-reset",
                                           "zoom-fit"};

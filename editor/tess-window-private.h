@@ -22,16 +22,11 @@
 #include "tess-toast.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
-#ifdef TESS_HAVE_PREVIEW
 #include "tess-preview-mode.h"
-#endif
-#ifdef TESS_HAVE_MAP_VIEW
+#include "tess-preview-view.h"
 #include "tess-map-view.h"
 #include "tess-tool.h"
-#endif
-#ifdef TESS_HAVE_SPRITES
-#include "tess-sprites-hook.h"
-#endif
+#include "tess-sprite-panel.h"
 
 G_BEGIN_DECLS
 
@@ -47,12 +42,15 @@ struct _TessWindow {
   GtkInfoBar *reload_bar, *message_bar;
   GtkLabel *reload_label, *message_label;
   GtkWidget *save_copy_button;
-  GtkWidget *tool_bar, *map_holder;
+  GtkWidget *tool_bar;
+  GtkStack *map_stack;
+  GtkWidget *map_view, *preview_view;
   TessToast *toast;
   TessLayersPanel *layers_panel;
   TessTilePalette *tile_palette;
   TessMaterialPanel *material_panel;
   TessObjectInspector *object_inspector;
+  TessSpritePanel *sprite_panel;
   GtkNotebook *side_notebook;
   GtkWidget *status_bar;
   GtkLabel *status_cell, *status_tile, *status_material, *status_zoom;
@@ -60,7 +58,6 @@ struct _TessWindow {
   /* owned */
   TessDocument *doc;
   TessDumpKeeper *dump_keeper; /* the text dump beside the project (the document's keep-dump setting) */
-  GtkWidget *map_view;
   GtkDropTarget *drop_target;
   GArray *changed_sources; /* TessId of tilesets whose PNG changed on disk */
   char *reported;
@@ -100,9 +97,7 @@ static inline void _tess_window_remember_dialog(TessWindow *self, GtkWidget *dia
   g_set_weak_pointer(&self->last_dialog, GTK_WINDOW(dialog));
 }
 
-#ifdef TESS_HAVE_MAP_VIEW
 static inline TessMapView *_tess_window_map(TessWindow *self) { return TESS_MAP_VIEW(self->map_view); }
-#endif
 
 void _tess_window_update_title(TessWindow *self);
 void _tess_window_schedule_checkpoint(TessWindow *self);
@@ -110,6 +105,9 @@ void _tess_window_schedule_checkpoint(TessWindow *self);
 /* tess-window-actions.c: win.* actions, single-key tool shortcuts, the tool bar. */
 void _tess_window_actions_init(TessWindow *self);
 void _tess_window_update_actions(TessWindow *self);
+
+/* tess-window-sprites.c: win.tileset-collision, the sprite panel's Place on the Map. */
+void _tess_window_sprites_init(TessWindow *self);
 
 /* tess-window-dnd.c: a .tessera file dropped on the window opens; a .tmx/.tmj is imported. */
 void _tess_window_dnd_init(TessWindow *self);

@@ -11,18 +11,14 @@ G_DEFINE_FINAL_TYPE(TessWindow, tess_window, GTK_TYPE_APPLICATION_WINDOW)
 #define remember_dialog _tess_window_remember_dialog
 #define update_title _tess_window_update_title
 #define update_actions _tess_window_update_actions
-#ifdef TESS_HAVE_MAP_VIEW
 #define map _tess_window_map
-#endif
 
-#ifdef TESS_HAVE_PREVIEW
 static TessDocument *preview_query(gpointer user, TessId *level, const TessObject **spawn) {
   TessWindow *self = user;
   *level = self->level;
   *spawn = tess_object_inspector_get_template(self->object_inspector); /* what a click drops */
   return self->doc;
 }
-#endif
 
 
 /* ---- Small helpers --------------------------------------------------------- */
@@ -119,7 +115,6 @@ const char *tess_window_get_status(TessWindow *self, const char *which) {
 
 /* ---- The map view ------------------------------------------------------------ */
 
-#ifdef TESS_HAVE_MAP_VIEW
 
 static void on_cursor_moved(TessMapView *v, int x, int y, TessWindow *self) {
   self->cursor_x = x;
@@ -134,12 +129,6 @@ static void on_object_selected(TessMapView *v, guint id, TessWindow *self) {
   if (id) show_side(self, 2);
 }
 
-/* A refused stroke ("the layer is locked") is said in a toast over the map:
- * the message bar above the panes pushed the layout down by its height, and
- * the next click landed on something else. */
-static void on_edit_refused(TessMapView *v, const char *message, TessWindow *self) {
-  tess_window_notify(self, message, NULL, NULL);
-}
 
 /* For the end-to-end test (TESS_TEST_GEOMETRY_FILE): where the level's
  * (0, 0) corner is in the X window's coordinates, the zoom and the tile
@@ -184,12 +173,10 @@ static void on_stamp_picked(TessMapView *v, TessWindow *self) {
   if (tess_map_view_get_stamp(v, &w, &h, &cells)) tess_tile_palette_follow_stamp(self->tile_palette, w, h, cells);
   show_side(self, 0);
 }
-#endif
 
 /* The palette's terrain colour (or none) is what the brush, rectangle and
  * bucket paint; choosing one means painting with it next. */
 static void on_terrain_changed(TessTilePalette *palette, TessWindow *self) {
-#ifdef TESS_HAVE_MAP_VIEW
   TessId tileset = 0;
   uint32_t set = 0, color = 0;
   gboolean on = tess_tile_palette_get_terrain(palette, &tileset, &set, &color);
@@ -200,14 +187,9 @@ static void on_terrain_changed(TessTilePalette *palette, TessWindow *self) {
   if (!g_str_equal(tool, "brush") && !g_str_equal(tool, "rectangle") && !g_str_equal(tool, "bucket"))
     g_action_group_activate_action(G_ACTION_GROUP(self), "tool", g_variant_new_string("brush"));
   g_variant_unref(state);
-#else
-  (void)palette;
-  (void)self;
-#endif
 }
 
 static void on_stamp_changed(TessTilePalette *palette, TessWindow *self) {
-#ifdef TESS_HAVE_MAP_VIEW
   push_stamp(self);
   /* Picking tiles means painting them next. */
   GVariant *state = g_action_get_state(G_ACTION(g_action_map_lookup_action(G_ACTION_MAP(self), "tool")));
@@ -216,29 +198,22 @@ static void on_stamp_changed(TessTilePalette *palette, TessWindow *self) {
       g_str_equal(tool, "object") || g_str_equal(tool, "select"))
     g_action_group_activate_action(G_ACTION_GROUP(self), "tool", g_variant_new_string("brush"));
   g_variant_unref(state);
-#endif
 }
 
 static void on_material_selected(TessMaterialPanel *panel, guint id, TessWindow *self) {
-#ifdef TESS_HAVE_MAP_VIEW
   tess_map_view_set_material(map(self), id);
-#endif
 }
 
 static void on_level_selected(TessLayersPanel *panel, guint id, TessWindow *self) {
   self->level = id;
-#ifdef TESS_HAVE_MAP_VIEW
   tess_map_view_set_level(map(self), id);
-#endif
   tess_object_inspector_set_object(self->object_inspector, id, 0);
   update_title(self);
 }
 
 static void on_layer_selected(TessLayersPanel *panel, guint id, TessWindow *self) {
   self->layer = id;
-#ifdef TESS_HAVE_MAP_VIEW
   tess_map_view_set_layer(map(self), id);
-#endif
 }
 
 GtkWidget *tess_window_get_map_view(TessWindow *self) { return self->map_view; }
@@ -398,20 +373,14 @@ void tess_window_set_document(TessWindow *self, TessDocument *doc) {
     g_autofree char *problems = tess_problems_summary(tess_document_get_project(doc));
     if (problems) tess_window_report(self, problems);
   }
-#ifdef TESS_HAVE_MAP_VIEW
   tess_map_view_set_document(map(self), doc);
-#endif
   tess_material_panel_set_document(self->material_panel, doc);
   tess_tile_palette_set_document(self->tile_palette, doc);
   tess_object_inspector_set_document(self->object_inspector, doc);
   tess_layers_panel_set_document(self->layers_panel, doc); /* selects a level and a layer */
-#ifdef TESS_HAVE_SPRITES
-  tess_sprites_hook_set_document(GTK_WINDOW(self), doc);
-#endif
-#ifdef TESS_HAVE_MAP_VIEW
+  tess_sprite_panel_set_document(self->sprite_panel, doc);
   push_stamp(self);
   tess_map_view_set_material(map(self), tess_material_panel_get_selected(self->material_panel));
-#endif
   gtk_stack_set_visible_child_name(self->stack, doc ? "editor" : "start");
   gtk_widget_set_visible(self->status_bar, doc != NULL);
   if (doc && self->map_view) gtk_widget_grab_focus(self->map_view);
@@ -748,10 +717,13 @@ static void tess_window_class_init(TessWindowClass *klass) {
   /* Referencing the bundle keeps it linked from the static library; its
    * constructor registered it before main(). */
   (void)tess_get_resource();
+  g_type_ensure(TESS_TYPE_MAP_VIEW);
+  g_type_ensure(TESS_TYPE_PREVIEW_VIEW);
   g_type_ensure(TESS_TYPE_LAYERS_PANEL);
   g_type_ensure(TESS_TYPE_TILE_PALETTE);
   g_type_ensure(TESS_TYPE_MATERIAL_PANEL);
   g_type_ensure(TESS_TYPE_OBJECT_INSPECTOR);
+  g_type_ensure(TESS_TYPE_SPRITE_PANEL);
   g_type_ensure(TESS_TYPE_TOAST);
 
   gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-window.ui");
@@ -764,12 +736,15 @@ static void tess_window_class_init(TessWindowClass *klass) {
   gtk_widget_class_bind_template_child(widget_class, TessWindow, message_label);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, save_copy_button);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, tool_bar);
-  gtk_widget_class_bind_template_child(widget_class, TessWindow, map_holder);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, map_stack);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, map_view);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, preview_view);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, toast);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, layers_panel);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, tile_palette);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, material_panel);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, object_inspector);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, sprite_panel);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, side_notebook);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, status_bar);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, status_cell);
@@ -793,36 +768,21 @@ static void tess_window_init(TessWindow *self) {
 
   _tess_window_actions_init(self);
 
-#ifdef TESS_HAVE_MAP_VIEW
-  self->map_view = tess_map_view_new();
   g_signal_connect(self->map_view, "cursor-moved", G_CALLBACK(on_cursor_moved), self);
   g_signal_connect(self->map_view, "zoom-changed", G_CALLBACK(on_zoom_changed), self);
   g_signal_connect(self->map_view, "object-selected", G_CALLBACK(on_object_selected), self);
   g_signal_connect(self->map_view, "stamp-picked", G_CALLBACK(on_stamp_picked), self);
-  g_signal_connect(self->map_view, "edit-refused", G_CALLBACK(on_edit_refused), self);
   g_signal_connect(self->object_inspector, "template-changed", G_CALLBACK(on_template_changed), self);
   tess_map_view_set_object_template(map(self), tess_object_inspector_get_template(self->object_inspector));
   tess_map_view_set_tool(map(self), TESS_TOOL_BRUSH);
   tess_map_view_set_show_grid(map(self), TRUE);
   set_zoom_label(self, tess_map_view_get_zoom(map(self)));
   if (g_getenv("TESS_TEST_GEOMETRY_FILE")) gtk_widget_add_tick_callback(self->map_view, write_test_geometry, self, NULL);
-#else
-  self->map_view = gtk_drawing_area_new();
-  set_zoom_label(self, 1.0);
-#endif
-  gtk_widget_set_hexpand(self->map_view, TRUE);
-  gtk_widget_set_vexpand(self->map_view, TRUE);
-  gtk_widget_set_focusable(self->map_view, TRUE);
-  gtk_box_append(GTK_BOX(self->map_holder), self->map_view);
-#ifdef TESS_HAVE_PREVIEW
-  /* Play mode (issue 7): F5 / the Play button swap the map view for the live preview. */
-  tess_preview_mode_install(GTK_WINDOW(self), self->map_holder, self->map_view, self->tool_bar, preview_query, self);
-#endif
+  /* Play mode (issue 7): F5 / the Play button show the live preview's page of the map stack. */
+  tess_preview_mode_install(GTK_WINDOW(self), self->map_stack, self->map_view, self->preview_view, self->tool_bar,
+                            preview_query, self);
 
-#ifdef TESS_HAVE_SPRITES
-  /* Issue 4: a Sprites page, Tileset Collision… in the menu, sprite bodies for the object tool. */
-  tess_sprites_hook_install(GTK_WINDOW(self), self->side_notebook, self->map_view);
-#endif
+  _tess_window_sprites_init(self);
   g_signal_connect(self->layers_panel, "level-selected", G_CALLBACK(on_level_selected), self);
   g_signal_connect(self->layers_panel, "layer-selected", G_CALLBACK(on_layer_selected), self);
   g_signal_connect(self->tile_palette, "stamp-changed", G_CALLBACK(on_stamp_changed), self);

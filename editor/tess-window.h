@@ -44,6 +44,7 @@ GtkWidget *tess_window_get_layers_panel(TessWindow *self);
 GtkWidget *tess_window_get_tile_palette(TessWindow *self);
 GtkWidget *tess_window_get_material_panel(TessWindow *self);
 GtkWidget *tess_window_get_object_inspector(TessWindow *self);
+GtkWidget *tess_window_get_sprite_panel(TessWindow *self);
 GtkDropTarget *tess_window_get_drop_target(TessWindow *self);
 /* The last dialog the window opened (error, level properties, tileset...), or NULL. */
 GtkWindow *tess_window_get_last_dialog(TessWindow *self);

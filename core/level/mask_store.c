@@ -69,9 +69,17 @@ static uint8_t tile_collision(uint8_t kind) {
 TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
                                         uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
                                         uint32_t tile_count, uint32_t *simplified, TessError *err) {
+  return tess_mask_trace_tiles_watched(img, tile_w, tile_h, margin, spacing, settings, tiles, tile_count, simplified,
+                                       NULL, err);
+}
+
+TessResult tess_mask_trace_tiles_watched(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                         uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
+                                         uint32_t tile_count, uint32_t *simplified, const TessMaskWatch *watch,
+                                         TessError *err) {
   TessMaskTile *traced = NULL;
-  TessResult r = tess_mask_trace_tile_grid(img, tile_w, tile_h, margin, spacing, settings, tile_count, &traced,
-                                           simplified, err);
+  TessResult r = tess_mask_trace_tile_grid_watched(img, tile_w, tile_h, margin, spacing, settings, tile_count, &traced,
+                                                   simplified, watch, err);
   if (r != TESS_OK) return r;
   for (uint32_t i = 0; i < tile_count; i++) {
     tess_free(tiles[i].pieces);

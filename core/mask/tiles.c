@@ -128,6 +128,22 @@ void tess_mask_tiles_free(TessMaskTile *tiles, uint32_t tile_count) {
 TessResult tess_mask_trace_tile_grid(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
                                      uint32_t spacing, const TessMaskSettings *settings, uint32_t tile_count,
                                      TessMaskTile **out, uint32_t *simplified, TessError *err) {
+  return tess_mask_trace_tile_grid_watched(img, tile_w, tile_h, margin, spacing, settings, tile_count, out, simplified,
+                                           NULL, err);
+}
+
+static bool watch_cancelled(const TessMaskWatch *watch) { return watch && watch->cancel && *watch->cancel; }
+
+/* The scan of every tile counts for the first tenth of the work, the
+ * tracing for the rest: the scan keeps no runs and is the cheap part. */
+static void watch_progress(const TessMaskWatch *watch, double fraction) {
+  if (watch && watch->progress) watch->progress(fraction, watch->user);
+}
+
+TessResult tess_mask_trace_tile_grid_watched(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                             uint32_t spacing, const TessMaskSettings *settings, uint32_t tile_count,
+                                             TessMaskTile **out, uint32_t *simplified, const TessMaskWatch *watch,
+                                             TessError *err) {
   TessResult r = mask_check_view(img, err);
   if (r != TESS_OK) return r;
   TessMaskSettings s = *settings;
@@ -157,9 +173,16 @@ TessResult tess_mask_trace_tile_grid(TessImageView img, uint32_t tile_w, uint32_
     TessImageView t = tile_view(img, i, columns, tile_w, tile_h, margin, spacing);
     if (mask_scan(t, s.threshold, false, &w.scan, NULL) == TESS_OK && w.scan.count < full) runs[i] = w.scan.runs_seen;
   }
+  watch_progress(watch, 0.1);
   uint64_t cap = tile_run_cap(runs, tile_count, s.run_budget ? s.run_budget : TESS_MASK_RUN_BUDGET);
   uint32_t over = 0;
   for (uint32_t i = 0; i < tile_count; i++) {
+    if (watch_cancelled(watch)) {
+      r = tess_error_set(err, TESS_ERR_EMPTY, "", "cancelled at tile %u of %u", i, tile_count);
+      goto fail;
+    }
+    /* Every 64th tile: a callback per tile would cost more than a small tile's trace. */
+    if ((i & 63) == 0) watch_progress(watch, 0.1 + 0.9 * i / tile_count);
     TessImageView t = tile_view(img, i, columns, tile_w, tile_h, margin, spacing);
     bool hull_only = runs[i] > cap;
     TessError scan_err;
@@ -199,6 +222,7 @@ TessResult tess_mask_trace_tile_grid(TessImageView img, uint32_t tile_w, uint32_
   }
   mask_work_free(&w);
   tess_free(runs);
+  watch_progress(watch, 1.0);
   if (simplified) *simplified = over;
   *out = res;
   return TESS_OK;

@@ -83,7 +83,7 @@ struct _TessMapView {
 TessProject *tess_map_view_project(TessMapView *v);
 TessLevel *tess_map_view_level(TessMapView *v);
 TessLayer *tess_map_view_edit_layer(TessMapView *v);
-/* Emits "edit-refused" with a message for a failed TessResult. */
+/* Reports a refused edit (tess_ui_notify: the window's toast), from a message or a failed TessResult. */
 void tess_map_view_refuse(TessMapView *v, const char *message);
 void tess_map_view_refuse_result(TessMapView *v, TessResult r, const TessError *err);
 /* Commits pending edits to the project file; reports a failure. */

@@ -6,6 +6,7 @@
 
 #include "tess-map-view-private.h"
 #include "tess-map-view-test.h"
+#include "tess-ui.h"
 
 G_DEFINE_FINAL_TYPE(TessMapView, tess_map_view, GTK_TYPE_WIDGET)
 
@@ -32,7 +33,7 @@ GType tess_tool_get_type(void) {
 enum { PROP_0, PROP_ZOOM, PROP_TOOL, PROP_SHOW_GRID, PROP_SHOW_MATERIALS, PROP_SNAP_TO_GRID, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
-enum { SIG_CURSOR_MOVED, SIG_ZOOM_CHANGED, SIG_OBJECT_SELECTED, SIG_STAMP_PICKED, SIG_EDIT_REFUSED, N_SIGNALS };
+enum { SIG_CURSOR_MOVED, SIG_ZOOM_CHANGED, SIG_OBJECT_SELECTED, SIG_STAMP_PICKED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 /* ---- shared helpers ---- */
@@ -50,7 +51,8 @@ TessLayer *tess_map_view_edit_layer(TessMapView *v) {
 }
 
 void tess_map_view_refuse(TessMapView *v, const char *message) {
-  g_signal_emit(v, signals[SIG_EDIT_REFUSED], 0, message);
+  /* In a toast over the map: a bar above the panes would move the layout under the pointer. */
+  tess_ui_notify(GTK_WIDGET(v), message, NULL, NULL);
 }
 
 void tess_map_view_refuse_result(TessMapView *v, TessResult r, const TessError *err) {
@@ -847,8 +849,6 @@ static void tess_map_view_class_init(TessMapViewClass *klass) {
                                               NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
   signals[SIG_STAMP_PICKED] = g_signal_new("stamp-picked", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                            NULL, G_TYPE_NONE, 0);
-  signals[SIG_EDIT_REFUSED] = g_signal_new("edit-refused", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                           NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   gtk_widget_class_set_css_name(wc, "tessmapview");
 }
 

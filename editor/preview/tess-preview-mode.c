@@ -1,6 +1,7 @@
-/* Play mode's hook into the window: a stack (map view | preview), the
- * win.play action with F5, and a Play button. Kept out of tess-window.c so
- * that the window needs one call. */
+/* Play mode in the window: the win.play action with F5, and a Play button;
+ * the window's template places the map view and the preview as the two
+ * pages of one stack. Kept out of tess-window.c so that the window needs
+ * one call. */
 #include "tess-preview-mode.h"
 
 #include <glib/gi18n.h>
@@ -58,31 +59,17 @@ static void on_leave_requested(TessPreviewView *pv, PreviewMode *m) {
   g_action_change_state(G_ACTION(m->play), g_variant_new_boolean(FALSE));
 }
 
-void tess_preview_mode_install(GtkWindow *window, GtkWidget *holder, GtkWidget *map_view, GtkWidget *tool_bar,
-                               TessPreviewModeQuery query, gpointer user) {
+void tess_preview_mode_install(GtkWindow *window, GtkStack *stack, GtkWidget *map_view, GtkWidget *preview,
+                               GtkWidget *tool_bar, TessPreviewModeQuery query, gpointer user) {
   PreviewMode *m = g_new0(PreviewMode, 1);
   m->window = window;
   m->query = query;
   m->user = user;
+  m->stack = GTK_WIDGET(stack);
   m->map_view = map_view;
-  m->preview = tess_preview_view_new();
+  m->preview = preview;
   g_signal_connect(m->preview, "leave-requested", G_CALLBACK(on_leave_requested), m);
-
-  g_object_ref(map_view);
-  gtk_box_remove(GTK_BOX(holder), map_view);
-  m->stack = gtk_stack_new();
-  gtk_stack_set_transition_type(GTK_STACK(m->stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE);
-  /* (SHELL) Size to the visible page: the preview's controls are wider than
-   * the map view needs, and a homogeneous stack pushed the window's side
-   * panels out of a 1200 px window while editing. */
-  gtk_stack_set_hhomogeneous(GTK_STACK(m->stack), FALSE);
-  gtk_widget_set_hexpand(m->stack, TRUE);
-  gtk_widget_set_vexpand(m->stack, TRUE);
-  gtk_stack_add_named(GTK_STACK(m->stack), map_view, "map");
-  gtk_stack_add_named(GTK_STACK(m->stack), m->preview, "preview");
-  gtk_stack_set_visible_child(GTK_STACK(m->stack), map_view);
-  gtk_box_append(GTK_BOX(holder), m->stack);
-  g_object_unref(map_view);
+  gtk_stack_set_visible_child(stack, map_view);
 
   m->play = g_simple_action_new_stateful("play", NULL, g_variant_new_boolean(FALSE));
   g_signal_connect(m->play, "change-state", G_CALLBACK(on_play_change_state), m);

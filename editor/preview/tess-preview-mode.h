@@ -1,5 +1,5 @@
-/* Play mode in the editor window: the map view and the preview share one
- * GtkStack; the stateful window action win.play (F5, and a Play toggle
+/* Play mode in the editor window: the map view and the preview are the two
+ * pages of one GtkStack (placed by the window's template); the stateful window action win.play (F5, and a Play toggle
  * button at the end of the tool bar) swaps them; Escape or the preview's
  * Back to Editing leave. The window supplies the document and level. */
 #pragma once
@@ -14,10 +14,11 @@ G_BEGIN_DECLS
  * (the object template a click in the preview drops, borrowed, may be NULL). */
 typedef TessDocument *(*TessPreviewModeQuery)(gpointer user, TessId *level, const TessObject **spawn);
 
-/* `map_view` must be a child of the GtkBox `holder`; it is moved into a
- * stack with the preview. Adds win.play to `window`. */
-void tess_preview_mode_install(GtkWindow *window, GtkWidget *holder, GtkWidget *map_view, GtkWidget *tool_bar,
-                               TessPreviewModeQuery query, gpointer user);
+/* `map_view` and `preview` (a TessPreviewView) are pages of `stack`; win.play
+ * shows one or the other. Adds win.play to `window`, F5, and a Play button
+ * at the end of `tool_bar` (may be NULL). */
+void tess_preview_mode_install(GtkWindow *window, GtkStack *stack, GtkWidget *map_view, GtkWidget *preview,
+                               GtkWidget *tool_bar, TessPreviewModeQuery query, gpointer user);
 /* The preview widget installed in `window` (NULL when none). */
 GtkWidget *tess_preview_mode_get_view(GtkWindow *window);
 

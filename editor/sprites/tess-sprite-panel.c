@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "tess-mask-editor.h"
+#include "tess-sprite-import.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
 #include "tessera/mask.h"
 
-#define SPRITE_MAX_BYTES ((size_t)256 * 1024 * 1024)
 #define SETTING_MERGE_MS 600
 
 struct _TessSpritePanel {
@@ -30,6 +30,15 @@ struct _TessSpritePanel {
   GArray *material_ids;
   GtkLabel *message;
   GtkDropTarget *drop_target;
+
+  /* Import runs on a worker (tess-sprite-import.c) while a progress row
+   * offers Cancel; the sprites are added here, on the main thread. */
+  GtkWidget *import_button, *import_row, *import_cancel_button;
+  GtkProgressBar *import_bar;
+  GCancellable *import_cancel;  /* the running import's; NULL when idle */
+  TessSpriteImport *import_job; /* borrowed from the worker's task while it runs (progress) */
+  guint import_tick;
+  gboolean disposed;
 
   TessObject template_obj;
   gboolean has_template;
@@ -417,60 +426,32 @@ GtkSpinButton *tess_sprite_panel_get_spin(TessSpritePanel *self, const char *whi
 
 /* ---- Import -------------------------------------------------------------------- */
 
-/* One PNG into a sprite: read, decode, trace with the default settings. */
-static TessResult import_one(TessProject *p, const char *path, TessId *id, TessError *err) {
-  uint8_t *data = NULL;
-  size_t size = 0;
-  TessResult r = tess_file_read(path, SPRITE_MAX_BYTES, &data, &size, err);
-  if (r != TESS_OK) return r;
-  TessImage img;
-  r = tess_png_decode(data, size, path, &img, err);
-  if (r != TESS_OK) {
-    tess_free(data);
-    return r;
-  }
-  TessSprite sp;
-  memset(&sp, 0, sizeof sp);
-  g_autofree char *base = g_path_get_basename(path);
-  char *dot = strrchr(base, '.');
-  if (dot && dot != base) *dot = '\0';
-  copy_name(sp.name, sizeof sp.name, base);
-  if (!sp.name[0]) g_strlcpy(sp.name, "sprite", sizeof sp.name);
-  sp.source_path = (char *)path;
-  sp.png = data;
-  sp.png_size = size;
-  sp.image_w = img.width;
-  sp.image_h = img.height;
-  sp.frame_count = 1;
-  sp.frame_rate = 0;
-  sp.anchor = tess_v2(img.width / 2.0f, img.height / 2.0f);
-  tess_sprite_mask_default(&sp.mask);
-  r = tess_sprite_mask_trace(tess_image_view(&img), &sp.mask, err);
-  tess_image_clear(&img);
-  if (r == TESS_OK) r = tess_edit_sprite_add(p, &sp, id, err);
-  sp.source_path = NULL;
-  tess_sprite_clear(&sp); /* frees the PNG bytes and the traced mask */
-  return r;
-}
-
-guint tess_sprite_panel_import(TessSpritePanel *self, GSList *files, GError **error) {
+/* Adds a prepared import's sprites, one undo step each, committed
+ * together; the last one added is selected, the failures are named. */
+static guint apply_import(TessSpritePanel *self, TessSpriteImport *job, GError **error) {
   TessProject *p = project(self);
   if (!p) return 0;
   guint imported = 0;
   TessId last = 0;
   GString *failures = g_string_new(NULL);
-  for (GSList *l = files; l; l = l->next) {
-    g_autofree char *path = g_file_get_path(G_FILE(l->data));
-    if (!path) continue;
-    TessError err = {0};
+  for (guint i = 0; i < tess_sprite_import_get_count(job); i++) {
+    TessResult r;
+    const TessError *why_err;
+    TessError add_err = {0};
+    TessSprite *sp = tess_sprite_import_get_sprite(job, i, &r, &why_err);
     TessId id = 0;
-    TessResult r = import_one(p, path, &id, &err);
+    if (sp) {
+      copy_name(sp->name, sizeof sp->name, tess_sprite_import_get_stem(job, i));
+      if (!sp->name[0]) g_strlcpy(sp->name, "sprite", sizeof sp->name);
+      r = tess_edit_sprite_add(p, sp, &id, &add_err);
+      why_err = &add_err;
+    }
     if (r == TESS_OK) {
       imported++;
       last = id;
     } else {
-      g_autofree char *name = g_filename_display_basename(path);
-      g_autofree char *why = tess_document_describe_error(r, &err);
+      g_autofree char *name = g_filename_display_basename(tess_sprite_import_get_path(job, i));
+      g_autofree char *why = tess_document_describe_error(r, why_err);
       if (failures->len) g_string_append_c(failures, '\n');
       g_string_append_printf(failures, _("“%s” was not imported: %s"), name, why);
     }
@@ -493,12 +474,106 @@ guint tess_sprite_panel_import(TessSpritePanel *self, GSList *files, GError **er
   return imported;
 }
 
+guint tess_sprite_panel_import(TessSpritePanel *self, GSList *files, GError **error) {
+  if (!project(self)) return 0;
+  TessSpriteImport *job = tess_sprite_import_new(files);
+  tess_sprite_import_run(job, NULL);
+  guint n = apply_import(self, job, error);
+  tess_sprite_import_free(job);
+  return n;
+}
+
+/* ---- Import on a worker ----------------------------------------------------------- */
+
+static void show_importing(TessSpritePanel *self, gboolean running) {
+  gtk_widget_set_visible(self->import_row, running);
+  gtk_widget_set_sensitive(self->import_button, !running);
+  gtk_widget_set_sensitive(self->import_cancel_button, running);
+  gtk_progress_bar_set_fraction(self->import_bar, 0);
+  gtk_progress_bar_set_text(self->import_bar, running ? _("Importing…") : NULL);
+}
+
+static gboolean on_import_tick(gpointer user) {
+  TessSpritePanel *self = user;
+  gtk_progress_bar_set_fraction(self->import_bar, tess_sprite_import_get_progress(self->import_job));
+  return G_SOURCE_CONTINUE;
+}
+
+static void on_imported(GObject *source, GAsyncResult *result, gpointer data) {
+  GTask *task = data;
+  TessSpritePanel *self = g_task_get_source_object(task);
+  g_clear_handle_id(&self->import_tick, g_source_remove);
+  self->import_job = NULL;
+  g_clear_object(&self->import_cancel);
+  if (!self->disposed) show_importing(self, FALSE);
+  GError *error = NULL;
+  TessSpriteImport *job = tess_sprite_import_run_finish(result, &error);
+  guint n = 0;
+  if (job && (self->disposed || !self->doc))
+    g_set_error_literal(&error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Import cancelled."));
+  else if (job)
+    n = apply_import(self, job, &error);
+  tess_sprite_import_free(job);
+  if (error && n == 0) g_task_return_error(task, error);
+  else {
+    g_clear_error(&error); /* the failures are shown in the panel, the count is the answer */
+    g_task_return_int(task, n);
+  }
+  g_object_unref(task);
+}
+
+void tess_sprite_panel_import_async(TessSpritePanel *self, GSList *files, GCancellable *cancellable,
+                                    GAsyncReadyCallback callback, gpointer user_data) {
+  GTask *task = g_task_new(self, cancellable, callback, user_data);
+  g_task_set_check_cancellable(task, FALSE);
+  if (!project(self) || self->import_job) {
+    g_task_return_new_error(task, TESS_DOCUMENT_ERROR, 0, "%s",
+                            self->import_job ? _("An import is already running.") : _("No project is open."));
+    g_object_unref(task);
+    return;
+  }
+  TessSpriteImport *job = tess_sprite_import_new(files);
+  self->import_cancel = cancellable ? g_object_ref(cancellable) : g_cancellable_new();
+  self->import_job = job;
+  show_importing(self, TRUE);
+  self->import_tick = g_timeout_add(50, on_import_tick, self);
+  tess_sprite_import_run_async(job, self->import_cancel, on_imported, task);
+}
+
+guint tess_sprite_panel_import_finish(TessSpritePanel *self, GAsyncResult *result, GError **error) {
+  g_return_val_if_fail(g_task_is_valid(result, self), 0);
+  gssize n = g_task_propagate_int(G_TASK(result), error);
+  return n > 0 ? (guint)n : 0;
+}
+
+gboolean tess_sprite_panel_is_importing(TessSpritePanel *self) { return self->import_job != NULL; }
+double tess_sprite_panel_get_import_progress(TessSpritePanel *self) {
+  return gtk_progress_bar_get_fraction(self->import_bar);
+}
+
+void tess_sprite_panel_cancel_import(TessSpritePanel *self) {
+  if (!self->import_cancel) return;
+  g_cancellable_cancel(self->import_cancel);
+  gtk_progress_bar_set_text(self->import_bar, _("Cancelling…"));
+  gtk_widget_set_sensitive(self->import_cancel_button, FALSE);
+}
+
+static void on_import_done(GObject *source, GAsyncResult *result, gpointer data) {
+  TessSpritePanel *self = TESS_SPRITE_PANEL(source);
+  g_autoptr(GError) error = NULL;
+  if (tess_sprite_panel_import_finish(self, result, &error) == 0 && !self->disposed &&
+      g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_message(self, _("Import cancelled: the project is unchanged."));
+}
+
+static void on_import_cancel_clicked(GtkButton *b, TessSpritePanel *self) { tess_sprite_panel_cancel_import(self); }
+
 static void on_chooser_response(GtkNativeDialog *native, int response, TessSpritePanel *self) {
   if (response == GTK_RESPONSE_ACCEPT) {
     GListModel *files = gtk_file_chooser_get_files(GTK_FILE_CHOOSER(native));
     GSList *list = NULL;
     for (guint i = g_list_model_get_n_items(files); i > 0; i--) list = g_slist_prepend(list, g_list_model_get_item(files, i - 1));
-    tess_sprite_panel_import(self, list, NULL);
+    tess_sprite_panel_import_async(self, list, NULL, on_import_done, NULL);
     g_slist_free_full(list, g_object_unref);
     g_object_unref(files);
   }
@@ -527,9 +602,10 @@ static void on_import_clicked(GtkButton *b, TessSpritePanel *self) { tess_sprite
 static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, double y, TessSpritePanel *self) {
   if (!G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST) || !self->doc) return FALSE;
   GSList *files = gdk_file_list_get_files(g_value_get_boxed(value));
-  guint n = tess_sprite_panel_import(self, files, NULL);
+  gboolean any = files != NULL && !self->import_job;
+  if (any) tess_sprite_panel_import_async(self, files, NULL, on_import_done, NULL);
   g_slist_free(files);
-  return n > 0;
+  return any;
 }
 
 GtkDropTarget *tess_sprite_panel_get_drop_target(TessSpritePanel *self) { return self->drop_target; }
@@ -575,6 +651,10 @@ void tess_sprite_panel_set_document(TessSpritePanel *self, TessDocument *doc) {
 
 static void tess_sprite_panel_dispose(GObject *object) {
   TessSpritePanel *self = TESS_SPRITE_PANEL(object);
+  /* An import still running keeps this object alive (its task holds it) and is told to stop. */
+  self->disposed = TRUE;
+  if (self->import_cancel) g_cancellable_cancel(self->import_cancel);
+  g_clear_handle_id(&self->import_tick, g_source_remove);
   if (self->refill_source) g_source_remove(self->refill_source);
   self->refill_source = 0;
   if (self->doc) {
@@ -634,6 +714,19 @@ static void tess_sprite_panel_init(TessSpritePanel *self) {
   gtk_box_append(GTK_BOX(bar), import);
   gtk_box_append(GTK_BOX(bar), remove);
   gtk_box_append(GTK_BOX(self), bar);
+  self->import_button = import;
+
+  self->import_row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
+  self->import_bar = GTK_PROGRESS_BAR(gtk_progress_bar_new());
+  gtk_progress_bar_set_show_text(self->import_bar, TRUE);
+  gtk_widget_set_hexpand(GTK_WIDGET(self->import_bar), TRUE);
+  gtk_widget_set_valign(GTK_WIDGET(self->import_bar), GTK_ALIGN_CENTER);
+  self->import_cancel_button = gtk_button_new_with_mnemonic(_("_Cancel"));
+  g_signal_connect(self->import_cancel_button, "clicked", G_CALLBACK(on_import_cancel_clicked), self);
+  gtk_box_append(GTK_BOX(self->import_row), GTK_WIDGET(self->import_bar));
+  gtk_box_append(GTK_BOX(self->import_row), self->import_cancel_button);
+  gtk_widget_set_visible(self->import_row, FALSE);
+  gtk_box_append(GTK_BOX(self), self->import_row);
 
   GtkWidget *scroller = gtk_scrolled_window_new();
   gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);

@@ -27,6 +27,18 @@ void tess_sprite_panel_set_document(TessSpritePanel *self, TessDocument *doc);
  * how many were imported; the files that could not be read (or that have
  * no opaque pixel) are named in *error. The last one imported is selected. */
 guint tess_sprite_panel_import(TessSpritePanel *self, GSList *files, GError **error);
+/* The same on a worker thread (the Import button and drops): reading,
+ * decoding and tracing run there while a progress row with Cancel shows;
+ * the sprites are added on the main thread. _finish gives the count; 0
+ * with G_IO_ERROR_CANCELLED when cancelled (the project unchanged), or the
+ * failures when none was imported. */
+void tess_sprite_panel_import_async(TessSpritePanel *self, GSList *files, GCancellable *cancellable,
+                                    GAsyncReadyCallback callback, gpointer user_data);
+guint tess_sprite_panel_import_finish(TessSpritePanel *self, GAsyncResult *result, GError **error);
+gboolean tess_sprite_panel_is_importing(TessSpritePanel *self);
+/* The progress bar's fraction, and the Cancel button's action (tests). */
+double tess_sprite_panel_get_import_progress(TessSpritePanel *self);
+void tess_sprite_panel_cancel_import(TessSpritePanel *self);
 /* Opens the file chooser (multi-select, PNG filter). */
 void tess_sprite_panel_choose_files(TessSpritePanel *self);
 GtkDropTarget *tess_sprite_panel_get_drop_target(TessSpritePanel *self);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tess-tileset-trace.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
 #include "tessera/mask.h"
@@ -32,6 +33,17 @@ struct _TessTilesetCollision {
   GtkCheckButton *retrace_hand_set;
   GtkWidget *grid;
   GtkLabel *summary, *tile_label, *message;
+
+  /* Trace All runs on a worker (tess-tileset-trace.c) while a progress row
+   * offers Cancel; the result is applied here, on the main thread. */
+  GtkWidget *trace_button, *trace_row, *trace_cancel_button;
+  GtkProgressBar *trace_bar;
+  GCancellable *trace_cancel;  /* the running trace's; NULL when idle */
+  TessTilesetTrace *trace_job; /* borrowed from the worker's task while it runs (progress) */
+  TessId trace_tileset;        /* the tileset being traced */
+  gboolean trace_retrace;      /* "Retrace tiles set by hand" when the trace started */
+  guint trace_tick;
+  gboolean disposed;
 };
 
 G_DEFINE_FINAL_TYPE(TessTilesetCollision, tess_tileset_collision, GTK_TYPE_BOX)
@@ -352,50 +364,141 @@ void tess_tileset_collision_set_retrace_hand_set(TessTilesetCollision *self, gbo
   gtk_check_button_set_active(self->retrace_hand_set, retrace);
 }
 
-gboolean tess_tileset_collision_trace_all(TessTilesetCollision *self, GError **error) {
+/* What Trace All reads, copied for the worker. */
+static TessTilesetTrace *trace_job_new(TessTilesetCollision *self, GError **error) {
   const TessTileset *ts = current(self);
   if (!ts || !self->has_pixels) {
     g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Choose a tileset first."));
+    return NULL;
+  }
+  TessMaskSettings s;
+  settings_from_controls(self, &s);
+  TessTilesetTrace *job = tess_tileset_trace_new(ts, &self->pixels, &s);
+  if (!job) g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
+  return job;
+}
+
+/* Stores a finished trace of `tileset` as one undo step. Hand-set tiles
+ * keep their collision unless the user asked to retrace them; the others
+ * take the traced result (swapped, so each tileset still frees what it
+ * owns). The tileset as it is now is the base: edits made while the
+ * worker ran are kept, unless the grid itself changed. */
+static gboolean apply_trace(TessTilesetCollision *self, TessId tileset, TessTilesetTrace *job, gboolean retrace,
+                            GError **error) {
+  TessProject *p = project(self);
+  const TessTileset *ts = p ? tess_project_tileset(p, tileset) : NULL;
+  TessTileset *traced = tess_tileset_trace_get_tileset(job);
+  if (!ts || ts->tile_count != traced->tile_count || ts->tile_w != traced->tile_w || ts->tile_h != traced->tile_h) {
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("The tileset changed while it was traced: trace it again."));
     return FALSE;
   }
-  TessTileset copy, traced;
+  TessTileset copy;
   if (tess_tileset_copy(&copy, ts) != TESS_OK) {
     g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
     return FALSE;
   }
-  if (tess_tileset_copy(&traced, ts) != TESS_OK) {
-    tess_tileset_clear(&copy);
-    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
-    return FALSE;
-  }
-  TessMaskSettings s;
-  settings_from_controls(self, &s);
-  copy.alpha_threshold = s.threshold;
-  TessError err = {0};
-  TessResult r = tess_mask_trace_tiles(tess_image_view(&self->pixels), traced.tile_w, traced.tile_h, traced.margin,
-                                       traced.spacing, &s, traced.tiles, traced.tile_count, &err);
-  gboolean ok;
-  if (r != TESS_OK) {
-    tess_tileset_clear(&copy);
-    tess_tileset_clear(&traced);
-    tess_document_set_error_from_tess(error, r, &err);
-    return FALSE;
-  }
-  /* Hand-set tiles keep their collision unless the user asked to retrace
-   * them; the others take the traced result (swapped, so each tileset
-   * still frees what it owns). */
-  gboolean keep = !gtk_check_button_get_active(self->retrace_hand_set) && !tileset_untouched(ts);
+  copy.alpha_threshold = tess_tileset_trace_get_settings(job)->threshold;
+  gboolean keep = !retrace && !tileset_untouched(ts);
   for (uint32_t i = 0; i < copy.tile_count; i++) {
     if (keep && hand_set(&ts->tiles[i])) continue;
-    traced.tiles[i].one_way = 0; /* a traced shape collides from every side */
+    traced->tiles[i].one_way = 0; /* a traced shape collides from every side */
     TessTileInfo t = copy.tiles[i];
-    copy.tiles[i] = traced.tiles[i];
-    traced.tiles[i] = t;
+    copy.tiles[i] = traced->tiles[i];
+    traced->tiles[i] = t;
   }
-  ok = store(self, &copy, error);
+  gboolean ok = store(self, &copy, error);
   tess_tileset_clear(&copy);
-  tess_tileset_clear(&traced);
   return ok;
+}
+
+gboolean tess_tileset_collision_trace_all(TessTilesetCollision *self, GError **error) {
+  TessTilesetTrace *job = trace_job_new(self, error);
+  if (!job) return FALSE;
+  TessError err = {0};
+  TessResult r = tess_tileset_trace_run(job, &err);
+  gboolean ok;
+  if (r != TESS_OK) {
+    tess_document_set_error_from_tess(error, r, &err);
+    ok = FALSE;
+  } else {
+    ok = apply_trace(self, self->tileset, job, gtk_check_button_get_active(self->retrace_hand_set), error);
+  }
+  tess_tileset_trace_free(job);
+  return ok;
+}
+
+/* ---- Trace All on a worker ------------------------------------------------------ */
+
+static void show_tracing(TessTilesetCollision *self, gboolean running) {
+  gtk_widget_set_visible(self->trace_row, running);
+  gtk_widget_set_sensitive(self->trace_button, !running);
+  gtk_widget_set_sensitive(self->trace_cancel_button, running);
+  gtk_progress_bar_set_fraction(self->trace_bar, 0);
+  gtk_progress_bar_set_text(self->trace_bar, running ? _("Tracing…") : NULL);
+}
+
+static gboolean on_trace_tick(gpointer user) {
+  TessTilesetCollision *self = user;
+  gtk_progress_bar_set_fraction(self->trace_bar, tess_tileset_trace_get_progress(self->trace_job));
+  return G_SOURCE_CONTINUE;
+}
+
+static void on_traced(GObject *source, GAsyncResult *result, gpointer data) {
+  GTask *task = data;
+  TessTilesetCollision *self = g_task_get_source_object(task);
+  g_clear_handle_id(&self->trace_tick, g_source_remove);
+  self->trace_job = NULL;
+  g_clear_object(&self->trace_cancel);
+  if (!self->disposed) show_tracing(self, FALSE);
+  GError *error = NULL;
+  TessTilesetTrace *job = tess_tileset_trace_run_finish(result, &error);
+  if (job && (self->disposed || !self->doc))
+    g_set_error_literal(&error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Tracing cancelled."));
+  else if (job)
+    apply_trace(self, self->trace_tileset, job, self->trace_retrace, &error);
+  tess_tileset_trace_free(job);
+  if (error) g_task_return_error(task, error);
+  else g_task_return_boolean(task, TRUE);
+  g_object_unref(task);
+}
+
+void tess_tileset_collision_trace_all_async(TessTilesetCollision *self, GCancellable *cancellable,
+                                            GAsyncReadyCallback callback, gpointer user_data) {
+  GTask *task = g_task_new(self, cancellable, callback, user_data);
+  /* The outcome is ours to tell: a Cancel pressed after the worker finished changes nothing. */
+  g_task_set_check_cancellable(task, FALSE);
+  GError *error = NULL;
+  TessTilesetTrace *job = self->trace_job ? NULL : trace_job_new(self, &error);
+  if (!job) {
+    if (!error) g_set_error_literal(&error, TESS_DOCUMENT_ERROR, 0, _("A trace is already running."));
+    g_task_return_error(task, error);
+    g_object_unref(task);
+    return;
+  }
+  self->trace_cancel = cancellable ? g_object_ref(cancellable) : g_cancellable_new();
+  self->trace_job = job;
+  self->trace_tileset = self->tileset;
+  self->trace_retrace = gtk_check_button_get_active(self->retrace_hand_set);
+  show_tracing(self, TRUE);
+  self->trace_tick = g_timeout_add(50, on_trace_tick, self);
+  tess_tileset_trace_run_async(job, self->trace_cancel, on_traced, task);
+}
+
+gboolean tess_tileset_collision_trace_all_finish(TessTilesetCollision *self, GAsyncResult *result, GError **error) {
+  g_return_val_if_fail(g_task_is_valid(result, self), FALSE);
+  return g_task_propagate_boolean(G_TASK(result), error);
+}
+
+gboolean tess_tileset_collision_is_tracing(TessTilesetCollision *self) { return self->trace_job != NULL; }
+double tess_tileset_collision_get_trace_progress(TessTilesetCollision *self) {
+  return gtk_progress_bar_get_fraction(self->trace_bar);
+}
+
+void tess_tileset_collision_cancel_trace(TessTilesetCollision *self) {
+  if (!self->trace_cancel) return;
+  g_cancellable_cancel(self->trace_cancel);
+  gtk_progress_bar_set_text(self->trace_bar, _("Cancelling…"));
+  gtk_widget_set_sensitive(self->trace_cancel_button, FALSE);
 }
 
 gboolean tess_tileset_collision_set_override(TessTilesetCollision *self, guint tile, TessTileOverride how,
@@ -458,11 +561,22 @@ gboolean tess_tileset_collision_set_override(TessTilesetCollision *self, guint t
   return ok;
 }
 
-static void on_trace_clicked(GtkButton *b, TessTilesetCollision *self) {
+static void on_trace_all_done(GObject *source, GAsyncResult *result, gpointer data) {
+  TessTilesetCollision *self = TESS_TILESET_COLLISION(source);
   g_autoptr(GError) error = NULL;
-  if (!tess_tileset_collision_trace_all(self, &error)) show_message(self, error->message);
-  else show_message(self, NULL);
+  if (tess_tileset_collision_trace_all_finish(self, result, &error)) show_message(self, NULL);
+  else if (self->disposed) return;
+  else if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_message(self, _("Tracing cancelled: the tileset is unchanged."));
+  else show_message(self, error->message);
 }
+
+static void on_trace_clicked(GtkButton *b, TessTilesetCollision *self) {
+  show_message(self, NULL);
+  tess_tileset_collision_trace_all_async(self, NULL, on_trace_all_done, NULL);
+}
+
+static void on_trace_cancel_clicked(GtkButton *b, TessTilesetCollision *self) { tess_tileset_collision_cancel_trace(self); }
 
 static void on_override_changed(GObject *dd, GParamSpec *pspec, TessTilesetCollision *self) {
   if (self->loading) return;
@@ -542,6 +656,10 @@ GtkWidget *tess_tileset_collision_get_grid(TessTilesetCollision *self) { return 
 
 static void tess_tileset_collision_dispose(GObject *object) {
   TessTilesetCollision *self = TESS_TILESET_COLLISION(object);
+  /* A trace still running keeps this object alive (its task holds it) and is told to stop. */
+  self->disposed = TRUE;
+  if (self->trace_cancel) g_cancellable_cancel(self->trace_cancel);
+  g_clear_handle_id(&self->trace_tick, g_source_remove);
   if (self->reload_source) g_source_remove(self->reload_source);
   self->reload_source = 0;
   if (self->doc) {
@@ -607,6 +725,19 @@ static void tess_tileset_collision_init(TessTilesetCollision *self) {
   gtk_box_append(GTK_BOX(bar), trace);
   gtk_box_append(GTK_BOX(bar), GTK_WIDGET(self->retrace_hand_set));
   gtk_box_append(GTK_BOX(self), bar);
+  self->trace_button = trace;
+
+  self->trace_row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
+  self->trace_bar = GTK_PROGRESS_BAR(gtk_progress_bar_new());
+  gtk_progress_bar_set_show_text(self->trace_bar, TRUE);
+  gtk_widget_set_hexpand(GTK_WIDGET(self->trace_bar), TRUE);
+  gtk_widget_set_valign(GTK_WIDGET(self->trace_bar), GTK_ALIGN_CENTER);
+  self->trace_cancel_button = gtk_button_new_with_mnemonic(_("_Cancel"));
+  g_signal_connect(self->trace_cancel_button, "clicked", G_CALLBACK(on_trace_cancel_clicked), self);
+  gtk_box_append(GTK_BOX(self->trace_row), GTK_WIDGET(self->trace_bar));
+  gtk_box_append(GTK_BOX(self->trace_row), self->trace_cancel_button);
+  gtk_widget_set_visible(self->trace_row, FALSE);
+  gtk_box_append(GTK_BOX(self), self->trace_row);
 
   GtkWidget *scroller = gtk_scrolled_window_new();
   gtk_widget_set_vexpand(scroller, TRUE);

@@ -29,6 +29,17 @@ TessId tess_tileset_collision_get_tileset(TessTilesetCollision *self);
 /* Traces every tile with the threshold, max vertices and tolerance shown;
  * one undo step. FALSE with a translated message on failure. */
 gboolean tess_tileset_collision_trace_all(TessTilesetCollision *self, GError **error);
+/* The same on a worker thread (the Trace All button): a progress row with
+ * Cancel shows meanwhile; the window stays live. Cancelled (the row's
+ * button, the cancellable, or the widget disposed): G_IO_ERROR_CANCELLED
+ * and the project unchanged. The traced tiles equal the synchronous call's. */
+void tess_tileset_collision_trace_all_async(TessTilesetCollision *self, GCancellable *cancellable,
+                                            GAsyncReadyCallback callback, gpointer user_data);
+gboolean tess_tileset_collision_trace_all_finish(TessTilesetCollision *self, GAsyncResult *result, GError **error);
+gboolean tess_tileset_collision_is_tracing(TessTilesetCollision *self);
+/* The progress bar's fraction, and the Cancel button's action (tests). */
+double tess_tileset_collision_get_trace_progress(TessTilesetCollision *self);
+void tess_tileset_collision_cancel_trace(TessTilesetCollision *self);
 /* Tiles whose collision the user chose (none, full, one-way in a tileset
  * that is not as added); Trace All keeps them unless retrace is set (the
  * "Retrace tiles set by hand" check box). */

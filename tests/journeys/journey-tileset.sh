@@ -51,14 +51,24 @@ grid=$(j_sql "$db" "SELECT margin || ' ' || spacing || ' ' || columns || ' ' || 
 j_click "$J_TITLE" button "Main Menu"
 j_click "$J_TITLE" label "Tileset Collision…"
 j_window "Tileset Collision"
-# The drop-down shows the tileset chosen; pick the new one from its list.
-if ! j_find_now "Tileset Collision" label "=$name" >/dev/null; then
-  first=$(j_sql "$db" "SELECT name FROM tilesets ORDER BY id LIMIT 1")
-  j_click "Tileset Collision" label "=$first"
-  j_until 5 bash -c "[ \$(awk -F '\t' '\$1 == \"Tileset Collision\" && \$3 == \"$name\"' '$J_WORK/probe' | wc -l) -ge 1 ]" ||
-    j_fail "the drop-down does not list '$name'"
-  j_click "Tileset Collision" label "=$name"
-fi
+# The drop-down opens on the tileset in use (the new one). Going to the
+# first tileset and back through it is what froze the editor (item 1): each
+# choice must load its tileset, once.
+first=$(j_sql "$db" "SELECT name FROM tilesets ORDER BY id LIMIT 1")
+first_count=$(j_sql "$db" "SELECT tile_count FROM tilesets ORDER BY id LIMIT 1")
+choose() { # choose FROM TO: opens the drop-down showing FROM and picks TO
+  j_click "Tileset Collision" label "=$1"
+  j_until 5 bash -c "[ \$(awk -F '\t' '\$1 == \"Tileset Collision\" && \$3 == \"$2\"' '$J_WORK/probe' | wc -l) -ge 1 ]" ||
+    j_fail "the drop-down does not list '$2'"
+  j_still
+  read -r x y w h < <(awk -F '\t' -v n="$2" '$1 == "Tileset Collision" && $3 == n { r = $4 " " $5 " " $6 " " $7 } END { print r }' "$J_WORK/probe")
+  xdotool mousemove --sync $((x + w / 2)) $((y + h / 2)) click 1 # the list's entry: the last one drawn
+}
+j_find "Tileset Collision" label "=$name" >/dev/null
+choose "$name" "$first"
+j_until 10 j_find_now "Tileset Collision" label "$first_count tiles:" >/dev/null ||
+  j_fail "choosing '$first' in the drop-down did not load it (frozen?)"
+choose "$first" "$name"
 j_until 10 j_find_now "Tileset Collision" label "2 tiles:" >/dev/null ||
   j_fail "Tileset Collision did not load the 2-tile tileset (frozen?)"
 j_click "Tileset Collision" label "=Trace All Tiles"

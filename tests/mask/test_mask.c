@@ -1042,6 +1042,83 @@ static void tileset_traces_every_tile(void) {
   tess_free(px);
 }
 
+/* The watched trace (the editor's worker): the same tiles as the plain one,
+ * progress that only grows and ends at 1, and a cancel half way that leaves
+ * the tiles exactly as they were. 16 x 16 tiles of 16 px of noise and discs. */
+typedef struct WatchLog {
+  double last;
+  int calls, backwards;
+  volatile int cancel;
+  double cancel_at; /* set cancel once the fraction reaches this (> 1: never) */
+} WatchLog;
+
+static void watch_log(double fraction, void *user) {
+  WatchLog *log = user;
+  if (fraction < log->last) log->backwards++;
+  log->last = fraction;
+  log->calls++;
+  if (fraction >= log->cancel_at) log->cancel = 1;
+}
+
+static bool same_tiles(const TessTileInfo *a, const TessTileInfo *b, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (a[i].collision != b[i].collision || a[i].piece_count != b[i].piece_count) return false;
+    if (a[i].piece_count && memcmp(a[i].pieces, b[i].pieces, sizeof *a[i].pieces * a[i].piece_count) != 0) return false;
+  }
+  return true;
+}
+
+static void watched_tile_trace_matches_and_cancels(void) {
+  const uint32_t T = 16, cols = 16, n = cols * cols, side = T * cols;
+  size_t stride = (size_t)side * 4;
+  uint8_t *px = tess_calloc(side, stride);
+  uint32_t seed = 12345;
+  for (uint32_t t = 0; t < n; t++)
+    for (uint32_t y = 0; y < T; y++)
+      for (uint32_t x = 0; x < T; x++) {
+        seed = seed * 1664525u + 1013904223u;
+        double cx = x + 0.5 - T / 2.0, cy = y + 0.5 - T / 2.0;
+        bool on = t % 3 == 0 ? (seed >> 28) < 7 : cx * cx + cy * cy <= (double)(t % 8 + 1) * (t % 8 + 1);
+        px[(size_t)((t / cols) * T + y) * stride + ((t % cols) * T + x) * 4 + 3] = on ? 255 : 0;
+      }
+  TessImageView v = {side, side, stride, px};
+  TessMaskSettings s;
+  tess_mask_settings_default(&s);
+  s.mode = TESS_MASK_PIECES;
+  TessTileInfo *plain = tess_calloc(n, sizeof *plain), *watched = tess_calloc(n, sizeof *watched);
+  TessError err;
+  uint32_t simplified_plain = 0, simplified_watched = 0;
+  CHECK_OK(tess_mask_trace_tiles_report(v, T, T, 0, 0, &s, plain, n, &simplified_plain, &err), &err);
+  WatchLog log = {0, 0, 0, 0, 2.0};
+  TessMaskWatch watch = {&log.cancel, watch_log, &log};
+  CHECK_OK(tess_mask_trace_tiles_watched(v, T, T, 0, 0, &s, watched, n, &simplified_watched, &watch, &err), &err);
+  CHECK(same_tiles(plain, watched, n) && simplified_plain == simplified_watched);
+  CHECK(log.calls >= (int)(n / 64) + 2 && log.backwards == 0 && log.last == 1.0);
+
+  /* Cancel half way: the result code says so, the tiles keep the earlier trace (same pointers). */
+  TessPolygon *before = watched[3].pieces;
+  WatchLog half = {0, 0, 0, 0, 0.5};
+  TessMaskWatch stop = {&half.cancel, watch_log, &half};
+  TessMaskSettings other = s;
+  other.threshold = 200; /* a different trace, so a partial write would show */
+  CHECK(tess_mask_trace_tiles_watched(v, T, T, 0, 0, &other, watched, n, NULL, &stop, &err) == TESS_ERR_EMPTY);
+  CHECK(strstr(err.detail, "cancelled") != NULL);
+  CHECK(watched[3].pieces == before && same_tiles(plain, watched, n));
+  CHECK(half.last < 1.0);
+  /* Cancelled before it starts: nothing traced, nothing changed. */
+  WatchLog at_once = {0, 0, 0, 1, 2.0};
+  TessMaskWatch early = {&at_once.cancel, NULL, NULL};
+  CHECK(tess_mask_trace_tiles_watched(v, T, T, 0, 0, &other, watched, n, NULL, &early, &err) == TESS_ERR_EMPTY);
+  CHECK(same_tiles(plain, watched, n));
+  for (uint32_t i = 0; i < n; i++) {
+    tess_free(plain[i].pieces);
+    tess_free(watched[i].pieces);
+  }
+  tess_free(plain);
+  tess_free(watched);
+  tess_free(px);
+}
+
 static void units_convert_per_body(void) {
   /* 100 x 50 px at 50 px/m = 2 x 1 m; density 3 kg/m^2 = 6 kg. */
   double area = 5000, inertia = 5000.0 * (100 * 100 + 50 * 50) / 12.0;
@@ -1350,6 +1427,6 @@ TESS_TEST_MAIN(TEST(polygon_mass_matches_rectangle_formulas), TEST(convex_hull_o
                TEST(many_holes_are_cut_into_regions), TEST(plate_with_4000_holes),
                TEST(swiss_cheese_pieces_tile_the_pixels), TEST(transparent_image_is_empty), TEST(one_pixel),
                TEST(lines_and_extreme_aspect), TEST(stride_padding_gives_identical_results),
-               TEST(sprite_mask_trace_fills_every_mode), TEST(tileset_traces_every_tile), TEST(units_convert_per_body), TEST(pieces_stay_inside_the_exact_hull),
+               TEST(sprite_mask_trace_fills_every_mode), TEST(tileset_traces_every_tile), TEST(watched_tile_trace_matches_and_cancels), TEST(units_convert_per_body), TEST(pieces_stay_inside_the_exact_hull),
                TEST(demo_sprites_pieces_stay_inside_the_hull), TEST(demo_tileset_pieces_stay_inside_their_tiles),
                TEST(chipmunk_agrees_on_polygon_formulas))

@@ -6,7 +6,11 @@
 #include "check.h"
 #include "tessera/store.h"
 
-static void on_refused(TessMapView *v, const char *msg, Harness *h) {
+/* The window's "win.notify" action, which the view's refusals activate. */
+static void on_refused(GSimpleAction *a, GVariant *note, gpointer user) {
+  Harness *h = user;
+  const char *msg, *button, *action;
+  g_variant_get(note, "(&s&s&s)", &msg, &button, &action);
   h->refused++;
   g_strlcpy(h->last_refused, msg, sizeof h->last_refused);
 }
@@ -36,7 +40,11 @@ void harness_open(Harness *h, const char *name) {
   CHECK_MSG(h->doc != NULL, "open: %s", error ? error->message : "?");
   g_clear_error(&error);
   h->view = TESS_MAP_VIEW(g_object_ref_sink(tess_map_view_new()));
-  g_signal_connect(h->view, "edit-refused", G_CALLBACK(on_refused), h);
+  GSimpleActionGroup *win = g_simple_action_group_new();
+  const GActionEntry report[] = {{"notify", on_refused, "(sss)", NULL, NULL, {0}}};
+  g_action_map_add_action_entries(G_ACTION_MAP(win), report, 1, h);
+  gtk_widget_insert_action_group(GTK_WIDGET(h->view), "win", G_ACTION_GROUP(win));
+  g_object_unref(win);
   g_signal_connect(h->view, "stamp-picked", G_CALLBACK(on_picked), h);
   g_signal_connect(h->view, "zoom-changed", G_CALLBACK(on_zoom), h);
   g_signal_connect(h->view, "object-selected", G_CALLBACK(on_selected), h);

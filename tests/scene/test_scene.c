@@ -5,9 +5,7 @@
 #include "tessera/level.h"
 #include "tessera/physics.h"
 #include "tessera/scene.h"
-#ifdef TESS_HAVE_STORE
 #include "tessera/store.h"
-#endif
 
 typedef struct Proj {
   TessProject *p;
@@ -500,7 +498,6 @@ static void bad_levels_are_refused(void) {
 }
 
 static void demo_levels_run(void) {
-#ifdef TESS_HAVE_STORE
   const char *root = getenv("TESS_BUILD_ROOT");
   char path[1024];
   snprintf(path, sizeof path, "%s/data/demo/demo.tessera", root ? root : ".");
@@ -548,7 +545,6 @@ static void demo_levels_run(void) {
   }
   tess_project_destroy(p);
   tess_store_close(store);
-#endif
 }
 
 TESS_TEST_MAIN(TEST(scene_resolves_cells_and_bodies), TEST(pin_motor_reaches_the_world), TEST(motored_car_drives), TEST(pins_on_overlap), TEST(bad_levels_are_refused),

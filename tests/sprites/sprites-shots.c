@@ -5,11 +5,8 @@
 #include "editor_fixture.h"
 #include "tess-mask-editor.h"
 #include "tess-sprite-panel.h"
-#include "tess-sprites-hook.h"
 #include "tess-tileset-collision.h"
-#ifdef TESS_HAVE_MAP_VIEW
 #include "tess-map-view-test.h"
-#endif
 
 static void save(GtkWidget *w, const char *dir, const char *name) {
   for (int i = 0; i < 100; i++) {
@@ -39,14 +36,13 @@ static void shots(void) {
   g_autofree char *path = fixture_copy_demo("shots.tessera");
   TessWindow *w = fixture_window(path);
   gtk_window_set_default_size(GTK_WINDOW(w), 1280, 800);
-  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprites_hook_get_panel(GTK_WINDOW(w)));
+  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_window_get_sprite_panel(w));
   GtkNotebook *nb = GTK_NOTEBOOK(gtk_widget_get_ancestor(GTK_WIDGET(panel), GTK_TYPE_NOTEBOOK));
   gtk_notebook_set_current_page(nb, gtk_notebook_get_n_pages(nb) - 1);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
   TessId sprite = p->sprite_count > 1 ? p->sprites[1]->id : p->sprites[0]->id;
   if (g_getenv("SHOT_SPRITE")) sprite = (TessId)atoi(g_getenv("SHOT_SPRITE"));
   tess_sprite_panel_select(panel, sprite);
-#ifdef TESS_HAVE_MAP_VIEW
   /* Place the sprite twice with the object tool. */
   g_signal_emit_by_name(panel, "place-requested");
   TessMapView *map = TESS_MAP_VIEW(tess_window_get_map_view(w));
@@ -57,7 +53,6 @@ static void shots(void) {
     tess_map_view_test_press(map, 1, x, y, 0);
     tess_map_view_test_release(map, 1, x, y, 0);
   }
-#endif
   save(GTK_WIDGET(w), outdir, "window.png");
 
   GtkWindow *mask = tess_mask_editor_window_new(GTK_WINDOW(w), tess_window_get_document(w), sprite);

@@ -258,6 +258,12 @@ TessResult tess_mask_trace_tiles(TessImageView img, uint32_t tile_w, uint32_t ti
 TessResult tess_mask_trace_tiles_report(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
                                         uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
                                         uint32_t tile_count, uint32_t *simplified, TessError *err);
+/* The same, watched (tess_mask_trace_tile_grid_watched): a cancelled trace
+ * leaves `tiles` unchanged. The editor's Trace All runs it on a worker. */
+TessResult tess_mask_trace_tiles_watched(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                         uint32_t spacing, const TessMaskSettings *settings, TessTileInfo *tiles,
+                                         uint32_t tile_count, uint32_t *simplified, const TessMaskWatch *watch,
+                                         TessError *err);
 
 /* ---- Objects ----------------------------------------------------------- */
 

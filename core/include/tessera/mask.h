@@ -262,6 +262,23 @@ TessResult tess_mask_trace_tile_grid(TessImageView img, uint32_t tile_w, uint32_
                                      TessMaskTile **out, uint32_t *simplified, TessError *err);
 void tess_mask_tiles_free(TessMaskTile *tiles, uint32_t tile_count);
 
+/* What a long trace reports while it runs, and how it is stopped (the
+ * editor traces on a worker thread, with a progress bar and Cancel). */
+typedef struct TessMaskWatch {
+  const volatile int *cancel;                    /* when non-NULL and set non-zero: stop (TESS_ERR_EMPTY "cancelled") */
+  void (*progress)(double fraction, void *user); /* 0..1, non-decreasing; may be NULL */
+  void *user;
+} TessMaskWatch;
+
+/* tess_mask_trace_tile_grid, watched (`watch` may be NULL): progress grows
+ * to 1, and a cancelled trace returns TESS_ERR_EMPTY "cancelled at tile
+ * i of n" with *out untouched. One not cancelled gives the same tiles as
+ * tess_mask_trace_tile_grid. */
+TessResult tess_mask_trace_tile_grid_watched(TessImageView img, uint32_t tile_w, uint32_t tile_h, uint32_t margin,
+                                             uint32_t spacing, const TessMaskSettings *settings, uint32_t tile_count,
+                                             TessMaskTile **out, uint32_t *simplified, const TessMaskWatch *watch,
+                                             TessError *err);
+
 #ifdef __cplusplus
 }
 #endif
