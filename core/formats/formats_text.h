@@ -67,6 +67,8 @@ extern const char *const TEXT_LAYER_KINDS[3];
 extern const char *const TEXT_VIEWS[2];
 /* The word for v, or "?" when out of range. */
 const char *text_word(const char *const *words, size_t count, unsigned v);
+/* A tileset's "terrains" list (text_terrain.c), nothing when it has none. */
+void text_dump_terrains(TextBuf *b, const TessTileset *ts);
 #define TEXT_WORD(table, v) text_word(table, sizeof table / sizeof table[0], (unsigned)(v))
 
 /* File names inside a dump (relative to it). */

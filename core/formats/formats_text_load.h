@@ -59,6 +59,8 @@ TessResult text_load_array(const Json *j, json_t *obj, const char *key, uint64_t
 
 TessResult text_load_material(Load *l, TessId id);
 TessResult text_load_tileset(Load *l, TessId id);
+/* The tileset JSON's optional "terrains" (text_terrain.c). */
+TessResult text_load_terrains(const Json *j, TessTileset *ts);
 TessResult text_load_sprite(Load *l, TessId id);
 TessResult text_load_level(Load *l, TessId id);
 /* Cells of one tile or material layer from its rows file (text_rows.c). */

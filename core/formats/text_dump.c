@@ -197,6 +197,7 @@ static TessResult dump_tileset(Dump *d, const TessTileset *ts) {
     text_write_close(&b);
   }
   text_write_close(&b);
+  text_dump_terrains(&b, ts);
   text_write_close(&b);
   text_path_tileset(rel, sizeof rel, ts->id, "json");
   TessResult r = put_buf(d, rel, &b);

@@ -160,6 +160,7 @@ TessResult text_load_tileset(Load *l, TessId named) {
   if (r == TESS_OK && ts.tile_count > (1u << 16))
     r = text_load_fail(l, rel, text_load_line_of(&j, "tile_count", 1), TESS_ERR_LIMIT, "more than 65536 tiles");
   if (r == TESS_OK) r = read_tiles(&j, &ts);
+  if (r == TESS_OK) r = text_load_terrains(&j, &ts);
   if (r == TESS_OK) r = read_image(l, &j, "tilesets", &ts.png, &ts.png_size);
   if (r == TESS_OK && (r = tess_project_insert_tileset(l->p, &ts, l->err)) != TESS_OK) r = text_load_rehome(l, rel, 0, r);
   tess_tileset_clear(&ts);

@@ -294,6 +294,27 @@ static bool inside_plank(double x, double y, const void *shape) {
   return y < 8;
 }
 
+/* A cave tile: rock in the quarters whose corner bit is set in *(const int *)shape (terrain.h). */
+static bool inside_cave(double x, double y, const void *shape) {
+  int code = *(const int *)shape;
+  int bit = y < TILE / 2 ? (x < TILE / 2 ? 3 : 0) : (x < TILE / 2 ? 2 : 1);
+  return (code >> bit) & 1;
+}
+
+/* Rock where the cave tile has it, grass on rock that has air above it. */
+static void draw_cave_tile(TessImage *img, int ox, int oy, int code, TextureFn rock) {
+  for (int y = 0; y < TILE; y++)
+    for (int x = 0; x < TILE; x++) {
+      if (!inside_cave(x + 0.5, y + 0.5, &code)) continue;
+      Rgba c = rock(x, y);
+      int depth = 4 + (int)(hash01(x, 0, 211) * 3);
+      /* Air above this pixel within the tile (the top quarters' rock starts at y 0: the cell above decides, not drawn). */
+      bool open_above = y >= TILE / 2 && !inside_cave(x + 0.5, TILE / 2 - 0.5, &code);
+      if (open_above && y - TILE / 2 < depth) c = mix(rgba(60, 128, 44, 255), rgba(112, 178, 64, 255), hash01(x, y, 223));
+      put(img, ox + x, oy + y, c);
+    }
+}
+
 /* Draws texture masked by shape; pixels along the shape's edge get a light rim. */
 static void draw_traced_tile(TessImage *img, int ox, int oy, TextureFn texture, InsideFn inside) {
   for (int y = 0; y < TILE; y++)
@@ -348,6 +369,9 @@ static TessResult draw_terrain(const char *dir, TessError *err) {
                    (TILE_ROUND_CORNER / TERRAIN_COLUMNS) * TILE, rock_texture, inside_round_corner);
   draw_traced_tile(&img, (TILE_PLANK % TERRAIN_COLUMNS) * TILE, (TILE_PLANK / TERRAIN_COLUMNS) * TILE, plank_texture,
                    inside_plank);
+  for (int code = 0; code < 16; code++)
+    draw_cave_tile(&img, ((TILE_CAVE + code) % TERRAIN_COLUMNS) * TILE, ((TILE_CAVE + code) / TERRAIN_COLUMNS) * TILE,
+                   code, rock_texture);
   char path[4096];
   snprintf(path, sizeof path, "%s/terrain.png", dir);
   r = tess_png_save(tess_image_view(&img), path, err);

@@ -171,7 +171,7 @@ static TessResult add_tileset(Demo *d, TessError *err) {
   tess_image_clear(&img);
   if (r != TESS_OK) return r;
 
-  const TileRule rules[TERRAIN_TILE_COUNT] = {
+  TileRule rules[TERRAIN_TILE_COUNT] = {
       {TILE_ROCK, &d->rock, TESS_TILE_COLLISION_FULL, false},
       {TILE_SAND, &d->sand, TESS_TILE_COLLISION_FULL, false},
       {TILE_ICE, &d->ice, TESS_TILE_COLLISION_FULL, false},
@@ -189,6 +189,13 @@ static TessResult add_tileset(Demo *d, TessError *err) {
       {TILE_BACKGROUND, NULL, TESS_TILE_COLLISION_NONE, false},
       {TILE_SAND_SLOPE, &d->sand, TESS_TILE_COLLISION_TRACED, false},
   };
+  /* The cave tiles: rock traced from their quarters; all air has no shape, all rock is a full square. */
+  for (int code = 0; code < 16; code++)
+    rules[TILE_CAVE + code] = (TileRule){TILE_CAVE + code, code ? &d->rock : NULL,
+                                         code == 0 ? TESS_TILE_COLLISION_NONE
+                                         : code == 15 ? TESS_TILE_COLLISION_FULL
+                                                      : TESS_TILE_COLLISION_TRACED,
+                                         false};
   TessTileset copy;
   r = tess_tileset_copy(&copy, tess_project_tileset(d->project, d->terrain));
   if (r == TESS_OK && copy.tile_count != TERRAIN_TILE_COUNT)
@@ -227,6 +234,29 @@ static TessResult add_tileset(Demo *d, TessError *err) {
     }
   }
   for (int i = 0; i < TERRAIN_TILE_COUNT; i++) tess_free(traced[i].pieces);
+  /* The "Cave" terrain set: rock (1) and air (2) on the cave tiles' corners,
+   * so the terrain brush paints caves whose tiles join up. */
+  if (r == TESS_OK) {
+    copy.terrain_count = 1;
+    copy.terrains = tess_calloc(1, sizeof *copy.terrains);
+    if (!copy.terrains) r = tess_error_set(err, TESS_ERR_NOMEM, "make-demo", "out of memory");
+  }
+  if (r == TESS_OK) {
+    TessTerrainSet *cave = &copy.terrains[0];
+    tess_terrain_set_init(cave, "Cave", TESS_TERRAIN_CORNER);
+    cave->tile = TILE_CAVE + 15;
+    r = tess_terrain_set_add_color(cave, "Rock", 0x8A837BFFu, NULL, err);
+    if (r == TESS_OK) r = tess_terrain_set_add_color(cave, "Air", 0x9FD3F0FFu, NULL, err);
+    if (r == TESS_OK) {
+      cave->colors[0].tile = TILE_CAVE + 15;
+      cave->colors[1].tile = TILE_CAVE;
+    }
+    for (int code = 0; r == TESS_OK && code < 16; code++) {
+      uint8_t wang[TESS_TERRAIN_POSITIONS] = {0};
+      for (int k = 0; k < 4; k++) wang[2 * k + 1] = (code >> k) & 1 ? 1 : 2;
+      r = tess_terrain_set_label(cave, (uint32_t)(TILE_CAVE + code), wang, 1.0f, err);
+    }
+  }
   if (r == TESS_OK) r = tess_edit_tileset_set(d->project, &copy, 0, err);
   tess_tileset_clear(&copy);
   return r;
@@ -524,6 +554,50 @@ static TessResult build_side_level(Demo *d, TessError *err) {
   return TESS_OK;
 }
 
+/* The "Cave" level: painted with the Cave terrain set only (core's terrain
+ * brush, rectangle and a stroke), so its rock outlines are the tiles the
+ * Wang fill chose, and its collision their traced quarters. */
+static TessResult build_cave_level(Demo *d, TessError *err) {
+  TessLevelSettings s;
+  tess_level_settings_default(&s);
+  snprintf(s.name, sizeof s.name, "Cave");
+  s.width = 40;
+  s.height = 24;
+  s.tile_w = s.tile_h = TILE;
+  s.ppm = 32.0f;
+  TessId level_id;
+  TRY(tess_edit_level_add(d->project, &s, &level_id, err));
+  TessLevel *level = tess_project_level(d->project, level_id);
+  TessId ground = layer_named(level, "Ground");
+  TessTerrainBrush air = {d->terrain, 0, 2, 2026}, rock = {d->terrain, 0, 1, 2026};
+  struct {
+    int x, y, w, h;
+  } rocks[] = {
+      {0, 0, 40, 2},   {0, 21, 40, 3},  {0, 0, 2, 24},   {38, 0, 2, 24}, /* ceiling, floor, walls */
+      {7, 17, 8, 4},   {10, 15, 3, 2},                                   /* a hill with a knoll */
+      {24, 2, 3, 6},   {30, 15, 6, 6},  {33, 11, 5, 4},                  /* a stalactite, a step and a ledge */
+  };
+  TRY(tess_edit_terrain_rect(d->project, level_id, ground, &air, 0, 0, 40, 24, 0, err));
+  for (size_t i = 0; i < sizeof rocks / sizeof rocks[0]; i++)
+    TRY(tess_edit_terrain_rect(d->project, level_id, ground, &rock, rocks[i].x, rocks[i].y, (uint32_t)rocks[i].w,
+                               (uint32_t)rocks[i].h, 0, err));
+  /* A winding rock bridge, painted as one brush stroke. */
+  uint32_t key = tess_project_new_merge_key(d->project);
+  for (int x = 15; x <= 24; x++) {
+    uint32_t xy[2] = {(uint32_t)x, (uint32_t)(11 + (int)lround(1.5 * sin((x - 15) * 0.7)))};
+    TRY(tess_edit_terrain_cells(d->project, level_id, ground, &rock, xy, 1, key, err));
+  }
+  /* An air pocket cut back into the hill. */
+  uint32_t pocket[2] = {9, 19};
+  TRY(tess_edit_terrain_cells(d->project, level_id, ground, &air, pocket, 1, 0, err));
+  Painter o = {d, level_id, object_layer(level), err};
+  TRY(place_spawn(&o, "Start", cx(4), cx(19)));
+  TRY(place_body(&o, "Ball", cx(11), cx(12), TESS_BODY_CIRCLE, 0, d->rubber, TESS_BODY_DYNAMIC, 12.0f, NULL));
+  TRY(place_sprite(&o, "Crate", cx(20), cx(8), d->crate, d->wood, TESS_BODY_DYNAMIC));
+  TRY(place_sprite(&o, "Boulder", cx(34), cx(9), d->boulder, d->rock, TESS_BODY_DYNAMIC));
+  return TESS_OK;
+}
+
 static TessResult build_top_down_level(Demo *d, TessError *err) {
   TessLevelSettings s;
   tess_level_settings_default(&s);
@@ -623,6 +697,7 @@ int main(int argc, char **argv) {
   if (r == TESS_OK) r = add_sprites(&d, &err);
   if (r == TESS_OK) r = build_side_level(&d, &err);
   if (r == TESS_OK) r = build_top_down_level(&d, &err);
+  if (r == TESS_OK) r = build_cave_level(&d, &err);
   if (r == TESS_OK) {
     /* A fresh project starts with an empty history: building the demo is not an edit to undo. */
     tess_project_clear_history(d.project);

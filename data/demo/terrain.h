@@ -1,11 +1,11 @@
-/* The demo tileset's layout (art/terrain.png, 8 x 2 tiles of 32 px), shared
+/* The demo tileset's layout (art/terrain.png, 8 x 4 tiles of 32 px), shared
  * by draw-demo-art.c, which draws it, and make-demo.c, which gives each tile
  * its material and collision shape. */
 #ifndef TESS_DEMO_TERRAIN_H
 #define TESS_DEMO_TERRAIN_H
 
 #define TERRAIN_COLUMNS 8
-#define TERRAIN_ROWS 2
+#define TERRAIN_ROWS 4
 
 enum {
   TILE_ROCK = 0,           /* solid rock, full square */
@@ -24,7 +24,13 @@ enum {
   TILE_GRASS_ROCK = 13,    /* rock with a grass top, full square */
   TILE_BACKGROUND = 14,    /* dim bricks for a background layer: no shape, no material */
   TILE_SAND_SLOPE = 15,    /* 45-degree sand slope: traced */
-  TERRAIN_TILE_COUNT = 16
+  /* Rows 3-4: the "Cave" terrain set (a corner set of rock and air): tile
+   * TILE_CAVE + code has rock in the quarters whose corner bit is set (bit 0
+   * top-right, 1 bottom-right, 2 bottom-left, 3 top-left, Tiled's corner
+   * order), air (transparent) elsewhere; traced, so a painted cave collides
+   * where its rock is drawn. */
+  TILE_CAVE = 16,
+  TERRAIN_TILE_COUNT = 32
 };
 
 #endif

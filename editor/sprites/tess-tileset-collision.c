@@ -48,6 +48,9 @@ struct _TessTilesetCollision {
 
 G_DEFINE_FINAL_TYPE(TessTilesetCollision, tess_tileset_collision, GTK_TYPE_BOX)
 
+enum { PROP_0, PROP_TRACING, N_PROPS };
+static GParamSpec *props[N_PROPS];
+
 static TessProject *project(TessTilesetCollision *self) {
   return self->doc ? tess_document_get_project(self->doc) : NULL;
 }
@@ -429,9 +432,9 @@ gboolean tess_tileset_collision_trace_all(TessTilesetCollision *self, GError **e
 
 /* ---- Trace All on a worker ------------------------------------------------------ */
 
+/* The row's visibility and the button's sensitivity follow "tracing" (bindings made in init). */
 static void show_tracing(TessTilesetCollision *self, gboolean running) {
-  gtk_widget_set_visible(self->trace_row, running);
-  gtk_widget_set_sensitive(self->trace_button, !running);
+  g_object_notify_by_pspec(G_OBJECT(self), props[PROP_TRACING]);
   gtk_widget_set_sensitive(self->trace_cancel_button, running);
   gtk_progress_bar_set_fraction(self->trace_bar, 0);
   gtk_progress_bar_set_text(self->trace_bar, running ? _("Tracing…") : NULL);
@@ -677,99 +680,50 @@ static void tess_tileset_collision_finalize(GObject *object) {
   G_OBJECT_CLASS(tess_tileset_collision_parent_class)->finalize(object);
 }
 
-static void tess_tileset_collision_class_init(TessTilesetCollisionClass *klass) {
-  G_OBJECT_CLASS(klass)->dispose = tess_tileset_collision_dispose;
-  G_OBJECT_CLASS(klass)->finalize = tess_tileset_collision_finalize;
+static void tess_tileset_collision_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+  TessTilesetCollision *self = TESS_TILESET_COLLISION(object);
+  if (id == PROP_TRACING) g_value_set_boolean(value, self->trace_job != NULL);
+  else G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
 
-static GtkWidget *labelled(const char *text, GtkWidget *w) {
-  GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *l = gtk_label_new(text);
-  gtk_widget_add_css_class(l, "dim-label");
-  gtk_box_append(GTK_BOX(box), l);
-  gtk_box_append(GTK_BOX(box), w);
-  return box;
+static void tess_tileset_collision_class_init(TessTilesetCollisionClass *klass) {
+  GObjectClass *object_class = G_OBJECT_CLASS(klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+  object_class->dispose = tess_tileset_collision_dispose;
+  object_class->finalize = tess_tileset_collision_finalize;
+  object_class->get_property = tess_tileset_collision_get_property;
+  /* A Trace All running on the worker: the progress row shows, the button waits (bound in init). */
+  props[PROP_TRACING] = g_param_spec_boolean("tracing", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties(object_class, N_PROPS, props);
+
+  gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-tileset-collision.ui");
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, tileset_choice);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, threshold);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, max_vertices);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, tolerance);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, trace_button);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, retrace_hand_set);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, trace_row);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, trace_bar);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, trace_cancel_button);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, grid);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, tile_label);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, override);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, summary);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, message);
+  gtk_widget_class_bind_template_callback(widget_class, on_trace_clicked);
+  gtk_widget_class_bind_template_callback(widget_class, on_trace_cancel_clicked);
+  gtk_widget_class_bind_template_callback(widget_class, on_grid_pressed);
 }
 
 static void tess_tileset_collision_init(TessTilesetCollision *self) {
   self->tileset_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
-  gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_VERTICAL);
-  gtk_box_set_spacing(GTK_BOX(self), 6);
-  gtk_widget_set_margin_start(GTK_WIDGET(self), 12);
-  gtk_widget_set_margin_end(GTK_WIDGET(self), 12);
-  gtk_widget_set_margin_top(GTK_WIDGET(self), 8);
-  gtk_widget_set_margin_bottom(GTK_WIDGET(self), 8);
-
-  GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
-  self->tileset_choice = GTK_DROP_DOWN(gtk_drop_down_new(NULL, NULL));
-  gtk_box_append(GTK_BOX(bar), labelled(_("Tileset"), GTK_WIDGET(self->tileset_choice)));
-  self->threshold = GTK_SPIN_BUTTON(gtk_spin_button_new_with_range(1, 255, 1));
-  gtk_box_append(GTK_BOX(bar), labelled(_("Alpha threshold"), GTK_WIDGET(self->threshold)));
-  self->max_vertices = GTK_SPIN_BUTTON(gtk_spin_button_new_with_range(3, TESS_POLY_MAX, 1));
-  gtk_spin_button_set_value(self->max_vertices, 8);
-  gtk_box_append(GTK_BOX(bar), labelled(_("Max vertices"), GTK_WIDGET(self->max_vertices)));
-  self->tolerance = GTK_SPIN_BUTTON(gtk_spin_button_new_with_range(0, 16, 0.25));
-  gtk_spin_button_set_digits(self->tolerance, 2);
-  gtk_spin_button_set_value(self->tolerance, 1.0);
-  gtk_box_append(GTK_BOX(bar), labelled(_("Tolerance (px)"), GTK_WIDGET(self->tolerance)));
-  GtkWidget *trace = gtk_button_new_with_mnemonic(_("_Trace All Tiles"));
-  gtk_widget_add_css_class(trace, "suggested-action");
-  gtk_widget_set_tooltip_text(trace, _("Trace every tile's opaque pixels into collision shapes (one undo step)"));
-  g_signal_connect(trace, "clicked", G_CALLBACK(on_trace_clicked), self);
-  gtk_widget_set_hexpand(trace, TRUE);
-  gtk_widget_set_halign(trace, GTK_ALIGN_END);
-  self->retrace_hand_set = GTK_CHECK_BUTTON(gtk_check_button_new_with_mnemonic(_("Retrace tiles set by _hand")));
-  gtk_widget_set_tooltip_text(GTK_WIDGET(self->retrace_hand_set),
-                              _("Off: Trace All Tiles keeps the tiles whose collision you chose (none, full square, "
-                                "one-way) and retraces only traced tiles"));
-  gtk_box_append(GTK_BOX(bar), trace);
-  gtk_box_append(GTK_BOX(bar), GTK_WIDGET(self->retrace_hand_set));
-  gtk_box_append(GTK_BOX(self), bar);
-  self->trace_button = trace;
-
-  self->trace_row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
-  self->trace_bar = GTK_PROGRESS_BAR(gtk_progress_bar_new());
-  gtk_progress_bar_set_show_text(self->trace_bar, TRUE);
-  gtk_widget_set_hexpand(GTK_WIDGET(self->trace_bar), TRUE);
-  gtk_widget_set_valign(GTK_WIDGET(self->trace_bar), GTK_ALIGN_CENTER);
-  self->trace_cancel_button = gtk_button_new_with_mnemonic(_("_Cancel"));
-  g_signal_connect(self->trace_cancel_button, "clicked", G_CALLBACK(on_trace_cancel_clicked), self);
-  gtk_box_append(GTK_BOX(self->trace_row), GTK_WIDGET(self->trace_bar));
-  gtk_box_append(GTK_BOX(self->trace_row), self->trace_cancel_button);
-  gtk_widget_set_visible(self->trace_row, FALSE);
-  gtk_box_append(GTK_BOX(self), self->trace_row);
-
-  GtkWidget *scroller = gtk_scrolled_window_new();
-  gtk_widget_set_vexpand(scroller, TRUE);
-  self->grid = gtk_drawing_area_new();
+  gtk_widget_init_template(GTK_WIDGET(self));
+  gtk_spin_button_set_range(self->max_vertices, 3, TESS_POLY_MAX);
   gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->grid), draw_grid, self, NULL);
-  GtkGesture *click = gtk_gesture_click_new();
-  g_signal_connect(click, "pressed", G_CALLBACK(on_grid_pressed), self);
-  gtk_widget_add_controller(self->grid, GTK_EVENT_CONTROLLER(click));
-  gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroller), self->grid);
-  gtk_box_append(GTK_BOX(self), scroller);
-
-  GtkWidget *tile_bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
-  self->tile_label = GTK_LABEL(gtk_label_new(""));
-  gtk_widget_add_css_class(GTK_WIDGET(self->tile_label), "heading");
-  gtk_box_append(GTK_BOX(tile_bar), GTK_WIDGET(self->tile_label));
-  const char *hows[] = {_("None"), _("Full square"), _("Traced"), _("One-way platform"), NULL};
-  self->override = GTK_DROP_DOWN(gtk_drop_down_new_from_strings(hows));
-  gtk_box_append(GTK_BOX(tile_bar), labelled(_("Collision"), GTK_WIDGET(self->override)));
-  self->summary = GTK_LABEL(gtk_label_new(""));
-  gtk_label_set_xalign(self->summary, 1);
-  gtk_widget_set_hexpand(GTK_WIDGET(self->summary), TRUE);
-  gtk_widget_add_css_class(GTK_WIDGET(self->summary), "dim-label");
-  gtk_box_append(GTK_BOX(tile_bar), GTK_WIDGET(self->summary));
-  gtk_box_append(GTK_BOX(self), tile_bar);
-
-  self->message = GTK_LABEL(gtk_label_new(""));
-  gtk_label_set_xalign(self->message, 0);
-  gtk_label_set_wrap(self->message, TRUE);
-  gtk_widget_add_css_class(GTK_WIDGET(self->message), "error");
-  gtk_widget_set_visible(GTK_WIDGET(self->message), FALSE);
-  gtk_box_append(GTK_BOX(self), GTK_WIDGET(self->message));
-
+  g_object_bind_property(self, "tracing", self->trace_row, "visible", G_BINDING_SYNC_CREATE);
+  g_object_bind_property(self, "tracing", self->trace_button, "sensitive",
+                         G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
   g_signal_connect(self->override, "notify::selected", G_CALLBACK(on_override_changed), self);
   g_signal_connect(self->tileset_choice, "notify::selected", G_CALLBACK(on_tileset_chosen), self);
   update_summary(self);

@@ -105,7 +105,7 @@ static void materials_have_their_specified_values(void) {
 static void levels_have_their_settings(void) {
   TessProject *p = load_demo();
   if (!p) return;
-  CHECK(p->level_count == 2);
+  CHECK(p->level_count == 3);
   const TessLevel *side = tess_project_level_by_name(p, "Side");
   const TessLevel *top = tess_project_level_by_name(p, "Top-down");
   CHECK(side && top);
@@ -350,6 +350,62 @@ static void top_down_level_has_floor_regions_and_painted_walls(void) {
   tess_project_destroy(p);
 }
 
+/* The Cave level is painted with the tileset's "Cave" terrain set: every
+ * cell holds one of its tiles, every shared corner agrees, the rock that is
+ * drawn collides (all-rock cells full squares, transitions traced, air
+ * nothing), and the ceiling and floor are rock. */
+static void cave_level_is_painted_with_its_terrain_set(void) {
+  TessProject *p = load_demo();
+  if (!p) return;
+  const TessLevel *cave = tess_project_level_by_name(p, "Cave");
+  const TessTileset *ts = p->tileset_count ? p->tilesets[0] : NULL;
+  CHECK(cave && ts && ts->terrain_count == 1);
+  if (!cave || !ts || ts->terrain_count != 1) {
+    tess_project_destroy(p);
+    return;
+  }
+  const TessTerrainSet *set = &ts->terrains[0];
+  CHECK(strcmp(set->name, "Cave") == 0 && set->kind == TESS_TERRAIN_CORNER && set->color_count == 2 &&
+        set->tile_count == 16 && tess_terrain_set_complete(set));
+  const TessLayer *ground = NULL;
+  for (uint32_t i = 0; i < cave->layer_count && !ground; i++)
+    if (strcmp(cave->layers[i]->props.name, "Ground") == 0) ground = cave->layers[i];
+  CHECK(ground != NULL);
+  int unlabelled = 0, disagree = 0, rock_cells = 0, traced = 0;
+  for (uint32_t y = 0; ground && y < cave->settings.height; y++)
+    for (uint32_t x = 0; x < cave->settings.width; x++) {
+      uint8_t a[8], r[8], d[8];
+      if (!tess_terrain_cell_labels(set, ts->id, tess_layer_cell(ground, x, y), a)) {
+        unlabelled++;
+        continue;
+      }
+      if (x + 1 < cave->settings.width && tess_terrain_cell_labels(set, ts->id, tess_layer_cell(ground, x + 1, y), r))
+        disagree += a[1] != r[7] || a[3] != r[5];
+      if (y + 1 < cave->settings.height && tess_terrain_cell_labels(set, ts->id, tess_layer_cell(ground, x, y + 1), d))
+        disagree += a[5] != d[7] || a[3] != d[1];
+      int rocks = (a[1] == 1) + (a[3] == 1) + (a[5] == 1) + (a[7] == 1);
+      TessCellCollision c;
+      tess_level_cell_collision(p, cave, x, y, &c);
+      if (rocks == 4) CHECK(c.kind == TESS_TILE_COLLISION_FULL);
+      else if (rocks == 0) CHECK(c.kind == TESS_TILE_COLLISION_NONE);
+      else {
+        CHECK(c.kind == TESS_TILE_COLLISION_TRACED && c.tile && c.tile->piece_count >= 1);
+        traced++;
+      }
+      rock_cells += rocks == 4;
+    }
+  CHECK_MSG(unlabelled == 0 && disagree == 0, "%d cells outside the set, %d corners disagree", unlabelled, disagree);
+  CHECK(traced >= 20 && rock_cells >= 100);
+  TessCellCollision c;
+  tess_level_cell_collision(p, cave, 20, 0, &c);
+  CHECK(c.kind == TESS_TILE_COLLISION_FULL);
+  tess_level_cell_collision(p, cave, 20, 23, &c);
+  CHECK(c.kind == TESS_TILE_COLLISION_FULL);
+  tess_level_cell_collision(p, cave, 5, 8, &c);
+  CHECK(c.kind == TESS_TILE_COLLISION_NONE);
+  tess_project_destroy(p);
+}
+
 /* ---- reproducibility -------------------------------------------------------- */
 
 static void generating_twice_gives_the_same_project(void) {
@@ -366,7 +422,7 @@ static void generating_twice_gives_the_same_project(void) {
     uint64_t ha = tess_project_hash(a);
     CHECK(ha == tess_project_hash(b));
     CHECK(ha == tess_project_hash(built));
-    CHECK(a->level_count == 2 && a->sprite_count == 6);
+    CHECK(a->level_count == 3 && a->sprite_count == 6);
   }
   if (a) tess_project_destroy(a);
   if (b) tess_project_destroy(b);
@@ -423,5 +479,5 @@ static void checked_in_art_is_what_the_drawing_program_draws(void) {
 
 TESS_TEST_MAIN(TEST(materials_have_their_specified_values), TEST(levels_have_their_settings),
                TEST(sprites_have_real_alpha_and_traced_masks), TEST(side_level_has_pool_pit_ramp_and_platforms),
-               TEST(top_down_level_has_floor_regions_and_painted_walls),
+               TEST(top_down_level_has_floor_regions_and_painted_walls), TEST(cave_level_is_painted_with_its_terrain_set),
                TEST(generating_twice_gives_the_same_project), TEST(checked_in_art_is_what_the_drawing_program_draws))

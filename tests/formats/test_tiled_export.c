@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "project_fixture.h"
 #include "pack_fixture.h"
 #include "tessera/image.h"
 #include "tessera/store.h"
@@ -31,14 +32,7 @@ static TessProject *load_demo(void) {
   tess_test_path(copy, sizeof copy, "demo.tessera");
   snprintf(cmd, sizeof cmd, "cp '%s' '%s'", path, copy);
   CHECK(system(cmd) == 0);
-  TessStore *store = NULL;
-  TessProject *p = NULL;
-  TessError err;
-  CHECK_OK(tess_store_open(copy, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (!store) return NULL;
-  CHECK_OK(tess_store_load(store, &p, &err), &err);
-  tess_store_close(store);
-  return p;
+  return tess_test_load_read_only(copy);
 }
 
 static const char *subdir(const char *name) {
@@ -833,8 +827,8 @@ static void test_cli(void) {
   CHECK(exists(path));
   snprintf(path, sizeof path, "%s/tilesets/Terrain.tsx", dir);
   CHECK(exists(path));
-  CHECK(strstr(text, "2 exported") != NULL);
-  CHECK(pipeline(tmx, text, sizeof text) == 0 && strstr(text, "2 up to date") != NULL);
+  CHECK(strstr(text, "3 exported") != NULL);
+  CHECK(pipeline(tmx, text, sizeof text) == 0 && strstr(text, "3 up to date") != NULL);
   const char *bogus[] = {"export", "--format", "svg", demo, "-o", dir, NULL};
   CHECK(pipeline(bogus, text, sizeof text) == 2 && strstr(text, "unknown format 'svg'"));
   const char *embed[] = {"export", "--format", "tmj", "--embed-images", demo, "-o", dir, NULL};

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "project_fixture.h"
 #include "maps.h"
 #include "tessera/image.h"
 #include "tessera/pack.h"
@@ -170,14 +171,7 @@ static bool import_map(const char *map, char *proj, size_t size) {
 }
 
 static TessProject *load(const char *proj) {
-  TessStore *store = NULL;
-  TessProject *p = NULL;
-  TessError err;
-  CHECK_OK(tess_store_open(proj, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (!store) return NULL;
-  CHECK_OK(tess_store_load(store, &p, &err), &err);
-  tess_store_close(store);
-  return p;
+  return tess_test_load_read_only(proj);
 }
 
 static void imported_map_draws_as_tmxrasterizer(void) {

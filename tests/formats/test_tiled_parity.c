@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "project_fixture.h"
 #include "pack_fixture.h"
 #include "tessera/image.h"
 #include "tessera/render.h"
@@ -30,14 +31,7 @@ static TessProject *load_demo(void) {
   tess_test_path(copy, sizeof copy, "demo.tessera");
   snprintf(cmd, sizeof cmd, "cp '%s' '%s'", path, copy);
   CHECK(system(cmd) == 0);
-  TessStore *store = NULL;
-  TessProject *p = NULL;
-  TessError err;
-  CHECK_OK(tess_store_open(copy, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (!store) return NULL;
-  CHECK_OK(tess_store_load(store, &p, &err), &err);
-  tess_store_close(store);
-  return p;
+  return tess_test_load_read_only(copy);
 }
 
 /* tmxrasterizer MAP OUT with every object layer hidden; exit status. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "project_fixture.h"
 #include "tessera/formats.h"
 #include "tessera/image.h"
 #include "tessera/pack.h"
@@ -22,14 +23,7 @@ static TessProject *load_demo(void) {
   const char *path = getenv("TESS_DEMO_PROJECT");
   CHECK_MSG(path != NULL, "TESS_DEMO_PROJECT not set");
   if (!path) return NULL;
-  TessStore *store = NULL;
-  TessProject *p = NULL;
-  TessError err;
-  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (!store) return NULL;
-  CHECK_OK(tess_store_load(store, &p, &err), &err);
-  tess_store_close(store);
-  return p;
+  return tess_test_load_read_only(path);
 }
 
 static void print_line(const char *line, void *user) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "project_fixture.h"
 #include "pack_check.h"
 #include "tessera/pack.h"
 #include "tessera/store.h"
@@ -58,12 +59,8 @@ static void writer_reproduces_the_golden_files(void) {
     printf("  (no demo project at %s: skipped)\n", demo);
     return;
   }
-  TessStore *store = NULL;
-  TessProject *p = NULL;
+  TessProject *p = tess_test_load_read_only(demo);
   TessError err;
-  CHECK_OK(tess_store_open(demo, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (store) CHECK_OK(tess_store_load(store, &p, &err), &err);
-  if (store) tess_store_close(store);
   if (!p) return;
   for (uint32_t i = 0; i < p->level_count; i++) {
     const TessLevel *level = p->levels[i];

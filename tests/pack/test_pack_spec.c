@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "project_fixture.h"
 #include "pack_fixture.h"
 #include "tessera/pack.h"
 #include "tessera/physics.h"
@@ -271,12 +272,8 @@ static void pin_anchor_b_is_what_the_spec_says(void) {
     printf("  (no demo project at %s: skipped)\n", demo);
     return;
   }
-  TessStore *store = NULL;
-  TessProject *p = NULL;
+  TessProject *p = tess_test_load_read_only(demo);
   TessError err;
-  CHECK_OK(tess_store_open(demo, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (store) CHECK_OK(tess_store_load(store, &p, &err), &err);
-  if (store) tess_store_close(store);
   if (!p) return;
   uint32_t pins = 0, auto_pins = 0;
   for (uint32_t li = 0; li < p->level_count; li++) {

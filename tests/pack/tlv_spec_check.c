@@ -17,14 +17,16 @@ typedef struct Sec {
   uint32_t count, stride;
 } Sec;
 
-enum { SETT, STRS, MATL, TSET, TILE, POLY, VERT, LAYR, PALT, CELL, CPAL, CGRD, LOOP, CRNR, RECT, BODY, SHAP, JOIN, ZONE, SPWN, SPRT, PROP, BLOB, NSEC };
+enum { SETT, STRS, MATL, TSET, TILE, POLY, VERT, LAYR, PALT, CELL, CPAL, CGRD, LOOP, CRNR, RECT, BODY, SHAP, JOIN, ZONE, SPWN, SPRT, PROP, BLOB,
+       TERS, TERC, TERT, NSEC };
 
 static const struct {
   char name[5];
   uint32_t min_stride; /* 0 bytes, 1 cells */
 } KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8},  {"VERT", 8},  {"LAYR", 48},
                  {"PALT", 4},  {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1},  {"LOOP", 8},  {"CRNR", 4},  {"RECT", 8},  {"BODY", 80},
-                 {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0}};
+                 {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0},
+                 {"TERS", 32}, {"TERC", 16}, {"TERT", 16}};
 
 typedef struct Chk {
   const uint8_t *d;
@@ -342,6 +344,47 @@ static int check_tilesets(Chk *c, uint64_t *blob_next) {
   return 1;
 }
 
+/* ---- Terrain sets (3.3) ------------------------------------------------------- */
+
+/* FORMAT.md "TERS, TERC, TERT": sets follow their tilesets' order and take the
+ * colours and tiles in order, using both up; labels within the set's colours,
+ * 0 where the kind does not look; tiles ascending and inside the tileset. */
+static int check_terrains(Chk *c) {
+  const Sec *s = &c->s[TERS], *cs = &c->s[TERC], *ts = &c->s[TERT];
+  uint64_t colors = 0, tiles = 0;
+  for (uint32_t i = 0; i < s->count; i++) {
+    const uint8_t *r = rec(s, i);
+    uint32_t tileset = u32_(r), kind = u32_(r + 8), nc = u32_(r + 20), nt = u32_(r + 28);
+    REQUIRE(tileset >= 1 && tileset <= c->s[TSET].count && (i == 0 || tileset >= u32_(rec(s, i - 1))), "terrain set %u: tileset", i);
+    uint32_t count = u32_(rec(&c->s[TSET], tileset - 1) + 40);
+    int32_t icon = (int32_t)u32_(r + 12);
+    REQUIRE(str_ok(c, u32_(r + 4)) && kind <= 2 && icon >= -1 && (icon < 0 || (uint32_t)icon < count), "terrain set %u", i);
+    REQUIRE(nc <= 254 && u32_(r + 16) == colors && u32_(r + 24) == tiles, "terrain set %u: ranges", i);
+    REQUIRE(colors + nc <= cs->count && tiles + nt <= ts->count, "terrain set %u: past its tables", i);
+    for (uint32_t k = 0; k < nc; k++) {
+      const uint8_t *e = rec(cs, (uint32_t)(colors + k));
+      int32_t t = (int32_t)u32_(e + 12);
+      float pr = f32_(e + 8);
+      REQUIRE(str_ok(c, u32_(e)) && isfinite(pr) && pr >= 0 && t >= -1 && (t < 0 || (uint32_t)t < count), "terrain colour %llu",
+              (unsigned long long)(colors + k));
+    }
+    for (uint32_t k = 0; k < nt; k++) {
+      const uint8_t *e = rec(ts, (uint32_t)(tiles + k));
+      float pr = f32_(e + 12);
+      REQUIRE(u32_(e) < count && (k == 0 || u32_(e) > u32_(e - ts->stride)) && isfinite(pr) && pr >= 0, "terrain tile %llu",
+              (unsigned long long)(tiles + k));
+      for (int q = 0; q < 8; q++) {
+        bool looks = kind == 2 || (kind == 0 ? q % 2 == 1 : q % 2 == 0);
+        REQUIRE(e[4 + q] <= nc && (looks || e[4 + q] == 0), "terrain tile %llu: colour at %d", (unsigned long long)(tiles + k), q);
+      }
+    }
+    colors += nc;
+    tiles += nt;
+  }
+  REQUIRE(colors == cs->count && tiles == ts->count, "terrain colours or tiles outside every set");
+  return 1;
+}
+
 /* ---- Layers and cells ------------------------------------------------------- */
 
 static int check_layers(Chk *c) {
@@ -621,6 +664,6 @@ int tlv_spec_check(const uint8_t *data, size_t size, char *why, size_t why_size)
   c.why_size = why_size;
   if (why && why_size) why[0] = 0;
   uint64_t blob_next = 0;
-  return check_layout(&c) && check_strings(&c) && check_settings(&c) && check_materials(&c) && check_tilesets(&c, &blob_next) &&
+  return check_layout(&c) && check_strings(&c) && check_settings(&c) && check_materials(&c) && check_tilesets(&c, &blob_next) && check_terrains(&c) &&
          check_polygons(&c) && check_layers(&c) && check_collision(&c) && check_geometry(&c) && check_objects(&c, &blob_next);
 }

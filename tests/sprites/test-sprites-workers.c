@@ -154,6 +154,9 @@ static void workers_trace_all_keeps_the_loop_running(void) {
   t0 = g_get_monotonic_time();
   tess_tileset_collision_trace_all_async(tc, NULL, on_traced, &o);
   CHECK(tess_tileset_collision_is_tracing(tc));
+  gboolean tracing = FALSE;
+  g_object_get(tc, "tracing", &tracing, NULL); /* the progress row and the button are bound to it */
+  CHECK(tracing);
   CHECK(same_tiles(tess_project_tileset(p, id), &as_added)); /* nothing is applied before the result is back */
   double seen_progress = 0;
   while (!o.done) {
@@ -170,6 +173,8 @@ static void workers_trace_all_keeps_the_loop_running(void) {
             (long long)ticker.longest_gap, (long long)async_us);
   CHECK(seen_progress > 0 && seen_progress <= 1);
   CHECK(!tess_tileset_collision_is_tracing(tc));
+  g_object_get(tc, "tracing", &tracing, NULL);
+  CHECK(!tracing);
   CHECK(same_tiles(tess_project_tileset(p, id), &reference));
   TessProject *disk = fixture_load(tess_document_get_path(doc));
   CHECK(disk && same_tiles(tess_project_tileset(disk, id), &reference));

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "project_fixture.h"
 #include "store_tests.h"
 #include "tessera/image.h"
 
@@ -376,14 +377,7 @@ TessProject *load_file(const char *path) {
   return r == TESS_OK ? p : NULL;
 }
 
-static void remove_project(const char *path) {
-  char side[600];
-  unlink(path);
-  snprintf(side, sizeof side, "%s-wal", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", path);
-  unlink(side);
-}
+static void remove_project(const char *path) { tess_test_remove_project(path); }
 
 void create_and_flush(const char *path, TessProject *p) {
   remove_project(path);

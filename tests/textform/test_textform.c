@@ -169,6 +169,31 @@ static void random_projects_round_trip_exactly(void) {
       CHECK_OK(tess_edit_tileset_set(f.p, &ts, 0, &err), &err);
       tess_tileset_clear(&ts);
     }
+    /* Terrain sets: every kind, awkward names and probabilities (the dump must keep every bit). */
+    if (seed % 2 == 1 && f.p->tileset_count) {
+      TessTileset ts;
+      CHECK_OK(tess_tileset_copy(&ts, f.p->tilesets[0]) == TESS_OK ? TESS_OK : TESS_ERR_NOMEM, &err);
+      tess_terrain_sets_free(ts.terrains, ts.terrain_count);
+      ts.terrain_count = 3;
+      ts.terrains = tess_calloc(3, sizeof *ts.terrains);
+      for (int k = 0; k < 3; k++) {
+        TessTerrainSet *s = &ts.terrains[k];
+        tess_terrain_set_init(s, k == 2 ? "\"Mixed\" été" : "Set", (TessTerrainKind)k);
+        CHECK_OK(tess_terrain_set_add_color(s, "A", 0x11223344u, NULL, &err), &err);
+        CHECK_OK(tess_terrain_set_add_color(s, "B\tb", 0xffeeddccu, NULL, &err), &err);
+        s->colors[1].probability = 1.0f / 3.0f;
+        s->colors[0].tile = k;
+        s->tile = k == 1 ? -1 : 5;
+        for (uint32_t t = 0; t < ts.tile_count; t += 1 + (uint32_t)k) {
+          uint8_t wang[8];
+          for (int q = 0; q < 8; q++) wang[q] = (uint8_t)((t + (uint32_t)q + (uint32_t)seed) % 3);
+          wang[0] = 1;
+          CHECK_OK(tess_terrain_set_label(s, t, wang, t % 3 ? 1.0f : 1e-7f * (float)(t + 1), &err), &err);
+        }
+      }
+      CHECK_OK(tess_edit_tileset_set(f.p, &ts, 0, &err), &err);
+      tess_tileset_clear(&ts);
+    }
     char dir[1024], again[1100];
     snprintf(again, sizeof again, "random-%llu", (unsigned long long)seed);
     tess_test_path(dir, sizeof dir, again);

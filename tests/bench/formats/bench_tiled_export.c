@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "project_fixture.h"
 #include "pack_fixture.h"
 #include "tessera/formats.h"
 #include "tessera/image.h"
@@ -24,15 +25,7 @@ static double now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static TessProject *load(const char *path) {
-  TessStore *store = NULL;
-  TessProject *p = NULL;
-  TessError err;
-  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (store) CHECK_OK(tess_store_load(store, &p, &err), &err);
-  if (store) tess_store_close(store);
-  return p;
-}
+static TessProject *load(const char *path) { return tess_test_load_read_only(path); }
 
 /* Seconds for one forced export of every level; *bytes: the level files'. */
 static double export_once(const TessProject *p, const TessExportWriter *writer, const char *dir, unsigned jobs,
@@ -145,7 +138,7 @@ static void bench(void) {
     snprintf(cmd, sizeof cmd, "cp '%s' '%s'", demo, copy);
     CHECK(system(cmd) == 0);
     TessProject *p = load(copy);
-    if (p) compare("demo (2 levels)", p, 20);
+    if (p) compare("demo (3 levels)", p, 20);
     tess_project_destroy(p);
   }
   PackFixtureSpec spec;

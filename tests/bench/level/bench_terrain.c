@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "project_fixture.h"
 #include "tessera/store.h"
 
 #define SIDE 4096
@@ -158,12 +159,7 @@ int main(void) {
          median(plain, 15));
   tess_store_close(store);
   tess_project_destroy(p);
-  unlink(path);
-  char side[700];
-  snprintf(side, sizeof side, "%s-wal", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", path);
-  unlink(side);
+  tess_test_remove_project(path);
   rmdir(dir);
   return 0;
 }

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "project_fixture.h"
 #include "tessera/store.h"
 
 #define SIDE 4096
@@ -63,14 +64,7 @@ static void physical_limits(const char *path, double *read_s, double *copy_s, si
   free(dst);
 }
 
-static void remove_project(const char *path) {
-  char side[600];
-  unlink(path);
-  snprintf(side, sizeof side, "%s-wal", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", path);
-  unlink(side);
-}
+static void remove_project(const char *path) { tess_test_remove_project(path); }
 
 int main(void) {
   char dir[] = "/tmp/tessera-bench-store-XXXXXX";
