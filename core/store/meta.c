@@ -95,7 +95,9 @@ TessResult tess_store_setting_set(TessStore *s, const char *name, int64_t value,
   if (s->read_only)
     return tess_error_set(err, TESS_ERR_READONLY, s->path, "%s is open read-only: setting '%s' not saved", s->name,
                           name);
-  return store_meta_set(s, key, value, err);
+  r = store_log_guard(s, err);
+  if (r == TESS_OK) r = store_meta_set(s, key, value, err);
+  return r == TESS_OK ? store_log_guard(s, err) : r;
 }
 
 TessResult tess_store_copy_settings(TessStore *to, TessStore *from, TessError *err) {

@@ -17,7 +17,10 @@ static TessResult readonly_error(TessStore *s, TessError *err) {
                         s->name);
 }
 
-static TessResult begin(TessStore *s, TessError *err) { return store_run(s, STMT_BEGIN, err); }
+static TessResult begin(TessStore *s, TessError *err) {
+  TessResult r = store_log_guard(s, err);
+  return r == TESS_OK ? store_run(s, STMT_BEGIN, err) : r;
+}
 
 /* Commits, or rolls back (keeping the caller's error) when r is an error. */
 static TessResult finish(TessStore *s, TessResult r, TessError *err) {
@@ -27,7 +30,8 @@ static TessResult finish(TessStore *s, TessResult r, TessError *err) {
     return r;
   }
   s->stats.transactions++;
-  return TESS_OK;
+  /* A log removed during the commit: its frames are folded into the file now. */
+  return store_log_guard(s, err);
 }
 
 static const TessStmt CLEAR_ORDER[] = {STMT_CLEAR_PROPS,   STMT_CLEAR_OBJECTS, STMT_CLEAR_CHUNKS,

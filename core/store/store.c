@@ -28,7 +28,6 @@
 #include "store_private.h"
 
 #define TESS_STORE_PAGE_SIZE 4096
-#define TESS_STORE_BUSY_MS 5000
 #define TESS_STORE_CLOSE_WAIT_MS 1000
 #define TESS_STORE_CACHE_KIB 16384
 #define TESS_STORE_MMAP_BYTES ((int64_t)1 << 30)
@@ -88,6 +87,20 @@ static TessResult use_wal(TessStore *s, TessError *err) {
                           "copy the project to a local disk",
                           s->name);
   return TESS_OK;
+}
+
+/* The settings of every connection (the file comment says why); a writer's also switch to the log. */
+TessResult store_configure_connection(TessStore *s, TessError *err) {
+  TessResult r = s->read_only ? TESS_OK : use_wal(s, err);
+  if (r == TESS_OK) {
+    char sql[200];
+    snprintf(sql, sizeof sql,
+             "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -%d; "
+             "PRAGMA mmap_size = %lld; PRAGMA wal_autocheckpoint = %d",
+             TESS_STORE_CACHE_KIB, (long long)TESS_STORE_MMAP_BYTES, TESS_STORE_AUTOCHECKPOINT_PAGES);
+    r = exec_sql(s, sql, "configuring the connection", err);
+  }
+  return r;
 }
 
 /* "file:" + the path with every byte a URI could misread percent-encoded. */
@@ -304,15 +317,7 @@ TessResult store_open_with_schema(const char *path, TessStoreMode mode, const Te
   bool upgrade = false;
   if (r == TESS_OK) r = created ? create_project(s, schema, err) : check_project(s, schema, &upgrade, err);
   if (r == TESS_OK && created) s->file_schema = schema->version;
-  if (r == TESS_OK && !s->read_only) r = use_wal(s, err);
-  if (r == TESS_OK) {
-    char sql[200];
-    snprintf(sql, sizeof sql,
-             "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -%d; "
-             "PRAGMA mmap_size = %lld; PRAGMA wal_autocheckpoint = %d",
-             TESS_STORE_CACHE_KIB, (long long)TESS_STORE_MMAP_BYTES, TESS_STORE_AUTOCHECKPOINT_PAGES);
-    r = exec_sql(s, sql, "configuring the connection", err);
-  }
+  if (r == TESS_OK) r = store_configure_connection(s, err);
   int64_t clean = 0;
   bool marked_open = false;
   if (r == TESS_OK) {
@@ -326,6 +331,7 @@ TessResult store_open_with_schema(const char *path, TessStoreMode mode, const Te
     if (r == TESS_OK && !s->read_only) {
       r = store_meta_set(s, "clean_close", 0, err);
       marked_open = r == TESS_OK;
+      if (marked_open) store_log_note(s);
     }
   }
   /* Upgrade only a file known to be sound (checked above if it was not closed cleanly). */
@@ -350,6 +356,7 @@ void tess_store_close(TessStore *s) {
   if (!s) return;
   if (!s->read_only && s->db) {
     if (sqlite3_get_autocommit(s->db) == 0) sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    store_log_guard(s, NULL); /* a lost log's commits reach the file before it is marked closed */
     /* Mark the clean close, then fold the log into the file so the .tessera
      * alone is complete. A reader may hold the log: wait a little for it,
      * not long (nothing is lost if the log stays; the next open folds it in). */
@@ -369,6 +376,8 @@ void tess_store_stats(const TessStore *s, TessStoreStats *out) { *out = s->stats
 TessResult tess_store_checkpoint(TessStore *s, TessError *err) {
   if (s->read_only)
     return tess_error_set(err, TESS_ERR_READONLY, s->path, "%s is open read-only: nothing to checkpoint", s->name);
+  TessResult guarded = store_log_guard(s, err);
+  if (guarded != TESS_OK) return guarded;
   int log_frames = 0, done_frames = 0;
   /* Called from the editor's idle timer: never wait for a reader, try again later instead. */
   sqlite3_busy_timeout(s->db, 0);

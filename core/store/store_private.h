@@ -4,12 +4,16 @@
 #define TESS_STORE_PRIVATE_H
 
 #include <sqlite3.h>
+#include <sys/types.h>
 
 #include "tessera/store.h"
 #include "store_migrate.h"
 
 /* PRAGMA application_id of every Tessera project: 'TESS' in ASCII. */
 #define TESS_STORE_APPLICATION_ID 0x54455353
+
+/* How long a connection waits for another writer or a checkpointing reader. */
+#define TESS_STORE_BUSY_MS 5000
 
 /* Bytes of one chunk's cells BLOB: TESS_CHUNK_CELLS little-endian uint32. */
 #define TESS_STORE_CHUNK_BYTES (TESS_CHUNK_CELLS * 4)
@@ -82,6 +86,10 @@ struct TessStore {
   bool immutable;       /* read-only media or folder: SQLite's immutable mode (no -shm, no locks) */
   int64_t file_schema; /* the schema the file is at (older than the program's only when read-only) */
   int writer_lock;     /* fd holding flock(LOCK_EX) on the file while open for writing, or -1 */
+  /* The writer's "<path>-wal", as last seen (log_guard.c says why). */
+  bool log_known;
+  dev_t log_dev;
+  ino_t log_ino;
   sqlite3_stmt *stmts[STMT_COUNT];
   TessStoreStats stats;
   /* The next_id counters as last written to meta, so a flush writes them only when they moved. */
@@ -106,6 +114,17 @@ TessResult store_db_error(TessStore *s, int rc, const char *what, TessError *err
 /* The one error mapping from SQLite result codes to ours (file named by path). */
 TessResult store_sqlite_error(sqlite3 *db, const char *path, const char *name, int rc, const char *what,
                                    TessError *err);
+
+/* ---- store.c, log_guard.c ----------------------------------------------- */
+
+/* The pragmas of every connection, and a writer's switch to the log. */
+TessResult store_configure_connection(TessStore *s, TessError *err);
+/* Remembers which file the writer's log is (after the writer's first commit). */
+void store_log_note(TessStore *s);
+/* Before and after each write: when the log is no longer the file this
+ * writer writes (another program removed it), folds the old connection's
+ * commits into the project file and reconnects. */
+TessResult store_log_guard(TessStore *s, TessError *err);
 
 /* ---- meta.c -------------------------------------------------------------- */
 
