@@ -78,7 +78,7 @@ int tess_cmd_render(int argc, char **argv) {
   if (tess_cmd_check_output(output, &input, 1, 0) != TESS_EXIT_OK) return TESS_EXIT_FAIL;
   TessRenderOptions opt;
   tess_render_options_default(&opt);
-  opt.flags = TESS_RENDER_TILES | TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS;
+  opt.flags = TESS_RENDER_TILES | TESS_RENDER_WALLS | TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS;
   if (tiles_only && overlay) return tess_cmd_usage_error("render", "--tiles-only draws no overlays");
   if (tiles_only) opt.flags = TESS_RENDER_TILES;
   if (overlay) {

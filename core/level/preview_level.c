@@ -200,13 +200,68 @@ TessResult tess_preview_level_spawn_sprite(TessPreviewLevel *pl, TessId sprite, 
   return tess_playback_spawn(pl->playback, &sp, out, err);
 }
 
+/* A body that moved in the preview: where it was in the level and where it
+ * is now, as level-pixel transforms (the object's pos is the body origin). */
+typedef struct KeptBody {
+  TessId object;
+  TessTransform was, now;
+} KeptBody;
+
+static const KeptBody *kept_body(const KeptBody *kept, uint32_t n, TessId object) {
+  for (uint32_t i = 0; object && i < n; i++)
+    if (kept[i].object == object) return &kept[i];
+  return NULL;
+}
+
+/* A point fixed to a body goes where the body took it. */
+static TessVec2 carried(const KeptBody *k, TessVec2 p) {
+  return k ? tess_transform_point(k->now, tess_transform_point_inv(k->was, p)) : p;
+}
+
+/* Joints hold level points fixed to their bodies (a pin's point on body a;
+ * a distance joint's anchors on a and b). Bodies that moved carry them: a
+ * pin left where it was joined nothing (issue 14 item 2). A pin to the
+ * world, or to a body that stayed, stays. */
+static TessResult carry_joints(TessProject *project, TessId level_id, const KeptBody *kept, uint32_t n_kept,
+                               uint32_t merge, uint32_t *changed, TessError *err) {
+  TessLevel *level = tess_project_level(project, level_id);
+  for (uint32_t l = 0; level && l < level->layer_count; l++) {
+    TessLayer *layer = level->layers[l];
+    for (uint32_t i = 0; i < layer->object_count; i++) {
+      const TessObject *o = &layer->objects[i];
+      if (o->kind != TESS_OBJECT_JOINT) continue;
+      const KeptBody *a = kept_body(kept, n_kept, o->u.joint.body_a);
+      const KeptBody *b = kept_body(kept, n_kept, o->u.joint.body_b);
+      TessVec2 pos = carried(a, o->pos);
+      TessVec2 anchor_b = o->u.joint.kind == TESS_JOINT_DISTANCE ? carried(b, o->u.joint.anchor_b) : o->u.joint.anchor_b;
+      if (pos.x == o->pos.x && pos.y == o->pos.y && anchor_b.x == o->u.joint.anchor_b.x &&
+          anchor_b.y == o->u.joint.anchor_b.y)
+        continue;
+      TessObject copy;
+      TessResult r = tess_object_copy(&copy, o);
+      if (r != TESS_OK) return tess_error_set(err, r, "preview", "out of memory");
+      copy.pos = pos;
+      copy.u.joint.anchor_b = anchor_b;
+      r = tess_edit_object_set(project, level_id, &copy, merge, err); /* may move the layer's array: o is stale */
+      tess_object_clear(&copy);
+      if (r != TESS_OK) return r;
+      (*changed)++;
+    }
+  }
+  return TESS_OK;
+}
+
 TessResult tess_preview_level_keep_positions(TessPreviewLevel *pl, TessProject *project, uint32_t *changed,
                                              TessError *err) {
   uint32_t merge = tess_project_new_merge_key(project);
-  uint32_t n = 0;
+  uint32_t n = 0, n_kept = 0;
   float ppm = pl->scene->ppm;
   TessPlayback *pb = pl->playback;
-  for (uint32_t i = 0; i < tess_playback_body_count(pb); i++) {
+  uint32_t count = tess_playback_body_count(pb);
+  KeptBody *kept = count ? tess_calloc(count, sizeof *kept) : NULL;
+  if (count && !kept) return tess_error_set(err, TESS_ERR_NOMEM, "preview", "out of memory");
+  TessResult r = TESS_OK;
+  for (uint32_t i = 0; i < count && r == TESS_OK; i++) {
     const TessPlaybackBody *b = tess_playback_body(pb, i);
     if (!b->object || b->type == TESS_BODY_STATIC) continue;
     TessTransform xf;
@@ -217,16 +272,25 @@ TessResult tess_preview_level_keep_positions(TessPreviewLevel *pl, TessProject *
     TessVec2 pos = tess_v2(xf.p.x * ppm, xf.p.y * ppm);
     float angle = tess_rot_angle(xf.q);
     if (pos.x == o->pos.x && pos.y == o->pos.y && angle == o->angle) continue;
+    kept[n_kept].object = o->id;
+    kept[n_kept].was = (TessTransform){o->pos, tess_rot(o->angle)};
+    kept[n_kept].now = (TessTransform){pos, tess_rot(angle)};
+    n_kept++;
     TessObject copy;
-    TessResult r = tess_object_copy(&copy, o);
-    if (r != TESS_OK) return tess_error_set(err, r, "preview", "out of memory");
+    r = tess_object_copy(&copy, o);
+    if (r != TESS_OK) {
+      r = tess_error_set(err, r, "preview", "out of memory");
+      break;
+    }
     copy.pos = pos;
     copy.angle = angle;
     r = tess_edit_object_set(project, pl->level->id, &copy, merge, err);
     tess_object_clear(&copy);
-    if (r != TESS_OK) return r;
-    n++;
+    if (r == TESS_OK) n++;
   }
+  if (r == TESS_OK && n_kept) r = carry_joints(project, pl->level->id, kept, n_kept, merge, &n, err);
+  tess_free(kept);
+  if (r != TESS_OK) return r;
   if (changed) *changed = n;
   return TESS_OK;
 }

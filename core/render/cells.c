@@ -371,6 +371,44 @@ void render_paint_materials(TessRenderer *r, cairo_t *cr, const TessLevel *level
   }
 }
 
+/* A wall made by a solid material alone (no colliding tile) shows nothing of
+ * itself: a hero resting on it seemed to float. Each such cell is hatched in
+ * its material's colour, overlay or not, by every view that draws tiles.
+ * The hatch is diagonal lines a quarter of a cell apart and a half-strength
+ * wash, so it reads as "a wall, of this material" at any zoom. */
+void render_paint_material_walls(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0,
+                                 uint32_t x1, uint32_t y1) {
+  const double tw = level->settings.tile_w, th = level->settings.tile_h;
+  const TessProject *p = r->project;
+  const TessLayer *mat_layer = tess_level_material_layer(level);
+  if (!mat_layer) return; /* without overrides only tiles make walls, and tiles are drawn */
+  for (uint32_t y = y0; y < y1; y++) {
+    for (uint32_t x = x0; x < x1; x++) {
+      if (!tess_layer_cell(mat_layer, x, y)) continue;
+      TessCellCollision cc;
+      tess_level_cell_collision(p, level, x, y, &cc);
+      if (cc.cell || cc.kind != TESS_TILE_COLLISION_FULL) continue;
+      const TessMaterial *m = tess_project_material(p, cc.material);
+      if (!m || m->kind != TESS_MATERIAL_SOLID) continue;
+      double cx = x * tw, cy = y * th;
+      cairo_save(cr);
+      cairo_rectangle(cr, cx, cy, tw, th);
+      cairo_clip(cr);
+      render_set_rgba(cr, m->color, 0.35);
+      cairo_paint(cr);
+      for (int k = -3; k <= 4; k++) { /* lines x - y = const, a quarter cell apart */
+        double o = k * tw / 4.0;
+        cairo_move_to(cr, cx + o, cy + th);
+        cairo_line_to(cr, cx + o + th, cy);
+      }
+      render_set_rgba(cr, m->color, 1.0);
+      cairo_set_line_width(cr, fmax(tw, th) / 10.0);
+      cairo_stroke(cr);
+      cairo_restore(cr);
+    }
+  }
+}
+
 /* A full tile drawn off its cell collides as the rectangle it is drawn in
  * (core/scene's rule), so it is outlined as a piece, not as a square. */
 static bool off_grid_full(const TessProject *p, const TessLevel *level, const TessCellCollision *cc) {

@@ -738,7 +738,7 @@ static void draw_background(TessPreviewPainter *pp, cairo_t *cr, const TessPrevi
     cairo_paint(bg);
     TessRenderOptions opt;
     tess_render_options_default(&opt);
-    opt.flags = TESS_RENDER_TILES | TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS;
+    opt.flags = TESS_RENDER_TILES | TESS_RENDER_WALLS | TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS;
     tess_renderer_draw(pp->renderer, bg, pl->level, view, &opt, NULL);
     Mapper m = {view->origin_x, view->origin_y, view->zoom, pl->scene->ppm};
     if (zones) draw_fluids_and_zones(bg, &m, pl, view);

@@ -17,7 +17,7 @@ extern const double tess_render_lod_scale[TESS_RENDER_LOD_COUNT];
 #define TESS_RENDER_BLOCK_TARGET_PX 512
 
 /* What a cached block has baked in (subset of TessRenderFlags). */
-#define TESS_RENDER_BAKED (TESS_RENDER_TILES | TESS_RENDER_MATERIALS | TESS_RENDER_COLLISION)
+#define TESS_RENDER_BAKED (TESS_RENDER_TILES | TESS_RENDER_MATERIALS | TESS_RENDER_COLLISION | TESS_RENDER_WALLS)
 
 typedef struct TessTileSurface {
   cairo_surface_t *surface;  /* premultiplied ARGB32, the whole tileset image; NULL when it failed */
@@ -101,6 +101,10 @@ void render_paint_tiles_average(TessRenderer *r, cairo_surface_t *target, int ox
 bool render_soft_ok(TessRenderer *r, const TessLevel *level, int lod);
 void render_paint_tiles_soft(TessRenderer *r, cairo_surface_t *target, int ox, int oy, const TessLevel *level,
                            uint32_t cx, uint32_t cy, uint32_t nx, uint32_t ny, int lod);
+/* Cells that are walls by a solid material alone (no colliding tile),
+ * hatched in the material's colour; drawn with the tiles. */
+void render_paint_material_walls(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0,
+                                 uint32_t x1, uint32_t y1);
 void render_paint_materials(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
                           uint32_t y1, double alpha);
 /* line_width in user units. */

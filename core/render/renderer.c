@@ -56,7 +56,8 @@ void tess_renderer_invalidate(TessRenderer *r, const TessChange *change) {
       render_cache_drop_all(r);
       break;
     case TESS_CHANGE_MATERIAL:
-      render_cache_drop_content(r, TESS_RENDER_MATERIALS | TESS_RENDER_COLLISION);
+      /* Walls made by a solid material alone are hatched in its colour. */
+      render_cache_drop_content(r, TESS_RENDER_MATERIALS | TESS_RENDER_COLLISION | TESS_RENDER_WALLS);
       break;
     case TESS_CHANGE_SPRITE:
       render_drop_sprite(r, change->id);
@@ -163,6 +164,7 @@ static void paint_direct(TessRenderer *r, cairo_t *cr, const TessLevel *level, c
   cairo_translate(cr, v->tx, v->ty);
   cairo_scale(cr, v->zoom, v->zoom);
   if (content & TESS_RENDER_TILES) render_paint_tiles(r, cr, level, v->x0, v->y0, v->x1, v->y1, -1, v->zoom < 1.0);
+  if (content & TESS_RENDER_WALLS) render_paint_material_walls(r, cr, level, v->x0, v->y0, v->x1, v->y1);
   if (content & TESS_RENDER_MATERIALS) render_paint_materials(r, cr, level, v->x0, v->y0, v->x1, v->y1, o->material_alpha);
   if (content & TESS_RENDER_COLLISION)
     render_paint_collision(r, cr, level, v->x0, v->y0, v->x1, v->y1, o->collision_color, 1.0 / v->zoom);
@@ -205,6 +207,7 @@ static void repaint_block(TessRenderer *r, TessBlock *b, const TessLevel *level,
       cairo_scale(cr, s, s);
       cairo_translate(cr, -(double)x0 * tw, -(double)y0 * th);
       if ((b->content & TESS_RENDER_TILES) && !average && !soft) render_paint_tiles(r, cr, level, x0, y0, x1, y1, b->lod, s < 1.0);
+      if (b->content & TESS_RENDER_WALLS) render_paint_material_walls(r, cr, level, x0, y0, x1, y1);
       if (b->content & TESS_RENDER_MATERIALS) render_paint_materials(r, cr, level, x0, y0, x1, y1, o->material_alpha);
       if (b->content & TESS_RENDER_COLLISION)
         render_paint_collision(r, cr, level, x0, y0, x1, y1, o->collision_color, 1.0 / s);
@@ -329,7 +332,7 @@ TessResult tess_renderer_draw(TessRenderer *r, cairo_t *cr, const TessLevel *lev
                     round(level->settings.height * (double)th * v.zoom));
     cairo_fill(cr);
   }
-  uint8_t content = (uint8_t)(flags & (TESS_RENDER_TILES | TESS_RENDER_MATERIALS));
+  uint8_t content = (uint8_t)(flags & (TESS_RENDER_TILES | TESS_RENDER_MATERIALS | TESS_RENDER_WALLS));
   /* Far away, collision outlines are baked into the cached blocks; close up
    * they are drawn live so that lines stay one device pixel wide. */
   bool collision_baked = (flags & TESS_RENDER_COLLISION) && options->use_cache && v.zoom < 0.25 - 1e-9;

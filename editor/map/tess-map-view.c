@@ -699,7 +699,7 @@ static void draw_view(TessMapView *v, cairo_t *cr, int width, int height) {
   place_level(v, width, height);
   TessRenderOptions o;
   tess_render_options_default(&o);
-  o.flags = TESS_RENDER_TILES | TESS_RENDER_OBJECTS | TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS;
+  o.flags = TESS_RENDER_TILES | TESS_RENDER_WALLS | TESS_RENDER_OBJECTS | TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS;
   if (v->show_grid) o.flags |= TESS_RENDER_GRID;
   if (v->show_materials) o.flags |= TESS_RENDER_MATERIALS;
   if (v->show_collision) o.flags |= TESS_RENDER_COLLISION;

@@ -192,6 +192,9 @@ static void locked_padlock_stands_out(void) {
     CHECK(!gtk_widget_has_css_class(closed, "tess-off"));
     GdkRGBA c = icon_color(closed);
     CHECK_MSG(!gdk_rgba_equal(&c, &open_color), "the locked padlock is drawn like an open one");
+    /* A strong blue, not white on the row's light grey (what @accent_color gave). */
+    CHECK_MSG(c.blue > 0.7f && c.red < 0.3f && c.alpha > 0.9f, "padlock colour %g %g %g %g", c.red, c.green, c.blue,
+              c.alpha);
   }
   fixture_close(w);
   gtk_style_context_remove_provider_for_display(gdk_display_get_default(), GTK_STYLE_PROVIDER(css));

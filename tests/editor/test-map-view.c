@@ -433,7 +433,7 @@ static void edits_redraw_only_their_chunk(void) {
   harness_click(&h, 3, 1);
   s = tess_map_view_test_render(h.view, 400, 300);
   tess_map_view_test_render_stats(h.view, &n, TRUE);
-  CHECK(n == 1);
+  CHECK_MSG(n == 1, "%llu chunks", (unsigned long long)n);
   /* The new tile is on screen: cell (3,1) at zoom 2 is red (tile 12: 200, 60, 60). */
   cairo_surface_flush(s);
   const uint8_t *d = cairo_image_surface_get_data(s);

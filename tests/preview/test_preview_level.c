@@ -193,5 +193,87 @@ static void keep_positions_is_one_undo_step(void) {
   tess_project_destroy(p);
 }
 
-TESS_TEST_MAIN(TEST(side_level_comes_alive), TEST(step_matches_the_scene_world),
+static TessId add_object(TessProject *p, TessLevel *level, TessId layer, TessObject *o) {
+  TessError err;
+  TessId id = 0;
+  CHECK_OK(tess_edit_object_add(p, level->id, layer, o, &id, &err), &err);
+  tess_object_clear(o);
+  return id;
+}
+
+static TessTransform level_xf(const TessObject *o) { return (TessTransform){o->pos, tess_rot(o->angle)}; }
+
+/* Issue 14 item 2: a box pinned to a ball falls and tumbles in the sky;
+ * Keep Positions moves the pin with them (it stayed behind, joined to
+ * nothing), and a pendulum's pin to the world stays where it is. The pin's
+ * point is fixed on body a, exactly; on body b within the joint's slack. */
+static void keep_positions_carries_pins(void) {
+  TessProject *p = load_demo();
+  if (!p) return;
+  TessLevel *side = tess_project_level_by_name(p, "Side");
+  TessId layer = 0;
+  for (uint32_t i = 0; i < side->layer_count; i++)
+    if (side->layers[i]->props.kind == TESS_LAYER_OBJECTS) layer = side->layers[i]->props.id;
+  CHECK(layer != 0);
+  float tw = (float)side->settings.tile_w, th = (float)side->settings.tile_h;
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  o.u.body.shape = TESS_BODY_BOX;
+  o.pos = tess_v2(20 * tw, 3 * th);
+  o.angle = 0.3f;
+  TessId box = add_object(p, side, layer, &o);
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  o.pos = tess_v2(20 * tw + 40, 3 * th - 10);
+  TessId ball = add_object(p, side, layer, &o);
+  tess_object_default(&o, TESS_OBJECT_JOINT);
+  o.pos = tess_v2(20 * tw + 20, 3 * th - 4);
+  o.u.joint.body_a = box;
+  o.u.joint.body_b = ball;
+  TessId pin = add_object(p, side, layer, &o);
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  o.pos = tess_v2(26 * tw + 48, 3 * th);
+  TessId bob = add_object(p, side, layer, &o);
+  tess_object_default(&o, TESS_OBJECT_JOINT);
+  o.pos = tess_v2(26 * tw, 3 * th);
+  o.u.joint.body_b = bob; /* body a = the world */
+  TessId hook = add_object(p, side, layer, &o);
+  TessError err;
+  CHECK(tess_level_object(side, hook, NULL) != NULL);
+  uint64_t before = tess_level_content_hash(p, side);
+
+  TessTransform box0 = level_xf(tess_level_object(side, box, NULL)), ball0 = level_xf(tess_level_object(side, ball, NULL));
+  TessVec2 pin0 = tess_level_object(side, pin, NULL)->pos, hook0 = tess_level_object(side, hook, NULL)->pos;
+  TessVec2 on_box = tess_transform_point_inv(box0, pin0), on_ball = tess_transform_point_inv(ball0, pin0);
+
+  TessPreviewLevel *pl = NULL;
+  CHECK_OK(tess_preview_level_create(p, side, 0, &pl, &err), &err);
+  if (pl) {
+    for (int s = 0; s < 45; s++) CHECK_OK(tess_playback_step(pl->playback, &err), &err);
+    uint32_t changed = 0;
+    CHECK_OK(tess_preview_level_keep_positions(pl, p, &changed, &err), &err);
+    const TessObject *bo = tess_level_object(side, box, NULL), *po = tess_level_object(side, pin, NULL);
+    CHECK(tess_v2_distance(bo->pos, box0.p) > 20.0f); /* the pair fell */
+    TessVec2 pin1 = po->pos;
+    CHECK_MSG(tess_v2_distance(pin1, pin0) > 20.0f, "the pin stayed at %g,%g", pin1.x, pin1.y);
+    TessVec2 still_on_box = tess_transform_point_inv(level_xf(bo), pin1);
+    CHECK_MSG(tess_v2_distance(still_on_box, on_box) < 1e-2f, "the pin moved on the box by %g px",
+              tess_v2_distance(still_on_box, on_box));
+    TessVec2 still_on_ball = tess_transform_point_inv(level_xf(tess_level_object(side, ball, NULL)), pin1);
+    CHECK_MSG(tess_v2_distance(still_on_ball, on_ball) < 2.0f, "the pin moved on the ball by %g px",
+              tess_v2_distance(still_on_ball, on_ball));
+    /* The pendulum swung; its pin to the world did not move. */
+    CHECK(tess_v2_distance(tess_level_object(side, bob, NULL)->pos, tess_v2(26 * tw + 48, 3 * th)) > 1.0f);
+    const TessObject *ho = tess_level_object(side, hook, NULL);
+    CHECK(ho->pos.x == hook0.x && ho->pos.y == hook0.y);
+    /* One undo step brings bodies and pins back. */
+    CHECK_OK(tess_project_undo(p, &err), &err);
+    CHECK(tess_level_content_hash(p, side) == before);
+    po = tess_level_object(side, pin, NULL);
+    CHECK(po->pos.x == pin0.x && po->pos.y == pin0.y);
+    tess_preview_level_destroy(pl);
+  }
+  tess_project_destroy(p);
+}
+
+TESS_TEST_MAIN(TEST(side_level_comes_alive), TEST(keep_positions_carries_pins), TEST(step_matches_the_scene_world),
                TEST(preview_never_changes_the_project), TEST(keep_positions_is_one_undo_step))

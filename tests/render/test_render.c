@@ -323,6 +323,66 @@ static void collision_outlines_follow_the_rule(void) {
   tess_project_destroy(p);
 }
 
+/* Issue 14: a wall made by a solid material alone (stone painted on the
+ * empty cell (10,1)) is hatched in the material's colour with the tiles,
+ * overlay or not; cells with a colliding tile, or a non-solid material, are
+ * drawn exactly as the tiles alone. A change of the material's colour
+ * reaches the cached picture. */
+static void material_walls_are_hatched(void) {
+  TessProject *p = fixture_project();
+  TessLevel *level = fixture_small_level(p);
+  TessRenderOptions o;
+  tess_render_options_default(&o);
+  CHECK(o.flags & TESS_RENDER_WALLS); /* on by default */
+  o.flags = TESS_RENDER_TILES;
+  TessRenderer *r = tess_renderer_create(p);
+  cairo_surface_t *tiles = draw_view(r, level, 0, 0, 1.0, 192, 128, &o);
+  o.flags = TESS_RENDER_TILES | TESS_RENDER_WALLS;
+  cairo_surface_t *walls = draw_view(r, level, 0, 0, 1.0, 192, 128, &o);
+  int covered = 0, full_colour = 0, elsewhere = 0;
+  for (int y = 0; y < 128; y++)
+    for (int x = 0; x < 192; x++) {
+      uint32_t a = pixel(tiles, x, y), b = pixel(walls, x, y);
+      bool in_cell = x >= 10 * 16 && x < 11 * 16 && y >= 16 && y < 32;
+      if (!in_cell) {
+        elsewhere += a != b;
+        continue;
+      }
+      CHECK(a == 0); /* nothing there before */
+      covered += (b >> 24) > 60;
+      full_colour += b == 0xFF8890A0u; /* stone, opaque: the hatch lines */
+      /* Every pixel is the stone colour at some coverage (premultiplied). */
+      uint32_t al = b >> 24;
+      if (al) CHECK_MSG(abs((int)((b >> 16) & 0xFF) - (int)(0x88 * al / 255)) <= 2, "%08x", b);
+    }
+  CHECK_MSG(covered == 256, "%d of 256 pixels of the wall cell are drawn", covered);
+  CHECK_MSG(full_colour >= 40 && full_colour < 200, "%d pixels carry the hatch", full_colour);
+  CHECK_MSG(elsewhere == 0, "%d pixels changed outside the painted wall", elsewhere);
+  cairo_surface_destroy(walls);
+  /* Stone turns red: the cached block follows. */
+  TessMaterial *stone = NULL;
+  for (uint32_t i = 0; i < p->material_count; i++)
+    if (p->materials[i].id == FIX_STONE) stone = &p->materials[i];
+  stone->color = 0xFF0000FFu; /* the test owns the model */
+  TessChange ch = {TESS_CHANGE_MATERIAL, FIX_STONE, 0, 0, 0, 0};
+  tess_renderer_invalidate(r, &ch);
+  walls = draw_view(r, level, 0, 0, 1.0, 192, 128, &o);
+  int red = 0;
+  for (int y = 16; y < 32; y++)
+    for (int x = 160; x < 176; x++) red += pixel(walls, x, y) == 0xFFFF0000u;
+  CHECK_MSG(red == full_colour, "%d red hatch pixels, %d before", red, full_colour);
+  /* Floor and fluid paint makes no wall: water over an empty cell stays empty. */
+  stone->kind = TESS_MATERIAL_FLOOR;
+  tess_renderer_invalidate(r, &ch);
+  cairo_surface_destroy(walls);
+  walls = draw_view(r, level, 0, 0, 1.0, 192, 128, &o);
+  CHECK(surfaces_differ(walls, tiles, 0) == 0);
+  cairo_surface_destroy(walls);
+  cairo_surface_destroy(tiles);
+  tess_renderer_destroy(r);
+  tess_project_destroy(p);
+}
+
 static void grid_lines_sit_on_cell_edges(void) {
   TessProject *p = fixture_project();
   TessLevel *level = fixture_small_level(p);
@@ -674,7 +734,8 @@ static void zoom_levels_draw_the_same_picture(void) {
 
 TESS_TEST_MAIN(TEST(flips_are_pixel_exact), TEST(small_level_matches_reference),
                TEST(layers_honour_visibility_and_opacity), TEST(material_overlay_uses_effective_material),
-               TEST(collision_outlines_follow_the_rule), TEST(grid_lines_sit_on_cell_edges),
+               TEST(collision_outlines_follow_the_rule), TEST(material_walls_are_hatched),
+               TEST(grid_lines_sit_on_cell_edges),
                TEST(broken_tileset_is_reported_and_drawn_as_missing), TEST(level_png_round_trips),
                TEST(cache_redraws_exactly_the_edited_chunks), TEST(baked_collision_redraws_the_neighbouring_chunk),
                TEST(time_budget_spreads_a_cold_view_over_frames), TEST(cache_respects_its_memory_limit),

@@ -763,8 +763,10 @@ TessResult tess_preview_level_spawn_sprite(TessPreviewLevel *pl, TessId sprite, 
                                            TessId material, TessBodyId *out, TessError *err);
 
 /* The final positions of the level's own bodies ("Keep positions"): one
- * tess_edit_object_set per dynamic or kinematic body that moved, all with
- * one merge key, so the whole batch is one undo step. Returns the number of
+ * tess_edit_object_set per dynamic or kinematic body that moved, and per
+ * joint whose points those bodies carried (a pin moves with its body a, a
+ * distance joint's anchors with their bodies; a pin to the world stays),
+ * all with one merge key, so the whole batch is one undo step. Returns the number of
  * objects changed through `changed`. The caller commits. */
 TessResult tess_preview_level_keep_positions(TessPreviewLevel *pl, TessProject *project, uint32_t *changed,
                                              TessError *err);

@@ -37,7 +37,11 @@ typedef enum TessRenderFlags {
   TESS_RENDER_COLLISION = 1u << 4,  /* collision outlines: full squares and traced pieces */
   TESS_RENDER_BACKGROUND = 1u << 5, /* fill the level's area with options.background first */
   TESS_RENDER_BOUNDS = 1u << 6,     /* outline of the level's edge */
-  TESS_RENDER_DEFAULT = TESS_RENDER_TILES | TESS_RENDER_OBJECTS | TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS,
+  /* walls made by a solid material alone (no colliding tile), hatched in
+   * its colour: without it they are invisible walls */
+  TESS_RENDER_WALLS = 1u << 7,
+  TESS_RENDER_DEFAULT =
+      TESS_RENDER_TILES | TESS_RENDER_WALLS | TESS_RENDER_OBJECTS | TESS_RENDER_BACKGROUND | TESS_RENDER_BOUNDS,
 } TessRenderFlags;
 
 typedef struct TessRenderOptions {
