@@ -161,7 +161,23 @@ j_shot() {
   cp "$out" "$J_SHOTS/$J_NAME-$1.png"
 }
 # j_pixels_differ A B: how many pixels differ between two screenshots of one size.
-j_pixels_differ() { compare -metric AE "$J_WORK/$1.png" "$J_WORK/$2.png" null: 2>&1 | cut -d' ' -f1; }
+# (compare exits 1 when they differ; under pipefail that must not end the journey
+# before it can say by how much.)
+j_pixels_differ() { { compare -metric AE "$J_WORK/$1.png" "$J_WORK/$2.png" null: 2>&1 || true; } | cut -d' ' -f1; }
+# j_shot_settled NAME [GEOMETRY]: a screenshot of a still screen: shots are
+# taken until two in a row are equal, so a hover highlight the pointer just
+# left, or a frame still being drawn, is not what is compared.
+j_shot_settled() {
+  local tries=0
+  j_shot "$1" "${2:-}"
+  while :; do
+    cp "$J_WORK/$1.png" "$J_WORK/$1-previous.png"
+    j_shot "$1" "${2:-}"
+    [ "$(j_pixels_differ "$1-previous" "$1")" = 0 ] && return 0
+    tries=$((tries + 1))
+    [ "$tries" -ge 50 ] && j_fail "the screen did not hold still for the screenshot '$1'"
+  done
+}
 
 # j_quit: Ctrl+Q, then the process must end by itself with status 0.
 j_quit() {

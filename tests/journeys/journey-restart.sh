@@ -57,7 +57,7 @@ crop=$(awk -v w="$levelw" -v h="$levelh" -v c="$J_CELL" -v x="$x0" -v y="$y0" \
 read -r hx hy _ < <(j_find "$J_TITLE" button "Main Menu")
 xdotool mousemove --sync "$hx" "$hy"
 j_until 5 changed "added"
-j_shot before-quit "$crop"
+j_shot_settled before-quit "$crop"
 j_quit
 
 diff_words=$("$J_PIPELINE" diff "$J_WORK/before.tessera" "$J_WORK/restart.tessera" || true) # exits 1 on differences, as diff(1)
@@ -68,7 +68,7 @@ grep -q "added" <<<"$diff_words" || j_fail "the file lacks the placed object"
 
 j_start "$J_WORK/restart.tessera"
 xdotool mousemove --sync "$hx" "$hy"
-j_shot after-restart "$crop"
+j_shot_settled after-restart "$crop"
 d=$(j_pixels_differ before-quit after-restart)
 [ "$d" = 0 ] || j_fail "the map after the restart differs from the map before it in $d pixels"
 j_quit
