@@ -20,6 +20,7 @@ LAYERS = [
     ["geom"],
     ["image", "mask", "physics"],
     ["scene"],
+    ["aim"],  # tessera/aim.h: core/play's aiming (base only); play.c files include it
     ["play"],
     ["runtime"],
     ["terrain"],  # tessera/terrain.h: terrain sets as plain data (base only); level.h includes it
@@ -35,7 +36,7 @@ KNOWN = {}
 
 # libtessera-runtime: these modules, plus the files named, include nothing
 # from outside this set (no level model, SQLite, libpng or cairo).
-RUNTIME_MODULES = {"base", "tlv", "geom", "physics", "scene", "play", "runtime"}
+RUNTIME_MODULES = {"base", "tlv", "geom", "physics", "scene", "aim", "play", "runtime"}
 RUNTIME_FILES = {"pack/scene_from_pack.c"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)

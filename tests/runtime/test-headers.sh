@@ -7,7 +7,7 @@ src=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
-for h in tessera/base.h tessera/geom.h tessera/physics.h tessera/play.h tessera/scene.h tessera/runtime.h tlv_reader.h; do
+for h in tessera/aim.h tessera/base.h tessera/geom.h tessera/physics.h tessera/play.h tessera/scene.h tessera/runtime.h tlv_reader.h; do
   printf '#include "%s"\nint main(void) { return 0; }\n' "$h" >"$tmp/t.c"
   cp "$tmp/t.c" "$tmp/t.cpp"
   for cc in "cc -std=c99 $tmp/t.c" "c++ -std=c++11 $tmp/t.cpp"; do
@@ -18,5 +18,5 @@ for h in tessera/base.h tessera/geom.h tessera/physics.h tessera/play.h tessera/
     fi
   done
 done
-[ $status -eq 0 ] && echo "7 headers compile as C99 and C++11 with -Wall -Wextra -pedantic -Werror"
+[ $status -eq 0 ] && echo "8 headers compile as C99 and C++11 with -Wall -Wextra -pedantic -Werror"
 exit $status

@@ -10,6 +10,8 @@
  *     joints and motors, queries, snapshots;
  *   - tessera/play.h: the fixed-step clock with interpolation and capped
  *     catch-up, and the sprite frame player;
+ *   - tessera/aim.h: the launch velocity that hits a target (static or
+ *     moving, under gravity);
  *   - tessera/geom.h, tessera/base.h: shapes, vectors, errors, the allocator.
  *
  * No SQLite, libpng, cairo or level model. core/runtime/README.md is the
@@ -17,6 +19,7 @@
 #ifndef TESSERA_RUNTIME_H
 #define TESSERA_RUNTIME_H
 
+#include "tessera/aim.h"
 #include "tessera/base.h"
 #include "tessera/geom.h"
 #include "tessera/physics.h"
