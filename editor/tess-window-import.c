@@ -1,9 +1,12 @@
 /* TessWindow's Tiled import (File → Import Tiled Map…, and .tmx/.tmj
  * dropped on the window): core/formats reads the map into a plan on a
  * GTask worker thread while a small window shows progress and offers
- * Cancel; the plan is then applied on the main thread as one undo step and
- * committed. Reading never touches the project, so Cancel or a bad map
- * leaves it exactly as it was. */
+ * Cancel; the plan is then applied on the main thread in slices of a few
+ * milliseconds (tess_map_apply_step), between frames, so a big map never
+ * freezes the window; it is one undo step and is committed once at the
+ * end. Reading never touches the project and Cancel during the apply rolls
+ * every edit back before anything is written, so Cancel or a bad map leaves
+ * the project file exactly as it was. */
 #include "tess-window-private.h"
 
 #include "tessera/formats.h"
@@ -17,15 +20,28 @@ typedef struct ImportJob {
   TessError err;
   TessResult result;
   /* main thread only */
+  TessWindow *window;        /* owned reference while the job lives */
+  TessDocument *doc;         /* the document being imported into (owned reference during the apply) */
+  TessMapApply *apply;       /* the apply in progress */
+  char *level_name;
   GtkWindow *dialog;
   GtkProgressBar *bar;
   GtkLabel *label;
-  guint tick;
+  guint tick, slices;
 } ImportJob;
 
-static void job_free(gpointer data) {
-  ImportJob *job = data;
+/* How long one slice of the apply may hold the main loop: well under a frame at 60 Hz. */
+#define APPLY_SLICE_US 6000
+#define APPLY_SLICE_UNITS 4096
+
+static void job_free(ImportJob *job) {
+  if (job->apply) tess_map_apply_cancel(job->apply);
+  g_clear_handle_id(&job->tick, g_source_remove);
+  if (job->dialog) gtk_window_destroy(job->dialog);
   tess_map_import_destroy(job->imp);
+  g_clear_object(&job->doc);
+  g_clear_object(&job->window);
+  g_free(job->level_name);
   g_free(job->path);
   g_free(job);
 }
@@ -54,7 +70,7 @@ static gboolean on_tick(gpointer data) {
 }
 
 static void on_cancel_clicked(GtkButton *button, ImportJob *job) {
-  job->cancel = 1;
+  job->cancel = 1; /* the worker stops reading; the apply, if it runs, is rolled back at its next slice */
   g_atomic_int_set(&job->held, 0);
   gtk_label_set_text(job->label, _("Cancelling…"));
   gtk_widget_set_sensitive(GTK_WIDGET(button), FALSE);
@@ -70,35 +86,96 @@ static char *free_level_name(TessProject *p, const char *name) {
   }
 }
 
-static void apply_import(TessWindow *self, ImportJob *job) {
-  TessProject *p = _tess_window_project(self);
+static void report_failure(TessWindow *self, const char *display, TessResult r, const TessError *err) {
+  g_autofree char *why = tess_document_describe_error(r, err);
+  g_autofree char *primary = g_strdup_printf(_("Could not import “%s”"), display);
+  _tess_window_remember_dialog(self, tess_ui_error_dialog(GTK_WINDOW(self), primary, why));
+}
+
+static void import_finished(TessWindow *self, ImportJob *job) {
+  if (self->import_job == job) self->import_job = NULL;
+  self->import_slices_last = job->slices;
+  job_free(job);
+}
+
+static void applied(TessWindow *self, ImportJob *job) {
   g_autofree char *display = g_filename_display_basename(job->path);
-  if (!p) return;
-  g_autofree char *name = free_level_name(p, job->imp->settings.name);
-  TessError err;
-  TessId level = 0;
-  TessResult r = tess_map_import_apply(p, job->imp, name, &level, &err);
+  TessId level = tess_map_apply_finish(job->apply);
+  job->apply = NULL;
   g_autoptr(GError) error = NULL;
-  if (r != TESS_OK) {
-    g_autofree char *why = tess_document_describe_error(r, &err);
-    g_autofree char *primary = g_strdup_printf(_("Could not import “%s”"), display);
-    _tess_window_remember_dialog(self, tess_ui_error_dialog(GTK_WINDOW(self), primary, why));
-    return;
-  }
-  if (!tess_document_commit(self->doc, &error)) {
+  if (!tess_document_commit(job->doc, &error)) {
     tess_window_report(self, error->message);
     return;
   }
-  tess_layers_panel_select_level(self->layers_panel, level);
+  if (self->doc == job->doc) tess_layers_panel_select_level(self->layers_panel, level);
   g_autofree char *msg = NULL;
   if (job->imp->warning_count)
     msg = g_strdup_printf(ngettext("Imported “%s” as level “%s”; %u thing could not be kept: %s",
                                    "Imported “%s” as level “%s”; %u things could not be kept, the first: %s",
                                    job->imp->warning_count),
-                          display, name, job->imp->warning_count, job->imp->warnings[0]);
+                          display, job->level_name, job->imp->warning_count, job->imp->warnings[0]);
   else
-    msg = g_strdup_printf(_("Imported “%s” as level “%s”."), display, name);
+    msg = g_strdup_printf(_("Imported “%s” as level “%s”."), display, job->level_name);
   tess_window_report(self, msg);
+}
+
+/* One slice of the apply: steps until the slice's time is up, then back to the main loop. */
+static gboolean on_apply_slice(gpointer data) {
+  ImportJob *job = data;
+  TessWindow *self = job->window;
+  g_autofree char *display = g_filename_display_basename(job->path);
+  if (job->cancel || self->doc != job->doc) {
+    tess_map_apply_cancel(job->apply);
+    job->apply = NULL;
+    g_autofree char *msg = g_strdup_printf(_("Import of “%s” cancelled: the project is unchanged."), display);
+    tess_window_report(self, msg);
+    job->tick = 0;
+    import_finished(self, job);
+    return G_SOURCE_REMOVE;
+  }
+  gint64 end = g_get_monotonic_time() + APPLY_SLICE_US;
+  bool done = false;
+  TessError err;
+  tess_error_clear(&err);
+  TessResult r = TESS_OK;
+  do r = tess_map_apply_step(job->apply, APPLY_SLICE_UNITS, &done, &err);
+  while (!r && !done && g_get_monotonic_time() < end);
+  job->slices++;
+  gtk_progress_bar_set_fraction(job->bar, tess_map_apply_fraction(job->apply));
+  if (!r && !done) return G_SOURCE_CONTINUE;
+  job->tick = 0;
+  if (r) {
+    tess_map_apply_cancel(job->apply); /* already rolled back by the failing step */
+    job->apply = NULL;
+    report_failure(self, display, r, &err);
+  } else {
+    applied(self, job);
+  }
+  import_finished(self, job);
+  return G_SOURCE_REMOVE;
+}
+
+static void apply_import(TessWindow *self, ImportJob *job) {
+  TessProject *p = _tess_window_project(self);
+  g_autofree char *display = g_filename_display_basename(job->path);
+  if (!p) {
+    import_finished(self, job);
+    return;
+  }
+  job->level_name = free_level_name(p, job->imp->settings.name);
+  TessError err;
+  tess_error_clear(&err);
+  TessResult r = tess_map_apply_begin(p, job->imp, job->level_name, &job->apply, &err);
+  if (r != TESS_OK) {
+    report_failure(self, display, r, &err);
+    import_finished(self, job);
+    return;
+  }
+  job->doc = g_object_ref(self->doc);
+  g_autofree char *text = g_strdup_printf(_("Adding “%s” to the project…"), display);
+  if (!job->cancel) gtk_label_set_text(job->label, text);
+  gtk_progress_bar_set_fraction(job->bar, 0);
+  job->tick = g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, on_apply_slice, job, NULL);
 }
 
 static void on_import_done(GObject *source, GAsyncResult *result, gpointer data) {
@@ -106,20 +183,18 @@ static void on_import_done(GObject *source, GAsyncResult *result, gpointer data)
   ImportJob *job = g_task_get_task_data(G_TASK(result));
   g_task_propagate_boolean(G_TASK(result), NULL);
   g_clear_handle_id(&job->tick, g_source_remove);
-  if (job->dialog) gtk_window_destroy(job->dialog);
-  job->dialog = NULL;
   self->import_task = NULL;
   g_autofree char *display = g_filename_display_basename(job->path);
   if (job->cancel) {
     g_autofree char *msg = g_strdup_printf(_("Import of “%s” cancelled: the project is unchanged."), display);
     tess_window_report(self, msg);
   } else if (job->result != TESS_OK) {
-    g_autofree char *why = tess_document_describe_error(job->result, &job->err);
-    g_autofree char *primary = g_strdup_printf(_("Could not import “%s”"), display);
-    _tess_window_remember_dialog(self, tess_ui_error_dialog(GTK_WINDOW(self), primary, why));
+    report_failure(self, display, job->result, &job->err);
   } else {
-    apply_import(self, job);
+    apply_import(self, job); /* the job lives on through the apply's slices */
+    return;
   }
+  import_finished(self, job);
 }
 
 static GtkWindow *progress_window(TessWindow *self, ImportJob *job, const char *display) {
@@ -161,12 +236,18 @@ gboolean tess_window_import_map(TessWindow *self, const char *path) {
     tess_window_report(self, _("An import is already running."));
     return FALSE;
   }
+  if (self->import_job) {
+    tess_window_report(self, _("An import is already running."));
+    return FALSE;
+  }
   ImportJob *job = g_new0(ImportJob, 1);
+  job->window = g_object_ref(self);
+  self->import_job = job;
   job->path = g_strdup(path);
   job->held = self->import_hold;
   job->dialog = progress_window(self, job, display);
   GTask *task = g_task_new(self, NULL, on_import_done, NULL);
-  g_task_set_task_data(task, job, job_free);
+  g_task_set_task_data(task, job, NULL); /* the job outlives the read: it is freed when the import is over */
   self->import_task = task;
   job->tick = g_timeout_add(50, on_tick, job);
   gtk_window_present(job->dialog);
@@ -179,13 +260,18 @@ gboolean tess_window_import_map(TessWindow *self, const char *path) {
 /* Tests: hold the next import's worker before it reads (so Cancel can be pressed first), or release it. */
 void tess_window_set_import_hold(TessWindow *self, gboolean hold) {
   self->import_hold = hold;
-  if (!hold && self->import_task) {
-    ImportJob *job = g_task_get_task_data(self->import_task);
-    g_atomic_int_set(&job->held, 0);
-  }
+  if (!hold && self->import_job) g_atomic_int_set(&((ImportJob *)self->import_job)->held, 0);
 }
 
-gboolean tess_window_import_running(TessWindow *self) { return self->import_task != NULL; }
+gboolean tess_window_import_running(TessWindow *self) { return self->import_task != NULL || self->import_job != NULL; }
+
+gboolean tess_window_import_applying(TessWindow *self) {
+  return self->import_job != NULL && ((ImportJob *)self->import_job)->apply != NULL;
+}
+
+guint tess_window_import_slices(TessWindow *self) {
+  return self->import_job ? ((ImportJob *)self->import_job)->slices : self->import_slices_last;
+}
 
 static void on_import_response(GtkNativeDialog *native, int response, TessWindow *self) {
   if (response == GTK_RESPONSE_ACCEPT) {

@@ -67,6 +67,8 @@ struct _TessWindow {
 
   GTask *import_task;       /* a Tiled import reading on its worker (borrowed: the task owns itself) */
   gboolean import_hold;     /* tests: hold the next import's worker */
+  gpointer import_job;      /* the import from its read to the end of its apply (tess-window-import.c), NULL when none */
+  guint import_slices_last; /* tests: main-loop slices the last import's apply took */
 
   TessId level, layer;
   int cursor_x, cursor_y; /* the cell under the pointer (status bar), -1 outside */

@@ -219,15 +219,17 @@ static TessResult add_tilesets(TessProject *p, const TessMapImport *imp, Ids *id
   return TESS_OK;
 }
 
-static TessResult fill_cells(TessProject *p, TessId level, TessId layer, const TessMapImport *imp, const TessImportLayer *l,
-                             const Ids *ids, TessError *err) {
-  uint32_t w = imp->settings.width, h = imp->settings.height;
-  size_t count = (size_t)w * h;
-  TessCell *cells = tess_alloc(count * sizeof *cells);
+/* Rows [y0, y0 + rows) of a cell layer (tiles or materials), in plan numbering, into the project's. */
+static TessResult fill_rows(TessProject *p, TessId level, TessId layer, const TessMapImport *imp, const TessImportLayer *l,
+                            const Ids *ids, uint32_t y0, uint32_t rows, TessError *err) {
+  uint32_t w = imp->settings.width;
+  size_t count = (size_t)w * rows;
+  TessCell *cells = tess_alloc((count ? count : 1) * sizeof *cells);
   if (!cells) return nomem(err);
   bool any = false, materials = l->props.kind == TESS_LAYER_MATERIAL;
+  const TessCell *src = l->cells + (size_t)y0 * w;
   for (size_t i = 0; i < count; i++) {
-    TessCell c = l->cells[i];
+    TessCell c = src[i];
     uint32_t ts = TESS_CELL_TILESET(c);
     if (materials) cells[i] = map_material(ids, imp, c);
     else if (c && ts && ts <= imp->tileset_count && ids->tilesets[ts - 1])
@@ -235,32 +237,30 @@ static TessResult fill_cells(TessProject *p, TessId level, TessId layer, const T
     else cells[i] = 0; /* a tile of Tessera's materials or sprite tilesets painted as a tile: nothing to show */
     any |= cells[i] != 0;
   }
-  TessResult r = any ? tess_edit_set_cells(p, level, layer, 0, 0, w, h, cells, 0, err) : TESS_OK;
+  TessResult r = any ? tess_edit_set_cells(p, level, layer, 0, (int32_t)y0, w, rows, cells, 0, err) : TESS_OK;
   tess_free(cells);
   return r;
 }
 
-static TessResult add_objects(TessProject *p, TessId level, TessId layer, const TessMapImport *imp, const TessImportLayer *l,
-                              Ids *ids, TessError *err) {
-  for (uint32_t i = 0; i < l->object_count; i++) {
-    TessObject o;
-    TessResult r = tess_object_copy(&o, &l->objects[i]);
-    if (r) return nomem(err);
-    if (o.kind == TESS_OBJECT_BODY) {
-      o.u.body.material = map_material(ids, imp, o.u.body.material);
-      if (o.u.body.shape == TESS_BODY_SPRITE)
-        o.u.body.sprite = o.u.body.sprite && o.u.body.sprite <= imp->sprite_count ? ids->sprites[o.u.body.sprite - 1] : 0;
-    }
-    /* Joints join bodies that may come later: they are added loose and joined once every object has its id. */
-    if (o.kind == TESS_OBJECT_JOINT) o.u.joint.body_a = o.u.joint.body_b = 0;
-    want(p, ids, TESS_ID_OBJECT, l->objects[i].id);
-    TessId id = 0;
-    r = tess_edit_object_add(p, level, layer, &o, &id, err);
-    tess_object_clear(&o);
-    if (r) return r;
-    ids->from[ids->object_count] = l->objects[i].id;
-    ids->to[ids->object_count++] = id;
+static TessResult add_object(TessProject *p, TessId level, TessId layer, const TessMapImport *imp, const TessObject *src,
+                             Ids *ids, TessError *err) {
+  TessObject o;
+  TessResult r = tess_object_copy(&o, src);
+  if (r) return nomem(err);
+  if (o.kind == TESS_OBJECT_BODY) {
+    o.u.body.material = map_material(ids, imp, o.u.body.material);
+    if (o.u.body.shape == TESS_BODY_SPRITE)
+      o.u.body.sprite = o.u.body.sprite && o.u.body.sprite <= imp->sprite_count ? ids->sprites[o.u.body.sprite - 1] : 0;
   }
+  /* Joints join bodies that may come later: they are added loose and joined once every object has its id. */
+  if (o.kind == TESS_OBJECT_JOINT) o.u.joint.body_a = o.u.joint.body_b = 0;
+  want(p, ids, TESS_ID_OBJECT, src->id);
+  TessId id = 0;
+  r = tess_edit_object_add(p, level, layer, &o, &id, err);
+  tess_object_clear(&o);
+  if (r) return r;
+  ids->from[ids->object_count] = src->id;
+  ids->to[ids->object_count++] = id;
   return TESS_OK;
 }
 
@@ -356,85 +356,228 @@ static TessResult keep_level_ids(TessProject *p, const TessMapImport *imp, Ids *
   return TESS_OK;
 }
 
-static TessResult add_level(TessProject *p, const TessMapImport *imp, const char *name, Ids *ids, TessId *out,
-                            TessError *err) {
-  TessLevelSettings s = imp->settings;
-  snprintf(s.name, sizeof s.name, "%s", name);
-  TessId level = 0;
-  TessResult r = keep_level_ids(p, imp, ids, err);
-  if (r) return r;
-  want(p, ids, TESS_ID_LEVEL, imp->level_id);
-  if ((r = tess_edit_level_add(p, &s, &level, err))) return r;
-  /* The new level's starting layers give way to the map's; its material
-   * layer stays (at the bottom) unless the map brings its own. */
-  bool own_materials = has_material_layer(imp);
-  TessLevel *lv = tess_project_level(p, level);
-  for (uint32_t i = lv->layer_count; i-- > 0;)
-    if ((own_materials || lv->layers[i]->props.kind != TESS_LAYER_MATERIAL) &&
-        (r = tess_edit_layer_remove(p, level, lv->layers[i]->props.id, err)))
-      return r;
-  TessId *layers = tess_calloc(imp->layer_count + 1, sizeof *layers);
-  if (!layers) return nomem(err);
-  for (uint32_t i = 0; i < imp->layer_count && !r; i++) {
-    const TessImportLayer *l = &imp->layers[i];
-    char lname[TESS_NAME_MAX];
-    if (l->props.name[0]) snprintf(lname, sizeof lname, "%s", l->props.name);
-    else snprintf(lname, sizeof lname, "Layer %u", i + 1);
-    want(p, ids, TESS_ID_LAYER, l->props.id);
-    if ((r = tess_edit_layer_add(p, level, (TessLayerKind)l->props.kind, lname, -1, &layers[i], err))) break;
-    if (l->props.kind == TESS_LAYER_OBJECTS) r = add_objects(p, level, layers[i], imp, l, ids, err);
-    else r = fill_cells(p, level, layers[i], imp, l, ids, err);
-    if (r) break;
-    TessLayerProps props = tess_level_layer(lv, layers[i])->props;
-    props.visible = l->props.visible;
-    props.opacity = l->props.opacity;
-    props.collides = l->props.collides;
-    r = tess_edit_layer_set_props(p, level, &props, 0, err);
-  }
-  /* Layers are locked last: joining objects edits them. */
-  if (!r) r = join_objects(p, level, imp, ids, err);
-  for (uint32_t i = 0; i < imp->layer_count && !r; i++) {
-    if (!imp->layers[i].props.locked) continue;
-    TessLayerProps props = tess_level_layer(lv, layers[i])->props;
-    props.locked = true;
-    r = tess_edit_layer_set_props(p, level, &props, 0, err);
-  }
-  tess_free(layers);
-  if (r) return r;
-  *out = level;
-  return TESS_OK;
+/* ---- The apply, in steps ------------------------------------------------- */
+
+typedef enum Phase { PH_ASSETS, PH_LEVEL, PH_LAYER, PH_FILL, PH_PROPS, PH_JOIN, PH_LOCK, PH_DONE } Phase;
+
+/* Work units, about equal in time: a cell is 1, an object 256 (its copy, checks and undo record), an asset
+ * (material, sprite, tileset) 4096. */
+#define UNIT_OBJECT 256u
+#define UNIT_ASSET 4096u
+
+struct TessMapApply {
+  TessProject *p;
+  const TessMapImport *imp;
+  char name[TESS_NAME_MAX];
+  Ids ids;
+  Phase phase;
+  TessId level;
+  TessId *layers;            /* the project id of each plan layer */
+  uint32_t layer, at;        /* the plan layer being filled, and its next row or object */
+  uint64_t total, done;
+};
+
+static void free_apply(TessMapApply *a) {
+  /* A wish an add did not take (it failed first) must not reach a later, unrelated add. */
+  for (int k = 0; k < TESS_ID_KIND_COUNT; k++) tess_project_want_id(a->p, (TessIdKind)k, 0);
+  tess_free(a->ids.tilesets);
+  tess_free(a->ids.materials);
+  tess_free(a->ids.sprites);
+  tess_free(a->ids.from);
+  tess_free(a->ids.to);
+  tess_free(a->layers);
+  tess_free(a);
 }
 
-TessResult tess_map_import_apply(TessProject *p, const TessMapImport *imp, const char *level_name, TessId *level_out,
-                                 TessError *err) {
+TessResult tess_map_apply_begin(TessProject *p, const TessMapImport *imp, const char *level_name, TessMapApply **out,
+                                TessError *err) {
   const char *name = level_name && level_name[0] ? level_name : imp->settings.name;
   if (tess_project_level_by_name(p, name))
     return tess_error_set(err, TESS_ERR_INVALID, imp->source, "the project already has a level named '%s' (choose another with --level)",
                           name);
-  Ids ids;
-  memset(&ids, 0, sizeof ids);
-  ids.tilesets = tess_calloc(imp->tileset_count + 1, sizeof *ids.tilesets);
-  ids.materials = tess_calloc(imp->material_count + 1, sizeof *ids.materials);
-  ids.sprites = tess_calloc(imp->sprite_count + 1, sizeof *ids.sprites);
-  TessResult r = ids.tilesets && ids.materials && ids.sprites ? tess_project_group_begin(p, "Import map", err) : nomem(err);
-  if (!r) {
-    TessId level = 0;
-    r = add_materials(p, imp, &ids, err);
-    if (!r) r = add_sprites(p, imp, &ids, err);
-    if (!r) r = add_tilesets(p, imp, &ids, err);
-    if (!r) r = add_level(p, imp, name, &ids, &level, err);
-    if (r) tess_project_group_cancel(p);
-    else {
-      tess_project_group_end(p);
-      if (level_out) *level_out = level;
-    }
+  TessMapApply *a = tess_calloc(1, sizeof *a);
+  if (!a) return nomem(err);
+  a->p = p;
+  a->imp = imp;
+  snprintf(a->name, sizeof a->name, "%s", name);
+  a->ids.tilesets = tess_calloc(imp->tileset_count + 1, sizeof *a->ids.tilesets);
+  a->ids.materials = tess_calloc(imp->material_count + 1, sizeof *a->ids.materials);
+  a->ids.sprites = tess_calloc(imp->sprite_count + 1, sizeof *a->ids.sprites);
+  a->layers = tess_calloc(imp->layer_count + 1, sizeof *a->layers);
+  a->total = 1 + (uint64_t)UNIT_ASSET * (imp->material_count + imp->sprite_count + imp->tileset_count);
+  for (uint32_t i = 0; i < imp->layer_count; i++)
+    a->total += imp->layers[i].props.kind == TESS_LAYER_OBJECTS ? (uint64_t)UNIT_OBJECT * imp->layers[i].object_count
+                                                                 : (uint64_t)imp->settings.width * imp->settings.height;
+  TessResult r = a->ids.tilesets && a->ids.materials && a->ids.sprites && a->layers ? tess_project_group_begin(p, "Import map", err)
+                                                                                     : nomem(err);
+  if (r) {
+    free_apply(a);
+    return r;
   }
-  /* A wish an add did not take (it failed first) must not reach a later, unrelated add. */
-  for (int k = 0; k < TESS_ID_KIND_COUNT; k++) tess_project_want_id(p, (TessIdKind)k, 0);
-  tess_free(ids.tilesets);
-  tess_free(ids.materials);
-  tess_free(ids.sprites);
-  tess_free(ids.from);
-  tess_free(ids.to);
+  *out = a;
+  return TESS_OK;
+}
+
+/* The level, its starting layers giving way to the map's (its material layer stays, at the bottom, unless the map brings its own). */
+static TessResult start_level(TessMapApply *a, TessError *err) {
+  TessLevelSettings s = a->imp->settings;
+  snprintf(s.name, sizeof s.name, "%s", a->name);
+  TessResult r = keep_level_ids(a->p, a->imp, &a->ids, err);
+  if (r) return r;
+  want(a->p, &a->ids, TESS_ID_LEVEL, a->imp->level_id);
+  if ((r = tess_edit_level_add(a->p, &s, &a->level, err))) return r;
+  bool own_materials = has_material_layer(a->imp);
+  TessLevel *lv = tess_project_level(a->p, a->level);
+  for (uint32_t i = lv->layer_count; i-- > 0;)
+    if ((own_materials || lv->layers[i]->props.kind != TESS_LAYER_MATERIAL) &&
+        (r = tess_edit_layer_remove(a->p, a->level, lv->layers[i]->props.id, err)))
+      return r;
+  return TESS_OK;
+}
+
+static TessResult add_layer(TessMapApply *a, TessError *err) {
+  const TessImportLayer *l = &a->imp->layers[a->layer];
+  char lname[TESS_NAME_MAX];
+  if (l->props.name[0]) snprintf(lname, sizeof lname, "%s", l->props.name);
+  else snprintf(lname, sizeof lname, "Layer %u", a->layer + 1);
+  want(a->p, &a->ids, TESS_ID_LAYER, l->props.id);
+  return tess_edit_layer_add(a->p, a->level, (TessLayerKind)l->props.kind, lname, -1, &a->layers[a->layer], err);
+}
+
+/* Some rows or objects of the current layer, within `budget` units; *spent says how many were used. */
+static TessResult fill_some(TessMapApply *a, uint64_t budget, uint64_t *spent, bool *finished, TessError *err) {
+  const TessImportLayer *l = &a->imp->layers[a->layer];
+  TessId layer = a->layers[a->layer];
+  TessResult r = TESS_OK;
+  *spent = 0;
+  if (l->props.kind == TESS_LAYER_OBJECTS) {
+    while (!r && a->at < l->object_count && *spent < budget) {
+      r = add_object(a->p, a->level, layer, a->imp, &l->objects[a->at++], &a->ids, err);
+      *spent += UNIT_OBJECT;
+    }
+    *finished = a->at >= l->object_count;
+    return r;
+  }
+  uint32_t w = a->imp->settings.width, h = a->imp->settings.height;
+  uint64_t rows = budget / (w ? w : 1);
+  if (rows < 1) rows = 1;
+  if (rows > h - a->at) rows = h - a->at;
+  if (rows) r = fill_rows(a->p, a->level, layer, a->imp, l, &a->ids, a->at, (uint32_t)rows, err);
+  a->at += (uint32_t)rows;
+  *spent = rows * w;
+  *finished = a->at >= h;
+  return r;
+}
+
+static TessResult set_layer_props(TessMapApply *a, TessError *err) {
+  const TessImportLayer *l = &a->imp->layers[a->layer];
+  TessLayerProps props = tess_level_layer(tess_project_level(a->p, a->level), a->layers[a->layer])->props;
+  props.visible = l->props.visible;
+  props.opacity = l->props.opacity;
+  props.collides = l->props.collides;
+  return tess_edit_layer_set_props(a->p, a->level, &props, 0, err);
+}
+
+/* Layers are locked last: joining objects edits them. */
+static TessResult lock_layers(TessMapApply *a, TessError *err) {
+  for (uint32_t i = 0; i < a->imp->layer_count; i++) {
+    if (!a->imp->layers[i].props.locked) continue;
+    TessLayerProps props = tess_level_layer(tess_project_level(a->p, a->level), a->layers[i])->props;
+    props.locked = true;
+    TessResult r = tess_edit_layer_set_props(a->p, a->level, &props, 0, err);
+    if (r) return r;
+  }
+  return TESS_OK;
+}
+
+static TessResult one_step(TessMapApply *a, uint64_t budget, uint64_t *spent, TessError *err) {
+  const TessMapImport *imp = a->imp;
+  TessResult r = TESS_OK;
+  bool finished = false;
+  *spent = 1;
+  switch (a->phase) {
+  case PH_ASSETS:
+    if (!(r = add_materials(a->p, imp, &a->ids, err)) && !(r = add_sprites(a->p, imp, &a->ids, err)))
+      r = add_tilesets(a->p, imp, &a->ids, err);
+    *spent = (uint64_t)UNIT_ASSET * (imp->material_count + imp->sprite_count + imp->tileset_count) + 1;
+    a->phase = PH_LEVEL;
+    break;
+  case PH_LEVEL:
+    r = start_level(a, err);
+    a->phase = PH_LAYER;
+    break;
+  case PH_LAYER:
+    if (a->layer >= imp->layer_count) a->phase = PH_JOIN;
+    else if (!(r = add_layer(a, err))) a->phase = PH_FILL, a->at = 0;
+    break;
+  case PH_FILL:
+    r = fill_some(a, budget, spent, &finished, err);
+    if (finished) a->phase = PH_PROPS;
+    break;
+  case PH_PROPS:
+    r = set_layer_props(a, err);
+    a->layer++;
+    a->phase = PH_LAYER;
+    break;
+  case PH_JOIN:
+    r = join_objects(a->p, a->level, imp, &a->ids, err);
+    a->phase = PH_LOCK;
+    break;
+  case PH_LOCK:
+    r = lock_layers(a, err);
+    a->phase = PH_DONE;
+    break;
+  case PH_DONE: break;
+  }
+  return r;
+}
+
+TessResult tess_map_apply_step(TessMapApply *a, uint64_t budget, bool *done, TessError *err) {
+  uint64_t spent = 0;
+  TessResult r = TESS_OK;
+  while (!r && a->phase != PH_DONE && spent < budget) {
+    uint64_t s = 0;
+    r = one_step(a, budget - spent, &s, err);
+    spent += s;
+    a->done += s;
+  }
+  if (r) {
+    tess_project_group_cancel(a->p);
+    a->phase = PH_DONE;
+    a->level = 0;
+  }
+  *done = a->phase == PH_DONE;
+  return r;
+}
+
+double tess_map_apply_fraction(const TessMapApply *a) {
+  if (a->phase == PH_DONE) return 1.0;
+  double f = (double)a->done / (double)a->total;
+  return f < 0.99 ? f : 0.99;
+}
+
+TessId tess_map_apply_finish(TessMapApply *a) {
+  if (!a) return 0;
+  TessId level = a->level;
+  if (level) tess_project_group_end(a->p);
+  free_apply(a);
+  return level;
+}
+
+void tess_map_apply_cancel(TessMapApply *a) {
+  if (!a) return;
+  if (a->level || a->phase != PH_DONE) tess_project_group_cancel(a->p);
+  free_apply(a);
+}
+
+TessResult tess_map_import_apply(TessProject *p, const TessMapImport *imp, const char *level_name, TessId *level_out,
+                                 TessError *err) {
+  TessMapApply *a = NULL;
+  TessResult r = tess_map_apply_begin(p, imp, level_name, &a, err);
+  if (r) return r;
+  bool done = false;
+  r = tess_map_apply_step(a, UINT64_MAX, &done, err);
+  TessId level = tess_map_apply_finish(a);
+  if (!r && level_out) *level_out = level;
   return r;
 }

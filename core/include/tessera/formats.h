@@ -150,6 +150,22 @@ TessResult tess_map_read(const char *path, const TessMapReadOptions *opt, TessMa
 TessResult tess_map_import_apply(TessProject *p, const TessMapImport *imp, const char *level_name, TessId *level_out,
                                  TessError *err);
 
+/* The same apply in steps, for a caller that must stay responsive (the
+ * editor applies a big map between frames): begin opens the group and
+ * checks the name; each step does about `budget` units of work (a cell is
+ * one, an object 256) and says when all is done; finish closes the group (one
+ * undo step) and returns the new level's id; cancel, at any point, rolls
+ * every edit back so the project is exactly as it was. A step that fails has
+ * rolled back already (finish then returns 0). The plan must outlive the
+ * apply; nothing else may edit the project in between. */
+typedef struct TessMapApply TessMapApply;
+TessResult tess_map_apply_begin(TessProject *p, const TessMapImport *imp, const char *level_name, TessMapApply **out,
+                                TessError *err);
+TessResult tess_map_apply_step(TessMapApply *a, uint64_t budget, bool *done, TessError *err);
+double tess_map_apply_fraction(const TessMapApply *a); /* 0..1 */
+TessId tess_map_apply_finish(TessMapApply *a);
+void tess_map_apply_cancel(TessMapApply *a);
+
 /* ---- Writing a level as a Tiled map (the Tessera -> Tiled half) ---------
  * A level is written as DIR/<level>.tmj (or .tmx) with its tilesets as
  * external files DIR/tilesets/<name>.tsj (.tsx) and their images as
