@@ -10,6 +10,11 @@
  * 4). The lanes of one batch share no dynamic body, so the halves may be
  * solved in either order with the same result, and so may the widths. */
 
+/* clang-format 14 reads KFN(name)(...) as a call followed by a parenthesised
+ * expression and splits every kernel call and declaration in two: this file
+ * is formatted by hand, in the tree's style. */
+// clang-format off
+
 typedef struct KFN(Lanes) {
   V vx, vy, w, flags; /* flags: BodyState.dynamic, carried through untouched */
   V dpx, dpy, qc, qs;
@@ -171,3 +176,4 @@ static KATTR void KFN(pass)(TessWorld *w, bool solve, float inv_h, bool use_bias
 #undef VSQRT
 #undef VGATHER
 #undef VSCATTER
+// clang-format on
