@@ -18,7 +18,8 @@ struct _TessApplication {
 
 G_DEFINE_FINAL_TYPE(TessApplication, tess_application, GTK_TYPE_APPLICATION)
 
-enum { SIGNAL_RECENT_CHANGED, N_SIGNALS };
+enum { SIGNAL_RECENT_CHANGED,
+       N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 /* ---- Settings ---------------------------------------------------------- */

@@ -29,13 +29,20 @@ struct _TessDocument {
 
 G_DEFINE_TYPE(TessDocument, tess_document, G_TYPE_OBJECT)
 
-enum { PROP_0, PROP_PATH, PROP_UNSAVED, PROP_KEEP_DUMP, N_PROPS };
+enum { PROP_0,
+       PROP_PATH,
+       PROP_UNSAVED,
+       PROP_KEEP_DUMP,
+       N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
-enum { SIGNAL_CHANGED, SIGNAL_COMMITTED, SIGNAL_REPLACED, N_SIGNALS };
+enum { SIGNAL_CHANGED,
+       SIGNAL_COMMITTED,
+       SIGNAL_REPLACED,
+       N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-G_DEFINE_QUARK(tess-document-error-quark, tess_document_error)
+G_DEFINE_QUARK(tess - document - error - quark, tess_document_error)
 
 /* ---- Errors ------------------------------------------------------------ */
 
@@ -46,50 +53,50 @@ char *tess_document_describe_error(TessResult r, const TessError *err) {
   g_autofree char *sentence = NULL;
 
   switch (r) {
-  case TESS_OK:
-    return g_strdup(_("No error."));
-  case TESS_ERR_IO:
-    sentence = name ? g_strdup_printf(_("“%s” could not be read or written."), name)
-                    : g_strdup(_("A file could not be read or written."));
-    break;
-  case TESS_ERR_FORMAT:
-    sentence = name ? g_strdup_printf(_("“%s” is not in the expected format or is damaged."), name)
-                    : g_strdup(_("The data is not in the expected format or is damaged."));
-    break;
-  case TESS_ERR_VERSION:
-    sentence = name ? g_strdup_printf(_("“%s” was made by a newer version of Tessera."), name)
-                    : g_strdup(_("The data was made by a newer version of Tessera."));
-    break;
-  case TESS_ERR_LIMIT:
-    sentence = name ? g_strdup_printf(_("“%s” is larger than Tessera accepts."), name)
-                    : g_strdup(_("A size or count is larger than Tessera accepts."));
-    break;
-  case TESS_ERR_NOMEM:
-    sentence = g_strdup(_("There is not enough memory."));
-    break;
-  case TESS_ERR_INVALID:
-    sentence = g_strdup(_("A value is out of range."));
-    break;
-  case TESS_ERR_NOT_FOUND:
-    sentence = name ? g_strdup_printf(_("“%s” was not found."), name)
-                    : g_strdup(_("Something that was asked for does not exist."));
-    break;
-  case TESS_ERR_LOCKED:
-    sentence = g_strdup(_("The layer is locked."));
-    break;
-  case TESS_ERR_READONLY:
-    sentence = name ? g_strdup_printf(_("“%s” is read-only."), name) : g_strdup(_("The project is read-only."));
-    break;
-  case TESS_ERR_EMPTY:
-    sentence = g_strdup(_("There is nothing to work on."));
-    break;
-  case TESS_ERR_DATABASE:
-    sentence = name ? g_strdup_printf(_("The database “%s” reported an error."), name)
-                    : g_strdup(_("The database reported an error."));
-    break;
-  default:
-    sentence = g_strdup(_("An unknown error occurred."));
-    break;
+    case TESS_OK:
+      return g_strdup(_("No error."));
+    case TESS_ERR_IO:
+      sentence = name ? g_strdup_printf(_("“%s” could not be read or written."), name)
+                      : g_strdup(_("A file could not be read or written."));
+      break;
+    case TESS_ERR_FORMAT:
+      sentence = name ? g_strdup_printf(_("“%s” is not in the expected format or is damaged."), name)
+                      : g_strdup(_("The data is not in the expected format or is damaged."));
+      break;
+    case TESS_ERR_VERSION:
+      sentence = name ? g_strdup_printf(_("“%s” was made by a newer version of Tessera."), name)
+                      : g_strdup(_("The data was made by a newer version of Tessera."));
+      break;
+    case TESS_ERR_LIMIT:
+      sentence = name ? g_strdup_printf(_("“%s” is larger than Tessera accepts."), name)
+                      : g_strdup(_("A size or count is larger than Tessera accepts."));
+      break;
+    case TESS_ERR_NOMEM:
+      sentence = g_strdup(_("There is not enough memory."));
+      break;
+    case TESS_ERR_INVALID:
+      sentence = g_strdup(_("A value is out of range."));
+      break;
+    case TESS_ERR_NOT_FOUND:
+      sentence = name ? g_strdup_printf(_("“%s” was not found."), name)
+                      : g_strdup(_("Something that was asked for does not exist."));
+      break;
+    case TESS_ERR_LOCKED:
+      sentence = g_strdup(_("The layer is locked."));
+      break;
+    case TESS_ERR_READONLY:
+      sentence = name ? g_strdup_printf(_("“%s” is read-only."), name) : g_strdup(_("The project is read-only."));
+      break;
+    case TESS_ERR_EMPTY:
+      sentence = g_strdup(_("There is nothing to work on."));
+      break;
+    case TESS_ERR_DATABASE:
+      sentence = name ? g_strdup_printf(_("The database “%s” reported an error."), name)
+                      : g_strdup(_("The database reported an error."));
+      break;
+    default:
+      sentence = g_strdup(_("An unknown error occurred."));
+      break;
   }
 
   if (err && err->place_kind != TESS_PLACE_NONE) {
@@ -129,17 +136,17 @@ static void tess_document_finalize(GObject *object) {
 static void tess_document_get_property(GObject *object, guint prop_id, GValue *value, GParamSpec *pspec) {
   TessDocument *self = TESS_DOCUMENT(object);
   switch (prop_id) {
-  case PROP_PATH:
-    g_value_set_string(value, self->path);
-    break;
-  case PROP_UNSAVED:
-    g_value_set_boolean(value, self->unsaved);
-    break;
-  case PROP_KEEP_DUMP:
-    g_value_set_boolean(value, self->keep_dump);
-    break;
-  default:
-    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+    case PROP_PATH:
+      g_value_set_string(value, self->path);
+      break;
+    case PROP_UNSAVED:
+      g_value_set_boolean(value, self->unsaved);
+      break;
+    case PROP_KEEP_DUMP:
+      g_value_set_boolean(value, self->keep_dump);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
   }
 }
 

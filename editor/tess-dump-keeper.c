@@ -33,7 +33,9 @@ struct _TessDumpKeeper {
 
 G_DEFINE_TYPE(TessDumpKeeper, tess_dump_keeper, G_TYPE_OBJECT)
 
-enum { SIGNAL_WRITTEN, SIGNAL_FAILED, N_SIGNALS };
+enum { SIGNAL_WRITTEN,
+       SIGNAL_FAILED,
+       N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void start_dump(TessDumpKeeper *self);

@@ -18,17 +18,18 @@ struct _TessExportDialog {
   /* owned */
   TessDocument *doc;
   char *folder;
-  GArray *level_ids;     /* TessId per row of level_list */
-  GPtrArray *checks;     /* GtkCheckButton per row */
-  GPtrArray *formats;    /* format name per row of the format list: "tlv", then core's writable map formats */
+  GArray *level_ids;         /* TessId per row of level_list */
+  GPtrArray *checks;         /* GtkCheckButton per row */
+  GPtrArray *formats;        /* format name per row of the format list: "tlv", then core's writable map formats */
   GCancellable *cancellable; /* the running export's, NULL when idle */
   gboolean disposed;
-  gboolean hold_for_test;    /* see tess_export_dialog_hold_for_test() */
+  gboolean hold_for_test; /* see tess_export_dialog_hold_for_test() */
 };
 
 G_DEFINE_FINAL_TYPE(TessExportDialog, tess_export_dialog, GTK_TYPE_WINDOW)
 
-enum { SIGNAL_FINISHED, N_SIGNALS };
+enum { SIGNAL_FINISHED,
+       N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 /* ---- The worker -------------------------------------------------------------------- */
@@ -39,7 +40,7 @@ typedef struct Work {
   GArray *level_ids;
   guint jobs;
   gboolean force;
-  gboolean held;             /* wait for the cancel before exporting (tests) */
+  gboolean held; /* wait for the cancel before exporting (tests) */
   GCancellable *cancellable;
   TessExportDialog *dialog; /* borrowed: alive until on_export_done, which holds a reference */
   /* progress last posted (worker side) */

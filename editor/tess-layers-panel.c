@@ -27,7 +27,9 @@ struct _TessLayersPanel {
 
 G_DEFINE_FINAL_TYPE(TessLayersPanel, tess_layers_panel, GTK_TYPE_BOX)
 
-enum { SIGNAL_LEVEL_SELECTED, SIGNAL_LAYER_SELECTED, N_SIGNALS };
+enum { SIGNAL_LEVEL_SELECTED,
+       SIGNAL_LAYER_SELECTED,
+       N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void panel_sync(TessLayersPanel *self);
@@ -43,9 +45,9 @@ static TessLevel *current_level(TessLayersPanel *self) {
 
 static const char *layer_kind_name(uint8_t kind) {
   switch (kind) {
-  case TESS_LAYER_MATERIAL: return _("Materials");
-  case TESS_LAYER_OBJECTS: return _("Objects");
-  default: return _("Tiles");
+    case TESS_LAYER_MATERIAL: return _("Materials");
+    case TESS_LAYER_OBJECTS: return _("Objects");
+    default: return _("Tiles");
   }
 }
 

@@ -31,7 +31,8 @@ struct _TessMaterialPanel {
 
 G_DEFINE_FINAL_TYPE(TessMaterialPanel, tess_material_panel, GTK_TYPE_BOX)
 
-enum { SIGNAL_MATERIAL_SELECTED, N_SIGNALS };
+enum { SIGNAL_MATERIAL_SELECTED,
+       N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static TessProject *project(TessMaterialPanel *self) { return self->doc ? tess_document_get_project(self->doc) : NULL; }
@@ -42,9 +43,9 @@ static const TessMaterial *selected(TessMaterialPanel *self) {
 
 static const char *kind_name(uint8_t kind) {
   switch (kind) {
-  case TESS_MATERIAL_FLOOR: return _("Floor");
-  case TESS_MATERIAL_FLUID: return _("Fluid");
-  default: return _("Solid");
+    case TESS_MATERIAL_FLOOR: return _("Floor");
+    case TESS_MATERIAL_FLUID: return _("Fluid");
+    default: return _("Solid");
   }
 }
 
@@ -253,7 +254,8 @@ static void on_remove_response(GtkDialog *dialog, int response, TessMaterialPane
     GArray *ids = g_object_get_data(G_OBJECT(dialog), "ids");
     guint sel = gtk_drop_down_get_selected(dd);
     TessId replacement = (sel != GTK_INVALID_LIST_POSITION && sel > 0 && sel - 1 < ids->len)
-                             ? g_array_index(ids, TessId, sel - 1) : 0;
+                             ? g_array_index(ids, TessId, sel - 1)
+                             : 0;
     tess_material_panel_remove(self, replacement);
   }
   gtk_window_destroy(GTK_WINDOW(dialog));

@@ -22,15 +22,16 @@ struct _TessObjectInspector {
   TessObject sprite_obj; /* the sprite body last sent from the Sprites tab */
   gboolean has_sprite;   /* the dropdown then lists "Sprite" last */
   TessId level, object;
-  gboolean dirty;    /* the object changed since the last build */
-  gboolean applying; /* our own edit: the widgets already show it */
+  gboolean dirty;       /* the object changed since the last build */
+  gboolean applying;    /* our own edit: the widgets already show it */
   guint rebuild_source; /* coalesces rebuilds while an object is dragged on the map */
   gulong changed_handler, committed_handler;
 };
 
 G_DEFINE_FINAL_TYPE(TessObjectInspector, tess_object_inspector, GTK_TYPE_BOX)
 
-enum { SIGNAL_TEMPLATE_CHANGED, N_SIGNALS };
+enum { SIGNAL_TEMPLATE_CHANGED,
+       N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void rebuild(TessObjectInspector *self);
@@ -237,21 +238,21 @@ static void on_prop_changed(GtkWidget *w, gpointer user) {
   TessProperty p = *old;
   g_autofree char *s = NULL;
   switch (old->type) {
-  case TESS_PROP_STRING:
-    s = g_strdup(gtk_editable_get_text(GTK_EDITABLE(w)));
-    p.v.s = s;
-    if (strcmp(s, old->v.s ? old->v.s : "") == 0) return;
-    break;
-  case TESS_PROP_INT: p.v.i = (int64_t)gtk_spin_button_get_value(GTK_SPIN_BUTTON(w)); break;
-  case TESS_PROP_FLOAT: p.v.f = gtk_spin_button_get_value(GTK_SPIN_BUTTON(w)); break;
-  case TESS_PROP_BOOL: p.v.b = gtk_check_button_get_active(GTK_CHECK_BUTTON(w)); break;
-  case TESS_PROP_COLOR: {
-    GdkRGBA rgba;
-    gtk_color_chooser_get_rgba(GTK_COLOR_CHOOSER(w), &rgba);
-    p.v.color = tess_ui_rgba_to_u32(&rgba);
-    break;
-  }
-  default: return;
+    case TESS_PROP_STRING:
+      s = g_strdup(gtk_editable_get_text(GTK_EDITABLE(w)));
+      p.v.s = s;
+      if (strcmp(s, old->v.s ? old->v.s : "") == 0) return;
+      break;
+    case TESS_PROP_INT: p.v.i = (int64_t)gtk_spin_button_get_value(GTK_SPIN_BUTTON(w)); break;
+    case TESS_PROP_FLOAT: p.v.f = gtk_spin_button_get_value(GTK_SPIN_BUTTON(w)); break;
+    case TESS_PROP_BOOL: p.v.b = gtk_check_button_get_active(GTK_CHECK_BUTTON(w)); break;
+    case TESS_PROP_COLOR: {
+      GdkRGBA rgba;
+      gtk_color_chooser_get_rgba(GTK_COLOR_CHOOSER(w), &rgba);
+      p.v.color = tess_ui_rgba_to_u32(&rgba);
+      break;
+    }
+    default: return;
   }
   const TessObject *obj = current(self);
   TessObject copy;
@@ -367,8 +368,8 @@ static void add_joint_rows(GtkGrid *grid, const TessJointObject *j) {
   gtk_widget_set_tooltip_text(rpm, _("Turns per minute of the second body relative to the first; positive turns "
                                      "clockwise on screen, so a wheel rolls to the right"));
   GtkWidget *torque = named(checked(j->motor_torque, tess_object_range(TESS_OBJECT_RANGE_TORQUE), 10, 1, "motor_torque",
-                                   _("Max torque")),
-                           "joint-motor-torque");
+                                    _("Max torque")),
+                            "joint-motor-torque");
   gtk_widget_set_tooltip_text(torque, _("The strongest twist the motor may apply to reach its speed"));
   GtkWidget *motor = joint_switch(_("Motor"), j->motor_enabled, 1, rpm, torque, "joint-motor");
   gtk_widget_set_tooltip_text(motor, _("Turn the second body at a set speed, as a wheel's engine does"));
@@ -388,36 +389,36 @@ static GtkWidget *dropdown(const char *const *items, guint selected, EditFn fn) 
 static GtkWidget *prop_editor(const TessProperty *p) {
   GtkWidget *w = NULL;
   switch (p->type) {
-  case TESS_PROP_STRING:
-    w = gtk_entry_new();
-    gtk_editable_set_text(GTK_EDITABLE(w), p->v.s ? p->v.s : "");
-    g_signal_connect(w, "activate", G_CALLBACK(on_prop_changed), NULL);
-    break;
-  case TESS_PROP_INT:
-    w = tess_ui_spin_new(-2147483648.0, 2147483647.0, 1, 0);
-    gtk_spin_button_set_value(GTK_SPIN_BUTTON(w), (double)p->v.i);
-    g_signal_connect(w, "value-changed", G_CALLBACK(on_prop_changed), NULL);
-    break;
-  case TESS_PROP_FLOAT:
-    w = tess_ui_spin_new(-1e9, 1e9, 0.1, 3);
-    gtk_spin_button_set_value(GTK_SPIN_BUTTON(w), p->v.f);
-    g_signal_connect(w, "value-changed", G_CALLBACK(on_prop_changed), NULL);
-    break;
-  case TESS_PROP_BOOL:
-    w = gtk_check_button_new();
-    gtk_check_button_set_active(GTK_CHECK_BUTTON(w), p->v.b);
-    g_signal_connect(w, "toggled", G_CALLBACK(on_prop_changed), NULL);
-    break;
-  case TESS_PROP_COLOR: {
-    GdkRGBA rgba;
-    tess_ui_rgba_from_u32(p->v.color, &rgba);
-    w = gtk_color_button_new_with_rgba(&rgba);
-    gtk_color_chooser_set_use_alpha(GTK_COLOR_CHOOSER(w), TRUE);
-    g_signal_connect(w, "color-set", G_CALLBACK(on_prop_changed), NULL);
-    break;
-  }
-  default:
-    w = gtk_label_new("?");
+    case TESS_PROP_STRING:
+      w = gtk_entry_new();
+      gtk_editable_set_text(GTK_EDITABLE(w), p->v.s ? p->v.s : "");
+      g_signal_connect(w, "activate", G_CALLBACK(on_prop_changed), NULL);
+      break;
+    case TESS_PROP_INT:
+      w = tess_ui_spin_new(-2147483648.0, 2147483647.0, 1, 0);
+      gtk_spin_button_set_value(GTK_SPIN_BUTTON(w), (double)p->v.i);
+      g_signal_connect(w, "value-changed", G_CALLBACK(on_prop_changed), NULL);
+      break;
+    case TESS_PROP_FLOAT:
+      w = tess_ui_spin_new(-1e9, 1e9, 0.1, 3);
+      gtk_spin_button_set_value(GTK_SPIN_BUTTON(w), p->v.f);
+      g_signal_connect(w, "value-changed", G_CALLBACK(on_prop_changed), NULL);
+      break;
+    case TESS_PROP_BOOL:
+      w = gtk_check_button_new();
+      gtk_check_button_set_active(GTK_CHECK_BUTTON(w), p->v.b);
+      g_signal_connect(w, "toggled", G_CALLBACK(on_prop_changed), NULL);
+      break;
+    case TESS_PROP_COLOR: {
+      GdkRGBA rgba;
+      tess_ui_rgba_from_u32(p->v.color, &rgba);
+      w = gtk_color_button_new_with_rgba(&rgba);
+      gtk_color_chooser_set_use_alpha(GTK_COLOR_CHOOSER(w), TRUE);
+      g_signal_connect(w, "color-set", G_CALLBACK(on_prop_changed), NULL);
+      break;
+    }
+    default:
+      w = gtk_label_new("?");
   }
   g_object_set_data_full(G_OBJECT(w), "prop-name", g_strdup(p->name), g_free);
   g_object_set_data(G_OBJECT(w), "tess-ready", GINT_TO_POINTER(1));
@@ -426,10 +427,10 @@ static GtkWidget *prop_editor(const TessProperty *p) {
 
 static const char *kind_title(uint8_t kind) {
   switch (kind) {
-  case TESS_OBJECT_JOINT: return _("Joint");
-  case TESS_OBJECT_ZONE: return _("Force Zone");
-  case TESS_OBJECT_SPAWN: return _("Spawn Point");
-  default: return _("Body");
+    case TESS_OBJECT_JOINT: return _("Joint");
+    case TESS_OBJECT_ZONE: return _("Force Zone");
+    case TESS_OBJECT_SPAWN: return _("Spawn Point");
+    default: return _("Body");
   }
 }
 
@@ -446,7 +447,7 @@ static void rebuild(TessObjectInspector *self) {
   TessProject *p = project(self);
 
   GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
-  GtkWidget *title = gtk_label_new(o->kind != TESS_OBJECT_JOINT ? kind_title(o->kind)
+  GtkWidget *title = gtk_label_new(o->kind != TESS_OBJECT_JOINT             ? kind_title(o->kind)
                                    : o->u.joint.kind == TESS_JOINT_DISTANCE ? _("Distance joint")
                                                                             : _("Pin joint"));
   gtk_widget_add_css_class(title, "heading");
@@ -636,23 +637,32 @@ TessId tess_object_inspector_get_object(TessObjectInspector *self) { return curr
 
 static void make_template(TessObject *o, guint index) {
   switch (index) {
-  case 1: /* box */
-    tess_object_default(o, TESS_OBJECT_BODY);
-    o->u.body.shape = TESS_BODY_BOX;
-    o->u.body.width = 64;
-    o->u.body.height = 32;
-    break;
-  case 2: /* capsule */
-    tess_object_default(o, TESS_OBJECT_BODY);
-    o->u.body.shape = TESS_BODY_CAPSULE;
-    o->u.body.width = 64;
-    o->u.body.height = 24;
-    break;
-  case 3: tess_object_default(o, TESS_OBJECT_SPAWN); break;
-  case 4: tess_object_default(o, TESS_OBJECT_ZONE); break;
-  case 5: tess_object_default(o, TESS_OBJECT_JOINT); o->u.joint.kind = TESS_JOINT_PIN; break;
-  case 6: tess_object_default(o, TESS_OBJECT_JOINT); o->u.joint.kind = TESS_JOINT_DISTANCE; break;
-  default: tess_object_default(o, TESS_OBJECT_BODY); o->u.body.shape = TESS_BODY_CIRCLE; break;
+    case 1: /* box */
+      tess_object_default(o, TESS_OBJECT_BODY);
+      o->u.body.shape = TESS_BODY_BOX;
+      o->u.body.width = 64;
+      o->u.body.height = 32;
+      break;
+    case 2: /* capsule */
+      tess_object_default(o, TESS_OBJECT_BODY);
+      o->u.body.shape = TESS_BODY_CAPSULE;
+      o->u.body.width = 64;
+      o->u.body.height = 24;
+      break;
+    case 3: tess_object_default(o, TESS_OBJECT_SPAWN); break;
+    case 4: tess_object_default(o, TESS_OBJECT_ZONE); break;
+    case 5:
+      tess_object_default(o, TESS_OBJECT_JOINT);
+      o->u.joint.kind = TESS_JOINT_PIN;
+      break;
+    case 6:
+      tess_object_default(o, TESS_OBJECT_JOINT);
+      o->u.joint.kind = TESS_JOINT_DISTANCE;
+      break;
+    default:
+      tess_object_default(o, TESS_OBJECT_BODY);
+      o->u.body.shape = TESS_BODY_CIRCLE;
+      break;
   }
 }
 

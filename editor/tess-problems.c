@@ -44,8 +44,8 @@ char *tess_problems_summary(const TessProject *p) {
   if (c.errors + c.warnings == 0) return NULL;
   /* Core's sentence stays English (core has no gettext); the frame is translated. */
   g_autofree char *counts = c.errors
-      ? g_strdup_printf(ngettext("%u problem stops the export", "%u problems stop the export", c.errors), c.errors)
-      : g_strdup_printf(ngettext("%u warning", "%u warnings", c.warnings), c.warnings);
+                                ? g_strdup_printf(ngettext("%u problem stops the export", "%u problems stop the export", c.errors), c.errors)
+                                : g_strdup_printf(ngettext("%u warning", "%u warnings", c.warnings), c.warnings);
   char *text = g_strdup_printf(_("This project needs attention: %s. %s"), counts, c.first);
   g_free(c.first);
   return text;

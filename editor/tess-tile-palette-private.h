@@ -30,9 +30,9 @@ struct _TessTilePalette {
 
   /* terrain mode (tess-tile-palette-terrain.c) */
   gboolean terrain_mode;
-  uint32_t terrain_set;       /* index into the tileset's terrain sets */
-  uint32_t terrain_color;     /* 1.., 0 = none chosen */
-  uint32_t terrain_merge;     /* one drag of labelling = one undo step */
+  uint32_t terrain_set;   /* index into the tileset's terrain sets */
+  uint32_t terrain_color; /* 1.., 0 = none chosen */
+  uint32_t terrain_merge; /* one drag of labelling = one undo step */
   gboolean terrain_syncing;
   GtkWidget *terrain_toggle, *terrain_box, *terrain_colors, *terrain_hint;
   GtkDropDown *terrain_sets, *terrain_kind;

@@ -180,8 +180,7 @@ void tess_tile_palette_terrain_draw(TessTilePalette *self, cairo_t *cr, const Te
         cairo_fill(cr);
       }
       /* Edge k's bar along the middle third of its side. */
-      static const double edge[4][4] = {{1.0 / 3, 0, 1.0 / 3, 0.16}, {0.84, 1.0 / 3, 0.16, 1.0 / 3},
-                                        {1.0 / 3, 0.84, 1.0 / 3, 0.16}, {0, 1.0 / 3, 0.16, 1.0 / 3}}; /* 0, 2, 4, 6 */
+      static const double edge[4][4] = {{1.0 / 3, 0, 1.0 / 3, 0.16}, {0.84, 1.0 / 3, 0.16, 1.0 / 3}, {1.0 / 3, 0.84, 1.0 / 3, 0.16}, {0, 1.0 / 3, 0.16, 1.0 / 3}}; /* 0, 2, 4, 6 */
       for (int k = 0; k < 4; k++) {
         uint8_t color = t->wang[2 * k];
         if (!((mask >> (2 * k)) & 1) || !color) continue;
@@ -254,10 +253,10 @@ void tess_tile_palette_terrain_sync(TessTilePalette *self) {
     gtk_flow_box_append(GTK_FLOW_BOX(self->terrain_colors), b);
   }
   gtk_label_set_text(GTK_LABEL(self->terrain_hint),
-                     !n ? _("No terrain sets: add one to label this tileset's corners and edges.")
-                        : set && !set->color_count ? _("Add a colour, then click tile corners and edges to label them.")
-                                                   : _("Click a corner or edge to label it, the middle for the whole tile; "
-                                                       "right-click clears. Paint on the map with Brush, Rectangle or Bucket."));
+                     !n                         ? _("No terrain sets: add one to label this tileset's corners and edges.")
+                     : set && !set->color_count ? _("Add a colour, then click tile corners and edges to label them.")
+                                                : _("Click a corner or edge to label it, the middle for the whole tile; "
+                                                    "right-click clears. Paint on the map with Brush, Rectangle or Bucket."));
   self->terrain_syncing = FALSE;
   gtk_widget_queue_draw(GTK_WIDGET(self->area));
 }

@@ -8,10 +8,10 @@
 #include "tess-tile-palette-private.h"
 #include "tess-ui.h"
 
-
 G_DEFINE_FINAL_TYPE(TessTilePalette, tess_tile_palette, GTK_TYPE_BOX)
 
-enum { SIGNAL_STAMP_CHANGED, N_SIGNALS };
+enum { SIGNAL_STAMP_CHANGED,
+       N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static TessProject *project(TessTilePalette *self) { return self->doc ? tess_document_get_project(self->doc) : NULL; }

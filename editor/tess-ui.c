@@ -106,10 +106,10 @@ GtkWidget *tess_ui_spin_new(double lower, double upper, double step, guint digit
 
 typedef struct NumberField {
   TessRange range;
-  char *what;        /* the field's name in messages ("Friction") */
-  char *message;     /* what the field says now, NULL when all is well */
-  GtkWidget *label;  /* the inline message, while shown */
-  gboolean typed;    /* the next value change is a typed, committed value */
+  char *what;       /* the field's name in messages ("Friction") */
+  char *message;    /* what the field says now, NULL when all is well */
+  GtkWidget *label; /* the inline message, while shown */
+  gboolean typed;   /* the next value change is a typed, committed value */
 } NumberField;
 
 static void number_field_free(gpointer data) {

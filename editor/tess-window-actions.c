@@ -56,8 +56,6 @@ static void on_save_copy_response(GtkNativeDialog *native, int response, TessWin
   g_object_unref(native);
 }
 
-
-
 static void report_error(TessWindow *self, GError *error) {
   if (error) tess_window_report(self, error->message);
 }
@@ -243,11 +241,32 @@ static const char *const doc_actions[] = {"save-copy", "export", "import-map", "
 /* Core names its undo steps in English; the editor translates them by key. */
 static const char *undo_label(const char *label) {
   static const char *const known[] = {
-      N_("Add layer"),     N_("Add level"),       N_("Add material"),   N_("Add object"),      N_("Add sprite"),
-      N_("Add tileset"),   N_("Import map"),      N_("Edit material"),   N_("Edit object"),    N_("Edit sprite"),     N_("Edit tileset"),
-      N_("Erase"),         N_("Fill rectangle"),  N_("Flood fill"),     N_("Layer properties"), N_("Level settings"),
-      N_("Move layer"),    N_("Paint material"),  N_("Paint tiles"),    N_("Remove layer"),    N_("Remove level"),
-      N_("Remove material"), N_("Remove object"), N_("Remove sprite"),  N_("Remove tileset"),  N_("Set cells"),
+      N_("Add layer"),
+      N_("Add level"),
+      N_("Add material"),
+      N_("Add object"),
+      N_("Add sprite"),
+      N_("Add tileset"),
+      N_("Import map"),
+      N_("Edit material"),
+      N_("Edit object"),
+      N_("Edit sprite"),
+      N_("Edit tileset"),
+      N_("Erase"),
+      N_("Fill rectangle"),
+      N_("Flood fill"),
+      N_("Layer properties"),
+      N_("Level settings"),
+      N_("Move layer"),
+      N_("Paint material"),
+      N_("Paint tiles"),
+      N_("Remove layer"),
+      N_("Remove level"),
+      N_("Remove material"),
+      N_("Remove object"),
+      N_("Remove sprite"),
+      N_("Remove tileset"),
+      N_("Set cells"),
   };
   for (guint i = 0; label && i < G_N_ELEMENTS(known); i++)
     if (strcmp(label, known[i]) == 0) return _(known[i]);
@@ -377,7 +396,6 @@ static void build_tool_bar(TessWindow *self) {
   gtk_widget_set_focus_on_click(overlay, FALSE);
   gtk_box_append(GTK_BOX(self->tool_bar), overlay);
 }
-
 
 void _tess_window_actions_init(TessWindow *self) {
   g_action_map_add_action_entries(G_ACTION_MAP(self), win_actions, G_N_ELEMENTS(win_actions), self);

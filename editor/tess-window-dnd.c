@@ -5,7 +5,6 @@
 
 #include "tessera/formats.h"
 
-
 static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, double y, TessWindow *self) {
   GFile *file = NULL;
   if (G_VALUE_HOLDS(value, G_TYPE_FILE)) {

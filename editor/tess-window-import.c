@@ -13,16 +13,16 @@
 
 typedef struct ImportJob {
   char *path;
-  volatile int cancel;       /* read by core on the worker */
-  gint permille;             /* progress, written by the worker */
-  gint held;                 /* tests: the worker waits while set */
+  volatile int cancel; /* read by core on the worker */
+  gint permille;       /* progress, written by the worker */
+  gint held;           /* tests: the worker waits while set */
   TessMapImport *imp;
   TessError err;
   TessResult result;
   /* main thread only */
-  TessWindow *window;        /* owned reference while the job lives */
-  TessDocument *doc;         /* the document being imported into (owned reference during the apply) */
-  TessMapApply *apply;       /* the apply in progress */
+  TessWindow *window;  /* owned reference while the job lives */
+  TessDocument *doc;   /* the document being imported into (owned reference during the apply) */
+  TessMapApply *apply; /* the apply in progress */
   char *level_name;
   GtkWindow *dialog;
   GtkProgressBar *bar;

@@ -74,7 +74,7 @@ struct _TessWindow {
   int cursor_x, cursor_y; /* the cell under the pointer (status bar), -1 outside */
   guint checkpoint_source;
   guint replaced_source; /* looks every second whether the project file was replaced */
-  guint replaced_idle;    /* a commit found the file replaced: reload at once */
+  guint replaced_idle;   /* a commit found the file replaced: reload at once */
   gulong committed_handler, unsaved_handler, recent_handler, replaced_handler;
 };
 

@@ -20,13 +20,7 @@ static TessDocument *preview_query(gpointer user, TessId *level, const TessObjec
   return self->doc;
 }
 
-
 /* ---- Small helpers --------------------------------------------------------- */
-
-
-
-
-
 
 void tess_window_report(TessWindow *self, const char *message) {
   g_return_if_fail(TESS_IS_WINDOW(self));
@@ -115,7 +109,6 @@ const char *tess_window_get_status(TessWindow *self, const char *which) {
 
 /* ---- The map view ------------------------------------------------------------ */
 
-
 static void on_cursor_moved(TessMapView *v, int x, int y, TessWindow *self) {
   self->cursor_x = x;
   self->cursor_y = y;
@@ -128,7 +121,6 @@ static void on_object_selected(TessMapView *v, guint id, TessWindow *self) {
   tess_object_inspector_set_object(self->object_inspector, self->level, id);
   if (id) show_side(self, 2);
 }
-
 
 /* For the end-to-end test (TESS_TEST_GEOMETRY_FILE): where the level's
  * (0, 0) corner is in the X window's coordinates, the zoom and the tile

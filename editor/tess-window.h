@@ -73,7 +73,7 @@ GtkWidget *tess_window_add_tileset_from(TessWindow *self, const char *path);
 gboolean tess_window_import_map(TessWindow *self, const char *path);
 gboolean tess_window_import_running(TessWindow *self);
 void tess_window_set_import_hold(TessWindow *self, gboolean hold); /* tests */
-gboolean tess_window_import_applying(TessWindow *self); /* the read is done and the map is being added, slice by slice */
-guint tess_window_import_slices(TessWindow *self);      /* tests: main-loop slices of the running (or last) apply */
+gboolean tess_window_import_applying(TessWindow *self);            /* the read is done and the map is being added, slice by slice */
+guint tess_window_import_slices(TessWindow *self);                 /* tests: main-loop slices of the running (or last) apply */
 
 G_END_DECLS

@@ -82,10 +82,11 @@ int tess_cmd_info(int argc, char **argv) {
       printf("}");
     }
     if (have_header) {
-      printf(",\n  \"version\": \"%u.%u\",\n  \"flags\": %u,\n  \"writer_version\": %u,\n  \"level_id\": %u,\n"
-             "  \"content_hash\": \"%016llx\",\n  \"source_hash\": \"%016llx\",\n  \"sections\": [",
-             h.major, h.minor, h.flags, h.writer_version, h.level_id, (unsigned long long)h.content_hash,
-             (unsigned long long)h.source_hash);
+      printf(
+          ",\n  \"version\": \"%u.%u\",\n  \"flags\": %u,\n  \"writer_version\": %u,\n  \"level_id\": %u,\n"
+          "  \"content_hash\": \"%016llx\",\n  \"source_hash\": \"%016llx\",\n  \"sections\": [",
+          h.major, h.minor, h.flags, h.writer_version, h.level_id, (unsigned long long)h.content_hash,
+          (unsigned long long)h.source_hash);
       TlvSectionInfo si;
       for (uint32_t i = 0; tlv_section_info(&lv, i, &si); i++)
         printf("%s\n    {\"type\": \"%s\", \"required\": %s, \"offset\": %llu, \"size\": %llu, \"count\": %u, \"stride\": %u}",
@@ -96,11 +97,12 @@ int tess_cmd_info(int argc, char **argv) {
     if (valid == TLV_OK) {
       printf(",\n  \"level\": {\"name\": ");
       tess_cmd_json_string(stdout, tlv_string(&lv, lv.settings.name));
-      printf(", \"width\": %u, \"height\": %u, \"tile_w\": %u, \"tile_h\": %u, "
-             "\"layers\": %u, \"materials\": %u, \"bodies\": %u, \"joints\": %u, \"loops\": %u, \"rects\": %u}",
-             lv.settings.width, lv.settings.height, lv.settings.tile_w,
-             lv.settings.tile_h, lv.layers.count, lv.materials.count, lv.bodies.count, lv.joints.count, lv.loops.count,
-             lv.rects.count);
+      printf(
+          ", \"width\": %u, \"height\": %u, \"tile_w\": %u, \"tile_h\": %u, "
+          "\"layers\": %u, \"materials\": %u, \"bodies\": %u, \"joints\": %u, \"loops\": %u, \"rects\": %u}",
+          lv.settings.width, lv.settings.height, lv.settings.tile_w,
+          lv.settings.tile_h, lv.layers.count, lv.materials.count, lv.bodies.count, lv.joints.count, lv.loops.count,
+          lv.rects.count);
     }
     printf("\n}\n");
   } else {

@@ -173,8 +173,7 @@ static void print_json(FILE *f, const TraceOptions *o, const TraceResult *r) {
   fprintf(f, ", \"bounds\": [%u, %u, %u, %u]", r->hull.x0, r->hull.y0, r->hull.x1, r->hull.y1);
   const TessMaskSecondMoments *m = &r->moments;
   fprintf(f, ", \"second_moments\": {\"xx\": " NUM ", \"yy\": " NUM ", \"xy\": " NUM "}", m->ixx, m->iyy, m->ixy);
-  fprintf(f, ", \"principal_axes\": {\"angle\": " NUM ", \"angle_degrees\": " NUM ", \"major\": " NUM ", \"minor\": " NUM
-             "}},\n",
+  fprintf(f, ", \"principal_axes\": {\"angle\": " NUM ", \"angle_degrees\": " NUM ", \"major\": " NUM ", \"minor\": " NUM "}},\n",
           m->angle, m->angle * (180.0 / M_PI), m->major, m->minor);
   fprintf(f, "  \"hull\": {\"count\": %u, \"vertices\": ", r->hull.count);
   json_points(f, r->hull.v, r->hull.count);
@@ -220,8 +219,7 @@ static void print_json(FILE *f, const TraceOptions *o, const TraceResult *r) {
 static void print_text(FILE *f, const TraceOptions *o, const TraceResult *r) {
   fprintf(f, "%s: %u x %u px, threshold %u\n", o->path, r->image.width, r->image.height, o->mask.threshold);
   text_mass(f, "pixels", &r->hull.pixels);
-  fprintf(f, "axes        major at " NUM " deg (y down), second moments along it " NUM ", across " NUM
-             " px^4 (xx " NUM ", yy " NUM ", xy " NUM ")\n",
+  fprintf(f, "axes        major at " NUM " deg (y down), second moments along it " NUM ", across " NUM " px^4 (xx " NUM ", yy " NUM ", xy " NUM ")\n",
           r->moments.angle * (180.0 / M_PI), r->moments.major, r->moments.minor, r->moments.ixx, r->moments.iyy,
           r->moments.ixy);
   fprintf(f, "hull        %u vertices\n", r->hull.count);
@@ -234,8 +232,7 @@ static void print_text(FILE *f, const TraceOptions *o, const TraceResult *r) {
   const TessMassProps *shape = &r->simple_mass;
   if (r->have_pieces) {
     const TessMaskPieces *p = &r->pieces;
-    fprintf(f, "pieces      %u convex piece%s of <= %u vertices, %u island%s, tolerance " NUM " px, uncovered " NUM
-               " px^2, added " NUM " px^2\n",
+    fprintf(f, "pieces      %u convex piece%s of <= %u vertices, %u island%s, tolerance " NUM " px, uncovered " NUM " px^2, added " NUM " px^2\n",
             p->count, p->count == 1 ? "" : "s", o->mask.max_vertices, p->island_count, p->island_count == 1 ? "" : "s", o->mask.tolerance,
             p->uncovered_area, p->added_area);
     if (p->block > 1)

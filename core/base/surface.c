@@ -14,7 +14,8 @@ static const SurfaceField FIELDS[3] = {
 };
 
 static float field_value(TessSurface s, int i) {
-  return i == 0 ? s.friction : i == 1 ? s.restitution : s.tangential;
+  return i == 0 ? s.friction : i == 1 ? s.restitution
+                                      : s.tangential;
 }
 
 /* Index of the first bad field, or -1. NaN fails every comparison, so the

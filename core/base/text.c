@@ -24,7 +24,7 @@ size_t tess_utf8_sequence(const char *s) {
     cp = cp << 6 | (p[k] & 0x3F);
   }
   if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))) return 0; /* overlong, too big */
-  if (cp >= 0xD800 && cp <= 0xDFFF) return 0;                                                 /* a surrogate */
+  if (cp >= 0xD800 && cp <= 0xDFFF) return 0;                                              /* a surrogate */
   return len;
 }
 

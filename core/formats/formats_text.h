@@ -41,7 +41,7 @@ void text_write_key_u32(TextBuf *b, const char *key, uint32_t value);
 void text_write_key_bool(TextBuf *b, const char *key, bool value);
 void text_write_key_f32(TextBuf *b, const char *key, float value);
 void text_write_key_f64(TextBuf *b, const char *key, double value);
-void text_write_key_vec(TextBuf *b, const char *key, TessVec2 v); /* [x, y] on one line */
+void text_write_key_vec(TextBuf *b, const char *key, TessVec2 v);      /* [x, y] on one line */
 void text_write_key_color(TextBuf *b, const char *key, uint32_t rgba); /* "#rrggbbaa" */
 
 /* Switches the calling thread to the C numeric locale (so "%g" and strtod

@@ -13,8 +13,10 @@ typedef struct Load {
   const char *dir;
   TessError *err;
   TessProject *p;
-  TESS_ARRAY(TessId) object_ids; /* every object id seen so far (duplicates are refused) */
-  TESS_ARRAY(TessId) layer_ids;
+  TESS_ARRAY(TessId)
+  object_ids; /* every object id seen so far (duplicates are refused) */
+  TESS_ARRAY(TessId)
+  layer_ids;
 } Load;
 
 /* One parsed JSON file. */
@@ -52,7 +54,7 @@ TessResult text_load_bool(const Json *j, json_t *obj, const char *key, uint64_t 
 TessResult text_load_str(const Json *j, json_t *obj, const char *key, uint64_t from, bool nullable, const char **out);
 TessResult text_load_name(const Json *j, json_t *obj, const char *key, uint64_t from, char name[TESS_NAME_MAX]);
 TessResult text_load_word(const Json *j, json_t *obj, const char *key, uint64_t from, const char *const *words, size_t count,
-                   uint8_t *out);
+                          uint8_t *out);
 #define TL_WORD(j, obj, key, from, table, out) text_load_word(j, obj, key, from, table, sizeof table / sizeof table[0], out)
 TessResult text_load_color(const Json *j, json_t *obj, const char *key, uint64_t from, uint32_t *out);
 TessResult text_load_array(const Json *j, json_t *obj, const char *key, uint64_t from, json_t **out);

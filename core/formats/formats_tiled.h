@@ -17,8 +17,8 @@
 
 typedef struct TiledProp {
   char *name;
-  char *type;                /* string, int, float, bool, color, file, object (class members come flattened "a.b") */
-  char *value;               /* as text: ints and floats in C syntax, bools "true"/"false", colours "#AARRGGBB" */
+  char *type;  /* string, int, float, bool, color, file, object (class members come flattened "a.b") */
+  char *value; /* as text: ints and floats in C syntax, bools "true"/"false", colours "#AARRGGBB" */
 } TiledProp;
 
 typedef struct TiledProps {
@@ -38,13 +38,13 @@ typedef enum TiledShape {
 typedef struct TiledObject {
   uint32_t id;
   char *name;
-  char *cls;                 /* Tiled's class (TMX `type` before 1.9) */
+  char *cls;                   /* Tiled's class (TMX `type` before 1.9) */
   double x, y, w, h, rotation; /* rotation in degrees, clockwise */
-  uint32_t gid;              /* tile object, with flip bits; 0 otherwise */
+  uint32_t gid;                /* tile object, with flip bits; 0 otherwise */
   bool visible;
-  uint8_t shape;             /* TiledShape */
+  uint8_t shape; /* TiledShape */
   uint32_t point_count;
-  TessDVec2 *points;         /* polygon, polyline: relative to (x, y) */
+  TessDVec2 *points; /* polygon, polyline: relative to (x, y) */
   TiledProps props;
 } TiledObject;
 
@@ -56,19 +56,19 @@ typedef struct TiledObjects {
 typedef struct TiledTile {
   uint32_t id;
   char *cls;
-  TiledObjects shapes;       /* the tile's objectgroup: its collision */
+  TiledObjects shapes; /* the tile's objectgroup: its collision */
   TiledProps props;
-  char *image;               /* image-collection tilesets: as written */
-  bool has_probability;      /* Tiled's per-tile probability (terrain variants) */
+  char *image;          /* image-collection tilesets: as written */
+  bool has_probability; /* Tiled's per-tile probability (terrain variants) */
   double probability;
 } TiledTile;
 
 /* Wang sets (tiled_wang.c): as the file says them; converted into terrain sets. */
 typedef struct TiledWangColor {
   char *name;
-  char *color;               /* as written, parsed when converted */
-  double probability;        /* default 1 */
-  int32_t tile;              /* -1 none */
+  char *color;        /* as written, parsed when converted */
+  double probability; /* default 1 */
+  int32_t tile;       /* -1 none */
 } TiledWangColor;
 
 typedef struct TiledWangTile {
@@ -78,9 +78,9 @@ typedef struct TiledWangTile {
 
 typedef struct TiledWangSet {
   char *name;
-  char *type;                /* corner, edge, mixed */
-  int32_t tile;              /* -1 none */
-  uint64_t line;             /* TMX: where it starts (0 in JSON) */
+  char *type;    /* corner, edge, mixed */
+  int32_t tile;  /* -1 none */
+  uint64_t line; /* TMX: where it starts (0 in JSON) */
   uint32_t color_count, tile_count;
   TiledWangColor *colors;
   TiledWangTile *tiles;
@@ -89,7 +89,7 @@ typedef struct TiledWangSet {
 typedef struct TiledTileset {
   uint32_t firstgid;
   char *name;
-  char *source;              /* external tileset as written (NULL when embedded) */
+  char *source; /* external tileset as written (NULL when embedded) */
   char *source_resolved;
   uint32_t tile_w, tile_h, spacing, margin, tilecount, columns;
   int32_t offset_x, offset_y;
@@ -98,47 +98,49 @@ typedef struct TiledTileset {
   char *image_resolved;      /* relative to the tileset file's folder */
   uint32_t image_w, image_h; /* as declared (0 = unknown) */
   bool has_trans;
-  uint32_t trans;            /* 0xRRGGBB */
+  uint32_t trans; /* 0xRRGGBB */
   uint32_t tile_count_listed;
   TiledTile *tiles;
   TiledProps props;
   char *objectalignment;
   /* Image collections, packed into an atlas by the converter: tile id -> atlas index (UINT32_MAX = no such tile). */
   uint32_t *atlas_index;
-  uint32_t atlas_ids;        /* entries of atlas_index (largest tile id + 1) */
-  uint32_t *atlas_size;      /* per atlas index: the image's width << 16 | height (at its cell's bottom-left) */
+  uint32_t atlas_ids;   /* entries of atlas_index (largest tile id + 1) */
+  uint32_t *atlas_size; /* per atlas index: the image's width << 16 | height (at its cell's bottom-left) */
   uint32_t wangset_count;
   TiledWangSet *wangsets;
 } TiledTileset;
 
-typedef enum TiledLayerKind { TILED_TILES = 0, TILED_OBJECTS, TILED_IMAGE } TiledLayerKind;
+typedef enum TiledLayerKind { TILED_TILES = 0,
+                              TILED_OBJECTS,
+                              TILED_IMAGE } TiledLayerKind;
 
 typedef struct TiledChunk {
   int32_t x, y;
   uint32_t w, h;
-  uint32_t *gids;            /* w x h */
+  uint32_t *gids; /* w x h */
 } TiledChunk;
 
 typedef struct TiledLayer {
-  uint8_t kind;              /* TiledLayerKind */
-  uint32_t id;               /* Tiled's layer id (0 when the file has none) */
-  char *name;                /* with group prefixes */
+  uint8_t kind; /* TiledLayerKind */
+  uint32_t id;  /* Tiled's layer id (0 when the file has none) */
+  char *name;   /* with group prefixes */
   double opacity;
   bool visible, locked;
   double offset_x, offset_y; /* pixels, groups' included */
   double parallax_x, parallax_y;
   bool has_tint;
   uint32_t width, height;
-  uint32_t *gids;            /* finite tile layers: width x height */
+  uint32_t *gids; /* finite tile layers: width x height */
   uint32_t chunk_count;
-  TiledChunk *chunks;        /* infinite tile layers */
+  TiledChunk *chunks; /* infinite tile layers */
   TiledObjects objects;
   TiledProps props;
 } TiledLayer;
 
 typedef struct TiledMap {
-  char *path;                /* as given */
-  char *dir;                 /* its folder, for relative paths */
+  char *path; /* as given */
+  char *dir;  /* its folder, for relative paths */
   char *orientation;
   char *renderorder;
   uint32_t width, height, tile_w, tile_h;
@@ -149,7 +151,7 @@ typedef struct TiledMap {
   uint32_t layer_count;
   TiledLayer *layers;
   TiledProps props;
-  TessMapImport *plan;       /* parse warnings go straight into the plan being built */
+  TessMapImport *plan; /* parse warnings go straight into the plan being built */
 } TiledMap;
 
 /* ---- tiled_model.c ---- */
@@ -174,8 +176,13 @@ bool tiled_parse_i32(const char *s, int32_t *out);
 bool tiled_parse_color(const char *s, uint32_t *argb);
 
 /* ---- tiled_data.c: layer data ---- */
-typedef enum TiledEncoding { TILED_ENC_XML = 0, TILED_ENC_CSV, TILED_ENC_BASE64 } TiledEncoding;
-typedef enum TiledCompression { TILED_COMP_NONE = 0, TILED_COMP_ZLIB, TILED_COMP_GZIP, TILED_COMP_ZSTD } TiledCompression;
+typedef enum TiledEncoding { TILED_ENC_XML = 0,
+                             TILED_ENC_CSV,
+                             TILED_ENC_BASE64 } TiledEncoding;
+typedef enum TiledCompression { TILED_COMP_NONE = 0,
+                                TILED_COMP_ZLIB,
+                                TILED_COMP_GZIP,
+                                TILED_COMP_ZSTD } TiledCompression;
 /* Decodes `text` into exactly `count` gids (out must hold count). `what`
  * names the layer for messages, `file` and `line` place them. */
 TessResult tiled_decode_data(const char *text, size_t len, int encoding, int compression, uint32_t *out,
@@ -192,7 +199,7 @@ TessResult tiled_tsj_load(TiledMap *m, TiledTileset *ts, TessError *err);
 TessResult tiled_tileset_load_external(TiledMap *m, TiledTileset *ts, TessError *err);
 
 /* ---- tiled_wang.c: wang sets ---- */
-TiledWangSet *tiled_wangset_add(TiledTileset *ts);       /* NULL: out of memory or 255 sets already */
+TiledWangSet *tiled_wangset_add(TiledTileset *ts);        /* NULL: out of memory or 255 sets already */
 TiledWangColor *tiled_wangset_add_color(TiledWangSet *w); /* probability 1, tile -1 */
 TiledWangTile *tiled_wangset_add_tile(TiledWangSet *w);
 void tiled_wangsets_free(TiledTileset *ts);
@@ -206,7 +213,6 @@ TessResult tiled_wang_convert(TessMapImport *plan, const TiledTileset *ts, TessI
 
 /* ---- tiled_convert.c: the model into a Tessera plan ---- */
 TessResult tiled_convert(TiledMap *m, TessMapImport *plan, const TessMapReadOptions *opt, TessError *err);
-
 
 /* ---- tiled_objects.c: objects, properties, materials, tile collision ---- */
 /* Typed properties onto a Tessera object (name clashes: the later wins). */
@@ -229,7 +235,10 @@ TessResult tiled_tile_shapes(TessMapImport *plan, const TiledTile *tile, const c
 void tiled_name_copy(TessMapImport *plan, char dst[TESS_NAME_MAX], const char *src, const char *what);
 
 /* ---- tiled_tessera.c: Tessera's own vocabulary read back ---- */
-typedef enum TiledTessRole { TILED_TESS_NONE = 0, TILED_TESS_TILESET, TILED_TESS_MATERIALS, TILED_TESS_SPRITE } TiledTessRole;
+typedef enum TiledTessRole { TILED_TESS_NONE = 0,
+                             TILED_TESS_TILESET,
+                             TILED_TESS_MATERIALS,
+                             TILED_TESS_SPRITE } TiledTessRole;
 TiledTessRole tiled_tessera_role(const TiledTileset *ts);
 /* Map properties into the level's settings (and the level id to keep); warns about the rest. */
 TessResult tiled_tessera_settings(TiledMap *m, TessLevelSettings *s, TessError *err);

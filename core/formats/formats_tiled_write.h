@@ -23,17 +23,24 @@
 #define TW_FORMAT_VERSION "1.8"
 #define TW_DIR "tilesets" /* tileset files and their images, beside the maps */
 
-typedef enum TwFlavor { TW_TMJ = 0, TW_TMX = 1 } TwFlavor;
+typedef enum TwFlavor { TW_TMJ = 0,
+                        TW_TMX = 1 } TwFlavor;
 
-typedef enum TwPropType { TW_STRING, TW_INT, TW_FLOAT, TW_BOOL, TW_COLOR, TW_OBJECT, TW_FILE } TwPropType;
+typedef enum TwPropType { TW_STRING,
+                          TW_INT,
+                          TW_FLOAT,
+                          TW_BOOL,
+                          TW_COLOR,
+                          TW_OBJECT,
+                          TW_FILE } TwPropType;
 
 typedef struct TwProp {
   const char *name;
-  uint8_t type; /* TwPropType */
-  const char *s; /* STRING, FILE */
-  int64_t i;     /* INT, OBJECT (an object id, 0 = none) */
-  double f;      /* FLOAT */
-  bool b;        /* BOOL */
+  uint8_t type;   /* TwPropType */
+  const char *s;  /* STRING, FILE */
+  int64_t i;      /* INT, OBJECT (an object id, 0 = none) */
+  double f;       /* FLOAT */
+  bool b;         /* BOOL */
   uint32_t color; /* COLOR, 0xRRGGBBAA */
 } TwProp;
 
@@ -42,7 +49,12 @@ typedef struct TwProps {
   size_t n, cap;
 } TwProps;
 
-typedef enum TwShape { TW_RECT, TW_ELLIPSE, TW_POINT, TW_POLYGON, TW_POLYLINE, TW_TILE } TwShape;
+typedef enum TwShape { TW_RECT,
+                       TW_ELLIPSE,
+                       TW_POINT,
+                       TW_POLYGON,
+                       TW_POLYLINE,
+                       TW_TILE } TwShape;
 
 typedef struct TwPoint {
   double x, y;
@@ -51,11 +63,11 @@ typedef struct TwPoint {
 typedef struct TwObject {
   uint32_t id;
   const char *name;
-  const char *type; /* Tiled's object type ("class" in later Tiled) */
-  uint8_t shape;    /* TwShape */
+  const char *type;                     /* Tiled's object type ("class" in later Tiled) */
+  uint8_t shape;                        /* TwShape */
   double x, y, width, height, rotation; /* Tiled's: top-left (tile objects: bottom-left), degrees clockwise */
-  uint32_t gid;     /* TW_TILE */
-  uint32_t point_count; /* TW_POLYGON, TW_POLYLINE: relative to x, y */
+  uint32_t gid;                         /* TW_TILE */
+  uint32_t point_count;                 /* TW_POLYGON, TW_POLYLINE: relative to x, y */
   TwPoint *points;
   TwProps props;
 } TwObject;
@@ -76,19 +88,19 @@ typedef struct TwTile {
 } TwTile;
 
 typedef struct TwTileset {
-  const char *stem;     /* file name inside TW_DIR without extension */
+  const char *stem; /* file name inside TW_DIR without extension */
   const char *name;
   uint32_t tile_w, tile_h, margin, spacing, columns, tile_count;
   int32_t offset_x, offset_y; /* written as the tileoffset when not 0 */
-  bool fit_grid;        /* tilerendersize="grid": the tiles scaled into the cell (Tiled 1.9+) */
+  bool fit_grid;              /* tilerendersize="grid": the tiles scaled into the cell (Tiled 1.9+) */
   uint32_t image_w, image_h;
-  const uint8_t *png;   /* the image's bytes, written as TW_DIR/<stem>.png */
+  const uint8_t *png; /* the image's bytes, written as TW_DIR/<stem>.png */
   size_t png_size;
-  uint8_t *png_owned;   /* generated (the materials swatches) */
+  uint8_t *png_owned; /* generated (the materials swatches) */
   TwProps props;
   size_t tile_n;
-  TwTile *tiles;        /* only tiles that carry something, by id */
-  uint32_t firstgid;    /* in the map being written */
+  TwTile *tiles;          /* only tiles that carry something, by id */
+  uint32_t firstgid;      /* in the map being written */
   uint32_t terrain_count; /* borrowed from the project: written as Tiled's wangsets */
   const TessTerrainSet *terrains;
 } TwTileset;
@@ -96,11 +108,11 @@ typedef struct TwTileset {
 typedef struct TwLayer {
   uint32_t id;
   const char *name;
-  bool tiles;           /* tile layer; else an object group */
+  bool tiles; /* tile layer; else an object group */
   bool visible, locked;
   double opacity;
   TwProps props;
-  uint32_t *gids;       /* tiles: width x height, row-major */
+  uint32_t *gids; /* tiles: width x height, row-major */
   TwObjects objects;
 } TwLayer;
 
@@ -109,12 +121,12 @@ typedef struct TwMap {
   uint32_t next_layer_id, next_object_id;
   TwProps props;
   size_t tileset_count;
-  TwTileset *tilesets;  /* firstgid order */
+  TwTileset *tilesets; /* firstgid order */
   size_t layer_count;
-  TwLayer *layers;      /* bottom to top */
-  char **strings;       /* the arena */
+  TwLayer *layers; /* bottom to top */
+  char **strings;  /* the arena */
   size_t string_count, string_cap;
-  bool failed;          /* out of memory somewhere: the model is incomplete */
+  bool failed; /* out of memory somewhere: the model is incomplete */
 } TwMap;
 
 /* File names for one export of a project: every tileset, sprite and
@@ -145,7 +157,7 @@ bool tiled_write_used_tileset(const TwUsed *u, TessId id);
  * tessera.content_hash. Fails for names that are not valid UTF-8 and for
  * tilesets or sprites without image bytes, naming them. */
 TessResult tiled_write_map_build(const TessProject *p, const TessLevel *level, const TwNames *names, uint64_t hash, TwMap *out,
-                        TessError *err);
+                                 TessError *err);
 void tiled_write_map_clear(TwMap *m);
 
 /* The content hash a written map carries: the level's content hash, the

@@ -26,7 +26,7 @@ TwPoint *tiled_write_points(TwMap *m, TwObject *o, uint32_t count);
 void tiled_write_build_tileset(TwMap *m, const TessProject *p, const TessTileset *ts, const char *stem, TwTileset *out);
 void tiled_write_build_sprite(TwMap *m, const TessSprite *s, const char *stem, TwTileset *out);
 TessResult tiled_write_build_materials(TwMap *m, const TessProject *p, uint32_t tile_w, uint32_t tile_h, const char *stem,
-                              TwTileset *out, TessError *err);
+                                       TwTileset *out, TessError *err);
 /* A body's mass as the physics world built from the level has it. */
 typedef struct TwMass {
   TessId object;
@@ -36,6 +36,6 @@ typedef struct TwMass {
 /* sprite_firstgid: by sprite index in the project (0 = not in the map);
  * masses sorted by object id. */
 void tiled_write_build_object(TwMap *m, const TessProject *p, const TwMass *masses, size_t mass_count, const TessObject *o,
-                     const uint32_t *sprite_firstgid, TwObjects *out);
+                              const uint32_t *sprite_firstgid, TwObjects *out);
 
 #endif

@@ -22,7 +22,7 @@ typedef struct Ids {
   TessId *materials;
   TessId *sprites;
   bool keep[TESS_ID_KIND_COUNT];
-  TessId *from, *to;         /* objects: the plan's id -> the project's, sorted by `from` once all are added */
+  TessId *from, *to; /* objects: the plan's id -> the project's, sorted by `from` once all are added */
   size_t object_count;
 } Ids;
 
@@ -358,7 +358,14 @@ static TessResult keep_level_ids(TessProject *p, const TessMapImport *imp, Ids *
 
 /* ---- The apply, in steps ------------------------------------------------- */
 
-typedef enum Phase { PH_ASSETS, PH_LEVEL, PH_LAYER, PH_FILL, PH_PROPS, PH_JOIN, PH_LOCK, PH_DONE } Phase;
+typedef enum Phase { PH_ASSETS,
+                     PH_LEVEL,
+                     PH_LAYER,
+                     PH_FILL,
+                     PH_PROPS,
+                     PH_JOIN,
+                     PH_LOCK,
+                     PH_DONE } Phase;
 
 /* Work units, about equal in time: a cell is 1, an object 256 (its copy, checks and undo record), an asset
  * (material, sprite, tileset) 4096. */
@@ -372,8 +379,8 @@ struct TessMapApply {
   Ids ids;
   Phase phase;
   TessId level;
-  TessId *layers;            /* the project id of each plan layer */
-  uint32_t layer, at;        /* the plan layer being filled, and its next row or object */
+  TessId *layers;     /* the project id of each plan layer */
+  uint32_t layer, at; /* the plan layer being filled, and its next row or object */
   uint64_t total, done;
 };
 
@@ -407,9 +414,9 @@ TessResult tess_map_apply_begin(TessProject *p, const TessMapImport *imp, const 
   a->total = 1 + (uint64_t)UNIT_ASSET * (imp->material_count + imp->sprite_count + imp->tileset_count);
   for (uint32_t i = 0; i < imp->layer_count; i++)
     a->total += imp->layers[i].props.kind == TESS_LAYER_OBJECTS ? (uint64_t)UNIT_OBJECT * imp->layers[i].object_count
-                                                                 : (uint64_t)imp->settings.width * imp->settings.height;
+                                                                : (uint64_t)imp->settings.width * imp->settings.height;
   TessResult r = a->ids.tilesets && a->ids.materials && a->ids.sprites && a->layers ? tess_project_group_begin(p, "Import map", err)
-                                                                                     : nomem(err);
+                                                                                    : nomem(err);
   if (r) {
     free_apply(a);
     return r;
@@ -496,38 +503,38 @@ static TessResult one_step(TessMapApply *a, uint64_t budget, uint64_t *spent, Te
   bool finished = false;
   *spent = 1;
   switch (a->phase) {
-  case PH_ASSETS:
-    if (!(r = add_materials(a->p, imp, &a->ids, err)) && !(r = add_sprites(a->p, imp, &a->ids, err)))
-      r = add_tilesets(a->p, imp, &a->ids, err);
-    *spent = (uint64_t)UNIT_ASSET * (imp->material_count + imp->sprite_count + imp->tileset_count) + 1;
-    a->phase = PH_LEVEL;
-    break;
-  case PH_LEVEL:
-    r = start_level(a, err);
-    a->phase = PH_LAYER;
-    break;
-  case PH_LAYER:
-    if (a->layer >= imp->layer_count) a->phase = PH_JOIN;
-    else if (!(r = add_layer(a, err))) a->phase = PH_FILL, a->at = 0;
-    break;
-  case PH_FILL:
-    r = fill_some(a, budget, spent, &finished, err);
-    if (finished) a->phase = PH_PROPS;
-    break;
-  case PH_PROPS:
-    r = set_layer_props(a, err);
-    a->layer++;
-    a->phase = PH_LAYER;
-    break;
-  case PH_JOIN:
-    r = join_objects(a->p, a->level, imp, &a->ids, err);
-    a->phase = PH_LOCK;
-    break;
-  case PH_LOCK:
-    r = lock_layers(a, err);
-    a->phase = PH_DONE;
-    break;
-  case PH_DONE: break;
+    case PH_ASSETS:
+      if (!(r = add_materials(a->p, imp, &a->ids, err)) && !(r = add_sprites(a->p, imp, &a->ids, err)))
+        r = add_tilesets(a->p, imp, &a->ids, err);
+      *spent = (uint64_t)UNIT_ASSET * (imp->material_count + imp->sprite_count + imp->tileset_count) + 1;
+      a->phase = PH_LEVEL;
+      break;
+    case PH_LEVEL:
+      r = start_level(a, err);
+      a->phase = PH_LAYER;
+      break;
+    case PH_LAYER:
+      if (a->layer >= imp->layer_count) a->phase = PH_JOIN;
+      else if (!(r = add_layer(a, err))) a->phase = PH_FILL, a->at = 0;
+      break;
+    case PH_FILL:
+      r = fill_some(a, budget, spent, &finished, err);
+      if (finished) a->phase = PH_PROPS;
+      break;
+    case PH_PROPS:
+      r = set_layer_props(a, err);
+      a->layer++;
+      a->phase = PH_LAYER;
+      break;
+    case PH_JOIN:
+      r = join_objects(a->p, a->level, imp, &a->ids, err);
+      a->phase = PH_LOCK;
+      break;
+    case PH_LOCK:
+      r = lock_layers(a, err);
+      a->phase = PH_DONE;
+      break;
+    case PH_DONE: break;
   }
   return r;
 }

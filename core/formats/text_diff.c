@@ -213,12 +213,12 @@ static void diff_cells(Diff *d, const TessLevel *lo, const TessLevel *ln, const 
 
 static void prop_value(const TessProperty *p, char *buf, size_t size) {
   switch (p->type) {
-  case TESS_PROP_STRING: snprintf(buf, size, "\"%s\"", p->v.s ? p->v.s : ""); break;
-  case TESS_PROP_INT: snprintf(buf, size, "%" PRId64, p->v.i); break;
-  case TESS_PROP_FLOAT: tess_format_f64(p->v.f, buf); break;
-  case TESS_PROP_BOOL: snprintf(buf, size, "%s", p->v.b ? "true" : "false"); break;
-  case TESS_PROP_COLOR: snprintf(buf, size, "#%08" PRIx32, p->v.color); break;
-  default: snprintf(buf, size, "?"); break;
+    case TESS_PROP_STRING: snprintf(buf, size, "\"%s\"", p->v.s ? p->v.s : ""); break;
+    case TESS_PROP_INT: snprintf(buf, size, "%" PRId64, p->v.i); break;
+    case TESS_PROP_FLOAT: tess_format_f64(p->v.f, buf); break;
+    case TESS_PROP_BOOL: snprintf(buf, size, "%s", p->v.b ? "true" : "false"); break;
+    case TESS_PROP_COLOR: snprintf(buf, size, "#%08" PRIx32, p->v.color); break;
+    default: snprintf(buf, size, "?"); break;
   }
 }
 

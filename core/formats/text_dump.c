@@ -16,7 +16,8 @@
 typedef struct Dump {
   const char *dir;
   TessError *err;
-  TESS_ARRAY(char *) written; /* relative paths of this dump's files */
+  TESS_ARRAY(char *)
+  written; /* relative paths of this dump's files */
 } Dump;
 
 /* ---- files ---- */
@@ -275,12 +276,12 @@ static void put_props(TextBuf *b, const TessObject *o) {
     text_write_key_str(b, "name", pr->name);
     text_write_key_str(b, "type", TEXT_WORD(TEXT_PROP_TYPES, pr->type));
     switch (pr->type) {
-    case TESS_PROP_STRING: text_write_key_str(b, "value", pr->v.s ? pr->v.s : ""); break;
-    case TESS_PROP_INT: text_write_key_int(b, "value", pr->v.i); break;
-    case TESS_PROP_FLOAT: text_write_key_f64(b, "value", pr->v.f); break;
-    case TESS_PROP_BOOL: text_write_key_bool(b, "value", pr->v.b); break;
-    case TESS_PROP_COLOR: text_write_key_color(b, "value", pr->v.color); break;
-    default: break;
+      case TESS_PROP_STRING: text_write_key_str(b, "value", pr->v.s ? pr->v.s : ""); break;
+      case TESS_PROP_INT: text_write_key_int(b, "value", pr->v.i); break;
+      case TESS_PROP_FLOAT: text_write_key_f64(b, "value", pr->v.f); break;
+      case TESS_PROP_BOOL: text_write_key_bool(b, "value", pr->v.b); break;
+      case TESS_PROP_COLOR: text_write_key_color(b, "value", pr->v.color); break;
+      default: break;
     }
     text_write_close(b);
   }

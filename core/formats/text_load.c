@@ -131,7 +131,7 @@ TessResult text_load_u32(const Json *j, json_t *obj, const char *key, uint64_t f
   if (!v) return r;
   if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > (json_int_t)UINT32_MAX)
     return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\" must be a whole number from 0 to %u",
-                   key, UINT32_MAX);
+                          key, UINT32_MAX);
   *out = (uint32_t)json_integer_value(v);
   return TESS_OK;
 }
@@ -140,8 +140,8 @@ TessResult text_load_named_id(const Json *j, TessId named, const char *where, ui
   TessResult r = text_load_u32(j, j->root, "id", 1, id);
   if (r == TESS_OK && *id != named)
     r = text_load_fail(j->l, j->rel, text_load_line_of(j, "id", 1), TESS_ERR_INVALID,
-                "\"id\" is %" PRIu32 " but the %s is named for %" PRIu32 " (a copied file? ids must be unique)", *id,
-                where, named);
+                       "\"id\" is %" PRIu32 " but the %s is named for %" PRIu32 " (a copied file? ids must be unique)", *id,
+                       where, named);
   return r;
 }
 
@@ -181,7 +181,7 @@ TessResult text_load_item_f32(const Json *j, json_t *arr, size_t i, const char *
   float f = v && json_is_number(v) ? (float)json_number_value(v) : NAN;
   if (!isfinite(f))
     return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_INVALID, "\"%s\": item %zu must be a finite number",
-                   key, i);
+                          key, i);
   *out = f;
   return TESS_OK;
 }
@@ -230,14 +230,14 @@ TessResult text_load_name(const Json *j, json_t *obj, const char *key, uint64_t 
   if (r) return r;
   if (strlen(s) >= TESS_NAME_MAX)
     return text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_LIMIT, "\"%s\" is longer than %d bytes", key,
-                   TESS_NAME_MAX - 1);
+                          TESS_NAME_MAX - 1);
   memset(name, 0, TESS_NAME_MAX);
   memcpy(name, s, strlen(s));
   return TESS_OK;
 }
 
 TessResult text_load_word(const Json *j, json_t *obj, const char *key, uint64_t from, const char *const *words, size_t count,
-                   uint8_t *out) {
+                          uint8_t *out) {
   const char *s;
   TessResult r = text_load_str(j, obj, key, from, false, &s);
   if (r) return r;
@@ -306,7 +306,8 @@ TessResult text_load_list_ids(Load *l, const char *rel, const char *suffix, Tess
   *count = 0;
   DIR *dh = opendir(path);
   if (!dh) return errno == ENOENT ? TESS_OK : tess_error_set(l->err, TESS_ERR_IO, path, "cannot list: %s", strerror(errno));
-  TESS_ARRAY(TessId) found = {0};
+  TESS_ARRAY(TessId)
+  found = {0};
   struct dirent *e;
   bool ok = true;
   while ((e = readdir(dh))) {
@@ -338,7 +339,7 @@ static TessResult load_top(Load *l, TessId **order, size_t *order_count) {
   if (r == TESS_OK) r = text_load_u32(&j, j.root, "version", 1, &version);
   if (r == TESS_OK && version > TESS_TEXTFORM_VERSION)
     r = text_load_fail(l, j.rel, text_load_line_of(&j, "version", 1), TESS_ERR_VERSION,
-                "made by a newer Tessera (text form %u; this one reads %d)", version, TESS_TEXTFORM_VERSION);
+                       "made by a newer Tessera (text form %u; this one reads %d)", version, TESS_TEXTFORM_VERSION);
   json_t *lo = json_object_get(j.root, "level_order");
   if (r == TESS_OK && lo) {
     r = text_load_array(&j, j.root, "level_order", 1, &lo);
@@ -386,7 +387,7 @@ static TessResult load_levels(Load *l, const TessId *order, size_t order_count) 
       qsort(sorted, order_count, sizeof *sorted, cmp_u32);
       if (order_count != n || (n && memcmp(sorted, ids, n * sizeof *ids) != 0))
         r = text_load_fail(l, TESS_TEXTFORM_MARKER, 0, TESS_ERR_INVALID,
-                    "\"level_order\" does not list exactly the levels in levels/ (%zu listed, %zu there)", order_count, n);
+                           "\"level_order\" does not list exactly the levels in levels/ (%zu listed, %zu there)", order_count, n);
     }
     tess_free(sorted);
   }

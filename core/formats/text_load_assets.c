@@ -44,7 +44,7 @@ static TessResult read_polygons(const Json *j, json_t *arr, const char *key, uin
     size_t k = json_is_array(pa) ? json_array_size(pa) : 1;
     if (k % 2 || k / 2 > TESS_POLY_MAX) {
       r = text_load_fail(j->l, j->rel, text_load_line_of(j, key, from), TESS_ERR_INVALID,
-                  "\"%s\": piece %zu must be a list of at most %d x, y pairs", key, i, TESS_POLY_MAX);
+                         "\"%s\": piece %zu must be a list of at most %d x, y pairs", key, i, TESS_POLY_MAX);
       break;
     }
     polys[i].count = (uint32_t)(k / 2);
@@ -89,7 +89,7 @@ static TessResult read_tiles(const Json *j, TessTileset *ts) {
   if (r) return r;
   if (json_array_size(tiles) != ts->tile_count)
     return text_load_fail(j->l, j->rel, at, TESS_ERR_INVALID, "\"tiles\" lists %zu tiles, \"tile_count\" says %" PRIu32,
-                   json_array_size(tiles), ts->tile_count);
+                          json_array_size(tiles), ts->tile_count);
   ts->tiles = tess_calloc(ts->tile_count ? ts->tile_count : 1, sizeof *ts->tiles);
   if (!ts->tiles) return tess_error_set(j->l->err, TESS_ERR_NOMEM, j->rel, "out of memory");
   for (uint32_t i = 0; r == TESS_OK && i < ts->tile_count; i++) {
@@ -124,7 +124,7 @@ static TessResult read_placement(const Json *j, const char *rel, TessTileset *ts
     r = text_load_vec(j, j->root, "offset", 1, &o);
     if (r == TESS_OK && (o.x != floorf(o.x) || o.y != floorf(o.y) || fabsf(o.x) > TESS_TILE_OFFSET_MAX || fabsf(o.y) > TESS_TILE_OFFSET_MAX))
       return text_load_fail(j->l, rel, text_load_line_of(j, "offset", 1), TESS_ERR_INVALID, "\"offset\" must be whole pixels within +-%d",
-                     TESS_TILE_OFFSET_MAX);
+                            TESS_TILE_OFFSET_MAX);
     ts->offset_x = (int32_t)o.x;
     ts->offset_y = (int32_t)o.y;
   }
@@ -152,8 +152,7 @@ TessResult text_load_tileset(Load *l, TessId named) {
   struct {
     const char *key;
     uint32_t *v;
-  } u[] = {{"image_w", &ts.image_w}, {"image_h", &ts.image_h}, {"tile_w", &ts.tile_w},   {"tile_h", &ts.tile_h},
-           {"margin", &ts.margin},   {"spacing", &ts.spacing}, {"columns", &ts.columns}, {"tile_count", &ts.tile_count}};
+  } u[] = {{"image_w", &ts.image_w}, {"image_h", &ts.image_h}, {"tile_w", &ts.tile_w}, {"tile_h", &ts.tile_h}, {"margin", &ts.margin}, {"spacing", &ts.spacing}, {"columns", &ts.columns}, {"tile_count", &ts.tile_count}};
   for (size_t i = 0; r == TESS_OK && i < sizeof u / sizeof u[0]; i++) r = text_load_u32(&j, j.root, u[i].key, 1, u[i].v);
   if (r == TESS_OK) r = text_load_u8(&j, j.root, "alpha_threshold", 1, &ts.alpha_threshold);
   if (r == TESS_OK) r = read_placement(&j, rel, &ts);
@@ -197,8 +196,7 @@ static TessResult read_mask(const Json *j, json_t *m, TessSpriteMask *mask) {
   struct {
     const char *key;
     double *v;
-  } d[] = {{"area", &mask->area},         {"inertia", &mask->inertia},       {"shape_area", &mask->shape_area},
-           {"shape_inertia", &mask->shape_inertia}, {"added_area", &mask->added_area}, {"uncovered_area", &mask->uncovered_area}};
+  } d[] = {{"area", &mask->area}, {"inertia", &mask->inertia}, {"shape_area", &mask->shape_area}, {"shape_inertia", &mask->shape_inertia}, {"added_area", &mask->added_area}, {"uncovered_area", &mask->uncovered_area}};
   for (size_t i = 0; r == TESS_OK && i < sizeof d / sizeof d[0]; i++) r = text_load_f64(j, m, d[i].key, at, d[i].v);
   if (r == TESS_OK) r = text_load_array(j, m, "centroid", at, &centroid);
   if (r == TESS_OK) r = text_load_array(j, m, "shape_centroid", at, &shape_centroid);

@@ -97,26 +97,26 @@ static TessResult read_props(const Json *j, TessObject *o) {
     json_t *v = json_object_get(pj, "value");
     bool ok = v != NULL;
     switch (pr->type) {
-    case TESS_PROP_STRING:
-      ok = ok && json_is_string(v) && strlen(json_string_value(v)) == json_string_length(v);
-      if (ok && !(pr->v.s = tess_strdup(json_string_value(v)))) return tess_error_set(j->l->err, TESS_ERR_NOMEM, j->rel, "out of memory");
-      break;
-    case TESS_PROP_INT:
-      ok = ok && json_is_integer(v);
-      if (ok) pr->v.i = json_integer_value(v);
-      break;
-    case TESS_PROP_FLOAT: r = text_load_f64(j, pj, "value", line, &pr->v.f); break;
-    case TESS_PROP_BOOL:
-      ok = ok && json_is_boolean(v);
-      if (ok) pr->v.b = json_is_true(v);
-      break;
-    case TESS_PROP_COLOR: r = text_load_color(j, pj, "value", line, &pr->v.color); break;
-    default: break;
+      case TESS_PROP_STRING:
+        ok = ok && json_is_string(v) && strlen(json_string_value(v)) == json_string_length(v);
+        if (ok && !(pr->v.s = tess_strdup(json_string_value(v)))) return tess_error_set(j->l->err, TESS_ERR_NOMEM, j->rel, "out of memory");
+        break;
+      case TESS_PROP_INT:
+        ok = ok && json_is_integer(v);
+        if (ok) pr->v.i = json_integer_value(v);
+        break;
+      case TESS_PROP_FLOAT: r = text_load_f64(j, pj, "value", line, &pr->v.f); break;
+      case TESS_PROP_BOOL:
+        ok = ok && json_is_boolean(v);
+        if (ok) pr->v.b = json_is_true(v);
+        break;
+      case TESS_PROP_COLOR: r = text_load_color(j, pj, "value", line, &pr->v.color); break;
+      default: break;
     }
     o->prop_count = (uint32_t)(i + 1); /* so a failure frees what was read */
     if (r == TESS_OK && !ok)
       r = text_load_fail(j->l, j->rel, line, TESS_ERR_INVALID, "property \"%s\": the value is not a %s", pr->name,
-                  TEXT_WORD(TEXT_PROP_TYPES, pr->type));
+                         TEXT_WORD(TEXT_PROP_TYPES, pr->type));
   }
   return r;
 }
@@ -169,7 +169,7 @@ static TessResult place_objects(Load *l, const Json *lj, json_t *layers_json, Te
   for (size_t i = 0; r == TESS_OK && i < n; i++)
     if (!tess_level_layer(level, objs[i].layer) || tess_level_layer(level, objs[i].layer)->props.kind != TESS_LAYER_OBJECTS)
       r = text_load_fail(l, objs[i].rel, 0, TESS_ERR_INVALID, "\"layer\" %" PRIu32 " is not an object layer of this level",
-                  objs[i].layer);
+                         objs[i].layer);
   uint64_t layers_at = text_load_line_of(lj, "layers", 1);
   for (uint32_t li = 0; r == TESS_OK && li < level->layer_count; li++) {
     TessLayer *layer = level->layers[li];

@@ -37,16 +37,15 @@ static TessResult check_cell(Rows *r, uint64_t line, const char *tok, const char
   if (r->material) {
     if (!tess_project_material(r->p, cell))
       return text_load_fail(r->l, r->rel, line, TESS_ERR_NOT_FOUND, "unknown material %" PRIu32 " in \"%.*s\"", cell,
-                     (int)(end - tok), tok);
+                            (int)(end - tok), tok);
   } else {
     const TessTileset *ts = tess_project_tileset(r->p, TESS_CELL_TILESET(cell));
     if (!ts)
       return text_load_fail(r->l, r->rel, line, TESS_ERR_NOT_FOUND, "unknown tileset %" PRIu32 " in \"%.*s\"",
-                     TESS_CELL_TILESET(cell), (int)(end - tok), tok);
+                            TESS_CELL_TILESET(cell), (int)(end - tok), tok);
     if (TESS_CELL_TILE(cell) >= ts->tile_count)
-      return text_load_fail(r->l, r->rel, line, TESS_ERR_NOT_FOUND, "unknown tile %" PRIu32 " of tileset %" PRIu32
-                     " (it has %" PRIu32 ") in \"%.*s\"", TESS_CELL_TILE(cell), ts->id, ts->tile_count,
-                     (int)(end - tok), tok);
+      return text_load_fail(r->l, r->rel, line, TESS_ERR_NOT_FOUND, "unknown tile %" PRIu32 " of tileset %" PRIu32 " (it has %" PRIu32 ") in \"%.*s\"", TESS_CELL_TILE(cell), ts->id, ts->tile_count,
+                            (int)(end - tok), tok);
   }
   r->known_good = cell;
   return TESS_OK;
@@ -103,7 +102,7 @@ static const char *parse_row(Rows *r, const char *s, uint64_t line, uint32_t wid
     if ((*res = check_cell(r, line, s, end, cell)) != TESS_OK) return NULL;
     if (count > width - x) {
       *res = text_load_fail(r->l, r->rel, line, TESS_ERR_FORMAT, "row %" PRIu64 " has more than %" PRIu32 " cells (the level's width)",
-                     line - 1, width);
+                            line - 1, width);
       return NULL;
     }
     if (cell) {
@@ -118,7 +117,7 @@ static const char *parse_row(Rows *r, const char *s, uint64_t line, uint32_t wid
   }
   if (x != width) {
     *res = text_load_fail(r->l, r->rel, line, TESS_ERR_FORMAT, "row %" PRIu64 " has %" PRIu32 " cells; the level is %" PRIu32 " wide",
-                   line - 1, x, width);
+                          line - 1, x, width);
     return NULL;
   }
   return s + 1;

@@ -240,8 +240,10 @@ static TessResult convert_tileset(TiledMap *m, TiledTileset *ts, TessImportTiles
     if (t->cls && t->cls[0]) dropped++;
   }
   if (dropped)
-    tess_map_import_warn(plan, "tileset '%s': %u tile properties and classes dropped (Tessera tiles keep only the "
-                         "collision and material convention)", out->name, dropped);
+    tess_map_import_warn(plan,
+                         "tileset '%s': %u tile properties and classes dropped (Tessera tiles keep only the "
+                         "collision and material convention)",
+                         out->name, dropped);
   return tiled_wang_convert(plan, ts, out, where, err);
 }
 

@@ -206,7 +206,7 @@ bool tiled_parse_color(const char *s, uint32_t *argb) {
   uint32_t v = 0;
   for (size_t i = 0; i < n; i++) {
     char c = s[i];
-    uint32_t d = c >= '0' && c <= '9' ? (uint32_t)(c - '0')
+    uint32_t d = c >= '0' && c <= '9'   ? (uint32_t)(c - '0')
                  : c >= 'a' && c <= 'f' ? (uint32_t)(c - 'a' + 10)
                  : c >= 'A' && c <= 'F' ? (uint32_t)(c - 'A' + 10)
                                         : 16u;

@@ -188,12 +188,12 @@ TessResult tiled_object_convert(TessMapImport *plan, const TiledObject *ob, doub
   if (ob->gid) hy = -hy;
   double cx = ob->x + dx + ca * hx - sa * hy, cy = ob->y + dy + sa * hx + ca * hy;
   switch (ob->shape) {
-  case TILED_TEXT: return refuse(plan, ob, layer, "text objects are not supported (dropped)", keep);
-  case TILED_POLYLINE: return refuse(plan, ob, layer, "polylines are not supported: Tessera bodies are closed shapes (dropped)", keep);
-  case TILED_POLYGON:
-    if (!sprite) return refuse(plan, ob, layer, "the polygon could not become a body (dropped)", keep);
-    break;
-  default: break;
+    case TILED_TEXT: return refuse(plan, ob, layer, "text objects are not supported (dropped)", keep);
+    case TILED_POLYLINE: return refuse(plan, ob, layer, "polylines are not supported: Tessera bodies are closed shapes (dropped)", keep);
+    case TILED_POLYGON:
+      if (!sprite) return refuse(plan, ob, layer, "the polygon could not become a body (dropped)", keep);
+      break;
+    default: break;
   }
   if (ob->gid && !sprite) return refuse(plan, ob, layer, "its tile could not become a sprite (dropped)", keep);
   char owner[200];

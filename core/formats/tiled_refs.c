@@ -51,8 +51,10 @@ static bool known(const TessId *ids, size_t n, TessId id) { return bsearch(&id, 
 
 static void check(TessMapImport *plan, const TessId *ids, size_t n, const TessObject *o, const char *what, TessId *id) {
   if (!*id || known(ids, n, *id)) return;
-  tess_map_import_warn(plan, "object %u '%s': %s names object %u, which the map does not have or which was not imported%s "
-                       "(cleared)", o->id, o->name, what, *id, o->kind == TESS_OBJECT_JOINT ? " as a body" : "");
+  tess_map_import_warn(plan,
+                       "object %u '%s': %s names object %u, which the map does not have or which was not imported%s "
+                       "(cleared)",
+                       o->id, o->name, what, *id, o->kind == TESS_OBJECT_JOINT ? " as a body" : "");
   *id = 0;
 }
 

@@ -243,7 +243,7 @@ static TessResult tileset_extras(TiledMap *m, const TiledTileset *ts, TessImport
     info->pieces = NULL;
     info->piece_count = 0;
     const TiledProp *col = first(&t->props, "collision");
-    info->collision = !col ? info->collision
+    info->collision = !col                                ? info->collision
                       : strcmp(col->value, "full") == 0   ? TESS_TILE_COLLISION_FULL
                       : strcmp(col->value, "traced") == 0 ? TESS_TILE_COLLISION_TRACED
                                                           : TESS_TILE_COLLISION_NONE;
@@ -353,20 +353,20 @@ static TessResult sprite_of(TiledMap *m, const TiledTileset *ts, TessImportTiles
 
 TessResult tiled_tessera_tileset(TiledMap *m, const TiledTileset *ts, TessImportTileset *out, TessError *err) {
   switch (tiled_tessera_role(ts)) {
-  case TILED_TESS_MATERIALS: {
-    out->role = TESS_IMPORT_MATERIALS;
-    for (uint32_t i = 0; i < ts->tile_count_listed; i++) {
-      const TiledTile *t = &ts->tiles[i];
-      const TiledProp *name = first(&t->props, "name");
-      if (t->id >= out->tile_count || !name) continue;
-      for (uint32_t k = 0; k < m->plan->material_count; k++)
-        if (strncmp(m->plan->materials[k].name, name->value, TESS_NAME_MAX - 1) == 0) out->tiles[t->id].material = k + 1;
+    case TILED_TESS_MATERIALS: {
+      out->role = TESS_IMPORT_MATERIALS;
+      for (uint32_t i = 0; i < ts->tile_count_listed; i++) {
+        const TiledTile *t = &ts->tiles[i];
+        const TiledProp *name = first(&t->props, "name");
+        if (t->id >= out->tile_count || !name) continue;
+        for (uint32_t k = 0; k < m->plan->material_count; k++)
+          if (strncmp(m->plan->materials[k].name, name->value, TESS_NAME_MAX - 1) == 0) out->tiles[t->id].material = k + 1;
+      }
+      return TESS_OK;
     }
-    return TESS_OK;
-  }
-  case TILED_TESS_SPRITE: out->role = TESS_IMPORT_SPRITE; return sprite_of(m, ts, out, err);
-  case TILED_TESS_TILESET: return tileset_extras(m, ts, out, err);
-  default: return TESS_OK;
+    case TILED_TESS_SPRITE: out->role = TESS_IMPORT_SPRITE; return sprite_of(m, ts, out, err);
+    case TILED_TESS_TILESET: return tileset_extras(m, ts, out, err);
+    default: return TESS_OK;
   }
 }
 
@@ -463,7 +463,8 @@ static TessResult body(TessMapImport *plan, const TiledObject *ob, double ox, do
   const TiledProp *shape = first(pr, "shape");
   static const char *const shapes[] = {"circle", "box", "capsule", "sprite"};
   bool polygon = ob->shape == TILED_POLYGON;
-  int s = ob->gid || polygon ? TESS_BODY_SPRITE : ob->shape == TILED_ELLIPSE ? TESS_BODY_CIRCLE : TESS_BODY_BOX;
+  int s = ob->gid || polygon ? TESS_BODY_SPRITE : ob->shape == TILED_ELLIPSE ? TESS_BODY_CIRCLE
+                                                                             : TESS_BODY_BOX;
   for (int i = 0; shape && i < 4; i++)
     if (strcmp(shape->value, shapes[i]) == 0) s = i;
   b->shape = (uint8_t)s;
@@ -487,24 +488,24 @@ static TessResult body(TessMapImport *plan, const TiledObject *ob, double ox, do
   else if (mid != UINT32_MAX && plan_material(plan, mid)) b->material = plan_material(plan, mid);
   else if ((r = tiled_material_from_props(plan, pr, owner, &b->material, err))) return r;
   switch (b->shape) {
-  case TESS_BODY_CIRCLE:
-    b->radius = (float)(ob->w / 2);
-    place(out, ob, ox, oy, -(double)b->radius, -(double)b->radius);
-    break;
-  case TESS_BODY_SPRITE: {
-    if (!sprite) return tess_error_set(err, TESS_ERR_FORMAT, plan->source, "%s: a sprite body needs a tile (gid)", owner);
-    b->sprite = sprite;
-    const TessSprite *sp = &plan->sprites[sprite - 1];
-    /* A tile object is placed by its bottom-left corner, a polygon by its origin (the sprite's anchor). */
-    if (polygon) place(out, ob, ox, oy, 0, 0);
-    else place(out, ob, ox, oy, -(double)sp->anchor.x, (double)sp->image_h - (double)sp->anchor.y);
-    break;
-  }
-  default:
-    b->width = (float)ob->w;
-    b->height = (float)ob->h;
-    place(out, ob, ox, oy, -0.5 * b->width, -0.5 * b->height);
-    break;
+    case TESS_BODY_CIRCLE:
+      b->radius = (float)(ob->w / 2);
+      place(out, ob, ox, oy, -(double)b->radius, -(double)b->radius);
+      break;
+    case TESS_BODY_SPRITE: {
+      if (!sprite) return tess_error_set(err, TESS_ERR_FORMAT, plan->source, "%s: a sprite body needs a tile (gid)", owner);
+      b->sprite = sprite;
+      const TessSprite *sp = &plan->sprites[sprite - 1];
+      /* A tile object is placed by its bottom-left corner, a polygon by its origin (the sprite's anchor). */
+      if (polygon) place(out, ob, ox, oy, 0, 0);
+      else place(out, ob, ox, oy, -(double)sp->anchor.x, (double)sp->image_h - (double)sp->anchor.y);
+      break;
+    }
+    default:
+      b->width = (float)ob->w;
+      b->height = (float)ob->h;
+      place(out, ob, ox, oy, -0.5 * b->width, -0.5 * b->height);
+      break;
   }
   Vocab v = {body_words, sizeof body_words / sizeof body_words[0]};
   return user_props(plan, ob, &v, out, owner, err);
@@ -527,8 +528,8 @@ static TessResult joint(TessMapImport *plan, const TiledObject *ob, double ox, d
   j->body_b = bb;
   const char *p = distance ? "tessera." : "";
   char name[64];
-#define JOINT_FLOAT(field, word)                                                                   \
-  snprintf(name, sizeof name, "%s%s", p, word);                                                    \
+#define JOINT_FLOAT(field, word)                \
+  snprintf(name, sizeof name, "%s%s", p, word); \
   if ((r = get_float(plan, pr, name, owner, &j->field, err))) return r;
   JOINT_FLOAT(lower, "lower")
   JOINT_FLOAT(upper, "upper")
@@ -575,8 +576,8 @@ static TessResult zone(TessMapImport *plan, const TiledObject *ob, double ox, do
   bool attractor = z->kind == TESS_ZONE_ATTRACTOR;
   const char *p = attractor ? "tessera." : "", *q = attractor ? "" : "tessera.";
   char name[64];
-#define ZONE_FLOAT(field, pre, word)                                                               \
-  snprintf(name, sizeof name, "%s%s", pre, word);                                                  \
+#define ZONE_FLOAT(field, pre, word)              \
+  snprintf(name, sizeof name, "%s%s", pre, word); \
   if ((r = get_float(plan, pr, name, owner, &z->field, err))) return r;
   ZONE_FLOAT(vector.x, p, "vector_x")
   ZONE_FLOAT(vector.y, p, "vector_y")

@@ -96,7 +96,9 @@ static TessResult prop_value(Ctx *c, TiledProps *props, const char *name, const 
     json_object_foreach(v, k, mv) {
       char sub[TESS_NAME_MAX * 2];
       snprintf(sub, sizeof sub, "%s.%s", name, k);
-      const char *t = json_is_integer(mv) ? "int" : json_is_real(mv) ? "float" : json_is_boolean(mv) ? "bool" : "string";
+      const char *t = json_is_integer(mv) ? "int" : json_is_real(mv)  ? "float"
+                                                : json_is_boolean(mv) ? "bool"
+                                                                      : "string";
       TessResult r = prop_value(c, props, sub, t, mv, path, depth + 1);
       if (r) return r;
     }

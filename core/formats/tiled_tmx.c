@@ -22,21 +22,21 @@ typedef struct Ctx {
   XML_Parser xp;
   TiledMap *m;
   const char *file;
-  const char *dir;           /* relative paths in this file start here */
+  const char *dir; /* relative paths in this file start here */
   const TessMapReadOptions *opt;
   TessError *err;
   TessResult result;
   int depth;
   const char *stack[STACK_MAX];
   /* What is open. */
-  TiledTileset *ts;          /* tileset being read */
-  TiledTileset *ext;         /* a .tsx: the tileset to fill */
+  TiledTileset *ts;  /* tileset being read */
+  TiledTileset *ext; /* a .tsx: the tileset to fill */
   TiledTile *tile;
-  TiledWangSet *wang;        /* <wangset> being read */
+  TiledWangSet *wang; /* <wangset> being read */
   TiledLayer *layer;
-  TiledObjects *objects;     /* where <object> goes */
+  TiledObjects *objects; /* where <object> goes */
   TiledObject *object;
-  TiledProps scratch;        /* properties of things Tessera keeps none of (groups, image layers) */
+  TiledProps scratch; /* properties of things Tessera keeps none of (groups, image layers) */
   TiledProps *props_target;
   char prop_prefix[512];
   char *prop_name, *prop_type; /* a <property> whose value is its text */
@@ -45,7 +45,7 @@ typedef struct Ctx {
   /* Layer data. */
   bool in_data;
   int encoding, compression;
-  uint32_t *gids;            /* destination (layer or chunk) */
+  uint32_t *gids; /* destination (layer or chunk) */
   size_t gid_count, gid_pos;
   TiledChunk *chunk;
   char *text;
@@ -468,11 +468,21 @@ static void start_map(Ctx *c, const char **atts) {
  * tile's collision) would grow the array such a pointer points into. */
 static bool placed_right(const char *el, const char *up) {
   static const struct { const char *el, *parents; } rules[] = {
-      {"layer", "|map|group|"},       {"imagelayer", "|map|group|"}, {"group", "|map|group|"},
-      {"objectgroup", "|map|group|tile|"}, {"object", "|objectgroup|"},  {"data", "|layer|"},
-      {"chunk", "|data|"},            {"tileoffset", "|tileset|"},   {"image", "|tileset|tile|imagelayer|"},
-      {"ellipse", "|object|"},        {"point", "|object|"},         {"polygon", "|object|"},
-      {"polyline", "|object|"},       {"text", "|object|"},          {"property", "|properties|"},
+      {"layer", "|map|group|"},
+      {"imagelayer", "|map|group|"},
+      {"group", "|map|group|"},
+      {"objectgroup", "|map|group|tile|"},
+      {"object", "|objectgroup|"},
+      {"data", "|layer|"},
+      {"chunk", "|data|"},
+      {"tileoffset", "|tileset|"},
+      {"image", "|tileset|tile|imagelayer|"},
+      {"ellipse", "|object|"},
+      {"point", "|object|"},
+      {"polygon", "|object|"},
+      {"polyline", "|object|"},
+      {"text", "|object|"},
+      {"property", "|properties|"},
   };
   for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
     if (strcmp(el, rules[i].el) != 0) continue;
@@ -541,7 +551,8 @@ static void XMLCALL on_end(void *user, const char *el) {
   } else if (strcmp(el, "group") == 0) c->group_depth--, c->props_target = NULL;
   else if (strcmp(el, "object") == 0) {
     c->object = NULL;
-    c->props_target = c->tile ? &c->tile->props : c->layer ? &c->layer->props : NULL;
+    c->props_target = c->tile ? &c->tile->props : c->layer ? &c->layer->props
+                                                           : NULL;
   } else if (strcmp(el, "chunk") == 0) {
     end_gids(c);
     c->chunk = NULL;

@@ -48,7 +48,6 @@ bool tiled_write_used_tileset(const TwUsed *u, TessId id) {
   return id <= TESS_TILESET_ID_MAX && (u->tilesets[id / 64] >> (id % 64) & 1);
 }
 
-
 uint64_t tiled_write_content_hash(const TessProject *p, const TessLevel *level, const TwNames *names, TwFlavor flavor) {
   TessHasher h;
   tess_hasher_init(&h);
@@ -160,7 +159,7 @@ static TessResult add_tilesets(TwMap *m, const TessProject *p, const TessLevel *
   }
   if (next - 1 > GID_MAX)
     return tess_error_set(err, TESS_ERR_LIMIT, "export", "level '%s' uses %llu tiles: more than Tiled's gids can number",
-                         level->settings.name, (unsigned long long)(next - 1));
+                          level->settings.name, (unsigned long long)(next - 1));
   return TESS_OK;
 }
 
@@ -298,7 +297,7 @@ static void map_props(TwMap *m, const TessLevel *level, uint64_t hash) {
 }
 
 TessResult tiled_write_map_build(const TessProject *p, const TessLevel *level, const TwNames *names, uint64_t hash, TwMap *out,
-                        TessError *err) {
+                                 TessError *err) {
   memset(out, 0, sizeof *out);
   Used u;
   Gids *g = tess_calloc(1, sizeof *g);

@@ -41,11 +41,13 @@ static void extra_float(TwMap *m, TwProps *pr, const char *name, float v, float 
 }
 
 static const char *body_type_name(uint8_t t) {
-  return t == TESS_BODY_STATIC ? "static" : t == TESS_BODY_KINEMATIC ? "kinematic" : "dynamic";
+  return t == TESS_BODY_STATIC ? "static" : t == TESS_BODY_KINEMATIC ? "kinematic"
+                                                                     : "dynamic";
 }
 
 static const char *pin_name(uint8_t p) {
-  return p == TESS_PIN_AT_SMALLER_CENTROID ? "smaller_centroid" : p == TESS_PIN_AT_OVERLAP_CENTRE ? "overlap_centre" : "none";
+  return p == TESS_PIN_AT_SMALLER_CENTROID ? "smaller_centroid" : p == TESS_PIN_AT_OVERLAP_CENTRE ? "overlap_centre"
+                                                                                                  : "none";
 }
 
 static const TwMass *find_mass(const TwMass *masses, size_t count, TessId id) {
@@ -79,44 +81,44 @@ static void body(TwMap *m, const TessProject *p, const TwMass *masses, size_t ma
   tiled_write_prop_int(m, pr, "category", (int32_t)b->category);
   tiled_write_prop_int(m, pr, "mask", (int32_t)b->mask);
   switch (b->shape) {
-  case TESS_BODY_BOX:
-  case TESS_BODY_CAPSULE:
-    t->shape = TW_RECT;
-    t->width = b->width;
-    t->height = b->height;
-    corner(o, -0.5 * b->width, -0.5 * b->height, t);
-    extra_float(m, pr, "tessera.radius", b->radius, d->radius);
-    break;
-  case TESS_BODY_SPRITE: {
-    const TessSprite *s = tess_project_sprite(p, b->sprite);
-    uint32_t idx = 0;
-    while (idx < p->sprite_count && p->sprites[idx]->id != b->sprite) idx++;
-    if (s) tiled_write_prop_string(m, pr, "sprite", s->name);
-    tiled_write_prop_int(m, pr, "tessera.sprite_id", b->sprite);
-    if (s && idx < p->sprite_count && sprite_firstgid[idx]) {
-      uint32_t frames = s->frame_count ? s->frame_count : 1;
-      t->shape = TW_TILE;
-      t->gid = sprite_firstgid[idx];
-      t->width = s->image_w / frames;
-      t->height = s->image_h;
-      corner(o, -(double)s->anchor.x, t->height - (double)s->anchor.y, t);
-    } else {
-      t->shape = TW_POINT; /* a sprite the project lacks: its place only */
-      corner(o, 0.0, 0.0, t);
+    case TESS_BODY_BOX:
+    case TESS_BODY_CAPSULE:
+      t->shape = TW_RECT;
+      t->width = b->width;
+      t->height = b->height;
+      corner(o, -0.5 * b->width, -0.5 * b->height, t);
+      extra_float(m, pr, "tessera.radius", b->radius, d->radius);
+      break;
+    case TESS_BODY_SPRITE: {
+      const TessSprite *s = tess_project_sprite(p, b->sprite);
+      uint32_t idx = 0;
+      while (idx < p->sprite_count && p->sprites[idx]->id != b->sprite) idx++;
+      if (s) tiled_write_prop_string(m, pr, "sprite", s->name);
+      tiled_write_prop_int(m, pr, "tessera.sprite_id", b->sprite);
+      if (s && idx < p->sprite_count && sprite_firstgid[idx]) {
+        uint32_t frames = s->frame_count ? s->frame_count : 1;
+        t->shape = TW_TILE;
+        t->gid = sprite_firstgid[idx];
+        t->width = s->image_w / frames;
+        t->height = s->image_h;
+        corner(o, -(double)s->anchor.x, t->height - (double)s->anchor.y, t);
+      } else {
+        t->shape = TW_POINT; /* a sprite the project lacks: its place only */
+        corner(o, 0.0, 0.0, t);
+      }
+      extra_float(m, pr, "tessera.radius", b->radius, d->radius);
+      extra_float(m, pr, "tessera.width", b->width, d->width);
+      extra_float(m, pr, "tessera.height", b->height, d->height);
+      break;
     }
-    extra_float(m, pr, "tessera.radius", b->radius, d->radius);
-    extra_float(m, pr, "tessera.width", b->width, d->width);
-    extra_float(m, pr, "tessera.height", b->height, d->height);
-    break;
-  }
-  case TESS_BODY_CIRCLE:
-  default:
-    t->shape = TW_ELLIPSE;
-    t->width = t->height = 2.0 * b->radius;
-    corner(o, -(double)b->radius, -(double)b->radius, t);
-    extra_float(m, pr, "tessera.width", b->width, d->width);
-    extra_float(m, pr, "tessera.height", b->height, d->height);
-    break;
+    case TESS_BODY_CIRCLE:
+    default:
+      t->shape = TW_ELLIPSE;
+      t->width = t->height = 2.0 * b->radius;
+      corner(o, -(double)b->radius, -(double)b->radius, t);
+      extra_float(m, pr, "tessera.width", b->width, d->width);
+      extra_float(m, pr, "tessera.height", b->height, d->height);
+      break;
   }
   const TwMass *mass = find_mass(masses, mass_count, o->id);
   if (mass) { /* what the physics uses: kg, kg m^2 about the centre of mass, metres */
@@ -214,36 +216,36 @@ static void user_props(TwMap *m, const TessObject *o, TwProps *pr) {
   for (uint32_t i = 0; o->props && i < o->prop_count; i++) {
     const TessProperty *u = &o->props[i];
     switch (u->type) {
-    case TESS_PROP_INT:
-      /* Tiled's ints are 32-bit: a wider value goes as its exact decimal text. */
-      if (u->v.i >= INT32_MIN && u->v.i <= INT32_MAX) tiled_write_prop_int(m, pr, u->name, u->v.i);
-      else tiled_write_prop_string(m, pr, u->name, tiled_write_printf(m, "%lld", (long long)u->v.i));
-      break;
-    case TESS_PROP_FLOAT: tiled_write_prop_float(m, pr, u->name, u->v.f); break;
-    case TESS_PROP_BOOL: tiled_write_prop_bool(m, pr, u->name, u->v.b); break;
-    case TESS_PROP_COLOR: tiled_write_prop_color(m, pr, u->name, u->v.color); break;
-    case TESS_PROP_STRING:
-    default: tiled_write_prop_string(m, pr, u->name, u->v.s ? u->v.s : ""); break;
+      case TESS_PROP_INT:
+        /* Tiled's ints are 32-bit: a wider value goes as its exact decimal text. */
+        if (u->v.i >= INT32_MIN && u->v.i <= INT32_MAX) tiled_write_prop_int(m, pr, u->name, u->v.i);
+        else tiled_write_prop_string(m, pr, u->name, tiled_write_printf(m, "%lld", (long long)u->v.i));
+        break;
+      case TESS_PROP_FLOAT: tiled_write_prop_float(m, pr, u->name, u->v.f); break;
+      case TESS_PROP_BOOL: tiled_write_prop_bool(m, pr, u->name, u->v.b); break;
+      case TESS_PROP_COLOR: tiled_write_prop_color(m, pr, u->name, u->v.color); break;
+      case TESS_PROP_STRING:
+      default: tiled_write_prop_string(m, pr, u->name, u->v.s ? u->v.s : ""); break;
     }
   }
 }
 
 void tiled_write_build_object(TwMap *m, const TessProject *p, const TwMass *masses, size_t mass_count, const TessObject *o,
-                     const uint32_t *sprite_firstgid, TwObjects *out) {
+                              const uint32_t *sprite_firstgid, TwObjects *out) {
   TwObject *t = tiled_write_object_add(m, out);
   if (!t) return;
   t->id = o->id;
   t->name = o->name;
   switch (o->kind) {
-  case TESS_OBJECT_BODY: body(m, p, masses, mass_count, o, sprite_firstgid, t); break;
-  case TESS_OBJECT_JOINT: joint(m, o, t); break;
-  case TESS_OBJECT_ZONE: zone(m, o, t); break;
-  case TESS_OBJECT_SPAWN:
-  default:
-    t->type = "spawn";
-    t->shape = TW_POINT;
-    corner(o, 0.0, 0.0, t);
-    break;
+    case TESS_OBJECT_BODY: body(m, p, masses, mass_count, o, sprite_firstgid, t); break;
+    case TESS_OBJECT_JOINT: joint(m, o, t); break;
+    case TESS_OBJECT_ZONE: zone(m, o, t); break;
+    case TESS_OBJECT_SPAWN:
+    default:
+      t->type = "spawn";
+      t->shape = TW_POINT;
+      corner(o, 0.0, 0.0, t);
+      break;
   }
   user_props(m, o, &t->props);
 }

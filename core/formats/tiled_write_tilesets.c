@@ -13,7 +13,8 @@
 #include "formats_tiled_write_build.h"
 
 static const char *collision_name(uint8_t c) {
-  return c == TESS_TILE_COLLISION_FULL ? "full" : c == TESS_TILE_COLLISION_TRACED ? "traced" : "none";
+  return c == TESS_TILE_COLLISION_FULL ? "full" : c == TESS_TILE_COLLISION_TRACED ? "traced"
+                                                                                  : "none";
 }
 
 static double signed_area(const TessPolygon *poly) {
@@ -222,12 +223,14 @@ void tiled_write_build_sprite(TwMap *m, const TessSprite *s, const char *stem, T
   if (frames > 1 && s->frame_rate > 0.0f) {
     double ms = 1000.0 / s->frame_rate;
     tile->frame_count = frames;
-    tile->frame_ms = ms < 1.0 ? 1u : ms > 1e9 ? 1000000000u : (uint32_t)lround(ms);
+    tile->frame_ms = ms < 1.0 ? 1u : ms > 1e9 ? 1000000000u
+                                              : (uint32_t)lround(ms);
   }
 }
 
 static const char *kind_name(TessMaterialKind k) {
-  return k == TESS_MATERIAL_SOLID ? "solid" : k == TESS_MATERIAL_FLUID ? "fluid" : "floor";
+  return k == TESS_MATERIAL_SOLID ? "solid" : k == TESS_MATERIAL_FLUID ? "fluid"
+                                                                       : "floor";
 }
 
 #define SWATCH_COLUMNS 16u
@@ -268,7 +271,7 @@ static TessResult swatches(const TessProject *p, uint32_t tw, uint32_t th, TwTil
 }
 
 TessResult tiled_write_build_materials(TwMap *m, const TessProject *p, uint32_t tile_w, uint32_t tile_h, const char *stem,
-                              TwTileset *out, TessError *err) {
+                                       TwTileset *out, TessError *err) {
   memset(out, 0, sizeof *out);
   out->stem = tiled_write_strdup(m, stem);
   out->name = "Materials";

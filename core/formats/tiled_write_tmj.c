@@ -71,19 +71,19 @@ static json_t *props_json(Ctx *c, const TwProps *props) {
     set(c, o, "type", json_string(types[p->type]), "property type");
     json_t *v = NULL;
     switch (p->type) {
-    case TW_STRING:
-    case TW_FILE: v = text(c, p->s); break;
-    case TW_INT:
-    case TW_OBJECT: v = json_integer((json_int_t)p->i); break;
-    case TW_FLOAT: v = real(c, p->f, p->name); break;
-    case TW_BOOL: v = json_boolean(p->b); break;
-    case TW_COLOR: {
-      char col[16];
-      tiled_write_format_color(p->color, col);
-      v = json_string(col);
-      break;
-    }
-    default: break;
+      case TW_STRING:
+      case TW_FILE: v = text(c, p->s); break;
+      case TW_INT:
+      case TW_OBJECT: v = json_integer((json_int_t)p->i); break;
+      case TW_FLOAT: v = real(c, p->f, p->name); break;
+      case TW_BOOL: v = json_boolean(p->b); break;
+      case TW_COLOR: {
+        char col[16];
+        tiled_write_format_color(p->color, col);
+        v = json_string(col);
+        break;
+      }
+      default: break;
     }
     set(c, o, "value", v, "property value");
     append(c, arr, o, "property");

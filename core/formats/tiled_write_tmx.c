@@ -52,24 +52,24 @@ static void escaped(Xml *x, const char *s) {
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
     const char *rep = NULL;
     switch (*p) {
-    case '&': rep = "&amp;"; break;
-    case '<': rep = "&lt;"; break;
-    case '>': rep = "&gt;"; break;
-    case '"': rep = "&quot;"; break;
-    case '\'': rep = "&apos;"; break;
-    case '\t': rep = "&#9;"; break;
-    case '\n': rep = "&#10;"; break;
-    case '\r': rep = "&#13;"; break;
-    default:
-      if (!xml_char_ok(p)) {
-        if (x->r == TESS_OK)
-          x->r = tess_error_set(x->err, TESS_ERR_FORMAT, "export",
-                                "text '%.40s' holds a character XML cannot carry (U+%04X): use --format tmj", s,
-                                *p < 0x20 ? *p : 0xFFFE + (p[2] == 0xBF));
-        x->failed = true;
-        return;
-      }
-      continue;
+      case '&': rep = "&amp;"; break;
+      case '<': rep = "&lt;"; break;
+      case '>': rep = "&gt;"; break;
+      case '"': rep = "&quot;"; break;
+      case '\'': rep = "&apos;"; break;
+      case '\t': rep = "&#9;"; break;
+      case '\n': rep = "&#10;"; break;
+      case '\r': rep = "&#13;"; break;
+      default:
+        if (!xml_char_ok(p)) {
+          if (x->r == TESS_OK)
+            x->r = tess_error_set(x->err, TESS_ERR_FORMAT, "export",
+                                  "text '%.40s' holds a character XML cannot carry (U+%04X): use --format tmj", s,
+                                  *p < 0x20 ? *p : 0xFFFE + (p[2] == 0xBF));
+          x->failed = true;
+          return;
+        }
+        continue;
     }
     put(x, run, (size_t)((const char *)p - run));
     puts_(x, rep);
@@ -142,20 +142,20 @@ static void properties(Xml *x, const TwProps *props) {
     if (p->type != TW_STRING) attr(x, "type", types[p->type]);
     char buf[32];
     switch (p->type) {
-    case TW_STRING:
-    case TW_FILE: attr(x, "value", p->s); break;
-    case TW_INT:
-    case TW_OBJECT:
-      snprintf(buf, sizeof buf, "%lld", (long long)p->i);
-      attr(x, "value", buf);
-      break;
-    case TW_FLOAT: attr_d(x, "value", p->f); break;
-    case TW_BOOL: attr(x, "value", p->b ? "true" : "false"); break;
-    case TW_COLOR:
-      tiled_write_format_color(p->color, buf);
-      attr(x, "value", buf);
-      break;
-    default: break;
+      case TW_STRING:
+      case TW_FILE: attr(x, "value", p->s); break;
+      case TW_INT:
+      case TW_OBJECT:
+        snprintf(buf, sizeof buf, "%lld", (long long)p->i);
+        attr(x, "value", buf);
+        break;
+      case TW_FLOAT: attr_d(x, "value", p->f); break;
+      case TW_BOOL: attr(x, "value", p->b ? "true" : "false"); break;
+      case TW_COLOR:
+        tiled_write_format_color(p->color, buf);
+        attr(x, "value", buf);
+        break;
+      default: break;
     }
     close_empty(x);
   }

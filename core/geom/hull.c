@@ -25,7 +25,7 @@ uint32_t tess_convex_hull_sorted(const TessDVec2 *p, uint32_t n, TessDVec2 *out)
     while (k >= t && tess_d2_orient(h[k - 2], h[k - 1], p[i]) <= 0.0) k--;
     h[k++] = p[i];
   }
-  k--; /* the first point was added again at the end */
+  k--;               /* the first point was added again at the end */
   if (k == 0) k = 1; /* all points equal */
   /* Sorting by (y, x) instead of (x, y) mirrors the orientation. */
   if (k >= 3 && tess_poly_signed_area(h, k) < 0.0) {
@@ -69,9 +69,15 @@ static void circle_three(TessDVec2 a, TessDVec2 b, TessDVec2 c, TessDVec2 *cente
     double r1;
     circle_two(a, b, center, r);
     circle_two(a, c, &c1, &r1);
-    if (r1 > *r) { *center = c1; *r = r1; }
+    if (r1 > *r) {
+      *center = c1;
+      *r = r1;
+    }
     circle_two(b, c, &c1, &r1);
-    if (r1 > *r) { *center = c1; *r = r1; }
+    if (r1 > *r) {
+      *center = c1;
+      *r = r1;
+    }
     return;
   }
   double b2 = tess_d2_dot(ab, ab), c2 = tess_d2_dot(ac, ac);
@@ -94,7 +100,9 @@ void tess_min_enclosing_circle(const TessDVec2 *points, uint32_t count, TessDVec
     for (uint32_t i = count - 1; i > 0; i--) {
       s = s * 6364136223846793005ull + 1442695040888963407ull;
       uint32_t j = (uint32_t)((s >> 33) % (i + 1));
-      TessDVec2 t = p[i]; p[i] = p[j]; p[j] = t;
+      TessDVec2 t = p[i];
+      p[i] = p[j];
+      p[j] = t;
     }
     q = p;
   }

@@ -5,7 +5,7 @@
 #include "tessera/image.h"
 
 TessResult image_check_size(uint32_t width, uint32_t height, const char *name, size_t *stride,
-                                 size_t *bytes, TessError *err) {
+                            size_t *bytes, TessError *err) {
   if (width == 0 || height == 0)
     return tess_error_set(err, TESS_ERR_INVALID, name, "image size %" PRIu32 " x %" PRIu32 " is empty", width,
                           height);

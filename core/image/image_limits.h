@@ -10,6 +10,6 @@
  * against TESS_IMAGE_MAX_BYTES, multiplying only with overflow checks. Fills
  * the RGBA8 row stride and total bytes on success; `name` goes into `err`. */
 TessResult image_check_size(uint32_t width, uint32_t height, const char *name, size_t *stride,
-                                 size_t *bytes, TessError *err);
+                            size_t *bytes, TessError *err);
 
 #endif

@@ -111,7 +111,9 @@ typedef struct DecodeState {
   TessResult result; /* for failures that are not libpng's */
 } DecodeState;
 
-typedef enum DecodeOutcome { DECODE_DONE, DECODE_LIBPNG_ERROR, DECODE_REFUSED } DecodeOutcome;
+typedef enum DecodeOutcome { DECODE_DONE,
+                             DECODE_LIBPNG_ERROR,
+                             DECODE_REFUSED } DecodeOutcome;
 
 /* The only function that calls setjmp. Its parameters are never changed, and
  * everything it changes lives in *st. */

@@ -68,7 +68,7 @@ static void log_add(TessChangeLog *log, const TessChange *c) {
 }
 
 void level_project_note_change(TessProject *p, TessChangeKind kind, TessId id, TessId level, TessId layer,
-                              uint32_t cx, uint32_t cy) {
+                               uint32_t cx, uint32_t cy) {
   TessChange c;
   memset(&c, 0, sizeof c);
   c.kind = (uint8_t)kind;

@@ -20,13 +20,14 @@ typedef struct Ctx {
   TessProblemFn fn;
   void *user;
   uint32_t errors;
-  TessProblem first;      /* the first error, for tess_level_check_errors */
+  TessProblem first; /* the first error, for tess_level_check_errors */
 } Ctx;
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
 #endif
-static void report(Ctx *c, TessProblemSeverity severity, TessResult code, TessId object, const char *fmt, ...) {
+static void
+report(Ctx *c, TessProblemSeverity severity, TessResult code, TessId object, const char *fmt, ...) {
   TessProblem pb;
   memset(&pb, 0, sizeof pb);
   pb.severity = (uint8_t)severity;
@@ -224,7 +225,7 @@ static void check_scene(Ctx *c) {
     tess_scene_destroy(scene);
     return;
   }
-  if (r == TESS_ERR_NOMEM) return; /* not a property of the level */
+  if (r == TESS_ERR_NOMEM) return;                     /* not a property of the level */
   report(c, TESS_PROBLEM_ERROR, r, 0, "%s", e.detail); /* e.file is the level's name: report() names it */
 }
 

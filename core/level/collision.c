@@ -85,7 +85,7 @@ typedef struct CellState {
 /* The rule over some of the sources, top to bottom, for one cell (xx: its
  * column in the chunk rows; without rows: tess_layer_cell). */
 static inline void feed(const TessProject *p, const Source *src, uint32_t n, bool rows, uint32_t x, uint32_t y, uint32_t xx,
-                 Lookups *lk, CellState *st, TessCellCollision *out) {
+                        Lookups *lk, CellState *st, TessCellCollision *out) {
   for (uint32_t i = 0; i < n; i++) {
     if (st->have_tile && !src[i].material) continue;
     TessCell cell = rows ? (src[i].row ? src[i].row[xx] : 0) : tess_layer_cell(src[i].layer, x, y);

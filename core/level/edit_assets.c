@@ -29,7 +29,7 @@ static TessResult remap_layer(TessProject *p, TessStep *step, TessLevel *level, 
         if (!v) continue;
         uint32_t nv = map(p, v, ctx);
         if (nv != v && !level_cell_writer_set(w, cx * TESS_CHUNK_SIZE + i % TESS_CHUNK_SIZE,
-                                             cy * TESS_CHUNK_SIZE + i / TESS_CHUNK_SIZE, nv)) {
+                                              cy * TESS_CHUNK_SIZE + i / TESS_CHUNK_SIZE, nv)) {
           level_cell_writer_abort(w);
           return nomem(err);
         }
@@ -105,7 +105,8 @@ TessResult tess_edit_material_remove(TessProject *p, TessId material, TessId rep
   }
   for (uint32_t t = 0; t < p->tileset_count; t++) {
     TessTileset *ts = p->tilesets[t];
-    TESS_ARRAY(uint32_t) tiles = {0};
+    TESS_ARRAY(uint32_t)
+    tiles = {0};
     for (uint32_t i = 0; i < ts->tile_count; i++)
       if (ts->tiles[i].material == material && !TESS_ARRAY_PUSH(&tiles, i)) {
         TESS_ARRAY_FREE(&tiles);
@@ -150,7 +151,7 @@ TessResult tess_edit_tileset_add(TessProject *p, const TessTilesetDef *def, Tess
   if (def->png_size && !def->png)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "tileset: png_size without bytes");
   r = level_image_bytes_check(def->png, def->png_size, def->image_w, def->image_h, "tileset", def->name ? def->name : "",
-                             err);
+                              err);
   if (r) return r;
   if (def->default_material && !tess_project_material(p, def->default_material))
     return tess_error_set(err, TESS_ERR_NOT_FOUND, LEVEL_FILE, "tileset default material %u does not exist",

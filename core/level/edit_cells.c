@@ -81,7 +81,9 @@ static TessResult fail_nomem(TessProject *p, TessStep *step, TessCellWriter *w, 
   return tess_error_set(err, TESS_ERR_NOMEM, LEVEL_FILE, "out of memory");
 }
 
-typedef enum RectMode { RECT_STAMP, RECT_SET, RECT_FILL } RectMode;
+typedef enum RectMode { RECT_STAMP,
+                        RECT_SET,
+                        RECT_FILL } RectMode;
 
 static TessResult edit_rect(TessProject *p, const char *label, CellTarget *t, int32_t x, int32_t y, uint32_t w,
                             uint32_t h, RectMode mode, const TessCell *cells, TessCell fill, uint32_t merge,
@@ -177,7 +179,8 @@ TessResult tess_edit_flood_fill(TessProject *p, TessId level, TessId layer, uint
   if (target == cell) return TESS_OK;
   TessStep *step = level_step_begin("Flood fill", merge);
   TessCellWriter *wr = step ? level_cell_writer_begin(p, t.level, t.layer) : NULL;
-  TESS_ARRAY(uint32_t) stack = {0};
+  TESS_ARRAY(uint32_t)
+  stack = {0};
   if (!wr || !TESS_ARRAY_PUSH(&stack, x) || !TESS_ARRAY_PUSH(&stack, y)) {
     level_cell_writer_abort(wr);
     tess_free(step);

@@ -49,7 +49,7 @@ TessResult tess_edit_object_add(TessProject *p, TessId level_id, TessId layer_id
   }
   TessId id = copy.id;
   if ((r = level_step_apply(p, step, level_op_object_presence(level->id, layer_id, layer->object_count, &copy, true),
-                           err))) {
+                            err))) {
     level_step_abort(p, step);
     return r;
   }

@@ -68,7 +68,7 @@ TessResult tess_edit_terrain_rect(TessProject *p, TessId level_id, TessId layer_
   if (!bits) return no_memory(err);
   memset(bits, 1, n);
   r = level_terrain_apply(p, level, layer, brush, bits, (uint32_t)x0, (uint32_t)y0, (uint32_t)(x1 - x0),
-                         (uint32_t)(y1 - y0), "Terrain rectangle", merge, err);
+                          (uint32_t)(y1 - y0), "Terrain rectangle", merge, err);
   tess_free(bits);
   return r;
 }
@@ -79,7 +79,8 @@ TessResult tess_edit_terrain_rect(TessProject *p, TessId level_id, TessId layer_
 static bool flood_region(const TessLayer *layer, uint32_t W, uint32_t H, uint32_t x, uint32_t y, uint8_t *bits,
                          uint32_t box[4]) {
   const uint32_t target = tess_layer_cell(layer, x, y);
-  TESS_ARRAY(uint32_t) stack = {0};
+  TESS_ARRAY(uint32_t)
+  stack = {0};
   if (!TESS_ARRAY_PUSH(&stack, x) || !TESS_ARRAY_PUSH(&stack, y)) {
     TESS_ARRAY_FREE(&stack);
     return false;

@@ -24,7 +24,7 @@ struct TessHistory {
   size_t redo_count, redo_cap;
   size_t bytes, limit;
   uint32_t next_merge;
-  bool sealed; /* an undo or redo happened: the next step never merges into the top */
+  bool sealed;     /* an undo or redo happened: the next step never merges into the top */
   TessStep *group; /* open group: committed steps gather here (an import is one undo step) */
 };
 

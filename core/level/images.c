@@ -5,7 +5,7 @@
 #include "tessera/image.h"
 
 TessResult level_image_bytes_check(const uint8_t *png, size_t size, uint32_t image_w, uint32_t image_h,
-                                  const char *what, const char *name, TessError *err) {
+                                   const char *what, const char *name, TessError *err) {
   if (!png || size == 0) return TESS_OK;
   uint32_t w = 0, h = 0;
   TessError inner;

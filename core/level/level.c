@@ -127,7 +127,7 @@ size_t tess_level_memory_bytes(const TessLevel *level) {
 }
 
 TessObject *level_project_find_object(const TessProject *p, TessId object, TessLevel **level_out,
-                                     TessLayer **layer_out) {
+                                      TessLayer **layer_out) {
   for (uint32_t i = 0; i < p->level_count; i++) {
     TessObject *o = tess_level_object(p->levels[i], object, layer_out);
     if (o) {

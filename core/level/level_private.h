@@ -13,7 +13,7 @@
 /* ---- Names ---- */
 /* Copies a name, refusing one that does not fit TESS_NAME_MAX or is empty when required. */
 TessResult level_name_copy(char dst[TESS_NAME_MAX], const char *src, bool allow_empty, const char *what,
-                          TessError *err);
+                           TessError *err);
 /* A name field that is NUL-terminated within TESS_NAME_MAX and valid UTF-8. */
 bool level_name_valid(const char name[TESS_NAME_MAX]);
 /* The same with the reason (unterminated, empty when not allowed, not UTF-8 at byte N), naming `what`. */
@@ -26,7 +26,7 @@ TessResult level_name_check(const char name[TESS_NAME_MAX], bool allow_empty, co
  * read outside the picture). Bytes that are no PNG at all pass here: they
  * cannot be decoded anywhere, and render draws a placeholder with a warning. */
 TessResult level_image_bytes_check(const uint8_t *png, size_t size, uint32_t image_w, uint32_t image_h,
-                                  const char *what, const char *name, TessError *err);
+                                   const char *what, const char *name, TessError *err);
 
 /* ---- Layers and chunks (layer.c) ---- */
 static inline uint32_t level_chunks_for(uint32_t cells) { return (cells + TESS_CHUNK_SIZE - 1) / TESS_CHUNK_SIZE; }
@@ -55,7 +55,7 @@ bool level_insert_layer_at(TessLevel *level, TessLayer *layer, uint32_t index);
 TessLayer *level_take_layer(TessLevel *level, uint32_t index);
 /* Finds the level holding a layer id, or NULL. */
 TessObject *level_project_find_object(const TessProject *p, TessId object, TessLevel **level_out,
-                                     TessLayer **layer_out);
+                                      TessLayer **layer_out);
 
 /* ---- Items (tileset.c, sprite.c, material.c, object.c) ---- */
 TessResult level_tileset_validate(const TessProject *p, const TessTileset *ts, TessError *err);
@@ -76,7 +76,7 @@ TessChangeLog *level_change_log_create(void);
 void level_change_log_destroy(TessChangeLog *log);
 /* Records a change (once until cleared) and tells the listener. */
 void level_project_note_change(TessProject *p, TessChangeKind kind, TessId id, TessId level, TessId layer,
-                              uint32_t cx, uint32_t cy);
+                               uint32_t cx, uint32_t cy);
 /* Everything a store needs to rewrite a layer: its props, its chunks, its objects. */
 void level_project_note_layer_content(TessProject *p, TessId level, const TessLayer *layer);
 void level_project_note_level_content(TessProject *p, const TessLevel *level);
@@ -120,8 +120,8 @@ void *level_op_new(size_t size, const TessOpClass *cls);
 /* The Wang fill of the cells set in `bits` (mw x mh at mx, my, inside the
  * level), one undo step under `label` (merged by `merge`). */
 TessResult level_terrain_apply(TessProject *p, TessLevel *level, TessLayer *layer, const TessTerrainBrush *brush,
-                              const uint8_t *bits, uint32_t mx, uint32_t my, uint32_t mw, uint32_t mh,
-                              const char *label, uint32_t merge, TessError *err);
+                               const uint8_t *bits, uint32_t mx, uint32_t my, uint32_t mw, uint32_t mh,
+                               const char *label, uint32_t merge, TessError *err);
 
 /* ---- Op constructors (ops_*.c) ---- */
 /* Cells */
@@ -142,7 +142,7 @@ TessOp *level_op_material_presence(const TessMaterial *m, bool add);
 TessOp *level_op_material_swap(const TessMaterial *other);
 TessOp *level_op_tile_material(TessId tileset, TessId from, TessId to, const uint32_t *tiles, uint32_t count);
 TessOp *level_op_tileset_presence(TessTileset *ts, bool add); /* takes ts (heap) */
-TessOp *level_op_tileset_swap(TessTileset *other);           /* takes other (heap) */
+TessOp *level_op_tileset_swap(TessTileset *other);            /* takes other (heap) */
 TessOp *level_op_sprite_presence(TessSprite *s, bool add);
 TessOp *level_op_sprite_swap(TessSprite *other);
 TessOp *level_op_level_presence(TessLevel *level, uint32_t index, bool add);
@@ -155,12 +155,12 @@ typedef struct TessLayerContent {
   TessObject *objects;
 } TessLayerContent;
 TessOp *level_op_level_swap(TessId level, const TessLevelSettings *other, TessLayerContent *contents,
-                           uint32_t content_count); /* takes contents */
+                            uint32_t content_count); /* takes contents */
 TessOp *level_op_layer_presence(TessId level, TessLayer *layer, uint32_t index, bool add);
 TessOp *level_op_layer_props(TessId level, const TessLayerProps *other);
 TessOp *level_op_layer_move(TessId level, TessId layer, uint32_t from, uint32_t to);
 TessOp *level_op_object_presence(TessId level, TessId layer, uint32_t index, TessObject *obj, bool add); /* takes *obj's heap */
-TessOp *level_op_object_swap(TessId level, TessObject *other); /* takes *other's heap */
+TessOp *level_op_object_swap(TessId level, TessObject *other);                                           /* takes *other's heap */
 
 /* Locates a layer content (for level swap). */
 void level_layer_content_free(TessLayerContent *c);

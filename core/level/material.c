@@ -11,7 +11,7 @@ void tess_material_default(TessMaterial *m) {
   m->friction = s.friction;
   m->restitution = 0.2f; /* stone bounces a little */
   m->tangential = s.tangential;
-  m->density = 2400.0f;  /* kg/m^2 for a 1 m thick slab of stone */
+  m->density = 2400.0f; /* kg/m^2 for a 1 m thick slab of stone */
   m->kind = TESS_MATERIAL_SOLID;
 }
 

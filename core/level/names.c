@@ -20,7 +20,7 @@ static bool utf8_ok(const char *s, size_t *bad) {
 }
 
 TessResult level_name_copy(char dst[TESS_NAME_MAX], const char *src, bool allow_empty, const char *what,
-                          TessError *err) {
+                           TessError *err) {
   if (!src) src = "";
   size_t n = strlen(src), bad = 0;
   if (n >= TESS_NAME_MAX)

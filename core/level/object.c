@@ -6,44 +6,44 @@ void tess_object_default(TessObject *obj, TessObjectKind kind) {
   memset(obj, 0, sizeof *obj);
   obj->kind = (uint8_t)kind;
   switch (kind) {
-  case TESS_OBJECT_BODY:
-    memcpy(obj->name, "Body", 5);
-    obj->u.body.shape = TESS_BODY_CIRCLE;
-    obj->u.body.type = TESS_BODY_DYNAMIC;
-    obj->u.body.radius = 16.0f; /* a 32 px circle */
-    obj->u.body.width = 32.0f;
-    obj->u.body.height = 32.0f;
-    obj->u.body.category = 0x1u;
-    obj->u.body.mask = 0xFFFFFFFFu;
-    break;
-  case TESS_OBJECT_JOINT:
-    memcpy(obj->name, "Joint", 6);
-    obj->u.joint.kind = TESS_JOINT_PIN;
-    obj->u.joint.lower = -3.14159265f;
-    obj->u.joint.upper = 3.14159265f;
-    break;
-  case TESS_OBJECT_ZONE:
-    memcpy(obj->name, "Wind", 5);
-    obj->u.zone.kind = TESS_ZONE_ACCELERATION;
-    obj->u.zone.width = 128.0f;
-    obj->u.zone.height = 128.0f;
-    obj->u.zone.vector = tess_v2(5.0f, 0.0f);
-    break;
-  case TESS_OBJECT_SPAWN:
-  default:
-    memcpy(obj->name, "Spawn", 6);
-    break;
+    case TESS_OBJECT_BODY:
+      memcpy(obj->name, "Body", 5);
+      obj->u.body.shape = TESS_BODY_CIRCLE;
+      obj->u.body.type = TESS_BODY_DYNAMIC;
+      obj->u.body.radius = 16.0f; /* a 32 px circle */
+      obj->u.body.width = 32.0f;
+      obj->u.body.height = 32.0f;
+      obj->u.body.category = 0x1u;
+      obj->u.body.mask = 0xFFFFFFFFu;
+      break;
+    case TESS_OBJECT_JOINT:
+      memcpy(obj->name, "Joint", 6);
+      obj->u.joint.kind = TESS_JOINT_PIN;
+      obj->u.joint.lower = -3.14159265f;
+      obj->u.joint.upper = 3.14159265f;
+      break;
+    case TESS_OBJECT_ZONE:
+      memcpy(obj->name, "Wind", 5);
+      obj->u.zone.kind = TESS_ZONE_ACCELERATION;
+      obj->u.zone.width = 128.0f;
+      obj->u.zone.height = 128.0f;
+      obj->u.zone.vector = tess_v2(5.0f, 0.0f);
+      break;
+    case TESS_OBJECT_SPAWN:
+    default:
+      memcpy(obj->name, "Spawn", 6);
+      break;
   }
 }
 
 TessRange tess_object_range(TessObjectRange which) {
   TessRange r = {0.0, TESS_OBJECT_MAX_PX, false};
   switch (which) {
-  case TESS_OBJECT_RANGE_COORD: r.lo = -TESS_OBJECT_MAX_PX; break;
-  case TESS_OBJECT_RANGE_EXTENT: r.lo_open = true; break;
-  case TESS_OBJECT_RANGE_TORQUE: r.hi = FLT_MAX; break;
-  case TESS_OBJECT_RANGE_LENGTH:
-  default: break;
+    case TESS_OBJECT_RANGE_COORD: r.lo = -TESS_OBJECT_MAX_PX; break;
+    case TESS_OBJECT_RANGE_EXTENT: r.lo_open = true; break;
+    case TESS_OBJECT_RANGE_TORQUE: r.hi = FLT_MAX; break;
+    case TESS_OBJECT_RANGE_LENGTH:
+    default: break;
   }
   return r;
 }

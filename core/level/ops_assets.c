@@ -142,26 +142,26 @@ static size_t sprite_bytes(const TessSprite *s) {
 
 /* Inserts an item into one of the project's pointer arrays sorted by id
  * (typed per array: no casts between pointer-to-pointer types). */
-#define SORTED_PTR_INSERT(arr, count, item, result)                               \
-  do {                                                                            \
-    void *grown_ = tess_realloc((arr), ((count) + 1) * sizeof *(arr));            \
-    if (!grown_) {                                                                \
-      (result) = TESS_ERR_NOMEM;                                                  \
-      break;                                                                      \
-    }                                                                             \
-    (arr) = grown_;                                                               \
-    uint32_t at_ = 0;                                                             \
-    while (at_ < (count) && (arr)[at_]->id < (item)->id) at_++;                  \
-    memmove(&(arr)[at_ + 1], &(arr)[at_], ((count) - at_) * sizeof *(arr));      \
-    (arr)[at_] = (item);                                                          \
-    (count)++;                                                                    \
-    (result) = TESS_OK;                                                           \
+#define SORTED_PTR_INSERT(arr, count, item, result)                       \
+  do {                                                                    \
+    void *grown_ = tess_realloc((arr), ((count) + 1) * sizeof *(arr));    \
+    if (!grown_) {                                                        \
+      (result) = TESS_ERR_NOMEM;                                          \
+      break;                                                              \
+    }                                                                     \
+    (arr) = grown_;                                                       \
+    uint32_t at_ = 0;                                                     \
+    while (at_ < (count) && (arr)[at_]->id < (item)->id) at_++;           \
+    memmove(&(arr)[at_ + 1], &(arr)[at_], ((count)-at_) * sizeof *(arr)); \
+    (arr)[at_] = (item);                                                  \
+    (count)++;                                                            \
+    (result) = TESS_OK;                                                   \
   } while (0)
 
-#define PTR_REMOVE(arr, count, i)                                                  \
-  do {                                                                             \
-    memmove(&(arr)[i], &(arr)[(i) + 1], ((count) - (i) - 1) * sizeof *(arr));     \
-    (count)--;                                                                     \
+#define PTR_REMOVE(arr, count, i)                                           \
+  do {                                                                      \
+    memmove(&(arr)[i], &(arr)[(i) + 1], ((count) - (i)-1) * sizeof *(arr)); \
+    (count)--;                                                              \
   } while (0)
 
 typedef struct TilesetPresenceOp {

@@ -306,7 +306,7 @@ static TessResult cells_apply(TessProject *p, TessOp *base, bool forward) {
       tess_free(fresh[r]); /* not reached: no chunk means all zero on both sides */
     }
     level_project_note_change(p, TESS_CHANGE_CHUNK, 0, op->level, op->layer, rec->key % layer->chunks_x,
-                             rec->key / layer->chunks_x);
+                              rec->key / layer->chunks_x);
   }
   tess_free(fresh);
   op->base.bytes = cells_op_bytes(op);
@@ -456,7 +456,7 @@ TessResult level_cell_writer_finish(TessCellWriter *w, TessOp **op_out, TessErro
   qsort(op->recs, op->count, sizeof *op->recs, rec_key_cmp);
   for (size_t r = 0; r < op->count; r++)
     level_project_note_change(p, TESS_CHANGE_CHUNK, 0, op->level, op->layer, op->recs[r].key % chunks_x,
-                             op->recs[r].key / chunks_x);
+                              op->recs[r].key / chunks_x);
   op->base.bytes = cells_op_bytes(op);
   *op_out = &op->base;
   return TESS_OK;

@@ -120,7 +120,7 @@ static void level_swap_destroy(TessOp *base, bool undone) {
 static const TessOpClass level_swap_class = {"level set", level_swap_apply, level_swap_destroy, NULL};
 
 TessOp *level_op_level_swap(TessId level, const TessLevelSettings *other, TessLayerContent *contents,
-                           uint32_t content_count) {
+                            uint32_t content_count) {
   LevelSwapOp *op = level_op_new(sizeof *op, &level_swap_class);
   if (!op) {
     for (uint32_t i = 0; i < content_count; i++) level_layer_content_free(&contents[i]);

@@ -66,15 +66,15 @@ TessId level_project_take_id(TessProject *p, TessIdKind kind, TessId max) {
 /* ---- lookups: binary search over arrays sorted by id ---- */
 
 /* Index of the first element with id >= `id` (the insertion point). */
-#define LOWER_BOUND(arr, count, ID_OF, id, out)    \
-  do {                                             \
-    uint32_t lo_ = 0, hi_ = (count);               \
-    while (lo_ < hi_) {                            \
-      uint32_t mid_ = lo_ + (hi_ - lo_) / 2;       \
+#define LOWER_BOUND(arr, count, ID_OF, id, out)      \
+  do {                                               \
+    uint32_t lo_ = 0, hi_ = (count);                 \
+    while (lo_ < hi_) {                              \
+      uint32_t mid_ = lo_ + (hi_ - lo_) / 2;         \
       if (ID_OF((arr)[mid_]) < (id)) lo_ = mid_ + 1; \
-      else hi_ = mid_;                             \
-    }                                              \
-    (out) = lo_;                                   \
+      else hi_ = mid_;                               \
+    }                                                \
+    (out) = lo_;                                     \
   } while (0)
 #define ID_VAL(x) ((x).id)
 #define ID_PTR(x) ((x)->id)

@@ -114,52 +114,52 @@ static void hash_object(TessHasher *h, const TessObject *o) {
   hash_vec(h, o->pos);
   tess_hasher_f32(h, o->angle);
   switch (o->kind) {
-  case TESS_OBJECT_BODY: {
-    const TessBodyObject *b = &o->u.body;
-    tess_hasher_u32(h, (uint32_t)b->shape | (uint32_t)b->type << 8 | (uint32_t)b->pin << 16 |
-                           (uint32_t)b->sensor << 24);
-    tess_hasher_u32(h, b->sprite);
-    tess_hasher_u32(h, b->material);
-    tess_hasher_f32(h, b->radius);
-    tess_hasher_f32(h, b->width);
-    tess_hasher_f32(h, b->height);
-    tess_hasher_u32(h, b->category);
-    tess_hasher_u32(h, b->mask);
-    break;
-  }
-  case TESS_OBJECT_JOINT: {
-    const TessJointObject *j = &o->u.joint;
-    tess_hasher_u32(h, (uint32_t)j->kind | (uint32_t)j->limit_enabled << 8);
-    tess_hasher_u32(h, j->body_a);
-    tess_hasher_u32(h, j->body_b);
-    hash_vec(h, j->anchor_b);
-    tess_hasher_f32(h, j->length);
-    tess_hasher_f32(h, j->lower);
-    tess_hasher_f32(h, j->upper);
-    /* The motor came later: hashed only when set, so a level without
-     * motors keeps the content hash it had before (and its packed files). */
-    uint32_t speed_bits, torque_bits;
-    memcpy(&speed_bits, &j->motor_speed, sizeof speed_bits);
-    memcpy(&torque_bits, &j->motor_torque, sizeof torque_bits);
-    if (j->motor_enabled || speed_bits || torque_bits) {
-      tess_hasher_u32(h, 0x4D4F5400u | (uint32_t)j->motor_enabled); /* 'MOT' + the flag */
-      tess_hasher_u32(h, speed_bits);
-      tess_hasher_u32(h, torque_bits);
+    case TESS_OBJECT_BODY: {
+      const TessBodyObject *b = &o->u.body;
+      tess_hasher_u32(h, (uint32_t)b->shape | (uint32_t)b->type << 8 | (uint32_t)b->pin << 16 |
+                             (uint32_t)b->sensor << 24);
+      tess_hasher_u32(h, b->sprite);
+      tess_hasher_u32(h, b->material);
+      tess_hasher_f32(h, b->radius);
+      tess_hasher_f32(h, b->width);
+      tess_hasher_f32(h, b->height);
+      tess_hasher_u32(h, b->category);
+      tess_hasher_u32(h, b->mask);
+      break;
     }
-    break;
-  }
-  case TESS_OBJECT_ZONE: {
-    const TessZoneObject *z = &o->u.zone;
-    tess_hasher_u32(h, z->kind);
-    tess_hasher_f32(h, z->width);
-    tess_hasher_f32(h, z->height);
-    hash_vec(h, z->vector);
-    tess_hasher_f32(h, z->strength);
-    tess_hasher_f32(h, z->radius);
-    break;
-  }
-  default:
-    break;
+    case TESS_OBJECT_JOINT: {
+      const TessJointObject *j = &o->u.joint;
+      tess_hasher_u32(h, (uint32_t)j->kind | (uint32_t)j->limit_enabled << 8);
+      tess_hasher_u32(h, j->body_a);
+      tess_hasher_u32(h, j->body_b);
+      hash_vec(h, j->anchor_b);
+      tess_hasher_f32(h, j->length);
+      tess_hasher_f32(h, j->lower);
+      tess_hasher_f32(h, j->upper);
+      /* The motor came later: hashed only when set, so a level without
+       * motors keeps the content hash it had before (and its packed files). */
+      uint32_t speed_bits, torque_bits;
+      memcpy(&speed_bits, &j->motor_speed, sizeof speed_bits);
+      memcpy(&torque_bits, &j->motor_torque, sizeof torque_bits);
+      if (j->motor_enabled || speed_bits || torque_bits) {
+        tess_hasher_u32(h, 0x4D4F5400u | (uint32_t)j->motor_enabled); /* 'MOT' + the flag */
+        tess_hasher_u32(h, speed_bits);
+        tess_hasher_u32(h, torque_bits);
+      }
+      break;
+    }
+    case TESS_OBJECT_ZONE: {
+      const TessZoneObject *z = &o->u.zone;
+      tess_hasher_u32(h, z->kind);
+      tess_hasher_f32(h, z->width);
+      tess_hasher_f32(h, z->height);
+      hash_vec(h, z->vector);
+      tess_hasher_f32(h, z->strength);
+      tess_hasher_f32(h, z->radius);
+      break;
+    }
+    default:
+      break;
   }
   tess_hasher_u32(h, o->prop_count);
   for (uint32_t i = 0; o->props && i < o->prop_count; i++) {
@@ -167,12 +167,12 @@ static void hash_object(TessHasher *h, const TessObject *o) {
     hash_name(h, pr->name);
     tess_hasher_u32(h, pr->type);
     switch (pr->type) {
-    case TESS_PROP_STRING: tess_hasher_str(h, pr->v.s); break;
-    case TESS_PROP_INT: tess_hasher_u64(h, (uint64_t)pr->v.i); break;
-    case TESS_PROP_FLOAT: tess_hasher_f64(h, pr->v.f); break;
-    case TESS_PROP_BOOL: tess_hasher_u32(h, pr->v.b ? 1u : 0u); break;
-    case TESS_PROP_COLOR: tess_hasher_u32(h, pr->v.color); break;
-    default: break;
+      case TESS_PROP_STRING: tess_hasher_str(h, pr->v.s); break;
+      case TESS_PROP_INT: tess_hasher_u64(h, (uint64_t)pr->v.i); break;
+      case TESS_PROP_FLOAT: tess_hasher_f64(h, pr->v.f); break;
+      case TESS_PROP_BOOL: tess_hasher_u32(h, pr->v.b ? 1u : 0u); break;
+      case TESS_PROP_COLOR: tess_hasher_u32(h, pr->v.color); break;
+      default: break;
     }
   }
 }

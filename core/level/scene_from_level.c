@@ -209,7 +209,7 @@ static const TracedEntry *traced_pieces(Builder *b, TracedMemo *m, TessCell cell
     }
     dst.count = tess_polygon_clean(dst.v, src->count, 1e-5f);
     if (tess_polygon_check(dst.v, dst.count, NULL) != TESS_OK) continue; /* a sliver too thin to collide */
-    tess_polygon_orient(dst.v, dst.count); /* a flip of odd parity turns a piece over */
+    tess_polygon_orient(dst.v, dst.count);                               /* a flip of odd parity turns a piece over */
     if (!GROW(m->pieces, &m->piece_cap, m->piece_count + 1)) return NULL;
     m->pieces[m->piece_count++] = dst;
     e->count++;
@@ -325,64 +325,64 @@ static TessResult build_body(Builder *b, const TessObject *o) {
   body.first_shape = s->shape_count;
   TessResult r = TESS_OK;
   switch (bo->shape) {
-  case TESS_BODY_CIRCLE:
-    r = add_circle(b, tess_v2(0, 0), bo->radius * inv_ppm);
-    break;
-  case TESS_BODY_BOX: {
-    float hx = 0.5f * bo->width * inv_ppm, hy = 0.5f * bo->height * inv_ppm;
-    TessVec2 pts[4] = {{-hx, -hy}, {hx, -hy}, {hx, hy}, {-hx, hy}};
-    r = add_polygon(b, pts, 4, "box", o->id);
-    break;
-  }
-  case TESS_BODY_CAPSULE: {
-    float rad = 0.5f * bo->height * inv_ppm, half = 0.5f * bo->width * inv_ppm - rad;
-    if (half <= 1e-4f)
-      r = add_circle(b, tess_v2(0, 0), rad);
-    else
-      r = add_capsule(b, tess_v2(-half, 0), tess_v2(half, 0), rad);
-    break;
-  }
-  case TESS_BODY_SPRITE: {
-    const TessSprite *sp = tess_project_sprite(b->p, bo->sprite);
-    if (!sp)
-      return tess_error_set(b->err, TESS_ERR_NOT_FOUND, ls->name, "body %u: sprite %u does not exist", o->id, bo->sprite);
-    const TessSpriteMask *m = &sp->mask;
-    TessVec2 anchor = sp->anchor;
-    if (m->mode == TESS_MASK_CIRCLE && m->circle_radius > 0.0f) {
-      r = add_circle(b, tess_v2((m->circle_center.x - anchor.x) * inv_ppm, (m->circle_center.y - anchor.y) * inv_ppm),
-                     m->circle_radius * inv_ppm);
-    } else if (m->piece_count > 0) {
-      for (uint32_t k = 0; k < m->piece_count && r == TESS_OK; k++) {
-        const TessPolygon *pc = &m->pieces[k];
-        TessVec2 pts[TESS_POLY_MAX];
-        uint32_t n = pc->count > TESS_POLY_MAX ? TESS_POLY_MAX : pc->count;
-        for (uint32_t j = 0; j < n; j++) pts[j] = tess_v2((pc->v[j].x - anchor.x) * inv_ppm, (pc->v[j].y - anchor.y) * inv_ppm);
-        r = add_polygon(b, pts, n, "sprite body", o->id);
+    case TESS_BODY_CIRCLE:
+      r = add_circle(b, tess_v2(0, 0), bo->radius * inv_ppm);
+      break;
+    case TESS_BODY_BOX: {
+      float hx = 0.5f * bo->width * inv_ppm, hy = 0.5f * bo->height * inv_ppm;
+      TessVec2 pts[4] = {{-hx, -hy}, {hx, -hy}, {hx, hy}, {-hx, hy}};
+      r = add_polygon(b, pts, 4, "box", o->id);
+      break;
+    }
+    case TESS_BODY_CAPSULE: {
+      float rad = 0.5f * bo->height * inv_ppm, half = 0.5f * bo->width * inv_ppm - rad;
+      if (half <= 1e-4f)
+        r = add_circle(b, tess_v2(0, 0), rad);
+      else
+        r = add_capsule(b, tess_v2(-half, 0), tess_v2(half, 0), rad);
+      break;
+    }
+    case TESS_BODY_SPRITE: {
+      const TessSprite *sp = tess_project_sprite(b->p, bo->sprite);
+      if (!sp)
+        return tess_error_set(b->err, TESS_ERR_NOT_FOUND, ls->name, "body %u: sprite %u does not exist", o->id, bo->sprite);
+      const TessSpriteMask *m = &sp->mask;
+      TessVec2 anchor = sp->anchor;
+      if (m->mode == TESS_MASK_CIRCLE && m->circle_radius > 0.0f) {
+        r = add_circle(b, tess_v2((m->circle_center.x - anchor.x) * inv_ppm, (m->circle_center.y - anchor.y) * inv_ppm),
+                       m->circle_radius * inv_ppm);
+      } else if (m->piece_count > 0) {
+        for (uint32_t k = 0; k < m->piece_count && r == TESS_OK; k++) {
+          const TessPolygon *pc = &m->pieces[k];
+          TessVec2 pts[TESS_POLY_MAX];
+          uint32_t n = pc->count > TESS_POLY_MAX ? TESS_POLY_MAX : pc->count;
+          for (uint32_t j = 0; j < n; j++) pts[j] = tess_v2((pc->v[j].x - anchor.x) * inv_ppm, (pc->v[j].y - anchor.y) * inv_ppm);
+          r = add_polygon(b, pts, n, "sprite body", o->id);
+        }
+      } else if (m->hull_count >= 3) {
+        TessVec2 *pts = tess_alloc((size_t)m->hull_count * sizeof *pts);
+        if (!pts) return nomem(b);
+        for (uint32_t j = 0; j < m->hull_count; j++) pts[j] = tess_v2((m->hull[j].x - anchor.x) * inv_ppm, (m->hull[j].y - anchor.y) * inv_ppm);
+        uint32_t n = tess_polygon_clean(pts, m->hull_count, 1e-5f);
+        r = add_convex(b, pts, n, "sprite body", o->id);
+        tess_free(pts);
+      } else {
+        return tess_error_set(b->err, TESS_ERR_INVALID, ls->name, "body %u: sprite %u has no collision mask", o->id, sp->id);
       }
-    } else if (m->hull_count >= 3) {
-      TessVec2 *pts = tess_alloc((size_t)m->hull_count * sizeof *pts);
-      if (!pts) return nomem(b);
-      for (uint32_t j = 0; j < m->hull_count; j++) pts[j] = tess_v2((m->hull[j].x - anchor.x) * inv_ppm, (m->hull[j].y - anchor.y) * inv_ppm);
-      uint32_t n = tess_polygon_clean(pts, m->hull_count, 1e-5f);
-      r = add_convex(b, pts, n, "sprite body", o->id);
-      tess_free(pts);
-    } else {
-      return tess_error_set(b->err, TESS_ERR_INVALID, ls->name, "body %u: sprite %u has no collision mask", o->id, sp->id);
+      if (r == TESS_OK && m->area > 0.0 && bo->type == TESS_BODY_DYNAMIC) {
+        /* the masks' pixel-exact mass properties, in kilograms and metres */
+        double density = s->materials[body.material].density;
+        double ppm = ls->ppm;
+        body.has_mass = 1;
+        body.mass = (float)(density * m->area / (ppm * ppm));
+        body.local_center = tess_v2((float)((m->centroid_x - anchor.x) / ppm), (float)((m->centroid_y - anchor.y) / ppm));
+        body.inertia = (float)(density * m->inertia / (ppm * ppm * ppm * ppm));
+        if (!(body.mass > 0.0f) || !(body.inertia > 0.0f)) body.has_mass = 0;
+      }
+      break;
     }
-    if (r == TESS_OK && m->area > 0.0 && bo->type == TESS_BODY_DYNAMIC) {
-      /* the masks' pixel-exact mass properties, in kilograms and metres */
-      double density = s->materials[body.material].density;
-      double ppm = ls->ppm;
-      body.has_mass = 1;
-      body.mass = (float)(density * m->area / (ppm * ppm));
-      body.local_center = tess_v2((float)((m->centroid_x - anchor.x) / ppm), (float)((m->centroid_y - anchor.y) / ppm));
-      body.inertia = (float)(density * m->inertia / (ppm * ppm * ppm * ppm));
-      if (!(body.mass > 0.0f) || !(body.inertia > 0.0f)) body.has_mass = 0;
-    }
-    break;
-  }
-  default:
-    return tess_error_set(b->err, TESS_ERR_INVALID, ls->name, "body %u: unknown shape %u", o->id, bo->shape);
+    default:
+      return tess_error_set(b->err, TESS_ERR_INVALID, ls->name, "body %u: unknown shape %u", o->id, bo->shape);
   }
   if (r != TESS_OK) return r;
   body.shape_count = s->shape_count - body.first_shape;
@@ -474,10 +474,10 @@ static TessResult build_objects(Builder *b, TessObjectKind kind) {
         return tess_error_set(b->err, TESS_ERR_INVALID, lv->settings.name, "object %u: %s", o->id, e.detail);
       TessResult r = TESS_OK;
       switch (kind) {
-      case TESS_OBJECT_BODY: r = build_body(b, o); break;
-      case TESS_OBJECT_JOINT: r = build_joint(b, o); break;
-      case TESS_OBJECT_ZONE: r = build_zone(b, o); break;
-      case TESS_OBJECT_SPAWN: r = build_spawn(b, o); break;
+        case TESS_OBJECT_BODY: r = build_body(b, o); break;
+        case TESS_OBJECT_JOINT: r = build_joint(b, o); break;
+        case TESS_OBJECT_ZONE: r = build_zone(b, o); break;
+        case TESS_OBJECT_SPAWN: r = build_spawn(b, o); break;
       }
       if (r != TESS_OK) return r;
     }

@@ -227,7 +227,8 @@ bool tess_mask_shape_pick_edge(const TessSpriteMask *mask, float x, float y, flo
       TessDVec2 ab = tess_d2_sub(b, a), ap = tess_d2_sub(tess_d2(x, y), a);
       double len2 = tess_d2_dot(ab, ab);
       double t = len2 > 0 ? tess_d2_dot(ap, ab) / len2 : 0.0;
-      t = t < 0 ? 0 : t > 1 ? 1 : t;
+      t = t < 0 ? 0 : t > 1 ? 1
+                            : t;
       double dx = a.x + t * ab.x - x, dy = a.y + t * ab.y - y;
       double d = sqrt(dx * dx + dy * dy);
       if (d <= best) {

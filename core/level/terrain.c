@@ -5,9 +5,9 @@
 
 uint8_t tess_terrain_kind_mask(TessTerrainKind kind) {
   switch (kind) {
-  case TESS_TERRAIN_CORNER: return 0xAA; /* positions 1, 3, 5, 7 */
-  case TESS_TERRAIN_EDGE: return 0x55;   /* positions 0, 2, 4, 6 */
-  default: return 0xFF;
+    case TESS_TERRAIN_CORNER: return 0xAA; /* positions 1, 3, 5, 7 */
+    case TESS_TERRAIN_EDGE: return 0x55;   /* positions 0, 2, 4, 6 */
+    default: return 0xFF;
   }
 }
 
@@ -191,8 +191,10 @@ bool tess_terrain_cell_labels(const TessTerrainSet *set, TessId tileset, TessCel
 }
 
 int tess_terrain_position_at(TessTerrainKind kind, float u, float v) {
-  u = u < 0 ? 0 : u > 1 ? 1 : u;
-  v = v < 0 ? 0 : v > 1 ? 1 : v;
+  u = u < 0 ? 0 : u > 1 ? 1
+                        : u;
+  v = v < 0 ? 0 : v > 1 ? 1
+                        : v;
   if (kind == TESS_TERRAIN_CORNER) return v < 0.5f ? (u < 0.5f ? 7 : 1) : (u < 0.5f ? 5 : 3);
   if (kind == TESS_TERRAIN_EDGE) {
     /* The diagonals cut the tile into four triangles, one per edge. */
@@ -202,7 +204,10 @@ int tess_terrain_position_at(TessTerrainKind kind, float u, float v) {
     if (above_anti) return 6;
     return 4;
   }
-  int col = u < 1.0f / 3 ? 0 : u < 2.0f / 3 ? 1 : 2, row = v < 1.0f / 3 ? 0 : v < 2.0f / 3 ? 1 : 2;
+  int col = u < 1.0f / 3 ? 0 : u < 2.0f / 3 ? 1
+                                            : 2,
+      row = v < 1.0f / 3 ? 0 : v < 2.0f / 3 ? 1
+                                            : 2;
   static const int grid[3][3] = {{7, 0, 1}, {6, -1, 2}, {5, 4, 3}};
   return grid[row][col];
 }

@@ -20,28 +20,28 @@
 
 /* The set's tiles sorted by their label key, for exact lookups, with weights. */
 typedef struct Choice {
-  uint64_t key;   /* the 8 labels (masked by kind), one byte each */
-  uint32_t tile;  /* tile index */
-  float weight;   /* tile probability x its colours' */
+  uint64_t key;  /* the 8 labels (masked by kind), one byte each */
+  uint32_t tile; /* tile index */
+  float weight;  /* tile probability x its colours' */
 } Choice;
 
 typedef struct Fill {
   const TessTerrainSet *set;
   TessId tileset;
-  uint8_t mask;                /* positions the kind looks at */
+  uint8_t mask; /* positions the kind looks at */
   uint32_t color, seed;
-  Choice *choices;             /* set->tile_count, sorted by key */
-  uint32_t *candidates;        /* scratch, set->tile_count */
-  const uint8_t **labels;      /* per tile index of the tileset: its labels or NULL */
+  Choice *choices;        /* set->tile_count, sorted by key */
+  uint32_t *candidates;   /* scratch, set->tile_count */
+  const uint8_t **labels; /* per tile index of the tileset: its labels or NULL */
   uint32_t tileset_tiles;
   /* The frame: level cells [ox, ox + w) x [oy, oy + h). */
   int64_t ox, oy;
   uint32_t w, h;
-  uint32_t *cur;               /* w * h cells as they are (0 outside the level) */
-  uint8_t *state;              /* 0 untouched, 1 re-chosen neighbour, 2 painted */
-  uint16_t *corners;           /* (w + 1) * (h + 1) */
-  uint16_t *hedges;            /* w * (h + 1): top edge of cell (x, y) is hedges[y * w + x] */
-  uint16_t *vedges;            /* (w + 1) * h: left edge of cell (x, y) is vedges[y * (w + 1) + x] */
+  uint32_t *cur;     /* w * h cells as they are (0 outside the level) */
+  uint8_t *state;    /* 0 untouched, 1 re-chosen neighbour, 2 painted */
+  uint16_t *corners; /* (w + 1) * (h + 1) */
+  uint16_t *hedges;  /* w * (h + 1): top edge of cell (x, y) is hedges[y * w + x] */
+  uint16_t *vedges;  /* (w + 1) * h: left edge of cell (x, y) is vedges[y * (w + 1) + x] */
   /* The tiles of the painted colour on every position: choices[solid_lo ..
    * solid_lo + solid_n), the answer for every painted cell when there are any
    * (its positions are all required to be the colour, and such a tile
@@ -212,7 +212,6 @@ typedef struct Painted {
   const uint8_t *bits;
 } Painted;
 
-
 /* Reads the frame's cells and marks painted cells and their neighbours. */
 static bool fill_frame(Fill *f, const TessLevel *level, const TessLayer *layer, const Painted *pt) {
   f->ox = (int64_t)pt->mx - 2;
@@ -313,8 +312,8 @@ static void fill_choose(Fill *f, uint32_t *out) {
 
 /* The whole edit: checks, frame, choice, one cell writer, one undo step. */
 TessResult level_terrain_apply(TessProject *p, TessLevel *level, TessLayer *layer, const TessTerrainBrush *brush,
-                              const uint8_t *bits, uint32_t mx, uint32_t my, uint32_t mw, uint32_t mh,
-                              const char *label, uint32_t merge, TessError *err) {
+                               const uint8_t *bits, uint32_t mx, uint32_t my, uint32_t mw, uint32_t mh,
+                               const char *label, uint32_t merge, TessError *err) {
   const TessTileset *ts = tess_project_tileset(p, brush->tileset);
   if (!ts) return tess_error_set(err, TESS_ERR_NOT_FOUND, LEVEL_FILE, "tileset %u does not exist", brush->tileset);
   if (brush->set >= ts->terrain_count)

@@ -62,7 +62,7 @@ TessResult level_tileset_validate(const TessProject *p, const TessTileset *ts, T
   if (r != TESS_OK) return r;
   uint32_t cols, rows;
   r = tess_tileset_grid(ts->image_w, ts->image_h, ts->tile_w, ts->tile_h, ts->margin, ts->spacing,
-                                   &cols, &rows, err);
+                        &cols, &rows, err);
   if (r) return r;
   if (cols != ts->columns || cols * rows != ts->tile_count)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE,

@@ -117,10 +117,13 @@ TessResult mask_uncoarsen(MaskWork *w, uint32_t max_vertices, TessError *err) {
   const double b = w->block;
   double covered = mask_covered_area(w);
   double unc = (w->scan.mass.area - covered) * b * b;
-  w->block_uncovered = unc < 0.0 ? 0.0 : unc > w->fine_mass.area ? w->fine_mass.area : unc;
+  w->block_uncovered = unc < 0.0 ? 0.0 : unc > w->fine_mass.area ? w->fine_mass.area
+                                                                 : unc;
   /* The blocks' pieces move out of the way; scaled and clipped ones take their place. */
-  TESS_ARRAY(TessDVec2) v = {w->out_v.data, w->out_v.count, w->out_v.cap};
-  TESS_ARRAY(uint32_t) start = {w->out_start.data, w->out_start.count, w->out_start.cap};
+  TESS_ARRAY(TessDVec2)
+  v = {w->out_v.data, w->out_v.count, w->out_v.cap};
+  TESS_ARRAY(uint32_t)
+  start = {w->out_start.data, w->out_start.count, w->out_start.cap};
   memset(&w->out_v, 0, sizeof w->out_v);
   memset(&w->out_start, 0, sizeof w->out_start);
   bool ok = TESS_ARRAY_PUSH(&w->out_start, 0u);

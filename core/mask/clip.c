@@ -56,7 +56,8 @@ bool mask_island_hulls(MaskWork *w) {
    * the whole image): at grid line y the candidates are the least left end
    * and the greatest right end of rows y - 1 and y; an island's rows are
    * consecutive, so the candidates come sorted by (y, x). */
-  TESS_ARRAY(TessDVec2) pts = {0};
+  TESS_ARRAY(TessDVec2)
+  pts = {0};
   /* start[] is off[] rewritten in place: island o's rows are read from
    * off[o] before start[o] replaces it, and later entries are untouched. */
   uint32_t *start = w->hull_start.data;
@@ -69,7 +70,10 @@ bool mask_island_hulls(MaskWork *w) {
     if (!TESS_ARRAY_RESERVE(&pts, 2 * ((size_t)(b - a) + 1))) goto nomem;
     for (uint32_t j = a; j <= b; j++) {
       uint32_t lo = UINT32_MAX, hi = 0;
-      if (j > a) { lo = rows[j - 1].x0; hi = rows[j - 1].x1; }
+      if (j > a) {
+        lo = rows[j - 1].x0;
+        hi = rows[j - 1].x1;
+      }
       if (j < b) {
         if (rows[j].x0 < lo) lo = rows[j].x0;
         if (rows[j].x1 > hi) hi = rows[j].x1;
@@ -146,7 +150,10 @@ uint32_t mask_cut_convex(TessDVec2 *v, uint32_t k, uint32_t max_n, TessDVec2 *pa
   for (uint32_t i = 0; i < k; i++) {
     TessDVec2 d = tess_d2_sub(v[(i + max_n - 1) % k], v[i]);
     double dd = tess_d2_dot(d, d);
-    if (dd < bd) { bd = dd; best = i; }
+    if (dd < bd) {
+      bd = dd;
+      best = i;
+    }
   }
   for (uint32_t j = 0; j < max_n; j++) part[j] = v[(best + j) % k];
   /* What is left: from the chord's far end around to its near end. */

@@ -55,8 +55,8 @@ static uint32_t clip_band(const TessDVec2 *v, uint32_t n, int axis, double lo, d
 typedef struct Chain {
   TessDVec2 p[TESS_MASK_MAX_VERTICES + 1];
   double slope[TESS_MASK_MAX_VERTICES]; /* dx / dy of segment k */
-  uint32_t count; /* points; segment k is p[k] -> p[k + 1] */
-  uint32_t at;    /* the segment reached by the walk down the rows */
+  uint32_t count;                       /* points; segment k is p[k] -> p[k + 1] */
+  uint32_t at;                          /* the segment reached by the walk down the rows */
 } Chain;
 
 /* From vertex `top` to vertex `bottom` of v[0..n), stepping by step (1 or n - 1). */
@@ -80,8 +80,8 @@ static double chain_x(const Chain *c, uint32_t k, double y) { return c->p[k].x +
 
 /* What one row band [y0, y1] of a piece holds. */
 typedef struct Band {
-  double area;       /* of the slice */
-  double lo, hi;     /* its x extent */
+  double area;         /* of the slice */
+  double lo, hi;       /* its x extent */
   double in_lo, in_hi; /* x range the slice holds at every height of the band (may be empty) */
 } Band;
 

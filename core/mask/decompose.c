@@ -38,7 +38,8 @@ typedef struct HoleRef {
 
 static int compare_holes(const void *a, const void *b) {
   const HoleRef *x = a, *y = b;
-  return x->max_x > y->max_x ? -1 : x->max_x < y->max_x ? 1 : 0;
+  return x->max_x > y->max_x ? -1 : x->max_x < y->max_x ? 1
+                                                        : 0;
 }
 
 /* Is the bridge m-v free of the ring's edges and of the holes still waiting? */
@@ -198,7 +199,8 @@ static uint32_t spread_bits(uint32_t v) { /* 16 bits to the even bits of 32 */
   return v;
 }
 
-static uint32_t quantise(double v) { return v <= 0.0 ? 0u : v >= 65535.0 ? 65535u : (uint32_t)v; }
+static uint32_t quantise(double v) { return v <= 0.0 ? 0u : v >= 65535.0 ? 65535u
+                                                                         : (uint32_t)v; }
 
 /* Monotone in x and in y: a point in a box has a z-code between the box corners'. */
 static uint32_t zorder(const ZFrame *f, TessDVec2 p) {
@@ -314,7 +316,10 @@ static bool triangulate(MaskWork *w) {
       double bo = -INFINITY;
       do {
         double oj = tess_d2_orient(P[ring[prev[j]]], P[ring[j]], P[ring[next[j]]]);
-        if (oj > bo) { bo = oj; best = j; }
+        if (oj > bo) {
+          bo = oj;
+          best = j;
+        }
         j = next[j];
       } while (j != cur);
       cur = best;
@@ -365,8 +370,8 @@ static uint32_t owner_find(uint32_t *owner, uint32_t i) {
 
 typedef struct Diag {
   double len2;
-  uint32_t u, v;     /* point indices, u -> v in piece a */
-  uint32_t a, b;     /* triangles on either side */
+  uint32_t u, v; /* point indices, u -> v in piece a */
+  uint32_t a, b; /* triangles on either side */
 } Diag;
 
 /* Sort key putting longer diagonals first: the bits of a double >= 0
@@ -383,9 +388,15 @@ static bool try_merge(MaskWork *w, uint32_t p, uint32_t q, uint32_t u, uint32_t 
   uint32_t *B = w->piece_idx.data + (size_t)q * PSTRIDE, nb = w->piece_len.data[q];
   uint32_t ia = UINT32_MAX, ib = UINT32_MAX;
   for (uint32_t i = 0; i < na; i++)
-    if (A[i] == u && A[(i + 1) % na] == v) { ia = i; break; }
+    if (A[i] == u && A[(i + 1) % na] == v) {
+      ia = i;
+      break;
+    }
   for (uint32_t i = 0; i < nb; i++)
-    if (B[i] == v && B[(i + 1) % nb] == u) { ib = i; break; }
+    if (B[i] == v && B[(i + 1) % nb] == u) {
+      ib = i;
+      break;
+    }
   if (ia == UINT32_MAX || ib == UINT32_MAX) return false;
   uint32_t m[2 * PSTRIDE], n = 0;
   /* p from v around to u, then q strictly between u and v. */
@@ -452,8 +463,17 @@ static bool merge_pieces(MaskWork *w, uint32_t max_n) {
     uint32_t lo = (uint32_t)(e[2 * i] >> 32), hi = (uint32_t)e[2 * i];
     Diag d;
     /* In triangle ta the edge runs lo->hi when its flag is 0. */
-    if ((e[2 * i + 1] & 1) == 0) { d.u = lo; d.v = hi; d.a = ta; d.b = tb; }
-    else { d.u = lo; d.v = hi; d.a = tb; d.b = ta; }
+    if ((e[2 * i + 1] & 1) == 0) {
+      d.u = lo;
+      d.v = hi;
+      d.a = ta;
+      d.b = tb;
+    } else {
+      d.u = lo;
+      d.v = hi;
+      d.a = tb;
+      d.b = ta;
+    }
     TessDVec2 dd = tess_d2_sub(P[hi], P[lo]);
     d.len2 = tess_d2_dot(dd, dd);
     diags[nd++] = d;
@@ -509,7 +529,8 @@ TessResult mask_decompose(MaskWork *w, uint32_t max_n, bool largest_only, TessEr
         largest = (int32_t)i;
   }
   if (!mask_island_hulls(w)) goto nomem;
-  TESS_ARRAY(HoleRef) holes = {0};
+  TESS_ARRAY(HoleRef)
+  holes = {0};
   /* Each island's holes as a list (first_hole, next_hole), so finding them
    * costs nothing per island even with a hundred thousand islands. */
   if (!TESS_ARRAY_RESERVE(&w->hole_link, 2 * (size_t)loops + 1)) goto nomem;

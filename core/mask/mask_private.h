@@ -11,11 +11,11 @@ typedef struct MaskRun {
 
 typedef struct MaskScan {
   uint32_t width, height;
-  uint64_t count;            /* opaque pixels */
-  TessMassProps mass;        /* exact pixel mass properties (valid when count > 0) */
-  double sxx, syy, sxy;      /* central sums over pixel centres: (x - cx)^2, (y - cy)^2, (x - cx)(y - cy) */
-  uint32_t x0, y0, x1, y1;   /* bounding box [x0, x1) x [y0, y1) */
-  int32_t *left, *right;     /* per row: first and one-past-last opaque x, left = -1 when empty */
+  uint64_t count;          /* opaque pixels */
+  TessMassProps mass;      /* exact pixel mass properties (valid when count > 0) */
+  double sxx, syy, sxy;    /* central sums over pixel centres: (x - cx)^2, (y - cy)^2, (x - cx)(y - cy) */
+  uint32_t x0, y0, x1, y1; /* bounding box [x0, x1) x [y0, y1) */
+  int32_t *left, *right;   /* per row: first and one-past-last opaque x, left = -1 when empty */
   size_t extents_cap;
   /* Runs, when asked for: row y is runs[row_start[y] .. row_start[y+1]). */
   uint32_t *row_start;
@@ -26,7 +26,7 @@ typedef struct MaskScan {
    * counted but not kept, and `over` says so (the runs are then unusable). */
   size_t run_limit;
   bool over;
-  uint64_t runs_seen;        /* every run of the image, kept or not */
+  uint64_t runs_seen; /* every run of the image, kept or not */
 } MaskScan;
 
 void mask_scan_free(MaskScan *scan);
@@ -50,43 +50,75 @@ typedef struct MaskRowExtent {
 /* Scratch space for outlines and pieces. */
 typedef struct MaskWork {
   MaskScan scan;
-  uint8_t *grid;             /* (w + 2) x (h + 2): bit 0 opaque, bits 1..4 edges visited */
+  uint8_t *grid; /* (w + 2) x (h + 2): bit 0 opaque, bits 1..4 edges visited */
   size_t grid_cap;
-  TESS_ARRAY(TessDVec2) points;    /* loop vertices, exact then simplified */
-  TESS_ARRAY(uint32_t) loop_start;
-  TESS_ARRAY(TessDVec2) simple;
-  TESS_ARRAY(uint32_t) simple_start;
-  TESS_ARRAY(uint8_t) keep;
-  TESS_ARRAY(uint32_t) stack;
-  TESS_ARRAY(uint32_t) kept_idx;   /* simplification: corners kept of one loop */
-  TESS_ARRAY(double) kept_shift;
-  TESS_ARRAY(int32_t) island;       /* per loop */
-  TESS_ARRAY(double) loop_area;     /* per loop: outer loops their island's pixel count, holes < 0 */
-  TESS_ARRAY(int32_t) run_island;   /* per run of the scan: its island's outer loop */
+  TESS_ARRAY(TessDVec2)
+  points; /* loop vertices, exact then simplified */
+  TESS_ARRAY(uint32_t)
+  loop_start;
+  TESS_ARRAY(TessDVec2)
+  simple;
+  TESS_ARRAY(uint32_t)
+  simple_start;
+  TESS_ARRAY(uint8_t)
+  keep;
+  TESS_ARRAY(uint32_t)
+  stack;
+  TESS_ARRAY(uint32_t)
+  kept_idx; /* simplification: corners kept of one loop */
+  TESS_ARRAY(double)
+  kept_shift;
+  TESS_ARRAY(int32_t)
+  island; /* per loop */
+  TESS_ARRAY(double)
+  loop_area; /* per loop: outer loops their island's pixel count, holes < 0 */
+  TESS_ARRAY(int32_t)
+  run_island; /* per run of the scan: its island's outer loop */
   /* decomposition */
-  TESS_ARRAY(TessDVec2) poly;       /* one island's points */
-  TESS_ARRAY(uint32_t) ring;        /* index list of the bridged polygon */
-  TESS_ARRAY(uint32_t) prev, next;
-  TESS_ARRAY(uint32_t) tri;         /* triangles, 3 indices each */
-  TESS_ARRAY(uint32_t) piece_idx;   /* pieces as index lists, fixed stride */
-  TESS_ARRAY(uint32_t) piece_len;
-  TESS_ARRAY(uint32_t) owner;
-  TESS_ARRAY(uint64_t) edges;      /* (key, value) pairs for mask_sort_pairs */
-  TESS_ARRAY(uint64_t) sort_tmp;
-  TESS_ARRAY(uint32_t) zcode;       /* per ring position: z-order of its point (ear clipping) */
-  TESS_ARRAY(uint32_t) zprev, znext;
-  TESS_ARRAY(double) run_cover;
-  TESS_ARRAY(int32_t) hole_link;    /* per loop: first hole of an island, next hole */
+  TESS_ARRAY(TessDVec2)
+  poly; /* one island's points */
+  TESS_ARRAY(uint32_t)
+  ring; /* index list of the bridged polygon */
+  TESS_ARRAY(uint32_t)
+  prev, next;
+  TESS_ARRAY(uint32_t)
+  tri; /* triangles, 3 indices each */
+  TESS_ARRAY(uint32_t)
+  piece_idx; /* pieces as index lists, fixed stride */
+  TESS_ARRAY(uint32_t)
+  piece_len;
+  TESS_ARRAY(uint32_t)
+  owner;
+  TESS_ARRAY(uint64_t)
+  edges; /* (key, value) pairs for mask_sort_pairs */
+  TESS_ARRAY(uint64_t)
+  sort_tmp;
+  TESS_ARRAY(uint32_t)
+  zcode; /* per ring position: z-order of its point (ear clipping) */
+  TESS_ARRAY(uint32_t)
+  zprev, znext;
+  TESS_ARRAY(double)
+  run_cover;
+  TESS_ARRAY(int32_t)
+  hole_link; /* per loop: first hole of an island, next hole */
   /* exact hull of each island (clip.c) */
-  TESS_ARRAY(TessDVec2) hull_v;
-  TESS_ARRAY(uint32_t) hull_start;  /* per loop: outer loop o's hull is hull_v[hull_start[o] .. hull_start[o+1]) */
-  TESS_ARRAY(uint32_t) hull_fill;
-  TESS_ARRAY(MaskRowExtent) hull_rows;
-  TESS_ARRAY(TessDVec2) clip;
-  TESS_ARRAY(double) clip_d;
+  TESS_ARRAY(TessDVec2)
+  hull_v;
+  TESS_ARRAY(uint32_t)
+  hull_start; /* per loop: outer loop o's hull is hull_v[hull_start[o] .. hull_start[o+1]) */
+  TESS_ARRAY(uint32_t)
+  hull_fill;
+  TESS_ARRAY(MaskRowExtent)
+  hull_rows;
+  TESS_ARRAY(TessDVec2)
+  clip;
+  TESS_ARRAY(double)
+  clip_d;
   /* output */
-  TESS_ARRAY(TessDVec2) out_v;
-  TESS_ARRAY(uint32_t) out_start;
+  TESS_ARRAY(TessDVec2)
+  out_v;
+  TESS_ARRAY(uint32_t)
+  out_start;
   uint32_t island_count;
   /* Ear clipping: after an ear, go on at the next vertex (true) or step
    * back to the previous one (false). Stepping back clips fans around one
@@ -103,7 +135,7 @@ typedef struct MaskWork {
   uint64_t fine_runs;
   TessDVec2 *bound;
   uint32_t bound_count;
-  double block_uncovered;           /* an upper bound of the pixels the pieces leave out */
+  double block_uncovered; /* an upper bound of the pixels the pieces leave out */
 } MaskWork;
 
 void mask_work_free(MaskWork *w);

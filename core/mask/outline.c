@@ -42,7 +42,8 @@ static void uf_union(uint32_t *parent, uint32_t a, uint32_t b) {
   a = uf_find(parent, a);
   b = uf_find(parent, b);
   if (a == b) return;
-  if (a < b) parent[b] = a; else parent[a] = b;
+  if (a < b) parent[b] = a;
+  else parent[a] = b;
 }
 
 /* Pixels ahead-right and ahead-left of a corner for each direction
@@ -141,7 +142,10 @@ static bool dp_loop(MaskWork *w, const TessDVec2 *pts, uint32_t m, double tol, u
   for (uint32_t i = 1; i < m; i++) {
     TessDVec2 d = tess_d2_sub(pts[i], pts[0]);
     double dd = tess_d2_dot(d, d);
-    if (dd > best) { best = dd; far = i; }
+    if (dd > best) {
+      best = dd;
+      far = i;
+    }
   }
   keep[0] = keep[far] = 1;
   w->stack.count = 0;
@@ -164,7 +168,10 @@ static bool dp_loop(MaskWork *w, const TessDVec2 *pts, uint32_t m, double tol, u
       double worst = -1.0;
       for (uint32_t k = i + 1; k < j; k++) {
         double d = fabs(side(a, b, inv, pts[wrap(k, m)]));
-        if (d > worst) { worst = d; split = k; }
+        if (d > worst) {
+          worst = d;
+          split = k;
+        }
       }
     }
     keep[wrap(split, m)] = 1;
@@ -314,7 +321,8 @@ TessResult mask_trace_outline(MaskWork *w, double tolerance, TessError *err) {
     while (a < ae && b < be) {
       MaskRun ra = s->runs[a], rb = s->runs[b];
       if (ra.x0 < rb.x1 && rb.x0 < ra.x1) uf_union(parent, a, b);
-      if (ra.x1 < rb.x1) a++; else b++;
+      if (ra.x1 < rb.x1) a++;
+      else b++;
     }
   }
   /* Loops, found from unvisited top edges in raster order. */
@@ -322,8 +330,10 @@ TessResult mask_trace_outline(MaskWork *w, double tolerance, TessError *err) {
   w->loop_start.count = 0;
   w->island.count = 0;
   w->loop_area.count = 0;
-  TESS_ARRAY(int32_t) comp_outer = {0};
-  TESS_ARRAY(double) comp_pixels = {0};
+  TESS_ARRAY(int32_t)
+  comp_outer = {0};
+  TESS_ARRAY(double)
+  comp_pixels = {0};
   if (!TESS_ARRAY_RESERVE(&comp_outer, nr ? nr : 1) || !TESS_ARRAY_RESERVE(&comp_pixels, nr ? nr : 1)) {
     TESS_ARRAY_FREE(&comp_outer);
     TESS_ARRAY_FREE(&comp_pixels);

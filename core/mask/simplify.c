@@ -42,7 +42,10 @@ static HeapItem heap_pop(Chain *c) {
   for (;;) {
     uint32_t l = 2 * i + 1, r = l + 1, m = i;
     double mc = last.cost;
-    if (l < n && c->heap[l].cost < mc) { m = l; mc = c->heap[l].cost; }
+    if (l < n && c->heap[l].cost < mc) {
+      m = l;
+      mc = c->heap[l].cost;
+    }
     if (r < n && c->heap[r].cost < mc) m = r;
     if (m == i) break;
     c->heap[i] = c->heap[m];

@@ -178,8 +178,10 @@ TessResult mask_pieces_split(MaskWork *w, double tolerance, uint32_t max_vertice
   uint32_t cell = side < 2 * SPLIT_MIN_SIDE ? 2 * SPLIT_MIN_SIDE : (uint32_t)side;
   const uint32_t W = w->scan.width, H = w->scan.height;
   CutGuide g = {tess_calloc((size_t)W + 1, sizeof(uint32_t)), tess_calloc((size_t)H + 1, sizeof(uint32_t))};
-  TESS_ARRAY(uint32_t) xs = {0};
-  TESS_ARRAY(uint32_t) ys = {0};
+  TESS_ARRAY(uint32_t)
+  xs = {0};
+  TESS_ARRAY(uint32_t)
+  ys = {0};
   MaskWork sub;
   memset(&sub, 0, sizeof sub);
   TessResult res = TESS_OK;

@@ -41,7 +41,7 @@ struct TessExport {
   size_t next; /* next job to hand out */
   size_t done;
   size_t stale_removed; /* temporary files of killed exports removed */
-  bool stop;   /* cancelled: hand out no more jobs */
+  bool stop;            /* cancelled: hand out no more jobs */
   unsigned threads;
   double t0, elapsed; /* elapsed: set when the workers are done */
   bool locks;         /* lock and changed are initialised */
@@ -66,7 +66,7 @@ static bool same_ignoring_case(const char *a, const char *b) {
  * keeps its name whichever levels an export selects. Names that clash
  * (ignoring case, for case-insensitive file systems) get "-<level id>". */
 static char (*level_file_names(const TessProject *p, const char *ext))[TESS_EXPORT_FILE_MAX] {
-  char (*names)[TESS_EXPORT_FILE_MAX] = tess_calloc(p->level_count ? p->level_count : 1, sizeof *names);
+  char(*names)[TESS_EXPORT_FILE_MAX] = tess_calloc(p->level_count ? p->level_count : 1, sizeof *names);
   if (!names) return NULL;
   for (uint32_t i = 0; i < p->level_count; i++) {
     char base[SAFE_NAME_MAX + 1];
@@ -281,7 +281,8 @@ typedef struct Text {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void text_printf(Text *t, const char *fmt, ...) {
+static void
+text_printf(Text *t, const char *fmt, ...) {
   if (t->failed) return;
   for (;;) {
     va_list ap;
@@ -365,7 +366,7 @@ static TessResult write_manifest(TessExport *ex, TessError *err) {
   Text t = {0};
   if (!ex->spec.writer)
     text_printf(&t, "{\n  \"format\": \"tessera-tlv\",\n  \"format_version\": \"%u.%u\",\n  \"writer_version\": %u,\n  \"levels\": [",
-              TLV_VERSION_MAJOR, TLV_VERSION_MINOR, TESS_PACK_WRITER_VERSION);
+                TLV_VERSION_MAJOR, TLV_VERSION_MINOR, TESS_PACK_WRITER_VERSION);
   bool first = true;
   size_t plen = strlen(ex->dir) + TESS_EXPORT_FILE_MAX + 2;
   char *path = tess_alloc(plen);
@@ -555,7 +556,8 @@ static void report(TessExport *ex) {
 
 TessResult tess_export_run(TessExport *ex, TessError *err) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  unsigned jobs = ex->spec.jobs ? ex->spec.jobs : cores > 0 ? (unsigned)cores : 1u;
+  unsigned jobs = ex->spec.jobs ? ex->spec.jobs : cores > 0 ? (unsigned)cores
+                                                            : 1u;
   if (jobs > TESS_EXPORT_MAX_JOBS) jobs = TESS_EXPORT_MAX_JOBS;
   if (jobs > ex->job_count) jobs = ex->job_count ? (unsigned)ex->job_count : 1u;
   pthread_t threads[TESS_EXPORT_MAX_JOBS];

@@ -10,8 +10,8 @@
 
 typedef struct PackMass {
   double mass;
-  double mx, my;     /* sum of mass * centroid */
-  double i_origin;   /* sum of inertia about the body origin */
+  double mx, my;   /* sum of mass * centroid */
+  double i_origin; /* sum of inertia about the body origin */
 } PackMass;
 
 void pack_mass_init(PackMass *m);

@@ -18,41 +18,65 @@
 #include "tlv_reader.h"
 
 enum {
-  S_SETT, S_STRS, S_MATL, S_TSET, S_TILE, S_POLY, S_VERT, S_LAYR, S_PALT, S_CELL, S_CPAL, S_CGRD,
-  S_LOOP, S_CRNR, S_RECT, S_BODY, S_SHAP, S_JOIN, S_ZONE, S_SPWN, S_SPRT, S_PROP, S_BLOB,
-  S_TERS, S_TERC, S_TERT, S_COUNT
+  S_SETT,
+  S_STRS,
+  S_MATL,
+  S_TSET,
+  S_TILE,
+  S_POLY,
+  S_VERT,
+  S_LAYR,
+  S_PALT,
+  S_CELL,
+  S_CPAL,
+  S_CGRD,
+  S_LOOP,
+  S_CRNR,
+  S_RECT,
+  S_BODY,
+  S_SHAP,
+  S_JOIN,
+  S_ZONE,
+  S_SPWN,
+  S_SPRT,
+  S_PROP,
+  S_BLOB,
+  S_TERS,
+  S_TERC,
+  S_TERT,
+  S_COUNT
 };
 
 static const struct {
   uint32_t type, stride;
   bool required;
 } SECTION_INFO[S_COUNT] = {
-  {TLV_SEC_SETTINGS, TLV_SETTINGS_SIZE, true},
-  {TLV_SEC_STRINGS, 0, true},
-  {TLV_SEC_MATERIALS, TLV_MATERIAL_SIZE, true},
-  {TLV_SEC_TILESETS, TLV_TILESET_SIZE_3_4, true},
-  {TLV_SEC_TILES, TLV_TILE_SIZE, true},
-  {TLV_SEC_POLYGONS, TLV_POLYGON_SIZE, true},
-  {TLV_SEC_VERTICES, TLV_VERTEX_SIZE, true},
-  {TLV_SEC_LAYERS, TLV_LAYER_SIZE, true},
-  {TLV_SEC_PALETTE, TLV_PALETTE_SIZE, true},
-  {TLV_SEC_CELLS, 0, true},
-  {TLV_SEC_COLLISION_PALETTE, TLV_COLLISION_PALETTE_SIZE, true},
-  {TLV_SEC_COLLISION_GRID, 0 /* the cell width, set when written */, true},
-  {TLV_SEC_LOOPS, TLV_LOOP_SIZE, true},
-  {TLV_SEC_CORNERS, TLV_CORNER_SIZE, true},
-  {TLV_SEC_RECTS, TLV_RECT_SIZE, true},
-  {TLV_SEC_BODIES, TLV_BODY_SIZE, true},
-  {TLV_SEC_SHAPES, TLV_SHAPE_SIZE, true},
-  {TLV_SEC_JOINTS, TLV_JOINT_SIZE_3_1, true},
-  {TLV_SEC_ZONES, TLV_ZONE_SIZE, true},
-  {TLV_SEC_SPAWNS, TLV_SPAWN_SIZE, true},
-  {TLV_SEC_SPRITES, TLV_SPRITE_SIZE, false},
-  {TLV_SEC_PROPERTIES, TLV_PROPERTY_SIZE, false},
-  {TLV_SEC_BLOB, 0, false},
-  {TLV_SEC_TERRAIN_SETS, TLV_TERRAIN_SET_SIZE, false},
-  {TLV_SEC_TERRAIN_COLORS, TLV_TERRAIN_COLOR_SIZE, false},
-  {TLV_SEC_TERRAIN_TILES, TLV_TERRAIN_TILE_SIZE, false},
+    {TLV_SEC_SETTINGS, TLV_SETTINGS_SIZE, true},
+    {TLV_SEC_STRINGS, 0, true},
+    {TLV_SEC_MATERIALS, TLV_MATERIAL_SIZE, true},
+    {TLV_SEC_TILESETS, TLV_TILESET_SIZE_3_4, true},
+    {TLV_SEC_TILES, TLV_TILE_SIZE, true},
+    {TLV_SEC_POLYGONS, TLV_POLYGON_SIZE, true},
+    {TLV_SEC_VERTICES, TLV_VERTEX_SIZE, true},
+    {TLV_SEC_LAYERS, TLV_LAYER_SIZE, true},
+    {TLV_SEC_PALETTE, TLV_PALETTE_SIZE, true},
+    {TLV_SEC_CELLS, 0, true},
+    {TLV_SEC_COLLISION_PALETTE, TLV_COLLISION_PALETTE_SIZE, true},
+    {TLV_SEC_COLLISION_GRID, 0 /* the cell width, set when written */, true},
+    {TLV_SEC_LOOPS, TLV_LOOP_SIZE, true},
+    {TLV_SEC_CORNERS, TLV_CORNER_SIZE, true},
+    {TLV_SEC_RECTS, TLV_RECT_SIZE, true},
+    {TLV_SEC_BODIES, TLV_BODY_SIZE, true},
+    {TLV_SEC_SHAPES, TLV_SHAPE_SIZE, true},
+    {TLV_SEC_JOINTS, TLV_JOINT_SIZE_3_1, true},
+    {TLV_SEC_ZONES, TLV_ZONE_SIZE, true},
+    {TLV_SEC_SPAWNS, TLV_SPAWN_SIZE, true},
+    {TLV_SEC_SPRITES, TLV_SPRITE_SIZE, false},
+    {TLV_SEC_PROPERTIES, TLV_PROPERTY_SIZE, false},
+    {TLV_SEC_BLOB, 0, false},
+    {TLV_SEC_TERRAIN_SETS, TLV_TERRAIN_SET_SIZE, false},
+    {TLV_SEC_TERRAIN_COLORS, TLV_TERRAIN_COLOR_SIZE, false},
+    {TLV_SEC_TERRAIN_TILES, TLV_TERRAIN_TILE_SIZE, false},
 };
 
 typedef struct Section {
@@ -181,7 +205,8 @@ static bool cell_known(const Writer *w, TessCell cell) {
   return cell && !(cell & TESS_CELL_RESERVED) && tess_project_tile(w->p, cell) != NULL;
 }
 
-static uint32_t width_for(uint64_t max_value) { return max_value <= 0xFFu ? 1u : max_value <= 0xFFFFu ? 2u : 4u; }
+static uint32_t width_for(uint64_t max_value) { return max_value <= 0xFFu ? 1u : max_value <= 0xFFFFu ? 2u
+                                                                                                      : 4u; }
 
 static void put_cells(PackBuf *b, const uint32_t *v, size_t n, uint32_t width) {
   uint8_t *p = pack_buf_append(b, n * width);
@@ -435,7 +460,7 @@ static TessResult write_tilesets(Writer *w) {
 /* ---- Collision: the resolved grid and the merged geometry ----------------- */
 
 static uint32_t get_cell(const uint8_t *cells, uint32_t width, size_t i) {
-  return width == 1 ? cells[i]
+  return width == 1   ? cells[i]
          : width == 2 ? (uint32_t)(cells[2 * i] | cells[2 * i + 1] << 8)
                       : (uint32_t)cells[4 * i] | (uint32_t)cells[4 * i + 1] << 8 | (uint32_t)cells[4 * i + 2] << 16 |
                             (uint32_t)cells[4 * i + 3] << 24;
@@ -490,7 +515,7 @@ static TessResult write_collision(Writer *w) {
       uint32_t top = w->occupied[i] && (kind == TESS_MAP_TRACED || over) ? colliding_cell(w, i) : 0;
       uint32_t flags = TLV_COLLISION_OVERRIDE, entry_mat = mat;
       if (over && over == mat) { /* painted, and the paint is the material: the entry keeps the tile's default */
-        if (top != last_top) { /* tiles repeat: one lookup per run */
+        if (top != last_top) {   /* tiles repeat: one lookup per run */
           const TessTileInfo *ti = top ? tess_project_tile(w->p, top) : NULL;
           last_top = top;
           last_base = ti ? material_index(w, ti->material) : 0;
@@ -582,7 +607,8 @@ static int id_cmp(const void *a, const void *b) {
 /* Bodies get their index in level order; the sprites they use are written
  * in ascending id. */
 static TessResult index_bodies(Writer *w) {
-  TESS_ARRAY(TessId) sprites = {0};
+  TESS_ARRAY(TessId)
+  sprites = {0};
   for (uint32_t li = 0; li < w->lv->layer_count; li++) {
     const TessLayer *layer = w->lv->layers[li];
     if (layer->props.kind != TESS_LAYER_OBJECTS) continue;
@@ -719,7 +745,7 @@ static void write_joint(Writer *w, const TessSceneJoint *j) {
   pack_put_u32(b, pack_string(&w->str, o ? o->name : NULL));
   pack_put_u32(b, j->kind == TESS_JOINT_DISTANCE ? TLV_JOINT_DISTANCE : TLV_JOINT_PIN);
   pack_put_u32(b, (j->limit_enabled ? TLV_JOINT_LIMIT : 0) | (j->from_overlap ? TLV_JOINT_AUTO_PIN : 0) |
-                     (j->motor_enabled ? TLV_JOINT_MOTOR : 0));
+                      (j->motor_enabled ? TLV_JOINT_MOTOR : 0));
   pack_put_u32(b, j->body_a < 0 ? 0 : (uint32_t)j->body_a + 1);
   pack_put_u32(b, j->body_b < 0 ? 0 : (uint32_t)j->body_b + 1);
   pack_put_f32(b, j->anchor_a.x);

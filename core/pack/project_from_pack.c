@@ -18,7 +18,7 @@ static void copy_name(char dst[TESS_NAME_MAX], const char *src) {
   size_t n = strlen(dst);
   if (n < TESS_NAME_MAX - 1 || !((unsigned char)src[n] >= 0x80 && (unsigned char)src[n] < 0xC0)) return;
   while (n > 0 && ((unsigned char)dst[n - 1] & 0xC0) == 0x80) n--; /* continuation bytes of the cut character */
-  if (n > 0 && (unsigned char)dst[n - 1] >= 0xC0) n--;              /* and its lead byte */
+  if (n > 0 && (unsigned char)dst[n - 1] >= 0xC0) n--;             /* and its lead byte */
   dst[n] = '\0';
 }
 

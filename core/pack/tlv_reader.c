@@ -189,17 +189,17 @@ typedef struct Known {
 
 static void known_table(TlvLevel *lv, TlvSection *settings, Known k[27]) {
   static const uint32_t types[26] = {
-    TLV_SEC_SETTINGS, TLV_SEC_STRINGS, TLV_SEC_MATERIALS, TLV_SEC_TILESETS, TLV_SEC_TILES, TLV_SEC_POLYGONS,
-    TLV_SEC_VERTICES, TLV_SEC_LAYERS, TLV_SEC_PALETTE, TLV_SEC_CELLS, TLV_SEC_COLLISION_PALETTE,
-    TLV_SEC_COLLISION_GRID, TLV_SEC_LOOPS, TLV_SEC_CORNERS, TLV_SEC_RECTS, TLV_SEC_BODIES, TLV_SEC_SHAPES,
-    TLV_SEC_JOINTS, TLV_SEC_ZONES, TLV_SEC_SPAWNS, TLV_SEC_SPRITES, TLV_SEC_PROPERTIES, TLV_SEC_BLOB,
-    TLV_SEC_TERRAIN_SETS, TLV_SEC_TERRAIN_COLORS, TLV_SEC_TERRAIN_TILES};
+      TLV_SEC_SETTINGS, TLV_SEC_STRINGS, TLV_SEC_MATERIALS, TLV_SEC_TILESETS, TLV_SEC_TILES, TLV_SEC_POLYGONS,
+      TLV_SEC_VERTICES, TLV_SEC_LAYERS, TLV_SEC_PALETTE, TLV_SEC_CELLS, TLV_SEC_COLLISION_PALETTE,
+      TLV_SEC_COLLISION_GRID, TLV_SEC_LOOPS, TLV_SEC_CORNERS, TLV_SEC_RECTS, TLV_SEC_BODIES, TLV_SEC_SHAPES,
+      TLV_SEC_JOINTS, TLV_SEC_ZONES, TLV_SEC_SPAWNS, TLV_SEC_SPRITES, TLV_SEC_PROPERTIES, TLV_SEC_BLOB,
+      TLV_SEC_TERRAIN_SETS, TLV_SEC_TERRAIN_COLORS, TLV_SEC_TERRAIN_TILES};
   static const uint32_t strides[26] = {
-    TLV_SETTINGS_SIZE, 0, TLV_MATERIAL_SIZE, TLV_TILESET_SIZE, TLV_TILE_SIZE, TLV_POLYGON_SIZE,
-    TLV_VERTEX_SIZE, TLV_LAYER_SIZE, TLV_PALETTE_SIZE, 0, TLV_COLLISION_PALETTE_SIZE,
-    1, TLV_LOOP_SIZE, TLV_CORNER_SIZE, TLV_RECT_SIZE, TLV_BODY_SIZE, TLV_SHAPE_SIZE,
-    TLV_JOINT_SIZE, TLV_ZONE_SIZE, TLV_SPAWN_SIZE, TLV_SPRITE_SIZE, TLV_PROPERTY_SIZE, 0,
-    TLV_TERRAIN_SET_SIZE, TLV_TERRAIN_COLOR_SIZE, TLV_TERRAIN_TILE_SIZE};
+      TLV_SETTINGS_SIZE, 0, TLV_MATERIAL_SIZE, TLV_TILESET_SIZE, TLV_TILE_SIZE, TLV_POLYGON_SIZE,
+      TLV_VERTEX_SIZE, TLV_LAYER_SIZE, TLV_PALETTE_SIZE, 0, TLV_COLLISION_PALETTE_SIZE,
+      1, TLV_LOOP_SIZE, TLV_CORNER_SIZE, TLV_RECT_SIZE, TLV_BODY_SIZE, TLV_SHAPE_SIZE,
+      TLV_JOINT_SIZE, TLV_ZONE_SIZE, TLV_SPAWN_SIZE, TLV_SPRITE_SIZE, TLV_PROPERTY_SIZE, 0,
+      TLV_TERRAIN_SET_SIZE, TLV_TERRAIN_COLOR_SIZE, TLV_TERRAIN_TILE_SIZE};
   TlvSection *slots[26];
   int i;
   slots[0] = settings; /* decoded into TlvLevel.settings, not kept as a view */
@@ -243,8 +243,8 @@ static void known_table(TlvLevel *lv, TlvSection *settings, Known k[27]) {
 typedef struct Ctx {
   TlvLevel *lv;
   TlvError *err;
-  uint64_t blob_next; /* the end of the last embedded image: images follow each other */
-  uint64_t prop_next; /* objects take the properties in order */
+  uint64_t blob_next;           /* the end of the last embedded image: images follow each other */
+  uint64_t prop_next;           /* objects take the properties in order */
   uint32_t tileset_of_id[4096]; /* tileset id -> index + 1: every lookup O(1), whatever the file holds */
 } Ctx;
 
@@ -270,7 +270,8 @@ static TlvResult check_zero(Ctx *c, const uint8_t *p, uint32_t n, uint64_t at, c
 }
 
 /* The narrowest of 1, 2, 4 bytes that holds v. */
-static uint32_t width_for(uint64_t v) { return v <= 0xFFu ? 1u : v <= 0xFFFFu ? 2u : 4u; }
+static uint32_t width_for(uint64_t v) { return v <= 0xFFu ? 1u : v <= 0xFFFFu ? 2u
+                                                                              : 4u; }
 
 /* The string table is UTF-8 (RFC 3629: no overlong forms, no surrogates,
  * nothing above U+10FFFF) between its NUL bytes. */
@@ -344,9 +345,9 @@ static TlvResult check_finite(Ctx *c, const uint8_t *rec, uint64_t at, uint32_t 
   return TLV_OK;
 }
 
-#define TRY(expr)                \
-  do {                           \
-    TlvResult tlv_r_ = (expr);   \
+#define TRY(expr)                        \
+  do {                                   \
+    TlvResult tlv_r_ = (expr);           \
     if (tlv_r_ != TLV_OK) return tlv_r_; \
   } while (0)
 
@@ -387,7 +388,8 @@ TLV_VECTORIZE static uint32_t max_u32(const uint8_t *p, uint64_t count, uint32_t
 }
 
 static uint32_t max_cells(const uint8_t *p, uint64_t count, uint32_t width) {
-  return width == 1 ? max_u8(p, count) : width == 2 ? max_u16(p, count) : max_u32(p, count, 4);
+  return width == 1 ? max_u8(p, count) : width == 2 ? max_u16(p, count)
+                                                    : max_u32(p, count, 4);
 }
 
 /* True when every f32 of the array is finite (no exponent of all ones). */
@@ -400,14 +402,16 @@ TLV_VECTORIZE static int all_finite(const uint8_t *p, uint64_t nfloats) {
 
 static uint32_t cell_at(const void *cells, uint32_t width, uint64_t i) {
   const uint8_t *p = (const uint8_t *)cells;
-  return width == 1 ? p[i] : width == 2 ? rd16(p + 2 * i) : rd32(p + 4 * i);
+  return width == 1 ? p[i] : width == 2 ? rd16(p + 2 * i)
+                                        : rd32(p + 4 * i);
 }
 
 /* The first cell holding a value >= limit (for the error's byte offset). */
 static uint64_t find_cell_at_least(const uint8_t *p, uint64_t count, uint32_t width, uint32_t limit) {
   uint64_t i;
   for (i = 0; i < count; i++) {
-    uint32_t v = width == 1 ? p[i] : width == 2 ? rd16(p + 2 * i) : rd32(p + 4 * i);
+    uint32_t v = width == 1 ? p[i] : width == 2 ? rd16(p + 2 * i)
+                                                : rd32(p + 4 * i);
     if (v >= limit) return i;
   }
   return 0;
@@ -600,7 +604,10 @@ static int polygon_bad(const uint8_t *v, uint32_t n, uint32_t stride, double *ar
   for (i = 0; i < m; i++) {
     uint32_t b = (i + 1) % m;
     double cr = ex[i] * ey[b] - ey[i] * ex[b];
-    int sx = ex[b] > 0.0 ? 1 : ex[b] < 0.0 ? -1 : 0, sy = ey[b] > 0.0 ? 1 : ey[b] < 0.0 ? -1 : 0;
+    int sx = ex[b] > 0.0 ? 1 : ex[b] < 0.0 ? -1
+                                           : 0,
+        sy = ey[b] > 0.0 ? 1 : ey[b] < 0.0 ? -1
+                                           : 0;
     if (area > 0.0 ? cr < 0.0 : cr > 0.0) return 1;
     if (cr == 0.0 && ex[i] * ex[b] + ey[i] * ey[b] < 0.0) return 1; /* straight back: a spike */
     if (sx) {
@@ -914,7 +921,7 @@ static TlvResult validate_collision(Ctx *c) {
 /* A corner's edge: bit 15 of x and of y hold its direction (TLV_EDGE_*);
  * the solid cell on its right is the corner minus (EDGE_CX, EDGE_CY). */
 static const uint32_t EDGE_CX[4] = {0, 1, 1, 0}, EDGE_CY[4] = {0, 0, 1, 1};
-#define CORNER_COORD(v) ((uint32_t)(v) & 0x7FFFu)
+#define CORNER_COORD(v) ((uint32_t)(v)&0x7FFFu)
 #define CORNER_DIR(r) ((uint32_t)(rd16(r) >> 15) | (uint32_t)(rd16((r) + 2) >> 15) << 1)
 
 /* Nonzero when a corner v has no cell of the W x H level on its edge's
@@ -923,8 +930,8 @@ static const uint32_t EDGE_CX[4] = {0, 1, 1, 0}, EDGE_CY[4] = {0, 0, 1, 1};
  * EDGE_CY[d] = d >> 1; below 0 wraps to a large value. A macro, not a
  * function: GCC does not inline across its optimize attribute, and the
  * pass over the section must vectorise to run at memory speed. */
-#define TLV_CORNER_BAD(v, W, H)                                                                                          \
-  ((uint32_t)(((v) & 0x7FFFu) - (((((v) >> 15) & 1u) ^ (((v) >> 31) & 1u)) & 1u) >= (W)) |                               \
+#define TLV_CORNER_BAD(v, W, H)                                                          \
+  ((uint32_t)(((v)&0x7FFFu) - (((((v) >> 15) & 1u) ^ (((v) >> 31) & 1u)) & 1u) >= (W)) | \
    (uint32_t)((((v) >> 16) & 0x7FFFu) - (((v) >> 31) & 1u) >= (H)))
 
 /* Nonzero when the edge from corner v does not head straight to corner w
@@ -932,13 +939,13 @@ static const uint32_t EDGE_CX[4] = {0, 1, 1, 0}, EDGE_CY[4] = {0, 0, 1, 1};
  * it: with masks vert (heading south or north) and back (west or north),
  * the coordinate along the edge must grow (shrink when back) and the one
  * across it stay. Unsigned arithmetic and masks only: it vectorises. */
-#define TLV_EDGE_BAD(v, w)                                                                                               \
-  tlv_edge_bad_((v) & 0x7FFFu, ((v) >> 16) & 0x7FFFu, (w) & 0x7FFFu, ((w) >> 16) & 0x7FFFu, 0u - (((v) >> 15) & 1u),      \
+#define TLV_EDGE_BAD(v, w)                                                                                       \
+  tlv_edge_bad_((v)&0x7FFFu, ((v) >> 16) & 0x7FFFu, (w)&0x7FFFu, ((w) >> 16) & 0x7FFFu, 0u - (((v) >> 15) & 1u), \
                 0u - ((v) >> 31), (((v) ^ (w)) & 0x80008000u) == 0x80000000u)
-#define tlv_edge_bad_(x0, y0, x1, y1, vert, back, turned)                                                                \
-  ((uint32_t)((((x0) & (vert)) | ((y0) & ~(vert))) != (((x1) & (vert)) | ((y1) & ~(vert)))) |                            \
-   (uint32_t)((((((y1) & (vert)) | ((x1) & ~(vert))) & (back)) | ((((y0) & (vert)) | ((x0) & ~(vert))) & ~(back))) >=        \
-              (((((y0) & (vert)) | ((x0) & ~(vert))) & (back)) | ((((y1) & (vert)) | ((x1) & ~(vert))) & ~(back)))) |     \
+#define tlv_edge_bad_(x0, y0, x1, y1, vert, back, turned)                                                             \
+  ((uint32_t)((((x0) & (vert)) | ((y0) & ~(vert))) != (((x1) & (vert)) | ((y1) & ~(vert)))) |                         \
+   (uint32_t)((((((y1) & (vert)) | ((x1) & ~(vert))) & (back)) | ((((y0) & (vert)) | ((x0) & ~(vert))) & ~(back))) >= \
+              (((((y0) & (vert)) | ((x0) & ~(vert))) & (back)) | ((((y1) & (vert)) | ((x1) & ~(vert))) & ~(back)))) | \
    (uint32_t)(turned))
 
 static uint32_t corner_bad(uint32_t v, uint32_t W, uint32_t H) { return TLV_CORNER_BAD(v, W, H); }
@@ -967,8 +974,8 @@ TLV_VECTORIZE static uint32_t corner_pass(const uint8_t *r, uint32_t count, uint
 
 /* Nonzero when a rectangle is empty or leaves the level: branch-free, as
  * corner_bad; the loop that names it only runs on failure. */
-#define TLV_RECT_BAD(xy, wh, W, H)                                                                                   \
-  ((uint32_t)(((wh) & 0xFFFFu) == 0) | (uint32_t)(((wh) >> 16) == 0) | (uint32_t)(((xy) & 0xFFFFu) + ((wh) & 0xFFFFu) > (W)) | \
+#define TLV_RECT_BAD(xy, wh, W, H)                                                                                       \
+  ((uint32_t)(((wh)&0xFFFFu) == 0) | (uint32_t)(((wh) >> 16) == 0) | (uint32_t)(((xy)&0xFFFFu) + ((wh)&0xFFFFu) > (W)) | \
    (uint32_t)(((xy) >> 16) + ((wh) >> 16) > (H)))
 
 /* Also nonzero when the rectangles are not in row order: a rectangle's
@@ -1023,7 +1030,8 @@ static TlvResult validate_geometry(Ctx *c) {
   uint64_t next = 0; /* loops take the corners in order, each once */
   /* Materials of edges and rectangles are the collision grid's. */
   if ((s->count || k->count || rs->count) && lv->collision_grid.count == 0)
-    return fail(c->err, TLV_ERR_VALUE, s->count ? s->offset : k->count ? k->offset : rs->offset,
+    return fail(c->err, TLV_ERR_VALUE, s->count ? s->offset : k->count ? k->offset
+                                                                       : rs->offset,
                 "merged collision geometry without a collision grid");
   for (i = 0; i < s->count; i++) {
     const uint8_t *r = s->data + (uint64_t)i * s->stride;
@@ -1135,7 +1143,7 @@ static TlvResult validate_objects(Ctx *c) {
     TRY(check_zero(c, r + 60, 4, at + 60, "joint"));
     if (lv->joints.stride >= TLV_JOINT_SIZE_3_1) TRY(check_zero(c, r + 72, 8, at + 72, "joint"));
     if ((rd32(r + 12) & TLV_JOINT_AUTO_PIN) ? (rd32(r) != 0 || rd32(r + 8) != TLV_JOINT_PIN || rd32(r + 32) != rd32(r + 24) || rd32(r + 36) != rd32(r + 28))
-                                           : (rd32(r) == 0 || autos))
+                                            : (rd32(r) == 0 || autos))
       return fail(c->err, TLV_ERR_VALUE, at, "joint %u: auto-pins (flag 2) come last, with object id 0, as pins whose anchor b repeats a; other joints have an object id",
                   (unsigned)i);
     autos += (rd32(r + 12) & TLV_JOINT_AUTO_PIN) != 0;
@@ -1258,7 +1266,8 @@ static TlvResult validate_terrains(Ctx *c) {
       if (ctile < -1 || (ctile >= 0 && (uint32_t)ctile >= tile_count))
         return fail(c->err, TLV_ERR_VALUE, cat + 12, "terrain colour %u: tile %d of %u", (unsigned)(colors_next + k), (int)ctile, (unsigned)tile_count);
     }
-    ignored = kind == 0 ? 0x55u : kind == 1 ? 0xAAu : 0u; /* corner sets ignore edges, edge sets corners */
+    ignored = kind == 0 ? 0x55u : kind == 1 ? 0xAAu
+                                            : 0u; /* corner sets ignore edges, edge sets corners */
     for (t = 0; t < ntiles; t++) {
       const uint8_t *tr = ts->data + (tiles_next + t) * ts->stride;
       uint64_t tat = rec_off(ts, (uint32_t)(tiles_next + t), 0);

@@ -43,17 +43,17 @@ extern "C" {
 
 /* Limits the reader enforces before any arithmetic (stb_image's habit). */
 #define TLV_MAX_SECTIONS 64u
-#define TLV_MAX_SIDE 16384u        /* cells per level side */
+#define TLV_MAX_SIDE 16384u         /* cells per level side */
 #define TLV_MAX_RECORDS 0x10000000u /* records (or cells) in one section: 16384 x 16384 */
-#define TLV_MAX_POLY_VERTICES 8u   /* a convex piece */
-#define TLV_MAX_PIECES 4096u       /* convex pieces of one tile or one collision entry */
+#define TLV_MAX_POLY_VERTICES 8u    /* a convex piece */
+#define TLV_MAX_PIECES 4096u        /* convex pieces of one tile or one collision entry */
 
 /* Header flags. */
-#define TLV_FLAG_IMAGES 0x1u       /* PNG bytes of tilesets and sprites are embedded (BLOB) */
+#define TLV_FLAG_IMAGES 0x1u /* PNG bytes of tilesets and sprites are embedded (BLOB) */
 #define TLV_FLAGS_KNOWN 0x1u
 
 /* Section flags. */
-#define TLV_SECTION_REQUIRED 0x1u  /* a reader that does not know the type must refuse the file */
+#define TLV_SECTION_REQUIRED 0x1u /* a reader that does not know the type must refuse the file */
 
 /* Section types: four ASCII characters, read as a little-endian u32. */
 #define TLV_FOURCC(a, b, c, d) \
@@ -153,13 +153,13 @@ typedef struct TlvSettings {
   uint32_t tile_w, tile_h; /* pixels */
   float ppm;               /* pixels per metre */
   float gravity_x, gravity_y;
-  uint32_t view;           /* 0 side, 1 top-down */
+  uint32_t view; /* 0 side, 1 top-down */
   float physics_hz;
   uint32_t substeps;
   float floor_drag;
-  uint32_t name;           /* string */
+  uint32_t name; /* string */
   uint32_t level_id;
-  float cell_w, cell_h;    /* metres: tile size / ppm as the scene computes it */
+  float cell_w, cell_h; /* metres: tile size / ppm as the scene computes it */
 } TlvSettings;
 
 typedef struct TlvHeader {
@@ -168,8 +168,8 @@ typedef struct TlvHeader {
   uint32_t header_size;
   uint32_t section_count;
   uint64_t total_size;
-  uint64_t content_hash;   /* everything the file depends on, incl. format and writer version */
-  uint64_t source_hash;    /* the level and its materials, tilesets, sprites */
+  uint64_t content_hash; /* everything the file depends on, incl. format and writer version */
+  uint64_t source_hash;  /* the level and its materials, tilesets, sprites */
   uint32_t writer_version;
   uint32_t checksum;
   uint32_t level_id;
@@ -184,7 +184,7 @@ typedef struct TlvLevel {
   TlvSection collision_palette, collision_grid, loops, corners, rects;
   TlvSection bodies, shapes, joints, zones, spawns, sprites, properties, blob;
   TlvSection terrain_sets, terrain_colors, terrain_tiles; /* 3.3, optional: empty when absent */
-  uint32_t unknown_sections; /* optional sections skipped */
+  uint32_t unknown_sections;                              /* optional sections skipped */
   /* The material layer's cells (1-based material overrides, 0 none), NULL
    * when the level has none: collision entries flagged
    * TLV_COLLISION_OVERRIDE take a cell's material from here. */
@@ -224,7 +224,7 @@ typedef struct TlvTileset {
   uint32_t alpha_threshold;
   uint32_t image_offset, image_size; /* PNG bytes in the BLOB section; size 0 = not embedded */
   /* Where a cell draws its tile (FORMAT.md, TSET "Placement"): */
-  uint32_t placement;        /* TLV_PLACE_FIT_CELL (every file before 3.4) or TLV_PLACE_NATIVE */
+  uint32_t placement;         /* TLV_PLACE_FIT_CELL (every file before 3.4) or TLV_PLACE_NATIVE */
   int32_t offset_x, offset_y; /* pixels added to the native placement (3.4; 0 otherwise) */
 } TlvTileset;
 
@@ -256,10 +256,10 @@ typedef struct TlvVec2 {
 typedef struct TlvLayer {
   uint32_t id, name, kind, flags;
   float opacity;
-  uint32_t cell_width;    /* bytes per cell: 1, 2 or 4 */
+  uint32_t cell_width;                   /* bytes per cell: 1, 2 or 4 */
   uint32_t palette_first, palette_count; /* tile layers: cell values are palette indices */
-  uint32_t order;         /* position among all the level's layers, bottom = 0 */
-  const void *cells;      /* width * height cells, row-major, little-endian */
+  uint32_t order;                        /* position among all the level's layers, bottom = 0 */
+  const void *cells;                     /* width * height cells, row-major, little-endian */
 } TlvLayer;
 
 /* Collision entry flags. */
@@ -273,7 +273,7 @@ typedef struct TlvCollisionEntry {
                       * layer holds one); tlv_collision_entry: the entry's own */
   uint8_t kind;      /* 0 none, 1 full square, 2 traced */
   uint8_t one_way;
-  uint8_t flags;     /* TLV_COLLISION_* */
+  uint8_t flags;                         /* TLV_COLLISION_* */
   uint32_t polygon_first, polygon_count; /* traced: the cell's pieces in POLY, metres from the cell's
                                           * top-left corner, flips applied */
 } TlvCollisionEntry;
@@ -304,17 +304,17 @@ typedef struct TlvRect {
 
 typedef struct TlvBody {
   uint32_t object_id, name;
-  uint8_t type;       /* 0 static, 1 kinematic, 2 dynamic */
+  uint8_t type; /* 0 static, 1 kinematic, 2 dynamic */
   uint8_t sensor;
-  uint8_t source;     /* 0 circle, 1 box, 2 capsule, 3 sprite (how it was made) */
-  uint8_t pin;        /* 0 none, 1 at smaller centroid, 2 at overlap centre */
-  uint8_t has_mass;   /* 1: the mass properties come from the sprite's pixels and are used as they are;
-                       * 0: a physics engine computes them from the shapes (the values below are
-                       *    that computation, for information) */
-  uint32_t material;  /* 1-based */
-  uint32_t sprite;    /* 1-based sprite index, 0 = none */
+  uint8_t source;    /* 0 circle, 1 box, 2 capsule, 3 sprite (how it was made) */
+  uint8_t pin;       /* 0 none, 1 at smaller centroid, 2 at overlap centre */
+  uint8_t has_mass;  /* 1: the mass properties come from the sprite's pixels and are used as they are;
+                      * 0: a physics engine computes them from the shapes (the values below are
+                      *    that computation, for information) */
+  uint32_t material; /* 1-based */
+  uint32_t sprite;   /* 1-based sprite index, 0 = none */
   uint32_t category, mask;
-  float x, y, angle;  /* metres, radians */
+  float x, y, angle; /* metres, radians */
   uint32_t shape_first, shape_count;
   float mass, centroid_x, centroid_y, inertia; /* kg, local metres, kg m^2 about the centroid */
   uint32_t prop_first, prop_count;
@@ -328,7 +328,7 @@ typedef struct TlvShape {
   uint32_t kind;
   float ax, ay, bx, by; /* circle centre (a); capsule segment (a, b); body-local metres */
   float radius;
-  uint32_t polygon;     /* TLV_SHAPE_POLYGON: polygon index (vertices in body-local metres) */
+  uint32_t polygon; /* TLV_SHAPE_POLYGON: polygon index (vertices in body-local metres) */
 } TlvShape;
 
 #define TLV_JOINT_PIN 0u
@@ -343,12 +343,12 @@ typedef struct TlvJoint {
   float ax, ay, bx, by;    /* world metres: pin point (a), distance anchors (a, b) */
   float length, lower, upper;
   uint32_t prop_first, prop_count;
-  float motor_speed;       /* pin motor target, rad/s (body b relative to a; y down); 0 in 3.0 files */
-  float motor_torque;      /* pin motor's maximum torque, N m, >= 0; 0 in 3.0 files */
+  float motor_speed;  /* pin motor target, rad/s (body b relative to a; y down); 0 in 3.0 files */
+  float motor_torque; /* pin motor's maximum torque, N m, >= 0; 0 in 3.0 files */
 } TlvJoint;
 
 typedef struct TlvZone {
-  uint32_t object_id, name, kind; /* 0 force, 1 acceleration, 2 attractor */
+  uint32_t object_id, name, kind;   /* 0 force, 1 acceleration, 2 attractor */
   float x, y, angle, width, height; /* metres */
   float vx, vy, strength, radius;
   uint32_t prop_first, prop_count;
@@ -374,9 +374,9 @@ typedef struct TlvSprite {
 #define TLV_TERRAIN_EDGE 1u
 #define TLV_TERRAIN_MIXED 2u
 typedef struct TlvTerrainSet {
-  uint32_t tileset;                 /* 1-based into TSET */
+  uint32_t tileset; /* 1-based into TSET */
   uint32_t name, kind;
-  int32_t tile;                     /* icon tile of the tileset, -1 none */
+  int32_t tile;                      /* icon tile of the tileset, -1 none */
   uint32_t color_first, color_count; /* into TERC; colour k of the set is TERC[color_first + k - 1] */
   uint32_t tile_first, tile_count;   /* into TERT, tile indices ascending */
 } TlvTerrainSet;
@@ -386,9 +386,9 @@ typedef struct TlvTerrainColor {
   int32_t tile;         /* -1 none */
 } TlvTerrainColor;
 typedef struct TlvTerrainTile {
-  uint32_t tile;        /* index in the set's tileset */
-  uint8_t wang[8];      /* colour per position, <= the set's color_count; 0 where the kind does not look */
-  float probability;    /* >= 0 */
+  uint32_t tile;     /* index in the set's tileset */
+  uint8_t wang[8];   /* colour per position, <= the set's color_count; 0 where the kind does not look */
+  float probability; /* >= 0 */
 } TlvTerrainTile;
 
 #define TLV_PROP_STRING 0u
@@ -399,8 +399,8 @@ typedef struct TlvTerrainTile {
 
 typedef struct TlvProperty {
   uint32_t name, type;
-  int64_t i;      /* INT, BOOL (0/1), COLOR; STRING: the string ref */
-  double f;       /* FLOAT */
+  int64_t i; /* INT, BOOL (0/1), COLOR; STRING: the string ref */
+  double f;  /* FLOAT */
 } TlvProperty;
 
 /* Each fills *out for an index below the section's count and returns 1,

@@ -13,14 +13,12 @@
 #include <emmintrin.h>
 #endif
 
-
-
 /* The box rides in the entry: the neighbour scan streams through the sorted
  * entries and opens a proxy only for boxes that overlap (most do not). */
 typedef struct Entry {
   TessAABB box;
   int32_t ix, iy;
-  uint32_t proxy;      /* | PLAIN when the proxy is plain: two such need no look at the proxies */
+  uint32_t proxy; /* | PLAIN when the proxy is plain: two such need no look at the proxies */
   uint32_t bucket;
 } Entry;
 
@@ -236,7 +234,7 @@ bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *swe
   uint32_t *large = start + nbucket + 1;
   memset(start, 0, ((size_t)nbucket + 1) * sizeof(uint32_t));
   uint32_t mask = nbucket - 1;
-#define BUCKET(x, y) (dense ? (uint32_t)((y) - gy0) * gw + (uint32_t)((x) - gx0) : cell_hash((x), (y), mask))
+#define BUCKET(x, y) (dense ? (uint32_t)((y)-gy0) * gw + (uint32_t)((x)-gx0) : cell_hash((x), (y), mask))
   uint32_t nentry = 0, nlarge = 0;
   for (uint32_t i = 0; i < nproxy; i++) {
     const Proxy *p = &proxies[i];

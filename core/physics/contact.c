@@ -136,7 +136,7 @@ static bool build(TessWorld *w, uint32_t index, const Manifold *m, float frictio
 }
 
 bool physics_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
-                       float tangential) {
+                          float tangential) {
   Contact *c = &w->contacts[index];
   c->flags &= CONTACT_MAP;
   /* last step's contact with the same key: contacts come out in key order (the body pairs
@@ -169,7 +169,7 @@ bool physics_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float
 }
 
 bool physics_contact_rebuild(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
-                          float tangential) {
+                             float tangential) {
   Contact *c = &w->contacts[index];
   uint32_t id[2] = {c->id[0], c->id[1]};
   float ni[2] = {c->normal_impulse[0], c->normal_impulse[1]}, ti[2] = {c->tangent_impulse[0], c->tangent_impulse[1]};

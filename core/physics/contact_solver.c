@@ -70,7 +70,7 @@ void physics_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t
 }
 
 void physics_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, float inv_h, bool use_bias, Softness soft,
-                         Softness soft_static) {
+                            Softness soft_static) {
   BodyState *st = w->states;
   float max_push = w->def.max_push_velocity;
   for (uint32_t ci = 0; ci < count; ci++) {

@@ -99,7 +99,7 @@ static bool ray_circle(TessVec2 o, TessVec2 d, TessVec2 c, float r, float *t_out
 }
 
 bool physics_poly_ray(const PhysPoly *p, TessVec2 o, TessVec2 d, float max_fraction, float *fraction,
-                   TessVec2 *normal) {
+                      TessVec2 *normal) {
   if (p->radius == 0.0f && p->count >= 3) {
     /* Cyrus-Beck clipping against the faces. */
     float lower = 0.0f, upper = max_fraction;

@@ -51,23 +51,23 @@ void physics_joint_warm_start(TessWorld *w, Joint *j) {
   BodyState *sa = &w->states[j->state_a], *sb = &w->states[j->state_b];
   TessVec2 ra = tess_rot_apply(sa->dq, j->ra), rb = tess_rot_apply(sb->dq, j->rb);
   switch (j->type) {
-  case TESS_JOINT_TYPE_REVOLUTE: {
-    float axial = j->motor_impulse + j->lower_impulse - j->upper_impulse;
-    apply(w, j, sa, sb, ra, rb, j->linear_impulse);
-    sa->w -= w->motions[j->state_a].inv_i * axial;
-    sb->w += w->motions[j->state_b].inv_i * axial;
-    break;
-  }
-  case TESS_JOINT_TYPE_DISTANCE: {
-    TessVec2 d = tess_v2_add(tess_v2_add(j->delta_center, tess_v2_sub(sb->dp, sa->dp)), tess_v2_sub(rb, ra));
-    TessVec2 u = tess_v2_normalize(d);
-    apply(w, j, sa, sb, ra, rb, tess_v2_scale(j->axial_impulse, u));
-    break;
-  }
-  case TESS_JOINT_TYPE_MOUSE:
-    sb->v = tess_v2_mul_add(sb->v, w->motions[j->state_b].inv_m, j->linear_impulse);
-    sb->w += w->motions[j->state_b].inv_i * tess_v2_cross(rb, j->linear_impulse);
-    break;
+    case TESS_JOINT_TYPE_REVOLUTE: {
+      float axial = j->motor_impulse + j->lower_impulse - j->upper_impulse;
+      apply(w, j, sa, sb, ra, rb, j->linear_impulse);
+      sa->w -= w->motions[j->state_a].inv_i * axial;
+      sb->w += w->motions[j->state_b].inv_i * axial;
+      break;
+    }
+    case TESS_JOINT_TYPE_DISTANCE: {
+      TessVec2 d = tess_v2_add(tess_v2_add(j->delta_center, tess_v2_sub(sb->dp, sa->dp)), tess_v2_sub(rb, ra));
+      TessVec2 u = tess_v2_normalize(d);
+      apply(w, j, sa, sb, ra, rb, tess_v2_scale(j->axial_impulse, u));
+      break;
+    }
+    case TESS_JOINT_TYPE_MOUSE:
+      sb->v = tess_v2_mul_add(sb->v, w->motions[j->state_b].inv_m, j->linear_impulse);
+      sb->w += w->motions[j->state_b].inv_i * tess_v2_cross(rb, j->linear_impulse);
+      break;
   }
   w->states[0].v = tess_v2(0, 0);
   w->states[0].w = 0.0f;
@@ -87,120 +87,120 @@ void physics_joint_solve(TessWorld *w, Joint *j, float h, bool use_bias) {
   Softness soft = physics_softness(w->def.joint_hertz, w->def.joint_damping_ratio, h);
   float inv_h = 1.0f / h;
   switch (j->type) {
-  case TESS_JOINT_TYPE_REVOLUTE: {
-    if (j->enable_motor && (ia + ib) > 0.0f) {
-      /* Box2D's motor: the relative spin towards motor_speed, the impulse within the torque
-       * limit over the sub-step; solved before the limits, so a limit still holds */
-      float impulse = -j->axial_mass * (sb->w - sa->w - j->motor_speed);
-      float old = j->motor_impulse, max_impulse = h * j->max_motor_torque;
-      float total = old + impulse;
-      j->motor_impulse = total < -max_impulse ? -max_impulse : (total > max_impulse ? max_impulse : total);
-      impulse = j->motor_impulse - old;
-      sa->w -= ia * impulse;
-      sb->w += ib * impulse;
-    }
-    if (j->enable_limit && (ia + ib) > 0.0f) {
-      float angle = j->delta_angle + tess_rot_angle(sb->dq) - tess_rot_angle(sa->dq);
-      {
-        float C = angle - j->lower;
-        float bias = 0.0f, ms = 1.0f, is = 0.0f;
-        if (C > 0.0f) {
-          bias = C * inv_h;
-        } else if (use_bias) {
-          bias = soft.bias_rate * C;
-          ms = soft.mass_scale;
-          is = soft.impulse_scale;
-        }
-        float cdot = sb->w - sa->w;
-        float impulse = -j->axial_mass * ms * (cdot + bias) - is * j->lower_impulse;
-        float ni = j->lower_impulse + impulse;
-        if (ni < 0.0f) ni = 0.0f;
-        impulse = ni - j->lower_impulse;
-        j->lower_impulse = ni;
+    case TESS_JOINT_TYPE_REVOLUTE: {
+      if (j->enable_motor && (ia + ib) > 0.0f) {
+        /* Box2D's motor: the relative spin towards motor_speed, the impulse within the torque
+         * limit over the sub-step; solved before the limits, so a limit still holds */
+        float impulse = -j->axial_mass * (sb->w - sa->w - j->motor_speed);
+        float old = j->motor_impulse, max_impulse = h * j->max_motor_torque;
+        float total = old + impulse;
+        j->motor_impulse = total < -max_impulse ? -max_impulse : (total > max_impulse ? max_impulse : total);
+        impulse = j->motor_impulse - old;
         sa->w -= ia * impulse;
         sb->w += ib * impulse;
       }
-      {
-        float C = j->upper - angle;
-        float bias = 0.0f, ms = 1.0f, is = 0.0f;
-        if (C > 0.0f) {
-          bias = C * inv_h;
-        } else if (use_bias) {
-          bias = soft.bias_rate * C;
-          ms = soft.mass_scale;
-          is = soft.impulse_scale;
+      if (j->enable_limit && (ia + ib) > 0.0f) {
+        float angle = j->delta_angle + tess_rot_angle(sb->dq) - tess_rot_angle(sa->dq);
+        {
+          float C = angle - j->lower;
+          float bias = 0.0f, ms = 1.0f, is = 0.0f;
+          if (C > 0.0f) {
+            bias = C * inv_h;
+          } else if (use_bias) {
+            bias = soft.bias_rate * C;
+            ms = soft.mass_scale;
+            is = soft.impulse_scale;
+          }
+          float cdot = sb->w - sa->w;
+          float impulse = -j->axial_mass * ms * (cdot + bias) - is * j->lower_impulse;
+          float ni = j->lower_impulse + impulse;
+          if (ni < 0.0f) ni = 0.0f;
+          impulse = ni - j->lower_impulse;
+          j->lower_impulse = ni;
+          sa->w -= ia * impulse;
+          sb->w += ib * impulse;
         }
-        float cdot = sa->w - sb->w;
-        float impulse = -j->axial_mass * ms * (cdot + bias) - is * j->upper_impulse;
-        float ni = j->upper_impulse + impulse;
-        if (ni < 0.0f) ni = 0.0f;
-        impulse = ni - j->upper_impulse;
-        j->upper_impulse = ni;
-        sa->w += ia * impulse;
-        sb->w -= ib * impulse;
+        {
+          float C = j->upper - angle;
+          float bias = 0.0f, ms = 1.0f, is = 0.0f;
+          if (C > 0.0f) {
+            bias = C * inv_h;
+          } else if (use_bias) {
+            bias = soft.bias_rate * C;
+            ms = soft.mass_scale;
+            is = soft.impulse_scale;
+          }
+          float cdot = sa->w - sb->w;
+          float impulse = -j->axial_mass * ms * (cdot + bias) - is * j->upper_impulse;
+          float ni = j->upper_impulse + impulse;
+          if (ni < 0.0f) ni = 0.0f;
+          impulse = ni - j->upper_impulse;
+          j->upper_impulse = ni;
+          sa->w += ia * impulse;
+          sb->w -= ib * impulse;
+        }
       }
+      TessVec2 cdot = tess_v2_sub(tess_v2_add(sb->v, tess_v2_cross_sv(sb->w, rb)), tess_v2_add(sa->v, tess_v2_cross_sv(sa->w, ra)));
+      TessVec2 bias = {0.0f, 0.0f};
+      float ms = 1.0f, is = 0.0f;
+      if (use_bias) {
+        TessVec2 sep = tess_v2_add(tess_v2_add(j->delta_center, tess_v2_sub(sb->dp, sa->dp)), tess_v2_sub(rb, ra));
+        bias = tess_v2_scale(soft.bias_rate, sep);
+        ms = soft.mass_scale;
+        is = soft.impulse_scale;
+      }
+      float k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
+      float k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
+      float k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
+      TessVec2 b = solve22(k11, k12, k22, tess_v2_add(cdot, bias));
+      TessVec2 impulse = tess_v2(-ms * b.x - is * j->linear_impulse.x, -ms * b.y - is * j->linear_impulse.y);
+      j->linear_impulse = tess_v2_add(j->linear_impulse, impulse);
+      apply(w, j, sa, sb, ra, rb, impulse);
+      break;
     }
-    TessVec2 cdot = tess_v2_sub(tess_v2_add(sb->v, tess_v2_cross_sv(sb->w, rb)), tess_v2_add(sa->v, tess_v2_cross_sv(sa->w, ra)));
-    TessVec2 bias = {0.0f, 0.0f};
-    float ms = 1.0f, is = 0.0f;
-    if (use_bias) {
-      TessVec2 sep = tess_v2_add(tess_v2_add(j->delta_center, tess_v2_sub(sb->dp, sa->dp)), tess_v2_sub(rb, ra));
-      bias = tess_v2_scale(soft.bias_rate, sep);
-      ms = soft.mass_scale;
-      is = soft.impulse_scale;
+    case TESS_JOINT_TYPE_DISTANCE: {
+      TessVec2 d = tess_v2_add(tess_v2_add(j->delta_center, tess_v2_sub(sb->dp, sa->dp)), tess_v2_sub(rb, ra));
+      float len = tess_v2_length(d);
+      TessVec2 u = tess_v2_normalize(d);
+      float C = len - j->length;
+      float bias = 0.0f, ms = 1.0f, is = 0.0f;
+      if (j->hertz > 0.0f) {
+        Softness sp = physics_softness(j->hertz, j->damping_ratio, h);
+        bias = sp.bias_rate * C;
+        ms = sp.mass_scale;
+        is = sp.impulse_scale;
+      } else if (use_bias) {
+        bias = soft.bias_rate * C;
+        ms = soft.mass_scale;
+        is = soft.impulse_scale;
+      }
+      TessVec2 vr = tess_v2_sub(tess_v2_add(sb->v, tess_v2_cross_sv(sb->w, rb)), tess_v2_add(sa->v, tess_v2_cross_sv(sa->w, ra)));
+      float cdot = tess_v2_dot(u, vr);
+      float impulse = -ms * j->axial_mass * (cdot + bias) - is * j->axial_impulse;
+      j->axial_impulse += impulse;
+      apply(w, j, sa, sb, ra, rb, tess_v2_scale(impulse, u));
+      break;
     }
-    float k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
-    float k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
-    float k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
-    TessVec2 b = solve22(k11, k12, k22, tess_v2_add(cdot, bias));
-    TessVec2 impulse = tess_v2(-ms * b.x - is * j->linear_impulse.x, -ms * b.y - is * j->linear_impulse.y);
-    j->linear_impulse = tess_v2_add(j->linear_impulse, impulse);
-    apply(w, j, sa, sb, ra, rb, impulse);
-    break;
-  }
-  case TESS_JOINT_TYPE_DISTANCE: {
-    TessVec2 d = tess_v2_add(tess_v2_add(j->delta_center, tess_v2_sub(sb->dp, sa->dp)), tess_v2_sub(rb, ra));
-    float len = tess_v2_length(d);
-    TessVec2 u = tess_v2_normalize(d);
-    float C = len - j->length;
-    float bias = 0.0f, ms = 1.0f, is = 0.0f;
-    if (j->hertz > 0.0f) {
+    case TESS_JOINT_TYPE_MOUSE: {
+      const Body *b = &w->bodies[j->body_b];
       Softness sp = physics_softness(j->hertz, j->damping_ratio, h);
-      bias = sp.bias_rate * C;
-      ms = sp.mass_scale;
-      is = sp.impulse_scale;
-    } else if (use_bias) {
-      bias = soft.bias_rate * C;
-      ms = soft.mass_scale;
-      is = soft.impulse_scale;
+      TessVec2 cdot = tess_v2_add(sb->v, tess_v2_cross_sv(sb->w, rb));
+      TessVec2 C = tess_v2_sub(tess_v2_add(tess_v2_add(b->center, sb->dp), rb), j->target);
+      TessVec2 bias = tess_v2_scale(sp.bias_rate, C);
+      float k11 = mb + rb.y * rb.y * ib, k12 = -rb.y * rb.x * ib, k22 = mb + rb.x * rb.x * ib;
+      TessVec2 x = solve22(k11, k12, k22, tess_v2_add(cdot, bias));
+      TessVec2 impulse = tess_v2(-sp.mass_scale * x.x - sp.impulse_scale * j->linear_impulse.x,
+                                 -sp.mass_scale * x.y - sp.impulse_scale * j->linear_impulse.y);
+      TessVec2 old = j->linear_impulse;
+      j->linear_impulse = tess_v2_add(j->linear_impulse, impulse);
+      float max_impulse = j->max_force * h;
+      float li = tess_v2_length(j->linear_impulse);
+      if (li > max_impulse) j->linear_impulse = tess_v2_scale(max_impulse / li, j->linear_impulse);
+      impulse = tess_v2_sub(j->linear_impulse, old);
+      sb->v = tess_v2_mul_add(sb->v, mb, impulse);
+      sb->w += ib * tess_v2_cross(rb, impulse);
+      break;
     }
-    TessVec2 vr = tess_v2_sub(tess_v2_add(sb->v, tess_v2_cross_sv(sb->w, rb)), tess_v2_add(sa->v, tess_v2_cross_sv(sa->w, ra)));
-    float cdot = tess_v2_dot(u, vr);
-    float impulse = -ms * j->axial_mass * (cdot + bias) - is * j->axial_impulse;
-    j->axial_impulse += impulse;
-    apply(w, j, sa, sb, ra, rb, tess_v2_scale(impulse, u));
-    break;
-  }
-  case TESS_JOINT_TYPE_MOUSE: {
-    const Body *b = &w->bodies[j->body_b];
-    Softness sp = physics_softness(j->hertz, j->damping_ratio, h);
-    TessVec2 cdot = tess_v2_add(sb->v, tess_v2_cross_sv(sb->w, rb));
-    TessVec2 C = tess_v2_sub(tess_v2_add(tess_v2_add(b->center, sb->dp), rb), j->target);
-    TessVec2 bias = tess_v2_scale(sp.bias_rate, C);
-    float k11 = mb + rb.y * rb.y * ib, k12 = -rb.y * rb.x * ib, k22 = mb + rb.x * rb.x * ib;
-    TessVec2 x = solve22(k11, k12, k22, tess_v2_add(cdot, bias));
-    TessVec2 impulse = tess_v2(-sp.mass_scale * x.x - sp.impulse_scale * j->linear_impulse.x,
-                               -sp.mass_scale * x.y - sp.impulse_scale * j->linear_impulse.y);
-    TessVec2 old = j->linear_impulse;
-    j->linear_impulse = tess_v2_add(j->linear_impulse, impulse);
-    float max_impulse = j->max_force * h;
-    float li = tess_v2_length(j->linear_impulse);
-    if (li > max_impulse) j->linear_impulse = tess_v2_scale(max_impulse / li, j->linear_impulse);
-    impulse = tess_v2_sub(j->linear_impulse, old);
-    sb->v = tess_v2_mul_add(sb->v, mb, impulse);
-    sb->w += ib * tess_v2_cross(rb, impulse);
-    break;
-  }
   }
   w->states[0].v = tess_v2(0, 0);
   w->states[0].w = 0.0f;

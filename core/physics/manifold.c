@@ -388,12 +388,12 @@ static bool cell_corner_swept(TessVec2 c, float r, TessVec2 sweep, TessVec2 lo, 
 }
 
 void physics_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
-                       Manifold *m) {
+                          Manifold *m) {
   physics_collide_cell_swept(shape, cell, free_sides, corners, margin, tess_v2(0.0f, 0.0f), m);
 }
 
 void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
-                             TessVec2 sweep, Manifold *m) {
+                                TessVec2 sweep, Manifold *m) {
   m->count = 0;
   TessVec2 lo = cell.lower, hi = cell.upper;
   if (shape->count == 1) {

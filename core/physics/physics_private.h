@@ -18,7 +18,7 @@
  * radius 0. Normals are outward: n_i = cross(v_{i+1} - v_i, 1) normalised. */
 typedef struct PhysPoly {
   uint32_t count;
-  float radius;        /* first, beside v[0]: a circle is read from one cache line */
+  float radius; /* first, beside v[0]: a circle is read from one cache line */
   TessVec2 v[TESS_POLY_MAX];
   TessVec2 n[TESS_POLY_MAX];
 } PhysPoly;
@@ -26,23 +26,23 @@ typedef struct PhysPoly {
 typedef struct Shape {
   uint32_t generation;
   uint8_t in_use;
-  uint8_t type;        /* TessShapeType */
+  uint8_t type; /* TessShapeType */
   uint8_t sensor;
   uint8_t pad;
-  uint32_t body;       /* body slot */
-  uint32_t next;       /* next shape of the same body, or TESS_NULL_INDEX */
+  uint32_t body; /* body slot */
+  uint32_t next; /* next shape of the same body, or TESS_NULL_INDEX */
   /* what every step reads (the broad phase's proxies) before the polygon, so a circle's
    * shape is one cache line: these, then the polygon's count, radius and centre */
   float friction, restitution, tangential;
   uint32_t category, mask;
-  PhysPoly poly;       /* body coordinates */
+  PhysPoly poly; /* body coordinates */
   float density;
   uint32_t material;
   uint64_t user_data;
   float area;
-  TessVec2 centroid;   /* body coordinates */
-  float inertia_c;     /* about its centroid, per unit density */
-  TessAABB aabb;       /* world, refreshed each step (unfattened) */
+  TessVec2 centroid; /* body coordinates */
+  float inertia_c;   /* about its centroid, per unit density */
+  TessAABB aabb;     /* world, refreshed each step (unfattened) */
 } Shape;
 
 /* ---- Bodies ------------------------------------------------------------ */
@@ -52,24 +52,24 @@ typedef struct Shape {
 typedef struct Body {
   uint32_t generation;
   uint8_t in_use;
-  uint8_t type;        /* TessBodyType */
+  uint8_t type; /* TessBodyType */
   uint8_t awake;
   uint8_t enable_sleep;
   uint8_t fixed_rotation;
-  uint8_t mass_set;    /* mass data set directly */
+  uint8_t mass_set; /* mass data set directly */
   uint8_t destroy_pending;
-  uint8_t integrator;  /* TessIntegrator */
-  TessTransform xf;    /* origin */
-  TessVec2 center;     /* world centre of mass */
+  uint8_t integrator; /* TessIntegrator */
+  TessTransform xf;   /* origin */
+  TessVec2 center;    /* world centre of mass */
   TessVec2 v;
   float w;
-  float max_extent;    /* about the centre of mass */
+  float max_extent; /* about the centre of mass */
   uint32_t shape_count;
   float inv_mass, inv_inertia;
   TessVec2 force;
   float torque;
   float gravity_scale, linear_damping, angular_damping;
-  float extra_damping;          /* floor / fluid drag for this step */
+  float extra_damping; /* floor / fluid drag for this step */
   float extra_angular_damping;
   TessVec2 local_center;
   TessTransform xf_prev;
@@ -101,34 +101,34 @@ typedef struct BodyState {
 /* The same index as BodyState: what only the integration and joints read. */
 typedef struct BodyMotion {
   float inv_m, inv_i;
-  TessVec2 acc;        /* forces and gravity, constant over the step */
+  TessVec2 acc; /* forces and gravity, constant over the step */
   float ang_acc;
-  float lin_f, ang_f;  /* implicit damping factors per sub-step */
-  uint32_t rk4;        /* TESS_INTEGRATOR_RK4 (a dynamic body) */
-  TessVec2 rk4_dx;     /* RK4: its move this sub-step less h times its velocity after the
-                          sub-step's forces, added to the move the solved velocity makes */
+  float lin_f, ang_f; /* implicit damping factors per sub-step */
+  uint32_t rk4;       /* TESS_INTEGRATOR_RK4 (a dynamic body) */
+  TessVec2 rk4_dx;    /* RK4: its move this sub-step less h times its velocity after the
+                         sub-step's forces, added to the move the solved velocity makes */
 } BodyMotion;
 _Static_assert(sizeof(BodyState) == 32, "BodyState is half a cache line");
 
 /* ---- Contacts ---------------------------------------------------------- */
 
 typedef struct ManifoldPoint {
-  TessVec2 point;      /* world, midway between the surfaces */
-  float separation;    /* negative when overlapping */
-  uint32_t id;         /* feature key for warm starting */
+  TessVec2 point;   /* world, midway between the surfaces */
+  float separation; /* negative when overlapping */
+  uint32_t id;      /* feature key for warm starting */
 } ManifoldPoint;
 
 typedef struct Manifold {
-  TessVec2 normal;     /* from a to b */
+  TessVec2 normal; /* from a to b */
   uint32_t count;
   ManifoldPoint p[2];
 } Manifold;
 
 /* Solver data of one contact point, for this step only (in the constraint buffer). */
 typedef struct ContactPoint {
-  TessVec2 ra, rb;     /* anchors relative to the centres of mass (world frame at step start) */
-  TessVec2 sa, sb;     /* the same for the cores (surface minus radius): rotating a round
-                          surface about its centre never changes the separation */
+  TessVec2 ra, rb;       /* anchors relative to the centres of mass (world frame at step start) */
+  TessVec2 sa, sb;       /* the same for the cores (surface minus radius): rotating a round
+                            surface about its centre never changes the separation */
   float base_separation; /* separation minus dot(sb - sa, n) */
   float normal_impulse, tangent_impulse, max_normal_impulse;
   float normal_mass, tangent_mass;
@@ -143,13 +143,13 @@ typedef struct Constraint {
   uint32_t state_a, state_b; /* solver states (body slots until physics_contact_prepare_head) */
   uint32_t contact;          /* index in TessWorld.contacts */
   uint32_t point_count;
-  TessVec2 normal;           /* from a to b */
-  TessVec2 point;            /* the first point, world (events) */
+  TessVec2 normal; /* from a to b */
+  TessVec2 point;  /* the first point, world (events) */
   float friction, restitution, tangential;
-  float ma, ia, mb, ib;      /* inverse masses and inertias (0 for the fixed side) */
-  uint16_t solve;            /* 1 when a body is awake and dynamic; the softness is the
-                                static one when a side has no inverse mass */
-  uint8_t gap_open[2];       /* point i was apart (separation > 0) at the step's start */
+  float ma, ia, mb, ib; /* inverse masses and inertias (0 for the fixed side) */
+  uint16_t solve;       /* 1 when a body is awake and dynamic; the softness is the
+                           static one when a side has no inverse mass */
+  uint8_t gap_open[2];  /* point i was apart (separation > 0) at the step's start */
 } Constraint;
 /* A one-point constraint is two cache lines exactly (cbuf starts on one). */
 _Static_assert(sizeof(Constraint) == 64 && sizeof(ContactPoint) == 64, "constraint layout");
@@ -173,21 +173,21 @@ typedef struct Contact {
   uint32_t cell;             /* map cell index */
   uint32_t flags;
   uint32_t point_count;
-  uint32_t constraint;       /* byte offset of this step's constraint in cbuf, TESS_NULL_INDEX if none */
-  uint32_t id[2];            /* feature keys of the points */
+  uint32_t constraint; /* byte offset of this step's constraint in cbuf, TESS_NULL_INDEX if none */
+  uint32_t id[2];      /* feature keys of the points */
   float normal_impulse[2], tangent_impulse[2];
 } Contact;
 
 /* u64 -> u32 open-addressing table (rebuilt each step). */
 /* Key and value side by side: a lookup touches one cache line, not two. */
 typedef struct KeySlot {
-  uint64_t key;    /* 0 = empty */
+  uint64_t key; /* 0 = empty */
   uint64_t value;
 } KeySlot;
 
 typedef struct KeyTable {
   KeySlot *slots;
-  uint32_t cap;    /* power of two or 0 */
+  uint32_t cap; /* power of two or 0 */
   uint32_t count;
 } KeyTable;
 
@@ -195,20 +195,20 @@ typedef struct KeyTable {
  * one per shape slot (TessWorld.bp_scratch), so neither walks the large
  * Shape and Body structs in random order. */
 typedef struct Proxy {
-  TessAABB box;        /* swept over the step, grown by the margin */
+  TessAABB box; /* swept over the step, grown by the margin */
   uint32_t shape;
   uint32_t body;
   uint32_t category, mask;
   uint8_t live;
-  uint8_t active;      /* an awake non-static body */
-  uint8_t dynamic;     /* a dynamic body */
+  uint8_t active;  /* an awake non-static body */
+  uint8_t dynamic; /* a dynamic body */
   uint8_t sensor;
-  uint8_t large;       /* bigger than a grid cell */
-  uint8_t plain;       /* awake, dynamic, not a sensor, the body's only shape, meets everything:
-                          two plain proxies of overlapping boxes always make a pair */
+  uint8_t large; /* bigger than a grid cell */
+  uint8_t plain; /* awake, dynamic, not a sensor, the body's only shape, meets everything:
+                    two plain proxies of overlapping boxes always make a pair */
   uint8_t pad[2];
-  TessVec2 v;          /* the body's velocity */
-  float spin;          /* |w| x its largest extent */
+  TessVec2 v; /* the body's velocity */
+  float spin; /* |w| x its largest extent */
   float friction, restitution, tangential;
 } Proxy;
 _Static_assert(sizeof(Proxy) == 64, "a proxy is one cache line");
@@ -218,24 +218,24 @@ _Static_assert(sizeof(Proxy) == 64, "a proxy is one cache line");
 typedef struct Joint {
   uint32_t generation;
   uint8_t in_use;
-  uint8_t type;        /* TessJointType */
+  uint8_t type; /* TessJointType */
   uint8_t enable_limit;
   uint8_t collide_connected;
-  uint32_t body_a, body_b; /* slots, TESS_NULL_INDEX = world */
+  uint32_t body_a, body_b;   /* slots, TESS_NULL_INDEX = world */
   TessVec2 local_a, local_b; /* anchors relative to the body origins (body frame) */
   float reference_angle;
   float lower, upper;
   float length, hertz, damping_ratio, max_force;
   TessVec2 target;
-  uint32_t enable_motor;   /* revolute */
+  uint32_t enable_motor; /* revolute */
   float motor_speed, max_motor_torque;
   /* solver */
-  TessVec2 ra, rb;     /* relative to centres, world frame at step start */
+  TessVec2 ra, rb;       /* relative to centres, world frame at step start */
   TessVec2 delta_center; /* cB - cA at step start */
   float delta_angle;
   TessVec2 linear_impulse;
   float axial_impulse, lower_impulse, upper_impulse;
-  float motor_impulse;     /* the last sub-step's, warm-starting the next */
+  float motor_impulse; /* the last sub-step's, warm-starting the next */
   float axial_mass;
   uint32_t state_a, state_b;
 } Joint;
@@ -251,16 +251,16 @@ typedef struct Joint {
 
 typedef struct MapCell {
   uint8_t kind;
-  uint8_t free_sides;  /* SIDE_* of sides with an open neighbour */
-  uint8_t corners;     /* bit 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left: active */
-  uint8_t covers;      /* SIDE_* this cell's geometry covers completely */
+  uint8_t free_sides; /* SIDE_* of sides with an open neighbour */
+  uint8_t corners;    /* bit 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left: active */
+  uint8_t covers;     /* SIDE_* this cell's geometry covers completely */
   uint8_t one_way;
   uint8_t pad;
   uint16_t material;
 } MapCell;
 
 typedef struct MapPiece {
-  PhysPoly poly;       /* world coordinates */
+  PhysPoly poly;                   /* world coordinates */
   uint8_t boundary[TESS_POLY_MAX]; /* edge i lies on a cell side covered by the neighbour: never collides */
 } MapPiece;
 
@@ -278,7 +278,7 @@ typedef struct TileMap {
    * drawn larger than the grid collides where it is drawn): every lookup of
    * the cells under a box or point widens by these. All 0 on most maps. */
   uint32_t reach_l, reach_t, reach_r, reach_b;
-  bool has_fluid;        /* some cell's material is a fluid */
+  bool has_fluid; /* some cell's material is a fluid */
 } TileMap;
 
 /* ---- Zones, sensors, events ------------------------------------------- */
@@ -290,7 +290,7 @@ typedef struct Zone {
 } Zone;
 
 typedef struct SensorOverlap {
-  uint64_t key;        /* sensor shape << 32 | visitor shape */
+  uint64_t key; /* sensor shape << 32 | visitor shape */
   uint32_t sensor_gen, visitor_gen;
 } SensorOverlap;
 
@@ -306,20 +306,27 @@ struct TessWorld {
   bool locked;
 
   /* slot arrays with free lists */
-  Body *bodies; uint32_t body_cap, body_count, body_free, body_live;
-  Shape *shapes; uint32_t shape_cap, shape_count, shape_free, shape_live;
-  Joint *joints; uint32_t joint_cap, joint_count, joint_free, joint_live;
+  Body *bodies;
+  uint32_t body_cap, body_count, body_free, body_live;
+  Shape *shapes;
+  uint32_t shape_cap, shape_count, shape_free, shape_live;
+  Joint *joints;
+  uint32_t joint_cap, joint_count, joint_free, joint_live;
   /* free lists link through Body.shape_head, Shape.next, Joint.body_a */
 
-  Contact *contacts; uint32_t contact_count, contact_cap;
-  uint8_t *cbuf; size_t cbuf_size, cbuf_cap; /* this step's constraints, from a cache line boundary */
-  uint8_t *cbuf_raw;                           /* the allocation holding cbuf */
+  Contact *contacts;
+  uint32_t contact_count, contact_cap;
+  uint8_t *cbuf;
+  size_t cbuf_size, cbuf_cap; /* this step's constraints, from a cache line boundary */
+  uint8_t *cbuf_raw;          /* the allocation holding cbuf */
   /* where each constraint starts in cbuf: the passes take their addresses from here
    * rather than from the previous constraint's point count, so the loads of one
    * constraint never wait for the last one's (no pointer chase through cbuf) */
-  uint32_t *coff; uint32_t coff_count, coff_cap;
+  uint32_t *coff;
+  uint32_t coff_count, coff_cap;
   bool any_impact_material; /* some constraint of this step has restitution or tangential efficiency < 1 */
-  Contact *contacts_old; uint32_t contacts_old_count, contacts_old_cap;
+  Contact *contacts_old;
+  uint32_t contacts_old_count, contacts_old_cap;
   KeyTable contact_table; /* key -> index in contacts_old, built on the first miss of a step */
   bool table_valid;
   /* this step's contacts after the first contacts_kept (carried over asleep) are in strictly
@@ -329,53 +336,88 @@ struct TessWorld {
   uint32_t contacts_kept, old_kept;
   uint64_t last_key;
   bool maybe_asleep;
-  bool wide8;             /* the wide solver runs 8 lanes at a time (AVX2) */      /* some non-static body may be asleep (a scan that finds none clears it) */
-  bool islands_built;     /* this step's union-find is valid */
-  bool extras_set;        /* some body may carry floor / fluid drag from the last step */
-  uint32_t match_hint;    /* the old contact after the last one matched */
+  bool wide8; /* the wide solver runs 8 lanes at a time (AVX2) */ /* some non-static body may be asleep (a scan that finds none clears it) */
+  bool islands_built;                                             /* this step's union-find is valid */
+  bool extras_set;                                                /* some body may carry floor / fluid drag from the last step */
+  uint32_t match_hint;                                            /* the old contact after the last one matched */
 
-  SensorOverlap *sensors; uint32_t sensor_count, sensor_cap;
-  SensorOverlap *sensors_new; uint32_t sensors_new_count, sensors_new_cap;
+  SensorOverlap *sensors;
+  uint32_t sensor_count, sensor_cap;
+  SensorOverlap *sensors_new;
+  uint32_t sensors_new_count, sensors_new_cap;
 
-  Zone *zones; uint32_t zone_count, zone_cap;
-  TileMap map; bool has_map;
+  Zone *zones;
+  uint32_t zone_count, zone_cap;
+  TileMap map;
+  bool has_map;
 
   /* events of the last step */
-  TessContactEvent *ev_begin; uint32_t ev_begin_count, ev_begin_cap;
-  TessContactEndEvent *ev_end; uint32_t ev_end_count, ev_end_cap;
-  TessSensorEvent *ev_sbegin; uint32_t ev_sbegin_count, ev_sbegin_cap;
-  TessSensorEvent *ev_send; uint32_t ev_send_count, ev_send_cap;
+  TessContactEvent *ev_begin;
+  uint32_t ev_begin_count, ev_begin_cap;
+  TessContactEndEvent *ev_end;
+  uint32_t ev_end_count, ev_end_cap;
+  TessSensorEvent *ev_sbegin;
+  uint32_t ev_sbegin_count, ev_sbegin_cap;
+  TessSensorEvent *ev_send;
+  uint32_t ev_send_count, ev_send_cap;
 
-  PendingDestroy *pending; uint32_t pending_count, pending_cap;
+  PendingDestroy *pending;
+  uint32_t pending_count, pending_cap;
 
   /* scratch, per step */
-  BodyState *states; uint32_t states_cap; void *states_raw; /* cache-line aligned scratch */
-  BodyMotion *motions; uint32_t motions_cap;
-  uint32_t *island_parent; uint32_t island_cap;
+  BodyState *states;
+  uint32_t states_cap;
+  void *states_raw; /* cache-line aligned scratch */
+  BodyMotion *motions;
+  uint32_t motions_cap;
+  uint32_t *island_parent;
+  uint32_t island_cap;
   float *island_min_sleep;
   uint8_t *island_awake;
-  void *bp_scratch; size_t bp_scratch_size; void *bp_scratch_raw; /* the proxies, cache-line aligned */
-  void *bp_scratch2; size_t bp_scratch2_size;
-  uint64_t *pairs; uint32_t pair_count, pair_cap;
-  uint64_t *pairs_tmp; uint32_t pairs_tmp_cap; /* the radix sort's other half */
-  uint32_t *radix_count; uint32_t radix_count_cap; /* and its digit counts */
-  uint64_t *joint_pairs; uint32_t joint_pair_count, joint_pair_cap;
-  PhysPoly *wpolys; uint32_t wpolys_cap; void *wpolys_raw; /* shapes in world coordinates, this step (aligned) */
-  float *margins; uint32_t margins_cap;    /* speculative margin per body (slop and rotation), this step */
-  TessVec2 *sweeps; uint32_t sweeps_cap;   /* displacement per body over this step (v dt) */
-  TessVec2 *paths; uint32_t paths_cap;     /* the same along the path before last step's stops
-                                              ((v + stop_dv) dt): where round features are met */
+  void *bp_scratch;
+  size_t bp_scratch_size;
+  void *bp_scratch_raw; /* the proxies, cache-line aligned */
+  void *bp_scratch2;
+  size_t bp_scratch2_size;
+  uint64_t *pairs;
+  uint32_t pair_count, pair_cap;
+  uint64_t *pairs_tmp;
+  uint32_t pairs_tmp_cap; /* the radix sort's other half */
+  uint32_t *radix_count;
+  uint32_t radix_count_cap; /* and its digit counts */
+  uint64_t *joint_pairs;
+  uint32_t joint_pair_count, joint_pair_cap;
+  PhysPoly *wpolys;
+  uint32_t wpolys_cap;
+  void *wpolys_raw; /* shapes in world coordinates, this step (aligned) */
+  float *margins;
+  uint32_t margins_cap; /* speculative margin per body (slop and rotation), this step */
+  TessVec2 *sweeps;
+  uint32_t sweeps_cap; /* displacement per body over this step (v dt) */
+  TessVec2 *paths;
+  uint32_t paths_cap; /* the same along the path before last step's stops
+                         ((v + stop_dv) dt): where round features are met */
   /* the wide contact solver (wide_solver.c), this step */
-  uint32_t *state_colors; uint32_t state_colors_cap;         /* per solver state: the colours it is in */
-  uint8_t *constraint_color; uint32_t constraint_color_cap;  /* per constraint (coff order) */
-  uint32_t *overflow; uint32_t overflow_count, overflow_cap; /* cbuf offsets of the constraints left uncoloured */
-  uint32_t *batches; uint32_t batch_count, batch_cap;        /* byte offsets in wbuf; bit 0: two points */
-  uint8_t *wbuf; size_t wbuf_cap; void *wbuf_raw;
-  uint32_t *active; uint32_t active_count, active_cap; /* awake non-static bodies, in solver-state order */
-  uint32_t *state_of; uint32_t state_of_cap; /* body slot -> solver state (0 = fixed), this step */
+  uint32_t *state_colors;
+  uint32_t state_colors_cap; /* per solver state: the colours it is in */
+  uint8_t *constraint_color;
+  uint32_t constraint_color_cap; /* per constraint (coff order) */
+  uint32_t *overflow;
+  uint32_t overflow_count, overflow_cap; /* cbuf offsets of the constraints left uncoloured */
+  uint32_t *batches;
+  uint32_t batch_count, batch_cap; /* byte offsets in wbuf; bit 0: two points */
+  uint8_t *wbuf;
+  size_t wbuf_cap;
+  void *wbuf_raw;
+  uint32_t *active;
+  uint32_t active_count, active_cap; /* awake non-static bodies, in solver-state order */
+  uint32_t *state_of;
+  uint32_t state_of_cap; /* body slot -> solver state (0 = fixed), this step */
   /* per body slot, this step, so the narrow phase never opens a Body: */
-  TessVec2 *centers; uint32_t centers_cap;   /* centre of mass at the step's start */
-  uint8_t *moving; uint32_t moving_cap;      /* awake and not static, or gone (its contacts are redone) */
+  TessVec2 *centers;
+  uint32_t centers_cap; /* centre of mass at the step's start */
+  uint8_t *moving;
+  uint32_t moving_cap; /* awake and not static, or gone (its contacts are redone) */
 };
 
 /* ---- Shared helpers ---------------------------------------------------- */
@@ -394,22 +436,22 @@ bool physics_grow_scratch(void **raw, void **aligned, uint32_t *cap, uint32_t ne
  * generation (uint32_t) then its in-use flag (uint8_t); `link` is the offset of the uint32_t
  * field that chains free slots. A taken slot is zeroed, in use, with a new generation. */
 bool physics_slot_take(void **items, uint32_t *cap, uint32_t *count, uint32_t *free_head, size_t elem, size_t link,
-                    uint32_t *index_out);
+                       uint32_t *index_out);
 void physics_slot_give_back(void *items, uint32_t *free_head, size_t elem, size_t link, uint32_t index);
-#define PHYS_SLOT_TAKE(items, type, cap, count, free_head, link_field, index_out)                             \
+#define PHYS_SLOT_TAKE(items, type, cap, count, free_head, link_field, index_out) \
   physics_slot_take((void **)&(items), (cap), (count), (free_head), sizeof(type), offsetof(type, link_field), (index_out))
 #define PHYS_SLOT_GIVE_BACK(items, type, free_head, link_field, index) \
   physics_slot_give_back((items), (free_head), sizeof(type), offsetof(type, link_field), (index))
 
 /* geometry.c */
-void physics_poly_finish(PhysPoly *p);  /* computes normals */
+void physics_poly_finish(PhysPoly *p); /* computes normals */
 void physics_poly_transform(const PhysPoly *in, TessTransform xf, PhysPoly *out);
 void physics_poly_mass(const PhysPoly *p, float *area, TessVec2 *centroid, float *inertia_c);
 TessAABB physics_poly_aabb(const PhysPoly *p, TessTransform xf);
 bool physics_poly_contains(const PhysPoly *p, TessVec2 local_point);
 /* Ray against a rounded polygon (world frame); fraction in [0, max). */
 bool physics_poly_ray(const PhysPoly *p, TessVec2 origin, TessVec2 d, float max_fraction, float *fraction,
-                   TessVec2 *normal);
+                      TessVec2 *normal);
 float physics_poly_inner_radius(const PhysPoly *p, TessVec2 c);
 /* Area and centroid of poly ∩ rectangle (poly world, radius ignored unless circle). */
 float physics_clip_area_rect(const PhysPoly *p, TessAABB r, TessVec2 *centroid);
@@ -423,10 +465,10 @@ void physics_collide_swept(const PhysPoly *a, const PhysPoly *b, float margin, T
 /* A body shape (world coordinates) against one full map cell, with the
  * cell's open sides and active corners: normal from the cell to the shape. */
 void physics_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
-                       Manifold *m);
+                          Manifold *m);
 /* The same, the shape moving by `sweep` over the step (a circle meets a corner by its normal then). */
 void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
-                             TessVec2 sweep, Manifold *m);
+                                TessVec2 sweep, Manifold *m);
 
 /* tilemap.c */
 void physics_map_free(TileMap *map);
@@ -434,10 +476,10 @@ void physics_map_free(TileMap *map);
 /* `box` is the region to look at (the shape's box swept over the step);
  * `margin` the speculative distance for the manifolds. */
 bool physics_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *world_poly, TessAABB box,
-                            float margin, uint32_t body);
+                               float margin, uint32_t body);
 /* One map contact's manifold again (a contact carried over while asleep). */
 bool physics_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
-                              float *friction, float *restitution, float *tangential);
+                                 float *friction, float *restitution, float *tangential);
 bool physics_map_ray(const TileMap *map, TessVec2 origin, TessVec2 d, float max_fraction, TessRayHit *hit);
 bool physics_map_point_solid(const TileMap *map, TessVec2 p);
 /* Material index of the cell under p, or -1. */
@@ -451,10 +493,10 @@ Contact *physics_contact_push(TessWorld *w);
  * manifold, warm-started from last step's contact with the same key, and
  * appends its constraint. False when out of memory. */
 bool physics_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
-                       float tangential);
+                          float tangential);
 /* The same for a contact carried over while asleep (its own impulses). */
 bool physics_contact_rebuild(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
-                          float tangential);
+                             float tangential);
 bool physics_keytable_build(KeyTable *t, const Contact *contacts, uint32_t count);
 uint32_t physics_keytable_find(const KeyTable *t, uint64_t key);
 void physics_keytable_free(KeyTable *t);
@@ -478,7 +520,6 @@ static inline Softness physics_softness(float hertz, float zeta, float h) {
   s.impulse_scale = a3;
   return s;
 }
-
 
 /* contact_solver.c: one constraint at a time (offsets into cbuf) */
 /* One constraint for this step (after the solver states are numbered): its bodies' states, its
@@ -529,7 +570,7 @@ static inline float physics_meet_speed(float approach, float gap, float a, float
 }
 void physics_contacts_warm_start(TessWorld *w, const uint32_t *offsets, uint32_t count);
 void physics_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t count, float inv_h, bool use_bias, Softness soft,
-                         Softness soft_static);
+                            Softness soft_static);
 void physics_contacts_restitution(TessWorld *w, float h); /* h: the sub-step */
 
 /* wide_solver.c: the coloured constraints, four at a time; the rest into w->overflow */

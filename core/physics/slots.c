@@ -19,7 +19,7 @@ static inline uint32_t *slot_link(void *items, size_t elem, size_t link, uint32_
 }
 
 bool physics_slot_take(void **items, uint32_t *cap, uint32_t *count, uint32_t *free_head, size_t elem, size_t link,
-                    uint32_t *index_out) {
+                       uint32_t *index_out) {
   uint32_t index;
   uint32_t generation = 0;
   if (*free_head != TESS_NULL_INDEX) {

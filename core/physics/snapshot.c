@@ -158,7 +158,7 @@ TessResult tess_world_restore(TessWorld *w, const void *buffer, size_t size, Tes
   w->ev_sbegin_count = hd.ev_counts[2];
   w->ev_send_count = hd.ev_counts[3];
   w->pending_count = 0;
-  w->maybe_asleep = true;        /* the restored bodies may sleep */
-  w->contacts_in_order = false;  /* and the restored contacts be in any order */
+  w->maybe_asleep = true;       /* the restored bodies may sleep */
+  w->contacts_in_order = false; /* and the restored contacts be in any order */
   return TESS_OK;
 }

@@ -11,8 +11,6 @@ void physics_destroy_pending(TessWorld *w);
 
 #define SPECULATIVE(w) (4.0f * (w)->def.linear_slop)
 
-
-
 static bool ensure_scratch(TessWorld *w) {
   if (!PHYS_GROW_SCRATCH(w->states_raw, w->states, &w->states_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->motions, &w->motions_cap, w->body_count + 1)) return false;
@@ -37,7 +35,6 @@ static bool ensure_scratch(TessWorld *w) {
   if (!PHYS_GROW(w->moving, &w->moving_cap, w->body_count + 1)) return false;
   return true;
 }
-
 
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -386,7 +383,6 @@ static void apply_forces(TessWorld *w) {
   }
 }
 
-
 /* One sub-step of a body integrated by RK4 (TessIntegrator) in the accelerations that depend on
  * where it is (the zones) and those that do not (gravity, forces): its velocity after the
  * forces, and in q->rk4_dx what its move differs from h times that velocity, which the position
@@ -426,7 +422,7 @@ static bool rebuild_woken_contacts(TessWorld *w, float dt) {
     float friction, restitution, tangential;
     if (c->flags & CONTACT_MAP) {
       if (!w->has_map || !physics_map_collide_contact(w, c, &w->wpolys[c->shape_b], SPECULATIVE(w), &m, &friction,
-                                                   &restitution, &tangential))
+                                                      &restitution, &tangential))
         continue;
     } else {
       const Shape *sa = &w->shapes[c->shape_a], *sb = &w->shapes[c->shape_b];

@@ -327,7 +327,7 @@ static bool piece_contact_admitted(const TileMap *m, TessAABB cell, uint32_t fre
 }
 
 bool physics_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *poly, TessAABB box, float margin,
-                            uint32_t body) {
+                               uint32_t body) {
   const TileMap *m = &w->map;
   uint32_t x0, y0, x1, y1;
   if (!cell_range(m, box, &x0, &y0, &x1, &y1)) return true;
@@ -362,7 +362,7 @@ bool physics_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPol
 }
 
 bool physics_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
-                              float *friction, float *restitution, float *tangential) {
+                                 float *friction, float *restitution, float *tangential) {
   const TileMap *m = &w->map;
   uint32_t ci = c->cell;
   man->count = 0;

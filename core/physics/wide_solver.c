@@ -46,7 +46,7 @@ typedef struct WideHead {
   float nx[LANES], ny[LANES], friction[LANES];
   float ma[LANES], ia[LANES], mb[LANES], ib[LANES];
   float bias_rate[LANES], mass_scale[LANES], impulse_scale[LANES]; /* stiffer against a fixed body */
-  float closing[LANES];        /* physics_contact_closing: for the speed of a new impact */
+  float closing[LANES];                                            /* physics_contact_closing: for the speed of a new impact */
 } WideHead;
 
 typedef struct WidePoint {
@@ -55,7 +55,7 @@ typedef struct WidePoint {
   float base_separation[LANES], normal_mass[LANES], tangent_mass[LANES];
   float normal_impulse[LANES], tangent_impulse[LANES], max_normal_impulse[LANES];
   float relative_velocity[LANES], tangent_velocity[LANES];
-  int32_t gap_open[LANES];     /* all ones when the gap was open at the step's start */
+  int32_t gap_open[LANES]; /* all ones when the gap was open at the step's start */
 } WidePoint;
 
 _Static_assert(sizeof(WideHead) % 32 == 0 && sizeof(WidePoint) % 32 == 0, "batches stay 32-byte aligned");
@@ -149,7 +149,6 @@ static inline void scatter_4(BodyState *st, const uint32_t idx[4], const Lanes_4
   }
 #endif
 }
-
 
 /* ---- Eight lanes (AVX2) ------------------------------------------------- */
 

@@ -12,7 +12,10 @@ typedef struct AimVec {
 } AimVec;
 
 static double dot(AimVec a, AimVec b) { return a.x * b.x + a.y * b.y; }
-static AimVec vec(TessVec2 v) { AimVec r = {v.x, v.y}; return r; }
+static AimVec vec(TessVec2 v) {
+  AimVec r = {v.x, v.y};
+  return r;
+}
 static bool finite2(TessVec2 v) { return isfinite(v.x) && isfinite(v.y); }
 
 /* One message per refused argument, naming it (the caller's error has no file). */
@@ -108,7 +111,10 @@ static int poly_roots(const double *coef, int n, double lo, double hi, double *r
   if (n == 0) return 0;
   if (n == 1) {
     double t = -c[0] / c[1];
-    if (t > lo && t <= hi) { roots[0] = t; return 1; }
+    if (t > lo && t <= hi) {
+      roots[0] = t;
+      return 1;
+    }
     return 0;
   }
   double dc[4], crit[4];
@@ -132,8 +138,14 @@ static int poly_roots(const double *coef, int n, double lo, double hi, double *r
       double m = 0.5 * (a + b);
       if (m <= a || m >= b) break;
       double fm = poly_eval(c, n, m);
-      if (fm == 0.0) { a = b = m; break; }
-      if ((fm < 0.0) == (fa < 0.0)) { a = m; fa = fm; } else b = m;
+      if (fm == 0.0) {
+        a = b = m;
+        break;
+      }
+      if ((fm < 0.0) == (fa < 0.0)) {
+        a = m;
+        fa = fm;
+      } else b = m;
     }
     roots[nr++] = 0.5 * (a + b);
   }

@@ -42,7 +42,8 @@ uint32_t tess_clock_advance(TessClock *c, double wall_seconds, double speed) {
 double tess_clock_alpha(const TessClock *c) {
   if (c->step == 0) return 1.0;
   double a = c->time - (double)(c->step - 1);
-  return a < 0.0 ? 0.0 : a > 1.0 ? 1.0 : a;
+  return a < 0.0 ? 0.0 : a > 1.0 ? 1.0
+                                 : a;
 }
 
 double tess_clock_seconds(const TessClock *c) { return (double)c->step / c->def.hz; }

@@ -33,20 +33,22 @@ typedef struct Capture {
 struct TessPlayback {
   TessPlaybackDef def;
   TessWorld *world;
-  uint64_t base;               /* world step count at step 0 */
+  uint64_t base; /* world step count at step 0 */
   void *initial;
   size_t initial_size;
 
-  Keyframe *ring;              /* circular, oldest at head */
+  Keyframe *ring; /* circular, oldest at head */
   uint32_t ring_cap, ring_head, ring_count;
   size_t ring_bytes;
   void *spare[SPARE_MAX];
   size_t spare_cap[SPARE_MAX];
-  uint64_t last;               /* newest recorded step */
-  bool dirty;                  /* the world was changed by the user since its keyframe */
+  uint64_t last; /* newest recorded step */
+  bool dirty;    /* the world was changed by the user since its keyframe */
 
-  TESS_ARRAY(TessPlaybackBody) bodies;
-  TESS_ARRAY(TessPlaybackShape) shapes;
+  TESS_ARRAY(TessPlaybackBody)
+  bodies;
+  TESS_ARRAY(TessPlaybackShape)
+  shapes;
   size_t capture_cap;
   Capture lo, hi;
   double t;
@@ -56,9 +58,10 @@ struct TessPlayback {
 
   TessJointId drag_joint;
   TessBodyId drag_body;
-  TessVec2 drag_local;         /* grabbed point in body coordinates */
+  TessVec2 drag_local; /* grabbed point in body coordinates */
   TessVec2 drag_target;
-  TESS_ARRAY(TessJointId) mouse_joints; /* every spring made, to clear orphans after a seek */
+  TESS_ARRAY(TessJointId)
+  mouse_joints; /* every spring made, to clear orphans after a seek */
   bool orphans_possible;
 
   double step_ms;
@@ -67,8 +70,9 @@ struct TessPlayback {
   /* Playing backwards through a keyframe interval re-steps it once and keeps
    * every state of it here, so each step back is one restore, not up to
    * interval - 1 steps. States block_first .. block_first + block_count - 1. */
-  TESS_ARRAY(TessPlaybackImpact) impacts; /* of live steps, until taken */
-  uint64_t resteps;            /* steps re-simulated by seeks (not shown live) */
+  TESS_ARRAY(TessPlaybackImpact)
+  impacts;          /* of live steps, until taken */
+  uint64_t resteps; /* steps re-simulated by seeks (not shown live) */
   uint64_t block_first;
   uint32_t block_count, block_cap;
   void **block_buf;
@@ -330,7 +334,7 @@ static TessResult seek_world_block(TessPlayback *pb, uint64_t step, bool use_blo
                                      (unsigned long long)step);
   const Keyframe *k = ring_at(pb, lo - 1);
   bool from_current = cur(pb) >= k->step && cur(pb) < step; /* re-stepping from here is cheaper */
-  if (use_block) { /* re-step the interval once, keeping each state */
+  if (use_block) {                                          /* re-step the interval once, keeping each state */
     block_clear(pb);
     from_current = false;
   }

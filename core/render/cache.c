@@ -51,7 +51,7 @@ static void grow(TessRenderer *r) {
 }
 
 TessBlock *render_cache_insert(TessRenderer *r, TessId level, uint8_t lod, uint8_t content, uint32_t bx, uint32_t by,
-                             uint8_t span, int w, int h) {
+                               uint8_t span, int w, int h) {
   if (r->block_count + 1 > r->bucket_count) grow(r);
   if (!r->bucket_count) return NULL;
   TessBlock *b = tess_calloc(1, sizeof *b);
@@ -106,7 +106,11 @@ static void drop_where(TessRenderer *r, bool (*drop)(const TessBlock *, const vo
 
 static bool is_level(const TessBlock *b, const void *arg) { return b->level == *(const TessId *)arg; }
 static bool has_content(const TessBlock *b, const void *arg) { return (b->content & *(const uint8_t *)arg) != 0; }
-static bool always(const TessBlock *b, const void *arg) { (void)b; (void)arg; return true; }
+static bool always(const TessBlock *b, const void *arg) {
+  (void)b;
+  (void)arg;
+  return true;
+}
 static bool older_than(const TessBlock *b, const void *arg) { return b->used < *(const uint64_t *)arg; }
 
 void render_cache_drop_level(TessRenderer *r, TessId level) { drop_where(r, is_level, &level); }

@@ -18,15 +18,23 @@ typedef struct NormMap {
 static NormMap flips_inverse(TessCell cell) {
   NormMap m = {1, 0, 0, 1, 0, 0};
   if (cell & TESS_CELL_FLIP_V) {
-    m.c = -m.c; m.d = -m.d; m.f = 1 - m.f;
+    m.c = -m.c;
+    m.d = -m.d;
+    m.f = 1 - m.f;
   }
   if (cell & TESS_CELL_FLIP_H) {
-    m.a = -m.a; m.b = -m.b; m.e = 1 - m.e;
+    m.a = -m.a;
+    m.b = -m.b;
+    m.e = 1 - m.e;
   }
   if (cell & TESS_CELL_FLIP_D) {
     NormMap t = m;
-    m.a = t.c; m.b = t.d; m.e = t.f;
-    m.c = t.a; m.d = t.b; m.f = t.e;
+    m.a = t.c;
+    m.b = t.d;
+    m.e = t.f;
+    m.c = t.a;
+    m.d = t.b;
+    m.f = t.e;
   }
   return m;
 }
@@ -59,7 +67,7 @@ static void paint_tile_from(cairo_t *cr, cairo_pattern_t *pattern, double sx, do
 }
 
 void render_paint_tile(cairo_t *cr, const TessTileset *ts, TessTileSurface *surf, TessCell cell, double x, double y,
-                     double w, double h) {
+                       double w, double h) {
   uint32_t tile = TESS_CELL_TILE(cell);
   if (!ts || !surf || !surf->pattern || tile >= ts->tile_count) {
     render_paint_missing_tile(cr, x, y, w, h);
@@ -115,7 +123,7 @@ static void paint_cell(TessRenderer *r, cairo_t *cr, TilesetMemo *memo, TessCell
 /* The cells whose tiles may be drawn into cells [x0, x1) x [y0, y1): those
  * cells and the neighbours within the tiles' reach (tess_tile_reach). */
 void render_reach_cells(const TessRenderer *r, const TessLevel *level, uint32_t *x0, uint32_t *y0, uint32_t *x1,
-                             uint32_t *y1) {
+                        uint32_t *y1) {
   TessTileReach reach;
   const uint32_t tw = level->settings.tile_w, th = level->settings.tile_h;
   tess_tile_reach(r->project, tw, th, &reach);
@@ -129,7 +137,7 @@ void render_reach_cells(const TessRenderer *r, const TessLevel *level, uint32_t 
 }
 
 void render_paint_tiles(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
-                      uint32_t y1, int lod, bool smooth) {
+                        uint32_t y1, int lod, bool smooth) {
   const double tw = level->settings.tile_w, th = level->settings.tile_h;
   cairo_filter_t filter = smooth ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_NEAREST;
   /* Tiles larger than the grid overlap their neighbours: the cells around
@@ -201,7 +209,7 @@ static inline uint32_t scale_premul(uint32_t c, uint32_t a8) {
 }
 
 void render_paint_tiles_average(TessRenderer *r, cairo_surface_t *target, int ox, int oy, int w, int h,
-                              const TessLevel *level, uint32_t cx, uint32_t cy, double scale) {
+                                const TessLevel *level, uint32_t cx, uint32_t cy, double scale) {
   const double cw = level->settings.tile_w * scale, ch = level->settings.tile_h * scale;
   uint8_t col_of[TESS_RENDER_BLOCK_MAX_PX];
   if (w > TESS_RENDER_BLOCK_MAX_PX) w = TESS_RENDER_BLOCK_MAX_PX;
@@ -257,7 +265,7 @@ bool render_soft_ok(TessRenderer *r, const TessLevel *level, int lod) {
 }
 
 void render_paint_tiles_soft(TessRenderer *r, cairo_surface_t *target, int ox, int oy, const TessLevel *level,
-                           uint32_t cx, uint32_t cy, uint32_t nx, uint32_t ny, int lod) {
+                             uint32_t cx, uint32_t cy, uint32_t nx, uint32_t ny, int lod) {
   const uint32_t f = lod > 0 ? 1u << (2 * lod) : 1u;
   const uint32_t mw = level->settings.tile_w / f, mh = level->settings.tile_h / f;
   cairo_surface_flush(target);
@@ -343,7 +351,7 @@ void render_paint_tiles_soft(TessRenderer *r, cairo_surface_t *target, int ox, i
 }
 
 void render_paint_materials(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
-                          uint32_t y1, double alpha) {
+                            uint32_t y1, double alpha) {
   const double tw = level->settings.tile_w, th = level->settings.tile_h;
   const TessProject *p = r->project;
   for (uint32_t y = y0; y < y1; y++) {
@@ -462,7 +470,7 @@ static void paint_pieces(TessRenderer *r, cairo_t *cr, const TessLevel *level, u
 }
 
 void render_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level, uint32_t x0, uint32_t y0, uint32_t x1,
-                          uint32_t y1, uint32_t color, double line_width) {
+                            uint32_t y1, uint32_t color, double line_width) {
   if (x1 <= x0 || y1 <= y0) return;
   const double tw = level->settings.tile_w, th = level->settings.tile_h;
   const TessProject *p = r->project;
@@ -517,10 +525,22 @@ void render_paint_collision(TessRenderer *r, cairo_t *cr, const TessLevel *level
         continue;
       }
       if (full[gy * gw + gx] != 1) continue;
-      if (full[(gy - 1) * gw + gx] != 1) { cairo_move_to(cr, x, y); cairo_line_to(cr, x + tw, y); }
-      if (full[(gy + 1) * gw + gx] != 1) { cairo_move_to(cr, x, y + th); cairo_line_to(cr, x + tw, y + th); }
-      if (full[gy * gw + gx - 1] != 1) { cairo_move_to(cr, x, y); cairo_line_to(cr, x, y + th); }
-      if (full[gy * gw + gx + 1] != 1) { cairo_move_to(cr, x + tw, y); cairo_line_to(cr, x + tw, y + th); }
+      if (full[(gy - 1) * gw + gx] != 1) {
+        cairo_move_to(cr, x, y);
+        cairo_line_to(cr, x + tw, y);
+      }
+      if (full[(gy + 1) * gw + gx] != 1) {
+        cairo_move_to(cr, x, y + th);
+        cairo_line_to(cr, x + tw, y + th);
+      }
+      if (full[gy * gw + gx - 1] != 1) {
+        cairo_move_to(cr, x, y);
+        cairo_line_to(cr, x, y + th);
+      }
+      if (full[gy * gw + gx + 1] != 1) {
+        cairo_move_to(cr, x + tw, y);
+        cairo_line_to(cr, x + tw, y + th);
+      }
     }
   }
   render_set_rgba(cr, color, 1.0);

@@ -4,7 +4,7 @@
 #include "render_private.h"
 
 void render_paint_grid(cairo_t *cr, const TessLevel *level, double tx, double ty, double zoom, uint32_t x0, uint32_t y0,
-                     uint32_t x1, uint32_t y1, uint32_t color) {
+                       uint32_t x1, uint32_t y1, uint32_t color) {
   if (x1 <= x0 || y1 <= y0) return;
   const double cw = level->settings.tile_w * zoom, ch = level->settings.tile_h * zoom;
   /* Cell lines closer than 10 px hide the tiles: show chunk lines instead,

@@ -341,7 +341,7 @@ static void paint_selection(TessRenderer *r, cairo_t *cr, const TessObject *obj,
 }
 
 void render_paint_objects(TessRenderer *r, cairo_t *cr, const TessLevel *level, double tx, double ty, double zoom,
-                        double vx0, double vy0, double vx1, double vy1, const TessRenderOptions *o) {
+                          double vx0, double vy0, double vx1, double vy1, const TessRenderOptions *o) {
   const double margin = 40.0 / zoom; /* markers and handles drawn in device pixels */
   const TessObject *selected = NULL;
   for (uint32_t li = 0; li < level->layer_count; li++) {

@@ -19,10 +19,10 @@ typedef struct SpriteEntry {
 } SpriteEntry;
 
 typedef struct CircleEntry {
-  int radius_q;             /* device radius in 1/4 px */
+  int radius_q; /* device radius in 1/4 px */
   uint32_t color;
   cairo_surface_t *surface;
-  int half;                 /* surface is 2*half square; centre at (half, half) */
+  int half; /* surface is 2*half square; centre at (half, half) */
 } CircleEntry;
 
 /* A sprite frame pre-rendered at one zoom and one of ANGLE_STEPS rotations,
@@ -33,9 +33,9 @@ typedef struct TurnedSprite {
   TessId sprite;
   uint32_t frame;
   int angle_step;
-  int zoom_q;               /* zoom in 1/4096 */
+  int zoom_q; /* zoom in 1/4096 */
   cairo_surface_t *surface;
-  int ox, oy;               /* where the body origin falls in the surface */
+  int ox, oy; /* where the body origin falls in the surface */
 } TurnedSprite;
 
 typedef struct Impact {
@@ -46,13 +46,15 @@ typedef struct Impact {
 struct TessPreviewPainter {
   const TessProject *project;
   TessRenderer *renderer;
-  TESS_ARRAY(SpriteEntry) sprites;
+  TESS_ARRAY(SpriteEntry)
+  sprites;
   CircleEntry circles[CIRCLE_CACHE_MAX];
   int circle_count;
   Impact impacts[CONTACT_MAX];
   int impact_count;
   TessContactPoint resting[CONTACT_MAX]; /* the world's touching contact points, this frame */
-  TESS_ARRAY(TurnedSprite) turned;
+  TESS_ARRAY(TurnedSprite)
+  turned;
   int32_t turned_slot[2 * TURNED_MAX]; /* open addressing into `turned`, -1 = empty */
   /* The static part (tiles, and fluids / zones when shown) of the last view. */
   cairo_surface_t *background;
@@ -302,9 +304,9 @@ void tess_preview_painter_clear_contacts(TessPreviewPainter *pp) { pp->impact_co
 typedef struct Blitter {
   bool direct;
   uint32_t *data;
-  int stride;                /* in pixels */
-  double ux, uy;             /* user (0,0) in surface pixels */
-  int x0, y0, x1, y1;        /* clip, surface pixels */
+  int stride;         /* in pixels */
+  double ux, uy;      /* user (0,0) in surface pixels */
+  int x0, y0, x1, y1; /* clip, surface pixels */
 } Blitter;
 
 static void blitter_init(Blitter *bl, cairo_t *cr) {

@@ -121,9 +121,9 @@ void tess_renderer_draw_cell_placed(TessRenderer *r, cairo_t *cr, TessCell cell,
 
 /* Cells range of the level visible in the view. */
 typedef struct Visible {
-  double tx, ty, zoom;           /* device = level * zoom + t */
-  double lx0, ly0, lx1, ly1;     /* level pixels */
-  uint32_t x0, y0, x1, y1;       /* cells, half-open */
+  double tx, ty, zoom;       /* device = level * zoom + t */
+  double lx0, ly0, lx1, ly1; /* level pixels */
+  uint32_t x0, y0, x1, y1;   /* cells, half-open */
 } Visible;
 
 static uint32_t clamp_cell(double v, uint32_t max) {

@@ -50,7 +50,8 @@ static void shape_outline(const TessSceneShape *sh, TessTransform xf, Outline *o
  * outline vertex shape_outline makes, before rounding. */
 static double shape_reach(const TessSceneShape *sh) {
   double reach = 0.0;
-  uint32_t n = sh->type == TESS_SHAPE_CIRCLE ? 1 : sh->type == TESS_SHAPE_CAPSULE ? 2 : sh->count;
+  uint32_t n = sh->type == TESS_SHAPE_CIRCLE ? 1 : sh->type == TESS_SHAPE_CAPSULE ? 2
+                                                                                  : sh->count;
   if (n > TESS_POLY_MAX) n = TESS_POLY_MAX;
   for (uint32_t i = 0; i < n; i++) {
     double d = sqrt((double)sh->v[i].x * sh->v[i].x + (double)sh->v[i].y * sh->v[i].y);
@@ -109,8 +110,8 @@ static TessTransform body_xf(const TessSceneBody *b) {
 /* The world outlines of the bodies' shapes, made on first use. */
 typedef struct Outlines {
   const TessScene *s;
-  Outline *shape;  /* one per scene shape */
-  uint8_t *made;   /* per body */
+  Outline *shape; /* one per scene shape */
+  uint8_t *made;  /* per body */
 } Outlines;
 
 static const Outline *body_outlines(Outlines *o, uint32_t body) {

@@ -139,7 +139,7 @@ TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *
     const TessSceneZone *z = &s->zones[i];
     TessZoneDef zd;
     tess_zone_def_default(&zd);
-    zd.type = z->kind == TESS_ZONE_FORCE ? TESS_ZONE_TYPE_FORCE
+    zd.type = z->kind == TESS_ZONE_FORCE          ? TESS_ZONE_TYPE_FORCE
               : z->kind == TESS_ZONE_ACCELERATION ? TESS_ZONE_TYPE_ACCELERATION
                                                   : TESS_ZONE_TYPE_ATTRACTOR;
     zd.rect.lower = tess_v2(z->center.x - 0.5f * z->width, z->center.y - 0.5f * z->height);

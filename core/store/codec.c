@@ -154,7 +154,7 @@ static bool get_polygon_array(TessBlobReader *r, uint32_t count, TessPolygon **o
 }
 
 bool store_codec_get_polygons(const uint8_t *src, size_t size, TessPolygon **out, uint32_t *count,
-                             const char **why) {
+                              const char **why) {
   TessBlobReader r = {src, size, false};
   const uint8_t *p;
   *out = NULL;
@@ -183,7 +183,7 @@ void store_codec_free_tiles(TessTileInfo *tiles, uint32_t count) {
 }
 
 bool store_codec_get_tiles(const uint8_t *src, size_t size, uint32_t tile_count, TessTileInfo **out,
-                          const char **why) {
+                           const char **why) {
   TessBlobReader r = {src, size, false};
   const uint8_t *p;
   *out = NULL;

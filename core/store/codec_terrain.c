@@ -119,7 +119,7 @@ static bool get_set(TessBlobReader *r, TessTerrainSet *s, const char **why) {
 }
 
 bool store_codec_get_terrains(const uint8_t *src, size_t size, TessTerrainSet **out, uint32_t *count,
-                             const char **why) {
+                              const char **why) {
   *out = NULL;
   *count = 0;
   *why = "the BLOB is truncated";

@@ -29,7 +29,8 @@ static Row row_begin(TessStore *s, sqlite3_stmt *st, const char *table, TessErro
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static void row_fail(Row *w, TessResult code, int col, const char *fmt, ...) {
+static void
+row_fail(Row *w, TessResult code, int col, const char *fmt, ...) {
   if (w->r != TESS_OK) return;
   char why[300];
   va_list ap;
@@ -132,7 +133,7 @@ static TessResult step_error(TessStore *s, int rc, TessError *err) {
   return store_db_error(s, rc, "reading", err);
 }
 
-#define GET_STMT(var, which)                            \
+#define GET_STMT(var, which)                       \
   sqlite3_stmt *var = store_stmt(s, (which), err); \
   if (!var) return err ? err->code : TESS_ERR_DATABASE
 
@@ -424,7 +425,8 @@ static void free_props(TessProperty *props, uint32_t count) {
 static TessResult load_props(TessStore *s, TessObject *obj, TessError *err) {
   GET_STMT(st, STMT_PROP_SELECT);
   sqlite3_bind_int64(st, 1, obj->id);
-  TESS_ARRAY(TessProperty) props = {0};
+  TESS_ARRAY(TessProperty)
+  props = {0};
   int rc;
   TessResult result = TESS_OK;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

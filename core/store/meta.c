@@ -6,9 +6,12 @@
 #include "store_private.h"
 
 static const char *const NEXT_ID_KEYS[TESS_ID_KIND_COUNT] = {
-    [TESS_ID_MATERIAL] = "next_id.material", [TESS_ID_TILESET] = "next_id.tileset",
-    [TESS_ID_SPRITE] = "next_id.sprite",     [TESS_ID_LEVEL] = "next_id.level",
-    [TESS_ID_LAYER] = "next_id.layer",       [TESS_ID_OBJECT] = "next_id.object",
+    [TESS_ID_MATERIAL] = "next_id.material",
+    [TESS_ID_TILESET] = "next_id.tileset",
+    [TESS_ID_SPRITE] = "next_id.sprite",
+    [TESS_ID_LEVEL] = "next_id.level",
+    [TESS_ID_LAYER] = "next_id.layer",
+    [TESS_ID_OBJECT] = "next_id.object",
 };
 
 TessResult store_meta_get(TessStore *s, const char *key, int64_t *out, TessError *err) {

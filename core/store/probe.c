@@ -34,7 +34,10 @@ static bool looks_like_text(const uint8_t *h, size_t n) {
   size_t i = 0;
   while (i < n) {
     uint8_t c = h[i];
-    size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2
+                            : (c & 0xF0) == 0xE0   ? 3
+                            : (c & 0xF8) == 0xF0   ? 4
+                                                   : 0;
     if (len == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c == 0x7F) return false;
     for (size_t k = 1; k < len; k++)
       if (i + k < n && (h[i + k] & 0xC0) != 0x80) return false;
@@ -95,7 +98,7 @@ TessResult store_probe_file(sqlite3 *db, const char *path, const char *name, Tes
   if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ)
     return tess_error_set(err, TESS_ERR_IO, path, "cannot read %s: %s", name, sqlite3_errstr(rc));
 
-  static const char MAGIC[16] = "SQLite format 3";  /* with its NUL: 16 bytes */
+  static const char MAGIC[16] = "SQLite format 3"; /* with its NUL: 16 bytes */
   uint64_t size = (uint64_t)file_size;
   if (size == 0)
     return tess_error_set(err, TESS_ERR_FORMAT, path, "%s is empty (0 bytes): it is not a Tessera project", name);

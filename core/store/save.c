@@ -34,8 +34,8 @@ static TessResult finish(TessStore *s, TessResult r, TessError *err) {
   return store_log_guard(s, err);
 }
 
-static const TessStmt CLEAR_ORDER[] = {STMT_CLEAR_PROPS,   STMT_CLEAR_OBJECTS, STMT_CLEAR_CHUNKS,
-                                       STMT_CLEAR_LAYERS,  STMT_CLEAR_LEVELS,  STMT_CLEAR_SPRITES,
+static const TessStmt CLEAR_ORDER[] = {STMT_CLEAR_PROPS, STMT_CLEAR_OBJECTS, STMT_CLEAR_CHUNKS,
+                                       STMT_CLEAR_LAYERS, STMT_CLEAR_LEVELS, STMT_CLEAR_SPRITES,
                                        STMT_CLEAR_TILESETS, STMT_CLEAR_MATERIALS};
 
 TessResult tess_store_save_all(TessStore *s, TessProject *p, TessError *err) {
@@ -76,9 +76,12 @@ typedef struct FlushState {
   TessStore *s;
   TessProject *p;
   bool levels_reordered;
-  TESS_ARRAY(TessId) layer_order; /* levels whose layers' positions must match memory */
-  TESS_ARRAY(IdPair) object_order; /* layers whose objects' positions must match memory */
-  TESS_ARRAY(TessId) written_whole; /* layers written with all their content in this flush */
+  TESS_ARRAY(TessId)
+  layer_order; /* levels whose layers' positions must match memory */
+  TESS_ARRAY(IdPair)
+  object_order; /* layers whose objects' positions must match memory */
+  TESS_ARRAY(TessId)
+  written_whole; /* layers written with all their content in this flush */
 } FlushState;
 
 static bool written_whole(const FlushState *f, TessId layer) {

@@ -23,21 +23,21 @@ static const char SCHEMA_V1[] =
     "CREATE TABLE materials ("
     "  id INTEGER PRIMARY KEY,"
     "  name TEXT NOT NULL,"
-    "  color INTEGER NOT NULL,"        /* 0xRRGGBBAA */
+    "  color INTEGER NOT NULL," /* 0xRRGGBBAA */
     "  friction, restitution, tangential, density,"
-    "  kind INTEGER NOT NULL"          /* TessMaterialKind */
+    "  kind INTEGER NOT NULL" /* TessMaterialKind */
     ");"
     "CREATE TABLE tilesets ("
     "  id INTEGER PRIMARY KEY,"
     "  name TEXT NOT NULL,"
     "  source_path TEXT,"
-    "  png BLOB,"                      /* the PNG file's bytes */
+    "  png BLOB," /* the PNG file's bytes */
     "  image_w INTEGER NOT NULL, image_h INTEGER NOT NULL,"
     "  tile_w INTEGER NOT NULL, tile_h INTEGER NOT NULL,"
     "  margin INTEGER NOT NULL, spacing INTEGER NOT NULL,"
     "  columns INTEGER NOT NULL, tile_count INTEGER NOT NULL,"
     "  alpha_threshold INTEGER NOT NULL,"
-    "  tiles BLOB NOT NULL"            /* per-tile info with traced pieces (store_codec.h) */
+    "  tiles BLOB NOT NULL" /* per-tile info with traced pieces (store_codec.h) */
     ");"
     "CREATE TABLE sprites ("
     "  id INTEGER PRIMARY KEY,"
@@ -46,12 +46,12 @@ static const char SCHEMA_V1[] =
     "  png BLOB,"
     "  image_w INTEGER NOT NULL, image_h INTEGER NOT NULL,"
     "  frame_count INTEGER NOT NULL, frame_rate,"
-    "  anchor_x, anchor_y,"            /* pixels within a frame */
+    "  anchor_x, anchor_y," /* pixels within a frame */
     "  mask_threshold INTEGER NOT NULL, mask_mode INTEGER NOT NULL,"
     "  mask_manual INTEGER NOT NULL, mask_largest_island_only INTEGER NOT NULL,"
     "  mask_max_vertices INTEGER NOT NULL, mask_tolerance,"
-    "  mask_hull BLOB,"                /* points (store_codec.h) */
-    "  mask_pieces BLOB,"              /* polygons (store_codec.h) */
+    "  mask_hull BLOB,"   /* points (store_codec.h) */
+    "  mask_pieces BLOB," /* polygons (store_codec.h) */
     "  mask_circle_x, mask_circle_y, mask_circle_radius,"
     "  mass_area, mass_centroid_x, mass_centroid_y, mass_inertia,"
     "  shape_area, shape_centroid_x, shape_centroid_y, shape_inertia,"
@@ -59,7 +59,7 @@ static const char SCHEMA_V1[] =
     ");"
     "CREATE TABLE levels ("
     "  id INTEGER PRIMARY KEY,"
-    "  position INTEGER NOT NULL,"     /* order in the project */
+    "  position INTEGER NOT NULL," /* order in the project */
     "  name TEXT NOT NULL,"
     "  width INTEGER NOT NULL, height INTEGER NOT NULL,"
     "  tile_w INTEGER NOT NULL, tile_h INTEGER NOT NULL,"
@@ -70,7 +70,7 @@ static const char SCHEMA_V1[] =
     "CREATE TABLE layers ("
     "  id INTEGER PRIMARY KEY,"
     "  level_id INTEGER NOT NULL REFERENCES levels(id) ON DELETE CASCADE,"
-    "  position INTEGER NOT NULL,"     /* bottom to top */
+    "  position INTEGER NOT NULL," /* bottom to top */
     "  name TEXT NOT NULL,"
     "  kind INTEGER NOT NULL,"
     "  visible INTEGER NOT NULL, locked INTEGER NOT NULL, collides INTEGER NOT NULL,"
@@ -84,7 +84,7 @@ static const char SCHEMA_V1[] =
     "  level_id INTEGER NOT NULL,"
     "  layer_id INTEGER NOT NULL,"
     "  cx INTEGER NOT NULL, cy INTEGER NOT NULL,"
-    "  cells BLOB NOT NULL,"           /* TESS_CHUNK_CELLS little-endian uint32, row-major */
+    "  cells BLOB NOT NULL," /* TESS_CHUNK_CELLS little-endian uint32, row-major */
     "  UNIQUE (layer_id, cy, cx),"
     "  FOREIGN KEY (layer_id, level_id) REFERENCES layers(id, level_id) ON DELETE CASCADE"
     ");"
@@ -92,7 +92,7 @@ static const char SCHEMA_V1[] =
     "  id INTEGER PRIMARY KEY,"
     "  level_id INTEGER NOT NULL,"
     "  layer_id INTEGER NOT NULL,"
-    "  position INTEGER NOT NULL,"     /* order within the layer */
+    "  position INTEGER NOT NULL," /* order within the layer */
     "  kind INTEGER NOT NULL,"
     "  name TEXT NOT NULL,"
     "  x, y, angle,"
@@ -113,8 +113,8 @@ static const char SCHEMA_V1[] =
     "  object_id INTEGER NOT NULL REFERENCES objects(id) ON DELETE CASCADE,"
     "  position INTEGER NOT NULL,"
     "  name TEXT NOT NULL,"
-    "  type INTEGER NOT NULL,"         /* TessPropType */
-    "  value,"                         /* TEXT, INTEGER, or a float */
+    "  type INTEGER NOT NULL," /* TessPropType */
+    "  value,"                 /* TEXT, INTEGER, or a float */
     "  PRIMARY KEY (object_id, position)"
     ") WITHOUT ROWID;";
 
@@ -125,8 +125,8 @@ static const char SCHEMA_V1[] =
 static const TessStoreMigration STEPS[] = {
     {1, "pin joint motors",
      "ALTER TABLE objects ADD COLUMN joint_motor_enabled INTEGER DEFAULT 0;"
-     "ALTER TABLE objects ADD COLUMN joint_motor_speed DEFAULT 0;"   /* rad/s */
-     "ALTER TABLE objects ADD COLUMN joint_motor_torque DEFAULT 0;"}, /* N m */
+     "ALTER TABLE objects ADD COLUMN joint_motor_speed DEFAULT 0;"         /* rad/s */
+     "ALTER TABLE objects ADD COLUMN joint_motor_torque DEFAULT 0;"},      /* N m */
     {2, "terrain sets", "ALTER TABLE tilesets ADD COLUMN terrains BLOB;"}, /* NULL: none (codec_terrain.c) */
     {3, "tileset drawing offset and fit to the cell",
      "ALTER TABLE tilesets ADD COLUMN offset_x INTEGER NOT NULL DEFAULT 0;" /* px, Tiled's tileoffset */

@@ -4,33 +4,34 @@
 
 #include "store_private.h"
 
-#define OBJECT_COLUMNS_SCHEMA1                                                                      \
-  "id, level_id, layer_id, position, kind, name, x, y, angle, "                                     \
-  "body_shape, body_type, body_pin, body_sensor, body_sprite, body_material, "                      \
-  "body_radius, body_width, body_height, body_category, body_mask, "                                \
-  "joint_kind, joint_limit_enabled, joint_body_a, joint_body_b, "                                   \
-  "joint_anchor_b_x, joint_anchor_b_y, joint_length, joint_lower, joint_upper, "                    \
+#define OBJECT_COLUMNS_SCHEMA1                                                   \
+  "id, level_id, layer_id, position, kind, name, x, y, angle, "                  \
+  "body_shape, body_type, body_pin, body_sensor, body_sprite, body_material, "   \
+  "body_radius, body_width, body_height, body_category, body_mask, "             \
+  "joint_kind, joint_limit_enabled, joint_body_a, joint_body_b, "                \
+  "joint_anchor_b_x, joint_anchor_b_y, joint_length, joint_lower, joint_upper, " \
   "zone_kind, zone_width, zone_height, zone_vector_x, zone_vector_y, zone_strength, zone_radius"
 #define OBJECT_COLUMNS \
   OBJECT_COLUMNS_SCHEMA1 ", joint_motor_enabled, joint_motor_speed, joint_motor_torque" /* schema 2 */
 
-#define SPRITE_COLUMNS                                                                              \
-  "id, name, source_path, png, image_w, image_h, frame_count, frame_rate, anchor_x, anchor_y, "     \
-  "mask_threshold, mask_mode, mask_manual, mask_largest_island_only, mask_max_vertices, "           \
-  "mask_tolerance, mask_hull, mask_pieces, mask_circle_x, mask_circle_y, mask_circle_radius, "      \
-  "mass_area, mass_centroid_x, mass_centroid_y, mass_inertia, "                                     \
+#define SPRITE_COLUMNS                                                                          \
+  "id, name, source_path, png, image_w, image_h, frame_count, frame_rate, anchor_x, anchor_y, " \
+  "mask_threshold, mask_mode, mask_manual, mask_largest_island_only, mask_max_vertices, "       \
+  "mask_tolerance, mask_hull, mask_pieces, mask_circle_x, mask_circle_y, mask_circle_radius, "  \
+  "mass_area, mass_centroid_x, mass_centroid_y, mass_inertia, "                                 \
   "shape_area, shape_centroid_x, shape_centroid_y, shape_inertia, added_area, uncovered_area"
 
-#define TILESET_COLUMNS_SCHEMA2                                                                     \
-  "id, name, source_path, png, image_w, image_h, tile_w, tile_h, margin, spacing, columns, "        \
+#define TILESET_COLUMNS_SCHEMA2                                                              \
+  "id, name, source_path, png, image_w, image_h, tile_w, tile_h, margin, spacing, columns, " \
   "tile_count, alpha_threshold, tiles"
-#define TILESET_COLUMNS_SCHEMA3 TILESET_COLUMNS_SCHEMA2 ", terrains" /* schema 3 */
+#define TILESET_COLUMNS_SCHEMA3 TILESET_COLUMNS_SCHEMA2 ", terrains"             /* schema 3 */
 #define TILESET_COLUMNS TILESET_COLUMNS_SCHEMA3 ", offset_x, offset_y, fit_cell" /* schema 4 */
 
 static const char *const SQL[STMT_COUNT] = {
     [STMT_META_GET] = "SELECT value FROM meta WHERE key = ?1",
-    [STMT_META_SET] = "INSERT INTO meta (key, value) VALUES (?1, ?2) "
-                      "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    [STMT_META_SET] =
+        "INSERT INTO meta (key, value) VALUES (?1, ?2) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
 
     [STMT_MATERIAL_UPSERT] =
         "INSERT INTO materials (id, name, color, friction, restitution, tangential, density, kind) "
@@ -43,7 +44,8 @@ static const char *const SQL[STMT_COUNT] = {
         "SELECT id, name, color, friction, restitution, tangential, density, kind FROM materials ORDER BY id",
 
     [STMT_TILESET_UPSERT] =
-        "INSERT INTO tilesets (" TILESET_COLUMNS ") "
+        "INSERT INTO tilesets (" TILESET_COLUMNS
+        ") "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18) ON CONFLICT (id) DO UPDATE SET "
         "name = excluded.name, source_path = excluded.source_path, png = excluded.png, "
         "image_w = excluded.image_w, image_h = excluded.image_h, tile_w = excluded.tile_w, "
@@ -58,7 +60,8 @@ static const char *const SQL[STMT_COUNT] = {
     [STMT_TILESET_SELECT_ALL_SCHEMA3] = "SELECT " TILESET_COLUMNS_SCHEMA3 ", 0, 0, 0 FROM tilesets ORDER BY id",
 
     [STMT_SPRITE_UPSERT] =
-        "INSERT INTO sprites (" SPRITE_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+        "INSERT INTO sprites (" SPRITE_COLUMNS
+        ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
         "?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31) "
         "ON CONFLICT (id) DO UPDATE SET name = excluded.name, source_path = excluded.source_path, "
         "png = excluded.png, image_w = excluded.image_w, image_h = excluded.image_h, "
@@ -115,7 +118,8 @@ static const char *const SQL[STMT_COUNT] = {
     [STMT_CHUNK_SELECT_ALL] = "SELECT id, level_id, layer_id, cx, cy, cells FROM chunks",
 
     [STMT_OBJECT_UPSERT] =
-        "INSERT INTO objects (" OBJECT_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+        "INSERT INTO objects (" OBJECT_COLUMNS
+        ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
         "?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, "
         "?33, ?34, ?35, ?36, ?37, ?38, ?39) ON CONFLICT (id) DO UPDATE SET level_id = excluded.level_id, "
         "layer_id = excluded.layer_id, position = excluded.position, kind = excluded.kind, "
@@ -144,10 +148,12 @@ static const char *const SQL[STMT_COUNT] = {
         "SELECT " OBJECT_COLUMNS_SCHEMA1 ", 0, 0, 0 FROM objects ORDER BY layer_id, position, id",
 
     [STMT_PROP_DELETE_OBJECT] = "DELETE FROM object_props WHERE object_id = ?1",
-    [STMT_PROP_INSERT] = "INSERT INTO object_props (object_id, position, name, type, value) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5)",
-    [STMT_PROP_SELECT] = "SELECT position, name, type, value FROM object_props WHERE object_id = ?1 "
-                         "ORDER BY position",
+    [STMT_PROP_INSERT] =
+        "INSERT INTO object_props (object_id, position, name, type, value) "
+        "VALUES (?1, ?2, ?3, ?4, ?5)",
+    [STMT_PROP_SELECT] =
+        "SELECT position, name, type, value FROM object_props WHERE object_id = ?1 "
+        "ORDER BY position",
 
     /* save_all empties the content tables children first, so no cascade has work to do. */
     [STMT_CLEAR_PROPS] = "DELETE FROM object_props",
@@ -208,7 +214,7 @@ TessResult store_run(TessStore *s, TessStmt which, TessError *err) {
 }
 
 TessResult store_sqlite_error(sqlite3 *db, const char *path, const char *name, int rc, const char *what,
-                                   TessError *err) {
+                              TessError *err) {
   const char *msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
   switch (rc & 0xFF) {
     case SQLITE_NOTADB:

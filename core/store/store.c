@@ -251,7 +251,7 @@ static TessResult check_project(TessStore *s, const TessStoreSchema *schema, boo
 }
 
 TessResult store_open_with_schema(const char *path, TessStoreMode mode, const TessStoreSchema *schema,
-                                       TessStore **out, TessError *err) {
+                                  TessStore **out, TessError *err) {
   if (!path || !*path || !out) return tess_error_set(err, TESS_ERR_INVALID, path, "no project path given");
   const char *name = base_name(path);
   bool created = false;

@@ -84,11 +84,11 @@ uint8_t *store_codec_put_tiles(uint8_t *dst, const TessTileInfo *tiles, uint32_t
  * "out of memory". */
 bool store_codec_get_points(const uint8_t *src, size_t size, TessVec2 **out, uint32_t *count, const char **why);
 bool store_codec_get_polygons(const uint8_t *src, size_t size, TessPolygon **out, uint32_t *count,
-                             const char **why);
+                              const char **why);
 /* tile_count must match the BLOB's own count. On success *out has
  * tile_count entries with their own pieces; free with store_codec_free_tiles. */
 bool store_codec_get_tiles(const uint8_t *src, size_t size, uint32_t tile_count, TessTileInfo **out,
-                          const char **why);
+                           const char **why);
 void store_codec_free_tiles(TessTileInfo *tiles, uint32_t count);
 
 #endif

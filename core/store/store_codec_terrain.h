@@ -11,6 +11,6 @@ uint8_t *store_codec_put_terrains(uint8_t *dst, const TessTerrainSet *sets, uint
  * memory" when it is that) and nothing is allocated. Free with
  * tess_terrain_sets_free. */
 bool store_codec_get_terrains(const uint8_t *src, size_t size, TessTerrainSet **out, uint32_t *count,
-                             const char **why);
+                              const char **why);
 
 #endif

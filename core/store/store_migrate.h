@@ -14,14 +14,14 @@
 #include "tessera/store.h"
 
 typedef struct TessStoreMigration {
-  uint32_t from_version;  /* the step turns from_version into from_version + 1 */
-  const char *what;       /* English, for error messages */
-  const char *sql;        /* fixed statements, run with sqlite3_exec */
+  uint32_t from_version; /* the step turns from_version into from_version + 1 */
+  const char *what;      /* English, for error messages */
+  const char *sql;       /* fixed statements, run with sqlite3_exec */
 } TessStoreMigration;
 
 typedef struct TessStoreSchema {
-  uint32_t version;                 /* what this build reads and writes */
-  const TessStoreMigration *steps;  /* one for each version from 1 to version - 1, in order */
+  uint32_t version;                /* what this build reads and writes */
+  const TessStoreMigration *steps; /* one for each version from 1 to version - 1, in order */
   uint32_t step_count;
 } TessStoreSchema;
 
@@ -30,6 +30,6 @@ const TessStoreSchema *store_schema_current(void);
 
 /* tess_store_open() with an explicit schema history. */
 TessResult store_open_with_schema(const char *path, TessStoreMode mode, const TessStoreSchema *schema,
-                                       TessStore **out, TessError *err);
+                                  TessStore **out, TessError *err);
 
 #endif

@@ -52,7 +52,7 @@ typedef enum TessStmt {
   STMT_OBJECT_LOCATE,
   STMT_OBJECT_SET_POSITION,
   STMT_OBJECT_SELECT_ALL,
-  STMT_OBJECT_SELECT_ALL_SCHEMA1, /* a schema-1 file read in place: no motor columns */
+  STMT_OBJECT_SELECT_ALL_SCHEMA1,  /* a schema-1 file read in place: no motor columns */
   STMT_TILESET_SELECT_ALL_SCHEMA2, /* a schema-1 or -2 file read in place: no terrain sets, offset 0 */
   STMT_TILESET_SELECT_ALL_SCHEMA3, /* a schema-3 file read in place: no offset or fit_cell columns */
   STMT_PROP_DELETE_OBJECT,
@@ -83,7 +83,7 @@ struct TessStore {
   char *path;
   const char *name; /* base name within path, for messages */
   bool read_only;
-  bool immutable;       /* read-only media or folder: SQLite's immutable mode (no -shm, no locks) */
+  bool immutable;      /* read-only media or folder: SQLite's immutable mode (no -shm, no locks) */
   int64_t file_schema; /* the schema the file is at (older than the program's only when read-only) */
   int writer_lock;     /* fd holding flock(LOCK_EX) on the file while open for writing, or -1 */
   /* The writer's "<path>-wal", as last seen (log_guard.c says why). */
@@ -113,7 +113,7 @@ TessResult store_run(TessStore *s, TessStmt which, TessError *err);
 TessResult store_db_error(TessStore *s, int rc, const char *what, TessError *err);
 /* The one error mapping from SQLite result codes to ours (file named by path). */
 TessResult store_sqlite_error(sqlite3 *db, const char *path, const char *name, int rc, const char *what,
-                                   TessError *err);
+                              TessError *err);
 
 /* ---- store.c, log_guard.c ----------------------------------------------- */
 
@@ -157,15 +157,15 @@ TessResult store_write_tileset(TessStore *s, const TessTileset *ts, TessError *e
 TessResult store_write_sprite(TessStore *s, const TessSprite *sp, TessError *err);
 TessResult store_write_level_row(TessStore *s, const TessLevel *level, uint32_t position, TessError *err);
 TessResult store_write_layer_row(TessStore *s, const TessLevel *level, const TessLayer *layer,
-                                      uint32_t position, TessError *err);
+                                 uint32_t position, TessError *err);
 /* Upserts the chunk's row, or deletes it when the chunk is empty (NULL). */
 TessResult store_write_chunk(TessStore *s, const TessLevel *level, const TessLayer *layer, uint32_t cx,
-                                  uint32_t cy, TessError *err);
+                             uint32_t cy, TessError *err);
 TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLayer *layer,
-                                   const TessObject *obj, uint32_t position, TessError *err);
+                              const TessObject *obj, uint32_t position, TessError *err);
 /* A layer's row, every non-empty chunk and every object. */
 TessResult store_write_layer_content(TessStore *s, const TessLevel *level, const TessLayer *layer,
-                                          uint32_t position, TessError *err);
+                                     uint32_t position, TessError *err);
 /* A level's row and all its layers with their content. */
 TessResult store_write_level(TessStore *s, const TessLevel *level, uint32_t position, TessError *err);
 TessResult store_delete_row(TessStore *s, TessStmt which, int64_t id, TessError *err);

@@ -55,8 +55,8 @@ static TessResult no_memory(TessStore *s, TessError *err) {
   return tess_error_set(err, TESS_ERR_NOMEM, s->path, "%s: out of memory while writing", s->name);
 }
 
-#define GET_STMT(var, which)                                       \
-  sqlite3_stmt *var = store_stmt(s, (which), err);            \
+#define GET_STMT(var, which)                       \
+  sqlite3_stmt *var = store_stmt(s, (which), err); \
   if (!var) return err ? err->code : TESS_ERR_DATABASE
 
 TessResult store_delete_row(TessStore *s, TessStmt which, int64_t id, TessError *err) {
@@ -176,7 +176,7 @@ TessResult store_write_level_row(TessStore *s, const TessLevel *level, uint32_t 
 }
 
 TessResult store_write_layer_row(TessStore *s, const TessLevel *level, const TessLayer *layer,
-                                      uint32_t position, TessError *err) {
+                                 uint32_t position, TessError *err) {
   const TessLayerProps *lp = &layer->props;
   GET_STMT(st, STMT_LAYER_UPSERT);
   sqlite3_bind_int64(st, 1, lp->id);
@@ -192,7 +192,7 @@ TessResult store_write_layer_row(TessStore *s, const TessLevel *level, const Tes
 }
 
 TessResult store_write_chunk(TessStore *s, const TessLevel *level, const TessLayer *layer, uint32_t cx,
-                                  uint32_t cy, TessError *err) {
+                             uint32_t cy, TessError *err) {
   const TessChunk *chunk = tess_layer_chunk(layer, cx, cy);
   if (!chunk) {
     GET_STMT(st, STMT_CHUNK_DELETE);
@@ -240,7 +240,7 @@ static TessResult write_props(TessStore *s, const TessObject *obj, TessError *er
 }
 
 TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLayer *layer,
-                                   const TessObject *obj, uint32_t position, TessError *err) {
+                              const TessObject *obj, uint32_t position, TessError *err) {
   GET_STMT(st, STMT_OBJECT_UPSERT);
   sqlite3_bind_int64(st, 1, obj->id);
   sqlite3_bind_int64(st, 2, level->id);
@@ -304,7 +304,7 @@ TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLa
 }
 
 TessResult store_write_layer_content(TessStore *s, const TessLevel *level, const TessLayer *layer,
-                                          uint32_t position, TessError *err) {
+                                     uint32_t position, TessError *err) {
   TessResult r = store_write_layer_row(s, level, layer, position, err);
   if (r != TESS_OK) return r;
   if (layer->chunks) {

@@ -115,7 +115,8 @@ static void put(TessImage *img, int x, int y, Rgba c) {
   const double v[4] = {c.r, c.g, c.b, c.a};
   for (int i = 0; i < 4; i++) {
     double q = floor(v[i] + 0.5);
-    p[i] = (uint8_t)(q < 0 ? 0 : q > 255 ? 255 : q);
+    p[i] = (uint8_t)(q < 0 ? 0 : q > 255 ? 255
+                                         : q);
   }
 }
 
@@ -351,12 +352,18 @@ static TessResult draw_terrain(const char *dir, TessError *err) {
     int index;
     TextureFn texture;
   } plain[] = {
-      {TILE_ROCK, rock_texture},           {TILE_SAND, sand_texture},
-      {TILE_ICE, ice_texture},             {TILE_RUBBER, rubber_texture},
-      {TILE_WOOD, wood_texture},           {TILE_WATER_SURFACE, shallow_water_texture},
-      {TILE_WATER_DEEP, deep_water_texture}, {TILE_STONE_FLOOR, stone_floor_texture},
-      {TILE_ICE_FLOOR, ice_floor_texture}, {TILE_SAND_FLOOR, sand_floor_texture},
-      {TILE_GRASS_ROCK, grass_rock_texture}, {TILE_BACKGROUND, background_texture},
+      {TILE_ROCK, rock_texture},
+      {TILE_SAND, sand_texture},
+      {TILE_ICE, ice_texture},
+      {TILE_RUBBER, rubber_texture},
+      {TILE_WOOD, wood_texture},
+      {TILE_WATER_SURFACE, shallow_water_texture},
+      {TILE_WATER_DEEP, deep_water_texture},
+      {TILE_STONE_FLOOR, stone_floor_texture},
+      {TILE_ICE_FLOOR, ice_floor_texture},
+      {TILE_SAND_FLOOR, sand_floor_texture},
+      {TILE_GRASS_ROCK, grass_rock_texture},
+      {TILE_BACKGROUND, background_texture},
   };
   for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
     draw_tile(&img, (plain[i].index % TERRAIN_COLUMNS) * TILE, (plain[i].index / TERRAIN_COLUMNS) * TILE,
@@ -418,8 +425,10 @@ typedef struct RoundedBox {
 static bool inside_rounded_box(double x, double y, const void *shape) {
   const RoundedBox *b = shape;
   if (x < b->x0 || x > b->x1 || y < b->y0 || y > b->y1) return false;
-  double cx = x < b->x0 + b->r ? b->x0 + b->r : x > b->x1 - b->r ? b->x1 - b->r : x;
-  double cy = y < b->y0 + b->r ? b->y0 + b->r : y > b->y1 - b->r ? b->y1 - b->r : y;
+  double cx = x < b->x0 + b->r ? b->x0 + b->r : x > b->x1 - b->r ? b->x1 - b->r
+                                                                 : x;
+  double cy = y < b->y0 + b->r ? b->y0 + b->r : y > b->y1 - b->r ? b->y1 - b->r
+                                                                 : y;
   return (x - cx) * (x - cx) + (y - cy) * (y - cy) <= b->r * b->r;
 }
 
@@ -478,8 +487,8 @@ static TessResult draw_barrel(const char *dir, TessError *err) {
       Rgba c = mix(rgba(128, 80, 42, 255), rgba(168, 112, 62, 255), 0.5 + 0.5 * ((int)sector % 2));
       c = add(c, (value_noise(x, y, 4, 32, 149) - 0.5) * 20);
       if (d > 14.0 || (d > 10.5 && d < 11.5)) c = rgba(104, 106, 114, 255); /* iron hoops */
-      c = add(c, -(dx + dy) * 1.2);                                          /* light from top-left */
-      if (d < 10.5) c = shade(c, 0.55 + 0.45 * (d - 9.5));                   /* the inner wall, in shadow */
+      c = add(c, -(dx + dy) * 1.2);                                         /* light from top-left */
+      if (d < 10.5) c = shade(c, 0.55 + 0.45 * (d - 9.5));                  /* the inner wall, in shadow */
       c.a = 255 * cov;
       put(&img, x, y, c);
     }
@@ -605,7 +614,7 @@ int main(int argc, char **argv) {
   TessError err;
   tess_error_clear(&err);
   TessResult (*const steps[])(const char *, TessError *) = {draw_terrain, draw_crate, draw_barrel, draw_ball,
-                                                            draw_rock,    draw_star,  draw_coin};
+                                                            draw_rock, draw_star, draw_coin};
   for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
     if (steps[i](argv[1], &err) != TESS_OK) {
       char buf[1200];

@@ -22,10 +22,10 @@
 #define TILE 32
 
 /* Stops at the first failure; `err` already says what failed. */
-#define TRY(call)                          \
-  do {                                     \
-    TessResult try_r_ = (call);            \
-    if (try_r_ != TESS_OK) return try_r_;  \
+#define TRY(call)                         \
+  do {                                    \
+    TessResult try_r_ = (call);           \
+    if (try_r_ != TESS_OK) return try_r_; \
   } while (0)
 
 typedef struct Demo {
@@ -100,8 +100,12 @@ static bool clip_to_tile(TessPolygon *poly, float size) {
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++) {
       TessVec2 a = buf[cur][i], b = buf[cur][(i + 1) % n];
-      float da = side == 0 ? a.x : side == 1 ? size - a.x : side == 2 ? a.y : size - a.y;
-      float db = side == 0 ? b.x : side == 1 ? size - b.x : side == 2 ? b.y : size - b.y;
+      float da = side == 0 ? a.x : side == 1 ? size - a.x
+                               : side == 2   ? a.y
+                                             : size - a.y;
+      float db = side == 0 ? b.x : side == 1 ? size - b.x
+                               : side == 2   ? b.y
+                                             : size - b.y;
       if (da >= 0 && m < TESS_POLY_MAX + 8) buf[1 - cur][m++] = a;
       if ((da < 0) != (db < 0) && m < TESS_POLY_MAX + 8) buf[1 - cur][m++] = tess_v2_lerp(a, b, da / (da - db));
     }
@@ -192,7 +196,7 @@ static TessResult add_tileset(Demo *d, TessError *err) {
   /* The cave tiles: rock traced from their quarters; all air has no shape, all rock is a full square. */
   for (int code = 0; code < 16; code++)
     rules[TILE_CAVE + code] = (TileRule){TILE_CAVE + code, code ? &d->rock : NULL,
-                                         code == 0 ? TESS_TILE_COLLISION_NONE
+                                         code == 0    ? TESS_TILE_COLLISION_NONE
                                          : code == 15 ? TESS_TILE_COLLISION_FULL
                                                       : TESS_TILE_COLLISION_TRACED,
                                          false};
@@ -573,9 +577,12 @@ static TessResult build_cave_level(Demo *d, TessError *err) {
   struct {
     int x, y, w, h;
   } rocks[] = {
-      {0, 0, 40, 2},   {0, 21, 40, 3},  {0, 0, 2, 24},   {38, 0, 2, 24}, /* ceiling, floor, walls */
-      {7, 17, 8, 4},   {10, 15, 3, 2},                                   /* a hill with a knoll */
-      {24, 2, 3, 6},   {30, 15, 6, 6},  {33, 11, 5, 4},                  /* a stalactite, a step and a ledge */
+      {0, 0, 40, 2}, {0, 21, 40, 3}, {0, 0, 2, 24}, {38, 0, 2, 24}, /* ceiling, floor, walls */
+      {7, 17, 8, 4},
+      {10, 15, 3, 2}, /* a hill with a knoll */
+      {24, 2, 3, 6},
+      {30, 15, 6, 6},
+      {33, 11, 5, 4}, /* a stalactite, a step and a ledge */
   };
   TRY(tess_edit_terrain_rect(d->project, level_id, ground, &air, 0, 0, 40, 24, 0, err));
   for (size_t i = 0; i < sizeof rocks / sizeof rocks[0]; i++)
@@ -624,8 +631,7 @@ static TessResult build_top_down_level(Demo *d, TessError *err) {
   TRY(paint_material(&g, 3, 3, 14, 12, d->ice_floor));
   TRY(paint_material(&g, 24, 16, 36, 26, d->sand_floor));
   static const int walls[][4] = {
-      {0, 0, 39, 0}, {0, 29, 39, 29}, {0, 1, 0, 28}, {39, 1, 39, 28},
-      {20, 1, 20, 18}, /* a dividing wall with a gap below */
+      {0, 0, 39, 0}, {0, 29, 39, 29}, {0, 1, 0, 28}, {39, 1, 39, 28}, {20, 1, 20, 18}, /* a dividing wall with a gap below */
   };
   for (size_t i = 0; i < sizeof walls / sizeof walls[0]; i++) {
     TRY(paint_material(&g, walls[i][0], walls[i][1], walls[i][2], walls[i][3], d->rock));

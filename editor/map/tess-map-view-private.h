@@ -4,7 +4,9 @@
 #include "tess-map-view.h"
 #include "tessera/render.h"
 
-typedef enum { OBJECT_DRAG_NONE, OBJECT_DRAG_MOVE, OBJECT_DRAG_ROTATE } ObjectDrag;
+typedef enum { OBJECT_DRAG_NONE,
+               OBJECT_DRAG_MOVE,
+               OBJECT_DRAG_ROTATE } ObjectDrag;
 
 struct _TessMapView {
   GtkWidget parent_instance;
@@ -13,40 +15,40 @@ struct _TessMapView {
   TessDocument *doc;
   TessRenderer *renderer;
   gulong changed_handler;
-  guint redraw_idle;          /* a redraw to finish filling the chunk cache */
+  guint redraw_idle; /* a redraw to finish filling the chunk cache */
 
   /* what is edited */
   TessId level_id, layer_id;
   TessTool tool;
   uint32_t stamp_w, stamp_h;
-  TessCell *stamp;            /* g_malloc'd */
+  TessCell *stamp; /* g_malloc'd */
   TessId material;
-  TessTerrainBrush terrain;   /* color 0: no terrain chosen (the tile tools paint the stamp) */
+  TessTerrainBrush terrain; /* color 0: no terrain chosen (the tile tools paint the stamp) */
   uint32_t brush_size;
-  TessObject template_obj;    /* deep copy (core allocator) */
+  TessObject template_obj; /* deep copy (core allocator) */
   gboolean has_template;
   TessId selected_object;
 
   /* the view */
   double zoom, origin_x, origin_y;
   gboolean show_grid, show_materials, show_collision, snap;
-  gboolean placed;            /* the origin was set for the current level */
-  gboolean fitting;           /* whole level in view, refitted on resize, until the user zooms or pans */
-  guint zoom_notify_idle;     /* a fit during layout tells "zoom-changed" from an idle */
+  gboolean placed;        /* the origin was set for the current level */
+  gboolean fitting;       /* whole level in view, refitted on resize, until the user zooms or pans */
+  guint zoom_notify_idle; /* a fit during layout tells "zoom-changed" from an idle */
 
   /* the pointer */
   double pointer_x, pointer_y;
   gboolean pointer_inside;
-  int hover_cx, hover_cy;     /* -1 outside */
+  int hover_cx, hover_cy; /* -1 outside */
 
   /* a drag of the primary button */
   gboolean dragging;
-  TessTool drag_tool;         /* the tool for this drag (PICKER for Alt-click) */
+  TessTool drag_tool; /* the tool for this drag (PICKER for Alt-click) */
   int press_cx, press_cy, last_cx, last_cy;
-  double press_lx, press_ly;  /* level px */
+  double press_lx, press_ly; /* level px */
   uint32_t merge;
-  gboolean drag_refused;      /* the edit was refused: ignore the rest of the drag */
-  gboolean drag_changed;      /* something was edited during the drag */
+  gboolean drag_refused; /* the edit was refused: ignore the rest of the drag */
+  gboolean drag_changed; /* something was edited during the drag */
 
   /* panning (middle drag, Space+drag) */
   gboolean panning, space_down;
@@ -62,9 +64,9 @@ struct _TessMapView {
   uint32_t sel_w, sel_h;
   gboolean moving_selection;
   int move_dx, move_dy;
-  TessCell *move_cells;       /* g_malloc'd, sel_w * sel_h */
+  TessCell *move_cells; /* g_malloc'd, sel_w * sel_h */
   uint32_t clip_w, clip_h;
-  TessCell *clip;             /* g_malloc'd */
+  TessCell *clip; /* g_malloc'd */
 
   /* the material legend, kept while the visible cells and the project stay the same */
   gboolean legend_valid;
@@ -75,8 +77,8 @@ struct _TessMapView {
 
   /* the object tool */
   ObjectDrag object_drag;
-  TessVec2 grab_offset;       /* object pos minus the press point */
-  TessId joint_body_a;        /* first body picked for a joint */
+  TessVec2 grab_offset; /* object pos minus the press point */
+  TessId joint_body_a;  /* first body picked for a joint */
 };
 
 /* ---- shared helpers (tess-map-view.c) ---- */

@@ -30,10 +30,20 @@ GType tess_tool_get_type(void) {
   return type_id;
 }
 
-enum { PROP_0, PROP_ZOOM, PROP_TOOL, PROP_SHOW_GRID, PROP_SHOW_MATERIALS, PROP_SNAP_TO_GRID, N_PROPS };
+enum { PROP_0,
+       PROP_ZOOM,
+       PROP_TOOL,
+       PROP_SHOW_GRID,
+       PROP_SHOW_MATERIALS,
+       PROP_SNAP_TO_GRID,
+       N_PROPS };
 static GParamSpec *props[N_PROPS];
 
-enum { SIG_CURSOR_MOVED, SIG_ZOOM_CHANGED, SIG_OBJECT_SELECTED, SIG_STAMP_PICKED, N_SIGNALS };
+enum { SIG_CURSOR_MOVED,
+       SIG_ZOOM_CHANGED,
+       SIG_OBJECT_SELECTED,
+       SIG_STAMP_PICKED,
+       N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 /* ---- shared helpers ---- */

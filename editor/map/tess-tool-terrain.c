@@ -33,8 +33,14 @@ static void paint_segment(TessMapView *v, int cx, int cy, gboolean first) {
     }
     if (x == cx && y == cy) break;
     int e2 = 2 * e;
-    if (e2 >= dy) { e += dy; x += sx; }
-    if (e2 <= dx) { e += dx; y += sy; }
+    if (e2 >= dy) {
+      e += dy;
+      x += sx;
+    }
+    if (e2 <= dx) {
+      e += dx;
+      y += sy;
+    }
   }
   TessError err;
   TessResult r = tess_edit_terrain_cells(tess_map_view_project(v), v->level_id, v->layer_id, &v->terrain,

@@ -64,8 +64,14 @@ static void along_line(TessMapView *v, int cx, int cy, void (*dab)(TessMapView *
   int dx = abs(cx - x), dy = -abs(cy - y), sx = x < cx ? 1 : -1, sy = y < cy ? 1 : -1, e = dx + dy;
   while (!(x == cx && y == cy) && !v->drag_refused) {
     int e2 = 2 * e;
-    if (e2 >= dy) { e += dy; x += sx; }
-    if (e2 <= dx) { e += dx; y += sy; }
+    if (e2 >= dy) {
+      e += dy;
+      x += sx;
+    }
+    if (e2 <= dx) {
+      e += dx;
+      y += sy;
+    }
     dab(v, x, y);
   }
 }
@@ -122,7 +128,10 @@ void tess_tool_tiles_press(TessMapView *v, int cx, int cy) {
     case TESS_TOOL_BRUSH:
     case TESS_TOOL_RECTANGLE:
     case TESS_TOOL_BUCKET:
-      if (!tess_map_view_check_tile_layer(v)) { v->drag_refused = TRUE; return; }
+      if (!tess_map_view_check_tile_layer(v)) {
+        v->drag_refused = TRUE;
+        return;
+      }
       if (!v->stamp) {
         tess_map_view_refuse(v, _("Pick a tile in the palette first"));
         v->drag_refused = TRUE;
@@ -141,11 +150,17 @@ void tess_tool_tiles_press(TessMapView *v, int cx, int cy) {
       }
       break;
     case TESS_TOOL_ERASER:
-      if (!tess_map_view_check_tile_layer(v)) { v->drag_refused = TRUE; return; }
+      if (!tess_map_view_check_tile_layer(v)) {
+        v->drag_refused = TRUE;
+        return;
+      }
       erase_at(v, cx, cy);
       break;
     case TESS_TOOL_MATERIAL_BRUSH:
-      if (!material_layer_ok(v)) { v->drag_refused = TRUE; return; }
+      if (!material_layer_ok(v)) {
+        v->drag_refused = TRUE;
+        return;
+      }
       material_at(v, cx, cy);
       break;
     default:

@@ -9,7 +9,7 @@
 #include "tess-preview-view.h"
 
 typedef struct PreviewMode {
-  GtkWindow *window;        /* borrowed: it owns us */
+  GtkWindow *window; /* borrowed: it owns us */
   GtkWidget *stack, *map_view, *preview;
   TessPreviewModeQuery query;
   gpointer user;

@@ -25,16 +25,16 @@ struct _TessPreviewView {
 
   TessId level;
   gulong changed_handler;
-  gboolean keeping;       /* our own Keep Positions edit is being applied */
+  gboolean keeping; /* our own Keep Positions edit is being applied */
   guint tick_id;
   gint64 last_frame_us;
   double zoom, origin_x, origin_y; /* level px at the canvas's (0, 0) */
   gboolean fitted;
-  gboolean user_view;     /* zoomed or panned by hand: a resize keeps it */
+  gboolean user_view; /* zoomed or panned by hand: a resize keeps it */
   guint overlays;
   gboolean show_stats;
   TessId spawn_sprite, spawn_material;
-  float spawn_radius_px;  /* 0 = half a cell */
+  float spawn_radius_px; /* 0 = half a cell */
   gboolean updating_controls;
 
   /* pointer */
@@ -57,7 +57,8 @@ struct _TessPreviewView {
 
 G_DEFINE_FINAL_TYPE(TessPreviewView, tess_preview_view, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_LEAVE_REQUESTED, N_SIGNALS };
+enum { SIGNAL_LEAVE_REQUESTED,
+       N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static TessPlayback *playback(TessPreviewView *v) { return v->pl ? v->pl->playback : NULL; }
@@ -319,33 +320,33 @@ static gboolean on_key(GtkEventControllerKey *c, guint keyval, guint keycode, Gd
                        TessPreviewView *v) {
   if (!v->pl || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK))) return FALSE;
   switch (keyval) {
-  case GDK_KEY_space:
-    tess_preview_view_set_playing(v, !tess_preview_view_get_playing(v));
-    return TRUE;
-  case GDK_KEY_period:
-  case GDK_KEY_KP_Decimal:
-    tess_preview_view_step(v);
-    return TRUE;
-  case GDK_KEY_r:
-  case GDK_KEY_R:
-    tess_preview_view_reset(v);
-    return TRUE;
-  case GDK_KEY_Escape:
-    g_signal_emit(v, signals[SIGNAL_LEAVE_REQUESTED], 0);
-    return TRUE;
-  case GDK_KEY_Tab:
-  case GDK_KEY_ISO_Left_Tab:
-  case GDK_KEY_Left:
-  case GDK_KEY_Right:
-  case GDK_KEY_Up:
-  case GDK_KEY_Down:
-  case GDK_KEY_Return:
-  case GDK_KEY_KP_Enter:
-    return FALSE; /* focus moves and buttons work as usual */
-  default:
-    /* The painting tools are off while playing: their keys (B, E, Delete...)
-     * must not edit the level hidden behind the preview. */
-    return keyval < GDK_KEY_F1 || keyval > GDK_KEY_F35;
+    case GDK_KEY_space:
+      tess_preview_view_set_playing(v, !tess_preview_view_get_playing(v));
+      return TRUE;
+    case GDK_KEY_period:
+    case GDK_KEY_KP_Decimal:
+      tess_preview_view_step(v);
+      return TRUE;
+    case GDK_KEY_r:
+    case GDK_KEY_R:
+      tess_preview_view_reset(v);
+      return TRUE;
+    case GDK_KEY_Escape:
+      g_signal_emit(v, signals[SIGNAL_LEAVE_REQUESTED], 0);
+      return TRUE;
+    case GDK_KEY_Tab:
+    case GDK_KEY_ISO_Left_Tab:
+    case GDK_KEY_Left:
+    case GDK_KEY_Right:
+    case GDK_KEY_Up:
+    case GDK_KEY_Down:
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+      return FALSE; /* focus moves and buttons work as usual */
+    default:
+      /* The painting tools are off while playing: their keys (B, E, Delete...)
+       * must not edit the level hidden behind the preview. */
+      return keyval < GDK_KEY_F1 || keyval > GDK_KEY_F35;
   }
 }
 

@@ -44,10 +44,10 @@ struct _TessMaskEditor {
   TessDocument *doc;
   gulong changed_handler;
   TessId sprite;
-  TessSprite work;              /* the sprite as edited; owned deep copy */
+  TessSprite work; /* the sprite as edited; owned deep copy */
   gboolean has_work;
-  SharedImage *image;           /* the decoded PNG (all frames); shared with a trace worker */
-  TessImageView frame;          /* the first frame, in `image` */
+  SharedImage *image;  /* the decoded PNG (all frames); shared with a trace worker */
+  TessImageView frame; /* the first frame, in `image` */
   TessMaskSecondMoments moments;
   gboolean has_moments;
   uint8_t moments_threshold;
@@ -68,14 +68,14 @@ struct _TessMaskEditor {
   gint64 merge_time;
   gconstpointer merge_source;
   gboolean vertex_drag, anchor_drag;
-  gboolean slider_held;         /* the pointer holds the threshold slider: one undo step until release */
+  gboolean slider_held; /* the pointer holds the threshold slider: one undo step until release */
   guint commit_source, reload_source;
   gboolean reload_sprite, reload_lists;
   gboolean applying, loading;
 
   /* Traces of big sprites run on a worker; only the newest request counts. */
-  guint64 async_pixels;         /* frames of at least this many pixels trace on the worker */
-  guint generation;             /* bumped by each request and each reload */
+  guint64 async_pixels; /* frames of at least this many pixels trace on the worker */
+  guint generation;     /* bumped by each request and each reload */
   gboolean trace_running, trace_pending;
   gconstpointer pending_source;
   GCancellable *cancellable;
@@ -746,8 +746,16 @@ static void tess_mask_editor_init(TessMaskEditor *self) {
   gtk_grid_set_row_spacing(GTK_GRID(rgrid), 4);
   gtk_grid_set_column_spacing(GTK_GRID(rgrid), 12);
   const char *names[TESS_MASK_READOUT_COUNT] = {
-      _("Area"),           _("Vertices"),       _("Added area"),       _("Uncovered area"), _("Centroid"),
-      _("Inertia / density"), _("Shape"),       _("Principal axes"),   _("Mass"),           _("Inertia"),
+      _("Area"),
+      _("Vertices"),
+      _("Added area"),
+      _("Uncovered area"),
+      _("Centroid"),
+      _("Inertia / density"),
+      _("Shape"),
+      _("Principal axes"),
+      _("Mass"),
+      _("Inertia"),
   };
   int row = 0;
   for (int i = 0; i < TESS_MASK_READOUT_COUNT; i++) {

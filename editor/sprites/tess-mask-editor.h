@@ -59,7 +59,7 @@ TessMaskView *tess_mask_editor_get_view(TessMaskEditor *self);
 GtkRange *tess_mask_editor_get_threshold(TessMaskEditor *self);
 GtkSpinButton *tess_mask_editor_get_max_vertices(TessMaskEditor *self);
 GtkSpinButton *tess_mask_editor_get_tolerance(TessMaskEditor *self);
-GtkDropDown *tess_mask_editor_get_mode(TessMaskEditor *self);       /* items in TessMaskMode order */
+GtkDropDown *tess_mask_editor_get_mode(TessMaskEditor *self); /* items in TessMaskMode order */
 GtkDropDown *tess_mask_editor_get_level(TessMaskEditor *self);
 GtkDropDown *tess_mask_editor_get_material(TessMaskEditor *self);
 const char *tess_mask_editor_get_readout(TessMaskEditor *self, TessMaskReadout which);

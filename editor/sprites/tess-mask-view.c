@@ -4,32 +4,31 @@
 #include <math.h>
 #include <string.h>
 
-
 #define MARGIN 16.0
 #define PICK_RADIUS 8.0 /* widget pixels */
 
 struct _TessMaskView {
   GtkWidget parent_instance;
-  cairo_surface_t *frame;      /* premultiplied copy of the frame */
+  cairo_surface_t *frame; /* premultiplied copy of the frame */
   uint32_t frame_w, frame_h;
-  const TessSpriteMask *mask;  /* borrowed */
+  const TessSpriteMask *mask; /* borrowed */
   TessMaskSecondMoments moments;
   gboolean has_moments;
   TessDVec2 *simplified;
   uint32_t simplified_count;
   guint overlays;
   gboolean editable;
-  double zoom;                 /* 0 = fit */
-  double pan_x, pan_y;         /* widget pixels added to the centred position */
+  double zoom;         /* 0 = fit */
+  double pan_x, pan_y; /* widget pixels added to the centred position */
   gboolean panning;
-  double pan_x0, pan_y0;       /* pan at the start of a pan drag */
+  double pan_x0, pan_y0; /* pan at the start of a pan drag */
   gboolean has_anchor;
-  double anchor_x, anchor_y;   /* frame pixels */
+  double anchor_x, anchor_y; /* frame pixels */
   gboolean anchor_drag;
   /* a vertex drag */
   gboolean dragging;
   guint drag_piece, drag_vertex;
-  double drag_x0, drag_y0;     /* widget position at the press */
+  double drag_x0, drag_y0; /* widget position at the press */
 };
 
 enum {
@@ -88,8 +87,14 @@ double tess_mask_view_get_zoom(TessMaskView *v) {
 /* Each piece its own colour: hues far apart, repeating after eight. */
 static void piece_color(guint i, double *r, double *g, double *b) {
   static const double palette[8][3] = {
-      {0.20, 0.52, 0.89}, {0.90, 0.38, 0.00}, {0.18, 0.76, 0.49}, {0.75, 0.38, 0.80},
-      {0.96, 0.76, 0.07}, {0.88, 0.11, 0.14}, {0.15, 0.64, 0.72}, {0.60, 0.45, 0.30},
+      {0.20, 0.52, 0.89},
+      {0.90, 0.38, 0.00},
+      {0.18, 0.76, 0.49},
+      {0.75, 0.38, 0.80},
+      {0.96, 0.76, 0.07},
+      {0.88, 0.11, 0.14},
+      {0.15, 0.64, 0.72},
+      {0.60, 0.45, 0.30},
   };
   *r = palette[i % 8][0];
   *g = palette[i % 8][1];
@@ -511,7 +516,7 @@ static void tess_mask_view_class_init(TessMaskViewClass *klass) {
   signals[SIGNAL_VERTEX_REMOVED] = g_signal_new("vertex-removed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
                                                 NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
   signals[SIGNAL_ANCHOR_MOVED] = g_signal_new("anchor-moved", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
-                                               NULL, NULL, G_TYPE_NONE, 3, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_BOOLEAN);
+                                              NULL, NULL, G_TYPE_NONE, 3, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_BOOLEAN);
   signals[SIGNAL_ZOOM_CHANGED] = g_signal_new("zoom-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                               NULL, NULL, G_TYPE_NONE, 0);
   gtk_widget_class_set_css_name(widget_class, "tess-mask-view");

@@ -54,10 +54,10 @@ void tess_mask_view_draw(TessMaskView *v, cairo_t *cr, int width, int height);
 
 /* The gestures' actions, callable directly (tests, keyboard). Positions in
  * widget coordinates; each emits the matching signal when it hits. */
-gboolean tess_mask_view_press_vertex(TessMaskView *v, double wx, double wy);   /* starts a drag */
+gboolean tess_mask_view_press_vertex(TessMaskView *v, double wx, double wy); /* starts a drag */
 void tess_mask_view_drag_to(TessMaskView *v, double wx, double wy, gboolean final);
-gboolean tess_mask_view_insert_at(TessMaskView *v, double wx, double wy);      /* double-click on an edge */
-gboolean tess_mask_view_remove_at(TessMaskView *v, double wx, double wy);      /* right-click on a vertex */
+gboolean tess_mask_view_insert_at(TessMaskView *v, double wx, double wy); /* double-click on an edge */
+gboolean tess_mask_view_remove_at(TessMaskView *v, double wx, double wy); /* right-click on a vertex */
 /* Dragging the anchor (signal "anchor-moved": double x, double y, gboolean final; frame pixels). */
 gboolean tess_mask_view_press_anchor(TessMaskView *v, double wx, double wy);
 void tess_mask_view_drag_anchor_to(TessMaskView *v, double wx, double wy, gboolean final);

@@ -23,7 +23,7 @@ struct _TessSpritePanel {
 
   GtkListBox *list;
   GtkWidget *empty_label;
-  GtkWidget *settings;          /* insensitive without a selection */
+  GtkWidget *settings; /* insensitive without a selection */
   GtkEntry *name;
   GtkSpinButton *anchor_x, *anchor_y, *frames, *fps;
   GtkDropDown *body_type, *material;
@@ -42,14 +42,17 @@ struct _TessSpritePanel {
 
   TessObject template_obj;
   gboolean has_template;
-  char *signature;              /* of the rows shown */
+  char *signature; /* of the rows shown */
 
   uint32_t merge;
   gint64 merge_time;
   gconstpointer merge_source;
 };
 
-enum { SIGNAL_SPRITE_SELECTED, SIGNAL_PLACE_REQUESTED, SIGNAL_TEMPLATE_CHANGED, N_SIGNALS };
+enum { SIGNAL_SPRITE_SELECTED,
+       SIGNAL_PLACE_REQUESTED,
+       SIGNAL_TEMPLATE_CHANGED,
+       N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE(TessSpritePanel, tess_sprite_panel, GTK_TYPE_BOX)
@@ -93,7 +96,8 @@ const TessObject *tess_sprite_panel_get_template(TessSpritePanel *self) {
 }
 
 void tess_sprite_panel_set_body_type(TessSpritePanel *self, TessBodyType type) {
-  guint index = type == TESS_BODY_STATIC ? 0 : type == TESS_BODY_KINEMATIC ? 1 : 2;
+  guint index = type == TESS_BODY_STATIC ? 0 : type == TESS_BODY_KINEMATIC ? 1
+                                                                           : 2;
   gtk_drop_down_set_selected(self->body_type, index);
 }
 

@@ -22,8 +22,8 @@ struct _TessTilesetCollision {
   gboolean loading, applying;
   guint load_count; /* how many times load_tileset ran (tests: one choice, one load) */
 
-  cairo_surface_t *image;        /* the tileset's PNG, premultiplied */
-  TessImage pixels;              /* the same, straight RGBA for tracing */
+  cairo_surface_t *image; /* the tileset's PNG, premultiplied */
+  TessImage pixels;       /* the same, straight RGBA for tracing */
   gboolean has_pixels;
 
   GtkDropDown *tileset_choice;
@@ -48,7 +48,9 @@ struct _TessTilesetCollision {
 
 G_DEFINE_FINAL_TYPE(TessTilesetCollision, tess_tileset_collision, GTK_TYPE_BOX)
 
-enum { PROP_0, PROP_TRACING, N_PROPS };
+enum { PROP_0,
+       PROP_TRACING,
+       N_PROPS };
 static GParamSpec *props[N_PROPS];
 
 static TessProject *project(TessTilesetCollision *self) {
@@ -68,7 +70,9 @@ static void show_message(TessTilesetCollision *self, const char *text) {
 
 static double tile_scale(const TessTileset *ts) {
   uint32_t side = MAX(ts->tile_w, ts->tile_h);
-  return side <= 24 ? 3.0 : side <= 48 ? 2.0 : side <= 128 ? 1.0 : 128.0 / side;
+  return side <= 24 ? 3.0 : side <= 48 ? 2.0
+                        : side <= 128  ? 1.0
+                                       : 128.0 / side;
 }
 
 static void tile_cell(const TessTileset *ts, guint tile, double *x, double *y, double *w, double *h) {
@@ -81,8 +85,7 @@ static void tile_cell(const TessTileset *ts, guint tile, double *x, double *y, d
 }
 
 static void piece_color(guint i, double *r, double *g, double *b) {
-  static const double palette[6][3] = {{0.20, 0.52, 0.89}, {0.90, 0.38, 0.00}, {0.18, 0.76, 0.49},
-                                       {0.75, 0.38, 0.80}, {0.96, 0.76, 0.07}, {0.15, 0.64, 0.72}};
+  static const double palette[6][3] = {{0.20, 0.52, 0.89}, {0.90, 0.38, 0.00}, {0.18, 0.76, 0.49}, {0.75, 0.38, 0.80}, {0.96, 0.76, 0.07}, {0.15, 0.64, 0.72}};
   *r = palette[i % 6][0], *g = palette[i % 6][1], *b = palette[i % 6][2];
 }
 
@@ -198,8 +201,8 @@ static void update_summary(TessTilesetCollision *self) {
   gtk_label_set_text(self->summary, text);
   if (self->selected < ts->tile_count) {
     const TessTileInfo *t = &ts->tiles[self->selected];
-    guint how = t->collision == TESS_TILE_COLLISION_NONE ? TESS_TILE_OVERRIDE_NONE
-                : t->one_way                           ? TESS_TILE_OVERRIDE_ONE_WAY
+    guint how = t->collision == TESS_TILE_COLLISION_NONE   ? TESS_TILE_OVERRIDE_NONE
+                : t->one_way                               ? TESS_TILE_OVERRIDE_ONE_WAY
                 : t->collision == TESS_TILE_COLLISION_FULL ? TESS_TILE_OVERRIDE_FULL
                                                            : TESS_TILE_OVERRIDE_TRACED;
     self->loading = TRUE;

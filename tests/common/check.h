@@ -13,22 +13,22 @@
 
 extern int tess_test_failures;
 
-#define CHECK(cond)                                                                  \
-  do {                                                                               \
-    if (!(cond)) {                                                                   \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);       \
-      tess_test_failures++;                                                          \
-    }                                                                                \
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      tess_test_failures++;                                                    \
+    }                                                                          \
   } while (0)
 
-#define CHECK_MSG(cond, ...)                                                         \
-  do {                                                                               \
-    if (!(cond)) {                                                                   \
-      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond);       \
-      fprintf(stderr, __VA_ARGS__);                                                  \
-      fputc('\n', stderr);                                                           \
-      tess_test_failures++;                                                          \
-    }                                                                                \
+#define CHECK_MSG(cond, ...)                                                   \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fputc('\n', stderr);                                                     \
+      tess_test_failures++;                                                    \
+    }                                                                          \
   } while (0)
 
 /* |a - b| <= tol */
@@ -46,16 +46,16 @@ extern int tess_test_failures;
 #define CHECK_REL(a, b, rel) CHECK_NEAR(a, b, fabs((double)(b)) * (double)(rel))
 
 /* A call returning TessResult that must succeed; prints the error otherwise. */
-#define CHECK_OK(call, errp)                                                         \
-  do {                                                                               \
-    TessResult check_r_ = (call);                                                    \
-    if (check_r_ != TESS_OK) {                                                       \
-      char check_buf_[1200];                                                         \
-      tess_error_format((errp), check_buf_, sizeof check_buf_);                      \
-      fprintf(stderr, "%s:%d: %s returned %s: %s\n", __FILE__, __LINE__, #call,      \
-              tess_result_string(check_r_), check_buf_);                             \
-      tess_test_failures++;                                                          \
-    }                                                                                \
+#define CHECK_OK(call, errp)                                                    \
+  do {                                                                          \
+    TessResult check_r_ = (call);                                               \
+    if (check_r_ != TESS_OK) {                                                  \
+      char check_buf_[1200];                                                    \
+      tess_error_format((errp), check_buf_, sizeof check_buf_);                 \
+      fprintf(stderr, "%s:%d: %s returned %s: %s\n", __FILE__, __LINE__, #call, \
+              tess_result_string(check_r_), check_buf_);                        \
+      tess_test_failures++;                                                     \
+    }                                                                           \
   } while (0)
 
 typedef void (*TessTestFn)(void);
@@ -87,11 +87,12 @@ static inline uint64_t tess_rng_next(TessTestRng *r) {
 static inline uint32_t tess_rng_below(TessTestRng *r, uint32_t n) { return n ? (uint32_t)(tess_rng_next(r) % n) : 0; }
 static inline double tess_rng_unit(TessTestRng *r) { return (double)(tess_rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
 
-#define TESS_TEST_MAIN(...)                                                          \
-  int main(int argc, char **argv) {                                                  \
-    static const TessTestCase cases[] = {__VA_ARGS__};                               \
-    return tess_test_run(argc, argv, cases, sizeof cases / sizeof cases[0]);         \
+#define TESS_TEST_MAIN(...)                                                  \
+  int main(int argc, char **argv) {                                          \
+    static const TessTestCase cases[] = {__VA_ARGS__};                       \
+    return tess_test_run(argc, argv, cases, sizeof cases / sizeof cases[0]); \
   }
-#define TEST(fn) {#fn, fn}
+#define TEST(fn) \
+  { #fn, fn }
 
 #endif

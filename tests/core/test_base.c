@@ -32,7 +32,8 @@ static void allocator_counts_live_bytes(void) {
 }
 
 static void array_grows(void) {
-  TESS_ARRAY(int) a = {0};
+  TESS_ARRAY(int)
+  a = {0};
   for (int i = 0; i < 1000; i++) CHECK(TESS_ARRAY_PUSH(&a, i * 3));
   CHECK(a.count == 1000);
   CHECK(a.data[999] == 2997);

@@ -88,11 +88,20 @@ static void random_strings(void) {
 static void file_stems(void) {
   char out[16];
   static const struct { const char *name, *stem; } known[] = {
-      {"Side", "Side"},           {"../etc/passwd", "_._etc_passwd"}, {".hidden", "_hidden"},
-      {"a b:c\\d", "a_b_c_d"},      {"caf\xc3\xa9", "caf\xc3\xa9"},      {"bad\xff", "bad_"},
-      {"c1\xc2\x85", "c1_"},        {"trail...", "trail"},             {"", "level"},
-      {"...", "_"},           {"CON", "_CON"},                   {"nul.txt", "_nul.txt"},
-      {"console", "console"},     {"\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac", "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"},
+      {"Side", "Side"},
+      {"../etc/passwd", "_._etc_passwd"},
+      {".hidden", "_hidden"},
+      {"a b:c\\d", "a_b_c_d"},
+      {"caf\xc3\xa9", "caf\xc3\xa9"},
+      {"bad\xff", "bad_"},
+      {"c1\xc2\x85", "c1_"},
+      {"trail...", "trail"},
+      {"", "level"},
+      {"...", "_"},
+      {"CON", "_CON"},
+      {"nul.txt", "_nul.txt"},
+      {"console", "console"},
+      {"\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac", "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"},
   };
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
     tess_text_file_stem(known[i].name, out, sizeof out, "level");

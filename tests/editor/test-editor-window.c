@@ -947,7 +947,6 @@ static void window_fit_level(void) {
   fixture_close(w);
 }
 
-
 /* Play mode fits between the side panels of a 1200 px wide window: the
  * right-hand panel stays whole inside the window. */
 static gboolean right_panel_inside(TessWindow *w) {
@@ -1149,12 +1148,27 @@ static void window_pin_joint_inspector(void) {
 }
 
 static const TessTestCase cases[] = {
-    TEST(document_commit_undo_redo),  TEST(document_save_copy),       TEST(document_new_project),    TEST(document_open_refuses_bad_files),
-    TEST(window_open_error_dialog),   TEST(window_undo_redo_actions), TEST(window_layers_panel),
-    TEST(window_material_inspector),  TEST(window_level_properties),  TEST(window_drop_file),
-    TEST(window_add_tileset),         TEST(window_remove_tileset_remap),         TEST(window_tile_palette_stamp), TEST(window_object_inspector), TEST(window_pin_joint_inspector),
-    TEST(window_file_deleted),        TEST(window_status_bar),          TEST(application_recent_projects),
-    TEST(application_window_size),   TEST(window_fit_level), TEST(window_play_fits),
+    TEST(document_commit_undo_redo),
+    TEST(document_save_copy),
+    TEST(document_new_project),
+    TEST(document_open_refuses_bad_files),
+    TEST(window_open_error_dialog),
+    TEST(window_undo_redo_actions),
+    TEST(window_layers_panel),
+    TEST(window_material_inspector),
+    TEST(window_level_properties),
+    TEST(window_drop_file),
+    TEST(window_add_tileset),
+    TEST(window_remove_tileset_remap),
+    TEST(window_tile_palette_stamp),
+    TEST(window_object_inspector),
+    TEST(window_pin_joint_inspector),
+    TEST(window_file_deleted),
+    TEST(window_status_bar),
+    TEST(application_recent_projects),
+    TEST(application_window_size),
+    TEST(window_fit_level),
+    TEST(window_play_fits),
 };
 
 int main(int argc, char **argv) { return fixture_main(argc, argv, cases, G_N_ELEMENTS(cases)); }

@@ -25,7 +25,11 @@ static void places_every_kind(void) {
   tess_map_view_set_tool(h.view, TESS_TOOL_OBJECT);
   uint32_t before = harness_stored_object_count(&h);
   CHECK(before == 9);
-  struct { TessObjectKind kind; int shape; double x, y; } cases[] = {
+  struct {
+    TessObjectKind kind;
+    int shape;
+    double x, y;
+  } cases[] = {
       {TESS_OBJECT_BODY, TESS_BODY_CIRCLE, 20.5, 100.25},
       {TESS_OBJECT_BODY, TESS_BODY_BOX, 60, 104},
       {TESS_OBJECT_BODY, TESS_BODY_CAPSULE, 100, 104},
@@ -201,8 +205,11 @@ static void delete_and_locked_layer(void) {
 int main(int argc, char **argv) {
   gtk_init();
   static const TessTestCase cases[] = {
-      TEST(places_every_kind), TEST(move_is_one_step_and_snaps), TEST(rotate_with_the_handle),
-      TEST(joins_two_bodies), TEST(delete_and_locked_layer),
+      TEST(places_every_kind),
+      TEST(move_is_one_step_and_snaps),
+      TEST(rotate_with_the_handle),
+      TEST(joins_two_bodies),
+      TEST(delete_and_locked_layer),
   };
   return tess_test_run(argc, argv, cases, sizeof cases / sizeof cases[0]);
 }

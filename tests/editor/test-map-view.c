@@ -488,12 +488,21 @@ static void window_draws_the_view(void) {
 int main(int argc, char **argv) {
   gtk_init();
   static const TessTestCase cases[] = {
-      TEST(brush_drag_is_one_undo_step), TEST(multi_tile_stamp_flips_and_rotates_like_tiled),
-      TEST(eraser_rectangle_and_bucket), TEST(rectangle_tiles_a_multi_tile_stamp_from_the_press),
-      TEST(hover_previews_the_stamp), TEST(picker_and_alt_click), TEST(material_brush_paints_overrides),
-      TEST(select_move_cut_copy_paste), TEST(locked_layer_refuses_visibly),
-      TEST(zoom_keeps_the_point_under_the_pointer), TEST(pan_with_middle_drag_space_and_scroll),
-      TEST(properties_and_escape), TEST(cursor_reports_the_cell), TEST(edits_redraw_only_their_chunk), TEST(window_draws_the_view),
+      TEST(brush_drag_is_one_undo_step),
+      TEST(multi_tile_stamp_flips_and_rotates_like_tiled),
+      TEST(eraser_rectangle_and_bucket),
+      TEST(rectangle_tiles_a_multi_tile_stamp_from_the_press),
+      TEST(hover_previews_the_stamp),
+      TEST(picker_and_alt_click),
+      TEST(material_brush_paints_overrides),
+      TEST(select_move_cut_copy_paste),
+      TEST(locked_layer_refuses_visibly),
+      TEST(zoom_keeps_the_point_under_the_pointer),
+      TEST(pan_with_middle_drag_space_and_scroll),
+      TEST(properties_and_escape),
+      TEST(cursor_reports_the_cell),
+      TEST(edits_redraw_only_their_chunk),
+      TEST(window_draws_the_view),
   };
   return tess_test_run(argc, argv, cases, sizeof cases / sizeof cases[0]);
 }

@@ -18,11 +18,12 @@ static const char *write_map(char *path, size_t size, const char *name, const ch
   char png[700];
   snprintf(png, sizeof png, "%s/imp.png", dir);
   maps_write_tileset_png(png, 4, 2, 16, 16, 0, 0, 9, -1);
-  char *map = maps_printf("<map orientation=\"orthogonal\" width=\"4\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">\n"
-                          "<tileset firstgid=\"1\" name=\"imp\" tilewidth=\"16\" tileheight=\"16\"><image source=\"imp.png\"/></tileset>\n"
-                          "<layer name=\"ground\" width=\"4\" height=\"2\"><data encoding=\"csv\">%s</data></layer>\n"
-                          "<objectgroup name=\"things\"><object id=\"1\" name=\"start\" x=\"8\" y=\"8\"><point/></object></objectgroup></map>",
-                          cells);
+  char *map = maps_printf(
+      "<map orientation=\"orthogonal\" width=\"4\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">\n"
+      "<tileset firstgid=\"1\" name=\"imp\" tilewidth=\"16\" tileheight=\"16\"><image source=\"imp.png\"/></tileset>\n"
+      "<layer name=\"ground\" width=\"4\" height=\"2\"><data encoding=\"csv\">%s</data></layer>\n"
+      "<objectgroup name=\"things\"><object id=\"1\" name=\"start\" x=\"8\" y=\"8\"><point/></object></objectgroup></map>",
+      cells);
   maps_write_file(path, size, dir, name, map);
   free(map);
   return path;
@@ -119,15 +120,18 @@ static const char *write_big_map(char *path, size_t size) {
   snprintf(png, sizeof png, "%s/big.png", dir);
   maps_write_tileset_png(png, 8, 8, 16, 16, 0, 0, 5, -1);
   GString *map = g_string_new(NULL);
-  g_string_append_printf(map, "<map orientation=\"orthogonal\" width=\"%d\" height=\"%d\" tilewidth=\"16\" tileheight=\"16\">\n"
+  g_string_append_printf(map,
+                         "<map orientation=\"orthogonal\" width=\"%d\" height=\"%d\" tilewidth=\"16\" tileheight=\"16\">\n"
                          "<tileset firstgid=\"1\" name=\"big\" tilewidth=\"16\" tileheight=\"16\"><image source=\"big.png\"/></tileset>\n",
                          SIDE, SIDE);
   uint32_t *gids = g_new(uint32_t, SIDE * SIDE);
   for (int l = 0; l < 4; l++) {
     for (uint32_t i = 0; i < SIDE * SIDE; i++) gids[i] = (i * 2654435761u >> (8 + l)) % (l ? 130 : 64) <= 64 ? 1 + (i + l) % 64 : 0;
     char *data = maps_encode(gids, SIDE * SIDE, "base64", "zlib");
-    g_string_append_printf(map, "<layer name=\"l%d\" width=\"%d\" height=\"%d\"><data encoding=\"base64\" "
-                           "compression=\"zlib\">%s</data></layer>\n", l, SIDE, SIDE, data);
+    g_string_append_printf(map,
+                           "<layer name=\"l%d\" width=\"%d\" height=\"%d\"><data encoding=\"base64\" "
+                           "compression=\"zlib\">%s</data></layer>\n",
+                           l, SIDE, SIDE, data);
     free(data);
   }
   g_free(gids);

@@ -51,9 +51,10 @@ static uint8_t *slurp(const char *path, size_t *size) {
 #define MW 16
 #define MH 12
 
-static const char *tsx_b = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                           "<tileset version=\"1.8\" name=\"b\" tilewidth=\"8\" tileheight=\"8\" spacing=\"2\" margin=\"1\" "
-                           "tilecount=\"6\" columns=\"3\">\n <image source=\"b.png\" width=\"30\" height=\"20\"/>\n</tileset>\n";
+static const char *tsx_b =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<tileset version=\"1.8\" name=\"b\" tilewidth=\"8\" tileheight=\"8\" spacing=\"2\" margin=\"1\" "
+    "tilecount=\"6\" columns=\"3\">\n <image source=\"b.png\" width=\"30\" height=\"20\"/>\n</tileset>\n";
 
 static void ground_gids(uint32_t *g, uint32_t n, uint32_t seed) {
   TessTestRng rng = {0x9E3779B97F4A7C15ull ^ seed};
@@ -257,13 +258,14 @@ static void test_render_parity_with_tmxrasterizer(void) {
     static const uint32_t ids[] = {1, 6, 8};
     for (uint32_t i = 0; i < MW * MH; i++) g[i] = ids[(g[i] & 0xFF) % 3] | (g[i] & 0xE0000000u);
     char *csv = maps_encode(g, MW * MH, "csv", "");
-    char *map = maps_printf("<map orientation=\"orthogonal\" width=\"%d\" height=\"%d\" tilewidth=\"8\" tileheight=\"8\">\n"
-                            "<tileset firstgid=\"1\" name=\"coll\" tilewidth=\"8\" tileheight=\"8\" tilecount=\"3\" columns=\"0\">\n"
-                            " <tile id=\"0\"><image source=\"coll0.png\" width=\"8\" height=\"8\"/></tile>\n"
-                            " <tile id=\"5\"><image source=\"coll1.png\" width=\"8\" height=\"8\"/></tile>\n"
-                            " <tile id=\"7\"><image source=\"coll2.png\" width=\"8\" height=\"8\"/></tile>\n"
-                            "</tileset>\n<layer name=\"l\" width=\"%d\" height=\"%d\"><data encoding=\"csv\">%s</data></layer></map>",
-                            MW, MH, MW, MH, csv);
+    char *map = maps_printf(
+        "<map orientation=\"orthogonal\" width=\"%d\" height=\"%d\" tilewidth=\"8\" tileheight=\"8\">\n"
+        "<tileset firstgid=\"1\" name=\"coll\" tilewidth=\"8\" tileheight=\"8\" tilecount=\"3\" columns=\"0\">\n"
+        " <tile id=\"0\"><image source=\"coll0.png\" width=\"8\" height=\"8\"/></tile>\n"
+        " <tile id=\"5\"><image source=\"coll1.png\" width=\"8\" height=\"8\"/></tile>\n"
+        " <tile id=\"7\"><image source=\"coll2.png\" width=\"8\" height=\"8\"/></tile>\n"
+        "</tileset>\n<layer name=\"l\" width=\"%d\" height=\"%d\"><data encoding=\"csv\">%s</data></layer></map>",
+        MW, MH, MW, MH, csv);
     maps_write_file(path, sizeof path, dir, "gen-collection.tmx", map);
     free(map);
     free(csv);

@@ -14,9 +14,21 @@
 
 /* A 5x3 layer using two tilesets (gids 1..8 and 9..14) with every flip. */
 static const uint32_t layer_gids[W * H] = {
-    1, 2, 3, 0, 8,                                  /* tileset a */
-    9, 14, 0x80000000u | 2, 0x40000000u | 10, 0x20000000u | 4, /* b, flips */
-    0xE0000000u | 5, 0, 0, 0xA0000000u | 12, 7,
+    1,
+    2,
+    3,
+    0,
+    8, /* tileset a */
+    9,
+    14,
+    0x80000000u | 2,
+    0x40000000u | 10,
+    0x20000000u | 4, /* b, flips */
+    0xE0000000u | 5,
+    0,
+    0,
+    0xA0000000u | 12,
+    7,
 };
 
 static void write_tilesets(const char *dir) {
@@ -113,8 +125,7 @@ static void test_tmx_every_encoding(void) {
   write_tilesets(dir);
   char path[600];
   maps_write_file(path, sizeof path, dir, "b.tsx", tsx_b);
-  static const char *enc[][2] = {{"xml", ""},       {"csv", ""},       {"base64", ""},
-                                 {"base64", "zlib"}, {"base64", "gzip"}, {"base64", "zstd"}};
+  static const char *enc[][2] = {{"xml", ""}, {"csv", ""}, {"base64", ""}, {"base64", "zlib"}, {"base64", "gzip"}, {"base64", "zstd"}};
   for (size_t i = 0; i < sizeof enc / sizeof enc[0]; i++) {
     char *map = tmx_map(enc[i][0], enc[i][1]);
     char name[64];

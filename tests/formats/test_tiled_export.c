@@ -61,8 +61,8 @@ static int count_files(const char *dir, const char *part) {
 /* ---- Numbers -------------------------------------------------------------- */
 
 static void test_number_text(void) {
-  const double doubles[] = {0.0,      -0.0,   1.0,     -1.0,     0.1,       1.0 / 3.0, 9.81,          1e300,
-                            -1e-300,  DBL_MAX, DBL_MIN, 4.9e-324, 123456789.123456789, 2.5e-8, 6.283185307179586};
+  const double doubles[] = {0.0, -0.0, 1.0, -1.0, 0.1, 1.0 / 3.0, 9.81, 1e300,
+                            -1e-300, DBL_MAX, DBL_MIN, 4.9e-324, 123456789.123456789, 2.5e-8, 6.283185307179586};
   for (size_t i = 0; i < sizeof doubles / sizeof doubles[0]; i++) {
     char text[32];
     tiled_write_format_double(doubles[i], text);

@@ -199,7 +199,8 @@ static void check_prop_kept(const TiledProp *o, const TiledObject *e, const char
   for (uint32_t i = 0; i < e->props.count && !found; i++) {
     const TiledProp *q = &e->props.items[i];
     /* Tessera keeps a file as its path (a string) and an object reference as the object's id (an int). */
-    const char *type = strcmp(o->type, "file") == 0 ? "string" : strcmp(o->type, "object") == 0 ? "int" : o->type;
+    const char *type = strcmp(o->type, "file") == 0 ? "string" : strcmp(o->type, "object") == 0 ? "int"
+                                                                                                : o->type;
     if (strcmp(q->name, o->name) || strcmp(q->type, type)) continue;
     double x, y;
     if (strcmp(o->type, "float") == 0 && tiled_parse_double(o->value, &x) && tiled_parse_double(q->value, &y))
@@ -260,7 +261,7 @@ static void tiled_round_trip(const char *source, const char *tag) {
     for (uint32_t k = 0; k < la->objects.count; k++) {
       const TiledObject *o = &la->objects.items[k];
       if (o->shape == TILED_TEXT || o->shape == TILED_POLYLINE || o->shape == TILED_POLYGON) continue; /* refused or a sprite body */
-      if (o->shape == TILED_ELLIPSE && o->w != o->h) continue; /* a capsule, a rectangle in Tiled */
+      if (o->shape == TILED_ELLIPSE && o->w != o->h) continue;                                         /* a capsule, a rectangle in Tiled */
       char where[300];
       snprintf(where, sizeof where, "%s layer '%s'", tag, la->name);
       check_object_kept(o, object_with_id(lb, o->id), where);
@@ -307,8 +308,9 @@ static void test_tiled_round_trip_own(void) {
   maps_write_tileset_png(png, 2, 2, 16, 16, 0, 0, 1, -1);
   snprintf(png, sizeof png, "%s/b.png", dir);
   maps_write_tileset_png(png, 2, 2, 16, 16, 0, 0, 2, -1);
-  static const char ts[] = "{\"type\":\"tileset\",\"name\":\"%s\",\"tilewidth\":16,\"tileheight\":16,\"tilecount\":4,"
-                           "\"columns\":2,\"margin\":0,\"spacing\":0,\"image\":\"%s.png\",\"imagewidth\":32,\"imageheight\":32}";
+  static const char ts[] =
+      "{\"type\":\"tileset\",\"name\":\"%s\",\"tilewidth\":16,\"tileheight\":16,\"tilecount\":4,"
+      "\"columns\":2,\"margin\":0,\"spacing\":0,\"image\":\"%s.png\",\"imagewidth\":32,\"imageheight\":32}";
   char text[600];
   snprintf(text, sizeof text, ts, "a", "a");
   write_text(dir, "a.tsj", text);
@@ -350,16 +352,16 @@ static void test_image_collection_sizes(void) {
   }
   /* Ids 0, 3, 9; tile 3 (32x48) has a collision rectangle in its own pixels and is placed as a tile object. */
   const char *path = write_text(dir, "mixed.tmx",
-      "<map orientation=\"orthogonal\" width=\"3\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">\n"
-      "<tileset firstgid=\"1\" name=\"things\" tilewidth=\"32\" tileheight=\"48\" tilecount=\"3\" columns=\"0\">\n"
-      " <tile id=\"0\"><image source=\"img0.png\" width=\"16\" height=\"16\"/></tile>\n"
-      " <tile id=\"3\"><image source=\"img1.png\" width=\"32\" height=\"48\"/>\n"
-      "  <objectgroup><object id=\"1\" x=\"4\" y=\"10\" width=\"20\" height=\"30\"/></objectgroup></tile>\n"
-      " <tile id=\"9\"><image source=\"img2.png\" width=\"24\" height=\"8\"/></tile>\n"
-      "</tileset>\n"
-      "<layer name=\"l\" width=\"3\" height=\"2\"><data encoding=\"csv\">1,4,10,0,0,0</data></layer>\n"
-      "<objectgroup name=\"o\"><object id=\"2\" name=\"statue\" gid=\"4\" x=\"100\" y=\"200\" width=\"32\" height=\"48\"/>"
-      "</objectgroup>\n</map>");
+                                "<map orientation=\"orthogonal\" width=\"3\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">\n"
+                                "<tileset firstgid=\"1\" name=\"things\" tilewidth=\"32\" tileheight=\"48\" tilecount=\"3\" columns=\"0\">\n"
+                                " <tile id=\"0\"><image source=\"img0.png\" width=\"16\" height=\"16\"/></tile>\n"
+                                " <tile id=\"3\"><image source=\"img1.png\" width=\"32\" height=\"48\"/>\n"
+                                "  <objectgroup><object id=\"1\" x=\"4\" y=\"10\" width=\"20\" height=\"30\"/></objectgroup></tile>\n"
+                                " <tile id=\"9\"><image source=\"img2.png\" width=\"24\" height=\"8\"/></tile>\n"
+                                "</tileset>\n"
+                                "<layer name=\"l\" width=\"3\" height=\"2\"><data encoding=\"csv\">1,4,10,0,0,0</data></layer>\n"
+                                "<objectgroup name=\"o\"><object id=\"2\" name=\"statue\" gid=\"4\" x=\"100\" y=\"200\" width=\"32\" height=\"48\"/>"
+                                "</objectgroup>\n</map>");
   TessMapImport *imp = NULL;
   TessError err;
   CHECK_OK(tess_map_read(path, NULL, &imp, &err), &err);
@@ -400,12 +402,12 @@ static void test_image_collection_sizes(void) {
   tess_map_import_destroy(imp);
   /* A smaller image's collision moves with it: img2 (24x8) sits 40 px down its 48 px cell. */
   path = write_text(dir, "mixed2.tmx",
-      "<map orientation=\"orthogonal\" width=\"1\" height=\"1\" tilewidth=\"16\" tileheight=\"16\">\n"
-      "<tileset firstgid=\"1\" name=\"things\" tilewidth=\"32\" tileheight=\"48\" tilecount=\"2\" columns=\"0\">\n"
-      " <tile id=\"0\"><image source=\"img1.png\" width=\"32\" height=\"48\"/></tile>\n"
-      " <tile id=\"1\"><image source=\"img2.png\" width=\"24\" height=\"8\"/>\n"
-      "  <objectgroup><object id=\"1\" x=\"2\" y=\"1\" width=\"20\" height=\"6\"/></objectgroup></tile>\n"
-      "</tileset>\n<layer name=\"l\" width=\"1\" height=\"1\"><data encoding=\"csv\">2</data></layer>\n</map>");
+                    "<map orientation=\"orthogonal\" width=\"1\" height=\"1\" tilewidth=\"16\" tileheight=\"16\">\n"
+                    "<tileset firstgid=\"1\" name=\"things\" tilewidth=\"32\" tileheight=\"48\" tilecount=\"2\" columns=\"0\">\n"
+                    " <tile id=\"0\"><image source=\"img1.png\" width=\"32\" height=\"48\"/></tile>\n"
+                    " <tile id=\"1\"><image source=\"img2.png\" width=\"24\" height=\"8\"/>\n"
+                    "  <objectgroup><object id=\"1\" x=\"2\" y=\"1\" width=\"20\" height=\"6\"/></objectgroup></tile>\n"
+                    "</tileset>\n<layer name=\"l\" width=\"1\" height=\"1\"><data encoding=\"csv\">2</data></layer>\n</map>");
   imp = NULL;
   CHECK_OK(tess_map_read(path, NULL, &imp, &err), &err);
   if (imp && imp->tilesets[0].tile_count >= 2 && imp->tilesets[0].tiles[1].piece_count == 1) {

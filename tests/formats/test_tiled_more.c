@@ -19,13 +19,14 @@ static const char *write_tmx(char *path, size_t size, const char *name, uint32_t
   char png[600];
   snprintf(png, sizeof png, "%s/a.png", dir);
   maps_write_tileset_png(png, 4, 2, 8, 8, 0, 0, 1, -1);
-  char *map = maps_printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                          "<map version=\"1.8\" orientation=\"orthogonal\" width=\"%u\" height=\"%u\" tilewidth=\"8\" "
-                          "tileheight=\"8\" %s>\n"
-                          " <tileset firstgid=\"1\" name=\"a\" tilewidth=\"8\" tileheight=\"8\" tilecount=\"8\" columns=\"4\">\n"
-                          "  <image source=\"a.png\" width=\"32\" height=\"16\"/>\n"
-                          " </tileset>\n%s\n</map>\n",
-                          w, h, attrs, body);
+  char *map = maps_printf(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<map version=\"1.8\" orientation=\"orthogonal\" width=\"%u\" height=\"%u\" tilewidth=\"8\" "
+      "tileheight=\"8\" %s>\n"
+      " <tileset firstgid=\"1\" name=\"a\" tilewidth=\"8\" tileheight=\"8\" tilecount=\"8\" columns=\"4\">\n"
+      "  <image source=\"a.png\" width=\"32\" height=\"16\"/>\n"
+      " </tileset>\n%s\n</map>\n",
+      w, h, attrs, body);
   maps_write_file(path, size, dir, name, map);
   free(map);
   return path;
@@ -149,14 +150,15 @@ static void test_objects_every_kind(void) {
 static void test_groups_flattened(void) {
   char path[600];
   const char *csv = "1,2,0,0,0,0,0,0,0,0,0,0";
-  char *body = maps_printf("<group id=\"9\" name=\"outer\" opacity=\"0.5\">\n"
-                           " <group id=\"8\" name=\"inner\" visible=\"0\">\n"
-                           "  <layer id=\"1\" name=\"deep\" width=\"4\" height=\"3\" opacity=\"0.5\"><data encoding=\"csv\">%s</data></layer>\n"
-                           " </group>\n"
-                           " <layer id=\"2\" name=\"mid\" width=\"4\" height=\"3\" locked=\"1\"><data encoding=\"csv\">%s</data></layer>\n"
-                           "</group>\n"
-                           "<layer id=\"3\" name=\"top\" width=\"4\" height=\"3\"><data encoding=\"csv\">%s</data></layer>",
-                           csv, csv, csv);
+  char *body = maps_printf(
+      "<group id=\"9\" name=\"outer\" opacity=\"0.5\">\n"
+      " <group id=\"8\" name=\"inner\" visible=\"0\">\n"
+      "  <layer id=\"1\" name=\"deep\" width=\"4\" height=\"3\" opacity=\"0.5\"><data encoding=\"csv\">%s</data></layer>\n"
+      " </group>\n"
+      " <layer id=\"2\" name=\"mid\" width=\"4\" height=\"3\" locked=\"1\"><data encoding=\"csv\">%s</data></layer>\n"
+      "</group>\n"
+      "<layer id=\"3\" name=\"top\" width=\"4\" height=\"3\"><data encoding=\"csv\">%s</data></layer>",
+      csv, csv, csv);
   write_tmx(path, sizeof path, "groups.tmx", 4, 3, "", body);
   free(body);
   TessMapImport *imp = read_ok(path);
@@ -187,19 +189,20 @@ static void test_infinite_map(void) {
   uint32_t a[256], b[256];
   memset(a, 0, sizeof a);
   memset(b, 0, sizeof b);
-  a[0] = 1;                /* map cell (-16, -16) */
+  a[0] = 1;                      /* map cell (-16, -16) */
   b[15 * 16 + 15] = 0x80000003u; /* map cell (31, 15), flipped */
   for (int t = 0; t < 2; t++) {
     bool json = t == 1;
     char path[600];
     char *ea = maps_encode(a, 256, "base64", "zlib"), *eb = maps_encode(b, 256, "csv", "");
     if (!json) {
-      char *body = maps_printf("<layer id=\"1\" name=\"inf\" width=\"48\" height=\"32\">\n<data encoding=\"base64\" compression=\"zlib\">\n"
-                               "<chunk x=\"-16\" y=\"-16\" width=\"16\" height=\"16\">%s</chunk>\n</data></layer>\n"
-                               "<layer id=\"2\" name=\"inf2\" width=\"48\" height=\"32\">\n<data encoding=\"csv\">\n"
-                               "<chunk x=\"16\" y=\"0\" width=\"16\" height=\"16\">%s</chunk>\n</data></layer>\n"
-                               "<objectgroup id=\"3\" name=\"o\"><object id=\"1\" name=\"here\" x=\"0\" y=\"0\"><point/></object></objectgroup>",
-                               ea, eb);
+      char *body = maps_printf(
+          "<layer id=\"1\" name=\"inf\" width=\"48\" height=\"32\">\n<data encoding=\"base64\" compression=\"zlib\">\n"
+          "<chunk x=\"-16\" y=\"-16\" width=\"16\" height=\"16\">%s</chunk>\n</data></layer>\n"
+          "<layer id=\"2\" name=\"inf2\" width=\"48\" height=\"32\">\n<data encoding=\"csv\">\n"
+          "<chunk x=\"16\" y=\"0\" width=\"16\" height=\"16\">%s</chunk>\n</data></layer>\n"
+          "<objectgroup id=\"3\" name=\"o\"><object id=\"1\" name=\"here\" x=\"0\" y=\"0\"><point/></object></objectgroup>",
+          ea, eb);
       write_tmx(path, sizeof path, "inf.tmx", 0, 0, "infinite=\"1\"", body);
       free(body);
     } else {
@@ -236,9 +239,10 @@ static void test_trans_colour(void) {
   char png[600], path[600];
   snprintf(png, sizeof png, "%s/keyed.png", dir);
   maps_write_tileset_png(png, 2, 1, 8, 8, 0, 0, 5, 0xFF00FF);
-  char *map = maps_printf("<map orientation=\"orthogonal\" width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\">\n"
-                          "<tileset firstgid=\"1\" name=\"k\" tilewidth=\"8\" tileheight=\"8\"><image source=\"keyed.png\" trans=\"ff00ff\"/></tileset>\n"
-                          "<layer name=\"l\" width=\"2\" height=\"1\"><data encoding=\"csv\">1,2</data></layer></map>");
+  char *map = maps_printf(
+      "<map orientation=\"orthogonal\" width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\">\n"
+      "<tileset firstgid=\"1\" name=\"k\" tilewidth=\"8\" tileheight=\"8\"><image source=\"keyed.png\" trans=\"ff00ff\"/></tileset>\n"
+      "<layer name=\"l\" width=\"2\" height=\"1\"><data encoding=\"csv\">1,2</data></layer></map>");
   maps_write_file(path, sizeof path, dir, "keyed.tmx", map);
   free(map);
   TessMapImport *imp = read_ok(path);

@@ -77,10 +77,10 @@ static const char *write_map(const char *dir, char *buf, size_t size) {
   }
   /* 64 px tiles: a row of four at the bottom (the balls land there), overlapping pairs, the top edge, the right edge */
   for (uint32_t i = 0; i < 4; i++) big[9 * MW + 2 + 2 * i] = 9 + i % 4;
-  big[0 * MW + 12] = 10 | FLIPS[1];          /* reaches above the map: cut */
-  big[3 * MW + 13] = 11 | FLIPS[3];          /* reaches past the right edge: cut */
+  big[0 * MW + 12] = 10 | FLIPS[1]; /* reaches above the map: cut */
+  big[3 * MW + 13] = 11 | FLIPS[3]; /* reaches past the right edge: cut */
   big[4 * MW + 11] = 12 | FLIPS[5];
-  big[5 * MW + 12] = 9 | FLIPS[6];           /* drawn after (11, 4), over it */
+  big[5 * MW + 12] = 9 | FLIPS[6]; /* drawn after (11, 4), over it */
   big[7 * MW + 0] = 10 | FLIPS[7];
   for (uint32_t f = 0; f < 8; f++) off[(f % 2 ? 3 : 2) * MW + f] = (17 + f % 2) | FLIPS[f];
   char *ds = maps_encode(small, MW * MH, "csv", ""), *db = maps_encode(big, MW * MH, "csv", ""), *dof = maps_encode(off, MW * MH, "csv", "");

@@ -260,18 +260,21 @@ static void expect_refused(const char *name, const char *wang, const char *words
 }
 
 static void broken_wangsets_are_refused(void) {
-  expect_refused("wang-short", "   <wangset name=\"W\" type=\"corner\" tile=\"-1\">\n"
-                               "    <wangcolor name=\"A\" color=\"#ff0000\" tile=\"-1\" probability=\"1\"/>\n"
-                               "    <wangtile tileid=\"0\" wangid=\"0,1,0,1\"/>\n   </wangset>\n",
+  expect_refused("wang-short",
+                 "   <wangset name=\"W\" type=\"corner\" tile=\"-1\">\n"
+                 "    <wangcolor name=\"A\" color=\"#ff0000\" tile=\"-1\" probability=\"1\"/>\n"
+                 "    <wangtile tileid=\"0\" wangid=\"0,1,0,1\"/>\n   </wangset>\n",
                  "wangid '0,1,0,1'");
-  expect_refused("wang-colour", "   <wangset name=\"W\" type=\"corner\" tile=\"-1\">\n"
-                                "    <wangcolor name=\"A\" color=\"#ff0000\" tile=\"-1\" probability=\"1\"/>\n"
-                                "    <wangtile tileid=\"0\" wangid=\"0,1,0,3,0,1,0,1\"/>\n   </wangset>\n",
+  expect_refused("wang-colour",
+                 "   <wangset name=\"W\" type=\"corner\" tile=\"-1\">\n"
+                 "    <wangcolor name=\"A\" color=\"#ff0000\" tile=\"-1\" probability=\"1\"/>\n"
+                 "    <wangtile tileid=\"0\" wangid=\"0,1,0,3,0,1,0,1\"/>\n   </wangset>\n",
                  "colour 3 at position 3, the set has 1");
   expect_refused("wang-type", "   <wangset name=\"W\" type=\"triangle\" tile=\"-1\">\n   </wangset>\n",
                  "type 'triangle'");
-  expect_refused("wang-paint", "   <wangset name=\"W\" type=\"edge\" tile=\"-1\">\n"
-                               "    <wangcolor name=\"A\" color=\"red\" tile=\"-1\" probability=\"1\"/>\n   </wangset>\n",
+  expect_refused("wang-paint",
+                 "   <wangset name=\"W\" type=\"edge\" tile=\"-1\">\n"
+                 "    <wangcolor name=\"A\" color=\"red\" tile=\"-1\" probability=\"1\"/>\n   </wangset>\n",
                  "'red' is not a colour");
 }
 

@@ -262,7 +262,9 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
       pts = *end ? end + 1 : end;
     }
   } else if (strcmp(el, "property") == 0) {
-    RbProps *props = s->in_object ? &s->object->props : s->in_tile ? &s->tile->props : s->layer ? &s->layer->props : &f->props;
+    RbProps *props = s->in_object ? &s->object->props : s->in_tile ? &s->tile->props
+                                                    : s->layer     ? &s->layer->props
+                                                                   : &f->props;
     add_prop(props, attr(atts, "name"), attr(atts, "type"), attr(atts, "value") ? attr(atts, "value") : "");
   } else if (strcmp(el, "data") == 0) {
     s->in_data = true;
@@ -383,7 +385,7 @@ static bool props_equal(const RbProps *a, const RbProps *b, const char *where) {
   for (size_t i = 0; i < a->n; i++)
     if (strcmp(a->v[i].name, "tessera.content_hash") == 0 && strcmp(b->v[i].name, a->v[i].name) == 0) continue;
     else if (strcmp(a->v[i].name, b->v[i].name) || strcmp(a->v[i].type, b->v[i].type) ||
-        strcmp(a->v[i].value, b->v[i].value)) {
+             strcmp(a->v[i].value, b->v[i].value)) {
       fprintf(stderr, "%s: property %s:%s=%s against %s:%s=%s\n", where, a->v[i].name, a->v[i].type, a->v[i].value,
               b->v[i].name, b->v[i].type, b->v[i].value);
       return false;

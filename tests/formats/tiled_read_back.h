@@ -20,7 +20,11 @@ typedef struct RbProps {
   RbProp v[64];
 } RbProps;
 
-enum { RB_RECT, RB_ELLIPSE, RB_POINT, RB_POLYGON, RB_POLYLINE };
+enum { RB_RECT,
+       RB_ELLIPSE,
+       RB_POINT,
+       RB_POLYGON,
+       RB_POLYLINE };
 
 typedef struct RbObject {
   uint32_t id, gid;

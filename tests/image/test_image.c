@@ -329,7 +329,8 @@ static void sixteen_bit_scales_to_eight(void) {
     int b = (int)tess_rng_below(&rng, 256);
     int d = (int)tess_rng_below(&rng, 101) - 50; /* within +-128 of b * 257 so the rounding is unambiguous */
     int v = b * 257 + d;
-    row[i] = (uint16_t)(v < 0 ? 0 : v > 65535 ? 65535 : v);
+    row[i] = (uint16_t)(v < 0 ? 0 : v > 65535 ? 65535
+                                              : v);
   }
   PngSpec spec = {W, 1, 16, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE, NULL, 0, NULL, 0, NULL,
                   (const uint8_t *)row, sizeof row};
@@ -358,7 +359,8 @@ static void sixteen_bit_scales_to_eight(void) {
 
 static void interlaced_decodes_like_progressive(void) {
   /* RGB 8-bit, Adam7, an odd size so every pass has partial blocks. */
-  enum { W = 13, H = 11 };
+  enum { W = 13,
+         H = 11 };
   uint8_t rgb[H][W * 3];
   for (int y = 0; y < H; y++)
     for (int x = 0; x < W; x++) {
@@ -505,9 +507,7 @@ static void huge_headers_are_refused_before_allocating(void) {
   TessError err;
   TessImage out = {0};
   uint32_t w = 1, h = 1;
-  const uint32_t sizes[][2] = {{100000, 100000}, {TESS_IMAGE_MAX_SIDE + 1, 1}, {1, TESS_IMAGE_MAX_SIDE + 1},
-                               {20000, 20000} /* sides allowed, but 1.6 GB of RGBA */,
-                               {TESS_IMAGE_MAX_SIDE, TESS_IMAGE_MAX_SIDE}};
+  const uint32_t sizes[][2] = {{100000, 100000}, {TESS_IMAGE_MAX_SIDE + 1, 1}, {1, TESS_IMAGE_MAX_SIDE + 1}, {20000, 20000} /* sides allowed, but 1.6 GB of RGBA */, {TESS_IMAGE_MAX_SIDE, TESS_IMAGE_MAX_SIDE}};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     size_t n = craft_header_only_png(buf, sizes[i][0], sizes[i][1]);
     CHECK(crc32_of((const uint8_t *)"IEND", 4) == 0xae426082u); /* the CRC helper matches PNG's */

@@ -254,4 +254,3 @@ TessResult random_edit(TessProject *p, TessTestRng *rng, uint32_t *merge_key, Te
     return TESS_OK;
   }
 }
-

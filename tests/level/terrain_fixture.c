@@ -10,7 +10,8 @@ void terrain_fixture_set(TessTerrainSet *set, TessTestRng *rng, TessTerrainKind 
   static const uint32_t rgba[] = {0x4caf50ff, 0x2196f3ff, 0x795548ff, 0xffeb3bff};
   static const char *names[] = {"Grass", "Water", "Dirt", "Sand"};
   TessError err;
-  tess_terrain_set_init(set, kind == TESS_TERRAIN_CORNER ? "Corners" : kind == TESS_TERRAIN_EDGE ? "Edges" : "Mixed",
+  tess_terrain_set_init(set, kind == TESS_TERRAIN_CORNER ? "Corners" : kind == TESS_TERRAIN_EDGE ? "Edges"
+                                                                                                 : "Mixed",
                         kind);
   for (uint32_t c = 0; c < colors; c++) CHECK_OK(tess_terrain_set_add_color(set, names[c], rgba[c], NULL, &err), &err);
   /* A shuffled deal of the tileset's tiles. */

@@ -216,7 +216,8 @@ void flood_fill_matches_reference(void) {
   fixture_make(&f);
   TessProject *p = f.p;
   TessLayer *ground = tess_level_layer(tess_project_level(p, f.level), f.ground);
-  enum { W = 100, H = 80 };
+  enum { W = 100,
+         H = 80 };
   TessTestRng rng = {77};
   static TessCell map[W * H];
   TessCell wall = TESS_CELL_MAKE(f.tileset, 1, 0), fill = TESS_CELL_MAKE(f.tileset, 2, 0);

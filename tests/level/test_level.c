@@ -21,14 +21,22 @@ static void material_validation_names_the_field(void) {
     float value;
     const char *name;
   } bad[] = {
-      {&m.friction, NAN, "friction"},         {&m.friction, INFINITY, "friction"},
-      {&m.friction, -0.1f, "friction"},       {&m.friction, 101.0f, "friction"},
-      {&m.restitution, NAN, "restitution"},   {&m.restitution, -INFINITY, "restitution"},
-      {&m.restitution, 1.5f, "restitution"},  {&m.restitution, -1.0f, "restitution"},
-      {&m.tangential, NAN, "tangential"},     {&m.tangential, 2.0f, "tangential"},
-      {&m.tangential, -0.5f, "tangential"},   {&m.density, 0.0f, "density"},
-      {&m.density, -1.0f, "density"},         {&m.density, INFINITY, "density"},
-      {&m.density, NAN, "density"},           {&m.density, 2e6f, "density"},
+      {&m.friction, NAN, "friction"},
+      {&m.friction, INFINITY, "friction"},
+      {&m.friction, -0.1f, "friction"},
+      {&m.friction, 101.0f, "friction"},
+      {&m.restitution, NAN, "restitution"},
+      {&m.restitution, -INFINITY, "restitution"},
+      {&m.restitution, 1.5f, "restitution"},
+      {&m.restitution, -1.0f, "restitution"},
+      {&m.tangential, NAN, "tangential"},
+      {&m.tangential, 2.0f, "tangential"},
+      {&m.tangential, -0.5f, "tangential"},
+      {&m.density, 0.0f, "density"},
+      {&m.density, -1.0f, "density"},
+      {&m.density, INFINITY, "density"},
+      {&m.density, NAN, "density"},
+      {&m.density, 2e6f, "density"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     tess_material_default(&m);
@@ -193,7 +201,9 @@ static void collision_rows_match_cells(void) {
   for (uint32_t t = 0; t < edit.tile_count; t++) {
     edit.tiles[t].collision = (uint8_t)(t % 3);
     edit.tiles[t].one_way = t % 5 == 0;
-    edit.tiles[t].material = t % 4 == 0 ? 0 : t % 4 == 1 ? f.stone : t % 4 == 2 ? f.grass : f.water;
+    edit.tiles[t].material = t % 4 == 0 ? 0 : t % 4 == 1 ? f.stone
+                                          : t % 4 == 2   ? f.grass
+                                                         : f.water;
   }
   CHECK_OK(tess_edit_tileset_set(p, &edit, 0, &err), &err);
   tess_tileset_clear(&edit);
@@ -338,14 +348,14 @@ static void collision_rule_cases(void) {
                              TESS_CELL_FLIPS};
   /* The slope's vertices (0,16), (16,16), (16,0) under each flip, by hand. */
   const float expect[8][3][2] = {
-      {{0, 16}, {16, 16}, {16, 0}},  /* none: solid bottom-right */
-      {{16, 16}, {0, 16}, {0, 0}},   /* H: bottom-left */
-      {{0, 0}, {16, 0}, {16, 16}},   /* V: top-right */
-      {{16, 0}, {0, 0}, {0, 16}},    /* HV: top-left */
-      {{16, 0}, {16, 16}, {0, 16}},  /* D: transpose of bottom-right is bottom-right */
-      {{0, 0}, {0, 16}, {16, 16}},   /* DH (90 cw): bottom-left */
-      {{16, 16}, {16, 0}, {0, 0}},   /* DV (90 ccw): top-right */
-      {{0, 16}, {0, 0}, {16, 0}},    /* DHV: top-left */
+      {{0, 16}, {16, 16}, {16, 0}}, /* none: solid bottom-right */
+      {{16, 16}, {0, 16}, {0, 0}},  /* H: bottom-left */
+      {{0, 0}, {16, 0}, {16, 16}},  /* V: top-right */
+      {{16, 0}, {0, 0}, {0, 16}},   /* HV: top-left */
+      {{16, 0}, {16, 16}, {0, 16}}, /* D: transpose of bottom-right is bottom-right */
+      {{0, 0}, {0, 16}, {16, 16}},  /* DH (90 cw): bottom-left */
+      {{16, 16}, {16, 0}, {0, 0}},  /* DV (90 ccw): top-right */
+      {{0, 16}, {0, 0}, {16, 0}},   /* DHV: top-left */
   };
   for (int i = 0; i < 8; i++) {
     TessCell cell = TESS_CELL_MAKE(f.tileset, 2, flips[i]);
@@ -582,8 +592,7 @@ static void joint_motor_validates_hashes_and_undoes(void) {
     float speed, torque;
     uint8_t enabled;
     const char *word;
-  } bad[] = {{NAN, 1.0f, 1, "speed"},      {INFINITY, 1.0f, 1, "speed"}, {1.0f, NAN, 1, "torque"},
-             {1.0f, -0.5f, 1, "torque"},   {1.0f, INFINITY, 0, "torque"}, {1.0f, 1.0f, 2, "motor"}};
+  } bad[] = {{NAN, 1.0f, 1, "speed"}, {INFINITY, 1.0f, 1, "speed"}, {1.0f, NAN, 1, "torque"}, {1.0f, -0.5f, 1, "torque"}, {1.0f, INFINITY, 0, "torque"}, {1.0f, 1.0f, 2, "motor"}};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     TessObject b = o;
     b.u.joint.motor_speed = bad[i].speed;

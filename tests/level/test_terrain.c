@@ -86,8 +86,10 @@ static void random_stroke(World *w, TessTestRng *rng, const TessTerrainBrush *br
     CHECK_MSG(all_color(w, xy[0], xy[1], brush->color), "dab (%u,%u) is not all colour %u", xy[0], xy[1], brush->color);
     x += (int64_t)tess_rng_below(rng, 3) - 1;
     y += (int64_t)tess_rng_below(rng, 3) - 1;
-    x = x < 0 ? 0 : x >= LW ? LW - 1 : x;
-    y = y < 0 ? 0 : y >= LH ? LH - 1 : y;
+    x = x < 0 ? 0 : x >= LW ? LW - 1
+                            : x;
+    y = y < 0 ? 0 : y >= LH ? LH - 1
+                            : y;
   }
 }
 
@@ -96,8 +98,7 @@ static void complete_sets_match_every_neighbour(void) {
   static const struct {
     TessTerrainKind kind;
     uint32_t colors;
-  } kinds[] = {{TESS_TERRAIN_CORNER, 2}, {TESS_TERRAIN_CORNER, 3}, {TESS_TERRAIN_EDGE, 2},
-               {TESS_TERRAIN_EDGE, 3},   {TESS_TERRAIN_MIXED, 2}};
+  } kinds[] = {{TESS_TERRAIN_CORNER, 2}, {TESS_TERRAIN_CORNER, 3}, {TESS_TERRAIN_EDGE, 2}, {TESS_TERRAIN_EDGE, 3}, {TESS_TERRAIN_MIXED, 2}};
   TessError err;
   for (int round = 0; round < 20; round++) {
     TessTerrainSet set;
@@ -306,7 +307,8 @@ static void chosen_tiles_carry_collision_and_material(void) {
     int waters = 0;
     for (int k = 1; k < 8; k += 2) waters += set.tiles[i].wang[k] == 2;
     t->material = waters == 4 ? water : ground;
-    t->collision = waters == 4 ? TESS_TILE_COLLISION_NONE : waters == 0 ? TESS_TILE_COLLISION_FULL : TESS_TILE_COLLISION_TRACED;
+    t->collision = waters == 4 ? TESS_TILE_COLLISION_NONE : waters == 0 ? TESS_TILE_COLLISION_FULL
+                                                                        : TESS_TILE_COLLISION_TRACED;
     if (t->collision == TESS_TILE_COLLISION_TRACED) {
       t->piece_count = 1;
       t->pieces = tess_calloc(1, sizeof(TessPolygon));

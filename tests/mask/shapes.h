@@ -109,11 +109,9 @@ static inline uint32_t test_shapes(Shape *out) {
   out[n++] = s;
   s = (Shape){.name = "rotated rectangle", .width = 420, .height = 330, .inside = in_box, .cx = 210.1, .cy = 165.2, .a = 180, .b = 70, .angle = M_PI / 6};
   out[n++] = s;
-  s = (Shape){.name = "triangle", .width = 300, .height = 260, .inside = in_poly, .poly_count = 3,
-              .poly = {{10.3, 250.2}, {290.7, 240.9}, {140.2, 8.4}}};
+  s = (Shape){.name = "triangle", .width = 300, .height = 260, .inside = in_poly, .poly_count = 3, .poly = {{10.3, 250.2}, {290.7, 240.9}, {140.2, 8.4}}};
   out[n++] = s;
-  s = (Shape){.name = "L-shape", .width = 300, .height = 300, .inside = in_poly, .poly_count = 6,
-              .poly = {{10.5, 10.5}, {150.2, 10.5}, {150.2, 150.7}, {290.1, 150.7}, {290.1, 290.3}, {10.5, 290.3}}};
+  s = (Shape){.name = "L-shape", .width = 300, .height = 300, .inside = in_poly, .poly_count = 6, .poly = {{10.5, 10.5}, {150.2, 10.5}, {150.2, 150.7}, {290.1, 150.7}, {290.1, 290.3}, {10.5, 290.3}}};
   out[n++] = s;
   s = (Shape){.name = "ring", .width = 230, .height = 230, .inside = in_ring, .cx = 115.5, .cy = 114.2, .a = 100, .b = 55};
   out[n++] = s;

@@ -200,8 +200,7 @@ static void adversarial_images_within_the_budget(void) {
   const struct {
     const char *name;
     AlphaFn fn;
-  } cases[] = {{"noise", noise},       {"1-px vertical stripes", vstripes}, {"1-px horizontal stripes", hstripes},
-               {"plate, 262144 holes", dense_plate}, {"4 px checkerboard", checker4}};
+  } cases[] = {{"noise", noise}, {"1-px vertical stripes", vstripes}, {"1-px horizontal stripes", hstripes}, {"plate, 262144 holes", dense_plate}, {"4 px checkerboard", checker4}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     TessImage img = make(2048, 2048, cases[i].fn);
     uint32_t block = check_traced(cases[i].name, &img, TESS_MASK_RUN_BUDGET, 8);
@@ -361,8 +360,7 @@ static void tileset_shares_the_budget(void) {
     }
   }
   /* At the default budget nothing is simplified. */
-  CHECK_OK(tess_mask_trace_tiles_report(tess_image_view(&img), 32, 32, 0, 0, &(TessMaskSettings){.threshold = 1,
-           .mode = TESS_MASK_PIECES, .max_vertices = 8, .tolerance = 1.0}, tiles, 64, &simplified, &err), &err);
+  CHECK_OK(tess_mask_trace_tiles_report(tess_image_view(&img), 32, 32, 0, 0, &(TessMaskSettings){.threshold = 1, .mode = TESS_MASK_PIECES, .max_vertices = 8, .tolerance = 1.0}, tiles, 64, &simplified, &err), &err);
   CHECK(simplified == 0);
   for (uint32_t t = 0; t < 64; t++) tess_free(tiles[t].pieces);
   tess_image_clear(&img);

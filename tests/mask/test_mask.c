@@ -38,7 +38,11 @@ static TessMassProps direct_mass(const Raster *r) {
   long double n = 0, sx = 0, sy = 0;
   for (uint32_t y = 0; y < r->shape.height; y++)
     for (uint32_t x = 0; x < r->shape.width; x++)
-      if (opaque(r, x, y)) { n += 1; sx += x + 0.5L; sy += y + 0.5L; }
+      if (opaque(r, x, y)) {
+        n += 1;
+        sx += x + 0.5L;
+        sy += y + 0.5L;
+      }
   TessMassProps m = {(double)n, (double)(sx / n), (double)(sy / n), 0};
   long double in = 0;
   for (uint32_t y = 0; y < r->shape.height; y++)
@@ -149,7 +153,11 @@ static void direct_moments(const uint8_t *px, size_t stride, uint32_t w, uint32_
   long double n = 0, sx = 0, sy = 0, xx = 0, yy = 0, xy = 0;
   for (uint32_t y = 0; y < h; y++)
     for (uint32_t x = 0; x < w; x++)
-      if (px[(size_t)y * stride + (size_t)x * 4 + 3] >= threshold) { n += 1; sx += x + 0.5L; sy += y + 0.5L; }
+      if (px[(size_t)y * stride + (size_t)x * 4 + 3] >= threshold) {
+        n += 1;
+        sx += x + 0.5L;
+        sy += y + 0.5L;
+      }
   long double cx = sx / n, cy = sy / n;
   for (uint32_t y = 0; y < h; y++)
     for (uint32_t x = 0; x < w; x++)
@@ -159,7 +167,12 @@ static void direct_moments(const uint8_t *px, size_t stride, uint32_t w, uint32_
         yy += dy * dy + 1.0L / 12;
         xy += dx * dy;
       }
-  out[0] = n; out[1] = cx; out[2] = cy; out[3] = xx; out[4] = yy; out[5] = xy;
+  out[0] = n;
+  out[1] = cx;
+  out[2] = cy;
+  out[3] = xx;
+  out[4] = yy;
+  out[5] = xy;
 }
 
 static void check_moments(const TessMaskSecondMoments *m, const long double d[6], const char *what) {
@@ -998,7 +1011,10 @@ static void tileset_traces_every_tile(void) {
           case 1: on = true; break;
           case 2: on = cy > T - cx; break;
           case 3: on = d2 <= 14 * 14; break;
-          case 4: on = true; a = 100; break;
+          case 4:
+            on = true;
+            a = 100;
+            break;
           case 5: on = d2 <= 14 * 14 && d2 >= 6 * 6; break;
           case 6: on = !(x >= 20 && y < 12); break;
           case 7: on = x == 9 && y == 20; break;
@@ -1014,8 +1030,8 @@ static void tileset_traces_every_tile(void) {
   memset(tiles, 0, sizeof tiles);
   TessError err;
   CHECK_OK(tess_mask_trace_tiles(v, T, T, M, S, &s, tiles, 8, &err), &err);
-  const uint8_t expect[8] = {TESS_TILE_COLLISION_NONE,   TESS_TILE_COLLISION_FULL,   TESS_TILE_COLLISION_TRACED,
-                             TESS_TILE_COLLISION_TRACED, TESS_TILE_COLLISION_NONE,   TESS_TILE_COLLISION_TRACED,
+  const uint8_t expect[8] = {TESS_TILE_COLLISION_NONE, TESS_TILE_COLLISION_FULL, TESS_TILE_COLLISION_TRACED,
+                             TESS_TILE_COLLISION_TRACED, TESS_TILE_COLLISION_NONE, TESS_TILE_COLLISION_TRACED,
                              TESS_TILE_COLLISION_TRACED, TESS_TILE_COLLISION_TRACED};
   for (int t = 0; t < 8; t++) {
     CHECK_MSG(tiles[t].collision == expect[t], "tile %d: %u", t, tiles[t].collision);
@@ -1032,7 +1048,7 @@ static void tileset_traces_every_tile(void) {
       area += tess_poly_mass(d, p->count).area;
     }
     if (t == 2) CHECK_NEAR(area, T * T / 2.0 + T / 2.0, 40); /* the slope's pixels: 528 */
-    if (t == 6) CHECK_NEAR(area, T * T - 12 * 12, 1e-3);    /* a notch is exact */
+    if (t == 6) CHECK_NEAR(area, T * T - 12 * 12, 1e-3);     /* a notch is exact */
     if (t == 7) CHECK(area >= 1 - 1e-6 && area <= 5);
   }
   /* Tracing again frees the old pieces; asking for more tiles than fit fails. */
@@ -1323,8 +1339,7 @@ static void demo_tileset_pieces_stay_inside_their_tiles(void) {
       for (uint32_t i = 0; i < count; i++) {
         if (tiles[i].collision != TESS_TILE_COLLISION_TRACED) continue;
         traced++;
-        TessImageView tv = {T, T, img.stride, img.pixels + (size_t)(i / (img.width / T)) * T * img.stride +
-                                                  (size_t)(i % (img.width / T)) * T * 4};
+        TessImageView tv = {T, T, img.stride, img.pixels + (size_t)(i / (img.width / T)) * T * img.stride + (size_t)(i % (img.width / T)) * T * 4};
         TessMaskHull hull;
         CHECK_OK(tess_mask_hull(tv, s.threshold, &hull, &err), &err);
         uint32_t miss = 0;

@@ -84,7 +84,11 @@ static uint8_t disc_alpha(uint32_t x, uint32_t y) {
   return dx * dx + dy * dy <= 50 * 50 ? 255 : 0;
 }
 static uint8_t faint_alpha(uint32_t x, uint32_t y) { return x == 3 && y == 2 ? 100 : 0; }
-static uint8_t clear_alpha(uint32_t x, uint32_t y) { (void)x; (void)y; return 0; }
+static uint8_t clear_alpha(uint32_t x, uint32_t y) {
+  (void)x;
+  (void)y;
+  return 0;
+}
 
 static void json_of_a_box(void) {
   char path[600], args[800];
@@ -195,8 +199,10 @@ static void over_the_budget_says_simplified(void) {
   snprintf(args, sizeof args, "trace '%s' --mode pieces", path);
   run(r, args);
   CHECK(r->code == 0);
-  CHECK_MSG(strstr(r->out, "simplified  8388608 runs of opaque pixels exceed the budget of 131072: traced on 2 x 2 "
-                           "pixel blocks") != NULL, "%.2000s", r->out);
+  CHECK_MSG(strstr(r->out,
+                   "simplified  8388608 runs of opaque pixels exceed the budget of 131072: traced on 2 x 2 "
+                   "pixel blocks") != NULL,
+            "%.2000s", r->out);
 
   free(r);
 }

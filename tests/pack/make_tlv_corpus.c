@@ -15,8 +15,7 @@ int main(int argc, char **argv) {
   static const struct {
     uint32_t w, h, layers, bodies;
     bool noise, images;
-  } cases[] = {{6, 4, 1, 2, false, false}, {12, 8, 2, 6, false, false}, {16, 16, 3, 8, true, false},
-               {9, 5, 1, 4, false, true}, {1, 1, 1, 0, false, false}, {20, 3, 2, 12, true, false}};
+  } cases[] = {{6, 4, 1, 2, false, false}, {12, 8, 2, 6, false, false}, {16, 16, 3, 8, true, false}, {9, 5, 1, 4, false, true}, {1, 1, 1, 0, false, false}, {20, 3, 2, 12, true, false}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     PackFixtureSpec spec;
     pack_fixture_spec_default(&spec);

@@ -5,15 +5,15 @@
 
 #include "check.h"
 
-#define TRY(call)                                                                  \
-  do {                                                                             \
-    TessError fx_err_;                                                             \
-    if ((call) != TESS_OK) {                                                       \
-      char fx_buf_[1200];                                                          \
-      tess_error_format(&fx_err_, fx_buf_, sizeof fx_buf_);                        \
+#define TRY(call)                                                                      \
+  do {                                                                                 \
+    TessError fx_err_;                                                                 \
+    if ((call) != TESS_OK) {                                                           \
+      char fx_buf_[1200];                                                              \
+      tess_error_format(&fx_err_, fx_buf_, sizeof fx_buf_);                            \
       fprintf(stderr, "%s:%d: fixture: %s: %s\n", __FILE__, __LINE__, #call, fx_buf_); \
-      goto fail;                                                                   \
-    }                                                                              \
+      goto fail;                                                                       \
+    }                                                                                  \
   } while (0)
 #define E (&fx_err_)
 
@@ -81,7 +81,10 @@ static TessResult add_tileset(TessProject *p, const char *name, uint32_t cols, u
     TessTileInfo *ti = &copy.tiles[t];
     ti->material = mats[t % 4];
     switch (t % 5) {
-      case 0: ti->collision = TESS_TILE_COLLISION_NONE; ti->material = 0; break;
+      case 0:
+        ti->collision = TESS_TILE_COLLISION_NONE;
+        ti->material = 0;
+        break;
       case 1: ti->collision = TESS_TILE_COLLISION_FULL; break;
       case 2:
         ti->collision = TESS_TILE_COLLISION_TRACED;
@@ -95,7 +98,10 @@ static TessResult add_tileset(TessProject *p, const char *name, uint32_t cols, u
         ti->pieces = tess_alloc(2 * sizeof *ti->pieces);
         memcpy(ti->pieces, step, sizeof step);
         break;
-      default: ti->collision = TESS_TILE_COLLISION_FULL; ti->one_way = 1; break;
+      default:
+        ti->collision = TESS_TILE_COLLISION_FULL;
+        ti->one_way = 1;
+        break;
     }
   }
   r = tess_edit_tileset_set(p, &copy, 0, err);
@@ -178,7 +184,7 @@ static TessResult fill_level(TessProject *p, TessTestRng *rng, const PackFixture
         bool wall = l == 0 && (y >= st.height - 2 || x == 0 || (y > st.height / 2 && x % 9 < 3));
         uint32_t rnd = (uint32_t)tess_rng_below(rng, 100);
         uint32_t tile;
-        if (wall && spec->terrain_only) tile = 1; /* one full-square tile: stone walls */
+        if (wall && spec->terrain_only) tile = 1;                                         /* one full-square tile: stone walls */
         else if (wall) tile = 1 + 5 * (uint32_t)tess_rng_below(rng, set->tile_count / 5); /* full squares */
         else if (spec->noise || (!spec->terrain_only && rnd < (l == 0 ? 12u : 6u)))
           tile = (uint32_t)tess_rng_below(rng, set->tile_count);
@@ -276,7 +282,7 @@ static TessResult fill_level(TessProject *p, TessTestRng *rng, const PackFixture
       /* Pins 0, 4, 8... drive; 2, 6... hold a motor set up but off. */
       o.u.joint.motor_enabled = i % 4 == 0;
       o.u.joint.motor_speed = (i % 8 == 0 ? 1.0f : -1.0f) * (1.5f + 0.25f * (float)i); /* rad/s */
-      o.u.joint.motor_torque = 40.0f * (float)(i + 1);                                  /* N m */
+      o.u.joint.motor_torque = 40.0f * (float)(i + 1);                                 /* N m */
     }
     r = tess_edit_object_add(p, level, object_layer, &o, NULL, err);
     if (r) return r;

@@ -6,12 +6,12 @@
 #include "tessera/level.h"
 
 typedef struct PackFixtureSpec {
-  uint32_t width, height;   /* cells */
-  uint32_t tile_layers;     /* >= 1 */
+  uint32_t width, height; /* cells */
+  uint32_t tile_layers;   /* >= 1 */
   uint32_t bodies, joints, zones, spawns;
-  uint32_t levels;          /* levels in the project (each random) */
-  bool noise;               /* random tiles everywhere (many distinct cells) */
-  bool terrain_only;        /* walls and floors only, no scattered tiles (contiguous solids) */
+  uint32_t levels;   /* levels in the project (each random) */
+  bool noise;        /* random tiles everywhere (many distinct cells) */
+  bool terrain_only; /* walls and floors only, no scattered tiles (contiguous solids) */
 } PackFixtureSpec;
 
 void pack_fixture_spec_default(PackFixtureSpec *spec);

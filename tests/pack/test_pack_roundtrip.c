@@ -148,7 +148,7 @@ static void painted_materials_keep_the_grid_at_8_bits(void) {
   TessError err;
   CHECK_OK(tess_edit_set_cells(p, level->id, ground->props.id, 0, 0, 64, 60, cells, 0, &err), &err);
   CHECK_OK(tess_edit_paint_material(p, level->id, 0, 0, 64, 60, 0, 0, &err), &err); /* no paint left from the fixture */
-  for (uint32_t m = 0; m < 4; m++) /* bands 1..4 painted, band 0 not */
+  for (uint32_t m = 0; m < 4; m++)                                                  /* bands 1..4 painted, band 0 not */
     CHECK_OK(tess_edit_paint_material(p, level->id, 0, (int32_t)(12 * (m + 1)), 64, 12, p->materials[m].id, 0, &err), &err);
   uint8_t *data = NULL;
   size_t size = 0;
@@ -217,7 +217,7 @@ static void the_override_flag_decides_the_material(void) {
       uint32_t idx = ((const uint8_t *)lv.collision_grid.data)[y * 16 + x];
       CHECK(tlv_collision_cell(&lv, x, y, &cell) && tlv_collision_entry(&lv, idx, &own));
       CHECK(own.flags == TLV_COLLISION_OVERRIDE); /* the rule holds everywhere in a level made by the editor */
-      if (x < 8) { /* painted: the layer's material whatever the entry holds */
+      if (x < 8) {                                /* painted: the layer's material whatever the entry holds */
         CHECK(cell.material == 3);
         painted += own.material != 3;
       } else {

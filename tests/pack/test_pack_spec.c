@@ -159,7 +159,7 @@ static bool solid(const Grid *g, int64_t x, int64_t y) {
   if (x < 0 || y < 0 || x >= g->w || y >= g->h) return false;
   size_t i = (size_t)y * g->w + (size_t)x;
   uint32_t e = g->cgrd.stride == 1 ? g->cgrd.p[i] : g->cgrd.stride == 2 ? (uint32_t)(g->cgrd.p[2 * i] | g->cgrd.p[2 * i + 1] << 8)
-                                                                       : tlv_get32(g->cgrd.p + 4 * i);
+                                                                        : tlv_get32(g->cgrd.p + 4 * i);
   const uint8_t *r = g->cpal.p + (size_t)e * g->cpal.stride;
   return r[8] == 1 && r[9] == 0;
 }
@@ -194,8 +194,18 @@ static void loops_of(const uint8_t *d, size_t size, uint32_t *outer, uint32_t *h
       while ((px != nx || py != ny) && steps++ <= 32768) {
         int64_t qx = px + dx[dir], qy = py + dy[dir];
         /* the unit edge (px,py)-(qx,qy): its right-hand and left-hand cells */
-        int64_t rxc = dir == 0 ? px : dir == 1 ? px - 1 : dir == 2 ? qx : px, ryc = dir == 0 ? py : dir == 1 ? py : dir == 2 ? py - 1 : qy;
-        int64_t lxc = dir == 0 ? px : dir == 1 ? px : dir == 2 ? qx : px - 1, lyc = dir == 0 ? py - 1 : dir == 1 ? py : dir == 2 ? py : qy;
+        int64_t rxc = dir == 0 ? px : dir == 1 ? px - 1
+                                  : dir == 2   ? qx
+                                               : px,
+                ryc = dir == 0 ? py : dir == 1 ? py
+                                  : dir == 2   ? py - 1
+                                               : qy;
+        int64_t lxc = dir == 0 ? px : dir == 1 ? px
+                                  : dir == 2   ? qx
+                                               : px - 1,
+                lyc = dir == 0 ? py - 1 : dir == 1 ? py
+                                      : dir == 2   ? py
+                                                   : qy;
         CHECK_MSG(solid(&g, rxc, ryc) && !solid(&g, lxc, lyc), "%s: loop %u corner %u: solid is not on the right of the edge at (%lld, %lld)",
                   what, l, k, (long long)px, (long long)py);
         px = qx;
@@ -407,7 +417,6 @@ static void format_3_1_files_load_and_simulate_alike(void) {
   CHECK(tlv_open(d, size, 0, &lv, &err) == TLV_ERR_VALUE && strstr(err.message, "counter-clockwise") != NULL);
   free(d);
 }
-
 
 /* ---- Flips of a non-square tile ------------------------------------------ */
 

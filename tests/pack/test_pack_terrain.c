@@ -133,19 +133,19 @@ static void reader_refuses_broken_terrain_sets(void) {
     uint32_t value;
     const char *words;
   } cases[] = {
-      {sets + 0, 0, "tileset 0"},                  /* no tileset */
-      {sets + 0, 99, "tileset 99"},                /* beyond TSET */
+      {sets + 0, 0, "tileset 0"},   /* no tileset */
+      {sets + 0, 99, "tileset 99"}, /* beyond TSET */
       {sets + 8, 3, "kind 3"},
       {sets + 12, 100000, "icon tile"},
-      {sets + 16, 1, "sets take them in order"},   /* colours not from 0 */
+      {sets + 16, 1, "sets take them in order"}, /* colours not from 0 */
       {sets + 20, 255, "255 colours"},
-      {sets + 32 + 28, 0, "belong to no set"},     /* the second set leaves its tile over */
+      {sets + 32 + 28, 0, "belong to no set"},           /* the second set leaves its tile over */
       {colors + 8, 0xbf800000u, "negative probability"}, /* -1.0f */
-      {colors + 8, 0x7fc00000u, "not finite"},     /* NaN */
+      {colors + 8, 0x7fc00000u, "not finite"},           /* NaN */
       {colors + 12, 70000, "terrain colour 0: tile"},
       {tiles + 4, 0x00000300u, "colour 3 at position 1"}, /* corner colour beyond the set's 2 */
       {tiles + 4, 0x00000001u, "colour 1 at position 0"}, /* an edge in a corner set */
-      {tiles + 16, 0, "after 0"},                  /* tile order: 0 after 0 */
+      {tiles + 16, 0, "after 0"},                         /* tile order: 0 after 0 */
       {tiles + 12, 0xff800000u, "not finite"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

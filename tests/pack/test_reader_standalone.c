@@ -10,12 +10,12 @@
 
 static int failures = 0;
 
-#define EXPECT(cond)                                                      \
-  do {                                                                    \
-    if (!(cond)) {                                                        \
+#define EXPECT(cond)                                                     \
+  do {                                                                   \
+    if (!(cond)) {                                                       \
       fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                         \
-    }                                                                     \
+      failures++;                                                        \
+    }                                                                    \
   } while (0)
 
 static unsigned char *read_all(const char *path, size_t *size) {

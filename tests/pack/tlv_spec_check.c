@@ -17,16 +17,38 @@ typedef struct Sec {
   uint32_t count, stride;
 } Sec;
 
-enum { SETT, STRS, MATL, TSET, TILE, POLY, VERT, LAYR, PALT, CELL, CPAL, CGRD, LOOP, CRNR, RECT, BODY, SHAP, JOIN, ZONE, SPWN, SPRT, PROP, BLOB,
-       TERS, TERC, TERT, NSEC };
+enum { SETT,
+       STRS,
+       MATL,
+       TSET,
+       TILE,
+       POLY,
+       VERT,
+       LAYR,
+       PALT,
+       CELL,
+       CPAL,
+       CGRD,
+       LOOP,
+       CRNR,
+       RECT,
+       BODY,
+       SHAP,
+       JOIN,
+       ZONE,
+       SPWN,
+       SPRT,
+       PROP,
+       BLOB,
+       TERS,
+       TERC,
+       TERT,
+       NSEC };
 
 static const struct {
   char name[5];
   uint32_t min_stride; /* 0 bytes, 1 cells */
-} KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8},  {"VERT", 8},  {"LAYR", 48},
-                 {"PALT", 4},  {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1},  {"LOOP", 8},  {"CRNR", 4},  {"RECT", 8},  {"BODY", 80},
-                 {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0},
-                 {"TERS", 32}, {"TERC", 16}, {"TERT", 16}};
+} KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8}, {"VERT", 8}, {"LAYR", 48}, {"PALT", 4}, {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1}, {"LOOP", 8}, {"CRNR", 4}, {"RECT", 8}, {"BODY", 80}, {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0}, {"TERS", 32}, {"TERC", 16}, {"TERT", 16}};
 
 typedef struct Chk {
   const uint8_t *d;
@@ -48,8 +70,8 @@ static int bad(Chk *c, const char *fmt, ...) {
   return 0;
 }
 
-#define REQUIRE(cond, ...) \
-  do {                     \
+#define REQUIRE(cond, ...)                   \
+  do {                                       \
     if (!(cond)) return bad(c, __VA_ARGS__); \
   } while (0)
 
@@ -69,9 +91,11 @@ static bool zero(const uint8_t *p, size_t n) {
   return true;
 }
 static uint64_t up16(uint64_t v) { return (v + 15) / 16 * 16; }
-static uint32_t narrowest(uint64_t v) { return v < 256 ? 1 : v < 65536 ? 2 : 4; }
+static uint32_t narrowest(uint64_t v) { return v < 256 ? 1 : v < 65536 ? 2
+                                                                       : 4; }
 static uint32_t cell(const uint8_t *p, uint32_t width, uint64_t i) {
-  return width == 1 ? p[i] : width == 2 ? u16_(p + 2 * i) : u32_(p + 4 * i);
+  return width == 1 ? p[i] : width == 2 ? u16_(p + 2 * i)
+                                        : u32_(p + 4 * i);
 }
 
 /* ---- Header and table ---------------------------------------------------- */
@@ -138,8 +162,7 @@ static size_t utf8_len(const uint8_t *p, size_t left) {
   static const struct {
     uint8_t lo0, hi0, lo1, hi1;
     uint8_t len;
-  } T[] = {{0xC2, 0xDF, 0x80, 0xBF, 2}, {0xE0, 0xE0, 0xA0, 0xBF, 3}, {0xE1, 0xEC, 0x80, 0xBF, 3}, {0xED, 0xED, 0x80, 0x9F, 3},
-           {0xEE, 0xEF, 0x80, 0xBF, 3}, {0xF0, 0xF0, 0x90, 0xBF, 4}, {0xF1, 0xF3, 0x80, 0xBF, 4}, {0xF4, 0xF4, 0x80, 0x8F, 4}};
+  } T[] = {{0xC2, 0xDF, 0x80, 0xBF, 2}, {0xE0, 0xE0, 0xA0, 0xBF, 3}, {0xE1, 0xEC, 0x80, 0xBF, 3}, {0xED, 0xED, 0x80, 0x9F, 3}, {0xEE, 0xEF, 0x80, 0xBF, 3}, {0xF0, 0xF0, 0x90, 0xBF, 4}, {0xF1, 0xF3, 0x80, 0xBF, 4}, {0xF4, 0xF4, 0x80, 0x8F, 4}};
   if (p[0] < 0x80) return 1;
   for (size_t t = 0; t < sizeof T / sizeof T[0]; t++) {
     if (p[0] < T[t].lo0 || p[0] > T[t].hi0) continue;

@@ -9,7 +9,10 @@
 
 /* ---- Calls during a step: made from the contact-begin callback ---------- */
 
-typedef enum Misuse { STEP_INSIDE, CREATE_BODY_INSIDE, SET_TRANSFORM_INSIDE, RESTORE_INSIDE } Misuse;
+typedef enum Misuse { STEP_INSIDE,
+                      CREATE_BODY_INSIDE,
+                      SET_TRANSFORM_INSIDE,
+                      RESTORE_INSIDE } Misuse;
 
 static Misuse misuse_kind;
 static TessResult misuse_result;

@@ -698,8 +698,8 @@ static void zones_push_and_attract(void) {
    * is pushed, one inside its unturned box but outside the turned one is not. The push stays
    * in world axes. */
   w = new_world(tess_v2(0, 0));
-  TessBodyId inside = add_ball(w, tess_v2(3.0f, 3.0f), 0.2f, &sd);  /* on the long diagonal */
-  TessBodyId flat = add_ball(w, tess_v2(4.0f, 0.0f), 0.2f, &sd);    /* in the unturned strip only */
+  TessBodyId inside = add_ball(w, tess_v2(3.0f, 3.0f), 0.2f, &sd); /* on the long diagonal */
+  TessBodyId flat = add_ball(w, tess_v2(4.0f, 0.0f), 0.2f, &sd);   /* in the unturned strip only */
   tess_zone_def_default(&z);
   z.type = TESS_ZONE_TYPE_ACCELERATION;
   z.rect.lower = tess_v2(-5.0f, -1.0f); /* a 10 x 2 m strip centred on the origin */
@@ -1374,7 +1374,7 @@ static TessWorld *doom_world(DoomLog *log, bool with_callback, TestMap *m, TessB
   CHECK_OK(test_map_apply(m, w, &err), &err);
   TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
   log->doomed = add_box(w, tess_v2(5.0f, 7.5f), 0.5f, 0.5f, &sd); /* resting on the floor (top y = 8) */
-  *ball = add_ball(w, tess_v2(5.0f, 6.75f), 0.25f, &sd);       /* resting on the box */
+  *ball = add_ball(w, tess_v2(5.0f, 6.75f), 0.25f, &sd);          /* resting on the box */
   /* a sensor at (2, 4) that a falling probe reaches after some steps */
   TessBodyId gate = add_body(w, TESS_BODY_STATIC, tess_v2(2.0f, 4.0f));
   TessShapeDef sens = sd;
@@ -1498,7 +1498,7 @@ static void contact_normals_point_from_a_to_b(void) {
     TessVec2 start, velocity, gravity, normal;
     uint32_t cell_x, cell_y;
   } cases[] = {
-      {{5.5f, 12.0f}, {0.0f, 0.0f}, {0.0f, G}, {0.0f, 1.0f}, 5, 15},  /* falls on the floor (row 15) below it */
+      {{5.5f, 12.0f}, {0.0f, 0.0f}, {0.0f, G}, {0.0f, 1.0f}, 5, 15},    /* falls on the floor (row 15) below it */
       {{10.0f, 5.5f}, {6.0f, 0.0f}, {0.0f, 0.0f}, {1.0f, 0.0f}, 15, 5}, /* flies into the wall (column 15) on its right */
       {{5.5f, 8.0f}, {0.0f, -6.0f}, {0.0f, 0.0f}, {0.0f, -1.0f}, 5, 2}, /* flies up into the ceiling (row 2) */
   };

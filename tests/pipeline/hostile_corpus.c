@@ -129,7 +129,8 @@ static const Mutant MUTANTS[] = {
     {"body radius 2e10 px", "UPDATE objects SET body_shape = 0, body_radius = 2e10 WHERE id = " FIRST(0), 0, 0},
     {"box of 1e19 px", "UPDATE objects SET body_shape = 1, body_width = 1e19, body_height = 1e19 WHERE id = " FIRST(0), 0, 0},
     {"box of 1e7 px at ppm 0.01", "UPDATE objects SET body_shape = 1, body_width = 1e7, body_height = 1e7 WHERE id = " FIRST(0) ";"
-     "UPDATE levels SET ppm = 0.01", 0, 0},
+                                                                                                                                "UPDATE levels SET ppm = 0.01",
+     0, 0},
     {"body far away", "UPDATE objects SET x = 1e30 WHERE id = " FIRST(0), 0, 0},
     {"body sprite that does not exist", "UPDATE objects SET body_shape = 3, body_sprite = 9999 WHERE id = " FIRST(0), 0, 0},
     {"body material that does not exist", "UPDATE objects SET body_material = 9999 WHERE id = " FIRST(0), 0, 0},

@@ -15,8 +15,8 @@
 const char *pipeline_exe(void);
 
 typedef struct PipelineRun {
-  int kill_after_us; /* >= 0: SIGKILL the child after this long */
-  uid_t uid;         /* != 0: run as this user and group (the caller is root) */
+  int kill_after_us;       /* >= 0: SIGKILL the child after this long */
+  uid_t uid;               /* != 0: run as this user and group (the caller is root) */
   const char *stdout_path; /* NULL: tmpdir/stdout.txt; "/dev/full" tests a failed write */
 } PipelineRun;
 

@@ -485,11 +485,17 @@ int main(int argc, char **argv) {
     return 1;
   }
   static const TessTestCase cases[] = {
-    TEST(export_is_identical_across_jobs), TEST(export_is_incremental), TEST(level_names_become_safe_file_names),
-    TEST(sigkill_never_leaves_a_partial_tlv), TEST(a_failing_level_does_not_stop_the_others),
-    TEST(usage_errors_and_help), TEST(info_describes_and_validates), TEST(validate_reports_level_problems),
-    TEST(demo_project_exports_and_reads_back), TEST(render_draws_projects_and_tlv_files),
-    TEST(progress_bar_on_a_terminal),
+      TEST(export_is_identical_across_jobs),
+      TEST(export_is_incremental),
+      TEST(level_names_become_safe_file_names),
+      TEST(sigkill_never_leaves_a_partial_tlv),
+      TEST(a_failing_level_does_not_stop_the_others),
+      TEST(usage_errors_and_help),
+      TEST(info_describes_and_validates),
+      TEST(validate_reports_level_problems),
+      TEST(demo_project_exports_and_reads_back),
+      TEST(render_draws_projects_and_tlv_files),
+      TEST(progress_bar_on_a_terminal),
   };
   return tess_test_run(argc, argv, cases, sizeof cases / sizeof cases[0]);
 }

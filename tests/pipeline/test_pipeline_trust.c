@@ -134,8 +134,9 @@ static void export_refuses_what_its_reader_refuses(void) {
   CHECK(p && save_project(p, project));
   tess_project_destroy(p);
   /* Written into the file as another tool (or an older version) could have. */
-  CHECK(sql(project, "UPDATE objects SET body_radius = 2e12, body_shape = 0 WHERE kind = 0 AND "
-                     "level_id = (SELECT id FROM levels WHERE name = 'Level 2')"));
+  CHECK(sql(project,
+            "UPDATE objects SET body_radius = 2e12, body_shape = 0 WHERE kind = 0 AND "
+            "level_id = (SELECT id FROM levels WHERE name = 'Level 2')"));
   const char *exp[] = {"export", project, "-o", dir, "--json", NULL};
   CHECK(run2(exp) == 1);
   if (strstr(out, "\"exported\"")) {
@@ -202,7 +203,10 @@ static void names_are_escaped_everywhere(void) {
   tess_test_path(project, sizeof project, "names.tessera");
   tess_test_path(dir, sizeof dir, "names-out");
   TessProject *p = fixture(24, 3, 10);
-  static const char *names[] = {"\033[2J\033[31mred", "csi\xc2\x9b" "2J", "bell\a\"quote\\"};
+  static const char *names[] = {"\033[2J\033[31mred",
+                                "csi\xc2\x9b"
+                                "2J",
+                                "bell\a\"quote\\"};
   for (uint32_t i = 0; p && i < 3; i++) {
     TessLevelSettings st = p->levels[i]->settings;
     snprintf(st.name, sizeof st.name, "%s", names[i]);
@@ -332,8 +336,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   static const TessTestCase cases[] = {
-      TEST(outputs_never_overwrite_inputs), TEST(export_refuses_what_its_reader_refuses),
-      TEST(failed_stdout_is_a_failure),     TEST(names_are_escaped_everywhere),
+      TEST(outputs_never_overwrite_inputs),
+      TEST(export_refuses_what_its_reader_refuses),
+      TEST(failed_stdout_is_a_failure),
+      TEST(names_are_escaped_everywhere),
       TEST(stale_temporaries_are_removed),
   };
   return tess_test_run(argc, argv, cases, sizeof cases / sizeof cases[0]);

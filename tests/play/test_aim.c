@@ -275,7 +275,8 @@ static void fly_in_world(TessVec2 from, TessVec2 target, TessVec2 w, TessVec2 g,
     double ax = px - tx, ay = py - ty, bx = p.x - tx, by = p.y - ty;
     double ex = bx - ax, ey = by - ay, len2 = ex * ex + ey * ey;
     double u = len2 > 0 ? -(ax * ex + ay * ey) / len2 : 0;
-    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    u = u < 0 ? 0 : u > 1 ? 1
+                          : u;
     double dist = hypot(ax + u * ex, ay + u * ey);
     if (dist < best) best = dist;
     px = p.x;

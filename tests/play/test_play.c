@@ -45,7 +45,7 @@ static void clock_caps_catch_up_and_drops_the_rest(void) {
   /* A 3 s stall counts as max_frame_seconds (0.25 s = 15 steps), of which 4 are taken. */
   CHECK(tess_clock_advance(&c, 3.0, 1.0) == 4);
   CHECK(c.step == 4);
-  CHECK_NEAR(c.time, 4.0, 0);             /* the display waits at the last step: no debt kept */
+  CHECK_NEAR(c.time, 4.0, 0); /* the display waits at the last step: no debt kept */
   CHECK_NEAR(tess_clock_alpha(&c), 1.0, 0);
   CHECK(tess_clock_advance(&c, 1.0 / 60.0, 1.0) == 1); /* and runs on normally */
   /* Nothing for zero, negative, NaN time or speed. */

@@ -19,7 +19,8 @@ static TessWorld *build_world(void) {
   TessWorld *w = NULL;
   TessError err;
   CHECK_OK(tess_world_create(&wd, &w, &err), &err);
-  enum { MW = 40, MH = 24 };
+  enum { MW = 40,
+         MH = 24 };
   static uint8_t kinds[MW * MH];
   memset(kinds, 0, sizeof kinds);
   for (int x = 0; x < MW; x++) kinds[(MH - 1) * MW + x] = kinds[(MH - 2) * MW + x] = TESS_MAP_FULL;

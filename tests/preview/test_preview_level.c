@@ -53,8 +53,10 @@ static void side_level_comes_alive(void) {
   for (int s = 0; s < 120; s++) {
     CHECK_OK(tess_playback_step(pb, &err), &err);
     TessVec2 r = center_of(pl, rubber), q = center_of(pl, sand);
-    if (r.y > low_r) low_r = r.y; else if (low_r - r.y > rise_r) rise_r = low_r - r.y;
-    if (q.y > low_s) low_s = q.y; else if (low_s - q.y > rise_s) rise_s = low_s - q.y;
+    if (r.y > low_r) low_r = r.y;
+    else if (low_r - r.y > rise_r) rise_r = low_r - r.y;
+    if (q.y > low_s) low_s = q.y;
+    else if (low_s - q.y > rise_s) rise_s = low_s - q.y;
   }
   CHECK(tess_playback_current_step(pb) == 120);
   float ppm = pl->scene->ppm;

@@ -117,7 +117,7 @@ static void play_mode_leaves_the_project_unchanged(void) {
   uint64_t paused_at = tess_playback_current_step(pl->playback);
   for (int i = 0; i < 20; i++) g_main_context_iteration(NULL, FALSE);
   CHECK(tess_playback_current_step(pl->playback) == paused_at); /* nothing runs while paused */
-  send_key(GTK_WIDGET(pv), GDK_KEY_space); /* Space plays again, from where it paused */
+  send_key(GTK_WIDGET(pv), GDK_KEY_space);                      /* Space plays again, from where it paused */
   CHECK(tess_preview_view_get_playing(pv));
   CHECK(tess_preview_view_has_tick_callback(pv));
   wait_for_steps(pl, paused_at + 30);

@@ -6,12 +6,19 @@
 #include <string.h>
 
 static const uint8_t tile_rgb[16][3] = {
-    {120, 120, 128}, {96, 96, 104}, {140, 130, 120}, {110, 100, 90},  /* stone walls */
-    {150, 110, 70},                                                   /* slope (traced) */
-    {70, 160, 70},   {60, 140, 60}, {90, 170, 80}, {80, 150, 100},   /* grass */
-    {200, 180, 120}, {220, 200, 140}, {180, 90, 60}, {200, 60, 60},  /* sand, brick, red */
-    {230, 220, 60},  {160, 60, 200},                                 /* yellow, violet */
-    {40, 90, 200},                                                   /* water */
+    {120, 120, 128}, {96, 96, 104}, {140, 130, 120}, {110, 100, 90}, /* stone walls */
+    {150, 110, 70},                                                  /* slope (traced) */
+    {70, 160, 70},
+    {60, 140, 60},
+    {90, 170, 80},
+    {80, 150, 100}, /* grass */
+    {200, 180, 120},
+    {220, 200, 140},
+    {180, 90, 60},
+    {200, 60, 60}, /* sand, brick, red */
+    {230, 220, 60},
+    {160, 60, 200}, /* yellow, violet */
+    {40, 90, 200},  /* water */
 };
 
 TessResult fixture_tileset_image(TessImage *out, TessError *err) {
@@ -25,12 +32,27 @@ TessResult fixture_tileset_image(TessImage *out, TessError *err) {
         uint8_t *px = img.pixels + (oy + y) * img.stride + (ox + x) * 4;
         int c[3] = {tile_rgb[t][0], tile_rgb[t][1], tile_rgb[t][2]};
         int a = 255;
-        if (x < 3) { c[0] /= 3; c[1] /= 3; c[2] /= 3; }                 /* dark bar on the left */
-        else if (y < 2) { c[0] = 240; c[1] = 240; c[2] = 240; }         /* light bar on top */
-        else if (x >= 5 && x < 8 && y >= 4 && y < 7) { c[0] = 20; c[1] = 20; c[2] = 20; } /* dot */
-        if (t == 4 && x + y < 15) a = 0;                               /* slope: lower-right half only */
-        if (t == 15) a = 200;                                           /* water: translucent */
-        px[0] = (uint8_t)c[0]; px[1] = (uint8_t)c[1]; px[2] = (uint8_t)c[2]; px[3] = (uint8_t)a;
+        if (x < 3) {
+          c[0] /= 3;
+          c[1] /= 3;
+          c[2] /= 3;
+        } /* dark bar on the left */
+        else if (y < 2) {
+          c[0] = 240;
+          c[1] = 240;
+          c[2] = 240;
+        } /* light bar on top */
+        else if (x >= 5 && x < 8 && y >= 4 && y < 7) {
+          c[0] = 20;
+          c[1] = 20;
+          c[2] = 20;
+        }                                /* dot */
+        if (t == 4 && x + y < 15) a = 0; /* slope: lower-right half only */
+        if (t == 15) a = 200;            /* water: translucent */
+        px[0] = (uint8_t)c[0];
+        px[1] = (uint8_t)c[1];
+        px[2] = (uint8_t)c[2];
+        px[3] = (uint8_t)a;
       }
     }
   }
@@ -96,7 +118,10 @@ TessProject *fixture_project(void) {
       for (uint32_t x = 0; x < 24; x++) {
         uint8_t *px = simg.pixels + y * simg.stride + x * 4;
         bool edge = x < 2 || y < 2 || x > 21 || y > 13 || x == y + 4;
-        px[0] = edge ? 120 : 230; px[1] = edge ? 60 : 140; px[2] = edge ? 20 : 40; px[3] = 255;
+        px[0] = edge ? 120 : 230;
+        px[1] = edge ? 60 : 140;
+        px[2] = edge ? 20 : 40;
+        px[3] = 255;
       }
     tess_png_encode(tess_image_view(&simg), &spng, &spng_size, NULL);
     tess_image_clear(&simg);
@@ -161,11 +186,11 @@ TessLevel *fixture_small_level(TessProject *p) {
   for (uint32_t y = 0; y < 8; y++)
     for (uint32_t x = 0; x < 12; x++) {
       TessCell c = 0;
-      if (y == 7 || x == 0 || x == 11) c = TESS_CELL_MAKE(FIX_TILESET, (x + y) % 4, 0); /* walls */
-      else if (y == 6) c = TESS_CELL_MAKE(FIX_TILESET, 5 + x % 4, 0);                 /* grass */
-      else if (y == 5 && x >= 2 && x <= 4) c = TESS_CELL_MAKE(FIX_TILESET, 15, 0);      /* water */
-      else if (y == 5 && x == 9) c = TESS_CELL_MAKE(FIX_TILESET, 4, 0);                 /* slope */
-      else if (y == 5 && x == 8) c = TESS_CELL_MAKE(FIX_TILESET, 4, TESS_CELL_FLIP_H);  /* mirrored slope */
+      if (y == 7 || x == 0 || x == 11) c = TESS_CELL_MAKE(FIX_TILESET, (x + y) % 4, 0);                  /* walls */
+      else if (y == 6) c = TESS_CELL_MAKE(FIX_TILESET, 5 + x % 4, 0);                                    /* grass */
+      else if (y == 5 && x >= 2 && x <= 4) c = TESS_CELL_MAKE(FIX_TILESET, 15, 0);                       /* water */
+      else if (y == 5 && x == 9) c = TESS_CELL_MAKE(FIX_TILESET, 4, 0);                                  /* slope */
+      else if (y == 5 && x == 8) c = TESS_CELL_MAKE(FIX_TILESET, 4, TESS_CELL_FLIP_H);                   /* mirrored slope */
       else if (y == 2 && x >= 2 && x <= 9) c = TESS_CELL_MAKE(FIX_TILESET, 11, (uint32_t)(x - 2) << 29); /* 8 flips */
       cells[y * TESS_CHUNK_SIZE + x] = c;
     }
@@ -174,39 +199,64 @@ TessLevel *fixture_small_level(TessProject *p) {
   for (uint32_t x = 3; x <= 8; x++) cells[4 * TESS_CHUNK_SIZE + x] = TESS_CELL_MAKE(FIX_TILESET, 12 + x % 2, 0);
   tess_layer_insert_chunk(decor, 0, 0, cells, NULL);
   memset(cells, 0, sizeof cells);
-  for (uint32_t x = 5; x <= 7; x++) cells[6 * TESS_CHUNK_SIZE + x] = FIX_ICE;   /* ice over grass */
-  cells[1 * TESS_CHUNK_SIZE + 10] = FIX_STONE;                                     /* a painted wall */
+  for (uint32_t x = 5; x <= 7; x++) cells[6 * TESS_CHUNK_SIZE + x] = FIX_ICE; /* ice over grass */
+  cells[1 * TESS_CHUNK_SIZE + 10] = FIX_STONE;                                /* a painted wall */
   tess_layer_insert_chunk(mats, 0, 0, cells, NULL);
 
   TessObject o;
   TessId id = 1;
   tess_object_default(&o, TESS_OBJECT_BODY);
-  o.u.body.shape = TESS_BODY_CIRCLE; o.u.body.radius = 10; o.pos = tess_v2(40, 40); o.u.body.material = FIX_STONE;
+  o.u.body.shape = TESS_BODY_CIRCLE;
+  o.u.body.radius = 10;
+  o.pos = tess_v2(40, 40);
+  o.u.body.material = FIX_STONE;
   add_object(p, objs, &o, id++);
   tess_object_default(&o, TESS_OBJECT_BODY);
-  o.u.body.shape = TESS_BODY_BOX; o.u.body.width = 28; o.u.body.height = 12; o.pos = tess_v2(80, 40); o.angle = 0.5f;
+  o.u.body.shape = TESS_BODY_BOX;
+  o.u.body.width = 28;
+  o.u.body.height = 12;
+  o.pos = tess_v2(80, 40);
+  o.angle = 0.5f;
   o.u.body.material = FIX_ICE;
   add_object(p, objs, &o, id++);
   tess_object_default(&o, TESS_OBJECT_BODY);
-  o.u.body.shape = TESS_BODY_CAPSULE; o.u.body.width = 36; o.u.body.height = 12; o.pos = tess_v2(130, 20);
-  o.u.body.type = TESS_BODY_STATIC; o.u.body.material = FIX_GRASS;
+  o.u.body.shape = TESS_BODY_CAPSULE;
+  o.u.body.width = 36;
+  o.u.body.height = 12;
+  o.pos = tess_v2(130, 20);
+  o.u.body.type = TESS_BODY_STATIC;
+  o.u.body.material = FIX_GRASS;
   add_object(p, objs, &o, id++);
   tess_object_default(&o, TESS_OBJECT_BODY);
-  o.u.body.shape = TESS_BODY_SPRITE; o.u.body.sprite = FIX_SPRITE; o.pos = tess_v2(150, 60); o.angle = -0.3f;
+  o.u.body.shape = TESS_BODY_SPRITE;
+  o.u.body.sprite = FIX_SPRITE;
+  o.pos = tess_v2(150, 60);
+  o.angle = -0.3f;
   add_object(p, objs, &o, id++);
   tess_object_default(&o, TESS_OBJECT_JOINT);
-  o.u.joint.kind = TESS_JOINT_PIN; o.u.joint.body_a = 1; o.u.joint.body_b = 2; o.pos = tess_v2(60, 40);
+  o.u.joint.kind = TESS_JOINT_PIN;
+  o.u.joint.body_a = 1;
+  o.u.joint.body_b = 2;
+  o.pos = tess_v2(60, 40);
   add_object(p, objs, &o, id++);
   tess_object_default(&o, TESS_OBJECT_JOINT);
-  o.u.joint.kind = TESS_JOINT_DISTANCE; o.u.joint.body_a = 3; o.u.joint.body_b = 4; o.pos = tess_v2(130, 20);
+  o.u.joint.kind = TESS_JOINT_DISTANCE;
+  o.u.joint.body_a = 3;
+  o.u.joint.body_b = 4;
+  o.pos = tess_v2(130, 20);
   o.u.joint.anchor_b = tess_v2(150, 60);
   add_object(p, objs, &o, id++);
   tess_object_default(&o, TESS_OBJECT_ZONE);
-  o.u.zone.kind = TESS_ZONE_ACCELERATION; o.u.zone.width = 48; o.u.zone.height = 32; o.u.zone.vector = tess_v2(3, -2);
+  o.u.zone.kind = TESS_ZONE_ACCELERATION;
+  o.u.zone.width = 48;
+  o.u.zone.height = 32;
+  o.u.zone.vector = tess_v2(3, -2);
   o.pos = tess_v2(56, 80);
   add_object(p, objs, &o, id++);
   tess_object_default(&o, TESS_OBJECT_ZONE);
-  o.u.zone.kind = TESS_ZONE_ATTRACTOR; o.u.zone.radius = 20; o.pos = tess_v2(110, 72);
+  o.u.zone.kind = TESS_ZONE_ATTRACTOR;
+  o.u.zone.radius = 20;
+  o.pos = tess_v2(110, 72);
   add_object(p, objs, &o, id++);
   tess_object_default(&o, TESS_OBJECT_SPAWN);
   o.pos = tess_v2(168, 96);
@@ -233,7 +283,10 @@ TessLevel *fixture_big_level(TessProject *p, TessId id, uint32_t width, uint32_t
       for (uint32_t k = 0; k < TESS_CHUNK_CELLS; k++) {
         uint32_t x = cx * TESS_CHUNK_SIZE + k % TESS_CHUNK_SIZE, y = cy * TESS_CHUNK_SIZE + k / TESS_CHUNK_SIZE;
         seed = seed * 1664525u + 1013904223u;
-        if (x >= width || y >= height) { cells[k] = 0; continue; }
+        if (x >= width || y >= height) {
+          cells[k] = 0;
+          continue;
+        }
         /* Terrain-like bands with varied tiles and some flips. */
         uint32_t band = ((x / 7) + (y / 5) + (seed >> 28)) % 14;
         cells[k] = TESS_CELL_MAKE(FIX_TILESET, band < 4 ? band : band + 1, (seed >> 8) & TESS_CELL_FLIPS);

@@ -8,11 +8,17 @@
 #include "tessera/level.h"
 
 enum {
-  FIX_STONE = 1, FIX_GRASS = 2, FIX_WATER = 3, FIX_ICE = 4, /* material ids */
+  FIX_STONE = 1,
+  FIX_GRASS = 2,
+  FIX_WATER = 3,
+  FIX_ICE = 4, /* material ids */
   FIX_TILESET = 1,
   FIX_SPRITE = 1,
   FIX_SMALL_LEVEL = 1,
-  FIX_LAYER_GROUND = 1, FIX_LAYER_DECOR = 2, FIX_LAYER_MATERIAL = 3, FIX_LAYER_OBJECTS = 4,
+  FIX_LAYER_GROUND = 1,
+  FIX_LAYER_DECOR = 2,
+  FIX_LAYER_MATERIAL = 3,
+  FIX_LAYER_OBJECTS = 4,
 };
 
 /* The tileset image: 4 x 4 tiles of 16 px, each a colour with a dark bar on

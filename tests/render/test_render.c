@@ -39,7 +39,10 @@ static long surfaces_differ(cairo_surface_t *a, cairo_surface_t *b, int tol) {
       uint32_t p = pixel(a, x, y), q = pixel(b, x, y);
       for (int k = 0; k < 32; k += 8) {
         int d = (int)((p >> k) & 0xFF) - (int)((q >> k) & 0xFF);
-        if (abs(d) > tol) { n++; break; }
+        if (abs(d) > tol) {
+          n++;
+          break;
+        }
       }
     }
   return n;
@@ -104,7 +107,10 @@ static TessProject *flip_project(void) {
   for (uint32_t y = 0; y < 4; y++)
     for (uint32_t x = 0; x < 4; x++) {
       uint8_t *px = img.pixels + y * img.stride + 4 * x;
-      px[0] = (uint8_t)(x * 60 + 10); px[1] = (uint8_t)(y * 60 + 10); px[2] = (uint8_t)((x * 4 + y) * 15); px[3] = 255;
+      px[0] = (uint8_t)(x * 60 + 10);
+      px[1] = (uint8_t)(y * 60 + 10);
+      px[2] = (uint8_t)((x * 4 + y) * 15);
+      px[3] = 255;
     }
   uint8_t *png;
   size_t size;
@@ -116,21 +122,33 @@ static TessProject *flip_project(void) {
   memset(&ts, 0, sizeof ts);
   ts.id = 1;
   snprintf(ts.name, sizeof ts.name, "flip");
-  ts.png = png; ts.png_size = size; ts.image_w = ts.image_h = 4; ts.tile_w = ts.tile_h = 4;
-  ts.columns = 1; ts.tile_count = 1; ts.alpha_threshold = 1; ts.tiles = &info;
+  ts.png = png;
+  ts.png_size = size;
+  ts.image_w = ts.image_h = 4;
+  ts.tile_w = ts.tile_h = 4;
+  ts.columns = 1;
+  ts.tile_count = 1;
+  ts.alpha_threshold = 1;
+  ts.tiles = &info;
   TessError err;
   CHECK_OK(tess_project_insert_tileset(p, &ts, &err), &err);
   tess_free(png);
   TessLevelSettings s;
   tess_level_settings_default(&s);
   snprintf(s.name, sizeof s.name, "flips");
-  s.width = 8; s.height = 1; s.tile_w = s.tile_h = 4;
+  s.width = 8;
+  s.height = 1;
+  s.tile_w = s.tile_h = 4;
   TessLevel *level;
   CHECK_OK(tess_project_insert_level(p, 1, &s, &level, &err), &err);
   TessLayerProps props;
   memset(&props, 0, sizeof props);
-  props.id = 1; snprintf(props.name, sizeof props.name, "g"); props.kind = TESS_LAYER_TILES;
-  props.visible = true; props.collides = true; props.opacity = 1;
+  props.id = 1;
+  snprintf(props.name, sizeof props.name, "g");
+  props.kind = TESS_LAYER_TILES;
+  props.visible = true;
+  props.collides = true;
+  props.opacity = 1;
   TessLayer *layer;
   CHECK_OK(tess_level_insert_layer(p, level, &props, &layer, &err), &err);
   uint32_t cells[TESS_CHUNK_CELLS] = {0};
@@ -155,7 +173,11 @@ static void flips_are_pixel_exact(void) {
         for (int sx = 0; sx < 4; sx++) {
           /* Tiled: diagonal (swap x and y), then horizontal, then vertical. */
           int dx = sx, dy = sy;
-          if (cell & TESS_CELL_FLIP_D) { int t = dx; dx = dy; dy = t; }
+          if (cell & TESS_CELL_FLIP_D) {
+            int t = dx;
+            dx = dy;
+            dy = t;
+          }
           if (cell & TESS_CELL_FLIP_H) dx = 3 - dx;
           if (cell & TESS_CELL_FLIP_V) dy = 3 - dy;
           uint32_t want = 0xFF000000u | (uint32_t)(sx * 60 + 10) << 16 | (uint32_t)(sy * 60 + 10) << 8 |
@@ -186,7 +208,10 @@ static void small_level_matches_reference(void) {
   TessProject *p = fixture_project();
   TessLevel *level = fixture_small_level(p);
   CHECK(level != NULL);
-  if (!level) { tess_project_destroy(p); return; }
+  if (!level) {
+    tess_project_destroy(p);
+    return;
+  }
   TessRenderOptions o;
   tess_render_options_default(&o);
   o.flags = TESS_RENDER_TILES | TESS_RENDER_MATERIALS | TESS_RENDER_OBJECTS | TESS_RENDER_COLLISION |
@@ -314,10 +339,10 @@ static void collision_outlines_follow_the_rule(void) {
   TessChange ch = {TESS_CHANGE_TILESET, FIX_TILESET, 0, 0, 0, 0};
   tess_renderer_invalidate(r, &ch);
   s = draw_view(r, level, 0, 0, 1.0, 192, 128, &o);
-  CHECK(pixel(s, 6, 3 * 16) >> 24 > 60);          /* the top edge */
-  CHECK(pixel(s, 6, 3 * 16 + 10) == 0);           /* no fill inside */
-  CHECK(pixel(s, 6, 4 * 16) >> 24 > 60);          /* the wall below: its top edge now shows */
-  CHECK(pixel(s, 6, 2 * 16 + 8) >> 24 > 40);      /* the wall above is still filled */
+  CHECK(pixel(s, 6, 3 * 16) >> 24 > 60);     /* the top edge */
+  CHECK(pixel(s, 6, 3 * 16 + 10) == 0);      /* no fill inside */
+  CHECK(pixel(s, 6, 4 * 16) >> 24 > 60);     /* the wall below: its top edge now shows */
+  CHECK(pixel(s, 6, 2 * 16 + 8) >> 24 > 40); /* the wall above is still filled */
   cairo_surface_destroy(s);
   tess_renderer_destroy(r);
   tess_project_destroy(p);
@@ -392,10 +417,10 @@ static void grid_lines_sit_on_cell_edges(void) {
   o.grid_color = 0xFFFFFFFFu;
   TessRenderer *r = tess_renderer_create(p);
   cairo_surface_t *s = draw_view(r, level, 0, 0, 2.0, 400, 300, &o);
-  CHECK(pixel(s, 64, 10) == 0xFFFFFFFFu);  /* x = 2 cells * 16 px * 2 */
+  CHECK(pixel(s, 64, 10) == 0xFFFFFFFFu); /* x = 2 cells * 16 px * 2 */
   CHECK(pixel(s, 65, 10) == 0);
   CHECK(pixel(s, 10, 96) == 0xFFFFFFFFu);
-  CHECK(pixel(s, 390, 10) == 0);           /* beyond the level (384 px wide) */
+  CHECK(pixel(s, 390, 10) == 0); /* beyond the level (384 px wide) */
   cairo_surface_destroy(s);
   /* At 1/16 the cells are 1 px: only chunk lines, and here none fit. */
   s = draw_view(r, level, 0, 0, 1.0 / 16, 400, 300, &o);
@@ -477,7 +502,10 @@ static void cache_redraws_exactly_the_edited_chunks_at(uint32_t tile, bool fit, 
   p->tilesets[0]->fit_cell = fit ? 1 : 0;
   TessLevel *level = fixture_big_level(p, 2, 256, 256, tile);
   CHECK(level != NULL);
-  if (!level) { tess_project_destroy(p); return; }
+  if (!level) {
+    tess_project_destroy(p);
+    return;
+  }
   TessRenderOptions o;
   tess_render_options_default(&o);
   o.flags = TESS_RENDER_TILES | TESS_RENDER_MATERIALS; /* baked content, no background: exact compare */

@@ -55,8 +55,10 @@ int main(void) {
     hash_ref[strcspn(hash_ref, "\n")] = 0;
   }
   if (strcmp(hash_ref, hash_now) != 0) {
-    fprintf(stderr, "the demo level's content hash is %s, the reference was made from %s: look at the new picture, "
-            "then regenerate it with TESS_UPDATE_REFERENCE=1\n", hash_now, hash_ref[0] ? hash_ref : "(none)");
+    fprintf(stderr,
+            "the demo level's content hash is %s, the reference was made from %s: look at the new picture, "
+            "then regenerate it with TESS_UPDATE_REFERENCE=1\n",
+            hash_now, hash_ref[0] ? hash_ref : "(none)");
     tess_project_destroy(p);
     tess_store_close(store);
     return 1;
@@ -96,7 +98,10 @@ int main(void) {
         for (uint32_t x = 0; x < got.width; x++) {
           const uint8_t *a = got.pixels + y * got.stride + 4 * x, *b = want.pixels + y * want.stride + 4 * x;
           for (int k = 0; k < 4; k++)
-            if (abs((int)a[k] - (int)b[k]) > 3 && !(a[3] == 0 && b[3] == 0)) { bad++; break; }
+            if (abs((int)a[k] - (int)b[k]) > 3 && !(a[3] == 0 && b[3] == 0)) {
+              bad++;
+              break;
+            }
         }
       if (bad) {
         fprintf(stderr, "%ld pixels differ from %s by more than 3 (output %s)\n", bad, ref, out);

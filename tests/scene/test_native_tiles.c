@@ -199,7 +199,7 @@ static void queries_see_the_drawn_tiles(void) {
               "left into the big tile: hit %d cell (%u, %u) at x %g", h.hit, h.cell_x, h.cell_y, h.point.x);
     h = tess_world_ray_cast(w, tess_v2(9.9f, 5.25f), tess_v2(-5.0f, 0.0f), 0x1u); /* the map is category 1 */
     CHECK_MSG(!h.hit, "above the big tile's piece: hit at x %g", h.point.x);
-    CHECK(tess_world_map_point_solid(w, tess_v2(3.5f, 5.5f)));  /* in cell (3, 5), drawn by (3, 6) */
+    CHECK(tess_world_map_point_solid(w, tess_v2(3.5f, 5.5f))); /* in cell (3, 5), drawn by (3, 6) */
     CHECK(!tess_world_map_point_solid(w, tess_v2(3.5f, 4.9f)));
     CHECK(tess_world_map_point_solid(w, tess_v2(7.0f, 5.75f)));
     CHECK(!tess_world_map_point_solid(w, tess_v2(7.0f, 5.25f)));

@@ -106,7 +106,8 @@ static void make_project(Proj *f) {
    * water over (14..17, 11..13) */
   CHECK_OK(tess_edit_fill_rect(f->p, f->level, f->ground, 0, 14, 20, 1, TESS_CELL_MAKE(f->tileset, 0, 0), 0, &err), &err);
   CHECK_OK(tess_edit_fill_rect(f->p, f->level, f->ground, 5, 13, 1, 1,
-                               TESS_CELL_MAKE(f->tileset, 1, TESS_CELL_FLIP_H), 0, &err), &err);
+                               TESS_CELL_MAKE(f->tileset, 1, TESS_CELL_FLIP_H), 0, &err),
+           &err);
   CHECK_OK(tess_edit_fill_rect(f->p, f->level, f->ground, 8, 10, 1, 1, TESS_CELL_MAKE(f->tileset, 2, 0), 0, &err), &err);
   CHECK_OK(tess_edit_paint_material(f->p, f->level, 12, 13, 1, 1, f->stone, 0, &err), &err);
   CHECK_OK(tess_edit_paint_material(f->p, f->level, 14, 11, 4, 3, f->water, 0, &err), &err);

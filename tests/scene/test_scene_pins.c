@@ -109,7 +109,7 @@ static void random_dense_placements_match_all_pairs(void) {
     uint32_t bodies = 60 + tess_rng_below(&rng, 90);
     for (uint32_t i = 0; i < bodies; i++) {
       TessBodyShape shape = (TessBodyShape)tess_rng_below(&rng, 4);
-      TessBodyType type = tess_rng_below(&rng, 6) == 0 ? TESS_BODY_STATIC
+      TessBodyType type = tess_rng_below(&rng, 6) == 0   ? TESS_BODY_STATIC
                           : tess_rng_below(&rng, 6) == 0 ? TESS_BODY_KINEMATIC
                                                          : TESS_BODY_DYNAMIC;
       TessPinMode pin = (TessPinMode)(tess_rng_below(&rng, 3) == 0 ? 1 + tess_rng_below(&rng, 2) : 0);

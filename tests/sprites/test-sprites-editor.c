@@ -248,7 +248,7 @@ static void sprites_threshold_drag(void) {
     gtk_range_set_value(range, steps[i]);
     const TessSpriteMask *m = tess_mask_editor_get_mask(editor);
     CHECK(m->threshold == (uint8_t)steps[i]);
-    CHECK(m->area == (steps[i] <= 100 ? 1200.0 : 800.0)); /* the overlay's mask follows each value */
+    CHECK(m->area == (steps[i] <= 100 ? 1200.0 : 800.0));                   /* the overlay's mask follows each value */
     CHECK(tess_project_sprite(p, id)->mask.threshold == (uint8_t)steps[i]); /* and the project too */
   }
   const TessSpriteMask *m = tess_mask_editor_get_mask(editor);
@@ -725,7 +725,6 @@ static void sprites_tileset_trace_all(void) {
   g_object_unref(doc);
 }
 
-
 /* Adds a tileset of `tiles` 16 px tiles in one row, tile i opaque on its top
  * (i + 1) * 2 rows; default collision full. Returns its id. */
 static TessId add_strip_tileset(TessDocument *doc, const char *name, uint32_t tiles) {
@@ -756,7 +755,6 @@ static TessId add_strip_tileset(TessDocument *doc, const char *name, uint32_t ti
   tess_image_clear(&img);
   return id;
 }
-
 
 /* Issue 14 item 1: choosing the second tileset in the dropdown's popup, as a
  * user clicks it, used to freeze the window (replacing the dropdown's model
@@ -822,7 +820,6 @@ static void sprites_tileset_choose_second(void) {
   close_host(win);
   g_object_unref(doc);
 }
-
 
 /* Issue 14 item 4: Trace All Tiles kept no collision chosen by hand (the
  * demo's terrain went from "6 none, 6 full" to "2 none, 10 full"). Now it
@@ -901,10 +898,10 @@ static void sprites_mask_view_render(void) {
   /* Fit: scale 4 (whole multiples), the frame centred: frame (x, y) at (16 + 4x, 16 + 4y). */
   const uint8_t *px = cairo_image_surface_get_data(surf);
   int stride = cairo_image_surface_get_stride(surf);
-#define AT(x, y) (*(const uint32_t *)(px + (size_t)(y) * stride + 4 * (size_t)(x)))
+#define AT(x, y) (*(const uint32_t *)(px + (size_t)(y)*stride + 4 * (size_t)(x)))
   CHECK_MSG(AT(2, 2) == 0xff28282eu, "background %08x", AT(2, 2)); /* around the frame: (0.16, 0.16, 0.18) */
-  uint32_t piece = AT(16 + 4 * 20, 16 + 4 * 15);  /* inside the opaque block: sprite blue under a piece tint */
-  CHECK(((piece >> 16) & 0xff) < ((piece) & 0xff)); /* bluer than red */
+  uint32_t piece = AT(16 + 4 * 20, 16 + 4 * 15);                   /* inside the opaque block: sprite blue under a piece tint */
+  CHECK(((piece >> 16) & 0xff) < ((piece)&0xff));                  /* bluer than red */
   double cx = 16 + 4 * mom.cx, cy = 16 + 4 * mom.cy;
   CHECK(AT((int)cx, (int)cy - 3) == 0xffffffffu || AT((int)cx + 3, (int)cy) == 0xffffffffu ||
         (AT((int)cx, (int)cy) & 0xffffff) == 0); /* the centroid marker */

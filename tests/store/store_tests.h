@@ -9,10 +9,10 @@
 
 /* Ids of what build_sample_project made, for later edits. */
 typedef struct Sample {
-  TessId stone, ice, water;           /* materials */
+  TessId stone, ice, water; /* materials */
   TessId tileset, sprite;
   TessId level, level2;
-  TessId ground, material_layer, objects, decor; /* layers of `level` */
+  TessId ground, material_layer, objects, decor;                     /* layers of `level` */
   TessId body_circle, body_sprite, joint_pin, zone_attractor, spawn; /* some objects */
 } Sample;
 

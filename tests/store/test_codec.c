@@ -25,10 +25,10 @@ void codec_layouts_are_little_endian(void) {
   CHECK(store_codec_polygons_size(&tri, 1) == 4 + 4 + 24);
   uint8_t *end = store_codec_put_polygons(poly, &tri, 1);
   CHECK(end - poly == 32);
-  static const uint8_t expected[32] = {1, 0, 0, 0,  3, 0, 0, 0,                       /* 1 polygon of 3 */
-                                       0, 0, 0x80, 0x3F, 0, 0, 0, 0xC0,               /* 1, -2 */
-                                       0, 0, 0, 0x3F,    0, 0, 0, 0,                  /* 0.5, 0 */
-                                       0, 0, 0, 0x80,    0, 0, 0x80, 0x41};           /* -0, 16 */
+  static const uint8_t expected[32] = {1, 0, 0, 0, 3, 0, 0, 0,           /* 1 polygon of 3 */
+                                       0, 0, 0x80, 0x3F, 0, 0, 0, 0xC0,  /* 1, -2 */
+                                       0, 0, 0, 0x3F, 0, 0, 0, 0,        /* 0.5, 0 */
+                                       0, 0, 0, 0x80, 0, 0, 0x80, 0x41}; /* -0, 16 */
   CHECK(memcmp(poly, expected, 32) == 0);
 
   /* Tiles: a traced tile with two pieces and a plain one. */

@@ -357,16 +357,17 @@ void migration_real_step_adds_pin_motors(void) {
   CHECK(sql_int(v1, "SELECT count(*) FROM pragma_table_info('objects') WHERE name LIKE 'joint_motor%'") == 0);
   /* The sample's pin has a motor: the schema-1 file cannot hold it. */
   CHECK(sql_int(path, "SELECT count(*) FROM objects WHERE joint_motor_enabled = 1") >= 1);
-  CHECK(sql_exec(path, "ALTER TABLE objects DROP COLUMN joint_motor_enabled;"
-                       "ALTER TABLE objects DROP COLUMN joint_motor_speed;"
-                       "ALTER TABLE objects DROP COLUMN joint_motor_torque;"
-                       "ALTER TABLE tilesets DROP COLUMN terrains;" /* schema 3 */
-                       "ALTER TABLE tilesets DROP COLUMN offset_x;" /* schema 4 */
-                       "ALTER TABLE tilesets DROP COLUMN offset_y;"
-                       "ALTER TABLE tilesets DROP COLUMN fit_cell;"
-                       "UPDATE meta SET value = 1 WHERE key = 'schema_version'"));
+  CHECK(sql_exec(path,
+                 "ALTER TABLE objects DROP COLUMN joint_motor_enabled;"
+                 "ALTER TABLE objects DROP COLUMN joint_motor_speed;"
+                 "ALTER TABLE objects DROP COLUMN joint_motor_torque;"
+                 "ALTER TABLE tilesets DROP COLUMN terrains;" /* schema 3 */
+                 "ALTER TABLE tilesets DROP COLUMN offset_x;" /* schema 4 */
+                 "ALTER TABLE tilesets DROP COLUMN offset_y;"
+                 "ALTER TABLE tilesets DROP COLUMN fit_cell;"
+                 "UPDATE meta SET value = 1 WHERE key = 'schema_version'"));
   static const char *const TABLES[] = {"meta", "materials", "tilesets", "sprites", "levels",
-                                       "layers", "chunks",    "objects",  "object_props"};
+                                       "layers", "chunks", "objects", "object_props"};
   for (size_t i = 0; i < sizeof TABLES / sizeof TABLES[0]; i++) {
     char a[2048], b[2048];
     column_names(path, TABLES[i], a, sizeof a);
@@ -411,8 +412,9 @@ void migration_real_step_adds_pin_motors(void) {
   opens_as(path, TESS_STORE_READ_WRITE, p);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == TESS_STORE_SCHEMA_VERSION);
   CHECK(sql_int(path, "SELECT count(*) FROM pragma_table_info('objects') WHERE name LIKE 'joint_motor%'") == 3);
-  CHECK(sql_int(path, "SELECT count(*) FROM objects WHERE joint_motor_enabled IS NOT 0 OR joint_motor_speed IS NOT 0 "
-                      "OR joint_motor_torque IS NOT 0") == 0);
+  CHECK(sql_int(path,
+                "SELECT count(*) FROM objects WHERE joint_motor_enabled IS NOT 0 OR joint_motor_speed IS NOT 0 "
+                "OR joint_motor_torque IS NOT 0") == 0);
   /* The upgraded file has the columns a new file has, in the same order. */
   char fresh[512], a[2048], b[2048];
   tess_test_path(fresh, sizeof fresh, "fresh-schema2.tessera");
@@ -440,10 +442,11 @@ void migration_real_step_adds_tileset_offsets(void) {
   make_project("schema3.tessera", path, sizeof path, &p);
   CHECK(p && p->tileset_count >= 1);
   if (!p) return;
-  CHECK(sql_exec(path, "ALTER TABLE tilesets DROP COLUMN offset_x;"
-                       "ALTER TABLE tilesets DROP COLUMN offset_y;"
-                       "ALTER TABLE tilesets DROP COLUMN fit_cell;"
-                       "UPDATE meta SET value = 3 WHERE key = 'schema_version'"));
+  CHECK(sql_exec(path,
+                 "ALTER TABLE tilesets DROP COLUMN offset_x;"
+                 "ALTER TABLE tilesets DROP COLUMN offset_y;"
+                 "ALTER TABLE tilesets DROP COLUMN fit_cell;"
+                 "UPDATE meta SET value = 3 WHERE key = 'schema_version'"));
   opens_as(path, TESS_STORE_READ_ONLY, p);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 3);
   opens_as(path, TESS_STORE_READ_WRITE, p);

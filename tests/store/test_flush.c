@@ -169,8 +169,9 @@ void flush_is_one_transaction(void) {
   create_and_flush(path, p);
   uint64_t saved = tess_project_hash(p);
   /* A trigger that refuses one object name makes the flush fail halfway through. */
-  CHECK(sql_exec(path, "CREATE TRIGGER refuse BEFORE INSERT ON objects WHEN new.name = 'Poison' "
-                       "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;"));
+  CHECK(sql_exec(path,
+                 "CREATE TRIGGER refuse BEFORE INSERT ON objects WHEN new.name = 'Poison' "
+                 "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;"));
   TessStore *store = open_rw(path);
   if (!store) {
     tess_project_destroy(p);

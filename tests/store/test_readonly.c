@@ -18,7 +18,7 @@
 
 #include "store_tests.h"
 
-static uid_t reader_uid; /* 0: the test is not root, read as ourselves */
+static uid_t reader_uid;   /* 0: the test is not root, read as ourselves */
 static char root_dir[512]; /* a folder everyone can traverse */
 
 /* Runs fn in a child as the reader; returns its exit status (0 = all checks
@@ -158,9 +158,10 @@ int main(void) {
   snprintf(path, sizeof path, "%s/p.tessera", dir);
   int status = as_reader(read_whole, path);
   if (status == 77) {
-    printf("SKIP: running as root and cannot become user %u (setuid refused): no way to test without write "
-           "permission\n",
-           (unsigned)reader_uid);
+    printf(
+        "SKIP: running as root and cannot become user %u (setuid refused): no way to test without write "
+        "permission\n",
+        (unsigned)reader_uid);
     tess_project_destroy(p);
     return 77;
   }

@@ -211,12 +211,12 @@ void roundtrip_structure_edits(void) {
   }
   TessError err;
   int steps = 0;
-#define STEP(call)                   \
-  do {                               \
-    CHECK_OK((call), &err);          \
-    flush(store, p);                 \
-    check_same(p, path, #call);      \
-    steps++;                         \
+#define STEP(call)              \
+  do {                          \
+    CHECK_OK((call), &err);     \
+    flush(store, p);            \
+    check_same(p, path, #call); \
+    steps++;                    \
   } while (0)
   TessId top = 0, level3 = 0;
   STEP(tess_edit_layer_move(p, s.level, s.decor, 0, &err));
@@ -379,7 +379,8 @@ void random_edits_flush_reopen(void) {
     }
     /* The model may refuse an edit (a joint whose body is gone): not the store's business, but it must not fail otherwise. */
     if (r != TESS_ERR_NOT_FOUND && r != TESS_ERR_INVALID) CHECK_OK(r, &err);
-    if (r == TESS_OK) applied++; else refused++;
+    if (r == TESS_OK) applied++;
+    else refused++;
     flush(store, p);
     if (step % 40 == 0) check_same(p, path, "random edits");
   }

@@ -87,9 +87,10 @@ void terrain_migration_step_3(void) {
   build_sample_project(p, &s);
   create_and_flush(path, p);
   /* What a schema-2 build wrote: no terrains column. */
-  CHECK(sql_exec(path, "ALTER TABLE tilesets DROP COLUMN terrains; ALTER TABLE tilesets DROP COLUMN offset_x;" /* and schema 4's */
-                       "ALTER TABLE tilesets DROP COLUMN offset_y; ALTER TABLE tilesets DROP COLUMN fit_cell;"
-                       "UPDATE meta SET value = 2 WHERE key = 'schema_version'"));
+  CHECK(sql_exec(path,
+                 "ALTER TABLE tilesets DROP COLUMN terrains; ALTER TABLE tilesets DROP COLUMN offset_x;" /* and schema 4's */
+                 "ALTER TABLE tilesets DROP COLUMN offset_y; ALTER TABLE tilesets DROP COLUMN fit_cell;"
+                 "UPDATE meta SET value = 2 WHERE key = 'schema_version'"));
   TessProject *q = load_file(path); /* read-only: read in place */
   CHECK(q && tess_project_hash(q) == tess_project_hash(p));
   if (q) tess_project_destroy(q);
@@ -113,9 +114,9 @@ void terrain_migration_step_3(void) {
         sql_int(fresh, "SELECT count(*) FROM pragma_table_info('tilesets')"));
   /* A damaged BLOB: refused, naming the column, for each way it can be wrong. */
   static const char *const damage[] = {
-      "UPDATE tilesets SET terrains = x'01000000'",                 /* a set promised, none there */
-      "UPDATE tilesets SET terrains = x'00000000ff'",               /* bytes after the last set */
-      "UPDATE tilesets SET terrains = x'01000000ffffffff'",         /* a name longer than the BLOB */
+      "UPDATE tilesets SET terrains = x'01000000'",                             /* a set promised, none there */
+      "UPDATE tilesets SET terrains = x'00000000ff'",                           /* bytes after the last set */
+      "UPDATE tilesets SET terrains = x'01000000ffffffff'",                     /* a name longer than the BLOB */
       "UPDATE tilesets SET terrains = x'0100000001000000410000000000ffffffff'", /* counts beyond it */
   };
   for (size_t i = 0; i < sizeof damage / sizeof damage[0]; i++) {

@@ -288,11 +288,11 @@ done:
 
 typedef struct BadCase {
   const char *name;
-  const char *file;     /* relative to the dump */
-  const char *what;     /* replaced ... */
-  const char *with;     /* ... by this; NULL what = delete the file; "COPY:rel" copies file to rel */
-  unsigned line;        /* the line the error must name (0 = none) */
-  const char *detail;   /* a piece of the message */
+  const char *file;   /* relative to the dump */
+  const char *what;   /* replaced ... */
+  const char *with;   /* ... by this; NULL what = delete the file; "COPY:rel" copies file to rel */
+  unsigned line;      /* the line the error must name (0 = none) */
+  const char *detail; /* a piece of the message */
 } BadCase;
 
 static void bad_dumps_are_refused_with_file_and_line(void) {
@@ -355,8 +355,9 @@ static void bad_dumps_are_refused_with_file_and_line(void) {
     if (c->line) CHECK_MSG(err.place_kind == TESS_PLACE_LINE && err.place == c->line, "%s: %s (want line %u)", c->name, msg, c->line);
     CHECK_MSG(strstr(msg, c->detail) != NULL, "%s: %s", c->name, msg);
     const char *named = !strncmp(c->name, "duplicate id (copied", 20) ? "99999.json"
-                        : !strncmp(c->name, "duplicate id (two", 17) ? "levels/2/objects/3.json"
-                        : !strcmp(c->name, "missing image") ? "tilesets/1.json" : c->file;
+                        : !strncmp(c->name, "duplicate id (two", 17)  ? "levels/2/objects/3.json"
+                        : !strcmp(c->name, "missing image")           ? "tilesets/1.json"
+                                                                      : c->file;
     CHECK_MSG(strstr(err.file, named) != NULL, "%s: the error names %s, not %s", c->name, err.file, named);
   }
   tess_project_destroy(p);

@@ -41,8 +41,8 @@ extern "C" {
 #define TESS_AIM_MAX_SOLUTIONS 4
 
 typedef struct TessAimSolution {
-  TessVec2 velocity;  /* launch velocity, m/s */
-  float time;         /* s from launch to the target (>= 0) */
+  TessVec2 velocity; /* launch velocity, m/s */
+  float time;        /* s from launch to the target (>= 0) */
 } TessAimSolution;
 
 /* Static target, launch speed `speed` (m/s, >= 0): writes *count (0..2)

@@ -32,7 +32,9 @@ typedef enum TessResult {
 
 /* Caller-owned description of a failure. Core fills it and never prints.
  * `place` is a line number or byte offset in `file`; `place_kind` says which. */
-typedef enum TessPlaceKind { TESS_PLACE_NONE, TESS_PLACE_LINE, TESS_PLACE_OFFSET } TessPlaceKind;
+typedef enum TessPlaceKind { TESS_PLACE_NONE,
+                             TESS_PLACE_LINE,
+                             TESS_PLACE_OFFSET } TessPlaceKind;
 
 typedef struct TessError {
   TessResult code;
@@ -161,7 +163,11 @@ static inline bool tess_size_add(size_t a, size_t b, size_t *out) {
 bool tess_array_reserve(void **data, size_t *cap, size_t need, size_t elem);
 
 /* Typed convenience: TESS_ARRAY(int) ints = {0}; TESS_ARRAY_PUSH(&ints, 5); */
-#define TESS_ARRAY(T) struct { T *data; size_t count, cap; }
+#define TESS_ARRAY(T)  \
+  struct {             \
+    T *data;           \
+    size_t count, cap; \
+  }
 #define TESS_ARRAY_RESERVE(a, n) \
   tess_array_reserve((void **)&(a)->data, &(a)->cap, (n), sizeof(*(a)->data))
 #define TESS_ARRAY_PUSH(a, v) \
@@ -188,7 +194,10 @@ typedef struct TessAABB {
   TessVec2 lower, upper;
 } TessAABB;
 
-static inline TessVec2 tess_v2(float x, float y) { TessVec2 v = {x, y}; return v; }
+static inline TessVec2 tess_v2(float x, float y) {
+  TessVec2 v = {x, y};
+  return v;
+}
 static inline TessVec2 tess_v2_add(TessVec2 a, TessVec2 b) { return tess_v2(a.x + b.x, a.y + b.y); }
 static inline TessVec2 tess_v2_sub(TessVec2 a, TessVec2 b) { return tess_v2(a.x - b.x, a.y - b.y); }
 static inline TessVec2 tess_v2_scale(float s, TessVec2 a) { return tess_v2(s * a.x, s * a.y); }
@@ -214,29 +223,43 @@ static inline TessVec2 tess_v2_normalize(TessVec2 a) {
   return tess_v2_scale(1.0f / len, a);
 }
 
-static inline TessRot tess_rot(float angle) { TessRot q = {cosf(angle), sinf(angle)}; return q; }
-static inline TessRot tess_rot_identity(void) { TessRot q = {1.0f, 0.0f}; return q; }
+static inline TessRot tess_rot(float angle) {
+  TessRot q = {cosf(angle), sinf(angle)};
+  return q;
+}
+static inline TessRot tess_rot_identity(void) {
+  TessRot q = {1.0f, 0.0f};
+  return q;
+}
 static inline float tess_rot_angle(TessRot q) { return atan2f(q.s, q.c); }
 static inline TessVec2 tess_rot_apply(TessRot q, TessVec2 v) { return tess_v2(q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y); }
 static inline TessVec2 tess_rot_apply_inv(TessRot q, TessVec2 v) { return tess_v2(q.c * v.x + q.s * v.y, -q.s * v.x + q.c * v.y); }
-static inline TessRot tess_rot_mul(TessRot a, TessRot b) { TessRot q = {a.c * b.c - a.s * b.s, a.s * b.c + a.c * b.s}; return q; }
+static inline TessRot tess_rot_mul(TessRot a, TessRot b) {
+  TessRot q = {a.c * b.c - a.s * b.s, a.s * b.c + a.c * b.s};
+  return q;
+}
 /* Integrate a rotation by an angle increment and renormalise (Box2D's b2IntegrateRotation). */
 static inline TessRot tess_rot_integrate(TessRot q, float dangle) {
   TessRot r = {q.c - dangle * q.s, q.s + dangle * q.c};
   float mag = sqrtf(r.c * r.c + r.s * r.s);
   float inv = mag > 0.0f ? 1.0f / mag : 0.0f;
-  r.c *= inv; r.s *= inv;
+  r.c *= inv;
+  r.s *= inv;
   return r;
 }
 static inline TessRot tess_rot_nlerp(TessRot a, TessRot b, float t) {
   TessRot r = {a.c + t * (b.c - a.c), a.s + t * (b.s - a.s)};
   float mag = sqrtf(r.c * r.c + r.s * r.s);
   float inv = mag > 0.0f ? 1.0f / mag : 0.0f;
-  r.c *= inv; r.s *= inv;
+  r.c *= inv;
+  r.s *= inv;
   return r;
 }
 
-static inline TessTransform tess_transform_identity(void) { TessTransform t = {{0.0f, 0.0f}, {1.0f, 0.0f}}; return t; }
+static inline TessTransform tess_transform_identity(void) {
+  TessTransform t = {{0.0f, 0.0f}, {1.0f, 0.0f}};
+  return t;
+}
 static inline TessVec2 tess_transform_point(TessTransform t, TessVec2 p) { return tess_v2_add(tess_rot_apply(t.q, p), t.p); }
 static inline TessVec2 tess_transform_point_inv(TessTransform t, TessVec2 p) { return tess_rot_apply_inv(t.q, tess_v2_sub(p, t.p)); }
 
@@ -266,7 +289,8 @@ typedef struct TessDVec2 {
 typedef uint32_t TessId;
 
 /* A level's view: side view has gravity, top-down has floor drag instead. */
-typedef enum TessView { TESS_VIEW_SIDE = 0, TESS_VIEW_TOP_DOWN = 1 } TessView;
+typedef enum TessView { TESS_VIEW_SIDE = 0,
+                        TESS_VIEW_TOP_DOWN = 1 } TessView;
 
 /* Bodies placed overlapping with pin-on-overlap are pinned when the scene is built. */
 typedef enum TessPinMode {
@@ -276,14 +300,14 @@ typedef enum TessPinMode {
 } TessPinMode;
 
 typedef enum TessJointKind {
-  TESS_JOINT_PIN = 0,        /* revolute at the object's pos */
-  TESS_JOINT_DISTANCE = 1,   /* between pos (on body a) and anchor_b (on body b) */
+  TESS_JOINT_PIN = 0,      /* revolute at the object's pos */
+  TESS_JOINT_DISTANCE = 1, /* between pos (on body a) and anchor_b (on body b) */
 } TessJointKind;
 
 typedef enum TessZoneKind {
-  TESS_ZONE_FORCE = 0,       /* constant force (N) on bodies inside the rectangle */
-  TESS_ZONE_ACCELERATION = 1,/* constant acceleration (m/s^2) inside the rectangle (wind, currents) */
-  TESS_ZONE_ATTRACTOR = 2,   /* point attractor at pos: a = strength / d^2 towards pos, within radius */
+  TESS_ZONE_FORCE = 0,        /* constant force (N) on bodies inside the rectangle */
+  TESS_ZONE_ACCELERATION = 1, /* constant acceleration (m/s^2) inside the rectangle (wind, currents) */
+  TESS_ZONE_ATTRACTOR = 2,    /* point attractor at pos: a = strength / d^2 towards pos, within radius */
 } TessZoneKind;
 
 /* How a body moves. */
@@ -301,7 +325,9 @@ typedef enum TessMaterialKind {
 } TessMaterialKind;
 
 /* The kinds of a body's collision shape. */
-typedef enum TessShapeType { TESS_SHAPE_CIRCLE = 0, TESS_SHAPE_CAPSULE = 1, TESS_SHAPE_POLYGON = 2 } TessShapeType;
+typedef enum TessShapeType { TESS_SHAPE_CIRCLE = 0,
+                             TESS_SHAPE_CAPSULE = 1,
+                             TESS_SHAPE_POLYGON = 2 } TessShapeType;
 
 /* What a surface does at a contact (Box2D's b2SurfaceMaterial): Coulomb
  * friction, the normal efficiency (restitution: 0 = dead, 1 = perfect
@@ -372,7 +398,7 @@ void tess_hasher_init(TessHasher *h);
 void tess_hasher_bytes(TessHasher *h, const void *data, size_t size);
 void tess_hasher_u32(TessHasher *h, uint32_t v);
 void tess_hasher_u64(TessHasher *h, uint64_t v);
-void tess_hasher_f32(TessHasher *h, float v);   /* hashes the bit pattern; -0 and 0 differ */
+void tess_hasher_f32(TessHasher *h, float v); /* hashes the bit pattern; -0 and 0 differ */
 void tess_hasher_f64(TessHasher *h, double v);
 void tess_hasher_str(TessHasher *h, const char *s); /* length-prefixed; NULL hashes like "" */
 uint64_t tess_hasher_finish(const TessHasher *h);

@@ -40,57 +40,57 @@ typedef enum TessImportTilesetRole {
 } TessImportTilesetRole;
 
 typedef struct TessImportTileset {
-  uint8_t role;              /* TessImportTilesetRole; apply adds only TESS_IMPORT_TILESET */
-  TessId id;                 /* the id to keep (a map Tessera wrote: tessera.id), 0 = a new one */
-  TessId sprite;             /* TESS_IMPORT_SPRITE: 1 + index into sprites */
-  uint32_t alpha_threshold;  /* 0 = the project's default */
+  uint8_t role;             /* TessImportTilesetRole; apply adds only TESS_IMPORT_TILESET */
+  TessId id;                /* the id to keep (a map Tessera wrote: tessera.id), 0 = a new one */
+  TessId sprite;            /* TESS_IMPORT_SPRITE: 1 + index into sprites */
+  uint32_t alpha_threshold; /* 0 = the project's default */
   char name[TESS_NAME_MAX];
-  char *source_path;         /* the image as resolved (absolute or relative to the working directory) */
-  uint8_t *png;              /* PNG bytes (re-encoded when a `trans` colour was applied) */
+  char *source_path; /* the image as resolved (absolute or relative to the working directory) */
+  uint8_t *png;      /* PNG bytes (re-encoded when a `trans` colour was applied) */
   size_t png_size;
   uint32_t image_w, image_h;
   uint32_t tile_w, tile_h, margin, spacing;
-  uint32_t tile_count;       /* tiles of the grid (columns x rows) */
-  TessTileInfo *tiles;       /* tile_count entries: collision and default material (plan numbering) */
+  uint32_t tile_count;        /* tiles of the grid (columns x rows) */
+  TessTileInfo *tiles;        /* tile_count entries: collision and default material (plan numbering) */
   int32_t offset_x, offset_y; /* Tiled's tileoffset: TessTileset's drawing offset */
-  uint8_t fit_cell;          /* Tiled's tilerendersize="grid": tiles scaled into the cell */
-  uint32_t terrain_count;    /* terrain sets (Tiled's wang sets), tile indices of this tileset */
+  uint8_t fit_cell;           /* Tiled's tilerendersize="grid": tiles scaled into the cell */
+  uint32_t terrain_count;     /* terrain sets (Tiled's wang sets), tile indices of this tileset */
   TessTerrainSet *terrains;
 } TessImportTileset;
 
 typedef struct TessImportLayer {
-  TessLayerProps props;      /* id: the map's layer id, kept when it can be (0 = none); kind TILES, MATERIAL or OBJECTS */
-  TessCell *cells;           /* TILES: width x height, row-major, plan numbering; MATERIAL: plan material numbers */
-  uint32_t object_count;     /* OBJECTS */
-  TessObject *objects;       /* positions in level pixels (infinite-map offset applied); id: the map's
-                                object id, kept when it can be; joints' body_a/body_b: map object ids */
+  TessLayerProps props;  /* id: the map's layer id, kept when it can be (0 = none); kind TILES, MATERIAL or OBJECTS */
+  TessCell *cells;       /* TILES: width x height, row-major, plan numbering; MATERIAL: plan material numbers */
+  uint32_t object_count; /* OBJECTS */
+  TessObject *objects;   /* positions in level pixels (infinite-map offset applied); id: the map's
+                            object id, kept when it can be; joints' body_a/body_b: map object ids */
 } TessImportLayer;
 
 /* An int property of a plan object that names another object by its map
  * id (Tiled's `object` type): apply rewrites it to the id that object got. */
 typedef struct TessImportRef {
-  uint32_t layer, object;    /* indices into layers and their objects */
-  char name[TESS_NAME_MAX];  /* the property */
+  uint32_t layer, object;   /* indices into layers and their objects */
+  char name[TESS_NAME_MAX]; /* the property */
 } TessImportRef;
 
 typedef struct TessMapImport {
-  char source[512];          /* the map's path as given */
-  TessLevelSettings settings;/* name (the file's stem), size (used bounds for infinite maps), tile size */
-  int32_t origin_x, origin_y;/* infinite maps: the map cell that became the level's (0, 0) */
+  char source[512];           /* the map's path as given */
+  TessLevelSettings settings; /* name (the file's stem), size (used bounds for infinite maps), tile size */
+  int32_t origin_x, origin_y; /* infinite maps: the map cell that became the level's (0, 0) */
   uint32_t tileset_count;
   TessImportTileset *tilesets;
   uint32_t material_count;
-  TessMaterial *materials;   /* ids are 1..material_count; reused by name on apply */
-  TessId *material_ids;      /* NULL, or material_count ids to keep (Tessera's materials tileset), 0 = a new one */
+  TessMaterial *materials; /* ids are 1..material_count; reused by name on apply */
+  TessId *material_ids;    /* NULL, or material_count ids to keep (Tessera's materials tileset), 0 = a new one */
   uint32_t sprite_count;
-  TessSprite *sprites;       /* tile objects' images; id: the id to keep (a Tessera sprite), 0 = a new one */
-  TessId level_id;           /* the level id to keep (a map Tessera wrote), 0 = a new one */
+  TessSprite *sprites; /* tile objects' images; id: the id to keep (a Tessera sprite), 0 = a new one */
+  TessId level_id;     /* the level id to keep (a map Tessera wrote), 0 = a new one */
   uint32_t ref_count;
-  TessImportRef *refs;       /* object properties naming objects */
+  TessImportRef *refs; /* object properties naming objects */
   uint32_t layer_count;
-  TessImportLayer *layers;   /* bottom to top */
+  TessImportLayer *layers; /* bottom to top */
   uint32_t warning_count;
-  char **warnings;           /* what was dropped or changed, one English line each */
+  char **warnings; /* what was dropped or changed, one English line each */
 } TessMapImport;
 
 void tess_map_import_destroy(TessMapImport *imp);
@@ -103,7 +103,7 @@ bool tess_map_import_warn(TessMapImport *imp, const char *fmt, ...)
 
 /* What a read may be told. */
 typedef struct TessMapReadOptions {
-  volatile int *cancel;      /* when non-NULL and set non-zero, the read stops with TESS_ERR_EMPTY ("cancelled") */
+  volatile int *cancel;                          /* when non-NULL and set non-zero, the read stops with TESS_ERR_EMPTY ("cancelled") */
   void (*progress)(double fraction, void *user); /* 0..1, from the reading thread; may be NULL */
   void *user;
 } TessMapReadOptions;
@@ -113,13 +113,13 @@ void tess_map_read_options_default(TessMapReadOptions *opt);
  * images under "tilesets/" in the map's own directory, so they need nothing
  * more yet. */
 typedef struct TessMapWriteOptions {
-  const char *out_dir;       /* unused by the Tiled writer (see above) */
+  const char *out_dir; /* unused by the Tiled writer (see above) */
 } TessMapWriteOptions;
 
 typedef struct TessMapFormat {
-  const char *name;                /* "tmx", "tmj": the --format value */
-  const char *description;         /* "Tiled map (XML)": for file choosers */
-  const char *const *extensions;   /* NULL-terminated, without the dot: {"tmx", NULL} */
+  const char *name;              /* "tmx", "tmj": the --format value */
+  const char *description;       /* "Tiled map (XML)": for file choosers */
+  const char *const *extensions; /* NULL-terminated, without the dot: {"tmx", NULL} */
   /* Reads a map file into a new plan (*out, owned by the caller). */
   TessResult (*read)(const char *path, const TessMapReadOptions *opt, TessMapImport **out, TessError *err);
   /* Writes one level of a project to `path`; NULL when the format is read-only. */

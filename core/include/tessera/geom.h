@@ -59,7 +59,10 @@ TessMassProps tess_circle_mass(TessDVec2 center, double radius);
 TessMassProps tess_capsule_mass(TessDVec2 a, TessDVec2 b, double radius);
 TessMassProps tess_polygon_mass(const TessVec2 *points, uint32_t count);
 
-static inline TessDVec2 tess_d2(double x, double y) { TessDVec2 v = {x, y}; return v; }
+static inline TessDVec2 tess_d2(double x, double y) {
+  TessDVec2 v = {x, y};
+  return v;
+}
 static inline TessDVec2 tess_d2_sub(TessDVec2 a, TessDVec2 b) { return tess_d2(a.x - b.x, a.y - b.y); }
 static inline TessDVec2 tess_d2_add(TessDVec2 a, TessDVec2 b) { return tess_d2(a.x + b.x, a.y + b.y); }
 static inline double tess_d2_cross(TessDVec2 a, TessDVec2 b) { return a.x * b.y - a.y * b.x; }

@@ -15,8 +15,8 @@ extern "C" {
 /* An RGBA8 image, straight (not premultiplied) alpha. */
 typedef struct TessImage {
   uint32_t width, height;
-  size_t stride;             /* bytes per row, >= width * 4 */
-  uint8_t *pixels;           /* owned when it came from tess_image_* */
+  size_t stride;   /* bytes per row, >= width * 4 */
+  uint8_t *pixels; /* owned when it came from tess_image_* */
 } TessImage;
 
 /* A borrowed view of RGBA8 pixels (what core/mask takes). */

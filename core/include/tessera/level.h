@@ -13,11 +13,11 @@
 #define TESSERA_LEVEL_H
 
 #include "tessera/base.h"
-#include "tessera/geom.h" /* TessPolygon */
-#include "tessera/image.h" /* TessImageView (tess_mask_shape_update) */
-#include "tessera/mask.h"  /* TessMaskMode; tracing returns plain results that level stores */
-#include "tessera/play.h"  /* TessPreviewLevel plays through a TessPlayback */
-#include "tessera/scene.h" /* tess_scene_from_level */
+#include "tessera/geom.h"    /* TessPolygon */
+#include "tessera/image.h"   /* TessImageView (tess_mask_shape_update) */
+#include "tessera/mask.h"    /* TessMaskMode; tracing returns plain results that level stores */
+#include "tessera/play.h"    /* TessPreviewLevel plays through a TessPlayback */
+#include "tessera/scene.h"   /* tess_scene_from_level */
 #include "tessera/terrain.h" /* TessTerrainSet */
 
 #ifdef __cplusplus
@@ -44,12 +44,11 @@ extern "C" {
  * .tlv's float fields and the solver's products can hold (FLT_MAX is 3.4e38). */
 #define TESS_BODY_MAX_MASS 1e30
 #define TESS_LEVEL_MAX_COLLIDING_LAYERS 64 /* tile layers flagged `collides` (the .tlv's collider table) */
-#define TESS_CHUNK_SIZE 32          /* cells per chunk side */
+#define TESS_CHUNK_SIZE 32                 /* cells per chunk side */
 #define TESS_CHUNK_CELLS (TESS_CHUNK_SIZE * TESS_CHUNK_SIZE)
 #define TESS_TILESET_ID_MAX 4095
 #define TESS_MATERIAL_ID_MAX 65535
 #define TESS_HISTORY_DEFAULT_BYTES ((size_t)256 * 1024 * 1024)
-
 
 /* ---- Cells ------------------------------------------------------------- */
 
@@ -63,9 +62,9 @@ typedef uint32_t TessCell;
 #define TESS_CELL_FLIPS 0xE0000000u
 #define TESS_CELL_RESERVED 0x10000000u
 #define TESS_CELL_TILESET(c) (((uint32_t)(c) >> 16) & 0xFFFu)
-#define TESS_CELL_TILE(c) ((uint32_t)(c) & 0xFFFFu)
+#define TESS_CELL_TILE(c) ((uint32_t)(c)&0xFFFFu)
 #define TESS_CELL_MAKE(tileset, tile, flips) \
-  ((((uint32_t)(tileset) & 0xFFFu) << 16) | ((uint32_t)(tile) & 0xFFFFu) | ((uint32_t)(flips) & TESS_CELL_FLIPS))
+  ((((uint32_t)(tileset)&0xFFFu) << 16) | ((uint32_t)(tile)&0xFFFFu) | ((uint32_t)(flips)&TESS_CELL_FLIPS))
 
 /* Maps a point (x, y) in [0,w]x[0,h] of a tile to where the cell's flips put it
  * (diagonal first, then horizontal, then vertical, as Tiled draws). Used for
@@ -82,9 +81,9 @@ struct TessTileset;
  * fit_cell is scaled into the cell instead (the rectangle is the cell, and
  * pieces scale by cell / tile per axis, as .tlv files before 3.4 say). */
 typedef struct TessTilePlace {
-  double x, y, w, h;         /* the drawn rectangle (what the image fills) */
-  double px, py;             /* where tile point (0, 0) lands after the flips, and */
-  double sx, sy;             /* the scale from flipped tile pixels to level pixels */
+  double x, y, w, h; /* the drawn rectangle (what the image fills) */
+  double px, py;     /* where tile point (0, 0) lands after the flips, and */
+  double sx, sy;     /* the scale from flipped tile pixels to level pixels */
 } TessTilePlace;
 void tess_tile_place(const struct TessTileset *ts, TessCell cell, uint32_t cell_w, uint32_t cell_h, TessTilePlace *out);
 /* A tile point (tileset pixels, unflipped) in level pixels from the cell's top-left corner. */
@@ -108,13 +107,13 @@ void tess_tile_reach(const struct TessProject *p, uint32_t cell_w, uint32_t cell
 
 /* TessMaterialKind and the surface ranges are base vocabulary (base.h). */
 typedef struct TessMaterial {
-  TessId id;                 /* 1..65535 */
+  TessId id; /* 1..65535 */
   char name[TESS_NAME_MAX];
-  uint32_t color;            /* 0xRRGGBBAA */
-  float friction;            /* Coulomb, >= 0 (<= 100) */
-  float restitution;         /* normal efficiency, 0..1 */
-  float tangential;          /* tangential efficiency, 0..1, default 1 */
-  float density;             /* kg/m^2, > 0 (<= 1e6) */
+  uint32_t color;    /* 0xRRGGBBAA */
+  float friction;    /* Coulomb, >= 0 (<= 100) */
+  float restitution; /* normal efficiency, 0..1 */
+  float tangential;  /* tangential efficiency, 0..1, default 1 */
+  float density;     /* kg/m^2, > 0 (<= 1e6) */
   TessMaterialKind kind;
 } TessMaterial;
 
@@ -133,10 +132,10 @@ typedef enum TessTileCollision {
 } TessTileCollision;
 
 typedef struct TessTileInfo {
-  TessId material;           /* default material, 0 = none */
-  uint8_t collision;         /* TessTileCollision */
-  uint8_t one_way;           /* collides only with bodies coming from above */
-  uint16_t piece_count;      /* traced shape: convex pieces in tile pixels (0,0)-(tile_w,tile_h) */
+  TessId material;      /* default material, 0 = none */
+  uint8_t collision;    /* TessTileCollision */
+  uint8_t one_way;      /* collides only with bodies coming from above */
+  uint16_t piece_count; /* traced shape: convex pieces in tile pixels (0,0)-(tile_w,tile_h) */
   TessPolygon *pieces;
 } TessTileInfo;
 
@@ -144,22 +143,22 @@ typedef struct TessTileInfo {
 #define TESS_TILE_OFFSET_MAX 65535
 
 typedef struct TessTileset {
-  TessId id;                 /* 1..4095 */
+  TessId id; /* 1..4095 */
   char name[TESS_NAME_MAX];
-  char *source_path;         /* where the PNG came from (for reload); may be NULL */
-  uint8_t *png;              /* the PNG file's bytes */
+  char *source_path; /* where the PNG came from (for reload); may be NULL */
+  uint8_t *png;      /* the PNG file's bytes */
   size_t png_size;
   uint32_t image_w, image_h; /* pixels of the decoded PNG */
   uint32_t tile_w, tile_h, margin, spacing;
   uint32_t columns, tile_count;
-  uint8_t alpha_threshold;   /* for traced tiles, default 1 */
-  TessTileInfo *tiles;       /* tile_count entries */
-  uint32_t terrain_count;    /* terrain sets (Tiled's Wang sets), tessera/terrain.h */
+  uint8_t alpha_threshold; /* for traced tiles, default 1 */
+  TessTileInfo *tiles;     /* tile_count entries */
+  uint32_t terrain_count;  /* terrain sets (Tiled's Wang sets), tessera/terrain.h */
   TessTerrainSet *terrains;
   /* Where its tiles are drawn (tess_tile_place): */
   int32_t offset_x, offset_y; /* pixels added to where a tile is drawn (Tiled's tileoffset), default 0 */
-  uint8_t fit_cell;          /* 1: tiles scaled into the level's cell (Tiled's tilerendersize="grid", and what
-                                every .tlv before 3.4 means); 0 (default): drawn at their own size */
+  uint8_t fit_cell;           /* 1: tiles scaled into the level's cell (Tiled's tilerendersize="grid", and what
+                                 every .tlv before 3.4 means); 0 (default): drawn at their own size */
 } TessTileset;
 
 /* What a new tileset needs; columns and tile_count are derived. */
@@ -170,10 +169,10 @@ typedef struct TessTilesetDef {
   size_t png_size;
   uint32_t image_w, image_h; /* from core/image's decoding of png */
   uint32_t tile_w, tile_h, margin, spacing;
-  TessId default_material;   /* given to every tile, 0 = none */
+  TessId default_material; /* given to every tile, 0 = none */
   TessTileCollision default_collision;
   int32_t offset_x, offset_y; /* TessTileset's drawing offset, default 0 */
-  uint8_t fit_cell;          /* TessTileset's fit_cell, default 0 */
+  uint8_t fit_cell;           /* TessTileset's fit_cell, default 0 */
 } TessTilesetDef;
 void tess_tileset_def_default(TessTilesetDef *def);
 /* Grid arithmetic (columns, rows) with every check: tile larger than the image, zero sizes... */
@@ -187,26 +186,26 @@ void tess_tileset_tile_origin(const TessTileset *ts, uint32_t tile, uint32_t *px
 
 /* A sprite's mask, in pixel units of one frame (origin at the frame's top-left). */
 typedef struct TessSpriteMask {
-  uint8_t threshold;         /* alpha >= threshold counts; default 1 */
-  uint8_t mode;              /* TessMaskMode (tessera/mask.h) */
-  uint8_t manual;            /* 1 when the user edited the shape by hand */
+  uint8_t threshold; /* alpha >= threshold counts; default 1 */
+  uint8_t mode;      /* TessMaskMode (tessera/mask.h) */
+  uint8_t manual;    /* 1 when the user edited the shape by hand */
   uint8_t largest_island_only;
-  uint32_t max_vertices;     /* default 8 */
-  float tolerance;           /* Douglas-Peucker, pixels; default 1 */
-  uint32_t hull_count;       /* exact hull of the opaque pixels, 0 = not traced */
+  uint32_t max_vertices; /* default 8 */
+  float tolerance;       /* Douglas-Peucker, pixels; default 1 */
+  uint32_t hull_count;   /* exact hull of the opaque pixels, 0 = not traced */
   TessVec2 *hull;
-  uint32_t piece_count;      /* the body's shape: 1 polygon (simplified hull / box) or pieces */
+  uint32_t piece_count; /* the body's shape: 1 polygon (simplified hull / box) or pieces */
   TessPolygon *pieces;
-  TessVec2 circle_center;    /* TESS_MASK_CIRCLE */
+  TessVec2 circle_center; /* TESS_MASK_CIRCLE */
   float circle_radius;
   /* Pixel mass properties (per unit density, pixel units, double sums). */
-  double area;               /* opaque pixel count */
+  double area; /* opaque pixel count */
   double centroid_x, centroid_y;
-  double inertia;            /* about the centroid: sum of (1/6 + d^2) */
+  double inertia; /* about the centroid: sum of (1/6 + d^2) */
   /* The same over the chosen shape, and what the shape gains or misses. */
   double shape_area, shape_centroid_x, shape_centroid_y, shape_inertia;
-  double added_area;         /* simplified hull: its area minus the exact hull's; pieces: their area beyond the opaque pixels they cover */
-  double uncovered_area;     /* opaque pixels the pieces leave out */
+  double added_area;     /* simplified hull: its area minus the exact hull's; pieces: their area beyond the opaque pixels they cover */
+  double uncovered_area; /* opaque pixels the pieces leave out */
 } TessSpriteMask;
 
 typedef struct TessSprite {
@@ -272,14 +271,14 @@ typedef enum TessPropType {
   TESS_PROP_INT = 1,
   TESS_PROP_FLOAT = 2,
   TESS_PROP_BOOL = 3,
-  TESS_PROP_COLOR = 4,       /* 0xRRGGBBAA */
+  TESS_PROP_COLOR = 4, /* 0xRRGGBBAA */
 } TessPropType;
 
 typedef struct TessProperty {
   char name[TESS_NAME_MAX];
-  uint8_t type;              /* TessPropType */
+  uint8_t type; /* TessPropType */
   union {
-    char *s;                 /* owned */
+    char *s; /* owned */
     int64_t i;
     double f;
     bool b;
@@ -295,57 +294,57 @@ typedef enum TessObjectKind {
 } TessObjectKind;
 
 typedef enum TessBodyShape {
-  TESS_BODY_CIRCLE = 0,      /* radius */
-  TESS_BODY_BOX = 1,         /* width x height */
-  TESS_BODY_CAPSULE = 2,     /* width = total length along the body's x axis, height = diameter */
-  TESS_BODY_SPRITE = 3,      /* the sprite's mask; pos is where the sprite's anchor sits */
+  TESS_BODY_CIRCLE = 0,  /* radius */
+  TESS_BODY_BOX = 1,     /* width x height */
+  TESS_BODY_CAPSULE = 2, /* width = total length along the body's x axis, height = diameter */
+  TESS_BODY_SPRITE = 3,  /* the sprite's mask; pos is where the sprite's anchor sits */
 } TessBodyShape;
 
 typedef struct TessBodyObject {
-  uint8_t shape;             /* TessBodyShape */
-  uint8_t type;              /* TessBodyType */
-  uint8_t pin;               /* TessPinMode */
+  uint8_t shape; /* TessBodyShape */
+  uint8_t type;  /* TessBodyType */
+  uint8_t pin;   /* TessPinMode */
   uint8_t sensor;
-  TessId sprite;             /* TESS_BODY_SPRITE */
-  TessId material;           /* 0 = the project's first material */
-  float radius;              /* circle, px */
-  float width, height;       /* box, capsule, px */
-  uint32_t category, mask;   /* collision filter bits; defaults 0x1 and 0xFFFFFFFF */
+  TessId sprite;           /* TESS_BODY_SPRITE */
+  TessId material;         /* 0 = the project's first material */
+  float radius;            /* circle, px */
+  float width, height;     /* box, capsule, px */
+  uint32_t category, mask; /* collision filter bits; defaults 0x1 and 0xFFFFFFFF */
 } TessBodyObject;
 
 typedef struct TessJointObject {
-  uint8_t kind;              /* TessJointKind */
-  uint8_t limit_enabled;     /* pin: angle limits */
-  TessId body_a, body_b;     /* object ids; 0 = the world */
-  TessVec2 anchor_b;         /* distance joint's second anchor, level px */
-  float length;              /* distance, px; 0 = the distance at placement */
-  float lower, upper;        /* pin limits, radians */
-  uint8_t motor_enabled;     /* pin: drives body b's spin relative to body a */
-  float motor_speed;         /* pin motor target, rad/s (y down: > 0 rolls a wheel towards +x) */
-  float motor_torque;        /* pin motor's maximum torque, N m (>= 0) */
+  uint8_t kind;          /* TessJointKind */
+  uint8_t limit_enabled; /* pin: angle limits */
+  TessId body_a, body_b; /* object ids; 0 = the world */
+  TessVec2 anchor_b;     /* distance joint's second anchor, level px */
+  float length;          /* distance, px; 0 = the distance at placement */
+  float lower, upper;    /* pin limits, radians */
+  uint8_t motor_enabled; /* pin: drives body b's spin relative to body a */
+  float motor_speed;     /* pin motor target, rad/s (y down: > 0 rolls a wheel towards +x) */
+  float motor_torque;    /* pin motor's maximum torque, N m (>= 0) */
 } TessJointObject;
 
 typedef struct TessZoneObject {
-  uint8_t kind;              /* TessZoneKind */
-  float width, height;       /* rectangle, px, centred on pos */
-  TessVec2 vector;           /* force (N) or acceleration (m/s^2) */
-  float strength;            /* attractor, m^3/s^2 */
-  float radius;              /* attractor reach, px (0 = unbounded) */
+  uint8_t kind;        /* TessZoneKind */
+  float width, height; /* rectangle, px, centred on pos */
+  TessVec2 vector;     /* force (N) or acceleration (m/s^2) */
+  float strength;      /* attractor, m^3/s^2 */
+  float radius;        /* attractor reach, px (0 = unbounded) */
 } TessZoneObject;
 
 typedef struct TessObject {
   TessId id;
-  uint8_t kind;              /* TessObjectKind */
+  uint8_t kind; /* TessObjectKind */
   char name[TESS_NAME_MAX];
-  TessVec2 pos;              /* level pixels: centre of a body or zone, pin point, spawn point */
-  float angle;               /* radians */
+  TessVec2 pos; /* level pixels: centre of a body or zone, pin point, spawn point */
+  float angle;  /* radians */
   union {
     TessBodyObject body;
     TessJointObject joint;
     TessZoneObject zone;
   } u;
   uint32_t prop_count;
-  TessProperty *props;       /* owned */
+  TessProperty *props; /* owned */
 } TessObject;
 
 /* Defaults for each kind (a 32 px dynamic circle, a pin joint, a wind zone, a spawn). */
@@ -360,8 +359,8 @@ typedef enum TessObjectRange {
   TESS_OBJECT_RANGE_TORQUE = 3, /* a pin motor's maximum torque, N m: [0, FLT_MAX] */
 } TessObjectRange;
 TessRange tess_object_range(TessObjectRange which);
-TessResult tess_object_copy(TessObject *dst, const TessObject *src); /* deep */
-void tess_object_clear(TessObject *obj);                            /* frees props */
+TessResult tess_object_copy(TessObject *dst, const TessObject *src);            /* deep */
+void tess_object_clear(TessObject *obj);                                        /* frees props */
 TessResult tess_object_set_property(TessObject *obj, const TessProperty *prop); /* add or replace by name */
 const TessProperty *tess_object_property(const TessObject *obj, const char *name);
 
@@ -369,7 +368,7 @@ const TessProperty *tess_object_property(const TessObject *obj, const char *name
 
 typedef enum TessLayerKind {
   TESS_LAYER_TILES = 0,
-  TESS_LAYER_MATERIAL = 1,   /* cells hold material ids (0 = no override); one per level */
+  TESS_LAYER_MATERIAL = 1, /* cells hold material ids (0 = no override); one per level */
   TESS_LAYER_OBJECTS = 2,
 } TessLayerKind;
 
@@ -381,37 +380,36 @@ typedef struct TessChunk {
 typedef struct TessLayerProps {
   TessId id;
   char name[TESS_NAME_MAX];
-  uint8_t kind;              /* TessLayerKind */
+  uint8_t kind; /* TessLayerKind */
   bool visible, locked, collides;
-  float opacity;             /* 0..1 */
+  float opacity; /* 0..1 */
 } TessLayerProps;
 
 typedef struct TessLayer {
   TessLayerProps props;
   uint32_t chunks_x, chunks_y;
-  TessChunk **chunks;        /* chunks_x * chunks_y, NULL = all empty (tile and material layers) */
-  uint32_t object_count;     /* object layers */
+  TessChunk **chunks;    /* chunks_x * chunks_y, NULL = all empty (tile and material layers) */
+  uint32_t object_count; /* object layers */
   TessObject *objects;
 } TessLayer;
 
-
 typedef struct TessLevelSettings {
   char name[TESS_NAME_MAX];
-  uint32_t width, height;    /* cells, 1..16384, width x height <= TESS_LEVEL_MAX_AREA */
-  uint32_t tile_w, tile_h;   /* pixels */
-  float ppm;                 /* pixels per metre */
-  TessVec2 gravity;          /* m/s^2; side view default (0, 9.81) */
-  uint8_t view;              /* TessView */
-  float physics_hz;          /* default 60 */
-  uint32_t substeps;         /* default 4 */
-  float floor_drag;          /* top-down k in F = -k * friction * m * v */
+  uint32_t width, height;  /* cells, 1..16384, width x height <= TESS_LEVEL_MAX_AREA */
+  uint32_t tile_w, tile_h; /* pixels */
+  float ppm;               /* pixels per metre */
+  TessVec2 gravity;        /* m/s^2; side view default (0, 9.81) */
+  uint8_t view;            /* TessView */
+  float physics_hz;        /* default 60 */
+  uint32_t substeps;       /* default 4 */
+  float floor_drag;        /* top-down k in F = -k * friction * m * v */
 } TessLevelSettings;
 
 typedef struct TessLevel {
   TessId id;
   TessLevelSettings settings;
   uint32_t layer_count;
-  TessLayer **layers;        /* bottom to top */
+  TessLayer **layers; /* bottom to top */
 } TessLevel;
 
 void tess_level_settings_default(TessLevelSettings *s);
@@ -442,13 +440,13 @@ typedef enum TessIdKind {
 /* What an edit (or its undo) touched: the store persists these, the editor
  * redraws them. The item named may no longer exist (it was removed). */
 typedef enum TessChangeKind {
-  TESS_CHANGE_MATERIAL = 0,  /* id */
-  TESS_CHANGE_TILESET,       /* id */
-  TESS_CHANGE_SPRITE,        /* id */
-  TESS_CHANGE_LEVEL,         /* level: settings and the order of its layers */
-  TESS_CHANGE_LAYER,         /* level, layer: props (removal included) */
-  TESS_CHANGE_CHUNK,         /* level, layer, chunk_x, chunk_y */
-  TESS_CHANGE_OBJECT,        /* level, layer, id */
+  TESS_CHANGE_MATERIAL = 0, /* id */
+  TESS_CHANGE_TILESET,      /* id */
+  TESS_CHANGE_SPRITE,       /* id */
+  TESS_CHANGE_LEVEL,        /* level: settings and the order of its layers */
+  TESS_CHANGE_LAYER,        /* level, layer: props (removal included) */
+  TESS_CHANGE_CHUNK,        /* level, layer, chunk_x, chunk_y */
+  TESS_CHANGE_OBJECT,       /* level, layer, id */
   TESS_CHANGE_COUNT
 } TessChangeKind;
 
@@ -459,25 +457,25 @@ typedef enum TessChangeKind {
  * reports each of its chunks (before and after a resize) and objects, so a
  * store can rewrite it from the changes alone. */
 typedef struct TessChange {
-  uint8_t kind;              /* TessChangeKind */
+  uint8_t kind; /* TessChangeKind */
   TessId id, level, layer;
   uint32_t chunk_x, chunk_y;
 } TessChange;
 
 typedef void (*TessChangeFn)(const TessChange *change, void *user);
 
-typedef struct TessHistory TessHistory; /* private */
+typedef struct TessHistory TessHistory;     /* private */
 typedef struct TessChangeLog TessChangeLog; /* private */
 
 typedef struct TessProject {
   uint32_t material_count;
-  TessMaterial *materials;   /* sorted by id */
+  TessMaterial *materials; /* sorted by id */
   uint32_t tileset_count;
-  TessTileset **tilesets;    /* sorted by id */
+  TessTileset **tilesets; /* sorted by id */
   uint32_t sprite_count;
-  TessSprite **sprites;      /* sorted by id */
+  TessSprite **sprites; /* sorted by id */
   uint32_t level_count;
-  TessLevel **levels;        /* in the order the user sees them */
+  TessLevel **levels;                 /* in the order the user sees them */
   TessId next_id[TESS_ID_KIND_COUNT]; /* the next id to hand out (>= 1); never reused; persisted by the store */
   /* private */
   TessHistory *history;
@@ -507,11 +505,11 @@ uint64_t tess_level_content_hash(const TessProject *p, const TessLevel *level);
 /* ---- What collides: DESIGN.md's rule, the one place it is computed ----- */
 
 typedef struct TessCellCollision {
-  uint8_t kind;              /* TessTileCollision: the shape of the cell */
+  uint8_t kind; /* TessTileCollision: the shape of the cell */
   uint8_t one_way;
-  TessId material;           /* effective material, 0 = none */
-  TessCell cell;             /* the colliding tile (with flips), 0 if none */
-  const TessTileInfo *tile;  /* its tile info, NULL if none */
+  TessId material;          /* effective material, 0 = none */
+  TessCell cell;            /* the colliding tile (with flips), 0 if none */
+  const TessTileInfo *tile; /* its tile info, NULL if none */
 } TessCellCollision;
 
 /* For cell (x, y): the topmost non-empty tile among the layers flagged
@@ -545,11 +543,11 @@ typedef enum TessProblemSeverity {
 } TessProblemSeverity;
 
 typedef struct TessProblem {
-  uint8_t severity;          /* TessProblemSeverity */
-  TessResult code;           /* TESS_ERR_INVALID, _LIMIT, _NOT_FOUND, _FORMAT (an image) */
-  TessId level;              /* 0: not about one level (a sprite, a material, a tileset) */
-  TessId object;             /* 0: not about one object */
-  char detail[400];          /* "level 'Cave': body 'crate' (id 12): sprite 7 does not exist" */
+  uint8_t severity; /* TessProblemSeverity */
+  TessResult code;  /* TESS_ERR_INVALID, _LIMIT, _NOT_FOUND, _FORMAT (an image) */
+  TessId level;     /* 0: not about one level (a sprite, a material, a tileset) */
+  TessId object;    /* 0: not about one object */
+  char detail[400]; /* "level 'Cave': body 'crate' (id 12): sprite 7 does not exist" */
 } TessProblem;
 
 typedef void (*TessProblemFn)(const TessProblem *problem, void *user);
@@ -602,9 +600,9 @@ TessResult tess_edit_paint_material(TessProject *p, TessId level, int32_t x, int
  * Cells with flips or tiles outside the set count as unlabelled. One call is
  * one undo step, or part of the drag's step with a merge key. */
 typedef struct TessTerrainBrush {
-  TessId tileset;            /* the tileset whose terrain set is used */
-  uint32_t set;              /* index in tileset->terrains */
-  uint32_t color;            /* 1..color_count */
+  TessId tileset; /* the tileset whose terrain set is used */
+  uint32_t set;   /* index in tileset->terrains */
+  uint32_t color; /* 1..color_count */
   uint32_t seed;
 } TessTerrainBrush;
 /* Cells given as count (x, y) pairs (a stroke's dabs; outside the level ignored). */

@@ -51,11 +51,11 @@ extern "C" {
 
 /* What a sprite's collision shape is made of (a sprite's mask stores it). */
 typedef enum TessMaskMode {
-  TESS_MASK_HULL = 0,        /* exact convex hull (may exceed 8 vertices: physics splits or simplifies) */
-  TESS_MASK_SIMPLIFIED = 1,  /* simplified hull of at most max_vertices */
-  TESS_MASK_PIECES = 2,      /* convex decomposition of the outline */
-  TESS_MASK_CIRCLE = 3,      /* circle fitted to the opaque pixels */
-  TESS_MASK_BOX = 4,         /* box fitted to the opaque pixels */
+  TESS_MASK_HULL = 0,       /* exact convex hull (may exceed 8 vertices: physics splits or simplifies) */
+  TESS_MASK_SIMPLIFIED = 1, /* simplified hull of at most max_vertices */
+  TESS_MASK_PIECES = 2,     /* convex decomposition of the outline */
+  TESS_MASK_CIRCLE = 3,     /* circle fitted to the opaque pixels */
+  TESS_MASK_BOX = 4,        /* box fitted to the opaque pixels */
 } TessMaskMode;
 
 typedef struct TessMaskSettings {
@@ -74,9 +74,9 @@ TessResult tess_mask_settings_validate(const TessMaskSettings *s, TessError *err
 /* ---- Exact hull and pixel mass properties ------------------------------ */
 
 typedef struct TessMaskHull {
-  uint32_t count;        /* >= 4: pixel squares have corners */
-  TessDVec2 *v;          /* owned: tess_mask_hull_clear */
-  TessMassProps pixels;  /* area = opaque pixel count, centroid, inertia about it (+1/6 per pixel) */
+  uint32_t count;          /* >= 4: pixel squares have corners */
+  TessDVec2 *v;            /* owned: tess_mask_hull_clear */
+  TessMassProps pixels;    /* area = opaque pixel count, centroid, inertia about it (+1/6 per pixel) */
   uint32_t x0, y0, x1, y1; /* bounding box of the opaque pixels: [x0, x1) x [y0, y1) */
 } TessMaskHull;
 
@@ -99,10 +99,10 @@ TessResult tess_mask_pixel_mass(TessImageView img, uint8_t threshold, TessMassPr
  * tess_mask_pixel_mass. The moment of inertia about the x axis through the
  * centroid is iyy, about the y axis ixx, and the product of inertia -ixy. */
 typedef struct TessMaskSecondMoments {
-  double area;          /* opaque pixel count */
-  double cx, cy;        /* centroid: mean of the pixel centres */
+  double area;   /* opaque pixel count */
+  double cx, cy; /* centroid: mean of the pixel centres */
   double ixx, iyy, ixy;
-  double inertia;       /* ixx + iyy, about the centroid */
+  double inertia; /* ixx + iyy, about the centroid */
   /* Principal axes: `angle` (radians in (-pi/2, pi/2], x right, y down,
    * positive towards +y) of the major axis, the direction along which the
    * pixels spread most; `major` >= `minor` are the second moments along the
@@ -131,11 +131,11 @@ TessResult tess_mask_simplify_hull(const TessDVec2 *hull, uint32_t count, uint32
  * (positive area), holes clockwise. */
 typedef struct TessMaskOutline {
   uint32_t loop_count;
-  uint32_t *start;       /* loop i is v[start[i] .. start[i+1]) */
+  uint32_t *start; /* loop i is v[start[i] .. start[i+1]) */
   TessDVec2 *v;
-  bool *hole;            /* per loop */
-  int32_t *island;       /* per loop: index of its outer loop (itself for outer loops) */
-  uint32_t block;        /* 1; b > 1 when over TESS_MASK_RUN_BUDGET: loops of b x b blocks, in pixels */
+  bool *hole;      /* per loop */
+  int32_t *island; /* per loop: index of its outer loop (itself for outer loops) */
+  uint32_t block;  /* 1; b > 1 when over TESS_MASK_RUN_BUDGET: loops of b x b blocks, in pixels */
 } TessMaskOutline;
 
 /* Traces the opaque pixels' boundary (opaque pixels touching only at a
@@ -149,12 +149,12 @@ void tess_mask_outline_clear(TessMaskOutline *outline);
 
 typedef struct TessMaskPieces {
   uint32_t count;
-  uint32_t *start;        /* piece i is v[start[i] .. start[i+1]), convex, counter-clockwise */
+  uint32_t *start; /* piece i is v[start[i] .. start[i+1]), convex, counter-clockwise */
   TessDVec2 *v;
-  uint32_t island_count;  /* islands decomposed */
-  TessMassProps pixels;   /* of every opaque pixel */
-  TessMassProps shape;    /* of the union of the pieces */
-  double uncovered_area;  /* opaque pixel area outside every piece (dropped islands included) */
+  uint32_t island_count; /* islands decomposed */
+  TessMassProps pixels;  /* of every opaque pixel */
+  TessMassProps shape;   /* of the union of the pieces */
+  double uncovered_area; /* opaque pixel area outside every piece (dropped islands included) */
   /* The pieces' area beyond the opaque area they cover: shape.area - (pixels.area - uncovered_area).
    * Pieces of one island never overlap; pieces of islands closer than the
    * tolerance may, and their overlap then counts twice (here and in shape). */
@@ -207,24 +207,24 @@ static inline double tess_mask_inertia_kgm2(double inertia_px4, double ppm, doub
  * simplified to stay within TESS_MASK_RUN_BUDGET (the editor's mask view
  * says so). */
 typedef struct TessMaskTraceReport {
-  bool simplified;  /* pieces traced on blocks, not pixels (see TESS_MASK_RUN_BUDGET) */
-  uint32_t block;   /* the blocks' side in pixels; 1 when not simplified */
-  uint64_t runs;    /* runs of opaque pixels (pieces mode; 0 in the other modes) */
+  bool simplified; /* pieces traced on blocks, not pixels (see TESS_MASK_RUN_BUDGET) */
+  uint32_t block;  /* the blocks' side in pixels; 1 when not simplified */
+  uint64_t runs;   /* runs of opaque pixels (pieces mode; 0 in the other modes) */
 } TessMaskTraceReport;
 
 /* A traced sprite frame, in pixel units of the frame: plain results, which
  * core/level stores in a sprite's mask (tess_sprite_mask_trace). */
 typedef struct TessMaskTrace {
-  uint32_t hull_count;       /* the exact hull of the opaque pixels */
-  TessVec2 *hull;            /* owned: tess_mask_trace_clear */
-  uint32_t piece_count;      /* simplified hull or box: one polygon; pieces: the decomposition; hull, circle: none */
-  TessPolygon *pieces;       /* owned: tess_mask_trace_clear */
-  TessVec2 circle_center;    /* the smallest circle around the opaque pixels */
+  uint32_t hull_count;    /* the exact hull of the opaque pixels */
+  TessVec2 *hull;         /* owned: tess_mask_trace_clear */
+  uint32_t piece_count;   /* simplified hull or box: one polygon; pieces: the decomposition; hull, circle: none */
+  TessPolygon *pieces;    /* owned: tess_mask_trace_clear */
+  TessVec2 circle_center; /* the smallest circle around the opaque pixels */
   float circle_radius;
-  TessMassProps pixels;      /* exact pixel mass properties (per unit density) */
-  TessMassProps shape;       /* the same over the mode's shape */
-  double added_area;         /* simplified hull: its area minus the exact hull's; pieces: beyond the pixels they cover */
-  double uncovered_area;     /* opaque pixels the pieces leave out */
+  TessMassProps pixels;  /* exact pixel mass properties (per unit density) */
+  TessMassProps shape;   /* the same over the mode's shape */
+  double added_area;     /* simplified hull: its area minus the exact hull's; pieces: beyond the pixels they cover */
+  double uncovered_area; /* opaque pixels the pieces leave out */
   TessMaskTraceReport report;
 } TessMaskTrace;
 
@@ -241,9 +241,9 @@ typedef enum TessMaskTileKind {
 } TessMaskTileKind;
 
 typedef struct TessMaskTile {
-  uint8_t kind;              /* TessMaskTileKind */
+  uint8_t kind; /* TessMaskTileKind */
   uint16_t piece_count;
-  TessPolygon *pieces;       /* owned (tess_free), tile pixels, origin at the tile's top-left */
+  TessPolygon *pieces; /* owned (tess_free), tile pixels, origin at the tile's top-left */
 } TessMaskTile;
 
 /* Traces every tile of a tileset image: (*out)[i] for i < tile_count, a

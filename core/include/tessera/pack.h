@@ -87,7 +87,7 @@ typedef struct TessExportJob {
   uint64_t content_hash;           /* the header's content hash */
   uint64_t size;                   /* bytes of the file (exported or up to date) */
   TessExportState state;
-  char error[1200];                /* why it failed */
+  char error[1200]; /* why it failed */
 } TessExportJob;
 
 typedef struct TessExport TessExport;
@@ -123,11 +123,11 @@ typedef struct TessExportWriter {
 } TessExportWriter;
 
 typedef struct TessExportSpec {
-  const char *dir;          /* created when missing (its parent must exist) */
-  const TessId *levels;     /* the levels to export, NULL for every level */
+  const char *dir;      /* created when missing (its parent must exist) */
+  const TessId *levels; /* the levels to export, NULL for every level */
   size_t level_count;
-  unsigned jobs;            /* worker threads; 0: the number of cores */
-  bool force;               /* write levels whose file is up to date too */
+  unsigned jobs; /* worker threads; 0: the number of cores */
+  bool force;    /* write levels whose file is up to date too */
   /* The project file the levels come from, or NULL: an output that is this
    * file is refused with both names (an output that is any SQLite database
    * is refused in any case). */

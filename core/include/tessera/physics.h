@@ -37,7 +37,7 @@ typedef struct TessWorld TessWorld;
 /* ---- Handles ----------------------------------------------------------- */
 
 typedef struct TessBodyId {
-  uint32_t index1;     /* slot + 1; 0 = null */
+  uint32_t index1; /* slot + 1; 0 = null */
   uint32_t generation;
 } TessBodyId;
 typedef struct TessShapeId {
@@ -79,13 +79,13 @@ typedef struct TessContactEvent {
   TessBodyId body_a, body_b;
   bool with_map;
   uint32_t cell_x, cell_y;
-  TessVec2 point;        /* world */
-  TessVec2 normal;       /* unit, from a to b (map contacts: from a's shape into the cell) */
-  float approach_speed;  /* relative normal speed at the impact, >= 0 */
+  TessVec2 point;       /* world */
+  TessVec2 normal;      /* unit, from a to b (map contacts: from a's shape into the cell) */
+  float approach_speed; /* relative normal speed at the impact, >= 0 */
 } TessContactEvent;
 
 typedef struct TessContactEndEvent {
-  TessShapeId a, b;       /* as in TessContactEvent (a = the body's shape for the map); may name shapes destroyed since */
+  TessShapeId a, b; /* as in TessContactEvent (a = the body's shape for the map); may name shapes destroyed since */
   bool with_map;
   uint32_t cell_x, cell_y;
 } TessContactEndEvent;
@@ -150,7 +150,7 @@ uint64_t tess_world_step_count(const TessWorld *world);
 /* Events of the last step (see the structs). */
 TessWorldEvents tess_world_events(const TessWorld *world);
 
-uint32_t tess_world_body_count(const TessWorld *world);   /* live bodies */
+uint32_t tess_world_body_count(const TessWorld *world); /* live bodies */
 uint32_t tess_world_awake_body_count(const TessWorld *world);
 uint32_t tess_world_contact_count(const TessWorld *world); /* contacts with at least one point, map included */
 /* One point of a contact that touches now (tess_world_contact_points), with
@@ -162,12 +162,12 @@ typedef struct TessContactPoint {
   TessBodyId body_a, body_b;
   bool with_map;
   uint32_t cell_x, cell_y;
-  TessVec2 point;        /* world, midway between the two surfaces, at the bodies' current transforms */
-  TessVec2 normal;       /* unit, from a to b */
-  float separation;      /* m, < 0 when the shapes overlap */
-  float normal_impulse;  /* N s pushing a and b apart over the last step (>= 0): the last sub-step's
-                            impulse times the sub-step count, exact for a steady contact (a body of
-                            mass m resting alone on a floor carries m g dt over its points) */
+  TessVec2 point;       /* world, midway between the two surfaces, at the bodies' current transforms */
+  TessVec2 normal;      /* unit, from a to b */
+  float separation;     /* m, < 0 when the shapes overlap */
+  float normal_impulse; /* N s pushing a and b apart over the last step (>= 0): the last sub-step's
+                           impulse times the sub-step count, exact for a steady contact (a body of
+                           mass m resting alone on a floor carries m g dt over its points) */
 } TessContactPoint;
 
 /* The points of every contact that touched in the last step and still
@@ -211,17 +211,17 @@ typedef enum TessIntegrator {
 } TessIntegrator;
 
 typedef struct TessBodyDef {
-  TessBodyType type;           /* default dynamic */
-  TessVec2 position;           /* body origin, world */
+  TessBodyType type; /* default dynamic */
+  TessVec2 position; /* body origin, world */
   float angle;
-  TessVec2 linear_velocity;    /* of the centre of mass */
+  TessVec2 linear_velocity; /* of the centre of mass */
   float angular_velocity;
   float linear_damping, angular_damping; /* 1/s, >= 0 */
-  float gravity_scale;         /* default 1 */
-  bool awake;                  /* default true */
-  bool enable_sleep;           /* default true */
+  float gravity_scale;                   /* default 1 */
+  bool awake;                            /* default true */
+  bool enable_sleep;                     /* default true */
   bool fixed_rotation;
-  TessIntegrator integrator;   /* default TESS_INTEGRATOR_EULER */
+  TessIntegrator integrator; /* default TESS_INTEGRATOR_EULER */
   uint64_t user_data;
 } TessBodyDef;
 
@@ -269,14 +269,14 @@ TessResult tess_body_set_mass_data(TessWorld *world, TessBodyId body, float mass
 /* ---- Shapes ------------------------------------------------------------ */
 
 typedef struct TessShapeDef {
-  float friction;              /* >= 0; default TESS_FRICTION_DEFAULT (0.6); ranges: TessSurface */
-  float restitution;           /* normal efficiency 0..1; default 0 */
-  float tangential;            /* tangential efficiency 0..1; default 1 (no loss) */
-  float density;               /* kg/m^2, >= 0; default 1 */
-  bool sensor;                 /* reports overlaps, never pushes */
-  uint32_t category;           /* default 0x1 */
-  uint32_t mask;               /* default 0xFFFFFFFF */
-  uint32_t material;           /* caller's material id, kept for queries */
+  float friction;    /* >= 0; default TESS_FRICTION_DEFAULT (0.6); ranges: TessSurface */
+  float restitution; /* normal efficiency 0..1; default 0 */
+  float tangential;  /* tangential efficiency 0..1; default 1 (no loss) */
+  float density;     /* kg/m^2, >= 0; default 1 */
+  bool sensor;       /* reports overlaps, never pushes */
+  uint32_t category; /* default 0x1 */
+  uint32_t mask;     /* default 0xFFFFFFFF */
+  uint32_t material; /* caller's material id, kept for queries */
   uint64_t user_data;
 } TessShapeDef;
 
@@ -320,7 +320,7 @@ typedef TessMaterialKind TessMapMaterialKind;
 
 typedef struct TessMapMaterial {
   float friction, restitution, tangential, density;
-  uint8_t kind;                /* TessMapMaterialKind */
+  uint8_t kind; /* TessMapMaterialKind */
 } TessMapMaterial;
 
 /* A grid of width x height cells; cell (x, y) covers
@@ -328,12 +328,12 @@ typedef struct TessMapMaterial {
  * (row 0 at the top). Arrays are row-major, width * height entries. */
 typedef struct TessTileMapDef {
   uint32_t width, height;
-  float cell_w, cell_h;        /* m */
+  float cell_w, cell_h; /* m */
   TessVec2 origin;
-  const uint8_t *kinds;        /* TessMapCellKind */
-  const uint8_t *one_way;      /* NULL = none; non-zero: only bodies coming from above collide */
-  const uint16_t *materials;   /* index into `material_list`, NULL = all 0 */
-  uint32_t material_count;     /* >= 1 */
+  const uint8_t *kinds;      /* TessMapCellKind */
+  const uint8_t *one_way;    /* NULL = none; non-zero: only bodies coming from above collide */
+  const uint16_t *materials; /* index into `material_list`, NULL = all 0 */
+  uint32_t material_count;   /* >= 1 */
   const TessMapMaterial *material_list;
   /* Traced cells: pieces of cell i are pieces[piece_start[i] .. piece_start[i+1]),
    * in metres relative to the cell's top-left corner. NULL when no cell is traced. */
@@ -355,17 +355,19 @@ TessMapCellKind tess_world_map_cell_kind(const TessWorld *world, uint32_t cell_x
 
 /* ---- Joints ------------------------------------------------------------ */
 
-typedef enum TessJointType { TESS_JOINT_TYPE_REVOLUTE = 0, TESS_JOINT_TYPE_DISTANCE, TESS_JOINT_TYPE_MOUSE } TessJointType;
+typedef enum TessJointType { TESS_JOINT_TYPE_REVOLUTE = 0,
+                             TESS_JOINT_TYPE_DISTANCE,
+                             TESS_JOINT_TYPE_MOUSE } TessJointType;
 
 /* A null body means the world (a fixed point). */
 typedef struct TessRevoluteJointDef {
   TessBodyId body_a, body_b;
-  TessVec2 anchor;             /* world point at creation */
+  TessVec2 anchor; /* world point at creation */
   bool enable_limit;
-  float lower, upper;          /* relative angle b - a, radians, lower <= upper */
-  bool enable_motor;           /* drives b's spin relative to a (a car's wheel) */
-  float motor_speed;           /* rad/s, the relative angular velocity it aims for */
-  float max_motor_torque;      /* N m, >= 0: the most it may apply */
+  float lower, upper;     /* relative angle b - a, radians, lower <= upper */
+  bool enable_motor;      /* drives b's spin relative to a (a car's wheel) */
+  float motor_speed;      /* rad/s, the relative angular velocity it aims for */
+  float max_motor_torque; /* N m, >= 0: the most it may apply */
   bool collide_connected;
 } TessRevoluteJointDef;
 
@@ -380,10 +382,10 @@ typedef struct TessDistanceJointDef {
 /* Drags `body` towards `target` with a soft spring (the preview's mouse). */
 typedef struct TessMouseJointDef {
   TessBodyId body;
-  TessVec2 target;             /* the grabbed point, world */
-  float hertz;                 /* default 5 */
-  float damping_ratio;         /* default 0.7 */
-  float max_force;             /* N; default 1000 x the body's mass x 10 */
+  TessVec2 target;     /* the grabbed point, world */
+  float hertz;         /* default 5 */
+  float damping_ratio; /* default 0.7 */
+  float max_force;     /* N; default 1000 x the body's mass x 10 */
 } TessMouseJointDef;
 
 void tess_revolute_joint_def_default(TessRevoluteJointDef *def);
@@ -420,13 +422,13 @@ typedef enum TessZoneType {
 
 typedef struct TessZoneDef {
   TessZoneType type;
-  TessAABB rect;               /* force / acceleration: the rectangle before it turns */
-  float angle;                 /* radians: rect turns by this about its centre (vector stays in world axes) */
-  TessVec2 vector;             /* N or m/s^2 */
-  TessVec2 center;             /* attractor */
-  float strength;              /* m^3/s^2 */
-  float radius;                /* m, 0 = unbounded */
-  float min_distance;          /* m; the falloff is clamped inside it (default 0.1) */
+  TessAABB rect;      /* force / acceleration: the rectangle before it turns */
+  float angle;        /* radians: rect turns by this about its centre (vector stays in world axes) */
+  TessVec2 vector;    /* N or m/s^2 */
+  TessVec2 center;    /* attractor */
+  float strength;     /* m^3/s^2 */
+  float radius;       /* m, 0 = unbounded */
+  float min_distance; /* m; the falloff is clamped inside it (default 0.1) */
 } TessZoneDef;
 
 void tess_zone_def_default(TessZoneDef *def);
@@ -451,11 +453,11 @@ bool tess_world_map_point_solid(const TessWorld *world, TessVec2 p);
 
 typedef struct TessRayHit {
   bool hit;
-  bool on_map;                 /* hit a map cell (cell_x, cell_y) rather than `shape` */
+  bool on_map; /* hit a map cell (cell_x, cell_y) rather than `shape` */
   TessShapeId shape;
   uint32_t cell_x, cell_y;
   TessVec2 point, normal;
-  float fraction;              /* of the translation */
+  float fraction; /* of the translation */
 } TessRayHit;
 
 /* The closest hit of the segment origin -> origin + translation against

@@ -38,8 +38,8 @@ typedef struct TessClockDef {
 
 typedef struct TessClock {
   TessClockDef def;
-  uint64_t step;                /* whole steps taken so far (the newer state shown) */
-  double time;                  /* display time in steps: step - 1 <= time <= step once stepping */
+  uint64_t step; /* whole steps taken so far (the newer state shown) */
+  double time;   /* display time in steps: step - 1 <= time <= step once stepping */
 } TessClock;
 
 void tess_clock_def_default(TessClockDef *def);
@@ -62,7 +62,7 @@ double tess_clock_seconds(const TessClock *clock);
 
 typedef struct TessFramePlayer {
   uint32_t frame;
-  double remainder;             /* |remainder| < 1 */
+  double remainder; /* |remainder| < 1 */
 } TessFramePlayer;
 
 /* Advances by `differential` frames (frame rate x seconds; any sign, any
@@ -126,12 +126,12 @@ typedef enum TessPlaybackShapeKind {
 
 /* A shape in body coordinates (metres). */
 typedef struct TessPlaybackShape {
-  uint8_t kind;               /* TessPlaybackShapeKind */
+  uint8_t kind; /* TessPlaybackShapeKind */
   bool sensor;
-  TessVec2 center;            /* circle */
-  TessVec2 p1, p2;            /* capsule */
-  float radius;               /* circle, capsule */
-  uint32_t count;             /* polygon */
+  TessVec2 center; /* circle */
+  TessVec2 p1, p2; /* capsule */
+  float radius;    /* circle, capsule */
+  uint32_t count;  /* polygon */
   TessVec2 v[TESS_POLY_MAX];
 } TessPlaybackShape;
 
@@ -140,22 +140,22 @@ typedef struct TessPlaybackShape {
  * not present (tess_playback_body_transform says so). */
 typedef struct TessPlaybackBody {
   TessBodyId id;
-  TessId object;              /* the level object it comes from; 0 = spawned in the preview */
-  TessId sprite;              /* drawn as this sprite (0 = from its shapes) */
-  TessVec2 sprite_origin;     /* metres: where the sprite frame's top-left sits in body coordinates */
-  uint32_t color;             /* 0xRRGGBBAA: its material's colour */
-  uint8_t type;               /* TessBodyType */
-  bool sensor;                /* every shape is a sensor */
+  TessId object;                     /* the level object it comes from; 0 = spawned in the preview */
+  TessId sprite;                     /* drawn as this sprite (0 = from its shapes) */
+  TessVec2 sprite_origin;            /* metres: where the sprite frame's top-left sits in body coordinates */
+  uint32_t color;                    /* 0xRRGGBBAA: its material's colour */
+  uint8_t type;                      /* TessBodyType */
+  bool sensor;                       /* every shape is a sensor */
   uint32_t shape_first, shape_count; /* into tess_playback_shapes() */
 } TessPlaybackBody;
 
 /* A body to create while playing (a dropped ball or sprite), in metres. */
 typedef struct TessPlaybackSpawn {
-  TessBodyDef body;           /* type, position, velocity ... */
-  TessShapeDef shape;         /* material values of every shape */
-  uint32_t shape_count;       /* 1..16 */
+  TessBodyDef body;     /* type, position, velocity ... */
+  TessShapeDef shape;   /* material values of every shape */
+  uint32_t shape_count; /* 1..16 */
   TessPlaybackShape shapes[16];
-  bool set_mass;              /* use mass / local_center / inertia below (a sprite's pixel-exact values) */
+  bool set_mass; /* use mass / local_center / inertia below (a sprite's pixel-exact values) */
   float mass, inertia;
   TessVec2 local_center;
   TessId sprite;
@@ -244,14 +244,14 @@ uint32_t tess_playback_take_impacts(TessPlayback *pb, TessPlaybackImpact *out, u
 
 typedef struct TessPlaybackStats {
   uint32_t bodies, awake, contacts;
-  double step_ms;               /* mean physics time per step over the last steps */
-  uint64_t resteps;             /* steps re-simulated by seeks since creation */
+  double step_ms;   /* mean physics time per step over the last steps */
+  uint64_t resteps; /* steps re-simulated by seeks since creation */
   uint32_t keyframes;
   uint32_t keyframe_interval;
-  size_t recording_bytes;       /* keyframe memory held now, growth margin included (<= budget,
-                                   but at least one keyframe; plus up to 2 spare buffers) */
-  size_t snapshot_bytes;        /* one snapshot of the current state */
-  double history_seconds;       /* how much the budget holds at this snapshot size */
+  size_t recording_bytes; /* keyframe memory held now, growth margin included (<= budget,
+                             but at least one keyframe; plus up to 2 spare buffers) */
+  size_t snapshot_bytes;  /* one snapshot of the current state */
+  double history_seconds; /* how much the budget holds at this snapshot size */
 } TessPlaybackStats;
 void tess_playback_stats(const TessPlayback *pb, TessPlaybackStats *out);
 

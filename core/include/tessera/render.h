@@ -45,14 +45,14 @@ typedef enum TessRenderFlags {
 } TessRenderFlags;
 
 typedef struct TessRenderOptions {
-  uint32_t flags;            /* TessRenderFlags */
-  double material_alpha;     /* overlay opacity multiplied with each material's alpha; default 0.5 */
-  uint32_t background;       /* 0xRRGGBBAA under the level (TESS_RENDER_BACKGROUND) */
-  uint32_t grid_color;       /* 0xRRGGBBAA */
-  uint32_t collision_color;  /* 0xRRGGBBAA */
-  TessId selected_object;    /* drawn highlighted; 0 = none */
-  TessId hidden_object;      /* not drawn (the editor draws it itself while dragging); 0 = none */
-  bool use_cache;            /* false: draw every visible cell directly (reference path) */
+  uint32_t flags;           /* TessRenderFlags */
+  double material_alpha;    /* overlay opacity multiplied with each material's alpha; default 0.5 */
+  uint32_t background;      /* 0xRRGGBBAA under the level (TESS_RENDER_BACKGROUND) */
+  uint32_t grid_color;      /* 0xRRGGBBAA */
+  uint32_t collision_color; /* 0xRRGGBBAA */
+  TessId selected_object;   /* drawn highlighted; 0 = none */
+  TessId hidden_object;     /* not drawn (the editor draws it itself while dragging); 0 = none */
+  bool use_cache;           /* false: draw every visible cell directly (reference path) */
   /* Milliseconds of cache filling a frame may spend (0 = no limit). Blocks
    * not yet made when it runs out are left for the next frames (their area
    * shows the background) and tess_renderer_frame_complete() says so: an
@@ -77,14 +77,14 @@ void tess_render_view_translation(const TessRenderView *view, double *tx, double
 
 /* Counters for tests and benchmarks (cumulative since create or reset). */
 typedef struct TessRenderStats {
-  uint64_t chunks_rendered;  /* chunk regions drawn into a cache block */
-  uint64_t blocks_created;   /* cache surfaces allocated */
-  uint64_t block_hits;       /* cache blocks reused as they were */
-  uint64_t cells_direct;     /* cells drawn straight to the target (no cache) */
+  uint64_t chunks_rendered; /* chunk regions drawn into a cache block */
+  uint64_t blocks_created;  /* cache surfaces allocated */
+  uint64_t block_hits;      /* cache blocks reused as they were */
+  uint64_t cells_direct;    /* cells drawn straight to the target (no cache) */
   uint64_t tilesets_decoded;
   uint64_t sprites_decoded;
-  uint64_t blocks_deferred;  /* blocks left for a later frame by the time budget */
-  size_t cache_bytes;        /* pixel bytes held by the chunk cache now */
+  uint64_t blocks_deferred; /* blocks left for a later frame by the time budget */
+  size_t cache_bytes;       /* pixel bytes held by the chunk cache now */
 } TessRenderStats;
 
 typedef struct TessRenderer TessRenderer;
@@ -153,9 +153,9 @@ TessVec2 tess_render_object_rotate_handle(const TessProject *p, const TessObject
 
 typedef struct TessLegendEntry {
   TessId material;
-  uint32_t color;            /* 0xRRGGBBAA */
+  uint32_t color; /* 0xRRGGBBAA */
   char name[TESS_NAME_MAX];
-  uint64_t cells;            /* cells of the level whose effective material it is */
+  uint64_t cells; /* cells of the level whose effective material it is */
 } TessLegendEntry;
 
 /* The materials that cells [x0,x1) x [y0,y1) of the level use (effective
@@ -194,14 +194,14 @@ TessResult tess_render_surface_to_image(cairo_surface_t *surface, TessImage *out
  * blitted: no per-frame path for thousands of circles. */
 
 typedef enum TessPreviewOverlay {
-  TESS_PREVIEW_OVERLAY_CONTACTS = 1u << 0,   /* contact points and normals (impacts of the recent steps) */
+  TESS_PREVIEW_OVERLAY_CONTACTS = 1u << 0, /* contact points and normals (impacts of the recent steps) */
   TESS_PREVIEW_OVERLAY_VELOCITIES = 1u << 1,
   TESS_PREVIEW_OVERLAY_AABBS = 1u << 2,
-  TESS_PREVIEW_OVERLAY_CENTERS = 1u << 3,    /* centres of mass */
-  TESS_PREVIEW_OVERLAY_SLEEPING = 1u << 4,   /* sleeping bodies tinted */
-  TESS_PREVIEW_OVERLAY_SENSORS = 1u << 5,    /* sensors outlined */
-  TESS_PREVIEW_OVERLAY_ZONES = 1u << 6,      /* force zones and fluid cells shaded */
-  TESS_PREVIEW_OVERLAY_PINS = 1u << 7,       /* joints' pins */
+  TESS_PREVIEW_OVERLAY_CENTERS = 1u << 3,  /* centres of mass */
+  TESS_PREVIEW_OVERLAY_SLEEPING = 1u << 4, /* sleeping bodies tinted */
+  TESS_PREVIEW_OVERLAY_SENSORS = 1u << 5,  /* sensors outlined */
+  TESS_PREVIEW_OVERLAY_ZONES = 1u << 6,    /* force zones and fluid cells shaded */
+  TESS_PREVIEW_OVERLAY_PINS = 1u << 7,     /* joints' pins */
   TESS_PREVIEW_OVERLAY_ALL = 0xFFu,
 } TessPreviewOverlay;
 

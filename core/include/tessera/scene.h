@@ -43,9 +43,9 @@ extern "C" {
  * (tess_scene_material_default: the default surface, density 1, kind floor, id 0);
  * project materials follow in id order. */
 typedef struct TessSceneMaterial {
-  TessId id;               /* project material id, 0 for the default */
+  TessId id; /* project material id, 0 for the default */
   float friction, restitution, tangential, density;
-  uint8_t kind;            /* TessMaterialKind */
+  uint8_t kind; /* TessMaterialKind */
 } TessSceneMaterial;
 
 /* One shape of a body, in body coordinates (metres, origin at the body's
@@ -61,70 +61,70 @@ typedef struct TessSceneShape {
 } TessSceneShape;
 
 typedef struct TessSceneBody {
-  TessId object;           /* the level object id (0 if none) */
-  uint8_t type;            /* TessBodyType */
+  TessId object; /* the level object id (0 if none) */
+  uint8_t type;  /* TessBodyType */
   uint8_t sensor;
-  uint8_t pin;             /* TessPinMode as placed (pins are already in joints) */
-  uint8_t has_mass;        /* 1: mass / local_center / inertia below are used as they are */
-  TessVec2 position;       /* metres */
-  float angle;             /* radians */
-  uint32_t material;       /* index into materials */
+  uint8_t pin;       /* TessPinMode as placed (pins are already in joints) */
+  uint8_t has_mass;  /* 1: mass / local_center / inertia below are used as they are */
+  TessVec2 position; /* metres */
+  float angle;       /* radians */
+  uint32_t material; /* index into materials */
   uint32_t category, mask;
   uint32_t first_shape, shape_count; /* range in shapes */
-  float mass;              /* kg */
-  TessVec2 local_center;   /* metres, body coordinates */
-  float inertia;           /* kg m^2 about the centre of mass */
+  float mass;                        /* kg */
+  TessVec2 local_center;             /* metres, body coordinates */
+  float inertia;                     /* kg m^2 about the centre of mass */
 } TessSceneBody;
 
 typedef struct TessSceneJoint {
-  TessId object;           /* the level object id; 0 for a pin made by overlap */
-  uint8_t kind;            /* TessJointKind */
+  TessId object; /* the level object id; 0 for a pin made by overlap */
+  uint8_t kind;  /* TessJointKind */
   uint8_t limit_enabled;
-  uint8_t from_overlap;    /* 1: made by pin-on-overlap */
-  uint8_t motor_enabled;   /* pin: drives body b's spin relative to body a (0 for distance joints) */
-  int32_t body_a, body_b;  /* indices into bodies, -1 = the world */
-  TessVec2 anchor_a;       /* world metres: the pin point, or the distance joint's first anchor */
-  TessVec2 anchor_b;       /* distance joint's second anchor */
-  float length;            /* metres; 0 = the distance at placement */
-  float lower, upper;      /* pin limits, radians */
-  float motor_speed;       /* pin motor target, rad/s (y down: > 0 rolls a wheel towards +x) */
-  float motor_torque;      /* pin motor's maximum torque, N m (>= 0) */
+  uint8_t from_overlap;   /* 1: made by pin-on-overlap */
+  uint8_t motor_enabled;  /* pin: drives body b's spin relative to body a (0 for distance joints) */
+  int32_t body_a, body_b; /* indices into bodies, -1 = the world */
+  TessVec2 anchor_a;      /* world metres: the pin point, or the distance joint's first anchor */
+  TessVec2 anchor_b;      /* distance joint's second anchor */
+  float length;           /* metres; 0 = the distance at placement */
+  float lower, upper;     /* pin limits, radians */
+  float motor_speed;      /* pin motor target, rad/s (y down: > 0 rolls a wheel towards +x) */
+  float motor_torque;     /* pin motor's maximum torque, N m (>= 0) */
 } TessSceneJoint;
 
 typedef struct TessSceneZone {
   TessId object;
-  uint8_t kind;            /* TessZoneKind */
-  TessVec2 center;         /* metres */
-  float width, height;     /* metres (force / acceleration rectangles) */
-  float angle;             /* radians: the rectangle turns about its centre, as the editor draws it */
-  TessVec2 vector;         /* N or m/s^2, in world axes (the editor's arrow does not turn either) */
-  float strength;          /* m^3/s^2 */
-  float radius;            /* metres, 0 = unbounded */
+  uint8_t kind;        /* TessZoneKind */
+  TessVec2 center;     /* metres */
+  float width, height; /* metres (force / acceleration rectangles) */
+  float angle;         /* radians: the rectangle turns about its centre, as the editor draws it */
+  TessVec2 vector;     /* N or m/s^2, in world axes (the editor's arrow does not turn either) */
+  float strength;      /* m^3/s^2 */
+  float radius;        /* metres, 0 = unbounded */
 } TessSceneZone;
 
 typedef struct TessSceneSpawn {
   TessId object;
   char name[TESS_NAME_MAX];
-  TessVec2 position;       /* metres */
+  TessVec2 position; /* metres */
 } TessSceneSpawn;
 
 typedef struct TessScene {
   /* settings */
-  uint32_t width, height;  /* cells */
-  float cell_w, cell_h;    /* metres (tile size / ppm) */
-  float ppm;               /* pixels per metre of the source level */
-  TessVec2 gravity;        /* m/s^2 (zero in top-down levels) */
-  uint8_t view;            /* TessView */
+  uint32_t width, height; /* cells */
+  float cell_w, cell_h;   /* metres (tile size / ppm) */
+  float ppm;              /* pixels per metre of the source level */
+  TessVec2 gravity;       /* m/s^2 (zero in top-down levels) */
+  uint8_t view;           /* TessView */
   float physics_hz;
   uint32_t substeps;
-  float floor_drag;        /* k in F = -k * friction * m * v (zero in side view) */
+  float floor_drag; /* k in F = -k * friction * m * v (zero in side view) */
   /* cells, row-major, width * height entries each */
-  uint8_t *cell_kind;      /* TessMapCellKind */
+  uint8_t *cell_kind; /* TessMapCellKind */
   uint8_t *cell_one_way;
   uint16_t *cell_material; /* index into materials (0 = none) */
   uint32_t *piece_start;   /* width * height + 1 entries; NULL when no cell is traced */
   uint32_t piece_count;
-  TessPolygon *pieces;     /* metres, relative to the cell's top-left corner, flips applied */
+  TessPolygon *pieces; /* metres, relative to the cell's top-left corner, flips applied */
   uint32_t material_count;
   TessSceneMaterial *materials;
   uint32_t shape_count;

@@ -75,8 +75,8 @@ typedef struct TessStoreStats {
   uint64_t chunk_rows_deleted; /* emptied chunks (not counting cascades) */
   uint64_t rows_written;       /* every table, chunks included */
   uint64_t rows_deleted;
-  uint32_t quick_checks;       /* PRAGMA quick_check runs (on open, tess_store_quick_check) */
-  uint32_t logs_recovered;     /* times another program removed the writer's log (core/store/log_guard.c) */
+  uint32_t quick_checks;           /* PRAGMA quick_check runs (on open, tess_store_quick_check) */
+  uint32_t logs_recovered;         /* times another program removed the writer's log (core/store/log_guard.c) */
   bool opened_after_unclean_close; /* the previous writer did not close: the file was checked on open */
 } TessStoreStats;
 void tess_store_stats(const TessStore *store, TessStoreStats *out);

@@ -21,8 +21,8 @@
 extern "C" {
 #endif
 
-#define TESS_TERRAIN_MAX_SETS 255    /* per tileset */
-#define TESS_TERRAIN_MAX_COLORS 254  /* per set: what one byte per corner/edge holds, Tiled's own limit */
+#define TESS_TERRAIN_MAX_SETS 255   /* per tileset */
+#define TESS_TERRAIN_MAX_COLORS 254 /* per set: what one byte per corner/edge holds, Tiled's own limit */
 #define TESS_TERRAIN_POSITIONS 8
 
 typedef enum TessTerrainKind {
@@ -33,25 +33,25 @@ typedef enum TessTerrainKind {
 
 typedef struct TessTerrainColor {
   char name[TESS_NAME_MAX];
-  uint32_t color;            /* 0xRRGGBBAA, how the editor shows it */
-  float probability;         /* > = 0, default 1: weighs every tile that uses the colour */
-  int32_t tile;              /* the tile that stands for it in lists, -1 = none */
+  uint32_t color;    /* 0xRRGGBBAA, how the editor shows it */
+  float probability; /* > = 0, default 1: weighs every tile that uses the colour */
+  int32_t tile;      /* the tile that stands for it in lists, -1 = none */
 } TessTerrainColor;
 
 /* One labelled tile. */
 typedef struct TessTerrainTile {
-  uint32_t tile;                         /* index in the tileset */
-  uint8_t wang[TESS_TERRAIN_POSITIONS];  /* colour per position (0 = none), order above */
-  float probability;                     /* >= 0, default 1: weighs this tile among equal matches */
+  uint32_t tile;                        /* index in the tileset */
+  uint8_t wang[TESS_TERRAIN_POSITIONS]; /* colour per position (0 = none), order above */
+  float probability;                    /* >= 0, default 1: weighs this tile among equal matches */
 } TessTerrainTile;
 
 typedef struct TessTerrainSet {
   char name[TESS_NAME_MAX];
-  uint8_t kind;              /* TessTerrainKind */
-  int32_t tile;              /* the set's icon, -1 = none */
-  uint32_t color_count;      /* colours 1..color_count */
-  TessTerrainColor *colors;  /* color_count entries; colors[0] is colour 1 */
-  uint32_t tile_count;       /* labelled tiles, sorted by tile index, each at most once */
+  uint8_t kind;             /* TessTerrainKind */
+  int32_t tile;             /* the set's icon, -1 = none */
+  uint32_t color_count;     /* colours 1..color_count */
+  TessTerrainColor *colors; /* color_count entries; colors[0] is colour 1 */
+  uint32_t tile_count;      /* labelled tiles, sorted by tile index, each at most once */
   TessTerrainTile *tiles;
 } TessTerrainSet;
 

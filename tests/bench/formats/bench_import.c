@@ -67,8 +67,10 @@ static void write_map(const char *dir, char *path, size_t size) {
   }
   snprintf(path, size, "%s/big.tmx", dir);
   FILE *f = fopen(path, "wb");
-  fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map version=\"1.8\" orientation=\"orthogonal\" width=\"%d\" "
-             "height=\"%d\" tilewidth=\"16\" tileheight=\"16\" infinite=\"0\">\n", SIDE, SIDE);
+  fprintf(f,
+          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map version=\"1.8\" orientation=\"orthogonal\" width=\"%d\" "
+          "height=\"%d\" tilewidth=\"16\" tileheight=\"16\" infinite=\"0\">\n",
+          SIDE, SIDE);
   for (int t = 0; t < TILESETS; t++) fprintf(f, " <tileset firstgid=\"%d\" source=\"ts%d.tsx\"/>\n", 1 + 64 * t, t);
   uint32_t *g = malloc(sizeof *g * SIDE * SIDE);
   uint64_t s = 88172645463325252ull;
@@ -78,8 +80,10 @@ static void write_map(const char *dir, char *path, size_t size) {
       g[i] = (s % 8) < (uint64_t)(8 - 2 * l) ? 1 + (uint32_t)(s >> 8) % (64 * TILESETS) : 0;
     }
     char *data = maps_encode(g, (size_t)SIDE * SIDE, "base64", "zlib");
-    fprintf(f, " <layer id=\"%d\" name=\"layer%d\" width=\"%d\" height=\"%d\">\n  <data encoding=\"base64\" "
-               "compression=\"zlib\">\n%s\n  </data>\n </layer>\n", l + 1, l, SIDE, SIDE, data);
+    fprintf(f,
+            " <layer id=\"%d\" name=\"layer%d\" width=\"%d\" height=\"%d\">\n  <data encoding=\"base64\" "
+            "compression=\"zlib\">\n%s\n  </data>\n </layer>\n",
+            l + 1, l, SIDE, SIDE, data);
     free(data);
   }
   fprintf(f, "</map>\n");
@@ -123,8 +127,11 @@ static void XMLCALL fl_end(void *u, const char *el) {
   int bits = 0;
   for (size_t i = 0; i < f->len; i++) {
     unsigned char c = (unsigned char)f->text[i];
-    int v = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
-            : c == '+' ? 62 : c == '/' ? 63 : -1;
+    int v = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26
+                                         : c >= '0' && c <= '9'   ? c - '0' + 52
+                                         : c == '+'               ? 62
+                                         : c == '/'               ? 63
+                                                                  : -1;
     if (v < 0) continue;
     acc = acc << 6 | (uint32_t)v;
     if ((bits += 6) >= 8) bits -= 8, raw[n++] = (uint8_t)(acc >> bits);

@@ -14,12 +14,12 @@
 #define LAYERS 3u
 
 static int failures;
-#define EXPECT(cond)                                                        \
-  do {                                                                      \
-    if (!(cond)) {                                                          \
-      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);   \
-      failures++;                                                           \
-    }                                                                       \
+#define EXPECT(cond)                                                      \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
+      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
+      failures++;                                                         \
+    }                                                                     \
   } while (0)
 
 static double ms_since(double t0) { return (tess_now_seconds() - t0) * 1000.0; }
@@ -138,9 +138,10 @@ int main(void) {
   double flat_ms = ms_since(t0);
   EXPECT(flat_filled == 1000000);
   free(flat);
-  printf("  flood fill of %zu cells with undo record: %.1f ms (record %.1f MiB, undo %.1f ms)   target < 100 ms; "
-         "flat-array rewrite of the same cells: %.2f ms\n",
-         filled, fill_ms, (double)fill_hist / (1024.0 * 1024.0), undo_ms, flat_ms);
+  printf(
+      "  flood fill of %zu cells with undo record: %.1f ms (record %.1f MiB, undo %.1f ms)   target < 100 ms; "
+      "flat-array rewrite of the same cells: %.2f ms\n",
+      filled, fill_ms, (double)fill_hist / (1024.0 * 1024.0), undo_ms, flat_ms);
 
   /* Project hash beside a plain scan of the same chunk bytes. */
   t0 = tess_now_seconds();
@@ -161,10 +162,11 @@ int main(void) {
     }
   }
   double scan_ms = ms_since(t0);
-  printf("  project hash: %.1f ms over %.0f MiB of cells (%.2f GB/s)   memory scan of the same bytes: %.1f ms "
-         "(%.2f GB/s) [sum %llu]\n",
-         hash_ms, (double)bytes / (1024.0 * 1024.0), (double)bytes / (hash_ms * 1e6), scan_ms,
-         (double)bytes / (scan_ms * 1e6), (unsigned long long)(sum & 0xFF));
+  printf(
+      "  project hash: %.1f ms over %.0f MiB of cells (%.2f GB/s)   memory scan of the same bytes: %.1f ms "
+      "(%.2f GB/s) [sum %llu]\n",
+      hash_ms, (double)bytes / (1024.0 * 1024.0), (double)bytes / (hash_ms * 1e6), scan_ms,
+      (double)bytes / (scan_ms * 1e6), (unsigned long long)(sum & 0xFF));
   uint64_t lh = 0;
   t0 = tess_now_seconds();
   lh = tess_level_content_hash(p, level);

@@ -61,7 +61,8 @@ static Img make_blob(uint32_t size) {
         double hd = sqrt((x + 0.5 - hx) * (x + 0.5 - hx) + (y + 0.5 - hy) * (y + 0.5 - hy));
         if (hd < hr) a = 0;
       }
-      set_alpha(&im, x, y, a <= 0 ? 0 : a >= 1 ? 255 : (uint8_t)(a * 255));
+      set_alpha(&im, x, y, a <= 0 ? 0 : a >= 1 ? 255
+                                               : (uint8_t)(a * 255));
     }
   return im;
 }
@@ -153,16 +154,16 @@ static void simd_scan(const Img *im) { plain_scan(im); }
 #endif
 
 /* Best of `reps` wall-clock runs, in milliseconds. */
-#define TIME_BEST(reps, stmt)                              \
-  ({                                                       \
-    double best_ = 1e30;                                   \
-    for (int rep_ = 0; rep_ < (reps); rep_++) {            \
-      double t0_ = tess_now_seconds();                     \
-      stmt;                                                \
-      double dt_ = (tess_now_seconds() - t0_) * 1e3;       \
-      if (dt_ < best_) best_ = dt_;                        \
-    }                                                      \
-    best_;                                                 \
+#define TIME_BEST(reps, stmt)                        \
+  ({                                                 \
+    double best_ = 1e30;                             \
+    for (int rep_ = 0; rep_ < (reps); rep_++) {      \
+      double t0_ = tess_now_seconds();               \
+      stmt;                                          \
+      double dt_ = (tess_now_seconds() - t0_) * 1e3; \
+      if (dt_ < best_) best_ = dt_;                  \
+    }                                                \
+    best_;                                           \
   })
 
 static double hull_and_mass(const Img *im, TessMaskHull *keep) {
@@ -276,12 +277,14 @@ static int budget_section(void) {
   for (uint32_t y = 0; y < 1024; y++)
     for (uint32_t x = 0; x < 1024; x++)
       set_alpha(&plate, x, y, x >= 16 && y >= 16 && x < 1008 && y < 1008 && x % 16 < 3 && y % 16 < 3 ? 0 : 255);
-  printf("\nthe work budget (%u runs, TESS_MASK_RUN_BUDGET): time (best of 3, ms) and working memory (the\n"
-         "allocator's peak above what was live, MiB) per mode through tess_sprite_mask_trace, beside the plain\n"
-         "scan (the physical limit: every alpha byte read once) and the image's own bytes\n",
-         TESS_MASK_RUN_BUDGET);
-  printf("before the budget (fa9e975, tessera-pipeline trace --mode pieces): checkerboard 4096x4096 57 s and 4.6 GB\n"
-         "(the issue; 132 s and 4.6 GB here with the machine shared), plate 0.3 s and 11 MB whole process\n\n");
+  printf(
+      "\nthe work budget (%u runs, TESS_MASK_RUN_BUDGET): time (best of 3, ms) and working memory (the\n"
+      "allocator's peak above what was live, MiB) per mode through tess_sprite_mask_trace, beside the plain\n"
+      "scan (the physical limit: every alpha byte read once) and the image's own bytes\n",
+      TESS_MASK_RUN_BUDGET);
+  printf(
+      "before the budget (fa9e975, tessera-pipeline trace --mode pieces): checkerboard 4096x4096 57 s and 4.6 GB\n"
+      "(the issue; 132 s and 4.6 GB here with the machine shared), plate 0.3 s and 11 MB whole process\n\n");
   const char *modes[] = {"hull", "simplified", "pieces", "circle", "box"};
   Img *list[2] = {&checker, &plate};
   for (int i = 0; i < 2; i++) {
@@ -307,9 +310,10 @@ static int budget_section(void) {
       for (uint32_t x = 0; x < 1024; x++) set_alpha(&worst, x, y, (((x >> 1) ^ (y >> 1)) & 1) ? 0 : 255);
     TessMaskTraceReport rep = {false, 1, 0};
     Cost c = sprite_mode(&worst, TESS_MASK_PIECES, &rep);
-    printf("the most work the budget allows (%s 1024x1024: its blocks have exactly %u runs, each an island):\n"
-           "  pieces %9.2f ms %8.2f MiB (%llu runs, block %u)\n",
-           worst.name, TESS_MASK_RUN_BUDGET, c.ms, c.peak_mib, (unsigned long long)rep.runs, rep.block);
+    printf(
+        "the most work the budget allows (%s 1024x1024: its blocks have exactly %u runs, each an island):\n"
+        "  pieces %9.2f ms %8.2f MiB (%llu runs, block %u)\n",
+        worst.name, TESS_MASK_RUN_BUDGET, c.ms, c.peak_mib, (unsigned long long)rep.runs, rep.block);
     free(worst.px);
   }
   free(checker.px);
@@ -344,8 +348,9 @@ int main(void) {
            t_hull / t_plain, t_hull / t_simd, h.count, cp);
     tess_mask_hull_clear(&h);
   }
-  printf("\nplain scan: a scalar loop summing the alpha bytes (the issue's limit); SSE2 scan: the same sum\n"
-         "vectorised (memory bound). target: hull + pixel mass within 2x of the plain scan\n\n");
+  printf(
+      "\nplain scan: a scalar loop summing the alpha bytes (the issue's limit); SSE2 scan: the same sum\n"
+      "vectorised (memory bound). target: hull + pixel mass within 2x of the plain scan\n\n");
   /* Second moments with the product term and principal axes: the same one
    * scan (one multiply-add per row more), so the same limit. */
   {
@@ -359,9 +364,10 @@ int main(void) {
         return 1;
       }
     });
-    printf("pixel moments (xx, yy, xy, principal axes) on the %s %ux%u: %.2f ms, %.2fx the plain scan "
-           "(target within 2x); major axis at %.1f deg\n\n",
-           im->name, im->w, im->h, t_mom, t_mom / t_plain, m.angle * 180 / M_PI);
+    printf(
+        "pixel moments (xx, yy, xy, principal axes) on the %s %ux%u: %.2f ms, %.2fx the plain scan "
+        "(target within 2x); major axis at %.1f deg\n\n",
+        im->name, im->w, im->h, t_mom, t_mom / t_plain, m.angle * 180 / M_PI);
   }
 
   /* Whole tileset traced in one call. */

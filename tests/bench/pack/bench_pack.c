@@ -191,54 +191,56 @@ int main(int argc, char **argv) {
   TessProject *p = NULL;
   TessError err;
   if (!reader_only) {
-  pack_fixture_spec_default(&spec);
-  spec.width = 256;
-  spec.height = 256;
-  spec.tile_layers = 3;
-  spec.bodies = 200;
-  spec.joints = 20;
-  spec.levels = DISTINCT_LEVELS;
-  double t0 = tess_now_seconds();
-  p = pack_fixture_project(2024, &spec);
-  if (!p) return 1;
-  printf("generated %d levels of 256x256 cells, 3 tile layers, 200 bodies in %.2f s\n", DISTINCT_LEVELS,
-         tess_now_seconds() - t0);
-  char dir[1024], project[1024];
-  tess_test_path(dir, sizeof dir, "out");
-  mkdir(dir, 0755);
-  uint8_t *one = NULL;
-  size_t one_size = 0;
-  tess_pack_write(p, p->levels[0], NULL, &one, &one_size, &err);
-  printf("one level: %zu bytes as .tlv\n", one_size);
-  tess_free(one);
-  double l1 = export_in_process(p, dir, 1);
-  double cpu1 = last_cpu_ms_per_level;
-  double l2 = export_in_process(p, dir, 2);
-  double load[3] = {0, 0, 0};
-  FILE *lf = fopen("/proc/loadavg", "r");
-  if (lf) {
-    if (fscanf(lf, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = 0;
-    fclose(lf);
-  }
-  printf("  CPU time per level (write + file): %.2f ms, i.e. %.0f levels/s per idle core; load average now %.2f\n", cpu1,
-         1000.0 / cpu1, load[0]);
-  printf("export %d levels in process (write, rename, one syncfs): %8.1f levels/s at 1 job, %8.1f levels/s at 2 jobs"
-         "   [target > 200/s on 2 cores]\n",
-         EXPORTS, l1, l2);
-  tess_test_path(project, sizeof project, "bench.tessera");
-  TessStore *store = NULL;
-  if (exe && tess_store_open(project, TESS_STORE_CREATE, &store, &err) == TESS_OK &&
-      tess_store_save_all(store, p, &err) == TESS_OK) {
-    tess_store_close(store);
-    double c1 = export_cli(exe, project, dir, "1"), c2 = export_cli(exe, project, dir, "2");
-    printf("tessera-pipeline export of %d levels end to end (project load included): %8.1f levels/s at 1 job, "
-           "%8.1f at 2 jobs\n",
-           DISTINCT_LEVELS, c1, c2);
-  } else {
-    if (store) tess_store_close(store);
-    printf("(tessera-pipeline not given: CLI figure skipped)\n");
-  }
-  tess_project_destroy(p);
+    pack_fixture_spec_default(&spec);
+    spec.width = 256;
+    spec.height = 256;
+    spec.tile_layers = 3;
+    spec.bodies = 200;
+    spec.joints = 20;
+    spec.levels = DISTINCT_LEVELS;
+    double t0 = tess_now_seconds();
+    p = pack_fixture_project(2024, &spec);
+    if (!p) return 1;
+    printf("generated %d levels of 256x256 cells, 3 tile layers, 200 bodies in %.2f s\n", DISTINCT_LEVELS,
+           tess_now_seconds() - t0);
+    char dir[1024], project[1024];
+    tess_test_path(dir, sizeof dir, "out");
+    mkdir(dir, 0755);
+    uint8_t *one = NULL;
+    size_t one_size = 0;
+    tess_pack_write(p, p->levels[0], NULL, &one, &one_size, &err);
+    printf("one level: %zu bytes as .tlv\n", one_size);
+    tess_free(one);
+    double l1 = export_in_process(p, dir, 1);
+    double cpu1 = last_cpu_ms_per_level;
+    double l2 = export_in_process(p, dir, 2);
+    double load[3] = {0, 0, 0};
+    FILE *lf = fopen("/proc/loadavg", "r");
+    if (lf) {
+      if (fscanf(lf, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = 0;
+      fclose(lf);
+    }
+    printf("  CPU time per level (write + file): %.2f ms, i.e. %.0f levels/s per idle core; load average now %.2f\n", cpu1,
+           1000.0 / cpu1, load[0]);
+    printf(
+        "export %d levels in process (write, rename, one syncfs): %8.1f levels/s at 1 job, %8.1f levels/s at 2 jobs"
+        "   [target > 200/s on 2 cores]\n",
+        EXPORTS, l1, l2);
+    tess_test_path(project, sizeof project, "bench.tessera");
+    TessStore *store = NULL;
+    if (exe && tess_store_open(project, TESS_STORE_CREATE, &store, &err) == TESS_OK &&
+        tess_store_save_all(store, p, &err) == TESS_OK) {
+      tess_store_close(store);
+      double c1 = export_cli(exe, project, dir, "1"), c2 = export_cli(exe, project, dir, "2");
+      printf(
+          "tessera-pipeline export of %d levels end to end (project load included): %8.1f levels/s at 1 job, "
+          "%8.1f at 2 jobs\n",
+          DISTINCT_LEVELS, c1, c2);
+    } else {
+      if (store) tess_store_close(store);
+      printf("(tessera-pipeline not given: CLI figure skipped)\n");
+    }
+    tess_project_destroy(p);
   }
 
   /* 2. A 16 MiB .tlv: 1180 x 1180 cells, 3 tile layers, walls and scattered tiles. */
@@ -338,9 +340,10 @@ int main(int argc, char **argv) {
     double b = tess_now_seconds();
     if (b - a < best_json) best_json = b - a;
   }
-  printf("Tiled-style JSON (CSV cells) parsed by json-glib + cells decoded: %8.3f ms = %6.2f GB/s   -> .tlv is %.0fx faster "
-         "[target >= 10x]\n",
-         best_json * 1e3, json_size / best_json / 1e9, best_json / best_open);
+  printf(
+      "Tiled-style JSON (CSV cells) parsed by json-glib + cells decoded: %8.3f ms = %6.2f GB/s   -> .tlv is %.0fx faster "
+      "[target >= 10x]\n",
+      best_json * 1e3, json_size / best_json / 1e9, best_json / best_open);
   uint64_t cell_bytes = 0;
   for (uint32_t i = 0; i < lv.layers.count; i++) {
     TlvLayer layer;
@@ -349,14 +352,16 @@ int main(int argc, char **argv) {
   }
   printf("size: .tlv %.2f MiB, JSON %.2f MiB (%.2fx larger)   [target: .tlv smaller]\n", mib, json_size / 1048576.0,
          (double)json_size / tlv_size);
-  printf("      (the .tlv also holds what the JSON lacks: collision grid %.2f MiB, merged loops and rectangles %.2f MiB;"
-         " its layers alone take %.2f MiB)\n",
-         lv.collision_grid.size / 1048576.0, (lv.loops.size + lv.corners.size + lv.rects.size) / 1048576.0,
-         cell_bytes / 1048576.0);
-  printf("      (collision palette %u entries, grid %u byte(s) per cell; %u loops, %u corners (%u bytes each), %u rectangles"
-         " (%u bytes each))\n",
-         lv.collision_palette.count, lv.collision_grid.stride, lv.loops.count, lv.corners.count, lv.corners.stride,
-         lv.rects.count, lv.rects.stride);
+  printf(
+      "      (the .tlv also holds what the JSON lacks: collision grid %.2f MiB, merged loops and rectangles %.2f MiB;"
+      " its layers alone take %.2f MiB)\n",
+      lv.collision_grid.size / 1048576.0, (lv.loops.size + lv.corners.size + lv.rects.size) / 1048576.0,
+      cell_bytes / 1048576.0);
+  printf(
+      "      (collision palette %u entries, grid %u byte(s) per cell; %u loops, %u corners (%u bytes each), %u rectangles"
+      " (%u bytes each))\n",
+      lv.collision_palette.count, lv.collision_grid.stride, lv.loops.count, lv.corners.count, lv.corners.stride,
+      lv.rects.count, lv.rects.stride);
   /* The same comparison on a level of contiguous terrain (walls, floors,
    * decoration rows, no scattered solid tiles): what most levels look like. */
   {

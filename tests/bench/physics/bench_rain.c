@@ -281,9 +281,10 @@ int main(int argc, char **argv) {
   tess_world_create(&probe_def, &probe, NULL);
   uint32_t lanes = probe ? tess_world_solver_lanes(probe) : 0;
   tess_world_destroy(probe);
-  printf("median step (thread CPU time) over %d steps after %d warm-up, one thread, sleeping off.\n"
-         "Tessera: 4 sub-steps, tile-map collider, contacts solved %u at a time (%s);\n",
-         steps, WARMUP, lanes, lanes == 8 ? "AVX2" : "SSE2 or plain C; TESS_PHYSICS_SIMD=sse2 forces this");
+  printf(
+      "median step (thread CPU time) over %d steps after %d warm-up, one thread, sleeping off.\n"
+      "Tessera: 4 sub-steps, tile-map collider, contacts solved %u at a time (%s);\n",
+      steps, WARMUP, lanes, lanes == 8 ? "AVX2" : "SSE2 or plain C; TESS_PHYSICS_SIMD=sse2 forces this");
   printf("Chipmunk2D 7 (doubles): a static box per solid cell, spatial hash 0.5 m, 10 iterations, slop 0.01.\n\n");
   printf("%-22s %7s | %12s %8s %9s | %12s %8s | %8s\n", "scene", "N", "Tessera ms", "inside", "B/body", "Chipmunk ms",
          "inside", "speed-up");

@@ -40,15 +40,15 @@ static double percentile(double *v, size_t n, double p) {
   return v[i < n ? i : n - 1];
 }
 
-#define TRY(call)                                                                  \
-  do {                                                                             \
-    TessResult r_ = (call);                                                        \
-    if (r_ != TESS_OK) {                                                           \
-      char b_[1200];                                                               \
-      tess_error_format(&err, b_, sizeof b_);                                      \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, b_);          \
-      exit(1);                                                                     \
-    }                                                                              \
+#define TRY(call)                                                        \
+  do {                                                                   \
+    TessResult r_ = (call);                                              \
+    if (r_ != TESS_OK) {                                                 \
+      char b_[1200];                                                     \
+      tess_error_format(&err, b_, sizeof b_);                            \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, b_); \
+      exit(1);                                                           \
+    }                                                                    \
   } while (0)
 
 /* A level of the demo project's tiles: a rock floor with pillars and bumps,

@@ -98,9 +98,10 @@ int main(int argc, char **argv) {
   }
   double rss_open = rss_mib();
   printf("map view benchmark: %d x %d cells, project opened in %.2f s\n", MAP, MAP, open_s);
-  printf("resident memory: %.1f MiB with GTK initialised, %.1f MiB after building and writing the project "
-         "(freed, kept by malloc), %.1f MiB with the map open in a window (widget %d x %d)\n",
-         rss0, rss_gtk, rss_open, gtk_widget_get_width(GTK_WIDGET(view)), gtk_widget_get_height(GTK_WIDGET(view)));
+  printf(
+      "resident memory: %.1f MiB with GTK initialised, %.1f MiB after building and writing the project "
+      "(freed, kept by malloc), %.1f MiB with the map open in a window (widget %d x %d)\n",
+      rss0, rss_gtk, rss_open, gtk_widget_get_width(GTK_WIDGET(view)), gtk_widget_get_height(GTK_WIDGET(view)));
 
   const double zooms[3] = {1.0, 0.25, 1.0 / 16};
   const char *names[3] = {"1", "1/4", "1/16"};
@@ -148,9 +149,10 @@ int main(int argc, char **argv) {
     total[i] = edit[i] + f;
   }
   double med_edit = median(edit, 31), med_frame = median(frame, 31), med_total = median(total, 31);
-  printf("brush dab through the view: edit + commit %.3f ms, full 1920 x 1080 frame %.3f ms, total %.3f ms median, "
-         "%.3f ms min (target < 4 ms)\n",
-         med_edit, med_frame, med_total, total[0]);
+  printf(
+      "brush dab through the view: edit + commit %.3f ms, full 1920 x 1080 frame %.3f ms, total %.3f ms median, "
+      "%.3f ms min (target < 4 ms)\n",
+      med_edit, med_frame, med_total, total[0]);
   gboolean undo_ok = tess_project_can_undo(tess_document_get_project(doc));
   printf("(%d dabs, undoable: %s; the next frame, with nothing to redraw, %.3f ms median)\n", 31,
          undo_ok ? "yes" : "no", median(again, 31));

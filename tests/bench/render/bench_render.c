@@ -71,7 +71,8 @@ int main(void) {
     double stat = median(t, 61), stat_min = t[0];
     /* Panning 6 device px a frame: new blocks come in at the edges. */
     for (int i = 0; i < 61; i++) t[i] = draw_ms(r, cr, level, ox + i * 6 / zoom, oy + i * 3 / zoom, zoom, VIEW_W, VIEW_H, &o);
-    if (getenv("BENCH_VERBOSE")) for (int i = 0; i < 61; i++) printf("%.1f ", t[i]);
+    if (getenv("BENCH_VERBOSE"))
+      for (int i = 0; i < 61; i++) printf("%.1f ", t[i]);
     double pan = median(t, 61);
     TessRenderStats st;
     tess_renderer_stats(r, &st);
@@ -137,9 +138,10 @@ int main(void) {
         redraw[i] = (d - c) * 1e3;
         total[i] = (d - a) * 1e3;
       }
-      printf("brush dab (3 x 3 stamp) at zoom %-4s: model %.3f ms + database %.3f ms + redraw %.3f ms = %.3f ms "
-             "median (target < 4 ms)\n",
-             dab_names[z], median(model, 41), median(db, 41), median(redraw, 41), median(total, 41));
+      printf(
+          "brush dab (3 x 3 stamp) at zoom %-4s: model %.3f ms + database %.3f ms + redraw %.3f ms = %.3f ms "
+          "median (target < 4 ms)\n",
+          dab_names[z], median(model, 41), median(db, 41), median(redraw, 41), median(total, 41));
     }
     tess_project_set_listener(p, NULL, NULL);
     tess_store_close(store);
@@ -154,9 +156,10 @@ int main(void) {
       if (sscanf(line, "VmRSS: %ld kB", &rss_kb) == 1) break;
     fclose(status);
   }
-  printf("memory: level cells %.1f MiB, chunk cache %.1f MiB (limit 256), process resident %.1f MiB "
-         "(the editor adds GTK's own)\n",
-         tess_level_memory_bytes(level) / 1048576.0, st.cache_bytes / 1048576.0, rss_kb / 1024.0);
+  printf(
+      "memory: level cells %.1f MiB, chunk cache %.1f MiB (limit 256), process resident %.1f MiB "
+      "(the editor adds GTK's own)\n",
+      tess_level_memory_bytes(level) / 1048576.0, st.cache_bytes / 1048576.0, rss_kb / 1024.0);
   double load[3] = {0, 0, 0};
   if (getloadavg(load, 3) > 0) printf("machine load average %.1f (2 cores shared): medians include waiting\n", load[0]);
   cairo_destroy(cr);

@@ -27,7 +27,8 @@ static void make_sprite(TessImage *img) {
     for (uint32_t x = 0; x < img->width; x++) {
       double dx = (x + 0.5 - cx) / rx, dy = (y + 0.5 - cy) / ry;
       double d = sqrt(dx * dx + dy * dy);
-      double a = d < 0.9 ? 255 : d < 1.0 ? 255 * (1.0 - d) / 0.1 : 0;
+      double a = d < 0.9 ? 255 : d < 1.0 ? 255 * (1.0 - d) / 0.1
+                                         : 0;
       double hx = fmod(x, 256.0) - 128, hy = fmod(y, 256.0) - 128;
       if (hx * hx + hy * hy < 30 * 30) a = 0;
       uint8_t *p = img->pixels + (size_t)y * img->stride + 4 * (size_t)x;
