@@ -14,6 +14,8 @@ packages=(
   # llvm-14 (llvm-symbolizer) is not needed: gcc's sanitizers symbolize by
   # themselves and build-aux/ci-fuzz.sh points clang's at binutils' addr2line.
   clang libclang-rt-14-dev
+  # The `format` test: the tree is formatted by clang-format 14 (.clang-format).
+  clang-format-14
   libchipmunk-dev libjson-glib-dev
   # Map formats (core/formats): expat for TMX/TSX, jansson for TMJ/TSJ and the
   # text form of a project, zlib and zstd for compressed Tiled layer data.
