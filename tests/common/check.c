@@ -1,6 +1,10 @@
 #include "check.h"
 
 #include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,4 +79,19 @@ int tess_test_run(int argc, char **argv, const TessTestCase *cases, size_t count
   }
   if (tess_test_failures == 0 && tmpdir[0]) remove_tree(tmpdir);
   return tess_test_failures ? 1 : 0;
+}
+
+const char *tess_test_pipeline(void) {
+  const char *p = getenv("TESS_PIPELINE");
+  return p ? p : "tessera-pipeline";
+}
+
+int tess_test_system(const char *fmt, ...) {
+  char cmd[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(cmd, sizeof cmd, fmt, ap);
+  va_end(ap);
+  int st = system(cmd);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

@@ -74,6 +74,12 @@ const char *tess_test_tmpdir(void);
 /* tmpdir/name into buf. */
 const char *tess_test_path(char *buf, size_t size, const char *name);
 
+/* The tessera-pipeline under test: $TESS_PIPELINE, else the one on PATH. */
+const char *tess_test_pipeline(void);
+/* Runs a shell command formatted as printf does; its exit status, or -1 if it
+ * did not exit (killed by a signal). */
+int tess_test_system(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Deterministic PRNG for tests (xorshift64*). */
 typedef struct TessTestRng {
   uint64_t s;

@@ -18,22 +18,6 @@
 #include "tessera/image.h"
 #include "tessera/store.h"
 
-static const char *pipeline(void) {
-  const char *p = getenv("TESS_PIPELINE");
-  return p ? p : "tessera-pipeline";
-}
-
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char cmd[4096];
-  vsnprintf(cmd, sizeof cmd, fmt, ap);
-  va_end(ap);
-  int st = system(cmd);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static uint8_t *slurp(const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
@@ -174,7 +158,7 @@ static double opaque_fraction(const TessImage *a) {
   return (double)n / ((double)a->width * a->height);
 }
 
-static bool have_rasterizer(void) { return run("command -v tmxrasterizer >/dev/null 2>&1") == 0; }
+static bool have_rasterizer(void) { return tess_test_system("command -v tmxrasterizer >/dev/null 2>&1") == 0; }
 
 /* Imports `map` into a new project, renders its tile layers, and compares with tmxrasterizer's image. */
 static void parity(const char *map, const char *hide) {
@@ -185,10 +169,10 @@ static void parity(const char *map, const char *hide) {
   snprintf(ours, sizeof ours, "%s/parity-%s.tess.png", dir, base);
   snprintf(theirs, sizeof theirs, "%s/parity-%s.tiled.png", dir, base);
   unlink(proj);
-  CHECK_MSG(run("'%s' import '%s' -o '%s' --quiet 2>/dev/null", pipeline(), map, proj) == 0, "import %s", map);
-  CHECK_MSG(run("'%s' render '%s' --tiles-only -o '%s' 2>/dev/null", pipeline(), proj, ours) == 0, "render %s", map);
-  CHECK_MSG(run("QT_QPA_PLATFORM=offscreen tmxrasterizer %s%s%s '%s' '%s' >/dev/null 2>&1", hide ? "--hide-layer '" : "",
-                hide ? hide : "", hide ? "'" : "", map, theirs) == 0,
+  CHECK_MSG(tess_test_system("'%s' import '%s' -o '%s' --quiet 2>/dev/null", tess_test_pipeline(), map, proj) == 0, "import %s", map);
+  CHECK_MSG(tess_test_system("'%s' render '%s' --tiles-only -o '%s' 2>/dev/null", tess_test_pipeline(), proj, ours) == 0, "render %s", map);
+  CHECK_MSG(tess_test_system("QT_QPA_PLATFORM=offscreen tmxrasterizer %s%s%s '%s' '%s' >/dev/null 2>&1", hide ? "--hide-layer '" : "",
+                             hide ? hide : "", hide ? "'" : "", map, theirs) == 0,
             "tmxrasterizer %s", map);
   TessImage a, b;
   TessError err;
@@ -284,8 +268,8 @@ static void test_render_parity_with_tmxrasterizer(void) {
   snprintf(path, sizeof path, "%s/orthogonal-outside.tmx.gz", ex);
   if (access(path, R_OK) == 0) {
     /* The map is shipped gzipped; its tileset image sits beside it. */
-    CHECK(run("cp '%s/orthogonal-outside.tmx.gz' '%s/buch-outdoor.png' '%s/' && gunzip -f '%s/orthogonal-outside.tmx.gz'", ex, ex,
-              dir, dir) == 0);
+    CHECK(tess_test_system("cp '%s/orthogonal-outside.tmx.gz' '%s/buch-outdoor.png' '%s/' && gunzip -f '%s/orthogonal-outside.tmx.gz'", ex, ex,
+                           dir, dir) == 0);
     snprintf(path, sizeof path, "%s/orthogonal-outside.tmx", dir);
     parity(path, "Objects");
   }
@@ -300,8 +284,8 @@ static void test_import_new_and_add(void) {
   char proj[700];
   snprintf(proj, sizeof proj, "%s/game.tessera", dir);
   unlink(proj);
-  CHECK(run("cd '%s' && '%s' import first.tmx -o game.tessera --quiet 2>/dev/null", dir, pipeline()) == 0);
-  CHECK(run("cd '%s' && '%s' import second.tmj -o game.tessera --level Two --quiet 2>/dev/null", dir, pipeline()) == 0);
+  CHECK(tess_test_system("cd '%s' && '%s' import first.tmx -o game.tessera --quiet 2>/dev/null", dir, tess_test_pipeline()) == 0);
+  CHECK(tess_test_system("cd '%s' && '%s' import second.tmj -o game.tessera --level Two --quiet 2>/dev/null", dir, tess_test_pipeline()) == 0);
   TessStore *store = NULL;
   TessProject *p = NULL;
   TessError err;
@@ -323,27 +307,27 @@ static void test_failed_import_changes_nothing(void) {
   char proj[700], bad[700];
   snprintf(proj, sizeof proj, "%s/keep.tessera", dir);
   unlink(proj);
-  CHECK(run("cd '%s' && '%s' import good.tmx -o keep.tessera --quiet 2>/dev/null", dir, pipeline()) == 0);
+  CHECK(tess_test_system("cd '%s' && '%s' import good.tmx -o keep.tessera --quiet 2>/dev/null", dir, tess_test_pipeline()) == 0);
   size_t n0 = 0, n1 = 0;
   uint8_t *before = slurp(proj, &n0);
   maps_write_file(bad, sizeof bad, dir, "bad.tmx",
                   "<map orientation=\"orthogonal\" width=\"2\" height=\"1\" tilewidth=\"8\" tileheight=\"8\">"
                   "<tileset firstgid=\"1\" source=\"b.tsx\"/><layer name=\"l\" width=\"2\" height=\"1\">"
                   "<data encoding=\"csv\">1,99</data></layer></map>");
-  CHECK(run("cd '%s' && '%s' import bad.tmx -o keep.tessera 2>/dev/null", dir, pipeline()) == 1);
-  CHECK(run("cd '%s' && '%s' import good.tmx -o keep.tessera 2>/dev/null", dir, pipeline()) == 1); /* level 'good' exists */
+  CHECK(tess_test_system("cd '%s' && '%s' import bad.tmx -o keep.tessera 2>/dev/null", dir, tess_test_pipeline()) == 1);
+  CHECK(tess_test_system("cd '%s' && '%s' import good.tmx -o keep.tessera 2>/dev/null", dir, tess_test_pipeline()) == 1); /* level 'good' exists */
   uint8_t *after = slurp(proj, &n1);
   CHECK(before && after && n0 == n1 && memcmp(before, after, n0) == 0);
   free(before);
   free(after);
   /* No project is created by a failed import either. */
-  CHECK(run("cd '%s' && '%s' import bad.tmx -o none.tessera 2>/dev/null", dir, pipeline()) == 1);
+  CHECK(tess_test_system("cd '%s' && '%s' import bad.tmx -o none.tessera 2>/dev/null", dir, tess_test_pipeline()) == 1);
   char none[700];
   snprintf(none, sizeof none, "%s/none.tessera", dir);
   CHECK(access(none, F_OK) != 0);
   /* The map itself as the output is refused by the pipeline's shared output check. */
-  CHECK(run("cd '%s' && '%s' import good.tmx -o good.tmx 2>/dev/null", dir, pipeline()) == 1);
-  CHECK(run("cd '%s' && '%s' import good.tmx -o ./good.tmx 2>/dev/null", dir, pipeline()) == 1);
+  CHECK(tess_test_system("cd '%s' && '%s' import good.tmx -o good.tmx 2>/dev/null", dir, tess_test_pipeline()) == 1);
+  CHECK(tess_test_system("cd '%s' && '%s' import good.tmx -o ./good.tmx 2>/dev/null", dir, tess_test_pipeline()) == 1);
 }
 
 TESS_TEST_MAIN(TEST(test_import_new_and_add), TEST(test_failed_import_changes_nothing),

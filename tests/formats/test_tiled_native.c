@@ -32,23 +32,7 @@
 #define MW 14
 #define MH 10
 
-static const char *pipeline(void) {
-  const char *p = getenv("TESS_PIPELINE");
-  return p ? p : "tessera-pipeline";
-}
-
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char cmd[4096];
-  vsnprintf(cmd, sizeof cmd, fmt, ap);
-  va_end(ap);
-  int st = system(cmd);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static bool have_rasterizer(void) { return run("command -v tmxrasterizer >/dev/null 2>&1") == 0; }
+static bool have_rasterizer(void) { return tess_test_system("command -v tmxrasterizer >/dev/null 2>&1") == 0; }
 
 /* gids: s16 1..8, b64 9..12, w48 13..16, o32 17..18. */
 static const uint32_t FLIPS[8] = {0, 0x80000000u, 0x40000000u, 0x20000000u, 0xA0000000u, 0x60000000u, 0xC0000000u, 0xE0000000u};
@@ -165,7 +149,7 @@ static void compare_pngs(const char *what, const char *ours, const char *theirs)
 static bool import_map(const char *map, char *proj, size_t size) {
   tess_test_path(proj, size, "native.tessera");
   unlink(proj);
-  int st = run("'%s' import '%s' -o '%s' --quiet", pipeline(), map, proj);
+  int st = tess_test_system("'%s' import '%s' -o '%s' --quiet", tess_test_pipeline(), map, proj);
   CHECK_MSG(st == 0, "import %s: exit %d", map, st);
   return st == 0;
 }
@@ -185,8 +169,8 @@ static void imported_map_draws_as_tmxrasterizer(void) {
   if (!import_map(map, proj, sizeof proj)) return;
   tess_test_path(ours, sizeof ours, "native.tess.png");
   tess_test_path(theirs, sizeof theirs, "native.tiled.png");
-  CHECK(run("'%s' render '%s' --tiles-only -o '%s'", pipeline(), proj, ours) == 0);
-  CHECK(run("QT_QPA_PLATFORM=offscreen tmxrasterizer --hide-layer balls '%s' '%s' >/dev/null 2>&1", map, theirs) == 0);
+  CHECK(tess_test_system("'%s' render '%s' --tiles-only -o '%s'", tess_test_pipeline(), proj, ours) == 0);
+  CHECK(tess_test_system("QT_QPA_PLATFORM=offscreen tmxrasterizer --hide-layer balls '%s' '%s' >/dev/null 2>&1", map, theirs) == 0);
   compare_pngs("import: render --tiles-only", ours, theirs);
 
   /* The import kept the tile sizes and the offset. */
@@ -220,9 +204,9 @@ static void tiled_example_perspective_walls(void) {
   tess_test_path(ours, sizeof ours, "walls.tess.png");
   tess_test_path(theirs, sizeof theirs, "walls.tiled.png");
   unlink(proj);
-  CHECK(run("'%s' import '%s' -o '%s' --quiet", pipeline(), map, proj) == 0);
-  CHECK(run("'%s' render '%s' --tiles-only -o '%s'", pipeline(), proj, ours) == 0);
-  CHECK(run("QT_QPA_PLATFORM=offscreen tmxrasterizer '%s' '%s' >/dev/null 2>&1", map, theirs) == 0);
+  CHECK(tess_test_system("'%s' import '%s' -o '%s' --quiet", tess_test_pipeline(), map, proj) == 0);
+  CHECK(tess_test_system("'%s' render '%s' --tiles-only -o '%s'", tess_test_pipeline(), proj, ours) == 0);
+  CHECK(tess_test_system("QT_QPA_PLATFORM=offscreen tmxrasterizer '%s' '%s' >/dev/null 2>&1", map, theirs) == 0);
   compare_pngs("Tiled example perspective_walls", ours, theirs);
   TessProject *p = load(proj);
   CHECK(p && p->tileset_count == 1 && p->tilesets[0]->tile_w == 64 && p->tilesets[0]->offset_x == -32 && p->levels[0]->settings.tile_w == 31);
@@ -240,17 +224,17 @@ static void exported_map_draws_as_tessera(void) {
   write_map(dir, map, sizeof map);
   if (!import_map(map, proj, sizeof proj)) return;
   tess_test_path(ours, sizeof ours, "export.tess.png");
-  CHECK(run("'%s' render '%s' --tiles-only -o '%s'", pipeline(), proj, ours) == 0);
+  CHECK(tess_test_system("'%s' render '%s' --tiles-only -o '%s'", tess_test_pipeline(), proj, ours) == 0);
   static const char *fmts[] = {"tmj", "tmx"};
   for (int f = 0; f < 2; f++) {
     char name[64];
     snprintf(name, sizeof name, "export-%s", fmts[f]);
     tess_test_path(out, sizeof out, name);
-    CHECK(run("'%s' export --format %s '%s' -o '%s' >/dev/null", pipeline(), fmts[f], proj, out) == 0);
+    CHECK(tess_test_system("'%s' export --format %s '%s' -o '%s' >/dev/null", tess_test_pipeline(), fmts[f], proj, out) == 0);
     snprintf(name, sizeof name, "export.%s.png", fmts[f]);
     tess_test_path(theirs, sizeof theirs, name);
-    CHECK(run("QT_QPA_PLATFORM=offscreen tmxrasterizer --hide-layer balls '%s/native.%s' '%s' >/dev/null 2>&1", out, fmts[f],
-              theirs) == 0);
+    CHECK(tess_test_system("QT_QPA_PLATFORM=offscreen tmxrasterizer --hide-layer balls '%s/native.%s' '%s' >/dev/null 2>&1", out, fmts[f],
+                           theirs) == 0);
     char what[64];
     snprintf(what, sizeof what, "export %s: tmxrasterizer", fmts[f]);
     compare_pngs(what, ours, theirs);
@@ -259,7 +243,7 @@ static void exported_map_draws_as_tessera(void) {
     snprintf(name, sizeof name, "again-%s.tessera", fmts[f]);
     tess_test_path(again, sizeof again, name);
     unlink(again);
-    CHECK(run("'%s' import '%s/native.%s' -o '%s' --quiet", pipeline(), out, fmts[f], again) == 0);
+    CHECK(tess_test_system("'%s' import '%s/native.%s' -o '%s' --quiet", tess_test_pipeline(), out, fmts[f], again) == 0);
     TessProject *a = load(proj), *b = load(again);
     CHECK(a && b && a->level_count == 1 && b->level_count == 1);
     if (a && b && a->level_count == 1 && b->level_count == 1)

@@ -245,7 +245,7 @@ static void brush_stroke_changes_only_its_rows(void) {
   tess_free(ta);
   tess_free(tb);
   /* Every other file is untouched: put the old rows back and the trees match. */
-  tf_sh("cp '%s' '%s'", rows_a, rows_b);
+  tess_test_system("cp '%s' '%s'", rows_a, rows_b);
   CHECK(tf_same_tree(a, b));
   tess_project_destroy(p);
 }
@@ -328,7 +328,7 @@ static void bad_dumps_are_refused_with_file_and_line(void) {
     tf_copy_tree(good, dir);
     snprintf(path, sizeof path, "%s/%s", dir, c->file);
     if (c->what && !strncmp(c->what, "COPY:", 5)) {
-      tf_sh("cp '%s' '%s/%s'", path, dir, c->what + 5);
+      tess_test_system("cp '%s' '%s/%s'", path, dir, c->what + 5);
     } else if (!c->what) {
       CHECK(unlink(path) == 0);
     } else if (!c->with[0] && !strcmp(c->name, "missing row")) {

@@ -12,11 +12,6 @@
 #include "tessera/store.h"
 #include "tessera/textform.h"
 
-static const char *pipeline(void) {
-  const char *p = getenv("TESS_PIPELINE");
-  return p ? p : "tessera-pipeline";
-}
-
 static const char *demo_path(char *buf, size_t size) {
   const char *root = getenv("TESS_BUILD_ROOT");
   snprintf(buf, size, "%s/data/demo/demo.tessera", root ? root : "build");
@@ -117,14 +112,14 @@ static TessCell cell_at(const TessProject *p, const char *level_name, uint32_t x
 
 /* One designer's turn: load the dump (the CLI picks a random salt), edit, dump, commit. */
 static void designer(const char *repo, const char *branch, const char *work, void (*edit)(TessProject *)) {
-  CHECK(tf_sh("cd '%s' && git checkout -q -b %s base", repo, branch) == 0);
-  CHECK(tf_sh("'%s' load '%s/proj' -o '%s' --force", pipeline(), repo, work) == 0);
+  CHECK(tess_test_system("cd '%s' && git checkout -q -b %s base", repo, branch) == 0);
+  CHECK(tess_test_system("'%s' load '%s/proj' -o '%s' --force", tess_test_pipeline(), repo, work) == 0);
   TessStore *store;
   TessProject *p = open_rw(work, &store);
   if (p) edit(p);
   save_close(store, p);
-  CHECK(tf_sh("'%s' dump '%s' -o '%s/proj'", pipeline(), work, repo) == 0);
-  CHECK(tf_sh("cd '%s' && git add -A && git commit -qm '%s'", repo, branch) == 0);
+  CHECK(tess_test_system("'%s' dump '%s' -o '%s/proj'", tess_test_pipeline(), work, repo) == 0);
+  CHECK(tess_test_system("cd '%s' && git add -A && git commit -qm '%s'", repo, branch) == 0);
 }
 
 static void edit_a(TessProject *p) {
@@ -147,15 +142,15 @@ static void branches_merge_with_git_and_load_both_edits(void) {
   tess_test_path(b, sizeof b, "b.tessera");
   tess_test_path(merged, sizeof merged, "merged.tessera");
   demo_path(demo, sizeof demo);
-  CHECK(tf_sh("mkdir -p '%s' && cd '%s' && git init -q && '%s' dump '%s' -o proj && git add -A && git commit -qm base && "
-              "git branch base",
-              repo, repo, pipeline(), demo) == 0);
+  CHECK(tess_test_system("mkdir -p '%s' && cd '%s' && git init -q && '%s' dump '%s' -o proj && git add -A && git commit -qm base && "
+                         "git branch base",
+                         repo, repo, tess_test_pipeline(), demo) == 0);
   designer(repo, "a", a, edit_a);
   designer(repo, "b", b, edit_b);
   /* git's own merge, no driver: clean. */
-  int merge = tf_sh("cd '%s' && git checkout -q a && git merge -q --no-edit b", repo);
+  int merge = tess_test_system("cd '%s' && git checkout -q a && git merge -q --no-edit b", repo);
   CHECK_MSG(merge == 0, "git merge exited %d", merge);
-  CHECK(tf_sh("'%s' load '%s/proj' -o '%s'", pipeline(), repo, merged) == 0);
+  CHECK(tess_test_system("'%s' load '%s/proj' -o '%s'", tess_test_pipeline(), repo, merged) == 0);
   TessProject *m = read_only(merged);
   if (!m) return;
   CHECK(TESS_CELL_TILE(cell_at(m, "Side", 11, 3)) == 9 && TESS_CELL_TILE(cell_at(m, "Side", 11, 4)) == 9);
@@ -183,12 +178,12 @@ static void same_counters_conflict_and_load_refuses(void) {
   tess_test_path(work, sizeof work, "same.tessera");
   tess_test_path(out, sizeof out, "never.tessera");
   demo_path(demo, sizeof demo);
-  CHECK(tf_sh("mkdir -p '%s' && cd '%s' && git init -q && '%s' dump '%s' -o proj && git add -A && git commit -qm base && "
-              "git branch base",
-              repo, repo, pipeline(), demo) == 0);
+  CHECK(tess_test_system("mkdir -p '%s' && cd '%s' && git init -q && '%s' dump '%s' -o proj && git add -A && git commit -qm base && "
+                         "git branch base",
+                         repo, repo, tess_test_pipeline(), demo) == 0);
   TessId ids[2] = {0, 0};
   for (int side = 0; side < 2; side++) {
-    CHECK(tf_sh("cd '%s' && git checkout -q -b s%d base", repo, side) == 0);
+    CHECK(tess_test_system("cd '%s' && git checkout -q -b s%d base", repo, side) == 0);
     char dir[1100];
     snprintf(dir, sizeof dir, "%s/proj", repo);
     TessError err;
@@ -198,13 +193,13 @@ static void same_counters_conflict_and_load_refuses(void) {
     ids[side] = add_crate(p, "Side", side ? "B's crate" : "A's crate");
     CHECK_OK(tess_text_dump(p, dir, &err), &err);
     tess_project_destroy(p);
-    CHECK(tf_sh("cd '%s' && git add -A && git commit -qm s%d", repo, side) == 0);
+    CHECK(tess_test_system("cd '%s' && git add -A && git commit -qm s%d", repo, side) == 0);
   }
   CHECK(ids[0] == ids[1]);
-  CHECK(tf_sh("cd '%s' && git checkout -q s0 && git merge -q --no-edit s1 >/dev/null 2>&1", repo) != 0);
+  CHECK(tess_test_system("cd '%s' && git checkout -q s0 && git merge -q --no-edit s1 >/dev/null 2>&1", repo) != 0);
   char cmd_err[1100];
   tess_test_path(cmd_err, sizeof cmd_err, "same.err");
-  CHECK(tf_sh("'%s' load '%s/proj' -o '%s' 2>'%s'", pipeline(), repo, out, cmd_err) == 1);
+  CHECK(tess_test_system("'%s' load '%s/proj' -o '%s' 2>'%s'", tess_test_pipeline(), repo, out, cmd_err) == 1);
   char *msg = tf_read(cmd_err, NULL);
   char want[128];
   snprintf(want, sizeof want, "objects/%u.json:5: a merge conflict marker", ids[0]); /* the name line: the rest is equal */
@@ -221,38 +216,38 @@ static void load_writes_nothing_on_failure_and_replaces_only_with_force(void) {
   tess_test_path(proj, sizeof proj, "cli.tessera");
   tess_test_path(bad, sizeof bad, "cli-bad");
   tess_test_path(errf, sizeof errf, "cli.err");
-  CHECK(tf_sh("'%s' dump '%s' -o '%s'", pipeline(), demo, dir) == 0);
+  CHECK(tess_test_system("'%s' dump '%s' -o '%s'", tess_test_pipeline(), demo, dir) == 0);
   /* A second dump into the same directory: the same bytes. */
   char again[1100];
   snprintf(again, sizeof again, "%s-again", dir);
-  CHECK(tf_sh("'%s' dump '%s' -o '%s'", pipeline(), demo, again) == 0);
+  CHECK(tess_test_system("'%s' dump '%s' -o '%s'", tess_test_pipeline(), demo, again) == 0);
   CHECK(tf_same_tree(dir, again));
   /* A row one cell short: exit 1, the file and line, no project, no temporary left. */
   tf_copy_tree(dir, bad);
   char rows[1200];
   snprintf(rows, sizeof rows, "%s/levels/1/layer-1.rows", bad);
   CHECK(tf_replace_in_file(rows, "1:0 .*62 1:0\n", "1:0 .*61 1:0\n"));
-  CHECK(tf_sh("'%s' load '%s' -o '%s' 2>'%s'", pipeline(), bad, proj, errf) == 1);
+  CHECK(tess_test_system("'%s' load '%s' -o '%s' 2>'%s'", tess_test_pipeline(), bad, proj, errf) == 1);
   char *msg = tf_read(errf, NULL);
   CHECK_MSG(msg && strstr(msg, "levels/1/layer-1.rows:1: row 0 has 63 cells; the level is 64 wide"), "%s", msg ? msg : "");
   tess_free(msg);
   CHECK(access(proj, F_OK) != 0);
-  CHECK(tf_sh("ls '%s' | grep -q 'cli.tessera'", tess_test_tmpdir()) != 0);
+  CHECK(tess_test_system("ls '%s' | grep -q 'cli.tessera'", tess_test_tmpdir()) != 0);
   /* A good load; then the same path again: refused without --force, bytes untouched. */
-  CHECK(tf_sh("'%s' load '%s' -o '%s'", pipeline(), dir, proj) == 0);
+  CHECK(tess_test_system("'%s' load '%s' -o '%s'", tess_test_pipeline(), dir, proj) == 0);
   TessProject *p = read_only(proj), *d = read_only(demo);
   CHECK(p && d && tf_same_hashes(p, d));
   tess_project_destroy(p);
   struct stat before, after;
   stat(proj, &before);
-  CHECK(tf_sh("'%s' load '%s' -o '%s' 2>'%s'", pipeline(), dir, proj, errf) == 1);
+  CHECK(tess_test_system("'%s' load '%s' -o '%s' 2>'%s'", tess_test_pipeline(), dir, proj, errf) == 1);
   msg = tf_read(errf, NULL);
   CHECK_MSG(msg && strstr(msg, "already exists: --force replaces it"), "%s", msg ? msg : "");
   tess_free(msg);
   stat(proj, &after);
   CHECK(before.st_ino == after.st_ino && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec);
   /* --force: a new file in its place (a rename: the old inode is left to whoever holds it). */
-  CHECK(tf_sh("'%s' load '%s' -o '%s' --force", pipeline(), dir, proj) == 0);
+  CHECK(tess_test_system("'%s' load '%s' -o '%s' --force", tess_test_pipeline(), dir, proj) == 0);
   stat(proj, &after);
   CHECK(before.st_ino != after.st_ino);
   p = read_only(proj);
@@ -268,10 +263,10 @@ static void git_diff_on_a_project_shows_words(void) {
   tess_test_path(repo, sizeof repo, "repo-diff");
   tess_test_path(out, sizeof out, "git-diff.txt");
   demo_path(demo, sizeof demo);
-  CHECK(tf_sh("mkdir -p '%s' && cd '%s' && git init -q && cp '%s' level.tessera && "
-              "echo '*.tessera diff=tessera' > .gitattributes && "
-              "git config diff.tessera.command '%s diff' && git add -A && git commit -qm base",
-              repo, repo, demo, pipeline()) == 0);
+  CHECK(tess_test_system("mkdir -p '%s' && cd '%s' && git init -q && cp '%s' level.tessera && "
+                         "echo '*.tessera diff=tessera' > .gitattributes && "
+                         "git config diff.tessera.command '%s diff' && git add -A && git commit -qm base",
+                         repo, repo, demo, tess_test_pipeline()) == 0);
   char path[1100];
   snprintf(path, sizeof path, "%s/level.tessera", repo);
   TessStore *store;
@@ -283,9 +278,9 @@ static void git_diff_on_a_project_shows_words(void) {
   save_close(store, p);
   char tmp[1100];
   snprintf(tmp, sizeof tmp, "%s/git-tmp", tess_test_tmpdir());
-  CHECK(tf_sh("mkdir -p '%s' && cd '%s' && TMPDIR='%s' git diff > '%s'", tmp, repo, tmp, out) == 0);
+  CHECK(tess_test_system("mkdir -p '%s' && cd '%s' && TMPDIR='%s' git diff > '%s'", tmp, repo, tmp, out) == 0);
   /* The driver leaves nothing in git's temporary directory (SQLite's -shm beside a blob). */
-  CHECK(tf_sh("test -z \"$(ls -A '%s')\"", tmp) == 0);
+  CHECK(tess_test_system("test -z \"$(ls -A '%s')\"", tmp) == 0);
   char *text = tf_read(out, NULL);
   CHECK_MSG(text && strstr(text, "tessera diff level.tessera") &&
                 strstr(text, "level 'Side': layer 'Ground': 3 cells changed in x 20..22, y 9..9") &&

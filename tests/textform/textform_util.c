@@ -104,7 +104,7 @@ size_t tf_changed_lines(const char *a, const char *b, uint32_t *lines, size_t ca
 }
 
 void tf_copy_tree(const char *from, const char *to) {
-  if (tf_sh("rm -rf '%s' && cp -R '%s' '%s'", to, from, to) != 0) tess_test_failures++;
+  if (tess_test_system("rm -rf '%s' && cp -R '%s' '%s'", to, from, to) != 0) tess_test_failures++;
 }
 
 bool tf_replace_in_file(const char *path, const char *what, const char *with) {
@@ -122,16 +122,6 @@ bool tf_replace_in_file(const char *path, const char *what, const char *with) {
   fclose(f);
   tess_free(text);
   return true;
-}
-
-int tf_sh(const char *fmt, ...) {
-  char cmd[4096];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(cmd, sizeof cmd, fmt, ap);
-  va_end(ap);
-  int st = system(cmd);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
 bool tf_same_hashes(const TessProject *a, const TessProject *b) {

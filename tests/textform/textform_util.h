@@ -19,12 +19,6 @@ size_t tf_changed_lines(const char *a, const char *b, uint32_t *lines, size_t ca
 void tf_copy_tree(const char *from, const char *to);
 /* Replaces the first occurrence of `what` in a file; false if absent. */
 bool tf_replace_in_file(const char *path, const char *what, const char *with);
-/* system() with a printf command line; returns the exit status. */
-int tf_sh(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
 /* Every level's content hash equal, and the project hash. */
 bool tf_same_hashes(const TessProject *a, const TessProject *b);
 
