@@ -993,7 +993,8 @@ static TessWorld *determinism_world(TestMap *m) {
   TessError err;
   CHECK_OK(test_map_apply(m, w, &err), &err);
   /* pixel-mask mounds on the floor (pixel_mask.c steps after the solver: its bits count too) */
-  enum { PW = 98 * 16, PH = 16 * 16 };
+  enum { PW = 98 * 16,
+         PH = 16 * 16 };
   static uint8_t bits[PH * (PW / 8)];
   memset(bits, 0, sizeof bits);
   for (uint32_t y = 0; y < PH; y++)
