@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "physics_private.h"
-#include "pixel_mask.h"
+#include "physics_pixel_mask.h"
 
 #define BUCKETS 360
 /* How far beyond the radius pixels still shape the normal: half the radius (at least a pixel).
@@ -77,6 +77,23 @@ typedef struct Probe {
   bool buried;
 } Probe;
 
+/* Marks buckets b0..b1 (b0 <= b1, at most a turn past either end of 0..BUCKETS-1) as blocked: one or
+ * two runs of bytes. */
+static inline void block(uint8_t *blocked, int32_t b0, int32_t b1) {
+  if (b1 - b0 >= BUCKETS - 1) {
+    memset(blocked, 1, BUCKETS);
+    return;
+  }
+  b0 = (b0 + 2 * BUCKETS) % BUCKETS;
+  b1 = (b1 + 2 * BUCKETS) % BUCKETS;
+  if (b0 <= b1) {
+    memset(blocked + b0, 1, (size_t)(b1 - b0 + 1));
+  } else {
+    memset(blocked + b0, 1, (size_t)(BUCKETS - b0));
+    memset(blocked, 1, (size_t)(b1 + 1));
+  }
+}
+
 typedef enum ScanMode { SCAN_BUCKETS,
                         SCAN_DEPTH } ScanMode;
 
@@ -123,7 +140,7 @@ static void scan_mask(const PixelMask *m, uint32_t mi, Probe *pr, ScanMode mode)
           if (cb >= 1.0f) continue;
           float angle = fast_atan2(ry, rx), half = acosf(cb);
           int32_t b0 = (int32_t)floorf((angle - half) * to_bucket), b1 = (int32_t)floorf((angle + half) * to_bucket);
-          for (int32_t b = b0; b <= b1; b++) pr->blocked[(b + 2 * BUCKETS) % BUCKETS] = 1;
+          block(pr->blocked, b0, b1);
         } else if (d < r) {
           /* moving by s along n takes the pixel's centre out of the circle grown by the disc's
            * radius when (a - s)^2 + b^2 >= (r + 1/2)^2 */

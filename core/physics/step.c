@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "physics_private.h"
-#include "pixel_mask.h"
+#include "physics_pixel_mask.h"
 
 void physics_destroy_pending(TessWorld *w);
 

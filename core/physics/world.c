@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "physics_private.h"
-#include "pixel_mask.h"
+#include "physics_pixel_mask.h"
 
 #define PI_F 3.14159265358979f
 
