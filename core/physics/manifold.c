@@ -332,6 +332,13 @@ static bool swept_faces_add(SweptFaces *f, const PhysPoly *p1, const PhysPoly *p
   return true;
 }
 
+/* Apart by `gap` (> 0) along the face the start would choose, and the path can close that within
+ * the window: only then may the face they meet on be another (most pairs near each other are
+ * neighbours in a pile, slightly apart and hardly moving: the start's face stays apart all along). */
+static bool path_may_close(float gap, TessVec2 sweep) {
+  return gap > 0.1f * SLOP && gap * gap <= SWEEP_WINDOW * SWEEP_WINDOW * tess_v2_dot(sweep, sweep);
+}
+
 /* The face a speculative contact acts along, and *when (steps ahead, <= SWEEP_WINDOW) they meet
  * on it, or *when = -1 for a usable face that keeps them apart over the whole window (the widest).
  * -1 when the start's choice stands (within reach already: resting, sliding, pushing; or they
@@ -362,7 +369,7 @@ static int swept_face(const SweptFaces *f, float radius, float *when) {
   float widest = 0.1f * SLOP;
   for (uint32_t i = 0; i < f->count; i++) {
     float s = f->sep[i] - radius, r = f->rate[i];
-    float least = fminf(s, s + SWEEP_WINDOW * r);
+    float later = s + SWEEP_WINDOW * r, least = later < s ? later : s;
     if (least > widest) {
       widest = least;
       apart = (int)i;
@@ -458,7 +465,7 @@ void physics_collide_swept(const PhysPoly *a, const PhysPoly *b, float margin, T
     if (f.sep[i] > sa) sa = f.sep[i], ea = i;
   for (uint32_t j = 0; j < b->count; j++)
     if (f.sep[a->count + j] > sb) sb = f.sep[a->count + j], eb = j;
-  if ((sweep.x != 0.0f || sweep.y != 0.0f) && (sa > radius + 0.1f * SLOP || sb > radius + 0.1f * SLOP)) {
+  if (path_may_close((sa > sb ? sa : sb) - radius, sweep)) {
     float when = -1.0f;
     int face = swept_face(&f, radius, &when);
     if (face == -2 || (face == -3 && across_path(a, b, sweep, margin, NULL, m))) return;
@@ -635,7 +642,7 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
   float open_best = best_cell > best_shape ? best_cell : best_shape;
   float half_cell = 0.5f * fminf(hi.x - lo.x, hi.y - lo.y);
   if (open_best < -half_cell && any_best > open_best + SLOP) return;
-  if ((sweep.x != 0.0f || sweep.y != 0.0f) && any_best > radius + 0.1f * SLOP) {
+  if (any_best > radius + 0.1f * SLOP && path_may_close(open_best - radius, sweep)) {
     float when = -1.0f;
     int face = swept_face(&f, radius, &when);
     if (face == -2 || (face == -3 && across_path(&box, shape, sweep, margin, &filter, m))) return;
