@@ -112,7 +112,10 @@ char *tess_document_describe_error(TessResult r, const TessError *err) {
 void tess_document_set_error_from_tess(GError **error, TessResult r, const TessError *err) {
   if (error == NULL) return;
   g_autofree char *msg = tess_document_describe_error(r, err);
-  g_set_error_literal(error, TESS_DOCUMENT_ERROR, (int)r, msg);
+  /* A detail may quote bytes of a damaged file (SQLite's own message names
+   * the column it read from the file's schema): labels take UTF-8 only. */
+  g_autofree char *valid = g_utf8_make_valid(msg, -1);
+  g_set_error_literal(error, TESS_DOCUMENT_ERROR, (int)r, valid);
 }
 
 /* ---- Life cycle -------------------------------------------------------- */

@@ -141,6 +141,20 @@ static void on_zone_kind(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector
 static void on_material(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) {
   on_dropdown(self, dd, edit_material, self->material_ids);
 }
+/* A launcher's material and sprite: the dropdown's item picks an id of the array it carries. */
+static TessId chosen_id(GtkWidget *w) {
+  GArray *ids = g_object_get_data(G_OBJECT(w), "tess-ids");
+  guint sel = gtk_drop_down_get_selected(GTK_DROP_DOWN(w));
+  return ids && sel < ids->len ? g_array_index(ids, TessId, sel) : 0;
+}
+static void edit_launch_fires(TessObject *o, GtkWidget *w, gpointer d) { o->u.launcher.sprite = chosen_id(w); }
+static void edit_launch_material(TessObject *o, GtkWidget *w, gpointer d) { o->u.launcher.material = chosen_id(w); }
+static void on_launch_fires(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) {
+  on_dropdown(self, dd, edit_launch_fires, NULL);
+}
+static void on_launch_material(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) {
+  on_dropdown(self, dd, edit_launch_material, NULL);
+}
 
 /* The field an editor of tess-object-fields.ui edits: its id there. */
 static const char *field_of(GtkWidget *w) { return gtk_buildable_get_buildable_id(GTK_BUILDABLE(w)); }
@@ -201,6 +215,8 @@ static void edit_number(TessObject *o, GtkWidget *w, gpointer unused) {
   else if (g_str_equal(f, "motor_rpm")) o->u.joint.motor_speed = (float)(gtk_spin_button_get_value(GTK_SPIN_BUTTON(w)) * G_PI / 30.0);
   else if (g_str_equal(f, "motor_torque")) o->u.joint.motor_torque = v;
   else if (g_str_equal(f, "length")) o->u.joint.length = v;
+  else if (g_str_equal(f, "launch_speed")) o->u.launcher.speed = v;
+  else if (g_str_equal(f, "launch_radius")) o->u.launcher.radius = v;
 }
 
 /* Changes a spin button's range without it editing the object (a range
@@ -316,7 +332,9 @@ static const char *const field_rows[] = {
     /* zones */
     "zone_kind", "zw", "zh", "vx", "vy", "strength",
     /* joints: distance, then pin */
-    "length", "limit", "lower", "upper", "motor", "motor_rpm", "motor_torque"};
+    "length", "limit", "lower", "upper", "motor", "motor_rpm", "motor_torque",
+    /* launchers */
+    "launch_speed", "launch_radius", "launch_fires", "launch_material"};
 
 /* Whether `o` has the row whose editor is `id`. */
 static gboolean row_wanted(const TessObject *o, const char *id) {
@@ -339,6 +357,7 @@ static gboolean row_wanted(const TessObject *o, const char *id) {
       if (g_str_equal(id, zone[i])) return TRUE;
     return FALSE;
   }
+  if (o->kind == TESS_OBJECT_LAUNCHER) return g_str_has_prefix(id, "launch_");
   if (o->kind == TESS_OBJECT_JOINT) {
     if (o->u.joint.kind == TESS_JOINT_DISTANCE) return g_str_equal(id, "length");
     static const char *const pin[] = {"limit", "lower", "upper", "motor", "motor_rpm", "motor_torque"};
@@ -457,6 +476,49 @@ static void fill_zone(TessObjectInspector *self, GtkBuilder *builder, const Tess
   if (z->kind == TESS_ZONE_ATTRACTOR) checked(self, builder, "strength", z->strength, span(-1e9, 1e9), 1, 2, _("Strength"));
 }
 
+/* A dropdown of `first` (id 0) and `count` named ids, `current` selected. */
+static void fill_ids(GtkWidget *w, const char *first, const TessId *ids, const char *const *names, uint32_t count,
+                     TessId current) {
+  GtkStringList *list = gtk_string_list_new(NULL);
+  GArray *arr = g_array_new(FALSE, FALSE, sizeof(TessId));
+  TessId none = 0;
+  guint sel = 0;
+  gtk_string_list_append(list, first);
+  g_array_append_val(arr, none);
+  for (uint32_t i = 0; i < count; i++) {
+    gtk_string_list_append(list, names[i]);
+    g_array_append_val(arr, ids[i]);
+    if (ids[i] == current) sel = i + 1;
+  }
+  g_object_set_data_full(G_OBJECT(w), "tess-ids", arr, (GDestroyNotify)g_array_unref);
+  gtk_drop_down_set_model(GTK_DROP_DOWN(w), G_LIST_MODEL(list));
+  g_object_unref(list);
+  gtk_drop_down_set_selected(GTK_DROP_DOWN(w), sel);
+}
+
+/* A launcher: its speed (0 = any) and ball radius held to core's ranges,
+ * what it fires (a ball or a sprite's body) and the projectile's material. */
+static void fill_launcher(TessObjectInspector *self, GtkBuilder *builder, const TessLauncherObject *l) {
+  TessProject *p = project(self);
+  checked(self, builder, "launch_speed", l->speed, tess_object_range(TESS_OBJECT_RANGE_SPEED), 0.5, 1, _("Launch speed"));
+  checked(self, builder, "launch_radius", l->radius, tess_object_range(TESS_OBJECT_RANGE_EXTENT), 1, 1, _("Ball radius"));
+  uint32_t n = MAX(p->sprite_count, p->material_count);
+  TessId *ids = g_new0(TessId, n + 1);
+  const char **names = g_new0(const char *, n + 1);
+  for (uint32_t i = 0; i < p->sprite_count; i++) {
+    ids[i] = p->sprites[i]->id;
+    names[i] = p->sprites[i]->name;
+  }
+  fill_ids(field(builder, "launch_fires"), _("A ball"), ids, names, p->sprite_count, l->sprite);
+  for (uint32_t i = 0; i < p->material_count; i++) {
+    ids[i] = p->materials[i].id;
+    names[i] = p->materials[i].name;
+  }
+  fill_ids(field(builder, "launch_material"), _("Project default"), ids, names, p->material_count, l->material);
+  g_free(ids);
+  g_free(names);
+}
+
 static GtkWidget *prop_editor(const TessProperty *p) {
   GtkWidget *w = NULL;
   switch (p->type) {
@@ -501,6 +563,7 @@ static const char *kind_title(uint8_t kind) {
     case TESS_OBJECT_JOINT: return _("Joint");
     case TESS_OBJECT_ZONE: return _("Force Zone");
     case TESS_OBJECT_SPAWN: return _("Spawn Point");
+    case TESS_OBJECT_LAUNCHER: return _("Launcher");
     default: return _("Body");
   }
 }
@@ -535,6 +598,8 @@ static GtkBuilder *fields_builder(TessObjectInspector *self) {
   gtk_builder_cscope_add_callback(scope, on_bits_activate);
   gtk_builder_cscope_add_callback(scope, on_pin);
   gtk_builder_cscope_add_callback(scope, on_zone_kind);
+  gtk_builder_cscope_add_callback(scope, on_launch_fires);
+  gtk_builder_cscope_add_callback(scope, on_launch_material);
   gtk_builder_cscope_add_callback(scope, on_joint_switch);
   gtk_builder_cscope_add_callback(scope, on_prop_add);
   gtk_builder_set_scope(builder, scope);
@@ -574,6 +639,7 @@ static void rebuild(TessObjectInspector *self) {
   if (o->kind == TESS_OBJECT_BODY) fill_body(self, builder, &o->u.body);
   else if (o->kind == TESS_OBJECT_ZONE) fill_zone(self, builder, &o->u.zone);
   else if (o->kind == TESS_OBJECT_JOINT) fill_joint(self, builder, &o->u.joint);
+  else if (o->kind == TESS_OBJECT_LAUNCHER) fill_launcher(self, builder, &o->u.launcher);
   fill_props(GTK_GRID(field(builder, "props")), o);
   gtk_entry_set_max_length(GTK_ENTRY(field(builder, "new_prop_name")), TESS_NAME_MAX - 1);
   self->new_prop_name = field(builder, "new_prop_name");
@@ -659,6 +725,7 @@ static void make_template(TessObject *o, guint index) {
       tess_object_default(o, TESS_OBJECT_JOINT);
       o->u.joint.kind = TESS_JOINT_DISTANCE;
       break;
+    case 7: tess_object_default(o, TESS_OBJECT_LAUNCHER); break;
     default:
       tess_object_default(o, TESS_OBJECT_BODY);
       o->u.body.shape = TESS_BODY_CIRCLE;
@@ -675,7 +742,7 @@ void tess_object_inspector_set_template_kind(TessObjectInspector *self, guint in
 }
 
 /* The dropdown's kinds; "Sprite" follows them once the Sprites tab sent one. */
-#define TEMPLATE_SPRITE 7
+#define TEMPLATE_SPRITE 8
 
 void tess_object_inspector_set_sprite_template(TessObjectInspector *self, const TessObject *tmpl) {
   g_return_if_fail(TESS_IS_OBJECT_INSPECTOR(self) && tmpl);

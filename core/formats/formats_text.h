@@ -56,7 +56,7 @@ void text_locale_pop(TextLocale *l);
 extern const char *const TEXT_MATERIAL_KINDS[3];
 extern const char *const TEXT_TILE_COLLISIONS[3];
 extern const char *const TEXT_MASK_MODES[5];
-extern const char *const TEXT_OBJECT_KINDS[4];
+extern const char *const TEXT_OBJECT_KINDS[5];
 extern const char *const TEXT_BODY_SHAPES[4];
 extern const char *const TEXT_BODY_TYPES[3];
 extern const char *const TEXT_PIN_MODES[3];

@@ -280,6 +280,12 @@ static void diff_object(Diff *d, const TessLevel *level, const TessObject *o, co
     change_vec(&c, "vector", a->vector, b->vector);
     change_f32(&c, "strength", a->strength, b->strength);
     change_f32(&c, "radius", a->radius, b->radius);
+  } else if (o->kind == n->kind && o->kind == TESS_OBJECT_LAUNCHER) {
+    const TessLauncherObject *a = &o->u.launcher, *b = &n->u.launcher;
+    change_f32(&c, "speed", a->speed, b->speed);
+    change_f32(&c, "radius", a->radius, b->radius);
+    change_u32(&c, "material", a->material, b->material);
+    change_u32(&c, "sprite", a->sprite, b->sprite);
   }
   diff_props(&c, o, n);
   if (c.count)

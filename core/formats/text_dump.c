@@ -337,6 +337,14 @@ static TessResult dump_object(Dump *d, const TessLevel *level, const TessLayer *
     text_write_key_f32(&b, "strength", z->strength);
     text_write_key_f32(&b, "radius", z->radius);
     text_write_close(&b);
+  } else if (o->kind == TESS_OBJECT_LAUNCHER) {
+    const TessLauncherObject *l = &o->u.launcher;
+    text_write_open(&b, "launcher", '{', false);
+    text_write_key_f32(&b, "speed", l->speed);
+    text_write_key_f32(&b, "radius", l->radius);
+    text_write_key_u32(&b, "material", l->material);
+    text_write_key_u32(&b, "sprite", l->sprite);
+    text_write_close(&b);
   }
   put_props(&b, o);
   text_write_close(&b);

@@ -77,6 +77,15 @@ static TessResult read_zone(const Json *j, json_t *b, TessZoneObject *zone) {
   return r;
 }
 
+static TessResult read_launcher(const Json *j, json_t *b, TessLauncherObject *l) {
+  uint64_t at = text_load_line_of(j, "launcher", 1);
+  TessResult r = text_load_f32(j, b, "speed", at, &l->speed);
+  if (r == TESS_OK) r = text_load_f32(j, b, "radius", at, &l->radius);
+  if (r == TESS_OK) r = text_load_u32(j, b, "material", at, &l->material);
+  if (r == TESS_OK) r = text_load_u32(j, b, "sprite", at, &l->sprite);
+  return r;
+}
+
 static TessResult read_props(const Json *j, TessObject *o) {
   json_t *list;
   uint64_t at = text_load_line_of(j, "properties", 1);
@@ -138,13 +147,14 @@ static TessResult read_object(Load *l, const char *rel, TessId named, TessObject
   if (r == TESS_OK) r = text_load_name(&j, j.root, "name", 1, o->name);
   if (r == TESS_OK) r = text_load_vec(&j, j.root, "pos", 1, &o->pos);
   if (r == TESS_OK) r = text_load_f32(&j, j.root, "angle", 1, &o->angle);
-  static const char *const parts[] = {"body", "joint", "zone", NULL};
+  static const char *const parts[] = {"body", "joint", "zone", NULL, "launcher"};
   json_t *part = r == TESS_OK && parts[kind] ? json_object_get(j.root, parts[kind]) : NULL;
   if (r == TESS_OK && parts[kind] && !json_is_object(part))
     r = text_load_fail(l, rel, 1, TESS_ERR_FORMAT, "a %s needs its \"%s\" object", parts[kind], parts[kind]);
   if (r == TESS_OK && kind == TESS_OBJECT_BODY) r = read_body(&j, part, &o->u.body);
   if (r == TESS_OK && kind == TESS_OBJECT_JOINT) r = read_joint(&j, part, &o->u.joint);
   if (r == TESS_OK && kind == TESS_OBJECT_ZONE) r = read_zone(&j, part, &o->u.zone);
+  if (r == TESS_OK && kind == TESS_OBJECT_LAUNCHER) r = read_launcher(&j, part, &o->u.launcher);
   if (r == TESS_OK) r = read_props(&j, o);
   if (r == TESS_OK && (r = tess_object_validate(o, l->err)) != TESS_OK) r = text_load_rehome(l, rel, 0, r);
   text_load_json_free(&j);

@@ -187,7 +187,7 @@ void text_locale_pop(TextLocale *l) {
 const char *const TEXT_MATERIAL_KINDS[3] = {"solid", "floor", "fluid"};
 const char *const TEXT_TILE_COLLISIONS[3] = {"none", "full", "traced"};
 const char *const TEXT_MASK_MODES[5] = {"hull", "simplified", "pieces", "circle", "box"};
-const char *const TEXT_OBJECT_KINDS[4] = {"body", "joint", "zone", "spawn"};
+const char *const TEXT_OBJECT_KINDS[5] = {"body", "joint", "zone", "spawn", "launcher"};
 const char *const TEXT_BODY_SHAPES[4] = {"circle", "box", "capsule", "sprite"};
 const char *const TEXT_BODY_TYPES[3] = {"static", "kinematic", "dynamic"};
 const char *const TEXT_PIN_MODES[3] = {"none", "smaller-centroid", "overlap-centre"};

@@ -402,7 +402,8 @@ TessResult tiled_tessera_material_layer(TiledMap *m, const TiledLayer *l, TessIm
 bool tiled_tessera_object(const TiledObject *ob) {
   const char *cls = ob->cls ? ob->cls : "";
   return strcmp(cls, "body") == 0 || strcmp(cls, "joint") == 0 || (strcmp(cls, "zone") == 0 && first(&ob->props, "kind")) ||
-         (strcmp(cls, "spawn") == 0 && ob->shape == TILED_POINT);
+         (strcmp(cls, "spawn") == 0 && ob->shape == TILED_POINT) ||
+         (strcmp(cls, "launcher") == 0 && ob->shape == TILED_POINT);
 }
 
 /* The inverse of the writer's corner(): Tiled's (x, y) is the object's
@@ -439,6 +440,8 @@ static const char *const joint_words[] = {"kind", "body_a", "body_b", "length", 
                                           "tessera.lower", "tessera.upper", "tessera.motor_enabled", "tessera.motor_speed",
                                           "tessera.motor_torque", "tessera.anchor_b_x", "tessera.anchor_b_y",
                                           "tessera.length"};
+static const char *const launcher_words[] = {"speed", "radius", "material", "tessera.material_id", "sprite",
+                                             "tessera.sprite_id"};
 static const char *const zone_words[] = {"kind", "vector_x", "vector_y", "strength", "radius", "tessera.width",
                                          "tessera.height", "tessera.vector_x", "tessera.vector_y", "tessera.strength",
                                          "tessera.radius"};
@@ -599,6 +602,27 @@ static TessResult zone(TessMapImport *plan, const TiledObject *ob, double ox, do
   return user_props(plan, ob, &v, out, owner, err);
 }
 
+/* A launcher: speed and radius; its material as a body's (the id through the
+ * materials tileset, else the name); its sprite id as written (a Tessera
+ * export keeps sprite ids; one that is gone fires balls, and validate says so). */
+static TessResult launcher(TessMapImport *plan, const TiledObject *ob, double ox, double oy, TessObject *out,
+                           const char *owner, TessError *err) {
+  tess_object_default(out, TESS_OBJECT_LAUNCHER);
+  TessLauncherObject *l = &out->u.launcher;
+  const TiledProps *pr = &ob->props;
+  uint32_t mid = 0;
+  TessResult r;
+  if ((r = get_float(plan, pr, "speed", owner, &l->speed, err)) || (r = get_float(plan, pr, "radius", owner, &l->radius, err)) ||
+      (r = get_u32(plan, pr, "tessera.material_id", owner, TESS_MATERIAL_ID_MAX, &mid, err)) ||
+      (r = get_u32(plan, pr, "tessera.sprite_id", owner, UINT32_MAX, &l->sprite, err)))
+    return r;
+  if (mid && plan_material(plan, mid)) l->material = plan_material(plan, mid);
+  else if (mid && (r = tiled_material_from_props(plan, pr, owner, &l->material, err))) return r;
+  place(out, ob, ox, oy, 0, 0);
+  Vocab v = {launcher_words, sizeof launcher_words / sizeof launcher_words[0]};
+  return user_props(plan, ob, &v, out, owner, err);
+}
+
 TessResult tiled_tessera_object_convert(TessMapImport *plan, const TiledObject *ob, double ox, double oy, TessId sprite,
                                         const char *owner, TessObject *out, TessError *err) {
   const char *cls = ob->cls;
@@ -610,9 +634,10 @@ TessResult tiled_tessera_object_convert(TessMapImport *plan, const TiledObject *
     if (!r && ob->name) tiled_name_copy(plan, out->name, ob->name, "object name");
     return r;
   }
-  TessResult r = strcmp(cls, "body") == 0    ? body(plan, ob, ox, oy, sprite, out, owner, err)
-                 : strcmp(cls, "joint") == 0 ? joint(plan, ob, ox, oy, out, owner, err)
-                                             : zone(plan, ob, ox, oy, out, owner, err);
+  TessResult r = strcmp(cls, "body") == 0       ? body(plan, ob, ox, oy, sprite, out, owner, err)
+                 : strcmp(cls, "joint") == 0    ? joint(plan, ob, ox, oy, out, owner, err)
+                 : strcmp(cls, "launcher") == 0 ? launcher(plan, ob, ox, oy, out, owner, err)
+                                                : zone(plan, ob, ox, oy, out, owner, err);
   if (!r && ob->name) tiled_name_copy(plan, out->name, ob->name, "object name");
   return r;
 }

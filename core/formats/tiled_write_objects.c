@@ -2,7 +2,7 @@
  * bodies are ellipses, rectangles or tile objects of their sprite's
  * tileset; joints are points (pin) or two-point polylines (distance) whose
  * `object` properties name the bodies; zones are rectangles or, for an
- * attractor, an ellipse of its reach; spawns are points. The object's id is
+ * attractor, an ellipse of its reach; spawns and launchers are points. The object's id is
  * Tessera's (unique in the project, so unique in the map).
  *
  * Tiled places a rectangle or ellipse by its top-left corner and a tile
@@ -212,6 +212,25 @@ static void zone(TwMap *m, const TessObject *o, TwObject *t) {
   extra_float(m, pr, "tessera.radius", z->radius, d->radius);
 }
 
+/* A launcher: a point with its speed (m/s, 0 = any), ball radius (px), and
+ * what it fires by name with the Tessera ids beside them (as a body's). */
+static void launcher(TwMap *m, const TessProject *p, const TessObject *o, TwObject *t) {
+  const TessLauncherObject *l = &o->u.launcher;
+  TwProps *pr = &t->props;
+  t->type = "launcher";
+  t->shape = TW_POINT;
+  corner(o, 0.0, 0.0, t);
+  tiled_write_prop_float(m, pr, "speed", l->speed);
+  tiled_write_prop_float(m, pr, "radius", l->radius);
+  const TessMaterial *mat = l->material ? tess_project_material(p, l->material)
+                                        : (p->material_count ? &p->materials[0] : NULL);
+  if (mat) tiled_write_prop_string(m, pr, "material", mat->name);
+  tiled_write_prop_int(m, pr, "tessera.material_id", l->material);
+  const TessSprite *s = l->sprite ? tess_project_sprite(p, l->sprite) : NULL;
+  if (s) tiled_write_prop_string(m, pr, "sprite", s->name);
+  tiled_write_prop_int(m, pr, "tessera.sprite_id", l->sprite);
+}
+
 static void user_props(TwMap *m, const TessObject *o, TwProps *pr) {
   for (uint32_t i = 0; o->props && i < o->prop_count; i++) {
     const TessProperty *u = &o->props[i];
@@ -240,6 +259,7 @@ void tiled_write_build_object(TwMap *m, const TessProject *p, const TwMass *mass
     case TESS_OBJECT_BODY: body(m, p, masses, mass_count, o, sprite_firstgid, t); break;
     case TESS_OBJECT_JOINT: joint(m, o, t); break;
     case TESS_OBJECT_ZONE: zone(m, o, t); break;
+    case TESS_OBJECT_LAUNCHER: launcher(m, p, o, t); break;
     case TESS_OBJECT_SPAWN:
     default:
       t->type = "spawn";

@@ -45,8 +45,24 @@ report(Ctx *c, TessProblemSeverity severity, TessResult code, TessId object, con
 }
 
 static const char *kind_word(const TessObject *o) {
-  static const char *words[] = {"body", "joint", "zone", "spawn"};
-  return o->kind <= TESS_OBJECT_SPAWN ? words[o->kind] : "object";
+  static const char *words[] = {"body", "joint", "zone", "spawn", "launcher"};
+  return o->kind <= TESS_OBJECT_LAUNCHER ? words[o->kind] : "object";
+}
+
+/* ---- launchers ----------------------------------------------------------- */
+
+/* What a launcher fires falls back to a ball of its radius (and the
+ * project's first material) when its sprite or material is gone: a
+ * warning, the level still plays and exports. */
+static void check_launcher(Ctx *c, const TessObject *o) {
+  const TessLauncherObject *l = &o->u.launcher;
+  if (l->sprite && !tess_project_sprite(c->p, l->sprite))
+    report(c, TESS_PROBLEM_WARNING, TESS_ERR_NOT_FOUND, o->id,
+           "launcher '%s' (id %u): sprite %u does not exist (it fires balls)", o->name, o->id, l->sprite);
+  if (l->material && !tess_project_material(c->p, l->material))
+    report(c, TESS_PROBLEM_WARNING, TESS_ERR_NOT_FOUND, o->id,
+           "launcher '%s' (id %u): material %u does not exist (the default material is used)", o->name, o->id,
+           l->material);
 }
 
 /* ---- bodies ------------------------------------------------------------- */
@@ -207,6 +223,7 @@ static void check_level(Ctx *c) {
       }
       if (o->kind == TESS_OBJECT_BODY) check_body(c, o);
       else if (o->kind == TESS_OBJECT_JOINT) check_joint(c, o);
+      else if (o->kind == TESS_OBJECT_LAUNCHER) check_launcher(c, o);
     }
   }
 }

@@ -29,6 +29,11 @@ void tess_object_default(TessObject *obj, TessObjectKind kind) {
       obj->u.zone.height = 128.0f;
       obj->u.zone.vector = tess_v2(5.0f, 0.0f);
       break;
+    case TESS_OBJECT_LAUNCHER:
+      memcpy(obj->name, "Launcher", 9);
+      obj->u.launcher.speed = 12.0f;
+      obj->u.launcher.radius = 8.0f;
+      break;
     case TESS_OBJECT_SPAWN:
     default:
       memcpy(obj->name, "Spawn", 6);
@@ -42,6 +47,7 @@ TessRange tess_object_range(TessObjectRange which) {
     case TESS_OBJECT_RANGE_COORD: r.lo = -TESS_OBJECT_MAX_PX; break;
     case TESS_OBJECT_RANGE_EXTENT: r.lo_open = true; break;
     case TESS_OBJECT_RANGE_TORQUE: r.hi = FLT_MAX; break;
+    case TESS_OBJECT_RANGE_SPEED: r.hi = 1000.0; break; /* far past any bullet the solver keeps out of walls */
     case TESS_OBJECT_RANGE_LENGTH:
     default: break;
   }
@@ -58,7 +64,7 @@ static bool point_ok(TessVec2 v) { return coord_ok(v.x) && coord_ok(v.y); }
 TessResult tess_object_validate(const TessObject *obj, TessError *err) {
   TessResult nr = level_name_check(obj->name, true, "object", err);
   if (nr != TESS_OK) return nr;
-  if (obj->kind > TESS_OBJECT_SPAWN)
+  if (obj->kind > TESS_OBJECT_LAUNCHER)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "object kind %u is unknown", obj->kind);
   if (!tess_v2_is_finite(obj->pos))
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "object %s pos is not finite", obj->name);
@@ -115,6 +121,14 @@ TessResult tess_object_validate(const TessObject *obj, TessError *err) {
                             obj->name);
     if (!tess_v2_is_finite(z->vector) || !isfinite(z->strength))
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "zone %s vector or strength not finite", obj->name);
+  } else if (obj->kind == TESS_OBJECT_LAUNCHER) {
+    const TessLauncherObject *l = &obj->u.launcher;
+    if (!tess_range_contains(tess_object_range(TESS_OBJECT_RANGE_SPEED), l->speed))
+      return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "launcher %s speed %g is not within 0..1000 m/s",
+                            obj->name, (double)l->speed);
+    if (!tess_range_contains(tess_object_range(TESS_OBJECT_RANGE_EXTENT), l->radius))
+      return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "launcher %s projectile radius must be > 0 and <= " MAX_PX_TEXT,
+                            obj->name);
   }
   if (obj->prop_count && !obj->props)
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "object %s: property count without data", obj->name);

@@ -294,3 +294,33 @@ TessResult tess_preview_level_keep_positions(TessPreviewLevel *pl, TessProject *
   if (changed) *changed = n;
   return TESS_OK;
 }
+
+bool tess_preview_level_pick_launcher(const TessPreviewLevel *pl, TessVec2 point, float reach, uint32_t *index) {
+  const TessScene *s = pl->scene;
+  float best = reach;
+  bool found = false;
+  for (uint32_t i = 0; i < s->launcher_count; i++) {
+    float d = tess_v2_distance(point, s->launchers[i].position);
+    if (d <= best) {
+      best = d;
+      *index = i;
+      found = true;
+    }
+  }
+  return found;
+}
+
+TessResult tess_preview_level_fire(TessPreviewLevel *pl, uint32_t launcher, TessVec2 velocity, TessBodyId *out,
+                                   TessError *err) {
+  const TessScene *s = pl->scene;
+  if (launcher >= s->launcher_count)
+    return tess_error_set(err, TESS_ERR_NOT_FOUND, "preview", "launcher %u does not exist", launcher);
+  if (!tess_v2_is_finite(velocity)) return tess_error_set(err, TESS_ERR_INVALID, "preview", "launch velocity is not finite");
+  const TessSceneLauncher *l = &s->launchers[launcher];
+  const TessWorld *w = tess_playback_world(pl->playback);
+  float h = 1.0f / (s->physics_hz * (float)tess_world_def(w)->substeps);
+  TessVec2 v = tess_aim_for_substeps(velocity, tess_world_gravity(w), h);
+  TessId material = l->material < s->material_count ? s->materials[l->material].id : 0;
+  if (l->sprite) return tess_preview_level_spawn_sprite(pl, l->sprite, l->position, v, material, out, err);
+  return tess_preview_level_spawn_ball(pl, l->position, v, l->radius, material, out, err);
+}

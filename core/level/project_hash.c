@@ -158,6 +158,14 @@ static void hash_object(TessHasher *h, const TessObject *o) {
       tess_hasher_f32(h, z->radius);
       break;
     }
+    case TESS_OBJECT_LAUNCHER: {
+      const TessLauncherObject *l = &o->u.launcher;
+      tess_hasher_f32(h, l->speed);
+      tess_hasher_f32(h, l->radius);
+      tess_hasher_u32(h, l->material);
+      tess_hasher_u32(h, l->sprite);
+      break;
+    }
     default:
       break;
   }

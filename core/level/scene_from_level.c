@@ -26,7 +26,7 @@ static bool grow(void **data, uint32_t *cap, uint32_t need, size_t elem) {
 
 typedef struct Builder {
   TessScene *s;
-  uint32_t shape_cap, body_cap, joint_cap, zone_cap, spawn_cap, piece_cap;
+  uint32_t shape_cap, body_cap, joint_cap, zone_cap, spawn_cap, launcher_cap, piece_cap;
   const TessProject *p;
   const TessLevel *level;
   TessError *err;
@@ -460,6 +460,27 @@ static TessResult build_spawn(Builder *b, const TessObject *o) {
   return TESS_OK;
 }
 
+static TessResult build_launcher(Builder *b, const TessObject *o) {
+  float inv_ppm = 1.0f / b->level->settings.ppm;
+  TessScene *s = b->s;
+  const TessLauncherObject *lo = &o->u.launcher;
+  if (!GROW(s->launchers, &b->launcher_cap, s->launcher_count + 1)) return nomem(b);
+  TessSceneLauncher *l = &s->launchers[s->launcher_count++];
+  memset(l, 0, sizeof *l);
+  l->object = o->id;
+  memcpy(l->name, o->name, TESS_NAME_MAX);
+  l->name[TESS_NAME_MAX - 1] = '\0';
+  l->position = tess_v2(o->pos.x * inv_ppm, o->pos.y * inv_ppm);
+  l->speed = lo->speed;
+  l->radius = lo->radius * inv_ppm;
+  /* the body rule: no material means the project's first */
+  TessId mat = lo->material ? lo->material : (b->p->material_count ? b->p->materials[0].id : 0);
+  l->material = material_index(s, mat);
+  /* a sprite that is gone fires balls (check.c warns) */
+  l->sprite = lo->sprite && tess_project_sprite(b->p, lo->sprite) ? lo->sprite : 0;
+  return TESS_OK;
+}
+
 /* Objects of one kind, in layer order then object order. */
 static TessResult build_objects(Builder *b, TessObjectKind kind) {
   const TessLevel *lv = b->level;
@@ -478,6 +499,7 @@ static TessResult build_objects(Builder *b, TessObjectKind kind) {
         case TESS_OBJECT_JOINT: r = build_joint(b, o); break;
         case TESS_OBJECT_ZONE: r = build_zone(b, o); break;
         case TESS_OBJECT_SPAWN: r = build_spawn(b, o); break;
+        case TESS_OBJECT_LAUNCHER: r = build_launcher(b, o); break;
       }
       if (r != TESS_OK) return r;
     }
@@ -517,6 +539,7 @@ TessResult tess_scene_from_level(const TessProject *p, const TessLevel *level, T
   if (r == TESS_OK) r = build_objects(&b, TESS_OBJECT_JOINT);
   if (r == TESS_OK) r = build_objects(&b, TESS_OBJECT_ZONE);
   if (r == TESS_OK) r = build_objects(&b, TESS_OBJECT_SPAWN);
+  if (r == TESS_OK) r = build_objects(&b, TESS_OBJECT_LAUNCHER);
   if (r == TESS_OK) r = tess_scene_resolve_pins(s, err);
   if (r != TESS_OK) {
     tess_scene_destroy(s);

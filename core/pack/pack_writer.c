@@ -44,6 +44,7 @@ enum {
   S_TERS,
   S_TERC,
   S_TERT,
+  S_LNCH,
   S_COUNT
 };
 
@@ -77,6 +78,7 @@ static const struct {
     {TLV_SEC_TERRAIN_SETS, TLV_TERRAIN_SET_SIZE, false},
     {TLV_SEC_TERRAIN_COLORS, TLV_TERRAIN_COLOR_SIZE, false},
     {TLV_SEC_TERRAIN_TILES, TLV_TERRAIN_TILE_SIZE, false},
+    {TLV_SEC_LAUNCHERS, TLV_LAUNCHER_SIZE, false},
 };
 
 typedef struct Section {
@@ -798,6 +800,24 @@ static void write_spawn(Writer *w, const TessSceneSpawn *sp) {
   w->s[S_SPWN].count++;
 }
 
+/* 3.5: a launcher; it takes its properties after the spawns'. */
+static void write_launcher(Writer *w, const TessSceneLauncher *l) {
+  const TessObject *o = object_of(w, l->object);
+  PackBuf *b = &w->s[S_LNCH].buf;
+  pack_put_u32(b, l->object);
+  pack_put_u32(b, pack_string(&w->str, l->name));
+  pack_put_f32(b, l->position.x);
+  pack_put_f32(b, l->position.y);
+  pack_put_f32(b, o ? o->angle : 0.0f);
+  pack_put_f32(b, l->speed);
+  pack_put_f32(b, l->radius);
+  pack_put_u32(b, l->material);
+  pack_put_u32(b, l->sprite);
+  write_props_of(w, o, b);
+  pack_put_u32(b, 0);
+  w->s[S_LNCH].count++;
+}
+
 static TessResult write_objects(Writer *w) {
   TessResult r = index_bodies(w);
   if (r != TESS_OK) return r;
@@ -806,6 +826,7 @@ static TessResult write_objects(Writer *w) {
   for (uint32_t i = 0; i < sc->joint_count; i++) write_joint(w, &sc->joints[i]);
   for (uint32_t i = 0; i < sc->zone_count; i++) write_zone(w, &sc->zones[i]);
   for (uint32_t i = 0; i < sc->spawn_count; i++) write_spawn(w, &sc->spawns[i]);
+  for (uint32_t i = 0; i < sc->launcher_count; i++) write_launcher(w, &sc->launchers[i]);
   return TESS_OK;
 }
 

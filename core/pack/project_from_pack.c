@@ -410,6 +410,23 @@ static TessResult add_objects(const TlvLevel *lv, TessProject *p, TessLevel *lev
     if (r == TESS_OK) r = tess_layer_insert_object(p, layer, &o, err);
     tess_object_clear(&o);
   }
+  for (uint32_t i = 0; i < lv->launchers.count && r == TESS_OK; i++) {
+    TlvLauncher l;
+    tlv_launcher(lv, i, &l);
+    TessObject o;
+    tess_object_default(&o, TESS_OBJECT_LAUNCHER);
+    o.id = l.object_id;
+    copy_name(o.name, tlv_string(lv, l.name));
+    o.pos = tess_v2(l.x * ppm, l.y * ppm);
+    o.angle = l.angle;
+    o.u.launcher.speed = l.speed;
+    o.u.launcher.radius = l.radius * ppm;
+    o.u.launcher.material = material_id(lv, l.material);
+    o.u.launcher.sprite = l.sprite;
+    r = set_props(lv, &o, l.prop_first, l.prop_count, err);
+    if (r == TESS_OK) r = tess_layer_insert_object(p, layer, &o, err);
+    tess_object_clear(&o);
+  }
   return r;
 }
 

@@ -136,11 +136,13 @@ TessResult tess_scene_from_pack(const struct TlvLevel *lv, struct TessScene **ou
   s->joint_count = lv->joints.count;
   s->zone_count = lv->zones.count;
   s->spawn_count = lv->spawns.count;
+  s->launcher_count = lv->launchers.count;
   if (s->shape_count && !(s->shapes = tess_calloc(s->shape_count, sizeof *s->shapes))) return nomem(s, err);
   if (s->body_count && !(s->bodies = tess_calloc(s->body_count, sizeof *s->bodies))) return nomem(s, err);
   if (s->joint_count && !(s->joints = tess_calloc(s->joint_count, sizeof *s->joints))) return nomem(s, err);
   if (s->zone_count && !(s->zones = tess_calloc(s->zone_count, sizeof *s->zones))) return nomem(s, err);
   if (s->spawn_count && !(s->spawns = tess_calloc(s->spawn_count, sizeof *s->spawns))) return nomem(s, err);
+  if (s->launcher_count && !(s->launchers = tess_calloc(s->launcher_count, sizeof *s->launchers))) return nomem(s, err);
 
   for (uint32_t i = 0; i < s->shape_count; i++) {
     TlvShape t;
@@ -224,6 +226,19 @@ TessResult tess_scene_from_pack(const struct TlvLevel *lv, struct TessScene **ou
     strncpy(ss->name, tlv_string(lv, sp.name), TESS_NAME_MAX - 1);
     ss->name[TESS_NAME_MAX - 1] = '\0';
     ss->position = tess_v2(sp.x, sp.y);
+  }
+  for (uint32_t i = 0; i < s->launcher_count; i++) {
+    TlvLauncher tl;
+    tlv_launcher(lv, i, &tl);
+    TessSceneLauncher *sl = &s->launchers[i];
+    sl->object = tl.object_id;
+    strncpy(sl->name, tlv_string(lv, tl.name), TESS_NAME_MAX - 1);
+    sl->name[TESS_NAME_MAX - 1] = '\0';
+    sl->position = tess_v2(tl.x, tl.y);
+    sl->speed = tl.speed;
+    sl->radius = tl.radius;
+    sl->material = tl.material;
+    sl->sprite = tl.sprite;
   }
   *out = s;
   return TESS_OK;

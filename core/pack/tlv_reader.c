@@ -187,20 +187,20 @@ typedef struct Known {
   TlvSection *slot;
 } Known;
 
-static void known_table(TlvLevel *lv, TlvSection *settings, Known k[27]) {
-  static const uint32_t types[26] = {
+static void known_table(TlvLevel *lv, TlvSection *settings, Known k[28]) {
+  static const uint32_t types[27] = {
       TLV_SEC_SETTINGS, TLV_SEC_STRINGS, TLV_SEC_MATERIALS, TLV_SEC_TILESETS, TLV_SEC_TILES, TLV_SEC_POLYGONS,
       TLV_SEC_VERTICES, TLV_SEC_LAYERS, TLV_SEC_PALETTE, TLV_SEC_CELLS, TLV_SEC_COLLISION_PALETTE,
       TLV_SEC_COLLISION_GRID, TLV_SEC_LOOPS, TLV_SEC_CORNERS, TLV_SEC_RECTS, TLV_SEC_BODIES, TLV_SEC_SHAPES,
       TLV_SEC_JOINTS, TLV_SEC_ZONES, TLV_SEC_SPAWNS, TLV_SEC_SPRITES, TLV_SEC_PROPERTIES, TLV_SEC_BLOB,
-      TLV_SEC_TERRAIN_SETS, TLV_SEC_TERRAIN_COLORS, TLV_SEC_TERRAIN_TILES};
-  static const uint32_t strides[26] = {
+      TLV_SEC_TERRAIN_SETS, TLV_SEC_TERRAIN_COLORS, TLV_SEC_TERRAIN_TILES, TLV_SEC_LAUNCHERS};
+  static const uint32_t strides[27] = {
       TLV_SETTINGS_SIZE, 0, TLV_MATERIAL_SIZE, TLV_TILESET_SIZE, TLV_TILE_SIZE, TLV_POLYGON_SIZE,
       TLV_VERTEX_SIZE, TLV_LAYER_SIZE, TLV_PALETTE_SIZE, 0, TLV_COLLISION_PALETTE_SIZE,
       1, TLV_LOOP_SIZE, TLV_CORNER_SIZE, TLV_RECT_SIZE, TLV_BODY_SIZE, TLV_SHAPE_SIZE,
       TLV_JOINT_SIZE, TLV_ZONE_SIZE, TLV_SPAWN_SIZE, TLV_SPRITE_SIZE, TLV_PROPERTY_SIZE, 0,
-      TLV_TERRAIN_SET_SIZE, TLV_TERRAIN_COLOR_SIZE, TLV_TERRAIN_TILE_SIZE};
-  TlvSection *slots[26];
+      TLV_TERRAIN_SET_SIZE, TLV_TERRAIN_COLOR_SIZE, TLV_TERRAIN_TILE_SIZE, TLV_LAUNCHER_SIZE};
+  TlvSection *slots[27];
   int i;
   slots[0] = settings; /* decoded into TlvLevel.settings, not kept as a view */
   slots[1] = &lv->strings;
@@ -228,14 +228,15 @@ static void known_table(TlvLevel *lv, TlvSection *settings, Known k[27]) {
   slots[23] = &lv->terrain_sets;
   slots[24] = &lv->terrain_colors;
   slots[25] = &lv->terrain_tiles;
-  for (i = 0; i < 26; i++) {
+  slots[26] = &lv->launchers;
+  for (i = 0; i < 27; i++) {
     k[i].type = types[i];
     k[i].min_stride = strides[i];
     k[i].slot = slots[i];
   }
-  k[26].type = 0;
-  k[26].min_stride = 0;
-  k[26].slot = NULL;
+  k[27].type = 0;
+  k[27].min_stride = 0;
+  k[27].slot = NULL;
 }
 
 /* ---- Validation helpers ------------------------------------------------- */
@@ -1186,6 +1187,20 @@ static TlvResult validate_objects(Ctx *c) {
     TRY(check_zero(c, r + 28, 4, at + 28, "spawn"));
     TRY(check_props(c, r, at, 20));
   }
+  for (i = 0; i < lv->launchers.count; i++) { /* 3.5: they take their properties after the spawns */
+    const uint8_t *r = lv->launchers.data + (uint64_t)i * lv->launchers.stride;
+    uint64_t at = rec_off(&lv->launchers, i, 0);
+    TRY(check_string(c, rd32(r + 4), at + 4, "launcher name"));
+    TRY(check_finite(c, r, at, 8, 5, "launcher"));
+    if (!(rdf32(r + 20) >= 0.0f) || !(rdf32(r + 20) <= 1000.0f))
+      return fail(c->err, TLV_ERR_VALUE, at + 20, "launcher %u: speed %g (0..1000 m/s)", (unsigned)i, (double)rdf32(r + 20));
+    if (!(rdf32(r + 24) > 0.0f)) return fail(c->err, TLV_ERR_VALUE, at + 24, "launcher %u: radius is not above 0", (unsigned)i);
+    if (rd32(r + 28) > lv->materials.count)
+      return fail(c->err, TLV_ERR_INDEX, at + 28, "launcher %u: material %u of %u", (unsigned)i, (unsigned)rd32(r + 28),
+                  (unsigned)lv->materials.count);
+    TRY(check_props(c, r, at, 36));
+    TRY(check_zero(c, r + 44, 4, at + 44, "launcher"));
+  }
   for (i = 0; i < lv->sprites.count; i++) {
     const uint8_t *r = lv->sprites.data + (uint64_t)i * lv->sprites.stride;
     uint64_t at = rec_off(&lv->sprites, i, 0);
@@ -1331,7 +1346,7 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
   const uint8_t *p = (const uint8_t *)data;
   TlvLevel lv;
   TlvHeader h;
-  Known known[27];
+  Known known[28];
   TlvSection settings;
   int have_settings = 0;
   uint64_t table_end, expect, pos;
@@ -1717,6 +1732,23 @@ int tlv_spawn(const TlvLevel *lv, uint32_t index, TlvSpawn *out) {
   out->angle = rdf32(r + 16);
   out->prop_first = rd32(r + 20);
   out->prop_count = rd32(r + 24);
+  return 1;
+}
+
+int tlv_launcher(const TlvLevel *lv, uint32_t index, TlvLauncher *out) {
+  const uint8_t *r = rec(&lv->launchers, index);
+  if (!r) return 0;
+  out->object_id = rd32(r);
+  out->name = rd32(r + 4);
+  out->x = rdf32(r + 8);
+  out->y = rdf32(r + 12);
+  out->angle = rdf32(r + 16);
+  out->speed = rdf32(r + 20);
+  out->radius = rdf32(r + 24);
+  out->material = rd32(r + 28);
+  out->sprite = rd32(r + 32);
+  out->prop_first = rd32(r + 36);
+  out->prop_count = rd32(r + 40);
   return 1;
 }
 

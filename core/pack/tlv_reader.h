@@ -36,7 +36,7 @@ extern "C" {
 #define TLV_MAGIC "\x89TLV\r\n\x1a\n"
 #define TLV_MAGIC_SIZE 8
 #define TLV_VERSION_MAJOR 3u
-#define TLV_VERSION_MINOR 4u
+#define TLV_VERSION_MINOR 5u
 #define TLV_HEADER_SIZE 64u
 #define TLV_SECTION_ENTRY_SIZE 32u
 #define TLV_ALIGN 16u
@@ -84,6 +84,7 @@ extern "C" {
 #define TLV_SEC_TERRAIN_SETS TLV_FOURCC('T', 'E', 'R', 'S')   /* 3.3 */
 #define TLV_SEC_TERRAIN_COLORS TLV_FOURCC('T', 'E', 'R', 'C') /* 3.3 */
 #define TLV_SEC_TERRAIN_TILES TLV_FOURCC('T', 'E', 'R', 'T')  /* 3.3 */
+#define TLV_SEC_LAUNCHERS TLV_FOURCC('L', 'N', 'C', 'H')      /* 3.5 */
 
 /* Record sizes of format 3.0 (a newer minor version may write longer
  * records; the reader uses the stride from the section table). */
@@ -111,6 +112,7 @@ extern "C" {
 #define TLV_TERRAIN_SET_SIZE 32u   /* 3.3 */
 #define TLV_TERRAIN_COLOR_SIZE 16u /* 3.3 */
 #define TLV_TERRAIN_TILE_SIZE 16u  /* 3.3 */
+#define TLV_LAUNCHER_SIZE 48u      /* 3.5 */
 
 /* ---- Results and errors ------------------------------------------------- */
 
@@ -184,6 +186,7 @@ typedef struct TlvLevel {
   TlvSection collision_palette, collision_grid, loops, corners, rects;
   TlvSection bodies, shapes, joints, zones, spawns, sprites, properties, blob;
   TlvSection terrain_sets, terrain_colors, terrain_tiles; /* 3.3, optional: empty when absent */
+  TlvSection launchers;                                   /* 3.5, optional: empty when absent */
   uint32_t unknown_sections;                              /* optional sections skipped */
   /* The material layer's cells (1-based material overrides, 0 none), NULL
    * when the level has none: collision entries flagged
@@ -360,6 +363,17 @@ typedef struct TlvSpawn {
   uint32_t prop_first, prop_count;
 } TlvSpawn;
 
+/* A launcher (3.5): where the level's projectiles are fired from. */
+typedef struct TlvLauncher {
+  uint32_t object_id, name;
+  float x, y, angle; /* metres */
+  float speed;       /* m/s, 0 = any speed (the slowest shot that reaches the target) */
+  float radius;      /* projectile ball radius, metres (> 0) */
+  uint32_t material; /* index as a body's: 0 = the default, else MATL index + 1 */
+  uint32_t sprite;   /* sprite id (SPRT), 0 = a ball */
+  uint32_t prop_first, prop_count;
+} TlvLauncher;
+
 typedef struct TlvSprite {
   uint32_t id, name, source;
   uint32_t image_w, image_h, frame_count;
@@ -422,6 +436,7 @@ int tlv_joint(const TlvLevel *lv, uint32_t index, TlvJoint *out);
 int tlv_zone(const TlvLevel *lv, uint32_t index, TlvZone *out);
 int tlv_spawn(const TlvLevel *lv, uint32_t index, TlvSpawn *out);
 int tlv_sprite(const TlvLevel *lv, uint32_t index, TlvSprite *out);
+int tlv_launcher(const TlvLevel *lv, uint32_t index, TlvLauncher *out);
 int tlv_property(const TlvLevel *lv, uint32_t index, TlvProperty *out);
 int tlv_terrain_set(const TlvLevel *lv, uint32_t index, TlvTerrainSet *out);
 int tlv_terrain_color(const TlvLevel *lv, uint32_t index, TlvTerrainColor *out);

@@ -185,3 +185,26 @@ TessResult tess_aim_moving(TessVec2 from, TessVec2 target, TessVec2 target_veloc
   *count = k;
   return TESS_OK;
 }
+
+TessResult tess_aim_launcher(TessVec2 from, float speed, TessVec2 target, TessVec2 gravity, TessAimSolution out[2],
+                             uint32_t *count, TessError *err) {
+  if (speed > 0.0f || !isfinite(speed)) return tess_aim_static(from, target, gravity, speed, out, count, err);
+  bool found = false;
+  TessAimSolution best;
+  TessResult r = tess_aim_min_speed(from, target, gravity, &best, &found, err);
+  if (r != TESS_OK) return r;
+  if (found) out[0] = best;
+  *count = found ? 1u : 0u;
+  return TESS_OK;
+}
+
+TessVec2 tess_aim_path_point(TessVec2 from, TessVec2 velocity, TessVec2 gravity, float t) {
+  return tess_v2(from.x + velocity.x * t + 0.5f * gravity.x * t * t, from.y + velocity.y * t + 0.5f * gravity.y * t * t);
+}
+
+/* Semi-implicit Euler from v0: v_k = v0 + g h k, x_n = x0 + h sum v_k =
+ * x0 + v0 t + g t^2 / 2 + g h t / 2 at t = n h. Starting from v0 - g h / 2
+ * takes the last term away at every sub-step end. */
+TessVec2 tess_aim_for_substeps(TessVec2 velocity, TessVec2 gravity, float h) {
+  return tess_v2(velocity.x - 0.5f * gravity.x * h, velocity.y - 0.5f * gravity.y * h);
+}

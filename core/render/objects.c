@@ -46,6 +46,8 @@ float tess_render_object_radius(const TessProject *p, const TessObject *obj) {
       return 6.0f;
     case TESS_OBJECT_SPAWN:
       return 8.0f;
+    case TESS_OBJECT_LAUNCHER:
+      return fmaxf(10.0f, obj->u.launcher.radius);
   }
   return 8.0f;
 }
@@ -99,6 +101,8 @@ bool tess_render_object_hit(const TessProject *p, const TessLevel *level, const 
       return tess_v2_length(d) <= 8.0f * pixel + tolerance ||
              (fabsf(d.x - 5.0f * pixel) <= 7.0f * pixel && d.y <= 0.0f && d.y >= -18.0f * pixel - tolerance);
     }
+    case TESS_OBJECT_LAUNCHER: /* the mortar paint_launcher draws, 10 px across its barrel's reach */
+      return tess_v2_distance(point, obj->pos) <= 16.0f * pixel + tolerance;
   }
   return false;
 }
@@ -320,6 +324,35 @@ static void paint_spawn(cairo_t *cr, const TessObject *obj, double tx, double ty
   marker_circle(cr, px, py, 3, color);
 }
 
+/* A launcher: a mortar (a dark disc, its barrel raised towards the upper
+ * right, turned with the object) and, dashed, the ball it fires at the
+ * level's scale. Drawn in device pixels so it reads at any zoom. */
+static void paint_launcher(cairo_t *cr, const TessObject *obj, double tx, double ty, double zoom, bool selected) {
+  double px, py;
+  device_point(tx, ty, zoom, obj->pos, &px, &py);
+  const uint32_t color = 0xFF9030FFu;
+  double a = obj->angle - 0.785398;
+  cairo_move_to(cr, px, py);
+  cairo_line_to(cr, px + 15.0 * cos(a), py + 15.0 * sin(a));
+  cairo_set_line_width(cr, 6.0);
+  cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+  cairo_set_source_rgba(cr, 0.15, 0.12, 0.1, 1.0);
+  cairo_stroke(cr);
+  cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+  cairo_arc(cr, px, py, 8.0, 0, 2 * M_PI);
+  fill_stroke(cr, color, 0.9, selected ? 2.5 : 1.5, false);
+  double r = obj->u.launcher.radius * zoom;
+  if (r > 2.0) {
+    cairo_arc(cr, px, py, r, 0, 2 * M_PI);
+    cairo_set_source_rgba(cr, 1.0, 0.56, 0.19, 0.9);
+    cairo_set_line_width(cr, 1.0);
+    static const double dash[] = {3.0, 3.0};
+    cairo_set_dash(cr, dash, 2, 0);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+  }
+}
+
 static void paint_selection(TessRenderer *r, cairo_t *cr, const TessObject *obj, double tx, double ty, double zoom) {
   double px, py, hx, hy;
   device_point(tx, ty, zoom, obj->pos, &px, &py);
@@ -363,6 +396,7 @@ void render_paint_objects(TessRenderer *r, cairo_t *cr, const TessLevel *level, 
         case TESS_OBJECT_JOINT: paint_joint(r, cr, level, obj, tx, ty, zoom); break;
         case TESS_OBJECT_ZONE: paint_zone(cr, obj, tx, ty, zoom, is_sel); break;
         case TESS_OBJECT_SPAWN: paint_spawn(cr, obj, tx, ty, zoom, is_sel); break;
+        case TESS_OBJECT_LAUNCHER: paint_launcher(cr, obj, tx, ty, zoom, is_sel); break;
       }
     }
     if (layer->props.opacity < 1.0f) {

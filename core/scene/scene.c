@@ -30,6 +30,7 @@ void tess_scene_destroy(TessScene *s) {
   tess_free(s->joints);
   tess_free(s->zones);
   tess_free(s->spawns);
+  tess_free(s->launchers);
   tess_free(s);
 }
 
@@ -176,6 +177,18 @@ static void feed_scene(Feed *f, const TessScene *s) {
     f_u32(f, s->spawns[i].object);
     f_str(f, s->spawns[i].name);
     f_v2(f, s->spawns[i].position);
+  }
+  /* Only when there are some: a scene without launchers hashes as before they existed. */
+  if (s->launcher_count) f_u32(f, s->launcher_count);
+  for (uint32_t i = 0; i < s->launcher_count; i++) {
+    const TessSceneLauncher *l = &s->launchers[i];
+    f_u32(f, l->object);
+    f_str(f, l->name);
+    f_v2(f, l->position);
+    f_f32(f, l->speed);
+    f_f32(f, l->radius);
+    f_u32(f, l->material);
+    f_u32(f, l->sprite);
   }
 }
 

@@ -98,7 +98,8 @@ static void row_name(Row *w, int col, char *dst) {
   dst[n] = '\0';
 }
 
-/* Text or NULL; the pointer is valid until the statement moves on. */
+/* Text or NULL; the pointer is valid until the statement moves on. Text
+ * reaches labels and file names: valid UTF-8 only, as names. */
 static const char *row_text_or_null(Row *w, int col) {
   int type = sqlite3_column_type(w->st, col);
   if (type == SQLITE_NULL) return NULL;
@@ -106,7 +107,12 @@ static const char *row_text_or_null(Row *w, int col) {
     row_fail(w, TESS_ERR_FORMAT, col, "not text");
     return NULL;
   }
-  return (const char *)sqlite3_column_text(w->st, col);
+  const char *text = (const char *)sqlite3_column_text(w->st, col);
+  if (text && !tess_utf8_valid(text)) {
+    row_fail(w, TESS_ERR_FORMAT, col, "text that is not valid UTF-8");
+    return NULL;
+  }
+  return text;
 }
 
 /* A BLOB or NULL (size 0); the pointer is valid until the statement moves on. */
@@ -442,6 +448,8 @@ static TessResult load_props(TessStore *s, TessObject *obj, TessError *err) {
         case TESS_PROP_STRING:
           if (sqlite3_column_type(st, 3) != SQLITE_TEXT) {
             row_fail(&w, TESS_ERR_FORMAT, 3, "a string property's value is not text");
+          } else if (!tess_utf8_valid((const char *)sqlite3_column_text(st, 3))) {
+            row_fail(&w, TESS_ERR_FORMAT, 3, "a string property's value is not valid UTF-8");
           } else {
             prop.v.s = tess_strdup((const char *)sqlite3_column_text(st, 3));
             if (!prop.v.s) row_fail(&w, TESS_ERR_NOMEM, -1, "out of memory");
@@ -522,12 +530,22 @@ static void read_object_fields(Row *w, TessObject *obj) {
       z->radius = row_f32(w, 35);
       break;
     }
+    case TESS_OBJECT_LAUNCHER: {
+      TessLauncherObject *l = &obj->u.launcher;
+      l->speed = row_f32(w, 39);
+      l->radius = row_f32(w, 40);
+      l->material = row_u32(w, 41);
+      l->sprite = row_u32(w, 42);
+      break;
+    }
     default: break;
   }
 }
 
 static TessResult load_objects(TessStore *s, TessProject *p, const LayerIndex *index, TessError *err) {
-  GET_STMT(st, s->file_schema >= 2 ? STMT_OBJECT_SELECT_ALL : STMT_OBJECT_SELECT_ALL_SCHEMA1);
+  GET_STMT(st, s->file_schema >= 5   ? STMT_OBJECT_SELECT_ALL
+               : s->file_schema >= 2 ? STMT_OBJECT_SELECT_ALL_SCHEMA2
+                                     : STMT_OBJECT_SELECT_ALL_SCHEMA1);
   const LayerRef *ref = NULL;
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -543,7 +561,7 @@ static TessResult load_objects(TessStore *s, TessProject *p, const LayerIndex *i
     else if (ref->layer->props.kind != TESS_LAYER_OBJECTS)
       row_fail(&w, TESS_ERR_FORMAT, 2, "layer %lld is not an object layer", (long long)layer_id);
     TessObject obj;
-    uint8_t kind = row_u8(&w, 4, TESS_OBJECT_SPAWN);
+    uint8_t kind = row_u8(&w, 4, TESS_OBJECT_LAUNCHER);
     tess_object_default(&obj, (TessObjectKind)kind);
     obj.id = (TessId)row_int(&w, 0, 1, UINT32_MAX);
     row_name(&w, 5, obj.name);

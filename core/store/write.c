@@ -251,8 +251,9 @@ TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLa
   sqlite3_bind_double(st, 7, obj->pos.x);
   sqlite3_bind_double(st, 8, obj->pos.y);
   sqlite3_bind_double(st, 9, obj->angle);
-  /* Columns 10..39 stay NULL except those of the object's kind (37..39,
-   * the joint's motor, came with schema 2 and so sit after the zone's). */
+  /* Columns 10..43 stay NULL except those of the object's kind (37..39,
+   * the joint's motor, came with schema 2 and so sit after the zone's;
+   * 40..43, the launcher's, with schema 5). */
   switch (obj->kind) {
     case TESS_OBJECT_BODY: {
       const TessBodyObject *b = &obj->u.body;
@@ -294,6 +295,14 @@ TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLa
       sqlite3_bind_double(st, 34, z->vector.y);
       sqlite3_bind_double(st, 35, z->strength);
       sqlite3_bind_double(st, 36, z->radius);
+      break;
+    }
+    case TESS_OBJECT_LAUNCHER: {
+      const TessLauncherObject *l = &obj->u.launcher;
+      sqlite3_bind_double(st, 40, l->speed);
+      sqlite3_bind_double(st, 41, l->radius);
+      sqlite3_bind_int64(st, 42, l->material);
+      sqlite3_bind_int64(st, 43, l->sprite);
       break;
     }
     default: break; /* spawn points have no fields of their own */

@@ -606,7 +606,17 @@ static TessResult build_side_level(Demo *d, TessError *err) {
   TRY(place_sprite(&o, "Star in the updraft", edge(15), edge(10), d->star, d->wood, TESS_BODY_DYNAMIC));
   /* Under the ice shelf, a ragdoll standing on its toes: it folds up on the ground. */
   TRY(place_ragdoll(&o, cx(59), edge(32) - 49.0f));
-  return TESS_OK;
+  /* A mortar on the ground past the pool: in Play, drag from it to aim at the ragdoll, release to fire. */
+  TessObject mortar;
+  tess_object_default(&mortar, TESS_OBJECT_LAUNCHER);
+  snprintf(mortar.name, sizeof mortar.name, "Mortar");
+  mortar.pos = tess_v2(cx(54), edge(32) - 10.0f);
+  mortar.u.launcher.speed = 9.0f; /* m/s: the ragdoll is in reach, the far wall's top is not */
+  mortar.u.launcher.radius = 6.0f;
+  mortar.u.launcher.material = d->rubber;
+  r = tess_edit_object_add(d->project, level_id, o.layer, &mortar, NULL, err);
+  tess_object_clear(&mortar);
+  return r;
 }
 
 /* The "Cave" level: painted with the Cave terrain set only (core's terrain

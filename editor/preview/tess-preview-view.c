@@ -6,6 +6,8 @@
 
 #include <glib/gi18n.h>
 
+#include "tess-preview-aim.h"
+
 #include "tessera/render.h"
 
 #define CLICK_SLOP 4.0 /* px a press may move and still be a click */
@@ -44,6 +46,7 @@ struct _TessPreviewView {
   TessVec2 last_world;
   gint64 last_time_us;
   TessVec2 pointer_velocity;
+  TessPreviewAim aim; /* a drag from a launcher */
 
   /* view navigation: wheel zooms at the pointer, middle drag pans */
   double pointer_x, pointer_y;
@@ -118,6 +121,8 @@ static void draw_into(TessPreviewView *v, cairo_t *cr, int width, int height) {
   if (!v->fitted) fit_view(v, width, height);
   TessRenderView view = {v->origin_x, v->origin_y, v->zoom, width, height};
   tess_preview_painter_draw(v->painter, cr, v->pl, &view, v->overlays);
+  tess_render_launchers(cr, &view, v->pl->scene);
+  tess_preview_aim_draw(&v->aim, v->pl, cr, &view);
 }
 
 static void canvas_draw(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user) {
@@ -146,6 +151,11 @@ static void update_stats(TessPreviewView *v) {
     gtk_label_set_text(GTK_LABEL(v->stats_label), "");
     return;
   }
+  g_autofree char *aiming = tess_preview_aim_describe(&v->aim, v->pl);
+  if (aiming) { /* while aiming, the line says what a release does */
+    gtk_label_set_text(GTK_LABEL(v->stats_label), aiming);
+    return;
+  }
   TessPlaybackStats st;
   tess_playback_stats(playback(v), &st);
   g_autofree char *text = g_strdup_printf(
@@ -171,7 +181,7 @@ static void update_controls(TessPreviewView *v) {
     gtk_adjustment_configure(adj, tess_playback_time(pb), first, last > first ? last : first + 1, 1, 60, 0);
   }
   v->updating_controls = FALSE;
-  gtk_widget_set_visible(v->stats_label, v->show_stats);
+  gtk_widget_set_visible(v->stats_label, v->show_stats || v->aim.active);
   update_stats(v);
 }
 
@@ -396,6 +406,14 @@ void tess_preview_view_pointer_press(TessPreviewView *v, int button, double x, d
   v->last_time_us = g_get_monotonic_time();
   v->pointer_velocity = tess_v2(0, 0);
   v->throwing = (state & GDK_SHIFT_MASK) != 0;
+  /* A press on a launcher aims it (16 device pixels around its marker). */
+  if (tess_preview_aim_begin(&v->aim, v->pl, p, (float)(16.0 / v->zoom / ppm(v)))) {
+    tess_preview_aim_move(&v->aim, v->pl, p, v->throwing);
+    v->dragging_body = FALSE;
+    update_controls(v);
+    gtk_widget_queue_draw(v->canvas);
+    return;
+  }
   TessBodyId b;
   v->dragging_body = tess_preview_level_pick(v->pl, p, TRUE, &b) &&
                      tess_playback_drag_begin(playback(v), b, p, &err) == TESS_OK;
@@ -405,6 +423,17 @@ void tess_preview_view_pointer_press(TessPreviewView *v, int button, double x, d
 void tess_preview_view_pointer_motion(TessPreviewView *v, double x, double y, gint64 time_us) {
   if (!v->pl || !v->pressed) return;
   TessVec2 p = canvas_to_world(v, x, y);
+  if (v->aim.active) {
+    GdkModifierType state = 0;
+    GdkDisplay *display = gtk_widget_get_display(v->canvas);
+    GdkSeat *seat = display ? gdk_display_get_default_seat(display) : NULL;
+    GdkDevice *kbd = seat ? gdk_seat_get_keyboard(seat) : NULL;
+    if (kbd) state = gdk_device_get_modifier_state(kbd);
+    tess_preview_aim_move(&v->aim, v->pl, p, v->throwing || (state & GDK_SHIFT_MASK) != 0);
+    update_stats(v);
+    gtk_widget_queue_draw(v->canvas);
+    return;
+  }
   if (time_us <= 0) time_us = g_get_monotonic_time();
   double dt = (double)(time_us - v->last_time_us) / 1e6;
   if (dt > 1e-4) {
@@ -425,7 +454,15 @@ void tess_preview_view_pointer_release(TessPreviewView *v, int button, double x,
   if (!v->pl || !v->pressed || button != GDK_BUTTON_PRIMARY) return;
   v->pressed = FALSE;
   TessError err;
-  if (v->dragging_body) {
+  if (v->aim.active) {
+    GError *error = NULL;
+    tess_preview_aim_move(&v->aim, v->pl, canvas_to_world(v, x, y), v->aim.chosen == 1);
+    if (!tess_preview_aim_fire(&v->aim, v->pl, NULL, &error) && error) {
+      gtk_label_set_text(GTK_LABEL(v->stats_label), error->message);
+      g_clear_error(&error);
+    }
+    if (!tess_playback_playing(playback(v))) tess_preview_view_set_playing(v, TRUE); /* see it fly */
+  } else if (v->dragging_body) {
     tess_playback_drag_end(playback(v), v->throwing, v->pointer_velocity, &err);
     v->dragging_body = FALSE;
   } else if (hypot(x - v->press_x, y - v->press_y) <= CLICK_SLOP) {
@@ -542,6 +579,7 @@ void tess_preview_view_stop(TessPreviewView *v) {
   v->changed_handler = 0;
   g_clear_object(&v->doc);
   v->pressed = v->dragging_body = FALSE;
+  memset(&v->aim, 0, sizeof v->aim);
   if (v->stats_label) update_controls(v);
 }
 

@@ -187,9 +187,10 @@ static void check_props(const TlvLevel *lv, const TessObject *o, uint32_t first,
 }
 
 static void check_objects(const TessProject *p, const TessLevel *level, const TlvLevel *lv) {
-  uint32_t nb = 0, nj = 0, nz = 0, ns = 0;
+  uint32_t nb = 0, nj = 0, nz = 0, ns = 0, nl = 0;
   float ppm = level->settings.ppm;
-  for (int pass = 0; pass < 4; pass++) {
+  /* one pass per kind, in the file's order: bodies, joints, zones, spawns, launchers */
+  for (int pass = 0; pass <= TESS_OBJECT_LAUNCHER; pass++) {
     for (uint32_t li = 0; li < level->layer_count; li++) {
       const TessLayer *layer = level->layers[li];
       for (uint32_t i = 0; i < layer->object_count; i++) {
@@ -290,6 +291,14 @@ static void check_objects(const TessProject *p, const TessLevel *level, const Tl
           CHECK_NEAR(z.width, o->u.zone.width / (double)ppm, 1e-6 * (1 + o->u.zone.width / ppm));
           CHECK(z.strength == o->u.zone.strength);
           check_props(lv, o, z.prop_first, z.prop_count);
+        } else if (o->kind == TESS_OBJECT_LAUNCHER) {
+          TlvLauncher l;
+          CHECK(tlv_launcher(lv, nl++, &l));
+          CHECK(l.object_id == o->id && strcmp(tlv_string(lv, l.name), o->name) == 0);
+          CHECK(l.speed == o->u.launcher.speed);
+          CHECK_NEAR(l.radius, o->u.launcher.radius / (double)ppm, 1e-6 * (1 + o->u.launcher.radius / ppm));
+          CHECK_NEAR(l.x, o->pos.x / (double)ppm, 1e-6 * (1 + fabs(o->pos.x / ppm)));
+          check_props(lv, o, l.prop_first, l.prop_count);
         } else {
           TlvSpawn s;
           CHECK(tlv_spawn(lv, ns++, &s));
@@ -308,7 +317,8 @@ static void check_objects(const TessProject *p, const TessLevel *level, const Tl
     CHECK(j.flags & TLV_JOINT_AUTO_PIN);
     auto_pins++;
   }
-  CHECK(nb == lv->bodies.count && nj + auto_pins == lv->joints.count && nz == lv->zones.count && ns == lv->spawns.count);
+  CHECK(nb == lv->bodies.count && nj + auto_pins == lv->joints.count && nz == lv->zones.count && ns == lv->spawns.count &&
+        nl == lv->launchers.count);
 }
 
 int pack_check_level(const TessProject *p, const TessLevel *level, const TlvLevel *lv) {

@@ -43,12 +43,13 @@ enum { SETT,
        TERS,
        TERC,
        TERT,
+       LNCH,
        NSEC };
 
 static const struct {
   char name[5];
   uint32_t min_stride; /* 0 bytes, 1 cells */
-} KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8}, {"VERT", 8}, {"LAYR", 48}, {"PALT", 4}, {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1}, {"LOOP", 8}, {"CRNR", 4}, {"RECT", 8}, {"BODY", 80}, {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0}, {"TERS", 32}, {"TERC", 16}, {"TERT", 16}};
+} KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8}, {"VERT", 8}, {"LAYR", 48}, {"PALT", 4}, {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1}, {"LOOP", 8}, {"CRNR", 4}, {"RECT", 8}, {"BODY", 80}, {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0}, {"TERS", 32}, {"TERC", 16}, {"TERT", 16}, {"LNCH", 48}};
 
 typedef struct Chk {
   const uint8_t *d;
@@ -653,6 +654,15 @@ static int check_objects(Chk *c, uint64_t *blob_next) {
     const uint8_t *r = rec(&c->s[SPWN], i);
     REQUIRE(str_ok(c, u32_(r + 4)) && finite_all(r + 8, 3) && u32_(r + 28) == 0, "spawn %u", i);
     if (!props(c, r + 20, &prop, "spawn", i)) return 0;
+  }
+  /* LNCH (3.5): speed 0..1000, radius > 0, a body's material index; properties after the spawns'. */
+  for (uint32_t i = 0; i < c->s[LNCH].count; i++) {
+    const uint8_t *r = rec(&c->s[LNCH], i);
+    REQUIRE(c->minor >= 5, "launchers in a 3.%u file", c->minor);
+    REQUIRE(str_ok(c, u32_(r + 4)) && finite_all(r + 8, 5) && u32_(r + 44) == 0, "launcher %u", i);
+    REQUIRE(f32_(r + 20) >= 0 && f32_(r + 20) <= 1000 && f32_(r + 24) > 0, "launcher %u: speed or radius", i);
+    REQUIRE(u32_(r + 28) <= c->s[MATL].count, "launcher %u: material", i);
+    if (!props(c, r + 36, &prop, "launcher", i)) return 0;
   }
   for (uint32_t i = 0; i < c->s[SPRT].count; i++) {
     const uint8_t *r = rec(&c->s[SPRT], i);

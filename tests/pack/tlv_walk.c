@@ -130,6 +130,10 @@ uint64_t tlv_walk(const TlvLevel *lv) {
     TlvSpawn s;
     if (tlv_spawn(lv, i, &s)) sum += str(lv, s.name) + props(lv, s.prop_first, s.prop_count);
   }
+  for (i = 0; i < lv->launchers.count; i++) {
+    TlvLauncher l;
+    if (tlv_launcher(lv, i, &l)) sum += str(lv, l.name) + props(lv, l.prop_first, l.prop_count) + l.material;
+  }
   for (i = 0; i < lv->sprites.count; i++) {
     TlvSprite s;
     if (tlv_sprite(lv, i, &s)) sum += str(lv, s.name);

@@ -90,6 +90,10 @@ void terrain_migration_step_3(void) {
   CHECK(sql_exec(path,
                  "ALTER TABLE tilesets DROP COLUMN terrains; ALTER TABLE tilesets DROP COLUMN offset_x;" /* and schema 4's */
                  "ALTER TABLE tilesets DROP COLUMN offset_y; ALTER TABLE tilesets DROP COLUMN fit_cell;"
+                 "ALTER TABLE objects DROP COLUMN launcher_speed;" /* schema 5 */
+                 "ALTER TABLE objects DROP COLUMN launcher_radius;"
+                 "ALTER TABLE objects DROP COLUMN launcher_material;"
+                 "ALTER TABLE objects DROP COLUMN launcher_sprite;"
                  "UPDATE meta SET value = 2 WHERE key = 'schema_version'"));
   TessProject *q = load_file(path); /* read-only: read in place */
   CHECK(q && tess_project_hash(q) == tess_project_hash(p));

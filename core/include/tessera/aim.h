@@ -61,6 +61,24 @@ TessResult tess_aim_moving(TessVec2 from, TessVec2 target, TessVec2 target_veloc
                            float speed, TessAimSolution out[TESS_AIM_MAX_SOLUTIONS], uint32_t *count,
                            TessError *err);
 
+/* A launcher's shots at a static target (a level's launcher object, in a
+ * game or in the editor's Play mode): at a fixed `speed` the 0..2 solutions
+ * of tess_aim_static (low arc first); with speed 0 ("any speed") the one
+ * slowest shot of tess_aim_min_speed (none without gravity, where any speed
+ * along the line reaches it). *count 0: no shot to draw or fire. */
+TessResult tess_aim_launcher(TessVec2 from, float speed, TessVec2 target, TessVec2 gravity,
+                             TessAimSolution out[2], uint32_t *count, TessError *err);
+
+/* Where the closed-form path is after t seconds: from + v t + g t^2 / 2
+ * (drawing an arc). */
+TessVec2 tess_aim_path_point(TessVec2 from, TessVec2 velocity, TessVec2 gravity, float t);
+
+/* The launch velocity to give a body in a world that steps semi-implicit
+ * Euler sub-steps of h seconds so that its centre is exactly on the closed
+ * form's path at the end of every sub-step: v - g h / 2 (the world lands
+ * g h t / 2 further along gravity otherwise). */
+TessVec2 tess_aim_for_substeps(TessVec2 velocity, TessVec2 gravity, float h);
+
 #ifdef __cplusplus
 }
 #endif

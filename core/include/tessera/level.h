@@ -16,6 +16,7 @@
 #include "tessera/geom.h"    /* TessPolygon */
 #include "tessera/image.h"   /* TessImageView (tess_mask_shape_update) */
 #include "tessera/mask.h"    /* TessMaskMode; tracing returns plain results that level stores */
+#include "tessera/aim.h"     /* tess_preview_level_fire aims as a game does */
 #include "tessera/play.h"    /* TessPreviewLevel plays through a TessPlayback */
 #include "tessera/scene.h"   /* tess_scene_from_level */
 #include "tessera/terrain.h" /* TessTerrainSet */
@@ -291,6 +292,7 @@ typedef enum TessObjectKind {
   TESS_OBJECT_JOINT = 1,
   TESS_OBJECT_ZONE = 2,
   TESS_OBJECT_SPAWN = 3,
+  TESS_OBJECT_LAUNCHER = 4, /* Play: drag from it to a target, release to fire (tessera/aim.h) */
 } TessObjectKind;
 
 typedef enum TessBodyShape {
@@ -332,6 +334,17 @@ typedef struct TessZoneObject {
   float radius;        /* attractor reach, px (0 = unbounded) */
 } TessZoneObject;
 
+/* A launcher fires projectiles: in Play, a drag from it to a target shows
+ * the arcs that reach the target (tessera/aim.h) and the release fires a
+ * ball of `radius` (or the sprite's body) along the one picked; a game
+ * finds launchers in the scene and the .tlv. */
+typedef struct TessLauncherObject {
+  float speed;     /* launch speed, m/s; 0 = any speed (the slowest shot that reaches the target) */
+  float radius;    /* projectile ball radius, px (> 0) */
+  TessId material; /* projectile material, 0 = the project's first */
+  TessId sprite;   /* 0 = a ball of `radius`; else the projectile is this sprite's body */
+} TessLauncherObject;
+
 typedef struct TessObject {
   TessId id;
   uint8_t kind; /* TessObjectKind */
@@ -342,12 +355,14 @@ typedef struct TessObject {
     TessBodyObject body;
     TessJointObject joint;
     TessZoneObject zone;
+    TessLauncherObject launcher;
   } u;
   uint32_t prop_count;
   TessProperty *props; /* owned */
 } TessObject;
 
-/* Defaults for each kind (a 32 px dynamic circle, a pin joint, a wind zone, a spawn). */
+/* Defaults for each kind (a 32 px dynamic circle, a pin joint, a wind zone, a spawn, a launcher
+ * firing 8 px balls at 12 m/s). */
 void tess_object_default(TessObject *obj, TessObjectKind kind);
 TessResult tess_object_validate(const TessObject *obj, TessError *err);
 
@@ -357,6 +372,7 @@ typedef enum TessObjectRange {
   TESS_OBJECT_RANGE_EXTENT = 1, /* a body's radius, width, height, px: (0, 2^24] */
   TESS_OBJECT_RANGE_LENGTH = 2, /* a zone's size, a joint's length, px: [0, 2^24] */
   TESS_OBJECT_RANGE_TORQUE = 3, /* a pin motor's maximum torque, N m: [0, FLT_MAX] */
+  TESS_OBJECT_RANGE_SPEED = 4,  /* a launcher's speed, m/s: [0, 1000] (0 = any speed) */
 } TessObjectRange;
 TessRange tess_object_range(TessObjectRange which);
 TessResult tess_object_copy(TessObject *dst, const TessObject *src);            /* deep */
@@ -759,6 +775,18 @@ TessResult tess_preview_level_spawn_ball(TessPreviewLevel *pl, TessVec2 at, Tess
                                          TessId material, TessBodyId *out, TessError *err);
 TessResult tess_preview_level_spawn_sprite(TessPreviewLevel *pl, TessId sprite, TessVec2 at, TessVec2 velocity,
                                            TessId material, TessBodyId *out, TessError *err);
+
+/* The launcher (index into scene->launchers) nearest to a world point
+ * within `reach` metres; false if none. */
+bool tess_preview_level_pick_launcher(const TessPreviewLevel *pl, TessVec2 point, float reach, uint32_t *index);
+
+/* Fires a launcher: its projectile (the launcher's sprite body, or a ball
+ * of its radius, of its material) leaves the launcher's position at
+ * `velocity` (a tess_aim_launcher solution), given to the world corrected
+ * for its sub-steps (tess_aim_for_substeps), so with nothing in the way its
+ * centre follows the aimed arc through the target. Recorded like a drop. */
+TessResult tess_preview_level_fire(TessPreviewLevel *pl, uint32_t launcher, TessVec2 velocity, TessBodyId *out,
+                                   TessError *err);
 
 /* The final positions of the level's own bodies ("Keep positions"): one
  * tess_edit_object_set per dynamic or kinematic body that moved, and per

@@ -224,6 +224,19 @@ uint32_t tess_preview_painter_sprite_frame(const TessPreviewPainter *pp, TessId 
 void tess_preview_painter_collect_contacts(TessPreviewPainter *pp, const TessPreviewLevel *pl);
 void tess_preview_painter_clear_contacts(TessPreviewPainter *pp);
 
+/* Play mode's launchers (scene->launchers), drawn as the editor draws them,
+ * so a designer sees where to press to aim. */
+void tess_render_launchers(cairo_t *cr, const TessRenderView *view, const TessScene *scene);
+
+/* Play mode's aiming overlay: the `count` arcs of tess_aim_launcher from a
+ * launcher at `from` to `target` (metres; ppm level pixels per metre) under
+ * `gravity`, each drawn along its path until it reaches the target, arc
+ * `chosen` (the one a release fires) solid and the other dashed; with
+ * count 0 the target is out of reach: a red cross on it and a dashed line
+ * from the launcher. */
+void tess_render_aim_arcs(cairo_t *cr, const TessRenderView *view, double ppm, TessVec2 from, TessVec2 target,
+                          TessVec2 gravity, const TessAimSolution *solutions, uint32_t count, uint32_t chosen);
+
 /* Draws the level and its bodies as `view` shows them (level pixels ->
  * device, as core/render), with the overlays asked for. */
 void tess_preview_painter_draw(TessPreviewPainter *pp, cairo_t *cr, const TessPreviewLevel *pl,

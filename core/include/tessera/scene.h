@@ -118,6 +118,18 @@ typedef struct TessSceneSpawn {
   TessVec2 position; /* metres */
 } TessSceneSpawn;
 
+/* A launcher (level.h's TessLauncherObject) in metres: where a game or the
+ * preview fires projectiles from, aiming with tessera/aim.h. */
+typedef struct TessSceneLauncher {
+  TessId object;
+  char name[TESS_NAME_MAX];
+  TessVec2 position; /* metres */
+  float speed;       /* m/s, 0 = any speed (the slowest shot that reaches the target) */
+  float radius;      /* projectile ball radius, metres */
+  uint32_t material; /* index into materials */
+  TessId sprite;     /* 0 = a ball; else the projectile is this sprite's body (project sprite id) */
+} TessSceneLauncher;
+
 typedef struct TessScene {
   /* settings */
   uint32_t width, height; /* cells */
@@ -147,6 +159,8 @@ typedef struct TessScene {
   TessSceneZone *zones;
   uint32_t spawn_count;
   TessSceneSpawn *spawns;
+  uint32_t launcher_count;
+  TessSceneLauncher *launchers;
 } TessScene;
 
 /* The "no material" default of index 0: tess_surface_default(), density 1,
