@@ -13,7 +13,7 @@
   "zone_kind, zone_width, zone_height, zone_vector_x, zone_vector_y, zone_strength, zone_radius"
 #define OBJECT_COLUMNS_SCHEMA2 \
   OBJECT_COLUMNS_SCHEMA1 ", joint_motor_enabled, joint_motor_speed, joint_motor_torque" /* schema 2 */
-#define OBJECT_COLUMNS_SCHEMA5 OBJECT_COLUMNS_SCHEMA2 ", depth" /* schema 5 */
+#define OBJECT_COLUMNS_SCHEMA5 OBJECT_COLUMNS_SCHEMA2 ", depth"                         /* schema 5 */
 #define OBJECT_COLUMNS \
   OBJECT_COLUMNS_SCHEMA5 ", launcher_speed, launcher_radius, launcher_material, launcher_sprite" /* schema 6 */
 #define LAYER_COLUMNS_SCHEMA1 "id, level_id, name, kind, visible, locked, collides, opacity"

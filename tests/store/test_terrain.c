@@ -91,7 +91,7 @@ void terrain_migration_step_3(void) {
                  "ALTER TABLE tilesets DROP COLUMN terrains; ALTER TABLE tilesets DROP COLUMN offset_x;" /* and schema 4's */
                  "ALTER TABLE tilesets DROP COLUMN offset_y; ALTER TABLE tilesets DROP COLUMN fit_cell;"
                  "ALTER TABLE objects DROP COLUMN depth; ALTER TABLE layers DROP COLUMN y_sort;" /* and schema 5's */
-                 "ALTER TABLE objects DROP COLUMN launcher_speed;" /* schema 6 */
+                 "ALTER TABLE objects DROP COLUMN launcher_speed;"                               /* schema 6 */
                  "ALTER TABLE objects DROP COLUMN launcher_radius;"
                  "ALTER TABLE objects DROP COLUMN launcher_material;"
                  "ALTER TABLE objects DROP COLUMN launcher_sprite;"
