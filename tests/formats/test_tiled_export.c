@@ -178,7 +178,7 @@ static void check_place(const TessObject *o, const RbObject *r, double dx, doubl
 }
 
 static void check_object(const TessProject *p, const TessObject *o, const RbObject *r, const Sets *s) {
-  static const char *types[] = {"body", "joint", "zone", "spawn"};
+  static const char *types[] = {"body", "joint", "zone", "spawn", "launcher"};
   CHECK_MSG(r->id == o->id && strcmp(r->name, o->name) == 0 && strcmp(r->type, types[o->kind]) == 0,
             "object %u '%s' read back as %u '%s' %s", o->id, o->name, r->id, r->name, r->type);
   if (o->kind == TESS_OBJECT_BODY) {

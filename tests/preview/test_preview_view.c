@@ -324,6 +324,9 @@ static void launcher_drag_aims_and_fires(void) {
   char png[1024];
   cairo_surface_write_to_png(shot, tess_test_path(png, sizeof png, "launcher-aim.png"));
   cairo_surface_destroy(shot);
+  /* Drawing at another size may fit the view anew: the target's point on the canvas again. */
+  tess_preview_view_world_to_canvas(pv, target, &gx, &gy);
+  tess_preview_view_world_to_canvas(pv, l->position, &lx, &ly);
   tess_preview_view_pointer_release(pv, GDK_BUTTON_PRIMARY, gx, gy);
   tess_preview_view_set_playing(pv, FALSE);
   CHECK_MSG(tess_world_body_count(world) == bodies + 1, "%u bodies after the release, %u before",

@@ -1040,7 +1040,7 @@ static void sprites_window_hook(void) {
   /* Choosing Circle in the dropdown places circles again; Sprite brings the sprite back. */
   gtk_drop_down_set_selected(place, 0);
   CHECK(tess_object_inspector_get_template(insp)->u.body.shape == TESS_BODY_CIRCLE);
-  gtk_drop_down_set_selected(place, 7);
+  gtk_drop_down_set_selected(place, 8); /* after Launcher */
   CHECK(tess_object_inspector_get_template(insp)->u.body.shape == TESS_BODY_SPRITE &&
         tess_object_inspector_get_template(insp)->u.body.sprite == id);
   /* Tileset Collision opens on the tileset in use in the palette, not the project's first. */
