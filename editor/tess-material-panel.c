@@ -419,26 +419,26 @@ static void tess_material_panel_init(TessMaterialPanel *self) {
 
   /* The ranges core accepts (tess_material_validate), asked of core. */
   self->friction = tess_ui_number_new(tess_surface_range(TESS_SURFACE_FRICTION), 0.05, 3, _("Friction"));
-  gtk_widget_set_tooltip_text(self->friction, _("Coulomb friction (0 to 100)"));
+  tess_ui_number_set_tooltip(self->friction, _("Coulomb friction"));
   attach_row(GTK_GRID(grid), 3, _("_Friction"), self->friction);
   self->restitution = tess_ui_number_new(tess_surface_range(TESS_SURFACE_RESTITUTION), 0.05, 3, _("Restitution"));
-  gtk_widget_set_tooltip_text(self->restitution, _("Bounce: 0 is dead, 1 is a perfect bounce"));
+  tess_ui_number_set_tooltip(self->restitution, _("Bounce: 0 is dead, 1 is a perfect bounce"));
   attach_row(GTK_GRID(grid), 4, _("_Restitution"), self->restitution);
   self->tangential = tess_ui_number_new(tess_surface_range(TESS_SURFACE_TANGENTIAL), 0.05, 3, _("Tangential efficiency"));
-  gtk_widget_set_tooltip_text(self->tangential, _("Speed kept along the surface at an impact (0 to 1)"));
+  tess_ui_number_set_tooltip(self->tangential, _("Speed kept along the surface at an impact"));
   attach_row(GTK_GRID(grid), 5, _("_Tangential"), self->tangential);
   self->density = tess_ui_number_new(tess_material_density_range(), 0.1, 3, _("Density"));
-  gtk_widget_set_tooltip_text(self->density, _("Density in kilograms per square metre"));
+  tess_ui_number_set_tooltip(self->density, _("Density in kilograms per square metre"));
   attach_row(GTK_GRID(grid), 6, _("_Density"), self->density);
-  /* Sliders for the two efficiencies (0..1), sharing the spin buttons' values. */
+  /* Sliders for the two efficiencies, sharing the spin buttons' values (and ranges). */
   GtkWidget *rest_scale = gtk_scale_new(GTK_ORIENTATION_HORIZONTAL, gtk_spin_button_get_adjustment(GTK_SPIN_BUTTON(self->restitution)));
   gtk_scale_set_draw_value(GTK_SCALE(rest_scale), FALSE);
-  gtk_widget_set_tooltip_text(rest_scale, _("Bounce: 0 is dead, 1 is a perfect bounce"));
+  gtk_widget_set_tooltip_text(rest_scale, gtk_widget_get_tooltip_text(self->restitution)); /* the field's words */
   gtk_grid_insert_row(GTK_GRID(grid), 5);
   gtk_grid_attach(GTK_GRID(grid), rest_scale, 1, 5, 1, 1);
   GtkWidget *tan_scale = gtk_scale_new(GTK_ORIENTATION_HORIZONTAL, gtk_spin_button_get_adjustment(GTK_SPIN_BUTTON(self->tangential)));
   gtk_scale_set_draw_value(GTK_SCALE(tan_scale), FALSE);
-  gtk_widget_set_tooltip_text(tan_scale, _("Speed kept along the surface at an impact (0 to 1)"));
+  gtk_widget_set_tooltip_text(tan_scale, gtk_widget_get_tooltip_text(self->tangential));
   gtk_grid_insert_row(GTK_GRID(grid), 7);
   gtk_grid_attach(GTK_GRID(grid), tan_scale, 1, 7, 1, 1);
 
