@@ -22,7 +22,8 @@ place() { # place KIND: picks KIND in the Place drop-down
   j_until 5 bash -c "awk -F '\t' '\$2 == \"label\" && \$3 == \"$1\" { n++ } END { exit n != 1 }' '$J_WORK/probe'" ||
     j_fail "the Place drop-down did not close on '$1'"
 }
-click_cell() { read -r x y < <(j_cell "$1" "$2"); xdotool mousemove --sync "$x" "$y" click 1; }
+# Aims where the cell is now (an inspector shown may have moved the map).
+click_cell() { j_map_settled; read -r x y < <(j_cell "$1" "$2"); xdotool mousemove --sync "$x" "$y" click 1; }
 
 place Box
 click_cell 20 4
