@@ -24,8 +24,9 @@ struct _TessTilesetCollision {
   guint load_count;  /* how many times load_tileset ran (tests: one choice, one load) */
   guint drawn_tiles; /* tiles the last frame painted (tests: only those in view) */
 
-  cairo_surface_t *image; /* the tileset's PNG, premultiplied */
-  TessImage pixels;       /* the same, straight RGBA for tracing */
+  cairo_surface_t *image;   /* the tileset's PNG, premultiplied */
+  cairo_pattern_t *checker; /* behind the tiles (checkerboard) */
+  TessImage pixels;         /* the same, straight RGBA for tracing */
   gboolean has_pixels;
 
   GtkDropDown *tileset_choice;
@@ -91,6 +92,25 @@ static void piece_color(guint i, double *r, double *g, double *b) {
   *r = palette[i % 6][0], *g = palette[i % 6][1], *b = palette[i % 6][2];
 }
 
+/* 6 px squares, light and dark, repeated (made once). */
+static cairo_pattern_t *checkerboard(TessTilesetCollision *self) {
+  if (self->checker) return self->checker;
+  cairo_surface_t *cell = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 12, 12);
+  cairo_t *cr = cairo_create(cell);
+  cairo_set_source_rgb(cr, 0.80, 0.80, 0.80);
+  cairo_paint(cr);
+  cairo_set_source_rgb(cr, 0.64, 0.64, 0.64);
+  cairo_rectangle(cr, 0, 0, 6, 6);
+  cairo_rectangle(cr, 6, 6, 6, 6);
+  cairo_fill(cr);
+  cairo_destroy(cr);
+  self->checker = cairo_pattern_create_for_surface(cell);
+  cairo_surface_destroy(cell);
+  cairo_pattern_set_extend(self->checker, CAIRO_EXTEND_REPEAT);
+  cairo_pattern_set_filter(self->checker, CAIRO_FILTER_NEAREST);
+  return self->checker;
+}
+
 /* One tile: its pixels on a checkerboard, its collision shape, its one-way
  * edge, the selection. */
 static void draw_tile(TessTilesetCollision *self, cairo_t *cr, const TessTileset *ts, guint t) {
@@ -99,17 +119,13 @@ static void draw_tile(TessTilesetCollision *self, cairo_t *cr, const TessTileset
   tile_cell(ts, t, &x, &y, &w, &h);
   uint32_t px, py;
   tess_tileset_tile_origin(ts, t, &px, &py);
-  /* checkerboard, then the tile's pixels */
+  /* checkerboard (one repeating pattern: a fill, not 64 squares), then the tile's pixels */
   cairo_save(cr);
   cairo_rectangle(cr, x, y, w, h);
   cairo_clip(cr);
-  cairo_set_source_rgb(cr, 0.80, 0.80, 0.80);
-  cairo_paint(cr);
-  cairo_set_source_rgb(cr, 0.64, 0.64, 0.64);
-  for (double cy = 0; cy < h; cy += 6)
-    for (double cx = ((int)(cy / 6) % 2) * 6; cx < w; cx += 12) cairo_rectangle(cr, x + cx, y + cy, 6, 6);
-  cairo_fill(cr);
   cairo_translate(cr, x, y);
+  cairo_set_source(cr, checkerboard(self));
+  cairo_paint(cr);
   cairo_scale(cr, s, s);
   cairo_set_source_surface(cr, self->image, -(double)px, -(double)py);
   cairo_pattern_set_filter(cairo_get_source(cr), s >= 1 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
@@ -711,6 +727,7 @@ static void tess_tileset_collision_dispose(GObject *object) {
     g_clear_object(&self->doc);
   }
   g_clear_pointer(&self->image, cairo_surface_destroy);
+  g_clear_pointer(&self->checker, cairo_pattern_destroy);
   if (self->has_pixels) tess_image_clear(&self->pixels);
   self->has_pixels = FALSE;
   G_OBJECT_CLASS(tess_tileset_collision_parent_class)->dispose(object);

@@ -58,6 +58,9 @@ j_shot before-play
 j_key F5
 read -r tx ty tw th < <(j_find "$J_TITLE" widget "Timeline")
 read -r sx sy sw sh < <(j_find "$J_TITLE" label "Step ")
+# Play takes no clicks on bodies to join: the map tool's hint is not shown there.
+j_still || j_fail "the widgets never held still"
+! j_find_now "$J_TITLE" label "=Click the first body, then the second" >/dev/null || j_fail "the map's pin hint shows in Play"
 crop="${tw}x$((sy - ty - th - 2))+${tx}+$((ty + th + 1))"
 j_shot play-first "$crop"
 # About a second of simulated time: the box and the circle fall onto the ground.
