@@ -827,183 +827,184 @@ static void write_draw_order(Writer *w) {
     pack_put_u8(b, 0);
     w->s[S_DRAW].count++;
   }
+}
 
-  /* 3.6: a launcher; it takes its properties after the spawns'. */
-  static void write_launcher(Writer * w, const TessSceneLauncher *l) {
-    const TessObject *o = object_of(w, l->object);
-    PackBuf *b = &w->s[S_LNCH].buf;
-    pack_put_u32(b, l->object);
-    pack_put_u32(b, pack_string(&w->str, l->name));
-    pack_put_f32(b, l->position.x);
-    pack_put_f32(b, l->position.y);
-    pack_put_f32(b, o ? o->angle : 0.0f);
-    pack_put_f32(b, l->speed);
-    pack_put_f32(b, l->radius);
-    pack_put_u32(b, l->material);
-    pack_put_u32(b, l->sprite);
-    write_props_of(w, o, b);
-    pack_put_u32(b, 0);
-    w->s[S_LNCH].count++;
+/* 3.6: a launcher; it takes its properties after the spawns'. */
+static void write_launcher(Writer *w, const TessSceneLauncher *l) {
+  const TessObject *o = object_of(w, l->object);
+  PackBuf *b = &w->s[S_LNCH].buf;
+  pack_put_u32(b, l->object);
+  pack_put_u32(b, pack_string(&w->str, l->name));
+  pack_put_f32(b, l->position.x);
+  pack_put_f32(b, l->position.y);
+  pack_put_f32(b, o ? o->angle : 0.0f);
+  pack_put_f32(b, l->speed);
+  pack_put_f32(b, l->radius);
+  pack_put_u32(b, l->material);
+  pack_put_u32(b, l->sprite);
+  write_props_of(w, o, b);
+  pack_put_u32(b, 0);
+  w->s[S_LNCH].count++;
+}
+
+static TessResult write_objects(Writer *w) {
+  TessResult r = index_bodies(w);
+  if (r != TESS_OK) return r;
+  const TessScene *sc = w->scene;
+  for (uint32_t i = 0; i < sc->body_count; i++) write_body(w, &sc->bodies[i]);
+  write_draw_order(w);
+  for (uint32_t i = 0; i < sc->joint_count; i++) write_joint(w, &sc->joints[i]);
+  for (uint32_t i = 0; i < sc->zone_count; i++) write_zone(w, &sc->zones[i]);
+  for (uint32_t i = 0; i < sc->spawn_count; i++) write_spawn(w, &sc->spawns[i]);
+  for (uint32_t i = 0; i < sc->launcher_count; i++) write_launcher(w, &sc->launchers[i]);
+  return TESS_OK;
+}
+
+/* ---- Assembly --------------------------------------------------------------- */
+
+void tess_pack_options_default(TessPackOptions *opt) {
+  memset(opt, 0, sizeof *opt);
+  opt->embed_images = false;
+}
+
+uint64_t pack_hash_from_source(uint64_t source, const TessPackOptions *opt) {
+  TessHasher h;
+  tess_hasher_init(&h);
+  tess_hasher_str(&h, "tessera.tlv");
+  tess_hasher_u64(&h, source);
+  tess_hasher_u32(&h, TLV_VERSION_MAJOR);
+  tess_hasher_u32(&h, TLV_VERSION_MINOR);
+  tess_hasher_u32(&h, TESS_PACK_WRITER_VERSION);
+  tess_hasher_u32(&h, opt && opt->embed_images ? 1u : 0u);
+  return tess_hasher_finish(&h);
+}
+
+uint64_t tess_pack_content_hash(const TessProject *p, const TessLevel *level, const TessPackOptions *opt) {
+  return pack_hash_from_source(tess_level_content_hash(p, level), opt);
+}
+
+static uint64_t align16(uint64_t v) { return (v + 15u) & ~(uint64_t)15u; }
+
+static TessResult assemble(Writer *w, uint64_t source, uint8_t **data, size_t *size) {
+  /* The string table is final only now: copy it into its section. */
+  pack_put_bytes(&w->s[S_STRS].buf, w->str.bytes.data, w->str.bytes.size);
+  if (w->str.failed) return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory in the string table");
+  uint32_t order[S_COUNT], n = 0;
+  for (uint32_t i = 0; i < S_COUNT; i++) {
+    if (w->s[i].buf.failed) return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory");
+    if (w->s[i].buf.size || i == S_SETT || i == S_STRS) order[n++] = i;
   }
-
-  static TessResult write_objects(Writer * w) {
-    TessResult r = index_bodies(w);
-    if (r != TESS_OK) return r;
-    const TessScene *sc = w->scene;
-    for (uint32_t i = 0; i < sc->body_count; i++) write_body(w, &sc->bodies[i]);
-    write_draw_order(w);
-    for (uint32_t i = 0; i < sc->joint_count; i++) write_joint(w, &sc->joints[i]);
-    for (uint32_t i = 0; i < sc->zone_count; i++) write_zone(w, &sc->zones[i]);
-    for (uint32_t i = 0; i < sc->spawn_count; i++) write_spawn(w, &sc->spawns[i]);
-    for (uint32_t i = 0; i < sc->launcher_count; i++) write_launcher(w, &sc->launchers[i]);
-    return TESS_OK;
+  for (uint32_t k = 0; k < n; k++) {
+    const Section *s = &w->s[order[k]];
+    uint32_t stride = order[k] == S_CGRD ? s->stride : SECTION_INFO[order[k]].stride;
+    if (stride && (uint64_t)s->count * stride != s->buf.size)
+      return tess_error_set(w->err, TESS_ERR_INVALID, where(w), "internal: section %u has %zu bytes for %u records",
+                            order[k], s->buf.size, s->count);
+    if (s->count > TLV_MAX_RECORDS)
+      return tess_error_set(w->err, TESS_ERR_LIMIT, where(w), "%u records in one section (at most %u)", s->count,
+                            (unsigned)TLV_MAX_RECORDS);
   }
-
-  /* ---- Assembly --------------------------------------------------------------- */
-
-  void tess_pack_options_default(TessPackOptions * opt) {
-    memset(opt, 0, sizeof *opt);
-    opt->embed_images = false;
+  uint64_t offsets[S_COUNT];
+  uint64_t pos = TLV_HEADER_SIZE + (uint64_t)n * TLV_SECTION_ENTRY_SIZE;
+  for (uint32_t k = 0; k < n; k++) {
+    pos = align16(pos);
+    offsets[k] = pos;
+    pos += w->s[order[k]].buf.size;
   }
-
-  uint64_t pack_hash_from_source(uint64_t source, const TessPackOptions *opt) {
-    TessHasher h;
-    tess_hasher_init(&h);
-    tess_hasher_str(&h, "tessera.tlv");
-    tess_hasher_u64(&h, source);
-    tess_hasher_u32(&h, TLV_VERSION_MAJOR);
-    tess_hasher_u32(&h, TLV_VERSION_MINOR);
-    tess_hasher_u32(&h, TESS_PACK_WRITER_VERSION);
-    tess_hasher_u32(&h, opt && opt->embed_images ? 1u : 0u);
-    return tess_hasher_finish(&h);
+  uint64_t total = align16(pos);
+  if (total > SIZE_MAX) return tess_error_set(w->err, TESS_ERR_LIMIT, where(w), "file too large");
+  /* Not zeroed as a whole: the sections are copied in, only the header,
+   * the section table and the padding after each section are cleared. */
+  uint8_t *out = tess_alloc((size_t)total);
+  if (!out) return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory for %llu bytes", (unsigned long long)total);
+  memset(out, 0, (size_t)(n ? offsets[0] : total));
+  memcpy(out, TLV_MAGIC, TLV_MAGIC_SIZE);
+  out[8] = (uint8_t)TLV_VERSION_MAJOR;
+  out[10] = (uint8_t)TLV_VERSION_MINOR;
+  pack_set_u32(out + 12, w->opt.embed_images ? TLV_FLAG_IMAGES : 0);
+  pack_set_u32(out + 16, TLV_HEADER_SIZE);
+  pack_set_u32(out + 20, n);
+  pack_set_u64(out + 24, total);
+  pack_set_u64(out + 32, pack_hash_from_source(source, &w->opt));
+  pack_set_u64(out + 40, source);
+  pack_set_u32(out + 48, TESS_PACK_WRITER_VERSION);
+  pack_set_u32(out + 56, w->lv->id);
+  for (uint32_t k = 0; k < n; k++) {
+    const Section *s = &w->s[order[k]];
+    uint8_t *e = out + TLV_HEADER_SIZE + (size_t)k * TLV_SECTION_ENTRY_SIZE;
+    uint32_t stride = order[k] == S_CGRD ? s->stride : SECTION_INFO[order[k]].stride;
+    pack_set_u32(e, SECTION_INFO[order[k]].type);
+    e[4] = SECTION_INFO[order[k]].required ? (uint8_t)TLV_SECTION_REQUIRED : 0;
+    e[6] = (uint8_t)stride;
+    e[7] = (uint8_t)(stride >> 8);
+    pack_set_u64(e + 8, offsets[k]);
+    pack_set_u64(e + 16, s->buf.size);
+    pack_set_u32(e + 24, stride ? s->count : 0);
+    if (s->buf.size) memcpy(out + offsets[k], s->buf.data, s->buf.size);
+    uint64_t end = offsets[k] + s->buf.size, next = k + 1 < n ? offsets[k + 1] : total;
+    memset(out + end, 0, (size_t)(next - end));
+    pack_set_u32(e + 28, tlv_checksum(out + offsets[k], s->buf.size));
   }
+  uint32_t sum = tlv_checksum(out, TLV_HEADER_SIZE) ^
+                 tlv_checksum(out + TLV_HEADER_SIZE, (size_t)n * TLV_SECTION_ENTRY_SIZE);
+  pack_set_u32(out + 52, sum);
+  *data = out;
+  *size = (size_t)total;
+  return TESS_OK;
+}
 
-  uint64_t tess_pack_content_hash(const TessProject *p, const TessLevel *level, const TessPackOptions *opt) {
-    return pack_hash_from_source(tess_level_content_hash(p, level), opt);
-  }
+TessResult tess_pack_write(const TessProject *p, const TessLevel *level, const TessPackOptions *opt, uint8_t **data,
+                           size_t *size, TessError *err) {
+  if (!p || !level || !data || !size) return tess_error_set(err, TESS_ERR_INVALID, "", "tess_pack_write: missing argument");
+  return pack_write_hashed(p, level, opt, tess_level_content_hash(p, level), data, size, err);
+}
 
-  static uint64_t align16(uint64_t v) { return (v + 15u) & ~(uint64_t)15u; }
-
-  static TessResult assemble(Writer * w, uint64_t source, uint8_t * *data, size_t * size) {
-    /* The string table is final only now: copy it into its section. */
-    pack_put_bytes(&w->s[S_STRS].buf, w->str.bytes.data, w->str.bytes.size);
-    if (w->str.failed) return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory in the string table");
-    uint32_t order[S_COUNT], n = 0;
-    for (uint32_t i = 0; i < S_COUNT; i++) {
-      if (w->s[i].buf.failed) return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory");
-      if (w->s[i].buf.size || i == S_SETT || i == S_STRS) order[n++] = i;
-    }
-    for (uint32_t k = 0; k < n; k++) {
-      const Section *s = &w->s[order[k]];
-      uint32_t stride = order[k] == S_CGRD ? s->stride : SECTION_INFO[order[k]].stride;
-      if (stride && (uint64_t)s->count * stride != s->buf.size)
-        return tess_error_set(w->err, TESS_ERR_INVALID, where(w), "internal: section %u has %zu bytes for %u records",
-                              order[k], s->buf.size, s->count);
-      if (s->count > TLV_MAX_RECORDS)
-        return tess_error_set(w->err, TESS_ERR_LIMIT, where(w), "%u records in one section (at most %u)", s->count,
-                              (unsigned)TLV_MAX_RECORDS);
-    }
-    uint64_t offsets[S_COUNT];
-    uint64_t pos = TLV_HEADER_SIZE + (uint64_t)n * TLV_SECTION_ENTRY_SIZE;
-    for (uint32_t k = 0; k < n; k++) {
-      pos = align16(pos);
-      offsets[k] = pos;
-      pos += w->s[order[k]].buf.size;
-    }
-    uint64_t total = align16(pos);
-    if (total > SIZE_MAX) return tess_error_set(w->err, TESS_ERR_LIMIT, where(w), "file too large");
-    /* Not zeroed as a whole: the sections are copied in, only the header,
-     * the section table and the padding after each section are cleared. */
-    uint8_t *out = tess_alloc((size_t)total);
-    if (!out) return tess_error_set(w->err, TESS_ERR_NOMEM, where(w), "out of memory for %llu bytes", (unsigned long long)total);
-    memset(out, 0, (size_t)(n ? offsets[0] : total));
-    memcpy(out, TLV_MAGIC, TLV_MAGIC_SIZE);
-    out[8] = (uint8_t)TLV_VERSION_MAJOR;
-    out[10] = (uint8_t)TLV_VERSION_MINOR;
-    pack_set_u32(out + 12, w->opt.embed_images ? TLV_FLAG_IMAGES : 0);
-    pack_set_u32(out + 16, TLV_HEADER_SIZE);
-    pack_set_u32(out + 20, n);
-    pack_set_u64(out + 24, total);
-    pack_set_u64(out + 32, pack_hash_from_source(source, &w->opt));
-    pack_set_u64(out + 40, source);
-    pack_set_u32(out + 48, TESS_PACK_WRITER_VERSION);
-    pack_set_u32(out + 56, w->lv->id);
-    for (uint32_t k = 0; k < n; k++) {
-      const Section *s = &w->s[order[k]];
-      uint8_t *e = out + TLV_HEADER_SIZE + (size_t)k * TLV_SECTION_ENTRY_SIZE;
-      uint32_t stride = order[k] == S_CGRD ? s->stride : SECTION_INFO[order[k]].stride;
-      pack_set_u32(e, SECTION_INFO[order[k]].type);
-      e[4] = SECTION_INFO[order[k]].required ? (uint8_t)TLV_SECTION_REQUIRED : 0;
-      e[6] = (uint8_t)stride;
-      e[7] = (uint8_t)(stride >> 8);
-      pack_set_u64(e + 8, offsets[k]);
-      pack_set_u64(e + 16, s->buf.size);
-      pack_set_u32(e + 24, stride ? s->count : 0);
-      if (s->buf.size) memcpy(out + offsets[k], s->buf.data, s->buf.size);
-      uint64_t end = offsets[k] + s->buf.size, next = k + 1 < n ? offsets[k + 1] : total;
-      memset(out + end, 0, (size_t)(next - end));
-      pack_set_u32(e + 28, tlv_checksum(out + offsets[k], s->buf.size));
-    }
-    uint32_t sum = tlv_checksum(out, TLV_HEADER_SIZE) ^
-                   tlv_checksum(out + TLV_HEADER_SIZE, (size_t)n * TLV_SECTION_ENTRY_SIZE);
-    pack_set_u32(out + 52, sum);
-    *data = out;
-    *size = (size_t)total;
-    return TESS_OK;
-  }
-
-  TessResult tess_pack_write(const TessProject *p, const TessLevel *level, const TessPackOptions *opt, uint8_t **data,
-                             size_t *size, TessError *err) {
-    if (!p || !level || !data || !size) return tess_error_set(err, TESS_ERR_INVALID, "", "tess_pack_write: missing argument");
-    return pack_write_hashed(p, level, opt, tess_level_content_hash(p, level), data, size, err);
-  }
-
-  TessResult pack_write_hashed(const TessProject *p, const TessLevel *level, const TessPackOptions *opt, uint64_t source,
-                               uint8_t **data, size_t *size, TessError *err) {
-    /* The level checks validate runs (tessera/level.h), before anything the
-     * size of the level is allocated: what validate passes, export writes. */
-    TessResult r = tess_level_check_errors(p, level, err);
-    if (r != TESS_OK) return r;
-    Writer *w = tess_calloc(1, sizeof *w);
-    if (!w) return tess_error_set(err, TESS_ERR_NOMEM, level->settings.name, "out of memory");
-    w->p = p;
-    w->lv = level;
-    w->err = err;
-    if (opt) w->opt = *opt;
-    else tess_pack_options_default(&w->opt);
-    w->ppm = level->settings.ppm;
-    w->s[S_CGRD].stride = 1;
-    pack_strings_init(&w->str);
-    r = tess_scene_from_level(p, level, &w->scene, err);
-    if (r != TESS_OK) {
-      pack_strings_free(&w->str);
-      tess_free(w);
-      return r;
-    }
-    write_settings(w);
-    write_materials(w);
-    r = write_layers(w);
-    if (r == TESS_OK) r = write_tilesets(w);
-    if (r == TESS_OK) r = write_collision(w);
-    if (r == TESS_OK) r = write_objects(w);
-    if (r == TESS_OK) r = assemble(w, source, data, size);
-    for (int i = 0; i < S_COUNT; i++) pack_buf_free(&w->s[i].buf);
+TessResult pack_write_hashed(const TessProject *p, const TessLevel *level, const TessPackOptions *opt, uint64_t source,
+                             uint8_t **data, size_t *size, TessError *err) {
+  /* The level checks validate runs (tessera/level.h), before anything the
+   * size of the level is allocated: what validate passes, export writes. */
+  TessResult r = tess_level_check_errors(p, level, err);
+  if (r != TESS_OK) return r;
+  Writer *w = tess_calloc(1, sizeof *w);
+  if (!w) return tess_error_set(err, TESS_ERR_NOMEM, level->settings.name, "out of memory");
+  w->p = p;
+  w->lv = level;
+  w->err = err;
+  if (opt) w->opt = *opt;
+  else tess_pack_options_default(&w->opt);
+  w->ppm = level->settings.ppm;
+  w->s[S_CGRD].stride = 1;
+  pack_strings_init(&w->str);
+  r = tess_scene_from_level(p, level, &w->scene, err);
+  if (r != TESS_OK) {
     pack_strings_free(&w->str);
-    pack_map_free(&w->tileset_used);
-    pack_map_free(&w->sprite_index);
-    tess_free(w->occupied);
-    tess_scene_destroy(w->scene);
     tess_free(w);
     return r;
   }
+  write_settings(w);
+  write_materials(w);
+  r = write_layers(w);
+  if (r == TESS_OK) r = write_tilesets(w);
+  if (r == TESS_OK) r = write_collision(w);
+  if (r == TESS_OK) r = write_objects(w);
+  if (r == TESS_OK) r = assemble(w, source, data, size);
+  for (int i = 0; i < S_COUNT; i++) pack_buf_free(&w->s[i].buf);
+  pack_strings_free(&w->str);
+  pack_map_free(&w->tileset_used);
+  pack_map_free(&w->sprite_index);
+  tess_free(w->occupied);
+  tess_scene_destroy(w->scene);
+  tess_free(w);
+  return r;
+}
 
-  TessResult tess_pack_write_file(const TessProject *p, const TessLevel *level, const TessPackOptions *opt,
-                                  const char *path, TessError *err) {
-    uint8_t *data = NULL;
-    size_t size = 0;
-    TessResult r = tess_pack_write(p, level, opt, &data, &size, err);
-    if (r != TESS_OK) return r;
-    r = tess_file_write_atomic(path, data, size, err);
-    tess_free(data);
-    return r;
-  }
+TessResult tess_pack_write_file(const TessProject *p, const TessLevel *level, const TessPackOptions *opt,
+                                const char *path, TessError *err) {
+  uint8_t *data = NULL;
+  size_t size = 0;
+  TessResult r = tess_pack_write(p, level, opt, &data, &size, err);
+  if (r != TESS_OK) return r;
+  r = tess_file_write_atomic(path, data, size, err);
+  tess_free(data);
+  return r;
+}
