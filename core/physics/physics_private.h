@@ -397,6 +397,8 @@ struct TessWorld {
   TessVec2 *paths;
   uint32_t paths_cap; /* the same along the path before last step's stops
                          ((v + stop_dv) dt): where round features are met */
+  TessVec2 *stop_dv;
+  uint32_t stop_dv_cap; /* per solver state: what the last relaxation took off its velocity */
   /* the wide contact solver (wide_solver.c), this step */
   uint32_t *state_colors;
   uint32_t state_colors_cap; /* per solver state: the colours it is in */

@@ -31,6 +31,7 @@ static bool ensure_scratch(TessWorld *w) {
   if (!PHYS_GROW(w->margins, &w->margins_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->sweeps, &w->sweeps_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->paths, &w->paths_cap, w->body_count + 1)) return false;
+  if (!PHYS_GROW(w->stop_dv, &w->stop_dv_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->centers, &w->centers_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->moving, &w->moving_cap, w->body_count + 1)) return false;
   return true;
@@ -626,6 +627,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
       w->state_of[i] = 0;
     }
   }
+  bool any_rk4 = false; /* else the position pass need not read the motions */
   for (uint32_t k = 0; k < w->active_count; k++) {
     Body *b = &w->bodies[w->active[k]];
     BodyState *s = &st[k + 1];
@@ -645,6 +647,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
       q->lin_f = 1.0f / (1.0f + h * (b->linear_damping + b->extra_damping));
       q->ang_f = 1.0f / (1.0f + h * (b->angular_damping + b->extra_angular_damping));
       q->rk4 = b->integrator == TESS_INTEGRATOR_RK4;
+      any_rk4 |= q->rk4 != 0;
     }
   }
   Softness soft = physics_softness(w->def.contact_hertz, w->def.contact_damping_ratio, h);
@@ -658,6 +661,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
 
   const uint32_t *active = w->active;
   uint32_t na = w->active_count;
+  TessVec2 *stop_dv = w->stop_dv;
   bool zones = w->zone_count > 0;
   for (uint32_t sub = 0; sub < substeps; sub++) {
     for (uint32_t k = 1; k <= na; k++) {
@@ -685,25 +689,25 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     for (uint32_t k = 1; k <= na; k++) {
       BodyState *s = &st[k];
       s->dp = tess_v2_mul_add(s->dp, h, s->v);
-      if (mo[k].rk4) s->dp = tess_v2_add(s->dp, mo[k].rk4_dx);
+      if (any_rk4 && mo[k].rk4) s->dp = tess_v2_add(s->dp, mo[k].rk4_dx);
       s->dq = tess_rot_integrate(s->dq, h * s->w);
     }
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, false);
+    /* what the last relaxation takes off each velocity (the bodies' stop_dv, set below): in a
+     * state-ordered array, not in the large Body structs, twice per step */
     bool last = sub + 1 == substeps;
-    for (uint32_t k = 1; last && k <= na; k++) w->bodies[active[k - 1]].stop_dv = st[k].v;
+    for (uint32_t k = 1; last && k <= na; k++) stop_dv[k] = st[k].v;
     physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, false, soft, soft_static);
     physics_wide_solve(w, inv_h, false);
-    for (uint32_t k = 1; last && k <= na; k++) {
-      Body *b = &w->bodies[active[k - 1]];
-      b->stop_dv = tess_v2_sub(b->stop_dv, st[k].v);
-    }
+    for (uint32_t k = 1; last && k <= na; k++) stop_dv[k] = tess_v2_sub(stop_dv[k], st[k].v);
   }
   physics_wide_store(w);
   physics_contacts_restitution(w, h);
   for (uint32_t k = 0; k < na; k++) {
     Body *b = &w->bodies[active[k]];
     const BodyState *s = &st[k + 1];
+    b->stop_dv = stop_dv[k + 1];
     b->force = tess_v2(0.0f, 0.0f); /* only awake dynamic bodies take forces */
     b->torque = 0.0f;
     TessVec2 v = s->v;
