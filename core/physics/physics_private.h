@@ -300,6 +300,17 @@ typedef struct PendingDestroy {
 
 /* ---- The world --------------------------------------------------------- */
 
+/* tasks.c: the world's workers (TessWorldDef.worker_count). physics_parallel_for calls fn on
+ * consecutive ranges [begin, end) of [0, count), on the calling thread and the workers, and
+ * returns when all are done; fewer than 2 x min_items run on the caller alone. fn must give
+ * each item the same result whoever runs it and whatever the ranges. */
+typedef struct TaskPool TaskPool;
+typedef void PhysicsTaskFn(void *ctx, uint32_t begin, uint32_t end);
+TaskPool *physics_tasks_create(uint32_t workers); /* NULL for one worker (or no thread to start) */
+void physics_tasks_destroy(TaskPool *p);
+uint32_t physics_tasks_threads(const TaskPool *p);
+void physics_parallel_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx);
+
 struct TessWorld {
   TessWorldDef def;
   uint64_t step_count;
@@ -408,6 +419,8 @@ struct TessWorld {
   uint32_t overflow_count, overflow_cap; /* cbuf offsets of the constraints left uncoloured */
   uint32_t *batches;
   uint32_t batch_count, batch_cap; /* byte offsets in wbuf; bit 0: two points */
+  uint32_t color_first[33];        /* batches of colour c: [color_first[c], color_first[c + 1]) */
+  TaskPool *tasks;                 /* the workers (tasks.c); NULL with one */
   uint8_t *wbuf;
   size_t wbuf_cap;
   void *wbuf_raw;

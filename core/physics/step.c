@@ -560,6 +560,84 @@ static void islands_sleep(TessWorld *w, float dt) {
   }
 }
 
+/* ---- The per-body loops, split among the workers ----------------------- */
+
+typedef struct IntegrateJob {
+  TessWorld *w;
+  BodyState *st;
+  BodyMotion *mo;
+  const uint32_t *active;
+  float h;
+  bool zones, any_rk4;
+} IntegrateJob;
+
+/* Velocities of solver states [begin + 1, end + 1) over one sub-step's forces. */
+static void integrate_velocities(void *ctx, uint32_t begin, uint32_t end) {
+  const IntegrateJob *j = ctx;
+  const TessWorld *w = j->w;
+  float h = j->h;
+  for (uint32_t k = begin + 1; k <= end; k++) {
+    BodyState *s = &j->st[k];
+    if (!s->dynamic) continue;
+    BodyMotion *q = &j->mo[k];
+    const Body *b = &w->bodies[j->active[k - 1]];
+    if (q->rk4) {
+      rk4_substep(w, b, s, q, h);
+    } else {
+      TessVec2 acc = q->acc;
+      if (j->zones) acc = tess_v2_add(acc, zone_acceleration(w, tess_v2_add(b->center, s->dp), q->inv_m));
+      s->v = tess_v2_scale(q->lin_f, tess_v2_mul_add(s->v, h, acc));
+    }
+    s->w = q->ang_f * (s->w + h * q->ang_acc);
+  }
+}
+
+static void integrate_positions(void *ctx, uint32_t begin, uint32_t end) {
+  const IntegrateJob *j = ctx;
+  float h = j->h;
+  for (uint32_t k = begin + 1; k <= end; k++) {
+    BodyState *s = &j->st[k];
+    s->dp = tess_v2_mul_add(s->dp, h, s->v);
+    if (j->any_rk4 && j->mo[k].rk4) s->dp = tess_v2_add(s->dp, j->mo[k].rk4_dx);
+    s->dq = tess_rot_integrate(s->dq, h * s->w);
+  }
+}
+
+/* The solved states back into bodies [begin, end) of the active list. */
+static void write_back(void *ctx, uint32_t begin, uint32_t end) {
+  const IntegrateJob *j = ctx;
+  for (uint32_t k = begin; k < end; k++) {
+    Body *b = &j->w->bodies[j->active[k]];
+    const BodyState *s = &j->st[k + 1];
+    b->stop_dv = j->w->stop_dv[k + 1];
+    b->force = tess_v2(0.0f, 0.0f); /* only awake dynamic bodies take forces */
+    b->torque = 0.0f;
+    TessVec2 v = s->v;
+    float av = s->w;
+    float speed = tess_v2_length(v);
+    if (speed > TESS_MAX_SPEED) v = tess_v2_scale(TESS_MAX_SPEED / speed, v);
+    TessVec2 center = tess_v2_add(b->center, s->dp);
+    TessRot q = tess_rot_mul(s->dq, b->xf.q);
+    float mag = sqrtf(q.c * q.c + q.s * q.s);
+    if (mag > 0.0f) {
+      q.c /= mag;
+      q.s /= mag;
+    }
+    if (!tess_v2_is_finite(v) || !isfinite(av) || !tess_v2_is_finite(center) || !isfinite(q.c) || !isfinite(q.s)) {
+      /* never let NaN into the world: stop the body where it was */
+      b->v = tess_v2(0.0f, 0.0f);
+      b->stop_dv = tess_v2(0.0f, 0.0f);
+      b->w = 0.0f;
+      continue;
+    }
+    b->v = v;
+    b->w = av;
+    b->center = center;
+    b->xf.q = q;
+    b->xf.p = tess_v2_sub(center, tess_rot_apply(q, b->local_center));
+  }
+}
+
 TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   TESS_ASSERT(!w->locked && "tess_world_step called during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "world", "step called during a step");
@@ -663,21 +741,9 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   uint32_t na = w->active_count;
   TessVec2 *stop_dv = w->stop_dv;
   bool zones = w->zone_count > 0;
+  IntegrateJob job = {w, st, mo, active, h, zones, any_rk4};
   for (uint32_t sub = 0; sub < substeps; sub++) {
-    for (uint32_t k = 1; k <= na; k++) {
-      BodyState *s = &st[k];
-      if (!s->dynamic) continue;
-      BodyMotion *q = &mo[k];
-      const Body *b = &w->bodies[active[k - 1]];
-      if (q->rk4) {
-        rk4_substep(w, b, s, q, h);
-      } else {
-        TessVec2 acc = q->acc;
-        if (zones) acc = tess_v2_add(acc, zone_acceleration(w, tess_v2_add(b->center, s->dp), q->inv_m));
-        s->v = tess_v2_scale(q->lin_f, tess_v2_mul_add(s->v, h, acc));
-      }
-      s->w = q->ang_f * (s->w + h * q->ang_acc);
-    }
+    physics_parallel_for(w->tasks, na, 512, integrate_velocities, &job);
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_warm_start(w, &w->joints[i]);
     physics_contacts_warm_start(w, w->overflow, w->overflow_count);
@@ -686,12 +752,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, true);
     physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, true, soft, soft_static);
     physics_wide_solve(w, inv_h, true);
-    for (uint32_t k = 1; k <= na; k++) {
-      BodyState *s = &st[k];
-      s->dp = tess_v2_mul_add(s->dp, h, s->v);
-      if (any_rk4 && mo[k].rk4) s->dp = tess_v2_add(s->dp, mo[k].rk4_dx);
-      s->dq = tess_rot_integrate(s->dq, h * s->w);
-    }
+    physics_parallel_for(w->tasks, na, 1024, integrate_positions, &job);
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, false);
     /* what the last relaxation takes off each velocity (the bodies' stop_dv, set below): in a
@@ -704,36 +765,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   }
   physics_wide_store(w);
   physics_contacts_restitution(w, h);
-  for (uint32_t k = 0; k < na; k++) {
-    Body *b = &w->bodies[active[k]];
-    const BodyState *s = &st[k + 1];
-    b->stop_dv = stop_dv[k + 1];
-    b->force = tess_v2(0.0f, 0.0f); /* only awake dynamic bodies take forces */
-    b->torque = 0.0f;
-    TessVec2 v = s->v;
-    float av = s->w;
-    float speed = tess_v2_length(v);
-    if (speed > TESS_MAX_SPEED) v = tess_v2_scale(TESS_MAX_SPEED / speed, v);
-    TessVec2 center = tess_v2_add(b->center, s->dp);
-    TessRot q = tess_rot_mul(s->dq, b->xf.q);
-    float mag = sqrtf(q.c * q.c + q.s * q.s);
-    if (mag > 0.0f) {
-      q.c /= mag;
-      q.s /= mag;
-    }
-    if (!tess_v2_is_finite(v) || !isfinite(av) || !tess_v2_is_finite(center) || !isfinite(q.c) || !isfinite(q.s)) {
-      /* never let NaN into the world: stop the body where it was */
-      b->v = tess_v2(0.0f, 0.0f);
-      b->stop_dv = tess_v2(0.0f, 0.0f);
-      b->w = 0.0f;
-      continue;
-    }
-    b->v = v;
-    b->w = av;
-    b->center = center;
-    b->xf.q = q;
-    b->xf.p = tess_v2_sub(center, tess_rot_apply(q, b->local_center));
-  }
+  physics_parallel_for(w->tasks, na, 512, write_back, &job);
   if (!contact_events(w)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");

@@ -136,13 +136,14 @@ static inline void scatter_4(BodyState *st, const uint32_t idx[4], const Lanes_4
 #if defined(__SSE2__)
   __m128 r0 = l->vx, r1 = l->vy, r2 = l->w, r3 = l->flags;
   _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-  _mm_store_ps(&st[idx[0]].v.x, r0);
-  _mm_store_ps(&st[idx[1]].v.x, r1);
-  _mm_store_ps(&st[idx[2]].v.x, r2);
-  _mm_store_ps(&st[idx[3]].v.x, r3);
+  if (st[idx[0]].dynamic) _mm_store_ps(&st[idx[0]].v.x, r0);
+  if (st[idx[1]].dynamic) _mm_store_ps(&st[idx[1]].v.x, r1);
+  if (st[idx[2]].dynamic) _mm_store_ps(&st[idx[2]].v.x, r2);
+  if (st[idx[3]].dynamic) _mm_store_ps(&st[idx[3]].v.x, r3);
 #else
   for (int i = 0; i < 4; i++) {
     BodyState *s = &st[idx[i]];
+    if (!s->dynamic) continue;
     s->v.x = l->vx[i];
     s->v.y = l->vy[i];
     s->w = l->w[i];
@@ -224,14 +225,14 @@ static inline AVX2 void scatter_8(BodyState *st, const uint32_t idx[8], const La
   __m256 u2 = _mm256_unpacklo_ps(l->w, l->flags), u3 = _mm256_unpackhi_ps(l->w, l->flags);
   __m256 t0 = _mm256_shuffle_ps(u0, u2, 0x44), t1 = _mm256_shuffle_ps(u0, u2, 0xEE);
   __m256 t2 = _mm256_shuffle_ps(u1, u3, 0x44), t3 = _mm256_shuffle_ps(u1, u3, 0xEE);
-  _mm_store_ps(&st[idx[0]].v.x, _mm256_castps256_ps128(t0));
-  _mm_store_ps(&st[idx[1]].v.x, _mm256_castps256_ps128(t1));
-  _mm_store_ps(&st[idx[2]].v.x, _mm256_castps256_ps128(t2));
-  _mm_store_ps(&st[idx[3]].v.x, _mm256_castps256_ps128(t3));
-  _mm_store_ps(&st[idx[4]].v.x, _mm256_extractf128_ps(t0, 1));
-  _mm_store_ps(&st[idx[5]].v.x, _mm256_extractf128_ps(t1, 1));
-  _mm_store_ps(&st[idx[6]].v.x, _mm256_extractf128_ps(t2, 1));
-  _mm_store_ps(&st[idx[7]].v.x, _mm256_extractf128_ps(t3, 1));
+  if (st[idx[0]].dynamic) _mm_store_ps(&st[idx[0]].v.x, _mm256_castps256_ps128(t0));
+  if (st[idx[1]].dynamic) _mm_store_ps(&st[idx[1]].v.x, _mm256_castps256_ps128(t1));
+  if (st[idx[2]].dynamic) _mm_store_ps(&st[idx[2]].v.x, _mm256_castps256_ps128(t2));
+  if (st[idx[3]].dynamic) _mm_store_ps(&st[idx[3]].v.x, _mm256_castps256_ps128(t3));
+  if (st[idx[4]].dynamic) _mm_store_ps(&st[idx[4]].v.x, _mm256_extractf128_ps(t0, 1));
+  if (st[idx[5]].dynamic) _mm_store_ps(&st[idx[5]].v.x, _mm256_extractf128_ps(t1, 1));
+  if (st[idx[6]].dynamic) _mm_store_ps(&st[idx[6]].v.x, _mm256_extractf128_ps(t2, 1));
+  if (st[idx[7]].dynamic) _mm_store_ps(&st[idx[7]].v.x, _mm256_extractf128_ps(t3, 1));
 }
 
 #endif
@@ -360,6 +361,8 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
       }
     }
   w->batch_count = batches;
+  for (uint32_t c = 0; c < COLORS; c++) w->color_first[c] = first[c][0];
+  w->color_first[COLORS] = batches;
 
   uint32_t filled[COLORS][2]; /* constraints placed so far per group */
   memset(filled, 0, sizeof filled);
@@ -382,25 +385,47 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
 
 /* ---- The passes --------------------------------------------------------- */
 
-void physics_wide_warm_start(TessWorld *w) {
+typedef struct PassJob {
+  TessWorld *w;
+  bool solve, use_bias;
+  float inv_h;
+  uint32_t first; /* the colour's first batch */
+} PassJob;
+
+static void pass_range(TessWorld *w, bool solve, float inv_h, bool use_bias, uint32_t begin, uint32_t end) {
 #if defined(HAVE_WIDE8)
   if (w->wide8) {
-    pass_8(w, false, 0.0f, false);
+    pass_8(w, solve, inv_h, use_bias, begin, end);
     return;
   }
 #endif
-  pass_4(w, false, 0.0f, false);
+  pass_4(w, solve, inv_h, use_bias, begin, end);
 }
 
-void physics_wide_solve(TessWorld *w, float inv_h, bool use_bias) {
-#if defined(HAVE_WIDE8)
-  if (w->wide8) {
-    pass_8(w, true, inv_h, use_bias);
-    return;
-  }
-#endif
-  pass_4(w, true, inv_h, use_bias);
+static void pass_task(void *ctx, uint32_t begin, uint32_t end) {
+  const PassJob *j = ctx;
+  pass_range(j->w, j->solve, j->inv_h, j->use_bias, j->first + begin, j->first + end);
 }
+
+/* One pass, colour after colour; a colour's batches share no dynamic body and write no other
+ * state (the scatters skip fixed and kinematic lanes), so the workers split each colour. */
+static void pass(TessWorld *w, bool solve, float inv_h, bool use_bias) {
+  if (!w->tasks) {
+    pass_range(w, solve, inv_h, use_bias, 0, w->batch_count);
+  } else {
+    PassJob j = {w, solve, use_bias, inv_h, 0};
+    for (uint32_t c = 0; c < COLORS; c++) {
+      j.first = w->color_first[c];
+      physics_parallel_for(w->tasks, w->color_first[c + 1] - j.first, 4, pass_task, &j);
+    }
+  }
+  w->states[0].v = tess_v2(0.0f, 0.0f);
+  w->states[0].w = 0.0f;
+}
+
+void physics_wide_warm_start(TessWorld *w) { pass(w, false, 0.0f, false); }
+
+void physics_wide_solve(TessWorld *w, float inv_h, bool use_bias) { pass(w, true, inv_h, use_bias); }
 
 void physics_wide_store(TessWorld *w) {
   /* with no restitution pass to come the impulses are final: they go into the contacts
