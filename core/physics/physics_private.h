@@ -408,6 +408,8 @@ struct TessWorld {
   TessVec2 *paths;
   uint32_t paths_cap; /* the same along the path before last step's stops
                          ((v + stop_dv) dt): where round features are met */
+  Manifold *pair_manifolds;
+  uint32_t pair_manifolds_cap; /* per broad-phase pair, this step (the narrow phase's first half) */
   TessVec2 *stop_dv;
   uint32_t stop_dv_cap; /* per solver state: what the last relaxation took off its velocity */
   /* the wide contact solver (wide_solver.c), this step */

@@ -96,6 +96,36 @@ static TessBodyId body_id(const TessWorld *w, uint32_t b) {
 
 /* ---- Narrow phase ------------------------------------------------------ */
 
+typedef struct PairJob {
+  TessWorld *w;
+  float dt;
+} PairJob;
+
+/* The manifolds of broad-phase pairs [begin, end): a sensor's at no margin (overlap only), a
+ * joined pair's empty. Reads the proxies and world shapes, writes only its own manifolds. */
+static void collide_pairs(void *ctx, uint32_t begin, uint32_t end) {
+  const PairJob *j = ctx;
+  TessWorld *w = j->w;
+  const Proxy *proxies = w->bp_scratch;
+  for (uint32_t i = begin; i < end; i++) {
+    Manifold *m = &w->pair_manifolds[i];
+    uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
+    const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
+    if (sa->sensor || sb->sensor) {
+      physics_collide(&w->wpolys[ia], &w->wpolys[ib], 0.0f, m);
+      continue;
+    }
+    if (joined(w, sa->body, sb->body)) {
+      m->count = 0;
+      continue;
+    }
+    /* speculative margin from the relative motion: bodies falling side by side need none */
+    float margin = SPECULATIVE(w) + j->dt * (tess_v2_length(tess_v2_sub(sb->v, sa->v)) + sa->spin + sb->spin);
+    physics_collide_swept(&w->wpolys[ia], &w->wpolys[ib], margin, tess_v2_sub(w->paths[sb->body], w->paths[sa->body]),
+                          m);
+  }
+}
+
 static bool narrow_phase(TessWorld *w, float dt) {
   /* swap: the previous step's contacts become "old" (the key table indexes them) */
   Contact *tmp = w->contacts_old;
@@ -143,18 +173,21 @@ static bool narrow_phase(TessWorld *w, float dt) {
     w->sensors_new[w->sensors_new_count++] = *o;
   }
 
-  /* body pairs */
-  Manifold m;
+  /* body pairs: their manifolds side by side on the workers, then the contacts in pair order */
   const Proxy *proxies = w->bp_scratch;
+  if (!PHYS_GROW(w->pair_manifolds, &w->pair_manifolds_cap, w->pair_count + 1)) return false;
+  PairJob job = {w, dt};
+  physics_parallel_for(w->tasks, w->pair_count, 256, collide_pairs, &job);
   for (uint32_t i = 0; i < w->pair_count; i++) {
+    const Manifold *mp = &w->pair_manifolds[i];
+    if (mp->count == 0) continue;
     uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
     const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
     if (sa->sensor || sb->sensor) {
       uint32_t sensor = sa->sensor ? ia : ib, visitor = sa->sensor ? ib : ia;
-      physics_collide(&w->wpolys[ia], &w->wpolys[ib], 0.0f, &m);
       bool overlap = false;
-      for (uint32_t k = 0; k < m.count; k++)
-        if (m.p[k].separation < 0.0f) overlap = true;
+      for (uint32_t k = 0; k < mp->count; k++)
+        if (mp->p[k].separation < 0.0f) overlap = true;
       if (!overlap) continue;
       if (!PHYS_GROW(w->sensors_new, &w->sensors_new_cap, w->sensors_new_count + 1)) return false;
       SensorOverlap *o = &w->sensors_new[w->sensors_new_count++];
@@ -163,11 +196,6 @@ static bool narrow_phase(TessWorld *w, float dt) {
       o->visitor_gen = w->shapes[visitor].generation;
       continue;
     }
-    if (joined(w, sa->body, sb->body)) continue;
-    /* speculative margin from the relative motion: bodies falling side by side need none */
-    float margin = SPECULATIVE(w) + dt * (tess_v2_length(tess_v2_sub(sb->v, sa->v)) + sa->spin + sb->spin);
-    physics_collide_swept(&w->wpolys[ia], &w->wpolys[ib], margin, tess_v2_sub(w->paths[sb->body], w->paths[sa->body]), &m);
-    if (m.count == 0) continue;
     Contact *c = physics_contact_push(w);
     if (!c) return false;
     TessMaterialMix mix = tess_material_mix(sa->friction, sa->restitution, sa->tangential, sb->friction,
@@ -179,7 +207,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
     c->body_b = sb->body;
     c->cell = 0;
     c->flags = 0;
-    if (!physics_contact_init(w, w->contact_count - 1, &m, mix.friction, mix.restitution, mix.tangential)) return false;
+    if (!physics_contact_init(w, w->contact_count - 1, mp, mix.friction, mix.restitution, mix.tangential)) return false;
   }
 
   /* shapes against the tile map (the proxies' boxes are already swept and grown) */

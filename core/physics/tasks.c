@@ -8,10 +8,12 @@
  *
  * A step runs a few hundred short loops (the solver's colours, sub-step by
  * sub-step), too many to wake sleeping threads for each: the workers spin
- * on the job counter for a while after each loop and sleep on a condition
- * variable only when none comes (between steps). The caller waits until
- * every worker has let go of a loop before it writes the next one, so a
- * worker never reads a half-written job. */
+ * (then yield) on the job's door for a while after each loop, and sleep on a
+ * condition variable only when none comes (between steps). A worker enters
+ * a loop through its door, which the caller closes once every chunk is
+ * taken; the caller then waits only for the workers that entered. A worker
+ * the machine has not scheduled misses the loop and holds up nothing, and
+ * none reads a job that is being rewritten. */
 #include <pthread.h>
 #include <stdatomic.h>
 
@@ -24,19 +26,26 @@
 #define CPU_RELAX() ((void)0)
 #endif
 
-/* spins (each a pause, tens of nanoseconds) before a worker sleeps */
-#define SPINS 20000
+#include <sched.h>
+
+/* pauses (tens of nanoseconds each), then yields, before a worker sleeps */
+#define SPINS 4000
+#define YIELDS 400
+
+/* door: the job's number in the high half; in the low half the workers that entered it, and
+ * CLOSED once the caller has taken the last chunk */
+#define CLOSED 0x80000000u
 
 struct TaskPool {
   uint32_t threads; /* workers besides the caller */
   pthread_t *tid;
   pthread_mutex_t lock;
   pthread_cond_t wake;
-  bool quit;            /* under lock, and published through gen */
-  atomic_uint gen;      /* the current job's number: a change is a new job */
-  atomic_uint next;     /* the next chunk to take */
-  atomic_uint released; /* workers that have let go of the current job */
-  PhysicsTaskFn *fn;    /* the job: written only while no worker holds it */
+  bool quit;             /* under lock, and published through a new job */
+  _Atomic uint64_t door; /* see CLOSED */
+  atomic_uint next;      /* the next chunk to take */
+  atomic_uint left;      /* workers that entered the job and are done with it */
+  PhysicsTaskFn *fn;     /* the job: written only while no worker is inside */
   void *ctx;
   uint32_t count, grain, chunks;
 };
@@ -49,35 +58,56 @@ static void run_chunks(TaskPool *p) {
   }
 }
 
+static uint32_t job_of(uint64_t door) { return (uint32_t)(door >> 32); }
+
+/* Waits for a job other than `seen`: spinning, yielding, then asleep. */
+static uint32_t wait_job(TaskPool *p, uint32_t seen) {
+  for (int i = 0; i < SPINS + YIELDS; i++) {
+    uint32_t g = job_of(atomic_load_explicit(&p->door, memory_order_acquire));
+    if (g != seen) return g;
+    if (i < SPINS)
+      CPU_RELAX();
+    else
+      sched_yield();
+  }
+  pthread_mutex_lock(&p->lock);
+  uint32_t g;
+  while ((g = job_of(atomic_load_explicit(&p->door, memory_order_acquire))) == seen)
+    pthread_cond_wait(&p->wake, &p->lock);
+  pthread_mutex_unlock(&p->lock);
+  return g;
+}
+
 static void *worker_main(void *arg) {
   TaskPool *p = arg;
-  unsigned seen = 0;
+  uint32_t seen = 0;
   for (;;) {
-    unsigned g;
-    int spins = 0;
-    while ((g = atomic_load_explicit(&p->gen, memory_order_acquire)) == seen && ++spins < SPINS) CPU_RELAX();
-    if (g == seen) {
-      pthread_mutex_lock(&p->lock);
-      while ((g = atomic_load_explicit(&p->gen, memory_order_acquire)) == seen) pthread_cond_wait(&p->wake, &p->lock);
-      pthread_mutex_unlock(&p->lock);
-    }
-    seen = g;
-    bool quit;
+    seen = wait_job(p, seen);
     pthread_mutex_lock(&p->lock);
-    quit = p->quit;
+    bool quit = p->quit;
     pthread_mutex_unlock(&p->lock);
     if (quit) return NULL;
+    /* enter, unless the job has moved on or its door is closed */
+    uint64_t d = atomic_load_explicit(&p->door, memory_order_acquire);
+    bool entered = false;
+    while (job_of(d) == seen && !((uint32_t)d & CLOSED))
+      if (atomic_compare_exchange_weak_explicit(&p->door, &d, d + 1u, memory_order_acq_rel, memory_order_acquire)) {
+        entered = true;
+        break;
+      }
+    if (!entered) continue;
     run_chunks(p);
-    atomic_fetch_add_explicit(&p->released, 1u, memory_order_acq_rel);
+    atomic_fetch_add_explicit(&p->left, 1u, memory_order_release);
   }
 }
 
-/* Publishes a new job (its fields already written) and wakes the sleepers. */
+/* Opens a new job (its fields already written) and wakes the sleepers. */
 static void publish(TaskPool *p) {
-  atomic_store_explicit(&p->released, 0u, memory_order_relaxed);
+  atomic_store_explicit(&p->left, 0u, memory_order_relaxed);
   atomic_store_explicit(&p->next, 0u, memory_order_relaxed);
   pthread_mutex_lock(&p->lock);
-  atomic_fetch_add_explicit(&p->gen, 1u, memory_order_release);
+  uint64_t job = job_of(atomic_load_explicit(&p->door, memory_order_relaxed)) + 1u;
+  atomic_store_explicit(&p->door, job << 32, memory_order_release);
   pthread_cond_broadcast(&p->wake);
   pthread_mutex_unlock(&p->lock);
 }
@@ -98,9 +128,9 @@ TaskPool *physics_tasks_create(uint32_t workers) {
     tess_free(p);
     return NULL;
   }
-  atomic_init(&p->gen, 0u);
+  atomic_init(&p->door, 0u);
   atomic_init(&p->next, 0u);
-  atomic_init(&p->released, 0u);
+  atomic_init(&p->left, 0u);
   for (uint32_t i = 0; i < workers - 1; i++) {
     if (pthread_create(&p->tid[i], NULL, worker_main, p) != 0) break;
     p->threads++;
@@ -143,6 +173,8 @@ void physics_parallel_for(TaskPool *p, uint32_t count, uint32_t min_items, Physi
   p->chunks = (count + grain - 1u) / grain;
   publish(p);
   run_chunks(p);
-  /* every worker lets go before the job's fields may change; their writes are then visible here */
-  while (atomic_load_explicit(&p->released, memory_order_acquire) < p->threads) CPU_RELAX();
+  /* every chunk is taken: close the door, and wait for those inside (their writes are then
+   * visible here) */
+  uint32_t entered = (uint32_t)atomic_fetch_or_explicit(&p->door, CLOSED, memory_order_acq_rel) & ~CLOSED;
+  while (atomic_load_explicit(&p->left, memory_order_acquire) < entered) CPU_RELAX();
 }

@@ -137,6 +137,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->sweeps);
   tess_free(w->paths);
   tess_free(w->stop_dv);
+  tess_free(w->pair_manifolds);
   tess_free(w->state_colors);
   tess_free(w->constraint_color);
   tess_free(w->overflow);
