@@ -311,6 +311,12 @@ void physics_tasks_destroy(TaskPool *p);
 uint32_t physics_tasks_threads(const TaskPool *p);
 void physics_parallel_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx);
 
+/* A growing list of shape pairs (lo << 32 | hi). */
+typedef struct PairBuf {
+  uint64_t *pairs;
+  uint32_t count, cap;
+} PairBuf;
+
 struct TessWorld {
   TessWorldDef def;
   uint64_t step_count;
@@ -408,6 +414,10 @@ struct TessWorld {
   TessVec2 *paths;
   uint32_t paths_cap; /* the same along the path before last step's stops
                          ((v + stop_dv) dt): where round features are met */
+  float *bp_extent;
+  uint32_t bp_extent_cap; /* per proxy, this step: its box's larger side (broad_phase.c) */
+  PairBuf *bp_pieces;
+  uint32_t bp_piece_count; /* the pairs each run of the broad phase's scan found */
   Manifold *pair_manifolds;
   uint32_t pair_manifolds_cap; /* per broad-phase pair, this step (the narrow phase's first half) */
   TessVec2 *stop_dv;

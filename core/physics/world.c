@@ -138,6 +138,9 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->paths);
   tess_free(w->stop_dv);
   tess_free(w->pair_manifolds);
+  tess_free(w->bp_extent);
+  for (uint32_t i = 0; i < w->bp_piece_count; i++) tess_free(w->bp_pieces[i].pairs);
+  tess_free(w->bp_pieces);
   tess_free(w->state_colors);
   tess_free(w->constraint_color);
   tess_free(w->overflow);

@@ -1056,8 +1056,10 @@ static void determinism_and_snapshot(void) {
  * together (a dense grid over them) or in clusters kilometres apart (hashed
  * cells): checked against all pairs. */
 static void broad_phase_misses_no_pair_near_or_far(void) {
-  for (int far = 0; far < 2; far++) {
-    TessWorld *w = new_world(tess_v2(0, 0));
+  for (int run = 0; run < 4; run++) {
+    /* on one thread, and on three, whose scan is cut into runs of entries, each its own list */
+    int far = run & 1;
+    TessWorld *w = new_world_workers(tess_v2(0, 0), run < 2 ? 1u : 3u);
     TessShapeDef sd = shape_def(0.3f, 0.0f, 1.0f);
     TessTestRng rng = {4242};
     enum { N = 400 };
@@ -1088,7 +1090,8 @@ static void broad_phase_misses_no_pair_near_or_far(void) {
           uint32_t a = cps[k].body_a.index1, b = cps[k].body_b.index1;
           found = (a == ids[i].index1 && b == ids[j].index1) || (a == ids[j].index1 && b == ids[i].index1);
         }
-        CHECK_MSG(found, "%s: bodies %d and %d overlap but began no contact", far ? "far" : "near", i, j);
+        CHECK_MSG(found, "%s, %s: bodies %d and %d overlap but began no contact", far ? "far" : "near",
+                  run < 2 ? "1 worker" : "3 workers", i, j);
       }
     CHECK_MSG(overlapping > 50, "only %d overlapping pairs: the test checks too little", overlapping);
     tess_world_destroy(w);
