@@ -431,8 +431,11 @@ struct TessWorld {
   uint32_t overflow_count, overflow_cap; /* cbuf offsets of the constraints left uncoloured */
   uint32_t *batches;
   uint32_t batch_count, batch_cap; /* byte offsets in wbuf; bit 0: two points */
-  uint32_t color_first[33];        /* batches of colour c: [color_first[c], color_first[c + 1]) */
-  TaskPool *tasks;                 /* the workers (tasks.c); NULL with one */
+  uint32_t *constraint_slot;
+  uint32_t constraint_slot_cap; /* per constraint (coff order): its place in its colour's group */
+  uint32_t group_first[32][2];  /* per colour and point count: the group's first batch */
+  uint32_t color_first[33];     /* batches of colour c: [color_first[c], color_first[c + 1]) */
+  TaskPool *tasks;              /* the workers (tasks.c); NULL with one */
   uint8_t *wbuf;
   size_t wbuf_cap;
   void *wbuf_raw;

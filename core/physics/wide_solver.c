@@ -292,10 +292,59 @@ static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t
   }
 }
 
+typedef struct BuildJob {
+  TessWorld *w;
+  const Softness *soft, *soft_static;
+} BuildJob;
+
+/* Constraints [begin, end) of coff: their heads (solver states, masses, k->solve); the constraints
+ * to colour need no more here (their points are prepared straight into the lanes), those left to
+ * the one-at-a-time passes, or to a restitution pass after the solve, need their points prepared
+ * in cbuf. */
+static void prepare_task(void *ctx, uint32_t begin, uint32_t end) {
+  const BuildJob *j = ctx;
+  TessWorld *w = j->w;
+  for (uint32_t ci = begin; ci < end; ci++) {
+    Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
+    if (w->any_impact_material)
+      physics_contact_prepare(w, k);
+    else
+      physics_contact_prepare_head(w, k);
+  }
+}
+
+/* Batches [begin, end) cleared: lanes left empty stay zero, on the fixed state. */
+static void clear_task(void *ctx, uint32_t begin, uint32_t end) {
+  const BuildJob *j = ctx;
+  TessWorld *w = j->w;
+  for (uint32_t i = begin; i < end; i++) {
+    uint32_t b = w->batches[i];
+    uint8_t *base = w->wbuf + (b & ~1u);
+    memset(base, 0, batch_size((b & 1u) + 1u));
+    for (uint32_t lane = 0; lane < LANES; lane++) ((WideHead *)base)->offset[lane] = TESS_NULL_INDEX;
+  }
+}
+
+/* Constraints [begin, end) of coff into their lanes. */
+static void fill_task(void *ctx, uint32_t begin, uint32_t end) {
+  const BuildJob *j = ctx;
+  TessWorld *w = j->w;
+  for (uint32_t ci = begin; ci < end; ci++) {
+    uint32_t c = w->constraint_color[ci];
+    if (c == PHYS_NO_COLOR) continue;
+    const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
+    uint32_t p = k->point_count - 1, slot = w->constraint_slot[ci];
+    uint8_t *base = w->wbuf + (w->batches[w->group_first[c][p] + slot / LANES] & ~1u);
+    write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], j->soft,
+               j->soft_static);
+  }
+}
+
 bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   uint32_t nstates = w->active_count + 1;
   if (!PHYS_GROW(w->state_colors, &w->state_colors_cap, nstates) ||
       !PHYS_GROW(w->constraint_color, &w->constraint_color_cap, w->coff_count + 1) ||
+      !PHYS_GROW(w->constraint_slot, &w->constraint_slot_cap, w->coff_count + 1) ||
       !PHYS_GROW(w->overflow, &w->overflow_cap, w->coff_count + 1))
     return false;
   memset(w->state_colors, 0, nstates * sizeof *w->state_colors);
@@ -303,14 +352,12 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   uint32_t count[COLORS][2];
   memset(count, 0, sizeof count);
   w->overflow_count = 0;
+  BuildJob job = {w, &soft, &soft_static};
+  physics_parallel_for(w->tasks, w->coff_count, 1024, prepare_task, &job);
   for (uint32_t ci = 0; ci < w->coff_count; ci++) {
     Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
     w->constraint_color[ci] = PHYS_NO_COLOR;
-    /* the constraints to colour need only their heads here (their points are prepared straight
-     * into the lanes); those left to the one-at-a-time passes, or to a restitution pass after
-     * the solve, need their points prepared in cbuf */
-    bool solved = w->any_impact_material ? physics_contact_prepare(w, k) : physics_contact_prepare_head(w, k);
-    if (!solved || k->point_count == 0) continue;
+    if (!k->solve || k->point_count == 0) continue;
     bool da = st[k->state_a].dynamic != 0, db = st[k->state_b].dynamic != 0;
     uint32_t used = (da ? w->state_colors[k->state_a] : 0u) | (db ? w->state_colors[k->state_b] : 0u);
     if (used == UINT32_MAX) {
@@ -327,7 +374,7 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     if (da) w->state_colors[k->state_a] |= bit;
     if (db) w->state_colors[k->state_b] |= bit;
     w->constraint_color[ci] = (uint8_t)color;
-    count[color][k->point_count - 1]++;
+    w->constraint_slot[ci] = count[color][k->point_count - 1]++; /* its place in its group */
   }
 
   /* the batches: colour by colour, one-point groups before two-point ones */
@@ -364,22 +411,11 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   for (uint32_t c = 0; c < COLORS; c++) w->color_first[c] = first[c][0];
   w->color_first[COLORS] = batches;
 
-  uint32_t filled[COLORS][2]; /* constraints placed so far per group */
-  memset(filled, 0, sizeof filled);
-  for (uint32_t ci = 0; ci < w->coff_count; ci++) {
-    uint32_t c = w->constraint_color[ci];
-    if (c == PHYS_NO_COLOR) continue;
-    const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
-    uint32_t p = k->point_count - 1, slot = filled[c][p]++;
-    uint8_t *base = w->wbuf + (w->batches[first[c][p] + slot / LANES] & ~1u);
-    if (slot % LANES == 0) {
-      /* a new batch: lanes left empty stay zero, on the fixed state */
-      memset(base, 0, batch_size(p + 1));
-      for (uint32_t lane = 0; lane < LANES; lane++) ((WideHead *)base)->offset[lane] = TESS_NULL_INDEX;
-    }
-    write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], &soft,
-               &soft_static);
-  }
+  /* the batches cleared, then the lanes filled: constraint by constraint on the workers, each
+   * into its own lane */
+  physics_parallel_for(w->tasks, batches, 256, clear_task, &job);
+  memcpy(w->group_first, first, sizeof first);
+  physics_parallel_for(w->tasks, w->coff_count, 512, fill_task, &job);
   return true;
 }
 

@@ -143,6 +143,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->bp_pieces);
   tess_free(w->state_colors);
   tess_free(w->constraint_color);
+  tess_free(w->constraint_slot);
   tess_free(w->overflow);
   tess_free(w->batches);
   tess_free(w->wbuf_raw);
