@@ -311,6 +311,17 @@ void physics_tasks_destroy(TaskPool *p);
 uint32_t physics_tasks_threads(const TaskPool *p);
 void physics_parallel_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx);
 
+/* A shape's manifold against a map cell (a traced cell's piece), before it is a contact. */
+typedef struct MapHit {
+  uint32_t shape, cell, piece;
+  Manifold manifold;
+} MapHit;
+
+typedef struct MapHits {
+  MapHit *hits;
+  uint32_t count, cap;
+} MapHits;
+
 /* A growing list of shape pairs (lo << 32 | hi). */
 typedef struct PairBuf {
   uint64_t *pairs;
@@ -418,6 +429,8 @@ struct TessWorld {
   uint32_t bp_extent_cap; /* per proxy, this step: its box's larger side (broad_phase.c) */
   PairBuf *bp_pieces;
   uint32_t bp_piece_count; /* the pairs each run of the broad phase's scan found */
+  MapHits *map_pieces;
+  uint32_t map_piece_count; /* the narrow phase's map hits, a list per run of shapes */
   Manifold *pair_manifolds;
   uint32_t pair_manifolds_cap; /* per broad-phase pair, this step (the narrow phase's first half) */
   TessVec2 *stop_dv;
@@ -502,11 +515,13 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
 
 /* tilemap.c */
 void physics_map_free(TileMap *map);
-/* Appends the contacts of one shape against the map; returns false on no memory. */
-/* `box` is the region to look at (the shape's box swept over the step);
- * `margin` the speculative distance for the manifolds. */
-bool physics_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *world_poly, TessAABB box,
-                               float margin, uint32_t body);
+/* Appends to `out` the manifolds of one shape against the map's cells, in cell order; returns
+ * false on no memory. `box` is the region to look at (the shape's box swept over the step);
+ * `margin` the speculative distance for the manifolds. Reads the world only, so the workers run
+ * it for different shapes side by side; physics_map_push_hits then makes the contacts. */
+bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const PhysPoly *world_poly, TessAABB box,
+                               float margin, uint32_t body, MapHits *out);
+bool physics_map_push_hits(TessWorld *w, const MapHits *hits);
 /* One map contact's manifold again (a contact carried over while asleep). */
 bool physics_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
                                  float *friction, float *restitution, float *tangential);

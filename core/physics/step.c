@@ -2,6 +2,7 @@
  * (bodies and map), events, islands (wake), forces (gravity, zones, floor
  * drag, buoyancy), the soft-step solver, restitution, sleeping, and the
  * deferred removals. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +127,49 @@ static void collide_pairs(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
+typedef struct MapJob {
+  TessWorld *w;
+  uint32_t pieces;
+  atomic_bool failed;
+} MapJob;
+
+/* Shapes against the tile map, runs of shapes side by side, each run's manifolds in its own list. */
+static void map_task(void *ctx, uint32_t begin, uint32_t end) {
+  MapJob *j = ctx;
+  const TessWorld *w = j->w;
+  const Proxy *proxies = w->bp_scratch;
+  for (uint32_t k = begin; k < end; k++) {
+    MapHits *out = &j->w->map_pieces[k];
+    out->count = 0;
+    uint32_t from = (uint32_t)((uint64_t)w->shape_count * k / j->pieces);
+    uint32_t to = (uint32_t)((uint64_t)w->shape_count * (k + 1) / j->pieces);
+    for (uint32_t s = from; s < to; s++) {
+      const Proxy *p = &proxies[s];
+      if (!p->live || p->sensor || !p->dynamic || !p->active || !(p->mask & 0x1u)) continue; /* the map is category 1 */
+      float mg = w->margins[p->body] + tess_v2_length(w->sweeps[p->body]);
+      if (!physics_map_collide_shape(w, s, &w->wpolys[s], p->box, mg, p->body, out)) atomic_store(&j->failed, true);
+    }
+  }
+}
+
+/* The contacts with the map, in shape order then cell order as one thread makes them. */
+static bool map_contacts(TessWorld *w) {
+  uint32_t pieces = w->tasks && w->shape_count >= 256 ? 4u * physics_tasks_threads(w->tasks) : 1u;
+  if (pieces > w->map_piece_count) {
+    MapHits *p = tess_realloc(w->map_pieces, pieces * sizeof *p);
+    if (!p) return false;
+    memset(p + w->map_piece_count, 0, (pieces - w->map_piece_count) * sizeof *p);
+    w->map_pieces = p;
+    w->map_piece_count = pieces;
+  }
+  MapJob job = {w, pieces, false};
+  physics_parallel_for(w->tasks, pieces, 1, map_task, &job);
+  if (atomic_load(&job.failed)) return false;
+  for (uint32_t k = 0; k < pieces; k++)
+    if (!physics_map_push_hits(w, &w->map_pieces[k])) return false;
+  return true;
+}
+
 static bool narrow_phase(TessWorld *w, float dt) {
   /* swap: the previous step's contacts become "old" (the key table indexes them) */
   Contact *tmp = w->contacts_old;
@@ -211,14 +255,7 @@ static bool narrow_phase(TessWorld *w, float dt) {
   }
 
   /* shapes against the tile map (the proxies' boxes are already swept and grown) */
-  if (w->has_map) {
-    for (uint32_t s = 0; s < w->shape_count; s++) {
-      const Proxy *p = &proxies[s];
-      if (!p->live || p->sensor || !p->dynamic || !p->active || !(p->mask & 0x1u)) continue; /* the map is category 1 */
-      float mg = w->margins[p->body] + tess_v2_length(w->sweeps[p->body]);
-      if (!physics_map_collide_shape(w, s, &w->wpolys[s], p->box, mg, p->body)) return false;
-    }
-  }
+  if (w->has_map && !map_contacts(w)) return false;
 
   /* sensor overlaps: sorted lists, compared */
   if (w->sensors_new_count > 1) /* the array is NULL until the first overlap */
