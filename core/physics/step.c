@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "physics_private.h"
+#include "physics_pixel_mask.h"
 
 void physics_destroy_pending(TessWorld *w);
 
@@ -831,6 +832,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   physics_wide_store(w);
   physics_contacts_restitution(w, h);
   physics_parallel_for(w->tasks, na, 512, write_back, &job);
+  physics_pixel_masks_step(w, dt);
   if (!contact_events(w)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
