@@ -276,6 +276,7 @@ static bool scan_pieces(ScanJob *j) {
   if (atomic_load(&j->failed)) return false;
   for (uint32_t k = 0; k < pieces; k++) {
     const PairBuf *b = &w->bp_pieces[k];
+    if (b->count == 0) continue; /* its list may never have been allocated */
     if (!PHYS_GROW(w->pairs, &w->pair_cap, w->pair_count + b->count)) return false;
     memcpy(w->pairs + w->pair_count, b->pairs, (size_t)b->count * sizeof *b->pairs);
     w->pair_count += b->count;
