@@ -45,6 +45,7 @@ static inline bool pair_allowed(const Proxy *pa, const Proxy *pb) {
   if (pa->sensor && pb->sensor) return false;
   /* kinematic against static or kinematic: only sensors care */
   if (!pa->dynamic && !pb->dynamic && !pa->sensor && !pb->sensor) return false;
+  if (pa->group != 0 && pa->group == pb->group) return false; /* parts of one assembly (a ragdoll) */
   return (pa->category & pb->mask) && (pb->category & pa->mask);
 }
 
@@ -173,12 +174,14 @@ static void build_proxies(void *ctx, uint32_t begin, uint32_t end) {
     p->sensor = sh->sensor;
     p->category = sh->category;
     p->mask = sh->mask;
+    p->group = sh->group;
     p->v = b->v;
     p->spin = fabsf(b->w) * b->max_extent;
     p->friction = sh->friction;
     p->restitution = sh->restitution;
     p->tangential = sh->tangential;
-    p->plain = p->active && p->dynamic && !p->sensor && b->shape_count == 1 && sh->category != 0 && sh->mask == UINT32_MAX;
+    p->plain = p->active && p->dynamic && !p->sensor && b->shape_count == 1 && sh->category != 0 && sh->mask == UINT32_MAX &&
+               sh->group == 0;
     if (b->type != TESS_BODY_STATIC) extent[s] = fmaxf(p->box.upper.x - p->box.lower.x, p->box.upper.y - p->box.lower.y);
   }
 }
