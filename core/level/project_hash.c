@@ -125,6 +125,9 @@ static void hash_object(TessHasher *h, const TessObject *o) {
       tess_hasher_f32(h, b->height);
       tess_hasher_u32(h, b->category);
       tess_hasher_u32(h, b->mask);
+      /* The integrator came later: hashed only when it is not the default, so a level
+       * whose bodies all use Euler keeps the content hash (and packed files) it had. */
+      if (b->integrator != TESS_INTEGRATOR_EULER) tess_hasher_u32(h, 0x494E5400u | b->integrator); /* 'INT' */
       break;
     }
     case TESS_OBJECT_JOINT: {

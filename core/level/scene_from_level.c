@@ -322,6 +322,7 @@ static TessResult build_body(Builder *b, const TessObject *o) {
   body.material = material_index(s, mat);
   body.category = bo->category;
   body.mask = bo->mask;
+  body.integrator = bo->integrator;
   body.first_shape = s->shape_count;
   TessResult r = TESS_OK;
   switch (bo->shape) {

@@ -129,6 +129,7 @@ static void feed_scene(Feed *f, const TessScene *s) {
     f_u32(f, b->sensor);
     f_u32(f, b->pin);
     f_u32(f, b->has_mass);
+    f_u32(f, b->integrator);
     f_v2(f, b->position);
     f_f32(f, b->angle);
     f_u32(f, b->material);

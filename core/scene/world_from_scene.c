@@ -77,6 +77,7 @@ TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *
     bd.position = b->position;
     bd.angle = b->angle;
     bd.user_data = b->object;
+    bd.integrator = b->integrator == TESS_INTEGRATOR_RK4 ? TESS_INTEGRATOR_RK4 : TESS_INTEGRATOR_EULER;
     r = tess_body_create(w, &bd, &ids[i], err);
     if (r != TESS_OK) break;
     const TessSceneMaterial *m = &s->materials[b->material];
@@ -141,6 +142,7 @@ TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *
     tess_zone_def_default(&zd);
     zd.type = z->kind == TESS_ZONE_FORCE          ? TESS_ZONE_TYPE_FORCE
               : z->kind == TESS_ZONE_ACCELERATION ? TESS_ZONE_TYPE_ACCELERATION
+              : z->kind == TESS_ZONE_SPRING       ? TESS_ZONE_TYPE_SPRING
                                                   : TESS_ZONE_TYPE_ATTRACTOR;
     zd.rect.lower = tess_v2(z->center.x - 0.5f * z->width, z->center.y - 0.5f * z->height);
     zd.rect.upper = tess_v2(z->center.x + 0.5f * z->width, z->center.y + 0.5f * z->height);

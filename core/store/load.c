@@ -493,6 +493,7 @@ static void read_object_fields(Row *w, TessObject *obj) {
       b->height = row_f32(w, 17);
       b->category = row_u32(w, 18);
       b->mask = row_u32(w, 19);
+      b->integrator = row_u8(w, 39, TESS_INTEGRATOR_RK4);
       break;
     }
     case TESS_OBJECT_JOINT: {
@@ -513,7 +514,7 @@ static void read_object_fields(Row *w, TessObject *obj) {
     }
     case TESS_OBJECT_ZONE: {
       TessZoneObject *z = &obj->u.zone;
-      z->kind = row_u8(w, 29, TESS_ZONE_ATTRACTOR);
+      z->kind = row_u8(w, 29, TESS_ZONE_SPRING);
       z->width = row_f32(w, 30);
       z->height = row_f32(w, 31);
       z->vector.x = row_f32(w, 32);
@@ -527,7 +528,9 @@ static void read_object_fields(Row *w, TessObject *obj) {
 }
 
 static TessResult load_objects(TessStore *s, TessProject *p, const LayerIndex *index, TessError *err) {
-  GET_STMT(st, s->file_schema >= 2 ? STMT_OBJECT_SELECT_ALL : STMT_OBJECT_SELECT_ALL_SCHEMA1);
+  GET_STMT(st, s->file_schema >= 5   ? STMT_OBJECT_SELECT_ALL
+               : s->file_schema >= 2 ? STMT_OBJECT_SELECT_ALL_SCHEMA4
+                                     : STMT_OBJECT_SELECT_ALL_SCHEMA1);
   const LayerRef *ref = NULL;
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -251,8 +251,9 @@ TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLa
   sqlite3_bind_double(st, 7, obj->pos.x);
   sqlite3_bind_double(st, 8, obj->pos.y);
   sqlite3_bind_double(st, 9, obj->angle);
-  /* Columns 10..39 stay NULL except those of the object's kind (37..39,
-   * the joint's motor, came with schema 2 and so sit after the zone's). */
+  /* Columns 10..40 stay NULL except those of the object's kind (37..39,
+   * the joint's motor, came with schema 2 and so sit after the zone's; 40, the
+   * body's integrator, with schema 5). */
   switch (obj->kind) {
     case TESS_OBJECT_BODY: {
       const TessBodyObject *b = &obj->u.body;
@@ -267,6 +268,7 @@ TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLa
       sqlite3_bind_double(st, 18, b->height);
       sqlite3_bind_int64(st, 19, b->category);
       sqlite3_bind_int64(st, 20, b->mask);
+      sqlite3_bind_int(st, 40, b->integrator);
       break;
     }
     case TESS_OBJECT_JOINT: {

@@ -90,8 +90,10 @@ void terrain_migration_step_3(void) {
   CHECK(sql_exec(path,
                  "ALTER TABLE tilesets DROP COLUMN terrains; ALTER TABLE tilesets DROP COLUMN offset_x;" /* and schema 4's */
                  "ALTER TABLE tilesets DROP COLUMN offset_y; ALTER TABLE tilesets DROP COLUMN fit_cell;"
+                 "ALTER TABLE objects DROP COLUMN body_integrator;" /* schema 5's */
                  "UPDATE meta SET value = 2 WHERE key = 'schema_version'"));
-  TessProject *q = load_file(path); /* read-only: read in place */
+  CHECK(forget_integrators(p) >= 1); /* what the file can hold */
+  TessProject *q = load_file(path);  /* read-only: read in place */
   CHECK(q && tess_project_hash(q) == tess_project_hash(p));
   if (q) tess_project_destroy(q);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 2);

@@ -310,6 +310,7 @@ typedef struct TessBodyObject {
   float radius;            /* circle, px */
   float width, height;     /* box, capsule, px */
   uint32_t category, mask; /* collision filter bits; defaults 0x1 and 0xFFFFFFFF */
+  uint8_t integrator;      /* TessIntegrator (tessera/physics.h); 0 = semi-implicit Euler, the default */
 } TessBodyObject;
 
 typedef struct TessJointObject {
@@ -328,8 +329,8 @@ typedef struct TessZoneObject {
   uint8_t kind;        /* TessZoneKind */
   float width, height; /* rectangle, px, centred on pos */
   TessVec2 vector;     /* force (N) or acceleration (m/s^2) */
-  float strength;      /* attractor, m^3/s^2 */
-  float radius;        /* attractor reach, px (0 = unbounded) */
+  float strength;      /* attractor, m^3/s^2; spring, omega^2 in 1/s^2 (TESS_OBJECT_RANGE_SPRING) */
+  float radius;        /* attractor or spring reach, px (0 = unbounded) */
 } TessZoneObject;
 
 typedef struct TessObject {
@@ -357,6 +358,8 @@ typedef enum TessObjectRange {
   TESS_OBJECT_RANGE_EXTENT = 1, /* a body's radius, width, height, px: (0, 2^24] */
   TESS_OBJECT_RANGE_LENGTH = 2, /* a zone's size, a joint's length, px: [0, 2^24] */
   TESS_OBJECT_RANGE_TORQUE = 3, /* a pin motor's maximum torque, N m: [0, FLT_MAX] */
+  TESS_OBJECT_RANGE_SPRING = 4, /* a spring zone's strength omega^2, 1/s^2: [0, 10^6] (omega up to 1000 rad/s,
+                                   well past any step rate a level runs at) */
 } TessObjectRange;
 TessRange tess_object_range(TessObjectRange which);
 TessResult tess_object_copy(TessObject *dst, const TessObject *src);            /* deep */

@@ -64,11 +64,12 @@ typedef struct TessSceneBody {
   TessId object; /* the level object id (0 if none) */
   uint8_t type;  /* TessBodyType */
   uint8_t sensor;
-  uint8_t pin;       /* TessPinMode as placed (pins are already in joints) */
-  uint8_t has_mass;  /* 1: mass / local_center / inertia below are used as they are */
-  TessVec2 position; /* metres */
-  float angle;       /* radians */
-  uint32_t material; /* index into materials */
+  uint8_t pin;        /* TessPinMode as placed (pins are already in joints) */
+  uint8_t has_mass;   /* 1: mass / local_center / inertia below are used as they are */
+  uint8_t integrator; /* TessIntegrator: 0 semi-implicit Euler, 1 RK4 */
+  TessVec2 position;  /* metres */
+  float angle;        /* radians */
+  uint32_t material;  /* index into materials */
   uint32_t category, mask;
   uint32_t first_shape, shape_count; /* range in shapes */
   float mass;                        /* kg */
@@ -98,7 +99,7 @@ typedef struct TessSceneZone {
   float width, height; /* metres (force / acceleration rectangles) */
   float angle;         /* radians: the rectangle turns about its centre, as the editor draws it */
   TessVec2 vector;     /* N or m/s^2, in world axes (the editor's arrow does not turn either) */
-  float strength;      /* m^3/s^2 */
+  float strength;      /* attractor m^3/s^2; spring omega^2, 1/s^2 */
   float radius;        /* metres, 0 = unbounded */
 } TessSceneZone;
 
