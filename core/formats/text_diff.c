@@ -259,6 +259,7 @@ static void diff_object(Diff *d, const TessLevel *level, const TessObject *o, co
     change_f32(&c, "height", a->height, b->height);
     change_u32(&c, "category", a->category, b->category);
     change_u32(&c, "mask", a->mask, b->mask);
+    CHANGE_WORD(&c, "integrator", TEXT_INTEGRATORS, a->integrator, b->integrator);
   } else if (o->kind == n->kind && o->kind == TESS_OBJECT_JOINT) {
     const TessJointObject *a = &o->u.joint, *b = &n->u.joint;
     CHANGE_WORD(&c, "joint", TEXT_JOINT_KINDS, a->kind, b->kind);

@@ -311,6 +311,9 @@ static TessResult dump_object(Dump *d, const TessLevel *level, const TessLayer *
     text_write_key_f32(&b, "height", bo->height);
     text_write_key_u32(&b, "category", bo->category);
     text_write_key_u32(&b, "mask", bo->mask);
+    /* written only when not the default, so dumps made before integrators stay byte for byte */
+    if (bo->integrator != TESS_INTEGRATOR_EULER)
+      text_write_key_str(&b, "integrator", TEXT_WORD(TEXT_INTEGRATORS, bo->integrator));
     text_write_close(&b);
   } else if (o->kind == TESS_OBJECT_JOINT) {
     const TessJointObject *j = &o->u.joint;

@@ -43,6 +43,9 @@ static TessResult read_body(const Json *j, json_t *b, TessBodyObject *body) {
   if (r == TESS_OK) r = text_load_f32(j, b, "height", at, &body->height);
   if (r == TESS_OK) r = text_load_u32(j, b, "category", at, &body->category);
   if (r == TESS_OK) r = text_load_u32(j, b, "mask", at, &body->mask);
+  /* optional: absent in dumps of Euler bodies (the default) */
+  if (r == TESS_OK && json_object_get(b, "integrator"))
+    r = TL_WORD(j, b, "integrator", at, TEXT_INTEGRATORS, &body->integrator);
   body->sensor = sensor;
   return r;
 }
