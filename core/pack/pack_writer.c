@@ -734,7 +734,8 @@ static void write_body(Writer *w, const TessSceneBody *sb) {
   }
   write_props_of(w, o, b);
   pack_put_u8(b, sb->has_mass ? 1 : 0);
-  pack_buf_grow(b, 7);
+  pack_put_u8(b, sb->integrator == TESS_INTEGRATOR_RK4 ? TLV_INTEGRATOR_RK4 : TLV_INTEGRATOR_EULER); /* 3.5 */
+  pack_buf_grow(b, 6);
   w->s[S_BODY].count++;
 }
 
@@ -769,7 +770,7 @@ static void write_zone(Writer *w, const TessSceneZone *z) {
   PackBuf *b = &w->s[S_ZONE].buf;
   pack_put_u32(b, z->object);
   pack_put_u32(b, pack_string(&w->str, o ? o->name : NULL));
-  pack_put_u32(b, z->kind <= 2 ? z->kind : 0);
+  pack_put_u32(b, z->kind <= TESS_ZONE_SPRING ? z->kind : 0);
   pack_put_f32(b, z->center.x);
   pack_put_f32(b, z->center.y);
   pack_put_f32(b, z->angle);

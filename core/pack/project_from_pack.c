@@ -317,6 +317,7 @@ static TessResult add_objects(const TlvLevel *lv, TessProject *p, TessLevel *lev
     bo->material = material_id(lv, b.material);
     bo->category = b.category;
     bo->mask = b.mask;
+    bo->integrator = b.integrator;
     TlvSprite sp;
     bo->sprite = b.sprite && tlv_sprite(lv, b.sprite - 1, &sp) ? sp.id : 0;
     TlvShape sh;

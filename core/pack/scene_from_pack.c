@@ -170,6 +170,7 @@ TessResult tess_scene_from_pack(const struct TlvLevel *lv, struct TessScene **ou
     sb->sensor = b.sensor;
     sb->pin = b.pin;
     sb->has_mass = b.has_mass;
+    sb->integrator = b.integrator;
     sb->position = tess_v2(b.x, b.y);
     sb->angle = b.angle;
     sb->material = b.material;

@@ -1120,7 +1120,9 @@ static TlvResult validate_objects(Ctx *c) {
     next_shape += rd32(r + 44);
     TRY(check_string(c, rd32(r + 4), at + 4, "body name"));
     if (rd32(r) == 0) return fail(c->err, TLV_ERR_VALUE, at, "body %u: object id 0", (unsigned)i);
-    TRY(check_zero(c, r + 73, 7, at + 73, "body"));
+    /* byte 73 was reserved before 3.5, so an older reader refuses a 3.5 body on RK4 rather than run it on Euler */
+    if (c->lv->header.minor >= 5 && r[73] > TLV_INTEGRATOR_RK4) return fail(c->err, TLV_ERR_VALUE, at + 73, "body %u: integrator %u", (unsigned)i, (unsigned)r[73]);
+    TRY(check_zero(c, r + 73 + (c->lv->header.minor >= 5), 7 - (c->lv->header.minor >= 5), at + 73 + (c->lv->header.minor >= 5), "body"));
 
     if (r[8] > 2 || r[9] > 1 || r[10] > 3 || r[11] > 2) return fail(c->err, TLV_ERR_VALUE, at + 8, "body %u: type, sensor, source or pin", (unsigned)i);
     if (r[72] > 1) return fail(c->err, TLV_ERR_VALUE, at + 72, "body %u: mass flag %u", (unsigned)i, (unsigned)r[72]);
@@ -1171,11 +1173,14 @@ static TlvResult validate_objects(Ctx *c) {
     const uint8_t *r = lv->zones.data + (uint64_t)i * lv->zones.stride;
     uint64_t at = rec_off(&lv->zones, i, 0);
     TRY(check_string(c, rd32(r + 4), at + 4, "zone name"));
-    if (rd32(r + 8) > 2) return fail(c->err, TLV_ERR_VALUE, at + 8, "zone %u: kind %u", (unsigned)i, (unsigned)rd32(r + 8));
+    if (rd32(r + 8) > (c->lv->header.minor >= 5 ? 3u : 2u)) return fail(c->err, TLV_ERR_VALUE, at + 8, "zone %u: kind %u", (unsigned)i, (unsigned)rd32(r + 8));
     TRY(check_finite(c, r, at, 12, 9, "zone"));
     TRY(check_zero(c, r + 56, 8, at + 56, "zone"));
     if (!(rdf32(r + 24) >= 0.0f) || !(rdf32(r + 28) >= 0.0f) || !(rdf32(r + 44) >= 0.0f))
       return fail(c->err, TLV_ERR_VALUE, at + 24, "zone %u: negative width, height or radius", (unsigned)i);
+    /* a spring's strength is omega^2: 0..1e6 1/s^2, as the level model holds it */
+    if (rd32(r + 8) == 3 && !(rdf32(r + 40) >= 0.0f && rdf32(r + 40) <= 1e6f))
+      return fail(c->err, TLV_ERR_VALUE, at + 40, "zone %u: spring strength outside 0..1e6", (unsigned)i);
     TRY(check_props(c, r, at, 48));
   }
   for (i = 0; i < lv->spawns.count; i++) {
@@ -1647,6 +1652,7 @@ int tlv_body(const TlvLevel *lv, uint32_t index, TlvBody *out) {
   out->prop_first = rd32(r + 64);
   out->prop_count = rd32(r + 68);
   out->has_mass = r[72];
+  out->integrator = lv->header.minor >= 5 ? r[73] : TLV_INTEGRATOR_EULER;
   return 1;
 }
 

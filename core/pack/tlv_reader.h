@@ -36,7 +36,7 @@ extern "C" {
 #define TLV_MAGIC "\x89TLV\r\n\x1a\n"
 #define TLV_MAGIC_SIZE 8
 #define TLV_VERSION_MAJOR 3u
-#define TLV_VERSION_MINOR 4u
+#define TLV_VERSION_MINOR 5u
 #define TLV_HEADER_SIZE 64u
 #define TLV_SECTION_ENTRY_SIZE 32u
 #define TLV_ALIGN 16u
@@ -306,19 +306,23 @@ typedef struct TlvBody {
   uint32_t object_id, name;
   uint8_t type; /* 0 static, 1 kinematic, 2 dynamic */
   uint8_t sensor;
-  uint8_t source;    /* 0 circle, 1 box, 2 capsule, 3 sprite (how it was made) */
-  uint8_t pin;       /* 0 none, 1 at smaller centroid, 2 at overlap centre */
-  uint8_t has_mass;  /* 1: the mass properties come from the sprite's pixels and are used as they are;
-                      * 0: a physics engine computes them from the shapes (the values below are
-                      *    that computation, for information) */
-  uint32_t material; /* 1-based */
-  uint32_t sprite;   /* 1-based sprite index, 0 = none */
+  uint8_t source;     /* 0 circle, 1 box, 2 capsule, 3 sprite (how it was made) */
+  uint8_t pin;        /* 0 none, 1 at smaller centroid, 2 at overlap centre */
+  uint8_t has_mass;   /* 1: the mass properties come from the sprite's pixels and are used as they are;
+                       * 0: a physics engine computes them from the shapes (the values below are
+                       *    that computation, for information) */
+  uint8_t integrator; /* 3.5: 0 semi-implicit Euler, 1 RK4 (TLV_INTEGRATOR_*); 0 in older files */
+  uint32_t material;  /* 1-based */
+  uint32_t sprite;    /* 1-based sprite index, 0 = none */
   uint32_t category, mask;
   float x, y, angle; /* metres, radians */
   uint32_t shape_first, shape_count;
   float mass, centroid_x, centroid_y, inertia; /* kg, local metres, kg m^2 about the centroid */
   uint32_t prop_first, prop_count;
 } TlvBody;
+
+#define TLV_INTEGRATOR_EULER 0u
+#define TLV_INTEGRATOR_RK4 1u /* 3.5 */
 
 #define TLV_SHAPE_CIRCLE 0u
 #define TLV_SHAPE_CAPSULE 1u
@@ -348,7 +352,7 @@ typedef struct TlvJoint {
 } TlvJoint;
 
 typedef struct TlvZone {
-  uint32_t object_id, name, kind;   /* 0 force, 1 acceleration, 2 attractor */
+  uint32_t object_id, name, kind;   /* 0 force, 1 acceleration, 2 attractor, 3 spring (3.5) */
   float x, y, angle, width, height; /* metres */
   float vx, vy, strength, radius;
   uint32_t prop_first, prop_count;

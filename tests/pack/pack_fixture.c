@@ -225,6 +225,7 @@ static TessResult fill_level(TessProject *p, TessTestRng *rng, const PackFixture
     b->sprite = sprites[(i / 4) % 2];
     b->category = 1u << (i % 4);
     b->mask = 0xFFFFFFFFu ^ (i % 3);
+    b->integrator = i % 3 == 1 ? TESS_INTEGRATOR_RK4 : TESS_INTEGRATOR_EULER; /* 3.5 */
     if (i % 3 == 0) {
       TessProperty pr;
       memset(&pr, 0, sizeof pr);
@@ -291,7 +292,9 @@ static TessResult fill_level(TessProject *p, TessTestRng *rng, const PackFixture
     TessObject o;
     tess_object_default(&o, TESS_OBJECT_ZONE);
     o.pos = tess_v2(frand(rng, 0, st.width * 16.0f), frand(rng, 0, st.height * 16.0f));
-    o.u.zone.kind = (uint8_t)(i % 3);
+    /* the spring second, so the fixture's two zones by default cover it (3.5) */
+    static const uint8_t kinds[] = {TESS_ZONE_FORCE, TESS_ZONE_SPRING, TESS_ZONE_ACCELERATION, TESS_ZONE_ATTRACTOR};
+    o.u.zone.kind = kinds[i % 4];
     o.angle = frand(rng, -3.0f, 3.0f); /* a turned rectangle: the scene and the pack keep the turn */
     o.u.zone.strength = 3.5f;
     o.u.zone.radius = 64.0f;

@@ -342,8 +342,9 @@ static uint64_t world_hash(const uint8_t *d, size_t size, int steps) {
 
 /* The demo's golden files of an older minor version still load, and their
  * worlds step exactly as the current files' of the same levels do. The demo's
- * Top-down level has since gained a turnstile: its current-format file from
- * before that (format 3.4) stands in for it. */
+ * Top-down level has since gained a turnstile: its 3.4 file from before that
+ * stands in for it (a 3.4 file steps as its 3.5 twin does:
+ * format_3_4_files_load_and_simulate_alike). */
 static void old_demo_files_simulate_alike(const char *const old[2], uint16_t minor) {
   static const char *same[] = {"tests/golden/demo/Side.tlv", "tests/golden/format-3.4/Top-down.tlv"};
   for (size_t i = 0; i < 2; i++) {
@@ -400,6 +401,32 @@ static void format_3_3_files_load_and_simulate_alike(void) {
     CHECK(tlv_tileset(&lv, i, &tt) && tt.placement == TLV_PLACE_FIT_CELL);
   }
   free(d);
+}
+
+/* 3.5 (per-body integrator in BODY byte 73, spring zones) changed no record's size: the demo's
+ * 3.4 files load, every body on Euler as before, and step exactly as the current files do. */
+static void format_3_4_files_load_and_simulate_alike(void) {
+  static const char *old[] = {"tests/golden/format-3.4/Side.tlv", "tests/golden/format-3.4/Top-down-turnstile.tlv"};
+  static const char *now[] = {"tests/golden/demo/Side.tlv", "tests/golden/demo/Top-down.tlv"};
+  for (size_t i = 0; i < 2; i++) {
+    size_t osize = 0, nsize = 0;
+    uint8_t *o = source_file(old[i], &osize), *n = source_file(now[i], &nsize);
+    if (o && n) {
+      TlvLevel lv;
+      TlvError err;
+      CHECK_MSG(tlv_open(o, osize, 0, &lv, &err) == TLV_OK, "%s: %s", old[i], err.message);
+      CHECK(lv.header.major == 3 && lv.header.minor == 4);
+      for (uint32_t k = 0; k < lv.bodies.count; k++) {
+        TlvBody b;
+        CHECK(tlv_body(&lv, k, &b) && b.integrator == TLV_INTEGRATOR_EULER);
+      }
+      uint64_t ho = world_hash(o, osize, 600), hn = world_hash(n, nsize, 600);
+      CHECK_MSG(ho == hn && ho != 0, "%s: world hash %016llx after 600 steps, the current file's %016llx", old[i],
+                (unsigned long long)ho, (unsigned long long)hn);
+    }
+    free(o);
+    free(n);
+  }
 }
 
 static void format_3_1_files_load_and_simulate_alike(void) {
@@ -534,5 +561,5 @@ static void non_square_tiles_flip_as_the_spec_says(void) {
 
 TESS_TEST_MAIN(TEST(every_polygon_is_clockwise), TEST(loops_keep_solid_on_the_right), TEST(header_checksum_covers_header_size),
                TEST(pin_anchor_b_is_what_the_spec_says), TEST(format_3_1_files_load_and_simulate_alike),
-               TEST(format_3_2_files_load_and_simulate_alike), TEST(format_3_3_files_load_and_simulate_alike),
+               TEST(format_3_2_files_load_and_simulate_alike), TEST(format_3_3_files_load_and_simulate_alike), TEST(format_3_4_files_load_and_simulate_alike),
                TEST(non_square_tiles_flip_as_the_spec_says))

@@ -615,7 +615,11 @@ static int check_objects(Chk *c, uint64_t *blob_next) {
   for (uint32_t i = 0; i < b->count; i++) {
     const uint8_t *r = rec(b, i);
     REQUIRE(u32_(r) != 0 && str_ok(c, u32_(r + 4)), "body %u: id or name", i);
-    REQUIRE(r[8] <= 2 && r[9] <= 1 && r[10] <= 3 && r[11] <= 2 && r[72] <= 1 && zero(r + 73, 7), "body %u: bytes", i);
+    /* 3.5: byte 73 is the integrator (0 Euler, 1 RK4); reserved (0) before */
+    int integ = c->minor >= 5;
+    REQUIRE(r[8] <= 2 && r[9] <= 1 && r[10] <= 3 && r[11] <= 2 && r[72] <= 1 && (integ ? r[73] <= 1 : r[73] == 0) &&
+                zero(r + 74, 6),
+            "body %u: bytes", i);
     REQUIRE(u32_(r + 12) <= c->s[MATL].count && u32_(r + 16) <= c->s[SPRT].count, "body %u: material or sprite", i);
     REQUIRE(u32_(r + 16) == 0 || r[10] == 3, "body %u: a sprite on a body not made from one", i);
     REQUIRE(finite_all(r + 28, 3) && finite_all(r + 48, 4) && f32_(r + 48) >= 0 && f32_(r + 60) >= 0, "body %u: numbers", i);
@@ -645,7 +649,8 @@ static int check_objects(Chk *c, uint64_t *blob_next) {
   }
   for (uint32_t i = 0; i < c->s[ZONE].count; i++) {
     const uint8_t *r = rec(&c->s[ZONE], i);
-    REQUIRE(str_ok(c, u32_(r + 4)) && u32_(r + 8) <= 2 && finite_all(r + 12, 9), "zone %u", i);
+    REQUIRE(str_ok(c, u32_(r + 4)) && u32_(r + 8) <= (c->minor >= 5 ? 3u : 2u) && finite_all(r + 12, 9), "zone %u", i);
+    REQUIRE(u32_(r + 8) != 3 || (f32_(r + 40) >= 0 && f32_(r + 40) <= 1e6f), "zone %u: spring strength", i);
     REQUIRE(f32_(r + 24) >= 0 && f32_(r + 28) >= 0 && f32_(r + 44) >= 0 && zero(r + 56, 8), "zone %u: sizes or reserved", i);
     if (!props(c, r + 48, &prop, "zone", i)) return 0;
   }
