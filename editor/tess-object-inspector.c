@@ -121,14 +121,27 @@ static void on_name_activate(GtkEntry *e, gpointer d) {
 
 static void edit_body_type(TessObject *o, GtkWidget *w, gpointer d) { o->u.body.type = (uint8_t)gtk_drop_down_get_selected(GTK_DROP_DOWN(w)); }
 static void edit_pin(TessObject *o, GtkWidget *w, gpointer d) { o->u.body.pin = (uint8_t)gtk_drop_down_get_selected(GTK_DROP_DOWN(w)); }
-static void edit_zone_kind(TessObject *o, GtkWidget *w, gpointer d) { o->u.zone.kind = (uint8_t)gtk_drop_down_get_selected(GTK_DROP_DOWN(w)); }
+static void edit_integrator(TessObject *o, GtkWidget *w, gpointer d) { o->u.body.integrator = (uint8_t)gtk_drop_down_get_selected(GTK_DROP_DOWN(w)); }
+static void edit_zone_kind(TessObject *o, GtkWidget *w, gpointer d) {
+  o->u.zone.kind = (uint8_t)gtk_drop_down_get_selected(GTK_DROP_DOWN(w));
+  /* a zone turned into a spring keeps its strength only where a spring may have it (an
+   * attractor's may be negative or huge), else it starts at one swing a second */
+  if (o->u.zone.kind == TESS_ZONE_SPRING &&
+      (!tess_range_contains(tess_object_range(TESS_OBJECT_RANGE_SPRING), o->u.zone.strength) || o->u.zone.strength == 0.0f))
+    o->u.zone.strength = TESS_SPRING_DEFAULT_STRENGTH;
+}
 static void edit_material(TessObject *o, GtkWidget *w, gpointer d) {
   GArray *ids = g_object_get_data(G_OBJECT(w), "ids");
   guint sel = gtk_drop_down_get_selected(GTK_DROP_DOWN(w));
   o->u.body.material = sel < ids->len ? g_array_index(ids, TessId, sel) : 0;
 }
+static gboolean rebuild_idle(gpointer user);
 static void on_dropdown(GtkDropDown *dd, GParamSpec *pspec, gpointer fn) {
-  if (g_object_get_data(G_OBJECT(dd), "tess-ready")) edit_with(owner(GTK_WIDGET(dd)), (EditFn)fn, GTK_WIDGET(dd), NULL);
+  if (!g_object_get_data(G_OBJECT(dd), "tess-ready")) return;
+  TessObjectInspector *self = owner(GTK_WIDGET(dd));
+  /* A zone's kind decides which rows it has: rebuild them, once idle (not under the dropdown's own signal). */
+  if (edit_with(self, (EditFn)fn, GTK_WIDGET(dd), NULL) && (EditFn)fn == edit_zone_kind && !self->rebuild_source)
+    self->rebuild_source = g_idle_add(rebuild_idle, self);
 }
 
 static void edit_sensor(TessObject *o, GtkWidget *w, gpointer d) { o->u.body.sensor = gtk_check_button_get_active(GTK_CHECK_BUTTON(w)); }
@@ -171,6 +184,7 @@ static void edit_number(TessObject *o, GtkWidget *w, gpointer field) {
   if (g_str_equal(f, "vx")) o->u.zone.vector.x = v;
   else if (g_str_equal(f, "vy")) o->u.zone.vector.y = v;
   else if (g_str_equal(f, "strength")) o->u.zone.strength = v;
+  else if (g_str_equal(f, "reach")) o->u.zone.radius = v;
   else if (g_str_equal(f, "zw")) o->u.zone.width = v;
   else if (g_str_equal(f, "zh")) o->u.zone.height = v;
   else if (g_str_equal(f, "radius")) o->u.body.radius = v;
@@ -524,15 +538,37 @@ static void rebuild(TessObjectInspector *self) {
 
     const char *pins[] = {_("No pin"), _("At the smaller body's centre"), _("At the overlap's centre"), NULL};
     add_row(grid, _("Pin on overlap"), dropdown(pins, b->pin, edit_pin));
+    /* in TessIntegrator's order */
+    const char *integrators[] = {_("Semi-implicit Euler"), _("RK4"), NULL};
+    GtkWidget *integrator = named(dropdown(integrators, b->integrator, edit_integrator), "body-integrator");
+    gtk_widget_set_tooltip_text(integrator, _("RK4 follows forces that change with the position, such as spring and "
+                                              "attractor zones (orbits, oscillations), far more closely and keeps their "
+                                              "energy. Keep semi-implicit Euler for everything else: contacts and "
+                                              "joints are tuned for it."));
+    add_row(grid, _("Integrator"), integrator);
   } else if (o->kind == TESS_OBJECT_ZONE) {
     const TessZoneObject *z = &o->u.zone;
-    const char *kinds[] = {_("Force"), _("Acceleration"), _("Attractor"), NULL};
-    add_row(grid, _("Zone kind"), dropdown(kinds, z->kind, edit_zone_kind));
-    add_row(grid, _("Width (px)"), named(checked(z->width, tess_object_range(TESS_OBJECT_RANGE_LENGTH), 1, 1, "zw", _("Width")), "zone-width"));
-    add_row(grid, _("Height (px)"), named(checked(z->height, tess_object_range(TESS_OBJECT_RANGE_LENGTH), 1, 1, "zh", _("Height")), "zone-height"));
-    add_row(grid, _("Force x"), checked(z->vector.x, span(-1e6, 1e6), 0.5, 2, "vx", _("Force x")));
-    add_row(grid, _("Force y"), checked(z->vector.y, span(-1e6, 1e6), 0.5, 2, "vy", _("Force y")));
-    if (z->kind == TESS_ZONE_ATTRACTOR) add_row(grid, _("Strength"), checked(z->strength, span(-1e9, 1e9), 1, 2, "strength", _("Strength")));
+    const char *kinds[] = {_("Force"), _("Acceleration"), _("Attractor"), _("Spring"), NULL};
+    add_row(grid, _("Zone kind"), named(dropdown(kinds, z->kind, edit_zone_kind), "zone-kind"));
+    if (z->kind == TESS_ZONE_SPRING) {
+      /* a harmonic well: strength is omega^2, its range core's */
+      GtkWidget *k = named(checked(z->strength, tess_object_range(TESS_OBJECT_RANGE_SPRING), 1, 3, "strength", _("Stiffness")),
+                           "zone-stiffness");
+      gtk_widget_set_tooltip_text(k, _("How hard the zone pulls bodies towards its centre, per metre away, for every "
+                                       "kilogram: a body left in it swings with a period of 2π / √stiffness seconds "
+                                       "(39.48 is one swing a second)"));
+      add_row(grid, _("Stiffness (1/s²)"), k);
+      GtkWidget *reach = named(checked(z->radius, tess_object_range(TESS_OBJECT_RANGE_LENGTH), 1, 1, "reach", _("Reach")),
+                               "zone-reach");
+      gtk_widget_set_tooltip_text(reach, _("Bodies farther than this from the centre are not pulled; 0 pulls everywhere"));
+      add_row(grid, _("Reach (px)"), reach);
+    } else {
+      add_row(grid, _("Width (px)"), named(checked(z->width, tess_object_range(TESS_OBJECT_RANGE_LENGTH), 1, 1, "zw", _("Width")), "zone-width"));
+      add_row(grid, _("Height (px)"), named(checked(z->height, tess_object_range(TESS_OBJECT_RANGE_LENGTH), 1, 1, "zh", _("Height")), "zone-height"));
+      add_row(grid, _("Force x"), checked(z->vector.x, span(-1e6, 1e6), 0.5, 2, "vx", _("Force x")));
+      add_row(grid, _("Force y"), checked(z->vector.y, span(-1e6, 1e6), 0.5, 2, "vy", _("Force y")));
+      if (z->kind == TESS_ZONE_ATTRACTOR) add_row(grid, _("Strength"), checked(z->strength, span(-1e9, 1e9), 1, 2, "strength", _("Strength")));
+    }
   } else if (o->kind == TESS_OBJECT_JOINT) {
     add_joint_rows(grid, &o->u.joint);
   }
@@ -659,6 +695,13 @@ static void make_template(TessObject *o, guint index) {
       tess_object_default(o, TESS_OBJECT_JOINT);
       o->u.joint.kind = TESS_JOINT_DISTANCE;
       break;
+    case 7: /* spring zone: one swing a second, reaching 96 px */
+      tess_object_default(o, TESS_OBJECT_ZONE);
+      snprintf(o->name, sizeof o->name, "Spring"); /* names are data: English, as core's defaults ("Wind") */
+      o->u.zone.kind = TESS_ZONE_SPRING;
+      o->u.zone.strength = TESS_SPRING_DEFAULT_STRENGTH;
+      o->u.zone.radius = 96.0f;
+      break;
     default:
       tess_object_default(o, TESS_OBJECT_BODY);
       o->u.body.shape = TESS_BODY_CIRCLE;
@@ -675,7 +718,7 @@ void tess_object_inspector_set_template_kind(TessObjectInspector *self, guint in
 }
 
 /* The dropdown's kinds; "Sprite" follows them once the Sprites tab sent one. */
-#define TEMPLATE_SPRITE 7
+#define TEMPLATE_SPRITE 8
 
 void tess_object_inspector_set_sprite_template(TessObjectInspector *self, const TessObject *tmpl) {
   g_return_if_fail(TESS_IS_OBJECT_INSPECTOR(self) && tmpl);
@@ -733,7 +776,7 @@ static void tess_object_inspector_init(TessObjectInspector *self) {
   GtkWidget *place_label = gtk_label_new_with_mnemonic(_("_Place"));
   gtk_widget_add_css_class(place_label, "dim-label");
   const char *kinds[] = {_("Circle"), _("Box"), _("Capsule"), _("Spawn point"), _("Force zone"), _("Pin joint"),
-                         _("Distance joint"), NULL};
+                         _("Distance joint"), _("Spring zone"), NULL};
   self->template_kind = GTK_DROP_DOWN(gtk_drop_down_new_from_strings(kinds));
   gtk_widget_set_tooltip_text(GTK_WIDGET(self->template_kind), _("What the object tool (O) places"));
   gtk_widget_set_hexpand(GTK_WIDGET(self->template_kind), TRUE);

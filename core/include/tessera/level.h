@@ -362,6 +362,8 @@ typedef enum TessObjectRange {
                                    well past any step rate a level runs at) */
 } TessObjectRange;
 TessRange tess_object_range(TessObjectRange which);
+/* A new spring zone's strength: (2 pi)^2 1/s^2, one swing a second. */
+#define TESS_SPRING_DEFAULT_STRENGTH 39.4784176f
 TessResult tess_object_copy(TessObject *dst, const TessObject *src);            /* deep */
 void tess_object_clear(TessObject *obj);                                        /* frees props */
 TessResult tess_object_set_property(TessObject *obj, const TessProperty *prop); /* add or replace by name */
