@@ -2,7 +2,8 @@
 # builds and runs every test; `make run` opens the editor on the demo project.
 BUILD ?= build
 MESON_TEST_ARGS ?= --print-errorlogs
-XVFB = xvfb-run -a -s '-screen 0 1280x800x24'
+# Its own X server, claimed without the race of `xvfb-run -a` (build-aux/xvfb.sh).
+XVFB = bash build-aux/xvfb.sh
 
 .PHONY: all deps configure build test run bench clean
 

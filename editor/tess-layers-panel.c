@@ -9,7 +9,7 @@
 struct _TessLayersPanel {
   GtkBox parent_instance;
 
-  /* widgets */
+  /* template widgets */
   GtkListBox *levels;
   GtkListBox *layers;
   GtkWidget *remove_level_button, *add_layer_button, *remove_layer_button, *up_button, *down_button;
@@ -113,94 +113,36 @@ static void on_name_activate(GtkEntry *entry, TessLayersPanel *self) {
 
 static void tag(GtkWidget *w, TessId id) { g_object_set_data(G_OBJECT(w), "tess-layer", GUINT_TO_POINTER(id)); }
 
+/* A row from tess-layer-row.ui: its handlers get the panel, and each widget
+ * carries the layer's id. Returns a reference the caller drops once the row
+ * is in the list (the builder's own goes with it). */
 static GtkWidget *layer_row_new(TessLayersPanel *self, const TessLayer *layer) {
   TessId id = layer->props.id;
-  GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
-  gtk_widget_set_margin_start(box, 4);
-  gtk_widget_set_margin_end(box, 4);
-
-  GtkWidget *eye = gtk_toggle_button_new();
-  gtk_button_set_icon_name(GTK_BUTTON(eye), "view-reveal-symbolic");
-  gtk_widget_set_tooltip_text(eye, _("Show or hide the layer"));
-  gtk_widget_add_css_class(eye, "flat");
-  gtk_widget_add_css_class(eye, "tess-layer-toggle");
-  tag(eye, id);
-  g_signal_connect(eye, "toggled", G_CALLBACK(on_visible_toggled), self);
-  gtk_box_append(GTK_BOX(box), eye);
-
-  GtkWidget *lock = gtk_toggle_button_new();
-  gtk_button_set_icon_name(GTK_BUTTON(lock), "changes-prevent-symbolic");
-  gtk_widget_set_tooltip_text(lock, _("Lock the layer against edits"));
-  gtk_widget_add_css_class(lock, "flat");
-  gtk_widget_add_css_class(lock, "tess-layer-toggle");
-  tag(lock, id);
-  g_signal_connect(lock, "toggled", G_CALLBACK(on_locked_toggled), self);
-  gtk_box_append(GTK_BOX(box), lock);
-
-  GtkWidget *label = gtk_label_new(NULL);
-  gtk_label_set_xalign(GTK_LABEL(label), 0);
-  gtk_label_set_ellipsize(GTK_LABEL(label), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_hexpand(label, TRUE);
-  gtk_box_append(GTK_BOX(box), label);
-
-  GtkWidget *kind = gtk_label_new(layer_kind_name(layer->props.kind));
-  gtk_widget_add_css_class(kind, "dim-label");
-  gtk_widget_add_css_class(kind, "caption");
-  gtk_box_append(GTK_BOX(box), kind);
-
-  /* Rename, opacity and collides in a popover: they are set rarely. */
-  GtkWidget *grid = gtk_grid_new();
-  gtk_grid_set_row_spacing(GTK_GRID(grid), 6);
-  gtk_grid_set_column_spacing(GTK_GRID(grid), 6);
-  GtkWidget *name_label = gtk_label_new_with_mnemonic(_("_Name"));
-  gtk_label_set_xalign(GTK_LABEL(name_label), 1);
-  GtkWidget *entry = gtk_entry_new();
-  gtk_entry_set_max_length(GTK_ENTRY(entry), TESS_NAME_MAX - 1);
-  gtk_label_set_mnemonic_widget(GTK_LABEL(name_label), entry);
-  tag(entry, id);
-  g_signal_connect(entry, "activate", G_CALLBACK(on_name_activate), self);
-  gtk_grid_attach(GTK_GRID(grid), name_label, 0, 0, 1, 1);
-  gtk_grid_attach(GTK_GRID(grid), entry, 1, 0, 1, 1);
-
-  GtkWidget *opacity_label = gtk_label_new_with_mnemonic(_("_Opacity"));
-  gtk_label_set_xalign(GTK_LABEL(opacity_label), 1);
-  GtkWidget *scale = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0.0, 1.0, 0.05);
-  gtk_scale_set_draw_value(GTK_SCALE(scale), TRUE);
-  gtk_scale_set_digits(GTK_SCALE(scale), 2);
-  gtk_widget_set_size_request(scale, 160, -1);
-  gtk_label_set_mnemonic_widget(GTK_LABEL(opacity_label), scale);
-  tag(scale, id);
-  g_signal_connect(scale, "value-changed", G_CALLBACK(on_opacity_changed), self);
-  gtk_grid_attach(GTK_GRID(grid), opacity_label, 0, 1, 1, 1);
-  gtk_grid_attach(GTK_GRID(grid), scale, 1, 1, 1, 1);
-
-  GtkWidget *collides = gtk_check_button_new_with_mnemonic(_("_Collides"));
-  gtk_widget_set_tooltip_text(collides, _("Tiles of this layer give the cells their collision shape"));
-  tag(collides, id);
-  g_signal_connect(collides, "toggled", G_CALLBACK(on_collides_toggled), self);
-  gtk_widget_set_sensitive(collides, layer->props.kind == TESS_LAYER_TILES);
-  gtk_grid_attach(GTK_GRID(grid), collides, 1, 2, 1, 1);
-
-  GtkWidget *popover = gtk_popover_new();
-  gtk_popover_set_child(GTK_POPOVER(popover), grid);
-  g_object_set_data(G_OBJECT(popover), "tess-scale", scale);
-  g_signal_connect(popover, "show", G_CALLBACK(on_popover_show), self);
-  GtkWidget *menu = gtk_menu_button_new();
-  gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(menu), "document-properties-symbolic");
-  gtk_menu_button_set_popover(GTK_MENU_BUTTON(menu), popover);
-  gtk_widget_set_tooltip_text(menu, _("Layer properties"));
-  gtk_widget_add_css_class(menu, "flat");
-  gtk_box_append(GTK_BOX(box), menu);
-
-  GtkWidget *row = gtk_list_box_row_new();
-  gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(row), box);
+  g_autoptr(GtkBuilder) builder = gtk_builder_new();
+  g_autoptr(GtkBuilderScope) scope = gtk_builder_cscope_new();
+  gtk_builder_cscope_add_callback(scope, on_visible_toggled);
+  gtk_builder_cscope_add_callback(scope, on_locked_toggled);
+  gtk_builder_cscope_add_callback(scope, on_collides_toggled);
+  gtk_builder_cscope_add_callback(scope, on_opacity_changed);
+  gtk_builder_cscope_add_callback(scope, on_popover_show);
+  gtk_builder_cscope_add_callback(scope, on_name_activate);
+  gtk_builder_set_scope(builder, scope);
+  gtk_builder_set_current_object(builder, G_OBJECT(self));
+  g_autoptr(GError) error = NULL;
+  if (!gtk_builder_add_from_resource(builder, "/org/tessera/Editor/tess-layer-row.ui", &error))
+    g_error("tess-layer-row.ui: %s", error->message); /* compiled in: a broken file is a build bug */
+  GtkWidget *row = g_object_ref(GTK_WIDGET(gtk_builder_get_object(builder, "row")));
+  static const char *const parts[] = {"eye", "lock", "label", "entry", "scale", "collides"};
+  for (guint i = 0; i < G_N_ELEMENTS(parts); i++) {
+    GObject *part = gtk_builder_get_object(builder, parts[i]);
+    tag(GTK_WIDGET(part), id);
+    g_object_set_data(G_OBJECT(row), parts[i], part);
+  }
   tag(row, id);
-  g_object_set_data(G_OBJECT(row), "eye", eye);
-  g_object_set_data(G_OBJECT(row), "lock", lock);
-  g_object_set_data(G_OBJECT(row), "label", label);
-  g_object_set_data(G_OBJECT(row), "entry", entry);
-  g_object_set_data(G_OBJECT(row), "scale", scale);
-  g_object_set_data(G_OBJECT(row), "collides", collides);
+  gtk_label_set_text(GTK_LABEL(gtk_builder_get_object(builder, "kind")), layer_kind_name(layer->props.kind));
+  gtk_entry_set_max_length(GTK_ENTRY(gtk_builder_get_object(builder, "entry")), TESS_NAME_MAX - 1);
+  gtk_widget_set_sensitive(GTK_WIDGET(gtk_builder_get_object(builder, "collides")), layer->props.kind == TESS_LAYER_TILES);
+  g_object_set_data(gtk_builder_get_object(builder, "popover"), "tess-scale", gtk_builder_get_object(builder, "scale"));
   return row;
 }
 
@@ -332,7 +274,9 @@ static void sync_layers(TessLayersPanel *self) {
     g_array_set_size(self->layer_ids, 0);
     for (guint i = 0; i < n; i++) {
       const TessLayer *layer = level->layers[n - 1 - i];
-      gtk_list_box_append(self->layers, layer_row_new(self, layer));
+      GtkWidget *row = layer_row_new(self, layer);
+      gtk_list_box_append(self->layers, row);
+      g_object_unref(row);
       g_array_append_val(self->layer_ids, layer->props.id);
     }
   }
@@ -522,34 +466,6 @@ void tess_layers_panel_set_document(TessLayersPanel *self, TessDocument *doc) {
 
 /* ---- Construction -------------------------------------------------------- */
 
-static GtkWidget *icon_button(const char *icon, const char *tooltip, GCallback cb, gpointer self) {
-  GtkWidget *b = gtk_button_new_from_icon_name(icon);
-  gtk_widget_set_tooltip_text(b, tooltip);
-  gtk_widget_add_css_class(b, "flat");
-  g_signal_connect(b, "clicked", cb, self);
-  return b;
-}
-
-static GtkWidget *section(const char *title, GtkWidget *list, GtkWidget *toolbar) {
-  GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *head = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 2);
-  GtkWidget *label = gtk_label_new(title);
-  gtk_widget_add_css_class(label, "heading");
-  gtk_label_set_xalign(GTK_LABEL(label), 0);
-  gtk_widget_set_hexpand(label, TRUE);
-  gtk_widget_set_margin_start(label, 6);
-  gtk_box_append(GTK_BOX(head), label);
-  gtk_box_append(GTK_BOX(head), toolbar);
-  gtk_box_append(GTK_BOX(box), head);
-  GtkWidget *scroll = gtk_scrolled_window_new();
-  gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), list);
-  gtk_widget_set_vexpand(scroll, TRUE);
-  gtk_widget_add_css_class(list, "navigation-sidebar");
-  gtk_box_append(GTK_BOX(box), scroll);
-  return box;
-}
-
 static void tess_layers_panel_dispose(GObject *object) {
   TessLayersPanel *self = TESS_LAYERS_PANEL(object);
   if (self->doc) {
@@ -557,6 +473,7 @@ static void tess_layers_panel_dispose(GObject *object) {
     g_clear_signal_handler(&self->committed_handler, self->doc);
     g_clear_object(&self->doc);
   }
+  gtk_widget_dispose_template(GTK_WIDGET(self), TESS_TYPE_LAYERS_PANEL);
   G_OBJECT_CLASS(tess_layers_panel_parent_class)->dispose(object);
 }
 
@@ -571,6 +488,24 @@ static void tess_layers_panel_class_init(TessLayersPanelClass *klass) {
   GObjectClass *object_class = G_OBJECT_CLASS(klass);
   object_class->dispose = tess_layers_panel_dispose;
   object_class->finalize = tess_layers_panel_finalize;
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+  gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-layers-panel.ui");
+  gtk_widget_class_bind_template_child(widget_class, TessLayersPanel, levels);
+  gtk_widget_class_bind_template_child(widget_class, TessLayersPanel, layers);
+  gtk_widget_class_bind_template_child(widget_class, TessLayersPanel, remove_level_button);
+  gtk_widget_class_bind_template_child(widget_class, TessLayersPanel, add_layer_button);
+  gtk_widget_class_bind_template_child(widget_class, TessLayersPanel, remove_layer_button);
+  gtk_widget_class_bind_template_child(widget_class, TessLayersPanel, up_button);
+  gtk_widget_class_bind_template_child(widget_class, TessLayersPanel, down_button);
+  gtk_widget_class_bind_template_callback(widget_class, on_add_level);
+  gtk_widget_class_bind_template_callback(widget_class, on_remove_level);
+  gtk_widget_class_bind_template_callback(widget_class, on_add_tile_layer_menu);
+  gtk_widget_class_bind_template_callback(widget_class, on_add_object_layer);
+  gtk_widget_class_bind_template_callback(widget_class, on_remove_layer);
+  gtk_widget_class_bind_template_callback(widget_class, on_up);
+  gtk_widget_class_bind_template_callback(widget_class, on_down);
+  gtk_widget_class_bind_template_callback(widget_class, on_level_row_selected);
+  gtk_widget_class_bind_template_callback(widget_class, on_layer_row_selected);
   signals[SIGNAL_LEVEL_SELECTED] = g_signal_new("level-selected", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
                                                 NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
   signals[SIGNAL_LAYER_SELECTED] = g_signal_new("layer-selected", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
@@ -580,46 +515,7 @@ static void tess_layers_panel_class_init(TessLayersPanelClass *klass) {
 static void tess_layers_panel_init(TessLayersPanel *self) {
   self->level_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
   self->layer_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
-  gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_VERTICAL);
-  gtk_box_set_spacing(GTK_BOX(self), 8);
-
-  self->levels = GTK_LIST_BOX(gtk_list_box_new());
-  g_signal_connect(self->levels, "row-selected", G_CALLBACK(on_level_row_selected), self);
-  GtkWidget *level_tools = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_box_append(GTK_BOX(level_tools), icon_button("list-add-symbolic", _("Add a level"), G_CALLBACK(on_add_level), self));
-  self->remove_level_button = icon_button("list-remove-symbolic", _("Remove the level"), G_CALLBACK(on_remove_level), self);
-  gtk_box_append(GTK_BOX(level_tools), self->remove_level_button);
-  GtkWidget *levels_section = section(_("Levels"), GTK_WIDGET(self->levels), level_tools);
-  gtk_widget_set_vexpand(levels_section, FALSE);
-  gtk_box_append(GTK_BOX(self), levels_section);
-
-  self->layers = GTK_LIST_BOX(gtk_list_box_new());
-  g_signal_connect(self->layers, "row-selected", G_CALLBACK(on_layer_row_selected), self);
-  GtkWidget *layer_tools = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *add_box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *add_tiles = gtk_button_new_with_mnemonic(_("_Tile Layer"));
-  gtk_widget_add_css_class(add_tiles, "flat");
-  g_signal_connect(add_tiles, "clicked", G_CALLBACK(on_add_tile_layer_menu), self);
-  GtkWidget *add_objects = gtk_button_new_with_mnemonic(_("_Object Layer"));
-  gtk_widget_add_css_class(add_objects, "flat");
-  g_signal_connect(add_objects, "clicked", G_CALLBACK(on_add_object_layer), self);
-  gtk_box_append(GTK_BOX(add_box), add_tiles);
-  gtk_box_append(GTK_BOX(add_box), add_objects);
-  GtkWidget *add_popover = gtk_popover_new();
-  gtk_popover_set_child(GTK_POPOVER(add_popover), add_box);
-  self->add_layer_button = gtk_menu_button_new();
-  gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(self->add_layer_button), "list-add-symbolic");
-  gtk_menu_button_set_popover(GTK_MENU_BUTTON(self->add_layer_button), add_popover);
-  gtk_widget_set_tooltip_text(self->add_layer_button, _("Add a layer"));
-  gtk_widget_add_css_class(self->add_layer_button, "flat");
-  gtk_box_append(GTK_BOX(layer_tools), self->add_layer_button);
-  self->remove_layer_button = icon_button("list-remove-symbolic", _("Remove the layer"), G_CALLBACK(on_remove_layer), self);
-  gtk_box_append(GTK_BOX(layer_tools), self->remove_layer_button);
-  self->up_button = icon_button("go-up-symbolic", _("Raise the layer"), G_CALLBACK(on_up), self);
-  gtk_box_append(GTK_BOX(layer_tools), self->up_button);
-  self->down_button = icon_button("go-down-symbolic", _("Lower the layer"), G_CALLBACK(on_down), self);
-  gtk_box_append(GTK_BOX(layer_tools), self->down_button);
-  gtk_box_append(GTK_BOX(self), section(_("Layers"), GTK_WIDGET(self->layers), layer_tools));
+  gtk_widget_init_template(GTK_WIDGET(self));
   update_buttons(self);
 }
 

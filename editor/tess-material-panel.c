@@ -9,7 +9,7 @@
 struct _TessMaterialPanel {
   GtkBox parent_instance;
 
-  /* widgets */
+  /* template widgets */
   GtkListBox *list;
   GtkWidget *inspector;
   GtkWidget *name, *color, *kind, *friction, *restitution, *tangential, *density;
@@ -35,6 +35,23 @@ enum { SIGNAL_MATERIAL_SELECTED,
        N_SIGNALS };
 static guint signals[N_SIGNALS];
 
+/* "selected": the chosen material's id (0: none). The inspector and the
+ * Duplicate and Delete buttons are sensitive through bindings on it in
+ * tess-material-panel.ui. */
+enum { PROP_0,
+       PROP_SELECTED,
+       N_PROPS };
+static GParamSpec *props[N_PROPS];
+
+static void set_selected(TessMaterialPanel *self, TessId id) {
+  if (self->selected == id) return;
+  self->selected = id;
+  g_object_notify_by_pspec(G_OBJECT(self), props[PROP_SELECTED]);
+}
+
+/* The template's closure: a material is chosen. */
+static gboolean id_is_set(gpointer unused, guint id) { return id != 0; }
+
 static TessProject *project(TessMaterialPanel *self) { return self->doc ? tess_document_get_project(self->doc) : NULL; }
 
 static const TessMaterial *selected(TessMaterialPanel *self) {
@@ -53,9 +70,6 @@ static const char *kind_name(uint8_t kind) {
 
 static void sync_inspector(TessMaterialPanel *self) {
   const TessMaterial *m = selected(self);
-  gtk_widget_set_sensitive(self->inspector, m != NULL);
-  gtk_widget_set_sensitive(self->duplicate_button, m != NULL);
-  gtk_widget_set_sensitive(self->remove_button, m != NULL);
   if (!m) return;
   self->syncing = TRUE;
   if (!gtk_widget_has_focus(self->name) && strcmp(gtk_editable_get_text(GTK_EDITABLE(self->name)), m->name) != 0)
@@ -109,7 +123,7 @@ static void panel_sync(TessMaterialPanel *self) {
   self->syncing = FALSE;
   self->dirty = FALSE;
   if (id != self->selected) {
-    self->selected = id;
+    set_selected(self, id);
     g_signal_emit(self, signals[SIGNAL_MATERIAL_SELECTED], 0, (guint)id);
   }
   sync_inspector(self);
@@ -198,7 +212,7 @@ TessId tess_material_panel_get_selected(TessMaterialPanel *self) { return self->
 void tess_material_panel_select(TessMaterialPanel *self, TessId id) {
   g_return_if_fail(TESS_IS_MATERIAL_PANEL(self));
   if (id == self->selected) return;
-  self->selected = id;
+  set_selected(self, id);
   g_signal_emit(self, signals[SIGNAL_MATERIAL_SELECTED], 0, (guint)id);
   panel_sync(self);
 }
@@ -312,7 +326,7 @@ void tess_material_panel_set_document(TessMaterialPanel *self, TessDocument *doc
     g_clear_signal_handler(&self->committed_handler, self->doc);
     g_clear_object(&self->doc);
   }
-  self->selected = 0;
+  set_selected(self, 0);
   if (doc) {
     self->doc = g_object_ref(doc);
     self->changed_handler = g_signal_connect(doc, "changed", G_CALLBACK(on_doc_changed), self);
@@ -330,7 +344,16 @@ static void tess_material_panel_dispose(GObject *object) {
     g_clear_signal_handler(&self->committed_handler, self->doc);
     g_clear_object(&self->doc);
   }
+  gtk_widget_dispose_template(GTK_WIDGET(self), TESS_TYPE_MATERIAL_PANEL);
   G_OBJECT_CLASS(tess_material_panel_parent_class)->dispose(object);
+}
+
+static void tess_material_panel_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+  TessMaterialPanel *self = TESS_MATERIAL_PANEL(object);
+  switch (id) {
+    case PROP_SELECTED: g_value_set_uint(value, self->selected); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+  }
 }
 
 static void tess_material_panel_finalize(GObject *object) {
@@ -342,111 +365,50 @@ static void tess_material_panel_class_init(TessMaterialPanelClass *klass) {
   GObjectClass *object_class = G_OBJECT_CLASS(klass);
   object_class->dispose = tess_material_panel_dispose;
   object_class->finalize = tess_material_panel_finalize;
+  object_class->get_property = tess_material_panel_get_property;
+  props[PROP_SELECTED] = g_param_spec_uint("selected", NULL, NULL, 0, G_MAXUINT, 0,
+                                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties(object_class, N_PROPS, props);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+  gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-material-panel.ui");
+  gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, list);
+  gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, inspector);
+  gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, name);
+  gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, color);
+  gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, kind);
+  gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, friction);
+  gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, restitution);
+  gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, tangential);
+  gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, density);
+  gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, duplicate_button);
+  gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, remove_button);
+  gtk_widget_class_bind_template_callback(widget_class, on_add_clicked);
+  gtk_widget_class_bind_template_callback(widget_class, on_duplicate_clicked);
+  gtk_widget_class_bind_template_callback(widget_class, on_remove_clicked);
+  gtk_widget_class_bind_template_callback(widget_class, on_row_selected);
+  gtk_widget_class_bind_template_callback(widget_class, on_name_activate);
+  gtk_widget_class_bind_template_callback(widget_class, on_name_focus_leave);
+  gtk_widget_class_bind_template_callback(widget_class, on_color_set);
+  gtk_widget_class_bind_template_callback(widget_class, on_kind_selected);
+  gtk_widget_class_bind_template_callback(widget_class, id_is_set);
   signals[SIGNAL_MATERIAL_SELECTED] = g_signal_new("material-selected", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST,
                                                    0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 }
 
-static void attach_row(GtkGrid *grid, int row, const char *mnemonic, GtkWidget *editor) {
-  GtkWidget *label = gtk_label_new_with_mnemonic(mnemonic);
-  gtk_label_set_xalign(GTK_LABEL(label), 1);
-  gtk_widget_add_css_class(label, "dim-label");
-  gtk_label_set_mnemonic_widget(GTK_LABEL(label), editor);
-  gtk_widget_set_hexpand(editor, TRUE);
-  gtk_grid_attach(grid, label, 0, row, 1, 1);
-  gtk_grid_attach(grid, editor, 1, row, 1, 1);
-}
-
-static GtkWidget *tool_button(const char *icon, const char *tooltip, GCallback cb, gpointer self) {
-  GtkWidget *b = gtk_button_new_from_icon_name(icon);
-  gtk_widget_set_tooltip_text(b, tooltip);
-  gtk_widget_add_css_class(b, "flat");
-  g_signal_connect(b, "clicked", cb, self);
-  return b;
-}
-
 static void tess_material_panel_init(TessMaterialPanel *self) {
   self->ids = g_array_new(FALSE, FALSE, sizeof(TessId));
-  gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_VERTICAL);
-  gtk_box_set_spacing(GTK_BOX(self), 6);
-
-  GtkWidget *head = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 2);
-  GtkWidget *title = gtk_label_new(_("Materials"));
-  gtk_widget_add_css_class(title, "heading");
-  gtk_label_set_xalign(GTK_LABEL(title), 0);
-  gtk_widget_set_hexpand(title, TRUE);
-  gtk_box_append(GTK_BOX(head), title);
-  gtk_box_append(GTK_BOX(head), tool_button("list-add-symbolic", _("Add a material"), G_CALLBACK(on_add_clicked), self));
-  self->duplicate_button = tool_button("edit-copy-symbolic", _("Duplicate the material"), G_CALLBACK(on_duplicate_clicked), self);
-  gtk_box_append(GTK_BOX(head), self->duplicate_button);
-  self->remove_button = tool_button("user-trash-symbolic", _("Delete the material…"), G_CALLBACK(on_remove_clicked), self);
-  gtk_box_append(GTK_BOX(head), self->remove_button);
-  gtk_box_append(GTK_BOX(self), head);
-
-  self->list = GTK_LIST_BOX(gtk_list_box_new());
-  gtk_widget_add_css_class(GTK_WIDGET(self->list), "navigation-sidebar");
-  g_signal_connect(self->list, "row-selected", G_CALLBACK(on_row_selected), self);
-  GtkWidget *scroll = gtk_scrolled_window_new();
-  gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), GTK_WIDGET(self->list));
-  gtk_widget_set_size_request(scroll, -1, 150);
-  gtk_widget_set_vexpand(scroll, TRUE);
-  gtk_box_append(GTK_BOX(self), scroll);
-
-  GtkWidget *grid = gtk_grid_new();
-  gtk_grid_set_row_spacing(GTK_GRID(grid), 6);
-  gtk_grid_set_column_spacing(GTK_GRID(grid), 8);
-  self->inspector = grid;
-
-  self->name = gtk_entry_new();
+  gtk_widget_init_template(GTK_WIDGET(self));
   gtk_entry_set_max_length(GTK_ENTRY(self->name), TESS_NAME_MAX - 1);
-  g_signal_connect(self->name, "activate", G_CALLBACK(on_name_activate), self);
-  GtkEventController *focus = gtk_event_controller_focus_new();
-  g_signal_connect(focus, "leave", G_CALLBACK(on_name_focus_leave), self);
-  gtk_widget_add_controller(self->name, focus);
-  attach_row(GTK_GRID(grid), 0, _("_Name"), self->name);
-
-  self->color = gtk_color_button_new();
-  gtk_color_chooser_set_use_alpha(GTK_COLOR_CHOOSER(self->color), TRUE);
-  gtk_color_button_set_title(GTK_COLOR_BUTTON(self->color), _("Material Colour"));
-  g_signal_connect(self->color, "color-set", G_CALLBACK(on_color_set), self);
-  attach_row(GTK_GRID(grid), 1, _("C_olour"), self->color);
-
-  const char *kinds[] = {kind_name(TESS_MATERIAL_SOLID), kind_name(TESS_MATERIAL_FLOOR), kind_name(TESS_MATERIAL_FLUID), NULL};
-  self->kind = gtk_drop_down_new_from_strings(kinds);
-  gtk_widget_set_tooltip_text(self->kind, _("Solid: a wall. Floor: walkable, gives floor drag. Fluid: water."));
-  g_signal_connect(self->kind, "notify::selected", G_CALLBACK(on_kind_selected), self);
-  attach_row(GTK_GRID(grid), 2, _("_Kind"), self->kind);
-
-  /* The ranges core accepts (tess_material_validate), asked of core. */
-  self->friction = tess_ui_number_new(tess_surface_range(TESS_SURFACE_FRICTION), 0.05, 3, _("Friction"));
-  gtk_widget_set_tooltip_text(self->friction, _("Coulomb friction (0 to 100)"));
-  attach_row(GTK_GRID(grid), 3, _("_Friction"), self->friction);
-  self->restitution = tess_ui_number_new(tess_surface_range(TESS_SURFACE_RESTITUTION), 0.05, 3, _("Restitution"));
-  gtk_widget_set_tooltip_text(self->restitution, _("Bounce: 0 is dead, 1 is a perfect bounce"));
-  attach_row(GTK_GRID(grid), 4, _("_Restitution"), self->restitution);
-  self->tangential = tess_ui_number_new(tess_surface_range(TESS_SURFACE_TANGENTIAL), 0.05, 3, _("Tangential efficiency"));
-  gtk_widget_set_tooltip_text(self->tangential, _("Speed kept along the surface at an impact (0 to 1)"));
-  attach_row(GTK_GRID(grid), 5, _("_Tangential"), self->tangential);
-  self->density = tess_ui_number_new(tess_material_density_range(), 0.1, 3, _("Density"));
-  gtk_widget_set_tooltip_text(self->density, _("Density in kilograms per square metre"));
-  attach_row(GTK_GRID(grid), 6, _("_Density"), self->density);
-  /* Sliders for the two efficiencies (0..1), sharing the spin buttons' values. */
-  GtkWidget *rest_scale = gtk_scale_new(GTK_ORIENTATION_HORIZONTAL, gtk_spin_button_get_adjustment(GTK_SPIN_BUTTON(self->restitution)));
-  gtk_scale_set_draw_value(GTK_SCALE(rest_scale), FALSE);
-  gtk_widget_set_tooltip_text(rest_scale, _("Bounce: 0 is dead, 1 is a perfect bounce"));
-  gtk_grid_insert_row(GTK_GRID(grid), 5);
-  gtk_grid_attach(GTK_GRID(grid), rest_scale, 1, 5, 1, 1);
-  GtkWidget *tan_scale = gtk_scale_new(GTK_ORIENTATION_HORIZONTAL, gtk_spin_button_get_adjustment(GTK_SPIN_BUTTON(self->tangential)));
-  gtk_scale_set_draw_value(GTK_SCALE(tan_scale), FALSE);
-  gtk_widget_set_tooltip_text(tan_scale, _("Speed kept along the surface at an impact (0 to 1)"));
-  gtk_grid_insert_row(GTK_GRID(grid), 7);
-  gtk_grid_attach(GTK_GRID(grid), tan_scale, 1, 7, 1, 1);
-
+  /* The ranges core accepts (tess_material_validate), asked of core; the
+   * efficiencies' sliders share their fields' adjustments in the template. */
+  tess_ui_number_setup(self->friction, tess_surface_range(TESS_SURFACE_FRICTION), 0.05, 3, _("Friction"));
+  tess_ui_number_setup(self->restitution, tess_surface_range(TESS_SURFACE_RESTITUTION), 0.05, 3, _("Restitution"));
+  tess_ui_number_setup(self->tangential, tess_surface_range(TESS_SURFACE_TANGENTIAL), 0.05, 3, _("Tangential efficiency"));
+  tess_ui_number_setup(self->density, tess_material_density_range(), 0.1, 3, _("Density"));
+  /* Connected after the field's own checks, which run first. */
   GtkWidget *spins[] = {self->friction, self->restitution, self->tangential, self->density};
   for (guint i = 0; i < G_N_ELEMENTS(spins); i++)
     g_signal_connect(spins[i], "value-changed", G_CALLBACK(on_number_changed), self);
-
-  gtk_box_append(GTK_BOX(self), grid);
   panel_sync(self);
 }
 

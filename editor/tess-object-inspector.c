@@ -518,7 +518,13 @@ static void rebuild(TessObjectInspector *self) {
     g_object_set_data(G_OBJECT(mat), "tess-ready", GINT_TO_POINTER(1));
     add_row(grid, _("Material"), mat);
 
-    GtkWidget *sensor = gtk_check_button_new_with_label(_("Sensor (detects, does not collide)"));
+    /* The label wraps: on one line it was the widest field, and a body in the
+     * inspector widened the right panel by 10 px (issue 14). */
+    GtkWidget *sensor = gtk_check_button_new();
+    GtkWidget *sensor_label = gtk_label_new(_("Sensor (detects, does not collide)"));
+    gtk_label_set_wrap(GTK_LABEL(sensor_label), TRUE);
+    gtk_label_set_xalign(GTK_LABEL(sensor_label), 0);
+    gtk_check_button_set_child(GTK_CHECK_BUTTON(sensor), sensor_label);
     gtk_check_button_set_active(GTK_CHECK_BUTTON(sensor), b->sensor);
     g_signal_connect(sensor, "toggled", G_CALLBACK(on_sensor), NULL);
     add_row(grid, "", sensor);

@@ -201,16 +201,21 @@ static void on_number_value_changed(GtkSpinButton *spin, NumberField *f) {
   if (f->message) number_field_clear(GTK_WIDGET(spin), f);
 }
 
-GtkWidget *tess_ui_number_new(TessRange range, double step, guint digits, const char *what) {
+void tess_ui_number_setup(GtkWidget *widget, TessRange range, double step, guint digits, const char *what) {
+  GtkSpinButton *spin = GTK_SPIN_BUTTON(widget);
+  g_return_if_fail(g_object_get_data(G_OBJECT(spin), "tess-number-field") == NULL);
   /* The arrows stay inside the range: an open lower end starts one shown digit above it. */
   double lo = range.lo_open ? range.lo + pow(10.0, -(double)digits) : range.lo;
-  GtkWidget *spin = gtk_spin_button_new_with_range(lo, range.hi, step);
-  gtk_spin_button_set_digits(GTK_SPIN_BUTTON(spin), digits);
+  /* The field's own adjustment, reshaped: a slider sharing it (a template's
+   * scale beside the field) follows. */
+  GtkAdjustment *adj = gtk_spin_button_get_adjustment(spin);
+  gtk_adjustment_configure(adj, lo, lo, range.hi, step, 10 * step, 0);
+  gtk_spin_button_configure(spin, adj, step, digits);
   /* Not numeric: GTK would drop letters and the "e" of 1e9 as they are
    * typed (1e9 became 19); the input handler reads what was typed and says
    * what is wrong with it. */
-  gtk_spin_button_set_numeric(GTK_SPIN_BUTTON(spin), FALSE);
-  gtk_spin_button_set_update_policy(GTK_SPIN_BUTTON(spin), GTK_UPDATE_IF_VALID);
+  gtk_spin_button_set_numeric(spin, FALSE);
+  gtk_spin_button_set_update_policy(spin, GTK_UPDATE_IF_VALID);
   /* The project's undo is the only undo of a number: the text's own undo
    * history blanked the field on an extra Ctrl+Z. */
   gtk_editable_set_enable_undo(GTK_EDITABLE(spin), FALSE);
@@ -220,6 +225,12 @@ GtkWidget *tess_ui_number_new(TessRange range, double step, guint digits, const 
   g_object_set_data_full(G_OBJECT(spin), "tess-number-field", f, number_field_free);
   g_signal_connect(spin, "input", G_CALLBACK(on_number_input), f);
   g_signal_connect(spin, "value-changed", G_CALLBACK(on_number_value_changed), f);
+}
+
+GtkWidget *tess_ui_number_new(TessRange range, double step, guint digits, const char *what) {
+  double lo = range.lo_open ? range.lo + pow(10.0, -(double)digits) : range.lo;
+  GtkWidget *spin = gtk_spin_button_new_with_range(lo, range.hi, step);
+  tess_ui_number_setup(spin, range, step, digits, what);
   return spin;
 }
 

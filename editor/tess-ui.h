@@ -44,6 +44,9 @@ GtkWidget *tess_ui_spin_new(double lower, double upper, double step, guint digit
  * and a message right under it says why, naming the field with `what`
  * (translated, "Friction"). The message goes when a value is accepted. */
 GtkWidget *tess_ui_number_new(TessRange range, double step, guint digits, const char *what);
+/* The same, made of a GtkSpinButton a template holds (its adjustment is
+ * reshaped to the range, so a scale sharing it follows). Once per field. */
+void tess_ui_number_setup(GtkWidget *spin, TessRange range, double step, guint digits, const char *what);
 /* TRUE (once) when the value that just changed was typed and committed
  * (Enter, focus out) rather than stepped by the arrows, a drag or code: a
  * typed value is an undo step of its own. */

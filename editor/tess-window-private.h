@@ -53,7 +53,7 @@ struct _TessWindow {
   TessSpritePanel *sprite_panel;
   GtkNotebook *side_notebook;
   GtkWidget *status_bar;
-  GtkLabel *status_cell, *status_tile, *status_material, *status_zoom;
+  GtkLabel *status_cell, *status_tile, *status_material, *status_hint, *status_zoom;
 
   /* owned */
   TessDocument *doc;

@@ -104,6 +104,7 @@ const char *tess_window_get_status(TessWindow *self, const char *which) {
   if (g_str_equal(which, "tile")) return gtk_label_get_text(self->status_tile);
   if (g_str_equal(which, "material")) return gtk_label_get_text(self->status_material);
   if (g_str_equal(which, "zoom")) return gtk_label_get_text(self->status_zoom);
+  if (g_str_equal(which, "hint")) return gtk_label_get_text(self->status_hint);
   return NULL;
 }
 
@@ -115,7 +116,14 @@ static void on_cursor_moved(TessMapView *v, int x, int y, TessWindow *self) {
   show_cell(self, x, y);
 }
 
-static void on_zoom_changed(TessMapView *v, TessWindow *self) { set_zoom_label(self, tess_map_view_get_zoom(v)); }
+/* The zoom of the page shown: the map's, or Play's canvas (which zooms on its own). */
+static void show_zoom(TessWindow *self) {
+  if (gtk_stack_get_visible_child(self->map_stack) == self->preview_view)
+    set_zoom_label(self, tess_preview_view_get_zoom(TESS_PREVIEW_VIEW(self->preview_view)));
+  else set_zoom_label(self, tess_map_view_get_zoom(map(self)));
+}
+static void on_zoom_changed(GtkWidget *view, TessWindow *self) { show_zoom(self); }
+static void on_page_shown(GtkStack *stack, GParamSpec *pspec, TessWindow *self) { show_zoom(self); }
 
 static void on_object_selected(TessMapView *v, guint id, TessWindow *self) {
   tess_object_inspector_set_object(self->object_inspector, self->level, id);
@@ -742,6 +750,7 @@ static void tess_window_class_init(TessWindowClass *klass) {
   gtk_widget_class_bind_template_child(widget_class, TessWindow, status_cell);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, status_tile);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, status_material);
+  gtk_widget_class_bind_template_child(widget_class, TessWindow, status_hint);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, status_zoom);
 }
 
@@ -762,7 +771,10 @@ static void tess_window_init(TessWindow *self) {
 
   g_signal_connect(self->map_view, "cursor-moved", G_CALLBACK(on_cursor_moved), self);
   g_signal_connect(self->map_view, "zoom-changed", G_CALLBACK(on_zoom_changed), self);
+  g_signal_connect(self->preview_view, "zoom-changed", G_CALLBACK(on_zoom_changed), self);
+  g_signal_connect(self->map_stack, "notify::visible-child", G_CALLBACK(on_page_shown), self);
   g_signal_connect(self->map_view, "object-selected", G_CALLBACK(on_object_selected), self);
+  g_object_bind_property(self->map_view, "hint", self->status_hint, "label", G_BINDING_SYNC_CREATE);
   g_signal_connect(self->map_view, "stamp-picked", G_CALLBACK(on_stamp_picked), self);
   g_signal_connect(self->object_inspector, "template-changed", G_CALLBACK(on_template_changed), self);
   tess_map_view_set_object_template(map(self), tess_object_inspector_get_template(self->object_inspector));

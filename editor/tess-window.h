@@ -48,7 +48,7 @@ GtkWidget *tess_window_get_sprite_panel(TessWindow *self);
 GtkDropTarget *tess_window_get_drop_target(TessWindow *self);
 /* The last dialog the window opened (error, level properties, tileset...), or NULL. */
 GtkWindow *tess_window_get_last_dialog(TessWindow *self);
-/* Status bar text: "cell", "tile", "material", "zoom". */
+/* Status bar text: "cell", "tile", "material", "hint" (what the tool expects next), "zoom". */
 const char *tess_window_get_status(TessWindow *self, const char *which);
 
 /* Tilesets whose source PNG changed on disk (checked when the window regains

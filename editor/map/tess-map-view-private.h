@@ -79,6 +79,7 @@ struct _TessMapView {
   ObjectDrag object_drag;
   TessVec2 grab_offset; /* object pos minus the press point */
   TessId joint_body_a;  /* first body picked for a joint */
+  char *hint;           /* what the tool expects next (property "hint"), NULL when nothing */
 };
 
 /* ---- shared helpers (tess-map-view.c) ---- */
@@ -123,6 +124,11 @@ void tess_tool_select_draw(TessMapView *v, cairo_t *cr);
 void tess_tool_select_clear(TessMapView *v);
 
 /* ---- object tool (tess-tool-object.c) ---- */
+/* Recomputes the "hint" property (tess_tool_object_hint) and notifies when it changed. */
+void tess_map_view_sync_hint(TessMapView *v);
+/* What the object tool expects next with a joint template (translated,
+ * static): the first body, or the second; NULL with any other tool or template. */
+const char *tess_tool_object_hint(TessMapView *v);
 void tess_tool_object_press(TessMapView *v, double lx, double ly);
 void tess_tool_object_drag(TessMapView *v, double lx, double ly);
 void tess_tool_object_release(TessMapView *v, double lx, double ly);

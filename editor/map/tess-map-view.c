@@ -36,6 +36,7 @@ enum { PROP_0,
        PROP_SHOW_GRID,
        PROP_SHOW_MATERIALS,
        PROP_SNAP_TO_GRID,
+       PROP_HINT,
        N_PROPS };
 static GParamSpec *props[N_PROPS];
 
@@ -278,6 +279,7 @@ void tess_map_view_set_document(TessMapView *v, TessDocument *doc) {
   v->dragging = FALSE;
   v->legend_valid = FALSE;
   tess_tool_select_clear(v);
+  tess_map_view_sync_hint(v);
   if (doc) {
     v->doc = g_object_ref(doc);
     v->renderer = tess_renderer_create(tess_document_get_project(doc));
@@ -295,6 +297,7 @@ void tess_map_view_set_level(TessMapView *v, TessId level) {
   v->fitting = TRUE; /* a level opens whole in view */
   v->dragging = FALSE;
   v->joint_body_a = 0;
+  tess_map_view_sync_hint(v);
   tess_tool_select_clear(v);
   if (v->selected_object) {
     v->selected_object = 0;
@@ -321,6 +324,7 @@ void tess_map_view_set_tool(TessMapView *v, TessTool tool) {
   v->joint_body_a = 0;
   update_cursor(v);
   g_object_notify_by_pspec(G_OBJECT(v), props[PROP_TOOL]);
+  tess_map_view_sync_hint(v);
   gtk_widget_queue_draw(GTK_WIDGET(v));
 }
 
@@ -430,7 +434,20 @@ void tess_map_view_set_object_template(TessMapView *v, const TessObject *tmpl) {
   v->has_template = FALSE;
   if (tmpl && tess_object_copy(&v->template_obj, tmpl) == TESS_OK) v->has_template = TRUE;
   v->joint_body_a = 0;
+  tess_map_view_sync_hint(v);
 }
+
+/* The hint follows the tool's state: every place that changes the tool, the
+ * template or the joint's first body calls this. */
+void tess_map_view_sync_hint(TessMapView *v) {
+  const char *hint = tess_tool_object_hint(v);
+  if (g_strcmp0(hint, v->hint) == 0) return;
+  g_free(v->hint);
+  v->hint = g_strdup(hint);
+  g_object_notify_by_pspec(G_OBJECT(v), props[PROP_HINT]);
+}
+
+const char *tess_map_view_get_hint(TessMapView *v) { return v->hint ? v->hint : ""; }
 
 TessId tess_map_view_get_selected_object(TessMapView *v) { return v->selected_object; }
 
@@ -488,8 +505,10 @@ static void dispatch(TessMapView *v, int phase, double x, double y) {
       else tess_tool_select_release(v, cx, cy);
       break;
     case TESS_TOOL_OBJECT:
-      if (phase == 0) tess_tool_object_press(v, lx, ly);
-      else if (phase == 1) tess_tool_object_drag(v, lx, ly);
+      if (phase == 0) {
+        tess_tool_object_press(v, lx, ly);
+        tess_map_view_sync_hint(v);
+      } else if (phase == 1) tess_tool_object_drag(v, lx, ly);
       else tess_tool_object_release(v, lx, ly);
       break;
     default:
@@ -660,6 +679,7 @@ static gboolean on_key_pressed(GtkEventControllerKey *c, guint keyval, guint key
       v->object_drag = OBJECT_DRAG_NONE;
     } else if (v->joint_body_a) {
       v->joint_body_a = 0;
+      tess_map_view_sync_hint(v);
     } else if (v->has_selection) {
       tess_tool_select_clear(v);
     } else if (v->selected_object) {
@@ -796,6 +816,7 @@ static void tess_map_view_get_property(GObject *object, guint id, GValue *value,
     case PROP_SHOW_GRID: g_value_set_boolean(value, v->show_grid); break;
     case PROP_SHOW_MATERIALS: g_value_set_boolean(value, v->show_materials); break;
     case PROP_SNAP_TO_GRID: g_value_set_boolean(value, v->snap); break;
+    case PROP_HINT: g_value_set_string(value, tess_map_view_get_hint(v)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
   }
 }
@@ -826,6 +847,7 @@ static void tess_map_view_finalize(GObject *object) {
   g_free(v->clip);
   g_free(v->move_cells);
   if (v->has_template) tess_object_clear(&v->template_obj);
+  g_free(v->hint);
   G_OBJECT_CLASS(tess_map_view_parent_class)->finalize(object);
 }
 
@@ -849,6 +871,8 @@ static void tess_map_view_class_init(TessMapViewClass *klass) {
       "show-materials", NULL, NULL, FALSE, G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   props[PROP_SNAP_TO_GRID] = g_param_spec_boolean(
       "snap-to-grid", NULL, NULL, FALSE, G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* What the tool expects next, for the status bar ("" when nothing). */
+  props[PROP_HINT] = g_param_spec_string("hint", NULL, NULL, "", G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties(oc, N_PROPS, props);
 
   signals[SIG_CURSOR_MOVED] = g_signal_new("cursor-moved", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,

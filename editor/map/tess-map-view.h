@@ -76,6 +76,10 @@ gboolean tess_map_view_get_snap_to_grid(TessMapView *v);
 /* What the object tool places (a body of any shape, a joint, a zone, a spawn). Copied. */
 void tess_map_view_set_object_template(TessMapView *v, const TessObject *tmpl);
 TessId tess_map_view_get_selected_object(TessMapView *v);
+/* What the tool expects next, for the status bar (property "hint"): with a
+ * joint template, "Click the first body, then the second", then "Now click
+ * the second body (Esc cancels)"; "" when the tool needs no hint. */
+const char *tess_map_view_get_hint(TessMapView *v);
 void tess_map_view_select_object(TessMapView *v, TessId id);
 
 /* The rectangular selection (select tool), in cells. */

@@ -104,8 +104,15 @@ void tess_tool_object_press(TessMapView *v, double lx, double ly) {
   }
   const TessObject *hit = hit_object(v, lx, ly);
   if (v->has_template && v->template_obj.kind == TESS_OBJECT_JOINT) {
-    if (!hit || hit->kind != TESS_OBJECT_BODY) {
-      if (hit) tess_map_view_select_object(v, hit->id);
+    /* A click beside the bodies says why nothing was joined, and keeps the
+     * first body: the user aimed and missed; Escape cancels. */
+    if (!hit) {
+      tess_map_view_refuse(v, v->joint_body_a ? _("No body here: click the second body (Esc cancels)")
+                                              : _("No body here: a joint joins two bodies, click the first one"));
+      return;
+    }
+    if (hit->kind != TESS_OBJECT_BODY) { /* a joint or zone: selected, as without a template */
+      tess_map_view_select_object(v, hit->id);
       v->joint_body_a = 0;
       return;
     }
@@ -144,6 +151,11 @@ void tess_tool_object_press(TessMapView *v, double lx, double ly) {
   obj.pos = snap_point(v, lx, ly);
   add_object(v, &obj);
   tess_object_clear(&obj);
+}
+
+const char *tess_tool_object_hint(TessMapView *v) {
+  if (v->tool != TESS_TOOL_OBJECT || !v->has_template || v->template_obj.kind != TESS_OBJECT_JOINT) return NULL;
+  return v->joint_body_a ? _("Now click the second body (Esc cancels)") : _("Click the first body, then the second");
 }
 
 static void apply(TessMapView *v, TessObject *obj) {

@@ -29,6 +29,7 @@ struct _TessPreviewView {
   guint tick_id;
   gint64 last_frame_us;
   double zoom, origin_x, origin_y; /* level px at the canvas's (0, 0) */
+  guint zoom_notify;               /* an idle that emits "zoom-changed" */
   gboolean fitted;
   gboolean user_view; /* zoomed or panned by hand: a resize keeps it */
   guint overlays;
@@ -58,6 +59,7 @@ struct _TessPreviewView {
 G_DEFINE_FINAL_TYPE(TessPreviewView, tess_preview_view, GTK_TYPE_WIDGET)
 
 enum { SIGNAL_LEAVE_REQUESTED,
+       SIGNAL_ZOOM_CHANGED,
        N_SIGNALS };
 static guint signals[N_SIGNALS];
 
@@ -76,6 +78,24 @@ void tess_preview_view_world_to_canvas(TessPreviewView *v, TessVec2 p, double *x
   *y = (p.y * ppm(v) - v->origin_y) * v->zoom;
 }
 
+static gboolean emit_zoom_changed(gpointer user) {
+  TessPreviewView *v = user;
+  v->zoom_notify = 0;
+  g_signal_emit(v, signals[SIGNAL_ZOOM_CHANGED], 0);
+  return G_SOURCE_REMOVE;
+}
+
+/* Every change of the zoom goes through here. The window's status bar hears
+ * of it from an idle: the view is also fitted while it draws, and a label
+ * must not change size in the middle of a frame. */
+static void set_zoom(TessPreviewView *v, double zoom) {
+  if (zoom == v->zoom) return;
+  v->zoom = zoom;
+  if (!v->zoom_notify) v->zoom_notify = g_idle_add(emit_zoom_changed, v);
+}
+
+double tess_preview_view_get_zoom(TessPreviewView *v) { return v->zoom; }
+
 /* Whole level in view, centred, at a zoom between 1/16 and 4. */
 static void fit_view(TessPreviewView *v, int width, int height) {
   if (!v->pl || width <= 0 || height <= 0) return;
@@ -83,7 +103,7 @@ static void fit_view(TessPreviewView *v, int width, int height) {
   double lw = (double)s->width * s->tile_w, lh = (double)s->height * s->tile_h;
   double z = fmin((width - 16) / lw, (height - 16) / lh);
   z = CLAMP(z, 1.0 / 16.0, 4.0);
-  v->zoom = z;
+  set_zoom(v, z);
   v->origin_x = (lw - width / z) / 2.0;
   v->origin_y = (lh - height / z) / 2.0;
   v->fitted = TRUE;
@@ -453,7 +473,7 @@ static gboolean on_scroll(GtkEventControllerScroll *c, double dx, double dy, Tes
   double z = CLAMP(v->zoom * (dy < 0 ? 1.25 : 0.8), 1.0 / 16.0, 16.0);
   /* The level point under the pointer stays there. */
   double lx = v->origin_x + v->pointer_x / v->zoom, ly = v->origin_y + v->pointer_y / v->zoom;
-  v->zoom = z;
+  set_zoom(v, z);
   v->origin_x = lx - v->pointer_x / z;
   v->origin_y = ly - v->pointer_y / z;
   v->fitted = v->user_view = TRUE;
@@ -703,6 +723,7 @@ static void tess_preview_view_init(TessPreviewView *v) {
 static void tess_preview_view_dispose(GObject *object) {
   TessPreviewView *v = TESS_PREVIEW_VIEW(object);
   tess_preview_view_stop(v);
+  g_clear_handle_id(&v->zoom_notify, g_source_remove);
   g_clear_pointer(&v->toolbar, gtk_widget_unparent);
   g_clear_pointer(&v->timeline, gtk_widget_unparent);
   g_clear_pointer(&v->canvas, gtk_widget_unparent);
@@ -719,6 +740,9 @@ static void tess_preview_view_class_init(TessPreviewViewClass *klass) {
   /* The window leaves Play mode when asked (Escape, Back to Editing, Keep Positions). */
   signals[SIGNAL_LEAVE_REQUESTED] =
       g_signal_new("leave-requested", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* The zoom changed (the wheel, a fit): tess_preview_view_get_zoom says to what. */
+  signals[SIGNAL_ZOOM_CHANGED] =
+      g_signal_new("zoom-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 GtkWidget *tess_preview_view_new(void) { return g_object_new(TESS_TYPE_PREVIEW_VIEW, NULL); }

@@ -40,6 +40,10 @@ void tess_preview_view_reset(TessPreviewView *v);
 void tess_preview_view_set_speed(TessPreviewView *v, double speed);
 void tess_preview_view_seek(TessPreviewView *v, guint64 step);
 
+/* The canvas's zoom (canvas px per level px); signal "zoom-changed" (no
+ * arguments) when it changes, as the map view's. */
+double tess_preview_view_get_zoom(TessPreviewView *v);
+
 /* TessPreviewOverlay bits. */
 void tess_preview_view_set_overlays(TessPreviewView *v, guint overlays);
 guint tess_preview_view_get_overlays(TessPreviewView *v);

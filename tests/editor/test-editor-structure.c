@@ -6,6 +6,7 @@
 #include "editor_fixture.h"
 #include "tess-map-view-test.h"
 #include "tess-map-view.h"
+#include "tess-object-inspector.h"
 #include "tess-preview-view.h"
 #include "tess-ui.h"
 
@@ -100,9 +101,90 @@ static void structure_window_from_template(void) {
   fixture_close(w);
 }
 
+/* Lays the window out and returns the right panel's width (the box that
+ * holds the side notebook), after the frame is drawn. */
+static int right_panel_width(TessWindow *w) {
+  GtkWidget *nb = gtk_widget_get_ancestor(tess_window_get_material_panel(w), GTK_TYPE_NOTEBOOK);
+  fixture_spin();
+  gtk_test_widget_wait_for_draw(GTK_WIDGET(w));
+  fixture_spin();
+  return gtk_widget_get_width(gtk_widget_get_parent(nb));
+}
+
+/* The right panel keeps one width whichever inspector it shows (issue 14:
+ * it changed width between the material inspector, the object inspector
+ * and the others, so the map under the pointer moved): every page of the
+ * side notebook, and the object inspector with each kind of object in it,
+ * a long name and a refused number's message. */
+static void structure_right_panel_keeps_its_width(void) {
+  g_autofree char *path = fixture_copy_demo("width.tessera");
+  TessWindow *w = fixture_window(path);
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  TessLevel *level = tess_project_level(p, tess_window_get_level(w));
+  TessId layer = 0;
+  for (uint32_t i = 0; i < level->layer_count; i++)
+    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) layer = level->layers[i]->props.id;
+  CHECK(layer != 0);
+  GtkWidget *nb = gtk_widget_get_ancestor(tess_window_get_material_panel(w), GTK_TYPE_NOTEBOOK);
+  int pages = gtk_notebook_get_n_pages(GTK_NOTEBOOK(nb));
+  int width = right_panel_width(w);
+  CHECK_MSG(width >= 348, "the right panel is %d px wide", width);
+  for (int i = 0; i < pages; i++) {
+    gtk_notebook_set_current_page(GTK_NOTEBOOK(nb), i);
+    int now = right_panel_width(w);
+    CHECK_MSG(now == width, "page %d: the right panel is %d px wide, not %d", i, now, width);
+  }
+
+  /* Each kind of object in the inspector, on its page. */
+  TessObjectKind kinds[] = {TESS_OBJECT_BODY, TESS_OBJECT_BODY, TESS_OBJECT_ZONE, TESS_OBJECT_SPAWN,
+                            TESS_OBJECT_JOINT, TESS_OBJECT_JOINT};
+  GtkWidget *insp = tess_window_get_object_inspector(w);
+  gtk_notebook_set_current_page(GTK_NOTEBOOK(nb), gtk_notebook_page_num(GTK_NOTEBOOK(nb), gtk_widget_get_ancestor(insp, GTK_TYPE_SCROLLED_WINDOW)));
+  for (guint k = 0; k < G_N_ELEMENTS(kinds); k++) {
+    TessObject o;
+    tess_object_default(&o, kinds[k]);
+    if (k == 1) o.u.body.shape = TESS_BODY_BOX;
+    if (k == 5) o.u.joint.kind = TESS_JOINT_DISTANCE;
+    g_snprintf(o.name, sizeof o.name, "An object with a long name, longer than the panel is wide %u", k);
+    TessId id = 0;
+    TessError err = {0};
+    CHECK_OK(tess_edit_object_add(p, level->id, layer, &o, &id, &err), &err);
+    CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+    tess_object_inspector_set_object(TESS_OBJECT_INSPECTOR(insp), level->id, id);
+    int now = right_panel_width(w);
+    CHECK_MSG(now == width, "object kind %d: the right panel is %d px wide, not %d", (int)kinds[k], now, width);
+    /* and its fields fit in it, with no sideways scrolling */
+    int min = 0;
+    gtk_widget_measure(insp, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+    int room = gtk_widget_get_width(gtk_widget_get_ancestor(insp, GTK_TYPE_SCROLLED_WINDOW)) -
+               gtk_widget_get_margin_start(insp) - gtk_widget_get_margin_end(insp);
+    CHECK_MSG(min <= room, "object kind %d: the inspector needs %d px, the panel has %d", (int)kinds[k], min, room);
+  }
+  /* A refused number says why under its field: the message wraps inside the panel. */
+  GtkWidget *x = NULL;
+  for (GtkWidget *c = gtk_widget_get_first_child(insp); c && !x;) {
+    if (g_strcmp0(gtk_widget_get_name(c), "object-x") == 0) x = c;
+    else if (gtk_widget_get_first_child(c)) c = gtk_widget_get_first_child(c);
+    else {
+      while (c && !gtk_widget_get_next_sibling(c) && c != insp) c = gtk_widget_get_parent(c);
+      c = c && c != insp ? gtk_widget_get_next_sibling(c) : NULL;
+    }
+  }
+  CHECK(x != NULL);
+  if (x) {
+    gtk_editable_set_text(GTK_EDITABLE(x), "not a number at all, and rather a long text too");
+    gtk_spin_button_update(GTK_SPIN_BUTTON(x));
+    CHECK(tess_ui_number_get_message(x) != NULL);
+    int now = right_panel_width(w);
+    CHECK_MSG(now == width, "with a field's message: the right panel is %d px wide, not %d", now, width);
+  }
+  fixture_close(w);
+}
+
 static const TessTestCase cases[] = {
     {"structure_errors_take_one_path", structure_errors_take_one_path},
     {"structure_window_from_template", structure_window_from_template},
+    {"structure_right_panel_keeps_its_width", structure_right_panel_keeps_its_width},
 };
 
 int main(int argc, char **argv) { return fixture_main(argc, argv, cases, G_N_ELEMENTS(cases)); }

@@ -7,6 +7,8 @@
 #include "map_view_harness.h"
 #include "tessera/render.h"
 
+#define CHECK_STR(a, b) CHECK_MSG(g_strcmp0((a), (b)) == 0, "\"%s\" is not \"%s\"", (a), (b))
+
 static void press_move_release(Harness *h, double lx0, double ly0, double lx1, double ly1) {
   double x0, y0, x1, y1;
   tess_map_view_level_to_widget(h->view, lx0, ly0, &x0, &y0);
@@ -139,10 +141,21 @@ static void joins_two_bodies(void) {
   tess_map_view_set_object_template(h.view, &t);
   tess_object_clear(&t);
   uint32_t before = harness_stored_object_count(&h);
+  /* The status bar's hint says what to click (issue 14). */
+  CHECK_STR(tess_map_view_get_hint(h.view), "Click the first body, then the second");
   /* Click the circle (1), then the box (2) near its end: a pin there. */
   press_move_release(&h, 40, 40, 40, 40);
   CHECK(harness_stored_object_count(&h) == before);
+  CHECK_STR(tess_map_view_get_hint(h.view), "Now click the second body (Esc cancels)");
+  /* A click beside the bodies says why nothing happened and keeps the first body. */
+  int refused = h.refused;
+  press_move_release(&h, 100, 100, 100, 100);
+  CHECK(h.refused == refused + 1);
+  CHECK_STR(h.last_refused, "No body here: click the second body (Esc cancels)");
+  CHECK_STR(tess_map_view_get_hint(h.view), "Now click the second body (Esc cancels)");
+  CHECK(harness_stored_object_count(&h) == before);
   press_move_release(&h, 70, 36, 70, 36);
+  CHECK_STR(tess_map_view_get_hint(h.view), "Click the first body, then the second");
   TessId id = tess_map_view_get_selected_object(h.view);
   const TessObject *j = obj(&h, id);
   CHECK(j && j->kind == TESS_OBJECT_JOINT && j->u.joint.kind == TESS_JOINT_PIN);
@@ -159,10 +172,20 @@ static void joins_two_bodies(void) {
   j = obj(&h, tess_map_view_get_selected_object(h.view));
   CHECK(j && j->u.joint.kind == TESS_JOINT_DISTANCE && j->u.joint.body_a == 2 && j->u.joint.body_b == 1);
   CHECK(j && j->pos.x == 80 && j->pos.y == 40 && j->u.joint.anchor_b.x == 40 && j->u.joint.anchor_b.y == 40);
-  /* A click on empty space does not join anything. */
+  /* A click on empty space does not join anything, and says so; Escape
+   * then cancels the first body, and another tool needs no hint. */
   press_move_release(&h, 40, 40, 40, 40);
+  refused = h.refused;
   press_move_release(&h, 100, 100, 100, 100);
   CHECK(harness_stored_object_count(&h) == before + 2);
+  CHECK(h.refused == refused + 1);
+  tess_map_view_test_key(h.view, GDK_KEY_Escape, TRUE);
+  tess_map_view_test_key(h.view, GDK_KEY_Escape, FALSE);
+  CHECK_STR(tess_map_view_get_hint(h.view), "Click the first body, then the second");
+  press_move_release(&h, 100, 100, 100, 100);
+  CHECK_STR(h.last_refused, "No body here: a joint joins two bodies, click the first one");
+  tess_map_view_set_tool(h.view, TESS_TOOL_BRUSH);
+  CHECK_STR(tess_map_view_get_hint(h.view), "");
   harness_close(&h);
 }
 

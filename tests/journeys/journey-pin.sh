@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Journey: in the Object tab choose Box, Circle and Pin joint from Place;
 # put a box and a circle in the sky, pin the circle to the box (click A,
-# then B), press F5, let them fall, press Keep Positions. The file holds the
+# then empty space, which says why nothing happened, then B: the status bar
+# says what to click at each step), press F5, let them fall, press Keep Positions. The file holds the
 # pin joining the two bodies, the bodies where they fell, and the pin where
 # it was on the box: its offset from the box turned with the box (the pin
 # travels with its bodies, it is not left behind).
@@ -32,7 +33,18 @@ click_cell 22 4
 j_until 10 test "$(objects)" -eq $((n0 + 2)) || j_fail "no circle was placed"
 circle=$(j_sql "$db" "SELECT max(id) FROM objects")
 place "Pin joint"
+# The status bar says what to click; a click beside the bodies says why
+# nothing happened and keeps the first body (issue 14).
+hint() { j_until 10 j_find_now "$J_TITLE" label "=$1" >/dev/null || j_fail "the status bar does not say '$1'"; }
+hint "Click the first body, then the second"
 click_cell 20 4
+hint "Now click the second body (Esc cancels)"
+click_cell 21 1
+j_until 10 j_find_now "$J_TITLE" label "=No body here: click the second body (Esc cancels)" >/dev/null ||
+  j_fail "a click on empty space said nothing"
+hint "Now click the second body (Esc cancels)"
+j_shot pin-hint
+[ "$(objects)" -eq $((n0 + 2)) ] || j_fail "the click on empty space made an object"
 click_cell 22 4
 j_until 10 test "$(objects)" -eq $((n0 + 3)) || j_fail "no pin was made by clicking the box, then the circle"
 pin=$(j_sql "$db" "SELECT max(id) FROM objects")

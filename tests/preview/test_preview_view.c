@@ -5,10 +5,12 @@
  * towards the pointer; clicking empty space drops a ball, right-click
  * removes it. */
 #include <gio/gio.h>
+#include <math.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
 #include "editor_fixture.h"
+#include "tess-map-view.h"
 #include "tess-preview-mode.h"
 #include "tess-preview-view.h"
 
@@ -328,9 +330,56 @@ static void speed_slider_has_room(void) {
   g_free(path);
 }
 
+static gboolean status_shows_zoom(TessWindow *w, double zoom) {
+  g_autofree char *want = g_strdup_printf("Zoom %.0f %%", zoom * 100.0);
+  gint64 until = g_get_monotonic_time() + 10 * G_USEC_PER_SEC;
+  while (!g_str_equal(tess_window_get_status(w, "zoom"), want) && g_get_monotonic_time() < until)
+    g_main_context_iteration(NULL, FALSE);
+  CHECK_MSG(g_str_equal(tess_window_get_status(w, "zoom"), want), "the status bar says '%s', not '%s'",
+            tess_window_get_status(w, "zoom"), want);
+  return g_str_equal(tess_window_get_status(w, "zoom"), want);
+}
+
+/* Issue 14: Play's zoom shows in the status bar as the map's does: the
+ * fitted zoom on entering, the wheel's zoom, and the map's again on leaving. */
+static void status_bar_shows_play_zoom(void) {
+  char *path = fixture_copy_demo("zoom.tessera");
+  TessWindow *w = fixture_window(path);
+  TessMapView *map = TESS_MAP_VIEW(tess_window_get_map_view(w));
+  double map_zoom = tess_map_view_get_zoom(map);
+  status_shows_zoom(w, map_zoom);
+  activate(w, "play");
+  TessPreviewView *pv = preview_of(w);
+  gtk_test_widget_wait_for_draw(GTK_WIDGET(w));
+  status_shows_zoom(w, tess_preview_view_get_zoom(pv));
+  /* Two wheel steps up over the canvas, as a mouse sends them. */
+  GtkWidget *canvas = tess_preview_view_get_canvas(pv);
+  GListModel *controllers = gtk_widget_observe_controllers(canvas);
+  for (guint i = 0; i < g_list_model_get_n_items(controllers); i++) {
+    GtkEventController *c = g_list_model_get_item(controllers, i);
+    if (GTK_IS_EVENT_CONTROLLER_SCROLL(c))
+      for (int k = 0; k < 2; k++) {
+        gboolean handled = FALSE;
+        g_signal_emit_by_name(c, "scroll", 0.0, -1.0, &handled);
+        CHECK(handled);
+      }
+    g_object_unref(c);
+  }
+  g_object_unref(controllers);
+  double play_zoom = tess_preview_view_get_zoom(pv);
+  /* The label tells them apart, so it shows Play's zoom, not the map's. */
+  CHECK_MSG(fabs(play_zoom - map_zoom) * 100.0 >= 1.0, "Play's zoom %g is the map's %g", play_zoom, map_zoom);
+  status_shows_zoom(w, play_zoom);
+  activate(w, "play"); /* back to editing: the map's zoom again */
+  status_shows_zoom(w, tess_map_view_get_zoom(map));
+  fixture_close(w);
+  g_free(path);
+}
+
 int main(int argc, char **argv) {
   static const TessTestCase cases[] = {TEST(play_mode_leaves_the_project_unchanged), TEST(speed_slider_has_room),
                                        TEST(keep_positions_is_one_undo_step), TEST(pointer_drag_pulls_a_body),
-                                       TEST(both_demo_levels_play)};
+                                       TEST(both_demo_levels_play),
+                                       TEST(status_bar_shows_play_zoom)};
   return fixture_main(argc, argv, cases, sizeof cases / sizeof cases[0]);
 }

@@ -329,6 +329,17 @@ static void spin_for(guint ms) {
     if (!g_main_context_iteration(NULL, FALSE)) g_usleep(2000);
 }
 
+/* Spins the main loop until cond(data) holds, for at most ms: a test waits
+ * for what it needs, however loaded the machine is, and no longer. */
+static gboolean spin_until(gboolean (*cond)(gpointer), gpointer data, guint ms) {
+  gint64 end = g_get_monotonic_time() + (gint64)ms * 1000;
+  while (!cond(data)) {
+    if (g_get_monotonic_time() >= end) return FALSE;
+    if (!g_main_context_iteration(NULL, FALSE)) g_usleep(2000);
+  }
+  return TRUE;
+}
+
 static gboolean xdotool(const char *args) {
   g_autofree char *cmd = g_strdup_printf("xdotool %s", args);
   int status = 0;
@@ -405,6 +416,22 @@ done:
   g_object_unref(doc);
 }
 
+typedef struct {
+  TessProject *p;
+  TessId id;
+  TessMaskEditor *editor;
+  int want;
+} MaskKeysState;
+static gboolean mask_threshold_is(gpointer data) {
+  MaskKeysState *st = data;
+  return tess_project_sprite(st->p, st->id)->mask.threshold == st->want;
+}
+static gboolean mask_slider_is(gpointer data) {
+  MaskKeysState *st = data;
+  return gtk_range_get_value(tess_mask_editor_get_threshold(st->editor)) == st->want;
+}
+static gboolean pointer_is_null(gpointer data) { return *(gpointer *)data == NULL; }
+
 /* The mask editor's own window: Ctrl+Z undoes there (typed with xdotool),
  * Ctrl+Shift+Z redoes, Escape closes it and the pending edit is committed. */
 static void sprites_mask_window_keys(void) {
@@ -434,18 +461,17 @@ static void sprites_mask_window_keys(void) {
     char args[256];
     snprintf(args, sizeof args, "windowfocus --sync %s key ctrl+z", wid);
     CHECK(xdotool(args));
-    spin_for(300);
-    CHECK(tess_project_sprite(p, id)->mask.threshold == 1);
-    spin_for(100);
-    CHECK(gtk_range_get_value(tess_mask_editor_get_threshold(editor)) == 1.0); /* read back */
+    /* Each key's effect is waited for (generously), never a fixed time. */
+    MaskKeysState st = {p, id, editor, 1};
+    CHECK(spin_until(mask_threshold_is, &st, 10000));
+    CHECK(spin_until(mask_slider_is, &st, 10000)); /* read back */
     CHECK(xdotool("key ctrl+shift+z"));
-    spin_for(300);
-    CHECK(tess_project_sprite(p, id)->mask.threshold == 150);
+    st.want = 150;
+    CHECK(spin_until(mask_threshold_is, &st, 10000));
     GtkWindow *alive = win;
     g_object_add_weak_pointer(G_OBJECT(alive), (gpointer *)&alive);
     CHECK(xdotool("key Escape"));
-    spin_for(300);
-    CHECK(alive == NULL);
+    CHECK(spin_until(pointer_is_null, &alive, 10000));
     if (alive) {
       g_object_remove_weak_pointer(G_OBJECT(alive), (gpointer *)&alive);
       gtk_window_destroy(alive);
@@ -761,6 +787,13 @@ static TessId add_strip_tileset(TessDocument *doc, const char *name, uint32_t ti
  * from its own selection handler re-entered it; the tileset was reloaded
  * thousands of times a second). One choice loads once, and the window shows
  * and traces the second tileset. */
+static gboolean shows_second(gpointer tc) {
+  return g_str_has_prefix(tess_tileset_collision_get_summary(tc), "2 tiles:");
+}
+static gboolean shows_second_traced(gpointer tc) {
+  return g_str_has_prefix(tess_tileset_collision_get_summary(tc), "2 tiles: 0 none, 0 full, 2 traced");
+}
+
 static void sprites_tileset_choose_second(void) {
   TessDocument *doc = new_document("two-tilesets.tessera");
   TessId first = add_strip_tileset(doc, "first", 4);
@@ -797,7 +830,10 @@ static void sprites_tileset_choose_second(void) {
     gtk_selection_model_select_item(GTK_SELECTION_MODEL(gtk_list_view_get_model(GTK_LIST_VIEW(list))), 1, TRUE);
     g_signal_emit_by_name(list, "activate", 1u);
   }
-  spin_for(500);
+  /* Until the second tileset shows (however slow the machine), then every
+   * pending event: a re-entering handler would have loaded it many times. */
+  CHECK(spin_until(shows_second, tc, 10000));
+  fixture_spin();
   CHECK_MSG(tess_tileset_collision_get_load_count(tc) == loads + 1, "loads %u", tess_tileset_collision_get_load_count(tc) - loads);
   CHECK(tess_tileset_collision_get_tileset(tc) == second);
   CHECK(gtk_drop_down_get_selected(dd) == 1);
@@ -813,8 +849,7 @@ static void sprites_tileset_choose_second(void) {
   const TessTileset *ts1 = tess_project_tileset(p, first);
   for (uint32_t i = 0; i < 4; i++) CHECK(ts1->tiles[i].collision == TESS_TILE_COLLISION_FULL);
   /* The window reloads from the document's change on an idle: wait for it (a loaded machine is slow). */
-  for (int i = 0; i < 40 && !g_str_has_prefix(tess_tileset_collision_get_summary(tc), "2 tiles: 0 none, 0 full, 2 traced"); i++)
-    spin_for(50);
+  CHECK(spin_until(shows_second_traced, tc, 10000));
   CHECK(tess_tileset_collision_get_tileset(tc) == second && gtk_drop_down_get_selected(dd) == 1);
   CHECK(g_str_has_prefix(tess_tileset_collision_get_summary(tc), "2 tiles: 0 none, 0 full, 2 traced"));
   close_host(win);
