@@ -23,11 +23,12 @@ LAYERS = [
     ["aim"],  # tessera/aim.h: core/play's aiming (base only); play.c files include it
     ["play"],
     ["runtime"],
+    ["draw"],  # libtessera-draw: the painter over the runtime's data (cairo); render feeds it the level model
     ["terrain"],  # tessera/terrain.h: terrain sets as plain data (base only); level.h includes it
     ["level"],
     ["textform"],  # the header of core/formats' text form (text_*.c include it from below formats)
     ["store", "pack", "formats"],
-    ["render", "debugdraw"],
+    ["render"],
 ]
 # Edges that break the order today and are known, each with the issue step
 # that removes it. The check fails if one of them disappears without being

@@ -4,8 +4,9 @@
 Every part of the tree is always built (the editor only with GTK, which
 meson's gtk_dep says), so:
 - no `#if`/`#ifdef` on a TESS_HAVE_* macro in the sources, except
-  TESS_HAVE_CHIPMUNK (the optional peer of the benchmarks and cross-checks):
-  a branch that still guards code with one compiles it out silently;
+  TESS_HAVE_CHIPMUNK and TESS_HAVE_BOX2D (the optional peers of the
+  benchmarks and cross-checks): a branch that still guards code with one
+  compiles it out silently;
 - no `is_variable(...)` or `fs.exists(...)`/`fs.is_dir(...)` in a meson.build,
   except the fuzz corpus' glob (its seeds differ per target).
 
@@ -15,7 +16,7 @@ import os
 import re
 import sys
 
-IFDEF = re.compile(r"^\s*#\s*(?:if|ifdef|ifndef|elif)\b.*\bTESS_HAVE_(?!CHIPMUNK\b)\w+")
+IFDEF = re.compile(r"^\s*#\s*(?:if|ifdef|ifndef|elif)\b.*\bTESS_HAVE_(?!(?:CHIPMUNK|BOX2D)\b)\w+")
 MESON = re.compile(r"\b(?:is_variable|fs\.exists|fs\.is_dir)\s*\(")
 ALLOWED_MESON = {os.path.join("tests", "fuzz", "meson.build"): 1}
 

@@ -41,10 +41,14 @@ for level in Side Top-down Springs; do
     echo "$level: game and preview agree after 600 steps ($game)"
   fi
 done
-# The cairo example: three PNG frames of the Side level, at 16 px per metre.
+# The cairo example: three PNG frames of the Side level, at 16 px per metre,
+# drawn by the installed libtessera-draw (pkg-config tessera-draw).
 if pkg-config --exists cairo; then
   cp -r "$src/pipeline/examples/cairo" "$tmp/cairo"
   make -s -C "$tmp/cairo" PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/stage" CFLAGS="-O2 -Wall -Wextra -Werror $extra"
+  needed=$(readelf -d "$tmp/cairo/frames" | grep NEEDED)
+  echo "$needed" | grep -q 'libtessera-draw.so.0' || { echo "frames does not link libtessera-draw.so.0"; exit 1; }
+  if echo "$needed" | grep -Eq 'sqlite|png16|gtk|glib'; then echo "frames pulls in more than the runtime, the painter and cairo"; exit 1; fi
   mkdir -p "$tmp/frames"
   LD_LIBRARY_PATH="$libdir" "$tmp/cairo/frames" "$tmp/tlv/Side.tlv" "$tmp/frames" 3
   for f in 0000 0001 0002; do

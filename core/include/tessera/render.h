@@ -185,13 +185,14 @@ TessResult tess_render_surface_to_image(cairo_surface_t *surface, TessImage *out
 
 /* TessPreviewPainter: draws a running preview into a cairo context. Cairo
  * only (no GTK), so the widget, the rendering test and the benchmark draw
- * the same pixels.
- *
- * The level's tiles come from core/render (its chunk cache: the static part
- * is drawn once per zoom and blitted); every body is drawn at its
- * interpolated transform. Sprites are decoded once into premultiplied
- * surfaces and circles are pre-rendered once per radius and colour, then
- * blitted: no per-frame path for thousands of circles. */
+ * the same pixels. It is libtessera-draw's painter (tessera/draw.h, the one
+ * a game links) fed from the level model: the level's tiles come from
+ * core/render (its chunk cache: the static part is drawn once per zoom and
+ * blitted) and the sprites' images from the project's PNGs; every body is
+ * drawn at its interpolated transform, in the painter's depth order.
+ * Sprites are decoded once into premultiplied surfaces and circles are
+ * pre-rendered once per radius and colour, then blitted: no per-frame path
+ * for thousands of circles. The overlay bits are TessDrawOverlay's. */
 
 typedef enum TessPreviewOverlay {
   TESS_PREVIEW_OVERLAY_CONTACTS = 1u << 0, /* contact points and normals (impacts of the recent steps) */

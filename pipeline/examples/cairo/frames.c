@@ -1,17 +1,19 @@
-/* frames: the runtime drawn with cairo into PNG frames, as a game's debug
- * view would draw it (cairo is the example's own dependency, not the
- * runtime's).
+/* frames: a game's debug view, drawn by libtessera-draw (the painter the
+ * editor's Play mode uses) into PNG frames.
  *
  *   frames LEVEL.tlv OUT_DIR [FRAMES]
  *
  * Loads the level, steps it with the fixed-step clock at 30 frames per
- * second, and writes FRAMES (default 30) PNGs: the solid cells, then every
- * body's shapes at its interpolated transform (dynamic bodies orange,
- * static grey, sensors outlined), 16 pixels per metre. Prints each file. */
+ * second, and writes FRAMES (default 30) PNGs of 16 pixels per metre: the
+ * colliding cells, every body at its interpolated transform in its
+ * material's colour (its sprite when the .tlv embeds the image), zones,
+ * pins and contacts. Prints each file. */
 #include <cairo.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "tessera/draw.h"
 #include "tessera/runtime.h"
 
 #define PPM 16.0
@@ -31,53 +33,57 @@ static unsigned char *read_file(const char *path, size_t *size) {
   return buf;
 }
 
-static void draw_cells(cairo_t *cr, const TessScene *s) {
-  cairo_set_source_rgb(cr, 0.35, 0.38, 0.42);
-  for (uint32_t y = 0; y < s->height; y++)
-    for (uint32_t x = 0; x < s->width; x++)
-      if (s->cell_kind[y * s->width + x] != TESS_MAP_EMPTY)
-        cairo_rectangle(cr, x * s->cell_w, y * s->cell_h, s->cell_w, s->cell_h);
-  cairo_fill(cr);
+typedef struct Bytes {
+  const uint8_t *p;
+  size_t left;
+} Bytes;
+
+static cairo_status_t read_bytes(void *closure, unsigned char *out, unsigned int n) {
+  Bytes *b = closure;
+  if (n > b->left) return CAIRO_STATUS_READ_ERROR;
+  memcpy(out, b->p, n);
+  b->p += n;
+  b->left -= n;
+  return CAIRO_STATUS_SUCCESS;
 }
 
-static void shape_path(cairo_t *cr, const TessSceneShape *sh) {
-  if (sh->type == TESS_SHAPE_CIRCLE) {
-    cairo_new_sub_path(cr);
-    cairo_arc(cr, sh->v[0].x, sh->v[0].y, sh->radius, 0, 6.283185307);
-  } else if (sh->type == TESS_SHAPE_CAPSULE) {
-    TessVec2 d = tess_v2_sub(sh->v[1], sh->v[0]);
-    double a = atan2(d.y, d.x);
-    cairo_new_sub_path(cr);
-    cairo_arc(cr, sh->v[1].x, sh->v[1].y, sh->radius, a - 1.5707963, a + 1.5707963);
-    cairo_arc(cr, sh->v[0].x, sh->v[0].y, sh->radius, a + 1.5707963, a + 4.7123890);
-    cairo_close_path(cr);
-  } else {
-    for (uint32_t k = 0; k < sh->count; k++) cairo_line_to(cr, sh->v[k].x, sh->v[k].y);
-    cairo_close_path(cr);
-  }
-}
-
-static void draw_bodies(cairo_t *cr, const TessScene *s, TessWorld *w, const TessBodyId *ids, float alpha) {
-  for (uint32_t i = 0; i < s->body_count; i++) {
-    const TessSceneBody *b = &s->bodies[i];
-    if (!tess_body_is_valid(w, ids[i])) continue;
-    TessTransform xf = tess_body_interpolated_transform(w, ids[i], alpha);
-    cairo_save(cr);
-    cairo_translate(cr, xf.p.x, xf.p.y);
-    cairo_rotate(cr, tess_rot_angle(xf.q));
-    for (uint32_t k = 0; k < b->shape_count; k++) shape_path(cr, &s->shapes[b->first_shape + k]);
-    if (b->type == TESS_BODY_DYNAMIC)
-      cairo_set_source_rgb(cr, 0.95, 0.55, 0.15);
-    else
-      cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
-    if (b->sensor) {
-      cairo_set_line_width(cr, 1.5 / PPM);
-      cairo_stroke(cr);
-    } else {
-      cairo_fill(cr);
+/* Each body's colour (its material's) and sprite (when the file embeds its
+ * PNG, decoded by cairo), keyed by the file's 1-based sprite index. */
+static void style_bodies(const TlvLevel *lv, const TessScene *scene, TessDraw *draw, TessDrawBodyStyle *styles) {
+  for (uint32_t i = 0; i < scene->body_count; i++) {
+    TlvBody b;
+    TlvMaterial m;
+    TlvSprite s;
+    if (!tlv_body(lv, i, &b)) continue;
+    if (b.material && tlv_material(lv, b.material - 1, &m)) styles[i].color = m.color;
+    if (!b.sprite || !tlv_sprite(lv, b.sprite - 1, &s)) continue;
+    if (!tess_draw_has_sprite(draw, b.sprite) && s.image_size) {
+      Bytes png = {tlv_blob(lv, s.image_offset, s.image_size), s.image_size};
+      cairo_surface_t *img = png.p ? cairo_image_surface_create_from_png_stream(read_bytes, &png) : NULL;
+      if (img && tess_draw_set_sprite_surface(draw, b.sprite, img, s.frame_count ? s.frame_count : 1, s.frame_rate,
+                                              NULL) != TESS_OK)
+        fprintf(stderr, "sprite %u: not drawn (its image is not ARGB32)\n", b.sprite);
+      if (img) cairo_surface_destroy(img);
     }
-    cairo_restore(cr);
+    styles[i].sprite = b.sprite;
+    styles[i].sprite_origin = tess_v2(-s.anchor_x / scene->ppm, -s.anchor_y / scene->ppm);
   }
+}
+
+static int write_frame(TessDraw *draw, const TessScene *scene, TessWorld *world, const TessBodyId *ids,
+                       const TessDrawBodyStyle *styles, float alpha, const char *path) {
+  TessDrawView view = {0.0, 0.0, PPM / scene->ppm, (int)(scene->width * scene->cell_w * PPM),
+                       (int)(scene->height * scene->cell_h * PPM)};
+  cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, view.width, view.height);
+  cairo_t *cr = cairo_create(surface);
+  tess_draw_world(draw, cr, scene, world, ids, styles, alpha, &view,
+                  TESS_DRAW_OVERLAY_ZONES | TESS_DRAW_OVERLAY_PINS | TESS_DRAW_OVERLAY_CONTACTS);
+  cairo_destroy(cr);
+  int ok = cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS;
+  if (ok) printf("%s %dx%d\n", path, view.width, view.height);
+  else fprintf(stderr, "%s: cannot write the PNG\n", path);
+  cairo_surface_destroy(surface);
+  return ok;
 }
 
 int main(int argc, char **argv) {
@@ -102,45 +108,42 @@ int main(int argc, char **argv) {
   TessScene *scene = NULL;
   TessWorld *world = NULL;
   TessError err;
+  tess_error_clear(&err);
   TessBodyId *ids = NULL;
+  TessDrawBodyStyle *styles = NULL;
+  TessDraw *draw = tess_draw_create();
   TessClock clock;
   TessClockDef cdef;
   tess_clock_def_default(&cdef);
   cdef.hz = lv.settings.physics_hz;
-  TessResult r = tess_scene_from_pack(&lv, &scene, &err);
-  if (r == TESS_OK && !(ids = calloc(scene->body_count + 1, sizeof *ids))) r = TESS_ERR_NOMEM;
+  TessResult r = draw ? tess_scene_from_pack(&lv, &scene, &err) : TESS_ERR_NOMEM;
+  if (r == TESS_OK && (!(ids = calloc(scene->body_count + 1, sizeof *ids)) ||
+                       !(styles = calloc(scene->body_count + 1, sizeof *styles))))
+    r = TESS_ERR_NOMEM;
   if (r == TESS_OK) r = tess_world_create_from_scene(scene, NULL, &world, ids, &err);
   if (r == TESS_OK) r = tess_clock_init(&clock, &cdef, &err);
-  int width = scene ? (int)(scene->width * scene->cell_w * PPM) : 0, height = scene ? (int)(scene->height * scene->cell_h * PPM) : 0;
-  for (long f = 0; r == TESS_OK && f < frames; f++) {
+  if (r == TESS_OK) style_bodies(&lv, scene, draw, styles);
+  for (long f = 0; r == TESS_OK && f < frames; f++) { /* the game loop */
     uint32_t due = tess_clock_advance(&clock, 1.0 / 30.0, 1.0);
-    for (uint32_t k = 0; k < due && r == TESS_OK; k++) r = tess_world_step(world, 1.0f / cdef.hz, &err);
-    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
-    cairo_t *cr = cairo_create(surface);
-    cairo_set_source_rgb(cr, 0.1, 0.12, 0.16);
-    cairo_paint(cr);
-    cairo_scale(cr, PPM, PPM);
-    draw_cells(cr, scene);
-    draw_bodies(cr, scene, world, ids, (float)tess_clock_alpha(&clock));
-    cairo_destroy(cr);
+    for (uint32_t k = 0; k < due && r == TESS_OK; k++) {
+      r = tess_world_step(world, 1.0f / cdef.hz, &err);
+      tess_draw_collect_world_impacts(draw, world);
+    }
+    tess_draw_advance_animation(draw, due / (double)cdef.hz);
     char path[4096];
     snprintf(path, sizeof path, "%s/frame-%04ld.png", argv[2], f);
-    if (cairo_surface_write_to_png(surface, path) != CAIRO_STATUS_SUCCESS) {
-      fprintf(stderr, "%s: cannot write the PNG\n", path);
+    if (r == TESS_OK && !write_frame(draw, scene, world, ids, styles, (float)tess_clock_alpha(&clock), path))
       r = TESS_ERR_IO;
-      tess_error_clear(&err);
-    } else {
-      printf("%s %dx%d step %llu\n", path, width, height, (unsigned long long)clock.step);
-    }
-    cairo_surface_destroy(surface);
   }
   if (r != TESS_OK && err.code != TESS_OK) {
     char msg[1200];
     tess_error_format(&err, msg, sizeof msg);
     fprintf(stderr, "%s: %s\n", argv[1], msg);
   }
+  tess_draw_destroy(draw);
   tess_world_destroy(world);
   tess_scene_destroy(scene);
+  free(styles);
   free(ids);
   free(data);
   return r == TESS_OK ? 0 : 1;

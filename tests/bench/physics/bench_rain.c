@@ -1,9 +1,16 @@
 /* "Rain on tiles": N circles fall onto a 256 x 256 map of 1 m tiles, side by
- * side with Chipmunk2D in the same process (Debian's libchipmunk, doubles),
- * with the settings the issue fixes: a static box per solid cell, spatial
- * hash of 0.5 m, 10 iterations, collision slop 0.01, sleeping off in both.
- * Also a mixed scene of 2000 convex polygons. Prints a table; asserts
- * nothing about time. Usage: bench-rain [N ...] [--steps S] [--no-peer] */
+ * side with the peers in the same process: Chipmunk2D 7 (Debian's
+ * libchipmunk, doubles; a static box per solid cell, spatial hash 0.5 m, 10
+ * iterations, slop 0.01) and Box2D 2.4.1 (Debian's libbox2d, through the C
+ * adapter box2d_peer.cpp; the solid cells' outlines as one-sided edge loops,
+ * 8 velocity and 3 position iterations). Sleeping is off in all. Also a mixed
+ * scene of 2000 convex polygons. For each engine: the median step's wall clock
+ * and CPU time, the bodies that end inside a wall, the heap it holds. Prints a
+ * table; asserts nothing about time.
+ * Usage: bench-rain [N ...] [--steps S] [--rounds R] [--no-peer] [--no-mixed]
+ * --rounds R runs every scene R times, the engines interleaved (A B C A B C),
+ * and prints each engine's median over the rounds: the machine is shared. */
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,18 +21,28 @@
 #ifdef TESS_HAVE_CHIPMUNK
 #include <chipmunk/chipmunk.h>
 #endif
+#ifdef TESS_HAVE_BOX2D
+#include "box2d_peer.h"
+#include "cell_outline.h"
+#endif
 
 #define MAP 256
 #define RADIUS 0.25f
 #define GRAVITY 10.0f
 #define DT (1.0f / 60.0f)
 #define WARMUP 60
+#define POLYGONS 2000
+#define FRICTION 0.6f
+/* Box2D 2.4 iterations. Tessera's step is 4 sub-steps, each one solve and one
+ * relax pass over the contacts: 8 velocity passes per step, as Box2D's 8
+ * velocity iterations (its documented default); its 3 position iterations
+ * (also the default) do what Tessera's soft contacts do inside the sub-steps. */
+#define BOX2D_VELOCITY_ITERATIONS 8
+#define BOX2D_POSITION_ITERATIONS 3
 
-/* CPU time of this thread: the machine is shared, and wall time would count
- * the other processes' turns too. Both engines are timed the same way. */
-static double cpu_seconds(void) {
+static double seconds(clockid_t clock) {
   struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  clock_gettime(clock, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -56,13 +73,29 @@ static uint8_t *make_cells(uint32_t *solid_count) {
   return k;
 }
 
+/* One body: where it starts, and its convex polygon (count 0: a circle). */
 typedef struct Spawn {
   float x, y, vx, vy;
+  TessVec2 v[8];
+  uint32_t count;
 } Spawn;
 
+/* A random convex polygon of 3..8 vertices, about `size` across. */
+static uint32_t random_polygon(TessVec2 *v, float size) {
+  uint32_t n = 3 + (uint32_t)(rnd() * 6.0);
+  if (n > 8) n = 8;
+  float base = (float)(rnd() * 6.2831853);
+  for (uint32_t i = 0; i < n; i++) {
+    float a = base + 6.2831853f * ((float)i + 0.4f * (float)(rnd() - 0.5)) / (float)n;
+    float r = size * (0.8f + 0.2f * (float)rnd());
+    v[i] = tess_v2(r * cosf(a), r * sinf(a));
+  }
+  return n;
+}
+
 /* N positions on a jittered grid in the upper half, with small random velocities. */
-static Spawn *make_spawns(uint32_t n) {
-  Spawn *s = malloc(n * sizeof *s);
+static Spawn *make_spawns(uint32_t n, bool polygons) {
+  Spawn *s = calloc(n, sizeof *s);
   rng_state = 0x1234567887654321ull ^ n;
   uint32_t cols = 250, rows = (n + cols - 1) / cols;
   float dy = (float)(MAP / 2 - 4) / (float)(rows > 0 ? rows : 1);
@@ -74,8 +107,193 @@ static Spawn *make_spawns(uint32_t n) {
     s[i].vx = (float)(rnd() - 0.5);
     s[i].vy = (float)(rnd() - 0.5);
   }
+  rng_state = 99;
+  for (uint32_t i = 0; polygons && i < n; i++) s[i].count = random_polygon(s[i].v, 0.3f);
   return s;
 }
+
+typedef struct Scene {
+  const uint8_t *cells;
+  uint32_t solid;
+  const Spawn *spawns;
+  uint32_t n;
+} Scene;
+
+/* An engine is four calls on an opaque world, so that every engine is timed,
+ * checked and measured by the same code (run_engine). */
+typedef struct Engine {
+  const char *name;
+  void *(*create)(const Scene *scene);
+  void (*step)(void *world);
+  void (*position)(void *world, uint32_t body, float *x, float *y);
+  void (*destroy)(void *world);
+} Engine;
+
+/* ---- Tessera ---- */
+
+typedef struct TesseraRun {
+  TessWorld *w;
+  TessBodyId *ids;
+} TesseraRun;
+
+static void *tessera_create(const Scene *sc) {
+  TesseraRun *r = calloc(1, sizeof *r);
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.gravity = tess_v2(0.0f, GRAVITY);
+  def.enable_sleep = false;
+  tess_world_create(&def, &r->w, NULL);
+  TessMapMaterial mat = {FRICTION, 0.0f, 1.0f, 1.0f, TESS_MAP_MATERIAL_SOLID};
+  TessTileMapDef md;
+  memset(&md, 0, sizeof md);
+  md.width = md.height = MAP;
+  md.cell_w = md.cell_h = 1.0f;
+  md.kinds = sc->cells;
+  md.material_count = 1;
+  md.material_list = &mat;
+  tess_world_set_tile_map(r->w, &md, NULL);
+  TessShapeDef sd;
+  tess_shape_def_default(&sd);
+  sd.friction = FRICTION;
+  r->ids = malloc(sc->n * sizeof *r->ids);
+  for (uint32_t i = 0; i < sc->n; i++) {
+    const Spawn *s = &sc->spawns[i];
+    TessBodyDef bd;
+    tess_body_def_default(&bd);
+    bd.position = tess_v2(s->x, s->y);
+    bd.linear_velocity = tess_v2(s->vx, s->vy);
+    tess_body_create(r->w, &bd, &r->ids[i], NULL);
+    if (s->count)
+      tess_shape_create_polygon(r->w, r->ids[i], &sd, s->v, s->count, NULL, NULL);
+    else
+      tess_shape_create_circle(r->w, r->ids[i], &sd, tess_v2(0, 0), RADIUS, NULL, NULL);
+  }
+  return r;
+}
+
+static void tessera_step(void *world) { tess_world_step(((TesseraRun *)world)->w, DT, NULL); }
+
+static void tessera_position(void *world, uint32_t body, float *x, float *y) {
+  TesseraRun *r = world;
+  TessVec2 p = tess_body_position(r->w, r->ids[body]);
+  *x = p.x;
+  *y = p.y;
+}
+
+static void tessera_destroy(void *world) {
+  TesseraRun *r = world;
+  tess_world_destroy(r->w);
+  free(r->ids);
+  free(r);
+}
+
+/* ---- Chipmunk2D ---- */
+
+#ifdef TESS_HAVE_CHIPMUNK
+typedef struct ChipmunkRun {
+  cpSpace *space;
+  cpBody **bodies;
+  uint32_t n;
+} ChipmunkRun;
+
+static void *chipmunk_create(const Scene *sc) {
+  ChipmunkRun *r = calloc(1, sizeof *r);
+  cpSpace *space = r->space = cpSpaceNew();
+  cpSpaceSetGravity(space, cpv(0, GRAVITY));
+  cpSpaceSetIterations(space, 10);
+  cpSpaceSetCollisionSlop(space, 0.01);
+  cpSpaceSetSleepTimeThreshold(space, INFINITY);
+  cpSpaceUseSpatialHash(space, 0.5, (int)(sc->n + sc->solid) * 2);
+  cpBody *ground = cpSpaceGetStaticBody(space);
+  for (uint32_t y = 0; y < MAP; y++)
+    for (uint32_t x = 0; x < MAP; x++)
+      if (sc->cells[y * MAP + x]) {
+        cpShape *s = cpSpaceAddShape(space, cpBoxShapeNew2(ground, cpBBNew(x, y, x + 1, y + 1), 0.0));
+        cpShapeSetFriction(s, FRICTION);
+      }
+  r->n = sc->n;
+  r->bodies = malloc(sc->n * sizeof *r->bodies);
+  for (uint32_t i = 0; i < sc->n; i++) {
+    const Spawn *sp = &sc->spawns[i];
+    cpBody *b;
+    cpShape *s;
+    if (sp->count) {
+      cpVect cv[8];
+      for (uint32_t j = 0; j < sp->count; j++) cv[j] = cpv(sp->v[j].x, sp->v[j].y);
+      double area = cpAreaForPoly((int)sp->count, cv, 0.0);
+      b = cpBodyNew(area, cpMomentForPoly(area, (int)sp->count, cv, cpvzero, 0.0));
+      s = cpPolyShapeNew(b, (int)sp->count, cv, cpTransformIdentity, 0.0);
+    } else {
+      double m = 3.14159265358979 * RADIUS * RADIUS;
+      b = cpBodyNew(m, cpMomentForCircle(m, 0, RADIUS, cpvzero));
+      s = cpCircleShapeNew(b, RADIUS, cpvzero);
+    }
+    cpSpaceAddBody(space, b);
+    cpBodySetPosition(b, cpv(sp->x, sp->y));
+    cpBodySetVelocity(b, cpv(sp->vx, sp->vy));
+    cpShapeSetFriction(s, FRICTION);
+    cpSpaceAddShape(space, s);
+    r->bodies[i] = b;
+  }
+  return r;
+}
+
+static void chipmunk_step(void *world) { cpSpaceStep(((ChipmunkRun *)world)->space, DT); }
+
+static void chipmunk_position(void *world, uint32_t body, float *x, float *y) {
+  cpVect p = cpBodyGetPosition(((ChipmunkRun *)world)->bodies[body]);
+  *x = (float)p.x;
+  *y = (float)p.y;
+}
+
+static void free_shape(cpBody *body, cpShape *shape, void *space) {
+  cpSpaceRemoveShape(space, shape);
+  cpShapeFree(shape);
+}
+
+static void chipmunk_destroy(void *world) {
+  ChipmunkRun *r = world;
+  cpBodyEachShape(cpSpaceGetStaticBody(r->space), free_shape, r->space);
+  for (uint32_t i = 0; i < r->n; i++) {
+    cpBodyEachShape(r->bodies[i], free_shape, r->space);
+    cpSpaceRemoveBody(r->space, r->bodies[i]);
+    cpBodyFree(r->bodies[i]);
+  }
+  cpSpaceFree(r->space);
+  free(r->bodies);
+  free(r);
+}
+#endif
+
+/* ---- Box2D 2.4 ---- */
+
+#ifdef TESS_HAVE_BOX2D
+static void *box2d_create(const Scene *sc) {
+  Box2dPeer *p = box2d_peer_create(0.0f, GRAVITY, BOX2D_VELOCITY_ITERATIONS, BOX2D_POSITION_ITERATIONS);
+  CellLoops loops;
+  if (!cell_outline_loops(sc->cells, MAP, MAP, &loops)) {
+    fprintf(stderr, "bench-rain: out of memory tracing the map's outlines\n");
+    exit(1);
+  }
+  for (uint32_t i = 0; i < loops.count; i++)
+    box2d_peer_add_loop(p, loops.xy + 2 * loops.start[i], loops.start[i + 1] - loops.start[i], FRICTION);
+  cell_loops_free(&loops);
+  for (uint32_t i = 0; i < sc->n; i++) {
+    const Spawn *s = &sc->spawns[i];
+    if (s->count)
+      box2d_peer_add_polygon(p, s->x, s->y, s->vx, s->vy, &s->v[0].x, s->count, FRICTION);
+    else
+      box2d_peer_add_circle(p, s->x, s->y, s->vx, s->vy, RADIUS, FRICTION);
+  }
+  return p;
+}
+
+static void box2d_step(void *world) { box2d_peer_step(world, DT); }
+static void box2d_position(void *world, uint32_t body, float *x, float *y) { box2d_peer_position(world, body, x, y); }
+static void box2d_destroy(void *world) { box2d_peer_destroy(world); }
+#endif
+
+/* ---- timing ---- */
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -88,7 +306,7 @@ static double median(double *v, int n) {
 }
 
 typedef struct Result {
-  double median_ms;
+  double wall_ms, cpu_ms; /* median step */
   uint32_t inside;
   double bytes_per_body;
 } Result;
@@ -98,159 +316,96 @@ static bool inside_solid(const uint8_t *cells, float x, float y) {
   return cells[(uint32_t)y * MAP + (uint32_t)x] != 0;
 }
 
-/* A random convex polygon of 3..8 vertices, about `size` across. */
-static int random_polygon(TessVec2 *v, float size) {
-  int n = 3 + (int)(rnd() * 6.0);
-  if (n > 8) n = 8;
-  float base = (float)(rnd() * 6.2831853);
-  for (int i = 0; i < n; i++) {
-    float a = base + 6.2831853f * ((float)i + 0.4f * (float)(rnd() - 0.5)) / (float)n;
-    float r = size * (0.8f + 0.2f * (float)rnd());
-    v[i] = tess_v2(r * cosf(a), r * sinf(a));
-  }
-  return n;
+/* malloc's bytes in use: small blocks plus the large ones it maps apart */
+static size_t heap_bytes(void) {
+  struct mallinfo2 mi = mallinfo2();
+  return mi.uordblks + mi.hblkhd;
 }
 
-static Result run_tessera(const uint8_t *cells, const Spawn *sp, uint32_t n, int steps, bool polygons) {
-  Result res = {0, 0, 0};
-  TessWorldDef def;
-  tess_world_def_default(&def);
-  def.gravity = tess_v2(0.0f, GRAVITY);
-  def.enable_sleep = false;
-  TessWorld *w;
-  tess_world_create(&def, &w, NULL);
-  TessMapMaterial mat = {0.6f, 0.0f, 1.0f, 1.0f, TESS_MAP_MATERIAL_SOLID};
-  TessTileMapDef md;
-  memset(&md, 0, sizeof md);
-  md.width = md.height = MAP;
-  md.cell_w = md.cell_h = 1.0f;
-  md.kinds = cells;
-  md.material_count = 1;
-  md.material_list = &mat;
-  tess_world_set_tile_map(w, &md, NULL);
-  TessShapeDef sd;
-  tess_shape_def_default(&sd);
-  sd.friction = 0.6f;
-  TessBodyId *ids = malloc(n * sizeof *ids);
-  rng_state = 99;
-  for (uint32_t i = 0; i < n; i++) {
-    TessBodyDef bd;
-    tess_body_def_default(&bd);
-    bd.position = tess_v2(sp[i].x, sp[i].y);
-    bd.linear_velocity = tess_v2(sp[i].vx, sp[i].vy);
-    tess_body_create(w, &bd, &ids[i], NULL);
-    if (polygons) {
-      TessVec2 v[8];
-      int k = random_polygon(v, 0.3f);
-      tess_shape_create_polygon(w, ids[i], &sd, v, (uint32_t)k, NULL, NULL);
-    } else {
-      tess_shape_create_circle(w, ids[i], &sd, tess_v2(0, 0), RADIUS, NULL, NULL);
+/* Wall clock and the process's CPU time around each step (CPU time: the VM is
+ * shared, and wall time counts the other processes' turns too; the process's,
+ * not the thread's, so that an engine's worker threads count). Heap: what
+ * malloc holds at the end over what it held before the engine's world, the
+ * same measure for every engine whatever its own allocator reports. */
+static Result run_engine(const Engine *e, const Scene *sc, int steps) {
+  Result res = {0, 0, 0, 0};
+  double *wall = malloc((size_t)steps * sizeof *wall), *cpu = malloc((size_t)steps * sizeof *cpu);
+  size_t heap0 = heap_bytes();
+  void *world = e->create(sc);
+  for (int s = 0; s < WARMUP + steps; s++) {
+    double w0 = seconds(CLOCK_MONOTONIC), c0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
+    e->step(world);
+    double c1 = seconds(CLOCK_PROCESS_CPUTIME_ID), w1 = seconds(CLOCK_MONOTONIC);
+    if (s >= WARMUP) {
+      wall[s - WARMUP] = (w1 - w0) * 1000.0;
+      cpu[s - WARMUP] = (c1 - c0) * 1000.0;
     }
   }
-  double *t = malloc((size_t)steps * sizeof *t);
-  for (int s = 0; s < WARMUP + steps; s++) {
-    double t0 = cpu_seconds();
-    tess_world_step(w, DT, NULL);
-    double t1 = cpu_seconds();
-    if (s >= WARMUP) t[s - WARMUP] = (t1 - t0) * 1000.0;
+  res.bytes_per_body = ((double)heap_bytes() - (double)heap0) / (double)sc->n;
+  for (uint32_t i = 0; i < sc->n; i++) {
+    float x, y;
+    e->position(world, i, &x, &y);
+    if (inside_solid(sc->cells, x, y)) res.inside++;
   }
-  res.median_ms = median(t, steps);
-  for (uint32_t i = 0; i < n; i++) {
-    TessVec2 p = tess_body_position(w, ids[i]);
-    if (inside_solid(cells, p.x, p.y)) res.inside++;
-  }
-  res.bytes_per_body = (double)tess_world_memory_bytes(w) / (double)n;
-  free(t);
-  free(ids);
-  tess_world_destroy(w);
+  e->destroy(world);
+  res.wall_ms = median(wall, steps);
+  res.cpu_ms = median(cpu, steps);
+  free(wall);
+  free(cpu);
   return res;
 }
 
-#ifdef TESS_HAVE_CHIPMUNK
-static Result run_chipmunk(const uint8_t *cells, const Spawn *sp, uint32_t n, uint32_t solid, int steps, bool polygons) {
-  Result res = {0, 0, 0};
-  cpSpace *space = cpSpaceNew();
-  cpSpaceSetGravity(space, cpv(0, GRAVITY));
-  cpSpaceSetIterations(space, 10);
-  cpSpaceSetCollisionSlop(space, 0.01);
-  cpSpaceSetSleepTimeThreshold(space, INFINITY);
-  cpSpaceUseSpatialHash(space, 0.5, (int)(n + solid) * 2);
-  cpBody *ground = cpSpaceGetStaticBody(space);
-  cpShape **statics = malloc(solid * sizeof *statics);
-  uint32_t ns = 0;
-  for (uint32_t y = 0; y < MAP; y++)
-    for (uint32_t x = 0; x < MAP; x++)
-      if (cells[y * MAP + x]) {
-        cpShape *s = cpBoxShapeNew2(ground, cpBBNew(x, y, x + 1, y + 1), 0.0);
-        cpShapeSetFriction(s, 0.6);
-        cpSpaceAddShape(space, s);
-        statics[ns++] = s;
-      }
-  cpBody **bodies = malloc(n * sizeof *bodies);
-  cpShape **shapes = malloc(n * sizeof *shapes);
-  rng_state = 99;
-  for (uint32_t i = 0; i < n; i++) {
-    cpBody *b;
-    cpShape *s;
-    if (polygons) {
-      TessVec2 v[8];
-      int k = random_polygon(v, 0.3f);
-      cpVect cv[8];
-      for (int j = 0; j < k; j++) cv[j] = cpv(v[j].x, v[j].y);
-      double area = cpAreaForPoly(k, cv, 0.0);
-      b = cpBodyNew(area, cpMomentForPoly(area, k, cv, cpvzero, 0.0));
-      s = cpPolyShapeNew(b, k, cv, cpTransformIdentity, 0.0);
-    } else {
-      double m = 3.14159265358979 * RADIUS * RADIUS;
-      b = cpBodyNew(m, cpMomentForCircle(m, 0, RADIUS, cpvzero));
-      s = cpCircleShapeNew(b, RADIUS, cpvzero);
+/* Each engine's median over the rounds, the engines interleaved in each round. */
+static void run_scene(const Engine *engines, int ne, const Scene *sc, int steps, int rounds, Result *out) {
+  double *wall = malloc((size_t)(ne * rounds) * sizeof *wall), *cpu = malloc((size_t)(ne * rounds) * sizeof *cpu);
+  for (int r = 0; r < rounds; r++)
+    for (int e = 0; e < ne; e++) {
+      Result one = run_engine(&engines[e], sc, steps);
+      wall[e * rounds + r] = one.wall_ms;
+      cpu[e * rounds + r] = one.cpu_ms;
+      if (r == 0) out[e] = one;
+      if (one.inside > out[e].inside) out[e].inside = one.inside; /* the worst round */
     }
-    cpSpaceAddBody(space, b);
-    cpBodySetPosition(b, cpv(sp[i].x, sp[i].y));
-    cpBodySetVelocity(b, cpv(sp[i].vx, sp[i].vy));
-    cpShapeSetFriction(s, 0.6);
-    cpSpaceAddShape(space, s);
-    bodies[i] = b;
-    shapes[i] = s;
+  for (int e = 0; e < ne; e++) {
+    out[e].wall_ms = median(wall + e * rounds, rounds);
+    out[e].cpu_ms = median(cpu + e * rounds, rounds);
   }
-  double *t = malloc((size_t)steps * sizeof *t);
-  for (int s = 0; s < WARMUP + steps; s++) {
-    double t0 = cpu_seconds();
-    cpSpaceStep(space, DT);
-    double t1 = cpu_seconds();
-    if (s >= WARMUP) t[s - WARMUP] = (t1 - t0) * 1000.0;
-  }
-  res.median_ms = median(t, steps);
-  for (uint32_t i = 0; i < n; i++) {
-    cpVect p = cpBodyGetPosition(bodies[i]);
-    if (inside_solid(cells, (float)p.x, (float)p.y)) res.inside++;
-  }
-  for (uint32_t i = 0; i < n; i++) {
-    cpSpaceRemoveShape(space, shapes[i]);
-    cpShapeFree(shapes[i]);
-    cpSpaceRemoveBody(space, bodies[i]);
-    cpBodyFree(bodies[i]);
-  }
-  for (uint32_t i = 0; i < ns; i++) {
-    cpSpaceRemoveShape(space, statics[i]);
-    cpShapeFree(statics[i]);
-  }
-  cpSpaceFree(space);
-  free(statics);
-  free(bodies);
-  free(shapes);
-  free(t);
-  return res;
+  free(wall);
+  free(cpu);
 }
+
+static void print_header(int steps, int rounds) {
+  TessWorldDef probe_def;
+  tess_world_def_default(&probe_def);
+  TessWorld *probe = NULL;
+  tess_world_create(&probe_def, &probe, NULL);
+  uint32_t lanes = probe ? tess_world_solver_lanes(probe) : 0;
+  tess_world_destroy(probe);
+  printf("median step over %d steps after %d warm-up, %d round%s (median of the rounds), one thread, sleeping off.\n",
+         steps, WARMUP, rounds, rounds == 1 ? "" : "s");
+  printf("Tessera: 4 sub-steps, tile-map collider, contacts solved %u at a time (%s).\n", lanes,
+         lanes == 8 ? "AVX2" : "SSE2 or plain C; TESS_PHYSICS_SIMD=sse2 forces this");
+  printf("Chipmunk2D 7 (doubles): a static box per solid cell, spatial hash 0.5 m, 10 iterations, slop 0.01.\n");
+#ifdef TESS_HAVE_BOX2D
+  printf(
+      "Box2D %s (Debian's libbox2d): the solid cells' outlines as one-sided edge loops (collinear edges merged),\n"
+      "  %d velocity / %d position iterations, continuous collision on (its defaults).\n",
+      TESS_BOX2D_VERSION, BOX2D_VELOCITY_ITERATIONS, BOX2D_POSITION_ITERATIONS);
 #endif
+  printf("wall and CPU: ms per step; inside: bodies ending inside a wall (worst round); heap: bytes per body.\n\n");
+  printf("%-22s %6s  %-14s %9s %9s %7s %8s %13s\n", "scene", "N", "engine", "wall ms", "CPU ms", "inside", "heap B",
+         "wall / Tessera");
+}
 
 int main(int argc, char **argv) {
   uint32_t ns[8];
-  int count = 0, steps = 600;
+  int count = 0, steps = 600, rounds = 1;
   bool peer = true, mixed = true;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--steps") && i + 1 < argc)
       steps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+      rounds = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--no-peer"))
       peer = false;
     else if (!strcmp(argv[i], "--no-mixed"))
@@ -265,59 +420,46 @@ int main(int argc, char **argv) {
     count = 3;
   }
   if (steps < 1) steps = 1;
-#ifndef TESS_HAVE_CHIPMUNK
-  peer = false;
-#endif
+  if (rounds < 1) rounds = 1;
+  Engine engines[4];
+  int ne = 0;
+  engines[ne++] = (Engine){"Tessera", tessera_create, tessera_step, tessera_position, tessera_destroy};
 #ifdef TESS_HAVE_CHIPMUNK
-  if (peer) cpSpaceFree(cpSpaceNew()); /* Chipmunk prints its banner once: get it out of the table's way */
+  if (peer) {
+    cpSpaceFree(cpSpaceNew()); /* Chipmunk prints its banner once: get it out of the table's way */
+    engines[ne++] = (Engine){"Chipmunk2D", chipmunk_create, chipmunk_step, chipmunk_position, chipmunk_destroy};
+  }
+#endif
+#ifdef TESS_HAVE_BOX2D
+  if (peer) engines[ne++] = (Engine){"Box2D 2.4", box2d_create, box2d_step, box2d_position, box2d_destroy};
 #endif
   uint32_t solid;
   uint8_t *cells = make_cells(&solid);
   printf("Rain on tiles: %dx%d map of 1 m tiles, %u solid cells, circles r = %.2f m, gravity %.0f, 60 Hz,\n", MAP, MAP,
          solid, RADIUS, GRAVITY);
-  TessWorldDef probe_def;
-  tess_world_def_default(&probe_def);
-  TessWorld *probe = NULL;
-  tess_world_create(&probe_def, &probe, NULL);
-  uint32_t lanes = probe ? tess_world_solver_lanes(probe) : 0;
-  tess_world_destroy(probe);
-  printf(
-      "median step (thread CPU time) over %d steps after %d warm-up, one thread, sleeping off.\n"
-      "Tessera: 4 sub-steps, tile-map collider, contacts solved %u at a time (%s);\n",
-      steps, WARMUP, lanes, lanes == 8 ? "AVX2" : "SSE2 or plain C; TESS_PHYSICS_SIMD=sse2 forces this");
-  printf("Chipmunk2D 7 (doubles): a static box per solid cell, spatial hash 0.5 m, 10 iterations, slop 0.01.\n\n");
-  printf("%-22s %7s | %12s %8s %9s | %12s %8s | %8s\n", "scene", "N", "Tessera ms", "inside", "B/body", "Chipmunk ms",
-         "inside", "speed-up");
-  double prev_ms = 0.0;
-  uint32_t prev_n = 0;
+  print_header(steps, rounds);
   for (int k = 0; k < count + (mixed ? 1 : 0); k++) {
     bool poly = k == count;
-    uint32_t n = poly ? 2000 : ns[k];
-    Spawn *sp = make_spawns(n);
-    Result a = run_tessera(cells, sp, n, steps, poly);
-    printf("%-22s %7u | %12.3f %8u %9.0f |", poly ? "mixed: convex polygons" : "rain: circles", n, a.median_ms, a.inside,
-           a.bytes_per_body);
-    fflush(stdout);
-#ifdef TESS_HAVE_CHIPMUNK
-    if (peer) {
-      Result b = run_chipmunk(cells, sp, n, solid, steps, poly);
-      printf(" %12.3f %8u | %7.2fx", b.median_ms, b.inside, b.median_ms / a.median_ms);
-    } else {
-      printf(" %12s %8s | %8s", "-", "-", "-");
+    Scene sc = {cells, solid, NULL, poly ? POLYGONS : ns[k]};
+    Spawn *sp = make_spawns(sc.n, poly);
+    sc.spawns = sp;
+    Result res[4];
+    run_scene(engines, ne, &sc, steps, rounds, res);
+    for (int e = 0; e < ne; e++) {
+      printf("%-22s %6u  %-14s %9.3f %9.3f %7u %8.0f %12.2fx\n", e ? "" : poly ? "mixed: convex polygons"
+                                                                               : "rain: circles",
+             sc.n, engines[e].name, res[e].wall_ms, res[e].cpu_ms, res[e].inside, res[e].bytes_per_body,
+             res[e].wall_ms / res[0].wall_ms);
     }
-#else
-    printf(" %12s %8s | %8s", "n/a", "n/a", "-");
-#endif
-    if (!poly && prev_n > 0)
-      printf("   (x%.2f time for x%.1f bodies)", a.median_ms / prev_ms, (double)n / prev_n);
-    printf("\n");
     fflush(stdout);
-    if (!poly) {
-      prev_ms = a.median_ms;
-      prev_n = n;
-    }
     free(sp);
   }
+#ifndef TESS_HAVE_CHIPMUNK
+  printf("(Chipmunk2D not built: libchipmunk-dev missing)\n");
+#endif
+#ifndef TESS_HAVE_BOX2D
+  printf("(Box2D not built: libbox2d-dev or a C++ compiler missing)\n");
+#endif
   printf("\nTargets: >= 5x Chipmunk at N = 20000, >= 2x at N = 5000, 0 bodies inside walls.\n");
   free(cells);
   return 0;
