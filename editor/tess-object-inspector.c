@@ -10,10 +10,16 @@
 struct _TessObjectInspector {
   GtkBox parent_instance;
 
-  /* widgets */
+  /* template widgets */
   GtkWidget *placeholder;
   GtkDropDown *template_kind;
-  GtkWidget *content; /* rebuilt for each object */
+
+  /* the object's editors (tess-object-fields.ui), made afresh for each object */
+  GtkWidget *content;
+  GArray *material_ids;     /* TessId per item of the Material dropdown */
+  GtkWidget *new_prop_name; /* borrowed from content */
+  GtkWidget *new_prop_type;
+  gboolean building; /* values being filled in (or a range changed): not an edit */
 
   /* owned */
   TessDocument *doc;
@@ -111,8 +117,7 @@ static TessObjectInspector *owner(GtkWidget *w) {
 static void edit_name(TessObject *o, GtkWidget *w, gpointer d) {
   tess_ui_copy_name(o->name, gtk_editable_get_text(GTK_EDITABLE(w)));
 }
-static void on_name_activate(GtkEntry *e, gpointer d) {
-  TessObjectInspector *self = owner(GTK_WIDGET(e));
+static void on_name_activate(GtkEntry *e, TessObjectInspector *self) {
   const TessObject *cur = current(self);
   char name[TESS_NAME_MAX] = "";
   if (cur && tess_ui_copy_name(name, gtk_editable_get_text(GTK_EDITABLE(e))) && strcmp(name, cur->name) != 0)
@@ -130,22 +135,34 @@ static void edit_zone_kind(TessObject *o, GtkWidget *w, gpointer d) {
       (!tess_range_contains(tess_object_range(TESS_OBJECT_RANGE_SPRING), o->u.zone.strength) || o->u.zone.strength == 0.0f))
     o->u.zone.strength = TESS_SPRING_DEFAULT_STRENGTH;
 }
-static void edit_material(TessObject *o, GtkWidget *w, gpointer d) {
-  GArray *ids = g_object_get_data(G_OBJECT(w), "ids");
+static void edit_material(TessObject *o, GtkWidget *w, gpointer ids_ptr) {
+  GArray *ids = ids_ptr;
   guint sel = gtk_drop_down_get_selected(GTK_DROP_DOWN(w));
   o->u.body.material = sel < ids->len ? g_array_index(ids, TessId, sel) : 0;
 }
+static void on_dropdown(TessObjectInspector *self, GtkDropDown *dd, EditFn fn, gpointer data) {
+  if (!self->building) edit_with(self, fn, GTK_WIDGET(dd), data);
+}
+static void on_body_type(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) { on_dropdown(self, dd, edit_body_type, NULL); }
+static void on_pin(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) { on_dropdown(self, dd, edit_pin, NULL); }
+static void on_integrator(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) { on_dropdown(self, dd, edit_integrator, NULL); }
 static gboolean rebuild_idle(gpointer user);
-static void on_dropdown(GtkDropDown *dd, GParamSpec *pspec, gpointer fn) {
-  if (!g_object_get_data(G_OBJECT(dd), "tess-ready")) return;
-  TessObjectInspector *self = owner(GTK_WIDGET(dd));
-  /* A zone's kind decides which rows it has: rebuild them, once idle (not under the dropdown's own signal). */
-  if (edit_with(self, (EditFn)fn, GTK_WIDGET(dd), NULL) && (EditFn)fn == edit_zone_kind && !self->rebuild_source)
-    self->rebuild_source = g_idle_add(rebuild_idle, self);
+static void on_zone_kind(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) {
+  if (self->building || !edit_with(self, edit_zone_kind, GTK_WIDGET(dd), NULL)) return;
+  /* The kind decides which rows a zone has: rebuild them, once idle (not under the dropdown's own signal). */
+  if (!self->rebuild_source) self->rebuild_source = g_idle_add(rebuild_idle, self);
+}
+static void on_material(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) {
+  on_dropdown(self, dd, edit_material, self->material_ids);
 }
 
+/* The field an editor of tess-object-fields.ui edits: its id there. */
+static const char *field_of(GtkWidget *w) { return gtk_buildable_get_buildable_id(GTK_BUILDABLE(w)); }
+
 static void edit_sensor(TessObject *o, GtkWidget *w, gpointer d) { o->u.body.sensor = gtk_check_button_get_active(GTK_CHECK_BUTTON(w)); }
-static void on_sensor(GtkCheckButton *b, gpointer d) { edit_with(owner(GTK_WIDGET(b)), edit_sensor, GTK_WIDGET(b), NULL); }
+static void on_sensor(GtkCheckButton *b, TessObjectInspector *self) {
+  if (!self->building) edit_with(self, edit_sensor, GTK_WIDGET(b), NULL);
+}
 
 /* Category and mask bits are typed in hexadecimal (0x0001); anything else is refused. */
 static gboolean parse_bits(const char *text, uint32_t *out) {
@@ -164,9 +181,9 @@ static void edit_bits(TessObject *o, GtkWidget *w, gpointer d) {
   if (GPOINTER_TO_INT(d) == 0) o->u.body.category = v;
   else o->u.body.mask = v;
 }
-static void on_bits_activate(GtkEntry *e, gpointer which) {
+static void on_bits_activate(GtkEntry *e, TessObjectInspector *self) {
   uint32_t v;
-  TessObjectInspector *self = owner(GTK_WIDGET(e));
+  gpointer which = GINT_TO_POINTER(g_strcmp0(field_of(GTK_WIDGET(e)), "mask") == 0 ? 1 : 0);
   const TessObject *cur = current(self);
   if (!cur) return;
   if (!parse_bits(gtk_editable_get_text(GTK_EDITABLE(e)), &v)) {
@@ -178,12 +195,12 @@ static void on_bits_activate(GtkEntry *e, gpointer which) {
   edit_with(self, edit_bits, GTK_WIDGET(e), which);
 }
 
-static void edit_number(TessObject *o, GtkWidget *w, gpointer field) {
+static void edit_number(TessObject *o, GtkWidget *w, gpointer unused) {
   float v = (float)gtk_spin_button_get_value(GTK_SPIN_BUTTON(w));
-  const char *f = field;
+  const char *f = field_of(w);
   if (g_str_equal(f, "vx")) o->u.zone.vector.x = v;
   else if (g_str_equal(f, "vy")) o->u.zone.vector.y = v;
-  else if (g_str_equal(f, "strength")) o->u.zone.strength = v;
+  else if (g_str_equal(f, "strength") || g_str_equal(f, "stiffness")) o->u.zone.strength = v;
   else if (g_str_equal(f, "reach")) o->u.zone.radius = v;
   else if (g_str_equal(f, "zw")) o->u.zone.width = v;
   else if (g_str_equal(f, "zh")) o->u.zone.height = v;
@@ -203,23 +220,24 @@ static void edit_number(TessObject *o, GtkWidget *w, gpointer field) {
 
 /* Changes a spin button's range without it editing the object (a range
  * that cuts the value would otherwise emit value-changed). */
-static void set_range_quietly(GtkSpinButton *s, double lo, double hi) {
-  gpointer ready = g_object_get_data(G_OBJECT(s), "tess-ready");
-  g_object_set_data(G_OBJECT(s), "tess-ready", NULL);
+static void set_range_quietly(TessObjectInspector *self, GtkSpinButton *s, double lo, double hi) {
+  gboolean building = self->building;
+  self->building = TRUE;
   gtk_spin_button_set_range(s, lo, hi);
-  g_object_set_data(G_OBJECT(s), "tess-ready", ready);
+  self->building = building;
 }
 
-static void on_number(GtkSpinButton *s, gpointer field) {
-  if (!g_object_get_data(G_OBJECT(s), "tess-ready")) return;
-  if (!edit_with(owner(GTK_WIDGET(s)), edit_number, GTK_WIDGET(s), field)) return; /* refused: rebuilt */
+static void on_number(GtkSpinButton *s, TessObjectInspector *self) {
+  if (self->building) return;
+  const char *field = field_of(GTK_WIDGET(s));
+  if (!edit_with(self, edit_number, GTK_WIDGET(s), NULL)) return; /* refused: rebuilt */
   /* A pin's lower limit never passes its upper one: each bounds the other's range. */
   GtkSpinButton *partner = g_object_get_data(G_OBJECT(s), "tess-limit-partner");
   if (partner) {
     double v = gtk_spin_button_get_value(s), lo, hi;
     gtk_spin_button_get_range(partner, &lo, &hi);
-    if (g_str_equal(field, "lower")) set_range_quietly(partner, v, hi);
-    else set_range_quietly(partner, lo, v);
+    if (g_str_equal(field, "lower")) set_range_quietly(self, partner, v, hi);
+    else set_range_quietly(self, partner, lo, v);
   }
 }
 
@@ -236,9 +254,10 @@ static void set_dependents_sensitive(GtkWidget *check, gboolean on) {
     if (dep) gtk_widget_set_sensitive(dep, on);
   }
 }
-static void on_joint_switch(GtkCheckButton *b, gpointer which) {
-  if (!g_object_get_data(G_OBJECT(b), "tess-ready")) return;
-  if (edit_with(owner(GTK_WIDGET(b)), edit_joint_switch, GTK_WIDGET(b), which))
+static void on_joint_switch(GtkCheckButton *b, TessObjectInspector *self) {
+  if (self->building) return;
+  gpointer which = GINT_TO_POINTER(g_strcmp0(field_of(GTK_WIDGET(b)), "motor") == 0 ? 1 : 0);
+  if (edit_with(self, edit_joint_switch, GTK_WIDGET(b), which))
     set_dependents_sensitive(GTK_WIDGET(b), gtk_check_button_get_active(b));
 }
 
@@ -279,10 +298,9 @@ static void on_prop_remove(GtkButton *b, gpointer user) {
   tess_object_inspector_remove_property(owner(GTK_WIDGET(b)), g_object_get_data(G_OBJECT(b), "prop-name"));
 }
 
-static void on_prop_add(GtkButton *b, gpointer user) {
-  TessObjectInspector *self = owner(GTK_WIDGET(b));
-  GtkEditable *name = g_object_get_data(G_OBJECT(b), "name");
-  GtkDropDown *type = g_object_get_data(G_OBJECT(b), "type");
+static void on_prop_add(GtkButton *b, TessObjectInspector *self) {
+  GtkEditable *name = GTK_EDITABLE(self->new_prop_name);
+  GtkDropDown *type = GTK_DROP_DOWN(self->new_prop_type);
   TessProperty p;
   memset(&p, 0, sizeof p);
   if (!tess_ui_copy_name(p.name, gtk_editable_get_text(name))) {
@@ -297,33 +315,6 @@ static void on_prop_add(GtkButton *b, gpointer user) {
 
 /* ---- Building the editors ---------------------------------------------------- */
 
-static int row_index;
-
-static void add_row(GtkGrid *grid, const char *label_text, GtkWidget *editor) {
-  GtkWidget *label = gtk_label_new(label_text);
-  gtk_label_set_xalign(GTK_LABEL(label), 1);
-  gtk_widget_add_css_class(label, "dim-label");
-  gtk_widget_set_hexpand(editor, TRUE);
-  gtk_grid_attach(grid, label, 0, row_index, 1, 1);
-  gtk_grid_attach(grid, editor, 1, row_index, 1, 1);
-  row_index++;
-}
-
-static void number_ready(GtkWidget *s, double value, const char *field) {
-  gtk_spin_button_set_value(GTK_SPIN_BUTTON(s), value);
-  g_signal_connect(s, "value-changed", G_CALLBACK(on_number), (gpointer)field);
-  g_object_set_data(G_OBJECT(s), "tess-ready", GINT_TO_POINTER(1));
-}
-
-/* A number held to `range` (core's where core has one), refusing anything
- * else with a message under the field that names it (`what`). */
-static GtkWidget *checked(double value, TessRange range, double step, guint digits, const char *field,
-                          const char *what) {
-  GtkWidget *s = tess_ui_number_new(range, step, digits, what);
-  number_ready(s, value, field);
-  return s;
-}
-
 /* The editor's own span for numbers core only wants finite (angles in
  * degrees, forces, motor speeds). */
 static TessRange span(double lo, double hi) {
@@ -331,73 +322,166 @@ static TessRange span(double lo, double hi) {
   return r;
 }
 
-static GtkWidget *number(double value, double lo, double hi, double step, guint digits, const char *field) {
-  GtkWidget *s = tess_ui_spin_new(lo, hi, step, digits);
+/* The grid's rows in tess-object-fields.ui, top to bottom, by their
+ * editor's id. */
+static const char *const field_rows[] = {
+    "name", "x", "y", "angle",
+    /* bodies */
+    "shape", "radius", "bw", "bh", "body_type", "material", "sensor", "category", "mask", "pin",
+    /* zones */
+    "zone_kind", "zw", "zh", "vx", "vy", "strength",
+    /* joints: distance, then pin */
+    "length", "limit", "lower", "upper", "motor", "motor_rpm", "motor_torque",
+    /* added at the bottom, so the rows above keep their numbers: a body's integrator, a spring's fields */
+    "integrator", "stiffness", "reach"};
+
+/* Whether `o` has the row whose editor is `id`. */
+static gboolean row_wanted(const TessObject *o, const char *id) {
+  static const char *const common[] = {"name", "x", "y", "angle"};
+  for (guint i = 0; i < G_N_ELEMENTS(common); i++)
+    if (g_str_equal(id, common[i])) return TRUE;
+  if (o->kind == TESS_OBJECT_BODY) {
+    const TessBodyObject *b = &o->u.body;
+    if (g_str_equal(id, "radius")) return b->shape == TESS_BODY_CIRCLE;
+    if (g_str_equal(id, "bw") || g_str_equal(id, "bh")) return b->shape == TESS_BODY_BOX || b->shape == TESS_BODY_CAPSULE;
+    static const char *const body[] = {"shape", "body_type", "material", "sensor", "category", "mask", "pin", "integrator"};
+    for (guint i = 0; i < G_N_ELEMENTS(body); i++)
+      if (g_str_equal(id, body[i])) return TRUE;
+    return FALSE;
+  }
+  if (o->kind == TESS_OBJECT_ZONE) {
+    if (g_str_equal(id, "strength")) return o->u.zone.kind == TESS_ZONE_ATTRACTOR;
+    /* a spring is a well about its centre: its stiffness and reach, not a rectangle and a force */
+    gboolean spring = o->u.zone.kind == TESS_ZONE_SPRING;
+    if (g_str_equal(id, "stiffness") || g_str_equal(id, "reach")) return spring;
+    if (spring) return g_str_equal(id, "zone_kind");
+    static const char *const zone[] = {"zone_kind", "zw", "zh", "vx", "vy"};
+    for (guint i = 0; i < G_N_ELEMENTS(zone); i++)
+      if (g_str_equal(id, zone[i])) return TRUE;
+    return FALSE;
+  }
+  if (o->kind == TESS_OBJECT_JOINT) {
+    if (o->u.joint.kind == TESS_JOINT_DISTANCE) return g_str_equal(id, "length");
+    static const char *const pin[] = {"limit", "lower", "upper", "motor", "motor_rpm", "motor_torque"};
+    for (guint i = 0; i < G_N_ELEMENTS(pin); i++)
+      if (g_str_equal(id, pin[i])) return TRUE;
+  }
+  return FALSE;
+}
+
+/* Removes the rows `o` does not have, bottom up (removing a row moves the
+ * ones under it). Their widgets go with the builder. */
+static void keep_rows(GtkBuilder *builder, const TessObject *o) {
+  GtkGrid *grid = GTK_GRID(gtk_builder_get_object(builder, "grid"));
+  for (int i = (int)G_N_ELEMENTS(field_rows) - 1; i >= 0; i--) {
+    if (row_wanted(o, field_rows[i])) continue;
+    int column, row, width, height;
+    gtk_grid_query_child(grid, GTK_WIDGET(gtk_builder_get_object(builder, field_rows[i])), &column, &row, &width, &height);
+    gtk_grid_remove_row(grid, row);
+  }
+}
+
+static GtkWidget *field(GtkBuilder *builder, const char *id) { return GTK_WIDGET(gtk_builder_get_object(builder, id)); }
+
+/* A number held to `range` (core's where core has one), refusing anything
+ * else with a message under the field that names it (`what`). */
+static void checked(TessObjectInspector *self, GtkBuilder *builder, const char *id, double value, TessRange range,
+                    double step, guint digits, const char *what) {
+  GtkWidget *s = field(builder, id);
+  tess_ui_number_setup(s, range, step, digits, what);
   gtk_spin_button_set_value(GTK_SPIN_BUTTON(s), value);
-  g_signal_connect(s, "value-changed", G_CALLBACK(on_number), (gpointer)field);
-  g_object_set_data(G_OBJECT(s), "tess-ready", GINT_TO_POINTER(1));
-  return s;
+  /* After the field's own handlers, as when the field was built in code. */
+  g_signal_connect(s, "value-changed", G_CALLBACK(on_number), self);
 }
 
-/* A named number (tests find it by name). */
-static GtkWidget *named(GtkWidget *w, const char *name) {
-  gtk_widget_set_name(w, name);
-  return w;
+/* A plain number (letters refused) in [lo, hi]. */
+static void number(TessObjectInspector *self, GtkBuilder *builder, const char *id, double value, double lo, double hi,
+                   double step, guint digits) {
+  GtkWidget *s = field(builder, id);
+  tess_ui_spin_setup(s, lo, hi, step, digits);
+  gtk_spin_button_set_value(GTK_SPIN_BUTTON(s), value);
+  g_signal_connect(s, "value-changed", G_CALLBACK(on_number), self);
 }
 
-static GtkWidget *joint_switch(const char *label, gboolean active, int which, GtkWidget *dep0, GtkWidget *dep1,
-                               const char *name) {
-  GtkWidget *b = gtk_check_button_new_with_label(label);
-  gtk_widget_set_name(b, name);
+static void joint_switch(GtkBuilder *builder, const char *id, gboolean active, const char *dep0, const char *dep1) {
+  GtkWidget *b = field(builder, id);
   gtk_check_button_set_active(GTK_CHECK_BUTTON(b), active);
-  g_object_set_data(G_OBJECT(b), "tess-dependent-0", dep0);
-  g_object_set_data(G_OBJECT(b), "tess-dependent-1", dep1);
+  g_object_set_data(G_OBJECT(b), "tess-dependent-0", field(builder, dep0));
+  g_object_set_data(G_OBJECT(b), "tess-dependent-1", field(builder, dep1));
   set_dependents_sensitive(b, active);
-  g_signal_connect(b, "toggled", G_CALLBACK(on_joint_switch), GINT_TO_POINTER(which));
-  g_object_set_data(G_OBJECT(b), "tess-ready", GINT_TO_POINTER(1));
-  return b;
 }
 
-static void add_joint_rows(GtkGrid *grid, const TessJointObject *j) {
+static void fill_joint(TessObjectInspector *self, GtkBuilder *builder, const TessJointObject *j) {
   if (j->kind == TESS_JOINT_DISTANCE) {
-    GtkWidget *length = named(checked(j->length, tess_object_range(TESS_OBJECT_RANGE_LENGTH), 1, 1, "length", _("Length")), "joint-length");
-    gtk_widget_set_tooltip_text(length, _("0 keeps the distance the anchors have when the level starts"));
-    add_row(grid, _("Length (px)"), length);
+    checked(self, builder, "length", j->length, tess_object_range(TESS_OBJECT_RANGE_LENGTH), 1, 1, _("Length"));
     return;
   }
   /* Angle limits, in degrees; each limit bounds the other's range so lower <= upper. */
   double lower = j->lower * 180.0 / G_PI, upper = j->upper * 180.0 / G_PI;
-  GtkWidget *lo = named(number(lower, -360, MAX(upper, -360), 1, 1, "lower"), "joint-lower");
-  GtkWidget *hi = named(number(upper, MIN(lower, 360), 360, 1, 1, "upper"), "joint-upper");
-  g_object_set_data(G_OBJECT(lo), "tess-limit-partner", hi);
-  g_object_set_data(G_OBJECT(hi), "tess-limit-partner", lo);
-  GtkWidget *limits = joint_switch(_("Angle limits"), j->limit_enabled, 0, lo, hi, "joint-limit");
-  gtk_widget_set_tooltip_text(limits, _("Keep the angle between the two bodies within the range below"));
-  add_row(grid, "", limits);
-  add_row(grid, _("Lower (°)"), lo);
-  add_row(grid, _("Upper (°)"), hi);
+  number(self, builder, "lower", lower, -360, MAX(upper, -360), 1, 1);
+  number(self, builder, "upper", upper, MIN(lower, 360), 360, 1, 1);
+  g_object_set_data(gtk_builder_get_object(builder, "lower"), "tess-limit-partner", field(builder, "upper"));
+  g_object_set_data(gtk_builder_get_object(builder, "upper"), "tess-limit-partner", field(builder, "lower"));
+  joint_switch(builder, "limit", j->limit_enabled, "lower", "upper");
   /* The motor: turns per minute (what a designer reads off a wheel), N m. */
-  GtkWidget *rpm = named(checked(j->motor_speed * 30.0 / G_PI, span(-100000, 100000), 10, 1, "motor_rpm", _("Motor speed")),
-                         "joint-motor-speed");
-  gtk_widget_set_tooltip_text(rpm, _("Turns per minute of the second body relative to the first; positive turns "
-                                     "clockwise on screen, so a wheel rolls to the right"));
-  GtkWidget *torque = named(checked(j->motor_torque, tess_object_range(TESS_OBJECT_RANGE_TORQUE), 10, 1, "motor_torque",
-                                    _("Max torque")),
-                            "joint-motor-torque");
-  gtk_widget_set_tooltip_text(torque, _("The strongest twist the motor may apply to reach its speed"));
-  GtkWidget *motor = joint_switch(_("Motor"), j->motor_enabled, 1, rpm, torque, "joint-motor");
-  gtk_widget_set_tooltip_text(motor, _("Turn the second body at a set speed, as a wheel's engine does"));
-  add_row(grid, "", motor);
-  add_row(grid, _("Motor speed (rpm)"), rpm);
-  add_row(grid, _("Max torque (N·m)"), torque);
+  checked(self, builder, "motor_rpm", j->motor_speed * 30.0 / G_PI, span(-100000, 100000), 10, 1, _("Motor speed"));
+  checked(self, builder, "motor_torque", j->motor_torque, tess_object_range(TESS_OBJECT_RANGE_TORQUE), 10, 1,
+          _("Max torque"));
+  joint_switch(builder, "motor", j->motor_enabled, "motor_rpm", "motor_torque");
 }
 
-static GtkWidget *dropdown(const char *const *items, guint selected, EditFn fn) {
-  GtkWidget *dd = gtk_drop_down_new_from_strings(items);
-  gtk_drop_down_set_selected(GTK_DROP_DOWN(dd), selected);
-  g_signal_connect(dd, "notify::selected", G_CALLBACK(on_dropdown), (gpointer)fn);
-  g_object_set_data(G_OBJECT(dd), "tess-ready", GINT_TO_POINTER(1));
-  return dd;
+static void fill_body(TessObjectInspector *self, GtkBuilder *builder, const TessBodyObject *b) {
+  TessProject *p = project(self);
+  const TessSprite *sprite = b->shape == TESS_BODY_SPRITE ? tess_project_sprite(p, b->sprite) : NULL;
+  const char *shapes[] = {_("Circle"), _("Box"), _("Capsule"), _("Sprite")};
+  g_autofree char *shape_text = sprite ? g_strdup_printf(_("Sprite “%s”"), sprite->name)
+                                       : g_strdup(b->shape < G_N_ELEMENTS(shapes) ? shapes[b->shape] : "?");
+  gtk_label_set_text(GTK_LABEL(field(builder, "shape")), shape_text);
+  TessRange extent = tess_object_range(TESS_OBJECT_RANGE_EXTENT);
+  if (b->shape == TESS_BODY_CIRCLE) checked(self, builder, "radius", b->radius, extent, 1, 1, _("Radius"));
+  if (b->shape == TESS_BODY_BOX || b->shape == TESS_BODY_CAPSULE) {
+    checked(self, builder, "bw", b->width, extent, 1, 1, _("Width"));
+    checked(self, builder, "bh", b->height, extent, 1, 1, _("Height"));
+  }
+  gtk_drop_down_set_selected(GTK_DROP_DOWN(field(builder, "body_type")), b->type);
+
+  GtkStringList *names = gtk_string_list_new(NULL);
+  guint sel = 0;
+  gtk_string_list_append(names, _("Project default"));
+  TessId none = 0;
+  g_array_append_val(self->material_ids, none);
+  for (uint32_t i = 0; i < p->material_count; i++) {
+    gtk_string_list_append(names, p->materials[i].name);
+    g_array_append_val(self->material_ids, p->materials[i].id);
+    if (p->materials[i].id == b->material) sel = i + 1;
+  }
+  GtkDropDown *mat = GTK_DROP_DOWN(field(builder, "material"));
+  gtk_drop_down_set_model(mat, G_LIST_MODEL(names));
+  g_object_unref(names);
+  gtk_drop_down_set_selected(mat, sel);
+
+  gtk_check_button_set_active(GTK_CHECK_BUTTON(field(builder, "sensor")), b->sensor);
+  g_autofree char *cat = g_strdup_printf("0x%08X", b->category);
+  gtk_editable_set_text(GTK_EDITABLE(field(builder, "category")), cat);
+  g_autofree char *msk = g_strdup_printf("0x%08X", b->mask);
+  gtk_editable_set_text(GTK_EDITABLE(field(builder, "mask")), msk);
+  gtk_drop_down_set_selected(GTK_DROP_DOWN(field(builder, "pin")), b->pin);
+  gtk_drop_down_set_selected(GTK_DROP_DOWN(field(builder, "integrator")), b->integrator);
+}
+
+static void fill_zone(TessObjectInspector *self, GtkBuilder *builder, const TessZoneObject *z) {
+  gtk_drop_down_set_selected(GTK_DROP_DOWN(field(builder, "zone_kind")), z->kind);
+  TessRange length = tess_object_range(TESS_OBJECT_RANGE_LENGTH);
+  if (z->kind == TESS_ZONE_SPRING) { /* stiffness is omega^2, its range core's */
+    checked(self, builder, "stiffness", z->strength, tess_object_range(TESS_OBJECT_RANGE_SPRING), 1, 3, _("Stiffness"));
+    checked(self, builder, "reach", z->radius, length, 1, 1, _("Reach"));
+    return;
+  }
+  checked(self, builder, "zw", z->width, length, 1, 1, _("Width"));
+  checked(self, builder, "zh", z->height, length, 1, 1, _("Height"));
+  checked(self, builder, "vx", z->vector.x, span(-1e6, 1e6), 0.5, 2, _("Force x"));
+  checked(self, builder, "vy", z->vector.y, span(-1e6, 1e6), 0.5, 2, _("Force y"));
+  if (z->kind == TESS_ZONE_ATTRACTOR) checked(self, builder, "strength", z->strength, span(-1e9, 1e9), 1, 2, _("Strength"));
 }
 
 static GtkWidget *prop_editor(const TessProperty *p) {
@@ -448,146 +532,8 @@ static const char *kind_title(uint8_t kind) {
   }
 }
 
-static void rebuild(TessObjectInspector *self) {
-  g_clear_handle_id(&self->rebuild_source, g_source_remove);
-  if (self->content) {
-    gtk_box_remove(GTK_BOX(self), self->content);
-    self->content = NULL;
-  }
-  self->dirty = FALSE;
-  const TessObject *o = current(self);
-  gtk_widget_set_visible(self->placeholder, o == NULL);
-  if (!o) return;
-  TessProject *p = project(self);
-
-  GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
-  GtkWidget *title = gtk_label_new(o->kind != TESS_OBJECT_JOINT             ? kind_title(o->kind)
-                                   : o->u.joint.kind == TESS_JOINT_DISTANCE ? _("Distance joint")
-                                                                            : _("Pin joint"));
-  gtk_widget_add_css_class(title, "heading");
-  gtk_label_set_xalign(GTK_LABEL(title), 0);
-  gtk_box_append(GTK_BOX(box), title);
-
-  GtkGrid *grid = GTK_GRID(gtk_grid_new());
-  gtk_grid_set_row_spacing(grid, 6);
-  gtk_grid_set_column_spacing(grid, 8);
-  row_index = 0;
-
-  GtkWidget *name = gtk_entry_new();
-  gtk_entry_set_max_length(GTK_ENTRY(name), TESS_NAME_MAX - 1);
-  gtk_editable_set_text(GTK_EDITABLE(name), o->name);
-  g_signal_connect(name, "activate", G_CALLBACK(on_name_activate), NULL);
-  add_row(grid, _("Name"), name);
-  add_row(grid, _("X (px)"), named(checked(o->pos.x, tess_object_range(TESS_OBJECT_RANGE_COORD), 1, 1, "x", "X"), "object-x"));
-  add_row(grid, _("Y (px)"), named(checked(o->pos.y, tess_object_range(TESS_OBJECT_RANGE_COORD), 1, 1, "y", "Y"), "object-y"));
-  add_row(grid, _("Angle (°)"), named(checked(o->angle * 180.0 / G_PI, span(-360, 360), 1, 1, "angle", _("Angle")), "object-angle"));
-
-  if (o->kind == TESS_OBJECT_BODY) {
-    const TessBodyObject *b = &o->u.body;
-    const TessSprite *sprite = b->shape == TESS_BODY_SPRITE ? tess_project_sprite(p, b->sprite) : NULL;
-    const char *shapes[] = {_("Circle"), _("Box"), _("Capsule"), _("Sprite")};
-    g_autofree char *shape_text = sprite ? g_strdup_printf(_("Sprite “%s”"), sprite->name)
-                                         : g_strdup(b->shape < G_N_ELEMENTS(shapes) ? shapes[b->shape] : "?");
-    GtkWidget *shape = gtk_label_new(shape_text);
-    gtk_label_set_xalign(GTK_LABEL(shape), 0);
-    gtk_label_set_ellipsize(GTK_LABEL(shape), PANGO_ELLIPSIZE_END);
-    add_row(grid, _("Shape"), shape);
-    if (b->shape == TESS_BODY_CIRCLE) add_row(grid, _("Radius (px)"), named(checked(b->radius, tess_object_range(TESS_OBJECT_RANGE_EXTENT), 1, 1, "radius", _("Radius")), "body-radius"));
-    if (b->shape == TESS_BODY_BOX || b->shape == TESS_BODY_CAPSULE) {
-      add_row(grid, _("Width (px)"), named(checked(b->width, tess_object_range(TESS_OBJECT_RANGE_EXTENT), 1, 1, "bw", _("Width")), "body-width"));
-      add_row(grid, _("Height (px)"), named(checked(b->height, tess_object_range(TESS_OBJECT_RANGE_EXTENT), 1, 1, "bh", _("Height")), "body-height"));
-    }
-    const char *types[] = {_("Static"), _("Kinematic"), _("Dynamic"), NULL};
-    add_row(grid, _("Body type"), dropdown(types, b->type, edit_body_type));
-
-    GtkStringList *names = gtk_string_list_new(NULL);
-    GArray *ids = g_array_new(FALSE, FALSE, sizeof(TessId));
-    guint sel = 0;
-    gtk_string_list_append(names, _("Project default"));
-    TessId none = 0;
-    g_array_append_val(ids, none);
-    for (uint32_t i = 0; i < p->material_count; i++) {
-      gtk_string_list_append(names, p->materials[i].name);
-      g_array_append_val(ids, p->materials[i].id);
-      if (p->materials[i].id == b->material) sel = i + 1;
-    }
-    GtkWidget *mat = gtk_drop_down_new(G_LIST_MODEL(names), NULL);
-    g_object_set_data_full(G_OBJECT(mat), "ids", ids, (GDestroyNotify)g_array_unref);
-    gtk_drop_down_set_selected(GTK_DROP_DOWN(mat), sel);
-    g_signal_connect(mat, "notify::selected", G_CALLBACK(on_dropdown), (gpointer)edit_material);
-    g_object_set_data(G_OBJECT(mat), "tess-ready", GINT_TO_POINTER(1));
-    add_row(grid, _("Material"), mat);
-
-    /* The label wraps: on one line it was the widest field, and a body in the
-     * inspector widened the right panel by 10 px (issue 14). */
-    GtkWidget *sensor = gtk_check_button_new();
-    GtkWidget *sensor_label = gtk_label_new(_("Sensor (detects, does not collide)"));
-    gtk_label_set_wrap(GTK_LABEL(sensor_label), TRUE);
-    gtk_label_set_xalign(GTK_LABEL(sensor_label), 0);
-    gtk_check_button_set_child(GTK_CHECK_BUTTON(sensor), sensor_label);
-    gtk_check_button_set_active(GTK_CHECK_BUTTON(sensor), b->sensor);
-    g_signal_connect(sensor, "toggled", G_CALLBACK(on_sensor), NULL);
-    add_row(grid, "", sensor);
-
-    g_autofree char *cat = g_strdup_printf("0x%08X", b->category);
-    GtkWidget *category = gtk_entry_new();
-    gtk_editable_set_text(GTK_EDITABLE(category), cat);
-    gtk_widget_set_tooltip_text(category, _("Collision category bits, in hexadecimal"));
-    g_signal_connect(category, "activate", G_CALLBACK(on_bits_activate), GINT_TO_POINTER(0));
-    add_row(grid, _("Category bits"), category);
-    g_autofree char *msk = g_strdup_printf("0x%08X", b->mask);
-    GtkWidget *mask = gtk_entry_new();
-    gtk_editable_set_text(GTK_EDITABLE(mask), msk);
-    gtk_widget_set_tooltip_text(mask, _("The categories this body collides with, in hexadecimal"));
-    g_signal_connect(mask, "activate", G_CALLBACK(on_bits_activate), GINT_TO_POINTER(1));
-    add_row(grid, _("Mask bits"), mask);
-
-    const char *pins[] = {_("No pin"), _("At the smaller body's centre"), _("At the overlap's centre"), NULL};
-    add_row(grid, _("Pin on overlap"), dropdown(pins, b->pin, edit_pin));
-    /* in TessIntegrator's order */
-    const char *integrators[] = {_("Semi-implicit Euler"), _("RK4"), NULL};
-    GtkWidget *integrator = named(dropdown(integrators, b->integrator, edit_integrator), "body-integrator");
-    gtk_widget_set_tooltip_text(integrator, _("RK4 follows forces that change with the position, such as spring and "
-                                              "attractor zones (orbits, oscillations), far more closely and keeps their "
-                                              "energy. Keep semi-implicit Euler for everything else: contacts and "
-                                              "joints are tuned for it."));
-    add_row(grid, _("Integrator"), integrator);
-  } else if (o->kind == TESS_OBJECT_ZONE) {
-    const TessZoneObject *z = &o->u.zone;
-    const char *kinds[] = {_("Force"), _("Acceleration"), _("Attractor"), _("Spring"), NULL};
-    add_row(grid, _("Zone kind"), named(dropdown(kinds, z->kind, edit_zone_kind), "zone-kind"));
-    if (z->kind == TESS_ZONE_SPRING) {
-      /* a harmonic well: strength is omega^2, its range core's */
-      GtkWidget *k = named(checked(z->strength, tess_object_range(TESS_OBJECT_RANGE_SPRING), 1, 3, "strength", _("Stiffness")),
-                           "zone-stiffness");
-      gtk_widget_set_tooltip_text(k, _("How hard the zone pulls bodies towards its centre, per metre away, for every "
-                                       "kilogram: a body left in it swings with a period of 2π / √stiffness seconds "
-                                       "(39.48 is one swing a second)"));
-      add_row(grid, _("Stiffness (1/s²)"), k);
-      GtkWidget *reach = named(checked(z->radius, tess_object_range(TESS_OBJECT_RANGE_LENGTH), 1, 1, "reach", _("Reach")),
-                               "zone-reach");
-      gtk_widget_set_tooltip_text(reach, _("Bodies farther than this from the centre are not pulled; 0 pulls everywhere"));
-      add_row(grid, _("Reach (px)"), reach);
-    } else {
-      add_row(grid, _("Width (px)"), named(checked(z->width, tess_object_range(TESS_OBJECT_RANGE_LENGTH), 1, 1, "zw", _("Width")), "zone-width"));
-      add_row(grid, _("Height (px)"), named(checked(z->height, tess_object_range(TESS_OBJECT_RANGE_LENGTH), 1, 1, "zh", _("Height")), "zone-height"));
-      add_row(grid, _("Force x"), checked(z->vector.x, span(-1e6, 1e6), 0.5, 2, "vx", _("Force x")));
-      add_row(grid, _("Force y"), checked(z->vector.y, span(-1e6, 1e6), 0.5, 2, "vy", _("Force y")));
-      if (z->kind == TESS_ZONE_ATTRACTOR) add_row(grid, _("Strength"), checked(z->strength, span(-1e9, 1e9), 1, 2, "strength", _("Strength")));
-    }
-  } else if (o->kind == TESS_OBJECT_JOINT) {
-    add_joint_rows(grid, &o->u.joint);
-  }
-  gtk_box_append(GTK_BOX(box), GTK_WIDGET(grid));
-
-  /* Custom properties. */
-  GtkWidget *props_title = gtk_label_new(_("Custom Properties"));
-  gtk_widget_add_css_class(props_title, "heading");
-  gtk_label_set_xalign(GTK_LABEL(props_title), 0);
-  gtk_box_append(GTK_BOX(box), props_title);
-  GtkGrid *pgrid = GTK_GRID(gtk_grid_new());
-  gtk_grid_set_row_spacing(pgrid, 4);
-  gtk_grid_set_column_spacing(pgrid, 6);
+/* One row per custom property: its value's editor depends on its type. */
+static void fill_props(GtkGrid *pgrid, const TessObject *o) {
   for (uint32_t i = 0; i < o->prop_count; i++) {
     GtkWidget *label = gtk_label_new(o->props[i].name);
     gtk_label_set_xalign(GTK_LABEL(label), 1);
@@ -603,27 +549,67 @@ static void rebuild(TessObjectInspector *self) {
     gtk_grid_attach(pgrid, editor, 1, (int)i, 1, 1);
     gtk_grid_attach(pgrid, remove, 2, (int)i, 1, 1);
   }
-  gtk_box_append(GTK_BOX(box), GTK_WIDGET(pgrid));
+}
 
-  GtkWidget *add_box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
-  GtkWidget *pname = gtk_entry_new();
-  gtk_entry_set_placeholder_text(GTK_ENTRY(pname), _("New property"));
-  gtk_entry_set_max_length(GTK_ENTRY(pname), TESS_NAME_MAX - 1);
-  gtk_widget_set_hexpand(pname, TRUE);
-  const char *types[] = {_("Text"), _("Integer"), _("Number"), _("Yes/No"), _("Colour"), NULL};
-  GtkWidget *ptype = gtk_drop_down_new_from_strings(types);
-  GtkWidget *add = gtk_button_new_from_icon_name("list-add-symbolic");
-  gtk_widget_set_tooltip_text(add, _("Add the property"));
-  g_object_set_data(G_OBJECT(add), "name", pname);
-  g_object_set_data(G_OBJECT(add), "type", ptype);
-  g_signal_connect(add, "clicked", G_CALLBACK(on_prop_add), NULL);
-  gtk_box_append(GTK_BOX(add_box), pname);
-  gtk_box_append(GTK_BOX(add_box), ptype);
-  gtk_box_append(GTK_BOX(add_box), add);
-  gtk_box_append(GTK_BOX(box), add_box);
+/* The editors of tess-object-fields.ui, their handlers bound to this inspector. */
+static GtkBuilder *fields_builder(TessObjectInspector *self) {
+  GtkBuilder *builder = gtk_builder_new();
+  g_autoptr(GtkBuilderScope) scope = gtk_builder_cscope_new();
+  gtk_builder_cscope_add_callback(scope, on_name_activate);
+  gtk_builder_cscope_add_callback(scope, on_body_type);
+  gtk_builder_cscope_add_callback(scope, on_material);
+  gtk_builder_cscope_add_callback(scope, on_sensor);
+  gtk_builder_cscope_add_callback(scope, on_bits_activate);
+  gtk_builder_cscope_add_callback(scope, on_pin);
+  gtk_builder_cscope_add_callback(scope, on_zone_kind);
+  gtk_builder_cscope_add_callback(scope, on_integrator);
+  gtk_builder_cscope_add_callback(scope, on_joint_switch);
+  gtk_builder_cscope_add_callback(scope, on_prop_add);
+  gtk_builder_set_scope(builder, scope);
+  gtk_builder_set_current_object(builder, G_OBJECT(self));
+  g_autoptr(GError) error = NULL;
+  if (!gtk_builder_add_from_resource(builder, "/org/tessera/Editor/tess-object-fields.ui", &error))
+    g_error("tess-object-fields.ui: %s", error->message); /* compiled in: a broken file is a build bug */
+  return builder;
+}
 
-  self->content = box;
-  gtk_box_append(GTK_BOX(self), box);
+static void rebuild(TessObjectInspector *self) {
+  g_clear_handle_id(&self->rebuild_source, g_source_remove);
+  if (self->content) {
+    gtk_box_remove(GTK_BOX(self), self->content);
+    self->content = NULL;
+    self->new_prop_name = self->new_prop_type = NULL;
+  }
+  self->dirty = FALSE;
+  const TessObject *o = current(self);
+  gtk_widget_set_visible(self->placeholder, o == NULL);
+  if (!o) return;
+
+  g_autoptr(GtkBuilder) builder = fields_builder(self);
+  self->building = TRUE;
+  keep_rows(builder, o);
+  gtk_label_set_text(GTK_LABEL(field(builder, "title")), o->kind != TESS_OBJECT_JOINT             ? kind_title(o->kind)
+                                                         : o->u.joint.kind == TESS_JOINT_DISTANCE ? _("Distance joint")
+                                                                                                  : _("Pin joint"));
+  GtkWidget *name = field(builder, "name");
+  gtk_entry_set_max_length(GTK_ENTRY(name), TESS_NAME_MAX - 1);
+  gtk_editable_set_text(GTK_EDITABLE(name), o->name);
+  TessRange coord = tess_object_range(TESS_OBJECT_RANGE_COORD);
+  checked(self, builder, "x", o->pos.x, coord, 1, 1, "X");
+  checked(self, builder, "y", o->pos.y, coord, 1, 1, "Y");
+  checked(self, builder, "angle", o->angle * 180.0 / G_PI, span(-360, 360), 1, 1, _("Angle"));
+  g_array_set_size(self->material_ids, 0);
+  if (o->kind == TESS_OBJECT_BODY) fill_body(self, builder, &o->u.body);
+  else if (o->kind == TESS_OBJECT_ZONE) fill_zone(self, builder, &o->u.zone);
+  else if (o->kind == TESS_OBJECT_JOINT) fill_joint(self, builder, &o->u.joint);
+  fill_props(GTK_GRID(field(builder, "props")), o);
+  gtk_entry_set_max_length(GTK_ENTRY(field(builder, "new_prop_name")), TESS_NAME_MAX - 1);
+  self->new_prop_name = field(builder, "new_prop_name");
+  self->new_prop_type = field(builder, "new_prop_type");
+  self->building = FALSE;
+
+  self->content = field(builder, "content");
+  gtk_box_append(GTK_BOX(self), self->content);
 }
 
 /* ---- Document ---------------------------------------------------------------- */
@@ -752,6 +738,7 @@ static void on_template_kind(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspe
 }
 
 static void tess_object_inspector_finalize(GObject *object) {
+  g_array_unref(TESS_OBJECT_INSPECTOR(object)->material_ids);
   tess_object_clear(&TESS_OBJECT_INSPECTOR(object)->template_obj);
   if (TESS_OBJECT_INSPECTOR(object)->has_sprite) tess_object_clear(&TESS_OBJECT_INSPECTOR(object)->sprite_obj);
   G_OBJECT_CLASS(tess_object_inspector_parent_class)->finalize(object);
@@ -765,40 +752,26 @@ static void tess_object_inspector_dispose(GObject *object) {
     g_clear_signal_handler(&self->committed_handler, self->doc);
     g_clear_object(&self->doc);
   }
+  gtk_widget_dispose_template(GTK_WIDGET(self), TESS_TYPE_OBJECT_INSPECTOR);
   G_OBJECT_CLASS(tess_object_inspector_parent_class)->dispose(object);
 }
 
 static void tess_object_inspector_class_init(TessObjectInspectorClass *klass) {
   G_OBJECT_CLASS(klass)->dispose = tess_object_inspector_dispose;
   G_OBJECT_CLASS(klass)->finalize = tess_object_inspector_finalize;
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+  gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-object-inspector.ui");
+  gtk_widget_class_bind_template_child(widget_class, TessObjectInspector, placeholder);
+  gtk_widget_class_bind_template_child(widget_class, TessObjectInspector, template_kind);
+  gtk_widget_class_bind_template_callback(widget_class, on_template_kind);
   signals[SIGNAL_TEMPLATE_CHANGED] = g_signal_new("template-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
                                                   NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void tess_object_inspector_init(TessObjectInspector *self) {
-  gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_VERTICAL);
-  gtk_box_set_spacing(GTK_BOX(self), 6);
-  GtkWidget *place = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *place_label = gtk_label_new_with_mnemonic(_("_Place"));
-  gtk_widget_add_css_class(place_label, "dim-label");
-  const char *kinds[] = {_("Circle"), _("Box"), _("Capsule"), _("Spawn point"), _("Force zone"), _("Pin joint"),
-                         _("Distance joint"), _("Spring zone"), NULL};
-  self->template_kind = GTK_DROP_DOWN(gtk_drop_down_new_from_strings(kinds));
-  gtk_widget_set_tooltip_text(GTK_WIDGET(self->template_kind), _("What the object tool (O) places"));
-  gtk_widget_set_hexpand(GTK_WIDGET(self->template_kind), TRUE);
-  gtk_label_set_mnemonic_widget(GTK_LABEL(place_label), GTK_WIDGET(self->template_kind));
-  g_signal_connect(self->template_kind, "notify::selected", G_CALLBACK(on_template_kind), self);
+  self->material_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
   make_template(&self->template_obj, 0);
-  gtk_box_append(GTK_BOX(place), place_label);
-  gtk_box_append(GTK_BOX(place), GTK_WIDGET(self->template_kind));
-  gtk_box_append(GTK_BOX(self), place);
-  gtk_box_append(GTK_BOX(self), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL));
-
-  self->placeholder = gtk_label_new(_("Select an object with the object tool (O) to edit it here."));
-  gtk_label_set_wrap(GTK_LABEL(self->placeholder), TRUE);
-  gtk_widget_add_css_class(self->placeholder, "dim-label");
-  gtk_widget_set_vexpand(self->placeholder, TRUE);
-  gtk_box_append(GTK_BOX(self), self->placeholder);
+  gtk_widget_init_template(GTK_WIDGET(self));
 }
 
 GtkWidget *tess_object_inspector_new(void) { return g_object_new(TESS_TYPE_OBJECT_INSPECTOR, NULL); }

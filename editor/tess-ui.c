@@ -93,12 +93,19 @@ static int on_spin_input(GtkSpinButton *spin, double *new_value, gpointer user) 
   return TRUE;
 }
 
+void tess_ui_spin_setup(GtkWidget *widget, double lower, double upper, double step, guint digits) {
+  GtkSpinButton *spin = GTK_SPIN_BUTTON(widget);
+  GtkAdjustment *adj = gtk_spin_button_get_adjustment(spin);
+  gtk_adjustment_configure(adj, lower, lower, upper, step, 10 * step, 0);
+  gtk_spin_button_configure(spin, adj, step, digits);
+  gtk_spin_button_set_numeric(spin, TRUE);
+  gtk_spin_button_set_update_policy(spin, GTK_UPDATE_IF_VALID);
+  g_signal_connect(spin, "input", G_CALLBACK(on_spin_input), NULL);
+}
+
 GtkWidget *tess_ui_spin_new(double lower, double upper, double step, guint digits) {
   GtkWidget *spin = gtk_spin_button_new_with_range(lower, upper, step);
-  gtk_spin_button_set_digits(GTK_SPIN_BUTTON(spin), digits);
-  gtk_spin_button_set_numeric(GTK_SPIN_BUTTON(spin), TRUE);
-  gtk_spin_button_set_update_policy(GTK_SPIN_BUTTON(spin), GTK_UPDATE_IF_VALID);
-  g_signal_connect(spin, "input", G_CALLBACK(on_spin_input), NULL);
+  tess_ui_spin_setup(spin, lower, upper, step, digits);
   return spin;
 }
 

@@ -37,6 +37,8 @@ gboolean tess_ui_parse_number(const char *text, double *out);
 /* A GtkSpinButton that refuses letters, NaN and infinities (the value stays
  * as it was and the text is restored). */
 GtkWidget *tess_ui_spin_new(double lower, double upper, double step, guint digits);
+/* The same, made of a GtkSpinButton a template holds. */
+void tess_ui_spin_setup(GtkWidget *spin, double lower, double upper, double step, guint digits);
 
 /* A number field held to a range core defines (tess_surface_range,
  * tess_material_density_range, tess_object_range): text that is not a
