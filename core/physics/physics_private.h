@@ -418,6 +418,9 @@ struct TessWorld {
   uint32_t centers_cap; /* centre of mass at the step's start */
   uint8_t *moving;
   uint32_t moving_cap; /* awake and not static, or gone (its contacts are redone) */
+  /* pixel masks (pixel_mask.c), static geometry like the map */
+  struct PixelMask *pmasks;
+  uint32_t pmask_count, pmask_cap;
 };
 
 /* ---- Shared helpers ---------------------------------------------------- */

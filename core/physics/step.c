@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "physics_private.h"
+#include "physics_pixel_mask.h"
 
 void physics_destroy_pending(TessWorld *w);
 
@@ -730,6 +731,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     b->xf.q = q;
     b->xf.p = tess_v2_sub(center, tess_rot_apply(q, b->local_center));
   }
+  physics_pixel_masks_step(w, dt);
   if (!contact_events(w)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "physics_private.h"
+#include "physics_pixel_mask.h"
 
 #define PI_F 3.14159265358979f
 
@@ -105,6 +106,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->sensors_new);
   tess_free(w->zones);
   physics_map_free(&w->map);
+  physics_pixel_masks_free(w);
   tess_free(w->ev_begin);
   tess_free(w->ev_end);
   tess_free(w->ev_sbegin);
@@ -175,6 +177,7 @@ size_t tess_world_memory_bytes(const TessWorld *w) {
   n += w->bp_scratch_size + w->bp_scratch2_size + ((size_t)w->pair_cap + w->pairs_tmp_cap) * sizeof(uint64_t) +
        (size_t)w->radix_count_cap * sizeof(uint32_t);
   n += (size_t)w->centers_cap * sizeof(TessVec2) + w->moving_cap;
+  n += physics_pixel_masks_bytes(w);
   if (w->has_map) {
     n += (size_t)w->map.width * w->map.height * sizeof(MapCell);
     n += (size_t)w->map.piece_count * sizeof(MapPiece);

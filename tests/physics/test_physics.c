@@ -992,6 +992,24 @@ static TessWorld *determinism_world(TestMap *m) {
   for (uint32_t x = 5; x < 95; x += 7) test_map_set(m, x, 50, TESS_MAP_FULL, 0);
   TessError err;
   CHECK_OK(test_map_apply(m, w, &err), &err);
+  /* pixel-mask mounds on the floor (pixel_mask.c steps after the solver: its bits count too) */
+  enum { PW = 98 * 16,
+         PH = 16 * 16 };
+  static uint8_t bits[PH * (PW / 8)];
+  memset(bits, 0, sizeof bits);
+  for (uint32_t y = 0; y < PH; y++)
+    for (uint32_t x = 0; x < PW; x++) {
+      float hx = 4.0f + 3.0f * sinf((float)x / 16.0f * 0.7f); /* metres of mound above the floor */
+      if ((float)(PH - y) / 16.0f < hx) bits[y * (PW / 8) + x / 8] |= (uint8_t)(1u << (x & 7));
+    }
+  TessPixelMaskDef pd;
+  tess_pixel_mask_def_default(&pd);
+  pd.width = PW;
+  pd.height = PH;
+  pd.pixel_size = 1.0f / 16.0f;
+  pd.origin = tess_v2(1.0f, 53.0f);
+  pd.bits = bits;
+  CHECK_OK(tess_world_add_pixel_mask(w, &pd, NULL, &err), &err);
   TessTestRng rng = {777};
   for (int i = 0; i < 2000; i++) {
     TessShapeDef sd = shape_def(0.5f, 0.3f, 1.0f);

@@ -464,6 +464,65 @@ typedef struct TessRayHit {
  * shapes (sensors excluded) matching `mask` and the map. */
 TessRayHit tess_world_ray_cast(const TessWorld *world, TessVec2 origin, TessVec2 translation, uint32_t mask);
 
+/* ---- Pixel masks --------------------------------------------------------- */
+
+/* A static collider made of pixels (the Pixelated Martini Roller seed): a bit
+ * per pixel, solid or empty, laid on the world axis-aligned. Circles collide
+ * with it by the pixels they cover: each solid pixel on the mask's boundary
+ * near the circle marks the directions it blocks in 360 one-degree buckets
+ * around the centre; the middle of the widest run of open buckets is the
+ * normal (the way out), the depth is how far along it the circle must move
+ * to clear every pixel it overlaps. The response removes the velocity into
+ * the surface, or turns it round by the restitution (an impact faster than
+ * the world's restitution threshold), takes the tangential efficiency off
+ * the sliding speed at an impact, and applies Coulomb friction, so a ball
+ * rolls or slides on it as on any surface. Only circle shapes of dynamic
+ * bodies meet masks (other shapes pass through them).
+ *
+ * Masks are static geometry, like the tile map: a snapshot does not hold
+ * their bits. They can be changed between steps (carving): the bodies over a
+ * changed area wake. Bits are row-major, row 0 at the top, each row
+ * (width + 7) / 8 bytes, pixel x in bit (x & 7) of byte x >> 3. */
+#define TESS_PIXEL_MASK_MAX_SIDE 65536u /* pixels per side */
+
+typedef struct TessPixelMaskDef {
+  uint32_t width, height; /* pixels, 1..TESS_PIXEL_MASK_MAX_SIDE */
+  float pixel_size;       /* m, > 0 */
+  TessVec2 origin;        /* world position of pixel (0, 0)'s top-left corner */
+  const uint8_t *bits;    /* height * ((width + 7) / 8) bytes, as above; NULL = all empty */
+  TessSurface surface;    /* friction, restitution, tangential efficiency; default tess_surface_default() */
+  uint64_t user_data;
+} TessPixelMaskDef;
+
+void tess_pixel_mask_def_default(TessPixelMaskDef *def);
+/* Copies the mask into the world. Masks are numbered 0.. in creation order. */
+TessResult tess_world_add_pixel_mask(TessWorld *world, const TessPixelMaskDef *def, uint32_t *index_out,
+                                     TessError *err);
+uint32_t tess_world_pixel_mask_count(const TessWorld *world);
+/* Sets (solid = true) or clears the pixels whose centres lie in the world box, or in the world
+ * circle; parts outside the mask are ignored. Wakes the bodies over the changed pixels.
+ * TESS_ERR_NOT_FOUND for a bad index, TESS_ERR_INVALID for a non-finite or negative size,
+ * TESS_ERR_LOCKED during a step. */
+TessResult tess_pixel_mask_set_rect(TessWorld *world, uint32_t mask, TessAABB box, bool solid);
+TessResult tess_pixel_mask_set_circle(TessWorld *world, uint32_t mask, TessVec2 center, float radius, bool solid);
+bool tess_pixel_mask_get(const TessWorld *world, uint32_t mask, uint32_t x, uint32_t y);
+/* Copies the bits (layout as in the definition) into out, which holds `size` bytes: returns the
+ * bytes the mask needs; copies only when size is at least that. */
+size_t tess_pixel_mask_copy_bits(const TessWorld *world, uint32_t mask, uint8_t *out, size_t size);
+/* Bytes the mask's bits take in the world. */
+size_t tess_pixel_mask_memory_bytes(const TessWorld *world, uint32_t mask);
+
+/* What a circle at `center` of `radius` meets in the masks now (the test the step makes). */
+typedef struct TessPixelMaskHit {
+  bool hit;          /* a solid pixel within the circle or near it (half the radius, at least a pixel) */
+  bool buried;       /* every direction blocked: no way out, no normal */
+  uint32_t mask;     /* which mask */
+  TessVec2 normal;   /* unit, from the surface towards the centre (the way out) */
+  float depth;       /* m the circle must move along the normal to clear its pixels (0 if it only touches) */
+  uint32_t open_arc; /* degrees of the widest open run of buckets */
+} TessPixelMaskHit;
+TessPixelMaskHit tess_world_pixel_mask_probe(const TessWorld *world, TessVec2 center, float radius);
+
 #ifdef __cplusplus
 }
 #endif

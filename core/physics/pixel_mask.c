@@ -1,0 +1,488 @@
+/* Pixel-mask collision (the Pixelated Martini Roller seed): a circle tests
+ * the solid pixels it covers. Each boundary pixel near the circle blocks the
+ * directions it is seen in, in 360 one-degree buckets around the centre; the
+ * middle of the widest open run is the normal; the depth is the farthest
+ * along that normal the circle must move so that no pixel it overlaps stays
+ * inside it. Beyond the seed: a pixel is the disc of half a pixel about its
+ * centre (a flat pixel floor is then a plane at the pixels' top edge, and a
+ * staircase looks the same from uphill and downhill: squares' closest points
+ * would tilt a slope's normal downhill by a degree or two, and the ball would
+ * roll 4% too fast); a pixel blocks a cone of directions that narrows with
+ * its distance rather than only its own bucket; and the depth comes from the
+ * pixels themselves rather than from one value per bucket.
+ *
+ * The response runs once per step after the solver (the seed's order: move,
+ * then get out and fix the velocity), for circles of awake dynamic bodies,
+ * in body slot order, so it is as deterministic as the rest of the step. */
+#include <string.h>
+
+#include "physics_private.h"
+#include "physics_pixel_mask.h"
+
+#define BUCKETS 360
+/* How far beyond the radius pixels still shape the normal: half the radius (at least a pixel).
+ * A pixel staircase is bumpy at the scale of a pixel; seen over half the radius its normal is the
+ * slope's within a few degrees (tests/physics/test_pixel_mask.c). */
+#define BAND_OF_RADIUS 0.5f
+#define DEEP 0.25f /* of the radius: a sample of a fast circle's path this deep has hit something */
+
+/* ---- Bits ---------------------------------------------------------------- */
+
+static inline uint64_t *mask_row(const PixelMask *m, uint32_t y) { return m->bits + (size_t)y * m->words; }
+
+static inline bool mask_bit(const PixelMask *m, uint32_t x, uint32_t y) {
+  return (mask_row(m, y)[x >> 6] >> (x & 63)) & 1u;
+}
+
+/* Word k of row y's boundary pixels: solid with an empty (or outside) 4-neighbour. Interior
+ * pixels never decide anything: along any direction a boundary pixel is nearer the centre. */
+static uint64_t boundary_word(const PixelMask *m, uint32_t y, uint32_t k) {
+  const uint64_t *row = mask_row(m, y);
+  uint64_t cur = row[k];
+  if (!cur) return 0;
+  uint64_t up = y > 0 ? mask_row(m, y - 1)[k] : 0;
+  uint64_t down = y + 1 < m->height ? mask_row(m, y + 1)[k] : 0;
+  uint64_t left = (cur << 1) | (k > 0 ? row[k - 1] >> 63 : 0);
+  uint64_t right = (cur >> 1) | (k + 1 < m->words ? row[k + 1] << 63 : 0);
+  return cur & ~(up & down & left & right);
+}
+
+/* ---- Angles ---------------------------------------------------------------- */
+
+/* atan2 to about 1e-5 rad (a bucket is 0.017), plain float arithmetic: the same bits on every
+ * run, and several times cheaper than libm's. */
+static inline float fast_atan2(float y, float x) {
+  float ax = fabsf(x), ay = fabsf(y);
+  float hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
+  float a = lo / hi, s = a * a;
+  float r = ((-0.0464964749f * s + 0.15931422f) * s - 0.327622764f) * s * a + a;
+  if (ay > ax) r = 1.57079637f - r;
+  if (x < 0.0f) r = 3.14159274f - r;
+  return y < 0.0f ? -r : r;
+}
+
+/* ---- The probe ------------------------------------------------------------- */
+
+/* What the scan of one circle found, in world units. */
+typedef struct Probe {
+  TessVec2 c; /* centre, world */
+  float r;    /* radius, world */
+  uint8_t blocked[BUCKETS];
+  bool any;      /* some pixel within the band */
+  float min_d;   /* world distance to the nearest pixel */
+  uint32_t mask; /* the nearest pixel's mask */
+  TessVec2 n;    /* the way out */
+  float depth;
+  uint32_t open;
+  bool buried;
+} Probe;
+
+/* Marks buckets b0..b1 (b0 <= b1, at most a turn past either end of 0..BUCKETS-1) as blocked: one or
+ * two runs of bytes. */
+static inline void block(uint8_t *blocked, int32_t b0, int32_t b1) {
+  if (b1 - b0 >= BUCKETS - 1) {
+    memset(blocked, 1, BUCKETS);
+    return;
+  }
+  b0 = (b0 + 2 * BUCKETS) % BUCKETS;
+  b1 = (b1 + 2 * BUCKETS) % BUCKETS;
+  if (b0 <= b1) {
+    memset(blocked + b0, 1, (size_t)(b1 - b0 + 1));
+  } else {
+    memset(blocked + b0, 1, (size_t)(BUCKETS - b0));
+    memset(blocked, 1, (size_t)(b1 + 1));
+  }
+}
+
+typedef enum ScanMode { SCAN_BUCKETS,
+                        SCAN_DEPTH } ScanMode;
+
+/* One pass over mask m's boundary pixels near the circle. In pixel units from here on: the
+ * centre relative to the mask is exact enough in float up to the largest mask side. */
+static void scan_mask(const PixelMask *m, uint32_t mi, Probe *pr, ScanMode mode) {
+  float inv = m->inv_pixel;
+  float ux = (pr->c.x - m->origin.x) * inv, uy = (pr->c.y - m->origin.y) * inv;
+  float r = pr->r * inv, band = fmaxf(1.0f, BAND_OF_RADIUS * r), reach = r + band, big2 = (r + 0.5f) * (r + 0.5f);
+  if (ux + reach < 0.0f || uy + reach < 0.0f || ux - reach > (float)m->width || uy - reach > (float)m->height) return;
+  int64_t x0 = (int64_t)floorf(ux - reach), x1 = (int64_t)floorf(ux + reach);
+  int64_t y0 = (int64_t)floorf(uy - reach), y1 = (int64_t)floorf(uy + reach);
+  if (x0 < 0) x0 = 0;
+  if (y0 < 0) y0 = 0;
+  if (x1 >= (int64_t)m->width) x1 = (int64_t)m->width - 1;
+  if (y1 >= (int64_t)m->height) y1 = (int64_t)m->height - 1;
+  float to_bucket = (float)BUCKETS / 6.28318531f;
+  TessVec2 n = pr->n, t = tess_v2_perp(pr->n);
+  for (int64_t y = y0; y <= y1; y++) {
+    float ry = (float)y + 0.5f - uy;
+    if (fabsf(ry) > reach + 0.5f) continue;
+    for (uint32_t k = (uint32_t)(x0 >> 6); k <= (uint32_t)(x1 >> 6); k++) {
+      uint64_t word = boundary_word(m, (uint32_t)y, k);
+      uint32_t lo = k == (uint32_t)(x0 >> 6) ? (uint32_t)(x0 & 63) : 0;
+      uint32_t hi = k == (uint32_t)(x1 >> 6) ? (uint32_t)(x1 & 63) : 63;
+      word &= (~0ull << lo) & (~0ull >> (63 - hi));
+      while (word) {
+        uint32_t x = (uint32_t)__builtin_ctzll(word) + (k << 6);
+        word &= word - 1;
+        float rx = (float)x + 0.5f - ux;
+        float dc = sqrtf(rx * rx + ry * ry), d = dc - 0.5f; /* to the pixel's disc */
+        if (d > reach || !(d > 0.0f)) continue;             /* out of reach, or the centre is inside this pixel */
+        if (mode == SCAN_BUCKETS) {
+          pr->any = true;
+          if (d * m->pixel_size < pr->min_d) {
+            pr->min_d = d * m->pixel_size;
+            pr->mask = mi;
+          }
+          /* the directions a move of at most `band` towards which would hit this pixel: a cone,
+           * a half plane for a pixel the circle touches, closing to nothing at the band's edge
+           * (so far pixels weigh little and near ones decide) */
+          float cb = (d * d - r * r + band * band) / (2.0f * band * d);
+          if (cb <= 0.0f) cb = 0.0f;
+          if (cb >= 1.0f) continue;
+          float angle = fast_atan2(ry, rx), half = acosf(cb);
+          int32_t b0 = (int32_t)floorf((angle - half) * to_bucket), b1 = (int32_t)floorf((angle + half) * to_bucket);
+          block(pr->blocked, b0, b1);
+        } else if (d < r) {
+          /* moving by s along n takes the pixel's centre out of the circle grown by the disc's
+           * radius when (a - s)^2 + b^2 >= (r + 1/2)^2 */
+          float a = rx * n.x + ry * n.y, b = rx * t.x + ry * t.y;
+          if (a >= 0.0f || b * b >= big2) continue; /* ahead of the way out: moving on would not clear it */
+          float s = (a + sqrtf(big2 - b * b)) * m->pixel_size;
+          if (s > pr->depth) pr->depth = s;
+        }
+      }
+    }
+  }
+}
+
+/* The middle of the widest run of open buckets (wrapping round). False when nothing or
+ * everything is blocked. */
+static bool widest_open_arc(Probe *pr) {
+  uint32_t first = BUCKETS;
+  for (uint32_t i = 0; i < BUCKETS; i++)
+    if (pr->blocked[i]) {
+      first = i;
+      break;
+    }
+  if (first == BUCKETS) return false;
+  uint32_t best = 0, best_start = 0, run = 0, start = 0;
+  for (uint32_t j = 1; j <= BUCKETS; j++) {
+    uint32_t i = (first + j) % BUCKETS;
+    if (!pr->blocked[i]) {
+      if (run == 0) start = i;
+      run++;
+    } else {
+      if (run > best) {
+        best = run;
+        best_start = start;
+      }
+      run = 0;
+    }
+  }
+  pr->open = best;
+  if (best == 0) {
+    pr->buried = true;
+    return false;
+  }
+  float mid = ((float)best_start + 0.5f * (float)best) * (6.28318531f / (float)BUCKETS);
+  pr->n = tess_v2(cosf(mid), sinf(mid));
+  return true;
+}
+
+static bool probe(const TessWorld *w, TessVec2 c, float r, Probe *pr) {
+  memset(pr, 0, sizeof *pr);
+  pr->c = c;
+  pr->r = r;
+  pr->min_d = FLT_MAX;
+  for (uint32_t i = 0; i < w->pmask_count; i++) scan_mask(&w->pmasks[i], i, pr, SCAN_BUCKETS);
+  if (!pr->any || !widest_open_arc(pr)) return false;
+  for (uint32_t i = 0; i < w->pmask_count; i++) scan_mask(&w->pmasks[i], i, pr, SCAN_DEPTH);
+  return true;
+}
+
+TessPixelMaskHit tess_world_pixel_mask_probe(const TessWorld *w, TessVec2 center, float radius) {
+  TessPixelMaskHit h;
+  memset(&h, 0, sizeof h);
+  if (!tess_v2_is_finite(center) || !(radius > 0.0f) || !isfinite(radius)) return h;
+  Probe pr;
+  bool found = probe(w, center, radius, &pr);
+  h.hit = pr.any;
+  h.buried = pr.buried;
+  h.mask = pr.mask;
+  if (found) {
+    h.normal = pr.n;
+    h.depth = pr.depth;
+    h.open_arc = pr.open;
+  }
+  return h;
+}
+
+/* ---- The response ---------------------------------------------------------- */
+
+static void apply_impulse(Body *b, TessVec2 ra, TessVec2 impulse) {
+  b->v = tess_v2_mul_add(b->v, b->inv_mass, impulse);
+  b->w += b->inv_inertia * tess_v2_cross(ra, impulse);
+}
+
+static TessVec2 point_velocity(const Body *b, TessVec2 ra) { return tess_v2_add(b->v, tess_v2_cross_sv(b->w, ra)); }
+
+/* Moves the body (and its circle) by d. */
+static void shift_body(Body *b, TessVec2 d) {
+  b->center = tess_v2_add(b->center, d);
+  b->xf.p = tess_v2_add(b->xf.p, d);
+}
+
+/* Velocity into the surface turned round (impact) or removed (resting), the tangential
+ * efficiency at an impact, then Coulomb friction up to mu times the normal impulse. Returns
+ * the restitution used (0 without a bounce). The circle's and the mask's surfaces combine as
+ * every other contact's do (DESIGN.md). */
+static float respond(const TessWorld *w, Body *b, const Shape *s, const Probe *pr, float depth) {
+  TessSurface own = {s->friction, s->restitution, s->tangential};
+  TessSurface mix = tess_surface_mix(own, w->pmasks[pr->mask].surface);
+  TessVec2 n = pr->n, t = tess_v2_perp(n);
+  TessVec2 ra = tess_v2_sub(tess_v2_mul_add(pr->c, -pr->r, n), b->center);
+  float vn = tess_v2_dot(point_velocity(b, ra), n);
+  if (vn >= 0.0f) return 0.0f; /* leaving already */
+  float rn = tess_v2_cross(ra, n), rt = tess_v2_cross(ra, t);
+  float kn = b->inv_mass + b->inv_inertia * rn * rn, kt = b->inv_mass + b->inv_inertia * rt * rt;
+  float approach = -vn, e = mix.restitution, target = 0.0f;
+  bool impact = approach > w->def.restitution_threshold;
+  if (impact && e > 0.0f) {
+    /* the step ends `depth` past the surface: the speed at the moment of impact, then what is
+     * left of e times it when the circle is back out at e times that depth (energy, under the
+     * body's own acceleration along the normal) */
+    float acc = -tess_v2_dot(tess_v2_scale(b->gravity_scale, w->def.gravity), n);
+    float meet2 = approach * approach - 2.0f * acc * depth;
+    float out2 = e * e * (meet2 > 0.0f ? meet2 : 0.0f) - 2.0f * acc * e * depth;
+    target = out2 > 0.0f ? sqrtf(out2) : 0.0f;
+  }
+  float jn = (target - vn) / kn;
+  apply_impulse(b, ra, tess_v2_scale(jn, n));
+  float vt = tess_v2_dot(point_velocity(b, ra), t);
+  if (impact && mix.tangential < 1.0f) {
+    float jt = (mix.tangential - 1.0f) * vt / kt;
+    apply_impulse(b, ra, tess_v2_scale(jt, t));
+    vt = tess_v2_dot(point_velocity(b, ra), t);
+  }
+  float jt = -vt / kt, limit = mix.friction * jn;
+  if (jt > limit) jt = limit;
+  if (jt < -limit) jt = -limit;
+  apply_impulse(b, ra, tess_v2_scale(jt, t));
+  return target > 0.0f ? e : 0.0f;
+}
+
+/* A circle that moved more than half its radius this step is walked along its path first:
+ * the first sample that sits deep in the pixels is where it met them (a thin wall is never
+ * crossed in one step, the seed's max dt = (r - eps) / |v| bound done by sampling). */
+static void sweep_path(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to, float r) {
+  TessVec2 path = tess_v2_sub(to, from);
+  float len = tess_v2_length(path), spacing = 0.5f * r;
+  if (!(len > spacing)) return;
+  uint32_t n = (uint32_t)ceilf(len / spacing);
+  if (n > 1024) n = 1024;
+  for (uint32_t i = 1; i < n; i++) {
+    TessVec2 at = tess_v2_mul_add(from, (float)i / (float)n, path);
+    Probe pr;
+    if (probe(w, at, r, &pr) && pr.depth > DEEP * r) {
+      shift_body(b, tess_v2_sub(at, to));
+      return;
+    }
+  }
+}
+
+static void circle_against_masks(TessWorld *w, Body *b, const Shape *s) {
+  TessVec2 local = s->poly.v[0];
+  float r = s->poly.radius;
+  TessVec2 c = tess_transform_point(b->xf, local);
+  sweep_path(w, b, tess_transform_point(b->xf_prev, local), c, r);
+  c = tess_transform_point(b->xf, local);
+  Probe pr;
+  if (!probe(w, c, r, &pr)) return;
+  float slop = w->def.linear_slop;
+  if (pr.min_d > r + slop && pr.depth <= 0.0f) return; /* near, not touching */
+  float e = respond(w, b, s, &pr, pr.depth);
+  if (pr.depth > 0.0f) shift_body(b, tess_v2_scale(pr.depth * (1.0f + e), pr.n));
+}
+
+void physics_pixel_masks_step(TessWorld *w, float dt) {
+  (void)dt;
+  if (w->pmask_count == 0) return;
+  for (uint32_t i = 0; i < w->body_count; i++) {
+    Body *b = &w->bodies[i];
+    if (!b->in_use || b->type != TESS_BODY_DYNAMIC || !b->awake) continue;
+    for (uint32_t si = b->shape_head; si != TESS_NULL_INDEX; si = w->shapes[si].next) {
+      const Shape *s = &w->shapes[si];
+      if (s->type == TESS_SHAPE_CIRCLE && !s->sensor) circle_against_masks(w, b, s);
+    }
+  }
+}
+
+/* ---- The masks --------------------------------------------------------------- */
+
+void tess_pixel_mask_def_default(TessPixelMaskDef *def) {
+  memset(def, 0, sizeof *def);
+  def->pixel_size = 1.0f / 32.0f;
+  def->surface = tess_surface_default();
+}
+
+TessResult tess_world_add_pixel_mask(TessWorld *w, const TessPixelMaskDef *def, uint32_t *index_out,
+                                     TessError *err) {
+  if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "pixel mask", "cannot add a mask during a step");
+  if (def->width == 0 || def->height == 0 || def->width > TESS_PIXEL_MASK_MAX_SIDE ||
+      def->height > TESS_PIXEL_MASK_MAX_SIDE)
+    return tess_error_set(err, TESS_ERR_LIMIT, "pixel mask", "mask of %u x %u pixels: each side must be 1..%u",
+                          def->width, def->height, TESS_PIXEL_MASK_MAX_SIDE);
+  if (!isfinite(def->pixel_size) || !(def->pixel_size > 0.0f) || !tess_v2_is_finite(def->origin))
+    return tess_error_set(err, TESS_ERR_INVALID, "pixel mask", "pixel size must be finite and > 0, origin finite");
+  TessResult r = tess_surface_check(def->surface, "pixel mask", "pixel mask", err);
+  if (r != TESS_OK) return r;
+  if (!PHYS_GROW(w->pmasks, &w->pmask_cap, w->pmask_count + 1))
+    return tess_error_set(err, TESS_ERR_NOMEM, "pixel mask", "out of memory");
+  PixelMask m;
+  memset(&m, 0, sizeof m);
+  m.width = def->width;
+  m.height = def->height;
+  m.words = (def->width + 63) / 64;
+  m.pixel_size = def->pixel_size;
+  m.inv_pixel = 1.0f / def->pixel_size;
+  m.origin = def->origin;
+  m.surface = def->surface;
+  m.user_data = def->user_data;
+  m.bits = tess_calloc((size_t)m.words * m.height, sizeof(uint64_t));
+  if (!m.bits) return tess_error_set(err, TESS_ERR_NOMEM, "pixel mask", "out of memory");
+  if (def->bits) {
+    size_t stride = (def->width + 7) / 8;
+    for (uint32_t y = 0; y < m.height; y++) {
+      const uint8_t *src = def->bits + (size_t)y * stride;
+      uint64_t *row = m.bits + (size_t)y * m.words;
+      for (size_t i = 0; i < stride; i++) row[i >> 3] |= (uint64_t)src[i] << (8 * (i & 7));
+      if (def->width & 63) row[m.words - 1] &= ~0ull >> (64 - (def->width & 63)); /* keep bits past the width 0 */
+    }
+  }
+  w->pmasks[w->pmask_count] = m;
+  if (index_out) *index_out = w->pmask_count;
+  w->pmask_count++;
+  return TESS_OK;
+}
+
+uint32_t tess_world_pixel_mask_count(const TessWorld *w) { return w->pmask_count; }
+
+bool tess_pixel_mask_get(const TessWorld *w, uint32_t mask, uint32_t x, uint32_t y) {
+  if (mask >= w->pmask_count) return false;
+  const PixelMask *m = &w->pmasks[mask];
+  return x < m->width && y < m->height && mask_bit(m, x, y);
+}
+
+size_t tess_pixel_mask_copy_bits(const TessWorld *w, uint32_t mask, uint8_t *out, size_t size) {
+  if (mask >= w->pmask_count) return 0;
+  const PixelMask *m = &w->pmasks[mask];
+  size_t stride = (m->width + 7) / 8, need = stride * m->height;
+  if (!out || size < need) return need;
+  for (uint32_t y = 0; y < m->height; y++) {
+    const uint64_t *row = mask_row(m, y);
+    for (size_t i = 0; i < stride; i++) out[(size_t)y * stride + i] = (uint8_t)(row[i >> 3] >> (8 * (i & 7)));
+  }
+  return need;
+}
+
+size_t tess_pixel_mask_memory_bytes(const TessWorld *w, uint32_t mask) {
+  if (mask >= w->pmask_count) return 0;
+  const PixelMask *m = &w->pmasks[mask];
+  return (size_t)m->words * m->height * sizeof(uint64_t);
+}
+
+/* Sleeping bodies whose box reaches the changed pixels wake, so a carved floor drops them. */
+static void wake_over(TessWorld *w, TessAABB box) {
+  for (uint32_t i = 0; i < w->body_count; i++) {
+    Body *b = &w->bodies[i];
+    if (!b->in_use || b->type != TESS_BODY_DYNAMIC || b->awake) continue;
+    for (uint32_t si = b->shape_head; si != TESS_NULL_INDEX; si = w->shapes[si].next) {
+      TessAABB a = physics_poly_aabb(&w->shapes[si].poly, b->xf);
+      a.lower = tess_v2_sub(a.lower, tess_v2(w->def.linear_slop, w->def.linear_slop));
+      a.upper = tess_v2_add(a.upper, tess_v2(w->def.linear_slop, w->def.linear_slop));
+      if (tess_aabb_overlaps(a, box)) {
+        b->awake = 1;
+        b->sleep_time = 0.0f;
+        break;
+      }
+    }
+  }
+}
+
+/* The pixel range [x0, x1] x [y0, y1] whose centres lie in the world box; false if empty. */
+static bool pixel_range(const PixelMask *m, TessAABB box, int64_t *x0, int64_t *y0, int64_t *x1, int64_t *y1) {
+  float inv = m->inv_pixel;
+  float lx = (box.lower.x - m->origin.x) * inv - 0.5f, ux = (box.upper.x - m->origin.x) * inv - 0.5f;
+  float ly = (box.lower.y - m->origin.y) * inv - 0.5f, uy = (box.upper.y - m->origin.y) * inv - 0.5f;
+  if (ux < 0.0f || uy < 0.0f || lx > (float)m->width || ly > (float)m->height) return false;
+  *x0 = lx < 0.0f ? 0 : (int64_t)ceilf(lx);
+  *y0 = ly < 0.0f ? 0 : (int64_t)ceilf(ly);
+  *x1 = (int64_t)floorf(ux);
+  *y1 = (int64_t)floorf(uy);
+  if (*x1 >= (int64_t)m->width) *x1 = (int64_t)m->width - 1;
+  if (*y1 >= (int64_t)m->height) *y1 = (int64_t)m->height - 1;
+  return *x0 <= *x1 && *y0 <= *y1;
+}
+
+static TessResult check_edit(const TessWorld *w, uint32_t mask) {
+  TESS_ASSERT(!w->locked && "pixel mask changed during a step");
+  if (w->locked) return TESS_ERR_LOCKED;
+  if (mask >= w->pmask_count) return TESS_ERR_NOT_FOUND;
+  return TESS_OK;
+}
+
+TessResult tess_pixel_mask_set_rect(TessWorld *w, uint32_t mask, TessAABB box, bool solid) {
+  TessResult r = check_edit(w, mask);
+  if (r != TESS_OK) return r;
+  if (!tess_v2_is_finite(box.lower) || !tess_v2_is_finite(box.upper)) return TESS_ERR_INVALID;
+  PixelMask *m = &w->pmasks[mask];
+  int64_t x0, y0, x1, y1;
+  if (!pixel_range(m, box, &x0, &y0, &x1, &y1)) return TESS_OK;
+  for (int64_t y = y0; y <= y1; y++) {
+    uint64_t *row = mask_row(m, (uint32_t)y);
+    for (uint32_t k = (uint32_t)(x0 >> 6); k <= (uint32_t)(x1 >> 6); k++) {
+      uint32_t lo = k == (uint32_t)(x0 >> 6) ? (uint32_t)(x0 & 63) : 0;
+      uint32_t hi = k == (uint32_t)(x1 >> 6) ? (uint32_t)(x1 & 63) : 63;
+      uint64_t span = (~0ull << lo) & (~0ull >> (63 - hi));
+      row[k] = solid ? row[k] | span : row[k] & ~span;
+    }
+  }
+  wake_over(w, box);
+  return TESS_OK;
+}
+
+TessResult tess_pixel_mask_set_circle(TessWorld *w, uint32_t mask, TessVec2 center, float radius, bool solid) {
+  TessResult r = check_edit(w, mask);
+  if (r != TESS_OK) return r;
+  if (!tess_v2_is_finite(center) || !isfinite(radius) || radius < 0.0f) return TESS_ERR_INVALID;
+  PixelMask *m = &w->pmasks[mask];
+  TessAABB box = {tess_v2_sub(center, tess_v2(radius, radius)), tess_v2_add(center, tess_v2(radius, radius))};
+  int64_t x0, y0, x1, y1;
+  if (!pixel_range(m, box, &x0, &y0, &x1, &y1)) return TESS_OK;
+  float ux = (center.x - m->origin.x) * m->inv_pixel, uy = (center.y - m->origin.y) * m->inv_pixel;
+  float ru = radius * m->inv_pixel;
+  for (int64_t y = y0; y <= y1; y++) {
+    uint64_t *row = mask_row(m, (uint32_t)y);
+    float dy = (float)y + 0.5f - uy;
+    for (int64_t x = x0; x <= x1; x++) {
+      float dx = (float)x + 0.5f - ux;
+      if (dx * dx + dy * dy > ru * ru) continue;
+      uint64_t bit = 1ull << (x & 63);
+      row[x >> 6] = solid ? row[x >> 6] | bit : row[x >> 6] & ~bit;
+    }
+  }
+  wake_over(w, box);
+  return TESS_OK;
+}
+
+void physics_pixel_masks_free(TessWorld *w) {
+  for (uint32_t i = 0; i < w->pmask_count; i++) tess_free(w->pmasks[i].bits);
+  tess_free(w->pmasks);
+  w->pmasks = NULL;
+  w->pmask_count = w->pmask_cap = 0;
+}
+
+size_t physics_pixel_masks_bytes(const TessWorld *w) {
+  size_t n = (size_t)w->pmask_cap * sizeof(PixelMask);
+  for (uint32_t i = 0; i < w->pmask_count; i++) n += tess_pixel_mask_memory_bytes(w, i);
+  return n;
+}

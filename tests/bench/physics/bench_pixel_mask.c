@@ -1,0 +1,198 @@
+/* Pixel-mask collision at scale: N circles (default 10,000, r = 0.25 m) rain
+ * onto hilly terrain given as a 4096 x 4096 pixel mask (1/16 m pixels, a
+ * 256 m square), side by side with the same terrain as its peer: a 256 x 256
+ * tile map of 1 m cells whose cells on the surface are traced polygons (the
+ * surface segment across the cell, clipped to it) and whose cells below are
+ * full squares. Same bodies, same spawns, sleeping off in both. Prints per
+ * step CPU time (median after landing, and mean over the run), the collider's
+ * memory, and how many bodies end inside solid ground. Asserts nothing about
+ * time. Usage: bench-pixel-mask [N] [--steps S] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tessera/physics.h"
+
+#define SIDE_M 256        /* metres */
+#define PIXELS 4096       /* per side */
+#define PX (1.0f / 16.0f) /* m per pixel */
+#define RADIUS 0.25f
+#define DT (1.0f / 60.0f)
+
+static double cpu_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The ground's top (y down) at x metres, with 2 m walls at both ends. */
+static double ground(double x) {
+  if (x < 2.0 || x > SIDE_M - 2.0) return 0.0;
+  return 170.0 + 30.0 * sin(x / 20.0) + 12.0 * sin(x / 7.3 + 1.0);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static TessWorld *new_world(void) {
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.gravity = tess_v2(0.0f, 10.0f);
+  def.enable_sleep = false;
+  TessWorld *w = NULL;
+  TessError err;
+  if (tess_world_create(&def, &w, &err) != TESS_OK) exit(1);
+  return w;
+}
+
+static void add_mask(TessWorld *w) {
+  size_t stride = PIXELS / 8;
+  uint8_t *bits = calloc(stride * PIXELS, 1);
+  for (uint32_t x = 0; x < PIXELS; x++) {
+    double top = ground(((double)x + 0.5) * PX);
+    for (uint32_t y = 0; y < PIXELS; y++)
+      if (((double)y + 0.5) * PX > top) bits[y * stride + x / 8] |= (uint8_t)(1u << (x & 7));
+  }
+  TessPixelMaskDef d;
+  tess_pixel_mask_def_default(&d);
+  d.width = d.height = PIXELS;
+  d.pixel_size = PX;
+  d.bits = bits;
+  TessError err;
+  if (tess_world_add_pixel_mask(w, &d, NULL, &err) != TESS_OK) exit(1);
+  free(bits);
+}
+
+/* The same ground as traced tiles: per 1 m cell, the polygon under the segment joining the
+ * ground's heights at the cell's two sides, clipped to the cell. */
+static void add_tiles(TessWorld *w) {
+  uint32_t n = SIDE_M * SIDE_M;
+  uint8_t *kinds = calloc(n, 1);
+  uint32_t *start = calloc(n + 1, sizeof *start);
+  TessPolygon *pieces = calloc(n, sizeof *pieces);
+  uint32_t count = 0;
+  for (uint32_t y = 0; y < SIDE_M; y++)
+    for (uint32_t x = 0; x < SIDE_M; x++) {
+      uint32_t i = y * SIDE_M + x;
+      start[i] = count;
+      double l = ground(x) - y, r = ground(x + 1.0) - y; /* the top's depth into the cell at each side */
+      if (x < 2 || x >= SIDE_M - 2) l = r = 0.0;
+      if (l <= 0.0 && r <= 0.0) {
+        kinds[i] = TESS_MAP_FULL;
+      } else if (l < 1.0 || r < 1.0) {
+        TessPolygon *p = &pieces[count++];
+        memset(p, 0, sizeof *p);
+        float pts[4][2] = {{0.0f, (float)fmax(l, 0.0)}, {1.0f, (float)fmax(r, 0.0)}, {1.0f, 1.0f}, {0.0f, 1.0f}};
+        uint32_t k = 0;
+        for (int j = 0; j < 4; j++) {
+          if (j == 1 && r >= 1.0) continue; /* the top meets the bottom at this side: a triangle */
+          if (j == 0 && l >= 1.0) continue;
+          p->v[k].x = pts[j][0];
+          p->v[k].y = pts[j][1];
+          k++;
+        }
+        p->count = k;
+        kinds[i] = TESS_MAP_TRACED;
+      }
+    }
+  start[n] = count;
+  TessMapMaterial mat = {0.6f, 0.0f, 1.0f, 1000.0f, TESS_MAP_MATERIAL_SOLID};
+  TessTileMapDef d;
+  memset(&d, 0, sizeof d);
+  d.width = d.height = SIDE_M;
+  d.cell_w = d.cell_h = 1.0f;
+  d.kinds = kinds;
+  d.material_count = 1;
+  d.material_list = &mat;
+  d.piece_start = start;
+  d.pieces = pieces;
+  TessError err;
+  if (tess_world_set_tile_map(w, &d, &err) != TESS_OK) {
+    char buf[512];
+    tess_error_format(&err, buf, sizeof buf);
+    fprintf(stderr, "tile map: %s\n", buf);
+    exit(1);
+  }
+  free(kinds);
+  free(start);
+  free(pieces);
+}
+
+static void add_balls(TessWorld *w, uint32_t n, TessBodyId *ids) {
+  uint32_t cols = 240;
+  for (uint32_t i = 0; i < n; i++) {
+    TessBodyDef bd;
+    tess_body_def_default(&bd);
+    bd.position = tess_v2(8.0f + (float)(i % cols) * 1.0f + 0.1f * (float)((i * 7) % 5),
+                          4.0f + (float)(i / cols) * 1.0f);
+    TessShapeDef sd;
+    tess_shape_def_default(&sd);
+    tess_body_create(w, &bd, &ids[i], NULL);
+    tess_shape_create_circle(w, ids[i], &sd, tess_v2(0.0f, 0.0f), RADIUS, NULL, NULL);
+  }
+}
+
+typedef struct Run {
+  double median_ms, mean_ms;
+  size_t collider_bytes;
+  uint32_t inside;
+} Run;
+
+static Run run(bool pixels, uint32_t n, uint32_t steps) {
+  Run out;
+  TessWorld *w = new_world();
+  size_t before = tess_world_memory_bytes(w);
+  if (pixels)
+    add_mask(w);
+  else
+    add_tiles(w);
+  out.collider_bytes = tess_world_memory_bytes(w) - before;
+  TessBodyId *ids = malloc(n * sizeof *ids);
+  add_balls(w, n, ids);
+  double *t = malloc(steps * sizeof *t), total = 0.0;
+  for (uint32_t s = 0; s < steps; s++) {
+    double t0 = cpu_seconds();
+    tess_world_step(w, DT, NULL);
+    t[s] = cpu_seconds() - t0;
+    total += t[s];
+  }
+  uint32_t from = steps / 2; /* the second half: landed, rolling into the valleys, piling */
+  qsort(t + from, steps - from, sizeof *t, cmp_double);
+  out.median_ms = 1e3 * t[from + (steps - from) / 2];
+  out.mean_ms = 1e3 * total / steps;
+  out.inside = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TessVec2 p = tess_body_position(w, ids[i]);
+    if (p.y > ground(p.x) + 0.5 * RADIUS) out.inside++; /* centre half a radius under the ground */
+  }
+  free(t);
+  free(ids);
+  tess_world_destroy(w);
+  return out;
+}
+
+int main(int argc, char **argv) {
+  uint32_t n = 10000, steps = 600;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--steps") && i + 1 < argc)
+      steps = (uint32_t)atoi(argv[++i]);
+    else
+      n = (uint32_t)atoi(argv[i]);
+  }
+  printf("pixel-mask rain: %u circles (r %.2f m) on hills, %u steps of 1/60 s, sleeping off, CPU time\n", n,
+         (double)RADIUS, steps);
+  printf("%-34s %12s %12s %14s %8s\n", "collider", "median ms", "mean ms", "collider KiB", "inside");
+  Run a = run(true, n, steps);
+  printf("%-34s %12.3f %12.3f %14.1f %8u\n", "pixel mask 4096 x 4096 (1/16 m)", a.median_ms, a.mean_ms,
+         a.collider_bytes / 1024.0, a.inside);
+  Run b = run(false, n, steps);
+  printf("%-34s %12.3f %12.3f %14.1f %8u\n", "peer: traced tiles 256 x 256 (1 m)", b.median_ms, b.mean_ms,
+         b.collider_bytes / 1024.0, b.inside);
+  printf("pixel mask / traced tiles: %.2fx the step time (median), %.2fx the memory\n", a.median_ms / b.median_ms,
+         (double)a.collider_bytes / (double)b.collider_bytes);
+  return 0;
+}

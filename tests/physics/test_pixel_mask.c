@@ -1,0 +1,331 @@
+/* Pixel-mask collision against analytic surfaces: a ball resting on a pixel
+ * floor (no jitter, no sinking), bouncing to e^2 of its drop height, rolling
+ * over a pixel circle and rolling or sliding down a pixel slope at the
+ * analytic speed with the normal within a few degrees of the analytic one;
+ * carving a hole under a resting ball drops it; a fast ball never crosses a
+ * one-pixel wall; the bits round-trip; bad input is refused. */
+#include "check.h"
+#include "tessera/physics.h"
+
+#define PI 3.14159265358979
+#define G 9.81f
+#define HZ 60.0f
+#ifndef PXN
+#define PXN 32
+#endif
+#define PX (1.0f / PXN)                       /* m per pixel */
+#define M(metres) ((uint32_t)((metres) / PX)) /* pixels */
+
+typedef bool (*SolidFn)(float x, float y, const float *p); /* pixel centre, world */
+
+/* A mask of w x h pixels at the origin whose pixels are solid where fn says so at their centres. */
+static uint32_t add_mask(TessWorld *world, uint32_t w, uint32_t h, SolidFn fn, const float *p, TessSurface surface) {
+  size_t stride = (w + 7) / 8;
+  uint8_t *bits = calloc(stride * h, 1);
+  for (uint32_t y = 0; y < h; y++)
+    for (uint32_t x = 0; x < w; x++)
+      if (fn(((float)x + 0.5f) * PX, ((float)y + 0.5f) * PX, p)) bits[y * stride + x / 8] |= (uint8_t)(1u << (x & 7));
+  TessPixelMaskDef d;
+  tess_pixel_mask_def_default(&d);
+  d.width = w;
+  d.height = h;
+  d.pixel_size = PX;
+  d.bits = bits;
+  d.surface = surface;
+  uint32_t index = 99;
+  TessError err;
+  CHECK_OK(tess_world_add_pixel_mask(world, &d, &index, &err), &err);
+  free(bits);
+  return index;
+}
+
+static TessSurface surface(float friction, float restitution, float tangential) {
+  TessSurface s = {friction, restitution, tangential};
+  return s;
+}
+
+static TessWorld *new_world(TessVec2 gravity) {
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.gravity = gravity;
+  TessWorld *w = NULL;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
+  return w;
+}
+
+static TessBodyId add_ball(TessWorld *w, TessVec2 p, float r, TessSurface s, bool can_sleep) {
+  TessBodyDef bd;
+  tess_body_def_default(&bd);
+  bd.position = p;
+  bd.enable_sleep = can_sleep;
+  TessBodyId id = {0, 0};
+  TessError err;
+  CHECK_OK(tess_body_create(w, &bd, &id, &err), &err);
+  TessShapeDef sd;
+  tess_shape_def_default(&sd);
+  sd.friction = s.friction;
+  sd.restitution = s.restitution;
+  sd.tangential = s.tangential;
+  CHECK_OK(tess_shape_create_circle(w, id, &sd, tess_v2(0, 0), r, NULL, &err), &err);
+  return id;
+}
+
+static void step(TessWorld *w, int n) {
+  TessError err;
+  for (int i = 0; i < n; i++) CHECK_OK(tess_world_step(w, 1.0f / HZ, &err), &err);
+}
+
+static double angle_between(TessVec2 a, TessVec2 b) {
+  double c = (double)a.x * b.x + (double)a.y * b.y, s = (double)a.x * b.y - (double)a.y * b.x;
+  return fabs(atan2(s, c)) * 180.0 / PI;
+}
+
+/* ---- Surfaces ---------------------------------------------------------------- */
+
+static bool below(float x, float y, const float *p) { /* p[0]: the floor's top */
+  (void)x;
+  return y > p[0];
+}
+static bool in_disk(float x, float y, const float *p) { /* p: centre x, y, radius */
+  return (x - p[0]) * (x - p[0]) + (y - p[1]) * (y - p[1]) < p[2] * p[2];
+}
+static bool under_slope(float x, float y, const float *p) { /* p: y at x = 0, tan of the angle */
+  return y > p[0] + x * p[1];
+}
+static bool wall(float x, float y, const float *p) { /* one pixel column at p[0] */
+  (void)y;
+  return x > p[0] && x < p[0] + PX;
+}
+
+/* ---- Tests ------------------------------------------------------------------- */
+
+/* A ball dropped on a pixel floor comes to rest with its centre one radius above the pixels'
+ * top edge, and stays there to the bit over 10 s awake: no jitter, no sinking. */
+static void ball_rests_on_a_pixel_floor(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  float top = 2.0f;
+  add_mask(w, M(8), M(4), below, &top, surface(0.6f, 0.0f, 1.0f));
+  TessBodyId b = add_ball(w, tess_v2(4.0f, 1.0f), 0.25f, surface(0.6f, 0.0f, 1.0f), false);
+  step(w, 120);
+  float y0 = tess_body_position(w, b).y;
+  CHECK_NEAR(y0, top - 0.25f, 0.001);
+  float lo = y0, hi = y0;
+  for (int i = 0; i < 600; i++) {
+    step(w, 1);
+    float y = tess_body_position(w, b).y;
+    lo = fminf(lo, y);
+    hi = fmaxf(hi, y);
+  }
+  CHECK_MSG(hi - lo < 1e-5f, "the resting ball moved %.3g m over 10 s", (double)(hi - lo));
+  CHECK_NEAR(tess_body_position(w, b).x, 4.0f, 1e-5);
+  CHECK_NEAR(tess_v2_length(tess_body_linear_velocity(w, b)), 0.0, 0.01);
+  TessPixelMaskHit h = tess_world_pixel_mask_probe(w, tess_body_position(w, b), 0.25f);
+  CHECK(h.hit && !h.buried);
+  CHECK(angle_between(h.normal, tess_v2(0, -1)) < 1.0);
+  tess_world_destroy(w);
+}
+
+/* Dropped from h onto a floor of restitution e, a ball rises to e^2 h (within 3%). */
+static void bounce_on_pixels_reaches_e_squared_height(void) {
+  const float drops[] = {1.0f, 2.0f, 4.0f}, es[] = {0.5f, 0.8f};
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 2; j++) {
+      TessWorld *w = new_world(tess_v2(0, G));
+      float top = 6.0f, r = 0.25f, rest = top - r;
+      add_mask(w, M(8), M(8), below, &top, surface(0.6f, es[j], 1.0f));
+      TessBodyId b = add_ball(w, tess_v2(4.0f, rest - drops[i]), r, surface(0.6f, 1.0f, 1.0f), false);
+      bool rising = false;
+      float apex = rest;
+      for (int s = 0; s < 600; s++) {
+        step(w, 1);
+        float vy = tess_body_linear_velocity(w, b).y, y = tess_body_position(w, b).y;
+        if (vy < 0.0f) rising = true;
+        if (rising) apex = fminf(apex, y);
+        if (rising && vy > 0.0f) break;
+      }
+      double ratio = (rest - apex) / drops[i];
+      CHECK_MSG(fabs(ratio - (double)(es[j] * es[j])) <= 0.03 * es[j] * es[j],
+                "drop %.1f m, e %.2f: rebound ratio %.4f, want %.4f", (double)drops[i], (double)es[j], ratio,
+                (double)(es[j] * es[j]));
+      tess_world_destroy(w);
+    }
+}
+
+/* Over a pixel disk the normal is radial within 4 degrees all round; a ball rolling off its top
+ * has, at 30 degrees, the speed energy gives a rolling disk: v^2 = 4/3 g (R + r)(cos start - cos). */
+static void ball_rolls_over_a_pixel_circle(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  const float disk[] = {4.0f, 4.0f, 2.0f};
+  float r = 0.25f, reach = disk[2] + r;
+  add_mask(w, M(8), M(8), in_disk, disk, surface(1.0f, 0.0f, 1.0f));
+  double worst = 0.0;
+  for (int a = 0; a < 360; a += 7) {
+    TessVec2 dir = tess_v2((float)cos(a * PI / 180.0), (float)sin(a * PI / 180.0));
+    TessPixelMaskHit h = tess_world_pixel_mask_probe(w, tess_v2_mul_add(tess_v2(disk[0], disk[1]), reach - 0.01f, dir), r);
+    CHECK(h.hit && !h.buried);
+    worst = fmax(worst, angle_between(h.normal, dir));
+    CHECK_NEAR(h.depth, 0.01, 0.025);
+  }
+  CHECK_MSG(worst < 4.0, "normal off by %.2f degrees", worst);
+
+  /* from rest 5 degrees past the top (the very top of a pixel disk is a flat run of pixels) */
+  double start = 5.0 * PI / 180.0;
+  TessVec2 at = tess_v2(disk[0] + reach * (float)sin(start), disk[1] - reach * (float)cos(start));
+  TessBodyId b = add_ball(w, at, r, surface(1.0f, 0.0f, 1.0f), false);
+  double roll_worst = 0.0;
+  for (int s = 0; s < 600; s++) {
+    step(w, 1);
+    TessVec2 p = tess_body_position(w, b);
+    TessVec2 rel = tess_v2_sub(p, tess_v2(disk[0], disk[1]));
+    double theta = atan2(rel.x, -rel.y);
+    TessPixelMaskHit h = tess_world_pixel_mask_probe(w, p, r);
+    if (h.hit && theta > 0.05) roll_worst = fmax(roll_worst, angle_between(h.normal, tess_v2_normalize(rel)));
+    if (theta >= 30.0 * PI / 180.0) {
+      double want = sqrt(4.0 / 3.0 * G * reach * (cos(start) - cos(theta)));
+      CHECK_REL(tess_v2_length(tess_body_linear_velocity(w, b)), want, 0.03);
+      CHECK_NEAR(tess_v2_length(rel), reach, PX);
+      break;
+    }
+    CHECK_MSG(s < 599, "the ball never reached 30 degrees");
+  }
+  CHECK_MSG(roll_worst < 4.0, "rolling normal off by %.2f degrees", roll_worst);
+  tess_world_destroy(w);
+}
+
+/* Down a 20-degree pixel slope for 1 s: with friction above tan/3 a ball rolls, v = 2/3 g sin t;
+ * with friction 0.05 it slides, v = g (sin - mu cos) t; the normal stays within 4 degrees of
+ * the slope's and the ball on its surface. */
+static void ball_rolls_and_slides_down_a_pixel_slope(void) {
+  double th = 20.0 * PI / 180.0;
+  const float slope[] = {1.0f, (float)tan(th)};
+  TessVec2 normal = tess_v2((float)sin(th), (float)-cos(th));
+  const float mus[] = {0.6f, 0.05f};
+  for (int k = 0; k < 2; k++) {
+    TessWorld *w = new_world(tess_v2(0, G));
+    float r = 0.25f;
+    add_mask(w, M(16), M(8), under_slope, slope, surface(mus[k], 0.0f, 1.0f));
+    TessVec2 foot = tess_v2(2.0f, slope[0] + 2.0f * slope[1]);
+    TessBodyId b = add_ball(w, tess_v2_mul_add(foot, r + 0.002f, normal), r, surface(mus[k], 0.0f, 1.0f), false);
+    double worst = 0.0;
+    for (int s = 0; s < 60; s++) {
+      step(w, 1);
+      TessVec2 p = tess_body_position(w, b);
+      TessPixelMaskHit h = tess_world_pixel_mask_probe(w, p, r);
+      CHECK(h.hit);
+      worst = fmax(worst, angle_between(h.normal, normal));
+      double off = ((double)p.y - slope[0] - p.x * (double)slope[1]) * cos(th); /* signed distance to the line */
+      CHECK_NEAR(-off, r, 0.75 * PX);
+    }
+    double a = k == 0 ? 2.0 / 3.0 * G * sin(th) : G * (sin(th) - mus[k] * cos(th));
+    double v = tess_v2_length(tess_body_linear_velocity(w, b));
+    CHECK_MSG(fabs(v - a) <= 0.03 * a, "friction %.2f: %.4f m/s after 1 s, want %.4f", (double)mus[k], v, a);
+    CHECK_MSG(worst < 4.0, "friction %.2f: normal off by %.2f degrees", (double)mus[k], worst);
+    if (k == 0) /* rolling: the contact point does not slip, v = w r */
+      CHECK_REL(tess_body_angular_velocity(w, b) * r, v, 0.03);
+    tess_world_destroy(w);
+  }
+}
+
+/* A ball asleep on a pixel floor falls into a hole carved under it, and rests at the hole's
+ * bottom, one radius above it. */
+static void carving_a_hole_drops_a_resting_ball(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  float top = 2.0f, r = 0.25f;
+  uint32_t m = add_mask(w, M(8), M(4), below, &top, surface(0.6f, 0.0f, 1.0f));
+  TessBodyId b = add_ball(w, tess_v2(4.0f, 1.5f), r, surface(0.6f, 0.0f, 1.0f), true);
+  step(w, 180);
+  CHECK(!tess_body_is_awake(w, b));
+  CHECK_NEAR(tess_body_position(w, b).y, top - r, 0.001);
+  CHECK(tess_pixel_mask_get(w, m, M(4), M(2.2f)));
+  CHECK(tess_pixel_mask_set_circle(w, m, tess_v2(4.0f, top), 0.5f, false) == TESS_OK);
+  CHECK(!tess_pixel_mask_get(w, m, M(4), M(2.2f)));
+  CHECK(tess_body_is_awake(w, b));
+  step(w, 120);
+  CHECK_NEAR(tess_body_position(w, b).y, top + 0.5f - r, PX);
+  /* filling it back in under the ball lifts nothing by magic: the ball is then buried, so
+   * carving a box beside instead leaves it resting */
+  CHECK(tess_pixel_mask_set_rect(w, m, (TessAABB){{6.0f, 1.0f}, {7.0f, 3.0f}}, false) == TESS_OK);
+  step(w, 60);
+  CHECK_NEAR(tess_body_position(w, b).y, top + 0.5f - r, PX);
+  tess_world_destroy(w);
+}
+
+/* At 150 m/s a ball of radius 0.1 crosses 2.5 m per step; a wall one pixel thick stops it. */
+static void fast_ball_never_crosses_a_one_pixel_wall(void) {
+  TessWorld *w = new_world(tess_v2(0, 0));
+  const float x[] = {6.0f};
+  add_mask(w, M(8), M(4), wall, x, surface(0.0f, 0.0f, 1.0f));
+  TessBodyId balls[8];
+  for (int i = 0; i < 8; i++) {
+    TessBodyId b = balls[i] = add_ball(w, tess_v2(1.0f + 0.13f * (float)i, 0.5f + 0.4f * (float)i), 0.1f, surface(0, 0, 1), false);
+    tess_body_set_linear_velocity(w, b, tess_v2(150.0f, 0.0f));
+  }
+  step(w, 60);
+  for (int i = 0; i < 8; i++) {
+    TessBodyId b = balls[i];
+    CHECK_MSG(tess_body_position(w, b).x < x[0], "ball %d crossed the wall: x = %.3f", i,
+              (double)tess_body_position(w, b).x);
+  }
+  tess_world_destroy(w);
+}
+
+/* Bits round-trip, edits clip at the edges, a 4096 x 4096 mask takes 2 MiB, bad input is refused. */
+static void mask_bits_edits_and_bad_input(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  uint8_t bits[13 * 5];
+  for (size_t i = 0; i < sizeof bits; i++) bits[i] = (uint8_t)(i * 37 + 11);
+  for (int y = 0; y < 5; y++) bits[y * 13 + 12] &= 0x0f; /* width 100: bits past it are 0 */
+  TessPixelMaskDef d;
+  tess_pixel_mask_def_default(&d);
+  d.width = 100;
+  d.height = 5;
+  d.bits = bits;
+  uint32_t m = 0;
+  TessError err;
+  CHECK_OK(tess_world_add_pixel_mask(w, &d, &m, &err), &err);
+  uint8_t out[13 * 5];
+  CHECK(tess_pixel_mask_copy_bits(w, m, NULL, 0) == sizeof out);
+  CHECK(tess_pixel_mask_copy_bits(w, m, out, sizeof out) == sizeof out);
+  CHECK(memcmp(out, bits, sizeof out) == 0);
+  CHECK(tess_pixel_mask_get(w, m, 0, 0) == (bits[0] & 1));
+  /* a box over the whole mask and beyond fills it exactly, clipped */
+  CHECK(tess_pixel_mask_set_rect(w, m, (TessAABB){{-5, -5}, {50, 50}}, true) == TESS_OK);
+  tess_pixel_mask_copy_bits(w, m, out, sizeof out);
+  for (int y = 0; y < 5; y++)
+    for (int i = 0; i < 13; i++) CHECK(out[y * 13 + i] == (i == 12 ? 0x0f : 0xff));
+  CHECK(!tess_pixel_mask_get(w, m, 100, 0));
+  /* one pixel: the box holds only pixel (3, 2)'s centre */
+  CHECK(tess_pixel_mask_set_rect(w, m, (TessAABB){{-5, -5}, {50, 50}}, false) == TESS_OK);
+  CHECK(tess_pixel_mask_set_rect(w, m, (TessAABB){{3.2f * d.pixel_size, 2.2f * d.pixel_size}, {3.8f * d.pixel_size, 2.8f * d.pixel_size}}, true) == TESS_OK);
+  uint32_t count = 0;
+  for (uint32_t y = 0; y < 5; y++)
+    for (uint32_t x = 0; x < 100; x++) count += tess_pixel_mask_get(w, m, x, y);
+  CHECK(count == 1 && tess_pixel_mask_get(w, m, 3, 2));
+  CHECK(tess_pixel_mask_set_rect(w, 7, (TessAABB){{0, 0}, {1, 1}}, true) == TESS_ERR_NOT_FOUND);
+  CHECK(tess_pixel_mask_set_circle(w, m, tess_v2(NAN, 0), 1, true) == TESS_ERR_INVALID);
+  CHECK(tess_pixel_mask_set_circle(w, m, tess_v2(0, 0), -1, true) == TESS_ERR_INVALID);
+
+  d.width = d.height = 4096;
+  d.bits = NULL;
+  CHECK_OK(tess_world_add_pixel_mask(w, &d, &m, &err), &err);
+  CHECK(m == 1 && tess_world_pixel_mask_count(w) == 2);
+  CHECK(tess_pixel_mask_memory_bytes(w, m) == 4096u * 4096u / 8u);
+  d.width = 0;
+  CHECK(tess_world_add_pixel_mask(w, &d, &m, &err) == TESS_ERR_LIMIT);
+  d.width = TESS_PIXEL_MASK_MAX_SIDE + 1;
+  CHECK(tess_world_add_pixel_mask(w, &d, &m, &err) == TESS_ERR_LIMIT);
+  d.width = 4;
+  d.pixel_size = 0.0f;
+  CHECK(tess_world_add_pixel_mask(w, &d, &m, &err) == TESS_ERR_INVALID);
+  d.pixel_size = 0.1f;
+  d.surface.restitution = 2.0f;
+  CHECK(tess_world_add_pixel_mask(w, &d, &m, &err) == TESS_ERR_INVALID);
+  CHECK(tess_world_pixel_mask_count(w) == 2);
+  tess_world_destroy(w);
+}
+
+TESS_TEST_MAIN(TEST(ball_rests_on_a_pixel_floor), TEST(bounce_on_pixels_reaches_e_squared_height),
+               TEST(ball_rolls_over_a_pixel_circle), TEST(ball_rolls_and_slides_down_a_pixel_slope),
+               TEST(carving_a_hole_drops_a_resting_ball), TEST(fast_ball_never_crosses_a_one_pixel_wall),
+               TEST(mask_bits_edits_and_bad_input))
