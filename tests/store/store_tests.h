@@ -22,7 +22,7 @@ typedef struct Sample {
 void build_sample_project(TessProject *p, Sample *ids);
 
 /* Sets every body of p back to the default integrator (Euler) through the edit API: what a
- * file older than schema 5 reads as. Returns how many bodies changed. */
+ * file older than schema 6 reads as. Returns how many bodies changed. */
 uint32_t forget_integrators(TessProject *p);
 
 /* Opens path (read-only), loads, returns the project (caller destroys), or NULL after a failed CHECK. */
@@ -70,6 +70,7 @@ void error_wrong_blob_sizes(void);
 void migration_applies_step(void);
 void migration_real_step_adds_pin_motors(void);
 void migration_real_step_adds_tileset_offsets(void);
+void migration_real_step_adds_draw_depth(void);
 void migration_real_step_adds_body_integrator(void);
 void second_writer_is_refused(void);
 void migration_failure_rolls_back(void);
