@@ -43,12 +43,13 @@ enum { SETT,
        TERS,
        TERC,
        TERT,
+       DRAW,
        NSEC };
 
 static const struct {
   char name[5];
   uint32_t min_stride; /* 0 bytes, 1 cells */
-} KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8}, {"VERT", 8}, {"LAYR", 48}, {"PALT", 4}, {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1}, {"LOOP", 8}, {"CRNR", 4}, {"RECT", 8}, {"BODY", 80}, {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0}, {"TERS", 32}, {"TERC", 16}, {"TERT", 16}};
+} KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8}, {"VERT", 8}, {"LAYR", 48}, {"PALT", 4}, {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1}, {"LOOP", 8}, {"CRNR", 4}, {"RECT", 8}, {"BODY", 80}, {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0}, {"TERS", 32}, {"TERC", 16}, {"TERT", 16}, {"DRAW", 8}};
 
 typedef struct Chk {
   const uint8_t *d;
@@ -372,6 +373,22 @@ static int check_tilesets(Chk *c, uint64_t *blob_next) {
 /* FORMAT.md "TERS, TERC, TERT": sets follow their tilesets' order and take the
  * colours and tiles in order, using both up; labels within the set's colours,
  * 0 where the kind does not look; tiles ascending and inside the tileset. */
+/* FORMAT.md "DRAW" (3.5): absent, or one record per body: depth in
+ * -32768..32767, layer rank to 32767, flags bit 0 only, reserved 0. */
+static int check_draw_order(Chk *c) {
+  const Sec *s = &c->s[DRAW];
+  if (!s->count) return 1;
+  REQUIRE(s->count == c->s[BODY].count, "DRAW: %u records for %u bodies", s->count, c->s[BODY].count);
+  for (uint32_t i = 0; i < s->count; i++) {
+    const uint8_t *r = rec(s, i);
+    int32_t depth = (int32_t)u32_(r);
+    REQUIRE(depth >= -32768 && depth <= 32767, "DRAW %u: depth %d", i, (int)depth);
+    REQUIRE(u16_(r + 4) <= 32767u, "DRAW %u: layer rank %u", i, u16_(r + 4));
+    REQUIRE(!(r[6] & ~1u) && r[7] == 0, "DRAW %u: flags 0x%02x, reserved 0x%02x", i, r[6], r[7]);
+  }
+  return 1;
+}
+
 static int check_terrains(Chk *c) {
   const Sec *s = &c->s[TERS], *cs = &c->s[TERC], *ts = &c->s[TERT];
   uint64_t colors = 0, tiles = 0;
@@ -615,8 +632,8 @@ static int check_objects(Chk *c, uint64_t *blob_next) {
   for (uint32_t i = 0; i < b->count; i++) {
     const uint8_t *r = rec(b, i);
     REQUIRE(u32_(r) != 0 && str_ok(c, u32_(r + 4)), "body %u: id or name", i);
-    /* 3.5: byte 73 is the integrator (0 Euler, 1 RK4); reserved (0) before */
-    int integ = c->minor >= 5;
+    /* 3.6: byte 73 is the integrator (0 Euler, 1 RK4); reserved (0) before */
+    int integ = c->minor >= 6;
     REQUIRE(r[8] <= 2 && r[9] <= 1 && r[10] <= 3 && r[11] <= 2 && r[72] <= 1 && (integ ? r[73] <= 1 : r[73] == 0) &&
                 zero(r + 74, 6),
             "body %u: bytes", i);
@@ -649,7 +666,7 @@ static int check_objects(Chk *c, uint64_t *blob_next) {
   }
   for (uint32_t i = 0; i < c->s[ZONE].count; i++) {
     const uint8_t *r = rec(&c->s[ZONE], i);
-    REQUIRE(str_ok(c, u32_(r + 4)) && u32_(r + 8) <= (c->minor >= 5 ? 3u : 2u) && finite_all(r + 12, 9), "zone %u", i);
+    REQUIRE(str_ok(c, u32_(r + 4)) && u32_(r + 8) <= (c->minor >= 6 ? 3u : 2u) && finite_all(r + 12, 9), "zone %u", i);
     REQUIRE(u32_(r + 8) != 3 || (f32_(r + 40) >= 0 && f32_(r + 40) <= 1e6f), "zone %u: spring strength", i);
     REQUIRE(f32_(r + 24) >= 0 && f32_(r + 28) >= 0 && f32_(r + 44) >= 0 && zero(r + 56, 8), "zone %u: sizes or reserved", i);
     if (!props(c, r + 48, &prop, "zone", i)) return 0;
@@ -693,5 +710,5 @@ int tlv_spec_check(const uint8_t *data, size_t size, char *why, size_t why_size)
   if (why && why_size) why[0] = 0;
   uint64_t blob_next = 0;
   return check_layout(&c) && check_strings(&c) && check_settings(&c) && check_materials(&c) && check_tilesets(&c, &blob_next) && check_terrains(&c) &&
-         check_polygons(&c) && check_layers(&c) && check_collision(&c) && check_geometry(&c) && check_objects(&c, &blob_next);
+         check_polygons(&c) && check_layers(&c) && check_collision(&c) && check_geometry(&c) && check_objects(&c, &blob_next) && check_draw_order(&c);
 }
