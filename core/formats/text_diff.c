@@ -341,6 +341,7 @@ static void diff_layers(Diff *d, const TessLevel *lo, const TessLevel *ln) {
     change(&c, "visible", o->props.visible ? "yes" : "no", n->props.visible ? "yes" : "no");
     change(&c, "locked", o->props.locked ? "yes" : "no", n->props.locked ? "yes" : "no");
     change(&c, "collides", o->props.collides ? "yes" : "no", n->props.collides ? "yes" : "no");
+    change(&c, "collides by pixels", o->props.collide_pixels ? "yes" : "no", n->props.collide_pixels ? "yes" : "no");
     change_f32(&c, "opacity", o->props.opacity, n->props.opacity);
     if (c.count) say(d, "level '%s': layer '%s' changed: %s", name, n->props.name, c.text);
     if (n->props.kind != TESS_LAYER_OBJECTS && o->props.kind == n->props.kind) diff_cells(d, lo, ln, o, n);

@@ -339,6 +339,7 @@ static TessResult load_layers(TessStore *s, TessProject *p, LayerIndex *index, T
     lp.locked = row_int(&w, 5, 0, 1) != 0;
     lp.collides = row_int(&w, 6, 0, 1) != 0;
     lp.opacity = row_f32(&w, 7);
+    lp.collide_pixels = row_int(&w, 8, 0, 1) != 0;
     TessLevel *level = w.r == TESS_OK ? tess_project_level(p, (TessId)level_id) : NULL;
     if (w.r == TESS_OK && !level) row_fail(&w, TESS_ERR_FORMAT, 1, "level %lld does not exist", (long long)level_id);
     TessLayer *layer = NULL;

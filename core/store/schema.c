@@ -132,6 +132,8 @@ static const TessStoreMigration STEPS[] = {
      "ALTER TABLE tilesets ADD COLUMN offset_x INTEGER NOT NULL DEFAULT 0;" /* px, Tiled's tileoffset */
      "ALTER TABLE tilesets ADD COLUMN offset_y INTEGER NOT NULL DEFAULT 0;"
      "ALTER TABLE tilesets ADD COLUMN fit_cell INTEGER NOT NULL DEFAULT 0;"}, /* 1: tiles scaled into the cell */
+    {4, "tile layers that collide by pixels",
+     "ALTER TABLE layers ADD COLUMN collide_pixels INTEGER NOT NULL DEFAULT 0;"}, /* 1: a pixel mask */
 };
 _Static_assert(sizeof STEPS / sizeof STEPS[0] == TESS_STORE_SCHEMA_VERSION - 1, "one step per version after 1");
 static const TessStoreSchema CURRENT_SCHEMA = {TESS_STORE_SCHEMA_VERSION, STEPS, sizeof STEPS / sizeof STEPS[0]};

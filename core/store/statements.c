@@ -97,16 +97,16 @@ static const char *const SQL[STMT_COUNT] = {
         "substeps, floor_drag FROM levels ORDER BY position, id",
 
     [STMT_LAYER_UPSERT] =
-        "INSERT INTO layers (id, level_id, position, name, kind, visible, locked, collides, opacity) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (id) DO UPDATE SET "
+        "INSERT INTO layers (id, level_id, position, name, kind, visible, locked, collides, opacity, "
+        "collide_pixels) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (id) DO UPDATE SET "
         "position = excluded.position, name = excluded.name, kind = excluded.kind, "
         "visible = excluded.visible, locked = excluded.locked, collides = excluded.collides, "
-        "opacity = excluded.opacity",
+        "opacity = excluded.opacity, collide_pixels = excluded.collide_pixels",
     [STMT_LAYER_DELETE] = "DELETE FROM layers WHERE id = ?1",
     [STMT_LAYER_EXISTS] = "SELECT level_id FROM layers WHERE id = ?1",
     [STMT_LAYER_SET_POSITION] = "UPDATE layers SET position = ?2 WHERE id = ?1 AND position IS NOT ?2",
     [STMT_LAYER_SELECT_ALL] =
-        "SELECT id, level_id, name, kind, visible, locked, collides, opacity FROM layers "
+        "SELECT id, level_id, name, kind, visible, locked, collides, opacity, collide_pixels FROM layers "
         "ORDER BY level_id, position, id",
 
     [STMT_CHUNK_UPSERT] =

@@ -385,6 +385,12 @@ static void format_3_2_files_load_and_simulate_alike(void) {
 }
 
 /* 3.3 (terrain sets) kept TSET at 64 bytes: its files read as scaled into the cell too. */
+/* 3.5 adds the pixel masks (PMSK, PBIT): the demo's 3.4 files still load and step as the 3.5 ones. */
+static void format_3_4_files_load_and_simulate_alike(void) {
+  static const char *old[] = {"tests/golden/format-3.4/Side.tlv", "tests/golden/format-3.4/Top-down.tlv"};
+  old_demo_files_simulate_alike(old, 4);
+}
+
 static void format_3_3_files_load_and_simulate_alike(void) {
   static const char *old[] = {"tests/golden/format-3.3/Side.tlv", "tests/golden/format-3.3/Top-down.tlv"};
   old_demo_files_simulate_alike(old, 3);
@@ -535,4 +541,5 @@ static void non_square_tiles_flip_as_the_spec_says(void) {
 TESS_TEST_MAIN(TEST(every_polygon_is_clockwise), TEST(loops_keep_solid_on_the_right), TEST(header_checksum_covers_header_size),
                TEST(pin_anchor_b_is_what_the_spec_says), TEST(format_3_1_files_load_and_simulate_alike),
                TEST(format_3_2_files_load_and_simulate_alike), TEST(format_3_3_files_load_and_simulate_alike),
+               TEST(format_3_4_files_load_and_simulate_alike),
                TEST(non_square_tiles_flip_as_the_spec_says))

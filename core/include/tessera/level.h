@@ -382,7 +382,8 @@ typedef struct TessLayerProps {
   char name[TESS_NAME_MAX];
   uint8_t kind; /* TessLayerKind */
   bool visible, locked, collides;
-  float opacity; /* 0..1 */
+  bool collide_pixels; /* tile layers: collides by its tiles' pixels (a pixel mask), not by cells */
+  float opacity;       /* 0..1 */
 } TessLayerProps;
 
 typedef struct TessLayer {
