@@ -1500,7 +1500,6 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
 
 /* ---- Accessors ------------------------------------------------------------ */
 
-
 static const uint8_t *rec(const TlvSection *s, uint32_t i) {
   if (!s->data || i >= s->count) return NULL;
   return s->data + (uint64_t)i * s->stride;

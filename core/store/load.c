@@ -325,7 +325,7 @@ static TessResult load_levels(TessStore *s, TessProject *p, TessError *err) {
 }
 
 static TessResult load_layers(TessStore *s, TessProject *p, LayerIndex *index, TessError *err) {
-  GET_STMT(st, STMT_LAYER_SELECT_ALL);
+  GET_STMT(st, s->file_schema >= 5 ? STMT_LAYER_SELECT_ALL : STMT_LAYER_SELECT_ALL_SCHEMA4);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     Row w = row_begin(s, st, "layers", err);

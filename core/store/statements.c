@@ -108,6 +108,9 @@ static const char *const SQL[STMT_COUNT] = {
     [STMT_LAYER_SELECT_ALL] =
         "SELECT id, level_id, name, kind, visible, locked, collides, opacity, collide_pixels FROM layers "
         "ORDER BY level_id, position, id",
+    [STMT_LAYER_SELECT_ALL_SCHEMA4] =
+        "SELECT id, level_id, name, kind, visible, locked, collides, opacity, 0 FROM layers "
+        "ORDER BY level_id, position, id",
 
     [STMT_CHUNK_UPSERT] =
         "INSERT INTO chunks (level_id, layer_id, cx, cy, cells) VALUES (?1, ?2, ?3, ?4, ?5) "

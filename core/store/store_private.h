@@ -55,6 +55,7 @@ typedef enum TessStmt {
   STMT_OBJECT_SELECT_ALL_SCHEMA1,  /* a schema-1 file read in place: no motor columns */
   STMT_TILESET_SELECT_ALL_SCHEMA2, /* a schema-1 or -2 file read in place: no terrain sets, offset 0 */
   STMT_TILESET_SELECT_ALL_SCHEMA3, /* a schema-3 file read in place: no offset or fit_cell columns */
+  STMT_LAYER_SELECT_ALL_SCHEMA4,   /* a file before schema 5 read in place: no layer collides by pixels */
   STMT_PROP_DELETE_OBJECT,
   STMT_PROP_INSERT,
   STMT_PROP_SELECT,

@@ -6,6 +6,7 @@
 #include "pack_fixture.h"
 #include "tessera/pack.h"
 #include "tessera/runtime.h"
+#include "tessera/store.h"
 #include "tlv_reseal.h"
 
 static TessProject *fixture(bool pixels) {
@@ -156,5 +157,33 @@ static void hostile_pixel_masks_are_refused(void) {
   tess_project_destroy(p);
 }
 
-TESS_TEST_MAIN(TEST(pixel_layer_travels_in_the_tlv), TEST(pixel_layer_leaves_the_cell_grid),
+/* The flag is stored (schema 5): a real project file keeps it through a save and a load. */
+static void pixel_layer_is_stored(void) {
+  TessProject *p = fixture(true);
+  if (!p) return;
+  char path[512];
+  tess_test_path(path, sizeof path, "pixels.tessera");
+  TessStore *st = NULL;
+  TessError err;
+  CHECK_OK(tess_store_open(path, TESS_STORE_CREATE, &st, &err), &err);
+  if (st) {
+    CHECK_OK(tess_store_save_all(st, p, &err), &err);
+    tess_store_close(st);
+  }
+  st = NULL;
+  TessProject *q = NULL;
+  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &st, &err), &err);
+  if (st) {
+    CHECK_OK(tess_store_load(st, &q, &err), &err);
+    tess_store_close(st);
+  }
+  CHECK(q && tess_project_hash(q) == tess_project_hash(p));
+  uint32_t flagged = 0;
+  for (uint32_t i = 0; q && q->level_count && i < q->levels[0]->layer_count; i++) flagged += q->levels[0]->layers[i]->props.collide_pixels;
+  CHECK(flagged == 1);
+  if (q) tess_project_destroy(q);
+  tess_project_destroy(p);
+}
+
+TESS_TEST_MAIN(TEST(pixel_layer_travels_in_the_tlv), TEST(pixel_layer_is_stored), TEST(pixel_layer_leaves_the_cell_grid),
                TEST(hostile_pixel_masks_are_refused))

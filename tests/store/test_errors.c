@@ -365,6 +365,7 @@ void migration_real_step_adds_pin_motors(void) {
                  "ALTER TABLE tilesets DROP COLUMN offset_x;" /* schema 4 */
                  "ALTER TABLE tilesets DROP COLUMN offset_y;"
                  "ALTER TABLE tilesets DROP COLUMN fit_cell;"
+                 "ALTER TABLE layers DROP COLUMN collide_pixels;" /* schema 5 */
                  "UPDATE meta SET value = 1 WHERE key = 'schema_version'"));
   static const char *const TABLES[] = {"meta", "materials", "tilesets", "sprites", "levels",
                                        "layers", "chunks", "objects", "object_props"};
@@ -446,11 +447,12 @@ void migration_real_step_adds_tileset_offsets(void) {
                  "ALTER TABLE tilesets DROP COLUMN offset_x;"
                  "ALTER TABLE tilesets DROP COLUMN offset_y;"
                  "ALTER TABLE tilesets DROP COLUMN fit_cell;"
+                 "ALTER TABLE layers DROP COLUMN collide_pixels;" /* schema 5 */
                  "UPDATE meta SET value = 3 WHERE key = 'schema_version'"));
   opens_as(path, TESS_STORE_READ_ONLY, p);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 3);
   opens_as(path, TESS_STORE_READ_WRITE, p);
-  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 4);
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == TESS_STORE_SCHEMA_VERSION);
   CHECK(sql_int(path, "SELECT count(*) FROM pragma_table_info('tilesets') WHERE name IN ('offset_x', 'offset_y', 'fit_cell')") == 3);
   tess_project_destroy(p);
 
