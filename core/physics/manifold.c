@@ -153,23 +153,6 @@ static void poly_vs_circle(const PhysPoly *p, TessVec2 c, float rc, float margin
   add_point(m, tess_v2_mul_add(c, -(rc + 0.5f * sep), n), sep, id);
 }
 
-static float max_separation(const PhysPoly *p1, const PhysPoly *p2, uint32_t *edge) {
-  float best = -FLT_MAX;
-  for (uint32_t i = 0; i < p1->count; i++) {
-    TessVec2 n = p1->n[i], v = p1->v[i];
-    float si = FLT_MAX;
-    for (uint32_t j = 0; j < p2->count; j++) {
-      float s = tess_v2_dot(n, tess_v2_sub(p2->v[j], v));
-      if (s < si) si = s;
-    }
-    if (si > best) {
-      best = si;
-      *edge = i;
-    }
-  }
-  return best;
-}
-
 /* Closest points of segments p1-q1 and p2-q2 (Ericson 5.1.9). */
 static void segment_distance(TessVec2 p1, TessVec2 q1, TessVec2 p2, TessVec2 q2, float *s_out, float *t_out,
                              TessVec2 *c1, TessVec2 *c2) {
@@ -313,6 +296,149 @@ static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, f
               fl | 0x400u | (i12 << 4) | i21);
 }
 
+/* Polygons meet on a face, and a speculative contact is a half-plane too: the face has to be the
+ * one they meet on, not the one that separates them most at the step's start. A box coming down
+ * at a slant onto a tile just past its corner is more beside the tile than above it at the start
+ * (then the tile's side face would stop it where it should land and slide on); a box falling past
+ * a corner 2 cm beside it is more above than beside (then the top face would catch it). The
+ * relative motion over the step is a translation `sweep`: face f's separation goes from sep[f] to
+ * sep[f] + t rate[f] at t steps on. Convex shapes are within reach while every face's separation
+ * is, so they meet when the last face to close (the face they meet on) closes before the first
+ * that opens again. */
+#define SWEEP_WINDOW 2.0f /* steps ahead; past that the straight path says little (sweep_time) */
+#define SWEPT_FACES (2 * TESS_POLY_MAX)
+
+typedef struct SweptFaces {
+  float sep[SWEPT_FACES], rate[SWEPT_FACES];
+  bool usable[SWEPT_FACES]; /* may be a contact's face (a cell's closed side may not) */
+  uint32_t count;
+} SweptFaces;
+
+/* The faces of p1 against p2, which moves by `sweep` relative to p1: appended to f. False as soon
+ * as one is apart by more than `limit` (no contact: most pairs the broad phase finds end here). */
+static bool swept_faces_add(SweptFaces *f, const PhysPoly *p1, const PhysPoly *p2, TessVec2 sweep, float limit) {
+  for (uint32_t i = 0; i < p1->count; i++) {
+    float si = FLT_MAX;
+    for (uint32_t j = 0; j < p2->count; j++) {
+      float d = tess_v2_dot(p1->n[i], tess_v2_sub(p2->v[j], p1->v[i]));
+      if (d < si) si = d;
+    }
+    if (si > limit) return false;
+    f->sep[f->count] = si;
+    f->rate[f->count] = tess_v2_dot(p1->n[i], sweep);
+    f->usable[f->count] = true;
+    f->count++;
+  }
+  return true;
+}
+
+/* Apart by `gap` (> 0) along the face the start would choose, and the path can close that within
+ * the window: only then may the face they meet on be another (most pairs near each other are
+ * neighbours in a pile, slightly apart and hardly moving: the start's face stays apart all along). */
+static bool path_may_close(float gap, TessVec2 sweep) {
+  return gap > 0.1f * SLOP && gap * gap <= SWEEP_WINDOW * SWEEP_WINDOW * tess_v2_dot(sweep, sweep);
+}
+
+/* The face a speculative contact acts along, and *when (steps ahead, <= SWEEP_WINDOW) they meet
+ * on it, or *when = -1 for a usable face that keeps them apart over the whole window (the widest).
+ * -1 when the start's choice stands (within reach already: resting, sliding, pushing; or they
+ * meet on a face that may not collide); -2 when they stay apart only along a face that may not
+ * collide (no contact); -3 when the path misses with no face apart all along (across_path). */
+static int swept_face(const SweptFaces *f, float radius, float *when) {
+  float t_in = 0.0f, t_out = FLT_MAX;
+  int in_face = -1;
+  for (uint32_t i = 0; i < f->count; i++) {
+    float s = f->sep[i] - radius, r = f->rate[i];
+    if (s > 0.1f * SLOP) {
+      float t = r < 0.0f ? s / -r : FLT_MAX;
+      if (t > t_in) {
+        t_in = t;
+        in_face = (int)i;
+      }
+    } else if (r > 0.0f) {
+      float t = (s < 0.0f ? -s : 0.0f) / r;
+      if (t < t_out) t_out = t;
+    }
+  }
+  if (in_face < 0) return -1;
+  if (t_in <= t_out && t_in <= SWEEP_WINDOW) {
+    *when = t_in;
+    return f->usable[in_face] ? in_face : -1;
+  }
+  int apart = -1;
+  float widest = 0.1f * SLOP;
+  for (uint32_t i = 0; i < f->count; i++) {
+    float s = f->sep[i] - radius, r = f->rate[i];
+    float later = s + SWEEP_WINDOW * r, least = later < s ? later : s;
+    if (least > widest) {
+      widest = least;
+      apart = (int)i;
+    }
+  }
+  if (apart < 0) return -3;
+  *when = -1.0f;
+  return f->usable[apart] ? apart : -2;
+}
+
+/* A path that passes a corner at a slant, no face apart all along (the box's corner going by the
+ * tile's 2 cm off, down and sideways): the two stay apart across the path, along the normal of
+ * the sweep, which the motion never closes. One point between the nearest vertices across it, if
+ * within the margin; false when they are not apart that way either (or the cell's corner may not
+ * collide): the start's choice stands. */
+static bool across_path(const PhysPoly *a, const PhysPoly *b, TessVec2 sweep, float margin, const CellFilter *filter,
+                        Manifold *m) {
+  float len = tess_v2_length(sweep);
+  if (!(len > 1e-9f)) return false;
+  TessVec2 u = tess_v2(-sweep.y / len, sweep.x / len);
+  float amin = FLT_MAX, amax = -FLT_MAX, bmin = FLT_MAX, bmax = -FLT_MAX;
+  uint32_t ia_min = 0, ia_max = 0, ib_min = 0, ib_max = 0;
+  for (uint32_t i = 0; i < a->count; i++) {
+    float d = tess_v2_dot(u, a->v[i]);
+    if (d < amin) amin = d, ia_min = i;
+    if (d > amax) amax = d, ia_max = i;
+  }
+  for (uint32_t j = 0; j < b->count; j++) {
+    float d = tess_v2_dot(u, b->v[j]);
+    if (d < bmin) bmin = d, ib_min = j;
+    if (d > bmax) bmax = d, ib_max = j;
+  }
+  float radius = a->radius + b->radius;
+  bool above = bmin - amax >= amin - bmax;
+  float sep = (above ? bmin - amax : amin - bmax) - radius;
+  if (!(sep > 0.1f * SLOP)) return false;
+  TessVec2 n = above ? u : tess_v2_neg(u);
+  if (filter && !cell_admits(filter, n)) return false;
+  if (sep > margin) return true;
+  uint32_t ia = above ? ia_max : ia_min, ib = above ? ib_min : ib_max;
+  TessVec2 pa = tess_v2_mul_add(a->v[ia], a->radius, n), pb = tess_v2_mul_add(b->v[ib], -b->radius, n);
+  m->normal = n;
+  add_point(m, tess_v2_scale(0.5f, tess_v2_add(pa, pb)), sep, 0x200u | (ia << 4) | ib);
+  return true;
+}
+
+/* finish_polys with p2 moved by d2 (to where they meet), then every point taken back to now: the
+ * incident points ride with p2, halfway between the surfaces, the separation grows by what the
+ * move closed. */
+static void finish_polys_at(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, TessVec2 d2, bool flip, float margin,
+                            const CellFilter *filter, bool cell_is_p1, Manifold *m) {
+  PhysPoly moved = *p2;
+  for (uint32_t j = 0; j < moved.count; j++) moved.v[j] = tess_v2_add(moved.v[j], d2);
+  float sep = FLT_MAX;
+  for (uint32_t j = 0; j < moved.count; j++) {
+    float d = tess_v2_dot(p1->n[i11], tess_v2_sub(moved.v[j], p1->v[i11]));
+    if (d < sep) sep = d;
+  }
+  /* the margin at the meeting: what it has left after the move */
+  float closed = -tess_v2_dot(d2, p1->n[i11]);
+  finish_polys(p1, i11, &moved, sep, flip, margin - closed, filter, cell_is_p1, m);
+  TessVec2 n1 = flip ? tess_v2_neg(m->normal) : m->normal;
+  float dn = tess_v2_dot(d2, n1);
+  for (uint32_t k = 0; k < m->count; k++) {
+    m->p[k].point = tess_v2_mul_add(tess_v2_sub(m->p[k].point, d2), 0.5f * dn, n1);
+    m->p[k].separation -= dn;
+  }
+}
+
 void physics_collide(const PhysPoly *a, const PhysPoly *b, float margin, Manifold *m) {
   physics_collide_swept(a, b, margin, tess_v2(0.0f, 0.0f), m);
 }
@@ -328,11 +454,32 @@ void physics_collide_swept(const PhysPoly *a, const PhysPoly *b, float margin, T
     m->normal = tess_v2_neg(m->normal);
     return;
   }
-  uint32_t ea = 0, eb = 0;
-  float sa = max_separation(a, b, &ea);
-  float sb = max_separation(b, a, &eb);
   float radius = a->radius + b->radius;
-  if (sa > radius + margin || sb > radius + margin) return;
+  SweptFaces f;
+  f.count = 0;
+  if (!swept_faces_add(&f, a, b, sweep, radius + margin) || !swept_faces_add(&f, b, a, tess_v2_neg(sweep), radius + margin))
+    return;
+  uint32_t ea = 0, eb = 0;
+  float sa = -FLT_MAX, sb = -FLT_MAX;
+  for (uint32_t i = 0; i < a->count; i++)
+    if (f.sep[i] > sa) sa = f.sep[i], ea = i;
+  for (uint32_t j = 0; j < b->count; j++)
+    if (f.sep[a->count + j] > sb) sb = f.sep[a->count + j], eb = j;
+  if (path_may_close((sa > sb ? sa : sb) - radius, sweep)) {
+    float when = -1.0f;
+    int face = swept_face(&f, radius, &when);
+    if (face == -2 || (face == -3 && across_path(a, b, sweep, margin, NULL, m))) return;
+    if (face >= 0) {
+      bool on_b = (uint32_t)face >= a->count;
+      uint32_t e = on_b ? (uint32_t)face - a->count : (uint32_t)face;
+      TessVec2 d2 = when > 0.0f ? tess_v2_scale(on_b ? -when : when, sweep) : tess_v2(0.0f, 0.0f);
+      if (on_b)
+        finish_polys_at(b, e, a, d2, true, margin, NULL, false, m);
+      else
+        finish_polys_at(a, e, b, d2, false, margin, NULL, false, m);
+      return;
+    }
+  }
   if (sb > sa + 0.1f * SLOP)
     finish_polys(b, eb, a, sb, true, margin, NULL, false, m);
   else
@@ -460,57 +607,34 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
   CellFilter filter = {free_sides, corners};
 
   /* Separated along any axis at all: no contact (the one-sided test below
-   * only chooses the normal). */
+   * only chooses the normal). Every face's separation, the cell's then the
+   * shape's, with how the motion changes it. */
+  SweptFaces f;
+  f.count = 0;
   float radius0 = shape->radius + margin;
+  if (!swept_faces_add(&f, &box, shape, sweep, radius0) || !swept_faces_add(&f, shape, &box, tess_v2_neg(sweep), radius0))
+    return;
   float any_best = -FLT_MAX; /* the least penetration over every axis, open or not */
-  for (uint32_t k = 0; k < 4; k++) {
-    float s = FLT_MAX;
-    for (uint32_t j = 0; j < shape->count; j++) {
-      float d = tess_v2_dot(box.n[k], tess_v2_sub(shape->v[j], box.v[k]));
-      if (d < s) s = d;
-    }
-    if (s > radius0) return;
-    if (s > any_best) any_best = s;
-  }
-  for (uint32_t i = 0; i < shape->count; i++) {
-    float s = FLT_MAX;
-    for (uint32_t k = 0; k < 4; k++) {
-      float d = tess_v2_dot(shape->n[i], tess_v2_sub(box.v[k], shape->v[i]));
-      if (d < s) s = d;
-    }
-    if (s > radius0) return;
-    if (s > any_best) any_best = s;
-  }
+  for (uint32_t i = 0; i < f.count; i++)
+    if (f.sep[i] > any_best) any_best = f.sep[i];
+  for (uint32_t k = 0; k < 4; k++) f.usable[k] = (free_sides & face_bits[k]) != 0;
+  for (uint32_t i = 0; i < shape->count; i++) f.usable[4 + i] = cell_admits(&filter, tess_v2_neg(shape->n[i]));
 
   /* One-sided SAT: only open cell faces, and only shape faces whose normal
    * (seen from the cell) points out through open geometry. */
   float best_cell = -FLT_MAX, best_shape = -FLT_MAX;
   uint32_t cell_edge = 0, shape_edge = 0;
-  for (uint32_t k = 0; k < 4; k++) {
-    if (!(free_sides & face_bits[k])) continue;
-    float s = FLT_MAX;
-    for (uint32_t j = 0; j < shape->count; j++) {
-      float d = tess_v2_dot(box.n[k], tess_v2_sub(shape->v[j], box.v[k]));
-      if (d < s) s = d;
-    }
-    if (s > best_cell) {
-      best_cell = s;
+  for (uint32_t k = 0; k < 4; k++)
+    if (f.usable[k] && f.sep[k] > best_cell) {
+      best_cell = f.sep[k];
       cell_edge = k;
     }
-  }
   if (best_cell == -FLT_MAX) return; /* buried cell: its neighbours do the work */
-  for (uint32_t i = 0; i < shape->count; i++) {
-    if (!cell_admits(&filter, tess_v2_neg(shape->n[i]))) continue;
-    float s = FLT_MAX;
-    for (uint32_t k = 0; k < 4; k++) {
-      float d = tess_v2_dot(shape->n[i], tess_v2_sub(box.v[k], shape->v[i]));
-      if (d < s) s = d;
-    }
-    if (s > best_shape) {
-      best_shape = s;
+  for (uint32_t i = 0; i < shape->count; i++)
+    if (f.usable[4 + i] && f.sep[4 + i] > best_shape) {
+      best_shape = f.sep[4 + i];
       shape_edge = i;
     }
-  }
   float radius = shape->radius;
   if (best_cell > radius + margin || best_shape > radius + margin) return;
   /* A shape that only touches the cell through a shared (closed) face would
@@ -518,6 +642,19 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
   float open_best = best_cell > best_shape ? best_cell : best_shape;
   float half_cell = 0.5f * fminf(hi.x - lo.x, hi.y - lo.y);
   if (open_best < -half_cell && any_best > open_best + SLOP) return;
+  if (any_best > radius + 0.1f * SLOP && path_may_close(open_best - radius, sweep)) {
+    float when = -1.0f;
+    int face = swept_face(&f, radius, &when);
+    if (face == -2 || (face == -3 && across_path(&box, shape, sweep, margin, &filter, m))) return;
+    if (face >= 0) {
+      TessVec2 d2 = when > 0.0f ? tess_v2_scale(face >= 4 ? -when : when, sweep) : tess_v2(0.0f, 0.0f);
+      if (face >= 4)
+        finish_polys_at(shape, (uint32_t)face - 4, &box, d2, true, margin, &filter, false, m);
+      else
+        finish_polys_at(&box, (uint32_t)face, shape, d2, false, margin, &filter, true, m);
+      return;
+    }
+  }
   if (best_shape > best_cell + 0.1f * SLOP)
     finish_polys(shape, shape_edge, &box, best_shape, true, margin, &filter, false, m);
   else
