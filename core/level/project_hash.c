@@ -113,6 +113,11 @@ static void hash_object(TessHasher *h, const TessObject *o) {
   hash_name(h, o->name);
   hash_vec(h, o->pos);
   tess_hasher_f32(h, o->angle);
+  /* The depth came later: hashed only when set (as the motor below). */
+  if (o->depth) {
+    tess_hasher_u32(h, 0x44455000u); /* 'DEP' */
+    tess_hasher_u32(h, (uint32_t)o->depth);
+  }
   switch (o->kind) {
     case TESS_OBJECT_BODY: {
       const TessBodyObject *b = &o->u.body;
@@ -207,6 +212,7 @@ static void hash_layer(TessHasher *h, const TessLayer *layer) {
                          (uint32_t)pr->collides << 24);
   if (pr->collide_pixels) tess_hasher_u32(h, 0x50495853u); /* "PIXS"; layers without it hash as before */
   tess_hasher_f32(h, pr->opacity);
+  if (pr->y_sort) tess_hasher_u32(h, 0x59534F52u); /* 'YSOR', only when set: older levels keep their hash */
   if (layer->chunks) {
     for (uint32_t cy = 0; cy < layer->chunks_y; cy++) {
       for (uint32_t cx = 0; cx < layer->chunks_x; cx++) {

@@ -132,7 +132,10 @@ static const TessStoreMigration STEPS[] = {
      "ALTER TABLE tilesets ADD COLUMN offset_x INTEGER NOT NULL DEFAULT 0;" /* px, Tiled's tileoffset */
      "ALTER TABLE tilesets ADD COLUMN offset_y INTEGER NOT NULL DEFAULT 0;"
      "ALTER TABLE tilesets ADD COLUMN fit_cell INTEGER NOT NULL DEFAULT 0;"}, /* 1: tiles scaled into the cell */
-    {4, "tile layers that collide by pixels",
+    {4, "draw depth order",
+     "ALTER TABLE objects ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;"   /* TESS_OBJECT_DEPTH_MIN..MAX */
+     "ALTER TABLE layers ADD COLUMN y_sort INTEGER NOT NULL DEFAULT 0;"}, /* 1: objects sorted by y */
+    {5, "tile layers that collide by pixels",
      "ALTER TABLE layers ADD COLUMN collide_pixels INTEGER NOT NULL DEFAULT 0;"}, /* 1: a pixel mask */
 };
 _Static_assert(sizeof STEPS / sizeof STEPS[0] == TESS_STORE_SCHEMA_VERSION - 1, "one step per version after 1");
