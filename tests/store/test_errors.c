@@ -569,11 +569,12 @@ void migration_real_step_adds_draw_depth(void) {
   CHECK(sql_exec(path,
                  "ALTER TABLE objects DROP COLUMN depth;"
                  "ALTER TABLE layers DROP COLUMN y_sort;"
+                 "ALTER TABLE layers DROP COLUMN collide_pixels;" /* schema 6 */
                  "UPDATE meta SET value = 4 WHERE key = 'schema_version'"));
   opens_as(path, TESS_STORE_READ_ONLY, p);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 4);
   opens_as(path, TESS_STORE_READ_WRITE, p);
-  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 5);
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == TESS_STORE_SCHEMA_VERSION);
   CHECK(sql_int(path, "SELECT count(*) FROM pragma_table_info('objects') WHERE name = 'depth'") == 1);
   CHECK(sql_int(path, "SELECT count(*) FROM pragma_table_info('layers') WHERE name = 'y_sort'") == 1);
   tess_project_destroy(p);
