@@ -187,20 +187,20 @@ typedef struct Known {
   TlvSection *slot;
 } Known;
 
-static void known_table(TlvLevel *lv, TlvSection *settings, Known k[29]) {
-  static const uint32_t types[28] = {
+static void known_table(TlvLevel *lv, TlvSection *settings, Known k[30]) {
+  static const uint32_t types[29] = {
       TLV_SEC_SETTINGS, TLV_SEC_STRINGS, TLV_SEC_MATERIALS, TLV_SEC_TILESETS, TLV_SEC_TILES, TLV_SEC_POLYGONS,
       TLV_SEC_VERTICES, TLV_SEC_LAYERS, TLV_SEC_PALETTE, TLV_SEC_CELLS, TLV_SEC_COLLISION_PALETTE,
       TLV_SEC_COLLISION_GRID, TLV_SEC_LOOPS, TLV_SEC_CORNERS, TLV_SEC_RECTS, TLV_SEC_BODIES, TLV_SEC_SHAPES,
       TLV_SEC_JOINTS, TLV_SEC_ZONES, TLV_SEC_SPAWNS, TLV_SEC_SPRITES, TLV_SEC_PROPERTIES, TLV_SEC_BLOB,
-      TLV_SEC_TERRAIN_SETS, TLV_SEC_TERRAIN_COLORS, TLV_SEC_TERRAIN_TILES, TLV_SEC_PIXEL_MASKS, TLV_SEC_PIXEL_BITS};
-  static const uint32_t strides[28] = {
+      TLV_SEC_TERRAIN_SETS, TLV_SEC_TERRAIN_COLORS, TLV_SEC_TERRAIN_TILES, TLV_SEC_DRAW_ORDER, TLV_SEC_PIXEL_MASKS, TLV_SEC_PIXEL_BITS};
+  static const uint32_t strides[29] = {
       TLV_SETTINGS_SIZE, 0, TLV_MATERIAL_SIZE, TLV_TILESET_SIZE, TLV_TILE_SIZE, TLV_POLYGON_SIZE,
       TLV_VERTEX_SIZE, TLV_LAYER_SIZE, TLV_PALETTE_SIZE, 0, TLV_COLLISION_PALETTE_SIZE,
       1, TLV_LOOP_SIZE, TLV_CORNER_SIZE, TLV_RECT_SIZE, TLV_BODY_SIZE, TLV_SHAPE_SIZE,
       TLV_JOINT_SIZE, TLV_ZONE_SIZE, TLV_SPAWN_SIZE, TLV_SPRITE_SIZE, TLV_PROPERTY_SIZE, 0,
-      TLV_TERRAIN_SET_SIZE, TLV_TERRAIN_COLOR_SIZE, TLV_TERRAIN_TILE_SIZE, TLV_PIXEL_MASK_SIZE, 0};
-  TlvSection *slots[28];
+      TLV_TERRAIN_SET_SIZE, TLV_TERRAIN_COLOR_SIZE, TLV_TERRAIN_TILE_SIZE, TLV_DRAW_ORDER_SIZE, TLV_PIXEL_MASK_SIZE, 0};
+  TlvSection *slots[29];
   int i;
   slots[0] = settings; /* decoded into TlvLevel.settings, not kept as a view */
   slots[1] = &lv->strings;
@@ -228,16 +228,17 @@ static void known_table(TlvLevel *lv, TlvSection *settings, Known k[29]) {
   slots[23] = &lv->terrain_sets;
   slots[24] = &lv->terrain_colors;
   slots[25] = &lv->terrain_tiles;
-  slots[26] = &lv->pixel_masks;
-  slots[27] = &lv->pixel_bits;
-  for (i = 0; i < 28; i++) {
+  slots[26] = &lv->draw_order;
+  slots[27] = &lv->pixel_masks;
+  slots[28] = &lv->pixel_bits;
+  for (i = 0; i < 29; i++) {
     k[i].type = types[i];
     k[i].min_stride = strides[i];
     k[i].slot = slots[i];
   }
-  k[28].type = 0;
-  k[28].min_stride = 0;
-  k[28].slot = NULL;
+  k[29].type = 0;
+  k[29].min_stride = 0;
+  k[29].slot = NULL;
 }
 
 /* ---- Validation helpers ------------------------------------------------- */
@@ -694,8 +695,8 @@ static TlvResult validate_layers(Ctx *c) {
       return fail(c->err, TLV_ERR_VALUE, at + 40, "layer %u: order %u after %u (layers ascend)", (unsigned)i, (unsigned)rd32(r + 40), (unsigned)rd32(r - s->stride + 40));
     if (kind > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "layer %u: kind %u", (unsigned)i, (unsigned)kind);
     if (flags & ~15u) return fail(c->err, TLV_ERR_VALUE, at + 12, "layer %u: unknown flags 0x%x", (unsigned)i, (unsigned)flags);
-    if ((flags & TLV_LAYER_PIXELS) && (kind != TLV_LAYER_TILES || !(flags & TLV_LAYER_COLLIDES) || c->lv->header.minor < 5))
-      return fail(c->err, TLV_ERR_VALUE, at + 12, "layer %u: collides by pixels but is not a colliding tile layer of format 3.5", (unsigned)i);
+    if ((flags & TLV_LAYER_PIXELS) && (kind != TLV_LAYER_TILES || !(flags & TLV_LAYER_COLLIDES) || c->lv->header.minor < 6))
+      return fail(c->err, TLV_ERR_VALUE, at + 12, "layer %u: collides by pixels but is not a colliding tile layer of format 3.6", (unsigned)i);
     if (!finite32(opacity) || !(opacity >= 0.0f && opacity <= 1.0f)) return fail(c->err, TLV_ERR_VALUE, at + 16, "layer %u: opacity", (unsigned)i);
     if (width != 1 && width != 2 && width != 4) return fail(c->err, TLV_ERR_VALUE, at + 20, "layer %u: cell width %u (1, 2 or 4)", (unsigned)i, (unsigned)width);
     if (kind == TLV_LAYER_TILES) {
@@ -1296,7 +1297,33 @@ static TlvResult validate_terrains(Ctx *c) {
   return TLV_OK;
 }
 
-/* Pixel masks (3.5): one per layer flagged TLV_LAYER_PIXELS, in layer order; each takes its
+/* 3.5: one record per body, or no section. */
+static TlvResult validate_draw_order(Ctx *c) {
+  const TlvSection *s = &c->lv->draw_order;
+  uint32_t i;
+  if (!s->data) return TLV_OK;
+  if (s->count != c->lv->bodies.count)
+    return fail(c->err, TLV_ERR_VALUE, s->offset, "draw order: %u records for %u bodies", (unsigned)s->count,
+                (unsigned)c->lv->bodies.count);
+  for (i = 0; i < s->count; i++) {
+    const uint8_t *r = s->data + (uint64_t)i * s->stride;
+    int32_t depth = (int32_t)rd32(r);
+    uint32_t layer = (uint32_t)r[4] | (uint32_t)r[5] << 8;
+    if (depth < -32768 || depth > 32767)
+      return fail(c->err, TLV_ERR_VALUE, rec_off(s, i, 0), "draw order %u: depth %ld is outside -32768..32767",
+                  (unsigned)i, (long)depth);
+    if (layer > 32767u)
+      return fail(c->err, TLV_ERR_VALUE, rec_off(s, i, 4), "draw order %u: layer rank %u is past 32767", (unsigned)i,
+                  (unsigned)layer);
+    if (r[6] & ~1u)
+      return fail(c->err, TLV_ERR_VALUE, rec_off(s, i, 6), "draw order %u: unknown flags 0x%02x", (unsigned)i,
+                  (unsigned)r[6]);
+    TRY(check_zero(c, r + 7, 1, rec_off(s, i, 7), "draw order"));
+  }
+  return TLV_OK;
+}
+
+/* Pixel masks (3.6): one per layer flagged TLV_LAYER_PIXELS, in layer order; each takes its
  * bits from PBIT in order, whole rows, bits past the width 0. */
 static TlvResult validate_pixel_masks(Ctx *c) {
   const TlvSection *s = &c->lv->pixel_masks, *layers = &c->lv->layers;
@@ -1380,7 +1407,7 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
   const uint8_t *p = (const uint8_t *)data;
   TlvLevel lv;
   TlvHeader h;
-  Known known[29];
+  Known known[30];
   TlvSection settings;
   int have_settings = 0;
   uint64_t table_end, expect, pos;
@@ -1493,6 +1520,7 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
   TRY(validate_objects(&c));
   TRY(validate_polygon_owners(&c));
   TRY(validate_terrains(&c));
+  TRY(validate_draw_order(&c));
   TRY(validate_pixel_masks(&c));
   *out = lv;
   return TLV_OK;
@@ -1852,6 +1880,16 @@ int tlv_terrain_color(const TlvLevel *lv, uint32_t index, TlvTerrainColor *out) 
   out->color = rd32(r + 4);
   out->probability = rdf32(r + 8);
   out->tile = (int32_t)rd32(r + 12);
+  return 1;
+}
+
+int tlv_body_draw(const TlvLevel *lv, uint32_t index, TlvBodyDraw *out) {
+  const uint8_t *r;
+  if (index >= lv->bodies.count) return 0;
+  r = rec(&lv->draw_order, index);
+  out->depth = r ? (int32_t)rd32(r) : 0;
+  out->layer = r ? ((uint32_t)r[4] | (uint32_t)r[5] << 8) : 0;
+  out->y_sort = r ? (uint8_t)(r[6] & 1u) : 0;
   return 1;
 }
 

@@ -36,7 +36,7 @@ extern "C" {
 #define TLV_MAGIC "\x89TLV\r\n\x1a\n"
 #define TLV_MAGIC_SIZE 8
 #define TLV_VERSION_MAJOR 3u
-#define TLV_VERSION_MINOR 5u
+#define TLV_VERSION_MINOR 6u
 #define TLV_HEADER_SIZE 64u
 #define TLV_SECTION_ENTRY_SIZE 32u
 #define TLV_ALIGN 16u
@@ -84,8 +84,9 @@ extern "C" {
 #define TLV_SEC_TERRAIN_SETS TLV_FOURCC('T', 'E', 'R', 'S')   /* 3.3 */
 #define TLV_SEC_TERRAIN_COLORS TLV_FOURCC('T', 'E', 'R', 'C') /* 3.3 */
 #define TLV_SEC_TERRAIN_TILES TLV_FOURCC('T', 'E', 'R', 'T')  /* 3.3 */
-#define TLV_SEC_PIXEL_MASKS TLV_FOURCC('P', 'M', 'S', 'K')    /* 3.5 */
-#define TLV_SEC_PIXEL_BITS TLV_FOURCC('P', 'B', 'I', 'T')     /* 3.5 */
+#define TLV_SEC_DRAW_ORDER TLV_FOURCC('D', 'R', 'A', 'W')     /* 3.5 */
+#define TLV_SEC_PIXEL_MASKS TLV_FOURCC('P', 'M', 'S', 'K')    /* 3.6 */
+#define TLV_SEC_PIXEL_BITS TLV_FOURCC('P', 'B', 'I', 'T')     /* 3.6 */
 
 /* Record sizes of format 3.0 (a newer minor version may write longer
  * records; the reader uses the stride from the section table). */
@@ -113,7 +114,11 @@ extern "C" {
 #define TLV_TERRAIN_SET_SIZE 32u       /* 3.3 */
 #define TLV_TERRAIN_COLOR_SIZE 16u     /* 3.3 */
 #define TLV_TERRAIN_TILE_SIZE 16u      /* 3.3 */
-#define TLV_PIXEL_MASK_SIZE 48u        /* 3.5 */
+#define TLV_DRAW_ORDER_SIZE 8u         /* 3.5 */
+#define TLV_TERRAIN_SET_SIZE 32u       /* 3.3 */
+#define TLV_TERRAIN_COLOR_SIZE 16u     /* 3.3 */
+#define TLV_TERRAIN_TILE_SIZE 16u      /* 3.3 */
+#define TLV_PIXEL_MASK_SIZE 48u        /* 3.6 */
 #define TLV_PIXEL_MASK_MAX_SIDE 65536u /* pixels per mask side */
 
 /* ---- Results and errors ------------------------------------------------- */
@@ -188,13 +193,14 @@ typedef struct TlvLevel {
   TlvSection collision_palette, collision_grid, loops, corners, rects;
   TlvSection bodies, shapes, joints, zones, spawns, sprites, properties, blob;
   TlvSection terrain_sets, terrain_colors, terrain_tiles; /* 3.3, optional: empty when absent */
-  TlvSection pixel_masks, pixel_bits;                     /* 3.5, required when present */
+  TlvSection pixel_masks, pixel_bits;                     /* 3.6, required when present */
   uint32_t unknown_sections;                              /* optional sections skipped */
   /* The material layer's cells (1-based material overrides, 0 none), NULL
    * when the level has none: collision entries flagged
    * TLV_COLLISION_OVERRIDE take a cell's material from here. */
   const void *material_cells;
   uint32_t material_cell_width; /* bytes per cell: 1, 2 or 4 */
+  TlvSection draw_order;        /* 3.5, optional: empty when absent (every body depth 0, body order) */
 } TlvLevel;
 
 /* Options for tlv_open. */
@@ -257,7 +263,7 @@ typedef struct TlvVec2 {
 #define TLV_LAYER_VISIBLE 0x1u
 #define TLV_LAYER_LOCKED 0x2u
 #define TLV_LAYER_COLLIDES 0x4u
-#define TLV_LAYER_PIXELS 0x8u /* 3.5: the layer collides by pixels (its PMSK mask), not by cells */
+#define TLV_LAYER_PIXELS 0x8u /* 3.6: the layer collides by pixels (its PMSK mask), not by cells */
 
 typedef struct TlvLayer {
   uint32_t id, name, kind, flags;
@@ -433,7 +439,17 @@ int tlv_terrain_set(const TlvLevel *lv, uint32_t index, TlvTerrainSet *out);
 int tlv_terrain_color(const TlvLevel *lv, uint32_t index, TlvTerrainColor *out);
 int tlv_terrain_tile(const TlvLevel *lv, uint32_t index, TlvTerrainTile *out);
 
-/* Pixel masks (3.5): a tile layer that collides by pixels, one bit per level pixel (FORMAT.md,
+/* Draw order (3.5): how body `index` is drawn among the others (tessera/
+ * play.h's tess_depth_key(layer, depth), then y where y_sort, then body
+ * index). Files without the DRAW section give depth 0, layer 0, no y sort
+ * for every body (they draw in body order). 0 for an index past the bodies. */
+typedef struct TlvBodyDraw {
+  int32_t depth;  /* -32768..32767 */
+  uint32_t layer; /* the object layer's rank among the level's object layers, 0..32767 */
+  uint8_t y_sort; /* 1: its layer sorts by y */
+} TlvBodyDraw;
+int tlv_body_draw(const TlvLevel *lv, uint32_t index, TlvBodyDraw *out);
+/* Pixel masks (3.6): a tile layer that collides by pixels, one bit per level pixel (FORMAT.md,
  * PMSK and PBIT). `bits` views (width + 7) / 8 * height bytes, row 0 first, pixel x in bit
  * (x & 7) of byte x >> 3; bits past the width are 0. */
 typedef struct TlvPixelMask {

@@ -1,4 +1,4 @@
-/* A tile layer that collides by pixels, through the .tlv (format 3.5): its
+/* A tile layer that collides by pixels, through the .tlv (format 3.6): its
  * mask's bits travel in PMSK/PBIT, the game's scene equals the editor's,
  * both worlds step alike, the layer's flag comes back; the layer's cells
  * leave the collision grid; hostile masks are refused with their place. */
@@ -53,7 +53,7 @@ static void pixel_layer_travels_in_the_tlv(void) {
   TlvLevel lv;
   TlvError terr;
   CHECK_MSG(tlv_open(data, size, 0, &lv, &terr) == TLV_OK, "byte %llu: %s", (unsigned long long)terr.offset, terr.message);
-  CHECK(lv.header.minor == 5 && lv.pixel_masks.count == 1 && lv.pixel_bits.size == ed->pixel_bits_size);
+  CHECK(lv.header.minor == TLV_VERSION_MINOR && lv.pixel_masks.count == 1 && lv.pixel_bits.size == ed->pixel_bits_size);
   CHECK_OK(tess_scene_from_pack(&lv, &game, &err), &err);
   CHECK_MSG(game && tess_scene_equal(ed, game), "the game's scene differs from the editor's");
   uint32_t ma = 0, mb = 0;

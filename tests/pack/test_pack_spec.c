@@ -385,8 +385,8 @@ static void format_3_2_files_load_and_simulate_alike(void) {
 }
 
 /* 3.3 (terrain sets) kept TSET at 64 bytes: its files read as scaled into the cell too. */
-/* 3.5 adds the pixel masks (PMSK, PBIT): the demo's last 3.4 files (tests/golden/format-3.4/last,
- * written by writer 8 just before) still load and step exactly as the 3.5 files of the same
+/* 3.5 (draw order) and 3.6 (pixel masks) add sections (PMSK, PBIT): the demo's last 3.4 files (tests/golden/format-3.4/last,
+ * written by writer 8 just before) still load and step exactly as the current files of the same
  * levels do. */
 static void format_3_4_files_load_and_simulate_alike(void) {
   static const char *old[] = {"tests/golden/format-3.4/last/Side.tlv", "tests/golden/format-3.4/last/Top-down.tlv"};
@@ -400,7 +400,7 @@ static void format_3_4_files_load_and_simulate_alike(void) {
       CHECK_MSG(tlv_open(o, osize, 0, &lv, &err) == TLV_OK, "%s: %s", old[i], err.message);
       CHECK(lv.header.major == 3 && lv.header.minor == 4);
       uint64_t ho = world_hash(o, osize, 600), hn = world_hash(n, nsize, 600);
-      CHECK_MSG(ho == hn && ho != 0, "%s: world hash %016llx after 600 steps, the 3.5 file's %016llx", old[i],
+      CHECK_MSG(ho == hn && ho != 0, "%s: world hash %016llx after 600 steps, the current file's %016llx", old[i],
                 (unsigned long long)ho, (unsigned long long)hn);
     }
     CHECK(o && n);

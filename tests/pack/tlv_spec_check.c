@@ -43,6 +43,7 @@ enum { SETT,
        TERS,
        TERC,
        TERT,
+       DRAW,
        PMSK,
        PBIT,
        NSEC };
@@ -50,7 +51,7 @@ enum { SETT,
 static const struct {
   char name[5];
   uint32_t min_stride; /* 0 bytes, 1 cells */
-} KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8}, {"VERT", 8}, {"LAYR", 48}, {"PALT", 4}, {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1}, {"LOOP", 8}, {"CRNR", 4}, {"RECT", 8}, {"BODY", 80}, {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0}, {"TERS", 32}, {"TERC", 16}, {"TERT", 16}, {"PMSK", 48}, {"PBIT", 0}};
+} KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8}, {"VERT", 8}, {"LAYR", 48}, {"PALT", 4}, {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1}, {"LOOP", 8}, {"CRNR", 4}, {"RECT", 8}, {"BODY", 80}, {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0}, {"TERS", 32}, {"TERC", 16}, {"TERT", 16}, {"DRAW", 8}, {"PMSK", 48}, {"PBIT", 0}};
 
 typedef struct Chk {
   const uint8_t *d;
@@ -369,7 +370,7 @@ static int check_tilesets(Chk *c, uint64_t *blob_next) {
   return 1;
 }
 
-/* ---- Pixel masks (3.5) ---------------------------------------------------------- */
+/* ---- Pixel masks (3.6) ---------------------------------------------------------- */
 
 /* FORMAT.md "PMSK, PBIT": one record per layer flagged 8, in layer order; sizes 1..65536; a
  * 1-based material; a finite pixel size above 0 and a finite origin; the bits in order, whole
@@ -404,6 +405,22 @@ static int check_pixel_masks(Chk *c) {
 /* FORMAT.md "TERS, TERC, TERT": sets follow their tilesets' order and take the
  * colours and tiles in order, using both up; labels within the set's colours,
  * 0 where the kind does not look; tiles ascending and inside the tileset. */
+/* FORMAT.md "DRAW" (3.5): absent, or one record per body: depth in
+ * -32768..32767, layer rank to 32767, flags bit 0 only, reserved 0. */
+static int check_draw_order(Chk *c) {
+  const Sec *s = &c->s[DRAW];
+  if (!s->count) return 1;
+  REQUIRE(s->count == c->s[BODY].count, "DRAW: %u records for %u bodies", s->count, c->s[BODY].count);
+  for (uint32_t i = 0; i < s->count; i++) {
+    const uint8_t *r = rec(s, i);
+    int32_t depth = (int32_t)u32_(r);
+    REQUIRE(depth >= -32768 && depth <= 32767, "DRAW %u: depth %d", i, (int)depth);
+    REQUIRE(u16_(r + 4) <= 32767u, "DRAW %u: layer rank %u", i, u16_(r + 4));
+    REQUIRE(!(r[6] & ~1u) && r[7] == 0, "DRAW %u: flags 0x%02x, reserved 0x%02x", i, r[6], r[7]);
+  }
+  return 1;
+}
+
 static int check_terrains(Chk *c) {
   const Sec *s = &c->s[TERS], *cs = &c->s[TERC], *ts = &c->s[TERT];
   uint64_t colors = 0, tiles = 0;
@@ -452,8 +469,8 @@ static int check_layers(Chk *c) {
     uint32_t kind = u32_(r + 8), width = u32_(r + 20), first = u32_(r + 24), count = u32_(r + 28);
     uint64_t off = u64_(r + 32), limit;
     REQUIRE(str_ok(c, u32_(r + 4)) && kind <= 1 && (u32_(r + 12) & ~15u) == 0, "layer %u: name, kind or flags", i);
-    /* 3.5: flag 8, collides by pixels, on a tile layer that collides */
-    REQUIRE(!(u32_(r + 12) & 8u) || (kind == 0 && (u32_(r + 12) & 4u) && c->minor >= 5), "layer %u: pixel flag", i);
+    /* 3.6: flag 8, collides by pixels, on a tile layer that collides */
+    REQUIRE(!(u32_(r + 12) & 8u) || (kind == 0 && (u32_(r + 12) & 4u) && c->minor >= 6), "layer %u: pixel flag", i);
     REQUIRE(isfinite(f32_(r + 16)) && f32_(r + 16) >= 0 && f32_(r + 16) <= 1, "layer %u: opacity", i);
     REQUIRE(i == 0 || u32_(r + 40) > u32_(rec(s, i - 1) + 40), "layer %u: order", i);
     REQUIRE(u32_(r + 44) == 0, "layer %u: reserved", i);
@@ -722,6 +739,6 @@ int tlv_spec_check(const uint8_t *data, size_t size, char *why, size_t why_size)
   if (why && why_size) why[0] = 0;
   uint64_t blob_next = 0;
   return check_layout(&c) && check_strings(&c) && check_settings(&c) && check_materials(&c) && check_tilesets(&c, &blob_next) && check_terrains(&c) &&
-         check_polygons(&c) && check_layers(&c) && check_collision(&c) && check_geometry(&c) && check_objects(&c, &blob_next) &&
+         check_polygons(&c) && check_layers(&c) && check_collision(&c) && check_geometry(&c) && check_objects(&c, &blob_next) && check_draw_order(&c) &&
          check_pixel_masks(&c);
 }
