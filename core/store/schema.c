@@ -135,7 +135,9 @@ static const TessStoreMigration STEPS[] = {
     {4, "draw depth order",
      "ALTER TABLE objects ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;"   /* TESS_OBJECT_DEPTH_MIN..MAX */
      "ALTER TABLE layers ADD COLUMN y_sort INTEGER NOT NULL DEFAULT 0;"}, /* 1: objects sorted by y */
-    {5, "per-body integrator",
+    {5, "tile layers that collide by pixels",
+     "ALTER TABLE layers ADD COLUMN collide_pixels INTEGER NOT NULL DEFAULT 0;"}, /* 1: a pixel mask */
+    {6, "per-body integrator",
      "ALTER TABLE objects ADD COLUMN body_integrator INTEGER DEFAULT 0;"}, /* TessIntegrator: 0 Euler, 1 RK4 */
 };
 _Static_assert(sizeof STEPS / sizeof STEPS[0] == TESS_STORE_SCHEMA_VERSION - 1, "one step per version after 1");

@@ -14,9 +14,10 @@
 #define OBJECT_COLUMNS_SCHEMA2 \
   OBJECT_COLUMNS_SCHEMA1 ", joint_motor_enabled, joint_motor_speed, joint_motor_torque" /* schema 2 */
 #define OBJECT_COLUMNS_SCHEMA5 OBJECT_COLUMNS_SCHEMA2 ", depth"                         /* schema 5 */
-#define OBJECT_COLUMNS OBJECT_COLUMNS_SCHEMA5 ", body_integrator"                       /* schema 6 */
+#define OBJECT_COLUMNS OBJECT_COLUMNS_SCHEMA5 ", body_integrator"                       /* schema 7 */
 #define LAYER_COLUMNS_SCHEMA1 "id, level_id, name, kind, visible, locked, collides, opacity"
-#define LAYER_COLUMNS LAYER_COLUMNS_SCHEMA1 ", y_sort" /* schema 5 */
+#define LAYER_COLUMNS_SCHEMA5 LAYER_COLUMNS_SCHEMA1 ", y_sort" /* schema 5 */
+#define LAYER_COLUMNS LAYER_COLUMNS_SCHEMA5 ", collide_pixels" /* schema 6 */
 
 #define SPRITE_COLUMNS                                                                          \
   "id, name, source_path, png, image_w, image_h, frame_count, frame_rate, anchor_x, anchor_y, " \
@@ -101,17 +102,18 @@ static const char *const SQL[STMT_COUNT] = {
         "substeps, floor_drag FROM levels ORDER BY position, id",
 
     [STMT_LAYER_UPSERT] =
-        "INSERT INTO layers (id, level_id, position, name, kind, visible, locked, collides, opacity, y_sort) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (id) DO UPDATE SET "
+        "INSERT INTO layers (id, level_id, position, name, kind, visible, locked, collides, opacity, y_sort, "
+        "collide_pixels) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT (id) DO UPDATE SET "
         "position = excluded.position, name = excluded.name, kind = excluded.kind, "
         "visible = excluded.visible, locked = excluded.locked, collides = excluded.collides, "
-        "opacity = excluded.opacity, y_sort = excluded.y_sort",
+        "opacity = excluded.opacity, y_sort = excluded.y_sort, collide_pixels = excluded.collide_pixels",
     [STMT_LAYER_DELETE] = "DELETE FROM layers WHERE id = ?1",
     [STMT_LAYER_EXISTS] = "SELECT level_id FROM layers WHERE id = ?1",
     [STMT_LAYER_SET_POSITION] = "UPDATE layers SET position = ?2 WHERE id = ?1 AND position IS NOT ?2",
     [STMT_LAYER_SELECT_ALL] = "SELECT " LAYER_COLUMNS " FROM layers ORDER BY level_id, position, id",
-    /* not sorted by y, as the step to schema 5 would set it */
-    [STMT_LAYER_SELECT_ALL_SCHEMA4] = "SELECT " LAYER_COLUMNS_SCHEMA1 ", 0 FROM layers ORDER BY level_id, position, id",
+    /* not sorted by y, as the step to schema 5 would set it; no layer collides by pixels (schema 6) */
+    [STMT_LAYER_SELECT_ALL_SCHEMA4] = "SELECT " LAYER_COLUMNS_SCHEMA1 ", 0, 0 FROM layers ORDER BY level_id, position, id",
+    [STMT_LAYER_SELECT_ALL_SCHEMA5] = "SELECT " LAYER_COLUMNS_SCHEMA5 ", 0 FROM layers ORDER BY level_id, position, id",
 
     [STMT_CHUNK_UPSERT] =
         "INSERT INTO chunks (level_id, layer_id, cx, cy, cells) VALUES (?1, ?2, ?3, ?4, ?5) "
@@ -148,12 +150,12 @@ static const char *const SQL[STMT_COUNT] = {
     [STMT_OBJECT_LOCATE] = "SELECT layer_id, position FROM objects WHERE id = ?1",
     [STMT_OBJECT_SET_POSITION] = "UPDATE objects SET position = ?2 WHERE id = ?1 AND position IS NOT ?2",
     [STMT_OBJECT_SELECT_ALL] = "SELECT " OBJECT_COLUMNS " FROM objects ORDER BY layer_id, position, id",
-    /* the motor off, depth 0 and Euler, as the steps to schemas 2, 5 and 6 would set them */
+    /* the motor off, depth 0 and Euler, as the steps to schemas 2, 5 and 7 would set them */
     [STMT_OBJECT_SELECT_ALL_SCHEMA1] =
         "SELECT " OBJECT_COLUMNS_SCHEMA1 ", 0, 0, 0, 0, 0 FROM objects ORDER BY layer_id, position, id",
-    /* depth 0 and Euler, as the steps to schemas 5 and 6 would set them */
+    /* depth 0 and Euler, as the steps to schemas 5 and 7 would set them */
     [STMT_OBJECT_SELECT_ALL_SCHEMA4] = "SELECT " OBJECT_COLUMNS_SCHEMA2 ", 0, 0 FROM objects ORDER BY layer_id, position, id",
-    /* Euler, as the step to schema 6 would set it */
+    /* Euler, as the step to schema 7 would set it (schemas 5 and 6 have the same object columns) */
     [STMT_OBJECT_SELECT_ALL_SCHEMA5] = "SELECT " OBJECT_COLUMNS_SCHEMA5 ", 0 FROM objects ORDER BY layer_id, position, id",
 
     [STMT_PROP_DELETE_OBJECT] = "DELETE FROM object_props WHERE object_id = ?1",

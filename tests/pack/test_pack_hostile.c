@@ -470,7 +470,7 @@ static uint8_t *as_format_3_0(const uint8_t *data, size_t size, bool keep_motor_
       e[7] = 0;
     } else {
       memcpy(out + pos, data + off, (size_t)sz);
-      /* 3.6's integrator (body byte 73) and spring zones (kind 3) did not exist in 3.0:
+      /* 3.7's integrator (body byte 73) and spring zones (kind 3) did not exist in 3.0:
        * bodies go on Euler, springs become attractors */
       uint32_t count = tlv_get32(e + 24), stride = (uint32_t)(e[6] | e[7] << 8);
       for (uint32_t k = 0; tlv_get32(e) == TLV_SEC_BODIES && k < count; k++) out[pos + (size_t)k * stride + 73] = 0;
@@ -554,17 +554,17 @@ static void format_3_0_files_read_motor_off(void) {
   tess_free(data);
 }
 
-/* Format 3.6: byte 73 of a body is its integrator (0 Euler, 1 RK4), zone kind 3 a spring whose
+/* Format 3.7: byte 73 of a body is its integrator (0 Euler, 1 RK4), zone kind 3 a spring whose
  * strength is 0..1e6. Every other value is refused at its byte; the same bytes in a file marked
- * 3.5, where byte 73 was reserved and kind 3 unknown, are refused too, so an older file never
- * carries them; a 3.5 file without them reads with every body on Euler. */
+ * 3.6, where byte 73 was reserved and kind 3 unknown, are refused too, so an older file never
+ * carries them; a 3.6 file without them reads with every body on Euler. */
 static void integrator_and_spring_fields(void) {
   size_t size = 0;
   uint8_t *data = small_tlv(&size);
   if (!data) return;
   TlvLevel lv;
   TlvError err;
-  CHECK(tlv_open(data, size, 0, &lv, &err) == TLV_OK && lv.header.minor == 6);
+  CHECK(tlv_open(data, size, 0, &lv, &err) == TLV_OK && lv.header.minor == 7);
   uint32_t rk4 = 0, rk4_body = 0, springs = 0, spring_zone = 0;
   for (uint32_t i = 0; i < lv.bodies.count; i++) {
     TlvBody b;
@@ -611,12 +611,12 @@ static void integrator_and_spring_fields(void) {
   tlv_put32(work + zone + 40, 0x49742400u); /* 1e6 */
   tlv_reseal(work, size);
   CHECK(open_copy(work, size, 0, &err) == TLV_OK);
-  /* Marked 3.5: RK4 and the spring are refused; with both gone every body reads as Euler. */
+  /* Marked 3.6: RK4 and the spring are refused; with both gone every body reads as Euler. */
   memcpy(work, data, size);
-  work[10] = 5;
-  expect_refused(work, size, TLV_ERR_VALUE, "RK4 in a 3.5 file");
+  work[10] = 6;
+  expect_refused(work, size, TLV_ERR_VALUE, "RK4 in a 3.6 file");
   for (uint32_t i = 0; i < lv.bodies.count; i++) work[record(data, size, TLV_SEC_BODIES, i) + 73] = 0;
-  expect_refused(work, size, TLV_ERR_VALUE, "spring zone in a 3.5 file");
+  expect_refused(work, size, TLV_ERR_VALUE, "spring zone in a 3.6 file");
   tlv_put32(work + zone + 8, 2); /* an attractor */
   tlv_reseal(work, size);
   TlvLevel old;
@@ -625,7 +625,7 @@ static void integrator_and_spring_fields(void) {
     TlvBody b;
     CHECK(tlv_body(&old, i, &b) && b.integrator == TLV_INTEGRATOR_EULER);
   }
-  /* And a 3.5 file whose byte 73 is not 0 reads that byte as reserved, not as an integrator. */
+  /* And a 3.6 file whose byte 73 is not 0 reads that byte as reserved, not as an integrator. */
   work[body + 73] = 1;
   tlv_reseal(work, size);
   CHECK(tlv_open(work, size, 0, &old, &err) == TLV_ERR_VALUE && err.offset == body + 73);

@@ -193,7 +193,7 @@ static void add_objects(TessProject *p, Sample *s) {
   o.pos = tess_v2(100.5f, 200.25f);
   o.angle = 0.3f;
   o.u.body.material = s->stone;
-  o.u.body.integrator = TESS_INTEGRATOR_RK4; /* schema 6 */
+  o.u.body.integrator = TESS_INTEGRATOR_RK4; /* schema 7 */
   set_prop(&o, "tag", TESS_PROP_STRING, "bouncy ball");
   set_prop(&o, "hp", TESS_PROP_INT, &hp);
   set_prop(&o, "big", TESS_PROP_INT, &big);

@@ -22,7 +22,7 @@ typedef struct Sample {
 void build_sample_project(TessProject *p, Sample *ids);
 
 /* Sets every body of p back to the default integrator (Euler) through the edit API: what a
- * file older than schema 6 reads as. Returns how many bodies changed. */
+ * file older than schema 7 reads as. Returns how many bodies changed. */
 uint32_t forget_integrators(TessProject *p);
 
 /* Opens path (read-only), loads, returns the project (caller destroys), or NULL after a failed CHECK. */

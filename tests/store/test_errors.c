@@ -48,13 +48,13 @@ static void make_project(const char *name, char *path, size_t size, TessProject 
 void error_newer_schema(void) {
   char path[512];
   make_project("newer.tessera", path, sizeof path, NULL);
-  CHECK(sql_exec(path, "UPDATE meta SET value = 7 WHERE key = 'schema_version'"));
+  CHECK(sql_exec(path, "UPDATE meta SET value = 99 WHERE key = 'schema_version'"));
   char needle[160];
-  snprintf(needle, sizeof needle, "newer.tessera was saved by a newer Tessera (schema 7, this one reads up to %d)",
+  snprintf(needle, sizeof needle, "newer.tessera was saved by a newer Tessera (schema 99, this one reads up to %d)",
            TESS_STORE_SCHEMA_VERSION);
   expect_open_error(path, TESS_STORE_READ_ONLY, TESS_ERR_VERSION, needle);
-  expect_open_error(path, TESS_STORE_READ_WRITE, TESS_ERR_VERSION, "schema 7");
-  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 7); /* untouched */
+  expect_open_error(path, TESS_STORE_READ_WRITE, TESS_ERR_VERSION, "schema 99");
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 99); /* untouched */
 }
 
 void error_not_sqlite(void) {
@@ -367,7 +367,8 @@ void migration_real_step_adds_pin_motors(void) {
                  "ALTER TABLE tilesets DROP COLUMN fit_cell;"
                  "ALTER TABLE objects DROP COLUMN depth;" /* schema 5 */
                  "ALTER TABLE layers DROP COLUMN y_sort;"
-                 "ALTER TABLE objects DROP COLUMN body_integrator;" /* schema 6 */
+                 "ALTER TABLE layers DROP COLUMN collide_pixels;"   /* schema 6 */
+                 "ALTER TABLE objects DROP COLUMN body_integrator;" /* schema 7 */
                  "UPDATE meta SET value = 1 WHERE key = 'schema_version'"));
   static const char *const TABLES[] = {"meta", "materials", "tilesets", "sprites", "levels",
                                        "layers", "chunks", "objects", "object_props"};
@@ -397,7 +398,7 @@ void migration_real_step_adds_pin_motors(void) {
     }
   }
   CHECK(pins >= 1);
-  CHECK(forget_integrators(p) >= 1); /* and every body on Euler, as the step to schema 6 sets it */
+  CHECK(forget_integrators(p) >= 1); /* and every body on Euler, as the step to schema 7 sets it */
   /* Read-only, the file is read as it is (so the pipeline can export an old project): every
    * edit, every motor off, and the file left at schema 1 byte for byte. */
   FILE *f = fopen(path, "rb");
@@ -452,7 +453,8 @@ void migration_real_step_adds_tileset_offsets(void) {
                  "ALTER TABLE tilesets DROP COLUMN fit_cell;"
                  "ALTER TABLE objects DROP COLUMN depth;" /* and schema 5's */
                  "ALTER TABLE layers DROP COLUMN y_sort;"
-                 "ALTER TABLE objects DROP COLUMN body_integrator;" /* and schema 6's */
+                 "ALTER TABLE layers DROP COLUMN collide_pixels;"   /* schema 6 */
+                 "ALTER TABLE objects DROP COLUMN body_integrator;" /* and schema 7's */
                  "UPDATE meta SET value = 3 WHERE key = 'schema_version'"));
   CHECK(forget_integrators(p) >= 1);
   opens_as(path, TESS_STORE_READ_ONLY, p);
@@ -478,14 +480,14 @@ void migration_real_step_adds_tileset_offsets(void) {
   tess_project_destroy(p);
 }
 
-/* The real step 5 -> 6: a schema-5 file (the sample, made from a current file by dropping the
- * column step 6 adds) reads in place with every body on Euler, the file untouched byte for byte,
+/* The real step 6 -> 7: a schema-6 file (the sample, made from a current file by dropping the
+ * column step 7 adds) reads in place with every body on Euler, the file untouched byte for byte,
  * and is upgraded when opened for writing, with a new file's columns; a current file keeps a
  * body's RK4 and the spring zone through a flush and a load. */
 void migration_real_step_adds_body_integrator(void) {
   char path[512];
   TessProject *p = NULL;
-  make_project("schema5.tessera", path, sizeof path, &p);
+  make_project("schema6.tessera", path, sizeof path, &p);
   CHECK(p != NULL);
   if (!p) return;
   CHECK(sql_int(path, "SELECT count(*) FROM objects WHERE body_integrator = 1") == 1);
@@ -495,7 +497,7 @@ void migration_real_step_adds_body_integrator(void) {
   if (q) tess_project_destroy(q);
   CHECK(sql_exec(path,
                  "ALTER TABLE objects DROP COLUMN body_integrator;"
-                 "UPDATE meta SET value = 5 WHERE key = 'schema_version'"));
+                 "UPDATE meta SET value = 6 WHERE key = 'schema_version'"));
   uint64_t rk4_hash = tess_project_hash(p);
   CHECK(forget_integrators(p) == 1);
   CHECK(tess_project_hash(p) != rk4_hash);
@@ -509,12 +511,12 @@ void migration_real_step_adds_body_integrator(void) {
   size_t nafter = f ? fread(after, 1, sizeof after, f) : 0;
   if (f) fclose(f);
   CHECK(nafter == nbefore && memcmp(before, after, nbefore) == 0);
-  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 5);
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 6);
   opens_as(path, TESS_STORE_READ_WRITE, p);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == TESS_STORE_SCHEMA_VERSION);
   CHECK(sql_int(path, "SELECT count(*) FROM objects WHERE kind = 0 AND body_integrator IS NOT 0") == 0);
   char fresh[512], a[2048], b[2048];
-  tess_test_path(fresh, sizeof fresh, "fresh-schema5.tessera");
+  tess_test_path(fresh, sizeof fresh, "fresh-schema7.tessera");
   unlink(fresh);
   TessStore *st = NULL;
   TessError err;
@@ -630,7 +632,8 @@ void migration_real_step_adds_draw_depth(void) {
   CHECK(sql_exec(path,
                  "ALTER TABLE objects DROP COLUMN depth;"
                  "ALTER TABLE layers DROP COLUMN y_sort;"
-                 "ALTER TABLE objects DROP COLUMN body_integrator;" /* and schema 6's */
+                 "ALTER TABLE layers DROP COLUMN collide_pixels;"   /* schema 6 */
+                 "ALTER TABLE objects DROP COLUMN body_integrator;" /* and schema 7's */
                  "UPDATE meta SET value = 4 WHERE key = 'schema_version'"));
   CHECK(forget_integrators(p) >= 1);
   opens_as(path, TESS_STORE_READ_ONLY, p);
