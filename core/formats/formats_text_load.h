@@ -45,6 +45,7 @@ TessResult text_load_u32(const Json *j, json_t *obj, const char *key, uint64_t f
 /* The top-level "id" into *id, which must be the id the file (or, for a
  * level, its directory: `where`) is named for: a copied file is refused. */
 TessResult text_load_named_id(const Json *j, TessId named, const char *where, uint32_t *id);
+TessResult text_load_depth(const Json *j, json_t *obj, int32_t *out);
 TessResult text_load_u8(const Json *j, json_t *obj, const char *key, uint64_t from, uint8_t *out);
 TessResult text_load_f64(const Json *j, json_t *obj, const char *key, uint64_t from, double *out);
 TessResult text_load_f32(const Json *j, json_t *obj, const char *key, uint64_t from, float *out);

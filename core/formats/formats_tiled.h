@@ -130,6 +130,7 @@ typedef struct TiledLayer {
   double offset_x, offset_y; /* pixels, groups' included */
   double parallax_x, parallax_y;
   bool has_tint;
+  bool topdown; /* object groups: draworder="topdown" (sorted by y) */
   uint32_t width, height;
   uint32_t *gids; /* finite tile layers: width x height */
   uint32_t chunk_count;

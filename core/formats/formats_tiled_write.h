@@ -108,7 +108,8 @@ typedef struct TwTileset {
 typedef struct TwLayer {
   uint32_t id;
   const char *name;
-  bool tiles; /* tile layer; else an object group */
+  bool tiles;   /* tile layer; else an object group */
+  bool topdown; /* object group drawn sorted by y (Tessera's sort by y) */
   bool visible, locked;
   double opacity;
   TwProps props;

@@ -482,6 +482,7 @@ static TessResult set_layer_props(TessMapApply *a, TessError *err) {
   props.visible = l->props.visible;
   props.opacity = l->props.opacity;
   props.collides = l->props.collides;
+  props.y_sort = l->props.y_sort;
   return tess_edit_layer_set_props(a->p, a->level, &props, 0, err);
 }
 

@@ -42,6 +42,13 @@ static void change(Changes *c, const char *field, const char *a, const char *b) 
   c->count++;
 }
 
+static void change_int(Changes *c, const char *field, int32_t a, int32_t b) {
+  char x[16], y[16];
+  snprintf(x, sizeof x, "%d", (int)a);
+  snprintf(y, sizeof y, "%d", (int)b);
+  change(c, field, x, y);
+}
+
 static void change_f32(Changes *c, const char *field, float a, float b) {
   char x[TESS_NUMBER_BUF], y[TESS_NUMBER_BUF];
   tess_format_f32(a, x);
@@ -246,6 +253,7 @@ static void diff_object(Diff *d, const TessLevel *level, const TessObject *o, co
   CHANGE_WORD(&c, "kind", TEXT_OBJECT_KINDS, o->kind, n->kind);
   change_vec(&c, "position", o->pos, n->pos);
   change_f32(&c, "angle", o->angle, n->angle);
+  change_int(&c, "depth", o->depth, n->depth);
   if (o->kind == n->kind && o->kind == TESS_OBJECT_BODY) {
     const TessBodyObject *a = &o->u.body, *b = &n->u.body;
     CHANGE_WORD(&c, "shape", TEXT_BODY_SHAPES, a->shape, b->shape);
@@ -342,6 +350,7 @@ static void diff_layers(Diff *d, const TessLevel *lo, const TessLevel *ln) {
     change(&c, "locked", o->props.locked ? "yes" : "no", n->props.locked ? "yes" : "no");
     change(&c, "collides", o->props.collides ? "yes" : "no", n->props.collides ? "yes" : "no");
     change_f32(&c, "opacity", o->props.opacity, n->props.opacity);
+    change(&c, "sort by y", o->props.y_sort ? "yes" : "no", n->props.y_sort ? "yes" : "no");
     if (c.count) say(d, "level '%s': layer '%s' changed: %s", name, n->props.name, c.text);
     if (n->props.kind != TESS_LAYER_OBJECTS && o->props.kind == n->props.kind) diff_cells(d, lo, ln, o, n);
   }

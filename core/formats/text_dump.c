@@ -297,6 +297,7 @@ static TessResult dump_object(Dump *d, const TessLevel *level, const TessLayer *
   text_write_key_str(&b, "name", o->name);
   text_write_key_vec(&b, "pos", o->pos);
   text_write_key_f32(&b, "angle", o->angle);
+  if (o->depth) text_write_key_int(&b, "depth", o->depth); /* only when set: older files stay as they were */
   if (o->kind == TESS_OBJECT_BODY) {
     const TessBodyObject *bo = &o->u.body;
     text_write_open(&b, "body", '{', false);
@@ -419,6 +420,7 @@ static TessResult dump_level(Dump *d, const TessLevel *level) {
     text_write_key_bool(&b, "locked", pr->locked);
     text_write_key_bool(&b, "collides", pr->collides);
     text_write_key_f32(&b, "opacity", pr->opacity);
+    if (pr->y_sort) text_write_key_bool(&b, "sort_by_y", true); /* only when set */
     if (pr->kind != TESS_LAYER_OBJECTS) {
       char rows[64];
       snprintf(rows, sizeof rows, "layer-%" PRIu32 ".rows", pr->id);

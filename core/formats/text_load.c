@@ -136,6 +136,17 @@ TessResult text_load_u32(const Json *j, json_t *obj, const char *key, uint64_t f
   return TESS_OK;
 }
 
+/* An object's optional "depth" (absent = 0, as files written before it). */
+TessResult text_load_depth(const Json *j, json_t *obj, int32_t *out) {
+  json_t *v = json_object_get(obj, "depth");
+  if (!v) return TESS_OK;
+  if (!json_is_integer(v) || json_integer_value(v) < TESS_OBJECT_DEPTH_MIN || json_integer_value(v) > TESS_OBJECT_DEPTH_MAX)
+    return text_load_fail(j->l, j->rel, text_load_line_of(j, "depth", 1), TESS_ERR_INVALID,
+                          "\"depth\" must be a whole number from %d to %d", TESS_OBJECT_DEPTH_MIN, TESS_OBJECT_DEPTH_MAX);
+  *out = (int32_t)json_integer_value(v);
+  return TESS_OK;
+}
+
 TessResult text_load_named_id(const Json *j, TessId named, const char *where, uint32_t *id) {
   TessResult r = text_load_u32(j, j->root, "id", 1, id);
   if (r == TESS_OK && *id != named)

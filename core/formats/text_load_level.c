@@ -138,6 +138,7 @@ static TessResult read_object(Load *l, const char *rel, TessId named, TessObject
   if (r == TESS_OK) r = text_load_name(&j, j.root, "name", 1, o->name);
   if (r == TESS_OK) r = text_load_vec(&j, j.root, "pos", 1, &o->pos);
   if (r == TESS_OK) r = text_load_f32(&j, j.root, "angle", 1, &o->angle);
+  if (r == TESS_OK) r = text_load_depth(&j, j.root, &o->depth);
   static const char *const parts[] = {"body", "joint", "zone", NULL};
   json_t *part = r == TESS_OK && parts[kind] ? json_object_get(j.root, parts[kind]) : NULL;
   if (r == TESS_OK && parts[kind] && !json_is_object(part))
@@ -242,6 +243,7 @@ static TessResult read_layer(Load *l, const Json *j, json_t *lj, uint64_t line, 
   if (r == TESS_OK) r = text_load_bool(j, lj, "locked", line, &pr.locked);
   if (r == TESS_OK) r = text_load_bool(j, lj, "collides", line, &pr.collides);
   if (r == TESS_OK) r = text_load_f32(j, lj, "opacity", line, &pr.opacity);
+  if (r == TESS_OK && json_object_get(lj, "sort_by_y")) r = text_load_bool(j, lj, "sort_by_y", line, &pr.y_sort);
   if (r == TESS_OK && (pr.id == 0 || id_seen(l->layer_ids.data, l->layer_ids.count, pr.id)))
     r = text_load_fail(l, j->rel, line, TESS_ERR_INVALID, "layer id %" PRIu32 " is used twice", pr.id);
   if (r == TESS_OK && !TESS_ARRAY_PUSH(&l->layer_ids, pr.id)) r = tess_error_set(l->err, TESS_ERR_NOMEM, l->dir, "out of memory");

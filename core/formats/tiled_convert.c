@@ -434,6 +434,7 @@ static TessResult convert_layer(TiledMap *m, const TiledLayer *l, TessError *err
   out->props.opacity = (float)l->opacity;
   out->props.kind = l->kind == TILED_TILES ? TESS_LAYER_TILES : TESS_LAYER_OBJECTS;
   out->props.collides = l->kind == TILED_TILES;
+  out->props.y_sort = l->kind == TILED_OBJECTS && l->topdown; /* Tiled's draworder="topdown" */
   const TiledProp *col = tiled_prop(&l->props, "collides");
   if (col) out->props.collides = strcmp(col->value, "true") == 0;
   if (l->kind == TILED_TILES && (l->offset_x != 0 || l->offset_y != 0))

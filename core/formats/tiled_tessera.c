@@ -433,15 +433,16 @@ static bool in_vocab(const Vocab *v, const char *name) {
 
 static const char *const body_words[] = {"shape", "body_type", "material", "tessera.material_id", "sensor", "pin",
                                          "category", "mask", "sprite", "tessera.sprite_id", "tessera.radius",
-                                         "tessera.width", "tessera.height", "mass", "inertia", "center_x", "center_y"};
+                                         "tessera.width", "tessera.height", "mass", "inertia", "center_x", "center_y",
+                                         "tessera.depth"};
 static const char *const joint_words[] = {"kind", "body_a", "body_b", "length", "limit_enabled", "lower", "upper",
                                           "motor_enabled", "motor_speed", "motor_torque", "tessera.limit_enabled",
                                           "tessera.lower", "tessera.upper", "tessera.motor_enabled", "tessera.motor_speed",
                                           "tessera.motor_torque", "tessera.anchor_b_x", "tessera.anchor_b_y",
-                                          "tessera.length"};
+                                          "tessera.length", "tessera.depth"};
 static const char *const zone_words[] = {"kind", "vector_x", "vector_y", "strength", "radius", "tessera.width",
                                          "tessera.height", "tessera.vector_x", "tessera.vector_y", "tessera.strength",
-                                         "tessera.radius"};
+                                         "tessera.radius", "tessera.depth"};
 
 /* Every property but the first of each vocabulary word becomes the object's own, in order. */
 static TessResult user_props(TessMapImport *plan, const TiledObject *ob, const Vocab *v, TessObject *out, const char *owner,
@@ -599,20 +600,31 @@ static TessResult zone(TessMapImport *plan, const TiledObject *ob, double ox, do
   return user_props(plan, ob, &v, out, owner, err);
 }
 
+/* Tessera's draw depth travels as the property tessera.depth (Tiled has no
+ * per-object depth; its layers' draworder carries the sort by y). */
+static TessResult object_depth(TessMapImport *plan, const TiledObject *ob, const char *owner, TessObject *out,
+                               TessError *err) {
+  int64_t depth = 0;
+  TessResult r = get_i64(plan, &ob->props, "tessera.depth", owner, TESS_OBJECT_DEPTH_MIN, TESS_OBJECT_DEPTH_MAX, &depth, err);
+  if (!r) out->depth = (int32_t)depth;
+  return r;
+}
+
 TessResult tiled_tessera_object_convert(TessMapImport *plan, const TiledObject *ob, double ox, double oy, TessId sprite,
                                         const char *owner, TessObject *out, TessError *err) {
   const char *cls = ob->cls;
   if (strcmp(cls, "spawn") == 0) {
     tess_object_default(out, TESS_OBJECT_SPAWN);
     place(out, ob, ox, oy, 0, 0);
-    Vocab none = {NULL, 0};
-    TessResult r = user_props(plan, ob, &none, out, owner, err);
+    static const char *const spawn_words[] = {"tessera.depth"};
+    Vocab v = {spawn_words, 1};
+    TessResult r = user_props(plan, ob, &v, out, owner, err);
     if (!r && ob->name) tiled_name_copy(plan, out->name, ob->name, "object name");
-    return r;
+    return r ? r : object_depth(plan, ob, owner, out, err);
   }
   TessResult r = strcmp(cls, "body") == 0    ? body(plan, ob, ox, oy, sprite, out, owner, err)
                  : strcmp(cls, "joint") == 0 ? joint(plan, ob, ox, oy, out, owner, err)
                                              : zone(plan, ob, ox, oy, out, owner, err);
   if (!r && ob->name) tiled_name_copy(plan, out->name, ob->name, "object name");
-  return r;
+  return r ? r : object_depth(plan, ob, owner, out, err);
 }

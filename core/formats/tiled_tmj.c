@@ -443,6 +443,7 @@ static TessResult read_layer(Ctx *c, json_t *o, const char *where, const Group *
   l->opacity = sub.opacity;
   l->offset_x = sub.offset_x;
   l->offset_y = sub.offset_y;
+  l->topdown = get_str(o, "draworder") && strcmp(get_str(o, "draworder"), "topdown") == 0;
   l->visible = sub.visible;
   l->locked = sub.locked;
   l->has_tint = json_object_get(o, "tintcolor") != NULL;

@@ -259,6 +259,7 @@ static void start_layer(Ctx *c, const char **atts, TiledLayerKind kind) {
   l->visible = g.visible;
   l->locked = g.locked;
   l->has_tint = attr(atts, "tintcolor") != NULL;
+  l->topdown = attr(atts, "draworder") && strcmp(attr(atts, "draworder"), "topdown") == 0;
   c->props_target = &l->props;
   if (!attr_u32(c, atts, "id", UINT32_MAX, false, &l->id)) return;
   if (!attr_num(c, atts, "parallaxx", -1e6, 1e6, &l->parallax_x) || !attr_num(c, atts, "parallaxy", -1e6, 1e6, &l->parallax_y))

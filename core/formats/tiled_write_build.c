@@ -255,6 +255,7 @@ static TessResult add_layers(TwMap *m, const TessProject *p, const TessLevel *le
     t->opacity = lp->opacity;
     if (lp->id >= m->next_layer_id) m->next_layer_id = lp->id + 1;
     if (lp->kind == TESS_LAYER_OBJECTS) {
+      t->topdown = lp->y_sort;
       tiled_write_prop_bool(m, &t->props, "collides", lp->collides);
       for (uint32_t k = 0; k < layer->object_count; k++) {
         const TessObject *o = &layer->objects[k];

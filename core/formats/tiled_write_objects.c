@@ -247,5 +247,6 @@ void tiled_write_build_object(TwMap *m, const TessProject *p, const TwMass *mass
       corner(o, 0.0, 0.0, t);
       break;
   }
+  if (o->depth) tiled_write_prop_int(m, &t->props, "tessera.depth", o->depth);
   user_props(m, o, &t->props);
 }

@@ -131,7 +131,7 @@ static json_t *objects_json(Ctx *c, const TwObjects *objs) {
 static json_t *layer_json(Ctx *c, const TwMap *m, const TwLayer *l) {
   json_t *j = json_object();
   if (l->tiles) set(c, j, "data", json_string(PLACEHOLDER), "data");
-  else set(c, j, "draworder", json_string("index"), "draworder");
+  else set(c, j, "draworder", json_string(l->topdown ? "topdown" : "index"), "draworder");
   if (l->tiles) set(c, j, "height", json_integer(m->height), "height");
   set(c, j, "id", json_integer(l->id), "id");
   if (l->locked) set(c, j, "locked", json_true(), "locked");

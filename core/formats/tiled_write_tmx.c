@@ -299,7 +299,7 @@ TessResult tiled_write_tmx_map(const TwMap *m, char **out, size_t *size, TessErr
     } else {
       open_tag(&x, "objectgroup");
       layer_common(&x, l);
-      attr(&x, "draworder", "index");
+      attr(&x, "draworder", l->topdown ? "topdown" : "index");
       open_end(&x);
       properties(&x, &l->props);
       for (size_t k = 0; k < l->objects.n; k++) object(&x, &l->objects.v[k]);

@@ -67,6 +67,9 @@ TessResult tess_object_validate(const TessObject *obj, TessError *err) {
                           obj->name, (double)obj->pos.x, (double)obj->pos.y);
   if (!isfinite(obj->angle))
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "object %s angle is not finite", obj->name);
+  if (obj->depth < TESS_OBJECT_DEPTH_MIN || obj->depth > TESS_OBJECT_DEPTH_MAX)
+    return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "object %s depth %d is outside %d..%d", obj->name,
+                          (int)obj->depth, TESS_OBJECT_DEPTH_MIN, TESS_OBJECT_DEPTH_MAX);
   if (obj->kind == TESS_OBJECT_BODY) {
     const TessBodyObject *b = &obj->u.body;
     if (b->shape > TESS_BODY_SPRITE || b->type > TESS_BODY_DYNAMIC || b->pin > TESS_PIN_AT_OVERLAP_CENTRE)

@@ -113,6 +113,11 @@ static void hash_object(TessHasher *h, const TessObject *o) {
   hash_name(h, o->name);
   hash_vec(h, o->pos);
   tess_hasher_f32(h, o->angle);
+  /* The depth came later: hashed only when set (as the motor below). */
+  if (o->depth) {
+    tess_hasher_u32(h, 0x44455000u); /* 'DEP' */
+    tess_hasher_u32(h, (uint32_t)o->depth);
+  }
   switch (o->kind) {
     case TESS_OBJECT_BODY: {
       const TessBodyObject *b = &o->u.body;
@@ -206,6 +211,7 @@ static void hash_layer(TessHasher *h, const TessLayer *layer) {
   tess_hasher_u32(h, (uint32_t)pr->kind | (uint32_t)pr->visible << 8 | (uint32_t)pr->locked << 16 |
                          (uint32_t)pr->collides << 24);
   tess_hasher_f32(h, pr->opacity);
+  if (pr->y_sort) tess_hasher_u32(h, 0x59534F52u); /* 'YSOR', only when set: older levels keep their hash */
   if (layer->chunks) {
     for (uint32_t cy = 0; cy < layer->chunks_y; cy++) {
       for (uint32_t cx = 0; cx < layer->chunks_x; cx++) {

@@ -44,6 +44,7 @@ static inline bool pair_allowed(const Proxy *pa, const Proxy *pb) {
   if (pa->sensor && pb->sensor) return false;
   /* kinematic against static or kinematic: only sensors care */
   if (!pa->dynamic && !pb->dynamic && !pa->sensor && !pb->sensor) return false;
+  if (pa->group != 0 && pa->group == pb->group) return false; /* parts of one assembly (a ragdoll) */
   return (pa->category & pb->mask) && (pb->category & pa->mask);
 }
 
@@ -171,12 +172,14 @@ bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *swe
     p->sensor = sh->sensor;
     p->category = sh->category;
     p->mask = sh->mask;
+    p->group = sh->group;
     p->v = b->v;
     p->spin = fabsf(b->w) * b->max_extent;
     p->friction = sh->friction;
     p->restitution = sh->restitution;
     p->tangential = sh->tangential;
-    p->plain = p->active && p->dynamic && !p->sensor && b->shape_count == 1 && sh->category != 0 && sh->mask == UINT32_MAX;
+    p->plain = p->active && p->dynamic && !p->sensor && b->shape_count == 1 && sh->category != 0 && sh->mask == UINT32_MAX &&
+               sh->group == 0;
     if (b->type != TESS_BODY_STATIC) {
       float e = fmaxf(p->box.upper.x - p->box.lower.x, p->box.upper.y - p->box.lower.y);
       extent_sum += e;

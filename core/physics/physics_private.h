@@ -35,7 +35,8 @@ typedef struct Shape {
    * shape is one cache line: these, then the polygon's count, radius and centre */
   float friction, restitution, tangential;
   uint32_t category, mask;
-  PhysPoly poly; /* body coordinates */
+  uint16_t group; /* TessShapeDef.group: 0 = none */
+  PhysPoly poly;  /* body coordinates */
   float density;
   uint32_t material;
   uint64_t user_data;
@@ -203,12 +204,12 @@ typedef struct Proxy {
   uint8_t active;  /* an awake non-static body */
   uint8_t dynamic; /* a dynamic body */
   uint8_t sensor;
-  uint8_t large; /* bigger than a grid cell */
-  uint8_t plain; /* awake, dynamic, not a sensor, the body's only shape, meets everything:
-                    two plain proxies of overlapping boxes always make a pair */
-  uint8_t pad[2];
-  TessVec2 v; /* the body's velocity */
-  float spin; /* |w| x its largest extent */
+  uint8_t large;  /* bigger than a grid cell */
+  uint8_t plain;  /* awake, dynamic, not a sensor, the body's only shape, meets everything, no group:
+                     two plain proxies of overlapping boxes always make a pair */
+  uint16_t group; /* the shape's group: equal non-zero groups never pair */
+  TessVec2 v;     /* the body's velocity */
+  float spin;     /* |w| x its largest extent */
   float friction, restitution, tangential;
 } Proxy;
 _Static_assert(sizeof(Proxy) == 64, "a proxy is one cache line");

@@ -674,6 +674,7 @@ static TessResult add_shape(TessWorld *w, TessBodyId body, const TessShapeDef *d
   s->density = d.sensor ? 0.0f : d.density;
   s->category = d.category;
   s->mask = d.mask;
+  s->group = d.group;
   s->material = d.material;
   s->user_data = d.user_data;
   physics_poly_mass(&s->poly, &s->area, &s->centroid, &s->inertia_c);

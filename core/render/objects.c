@@ -347,9 +347,15 @@ void render_paint_objects(TessRenderer *r, cairo_t *cr, const TessLevel *level, 
   for (uint32_t li = 0; li < level->layer_count; li++) {
     const TessLayer *layer = level->layers[li];
     if (layer->props.kind != TESS_LAYER_OBJECTS || !layer->props.visible) continue;
+    /* Depth order (tess_layer_draw_order); object order if there is no memory for it. */
+    uint32_t *order = layer->object_count ? tess_calloc(layer->object_count, sizeof *order) : NULL;
+    if (order && tess_layer_draw_order(layer, order, NULL) != TESS_OK) {
+      tess_free(order);
+      order = NULL;
+    }
     if (layer->props.opacity < 1.0f) cairo_push_group(cr);
-    for (uint32_t i = 0; i < layer->object_count; i++) {
-      const TessObject *obj = &layer->objects[i];
+    for (uint32_t k = 0; k < layer->object_count; k++) {
+      const TessObject *obj = &layer->objects[order ? order[k] : k];
       if (o->hidden_object && obj->id == o->hidden_object) continue;
       bool is_sel = o->selected_object && obj->id == o->selected_object;
       if (is_sel) selected = obj;
@@ -365,6 +371,7 @@ void render_paint_objects(TessRenderer *r, cairo_t *cr, const TessLevel *level, 
         case TESS_OBJECT_SPAWN: paint_spawn(cr, obj, tx, ty, zoom, is_sel); break;
       }
     }
+    tess_free(order);
     if (layer->props.opacity < 1.0f) {
       cairo_pop_group_to_source(cr);
       cairo_paint_with_alpha(cr, layer->props.opacity);

@@ -87,10 +87,34 @@ void tess_preview_painter_collect_contacts(TessPreviewPainter *pp, const TessPre
 
 void tess_preview_painter_clear_contacts(TessPreviewPainter *pp) { tess_draw_clear_impacts(pp->draw); }
 
+/* The level's draw order for the playback's bodies (each from its object:
+ * its layer's rank, its depth, its layer's y sorting), as the map view
+ * orders the objects; bodies spawned while playing draw last. */
+static void set_order(TessPreviewPainter *pp, const TessPreviewLevel *pl) {
+  uint32_t n = tess_playback_body_count(pl->playback);
+  int32_t *depth = tess_calloc(n ? n : 1, sizeof *depth);
+  uint8_t *y_sort = tess_calloc(n ? n : 1, 1);
+  if (depth && y_sort) {
+    for (uint32_t i = 0; i < n; i++) {
+      const TessPlaybackBody *b = tess_playback_body(pl->playback, i);
+      TessLayer *layer = NULL;
+      const TessObject *o = b->object ? tess_level_object(pl->level, b->object, &layer) : NULL;
+      depth[i] = o ? tess_depth_key(tess_level_object_layer_rank(pl->level, layer), o->depth) : INT32_MAX;
+      y_sort[i] = o && layer->props.y_sort;
+    }
+    (void)tess_draw_set_order(pp->draw, depth, y_sort, n, NULL); /* out of memory: body order */
+  } else {
+    (void)tess_draw_set_order(pp->draw, NULL, NULL, 0, NULL);
+  }
+  tess_free(depth);
+  tess_free(y_sort);
+}
+
 /* A new preview: its tiles, and its bodies' depth order. */
 static void show(TessPreviewPainter *pp, const TessPreviewLevel *pl) {
   pp->shown = pl;
   tess_draw_invalidate_background(pp->draw);
+  set_order(pp, pl);
 }
 
 void tess_preview_painter_draw(TessPreviewPainter *pp, cairo_t *cr, const TessPreviewLevel *pl,

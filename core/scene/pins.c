@@ -184,6 +184,14 @@ static TessResult resolve_pair(TessScene *s, Outlines *o, uint32_t i, uint32_t j
   jt->body_b = (int32_t)(small - s->bodies);
   jt->anchor_a = point;
   jt->anchor_b = point;
+  /* A pin at the overlap's centre is a ragdoll's joint: it bends, but not
+   * all the way round (a forearm through the upper arm). A pin at the
+   * smaller body's centre is an axle (the car's wheels): it turns freely. */
+  if (mode == TESS_PIN_AT_OVERLAP_CENTRE) {
+    jt->limit_enabled = 1;
+    jt->lower = -TESS_PIN_OVERLAP_LIMIT;
+    jt->upper = TESS_PIN_OVERLAP_LIMIT;
+  }
   return TESS_OK;
 }
 

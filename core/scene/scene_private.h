@@ -10,4 +10,9 @@ TessResult scene_resolve_pins(TessScene *s, TessError *err);
  * the reference tests compare scene_resolve_pins with. */
 TessResult scene_resolve_pins_all_pairs(TessScene *s, TessError *err);
 
+/* The shape group of every body (body_count entries): bodies joined by pins
+ * made on overlap, dynamic ones only, share a non-zero group and never
+ * collide with each other (assemblies.c). */
+TessResult scene_assembly_groups(const TessScene *s, uint16_t *groups, TessError *err);
+
 #endif

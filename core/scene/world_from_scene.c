@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tessera/physics.h"
+#include "scene_private.h"
 #include "tessera/scene.h"
 
 TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *base, TessWorld **out,
@@ -61,8 +62,13 @@ TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *
     }
   }
   TessBodyId *ids = tess_calloc(s->body_count ? s->body_count : 1, sizeof *ids);
-  if (!ids) {
+  uint16_t *groups = tess_calloc(s->body_count ? s->body_count : 1, sizeof *groups);
+  if (ids && groups) r = scene_assembly_groups(s, groups, err);
+  if (!ids || !groups || r != TESS_OK) {
+    tess_free(ids);
+    tess_free(groups);
     tess_world_destroy(w);
+    if (r != TESS_OK) return r;
     return tess_error_set(err, TESS_ERR_NOMEM, "scene", "out of memory");
   }
   for (uint32_t i = 0; i < s->body_count && r == TESS_OK; i++) {
@@ -89,6 +95,7 @@ TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *
     sd.sensor = b->sensor != 0;
     sd.category = b->category;
     sd.mask = b->mask;
+    sd.group = groups[i];
     sd.material = m->id;
     sd.user_data = b->object;
     for (uint32_t k = 0; k < b->shape_count && r == TESS_OK; k++) {
@@ -151,6 +158,7 @@ TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *
     zd.radius = z->radius;
     r = tess_world_add_zone(w, &zd, NULL, err);
   }
+  tess_free(groups);
   if (r != TESS_OK) {
     tess_free(ids);
     tess_world_destroy(w);

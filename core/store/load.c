@@ -325,7 +325,7 @@ static TessResult load_levels(TessStore *s, TessProject *p, TessError *err) {
 }
 
 static TessResult load_layers(TessStore *s, TessProject *p, LayerIndex *index, TessError *err) {
-  GET_STMT(st, STMT_LAYER_SELECT_ALL);
+  GET_STMT(st, s->file_schema >= 5 ? STMT_LAYER_SELECT_ALL : STMT_LAYER_SELECT_ALL_SCHEMA4);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     Row w = row_begin(s, st, "layers", err);
@@ -339,6 +339,7 @@ static TessResult load_layers(TessStore *s, TessProject *p, LayerIndex *index, T
     lp.locked = row_int(&w, 5, 0, 1) != 0;
     lp.collides = row_int(&w, 6, 0, 1) != 0;
     lp.opacity = row_f32(&w, 7);
+    lp.y_sort = row_int(&w, 8, 0, 1) != 0;
     TessLevel *level = w.r == TESS_OK ? tess_project_level(p, (TessId)level_id) : NULL;
     if (w.r == TESS_OK && !level) row_fail(&w, TESS_ERR_FORMAT, 1, "level %lld does not exist", (long long)level_id);
     TessLayer *layer = NULL;
@@ -479,6 +480,7 @@ static void read_object_fields(Row *w, TessObject *obj) {
   obj->pos.x = row_f32(w, 6);
   obj->pos.y = row_f32(w, 7);
   obj->angle = row_f32(w, 8);
+  obj->depth = (int32_t)row_int(w, 39, TESS_OBJECT_DEPTH_MIN, TESS_OBJECT_DEPTH_MAX);
   switch (obj->kind) {
     case TESS_OBJECT_BODY: {
       TessBodyObject *b = &obj->u.body;
@@ -527,7 +529,9 @@ static void read_object_fields(Row *w, TessObject *obj) {
 }
 
 static TessResult load_objects(TessStore *s, TessProject *p, const LayerIndex *index, TessError *err) {
-  GET_STMT(st, s->file_schema >= 2 ? STMT_OBJECT_SELECT_ALL : STMT_OBJECT_SELECT_ALL_SCHEMA1);
+  GET_STMT(st, s->file_schema >= 5   ? STMT_OBJECT_SELECT_ALL
+               : s->file_schema >= 2 ? STMT_OBJECT_SELECT_ALL_SCHEMA4
+                                     : STMT_OBJECT_SELECT_ALL_SCHEMA1);
   const LayerRef *ref = NULL;
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -132,6 +132,9 @@ static const TessStoreMigration STEPS[] = {
      "ALTER TABLE tilesets ADD COLUMN offset_x INTEGER NOT NULL DEFAULT 0;" /* px, Tiled's tileoffset */
      "ALTER TABLE tilesets ADD COLUMN offset_y INTEGER NOT NULL DEFAULT 0;"
      "ALTER TABLE tilesets ADD COLUMN fit_cell INTEGER NOT NULL DEFAULT 0;"}, /* 1: tiles scaled into the cell */
+    {4, "draw depth order",
+     "ALTER TABLE objects ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;"   /* TESS_OBJECT_DEPTH_MIN..MAX */
+     "ALTER TABLE layers ADD COLUMN y_sort INTEGER NOT NULL DEFAULT 0;"}, /* 1: objects sorted by y */
 };
 _Static_assert(sizeof STEPS / sizeof STEPS[0] == TESS_STORE_SCHEMA_VERSION - 1, "one step per version after 1");
 static const TessStoreSchema CURRENT_SCHEMA = {TESS_STORE_SCHEMA_VERSION, STEPS, sizeof STEPS / sizeof STEPS[0]};

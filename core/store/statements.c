@@ -11,8 +11,11 @@
   "joint_kind, joint_limit_enabled, joint_body_a, joint_body_b, "                \
   "joint_anchor_b_x, joint_anchor_b_y, joint_length, joint_lower, joint_upper, " \
   "zone_kind, zone_width, zone_height, zone_vector_x, zone_vector_y, zone_strength, zone_radius"
-#define OBJECT_COLUMNS \
+#define OBJECT_COLUMNS_SCHEMA2 \
   OBJECT_COLUMNS_SCHEMA1 ", joint_motor_enabled, joint_motor_speed, joint_motor_torque" /* schema 2 */
+#define OBJECT_COLUMNS OBJECT_COLUMNS_SCHEMA2 ", depth"                                 /* schema 5 */
+#define LAYER_COLUMNS_SCHEMA1 "id, level_id, name, kind, visible, locked, collides, opacity"
+#define LAYER_COLUMNS LAYER_COLUMNS_SCHEMA1 ", y_sort" /* schema 5 */
 
 #define SPRITE_COLUMNS                                                                          \
   "id, name, source_path, png, image_w, image_h, frame_count, frame_rate, anchor_x, anchor_y, " \
@@ -97,17 +100,17 @@ static const char *const SQL[STMT_COUNT] = {
         "substeps, floor_drag FROM levels ORDER BY position, id",
 
     [STMT_LAYER_UPSERT] =
-        "INSERT INTO layers (id, level_id, position, name, kind, visible, locked, collides, opacity) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (id) DO UPDATE SET "
+        "INSERT INTO layers (id, level_id, position, name, kind, visible, locked, collides, opacity, y_sort) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (id) DO UPDATE SET "
         "position = excluded.position, name = excluded.name, kind = excluded.kind, "
         "visible = excluded.visible, locked = excluded.locked, collides = excluded.collides, "
-        "opacity = excluded.opacity",
+        "opacity = excluded.opacity, y_sort = excluded.y_sort",
     [STMT_LAYER_DELETE] = "DELETE FROM layers WHERE id = ?1",
     [STMT_LAYER_EXISTS] = "SELECT level_id FROM layers WHERE id = ?1",
     [STMT_LAYER_SET_POSITION] = "UPDATE layers SET position = ?2 WHERE id = ?1 AND position IS NOT ?2",
-    [STMT_LAYER_SELECT_ALL] =
-        "SELECT id, level_id, name, kind, visible, locked, collides, opacity FROM layers "
-        "ORDER BY level_id, position, id",
+    [STMT_LAYER_SELECT_ALL] = "SELECT " LAYER_COLUMNS " FROM layers ORDER BY level_id, position, id",
+    /* not sorted by y, as the step to schema 5 would set it */
+    [STMT_LAYER_SELECT_ALL_SCHEMA4] = "SELECT " LAYER_COLUMNS_SCHEMA1 ", 0 FROM layers ORDER BY level_id, position, id",
 
     [STMT_CHUNK_UPSERT] =
         "INSERT INTO chunks (level_id, layer_id, cx, cy, cells) VALUES (?1, ?2, ?3, ?4, ?5) "
@@ -121,7 +124,7 @@ static const char *const SQL[STMT_COUNT] = {
         "INSERT INTO objects (" OBJECT_COLUMNS
         ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
         "?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, "
-        "?33, ?34, ?35, ?36, ?37, ?38, ?39) ON CONFLICT (id) DO UPDATE SET level_id = excluded.level_id, "
+        "?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40) ON CONFLICT (id) DO UPDATE SET level_id = excluded.level_id, "
         "layer_id = excluded.layer_id, position = excluded.position, kind = excluded.kind, "
         "name = excluded.name, x = excluded.x, y = excluded.y, angle = excluded.angle, "
         "body_shape = excluded.body_shape, body_type = excluded.body_type, body_pin = excluded.body_pin, "
@@ -138,14 +141,16 @@ static const char *const SQL[STMT_COUNT] = {
         "zone_vector_x = excluded.zone_vector_x, zone_vector_y = excluded.zone_vector_y, "
         "zone_strength = excluded.zone_strength, zone_radius = excluded.zone_radius, "
         "joint_motor_enabled = excluded.joint_motor_enabled, joint_motor_speed = excluded.joint_motor_speed, "
-        "joint_motor_torque = excluded.joint_motor_torque",
+        "joint_motor_torque = excluded.joint_motor_torque, depth = excluded.depth",
     [STMT_OBJECT_DELETE] = "DELETE FROM objects WHERE id = ?1",
     [STMT_OBJECT_LOCATE] = "SELECT layer_id, position FROM objects WHERE id = ?1",
     [STMT_OBJECT_SET_POSITION] = "UPDATE objects SET position = ?2 WHERE id = ?1 AND position IS NOT ?2",
     [STMT_OBJECT_SELECT_ALL] = "SELECT " OBJECT_COLUMNS " FROM objects ORDER BY layer_id, position, id",
     /* the motor off, as the step to schema 2 would set it */
     [STMT_OBJECT_SELECT_ALL_SCHEMA1] =
-        "SELECT " OBJECT_COLUMNS_SCHEMA1 ", 0, 0, 0 FROM objects ORDER BY layer_id, position, id",
+        "SELECT " OBJECT_COLUMNS_SCHEMA1 ", 0, 0, 0, 0 FROM objects ORDER BY layer_id, position, id",
+    /* depth 0, as the step to schema 5 would set it */
+    [STMT_OBJECT_SELECT_ALL_SCHEMA4] = "SELECT " OBJECT_COLUMNS_SCHEMA2 ", 0 FROM objects ORDER BY layer_id, position, id",
 
     [STMT_PROP_DELETE_OBJECT] = "DELETE FROM object_props WHERE object_id = ?1",
     [STMT_PROP_INSERT] =

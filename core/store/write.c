@@ -188,6 +188,7 @@ TessResult store_write_layer_row(TessStore *s, const TessLevel *level, const Tes
   sqlite3_bind_int(st, 7, lp->locked ? 1 : 0);
   sqlite3_bind_int(st, 8, lp->collides ? 1 : 0);
   sqlite3_bind_double(st, 9, lp->opacity);
+  sqlite3_bind_int(st, 10, lp->y_sort ? 1 : 0);
   return step_write(s, st, false, err);
 }
 
@@ -251,6 +252,7 @@ TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLa
   sqlite3_bind_double(st, 7, obj->pos.x);
   sqlite3_bind_double(st, 8, obj->pos.y);
   sqlite3_bind_double(st, 9, obj->angle);
+  sqlite3_bind_int(st, 40, obj->depth);
   /* Columns 10..39 stay NULL except those of the object's kind (37..39,
    * the joint's motor, came with schema 2 and so sit after the zone's). */
   switch (obj->kind) {

@@ -606,6 +606,40 @@ static TessResult draw_coin(const char *dir, TessError *err) {
   return save(&img, dir, "coin.png", err);
 }
 
+/* The ragdoll's parts: a wooden mannequin, each part a rounded bar (the head
+ * a disc) lit from the top-left. The parts overlap where make-demo places
+ * them, and are pinned there (pin on overlap). */
+static TessResult draw_part(const char *dir, const char *name, int w, int h, double radius, bool disc,
+                            TessError *err) {
+  TessImage img;
+  TessResult r = tess_image_create((uint32_t)w, (uint32_t)h, &img, err);
+  if (r != TESS_OK) return r;
+  RoundedBox box = {0, 0, w, h, radius};
+  Circle head = {w / 2.0, h / 2.0, w / 2.0 - 0.5};
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      double cov = disc ? coverage(x, y, inside_circle, &head) : coverage(x, y, inside_rounded_box, &box);
+      if (cov <= 0) continue;
+      /* grain along the part's long axis, a rounded shading across it */
+      Rgba c = w >= h ? wood_texture(x, y) : wood_texture(y, x);
+      double across = w >= h ? (y + 0.5) / h : (x + 0.5) / w;
+      c = shade(add(c, 30), 0.75 + 0.35 * (1.0 - fabs(across - 0.4) * 1.6));
+      c.a = 255 * cov;
+      put(&img, x, y, c);
+    }
+  return save(&img, dir, name, err);
+}
+
+static TessResult draw_ragdoll(const char *dir, TessError *err) {
+  TessResult r = draw_part(dir, "doll-head.png", 18, 18, 9, true, err);
+  if (r == TESS_OK) r = draw_part(dir, "doll-torso.png", 16, 28, 4, false, err);
+  if (r == TESS_OK) r = draw_part(dir, "doll-upper-arm.png", 18, 8, 3.5, false, err);
+  if (r == TESS_OK) r = draw_part(dir, "doll-lower-arm.png", 16, 7, 3, false, err);
+  if (r == TESS_OK) r = draw_part(dir, "doll-upper-leg.png", 9, 20, 4, false, err);
+  if (r == TESS_OK) r = draw_part(dir, "doll-lower-leg.png", 8, 19, 3.5, false, err);
+  return r;
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
@@ -614,7 +648,7 @@ int main(int argc, char **argv) {
   TessError err;
   tess_error_clear(&err);
   TessResult (*const steps[])(const char *, TessError *) = {draw_terrain, draw_crate, draw_barrel, draw_ball,
-                                                            draw_rock, draw_star, draw_coin};
+                                                            draw_rock, draw_star, draw_coin, draw_ragdoll};
   for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
     if (steps[i](argv[1], &err) != TESS_OK) {
       char buf[1200];

@@ -34,6 +34,7 @@ typedef struct Demo {
   TessId rock, sand, ice, rubber, wood, water, stone_floor, ice_floor, sand_floor;
   TessId terrain;
   TessId crate, barrel, ball, boulder, star, coin;
+  TessId doll_head, doll_torso, doll_upper_arm, doll_lower_arm, doll_upper_leg, doll_lower_leg;
 } Demo;
 
 /* ---- materials -------------------------------------------------------- */
@@ -306,6 +307,12 @@ static TessResult add_sprites(Demo *d, TessError *err) {
   TRY(add_sprite(d, "rock.png", "Boulder", 1, 0.0f, TESS_MASK_PIECES, &d->boulder, err));
   TRY(add_sprite(d, "star.png", "Star", 1, 0.0f, TESS_MASK_PIECES, &d->star, err));
   TRY(add_sprite(d, "coin.png", "Coin", 2, 4.0f, TESS_MASK_CIRCLE, &d->coin, err));
+  TRY(add_sprite(d, "doll-head.png", "Doll head", 1, 0.0f, TESS_MASK_CIRCLE, &d->doll_head, err));
+  TRY(add_sprite(d, "doll-torso.png", "Doll torso", 1, 0.0f, TESS_MASK_SIMPLIFIED, &d->doll_torso, err));
+  TRY(add_sprite(d, "doll-upper-arm.png", "Doll upper arm", 1, 0.0f, TESS_MASK_SIMPLIFIED, &d->doll_upper_arm, err));
+  TRY(add_sprite(d, "doll-lower-arm.png", "Doll lower arm", 1, 0.0f, TESS_MASK_SIMPLIFIED, &d->doll_lower_arm, err));
+  TRY(add_sprite(d, "doll-upper-leg.png", "Doll upper leg", 1, 0.0f, TESS_MASK_SIMPLIFIED, &d->doll_upper_leg, err));
+  TRY(add_sprite(d, "doll-lower-leg.png", "Doll lower leg", 1, 0.0f, TESS_MASK_SIMPLIFIED, &d->doll_lower_leg, err));
   return TESS_OK;
 }
 
@@ -383,6 +390,48 @@ static TessResult place_spawn(const Painter *p, const char *name, float x, float
 /* Cell centre in pixels. */
 static float cx(int cell) { return (float)(cell * TILE + TILE / 2); }
 static float edge(int cell) { return (float)(cell * TILE); }
+
+/* A ragdoll the SLRBS way: ten sprite bodies laid out overlapping where
+ * their joints go (a T-pose: arms out, legs apart), each with the pin mode
+ * "at the centre of the overlap". core/scene pins each overlapping pair
+ * there, limits the pin to +-60 degrees and keeps the parts from colliding
+ * with each other. The torso's centre is at (x, y); each part overlaps only
+ * its neighbour (3 px), and no two other parts touch (2 px apart at least),
+ * so the pins are exactly the nine joints of a body. */
+static TessResult place_ragdoll(const Painter *p, float x, float y) {
+  const Demo *d = p->demo;
+  const struct {
+    const char *name;
+    TessId sprite;
+    float dx, dy;
+  } parts[] = {
+      {"Doll torso", d->doll_torso, 0.0f, 0.0f},
+      {"Doll head", d->doll_head, 0.0f, -21.0f},
+      {"Doll left upper arm", d->doll_upper_arm, -14.0f, -8.0f},
+      {"Doll left lower arm", d->doll_lower_arm, -28.0f, -8.0f},
+      {"Doll right upper arm", d->doll_upper_arm, 14.0f, -8.0f},
+      {"Doll right lower arm", d->doll_lower_arm, 28.0f, -8.0f},
+      {"Doll left upper leg", d->doll_upper_leg, -5.5f, 21.0f},
+      {"Doll left lower leg", d->doll_lower_leg, -5.5f, 37.5f},
+      {"Doll right upper leg", d->doll_upper_leg, 5.5f, 21.0f},
+      {"Doll right lower leg", d->doll_lower_leg, 5.5f, 37.5f},
+  };
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+    TessObject o;
+    tess_object_default(&o, TESS_OBJECT_BODY);
+    snprintf(o.name, sizeof o.name, "%s", parts[i].name);
+    o.pos = tess_v2(x + parts[i].dx, y + parts[i].dy);
+    o.u.body.shape = TESS_BODY_SPRITE;
+    o.u.body.type = TESS_BODY_DYNAMIC;
+    o.u.body.sprite = parts[i].sprite;
+    o.u.body.material = d->wood;
+    o.u.body.pin = TESS_PIN_AT_OVERLAP_CENTRE;
+    TessResult r = tess_edit_object_add(d->project, p->level, p->layer, &o, NULL, p->err);
+    tess_object_clear(&o);
+    if (r != TESS_OK) return r;
+  }
+  return TESS_OK;
+}
 
 static TessResult build_side_level(Demo *d, TessError *err) {
   TessLevelSettings s;
@@ -555,6 +604,8 @@ static TessResult build_side_level(Demo *d, TessError *err) {
   tess_object_clear(&wind);
   if (r != TESS_OK) return r;
   TRY(place_sprite(&o, "Star in the updraft", edge(15), edge(10), d->star, d->wood, TESS_BODY_DYNAMIC));
+  /* Under the ice shelf, a ragdoll standing on its toes: it folds up on the ground. */
+  TRY(place_ragdoll(&o, cx(59), edge(32) - 49.0f));
   return TESS_OK;
 }
 

@@ -135,8 +135,10 @@ static void levels_have_their_settings(void) {
 static void sprites_have_real_alpha_and_traced_masks(void) {
   TessProject *p = load_demo();
   if (!p) return;
-  static const char *names[] = {"Crate", "Barrel", "Ball", "Boulder", "Star", "Coin"};
-  CHECK(p->sprite_count == 6);
+  static const char *names[] = {"Crate", "Barrel", "Ball", "Boulder",
+                                "Star", "Coin", "Doll head", "Doll torso",
+                                "Doll upper arm", "Doll lower arm", "Doll upper leg", "Doll lower leg"};
+  CHECK(p->sprite_count == 12);
   for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
     const TessSprite *s = NULL;
     for (uint32_t i = 0; i < p->sprite_count; i++)
@@ -422,7 +424,7 @@ static void generating_twice_gives_the_same_project(void) {
     uint64_t ha = tess_project_hash(a);
     CHECK(ha == tess_project_hash(b));
     CHECK(ha == tess_project_hash(built));
-    CHECK(a->level_count == 3 && a->sprite_count == 6);
+    CHECK(a->level_count == 3 && a->sprite_count == 12);
   }
   if (a) tess_project_destroy(a);
   if (b) tess_project_destroy(b);
@@ -450,8 +452,10 @@ static void checked_in_art_is_what_the_drawing_program_draws(void) {
   mkdir(out, 0755);
   const char *argv[] = {draw, out, NULL};
   CHECK(run(argv) == 0);
-  static const char *files[] = {"terrain.png", "crate.png", "barrel.png", "ball.png", "rock.png", "star.png",
-                                "coin.png"};
+  static const char *files[] = {"terrain.png", "crate.png", "barrel.png", "ball.png",
+                                "rock.png", "star.png", "coin.png", "doll-head.png",
+                                "doll-torso.png", "doll-upper-arm.png", "doll-lower-arm.png", "doll-upper-leg.png",
+                                "doll-lower-leg.png"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     char a[1200], b[1200];
     snprintf(a, sizeof a, "%s/%s", art, files[i]);

@@ -342,10 +342,10 @@ static uint64_t world_hash(const uint8_t *d, size_t size, int steps) {
 
 /* The demo's golden files of an older minor version still load, and their
  * worlds step exactly as the current files' of the same levels do. The demo's
- * Top-down level has since gained a turnstile: its current-format file from
- * before that (format 3.4) stands in for it. */
+ * Top-down level has since gained a turnstile, and its Side level a ragdoll:
+ * their current-format files from before that (format 3.4) stand in for them. */
 static void old_demo_files_simulate_alike(const char *const old[2], uint16_t minor) {
-  static const char *same[] = {"tests/golden/demo/Side.tlv", "tests/golden/format-3.4/Top-down.tlv"};
+  static const char *same[] = {"tests/golden/format-3.4/Side.tlv", "tests/golden/format-3.4/Top-down.tlv"};
   for (size_t i = 0; i < 2; i++) {
     size_t osize = 0, nsize = 0;
     uint8_t *o = source_file(old[i], &osize), *n = source_file(same[i], &nsize);

@@ -66,6 +66,7 @@ void error_wrong_blob_sizes(void);
 void migration_applies_step(void);
 void migration_real_step_adds_pin_motors(void);
 void migration_real_step_adds_tileset_offsets(void);
+void migration_real_step_adds_draw_depth(void);
 void second_writer_is_refused(void);
 void migration_failure_rolls_back(void);
 /* test_codec.c */

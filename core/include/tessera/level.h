@@ -338,6 +338,11 @@ typedef struct TessObject {
   char name[TESS_NAME_MAX];
   TessVec2 pos; /* level pixels: centre of a body or zone, pin point, spawn point */
   float angle;  /* radians */
+  /* Draw depth within its layer (TESS_OBJECT_DEPTH_MIN..MAX, default 0):
+   * lower first; then, in a layer that sorts by y, the object lower on
+   * screen over; then object order. The map view, `render`, Play and the
+   * .tlv (3.6) all draw in this order (tess_level_draw_order). */
+  int32_t depth;
   union {
     TessBodyObject body;
     TessJointObject joint;
@@ -346,6 +351,9 @@ typedef struct TessObject {
   uint32_t prop_count;
   TessProperty *props; /* owned */
 } TessObject;
+
+#define TESS_OBJECT_DEPTH_MIN (-32768)
+#define TESS_OBJECT_DEPTH_MAX 32767
 
 /* Defaults for each kind (a 32 px dynamic circle, a pin joint, a wind zone, a spawn). */
 void tess_object_default(TessObject *obj, TessObjectKind kind);
@@ -383,6 +391,7 @@ typedef struct TessLayerProps {
   uint8_t kind; /* TessLayerKind */
   bool visible, locked, collides;
   float opacity; /* 0..1 */
+  bool y_sort;   /* object layers: objects lower on screen drawn over (top-down levels; Tiled's draworder topdown) */
 } TessLayerProps;
 
 typedef struct TessLayer {
@@ -422,6 +431,13 @@ int tess_level_layer_index(const TessLevel *level, TessId layer_id); /* -1 if ab
 TessLayer *tess_level_material_layer(const TessLevel *level);        /* NULL if none */
 /* Finds an object in any object layer of the level. */
 TessObject *tess_level_object(const TessLevel *level, TessId object_id, TessLayer **layer_out);
+/* The order the layer's objects are drawn in (depth, then y when the layer
+ * sorts by y, then object order; tessera/play.h's tess_depth_key): out[k]
+ * is the index of the object drawn k-th (object_count entries). */
+TessResult tess_layer_draw_order(const TessLayer *layer, uint32_t *out, TessError *err);
+/* The rank of an object layer among the level's object layers (bottom
+ * first), for tess_depth_key; 0 for a layer not in the level. */
+uint32_t tess_level_object_layer_rank(const TessLevel *level, const TessLayer *layer);
 /* Bytes the level's cells and objects occupy in memory. */
 size_t tess_level_memory_bytes(const TessLevel *level);
 

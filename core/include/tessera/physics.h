@@ -276,6 +276,8 @@ typedef struct TessShapeDef {
   bool sensor;       /* reports overlaps, never pushes */
   uint32_t category; /* default 0x1 */
   uint32_t mask;     /* default 0xFFFFFFFF */
+  uint16_t group;    /* 0 (default) = none; shapes with the same non-zero group never collide with each
+                        other, whatever their bits (the parts of one ragdoll; Box2D's negative group) */
   uint32_t material; /* caller's material id, kept for queries */
   uint64_t user_data;
 } TessShapeDef;

@@ -71,6 +71,22 @@ typedef struct TessFramePlayer {
  * counts as 0. */
 uint32_t tess_frame_player_advance(TessFramePlayer *fp, double differential, uint32_t frame_count);
 
+/* ---- Draw order (the SLRBS z-sort) ------------------------------------- */
+
+/* One sortable key for an object drawn from the `layer_rank`-th object
+ * layer of its level (bottom first, 0..32767) at draw `depth` in it
+ * (-32768..32767; out-of-range values are clamped). Objects draw by key,
+ * lower first; then, among objects of a layer that sorts by y, the one
+ * with the smaller y first (lower on screen drawn over); then in object
+ * (body) order. The editor, `render`, libtessera-draw and a game reading a
+ * .tlv's draw order (tlv_body_draw) all sort this way. */
+static inline int32_t tess_depth_key(uint32_t layer_rank, int32_t depth) {
+  if (layer_rank > 32767u) layer_rank = 32767u;
+  if (depth < -32768) depth = -32768;
+  if (depth > 32767) depth = 32767;
+  return (int32_t)(layer_rank * 65536u + (uint32_t)(depth + 32768));
+}
+
 /* ---- Playback: the preview's clock and recording (core/play/playback.c) */
 
 /* TessPlayback: the clock and the recording behind the editor's live

@@ -25,7 +25,12 @@
  *  - pin on overlap: two bodies placed overlapping, one of them with a pin
  *    mode, are joined by a pin joint at the smaller body's centre of mass or
  *    at the centre (area centroid) of the overlap (TessPinMode; the smaller
- *    body's mode wins when both have one);
+ *    body's mode wins when both have one); a pin at the overlap's centre
+ *    (a ragdoll's joint) bends within +-TESS_PIN_OVERLAP_LIMIT of the angle
+ *    the parts were placed at, a pin at the smaller body's centre (an axle)
+ *    turns freely; the dynamic bodies such pins join make one assembly whose
+ *    parts never collide with each other (tess_world_create_from_scene gives
+ *    them one shape group, numbered in body order);
  *  - view: side view keeps the level's gravity and has no floor drag;
  *    top-down has no gravity and the level's floor drag constant. */
 #ifndef TESSERA_SCENE_H
@@ -38,6 +43,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The limits of a pin made at the centre of an overlap: +-60 degrees from
+ * the placed pose, what a shoulder, hip, knee or neck of a ragdoll built by
+ * overlapping parts can bend both ways without folding through itself. */
+#define TESS_PIN_OVERLAP_LIMIT 1.04719755f
 
 /* Index 0 of TessScene.materials is always the "no material" default
  * (tess_scene_material_default: the default surface, density 1, kind floor, id 0);
