@@ -195,6 +195,7 @@ static void edit_number(TessObject *o, GtkWidget *w, gpointer unused) {
   else if (g_str_equal(f, "x")) o->pos.x = v;
   else if (g_str_equal(f, "y")) o->pos.y = v;
   else if (g_str_equal(f, "angle")) o->angle = v * (float)G_PI / 180.0f;
+  else if (g_str_equal(f, "depth")) o->depth = (int32_t)lround(gtk_spin_button_get_value(GTK_SPIN_BUTTON(w)));
   /* Joints: the UI speaks degrees and turns per minute, the model radians. */
   else if (g_str_equal(f, "lower")) o->u.joint.lower = (float)(gtk_spin_button_get_value(GTK_SPIN_BUTTON(w)) * G_PI / 180.0);
   else if (g_str_equal(f, "upper")) o->u.joint.upper = (float)(gtk_spin_button_get_value(GTK_SPIN_BUTTON(w)) * G_PI / 180.0);
@@ -310,7 +311,7 @@ static TessRange span(double lo, double hi) {
 /* The grid's rows in tess-object-fields.ui, top to bottom, by their
  * editor's id. */
 static const char *const field_rows[] = {
-    "name", "x", "y", "angle",
+    "name", "x", "y", "angle", "depth",
     /* bodies */
     "shape", "radius", "bw", "bh", "body_type", "material", "sensor", "category", "mask", "pin",
     /* zones */
@@ -320,7 +321,7 @@ static const char *const field_rows[] = {
 
 /* Whether `o` has the row whose editor is `id`. */
 static gboolean row_wanted(const TessObject *o, const char *id) {
-  static const char *const common[] = {"name", "x", "y", "angle"};
+  static const char *const common[] = {"name", "x", "y", "angle", "depth"};
   for (guint i = 0; i < G_N_ELEMENTS(common); i++)
     if (g_str_equal(id, common[i])) return TRUE;
   if (o->kind == TESS_OBJECT_BODY) {
@@ -570,6 +571,7 @@ static void rebuild(TessObjectInspector *self) {
   checked(self, builder, "x", o->pos.x, coord, 1, 1, "X");
   checked(self, builder, "y", o->pos.y, coord, 1, 1, "Y");
   checked(self, builder, "angle", o->angle * 180.0 / G_PI, span(-360, 360), 1, 1, _("Angle"));
+  checked(self, builder, "depth", o->depth, span(TESS_OBJECT_DEPTH_MIN, TESS_OBJECT_DEPTH_MAX), 1, 0, _("Depth"));
   g_array_set_size(self->material_ids, 0);
   if (o->kind == TESS_OBJECT_BODY) fill_body(self, builder, &o->u.body);
   else if (o->kind == TESS_OBJECT_ZONE) fill_zone(self, builder, &o->u.zone);
