@@ -512,6 +512,19 @@ gboolean tess_document_set_keep_dump(TessDocument *doc, gboolean keep, GError **
   return TRUE;
 }
 
+int64_t tess_document_get_setting(TessDocument *doc, const char *name, int64_t fallback) {
+  g_return_val_if_fail(TESS_IS_DOCUMENT(doc), fallback);
+  int64_t v = 0;
+  return doc->store && tess_store_setting_get(doc->store, name, &v, NULL) == TESS_OK ? v : fallback;
+}
+
+gboolean tess_document_set_setting(TessDocument *doc, const char *name, int64_t value) {
+  g_return_val_if_fail(TESS_IS_DOCUMENT(doc), FALSE);
+  if (!doc->store || doc->read_only || doc->unsaved) return FALSE;
+  TessError err = {0};
+  return tess_store_setting_set(doc->store, name, value, &err) == TESS_OK;
+}
+
 char *tess_document_dup_dump_dir(TessDocument *doc) {
   g_return_val_if_fail(TESS_IS_DOCUMENT(doc), NULL);
   g_autofree char *dir = g_path_get_dirname(doc->path);

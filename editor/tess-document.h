@@ -72,6 +72,14 @@ gboolean tess_document_get_keep_dump(TessDocument *doc);
 gboolean tess_document_set_keep_dump(TessDocument *doc, gboolean keep, GError **error);
 char *tess_document_dup_dump_dir(TessDocument *doc);
 
+/* Other preferences of the editor kept with the project, as keep-dump is
+ * (tess_store_setting_*: not content, no undo): `fallback` when never set
+ * or unreadable. Setting one on a read-only or unsaved project keeps it for
+ * this session only (FALSE). */
+#define TESS_DOCUMENT_SETTING_PALETTE_ZOOM "editor.palette_zoom"
+int64_t tess_document_get_setting(TessDocument *doc, const char *name, int64_t fallback);
+gboolean tess_document_set_setting(TessDocument *doc, const char *name, int64_t value);
+
 /* Writes the project in memory to dest_path. When the document is unsaved
  * the database file itself may be gone, so the copy is made by writing the
  * whole in-memory project into a new file; otherwise through SQLite's backup

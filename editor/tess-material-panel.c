@@ -13,6 +13,7 @@ struct _TessMaterialPanel {
   GtkListBox *list;
   GtkWidget *inspector;
   GtkWidget *name, *color, *kind, *friction, *restitution, *tangential, *density;
+  GtkWidget *restitution_scale, *tangential_scale; /* on their fields' adjustments */
   GtkWidget *duplicate_button, *remove_button;
 
   /* owned */
@@ -380,6 +381,8 @@ static void tess_material_panel_class_init(TessMaterialPanelClass *klass) {
   gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, restitution);
   gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, tangential);
   gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, density);
+  gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, restitution_scale);
+  gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, tangential_scale);
   gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, duplicate_button);
   gtk_widget_class_bind_template_child(widget_class, TessMaterialPanel, remove_button);
   gtk_widget_class_bind_template_callback(widget_class, on_add_clicked);
@@ -405,6 +408,15 @@ static void tess_material_panel_init(TessMaterialPanel *self) {
   tess_ui_number_setup(self->restitution, tess_surface_range(TESS_SURFACE_RESTITUTION), 0.05, 3, _("Restitution"));
   tess_ui_number_setup(self->tangential, tess_surface_range(TESS_SURFACE_TANGENTIAL), 0.05, 3, _("Tangential efficiency"));
   tess_ui_number_setup(self->density, tess_material_density_range(), 0.1, 3, _("Density"));
+  /* The template's tooltips say what each number is; the range, core's,
+   * is added here, once, and the sliders say what their fields say. */
+  GtkWidget *fields[] = {self->friction, self->restitution, self->tangential, self->density};
+  for (guint i = 0; i < G_N_ELEMENTS(fields); i++) {
+    g_autofree char *about = g_strdup(gtk_widget_get_tooltip_text(fields[i]));
+    tess_ui_number_set_tooltip(fields[i], about);
+  }
+  g_object_bind_property(self->restitution, "tooltip-text", self->restitution_scale, "tooltip-text", G_BINDING_SYNC_CREATE);
+  g_object_bind_property(self->tangential, "tooltip-text", self->tangential_scale, "tooltip-text", G_BINDING_SYNC_CREATE);
   /* Connected after the field's own checks, which run first. */
   GtkWidget *spins[] = {self->friction, self->restitution, self->tangential, self->density};
   for (guint i = 0; i < G_N_ELEMENTS(spins); i++)

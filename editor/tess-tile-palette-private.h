@@ -10,8 +10,10 @@ struct _TessTilePalette {
   /* widgets */
   GtkDropDown *tilesets;
   GtkStringList *tileset_names;
-  GtkDrawingArea *area;
+  GtkWidget *area; /* a TessScrollArea: draws only what shows, at any zoom */
   GtkWidget *menu_button, *empty_label, *scroll;
+  GtkWidget *zoom_in, *zoom_out;
+  GtkLabel *zoom_label;
 
   /* owned */
   TessDocument *doc;
@@ -22,8 +24,10 @@ struct _TessTilePalette {
 
   TessId tileset;
   uint32_t sel_x, sel_y, sel_w, sel_h; /* selection in tile columns and rows */
-  double drag_x, drag_y;
-  double scale;
+  double drag_x, drag_y;               /* where a drag began, in content pixels */
+  double pointer_x, pointer_y;         /* the pointer over the view (Ctrl+wheel zooms there) */
+  double scale;                        /* screen px per tileset px: the zoom, a whole number */
+  int zoom;                            /* the zoom the user chose (kept in the project), 0 = automatic */
   gboolean tilesets_dirty, syncing;
   gboolean quiet; /* selecting without emitting "stamp-changed" */
   gulong changed_handler, committed_handler;

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tess-scroll-area.h"
 #include "tess-tile-palette-private.h"
 #include "tess-ui.h"
 
@@ -37,17 +38,23 @@ cairo_surface_t *tess_tile_palette_get_surface(TessTilePalette *self, TessId id)
 
 /* ---- Drawing -------------------------------------------------------------- */
 
+static int auto_zoom(const TessTileset *ts) { return ts->tile_w < 24 ? 2 : 1; }
+
 static void update_size(TessTilePalette *self) {
   TessTileset *ts = current(self);
+  /* Small tiles are shown larger so that they can be aimed at, unless the user chose a zoom. */
+  self->scale = self->zoom ? self->zoom : ts ? auto_zoom(ts)
+                                             : 1;
+  g_autofree char *text = g_strdup_printf(_("%d×"), (int)self->scale);
+  gtk_label_set_text(self->zoom_label, text);
+  gtk_widget_set_sensitive(self->zoom_out, ts && self->scale > TESS_TILE_PALETTE_ZOOM_MIN);
+  gtk_widget_set_sensitive(self->zoom_in, ts && self->scale < TESS_TILE_PALETTE_ZOOM_MAX);
   if (!ts) {
-    gtk_drawing_area_set_content_width(self->area, 1);
-    gtk_drawing_area_set_content_height(self->area, 1);
+    tess_scroll_area_set_content_size(TESS_SCROLL_AREA(self->area), 1, 1);
     return;
   }
-  /* Small tiles are shown larger so that they can be aimed at. */
-  self->scale = ts->tile_w < 24 ? 2.0 : 1.0;
-  gtk_drawing_area_set_content_width(self->area, (int)ceil(ts->image_w * self->scale));
-  gtk_drawing_area_set_content_height(self->area, (int)ceil(ts->image_h * self->scale));
+  tess_scroll_area_set_content_size(TESS_SCROLL_AREA(self->area), (int)ceil(ts->image_w * self->scale),
+                                    (int)ceil(ts->image_h * self->scale));
 }
 
 static void tile_rect(const TessTileset *ts, uint32_t col, uint32_t row, double *x, double *y) {
@@ -59,35 +66,56 @@ void tess_tile_palette_tile_origin(const TessTileset *ts, uint32_t col, uint32_t
   tile_rect(ts, col, row, x, y);
 }
 
-static void draw(GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer user) {
+/* The columns and rows of tiles that image rectangle (x, y, w, h) touches. */
+static void tiles_touched(const TessTileset *ts, double x, double y, double w, double h, uint32_t *c0, uint32_t *c1,
+                          uint32_t *r0, uint32_t *r1) {
+  uint32_t rows = ts->columns ? (ts->tile_count + ts->columns - 1) / ts->columns : 0;
+  double pw = ts->tile_w + ts->spacing, ph = ts->tile_h + ts->spacing;
+  double a = floor((x - ts->margin) / pw), b = floor((x + w - ts->margin) / pw);
+  double c = floor((y - ts->margin) / ph), d = floor((y + h - ts->margin) / ph);
+  *c0 = a < 0 ? 0 : (uint32_t)MIN(a, (double)ts->columns);
+  *c1 = b < 0 ? 0 : (uint32_t)MIN(b + 1, (double)ts->columns);
+  *r0 = c < 0 ? 0 : (uint32_t)MIN(c, (double)rows);
+  *r1 = d < 0 ? 0 : (uint32_t)MIN(d + 1, (double)rows);
+}
+
+/* Draws the visible rectangle (x, y, w, h) of the content: the widget is
+ * only as big as the view, whatever the zoom and the tileset. */
+static void draw(TessScrollArea *area, cairo_t *cr, double x, double y, int w, int h, gpointer user) {
   TessTilePalette *self = user;
   TessTileset *ts = current(self);
   if (!ts) return;
+  /* The tileset only: the view may be larger than it. */
+  cairo_rectangle(cr, 0, 0, ceil(ts->image_w * self->scale), ceil(ts->image_h * self->scale));
+  cairo_clip(cr);
   /* A checkerboard shows transparency. */
   cairo_set_source_rgb(cr, 0.75, 0.75, 0.75);
   cairo_paint(cr);
   cairo_set_source_rgb(cr, 0.62, 0.62, 0.62);
-  for (int y = 0; y < h; y += 8)
-    for (int x = (y / 8) % 2 * 8; x < w; x += 16) cairo_rectangle(cr, x, y, 8, 8);
+  int bx = (int)floor(x / 16) * 16, by = (int)floor(y / 8) * 8; /* the pattern's own grid: 16 px wide pairs */
+  for (int cy = by; cy < y + h; cy += 8)
+    for (int cx = bx + (cy / 8) % 2 * 8; cx < x + w; cx += 16) cairo_rectangle(cr, cx, cy, 8, 8);
   cairo_fill(cr);
 
   cairo_save(cr);
   cairo_scale(cr, self->scale, self->scale);
   cairo_surface_t *s = tess_tile_palette_get_surface(self, ts->id);
   if (s) {
+    /* Whole steps with the nearest pixel: pixel art stays sharp. */
     cairo_set_source_surface(cr, s, 0, 0);
     cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
     cairo_paint(cr);
   }
-  /* The tile grid. */
+  /* The tile grid, where it shows. */
   cairo_set_line_width(cr, 1.0 / self->scale);
   cairo_set_source_rgba(cr, 0, 0, 0, 0.25);
-  uint32_t rows = ts->columns ? (ts->tile_count + ts->columns - 1) / ts->columns : 0;
-  for (uint32_t r = 0; r < rows; r++)
-    for (uint32_t c = 0; c < ts->columns; c++) {
-      double x, y;
-      tile_rect(ts, c, r, &x, &y);
-      cairo_rectangle(cr, x, y, ts->tile_w, ts->tile_h);
+  uint32_t c0, c1, r0, r1;
+  tiles_touched(ts, x / self->scale, y / self->scale, w / self->scale, h / self->scale, &c0, &c1, &r0, &r1);
+  for (uint32_t r = r0; r < r1; r++)
+    for (uint32_t c = c0; c < c1 && r * ts->columns + c < ts->tile_count; c++) {
+      double tx, ty;
+      tile_rect(ts, c, r, &tx, &ty);
+      cairo_rectangle(cr, tx, ty, ts->tile_w, ts->tile_h);
     }
   cairo_stroke(cr);
   if (self->terrain_mode) { /* the labels instead of the selection */
@@ -110,12 +138,54 @@ static void draw(GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer user)
   cairo_restore(cr);
 }
 
+/* ---- Zoom ----------------------------------------------------------------- */
+
+int tess_tile_palette_get_zoom(TessTilePalette *self) { return (int)self->scale; }
+
+/* The tileset point under widget point (x, y) stays there. */
+static void zoom_at(TessTilePalette *self, int zoom, double x, double y) {
+  zoom = CLAMP(zoom, TESS_TILE_PALETTE_ZOOM_MIN, TESS_TILE_PALETTE_ZOOM_MAX);
+  double old = self->scale, cx, cy;
+  tess_scroll_area_widget_to_content(TESS_SCROLL_AREA(self->area), x, y, &cx, &cy);
+  self->zoom = zoom;
+  if (self->doc) tess_document_set_setting(self->doc, TESS_DOCUMENT_SETTING_PALETTE_ZOOM, zoom);
+  update_size(self);
+  tess_scroll_area_scroll_to(TESS_SCROLL_AREA(self->area), cx / old * self->scale, cy / old * self->scale, x, y);
+  gtk_widget_queue_draw(self->area);
+}
+
+static void zoom_at_centre(TessTilePalette *self, int zoom) {
+  zoom_at(self, zoom, gtk_widget_get_width(self->area) / 2.0, gtk_widget_get_height(self->area) / 2.0);
+}
+
+void tess_tile_palette_set_zoom(TessTilePalette *self, int zoom) {
+  g_return_if_fail(TESS_IS_TILE_PALETTE(self));
+  zoom_at_centre(self, zoom);
+}
+
+static void on_zoom_in(GtkButton *b, TessTilePalette *self) { zoom_at_centre(self, (int)self->scale + 1); }
+static void on_zoom_out(GtkButton *b, TessTilePalette *self) { zoom_at_centre(self, (int)self->scale - 1); }
+
+/* Ctrl+wheel zooms at the pointer (one whole step a notch); the wheel alone scrolls. */
+static gboolean on_scroll(GtkEventControllerScroll *c, double dx, double dy, TessTilePalette *self) {
+  GdkModifierType state = gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(c));
+  if (!(state & GDK_CONTROL_MASK) || dy == 0 || !current(self)) return FALSE;
+  zoom_at(self, (int)self->scale + (dy < 0 ? 1 : -1), self->pointer_x, self->pointer_y);
+  return TRUE;
+}
+
+static void on_motion(GtkEventControllerMotion *c, double x, double y, TessTilePalette *self) {
+  self->pointer_x = x;
+  self->pointer_y = y;
+}
+
 /* ---- Selection ------------------------------------------------------------ */
 
-static gboolean tile_at(TessTilePalette *self, double wx, double wy, uint32_t *col, uint32_t *row) {
+/* (cx, cy) in content pixels (tess_scroll_area_widget_to_content). */
+static gboolean tile_at(TessTilePalette *self, double cx, double cy, uint32_t *col, uint32_t *row) {
   TessTileset *ts = current(self);
   if (!ts || ts->columns == 0) return FALSE;
-  double px = wx / self->scale - ts->margin, py = wy / self->scale - ts->margin;
+  double px = cx / self->scale - ts->margin, py = cy / self->scale - ts->margin;
   if (px < 0 || py < 0) return FALSE;
   uint32_t rows = (ts->tile_count + ts->columns - 1) / ts->columns;
   uint32_t c = (uint32_t)(px / (ts->tile_w + ts->spacing)), r = (uint32_t)(py / (ts->tile_h + ts->spacing));
@@ -143,7 +213,7 @@ void tess_tile_palette_select(TessTilePalette *self, uint32_t x, uint32_t y, uin
       uint32_t tile = (y + j) * ts->columns + (x + i);
       self->stamp[j * w + i] = tile < ts->tile_count ? TESS_CELL_MAKE(ts->id, tile, 0) : 0;
     }
-  gtk_widget_queue_draw(GTK_WIDGET(self->area));
+  gtk_widget_queue_draw(self->area);
   if (!self->quiet) g_signal_emit(self, signals[SIGNAL_STAMP_CHANGED], 0);
 }
 
@@ -173,7 +243,10 @@ gboolean tess_tile_palette_get_stamp(TessTilePalette *self, uint32_t *w, uint32_
   return TRUE;
 }
 
-static void on_drag_begin(GtkGestureDrag *g, double x, double y, TessTilePalette *self) {
+static void on_drag_begin(GtkGestureDrag *g, double wx, double wy, TessTilePalette *self) {
+  /* Content pixels from here on: the tileset as drawn at this zoom, not the view. */
+  double x, y;
+  tess_scroll_area_widget_to_content(TESS_SCROLL_AREA(self->area), wx, wy, &x, &y);
   self->drag_x = x;
   self->drag_y = y;
   if (self->terrain_mode) {
@@ -237,7 +310,7 @@ static void sync_tilesets(TessTilePalette *self) {
     if (id) tess_tile_palette_select(self, 0, 0, 1, 1);
   }
   tess_tile_palette_terrain_sync(self);
-  gtk_widget_queue_draw(GTK_WIDGET(self->area));
+  gtk_widget_queue_draw(self->area);
 }
 
 static void on_tileset_selected(GtkDropDown *dd, GParamSpec *pspec, TessTilePalette *self) {
@@ -411,8 +484,12 @@ void tess_tile_palette_set_document(TessTilePalette *self, TessDocument *doc) {
   g_clear_pointer(&self->stamp, g_free);
   self->tileset = 0;
   self->sel_w = self->sel_h = 0;
+  self->zoom = 0;
   if (doc) {
     self->doc = g_object_ref(doc);
+    /* The zoom chosen last time in this project (0: automatic). */
+    int64_t zoom = tess_document_get_setting(doc, TESS_DOCUMENT_SETTING_PALETTE_ZOOM, 0);
+    self->zoom = zoom >= TESS_TILE_PALETTE_ZOOM_MIN && zoom <= TESS_TILE_PALETTE_ZOOM_MAX ? (int)zoom : 0;
     self->changed_handler = g_signal_connect(doc, "changed", G_CALLBACK(on_doc_changed), self);
     self->committed_handler = g_signal_connect(doc, "committed", G_CALLBACK(on_doc_committed), self);
   }
@@ -453,6 +530,7 @@ static void tess_tile_palette_init(TessTilePalette *self) {
   self->surfaces = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)cairo_surface_destroy);
   self->tileset_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
   self->scale = 1.0;
+  g_type_ensure(TESS_TYPE_SCROLL_AREA);
   gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_VERTICAL);
   gtk_box_set_spacing(GTK_BOX(self), 6);
 
@@ -486,6 +564,25 @@ static void tess_tile_palette_init(TessTilePalette *self) {
   gtk_widget_set_tooltip_text(self->menu_button, _("Tileset menu"));
   gtk_box_append(GTK_BOX(head), self->menu_button);
   gtk_box_append(GTK_BOX(self), head);
+
+  /* Zoom: whole steps, so each tileset pixel is a square of screen pixels. */
+  GtkWidget *zoom_box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_widget_add_css_class(zoom_box, "linked");
+  gtk_widget_set_halign(zoom_box, GTK_ALIGN_END);
+  self->zoom_out = gtk_button_new_from_icon_name("zoom-out-symbolic");
+  gtk_widget_set_tooltip_text(self->zoom_out, _("Zoom the tileset out (Ctrl+scroll)"));
+  g_signal_connect(self->zoom_out, "clicked", G_CALLBACK(on_zoom_out), self);
+  self->zoom_label = GTK_LABEL(gtk_label_new(""));
+  gtk_label_set_width_chars(self->zoom_label, 4);
+  gtk_widget_set_tooltip_text(GTK_WIDGET(self->zoom_label), _("Tileset zoom"));
+  gtk_widget_add_css_class(GTK_WIDGET(self->zoom_label), "numeric");
+  self->zoom_in = gtk_button_new_from_icon_name("zoom-in-symbolic");
+  gtk_widget_set_tooltip_text(self->zoom_in, _("Zoom the tileset in (Ctrl+scroll)"));
+  g_signal_connect(self->zoom_in, "clicked", G_CALLBACK(on_zoom_in), self);
+  gtk_box_append(GTK_BOX(zoom_box), self->zoom_out);
+  gtk_box_append(GTK_BOX(zoom_box), GTK_WIDGET(self->zoom_label));
+  gtk_box_append(GTK_BOX(zoom_box), self->zoom_in);
+  gtk_box_append(GTK_BOX(head), zoom_box);
   tess_tile_palette_terrain_init(self);
 
   self->empty_label = gtk_label_new(_("No tilesets yet. Add one from a PNG."));
@@ -494,20 +591,28 @@ static void tess_tile_palette_init(TessTilePalette *self) {
   gtk_widget_set_vexpand(self->empty_label, TRUE);
   gtk_box_append(GTK_BOX(self), self->empty_label);
 
-  self->area = GTK_DRAWING_AREA(gtk_drawing_area_new());
-  gtk_widget_set_halign(GTK_WIDGET(self->area), GTK_ALIGN_START);
-  gtk_widget_set_valign(GTK_WIDGET(self->area), GTK_ALIGN_START);
-  gtk_drawing_area_set_draw_func(self->area, draw, self, NULL);
+  self->area = tess_scroll_area_new();
+  /* Says how to use it, and that Ctrl+scroll zooms (the buttons are not the only way). */
+  gtk_widget_set_tooltip_text(self->area, _("Click a tile to paint with it, drag over several; Ctrl+scroll zooms"));
+  tess_scroll_area_set_draw_func(TESS_SCROLL_AREA(self->area), draw, self, NULL);
+  GtkEventController *scroll = gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  g_signal_connect(scroll, "scroll", G_CALLBACK(on_scroll), self);
+  gtk_widget_add_controller(self->area, scroll);
+  GtkEventController *motion = gtk_event_controller_motion_new();
+  g_signal_connect(motion, "motion", G_CALLBACK(on_motion), self);
+  gtk_widget_add_controller(self->area, motion);
   GtkGesture *drag = gtk_gesture_drag_new();
   gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(drag), 0); /* the secondary button clears terrain labels */
   g_signal_connect(drag, "drag-begin", G_CALLBACK(on_drag_begin), self);
   g_signal_connect(drag, "drag-update", G_CALLBACK(on_drag_update), self);
-  gtk_widget_add_controller(GTK_WIDGET(self->area), GTK_EVENT_CONTROLLER(drag));
+  gtk_widget_add_controller(self->area, GTK_EVENT_CONTROLLER(drag));
   self->scroll = gtk_scrolled_window_new();
-  gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(self->scroll), GTK_WIDGET(self->area));
+  gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(self->scroll), self->area);
   gtk_widget_set_vexpand(self->scroll, TRUE);
   gtk_box_append(GTK_BOX(self), self->scroll);
   gtk_widget_set_visible(self->scroll, FALSE);
 }
+
+GtkWidget *tess_tile_palette_get_view(TessTilePalette *self) { return self->area; }
 
 GtkWidget *tess_tile_palette_new(void) { return g_object_new(TESS_TYPE_TILE_PALETTE, NULL); }

@@ -33,6 +33,18 @@ gboolean tess_tile_palette_rename_tileset(TessTilePalette *self, TessId tileset,
 /* Removes a tileset: its cells are erased (remap_to 0) or remapped to the same index of remap_to. */
 gboolean tess_tile_palette_remove_tileset(TessTilePalette *self, TessId tileset, TessId remap_to);
 
+/* The zoom: screen pixels per tileset pixel, a whole number from
+ * TESS_TILE_PALETTE_ZOOM_MIN to _MAX (nearest-pixel scaling: pixel art
+ * stays sharp). The zoom buttons and Ctrl+scroll change it; it is kept in
+ * the project (TESS_DOCUMENT_SETTING_PALETTE_ZOOM). Until the user chooses
+ * one, small tiles (under 24 px) show at 2, others at 1. */
+#define TESS_TILE_PALETTE_ZOOM_MIN 1
+#define TESS_TILE_PALETTE_ZOOM_MAX 8
+int tess_tile_palette_get_zoom(TessTilePalette *self);
+void tess_tile_palette_set_zoom(TessTilePalette *self, int zoom);
+/* The tileset view (a TessScrollArea), for tests. */
+GtkWidget *tess_tile_palette_get_view(TessTilePalette *self);
+
 /* The cached cairo surface of a tileset (borrowed), decoding it on first use. */
 cairo_surface_t *tess_tile_palette_get_surface(TessTilePalette *self, TessId tileset);
 

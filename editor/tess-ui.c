@@ -248,6 +248,22 @@ gboolean tess_ui_number_take_typed(GtkWidget *spin) {
   return typed;
 }
 
+char *tess_ui_range_text(TessRange range) {
+  /* %.10g: a million reads 1000000, not 1e+06. */
+  g_autofree char *lo = g_strdup_printf("%.10g", range.lo), *hi = g_strdup_printf("%.10g", range.hi);
+  if (range.lo_open) return g_strdup_printf(_("more than %s, up to %s"), lo, hi);
+  return g_strdup_printf(_("%s to %s"), lo, hi);
+}
+
+void tess_ui_number_set_tooltip(GtkWidget *spin, const char *about) {
+  NumberField *f = spin ? g_object_get_data(G_OBJECT(spin), "tess-number-field") : NULL;
+  g_return_if_fail(f != NULL);
+  g_autofree char *range = tess_ui_range_text(f->range);
+  /* TRANSLATORS: a number field's tooltip: what the number is, then the numbers it accepts. */
+  g_autofree char *text = g_strdup_printf(_("%s (%s)"), about, range);
+  gtk_widget_set_tooltip_text(spin, text);
+}
+
 const char *tess_ui_number_get_message(GtkWidget *spin) {
   NumberField *f = spin ? g_object_get_data(G_OBJECT(spin), "tess-number-field") : NULL;
   return f ? f->message : NULL;

@@ -53,6 +53,12 @@ void tess_ui_number_setup(GtkWidget *spin, TessRange range, double step, guint d
  * (Enter, focus out) rather than stepped by the arrows, a drag or code: a
  * typed value is an undo step of its own. */
 gboolean tess_ui_number_take_typed(GtkWidget *spin);
+/* A range as a tooltip says it: "0 to 1", "more than 0, up to 1000000". */
+char *tess_ui_range_text(TessRange range);
+/* Sets a number field's tooltip to "ABOUT (RANGE)", RANGE being the field's
+ * own, core's: a tooltip never writes a range itself, so it cannot drift
+ * from what core accepts, and says it once. */
+void tess_ui_number_set_tooltip(GtkWidget *spin, const char *about);
 /* The message the field shows now, or NULL. */
 const char *tess_ui_number_get_message(GtkWidget *spin);
 

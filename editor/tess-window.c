@@ -123,7 +123,11 @@ static void show_zoom(TessWindow *self) {
   else set_zoom_label(self, tess_map_view_get_zoom(map(self)));
 }
 static void on_zoom_changed(GtkWidget *view, TessWindow *self) { show_zoom(self); }
-static void on_page_shown(GtkStack *stack, GParamSpec *pspec, TessWindow *self) { show_zoom(self); }
+static void on_page_shown(GtkStack *stack, GParamSpec *pspec, TessWindow *self) {
+  show_zoom(self);
+  /* The map's tool waits while Play shows: its hint would speak of clicks Play does not take. */
+  gtk_widget_set_visible(GTK_WIDGET(self->status_hint), gtk_stack_get_visible_child(stack) != self->preview_view);
+}
 
 static void on_object_selected(TessMapView *v, guint id, TessWindow *self) {
   tess_object_inspector_set_object(self->object_inspector, self->level, id);

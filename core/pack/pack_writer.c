@@ -44,6 +44,7 @@ enum {
   S_TERS,
   S_TERC,
   S_TERT,
+  S_DRAW,
   S_COUNT
 };
 
@@ -77,6 +78,7 @@ static const struct {
     {TLV_SEC_TERRAIN_SETS, TLV_TERRAIN_SET_SIZE, false},
     {TLV_SEC_TERRAIN_COLORS, TLV_TERRAIN_COLOR_SIZE, false},
     {TLV_SEC_TERRAIN_TILES, TLV_TERRAIN_TILE_SIZE, false},
+    {TLV_SEC_DRAW_ORDER, TLV_DRAW_ORDER_SIZE, false},
 };
 
 typedef struct Section {
@@ -798,11 +800,39 @@ static void write_spawn(Writer *w, const TessSceneSpawn *sp) {
   w->s[S_SPWN].count++;
 }
 
+/* 3.5: each body's draw depth, its object layer's rank and whether that
+ * layer sorts by y; written only when a body has a depth or a layer sorts
+ * by y (otherwise bodies draw in their order, as files before 3.5 say). */
+static void write_draw_order(Writer *w) {
+  const TessScene *sc = w->scene;
+  bool needed = false;
+  for (uint32_t i = 0; i < sc->body_count && !needed; i++) {
+    TessLayer *layer = NULL;
+    const TessObject *o = sc->bodies[i].object ? tess_level_object(w->lv, sc->bodies[i].object, &layer) : NULL;
+    needed = o && (o->depth != 0 || layer->props.y_sort);
+  }
+  if (!needed) return;
+  PackBuf *b = &w->s[S_DRAW].buf;
+  for (uint32_t i = 0; i < sc->body_count; i++) {
+    TessLayer *layer = NULL;
+    const TessObject *o = sc->bodies[i].object ? tess_level_object(w->lv, sc->bodies[i].object, &layer) : NULL;
+    uint32_t rank = o ? tess_level_object_layer_rank(w->lv, layer) : 0;
+    if (rank > 32767u) rank = 32767u;
+    pack_put_u32(b, (uint32_t)(o ? o->depth : 0));
+    pack_put_u8(b, (uint8_t)(rank & 0xffu));
+    pack_put_u8(b, (uint8_t)(rank >> 8));
+    pack_put_u8(b, o && layer->props.y_sort ? 1 : 0);
+    pack_put_u8(b, 0);
+    w->s[S_DRAW].count++;
+  }
+}
+
 static TessResult write_objects(Writer *w) {
   TessResult r = index_bodies(w);
   if (r != TESS_OK) return r;
   const TessScene *sc = w->scene;
   for (uint32_t i = 0; i < sc->body_count; i++) write_body(w, &sc->bodies[i]);
+  write_draw_order(w);
   for (uint32_t i = 0; i < sc->joint_count; i++) write_joint(w, &sc->joints[i]);
   for (uint32_t i = 0; i < sc->zone_count; i++) write_zone(w, &sc->zones[i]);
   for (uint32_t i = 0; i < sc->spawn_count; i++) write_spawn(w, &sc->spawns[i]);

@@ -309,6 +309,13 @@ static TessResult add_objects(const TlvLevel *lv, TessProject *p, TessLevel *lev
     copy_name(o.name, tlv_string(lv, b.name));
     o.pos = tess_v2(b.x * ppm, b.y * ppm);
     o.angle = b.angle;
+    /* 3.5's draw order: the bodies share one object layer here, which
+     * sorts by y when any of theirs did. */
+    TlvBodyDraw draw;
+    if (tlv_body_draw(lv, i, &draw)) {
+      o.depth = draw.depth;
+      if (draw.y_sort) layer->props.y_sort = true;
+    }
     TessBodyObject *bo = &o.u.body;
     bo->shape = b.source;
     bo->type = b.type;

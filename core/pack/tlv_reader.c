@@ -187,20 +187,20 @@ typedef struct Known {
   TlvSection *slot;
 } Known;
 
-static void known_table(TlvLevel *lv, TlvSection *settings, Known k[27]) {
-  static const uint32_t types[26] = {
+static void known_table(TlvLevel *lv, TlvSection *settings, Known k[28]) {
+  static const uint32_t types[27] = {
       TLV_SEC_SETTINGS, TLV_SEC_STRINGS, TLV_SEC_MATERIALS, TLV_SEC_TILESETS, TLV_SEC_TILES, TLV_SEC_POLYGONS,
       TLV_SEC_VERTICES, TLV_SEC_LAYERS, TLV_SEC_PALETTE, TLV_SEC_CELLS, TLV_SEC_COLLISION_PALETTE,
       TLV_SEC_COLLISION_GRID, TLV_SEC_LOOPS, TLV_SEC_CORNERS, TLV_SEC_RECTS, TLV_SEC_BODIES, TLV_SEC_SHAPES,
       TLV_SEC_JOINTS, TLV_SEC_ZONES, TLV_SEC_SPAWNS, TLV_SEC_SPRITES, TLV_SEC_PROPERTIES, TLV_SEC_BLOB,
-      TLV_SEC_TERRAIN_SETS, TLV_SEC_TERRAIN_COLORS, TLV_SEC_TERRAIN_TILES};
-  static const uint32_t strides[26] = {
+      TLV_SEC_TERRAIN_SETS, TLV_SEC_TERRAIN_COLORS, TLV_SEC_TERRAIN_TILES, TLV_SEC_DRAW_ORDER};
+  static const uint32_t strides[27] = {
       TLV_SETTINGS_SIZE, 0, TLV_MATERIAL_SIZE, TLV_TILESET_SIZE, TLV_TILE_SIZE, TLV_POLYGON_SIZE,
       TLV_VERTEX_SIZE, TLV_LAYER_SIZE, TLV_PALETTE_SIZE, 0, TLV_COLLISION_PALETTE_SIZE,
       1, TLV_LOOP_SIZE, TLV_CORNER_SIZE, TLV_RECT_SIZE, TLV_BODY_SIZE, TLV_SHAPE_SIZE,
       TLV_JOINT_SIZE, TLV_ZONE_SIZE, TLV_SPAWN_SIZE, TLV_SPRITE_SIZE, TLV_PROPERTY_SIZE, 0,
-      TLV_TERRAIN_SET_SIZE, TLV_TERRAIN_COLOR_SIZE, TLV_TERRAIN_TILE_SIZE};
-  TlvSection *slots[26];
+      TLV_TERRAIN_SET_SIZE, TLV_TERRAIN_COLOR_SIZE, TLV_TERRAIN_TILE_SIZE, TLV_DRAW_ORDER_SIZE};
+  TlvSection *slots[27];
   int i;
   slots[0] = settings; /* decoded into TlvLevel.settings, not kept as a view */
   slots[1] = &lv->strings;
@@ -228,14 +228,15 @@ static void known_table(TlvLevel *lv, TlvSection *settings, Known k[27]) {
   slots[23] = &lv->terrain_sets;
   slots[24] = &lv->terrain_colors;
   slots[25] = &lv->terrain_tiles;
-  for (i = 0; i < 26; i++) {
+  slots[26] = &lv->draw_order;
+  for (i = 0; i < 27; i++) {
     k[i].type = types[i];
     k[i].min_stride = strides[i];
     k[i].slot = slots[i];
   }
-  k[26].type = 0;
-  k[26].min_stride = 0;
-  k[26].slot = NULL;
+  k[27].type = 0;
+  k[27].min_stride = 0;
+  k[27].slot = NULL;
 }
 
 /* ---- Validation helpers ------------------------------------------------- */
@@ -1292,6 +1293,32 @@ static TlvResult validate_terrains(Ctx *c) {
   return TLV_OK;
 }
 
+/* 3.5: one record per body, or no section. */
+static TlvResult validate_draw_order(Ctx *c) {
+  const TlvSection *s = &c->lv->draw_order;
+  uint32_t i;
+  if (!s->data) return TLV_OK;
+  if (s->count != c->lv->bodies.count)
+    return fail(c->err, TLV_ERR_VALUE, s->offset, "draw order: %u records for %u bodies", (unsigned)s->count,
+                (unsigned)c->lv->bodies.count);
+  for (i = 0; i < s->count; i++) {
+    const uint8_t *r = s->data + (uint64_t)i * s->stride;
+    int32_t depth = (int32_t)rd32(r);
+    uint32_t layer = (uint32_t)r[4] | (uint32_t)r[5] << 8;
+    if (depth < -32768 || depth > 32767)
+      return fail(c->err, TLV_ERR_VALUE, rec_off(s, i, 0), "draw order %u: depth %ld is outside -32768..32767",
+                  (unsigned)i, (long)depth);
+    if (layer > 32767u)
+      return fail(c->err, TLV_ERR_VALUE, rec_off(s, i, 4), "draw order %u: layer rank %u is past 32767", (unsigned)i,
+                  (unsigned)layer);
+    if (r[6] & ~1u)
+      return fail(c->err, TLV_ERR_VALUE, rec_off(s, i, 6), "draw order %u: unknown flags 0x%02x", (unsigned)i,
+                  (unsigned)r[6]);
+    TRY(check_zero(c, r + 7, 1, rec_off(s, i, 7), "draw order"));
+  }
+  return TLV_OK;
+}
+
 static TlvResult validate_polygon_owners(Ctx *c) {
   const TlvLevel *lv = c->lv;
   uint64_t next = 0;
@@ -1331,7 +1358,7 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
   const uint8_t *p = (const uint8_t *)data;
   TlvLevel lv;
   TlvHeader h;
-  Known known[27];
+  Known known[28];
   TlvSection settings;
   int have_settings = 0;
   uint64_t table_end, expect, pos;
@@ -1444,6 +1471,7 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
   TRY(validate_objects(&c));
   TRY(validate_polygon_owners(&c));
   TRY(validate_terrains(&c));
+  TRY(validate_draw_order(&c));
   *out = lv;
   return TLV_OK;
 }
@@ -1787,6 +1815,16 @@ int tlv_terrain_color(const TlvLevel *lv, uint32_t index, TlvTerrainColor *out) 
   out->color = rd32(r + 4);
   out->probability = rdf32(r + 8);
   out->tile = (int32_t)rd32(r + 12);
+  return 1;
+}
+
+int tlv_body_draw(const TlvLevel *lv, uint32_t index, TlvBodyDraw *out) {
+  const uint8_t *r;
+  if (index >= lv->bodies.count) return 0;
+  r = rec(&lv->draw_order, index);
+  out->depth = r ? (int32_t)rd32(r) : 0;
+  out->layer = r ? ((uint32_t)r[4] | (uint32_t)r[5] << 8) : 0;
+  out->y_sort = r ? (uint8_t)(r[6] & 1u) : 0;
   return 1;
 }
 

@@ -36,7 +36,7 @@ extern "C" {
 #define TLV_MAGIC "\x89TLV\r\n\x1a\n"
 #define TLV_MAGIC_SIZE 8
 #define TLV_VERSION_MAJOR 3u
-#define TLV_VERSION_MINOR 4u
+#define TLV_VERSION_MINOR 5u
 #define TLV_HEADER_SIZE 64u
 #define TLV_SECTION_ENTRY_SIZE 32u
 #define TLV_ALIGN 16u
@@ -84,6 +84,7 @@ extern "C" {
 #define TLV_SEC_TERRAIN_SETS TLV_FOURCC('T', 'E', 'R', 'S')   /* 3.3 */
 #define TLV_SEC_TERRAIN_COLORS TLV_FOURCC('T', 'E', 'R', 'C') /* 3.3 */
 #define TLV_SEC_TERRAIN_TILES TLV_FOURCC('T', 'E', 'R', 'T')  /* 3.3 */
+#define TLV_SEC_DRAW_ORDER TLV_FOURCC('D', 'R', 'A', 'W')     /* 3.5 */
 
 /* Record sizes of format 3.0 (a newer minor version may write longer
  * records; the reader uses the stride from the section table). */
@@ -111,6 +112,7 @@ extern "C" {
 #define TLV_TERRAIN_SET_SIZE 32u   /* 3.3 */
 #define TLV_TERRAIN_COLOR_SIZE 16u /* 3.3 */
 #define TLV_TERRAIN_TILE_SIZE 16u  /* 3.3 */
+#define TLV_DRAW_ORDER_SIZE 8u     /* 3.5 */
 
 /* ---- Results and errors ------------------------------------------------- */
 
@@ -190,6 +192,7 @@ typedef struct TlvLevel {
    * TLV_COLLISION_OVERRIDE take a cell's material from here. */
   const void *material_cells;
   uint32_t material_cell_width; /* bytes per cell: 1, 2 or 4 */
+  TlvSection draw_order;        /* 3.5, optional: empty when absent (every body depth 0, body order) */
 } TlvLevel;
 
 /* Options for tlv_open. */
@@ -426,6 +429,17 @@ int tlv_property(const TlvLevel *lv, uint32_t index, TlvProperty *out);
 int tlv_terrain_set(const TlvLevel *lv, uint32_t index, TlvTerrainSet *out);
 int tlv_terrain_color(const TlvLevel *lv, uint32_t index, TlvTerrainColor *out);
 int tlv_terrain_tile(const TlvLevel *lv, uint32_t index, TlvTerrainTile *out);
+
+/* Draw order (3.5): how body `index` is drawn among the others (tessera/
+ * play.h's tess_depth_key(layer, depth), then y where y_sort, then body
+ * index). Files without the DRAW section give depth 0, layer 0, no y sort
+ * for every body (they draw in body order). 0 for an index past the bodies. */
+typedef struct TlvBodyDraw {
+  int32_t depth;  /* -32768..32767 */
+  uint32_t layer; /* the object layer's rank among the level's object layers, 0..32767 */
+  uint8_t y_sort; /* 1: its layer sorts by y */
+} TlvBodyDraw;
+int tlv_body_draw(const TlvLevel *lv, uint32_t index, TlvBodyDraw *out);
 
 /* Cells. x < width and y < height, else 0.
  * tlv_layer_cell: a tile layer's cell as Tessera defines it (flip bits

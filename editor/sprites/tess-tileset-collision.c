@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tess-scroll-area.h"
 #include "tess-tileset-trace.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
@@ -20,10 +21,12 @@ struct _TessTilesetCollision {
   guint selected;
   guint reload_source;
   gboolean loading, applying;
-  guint load_count; /* how many times load_tileset ran (tests: one choice, one load) */
+  guint load_count;  /* how many times load_tileset ran (tests: one choice, one load) */
+  guint drawn_tiles; /* tiles the last frame painted (tests: only those in view) */
 
-  cairo_surface_t *image; /* the tileset's PNG, premultiplied */
-  TessImage pixels;       /* the same, straight RGBA for tracing */
+  cairo_surface_t *image;   /* the tileset's PNG, premultiplied */
+  cairo_pattern_t *checker; /* behind the tiles (checkerboard) */
+  TessImage pixels;         /* the same, straight RGBA for tracing */
   gboolean has_pixels;
 
   GtkDropDown *tileset_choice;
@@ -89,78 +92,124 @@ static void piece_color(guint i, double *r, double *g, double *b) {
   *r = palette[i % 6][0], *g = palette[i % 6][1], *b = palette[i % 6][2];
 }
 
-static void draw_grid(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user) {
-  TessTilesetCollision *self = user;
-  const TessTileset *ts = current(self);
-  if (!ts || !self->image) return;
-  double s = tile_scale(ts);
-  for (guint t = 0; t < ts->tile_count; t++) {
-    double x, y, w, h;
-    tile_cell(ts, t, &x, &y, &w, &h);
-    uint32_t px, py;
-    tess_tileset_tile_origin(ts, t, &px, &py);
-    /* checkerboard, then the tile's pixels */
-    cairo_save(cr);
-    cairo_rectangle(cr, x, y, w, h);
-    cairo_clip(cr);
-    cairo_set_source_rgb(cr, 0.80, 0.80, 0.80);
-    cairo_paint(cr);
-    cairo_set_source_rgb(cr, 0.64, 0.64, 0.64);
-    for (double cy = 0; cy < h; cy += 6)
-      for (double cx = ((int)(cy / 6) % 2) * 6; cx < w; cx += 12) cairo_rectangle(cr, x + cx, y + cy, 6, 6);
-    cairo_fill(cr);
-    cairo_translate(cr, x, y);
-    cairo_scale(cr, s, s);
-    cairo_set_source_surface(cr, self->image, -(double)px, -(double)py);
-    cairo_pattern_set_filter(cairo_get_source(cr), s >= 1 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
-    cairo_paint(cr);
-    cairo_restore(cr);
+/* 6 px squares, light and dark, repeated (made once). */
+static cairo_pattern_t *checkerboard(TessTilesetCollision *self) {
+  if (self->checker) return self->checker;
+  cairo_surface_t *cell = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 12, 12);
+  cairo_t *cr = cairo_create(cell);
+  cairo_set_source_rgb(cr, 0.80, 0.80, 0.80);
+  cairo_paint(cr);
+  cairo_set_source_rgb(cr, 0.64, 0.64, 0.64);
+  cairo_rectangle(cr, 0, 0, 6, 6);
+  cairo_rectangle(cr, 6, 6, 6, 6);
+  cairo_fill(cr);
+  cairo_destroy(cr);
+  self->checker = cairo_pattern_create_for_surface(cell);
+  cairo_surface_destroy(cell);
+  cairo_pattern_set_extend(self->checker, CAIRO_EXTEND_REPEAT);
+  cairo_pattern_set_filter(self->checker, CAIRO_FILTER_NEAREST);
+  return self->checker;
+}
 
-    const TessTileInfo *info = &ts->tiles[t];
-    cairo_set_line_width(cr, 1.5);
-    if (info->collision == TESS_TILE_COLLISION_FULL) {
-      cairo_rectangle(cr, x + 1, y + 1, w - 2, h - 2);
-      cairo_set_source_rgba(cr, 0.20, 0.52, 0.89, 0.30);
+/* One tile: its pixels on a checkerboard, its collision shape, its one-way
+ * edge, the selection. */
+static void draw_tile(TessTilesetCollision *self, cairo_t *cr, const TessTileset *ts, guint t) {
+  double s = tile_scale(ts);
+  double x, y, w, h;
+  tile_cell(ts, t, &x, &y, &w, &h);
+  uint32_t px, py;
+  tess_tileset_tile_origin(ts, t, &px, &py);
+  /* checkerboard (one repeating pattern: a fill, not 64 squares), then the tile's pixels */
+  cairo_save(cr);
+  cairo_rectangle(cr, x, y, w, h);
+  cairo_clip(cr);
+  cairo_translate(cr, x, y);
+  cairo_set_source(cr, checkerboard(self));
+  cairo_paint(cr);
+  cairo_scale(cr, s, s);
+  cairo_set_source_surface(cr, self->image, -(double)px, -(double)py);
+  cairo_pattern_set_filter(cairo_get_source(cr), s >= 1 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
+  cairo_paint(cr);
+  cairo_restore(cr);
+
+  const TessTileInfo *info = &ts->tiles[t];
+  cairo_set_line_width(cr, 1.5);
+  if (info->collision == TESS_TILE_COLLISION_FULL) {
+    cairo_rectangle(cr, x + 1, y + 1, w - 2, h - 2);
+    cairo_set_source_rgba(cr, 0.20, 0.52, 0.89, 0.30);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, 0.20, 0.52, 0.89);
+    cairo_stroke(cr);
+  } else if (info->collision == TESS_TILE_COLLISION_TRACED) {
+    for (uint32_t i = 0; i < info->piece_count; i++) {
+      const TessPolygon *poly = &info->pieces[i];
+      for (uint32_t k = 0; k < poly->count; k++) {
+        if (k == 0) cairo_move_to(cr, x + poly->v[k].x * s, y + poly->v[k].y * s);
+        else cairo_line_to(cr, x + poly->v[k].x * s, y + poly->v[k].y * s);
+      }
+      cairo_close_path(cr);
+      double r, g, b;
+      piece_color(i, &r, &g, &b);
+      cairo_set_source_rgba(cr, r, g, b, 0.35);
       cairo_fill_preserve(cr);
-      cairo_set_source_rgb(cr, 0.20, 0.52, 0.89);
-      cairo_stroke(cr);
-    } else if (info->collision == TESS_TILE_COLLISION_TRACED) {
-      for (uint32_t i = 0; i < info->piece_count; i++) {
-        const TessPolygon *poly = &info->pieces[i];
-        for (uint32_t k = 0; k < poly->count; k++) {
-          if (k == 0) cairo_move_to(cr, x + poly->v[k].x * s, y + poly->v[k].y * s);
-          else cairo_line_to(cr, x + poly->v[k].x * s, y + poly->v[k].y * s);
-        }
-        cairo_close_path(cr);
-        double r, g, b;
-        piece_color(i, &r, &g, &b);
-        cairo_set_source_rgba(cr, r, g, b, 0.35);
-        cairo_fill_preserve(cr);
-        cairo_set_source_rgb(cr, r, g, b);
-        cairo_stroke(cr);
-      }
-    }
-    if (info->one_way && info->collision != TESS_TILE_COLLISION_NONE) {
-      /* The top edge, thick, with ticks pointing down: lands from above. */
-      cairo_set_source_rgb(cr, 0.96, 0.60, 0.07);
-      cairo_set_line_width(cr, 3.0);
-      cairo_move_to(cr, x, y + 1.5);
-      cairo_line_to(cr, x + w, y + 1.5);
-      cairo_stroke(cr);
-      cairo_set_line_width(cr, 1.5);
-      for (double tx = x + 4; tx < x + w - 2; tx += 8) {
-        cairo_move_to(cr, tx, y + 2);
-        cairo_line_to(cr, tx + 3, y + 7);
-      }
-      cairo_stroke(cr);
-    }
-    if (t == self->selected) {
-      cairo_set_source_rgb(cr, 0.95, 0.95, 0.30);
-      cairo_set_line_width(cr, 2.5);
-      cairo_rectangle(cr, x - 2, y - 2, w + 4, h + 4);
+      cairo_set_source_rgb(cr, r, g, b);
       cairo_stroke(cr);
     }
   }
+  if (info->one_way && info->collision != TESS_TILE_COLLISION_NONE) {
+    /* The top edge, thick, with ticks pointing down: lands from above. */
+    cairo_set_source_rgb(cr, 0.96, 0.60, 0.07);
+    cairo_set_line_width(cr, 3.0);
+    cairo_move_to(cr, x, y + 1.5);
+    cairo_line_to(cr, x + w, y + 1.5);
+    cairo_stroke(cr);
+    cairo_set_line_width(cr, 1.5);
+    for (double tx = x + 4; tx < x + w - 2; tx += 8) {
+      cairo_move_to(cr, tx, y + 2);
+      cairo_line_to(cr, tx + 3, y + 7);
+    }
+    cairo_stroke(cr);
+  }
+  if (t == self->selected) {
+    cairo_set_source_rgb(cr, 0.95, 0.95, 0.30);
+    cairo_set_line_width(cr, 2.5);
+    cairo_rectangle(cr, x - 2, y - 2, w + 4, h + 4);
+    cairo_stroke(cr);
+  }
+}
+
+/* The tiles in rows r0..r1, columns c0..c1 of the grid that the visible
+ * rectangle (x, y, width, height) touches, clipped to the grid; FALSE when none. */
+static gboolean tiles_in_view(const TessTileset *ts, double x, double y, int width, int height, guint *c0, guint *c1,
+                              guint *r0, guint *r1) {
+  double ox, oy, w, h;
+  tile_cell(ts, 0, &ox, &oy, &w, &h);
+  guint cols = ts->columns ? ts->columns : 1, rows = (ts->tile_count + cols - 1) / cols;
+  if (rows == 0) return FALSE;
+  /* A selected tile's outline reaches 3 px into the gap around it. */
+  double fc0 = floor((x - GAP - 3) / (w + GAP)), fc1 = floor((x + width - GAP + 3) / (w + GAP));
+  double fr0 = floor((y - GAP - 3) / (h + GAP)), fr1 = floor((y + height - GAP + 3) / (h + GAP));
+  if (fc1 < 0 || fr1 < 0 || fc0 >= cols || fr0 >= rows) return FALSE;
+  *c0 = fc0 < 0 ? 0 : (guint)fc0;
+  *r0 = fr0 < 0 ? 0 : (guint)fr0;
+  *c1 = fc1 >= cols ? cols - 1 : (guint)fc1;
+  *r1 = fr1 >= rows ? rows - 1 : (guint)fr1;
+  return TRUE;
+}
+
+/* Only the tiles in view: a big tileset has 65,536. */
+static void draw_grid(TessScrollArea *area, cairo_t *cr, double x, double y, int width, int height, gpointer user) {
+  TessTilesetCollision *self = user;
+  const TessTileset *ts = current(self);
+  self->drawn_tiles = 0;
+  guint c0, c1, r0, r1;
+  if (!ts || !self->image || !tiles_in_view(ts, x, y, width, height, &c0, &c1, &r0, &r1)) return;
+  guint cols = ts->columns ? ts->columns : 1;
+  for (guint r = r0; r <= r1; r++)
+    for (guint c = c0; c <= c1 && r * cols + c < ts->tile_count; c++) {
+      draw_tile(self, cr, ts, r * cols + c);
+      self->drawn_tiles++;
+    }
 }
 
 static void update_grid_size(TessTilesetCollision *self) {
@@ -174,9 +223,7 @@ static void update_grid_size(TessTilesetCollision *self) {
     tile_cell(ts, ts->tile_count - 1, &x, &y, &cw, &ch);
     h = (int)(y + ch + GAP);
   }
-  gtk_drawing_area_set_content_width(GTK_DRAWING_AREA(self->grid), w);
-  gtk_drawing_area_set_content_height(GTK_DRAWING_AREA(self->grid), h);
-  gtk_widget_queue_draw(self->grid);
+  tess_scroll_area_set_content_size(TESS_SCROLL_AREA(self->grid), w, h);
 }
 
 /* ---- State --------------------------------------------------------------------- */
@@ -618,14 +665,20 @@ void tess_tileset_collision_select_tile(TessTilesetCollision *self, guint tile) 
 static void on_grid_pressed(GtkGestureClick *g, int n, double x, double y, TessTilesetCollision *self) {
   const TessTileset *ts = current(self);
   if (!ts) return;
-  for (guint t = 0; t < ts->tile_count; t++) {
-    double tx, ty, w, h;
-    tile_cell(ts, t, &tx, &ty, &w, &h);
-    if (x >= tx && x < tx + w && y >= ty && y < ty + h) {
-      tess_tileset_collision_select_tile(self, t);
-      return;
+  double cx, cy;
+  tess_scroll_area_widget_to_content(TESS_SCROLL_AREA(self->grid), x, y, &cx, &cy);
+  /* The tile whose cell holds the point (none in the gaps between cells). */
+  guint c0, c1, r0, r1, cols = ts->columns ? ts->columns : 1;
+  if (!tiles_in_view(ts, cx, cy, 1, 1, &c0, &c1, &r0, &r1)) return;
+  for (guint r = r0; r <= r1; r++)
+    for (guint c = c0; c <= c1 && r * cols + c < ts->tile_count; c++) {
+      double tx, ty, w, h;
+      tile_cell(ts, r * cols + c, &tx, &ty, &w, &h);
+      if (cx >= tx && cx < tx + w && cy >= ty && cy < ty + h) {
+        tess_tileset_collision_select_tile(self, r * cols + c);
+        return;
+      }
     }
-  }
 }
 
 /* ---- Public and class --------------------------------------------------------- */
@@ -659,6 +712,7 @@ GtkDropDown *tess_tileset_collision_get_tileset_choice(TessTilesetCollision *sel
 guint tess_tileset_collision_get_selected_tile(TessTilesetCollision *self) { return self->selected; }
 const char *tess_tileset_collision_get_summary(TessTilesetCollision *self) { return gtk_label_get_text(self->summary); }
 GtkWidget *tess_tileset_collision_get_grid(TessTilesetCollision *self) { return self->grid; }
+guint tess_tileset_collision_get_drawn_tiles(TessTilesetCollision *self) { return self->drawn_tiles; }
 
 static void tess_tileset_collision_dispose(GObject *object) {
   TessTilesetCollision *self = TESS_TILESET_COLLISION(object);
@@ -673,6 +727,7 @@ static void tess_tileset_collision_dispose(GObject *object) {
     g_clear_object(&self->doc);
   }
   g_clear_pointer(&self->image, cairo_surface_destroy);
+  g_clear_pointer(&self->checker, cairo_pattern_destroy);
   if (self->has_pixels) tess_image_clear(&self->pixels);
   self->has_pixels = FALSE;
   G_OBJECT_CLASS(tess_tileset_collision_parent_class)->dispose(object);
@@ -699,6 +754,7 @@ static void tess_tileset_collision_class_init(TessTilesetCollisionClass *klass) 
   props[PROP_TRACING] = g_param_spec_boolean("tracing", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties(object_class, N_PROPS, props);
 
+  g_type_ensure(TESS_TYPE_SCROLL_AREA);
   gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-tileset-collision.ui");
   gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, tileset_choice);
   gtk_widget_class_bind_template_child(widget_class, TessTilesetCollision, threshold);
@@ -723,7 +779,7 @@ static void tess_tileset_collision_init(TessTilesetCollision *self) {
   self->tileset_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
   gtk_widget_init_template(GTK_WIDGET(self));
   gtk_spin_button_set_range(self->max_vertices, 3, TESS_POLY_MAX);
-  gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->grid), draw_grid, self, NULL);
+  tess_scroll_area_set_draw_func(TESS_SCROLL_AREA(self->grid), draw_grid, self, NULL);
   g_object_bind_property(self, "tracing", self->trace_row, "visible", G_BINDING_SYNC_CREATE);
   g_object_bind_property(self, "tracing", self->trace_button, "sensitive",
                          G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);

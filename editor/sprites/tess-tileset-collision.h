@@ -52,7 +52,10 @@ void tess_tileset_collision_select_tile(TessTilesetCollision *self, guint tile);
 guint tess_tileset_collision_get_selected_tile(TessTilesetCollision *self);
 /* The summary line under the grid (tests). */
 const char *tess_tileset_collision_get_summary(TessTilesetCollision *self);
+/* The grid of tiles (a TessScrollArea: only the tiles in view are drawn). */
 GtkWidget *tess_tileset_collision_get_grid(TessTilesetCollision *self);
+/* How many tiles the grid's last frame painted (tests). */
+guint tess_tileset_collision_get_drawn_tiles(TessTilesetCollision *self);
 /* The tileset dropdown, and how many times a tileset was loaded (tests). */
 GtkDropDown *tess_tileset_collision_get_tileset_choice(TessTilesetCollision *self);
 guint tess_tileset_collision_get_load_count(TessTilesetCollision *self);

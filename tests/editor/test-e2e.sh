@@ -34,9 +34,10 @@ export TESS_TEST_GEOMETRY_FILE="$work/geometry"
 "$tessera" "$work/e2e.tessera" >"$work/tessera.log" 2>&1 &
 pid=$!
 
-# The window is titled "project — level".
+# The window is titled "project — level". Polled, with a deadline generous
+# enough for a loaded machine (30 s): the editor usually shows in 2-4 s.
 wid=
-for _ in $(seq 100); do
+for _ in $(seq 300); do
   wid=$(xdotool search --onlyvisible --name '^e2e — Side$' 2>/dev/null | head -n1 || true)
   [ -n "$wid" ] && break
   sleep 0.1
@@ -100,7 +101,7 @@ xdotool key ctrl+z
 sleep 0.5
 xdotool key ctrl+q
 
-for _ in $(seq 100); do
+for _ in $(seq 300); do
   kill -0 "$pid" 2>/dev/null || break
   sleep 0.1
 done

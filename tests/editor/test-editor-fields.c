@@ -101,6 +101,52 @@ static void material_fields_say_why(void) {
   fixture_close(w);
 }
 
+/* How many times `needle` occurs in `text`. */
+static int count_in(const char *text, const char *needle) {
+  int n = 0;
+  for (const char *at = text ? strstr(text, needle) : NULL; at; at = strstr(at + 1, needle)) n++;
+  return n;
+}
+
+/* Issue 14: each number field's tooltip states its range, taken from core
+ * (the field's own range, tess_surface_range, tess_material_density_range),
+ * exactly once; the sliders beside the efficiencies say the same. */
+static void material_tooltips_say_core_ranges(void) {
+  g_autofree char *path = fixture_copy_demo("tips.tessera");
+  TessWindow *w = fixture_window(path);
+  TessMaterialPanel *panel = TESS_MATERIAL_PANEL(tess_window_get_material_panel(w));
+  const struct {
+    const char *field;
+    TessRange range;
+    const char *about;
+  } fields[] = {
+      {"friction", tess_surface_range(TESS_SURFACE_FRICTION), "Coulomb friction"},
+      {"restitution", tess_surface_range(TESS_SURFACE_RESTITUTION), "Bounce"},
+      {"tangential", tess_surface_range(TESS_SURFACE_TANGENTIAL), "Speed kept along the surface"},
+      {"density", tess_material_density_range(), "Density in kilograms per square metre"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(fields); i++) {
+    GtkWidget *spin = tess_material_panel_get_field(panel, fields[i].field);
+    const char *tip = gtk_widget_get_tooltip_text(spin);
+    g_autofree char *lo = g_strdup_printf("%.10g", fields[i].range.lo), *hi = g_strdup_printf("%.10g", fields[i].range.hi);
+    g_autofree char *range = fields[i].range.lo_open ? g_strdup_printf("(more than %s, up to %s)", lo, hi)
+                                                     : g_strdup_printf("(%s to %s)", lo, hi);
+    CHECK_MSG(tip && g_str_has_prefix(tip, fields[i].about) && g_str_has_suffix(tip, range), "%s: '%s', not '%s … %s'",
+              fields[i].field, tip ? tip : "(none)", fields[i].about, range);
+    /* Said once: the words before it name no range of their own. */
+    g_autofree char *bare = g_strndup(range + 1, strlen(range) - 2);
+    CHECK_MSG(count_in(tip, bare) == 1, "%s: '%s' is said %d times in '%s'", fields[i].field, bare, count_in(tip, bare),
+              tip ? tip : "");
+    /* A slider on the same adjustment says what its field says. */
+    GtkWidget *grid = gtk_widget_get_parent(spin);
+    for (GtkWidget *c = gtk_widget_get_first_child(grid); c; c = gtk_widget_get_next_sibling(c))
+      if (GTK_IS_SCALE(c) && gtk_range_get_adjustment(GTK_RANGE(c)) == gtk_spin_button_get_adjustment(GTK_SPIN_BUTTON(spin)))
+        CHECK_MSG(g_strcmp0(gtk_widget_get_tooltip_text(c), tip) == 0, "%s's slider: '%s'", fields[i].field,
+                  gtk_widget_get_tooltip_text(c));
+  }
+  fixture_close(w);
+}
+
 static double object_x(TessProject *p, TessId id) {
   for (uint32_t l = 0; l < p->level_count; l++) {
     const TessObject *o = tess_level_object(p->levels[l], id, NULL);
@@ -218,6 +264,6 @@ static void number_field_undo(void) {
 
 int main(int argc, char **argv) {
   static const TessTestCase cases[] = {TEST(material_fields_say_why), TEST(object_fields_say_why),
-                                       TEST(number_field_undo)};
+                                       TEST(number_field_undo), TEST(material_tooltips_say_core_ranges)};
   return fixture_main(argc, argv, cases, sizeof cases / sizeof cases[0]);
 }

@@ -5,7 +5,10 @@
 
 #include "editor_fixture.h"
 #include "tess-layers-panel.h"
+#include "tess-map-view.h"
+#include "tess-material-panel.h"
 #include "tess-object-inspector.h"
+#include "tess-ui.h"
 
 static void french_error_sentences(void) {
   TessError err = {0};
@@ -85,7 +88,50 @@ static void french_pin_joint_rows(void) {
   fixture_close(w);
 }
 
-static const TessTestCase cases[] = {TEST(french_error_sentences), TEST(french_window), TEST(french_pin_joint_rows)};
+static GtkWidget *find_tip(GtkWidget *root, const char *tip) {
+  if (g_strcmp0(gtk_widget_get_tooltip_text(root), tip) == 0) return root;
+  for (GtkWidget *c = gtk_widget_get_first_child(root); c; c = gtk_widget_get_next_sibling(c)) {
+    GtkWidget *hit = find_tip(c, tip);
+    if (hit) return hit;
+  }
+  return NULL;
+}
+
+/* Issue 14's new words in French: the pin's hint in the status bar, the
+ * palette's zoom buttons, a material field's tooltip with core's range, and
+ * what a field says when a letter is typed into it. */
+static void french_status_palette_fields(void) {
+  g_autofree char *path = fixture_copy_demo("fr-new.tessera");
+  TessWindow *w = fixture_window(path);
+  TessMapView *map = TESS_MAP_VIEW(tess_window_get_map_view(w));
+  tess_map_view_set_tool(map, TESS_TOOL_OBJECT);
+  TessObject t;
+  tess_object_default(&t, TESS_OBJECT_JOINT);
+  tess_map_view_set_object_template(map, &t);
+  tess_object_clear(&t);
+  fixture_spin();
+  CHECK_MSG(g_strcmp0(tess_window_get_status(w, "hint"), "Cliquez sur le premier corps, puis sur le second") == 0, "%s",
+            tess_window_get_status(w, "hint"));
+  GtkWidget *palette = tess_window_get_tile_palette(w);
+  CHECK(find_tip(palette, "Zoomer sur le jeu de tuiles (Ctrl+molette)") != NULL);
+  CHECK(find_tip(palette, "Dézoomer le jeu de tuiles (Ctrl+molette)") != NULL);
+  TessMaterialPanel *materials = TESS_MATERIAL_PANEL(tess_window_get_material_panel(w));
+  GtkWidget *friction = tess_material_panel_get_field(materials, "friction");
+  CHECK_MSG(g_strcmp0(gtk_widget_get_tooltip_text(friction), "Frottement de Coulomb (de 0 à 100)") == 0, "%s",
+            gtk_widget_get_tooltip_text(friction));
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  tess_material_panel_select(materials, p->materials[0].id);
+  fixture_spin();
+  gtk_editable_set_text(GTK_EDITABLE(friction), "abc");
+  gtk_spin_button_update(GTK_SPIN_BUTTON(friction));
+  fixture_spin();
+  CHECK_MSG(g_strcmp0(tess_ui_number_get_message(friction), "« abc » n’est pas un nombre. Frottement doit être compris entre 0 et 100.") == 0,
+            "%s", tess_ui_number_get_message(friction));
+  fixture_close(w);
+}
+
+static const TessTestCase cases[] = {TEST(french_error_sentences), TEST(french_window), TEST(french_pin_joint_rows),
+                                     TEST(french_status_palette_fields)};
 
 int main(int argc, char **argv) {
   g_setenv("LANGUAGE", "fr", TRUE);

@@ -12,6 +12,7 @@
 #include "tess-map-view.h"
 #include "tess-material-panel.h"
 #include "tess-object-inspector.h"
+#include "tess-scroll-area.h"
 #include "tess-tile-palette.h"
 #include "tess-tileset-dialog.h"
 #include "tess-ui.h"
@@ -639,6 +640,99 @@ static void window_tile_palette_stamp(void) {
   fixture_close(w);
 }
 
+/* The palette's button whose tooltip starts with `tip` (depth-first). */
+static GtkWidget *button_with_tip(GtkWidget *root, const char *tip) {
+  if (GTK_IS_BUTTON(root) && g_str_has_prefix(gtk_widget_get_tooltip_text(root) ? gtk_widget_get_tooltip_text(root) : "", tip))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child(root); c; c = gtk_widget_get_next_sibling(c)) {
+    GtkWidget *hit = button_with_tip(c, tip);
+    if (hit) return hit;
+  }
+  return NULL;
+}
+
+/* How many opaque tileset pixels (away from tile edges and the selected
+ * tile) show in the view as exact zoom x zoom squares of themselves; -1
+ * when one does not. */
+static int whole_step_pixels(TessTilePalette *palette, const TessTileset *ts, int zoom) {
+  GtkWidget *view = tess_tile_palette_get_view(palette);
+  int vw = gtk_widget_get_width(view), vh = gtk_widget_get_height(view);
+  cairo_surface_t *shot = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, vw, vh);
+  cairo_t *cr = cairo_create(shot);
+  tess_scroll_area_draw_view(TESS_SCROLL_AREA(view), cr);
+  cairo_destroy(cr);
+  cairo_surface_flush(shot);
+  cairo_surface_t *src = tess_tile_palette_get_surface(palette, ts->id);
+  const uint8_t *sp = cairo_image_surface_get_data(src), *dp = cairo_image_surface_get_data(shot);
+  int ss = cairo_image_surface_get_stride(src), ds = cairo_image_surface_get_stride(shot), checked = 0;
+  for (int y = 0; y < vh / zoom && y < (int)ts->image_h; y++)
+    for (int x = 0; x < vw / zoom && x < (int)ts->image_w; x++) {
+      int lx = ((int)x - (int)ts->margin) % (int)(ts->tile_w + ts->spacing);
+      int ly = ((int)y - (int)ts->margin) % (int)(ts->tile_h + ts->spacing);
+      int col = (x - (int)ts->margin) / (int)(ts->tile_w + ts->spacing), row = (y - (int)ts->margin) / (int)(ts->tile_h + ts->spacing);
+      if (lx < 2 || ly < 2 || lx >= (int)ts->tile_w - 2 || ly >= (int)ts->tile_h - 2 || (col == 0 && row == 0)) continue;
+      uint32_t want = *(const uint32_t *)(sp + (size_t)y * ss + 4 * x);
+      if ((want >> 24) != 255) continue;
+      for (int j = 0; j < zoom; j++)
+        for (int i = 0; i < zoom; i++)
+          if (*(const uint32_t *)(dp + (size_t)(y * zoom + j) * ds + 4 * (x * zoom + i)) != want) {
+            cairo_surface_destroy(shot);
+            return -1;
+          }
+      checked++;
+    }
+  cairo_surface_destroy(shot);
+  return checked;
+}
+
+/* Issue 14: the palette zooms in whole steps (buttons, clamped to 1..8),
+ * each tileset pixel a square of zoom x zoom screen pixels, only the view
+ * drawn; the zoom is kept in the project and comes back when it reopens. */
+static void window_tile_palette_zoom(void) {
+  g_autofree char *path = fixture_copy_demo("palette-zoom.tessera");
+  TessWindow *w = fixture_window(path);
+  TessTilePalette *palette = TESS_TILE_PALETTE(tess_window_get_tile_palette(w));
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  const TessTileset *ts = tess_project_tileset(p, tess_tile_palette_get_tileset(palette));
+  CHECK(ts != NULL);
+  if (!ts) return;
+  GtkWidget *view = tess_tile_palette_get_view(palette);
+  gtk_test_widget_wait_for_draw(view);
+  /* Until the user chooses: 2 for small tiles, else 1. */
+  int start = ts->tile_w < 24 ? 2 : 1;
+  CHECK_MSG(tess_tile_palette_get_zoom(palette) == start, "zoom %d", tess_tile_palette_get_zoom(palette));
+  GtkWidget *in = button_with_tip(GTK_WIDGET(palette), "Zoom the tileset in");
+  GtkWidget *out = button_with_tip(GTK_WIDGET(palette), "Zoom the tileset out");
+  CHECK(in && out);
+  if (!in || !out) goto done;
+  g_signal_emit_by_name(in, "clicked");
+  g_signal_emit_by_name(in, "clicked");
+  fixture_spin();
+  CHECK(tess_tile_palette_get_zoom(palette) == start + 2);
+  int cw, ch;
+  tess_scroll_area_get_content_size(TESS_SCROLL_AREA(view), &cw, &ch);
+  CHECK_MSG(cw == (int)ts->image_w * (start + 2) && ch == (int)ts->image_h * (start + 2), "content %d x %d", cw, ch);
+  gtk_adjustment_set_value(gtk_scrollable_get_hadjustment(GTK_SCROLLABLE(view)), 0);
+  gtk_adjustment_set_value(gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(view)), 0);
+  int n = whole_step_pixels(palette, ts, start + 2);
+  CHECK_MSG(n >= 100, "%d tileset pixels checked as %d x %d squares", n, start + 2, start + 2);
+  g_signal_emit_by_name(out, "clicked");
+  CHECK(tess_tile_palette_get_zoom(palette) == start + 1);
+  /* Whole steps from 1 to 8, no further; the buttons say so. */
+  tess_tile_palette_set_zoom(palette, 99);
+  CHECK(tess_tile_palette_get_zoom(palette) == TESS_TILE_PALETTE_ZOOM_MAX && !gtk_widget_get_sensitive(in));
+  tess_tile_palette_set_zoom(palette, -3);
+  CHECK(tess_tile_palette_get_zoom(palette) == TESS_TILE_PALETTE_ZOOM_MIN && !gtk_widget_get_sensitive(out));
+  tess_tile_palette_set_zoom(palette, 3);
+  fixture_close(w);
+  /* Reopened: the palette shows the zoom chosen last. */
+  w = fixture_window(path);
+  palette = TESS_TILE_PALETTE(tess_window_get_tile_palette(w));
+  CHECK_MSG(tess_tile_palette_get_zoom(palette) == 3, "zoom %d after reopening", tess_tile_palette_get_zoom(palette));
+done:
+  fixture_close(w);
+}
+
 /* The object inspector: body fields and typed custom properties. */
 static void window_object_inspector(void) {
   g_autofree char *path = fixture_copy_demo("objects.tessera");
@@ -1161,6 +1255,7 @@ static const TessTestCase cases[] = {
     TEST(window_add_tileset),
     TEST(window_remove_tileset_remap),
     TEST(window_tile_palette_stamp),
+    TEST(window_tile_palette_zoom),
     TEST(window_object_inspector),
     TEST(window_pin_joint_inspector),
     TEST(window_file_deleted),

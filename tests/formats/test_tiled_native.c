@@ -294,7 +294,7 @@ static void tlv_round_trip_keeps_image_and_world(void) {
     tess_project_destroy(p);
     return;
   }
-  CHECK(lv.header.minor == 4 && lv.tilesets.stride == TLV_TILESET_SIZE_3_4);
+  CHECK(lv.header.minor == TLV_VERSION_MINOR && lv.tilesets.stride == TLV_TILESET_SIZE_3_4);
   for (uint32_t i = 0; i < lv.tilesets.count; i++) {
     TlvTileset tt;
     CHECK(tlv_tileset(&lv, i, &tt) && tt.placement == TLV_PLACE_NATIVE);

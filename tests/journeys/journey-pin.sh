@@ -22,7 +22,8 @@ place() { # place KIND: picks KIND in the Place drop-down
   j_until 5 bash -c "awk -F '\t' '\$2 == \"label\" && \$3 == \"$1\" { n++ } END { exit n != 1 }' '$J_WORK/probe'" ||
     j_fail "the Place drop-down did not close on '$1'"
 }
-click_cell() { read -r x y < <(j_cell "$1" "$2"); xdotool mousemove --sync "$x" "$y" click 1; }
+# Aims where the cell is now (an inspector shown may have moved the map).
+click_cell() { j_map_settled; read -r x y < <(j_cell "$1" "$2"); xdotool mousemove --sync "$x" "$y" click 1; }
 
 place Box
 click_cell 20 4
@@ -57,6 +58,9 @@ j_shot before-play
 j_key F5
 read -r tx ty tw th < <(j_find "$J_TITLE" widget "Timeline")
 read -r sx sy sw sh < <(j_find "$J_TITLE" label "Step ")
+# Play takes no clicks on bodies to join: the map tool's hint is not shown there.
+j_still || j_fail "the widgets never held still"
+! j_find_now "$J_TITLE" label "=Click the first body, then the second" >/dev/null || j_fail "the map's pin hint shows in Play"
 crop="${tw}x$((sy - ty - th - 2))+${tx}+$((ty + th + 1))"
 j_shot play-first "$crop"
 # About a second of simulated time: the box and the circle fall onto the ground.

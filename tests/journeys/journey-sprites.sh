@@ -31,6 +31,8 @@ plank=$(j_sql "$db" "SELECT id FROM sprites WHERE name = 'plank'")
 
 # The sprite just imported is the one chosen in the list: place it.
 j_click "$J_TITLE" button "The object tool places this sprite as a body"
+# Where cell (30, 4) is now: the panels may have moved the map since the start.
+j_map_settled
 read -r x y < <(j_cell 30 4)
 xdotool mousemove --sync "$x" "$y" click 1
 j_until 10 test "$(j_sql "$db" "SELECT count(*) FROM objects")" -eq $((o0 + 1)) || j_fail "no body was placed"

@@ -213,6 +213,7 @@ static TessResult fill_level(TessProject *p, TessTestRng *rng, const PackFixture
     snprintf(o.name, sizeof o.name, "body %u", i);
     o.pos = tess_v2(frand(rng, 8, st.width * 16.0f - 8), frand(rng, 8, st.height * 16.0f - 8));
     o.angle = frand(rng, -3.0f, 3.0f);
+    o.depth = (int32_t)(i % 5) - 2; /* 3.5's draw order (no draw from rng: the rest stays as it was) */
     TessBodyObject *b = &o.u.body;
     b->shape = (uint8_t)(i % 4);
     b->type = (uint8_t)tess_rng_below(rng, 3);

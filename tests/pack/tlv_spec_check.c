@@ -43,12 +43,13 @@ enum { SETT,
        TERS,
        TERC,
        TERT,
+       DRAW,
        NSEC };
 
 static const struct {
   char name[5];
   uint32_t min_stride; /* 0 bytes, 1 cells */
-} KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8}, {"VERT", 8}, {"LAYR", 48}, {"PALT", 4}, {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1}, {"LOOP", 8}, {"CRNR", 4}, {"RECT", 8}, {"BODY", 80}, {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0}, {"TERS", 32}, {"TERC", 16}, {"TERT", 16}};
+} KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8}, {"VERT", 8}, {"LAYR", 48}, {"PALT", 4}, {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1}, {"LOOP", 8}, {"CRNR", 4}, {"RECT", 8}, {"BODY", 80}, {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0}, {"TERS", 32}, {"TERC", 16}, {"TERT", 16}, {"DRAW", 8}};
 
 typedef struct Chk {
   const uint8_t *d;
@@ -372,6 +373,22 @@ static int check_tilesets(Chk *c, uint64_t *blob_next) {
 /* FORMAT.md "TERS, TERC, TERT": sets follow their tilesets' order and take the
  * colours and tiles in order, using both up; labels within the set's colours,
  * 0 where the kind does not look; tiles ascending and inside the tileset. */
+/* FORMAT.md "DRAW" (3.5): absent, or one record per body: depth in
+ * -32768..32767, layer rank to 32767, flags bit 0 only, reserved 0. */
+static int check_draw_order(Chk *c) {
+  const Sec *s = &c->s[DRAW];
+  if (!s->count) return 1;
+  REQUIRE(s->count == c->s[BODY].count, "DRAW: %u records for %u bodies", s->count, c->s[BODY].count);
+  for (uint32_t i = 0; i < s->count; i++) {
+    const uint8_t *r = rec(s, i);
+    int32_t depth = (int32_t)u32_(r);
+    REQUIRE(depth >= -32768 && depth <= 32767, "DRAW %u: depth %d", i, (int)depth);
+    REQUIRE(u16_(r + 4) <= 32767u, "DRAW %u: layer rank %u", i, u16_(r + 4));
+    REQUIRE(!(r[6] & ~1u) && r[7] == 0, "DRAW %u: flags 0x%02x, reserved 0x%02x", i, r[6], r[7]);
+  }
+  return 1;
+}
+
 static int check_terrains(Chk *c) {
   const Sec *s = &c->s[TERS], *cs = &c->s[TERC], *ts = &c->s[TERT];
   uint64_t colors = 0, tiles = 0;
@@ -688,5 +705,5 @@ int tlv_spec_check(const uint8_t *data, size_t size, char *why, size_t why_size)
   if (why && why_size) why[0] = 0;
   uint64_t blob_next = 0;
   return check_layout(&c) && check_strings(&c) && check_settings(&c) && check_materials(&c) && check_tilesets(&c, &blob_next) && check_terrains(&c) &&
-         check_polygons(&c) && check_layers(&c) && check_collision(&c) && check_geometry(&c) && check_objects(&c, &blob_next);
+         check_polygons(&c) && check_layers(&c) && check_collision(&c) && check_geometry(&c) && check_objects(&c, &blob_next) && check_draw_order(&c);
 }

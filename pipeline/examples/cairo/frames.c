@@ -70,6 +70,22 @@ static void style_bodies(const TlvLevel *lv, const TessScene *scene, TessDraw *d
   }
 }
 
+/* The level's draw order (.tlv 3.5; older files: body order), as the
+ * editor draws it. */
+static void order_bodies(const TlvLevel *lv, const TessScene *scene, TessDraw *draw) {
+  int32_t *depth = calloc(scene->body_count + 1, sizeof *depth);
+  uint8_t *y_sort = calloc(scene->body_count + 1, 1);
+  for (uint32_t i = 0; depth && y_sort && i < scene->body_count; i++) {
+    TlvBodyDraw d;
+    if (!tlv_body_draw(lv, i, &d)) continue;
+    depth[i] = tess_depth_key(d.layer, d.depth);
+    y_sort[i] = d.y_sort;
+  }
+  if (depth && y_sort) tess_draw_set_order(draw, depth, y_sort, scene->body_count, NULL);
+  free(depth);
+  free(y_sort);
+}
+
 static int write_frame(TessDraw *draw, const TessScene *scene, TessWorld *world, const TessBodyId *ids,
                        const TessDrawBodyStyle *styles, float alpha, const char *path) {
   TessDrawView view = {0.0, 0.0, PPM / scene->ppm, (int)(scene->width * scene->cell_w * PPM),
@@ -123,6 +139,7 @@ int main(int argc, char **argv) {
   if (r == TESS_OK) r = tess_world_create_from_scene(scene, NULL, &world, ids, &err);
   if (r == TESS_OK) r = tess_clock_init(&clock, &cdef, &err);
   if (r == TESS_OK) style_bodies(&lv, scene, draw, styles);
+  if (r == TESS_OK) order_bodies(&lv, scene, draw);
   for (long f = 0; r == TESS_OK && f < frames; f++) { /* the game loop */
     uint32_t due = tess_clock_advance(&clock, 1.0 / 30.0, 1.0);
     for (uint32_t k = 0; k < due && r == TESS_OK; k++) {
