@@ -9,7 +9,7 @@
 struct _TessLevelPropertiesDialog {
   GtkDialog parent_instance;
 
-  /* widgets */
+  /* template widgets */
   GtkWidget *name, *width, *height, *anchor_x, *anchor_y, *tile_w, *tile_h, *ppm, *gravity_x, *gravity_y;
   GtkWidget *view, *physics_hz, *substeps, *floor_drag;
   GtkLabel *message;
@@ -94,42 +94,44 @@ static void on_response(GtkDialog *dialog, int response, gpointer user) {
 
 static void tess_level_properties_dialog_dispose(GObject *object) {
   g_clear_object(&TESS_LEVEL_PROPERTIES_DIALOG(object)->doc);
+  gtk_widget_dispose_template(GTK_WIDGET(object), TESS_TYPE_LEVEL_PROPERTIES_DIALOG);
   G_OBJECT_CLASS(tess_level_properties_dialog_parent_class)->dispose(object);
 }
 
 static void tess_level_properties_dialog_class_init(TessLevelPropertiesDialogClass *klass) {
   G_OBJECT_CLASS(klass)->dispose = tess_level_properties_dialog_dispose;
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+  gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-level-properties-dialog.ui");
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, name);
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, width);
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, height);
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, anchor_x);
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, anchor_y);
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, tile_w);
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, tile_h);
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, ppm);
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, gravity_x);
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, gravity_y);
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, view);
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, physics_hz);
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, substeps);
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, floor_drag);
+  gtk_widget_class_bind_template_child(widget_class, TessLevelPropertiesDialog, message);
 }
 
-static void tess_level_properties_dialog_init(TessLevelPropertiesDialog *self) {}
-
-static int grid_row;
-static void row(GtkGrid *grid, const char *mnemonic, GtkWidget *editor, const char *unit) {
-  GtkWidget *label = gtk_label_new_with_mnemonic(mnemonic);
-  gtk_label_set_xalign(GTK_LABEL(label), 1);
-  gtk_label_set_mnemonic_widget(GTK_LABEL(label), editor);
-  gtk_widget_set_hexpand(editor, TRUE);
-  gtk_grid_attach(grid, label, 0, grid_row, 1, 1);
-  gtk_grid_attach(grid, editor, 1, grid_row, 1, 1);
-  if (unit) {
-    GtkWidget *u = gtk_label_new(unit);
-    gtk_label_set_xalign(GTK_LABEL(u), 0);
-    gtk_widget_add_css_class(u, "dim-label");
-    gtk_grid_attach(grid, u, 2, grid_row, 1, 1);
-  }
-  grid_row++;
+static void tess_level_properties_dialog_init(TessLevelPropertiesDialog *self) {
+  gtk_widget_init_template(GTK_WIDGET(self));
 }
 
-static GtkWidget *spin_with(double value, double lo, double hi, double step, guint digits) {
-  GtkWidget *s = tess_ui_spin_new(lo, hi, step, digits);
+/* A number field with its range and the level's value. */
+static void spin_with(GtkWidget *s, double value, double lo, double hi, double step, guint digits) {
+  tess_ui_spin_setup(s, lo, hi, step, digits);
   gtk_spin_button_set_value(GTK_SPIN_BUTTON(s), value);
-  return s;
 }
 
 GtkWidget *tess_level_properties_dialog_new(GtkWindow *parent, TessDocument *doc, TessId level_id) {
   TessLevelPropertiesDialog *self = g_object_new(TESS_TYPE_LEVEL_PROPERTIES_DIALOG, "transient-for", parent, "modal",
-                                                 TRUE, "destroy-with-parent", TRUE, "use-header-bar", TRUE, "title",
-                                                 _("Level Properties"), NULL);
+                                                 TRUE, "destroy-with-parent", TRUE, "use-header-bar", TRUE, NULL);
   self->doc = g_object_ref(doc);
   self->level = level_id;
   const TessLevel *level = tess_project_level(tess_document_get_project(doc), level_id);
@@ -141,58 +143,19 @@ GtkWidget *tess_level_properties_dialog_new(GtkWindow *parent, TessDocument *doc
   gtk_dialog_set_default_response(GTK_DIALOG(self), GTK_RESPONSE_APPLY);
   gtk_widget_add_css_class(gtk_dialog_get_widget_for_response(GTK_DIALOG(self), GTK_RESPONSE_APPLY), "suggested-action");
 
-  GtkGrid *grid = GTK_GRID(gtk_grid_new());
-  gtk_grid_set_row_spacing(grid, 8);
-  gtk_grid_set_column_spacing(grid, 10);
-  gtk_widget_set_margin_start(GTK_WIDGET(grid), 18);
-  gtk_widget_set_margin_end(GTK_WIDGET(grid), 18);
-  gtk_widget_set_margin_top(GTK_WIDGET(grid), 18);
-  gtk_widget_set_margin_bottom(GTK_WIDGET(grid), 18);
-  grid_row = 0;
-
-  self->name = gtk_entry_new();
   gtk_entry_set_max_length(GTK_ENTRY(self->name), TESS_NAME_MAX - 1);
   gtk_editable_set_text(GTK_EDITABLE(self->name), s.name);
-  gtk_entry_set_activates_default(GTK_ENTRY(self->name), TRUE);
-  row(grid, _("_Name"), self->name, NULL);
-  self->width = spin_with(s.width, 1, TESS_LEVEL_MAX_CELLS, 1, 0);
-  row(grid, _("_Width"), self->width, _("cells"));
-  self->height = spin_with(s.height, 1, TESS_LEVEL_MAX_CELLS, 1, 0);
-  row(grid, _("_Height"), self->height, _("cells"));
-  const char *ax[] = {_("Keep the left edge"), _("Keep the centre"), _("Keep the right edge"), NULL};
-  self->anchor_x = gtk_drop_down_new_from_strings(ax);
-  row(grid, _("Resize _horizontally"), self->anchor_x, NULL);
-  const char *ay[] = {_("Keep the top edge"), _("Keep the centre"), _("Keep the bottom edge"), NULL};
-  self->anchor_y = gtk_drop_down_new_from_strings(ay);
-  row(grid, _("Resize _vertically"), self->anchor_y, NULL);
-  self->tile_w = spin_with(s.tile_w, 1, 1024, 1, 0);
-  row(grid, _("_Tile width"), self->tile_w, _("px"));
-  self->tile_h = spin_with(s.tile_h, 1, 1024, 1, 0);
-  row(grid, _("T_ile height"), self->tile_h, _("px"));
-  self->ppm = spin_with(s.ppm, 0.01, 10000, 1, 2);
-  row(grid, _("_Pixels per metre"), self->ppm, NULL);
-  const char *views[] = {_("Side view (gravity)"), _("Top-down (floor drag)"), NULL};
-  self->view = gtk_drop_down_new_from_strings(views);
+  spin_with(self->width, s.width, 1, TESS_LEVEL_MAX_CELLS, 1, 0);
+  spin_with(self->height, s.height, 1, TESS_LEVEL_MAX_CELLS, 1, 0);
+  spin_with(self->tile_w, s.tile_w, 1, 1024, 1, 0);
+  spin_with(self->tile_h, s.tile_h, 1, 1024, 1, 0);
+  spin_with(self->ppm, s.ppm, 0.01, 10000, 1, 2);
   gtk_drop_down_set_selected(GTK_DROP_DOWN(self->view), s.view);
-  row(grid, _("_View"), self->view, NULL);
-  self->gravity_x = spin_with(s.gravity.x, -1000, 1000, 0.1, 2);
-  row(grid, _("_Gravity x"), self->gravity_x, _("m/s²"));
-  self->gravity_y = spin_with(s.gravity.y, -1000, 1000, 0.1, 2);
-  row(grid, _("Gravity _y"), self->gravity_y, _("m/s²"));
-  self->physics_hz = spin_with(s.physics_hz, 1, 1000, 1, 1);
-  row(grid, _("Physics _rate"), self->physics_hz, _("Hz"));
-  self->substeps = spin_with(s.substeps, 1, 64, 1, 0);
-  row(grid, _("_Sub-steps"), self->substeps, NULL);
-  self->floor_drag = spin_with(s.floor_drag, 0, 1000, 0.1, 2);
-  row(grid, _("_Floor drag"), self->floor_drag, NULL);
-
-  self->message = GTK_LABEL(gtk_label_new(""));
-  gtk_label_set_wrap(self->message, TRUE);
-  gtk_label_set_max_width_chars(self->message, 40);
-  gtk_widget_add_css_class(GTK_WIDGET(self->message), "error");
-  gtk_grid_attach(grid, GTK_WIDGET(self->message), 0, grid_row, 3, 1);
-
-  gtk_box_append(GTK_BOX(gtk_dialog_get_content_area(GTK_DIALOG(self))), GTK_WIDGET(grid));
+  spin_with(self->gravity_x, s.gravity.x, -1000, 1000, 0.1, 2);
+  spin_with(self->gravity_y, s.gravity.y, -1000, 1000, 0.1, 2);
+  spin_with(self->physics_hz, s.physics_hz, 1, 1000, 1, 1);
+  spin_with(self->substeps, s.substeps, 1, 64, 1, 0);
+  spin_with(self->floor_drag, s.floor_drag, 0, 1000, 0.1, 2);
   g_signal_connect(self, "response", G_CALLBACK(on_response), NULL);
   return GTK_WIDGET(self);
 }

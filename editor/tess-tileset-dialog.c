@@ -9,12 +9,11 @@
 #include "tessera/image.h"
 
 #define PNG_MAX_BYTES ((size_t)256 * 1024 * 1024)
-#define PREVIEW_SIZE 360
 
 struct _TessTilesetDialog {
   GtkDialog parent_instance;
 
-  /* widgets */
+  /* template widgets */
   GtkWidget *name, *tile_w, *tile_h, *margin, *spacing, *collision;
   GtkDrawingArea *preview;
   GtkLabel *message;
@@ -149,6 +148,7 @@ static void on_response(GtkDialog *dialog, int response, gpointer user) {
 static void tess_tileset_dialog_dispose(GObject *object) {
   TessTilesetDialog *self = TESS_TILESET_DIALOG(object);
   g_clear_object(&self->doc);
+  gtk_widget_dispose_template(GTK_WIDGET(self), TESS_TYPE_TILESET_DIALOG);
   G_OBJECT_CLASS(tess_tileset_dialog_parent_class)->dispose(object);
 }
 
@@ -163,23 +163,25 @@ static void tess_tileset_dialog_finalize(GObject *object) {
 static void tess_tileset_dialog_class_init(TessTilesetDialogClass *klass) {
   G_OBJECT_CLASS(klass)->dispose = tess_tileset_dialog_dispose;
   G_OBJECT_CLASS(klass)->finalize = tess_tileset_dialog_finalize;
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+  gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-tileset-dialog.ui");
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetDialog, name);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetDialog, tile_w);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetDialog, tile_h);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetDialog, margin);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetDialog, spacing);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetDialog, collision);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetDialog, message);
+  gtk_widget_class_bind_template_child(widget_class, TessTilesetDialog, preview);
 }
 
-static void tess_tileset_dialog_init(TessTilesetDialog *self) {}
+static void tess_tileset_dialog_init(TessTilesetDialog *self) { gtk_widget_init_template(GTK_WIDGET(self)); }
 
-static void attach(GtkGrid *g, int row, const char *mnemonic, GtkWidget *editor) {
-  GtkWidget *label = gtk_label_new_with_mnemonic(mnemonic);
-  gtk_label_set_xalign(GTK_LABEL(label), 1);
-  gtk_label_set_mnemonic_widget(GTK_LABEL(label), editor);
-  gtk_grid_attach(g, label, 0, row, 1, 1);
-  gtk_grid_attach(g, editor, 1, row, 1, 1);
-}
-
-static GtkWidget *number(TessTilesetDialog *self, double v, double lo, double hi) {
-  GtkWidget *s = tess_ui_spin_new(lo, hi, 1, 0);
+/* A whole number in [lo, hi]; the preview follows it. */
+static void number(TessTilesetDialog *self, GtkWidget *s, double v, double lo, double hi) {
+  tess_ui_spin_setup(s, lo, hi, 1, 0);
   gtk_spin_button_set_value(GTK_SPIN_BUTTON(s), v);
   g_signal_connect(s, "value-changed", G_CALLBACK(on_value_changed), self);
-  return s;
 }
 
 GtkWidget *tess_tileset_dialog_new(GtkWindow *parent, TessDocument *doc, const char *path, GError **error) {
@@ -199,8 +201,7 @@ GtkWidget *tess_tileset_dialog_new(GtkWindow *parent, TessDocument *doc, const c
   }
 
   TessTilesetDialog *self = g_object_new(TESS_TYPE_TILESET_DIALOG, "transient-for", parent, "modal", TRUE,
-                                         "destroy-with-parent", TRUE, "use-header-bar", TRUE, "title",
-                                         _("Add Tileset"), NULL);
+                                         "destroy-with-parent", TRUE, "use-header-bar", TRUE, NULL);
   self->doc = g_object_ref(doc);
   self->path = g_strdup(path);
   self->png = png;
@@ -213,52 +214,20 @@ GtkWidget *tess_tileset_dialog_new(GtkWindow *parent, TessDocument *doc, const c
   gtk_dialog_set_default_response(GTK_DIALOG(self), GTK_RESPONSE_ACCEPT);
   gtk_widget_add_css_class(gtk_dialog_get_widget_for_response(GTK_DIALOG(self), GTK_RESPONSE_ACCEPT), "suggested-action");
 
-  GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 18);
-  gtk_widget_set_margin_start(box, 18);
-  gtk_widget_set_margin_end(box, 18);
-  gtk_widget_set_margin_top(box, 18);
-  gtk_widget_set_margin_bottom(box, 18);
-  GtkGrid *g = GTK_GRID(gtk_grid_new());
-  gtk_grid_set_row_spacing(g, 8);
-  gtk_grid_set_column_spacing(g, 10);
-
   g_autofree char *base = g_filename_display_basename(path);
   char *dot = strrchr(base, '.');
   if (dot) *dot = '\0';
-  self->name = gtk_entry_new();
   gtk_entry_set_max_length(GTK_ENTRY(self->name), TESS_NAME_MAX - 1);
   gtk_editable_set_text(GTK_EDITABLE(self->name), base);
-  attach(g, 0, _("_Name"), self->name);
   /* The current level's tile size is the likely one; never larger than the image. */
   uint32_t tile = 32;
   TessProject *p = tess_document_get_project(doc);
   if (p->level_count) tile = p->levels[0]->settings.tile_w;
-  self->tile_w = number(self, MIN(tile, w), 1, 4096);
-  attach(g, 1, _("Tile _width"), self->tile_w);
-  self->tile_h = number(self, MIN(tile, h), 1, 4096);
-  attach(g, 2, _("Tile _height"), self->tile_h);
-  self->margin = number(self, 0, 0, 4096);
-  attach(g, 3, _("_Margin"), self->margin);
-  self->spacing = number(self, 0, 0, 4096);
-  attach(g, 4, _("_Spacing"), self->spacing);
-  const char *collisions[] = {_("Nothing"), _("Full squares"), NULL};
-  self->collision = gtk_drop_down_new_from_strings(collisions);
-  gtk_drop_down_set_selected(GTK_DROP_DOWN(self->collision), 1);
-  attach(g, 5, _("Tiles _collide as"), self->collision);
-  self->message = GTK_LABEL(gtk_label_new(""));
-  gtk_label_set_wrap(self->message, TRUE);
-  gtk_label_set_max_width_chars(self->message, 32);
-  gtk_label_set_xalign(self->message, 0);
-  gtk_grid_attach(g, GTK_WIDGET(self->message), 0, 6, 2, 1);
-  gtk_box_append(GTK_BOX(box), GTK_WIDGET(g));
-
-  self->preview = GTK_DRAWING_AREA(gtk_drawing_area_new());
-  gtk_drawing_area_set_content_width(self->preview, PREVIEW_SIZE);
-  gtk_drawing_area_set_content_height(self->preview, PREVIEW_SIZE);
+  number(self, self->tile_w, MIN(tile, w), 1, 4096);
+  number(self, self->tile_h, MIN(tile, h), 1, 4096);
+  number(self, self->margin, 0, 0, 4096);
+  number(self, self->spacing, 0, 0, 4096);
   gtk_drawing_area_set_draw_func(self->preview, draw_preview, self, NULL);
-  gtk_box_append(GTK_BOX(box), GTK_WIDGET(self->preview));
-
-  gtk_box_append(GTK_BOX(gtk_dialog_get_content_area(GTK_DIALOG(self))), box);
   g_signal_connect(self, "response", G_CALLBACK(on_response), NULL);
   update(self);
   return GTK_WIDGET(self);

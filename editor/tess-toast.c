@@ -1,5 +1,6 @@
 /* TessToast: see tess-toast.h. A GtkRevealer around a box in the theme's
- * "app-notification" style: label, optional button, close button. */
+ * "app-notification" style: label, optional button, close button
+ * (tess-toast.ui). */
 #include "tess-toast.h"
 
 #include <glib/gi18n.h>
@@ -10,6 +11,7 @@
 struct _TessToast {
   GtkWidget parent_instance;
 
+  /* template widgets */
   GtkWidget *revealer, *label, *button;
   char *message;
   guint timeout;
@@ -62,41 +64,13 @@ static void on_child_revealed(GtkRevealer *r, GParamSpec *pspec, TessToast *self
 static void on_button_clicked(GtkButton *b, TessToast *self) { tess_toast_dismiss(self); }
 static void on_close_clicked(GtkButton *b, TessToast *self) { tess_toast_dismiss(self); }
 
-static void tess_toast_init(TessToast *self) {
-  self->revealer = gtk_revealer_new();
-  gtk_revealer_set_transition_type(GTK_REVEALER(self->revealer), GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN);
-  g_signal_connect(self->revealer, "notify::child-revealed", G_CALLBACK(on_child_revealed), self);
-  gtk_widget_set_parent(self->revealer, GTK_WIDGET(self));
-
-  GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
-  gtk_widget_add_css_class(box, "app-notification");
-  self->label = gtk_label_new(NULL);
-  gtk_label_set_wrap(GTK_LABEL(self->label), TRUE);
-  gtk_label_set_max_width_chars(GTK_LABEL(self->label), 50);
-  gtk_label_set_xalign(GTK_LABEL(self->label), 0);
-  gtk_widget_set_valign(self->label, GTK_ALIGN_CENTER);
-  gtk_box_append(GTK_BOX(box), self->label);
-  self->button = gtk_button_new();
-  gtk_widget_set_valign(self->button, GTK_ALIGN_CENTER);
-  gtk_widget_set_visible(self->button, FALSE);
-  g_signal_connect_after(self->button, "clicked", G_CALLBACK(on_button_clicked), self);
-  gtk_box_append(GTK_BOX(box), self->button);
-  GtkWidget *close = gtk_button_new_from_icon_name("window-close-symbolic");
-  gtk_widget_add_css_class(close, "flat");
-  gtk_widget_add_css_class(close, "circular");
-  gtk_widget_set_valign(close, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text(close, _("Dismiss"));
-  g_signal_connect(close, "clicked", G_CALLBACK(on_close_clicked), self);
-  gtk_box_append(GTK_BOX(box), close);
-  gtk_revealer_set_child(GTK_REVEALER(self->revealer), box);
-  gtk_widget_set_visible(GTK_WIDGET(self), FALSE);
-}
+static void tess_toast_init(TessToast *self) { gtk_widget_init_template(GTK_WIDGET(self)); }
 
 static void tess_toast_dispose(GObject *object) {
   TessToast *self = TESS_TOAST(object);
   g_clear_handle_id(&self->timeout, g_source_remove);
   g_clear_pointer(&self->message, g_free);
-  g_clear_pointer(&self->revealer, gtk_widget_unparent);
+  gtk_widget_dispose_template(GTK_WIDGET(self), TESS_TYPE_TOAST);
   G_OBJECT_CLASS(tess_toast_parent_class)->dispose(object);
 }
 
@@ -104,6 +78,14 @@ static void tess_toast_class_init(TessToastClass *klass) {
   G_OBJECT_CLASS(klass)->dispose = tess_toast_dispose;
   gtk_widget_class_set_layout_manager_type(GTK_WIDGET_CLASS(klass), GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name(GTK_WIDGET_CLASS(klass), "tess-toast");
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+  gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-toast.ui");
+  gtk_widget_class_bind_template_child(widget_class, TessToast, revealer);
+  gtk_widget_class_bind_template_child(widget_class, TessToast, label);
+  gtk_widget_class_bind_template_child(widget_class, TessToast, button);
+  gtk_widget_class_bind_template_callback(widget_class, on_child_revealed);
+  gtk_widget_class_bind_template_callback(widget_class, on_button_clicked);
+  gtk_widget_class_bind_template_callback(widget_class, on_close_clicked);
 }
 
 GtkWidget *tess_toast_new(void) { return g_object_new(TESS_TYPE_TOAST, NULL); }

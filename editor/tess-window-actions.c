@@ -13,7 +13,6 @@
 
 static void on_action_state_changed(GActionGroup *group, const char *name, GVariant *state, TessWindow *self);
 static void install_tool_keys(TessWindow *self);
-static void build_tool_bar(TessWindow *self);
 
 static void action_set_enabled(TessWindow *self, const char *name, gboolean enabled) {
   GAction *a = g_action_map_lookup_action(G_ACTION_MAP(self), name);
@@ -335,71 +334,8 @@ static void install_tool_keys(TessWindow *self) {
   gtk_widget_add_controller(GTK_WIDGET(self), c);
 }
 
-static void build_tool_bar(TessWindow *self) {
-  static const struct {
-    const char *target, *icon, *tooltip;
-  } buttons[] = {
-      {"brush", "tess-tool-brush-symbolic", N_("Brush (B)")},
-      {"eraser", "tess-tool-eraser-symbolic", N_("Eraser (E)")},
-      {"rectangle", "tess-tool-rectangle-symbolic", N_("Rectangle (R)")},
-      {"bucket", "tess-tool-bucket-symbolic", N_("Bucket Fill (G)")},
-      {"picker", "tess-tool-picker-symbolic", N_("Tile Picker (I, or Alt+click)")},
-      {"material", "tess-tool-material-symbolic", N_("Material Brush (M)")},
-      {"select", "tess-tool-select-symbolic", N_("Select (S)")},
-      {"object", "tess-tool-object-symbolic", N_("Objects (O)")},
-  };
-  GtkWidget *group = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_add_css_class(group, "linked");
-  for (guint i = 0; i < G_N_ELEMENTS(buttons); i++) {
-    GtkWidget *b = gtk_toggle_button_new();
-    gtk_button_set_icon_name(GTK_BUTTON(b), buttons[i].icon);
-    gtk_widget_set_tooltip_text(b, _(buttons[i].tooltip));
-    gtk_actionable_set_action_name(GTK_ACTIONABLE(b), "win.tool");
-    gtk_actionable_set_action_target_value(GTK_ACTIONABLE(b), g_variant_new_string(buttons[i].target));
-    gtk_widget_set_focus_on_click(b, FALSE);
-    gtk_box_append(GTK_BOX(group), b);
-  }
-  gtk_box_append(GTK_BOX(self->tool_bar), group);
-
-  static const struct {
-    const char *action, *icon, *tooltip;
-  } stamp[] = {
-      {"win.flip-x", "object-flip-horizontal-symbolic", N_("Flip the stamp horizontally (X)")},
-      {"win.flip-y", "object-flip-vertical-symbolic", N_("Flip the stamp vertically (Y)")},
-      {"win.rotate", "object-rotate-right-symbolic", N_("Rotate the stamp (Z)")},
-  };
-  GtkWidget *sep = gtk_separator_new(GTK_ORIENTATION_VERTICAL);
-  gtk_widget_set_margin_start(sep, 6);
-  gtk_widget_set_margin_end(sep, 6);
-  gtk_box_append(GTK_BOX(self->tool_bar), sep);
-  for (guint i = 0; i < G_N_ELEMENTS(stamp); i++) {
-    GtkWidget *b = gtk_button_new_from_icon_name(stamp[i].icon);
-    gtk_widget_set_tooltip_text(b, _(stamp[i].tooltip));
-    gtk_actionable_set_action_name(GTK_ACTIONABLE(b), stamp[i].action);
-    gtk_widget_set_focus_on_click(b, FALSE);
-    gtk_widget_add_css_class(b, "flat");
-    gtk_box_append(GTK_BOX(self->tool_bar), b);
-  }
-  GtkWidget *spacer = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_set_hexpand(spacer, TRUE);
-  gtk_box_append(GTK_BOX(self->tool_bar), spacer);
-  GtkWidget *grid = gtk_toggle_button_new();
-  gtk_button_set_icon_name(GTK_BUTTON(grid), "tess-grid-symbolic");
-  gtk_widget_set_tooltip_text(grid, _("Show the grid (H)"));
-  gtk_actionable_set_action_name(GTK_ACTIONABLE(grid), "win.show-grid");
-  gtk_widget_set_focus_on_click(grid, FALSE);
-  gtk_box_append(GTK_BOX(self->tool_bar), grid);
-  GtkWidget *overlay = gtk_toggle_button_new();
-  gtk_button_set_icon_name(GTK_BUTTON(overlay), "tess-material-overlay-symbolic");
-  gtk_widget_set_tooltip_text(overlay, _("Material overlay (T)"));
-  gtk_actionable_set_action_name(GTK_ACTIONABLE(overlay), "win.show-materials");
-  gtk_widget_set_focus_on_click(overlay, FALSE);
-  gtk_box_append(GTK_BOX(self->tool_bar), overlay);
-}
-
 void _tess_window_actions_init(TessWindow *self) {
   g_action_map_add_action_entries(G_ACTION_MAP(self), win_actions, G_N_ELEMENTS(win_actions), self);
   install_tool_keys(self);
-  build_tool_bar(self);
   g_signal_connect(self, "action-state-changed", G_CALLBACK(on_action_state_changed), self);
 }

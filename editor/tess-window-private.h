@@ -42,7 +42,6 @@ struct _TessWindow {
   GtkInfoBar *reload_bar, *message_bar;
   GtkLabel *reload_label, *message_label;
   GtkWidget *save_copy_button;
-  GtkWidget *tool_bar;
   GtkStack *map_stack;
   GtkWidget *map_view, *preview_view;
   TessToast *toast;

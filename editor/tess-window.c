@@ -739,7 +739,6 @@ static void tess_window_class_init(TessWindowClass *klass) {
   gtk_widget_class_bind_template_child(widget_class, TessWindow, message_bar);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, message_label);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, save_copy_button);
-  gtk_widget_class_bind_template_child(widget_class, TessWindow, tool_bar);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, map_stack);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, map_view);
   gtk_widget_class_bind_template_child(widget_class, TessWindow, preview_view);
@@ -787,8 +786,8 @@ static void tess_window_init(TessWindow *self) {
   set_zoom_label(self, tess_map_view_get_zoom(map(self)));
   if (g_getenv("TESS_TEST_GEOMETRY_FILE")) gtk_widget_add_tick_callback(self->map_view, write_test_geometry, self, NULL);
   /* Play mode (issue 7): F5 / the Play button show the live preview's page of the map stack. */
-  tess_preview_mode_install(GTK_WINDOW(self), self->map_stack, self->map_view, self->preview_view, self->tool_bar,
-                            preview_query, self);
+  tess_preview_mode_install(GTK_WINDOW(self), self->map_stack, self->map_view, self->preview_view, preview_query,
+                            self);
 
   _tess_window_sprites_init(self);
   g_signal_connect(self->layers_panel, "level-selected", G_CALLBACK(on_level_selected), self);

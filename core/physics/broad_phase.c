@@ -5,6 +5,7 @@
  * looking at the own cell and four of the eight neighbours finds each pair
  * exactly once. Boxes larger than the cell (a long static ground) are
  * tested against everything instead. The pairs come out sorted by key. */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "physics_private.h"
@@ -29,10 +30,10 @@ static inline int32_t fast_floor(float x) {
   return i - (x < (float)i);
 }
 
-static bool push_pair(TessWorld *w, uint32_t a, uint32_t b) {
-  if (!PHYS_GROW(w->pairs, &w->pair_cap, w->pair_count + 1)) return false;
+static bool push_pair(PairBuf *out, uint32_t a, uint32_t b) {
+  if (!PHYS_GROW(out->pairs, &out->cap, out->count + 1)) return false;
   uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
-  w->pairs[w->pair_count++] = ((uint64_t)lo << 32) | hi;
+  out->pairs[out->count++] = ((uint64_t)lo << 32) | hi;
   return true;
 }
 
@@ -65,7 +66,7 @@ static inline bool boxes_overlap(const TessAABB *a, const TessAABB *b) {
 }
 
 /* Entry a against the entries [from, to) of the sorted list. */
-static inline bool scan_range(TessWorld *w, const Proxy *proxies, const Entry *sorted, const Entry *ea,
+static inline bool scan_range(PairBuf *w, const Proxy *proxies, const Entry *sorted, const Entry *ea,
                               const Proxy *pa, uint32_t from, uint32_t to) {
   for (uint32_t j = from; j < to; j++) {
     const Entry *eb = &sorted[j];
@@ -124,26 +125,27 @@ static bool sort_pairs(TessWorld *w) {
   return true;
 }
 
-bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps) {
-  w->pair_count = 0;
-  size_t proxy_bytes = (size_t)w->shape_count * sizeof(Proxy);
-  if (w->bp_scratch_size < proxy_bytes) {
-    /* one proxy per cache line: rebuilt below, so nothing to keep */
-    uint32_t cap = 0;
-    if (!physics_grow_scratch(&w->bp_scratch_raw, &w->bp_scratch, &cap, w->shape_count, sizeof(Proxy))) return false;
-    w->bp_scratch_size = (size_t)cap * sizeof(Proxy);
-  }
+typedef struct ProxyJob {
+  TessWorld *w;
+  const float *margins;
+  const TessVec2 *sweeps;
+} ProxyJob;
+
+/* Proxies [begin, end): the shape in world space, its box swept and grown; in bp_extent the box's
+ * larger side for a moving body, -1 for a static one, -2 for no proxy. */
+static void build_proxies(void *ctx, uint32_t begin, uint32_t end) {
+  const ProxyJob *j = ctx;
+  TessWorld *w = j->w;
+  const float *margins = j->margins;
+  const TessVec2 *sweeps = j->sweeps;
   Proxy *proxies = w->bp_scratch;
-  /* one proxy per shape slot (the narrow phase reads them by shape index) */
-  uint32_t nproxy = w->shape_count, nlive = 0;
-  double extent_sum = 0.0;
-  uint32_t extent_n = 0;
-  float extent_max = 0.0f;
-  for (uint32_t s = 0; s < nproxy; s++) {
+  float *extent = w->bp_extent;
+  for (uint32_t s = begin; s < end; s++) {
     const Shape *sh = &w->shapes[s];
     Proxy *p = &proxies[s];
     p->live = 0;
     p->large = 0;
+    extent[s] = -2.0f;
     if (!sh->in_use) continue;
     const Body *b = &w->bodies[sh->body];
     if (b->destroy_pending) continue;
@@ -158,8 +160,8 @@ bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *swe
     Shape *shm = &w->shapes[s];
     shm->aabb.lower = tess_v2(lo.x - wp->radius, lo.y - wp->radius);
     shm->aabb.upper = tess_v2(hi.x + wp->radius, hi.y + wp->radius);
-    nlive++;
     p->live = 1;
+    extent[s] = -1.0f;
     /* the box swept over the step's motion, grown by the speculative margin */
     float m = margins[sh->body];
     TessVec2 d = sweeps[sh->body];
@@ -180,12 +182,139 @@ bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *swe
     p->tangential = sh->tangential;
     p->plain = p->active && p->dynamic && !p->sensor && b->shape_count == 1 && sh->category != 0 && sh->mask == UINT32_MAX &&
                sh->group == 0;
-    if (b->type != TESS_BODY_STATIC) {
-      float e = fmaxf(p->box.upper.x - p->box.lower.x, p->box.upper.y - p->box.lower.y);
-      extent_sum += e;
-      extent_n++;
-      if (e > extent_max) extent_max = e;
+    if (b->type != TESS_BODY_STATIC) extent[s] = fmaxf(p->box.upper.x - p->box.lower.x, p->box.upper.y - p->box.lower.y);
+  }
+}
+
+typedef struct ScanJob {
+  TessWorld *w;
+  const Proxy *proxies;
+  const Entry *sorted;
+  const uint32_t *start;
+  uint32_t nentry;
+  bool dense;
+  uint32_t gw;
+  int32_t gx0, gx1, gy1;
+  uint32_t mask;
+  uint32_t pieces; /* the entries cut into this many runs, each with its own pair list */
+  atomic_bool failed;
+} ScanJob;
+
+/* The pairs of sorted entries [begin, end) with the entries after them, into out. */
+static bool scan_entries(const ScanJob *job, uint32_t begin, uint32_t end, PairBuf *out) {
+  const Proxy *proxies = job->proxies;
+  const Entry *sorted = job->sorted;
+  const uint32_t *start = job->start;
+  uint32_t gw = job->gw, mask = job->mask;
+  int32_t gx0 = job->gx0, gx1 = job->gx1, gy1 = job->gy1;
+  if (job->dense) {
+    /* The neighbours to look at, right and the three below, sit in two runs
+     * of consecutive buckets: the rest of the own cell and the cell to its
+     * right, then the three cells of the next row. */
+    for (uint32_t i = begin; i < end; i++) {
+      const Entry *ea = &sorted[i];
+      const Proxy *pa = &proxies[ea->proxy & ~PLAIN];
+      uint32_t b = ea->bucket;
+      uint32_t right = ea->ix < gx1 ? b + 1 : b;
+      if (!scan_range(out, proxies, sorted, ea, pa, i + 1, start[right + 1])) return false;
+      if (ea->iy >= gy1) continue;
+      uint32_t first = b + gw - (ea->ix > gx0 ? 1u : 0u), last = b + gw + (ea->ix < gx1 ? 1u : 0u);
+      if (!scan_range(out, proxies, sorted, ea, pa, start[first], start[last + 1])) return false;
     }
+  } else {
+    /* hashed cells: a bucket may hold other cells, and the neighbours are anywhere */
+    static const int32_t nx[4] = {1, -1, 0, 1}, ny[4] = {0, 1, 1, 1};
+    for (uint32_t i = begin; i < end; i++) {
+      const Entry *ea = &sorted[i];
+      const Proxy *pa = &proxies[ea->proxy & ~PLAIN]; /* the same cache line for all its pairs */
+      /* the own cell: later entries of the same bucket */
+      for (uint32_t j = i + 1; j < start[ea->bucket + 1]; j++) {
+        const Entry *eb = &sorted[j];
+        if (eb->ix != ea->ix || eb->iy != ea->iy || !boxes_overlap(&ea->box, &eb->box)) continue;
+        const Proxy *pb = &proxies[eb->proxy & ~PLAIN];
+        if (pair_allowed(pa, pb) && !push_pair(out, pa->shape, pb->shape)) return false;
+      }
+      for (int k = 0; k < 4; k++) {
+        int32_t cx = ea->ix + nx[k], cy = ea->iy + ny[k];
+        uint32_t bk = cell_hash(cx, cy, mask);
+        for (uint32_t j = start[bk]; j < start[bk + 1]; j++) {
+          const Entry *eb = &sorted[j];
+          if (eb->ix != cx || eb->iy != cy || !boxes_overlap(&ea->box, &eb->box)) continue;
+          const Proxy *pb = &proxies[eb->proxy & ~PLAIN];
+          if (pair_allowed(pa, pb) && !push_pair(out, pa->shape, pb->shape)) return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+static void scan_task(void *ctx, uint32_t begin, uint32_t end) {
+  ScanJob *j = ctx;
+  for (uint32_t k = begin; k < end; k++) {
+    PairBuf *out = &j->w->bp_pieces[k];
+    out->count = 0;
+    uint32_t from = (uint32_t)((uint64_t)j->nentry * k / j->pieces);
+    uint32_t to = (uint32_t)((uint64_t)j->nentry * (k + 1) / j->pieces);
+    if (!scan_entries(j, from, to, out)) atomic_store(&j->failed, true);
+  }
+}
+
+/* The entries' pairs, on the workers in runs of entries, then one after another into w->pairs:
+ * sort_pairs puts them in key order, and a pair is found once, so the order they were found in
+ * leaves no trace. */
+static bool scan_pieces(ScanJob *j) {
+  TessWorld *w = j->w;
+  uint32_t pieces = w->tasks && j->nentry >= 256 ? 4u * physics_tasks_threads(w->tasks) : 1u;
+  if (pieces > w->bp_piece_count) {
+    PairBuf *p = tess_realloc(w->bp_pieces, pieces * sizeof *p);
+    if (!p) return false;
+    memset(p + w->bp_piece_count, 0, (pieces - w->bp_piece_count) * sizeof *p);
+    w->bp_pieces = p;
+    w->bp_piece_count = pieces;
+  }
+  j->pieces = pieces;
+  atomic_init(&j->failed, false);
+  physics_parallel_for(w->tasks, pieces, 1, scan_task, j);
+  if (atomic_load(&j->failed)) return false;
+  for (uint32_t k = 0; k < pieces; k++) {
+    const PairBuf *b = &w->bp_pieces[k];
+    if (b->count == 0) continue; /* its list may never have been allocated */
+    if (!PHYS_GROW(w->pairs, &w->pair_cap, w->pair_count + b->count)) return false;
+    memcpy(w->pairs + w->pair_count, b->pairs, (size_t)b->count * sizeof *b->pairs);
+    w->pair_count += b->count;
+  }
+  return true;
+}
+
+bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps) {
+  w->pair_count = 0;
+  size_t proxy_bytes = (size_t)w->shape_count * sizeof(Proxy);
+  if (w->bp_scratch_size < proxy_bytes) {
+    /* one proxy per cache line: rebuilt below, so nothing to keep */
+    uint32_t cap = 0;
+    if (!physics_grow_scratch(&w->bp_scratch_raw, &w->bp_scratch, &cap, w->shape_count, sizeof(Proxy))) return false;
+    w->bp_scratch_size = (size_t)cap * sizeof(Proxy);
+  }
+  if (!PHYS_GROW(w->bp_extent, &w->bp_extent_cap, w->shape_count + 1)) return false;
+  Proxy *proxies = w->bp_scratch;
+  /* one proxy per shape slot (the narrow phase reads them by shape index) */
+  uint32_t nproxy = w->shape_count, nlive = 0;
+  double extent_sum = 0.0;
+  uint32_t extent_n = 0;
+  float extent_max = 0.0f;
+  ProxyJob job = {w, margins, sweeps};
+  physics_parallel_for(w->tasks, nproxy, 512, build_proxies, &job);
+  /* the sums in slot order, whatever the workers did first */
+  const float *extent = w->bp_extent;
+  for (uint32_t s = 0; s < nproxy; s++) {
+    float e = extent[s];
+    if (e < -1.5f) continue;
+    nlive++;
+    if (e < 0.0f) continue;
+    extent_sum += e;
+    extent_n++;
+    if (e > extent_max) extent_max = e;
   }
   if (nlive < 2) return true;
   float cs = w->def.broad_phase_cell;
@@ -260,54 +389,22 @@ bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *swe
   for (uint32_t b = nbucket; b > 0; b--) start[b] = start[b - 1];
   start[0] = 0;
 
-  if (dense) {
-    /* The neighbours to look at, right and the three below, sit in two runs
-     * of consecutive buckets: the rest of the own cell and the cell to its
-     * right, then the three cells of the next row. */
-    for (uint32_t i = 0; i < nentry; i++) {
-      const Entry *ea = &sorted[i];
-      const Proxy *pa = &proxies[ea->proxy & ~PLAIN];
-      uint32_t b = ea->bucket;
-      uint32_t right = ea->ix < gx1 ? b + 1 : b;
-      if (!scan_range(w, proxies, sorted, ea, pa, i + 1, start[right + 1])) return false;
-      if (ea->iy >= gy1) continue;
-      uint32_t first = b + gw - (ea->ix > gx0 ? 1u : 0u), last = b + gw + (ea->ix < gx1 ? 1u : 0u);
-      if (!scan_range(w, proxies, sorted, ea, pa, start[first], start[last + 1])) return false;
-    }
-  } else {
-    /* hashed cells: a bucket may hold other cells, and the neighbours are anywhere */
-    static const int32_t nx[4] = {1, -1, 0, 1}, ny[4] = {0, 1, 1, 1};
-    for (uint32_t i = 0; i < nentry; i++) {
-      const Entry *ea = &sorted[i];
-      const Proxy *pa = &proxies[ea->proxy & ~PLAIN]; /* the same cache line for all its pairs */
-      /* the own cell: later entries of the same bucket */
-      for (uint32_t j = i + 1; j < start[ea->bucket + 1]; j++) {
-        const Entry *eb = &sorted[j];
-        if (eb->ix != ea->ix || eb->iy != ea->iy || !boxes_overlap(&ea->box, &eb->box)) continue;
-        const Proxy *pb = &proxies[eb->proxy & ~PLAIN];
-        if (pair_allowed(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
-      }
-      for (int k = 0; k < 4; k++) {
-        int32_t cx = ea->ix + nx[k], cy = ea->iy + ny[k];
-        uint32_t bk = cell_hash(cx, cy, mask);
-        for (uint32_t j = start[bk]; j < start[bk + 1]; j++) {
-          const Entry *eb = &sorted[j];
-          if (eb->ix != cx || eb->iy != cy || !boxes_overlap(&ea->box, &eb->box)) continue;
-          const Proxy *pb = &proxies[eb->proxy & ~PLAIN];
-          if (pair_allowed(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
-        }
-      }
-    }
-  }
+  ScanJob scan = {w, proxies, sorted, start, nentry, dense, gw, gx0, gx1, gy1, mask, 0, false};
+  if (!scan_pieces(&scan)) return false;
 #undef BUCKET
   /* large proxies against every other proxy (each pair once) */
-  for (uint32_t a = 0; a < nlarge; a++) {
+  PairBuf all = {w->pairs, w->pair_count, w->pair_cap};
+  bool ok = true;
+  for (uint32_t a = 0; ok && a < nlarge; a++) {
     const Proxy *pa = &proxies[large[a]];
-    for (uint32_t b = 0; b < nproxy; b++) {
+    for (uint32_t b = 0; ok && b < nproxy; b++) {
       const Proxy *pb = &proxies[b];
       if (!pb->live || b == large[a] || (pb->large && b < large[a])) continue;
-      if (pair_wanted(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
+      if (pair_wanted(pa, pb) && !push_pair(&all, pa->shape, pb->shape)) ok = false;
     }
   }
-  return sort_pairs(w);
+  w->pairs = all.pairs;
+  w->pair_count = all.count;
+  w->pair_cap = all.cap;
+  return ok && sort_pairs(w);
 }

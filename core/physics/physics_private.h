@@ -301,6 +301,34 @@ typedef struct PendingDestroy {
 
 /* ---- The world --------------------------------------------------------- */
 
+/* tasks.c: the world's workers (TessWorldDef.worker_count). physics_parallel_for calls fn on
+ * consecutive ranges [begin, end) of [0, count), on the calling thread and the workers, and
+ * returns when all are done; fewer than 2 x min_items run on the caller alone. fn must give
+ * each item the same result whoever runs it and whatever the ranges. */
+typedef struct TaskPool TaskPool;
+typedef void PhysicsTaskFn(void *ctx, uint32_t begin, uint32_t end);
+TaskPool *physics_tasks_create(uint32_t workers); /* NULL for one worker (or no thread to start) */
+void physics_tasks_destroy(TaskPool *p);
+uint32_t physics_tasks_threads(const TaskPool *p);
+void physics_parallel_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx);
+
+/* A shape's manifold against a map cell (a traced cell's piece), before it is a contact. */
+typedef struct MapHit {
+  uint32_t shape, cell, piece;
+  Manifold manifold;
+} MapHit;
+
+typedef struct MapHits {
+  MapHit *hits;
+  uint32_t count, cap;
+} MapHits;
+
+/* A growing list of shape pairs (lo << 32 | hi). */
+typedef struct PairBuf {
+  uint64_t *pairs;
+  uint32_t count, cap;
+} PairBuf;
+
 struct TessWorld {
   TessWorldDef def;
   uint64_t step_count;
@@ -398,6 +426,16 @@ struct TessWorld {
   TessVec2 *paths;
   uint32_t paths_cap; /* the same along the path before last step's stops
                          ((v + stop_dv) dt): where round features are met */
+  float *bp_extent;
+  uint32_t bp_extent_cap; /* per proxy, this step: its box's larger side (broad_phase.c) */
+  PairBuf *bp_pieces;
+  uint32_t bp_piece_count; /* the pairs each run of the broad phase's scan found */
+  MapHits *map_pieces;
+  uint32_t map_piece_count; /* the narrow phase's map hits, a list per run of shapes */
+  Manifold *pair_manifolds;
+  uint32_t pair_manifolds_cap; /* per broad-phase pair, this step (the narrow phase's first half) */
+  TessVec2 *stop_dv;
+  uint32_t stop_dv_cap; /* per solver state: what the last relaxation took off its velocity */
   /* the wide contact solver (wide_solver.c), this step */
   uint32_t *state_colors;
   uint32_t state_colors_cap; /* per solver state: the colours it is in */
@@ -407,6 +445,11 @@ struct TessWorld {
   uint32_t overflow_count, overflow_cap; /* cbuf offsets of the constraints left uncoloured */
   uint32_t *batches;
   uint32_t batch_count, batch_cap; /* byte offsets in wbuf; bit 0: two points */
+  uint32_t *constraint_slot;
+  uint32_t constraint_slot_cap; /* per constraint (coff order): its place in its colour's group */
+  uint32_t group_first[32][2];  /* per colour and point count: the group's first batch */
+  uint32_t color_first[33];     /* batches of colour c: [color_first[c], color_first[c + 1]) */
+  TaskPool *tasks;              /* the workers (tasks.c); NULL with one */
   uint8_t *wbuf;
   size_t wbuf_cap;
   void *wbuf_raw;
@@ -476,11 +519,13 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
 
 /* tilemap.c */
 void physics_map_free(TileMap *map);
-/* Appends the contacts of one shape against the map; returns false on no memory. */
-/* `box` is the region to look at (the shape's box swept over the step);
- * `margin` the speculative distance for the manifolds. */
-bool physics_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *world_poly, TessAABB box,
-                               float margin, uint32_t body);
+/* Appends to `out` the manifolds of one shape against the map's cells, in cell order; returns
+ * false on no memory. `box` is the region to look at (the shape's box swept over the step);
+ * `margin` the speculative distance for the manifolds. Reads the world only, so the workers run
+ * it for different shapes side by side; physics_map_push_hits then makes the contacts. */
+bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const PhysPoly *world_poly, TessAABB box,
+                               float margin, uint32_t body, MapHits *out);
+bool physics_map_push_hits(TessWorld *w, const MapHits *hits);
 /* One map contact's manifold again (a contact carried over while asleep). */
 bool physics_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
                                  float *friction, float *restitution, float *tangential);

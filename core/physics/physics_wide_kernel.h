@@ -128,12 +128,12 @@ static inline KATTR void KFN(solve)(BodyState *st, WideHead *h, WidePoint *pts, 
   VSCATTER(st, &h->b[lane0], &B);
 }
 
-/* One pass over every batch; `solve` false is the warm start. */
-static KATTR void KFN(pass)(TessWorld *w, bool solve, float inv_h, bool use_bias) {
+/* One pass over batches [begin, end); `solve` false is the warm start. */
+static KATTR void KFN(pass)(TessWorld *w, bool solve, float inv_h, bool use_bias, uint32_t begin, uint32_t end) {
   BodyState *st = w->states;
   float push = w->def.max_push_velocity;
   float sub = inv_h > 0.0f ? 1.0f / inv_h : 0.0f; /* the sub-step */
-  for (uint32_t i = 0; i < w->batch_count; i++) {
+  for (uint32_t i = begin; i < end; i++) {
     uint32_t b = w->batches[i];
     uint8_t *base = w->wbuf + (b & ~1u);
     WideHead *h = (WideHead *)base;
@@ -159,8 +159,6 @@ static KATTR void KFN(pass)(TessWorld *w, bool solve, float inv_h, bool use_bias
       }
     }
   }
-  st[0].v = tess_v2(0.0f, 0.0f);
-  st[0].w = 0.0f;
 }
 
 #undef LD

@@ -2,6 +2,7 @@
  * (bodies and map), events, islands (wake), forces (gravity, zones, floor
  * drag, buoyancy), the soft-step solver, restitution, sleeping, and the
  * deferred removals. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ static bool ensure_scratch(TessWorld *w) {
   if (!PHYS_GROW(w->margins, &w->margins_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->sweeps, &w->sweeps_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->paths, &w->paths_cap, w->body_count + 1)) return false;
+  if (!PHYS_GROW(w->stop_dv, &w->stop_dv_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->centers, &w->centers_cap, w->body_count + 1)) return false;
   if (!PHYS_GROW(w->moving, &w->moving_cap, w->body_count + 1)) return false;
   return true;
@@ -96,6 +98,79 @@ static TessBodyId body_id(const TessWorld *w, uint32_t b) {
 
 /* ---- Narrow phase ------------------------------------------------------ */
 
+typedef struct PairJob {
+  TessWorld *w;
+  float dt;
+} PairJob;
+
+/* The manifolds of broad-phase pairs [begin, end): a sensor's at no margin (overlap only), a
+ * joined pair's empty. Reads the proxies and world shapes, writes only its own manifolds. */
+static void collide_pairs(void *ctx, uint32_t begin, uint32_t end) {
+  const PairJob *j = ctx;
+  TessWorld *w = j->w;
+  const Proxy *proxies = w->bp_scratch;
+  for (uint32_t i = begin; i < end; i++) {
+    Manifold *m = &w->pair_manifolds[i];
+    uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
+    const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
+    if (sa->sensor || sb->sensor) {
+      physics_collide(&w->wpolys[ia], &w->wpolys[ib], 0.0f, m);
+      continue;
+    }
+    if (joined(w, sa->body, sb->body)) {
+      m->count = 0;
+      continue;
+    }
+    /* speculative margin from the relative motion: bodies falling side by side need none */
+    float margin = SPECULATIVE(w) + j->dt * (tess_v2_length(tess_v2_sub(sb->v, sa->v)) + sa->spin + sb->spin);
+    physics_collide_swept(&w->wpolys[ia], &w->wpolys[ib], margin, tess_v2_sub(w->paths[sb->body], w->paths[sa->body]),
+                          m);
+  }
+}
+
+typedef struct MapJob {
+  TessWorld *w;
+  uint32_t pieces;
+  atomic_bool failed;
+} MapJob;
+
+/* Shapes against the tile map, runs of shapes side by side, each run's manifolds in its own list. */
+static void map_task(void *ctx, uint32_t begin, uint32_t end) {
+  MapJob *j = ctx;
+  const TessWorld *w = j->w;
+  const Proxy *proxies = w->bp_scratch;
+  for (uint32_t k = begin; k < end; k++) {
+    MapHits *out = &j->w->map_pieces[k];
+    out->count = 0;
+    uint32_t from = (uint32_t)((uint64_t)w->shape_count * k / j->pieces);
+    uint32_t to = (uint32_t)((uint64_t)w->shape_count * (k + 1) / j->pieces);
+    for (uint32_t s = from; s < to; s++) {
+      const Proxy *p = &proxies[s];
+      if (!p->live || p->sensor || !p->dynamic || !p->active || !(p->mask & 0x1u)) continue; /* the map is category 1 */
+      float mg = w->margins[p->body] + tess_v2_length(w->sweeps[p->body]);
+      if (!physics_map_collide_shape(w, s, &w->wpolys[s], p->box, mg, p->body, out)) atomic_store(&j->failed, true);
+    }
+  }
+}
+
+/* The contacts with the map, in shape order then cell order as one thread makes them. */
+static bool map_contacts(TessWorld *w) {
+  uint32_t pieces = w->tasks && w->shape_count >= 256 ? 4u * physics_tasks_threads(w->tasks) : 1u;
+  if (pieces > w->map_piece_count) {
+    MapHits *p = tess_realloc(w->map_pieces, pieces * sizeof *p);
+    if (!p) return false;
+    memset(p + w->map_piece_count, 0, (pieces - w->map_piece_count) * sizeof *p);
+    w->map_pieces = p;
+    w->map_piece_count = pieces;
+  }
+  MapJob job = {w, pieces, false};
+  physics_parallel_for(w->tasks, pieces, 1, map_task, &job);
+  if (atomic_load(&job.failed)) return false;
+  for (uint32_t k = 0; k < pieces; k++)
+    if (!physics_map_push_hits(w, &w->map_pieces[k])) return false;
+  return true;
+}
+
 static bool narrow_phase(TessWorld *w, float dt) {
   /* swap: the previous step's contacts become "old" (the key table indexes them) */
   Contact *tmp = w->contacts_old;
@@ -143,18 +218,21 @@ static bool narrow_phase(TessWorld *w, float dt) {
     w->sensors_new[w->sensors_new_count++] = *o;
   }
 
-  /* body pairs */
-  Manifold m;
+  /* body pairs: their manifolds side by side on the workers, then the contacts in pair order */
   const Proxy *proxies = w->bp_scratch;
+  if (!PHYS_GROW(w->pair_manifolds, &w->pair_manifolds_cap, w->pair_count + 1)) return false;
+  PairJob job = {w, dt};
+  physics_parallel_for(w->tasks, w->pair_count, 256, collide_pairs, &job);
   for (uint32_t i = 0; i < w->pair_count; i++) {
+    const Manifold *mp = &w->pair_manifolds[i];
+    if (mp->count == 0) continue;
     uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
     const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
     if (sa->sensor || sb->sensor) {
       uint32_t sensor = sa->sensor ? ia : ib, visitor = sa->sensor ? ib : ia;
-      physics_collide(&w->wpolys[ia], &w->wpolys[ib], 0.0f, &m);
       bool overlap = false;
-      for (uint32_t k = 0; k < m.count; k++)
-        if (m.p[k].separation < 0.0f) overlap = true;
+      for (uint32_t k = 0; k < mp->count; k++)
+        if (mp->p[k].separation < 0.0f) overlap = true;
       if (!overlap) continue;
       if (!PHYS_GROW(w->sensors_new, &w->sensors_new_cap, w->sensors_new_count + 1)) return false;
       SensorOverlap *o = &w->sensors_new[w->sensors_new_count++];
@@ -163,11 +241,6 @@ static bool narrow_phase(TessWorld *w, float dt) {
       o->visitor_gen = w->shapes[visitor].generation;
       continue;
     }
-    if (joined(w, sa->body, sb->body)) continue;
-    /* speculative margin from the relative motion: bodies falling side by side need none */
-    float margin = SPECULATIVE(w) + dt * (tess_v2_length(tess_v2_sub(sb->v, sa->v)) + sa->spin + sb->spin);
-    physics_collide_swept(&w->wpolys[ia], &w->wpolys[ib], margin, tess_v2_sub(w->paths[sb->body], w->paths[sa->body]), &m);
-    if (m.count == 0) continue;
     Contact *c = physics_contact_push(w);
     if (!c) return false;
     TessMaterialMix mix = tess_material_mix(sa->friction, sa->restitution, sa->tangential, sb->friction,
@@ -179,18 +252,11 @@ static bool narrow_phase(TessWorld *w, float dt) {
     c->body_b = sb->body;
     c->cell = 0;
     c->flags = 0;
-    if (!physics_contact_init(w, w->contact_count - 1, &m, mix.friction, mix.restitution, mix.tangential)) return false;
+    if (!physics_contact_init(w, w->contact_count - 1, mp, mix.friction, mix.restitution, mix.tangential)) return false;
   }
 
   /* shapes against the tile map (the proxies' boxes are already swept and grown) */
-  if (w->has_map) {
-    for (uint32_t s = 0; s < w->shape_count; s++) {
-      const Proxy *p = &proxies[s];
-      if (!p->live || p->sensor || !p->dynamic || !p->active || !(p->mask & 0x1u)) continue; /* the map is category 1 */
-      float mg = w->margins[p->body] + tess_v2_length(w->sweeps[p->body]);
-      if (!physics_map_collide_shape(w, s, &w->wpolys[s], p->box, mg, p->body)) return false;
-    }
-  }
+  if (w->has_map && !map_contacts(w)) return false;
 
   /* sensor overlaps: sorted lists, compared */
   if (w->sensors_new_count > 1) /* the array is NULL until the first overlap */
@@ -560,6 +626,84 @@ static void islands_sleep(TessWorld *w, float dt) {
   }
 }
 
+/* ---- The per-body loops, split among the workers ----------------------- */
+
+typedef struct IntegrateJob {
+  TessWorld *w;
+  BodyState *st;
+  BodyMotion *mo;
+  const uint32_t *active;
+  float h;
+  bool zones, any_rk4;
+} IntegrateJob;
+
+/* Velocities of solver states [begin + 1, end + 1) over one sub-step's forces. */
+static void integrate_velocities(void *ctx, uint32_t begin, uint32_t end) {
+  const IntegrateJob *j = ctx;
+  const TessWorld *w = j->w;
+  float h = j->h;
+  for (uint32_t k = begin + 1; k <= end; k++) {
+    BodyState *s = &j->st[k];
+    if (!s->dynamic) continue;
+    BodyMotion *q = &j->mo[k];
+    const Body *b = &w->bodies[j->active[k - 1]];
+    if (q->rk4) {
+      rk4_substep(w, b, s, q, h);
+    } else {
+      TessVec2 acc = q->acc;
+      if (j->zones) acc = tess_v2_add(acc, zone_acceleration(w, tess_v2_add(b->center, s->dp), q->inv_m));
+      s->v = tess_v2_scale(q->lin_f, tess_v2_mul_add(s->v, h, acc));
+    }
+    s->w = q->ang_f * (s->w + h * q->ang_acc);
+  }
+}
+
+static void integrate_positions(void *ctx, uint32_t begin, uint32_t end) {
+  const IntegrateJob *j = ctx;
+  float h = j->h;
+  for (uint32_t k = begin + 1; k <= end; k++) {
+    BodyState *s = &j->st[k];
+    s->dp = tess_v2_mul_add(s->dp, h, s->v);
+    if (j->any_rk4 && j->mo[k].rk4) s->dp = tess_v2_add(s->dp, j->mo[k].rk4_dx);
+    s->dq = tess_rot_integrate(s->dq, h * s->w);
+  }
+}
+
+/* The solved states back into bodies [begin, end) of the active list. */
+static void write_back(void *ctx, uint32_t begin, uint32_t end) {
+  const IntegrateJob *j = ctx;
+  for (uint32_t k = begin; k < end; k++) {
+    Body *b = &j->w->bodies[j->active[k]];
+    const BodyState *s = &j->st[k + 1];
+    b->stop_dv = j->w->stop_dv[k + 1];
+    b->force = tess_v2(0.0f, 0.0f); /* only awake dynamic bodies take forces */
+    b->torque = 0.0f;
+    TessVec2 v = s->v;
+    float av = s->w;
+    float speed = tess_v2_length(v);
+    if (speed > TESS_MAX_SPEED) v = tess_v2_scale(TESS_MAX_SPEED / speed, v);
+    TessVec2 center = tess_v2_add(b->center, s->dp);
+    TessRot q = tess_rot_mul(s->dq, b->xf.q);
+    float mag = sqrtf(q.c * q.c + q.s * q.s);
+    if (mag > 0.0f) {
+      q.c /= mag;
+      q.s /= mag;
+    }
+    if (!tess_v2_is_finite(v) || !isfinite(av) || !tess_v2_is_finite(center) || !isfinite(q.c) || !isfinite(q.s)) {
+      /* never let NaN into the world: stop the body where it was */
+      b->v = tess_v2(0.0f, 0.0f);
+      b->stop_dv = tess_v2(0.0f, 0.0f);
+      b->w = 0.0f;
+      continue;
+    }
+    b->v = v;
+    b->w = av;
+    b->center = center;
+    b->xf.q = q;
+    b->xf.p = tess_v2_sub(center, tess_rot_apply(q, b->local_center));
+  }
+}
+
 TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   TESS_ASSERT(!w->locked && "tess_world_step called during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "world", "step called during a step");
@@ -627,6 +771,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
       w->state_of[i] = 0;
     }
   }
+  bool any_rk4 = false; /* else the position pass need not read the motions */
   for (uint32_t k = 0; k < w->active_count; k++) {
     Body *b = &w->bodies[w->active[k]];
     BodyState *s = &st[k + 1];
@@ -646,6 +791,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
       q->lin_f = 1.0f / (1.0f + h * (b->linear_damping + b->extra_damping));
       q->ang_f = 1.0f / (1.0f + h * (b->angular_damping + b->extra_angular_damping));
       q->rk4 = b->integrator == TESS_INTEGRATOR_RK4;
+      any_rk4 |= q->rk4 != 0;
     }
   }
   Softness soft = physics_softness(w->def.contact_hertz, w->def.contact_damping_ratio, h);
@@ -659,22 +805,11 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
 
   const uint32_t *active = w->active;
   uint32_t na = w->active_count;
+  TessVec2 *stop_dv = w->stop_dv;
   bool zones = w->zone_count > 0;
+  IntegrateJob job = {w, st, mo, active, h, zones, any_rk4};
   for (uint32_t sub = 0; sub < substeps; sub++) {
-    for (uint32_t k = 1; k <= na; k++) {
-      BodyState *s = &st[k];
-      if (!s->dynamic) continue;
-      BodyMotion *q = &mo[k];
-      const Body *b = &w->bodies[active[k - 1]];
-      if (q->rk4) {
-        rk4_substep(w, b, s, q, h);
-      } else {
-        TessVec2 acc = q->acc;
-        if (zones) acc = tess_v2_add(acc, zone_acceleration(w, tess_v2_add(b->center, s->dp), q->inv_m));
-        s->v = tess_v2_scale(q->lin_f, tess_v2_mul_add(s->v, h, acc));
-      }
-      s->w = q->ang_f * (s->w + h * q->ang_acc);
-    }
+    physics_parallel_for(w->tasks, na, 512, integrate_velocities, &job);
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_warm_start(w, &w->joints[i]);
     physics_contacts_warm_start(w, w->overflow, w->overflow_count);
@@ -683,54 +818,20 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, true);
     physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, true, soft, soft_static);
     physics_wide_solve(w, inv_h, true);
-    for (uint32_t k = 1; k <= na; k++) {
-      BodyState *s = &st[k];
-      s->dp = tess_v2_mul_add(s->dp, h, s->v);
-      if (mo[k].rk4) s->dp = tess_v2_add(s->dp, mo[k].rk4_dx);
-      s->dq = tess_rot_integrate(s->dq, h * s->w);
-    }
+    physics_parallel_for(w->tasks, na, 1024, integrate_positions, &job);
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, false);
+    /* what the last relaxation takes off each velocity (the bodies' stop_dv, set below): in a
+     * state-ordered array, not in the large Body structs, twice per step */
     bool last = sub + 1 == substeps;
-    for (uint32_t k = 1; last && k <= na; k++) w->bodies[active[k - 1]].stop_dv = st[k].v;
+    for (uint32_t k = 1; last && k <= na; k++) stop_dv[k] = st[k].v;
     physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, false, soft, soft_static);
     physics_wide_solve(w, inv_h, false);
-    for (uint32_t k = 1; last && k <= na; k++) {
-      Body *b = &w->bodies[active[k - 1]];
-      b->stop_dv = tess_v2_sub(b->stop_dv, st[k].v);
-    }
+    for (uint32_t k = 1; last && k <= na; k++) stop_dv[k] = tess_v2_sub(stop_dv[k], st[k].v);
   }
   physics_wide_store(w);
   physics_contacts_restitution(w, h);
-  for (uint32_t k = 0; k < na; k++) {
-    Body *b = &w->bodies[active[k]];
-    const BodyState *s = &st[k + 1];
-    b->force = tess_v2(0.0f, 0.0f); /* only awake dynamic bodies take forces */
-    b->torque = 0.0f;
-    TessVec2 v = s->v;
-    float av = s->w;
-    float speed = tess_v2_length(v);
-    if (speed > TESS_MAX_SPEED) v = tess_v2_scale(TESS_MAX_SPEED / speed, v);
-    TessVec2 center = tess_v2_add(b->center, s->dp);
-    TessRot q = tess_rot_mul(s->dq, b->xf.q);
-    float mag = sqrtf(q.c * q.c + q.s * q.s);
-    if (mag > 0.0f) {
-      q.c /= mag;
-      q.s /= mag;
-    }
-    if (!tess_v2_is_finite(v) || !isfinite(av) || !tess_v2_is_finite(center) || !isfinite(q.c) || !isfinite(q.s)) {
-      /* never let NaN into the world: stop the body where it was */
-      b->v = tess_v2(0.0f, 0.0f);
-      b->stop_dv = tess_v2(0.0f, 0.0f);
-      b->w = 0.0f;
-      continue;
-    }
-    b->v = v;
-    b->w = av;
-    b->center = center;
-    b->xf.q = q;
-    b->xf.p = tess_v2_sub(center, tess_rot_apply(q, b->local_center));
-  }
+  physics_parallel_for(w->tasks, na, 512, write_back, &job);
   physics_pixel_masks_step(w, dt);
   if (!contact_events(w)) {
     w->locked = false;

@@ -326,8 +326,18 @@ static bool piece_contact_admitted(const TileMap *m, TessAABB cell, uint32_t fre
   return true;
 }
 
-bool physics_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPoly *poly, TessAABB box, float margin,
-                               uint32_t body) {
+static bool add_hit(MapHits *out, uint32_t shape_index, uint32_t cell, uint32_t piece, const Manifold *m) {
+  if (!PHYS_GROW(out->hits, &out->cap, out->count + 1)) return false;
+  MapHit *h = &out->hits[out->count++];
+  h->shape = shape_index;
+  h->cell = cell;
+  h->piece = piece;
+  h->manifold = *m;
+  return true;
+}
+
+bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const PhysPoly *poly, TessAABB box,
+                               float margin, uint32_t body, MapHits *out) {
   const TileMap *m = &w->map;
   uint32_t x0, y0, x1, y1;
   if (!cell_range(m, box, &x0, &y0, &x1, &y1)) return true;
@@ -343,7 +353,7 @@ bool physics_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPol
         physics_collide_cell_swept(poly, cb, c->free_sides, c->corners, margin, w->paths[body], &man);
         if (man.count == 0) continue;
         if (c->one_way && !(man.normal.y < 0.0f)) continue;
-        if (!push_map_contact(w, shape_index, ci, 0, &man, c)) return false;
+        if (!add_hit(out, shape_index, ci, 0, &man)) return false;
       } else {
         for (uint32_t p = m->piece_start[ci]; p < m->piece_start[ci + 1]; p++) {
           const MapPiece *mp = &m->pieces[p];
@@ -354,10 +364,18 @@ bool physics_map_collide_shape(TessWorld *w, uint32_t shape_index, const PhysPol
             if (mp->boundary[k] && tess_v2_dot(man.normal, mp->poly.n[k]) > 0.99f) hidden = true;
           if (hidden || !piece_contact_admitted(m, cb, c->free_sides, &man)) continue;
           if (c->one_way && !(man.normal.y < 0.0f)) continue;
-          if (!push_map_contact(w, shape_index, ci, p - m->piece_start[ci], &man, c)) return false;
+          if (!add_hit(out, shape_index, ci, p - m->piece_start[ci], &man)) return false;
         }
       }
     }
+  return true;
+}
+
+bool physics_map_push_hits(TessWorld *w, const MapHits *hits) {
+  for (uint32_t i = 0; i < hits->count; i++) {
+    const MapHit *h = &hits->hits[i];
+    if (!push_map_contact(w, h->shape, h->cell, h->piece, &h->manifold, &w->map.cells[h->cell])) return false;
+  }
   return true;
 }
 

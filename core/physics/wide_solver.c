@@ -136,13 +136,14 @@ static inline void scatter_4(BodyState *st, const uint32_t idx[4], const Lanes_4
 #if defined(__SSE2__)
   __m128 r0 = l->vx, r1 = l->vy, r2 = l->w, r3 = l->flags;
   _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-  _mm_store_ps(&st[idx[0]].v.x, r0);
-  _mm_store_ps(&st[idx[1]].v.x, r1);
-  _mm_store_ps(&st[idx[2]].v.x, r2);
-  _mm_store_ps(&st[idx[3]].v.x, r3);
+  if (st[idx[0]].dynamic) _mm_store_ps(&st[idx[0]].v.x, r0);
+  if (st[idx[1]].dynamic) _mm_store_ps(&st[idx[1]].v.x, r1);
+  if (st[idx[2]].dynamic) _mm_store_ps(&st[idx[2]].v.x, r2);
+  if (st[idx[3]].dynamic) _mm_store_ps(&st[idx[3]].v.x, r3);
 #else
   for (int i = 0; i < 4; i++) {
     BodyState *s = &st[idx[i]];
+    if (!s->dynamic) continue;
     s->v.x = l->vx[i];
     s->v.y = l->vy[i];
     s->w = l->w[i];
@@ -224,14 +225,14 @@ static inline AVX2 void scatter_8(BodyState *st, const uint32_t idx[8], const La
   __m256 u2 = _mm256_unpacklo_ps(l->w, l->flags), u3 = _mm256_unpackhi_ps(l->w, l->flags);
   __m256 t0 = _mm256_shuffle_ps(u0, u2, 0x44), t1 = _mm256_shuffle_ps(u0, u2, 0xEE);
   __m256 t2 = _mm256_shuffle_ps(u1, u3, 0x44), t3 = _mm256_shuffle_ps(u1, u3, 0xEE);
-  _mm_store_ps(&st[idx[0]].v.x, _mm256_castps256_ps128(t0));
-  _mm_store_ps(&st[idx[1]].v.x, _mm256_castps256_ps128(t1));
-  _mm_store_ps(&st[idx[2]].v.x, _mm256_castps256_ps128(t2));
-  _mm_store_ps(&st[idx[3]].v.x, _mm256_castps256_ps128(t3));
-  _mm_store_ps(&st[idx[4]].v.x, _mm256_extractf128_ps(t0, 1));
-  _mm_store_ps(&st[idx[5]].v.x, _mm256_extractf128_ps(t1, 1));
-  _mm_store_ps(&st[idx[6]].v.x, _mm256_extractf128_ps(t2, 1));
-  _mm_store_ps(&st[idx[7]].v.x, _mm256_extractf128_ps(t3, 1));
+  if (st[idx[0]].dynamic) _mm_store_ps(&st[idx[0]].v.x, _mm256_castps256_ps128(t0));
+  if (st[idx[1]].dynamic) _mm_store_ps(&st[idx[1]].v.x, _mm256_castps256_ps128(t1));
+  if (st[idx[2]].dynamic) _mm_store_ps(&st[idx[2]].v.x, _mm256_castps256_ps128(t2));
+  if (st[idx[3]].dynamic) _mm_store_ps(&st[idx[3]].v.x, _mm256_castps256_ps128(t3));
+  if (st[idx[4]].dynamic) _mm_store_ps(&st[idx[4]].v.x, _mm256_extractf128_ps(t0, 1));
+  if (st[idx[5]].dynamic) _mm_store_ps(&st[idx[5]].v.x, _mm256_extractf128_ps(t1, 1));
+  if (st[idx[6]].dynamic) _mm_store_ps(&st[idx[6]].v.x, _mm256_extractf128_ps(t2, 1));
+  if (st[idx[7]].dynamic) _mm_store_ps(&st[idx[7]].v.x, _mm256_extractf128_ps(t3, 1));
 }
 
 #endif
@@ -291,10 +292,59 @@ static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t
   }
 }
 
+typedef struct BuildJob {
+  TessWorld *w;
+  const Softness *soft, *soft_static;
+} BuildJob;
+
+/* Constraints [begin, end) of coff: their heads (solver states, masses, k->solve); the constraints
+ * to colour need no more here (their points are prepared straight into the lanes), those left to
+ * the one-at-a-time passes, or to a restitution pass after the solve, need their points prepared
+ * in cbuf. */
+static void prepare_task(void *ctx, uint32_t begin, uint32_t end) {
+  const BuildJob *j = ctx;
+  TessWorld *w = j->w;
+  for (uint32_t ci = begin; ci < end; ci++) {
+    Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
+    if (w->any_impact_material)
+      physics_contact_prepare(w, k);
+    else
+      physics_contact_prepare_head(w, k);
+  }
+}
+
+/* Batches [begin, end) cleared: lanes left empty stay zero, on the fixed state. */
+static void clear_task(void *ctx, uint32_t begin, uint32_t end) {
+  const BuildJob *j = ctx;
+  TessWorld *w = j->w;
+  for (uint32_t i = begin; i < end; i++) {
+    uint32_t b = w->batches[i];
+    uint8_t *base = w->wbuf + (b & ~1u);
+    memset(base, 0, batch_size((b & 1u) + 1u));
+    for (uint32_t lane = 0; lane < LANES; lane++) ((WideHead *)base)->offset[lane] = TESS_NULL_INDEX;
+  }
+}
+
+/* Constraints [begin, end) of coff into their lanes. */
+static void fill_task(void *ctx, uint32_t begin, uint32_t end) {
+  const BuildJob *j = ctx;
+  TessWorld *w = j->w;
+  for (uint32_t ci = begin; ci < end; ci++) {
+    uint32_t c = w->constraint_color[ci];
+    if (c == PHYS_NO_COLOR) continue;
+    const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
+    uint32_t p = k->point_count - 1, slot = w->constraint_slot[ci];
+    uint8_t *base = w->wbuf + (w->batches[w->group_first[c][p] + slot / LANES] & ~1u);
+    write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], j->soft,
+               j->soft_static);
+  }
+}
+
 bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   uint32_t nstates = w->active_count + 1;
   if (!PHYS_GROW(w->state_colors, &w->state_colors_cap, nstates) ||
       !PHYS_GROW(w->constraint_color, &w->constraint_color_cap, w->coff_count + 1) ||
+      !PHYS_GROW(w->constraint_slot, &w->constraint_slot_cap, w->coff_count + 1) ||
       !PHYS_GROW(w->overflow, &w->overflow_cap, w->coff_count + 1))
     return false;
   memset(w->state_colors, 0, nstates * sizeof *w->state_colors);
@@ -302,14 +352,12 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   uint32_t count[COLORS][2];
   memset(count, 0, sizeof count);
   w->overflow_count = 0;
+  BuildJob job = {w, &soft, &soft_static};
+  physics_parallel_for(w->tasks, w->coff_count, 1024, prepare_task, &job);
   for (uint32_t ci = 0; ci < w->coff_count; ci++) {
     Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
     w->constraint_color[ci] = PHYS_NO_COLOR;
-    /* the constraints to colour need only their heads here (their points are prepared straight
-     * into the lanes); those left to the one-at-a-time passes, or to a restitution pass after
-     * the solve, need their points prepared in cbuf */
-    bool solved = w->any_impact_material ? physics_contact_prepare(w, k) : physics_contact_prepare_head(w, k);
-    if (!solved || k->point_count == 0) continue;
+    if (!k->solve || k->point_count == 0) continue;
     bool da = st[k->state_a].dynamic != 0, db = st[k->state_b].dynamic != 0;
     uint32_t used = (da ? w->state_colors[k->state_a] : 0u) | (db ? w->state_colors[k->state_b] : 0u);
     if (used == UINT32_MAX) {
@@ -326,7 +374,7 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     if (da) w->state_colors[k->state_a] |= bit;
     if (db) w->state_colors[k->state_b] |= bit;
     w->constraint_color[ci] = (uint8_t)color;
-    count[color][k->point_count - 1]++;
+    w->constraint_slot[ci] = count[color][k->point_count - 1]++; /* its place in its group */
   }
 
   /* the batches: colour by colour, one-point groups before two-point ones */
@@ -360,47 +408,60 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
       }
     }
   w->batch_count = batches;
+  for (uint32_t c = 0; c < COLORS; c++) w->color_first[c] = first[c][0];
+  w->color_first[COLORS] = batches;
 
-  uint32_t filled[COLORS][2]; /* constraints placed so far per group */
-  memset(filled, 0, sizeof filled);
-  for (uint32_t ci = 0; ci < w->coff_count; ci++) {
-    uint32_t c = w->constraint_color[ci];
-    if (c == PHYS_NO_COLOR) continue;
-    const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
-    uint32_t p = k->point_count - 1, slot = filled[c][p]++;
-    uint8_t *base = w->wbuf + (w->batches[first[c][p] + slot / LANES] & ~1u);
-    if (slot % LANES == 0) {
-      /* a new batch: lanes left empty stay zero, on the fixed state */
-      memset(base, 0, batch_size(p + 1));
-      for (uint32_t lane = 0; lane < LANES; lane++) ((WideHead *)base)->offset[lane] = TESS_NULL_INDEX;
-    }
-    write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], &soft,
-               &soft_static);
-  }
+  /* the batches cleared, then the lanes filled: constraint by constraint on the workers, each
+   * into its own lane */
+  physics_parallel_for(w->tasks, batches, 256, clear_task, &job);
+  memcpy(w->group_first, first, sizeof first);
+  physics_parallel_for(w->tasks, w->coff_count, 512, fill_task, &job);
   return true;
 }
 
 /* ---- The passes --------------------------------------------------------- */
 
-void physics_wide_warm_start(TessWorld *w) {
+typedef struct PassJob {
+  TessWorld *w;
+  bool solve, use_bias;
+  float inv_h;
+  uint32_t first; /* the colour's first batch */
+} PassJob;
+
+static void pass_range(TessWorld *w, bool solve, float inv_h, bool use_bias, uint32_t begin, uint32_t end) {
 #if defined(HAVE_WIDE8)
   if (w->wide8) {
-    pass_8(w, false, 0.0f, false);
+    pass_8(w, solve, inv_h, use_bias, begin, end);
     return;
   }
 #endif
-  pass_4(w, false, 0.0f, false);
+  pass_4(w, solve, inv_h, use_bias, begin, end);
 }
 
-void physics_wide_solve(TessWorld *w, float inv_h, bool use_bias) {
-#if defined(HAVE_WIDE8)
-  if (w->wide8) {
-    pass_8(w, true, inv_h, use_bias);
-    return;
-  }
-#endif
-  pass_4(w, true, inv_h, use_bias);
+static void pass_task(void *ctx, uint32_t begin, uint32_t end) {
+  const PassJob *j = ctx;
+  pass_range(j->w, j->solve, j->inv_h, j->use_bias, j->first + begin, j->first + end);
 }
+
+/* One pass, colour after colour; a colour's batches share no dynamic body and write no other
+ * state (the scatters skip fixed and kinematic lanes), so the workers split each colour. */
+static void pass(TessWorld *w, bool solve, float inv_h, bool use_bias) {
+  if (!w->tasks) {
+    pass_range(w, solve, inv_h, use_bias, 0, w->batch_count);
+  } else {
+    PassJob j = {w, solve, use_bias, inv_h, 0};
+    for (uint32_t c = 0; c < COLORS; c++) {
+      j.first = w->color_first[c];
+      physics_parallel_for(w->tasks, w->color_first[c + 1] - j.first, 4, pass_task, &j);
+    }
+  }
+  w->states[0].v = tess_v2(0.0f, 0.0f);
+  w->states[0].w = 0.0f;
+}
+
+void physics_wide_warm_start(TessWorld *w) { pass(w, false, 0.0f, false); }
+
+void physics_wide_solve(TessWorld *w, float inv_h, bool use_bias) { pass(w, true, inv_h, use_bias); }
 
 void physics_wide_store(TessWorld *w) {
   /* with no restitution pass to come the impulses are final: they go into the contacts

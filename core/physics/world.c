@@ -67,6 +67,7 @@ void tess_world_def_default(TessWorldDef *def) {
   def->fluid_linear_drag = 2.0f;
   def->fluid_angular_drag = 2.0f;
   def->broad_phase_cell = 0.0f;
+  def->worker_count = 1;
 }
 
 TessResult tess_world_create(const TessWorldDef *def, TessWorld **out, TessError *err) {
@@ -80,12 +81,19 @@ TessResult tess_world_create(const TessWorldDef *def, TessWorld **out, TessError
       !finite_nonneg(d.joint_damping_ratio) || !finite_nonneg(d.max_push_velocity) || !(d.linear_slop > 0.0f) ||
       !isfinite(d.linear_slop) || !finite_nonneg(d.time_to_sleep) || !finite_nonneg(d.sleep_linear_speed) ||
       !finite_nonneg(d.sleep_angular_speed) || !finite_nonneg(d.floor_drag) || !finite_nonneg(d.fluid_linear_drag) ||
-      !finite_nonneg(d.fluid_angular_drag) || !finite_nonneg(d.broad_phase_cell))
+      !finite_nonneg(d.fluid_angular_drag) || !finite_nonneg(d.broad_phase_cell) || d.worker_count < 1 || d.worker_count > 64)
     return tess_error_set(err, TESS_ERR_INVALID, "world", "world definition has a non-finite or out-of-range value");
   TessWorld *w = tess_calloc(1, sizeof *w);
   if (!w) return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   w->def = d;
   w->wide8 = physics_wide8_available();
+  if (d.worker_count > 1) {
+    w->tasks = physics_tasks_create(d.worker_count);
+    if (!w->tasks) {
+      tess_free(w);
+      return tess_error_set(err, TESS_ERR_NOMEM, "world", "cannot start %u worker threads", d.worker_count - 1);
+    }
+  }
   w->body_free = w->shape_free = w->joint_free = TESS_NULL_INDEX;
   *out = w;
   return TESS_OK;
@@ -94,6 +102,7 @@ TessResult tess_world_create(const TessWorldDef *def, TessWorld **out, TessError
 void tess_world_destroy(TessWorld *w) {
   if (!w) return;
   TESS_ASSERT(!w->locked && "tess_world_destroy called during a step");
+  physics_tasks_destroy(w->tasks);
   tess_free(w->bodies);
   tess_free(w->shapes);
   tess_free(w->joints);
@@ -129,8 +138,16 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->moving);
   tess_free(w->sweeps);
   tess_free(w->paths);
+  tess_free(w->stop_dv);
+  tess_free(w->pair_manifolds);
+  tess_free(w->bp_extent);
+  for (uint32_t i = 0; i < w->bp_piece_count; i++) tess_free(w->bp_pieces[i].pairs);
+  tess_free(w->bp_pieces);
+  for (uint32_t i = 0; i < w->map_piece_count; i++) tess_free(w->map_pieces[i].hits);
+  tess_free(w->map_pieces);
   tess_free(w->state_colors);
   tess_free(w->constraint_color);
+  tess_free(w->constraint_slot);
   tess_free(w->overflow);
   tess_free(w->batches);
   tess_free(w->wbuf_raw);

@@ -1,6 +1,6 @@
-/* Play mode in the window: the win.play action with F5, and a Play button;
- * the window's template places the map view and the preview as the two
- * pages of one stack. Kept out of tess-window.c so that the window needs
+/* Play mode in the window: the win.play action with F5 (the Play button
+ * in the window's tool bar is in tess-window.ui); the window's template
+ * places the map view and the preview as the two pages of one stack. Kept out of tess-window.c so that the window needs
  * one call. */
 #include "tess-preview-mode.h"
 
@@ -60,7 +60,7 @@ static void on_leave_requested(TessPreviewView *pv, PreviewMode *m) {
 }
 
 void tess_preview_mode_install(GtkWindow *window, GtkStack *stack, GtkWidget *map_view, GtkWidget *preview,
-                               GtkWidget *tool_bar, TessPreviewModeQuery query, gpointer user) {
+                               TessPreviewModeQuery query, gpointer user) {
   PreviewMode *m = g_new0(PreviewMode, 1);
   m->window = window;
   m->query = query;
@@ -82,18 +82,6 @@ void tess_preview_mode_install(GtkWindow *window, GtkStack *stack, GtkWidget *ma
                                                         gtk_named_action_new("win.play")));
   gtk_widget_add_controller(GTK_WIDGET(window), c);
 
-  if (tool_bar) {
-    GtkWidget *b = gtk_toggle_button_new();
-    GtkWidget *content = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
-    gtk_box_append(GTK_BOX(content), gtk_image_new_from_icon_name("media-playback-start-symbolic"));
-    gtk_box_append(GTK_BOX(content), gtk_label_new(_("Play")));
-    gtk_button_set_child(GTK_BUTTON(b), content);
-    gtk_widget_set_tooltip_text(b, _("Play the level's physics (F5)"));
-    gtk_actionable_set_action_name(GTK_ACTIONABLE(b), "win.play");
-    gtk_widget_set_focus_on_click(b, FALSE);
-    gtk_widget_set_margin_start(b, 6);
-    gtk_box_append(GTK_BOX(tool_bar), b);
-  }
   g_object_set_data_full(G_OBJECT(window), "tess-preview-mode", m, g_free);
   g_object_unref(m->play); /* the window's action map holds it */
 }

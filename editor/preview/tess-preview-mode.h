@@ -1,6 +1,6 @@
 /* Play mode in the editor window: the map view and the preview are the two
- * pages of one GtkStack (placed by the window's template); the stateful window action win.play (F5, and a Play toggle
- * button at the end of the tool bar) swaps them; Escape or the preview's
+ * pages of one GtkStack (placed by the window's template); the stateful window action win.play (F5, and the Play toggle
+ * button tess-window.ui puts at the end of the tool bar) swaps them; Escape or the preview's
  * Back to Editing leave. The window supplies the document and level. */
 #pragma once
 
@@ -15,10 +15,9 @@ G_BEGIN_DECLS
 typedef TessDocument *(*TessPreviewModeQuery)(gpointer user, TessId *level, const TessObject **spawn);
 
 /* `map_view` and `preview` (a TessPreviewView) are pages of `stack`; win.play
- * shows one or the other. Adds win.play to `window`, F5, and a Play button
- * at the end of `tool_bar` (may be NULL). */
+ * shows one or the other. Adds win.play to `window` and F5. */
 void tess_preview_mode_install(GtkWindow *window, GtkStack *stack, GtkWidget *map_view, GtkWidget *preview,
-                               GtkWidget *tool_bar, TessPreviewModeQuery query, gpointer user);
+                               TessPreviewModeQuery query, gpointer user);
 /* The preview widget installed in `window` (NULL when none). */
 GtkWidget *tess_preview_mode_get_view(GtkWindow *window);
 

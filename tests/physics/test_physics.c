@@ -10,6 +10,17 @@
 #define G 9.81f
 #define HZ 60.0f
 
+static TessWorld *new_world_workers(TessVec2 gravity, uint32_t workers) {
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.gravity = gravity;
+  def.worker_count = workers;
+  TessWorld *w = NULL;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
+  return w;
+}
+
 static TessWorld *new_world(TessVec2 gravity) {
   TessWorldDef def;
   tess_world_def_default(&def);
@@ -1126,8 +1137,10 @@ static void determinism_and_snapshot(void) {
  * together (a dense grid over them) or in clusters kilometres apart (hashed
  * cells): checked against all pairs. */
 static void broad_phase_misses_no_pair_near_or_far(void) {
-  for (int far = 0; far < 2; far++) {
-    TessWorld *w = new_world(tess_v2(0, 0));
+  for (int run = 0; run < 4; run++) {
+    /* on one thread, and on three, whose scan is cut into runs of entries, each its own list */
+    int far = run & 1;
+    TessWorld *w = new_world_workers(tess_v2(0, 0), run < 2 ? 1u : 3u);
     TessShapeDef sd = shape_def(0.3f, 0.0f, 1.0f);
     TessTestRng rng = {4242};
     enum { N = 400 };
@@ -1158,7 +1171,8 @@ static void broad_phase_misses_no_pair_near_or_far(void) {
           uint32_t a = cps[k].body_a.index1, b = cps[k].body_b.index1;
           found = (a == ids[i].index1 && b == ids[j].index1) || (a == ids[j].index1 && b == ids[i].index1);
         }
-        CHECK_MSG(found, "%s: bodies %d and %d overlap but began no contact", far ? "far" : "near", i, j);
+        CHECK_MSG(found, "%s, %s: bodies %d and %d overlap but began no contact", far ? "far" : "near",
+                  run < 2 ? "1 worker" : "3 workers", i, j);
       }
     CHECK_MSG(overlapping > 50, "only %d overlapping pairs: the test checks too little", overlapping);
     tess_world_destroy(w);
@@ -1172,8 +1186,8 @@ static void broad_phase_misses_no_pair_near_or_far(void) {
  * contact solver and once with 4 lanes, with a snapshot restored half way in
  * the first: the same bits everywhere, nothing non-finite, nothing out of
  * the map. */
-static uint64_t chaos_run(bool restore_half_way) {
-  TessWorld *w = new_world(tess_v2(0, G));
+static uint64_t chaos_run(bool restore_half_way, uint32_t workers) {
+  TessWorld *w = new_world_workers(tess_v2(0, G), workers);
   TestMap m;
   floor_map(&m, 40, 30, 27, 0.5f, 0.2f);
   for (uint32_t y = 0; y < 30; y++) {
@@ -1270,14 +1284,103 @@ static uint64_t chaos_run(bool restore_half_way) {
 }
 
 static void chaos_is_deterministic_across_solvers_and_restores(void) {
-  uint64_t plain = chaos_run(false);
-  uint64_t restored = chaos_run(true);
+  uint64_t plain = chaos_run(false, 1);
+  uint64_t restored = chaos_run(true, 1);
+  uint64_t two = chaos_run(true, 2), four_workers = chaos_run(false, 4);
   setenv("TESS_PHYSICS_SIMD", "sse2", 1);
-  uint64_t four = chaos_run(false);
+  uint64_t four = chaos_run(false, 1);
   unsetenv("TESS_PHYSICS_SIMD");
   CHECK_MSG(plain == restored, "a restored run differs: %llx vs %llx", (unsigned long long)plain,
             (unsigned long long)restored);
   CHECK_MSG(plain == four, "the 4-lane run differs: %llx vs %llx", (unsigned long long)plain, (unsigned long long)four);
+  CHECK_MSG(plain == two, "the restored run on 2 workers differs: %llx vs %llx", (unsigned long long)plain,
+            (unsigned long long)two);
+  CHECK_MSG(plain == four_workers, "the run on 4 workers differs: %llx vs %llx", (unsigned long long)plain,
+            (unsigned long long)four_workers);
+}
+
+/* A crowd big enough that every parallel loop of the step is split among the workers (the
+ * chaos scene's colours are too small for that): 2,400 circles, boxes and hexagons raining into
+ * a walled pit of tiles with a traced slope, some of them RK4 bodies in an attractor's pull,
+ * pinned pairs, and a kinematic paddle sweeping through the pile (a body the solver reads but
+ * never writes, in many batches of one colour). The world's hash after every 50 steps. */
+static void crowd_hashes(uint32_t workers, uint64_t out[6]) {
+  TessWorld *w = new_world_workers(tess_v2(0, G), workers);
+  TestMap m;
+  floor_map(&m, 64, 48, 46, 0.5f, 0.1f);
+  for (uint32_t y = 0; y < 48; y++) {
+    test_map_set(&m, 0, y, TESS_MAP_FULL, 0);
+    test_map_set(&m, 63, y, TESS_MAP_FULL, 0);
+  }
+  for (uint32_t x = 20; x < 44; x += 3) test_map_set(&m, x, 40, TESS_MAP_FULL, 0);
+  TessPolygon tri = {3, {{0.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}}};
+  TessTileMapDef d;
+  uint32_t *start;
+  TessError err;
+  CHECK_OK(apply_with_one_traced_cell(&m, w, 10, 45, &tri, &d, &start, &err), &err);
+  TessZoneDef zd;
+  tess_zone_def_default(&zd);
+  zd.type = TESS_ZONE_TYPE_ATTRACTOR;
+  zd.center = tess_v2(32.0f, 20.0f);
+  zd.strength = 40.0f;
+  zd.radius = 12.0f;
+  CHECK_OK(tess_world_add_zone(w, &zd, NULL, &err), &err);
+  TessTestRng rng = {77};
+  enum { N = 2400 };
+  TessBodyId *ids = malloc(N * sizeof *ids);
+  for (int i = 0; i < N; i++) {
+    TessShapeDef sd = shape_def((float)(0.2 + 0.6 * tess_rng_unit(&rng)), (float)(0.4 * tess_rng_unit(&rng)), 1.0f);
+    TessVec2 p = tess_v2(2.0f + (float)(i % 60) * 1.0f, 1.0f + (float)(i / 60) * 0.9f);
+    float r = (float)(0.12 + 0.2 * tess_rng_unit(&rng));
+    if (i % 3 == 0) {
+      ids[i] = add_ball(w, p, r, &sd);
+    } else if (i % 3 == 1) {
+      ids[i] = add_box(w, p, r, 0.6f * r, &sd);
+    } else {
+      ids[i] = add_body(w, TESS_BODY_DYNAMIC, p);
+      TessVec2 v[6];
+      for (int k = 0; k < 6; k++) v[k] = tess_v2(r * cosf(1.0471976f * (float)k), r * sinf(1.0471976f * (float)k));
+      CHECK_OK(tess_shape_create_polygon(w, ids[i], &sd, v, 6, NULL, &err), &err);
+    }
+    CHECK_OK(tess_body_set_linear_velocity(w, ids[i], tess_v2((float)(4.0 * tess_rng_unit(&rng) - 2.0), 0.0f)), &err);
+    if (i % 7 == 0) CHECK_OK(tess_body_set_integrator(w, ids[i], TESS_INTEGRATOR_RK4), &err);
+  }
+  for (int i = 0; i + 1 < N; i += 97) {
+    TessRevoluteJointDef rj;
+    tess_revolute_joint_def_default(&rj);
+    rj.body_a = ids[i];
+    rj.body_b = ids[i + 1];
+    rj.anchor = tess_v2_lerp(tess_body_position(w, ids[i]), tess_body_position(w, ids[i + 1]), 0.5f);
+    CHECK_OK(tess_joint_create_revolute(w, &rj, NULL, &err), &err);
+  }
+  TessBodyId paddle = add_body(w, TESS_BODY_KINEMATIC, tess_v2(8.0f, 43.0f));
+  TessShapeDef pd = shape_def(0.5f, 0.0f, 1.0f);
+  CHECK_OK(tess_shape_create_box(w, paddle, &pd, 3.0f, 0.3f, tess_v2(0, 0), 0.0f, NULL, &err), &err);
+  CHECK_OK(tess_body_set_linear_velocity(w, paddle, tess_v2(3.0f, 0.0f)), &err);
+  for (int k = 0; k < 6; k++) {
+    step(w, 50);
+    out[k] = tess_world_hash(w);
+  }
+  CHECK(tess_world_awake_body_count(w) > 0);
+  free(ids);
+  free(start);
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+static void crowd_steps_the_same_bits_on_1_2_and_4_workers(void) {
+  uint64_t one[6], two[6], four[6];
+  crowd_hashes(1, one);
+  crowd_hashes(2, two);
+  crowd_hashes(4, four);
+  for (int k = 0; k < 6; k++) {
+    CHECK_MSG(one[k] == two[k], "step %d: 2 workers %llx, 1 worker %llx", 50 * (k + 1), (unsigned long long)two[k],
+              (unsigned long long)one[k]);
+    CHECK_MSG(one[k] == four[k], "step %d: 4 workers %llx, 1 worker %llx", 50 * (k + 1), (unsigned long long)four[k],
+              (unsigned long long)one[k]);
+  }
+  /* and the crowd moved: a hash that never changes would compare equal for nothing */
+  CHECK(one[0] != one[5]);
 }
 
 /* ---- Handles, callbacks, events, queries ------------------------------ */
@@ -2049,7 +2152,7 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(contact_points_list_resting_contacts),
                TEST(queries_find_bodies_and_cells), TEST(interpolation_between_steps),
                TEST(one_way_cells_catch_only_from_above), TEST(traced_slope_is_a_ramp),
-               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(chaos_is_deterministic_across_solvers_and_restores), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(mass_from_density_or_set), TEST(bad_input_is_refused),
+               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(chaos_is_deterministic_across_solvers_and_restores), TEST(crowd_steps_the_same_bits_on_1_2_and_4_workers), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(mass_from_density_or_set), TEST(bad_input_is_refused),
                TEST(fast_ball_stops_at_a_thin_box), TEST(ball_stops_r_from_a_tile_corner),
                TEST(removal_during_a_step_takes_effect_at_its_end),
                TEST(orbit_around_an_attractor_keeps_its_radius))

@@ -131,6 +131,8 @@ typedef struct TessWorldDef {
   float fluid_linear_drag;     /* 1/s at full submersion; default 2 */
   float fluid_angular_drag;    /* 1/s at full submersion; default 2 */
   float broad_phase_cell;      /* m; 0 = chosen from the shapes' sizes each step (default) */
+  uint32_t worker_count;       /* threads that run a step, the caller's included, 1..64; default 1.
+                                  Any count steps to the same bits */
   TessContactBeginFn contact_begin_fn;
   TessSensorBeginFn sensor_begin_fn;
   void *callback_user;

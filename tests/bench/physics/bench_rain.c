@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tessera/physics.h"
 #ifdef TESS_HAVE_CHIPMUNK
@@ -136,12 +137,15 @@ typedef struct TesseraRun {
   TessBodyId *ids;
 } TesseraRun;
 
-static void *tessera_create(const Scene *sc) {
+static uint32_t all_workers = 1; /* the processors online: Tessera's second row */
+
+static void *tessera_create_on(const Scene *sc, uint32_t workers) {
   TesseraRun *r = calloc(1, sizeof *r);
   TessWorldDef def;
   tess_world_def_default(&def);
   def.gravity = tess_v2(0.0f, GRAVITY);
   def.enable_sleep = false;
+  def.worker_count = workers;
   tess_world_create(&def, &r->w, NULL);
   TessMapMaterial mat = {FRICTION, 0.0f, 1.0f, 1.0f, TESS_MAP_MATERIAL_SOLID};
   TessTileMapDef md;
@@ -170,6 +174,9 @@ static void *tessera_create(const Scene *sc) {
   }
   return r;
 }
+
+static void *tessera_create(const Scene *sc) { return tessera_create_on(sc, 1); }
+static void *tessera_create_all(const Scene *sc) { return tessera_create_on(sc, all_workers); }
 
 static void tessera_step(void *world) { tess_world_step(((TesseraRun *)world)->w, DT, NULL); }
 
@@ -381,10 +388,11 @@ static void print_header(int steps, int rounds) {
   tess_world_create(&probe_def, &probe, NULL);
   uint32_t lanes = probe ? tess_world_solver_lanes(probe) : 0;
   tess_world_destroy(probe);
-  printf("median step over %d steps after %d warm-up, %d round%s (median of the rounds), one thread, sleeping off.\n",
+  printf("median step over %d steps after %d warm-up, %d round%s (median of the rounds), sleeping off.\n",
          steps, WARMUP, rounds, rounds == 1 ? "" : "s");
-  printf("Tessera: 4 sub-steps, tile-map collider, contacts solved %u at a time (%s).\n", lanes,
+  printf("Tessera: 4 sub-steps, tile-map collider, contacts solved %u at a time (%s);\n", lanes,
          lanes == 8 ? "AVX2" : "SSE2 or plain C; TESS_PHYSICS_SIMD=sse2 forces this");
+  printf("  'Tessera' steps on one thread, 'Tessera xN' on N workers (TessWorldDef.worker_count, one per processor).\n");
   printf("Chipmunk2D 7 (doubles): a static box per solid cell, spatial hash 0.5 m, 10 iterations, slop 0.01.\n");
 #ifdef TESS_HAVE_BOX2D
   printf(
@@ -423,9 +431,14 @@ int main(int argc, char **argv) {
   }
   if (steps < 1) steps = 1;
   if (rounds < 1) rounds = 1;
-  Engine engines[4];
+  Engine engines[5];
   int ne = 0;
   engines[ne++] = (Engine){"Tessera", tessera_create, tessera_step, tessera_position, tessera_destroy};
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  all_workers = cores > 1 ? (cores < 64 ? (uint32_t)cores : 64u) : 1u;
+  char all_name[32];
+  snprintf(all_name, sizeof all_name, "Tessera x%u", all_workers);
+  engines[ne++] = (Engine){all_name, tessera_create_all, tessera_step, tessera_position, tessera_destroy};
 #ifdef TESS_HAVE_CHIPMUNK
   if (peer) {
     cpSpaceFree(cpSpaceNew()); /* Chipmunk prints its banner once: get it out of the table's way */
@@ -445,7 +458,7 @@ int main(int argc, char **argv) {
     Scene sc = {cells, solid, NULL, poly ? POLYGONS : ns[k]};
     Spawn *sp = make_spawns(sc.n, poly);
     sc.spawns = sp;
-    Result res[4];
+    Result res[5];
     run_scene(engines, ne, &sc, steps, rounds, res);
     for (int e = 0; e < ne; e++) {
       const char *scene = e ? "" : poly ? "mixed: convex polygons"
