@@ -349,6 +349,7 @@ static void diff_layers(Diff *d, const TessLevel *lo, const TessLevel *ln) {
     change(&c, "visible", o->props.visible ? "yes" : "no", n->props.visible ? "yes" : "no");
     change(&c, "locked", o->props.locked ? "yes" : "no", n->props.locked ? "yes" : "no");
     change(&c, "collides", o->props.collides ? "yes" : "no", n->props.collides ? "yes" : "no");
+    change(&c, "collides by pixels", o->props.collide_pixels ? "yes" : "no", n->props.collide_pixels ? "yes" : "no");
     change_f32(&c, "opacity", o->props.opacity, n->props.opacity);
     change(&c, "sort by y", o->props.y_sort ? "yes" : "no", n->props.y_sort ? "yes" : "no");
     if (c.count) say(d, "level '%s': layer '%s' changed: %s", name, n->props.name, c.text);

@@ -419,6 +419,7 @@ static TessResult dump_level(Dump *d, const TessLevel *level) {
     text_write_key_bool(&b, "visible", pr->visible);
     text_write_key_bool(&b, "locked", pr->locked);
     text_write_key_bool(&b, "collides", pr->collides);
+    if (pr->collide_pixels) text_write_key_bool(&b, "collide_pixels", true); /* optional: older files load as before */
     text_write_key_f32(&b, "opacity", pr->opacity);
     if (pr->y_sort) text_write_key_bool(&b, "sort_by_y", true); /* only when set */
     if (pr->kind != TESS_LAYER_OBJECTS) {

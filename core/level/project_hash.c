@@ -210,6 +210,7 @@ static void hash_layer(TessHasher *h, const TessLayer *layer) {
   hash_name(h, pr->name);
   tess_hasher_u32(h, (uint32_t)pr->kind | (uint32_t)pr->visible << 8 | (uint32_t)pr->locked << 16 |
                          (uint32_t)pr->collides << 24);
+  if (pr->collide_pixels) tess_hasher_u32(h, 0x50495853u); /* "PIXS"; layers without it hash as before */
   tess_hasher_f32(h, pr->opacity);
   if (pr->y_sort) tess_hasher_u32(h, 0x59534F52u); /* 'YSOR', only when set: older levels keep their hash */
   if (layer->chunks) {

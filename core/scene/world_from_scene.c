@@ -158,6 +158,28 @@ TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *
     zd.radius = z->radius;
     r = tess_world_add_zone(w, &zd, NULL, err);
   }
+  for (uint32_t i = 0; i < s->pixel_mask_count && r == TESS_OK; i++) {
+    const TessScenePixelMask *m = &s->pixel_masks[i];
+    uint64_t n = tess_scene_pixel_mask_bytes(m);
+    if (m->material >= s->material_count || m->bits_offset > s->pixel_bits_size ||
+        n > s->pixel_bits_size - m->bits_offset) {
+      r = tess_error_set(err, TESS_ERR_INVALID, "scene", "pixel mask %u: material or bits out of bounds", i);
+      break;
+    }
+    const TessSceneMaterial *mat = &s->materials[m->material];
+    TessPixelMaskDef pd;
+    tess_pixel_mask_def_default(&pd);
+    pd.width = m->width;
+    pd.height = m->height;
+    pd.pixel_size = m->pixel_size;
+    pd.origin = m->origin;
+    pd.bits = s->pixel_bits + m->bits_offset;
+    pd.surface.friction = mat->friction;
+    pd.surface.restitution = mat->restitution;
+    pd.surface.tangential = mat->tangential;
+    pd.user_data = m->layer;
+    r = tess_world_add_pixel_mask(w, &pd, NULL, err);
+  }
   tess_free(groups);
   if (r != TESS_OK) {
     tess_free(ids);

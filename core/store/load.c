@@ -325,7 +325,9 @@ static TessResult load_levels(TessStore *s, TessProject *p, TessError *err) {
 }
 
 static TessResult load_layers(TessStore *s, TessProject *p, LayerIndex *index, TessError *err) {
-  GET_STMT(st, s->file_schema >= 5 ? STMT_LAYER_SELECT_ALL : STMT_LAYER_SELECT_ALL_SCHEMA4);
+  GET_STMT(st, s->file_schema >= 6   ? STMT_LAYER_SELECT_ALL
+               : s->file_schema == 5 ? STMT_LAYER_SELECT_ALL_SCHEMA5
+                                     : STMT_LAYER_SELECT_ALL_SCHEMA4);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     Row w = row_begin(s, st, "layers", err);
@@ -340,6 +342,7 @@ static TessResult load_layers(TessStore *s, TessProject *p, LayerIndex *index, T
     lp.collides = row_int(&w, 6, 0, 1) != 0;
     lp.opacity = row_f32(&w, 7);
     lp.y_sort = row_int(&w, 8, 0, 1) != 0;
+    lp.collide_pixels = row_int(&w, 9, 0, 1) != 0;
     TessLevel *level = w.r == TESS_OK ? tess_project_level(p, (TessId)level_id) : NULL;
     if (w.r == TESS_OK && !level) row_fail(&w, TESS_ERR_FORMAT, 1, "level %lld does not exist", (long long)level_id);
     TessLayer *layer = NULL;

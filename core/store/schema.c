@@ -135,6 +135,8 @@ static const TessStoreMigration STEPS[] = {
     {4, "draw depth order",
      "ALTER TABLE objects ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;"   /* TESS_OBJECT_DEPTH_MIN..MAX */
      "ALTER TABLE layers ADD COLUMN y_sort INTEGER NOT NULL DEFAULT 0;"}, /* 1: objects sorted by y */
+    {5, "tile layers that collide by pixels",
+     "ALTER TABLE layers ADD COLUMN collide_pixels INTEGER NOT NULL DEFAULT 0;"}, /* 1: a pixel mask */
 };
 _Static_assert(sizeof STEPS / sizeof STEPS[0] == TESS_STORE_SCHEMA_VERSION - 1, "one step per version after 1");
 static const TessStoreSchema CURRENT_SCHEMA = {TESS_STORE_SCHEMA_VERSION, STEPS, sizeof STEPS / sizeof STEPS[0]};

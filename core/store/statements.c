@@ -15,7 +15,8 @@
   OBJECT_COLUMNS_SCHEMA1 ", joint_motor_enabled, joint_motor_speed, joint_motor_torque" /* schema 2 */
 #define OBJECT_COLUMNS OBJECT_COLUMNS_SCHEMA2 ", depth"                                 /* schema 5 */
 #define LAYER_COLUMNS_SCHEMA1 "id, level_id, name, kind, visible, locked, collides, opacity"
-#define LAYER_COLUMNS LAYER_COLUMNS_SCHEMA1 ", y_sort" /* schema 5 */
+#define LAYER_COLUMNS_SCHEMA5 LAYER_COLUMNS_SCHEMA1 ", y_sort" /* schema 5 */
+#define LAYER_COLUMNS LAYER_COLUMNS_SCHEMA5 ", collide_pixels" /* schema 6 */
 
 #define SPRITE_COLUMNS                                                                          \
   "id, name, source_path, png, image_w, image_h, frame_count, frame_rate, anchor_x, anchor_y, " \
@@ -100,17 +101,18 @@ static const char *const SQL[STMT_COUNT] = {
         "substeps, floor_drag FROM levels ORDER BY position, id",
 
     [STMT_LAYER_UPSERT] =
-        "INSERT INTO layers (id, level_id, position, name, kind, visible, locked, collides, opacity, y_sort) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (id) DO UPDATE SET "
+        "INSERT INTO layers (id, level_id, position, name, kind, visible, locked, collides, opacity, y_sort, "
+        "collide_pixels) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT (id) DO UPDATE SET "
         "position = excluded.position, name = excluded.name, kind = excluded.kind, "
         "visible = excluded.visible, locked = excluded.locked, collides = excluded.collides, "
-        "opacity = excluded.opacity, y_sort = excluded.y_sort",
+        "opacity = excluded.opacity, y_sort = excluded.y_sort, collide_pixels = excluded.collide_pixels",
     [STMT_LAYER_DELETE] = "DELETE FROM layers WHERE id = ?1",
     [STMT_LAYER_EXISTS] = "SELECT level_id FROM layers WHERE id = ?1",
     [STMT_LAYER_SET_POSITION] = "UPDATE layers SET position = ?2 WHERE id = ?1 AND position IS NOT ?2",
     [STMT_LAYER_SELECT_ALL] = "SELECT " LAYER_COLUMNS " FROM layers ORDER BY level_id, position, id",
-    /* not sorted by y, as the step to schema 5 would set it */
-    [STMT_LAYER_SELECT_ALL_SCHEMA4] = "SELECT " LAYER_COLUMNS_SCHEMA1 ", 0 FROM layers ORDER BY level_id, position, id",
+    /* not sorted by y, as the step to schema 5 would set it; no layer collides by pixels (schema 6) */
+    [STMT_LAYER_SELECT_ALL_SCHEMA4] = "SELECT " LAYER_COLUMNS_SCHEMA1 ", 0, 0 FROM layers ORDER BY level_id, position, id",
+    [STMT_LAYER_SELECT_ALL_SCHEMA5] = "SELECT " LAYER_COLUMNS_SCHEMA5 ", 0 FROM layers ORDER BY level_id, position, id",
 
     [STMT_CHUNK_UPSERT] =
         "INSERT INTO chunks (level_id, layer_id, cx, cy, cells) VALUES (?1, ?2, ?3, ?4, ?5) "

@@ -57,6 +57,7 @@ typedef enum TessStmt {
   STMT_LAYER_SELECT_ALL_SCHEMA4,   /* a schema-1..4 file read in place: no y_sort column */
   STMT_TILESET_SELECT_ALL_SCHEMA2, /* a schema-1 or -2 file read in place: no terrain sets, offset 0 */
   STMT_TILESET_SELECT_ALL_SCHEMA3, /* a schema-3 file read in place: no offset or fit_cell columns */
+  STMT_LAYER_SELECT_ALL_SCHEMA5,   /* a schema-5 file read in place: no layer collides by pixels */
   STMT_PROP_DELETE_OBJECT,
   STMT_PROP_INSERT,
   STMT_PROP_SELECT,

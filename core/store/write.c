@@ -189,6 +189,7 @@ TessResult store_write_layer_row(TessStore *s, const TessLevel *level, const Tes
   sqlite3_bind_int(st, 8, lp->collides ? 1 : 0);
   sqlite3_bind_double(st, 9, lp->opacity);
   sqlite3_bind_int(st, 10, lp->y_sort ? 1 : 0);
+  sqlite3_bind_int(st, 11, lp->collide_pixels ? 1 : 0);
   return step_write(s, st, false, err);
 }
 

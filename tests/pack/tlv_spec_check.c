@@ -44,12 +44,14 @@ enum { SETT,
        TERC,
        TERT,
        DRAW,
+       PMSK,
+       PBIT,
        NSEC };
 
 static const struct {
   char name[5];
   uint32_t min_stride; /* 0 bytes, 1 cells */
-} KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8}, {"VERT", 8}, {"LAYR", 48}, {"PALT", 4}, {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1}, {"LOOP", 8}, {"CRNR", 4}, {"RECT", 8}, {"BODY", 80}, {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0}, {"TERS", 32}, {"TERC", 16}, {"TERT", 16}, {"DRAW", 8}};
+} KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8}, {"VERT", 8}, {"LAYR", 48}, {"PALT", 4}, {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1}, {"LOOP", 8}, {"CRNR", 4}, {"RECT", 8}, {"BODY", 80}, {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0}, {"TERS", 32}, {"TERC", 16}, {"TERT", 16}, {"DRAW", 8}, {"PMSK", 48}, {"PBIT", 0}};
 
 typedef struct Chk {
   const uint8_t *d;
@@ -368,6 +370,36 @@ static int check_tilesets(Chk *c, uint64_t *blob_next) {
   return 1;
 }
 
+/* ---- Pixel masks (3.6) ---------------------------------------------------------- */
+
+/* FORMAT.md "PMSK, PBIT": one record per layer flagged 8, in layer order; sizes 1..65536; a
+ * 1-based material; a finite pixel size above 0 and a finite origin; the bits in order, whole
+ * rows, nothing left over, no bit past a row's width. */
+static int check_pixel_masks(Chk *c) {
+  const Sec *s = &c->s[PMSK], *b = &c->s[PBIT], *layers = &c->s[LAYR];
+  uint64_t next = 0;
+  uint32_t li = 0;
+  for (uint32_t i = 0; i < s->count; i++) {
+    const uint8_t *r = rec(s, i);
+    while (li < layers->count && !(u32_(rec(layers, li) + 12) & 8u)) li++;
+    REQUIRE(li < layers->count && u32_(rec(layers, li)) == u32_(r), "pixel mask %u: not the next pixel layer's", i);
+    li++;
+    uint32_t w = u32_(r + 4), h = u32_(r + 8);
+    REQUIRE(w >= 1 && h >= 1 && w <= 65536 && h <= 65536, "pixel mask %u: size", i);
+    REQUIRE(u32_(r + 12) <= c->s[MATL].count, "pixel mask %u: material", i);
+    REQUIRE(isfinite(f32_(r + 16)) && f32_(r + 16) > 0 && isfinite(f32_(r + 20)) && isfinite(f32_(r + 24)), "pixel mask %u: numbers", i);
+    REQUIRE(u32_(r + 28) == 0, "pixel mask %u: reserved", i);
+    uint64_t row = ((uint64_t)w + 7) / 8, size = row * h;
+    REQUIRE(u64_(r + 32) == next && u64_(r + 40) == size && size <= b->size - next, "pixel mask %u: bits", i);
+    for (uint32_t y = 0; w % 8 && y < h; y++) REQUIRE((b->p[next + row * y + row - 1] >> (w % 8)) == 0, "pixel mask %u: bits past the width", i);
+    next += size;
+  }
+  while (li < layers->count && !(u32_(rec(layers, li) + 12) & 8u)) li++;
+  REQUIRE(li == layers->count, "a pixel layer without a mask");
+  REQUIRE(next == b->size, "pixel bits left over");
+  return 1;
+}
+
 /* ---- Terrain sets (3.3) ------------------------------------------------------- */
 
 /* FORMAT.md "TERS, TERC, TERT": sets follow their tilesets' order and take the
@@ -436,7 +468,9 @@ static int check_layers(Chk *c) {
     const uint8_t *r = rec(s, i);
     uint32_t kind = u32_(r + 8), width = u32_(r + 20), first = u32_(r + 24), count = u32_(r + 28);
     uint64_t off = u64_(r + 32), limit;
-    REQUIRE(str_ok(c, u32_(r + 4)) && kind <= 1 && (u32_(r + 12) & ~7u) == 0, "layer %u: name, kind or flags", i);
+    REQUIRE(str_ok(c, u32_(r + 4)) && kind <= 1 && (u32_(r + 12) & ~15u) == 0, "layer %u: name, kind or flags", i);
+    /* 3.6: flag 8, collides by pixels, on a tile layer that collides */
+    REQUIRE(!(u32_(r + 12) & 8u) || (kind == 0 && (u32_(r + 12) & 4u) && c->minor >= 6), "layer %u: pixel flag", i);
     REQUIRE(isfinite(f32_(r + 16)) && f32_(r + 16) >= 0 && f32_(r + 16) <= 1, "layer %u: opacity", i);
     REQUIRE(i == 0 || u32_(r + 40) > u32_(rec(s, i - 1) + 40), "layer %u: order", i);
     REQUIRE(u32_(r + 44) == 0, "layer %u: reserved", i);
@@ -705,5 +739,6 @@ int tlv_spec_check(const uint8_t *data, size_t size, char *why, size_t why_size)
   if (why && why_size) why[0] = 0;
   uint64_t blob_next = 0;
   return check_layout(&c) && check_strings(&c) && check_settings(&c) && check_materials(&c) && check_tilesets(&c, &blob_next) && check_terrains(&c) &&
-         check_polygons(&c) && check_layers(&c) && check_collision(&c) && check_geometry(&c) && check_objects(&c, &blob_next) && check_draw_order(&c);
+         check_polygons(&c) && check_layers(&c) && check_collision(&c) && check_geometry(&c) && check_objects(&c, &blob_next) && check_draw_order(&c) &&
+         check_pixel_masks(&c);
 }

@@ -367,6 +367,7 @@ void migration_real_step_adds_pin_motors(void) {
                  "ALTER TABLE tilesets DROP COLUMN fit_cell;"
                  "ALTER TABLE objects DROP COLUMN depth;" /* schema 5 */
                  "ALTER TABLE layers DROP COLUMN y_sort;"
+                 "ALTER TABLE layers DROP COLUMN collide_pixels;" /* schema 6 */
                  "UPDATE meta SET value = 1 WHERE key = 'schema_version'"));
   static const char *const TABLES[] = {"meta", "materials", "tilesets", "sprites", "levels",
                                        "layers", "chunks", "objects", "object_props"};
@@ -450,6 +451,7 @@ void migration_real_step_adds_tileset_offsets(void) {
                  "ALTER TABLE tilesets DROP COLUMN fit_cell;"
                  "ALTER TABLE objects DROP COLUMN depth;" /* and schema 5's */
                  "ALTER TABLE layers DROP COLUMN y_sort;"
+                 "ALTER TABLE layers DROP COLUMN collide_pixels;" /* schema 6 */
                  "UPDATE meta SET value = 3 WHERE key = 'schema_version'"));
   opens_as(path, TESS_STORE_READ_ONLY, p);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 3);
@@ -567,11 +569,12 @@ void migration_real_step_adds_draw_depth(void) {
   CHECK(sql_exec(path,
                  "ALTER TABLE objects DROP COLUMN depth;"
                  "ALTER TABLE layers DROP COLUMN y_sort;"
+                 "ALTER TABLE layers DROP COLUMN collide_pixels;" /* schema 6 */
                  "UPDATE meta SET value = 4 WHERE key = 'schema_version'"));
   opens_as(path, TESS_STORE_READ_ONLY, p);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 4);
   opens_as(path, TESS_STORE_READ_WRITE, p);
-  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 5);
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == TESS_STORE_SCHEMA_VERSION);
   CHECK(sql_int(path, "SELECT count(*) FROM pragma_table_info('objects') WHERE name = 'depth'") == 1);
   CHECK(sql_int(path, "SELECT count(*) FROM pragma_table_info('layers') WHERE name = 'y_sort'") == 1);
   tess_project_destroy(p);

@@ -91,6 +91,7 @@ void terrain_migration_step_3(void) {
                  "ALTER TABLE tilesets DROP COLUMN terrains; ALTER TABLE tilesets DROP COLUMN offset_x;" /* and schema 4's */
                  "ALTER TABLE tilesets DROP COLUMN offset_y; ALTER TABLE tilesets DROP COLUMN fit_cell;"
                  "ALTER TABLE objects DROP COLUMN depth; ALTER TABLE layers DROP COLUMN y_sort;" /* and schema 5's */
+                 "ALTER TABLE layers DROP COLUMN collide_pixels;"                                /* and schema 6's */
                  "UPDATE meta SET value = 2 WHERE key = 'schema_version'"));
   TessProject *q = load_file(path); /* read-only: read in place */
   CHECK(q && tess_project_hash(q) == tess_project_hash(p));

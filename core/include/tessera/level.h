@@ -390,8 +390,9 @@ typedef struct TessLayerProps {
   char name[TESS_NAME_MAX];
   uint8_t kind; /* TessLayerKind */
   bool visible, locked, collides;
-  float opacity; /* 0..1 */
-  bool y_sort;   /* object layers: objects lower on screen drawn over (top-down levels; Tiled's draworder topdown) */
+  float opacity;       /* 0..1 */
+  bool y_sort;         /* object layers: objects lower on screen drawn over (top-down levels; Tiled's draworder topdown) */
+  bool collide_pixels; /* tile layers: collides by its tiles' pixels (a pixel mask), not by cells */
 } TessLayerProps;
 
 typedef struct TessLayer {
