@@ -96,6 +96,13 @@ static void on_y_sort_toggled(GtkCheckButton *button, TessLayersPanel *self) {
   set_props(self, &props, 0);
 }
 
+static void on_pixels_toggled(GtkCheckButton *button, TessLayersPanel *self) {
+  TessLayerProps props;
+  if (self->syncing || !row_layer(self, GTK_WIDGET(button), &props)) return;
+  props.collide_pixels = gtk_check_button_get_active(button);
+  set_props(self, &props, 0);
+}
+
 static void on_opacity_changed(GtkRange *range, TessLayersPanel *self) {
   TessLayerProps props;
   if (self->syncing || !row_layer(self, GTK_WIDGET(range), &props)) return;
@@ -130,6 +137,7 @@ static GtkWidget *layer_row_new(TessLayersPanel *self, const TessLayer *layer) {
   gtk_builder_cscope_add_callback(scope, on_visible_toggled);
   gtk_builder_cscope_add_callback(scope, on_locked_toggled);
   gtk_builder_cscope_add_callback(scope, on_collides_toggled);
+  gtk_builder_cscope_add_callback(scope, on_pixels_toggled);
   gtk_builder_cscope_add_callback(scope, on_y_sort_toggled);
   gtk_builder_cscope_add_callback(scope, on_opacity_changed);
   gtk_builder_cscope_add_callback(scope, on_popover_show);
@@ -140,7 +148,7 @@ static GtkWidget *layer_row_new(TessLayersPanel *self, const TessLayer *layer) {
   if (!gtk_builder_add_from_resource(builder, "/org/tessera/Editor/tess-layer-row.ui", &error))
     g_error("tess-layer-row.ui: %s", error->message); /* compiled in: a broken file is a build bug */
   GtkWidget *row = g_object_ref(GTK_WIDGET(gtk_builder_get_object(builder, "row")));
-  static const char *const parts[] = {"eye", "lock", "label", "entry", "scale", "collides", "y_sort"};
+  static const char *const parts[] = {"eye", "lock", "label", "entry", "scale", "collides", "y_sort", "pixels"};
   for (guint i = 0; i < G_N_ELEMENTS(parts); i++) {
     GObject *part = gtk_builder_get_object(builder, parts[i]);
     tag(GTK_WIDGET(part), id);
@@ -150,6 +158,7 @@ static GtkWidget *layer_row_new(TessLayersPanel *self, const TessLayer *layer) {
   gtk_label_set_text(GTK_LABEL(gtk_builder_get_object(builder, "kind")), layer_kind_name(layer->props.kind));
   gtk_entry_set_max_length(GTK_ENTRY(gtk_builder_get_object(builder, "entry")), TESS_NAME_MAX - 1);
   gtk_widget_set_sensitive(GTK_WIDGET(gtk_builder_get_object(builder, "collides")), layer->props.kind == TESS_LAYER_TILES);
+  gtk_widget_set_visible(GTK_WIDGET(gtk_builder_get_object(builder, "pixels")), layer->props.kind == TESS_LAYER_TILES);
   gtk_widget_set_visible(GTK_WIDGET(gtk_builder_get_object(builder, "y_sort")), layer->props.kind == TESS_LAYER_OBJECTS);
   g_object_set_data(gtk_builder_get_object(builder, "popover"), "tess-scale", gtk_builder_get_object(builder, "scale"));
   return row;
@@ -177,6 +186,8 @@ static void layer_row_update(GtkWidget *row, const TessLayer *layer) {
   GtkRange *scale = g_object_get_data(G_OBJECT(row), "scale");
   if (gtk_range_get_value(scale) != p->opacity) gtk_range_set_value(scale, p->opacity);
   gtk_check_button_set_active(g_object_get_data(G_OBJECT(row), "collides"), p->collides);
+  gtk_check_button_set_active(g_object_get_data(G_OBJECT(row), "pixels"), p->collide_pixels);
+  gtk_widget_set_sensitive(g_object_get_data(G_OBJECT(row), "pixels"), p->collides);
   gtk_check_button_set_active(g_object_get_data(G_OBJECT(row), "y_sort"), p->y_sort);
   gtk_widget_set_opacity(gtk_list_box_row_get_child(GTK_LIST_BOX_ROW(row)), p->visible ? 1.0 : 0.55);
 }

@@ -126,7 +126,15 @@ static void on_name_activate(GtkEntry *e, TessObjectInspector *self) {
 
 static void edit_body_type(TessObject *o, GtkWidget *w, gpointer d) { o->u.body.type = (uint8_t)gtk_drop_down_get_selected(GTK_DROP_DOWN(w)); }
 static void edit_pin(TessObject *o, GtkWidget *w, gpointer d) { o->u.body.pin = (uint8_t)gtk_drop_down_get_selected(GTK_DROP_DOWN(w)); }
-static void edit_zone_kind(TessObject *o, GtkWidget *w, gpointer d) { o->u.zone.kind = (uint8_t)gtk_drop_down_get_selected(GTK_DROP_DOWN(w)); }
+static void edit_integrator(TessObject *o, GtkWidget *w, gpointer d) { o->u.body.integrator = (uint8_t)gtk_drop_down_get_selected(GTK_DROP_DOWN(w)); }
+static void edit_zone_kind(TessObject *o, GtkWidget *w, gpointer d) {
+  o->u.zone.kind = (uint8_t)gtk_drop_down_get_selected(GTK_DROP_DOWN(w));
+  /* a zone turned into a spring keeps its strength only where a spring may have it (an
+   * attractor's may be negative or huge), else it starts at one swing a second */
+  if (o->u.zone.kind == TESS_ZONE_SPRING &&
+      (!tess_range_contains(tess_object_range(TESS_OBJECT_RANGE_SPRING), o->u.zone.strength) || o->u.zone.strength == 0.0f))
+    o->u.zone.strength = TESS_SPRING_DEFAULT_STRENGTH;
+}
 static void edit_material(TessObject *o, GtkWidget *w, gpointer ids_ptr) {
   GArray *ids = ids_ptr;
   guint sel = gtk_drop_down_get_selected(GTK_DROP_DOWN(w));
@@ -137,7 +145,13 @@ static void on_dropdown(TessObjectInspector *self, GtkDropDown *dd, EditFn fn, g
 }
 static void on_body_type(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) { on_dropdown(self, dd, edit_body_type, NULL); }
 static void on_pin(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) { on_dropdown(self, dd, edit_pin, NULL); }
-static void on_zone_kind(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) { on_dropdown(self, dd, edit_zone_kind, NULL); }
+static void on_integrator(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) { on_dropdown(self, dd, edit_integrator, NULL); }
+static gboolean rebuild_idle(gpointer user);
+static void on_zone_kind(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) {
+  if (self->building || !edit_with(self, edit_zone_kind, GTK_WIDGET(dd), NULL)) return;
+  /* The kind decides which rows a zone has: rebuild them, once idle (not under the dropdown's own signal). */
+  if (!self->rebuild_source) self->rebuild_source = g_idle_add(rebuild_idle, self);
+}
 static void on_material(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) {
   on_dropdown(self, dd, edit_material, self->material_ids);
 }
@@ -200,7 +214,8 @@ static void edit_number(TessObject *o, GtkWidget *w, gpointer unused) {
   const char *f = field_of(w);
   if (g_str_equal(f, "vx")) o->u.zone.vector.x = v;
   else if (g_str_equal(f, "vy")) o->u.zone.vector.y = v;
-  else if (g_str_equal(f, "strength")) o->u.zone.strength = v;
+  else if (g_str_equal(f, "strength") || g_str_equal(f, "stiffness")) o->u.zone.strength = v;
+  else if (g_str_equal(f, "reach")) o->u.zone.radius = v;
   else if (g_str_equal(f, "zw")) o->u.zone.width = v;
   else if (g_str_equal(f, "zh")) o->u.zone.height = v;
   else if (g_str_equal(f, "radius")) o->u.body.radius = v;
@@ -334,8 +349,9 @@ static const char *const field_rows[] = {
     "zone_kind", "zw", "zh", "vx", "vy", "strength",
     /* joints: distance, then pin */
     "length", "limit", "lower", "upper", "motor", "motor_rpm", "motor_torque",
-    /* launchers */
-    "launch_speed", "launch_radius", "launch_fires", "launch_material"};
+    /* added at the bottom, so the rows above keep their numbers: a body's integrator, a spring's fields,
+       a launcher's */
+    "integrator", "stiffness", "reach", "launch_speed", "launch_radius", "launch_fires", "launch_material"};
 
 /* Whether `o` has the row whose editor is `id`. */
 static gboolean row_wanted(const TessObject *o, const char *id) {
@@ -346,13 +362,17 @@ static gboolean row_wanted(const TessObject *o, const char *id) {
     const TessBodyObject *b = &o->u.body;
     if (g_str_equal(id, "radius")) return b->shape == TESS_BODY_CIRCLE;
     if (g_str_equal(id, "bw") || g_str_equal(id, "bh")) return b->shape == TESS_BODY_BOX || b->shape == TESS_BODY_CAPSULE;
-    static const char *const body[] = {"shape", "body_type", "material", "sensor", "category", "mask", "pin"};
+    static const char *const body[] = {"shape", "body_type", "material", "sensor", "category", "mask", "pin", "integrator"};
     for (guint i = 0; i < G_N_ELEMENTS(body); i++)
       if (g_str_equal(id, body[i])) return TRUE;
     return FALSE;
   }
   if (o->kind == TESS_OBJECT_ZONE) {
     if (g_str_equal(id, "strength")) return o->u.zone.kind == TESS_ZONE_ATTRACTOR;
+    /* a spring is a well about its centre: its stiffness and reach, not a rectangle and a force */
+    gboolean spring = o->u.zone.kind == TESS_ZONE_SPRING;
+    if (g_str_equal(id, "stiffness") || g_str_equal(id, "reach")) return spring;
+    if (spring) return g_str_equal(id, "zone_kind");
     static const char *const zone[] = {"zone_kind", "zw", "zh", "vx", "vy"};
     for (guint i = 0; i < G_N_ELEMENTS(zone); i++)
       if (g_str_equal(id, zone[i])) return TRUE;
@@ -465,11 +485,17 @@ static void fill_body(TessObjectInspector *self, GtkBuilder *builder, const Tess
   g_autofree char *msk = g_strdup_printf("0x%08X", b->mask);
   gtk_editable_set_text(GTK_EDITABLE(field(builder, "mask")), msk);
   gtk_drop_down_set_selected(GTK_DROP_DOWN(field(builder, "pin")), b->pin);
+  gtk_drop_down_set_selected(GTK_DROP_DOWN(field(builder, "integrator")), b->integrator);
 }
 
 static void fill_zone(TessObjectInspector *self, GtkBuilder *builder, const TessZoneObject *z) {
   gtk_drop_down_set_selected(GTK_DROP_DOWN(field(builder, "zone_kind")), z->kind);
   TessRange length = tess_object_range(TESS_OBJECT_RANGE_LENGTH);
+  if (z->kind == TESS_ZONE_SPRING) { /* stiffness is omega^2, its range core's */
+    checked(self, builder, "stiffness", z->strength, tess_object_range(TESS_OBJECT_RANGE_SPRING), 1, 3, _("Stiffness"));
+    checked(self, builder, "reach", z->radius, length, 1, 1, _("Reach"));
+    return;
+  }
   checked(self, builder, "zw", z->width, length, 1, 1, _("Width"));
   checked(self, builder, "zh", z->height, length, 1, 1, _("Height"));
   checked(self, builder, "vx", z->vector.x, span(-1e6, 1e6), 0.5, 2, _("Force x"));
@@ -599,6 +625,7 @@ static GtkBuilder *fields_builder(TessObjectInspector *self) {
   gtk_builder_cscope_add_callback(scope, on_bits_activate);
   gtk_builder_cscope_add_callback(scope, on_pin);
   gtk_builder_cscope_add_callback(scope, on_zone_kind);
+  gtk_builder_cscope_add_callback(scope, on_integrator);
   gtk_builder_cscope_add_callback(scope, on_launch_fires);
   gtk_builder_cscope_add_callback(scope, on_launch_material);
   gtk_builder_cscope_add_callback(scope, on_joint_switch);
@@ -727,7 +754,14 @@ static void make_template(TessObject *o, guint index) {
       tess_object_default(o, TESS_OBJECT_JOINT);
       o->u.joint.kind = TESS_JOINT_DISTANCE;
       break;
-    case 7: tess_object_default(o, TESS_OBJECT_LAUNCHER); break;
+    case 7: /* spring zone: one swing a second, reaching 96 px */
+      tess_object_default(o, TESS_OBJECT_ZONE);
+      snprintf(o->name, sizeof o->name, "Spring"); /* names are data: English, as core's defaults ("Wind") */
+      o->u.zone.kind = TESS_ZONE_SPRING;
+      o->u.zone.strength = TESS_SPRING_DEFAULT_STRENGTH;
+      o->u.zone.radius = 96.0f;
+      break;
+    case 8: tess_object_default(o, TESS_OBJECT_LAUNCHER); break;
     default:
       tess_object_default(o, TESS_OBJECT_BODY);
       o->u.body.shape = TESS_BODY_CIRCLE;
@@ -744,7 +778,7 @@ void tess_object_inspector_set_template_kind(TessObjectInspector *self, guint in
 }
 
 /* The dropdown's kinds; "Sprite" follows them once the Sprites tab sent one. */
-#define TEMPLATE_SPRITE 8
+#define TEMPLATE_SPRITE 9
 
 void tess_object_inspector_set_sprite_template(TessObjectInspector *self, const TessObject *tmpl) {
   g_return_if_fail(TESS_IS_OBJECT_INSPECTOR(self) && tmpl);

@@ -104,10 +104,12 @@ static void draw_fluids_and_zones(cairo_t *cr, const DrawMapper *m, const TessSc
     double x, y;
     draw_to_device(m, z->center, &x, &y);
     double s = m->ppm * m->zoom;
-    if (z->kind == TESS_ZONE_ATTRACTOR) {
+    bool point = z->kind == TESS_ZONE_ATTRACTOR || z->kind == TESS_ZONE_SPRING;
+    if (point) { /* a reach about a centre: attractors violet, springs amber */
       double r = z->radius > 0.0f ? z->radius * s : 24.0;
       cairo_arc(cr, x, y, r, 0, 2 * M_PI);
-      cairo_set_source_rgba(cr, 0.75, 0.3, 0.9, 0.18);
+      if (z->kind == TESS_ZONE_SPRING) cairo_set_source_rgba(cr, 0.95, 0.65, 0.2, 0.18);
+      else cairo_set_source_rgba(cr, 0.75, 0.3, 0.9, 0.18);
     } else {
       cairo_rectangle(cr, x - z->width * s / 2, y - z->height * s / 2, z->width * s, z->height * s);
       cairo_set_source_rgba(cr, 0.3, 0.85, 0.75, 0.18);
@@ -116,7 +118,7 @@ static void draw_fluids_and_zones(cairo_t *cr, const DrawMapper *m, const TessSc
     cairo_set_source_rgba(cr, 0.2, 0.6, 0.55, 0.8);
     cairo_set_line_width(cr, 1.0);
     cairo_stroke(cr);
-    if (z->kind != TESS_ZONE_ATTRACTOR) { /* an arrow along the zone's vector */
+    if (!point) { /* an arrow along the zone's vector */
       TessVec2 d = tess_v2_normalize(z->vector);
       double len = 0.35 * fmin(z->width, z->height) * s;
       cairo_move_to(cr, x - d.x * len, y - d.y * len);

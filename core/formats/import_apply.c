@@ -483,6 +483,7 @@ static TessResult set_layer_props(TessMapApply *a, TessError *err) {
   props.opacity = l->props.opacity;
   props.collides = l->props.collides;
   props.y_sort = l->props.y_sort;
+  props.collide_pixels = l->props.collide_pixels;
   return tess_edit_layer_set_props(a->p, a->level, &props, 0, err);
 }
 

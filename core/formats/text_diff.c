@@ -267,6 +267,7 @@ static void diff_object(Diff *d, const TessLevel *level, const TessObject *o, co
     change_f32(&c, "height", a->height, b->height);
     change_u32(&c, "category", a->category, b->category);
     change_u32(&c, "mask", a->mask, b->mask);
+    CHANGE_WORD(&c, "integrator", TEXT_INTEGRATORS, a->integrator, b->integrator);
   } else if (o->kind == n->kind && o->kind == TESS_OBJECT_JOINT) {
     const TessJointObject *a = &o->u.joint, *b = &n->u.joint;
     CHANGE_WORD(&c, "joint", TEXT_JOINT_KINDS, a->kind, b->kind);
@@ -355,6 +356,7 @@ static void diff_layers(Diff *d, const TessLevel *lo, const TessLevel *ln) {
     change(&c, "visible", o->props.visible ? "yes" : "no", n->props.visible ? "yes" : "no");
     change(&c, "locked", o->props.locked ? "yes" : "no", n->props.locked ? "yes" : "no");
     change(&c, "collides", o->props.collides ? "yes" : "no", n->props.collides ? "yes" : "no");
+    change(&c, "collides by pixels", o->props.collide_pixels ? "yes" : "no", n->props.collide_pixels ? "yes" : "no");
     change_f32(&c, "opacity", o->props.opacity, n->props.opacity);
     change(&c, "sort by y", o->props.y_sort ? "yes" : "no", n->props.y_sort ? "yes" : "no");
     if (c.count) say(d, "level '%s': layer '%s' changed: %s", name, n->props.name, c.text);

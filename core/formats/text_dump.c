@@ -312,6 +312,9 @@ static TessResult dump_object(Dump *d, const TessLevel *level, const TessLayer *
     text_write_key_f32(&b, "height", bo->height);
     text_write_key_u32(&b, "category", bo->category);
     text_write_key_u32(&b, "mask", bo->mask);
+    /* written only when not the default, so dumps made before integrators stay byte for byte */
+    if (bo->integrator != TESS_INTEGRATOR_EULER)
+      text_write_key_str(&b, "integrator", TEXT_WORD(TEXT_INTEGRATORS, bo->integrator));
     text_write_close(&b);
   } else if (o->kind == TESS_OBJECT_JOINT) {
     const TessJointObject *j = &o->u.joint;
@@ -427,6 +430,7 @@ static TessResult dump_level(Dump *d, const TessLevel *level) {
     text_write_key_bool(&b, "visible", pr->visible);
     text_write_key_bool(&b, "locked", pr->locked);
     text_write_key_bool(&b, "collides", pr->collides);
+    if (pr->collide_pixels) text_write_key_bool(&b, "collide_pixels", true); /* optional: older files load as before */
     text_write_key_f32(&b, "opacity", pr->opacity);
     if (pr->y_sort) text_write_key_bool(&b, "sort_by_y", true); /* only when set */
     if (pr->kind != TESS_LAYER_OBJECTS) {

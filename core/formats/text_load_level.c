@@ -43,6 +43,9 @@ static TessResult read_body(const Json *j, json_t *b, TessBodyObject *body) {
   if (r == TESS_OK) r = text_load_f32(j, b, "height", at, &body->height);
   if (r == TESS_OK) r = text_load_u32(j, b, "category", at, &body->category);
   if (r == TESS_OK) r = text_load_u32(j, b, "mask", at, &body->mask);
+  /* optional: absent in dumps of Euler bodies (the default) */
+  if (r == TESS_OK && json_object_get(b, "integrator"))
+    r = TL_WORD(j, b, "integrator", at, TEXT_INTEGRATORS, &body->integrator);
   body->sensor = sensor;
   return r;
 }
@@ -252,6 +255,7 @@ static TessResult read_layer(Load *l, const Json *j, json_t *lj, uint64_t line, 
   if (r == TESS_OK) r = text_load_bool(j, lj, "visible", line, &pr.visible);
   if (r == TESS_OK) r = text_load_bool(j, lj, "locked", line, &pr.locked);
   if (r == TESS_OK) r = text_load_bool(j, lj, "collides", line, &pr.collides);
+  if (r == TESS_OK && json_object_get(lj, "collide_pixels")) r = text_load_bool(j, lj, "collide_pixels", line, &pr.collide_pixels);
   if (r == TESS_OK) r = text_load_f32(j, lj, "opacity", line, &pr.opacity);
   if (r == TESS_OK && json_object_get(lj, "sort_by_y")) r = text_load_bool(j, lj, "sort_by_y", line, &pr.y_sort);
   if (r == TESS_OK && (pr.id == 0 || id_seen(l->layer_ids.data, l->layer_ids.count, pr.id)))

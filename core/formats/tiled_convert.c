@@ -437,6 +437,8 @@ static TessResult convert_layer(TiledMap *m, const TiledLayer *l, TessError *err
   out->props.y_sort = l->kind == TILED_OBJECTS && l->topdown; /* Tiled's draworder="topdown" */
   const TiledProp *col = tiled_prop(&l->props, "collides");
   if (col) out->props.collides = strcmp(col->value, "true") == 0;
+  const TiledProp *pix = tiled_prop(&l->props, "collide_pixels"); /* Tessera's: collides by its tiles' pixels */
+  out->props.collide_pixels = l->kind == TILED_TILES && pix && strcmp(pix->value, "true") == 0;
   if (l->kind == TILED_TILES && (l->offset_x != 0 || l->offset_y != 0))
     tess_map_import_warn(plan, "layer '%s': offset (%g, %g) dropped (Tessera tile layers sit on the grid)", l->name,
                          l->offset_x, l->offset_y);

@@ -435,7 +435,7 @@ static bool in_vocab(const Vocab *v, const char *name) {
 static const char *const body_words[] = {"shape", "body_type", "material", "tessera.material_id", "sensor", "pin",
                                          "category", "mask", "sprite", "tessera.sprite_id", "tessera.radius",
                                          "tessera.width", "tessera.height", "mass", "inertia", "center_x", "center_y",
-                                         "tessera.depth"};
+                                         "tessera.depth", "tessera.integrator"};
 static const char *const joint_words[] = {"kind", "body_a", "body_b", "length", "limit_enabled", "lower", "upper",
                                           "motor_enabled", "motor_speed", "motor_torque", "tessera.limit_enabled",
                                           "tessera.lower", "tessera.upper", "tessera.motor_enabled", "tessera.motor_speed",
@@ -479,6 +479,11 @@ static TessResult body(TessMapImport *plan, const TiledObject *ob, double ox, do
   if (pin && strcmp(pin->value, "smaller_centroid") == 0) b->pin = TESS_PIN_AT_SMALLER_CENTROID;
   else if (pin && strcmp(pin->value, "overlap_centre") == 0) b->pin = TESS_PIN_AT_OVERLAP_CENTRE;
   get_bool(pr, "sensor", &b->sensor);
+  const TiledProp *integrator = first(pr, "tessera.integrator");
+  if (integrator && strcmp(integrator->value, "rk4") == 0) b->integrator = TESS_INTEGRATOR_RK4;
+  else if (integrator && strcmp(integrator->value, "euler") != 0)
+    return tess_error_set(err, TESS_ERR_FORMAT, plan->source, "%s: tessera.integrator is \"%s\", not euler or rk4", owner,
+                          integrator->value);
   TessResult r;
   uint32_t mid = UINT32_MAX;
   if ((r = get_bits(plan, pr, "category", owner, &b->category, err)) || (r = get_bits(plan, pr, "mask", owner, &b->mask, err)) ||
@@ -575,9 +580,11 @@ static TessResult zone(TessMapImport *plan, const TiledObject *ob, double ox, do
   const TiledProp *kind = first(pr, "kind");
   z->kind = strcmp(kind->value, "acceleration") == 0 ? TESS_ZONE_ACCELERATION
             : strcmp(kind->value, "attractor") == 0  ? TESS_ZONE_ATTRACTOR
+            : strcmp(kind->value, "spring") == 0     ? TESS_ZONE_SPRING
                                                      : TESS_ZONE_FORCE;
   TessResult r;
-  bool attractor = z->kind == TESS_ZONE_ATTRACTOR;
+  /* an attractor and a spring are both a point with a reach (an ellipse or a point in Tiled) */
+  bool attractor = z->kind == TESS_ZONE_ATTRACTOR || z->kind == TESS_ZONE_SPRING;
   const char *p = attractor ? "tessera." : "", *q = attractor ? "" : "tessera.";
   char name[64];
 #define ZONE_FLOAT(field, pre, word)              \

@@ -273,6 +273,7 @@ static TessResult add_layers(TwMap *m, const TessProject *p, const TessLevel *le
       tiled_write_prop_bool(m, &t->props, "tessera.visible", lp->visible);
     }
     tiled_write_prop_bool(m, &t->props, "collides", lp->collides);
+    if (lp->collide_pixels) tiled_write_prop_bool(m, &t->props, "collide_pixels", true);
     if (!fill_gids(p, level, layer, g, t))
       return tess_error_set(err, TESS_ERR_NOMEM, "export", "out of memory for layer '%s' of %ux%u cells", lp->name,
                             level->settings.width, level->settings.height);

@@ -2,7 +2,7 @@
  * bodies are ellipses, rectangles or tile objects of their sprite's
  * tileset; joints are points (pin) or two-point polylines (distance) whose
  * `object` properties name the bodies; zones are rectangles or, for an
- * attractor, an ellipse of its reach; spawns and launchers are points. The object's id is
+ * attractor or a spring, an ellipse of its reach; spawns and launchers are points. The object's id is
  * Tessera's (unique in the project, so unique in the map).
  *
  * Tiled places a rectangle or ellipse by its top-left corner and a tile
@@ -80,6 +80,8 @@ static void body(TwMap *m, const TessProject *p, const TwMass *masses, size_t ma
   /* Tiled's ints are 32-bit signed: the bit patterns go as such (0xFFFFFFFF is -1). */
   tiled_write_prop_int(m, pr, "category", (int32_t)b->category);
   tiled_write_prop_int(m, pr, "mask", (int32_t)b->mask);
+  /* only when not the default, so a level with no RK4 body exports as it did */
+  if (b->integrator == TESS_INTEGRATOR_RK4) tiled_write_prop_string(m, pr, "tessera.integrator", "rk4");
   switch (b->shape) {
     case TESS_BODY_BOX:
     case TESS_BODY_CAPSULE:
@@ -183,9 +185,9 @@ static void zone(TwMap *m, const TessObject *o, TwObject *t) {
   const TessZoneObject *d = &def.u.zone;
   TwProps *pr = &t->props;
   t->type = "zone";
-  static const char *kinds[] = {"force", "acceleration", "attractor"};
-  tiled_write_prop_string(m, pr, "kind", z->kind < 3 ? kinds[z->kind] : "force");
-  if (z->kind == TESS_ZONE_ATTRACTOR) {
+  static const char *kinds[] = {"force", "acceleration", "attractor", "spring"};
+  tiled_write_prop_string(m, pr, "kind", z->kind < 4 ? kinds[z->kind] : "force");
+  if (z->kind == TESS_ZONE_ATTRACTOR || z->kind == TESS_ZONE_SPRING) {
     if (z->radius > 0.0f) {
       t->shape = TW_ELLIPSE;
       t->width = t->height = 2.0 * z->radius;

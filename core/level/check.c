@@ -206,7 +206,7 @@ static void check_level(Ctx *c) {
   }
   uint32_t colliders = 0;
   for (uint32_t li = 0; li < lv->layer_count; li++)
-    if (lv->layers[li]->props.kind == TESS_LAYER_TILES && lv->layers[li]->props.collides) colliders++;
+    if (lv->layers[li]->props.kind == TESS_LAYER_TILES && lv->layers[li]->props.collides && !lv->layers[li]->props.collide_pixels) colliders++;
   if (colliders > TESS_LEVEL_MAX_COLLIDING_LAYERS)
     report(c, TESS_PROBLEM_ERROR, TESS_ERR_LIMIT, 0, "%u tile layers collide (at most %d)", colliders,
            TESS_LEVEL_MAX_COLLIDING_LAYERS);

@@ -120,7 +120,8 @@ static inline void finish(const TessProject *p, Lookups *lk, const CellState *st
 
 static bool is_source(const TessLayer *layer, bool *material) {
   *material = layer->props.kind == TESS_LAYER_MATERIAL;
-  return *material || (layer->props.kind == TESS_LAYER_TILES && layer->props.collides);
+  /* a layer that collides by pixels does so as a pixel mask (scene_pixel_masks.c), not by cells */
+  return *material || (layer->props.kind == TESS_LAYER_TILES && layer->props.collides && !layer->props.collide_pixels);
 }
 
 /* More sources than a run holds (not a real level): every cell walks the

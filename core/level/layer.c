@@ -13,6 +13,9 @@ TessResult level_layer_props_validate(const TessLayerProps *props, TessError *er
   if (!(props->opacity >= 0.0f && props->opacity <= 1.0f))
     return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "layer %s opacity %g is outside [0, 1]", props->name,
                           (double)props->opacity);
+  if (props->collide_pixels && props->kind != TESS_LAYER_TILES)
+    return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "layer %s: only a tile layer can collide by pixels",
+                          props->name);
   return TESS_OK;
 }
 

@@ -61,6 +61,9 @@ TessObject *level_project_find_object(const TessProject *p, TessId object, TessL
 TessResult level_tileset_validate(const TessProject *p, const TessTileset *ts, TessError *err);
 TessResult level_sprite_validate(const TessSprite *s, TessError *err);
 TessResult level_layer_props_validate(const TessLayerProps *props, TessError *err);
+/* scene_pixel_masks.c: the scene's pixel masks, one per tile layer that collides by pixels. */
+struct TessScene;
+TessResult level_scene_pixel_masks(const TessProject *p, const TessLevel *level, struct TessScene *s, TessError *err);
 TessResult level_polygon_validate(const TessPolygon *poly, const char *what, TessError *err);
 int level_project_material_index(const TessProject *p, TessId id);
 int level_project_tileset_index(const TessProject *p, TessId id);

@@ -47,6 +47,7 @@ TessRange tess_object_range(TessObjectRange which) {
     case TESS_OBJECT_RANGE_COORD: r.lo = -TESS_OBJECT_MAX_PX; break;
     case TESS_OBJECT_RANGE_EXTENT: r.lo_open = true; break;
     case TESS_OBJECT_RANGE_TORQUE: r.hi = FLT_MAX; break;
+    case TESS_OBJECT_RANGE_SPRING: r.hi = 1e6; break;
     case TESS_OBJECT_RANGE_SPEED: r.hi = 1000.0; break; /* far past any bullet the solver keeps out of walls */
     case TESS_OBJECT_RANGE_LENGTH:
     default: break;
@@ -94,6 +95,9 @@ TessResult tess_object_validate(const TessObject *obj, TessError *err) {
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "body %s width and height must be > 0", obj->name);
     if (b->shape == TESS_BODY_SPRITE && b->sprite == 0)
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "body %s has no sprite", obj->name);
+    if (b->integrator > TESS_INTEGRATOR_RK4)
+      return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "body %s integrator %u is unknown", obj->name,
+                            b->integrator);
   } else if (obj->kind == TESS_OBJECT_JOINT) {
     const TessJointObject *j = &obj->u.joint;
     if (j->kind > TESS_JOINT_DISTANCE)
@@ -114,7 +118,7 @@ TessResult tess_object_validate(const TessObject *obj, TessError *err) {
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "joint %s lower limit above upper", obj->name);
   } else if (obj->kind == TESS_OBJECT_ZONE) {
     const TessZoneObject *z = &obj->u.zone;
-    if (z->kind > TESS_ZONE_ATTRACTOR)
+    if (z->kind > TESS_ZONE_SPRING)
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "zone %s kind is unknown", obj->name);
     if (!finite_nonneg(z->width) || !finite_nonneg(z->height) || !finite_nonneg(z->radius))
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "zone %s width, height or radius not finite and >= 0",
@@ -124,6 +128,10 @@ TessResult tess_object_validate(const TessObject *obj, TessError *err) {
                             obj->name);
     if (!tess_v2_is_finite(z->vector) || !isfinite(z->strength))
       return tess_error_set(err, TESS_ERR_INVALID, LEVEL_FILE, "zone %s vector or strength not finite", obj->name);
+    if (z->kind == TESS_ZONE_SPRING &&
+        !tess_range_contains(tess_object_range(TESS_OBJECT_RANGE_SPRING), z->strength))
+      return tess_error_set(err, TESS_ERR_LIMIT, LEVEL_FILE, "spring zone %s strength %g is outside [0, 1e6] 1/s^2",
+                            obj->name, (double)z->strength);
   } else if (obj->kind == TESS_OBJECT_LAUNCHER) {
     const TessLauncherObject *l = &obj->u.launcher;
     if (!tess_range_contains(tess_object_range(TESS_OBJECT_RANGE_SPEED), l->speed))

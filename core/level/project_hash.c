@@ -130,6 +130,9 @@ static void hash_object(TessHasher *h, const TessObject *o) {
       tess_hasher_f32(h, b->height);
       tess_hasher_u32(h, b->category);
       tess_hasher_u32(h, b->mask);
+      /* The integrator came later: hashed only when it is not the default, so a level
+       * whose bodies all use Euler keeps the content hash (and packed files) it had. */
+      if (b->integrator != TESS_INTEGRATOR_EULER) tess_hasher_u32(h, 0x494E5400u | b->integrator); /* 'INT' */
       break;
     }
     case TESS_OBJECT_JOINT: {
@@ -218,6 +221,7 @@ static void hash_layer(TessHasher *h, const TessLayer *layer) {
   hash_name(h, pr->name);
   tess_hasher_u32(h, (uint32_t)pr->kind | (uint32_t)pr->visible << 8 | (uint32_t)pr->locked << 16 |
                          (uint32_t)pr->collides << 24);
+  if (pr->collide_pixels) tess_hasher_u32(h, 0x50495853u); /* "PIXS"; layers without it hash as before */
   tess_hasher_f32(h, pr->opacity);
   if (pr->y_sort) tess_hasher_u32(h, 0x59534F52u); /* 'YSOR', only when set: older levels keep their hash */
   if (layer->chunks) {

@@ -322,6 +322,7 @@ static TessResult build_body(Builder *b, const TessObject *o) {
   body.material = material_index(s, mat);
   body.category = bo->category;
   body.mask = bo->mask;
+  body.integrator = bo->integrator;
   body.first_shape = s->shape_count;
   TessResult r = TESS_OK;
   switch (bo->shape) {
@@ -535,6 +536,7 @@ TessResult tess_scene_from_level(const TessProject *p, const TessLevel *level, T
   s->substeps = ls->substeps;
   TessResult r = build_materials(&b);
   if (r == TESS_OK) r = build_cells(&b);
+  if (r == TESS_OK) r = level_scene_pixel_masks(p, level, s, err);
   if (r == TESS_OK) r = build_objects(&b, TESS_OBJECT_BODY);
   if (r == TESS_OK) r = build_objects(&b, TESS_OBJECT_JOINT);
   if (r == TESS_OK) r = build_objects(&b, TESS_OBJECT_ZONE);

@@ -45,6 +45,8 @@ enum {
   S_TERC,
   S_TERT,
   S_DRAW,
+  S_PMSK,
+  S_PBIT,
   S_LNCH,
   S_COUNT
 };
@@ -80,6 +82,9 @@ static const struct {
     {TLV_SEC_TERRAIN_COLORS, TLV_TERRAIN_COLOR_SIZE, false},
     {TLV_SEC_TERRAIN_TILES, TLV_TERRAIN_TILE_SIZE, false},
     {TLV_SEC_DRAW_ORDER, TLV_DRAW_ORDER_SIZE, false},
+    /* required: an older reader must not simulate a level without the collision it needs */
+    {TLV_SEC_PIXEL_MASKS, TLV_PIXEL_MASK_SIZE, true},
+    {TLV_SEC_PIXEL_BITS, 0, true},
     {TLV_SEC_LAUNCHERS, TLV_LAUNCHER_SIZE, false},
 };
 
@@ -335,7 +340,7 @@ static TessResult write_layers(Writer *w) {
       w->materials_layer.width = width;
       w->materials_layer.present = true;
     }
-    if (!material && layer->props.collides) {
+    if (!material && layer->props.collides && !layer->props.collide_pixels) { /* pixel layers: PMSK */
       if (w->collider_count == sizeof w->colliders / sizeof w->colliders[0]) {
         tess_free(vals);
         return tess_error_set(w->err, TESS_ERR_LIMIT, where(w), "more than 64 colliding tile layers");
@@ -350,7 +355,8 @@ static TessResult write_layers(Writer *w) {
     pack_put_u32(b, pack_string(&w->str, layer->props.name));
     pack_put_u32(b, material ? TLV_LAYER_MATERIAL : TLV_LAYER_TILES);
     pack_put_u32(b, (layer->props.visible ? TLV_LAYER_VISIBLE : 0) | (layer->props.locked ? TLV_LAYER_LOCKED : 0) |
-                        (layer->props.collides ? TLV_LAYER_COLLIDES : 0));
+                        (layer->props.collides ? TLV_LAYER_COLLIDES : 0) |
+                        (layer->props.collides && layer->props.collide_pixels ? TLV_LAYER_PIXELS : 0));
     pack_put_f32(b, layer->props.opacity);
     pack_put_u32(b, width);
     pack_put_u32(b, material ? 0 : pal_first);
@@ -738,7 +744,8 @@ static void write_body(Writer *w, const TessSceneBody *sb) {
   }
   write_props_of(w, o, b);
   pack_put_u8(b, sb->has_mass ? 1 : 0);
-  pack_buf_grow(b, 7);
+  pack_put_u8(b, sb->integrator == TESS_INTEGRATOR_RK4 ? TLV_INTEGRATOR_RK4 : TLV_INTEGRATOR_EULER); /* 3.7 */
+  pack_buf_grow(b, 6);
   w->s[S_BODY].count++;
 }
 
@@ -773,7 +780,7 @@ static void write_zone(Writer *w, const TessSceneZone *z) {
   PackBuf *b = &w->s[S_ZONE].buf;
   pack_put_u32(b, z->object);
   pack_put_u32(b, pack_string(&w->str, o ? o->name : NULL));
-  pack_put_u32(b, z->kind <= 2 ? z->kind : 0);
+  pack_put_u32(b, z->kind <= TESS_ZONE_SPRING ? z->kind : 0);
   pack_put_f32(b, z->center.x);
   pack_put_f32(b, z->center.y);
   pack_put_f32(b, z->angle);
@@ -885,6 +892,28 @@ uint64_t tess_pack_content_hash(const TessProject *p, const TessLevel *level, co
 
 static uint64_t align16(uint64_t v) { return (v + 15u) & ~(uint64_t)15u; }
 
+/* The scene's pixel masks, as they are: records in PMSK, bits one after another in PBIT. */
+static void write_pixel_masks(Writer *w) {
+  const TessScene *sc = w->scene;
+  for (uint32_t i = 0; i < sc->pixel_mask_count; i++) {
+    const TessScenePixelMask *m = &sc->pixel_masks[i];
+    uint64_t n = tess_scene_pixel_mask_bytes(m);
+    PackBuf *b = &w->s[S_PMSK].buf;
+    pack_put_u32(b, m->layer);
+    pack_put_u32(b, m->width);
+    pack_put_u32(b, m->height);
+    pack_put_u32(b, m->material);
+    pack_put_f32(b, m->pixel_size);
+    pack_put_f32(b, m->origin.x);
+    pack_put_f32(b, m->origin.y);
+    pack_put_u32(b, 0);
+    pack_put_u64(b, w->s[S_PBIT].buf.size);
+    pack_put_u64(b, n);
+    w->s[S_PMSK].count++;
+    pack_put_bytes(&w->s[S_PBIT].buf, sc->pixel_bits + m->bits_offset, (size_t)n);
+  }
+}
+
 static TessResult assemble(Writer *w, uint64_t source, uint8_t **data, size_t *size) {
   /* The string table is final only now: copy it into its section. */
   pack_put_bytes(&w->s[S_STRS].buf, w->str.bytes.data, w->str.bytes.size);
@@ -987,6 +1016,7 @@ TessResult pack_write_hashed(const TessProject *p, const TessLevel *level, const
   if (r == TESS_OK) r = write_tilesets(w);
   if (r == TESS_OK) r = write_collision(w);
   if (r == TESS_OK) r = write_objects(w);
+  if (r == TESS_OK) write_pixel_masks(w);
   if (r == TESS_OK) r = assemble(w, source, data, size);
   for (int i = 0; i < S_COUNT; i++) pack_buf_free(&w->s[i].buf);
   pack_strings_free(&w->str);

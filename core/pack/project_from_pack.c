@@ -266,6 +266,7 @@ static TessResult add_layers(const TlvLevel *lv, TessProject *p, TessLevel *leve
     props.visible = (tl.flags & TLV_LAYER_VISIBLE) != 0;
     props.locked = (tl.flags & TLV_LAYER_LOCKED) != 0;
     props.collides = (tl.flags & TLV_LAYER_COLLIDES) != 0;
+    props.collide_pixels = (tl.flags & TLV_LAYER_PIXELS) != 0;
     props.opacity = tl.opacity;
     if (tl.id > max_id) max_id = tl.id;
     TessLayer *layer = NULL;
@@ -324,6 +325,7 @@ static TessResult add_objects(const TlvLevel *lv, TessProject *p, TessLevel *lev
     bo->material = material_id(lv, b.material);
     bo->category = b.category;
     bo->mask = b.mask;
+    bo->integrator = b.integrator;
     TlvSprite sp;
     bo->sprite = b.sprite && tlv_sprite(lv, b.sprite - 1, &sp) ? sp.id : 0;
     TlvShape sh;

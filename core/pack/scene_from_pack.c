@@ -172,6 +172,7 @@ TessResult tess_scene_from_pack(const struct TlvLevel *lv, struct TessScene **ou
     sb->sensor = b.sensor;
     sb->pin = b.pin;
     sb->has_mass = b.has_mass;
+    sb->integrator = b.integrator;
     sb->position = tess_v2(b.x, b.y);
     sb->angle = b.angle;
     sb->material = b.material;
@@ -239,6 +240,27 @@ TessResult tess_scene_from_pack(const struct TlvLevel *lv, struct TessScene **ou
     sl->radius = tl.radius;
     sl->material = tl.material;
     sl->sprite = tl.sprite;
+  }
+  /* pixel masks (3.5): the reader checked every record and the bits' extent */
+  if (lv->pixel_masks.count) {
+    s->pixel_masks = tess_calloc(lv->pixel_masks.count, sizeof *s->pixel_masks);
+    s->pixel_bits = tess_alloc((size_t)lv->pixel_bits.size);
+    if (!s->pixel_masks || !s->pixel_bits) return nomem(s, err);
+    memcpy(s->pixel_bits, lv->pixel_bits.data, (size_t)lv->pixel_bits.size);
+    s->pixel_bits_size = lv->pixel_bits.size;
+    s->pixel_mask_count = lv->pixel_masks.count;
+    for (uint32_t i = 0; i < s->pixel_mask_count; i++) {
+      TlvPixelMask pm;
+      tlv_pixel_mask(lv, i, &pm);
+      TessScenePixelMask *m = &s->pixel_masks[i];
+      m->layer = pm.layer_id;
+      m->width = pm.width;
+      m->height = pm.height;
+      m->pixel_size = pm.pixel_size;
+      m->origin = tess_v2(pm.origin_x, pm.origin_y);
+      m->material = pm.material;
+      m->bits_offset = (uint64_t)(pm.bits - lv->pixel_bits.data);
+    }
   }
   *out = s;
   return TESS_OK;

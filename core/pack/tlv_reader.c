@@ -187,22 +187,22 @@ typedef struct Known {
   TlvSection *slot;
 } Known;
 
-static void known_table(TlvLevel *lv, TlvSection *settings, Known k[29]) {
-  static const uint32_t types[28] = {
+static void known_table(TlvLevel *lv, TlvSection *settings, Known k[31]) {
+  static const uint32_t types[30] = {
       TLV_SEC_SETTINGS, TLV_SEC_STRINGS, TLV_SEC_MATERIALS, TLV_SEC_TILESETS, TLV_SEC_TILES, TLV_SEC_POLYGONS,
       TLV_SEC_VERTICES, TLV_SEC_LAYERS, TLV_SEC_PALETTE, TLV_SEC_CELLS, TLV_SEC_COLLISION_PALETTE,
       TLV_SEC_COLLISION_GRID, TLV_SEC_LOOPS, TLV_SEC_CORNERS, TLV_SEC_RECTS, TLV_SEC_BODIES, TLV_SEC_SHAPES,
       TLV_SEC_JOINTS, TLV_SEC_ZONES, TLV_SEC_SPAWNS, TLV_SEC_SPRITES, TLV_SEC_PROPERTIES, TLV_SEC_BLOB,
-      TLV_SEC_TERRAIN_SETS, TLV_SEC_TERRAIN_COLORS, TLV_SEC_TERRAIN_TILES, TLV_SEC_DRAW_ORDER,
+      TLV_SEC_TERRAIN_SETS, TLV_SEC_TERRAIN_COLORS, TLV_SEC_TERRAIN_TILES, TLV_SEC_DRAW_ORDER, TLV_SEC_PIXEL_MASKS, TLV_SEC_PIXEL_BITS,
       TLV_SEC_LAUNCHERS};
-  static const uint32_t strides[28] = {
+  static const uint32_t strides[30] = {
       TLV_SETTINGS_SIZE, 0, TLV_MATERIAL_SIZE, TLV_TILESET_SIZE, TLV_TILE_SIZE, TLV_POLYGON_SIZE,
       TLV_VERTEX_SIZE, TLV_LAYER_SIZE, TLV_PALETTE_SIZE, 0, TLV_COLLISION_PALETTE_SIZE,
       1, TLV_LOOP_SIZE, TLV_CORNER_SIZE, TLV_RECT_SIZE, TLV_BODY_SIZE, TLV_SHAPE_SIZE,
       TLV_JOINT_SIZE, TLV_ZONE_SIZE, TLV_SPAWN_SIZE, TLV_SPRITE_SIZE, TLV_PROPERTY_SIZE, 0,
-      TLV_TERRAIN_SET_SIZE, TLV_TERRAIN_COLOR_SIZE, TLV_TERRAIN_TILE_SIZE, TLV_DRAW_ORDER_SIZE,
+      TLV_TERRAIN_SET_SIZE, TLV_TERRAIN_COLOR_SIZE, TLV_TERRAIN_TILE_SIZE, TLV_DRAW_ORDER_SIZE, TLV_PIXEL_MASK_SIZE, 0,
       TLV_LAUNCHER_SIZE};
-  TlvSection *slots[28];
+  TlvSection *slots[30];
   int i;
   slots[0] = settings; /* decoded into TlvLevel.settings, not kept as a view */
   slots[1] = &lv->strings;
@@ -231,15 +231,17 @@ static void known_table(TlvLevel *lv, TlvSection *settings, Known k[29]) {
   slots[24] = &lv->terrain_colors;
   slots[25] = &lv->terrain_tiles;
   slots[26] = &lv->draw_order;
-  slots[27] = &lv->launchers;
-  for (i = 0; i < 28; i++) {
+  slots[27] = &lv->pixel_masks;
+  slots[28] = &lv->pixel_bits;
+  slots[29] = &lv->launchers;
+  for (i = 0; i < 30; i++) {
     k[i].type = types[i];
     k[i].min_stride = strides[i];
     k[i].slot = slots[i];
   }
-  k[28].type = 0;
-  k[28].min_stride = 0;
-  k[28].slot = NULL;
+  k[30].type = 0;
+  k[30].min_stride = 0;
+  k[30].slot = NULL;
 }
 
 /* ---- Validation helpers ------------------------------------------------- */
@@ -695,7 +697,9 @@ static TlvResult validate_layers(Ctx *c) {
     if (i > 0 && rd32(r + 40) <= rd32(r - s->stride + 40))
       return fail(c->err, TLV_ERR_VALUE, at + 40, "layer %u: order %u after %u (layers ascend)", (unsigned)i, (unsigned)rd32(r + 40), (unsigned)rd32(r - s->stride + 40));
     if (kind > 1) return fail(c->err, TLV_ERR_VALUE, at + 8, "layer %u: kind %u", (unsigned)i, (unsigned)kind);
-    if (flags & ~7u) return fail(c->err, TLV_ERR_VALUE, at + 12, "layer %u: unknown flags 0x%x", (unsigned)i, (unsigned)flags);
+    if (flags & ~15u) return fail(c->err, TLV_ERR_VALUE, at + 12, "layer %u: unknown flags 0x%x", (unsigned)i, (unsigned)flags);
+    if ((flags & TLV_LAYER_PIXELS) && (kind != TLV_LAYER_TILES || !(flags & TLV_LAYER_COLLIDES) || c->lv->header.minor < 6))
+      return fail(c->err, TLV_ERR_VALUE, at + 12, "layer %u: collides by pixels but is not a colliding tile layer of format 3.6", (unsigned)i);
     if (!finite32(opacity) || !(opacity >= 0.0f && opacity <= 1.0f)) return fail(c->err, TLV_ERR_VALUE, at + 16, "layer %u: opacity", (unsigned)i);
     if (width != 1 && width != 2 && width != 4) return fail(c->err, TLV_ERR_VALUE, at + 20, "layer %u: cell width %u (1, 2 or 4)", (unsigned)i, (unsigned)width);
     if (kind == TLV_LAYER_TILES) {
@@ -1124,7 +1128,9 @@ static TlvResult validate_objects(Ctx *c) {
     next_shape += rd32(r + 44);
     TRY(check_string(c, rd32(r + 4), at + 4, "body name"));
     if (rd32(r) == 0) return fail(c->err, TLV_ERR_VALUE, at, "body %u: object id 0", (unsigned)i);
-    TRY(check_zero(c, r + 73, 7, at + 73, "body"));
+    /* byte 73 was reserved before 3.7, so an older reader refuses a 3.7 body on RK4 rather than run it on Euler */
+    if (c->lv->header.minor >= 7 && r[73] > TLV_INTEGRATOR_RK4) return fail(c->err, TLV_ERR_VALUE, at + 73, "body %u: integrator %u", (unsigned)i, (unsigned)r[73]);
+    TRY(check_zero(c, r + 73 + (c->lv->header.minor >= 7), 7 - (c->lv->header.minor >= 7), at + 73 + (c->lv->header.minor >= 7), "body"));
 
     if (r[8] > 2 || r[9] > 1 || r[10] > 3 || r[11] > 2) return fail(c->err, TLV_ERR_VALUE, at + 8, "body %u: type, sensor, source or pin", (unsigned)i);
     if (r[72] > 1) return fail(c->err, TLV_ERR_VALUE, at + 72, "body %u: mass flag %u", (unsigned)i, (unsigned)r[72]);
@@ -1175,11 +1181,14 @@ static TlvResult validate_objects(Ctx *c) {
     const uint8_t *r = lv->zones.data + (uint64_t)i * lv->zones.stride;
     uint64_t at = rec_off(&lv->zones, i, 0);
     TRY(check_string(c, rd32(r + 4), at + 4, "zone name"));
-    if (rd32(r + 8) > 2) return fail(c->err, TLV_ERR_VALUE, at + 8, "zone %u: kind %u", (unsigned)i, (unsigned)rd32(r + 8));
+    if (rd32(r + 8) > (c->lv->header.minor >= 7 ? 3u : 2u)) return fail(c->err, TLV_ERR_VALUE, at + 8, "zone %u: kind %u", (unsigned)i, (unsigned)rd32(r + 8));
     TRY(check_finite(c, r, at, 12, 9, "zone"));
     TRY(check_zero(c, r + 56, 8, at + 56, "zone"));
     if (!(rdf32(r + 24) >= 0.0f) || !(rdf32(r + 28) >= 0.0f) || !(rdf32(r + 44) >= 0.0f))
       return fail(c->err, TLV_ERR_VALUE, at + 24, "zone %u: negative width, height or radius", (unsigned)i);
+    /* a spring's strength is omega^2: 0..1e6 1/s^2, as the level model holds it */
+    if (rd32(r + 8) == 3 && !(rdf32(r + 40) >= 0.0f && rdf32(r + 40) <= 1e6f))
+      return fail(c->err, TLV_ERR_VALUE, at + 40, "zone %u: spring strength outside 0..1e6", (unsigned)i);
     TRY(check_props(c, r, at, 48));
   }
   for (i = 0; i < lv->spawns.count; i++) {
@@ -1190,7 +1199,7 @@ static TlvResult validate_objects(Ctx *c) {
     TRY(check_zero(c, r + 28, 4, at + 28, "spawn"));
     TRY(check_props(c, r, at, 20));
   }
-  for (i = 0; i < lv->launchers.count; i++) { /* 3.6: they take their properties after the spawns */
+  for (i = 0; i < lv->launchers.count; i++) { /* 3.8: they take their properties after the spawns */
     const uint8_t *r = lv->launchers.data + (uint64_t)i * lv->launchers.stride;
     uint64_t at = rec_off(&lv->launchers, i, 0);
     TRY(check_string(c, rd32(r + 4), at + 4, "launcher name"));
@@ -1336,6 +1345,51 @@ static TlvResult validate_draw_order(Ctx *c) {
   return TLV_OK;
 }
 
+/* Pixel masks (3.6): one per layer flagged TLV_LAYER_PIXELS, in layer order; each takes its
+ * bits from PBIT in order, whole rows, bits past the width 0. */
+static TlvResult validate_pixel_masks(Ctx *c) {
+  const TlvSection *s = &c->lv->pixel_masks, *layers = &c->lv->layers;
+  uint64_t bits_next = 0;
+  uint32_t i, li = 0;
+  for (i = 0; i < s->count; i++) {
+    const uint8_t *r = s->data + (uint64_t)i * s->stride;
+    uint64_t at = rec_off(s, i, 0), stride_bytes, size;
+    uint32_t layer = rd32(r), w = rd32(r + 4), h = rd32(r + 8), material = rd32(r + 12), y;
+    float px = rdf32(r + 16);
+    while (li < layers->count && !(rd32(layers->data + (uint64_t)li * layers->stride + 12) & TLV_LAYER_PIXELS)) li++;
+    if (li == layers->count || rd32(layers->data + (uint64_t)li * layers->stride) != layer)
+      return fail(c->err, TLV_ERR_INDEX, at, "pixel mask %u: layer %u is not the next layer that collides by pixels", (unsigned)i, (unsigned)layer);
+    li++;
+    if (w < 1 || h < 1 || w > TLV_PIXEL_MASK_MAX_SIDE || h > TLV_PIXEL_MASK_MAX_SIDE)
+      return fail(c->err, TLV_ERR_LIMIT, at + 4, "pixel mask %u: %u x %u pixels (1..%u a side)", (unsigned)i, (unsigned)w, (unsigned)h, TLV_PIXEL_MASK_MAX_SIDE);
+    if (material > c->lv->materials.count)
+      return fail(c->err, TLV_ERR_INDEX, at + 12, "pixel mask %u: material %u of %u", (unsigned)i, (unsigned)material, (unsigned)c->lv->materials.count);
+    TRY(check_finite(c, r, at, 16, 3, "pixel mask"));
+    if (!(px > 0.0f)) return fail(c->err, TLV_ERR_VALUE, at + 16, "pixel mask %u: pixel size not > 0", (unsigned)i);
+    TRY(check_zero(c, r + 28, 4, at + 28, "pixel mask"));
+    stride_bytes = ((uint64_t)w + 7) / 8;
+    size = stride_bytes * h;
+    if (rd64(r + 32) != bits_next || rd64(r + 40) != size)
+      return fail(c->err, TLV_ERR_VALUE, at + 32, "pixel mask %u: bits at %llu, %llu bytes; expected %llu, %llu (masks take the bits in order)",
+                  (unsigned)i, (unsigned long long)rd64(r + 32), (unsigned long long)rd64(r + 40), (unsigned long long)bits_next, (unsigned long long)size);
+    if (size > c->lv->pixel_bits.size - bits_next)
+      return fail(c->err, TLV_ERR_TRUNCATED, at + 40, "pixel mask %u: bits run past the %llu-byte bit section", (unsigned)i, (unsigned long long)c->lv->pixel_bits.size);
+    if (w & 7u)
+      for (y = 0; y < h; y++) {
+        uint64_t last = bits_next + (uint64_t)y * stride_bytes + stride_bytes - 1;
+        if (c->lv->pixel_bits.data[last] >> (w & 7u))
+          return fail(c->err, TLV_ERR_VALUE, c->lv->pixel_bits.offset + last, "pixel mask %u: row %u has bits past its width", (unsigned)i, (unsigned)y);
+      }
+    bits_next += size;
+  }
+  while (li < layers->count && !(rd32(layers->data + (uint64_t)li * layers->stride + 12) & TLV_LAYER_PIXELS)) li++;
+  if (li < layers->count) return fail(c->err, TLV_ERR_VALUE, rec_off(layers, li, 12), "layer %u collides by pixels but has no pixel mask", (unsigned)li);
+  if (bits_next != c->lv->pixel_bits.size)
+    return fail(c->err, TLV_ERR_VALUE, c->lv->pixel_bits.offset + bits_next, "%llu bytes of pixel bits belong to no mask",
+                (unsigned long long)(c->lv->pixel_bits.size - bits_next));
+  return TLV_OK;
+}
+
 static TlvResult validate_polygon_owners(Ctx *c) {
   const TlvLevel *lv = c->lv;
   uint64_t next = 0;
@@ -1375,7 +1429,7 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
   const uint8_t *p = (const uint8_t *)data;
   TlvLevel lv;
   TlvHeader h;
-  Known known[29];
+  Known known[31];
   TlvSection settings;
   int have_settings = 0;
   uint64_t table_end, expect, pos;
@@ -1489,6 +1543,7 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
   TRY(validate_polygon_owners(&c));
   TRY(validate_terrains(&c));
   TRY(validate_draw_order(&c));
+  TRY(validate_pixel_masks(&c));
   *out = lv;
   return TLV_OK;
 }
@@ -1498,6 +1553,21 @@ TlvResult tlv_open(const void *data, size_t size, uint32_t options, TlvLevel *ou
 static const uint8_t *rec(const TlvSection *s, uint32_t i) {
   if (!s->data || i >= s->count) return NULL;
   return s->data + (uint64_t)i * s->stride;
+}
+
+int tlv_pixel_mask(const TlvLevel *lv, uint32_t index, TlvPixelMask *out) {
+  const uint8_t *r = rec(&lv->pixel_masks, index);
+  if (!r || !out) return 0;
+  out->layer_id = rd32(r);
+  out->width = rd32(r + 4);
+  out->height = rd32(r + 8);
+  out->material = rd32(r + 12);
+  out->pixel_size = rdf32(r + 16);
+  out->origin_x = rdf32(r + 20);
+  out->origin_y = rdf32(r + 24);
+  out->bits = lv->pixel_bits.data + rd64(r + 32);
+  out->bits_size = rd64(r + 40);
+  return 1;
 }
 
 const char *tlv_string(const TlvLevel *lv, uint32_t ref) {
@@ -1692,6 +1762,7 @@ int tlv_body(const TlvLevel *lv, uint32_t index, TlvBody *out) {
   out->prop_first = rd32(r + 64);
   out->prop_count = rd32(r + 68);
   out->has_mass = r[72];
+  out->integrator = lv->header.minor >= 7 ? r[73] : TLV_INTEGRATOR_EULER;
   return 1;
 }
 

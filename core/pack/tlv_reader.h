@@ -36,7 +36,7 @@ extern "C" {
 #define TLV_MAGIC "\x89TLV\r\n\x1a\n"
 #define TLV_MAGIC_SIZE 8
 #define TLV_VERSION_MAJOR 3u
-#define TLV_VERSION_MINOR 6u
+#define TLV_VERSION_MINOR 8u
 #define TLV_HEADER_SIZE 64u
 #define TLV_SECTION_ENTRY_SIZE 32u
 #define TLV_ALIGN 16u
@@ -85,7 +85,9 @@ extern "C" {
 #define TLV_SEC_TERRAIN_COLORS TLV_FOURCC('T', 'E', 'R', 'C') /* 3.3 */
 #define TLV_SEC_TERRAIN_TILES TLV_FOURCC('T', 'E', 'R', 'T')  /* 3.3 */
 #define TLV_SEC_DRAW_ORDER TLV_FOURCC('D', 'R', 'A', 'W')     /* 3.5 */
-#define TLV_SEC_LAUNCHERS TLV_FOURCC('L', 'N', 'C', 'H')      /* 3.6 */
+#define TLV_SEC_PIXEL_MASKS TLV_FOURCC('P', 'M', 'S', 'K')    /* 3.6 */
+#define TLV_SEC_PIXEL_BITS TLV_FOURCC('P', 'B', 'I', 'T')     /* 3.6 */
+#define TLV_SEC_LAUNCHERS TLV_FOURCC('L', 'N', 'C', 'H')      /* 3.8 */
 
 /* Record sizes of format 3.0 (a newer minor version may write longer
  * records; the reader uses the stride from the section table). */
@@ -110,11 +112,13 @@ extern "C" {
 #define TLV_SPAWN_SIZE 32u
 #define TLV_SPRITE_SIZE 48u
 #define TLV_PROPERTY_SIZE 24u
-#define TLV_TERRAIN_SET_SIZE 32u   /* 3.3 */
-#define TLV_TERRAIN_COLOR_SIZE 16u /* 3.3 */
-#define TLV_TERRAIN_TILE_SIZE 16u  /* 3.3 */
-#define TLV_DRAW_ORDER_SIZE 8u     /* 3.5 */
-#define TLV_LAUNCHER_SIZE 48u      /* 3.6 */
+#define TLV_TERRAIN_SET_SIZE 32u       /* 3.3 */
+#define TLV_TERRAIN_COLOR_SIZE 16u     /* 3.3 */
+#define TLV_TERRAIN_TILE_SIZE 16u      /* 3.3 */
+#define TLV_DRAW_ORDER_SIZE 8u         /* 3.5 */
+#define TLV_PIXEL_MASK_SIZE 48u        /* 3.6 */
+#define TLV_PIXEL_MASK_MAX_SIDE 65536u /* pixels per mask side */
+#define TLV_LAUNCHER_SIZE 48u          /* 3.8 */
 
 /* ---- Results and errors ------------------------------------------------- */
 
@@ -188,7 +192,8 @@ typedef struct TlvLevel {
   TlvSection collision_palette, collision_grid, loops, corners, rects;
   TlvSection bodies, shapes, joints, zones, spawns, sprites, properties, blob;
   TlvSection terrain_sets, terrain_colors, terrain_tiles; /* 3.3, optional: empty when absent */
-  TlvSection launchers;                                   /* 3.6, optional: empty when absent */
+  TlvSection pixel_masks, pixel_bits;                     /* 3.6, required when present */
+  TlvSection launchers;                                   /* 3.8, optional: empty when absent */
   uint32_t unknown_sections;                              /* optional sections skipped */
   /* The material layer's cells (1-based material overrides, 0 none), NULL
    * when the level has none: collision entries flagged
@@ -258,6 +263,7 @@ typedef struct TlvVec2 {
 #define TLV_LAYER_VISIBLE 0x1u
 #define TLV_LAYER_LOCKED 0x2u
 #define TLV_LAYER_COLLIDES 0x4u
+#define TLV_LAYER_PIXELS 0x8u /* 3.6: the layer collides by pixels (its PMSK mask), not by cells */
 
 typedef struct TlvLayer {
   uint32_t id, name, kind, flags;
@@ -312,19 +318,23 @@ typedef struct TlvBody {
   uint32_t object_id, name;
   uint8_t type; /* 0 static, 1 kinematic, 2 dynamic */
   uint8_t sensor;
-  uint8_t source;    /* 0 circle, 1 box, 2 capsule, 3 sprite (how it was made) */
-  uint8_t pin;       /* 0 none, 1 at smaller centroid, 2 at overlap centre */
-  uint8_t has_mass;  /* 1: the mass properties come from the sprite's pixels and are used as they are;
-                      * 0: a physics engine computes them from the shapes (the values below are
-                      *    that computation, for information) */
-  uint32_t material; /* 1-based */
-  uint32_t sprite;   /* 1-based sprite index, 0 = none */
+  uint8_t source;     /* 0 circle, 1 box, 2 capsule, 3 sprite (how it was made) */
+  uint8_t pin;        /* 0 none, 1 at smaller centroid, 2 at overlap centre */
+  uint8_t has_mass;   /* 1: the mass properties come from the sprite's pixels and are used as they are;
+                       * 0: a physics engine computes them from the shapes (the values below are
+                       *    that computation, for information) */
+  uint8_t integrator; /* 3.7: 0 semi-implicit Euler, 1 RK4 (TLV_INTEGRATOR_*); 0 in older files */
+  uint32_t material;  /* 1-based */
+  uint32_t sprite;    /* 1-based sprite index, 0 = none */
   uint32_t category, mask;
   float x, y, angle; /* metres, radians */
   uint32_t shape_first, shape_count;
   float mass, centroid_x, centroid_y, inertia; /* kg, local metres, kg m^2 about the centroid */
   uint32_t prop_first, prop_count;
 } TlvBody;
+
+#define TLV_INTEGRATOR_EULER 0u
+#define TLV_INTEGRATOR_RK4 1u /* 3.7 */
 
 #define TLV_SHAPE_CIRCLE 0u
 #define TLV_SHAPE_CAPSULE 1u
@@ -354,7 +364,7 @@ typedef struct TlvJoint {
 } TlvJoint;
 
 typedef struct TlvZone {
-  uint32_t object_id, name, kind;   /* 0 force, 1 acceleration, 2 attractor */
+  uint32_t object_id, name, kind;   /* 0 force, 1 acceleration, 2 attractor, 3 spring (3.7) */
   float x, y, angle, width, height; /* metres */
   float vx, vy, strength, radius;
   uint32_t prop_first, prop_count;
@@ -455,6 +465,19 @@ typedef struct TlvBodyDraw {
   uint8_t y_sort; /* 1: its layer sorts by y */
 } TlvBodyDraw;
 int tlv_body_draw(const TlvLevel *lv, uint32_t index, TlvBodyDraw *out);
+/* Pixel masks (3.6): a tile layer that collides by pixels, one bit per level pixel (FORMAT.md,
+ * PMSK and PBIT). `bits` views (width + 7) / 8 * height bytes, row 0 first, pixel x in bit
+ * (x & 7) of byte x >> 3; bits past the width are 0. */
+typedef struct TlvPixelMask {
+  uint32_t layer_id;      /* the LAYR layer (flag TLV_LAYER_PIXELS) it belongs to */
+  uint32_t width, height; /* pixels */
+  uint32_t material;      /* 1-based MATL index, 0 = none (the default surface) */
+  float pixel_size;       /* metres */
+  float origin_x, origin_y;
+  const uint8_t *bits;
+  uint64_t bits_size;
+} TlvPixelMask;
+int tlv_pixel_mask(const TlvLevel *lv, uint32_t index, TlvPixelMask *out);
 
 /* Cells. x < width and y < height, else 0.
  * tlv_layer_cell: a tile layer's cell as Tessera defines it (flip bits

@@ -39,7 +39,8 @@ float tess_render_object_radius(const TessProject *p, const TessObject *obj) {
       return 16.0f;
     }
     case TESS_OBJECT_ZONE:
-      if (obj->u.zone.kind == TESS_ZONE_ATTRACTOR) return obj->u.zone.radius > 0 ? obj->u.zone.radius : 8.0f;
+      if (obj->u.zone.kind == TESS_ZONE_ATTRACTOR || obj->u.zone.kind == TESS_ZONE_SPRING)
+        return obj->u.zone.radius > 0 ? obj->u.zone.radius : 8.0f;
       return 0.5f * hypotf(obj->u.zone.width, obj->u.zone.height);
     case TESS_OBJECT_JOINT:
       if (obj->u.joint.kind == TESS_JOINT_DISTANCE) return tess_v2_distance(obj->pos, obj->u.joint.anchor_b);
@@ -88,7 +89,8 @@ bool tess_render_object_hit(const TessProject *p, const TessLevel *level, const 
       return false;
     }
     case TESS_OBJECT_ZONE:
-      if (obj->u.zone.kind == TESS_ZONE_ATTRACTOR) return tess_v2_length(local) <= 5.0f * pixel + tolerance;
+      if (obj->u.zone.kind == TESS_ZONE_ATTRACTOR || obj->u.zone.kind == TESS_ZONE_SPRING)
+        return tess_v2_length(local) <= 5.0f * pixel + tolerance;
       return fabsf(local.x) <= 0.5f * obj->u.zone.width + tolerance &&
              fabsf(local.y) <= 0.5f * obj->u.zone.height + tolerance;
     case TESS_OBJECT_JOINT: { /* the markers paint_joint draws: 6 px for a pin, 4 px at a rod's ends */
@@ -278,12 +280,20 @@ static void paint_zone(cairo_t *cr, const TessObject *obj, double tx, double ty,
   const uint32_t color = 0x50A0FFFFu;
   double px, py;
   device_point(tx, ty, zoom, obj->pos, &px, &py);
-  if (z->kind == TESS_ZONE_ATTRACTOR) {
+  if (z->kind == TESS_ZONE_ATTRACTOR || z->kind == TESS_ZONE_SPRING) {
     if (z->radius > 0) {
       cairo_arc(cr, px, py, z->radius * zoom, 0, 2 * M_PI);
       fill_stroke(cr, color, 0.1, selected ? 2.5 : 1.0, true);
     }
     marker_circle(cr, px, py, 5, color);
+    if (z->kind == TESS_ZONE_SPRING) { /* a coil beside the centre tells a spring from an attractor */
+      cairo_move_to(cr, px + 7, py);
+      for (int k = 0; k < 6; k++) cairo_line_to(cr, px + 10 + 3 * k, py + (k % 2 ? 4 : -4));
+      cairo_line_to(cr, px + 28, py);
+      render_set_rgba(cr, color, 1.0);
+      cairo_set_line_width(cr, 1.5);
+      cairo_stroke(cr);
+    }
     return;
   }
   enter_pose(cr, tx, ty, zoom, obj->pos, obj->angle);

@@ -31,6 +31,8 @@ void tess_scene_destroy(TessScene *s) {
   tess_free(s->zones);
   tess_free(s->spawns);
   tess_free(s->launchers);
+  tess_free(s->pixel_masks);
+  tess_free(s->pixel_bits);
   tess_free(s);
 }
 
@@ -130,6 +132,7 @@ static void feed_scene(Feed *f, const TessScene *s) {
     f_u32(f, b->sensor);
     f_u32(f, b->pin);
     f_u32(f, b->has_mass);
+    f_u32(f, b->integrator);
     f_v2(f, b->position);
     f_f32(f, b->angle);
     f_u32(f, b->material);
@@ -189,6 +192,19 @@ static void feed_scene(Feed *f, const TessScene *s) {
     f_f32(f, l->radius);
     f_u32(f, l->material);
     f_u32(f, l->sprite);
+  }
+  if (s->pixel_mask_count) f_u32(f, s->pixel_mask_count); /* scenes without masks hash as they always did */
+  for (uint32_t i = 0; i < s->pixel_mask_count; i++) {
+    const TessScenePixelMask *m = &s->pixel_masks[i];
+    f_u32(f, m->layer);
+    f_u32(f, m->width);
+    f_u32(f, m->height);
+    f_f32(f, m->pixel_size);
+    f_v2(f, m->origin);
+    f_u32(f, m->material);
+    uint64_t nb = tess_scene_pixel_mask_bytes(m);
+    if (s->pixel_bits && m->bits_offset <= s->pixel_bits_size && nb <= s->pixel_bits_size - m->bits_offset)
+      f_bytes(f, s->pixel_bits + m->bits_offset, (size_t)nb); /* the bits, not where they sit */
   }
 }
 

@@ -83,6 +83,7 @@ TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *
     bd.position = b->position;
     bd.angle = b->angle;
     bd.user_data = b->object;
+    bd.integrator = b->integrator == TESS_INTEGRATOR_RK4 ? TESS_INTEGRATOR_RK4 : TESS_INTEGRATOR_EULER;
     r = tess_body_create(w, &bd, &ids[i], err);
     if (r != TESS_OK) break;
     const TessSceneMaterial *m = &s->materials[b->material];
@@ -148,6 +149,7 @@ TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *
     tess_zone_def_default(&zd);
     zd.type = z->kind == TESS_ZONE_FORCE          ? TESS_ZONE_TYPE_FORCE
               : z->kind == TESS_ZONE_ACCELERATION ? TESS_ZONE_TYPE_ACCELERATION
+              : z->kind == TESS_ZONE_SPRING       ? TESS_ZONE_TYPE_SPRING
                                                   : TESS_ZONE_TYPE_ATTRACTOR;
     zd.rect.lower = tess_v2(z->center.x - 0.5f * z->width, z->center.y - 0.5f * z->height);
     zd.rect.upper = tess_v2(z->center.x + 0.5f * z->width, z->center.y + 0.5f * z->height);
@@ -157,6 +159,28 @@ TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *
     zd.strength = z->strength;
     zd.radius = z->radius;
     r = tess_world_add_zone(w, &zd, NULL, err);
+  }
+  for (uint32_t i = 0; i < s->pixel_mask_count && r == TESS_OK; i++) {
+    const TessScenePixelMask *m = &s->pixel_masks[i];
+    uint64_t n = tess_scene_pixel_mask_bytes(m);
+    if (m->material >= s->material_count || m->bits_offset > s->pixel_bits_size ||
+        n > s->pixel_bits_size - m->bits_offset) {
+      r = tess_error_set(err, TESS_ERR_INVALID, "scene", "pixel mask %u: material or bits out of bounds", i);
+      break;
+    }
+    const TessSceneMaterial *mat = &s->materials[m->material];
+    TessPixelMaskDef pd;
+    tess_pixel_mask_def_default(&pd);
+    pd.width = m->width;
+    pd.height = m->height;
+    pd.pixel_size = m->pixel_size;
+    pd.origin = m->origin;
+    pd.bits = s->pixel_bits + m->bits_offset;
+    pd.surface.friction = mat->friction;
+    pd.surface.restitution = mat->restitution;
+    pd.surface.tangential = mat->tangential;
+    pd.user_data = m->layer;
+    r = tess_world_add_pixel_mask(w, &pd, NULL, err);
   }
   tess_free(groups);
   if (r != TESS_OK) {

@@ -331,7 +331,9 @@ static TessResult load_levels(TessStore *s, TessProject *p, TessError *err) {
 }
 
 static TessResult load_layers(TessStore *s, TessProject *p, LayerIndex *index, TessError *err) {
-  GET_STMT(st, s->file_schema >= 5 ? STMT_LAYER_SELECT_ALL : STMT_LAYER_SELECT_ALL_SCHEMA4);
+  GET_STMT(st, s->file_schema >= 6   ? STMT_LAYER_SELECT_ALL
+               : s->file_schema == 5 ? STMT_LAYER_SELECT_ALL_SCHEMA5
+                                     : STMT_LAYER_SELECT_ALL_SCHEMA4);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     Row w = row_begin(s, st, "layers", err);
@@ -346,6 +348,7 @@ static TessResult load_layers(TessStore *s, TessProject *p, LayerIndex *index, T
     lp.collides = row_int(&w, 6, 0, 1) != 0;
     lp.opacity = row_f32(&w, 7);
     lp.y_sort = row_int(&w, 8, 0, 1) != 0;
+    lp.collide_pixels = row_int(&w, 9, 0, 1) != 0;
     TessLevel *level = w.r == TESS_OK ? tess_project_level(p, (TessId)level_id) : NULL;
     if (w.r == TESS_OK && !level) row_fail(&w, TESS_ERR_FORMAT, 1, "level %lld does not exist", (long long)level_id);
     TessLayer *layer = NULL;
@@ -503,6 +506,7 @@ static void read_object_fields(Row *w, TessObject *obj) {
       b->height = row_f32(w, 17);
       b->category = row_u32(w, 18);
       b->mask = row_u32(w, 19);
+      b->integrator = row_u8(w, 40, TESS_INTEGRATOR_RK4);
       break;
     }
     case TESS_OBJECT_JOINT: {
@@ -523,7 +527,7 @@ static void read_object_fields(Row *w, TessObject *obj) {
     }
     case TESS_OBJECT_ZONE: {
       TessZoneObject *z = &obj->u.zone;
-      z->kind = row_u8(w, 29, TESS_ZONE_ATTRACTOR);
+      z->kind = row_u8(w, 29, TESS_ZONE_SPRING);
       z->width = row_f32(w, 30);
       z->height = row_f32(w, 31);
       z->vector.x = row_f32(w, 32);
@@ -534,10 +538,10 @@ static void read_object_fields(Row *w, TessObject *obj) {
     }
     case TESS_OBJECT_LAUNCHER: {
       TessLauncherObject *l = &obj->u.launcher;
-      l->speed = row_f32(w, 40);
-      l->radius = row_f32(w, 41);
-      l->material = row_u32(w, 42);
-      l->sprite = row_u32(w, 43);
+      l->speed = row_f32(w, 41);
+      l->radius = row_f32(w, 42);
+      l->material = row_u32(w, 43);
+      l->sprite = row_u32(w, 44);
       break;
     }
     default: break;
@@ -545,7 +549,8 @@ static void read_object_fields(Row *w, TessObject *obj) {
 }
 
 static TessResult load_objects(TessStore *s, TessProject *p, const LayerIndex *index, TessError *err) {
-  GET_STMT(st, s->file_schema >= 5   ? STMT_OBJECT_SELECT_ALL
+  GET_STMT(st, s->file_schema >= 8   ? STMT_OBJECT_SELECT_ALL
+               : s->file_schema >= 7 ? STMT_OBJECT_SELECT_ALL_SCHEMA7
                : s->file_schema >= 5 ? STMT_OBJECT_SELECT_ALL_SCHEMA5
                : s->file_schema >= 2 ? STMT_OBJECT_SELECT_ALL_SCHEMA4
                                      : STMT_OBJECT_SELECT_ALL_SCHEMA1);

@@ -135,9 +135,13 @@ static const TessStoreMigration STEPS[] = {
     {4, "draw depth order",
      "ALTER TABLE objects ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;"   /* TESS_OBJECT_DEPTH_MIN..MAX */
      "ALTER TABLE layers ADD COLUMN y_sort INTEGER NOT NULL DEFAULT 0;"}, /* 1: objects sorted by y */
-    {5, "launchers",                                                      /* the columns of a launcher object */
-     "ALTER TABLE objects ADD COLUMN launcher_speed;"                     /* m/s, 0 = any speed */
-     "ALTER TABLE objects ADD COLUMN launcher_radius;"                    /* px */
+    {5, "tile layers that collide by pixels",
+     "ALTER TABLE layers ADD COLUMN collide_pixels INTEGER NOT NULL DEFAULT 0;"}, /* 1: a pixel mask */
+    {6, "per-body integrator",
+     "ALTER TABLE objects ADD COLUMN body_integrator INTEGER DEFAULT 0;"}, /* TessIntegrator: 0 Euler, 1 RK4 */
+    {7, "launchers",                                                       /* the columns of a launcher object */
+     "ALTER TABLE objects ADD COLUMN launcher_speed;"                      /* m/s, 0 = any speed */
+     "ALTER TABLE objects ADD COLUMN launcher_radius;"                     /* px */
      "ALTER TABLE objects ADD COLUMN launcher_material INTEGER;"
      "ALTER TABLE objects ADD COLUMN launcher_sprite INTEGER;"},
 };

@@ -14,10 +14,12 @@
 #define OBJECT_COLUMNS_SCHEMA2 \
   OBJECT_COLUMNS_SCHEMA1 ", joint_motor_enabled, joint_motor_speed, joint_motor_torque" /* schema 2 */
 #define OBJECT_COLUMNS_SCHEMA5 OBJECT_COLUMNS_SCHEMA2 ", depth"                         /* schema 5 */
+#define OBJECT_COLUMNS_SCHEMA7 OBJECT_COLUMNS_SCHEMA5 ", body_integrator"               /* schema 7 */
 #define OBJECT_COLUMNS \
-  OBJECT_COLUMNS_SCHEMA5 ", launcher_speed, launcher_radius, launcher_material, launcher_sprite" /* schema 6 */
+  OBJECT_COLUMNS_SCHEMA7 ", launcher_speed, launcher_radius, launcher_material, launcher_sprite" /* schema 8 */
 #define LAYER_COLUMNS_SCHEMA1 "id, level_id, name, kind, visible, locked, collides, opacity"
-#define LAYER_COLUMNS LAYER_COLUMNS_SCHEMA1 ", y_sort" /* schema 5 */
+#define LAYER_COLUMNS_SCHEMA5 LAYER_COLUMNS_SCHEMA1 ", y_sort" /* schema 5 */
+#define LAYER_COLUMNS LAYER_COLUMNS_SCHEMA5 ", collide_pixels" /* schema 6 */
 
 #define SPRITE_COLUMNS                                                                          \
   "id, name, source_path, png, image_w, image_h, frame_count, frame_rate, anchor_x, anchor_y, " \
@@ -102,17 +104,18 @@ static const char *const SQL[STMT_COUNT] = {
         "substeps, floor_drag FROM levels ORDER BY position, id",
 
     [STMT_LAYER_UPSERT] =
-        "INSERT INTO layers (id, level_id, position, name, kind, visible, locked, collides, opacity, y_sort) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (id) DO UPDATE SET "
+        "INSERT INTO layers (id, level_id, position, name, kind, visible, locked, collides, opacity, y_sort, "
+        "collide_pixels) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT (id) DO UPDATE SET "
         "position = excluded.position, name = excluded.name, kind = excluded.kind, "
         "visible = excluded.visible, locked = excluded.locked, collides = excluded.collides, "
-        "opacity = excluded.opacity, y_sort = excluded.y_sort",
+        "opacity = excluded.opacity, y_sort = excluded.y_sort, collide_pixels = excluded.collide_pixels",
     [STMT_LAYER_DELETE] = "DELETE FROM layers WHERE id = ?1",
     [STMT_LAYER_EXISTS] = "SELECT level_id FROM layers WHERE id = ?1",
     [STMT_LAYER_SET_POSITION] = "UPDATE layers SET position = ?2 WHERE id = ?1 AND position IS NOT ?2",
     [STMT_LAYER_SELECT_ALL] = "SELECT " LAYER_COLUMNS " FROM layers ORDER BY level_id, position, id",
-    /* not sorted by y, as the step to schema 5 would set it */
-    [STMT_LAYER_SELECT_ALL_SCHEMA4] = "SELECT " LAYER_COLUMNS_SCHEMA1 ", 0 FROM layers ORDER BY level_id, position, id",
+    /* not sorted by y, as the step to schema 5 would set it; no layer collides by pixels (schema 6) */
+    [STMT_LAYER_SELECT_ALL_SCHEMA4] = "SELECT " LAYER_COLUMNS_SCHEMA1 ", 0, 0 FROM layers ORDER BY level_id, position, id",
+    [STMT_LAYER_SELECT_ALL_SCHEMA5] = "SELECT " LAYER_COLUMNS_SCHEMA5 ", 0 FROM layers ORDER BY level_id, position, id",
 
     [STMT_CHUNK_UPSERT] =
         "INSERT INTO chunks (level_id, layer_id, cx, cy, cells) VALUES (?1, ?2, ?3, ?4, ?5) "
@@ -126,7 +129,7 @@ static const char *const SQL[STMT_COUNT] = {
         "INSERT INTO objects (" OBJECT_COLUMNS
         ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
         "?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, "
-        "?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44) ON CONFLICT (id) DO UPDATE SET level_id = excluded.level_id, "
+        "?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45) ON CONFLICT (id) DO UPDATE SET level_id = excluded.level_id, "
         "layer_id = excluded.layer_id, position = excluded.position, kind = excluded.kind, "
         "name = excluded.name, x = excluded.x, y = excluded.y, angle = excluded.angle, "
         "body_shape = excluded.body_shape, body_type = excluded.body_type, body_pin = excluded.body_pin, "
@@ -143,21 +146,26 @@ static const char *const SQL[STMT_COUNT] = {
         "zone_vector_x = excluded.zone_vector_x, zone_vector_y = excluded.zone_vector_y, "
         "zone_strength = excluded.zone_strength, zone_radius = excluded.zone_radius, "
         "joint_motor_enabled = excluded.joint_motor_enabled, joint_motor_speed = excluded.joint_motor_speed, "
-        "joint_motor_torque = excluded.joint_motor_torque, depth = excluded.depth, launcher_speed = excluded.launcher_speed, "
+        "joint_motor_torque = excluded.joint_motor_torque, depth = excluded.depth, "
+        "body_integrator = excluded.body_integrator, launcher_speed = excluded.launcher_speed, "
         "launcher_radius = excluded.launcher_radius, launcher_material = excluded.launcher_material, "
         "launcher_sprite = excluded.launcher_sprite",
     [STMT_OBJECT_DELETE] = "DELETE FROM objects WHERE id = ?1",
     [STMT_OBJECT_LOCATE] = "SELECT layer_id, position FROM objects WHERE id = ?1",
     [STMT_OBJECT_SET_POSITION] = "UPDATE objects SET position = ?2 WHERE id = ?1 AND position IS NOT ?2",
     [STMT_OBJECT_SELECT_ALL] = "SELECT " OBJECT_COLUMNS " FROM objects ORDER BY layer_id, position, id",
-    /* the motor off, as the step to schema 2 would set it; no launcher columns before schema 5 */
+    /* the motor off, depth 0 and Euler, as the steps to schemas 2, 5 and 7 would set them;
+     * no launcher columns before schema 8 */
     [STMT_OBJECT_SELECT_ALL_SCHEMA1] =
-        "SELECT " OBJECT_COLUMNS_SCHEMA1 ", 0, 0, 0, 0, NULL, NULL, NULL, NULL FROM objects ORDER BY layer_id, position, id",
-    /* depth 0, as the step to schema 5 would set it; no launcher columns before schema 6 */
+        "SELECT " OBJECT_COLUMNS_SCHEMA1 ", 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL FROM objects ORDER BY layer_id, position, id",
+    /* depth 0 and Euler, as the steps to schemas 5 and 7 would set them */
     [STMT_OBJECT_SELECT_ALL_SCHEMA4] =
-        "SELECT " OBJECT_COLUMNS_SCHEMA2 ", 0, NULL, NULL, NULL, NULL FROM objects ORDER BY layer_id, position, id",
+        "SELECT " OBJECT_COLUMNS_SCHEMA2 ", 0, 0, NULL, NULL, NULL, NULL FROM objects ORDER BY layer_id, position, id",
+    /* Euler, as the step to schema 7 would set it (schemas 5 and 6 have the same object columns) */
     [STMT_OBJECT_SELECT_ALL_SCHEMA5] =
-        "SELECT " OBJECT_COLUMNS_SCHEMA5 ", NULL, NULL, NULL, NULL FROM objects ORDER BY layer_id, position, id",
+        "SELECT " OBJECT_COLUMNS_SCHEMA5 ", 0, NULL, NULL, NULL, NULL FROM objects ORDER BY layer_id, position, id",
+    [STMT_OBJECT_SELECT_ALL_SCHEMA7] =
+        "SELECT " OBJECT_COLUMNS_SCHEMA7 ", NULL, NULL, NULL, NULL FROM objects ORDER BY layer_id, position, id",
 
     [STMT_PROP_DELETE_OBJECT] = "DELETE FROM object_props WHERE object_id = ?1",
     [STMT_PROP_INSERT] =

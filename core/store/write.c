@@ -189,6 +189,7 @@ TessResult store_write_layer_row(TessStore *s, const TessLevel *level, const Tes
   sqlite3_bind_int(st, 8, lp->collides ? 1 : 0);
   sqlite3_bind_double(st, 9, lp->opacity);
   sqlite3_bind_int(st, 10, lp->y_sort ? 1 : 0);
+  sqlite3_bind_int(st, 11, lp->collide_pixels ? 1 : 0);
   return step_write(s, st, false, err);
 }
 
@@ -253,9 +254,10 @@ TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLa
   sqlite3_bind_double(st, 8, obj->pos.y);
   sqlite3_bind_double(st, 9, obj->angle);
   sqlite3_bind_int(st, 40, obj->depth);
-  /* Columns 10..39 and 41..44 stay NULL except those of the object's kind
+  /* Columns 10..39 and 41..45 stay NULL except those of the object's kind
    * (37..39, the joint's motor, came with schema 2 and so sit after the
-   * zone's; 41..44, the launcher's, with schema 6, after the depth). */
+   * zone's; 41, the body's integrator, with schema 7; 42..45, the
+   * launcher's, with schema 8). */
   switch (obj->kind) {
     case TESS_OBJECT_BODY: {
       const TessBodyObject *b = &obj->u.body;
@@ -270,6 +272,7 @@ TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLa
       sqlite3_bind_double(st, 18, b->height);
       sqlite3_bind_int64(st, 19, b->category);
       sqlite3_bind_int64(st, 20, b->mask);
+      sqlite3_bind_int(st, 41, b->integrator);
       break;
     }
     case TESS_OBJECT_JOINT: {
@@ -301,10 +304,10 @@ TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLa
     }
     case TESS_OBJECT_LAUNCHER: {
       const TessLauncherObject *l = &obj->u.launcher;
-      sqlite3_bind_double(st, 41, l->speed);
-      sqlite3_bind_double(st, 42, l->radius);
-      sqlite3_bind_int64(st, 43, l->material);
-      sqlite3_bind_int64(st, 44, l->sprite);
+      sqlite3_bind_double(st, 42, l->speed);
+      sqlite3_bind_double(st, 43, l->radius);
+      sqlite3_bind_int64(st, 44, l->material);
+      sqlite3_bind_int64(st, 45, l->sprite);
       break;
     }
     default: break; /* spawn points have no fields of their own */

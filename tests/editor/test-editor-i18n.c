@@ -130,8 +130,38 @@ static void french_status_palette_fields(void) {
   fixture_close(w);
 }
 
+/* A body's integrator and a spring zone's rows come out in French. */
+static void french_integrator_and_spring_rows(void) {
+  g_autofree char *path = fixture_copy_demo("fr-spring.tessera");
+  TessWindow *w = fixture_window(path);
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  TessLevel *level = tess_project_level(p, tess_window_get_level(w));
+  TessId layer = 0;
+  for (uint32_t i = 0; i < level->layer_count; i++)
+    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) layer = level->layers[i]->props.id;
+  TessObject o;
+  TessId body = 0, zone = 0;
+  TessError err = {0};
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  o.u.body.integrator = TESS_INTEGRATOR_RK4;
+  CHECK_OK(tess_edit_object_add(p, level->id, layer, &o, &body, &err), &err);
+  tess_object_default(&o, TESS_OBJECT_ZONE);
+  o.u.zone.kind = TESS_ZONE_SPRING;
+  o.u.zone.strength = TESS_SPRING_DEFAULT_STRENGTH;
+  CHECK_OK(tess_edit_object_add(p, level->id, layer, &o, &zone, &err), &err);
+  CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+  TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
+  tess_object_inspector_set_object(insp, level->id, body);
+  fixture_spin();
+  CHECK(find_label(GTK_WIDGET(insp), "Intégrateur") != NULL);
+  tess_object_inspector_set_object(insp, level->id, zone);
+  fixture_spin();
+  CHECK(find_label(GTK_WIDGET(insp), "Raideur (1/s²)") != NULL && find_label(GTK_WIDGET(insp), "Portée (px)") != NULL);
+  fixture_close(w);
+}
+
 static const TessTestCase cases[] = {TEST(french_error_sentences), TEST(french_window), TEST(french_pin_joint_rows),
-                                     TEST(french_status_palette_fields)};
+                                     TEST(french_status_palette_fields), TEST(french_integrator_and_spring_rows)};
 
 int main(int argc, char **argv) {
   g_setenv("LANGUAGE", "fr", TRUE);

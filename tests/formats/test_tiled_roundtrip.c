@@ -96,6 +96,68 @@ static void round_trip(TessTiledFlavor f) {
 static void test_demo_round_trip_tmj(void) { round_trip(TESS_TILED_TMJ); }
 static void test_demo_round_trip_tmx(void) { round_trip(TESS_TILED_TMX); }
 
+/* A body on RK4 and a spring zone (with a reach, and unbounded) come back exactly through TMJ and
+ * TMX; the map names them in the tessera vocabulary; a word the importer does not know as an
+ * integrator is refused, naming the object. */
+static void integrator_and_spring(TessTiledFlavor f) {
+  TessProject *p = load_demo();
+  if (!p) return;
+  TessLevel *level = p->levels[0];
+  TessId layer = 0;
+  for (uint32_t i = 0; i < level->layer_count; i++)
+    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) layer = level->layers[i]->props.id;
+  TessError err;
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  snprintf(o.name, sizeof o.name, "Bob");
+  o.pos = tess_v2(101.25f, 70.5f);
+  o.angle = 0.1f;
+  o.u.body.integrator = TESS_INTEGRATOR_RK4;
+  TessId bob = 0;
+  CHECK_OK(tess_edit_object_add(p, level->id, layer, &o, &bob, &err), &err);
+  for (int k = 0; k < 2; k++) {
+    tess_object_default(&o, TESS_OBJECT_ZONE);
+    snprintf(o.name, sizeof o.name, "Spring %d", k);
+    o.pos = tess_v2(200.0f + 0.1f * (float)k, 80.3f);
+    o.angle = 0.25f;
+    o.u.zone.kind = TESS_ZONE_SPRING;
+    o.u.zone.strength = 1.0f / 3.0f + (float)k;
+    o.u.zone.radius = k ? 0.0f : 77.7f;
+    CHECK_OK(tess_edit_object_add(p, level->id, layer, &o, NULL, &err), &err);
+  }
+  char dir[1024], map[1200];
+  snprintf(dir, sizeof dir, "%s/springs-%s", tess_test_tmpdir(), f == TESS_TILED_TMJ ? "tmj" : "tmx");
+  mkdir(dir, 0777);
+  TessId id = 0;
+  TessProject *q = through(p, level, f, dir, NULL, &id, map, sizeof map);
+  const TessLevel *back = q ? tess_project_level(q, id) : NULL;
+  uint64_t want = tess_level_content_hash(p, level), got = back ? tess_level_content_hash(q, back) : 0;
+  CHECK_MSG(want == got, "through %s: content hash %016llx, back %016llx", map, (unsigned long long)want,
+            (unsigned long long)got);
+  if (want != got && q) {
+    int n = 0;
+    tess_project_diff(p, q, print_line, &n);
+  }
+  size_t size = 0;
+  char *text = slurp(map, &size);
+  CHECK(text && strstr(text, "tessera.integrator") && strstr(text, "rk4") && strstr(text, "spring"));
+  tess_free(text);
+  if (q) tess_project_destroy(q);
+  /* a bad word */
+  CHECK(tess_test_system("sed -i 's/\"rk4\"/\"leapfrog\"/' '%s'", map) == 0);
+  TessMapImport *imp = NULL;
+  CHECK(tess_map_read(map, NULL, &imp, &err) == TESS_ERR_FORMAT && imp == NULL);
+  char owner[64];
+  snprintf(owner, sizeof owner, "object %u: ", bob);
+  CHECK_MSG(strstr(err.file, map) && strstr(err.detail, owner) &&
+                strstr(err.detail, "tessera.integrator is \"leapfrog\", not euler or rk4"),
+            "%s: %s", err.file, err.detail);
+  tess_project_destroy(p);
+}
+
+static void test_integrator_and_spring_tmj(void) { integrator_and_spring(TESS_TILED_TMJ); }
+static void test_integrator_and_spring_tmx(void) { integrator_and_spring(TESS_TILED_TMX); }
+
 /* Into a project that already holds the level: every id is taken, so the
  * import gets new ones, and joints follow their bodies to them. */
 static void test_ids_taken(void) {
@@ -209,4 +271,5 @@ static void test_stale_tileset_temporaries(void) {
 }
 
 TESS_TEST_MAIN(TEST(test_demo_round_trip_tmj), TEST(test_demo_round_trip_tmx), TEST(test_ids_taken),
-               TEST(test_stale_tileset_temporaries))
+               TEST(test_stale_tileset_temporaries), TEST(test_integrator_and_spring_tmj),
+               TEST(test_integrator_and_spring_tmx))

@@ -27,6 +27,7 @@ int main(int argc, char **argv) {
     spec.zones = (uint32_t)i % 3;
     spec.spawns = 1;
     spec.noise = cases[i].noise;
+    spec.pixel_layer = i == 1; /* a layer that collides by pixels: PMSK and PBIT (3.6) */
     TessProject *p = pack_fixture_project(100 + i, &spec);
     if (!p) return 1;
     TessPackOptions opt;

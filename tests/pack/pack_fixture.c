@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "tessera/image.h"
 
 #define TRY(call)                                                                      \
   do {                                                                                 \
@@ -57,10 +58,40 @@ static TessResult add_materials(TessProject *p, TessId ids[4], TessError *err) {
 }
 
 /* A tileset whose tiles cycle through none, full, traced slopes and one-way. */
+/* The image of such a tileset, its alpha shaped like each tile's collision (for layers that
+ * collide by pixels): none clear, full squares opaque, the slope's triangle, the step's lower
+ * half, the one-way tile's top quarter. */
+static TessResult tileset_png(uint32_t cols, uint32_t rows, uint8_t **png, size_t *size, TessError *err) {
+  TessImage img;
+  TessResult r = tess_image_create(cols * 16, rows * 16, &img, err);
+  if (r) return r;
+  for (uint32_t y = 0; y < img.height; y++)
+    for (uint32_t x = 0; x < img.width; x++) {
+      uint32_t t = (y / 16) * cols + x / 16, u = x % 16, v = y % 16;
+      bool solid = t % 5 == 1 || (t % 5 == 2 && u + v >= 16) || (t % 5 == 3 && v >= 8) || (t % 5 == 4 && v < 4);
+      uint8_t *px = img.pixels + (size_t)y * img.stride + (size_t)x * 4;
+      px[0] = (uint8_t)(40 + 50 * (t % 5));
+      px[1] = 120;
+      px[2] = 90;
+      px[3] = solid ? 255 : 0;
+    }
+  r = tess_png_encode(tess_image_view(&img), png, size, err);
+  tess_image_clear(&img);
+  return r;
+}
+
 static TessResult add_tileset(TessProject *p, const char *name, uint32_t cols, uint32_t rows, const TessId mats[4],
-                              TessId *id, TessError *err) {
+                              bool image, TessId *id, TessError *err) {
   TessTilesetDef def;
   tess_tileset_def_default(&def);
+  uint8_t *png = NULL;
+  size_t png_size = 0;
+  if (image) {
+    TessResult r = tileset_png(cols, rows, &png, &png_size, err);
+    if (r) return r;
+    def.png = png;
+    def.png_size = png_size;
+  }
   def.name = name;
   def.source_path = "tiles/terrain.png";
   def.image_w = cols * 16;
@@ -70,6 +101,7 @@ static TessResult add_tileset(TessProject *p, const char *name, uint32_t cols, u
   def.default_material = mats[0];
   def.default_collision = TESS_TILE_COLLISION_FULL;
   TessResult r = tess_edit_tileset_add(p, &def, id, err);
+  tess_free(png);
   if (r) return r;
   TessTileset copy;
   memset(&copy, 0, sizeof copy);
@@ -200,6 +232,11 @@ static TessResult fill_level(TessProject *p, TessTestRng *rng, const PackFixture
   }
   tess_free(cells);
   if (r) return r;
+  if (spec->pixel_layer && nt > 0) {
+    TessLayerProps props = tess_level_layer(lv, tile_layers[nt - 1])->props;
+    props.collide_pixels = true;
+    if ((r = tess_edit_layer_set_props(p, level, &props, 0, err))) return r;
+  }
   for (int k = 0; k < 6; k++) {
     uint32_t w = 1 + tess_rng_below(rng, st.width / 3 + 1), h = 1 + tess_rng_below(rng, st.height / 3 + 1);
     int32_t x = (int32_t)tess_rng_below(rng, st.width), y = (int32_t)tess_rng_below(rng, st.height);
@@ -226,6 +263,7 @@ static TessResult fill_level(TessProject *p, TessTestRng *rng, const PackFixture
     b->sprite = sprites[(i / 4) % 2];
     b->category = 1u << (i % 4);
     b->mask = 0xFFFFFFFFu ^ (i % 3);
+    b->integrator = i % 3 == 1 ? TESS_INTEGRATOR_RK4 : TESS_INTEGRATOR_EULER; /* 3.5 */
     if (i % 3 == 0) {
       TessProperty pr;
       memset(&pr, 0, sizeof pr);
@@ -292,7 +330,9 @@ static TessResult fill_level(TessProject *p, TessTestRng *rng, const PackFixture
     TessObject o;
     tess_object_default(&o, TESS_OBJECT_ZONE);
     o.pos = tess_v2(frand(rng, 0, st.width * 16.0f), frand(rng, 0, st.height * 16.0f));
-    o.u.zone.kind = (uint8_t)(i % 3);
+    /* the spring second, so the fixture's two zones by default cover it (3.5) */
+    static const uint8_t kinds[] = {TESS_ZONE_FORCE, TESS_ZONE_SPRING, TESS_ZONE_ACCELERATION, TESS_ZONE_ATTRACTOR};
+    o.u.zone.kind = kinds[i % 4];
     o.angle = frand(rng, -3.0f, 3.0f); /* a turned rectangle: the scene and the pack keep the turn */
     o.u.zone.strength = 3.5f;
     o.u.zone.radius = 64.0f;
@@ -314,8 +354,8 @@ TessProject *pack_fixture_project(uint64_t seed, const PackFixtureSpec *spec) {
   TessId mats[4], ts[2], sprites[2];
   if (!p) return NULL;
   TRY(add_materials(p, mats, E));
-  TRY(add_tileset(p, "terrain", 8, 4, mats, &ts[0], E));
-  TRY(add_tileset(p, "props", 5, 2, mats, &ts[1], E));
+  TRY(add_tileset(p, "terrain", 8, 4, mats, spec->pixel_layer, &ts[0], E));
+  TRY(add_tileset(p, "props", 5, 2, mats, spec->pixel_layer, &ts[1], E));
   TRY(add_sprites(p, sprites, E));
   for (uint32_t i = 0; i < spec->levels; i++) TRY(fill_level(p, &rng, spec, mats, ts, sprites, i, E));
   tess_project_clear_history(p);

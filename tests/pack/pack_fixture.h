@@ -12,6 +12,7 @@ typedef struct PackFixtureSpec {
   uint32_t levels;   /* levels in the project (each random) */
   bool noise;        /* random tiles everywhere (many distinct cells) */
   bool terrain_only; /* walls and floors only, no scattered tiles (contiguous solids) */
+  bool pixel_layer;  /* the top tile layer collides by pixels (a pixel mask, format 3.6) */
 } PackFixtureSpec;
 
 void pack_fixture_spec_default(PackFixtureSpec *spec);

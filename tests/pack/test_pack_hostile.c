@@ -292,7 +292,7 @@ static void indices_past_their_tables_are_refused(void) {
       {TLV_SEC_JOINTS, 68, 4, 0xBF800000u, TLV_ERR_VALUE, "negative motor torque"},
       {TLV_SEC_JOINTS, 68, 4, 0x80000001u, TLV_ERR_VALUE, "tiny negative motor torque"},
       {TLV_SEC_JOINTS, 68, 4, 0x7FC00000u, TLV_ERR_VALUE, "NaN motor torque"},
-      {TLV_SEC_ZONES, 8, 4, 3, TLV_ERR_VALUE, "zone kind"},
+      {TLV_SEC_ZONES, 8, 4, 4, TLV_ERR_VALUE, "zone kind"},
       {TLV_SEC_SPAWNS, 4, 4, 0xFFFFFFFFu, TLV_ERR_INDEX, "spawn name"},
       {TLV_SEC_SPRITES, 20, 4, 0, TLV_ERR_VALUE, "sprite without frames"},
       {TLV_SEC_PROPERTIES, 4, 4, 9, TLV_ERR_VALUE, "property type"},
@@ -470,6 +470,12 @@ static uint8_t *as_format_3_0(const uint8_t *data, size_t size, bool keep_motor_
       e[7] = 0;
     } else {
       memcpy(out + pos, data + off, (size_t)sz);
+      /* 3.7's integrator (body byte 73) and spring zones (kind 3) did not exist in 3.0:
+       * bodies go on Euler, springs become attractors */
+      uint32_t count = tlv_get32(e + 24), stride = (uint32_t)(e[6] | e[7] << 8);
+      for (uint32_t k = 0; tlv_get32(e) == TLV_SEC_BODIES && k < count; k++) out[pos + (size_t)k * stride + 73] = 0;
+      for (uint32_t k = 0; tlv_get32(e) == TLV_SEC_ZONES && k < count; k++)
+        if (tlv_get32(out + pos + (size_t)k * stride + 8) == 3) tlv_put32(out + pos + (size_t)k * stride + 8, 2);
     }
     tlv_put64(e + 8, pos);
     tlv_put64(e + 16, sz);
@@ -514,6 +520,9 @@ static void format_3_0_files_read_motor_off(void) {
       for (uint32_t i = 0; i < before->joint_count; i++)
         CHECK(before->joints[i].motor_enabled == 0 && before->joints[i].motor_speed == 0.0f &&
               before->joints[i].motor_torque == 0.0f);
+      for (uint32_t i = 0; i < now->body_count; i++) now->bodies[i].integrator = 0;
+      for (uint32_t i = 0; i < now->zone_count; i++)
+        if (now->zones[i].kind == TESS_ZONE_SPRING) now->zones[i].kind = TESS_ZONE_ATTRACTOR;
       for (uint32_t i = 0; i < now->joint_count; i++) {
         now->joints[i].motor_enabled = 0;
         now->joints[i].motor_speed = 0.0f;
@@ -541,6 +550,85 @@ static void format_3_0_files_read_motor_off(void) {
     distance++;
   }
   CHECK(distance >= 1);
+  tess_free(work);
+  tess_free(data);
+}
+
+/* Format 3.7: byte 73 of a body is its integrator (0 Euler, 1 RK4), zone kind 3 a spring whose
+ * strength is 0..1e6. Every other value is refused at its byte; the same bytes in a file marked
+ * 3.6, where byte 73 was reserved and kind 3 unknown, are refused too, so an older file never
+ * carries them; a 3.6 file without them reads with every body on Euler. */
+static void integrator_and_spring_fields(void) {
+  size_t size = 0;
+  uint8_t *data = small_tlv(&size);
+  if (!data) return;
+  TlvLevel lv;
+  TlvError err;
+  CHECK(tlv_open(data, size, 0, &lv, &err) == TLV_OK && lv.header.minor == TLV_VERSION_MINOR);
+  uint32_t rk4 = 0, rk4_body = 0, springs = 0, spring_zone = 0;
+  for (uint32_t i = 0; i < lv.bodies.count; i++) {
+    TlvBody b;
+    CHECK(tlv_body(&lv, i, &b) && b.integrator <= TLV_INTEGRATOR_RK4);
+    if (b.integrator == TLV_INTEGRATOR_RK4 && !rk4++) rk4_body = i;
+  }
+  for (uint32_t i = 0; i < lv.zones.count; i++) {
+    TlvZone z;
+    CHECK(tlv_zone(&lv, i, &z));
+    if (z.kind == 3 && !springs++) spring_zone = i;
+  }
+  CHECK(rk4 >= 1 && rk4 < lv.bodies.count && springs == 1);
+  uint8_t *work = tess_alloc(size);
+  size_t body = record(data, size, TLV_SEC_BODIES, rk4_body), zone = record(data, size, TLV_SEC_ZONES, spring_zone);
+  static const struct {
+    int zone;
+    size_t field, width;
+    uint32_t value;
+    const char *what;
+  } cases[] = {
+      {0, 73, 1, 2, "integrator 2"},
+      {0, 73, 1, 0xFF, "integrator 255"},
+      {0, 74, 1, 1, "reserved byte after the integrator"},
+      {0, 79, 1, 1, "last reserved byte of a body"},
+      {1, 40, 4, 0xBF800000u, "spring strength -1"},
+      {1, 40, 4, 0x80000001u, "spring strength a tiny negative"},
+      {1, 40, 4, 0x49742410u, "spring strength 1000001"},
+      {1, 40, 4, 0x7F800000u, "spring strength infinite"},
+      {1, 8, 4, 4, "zone kind 4"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    memcpy(work, data, size);
+    size_t at = (cases[k].zone ? zone : body) + cases[k].field;
+    if (cases[k].width == 1) work[at] = (uint8_t)cases[k].value;
+    else tlv_put32(work + at, cases[k].value);
+    expect_refused(work, size, TLV_ERR_VALUE, cases[k].what);
+    tlv_reseal(work, size);
+    TlvLevel bad;
+    CHECK_MSG(tlv_open(work, size, 0, &bad, &err) != TLV_OK && err.offset == at,
+              "%s: refused at byte %llu, not %zu", cases[k].what, (unsigned long long)err.offset, at);
+  }
+  /* The strength at the bound is fine. */
+  memcpy(work, data, size);
+  tlv_put32(work + zone + 40, 0x49742400u); /* 1e6 */
+  tlv_reseal(work, size);
+  CHECK(open_copy(work, size, 0, &err) == TLV_OK);
+  /* Marked 3.6: RK4 and the spring are refused; with both gone every body reads as Euler. */
+  memcpy(work, data, size);
+  work[10] = 6;
+  expect_refused(work, size, TLV_ERR_VALUE, "RK4 in a 3.6 file");
+  for (uint32_t i = 0; i < lv.bodies.count; i++) work[record(data, size, TLV_SEC_BODIES, i) + 73] = 0;
+  expect_refused(work, size, TLV_ERR_VALUE, "spring zone in a 3.6 file");
+  tlv_put32(work + zone + 8, 2); /* an attractor */
+  tlv_reseal(work, size);
+  TlvLevel old;
+  CHECK_MSG(tlv_open(work, size, 0, &old, &err) == TLV_OK, "%s", err.message);
+  for (uint32_t i = 0; i < old.bodies.count; i++) {
+    TlvBody b;
+    CHECK(tlv_body(&old, i, &b) && b.integrator == TLV_INTEGRATOR_EULER);
+  }
+  /* And a 3.6 file whose byte 73 is not 0 reads that byte as reserved, not as an integrator. */
+  work[body + 73] = 1;
+  tlv_reseal(work, size);
+  CHECK(tlv_open(work, size, 0, &old, &err) == TLV_ERR_VALUE && err.offset == body + 73);
   tess_free(work);
   tess_free(data);
 }
@@ -606,4 +694,5 @@ static void versions_and_unknown_sections(void) {
 TESS_TEST_MAIN(TEST(the_small_file_opens), TEST(every_truncation_is_refused), TEST(random_byte_flips_are_refused),
                TEST(random_garbage_runs_stay_safe), TEST(offsets_outside_the_file_are_refused),
                TEST(counts_overflowing_32_bits_are_refused), TEST(indices_past_their_tables_are_refused),
-               TEST(versions_and_unknown_sections), TEST(format_3_0_files_read_motor_off))
+               TEST(versions_and_unknown_sections), TEST(format_3_0_files_read_motor_off),
+               TEST(integrator_and_spring_fields))

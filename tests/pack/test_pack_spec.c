@@ -384,6 +384,30 @@ static void format_3_2_files_load_and_simulate_alike(void) {
   free(d);
 }
 
+/* 3.5 (draw order) and 3.6 (pixel masks) add sections (PMSK, PBIT): the demo's last 3.4 files (tests/golden/format-3.4/last,
+ * written by writer 8 just before) still load and step exactly as the current files of the same
+ * levels do. */
+static void format_3_4_files_load_and_simulate_alike(void) {
+  static const char *old[] = {"tests/golden/format-3.4/last/Side.tlv", "tests/golden/format-3.4/last/Top-down.tlv"};
+  static const char *now[] = {"tests/golden/demo/Side.tlv", "tests/golden/demo/Top-down.tlv"};
+  for (size_t i = 0; i < 2; i++) {
+    size_t osize = 0, nsize = 0;
+    uint8_t *o = source_file(old[i], &osize), *n = source_file(now[i], &nsize);
+    if (o && n) {
+      TlvLevel lv;
+      TlvError err;
+      CHECK_MSG(tlv_open(o, osize, 0, &lv, &err) == TLV_OK, "%s: %s", old[i], err.message);
+      CHECK(lv.header.major == 3 && lv.header.minor == 4);
+      uint64_t ho = world_hash(o, osize, 600), hn = world_hash(n, nsize, 600);
+      CHECK_MSG(ho == hn && ho != 0, "%s: world hash %016llx after 600 steps, the current file's %016llx", old[i],
+                (unsigned long long)ho, (unsigned long long)hn);
+    }
+    CHECK(o && n);
+    free(o);
+    free(n);
+  }
+}
+
 /* 3.3 (terrain sets) kept TSET at 64 bytes: its files read as scaled into the cell too. */
 static void format_3_3_files_load_and_simulate_alike(void) {
   static const char *old[] = {"tests/golden/format-3.3/Side.tlv", "tests/golden/format-3.3/Top-down.tlv"};
@@ -400,6 +424,34 @@ static void format_3_3_files_load_and_simulate_alike(void) {
     CHECK(tlv_tileset(&lv, i, &tt) && tt.placement == TLV_PLACE_FIT_CELL);
   }
   free(d);
+}
+
+/* 3.6 (per-body integrator in BODY byte 73, spring zones) changed no record's size: the demo's
+ * 3.4 files load with every body on Euler, and step exactly as the same bytes marked 3.6 do (where
+ * byte 73 of their bodies, 0, now says Euler). */
+static void format_3_4_files_read_every_body_on_euler(void) {
+  static const char *old[] = {"tests/golden/format-3.4/Side.tlv", "tests/golden/format-3.4/Top-down.tlv"};
+  for (size_t i = 0; i < 2; i++) {
+    size_t size = 0;
+    uint8_t *o = source_file(old[i], &size);
+    if (!o) continue;
+    TlvLevel lv;
+    TlvError err;
+    CHECK_MSG(tlv_open(o, size, 0, &lv, &err) == TLV_OK, "%s: %s", old[i], err.message);
+    CHECK(lv.header.major == 3 && lv.header.minor == 4 && lv.bodies.count > 0);
+    for (uint32_t k = 0; k < lv.bodies.count; k++) {
+      TlvBody b;
+      CHECK(tlv_body(&lv, k, &b) && b.integrator == TLV_INTEGRATOR_EULER);
+    }
+    uint64_t ho = world_hash(o, size, 600);
+    o[10] = (uint8_t)TLV_VERSION_MINOR;
+    tlv_reseal(o, size);
+    CHECK_MSG(tlv_open(o, size, 0, &lv, &err) == TLV_OK && lv.header.minor == TLV_VERSION_MINOR, "%s as the current minor: %s", old[i], err.message);
+    uint64_t hn = world_hash(o, size, 600);
+    CHECK_MSG(ho == hn && ho != 0, "%s: world hash %016llx after 600 steps, as the current minor %016llx", old[i], (unsigned long long)ho,
+              (unsigned long long)hn);
+    free(o);
+  }
 }
 
 static void format_3_1_files_load_and_simulate_alike(void) {
@@ -535,4 +587,5 @@ static void non_square_tiles_flip_as_the_spec_says(void) {
 TESS_TEST_MAIN(TEST(every_polygon_is_clockwise), TEST(loops_keep_solid_on_the_right), TEST(header_checksum_covers_header_size),
                TEST(pin_anchor_b_is_what_the_spec_says), TEST(format_3_1_files_load_and_simulate_alike),
                TEST(format_3_2_files_load_and_simulate_alike), TEST(format_3_3_files_load_and_simulate_alike),
+               TEST(format_3_4_files_load_and_simulate_alike), TEST(format_3_4_files_read_every_body_on_euler),
                TEST(non_square_tiles_flip_as_the_spec_says))

@@ -44,13 +44,15 @@ enum { SETT,
        TERC,
        TERT,
        DRAW,
+       PMSK,
+       PBIT,
        LNCH,
        NSEC };
 
 static const struct {
   char name[5];
   uint32_t min_stride; /* 0 bytes, 1 cells */
-} KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8}, {"VERT", 8}, {"LAYR", 48}, {"PALT", 4}, {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1}, {"LOOP", 8}, {"CRNR", 4}, {"RECT", 8}, {"BODY", 80}, {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0}, {"TERS", 32}, {"TERC", 16}, {"TERT", 16}, {"DRAW", 8}, {"LNCH", 48}};
+} KNOWN[NSEC] = {{"SETT", 64}, {"STRS", 0}, {"MATL", 32}, {"TSET", 64}, {"TILE", 16}, {"POLY", 8}, {"VERT", 8}, {"LAYR", 48}, {"PALT", 4}, {"CELL", 0}, {"CPAL", 24}, {"CGRD", 1}, {"LOOP", 8}, {"CRNR", 4}, {"RECT", 8}, {"BODY", 80}, {"SHAP", 32}, {"JOIN", 64}, {"ZONE", 64}, {"SPWN", 32}, {"SPRT", 48}, {"PROP", 24}, {"BLOB", 0}, {"TERS", 32}, {"TERC", 16}, {"TERT", 16}, {"DRAW", 8}, {"PMSK", 48}, {"PBIT", 0}, {"LNCH", 48}};
 
 typedef struct Chk {
   const uint8_t *d;
@@ -369,6 +371,36 @@ static int check_tilesets(Chk *c, uint64_t *blob_next) {
   return 1;
 }
 
+/* ---- Pixel masks (3.6) ---------------------------------------------------------- */
+
+/* FORMAT.md "PMSK, PBIT": one record per layer flagged 8, in layer order; sizes 1..65536; a
+ * 1-based material; a finite pixel size above 0 and a finite origin; the bits in order, whole
+ * rows, nothing left over, no bit past a row's width. */
+static int check_pixel_masks(Chk *c) {
+  const Sec *s = &c->s[PMSK], *b = &c->s[PBIT], *layers = &c->s[LAYR];
+  uint64_t next = 0;
+  uint32_t li = 0;
+  for (uint32_t i = 0; i < s->count; i++) {
+    const uint8_t *r = rec(s, i);
+    while (li < layers->count && !(u32_(rec(layers, li) + 12) & 8u)) li++;
+    REQUIRE(li < layers->count && u32_(rec(layers, li)) == u32_(r), "pixel mask %u: not the next pixel layer's", i);
+    li++;
+    uint32_t w = u32_(r + 4), h = u32_(r + 8);
+    REQUIRE(w >= 1 && h >= 1 && w <= 65536 && h <= 65536, "pixel mask %u: size", i);
+    REQUIRE(u32_(r + 12) <= c->s[MATL].count, "pixel mask %u: material", i);
+    REQUIRE(isfinite(f32_(r + 16)) && f32_(r + 16) > 0 && isfinite(f32_(r + 20)) && isfinite(f32_(r + 24)), "pixel mask %u: numbers", i);
+    REQUIRE(u32_(r + 28) == 0, "pixel mask %u: reserved", i);
+    uint64_t row = ((uint64_t)w + 7) / 8, size = row * h;
+    REQUIRE(u64_(r + 32) == next && u64_(r + 40) == size && size <= b->size - next, "pixel mask %u: bits", i);
+    for (uint32_t y = 0; w % 8 && y < h; y++) REQUIRE((b->p[next + row * y + row - 1] >> (w % 8)) == 0, "pixel mask %u: bits past the width", i);
+    next += size;
+  }
+  while (li < layers->count && !(u32_(rec(layers, li) + 12) & 8u)) li++;
+  REQUIRE(li == layers->count, "a pixel layer without a mask");
+  REQUIRE(next == b->size, "pixel bits left over");
+  return 1;
+}
+
 /* ---- Terrain sets (3.3) ------------------------------------------------------- */
 
 /* FORMAT.md "TERS, TERC, TERT": sets follow their tilesets' order and take the
@@ -437,7 +469,9 @@ static int check_layers(Chk *c) {
     const uint8_t *r = rec(s, i);
     uint32_t kind = u32_(r + 8), width = u32_(r + 20), first = u32_(r + 24), count = u32_(r + 28);
     uint64_t off = u64_(r + 32), limit;
-    REQUIRE(str_ok(c, u32_(r + 4)) && kind <= 1 && (u32_(r + 12) & ~7u) == 0, "layer %u: name, kind or flags", i);
+    REQUIRE(str_ok(c, u32_(r + 4)) && kind <= 1 && (u32_(r + 12) & ~15u) == 0, "layer %u: name, kind or flags", i);
+    /* 3.6: flag 8, collides by pixels, on a tile layer that collides */
+    REQUIRE(!(u32_(r + 12) & 8u) || (kind == 0 && (u32_(r + 12) & 4u) && c->minor >= 6), "layer %u: pixel flag", i);
     REQUIRE(isfinite(f32_(r + 16)) && f32_(r + 16) >= 0 && f32_(r + 16) <= 1, "layer %u: opacity", i);
     REQUIRE(i == 0 || u32_(r + 40) > u32_(rec(s, i - 1) + 40), "layer %u: order", i);
     REQUIRE(u32_(r + 44) == 0, "layer %u: reserved", i);
@@ -633,7 +667,11 @@ static int check_objects(Chk *c, uint64_t *blob_next) {
   for (uint32_t i = 0; i < b->count; i++) {
     const uint8_t *r = rec(b, i);
     REQUIRE(u32_(r) != 0 && str_ok(c, u32_(r + 4)), "body %u: id or name", i);
-    REQUIRE(r[8] <= 2 && r[9] <= 1 && r[10] <= 3 && r[11] <= 2 && r[72] <= 1 && zero(r + 73, 7), "body %u: bytes", i);
+    /* 3.7: byte 73 is the integrator (0 Euler, 1 RK4); reserved (0) before */
+    int integ = c->minor >= 7;
+    REQUIRE(r[8] <= 2 && r[9] <= 1 && r[10] <= 3 && r[11] <= 2 && r[72] <= 1 && (integ ? r[73] <= 1 : r[73] == 0) &&
+                zero(r + 74, 6),
+            "body %u: bytes", i);
     REQUIRE(u32_(r + 12) <= c->s[MATL].count && u32_(r + 16) <= c->s[SPRT].count, "body %u: material or sprite", i);
     REQUIRE(u32_(r + 16) == 0 || r[10] == 3, "body %u: a sprite on a body not made from one", i);
     REQUIRE(finite_all(r + 28, 3) && finite_all(r + 48, 4) && f32_(r + 48) >= 0 && f32_(r + 60) >= 0, "body %u: numbers", i);
@@ -663,7 +701,8 @@ static int check_objects(Chk *c, uint64_t *blob_next) {
   }
   for (uint32_t i = 0; i < c->s[ZONE].count; i++) {
     const uint8_t *r = rec(&c->s[ZONE], i);
-    REQUIRE(str_ok(c, u32_(r + 4)) && u32_(r + 8) <= 2 && finite_all(r + 12, 9), "zone %u", i);
+    REQUIRE(str_ok(c, u32_(r + 4)) && u32_(r + 8) <= (c->minor >= 7 ? 3u : 2u) && finite_all(r + 12, 9), "zone %u", i);
+    REQUIRE(u32_(r + 8) != 3 || (f32_(r + 40) >= 0 && f32_(r + 40) <= 1e6f), "zone %u: spring strength", i);
     REQUIRE(f32_(r + 24) >= 0 && f32_(r + 28) >= 0 && f32_(r + 44) >= 0 && zero(r + 56, 8), "zone %u: sizes or reserved", i);
     if (!props(c, r + 48, &prop, "zone", i)) return 0;
   }
@@ -672,10 +711,10 @@ static int check_objects(Chk *c, uint64_t *blob_next) {
     REQUIRE(str_ok(c, u32_(r + 4)) && finite_all(r + 8, 3) && u32_(r + 28) == 0, "spawn %u", i);
     if (!props(c, r + 20, &prop, "spawn", i)) return 0;
   }
-  /* LNCH (3.6): speed 0..1000, radius > 0, a body's material index; properties after the spawns'. */
+  /* LNCH (3.8): speed 0..1000, radius > 0, a body's material index; properties after the spawns'. */
   for (uint32_t i = 0; i < c->s[LNCH].count; i++) {
     const uint8_t *r = rec(&c->s[LNCH], i);
-    REQUIRE(c->minor >= 6, "launchers in a 3.%u file", c->minor);
+    REQUIRE(c->minor >= 8, "launchers in a 3.%u file", c->minor);
     REQUIRE(str_ok(c, u32_(r + 4)) && finite_all(r + 8, 5) && u32_(r + 44) == 0, "launcher %u", i);
     REQUIRE(f32_(r + 20) >= 0 && f32_(r + 20) <= 1000 && f32_(r + 24) > 0, "launcher %u: speed or radius", i);
     REQUIRE(u32_(r + 28) <= c->s[MATL].count, "launcher %u: material", i);
@@ -715,5 +754,6 @@ int tlv_spec_check(const uint8_t *data, size_t size, char *why, size_t why_size)
   if (why && why_size) why[0] = 0;
   uint64_t blob_next = 0;
   return check_layout(&c) && check_strings(&c) && check_settings(&c) && check_materials(&c) && check_tilesets(&c, &blob_next) && check_terrains(&c) &&
-         check_polygons(&c) && check_layers(&c) && check_collision(&c) && check_geometry(&c) && check_objects(&c, &blob_next) && check_draw_order(&c);
+         check_polygons(&c) && check_layers(&c) && check_collision(&c) && check_geometry(&c) && check_objects(&c, &blob_next) && check_draw_order(&c) &&
+         check_pixel_masks(&c);
 }

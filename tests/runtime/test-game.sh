@@ -3,12 +3,13 @@
 # staged `meson install --destdir` only (its own Makefile, pkg-config with
 # PKG_CONFIG_PATH and PKG_CONFIG_SYSROOT_DIR), linked with nothing of core
 # but libtessera-runtime, and its world hash after 600 steps equal to the
-# editor preview's for each demo level.
-# Usage: test-game.sh BUILD_ROOT SOURCE_ROOT PREVIEW_HASH DEMO_PROJECT [EXTRA_CFLAGS]
+# editor preview's for each demo level, and for a level with RK4 bodies and
+# spring zones (made by SPRING_PROJECT, since the demo uses neither).
+# Usage: test-game.sh BUILD_ROOT SOURCE_ROOT PREVIEW_HASH DEMO_PROJECT SPRING_PROJECT [EXTRA_CFLAGS]
 # EXTRA_CFLAGS carries the build's sanitizer flags: a library built with
 # AddressSanitizer needs its runtime linked into the program that loads it.
 set -eu
-build=$1 src=$2 preview=$3 demo=$4 extra=${5:-}
+build=$1 src=$2 preview=$3 demo=$4 springs=$5 extra=${6:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 meson install -C "$build" --destdir "$tmp/stage" --no-rebuild --quiet >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
@@ -23,12 +24,16 @@ echo "$needed" | grep -q 'libtessera-runtime.so.0' || { echo "the game does not 
 if echo "$needed" | grep -Eq 'sqlite|png|cairo|gtk|glib'; then echo "the game pulls in more than the runtime"; exit 1; fi
 cp "$demo" "$tmp/demo.tessera"
 "$build/pipeline/tessera-pipeline" export "$tmp/demo.tessera" -o "$tmp/tlv" --jobs 1 >/dev/null
+"$springs" "$tmp/springs.tessera"
+"$build/pipeline/tessera-pipeline" export "$tmp/springs.tessera" -o "$tmp/tlv" --jobs 1 >/dev/null
 status=0
-for level in Side Top-down; do
+for level in Side Top-down Springs; do
+  project="$tmp/demo.tessera"
+  [ "$level" = Springs ] && project="$tmp/springs.tessera"
   out=$(LD_LIBRARY_PATH="$libdir" "$tmp/game/game" "$tmp/tlv/$level.tlv" 600)
   echo "$out"
   game=$(echo "$out" | sed -n 's/.*world hash \([0-9a-f]*\).*/\1/p')
-  want=$("$preview" "$tmp/demo.tessera" "$level" 600 | sed -n 's/world hash \([0-9a-f]*\)/\1/p')
+  want=$("$preview" "$project" "$level" 600 | sed -n 's/world hash \([0-9a-f]*\)/\1/p')
   if [ -z "$game" ] || [ "$game" != "$want" ]; then
     echo "$level: the game's hash '$game' differs from the preview's '$want'"
     status=1

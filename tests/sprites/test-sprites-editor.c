@@ -1040,7 +1040,11 @@ static void sprites_window_hook(void) {
   /* Choosing Circle in the dropdown places circles again; Sprite brings the sprite back. */
   gtk_drop_down_set_selected(place, 0);
   CHECK(tess_object_inspector_get_template(insp)->u.body.shape == TESS_BODY_CIRCLE);
-  gtk_drop_down_set_selected(place, 8); /* after Launcher */
+  guint sprite_item = 0; /* the last of the Place kinds, found by its label (the kinds before it grow) */
+  for (guint i = 0; i < g_list_model_get_n_items(gtk_drop_down_get_model(place)); i++)
+    if (strcmp(gtk_string_list_get_string(GTK_STRING_LIST(gtk_drop_down_get_model(place)), i), "Sprite") == 0) sprite_item = i;
+  CHECK(sprite_item > 0);
+  gtk_drop_down_set_selected(place, sprite_item);
   CHECK(tess_object_inspector_get_template(insp)->u.body.shape == TESS_BODY_SPRITE &&
         tess_object_inspector_get_template(insp)->u.body.sprite == id);
   /* Tileset Collision opens on the tileset in use in the palette, not the project's first. */

@@ -193,6 +193,7 @@ static void add_objects(TessProject *p, Sample *s) {
   o.pos = tess_v2(100.5f, 200.25f);
   o.angle = 0.3f;
   o.u.body.material = s->stone;
+  o.u.body.integrator = TESS_INTEGRATOR_RK4; /* schema 7 */
   set_prop(&o, "tag", TESS_PROP_STRING, "bouncy ball");
   set_prop(&o, "hp", TESS_PROP_INT, &hp);
   set_prop(&o, "big", TESS_PROP_INT, &big);
@@ -282,6 +283,14 @@ static void add_objects(TessProject *p, Sample *s) {
   o.u.zone.strength = 1000.0f;
   o.u.zone.radius = 300.0f;
   s->zone_attractor = add_object(p, s->level, s->objects, &o);
+
+  tess_object_default(&o, TESS_OBJECT_ZONE);
+  snprintf(o.name, sizeof o.name, "Spring");
+  o.pos = tess_v2(420.0f, 140.5f);
+  o.u.zone.kind = TESS_ZONE_SPRING;
+  o.u.zone.strength = 39.4784176f; /* (2 pi)^2: one swing a second */
+  o.u.zone.radius = 96.0f;
+  s->zone_spring = add_object(p, s->level, s->objects, &o);
 
   tess_object_default(&o, TESS_OBJECT_SPAWN);
   snprintf(o.name, sizeof o.name, "Start");
@@ -434,4 +443,25 @@ bool sql_exec(const char *path, const char *sql) {
   }
   sqlite3_close(db);
   return ok;
+}
+
+uint32_t forget_integrators(TessProject *p) {
+  uint32_t changed = 0;
+  TessError err;
+  for (uint32_t li = 0; li < p->level_count; li++) {
+    TessLevel *l = p->levels[li];
+    for (uint32_t k = 0; k < l->layer_count; k++) {
+      TessLayer *layer = l->layers[k];
+      for (uint32_t o = 0; o < layer->object_count; o++) {
+        if (layer->objects[o].kind != TESS_OBJECT_BODY || !layer->objects[o].u.body.integrator) continue;
+        TessObject euler;
+        CHECK_OK(tess_object_copy(&euler, &layer->objects[o]), &err);
+        euler.u.body.integrator = TESS_INTEGRATOR_EULER;
+        CHECK_OK(tess_edit_object_set(p, l->id, &euler, 0, &err), &err);
+        tess_object_clear(&euler);
+        changed++;
+      }
+    }
+  }
+  return changed;
 }

@@ -11,7 +11,8 @@ TESS_TEST_MAIN(TEST(roundtrip_edits_flush_reopen), TEST(roundtrip_save_all), TES
                TEST(error_newer_schema), TEST(error_not_sqlite), TEST(error_empty_file), TEST(error_missing_file),
                TEST(error_truncated), TEST(error_random_garbage), TEST(error_damaged_pages),
                TEST(error_foreign_sqlite), TEST(error_wrong_blob_sizes), TEST(migration_applies_step), TEST(migration_real_step_adds_pin_motors),
-               TEST(migration_real_step_adds_tileset_offsets), TEST(migration_real_step_adds_draw_depth), TEST(second_writer_is_refused),
+               TEST(migration_real_step_adds_tileset_offsets), TEST(migration_real_step_adds_draw_depth),
+               TEST(migration_real_step_adds_body_integrator), TEST(second_writer_is_refused),
                TEST(migration_failure_rolls_back), TEST(codec_layouts_are_little_endian),
                TEST(crash_kill_during_flushes),
                TEST(terrain_sets_flush_reopen_and_undo), TEST(terrain_migration_step_3), TEST(settings_persist_apart_from_content))

@@ -12,14 +12,18 @@ typedef struct Sample {
   TessId stone, ice, water; /* materials */
   TessId tileset, sprite;
   TessId level, level2;
-  TessId ground, material_layer, objects, decor;                     /* layers of `level` */
-  TessId body_circle, body_sprite, joint_pin, zone_attractor, spawn; /* some objects */
+  TessId ground, material_layer, objects, decor;                                  /* layers of `level` */
+  TessId body_circle, body_sprite, joint_pin, zone_attractor, zone_spring, spawn; /* some objects */
 } Sample;
 
 /* Edits a fresh project into one with materials, a tileset with traced
  * tiles, a sprite with a mask, two levels with tile, material and object
  * layers, objects of every kind with properties of every type. */
 void build_sample_project(TessProject *p, Sample *ids);
+
+/* Sets every body of p back to the default integrator (Euler) through the edit API: what a
+ * file older than schema 7 reads as. Returns how many bodies changed. */
+uint32_t forget_integrators(TessProject *p);
 
 /* Opens path (read-only), loads, returns the project (caller destroys), or NULL after a failed CHECK. */
 TessProject *load_file(const char *path);
@@ -67,6 +71,7 @@ void migration_applies_step(void);
 void migration_real_step_adds_pin_motors(void);
 void migration_real_step_adds_tileset_offsets(void);
 void migration_real_step_adds_draw_depth(void);
+void migration_real_step_adds_body_integrator(void);
 void second_writer_is_refused(void);
 void migration_failure_rolls_back(void);
 /* test_codec.c */

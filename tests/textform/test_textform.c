@@ -417,7 +417,79 @@ done:
   tess_project_destroy(b);
 }
 
+/* ---- integrators and spring zones ---- */
+
+/* An RK4 body and a spring zone round trip through a dump; the body's file says "rk4", an Euler
+ * body's file has no "integrator" key at all (so older dumps keep their bytes), a word the model
+ * does not know is refused naming the file and its line, and diff says what changed in words. */
+static void integrator_and_spring_zone_round_trip(void) {
+  Fixture f;
+  TessError err;
+  fixture_make(&f);
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  snprintf(o.name, sizeof o.name, "Bob");
+  o.pos = tess_v2(100.0f, 60.0f);
+  o.u.body.integrator = TESS_INTEGRATOR_RK4;
+  TessId rk4 = 0, euler = 0, spring = 0;
+  CHECK_OK(tess_edit_object_add(f.p, f.level, f.objects, &o, &rk4, &err), &err);
+  o.u.body.integrator = TESS_INTEGRATOR_EULER;
+  CHECK_OK(tess_edit_object_add(f.p, f.level, f.objects, &o, &euler, &err), &err);
+  tess_object_default(&o, TESS_OBJECT_ZONE);
+  snprintf(o.name, sizeof o.name, "Well");
+  o.pos = tess_v2(100.0f, 160.0f);
+  o.u.zone.kind = TESS_ZONE_SPRING;
+  o.u.zone.strength = 1.0f / 3.0f;
+  o.u.zone.radius = 80.0f;
+  CHECK_OK(tess_edit_object_add(f.p, f.level, f.objects, &o, &spring, &err), &err);
+  char dir[1024], path[1400];
+  tess_test_path(dir, sizeof dir, "integrators");
+  TessProject *back = dump_and_load(f.p, dir, 0);
+  CHECK(back && tf_same_hashes(f.p, back));
+  TessLevel *bl = back ? tess_project_level(back, f.level) : NULL;
+  const TessObject *bo = bl ? tess_level_object(bl, rk4, NULL) : NULL;
+  const TessObject *zo = bl ? tess_level_object(bl, spring, NULL) : NULL;
+  CHECK(bo && bo->u.body.integrator == TESS_INTEGRATOR_RK4);
+  CHECK(zo && zo->u.zone.kind == TESS_ZONE_SPRING && zo->u.zone.strength == 1.0f / 3.0f);
+  snprintf(path, sizeof path, "%s/levels/%u/objects/%u.json", dir, f.level, rk4);
+  char *text = tf_read(path, NULL);
+  CHECK_MSG(text && strstr(text, "\"integrator\": \"rk4\""), "%s", text ? text : "(missing)");
+  tess_free(text);
+  snprintf(path, sizeof path, "%s/levels/%u/objects/%u.json", dir, f.level, euler);
+  text = tf_read(path, NULL);
+  CHECK(text && !strstr(text, "integrator"));
+  tess_free(text);
+  snprintf(path, sizeof path, "%s/levels/%u/objects/%u.json", dir, f.level, spring);
+  text = tf_read(path, NULL);
+  CHECK(text && strstr(text, "\"kind\": \"spring\""));
+  tess_free(text);
+  /* diff names the change */
+  if (back) {
+    TessObject e;
+    CHECK_OK(tess_object_copy(&e, bo), &err);
+    e.u.body.integrator = TESS_INTEGRATOR_EULER;
+    CHECK_OK(tess_edit_object_set(back, f.level, &e, 0, &err), &err);
+    tess_object_clear(&e);
+    Lines l = {.len = 0};
+    CHECK(tess_project_diff(f.p, back, collect, &l) == 1);
+    CHECK_MSG(strstr(l.text, "integrator rk4 -> euler"), "%s", l.text);
+  }
+  tess_project_destroy(back);
+  /* a word it does not know: refused, naming the file and the line */
+  snprintf(path, sizeof path, "%s/levels/%u/objects/%u.json", dir, f.level, rk4);
+  CHECK(tf_replace_in_file(path, "\"rk4\"", "\"verlet\""));
+  TessProject *out = NULL;
+  CHECK(tess_text_load(dir, NULL, &out, &err) == TESS_ERR_INVALID && out == NULL);
+  char msg[1400];
+  tess_error_format(&err, msg, sizeof msg);
+  CHECK_MSG(strstr(err.file, "objects/") && err.place_kind == TESS_PLACE_LINE && err.place > 1 &&
+                strstr(msg, "\"integrator\" is \"verlet\", not one of euler, rk4"),
+            "%s", msg);
+  fixture_free(&f);
+}
+
 TESS_TEST_MAIN(TEST(numbers_are_shortest_and_exact), TEST(demo_round_trips_exactly),
                TEST(random_projects_round_trip_exactly), TEST(brush_stroke_changes_only_its_rows),
                TEST(copies_loaded_with_different_salts_hand_out_different_ids),
-               TEST(bad_dumps_are_refused_with_file_and_line), TEST(diff_says_what_changed_in_words))
+               TEST(bad_dumps_are_refused_with_file_and_line), TEST(diff_says_what_changed_in_words),
+               TEST(integrator_and_spring_zone_round_trip))

@@ -308,6 +308,8 @@ typedef enum TessZoneKind {
   TESS_ZONE_FORCE = 0,        /* constant force (N) on bodies inside the rectangle */
   TESS_ZONE_ACCELERATION = 1, /* constant acceleration (m/s^2) inside the rectangle (wind, currents) */
   TESS_ZONE_ATTRACTOR = 2,    /* point attractor at pos: a = strength / d^2 towards pos, within radius */
+  TESS_ZONE_SPRING = 3,       /* harmonic well at pos: a = -strength (x - pos), within radius; strength is
+                                 omega^2 (1/s^2), so a body released in it swings with period 2 pi / omega */
 } TessZoneKind;
 
 /* How a body moves. */

@@ -312,6 +312,7 @@ typedef struct TessBodyObject {
   float radius;            /* circle, px */
   float width, height;     /* box, capsule, px */
   uint32_t category, mask; /* collision filter bits; defaults 0x1 and 0xFFFFFFFF */
+  uint8_t integrator;      /* TessIntegrator (tessera/physics.h); 0 = semi-implicit Euler, the default */
 } TessBodyObject;
 
 typedef struct TessJointObject {
@@ -330,8 +331,8 @@ typedef struct TessZoneObject {
   uint8_t kind;        /* TessZoneKind */
   float width, height; /* rectangle, px, centred on pos */
   TessVec2 vector;     /* force (N) or acceleration (m/s^2) */
-  float strength;      /* attractor, m^3/s^2 */
-  float radius;        /* attractor reach, px (0 = unbounded) */
+  float strength;      /* attractor, m^3/s^2; spring, omega^2 in 1/s^2 (TESS_OBJECT_RANGE_SPRING) */
+  float radius;        /* attractor or spring reach, px (0 = unbounded) */
 } TessZoneObject;
 
 /* A launcher fires projectiles: in Play, a drag from it to a target shows
@@ -380,9 +381,13 @@ typedef enum TessObjectRange {
   TESS_OBJECT_RANGE_EXTENT = 1, /* a body's radius, width, height, px: (0, 2^24] */
   TESS_OBJECT_RANGE_LENGTH = 2, /* a zone's size, a joint's length, px: [0, 2^24] */
   TESS_OBJECT_RANGE_TORQUE = 3, /* a pin motor's maximum torque, N m: [0, FLT_MAX] */
-  TESS_OBJECT_RANGE_SPEED = 4,  /* a launcher's speed, m/s: [0, 1000] (0 = any speed) */
+  TESS_OBJECT_RANGE_SPRING = 4, /* a spring zone's strength omega^2, 1/s^2: [0, 10^6] (omega up to 1000 rad/s,
+                                   well past any step rate a level runs at) */
+  TESS_OBJECT_RANGE_SPEED = 5,  /* a launcher's speed, m/s: [0, 1000] (0 = any speed) */
 } TessObjectRange;
 TessRange tess_object_range(TessObjectRange which);
+/* A new spring zone's strength: (2 pi)^2 1/s^2, one swing a second. */
+#define TESS_SPRING_DEFAULT_STRENGTH 39.4784176f
 TessResult tess_object_copy(TessObject *dst, const TessObject *src);            /* deep */
 void tess_object_clear(TessObject *obj);                                        /* frees props */
 TessResult tess_object_set_property(TessObject *obj, const TessProperty *prop); /* add or replace by name */
@@ -406,8 +411,9 @@ typedef struct TessLayerProps {
   char name[TESS_NAME_MAX];
   uint8_t kind; /* TessLayerKind */
   bool visible, locked, collides;
-  float opacity; /* 0..1 */
-  bool y_sort;   /* object layers: objects lower on screen drawn over (top-down levels; Tiled's draworder topdown) */
+  float opacity;       /* 0..1 */
+  bool y_sort;         /* object layers: objects lower on screen drawn over (top-down levels; Tiled's draworder topdown) */
+  bool collide_pixels; /* tile layers: collides by its tiles' pixels (a pixel mask), not by cells */
 } TessLayerProps;
 
 typedef struct TessLayer {

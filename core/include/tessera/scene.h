@@ -74,11 +74,12 @@ typedef struct TessSceneBody {
   TessId object; /* the level object id (0 if none) */
   uint8_t type;  /* TessBodyType */
   uint8_t sensor;
-  uint8_t pin;       /* TessPinMode as placed (pins are already in joints) */
-  uint8_t has_mass;  /* 1: mass / local_center / inertia below are used as they are */
-  TessVec2 position; /* metres */
-  float angle;       /* radians */
-  uint32_t material; /* index into materials */
+  uint8_t pin;        /* TessPinMode as placed (pins are already in joints) */
+  uint8_t has_mass;   /* 1: mass / local_center / inertia below are used as they are */
+  uint8_t integrator; /* TessIntegrator: 0 semi-implicit Euler, 1 RK4 */
+  TessVec2 position;  /* metres */
+  float angle;        /* radians */
+  uint32_t material;  /* index into materials */
   uint32_t category, mask;
   uint32_t first_shape, shape_count; /* range in shapes */
   float mass;                        /* kg */
@@ -108,7 +109,7 @@ typedef struct TessSceneZone {
   float width, height; /* metres (force / acceleration rectangles) */
   float angle;         /* radians: the rectangle turns about its centre, as the editor draws it */
   TessVec2 vector;     /* N or m/s^2, in world axes (the editor's arrow does not turn either) */
-  float strength;      /* m^3/s^2 */
+  float strength;      /* attractor m^3/s^2; spring omega^2, 1/s^2 */
   float radius;        /* metres, 0 = unbounded */
 } TessSceneZone;
 
@@ -129,6 +130,21 @@ typedef struct TessSceneLauncher {
   uint32_t material; /* index into materials */
   TessId sprite;     /* 0 = a ball; else the projectile is this sprite's body (project sprite id) */
 } TessSceneLauncher;
+/* A static collider made of pixels (tessera/physics.h's pixel mask): a tile
+ * layer marked "collide by pixels" gives its tiles' alpha (alpha >= the
+ * tileset's threshold is solid), one pixel per level pixel, covering the
+ * whole level; its cells then take no part in the cell collision. Its bits
+ * are `(width + 7) / 8 * height` bytes of TessScene.pixel_bits from
+ * `bits_offset`, row 0 at the top, pixel x in bit (x & 7) of byte x >> 3. */
+typedef struct TessScenePixelMask {
+  TessId layer;           /* the tile layer it comes from */
+  uint32_t width, height; /* pixels */
+  float pixel_size;       /* metres (1 / ppm) */
+  TessVec2 origin;        /* world metres of pixel (0, 0)'s top-left corner */
+  uint32_t material;      /* index into materials: the surface of the whole mask (the material most of
+                             its solid pixels' cells have; the lowest index on a tie) */
+  uint64_t bits_offset;   /* bytes into pixel_bits */
+} TessScenePixelMask;
 
 typedef struct TessScene {
   /* settings */
@@ -161,7 +177,16 @@ typedef struct TessScene {
   TessSceneSpawn *spawns;
   uint32_t launcher_count;
   TessSceneLauncher *launchers;
+  uint32_t pixel_mask_count;
+  TessScenePixelMask *pixel_masks;
+  uint64_t pixel_bits_size; /* bytes */
+  uint8_t *pixel_bits;
 } TessScene;
+
+/* Bytes of one mask's bits. */
+static inline uint64_t tess_scene_pixel_mask_bytes(const TessScenePixelMask *m) {
+  return (uint64_t)((m->width + 7) / 8) * m->height;
+}
 
 /* The "no material" default of index 0: tess_surface_default(), density 1,
  * kind floor, id 0. */
@@ -182,7 +207,8 @@ bool tess_scene_equal(const TessScene *a, const TessScene *b);
 uint64_t tess_scene_hash(const TessScene *scene);
 
 /* A world from a scene: settings, tile map, bodies (shapes with their
- * materials, mass set directly where has_mass), joints, zones. `def`
+ * materials, mass set directly where has_mass), joints, zones, pixel masks
+ * (in scene order: mask i of the world is pixel_masks[i]). `def`
  * (optional) supplies everything the scene does not say (solver settings,
  * callbacks); the scene's gravity, sub-steps and floor drag override it.
  * body_ids (optional, scene->body_count entries) receives each body's handle. */
