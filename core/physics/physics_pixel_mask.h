@@ -23,13 +23,14 @@ typedef struct PixelMask {
    * mask. */
   uint64_t *orig;
   uint64_t *touched;
+  uint64_t edits; /* changes of the bits so far (TessPixelMaskInfo.edits) */
 } PixelMask;
 
 #define PIXEL_MASK_BLOCK_ROWS 64u
-static inline uint32_t pixel_mask_block_rows(const PixelMask *m) {
+static inline uint32_t physics_pixel_mask_block_rows(const PixelMask *m) {
   return (m->height + PIXEL_MASK_BLOCK_ROWS - 1) / PIXEL_MASK_BLOCK_ROWS;
 }
-static inline uint32_t pixel_mask_block_count(const PixelMask *m) { return pixel_mask_block_rows(m) * m->words; }
+static inline uint32_t physics_pixel_mask_block_count(const PixelMask *m) { return physics_pixel_mask_block_rows(m) * m->words; }
 
 /* After the solver has moved the bodies: every circle of an awake dynamic
  * body against the masks (push out, then the velocity response). */

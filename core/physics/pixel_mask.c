@@ -381,6 +381,7 @@ bool tess_pixel_mask_info(const TessWorld *w, uint32_t mask, TessPixelMaskInfo *
   out->angle = m->angle;
   out->surface = m->surface;
   out->user_data = m->user_data;
+  out->edits = m->edits;
   return true;
 }
 
@@ -452,7 +453,7 @@ static TessResult edit_begin(PixelMask *m) {
   if (m->orig) return TESS_OK;
   size_t words = (size_t)m->words * m->height;
   m->orig = tess_alloc(words * sizeof(uint64_t));
-  m->touched = tess_calloc((pixel_mask_block_count(m) + 63) / 64, sizeof(uint64_t));
+  m->touched = tess_calloc((physics_pixel_mask_block_count(m) + 63) / 64, sizeof(uint64_t));
   if (!m->orig || !m->touched) {
     tess_free(m->orig);
     tess_free(m->touched);
@@ -499,6 +500,7 @@ TessResult tess_pixel_mask_set_rect(TessWorld *w, uint32_t mask, TessAABB box, b
   int64_t x0, y0, x1, y1;
   if (!pixel_range(m, lx, ly, hx, hy, &x0, &y0, &x1, &y1)) return TESS_OK;
   touch(m, x0, y0, x1, y1);
+  m->edits++;
   bool axis_aligned = m->q.s == 0.0f && m->q.c == 1.0f;
   for (int64_t y = y0; y <= y1; y++) {
     uint64_t *row = mask_row(m, (uint32_t)y);
@@ -532,6 +534,7 @@ TessResult tess_pixel_mask_set_circle(TessWorld *w, uint32_t mask, TessVec2 cent
   int64_t x0, y0, x1, y1;
   if (pixel_range(m, u.x - ru, u.y - ru, u.x + ru, u.y + ru, &x0, &y0, &x1, &y1)) {
     touch(m, x0, y0, x1, y1);
+    m->edits++;
     for (int64_t y = y0; y <= y1; y++) {
       uint64_t *row = mask_row(m, (uint32_t)y);
       float dy = (float)y + 0.5f - u.y;
@@ -561,7 +564,7 @@ size_t physics_pixel_masks_bytes(const TessWorld *w) {
   for (uint32_t i = 0; i < w->pmask_count; i++) {
     const PixelMask *m = &w->pmasks[i];
     n += tess_pixel_mask_memory_bytes(w, i);
-    if (m->orig) n += tess_pixel_mask_memory_bytes(w, i) + (pixel_mask_block_count(m) + 63) / 64 * sizeof(uint64_t);
+    if (m->orig) n += tess_pixel_mask_memory_bytes(w, i) + (physics_pixel_mask_block_count(m) + 63) / 64 * sizeof(uint64_t);
   }
   return n;
 }

@@ -24,7 +24,7 @@ static uint32_t block_rows(const PixelMask *m, uint32_t b, size_t *first) {
 static uint32_t touched_count(const PixelMask *m) {
   uint32_t n = 0;
   if (m->touched)
-    for (uint32_t i = 0; i < (pixel_mask_block_count(m) + 63) / 64; i++) n += (uint32_t)__builtin_popcountll(m->touched[i]);
+    for (uint32_t i = 0; i < (physics_pixel_mask_block_count(m) + 63) / 64; i++) n += (uint32_t)__builtin_popcountll(m->touched[i]);
   return n;
 }
 
@@ -33,7 +33,7 @@ size_t physics_pixel_masks_snapshot_size(const TessWorld *w) {
   for (uint32_t i = 0; i < w->pmask_count; i++) {
     const PixelMask *m = &w->pmasks[i];
     n += 4 * sizeof(uint32_t);
-    uint32_t blocks = pixel_mask_block_count(m);
+    uint32_t blocks = physics_pixel_mask_block_count(m);
     for (uint32_t b = 0; m->touched && b < blocks; b++) {
       if (!is_touched(m, b)) continue;
       size_t first;
@@ -55,7 +55,7 @@ void physics_pixel_masks_snapshot(const TessWorld *w, char **p) {
     put_u32(p, m->height);
     put_u32(p, touched_count(m));
     put_u32(p, 0);
-    uint32_t blocks = pixel_mask_block_count(m);
+    uint32_t blocks = physics_pixel_mask_block_count(m);
     for (uint32_t b = 0; m->touched && b < blocks; b++) {
       if (!is_touched(m, b)) continue;
       put_u32(p, b);
@@ -80,11 +80,11 @@ static bool check_mask(const PixelMask *m, const char *p, const char *end, uint3
   uint32_t wd, ht, n, zero;
   if (!get_u32(&p, end, &wd) || !get_u32(&p, end, &ht) || !get_u32(&p, end, &n) || !get_u32(&p, end, &zero))
     return false;
-  if (wd != m->width || ht != m->height || zero != 0 || n > pixel_mask_block_count(m)) return false;
+  if (wd != m->width || ht != m->height || zero != 0 || n > physics_pixel_mask_block_count(m)) return false;
   uint32_t prev = 0;
   for (uint32_t j = 0; j < n; j++) {
     uint32_t b, pad;
-    if (!get_u32(&p, end, &b) || !get_u32(&p, end, &pad) || b >= pixel_mask_block_count(m) || (j && b <= prev))
+    if (!get_u32(&p, end, &b) || !get_u32(&p, end, &pad) || b >= physics_pixel_mask_block_count(m) || (j && b <= prev))
       return false;
     prev = b;
     size_t first, bytes = block_rows(m, b, &first) * sizeof(uint64_t);
@@ -118,7 +118,7 @@ TessResult physics_pixel_masks_restore(TessWorld *w, const char **p, const char 
     if (n && !m->orig) { /* edited in the snapshot's past, not in this world's: keep the bits as created first */
       size_t words = (size_t)m->words * m->height;
       m->orig = tess_alloc(words * sizeof(uint64_t));
-      m->touched = tess_calloc((pixel_mask_block_count(m) + 63) / 64, sizeof(uint64_t));
+      m->touched = tess_calloc((physics_pixel_mask_block_count(m) + 63) / 64, sizeof(uint64_t));
       if (!m->orig || !m->touched) {
         tess_free(m->orig);
         tess_free(m->touched);
@@ -128,7 +128,7 @@ TessResult physics_pixel_masks_restore(TessWorld *w, const char **p, const char 
       memcpy(m->orig, m->bits, words * sizeof(uint64_t));
     }
     /* every block edited here goes back to the bits as created; the snapshot's blocks then take its bits */
-    uint32_t blocks = pixel_mask_block_count(m);
+    uint32_t blocks = physics_pixel_mask_block_count(m);
     for (uint32_t b = 0; m->touched && b < blocks; b++) {
       if (!is_touched(m, b)) continue;
       size_t first;
@@ -136,6 +136,7 @@ TessResult physics_pixel_masks_restore(TessWorld *w, const char **p, const char 
       for (uint32_t r = 0; r < rows; r++) m->bits[first + (size_t)r * m->words] = m->orig[first + (size_t)r * m->words];
     }
     if (m->touched) memset(m->touched, 0, (blocks + 63) / 64 * sizeof(uint64_t));
+    if (m->touched) m->edits++; /* the bits may have changed: a drawing refreshes */
     for (uint32_t j = 0; j < n; j++) {
       uint32_t b = 0;
       get_u32(p, end, &b);
@@ -152,7 +153,7 @@ TessResult physics_pixel_masks_restore(TessWorld *w, const char **p, const char 
 void physics_pixel_masks_hash(const TessWorld *w, TessHasher *h) {
   for (uint32_t i = 0; i < w->pmask_count; i++) {
     const PixelMask *m = &w->pmasks[i];
-    uint32_t blocks = pixel_mask_block_count(m);
+    uint32_t blocks = physics_pixel_mask_block_count(m);
     for (uint32_t b = 0; m->touched && b < blocks; b++) {
       if (!is_touched(m, b)) continue;
       size_t first;

@@ -518,6 +518,7 @@ typedef struct TessPixelMaskInfo {
   float angle;
   TessSurface surface;
   uint64_t user_data;
+  uint64_t edits; /* moves on every change of its bits (carving, a restored snapshot): a drawing's cue to refresh */
 } TessPixelMaskInfo;
 bool tess_pixel_mask_info(const TessWorld *world, uint32_t mask, TessPixelMaskInfo *out);
 /* Sets (solid = true) or clears the pixels whose centres lie in the world box, or in the world
