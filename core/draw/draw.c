@@ -18,6 +18,7 @@ void tess_draw_destroy(TessDraw *d) {
   if (!d) return;
   draw_clear_circles(d);
   draw_clear_turned(d);
+  draw_clear_masks(d);
   TESS_ARRAY_FREE(&d->turned);
   if (d->background) cairo_surface_destroy(d->background);
   for (size_t i = 0; i < d->sprites.count; i++)
@@ -169,6 +170,7 @@ static void draw_frame(TessDraw *d, cairo_t *cr, const TessScene *scene, const D
                        const TessDrawView *view, uint32_t overlays) {
   draw_background(d, cr, scene, view, overlays);
   DrawMapper m = {view->origin_x, view->origin_y, view->zoom, scene->ppm};
+  draw_pixel_masks(d, cr, &m, scene, src->world); /* colliders, as the world has them now (carving shows) */
   DrawBlitter bl;
   draw_blitter_init(&bl, cr);
   if (draw_order(d, src)) {
