@@ -170,7 +170,6 @@ static void draw_frame(TessDraw *d, cairo_t *cr, const TessScene *scene, const D
                        const TessDrawView *view, uint32_t overlays) {
   draw_background(d, cr, scene, view, overlays);
   DrawMapper m = {view->origin_x, view->origin_y, view->zoom, scene->ppm};
-  draw_pixel_masks(d, cr, &m, scene, src->world); /* colliders, as the world has them now (carving shows) */
   DrawBlitter bl;
   draw_blitter_init(&bl, cr);
   if (draw_order(d, src)) {
@@ -179,6 +178,8 @@ static void draw_frame(TessDraw *d, cairo_t *cr, const TessScene *scene, const D
     for (uint32_t i = 0; i < src->count; i++) draw_body(d, cr, &m, &bl, src, i, view, overlays);
   }
   draw_blitter_done(&bl, cr);
+  /* over the bodies: a static body's sprite would hide its own mask, and what collides is the point */
+  draw_pixel_masks(d, cr, &m, scene, src->world);
   if (overlays & TESS_DRAW_OVERLAY_PINS) draw_pins(cr, &m, scene, src);
   if (overlays & TESS_DRAW_OVERLAY_CONTACTS) draw_contacts(d, cr, &m, src->world, view);
 }

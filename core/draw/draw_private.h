@@ -138,7 +138,7 @@ void draw_contacts(TessDraw *d, cairo_t *cr, const DrawMapper *m, const TessWorl
 void draw_body_path(cairo_t *cr, const DrawMapper *m, TessTransform xf, const TessPlaybackBody *b,
                     const TessPlaybackShape *shapes);
 
-/* draw_masks.c: the world's pixel masks, tinted, over the background and under the bodies. */
+/* draw_masks.c: the world's pixel masks, tinted and translucent, over the bodies. */
 void draw_pixel_masks(TessDraw *d, cairo_t *cr, const DrawMapper *m, const TessScene *scene, const TessWorld *world);
 void draw_clear_masks(TessDraw *d);
 

@@ -14,6 +14,7 @@
 #include "tessera/pack.h"
 #include "tessera/runtime.h"
 #include "tessera/store.h"
+#include "tessera/textform.h"
 #include "tlv_reader.h"
 #include "tlv_reseal.h"
 
@@ -360,6 +361,24 @@ static void pixel_body_is_stored(void) {
   tess_project_destroy(f.p);
 }
 
+/* The text form writes "collide_pixels" on the two pixel bodies only, and reads the project back
+ * exactly (the same project hash, so the same content hash and .tlv). */
+static void pixel_body_text_round_trip(void) {
+  Fixture f = mixed();
+  char dir[512];
+  tess_test_path(dir, sizeof dir, "text");
+  TessError err;
+  CHECK_OK(tess_text_dump(f.p, dir, &err), &err);
+  TessTextLoadDef def;
+  tess_text_load_def_default(&def);
+  TessProject *back = NULL;
+  CHECK_OK(tess_text_load(dir, &def, &back, &err), &err);
+  CHECK(back && tess_project_hash(back) == tess_project_hash(f.p));
+  CHECK(pixel_bodies(back) == 2);
+  if (back) tess_project_destroy(back);
+  tess_project_destroy(f.p);
+}
+
 /* Each hostile edit of a body's mask record, resealed, is refused at its byte. */
 static void hostile_body_masks_are_refused(void) {
   Fixture f = mixed();
@@ -410,4 +429,4 @@ static void hostile_body_masks_are_refused(void) {
 }
 
 TESS_TEST_MAIN(TEST(ball_rests_in_a_turned_pixel_body), TEST(ball_runs_down_a_turned_pixel_plank),
-               TEST(pixel_bodies_travel_in_the_tlv), TEST(pixel_body_is_stored), TEST(hostile_body_masks_are_refused))
+               TEST(pixel_bodies_travel_in_the_tlv), TEST(pixel_body_is_stored), TEST(pixel_body_text_round_trip), TEST(hostile_body_masks_are_refused))

@@ -18,8 +18,8 @@
  * (straight into the pixels when the target is a plain image surface), so
  * thousands of bodies cost no paths. Pixel-mask colliders (a tile layer's or
  * a static body's, tessera/physics.h) are drawn from the world's live bits
- * over the background and under the bodies, tinted by material, so carving
- * shows at once. Draw order: bodies in their draw depth
+ * over the bodies, translucent and tinted by material, so carving shows at
+ * once. Draw order: bodies in their draw depth
  * order (tess_draw_set_order), else in body order. */
 #ifndef TESSERA_DRAW_H
 #define TESSERA_DRAW_H
