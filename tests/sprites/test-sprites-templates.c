@@ -1,5 +1,5 @@
-/* The sprite tools built from their templates (tess-sprite-panel.ui),
- * under Xvfb against the real tess-editor library:
+/* The sprite tools built from their templates (tess-sprite-panel.ui,
+ * tess-mask-editor.ui), under Xvfb against the real tess-editor library:
  * each case finds the template's children by their ids, as GTK bound them,
  * and checks that the bindings on the widgets' properties keep them in step
  * with the state, so a child or a binding missing from a template fails
@@ -7,12 +7,21 @@
 #include <string.h>
 
 #include "editor_fixture.h"
+#include "tess-mask-editor.h"
 #include "tess-sprite-panel.h"
+#include "tessera/image.h"
 
 static GtkWidget *panel_child(TessSpritePanel *panel, const char *id) {
   GObject *o = gtk_widget_get_template_child(GTK_WIDGET(panel), TESS_TYPE_SPRITE_PANEL, id);
   CHECK_MSG(GTK_IS_WIDGET(o) && gtk_widget_is_ancestor(GTK_WIDGET(o), GTK_WIDGET(panel)),
             "no template child '%s' inside the sprite panel", id);
+  return GTK_WIDGET(o);
+}
+
+static GtkWidget *editor_child(TessMaskEditor *editor, const char *id) {
+  GObject *o = gtk_widget_get_template_child(GTK_WIDGET(editor), TESS_TYPE_MASK_EDITOR, id);
+  CHECK_MSG(GTK_IS_WIDGET(o) && gtk_widget_is_ancestor(GTK_WIDGET(o), GTK_WIDGET(editor)),
+            "no template child '%s' inside the mask editor", id);
   return GTK_WIDGET(o);
 }
 
@@ -82,8 +91,119 @@ static void templates_sprite_panel_follows_the_choice(void) {
   fixture_close(w);
 }
 
+static void put(TessImage *img, uint32_t x, uint32_t y, uint8_t a) {
+  uint8_t *px = img->pixels + (size_t)y * img->stride + 4 * (size_t)x;
+  px[0] = 200, px[1] = 80, px[2] = 40, px[3] = a;
+}
+
+/* A 64 x 48 sprite whose most opaque pixels have alpha 200: a 30 x 20
+ * block at (8, 8), and a fainter (alpha 90) 10 x 10 one at (44, 30). */
+static char *write_faint_png(void) {
+  TessImage img;
+  TessError err = {0};
+  CHECK_OK(tess_image_create(64, 48, &img, &err), &err);
+  for (uint32_t y = 8; y < 28; y++)
+    for (uint32_t x = 8; x < 38; x++) put(&img, x, y, 200);
+  for (uint32_t y = 30; y < 40; y++)
+    for (uint32_t x = 44; x < 54; x++) put(&img, x, y, 90);
+  char buf[1024];
+  char *path = g_strdup(tess_test_path(buf, sizeof buf, "faint.png"));
+  CHECK_OK(tess_png_save(tess_image_view(&img), path, &err), &err);
+  tess_image_clear(&img);
+  return path;
+}
+
+static gboolean traceable(TessMaskEditor *editor) {
+  gboolean t = FALSE;
+  g_object_get(editor, "traceable", &t, NULL);
+  return t;
+}
+
+/* The trace controls are sensitive exactly while a sprite is loaded, and
+ * the tolerance and "largest island only" (which shape convex pieces only)
+ * in that mode alone; a refused trace says why under the readouts until
+ * the next trace succeeds. */
+static void templates_mask_editor_controls(void) {
+  g_autofree char *png = write_faint_png();
+  char buf[1024];
+  g_autoptr(GError) error = NULL;
+  TessDocument *doc = tess_document_new_project(tess_test_path(buf, sizeof buf, "mask.tessera"), &error);
+  CHECK(doc != NULL);
+  TessSpritePanel *panel = TESS_SPRITE_PANEL(g_object_ref_sink(tess_sprite_panel_new()));
+  tess_sprite_panel_set_document(panel, doc);
+  GSList *files = g_slist_prepend(NULL, g_file_new_for_path(png));
+  CHECK(tess_sprite_panel_import(panel, files, &error) == 1);
+  g_slist_free_full(files, g_object_unref);
+  TessId id = tess_sprite_panel_get_selected(panel);
+
+  TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
+  GtkWindow *win = GTK_WINDOW(gtk_window_new());
+  gtk_window_set_default_size(win, 1000, 660);
+  gtk_window_set_child(win, GTK_WIDGET(editor));
+  gtk_window_present(win);
+  tess_mask_editor_set_document(editor, doc);
+  fixture_spin();
+
+  const char *always[] = {"mode", "threshold", "max_vertices", "trace_buttons"};
+  const char *pieces_only[] = {"tolerance", "largest"};
+  GtkWidget *message = editor_child(editor, "message");
+  for (int pass = 0; pass < 2; pass++) {
+    /* No sprite: nothing to trace, every control insensitive. */
+    tess_mask_editor_set_sprite(editor, 0);
+    fixture_spin();
+    CHECK(!traceable(editor));
+    for (guint i = 0; i < G_N_ELEMENTS(always); i++) CHECK_MSG(!gtk_widget_get_sensitive(editor_child(editor, always[i])), "%s", always[i]);
+    for (guint i = 0; i < G_N_ELEMENTS(pieces_only); i++)
+      CHECK_MSG(!gtk_widget_get_sensitive(editor_child(editor, pieces_only[i])), "%s", pieces_only[i]);
+
+    tess_mask_editor_set_sprite(editor, id);
+    fixture_spin();
+    CHECK(traceable(editor));
+    GtkDropDown *mode = tess_mask_editor_get_mode(editor);
+    for (guint m = TESS_MASK_HULL; m <= TESS_MASK_BOX; m++) {
+      gtk_drop_down_set_selected(mode, m);
+      fixture_spin();
+      CHECK(tess_mask_editor_get_mask(editor)->mode == m);
+      for (guint i = 0; i < G_N_ELEMENTS(always); i++)
+        CHECK_MSG(gtk_widget_get_sensitive(editor_child(editor, always[i])), "mode %u: %s", m, always[i]);
+      for (guint i = 0; i < G_N_ELEMENTS(pieces_only); i++)
+        CHECK_MSG(gtk_widget_get_sensitive(editor_child(editor, pieces_only[i])) == (m == TESS_MASK_PIECES),
+                  "mode %u: %s", m, pieces_only[i]);
+    }
+  }
+
+  /* Above every pixel's alpha there is nothing to trace: said, and the mask kept. */
+  gtk_drop_down_set_selected(tess_mask_editor_get_mode(editor), TESS_MASK_SIMPLIFIED);
+  GtkRange *threshold = tess_mask_editor_get_threshold(editor);
+  gtk_range_set_value(threshold, 1);
+  fixture_spin();
+  CHECK(!gtk_widget_get_visible(message));
+  double area = tess_mask_editor_get_mask(editor)->area;
+  CHECK(area == 30 * 20 + 10 * 10);
+  gtk_range_set_value(threshold, 201);
+  fixture_spin();
+  CHECK(gtk_widget_get_visible(message));
+  CHECK_MSG(strstr(gtk_label_get_text(GTK_LABEL(message)), "no opaque pixel at threshold 201") != NULL, "the message: '%s'",
+            gtk_label_get_text(GTK_LABEL(message)));
+  CHECK(tess_project_sprite(tess_document_get_project(doc), id)->mask.area == area);
+  /* At 100 only the opaque block is left: traced, and the message goes. */
+  gtk_range_set_value(threshold, 100);
+  fixture_spin();
+  CHECK(!gtk_widget_get_visible(message) && strcmp(gtk_label_get_text(GTK_LABEL(message)), "") == 0);
+  CHECK(tess_mask_editor_get_mask(editor)->area == 30 * 20);
+  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AREA), "600 px²") == 0);
+  CHECK(strcmp(gtk_label_get_text(GTK_LABEL(editor_child(editor, "readout_area"))), "600 px²") == 0);
+
+  tess_mask_editor_flush(editor);
+  gtk_window_destroy(win);
+  fixture_spin();
+  g_object_unref(panel);
+  g_object_unref(doc);
+}
+
 static const TessTestCase cases[] = {
     {"templates_sprite_panel_follows_the_choice", templates_sprite_panel_follows_the_choice},
+    {"templates_mask_editor_controls", templates_mask_editor_controls},
 };
 
 int main(int argc, char **argv) { return fixture_main(argc, argv, cases, G_N_ELEMENTS(cases)); }
