@@ -23,9 +23,6 @@ struct _TessSpritePanel {
   GtkEntry *name;
   GtkSpinButton *anchor_x, *anchor_y, *frames, *fps;
   GtkDropDown *body_type, *material;
-  /* Import runs on a worker (tess-sprite-import.c) while a progress row
-   * offers Cancel; the sprites are added here, on the main thread. */
-  GtkWidget *import_button, *import_row, *import_cancel_button;
   GtkProgressBar *import_bar;
 
   /* owned */
@@ -37,6 +34,11 @@ struct _TessSpritePanel {
   GArray *material_ids;
   GtkDropTarget *drop_target;
 
+  /* Import runs on a worker (tess-sprite-import.c) while a progress row
+   * offers Cancel (bound to "importing", "cancelling", "import-progress");
+   * the sprites are added here, on the main thread. */
+  gboolean importing, cancelling;
+  double import_progress;
   GCancellable *import_cancel;  /* the running import's; NULL when idle */
   TessSpriteImport *import_job; /* borrowed from the worker's task while it runs (progress) */
   guint import_tick;
@@ -60,9 +62,14 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE(TessSpritePanel, tess_sprite_panel, GTK_TYPE_BOX)
 
 /* "selected": the chosen sprite's id (0: none). Remove and the settings are
- * sensitive through bindings on it in tess-sprite-panel.ui. */
+ * sensitive through bindings on it in tess-sprite-panel.ui, as the import
+ * row, its bar and its buttons are on "importing", "cancelling" and
+ * "import-progress". */
 enum { PROP_0,
        PROP_SELECTED,
+       PROP_IMPORTING,
+       PROP_CANCELLING,
+       PROP_IMPORT_PROGRESS,
        N_PROPS };
 static GParamSpec *props[N_PROPS];
 
@@ -72,8 +79,25 @@ static void set_selected(TessSpritePanel *self, TessId id) {
   g_object_notify_by_pspec(G_OBJECT(self), props[PROP_SELECTED]);
 }
 
-/* The template's closure: a sprite is chosen. */
+/* The template's closures: a sprite is chosen; Cancel can still act; what the import's bar says. */
 static gboolean id_is_set(gpointer unused, guint id) { return id != 0; }
+static gboolean running_not_cancelled(gpointer unused, gboolean importing, gboolean cancelling) {
+  return importing && !cancelling;
+}
+static char *import_text(gpointer unused, gboolean importing, gboolean cancelling) {
+  return !importing ? NULL : g_strdup(cancelling ? _("Cancelling…") : _("Importing…"));
+}
+
+static void set_import_state(TessSpritePanel *self, gboolean importing, gboolean cancelling, double progress) {
+  g_object_freeze_notify(G_OBJECT(self));
+  if (self->importing != importing) g_object_notify_by_pspec(G_OBJECT(self), props[PROP_IMPORTING]);
+  if (self->cancelling != cancelling) g_object_notify_by_pspec(G_OBJECT(self), props[PROP_CANCELLING]);
+  if (self->import_progress != progress) g_object_notify_by_pspec(G_OBJECT(self), props[PROP_IMPORT_PROGRESS]);
+  self->importing = importing;
+  self->cancelling = cancelling;
+  self->import_progress = progress;
+  g_object_thaw_notify(G_OBJECT(self));
+}
 
 static TessProject *project(TessSpritePanel *self) { return self->doc ? tess_document_get_project(self->doc) : NULL; }
 
@@ -489,17 +513,9 @@ guint tess_sprite_panel_import(TessSpritePanel *self, GSList *files, GError **er
 
 /* ---- Import on a worker ----------------------------------------------------------- */
 
-static void show_importing(TessSpritePanel *self, gboolean running) {
-  gtk_widget_set_visible(self->import_row, running);
-  gtk_widget_set_sensitive(self->import_button, !running);
-  gtk_widget_set_sensitive(self->import_cancel_button, running);
-  gtk_progress_bar_set_fraction(self->import_bar, 0);
-  gtk_progress_bar_set_text(self->import_bar, running ? _("Importing…") : NULL);
-}
-
 static gboolean on_import_tick(gpointer user) {
   TessSpritePanel *self = user;
-  gtk_progress_bar_set_fraction(self->import_bar, tess_sprite_import_get_progress(self->import_job));
+  set_import_state(self, TRUE, self->cancelling, tess_sprite_import_get_progress(self->import_job));
   return G_SOURCE_CONTINUE;
 }
 
@@ -509,7 +525,7 @@ static void on_imported(GObject *source, GAsyncResult *result, gpointer data) {
   g_clear_handle_id(&self->import_tick, g_source_remove);
   self->import_job = NULL;
   g_clear_object(&self->import_cancel);
-  if (!self->disposed) show_importing(self, FALSE);
+  if (!self->disposed) set_import_state(self, FALSE, FALSE, 0);
   GError *error = NULL;
   TessSpriteImport *job = tess_sprite_import_run_finish(result, &error);
   guint n = 0;
@@ -539,7 +555,7 @@ void tess_sprite_panel_import_async(TessSpritePanel *self, GSList *files, GCance
   TessSpriteImport *job = tess_sprite_import_new(files);
   self->import_cancel = cancellable ? g_object_ref(cancellable) : g_cancellable_new();
   self->import_job = job;
-  show_importing(self, TRUE);
+  set_import_state(self, TRUE, FALSE, 0);
   self->import_tick = g_timeout_add(50, on_import_tick, self);
   tess_sprite_import_run_async(job, self->import_cancel, on_imported, task);
 }
@@ -552,14 +568,13 @@ guint tess_sprite_panel_import_finish(TessSpritePanel *self, GAsyncResult *resul
 
 gboolean tess_sprite_panel_is_importing(TessSpritePanel *self) { return self->import_job != NULL; }
 double tess_sprite_panel_get_import_progress(TessSpritePanel *self) {
-  return gtk_progress_bar_get_fraction(self->import_bar);
+  return gtk_progress_bar_get_fraction(self->import_bar); /* as shown: the bar's, bound to "import-progress" */
 }
 
 void tess_sprite_panel_cancel_import(TessSpritePanel *self) {
   if (!self->import_cancel) return;
   g_cancellable_cancel(self->import_cancel);
-  gtk_progress_bar_set_text(self->import_bar, _("Cancelling…"));
-  gtk_widget_set_sensitive(self->import_cancel_button, FALSE);
+  set_import_state(self, TRUE, TRUE, self->import_progress);
 }
 
 static void on_import_done(GObject *source, GAsyncResult *result, gpointer data) {
@@ -686,6 +701,9 @@ static void tess_sprite_panel_get_property(GObject *object, guint id, GValue *va
   TessSpritePanel *self = TESS_SPRITE_PANEL(object);
   switch (id) {
     case PROP_SELECTED: g_value_set_uint(value, self->selected); break;
+    case PROP_IMPORTING: g_value_set_boolean(value, self->importing); break;
+    case PROP_CANCELLING: g_value_set_boolean(value, self->cancelling); break;
+    case PROP_IMPORT_PROGRESS: g_value_set_double(value, self->import_progress); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
   }
 }
@@ -697,6 +715,12 @@ static void tess_sprite_panel_class_init(TessSpritePanelClass *klass) {
   object_class->get_property = tess_sprite_panel_get_property;
   props[PROP_SELECTED] = g_param_spec_uint("selected", NULL, NULL, 0, G_MAXUINT, 0,
                                            G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  props[PROP_IMPORTING] = g_param_spec_boolean("importing", NULL, NULL, FALSE,
+                                               G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  props[PROP_CANCELLING] = g_param_spec_boolean("cancelling", NULL, NULL, FALSE,
+                                                G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  props[PROP_IMPORT_PROGRESS] = g_param_spec_double("import-progress", NULL, NULL, 0, 1, 0,
+                                                    G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties(object_class, N_PROPS, props);
   signals[SIGNAL_SPRITE_SELECTED] = g_signal_new("sprite-selected", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
                                                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
@@ -707,11 +731,8 @@ static void tess_sprite_panel_class_init(TessSpritePanelClass *klass) {
 
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
   gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-sprite-panel.ui");
-  gtk_widget_class_bind_template_child(widget_class, TessSpritePanel, import_button);
   gtk_widget_class_bind_template_child(widget_class, TessSpritePanel, remove_button);
-  gtk_widget_class_bind_template_child(widget_class, TessSpritePanel, import_row);
   gtk_widget_class_bind_template_child(widget_class, TessSpritePanel, import_bar);
-  gtk_widget_class_bind_template_child(widget_class, TessSpritePanel, import_cancel_button);
   gtk_widget_class_bind_template_child(widget_class, TessSpritePanel, list);
   gtk_widget_class_bind_template_child(widget_class, TessSpritePanel, empty_label);
   gtk_widget_class_bind_template_child(widget_class, TessSpritePanel, settings);
@@ -723,6 +744,12 @@ static void tess_sprite_panel_class_init(TessSpritePanelClass *klass) {
   gtk_widget_class_bind_template_child(widget_class, TessSpritePanel, body_type);
   gtk_widget_class_bind_template_child(widget_class, TessSpritePanel, material);
   gtk_widget_class_bind_template_callback(widget_class, id_is_set);
+  gtk_widget_class_bind_template_callback(widget_class, import_text);
+  gtk_widget_class_bind_template_callback(widget_class, running_not_cancelled);
+  /* Not kept in the struct (bindings drive them), but named for the tests. */
+  gtk_widget_class_bind_template_child_full(widget_class, "import_button", FALSE, 0);
+  gtk_widget_class_bind_template_child_full(widget_class, "import_row", FALSE, 0);
+  gtk_widget_class_bind_template_child_full(widget_class, "import_cancel_button", FALSE, 0);
   gtk_widget_class_bind_template_callback(widget_class, on_import_clicked);
   gtk_widget_class_bind_template_callback(widget_class, on_import_cancel_clicked);
   gtk_widget_class_bind_template_callback(widget_class, on_remove);

@@ -201,9 +201,110 @@ static void templates_mask_editor_controls(void) {
   g_object_unref(doc);
 }
 
+/* A 2048 x 2048 sprite: a disc (the import reads, decodes and traces it
+ * on the worker for long enough to be seen running). */
+static char *write_big_png(void) {
+  TessImage img;
+  TessError err = {0};
+  CHECK_OK(tess_image_create(2048, 2048, &img, &err), &err);
+  for (uint32_t y = 0; y < 2048; y++)
+    for (uint32_t x = 0; x < 2048; x++) {
+      double dx = x - 1023.5, dy = y - 1023.5;
+      if (dx * dx + dy * dy < 1000.0 * 1000.0) put(&img, x, y, (uint8_t)(128 + (x ^ y) % 128));
+    }
+  char buf[1024];
+  char *path = g_strdup(tess_test_path(buf, sizeof buf, "big.png"));
+  CHECK_OK(tess_png_save(tess_image_view(&img), path, &err), &err);
+  tess_image_clear(&img);
+  return path;
+}
+
+typedef struct Imported {
+  gboolean done;
+  guint count;
+  GError *error;
+} Imported;
+
+static void on_imported(GObject *source, GAsyncResult *result, gpointer data) {
+  Imported *o = data;
+  o->count = tess_sprite_panel_import_finish(TESS_SPRITE_PANEL(source), result, &o->error);
+  o->done = TRUE;
+}
+
+static gboolean panel_flag(TessSpritePanel *panel, const char *property) {
+  gboolean v = FALSE;
+  g_object_get(panel, property, &v, NULL);
+  return v;
+}
+
+/* The import's progress row (bindings on "importing", "cancelling" and
+ * "import-progress"): shown while an import runs, with Import insensitive,
+ * Cancel sensitive until pressed, the bar saying what happens and showing
+ * the worker's progress; gone, and Import sensitive again, once it ends,
+ * cancelled or not. */
+static void templates_import_row_follows_the_import(void) {
+  g_autofree char *png = write_big_png();
+  char buf[1024];
+  g_autoptr(GError) error = NULL;
+  TessDocument *doc = tess_document_new_project(tess_test_path(buf, sizeof buf, "import.tessera"), &error);
+  CHECK(doc != NULL);
+  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
+  GtkWindow *win = GTK_WINDOW(gtk_window_new());
+  gtk_window_set_default_size(win, 320, 600);
+  gtk_window_set_child(win, GTK_WIDGET(panel));
+  gtk_window_present(win);
+  tess_sprite_panel_set_document(panel, doc);
+  fixture_spin();
+  GtkWidget *row = panel_child(panel, "import_row"), *import = panel_child(panel, "import_button");
+  GtkWidget *cancel = panel_child(panel, "import_cancel_button");
+  GtkProgressBar *bar = GTK_PROGRESS_BAR(panel_child(panel, "import_bar"));
+  CHECK(!gtk_widget_get_visible(row) && gtk_widget_get_sensitive(import));
+  GSList *files = g_slist_prepend(NULL, g_file_new_for_path(png));
+
+  for (int cancelled = 1; cancelled >= 0; cancelled--) {
+    Imported o = {0};
+    tess_sprite_panel_import_async(panel, files, NULL, on_imported, &o);
+    CHECK(panel_flag(panel, "importing") && !panel_flag(panel, "cancelling"));
+    CHECK(gtk_widget_get_visible(row) && !gtk_widget_get_sensitive(import) && gtk_widget_get_sensitive(cancel));
+    CHECK(g_strcmp0(gtk_progress_bar_get_text(bar), "Importing…") == 0);
+    CHECK(gtk_progress_bar_get_fraction(bar) == 0);
+    if (cancelled) {
+      g_signal_emit_by_name(cancel, "clicked");
+      CHECK(panel_flag(panel, "cancelling") && !gtk_widget_get_sensitive(cancel));
+      CHECK(g_strcmp0(gtk_progress_bar_get_text(bar), "Cancelling…") == 0);
+      CHECK(gtk_widget_get_visible(row) && !gtk_widget_get_sensitive(import));
+    } else {
+      /* The bar shows the worker's progress as the ticks read it. */
+      double seen = 0;
+      while (!o.done) {
+        g_main_context_iteration(NULL, TRUE);
+        double progress = 0;
+        g_object_get(panel, "import-progress", &progress, NULL);
+        if (!o.done) {
+          CHECK(gtk_progress_bar_get_fraction(bar) == progress && tess_sprite_panel_get_import_progress(panel) == progress);
+          seen = MAX(seen, progress);
+        }
+      }
+      g_test_message("the bar showed up to %.2f before the import ended", seen);
+    }
+    while (!o.done) g_main_context_iteration(NULL, TRUE);
+    CHECK(cancelled ? o.count == 0 && g_error_matches(o.error, G_IO_ERROR, G_IO_ERROR_CANCELLED) : o.count == 1);
+    g_clear_error(&o.error);
+    CHECK(!panel_flag(panel, "importing") && !panel_flag(panel, "cancelling"));
+    CHECK(!gtk_widget_get_visible(row) && gtk_widget_get_sensitive(import));
+    CHECK(gtk_progress_bar_get_fraction(bar) == 0 && gtk_progress_bar_get_text(bar) == NULL);
+    CHECK(tess_document_get_project(doc)->sprite_count == (cancelled ? 0u : 1u));
+  }
+  g_slist_free_full(files, g_object_unref);
+  gtk_window_destroy(win);
+  fixture_spin();
+  g_object_unref(doc);
+}
+
 static const TessTestCase cases[] = {
     {"templates_sprite_panel_follows_the_choice", templates_sprite_panel_follows_the_choice},
     {"templates_mask_editor_controls", templates_mask_editor_controls},
+    {"templates_import_row_follows_the_import", templates_import_row_follows_the_import},
 };
 
 int main(int argc, char **argv) { return fixture_main(argc, argv, cases, G_N_ELEMENTS(cases)); }
