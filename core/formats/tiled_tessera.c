@@ -435,7 +435,7 @@ static bool in_vocab(const Vocab *v, const char *name) {
 static const char *const body_words[] = {"shape", "body_type", "material", "tessera.material_id", "sensor", "pin",
                                          "category", "mask", "sprite", "tessera.sprite_id", "tessera.radius",
                                          "tessera.width", "tessera.height", "mass", "inertia", "center_x", "center_y",
-                                         "tessera.depth", "tessera.integrator"};
+                                         "tessera.depth", "tessera.integrator", "collide_pixels"};
 static const char *const joint_words[] = {"kind", "body_a", "body_b", "length", "limit_enabled", "lower", "upper",
                                           "motor_enabled", "motor_speed", "motor_torque", "tessera.limit_enabled",
                                           "tessera.lower", "tessera.upper", "tessera.motor_enabled", "tessera.motor_speed",
@@ -515,6 +515,19 @@ static TessResult body(TessMapImport *plan, const TiledObject *ob, double ox, do
       b->height = (float)ob->h;
       place(out, ob, ox, oy, -0.5 * b->width, -0.5 * b->height);
       break;
+  }
+  /* Pixels collide only on a static sprite body (the sprite's mask, fixed in the world); elsewhere the flag
+   * would be held and do nothing, so it is dropped with a warning, as the layer's own is on non-tile layers. */
+  const TiledProp *pixels = first(pr, "collide_pixels");
+  if (pixels && strcmp(pixels->value, "true") == 0) {
+    if (b->type == TESS_BODY_STATIC && b->shape == TESS_BODY_SPRITE) b->collide_pixels = true;
+    else
+      tess_map_import_warn(plan, "%s '%s': collide_pixels is for static sprite bodies only, ignored on this %s %s body", owner,
+                           ob->name ? ob->name : "",
+                           b->type == TESS_BODY_STATIC      ? "static"
+                           : b->type == TESS_BODY_KINEMATIC ? "kinematic"
+                                                            : "dynamic",
+                           shapes[b->shape]);
   }
   Vocab v = {body_words, sizeof body_words / sizeof body_words[0]};
   return user_props(plan, ob, &v, out, owner, err);

@@ -82,6 +82,9 @@ static void body(TwMap *m, const TessProject *p, const TwMass *masses, size_t ma
   tiled_write_prop_int(m, pr, "mask", (int32_t)b->mask);
   /* only when not the default, so a level with no RK4 body exports as it did */
   if (b->integrator == TESS_INTEGRATOR_RK4) tiled_write_prop_string(m, pr, "tessera.integrator", "rk4");
+  /* Only when set, and only where it acts (a static sprite body's pixels): the importer warns about it anywhere else. */
+  if (b->collide_pixels && b->type == TESS_BODY_STATIC && b->shape == TESS_BODY_SPRITE)
+    tiled_write_prop_bool(m, pr, "collide_pixels", true);
   switch (b->shape) {
     case TESS_BODY_BOX:
     case TESS_BODY_CAPSULE:

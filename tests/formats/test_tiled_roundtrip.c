@@ -7,7 +7,9 @@
  * - imported into a project that already has those ids, the level gets new
  *   ids and its joints still join the same bodies;
  * - a Tiled export cleans the temporary files a killed export left in its
- *   tilesets/ folder, as the .tlv export does in its own. */
+ *   tilesets/ folder, as the .tlv export does in its own;
+ * - a static body colliding by its pixels keeps its flag; the flag where it
+ *   cannot act is one warning and is ignored. */
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -158,6 +160,107 @@ static void integrator_and_spring(TessTiledFlavor f) {
 static void test_integrator_and_spring_tmj(void) { integrator_and_spring(TESS_TILED_TMJ); }
 static void test_integrator_and_spring_tmx(void) { integrator_and_spring(TESS_TILED_TMX); }
 
+/* A static sprite body colliding by its pixels (issue 15) comes back exactly through TMJ and TMX with no
+ * warning, and writes the same map again; the map names the flag once, only on that body. The flag on a
+ * dynamic box (a hand-edited map) is one warning naming the object, and is ignored there. */
+static void pixel_body(TessTiledFlavor f) {
+  TessProject *p = load_demo();
+  if (!p) return;
+  CHECK(p->sprite_count > 0);
+  if (!p->sprite_count) {
+    tess_project_destroy(p);
+    return;
+  }
+  TessLevel *level = p->levels[0];
+  TessId layer = 0;
+  for (uint32_t i = 0; i < level->layer_count; i++)
+    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) layer = level->layers[i]->props.id;
+  TessError err;
+  TessObject o;
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  snprintf(o.name, sizeof o.name, "Rock");
+  o.pos = tess_v2(150.5f, 90.25f);
+  o.angle = 0.3f;
+  o.u.body.shape = TESS_BODY_SPRITE;
+  o.u.body.type = TESS_BODY_STATIC;
+  o.u.body.sprite = p->sprites[0]->id;
+  o.u.body.collide_pixels = true;
+  TessId rock = 0;
+  CHECK_OK(tess_edit_object_add(p, level->id, layer, &o, &rock, &err), &err);
+  /* A dynamic box with a bool property one letter short of the flag: the sed below makes it the flag. */
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  snprintf(o.name, sizeof o.name, "Crate");
+  o.pos = tess_v2(220.0f, 40.0f);
+  o.u.body.shape = TESS_BODY_BOX;
+  o.u.body.type = TESS_BODY_DYNAMIC;
+  o.u.body.width = o.u.body.height = 16.0f;
+  TessProperty prop;
+  memset(&prop, 0, sizeof prop);
+  snprintf(prop.name, sizeof prop.name, "collide_pixel");
+  prop.type = TESS_PROP_BOOL;
+  prop.v.b = true;
+  CHECK(tess_object_set_property(&o, &prop) == 0);
+  TessId crate = 0;
+  CHECK_OK(tess_edit_object_add(p, level->id, layer, &o, &crate, &err), &err);
+  tess_object_clear(&o);
+  char dir[1024], map[1200], again[1200];
+  snprintf(dir, sizeof dir, "%s/pixels-%s", tess_test_tmpdir(), f == TESS_TILED_TMJ ? "tmj" : "tmx");
+  mkdir(dir, 0777);
+  TessId id = 0;
+  TessProject *q = through(p, level, f, dir, NULL, &id, map, sizeof map);
+  const TessLevel *back = q ? tess_project_level(q, id) : NULL;
+  uint64_t want = tess_level_content_hash(p, level), got = back ? tess_level_content_hash(q, back) : 0;
+  CHECK_MSG(want == got, "through %s: content hash %016llx, back %016llx", map, (unsigned long long)want,
+            (unsigned long long)got);
+  TessLayer *in = NULL;
+  const TessObject *r = back ? tess_level_object(back, rock, &in) : NULL;
+  CHECK(r && r->u.body.collide_pixels && r->u.body.type == TESS_BODY_STATIC && r->u.body.shape == TESS_BODY_SPRITE);
+  CHECK(r && tess_object_property(r, "collide_pixels") == NULL);
+  if (back) {
+    snprintf(again, sizeof again, "%s/again.%s", dir, f == TESS_TILED_TMJ ? "tmj" : "tmx");
+    CHECK_OK(tess_tiled_write_level(q, back, f, again, &err), &err);
+    size_t a = 0, b = 0;
+    char *x = slurp(map, &a), *y = slurp(again, &b);
+    CHECK_MSG(x && y && a == b && memcmp(x, y, a) == 0, "%s and %s differ", map, again);
+    tess_free(x);
+    tess_free(y);
+  }
+  size_t size = 0;
+  char *text = slurp(map, &size);
+  const char *at = text ? strstr(text, "collide_pixels\"") : NULL;
+  CHECK_MSG(at && !strstr(at + 1, "collide_pixels\""), "%s names collide_pixels once", map);
+  tess_free(text);
+  if (q) tess_project_destroy(q);
+  /* The flag on the dynamic box: one warning naming it; the box comes in without it, the rock keeps its own. */
+  CHECK(tess_test_system("sed -i 's/collide_pixel\"/collide_pixels\"/' '%s'", map) == 0);
+  TessMapImport *imp = NULL;
+  CHECK_OK(tess_map_read(map, NULL, &imp, &err), &err);
+  if (imp) {
+    CHECK_MSG(imp->warning_count == 1, "%s: %u warnings", map, imp->warning_count);
+    char crate_owner[64];
+    snprintf(crate_owner, sizeof crate_owner, "object %u 'Crate': ", crate);
+    for (uint32_t i = 0; i < imp->warning_count; i++)
+      CHECK_MSG(strstr(imp->warnings[i], crate_owner) &&
+                    strstr(imp->warnings[i], "collide_pixels is for static sprite bodies only, ignored on this dynamic box body"),
+                "%s", imp->warnings[i]);
+    q = tess_project_create();
+    TessId id2 = 0;
+    CHECK_OK(tess_map_import_apply(q, imp, NULL, &id2, &err), &err);
+    back = tess_project_level(q, id2);
+    const TessObject *c = back ? tess_level_object(back, crate, &in) : NULL;
+    r = back ? tess_level_object(back, rock, &in) : NULL;
+    CHECK(c && !c->u.body.collide_pixels && c->u.body.type == TESS_BODY_DYNAMIC && !tess_object_property(c, "collide_pixels") &&
+          !tess_object_property(c, "collide_pixel"));
+    CHECK(r && r->u.body.collide_pixels);
+    tess_map_import_destroy(imp);
+    tess_project_destroy(q);
+  }
+  tess_project_destroy(p);
+}
+
+static void test_pixel_body_tmj(void) { pixel_body(TESS_TILED_TMJ); }
+static void test_pixel_body_tmx(void) { pixel_body(TESS_TILED_TMX); }
+
 /* Into a project that already holds the level: every id is taken, so the
  * import gets new ones, and joints follow their bodies to them. */
 static void test_ids_taken(void) {
@@ -272,4 +375,4 @@ static void test_stale_tileset_temporaries(void) {
 
 TESS_TEST_MAIN(TEST(test_demo_round_trip_tmj), TEST(test_demo_round_trip_tmx), TEST(test_ids_taken),
                TEST(test_stale_tileset_temporaries), TEST(test_integrator_and_spring_tmj),
-               TEST(test_integrator_and_spring_tmx))
+               TEST(test_integrator_and_spring_tmx), TEST(test_pixel_body_tmj), TEST(test_pixel_body_tmx))
