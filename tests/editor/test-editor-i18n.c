@@ -160,8 +160,44 @@ static void french_integrator_and_spring_rows(void) {
   fixture_close(w);
 }
 
+/* The pixel rows in French: a static sprite body's "Collide by pixels" and
+ * its tooltip in the inspector, and a tile layer's "By pixels" with its tooltip. */
+static void french_pixel_rows(void) {
+  g_autofree char *path = fixture_copy_demo("fr-pixels.tessera");
+  TessWindow *w = fixture_window(path);
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  TessLevel *level = tess_project_level(p, tess_window_get_level(w));
+  TessId layer = 0;
+  for (uint32_t i = 0; i < level->layer_count; i++)
+    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) layer = level->layers[i]->props.id;
+  CHECK(p->sprite_count > 0);
+  TessObject o;
+  TessId body = 0;
+  TessError err = {0};
+  tess_object_default(&o, TESS_OBJECT_BODY);
+  o.u.body.shape = TESS_BODY_SPRITE;
+  o.u.body.type = TESS_BODY_STATIC;
+  o.u.body.sprite = p->sprite_count ? p->sprites[0]->id : 0;
+  CHECK_OK(tess_edit_object_add(p, level->id, layer, &o, &body, &err), &err);
+  CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+  TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
+  tess_object_inspector_set_object(insp, level->id, body);
+  fixture_spin();
+  CHECK(find_label(GTK_WIDGET(insp), "Collision par pixels") != NULL);
+  CHECK(find_tip(GTK_WIDGET(insp),
+                 "Entre en collision par les pixels mêmes du sprite (son alpha au seuil du masque), tournés "
+                 "avec le corps, au lieu des formes tracées. Les balles roulent sur chaque bosse ; dans "
+                 "un jeu, on peut y creuser.") != NULL);
+  GtkWidget *layers = tess_window_get_layers_panel(w);
+  CHECK(find_label(layers, "Par _pixels") != NULL);
+  CHECK(find_tip(layers, "Entrer en collision par les pixels mêmes des tuiles (un masque de pixels) plutôt que par les cases") !=
+        NULL);
+  fixture_close(w);
+}
+
 static const TessTestCase cases[] = {TEST(french_error_sentences), TEST(french_window), TEST(french_pin_joint_rows),
-                                     TEST(french_status_palette_fields), TEST(french_integrator_and_spring_rows)};
+                                     TEST(french_status_palette_fields), TEST(french_integrator_and_spring_rows),
+                                     TEST(french_pixel_rows)};
 
 int main(int argc, char **argv) {
   g_setenv("LANGUAGE", "fr", TRUE);
