@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tess-preview-aim.h"
+#include "tess-resources.h"
 #include "tess-ui.h"
 
 #include "tessera/render.h"
@@ -718,6 +719,9 @@ static void tess_preview_view_class_init(TessPreviewViewClass *klass) {
   signals[SIGNAL_ZOOM_CHANGED] =
       g_signal_new("zoom-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
+  /* Referencing the bundle keeps it linked from the static library (its
+   * constructor registers it), also where this widget is used alone. */
+  (void)tess_get_resource();
   gtk_widget_class_set_template_from_resource(wc, "/org/tessera/Editor/tess-preview-view.ui");
   gtk_widget_class_bind_template_child(wc, TessPreviewView, toolbar);
   gtk_widget_class_bind_template_child(wc, TessPreviewView, canvas);

@@ -10,6 +10,8 @@
 #include "editor_fixture.h"
 #include "tess-preview-mode.h"
 #include "tess-preview-view.h"
+#include "tess-scroll-area.h"
+#include "tess-tile-palette.h"
 #include "tessera/render.h"
 
 /* ---- finding controls as a user sees them ------------------------------------------ */
@@ -34,6 +36,18 @@ static gboolean check_labelled(GtkWidget *w, const char *text) {
 }
 static gboolean label_starts(GtkWidget *w, const char *text) {
   return GTK_IS_LABEL(w) && g_str_has_prefix(gtk_label_get_text(GTK_LABEL(w)), text);
+}
+
+static gboolean label_is(GtkWidget *w, const char *text) {
+  return GTK_IS_LABEL(w) && g_strcmp0(gtk_label_get_text(GTK_LABEL(w)), text) == 0;
+}
+static gboolean dropdown_tip(GtkWidget *w, const char *text) {
+  return GTK_IS_DROP_DOWN(w) && g_strcmp0(gtk_widget_get_tooltip_text(w), text) == 0;
+}
+static int count_tips(GtkWidget *root, const char *text) {
+  int n = tip_starts(root, text);
+  for (GtkWidget *c = gtk_widget_get_first_child(root); c; c = gtk_widget_get_next_sibling(c)) n += count_tips(c, text);
+  return n;
 }
 
 static int count_controllers(GtkWidget *w, GType type, guint button) {
@@ -177,7 +191,116 @@ done:
   fixture_close(w);
 }
 
+/* ---- the tile palette ------------------------------------------------------------------ */
+
+/* With no project: the chooser, the menu and the zoom buttons are off, the
+ * view is hidden and the hint says what to do (all from "tileset" = 0). */
+static void tile_palette_template_empty(void) {
+  GtkWidget *palette = g_object_ref_sink(tess_tile_palette_new());
+  GtkWidget *chooser = find(palette, dropdown_tip, "Tileset");
+  GtkWidget *menu = find(palette, tip_starts, "Tileset menu");
+  GtkWidget *in = find(palette, tip_starts, "Zoom the tileset in");
+  GtkWidget *out = find(palette, tip_starts, "Zoom the tileset out");
+  GtkWidget *hint = find(palette, label_is, "No tilesets yet. Add one from a PNG.");
+  GtkWidget *view = tess_tile_palette_get_view(TESS_TILE_PALETTE(palette));
+  CHECK(chooser && menu && in && out && hint && TESS_IS_SCROLL_AREA(view));
+  if (chooser && menu && in && out && hint && view) {
+    CHECK(!gtk_widget_get_sensitive(chooser) && !gtk_widget_get_sensitive(menu));
+    CHECK(!gtk_widget_get_sensitive(in) && !gtk_widget_get_sensitive(out));
+    CHECK(gtk_widget_get_visible(hint) && !gtk_widget_is_visible(view));
+  }
+  g_object_unref(palette);
+}
+
+/* tess-tile-palette.ui on the demo: "tileset", "zoom" and "terrain-mode"
+ * drive the controls; the buttons, the chooser and the Terrain switch drive
+ * them; the view has its pointer controllers. */
+static void tile_palette_template(void) {
+  g_autofree char *path = fixture_copy_demo("template-palette.tessera");
+  TessWindow *w = fixture_window(path);
+  TessTilePalette *pal = TESS_TILE_PALETTE(tess_window_get_tile_palette(w));
+  GtkWidget *root = GTK_WIDGET(pal);
+  fixture_spin();
+  CHECK(tess_tile_palette_get_tileset(pal) != 0);
+  GtkWidget *chooser = find(root, dropdown_tip, "Tileset");
+  GtkWidget *menu = find(root, tip_starts, "Tileset menu");
+  GtkWidget *view = tess_tile_palette_get_view(pal);
+  CHECK(chooser && gtk_widget_get_sensitive(chooser) && menu && gtk_widget_get_sensitive(menu));
+  CHECK(!find(root, label_is, "No tilesets yet. Add one from a PNG.") ||
+        !gtk_widget_get_visible(find(root, label_is, "No tilesets yet. Add one from a PNG.")));
+  CHECK(TESS_IS_SCROLL_AREA(view) && gtk_widget_is_visible(view) && GTK_IS_SCROLLED_WINDOW(gtk_widget_get_parent(view)));
+  if (view) {
+    CHECK(count_controllers(view, GTK_TYPE_GESTURE_DRAG, 0) == 1); /* any button: right-click clears terrain */
+    CHECK(count_controllers(view, GTK_TYPE_EVENT_CONTROLLER_SCROLL, 0) == 1);
+    CHECK(count_controllers(view, GTK_TYPE_EVENT_CONTROLLER_MOTION, 0) == 1);
+  }
+  /* The chooser's model lists the project's tilesets. */
+  if (chooser) {
+    TessProject *p = tess_document_get_project(tess_window_get_document(w));
+    GListModel *names = gtk_drop_down_get_model(GTK_DROP_DOWN(chooser));
+    CHECK(names && g_list_model_get_n_items(names) == p->tileset_count);
+    CHECK(gtk_drop_down_get_selected(GTK_DROP_DOWN(chooser)) == 0);
+  }
+
+  /* Zoom: the label and the buttons follow "zoom"; the buttons set it. */
+  GtkWidget *in = find(root, tip_starts, "Zoom the tileset in");
+  GtkWidget *out = find(root, tip_starts, "Zoom the tileset out");
+  CHECK(in && out);
+  if (!in || !out) goto done;
+  tess_tile_palette_set_zoom(pal, 1);
+  CHECK(find(root, label_is, "1×") != NULL);
+  CHECK(!gtk_widget_get_sensitive(out) && gtk_widget_get_sensitive(in));
+  g_signal_emit_by_name(in, "clicked");
+  int zoom = 0;
+  g_object_get(pal, "zoom", &zoom, NULL);
+  CHECK_MSG(zoom == 2 && tess_tile_palette_get_zoom(pal) == 2, "zoom %d", zoom);
+  CHECK(find(root, label_is, "2×") != NULL && gtk_widget_get_sensitive(out));
+  g_object_set(pal, "zoom", TESS_TILE_PALETTE_ZOOM_MAX, NULL);
+  CHECK(find(root, label_is, "8×") != NULL && !gtk_widget_get_sensitive(in) && gtk_widget_get_sensitive(out));
+  g_signal_emit_by_name(out, "clicked");
+  CHECK(tess_tile_palette_get_zoom(pal) == TESS_TILE_PALETTE_ZOOM_MAX - 1 && gtk_widget_get_sensitive(in));
+
+  /* Terrain mode: the switch and the controls follow "terrain-mode", and the switch sets it. */
+  GtkWidget *toggle = find(root, tip_starts, "Terrain sets:");
+  GtkWidget *sets = find(root, dropdown_tip, "Terrain set");
+  CHECK(GTK_IS_TOGGLE_BUTTON(toggle) && sets);
+  if (!GTK_IS_TOGGLE_BUTTON(toggle) || !sets) goto done;
+  CHECK(!tess_tile_palette_get_terrain_mode(pal) && !gtk_widget_is_visible(sets));
+  gtk_toggle_button_set_active(GTK_TOGGLE_BUTTON(toggle), TRUE);
+  CHECK(tess_tile_palette_get_terrain_mode(pal) && gtk_widget_is_visible(sets));
+  /* The demo's tileset has terrain sets: the first is chosen, one button per colour. */
+  const TessTileset *ts = tess_project_tileset(tess_document_get_project(tess_window_get_document(w)),
+                                               tess_tile_palette_get_tileset(pal));
+  CHECK(ts && ts->terrain_count > 0);
+  if (!ts || !ts->terrain_count) goto done;
+  uint32_t colours = ts->terrains[0].color_count;
+  CHECK(gtk_drop_down_get_selected(GTK_DROP_DOWN(sets)) == 0 &&
+        g_list_model_get_n_items(gtk_drop_down_get_model(GTK_DROP_DOWN(sets))) == ts->terrain_count);
+  CHECK_MSG(count_tips(root, "Paint this terrain") == (int)colours, "%d colour buttons for %u colours",
+            count_tips(root, "Paint this terrain"), colours);
+  GtkWidget *hint = find(root, label_starts, "Click a corner or edge");
+  CHECK(hint && gtk_widget_is_visible(hint));
+  /* New terrain colour: one more colour, and its button. */
+  GtkWidget *add_colour = find(root, tip_starts, "New terrain colour");
+  CHECK(add_colour != NULL);
+  if (add_colour) {
+    g_signal_emit_by_name(add_colour, "clicked");
+    fixture_spin();
+    ts = tess_project_tileset(tess_document_get_project(tess_window_get_document(w)), tess_tile_palette_get_tileset(pal));
+    CHECK(ts && ts->terrains[0].color_count == colours + 1);
+    CHECK(count_tips(root, "Paint this terrain") == (int)colours + 1);
+  }
+  /* What a new set labels: Corners, Edges, Mixed. */
+  GtkWidget *kind = find(root, dropdown_tip, "What a new terrain set labels");
+  CHECK(kind && g_list_model_get_n_items(gtk_drop_down_get_model(GTK_DROP_DOWN(kind))) == 3);
+  tess_tile_palette_set_terrain_mode(pal, FALSE);
+  CHECK(!gtk_toggle_button_get_active(GTK_TOGGLE_BUTTON(toggle)) && !gtk_widget_is_visible(sets));
+done:
+  fixture_close(w);
+}
+
 int main(int argc, char **argv) {
-  static const TessTestCase cases[] = {TEST(preview_view_template)};
+  static const TessTestCase cases[] = {TEST(preview_view_template), TEST(tile_palette_template_empty),
+                                       TEST(tile_palette_template)};
   return fixture_main(argc, argv, cases, sizeof cases / sizeof cases[0]);
 }
