@@ -308,9 +308,16 @@ typedef struct PendingDestroy {
 typedef struct TaskPool TaskPool;
 typedef void PhysicsTaskFn(void *ctx, uint32_t begin, uint32_t end);
 TaskPool *physics_tasks_create(uint32_t workers); /* NULL for one worker (or no thread to start) */
+/* The game's scheduler (TessWorldDef.enqueue_task / finish_task) in the pool's place. */
+TaskPool *physics_tasks_create_user(TessEnqueueTaskFn *enqueue, TessFinishTaskFn *finish, void *user,
+                                    uint32_t workers);
 void physics_tasks_destroy(TaskPool *p);
 uint32_t physics_tasks_threads(const TaskPool *p);
 void physics_parallel_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx);
+/* Profiling (TESS_PHYSICS_PROFILE, TessStepProfile): the stepping thread's CPU clock in ms, and
+ * where physics_parallel_for adds the time of the loops two workers would split (NULL: off). */
+double physics_profile_now(void);
+extern _Thread_local double *physics_profile_parallel;
 
 /* A shape's manifold against a map cell (a traced cell's piece), before it is a contact. */
 typedef struct MapHit {
@@ -465,6 +472,9 @@ struct TessWorld {
   /* pixel masks (pixel_mask.c), static geometry like the map */
   struct PixelMask *pmasks;
   uint32_t pmask_count, pmask_cap;
+  /* TESS_PHYSICS_PROFILE: the last step's phases (step.c) */
+  bool profile;
+  TessStepProfile prof;
 };
 
 /* ---- Shared helpers ---------------------------------------------------- */

@@ -704,12 +704,68 @@ static void write_back(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
+/* ---- Profiling (TESS_PHYSICS_PROFILE) ---------------------------------- */
+
+/* The phases' CPU time into w->prof; nothing is read when the world does not profile. */
+typedef struct PhaseClock {
+  TessWorld *w;
+  bool on;
+  double mark, parallel, parallel_mark;
+} PhaseClock;
+
+static void phase_begin(PhaseClock *c, TessWorld *w) {
+  c->w = w;
+  c->on = w->profile;
+  c->parallel = c->parallel_mark = 0.0;
+  if (!c->on) return;
+  memset(&w->prof, 0, sizeof w->prof);
+  physics_profile_parallel = &c->parallel;
+  c->mark = physics_profile_now();
+}
+
+static void phase_end(PhaseClock *c, TessStepPhase *phase) {
+  if (!c->on) return;
+  double t = physics_profile_now();
+  float total = (float)(t - c->mark), serial = total - (float)(c->parallel - c->parallel_mark);
+  phase->total += total;
+  phase->serial += serial;
+  c->w->prof.step.total += total;
+  c->w->prof.step.serial += serial;
+  c->mark = t;
+  c->parallel_mark = c->parallel;
+}
+
+static void phase_finish(PhaseClock *c) {
+  if (c->on) physics_profile_parallel = NULL;
+}
+
+/* The wide solver's passes split each colour among the workers, which physics_parallel_for
+ * counts; with one worker they run in one go, counted here as the same loops. */
+#define ALONE_PARALLEL(pc, call)                              \
+  do {                                                        \
+    bool timed_ = (pc)->on && !(pc)->w->tasks;                \
+    double t_ = timed_ ? physics_profile_now() : 0.0;         \
+    call;                                                     \
+    if (timed_) (pc)->parallel += physics_profile_now() - t_; \
+  } while (0)
+
+static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock *pc);
+
 TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   TESS_ASSERT(!w->locked && "tess_world_step called during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "world", "step called during a step");
   if (!isfinite(dt) || !(dt > 0.0f) || dt > 1.0f)
     return tess_error_set(err, TESS_ERR_INVALID, "world", "time step must be finite, > 0 and <= 1 s");
   if (!ensure_scratch(w)) return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
+  PhaseClock pc;
+  phase_begin(&pc, w);
+  TessResult r = step_locked(w, dt, err, &pc);
+  phase_finish(&pc);
+  return r;
+}
+
+static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock *pc) {
+  TessStepProfile *prof = &w->prof;
   w->locked = true;
   clear_events(w);
 
@@ -727,14 +783,21 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     w->paths[i] = moving ? tess_v2_scale(dt, tess_v2_add(b->v, b->stop_dv)) : tess_v2(0.0f, 0.0f);
     b->stop_dv = tess_v2(0.0f, 0.0f);
   }
-  if (!build_joint_pairs(w) || !physics_broad_phase(w, w->margins, w->sweeps)) {
+  if (!build_joint_pairs(w)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
+  phase_end(pc, &prof->prepare);
+  if (!physics_broad_phase(w, w->margins, w->sweeps)) {
+    w->locked = false;
+    return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
+  }
+  phase_end(pc, &prof->broad_phase);
   if (!narrow_phase(w, dt)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
+  phase_end(pc, &prof->narrow_phase);
   if (w->def.sensor_begin_fn)
     for (uint32_t i = 0; i < w->ev_sbegin_count; i++)
       w->def.sensor_begin_fn(w, &w->ev_sbegin[i], w->def.callback_user);
@@ -745,6 +808,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
   apply_forces(w);
+  phase_end(pc, &prof->islands);
 
   /* solver states: slot i at i + 1, 0 is the fixed world; only awake bodies get one */
   uint32_t substeps = w->def.substeps;
@@ -803,6 +867,7 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   for (uint32_t i = 0; i < w->joint_count; i++)
     if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_prepare(w, &w->joints[i], h);
 
+  phase_end(pc, &prof->solver_setup);
   const uint32_t *active = w->active;
   uint32_t na = w->active_count;
   TessVec2 *stop_dv = w->stop_dv;
@@ -813,11 +878,11 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_warm_start(w, &w->joints[i]);
     physics_contacts_warm_start(w, w->overflow, w->overflow_count);
-    physics_wide_warm_start(w);
+    ALONE_PARALLEL(pc, physics_wide_warm_start(w));
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, true);
     physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, true, soft, soft_static);
-    physics_wide_solve(w, inv_h, true);
+    ALONE_PARALLEL(pc, physics_wide_solve(w, inv_h, true));
     physics_parallel_for(w->tasks, na, 1024, integrate_positions, &job);
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, false);
@@ -826,9 +891,10 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     bool last = sub + 1 == substeps;
     for (uint32_t k = 1; last && k <= na; k++) stop_dv[k] = st[k].v;
     physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, false, soft, soft_static);
-    physics_wide_solve(w, inv_h, false);
+    ALONE_PARALLEL(pc, physics_wide_solve(w, inv_h, false));
     for (uint32_t k = 1; last && k <= na; k++) stop_dv[k] = tess_v2_sub(stop_dv[k], st[k].v);
   }
+  phase_end(pc, &prof->solve);
   physics_wide_store(w);
   physics_contacts_restitution(w, h);
   physics_parallel_for(w->tasks, na, 512, write_back, &job);
@@ -841,9 +907,11 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     for (uint32_t i = 0; i < w->ev_begin_count; i++)
       w->def.contact_begin_fn(w, &w->ev_begin[i], w->def.callback_user);
 
+  phase_end(pc, &prof->finish);
   islands_sleep(w, dt);
   w->step_count++;
   w->locked = false;
   physics_destroy_pending(w);
+  phase_end(pc, &prof->sleep);
   return TESS_OK;
 }
