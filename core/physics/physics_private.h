@@ -336,6 +336,15 @@ typedef struct PairBuf {
   uint32_t count, cap;
 } PairBuf;
 
+/* What one run of the narrow phase's contact sources makes (physics_contacts_make). */
+typedef struct ContactRun {
+  uint32_t contacts, points, sensors; /* counted with the collisions */
+  uint32_t contact_at, sensor_at;     /* where they go */
+  size_t byte_at;                     /* their constraints' place in cbuf */
+  uint64_t first_key, last_key;       /* of its contacts (if any) */
+  bool in_order, impact;              /* keys increasing; a restitution or tangential < 1 */
+} ContactRun;
+
 struct TessWorld {
   TessWorldDef def;
   uint64_t step_count;
@@ -363,19 +372,17 @@ struct TessWorld {
   bool any_impact_material; /* some constraint of this step has restitution or tangential efficiency < 1 */
   Contact *contacts_old;
   uint32_t contacts_old_count, contacts_old_cap;
-  KeyTable contact_table; /* key -> index in contacts_old, built on the first miss of a step */
-  bool table_valid;
+  KeyTable contact_table; /* key -> index in contacts_old, built when the old list is not in order */
   /* this step's contacts after the first contacts_kept (carried over asleep) are in strictly
-   * increasing key order; the same of last step's for the old list: then a key the forward
-   * walk does not find is not there, and the key table is not needed */
+   * increasing key order; the same of last step's for the old list: then each run of new
+   * contacts finds its first old one by a binary search and walks forwards, and the key table
+   * is not needed */
   bool contacts_in_order, old_in_order;
   uint32_t contacts_kept, old_kept;
-  uint64_t last_key;
   bool maybe_asleep;
   bool wide8; /* the wide solver runs 8 lanes at a time (AVX2) */ /* some non-static body may be asleep (a scan that finds none clears it) */
   bool islands_built;                                             /* this step's union-find is valid */
   bool extras_set;                                                /* some body may carry floor / fluid drag from the last step */
-  uint32_t match_hint;                                            /* the old contact after the last one matched */
 
   SensorOverlap *sensors;
   uint32_t sensor_count, sensor_cap;
@@ -439,6 +446,8 @@ struct TessWorld {
   uint32_t bp_piece_count; /* the pairs each run of the broad phase's scan found */
   MapHits *map_pieces;
   uint32_t map_piece_count; /* the narrow phase's map hits, a list per run of shapes */
+  ContactRun *contact_runs;
+  uint32_t contact_runs_cap; /* per run of contact sources, this step (physics_contacts_make) */
   Manifold *pair_manifolds;
   uint32_t pair_manifolds_cap; /* per broad-phase pair, this step (the narrow phase's first half) */
   TessVec2 *stop_dv;
@@ -532,10 +541,11 @@ void physics_map_free(TileMap *map);
 /* Appends to `out` the manifolds of one shape against the map's cells, in cell order; returns
  * false on no memory. `box` is the region to look at (the shape's box swept over the step);
  * `margin` the speculative distance for the manifolds. Reads the world only, so the workers run
- * it for different shapes side by side; physics_map_push_hits then makes the contacts. */
+ * it for different shapes side by side; physics_contacts_make then makes the contacts. */
 bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const PhysPoly *world_poly, TessAABB box,
                                float margin, uint32_t body, MapHits *out);
-bool physics_map_push_hits(TessWorld *w, const MapHits *hits);
+/* A hit's contact: key, shapes, bodies, cell, flags; and its mixed material. */
+TessMaterialMix physics_map_hit_contact(const TessWorld *w, const MapHit *h, Contact *c);
 /* One map contact's manifold again (a contact carried over while asleep). */
 bool physics_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
                                  float *friction, float *restitution, float *tangential);
@@ -548,11 +558,16 @@ float physics_map_submerged(const TileMap *map, const PhysPoly *p, TessVec2 *cen
 
 /* contact.c */
 Contact *physics_contact_push(TessWorld *w);
-/* Fills contact `index` (key, shapes, bodies, cell already set) from the
- * manifold, warm-started from last step's contact with the same key, and
- * appends its constraint. False when out of memory. */
-bool physics_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
-                          float tangential);
+/* The narrow phase's contacts, on the workers. Their sources come in runs: PHYS_PAIR_BLOCK
+ * broad-phase pairs (w->pair_manifolds; the count of a sensor pair's manifold is 0 or
+ * PHYS_SENSOR_OVERLAP), then the lists of map hits (w->map_pieces); what each run makes was
+ * counted into w->contact_runs beside its collisions. From those counts every run knows where
+ * its contacts, constraints and sensor overlaps go, and the runs fill them side by side, each
+ * warm-started from last step's contact with the same key: the same contacts in the same order
+ * as one thread makes them one after another. False when out of memory. */
+#define PHYS_PAIR_BLOCK 128u
+#define PHYS_SENSOR_OVERLAP 0xFFFFFFFFu
+bool physics_contacts_make(TessWorld *w, uint32_t pair_runs, uint32_t map_runs);
 /* The same for a contact carried over while asleep (its own impulses). */
 bool physics_contact_rebuild(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
                              float tangential);

@@ -103,38 +103,53 @@ typedef struct PairJob {
   float dt;
 } PairJob;
 
-/* The manifolds of broad-phase pairs [begin, end): a sensor's at no margin (overlap only), a
- * joined pair's empty. Reads the proxies and world shapes, writes only its own manifolds. */
+/* The manifolds of the runs of PHYS_PAIR_BLOCK broad-phase pairs [begin, end), and what each run
+ * will make (physics_contacts_make): a sensor's manifold at no margin, kept only as whether it
+ * overlaps; a joined pair's empty. Reads the proxies and world shapes, writes only its own
+ * manifolds and runs. */
 static void collide_pairs(void *ctx, uint32_t begin, uint32_t end) {
   const PairJob *j = ctx;
   TessWorld *w = j->w;
   const Proxy *proxies = w->bp_scratch;
-  for (uint32_t i = begin; i < end; i++) {
-    Manifold *m = &w->pair_manifolds[i];
-    uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
-    const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
-    if (sa->sensor || sb->sensor) {
-      physics_collide(&w->wpolys[ia], &w->wpolys[ib], 0.0f, m);
-      continue;
+  for (uint32_t r = begin; r < end; r++) {
+    ContactRun *run = &w->contact_runs[r];
+    run->contacts = run->points = run->sensors = 0;
+    uint32_t last = (r + 1) * PHYS_PAIR_BLOCK < w->pair_count ? (r + 1) * PHYS_PAIR_BLOCK : w->pair_count;
+    for (uint32_t i = r * PHYS_PAIR_BLOCK; i < last; i++) {
+      Manifold *m = &w->pair_manifolds[i];
+      uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
+      const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
+      if (sa->sensor || sb->sensor) {
+        physics_collide(&w->wpolys[ia], &w->wpolys[ib], 0.0f, m);
+        bool overlap = false;
+        for (uint32_t k = 0; k < m->count; k++)
+          if (m->p[k].separation < 0.0f) overlap = true;
+        m->count = overlap ? PHYS_SENSOR_OVERLAP : 0;
+        run->sensors += overlap;
+        continue;
+      }
+      if (joined(w, sa->body, sb->body)) {
+        m->count = 0;
+        continue;
+      }
+      /* speculative margin from the relative motion: bodies falling side by side need none */
+      float margin = SPECULATIVE(w) + j->dt * (tess_v2_length(tess_v2_sub(sb->v, sa->v)) + sa->spin + sb->spin);
+      physics_collide_swept(&w->wpolys[ia], &w->wpolys[ib], margin,
+                            tess_v2_sub(w->paths[sb->body], w->paths[sa->body]), m);
+      run->contacts += m->count > 0;
+      run->points += m->count;
     }
-    if (joined(w, sa->body, sb->body)) {
-      m->count = 0;
-      continue;
-    }
-    /* speculative margin from the relative motion: bodies falling side by side need none */
-    float margin = SPECULATIVE(w) + j->dt * (tess_v2_length(tess_v2_sub(sb->v, sa->v)) + sa->spin + sb->spin);
-    physics_collide_swept(&w->wpolys[ia], &w->wpolys[ib], margin, tess_v2_sub(w->paths[sb->body], w->paths[sa->body]),
-                          m);
   }
 }
 
 typedef struct MapJob {
   TessWorld *w;
-  uint32_t pieces;
+  uint32_t pieces, first_run;
   atomic_bool failed;
 } MapJob;
 
-/* Shapes against the tile map, runs of shapes side by side, each run's manifolds in its own list. */
+/* Shapes against the tile map, runs of shapes side by side, each run's manifolds in its own list
+ * (and counted into its contact run). */
 static void map_task(void *ctx, uint32_t begin, uint32_t end) {
   MapJob *j = ctx;
   const TessWorld *w = j->w;
@@ -150,25 +165,28 @@ static void map_task(void *ctx, uint32_t begin, uint32_t end) {
       float mg = w->margins[p->body] + tess_v2_length(w->sweeps[p->body]);
       if (!physics_map_collide_shape(w, s, &w->wpolys[s], p->box, mg, p->body, out)) atomic_store(&j->failed, true);
     }
+    ContactRun *run = &j->w->contact_runs[j->first_run + k];
+    run->contacts = out->count;
+    run->points = run->sensors = 0;
+    for (uint32_t i = 0; i < out->count; i++) run->points += out->hits[i].manifold.count;
   }
 }
 
-/* The contacts with the map, in shape order then cell order as one thread makes them. */
-static bool map_contacts(TessWorld *w) {
+/* The manifolds with the map, in shape order then cell order as one thread makes them; returns
+ * the number of lists (contact runs after the pairs'), or UINT32_MAX when out of memory. */
+static uint32_t map_hits(TessWorld *w, uint32_t first_run) {
   uint32_t pieces = w->tasks && w->shape_count >= 256 ? 4u * physics_tasks_threads(w->tasks) : 1u;
   if (pieces > w->map_piece_count) {
     MapHits *p = tess_realloc(w->map_pieces, pieces * sizeof *p);
-    if (!p) return false;
+    if (!p) return UINT32_MAX;
     memset(p + w->map_piece_count, 0, (pieces - w->map_piece_count) * sizeof *p);
     w->map_pieces = p;
     w->map_piece_count = pieces;
   }
-  MapJob job = {w, pieces, false};
+  if (!PHYS_GROW(w->contact_runs, &w->contact_runs_cap, first_run + pieces)) return UINT32_MAX;
+  MapJob job = {w, pieces, first_run, false};
   physics_parallel_for(w->tasks, pieces, 1, map_task, &job);
-  if (atomic_load(&job.failed)) return false;
-  for (uint32_t k = 0; k < pieces; k++)
-    if (!physics_map_push_hits(w, &w->map_pieces[k])) return false;
-  return true;
+  return atomic_load(&job.failed) ? UINT32_MAX : pieces;
 }
 
 static bool narrow_phase(TessWorld *w, float dt) {
@@ -185,8 +203,6 @@ static bool narrow_phase(TessWorld *w, float dt) {
   w->coff_count = 0;
   w->any_impact_material = false;
   w->sensors_new_count = 0;
-  w->table_valid = false;
-  w->match_hint = 0;
   w->old_in_order = w->contacts_in_order;
   w->old_kept = w->contacts_kept;
 
@@ -208,7 +224,6 @@ static bool narrow_phase(TessWorld *w, float dt) {
   }
   w->contacts_kept = w->contact_count;
   w->contacts_in_order = true;
-  w->last_key = 0;
   for (uint32_t i = 0; i < w->sensor_count; i++) {
     const SensorOverlap *o = &w->sensors[i];
     const Body *a = &w->bodies[w->shapes[(uint32_t)(o->key >> 32)].body];
@@ -218,45 +233,16 @@ static bool narrow_phase(TessWorld *w, float dt) {
     w->sensors_new[w->sensors_new_count++] = *o;
   }
 
-  /* body pairs: their manifolds side by side on the workers, then the contacts in pair order */
-  const Proxy *proxies = w->bp_scratch;
-  if (!PHYS_GROW(w->pair_manifolds, &w->pair_manifolds_cap, w->pair_count + 1)) return false;
+  /* body pairs, then shapes against the tile map (the proxies' boxes are already swept and
+   * grown): their manifolds side by side on the workers, then the contacts, in that order */
+  uint32_t pair_runs = (w->pair_count + PHYS_PAIR_BLOCK - 1) / PHYS_PAIR_BLOCK;
+  if (!PHYS_GROW(w->pair_manifolds, &w->pair_manifolds_cap, w->pair_count + 1) ||
+      !PHYS_GROW(w->contact_runs, &w->contact_runs_cap, pair_runs + 1))
+    return false;
   PairJob job = {w, dt};
-  physics_parallel_for(w->tasks, w->pair_count, 256, collide_pairs, &job);
-  for (uint32_t i = 0; i < w->pair_count; i++) {
-    const Manifold *mp = &w->pair_manifolds[i];
-    if (mp->count == 0) continue;
-    uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
-    const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
-    if (sa->sensor || sb->sensor) {
-      uint32_t sensor = sa->sensor ? ia : ib, visitor = sa->sensor ? ib : ia;
-      bool overlap = false;
-      for (uint32_t k = 0; k < mp->count; k++)
-        if (mp->p[k].separation < 0.0f) overlap = true;
-      if (!overlap) continue;
-      if (!PHYS_GROW(w->sensors_new, &w->sensors_new_cap, w->sensors_new_count + 1)) return false;
-      SensorOverlap *o = &w->sensors_new[w->sensors_new_count++];
-      o->key = ((uint64_t)sensor << 32) | visitor;
-      o->sensor_gen = w->shapes[sensor].generation;
-      o->visitor_gen = w->shapes[visitor].generation;
-      continue;
-    }
-    Contact *c = physics_contact_push(w);
-    if (!c) return false;
-    TessMaterialMix mix = tess_material_mix(sa->friction, sa->restitution, sa->tangential, sb->friction,
-                                            sb->restitution, sb->tangential);
-    c->key = w->pairs[i];
-    c->shape_a = ia;
-    c->shape_b = ib;
-    c->body_a = sa->body;
-    c->body_b = sb->body;
-    c->cell = 0;
-    c->flags = 0;
-    if (!physics_contact_init(w, w->contact_count - 1, mp, mix.friction, mix.restitution, mix.tangential)) return false;
-  }
-
-  /* shapes against the tile map (the proxies' boxes are already swept and grown) */
-  if (w->has_map && !map_contacts(w)) return false;
+  physics_parallel_for(w->tasks, pair_runs, 2, collide_pairs, &job);
+  uint32_t map_runs = w->has_map ? map_hits(w, pair_runs) : 0;
+  if (map_runs == UINT32_MAX || !physics_contacts_make(w, pair_runs, map_runs)) return false;
 
   /* sensor overlaps: sorted lists, compared */
   if (w->sensors_new_count > 1) /* the array is NULL until the first overlap */
