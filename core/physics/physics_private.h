@@ -446,6 +446,8 @@ struct TessWorld {
   uint32_t bp_piece_count; /* the pairs each run of the broad phase's scan found */
   MapHits *map_pieces;
   uint32_t map_piece_count; /* the narrow phase's map hits, a list per run of shapes */
+  uint32_t *event_blocks;
+  uint32_t event_blocks_cap; /* per block of contacts: its events' count, then its first (events.c) */
   ContactRun *contact_runs;
   uint32_t contact_runs_cap; /* per run of contact sources, this step (physics_contacts_make) */
   Manifold *pair_manifolds;
@@ -487,6 +489,15 @@ struct TessWorld {
 };
 
 /* ---- Shared helpers ---------------------------------------------------- */
+
+/* How many runs, each with its own output list, a loop over `items` is cut into: a few per
+ * thread; one for one thread, but when profiling as for two, so that the profile counts the
+ * loop among those the workers share (the lists are joined in order: any count gives the same
+ * bits). */
+static inline uint32_t physics_pieces(const TessWorld *w, uint32_t items) {
+  if (items < 256 || (!w->tasks && !w->profile)) return 1u;
+  return 4u * (w->tasks ? physics_tasks_threads(w->tasks) : 2u);
+}
 
 bool physics_grow(void **data, uint32_t *cap, uint32_t need, size_t elem);
 /* A per-step scratch array starting on a cache line (*raw is what to free);
@@ -661,6 +672,9 @@ static inline bool physics_wide_stored(const TessWorld *w, uint32_t ci) {
 /* The 8-lane passes can run here: AVX2, and TESS_PHYSICS_SIMD is not "sse2" (read when a world
  * is created; both widths give the same bits, the variable is there to check that). */
 bool physics_wide8_available(void);
+
+/* events.c: the contacts' begin and end events of this step, in contact order. */
+bool physics_contact_events(TessWorld *w);
 
 /* joint.c */
 void physics_joint_prepare(TessWorld *w, Joint *j, float h);

@@ -78,24 +78,6 @@ static bool push_event(void **arr, uint32_t *count, uint32_t *cap, const void *e
   return true;
 }
 
-static TessShapeId shape_id(const TessWorld *w, uint32_t s) {
-  TessShapeId id = {0, 0};
-  if (s != TESS_NULL_INDEX) {
-    id.index1 = s + 1;
-    id.generation = w->shapes[s].generation;
-  }
-  return id;
-}
-
-static TessBodyId body_id(const TessWorld *w, uint32_t b) {
-  TessBodyId id = {0, 0};
-  if (b != TESS_NULL_INDEX) {
-    id.index1 = b + 1;
-    id.generation = w->bodies[b].generation;
-  }
-  return id;
-}
-
 /* ---- Narrow phase ------------------------------------------------------ */
 
 typedef struct PairJob {
@@ -175,7 +157,7 @@ static void map_task(void *ctx, uint32_t begin, uint32_t end) {
 /* The manifolds with the map, in shape order then cell order as one thread makes them; returns
  * the number of lists (contact runs after the pairs'), or UINT32_MAX when out of memory. */
 static uint32_t map_hits(TessWorld *w, uint32_t first_run) {
-  uint32_t pieces = w->tasks && w->shape_count >= 256 ? 4u * physics_tasks_threads(w->tasks) : 1u;
+  uint32_t pieces = physics_pieces(w, w->shape_count);
   if (pieces > w->map_piece_count) {
     MapHits *p = tess_realloc(w->map_pieces, pieces * sizeof *p);
     if (!p) return UINT32_MAX;
@@ -281,79 +263,6 @@ static bool narrow_phase(TessWorld *w, float dt) {
   w->sensors_new = st;
   w->sensors_new_cap = st_cap;
   w->sensors_new_count = 0;
-  return true;
-}
-
-/* Contact begin / end events, after the solve: a contact touches when a
- * point is within the slop or carried an impulse this step, so a fast body
- * stopped by a speculative contact reports its impact speed. */
-static bool contact_events(TessWorld *w) {
-  /* impulses back into the contacts (warm start of the next step), and touching */
-  for (uint32_t ci = 0; ci < w->coff_count; ci++) {
-    if (physics_wide_stored(w, ci)) continue;
-    Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
-    Contact *c = &w->contacts[k->contact];
-    ContactPoint *pts = physics_constraint_points(k);
-    for (uint32_t i = 0; i < k->point_count; i++) {
-      c->normal_impulse[i] = pts[i].normal_impulse;
-      c->tangent_impulse[i] = pts[i].tangent_impulse;
-      if (k->solve && pts[i].max_normal_impulse > 0.0f) c->flags |= CONTACT_TOUCHING;
-    }
-  }
-  /* ends: old touching contacts nobody took over, and new ones that stopped touching */
-  for (uint32_t i = 0; i < w->contacts_old_count + w->contact_count; i++) {
-    bool from_old = i < w->contacts_old_count;
-    const Contact *o = from_old ? &w->contacts_old[i] : &w->contacts[i - w->contacts_old_count];
-    if (from_old && (!(o->flags & CONTACT_TOUCHING) || (o->flags & CONTACT_CONTINUED))) continue;
-    if (!from_old && (!(o->flags & CONTACT_WAS_TOUCHING) || (o->flags & CONTACT_TOUCHING))) continue;
-    TessContactEndEvent ev;
-    memset(&ev, 0, sizeof ev);
-    ev.with_map = (o->flags & CONTACT_MAP) != 0;
-    uint32_t sa = ev.with_map ? o->shape_b : o->shape_a;
-    ev.a.index1 = sa + 1;
-    ev.a.generation = w->shapes[sa].generation;
-    if (!ev.with_map) {
-      ev.b.index1 = o->shape_b + 1;
-      ev.b.generation = w->shapes[o->shape_b].generation;
-    } else if (w->has_map) {
-      ev.cell_x = o->cell % w->map.width;
-      ev.cell_y = o->cell / w->map.width;
-    }
-    if (!push_event((void **)&w->ev_end, &w->ev_end_count, &w->ev_end_cap, &ev, sizeof ev)) return false;
-  }
-  for (uint32_t i = 0; i < w->contact_count; i++) {
-    Contact *c = &w->contacts[i];
-    if (!(c->flags & CONTACT_TOUCHING) || (c->flags & CONTACT_WAS_TOUCHING)) continue;
-    TessContactEvent ev;
-    memset(&ev, 0, sizeof ev);
-    ev.with_map = (c->flags & CONTACT_MAP) != 0;
-    if (ev.with_map) {
-      ev.a = shape_id(w, c->shape_b);
-      ev.body_a = body_id(w, c->body_b);
-      ev.cell_x = c->cell % w->map.width;
-      ev.cell_y = c->cell / w->map.width;
-    } else {
-      ev.a = shape_id(w, c->shape_a);
-      ev.b = shape_id(w, c->shape_b);
-      ev.body_a = body_id(w, c->body_a);
-      ev.body_b = body_id(w, c->body_b);
-    }
-    float vn = 0.0f;
-    TessVec2 normal = {0.0f, 0.0f};
-    if (c->constraint != TESS_NULL_INDEX) {
-      Constraint *k = (Constraint *)(w->cbuf + c->constraint);
-      ev.point = k->point;
-      normal = k->normal;
-      ContactPoint *pts = physics_constraint_points(k);
-      for (uint32_t q = 0; q < k->point_count; q++)
-        if (pts[q].relative_velocity < vn) vn = pts[q].relative_velocity;
-    }
-    /* public convention: from the event's a to b; for the map a is the body's shape and the
-     * cell is b, the reverse of the solver's map contacts (cell first) */
-    ev.normal = ev.with_map ? tess_v2_neg(normal) : normal;
-    ev.approach_speed = -vn;
-    if (!push_event((void **)&w->ev_begin, &w->ev_begin_count, &w->ev_begin_cap, &ev, sizeof ev)) return false;
-  }
   return true;
 }
 
@@ -885,7 +794,7 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
   physics_contacts_restitution(w, h);
   physics_parallel_for(w->tasks, na, 512, write_back, &job);
   physics_pixel_masks_step(w, dt);
-  if (!contact_events(w)) {
+  if (!physics_contact_events(w)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
