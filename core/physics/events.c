@@ -108,7 +108,7 @@ static bool begin_event(const TessWorld *w, uint32_t i, TessContactEvent *ev) {
   return true;
 }
 
-/* Blocks [begin, end): the first pass counts each block's events into w->event_blocks, the second
+/* Blocks [begin, end): the first pass counts each block's events into w->blocks, the second
  * writes them from there on. */
 static void event_task(void *ctx, uint32_t begin, uint32_t end) {
   const EventJob *j = ctx;
@@ -118,14 +118,14 @@ static void event_task(void *ctx, uint32_t begin, uint32_t end) {
     uint32_t first = (ends ? b : b - j->end_blocks) * EVENT_BLOCK;
     uint32_t items = ends ? w->contacts_old_count + w->contact_count : w->contact_count;
     uint32_t last = first + EVENT_BLOCK < items ? first + EVENT_BLOCK : items, n = 0;
-    uint32_t at = j->write ? w->event_blocks[b] : 0;
+    uint32_t at = j->write ? w->blocks[b] : 0;
     for (uint32_t i = first; i < last; i++) {
       if (ends)
         n += end_event(w, i, j->write ? &w->ev_end[at + n] : NULL);
       else
         n += begin_event(w, i, j->write ? &w->ev_begin[at + n] : NULL);
     }
-    if (!j->write) w->event_blocks[b] = n;
+    if (!j->write) w->blocks[b] = n;
   }
 }
 
@@ -133,14 +133,14 @@ bool physics_contact_events(TessWorld *w) {
   physics_parallel_for(w->tasks, w->coff_count, 1024, store_impulses, w);
   uint32_t end_blocks = (w->contacts_old_count + w->contact_count + EVENT_BLOCK - 1) / EVENT_BLOCK;
   uint32_t blocks = end_blocks + (w->contact_count + EVENT_BLOCK - 1) / EVENT_BLOCK;
-  if (!PHYS_GROW(w->event_blocks, &w->event_blocks_cap, blocks + 1)) return false;
+  if (!PHYS_GROW(w->blocks, &w->blocks_cap, blocks + 1)) return false;
   EventJob job = {w, end_blocks, false};
   physics_parallel_for(w->tasks, blocks, 2, event_task, &job);
   /* each block's first event; ends and begins counted apart */
   uint32_t ends = w->ev_end_count, begins = w->ev_begin_count;
   for (uint32_t b = 0; b < blocks; b++) {
-    uint32_t *count = b < end_blocks ? &ends : &begins, n = w->event_blocks[b];
-    w->event_blocks[b] = *count;
+    uint32_t *count = b < end_blocks ? &ends : &begins, n = w->blocks[b];
+    w->blocks[b] = *count;
     *count += n;
   }
   if ((ends > 0 && !physics_grow((void **)&w->ev_end, &w->ev_end_cap, ends, sizeof *w->ev_end)) ||

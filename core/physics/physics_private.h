@@ -446,8 +446,8 @@ struct TessWorld {
   uint32_t bp_piece_count; /* the pairs each run of the broad phase's scan found */
   MapHits *map_pieces;
   uint32_t map_piece_count; /* the narrow phase's map hits, a list per run of shapes */
-  uint32_t *event_blocks;
-  uint32_t event_blocks_cap; /* per block of contacts: its events' count, then its first (events.c) */
+  uint32_t *blocks;
+  uint32_t blocks_cap; /* per block of items of a pass: a count, then where the block's output starts */
   ContactRun *contact_runs;
   uint32_t contact_runs_cap; /* per run of contact sources, this step (physics_contacts_make) */
   Manifold *pair_manifolds;
@@ -672,6 +672,12 @@ static inline bool physics_wide_stored(const TessWorld *w, uint32_t ci) {
 /* The 8-lane passes can run here: AVX2, and TESS_PHYSICS_SIMD is not "sse2" (read when a world
  * is created; both widths give the same bits, the variable is there to check that). */
 bool physics_wide8_available(void);
+
+/* body_passes.c: the margins, sweeps and paths of every body slot (the step's start); the solver
+ * states of the awake bodies (w->active, w->state_of, states and motions 1..), and whether one
+ * integrates by RK4. False when out of memory. */
+void physics_bodies_prepare(TessWorld *w, float dt, float speculative);
+bool physics_bodies_states(TessWorld *w, float h, bool *any_rk4);
 
 /* events.c: the contacts' begin and end events of this step, in contact order. */
 bool physics_contact_events(TessWorld *w);

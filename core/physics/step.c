@@ -564,6 +564,18 @@ static void integrate_positions(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
+/* What the last relaxation takes off the velocities of states [begin + 1, end + 1): the
+ * velocities before it, then those less the velocities after it. */
+static void stops_before(void *ctx, uint32_t begin, uint32_t end) {
+  const IntegrateJob *j = ctx;
+  for (uint32_t k = begin + 1; k <= end; k++) j->w->stop_dv[k] = j->st[k].v;
+}
+
+static void stops_after(void *ctx, uint32_t begin, uint32_t end) {
+  const IntegrateJob *j = ctx;
+  for (uint32_t k = begin + 1; k <= end; k++) j->w->stop_dv[k] = tess_v2_sub(j->w->stop_dv[k], j->st[k].v);
+}
+
 /* The solved states back into bodies [begin, end) of the active list. */
 static void write_back(void *ctx, uint32_t begin, uint32_t end) {
   const IntegrateJob *j = ctx;
@@ -664,20 +676,8 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
   w->locked = true;
   clear_events(w);
 
-  /* shapes in world space and speculative margins */
-  float spec = SPECULATIVE(w);
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    Body *b = &w->bodies[i];
-    w->moving[i] = !b->in_use || physics_body_active(b);
-    w->centers[i] = b->center;
-    if (!b->in_use) continue;
-    b->xf_prev = b->xf;
-    bool moving = b->type != TESS_BODY_STATIC && physics_body_active(b);
-    w->margins[i] = b->type == TESS_BODY_STATIC ? 0.0f : spec + (moving ? fabsf(b->w) * b->max_extent * dt : 0.0f);
-    w->sweeps[i] = moving ? tess_v2_scale(dt, b->v) : tess_v2(0.0f, 0.0f);
-    w->paths[i] = moving ? tess_v2_scale(dt, tess_v2_add(b->v, b->stop_dv)) : tess_v2(0.0f, 0.0f);
-    b->stop_dv = tess_v2(0.0f, 0.0f);
-  }
+  /* margins and sweeps, for the shapes in world space */
+  physics_bodies_prepare(w, dt, SPECULATIVE(w));
   if (!build_joint_pairs(w)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
@@ -710,48 +710,12 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
   float h = dt / (float)substeps, inv_h = 1.0f / h;
   BodyState *st = w->states;
   BodyMotion *mo = w->motions;
-  memset(&st[0], 0, sizeof st[0]);
-  memset(&mo[0], 0, sizeof mo[0]);
-  st[0].dq = tess_rot_identity();
-  TessVec2 g = w->def.gravity;
-  w->active_count = 0;
-  if (!PHYS_GROW(w->active, &w->active_cap, w->body_count + 1) ||
-      !PHYS_GROW(w->state_of, &w->state_of_cap, w->body_count + 1)) {
-    w->locked = false;
-    return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
-  }
   /* states in body slot order: the constraints come out sorted by shape pair, so the solver
    * still walks the states mostly forwards (the results do not depend on this order) */
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    if (physics_body_active(&w->bodies[i])) {
-      w->active[w->active_count++] = i;
-      w->state_of[i] = w->active_count;
-    } else {
-      w->state_of[i] = 0;
-    }
-  }
   bool any_rk4 = false; /* else the position pass need not read the motions */
-  for (uint32_t k = 0; k < w->active_count; k++) {
-    Body *b = &w->bodies[w->active[k]];
-    BodyState *s = &st[k + 1];
-    BodyMotion *q = &mo[k + 1];
-    memset(s, 0, sizeof *s);
-    memset(q, 0, sizeof *q);
-    s->dq = tess_rot_identity();
-    s->v = b->v;
-    s->w = b->w;
-    q->lin_f = q->ang_f = 1.0f;
-    if (b->type == TESS_BODY_DYNAMIC) {
-      s->dynamic = 1;
-      q->inv_m = b->inv_mass;
-      q->inv_i = b->inv_inertia;
-      q->acc = tess_v2_add(tess_v2_scale(b->inv_mass, b->force), tess_v2_scale(b->gravity_scale, g));
-      q->ang_acc = b->inv_inertia * b->torque;
-      q->lin_f = 1.0f / (1.0f + h * (b->linear_damping + b->extra_damping));
-      q->ang_f = 1.0f / (1.0f + h * (b->angular_damping + b->extra_angular_damping));
-      q->rk4 = b->integrator == TESS_INTEGRATOR_RK4;
-      any_rk4 |= q->rk4 != 0;
-    }
+  if (!physics_bodies_states(w, h, &any_rk4)) {
+    w->locked = false;
+    return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
   Softness soft = physics_softness(w->def.contact_hertz, w->def.contact_damping_ratio, h);
   Softness soft_static = physics_softness(2.0f * w->def.contact_hertz, w->def.contact_damping_ratio, h);
@@ -765,7 +729,6 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
   phase_end(pc, &prof->solver_setup);
   const uint32_t *active = w->active;
   uint32_t na = w->active_count;
-  TessVec2 *stop_dv = w->stop_dv;
   bool zones = w->zone_count > 0;
   IntegrateJob job = {w, st, mo, active, h, zones, any_rk4};
   for (uint32_t sub = 0; sub < substeps; sub++) {
@@ -784,10 +747,10 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
     /* what the last relaxation takes off each velocity (the bodies' stop_dv, set below): in a
      * state-ordered array, not in the large Body structs, twice per step */
     bool last = sub + 1 == substeps;
-    for (uint32_t k = 1; last && k <= na; k++) stop_dv[k] = st[k].v;
+    if (last) physics_parallel_for(w->tasks, na, 2048, stops_before, &job);
     physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, false, soft, soft_static);
     ALONE_PARALLEL(pc, physics_wide_solve(w, inv_h, false));
-    for (uint32_t k = 1; last && k <= na; k++) stop_dv[k] = tess_v2_sub(stop_dv[k], st[k].v);
+    if (last) physics_parallel_for(w->tasks, na, 2048, stops_after, &job);
   }
   phase_end(pc, &prof->solve);
   physics_wide_store(w);

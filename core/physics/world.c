@@ -156,7 +156,7 @@ void tess_world_destroy(TessWorld *w) {
   for (uint32_t i = 0; i < w->map_piece_count; i++) tess_free(w->map_pieces[i].hits);
   tess_free(w->map_pieces);
   tess_free(w->contact_runs);
-  tess_free(w->event_blocks);
+  tess_free(w->blocks);
   tess_free(w->state_colors);
   tess_free(w->constraint_color);
   tess_free(w->constraint_slot);
