@@ -679,6 +679,12 @@ bool physics_wide8_available(void);
 void physics_bodies_prepare(TessWorld *w, float dt, float speculative);
 bool physics_bodies_states(TessWorld *w, float h, bool *any_rk4);
 
+/* islands.c: after the narrow phase, wake every island with an awake body (and find the islands,
+ * when something sleeps or may); after the solve, put to sleep the islands that rested long
+ * enough. */
+void physics_islands_wake(TessWorld *w);
+void physics_islands_sleep(TessWorld *w, float dt);
+
 /* events.c: the contacts' begin and end events of this step, in contact order. */
 bool physics_contact_events(TessWorld *w);
 

@@ -54,23 +54,6 @@ static bool joined(const TessWorld *w, uint32_t a, uint32_t b) {
   return bsearch(&key, w->joint_pairs, w->joint_pair_count, sizeof(uint64_t), cmp_u64) != NULL;
 }
 
-static uint32_t find_root(uint32_t *parent, uint32_t i) {
-  while (parent[i] != i) {
-    parent[i] = parent[parent[i]];
-    i = parent[i];
-  }
-  return i;
-}
-
-static void unite(uint32_t *parent, uint32_t a, uint32_t b) {
-  uint32_t ra = find_root(parent, a), rb = find_root(parent, b);
-  if (ra == rb) return;
-  if (ra < rb)
-    parent[rb] = ra;
-  else
-    parent[ra] = rb;
-}
-
 static bool push_event(void **arr, uint32_t *count, uint32_t *cap, const void *ev, size_t size) {
   if (!physics_grow(arr, cap, *count + 1, size)) return false;
   memcpy((char *)*arr + (size_t)(*count) * size, ev, size);
@@ -428,99 +411,6 @@ static bool build_joint_pairs(TessWorld *w) {
   return true;
 }
 
-static void islands_wake(TessWorld *w) {
-  uint32_t *parent = w->island_parent;
-  bool any_asleep = false, any_resting = false;
-  for (uint32_t i = 0; w->maybe_asleep && i < w->body_count && !any_asleep; i++) {
-    const Body *b = &w->bodies[i];
-    bool asleep = b->in_use && b->type != TESS_BODY_STATIC && !b->awake;
-    any_resting = any_resting || asleep;
-    any_asleep = asleep && b->type == TESS_BODY_DYNAMIC;
-  }
-  if (!any_resting) w->maybe_asleep = false; /* the scan covered every body */
-  w->islands_built = any_asleep || w->def.enable_sleep;
-  if (!w->islands_built) return; /* nothing to wake, and nothing will sleep */
-  for (uint32_t i = 0; i < w->body_count; i++) parent[i] = i;
-  for (uint32_t i = 0; i < w->contact_count; i++) {
-    const Contact *c = &w->contacts[i];
-    if (c->point_count == 0 || c->body_a == TESS_NULL_INDEX || c->body_b == TESS_NULL_INDEX) continue;
-    if (!(c->flags & CONTACT_TOUCHING)) continue;
-    if (w->bodies[c->body_a].type != TESS_BODY_DYNAMIC || w->bodies[c->body_b].type != TESS_BODY_DYNAMIC) continue;
-    unite(parent, c->body_a, c->body_b);
-  }
-  for (uint32_t i = 0; i < w->joint_count; i++) {
-    const Joint *j = &w->joints[i];
-    if (!j->in_use || j->body_a == TESS_NULL_INDEX || j->body_b == TESS_NULL_INDEX) continue;
-    if (w->bodies[j->body_a].type != TESS_BODY_DYNAMIC || w->bodies[j->body_b].type != TESS_BODY_DYNAMIC) continue;
-    unite(parent, j->body_a, j->body_b);
-  }
-  memset(w->island_awake, 0, w->body_count);
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    const Body *b = &w->bodies[i];
-    if (b->in_use && b->type == TESS_BODY_DYNAMIC && b->awake) w->island_awake[find_root(parent, i)] = 1;
-  }
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    Body *b = &w->bodies[i];
-    if (b->in_use && b->type == TESS_BODY_DYNAMIC && !b->awake && w->island_awake[find_root(parent, i)]) {
-      b->awake = 1;
-      b->sleep_time = 0.0f;
-    }
-  }
-}
-
-static void islands_sleep(TessWorld *w, float dt) {
-  uint32_t *parent = w->island_parent;
-  if (!w->def.enable_sleep || !w->islands_built) {
-    for (uint32_t i = 0; w->maybe_asleep && i < w->body_count; i++) { /* only an asleep kinematic body can wake here */
-      Body *b = &w->bodies[i];
-      if (b->in_use && b->type == TESS_BODY_KINEMATIC && (b->v.x != 0.0f || b->v.y != 0.0f || b->w != 0.0f)) b->awake = 1;
-    }
-    return;
-  }
-  float lin = w->def.sleep_linear_speed, ang = w->def.sleep_angular_speed;
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    Body *b = &w->bodies[i];
-    if (!b->in_use || b->type == TESS_BODY_STATIC) continue;
-    if (b->type == TESS_BODY_KINEMATIC) {
-      b->awake = (b->v.x != 0.0f || b->v.y != 0.0f || b->w != 0.0f) ? 1 : b->awake;
-      continue;
-    }
-    if (!b->awake) continue;
-    if (!w->def.enable_sleep || !b->enable_sleep || tess_v2_length(b->v) > lin || fabsf(b->w) > ang)
-      b->sleep_time = 0.0f;
-    else
-      b->sleep_time += dt;
-  }
-  /* touching a moving kinematic body keeps a body awake */
-  for (uint32_t i = 0; i < w->contact_count; i++) {
-    const Contact *c = &w->contacts[i];
-    if (c->point_count == 0 || c->body_a == TESS_NULL_INDEX || c->body_b == TESS_NULL_INDEX) continue;
-    Body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
-    if (a->type == TESS_BODY_KINEMATIC && (a->v.x != 0.0f || a->v.y != 0.0f || a->w != 0.0f)) b->sleep_time = 0.0f;
-    if (b->type == TESS_BODY_KINEMATIC && (b->v.x != 0.0f || b->v.y != 0.0f || b->w != 0.0f)) a->sleep_time = 0.0f;
-  }
-  float *min_sleep = w->island_min_sleep;
-  for (uint32_t i = 0; i < w->body_count; i++) min_sleep[i] = FLT_MAX;
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    const Body *b = &w->bodies[i];
-    if (!b->in_use || b->type != TESS_BODY_DYNAMIC || !b->awake) continue;
-    uint32_t r = find_root(parent, i);
-    if (b->sleep_time < min_sleep[r]) min_sleep[r] = b->sleep_time;
-  }
-  if (!w->def.enable_sleep) return;
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    Body *b = &w->bodies[i];
-    if (!b->in_use || b->type != TESS_BODY_DYNAMIC || !b->awake) continue;
-    if (min_sleep[find_root(parent, i)] >= w->def.time_to_sleep) {
-      b->awake = 0;
-      w->maybe_asleep = true;
-      b->v = tess_v2(0.0f, 0.0f);
-      b->stop_dv = tess_v2(0.0f, 0.0f);
-      b->w = 0.0f;
-    }
-  }
-}
-
 /* ---- The per-body loops, split among the workers ----------------------- */
 
 typedef struct IntegrateJob {
@@ -697,7 +587,7 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
     for (uint32_t i = 0; i < w->ev_sbegin_count; i++)
       w->def.sensor_begin_fn(w, &w->ev_sbegin[i], w->def.callback_user);
 
-  islands_wake(w);
+  physics_islands_wake(w);
   if (!rebuild_woken_contacts(w, dt)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
@@ -766,7 +656,7 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
       w->def.contact_begin_fn(w, &w->ev_begin[i], w->def.callback_user);
 
   phase_end(pc, &prof->finish);
-  islands_sleep(w, dt);
+  physics_islands_sleep(w, dt);
   w->step_count++;
   w->locked = false;
   physics_destroy_pending(w);
