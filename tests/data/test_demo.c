@@ -455,7 +455,7 @@ static void checked_in_art_is_what_the_drawing_program_draws(void) {
   static const char *files[] = {"terrain.png", "crate.png", "barrel.png", "ball.png",
                                 "rock.png", "star.png", "coin.png", "doll-head.png",
                                 "doll-torso.png", "doll-upper-arm.png", "doll-lower-arm.png", "doll-upper-leg.png",
-                                "doll-lower-leg.png"};
+                                "doll-lower-leg.png", "tree.png"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     char a[1200], b[1200];
     snprintf(a, sizeof a, "%s/%s", art, files[i]);
