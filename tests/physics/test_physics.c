@@ -236,6 +236,48 @@ static void bounce_is_e_squared_for_drops_of_1_to_5_m(void) {
   }
 }
 
+/* How far a ball (r = 0.25, e = 1 on an e = 1 tile floor, g = 10) dropped from `drop` m climbs
+ * back from the lowest it has been, within 2 s. */
+static float ball_climb(float drop) {
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.gravity = tess_v2(0, 10.0f);
+  TessWorld *w = NULL;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
+  TestMap m;
+  floor_map(&m, 10, 12, 10, 0.5f, 1.0f);
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.5f, 1.0f, 1.0f);
+  TessBodyId b = add_ball(w, tess_v2(5.5f, 10.0f - 0.25f - drop), 0.25f, &sd);
+  float low = -1e9f, climb = 0.0f;
+  for (int i = 0; i < 120; i++) {
+    step(w, 1);
+    float y = tess_body_position(w, b).y;
+    low = fmaxf(low, y);
+    climb = fmaxf(climb, low - y);
+  }
+  tess_world_destroy(w);
+  test_map_free(&m);
+  return climb;
+}
+
+/* Restitution acts at impacts faster than the world's restitution threshold (0.5 m/s), never on a
+ * body settling at rest: a perfectly elastic ball dropped from 1 cm (0.45 m/s) stays down (climbs
+ * back less than a millimetre), one dropped from 5 or 20 cm (1 and 2 m/s) bounces back to its
+ * height (e^2 = 1, within 10%). Without the threshold it bounced from 1 cm too. */
+static void restitution_needs_the_threshold_speed(void) {
+  float slow = ball_climb(0.01f);
+  printf("dropped from 1 cm: climbed back %.5f m\n", slow);
+  CHECK_MSG(slow < 1e-3f, "dropped from 1 cm (0.45 m/s, under 0.5): climbed back %.4f m", slow);
+  const float drops[] = {0.05f, 0.2f};
+  for (int i = 0; i < 2; i++) {
+    float c = ball_climb(drops[i]);
+    printf("dropped from %.2f m: climbed back %.5f m\n", drops[i], c);
+    CHECK_MSG(fabsf(c - drops[i]) <= 0.1f * drops[i], "dropped from %.2f m: climbed back %.4f m", drops[i], c);
+  }
+}
+
 /* A box (2 hx wide, 0.5 m tall, e = e_box) dropped flat from `drop` m (g = 10, 60 Hz, 4
  * sub-steps) onto a tile floor or a static box's top, both at y = 10 with e = 1 (the product is
  * e_box): the speed it hit at, the most it moved up afterwards, the most it climbed back from the
@@ -2238,7 +2280,7 @@ static void bad_input_is_refused(void) {
 }
 
 TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_falling_target),
-               TEST(bounce_reaches_e_squared_height), TEST(bounce_is_e_squared_for_drops_of_1_to_5_m), TEST(box_landing_flat_stays_down_and_level), TEST(rk4_keeps_orbit_and_spring_energy_better_than_euler), TEST(glancing_corner_hit_leaves_along_the_tangent), TEST(box_passing_a_corner_leaves_as_it_should), TEST(rubber_on_rubber_is_0_9025),
+               TEST(bounce_reaches_e_squared_height), TEST(bounce_is_e_squared_for_drops_of_1_to_5_m), TEST(box_landing_flat_stays_down_and_level), TEST(restitution_needs_the_threshold_speed), TEST(rk4_keeps_orbit_and_spring_energy_better_than_euler), TEST(glancing_corner_hit_leaves_along_the_tangent), TEST(box_passing_a_corner_leaves_as_it_should), TEST(rubber_on_rubber_is_0_9025),
                TEST(slide_stops_at_v2_over_2_mu_g), TEST(tangential_efficiency_acts_at_impact_only),
                TEST(ball_rolls_across_200_tiles_without_bumps), TEST(box_and_capsule_slide_across_200_tiles_without_bumps),
                TEST(ten_box_stack_stands_10_s), TEST(pin_motor_spins_up_and_drives_a_cart), TEST(plank_under_48_balls_holds_them_all), TEST(pyramid_of_20_settles_and_sleeps),
