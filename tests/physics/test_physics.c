@@ -236,6 +236,43 @@ static void bounce_is_e_squared_for_drops_of_1_to_5_m(void) {
   }
 }
 
+/* Two-point contacts whose rows are nearly one (the block solver's degenerate cases): a domino
+ * (5 cm x 2 m) standing on its end on tiles, its two corners 5 cm apart under a body that barely
+ * turns there, and a box that cannot turn (fixed rotation: both rows the same) dropped flat from
+ * 1 m. The domino must stand 5 s without tipping or creeping (angle under 0.1 mrad, x within 0.1
+ * mm, sunk less than the slop); the box must land and rest level (speed under 1 mm/s). */
+static void degenerate_two_point_contacts_rest(void) {
+  TessWorld *w = new_world(tess_v2(0, 10.0f));
+  TestMap m;
+  floor_map(&m, 12, 12, 10, 0.6f, 0.0f);
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
+  TessBodyId domino = add_box(w, tess_v2(5.5f, 10.0f - 1.0f), 0.025f, 1.0f, &sd);
+  TessBodyDef bd;
+  tess_body_def_default(&bd);
+  bd.type = TESS_BODY_DYNAMIC;
+  bd.position = tess_v2(8.5f, 10.0f - 0.25f - 1.0f);
+  bd.fixed_rotation = true;
+  TessBodyId box = {0, 0};
+  CHECK_OK(tess_body_create(w, &bd, &box, &err), &err);
+  CHECK_OK(tess_shape_create_box(w, box, &sd, 0.5f, 0.25f, tess_v2(0, 0), 0.0f, NULL, &err), &err);
+  float worst_angle = 0.0f;
+  for (int i = 0; i < 300; i++) {
+    step(w, 1);
+    worst_angle = fmaxf(worst_angle, fabsf(tess_body_angle(w, domino)));
+  }
+  TessVec2 p = tess_body_position(w, domino), q = tess_body_position(w, box), v = tess_body_linear_velocity(w, box);
+  printf("domino: angle at most %.2e rad, at (%.5f, %.5f); fixed box at (%.5f, %.5f), speed %.2e m/s\n", worst_angle, p.x,
+         p.y, q.x, q.y, tess_v2_length(v));
+  CHECK_MSG(worst_angle < 1e-4f && fabsf(p.x - 5.5f) < 1e-4f && p.y < 9.0f + 0.005f && p.y > 8.99f,
+            "domino: angle up to %g rad, at (%g, %g)", worst_angle, p.x, p.y);
+  CHECK_MSG(tess_v2_is_finite(q) && fabsf(q.y - 9.75f) < 0.005f && tess_v2_length(v) < 1e-3f,
+            "fixed-rotation box at (%g, %g), speed %g", q.x, q.y, tess_v2_length(v));
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
 /* How far a ball (r = 0.25, e = 1 on an e = 1 tile floor, g = 10) dropped from `drop` m climbs
  * back from the lowest it has been, within 2 s. */
 static float ball_climb(float drop) {
@@ -2280,7 +2317,7 @@ static void bad_input_is_refused(void) {
 }
 
 TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_falling_target),
-               TEST(bounce_reaches_e_squared_height), TEST(bounce_is_e_squared_for_drops_of_1_to_5_m), TEST(box_landing_flat_stays_down_and_level), TEST(restitution_needs_the_threshold_speed), TEST(rk4_keeps_orbit_and_spring_energy_better_than_euler), TEST(glancing_corner_hit_leaves_along_the_tangent), TEST(box_passing_a_corner_leaves_as_it_should), TEST(rubber_on_rubber_is_0_9025),
+               TEST(bounce_reaches_e_squared_height), TEST(bounce_is_e_squared_for_drops_of_1_to_5_m), TEST(box_landing_flat_stays_down_and_level), TEST(restitution_needs_the_threshold_speed), TEST(degenerate_two_point_contacts_rest), TEST(rk4_keeps_orbit_and_spring_energy_better_than_euler), TEST(glancing_corner_hit_leaves_along_the_tangent), TEST(box_passing_a_corner_leaves_as_it_should), TEST(rubber_on_rubber_is_0_9025),
                TEST(slide_stops_at_v2_over_2_mu_g), TEST(tangential_efficiency_acts_at_impact_only),
                TEST(ball_rolls_across_200_tiles_without_bumps), TEST(box_and_capsule_slide_across_200_tiles_without_bumps),
                TEST(ten_box_stack_stands_10_s), TEST(pin_motor_spins_up_and_drives_a_cart), TEST(plank_under_48_balls_holds_them_all), TEST(pyramid_of_20_settles_and_sleeps),
