@@ -25,7 +25,7 @@ static void add_point(Manifold *m, TessVec2 p, float sep, uint32_t id) {
  * path (20 m/s, 0.2 m above the corner: (3.0, -7.1) m/s out, where (12.8, -9.6) is exact). The
  * normal at the impact gives the half-plane that touches the corner where the ball meets it and
  * that its path does not cross before. */
-static float sweep_time(TessVec2 c, TessVec2 sweep, TessVec2 q, float r) {
+static inline float sweep_time(TessVec2 c, TessVec2 sweep, TessVec2 q, float r) {
   TessVec2 f = tess_v2_sub(c, q);
   float a = tess_v2_dot(sweep, sweep), b = tess_v2_dot(f, sweep), cc = tess_v2_dot(f, f) - r * r;
   /* touching already (resting, rolling over the feature): the start's normal is the meeting's */
@@ -205,7 +205,7 @@ typedef struct CellFilter {
   uint32_t free_sides, corners;
 } CellFilter;
 
-static bool cell_admits(const CellFilter *f, TessVec2 n) {
+static inline bool cell_admits(const CellFilter *f, TessVec2 n) {
   if (n.x > CELL_TOL && !(f->free_sides & SIDE_RIGHT)) return false;
   if (n.x < -CELL_TOL && !(f->free_sides & SIDE_LEFT)) return false;
   if (n.y > CELL_TOL && !(f->free_sides & SIDE_BOTTOM)) return false;
@@ -235,15 +235,17 @@ static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, f
    * face would extrapolate it into a deep penetration that is not there. */
   uint32_t i21 = 0, facing = UINT32_MAX;
   float min_dot = FLT_MAX, facing_dot = FLT_MAX;
+  float along[TESS_POLY_MAX + 1]; /* each vertex along the face once, the first again at the end */
+  for (uint32_t j = 0; j < p2->count; j++) along[j] = tess_v2_dot(tess_v2_sub(p2->v[j], v11), t);
+  along[p2->count] = along[0];
   for (uint32_t j = 0; j < p2->count; j++) {
     float d = tess_v2_dot(n, p2->n[j]);
     if (d < min_dot) {
       min_dot = d;
       i21 = j;
     }
-    float ta = tess_v2_dot(tess_v2_sub(p2->v[j], v11), t);
-    float tb = tess_v2_dot(tess_v2_sub(p2->v[(j + 1) % p2->count], v11), t);
-    if (fmaxf(ta, tb) < lower1 || fminf(ta, tb) > upper1) continue;
+    float ta = along[j], tb = along[j + 1];
+    if (physics_maxf(ta, tb) < lower1 || physics_minf(ta, tb) > upper1) continue;
     if (d < facing_dot) {
       facing_dot = d;
       facing = j;
@@ -284,11 +286,11 @@ static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, f
   float span = upper2 - lower2;
   /* clipped to the reference face, never past the incident edge's own ends */
   if (lower2 < lower1 && span > FLT_EPSILON)
-    v_lower = tess_v2_lerp(v22, v21, fminf((lower1 - lower2) / span, 1.0f));
+    v_lower = tess_v2_lerp(v22, v21, physics_minf((lower1 - lower2) / span, 1.0f));
   else
     v_lower = v22;
   if (upper2 > upper1 && span > FLT_EPSILON)
-    v_upper = tess_v2_lerp(v22, v21, fmaxf((upper1 - lower2) / span, 0.0f));
+    v_upper = tess_v2_lerp(v22, v21, physics_maxf((upper1 - lower2) / span, 0.0f));
   else
     v_upper = v21;
   float sep_lower = tess_v2_dot(tess_v2_sub(v_lower, v11), n);
@@ -646,7 +648,7 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
   /* A shape that only touches the cell through a shared (closed) face would
    * be pushed out through a far open face: that is its neighbours' business. */
   float open_best = best_cell > best_shape ? best_cell : best_shape;
-  float half_cell = 0.5f * fminf(hi.x - lo.x, hi.y - lo.y);
+  float half_cell = 0.5f * physics_minf(hi.x - lo.x, hi.y - lo.y);
   if (open_best < -half_cell && any_best > open_best + SLOP) return;
   if (any_best > radius + 0.1f * SLOP && path_may_close(open_best - radius, sweep)) {
     float when = -1.0f;

@@ -7,8 +7,11 @@
  * scene of 2000 convex polygons. For each engine: the median step's wall clock
  * and CPU time, the bodies that end inside a wall, the heap it holds. Prints a
  * table; asserts nothing about time.
- * Usage: bench-rain [N ...] [--steps S] [--rounds R] [--no-peer] [--no-mixed]
- * --rounds R runs every scene R times, the engines interleaved (A B C A B C),
+ * Usage: bench-rain [N ...] [--steps S] [--rounds R] [--no-peer] [--no-mixed] [--only ENGINE] [--hash]
+ * --only ENGINE keeps the one engine of that name (for a profile or a
+ * before/after comparison of one engine, e.g. --only Tessera). --hash prints
+ * each Tessera world's hash at the end of its run: two builds that step the
+ * same bits print the same hashes (the rows' order is the table's).  * --rounds R runs every scene R times, the engines interleaved (A B C A B C),
  * and prints each engine's median over the rounds: the machine is shared. */
 #include <malloc.h>
 #include <math.h>
@@ -138,6 +141,7 @@ typedef struct TesseraRun {
 } TesseraRun;
 
 static uint32_t all_workers = 1; /* the processors online: Tessera's second row */
+static bool print_hash = false;  /* --hash */
 
 static void *tessera_create_on(const Scene *sc, uint32_t workers) {
   TesseraRun *r = calloc(1, sizeof *r);
@@ -189,6 +193,7 @@ static void tessera_position(void *world, uint32_t body, float *x, float *y) {
 
 static void tessera_destroy(void *world) {
   TesseraRun *r = world;
+  if (print_hash) printf("  world hash %016llx\n", (unsigned long long)tess_world_hash(r->w));
   tess_world_destroy(r->w);
   free(r->ids);
   free(r);
@@ -411,6 +416,7 @@ int main(int argc, char **argv) {
   uint32_t ns[8];
   int count = 0, steps = 600, rounds = 1;
   bool peer = true, mixed = true;
+  const char *only = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--steps") && i + 1 < argc)
       steps = atoi(argv[++i]);
@@ -420,6 +426,10 @@ int main(int argc, char **argv) {
       peer = false;
     else if (!strcmp(argv[i], "--no-mixed"))
       mixed = false;
+    else if (!strcmp(argv[i], "--hash"))
+      print_hash = true;
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
     else if (count < 8)
       ns[count++] = (uint32_t)atoi(argv[i]);
   }
@@ -448,6 +458,16 @@ int main(int argc, char **argv) {
 #ifdef TESS_HAVE_BOX2D
   if (peer) engines[ne++] = (Engine){"Box2D 2.4", box2d_create, box2d_step, box2d_position, box2d_destroy};
 #endif
+  if (only) {
+    int kept = 0;
+    for (int e = 0; e < ne; e++)
+      if (!strcmp(engines[e].name, only)) engines[kept++] = engines[e];
+    if (kept == 0) {
+      fprintf(stderr, "bench-rain: --only %s: no engine of that name\n", only);
+      return 2;
+    }
+    ne = kept;
+  }
   uint32_t solid;
   uint8_t *cells = make_cells(&solid);
   printf("Rain on tiles: %dx%d map of 1 m tiles, %u solid cells, circles r = %.2f m, gravity %.0f, 60 Hz,\n", MAP, MAP,
