@@ -340,6 +340,41 @@ static bool swept_faces_add(SweptFaces *f, const PhysPoly *p1, const PhysPoly *p
   return true;
 }
 
+/* swept_faces_add(box, shape) then (shape, box) for a map cell [lo, hi] (box: the cell as a
+ * polygon, faces top, right, bottom, left), without the 8 x count products: along a cell face
+ * only one coordinate counts, so the nearest vertex of the shape is its extreme one; and a shape
+ * face is nearest the cell's corner that lies furthest back along its normal. The same values
+ * (rounding is monotone, so the least of the rounded products is the rounded extreme), up to the
+ * sign of an exact zero. */
+static bool cell_faces_add(SweptFaces *f, const PhysPoly *box, const PhysPoly *p, TessVec2 sweep, float limit) {
+  TessVec2 lo = box->v[0], hi = box->v[2];
+  TessVec2 vmin = p->v[0], vmax = p->v[0];
+  for (uint32_t j = 1; j < p->count; j++) {
+    vmin = physics_v2_min(vmin, p->v[j]);
+    vmax = physics_v2_max(vmax, p->v[j]);
+  }
+  float cell_sep[4] = {lo.y - vmax.y, vmin.x - hi.x, vmin.y - hi.y, lo.x - vmax.x};
+  for (uint32_t k = 0; k < 4; k++) {
+    if (cell_sep[k] > limit) return false;
+    f->sep[f->count] = cell_sep[k];
+    f->rate[f->count] = tess_v2_dot(box->n[k], sweep);
+    f->usable[f->count] = true;
+    f->count++;
+  }
+  TessVec2 back = tess_v2_neg(sweep);
+  for (uint32_t i = 0; i < p->count; i++) {
+    TessVec2 n = p->n[i];
+    TessVec2 corner = tess_v2(n.x > 0.0f ? lo.x : hi.x, n.y > 0.0f ? lo.y : hi.y);
+    float si = tess_v2_dot(n, tess_v2_sub(corner, p->v[i]));
+    if (si > limit) return false;
+    f->sep[f->count] = si;
+    f->rate[f->count] = tess_v2_dot(n, back);
+    f->usable[f->count] = true;
+    f->count++;
+  }
+  return true;
+}
+
 /* Apart by `gap` (> 0) along the face the start would choose, and the path can close that within
  * the window: only then may the face they meet on be another (most pairs near each other are
  * neighbours in a pile, slightly apart and hardly moving: the start's face stays apart all along). */
@@ -620,8 +655,7 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
   SweptFaces f;
   f.count = 0;
   float radius0 = shape->radius + margin;
-  if (!swept_faces_add(&f, &box, shape, sweep, radius0) || !swept_faces_add(&f, shape, &box, tess_v2_neg(sweep), radius0))
-    return;
+  if (!cell_faces_add(&f, &box, shape, sweep, radius0)) return;
   float any_best = -FLT_MAX; /* the least penetration over every axis, open or not */
   for (uint32_t i = 0; i < f.count; i++)
     if (f.sep[i] > any_best) any_best = f.sep[i];
