@@ -4,10 +4,6 @@
  * collides, so nothing bumps on a seam). All in world coordinates. */
 #include "physics_private.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #define SLOP 0.005f
 #define CELL_TOL 0.1f
 
@@ -329,36 +325,12 @@ typedef struct SweptFaces {
 /* The faces of p1 against p2, which moves by `sweep` relative to p1: appended to f. False as soon
  * as one is apart by more than `limit` (no contact: most pairs the broad phase finds end here). */
 static bool swept_faces_add(SweptFaces *f, const PhysPoly *p1, const PhysPoly *p2, TessVec2 sweep, float limit) {
-#if defined(__SSE2__)
-  /* p2's vertices in rows of four x and four y, the last row padded with its first vertex (a
-   * repeat leaves the least value as it is): a face's separation is one or two rows of the same
-   * products the scalar loop makes, lane by lane, then the least lane */
-  float x[TESS_POLY_MAX], y[TESS_POLY_MAX];
-  uint32_t rows = (p2->count + 3) / 4;
-  for (uint32_t j = 0; j < 4 * rows; j++) {
-    TessVec2 v = p2->v[j < p2->count ? j : 0];
-    x[j] = v.x;
-    y[j] = v.y;
-  }
-#endif
   for (uint32_t i = 0; i < p1->count; i++) {
-#if defined(__SSE2__)
-    __m128 nx = _mm_set1_ps(p1->n[i].x), ny = _mm_set1_ps(p1->n[i].y);
-    __m128 px = _mm_set1_ps(p1->v[i].x), py = _mm_set1_ps(p1->v[i].y);
-    __m128 d = _mm_add_ps(_mm_mul_ps(nx, _mm_sub_ps(_mm_loadu_ps(x), px)), _mm_mul_ps(ny, _mm_sub_ps(_mm_loadu_ps(y), py)));
-    if (rows > 1)
-      d = _mm_min_ps(d, _mm_add_ps(_mm_mul_ps(nx, _mm_sub_ps(_mm_loadu_ps(x + 4), px)),
-                                   _mm_mul_ps(ny, _mm_sub_ps(_mm_loadu_ps(y + 4), py))));
-    d = _mm_min_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(1, 0, 3, 2)));
-    d = _mm_min_ps(d, _mm_shuffle_ps(d, d, _MM_SHUFFLE(2, 3, 0, 1)));
-    float si = _mm_cvtss_f32(d);
-#else
     float si = FLT_MAX;
     for (uint32_t j = 0; j < p2->count; j++) {
       float d = tess_v2_dot(p1->n[i], tess_v2_sub(p2->v[j], p1->v[i]));
       if (d < si) si = d;
     }
-#endif
     if (si > limit) return false;
     f->sep[f->count] = si;
     f->rate[f->count] = tess_v2_dot(p1->n[i], sweep);
