@@ -11,16 +11,39 @@
 typedef struct PixelMask {
   uint32_t width, height, words;
   float pixel_size, inv_pixel;
-  TessVec2 origin;
+  TessVec2 origin; /* world position of pixel (0, 0)'s top-left corner */
+  TessRot q;       /* the mask's x axis in the world (a static body's rotation) */
+  float angle;     /* the same, radians in [-pi, pi]: added to a bucket's angle */
   TessSurface surface;
   uint64_t user_data;
   uint64_t *bits;
+  /* Carving and snapshots (snapshot.c): the bits as created, kept from the first edit on, and
+   * which blocks of BLOCK_ROWS rows x one word have been edited since (one bit each). A snapshot
+   * holds only those blocks, so recording a carved world in Play costs the carved area, not the
+   * mask. */
+  uint64_t *orig;
+  uint64_t *touched;
+  uint64_t edits; /* changes of the bits so far (TessPixelMaskInfo.edits) */
 } PixelMask;
+
+#define PIXEL_MASK_BLOCK_ROWS 64u
+static inline uint32_t physics_pixel_mask_block_rows(const PixelMask *m) {
+  return (m->height + PIXEL_MASK_BLOCK_ROWS - 1) / PIXEL_MASK_BLOCK_ROWS;
+}
+static inline uint32_t physics_pixel_mask_block_count(const PixelMask *m) { return physics_pixel_mask_block_rows(m) * m->words; }
 
 /* After the solver has moved the bodies: every circle of an awake dynamic
  * body against the masks (push out, then the velocity response). */
 void physics_pixel_masks_step(TessWorld *w, float dt);
 void physics_pixel_masks_free(TessWorld *w);
 size_t physics_pixel_masks_bytes(const TessWorld *w);
+
+/* Snapshot side (snapshot.c): bytes of the masks' edited blocks, writing them, reading them
+ * back (every block edited in the world or the snapshot takes the snapshot's bits or the
+ * original ones), and their share of the world hash (blocks that differ from the original). */
+size_t physics_pixel_masks_snapshot_size(const TessWorld *w);
+void physics_pixel_masks_snapshot(const TessWorld *w, char **p);
+TessResult physics_pixel_masks_restore(TessWorld *w, const char **p, const char *end, TessError *err);
+void physics_pixel_masks_hash(const TessWorld *w, TessHasher *h);
 
 #endif

@@ -101,7 +101,8 @@ typedef enum ScanMode { SCAN_BUCKETS,
  * centre relative to the mask is exact enough in float up to the largest mask side. */
 static void scan_mask(const PixelMask *m, uint32_t mi, Probe *pr, ScanMode mode) {
   float inv = m->inv_pixel;
-  float ux = (pr->c.x - m->origin.x) * inv, uy = (pr->c.y - m->origin.y) * inv;
+  TessVec2 lc = tess_rot_apply_inv(m->q, tess_v2_sub(pr->c, m->origin)); /* the circle in the mask's frame */
+  float ux = lc.x * inv, uy = lc.y * inv;
   float r = pr->r * inv, band = fmaxf(1.0f, BAND_OF_RADIUS * r), reach = r + band, big2 = (r + 0.5f) * (r + 0.5f);
   if (ux + reach < 0.0f || uy + reach < 0.0f || ux - reach > (float)m->width || uy - reach > (float)m->height) return;
   int64_t x0 = (int64_t)floorf(ux - reach), x1 = (int64_t)floorf(ux + reach);
@@ -111,7 +112,7 @@ static void scan_mask(const PixelMask *m, uint32_t mi, Probe *pr, ScanMode mode)
   if (x1 >= (int64_t)m->width) x1 = (int64_t)m->width - 1;
   if (y1 >= (int64_t)m->height) y1 = (int64_t)m->height - 1;
   float to_bucket = (float)BUCKETS / 6.28318531f;
-  TessVec2 n = pr->n, t = tess_v2_perp(pr->n);
+  TessVec2 n = tess_rot_apply_inv(m->q, pr->n), t = tess_v2_perp(n); /* the way out, in the mask's frame */
   for (int64_t y = y0; y <= y1; y++) {
     float ry = (float)y + 0.5f - uy;
     if (fabsf(ry) > reach + 0.5f) continue;
@@ -138,7 +139,7 @@ static void scan_mask(const PixelMask *m, uint32_t mi, Probe *pr, ScanMode mode)
           float cb = (d * d - r * r + band * band) / (2.0f * band * d);
           if (cb <= 0.0f) cb = 0.0f;
           if (cb >= 1.0f) continue;
-          float angle = fast_atan2(ry, rx), half = acosf(cb);
+          float angle = fast_atan2(ry, rx) + m->angle, half = acosf(cb); /* buckets are world directions */
           int32_t b0 = (int32_t)floorf((angle - half) * to_bucket), b1 = (int32_t)floorf((angle + half) * to_bucket);
           block(pr->blocked, b0, b1);
         } else if (d < r) {
@@ -331,8 +332,10 @@ TessResult tess_world_add_pixel_mask(TessWorld *w, const TessPixelMaskDef *def, 
       def->height > TESS_PIXEL_MASK_MAX_SIDE)
     return tess_error_set(err, TESS_ERR_LIMIT, "pixel mask", "mask of %u x %u pixels: each side must be 1..%u",
                           def->width, def->height, TESS_PIXEL_MASK_MAX_SIDE);
-  if (!isfinite(def->pixel_size) || !(def->pixel_size > 0.0f) || !tess_v2_is_finite(def->origin))
-    return tess_error_set(err, TESS_ERR_INVALID, "pixel mask", "pixel size must be finite and > 0, origin finite");
+  if (!isfinite(def->pixel_size) || !(def->pixel_size > 0.0f) || !tess_v2_is_finite(def->origin) ||
+      !isfinite(def->angle))
+    return tess_error_set(err, TESS_ERR_INVALID, "pixel mask",
+                          "pixel size must be finite and > 0, origin and angle finite");
   TessResult r = tess_surface_check(def->surface, "pixel mask", "pixel mask", err);
   if (r != TESS_OK) return r;
   if (!PHYS_GROW(w->pmasks, &w->pmask_cap, w->pmask_count + 1))
@@ -345,6 +348,8 @@ TessResult tess_world_add_pixel_mask(TessWorld *w, const TessPixelMaskDef *def, 
   m.pixel_size = def->pixel_size;
   m.inv_pixel = 1.0f / def->pixel_size;
   m.origin = def->origin;
+  m.angle = atan2f(sinf(def->angle), cosf(def->angle)); /* in [-pi, pi]: a bucket index stays within a turn */
+  m.q = def->angle == 0.0f ? tess_rot_identity() : tess_rot(m.angle);
   m.surface = def->surface;
   m.user_data = def->user_data;
   m.bits = tess_calloc((size_t)m.words * m.height, sizeof(uint64_t));
@@ -365,6 +370,20 @@ TessResult tess_world_add_pixel_mask(TessWorld *w, const TessPixelMaskDef *def, 
 }
 
 uint32_t tess_world_pixel_mask_count(const TessWorld *w) { return w->pmask_count; }
+
+bool tess_pixel_mask_info(const TessWorld *w, uint32_t mask, TessPixelMaskInfo *out) {
+  if (mask >= w->pmask_count) return false;
+  const PixelMask *m = &w->pmasks[mask];
+  out->width = m->width;
+  out->height = m->height;
+  out->pixel_size = m->pixel_size;
+  out->origin = m->origin;
+  out->angle = m->angle;
+  out->surface = m->surface;
+  out->user_data = m->user_data;
+  out->edits = m->edits;
+  return true;
+}
 
 bool tess_pixel_mask_get(const TessWorld *w, uint32_t mask, uint32_t x, uint32_t y) {
   if (mask >= w->pmask_count) return false;
@@ -408,42 +427,97 @@ static void wake_over(TessWorld *w, TessAABB box) {
   }
 }
 
-/* The pixel range [x0, x1] x [y0, y1] whose centres lie in the world box; false if empty. */
-static bool pixel_range(const PixelMask *m, TessAABB box, int64_t *x0, int64_t *y0, int64_t *x1, int64_t *y1) {
-  float inv = m->inv_pixel;
-  float lx = (box.lower.x - m->origin.x) * inv - 0.5f, ux = (box.upper.x - m->origin.x) * inv - 0.5f;
-  float ly = (box.lower.y - m->origin.y) * inv - 0.5f, uy = (box.upper.y - m->origin.y) * inv - 0.5f;
-  if (ux < 0.0f || uy < 0.0f || lx > (float)m->width || ly > (float)m->height) return false;
+/* The pixels [x0, x1] x [y0, y1] whose centres may lie in the box (lx, ly)-(hx, hy) of the mask's
+ * own frame, in pixels; false if none. */
+static bool pixel_range(const PixelMask *m, float lx, float ly, float hx, float hy, int64_t *x0, int64_t *y0,
+                        int64_t *x1, int64_t *y1) {
+  lx -= 0.5f, hx -= 0.5f, ly -= 0.5f, hy -= 0.5f; /* of the pixels' centres */
+  if (hx < 0.0f || hy < 0.0f || lx > (float)m->width || ly > (float)m->height) return false;
   *x0 = lx < 0.0f ? 0 : (int64_t)ceilf(lx);
   *y0 = ly < 0.0f ? 0 : (int64_t)ceilf(ly);
-  *x1 = (int64_t)floorf(ux);
-  *y1 = (int64_t)floorf(uy);
+  *x1 = (int64_t)floorf(hx);
+  *y1 = (int64_t)floorf(hy);
   if (*x1 >= (int64_t)m->width) *x1 = (int64_t)m->width - 1;
   if (*y1 >= (int64_t)m->height) *y1 = (int64_t)m->height - 1;
   return *x0 <= *x1 && *y0 <= *y1;
 }
 
-static TessResult check_edit(const TessWorld *w, uint32_t mask) {
-  TESS_ASSERT(!w->locked && "pixel mask changed during a step");
-  if (w->locked) return TESS_ERR_LOCKED;
-  if (mask >= w->pmask_count) return TESS_ERR_NOT_FOUND;
+/* A world point in the mask's frame, in pixels. */
+static TessVec2 to_pixels(const PixelMask *m, TessVec2 p) {
+  return tess_v2_scale(m->inv_pixel, tess_rot_apply_inv(m->q, tess_v2_sub(p, m->origin)));
+}
+
+/* Before the first edit the bits as created are kept (a snapshot restores an edited block from
+ * them), and the rows y0..y1, words k0..k1 are marked edited. */
+static TessResult edit_begin(PixelMask *m) {
+  if (m->orig) return TESS_OK;
+  size_t words = (size_t)m->words * m->height;
+  m->orig = tess_alloc(words * sizeof(uint64_t));
+  m->touched = tess_calloc((physics_pixel_mask_block_count(m) + 63) / 64, sizeof(uint64_t));
+  if (!m->orig || !m->touched) {
+    tess_free(m->orig);
+    tess_free(m->touched);
+    m->orig = m->touched = NULL;
+    return TESS_ERR_NOMEM;
+  }
+  memcpy(m->orig, m->bits, words * sizeof(uint64_t));
   return TESS_OK;
 }
 
+static void touch(PixelMask *m, int64_t x0, int64_t y0, int64_t x1, int64_t y1) {
+  for (uint32_t by = (uint32_t)y0 / PIXEL_MASK_BLOCK_ROWS; by <= (uint32_t)y1 / PIXEL_MASK_BLOCK_ROWS; by++)
+    for (uint32_t k = (uint32_t)(x0 >> 6); k <= (uint32_t)(x1 >> 6); k++) {
+      uint32_t b = by * m->words + k;
+      m->touched[b >> 6] |= 1ull << (b & 63);
+    }
+}
+
+static TessResult check_edit(TessWorld *w, uint32_t mask) {
+  TESS_ASSERT(!w->locked && "pixel mask changed during a step");
+  if (w->locked) return TESS_ERR_LOCKED;
+  if (mask >= w->pmask_count) return TESS_ERR_NOT_FOUND;
+  return edit_begin(&w->pmasks[mask]);
+}
+
+static inline void put_bit(uint64_t *row, int64_t x, bool solid) {
+  uint64_t bit = 1ull << (x & 63);
+  row[x >> 6] = solid ? row[x >> 6] | bit : row[x >> 6] & ~bit;
+}
+
 TessResult tess_pixel_mask_set_rect(TessWorld *w, uint32_t mask, TessAABB box, bool solid) {
+  if (!tess_v2_is_finite(box.lower) || !tess_v2_is_finite(box.upper)) return TESS_ERR_INVALID;
   TessResult r = check_edit(w, mask);
   if (r != TESS_OK) return r;
-  if (!tess_v2_is_finite(box.lower) || !tess_v2_is_finite(box.upper)) return TESS_ERR_INVALID;
   PixelMask *m = &w->pmasks[mask];
+  /* the box's corners in the mask's frame bound the pixels to test */
+  TessVec2 c[4] = {to_pixels(m, box.lower), to_pixels(m, box.upper), to_pixels(m, tess_v2(box.lower.x, box.upper.y)),
+                   to_pixels(m, tess_v2(box.upper.x, box.lower.y))};
+  float lx = c[0].x, hx = c[0].x, ly = c[0].y, hy = c[0].y;
+  for (int i = 1; i < 4; i++) {
+    lx = fminf(lx, c[i].x), hx = fmaxf(hx, c[i].x);
+    ly = fminf(ly, c[i].y), hy = fmaxf(hy, c[i].y);
+  }
   int64_t x0, y0, x1, y1;
-  if (!pixel_range(m, box, &x0, &y0, &x1, &y1)) return TESS_OK;
+  if (!pixel_range(m, lx, ly, hx, hy, &x0, &y0, &x1, &y1)) return TESS_OK;
+  touch(m, x0, y0, x1, y1);
+  m->edits++;
+  bool axis_aligned = m->q.s == 0.0f && m->q.c == 1.0f;
   for (int64_t y = y0; y <= y1; y++) {
     uint64_t *row = mask_row(m, (uint32_t)y);
-    for (uint32_t k = (uint32_t)(x0 >> 6); k <= (uint32_t)(x1 >> 6); k++) {
-      uint32_t lo = k == (uint32_t)(x0 >> 6) ? (uint32_t)(x0 & 63) : 0;
-      uint32_t hi = k == (uint32_t)(x1 >> 6) ? (uint32_t)(x1 & 63) : 63;
-      uint64_t span = (~0ull << lo) & (~0ull >> (63 - hi));
-      row[k] = solid ? row[k] | span : row[k] & ~span;
+    if (axis_aligned) { /* the range is exactly the pixels whose centres are in the box: whole words */
+      for (uint32_t k = (uint32_t)(x0 >> 6); k <= (uint32_t)(x1 >> 6); k++) {
+        uint32_t lo = k == (uint32_t)(x0 >> 6) ? (uint32_t)(x0 & 63) : 0;
+        uint32_t hi = k == (uint32_t)(x1 >> 6) ? (uint32_t)(x1 & 63) : 63;
+        uint64_t span = (~0ull << lo) & (~0ull >> (63 - hi));
+        row[k] = solid ? row[k] | span : row[k] & ~span;
+      }
+      continue;
+    }
+    for (int64_t x = x0; x <= x1; x++) { /* a turned mask: each pixel's centre in the world box */
+      TessVec2 p = tess_v2(((float)x + 0.5f) * m->pixel_size, ((float)y + 0.5f) * m->pixel_size);
+      p = tess_v2_add(m->origin, tess_rot_apply(m->q, p));
+      if (p.x >= box.lower.x && p.x <= box.upper.x && p.y >= box.lower.y && p.y <= box.upper.y)
+        put_bit(row, x, solid);
     }
   }
   wake_over(w, box);
@@ -451,31 +525,35 @@ TessResult tess_pixel_mask_set_rect(TessWorld *w, uint32_t mask, TessAABB box, b
 }
 
 TessResult tess_pixel_mask_set_circle(TessWorld *w, uint32_t mask, TessVec2 center, float radius, bool solid) {
+  if (!tess_v2_is_finite(center) || !isfinite(radius) || radius < 0.0f) return TESS_ERR_INVALID;
   TessResult r = check_edit(w, mask);
   if (r != TESS_OK) return r;
-  if (!tess_v2_is_finite(center) || !isfinite(radius) || radius < 0.0f) return TESS_ERR_INVALID;
   PixelMask *m = &w->pmasks[mask];
-  TessAABB box = {tess_v2_sub(center, tess_v2(radius, radius)), tess_v2_add(center, tess_v2(radius, radius))};
-  int64_t x0, y0, x1, y1;
-  if (!pixel_range(m, box, &x0, &y0, &x1, &y1)) return TESS_OK;
-  float ux = (center.x - m->origin.x) * m->inv_pixel, uy = (center.y - m->origin.y) * m->inv_pixel;
+  TessVec2 u = to_pixels(m, center); /* a circle is a circle in any frame */
   float ru = radius * m->inv_pixel;
-  for (int64_t y = y0; y <= y1; y++) {
-    uint64_t *row = mask_row(m, (uint32_t)y);
-    float dy = (float)y + 0.5f - uy;
-    for (int64_t x = x0; x <= x1; x++) {
-      float dx = (float)x + 0.5f - ux;
-      if (dx * dx + dy * dy > ru * ru) continue;
-      uint64_t bit = 1ull << (x & 63);
-      row[x >> 6] = solid ? row[x >> 6] | bit : row[x >> 6] & ~bit;
+  int64_t x0, y0, x1, y1;
+  if (pixel_range(m, u.x - ru, u.y - ru, u.x + ru, u.y + ru, &x0, &y0, &x1, &y1)) {
+    touch(m, x0, y0, x1, y1);
+    m->edits++;
+    for (int64_t y = y0; y <= y1; y++) {
+      uint64_t *row = mask_row(m, (uint32_t)y);
+      float dy = (float)y + 0.5f - u.y;
+      for (int64_t x = x0; x <= x1; x++) {
+        float dx = (float)x + 0.5f - u.x;
+        if (dx * dx + dy * dy <= ru * ru) put_bit(row, x, solid);
+      }
     }
   }
-  wake_over(w, box);
+  wake_over(w, (TessAABB){tess_v2_sub(center, tess_v2(radius, radius)), tess_v2_add(center, tess_v2(radius, radius))});
   return TESS_OK;
 }
 
 void physics_pixel_masks_free(TessWorld *w) {
-  for (uint32_t i = 0; i < w->pmask_count; i++) tess_free(w->pmasks[i].bits);
+  for (uint32_t i = 0; i < w->pmask_count; i++) {
+    tess_free(w->pmasks[i].bits);
+    tess_free(w->pmasks[i].orig);
+    tess_free(w->pmasks[i].touched);
+  }
   tess_free(w->pmasks);
   w->pmasks = NULL;
   w->pmask_count = w->pmask_cap = 0;
@@ -483,6 +561,10 @@ void physics_pixel_masks_free(TessWorld *w) {
 
 size_t physics_pixel_masks_bytes(const TessWorld *w) {
   size_t n = (size_t)w->pmask_cap * sizeof(PixelMask);
-  for (uint32_t i = 0; i < w->pmask_count; i++) n += tess_pixel_mask_memory_bytes(w, i);
+  for (uint32_t i = 0; i < w->pmask_count; i++) {
+    const PixelMask *m = &w->pmasks[i];
+    n += tess_pixel_mask_memory_bytes(w, i);
+    if (m->orig) n += tess_pixel_mask_memory_bytes(w, i) + (physics_pixel_mask_block_count(m) + 63) / 64 * sizeof(uint64_t);
+  }
   return n;
 }

@@ -4,9 +4,10 @@
 #include <string.h>
 
 #include "physics_private.h"
+#include "physics_pixel_mask.h"
 
 #define SNAP_MAGIC 0x54505753u /* "SWPT" */
-#define SNAP_VERSION 1u
+#define SNAP_VERSION 2u        /* 2: the carved blocks of the pixel masks at the end */
 
 uint64_t tess_world_hash(const TessWorld *w) {
   TessHasher h;
@@ -25,6 +26,7 @@ uint64_t tess_world_hash(const TessWorld *w) {
     tess_hasher_f32(&h, b->w);
     tess_hasher_u32(&h, b->awake);
   }
+  physics_pixel_masks_hash(w, &h); /* carved terrain is state too; uncarved masks add nothing */
   return tess_hasher_finish(&h);
 }
 
@@ -38,7 +40,7 @@ typedef struct SnapHeader {
   uint32_t contact_count, sensor_count, zone_count;
   uint32_t ev_counts[4];
   uint32_t map_cells;
-  uint32_t pad;
+  uint32_t pmask_count;
 } SnapHeader;
 
 static size_t snap_size(const TessWorld *w) {
@@ -46,7 +48,8 @@ static size_t snap_size(const TessWorld *w) {
          (size_t)w->joint_count * sizeof(Joint) + (size_t)w->contact_count * sizeof(Contact) +
          (size_t)w->sensor_count * sizeof(SensorOverlap) + (size_t)w->zone_count * sizeof(Zone) +
          (size_t)w->ev_begin_count * sizeof(TessContactEvent) + (size_t)w->ev_end_count * sizeof(TessContactEndEvent) +
-         ((size_t)w->ev_sbegin_count + w->ev_send_count) * sizeof(TessSensorEvent);
+         ((size_t)w->ev_sbegin_count + w->ev_send_count) * sizeof(TessSensorEvent) +
+         physics_pixel_masks_snapshot_size(w);
 }
 
 size_t tess_world_snapshot_size(const TessWorld *w) { return snap_size(w); }
@@ -85,6 +88,7 @@ TessResult tess_world_snapshot(const TessWorld *w, void *buffer, size_t size, Te
   hd.ev_counts[2] = w->ev_sbegin_count;
   hd.ev_counts[3] = w->ev_send_count;
   hd.map_cells = w->has_map ? w->map.width * w->map.height : 0;
+  hd.pmask_count = w->pmask_count;
   char *p = buffer;
   put(&p, &hd, sizeof hd);
   put(&p, w->bodies, (size_t)w->body_count * sizeof(Body));
@@ -97,6 +101,7 @@ TessResult tess_world_snapshot(const TessWorld *w, void *buffer, size_t size, Te
   put(&p, w->ev_end, (size_t)w->ev_end_count * sizeof(TessContactEndEvent));
   put(&p, w->ev_sbegin, (size_t)w->ev_sbegin_count * sizeof(TessSensorEvent));
   put(&p, w->ev_send, (size_t)w->ev_send_count * sizeof(TessSensorEvent));
+  physics_pixel_masks_snapshot(w, &p);
   return TESS_OK;
 }
 
@@ -127,6 +132,13 @@ TessResult tess_world_restore(TessWorld *w, const void *buffer, size_t size, Tes
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
     if (!tess_size_add(need, sizes[i], &need)) return tess_error_set(err, TESS_ERR_FORMAT, "snapshot", "bad sizes");
   if (size < need) return tess_error_set(err, TESS_ERR_FORMAT, "snapshot", "buffer truncated");
+  if (hd.pmask_count != w->pmask_count)
+    return tess_error_set(err, TESS_ERR_INVALID, "snapshot", "the world has %u pixel masks, the snapshot %u",
+                          w->pmask_count, hd.pmask_count);
+  /* the masks' part, after the rest, goes first: it is checked whole before anything changes */
+  const char *pm = (const char *)buffer + need;
+  TessResult r = physics_pixel_masks_restore(w, &pm, (const char *)buffer + size, err);
+  if (r != TESS_OK) return r;
   const char *p = (const char *)buffer + sizeof hd;
   if (!take((void **)&w->bodies, &w->body_cap, hd.body_count, sizeof(Body), &p) ||
       !take((void **)&w->shapes, &w->shape_cap, hd.shape_count, sizeof(Shape), &p) ||

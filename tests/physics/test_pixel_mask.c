@@ -18,8 +18,10 @@
 
 typedef bool (*SolidFn)(float x, float y, const float *p); /* pixel centre, world */
 
-/* A mask of w x h pixels at the origin whose pixels are solid where fn says so at their centres. */
-static uint32_t add_mask(TessWorld *world, uint32_t w, uint32_t h, SolidFn fn, const float *p, TessSurface surface) {
+/* A mask of w x h pixels at `origin` turned by `angle` whose pixels are solid where fn says so at
+ * their centres (in the mask's own frame). */
+static uint32_t add_mask_at(TessWorld *world, uint32_t w, uint32_t h, SolidFn fn, const float *p, TessSurface surface,
+                            TessVec2 origin, float angle) {
   size_t stride = (w + 7) / 8;
   uint8_t *bits = calloc(stride * h, 1);
   for (uint32_t y = 0; y < h; y++)
@@ -32,11 +34,17 @@ static uint32_t add_mask(TessWorld *world, uint32_t w, uint32_t h, SolidFn fn, c
   d.pixel_size = PX;
   d.bits = bits;
   d.surface = surface;
+  d.origin = origin;
+  d.angle = angle;
   uint32_t index = 99;
   TessError err;
   CHECK_OK(tess_world_add_pixel_mask(world, &d, &index, &err), &err);
   free(bits);
   return index;
+}
+
+static uint32_t add_mask(TessWorld *world, uint32_t w, uint32_t h, SolidFn fn, const float *p, TessSurface surface) {
+  return add_mask_at(world, w, h, fn, p, surface, tess_v2(0, 0), 0.0f);
 }
 
 static TessSurface surface(float friction, float restitution, float tangential) {
@@ -325,7 +333,174 @@ static void mask_bits_edits_and_bad_input(void) {
   tess_world_destroy(w);
 }
 
+/* A flat pixel floor on a mask turned by 20 degrees is a 20-degree slope: a frictionless ball
+ * slides down it at g sin t, a ball with friction rolls at 2/3 g sin t (each within 3% after 1 s),
+ * the normal within 4 degrees of the slope's and the ball on its surface. */
+static void ball_runs_down_a_turned_pixel_floor(void) {
+  double th = 20.0 * PI / 180.0;
+  TessVec2 origin = tess_v2(0.5f, 0.5f), axis = tess_v2((float)cos(th), (float)sin(th));
+  TessVec2 normal = tess_v2((float)sin(th), (float)-cos(th));
+  float top = 1.0f;
+  const float mus[] = {0.0f, 0.6f};
+  for (int k = 0; k < 2; k++) {
+    TessWorld *w = new_world(tess_v2(0, G));
+    float r = 0.25f;
+    add_mask_at(w, M(16), M(2), below, &top, surface(mus[k], 0.0f, 1.0f), origin, (float)th);
+    TessVec2 foot = tess_v2_add(origin, tess_v2_add(tess_v2_scale(2.0f, axis), tess_v2_scale(top, tess_v2_perp(axis))));
+    TessBodyId b = add_ball(w, tess_v2_mul_add(foot, r + 0.002f, normal), r, surface(mus[k], 0.0f, 1.0f), false);
+    double worst = 0.0;
+    for (int s = 0; s < 60; s++) {
+      step(w, 1);
+      TessVec2 p = tess_body_position(w, b);
+      TessPixelMaskHit h = tess_world_pixel_mask_probe(w, p, r);
+      CHECK(h.hit && !h.buried);
+      worst = fmax(worst, angle_between(h.normal, normal));
+      double off = tess_v2_dot(tess_v2_sub(p, foot), normal); /* height above the floor's line */
+      CHECK_NEAR(off, r, 0.75 * PX);
+    }
+    double a = k == 0 ? G * sin(th) : 2.0 / 3.0 * G * sin(th);
+    double v = tess_v2_length(tess_body_linear_velocity(w, b));
+    CHECK_MSG(fabs(v - a) <= 0.03 * a, "friction %.2f: %.4f m/s after 1 s, want %.4f", (double)mus[k], v, a);
+    CHECK_MSG(worst < 4.0, "friction %.2f: normal off by %.2f degrees", (double)mus[k], worst);
+    CHECK(tess_v2_dot(tess_body_linear_velocity(w, b), axis) > 0.0f); /* downhill, along the mask's x axis */
+    tess_world_destroy(w);
+  }
+}
+
+static bool out_of_disk(float x, float y, const float *p) { return !in_disk(x, y, p); }
+
+/* A pixel disk on a mask turned by 33 degrees (and moved) gives radial normals all round, within 4
+ * degrees. A ball dropped into a round pixel hollow so turned comes to rest at its bottom, its
+ * centre R - r below the hollow's, the normal pointing at the hollow's centre. Carving a circle
+ * clears the pixels whose centres are in it, wherever the mask is turned. */
+static void ball_rests_in_a_turned_pixel_circle(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  const float disk[] = {2.5f, 2.5f, 2.0f}; /* in the mask's frame */
+  float angle = 33.0f * (float)PI / 180.0f, r = 0.25f, reach = disk[2] + r;
+  TessVec2 origin = tess_v2(3.0f, 1.0f);
+  uint32_t m = add_mask_at(w, M(5), M(5), in_disk, disk, surface(0.8f, 0.0f, 1.0f), origin, angle);
+  TessVec2 centre = tess_v2_add(origin, tess_rot_apply(tess_rot(angle), tess_v2(disk[0], disk[1])));
+  double worst = 0.0;
+  for (int a = 0; a < 360; a += 7) {
+    TessVec2 dir = tess_v2((float)cos(a * PI / 180.0), (float)sin(a * PI / 180.0));
+    TessPixelMaskHit h = tess_world_pixel_mask_probe(w, tess_v2_mul_add(centre, reach - 0.01f, dir), r);
+    CHECK(h.hit && !h.buried);
+    worst = fmax(worst, angle_between(h.normal, dir));
+  }
+  CHECK_MSG(worst < 4.0, "normal off by %.2f degrees", worst);
+  /* carve the disk's middle: the mask pixel at the disk's centre goes, one past the carved radius stays */
+  CHECK(tess_pixel_mask_get(w, m, M(2.5f), M(2.5f)));
+  CHECK(tess_pixel_mask_set_circle(w, m, centre, 0.5f, false) == TESS_OK);
+  CHECK(!tess_pixel_mask_get(w, m, M(2.5f), M(2.5f)) && !tess_pixel_mask_get(w, m, M(2.9f), M(2.5f)));
+  CHECK(tess_pixel_mask_get(w, m, M(3.1f), M(2.5f)) && tess_pixel_mask_get(w, m, M(2.5f), M(1.9f)));
+  /* a world box round the disk's centre clears the pixels whose world centres are in it */
+  CHECK(tess_pixel_mask_set_rect(w, m, (TessAABB){tess_v2_sub(centre, tess_v2(1.0f, 0.1f)), tess_v2_add(centre, tess_v2(1.0f, 0.1f))}, false) == TESS_OK);
+  TessVec2 p = tess_v2_add(centre, tess_v2(0.9f, 0.0f)), l = tess_rot_apply_inv(tess_rot(angle), tess_v2_sub(p, origin));
+  CHECK(!tess_pixel_mask_get(w, m, M(l.x), M(l.y)));
+  p = tess_v2_add(centre, tess_v2(0.0f, 0.9f)), l = tess_rot_apply_inv(tess_rot(angle), tess_v2_sub(p, origin));
+  CHECK(tess_pixel_mask_get(w, m, M(l.x), M(l.y)));
+  tess_world_destroy(w);
+
+  w = new_world(tess_v2(0, G));
+  const float hollow[] = {2.5f, 2.5f, 1.5f};
+  add_mask_at(w, M(5), M(5), out_of_disk, hollow, surface(0.8f, 0.0f, 1.0f), origin, angle);
+  centre = tess_v2_add(origin, tess_rot_apply(tess_rot(angle), tess_v2(hollow[0], hollow[1])));
+  TessBodyId b = add_ball(w, tess_v2(centre.x, centre.y + hollow[2] - r - 0.1f), r, surface(0.8f, 0.0f, 1.0f), false);
+  step(w, 180);
+  /* then 3 s at the bottom: it rocks by a pixel or two (3 degrees: no rolling loss damps it) */
+  TessVec2 rel = tess_v2(0, 0);
+  for (int i = 0; i < 180; i++) {
+    step(w, 1);
+    rel = tess_v2_sub(tess_body_position(w, b), centre);
+    CHECK_NEAR(tess_v2_length(rel), hollow[2] - r, PX);
+    CHECK_MSG(angle_between(rel, tess_v2(0, 1)) < 3.0, "the ball rests %.2f degrees from the bottom",
+              angle_between(rel, tess_v2(0, 1)));
+    CHECK_NEAR(tess_v2_length(tess_body_linear_velocity(w, b)), 0.0, 0.1);
+  }
+  TessPixelMaskHit h = tess_world_pixel_mask_probe(w, tess_body_position(w, b), r);
+  CHECK(h.hit && !h.buried);
+  CHECK_MSG(angle_between(h.normal, tess_v2_scale(-1.0f, rel)) < 4.0, "resting normal %.2f degrees from radial",
+            angle_between(h.normal, tess_v2_scale(-1.0f, rel)));
+  tess_world_destroy(w);
+}
+
+static uint8_t *copy_bits(const TessWorld *w, uint32_t m) {
+  size_t n = tess_pixel_mask_copy_bits(w, m, NULL, 0);
+  uint8_t *b = malloc(n);
+  CHECK(tess_pixel_mask_copy_bits(w, m, b, n) == n);
+  return b;
+}
+
+static void *snapshot(const TessWorld *w, size_t *size) {
+  *size = tess_world_snapshot_size(w);
+  void *buf = malloc(*size);
+  TessError err;
+  CHECK_OK(tess_world_snapshot(w, buf, *size, &err), &err);
+  return buf;
+}
+
+/* Play's rewind: carve, step, snapshot; carve more and step on; restoring the snapshot gives back
+ * its bits exactly and the same world hash, and stepping on from it repeats itself. A snapshot
+ * from before any carving puts the mask back as it was made; the world hash of an uncarved world
+ * is what it was before masks entered it. A carved world's snapshot holds the carved blocks,
+ * not the 2 MiB mask. */
+static void snapshot_restores_carved_bits(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  float top = 2.0f;
+  uint32_t m = add_mask(w, M(128), M(128), below, &top, surface(0.6f, 0.0f, 1.0f)); /* 4096 x 4096 */
+  TessBodyId balls[6];
+  for (int i = 0; i < 6; i++) balls[i] = add_ball(w, tess_v2(1.0f + 0.7f * (float)i, 1.0f), 0.25f, surface(0.6f, 0.2f, 1.0f), true);
+  size_t size0;
+  void *s0 = snapshot(w, &size0);
+  uint8_t *bits0 = copy_bits(w, m);
+  uint64_t h0 = tess_world_hash(w);
+  step(w, 30);
+  CHECK(tess_pixel_mask_set_circle(w, m, tess_v2(2.0f, top), 0.6f, false) == TESS_OK);
+  CHECK(tess_pixel_mask_set_rect(w, m, (TessAABB){{3.0f, 2.5f}, {3.5f, 3.0f}}, false) == TESS_OK);
+  step(w, 30);
+  size_t size1;
+  void *s1 = snapshot(w, &size1);
+  CHECK_MSG(size1 - size0 < 32 * 1024, "a snapshot of the carved world takes %zu bytes more", size1 - size0);
+  uint8_t *bits1 = copy_bits(w, m);
+  uint64_t h1 = tess_world_hash(w);
+  CHECK(memcmp(bits0, bits1, tess_pixel_mask_copy_bits(w, m, NULL, 0)) != 0);
+
+  CHECK(tess_pixel_mask_set_circle(w, m, tess_v2(0.5f, top), 0.8f, false) == TESS_OK);
+  CHECK(tess_pixel_mask_set_rect(w, m, (TessAABB){{2.0f, 1.0f}, {2.5f, 1.6f}}, true) == TESS_OK);
+  step(w, 60);
+  CHECK(tess_world_hash(w) != h1);
+
+  TessError err;
+  CHECK_OK(tess_world_restore(w, s1, size1, &err), &err);
+  CHECK(tess_world_hash(w) == h1);
+  uint8_t *back = copy_bits(w, m);
+  CHECK(memcmp(back, bits1, tess_pixel_mask_copy_bits(w, m, NULL, 0)) == 0);
+  free(back);
+  step(w, 60);
+  uint64_t h2 = tess_world_hash(w);
+  CHECK_OK(tess_world_restore(w, s1, size1, &err), &err);
+  step(w, 60);
+  CHECK(tess_world_hash(w) == h2);
+
+  CHECK_OK(tess_world_restore(w, s0, size0, &err), &err);
+  CHECK(tess_world_hash(w) == h0);
+  back = copy_bits(w, m);
+  CHECK(memcmp(back, bits0, tess_pixel_mask_copy_bits(w, m, NULL, 0)) == 0);
+  free(back);
+  for (int i = 0; i < 6; i++) CHECK(tess_body_position(w, balls[i]).y == 1.0f);
+  /* a snapshot with another mask count is refused, and leaves the world as it was */
+  TessWorld *other = new_world(tess_v2(0, G));
+  CHECK(tess_world_restore(other, s1, size1, &err) == TESS_ERR_INVALID);
+  tess_world_destroy(other);
+  free(s0);
+  free(s1);
+  free(bits0);
+  free(bits1);
+  tess_world_destroy(w);
+}
+
 TESS_TEST_MAIN(TEST(ball_rests_on_a_pixel_floor), TEST(bounce_on_pixels_reaches_e_squared_height),
                TEST(ball_rolls_over_a_pixel_circle), TEST(ball_rolls_and_slides_down_a_pixel_slope),
                TEST(carving_a_hole_drops_a_resting_ball), TEST(fast_ball_never_crosses_a_one_pixel_wall),
-               TEST(mask_bits_edits_and_bad_input))
+               TEST(mask_bits_edits_and_bad_input), TEST(ball_runs_down_a_turned_pixel_floor),
+               TEST(ball_rests_in_a_turned_pixel_circle), TEST(snapshot_restores_carved_bits))

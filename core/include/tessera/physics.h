@@ -471,7 +471,9 @@ TessRayHit tess_world_ray_cast(const TessWorld *world, TessVec2 origin, TessVec2
 /* ---- Pixel masks --------------------------------------------------------- */
 
 /* A static collider made of pixels (the Pixelated Martini Roller seed): a bit
- * per pixel, solid or empty, laid on the world axis-aligned. Circles collide
+ * per pixel, solid or empty, laid on the world at an origin and an angle (a
+ * tile layer's mask lies on the world's axes; a static body's is turned with
+ * the body: circles are tested in the mask's frame). Circles collide
  * with it by the pixels they cover: each solid pixel on the mask's boundary
  * near the circle marks the directions it blocks in 360 one-degree buckets
  * around the centre; the middle of the widest run of open buckets is the
@@ -483,9 +485,12 @@ TessRayHit tess_world_ray_cast(const TessWorld *world, TessVec2 origin, TessVec2
  * rolls or slides on it as on any surface. Only circle shapes of dynamic
  * bodies meet masks (other shapes pass through them).
  *
- * Masks are static geometry, like the tile map: a snapshot does not hold
- * their bits. They can be changed between steps (carving): the bodies over a
- * changed area wake. Bits are row-major, row 0 at the top, each row
+ * Masks are static geometry, like the tile map, but they can be changed
+ * between steps (carving): the bodies over a changed area wake, and a
+ * snapshot holds the carved parts (blocks of 64 x 64 pixels edited since the
+ * mask was added), so restoring it (Play's rewind) puts the carved bits back
+ * exactly; the world hash covers the blocks that differ from the mask as
+ * added. Bits are row-major, row 0 at the top, each row
  * (width + 7) / 8 bytes, pixel x in bit (x & 7) of byte x >> 3. */
 #define TESS_PIXEL_MASK_MAX_SIDE 65536u /* pixels per side */
 
@@ -493,6 +498,7 @@ typedef struct TessPixelMaskDef {
   uint32_t width, height; /* pixels, 1..TESS_PIXEL_MASK_MAX_SIDE */
   float pixel_size;       /* m, > 0 */
   TessVec2 origin;        /* world position of pixel (0, 0)'s top-left corner */
+  float angle;            /* radians: the mask's x axis turned by it about the origin; default 0 */
   const uint8_t *bits;    /* height * ((width + 7) / 8) bytes, as above; NULL = all empty */
   TessSurface surface;    /* friction, restitution, tangential efficiency; default tess_surface_default() */
   uint64_t user_data;
@@ -503,6 +509,18 @@ void tess_pixel_mask_def_default(TessPixelMaskDef *def);
 TessResult tess_world_add_pixel_mask(TessWorld *world, const TessPixelMaskDef *def, uint32_t *index_out,
                                      TessError *err);
 uint32_t tess_world_pixel_mask_count(const TessWorld *world);
+/* Where mask `mask` lies and what it is made of (false for a bad index): what a debug drawing
+ * needs beside the bits. */
+typedef struct TessPixelMaskInfo {
+  uint32_t width, height;
+  float pixel_size;
+  TessVec2 origin;
+  float angle;
+  TessSurface surface;
+  uint64_t user_data;
+  uint64_t edits; /* moves on every change of its bits (carving, a restored snapshot): a drawing's cue to refresh */
+} TessPixelMaskInfo;
+bool tess_pixel_mask_info(const TessWorld *world, uint32_t mask, TessPixelMaskInfo *out);
 /* Sets (solid = true) or clears the pixels whose centres lie in the world box, or in the world
  * circle; parts outside the mask are ignored. Wakes the bodies over the changed pixels.
  * TESS_ERR_NOT_FOUND for a bad index, TESS_ERR_INVALID for a non-finite or negative size,
