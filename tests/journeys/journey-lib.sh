@@ -228,19 +228,30 @@ j_quit() {
 # j_sql PROJECT SQL: one query on the project file (the editor has checkpointed on quit).
 j_sql() { sqlite3 -batch -noheader -cmd ".timeout 3000" "$1" "$2"; }
 
-# j_chooser_open TITLE PATH: in GTK's file chooser titled TITLE, types the
-# file's path in the location field (as a person pastes one) and presses
-# Return until the chooser is gone (its completion may take the first one).
+# j_chooser_open TITLE PATH [BUTTON]: in GTK's file chooser titled TITLE,
+# types the file's path in the location field (as a person pastes one)
+# until the field shows it (keys sent while the chooser still sets itself up
+# can go nowhere, or be cleared by its first folder load: the path is typed
+# again), then accepts it with Return (or a click on BUTTON) until the
+# chooser is gone (its completion may take the first Return).
+j_chooser_shown() { j_find_now "$1" label "=Other Locations" >/dev/null; }
 j_chooser_open() {
-  local title=$1 path=$2 tries=0
+  local title=$1 path=$2 button=${3:-} tries=0
   j_window "$title"
-  j_wait 10 "no file chooser '$title' (its 'Other Locations' label)" j_find_now "$title" label "=Other Locations" >/dev/null
-  j_key ctrl+l
-  xdotool type --delay 2 "$path"
-  while j_find_now "$title" label "=Other Locations" >/dev/null; do
+  j_wait 10 "no file chooser '$title' (its 'Other Locations' label)" j_chooser_shown "$title"
+  while :; do
+    j_key ctrl+l
+    j_key ctrl+a
+    xdotool type --delay 2 "$path"
+    j_until 2 j_find_now "$title" text "$path" >/dev/null && break
     tries=$((tries + 1))
-    [ "$tries" -gt 20 ] && j_fail "the chooser '$title' did not take $path"
-    j_key Return
-    j_until 1 bash -c "! awk -F '\t' '\$1 == \"$title\" && \$3 == \"Other Locations\" { f = 1 } END { exit !f }' '$J_WORK/probe'" || true
+    [ "$tries" -ge 5 ] && j_fail "the location field of the chooser '$title' did not show $path after it was typed $tries times (it shows: '$(awk -F '\t' -v t="$title" '$1 == t && $2 == "text" { print $3 }' "$J_WORK/probe" | tr '\n' ' ')')"
+  done
+  tries=0
+  while j_chooser_shown "$title"; do
+    tries=$((tries + 1))
+    [ "$tries" -gt 10 ] && j_fail "the chooser '$title' did not take $path (it was accepted $((tries - 1)) times)"
+    if [ -n "$button" ]; then j_click "$title" button "$button"; else j_key Return; fi
+    j_until 2 bash -c "! awk -F '\t' '\$1 == \"$title\" && \$3 == \"Other Locations\" { f = 1 } END { exit !f }' '$J_WORK/probe'" || true
   done
 }
