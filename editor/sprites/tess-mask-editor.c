@@ -41,6 +41,21 @@ static void trace_job_free(gpointer data) {
 struct _TessMaskEditor {
   GtkBox parent_instance;
 
+  /* template widgets */
+  TessMaskView *view;
+  GtkLabel *zoom_label;
+  GtkDropDown *mode, *level, *material;
+  GtkScale *threshold;
+  GtkSpinButton *max_vertices, *tolerance;
+  GtkCheckButton *largest;
+  GtkCheckButton *show_hull, *show_simplified, *show_shape, *show_centroid, *show_axes;
+  GtkLabel *readout_area, *readout_vertices, *readout_added, *readout_uncovered, *readout_centroid, *readout_inertia,
+      *readout_shape, *readout_axes, *readout_mass, *readout_inertia_si;
+  GtkLabel *readouts[TESS_MASK_READOUT_COUNT]; /* the same labels, by TessMaskReadout */
+
+  /* owned */
+  char *message;      /* "message": shown under the readouts while set (a binding in the template) */
+  gboolean traceable; /* "traceable": a frame is decoded; the trace controls' sensitivity is bound to it */
   TessDocument *doc;
   gulong changed_handler;
   TessId sprite;
@@ -51,17 +66,7 @@ struct _TessMaskEditor {
   TessMaskSecondMoments moments;
   gboolean has_moments;
   uint8_t moments_threshold;
-  TessMaskTraceReport report; /* of the last trace: whether the pieces were simplified to the budget */
-
-  TessMaskView *view;
-  GtkLabel *zoom_label;
-  GtkDropDown *mode, *level, *material;
-  GtkScale *threshold;
-  GtkSpinButton *max_vertices, *tolerance;
-  GtkCheckButton *largest;
-  GtkCheckButton *overlay_checks[5];
-  GtkLabel *readouts[TESS_MASK_READOUT_COUNT];
-  GtkLabel *message;
+  TessMaskTraceReport report;       /* of the last trace: whether the pieces were simplified to the budget */
   GArray *level_ids, *material_ids; /* TessId, parallel to the dropdowns */
 
   uint32_t merge;
@@ -83,6 +88,25 @@ struct _TessMaskEditor {
 
 G_DEFINE_FINAL_TYPE(TessMaskEditor, tess_mask_editor, GTK_TYPE_BOX)
 
+enum { PROP_0,
+       PROP_TRACEABLE,
+       PROP_MESSAGE,
+       N_PROPS };
+static GParamSpec *props[N_PROPS];
+
+/* The template's closures. */
+static gboolean text_is_set(gpointer unused, const char *text) { return text && *text; }
+/* The tolerance and "largest island only" shape convex pieces only. */
+static gboolean pieces_settings_apply(gpointer unused, gboolean traceable, guint mode) {
+  return traceable && mode == TESS_MASK_PIECES;
+}
+
+static void set_traceable(TessMaskEditor *self, gboolean traceable) {
+  if (self->traceable == traceable) return;
+  self->traceable = traceable;
+  g_object_notify_by_pspec(G_OBJECT(self), props[PROP_TRACEABLE]);
+}
+
 static TessProject *project(TessMaskEditor *self) { return self->doc ? tess_document_get_project(self->doc) : NULL; }
 
 /* ---- Loading --------------------------------------------------------------- */
@@ -101,9 +125,13 @@ static void update_moments(TessMaskEditor *self) {
   self->moments_threshold = self->work.mask.threshold;
 }
 
+/* The editor has a window of its own, with no message bar: a refusal is
+ * said here, under the readouts, until the next edit succeeds. */
 static void show_message(TessMaskEditor *self, const char *text) {
-  gtk_label_set_text(self->message, text ? text : "");
-  gtk_widget_set_visible(GTK_WIDGET(self->message), text && *text);
+  if (g_strcmp0(self->message, text && *text ? text : NULL) == 0) return;
+  g_free(self->message);
+  self->message = text && *text ? g_strdup(text) : NULL;
+  g_object_notify_by_pspec(G_OBJECT(self), props[PROP_MESSAGE]);
 }
 
 static void set_readout(TessMaskEditor *self, TessMaskReadout which, char *text) {
@@ -252,7 +280,7 @@ static void load_sprite(TessMaskEditor *self) {
   sync_controls(self);
   update_view(self);
   update_readouts(self);
-  gtk_widget_set_sensitive(GTK_WIDGET(self->threshold), self->image != NULL);
+  set_traceable(self, self->image != NULL);
 }
 
 static void fill_lists(TessMaskEditor *self);
@@ -478,11 +506,13 @@ static gboolean on_slider_event(GtkEventControllerLegacy *c, GdkEvent *event, Te
 static void on_threshold_changed(GtkRange *range, TessMaskEditor *self) { on_setting_changed(G_OBJECT(range), NULL, self); }
 static void on_spin_changed(GtkSpinButton *spin, TessMaskEditor *self) { on_setting_changed(G_OBJECT(spin), NULL, self); }
 
-static void on_fit(GtkButton *button, TessMaskEditor *self) {
-  TessMaskMode mode = GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(button), "mode"));
+static void fit(TessMaskEditor *self, GtkButton *button, TessMaskMode mode) {
   if (gtk_drop_down_get_selected(self->mode) != (guint)mode) gtk_drop_down_set_selected(self->mode, mode);
   else on_setting_changed(G_OBJECT(button), NULL, self);
 }
+
+static void on_fit_circle(GtkButton *button, TessMaskEditor *self) { fit(self, button, TESS_MASK_CIRCLE); }
+static void on_fit_box(GtkButton *button, TessMaskEditor *self) { fit(self, button, TESS_MASK_BOX); }
 
 static void on_retrace(GtkButton *button, TessMaskEditor *self) {
   if (!self->has_work) return;
@@ -530,9 +560,11 @@ static void on_si_choice(GObject *dd, GParamSpec *pspec, TessMaskEditor *self) {
 }
 
 static void on_overlay_toggled(GtkCheckButton *check, TessMaskEditor *self) {
+  GtkCheckButton *checks[] = {self->show_hull, self->show_simplified, self->show_shape, self->show_centroid,
+                              self->show_axes};
   guint flags = 0;
-  for (int i = 0; i < 5; i++)
-    if (gtk_check_button_get_active(self->overlay_checks[i])) flags |= 1u << i;
+  for (guint i = 0; i < G_N_ELEMENTS(checks); i++)
+    if (checks[i] && gtk_check_button_get_active(checks[i])) flags |= 1u << i;
   tess_mask_view_set_overlays(self->view, flags);
 }
 
@@ -541,13 +573,14 @@ static void update_zoom_label(TessMaskEditor *self) {
   gtk_label_set_text(self->zoom_label, text);
 }
 
-static void on_zoom_button(GtkButton *button, TessMaskEditor *self) {
-  double factor = *(const double *)g_object_get_data(G_OBJECT(button), "factor");
-  if (factor == 0) tess_mask_view_set_zoom(self->view, 0);
-  else tess_mask_view_set_zoom(self->view, tess_mask_view_get_zoom(self->view) * factor);
+static void on_zoom_out(GtkButton *button, TessMaskEditor *self) {
+  tess_mask_view_set_zoom(self->view, tess_mask_view_get_zoom(self->view) * 0.8);
 }
-
-static void on_view_resized(TessMaskEditor *self) { update_zoom_label(self); }
+static void on_zoom_in(GtkButton *button, TessMaskEditor *self) {
+  tess_mask_view_set_zoom(self->view, tess_mask_view_get_zoom(self->view) * 1.25);
+}
+static void on_zoom_fit(GtkButton *button, TessMaskEditor *self) { tess_mask_view_set_zoom(self->view, 0); }
+static void on_view_zoom_changed(TessMaskView *view, TessMaskEditor *self) { update_zoom_label(self); }
 
 /* ---- Public ----------------------------------------------------------------- */
 
@@ -593,32 +626,6 @@ const TessSpriteMask *tess_mask_editor_get_mask(TessMaskEditor *self) {
 
 /* ---- Construction ----------------------------------------------------------- */
 
-static GtkWidget *heading(const char *text) {
-  GtkWidget *label = gtk_label_new(text);
-  gtk_label_set_xalign(GTK_LABEL(label), 0);
-  gtk_widget_add_css_class(label, "heading");
-  gtk_widget_set_margin_top(label, 6);
-  return label;
-}
-
-static void grid_row(GtkGrid *grid, int row, const char *name, GtkWidget *value) {
-  GtkWidget *label = gtk_label_new(name);
-  gtk_label_set_xalign(GTK_LABEL(label), 0);
-  gtk_widget_add_css_class(label, "dim-label");
-  gtk_grid_attach(grid, label, 0, row, 1, 1);
-  gtk_widget_set_hexpand(value, TRUE);
-  gtk_grid_attach(grid, value, 1, row, 1, 1);
-}
-
-static GtkWidget *zoom_button(TessMaskEditor *self, const char *icon, const char *tooltip, const double *factor) {
-  GtkWidget *b = gtk_button_new_from_icon_name(icon);
-  gtk_widget_set_tooltip_text(b, tooltip);
-  gtk_widget_add_css_class(b, "flat");
-  g_object_set_data(G_OBJECT(b), "factor", (gpointer)factor);
-  g_signal_connect(b, "clicked", G_CALLBACK(on_zoom_button), self);
-  return b;
-}
-
 static void tess_mask_editor_dispose(GObject *object) {
   TessMaskEditor *self = TESS_MASK_EDITOR(object);
   g_cancellable_cancel(self->cancellable);
@@ -632,6 +639,7 @@ static void tess_mask_editor_dispose(GObject *object) {
   }
   if (self->view) tess_mask_view_set_mask(self->view, NULL, NULL, NULL, 0);
   clear_work(self);
+  gtk_widget_dispose_template(GTK_WIDGET(self), TESS_TYPE_MASK_EDITOR);
   G_OBJECT_CLASS(tess_mask_editor_parent_class)->dispose(object);
 }
 
@@ -640,167 +648,103 @@ static void tess_mask_editor_finalize(GObject *object) {
   g_clear_object(&self->cancellable);
   g_array_unref(self->level_ids);
   g_array_unref(self->material_ids);
+  g_free(self->message);
   G_OBJECT_CLASS(tess_mask_editor_parent_class)->finalize(object);
 }
 
+static void tess_mask_editor_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+  TessMaskEditor *self = TESS_MASK_EDITOR(object);
+  switch (id) {
+    case PROP_TRACEABLE: g_value_set_boolean(value, self->traceable); break;
+    case PROP_MESSAGE: g_value_set_string(value, self->message); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+  }
+}
+
 static void tess_mask_editor_class_init(TessMaskEditorClass *klass) {
-  G_OBJECT_CLASS(klass)->dispose = tess_mask_editor_dispose;
-  G_OBJECT_CLASS(klass)->finalize = tess_mask_editor_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS(klass);
+  object_class->dispose = tess_mask_editor_dispose;
+  object_class->finalize = tess_mask_editor_finalize;
+  object_class->get_property = tess_mask_editor_get_property;
+  props[PROP_TRACEABLE] = g_param_spec_boolean("traceable", NULL, NULL, FALSE,
+                                               G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  props[PROP_MESSAGE] =
+      g_param_spec_string("message", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties(object_class, N_PROPS, props);
+
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+  g_type_ensure(TESS_TYPE_MASK_VIEW);
+  gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-mask-editor.ui");
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, view);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, zoom_label);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, mode);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, threshold);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, max_vertices);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, tolerance);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, largest);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, show_hull);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, show_simplified);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, show_shape);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, show_centroid);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, show_axes);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, readout_area);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, readout_vertices);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, readout_added);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, readout_uncovered);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, readout_centroid);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, readout_inertia);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, readout_shape);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, readout_axes);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, readout_mass);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, readout_inertia_si);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, level);
+  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, material);
+  /* Not kept in the struct (bindings drive them), but named for the tests. */
+  gtk_widget_class_bind_template_child_full(widget_class, "trace_buttons", FALSE, 0);
+  gtk_widget_class_bind_template_child_full(widget_class, "message", FALSE, 0);
+  gtk_widget_class_bind_template_callback(widget_class, text_is_set);
+  gtk_widget_class_bind_template_callback(widget_class, pieces_settings_apply);
+  gtk_widget_class_bind_template_callback(widget_class, on_vertex_moved);
+  gtk_widget_class_bind_template_callback(widget_class, on_vertex_inserted);
+  gtk_widget_class_bind_template_callback(widget_class, on_vertex_removed);
+  gtk_widget_class_bind_template_callback(widget_class, on_anchor_moved);
+  gtk_widget_class_bind_template_callback(widget_class, on_view_zoom_changed);
+  gtk_widget_class_bind_template_callback(widget_class, on_zoom_out);
+  gtk_widget_class_bind_template_callback(widget_class, on_zoom_in);
+  gtk_widget_class_bind_template_callback(widget_class, on_zoom_fit);
+  gtk_widget_class_bind_template_callback(widget_class, on_setting_changed);
+  gtk_widget_class_bind_template_callback(widget_class, on_threshold_changed);
+  gtk_widget_class_bind_template_callback(widget_class, on_slider_event);
+  gtk_widget_class_bind_template_callback(widget_class, on_spin_changed);
+  gtk_widget_class_bind_template_callback(widget_class, on_fit_circle);
+  gtk_widget_class_bind_template_callback(widget_class, on_fit_box);
+  gtk_widget_class_bind_template_callback(widget_class, on_retrace);
+  gtk_widget_class_bind_template_callback(widget_class, on_overlay_toggled);
+  gtk_widget_class_bind_template_callback(widget_class, on_si_choice);
 }
 
 static void tess_mask_editor_init(TessMaskEditor *self) {
-  static const double zoom_in = 1.25, zoom_out = 0.8, zoom_fit = 0.0;
   self->async_pixels = TESS_MASK_EDITOR_ASYNC_PIXELS;
   self->cancellable = g_cancellable_new();
   self->level_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
   self->material_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
-  gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_HORIZONTAL);
-
-  /* Left: the view and its zoom bar. */
-  GtkWidget *left = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_hexpand(left, TRUE);
-  self->view = TESS_MASK_VIEW(tess_mask_view_new());
-  gtk_widget_set_tooltip_text(GTK_WIDGET(self->view),
-                              _("Drag a vertex to move it, double-click an edge to add one, right-click a vertex to "
-                                "remove it. Drag the magenta cross to move the anchor. Ctrl+scroll zooms."));
-  gtk_box_append(GTK_BOX(left), GTK_WIDGET(self->view));
-  GtkWidget *zoom_bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 2);
-  gtk_widget_set_margin_start(zoom_bar, 6);
-  gtk_widget_set_margin_top(zoom_bar, 2);
-  gtk_widget_set_margin_bottom(zoom_bar, 2);
-  gtk_box_append(GTK_BOX(zoom_bar), zoom_button(self, "zoom-out-symbolic", _("Zoom out"), &zoom_out));
-  gtk_box_append(GTK_BOX(zoom_bar), zoom_button(self, "zoom-in-symbolic", _("Zoom in"), &zoom_in));
-  gtk_box_append(GTK_BOX(zoom_bar), zoom_button(self, "zoom-fit-best-symbolic", _("Fit"), &zoom_fit));
-  self->zoom_label = GTK_LABEL(gtk_label_new(""));
-  gtk_box_append(GTK_BOX(zoom_bar), GTK_WIDGET(self->zoom_label));
-  gtk_box_append(GTK_BOX(left), zoom_bar);
-  gtk_box_append(GTK_BOX(self), left);
-  g_signal_connect_swapped(self->view, "zoom-changed", G_CALLBACK(on_view_resized), self);
-  g_signal_connect_swapped(self->view, "notify::width", G_CALLBACK(on_view_resized), self);
-
-  /* Right: controls and readouts. */
-  GtkWidget *scroller = gtk_scrolled_window_new();
-  gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_size_request(scroller, 320, -1);
-  GtkWidget *side = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_margin_start(side, 12);
-  gtk_widget_set_margin_end(side, 12);
-  gtk_widget_set_margin_top(side, 6);
-  gtk_widget_set_margin_bottom(side, 12);
-  gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroller), side);
-  gtk_box_append(GTK_BOX(self), scroller);
-
-  gtk_box_append(GTK_BOX(side), heading(_("Trace")));
-  GtkWidget *grid = gtk_grid_new();
-  gtk_grid_set_row_spacing(GTK_GRID(grid), 6);
-  gtk_grid_set_column_spacing(GTK_GRID(grid), 12);
-  const char *modes[] = {_("Exact hull"), _("Simplified hull"), _("Convex pieces"), _("Circle"), _("Box"), NULL};
-  self->mode = GTK_DROP_DOWN(gtk_drop_down_new_from_strings(modes));
-  grid_row(GTK_GRID(grid), 0, _("Mode"), GTK_WIDGET(self->mode));
-  self->threshold = GTK_SCALE(gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 1, 255, 1));
-  gtk_scale_set_draw_value(self->threshold, TRUE);
-  gtk_scale_set_digits(self->threshold, 0);
-  gtk_scale_set_value_pos(self->threshold, GTK_POS_RIGHT);
-  gtk_widget_set_tooltip_text(GTK_WIDGET(self->threshold), _("A pixel counts when its alpha is at least this"));
-  grid_row(GTK_GRID(grid), 1, _("Alpha threshold"), GTK_WIDGET(self->threshold));
-  self->max_vertices = GTK_SPIN_BUTTON(gtk_spin_button_new_with_range(3, TESS_POLY_MAX, 1));
-  grid_row(GTK_GRID(grid), 2, _("Max vertices"), GTK_WIDGET(self->max_vertices));
-  self->tolerance = GTK_SPIN_BUTTON(gtk_spin_button_new_with_range(0, 32, 0.25));
-  gtk_spin_button_set_digits(self->tolerance, 2);
-  gtk_widget_set_tooltip_text(GTK_WIDGET(self->tolerance), _("How far the pieces' outline may stray from the pixels"));
-  grid_row(GTK_GRID(grid), 3, _("Tolerance (px)"), GTK_WIDGET(self->tolerance));
-  gtk_box_append(GTK_BOX(side), grid);
-  self->largest = GTK_CHECK_BUTTON(gtk_check_button_new_with_label(_("Largest island only")));
-  gtk_box_append(GTK_BOX(side), GTK_WIDGET(self->largest));
-
-  GtkWidget *buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *fit_circle = gtk_button_new_with_label(_("Fit Circle"));
-  g_object_set_data(G_OBJECT(fit_circle), "mode", GUINT_TO_POINTER(TESS_MASK_CIRCLE));
-  GtkWidget *fit_box = gtk_button_new_with_label(_("Fit Box"));
-  g_object_set_data(G_OBJECT(fit_box), "mode", GUINT_TO_POINTER(TESS_MASK_BOX));
-  GtkWidget *retrace_button = gtk_button_new_with_label(_("Retrace"));
-  gtk_widget_set_tooltip_text(retrace_button, _("Trace again, dropping the edits made by hand"));
-  gtk_box_append(GTK_BOX(buttons), fit_circle);
-  gtk_box_append(GTK_BOX(buttons), fit_box);
-  gtk_box_append(GTK_BOX(buttons), retrace_button);
-  gtk_box_append(GTK_BOX(side), buttons);
-  g_signal_connect(fit_circle, "clicked", G_CALLBACK(on_fit), self);
-  g_signal_connect(fit_box, "clicked", G_CALLBACK(on_fit), self);
-  g_signal_connect(retrace_button, "clicked", G_CALLBACK(on_retrace), self);
-
-  gtk_box_append(GTK_BOX(side), heading(_("Show")));
-  const char *overlay_names[5] = {_("Exact hull"), _("Simplified hull"), _("Shape"), _("Centroid"), _("Principal axes")};
-  GtkWidget *flow = gtk_flow_box_new();
-  gtk_flow_box_set_selection_mode(GTK_FLOW_BOX(flow), GTK_SELECTION_NONE);
-  gtk_flow_box_set_max_children_per_line(GTK_FLOW_BOX(flow), 2);
-  for (int i = 0; i < 5; i++) {
-    self->overlay_checks[i] = GTK_CHECK_BUTTON(gtk_check_button_new_with_label(overlay_names[i]));
-    gtk_check_button_set_active(self->overlay_checks[i], TRUE);
-    g_signal_connect(self->overlay_checks[i], "toggled", G_CALLBACK(on_overlay_toggled), self);
-    gtk_flow_box_append(GTK_FLOW_BOX(flow), GTK_WIDGET(self->overlay_checks[i]));
-  }
-  gtk_box_append(GTK_BOX(side), flow);
-
-  gtk_box_append(GTK_BOX(side), heading(_("Pixels and shape")));
-  GtkWidget *rgrid = gtk_grid_new();
-  gtk_grid_set_row_spacing(GTK_GRID(rgrid), 4);
-  gtk_grid_set_column_spacing(GTK_GRID(rgrid), 12);
-  const char *names[TESS_MASK_READOUT_COUNT] = {
-      _("Area"),
-      _("Vertices"),
-      _("Added area"),
-      _("Uncovered area"),
-      _("Centroid"),
-      _("Inertia / density"),
-      _("Shape"),
-      _("Principal axes"),
-      _("Mass"),
-      _("Inertia"),
+  self->loading = TRUE; /* the template's own values are not edits */
+  gtk_widget_init_template(GTK_WIDGET(self));
+  self->loading = FALSE;
+  gtk_adjustment_set_upper(gtk_spin_button_get_adjustment(self->max_vertices), TESS_POLY_MAX);
+  GtkLabel *readouts[TESS_MASK_READOUT_COUNT] = {
+      [TESS_MASK_READOUT_AREA] = self->readout_area,
+      [TESS_MASK_READOUT_VERTICES] = self->readout_vertices,
+      [TESS_MASK_READOUT_ADDED] = self->readout_added,
+      [TESS_MASK_READOUT_UNCOVERED] = self->readout_uncovered,
+      [TESS_MASK_READOUT_CENTROID] = self->readout_centroid,
+      [TESS_MASK_READOUT_INERTIA] = self->readout_inertia,
+      [TESS_MASK_READOUT_SHAPE] = self->readout_shape,
+      [TESS_MASK_READOUT_AXES] = self->readout_axes,
+      [TESS_MASK_READOUT_MASS] = self->readout_mass,
+      [TESS_MASK_READOUT_INERTIA_SI] = self->readout_inertia_si,
   };
-  int row = 0;
-  for (int i = 0; i < TESS_MASK_READOUT_COUNT; i++) {
-    self->readouts[i] = GTK_LABEL(gtk_label_new("—"));
-    gtk_label_set_xalign(self->readouts[i], 0);
-    gtk_label_set_wrap(self->readouts[i], TRUE);
-    gtk_label_set_selectable(self->readouts[i], TRUE);
-    if (i == TESS_MASK_READOUT_MASS) {
-      /* The SI part: a level's pixels per metre and a material's density. */
-      gtk_box_append(GTK_BOX(side), rgrid);
-      gtk_box_append(GTK_BOX(side), heading(_("Placed as a body")));
-      rgrid = gtk_grid_new();
-      gtk_grid_set_row_spacing(GTK_GRID(rgrid), 4);
-      gtk_grid_set_column_spacing(GTK_GRID(rgrid), 12);
-      row = 0;
-      self->level = GTK_DROP_DOWN(gtk_drop_down_new(NULL, NULL));
-      self->material = GTK_DROP_DOWN(gtk_drop_down_new(NULL, NULL));
-      grid_row(GTK_GRID(rgrid), row++, _("Level"), GTK_WIDGET(self->level));
-      grid_row(GTK_GRID(rgrid), row++, _("Material"), GTK_WIDGET(self->material));
-    }
-    grid_row(GTK_GRID(rgrid), row++, names[i], GTK_WIDGET(self->readouts[i]));
-  }
-  gtk_box_append(GTK_BOX(side), rgrid);
-  self->message = GTK_LABEL(gtk_label_new(""));
-  gtk_label_set_wrap(self->message, TRUE);
-  gtk_label_set_xalign(self->message, 0);
-  gtk_widget_add_css_class(GTK_WIDGET(self->message), "error");
-  gtk_widget_set_visible(GTK_WIDGET(self->message), FALSE);
-  gtk_box_append(GTK_BOX(side), GTK_WIDGET(self->message));
-
-  g_signal_connect(self->mode, "notify::selected", G_CALLBACK(on_setting_changed), self);
-  g_signal_connect(self->threshold, "value-changed", G_CALLBACK(on_threshold_changed), self);
-  GtkEventController *legacy = gtk_event_controller_legacy_new();
-  gtk_event_controller_set_propagation_phase(legacy, GTK_PHASE_CAPTURE);
-  g_signal_connect(legacy, "event", G_CALLBACK(on_slider_event), self);
-  gtk_widget_add_controller(GTK_WIDGET(self->threshold), legacy);
-  g_signal_connect(self->max_vertices, "value-changed", G_CALLBACK(on_spin_changed), self);
-  g_signal_connect(self->tolerance, "value-changed", G_CALLBACK(on_spin_changed), self);
-  g_signal_connect(self->largest, "notify::active", G_CALLBACK(on_setting_changed), self);
-  g_signal_connect(self->level, "notify::selected", G_CALLBACK(on_si_choice), self);
-  g_signal_connect(self->material, "notify::selected", G_CALLBACK(on_si_choice), self);
-  g_signal_connect(self->view, "vertex-moved", G_CALLBACK(on_vertex_moved), self);
-  g_signal_connect(self->view, "vertex-inserted", G_CALLBACK(on_vertex_inserted), self);
-  g_signal_connect(self->view, "vertex-removed", G_CALLBACK(on_vertex_removed), self);
-  g_signal_connect(self->view, "anchor-moved", G_CALLBACK(on_anchor_moved), self);
+  memcpy(self->readouts, readouts, sizeof readouts);
   update_readouts(self);
 }
 
