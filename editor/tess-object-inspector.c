@@ -143,10 +143,14 @@ static void edit_material(TessObject *o, GtkWidget *w, gpointer ids_ptr) {
 static void on_dropdown(TessObjectInspector *self, GtkDropDown *dd, EditFn fn, gpointer data) {
   if (!self->building) edit_with(self, fn, GTK_WIDGET(dd), data);
 }
-static void on_body_type(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) { on_dropdown(self, dd, edit_body_type, NULL); }
+static gboolean rebuild_idle(gpointer user);
+static void on_body_type(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) {
+  if (self->building || !edit_with(self, edit_body_type, GTK_WIDGET(dd), NULL)) return;
+  /* only a static sprite body has the "Collide by pixels" row: rebuild the rows once idle */
+  if (!self->rebuild_source) self->rebuild_source = g_idle_add(rebuild_idle, self);
+}
 static void on_pin(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) { on_dropdown(self, dd, edit_pin, NULL); }
 static void on_integrator(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) { on_dropdown(self, dd, edit_integrator, NULL); }
-static gboolean rebuild_idle(gpointer user);
 static void on_zone_kind(GtkDropDown *dd, GParamSpec *pspec, TessObjectInspector *self) {
   if (self->building || !edit_with(self, edit_zone_kind, GTK_WIDGET(dd), NULL)) return;
   /* The kind decides which rows a zone has: rebuild them, once idle (not under the dropdown's own signal). */
@@ -176,6 +180,12 @@ static const char *field_of(GtkWidget *w) { return gtk_buildable_get_buildable_i
 static void edit_sensor(TessObject *o, GtkWidget *w, gpointer d) { o->u.body.sensor = gtk_check_button_get_active(GTK_CHECK_BUTTON(w)); }
 static void on_sensor(GtkCheckButton *b, TessObjectInspector *self) {
   if (!self->building) edit_with(self, edit_sensor, GTK_WIDGET(b), NULL);
+}
+static void edit_pixels(TessObject *o, GtkWidget *w, gpointer d) {
+  o->u.body.collide_pixels = gtk_check_button_get_active(GTK_CHECK_BUTTON(w));
+}
+static void on_pixels(GtkCheckButton *b, TessObjectInspector *self) {
+  if (!self->building) edit_with(self, edit_pixels, GTK_WIDGET(b), NULL);
 }
 
 /* Category and mask bits are typed in hexadecimal (0x0001); anything else is refused. */
@@ -351,7 +361,9 @@ static const char *const field_rows[] = {
     "length", "limit", "lower", "upper", "motor", "motor_rpm", "motor_torque",
     /* added at the bottom, so the rows above keep their numbers: a body's integrator, a spring's fields,
        a launcher's */
-    "integrator", "stiffness", "reach", "launch_speed", "launch_radius", "launch_fires", "launch_material"};
+    "integrator", "stiffness", "reach", "launch_speed", "launch_radius", "launch_fires", "launch_material",
+    /* a static sprite body's pixel collision */
+    "pixels"};
 
 /* Whether `o` has the row whose editor is `id`. */
 static gboolean row_wanted(const TessObject *o, const char *id) {
@@ -362,6 +374,7 @@ static gboolean row_wanted(const TessObject *o, const char *id) {
     const TessBodyObject *b = &o->u.body;
     if (g_str_equal(id, "radius")) return b->shape == TESS_BODY_CIRCLE;
     if (g_str_equal(id, "bw") || g_str_equal(id, "bh")) return b->shape == TESS_BODY_BOX || b->shape == TESS_BODY_CAPSULE;
+    if (g_str_equal(id, "pixels")) return b->shape == TESS_BODY_SPRITE && b->type == TESS_BODY_STATIC;
     static const char *const body[] = {"shape", "body_type", "material", "sensor", "category", "mask", "pin", "integrator"};
     for (guint i = 0; i < G_N_ELEMENTS(body); i++)
       if (g_str_equal(id, body[i])) return TRUE;
@@ -486,6 +499,8 @@ static void fill_body(TessObjectInspector *self, GtkBuilder *builder, const Tess
   gtk_editable_set_text(GTK_EDITABLE(field(builder, "mask")), msk);
   gtk_drop_down_set_selected(GTK_DROP_DOWN(field(builder, "pin")), b->pin);
   gtk_drop_down_set_selected(GTK_DROP_DOWN(field(builder, "integrator")), b->integrator);
+  if (b->shape == TESS_BODY_SPRITE && b->type == TESS_BODY_STATIC)
+    gtk_check_button_set_active(GTK_CHECK_BUTTON(field(builder, "pixels")), b->collide_pixels);
 }
 
 static void fill_zone(TessObjectInspector *self, GtkBuilder *builder, const TessZoneObject *z) {
@@ -622,6 +637,7 @@ static GtkBuilder *fields_builder(TessObjectInspector *self) {
   gtk_builder_cscope_add_callback(scope, on_body_type);
   gtk_builder_cscope_add_callback(scope, on_material);
   gtk_builder_cscope_add_callback(scope, on_sensor);
+  gtk_builder_cscope_add_callback(scope, on_pixels);
   gtk_builder_cscope_add_callback(scope, on_bits_activate);
   gtk_builder_cscope_add_callback(scope, on_pin);
   gtk_builder_cscope_add_callback(scope, on_zone_kind);

@@ -18,6 +18,7 @@ void tess_draw_destroy(TessDraw *d) {
   if (!d) return;
   draw_clear_circles(d);
   draw_clear_turned(d);
+  draw_clear_masks(d);
   TESS_ARRAY_FREE(&d->turned);
   if (d->background) cairo_surface_destroy(d->background);
   for (size_t i = 0; i < d->sprites.count; i++)
@@ -177,6 +178,8 @@ static void draw_frame(TessDraw *d, cairo_t *cr, const TessScene *scene, const D
     for (uint32_t i = 0; i < src->count; i++) draw_body(d, cr, &m, &bl, src, i, view, overlays);
   }
   draw_blitter_done(&bl, cr);
+  /* over the bodies: a static body's sprite would hide its own mask, and what collides is the point */
+  draw_pixel_masks(d, cr, &m, scene, src->world);
   if (overlays & TESS_DRAW_OVERLAY_PINS) draw_pins(cr, &m, scene, src);
   if (overlays & TESS_DRAW_OVERLAY_CONTACTS) draw_contacts(d, cr, &m, src->world, view);
 }

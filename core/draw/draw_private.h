@@ -39,6 +39,14 @@ typedef struct DrawTurned {
   int ox, oy; /* where the body origin falls in the surface */
 } DrawTurned;
 
+/* The 1-bit cairo copy of a world's pixel mask (draw_masks.c), as of the mask's edit count. */
+typedef struct DrawMask {
+  cairo_surface_t *surface;
+  uint32_t width, height;
+  const TessWorld *world;
+  uint64_t edits;
+} DrawMask;
+
 typedef struct DrawImpact {
   TessVec2 point, normal;
   int age;
@@ -88,6 +96,8 @@ struct TessDraw {
   y_sort;
   TESS_ARRAY(uint32_t)
   order;
+  TESS_ARRAY(DrawMask)
+  masks;
   TessDrawStats stats;
 };
 
@@ -127,6 +137,10 @@ void draw_pins(cairo_t *cr, const DrawMapper *m, const TessScene *sc, const Draw
 void draw_contacts(TessDraw *d, cairo_t *cr, const DrawMapper *m, const TessWorld *world, const TessDrawView *view);
 void draw_body_path(cairo_t *cr, const DrawMapper *m, TessTransform xf, const TessPlaybackBody *b,
                     const TessPlaybackShape *shapes);
+
+/* draw_masks.c: the world's pixel masks, tinted and translucent, over the bodies. */
+void draw_pixel_masks(TessDraw *d, cairo_t *cr, const DrawMapper *m, const TessScene *scene, const TessWorld *world);
+void draw_clear_masks(TessDraw *d);
 
 /* draw_order.c: the order bodies are drawn in (depth, then y where asked). */
 bool draw_order(TessDraw *d, const DrawBodies *src);

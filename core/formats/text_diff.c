@@ -268,6 +268,7 @@ static void diff_object(Diff *d, const TessLevel *level, const TessObject *o, co
     change_u32(&c, "category", a->category, b->category);
     change_u32(&c, "mask", a->mask, b->mask);
     CHANGE_WORD(&c, "integrator", TEXT_INTEGRATORS, a->integrator, b->integrator);
+    change(&c, "collides by pixels", a->collide_pixels ? "yes" : "no", b->collide_pixels ? "yes" : "no");
   } else if (o->kind == n->kind && o->kind == TESS_OBJECT_JOINT) {
     const TessJointObject *a = &o->u.joint, *b = &n->u.joint;
     CHANGE_WORD(&c, "joint", TEXT_JOINT_KINDS, a->kind, b->kind);

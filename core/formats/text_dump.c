@@ -315,6 +315,7 @@ static TessResult dump_object(Dump *d, const TessLevel *level, const TessLayer *
     /* written only when not the default, so dumps made before integrators stay byte for byte */
     if (bo->integrator != TESS_INTEGRATOR_EULER)
       text_write_key_str(&b, "integrator", TEXT_WORD(TEXT_INTEGRATORS, bo->integrator));
+    if (bo->collide_pixels) text_write_key_bool(&b, "collide_pixels", true); /* likewise, only when set */
     text_write_close(&b);
   } else if (o->kind == TESS_OBJECT_JOINT) {
     const TessJointObject *j = &o->u.joint;

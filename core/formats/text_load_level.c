@@ -46,6 +46,8 @@ static TessResult read_body(const Json *j, json_t *b, TessBodyObject *body) {
   /* optional: absent in dumps of Euler bodies (the default) */
   if (r == TESS_OK && json_object_get(b, "integrator"))
     r = TL_WORD(j, b, "integrator", at, TEXT_INTEGRATORS, &body->integrator);
+  /* optional: absent where the body collides by its traced shapes (the default) */
+  if (r == TESS_OK && json_object_get(b, "collide_pixels")) r = text_load_bool(j, b, "collide_pixels", at, &body->collide_pixels);
   body->sensor = sensor;
   return r;
 }

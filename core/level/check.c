@@ -136,7 +136,8 @@ static void check_body(Ctx *c, const TessObject *o) {
              o->id, b->sprite);
       return;
     }
-    if (!sprite_has_shape(s)) {
+    bool by_pixels = b->collide_pixels && b->type == TESS_BODY_STATIC; /* its pixels collide, not a traced shape */
+    if (!sprite_has_shape(s) && !by_pixels) {
       report(c, TESS_PROBLEM_ERROR, TESS_ERR_INVALID, o->id,
              "body '%s' (id %u): sprite '%s' (id %u) has no collision mask", o->name, o->id, s->name, s->id);
       return;

@@ -64,6 +64,9 @@ TessResult level_layer_props_validate(const TessLayerProps *props, TessError *er
 /* scene_pixel_masks.c: the scene's pixel masks, one per tile layer that collides by pixels. */
 struct TessScene;
 TessResult level_scene_pixel_masks(const TessProject *p, const TessLevel *level, struct TessScene *s, TessError *err);
+/* scene_body_pixels.c: the mask of static sprite body `body` (its scene index) that collides by pixels. */
+TessResult level_scene_body_pixel_mask(const TessLevel *level, const TessObject *o, const TessSprite *sp,
+                                       uint32_t body, uint32_t material, struct TessScene *s, TessError *err);
 TessResult level_polygon_validate(const TessPolygon *poly, const char *what, TessError *err);
 int level_project_material_index(const TessProject *p, TessId id);
 int level_project_tileset_index(const TessProject *p, TessId id);

@@ -133,6 +133,7 @@ static void hash_object(TessHasher *h, const TessObject *o) {
       /* The integrator came later: hashed only when it is not the default, so a level
        * whose bodies all use Euler keeps the content hash (and packed files) it had. */
       if (b->integrator != TESS_INTEGRATOR_EULER) tess_hasher_u32(h, 0x494E5400u | b->integrator); /* 'INT' */
+      if (b->collide_pixels) tess_hasher_u32(h, 0x42504958u);                                      /* "BPIX": likewise, only when set */
       break;
     }
     case TESS_OBJECT_JOINT: {

@@ -349,7 +349,9 @@ static TessResult build_body(Builder *b, const TessObject *o) {
         return tess_error_set(b->err, TESS_ERR_NOT_FOUND, ls->name, "body %u: sprite %u does not exist", o->id, bo->sprite);
       const TessSpriteMask *m = &sp->mask;
       TessVec2 anchor = sp->anchor;
-      if (m->mode == TESS_MASK_CIRCLE && m->circle_radius > 0.0f) {
+      if (bo->collide_pixels && bo->type == TESS_BODY_STATIC) { /* its pixels, not its shapes */
+        r = level_scene_body_pixel_mask(b->level, o, sp, s->body_count, body.material, s, b->err);
+      } else if (m->mode == TESS_MASK_CIRCLE && m->circle_radius > 0.0f) {
         r = add_circle(b, tess_v2((m->circle_center.x - anchor.x) * inv_ppm, (m->circle_center.y - anchor.y) * inv_ppm),
                        m->circle_radius * inv_ppm);
       } else if (m->piece_count > 0) {

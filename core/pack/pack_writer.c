@@ -906,7 +906,7 @@ static void write_pixel_masks(Writer *w) {
     pack_put_f32(b, m->pixel_size);
     pack_put_f32(b, m->origin.x);
     pack_put_f32(b, m->origin.y);
-    pack_put_u32(b, 0);
+    pack_put_u32(b, m->body); /* 3.9: 1 + the static body's index (0 for a layer's) */
     pack_put_u64(b, w->s[S_PBIT].buf.size);
     pack_put_u64(b, n);
     w->s[S_PMSK].count++;

@@ -326,6 +326,10 @@ static TessResult add_objects(const TlvLevel *lv, TessProject *p, TessLevel *lev
     bo->category = b.category;
     bo->mask = b.mask;
     bo->integrator = b.integrator;
+    for (uint32_t k = 0; k < lv->pixel_masks.count; k++) { /* 3.9: a static body with its own pixel mask */
+      TlvPixelMask pm;
+      if (tlv_pixel_mask(lv, k, &pm) && pm.body == i + 1) bo->collide_pixels = true;
+    }
     TlvSprite sp;
     bo->sprite = b.sprite && tlv_sprite(lv, b.sprite - 1, &sp) ? sp.id : 0;
     TlvShape sh;

@@ -254,6 +254,7 @@ TessResult tess_scene_from_pack(const struct TlvLevel *lv, struct TessScene **ou
       tlv_pixel_mask(lv, i, &pm);
       TessScenePixelMask *m = &s->pixel_masks[i];
       m->layer = pm.layer_id;
+      m->body = pm.body; /* 3.9: a static body's, in its frame */
       m->width = pm.width;
       m->height = pm.height;
       m->pixel_size = pm.pixel_size;

@@ -1345,28 +1345,46 @@ static TlvResult validate_draw_order(Ctx *c) {
   return TLV_OK;
 }
 
-/* Pixel masks (3.6): one per layer flagged TLV_LAYER_PIXELS, in layer order; each takes its
- * bits from PBIT in order, whole rows, bits past the width 0. */
+/* Pixel masks (3.6): one per layer flagged TLV_LAYER_PIXELS, in layer order, then (3.9) the
+ * static bodies' (layer 0, 1-based body index rising); each takes its bits from PBIT in order,
+ * whole rows, bits past the width 0. */
+static TlvResult check_mask_owner(Ctx *c, const uint8_t *r, uint64_t at, uint32_t i, uint32_t *li, uint32_t *last_body) {
+  const TlvSection *layers = &c->lv->layers, *bodies = &c->lv->bodies;
+  uint32_t layer = rd32(r), body = rd32(r + 28);
+  if (body == 0) {
+    if (*last_body) return fail(c->err, TLV_ERR_INDEX, at + 28, "pixel mask %u: a layer's mask after a body's", (unsigned)i);
+    while (*li < layers->count && !(rd32(layers->data + (uint64_t)*li * layers->stride + 12) & TLV_LAYER_PIXELS)) (*li)++;
+    if (*li == layers->count || rd32(layers->data + (uint64_t)*li * layers->stride) != layer)
+      return fail(c->err, TLV_ERR_INDEX, at, "pixel mask %u: layer %u is not the next layer that collides by pixels", (unsigned)i, (unsigned)layer);
+    (*li)++;
+    return TLV_OK;
+  }
+  if (c->lv->header.minor < 9) return fail(c->err, TLV_ERR_VALUE, at + 28, "pixel mask %u: body %u in a 3.%u file (3.9 and later)", (unsigned)i, (unsigned)body, (unsigned)c->lv->header.minor);
+  if (layer != 0) return fail(c->err, TLV_ERR_VALUE, at, "pixel mask %u: both layer %u and body %u", (unsigned)i, (unsigned)layer, (unsigned)body);
+  if (body > bodies->count || body <= *last_body)
+    return fail(c->err, TLV_ERR_INDEX, at + 28, "pixel mask %u: body %u of %u (bodies' masks in body order, one each)", (unsigned)i, (unsigned)body, (unsigned)bodies->count);
+  if (bodies->data[(uint64_t)(body - 1) * bodies->stride + 8] != 0)
+    return fail(c->err, TLV_ERR_VALUE, at + 28, "pixel mask %u: body %u is not static", (unsigned)i, (unsigned)body);
+  *last_body = body;
+  return TLV_OK;
+}
+
 static TlvResult validate_pixel_masks(Ctx *c) {
   const TlvSection *s = &c->lv->pixel_masks, *layers = &c->lv->layers;
   uint64_t bits_next = 0;
-  uint32_t i, li = 0;
+  uint32_t i, li = 0, last_body = 0;
   for (i = 0; i < s->count; i++) {
     const uint8_t *r = s->data + (uint64_t)i * s->stride;
     uint64_t at = rec_off(s, i, 0), stride_bytes, size;
-    uint32_t layer = rd32(r), w = rd32(r + 4), h = rd32(r + 8), material = rd32(r + 12), y;
+    uint32_t w = rd32(r + 4), h = rd32(r + 8), material = rd32(r + 12), y;
     float px = rdf32(r + 16);
-    while (li < layers->count && !(rd32(layers->data + (uint64_t)li * layers->stride + 12) & TLV_LAYER_PIXELS)) li++;
-    if (li == layers->count || rd32(layers->data + (uint64_t)li * layers->stride) != layer)
-      return fail(c->err, TLV_ERR_INDEX, at, "pixel mask %u: layer %u is not the next layer that collides by pixels", (unsigned)i, (unsigned)layer);
-    li++;
+    TRY(check_mask_owner(c, r, at, i, &li, &last_body));
     if (w < 1 || h < 1 || w > TLV_PIXEL_MASK_MAX_SIDE || h > TLV_PIXEL_MASK_MAX_SIDE)
       return fail(c->err, TLV_ERR_LIMIT, at + 4, "pixel mask %u: %u x %u pixels (1..%u a side)", (unsigned)i, (unsigned)w, (unsigned)h, TLV_PIXEL_MASK_MAX_SIDE);
     if (material > c->lv->materials.count)
       return fail(c->err, TLV_ERR_INDEX, at + 12, "pixel mask %u: material %u of %u", (unsigned)i, (unsigned)material, (unsigned)c->lv->materials.count);
     TRY(check_finite(c, r, at, 16, 3, "pixel mask"));
     if (!(px > 0.0f)) return fail(c->err, TLV_ERR_VALUE, at + 16, "pixel mask %u: pixel size not > 0", (unsigned)i);
-    TRY(check_zero(c, r + 28, 4, at + 28, "pixel mask"));
     stride_bytes = ((uint64_t)w + 7) / 8;
     size = stride_bytes * h;
     if (rd64(r + 32) != bits_next || rd64(r + 40) != size)
@@ -1565,6 +1583,7 @@ int tlv_pixel_mask(const TlvLevel *lv, uint32_t index, TlvPixelMask *out) {
   out->pixel_size = rdf32(r + 16);
   out->origin_x = rdf32(r + 20);
   out->origin_y = rdf32(r + 24);
+  out->body = rd32(r + 28);
   out->bits = lv->pixel_bits.data + rd64(r + 32);
   out->bits_size = rd64(r + 40);
   return 1;

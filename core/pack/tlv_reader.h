@@ -36,7 +36,7 @@ extern "C" {
 #define TLV_MAGIC "\x89TLV\r\n\x1a\n"
 #define TLV_MAGIC_SIZE 8
 #define TLV_VERSION_MAJOR 3u
-#define TLV_VERSION_MINOR 8u
+#define TLV_VERSION_MINOR 9u
 #define TLV_HEADER_SIZE 64u
 #define TLV_SECTION_ENTRY_SIZE 32u
 #define TLV_ALIGN 16u
@@ -465,11 +465,14 @@ typedef struct TlvBodyDraw {
   uint8_t y_sort; /* 1: its layer sorts by y */
 } TlvBodyDraw;
 int tlv_body_draw(const TlvLevel *lv, uint32_t index, TlvBodyDraw *out);
-/* Pixel masks (3.6): a tile layer that collides by pixels, one bit per level pixel (FORMAT.md,
+/* Pixel masks (3.6): a tile layer that collides by pixels, one bit per level pixel, or (3.9) a
+ * static body that collides by its sprite's pixels (FORMAT.md,
  * PMSK and PBIT). `bits` views (width + 7) / 8 * height bytes, row 0 first, pixel x in bit
  * (x & 7) of byte x >> 3; bits past the width are 0. */
 typedef struct TlvPixelMask {
-  uint32_t layer_id;      /* the LAYR layer (flag TLV_LAYER_PIXELS) it belongs to */
+  uint32_t layer_id;      /* the LAYR layer (flag TLV_LAYER_PIXELS) it belongs to; 0 for a body's */
+  uint32_t body;          /* 3.9: 1-based BODY index of the static body it belongs to (origin in the body's frame,
+                             turned with it); 0 for a layer's */
   uint32_t width, height; /* pixels */
   uint32_t material;      /* 1-based MATL index, 0 = none (the default surface) */
   float pixel_size;       /* metres */

@@ -197,6 +197,7 @@ static void feed_scene(Feed *f, const TessScene *s) {
   for (uint32_t i = 0; i < s->pixel_mask_count; i++) {
     const TessScenePixelMask *m = &s->pixel_masks[i];
     f_u32(f, m->layer);
+    if (m->body) f_u32(f, 0x424F4459u ^ m->body); /* "BODY": layers' masks hash as before */
     f_u32(f, m->width);
     f_u32(f, m->height);
     f_f32(f, m->pixel_size);

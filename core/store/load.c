@@ -507,6 +507,7 @@ static void read_object_fields(Row *w, TessObject *obj) {
       b->category = row_u32(w, 18);
       b->mask = row_u32(w, 19);
       b->integrator = row_u8(w, 40, TESS_INTEGRATOR_RK4);
+      b->collide_pixels = row_u8(w, 45, 1) != 0; /* schema 9 */
       break;
     }
     case TESS_OBJECT_JOINT: {
@@ -549,7 +550,8 @@ static void read_object_fields(Row *w, TessObject *obj) {
 }
 
 static TessResult load_objects(TessStore *s, TessProject *p, const LayerIndex *index, TessError *err) {
-  GET_STMT(st, s->file_schema >= 8   ? STMT_OBJECT_SELECT_ALL
+  GET_STMT(st, s->file_schema >= 9   ? STMT_OBJECT_SELECT_ALL
+               : s->file_schema >= 8 ? STMT_OBJECT_SELECT_ALL_SCHEMA8
                : s->file_schema >= 7 ? STMT_OBJECT_SELECT_ALL_SCHEMA7
                : s->file_schema >= 5 ? STMT_OBJECT_SELECT_ALL_SCHEMA5
                : s->file_schema >= 2 ? STMT_OBJECT_SELECT_ALL_SCHEMA4

@@ -144,6 +144,8 @@ static const TessStoreMigration STEPS[] = {
      "ALTER TABLE objects ADD COLUMN launcher_radius;"                     /* px */
      "ALTER TABLE objects ADD COLUMN launcher_material INTEGER;"
      "ALTER TABLE objects ADD COLUMN launcher_sprite INTEGER;"},
+    {8, "static bodies that collide by pixels",
+     "ALTER TABLE objects ADD COLUMN body_pixels INTEGER DEFAULT 0;"}, /* 1: the sprite's pixel mask, not its shapes */
 };
 _Static_assert(sizeof STEPS / sizeof STEPS[0] == TESS_STORE_SCHEMA_VERSION - 1, "one step per version after 1");
 static const TessStoreSchema CURRENT_SCHEMA = {TESS_STORE_SCHEMA_VERSION, STEPS, sizeof STEPS / sizeof STEPS[0]};

@@ -15,8 +15,9 @@
   OBJECT_COLUMNS_SCHEMA1 ", joint_motor_enabled, joint_motor_speed, joint_motor_torque" /* schema 2 */
 #define OBJECT_COLUMNS_SCHEMA5 OBJECT_COLUMNS_SCHEMA2 ", depth"                         /* schema 5 */
 #define OBJECT_COLUMNS_SCHEMA7 OBJECT_COLUMNS_SCHEMA5 ", body_integrator"               /* schema 7 */
-#define OBJECT_COLUMNS \
+#define OBJECT_COLUMNS_SCHEMA8 \
   OBJECT_COLUMNS_SCHEMA7 ", launcher_speed, launcher_radius, launcher_material, launcher_sprite" /* schema 8 */
+#define OBJECT_COLUMNS OBJECT_COLUMNS_SCHEMA8 ", body_pixels"                                    /* schema 9 */
 #define LAYER_COLUMNS_SCHEMA1 "id, level_id, name, kind, visible, locked, collides, opacity"
 #define LAYER_COLUMNS_SCHEMA5 LAYER_COLUMNS_SCHEMA1 ", y_sort" /* schema 5 */
 #define LAYER_COLUMNS LAYER_COLUMNS_SCHEMA5 ", collide_pixels" /* schema 6 */
@@ -129,7 +130,7 @@ static const char *const SQL[STMT_COUNT] = {
         "INSERT INTO objects (" OBJECT_COLUMNS
         ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
         "?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, "
-        "?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45) ON CONFLICT (id) DO UPDATE SET level_id = excluded.level_id, "
+        "?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45, ?46) ON CONFLICT (id) DO UPDATE SET level_id = excluded.level_id, "
         "layer_id = excluded.layer_id, position = excluded.position, kind = excluded.kind, "
         "name = excluded.name, x = excluded.x, y = excluded.y, angle = excluded.angle, "
         "body_shape = excluded.body_shape, body_type = excluded.body_type, body_pin = excluded.body_pin, "
@@ -149,23 +150,24 @@ static const char *const SQL[STMT_COUNT] = {
         "joint_motor_torque = excluded.joint_motor_torque, depth = excluded.depth, "
         "body_integrator = excluded.body_integrator, launcher_speed = excluded.launcher_speed, "
         "launcher_radius = excluded.launcher_radius, launcher_material = excluded.launcher_material, "
-        "launcher_sprite = excluded.launcher_sprite",
+        "launcher_sprite = excluded.launcher_sprite, body_pixels = excluded.body_pixels",
     [STMT_OBJECT_DELETE] = "DELETE FROM objects WHERE id = ?1",
     [STMT_OBJECT_LOCATE] = "SELECT layer_id, position FROM objects WHERE id = ?1",
     [STMT_OBJECT_SET_POSITION] = "UPDATE objects SET position = ?2 WHERE id = ?1 AND position IS NOT ?2",
     [STMT_OBJECT_SELECT_ALL] = "SELECT " OBJECT_COLUMNS " FROM objects ORDER BY layer_id, position, id",
     /* the motor off, depth 0 and Euler, as the steps to schemas 2, 5 and 7 would set them;
-     * no launcher columns before schema 8 */
+     * no launcher columns before schema 8; traced shapes (not pixels) before schema 9 */
     [STMT_OBJECT_SELECT_ALL_SCHEMA1] =
-        "SELECT " OBJECT_COLUMNS_SCHEMA1 ", 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL FROM objects ORDER BY layer_id, position, id",
+        "SELECT " OBJECT_COLUMNS_SCHEMA1 ", 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, 0 FROM objects ORDER BY layer_id, position, id",
     /* depth 0 and Euler, as the steps to schemas 5 and 7 would set them */
     [STMT_OBJECT_SELECT_ALL_SCHEMA4] =
-        "SELECT " OBJECT_COLUMNS_SCHEMA2 ", 0, 0, NULL, NULL, NULL, NULL FROM objects ORDER BY layer_id, position, id",
+        "SELECT " OBJECT_COLUMNS_SCHEMA2 ", 0, 0, NULL, NULL, NULL, NULL, 0 FROM objects ORDER BY layer_id, position, id",
     /* Euler, as the step to schema 7 would set it (schemas 5 and 6 have the same object columns) */
     [STMT_OBJECT_SELECT_ALL_SCHEMA5] =
-        "SELECT " OBJECT_COLUMNS_SCHEMA5 ", 0, NULL, NULL, NULL, NULL FROM objects ORDER BY layer_id, position, id",
+        "SELECT " OBJECT_COLUMNS_SCHEMA5 ", 0, NULL, NULL, NULL, NULL, 0 FROM objects ORDER BY layer_id, position, id",
     [STMT_OBJECT_SELECT_ALL_SCHEMA7] =
-        "SELECT " OBJECT_COLUMNS_SCHEMA7 ", NULL, NULL, NULL, NULL FROM objects ORDER BY layer_id, position, id",
+        "SELECT " OBJECT_COLUMNS_SCHEMA7 ", NULL, NULL, NULL, NULL, 0 FROM objects ORDER BY layer_id, position, id",
+    [STMT_OBJECT_SELECT_ALL_SCHEMA8] = "SELECT " OBJECT_COLUMNS_SCHEMA8 ", 0 FROM objects ORDER BY layer_id, position, id",
 
     [STMT_PROP_DELETE_OBJECT] = "DELETE FROM object_props WHERE object_id = ?1",
     [STMT_PROP_INSERT] =

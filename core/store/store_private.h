@@ -56,6 +56,7 @@ typedef enum TessStmt {
   STMT_OBJECT_SELECT_ALL_SCHEMA4,  /* a schema-2..4 file read in place: no depth or integrator column */
   STMT_OBJECT_SELECT_ALL_SCHEMA5,  /* a schema-5 or -6 file read in place: no integrator column */
   STMT_OBJECT_SELECT_ALL_SCHEMA7,  /* a schema-7 file read in place: no launcher columns */
+  STMT_OBJECT_SELECT_ALL_SCHEMA8,  /* a schema-8 file read in place: no body_pixels column */
   STMT_LAYER_SELECT_ALL_SCHEMA4,   /* a schema-1..4 file read in place: no y_sort column */
   STMT_TILESET_SELECT_ALL_SCHEMA2, /* a schema-1 or -2 file read in place: no terrain sets, offset 0 */
   STMT_TILESET_SELECT_ALL_SCHEMA3, /* a schema-3 file read in place: no offset or fit_cell columns */

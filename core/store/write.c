@@ -257,7 +257,7 @@ TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLa
   /* Columns 10..39 and 41..45 stay NULL except those of the object's kind
    * (37..39, the joint's motor, came with schema 2 and so sit after the
    * zone's; 41, the body's integrator, with schema 7; 42..45, the
-   * launcher's, with schema 8). */
+   * launcher's, with schema 8; 46, the body's pixel collision, with schema 9). */
   switch (obj->kind) {
     case TESS_OBJECT_BODY: {
       const TessBodyObject *b = &obj->u.body;
@@ -273,6 +273,7 @@ TessResult store_write_object(TessStore *s, const TessLevel *level, const TessLa
       sqlite3_bind_int64(st, 19, b->category);
       sqlite3_bind_int64(st, 20, b->mask);
       sqlite3_bind_int(st, 41, b->integrator);
+      sqlite3_bind_int(st, 46, b->collide_pixels ? 1 : 0);
       break;
     }
     case TESS_OBJECT_JOINT: {

@@ -28,6 +28,7 @@ int main(int argc, char **argv) {
     spec.spawns = 1;
     spec.noise = cases[i].noise;
     spec.pixel_layer = i == 1; /* a layer that collides by pixels: PMSK and PBIT (3.6) */
+    spec.pixel_body = i == 2;  /* a static body that collides by its sprite's pixels (3.9) */
     TessProject *p = pack_fixture_project(100 + i, &spec);
     if (!p) return 1;
     TessPackOptions opt;

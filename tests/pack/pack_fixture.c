@@ -176,6 +176,29 @@ static TessResult add_sprites(TessProject *p, TessId ids[2], TessError *err) {
   return TESS_OK;
 }
 
+/* A 40 x 20 ramp, opaque under its diagonal, as a real PNG (a body colliding by pixels decodes it). */
+static TessResult add_ramp_sprite(TessProject *p, TessId *id, TessError *err) {
+  uint8_t rgba[20][40][4];
+  memset(rgba, 0, sizeof rgba);
+  for (uint32_t y = 0; y < 20; y++)
+    for (uint32_t x = 0; x < 40; x++)
+      if (2 * y + 1 >= 40 - x) rgba[y][x][0] = rgba[y][x][3] = 255;
+  TessImageView v = {40, 20, 40 * 4, &rgba[0][0][0]};
+  TessSprite s;
+  memset(&s, 0, sizeof s);
+  snprintf(s.name, sizeof s.name, "ramp");
+  TessResult r = tess_png_encode(v, &s.png, &s.png_size, err);
+  if (r) return r;
+  s.image_w = 40;
+  s.image_h = 20;
+  s.frame_count = 1;
+  s.anchor = tess_v2(20, 10);
+  tess_sprite_mask_default(&s.mask);
+  r = tess_edit_sprite_add(p, &s, id, err);
+  tess_free(s.png);
+  return r;
+}
+
 static TessResult fill_level(TessProject *p, TessTestRng *rng, const PackFixtureSpec *spec, const TessId mats[4],
                              const TessId ts[2], const TessId sprites[2], uint32_t index, TessError *err) {
   TessLevelSettings st;
@@ -336,6 +359,21 @@ static TessResult fill_level(TessProject *p, TessTestRng *rng, const PackFixture
     o.angle = frand(rng, -3.0f, 3.0f); /* a turned rectangle: the scene and the pack keep the turn */
     o.u.zone.strength = 3.5f;
     o.u.zone.radius = 64.0f;
+    if ((r = tess_edit_object_add(p, level, object_layer, &o, NULL, err))) return r;
+  }
+  if (spec->pixel_body) { /* after everything drawn from rng, so the rest of the level stays as it was */
+    TessId ramp = 0;
+    if ((r = add_ramp_sprite(p, &ramp, err))) return r;
+    TessObject o;
+    tess_object_default(&o, TESS_OBJECT_BODY);
+    snprintf(o.name, sizeof o.name, "pixel ramp");
+    o.pos = tess_v2(st.width * 8.0f, st.height * 8.0f);
+    o.angle = 0.3f;
+    o.u.body.type = TESS_BODY_STATIC;
+    o.u.body.shape = TESS_BODY_SPRITE;
+    o.u.body.sprite = ramp;
+    o.u.body.material = mats[1];
+    o.u.body.collide_pixels = true;
     if ((r = tess_edit_object_add(p, level, object_layer, &o, NULL, err))) return r;
   }
   for (uint32_t i = 0; i < spec->spawns; i++) {

@@ -13,6 +13,7 @@ typedef struct PackFixtureSpec {
   bool noise;        /* random tiles everywhere (many distinct cells) */
   bool terrain_only; /* walls and floors only, no scattered tiles (contiguous solids) */
   bool pixel_layer;  /* the top tile layer collides by pixels (a pixel mask, format 3.6) */
+  bool pixel_body;   /* a static sprite body (a real PNG: a ramp) that collides by pixels, turned (format 3.9) */
 } PackFixtureSpec;
 
 void pack_fixture_spec_default(PackFixtureSpec *spec);

@@ -373,23 +373,31 @@ static int check_tilesets(Chk *c, uint64_t *blob_next) {
 
 /* ---- Pixel masks (3.6) ---------------------------------------------------------- */
 
-/* FORMAT.md "PMSK, PBIT": one record per layer flagged 8, in layer order; sizes 1..65536; a
- * 1-based material; a finite pixel size above 0 and a finite origin; the bits in order, whole
- * rows, nothing left over, no bit past a row's width. */
+/* FORMAT.md "PMSK, PBIT": one record per layer flagged 8, in layer order, then (3.9) one per
+ * static body that collides by pixels, in body order (layer 0, byte 28 its 1-based BODY index);
+ * sizes 1..65536; a 1-based material; a finite pixel size above 0 and a finite origin; the bits
+ * in order, whole rows, nothing left over, no bit past a row's width. */
 static int check_pixel_masks(Chk *c) {
-  const Sec *s = &c->s[PMSK], *b = &c->s[PBIT], *layers = &c->s[LAYR];
+  const Sec *s = &c->s[PMSK], *b = &c->s[PBIT], *layers = &c->s[LAYR], *bodies = &c->s[BODY];
   uint64_t next = 0;
-  uint32_t li = 0;
+  uint32_t li = 0, last_body = 0;
   for (uint32_t i = 0; i < s->count; i++) {
     const uint8_t *r = rec(s, i);
-    while (li < layers->count && !(u32_(rec(layers, li) + 12) & 8u)) li++;
-    REQUIRE(li < layers->count && u32_(rec(layers, li)) == u32_(r), "pixel mask %u: not the next pixel layer's", i);
-    li++;
+    uint32_t body = u32_(r + 28);
+    if (body) {
+      REQUIRE(c->minor >= 9 && u32_(r) == 0, "pixel mask %u: a body's in a 3.%u file, or with a layer", i, c->minor);
+      REQUIRE(body > last_body && body <= bodies->count && rec(bodies, body - 1)[8] == 0, "pixel mask %u: body %u", i, body);
+      last_body = body;
+    } else {
+      REQUIRE(last_body == 0, "pixel mask %u: a layer's after a body's", i);
+      while (li < layers->count && !(u32_(rec(layers, li) + 12) & 8u)) li++;
+      REQUIRE(li < layers->count && u32_(rec(layers, li)) == u32_(r), "pixel mask %u: not the next pixel layer's", i);
+      li++;
+    }
     uint32_t w = u32_(r + 4), h = u32_(r + 8);
     REQUIRE(w >= 1 && h >= 1 && w <= 65536 && h <= 65536, "pixel mask %u: size", i);
     REQUIRE(u32_(r + 12) <= c->s[MATL].count, "pixel mask %u: material", i);
     REQUIRE(isfinite(f32_(r + 16)) && f32_(r + 16) > 0 && isfinite(f32_(r + 20)) && isfinite(f32_(r + 24)), "pixel mask %u: numbers", i);
-    REQUIRE(u32_(r + 28) == 0, "pixel mask %u: reserved", i);
     uint64_t row = ((uint64_t)w + 7) / 8, size = row * h;
     REQUIRE(u64_(r + 32) == next && u64_(r + 40) == size && size <= b->size - next, "pixel mask %u: bits", i);
     for (uint32_t y = 0; w % 8 && y < h; y++) REQUIRE((b->p[next + row * y + row - 1] >> (w % 8)) == 0, "pixel mask %u: bits past the width", i);

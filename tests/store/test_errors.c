@@ -266,7 +266,7 @@ void error_wrong_blob_sizes(void) {
 
 /* The build's steps plus `extra` (from the build's version): the real
  * mechanism with a test step on top. steps must hold STEP_COUNT_MAX. */
-#define STEP_COUNT_MAX 8
+#define STEP_COUNT_MAX 16
 static TessStoreSchema schema_plus(TessStoreMigration *steps, TessStoreMigration extra) {
   const TessStoreSchema *cur = store_schema_current();
   CHECK(cur->step_count + 1 <= STEP_COUNT_MAX);
@@ -373,6 +373,7 @@ void migration_real_step_adds_pin_motors(void) {
                  "ALTER TABLE objects DROP COLUMN launcher_radius;"
                  "ALTER TABLE objects DROP COLUMN launcher_material;"
                  "ALTER TABLE objects DROP COLUMN launcher_sprite;"
+                 "ALTER TABLE objects DROP COLUMN body_pixels;" /* and schema 9's */
                  "UPDATE meta SET value = 1 WHERE key = 'schema_version'"));
   static const char *const TABLES[] = {"meta", "materials", "tilesets", "sprites", "levels",
                                        "layers", "chunks", "objects", "object_props"};
@@ -463,6 +464,7 @@ void migration_real_step_adds_tileset_offsets(void) {
                  "ALTER TABLE objects DROP COLUMN launcher_radius;"
                  "ALTER TABLE objects DROP COLUMN launcher_material;"
                  "ALTER TABLE objects DROP COLUMN launcher_sprite;"
+                 "ALTER TABLE objects DROP COLUMN body_pixels;" /* and schema 9's */
                  "UPDATE meta SET value = 3 WHERE key = 'schema_version'"));
   CHECK(forget_integrators(p) >= 1);
   opens_as(path, TESS_STORE_READ_ONLY, p);
@@ -509,6 +511,7 @@ void migration_real_step_adds_body_integrator(void) {
                  "ALTER TABLE objects DROP COLUMN launcher_radius;"
                  "ALTER TABLE objects DROP COLUMN launcher_material;"
                  "ALTER TABLE objects DROP COLUMN launcher_sprite;"
+                 "ALTER TABLE objects DROP COLUMN body_pixels;" /* and schema 9's */
                  "UPDATE meta SET value = 6 WHERE key = 'schema_version'"));
   uint64_t rk4_hash = tess_project_hash(p);
   CHECK(forget_integrators(p) == 1);
@@ -650,6 +653,7 @@ void migration_real_step_adds_draw_depth(void) {
                  "ALTER TABLE objects DROP COLUMN launcher_radius;"
                  "ALTER TABLE objects DROP COLUMN launcher_material;"
                  "ALTER TABLE objects DROP COLUMN launcher_sprite;"
+                 "ALTER TABLE objects DROP COLUMN body_pixels;" /* and schema 9's */
                  "UPDATE meta SET value = 4 WHERE key = 'schema_version'"));
   CHECK(forget_integrators(p) >= 1);
   opens_as(path, TESS_STORE_READ_ONLY, p);

@@ -97,6 +97,7 @@ void terrain_migration_step_3(void) {
                  "ALTER TABLE objects DROP COLUMN launcher_radius;"
                  "ALTER TABLE objects DROP COLUMN launcher_material;"
                  "ALTER TABLE objects DROP COLUMN launcher_sprite;"
+                 "ALTER TABLE objects DROP COLUMN body_pixels;" /* and schema 9's */
                  "UPDATE meta SET value = 2 WHERE key = 'schema_version'"));
   CHECK(forget_integrators(p) >= 1); /* what the file can hold */
   TessProject *q = load_file(path);  /* read-only: read in place */

@@ -16,7 +16,10 @@
  * copied each frame; sprite frames are pre-rendered once per zoom and per
  * one of 128 rotations, circles once per radius and colour, then blitted
  * (straight into the pixels when the target is a plain image surface), so
- * thousands of bodies cost no paths. Draw order: bodies in their draw depth
+ * thousands of bodies cost no paths. Pixel-mask colliders (a tile layer's or
+ * a static body's, tessera/physics.h) are drawn from the world's live bits
+ * over the bodies, translucent and tinted by material, so carving shows at
+ * once. Draw order: bodies in their draw depth
  * order (tess_draw_set_order), else in body order. */
 #ifndef TESSERA_DRAW_H
 #define TESSERA_DRAW_H

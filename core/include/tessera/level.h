@@ -313,6 +313,10 @@ typedef struct TessBodyObject {
   float width, height;     /* box, capsule, px */
   uint32_t category, mask; /* collision filter bits; defaults 0x1 and 0xFFFFFFFF */
   uint8_t integrator;      /* TessIntegrator (tessera/physics.h); 0 = semi-implicit Euler, the default */
+  /* Static sprite bodies: collides by its sprite's pixels (frame 0, alpha >= the mask's threshold;
+   * a pixel mask turned with the body, tessera/physics.h) instead of its traced shapes. Ignored
+   * on other bodies. */
+  bool collide_pixels;
 } TessBodyObject;
 
 typedef struct TessJointObject {

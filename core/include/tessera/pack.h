@@ -22,7 +22,7 @@ extern "C" {
  * different numbers: the simulation data is the scene's): part of every
  * content hash, so an incremental export rewrites files made by an older
  * writer. tests/pack's golden files fail until it is bumped. */
-#define TESS_PACK_WRITER_VERSION 12u /* 4: format 3.1, pin motors; 5: format 3.2, one polygon winding; 6: format 3.3, terrain sets; 7: format 3.4, tiles at their own size; 8: pins made at an overlap's centre bend within limits; 9: format 3.5, draw order; 10: format 3.6, pixel masks; 11: format 3.7, per-body integrator and spring zones; 12: format 3.8, launchers */
+#define TESS_PACK_WRITER_VERSION 13u /* 4: format 3.1, pin motors; 5: format 3.2, one polygon winding; 6: format 3.3, terrain sets; 7: format 3.4, tiles at their own size; 8: pins made at an overlap's centre bend within limits; 9: format 3.5, draw order; 10: format 3.6, pixel masks; 11: format 3.7, per-body integrator and spring zones; 12: format 3.8, launchers; 13: format 3.9, static bodies' pixel masks */
 
 typedef struct TessPackOptions {
   bool embed_images; /* put the PNG bytes of the tilesets and sprites the level uses in the file */

@@ -133,14 +133,19 @@ typedef struct TessSceneLauncher {
 /* A static collider made of pixels (tessera/physics.h's pixel mask): a tile
  * layer marked "collide by pixels" gives its tiles' alpha (alpha >= the
  * tileset's threshold is solid), one pixel per level pixel, covering the
- * whole level; its cells then take no part in the cell collision. Its bits
+ * whole level; its cells then take no part in the cell collision. A static
+ * sprite body marked so gives its sprite's first frame (alpha >= the sprite
+ * mask's threshold), in the body's frame: it then has no shapes, and the
+ * world lays the mask at the body's position and angle. Layers' masks come
+ * first, in layer order, then bodies', in body order. Its bits
  * are `(width + 7) / 8 * height` bytes of TessScene.pixel_bits from
  * `bits_offset`, row 0 at the top, pixel x in bit (x & 7) of byte x >> 3. */
 typedef struct TessScenePixelMask {
-  TessId layer;           /* the tile layer it comes from */
+  TessId layer;           /* the tile layer it comes from (0 for a body's) */
+  uint32_t body;          /* 1 + the index in bodies of the static body it comes from (0 for a layer's) */
   uint32_t width, height; /* pixels */
   float pixel_size;       /* metres (1 / ppm) */
-  TessVec2 origin;        /* world metres of pixel (0, 0)'s top-left corner */
+  TessVec2 origin;        /* metres of pixel (0, 0)'s top-left corner: world, or the body's frame */
   uint32_t material;      /* index into materials: the surface of the whole mask (the material most of
                              its solid pixels' cells have; the lowest index on a tie) */
   uint64_t bits_offset;   /* bytes into pixel_bits */

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define TESS_STORE_SCHEMA_VERSION 8
+#define TESS_STORE_SCHEMA_VERSION 9
 
 typedef struct TessStore TessStore;
 
