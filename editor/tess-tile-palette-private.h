@@ -7,13 +7,11 @@
 struct _TessTilePalette {
   GtkBox parent_instance;
 
-  /* widgets */
+  /* template widgets (tess-tile-palette.ui) */
   GtkDropDown *tilesets;
   GtkStringList *tileset_names;
   GtkWidget *area; /* a TessScrollArea: draws only what shows, at any zoom */
-  GtkWidget *menu_button, *empty_label, *scroll;
-  GtkWidget *zoom_in, *zoom_out;
-  GtkLabel *zoom_label;
+  GtkWidget *menu_button;
 
   /* owned */
   TessDocument *doc;
@@ -38,7 +36,7 @@ struct _TessTilePalette {
   uint32_t terrain_color; /* 1.., 0 = none chosen */
   uint32_t terrain_merge; /* one drag of labelling = one undo step */
   gboolean terrain_syncing;
-  GtkWidget *terrain_toggle, *terrain_box, *terrain_colors, *terrain_hint;
+  GtkWidget *terrain_colors, *terrain_hint;
   GtkDropDown *terrain_sets, *terrain_kind;
   GtkStringList *terrain_set_names;
 };
@@ -49,7 +47,8 @@ TessTileset *tess_tile_palette_current(TessTilePalette *self);
 void tess_tile_palette_tile_origin(const TessTileset *ts, uint32_t col, uint32_t row, double *x, double *y);
 
 /* ---- terrain mode (tess-tile-palette-terrain.c) ---- */
-void tess_tile_palette_terrain_init(TessTilePalette *self);
+/* Binds the terrain controls of the template and their handlers. */
+void tess_tile_palette_terrain_class_init(GtkWidgetClass *widget_class);
 /* Rebuilds the set list and colour buttons from the project. */
 void tess_tile_palette_terrain_sync(TessTilePalette *self);
 void tess_tile_palette_terrain_draw(TessTilePalette *self, cairo_t *cr, const TessTileset *ts);

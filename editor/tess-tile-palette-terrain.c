@@ -227,7 +227,7 @@ static void draw_swatch(GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointe
 }
 
 void tess_tile_palette_terrain_sync(TessTilePalette *self) {
-  if (!self->terrain_box) return;
+  if (!self->terrain_colors) return; /* the template is gone (dispose) */
   TessTileset *ts = tess_tile_palette_current(self);
   self->terrain_syncing = TRUE;
   guint old = g_list_model_get_n_items(G_LIST_MODEL(self->terrain_set_names));
@@ -279,19 +279,15 @@ gboolean tess_tile_palette_get_terrain(TessTilePalette *self, TessId *tileset, u
 
 gboolean tess_tile_palette_get_terrain_mode(TessTilePalette *self) { return self->terrain_mode; }
 
+/* The Terrain button and the terrain controls follow "terrain-mode"
+ * (tess-tile-palette.ui). */
 void tess_tile_palette_set_terrain_mode(TessTilePalette *self, gboolean on) {
   on = !!on;
-  if (gtk_toggle_button_get_active(GTK_TOGGLE_BUTTON(self->terrain_toggle)) != on)
-    gtk_toggle_button_set_active(GTK_TOGGLE_BUTTON(self->terrain_toggle), on);
   if (self->terrain_mode == on) return;
   self->terrain_mode = on;
-  gtk_widget_set_visible(self->terrain_box, on);
   tess_tile_palette_terrain_sync(self);
   emit_changed(self);
-}
-
-static void on_mode_toggled(GtkToggleButton *b, TessTilePalette *self) {
-  tess_tile_palette_set_terrain_mode(self, gtk_toggle_button_get_active(b));
+  g_object_notify(G_OBJECT(self), "terrain-mode");
 }
 
 static void on_set_selected(GtkDropDown *dd, GParamSpec *pspec, TessTilePalette *self) {
@@ -316,50 +312,13 @@ static void on_add_color(GtkButton *b, TessTilePalette *self) {
   tess_tile_palette_add_terrain_color(self, name, PRESETS[set->color_count % G_N_ELEMENTS(PRESETS)]);
 }
 
-void tess_tile_palette_terrain_init(TessTilePalette *self) {
-  self->terrain_toggle = gtk_toggle_button_new_with_mnemonic(_("_Terrain"));
-  gtk_widget_set_tooltip_text(self->terrain_toggle, _("Terrain sets: label tile corners and edges, paint terrain"));
-  g_signal_connect(self->terrain_toggle, "toggled", G_CALLBACK(on_mode_toggled), self);
-  /* The toggle sits in the palette's head row, before the tileset menu. */
-  GtkWidget *head = gtk_widget_get_last_child(GTK_WIDGET(self));
-  if (head) gtk_box_insert_child_after(GTK_BOX(head), self->terrain_toggle, GTK_WIDGET(self->tilesets));
-
-  self->terrain_box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
-  self->terrain_set_names = gtk_string_list_new(NULL);
-  self->terrain_sets = GTK_DROP_DOWN(gtk_drop_down_new(G_LIST_MODEL(self->terrain_set_names), NULL));
-  gtk_widget_set_hexpand(GTK_WIDGET(self->terrain_sets), TRUE);
-  gtk_widget_set_tooltip_text(GTK_WIDGET(self->terrain_sets), _("Terrain set"));
-  g_signal_connect(self->terrain_sets, "notify::selected", G_CALLBACK(on_set_selected), self);
-  gtk_box_append(GTK_BOX(row), GTK_WIDGET(self->terrain_sets));
-  const char *kinds[] = {_("Corners"), _("Edges"), _("Mixed"), NULL};
-  self->terrain_kind = GTK_DROP_DOWN(gtk_drop_down_new_from_strings(kinds));
-  gtk_widget_set_tooltip_text(GTK_WIDGET(self->terrain_kind), _("What a new terrain set labels"));
-  gtk_box_append(GTK_BOX(row), GTK_WIDGET(self->terrain_kind));
-  GtkWidget *add_set_b = gtk_button_new_from_icon_name("list-add-symbolic");
-  gtk_widget_set_tooltip_text(add_set_b, _("New terrain set"));
-  g_signal_connect(add_set_b, "clicked", G_CALLBACK(on_add_set), self);
-  gtk_box_append(GTK_BOX(row), add_set_b);
-  gtk_box_append(GTK_BOX(self->terrain_box), row);
-
-  GtkWidget *colors_row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
-  self->terrain_colors = gtk_flow_box_new();
-  gtk_flow_box_set_selection_mode(GTK_FLOW_BOX(self->terrain_colors), GTK_SELECTION_NONE);
-  gtk_flow_box_set_max_children_per_line(GTK_FLOW_BOX(self->terrain_colors), 4);
-  gtk_widget_set_hexpand(self->terrain_colors, TRUE);
-  gtk_box_append(GTK_BOX(colors_row), self->terrain_colors);
-  GtkWidget *add_color_b = gtk_button_new_from_icon_name("list-add-symbolic");
-  gtk_widget_set_valign(add_color_b, GTK_ALIGN_START);
-  gtk_widget_set_tooltip_text(add_color_b, _("New terrain colour"));
-  g_signal_connect(add_color_b, "clicked", G_CALLBACK(on_add_color), self);
-  gtk_box_append(GTK_BOX(colors_row), add_color_b);
-  gtk_box_append(GTK_BOX(self->terrain_box), colors_row);
-
-  self->terrain_hint = gtk_label_new(NULL);
-  gtk_label_set_wrap(GTK_LABEL(self->terrain_hint), TRUE);
-  gtk_label_set_xalign(GTK_LABEL(self->terrain_hint), 0);
-  gtk_widget_add_css_class(self->terrain_hint, "dim-label");
-  gtk_box_append(GTK_BOX(self->terrain_box), self->terrain_hint);
-  gtk_widget_set_visible(self->terrain_box, FALSE);
-  gtk_box_append(GTK_BOX(self), self->terrain_box);
+void tess_tile_palette_terrain_class_init(GtkWidgetClass *widget_class) {
+  gtk_widget_class_bind_template_child(widget_class, TessTilePalette, terrain_sets);
+  gtk_widget_class_bind_template_child(widget_class, TessTilePalette, terrain_set_names);
+  gtk_widget_class_bind_template_child(widget_class, TessTilePalette, terrain_kind);
+  gtk_widget_class_bind_template_child(widget_class, TessTilePalette, terrain_colors);
+  gtk_widget_class_bind_template_child(widget_class, TessTilePalette, terrain_hint);
+  gtk_widget_class_bind_template_callback(widget_class, on_set_selected);
+  gtk_widget_class_bind_template_callback(widget_class, on_add_set);
+  gtk_widget_class_bind_template_callback(widget_class, on_add_color);
 }

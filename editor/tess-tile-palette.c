@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tess-resources.h"
 #include "tess-scroll-area.h"
 #include "tess-tile-palette-private.h"
 #include "tess-ui.h"
@@ -14,6 +15,17 @@ G_DEFINE_FINAL_TYPE(TessTilePalette, tess_tile_palette, GTK_TYPE_BOX)
 enum { SIGNAL_STAMP_CHANGED,
        N_SIGNALS };
 static guint signals[N_SIGNALS];
+
+/* What the template's controls follow: "tileset" (0 when the project has
+ * none: the chooser, the menu and the view are off, the hint shows), "zoom"
+ * (the label, and the buttons at 1x and 8x), "terrain-mode" (the Terrain
+ * button and controls; tess-tile-palette-terrain.c). */
+enum { PROP_0,
+       PROP_TILESET,
+       PROP_ZOOM,
+       PROP_TERRAIN_MODE,
+       N_PROPS };
+static GParamSpec *props[N_PROPS];
 
 static TessProject *project(TessTilePalette *self) { return self->doc ? tess_document_get_project(self->doc) : NULL; }
 
@@ -43,12 +55,10 @@ static int auto_zoom(const TessTileset *ts) { return ts->tile_w < 24 ? 2 : 1; }
 static void update_size(TessTilePalette *self) {
   TessTileset *ts = current(self);
   /* Small tiles are shown larger so that they can be aimed at, unless the user chose a zoom. */
+  double was = self->scale;
   self->scale = self->zoom ? self->zoom : ts ? auto_zoom(ts)
                                              : 1;
-  g_autofree char *text = g_strdup_printf(_("%d×"), (int)self->scale);
-  gtk_label_set_text(self->zoom_label, text);
-  gtk_widget_set_sensitive(self->zoom_out, ts && self->scale > TESS_TILE_PALETTE_ZOOM_MIN);
-  gtk_widget_set_sensitive(self->zoom_in, ts && self->scale < TESS_TILE_PALETTE_ZOOM_MAX);
+  if (self->scale != was) g_object_notify_by_pspec(G_OBJECT(self), props[PROP_ZOOM]);
   if (!ts) {
     tess_scroll_area_set_content_size(TESS_SCROLL_AREA(self->area), 1, 1);
     return;
@@ -165,6 +175,17 @@ void tess_tile_palette_set_zoom(TessTilePalette *self, int zoom) {
 
 static void on_zoom_in(GtkButton *b, TessTilePalette *self) { zoom_at_centre(self, (int)self->scale + 1); }
 static void on_zoom_out(GtkButton *b, TessTilePalette *self) { zoom_at_centre(self, (int)self->scale - 1); }
+
+/* The template's closures. */
+static gboolean id_is_set(gpointer unused, guint id) { return id != 0; }
+static gboolean id_is_unset(gpointer unused, guint id) { return id == 0; }
+static gboolean can_zoom_out(gpointer unused, guint tileset, int zoom) {
+  return tileset && zoom > TESS_TILE_PALETTE_ZOOM_MIN;
+}
+static gboolean can_zoom_in(gpointer unused, guint tileset, int zoom) {
+  return tileset && zoom < TESS_TILE_PALETTE_ZOOM_MAX;
+}
+static char *zoom_text(gpointer unused, int zoom) { return g_strdup_printf(_("%d×"), zoom); }
 
 /* Ctrl+wheel zooms at the pointer (one whole step a notch); the wheel alone scrolls. */
 static gboolean on_scroll(GtkEventControllerScroll *c, double dx, double dy, TessTilePalette *self) {
@@ -300,10 +321,7 @@ static void sync_tilesets(TessTilePalette *self) {
   gboolean changed = id != self->tileset;
   self->tileset = id;
   self->syncing = FALSE;
-  gtk_widget_set_sensitive(GTK_WIDGET(self->tilesets), n > 0);
-  gtk_widget_set_sensitive(self->menu_button, n > 0);
-  gtk_widget_set_visible(self->empty_label, n == 0);
-  gtk_widget_set_visible(self->scroll, n > 0);
+  g_object_notify_by_pspec(G_OBJECT(self), props[PROP_TILESET]);
   update_size(self);
   if (changed) {
     self->sel_w = self->sel_h = 0;
@@ -498,6 +516,26 @@ void tess_tile_palette_set_document(TessTilePalette *self, TessDocument *doc) {
 
 /* ---- Construction ---------------------------------------------------------- */
 
+static void tess_tile_palette_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+  TessTilePalette *self = TESS_TILE_PALETTE(object);
+  switch (id) {
+    case PROP_TILESET: g_value_set_uint(value, self->tileset); break;
+    case PROP_ZOOM: g_value_set_int(value, (int)self->scale); break;
+    case PROP_TERRAIN_MODE: g_value_set_boolean(value, self->terrain_mode); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+  }
+}
+
+static void tess_tile_palette_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+  TessTilePalette *self = TESS_TILE_PALETTE(object);
+  switch (id) {
+    case PROP_TILESET: tess_tile_palette_set_tileset(self, g_value_get_uint(value)); break;
+    case PROP_ZOOM: tess_tile_palette_set_zoom(self, g_value_get_int(value)); break;
+    case PROP_TERRAIN_MODE: tess_tile_palette_set_terrain_mode(self, g_value_get_boolean(value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+  }
+}
+
 static void tess_tile_palette_dispose(GObject *object) {
   TessTilePalette *self = TESS_TILE_PALETTE(object);
   if (self->doc) {
@@ -505,6 +543,7 @@ static void tess_tile_palette_dispose(GObject *object) {
     g_clear_signal_handler(&self->committed_handler, self->doc);
     g_clear_object(&self->doc);
   }
+  gtk_widget_dispose_template(GTK_WIDGET(self), TESS_TYPE_TILE_PALETTE);
   G_OBJECT_CLASS(tess_tile_palette_parent_class)->dispose(object);
 }
 
@@ -518,99 +557,55 @@ static void tess_tile_palette_finalize(GObject *object) {
 
 static void tess_tile_palette_class_init(TessTilePaletteClass *klass) {
   GObjectClass *object_class = G_OBJECT_CLASS(klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
   object_class->dispose = tess_tile_palette_dispose;
   object_class->finalize = tess_tile_palette_finalize;
+  object_class->get_property = tess_tile_palette_get_property;
+  object_class->set_property = tess_tile_palette_set_property;
   signals[SIGNAL_STAMP_CHANGED] = g_signal_new("stamp-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
                                                NULL, NULL, NULL, G_TYPE_NONE, 0);
   /* The terrain colour chosen (or the terrain mode left): tess_tile_palette_get_terrain says which. */
   g_signal_new("terrain-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  props[PROP_TILESET] = g_param_spec_uint("tileset", NULL, NULL, 0, G_MAXUINT, 0, rw);
+  props[PROP_ZOOM] = g_param_spec_int("zoom", NULL, NULL, TESS_TILE_PALETTE_ZOOM_MIN, TESS_TILE_PALETTE_ZOOM_MAX,
+                                      TESS_TILE_PALETTE_ZOOM_MIN, rw);
+  props[PROP_TERRAIN_MODE] = g_param_spec_boolean("terrain-mode", NULL, NULL, FALSE, rw);
+  g_object_class_install_properties(object_class, N_PROPS, props);
+
+  /* Referencing the bundle keeps it linked from the static library (its
+   * constructor registers it), also where this widget is used alone. */
+  (void)tess_get_resource();
+  g_type_ensure(TESS_TYPE_SCROLL_AREA);
+  gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-tile-palette.ui");
+  gtk_widget_class_bind_template_child(widget_class, TessTilePalette, tilesets);
+  gtk_widget_class_bind_template_child(widget_class, TessTilePalette, tileset_names);
+  gtk_widget_class_bind_template_child(widget_class, TessTilePalette, area);
+  gtk_widget_class_bind_template_child(widget_class, TessTilePalette, menu_button);
+  gtk_widget_class_bind_template_callback(widget_class, on_tileset_selected);
+  gtk_widget_class_bind_template_callback(widget_class, on_rename_clicked);
+  gtk_widget_class_bind_template_callback(widget_class, on_remove_clicked);
+  gtk_widget_class_bind_template_callback(widget_class, on_zoom_in);
+  gtk_widget_class_bind_template_callback(widget_class, on_zoom_out);
+  gtk_widget_class_bind_template_callback(widget_class, on_scroll);
+  gtk_widget_class_bind_template_callback(widget_class, on_motion);
+  gtk_widget_class_bind_template_callback(widget_class, on_drag_begin);
+  gtk_widget_class_bind_template_callback(widget_class, on_drag_update);
+  gtk_widget_class_bind_template_callback(widget_class, id_is_set);
+  gtk_widget_class_bind_template_callback(widget_class, id_is_unset);
+  gtk_widget_class_bind_template_callback(widget_class, can_zoom_in);
+  gtk_widget_class_bind_template_callback(widget_class, can_zoom_out);
+  gtk_widget_class_bind_template_callback(widget_class, zoom_text);
+  tess_tile_palette_terrain_class_init(widget_class);
 }
 
 static void tess_tile_palette_init(TessTilePalette *self) {
   self->surfaces = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)cairo_surface_destroy);
   self->tileset_ids = g_array_new(FALSE, FALSE, sizeof(TessId));
   self->scale = 1.0;
-  g_type_ensure(TESS_TYPE_SCROLL_AREA);
-  gtk_orientable_set_orientation(GTK_ORIENTABLE(self), GTK_ORIENTATION_VERTICAL);
-  gtk_box_set_spacing(GTK_BOX(self), 6);
-
-  GtkWidget *head = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
-  self->tileset_names = gtk_string_list_new(NULL);
-  self->tilesets = GTK_DROP_DOWN(gtk_drop_down_new(G_LIST_MODEL(self->tileset_names), NULL));
-  gtk_widget_set_hexpand(GTK_WIDGET(self->tilesets), TRUE);
-  gtk_widget_set_tooltip_text(GTK_WIDGET(self->tilesets), _("Tileset"));
-  g_signal_connect(self->tilesets, "notify::selected", G_CALLBACK(on_tileset_selected), self);
-  gtk_box_append(GTK_BOX(head), GTK_WIDGET(self->tilesets));
-
-  GtkWidget *add = gtk_button_new_from_icon_name("list-add-symbolic");
-  gtk_actionable_set_action_name(GTK_ACTIONABLE(add), "win.add-tileset");
-  gtk_widget_set_tooltip_text(add, _("Add a tileset from a PNG"));
-  gtk_box_append(GTK_BOX(head), add);
-
-  GtkWidget *menu_box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *rename = gtk_button_new_with_mnemonic(_("_Rename…"));
-  gtk_widget_add_css_class(rename, "flat");
-  g_signal_connect(rename, "clicked", G_CALLBACK(on_rename_clicked), self);
-  GtkWidget *remove = gtk_button_new_with_mnemonic(_("Re_move…"));
-  gtk_widget_add_css_class(remove, "flat");
-  g_signal_connect(remove, "clicked", G_CALLBACK(on_remove_clicked), self);
-  gtk_box_append(GTK_BOX(menu_box), rename);
-  gtk_box_append(GTK_BOX(menu_box), remove);
-  GtkWidget *popover = gtk_popover_new();
-  gtk_popover_set_child(GTK_POPOVER(popover), menu_box);
-  self->menu_button = gtk_menu_button_new();
-  gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(self->menu_button), "view-more-symbolic");
-  gtk_menu_button_set_popover(GTK_MENU_BUTTON(self->menu_button), popover);
-  gtk_widget_set_tooltip_text(self->menu_button, _("Tileset menu"));
-  gtk_box_append(GTK_BOX(head), self->menu_button);
-  gtk_box_append(GTK_BOX(self), head);
-
-  /* Zoom: whole steps, so each tileset pixel is a square of screen pixels. */
-  GtkWidget *zoom_box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_add_css_class(zoom_box, "linked");
-  gtk_widget_set_halign(zoom_box, GTK_ALIGN_END);
-  self->zoom_out = gtk_button_new_from_icon_name("zoom-out-symbolic");
-  gtk_widget_set_tooltip_text(self->zoom_out, _("Zoom the tileset out (Ctrl+scroll)"));
-  g_signal_connect(self->zoom_out, "clicked", G_CALLBACK(on_zoom_out), self);
-  self->zoom_label = GTK_LABEL(gtk_label_new(""));
-  gtk_label_set_width_chars(self->zoom_label, 4);
-  gtk_widget_set_tooltip_text(GTK_WIDGET(self->zoom_label), _("Tileset zoom"));
-  gtk_widget_add_css_class(GTK_WIDGET(self->zoom_label), "numeric");
-  self->zoom_in = gtk_button_new_from_icon_name("zoom-in-symbolic");
-  gtk_widget_set_tooltip_text(self->zoom_in, _("Zoom the tileset in (Ctrl+scroll)"));
-  g_signal_connect(self->zoom_in, "clicked", G_CALLBACK(on_zoom_in), self);
-  gtk_box_append(GTK_BOX(zoom_box), self->zoom_out);
-  gtk_box_append(GTK_BOX(zoom_box), GTK_WIDGET(self->zoom_label));
-  gtk_box_append(GTK_BOX(zoom_box), self->zoom_in);
-  gtk_box_append(GTK_BOX(head), zoom_box);
-  tess_tile_palette_terrain_init(self);
-
-  self->empty_label = gtk_label_new(_("No tilesets yet. Add one from a PNG."));
-  gtk_label_set_wrap(GTK_LABEL(self->empty_label), TRUE);
-  gtk_widget_add_css_class(self->empty_label, "dim-label");
-  gtk_widget_set_vexpand(self->empty_label, TRUE);
-  gtk_box_append(GTK_BOX(self), self->empty_label);
-
-  self->area = tess_scroll_area_new();
-  /* Says how to use it, and that Ctrl+scroll zooms (the buttons are not the only way). */
-  gtk_widget_set_tooltip_text(self->area, _("Click a tile to paint with it, drag over several; Ctrl+scroll zooms"));
+  gtk_widget_init_template(GTK_WIDGET(self));
   tess_scroll_area_set_draw_func(TESS_SCROLL_AREA(self->area), draw, self, NULL);
-  GtkEventController *scroll = gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  g_signal_connect(scroll, "scroll", G_CALLBACK(on_scroll), self);
-  gtk_widget_add_controller(self->area, scroll);
-  GtkEventController *motion = gtk_event_controller_motion_new();
-  g_signal_connect(motion, "motion", G_CALLBACK(on_motion), self);
-  gtk_widget_add_controller(self->area, motion);
-  GtkGesture *drag = gtk_gesture_drag_new();
-  gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(drag), 0); /* the secondary button clears terrain labels */
-  g_signal_connect(drag, "drag-begin", G_CALLBACK(on_drag_begin), self);
-  g_signal_connect(drag, "drag-update", G_CALLBACK(on_drag_update), self);
-  gtk_widget_add_controller(self->area, GTK_EVENT_CONTROLLER(drag));
-  self->scroll = gtk_scrolled_window_new();
-  gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(self->scroll), self->area);
-  gtk_widget_set_vexpand(self->scroll, TRUE);
-  gtk_box_append(GTK_BOX(self), self->scroll);
-  gtk_widget_set_visible(self->scroll, FALSE);
 }
 
 GtkWidget *tess_tile_palette_get_view(TessTilePalette *self) { return self->area; }

@@ -14,12 +14,15 @@
  * The response runs once per step after the solver (the seed's order: move,
  * then get out and fix the velocity), for circles of awake dynamic bodies,
  * in body slot order, so it is as deterministic as the rest of the step. */
+#include <stddef.h>
 #include <string.h>
 
 #include "physics_private.h"
 #include "physics_pixel_mask.h"
 
 #define BUCKETS 360
+#define BUCKET_WORDS ((BUCKETS + 63) / 64)
+#define CANDIDATES 128
 /* How far beyond the radius pixels still shape the normal: half the radius (at least a pixel).
  * A pixel staircase is bumpy at the scale of a pixel; seen over half the radius its normal is the
  * slope's within a few degrees (tests/physics/test_pixel_mask.c). */
@@ -65,32 +68,50 @@ static inline float fast_atan2(float y, float x) {
 
 /* What the scan of one circle found, in world units. */
 typedef struct Probe {
-  TessVec2 c; /* centre, world */
-  float r;    /* radius, world */
-  uint8_t blocked[BUCKETS];
-  bool any;      /* some pixel within the band */
-  float min_d;   /* world distance to the nearest pixel */
-  uint32_t mask; /* the nearest pixel's mask */
-  TessVec2 n;    /* the way out */
+  TessVec2 c;                     /* centre, world */
+  float r;                        /* radius, world */
+  uint64_t blocked[BUCKET_WORDS]; /* bucket i blocked: bit i & 63 of word i >> 6 */
+  bool any;                       /* some pixel within the band */
+  float min_d;                    /* world distance to the nearest pixel */
+  uint32_t mask;                  /* the nearest pixel's mask */
+  TessVec2 n;                     /* the way out */
   float depth;
   uint32_t open;
   bool buried;
+  /* The pixels inside the circle met by the first pass (mask, and centre relative to the circle's
+   * in that mask's pixels), so that the depth needs no second pass over the masks' words; past
+   * CANDIDATES the second pass runs as before. Not cleared between probes: cand_count says. */
+  uint32_t cand_count;
+  bool cand_overflow;
+  uint32_t cand_mask[CANDIDATES];
+  float cand_x[CANDIDATES], cand_y[CANDIDATES];
 } Probe;
 
+/* Sets bits lo..hi (lo <= hi) of a bit row. */
+static inline void set_bits(uint64_t *bits, uint32_t lo, uint32_t hi) {
+  for (uint32_t k = lo >> 6; k <= hi >> 6; k++) {
+    uint64_t m = ~0ull;
+    if (k == lo >> 6) m &= ~0ull << (lo & 63);
+    if (k == hi >> 6) m &= ~0ull >> (63 - (hi & 63));
+    bits[k] |= m;
+  }
+}
+
 /* Marks buckets b0..b1 (b0 <= b1, at most a turn past either end of 0..BUCKETS-1) as blocked: one or
- * two runs of bytes. */
-static inline void block(uint8_t *blocked, int32_t b0, int32_t b1) {
+ * two runs of bits (a bucket is a bit: blocking a cone is a few word operations, and clearing the
+ * buckets for the next circle 48 bytes). */
+static inline void block(uint64_t *blocked, int32_t b0, int32_t b1) {
   if (b1 - b0 >= BUCKETS - 1) {
-    memset(blocked, 1, BUCKETS);
+    set_bits(blocked, 0, BUCKETS - 1);
     return;
   }
   b0 = (b0 + 2 * BUCKETS) % BUCKETS;
   b1 = (b1 + 2 * BUCKETS) % BUCKETS;
   if (b0 <= b1) {
-    memset(blocked + b0, 1, (size_t)(b1 - b0 + 1));
+    set_bits(blocked, (uint32_t)b0, (uint32_t)b1);
   } else {
-    memset(blocked + b0, 1, (size_t)(BUCKETS - b0));
-    memset(blocked, 1, (size_t)(b1 + 1));
+    set_bits(blocked, (uint32_t)b0, BUCKETS - 1);
+    set_bits(blocked, 0, (uint32_t)b1);
   }
 }
 
@@ -129,6 +150,15 @@ static void scan_mask(const PixelMask *m, uint32_t mi, Probe *pr, ScanMode mode)
         if (d > reach || !(d > 0.0f)) continue;             /* out of reach, or the centre is inside this pixel */
         if (mode == SCAN_BUCKETS) {
           pr->any = true;
+          if (d < r) {
+            if (pr->cand_count < CANDIDATES) {
+              pr->cand_mask[pr->cand_count] = mi;
+              pr->cand_x[pr->cand_count] = rx;
+              pr->cand_y[pr->cand_count++] = ry;
+            } else {
+              pr->cand_overflow = true;
+            }
+          }
           if (d * m->pixel_size < pr->min_d) {
             pr->min_d = d * m->pixel_size;
             pr->mask = mi;
@@ -155,29 +185,45 @@ static void scan_mask(const PixelMask *m, uint32_t mi, Probe *pr, ScanMode mode)
   }
 }
 
-/* The middle of the widest run of open buckets (wrapping round). False when nothing or
- * everything is blocked. */
+/* The first position in from..end-1 whose bit is `one`, or end. */
+static inline uint32_t next_bit(const uint64_t *d, uint32_t from, uint32_t end, bool one) {
+  while (from < end) {
+    uint32_t k = from >> 6;
+    uint64_t w = (one ? d[k] : ~d[k]) & (~0ull << (from & 63));
+    if (w) {
+      uint32_t p = (k << 6) + (uint32_t)__builtin_ctzll(w);
+      return p < end ? p : end;
+    }
+    from = (k + 1) << 6;
+  }
+  return end;
+}
+
+/* The middle of the widest run of open buckets (wrapping round; of equal runs, the first after the
+ * first blocked bucket). False when nothing or everything is blocked. The buckets are laid twice
+ * end to end, so that a run across bucket 0 is one run of bits. */
 static bool widest_open_arc(Probe *pr) {
-  uint32_t first = BUCKETS;
-  for (uint32_t i = 0; i < BUCKETS; i++)
-    if (pr->blocked[i]) {
-      first = i;
-      break;
-    }
+  uint64_t d[2 * BUCKET_WORDS + 1];
+  memset(d, 0, sizeof d);
+  const uint32_t shift = BUCKETS & 63, at = BUCKETS >> 6; /* bucket 0's second copy: bit `shift` of word `at` */
+  for (uint32_t k = 0; k < BUCKET_WORDS; k++) {
+    uint64_t w = pr->blocked[k];
+    d[k] |= w;
+    d[k + at] |= w << shift;
+    if (shift) d[k + at + 1] |= w >> (64 - shift);
+  }
+  uint32_t first = next_bit(d, 0, BUCKETS, true);
   if (first == BUCKETS) return false;
-  uint32_t best = 0, best_start = 0, run = 0, start = 0;
-  for (uint32_t j = 1; j <= BUCKETS; j++) {
-    uint32_t i = (first + j) % BUCKETS;
-    if (!pr->blocked[i]) {
-      if (run == 0) start = i;
-      run++;
-    } else {
-      if (run > best) {
-        best = run;
-        best_start = start;
-      }
-      run = 0;
+  uint32_t best = 0, best_start = 0, end = first + BUCKETS; /* bucket `end` is `first`: blocked, it closes the last run */
+  for (uint32_t p = first; p < end;) {
+    uint32_t open = next_bit(d, p, end, false);
+    if (open == end) break;
+    uint32_t shut = next_bit(d, open, end, true);
+    if (shut - open > best) {
+      best = shut - open;
+      best_start = open % BUCKETS;
     }
+    p = shut;
   }
   pr->open = best;
   if (best == 0) {
@@ -189,13 +235,39 @@ static bool widest_open_arc(Probe *pr) {
   return true;
 }
 
+/* The depth from the pixels the first pass kept: the same arithmetic as scan_mask's SCAN_DEPTH. */
+static void depth_from_candidates(const TessWorld *w, Probe *pr) {
+  uint32_t at_mask = UINT32_MAX;
+  TessVec2 n = pr->n, t = n;
+  float big2 = 0.0f, pixel = 0.0f;
+  for (uint32_t k = 0; k < pr->cand_count; k++) {
+    if (pr->cand_mask[k] != at_mask) {
+      const PixelMask *m = &w->pmasks[pr->cand_mask[k]];
+      at_mask = pr->cand_mask[k];
+      n = tess_rot_apply_inv(m->q, pr->n), t = tess_v2_perp(n);
+      float rp = pr->r * m->inv_pixel;
+      big2 = (rp + 0.5f) * (rp + 0.5f);
+      pixel = m->pixel_size;
+    }
+    float rx = pr->cand_x[k], ry = pr->cand_y[k];
+    float a = rx * n.x + ry * n.y, b = rx * t.x + ry * t.y;
+    if (a >= 0.0f || b * b >= big2) continue;
+    float s = (a + sqrtf(big2 - b * b)) * pixel;
+    if (s > pr->depth) pr->depth = s;
+  }
+}
+
 static bool probe(const TessWorld *w, TessVec2 c, float r, Probe *pr) {
-  memset(pr, 0, sizeof *pr);
+  memset(pr, 0, offsetof(Probe, cand_mask)); /* the scalars and buckets; the candidates are counted */
   pr->c = c;
   pr->r = r;
   pr->min_d = FLT_MAX;
   for (uint32_t i = 0; i < w->pmask_count; i++) scan_mask(&w->pmasks[i], i, pr, SCAN_BUCKETS);
   if (!pr->any || !widest_open_arc(pr)) return false;
+  if (!pr->cand_overflow) {
+    depth_from_candidates(w, pr);
+    return true;
+  }
   for (uint32_t i = 0; i < w->pmask_count; i++) scan_mask(&w->pmasks[i], i, pr, SCAN_DEPTH);
   return true;
 }
@@ -274,10 +346,44 @@ static float respond(const TessWorld *w, Body *b, const Shape *s, const Probe *p
 /* A circle that moved more than half its radius this step is walked along its path first:
  * the first sample that sits deep in the pixels is where it met them (a thin wall is never
  * crossed in one step, the seed's max dt = (r - eps) / |v| bound done by sampling). */
+/* Whether any mask has a solid pixel in the world box lo..hi (grown by a pixel). One pass over
+ * the words under the box: a falling circle's path through open air costs this, not a probe per
+ * sample. */
+static bool any_solid(const TessWorld *w, TessVec2 lo, TessVec2 hi) {
+  for (uint32_t i = 0; i < w->pmask_count; i++) {
+    const PixelMask *m = &w->pmasks[i];
+    TessVec2 c[4] = {lo, hi, tess_v2(lo.x, hi.y), tess_v2(hi.x, lo.y)};
+    float lx = FLT_MAX, ly = FLT_MAX, hx = -FLT_MAX, hy = -FLT_MAX;
+    for (int k = 0; k < 4; k++) {
+      TessVec2 u = tess_v2_scale(m->inv_pixel, tess_rot_apply_inv(m->q, tess_v2_sub(c[k], m->origin)));
+      lx = fminf(lx, u.x), ly = fminf(ly, u.y), hx = fmaxf(hx, u.x), hy = fmaxf(hy, u.y);
+    }
+    if (hx < -1.0f || hy < -1.0f || lx > (float)m->width + 1.0f || ly > (float)m->height + 1.0f) continue;
+    int64_t x0 = (int64_t)floorf(lx) - 1, x1 = (int64_t)floorf(hx) + 1, y0 = (int64_t)floorf(ly) - 1, y1 = (int64_t)floorf(hy) + 1;
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 >= (int64_t)m->width) x1 = (int64_t)m->width - 1;
+    if (y1 >= (int64_t)m->height) y1 = (int64_t)m->height - 1;
+    for (int64_t y = y0; y <= y1; y++) {
+      const uint64_t *row = mask_row(m, (uint32_t)y);
+      for (uint32_t k = (uint32_t)(x0 >> 6); k <= (uint32_t)(x1 >> 6); k++) {
+        uint64_t word = row[k];
+        if (k == (uint32_t)(x0 >> 6)) word &= ~0ull << (x0 & 63);
+        if (k == (uint32_t)(x1 >> 6)) word &= ~0ull >> (63 - (x1 & 63));
+        if (word) return true;
+      }
+    }
+  }
+  return false;
+}
+
 static void sweep_path(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to, float r) {
   TessVec2 path = tess_v2_sub(to, from);
   float len = tess_v2_length(path), spacing = 0.5f * r;
   if (!(len > spacing)) return;
+  /* a sample stops the circle only where pixels lie within r of it */
+  TessVec2 grow = tess_v2(r, r);
+  if (!any_solid(w, tess_v2_sub(tess_v2_min(from, to), grow), tess_v2_add(tess_v2_max(from, to), grow))) return;
   uint32_t n = (uint32_t)ceilf(len / spacing);
   if (n > 1024) n = 1024;
   for (uint32_t i = 1; i < n; i++) {

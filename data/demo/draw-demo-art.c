@@ -640,6 +640,60 @@ static TessResult draw_ragdoll(const char *dir, TessError *err) {
   return r;
 }
 
+/* A tree seen from a top-down game's three-quarter view: a round, lumpy crown of leaves over a
+ * trunk whose roots flare on the ground at the bottom of the image (the sprite's anchor). In a level
+ * that sorts by y, a body north of the trunk is drawn behind the crown, one south of it in front. */
+typedef struct Crown {
+  double cx, cy, r;
+} Crown;
+static bool inside_crown(double x, double y, const void *shape) {
+  const Crown *c = shape;
+  double dx = x - c->cx, dy = y - c->cy, a = atan2(dy, dx);
+  double r = c->r * (0.9 + 0.1 * sin(7.0 * a + 0.6)); /* seven lobes of leaves */
+  return dx * dx + dy * dy <= r * r;
+}
+
+static bool inside_roots(double x, double y, const void *shape) {
+  const Crown *c = shape;
+  double dx = (x - c->cx) / 15.0, dy = (y - c->cy) / 4.0;
+  return dx * dx + dy * dy <= c->r;
+}
+
+static TessResult draw_tree(const char *dir, TessError *err) {
+  TessImage img;
+  TessResult r = tess_image_create(48, 72, &img, err);
+  if (r != TESS_OK) return r;
+  Crown crown = {24, 25, 23};
+  RoundedBox trunk = {19, 36, 29, 68, 3};
+  Crown roots = {24, 67, 1}; /* an ellipse 15 x 4 px: the roots flare where the trunk meets the ground */
+  for (int y = 0; y < 72; y++)
+    for (int x = 0; x < 48; x++) {
+      double leaves = coverage(x, y, inside_crown, &crown), bark = coverage(x, y, inside_rounded_box, &trunk);
+      double flare = coverage(x, y, inside_roots, &roots);
+      if (flare > bark) bark = flare;
+      if (leaves <= 0 && bark <= 0) continue;
+      Rgba c;
+      double cov;
+      if (leaves > 0) {
+        /* leaf clumps (Worley cells) lit from the top-left, darker towards the crown's underside */
+        Worley w = worley(x + 0.5, y + 0.5, 4, 181);
+        c = mix(rgba(30, 78, 34, 255), rgba(96, 160, 70, 255), 0.35 + 0.5 * fbm(x, y, 173));
+        if (w.d2 - w.d1 < 0.5) c = shade(c, 0.84);
+        c = add(c, (24 - (x + 0.5)) * 0.7 + (25 - (y + 0.5)) * 0.9);
+        cov = leaves;
+        if (bark > 0 && leaves < 1) c = mix(shade(rgba(104, 70, 42, 255), 0.6), c, leaves); /* the crown's edge on the trunk */
+        if (bark > cov) cov = bark;
+      } else {
+        c = mix(rgba(84, 56, 34, 255), rgba(128, 88, 54, 255), fbm(x * 3.0, y * 0.5, 179)); /* vertical bark grain */
+        if (y < 50) c = shade(c, 0.6 + 0.02 * (y - 36));                                    /* the crown's shadow */
+        cov = bark;
+      }
+      c.a = 255 * cov;
+      put(&img, x, y, c);
+    }
+  return save(&img, dir, "tree.png", err);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
@@ -648,7 +702,7 @@ int main(int argc, char **argv) {
   TessError err;
   tess_error_clear(&err);
   TessResult (*const steps[])(const char *, TessError *) = {draw_terrain, draw_crate, draw_barrel, draw_ball,
-                                                            draw_rock, draw_star, draw_coin, draw_ragdoll};
+                                                            draw_rock, draw_star, draw_coin, draw_ragdoll, draw_tree};
   for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
     if (steps[i](argv[1], &err) != TESS_OK) {
       char buf[1200];

@@ -35,6 +35,7 @@ typedef struct Demo {
   TessId terrain;
   TessId crate, barrel, ball, boulder, star, coin;
   TessId doll_head, doll_torso, doll_upper_arm, doll_lower_arm, doll_upper_leg, doll_lower_leg;
+  TessId tree;
 } Demo;
 
 /* ---- materials -------------------------------------------------------- */
@@ -267,8 +268,16 @@ static TessResult add_tileset(Demo *d, TessError *err) {
   return r;
 }
 
-static TessResult add_sprite(Demo *d, const char *file, const char *name, uint32_t frames, float fps,
-                             TessMaskMode mode, TessId *id, TessError *err) {
+/* Where a standing sprite meets the ground: its anchor (the body's origin, and the y a layer
+ * sorted by y sorts it by) and the circle it collides with there, in pixels; NULL for a sprite
+ * anchored at its centre with the shape traced from its whole alpha. */
+typedef struct Footing {
+  TessVec2 anchor, center;
+  float radius;
+} Footing;
+
+static TessResult add_sprite_on(Demo *d, const char *file, const char *name, uint32_t frames, float fps,
+                                TessMaskMode mode, const Footing *foot, TessId *id, TessError *err) {
   uint8_t *png = NULL;
   size_t png_size = 0;
   TessImage img = {0};
@@ -293,11 +302,25 @@ static TessResult add_sprite(Demo *d, const char *file, const char *name, uint32
   /* The first frame's alpha gives the shape (every frame of the coin has the same outline). */
   TessImageView frame = {frame_w, img.height, img.stride, img.pixels};
   r = tess_sprite_mask_trace(frame, &s.mask, err);
+  if (r == TESS_OK && foot) {
+    /* only the trunk collides: the crown overhangs what passes behind it (the mask editor's fitted
+     * circle, set by hand) */
+    s.anchor = foot->anchor;
+    s.mask.mode = TESS_MASK_CIRCLE;
+    s.mask.circle_center = foot->center;
+    s.mask.circle_radius = foot->radius;
+    s.mask.manual = 1;
+  }
   tess_image_clear(&img);
   if (r == TESS_OK) r = tess_edit_sprite_add(d->project, &s, id, err);
   tess_sprite_mask_clear(&s.mask);
   tess_free(png);
   return r;
+}
+
+static TessResult add_sprite(Demo *d, const char *file, const char *name, uint32_t frames, float fps,
+                             TessMaskMode mode, TessId *id, TessError *err) {
+  return add_sprite_on(d, file, name, frames, fps, mode, NULL, id, err);
 }
 
 static TessResult add_sprites(Demo *d, TessError *err) {
@@ -313,6 +336,9 @@ static TessResult add_sprites(Demo *d, TessError *err) {
   TRY(add_sprite(d, "doll-lower-arm.png", "Doll lower arm", 1, 0.0f, TESS_MASK_SIMPLIFIED, &d->doll_lower_arm, err));
   TRY(add_sprite(d, "doll-upper-leg.png", "Doll upper leg", 1, 0.0f, TESS_MASK_SIMPLIFIED, &d->doll_upper_leg, err));
   TRY(add_sprite(d, "doll-lower-leg.png", "Doll lower leg", 1, 0.0f, TESS_MASK_SIMPLIFIED, &d->doll_lower_leg, err));
+  /* 48 x 72: the trunk (10 px wide) stands on the ground at (24, 68), its roots 30 px wide there */
+  const Footing trunk = {{24.0f, 68.0f}, {24.0f, 65.0f}, 5.0f};
+  TRY(add_sprite_on(d, "tree.png", "Tree", 1, 0.0f, TESS_MASK_CIRCLE, &trunk, &d->tree, err));
   return TESS_OK;
 }
 
@@ -666,6 +692,50 @@ static TessResult build_cave_level(Demo *d, TessError *err) {
   return TESS_OK;
 }
 
+/* A grove on the ice, drawn in depth order: the object layer sorts by y, so what stands lower on
+ * screen is drawn over (Tiled's "topdown" draw order). Trees stand by their trunks (their anchor
+ * and their only collision), so their crowns overlap each other and whatever passes north of
+ * them. A rubber ball, the "Runner", swings north and south through the grove on a spring (a
+ * spring zone, 6 s a swing; RK4, so it keeps its swing, and on ice, which barely slows it), past
+ * the trunks with 2 px to spare: north of a trunk it runs behind the crown and the roots, south of
+ * it over the roots. The order swaps as it passes, in the map, `render`, Play and the game alike. */
+static TessResult build_grove(Demo *d, const Painter *o) {
+  const float path_x = cx(4), centre_y = cx(7);
+  static const struct {
+    const char *name;
+    float dx, y; /* trunk from the runner's path (its radius 12 + the trunk's 5 + 2), base y */
+  } trees[] = {{"Tree by the path", 19.0f, 200.0f}, {"Tree beside it", 41.0f, 232.0f}, {"Tree west of the path", -19.0f, 280.0f}};
+  for (size_t i = 0; i < sizeof trees / sizeof trees[0]; i++)
+    TRY(place_sprite(o, trees[i].name, path_x + trees[i].dx, trees[i].y, d->tree, d->wood, TESS_BODY_STATIC));
+  TessObject runner;
+  tess_object_default(&runner, TESS_OBJECT_BODY);
+  snprintf(runner.name, sizeof runner.name, "Runner");
+  runner.pos = tess_v2(path_x, centre_y - 3.0f * TILE); /* at rest, 3 m north of the spring's centre */
+  runner.u.body.shape = TESS_BODY_SPRITE;
+  runner.u.body.sprite = d->ball;
+  runner.u.body.material = d->rubber;
+  runner.u.body.type = TESS_BODY_DYNAMIC;
+  runner.u.body.integrator = TESS_INTEGRATOR_RK4;
+  TessResult r = tess_edit_object_add(d->project, o->level, o->layer, &runner, NULL, o->err);
+  tess_object_clear(&runner);
+  if (r != TESS_OK) return r;
+  TessObject spring;
+  tess_object_default(&spring, TESS_OBJECT_ZONE);
+  snprintf(spring.name, sizeof spring.name, "Runner's spring");
+  spring.pos = tess_v2(path_x, centre_y);
+  spring.u.zone.kind = TESS_ZONE_SPRING;
+  spring.u.zone.strength = 1.0966f; /* (2 pi / 6 s)^2 */
+  spring.u.zone.radius = 104.0f;    /* the swing's 96 px and a little: the boulder on the ice is 128 px away */
+  spring.u.zone.width = spring.u.zone.height = 208.0f;
+  r = tess_edit_object_add(d->project, o->level, o->layer, &spring, NULL, o->err);
+  tess_object_clear(&spring);
+  if (r != TESS_OK) return r;
+  TessLevel *level = tess_project_level(d->project, o->level);
+  TessLayerProps props = tess_level_layer(level, o->layer)->props;
+  props.y_sort = true;
+  return tess_edit_layer_set_props(d->project, o->level, &props, 0, o->err);
+}
+
 static TessResult build_top_down_level(Demo *d, TessError *err) {
   TessLevelSettings s;
   tess_level_settings_default(&s);
@@ -714,6 +784,7 @@ static TessResult build_top_down_level(Demo *d, TessError *err) {
   TRY(place_sprite(&o, "Barrel A", cx(32), cx(20), d->barrel, d->wood, TESS_BODY_DYNAMIC));
   TRY(place_sprite(&o, "Barrel B", cx(34), cx(23), d->barrel, d->wood, TESS_BODY_DYNAMIC));
   TRY(place_sprite(&o, "Pillar", cx(30), cx(12), d->boulder, d->rock, TESS_BODY_STATIC));
+  TRY(build_grove(d, &o));
 
   /* A turnstile: a wooden bar pinned to the floor at its middle, its motor turning it half a turn
    * a second against the floor drag for as long as the level runs, so the level never comes to

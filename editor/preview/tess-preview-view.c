@@ -7,6 +7,8 @@
 #include <glib/gi18n.h>
 
 #include "tess-preview-aim.h"
+#include "tess-resources.h"
+#include "tess-ui.h"
 
 #include "tessera/render.h"
 
@@ -15,10 +17,9 @@
 struct _TessPreviewView {
   GtkWidget parent_instance;
 
-  /* children */
-  GtkWidget *toolbar, *canvas, *stats_label;
-  GtkWidget *play_button, *step_button, *reset_button, *speed_scale, *timeline, *overlay_button;
-  GtkWidget *keep_button, *leave_button;
+  /* template widgets (tess-preview-view.ui); the toolbar is bound so that
+   * gtk_widget_dispose_template unparents it with the other rows */
+  GtkWidget *toolbar, *canvas, *stats_label, *speed_scale, *timeline;
 
   /* owned */
   TessDocument *doc;
@@ -33,12 +34,14 @@ struct _TessPreviewView {
   double zoom, origin_x, origin_y; /* level px at the canvas's (0, 0) */
   guint zoom_notify;               /* an idle that emits "zoom-changed" */
   gboolean fitted;
-  gboolean user_view; /* zoomed or panned by hand: a resize keeps it */
-  guint overlays;
-  gboolean show_stats;
+  gboolean user_view;                /* zoomed or panned by hand: a resize keeps it */
+  guint overlays;                    /* property "overlays" */
+  gboolean show_stats;               /* property "show-stats" */
+  double speed;                      /* property "speed" */
+  gboolean shown_playing, shown_aim; /* what "playing" and "aiming" last said */
   TessId spawn_sprite, spawn_material;
   float spawn_radius_px; /* 0 = half a cell */
-  gboolean updating_controls;
+  gboolean updating_timeline;
 
   /* pointer */
   gboolean pressed, dragging_body, throwing;
@@ -65,6 +68,18 @@ enum { SIGNAL_LEAVE_REQUESTED,
        SIGNAL_ZOOM_CHANGED,
        N_SIGNALS };
 static guint signals[N_SIGNALS];
+
+/* The state the template's controls follow (tess-preview-view.ui): the play
+ * button and its icon "playing", the speed slider "speed", the overlay
+ * check buttons "overlays", the statistics line "show-stats" and "aiming". */
+enum { PROP_0,
+       PROP_PLAYING,
+       PROP_SPEED,
+       PROP_OVERLAYS,
+       PROP_SHOW_STATS,
+       PROP_AIMING,
+       N_PROPS };
+static GParamSpec *props[N_PROPS];
 
 static TessPlayback *playback(TessPreviewView *v) { return v->pl ? v->pl->playback : NULL; }
 
@@ -139,8 +154,7 @@ cairo_surface_t *tess_preview_view_render(TessPreviewView *v, int width, int hei
   return s;
 }
 
-static void canvas_resize(GtkDrawingArea *area, int width, int height, gpointer user) {
-  TessPreviewView *v = user;
+static void on_canvas_resize(GtkDrawingArea *area, int width, int height, TessPreviewView *v) {
   if (!v->user_view) fit_view(v, width, height);
 }
 
@@ -167,21 +181,27 @@ static void update_stats(TessPreviewView *v) {
   gtk_label_set_text(GTK_LABEL(v->stats_label), text);
 }
 
+/* The playback and the aim are plain C (core/play, tess-preview-aim.c): their
+ * changes become notifications of "playing" and "aiming" here, which the
+ * template's bindings follow. The timeline's range grows with the recording. */
 static void update_controls(TessPreviewView *v) {
-  v->updating_controls = TRUE;
   TessPlayback *pb = playback(v);
   gboolean playing = pb && tess_playback_playing(pb);
-  gtk_toggle_button_set_active(GTK_TOGGLE_BUTTON(v->play_button), playing);
-  gtk_button_set_icon_name(GTK_BUTTON(v->play_button),
-                           playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
-  gtk_widget_set_tooltip_text(v->play_button, playing ? _("Pause (Space)") : _("Play (Space)"));
+  if (playing != v->shown_playing) {
+    v->shown_playing = playing;
+    g_object_notify_by_pspec(G_OBJECT(v), props[PROP_PLAYING]);
+  }
+  if (v->aim.active != v->shown_aim) {
+    v->shown_aim = v->aim.active;
+    g_object_notify_by_pspec(G_OBJECT(v), props[PROP_AIMING]);
+  }
   if (pb) {
+    v->updating_timeline = TRUE;
     GtkAdjustment *adj = gtk_range_get_adjustment(GTK_RANGE(v->timeline));
     double first = (double)tess_playback_first_step(pb), last = (double)tess_playback_last_step(pb);
     gtk_adjustment_configure(adj, tess_playback_time(pb), first, last > first ? last : first + 1, 1, 60, 0);
+    v->updating_timeline = FALSE;
   }
-  v->updating_controls = FALSE;
-  gtk_widget_set_visible(v->stats_label, v->show_stats || v->aim.active);
   update_stats(v);
 }
 
@@ -273,9 +293,9 @@ void tess_preview_view_reset(TessPreviewView *v) {
 
 void tess_preview_view_set_speed(TessPreviewView *v, double speed) {
   if (playback(v)) tess_playback_set_speed(playback(v), speed);
-  v->updating_controls = TRUE;
-  gtk_range_set_value(GTK_RANGE(v->speed_scale), speed);
-  v->updating_controls = FALSE;
+  if (speed == v->speed) return;
+  v->speed = speed;
+  g_object_notify_by_pspec(G_OBJECT(v), props[PROP_SPEED]);
 }
 
 void tess_preview_view_seek(TessPreviewView *v, guint64 step) {
@@ -289,8 +309,10 @@ void tess_preview_view_seek(TessPreviewView *v, guint64 step) {
 }
 
 void tess_preview_view_set_overlays(TessPreviewView *v, guint overlays) {
+  if (overlays == v->overlays) return;
   v->overlays = overlays;
   gtk_widget_queue_draw(v->canvas);
+  g_object_notify_by_pspec(G_OBJECT(v), props[PROP_OVERLAYS]);
 }
 guint tess_preview_view_get_overlays(TessPreviewView *v) { return v->overlays; }
 void tess_preview_view_set_spawn_template(TessPreviewView *v, const TessObject *tmpl) {
@@ -302,46 +324,65 @@ void tess_preview_view_set_spawn_template(TessPreviewView *v, const TessObject *
   else if (tmpl->u.body.shape == TESS_BODY_CIRCLE) v->spawn_radius_px = tmpl->u.body.radius;
 }
 
-static void on_play_toggled(GtkToggleButton *b, TessPreviewView *v) {
-  if (!v->updating_controls) tess_preview_view_set_playing(v, gtk_toggle_button_get_active(b));
+/* ---- the template's handlers and closures ------------------------------------ */
+
+static char *play_icon(gpointer unused, gboolean playing) {
+  return g_strdup(playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
 }
+static char *play_tooltip(gpointer unused, gboolean playing) {
+  return g_strdup(playing ? _("Pause (Space)") : _("Play (Space)"));
+}
+static gboolean either(gpointer unused, gboolean a, gboolean b) { return a || b; }
+
+/* The overlay check buttons are named after their bits. */
+static const struct {
+  const char *name;
+  guint bit;
+} OVERLAY_NAMES[] = {
+    {"contacts", TESS_PREVIEW_OVERLAY_CONTACTS},
+    {"velocities", TESS_PREVIEW_OVERLAY_VELOCITIES},
+    {"aabbs", TESS_PREVIEW_OVERLAY_AABBS},
+    {"centers", TESS_PREVIEW_OVERLAY_CENTERS},
+    {"sleeping", TESS_PREVIEW_OVERLAY_SLEEPING},
+    {"sensors", TESS_PREVIEW_OVERLAY_SENSORS},
+    {"zones", TESS_PREVIEW_OVERLAY_ZONES},
+    {"pins", TESS_PREVIEW_OVERLAY_PINS},
+};
+
+static guint overlay_bit(const char *name) {
+  for (guint i = 0; i < G_N_ELEMENTS(OVERLAY_NAMES); i++)
+    if (g_strcmp0(name, OVERLAY_NAMES[i].name) == 0) return OVERLAY_NAMES[i].bit;
+  g_critical("no preview overlay is named '%s'", name);
+  return 0;
+}
+
+static gboolean overlay_shown(gpointer unused, guint overlays, const char *name) {
+  return (overlays & overlay_bit(name)) != 0;
+}
+
+static void on_overlay_toggled(GtkCheckButton *b, TessPreviewView *v) {
+  guint bit = overlay_bit(gtk_widget_get_name(GTK_WIDGET(b)));
+  tess_preview_view_set_overlays(v, gtk_check_button_get_active(b) ? v->overlays | bit : v->overlays & ~bit);
+}
+
 static void on_step(GtkButton *b, TessPreviewView *v) { tess_preview_view_step(v); }
 static void on_reset(GtkButton *b, TessPreviewView *v) { tess_preview_view_reset(v); }
-static void on_speed(GtkRange *r, TessPreviewView *v) {
-  if (!v->updating_controls && playback(v)) tess_playback_set_speed(playback(v), gtk_range_get_value(r));
-}
 static void on_timeline(GtkRange *r, TessPreviewView *v) {
-  if (v->updating_controls || !playback(v)) return;
+  if (v->updating_timeline || !playback(v)) return;
   tess_preview_view_seek(v, (guint64)llround(gtk_range_get_value(r)));
 }
 static void on_leave(GtkButton *b, TessPreviewView *v) { g_signal_emit(v, signals[SIGNAL_LEAVE_REQUESTED], 0); }
 
+/* A refused Keep Positions takes the window's one path for errors (its
+ * message bar), and Play mode stays. */
 static void on_keep(GtkButton *b, TessPreviewView *v) {
   GError *error = NULL;
   if (!tess_preview_view_keep_positions(v, &error)) {
-    gtk_label_set_text(GTK_LABEL(v->stats_label), error ? error->message : "");
-    gtk_widget_set_visible(v->stats_label, TRUE);
+    if (error) tess_ui_report(GTK_WIDGET(v), error->message);
     g_clear_error(&error);
     return;
   }
   g_signal_emit(v, signals[SIGNAL_LEAVE_REQUESTED], 0);
-}
-
-typedef struct OverlayToggle {
-  TessPreviewView *view;
-  guint bit;
-} OverlayToggle;
-
-static void on_overlay_toggled(GtkCheckButton *b, OverlayToggle *t) {
-  TessPreviewView *v = t->view;
-  if (t->bit == 0) {
-    v->show_stats = gtk_check_button_get_active(b);
-    update_controls(v);
-    return;
-  }
-  if (gtk_check_button_get_active(b)) v->overlays |= t->bit;
-  else v->overlays &= ~t->bit;
-  gtk_widget_queue_draw(v->canvas);
 }
 
 /* ---- keys and pointer ------------------------------------------------------ */
@@ -605,156 +646,43 @@ gboolean tess_preview_view_keep_positions(TessPreviewView *v, GError **error) {
   return ok;
 }
 
-static GtkWidget *icon_button(const char *icon, const char *tooltip) {
-  GtkWidget *b = gtk_button_new_from_icon_name(icon);
-  gtk_widget_set_tooltip_text(b, tooltip);
-  gtk_widget_set_focus_on_click(b, FALSE);
-  return b;
+/* ---- properties and life cycle ---------------------------------------------------- */
+
+static void tess_preview_view_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+  TessPreviewView *v = TESS_PREVIEW_VIEW(object);
+  switch (id) {
+    case PROP_PLAYING: g_value_set_boolean(value, tess_preview_view_get_playing(v)); break;
+    case PROP_SPEED: g_value_set_double(value, v->speed); break;
+    case PROP_OVERLAYS: g_value_set_uint(value, v->overlays); break;
+    case PROP_SHOW_STATS: g_value_set_boolean(value, v->show_stats); break;
+    case PROP_AIMING: g_value_set_boolean(value, v->aim.active); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+  }
 }
 
-static void build_overlay_popover(TessPreviewView *v) {
-  static const struct {
-    guint bit;
-    const char *label;
-  } items[] = {
-      {TESS_PREVIEW_OVERLAY_CONTACTS, N_("Contact points and normals")},
-      {TESS_PREVIEW_OVERLAY_VELOCITIES, N_("Velocities")},
-      {TESS_PREVIEW_OVERLAY_AABBS, N_("Bounding boxes")},
-      {TESS_PREVIEW_OVERLAY_CENTERS, N_("Centres of mass")},
-      {TESS_PREVIEW_OVERLAY_SLEEPING, N_("Tint sleeping bodies")},
-      {TESS_PREVIEW_OVERLAY_SENSORS, N_("Outline sensors")},
-      {TESS_PREVIEW_OVERLAY_ZONES, N_("Zones and fluids")},
-      {TESS_PREVIEW_OVERLAY_PINS, N_("Pins and joints")},
-      {0, N_("Statistics")},
-  };
-  GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
-  for (guint i = 0; i < G_N_ELEMENTS(items); i++) {
-    GtkWidget *c = gtk_check_button_new_with_label(_(items[i].label));
-    gboolean on = items[i].bit ? (v->overlays & items[i].bit) != 0 : v->show_stats;
-    gtk_check_button_set_active(GTK_CHECK_BUTTON(c), on);
-    OverlayToggle *t = g_new0(OverlayToggle, 1);
-    t->view = v;
-    t->bit = items[i].bit;
-    g_signal_connect_data(c, "toggled", G_CALLBACK(on_overlay_toggled), t, (GClosureNotify)(void (*)(void))g_free, 0);
-    gtk_box_append(GTK_BOX(box), c);
+static void tess_preview_view_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+  TessPreviewView *v = TESS_PREVIEW_VIEW(object);
+  switch (id) {
+    case PROP_PLAYING: tess_preview_view_set_playing(v, g_value_get_boolean(value)); break;
+    case PROP_SPEED: tess_preview_view_set_speed(v, g_value_get_double(value)); break;
+    case PROP_OVERLAYS: tess_preview_view_set_overlays(v, g_value_get_uint(value)); break;
+    case PROP_SHOW_STATS:
+      if (v->show_stats == g_value_get_boolean(value)) break;
+      v->show_stats = g_value_get_boolean(value);
+      g_object_notify_by_pspec(object, pspec);
+      break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
   }
-  GtkWidget *pop = gtk_popover_new();
-  gtk_popover_set_child(GTK_POPOVER(pop), box);
-  gtk_menu_button_set_popover(GTK_MENU_BUTTON(v->overlay_button), pop);
 }
 
 static void tess_preview_view_init(TessPreviewView *v) {
-  GtkWidget *w = GTK_WIDGET(v);
-  gtk_orientable_set_orientation(GTK_ORIENTABLE(gtk_widget_get_layout_manager(w)), GTK_ORIENTATION_VERTICAL);
   v->zoom = 1.0;
+  v->speed = 1.0;
+  /* Before the template: its bindings start from these. */
   v->overlays = TESS_PREVIEW_OVERLAY_PINS | TESS_PREVIEW_OVERLAY_ZONES;
   v->show_stats = TRUE;
-
-  v->toolbar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_add_css_class(v->toolbar, "toolbar");
-  gtk_widget_set_parent(v->toolbar, w);
-
-  v->play_button = gtk_toggle_button_new();
-  gtk_button_set_icon_name(GTK_BUTTON(v->play_button), "media-playback-start-symbolic");
-  gtk_widget_set_focus_on_click(v->play_button, FALSE);
-  g_signal_connect(v->play_button, "toggled", G_CALLBACK(on_play_toggled), v);
-  v->step_button = icon_button("media-seek-forward-symbolic", _("Step one physics step (.)"));
-  g_signal_connect(v->step_button, "clicked", G_CALLBACK(on_step), v);
-  v->reset_button = icon_button("media-skip-backward-symbolic", _("Reset to the level as edited (R)"));
-  g_signal_connect(v->reset_button, "clicked", G_CALLBACK(on_reset), v);
-  GtkWidget *group = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_add_css_class(group, "linked");
-  gtk_box_append(GTK_BOX(group), v->play_button);
-  gtk_box_append(GTK_BOX(group), v->step_button);
-  gtk_box_append(GTK_BOX(group), v->reset_button);
-  gtk_box_append(GTK_BOX(v->toolbar), group);
-
-  /* Compact controls: Play mode must fit between the side panels of a
-   * 1200 px window (the tooltips name what the icons do). */
-  v->speed_scale = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, -2.0, 2.0, 0.25);
-  gtk_range_set_value(GTK_RANGE(v->speed_scale), 1.0);
-  gtk_scale_set_draw_value(GTK_SCALE(v->speed_scale), TRUE);
-  gtk_scale_set_digits(GTK_SCALE(v->speed_scale), 2);
-  gtk_scale_set_value_pos(GTK_SCALE(v->speed_scale), GTK_POS_RIGHT);
-  for (int m = -2; m <= 2; m++) gtk_scale_add_mark(GTK_SCALE(v->speed_scale), m, GTK_POS_BOTTOM, NULL);
-  /* -2..+2 in steps of 0.25 needs room: at 96 px (value label included) a
-   * step was 2-3 px of trough and drags landed on 0.00. 220 px gives the
-   * trough about 10 px a step. */
-  gtk_widget_set_size_request(v->speed_scale, 220, -1);
-  gtk_widget_set_tooltip_text(v->speed_scale, _("Speed: below zero plays the recording backwards"));
-  g_signal_connect(v->speed_scale, "value-changed", G_CALLBACK(on_speed), v);
-  gtk_box_append(GTK_BOX(v->toolbar), v->speed_scale);
-
-  v->timeline = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0.0, 1.0, 1.0);
-  gtk_scale_set_draw_value(GTK_SCALE(v->timeline), FALSE);
-  gtk_widget_set_hexpand(v->timeline, TRUE);
-  gtk_widget_set_tooltip_text(v->timeline, _("Timeline: drag to any recorded moment"));
-  gtk_widget_set_margin_start(v->timeline, 6);
-  gtk_widget_set_margin_end(v->timeline, 6);
-  g_signal_connect(v->timeline, "value-changed", G_CALLBACK(on_timeline), v);
-  GtkWidget *spacer = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_set_hexpand(spacer, TRUE);
-  gtk_box_append(GTK_BOX(v->toolbar), spacer);
-
-  v->overlay_button = gtk_menu_button_new();
-  gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(v->overlay_button), "view-reveal-symbolic");
-  gtk_widget_set_tooltip_text(v->overlay_button, _("Overlays"));
-  gtk_box_append(GTK_BOX(v->toolbar), v->overlay_button);
-  build_overlay_popover(v);
-
-  v->keep_button = gtk_button_new_from_icon_name("document-save-symbolic");
-  gtk_widget_set_tooltip_text(v->keep_button, _("Keep Positions: move the level's bodies to where they are now (one undoable edit)"));
-  g_signal_connect(v->keep_button, "clicked", G_CALLBACK(on_keep), v);
-  gtk_box_append(GTK_BOX(v->toolbar), v->keep_button);
-  v->leave_button = gtk_button_new_from_icon_name("document-edit-symbolic");
-  gtk_widget_set_tooltip_text(v->leave_button, _("Back to Editing: leave Play mode; the level stays as edited (Escape)"));
-  gtk_widget_add_css_class(v->leave_button, "suggested-action");
-  g_signal_connect(v->leave_button, "clicked", G_CALLBACK(on_leave), v);
-  gtk_box_append(GTK_BOX(v->toolbar), v->leave_button);
-
-  gtk_widget_set_parent(v->timeline, w); /* its own row: the whole width for scrubbing */
-
-  v->canvas = gtk_drawing_area_new();
-  gtk_widget_set_hexpand(v->canvas, TRUE);
-  gtk_widget_set_vexpand(v->canvas, TRUE);
-  gtk_widget_set_focusable(v->canvas, TRUE);
+  gtk_widget_init_template(GTK_WIDGET(v));
   gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(v->canvas), canvas_draw, v, NULL);
-  g_signal_connect(v->canvas, "resize", G_CALLBACK(canvas_resize), v);
-  gtk_widget_set_parent(v->canvas, w);
-
-  GtkGesture *drag = gtk_gesture_drag_new();
-  gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(drag), GDK_BUTTON_PRIMARY);
-  g_signal_connect(drag, "drag-begin", G_CALLBACK(on_drag_begin), v);
-  g_signal_connect(drag, "drag-update", G_CALLBACK(on_drag_update), v);
-  g_signal_connect(drag, "drag-end", G_CALLBACK(on_drag_end), v);
-  gtk_widget_add_controller(v->canvas, GTK_EVENT_CONTROLLER(drag));
-  GtkGesture *right = gtk_gesture_click_new();
-  gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(right), GDK_BUTTON_SECONDARY);
-  g_signal_connect(right, "pressed", G_CALLBACK(on_secondary), v);
-  gtk_widget_add_controller(v->canvas, GTK_EVENT_CONTROLLER(right));
-
-  GtkGesture *pan = gtk_gesture_drag_new();
-  gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(pan), GDK_BUTTON_MIDDLE);
-  g_signal_connect(pan, "drag-begin", G_CALLBACK(on_pan_begin), v);
-  g_signal_connect(pan, "drag-update", G_CALLBACK(on_pan_update), v);
-  gtk_widget_add_controller(v->canvas, GTK_EVENT_CONTROLLER(pan));
-  GtkEventController *motion = gtk_event_controller_motion_new();
-  g_signal_connect(motion, "motion", G_CALLBACK(on_motion), v);
-  gtk_widget_add_controller(v->canvas, motion);
-  GtkEventController *scroll = gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  g_signal_connect(scroll, "scroll", G_CALLBACK(on_scroll), v);
-  gtk_widget_add_controller(v->canvas, scroll);
-
-  GtkEventController *keys = gtk_event_controller_key_new();
-  g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key), v);
-  gtk_widget_add_controller(w, keys);
-
-  v->stats_label = gtk_label_new("");
-  gtk_label_set_xalign(GTK_LABEL(v->stats_label), 0.0f);
-  gtk_label_set_ellipsize(GTK_LABEL(v->stats_label), PANGO_ELLIPSIZE_END); /* never widens the window */
-  gtk_widget_add_css_class(v->stats_label, "dim-label");
-  gtk_widget_set_margin_start(v->stats_label, 6);
-  gtk_widget_set_parent(v->stats_label, w);
   update_controls(v);
 }
 
@@ -762,10 +690,7 @@ static void tess_preview_view_dispose(GObject *object) {
   TessPreviewView *v = TESS_PREVIEW_VIEW(object);
   tess_preview_view_stop(v);
   g_clear_handle_id(&v->zoom_notify, g_source_remove);
-  g_clear_pointer(&v->toolbar, gtk_widget_unparent);
-  g_clear_pointer(&v->timeline, gtk_widget_unparent);
-  g_clear_pointer(&v->canvas, gtk_widget_unparent);
-  g_clear_pointer(&v->stats_label, gtk_widget_unparent);
+  gtk_widget_dispose_template(GTK_WIDGET(v), TESS_TYPE_PREVIEW_VIEW);
   G_OBJECT_CLASS(tess_preview_view_parent_class)->dispose(object);
 }
 
@@ -773,14 +698,56 @@ static void tess_preview_view_class_init(TessPreviewViewClass *klass) {
   GObjectClass *oc = G_OBJECT_CLASS(klass);
   GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
   oc->dispose = tess_preview_view_dispose;
-  gtk_widget_class_set_layout_manager_type(wc, GTK_TYPE_BOX_LAYOUT);
+  oc->get_property = tess_preview_view_get_property;
+  oc->set_property = tess_preview_view_set_property;
   gtk_widget_class_set_css_name(wc, "tess-preview");
+
+  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  props[PROP_PLAYING] = g_param_spec_boolean("playing", NULL, NULL, FALSE, rw);
+  props[PROP_SPEED] = g_param_spec_double("speed", NULL, NULL, -2.0, 2.0, 1.0, rw);
+  props[PROP_OVERLAYS] = g_param_spec_uint("overlays", NULL, NULL, 0, G_MAXUINT, 0, rw);
+  props[PROP_SHOW_STATS] = g_param_spec_boolean("show-stats", NULL, NULL, TRUE, rw);
+  /* A launcher is being aimed: the statistics line says what a release does. */
+  props[PROP_AIMING] =
+      g_param_spec_boolean("aiming", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties(oc, N_PROPS, props);
+
   /* The window leaves Play mode when asked (Escape, Back to Editing, Keep Positions). */
   signals[SIGNAL_LEAVE_REQUESTED] =
       g_signal_new("leave-requested", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   /* The zoom changed (the wheel, a fit): tess_preview_view_get_zoom says to what. */
   signals[SIGNAL_ZOOM_CHANGED] =
       g_signal_new("zoom-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /* Referencing the bundle keeps it linked from the static library (its
+   * constructor registers it), also where this widget is used alone. */
+  (void)tess_get_resource();
+  gtk_widget_class_set_template_from_resource(wc, "/org/tessera/Editor/tess-preview-view.ui");
+  gtk_widget_class_bind_template_child(wc, TessPreviewView, toolbar);
+  gtk_widget_class_bind_template_child(wc, TessPreviewView, canvas);
+  gtk_widget_class_bind_template_child(wc, TessPreviewView, stats_label);
+  gtk_widget_class_bind_template_child(wc, TessPreviewView, speed_scale);
+  gtk_widget_class_bind_template_child(wc, TessPreviewView, timeline);
+  gtk_widget_class_bind_template_callback(wc, play_icon);
+  gtk_widget_class_bind_template_callback(wc, play_tooltip);
+  gtk_widget_class_bind_template_callback(wc, either);
+  gtk_widget_class_bind_template_callback(wc, overlay_shown);
+  gtk_widget_class_bind_template_callback(wc, on_overlay_toggled);
+  gtk_widget_class_bind_template_callback(wc, on_step);
+  gtk_widget_class_bind_template_callback(wc, on_reset);
+  gtk_widget_class_bind_template_callback(wc, on_timeline);
+  gtk_widget_class_bind_template_callback(wc, on_keep);
+  gtk_widget_class_bind_template_callback(wc, on_leave);
+  gtk_widget_class_bind_template_callback(wc, on_key);
+  gtk_widget_class_bind_template_callback(wc, on_canvas_resize);
+  gtk_widget_class_bind_template_callback(wc, on_drag_begin);
+  gtk_widget_class_bind_template_callback(wc, on_drag_update);
+  gtk_widget_class_bind_template_callback(wc, on_drag_end);
+  gtk_widget_class_bind_template_callback(wc, on_secondary);
+  gtk_widget_class_bind_template_callback(wc, on_pan_begin);
+  gtk_widget_class_bind_template_callback(wc, on_pan_update);
+  gtk_widget_class_bind_template_callback(wc, on_motion);
+  gtk_widget_class_bind_template_callback(wc, on_scroll);
 }
 
 GtkWidget *tess_preview_view_new(void) { return g_object_new(TESS_TYPE_PREVIEW_VIEW, NULL); }

@@ -137,8 +137,8 @@ static void sprites_have_real_alpha_and_traced_masks(void) {
   if (!p) return;
   static const char *names[] = {"Crate", "Barrel", "Ball", "Boulder",
                                 "Star", "Coin", "Doll head", "Doll torso",
-                                "Doll upper arm", "Doll lower arm", "Doll upper leg", "Doll lower leg"};
-  CHECK(p->sprite_count == 12);
+                                "Doll upper arm", "Doll lower arm", "Doll upper leg", "Doll lower leg", "Tree"};
+  CHECK(p->sprite_count == 13);
   for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
     const TessSprite *s = NULL;
     for (uint32_t i = 0; i < p->sprite_count; i++)
@@ -167,6 +167,13 @@ static void sprites_have_real_alpha_and_traced_masks(void) {
     CHECK(s->mask.area > 0 && s->mask.area <= (double)frame_w * s->image_h);
     CHECK(s->anchor.x > 0 && s->anchor.x < (float)frame_w && s->anchor.y > 0 && s->anchor.y < (float)s->image_h);
 
+    if (strcmp(s->name, "Tree") == 0) {
+      /* standing on its trunk: anchored at the foot of the image, colliding only at the trunk (a
+       * circle within 8 px of the anchor, far smaller than the crown that overhangs) */
+      CHECK(s->anchor.y > 0.9f * (float)s->image_h);
+      CHECK(s->mask.mode == TESS_MASK_CIRCLE && s->mask.circle_radius > 0.0f && s->mask.circle_radius <= 8.0f);
+      CHECK(fabsf(s->mask.circle_center.x - s->anchor.x) < 1.0f && fabsf(s->mask.circle_center.y - s->anchor.y) < 8.0f);
+    }
     if (strcmp(s->name, "Coin") == 0) {
       CHECK(s->frame_count == 2 && s->image_w == 2 * s->image_h && s->frame_rate > 0);
       /* The two frames differ (it blinks) but share the outline. */
@@ -424,7 +431,7 @@ static void generating_twice_gives_the_same_project(void) {
     uint64_t ha = tess_project_hash(a);
     CHECK(ha == tess_project_hash(b));
     CHECK(ha == tess_project_hash(built));
-    CHECK(a->level_count == 3 && a->sprite_count == 12);
+    CHECK(a->level_count == 3 && a->sprite_count == 13);
   }
   if (a) tess_project_destroy(a);
   if (b) tess_project_destroy(b);
@@ -455,7 +462,7 @@ static void checked_in_art_is_what_the_drawing_program_draws(void) {
   static const char *files[] = {"terrain.png", "crate.png", "barrel.png", "ball.png",
                                 "rock.png", "star.png", "coin.png", "doll-head.png",
                                 "doll-torso.png", "doll-upper-arm.png", "doll-lower-arm.png", "doll-upper-leg.png",
-                                "doll-lower-leg.png"};
+                                "doll-lower-leg.png", "tree.png"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     char a[1200], b[1200];
     snprintf(a, sizeof a, "%s/%s", art, files[i]);

@@ -208,8 +208,13 @@ static void check_object(const TessProject *p, const TessObject *o, const RbObje
       CHECK((float)prop_double(&r->props, "motor_speed") == o->u.joint.motor_speed);
       CHECK((float)prop_double(&r->props, "lower") == o->u.joint.lower);
     }
-  } else if (o->kind == TESS_OBJECT_ZONE && o->u.zone.kind != TESS_ZONE_ATTRACTOR) {
+  } else if (o->kind == TESS_OBJECT_ZONE && o->u.zone.kind != TESS_ZONE_ATTRACTOR && o->u.zone.kind != TESS_ZONE_SPRING) {
     CHECK(r->shape == RB_RECT && (float)prop_double(&r->props, "vector_y") == o->u.zone.vector.y);
+    check_place(o, r, -r->w / 2, -r->h / 2);
+  } else if (o->kind == TESS_OBJECT_ZONE && o->u.zone.radius > 0.0f) {
+    /* an attractor or a spring (the demo's Top-down Runner's): a circle of its reach */
+    CHECK(r->shape == RB_ELLIPSE && (float)(r->w / 2) == o->u.zone.radius);
+    CHECK((float)prop_double(&r->props, "strength") == o->u.zone.strength);
     check_place(o, r, -r->w / 2, -r->h / 2);
   } else if (o->kind == TESS_OBJECT_SPAWN) {
     CHECK(r->shape == RB_POINT);

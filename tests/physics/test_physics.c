@@ -236,6 +236,147 @@ static void bounce_is_e_squared_for_drops_of_1_to_5_m(void) {
   }
 }
 
+/* How far a ball (r = 0.25, e = 1 on an e = 1 tile floor, g = 10) dropped from `drop` m climbs
+ * back from the lowest it has been, within 2 s. */
+static float ball_climb(float drop) {
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.gravity = tess_v2(0, 10.0f);
+  TessWorld *w = NULL;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
+  TestMap m;
+  floor_map(&m, 10, 12, 10, 0.5f, 1.0f);
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.5f, 1.0f, 1.0f);
+  TessBodyId b = add_ball(w, tess_v2(5.5f, 10.0f - 0.25f - drop), 0.25f, &sd);
+  float low = -1e9f, climb = 0.0f;
+  for (int i = 0; i < 120; i++) {
+    step(w, 1);
+    float y = tess_body_position(w, b).y;
+    low = fmaxf(low, y);
+    climb = fmaxf(climb, low - y);
+  }
+  tess_world_destroy(w);
+  test_map_free(&m);
+  return climb;
+}
+
+/* Restitution acts at impacts faster than the world's restitution threshold (0.5 m/s), never on a
+ * body settling at rest: a perfectly elastic ball dropped from 1 cm (0.45 m/s) stays down (climbs
+ * back less than a millimetre), one dropped from 5 or 20 cm (1 and 2 m/s) bounces back to its
+ * height (e^2 = 1, within 10%). Without the threshold it bounced from 1 cm too. */
+static void restitution_needs_the_threshold_speed(void) {
+  float slow = ball_climb(0.01f);
+  printf("dropped from 1 cm: climbed back %.5f m\n", slow);
+  CHECK_MSG(slow < 1e-3f, "dropped from 1 cm (0.45 m/s, under 0.5): climbed back %.4f m", slow);
+  const float drops[] = {0.05f, 0.2f};
+  for (int i = 0; i < 2; i++) {
+    float c = ball_climb(drops[i]);
+    printf("dropped from %.2f m: climbed back %.5f m\n", drops[i], c);
+    CHECK_MSG(fabsf(c - drops[i]) <= 0.1f * drops[i], "dropped from %.2f m: climbed back %.4f m", drops[i], c);
+  }
+}
+
+/* A box (2 hx wide, 0.5 m tall, e = e_box) dropped flat from `drop` m (g = 10, 60 Hz, 4
+ * sub-steps) onto a tile floor or a static box's top, both at y = 10 with e = 1 (the product is
+ * e_box): the speed it hit at, the most it moved up afterwards, the most it climbed back from the
+ * lowest it had been, the most it spun. Flat on a flat floor nothing can turn it, and at e = 0
+ * nothing should send it back up. */
+typedef struct FlatLanding {
+  float impact, up, climb, spin;
+} FlatLanding;
+
+static FlatLanding flat_landing(float e_box, float drop, bool box_floor, float x, float hx) {
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.gravity = tess_v2(0, 10.0f);
+  def.substeps = 4;
+  TessWorld *w = NULL;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
+  TestMap m;
+  floor_map(&m, 12, 12, box_floor ? 12 : 10, 0.5f, 1.0f);
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  if (box_floor) {
+    TessShapeDef fs = shape_def(0.5f, 1.0f, 1.0f);
+    TessBodyId f = add_body(w, TESS_BODY_STATIC, tess_v2(6.0f, 11.0f));
+    CHECK_OK(tess_shape_create_box(w, f, &fs, 6.0f, 1.0f, tess_v2(0, 0), 0.0f, NULL, &err), &err);
+  }
+  TessShapeDef sd = shape_def(0.5f, e_box, 1.0f);
+  float rest = 10.0f - 0.25f;
+  TessBodyId b = add_box(w, tess_v2(x, rest - drop), hx, 0.25f, &sd);
+  FlatLanding out = {0.0f, 0.0f, 0.0f, 0.0f};
+  float low = -1e9f; /* the lowest it has been since the impact (y down) */
+  bool hit = false;
+  for (int i = 0; i < 240; i++) {
+    float before = tess_body_linear_velocity(w, b).y;
+    step(w, 1);
+    TessVec2 v = tess_body_linear_velocity(w, b);
+    if (!hit && v.y < before) { /* the first step that took speed off it: the impact */
+      hit = true;
+      out.impact = before;
+    }
+    if (!hit) continue;
+    float y = tess_body_position(w, b).y;
+    low = fmaxf(low, y);
+    out.climb = fmaxf(out.climb, low - y);
+    out.up = fmaxf(out.up, -v.y);
+    out.spin = fmaxf(out.spin, fabsf(tess_body_angular_velocity(w, b)));
+  }
+  CHECK_MSG(hit && out.impact > 4.0f, "the box never landed (impact %g m/s)", out.impact);
+  tess_world_destroy(w);
+  test_map_free(&m);
+  return out;
+}
+
+/* A box landing flat with e = 0 stays down and does not turn. Its contact's two points, solved one
+ * after the other, left it with 1.75-3.8% of its impact speed upward on a static box (6.4-7% on a
+ * tile floor) and spinning at up to 2.3 rad/s; at e = 0.5, spinning at 5.3 rad/s. The bounds:
+ * at e = 0 every point of the box should end at the floor's speed (0); what the solver may leave
+ * is its convergence error, far below what anyone sees: 0.1% of the impact speed (10 mm/s from 5
+ * m, which climbs 5 um; a pixel at 32 px/m is 31 mm), for the centre's speed up and for a
+ * corner's speed from the spin (|w| hx); the climb back from its lowest 0.1 mm (a fiftieth of the
+ * contacts' slop). Drops 1 to 5 m, 5 cm apart (the impact at every phase of the step), on a
+ * static box and on tiles (the box across a seam, and inside one tile); 1 m and 0.3 m wide. */
+static void box_landing_flat_stays_down_and_level(void) {
+  const struct {
+    bool box_floor;
+    float x, hx;
+    const char *what;
+  } cases[] = {
+      {true, 5.5f, 0.5f, "on a static box, 1 m wide"},
+      {true, 5.5f, 0.15f, "on a static box, 0.3 m wide"},
+      {false, 5.2f, 0.5f, "on tiles, 1 m wide across a seam"},
+      {false, 5.5f, 0.3f, "on tiles, 0.6 m wide in one tile"},
+      {false, 5.1f, 0.15f, "on tiles, 0.3 m wide across a seam"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    float worst_up = 0.0f, worst_turn = 0.0f, worst_climb = 0.0f;
+    for (int k = 0; k <= 80; k++) {
+      float drop = 1.0f + 0.05f * (float)k;
+      FlatLanding l = flat_landing(0.0f, drop, cases[c].box_floor, cases[c].x, cases[c].hx);
+      float up = l.up / l.impact, turn = l.spin * cases[c].hx / l.impact;
+      worst_up = fmaxf(worst_up, up);
+      worst_turn = fmaxf(worst_turn, turn);
+      worst_climb = fmaxf(worst_climb, l.climb);
+      CHECK_MSG(up <= 1e-3f && turn <= 1e-3f && l.climb <= 1e-4f,
+                "%s, e = 0, drop %.2f m at %.3f m/s: up %.4f m/s (%.3f%%), spin %.4f rad/s, climbed %.5f m", cases[c].what,
+                drop, l.impact, l.up, 100.0f * up, l.spin, l.climb);
+    }
+    printf("%s, e = 0: up at most %.4f%% of the impact speed, a corner's speed from the spin %.4f%%, climb %.6f m\n",
+           cases[c].what, 100.0f * worst_up, 100.0f * worst_turn, worst_climb);
+  }
+  /* with restitution the pair of impacts is solved together too: the box leaves level */
+  for (int k = 0; k <= 80; k += 4) {
+    float drop = 1.0f + 0.05f * (float)k;
+    FlatLanding l = flat_landing(0.5f, drop, true, 5.5f, 0.5f);
+    float turn = l.spin * 0.5f / l.impact;
+    CHECK_MSG(turn <= 1e-3f && l.up > 0.4f * l.impact, "e = 0.5, drop %.2f m at %.3f m/s: left at %.4f m/s spinning at %.4f rad/s",
+              drop, l.impact, l.up, l.spin);
+  }
+}
+
 /* Issue 15, defect 1: a frictionless dead ball (r = 0.25, e = 0) whose centre passes 0.2 m above
  * a corner meets it where the normal is (-0.6, -0.8) and leaves along the tangent: from speed v
  * along +x, at (0.64 v, -0.48 v) (20 m/s: (12.80, -9.60)). Its exit velocity, against a tile's
@@ -2139,7 +2280,7 @@ static void bad_input_is_refused(void) {
 }
 
 TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_falling_target),
-               TEST(bounce_reaches_e_squared_height), TEST(bounce_is_e_squared_for_drops_of_1_to_5_m), TEST(rk4_keeps_orbit_and_spring_energy_better_than_euler), TEST(glancing_corner_hit_leaves_along_the_tangent), TEST(box_passing_a_corner_leaves_as_it_should), TEST(rubber_on_rubber_is_0_9025),
+               TEST(bounce_reaches_e_squared_height), TEST(bounce_is_e_squared_for_drops_of_1_to_5_m), TEST(box_landing_flat_stays_down_and_level), TEST(restitution_needs_the_threshold_speed), TEST(rk4_keeps_orbit_and_spring_energy_better_than_euler), TEST(glancing_corner_hit_leaves_along_the_tangent), TEST(box_passing_a_corner_leaves_as_it_should), TEST(rubber_on_rubber_is_0_9025),
                TEST(slide_stops_at_v2_over_2_mu_g), TEST(tangential_efficiency_acts_at_impact_only),
                TEST(ball_rolls_across_200_tiles_without_bumps), TEST(box_and_capsule_slide_across_200_tiles_without_bumps),
                TEST(ten_box_stack_stands_10_s), TEST(pin_motor_spins_up_and_drives_a_cart), TEST(plank_under_48_balls_holds_them_all), TEST(pyramid_of_20_settles_and_sleeps),
