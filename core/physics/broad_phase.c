@@ -265,7 +265,7 @@ static void scan_task(void *ctx, uint32_t begin, uint32_t end) {
  * leaves no trace. */
 static bool scan_pieces(ScanJob *j) {
   TessWorld *w = j->w;
-  uint32_t pieces = w->tasks && j->nentry >= 256 ? 4u * physics_tasks_threads(w->tasks) : 1u;
+  uint32_t pieces = physics_pieces(w, j->nentry);
   if (pieces > w->bp_piece_count) {
     PairBuf *p = tess_realloc(w->bp_pieces, pieces * sizeof *p);
     if (!p) return false;

@@ -52,39 +52,31 @@ Contact *physics_contact_push(TessWorld *w) {
   return &w->contacts[w->contact_count++];
 }
 
-static Constraint *constraint_push(TessWorld *w, uint32_t points, uint32_t *offset) {
-  size_t need = w->cbuf_size + physics_constraint_size(points);
-  if (need > UINT32_MAX) return NULL;
-  if (!PHYS_GROW(w->coff, &w->coff_cap, w->coff_count + 1)) return NULL;
-  if (need > w->cbuf_cap) {
-    size_t cap = w->cbuf_cap ? w->cbuf_cap * 2 : 4096;
-    while (cap < need) cap *= 2;
-    /* a fresh block, aligned to a cache line, with this step's constraints so far */
-    uint8_t *raw = tess_realloc(NULL, cap + 64);
-    if (!raw) return NULL;
-    uint8_t *base = (uint8_t *)(((uintptr_t)raw + 63u) & ~(uintptr_t)63u);
-    if (w->cbuf_size) memcpy(base, w->cbuf, w->cbuf_size);
-    tess_free(w->cbuf_raw);
-    w->cbuf_raw = raw;
-    w->cbuf = base;
-    w->cbuf_cap = cap;
-  }
-  *offset = (uint32_t)w->cbuf_size;
-  w->coff[w->coff_count++] = *offset;
-  Constraint *c = (Constraint *)(w->cbuf + w->cbuf_size);
-  w->cbuf_size = need;
-  return c;
+/* Room in cbuf for `need` bytes in all: a fresh block, aligned to a cache line, with this
+ * step's constraints so far. */
+static bool cbuf_reserve(TessWorld *w, size_t need) {
+  if (need > UINT32_MAX) return false;
+  if (need <= w->cbuf_cap) return true;
+  size_t cap = w->cbuf_cap ? w->cbuf_cap * 2 : 4096;
+  while (cap < need) cap *= 2;
+  uint8_t *raw = tess_realloc(NULL, cap + 64);
+  if (!raw) return false;
+  uint8_t *base = (uint8_t *)(((uintptr_t)raw + 63u) & ~(uintptr_t)63u);
+  if (w->cbuf_size) memcpy(base, w->cbuf, w->cbuf_size);
+  tess_free(w->cbuf_raw);
+  w->cbuf_raw = raw;
+  w->cbuf = base;
+  w->cbuf_cap = cap;
+  return true;
 }
 
-/* The contact's points and constraint from the manifold; impulses from
- * `prev` (matched by feature id) when given. */
-static bool build(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
-                  float tangential, const uint32_t *prev_id, const float *prev_ni, const float *prev_ti,
-                  uint32_t prev_count) {
-  uint32_t offset;
-  Constraint *k = constraint_push(w, m->count, &offset);
-  if (!k) return false;
-  Contact *c = &w->contacts[index];
+/* Contact `index`'s points and its constraint at cbuf offset `offset` from the manifold;
+ * impulses from `prev` (matched by feature id) when given. Touches nothing but the contact and
+ * its constraint, so the workers fill contacts side by side. True when the constraint has an
+ * impact material (restitution, or tangential efficiency below 1). */
+static bool fill(const TessWorld *w, Contact *c, uint32_t index, uint32_t offset, const Manifold *m, float friction,
+                 float restitution, float tangential, const Contact *prev) {
+  Constraint *k = (Constraint *)(w->cbuf + offset);
   c->constraint = offset;
   c->point_count = m->count;
   k->contact = index;
@@ -94,7 +86,6 @@ static bool build(TessWorld *w, uint32_t index, const Manifold *m, float frictio
   k->friction = friction;
   k->restitution = restitution;
   k->tangential = tangential;
-  if (restitution != 0.0f || tangential != 1.0f) w->any_impact_material = true;
   k->state_a = c->body_a; /* body slots until physics_contact_prepare makes them solver states */
   k->state_b = c->body_b;
   k->solve = 0;
@@ -108,6 +99,7 @@ static bool build(TessWorld *w, uint32_t index, const Manifold *m, float frictio
   TessVec2 n = m->normal;
   ContactPoint *pts = physics_constraint_points(k);
   float min_sep = FLT_MAX;
+  uint32_t prev_count = prev ? prev->point_count : 0;
   for (uint32_t i = 0; i < m->count; i++) {
     ContactPoint *p = &pts[i];
     memset(p, 0, sizeof *p);
@@ -124,56 +116,185 @@ static bool build(TessWorld *w, uint32_t index, const Manifold *m, float frictio
     c->id[i] = m->p[i].id;
     c->normal_impulse[i] = c->tangent_impulse[i] = 0.0f;
     for (uint32_t q = 0; q < prev_count; q++)
-      if (prev_id[q] == m->p[i].id) {
-        p->normal_impulse = prev_ni[q];
-        p->tangent_impulse = prev_ti[q];
+      if (prev->id[q] == m->p[i].id) {
+        p->normal_impulse = prev->normal_impulse[q];
+        p->tangent_impulse = prev->tangent_impulse[q];
         break;
       }
     if (sep < min_sep) min_sep = sep;
   }
   if (m->count > 0 && min_sep <= w->def.linear_slop) c->flags |= CONTACT_TOUCHING;
-  return true;
-}
-
-bool physics_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
-                          float tangential) {
-  Contact *c = &w->contacts[index];
-  c->flags &= CONTACT_MAP;
-  /* last step's contact with the same key: contacts come out in key order (the body pairs
-   * sorted, then the map's by shape and cell), so the one after the last match is tried
-   * first, then a few after it (contacts that ended), the key table only then */
-  if (c->key <= w->last_key) w->contacts_in_order = false;
-  w->last_key = c->key;
-  uint32_t old = w->match_hint;
-  for (uint32_t skip = 0; skip < 8 && old < w->contacts_old_count && w->contacts_old[old].key < c->key; skip++) old++;
-  bool absent = w->old_in_order && w->old_kept == 0 && old >= w->match_hint &&
-                (old >= w->contacts_old_count || w->contacts_old[old].key > c->key) &&
-                (old == 0 || w->contacts_old[old - 1].key < c->key);
-  if (absent) return build(w, index, m, friction, restitution, tangential, NULL, NULL, NULL, 0);
-  if (old >= w->contacts_old_count || w->contacts_old[old].key != c->key) {
-    if (!w->table_valid) {
-      if (!physics_keytable_build(&w->contact_table, w->contacts_old, w->contacts_old_count)) return false;
-      w->table_valid = true;
-    }
-    old = physics_keytable_find(&w->contact_table, c->key);
-  }
-  if (old != TESS_NULL_INDEX && old < w->contacts_old_count && w->contacts_old[old].key == c->key) {
-    Contact *o = &w->contacts_old[old];
-    w->match_hint = old + 1;
-    if (o->flags & CONTACT_TOUCHING) c->flags |= CONTACT_WAS_TOUCHING;
-    o->flags |= CONTACT_CONTINUED;
-    return build(w, index, m, friction, restitution, tangential, o->id, o->normal_impulse, o->tangent_impulse,
-                 o->point_count);
-  }
-  return build(w, index, m, friction, restitution, tangential, NULL, NULL, NULL, 0);
+  return restitution != 0.0f || tangential != 1.0f;
 }
 
 bool physics_contact_rebuild(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
                              float tangential) {
   Contact *c = &w->contacts[index];
-  uint32_t id[2] = {c->id[0], c->id[1]};
-  float ni[2] = {c->normal_impulse[0], c->normal_impulse[1]}, ti[2] = {c->tangent_impulse[0], c->tangent_impulse[1]};
-  uint32_t count = c->point_count;
+  Contact prev = *c;
   c->flags &= CONTACT_MAP | CONTACT_WAS_TOUCHING;
-  return build(w, index, m, friction, restitution, tangential, id, ni, ti, count);
+  size_t at = w->cbuf_size, need = at + physics_constraint_size(m->count);
+  if (!cbuf_reserve(w, need) || !PHYS_GROW(w->coff, &w->coff_cap, w->coff_count + 1)) return false;
+  w->cbuf_size = need;
+  w->coff[w->coff_count++] = (uint32_t)at;
+  if (fill(w, c, index, (uint32_t)at, m, friction, restitution, tangential, &prev)) w->any_impact_material = true;
+  return true;
+}
+
+/* ---- The narrow phase's contacts, run by run on the workers -------------- */
+
+typedef struct MakeJob {
+  TessWorld *w;
+  uint32_t pair_runs;
+  uint32_t first; /* the first contact made here (after the kept ones), the first constraint's */
+  bool sorted;    /* the old list is in key order: binary search and walk, else the key table */
+} MakeJob;
+
+/* The first old contact whose key is not below `key` (the old list in order). */
+static uint32_t old_lower_bound(const TessWorld *w, uint64_t key) {
+  uint32_t lo = 0, hi = w->contacts_old_count;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (w->contacts_old[mid].key < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Last step's contact with c's key, or NULL; *walk is where the walk through an ordered old list
+ * stands (the keys of one run increase). */
+static Contact *old_match(const MakeJob *j, uint64_t key, uint32_t *walk) {
+  TessWorld *w = j->w;
+  uint32_t old;
+  if (j->sorted) {
+    if (*walk == TESS_NULL_INDEX) *walk = old_lower_bound(w, key);
+    while (*walk < w->contacts_old_count && w->contacts_old[*walk].key < key) (*walk)++;
+    old = *walk;
+  } else {
+    old = physics_keytable_find(&w->contact_table, key);
+  }
+  if (old == TESS_NULL_INDEX || old >= w->contacts_old_count || w->contacts_old[old].key != key) return NULL;
+  return &w->contacts_old[old];
+}
+
+/* Contact `index` (key, shapes, bodies, cell and flags set) from its manifold: warm-started from
+ * last step's contact with the key, which is marked taken over (each old contact has one key, so
+ * no two runs mark the same one). */
+static void make_one(const MakeJob *j, ContactRun *run, uint32_t index, size_t *byte, const Manifold *m,
+                     TessMaterialMix mix, uint32_t *walk) {
+  TessWorld *w = j->w;
+  Contact *c = &w->contacts[index];
+  if (run->contacts == 0) run->first_key = c->key;
+  else if (c->key <= run->last_key) run->in_order = false;
+  run->last_key = c->key;
+  run->contacts++;
+  Contact *o = old_match(j, c->key, walk);
+  if (o) {
+    if (o->flags & CONTACT_TOUCHING) c->flags |= CONTACT_WAS_TOUCHING;
+    o->flags |= CONTACT_CONTINUED;
+  }
+  w->coff[index - j->first] = (uint32_t)*byte;
+  if (fill(w, c, index, (uint32_t)*byte, m, mix.friction, mix.restitution, mix.tangential, o)) run->impact = true;
+  *byte += physics_constraint_size(m->count);
+}
+
+static void make_pair_run(const MakeJob *j, ContactRun *run, uint32_t r) {
+  TessWorld *w = j->w;
+  const Proxy *proxies = w->bp_scratch;
+  uint32_t begin = r * PHYS_PAIR_BLOCK, end = begin + PHYS_PAIR_BLOCK;
+  if (end > w->pair_count) end = w->pair_count;
+  uint32_t index = run->contact_at, sensor = run->sensor_at, walk = TESS_NULL_INDEX;
+  size_t byte = run->byte_at;
+  for (uint32_t i = begin; i < end; i++) {
+    const Manifold *mp = &w->pair_manifolds[i];
+    if (mp->count == 0) continue;
+    uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
+    const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
+    if (mp->count == PHYS_SENSOR_OVERLAP) {
+      uint32_t s = sa->sensor ? ia : ib, visitor = sa->sensor ? ib : ia;
+      SensorOverlap *o = &w->sensors_new[sensor++];
+      o->key = ((uint64_t)s << 32) | visitor;
+      o->sensor_gen = w->shapes[s].generation;
+      o->visitor_gen = w->shapes[visitor].generation;
+      continue;
+    }
+    Contact *c = &w->contacts[index];
+    c->key = w->pairs[i];
+    c->shape_a = ia;
+    c->shape_b = ib;
+    c->body_a = sa->body;
+    c->body_b = sb->body;
+    c->cell = 0;
+    c->flags = 0;
+    TessMaterialMix mix = tess_material_mix(sa->friction, sa->restitution, sa->tangential, sb->friction,
+                                            sb->restitution, sb->tangential);
+    make_one(j, run, index++, &byte, mp, mix, &walk);
+  }
+}
+
+static void make_map_run(const MakeJob *j, ContactRun *run, const MapHits *hits) {
+  uint32_t index = run->contact_at, walk = TESS_NULL_INDEX;
+  size_t byte = run->byte_at;
+  for (uint32_t i = 0; i < hits->count; i++) {
+    const MapHit *h = &hits->hits[i];
+    TessMaterialMix mix = physics_map_hit_contact(j->w, h, &j->w->contacts[index]);
+    make_one(j, run, index++, &byte, &h->manifold, mix, &walk);
+  }
+}
+
+static void make_task(void *ctx, uint32_t begin, uint32_t end) {
+  const MakeJob *j = ctx;
+  for (uint32_t r = begin; r < end; r++) {
+    ContactRun *run = &j->w->contact_runs[r];
+    uint32_t counted = run->contacts;
+    run->contacts = 0; /* counted again as they are made, with their keys */
+    run->in_order = true;
+    run->impact = false;
+    if (r < j->pair_runs)
+      make_pair_run(j, run, r);
+    else
+      make_map_run(j, run, &j->w->map_pieces[r - j->pair_runs]);
+    TESS_ASSERT(run->contacts == counted);
+    (void)counted;
+  }
+}
+
+bool physics_contacts_make(TessWorld *w, uint32_t pair_runs, uint32_t map_runs) {
+  uint32_t runs = pair_runs + map_runs;
+  /* where each run's contacts, constraints and overlaps go: after the kept contacts (which have
+   * no constraint yet) and the carried sensor overlaps */
+  uint32_t contacts = w->contact_count, sensors = w->sensors_new_count;
+  size_t bytes = w->cbuf_size;
+  for (uint32_t r = 0; r < runs; r++) {
+    ContactRun *run = &w->contact_runs[r];
+    run->contact_at = contacts;
+    run->sensor_at = sensors;
+    run->byte_at = bytes;
+    contacts += run->contacts;
+    sensors += run->sensors;
+    bytes += (size_t)run->contacts * sizeof(Constraint) + (size_t)run->points * sizeof(ContactPoint);
+  }
+  uint32_t made = contacts - w->contact_count;
+  TESS_ASSERT(w->coff_count == 0 && w->cbuf_size == 0);
+  if (!PHYS_GROW(w->contacts, &w->contact_cap, contacts) || !PHYS_GROW(w->coff, &w->coff_cap, made + 1) ||
+      !cbuf_reserve(w, bytes) || (sensors > 0 && !PHYS_GROW(w->sensors_new, &w->sensors_new_cap, sensors)))
+    return false;
+  MakeJob job = {w, pair_runs, w->contact_count, w->old_in_order && w->old_kept == 0};
+  if (!job.sorted && !physics_keytable_build(&w->contact_table, w->contacts_old, w->contacts_old_count)) return false;
+  physics_parallel_for(w->tasks, runs, 2, make_task, &job);
+  /* the order and the impact materials over all runs, in run order */
+  uint64_t last = 0;
+  for (uint32_t r = 0; r < runs; r++) {
+    const ContactRun *run = &w->contact_runs[r];
+    if (run->impact) w->any_impact_material = true;
+    if (run->contacts == 0) continue;
+    if (!run->in_order || run->first_key <= last) w->contacts_in_order = false;
+    last = run->last_key;
+  }
+  w->contact_count = contacts;
+  w->coff_count = made;
+  w->cbuf_size = bytes;
+  w->sensors_new_count = sensors;
+  return true;
 }

@@ -308,9 +308,16 @@ typedef struct PendingDestroy {
 typedef struct TaskPool TaskPool;
 typedef void PhysicsTaskFn(void *ctx, uint32_t begin, uint32_t end);
 TaskPool *physics_tasks_create(uint32_t workers); /* NULL for one worker (or no thread to start) */
+/* The game's scheduler (TessWorldDef.enqueue_task / finish_task) in the pool's place. */
+TaskPool *physics_tasks_create_user(TessEnqueueTaskFn *enqueue, TessFinishTaskFn *finish, void *user,
+                                    uint32_t workers);
 void physics_tasks_destroy(TaskPool *p);
 uint32_t physics_tasks_threads(const TaskPool *p);
 void physics_parallel_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx);
+/* Profiling (TESS_PHYSICS_PROFILE, TessStepProfile): the stepping thread's CPU clock in ms, and
+ * where physics_parallel_for adds the time of the loops two workers would split (NULL: off). */
+double physics_profile_now(void);
+extern _Thread_local double *physics_profile_parallel;
 
 /* A shape's manifold against a map cell (a traced cell's piece), before it is a contact. */
 typedef struct MapHit {
@@ -328,6 +335,15 @@ typedef struct PairBuf {
   uint64_t *pairs;
   uint32_t count, cap;
 } PairBuf;
+
+/* What one run of the narrow phase's contact sources makes (physics_contacts_make). */
+typedef struct ContactRun {
+  uint32_t contacts, points, sensors; /* counted with the collisions */
+  uint32_t contact_at, sensor_at;     /* where they go */
+  size_t byte_at;                     /* their constraints' place in cbuf */
+  uint64_t first_key, last_key;       /* of its contacts (if any) */
+  bool in_order, impact;              /* keys increasing; a restitution or tangential < 1 */
+} ContactRun;
 
 struct TessWorld {
   TessWorldDef def;
@@ -356,19 +372,17 @@ struct TessWorld {
   bool any_impact_material; /* some constraint of this step has restitution or tangential efficiency < 1 */
   Contact *contacts_old;
   uint32_t contacts_old_count, contacts_old_cap;
-  KeyTable contact_table; /* key -> index in contacts_old, built on the first miss of a step */
-  bool table_valid;
+  KeyTable contact_table; /* key -> index in contacts_old, built when the old list is not in order */
   /* this step's contacts after the first contacts_kept (carried over asleep) are in strictly
-   * increasing key order; the same of last step's for the old list: then a key the forward
-   * walk does not find is not there, and the key table is not needed */
+   * increasing key order; the same of last step's for the old list: then each run of new
+   * contacts finds its first old one by a binary search and walks forwards, and the key table
+   * is not needed */
   bool contacts_in_order, old_in_order;
   uint32_t contacts_kept, old_kept;
-  uint64_t last_key;
   bool maybe_asleep;
   bool wide8; /* the wide solver runs 8 lanes at a time (AVX2) */ /* some non-static body may be asleep (a scan that finds none clears it) */
   bool islands_built;                                             /* this step's union-find is valid */
   bool extras_set;                                                /* some body may carry floor / fluid drag from the last step */
-  uint32_t match_hint;                                            /* the old contact after the last one matched */
 
   SensorOverlap *sensors;
   uint32_t sensor_count, sensor_cap;
@@ -432,6 +446,10 @@ struct TessWorld {
   uint32_t bp_piece_count; /* the pairs each run of the broad phase's scan found */
   MapHits *map_pieces;
   uint32_t map_piece_count; /* the narrow phase's map hits, a list per run of shapes */
+  uint32_t *blocks;
+  uint32_t blocks_cap; /* per block of items of a pass: a count, then where the block's output starts */
+  ContactRun *contact_runs;
+  uint32_t contact_runs_cap; /* per run of contact sources, this step (physics_contacts_make) */
   Manifold *pair_manifolds;
   uint32_t pair_manifolds_cap; /* per broad-phase pair, this step (the narrow phase's first half) */
   TessVec2 *stop_dv;
@@ -465,9 +483,21 @@ struct TessWorld {
   /* pixel masks (pixel_mask.c), static geometry like the map */
   struct PixelMask *pmasks;
   uint32_t pmask_count, pmask_cap;
+  /* TESS_PHYSICS_PROFILE: the last step's phases (step.c) */
+  bool profile;
+  TessStepProfile prof;
 };
 
 /* ---- Shared helpers ---------------------------------------------------- */
+
+/* How many runs, each with its own output list, a loop over `items` is cut into: a few per
+ * thread; one for one thread, but when profiling as for two, so that the profile counts the
+ * loop among those the workers share (the lists are joined in order: any count gives the same
+ * bits). */
+static inline uint32_t physics_pieces(const TessWorld *w, uint32_t items) {
+  if (items < 256 || (!w->tasks && !w->profile)) return 1u;
+  return 4u * (w->tasks ? physics_tasks_threads(w->tasks) : 2u);
+}
 
 bool physics_grow(void **data, uint32_t *cap, uint32_t need, size_t elem);
 /* A per-step scratch array starting on a cache line (*raw is what to free);
@@ -522,10 +552,11 @@ void physics_map_free(TileMap *map);
 /* Appends to `out` the manifolds of one shape against the map's cells, in cell order; returns
  * false on no memory. `box` is the region to look at (the shape's box swept over the step);
  * `margin` the speculative distance for the manifolds. Reads the world only, so the workers run
- * it for different shapes side by side; physics_map_push_hits then makes the contacts. */
+ * it for different shapes side by side; physics_contacts_make then makes the contacts. */
 bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const PhysPoly *world_poly, TessAABB box,
                                float margin, uint32_t body, MapHits *out);
-bool physics_map_push_hits(TessWorld *w, const MapHits *hits);
+/* A hit's contact: key, shapes, bodies, cell, flags; and its mixed material. */
+TessMaterialMix physics_map_hit_contact(const TessWorld *w, const MapHit *h, Contact *c);
 /* One map contact's manifold again (a contact carried over while asleep). */
 bool physics_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
                                  float *friction, float *restitution, float *tangential);
@@ -538,11 +569,16 @@ float physics_map_submerged(const TileMap *map, const PhysPoly *p, TessVec2 *cen
 
 /* contact.c */
 Contact *physics_contact_push(TessWorld *w);
-/* Fills contact `index` (key, shapes, bodies, cell already set) from the
- * manifold, warm-started from last step's contact with the same key, and
- * appends its constraint. False when out of memory. */
-bool physics_contact_init(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
-                          float tangential);
+/* The narrow phase's contacts, on the workers. Their sources come in runs: PHYS_PAIR_BLOCK
+ * broad-phase pairs (w->pair_manifolds; the count of a sensor pair's manifold is 0 or
+ * PHYS_SENSOR_OVERLAP), then the lists of map hits (w->map_pieces); what each run makes was
+ * counted into w->contact_runs beside its collisions. From those counts every run knows where
+ * its contacts, constraints and sensor overlaps go, and the runs fill them side by side, each
+ * warm-started from last step's contact with the same key: the same contacts in the same order
+ * as one thread makes them one after another. False when out of memory. */
+#define PHYS_PAIR_BLOCK 128u
+#define PHYS_SENSOR_OVERLAP 0xFFFFFFFFu
+bool physics_contacts_make(TessWorld *w, uint32_t pair_runs, uint32_t map_runs);
 /* The same for a contact carried over while asleep (its own impulses). */
 bool physics_contact_rebuild(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
                              float tangential);
@@ -636,6 +672,21 @@ static inline bool physics_wide_stored(const TessWorld *w, uint32_t ci) {
 /* The 8-lane passes can run here: AVX2, and TESS_PHYSICS_SIMD is not "sse2" (read when a world
  * is created; both widths give the same bits, the variable is there to check that). */
 bool physics_wide8_available(void);
+
+/* body_passes.c: the margins, sweeps and paths of every body slot (the step's start); the solver
+ * states of the awake bodies (w->active, w->state_of, states and motions 1..), and whether one
+ * integrates by RK4. False when out of memory. */
+void physics_bodies_prepare(TessWorld *w, float dt, float speculative);
+bool physics_bodies_states(TessWorld *w, float h, bool *any_rk4);
+
+/* islands.c: after the narrow phase, wake every island with an awake body (and find the islands,
+ * when something sleeps or may); after the solve, put to sleep the islands that rested long
+ * enough. */
+void physics_islands_wake(TessWorld *w);
+void physics_islands_sleep(TessWorld *w, float dt);
+
+/* events.c: the contacts' begin and end events of this step, in contact order. */
+bool physics_contact_events(TessWorld *w);
 
 /* joint.c */
 void physics_joint_prepare(TessWorld *w, Joint *j, float h);

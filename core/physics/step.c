@@ -54,46 +54,11 @@ static bool joined(const TessWorld *w, uint32_t a, uint32_t b) {
   return bsearch(&key, w->joint_pairs, w->joint_pair_count, sizeof(uint64_t), cmp_u64) != NULL;
 }
 
-static uint32_t find_root(uint32_t *parent, uint32_t i) {
-  while (parent[i] != i) {
-    parent[i] = parent[parent[i]];
-    i = parent[i];
-  }
-  return i;
-}
-
-static void unite(uint32_t *parent, uint32_t a, uint32_t b) {
-  uint32_t ra = find_root(parent, a), rb = find_root(parent, b);
-  if (ra == rb) return;
-  if (ra < rb)
-    parent[rb] = ra;
-  else
-    parent[ra] = rb;
-}
-
 static bool push_event(void **arr, uint32_t *count, uint32_t *cap, const void *ev, size_t size) {
   if (!physics_grow(arr, cap, *count + 1, size)) return false;
   memcpy((char *)*arr + (size_t)(*count) * size, ev, size);
   (*count)++;
   return true;
-}
-
-static TessShapeId shape_id(const TessWorld *w, uint32_t s) {
-  TessShapeId id = {0, 0};
-  if (s != TESS_NULL_INDEX) {
-    id.index1 = s + 1;
-    id.generation = w->shapes[s].generation;
-  }
-  return id;
-}
-
-static TessBodyId body_id(const TessWorld *w, uint32_t b) {
-  TessBodyId id = {0, 0};
-  if (b != TESS_NULL_INDEX) {
-    id.index1 = b + 1;
-    id.generation = w->bodies[b].generation;
-  }
-  return id;
 }
 
 /* ---- Narrow phase ------------------------------------------------------ */
@@ -103,38 +68,53 @@ typedef struct PairJob {
   float dt;
 } PairJob;
 
-/* The manifolds of broad-phase pairs [begin, end): a sensor's at no margin (overlap only), a
- * joined pair's empty. Reads the proxies and world shapes, writes only its own manifolds. */
+/* The manifolds of the runs of PHYS_PAIR_BLOCK broad-phase pairs [begin, end), and what each run
+ * will make (physics_contacts_make): a sensor's manifold at no margin, kept only as whether it
+ * overlaps; a joined pair's empty. Reads the proxies and world shapes, writes only its own
+ * manifolds and runs. */
 static void collide_pairs(void *ctx, uint32_t begin, uint32_t end) {
   const PairJob *j = ctx;
   TessWorld *w = j->w;
   const Proxy *proxies = w->bp_scratch;
-  for (uint32_t i = begin; i < end; i++) {
-    Manifold *m = &w->pair_manifolds[i];
-    uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
-    const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
-    if (sa->sensor || sb->sensor) {
-      physics_collide(&w->wpolys[ia], &w->wpolys[ib], 0.0f, m);
-      continue;
+  for (uint32_t r = begin; r < end; r++) {
+    ContactRun *run = &w->contact_runs[r];
+    run->contacts = run->points = run->sensors = 0;
+    uint32_t last = (r + 1) * PHYS_PAIR_BLOCK < w->pair_count ? (r + 1) * PHYS_PAIR_BLOCK : w->pair_count;
+    for (uint32_t i = r * PHYS_PAIR_BLOCK; i < last; i++) {
+      Manifold *m = &w->pair_manifolds[i];
+      uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
+      const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
+      if (sa->sensor || sb->sensor) {
+        physics_collide(&w->wpolys[ia], &w->wpolys[ib], 0.0f, m);
+        bool overlap = false;
+        for (uint32_t k = 0; k < m->count; k++)
+          if (m->p[k].separation < 0.0f) overlap = true;
+        m->count = overlap ? PHYS_SENSOR_OVERLAP : 0;
+        run->sensors += overlap;
+        continue;
+      }
+      if (joined(w, sa->body, sb->body)) {
+        m->count = 0;
+        continue;
+      }
+      /* speculative margin from the relative motion: bodies falling side by side need none */
+      float margin = SPECULATIVE(w) + j->dt * (tess_v2_length(tess_v2_sub(sb->v, sa->v)) + sa->spin + sb->spin);
+      physics_collide_swept(&w->wpolys[ia], &w->wpolys[ib], margin,
+                            tess_v2_sub(w->paths[sb->body], w->paths[sa->body]), m);
+      run->contacts += m->count > 0;
+      run->points += m->count;
     }
-    if (joined(w, sa->body, sb->body)) {
-      m->count = 0;
-      continue;
-    }
-    /* speculative margin from the relative motion: bodies falling side by side need none */
-    float margin = SPECULATIVE(w) + j->dt * (tess_v2_length(tess_v2_sub(sb->v, sa->v)) + sa->spin + sb->spin);
-    physics_collide_swept(&w->wpolys[ia], &w->wpolys[ib], margin, tess_v2_sub(w->paths[sb->body], w->paths[sa->body]),
-                          m);
   }
 }
 
 typedef struct MapJob {
   TessWorld *w;
-  uint32_t pieces;
+  uint32_t pieces, first_run;
   atomic_bool failed;
 } MapJob;
 
-/* Shapes against the tile map, runs of shapes side by side, each run's manifolds in its own list. */
+/* Shapes against the tile map, runs of shapes side by side, each run's manifolds in its own list
+ * (and counted into its contact run). */
 static void map_task(void *ctx, uint32_t begin, uint32_t end) {
   MapJob *j = ctx;
   const TessWorld *w = j->w;
@@ -150,25 +130,28 @@ static void map_task(void *ctx, uint32_t begin, uint32_t end) {
       float mg = w->margins[p->body] + tess_v2_length(w->sweeps[p->body]);
       if (!physics_map_collide_shape(w, s, &w->wpolys[s], p->box, mg, p->body, out)) atomic_store(&j->failed, true);
     }
+    ContactRun *run = &j->w->contact_runs[j->first_run + k];
+    run->contacts = out->count;
+    run->points = run->sensors = 0;
+    for (uint32_t i = 0; i < out->count; i++) run->points += out->hits[i].manifold.count;
   }
 }
 
-/* The contacts with the map, in shape order then cell order as one thread makes them. */
-static bool map_contacts(TessWorld *w) {
-  uint32_t pieces = w->tasks && w->shape_count >= 256 ? 4u * physics_tasks_threads(w->tasks) : 1u;
+/* The manifolds with the map, in shape order then cell order as one thread makes them; returns
+ * the number of lists (contact runs after the pairs'), or UINT32_MAX when out of memory. */
+static uint32_t map_hits(TessWorld *w, uint32_t first_run) {
+  uint32_t pieces = physics_pieces(w, w->shape_count);
   if (pieces > w->map_piece_count) {
     MapHits *p = tess_realloc(w->map_pieces, pieces * sizeof *p);
-    if (!p) return false;
+    if (!p) return UINT32_MAX;
     memset(p + w->map_piece_count, 0, (pieces - w->map_piece_count) * sizeof *p);
     w->map_pieces = p;
     w->map_piece_count = pieces;
   }
-  MapJob job = {w, pieces, false};
+  if (!PHYS_GROW(w->contact_runs, &w->contact_runs_cap, first_run + pieces)) return UINT32_MAX;
+  MapJob job = {w, pieces, first_run, false};
   physics_parallel_for(w->tasks, pieces, 1, map_task, &job);
-  if (atomic_load(&job.failed)) return false;
-  for (uint32_t k = 0; k < pieces; k++)
-    if (!physics_map_push_hits(w, &w->map_pieces[k])) return false;
-  return true;
+  return atomic_load(&job.failed) ? UINT32_MAX : pieces;
 }
 
 static bool narrow_phase(TessWorld *w, float dt) {
@@ -185,8 +168,6 @@ static bool narrow_phase(TessWorld *w, float dt) {
   w->coff_count = 0;
   w->any_impact_material = false;
   w->sensors_new_count = 0;
-  w->table_valid = false;
-  w->match_hint = 0;
   w->old_in_order = w->contacts_in_order;
   w->old_kept = w->contacts_kept;
 
@@ -208,7 +189,6 @@ static bool narrow_phase(TessWorld *w, float dt) {
   }
   w->contacts_kept = w->contact_count;
   w->contacts_in_order = true;
-  w->last_key = 0;
   for (uint32_t i = 0; i < w->sensor_count; i++) {
     const SensorOverlap *o = &w->sensors[i];
     const Body *a = &w->bodies[w->shapes[(uint32_t)(o->key >> 32)].body];
@@ -218,45 +198,16 @@ static bool narrow_phase(TessWorld *w, float dt) {
     w->sensors_new[w->sensors_new_count++] = *o;
   }
 
-  /* body pairs: their manifolds side by side on the workers, then the contacts in pair order */
-  const Proxy *proxies = w->bp_scratch;
-  if (!PHYS_GROW(w->pair_manifolds, &w->pair_manifolds_cap, w->pair_count + 1)) return false;
+  /* body pairs, then shapes against the tile map (the proxies' boxes are already swept and
+   * grown): their manifolds side by side on the workers, then the contacts, in that order */
+  uint32_t pair_runs = (w->pair_count + PHYS_PAIR_BLOCK - 1) / PHYS_PAIR_BLOCK;
+  if (!PHYS_GROW(w->pair_manifolds, &w->pair_manifolds_cap, w->pair_count + 1) ||
+      !PHYS_GROW(w->contact_runs, &w->contact_runs_cap, pair_runs + 1))
+    return false;
   PairJob job = {w, dt};
-  physics_parallel_for(w->tasks, w->pair_count, 256, collide_pairs, &job);
-  for (uint32_t i = 0; i < w->pair_count; i++) {
-    const Manifold *mp = &w->pair_manifolds[i];
-    if (mp->count == 0) continue;
-    uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
-    const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
-    if (sa->sensor || sb->sensor) {
-      uint32_t sensor = sa->sensor ? ia : ib, visitor = sa->sensor ? ib : ia;
-      bool overlap = false;
-      for (uint32_t k = 0; k < mp->count; k++)
-        if (mp->p[k].separation < 0.0f) overlap = true;
-      if (!overlap) continue;
-      if (!PHYS_GROW(w->sensors_new, &w->sensors_new_cap, w->sensors_new_count + 1)) return false;
-      SensorOverlap *o = &w->sensors_new[w->sensors_new_count++];
-      o->key = ((uint64_t)sensor << 32) | visitor;
-      o->sensor_gen = w->shapes[sensor].generation;
-      o->visitor_gen = w->shapes[visitor].generation;
-      continue;
-    }
-    Contact *c = physics_contact_push(w);
-    if (!c) return false;
-    TessMaterialMix mix = tess_material_mix(sa->friction, sa->restitution, sa->tangential, sb->friction,
-                                            sb->restitution, sb->tangential);
-    c->key = w->pairs[i];
-    c->shape_a = ia;
-    c->shape_b = ib;
-    c->body_a = sa->body;
-    c->body_b = sb->body;
-    c->cell = 0;
-    c->flags = 0;
-    if (!physics_contact_init(w, w->contact_count - 1, mp, mix.friction, mix.restitution, mix.tangential)) return false;
-  }
-
-  /* shapes against the tile map (the proxies' boxes are already swept and grown) */
-  if (w->has_map && !map_contacts(w)) return false;
+  physics_parallel_for(w->tasks, pair_runs, 2, collide_pairs, &job);
+  uint32_t map_runs = w->has_map ? map_hits(w, pair_runs) : 0;
+  if (map_runs == UINT32_MAX || !physics_contacts_make(w, pair_runs, map_runs)) return false;
 
   /* sensor overlaps: sorted lists, compared */
   if (w->sensors_new_count > 1) /* the array is NULL until the first overlap */
@@ -295,79 +246,6 @@ static bool narrow_phase(TessWorld *w, float dt) {
   w->sensors_new = st;
   w->sensors_new_cap = st_cap;
   w->sensors_new_count = 0;
-  return true;
-}
-
-/* Contact begin / end events, after the solve: a contact touches when a
- * point is within the slop or carried an impulse this step, so a fast body
- * stopped by a speculative contact reports its impact speed. */
-static bool contact_events(TessWorld *w) {
-  /* impulses back into the contacts (warm start of the next step), and touching */
-  for (uint32_t ci = 0; ci < w->coff_count; ci++) {
-    if (physics_wide_stored(w, ci)) continue;
-    Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
-    Contact *c = &w->contacts[k->contact];
-    ContactPoint *pts = physics_constraint_points(k);
-    for (uint32_t i = 0; i < k->point_count; i++) {
-      c->normal_impulse[i] = pts[i].normal_impulse;
-      c->tangent_impulse[i] = pts[i].tangent_impulse;
-      if (k->solve && pts[i].max_normal_impulse > 0.0f) c->flags |= CONTACT_TOUCHING;
-    }
-  }
-  /* ends: old touching contacts nobody took over, and new ones that stopped touching */
-  for (uint32_t i = 0; i < w->contacts_old_count + w->contact_count; i++) {
-    bool from_old = i < w->contacts_old_count;
-    const Contact *o = from_old ? &w->contacts_old[i] : &w->contacts[i - w->contacts_old_count];
-    if (from_old && (!(o->flags & CONTACT_TOUCHING) || (o->flags & CONTACT_CONTINUED))) continue;
-    if (!from_old && (!(o->flags & CONTACT_WAS_TOUCHING) || (o->flags & CONTACT_TOUCHING))) continue;
-    TessContactEndEvent ev;
-    memset(&ev, 0, sizeof ev);
-    ev.with_map = (o->flags & CONTACT_MAP) != 0;
-    uint32_t sa = ev.with_map ? o->shape_b : o->shape_a;
-    ev.a.index1 = sa + 1;
-    ev.a.generation = w->shapes[sa].generation;
-    if (!ev.with_map) {
-      ev.b.index1 = o->shape_b + 1;
-      ev.b.generation = w->shapes[o->shape_b].generation;
-    } else if (w->has_map) {
-      ev.cell_x = o->cell % w->map.width;
-      ev.cell_y = o->cell / w->map.width;
-    }
-    if (!push_event((void **)&w->ev_end, &w->ev_end_count, &w->ev_end_cap, &ev, sizeof ev)) return false;
-  }
-  for (uint32_t i = 0; i < w->contact_count; i++) {
-    Contact *c = &w->contacts[i];
-    if (!(c->flags & CONTACT_TOUCHING) || (c->flags & CONTACT_WAS_TOUCHING)) continue;
-    TessContactEvent ev;
-    memset(&ev, 0, sizeof ev);
-    ev.with_map = (c->flags & CONTACT_MAP) != 0;
-    if (ev.with_map) {
-      ev.a = shape_id(w, c->shape_b);
-      ev.body_a = body_id(w, c->body_b);
-      ev.cell_x = c->cell % w->map.width;
-      ev.cell_y = c->cell / w->map.width;
-    } else {
-      ev.a = shape_id(w, c->shape_a);
-      ev.b = shape_id(w, c->shape_b);
-      ev.body_a = body_id(w, c->body_a);
-      ev.body_b = body_id(w, c->body_b);
-    }
-    float vn = 0.0f;
-    TessVec2 normal = {0.0f, 0.0f};
-    if (c->constraint != TESS_NULL_INDEX) {
-      Constraint *k = (Constraint *)(w->cbuf + c->constraint);
-      ev.point = k->point;
-      normal = k->normal;
-      ContactPoint *pts = physics_constraint_points(k);
-      for (uint32_t q = 0; q < k->point_count; q++)
-        if (pts[q].relative_velocity < vn) vn = pts[q].relative_velocity;
-    }
-    /* public convention: from the event's a to b; for the map a is the body's shape and the
-     * cell is b, the reverse of the solver's map contacts (cell first) */
-    ev.normal = ev.with_map ? tess_v2_neg(normal) : normal;
-    ev.approach_speed = -vn;
-    if (!push_event((void **)&w->ev_begin, &w->ev_begin_count, &w->ev_begin_cap, &ev, sizeof ev)) return false;
-  }
   return true;
 }
 
@@ -533,99 +411,6 @@ static bool build_joint_pairs(TessWorld *w) {
   return true;
 }
 
-static void islands_wake(TessWorld *w) {
-  uint32_t *parent = w->island_parent;
-  bool any_asleep = false, any_resting = false;
-  for (uint32_t i = 0; w->maybe_asleep && i < w->body_count && !any_asleep; i++) {
-    const Body *b = &w->bodies[i];
-    bool asleep = b->in_use && b->type != TESS_BODY_STATIC && !b->awake;
-    any_resting = any_resting || asleep;
-    any_asleep = asleep && b->type == TESS_BODY_DYNAMIC;
-  }
-  if (!any_resting) w->maybe_asleep = false; /* the scan covered every body */
-  w->islands_built = any_asleep || w->def.enable_sleep;
-  if (!w->islands_built) return; /* nothing to wake, and nothing will sleep */
-  for (uint32_t i = 0; i < w->body_count; i++) parent[i] = i;
-  for (uint32_t i = 0; i < w->contact_count; i++) {
-    const Contact *c = &w->contacts[i];
-    if (c->point_count == 0 || c->body_a == TESS_NULL_INDEX || c->body_b == TESS_NULL_INDEX) continue;
-    if (!(c->flags & CONTACT_TOUCHING)) continue;
-    if (w->bodies[c->body_a].type != TESS_BODY_DYNAMIC || w->bodies[c->body_b].type != TESS_BODY_DYNAMIC) continue;
-    unite(parent, c->body_a, c->body_b);
-  }
-  for (uint32_t i = 0; i < w->joint_count; i++) {
-    const Joint *j = &w->joints[i];
-    if (!j->in_use || j->body_a == TESS_NULL_INDEX || j->body_b == TESS_NULL_INDEX) continue;
-    if (w->bodies[j->body_a].type != TESS_BODY_DYNAMIC || w->bodies[j->body_b].type != TESS_BODY_DYNAMIC) continue;
-    unite(parent, j->body_a, j->body_b);
-  }
-  memset(w->island_awake, 0, w->body_count);
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    const Body *b = &w->bodies[i];
-    if (b->in_use && b->type == TESS_BODY_DYNAMIC && b->awake) w->island_awake[find_root(parent, i)] = 1;
-  }
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    Body *b = &w->bodies[i];
-    if (b->in_use && b->type == TESS_BODY_DYNAMIC && !b->awake && w->island_awake[find_root(parent, i)]) {
-      b->awake = 1;
-      b->sleep_time = 0.0f;
-    }
-  }
-}
-
-static void islands_sleep(TessWorld *w, float dt) {
-  uint32_t *parent = w->island_parent;
-  if (!w->def.enable_sleep || !w->islands_built) {
-    for (uint32_t i = 0; w->maybe_asleep && i < w->body_count; i++) { /* only an asleep kinematic body can wake here */
-      Body *b = &w->bodies[i];
-      if (b->in_use && b->type == TESS_BODY_KINEMATIC && (b->v.x != 0.0f || b->v.y != 0.0f || b->w != 0.0f)) b->awake = 1;
-    }
-    return;
-  }
-  float lin = w->def.sleep_linear_speed, ang = w->def.sleep_angular_speed;
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    Body *b = &w->bodies[i];
-    if (!b->in_use || b->type == TESS_BODY_STATIC) continue;
-    if (b->type == TESS_BODY_KINEMATIC) {
-      b->awake = (b->v.x != 0.0f || b->v.y != 0.0f || b->w != 0.0f) ? 1 : b->awake;
-      continue;
-    }
-    if (!b->awake) continue;
-    if (!w->def.enable_sleep || !b->enable_sleep || tess_v2_length(b->v) > lin || fabsf(b->w) > ang)
-      b->sleep_time = 0.0f;
-    else
-      b->sleep_time += dt;
-  }
-  /* touching a moving kinematic body keeps a body awake */
-  for (uint32_t i = 0; i < w->contact_count; i++) {
-    const Contact *c = &w->contacts[i];
-    if (c->point_count == 0 || c->body_a == TESS_NULL_INDEX || c->body_b == TESS_NULL_INDEX) continue;
-    Body *a = &w->bodies[c->body_a], *b = &w->bodies[c->body_b];
-    if (a->type == TESS_BODY_KINEMATIC && (a->v.x != 0.0f || a->v.y != 0.0f || a->w != 0.0f)) b->sleep_time = 0.0f;
-    if (b->type == TESS_BODY_KINEMATIC && (b->v.x != 0.0f || b->v.y != 0.0f || b->w != 0.0f)) a->sleep_time = 0.0f;
-  }
-  float *min_sleep = w->island_min_sleep;
-  for (uint32_t i = 0; i < w->body_count; i++) min_sleep[i] = FLT_MAX;
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    const Body *b = &w->bodies[i];
-    if (!b->in_use || b->type != TESS_BODY_DYNAMIC || !b->awake) continue;
-    uint32_t r = find_root(parent, i);
-    if (b->sleep_time < min_sleep[r]) min_sleep[r] = b->sleep_time;
-  }
-  if (!w->def.enable_sleep) return;
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    Body *b = &w->bodies[i];
-    if (!b->in_use || b->type != TESS_BODY_DYNAMIC || !b->awake) continue;
-    if (min_sleep[find_root(parent, i)] >= w->def.time_to_sleep) {
-      b->awake = 0;
-      w->maybe_asleep = true;
-      b->v = tess_v2(0.0f, 0.0f);
-      b->stop_dv = tess_v2(0.0f, 0.0f);
-      b->w = 0.0f;
-    }
-  }
-}
-
 /* ---- The per-body loops, split among the workers ----------------------- */
 
 typedef struct IntegrateJob {
@@ -669,6 +454,18 @@ static void integrate_positions(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
+/* What the last relaxation takes off the velocities of states [begin + 1, end + 1): the
+ * velocities before it, then those less the velocities after it. */
+static void stops_before(void *ctx, uint32_t begin, uint32_t end) {
+  const IntegrateJob *j = ctx;
+  for (uint32_t k = begin + 1; k <= end; k++) j->w->stop_dv[k] = j->st[k].v;
+}
+
+static void stops_after(void *ctx, uint32_t begin, uint32_t end) {
+  const IntegrateJob *j = ctx;
+  for (uint32_t k = begin + 1; k <= end; k++) j->w->stop_dv[k] = tess_v2_sub(j->w->stop_dv[k], j->st[k].v);
+}
+
 /* The solved states back into bodies [begin, end) of the active list. */
 static void write_back(void *ctx, uint32_t begin, uint32_t end) {
   const IntegrateJob *j = ctx;
@@ -704,95 +501,111 @@ static void write_back(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
+/* ---- Profiling (TESS_PHYSICS_PROFILE) ---------------------------------- */
+
+/* The phases' CPU time into w->prof; nothing is read when the world does not profile. */
+typedef struct PhaseClock {
+  TessWorld *w;
+  bool on;
+  double mark, parallel, parallel_mark;
+} PhaseClock;
+
+static void phase_begin(PhaseClock *c, TessWorld *w) {
+  c->w = w;
+  c->on = w->profile;
+  c->parallel = c->parallel_mark = 0.0;
+  if (!c->on) return;
+  memset(&w->prof, 0, sizeof w->prof);
+  physics_profile_parallel = &c->parallel;
+  c->mark = physics_profile_now();
+}
+
+static void phase_end(PhaseClock *c, TessStepPhase *phase) {
+  if (!c->on) return;
+  double t = physics_profile_now();
+  float total = (float)(t - c->mark), serial = total - (float)(c->parallel - c->parallel_mark);
+  phase->total += total;
+  phase->serial += serial;
+  c->w->prof.step.total += total;
+  c->w->prof.step.serial += serial;
+  c->mark = t;
+  c->parallel_mark = c->parallel;
+}
+
+static void phase_finish(PhaseClock *c) {
+  if (c->on) physics_profile_parallel = NULL;
+}
+
+/* The wide solver's passes split each colour among the workers, which physics_parallel_for
+ * counts; with one worker they run in one go, counted here as the same loops. */
+#define ALONE_PARALLEL(pc, call)                              \
+  do {                                                        \
+    bool timed_ = (pc)->on && !(pc)->w->tasks;                \
+    double t_ = timed_ ? physics_profile_now() : 0.0;         \
+    call;                                                     \
+    if (timed_) (pc)->parallel += physics_profile_now() - t_; \
+  } while (0)
+
+static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock *pc);
+
 TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   TESS_ASSERT(!w->locked && "tess_world_step called during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "world", "step called during a step");
   if (!isfinite(dt) || !(dt > 0.0f) || dt > 1.0f)
     return tess_error_set(err, TESS_ERR_INVALID, "world", "time step must be finite, > 0 and <= 1 s");
   if (!ensure_scratch(w)) return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
+  PhaseClock pc;
+  phase_begin(&pc, w);
+  TessResult r = step_locked(w, dt, err, &pc);
+  phase_finish(&pc);
+  return r;
+}
+
+static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock *pc) {
+  TessStepProfile *prof = &w->prof;
   w->locked = true;
   clear_events(w);
 
-  /* shapes in world space and speculative margins */
-  float spec = SPECULATIVE(w);
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    Body *b = &w->bodies[i];
-    w->moving[i] = !b->in_use || physics_body_active(b);
-    w->centers[i] = b->center;
-    if (!b->in_use) continue;
-    b->xf_prev = b->xf;
-    bool moving = b->type != TESS_BODY_STATIC && physics_body_active(b);
-    w->margins[i] = b->type == TESS_BODY_STATIC ? 0.0f : spec + (moving ? fabsf(b->w) * b->max_extent * dt : 0.0f);
-    w->sweeps[i] = moving ? tess_v2_scale(dt, b->v) : tess_v2(0.0f, 0.0f);
-    w->paths[i] = moving ? tess_v2_scale(dt, tess_v2_add(b->v, b->stop_dv)) : tess_v2(0.0f, 0.0f);
-    b->stop_dv = tess_v2(0.0f, 0.0f);
-  }
-  if (!build_joint_pairs(w) || !physics_broad_phase(w, w->margins, w->sweeps)) {
+  /* margins and sweeps, for the shapes in world space */
+  physics_bodies_prepare(w, dt, SPECULATIVE(w));
+  if (!build_joint_pairs(w)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
+  phase_end(pc, &prof->prepare);
+  if (!physics_broad_phase(w, w->margins, w->sweeps)) {
+    w->locked = false;
+    return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
+  }
+  phase_end(pc, &prof->broad_phase);
   if (!narrow_phase(w, dt)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
+  phase_end(pc, &prof->narrow_phase);
   if (w->def.sensor_begin_fn)
     for (uint32_t i = 0; i < w->ev_sbegin_count; i++)
       w->def.sensor_begin_fn(w, &w->ev_sbegin[i], w->def.callback_user);
 
-  islands_wake(w);
+  physics_islands_wake(w);
   if (!rebuild_woken_contacts(w, dt)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
   apply_forces(w);
+  phase_end(pc, &prof->islands);
 
   /* solver states: slot i at i + 1, 0 is the fixed world; only awake bodies get one */
   uint32_t substeps = w->def.substeps;
   float h = dt / (float)substeps, inv_h = 1.0f / h;
   BodyState *st = w->states;
   BodyMotion *mo = w->motions;
-  memset(&st[0], 0, sizeof st[0]);
-  memset(&mo[0], 0, sizeof mo[0]);
-  st[0].dq = tess_rot_identity();
-  TessVec2 g = w->def.gravity;
-  w->active_count = 0;
-  if (!PHYS_GROW(w->active, &w->active_cap, w->body_count + 1) ||
-      !PHYS_GROW(w->state_of, &w->state_of_cap, w->body_count + 1)) {
-    w->locked = false;
-    return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
-  }
   /* states in body slot order: the constraints come out sorted by shape pair, so the solver
    * still walks the states mostly forwards (the results do not depend on this order) */
-  for (uint32_t i = 0; i < w->body_count; i++) {
-    if (physics_body_active(&w->bodies[i])) {
-      w->active[w->active_count++] = i;
-      w->state_of[i] = w->active_count;
-    } else {
-      w->state_of[i] = 0;
-    }
-  }
   bool any_rk4 = false; /* else the position pass need not read the motions */
-  for (uint32_t k = 0; k < w->active_count; k++) {
-    Body *b = &w->bodies[w->active[k]];
-    BodyState *s = &st[k + 1];
-    BodyMotion *q = &mo[k + 1];
-    memset(s, 0, sizeof *s);
-    memset(q, 0, sizeof *q);
-    s->dq = tess_rot_identity();
-    s->v = b->v;
-    s->w = b->w;
-    q->lin_f = q->ang_f = 1.0f;
-    if (b->type == TESS_BODY_DYNAMIC) {
-      s->dynamic = 1;
-      q->inv_m = b->inv_mass;
-      q->inv_i = b->inv_inertia;
-      q->acc = tess_v2_add(tess_v2_scale(b->inv_mass, b->force), tess_v2_scale(b->gravity_scale, g));
-      q->ang_acc = b->inv_inertia * b->torque;
-      q->lin_f = 1.0f / (1.0f + h * (b->linear_damping + b->extra_damping));
-      q->ang_f = 1.0f / (1.0f + h * (b->angular_damping + b->extra_angular_damping));
-      q->rk4 = b->integrator == TESS_INTEGRATOR_RK4;
-      any_rk4 |= q->rk4 != 0;
-    }
+  if (!physics_bodies_states(w, h, &any_rk4)) {
+    w->locked = false;
+    return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
   Softness soft = physics_softness(w->def.contact_hertz, w->def.contact_damping_ratio, h);
   Softness soft_static = physics_softness(2.0f * w->def.contact_hertz, w->def.contact_damping_ratio, h);
@@ -803,9 +616,9 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   for (uint32_t i = 0; i < w->joint_count; i++)
     if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_prepare(w, &w->joints[i], h);
 
+  phase_end(pc, &prof->solver_setup);
   const uint32_t *active = w->active;
   uint32_t na = w->active_count;
-  TessVec2 *stop_dv = w->stop_dv;
   bool zones = w->zone_count > 0;
   IntegrateJob job = {w, st, mo, active, h, zones, any_rk4};
   for (uint32_t sub = 0; sub < substeps; sub++) {
@@ -813,27 +626,28 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_warm_start(w, &w->joints[i]);
     physics_contacts_warm_start(w, w->overflow, w->overflow_count);
-    physics_wide_warm_start(w);
+    ALONE_PARALLEL(pc, physics_wide_warm_start(w));
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, true);
     physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, true, soft, soft_static);
-    physics_wide_solve(w, inv_h, true);
+    ALONE_PARALLEL(pc, physics_wide_solve(w, inv_h, true));
     physics_parallel_for(w->tasks, na, 1024, integrate_positions, &job);
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, false);
     /* what the last relaxation takes off each velocity (the bodies' stop_dv, set below): in a
      * state-ordered array, not in the large Body structs, twice per step */
     bool last = sub + 1 == substeps;
-    for (uint32_t k = 1; last && k <= na; k++) stop_dv[k] = st[k].v;
+    if (last) physics_parallel_for(w->tasks, na, 2048, stops_before, &job);
     physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, false, soft, soft_static);
-    physics_wide_solve(w, inv_h, false);
-    for (uint32_t k = 1; last && k <= na; k++) stop_dv[k] = tess_v2_sub(stop_dv[k], st[k].v);
+    ALONE_PARALLEL(pc, physics_wide_solve(w, inv_h, false));
+    if (last) physics_parallel_for(w->tasks, na, 2048, stops_after, &job);
   }
+  phase_end(pc, &prof->solve);
   physics_wide_store(w);
   physics_contacts_restitution(w, h);
   physics_parallel_for(w->tasks, na, 512, write_back, &job);
   physics_pixel_masks_step(w, dt);
-  if (!contact_events(w)) {
+  if (!physics_contact_events(w)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
@@ -841,9 +655,11 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
     for (uint32_t i = 0; i < w->ev_begin_count; i++)
       w->def.contact_begin_fn(w, &w->ev_begin[i], w->def.callback_user);
 
-  islands_sleep(w, dt);
+  phase_end(pc, &prof->finish);
+  physics_islands_sleep(w, dt);
   w->step_count++;
   w->locked = false;
   physics_destroy_pending(w);
+  phase_end(pc, &prof->sleep);
   return TESS_OK;
 }

@@ -27,6 +27,7 @@
 #endif
 
 #include <sched.h>
+#include <time.h>
 
 /* pauses (tens of nanoseconds each), then yields, before a worker sleeps */
 #define SPINS 4000
@@ -37,6 +38,11 @@
 #define CLOSED 0x80000000u
 
 struct TaskPool {
+  /* the game's scheduler (TessWorldDef.enqueue_task), or NULL for the pool's own threads */
+  TessEnqueueTaskFn *enqueue;
+  TessFinishTaskFn *finish;
+  void *user;
+  uint32_t user_workers;
   uint32_t threads; /* workers besides the caller */
   pthread_t *tid;
   pthread_mutex_t lock;
@@ -101,6 +107,8 @@ static void *worker_main(void *arg) {
   }
 }
 
+static void pool_destroy(TaskPool *p);
+
 /* Opens a new job (its fields already written) and wakes the sleepers. */
 static void publish(TaskPool *p) {
   atomic_store_explicit(&p->left, 0u, memory_order_relaxed);
@@ -136,14 +144,13 @@ TaskPool *physics_tasks_create(uint32_t workers) {
     p->threads++;
   }
   if (p->threads == 0) {
-    physics_tasks_destroy(p);
+    pool_destroy(p);
     return NULL;
   }
   return p;
 }
 
-void physics_tasks_destroy(TaskPool *p) {
-  if (!p) return;
+static void pool_destroy(TaskPool *p) {
   pthread_mutex_lock(&p->lock);
   p->quit = true;
   pthread_mutex_unlock(&p->lock);
@@ -155,14 +162,71 @@ void physics_tasks_destroy(TaskPool *p) {
   tess_free(p);
 }
 
-uint32_t physics_tasks_threads(const TaskPool *p) { return p ? p->threads + 1u : 1u; }
+TaskPool *physics_tasks_create_user(TessEnqueueTaskFn *enqueue, TessFinishTaskFn *finish, void *user,
+                                    uint32_t workers) {
+  TaskPool *p = tess_calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->enqueue = enqueue;
+  p->finish = finish;
+  p->user = user;
+  p->user_workers = workers;
+  return p;
+}
+
+void physics_tasks_destroy(TaskPool *p) {
+  if (!p) return;
+  if (p->enqueue) {
+    tess_free(p);
+    return;
+  }
+  pool_destroy(p);
+}
+
+uint32_t physics_tasks_threads(const TaskPool *p) {
+  if (!p) return 1u;
+  return p->enqueue ? p->user_workers : p->threads + 1u;
+}
+
+/* A loop handed to the game's scheduler: its ranges, whoever runs them, call the world's fn. */
+typedef struct UserLoop {
+  PhysicsTaskFn *fn;
+  void *ctx;
+} UserLoop;
+
+static void run_user_range(uint32_t begin, uint32_t end, uint32_t worker, void *task_context) {
+  const UserLoop *l = task_context;
+  (void)worker;
+  l->fn(l->ctx, begin, end);
+}
+
+static void pool_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx);
+
+_Thread_local double *physics_profile_parallel;
+
+double physics_profile_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
 
 void physics_parallel_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx) {
   if (count == 0) return;
+  /* profiling: the loops two workers would split (TessStepProfile.parallel) */
+  double *sink = physics_profile_parallel, t0 = 0.0;
+  if (sink && count >= 2u * min_items) t0 = physics_profile_now();
   if (!p || count < 2u * min_items) {
     fn(ctx, 0, count);
-    return;
+  } else if (p->enqueue) {
+    UserLoop loop = {fn, ctx};
+    void *task = p->enqueue(run_user_range, count, min_items, &loop, p->user);
+    if (task) p->finish(task, p->user);
+  } else {
+    pool_for(p, count, min_items, fn, ctx);
   }
+  if (sink && count >= 2u * min_items) *sink += physics_profile_now() - t0;
+}
+
+static void pool_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx) {
   /* a few chunks per thread, so one thread slowed by the machine's other work holds up little */
   uint32_t threads = p->threads + 1u, grain = (count + 4u * threads - 1u) / (4u * threads);
   if (grain < min_items) grain = min_items;

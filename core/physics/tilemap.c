@@ -288,22 +288,17 @@ static bool cell_range(const TileMap *m, TessAABB box, uint32_t *x0, uint32_t *y
   return true;
 }
 
-static bool push_map_contact(TessWorld *w, uint32_t shape_index, uint32_t cell, uint32_t piece, const Manifold *m,
-                             const MapCell *c) {
-  Contact *ct = physics_contact_push(w);
-  if (!ct) return false;
-  const Shape *s = &w->shapes[shape_index];
-  const TessMapMaterial *mm = &w->map.materials[c->material];
-  TessMaterialMix mix = tess_material_mix(s->friction, s->restitution, s->tangential, mm->friction, mm->restitution,
-                                          mm->tangential);
-  ct->key = (1ull << 63) | ((uint64_t)shape_index << 32) | ((uint64_t)(piece & 0xFu) << 28) | (cell & 0x0FFFFFFFu);
+TessMaterialMix physics_map_hit_contact(const TessWorld *w, const MapHit *h, Contact *ct) {
+  const Shape *s = &w->shapes[h->shape];
+  const TessMapMaterial *mm = &w->map.materials[w->map.cells[h->cell].material];
+  ct->key = (1ull << 63) | ((uint64_t)h->shape << 32) | ((uint64_t)(h->piece & 0xFu) << 28) | (h->cell & 0x0FFFFFFFu);
   ct->shape_a = TESS_NULL_INDEX;
-  ct->shape_b = shape_index;
+  ct->shape_b = h->shape;
   ct->body_a = TESS_NULL_INDEX;
   ct->body_b = s->body;
-  ct->cell = cell;
+  ct->cell = h->cell;
   ct->flags = CONTACT_MAP;
-  return physics_contact_init(w, w->contact_count - 1, m, mix.friction, mix.restitution, mix.tangential);
+  return tess_material_mix(s->friction, s->restitution, s->tangential, mm->friction, mm->restitution, mm->tangential);
 }
 
 /* A piece's contact at a point on a closed side of its cell (the neighbour
@@ -368,14 +363,6 @@ bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const P
         }
       }
     }
-  return true;
-}
-
-bool physics_map_push_hits(TessWorld *w, const MapHits *hits) {
-  for (uint32_t i = 0; i < hits->count; i++) {
-    const MapHit *h = &hits->hits[i];
-    if (!push_map_contact(w, h->shape, h->cell, h->piece, &h->manifold, &w->map.cells[h->cell])) return false;
-  }
   return true;
 }
 

@@ -463,12 +463,14 @@ void physics_wide_warm_start(TessWorld *w) { pass(w, false, 0.0f, false); }
 
 void physics_wide_solve(TessWorld *w, float inv_h, bool use_bias) { pass(w, true, inv_h, use_bias); }
 
-void physics_wide_store(TessWorld *w) {
+/* Batches [begin, end): each lane writes its own contact and constraint, so the workers share them. */
+static void store_task(void *ctx, uint32_t begin, uint32_t end) {
+  TessWorld *w = ctx;
   /* with no restitution pass to come the impulses are final: they go into the contacts
    * (warm starting and touching), which spares contact_events a walk through these
    * constraints, and into cbuf only for a contact that begins to touch */
   bool final = !w->any_impact_material;
-  for (uint32_t i = 0; i < w->batch_count; i++) {
+  for (uint32_t i = begin; i < end; i++) {
     uint32_t b = w->batches[i], points = (b & 1u) + 1u;
     uint8_t *base = w->wbuf + (b & ~1u);
     const WideHead *h = (const WideHead *)base;
@@ -498,3 +500,5 @@ void physics_wide_store(TessWorld *w) {
     }
   }
 }
+
+void physics_wide_store(TessWorld *w) { physics_parallel_for(w->tasks, w->batch_count, 64, store_task, w); }

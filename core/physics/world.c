@@ -1,5 +1,6 @@
 /* The world and its handles: creation, bodies, shapes, joints, zones, and
  * the getters and setters. The step itself is in step.c. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "physics_private.h"
@@ -81,13 +82,22 @@ TessResult tess_world_create(const TessWorldDef *def, TessWorld **out, TessError
       !finite_nonneg(d.joint_damping_ratio) || !finite_nonneg(d.max_push_velocity) || !(d.linear_slop > 0.0f) ||
       !isfinite(d.linear_slop) || !finite_nonneg(d.time_to_sleep) || !finite_nonneg(d.sleep_linear_speed) ||
       !finite_nonneg(d.sleep_angular_speed) || !finite_nonneg(d.floor_drag) || !finite_nonneg(d.fluid_linear_drag) ||
-      !finite_nonneg(d.fluid_angular_drag) || !finite_nonneg(d.broad_phase_cell) || d.worker_count < 1 || d.worker_count > 64)
+      !finite_nonneg(d.fluid_angular_drag) || !finite_nonneg(d.broad_phase_cell) || d.worker_count < 1 || d.worker_count > 64 ||
+      (d.enqueue_task == NULL) != (d.finish_task == NULL))
     return tess_error_set(err, TESS_ERR_INVALID, "world", "world definition has a non-finite or out-of-range value");
   TessWorld *w = tess_calloc(1, sizeof *w);
   if (!w) return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   w->def = d;
   w->wide8 = physics_wide8_available();
-  if (d.worker_count > 1) {
+  const char *profile = getenv("TESS_PHYSICS_PROFILE");
+  w->profile = profile && profile[0] == '1';
+  if (d.enqueue_task) {
+    w->tasks = physics_tasks_create_user(d.enqueue_task, d.finish_task, d.user_task_context, d.worker_count);
+    if (!w->tasks) {
+      tess_free(w);
+      return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
+    }
+  } else if (d.worker_count > 1) {
     w->tasks = physics_tasks_create(d.worker_count);
     if (!w->tasks) {
       tess_free(w);
@@ -145,6 +155,8 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->bp_pieces);
   for (uint32_t i = 0; i < w->map_piece_count; i++) tess_free(w->map_pieces[i].hits);
   tess_free(w->map_pieces);
+  tess_free(w->contact_runs);
+  tess_free(w->blocks);
   tess_free(w->state_colors);
   tess_free(w->constraint_color);
   tess_free(w->constraint_slot);
@@ -179,6 +191,8 @@ uint32_t tess_world_contact_count(const TessWorld *w) {
 }
 
 uint32_t tess_world_solver_lanes(const TessWorld *w) { return w->wide8 ? 8u : 4u; }
+
+TessStepProfile tess_world_profile(const TessWorld *w) { return w->prof; }
 
 size_t tess_world_memory_bytes(const TessWorld *w) {
   size_t n = sizeof *w;

@@ -4,6 +4,7 @@
  * determinism, snapshots, handles, callbacks, bad input. */
 #include "check.h"
 #include "phys_util.h"
+#include "test_scheduler.h"
 #include "tessera/physics.h"
 
 #define PI 3.14159265358979
@@ -234,6 +235,43 @@ static void bounce_is_e_squared_for_drops_of_1_to_5_m(void) {
       }
     printf("%s floor: worst rebound / drop %+.2f%% off e^2\n", floor_kind ? "box" : "tile", 100.0f * worst);
   }
+}
+
+/* Two-point contacts whose rows are nearly one (the block solver's degenerate cases): a domino
+ * (5 cm x 2 m) standing on its end on tiles, its two corners 5 cm apart under a body that barely
+ * turns there, and a box that cannot turn (fixed rotation: both rows the same) dropped flat from
+ * 1 m. The domino must stand 5 s without tipping or creeping (angle under 0.1 mrad, x within 0.1
+ * mm, sunk less than the slop); the box must land and rest level (speed under 1 mm/s). */
+static void degenerate_two_point_contacts_rest(void) {
+  TessWorld *w = new_world(tess_v2(0, 10.0f));
+  TestMap m;
+  floor_map(&m, 12, 12, 10, 0.6f, 0.0f);
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
+  TessBodyId domino = add_box(w, tess_v2(5.5f, 10.0f - 1.0f), 0.025f, 1.0f, &sd);
+  TessBodyDef bd;
+  tess_body_def_default(&bd);
+  bd.type = TESS_BODY_DYNAMIC;
+  bd.position = tess_v2(8.5f, 10.0f - 0.25f - 1.0f);
+  bd.fixed_rotation = true;
+  TessBodyId box = {0, 0};
+  CHECK_OK(tess_body_create(w, &bd, &box, &err), &err);
+  CHECK_OK(tess_shape_create_box(w, box, &sd, 0.5f, 0.25f, tess_v2(0, 0), 0.0f, NULL, &err), &err);
+  float worst_angle = 0.0f;
+  for (int i = 0; i < 300; i++) {
+    step(w, 1);
+    worst_angle = fmaxf(worst_angle, fabsf(tess_body_angle(w, domino)));
+  }
+  TessVec2 p = tess_body_position(w, domino), q = tess_body_position(w, box), v = tess_body_linear_velocity(w, box);
+  printf("domino: angle at most %.2e rad, at (%.5f, %.5f); fixed box at (%.5f, %.5f), speed %.2e m/s\n", worst_angle, p.x,
+         p.y, q.x, q.y, tess_v2_length(v));
+  CHECK_MSG(worst_angle < 1e-4f && fabsf(p.x - 5.5f) < 1e-4f && p.y < 9.0f + 0.005f && p.y > 8.99f,
+            "domino: angle up to %g rad, at (%g, %g)", worst_angle, p.x, p.y);
+  CHECK_MSG(tess_v2_is_finite(q) && fabsf(q.y - 9.75f) < 0.005f && tess_v2_length(v) < 1e-3f,
+            "fixed-rotation box at (%g, %g), speed %g", q.x, q.y, tess_v2_length(v));
+  tess_world_destroy(w);
+  test_map_free(&m);
 }
 
 /* How far a ball (r = 0.25, e = 1 on an e = 1 tile floor, g = 10) dropped from `drop` m climbs
@@ -1440,13 +1478,58 @@ static void chaos_is_deterministic_across_solvers_and_restores(void) {
             (unsigned long long)four_workers);
 }
 
+/* Every event of the last step, field by field, into h. */
+static void hash_events(TessHasher *h, const TessWorld *w) {
+  TessWorldEvents ev = tess_world_events(w);
+  tess_hasher_u32(h, ev.contact_begin_count);
+  for (uint32_t i = 0; i < ev.contact_begin_count; i++) {
+    const TessContactEvent *e = &ev.contact_begin[i];
+    uint32_t u[10] = {e->a.index1, e->a.generation, e->b.index1, e->b.generation, e->body_a.index1, e->body_b.index1,
+                      e->with_map, e->cell_x, e->cell_y, 0};
+    float f[5] = {e->point.x, e->point.y, e->normal.x, e->normal.y, e->approach_speed};
+    tess_hasher_bytes(h, u, sizeof u);
+    tess_hasher_bytes(h, f, sizeof f);
+  }
+  tess_hasher_u32(h, ev.contact_end_count);
+  for (uint32_t i = 0; i < ev.contact_end_count; i++) {
+    const TessContactEndEvent *e = &ev.contact_end[i];
+    uint32_t u[7] = {e->a.index1, e->a.generation, e->b.index1, e->b.generation, e->with_map, e->cell_x, e->cell_y};
+    tess_hasher_bytes(h, u, sizeof u);
+  }
+  const TessSensorEvent *lists[2] = {ev.sensor_begin, ev.sensor_end};
+  uint32_t counts[2] = {ev.sensor_begin_count, ev.sensor_end_count};
+  for (int l = 0; l < 2; l++) {
+    tess_hasher_u32(h, counts[l]);
+    for (uint32_t i = 0; i < counts[l]; i++) {
+      uint32_t u[4] = {lists[l][i].sensor.index1, lists[l][i].sensor.generation, lists[l][i].visitor.index1,
+                       lists[l][i].visitor.generation};
+      tess_hasher_bytes(h, u, sizeof u);
+    }
+  }
+}
+
+/* What a crowd run saw: the world's hash after every 50 steps, a hash of every step's events,
+ * how many events and how many bodies asleep at the end (so the comparisons compare something). */
+typedef struct CrowdRun {
+  uint64_t world[6], events;
+  uint32_t event_count, asleep_max;
+} CrowdRun;
+
 /* A crowd big enough that every parallel loop of the step is split among the workers (the
  * chaos scene's colours are too small for that): 2,400 circles, boxes and hexagons raining into
  * a walled pit of tiles with a traced slope, some of them RK4 bodies in an attractor's pull,
- * pinned pairs, and a kinematic paddle sweeping through the pile (a body the solver reads but
- * never writes, in many batches of one colour). The world's hash after every 50 steps. */
-static void crowd_hashes(uint32_t workers, uint64_t out[6]) {
-  TessWorld *w = new_world_workers(tess_v2(0, G), workers);
+ * pinned pairs, a kinematic paddle sweeping through the pile (a body the solver reads but
+ * never writes, in many batches of one colour), and two sensors the crowd falls through. On the
+ * world's own `workers`, or on the game's scheduler `sched` when given. */
+static void crowd_run(uint32_t workers, TestScheduler *sched, CrowdRun *out) {
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.gravity = tess_v2(0, G);
+  def.worker_count = workers;
+  if (sched) test_scheduler_attach(sched, &def);
+  TessWorld *w = NULL;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
   TestMap m;
   floor_map(&m, 64, 48, 46, 0.5f, 0.1f);
   for (uint32_t y = 0; y < 48; y++) {
@@ -1457,7 +1540,6 @@ static void crowd_hashes(uint32_t workers, uint64_t out[6]) {
   TessPolygon tri = {3, {{0.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}}};
   TessTileMapDef d;
   uint32_t *start;
-  TessError err;
   CHECK_OK(apply_with_one_traced_cell(&m, w, 10, 45, &tri, &d, &start, &err), &err);
   TessZoneDef zd;
   tess_zone_def_default(&zd);
@@ -1498,10 +1580,26 @@ static void crowd_hashes(uint32_t workers, uint64_t out[6]) {
   TessShapeDef pd = shape_def(0.5f, 0.0f, 1.0f);
   CHECK_OK(tess_shape_create_box(w, paddle, &pd, 3.0f, 0.3f, tess_v2(0, 0), 0.0f, NULL, &err), &err);
   CHECK_OK(tess_body_set_linear_velocity(w, paddle, tess_v2(3.0f, 0.0f)), &err);
+  TessBodyId gate = add_body(w, TESS_BODY_STATIC, tess_v2(32.0f, 30.0f));
+  TessShapeDef gd = shape_def(0.5f, 0.0f, 1.0f);
+  gd.sensor = true;
+  CHECK_OK(tess_shape_create_box(w, gate, &gd, 20.0f, 1.0f, tess_v2(0, 0), 0.0f, NULL, &err), &err);
+  CHECK_OK(tess_shape_create_circle(w, gate, &gd, tess_v2(-20.0f, 8.0f), 4.0f, NULL, &err), &err);
+  TessHasher events;
+  tess_hasher_init(&events);
+  memset(out, 0, sizeof *out);
   for (int k = 0; k < 6; k++) {
-    step(w, 50);
-    out[k] = tess_world_hash(w);
+    for (int i = 0; i < 50; i++) {
+      step(w, 1);
+      hash_events(&events, w);
+      TessWorldEvents ev = tess_world_events(w);
+      out->event_count += ev.contact_begin_count + ev.contact_end_count + ev.sensor_begin_count + ev.sensor_end_count;
+      uint32_t asleep = (uint32_t)N + 1u - tess_world_awake_body_count(w);
+      if (asleep > out->asleep_max) out->asleep_max = asleep;
+    }
+    out->world[k] = tess_world_hash(w);
   }
+  out->events = tess_hasher_finish(&events);
   CHECK(tess_world_awake_body_count(w) > 0);
   free(ids);
   free(start);
@@ -1509,19 +1607,58 @@ static void crowd_hashes(uint32_t workers, uint64_t out[6]) {
   test_map_free(&m);
 }
 
+/* Run b against run a: the same bits after every 50 steps, the same events. */
+static void crowd_compare(const CrowdRun *a, const CrowdRun *b, const char *what) {
+  for (int k = 0; k < 6; k++)
+    CHECK_MSG(a->world[k] == b->world[k], "step %d: %s %llx, 1 worker %llx", 50 * (k + 1), what,
+              (unsigned long long)b->world[k], (unsigned long long)a->world[k]);
+  CHECK_MSG(a->events == b->events && a->event_count == b->event_count, "%s: events differ (%u vs %u)", what,
+            b->event_count, a->event_count);
+}
+
 static void crowd_steps_the_same_bits_on_1_2_and_4_workers(void) {
-  uint64_t one[6], two[6], four[6];
-  crowd_hashes(1, one);
-  crowd_hashes(2, two);
-  crowd_hashes(4, four);
-  for (int k = 0; k < 6; k++) {
-    CHECK_MSG(one[k] == two[k], "step %d: 2 workers %llx, 1 worker %llx", 50 * (k + 1), (unsigned long long)two[k],
-              (unsigned long long)one[k]);
-    CHECK_MSG(one[k] == four[k], "step %d: 4 workers %llx, 1 worker %llx", 50 * (k + 1), (unsigned long long)four[k],
-              (unsigned long long)one[k]);
-  }
-  /* and the crowd moved: a hash that never changes would compare equal for nothing */
-  CHECK(one[0] != one[5]);
+  CrowdRun one, two, four;
+  crowd_run(1, NULL, &one);
+  crowd_run(2, NULL, &two);
+  crowd_run(4, NULL, &four);
+  crowd_compare(&one, &two, "2 workers");
+  crowd_compare(&one, &four, "4 workers");
+  /* and the crowd moved, touched, crossed the sensors and slept: a hash that never changes, or
+   * events that never come, would compare equal for nothing */
+  CHECK(one.world[0] != one.world[5]);
+  CHECK_MSG(one.event_count > 1000, "only %u events", one.event_count);
+  CHECK_MSG(one.asleep_max > 0, "no body ever slept");
+}
+
+/* The game's own task system (TessWorldDef.enqueue_task / finish_task) in the world's pool's
+ * place: 3 threads of the test's scheduler, then one that runs every loop inline, step the crowd
+ * to the same bits and events as the world on one thread; the threads did run ranges. */
+static void game_scheduler_steps_the_same_bits(void) {
+  CrowdRun one, pooled, inline_run;
+  crowd_run(1, NULL, &one);
+  TestScheduler *pool = test_scheduler_create(3);
+  crowd_run(1, pool, &pooled);
+  uint64_t on_threads = test_scheduler_ranges_on_threads(pool), loops = test_scheduler_loops(pool);
+  test_scheduler_destroy(pool);
+  TestScheduler *none = test_scheduler_create(0);
+  crowd_run(1, none, &inline_run);
+  uint64_t inline_loops = test_scheduler_loops(none);
+  test_scheduler_destroy(none);
+  crowd_compare(&one, &pooled, "the game's 4-thread scheduler");
+  crowd_compare(&one, &inline_run, "the game's inline scheduler");
+  CHECK_MSG(loops > 300 * 20 && inline_loops == loops, "loops handed over: %llu, inline %llu", (unsigned long long)loops,
+            (unsigned long long)inline_loops);
+  CHECK_MSG(on_threads > 0, "the scheduler's threads ran no range");
+  /* one callback without the other is refused */
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  TestScheduler *s = test_scheduler_create(0);
+  test_scheduler_attach(s, &def);
+  def.finish_task = NULL;
+  TessWorld *w = NULL;
+  TessError err;
+  CHECK(tess_world_create(&def, &w, &err) == TESS_ERR_INVALID && w == NULL);
+  test_scheduler_destroy(s);
 }
 
 /* ---- Handles, callbacks, events, queries ------------------------------ */
@@ -2280,7 +2417,7 @@ static void bad_input_is_refused(void) {
 }
 
 TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_falling_target),
-               TEST(bounce_reaches_e_squared_height), TEST(bounce_is_e_squared_for_drops_of_1_to_5_m), TEST(box_landing_flat_stays_down_and_level), TEST(restitution_needs_the_threshold_speed), TEST(rk4_keeps_orbit_and_spring_energy_better_than_euler), TEST(glancing_corner_hit_leaves_along_the_tangent), TEST(box_passing_a_corner_leaves_as_it_should), TEST(rubber_on_rubber_is_0_9025),
+               TEST(bounce_reaches_e_squared_height), TEST(bounce_is_e_squared_for_drops_of_1_to_5_m), TEST(box_landing_flat_stays_down_and_level), TEST(restitution_needs_the_threshold_speed), TEST(degenerate_two_point_contacts_rest), TEST(rk4_keeps_orbit_and_spring_energy_better_than_euler), TEST(glancing_corner_hit_leaves_along_the_tangent), TEST(box_passing_a_corner_leaves_as_it_should), TEST(rubber_on_rubber_is_0_9025),
                TEST(slide_stops_at_v2_over_2_mu_g), TEST(tangential_efficiency_acts_at_impact_only),
                TEST(ball_rolls_across_200_tiles_without_bumps), TEST(box_and_capsule_slide_across_200_tiles_without_bumps),
                TEST(ten_box_stack_stands_10_s), TEST(pin_motor_spins_up_and_drives_a_cart), TEST(plank_under_48_balls_holds_them_all), TEST(pyramid_of_20_settles_and_sleeps),
@@ -2293,7 +2430,7 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(contact_points_list_resting_contacts),
                TEST(queries_find_bodies_and_cells), TEST(interpolation_between_steps),
                TEST(one_way_cells_catch_only_from_above), TEST(traced_slope_is_a_ramp),
-               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(chaos_is_deterministic_across_solvers_and_restores), TEST(crowd_steps_the_same_bits_on_1_2_and_4_workers), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(mass_from_density_or_set), TEST(bad_input_is_refused),
+               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(chaos_is_deterministic_across_solvers_and_restores), TEST(crowd_steps_the_same_bits_on_1_2_and_4_workers), TEST(game_scheduler_steps_the_same_bits), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(mass_from_density_or_set), TEST(bad_input_is_refused),
                TEST(fast_ball_stops_at_a_thin_box), TEST(ball_stops_r_from_a_tile_corner),
                TEST(removal_during_a_step_takes_effect_at_its_end),
                TEST(orbit_around_an_attractor_keeps_its_radius))

@@ -113,6 +113,21 @@ typedef void (*TessSensorBeginFn)(TessWorld *world, const TessSensorEvent *event
 
 /* ---- The world --------------------------------------------------------- */
 
+/* A game's own task system (the shape of Box2D v3's b2EnqueueTaskCallback): the world hands it
+ * each loop of the step it can share out as `task` over the items [0, item_count). The game
+ * calls task(begin, end, worker, task_context) on ranges that together cover every item once
+ * (each range at least min_range items where it can; in any order, on any threads, `worker`
+ * being the index, below TessWorldDef.worker_count, of the thread that runs it), and returns a
+ * handle of its own that the world passes to finish_task, which returns only when every range
+ * has run; or it runs them all before returning and returns NULL, and finish_task is not called.
+ * The step waits for each loop before the next: the game's threads need never wait for the
+ * world. Every item's result is the same whoever runs it, so a world steps to the same bits on
+ * the game's scheduler as on its own workers. */
+typedef void TessTaskFn(uint32_t begin, uint32_t end, uint32_t worker, void *task_context);
+typedef void *TessEnqueueTaskFn(TessTaskFn *task, uint32_t item_count, uint32_t min_range, void *task_context,
+                                void *user_context);
+typedef void TessFinishTaskFn(void *user_task, void *user_context);
+
 typedef struct TessWorldDef {
   TessVec2 gravity;            /* m/s^2; default (0, 9.81) */
   uint32_t substeps;           /* solver sub-steps per step, 1..64; default 4 */
@@ -132,10 +147,15 @@ typedef struct TessWorldDef {
   float fluid_angular_drag;    /* 1/s at full submersion; default 2 */
   float broad_phase_cell;      /* m; 0 = chosen from the shapes' sizes each step (default) */
   uint32_t worker_count;       /* threads that run a step, the caller's included, 1..64; default 1.
-                                  Any count steps to the same bits */
+                                  Any count steps to the same bits; with enqueue_task, the threads
+                                  of the game's scheduler (how finely the world cuts its loops) */
   TessContactBeginFn contact_begin_fn;
   TessSensorBeginFn sensor_begin_fn;
   void *callback_user;
+  /* the game's scheduler instead of the world's own worker_count - 1 threads (both or neither) */
+  TessEnqueueTaskFn *enqueue_task;
+  TessFinishTaskFn *finish_task;
+  void *user_task_context; /* passed to both as user_context */
 } TessWorldDef;
 
 void tess_world_def_default(TessWorldDef *def);
@@ -185,6 +205,28 @@ size_t tess_world_memory_bytes(const TessWorld *world);
 /* How many contacts the solver works on at once: 8 with AVX2, else 4 (the results are the same
  * bits either way; TESS_PHYSICS_SIMD=sse2 in the environment when a world is made forces 4). */
 uint32_t tess_world_solver_lanes(const TessWorld *world);
+
+/* Where the last step's time went, in milliseconds of the stepping thread's CPU time, for a
+ * world created with TESS_PHYSICS_PROFILE=1 in the environment (zeros otherwise: the clocks are
+ * read only then, a few hundred times a step). `serial` is the part outside the loops the
+ * workers share: with one worker, step.serial is what more workers cannot shorten, and
+ * step.total / (step.serial + (step.total - step.serial) / n) bounds the speed-up on n workers
+ * (Amdahl's law). */
+typedef struct TessStepPhase {
+  float total, serial;
+} TessStepPhase;
+typedef struct TessStepProfile {
+  TessStepPhase step;         /* the whole step: the sum of the phases */
+  TessStepPhase prepare;      /* bodies' margins and sweeps, joined pairs */
+  TessStepPhase broad_phase;  /* proxies, grid, pair scan and sort */
+  TessStepPhase narrow_phase; /* manifolds, contacts and their warm starts, sensor overlaps */
+  TessStepPhase islands;      /* waking, contacts of woken bodies, floor and fluid forces */
+  TessStepPhase solver_setup; /* solver states, constraint preparation and colouring, joints */
+  TessStepPhase solve;        /* the sub-steps */
+  TessStepPhase finish;       /* impulses stored, restitution, write-back, pixel masks, events */
+  TessStepPhase sleep;        /* sleeping and deferred removals */
+} TessStepProfile;
+TessStepProfile tess_world_profile(const TessWorld *world);
 
 /* A 64-bit hash of every live body's state (transform, velocities, awake
  * flag) in slot order: equal states give equal hashes. */

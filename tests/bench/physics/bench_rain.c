@@ -7,9 +7,11 @@
  * scene of 2000 convex polygons. For each engine: the median step's wall clock
  * and CPU time, the bodies that end inside a wall, the heap it holds. Prints a
  * table; asserts nothing about time.
- * Usage: bench-rain [N ...] [--steps S] [--rounds R] [--no-peer] [--no-mixed]
+ * Usage: bench-rain [N ...] [--steps S] [--rounds R] [--no-peer] [--no-mixed] [--phases]
  * --rounds R runs every scene R times, the engines interleaved (A B C A B C),
- * and prints each engine's median over the rounds: the machine is shared. */
+ * and prints each engine's median over the rounds: the machine is shared.
+ * --phases prints instead where a 1-worker step's time goes, phase by phase, and the part
+ * more workers cannot shorten. */
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
@@ -329,24 +331,36 @@ static size_t heap_bytes(void) {
   return mi.uordblks + mi.hblkhd;
 }
 
-/* Wall clock and the process's CPU time around each step (CPU time: the VM is
- * shared, and wall time counts the other processes' turns too; the process's,
- * not the thread's, so that an engine's worker threads count). Heap: what
+/* The process's CPU time is read over windows of this many steps, not around each step: Linux
+ * adds the time of a thread running on another processor to the process's clock only at a
+ * scheduler tick or when the thread stops, so a worker's time arrives in lumps of a tick (about
+ * 5 ms here, more than a step). The median of per-step readings then counted the stepping
+ * thread alone, and a 2-worker row's CPU time came out as its wall time. A window of 20 steps
+ * holds the lumps of its own steps but for a tick at either end. */
+#define CPU_WINDOW 20
+
+/* Wall clock around each step, and the process's CPU time per step over windows of CPU_WINDOW
+ * steps (CPU time: the VM is shared, and wall time counts the other processes' turns too; the
+ * process's, not the thread's, so that an engine's worker threads count). Heap: what
  * malloc holds at the end over what it held before the engine's world, the
  * same measure for every engine whatever its own allocator reports. */
 static Result run_engine(const Engine *e, const Scene *sc, int steps) {
   Result res = {0, 0, 0, 0};
-  double *wall = malloc((size_t)steps * sizeof *wall), *cpu = malloc((size_t)steps * sizeof *cpu);
+  int windows = steps / CPU_WINDOW > 0 ? steps / CPU_WINDOW : 1;
+  double *wall = malloc((size_t)steps * sizeof *wall), *cpu = malloc((size_t)windows * sizeof *cpu);
   size_t heap0 = heap_bytes();
   void *world = e->create(sc);
+  double window_cpu = 0.0;
+  int window_steps = steps < CPU_WINDOW ? steps : CPU_WINDOW;
   for (int s = 0; s < WARMUP + steps; s++) {
-    double w0 = seconds(CLOCK_MONOTONIC), c0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
+    int m = s - WARMUP;
+    if (m >= 0 && m % window_steps == 0) window_cpu = seconds(CLOCK_PROCESS_CPUTIME_ID);
+    double w0 = seconds(CLOCK_MONOTONIC);
     e->step(world);
-    double c1 = seconds(CLOCK_PROCESS_CPUTIME_ID), w1 = seconds(CLOCK_MONOTONIC);
-    if (s >= WARMUP) {
-      wall[s - WARMUP] = (w1 - w0) * 1000.0;
-      cpu[s - WARMUP] = (c1 - c0) * 1000.0;
-    }
+    double w1 = seconds(CLOCK_MONOTONIC);
+    if (m >= 0) wall[m] = (w1 - w0) * 1000.0;
+    if (m >= 0 && (m + 1) % window_steps == 0 && m / window_steps < windows)
+      cpu[m / window_steps] = (seconds(CLOCK_PROCESS_CPUTIME_ID) - window_cpu) * 1000.0 / window_steps;
   }
   res.bytes_per_body = ((double)heap_bytes() - (double)heap0) / (double)sc->n;
   for (uint32_t i = 0; i < sc->n; i++) {
@@ -356,7 +370,7 @@ static Result run_engine(const Engine *e, const Scene *sc, int steps) {
   }
   e->destroy(world);
   res.wall_ms = median(wall, steps);
-  res.cpu_ms = median(cpu, steps);
+  res.cpu_ms = median(cpu, windows);
   free(wall);
   free(cpu);
   return res;
@@ -407,10 +421,43 @@ static void print_header(int steps, int rounds) {
          "wall / T", "CPU / T");
 }
 
+/* --phases: where a 1-worker step's time goes (TessStepProfile, TESS_PHYSICS_PROFILE=1), each
+ * phase's thread CPU time and the part of it outside the loops the workers share, summed over
+ * the steps after the warm-up and printed per step; then Amdahl's bound for 2 workers. */
+static void print_phases(const Scene *sc, int steps) {
+  setenv("TESS_PHYSICS_PROFILE", "1", 1);
+  TesseraRun *r = tessera_create_on(sc, 1);
+  unsetenv("TESS_PHYSICS_PROFILE");
+  enum { PHASES = 9 };
+  static const char *names[PHASES] = {"step", "prepare", "broad phase", "narrow phase", "islands",
+                                      "solver setup", "solve", "finish", "sleep"};
+  double total[PHASES] = {0}, serial[PHASES] = {0};
+  for (int s = 0; s < WARMUP + steps; s++) {
+    tessera_step(r);
+    if (s < WARMUP) continue;
+    TessStepProfile p = tess_world_profile(r->w);
+    const TessStepPhase *ph[PHASES] = {&p.step, &p.prepare, &p.broad_phase, &p.narrow_phase, &p.islands,
+                                       &p.solver_setup, &p.solve, &p.finish, &p.sleep};
+    for (int k = 0; k < PHASES; k++) {
+      total[k] += ph[k]->total;
+      serial[k] += ph[k]->serial;
+    }
+  }
+  tessera_destroy(r);
+  printf("%u circles, 1 worker, thread CPU ms per step (mean of %d): phase, total, outside the shared loops\n", sc->n,
+         steps);
+  for (int k = 0; k < PHASES; k++)
+    printf("  %-13s %8.3f %8.3f  (serial %4.1f%% of the step)\n", names[k], total[k] / steps, serial[k] / steps,
+           100.0 * serial[k] / total[0]);
+  double f = serial[0] / total[0];
+  printf("  serial fraction %.3f: Amdahl's bound %.2fx on 2 workers, %.2fx on 4\n\n", f, 1.0 / (f + (1.0 - f) / 2.0),
+         1.0 / (f + (1.0 - f) / 4.0));
+}
+
 int main(int argc, char **argv) {
   uint32_t ns[8];
   int count = 0, steps = 600, rounds = 1;
-  bool peer = true, mixed = true;
+  bool peer = true, mixed = true, phases = false;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--steps") && i + 1 < argc)
       steps = atoi(argv[++i]);
@@ -420,6 +467,8 @@ int main(int argc, char **argv) {
       peer = false;
     else if (!strcmp(argv[i], "--no-mixed"))
       mixed = false;
+    else if (!strcmp(argv[i], "--phases"))
+      phases = true;
     else if (count < 8)
       ns[count++] = (uint32_t)atoi(argv[i]);
   }
@@ -452,6 +501,17 @@ int main(int argc, char **argv) {
   uint8_t *cells = make_cells(&solid);
   printf("Rain on tiles: %dx%d map of 1 m tiles, %u solid cells, circles r = %.2f m, gravity %.0f, 60 Hz,\n", MAP, MAP,
          solid, RADIUS, GRAVITY);
+  if (phases) {
+    for (int k = 0; k < count; k++) {
+      Scene sc = {cells, solid, NULL, ns[k]};
+      Spawn *sp = make_spawns(sc.n, false);
+      sc.spawns = sp;
+      print_phases(&sc, steps);
+      free(sp);
+    }
+    free(cells);
+    return 0;
+  }
   print_header(steps, rounds);
   for (int k = 0; k < count + (mixed ? 1 : 0); k++) {
     bool poly = k == count;

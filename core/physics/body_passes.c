@@ -1,0 +1,121 @@
+/* The step's passes over every body slot, on the workers: the margins and sweeps at the start,
+ * and the solver states after the islands have woken who they wake. Each body's result is its
+ * own; the one list the states pass makes (the awake bodies in slot order) comes from block
+ * counts, so it is the same list however the blocks were shared. */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "physics_private.h"
+
+#define BODY_BLOCK 1024u
+
+typedef struct PrepareJob {
+  TessWorld *w;
+  float dt, spec;
+} PrepareJob;
+
+/* Bodies [begin, end): centres, speculative margins and sweeps of this step; last step's stops
+ * go into the paths (where round features are met) and are cleared. */
+static void prepare_task(void *ctx, uint32_t begin, uint32_t end) {
+  const PrepareJob *j = ctx;
+  TessWorld *w = j->w;
+  for (uint32_t i = begin; i < end; i++) {
+    Body *b = &w->bodies[i];
+    w->moving[i] = !b->in_use || physics_body_active(b);
+    w->centers[i] = b->center;
+    if (!b->in_use) continue;
+    b->xf_prev = b->xf;
+    bool moving = b->type != TESS_BODY_STATIC && physics_body_active(b);
+    w->margins[i] = b->type == TESS_BODY_STATIC ? 0.0f : j->spec + (moving ? fabsf(b->w) * b->max_extent * j->dt : 0.0f);
+    w->sweeps[i] = moving ? tess_v2_scale(j->dt, b->v) : tess_v2(0.0f, 0.0f);
+    w->paths[i] = moving ? tess_v2_scale(j->dt, tess_v2_add(b->v, b->stop_dv)) : tess_v2(0.0f, 0.0f);
+    b->stop_dv = tess_v2(0.0f, 0.0f);
+  }
+}
+
+void physics_bodies_prepare(TessWorld *w, float dt, float speculative) {
+  PrepareJob job = {w, dt, speculative};
+  physics_parallel_for(w->tasks, w->body_count, 1024, prepare_task, &job);
+}
+
+typedef struct StateJob {
+  TessWorld *w;
+  float h;
+  bool write; /* the second pass */
+  atomic_bool any_rk4;
+} StateJob;
+
+/* Solver state k (1..) of body b, awake and not static. */
+static void init_state(TessWorld *w, const Body *b, uint32_t k, float h, atomic_bool *any_rk4) {
+  BodyState *s = &w->states[k];
+  BodyMotion *q = &w->motions[k];
+  memset(s, 0, sizeof *s);
+  memset(q, 0, sizeof *q);
+  s->dq = tess_rot_identity();
+  s->v = b->v;
+  s->w = b->w;
+  q->lin_f = q->ang_f = 1.0f;
+  if (b->type != TESS_BODY_DYNAMIC) return;
+  s->dynamic = 1;
+  q->inv_m = b->inv_mass;
+  q->inv_i = b->inv_inertia;
+  q->acc = tess_v2_add(tess_v2_scale(b->inv_mass, b->force), tess_v2_scale(b->gravity_scale, w->def.gravity));
+  q->ang_acc = b->inv_inertia * b->torque;
+  q->lin_f = 1.0f / (1.0f + h * (b->linear_damping + b->extra_damping));
+  q->ang_f = 1.0f / (1.0f + h * (b->angular_damping + b->extra_angular_damping));
+  q->rk4 = b->integrator == TESS_INTEGRATOR_RK4;
+  if (q->rk4) atomic_store_explicit(any_rk4, true, memory_order_relaxed);
+}
+
+/* Blocks [begin, end) of body slots: the first pass counts each block's awake bodies into
+ * w->blocks, the second numbers them from there on and sets up their states. */
+static void states_task(void *ctx, uint32_t begin, uint32_t end) {
+  StateJob *j = ctx;
+  TessWorld *w = j->w;
+  for (uint32_t blk = begin; blk < end; blk++) {
+    uint32_t first = blk * BODY_BLOCK, last = first + BODY_BLOCK < w->body_count ? first + BODY_BLOCK : w->body_count;
+    if (!j->write) {
+      uint32_t n = 0;
+      for (uint32_t i = first; i < last; i++) n += physics_body_active(&w->bodies[i]);
+      w->blocks[blk] = n;
+      continue;
+    }
+    uint32_t k = w->blocks[blk];
+    for (uint32_t i = first; i < last; i++) {
+      const Body *b = &w->bodies[i];
+      if (!physics_body_active(b)) {
+        w->state_of[i] = 0;
+        continue;
+      }
+      w->active[k] = i;
+      w->state_of[i] = k + 1;
+      init_state(w, b, k + 1, j->h, &j->any_rk4);
+      k++;
+    }
+  }
+}
+
+bool physics_bodies_states(TessWorld *w, float h, bool *any_rk4) {
+  BodyState *st = w->states;
+  memset(&st[0], 0, sizeof st[0]);
+  memset(&w->motions[0], 0, sizeof w->motions[0]);
+  st[0].dq = tess_rot_identity();
+  uint32_t blocks = (w->body_count + BODY_BLOCK - 1) / BODY_BLOCK;
+  if (!PHYS_GROW(w->active, &w->active_cap, w->body_count + 1) ||
+      !PHYS_GROW(w->state_of, &w->state_of_cap, w->body_count + 1) ||
+      !PHYS_GROW(w->blocks, &w->blocks_cap, blocks + 1))
+    return false;
+  StateJob job = {w, h, false, false};
+  physics_parallel_for(w->tasks, blocks, 2, states_task, &job);
+  uint32_t n = 0;
+  for (uint32_t b = 0; b < blocks; b++) {
+    uint32_t c = w->blocks[b];
+    w->blocks[b] = n;
+    n += c;
+  }
+  job.write = true;
+  physics_parallel_for(w->tasks, blocks, 2, states_task, &job);
+  w->active_count = n;
+  *any_rk4 = atomic_load(&job.any_rk4);
+  return true;
+}
