@@ -152,7 +152,8 @@ j_find_now() {
 j_still() {
   local last= cur same=0 end=$((SECONDS + 5 * J_WAIT_SCALE))
   while [ "$SECONDS" -lt "$end" ]; do
-    cur=$(cut -f1,2,4,5 "$J_WORK/probe" 2>/dev/null | md5sum) # places only: Play's counters change every frame
+    # Places only (Play's counters change every frame), of all but text fields (their content is not a place).
+    cur=$(awk -F '\t' '$2 != "text" { print $1, $2, $4, $5 }' "$J_WORK/probe" 2>/dev/null | md5sum)
     if [ "$cur" = "$last" ]; then same=$((same + 1)); else same=0; fi
     [ "$same" -ge 6 ] && return 0
     last=$cur
