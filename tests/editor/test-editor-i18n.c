@@ -183,15 +183,14 @@ static void french_pixel_rows(void) {
   TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
   tess_object_inspector_set_object(insp, level->id, body);
   fixture_spin();
-  CHECK(find_label(GTK_WIDGET(insp), "Collision par pixels") != NULL);
+  CHECK(find_label(GTK_WIDGET(insp), "Collisions par pixels") != NULL);
   CHECK(find_tip(GTK_WIDGET(insp),
-                 "Entre en collision par les pixels mêmes du sprite (son alpha au seuil du masque), tournés "
-                 "avec le corps, au lieu des formes tracées. Les balles roulent sur chaque bosse ; dans "
-                 "un jeu, on peut y creuser.") != NULL);
+                 "Entre en collision selon les pixels du sprite (son alpha au seuil du masque), tournés avec "
+                 "le corps, au lieu des formes tracées. Les balles roulent sur chaque bosse ; on peut le "
+                 "creuser dans un jeu.") != NULL);
   GtkWidget *layers = tess_window_get_layers_panel(w);
   CHECK(find_label(layers, "Par _pixels") != NULL);
-  CHECK(find_tip(layers, "Entrer en collision par les pixels mêmes des tuiles (un masque de pixels) plutôt que par les cases") !=
-        NULL);
+  CHECK(find_tip(layers, "Entrer en collision selon les pixels des tuiles (un masque de pixels) plutôt que par cases") != NULL);
   fixture_close(w);
 }
 
