@@ -137,8 +137,26 @@ static void event_task(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
+/* One thread: one scan, each event appended as it is found (the same events in the same order
+ * as the two passes, without the second scan). */
+static bool events_alone(TessWorld *w) {
+  uint32_t n = w->contacts_old_count + w->contact_count;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!end_event(w, i, NULL)) continue;
+    if (!PHYS_GROW(w->ev_end, &w->ev_end_cap, w->ev_end_count + 1)) return false;
+    end_event(w, i, &w->ev_end[w->ev_end_count++]);
+  }
+  for (uint32_t i = 0; i < w->contact_count; i++) {
+    if (!begin_event(w, i, NULL)) continue;
+    if (!PHYS_GROW(w->ev_begin, &w->ev_begin_cap, w->ev_begin_count + 1)) return false;
+    begin_event(w, i, &w->ev_begin[w->ev_begin_count++]);
+  }
+  return true;
+}
+
 bool physics_contact_events(TessWorld *w) {
   physics_parallel_for(w->tasks, w->coff_count, 1024, store_impulses, w);
+  if (!w->tasks && !w->profile) return events_alone(w); /* (a profile counts the passes the workers share) */
   uint32_t end_blocks = (w->contacts_old_count + w->contact_count + EVENT_BLOCK - 1) / EVENT_BLOCK;
   uint32_t blocks = end_blocks + (w->contact_count + EVENT_BLOCK - 1) / EVENT_BLOCK;
   if (!PHYS_GROW(w->blocks, &w->blocks_cap, blocks + 1)) return false;
