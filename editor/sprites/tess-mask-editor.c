@@ -43,7 +43,6 @@ struct _TessMaskEditor {
 
   /* template widgets */
   TessMaskView *view;
-  GtkLabel *zoom_label;
   GtkDropDown *mode, *level, *material;
   GtkScale *threshold;
   GtkSpinButton *max_vertices, *tolerance;
@@ -96,6 +95,8 @@ static GParamSpec *props[N_PROPS];
 
 /* The template's closures. */
 static gboolean text_is_set(gpointer unused, const char *text) { return text && *text; }
+/* The view's effective scale, as the zoom bar says it. */
+static char *zoom_text(gpointer unused, double zoom) { return g_strdup_printf("%.0f%%", zoom * 100.0); }
 /* The tolerance and "largest island only" shape convex pieces only. */
 static gboolean pieces_settings_apply(gpointer unused, gboolean traceable, guint mode) {
   return traceable && mode == TESS_MASK_PIECES;
@@ -568,11 +569,6 @@ static void on_overlay_toggled(GtkCheckButton *check, TessMaskEditor *self) {
   tess_mask_view_set_overlays(self->view, flags);
 }
 
-static void update_zoom_label(TessMaskEditor *self) {
-  g_autofree char *text = g_strdup_printf("%.0f%%", tess_mask_view_get_zoom(self->view) * 100.0);
-  gtk_label_set_text(self->zoom_label, text);
-}
-
 static void on_zoom_out(GtkButton *button, TessMaskEditor *self) {
   tess_mask_view_set_zoom(self->view, tess_mask_view_get_zoom(self->view) * 0.8);
 }
@@ -580,7 +576,6 @@ static void on_zoom_in(GtkButton *button, TessMaskEditor *self) {
   tess_mask_view_set_zoom(self->view, tess_mask_view_get_zoom(self->view) * 1.25);
 }
 static void on_zoom_fit(GtkButton *button, TessMaskEditor *self) { tess_mask_view_set_zoom(self->view, 0); }
-static void on_view_zoom_changed(TessMaskView *view, TessMaskEditor *self) { update_zoom_label(self); }
 
 /* ---- Public ----------------------------------------------------------------- */
 
@@ -676,7 +671,6 @@ static void tess_mask_editor_class_init(TessMaskEditorClass *klass) {
   g_type_ensure(TESS_TYPE_MASK_VIEW);
   gtk_widget_class_set_template_from_resource(widget_class, "/org/tessera/Editor/tess-mask-editor.ui");
   gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, view);
-  gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, zoom_label);
   gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, mode);
   gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, threshold);
   gtk_widget_class_bind_template_child(widget_class, TessMaskEditor, max_vertices);
@@ -702,13 +696,14 @@ static void tess_mask_editor_class_init(TessMaskEditorClass *klass) {
   /* Not kept in the struct (bindings drive them), but named for the tests. */
   gtk_widget_class_bind_template_child_full(widget_class, "trace_buttons", FALSE, 0);
   gtk_widget_class_bind_template_child_full(widget_class, "message", FALSE, 0);
+  gtk_widget_class_bind_template_child_full(widget_class, "zoom_label", FALSE, 0);
   gtk_widget_class_bind_template_callback(widget_class, text_is_set);
   gtk_widget_class_bind_template_callback(widget_class, pieces_settings_apply);
   gtk_widget_class_bind_template_callback(widget_class, on_vertex_moved);
   gtk_widget_class_bind_template_callback(widget_class, on_vertex_inserted);
   gtk_widget_class_bind_template_callback(widget_class, on_vertex_removed);
   gtk_widget_class_bind_template_callback(widget_class, on_anchor_moved);
-  gtk_widget_class_bind_template_callback(widget_class, on_view_zoom_changed);
+  gtk_widget_class_bind_template_callback(widget_class, zoom_text);
   gtk_widget_class_bind_template_callback(widget_class, on_zoom_out);
   gtk_widget_class_bind_template_callback(widget_class, on_zoom_in);
   gtk_widget_class_bind_template_callback(widget_class, on_zoom_fit);

@@ -19,6 +19,7 @@ struct _TessMaskView {
   guint overlays;
   gboolean editable;
   double zoom;         /* 0 = fit */
+  double shown_zoom;   /* the effective scale last notified ("zoom") */
   double pan_x, pan_y; /* widget pixels added to the centred position */
   gboolean panning;
   double pan_x0, pan_y0; /* pan at the start of a pan drag */
@@ -36,12 +37,25 @@ enum {
   SIGNAL_VERTEX_INSERTED,
   SIGNAL_VERTEX_REMOVED,
   SIGNAL_ANCHOR_MOVED,
-  SIGNAL_ZOOM_CHANGED,
   N_SIGNALS
 };
 static guint signals[N_SIGNALS];
 
+/* "zoom": the effective scale, which a fitted frame changes with the
+ * widget's size too (the editor's zoom label is bound to it). */
+enum { PROP_0,
+       PROP_ZOOM,
+       N_PROPS };
+static GParamSpec *props[N_PROPS];
+
 G_DEFINE_FINAL_TYPE(TessMaskView, tess_mask_view, GTK_TYPE_WIDGET)
+
+static void notify_zoom(TessMaskView *v) {
+  double zoom = tess_mask_view_get_zoom(v);
+  if (zoom == v->shown_zoom) return;
+  v->shown_zoom = zoom;
+  g_object_notify_by_pspec(G_OBJECT(v), props[PROP_ZOOM]);
+}
 
 /* ---- Geometry ------------------------------------------------------------ */
 
@@ -287,6 +301,7 @@ void tess_mask_view_set_frame(TessMaskView *v, TessImageView frame) {
     }
   }
   gtk_widget_queue_draw(GTK_WIDGET(v));
+  notify_zoom(v);
 }
 
 void tess_mask_view_set_mask(TessMaskView *v, const TessSpriteMask *mask, const TessMaskSecondMoments *moments,
@@ -325,7 +340,7 @@ void tess_mask_view_set_zoom(TessMaskView *v, double zoom) {
   if (zoom <= 0) v->pan_x = v->pan_y = 0; /* fit: centred again */
   v->zoom = zoom > 0 ? CLAMP(zoom, 0.05, 64.0) : 0.0;
   gtk_widget_queue_draw(GTK_WIDGET(v));
-  g_signal_emit(v, signals[SIGNAL_ZOOM_CHANGED], 0);
+  notify_zoom(v);
 }
 
 /* ---- Edits --------------------------------------------------------------- */
@@ -494,6 +509,18 @@ static void tess_mask_view_measure(GtkWidget *widget, GtkOrientation o, int for_
   *nat = 480;
 }
 
+static void tess_mask_view_size_allocate(GtkWidget *widget, int width, int height, int baseline) {
+  GTK_WIDGET_CLASS(tess_mask_view_parent_class)->size_allocate(widget, width, height, baseline);
+  notify_zoom(TESS_MASK_VIEW(widget)); /* a fitted frame scales with the widget */
+}
+
+static void tess_mask_view_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+  switch (id) {
+    case PROP_ZOOM: g_value_set_double(value, tess_mask_view_get_zoom(TESS_MASK_VIEW(object))); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+  }
+}
+
 static void tess_mask_view_finalize(GObject *object) {
   TessMaskView *v = TESS_MASK_VIEW(object);
   g_clear_pointer(&v->frame, cairo_surface_destroy);
@@ -505,8 +532,13 @@ static void tess_mask_view_class_init(TessMaskViewClass *klass) {
   GObjectClass *object_class = G_OBJECT_CLASS(klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
   object_class->finalize = tess_mask_view_finalize;
+  object_class->get_property = tess_mask_view_get_property;
   widget_class->snapshot = tess_mask_view_snapshot;
   widget_class->measure = tess_mask_view_measure;
+  widget_class->size_allocate = tess_mask_view_size_allocate;
+  props[PROP_ZOOM] = g_param_spec_double("zoom", NULL, NULL, 0, G_MAXDOUBLE, 1.0,
+                                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties(object_class, N_PROPS, props);
   signals[SIGNAL_VERTEX_MOVED] = g_signal_new("vertex-moved", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                               NULL, NULL, G_TYPE_NONE, 5, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_DOUBLE,
                                               G_TYPE_DOUBLE, G_TYPE_BOOLEAN);
@@ -517,8 +549,6 @@ static void tess_mask_view_class_init(TessMaskViewClass *klass) {
                                                 NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
   signals[SIGNAL_ANCHOR_MOVED] = g_signal_new("anchor-moved", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                               NULL, NULL, G_TYPE_NONE, 3, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_BOOLEAN);
-  signals[SIGNAL_ZOOM_CHANGED] = g_signal_new("zoom-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
-                                              NULL, NULL, G_TYPE_NONE, 0);
   gtk_widget_class_set_css_name(widget_class, "tess-mask-view");
 }
 

@@ -42,7 +42,7 @@ void tess_mask_view_set_anchor(TessMaskView *v, gboolean show, double x, double 
 /* 0 = fit the frame into the widget (and centre it again). A drag away
  * from the vertices or a scroll pans; Ctrl+scroll zooms about the pointer. */
 void tess_mask_view_set_zoom(TessMaskView *v, double zoom);
-double tess_mask_view_get_zoom(TessMaskView *v); /* the effective scale */
+double tess_mask_view_get_zoom(TessMaskView *v); /* the effective scale: property "zoom" */
 
 /* Frame pixels <-> widget coordinates for the current size. */
 void tess_mask_view_frame_to_widget(TessMaskView *v, double fx, double fy, double *wx, double *wy);

@@ -8,6 +8,7 @@
 
 #include "editor_fixture.h"
 #include "tess-mask-editor.h"
+#include "tess-mask-view.h"
 #include "tess-sprite-panel.h"
 #include "tessera/image.h"
 
@@ -193,6 +194,18 @@ static void templates_mask_editor_controls(void) {
   CHECK(tess_mask_editor_get_mask(editor)->area == 30 * 20);
   CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AREA), "600 px²") == 0);
   CHECK(strcmp(gtk_label_get_text(GTK_LABEL(editor_child(editor, "readout_area"))), "600 px²") == 0);
+
+  /* The zoom bar says the view's scale: fitted to the window, then zoomed in. */
+  GtkWidget *zoom = editor_child(editor, "zoom_label");
+  TessMaskView *view = tess_mask_editor_get_view(editor);
+  for (int step = 0; step < 2; step++) {
+    double z = tess_mask_view_get_zoom(view);
+    g_autofree char *want = g_strdup_printf("%.0f%%", z * 100.0);
+    CHECK_MSG(z > 1 && strcmp(gtk_label_get_text(GTK_LABEL(zoom)), want) == 0, "the zoom bar says '%s', the view %s",
+              gtk_label_get_text(GTK_LABEL(zoom)), want);
+    tess_mask_view_set_zoom(view, z * 1.25);
+    fixture_spin();
+  }
 
   tess_mask_editor_flush(editor);
   gtk_window_destroy(win);
