@@ -1,5 +1,6 @@
 /* The widget probe of the end-to-end journeys: one line per visible widget,
  *   WINDOW-TITLE <tab> KIND <tab> TEXT <tab> X <tab> Y <tab> W <tab> H
+ * (KIND: window, label, button, field, text (a text field's content), widget)
  * with X, Y in the toplevel X window's coordinates (a popover's widgets
  * included: its position is added), rewritten atomically when it changes. */
 #include "tess-test-probe.h"
@@ -28,6 +29,10 @@ static gboolean native_offset(GtkNative *native, double *x, double *y) {
 }
 
 static const char *widget_text(GtkWidget *w, const char **kind) {
+  if (GTK_IS_TEXT(w)) { /* what a field holds: the journeys check that typed keys arrived */
+    *kind = "text";
+    return gtk_editable_get_text(GTK_EDITABLE(w));
+  }
   if (GTK_IS_INSCRIPTION(w)) { /* the file chooser's rows */
     *kind = "label";
     return gtk_inscription_get_text(GTK_INSCRIPTION(w));

@@ -1,5 +1,6 @@
 /* TessWindow: the editor window. */
 #include "tess-window-private.h"
+#include "tess-icon-guard.h"
 #include "tess-problems.h"
 
 G_DEFINE_FINAL_TYPE(TessWindow, tess_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -721,6 +722,8 @@ static void tess_window_class_init(TessWindowClass *klass) {
   /* Referencing the bundle keeps it linked from the static library; its
    * constructor registered it before main(). */
   (void)tess_get_resource();
+  /* Before the first window's icons: GTK 4.8 must not finalize one on its loader thread. */
+  tess_icon_guard_install();
   g_type_ensure(TESS_TYPE_MAP_VIEW);
   g_type_ensure(TESS_TYPE_PREVIEW_VIEW);
   g_type_ensure(TESS_TYPE_LAYERS_PANEL);

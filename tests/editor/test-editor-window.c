@@ -993,11 +993,32 @@ static void spin_for(guint ms) {
     if (!g_main_context_iteration(NULL, FALSE)) g_usleep(2000);
 }
 
+static int map_width(TessWindow *w) { return gtk_widget_get_width(tess_window_get_map_view(w)); }
+
+static gboolean zoom_shown(TessWindow *w) {
+  g_autofree char *text =
+      g_strdup_printf("Zoom %.0f %%", tess_map_view_get_zoom(TESS_MAP_VIEW(tess_window_get_map_view(w))) * 100.0);
+  return g_str_equal(tess_window_get_status(w, "zoom"), text);
+}
+
+/* Runs the main loop until the map view is no longer `old_width` wide (the
+ * X server answered the resize and a frame was laid out) and, when `fit`,
+ * the level fits it as the status bar says; at most 20 s: a loaded machine
+ * takes its time, where a fixed 300 ms wait failed now and then. */
+static void spin_until_resized(TessWindow *w, int old_width, gboolean fit) {
+  gint64 end = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time() < end &&
+         !(map_width(w) != old_width && (!fit || (level_fits(w, tess_window_get_level(w)) && zoom_shown(w)))))
+    if (!g_main_context_iteration(NULL, FALSE)) g_usleep(2000);
+  CHECK_MSG(map_width(w) != old_width, "the map view is still %d px wide", old_width);
+}
+
 static void window_fit_level(void) {
   g_autofree char *path = fixture_copy_demo("fit.tessera");
   TessWindow *w = fixture_window(path);
+  int width = map_width(w);
   gtk_window_set_default_size(GTK_WINDOW(w), 1100, 700);
-  spin_for(300);
+  spin_until_resized(w, width, TRUE);
   TessMapView *v = TESS_MAP_VIEW(tess_window_get_map_view(w));
   CHECK(gtk_widget_get_width(GTK_WIDGET(v)) > 100);
   CHECK_MSG(level_fits(w, tess_window_get_level(w)), "zoom %g", tess_map_view_get_zoom(v));
@@ -1009,8 +1030,9 @@ static void window_fit_level(void) {
 
   /* The window grows: the fit follows. */
   double before = tess_map_view_get_zoom(v);
+  width = map_width(w);
   gtk_window_set_default_size(GTK_WINDOW(w), 1300, 860);
-  spin_for(300);
+  spin_until_resized(w, width, TRUE);
   CHECK(level_fits(w, tess_window_get_level(w)));
   CHECK(tess_map_view_get_zoom(v) > before);
 
@@ -1026,8 +1048,10 @@ static void window_fit_level(void) {
   /* A user zoom stays when the window resizes. */
   g_action_group_activate_action(G_ACTION_GROUP(w), "zoom-in", NULL);
   double user_zoom = tess_map_view_get_zoom(v);
+  width = map_width(w);
   gtk_window_set_default_size(GTK_WINDOW(w), 1100, 700);
-  spin_for(300);
+  spin_until_resized(w, width, FALSE);
+  fixture_spin();
   CHECK_NEAR(tess_map_view_get_zoom(v), user_zoom, 1e-9);
 
   /* Another level opens whole in view. */
@@ -1054,6 +1078,10 @@ static void window_play_fits(void) {
   g_autofree char *path = fixture_copy_demo("play-fits.tessera");
   TessWindow *w = fixture_window(path);
   gtk_window_set_default_size(GTK_WINDOW(w), 1200, 760);
+  /* The X server's answer first (it may be slow to come on a loaded machine). */
+  gint64 end = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+  while (gtk_widget_get_width(GTK_WIDGET(w)) > 1200 && g_get_monotonic_time() < end)
+    if (!g_main_context_iteration(NULL, FALSE)) g_usleep(2000);
   spin_for(300);
   CHECK(right_panel_inside(w));
   if (g_action_group_has_action(G_ACTION_GROUP(w), "play")) {

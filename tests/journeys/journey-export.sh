@@ -12,10 +12,7 @@ j_start "$J_WORK/export.tessera"
 j_key ctrl+e
 j_window "Export Levels"
 j_click "Export Levels" label "Choose a folder"
-j_window "Export To"
-j_key ctrl+l
-xdotool type --delay 2 "$J_WORK/out/"
-j_click "Export To" button "Select"
+j_chooser_open "Export To" "$J_WORK/out/" Select
 j_until 10 j_find_now "Export Levels" label "$J_WORK/out" >/dev/null ||
   j_fail "the dialog does not show the chosen folder"
 j_find_now "Export Levels" label "Choose the folder the levels go to." >/dev/null &&

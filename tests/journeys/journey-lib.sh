@@ -43,9 +43,19 @@ j_fail() {
   exit 1
 }
 
-# j_until SECONDS CMD...: runs CMD every 50 ms until it succeeds; fails after SECONDS.
+# Deadlines are generous: on a loaded machine (load 20 on 2 cores) the editor
+# runs ten times slower than idle, and a deadline is only reached when
+# something is wrong. J_WAIT_SCALE (default 4) multiplies every deadline the
+# journeys give (they are written as the seconds an idle machine needs, 
+# with room to spare).
+J_WAIT_SCALE=${J_WAIT_SCALE:-4}
+
+# j_until SECONDS CMD...: runs CMD every 50 ms until it succeeds; returns 1
+# after SECONDS (scaled). CMD is run afresh each time: a condition on the
+# file or the probe goes in CMD (a function, or bash -c), never in a "$(...)"
+# of the caller, which the shell expands once, before the first try.
 j_until() {
-  local limit=$1
+  local limit=$(($1 * J_WAIT_SCALE))
   shift
   local end=$((SECONDS + limit))
   until "$@"; do
@@ -53,6 +63,33 @@ j_until() {
     sleep 0.05
   done
 }
+
+# j_wait SECONDS WHAT CMD...: j_until, and on timeout fails saying what it
+# waited for, for how long, and the command it polled.
+j_wait() {
+  local limit=$1 what=$2
+  shift 2
+  j_until "$limit" "$@" || j_fail "$what (waited $((limit * J_WAIT_SCALE)) s for: $*)"
+}
+
+# j_wait_eq SECONDS WHAT WANT CMD...: polls CMD until it prints WANT; on
+# timeout fails with what it printed last.
+J_LAST=
+j_prints() {
+  local want=$1
+  shift
+  J_LAST=$("$@" 2>&1) || true
+  [ "$J_LAST" = "$want" ]
+}
+j_wait_eq() {
+  local limit=$1 what=$2 want=$3
+  shift 3
+  j_until "$limit" j_prints "$want" "$@" ||
+    j_fail "$what (waited $((limit * J_WAIT_SCALE)) s for '$*' to give '$want'; it last gave '$J_LAST')"
+}
+# j_wait_sql SECONDS WHAT DB SQL WANT: polls a query on the project file
+# until it gives WANT (the editor commits each edit, but not at once).
+j_wait_sql() { j_wait_eq "$1" "$2" "$5" j_sql "$3" "$4"; }
 
 # j_start PROJECT: the editor on PROJECT; waits for its window (titled "NAME — LEVEL")
 # and for the map's geometry to be written.
@@ -62,22 +99,23 @@ j_start() {
   rm -f "$J_WORK/geometry" "$J_WORK/probe"
   "$J_TESSERA" "$project" >>"$J_WORK/tessera.log" 2>&1 &
   J_PID=$!
-  J_WID=$(timeout 20 xdotool search --sync --onlyvisible --name "^$name — " | head -n1) ||
-    j_fail "the editor window '$name — …' did not appear"
+  J_WID=$(timeout $((20 * J_WAIT_SCALE)) xdotool search --sync --onlyvisible --name "^$name — " | head -n1) ||
+    j_fail "the editor window '$name — …' did not appear within $((20 * J_WAIT_SCALE)) s"
   J_TITLE=$(xdotool getwindowname "$J_WID")
-  j_until 10 test -s "$J_WORK/geometry" || j_fail "the editor wrote no map geometry"
-  j_until 10 test -s "$J_WORK/probe" || j_fail "the editor wrote no widget probe"
+  j_wait 10 "the editor wrote no map geometry" test -s "$J_WORK/geometry"
+  j_wait 10 "the editor wrote no widget probe" test -s "$J_WORK/probe"
   j_map_settled
 }
 
 # The level is fitted to the view once the window has its size: wait until
 # the geometry file holds still for a few frames, then read it.
 j_map_settled() {
-  local last= cur= same=0
-  for _ in $(seq 200); do
+  local last= cur= same=0 end=$((SECONDS + 10 * J_WAIT_SCALE))
+  while :; do
     cur=$(cat "$J_WORK/geometry" 2>/dev/null || true)
     if [ -n "$cur" ] && [ "$cur" = "$last" ]; then same=$((same + 1)); else same=0; fi
     [ "$same" -ge 6 ] && break
+    [ "$SECONDS" -ge "$end" ] && j_fail "the map's geometry did not hold still for 300 ms within $((10 * J_WAIT_SCALE)) s (last: $(tr '\n' ' ' <<<"$cur"))"
     last=$cur
     sleep 0.05
   done
@@ -112,9 +150,10 @@ j_find_now() {
 # change, looked at every 100 ms) have not changed for 300 ms, so a place read now is where
 # the widget will be when the click lands.
 j_still() {
-  local last= cur same=0
-  for _ in $(seq 100); do
-    cur=$(cut -f1,2,4,5 "$J_WORK/probe" 2>/dev/null | md5sum) # places only: Play's counters change every frame
+  local last= cur same=0 end=$((SECONDS + 5 * J_WAIT_SCALE))
+  while [ "$SECONDS" -lt "$end" ]; do
+    # Places only (Play's counters change every frame), of all but text fields (their content is not a place).
+    cur=$(awk -F '\t' '$2 != "text" { print $1, $2, $4, $5 }' "$J_WORK/probe" 2>/dev/null | md5sum)
     if [ "$cur" = "$last" ]; then same=$((same + 1)); else same=0; fi
     [ "$same" -ge 6 ] && return 0
     last=$cur
@@ -124,8 +163,8 @@ j_still() {
 }
 j_find() {
   local r
-  j_until 10 j_find_now "$@" >/dev/null || j_fail "no $2 '$3' in window '$1'"
-  j_still || j_fail "the widgets never held still"
+  j_wait 10 "no $2 '$3' in window '$1'" j_find_now "$@" >/dev/null
+  j_still || j_fail "the widgets never held still for 300 ms (waited $((5 * J_WAIT_SCALE)) s, looking for $2 '$3' in '$1')"
   j_find_now "$@" >/dev/null || j_fail "$2 '$3' in window '$1' went away"
   r=$(j_find_now "$@")
   # The probe's places are in the named window's own coordinates.
@@ -145,8 +184,8 @@ j_click() {
 
 # j_window TITLE: waits (with a deadline) until a window of that exact title is shown.
 j_window() {
-  timeout 15 xdotool search --sync --onlyvisible --name "^$(j_regex "$1")\$" >/dev/null ||
-    j_fail "no window '$1' appeared"
+  timeout $((15 * J_WAIT_SCALE)) xdotool search --sync --onlyvisible --name "^$(j_regex "$1")\$" >/dev/null ||
+    j_fail "no window '$1' appeared (waited $((15 * J_WAIT_SCALE)) s)"
 }
 
 # A window title as a literal in xdotool's regular expressions.
@@ -182,7 +221,7 @@ j_shot_settled() {
 # j_quit: Ctrl+Q, then the process must end by itself with status 0.
 j_quit() {
   j_key ctrl+q
-  j_until 10 bash -c "! kill -0 $J_PID 2>/dev/null" || j_fail "the editor did not quit on Ctrl+Q"
+  j_wait 10 "the editor did not quit on Ctrl+Q" bash -c "! kill -0 $J_PID 2>/dev/null"
   wait "$J_PID" || j_fail "the editor exited with an error"
   J_PID=
 }
@@ -190,19 +229,30 @@ j_quit() {
 # j_sql PROJECT SQL: one query on the project file (the editor has checkpointed on quit).
 j_sql() { sqlite3 -batch -noheader -cmd ".timeout 3000" "$1" "$2"; }
 
-# j_chooser_open TITLE PATH: in GTK's file chooser titled TITLE, types the
-# file's path in the location field (as a person pastes one) and presses
-# Return until the chooser is gone (its completion may take the first one).
+# j_chooser_open TITLE PATH [BUTTON]: in GTK's file chooser titled TITLE,
+# types the file's path in the location field (as a person pastes one)
+# until the field shows it (keys sent while the chooser still sets itself up
+# can go nowhere, or be cleared by its first folder load: the path is typed
+# again), then accepts it with Return (or a click on BUTTON) until the
+# chooser is gone (its completion may take the first Return).
+j_chooser_shown() { j_find_now "$1" label "=Other Locations" >/dev/null; }
 j_chooser_open() {
-  local title=$1 path=$2 tries=0
+  local title=$1 path=$2 button=${3:-} tries=0
   j_window "$title"
-  j_until 10 j_find_now "$title" label "=Other Locations" >/dev/null || j_fail "no file chooser '$title'"
-  j_key ctrl+l
-  xdotool type --delay 2 "$path"
-  while j_find_now "$title" label "=Other Locations" >/dev/null; do
+  j_wait 10 "no file chooser '$title' (its 'Other Locations' label)" j_chooser_shown "$title"
+  while :; do
+    j_key ctrl+l
+    j_key ctrl+a
+    xdotool type --delay 2 "$path"
+    j_until 2 j_find_now "$title" text "$path" >/dev/null && break
     tries=$((tries + 1))
-    [ "$tries" -gt 20 ] && j_fail "the chooser '$title' did not take $path"
-    j_key Return
-    j_until 1 bash -c "! awk -F '\t' '\$1 == \"$title\" && \$3 == \"Other Locations\" { f = 1 } END { exit !f }' '$J_WORK/probe'" || true
+    [ "$tries" -ge 5 ] && j_fail "the location field of the chooser '$title' did not show $path after it was typed $tries times (it shows: '$(awk -F '\t' -v t="$title" '$1 == t && $2 == "text" { print $3 }' "$J_WORK/probe" | tr '\n' ' ')')"
+  done
+  tries=0
+  while j_chooser_shown "$title"; do
+    tries=$((tries + 1))
+    [ "$tries" -gt 10 ] && j_fail "the chooser '$title' did not take $path (it was accepted $((tries - 1)) times)"
+    if [ -n "$button" ]; then j_click "$title" button "$button"; else j_key Return; fi
+    j_until 2 bash -c "! awk -F '\t' '\$1 == \"$title\" && \$3 == \"Other Locations\" { f = 1 } END { exit !f }' '$J_WORK/probe'" || true
   done
 }

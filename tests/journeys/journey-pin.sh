@@ -27,11 +27,11 @@ click_cell() { j_map_settled; read -r x y < <(j_cell "$1" "$2"); xdotool mousemo
 
 place Box
 click_cell 20 4
-j_until 10 test "$(objects)" -eq $((n0 + 1)) || j_fail "no box was placed"
+j_wait_eq 10 "no box was placed (the file had $n0 objects)" $((n0 + 1)) objects
 box=$(j_sql "$db" "SELECT max(id) FROM objects")
 place Circle
 click_cell 22 4
-j_until 10 test "$(objects)" -eq $((n0 + 2)) || j_fail "no circle was placed"
+j_wait_eq 10 "no circle was placed" $((n0 + 2)) objects
 circle=$(j_sql "$db" "SELECT max(id) FROM objects")
 place "Pin joint"
 # The status bar says what to click; a click beside the bodies says why
@@ -47,7 +47,7 @@ hint "Now click the second body (Esc cancels)"
 j_shot pin-hint
 [ "$(objects)" -eq $((n0 + 2)) ] || j_fail "the click on empty space made an object"
 click_cell 22 4
-j_until 10 test "$(objects)" -eq $((n0 + 3)) || j_fail "no pin was made by clicking the box, then the circle"
+j_wait_eq 10 "no pin was made by clicking the box, then the circle" $((n0 + 3)) objects
 pin=$(j_sql "$db" "SELECT max(id) FROM objects")
 joined=$(j_sql "$db" "SELECT joint_body_a || ' ' || joint_body_b FROM objects WHERE id = $pin")
 [ "$joined" = "$box $circle" ] || j_fail "the pin joins '$joined', not the box $box and the circle $circle"

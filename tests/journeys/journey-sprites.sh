@@ -22,10 +22,9 @@ j_click "$J_TITLE" label "=Sprites"
 for png in disc plank; do
   j_click "$J_TITLE" button "Import one or more PNG files"
   j_chooser_open "Import Sprites" "$J_WORK/art/$png.png"
-  j_until 20 test "$(j_sql "$db" "SELECT count(*) FROM sprites WHERE name = '$png'")" -eq 1 ||
-    j_fail "the sprite '$png' was not imported: the file has $(sqlite3 "$db" 'SELECT name FROM sprites' 2>&1 | tr '\n' ' ')"
+  j_wait_sql 20 "the sprite '$png' was not imported" "$db" "SELECT count(*) FROM sprites WHERE name = '$png'" 1
 done
-j_until 20 test "$(j_sql "$db" "SELECT count(*) FROM sprites")" -eq $((s0 + 2)) || j_fail "the two sprites were not imported"
+j_wait_sql 20 "the two sprites were not imported (the file had $s0)" "$db" "SELECT count(*) FROM sprites" $((s0 + 2))
 disc=$(j_sql "$db" "SELECT id FROM sprites WHERE name = 'disc'")
 plank=$(j_sql "$db" "SELECT id FROM sprites WHERE name = 'plank'")
 
@@ -35,7 +34,7 @@ j_click "$J_TITLE" button "The object tool places this sprite as a body"
 j_map_settled
 read -r x y < <(j_cell 30 4)
 xdotool mousemove --sync "$x" "$y" click 1
-j_until 10 test "$(j_sql "$db" "SELECT count(*) FROM objects")" -eq $((o0 + 1)) || j_fail "no body was placed"
+j_wait_sql 10 "no body was placed (the file had $o0 objects)" "$db" "SELECT count(*) FROM objects" $((o0 + 1))
 read -r sprite ox oy < <(j_sql "$db" "SELECT body_sprite || ' ' || x || ' ' || y FROM objects ORDER BY id DESC LIMIT 1")
 [ "$sprite" = "$plank" ] || j_fail "the placed body uses sprite '$sprite', not the plank ($plank) chosen in the list"
 # Where it was clicked: cell (30, 4) of 32 px tiles, within the half-cell snap.

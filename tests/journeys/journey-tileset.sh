@@ -43,8 +43,7 @@ done
 grid_counted || j_fail "the dialog does not count 2 x 1 tiles of 16 px with margin 2 and spacing 1"
 j_shot tileset-dialog
 j_click "Add Tileset" button "Add"
-j_until 10 test "$(j_sql "$db" "SELECT count(*) FROM tilesets")" -eq $((n0 + 1)) ||
-  j_fail "no tileset was added to the file: it has $(j_sql "$db" "SELECT count(*) FROM tilesets" 2>&1) (had $n0)"
+j_wait_sql 10 "no tileset was added to the file (it had $n0)" "$db" "SELECT count(*) FROM tilesets" $((n0 + 1))
 read -r ts name < <(j_sql "$db" "SELECT id || ' ' || name FROM tilesets ORDER BY id DESC LIMIT 1")
 grid=$(j_sql "$db" "SELECT margin || ' ' || spacing || ' ' || columns || ' ' || tile_count FROM tilesets WHERE id = $ts")
 [ "$grid" = "2 1 2 2" ] || j_fail "the tileset's margin, spacing, columns and count are '$grid', not '2 1 2 2'"
