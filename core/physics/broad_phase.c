@@ -154,8 +154,8 @@ static void build_proxies(void *ctx, uint32_t begin, uint32_t end) {
     physics_poly_transform(&sh->poly, b->xf, wp);
     TessVec2 lo = wp->v[0], hi = wp->v[0];
     for (uint32_t k = 1; k < wp->count; k++) {
-      lo = tess_v2_min(lo, wp->v[k]);
-      hi = tess_v2_max(hi, wp->v[k]);
+      lo = physics_v2_min(lo, wp->v[k]);
+      hi = physics_v2_max(hi, wp->v[k]);
     }
     Shape *shm = &w->shapes[s];
     shm->aabb.lower = tess_v2(lo.x - wp->radius, lo.y - wp->radius);
@@ -182,7 +182,7 @@ static void build_proxies(void *ctx, uint32_t begin, uint32_t end) {
     p->tangential = sh->tangential;
     p->plain = p->active && p->dynamic && !p->sensor && b->shape_count == 1 && sh->category != 0 && sh->mask == UINT32_MAX &&
                sh->group == 0;
-    if (b->type != TESS_BODY_STATIC) extent[s] = fmaxf(p->box.upper.x - p->box.lower.x, p->box.upper.y - p->box.lower.y);
+    if (b->type != TESS_BODY_STATIC) extent[s] = physics_maxf(p->box.upper.x - p->box.lower.x, p->box.upper.y - p->box.lower.y);
   }
 }
 

@@ -47,8 +47,8 @@ TessAABB physics_poly_aabb(const PhysPoly *p, TessTransform xf) {
   TessVec2 lo = tess_transform_point(xf, p->v[0]), hi = lo;
   for (uint32_t i = 1; i < p->count; i++) {
     TessVec2 q = tess_transform_point(xf, p->v[i]);
-    lo = tess_v2_min(lo, q);
-    hi = tess_v2_max(hi, q);
+    lo = physics_v2_min(lo, q);
+    hi = physics_v2_max(hi, q);
   }
   TessAABB box = {{lo.x - p->radius, lo.y - p->radius}, {hi.x + p->radius, hi.y + p->radius}};
   return box;

@@ -25,7 +25,7 @@ static void add_point(Manifold *m, TessVec2 p, float sep, uint32_t id) {
  * path (20 m/s, 0.2 m above the corner: (3.0, -7.1) m/s out, where (12.8, -9.6) is exact). The
  * normal at the impact gives the half-plane that touches the corner where the ball meets it and
  * that its path does not cross before. */
-static float sweep_time(TessVec2 c, TessVec2 sweep, TessVec2 q, float r) {
+static inline float sweep_time(TessVec2 c, TessVec2 sweep, TessVec2 q, float r) {
   TessVec2 f = tess_v2_sub(c, q);
   float a = tess_v2_dot(sweep, sweep), b = tess_v2_dot(f, sweep), cc = tess_v2_dot(f, f) - r * r;
   /* touching already (resting, rolling over the feature): the start's normal is the meeting's */
@@ -205,7 +205,7 @@ typedef struct CellFilter {
   uint32_t free_sides, corners;
 } CellFilter;
 
-static bool cell_admits(const CellFilter *f, TessVec2 n) {
+static inline bool cell_admits(const CellFilter *f, TessVec2 n) {
   if (n.x > CELL_TOL && !(f->free_sides & SIDE_RIGHT)) return false;
   if (n.x < -CELL_TOL && !(f->free_sides & SIDE_LEFT)) return false;
   if (n.y > CELL_TOL && !(f->free_sides & SIDE_BOTTOM)) return false;
@@ -235,15 +235,17 @@ static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, f
    * face would extrapolate it into a deep penetration that is not there. */
   uint32_t i21 = 0, facing = UINT32_MAX;
   float min_dot = FLT_MAX, facing_dot = FLT_MAX;
+  float along[TESS_POLY_MAX + 1]; /* each vertex along the face once, the first again at the end */
+  for (uint32_t j = 0; j < p2->count; j++) along[j] = tess_v2_dot(tess_v2_sub(p2->v[j], v11), t);
+  along[p2->count] = along[0];
   for (uint32_t j = 0; j < p2->count; j++) {
     float d = tess_v2_dot(n, p2->n[j]);
     if (d < min_dot) {
       min_dot = d;
       i21 = j;
     }
-    float ta = tess_v2_dot(tess_v2_sub(p2->v[j], v11), t);
-    float tb = tess_v2_dot(tess_v2_sub(p2->v[(j + 1) % p2->count], v11), t);
-    if (fmaxf(ta, tb) < lower1 || fminf(ta, tb) > upper1) continue;
+    float ta = along[j], tb = along[j + 1];
+    if (physics_maxf(ta, tb) < lower1 || physics_minf(ta, tb) > upper1) continue;
     if (d < facing_dot) {
       facing_dot = d;
       facing = j;
@@ -284,11 +286,11 @@ static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, f
   float span = upper2 - lower2;
   /* clipped to the reference face, never past the incident edge's own ends */
   if (lower2 < lower1 && span > FLT_EPSILON)
-    v_lower = tess_v2_lerp(v22, v21, fminf((lower1 - lower2) / span, 1.0f));
+    v_lower = tess_v2_lerp(v22, v21, physics_minf((lower1 - lower2) / span, 1.0f));
   else
     v_lower = v22;
   if (upper2 > upper1 && span > FLT_EPSILON)
-    v_upper = tess_v2_lerp(v22, v21, fmaxf((upper1 - lower2) / span, 0.0f));
+    v_upper = tess_v2_lerp(v22, v21, physics_maxf((upper1 - lower2) / span, 0.0f));
   else
     v_upper = v21;
   float sep_lower = tess_v2_dot(tess_v2_sub(v_lower, v11), n);
@@ -332,6 +334,41 @@ static bool swept_faces_add(SweptFaces *f, const PhysPoly *p1, const PhysPoly *p
     if (si > limit) return false;
     f->sep[f->count] = si;
     f->rate[f->count] = tess_v2_dot(p1->n[i], sweep);
+    f->usable[f->count] = true;
+    f->count++;
+  }
+  return true;
+}
+
+/* swept_faces_add(box, shape) then (shape, box) for a map cell [lo, hi] (box: the cell as a
+ * polygon, faces top, right, bottom, left), without the 8 x count products: along a cell face
+ * only one coordinate counts, so the nearest vertex of the shape is its extreme one; and a shape
+ * face is nearest the cell's corner that lies furthest back along its normal. The same values
+ * (rounding is monotone, so the least of the rounded products is the rounded extreme), up to the
+ * sign of an exact zero. */
+static bool cell_faces_add(SweptFaces *f, const PhysPoly *box, const PhysPoly *p, TessVec2 sweep, float limit) {
+  TessVec2 lo = box->v[0], hi = box->v[2];
+  TessVec2 vmin = p->v[0], vmax = p->v[0];
+  for (uint32_t j = 1; j < p->count; j++) {
+    vmin = physics_v2_min(vmin, p->v[j]);
+    vmax = physics_v2_max(vmax, p->v[j]);
+  }
+  float cell_sep[4] = {lo.y - vmax.y, vmin.x - hi.x, vmin.y - hi.y, lo.x - vmax.x};
+  for (uint32_t k = 0; k < 4; k++) {
+    if (cell_sep[k] > limit) return false;
+    f->sep[f->count] = cell_sep[k];
+    f->rate[f->count] = tess_v2_dot(box->n[k], sweep);
+    f->usable[f->count] = true;
+    f->count++;
+  }
+  TessVec2 back = tess_v2_neg(sweep);
+  for (uint32_t i = 0; i < p->count; i++) {
+    TessVec2 n = p->n[i];
+    TessVec2 corner = tess_v2(n.x > 0.0f ? lo.x : hi.x, n.y > 0.0f ? lo.y : hi.y);
+    float si = tess_v2_dot(n, tess_v2_sub(corner, p->v[i]));
+    if (si > limit) return false;
+    f->sep[f->count] = si;
+    f->rate[f->count] = tess_v2_dot(n, back);
     f->usable[f->count] = true;
     f->count++;
   }
@@ -618,8 +655,7 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
   SweptFaces f;
   f.count = 0;
   float radius0 = shape->radius + margin;
-  if (!swept_faces_add(&f, &box, shape, sweep, radius0) || !swept_faces_add(&f, shape, &box, tess_v2_neg(sweep), radius0))
-    return;
+  if (!cell_faces_add(&f, &box, shape, sweep, radius0)) return;
   float any_best = -FLT_MAX; /* the least penetration over every axis, open or not */
   for (uint32_t i = 0; i < f.count; i++)
     if (f.sep[i] > any_best) any_best = f.sep[i];
@@ -646,7 +682,7 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
   /* A shape that only touches the cell through a shared (closed) face would
    * be pushed out through a far open face: that is its neighbours' business. */
   float open_best = best_cell > best_shape ? best_cell : best_shape;
-  float half_cell = 0.5f * fminf(hi.x - lo.x, hi.y - lo.y);
+  float half_cell = 0.5f * physics_minf(hi.x - lo.x, hi.y - lo.y);
   if (open_best < -half_cell && any_best > open_best + SLOP) return;
   if (any_best > radius + 0.1f * SLOP && path_may_close(open_best - radius, sweep)) {
     float when = -1.0f;

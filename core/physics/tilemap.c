@@ -37,7 +37,7 @@ static const MapCell *cell_at(const TileMap *m, int32_t x, int32_t y) {
 /* The length of [a, b] (either order) within [0, side]: a piece of a tile
  * drawn larger than its cell may run past the cell's side. */
 static float span_in(float a, float b, float side) {
-  float lo = fminf(a, b), hi = fmaxf(a, b);
+  float lo = physics_minf(a, b), hi = physics_maxf(a, b);
   if (lo < 0.0f) lo = 0.0f;
   if (hi > side) hi = side;
   return hi > lo ? hi - lo : 0.0f;
@@ -237,8 +237,8 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
             TessVec2 u = tess_v2_sub(mp->poly.v[k], o), v = tess_v2_sub(mp->poly.v[(k + 1) % src->count], o);
             uint8_t side = 0;
             /* an edge on a side line counts only where it lies along the cell's own side */
-            bool in_y = fminf(u.y, v.y) > -ey && fmaxf(u.y, v.y) < map.cell_h + ey;
-            bool in_x = fminf(u.x, v.x) > -ex && fmaxf(u.x, v.x) < map.cell_w + ex;
+            bool in_y = physics_minf(u.y, v.y) > -ey && physics_maxf(u.y, v.y) < map.cell_h + ey;
+            bool in_x = physics_minf(u.x, v.x) > -ex && physics_maxf(u.x, v.x) < map.cell_w + ex;
             if (in_y && fabsf(u.x) < ex && fabsf(v.x) < ex) side = SIDE_LEFT;
             else if (in_y && fabsf(u.x - map.cell_w) < ex && fabsf(v.x - map.cell_w) < ex) side = SIDE_RIGHT;
             else if (in_x && fabsf(u.y) < ey && fabsf(v.y) < ey) side = SIDE_TOP;
@@ -486,7 +486,7 @@ static bool cell_ray(const TileMap *m, uint32_t x, uint32_t y, TessVec2 o, TessV
  * tried and the closest hit kept. */
 static bool ray_reaching(const TileMap *m, TessVec2 o, TessVec2 d, float max_fraction, TessRayHit *hit) {
   TessVec2 e = tess_v2_mul_add(o, max_fraction, d);
-  TessAABB box = {tess_v2(fminf(o.x, e.x), fminf(o.y, e.y)), tess_v2(fmaxf(o.x, e.x), fmaxf(o.y, e.y))};
+  TessAABB box = {tess_v2(physics_minf(o.x, e.x), physics_minf(o.y, e.y)), tess_v2(physics_maxf(o.x, e.x), physics_maxf(o.y, e.y))};
   uint32_t x0, y0, x1, y1;
   if (!cell_range(m, box, &x0, &y0, &x1, &y1)) return false;
   float best = max_fraction;

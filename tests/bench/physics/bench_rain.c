@@ -7,11 +7,16 @@
  * scene of 2000 convex polygons. For each engine: the median step's wall clock
  * and CPU time, the bodies that end inside a wall, the heap it holds. Prints a
  * table; asserts nothing about time.
- * Usage: bench-rain [N ...] [--steps S] [--rounds R] [--no-peer] [--no-mixed] [--phases]
+ * Usage: bench-rain [N ...] [--steps S] [--warmup W] [--rounds R] [--no-peer] [--no-mixed] [--phases]
+ *                  [--only ENGINE] [--hash]
  * --rounds R runs every scene R times, the engines interleaved (A B C A B C),
  * and prints each engine's median over the rounds: the machine is shared.
  * --phases prints instead where a 1-worker step's time goes, phase by phase, and the part
- * more workers cannot shorten. */
+ * more workers cannot shorten.
+ * --only ENGINE keeps the one engine of that name (for a profile or a
+ * before/after comparison of one engine, e.g. --only Tessera). --hash prints
+ * each Tessera world's hash at the end of its run: two builds that step the
+ * same bits print the same hashes (the rows' order is the table's). */
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
@@ -33,7 +38,16 @@
 #define RADIUS 0.25f
 #define GRAVITY 10.0f
 #define DT (1.0f / 60.0f)
-#define WARMUP 60
+/* Steps before the timing starts: 6 s. The circles start 2 m below the top and
+ * reach the tiles of the lower half (y >= 128) after a fall of up to 126 m,
+ * 5.0 s; before that every engine times a rain of free-falling bodies with few
+ * contacts, and a median over steps from both phases lands on whichever
+ * phase has the more steps. Tessera's 4-lane (SSE2) build against Chipmunk at
+ * 20,000 circles, CPU time in blocks of 60 steps, one run: 4.0-4.3x over
+ * steps 60-240 (the fall), 6.7x at 240-300, 7.0-7.6x from 300 to 1200 (the
+ * pile); a 100-step run after 60 warm-up steps timed only the fall. --warmup W
+ * changes it. */
+#define WARMUP_DEFAULT 360
 #define POLYGONS 2000
 #define FRICTION 0.6f
 /* Box2D 2.4 iterations. Tessera's step is 4 sub-steps, each one solve and one
@@ -140,6 +154,7 @@ typedef struct TesseraRun {
 } TesseraRun;
 
 static uint32_t all_workers = 1; /* the processors online: Tessera's second row */
+static bool print_hash = false;  /* --hash */
 
 static void *tessera_create_on(const Scene *sc, uint32_t workers) {
   TesseraRun *r = calloc(1, sizeof *r);
@@ -191,6 +206,7 @@ static void tessera_position(void *world, uint32_t body, float *x, float *y) {
 
 static void tessera_destroy(void *world) {
   TesseraRun *r = world;
+  if (print_hash) printf("  world hash %016llx\n", (unsigned long long)tess_world_hash(r->w));
   tess_world_destroy(r->w);
   free(r->ids);
   free(r);
@@ -344,6 +360,8 @@ static size_t heap_bytes(void) {
  * process's, not the thread's, so that an engine's worker threads count). Heap: what
  * malloc holds at the end over what it held before the engine's world, the
  * same measure for every engine whatever its own allocator reports. */
+static int warmup = WARMUP_DEFAULT; /* --warmup */
+
 static Result run_engine(const Engine *e, const Scene *sc, int steps) {
   Result res = {0, 0, 0, 0};
   int windows = steps / CPU_WINDOW > 0 ? steps / CPU_WINDOW : 1;
@@ -352,8 +370,8 @@ static Result run_engine(const Engine *e, const Scene *sc, int steps) {
   void *world = e->create(sc);
   double window_cpu = 0.0;
   int window_steps = steps < CPU_WINDOW ? steps : CPU_WINDOW;
-  for (int s = 0; s < WARMUP + steps; s++) {
-    int m = s - WARMUP;
+  for (int s = 0; s < warmup + steps; s++) {
+    int m = s - warmup;
     if (m >= 0 && m % window_steps == 0) window_cpu = seconds(CLOCK_PROCESS_CPUTIME_ID);
     double w0 = seconds(CLOCK_MONOTONIC);
     e->step(world);
@@ -403,7 +421,10 @@ static void print_header(int steps, int rounds) {
   uint32_t lanes = probe ? tess_world_solver_lanes(probe) : 0;
   tess_world_destroy(probe);
   printf("median step over %d steps after %d warm-up, %d round%s (median of the rounds), sleeping off.\n",
-         steps, WARMUP, rounds, rounds == 1 ? "" : "s");
+         steps, warmup, rounds, rounds == 1 ? "" : "s");
+  printf("  (%.1f s of warm-up: %s)\n", warmup * DT,
+         warmup >= WARMUP_DEFAULT ? "the rain has reached the tiles (a 126 m fall takes 5.0 s), the timed steps are the pile's"
+                                  : "SHORT: the rain is still falling onto the tiles, the timed steps are mostly free fall");
   printf("Tessera: 4 sub-steps, tile-map collider, contacts solved %u at a time (%s);\n", lanes,
          lanes == 8 ? "AVX2" : "SSE2 or plain C; TESS_PHYSICS_SIMD=sse2 forces this");
   printf("  'Tessera' steps on one thread, 'Tessera xN' on N workers (TessWorldDef.worker_count, one per processor).\n");
@@ -432,9 +453,9 @@ static void print_phases(const Scene *sc, int steps) {
   static const char *names[PHASES] = {"step", "prepare", "broad phase", "narrow phase", "islands",
                                       "solver setup", "solve", "finish", "sleep"};
   double total[PHASES] = {0}, serial[PHASES] = {0};
-  for (int s = 0; s < WARMUP + steps; s++) {
+  for (int s = 0; s < warmup + steps; s++) {
     tessera_step(r);
-    if (s < WARMUP) continue;
+    if (s < warmup) continue;
     TessStepProfile p = tess_world_profile(r->w);
     const TessStepPhase *ph[PHASES] = {&p.step, &p.prepare, &p.broad_phase, &p.narrow_phase, &p.islands,
                                        &p.solver_setup, &p.solve, &p.finish, &p.sleep};
@@ -458,6 +479,7 @@ int main(int argc, char **argv) {
   uint32_t ns[8];
   int count = 0, steps = 600, rounds = 1;
   bool peer = true, mixed = true, phases = false;
+  const char *only = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--steps") && i + 1 < argc)
       steps = atoi(argv[++i]);
@@ -467,6 +489,12 @@ int main(int argc, char **argv) {
       peer = false;
     else if (!strcmp(argv[i], "--no-mixed"))
       mixed = false;
+    else if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
+      warmup = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--hash"))
+      print_hash = true;
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
     else if (!strcmp(argv[i], "--phases"))
       phases = true;
     else if (count < 8)
@@ -479,6 +507,7 @@ int main(int argc, char **argv) {
     count = 3;
   }
   if (steps < 1) steps = 1;
+  if (warmup < 0) warmup = 0;
   if (rounds < 1) rounds = 1;
   Engine engines[5];
   int ne = 0;
@@ -497,6 +526,16 @@ int main(int argc, char **argv) {
 #ifdef TESS_HAVE_BOX2D
   if (peer) engines[ne++] = (Engine){"Box2D 2.4", box2d_create, box2d_step, box2d_position, box2d_destroy};
 #endif
+  if (only) {
+    int kept = 0;
+    for (int e = 0; e < ne; e++)
+      if (!strcmp(engines[e].name, only)) engines[kept++] = engines[e];
+    if (kept == 0) {
+      fprintf(stderr, "bench-rain: --only %s: no engine of that name\n", only);
+      return 2;
+    }
+    ne = kept;
+  }
   uint32_t solid;
   uint8_t *cells = make_cells(&solid);
   printf("Rain on tiles: %dx%d map of 1 m tiles, %u solid cells, circles r = %.2f m, gravity %.0f, 60 Hz,\n", MAP, MAP,
