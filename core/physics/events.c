@@ -11,8 +11,10 @@
 
 typedef struct EventJob {
   TessWorld *w;
-  uint32_t end_blocks; /* blocks of old + new contacts (ends), then blocks of new ones (begins) */
-  bool write;          /* the second pass */
+  uint32_t end_blocks;   /* blocks of old + new contacts (ends), then blocks of new ones (begins) */
+  bool write;            /* the second pass */
+  uint32_t blocks;       /* in all */
+  uint32_t ends, begins; /* the events in all (the second pass) */
 } EventJob;
 
 static TessShapeId shape_id(const TessWorld *w, uint32_t s) {
@@ -118,8 +120,14 @@ static void event_task(void *ctx, uint32_t begin, uint32_t end) {
     uint32_t first = (ends ? b : b - j->end_blocks) * EVENT_BLOCK;
     uint32_t items = ends ? w->contacts_old_count + w->contact_count : w->contact_count;
     uint32_t last = first + EVENT_BLOCK < items ? first + EVENT_BLOCK : items, n = 0;
-    uint32_t at = j->write ? w->blocks[b] : 0;
-    for (uint32_t i = first; i < last; i++) {
+    uint32_t at = 0, count = UINT32_MAX;
+    if (j->write) { /* the block's events end where the next block's begin: a block with none, or
+                       whose last event is written, scans no further */
+      at = w->blocks[b];
+      bool last_of_kind = b + 1 == (ends ? j->end_blocks : j->blocks);
+      count = (last_of_kind ? (ends ? j->ends : j->begins) : w->blocks[b + 1]) - at;
+    }
+    for (uint32_t i = first; i < last && n < count; i++) {
       if (ends)
         n += end_event(w, i, j->write ? &w->ev_end[at + n] : NULL);
       else
@@ -129,12 +137,30 @@ static void event_task(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
+/* One thread: one scan, each event appended as it is found (the same events in the same order
+ * as the two passes, without the second scan). */
+static bool events_alone(TessWorld *w) {
+  uint32_t n = w->contacts_old_count + w->contact_count;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!end_event(w, i, NULL)) continue;
+    if (!PHYS_GROW(w->ev_end, &w->ev_end_cap, w->ev_end_count + 1)) return false;
+    end_event(w, i, &w->ev_end[w->ev_end_count++]);
+  }
+  for (uint32_t i = 0; i < w->contact_count; i++) {
+    if (!begin_event(w, i, NULL)) continue;
+    if (!PHYS_GROW(w->ev_begin, &w->ev_begin_cap, w->ev_begin_count + 1)) return false;
+    begin_event(w, i, &w->ev_begin[w->ev_begin_count++]);
+  }
+  return true;
+}
+
 bool physics_contact_events(TessWorld *w) {
   physics_parallel_for(w->tasks, w->coff_count, 1024, store_impulses, w);
+  if (!w->tasks && !w->profile) return events_alone(w); /* (a profile counts the passes the workers share) */
   uint32_t end_blocks = (w->contacts_old_count + w->contact_count + EVENT_BLOCK - 1) / EVENT_BLOCK;
   uint32_t blocks = end_blocks + (w->contact_count + EVENT_BLOCK - 1) / EVENT_BLOCK;
   if (!PHYS_GROW(w->blocks, &w->blocks_cap, blocks + 1)) return false;
-  EventJob job = {w, end_blocks, false};
+  EventJob job = {w, end_blocks, false, blocks, 0, 0};
   physics_parallel_for(w->tasks, blocks, 2, event_task, &job);
   /* each block's first event; ends and begins counted apart */
   uint32_t ends = w->ev_end_count, begins = w->ev_begin_count;
@@ -147,6 +173,8 @@ bool physics_contact_events(TessWorld *w) {
       (begins > 0 && !physics_grow((void **)&w->ev_begin, &w->ev_begin_cap, begins, sizeof *w->ev_begin)))
     return false;
   job.write = true;
+  job.ends = ends;
+  job.begins = begins;
   physics_parallel_for(w->tasks, blocks, 2, event_task, &job);
   w->ev_end_count = ends;
   w->ev_begin_count = begins;
