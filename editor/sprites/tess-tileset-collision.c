@@ -45,6 +45,7 @@ struct _TessTilesetCollision {
   TessTilesetTrace *trace_job; /* borrowed from the worker's task while it runs (progress) */
   TessId trace_tileset;        /* the tileset being traced */
   gboolean trace_retrace;      /* "Retrace tiles set by hand" when the trace started */
+  gboolean trace_hold;         /* tests: hold the next trace's worker part-way */
   guint trace_tick;
   gboolean disposed;
 };
@@ -530,6 +531,7 @@ void tess_tileset_collision_trace_all_async(TessTilesetCollision *self, GCancell
   }
   self->trace_cancel = cancellable ? g_object_ref(cancellable) : g_cancellable_new();
   self->trace_job = job;
+  if (self->trace_hold) tess_tileset_trace_set_held(job, TRUE);
   self->trace_tileset = self->tileset;
   self->trace_retrace = gtk_check_button_get_active(self->retrace_hand_set);
   show_tracing(self, TRUE);
@@ -545,6 +547,11 @@ gboolean tess_tileset_collision_trace_all_finish(TessTilesetCollision *self, GAs
 gboolean tess_tileset_collision_is_tracing(TessTilesetCollision *self) { return self->trace_job != NULL; }
 double tess_tileset_collision_get_trace_progress(TessTilesetCollision *self) {
   return gtk_progress_bar_get_fraction(self->trace_bar);
+}
+
+void tess_tileset_collision_set_trace_hold(TessTilesetCollision *self, gboolean hold) {
+  self->trace_hold = hold;
+  if (!hold && self->trace_job) tess_tileset_trace_set_held(self->trace_job, FALSE);
 }
 
 void tess_tileset_collision_cancel_trace(TessTilesetCollision *self) {

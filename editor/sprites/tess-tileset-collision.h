@@ -40,6 +40,8 @@ gboolean tess_tileset_collision_is_tracing(TessTilesetCollision *self);
 /* The progress bar's fraction, and the Cancel button's action (tests). */
 double tess_tileset_collision_get_trace_progress(TessTilesetCollision *self);
 void tess_tileset_collision_cancel_trace(TessTilesetCollision *self);
+/* Tests: hold the next trace's worker part-way through, or release it. */
+void tess_tileset_collision_set_trace_hold(TessTilesetCollision *self, gboolean hold);
 /* Tiles whose collision the user chose (none, full, one-way in a tileset
  * that is not as added); Trace All keeps them unless retrace is set (the
  * "Retrace tiles set by hand" check box). */

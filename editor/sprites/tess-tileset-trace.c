@@ -12,6 +12,7 @@ struct TessTilesetTrace {
   TessMaskSettings settings;
   volatile int cancel; /* read by core between tiles */
   gint permille;       /* written by the worker, read by the main thread */
+  gint held;           /* tests: the worker waits mid-trace while set */
   GCancellable *cancellable;
 };
 
@@ -42,13 +43,23 @@ void tess_tileset_trace_free(TessTilesetTrace *job) {
   g_free(job);
 }
 
+static gboolean cancelled(TessTilesetTrace *job) {
+  return job->cancellable && g_cancellable_is_cancelled(job->cancellable);
+}
+
 /* Called by core every few tiles: posts the fraction, and turns a
- * cancelled GCancellable into the flag core reads. */
+ * cancelled GCancellable into the flag core reads. A held job waits here,
+ * part-way through, until released or cancelled: tests see the trace in
+ * progress for as long as they need, whatever the machine's load. */
 static void on_progress(double fraction, void *user) {
   TessTilesetTrace *job = user;
   g_atomic_int_set(&job->permille, (gint)(fraction * 1000.0));
-  if (job->cancellable && g_cancellable_is_cancelled(job->cancellable)) job->cancel = 1;
+  if (fraction > 0 && fraction < 1)
+    while (g_atomic_int_get(&job->held) && !cancelled(job)) g_usleep(1000);
+  if (cancelled(job)) job->cancel = 1;
 }
+
+void tess_tileset_trace_set_held(TessTilesetTrace *job, gboolean held) { g_atomic_int_set(&job->held, held != 0); }
 
 TessResult tess_tileset_trace_run(TessTilesetTrace *job, TessError *err) {
   TessMaskWatch watch = {&job->cancel, on_progress, job};

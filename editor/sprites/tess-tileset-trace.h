@@ -32,6 +32,9 @@ TessTilesetTrace *tess_tileset_trace_run_finish(GAsyncResult *result, GError **e
 
 /* 0..1, safe to read from the main thread while the worker runs. */
 double tess_tileset_trace_get_progress(TessTilesetTrace *job);
+/* Tests: while held, the worker waits part-way through (after some tiles,
+ * before the last) until released or cancelled. */
+void tess_tileset_trace_set_held(TessTilesetTrace *job, gboolean held);
 /* The tileset as copied, its tiles traced once the run succeeded. */
 TessTileset *tess_tileset_trace_get_tileset(TessTilesetTrace *job);
 const TessMaskSettings *tess_tileset_trace_get_settings(TessTilesetTrace *job);
