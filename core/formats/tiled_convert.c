@@ -326,6 +326,10 @@ static TessResult convert_tile_layer(TiledMap *m, const TiledLayer *l, TessImpor
     }
     return TESS_OK;
   }
+  /* A <layer> (or TMJ tilelayer) that gives a size but no <data>: nothing to read its cells from. */
+  if (!l->gids && l->width && l->height)
+    return tess_error_set(err, TESS_ERR_FORMAT, m->path, "layer '%s' is %ux%u but has no tile data", l->name, l->width,
+                          l->height);
   if (l->width != w || l->height != h)
     tess_map_import_warn(plan, "layer '%s' is %ux%u in a %ux%u map: cut to the map", l->name, l->width, l->height, w, h);
   for (uint32_t y = 0; y < l->height; y++)

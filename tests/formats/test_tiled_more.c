@@ -414,6 +414,15 @@ static void test_bad_files_and_paths(void) {
   maps_write_file(path, sizeof path, dir, "stag.tmx",
                   "<map orientation=\"staggered\" width=\"1\" height=\"1\" tilewidth=\"8\" tileheight=\"8\"></map>");
   expect_error(path, TESS_ERR_FORMAT, "staggered maps are not supported", NULL);
+  /* A tile layer with a size and no data (the fuzzer's find: a read through a null cell array). */
+  maps_write_file(path, sizeof path, dir, "nodata.tmx",
+                  "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" tilewidth=\"8\" tileheight=\"8\">\n"
+                  "<layer name=\"l\" width=\"4\" height=\"3\"></layer></map>");
+  expect_error(path, TESS_ERR_FORMAT, "layer 'l' is 4x3 but has no tile data", NULL);
+  maps_write_file(path, sizeof path, dir, "nodata.tmj",
+                  "{\"orientation\":\"orthogonal\",\"width\":4,\"height\":3,\"tilewidth\":8,\"tileheight\":8,\"layers\":"
+                  "[{\"type\":\"tilelayer\",\"name\":\"l\",\"width\":4,\"height\":3}]}");
+  expect_error(path, TESS_ERR_FORMAT, "$.layers[0]: data", NULL); /* the JSON reader asks for it by name */
   /* Non-UTF-8 names: both parsers refuse them with the place. */
   maps_write_file(path, sizeof path, dir, "latin1.tmx",
                   "<map orientation=\"orthogonal\" width=\"1\" height=\"1\" tilewidth=\"8\" tileheight=\"8\">\n"
