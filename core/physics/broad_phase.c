@@ -76,7 +76,7 @@ static inline bool scan_range(PairBuf *w, const Proxy *proxies, const Entry *sor
       continue;
     }
     const Proxy *pb = &proxies[eb->proxy & ~PLAIN];
-    if (pair_allowed(pa, pb) && !push_pair(w, pa->shape, pb->shape)) return false;
+    if (pair_allowed(pa, pb) && !push_pair(w, ea->proxy & ~PLAIN, eb->proxy & ~PLAIN)) return false;
   }
   return true;
 }
@@ -167,7 +167,7 @@ static void build_proxies(void *ctx, uint32_t begin, uint32_t end) {
     TessVec2 d = sweeps[sh->body];
     p->box.lower = tess_v2(shm->aabb.lower.x - m + (d.x < 0.0f ? d.x : 0.0f), shm->aabb.lower.y - m + (d.y < 0.0f ? d.y : 0.0f));
     p->box.upper = tess_v2(shm->aabb.upper.x + m + (d.x > 0.0f ? d.x : 0.0f), shm->aabb.upper.y + m + (d.y > 0.0f ? d.y : 0.0f));
-    p->shape = s;
+    p->radius = wp->radius;
     p->body = sh->body;
     p->active = physics_body_active(b);
     p->dynamic = b->type == TESS_BODY_DYNAMIC;
@@ -232,7 +232,7 @@ static bool scan_entries(const ScanJob *job, uint32_t begin, uint32_t end, PairB
         const Entry *eb = &sorted[j];
         if (eb->ix != ea->ix || eb->iy != ea->iy || !boxes_overlap(&ea->box, &eb->box)) continue;
         const Proxy *pb = &proxies[eb->proxy & ~PLAIN];
-        if (pair_allowed(pa, pb) && !push_pair(out, pa->shape, pb->shape)) return false;
+        if (pair_allowed(pa, pb) && !push_pair(out, ea->proxy & ~PLAIN, eb->proxy & ~PLAIN)) return false;
       }
       for (int k = 0; k < 4; k++) {
         int32_t cx = ea->ix + nx[k], cy = ea->iy + ny[k];
@@ -241,7 +241,7 @@ static bool scan_entries(const ScanJob *job, uint32_t begin, uint32_t end, PairB
           const Entry *eb = &sorted[j];
           if (eb->ix != cx || eb->iy != cy || !boxes_overlap(&ea->box, &eb->box)) continue;
           const Proxy *pb = &proxies[eb->proxy & ~PLAIN];
-          if (pair_allowed(pa, pb) && !push_pair(out, pa->shape, pb->shape)) return false;
+          if (pair_allowed(pa, pb) && !push_pair(out, ea->proxy & ~PLAIN, eb->proxy & ~PLAIN)) return false;
         }
       }
     }
@@ -400,7 +400,7 @@ bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *swe
     for (uint32_t b = 0; ok && b < nproxy; b++) {
       const Proxy *pb = &proxies[b];
       if (!pb->live || b == large[a] || (pb->large && b < large[a])) continue;
-      if (pair_wanted(pa, pb) && !push_pair(&all, pa->shape, pb->shape)) ok = false;
+      if (pair_wanted(pa, pb) && !push_pair(&all, large[a], b)) ok = false;
     }
   }
   w->pairs = all.pairs;

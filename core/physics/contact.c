@@ -70,12 +70,20 @@ static bool cbuf_reserve(TessWorld *w, size_t need) {
   return true;
 }
 
+/* The radii of the two shapes' rounded cores (0 for the map's side). */
+typedef struct Radii {
+  float a, b;
+} Radii;
+
 /* Contact `index`'s points and its constraint at cbuf offset `offset` from the manifold;
  * impulses from `prev` (matched by feature id) when given. Touches nothing but the contact and
- * its constraint, so the workers fill contacts side by side. True when the constraint has an
- * impact material (restitution, or tangential efficiency below 1). */
-static bool fill(const TessWorld *w, Contact *c, uint32_t index, uint32_t offset, const Manifold *m, float friction,
-                 float restitution, float tangential, const Contact *prev) {
+ * its constraint, so the workers fill contacts side by side. The radii come from the caller:
+ * the world polygons were last read in the collision pass, and by now reading them again
+ * missed the cache for most contacts (contact making spent 58% of its time waiting there at
+ * 20,000 circles). True when the constraint has an impact material (restitution, or
+ * tangential efficiency below 1). */
+static bool fill(const TessWorld *w, Contact *c, uint32_t index, uint32_t offset, const Manifold *m, Radii rad,
+                 float friction, float restitution, float tangential, const Contact *prev) {
   Constraint *k = (Constraint *)(w->cbuf + offset);
   c->constraint = offset;
   c->point_count = m->count;
@@ -94,8 +102,7 @@ static bool fill(const TessWorld *w, Contact *c, uint32_t index, uint32_t offset
    * rather than the large Body and Shape structs in random order */
   bool a = c->body_a != TESS_NULL_INDEX, b = c->body_b != TESS_NULL_INDEX;
   TessVec2 ca = a ? w->centers[c->body_a] : tess_v2(0, 0), cb = b ? w->centers[c->body_b] : tess_v2(0, 0);
-  float rad_a = c->shape_a == TESS_NULL_INDEX ? 0.0f : w->wpolys[c->shape_a].radius;
-  float rad_b = c->shape_b == TESS_NULL_INDEX ? 0.0f : w->wpolys[c->shape_b].radius;
+  float rad_a = rad.a, rad_b = rad.b;
   TessVec2 n = m->normal;
   ContactPoint *pts = physics_constraint_points(k);
   float min_sep = FLT_MAX;
@@ -136,7 +143,9 @@ bool physics_contact_rebuild(TessWorld *w, uint32_t index, const Manifold *m, fl
   if (!cbuf_reserve(w, need) || !PHYS_GROW(w->coff, &w->coff_cap, w->coff_count + 1)) return false;
   w->cbuf_size = need;
   w->coff[w->coff_count++] = (uint32_t)at;
-  if (fill(w, c, index, (uint32_t)at, m, friction, restitution, tangential, &prev)) w->any_impact_material = true;
+  Radii rad = {c->shape_a == TESS_NULL_INDEX ? 0.0f : w->wpolys[c->shape_a].radius,
+               c->shape_b == TESS_NULL_INDEX ? 0.0f : w->wpolys[c->shape_b].radius};
+  if (fill(w, c, index, (uint32_t)at, m, rad, friction, restitution, tangential, &prev)) w->any_impact_material = true;
   return true;
 }
 
@@ -181,7 +190,7 @@ static Contact *old_match(const MakeJob *j, uint64_t key, uint32_t *walk) {
 /* Contact `index` (key, shapes, bodies, cell and flags set) from its manifold: warm-started from
  * last step's contact with the key, which is marked taken over (each old contact has one key, so
  * no two runs mark the same one). */
-static void make_one(const MakeJob *j, ContactRun *run, uint32_t index, size_t *byte, const Manifold *m,
+static void make_one(const MakeJob *j, ContactRun *run, uint32_t index, size_t *byte, const Manifold *m, Radii rad,
                      TessMaterialMix mix, uint32_t *walk) {
   TessWorld *w = j->w;
   Contact *c = &w->contacts[index];
@@ -195,7 +204,7 @@ static void make_one(const MakeJob *j, ContactRun *run, uint32_t index, size_t *
     o->flags |= CONTACT_CONTINUED;
   }
   w->coff[index - j->first] = (uint32_t)*byte;
-  if (fill(w, c, index, (uint32_t)*byte, m, mix.friction, mix.restitution, mix.tangential, o)) run->impact = true;
+  if (fill(w, c, index, (uint32_t)*byte, m, rad, mix.friction, mix.restitution, mix.tangential, o)) run->impact = true;
   *byte += physics_constraint_size(m->count);
 }
 
@@ -229,17 +238,21 @@ static void make_pair_run(const MakeJob *j, ContactRun *run, uint32_t r) {
     c->flags = 0;
     TessMaterialMix mix = tess_material_mix(sa->friction, sa->restitution, sa->tangential, sb->friction,
                                             sb->restitution, sb->tangential);
-    make_one(j, run, index++, &byte, mp, mix, &walk);
+    Radii rad = {sa->radius, sb->radius};
+    make_one(j, run, index++, &byte, mp, rad, mix, &walk);
   }
 }
 
 static void make_map_run(const MakeJob *j, ContactRun *run, const MapHits *hits) {
+  const Proxy *proxies = j->w->bp_scratch;
   uint32_t index = run->contact_at, walk = TESS_NULL_INDEX;
   size_t byte = run->byte_at;
   for (uint32_t i = 0; i < hits->count; i++) {
     const MapHit *h = &hits->hits[i];
-    TessMaterialMix mix = physics_map_hit_contact(j->w, h, &j->w->contacts[index]);
-    make_one(j, run, index++, &byte, &h->manifold, mix, &walk);
+    Contact *c = &j->w->contacts[index];
+    TessMaterialMix mix = physics_map_hit_contact(j->w, h, c);
+    Radii rad = {0.0f, proxies[h->shape].radius}; /* the map side (a) has no radius */
+    make_one(j, run, index++, &byte, &h->manifold, rad, mix, &walk);
   }
 }
 

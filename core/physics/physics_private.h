@@ -206,7 +206,8 @@ typedef struct KeyTable {
  * Shape and Body structs in random order. */
 typedef struct Proxy {
   TessAABB box; /* swept over the step, grown by the margin */
-  uint32_t shape;
+  float radius; /* the shape's (PhysPoly.radius): the contacts' cores need it, and the proxy is at
+                   hand when they are made, the world polygon no longer is */
   uint32_t body;
   uint32_t category, mask;
   uint8_t live;
