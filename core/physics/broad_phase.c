@@ -89,39 +89,124 @@ static uint32_t cell_hash(int32_t x, int32_t y, uint32_t mask) {
   return h & mask;
 }
 
-/* The pairs in key order, by an LSD radix sort over the bits the shape
- * indices use. The contacts of a step then come out in the order of the
- * last step's, and warm starting finds each old contact by walking forwards
- * (contact.c) instead of by a hash lookup, a cache miss, per contact. */
-static bool sort_pairs(TessWorld *w) {
-  uint32_t n = w->pair_count;
-  if (n < 2) return true;
-  if (!PHYS_GROW(w->pairs_tmp, &w->pairs_tmp_cap, n)) return false;
+/* ---- The pairs in key order -------------------------------------------- *
+ * The contacts of a step then come out in the order of the last step's, and warm starting finds
+ * each old contact by walking forwards (contact.c) instead of by a hash lookup, a cache miss, per
+ * contact. The scan's lists are spread into ranges of the lower shape index (the first half of
+ * the key), then the workers sort the ranges side by side, each by an LSD radix sort over the
+ * bits its keys use. Keys are unique (a pair is found once), so any split into lists and ranges
+ * gives the same order: the workers' count leaves no trace. */
+
+typedef struct SortJob {
+  TessWorld *w;
+  const PairBuf *lists;
+  uint32_t lists_count, ranges, shift; /* a pair's range is its lower index >> shift */
+  uint32_t bits;                       /* the higher index's bits */
+  uint32_t digit, passes;              /* the radix sort's */
+  uint32_t *at;                        /* [list * ranges + range]: where its pairs of the range go */
+  uint32_t *range_at;                  /* ranges + 1: where each range starts */
+  uint32_t *counts;                    /* [range << digit]: a range's digit counts */
+} SortJob;
+
+static void count_task(void *ctx, uint32_t begin, uint32_t end) {
+  const SortJob *j = ctx;
+  for (uint32_t k = begin; k < end; k++) {
+    uint32_t *at = j->at + (size_t)k * j->ranges;
+    memset(at, 0, j->ranges * sizeof *at);
+    const PairBuf *b = &j->lists[k];
+    for (uint32_t i = 0; i < b->count; i++) at[(uint32_t)(b->pairs[i] >> 32) >> j->shift]++;
+  }
+}
+
+static void spread_task(void *ctx, uint32_t begin, uint32_t end) {
+  const SortJob *j = ctx;
+  uint64_t *out = j->w->pairs_tmp;
+  for (uint32_t k = begin; k < end; k++) {
+    uint32_t *at = j->at + (size_t)k * j->ranges;
+    const PairBuf *b = &j->lists[k];
+    for (uint32_t i = 0; i < b->count; i++) out[at[(uint32_t)(b->pairs[i] >> 32) >> j->shift]++] = b->pairs[i];
+  }
+}
+
+/* A pair's key within its range: the lower index's bits below the range's, then the higher
+ * index's (the same order as the pair's, in fewer bits). */
+static inline uint64_t range_key(const SortJob *j, uint64_t pair) {
+  uint64_t lo = (pair >> 32) & ((1ull << j->shift) - 1u);
+  return (lo << j->bits) | (pair & 0xFFFFFFFFu);
+}
+
+static void order_task(void *ctx, uint32_t begin, uint32_t end) {
+  const SortJob *j = ctx;
+  uint32_t radix = 1u << j->digit;
+  for (uint32_t r = begin; r < end; r++) {
+    uint32_t from = j->range_at[r], to = j->range_at[r + 1];
+    uint32_t *count = j->counts + ((size_t)r << j->digit);
+    uint64_t *a = j->w->pairs_tmp, *b = j->w->pairs;
+    for (uint32_t pass = 0, shift = 0; pass < j->passes; pass++, shift += j->digit) {
+      memset(count, 0, radix * sizeof *count);
+      for (uint32_t i = from; i < to; i++) count[(range_key(j, a[i]) >> shift) & (radix - 1)]++;
+      uint32_t sum = from;
+      for (uint32_t d = 0; d < radix; d++) {
+        uint32_t c = count[d];
+        count[d] = sum;
+        sum += c;
+      }
+      for (uint32_t i = from; i < to; i++) b[count[(range_key(j, a[i]) >> shift) & (radix - 1)]++] = a[i];
+      uint64_t *t = a;
+      a = b;
+      b = t;
+    }
+  }
+}
+
+/* The lists' pairs into w->pairs in key order. */
+static bool sort_pairs(TessWorld *w, const PairBuf *lists, uint32_t lists_count) {
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < lists_count; k++) n += lists[k].count;
+  w->pair_count = 0;
+  if (n == 0) return true;
   uint32_t bits = 1;
   while (bits < 32 && (w->shape_count >> bits) != 0) bits++;
-  /* (lo << 32 | hi) -> (lo << bits | hi): the same order in 2 x bits */
-  uint64_t *a = w->pairs, *b = w->pairs_tmp;
-  for (uint32_t i = 0; i < n; i++) a[i] = ((a[i] >> 32) << bits) | (a[i] & 0xFFFFFFFFu);
-  /* two passes while the key fits 32 bits (up to 65536 shapes), digits of 11 bits beyond */
-  uint32_t digit = 2 * bits <= 32 ? bits : 11, radix = 1u << digit;
-  if (!PHYS_GROW(w->radix_count, &w->radix_count_cap, radix)) return false;
-  uint32_t *count = w->radix_count;
-  for (uint32_t shift = 0; shift < 2 * bits; shift += digit) {
-    memset(count, 0, radix * sizeof count[0]);
-    for (uint32_t i = 0; i < n; i++) count[(a[i] >> shift) & (radix - 1)]++;
-    uint32_t sum = 0;
-    for (uint32_t d = 0; d < radix; d++) {
-      uint32_t c = count[d];
-      count[d] = sum;
+  /* one range for one list; else at least as many ranges as lists, so the workers share them
+   * out evenly */
+  uint32_t shift = bits;
+  while (lists_count > 1 && shift > 0 && ((w->shape_count - 1u) >> shift) + 1u < lists_count) shift--;
+  uint32_t ranges = ((w->shape_count - 1u) >> shift) + 1u;
+  /* digits about as wide as the ranges' pair counts (at least 11 bits), in as few passes */
+  uint32_t key_bits = shift + bits, per = n / ranges, want = 11;
+  while (want < 16 && (1u << want) < per) want++;
+  uint32_t passes = (key_bits + want - 1) / want, digit = (key_bits + passes - 1) / passes;
+  size_t words = ((size_t)ranges << digit) + (size_t)lists_count * ranges + ranges + 1u;
+  if (words > UINT32_MAX || !PHYS_GROW(w->pairs, &w->pair_cap, n) || !PHYS_GROW(w->pairs_tmp, &w->pairs_tmp_cap, n) ||
+      !PHYS_GROW(w->radix_count, &w->radix_count_cap, (uint32_t)words))
+    return false;
+  SortJob j = {w, lists, lists_count, ranges, shift, bits, digit, passes, NULL, NULL, w->radix_count};
+  j.at = j.counts + ((size_t)ranges << digit);
+  j.range_at = j.at + (size_t)lists_count * ranges;
+  physics_parallel_for(w->tasks, lists_count, 1, count_task, &j);
+  /* range by range, list by list */
+  uint32_t sum = 0;
+  for (uint32_t r = 0; r < ranges; r++) {
+    j.range_at[r] = sum;
+    for (uint32_t k = 0; k < lists_count; k++) {
+      uint32_t c = j.at[(size_t)k * ranges + r];
+      j.at[(size_t)k * ranges + r] = sum;
       sum += c;
     }
-    for (uint32_t i = 0; i < n; i++) b[count[(a[i] >> shift) & (radix - 1)]++] = a[i];
-    uint64_t *t = a;
-    a = b;
-    b = t;
   }
-  uint64_t low = (1ull << bits) - 1u;
-  for (uint32_t i = 0; i < n; i++) w->pairs[i] = ((a[i] >> bits) << 32) | (a[i] & low);
+  j.range_at[ranges] = sum;
+  physics_parallel_for(w->tasks, lists_count, 1, spread_task, &j);
+  physics_parallel_for(w->tasks, ranges, 1, order_task, &j);
+  if (passes % 2 == 0) {
+    /* the sorted pairs are in the other half: swap the halves */
+    uint64_t *t = w->pairs;
+    uint32_t cap = w->pair_cap;
+    w->pairs = w->pairs_tmp;
+    w->pair_cap = w->pairs_tmp_cap;
+    w->pairs_tmp = t;
+    w->pairs_tmp_cap = cap;
+  }
+  w->pair_count = n;
   return true;
 }
 
@@ -260,9 +345,7 @@ static void scan_task(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
-/* The entries' pairs, on the workers in runs of entries, then one after another into w->pairs:
- * sort_pairs puts them in key order, and a pair is found once, so the order they were found in
- * leaves no trace. */
+/* The entries' pairs, on the workers in runs of entries, each run into its own list. */
 static bool scan_pieces(ScanJob *j) {
   TessWorld *w = j->w;
   uint32_t pieces = physics_pieces(w, j->nentry);
@@ -276,15 +359,7 @@ static bool scan_pieces(ScanJob *j) {
   j->pieces = pieces;
   atomic_init(&j->failed, false);
   physics_parallel_for(w->tasks, pieces, 1, scan_task, j);
-  if (atomic_load(&j->failed)) return false;
-  for (uint32_t k = 0; k < pieces; k++) {
-    const PairBuf *b = &w->bp_pieces[k];
-    if (b->count == 0) continue; /* its list may never have been allocated */
-    if (!PHYS_GROW(w->pairs, &w->pair_cap, w->pair_count + b->count)) return false;
-    memcpy(w->pairs + w->pair_count, b->pairs, (size_t)b->count * sizeof *b->pairs);
-    w->pair_count += b->count;
-  }
-  return true;
+  return !atomic_load(&j->failed);
 }
 
 bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *sweeps) {
@@ -392,19 +467,15 @@ bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *swe
   ScanJob scan = {w, proxies, sorted, start, nentry, dense, gw, gx0, gx1, gy1, mask, 0, false};
   if (!scan_pieces(&scan)) return false;
 #undef BUCKET
-  /* large proxies against every other proxy (each pair once) */
-  PairBuf all = {w->pairs, w->pair_count, w->pair_cap};
-  bool ok = true;
-  for (uint32_t a = 0; ok && a < nlarge; a++) {
+  /* large proxies against every other proxy (each pair once), into the last list */
+  PairBuf *all = &w->bp_pieces[scan.pieces - 1];
+  for (uint32_t a = 0; a < nlarge; a++) {
     const Proxy *pa = &proxies[large[a]];
-    for (uint32_t b = 0; ok && b < nproxy; b++) {
+    for (uint32_t b = 0; b < nproxy; b++) {
       const Proxy *pb = &proxies[b];
       if (!pb->live || b == large[a] || (pb->large && b < large[a])) continue;
-      if (pair_wanted(pa, pb) && !push_pair(&all, large[a], b)) ok = false;
+      if (pair_wanted(pa, pb) && !push_pair(all, large[a], b)) return false;
     }
   }
-  w->pairs = all.pairs;
-  w->pair_count = all.count;
-  w->pair_cap = all.cap;
-  return ok && sort_pairs(w);
+  return sort_pairs(w, w->bp_pieces, scan.pieces);
 }
