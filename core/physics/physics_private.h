@@ -355,6 +355,14 @@ typedef struct ContactRun {
   bool in_order, impact;              /* keys increasing; a restitution or tangential < 1 */
 } ContactRun;
 
+/* What the wide solver's colouring, one constraint after another on one thread, needs of a
+ * constraint: gathered beforehand by the workers into one small record in constraint order, so
+ * the serial loop streams 12 bytes a constraint instead of its constraint and both states. */
+typedef struct ColorIn {
+  uint32_t a, b;   /* the solver states of its dynamic bodies; the spare state for a fixed side */
+  uint32_t points; /* 1 or 2; 0: not solved by colour (asleep, or no point) */
+} ColorIn;
+
 struct TessWorld {
   TessWorldDef def;
   uint64_t step_count;
@@ -475,6 +483,8 @@ struct TessWorld {
   uint32_t batch_count, batch_cap; /* byte offsets in wbuf; bit 0: two points */
   uint32_t *constraint_slot;
   uint32_t constraint_slot_cap; /* per constraint (coff order): its place in its colour's group */
+  ColorIn *color_in;
+  uint32_t color_in_cap; /* per constraint (coff order): what the colouring reads of it */
   uint32_t group_first[32][2];  /* per colour and point count: the group's first batch */
   uint32_t color_first[33];     /* batches of colour c: [color_first[c], color_first[c + 1]) */
   TaskPool *tasks;              /* the workers (tasks.c); NULL with one */

@@ -304,12 +304,18 @@ typedef struct BuildJob {
 static void prepare_task(void *ctx, uint32_t begin, uint32_t end) {
   const BuildJob *j = ctx;
   TessWorld *w = j->w;
+  const BodyState *st = w->states;
+  uint32_t spare = w->active_count + 1; /* the state_colors slot of a fixed side */
   for (uint32_t ci = begin; ci < end; ci++) {
     Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
     if (w->any_impact_material)
       physics_contact_prepare(w, k);
     else
       physics_contact_prepare_head(w, k);
+    ColorIn *in = &w->color_in[ci];
+    in->points = k->solve ? k->point_count : 0;
+    in->a = st[k->state_a].dynamic ? k->state_a : spare;
+    in->b = st[k->state_b].dynamic ? k->state_b : spare;
   }
 }
 
@@ -341,27 +347,30 @@ static void fill_task(void *ctx, uint32_t begin, uint32_t end) {
 }
 
 bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
-  uint32_t nstates = w->active_count + 1;
-  if (!PHYS_GROW(w->state_colors, &w->state_colors_cap, nstates) ||
+  uint32_t nstates = w->active_count + 1, spare = nstates;
+  if (!PHYS_GROW(w->state_colors, &w->state_colors_cap, nstates + 1) ||
       !PHYS_GROW(w->constraint_color, &w->constraint_color_cap, w->coff_count + 1) ||
       !PHYS_GROW(w->constraint_slot, &w->constraint_slot_cap, w->coff_count + 1) ||
+      !PHYS_GROW(w->color_in, &w->color_in_cap, w->coff_count + 1) ||
       !PHYS_GROW(w->overflow, &w->overflow_cap, w->coff_count + 1))
     return false;
-  memset(w->state_colors, 0, nstates * sizeof *w->state_colors);
-  const BodyState *st = w->states;
+  uint32_t *colors = w->state_colors;
+  memset(colors, 0, (nstates + 1) * sizeof *colors);
   uint32_t count[COLORS][2];
   memset(count, 0, sizeof count);
   w->overflow_count = 0;
   BuildJob job = {w, &soft, &soft_static};
   physics_parallel_for(w->tasks, w->coff_count, 1024, prepare_task, &job);
+  /* one constraint after another (a colour depends on those before): the fixed sides all
+   * name the spare slot, which is cleared again after each constraint */
+  const ColorIn *in = w->color_in;
   for (uint32_t ci = 0; ci < w->coff_count; ci++) {
-    Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
     w->constraint_color[ci] = PHYS_NO_COLOR;
-    if (!k->solve || k->point_count == 0) continue;
-    bool da = st[k->state_a].dynamic != 0, db = st[k->state_b].dynamic != 0;
-    uint32_t used = (da ? w->state_colors[k->state_a] : 0u) | (db ? w->state_colors[k->state_b] : 0u);
+    uint32_t points = in[ci].points, a = in[ci].a, b = in[ci].b;
+    if (points == 0) continue;
+    uint32_t used = colors[a] | colors[b];
     if (used == UINT32_MAX) {
-      if (!w->any_impact_material) physics_contact_prepare_points(w, k);
+      if (!w->any_impact_material) physics_contact_prepare_points(w, (Constraint *)(w->cbuf + w->coff[ci]));
       w->overflow[w->overflow_count++] = w->coff[ci];
       continue;
     }
@@ -369,12 +378,13 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
      * or kinematic body the highest: they are solved last, so they have the last word (a pile
      * rests on the ground rather than the ground on the pile), as when the tile map's contacts
      * were solved after the bodies' */
-    uint32_t color = (da && db) ? (uint32_t)__builtin_ctz(~used) : 31u - (uint32_t)__builtin_clz(~used);
+    uint32_t color = (a != spare && b != spare) ? (uint32_t)__builtin_ctz(~used) : 31u - (uint32_t)__builtin_clz(~used);
     uint32_t bit = 1u << color;
-    if (da) w->state_colors[k->state_a] |= bit;
-    if (db) w->state_colors[k->state_b] |= bit;
+    colors[a] |= bit;
+    colors[b] |= bit;
+    colors[spare] = 0;
     w->constraint_color[ci] = (uint8_t)color;
-    w->constraint_slot[ci] = count[color][k->point_count - 1]++; /* its place in its group */
+    w->constraint_slot[ci] = count[color][points - 1]++; /* its place in its group */
   }
 
   /* the batches: colour by colour, one-point groups before two-point ones */
