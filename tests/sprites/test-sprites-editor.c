@@ -113,7 +113,11 @@ static void sprites_import(void) {
   g_autoptr(GError) error = NULL;
   CHECK(tess_sprite_panel_import(panel, files, &error) == 1);
   g_slist_free_full(files, g_object_unref);
-  CHECK(error != NULL && strstr(error->message, "empty.png") && strstr(error->message, "no opaque pixel"));
+  CHECK_MSG(error != NULL && strcmp(error->message,
+                                    "“empty.png” was not imported: it has no pixel with an alpha of 1 or "
+                                    "more to trace a collision mask from. Give the image opaque "
+                                    "pixels, then import it again.") == 0,
+            "%s", error ? error->message : "no error");
   fixture_spin();
   CHECK(tess_sprite_panel_get_row_count(panel) == 1);
   TessProject *p = tess_document_get_project(doc);
