@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "editor_fixture.h"
+#include "level_fixture.h"
 #include "png_fixture.h"
 #include "tess-mask-editor.h"
 #include "tess-sprite-panel.h"
@@ -72,9 +73,7 @@ static void french_pin_joint_rows(void) {
   TessWindow *w = fixture_window(path);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
   TessLevel *level = tess_project_level(p, tess_window_get_level(w));
-  TessId layer = 0;
-  for (uint32_t i = 0; i < level->layer_count; i++)
-    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) layer = level->layers[i]->props.id;
+  TessId layer = tess_test_object_layer_id(level);
   TessObject o;
   tess_object_default(&o, TESS_OBJECT_JOINT);
   TessId id = 0;
@@ -139,9 +138,7 @@ static void french_integrator_and_spring_rows(void) {
   TessWindow *w = fixture_window(path);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
   TessLevel *level = tess_project_level(p, tess_window_get_level(w));
-  TessId layer = 0;
-  for (uint32_t i = 0; i < level->layer_count; i++)
-    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) layer = level->layers[i]->props.id;
+  TessId layer = tess_test_object_layer_id(level);
   TessObject o;
   TessId body = 0, zone = 0;
   TessError err = {0};
@@ -170,9 +167,7 @@ static void french_pixel_rows(void) {
   TessWindow *w = fixture_window(path);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
   TessLevel *level = tess_project_level(p, tess_window_get_level(w));
-  TessId layer = 0;
-  for (uint32_t i = 0; i < level->layer_count; i++)
-    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) layer = level->layers[i]->props.id;
+  TessId layer = tess_test_object_layer_id(level);
   CHECK(p->sprite_count > 0);
   TessObject o;
   TessId body = 0;
