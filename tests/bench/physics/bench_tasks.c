@@ -354,9 +354,10 @@ static StepTime time_steps(const SceneDef *s, const Warm *warm, uint32_t workers
 }
 
 static void steps_on_workers(const Warm *warm, int rounds) {
-  printf("\n3. Steps on 1 and 2 workers from the warm scenes (median step of 40, median of %d rounds, "
-         "load average %.1f: below 3 the machine is quiet enough to judge scaling)\n",
-         rounds, load_average());
+  printf(
+      "\n3. Steps on 1 and 2 workers from the warm scenes (median step of 40, median of %d rounds, "
+      "load average %.1f: below 3 the machine is quiet enough to judge scaling)\n",
+      rounds, load_average());
   printf("%-9s %6s %9s %9s %9s %9s %8s %7s %s\n", "scene", "N", "1w wall", "1w CPU", "2w wall", "2w CPU", "speed-up",
          "steal", "same bits");
   for (size_t i = 0; i < SCENES; i++) {
@@ -403,9 +404,10 @@ int main(int argc, char **argv) {
          "sync ms");
   Warm warm[SCENES];
   for (size_t i = 0; i < SCENES; i++) warm[i] = loops_per_step(&scenes[i], trip);
-  printf("(loops: per step; items: per loop, mean; < 2 us: loops with less work than that on one thread; step ms and\n"
-         " in loops: one thread's step and the part of it inside the loops; sync ms: loops x one 2-worker round trip,\n"
-         " the least one step spends handing its loops over)\n");
+  printf(
+      "(loops: per step; items: per loop, mean; < 2 us: loops with less work than that on one thread; step ms and\n"
+      " in loops: one thread's step and the part of it inside the loops; sync ms: loops x one 2-worker round trip,\n"
+      " the least one step spends handing its loops over)\n");
   if (steps) steps_on_workers(warm, quick ? 1 : rounds);
   for (size_t i = 0; i < SCENES; i++) free(warm[i].snapshot);
   return 0;
