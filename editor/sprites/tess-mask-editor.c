@@ -128,7 +128,7 @@ static void update_moments(TessMaskEditor *self) {
 }
 
 /* The editor has a window of its own, with no message bar: a refusal is
- * said here, under the readouts, until the next edit succeeds. */
+ * said here, above the controls, until the next edit succeeds. */
 static void show_message(TessMaskEditor *self, const char *text) {
   if (g_strcmp0(self->message, text && *text ? text : NULL) == 0) return;
   g_free(self->message);

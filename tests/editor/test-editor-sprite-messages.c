@@ -52,6 +52,19 @@ static void mask_threshold_names_sprite(void) {
              "Sprite “lantern” has no pixel with an alpha of 151 or more, so there is no shape to trace: lower the "
              "alpha threshold. Its mask is unchanged.");
   CHECK(tess_project_sprite(tess_document_get_project(doc), id)->mask.area == area);
+  /* In sight whatever the controls' column is scrolled to: outside that
+   * scrolled column, and inside the window. */
+  GtkWidget *label = GTK_WIDGET(gtk_widget_get_template_child(GTK_WIDGET(editor), TESS_TYPE_MASK_EDITOR, "message"));
+  for (int i = 0; i < 500 && gtk_widget_get_height(label) == 0; i++) {
+    fixture_spin();
+    g_usleep(1000);
+  }
+  CHECK(gtk_widget_get_ancestor(label, GTK_TYPE_SCROLLED_WINDOW) == NULL);
+  graphene_rect_t r;
+  CHECK(gtk_widget_compute_bounds(label, GTK_WIDGET(mask), &r));
+  CHECK_MSG(r.size.height > 0 && r.origin.y >= 0 && r.origin.y + r.size.height <= gtk_widget_get_height(GTK_WIDGET(mask)),
+            "the message at y %g..%g, the window %d px high", r.origin.y, r.origin.y + r.size.height,
+            gtk_widget_get_height(GTK_WIDGET(mask)));
   /* Back at 150 the block is traced again and the message goes. */
   gtk_range_set_value(tess_mask_editor_get_threshold(editor), 150);
   fixture_spin();
