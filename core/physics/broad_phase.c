@@ -210,64 +210,207 @@ static bool sort_pairs(TessWorld *w, const PairBuf *lists, uint32_t lists_count)
   return true;
 }
 
+/* The proxies in fixed blocks (not the workers' chunks), so that what is summed over them
+ * comes out the same for any number of workers. */
+#define BP_BLOCK 512u
+
+/* A block of proxies: what the passes over it found, then where its entries go. */
+typedef struct BpBlock {
+  double extent_sum; /* of the moving boxes' larger sides */
+  float extent_max;
+  uint32_t extent_n, live;
+  int32_t gx0, gy0, gx1, gy1; /* the grid cells of its boxes' lower corners */
+  uint32_t entries, larges;   /* its proxies on the grid, and those too large for it */
+  uint32_t entry_at, large_at;
+} BpBlock;
+
 typedef struct ProxyJob {
   TessWorld *w;
   const float *margins;
   const TessVec2 *sweeps;
 } ProxyJob;
 
-/* Proxies [begin, end): the shape in world space, its box swept and grown; in bp_extent the box's
- * larger side for a moving body, -1 for a static one, -2 for no proxy. */
+/* Proxy s: the shape in world space, its box swept and grown. Returns the box's larger side for
+ * a moving body, -1 for a static one, -2 for no proxy. */
+static float build_proxy(const ProxyJob *j, uint32_t s) {
+  TessWorld *w = j->w;
+  const Shape *sh = &w->shapes[s];
+  Proxy *p = &((Proxy *)w->bp_scratch)[s];
+  p->live = 0;
+  p->large = 0;
+  if (!sh->in_use) return -2.0f;
+  const Body *b = &w->bodies[sh->body];
+  if (b->destroy_pending) return -2.0f;
+  /* the shape in world space for this step (the narrow phase reads it) */
+  PhysPoly *wp = &w->wpolys[s];
+  physics_poly_transform(&sh->poly, b->xf, wp);
+  TessVec2 lo = wp->v[0], hi = wp->v[0];
+  for (uint32_t k = 1; k < wp->count; k++) {
+    lo = physics_v2_min(lo, wp->v[k]);
+    hi = physics_v2_max(hi, wp->v[k]);
+  }
+  Shape *shm = &w->shapes[s];
+  shm->aabb.lower = tess_v2(lo.x - wp->radius, lo.y - wp->radius);
+  shm->aabb.upper = tess_v2(hi.x + wp->radius, hi.y + wp->radius);
+  p->live = 1;
+  /* the box swept over the step's motion, grown by the speculative margin */
+  float m = j->margins[sh->body];
+  TessVec2 d = j->sweeps[sh->body];
+  p->box.lower = tess_v2(shm->aabb.lower.x - m + (d.x < 0.0f ? d.x : 0.0f), shm->aabb.lower.y - m + (d.y < 0.0f ? d.y : 0.0f));
+  p->box.upper = tess_v2(shm->aabb.upper.x + m + (d.x > 0.0f ? d.x : 0.0f), shm->aabb.upper.y + m + (d.y > 0.0f ? d.y : 0.0f));
+  p->radius = wp->radius;
+  p->body = sh->body;
+  p->active = physics_body_active(b);
+  p->dynamic = b->type == TESS_BODY_DYNAMIC;
+  p->sensor = sh->sensor;
+  p->category = sh->category;
+  p->mask = sh->mask;
+  p->group = sh->group;
+  p->v = b->v;
+  p->spin = fabsf(b->w) * b->max_extent;
+  p->friction = sh->friction;
+  p->restitution = sh->restitution;
+  p->tangential = sh->tangential;
+  p->plain = p->active && p->dynamic && !p->sensor && b->shape_count == 1 && sh->category != 0 && sh->mask == UINT32_MAX &&
+             sh->group == 0;
+  if (b->type == TESS_BODY_STATIC) return -1.0f;
+  return physics_maxf(p->box.upper.x - p->box.lower.x, p->box.upper.y - p->box.lower.y);
+}
+
+/* Blocks [begin, end) of proxies, and their sums in slot order. */
 static void build_proxies(void *ctx, uint32_t begin, uint32_t end) {
   const ProxyJob *j = ctx;
   TessWorld *w = j->w;
-  const float *margins = j->margins;
-  const TessVec2 *sweeps = j->sweeps;
-  Proxy *proxies = w->bp_scratch;
-  float *extent = w->bp_extent;
-  for (uint32_t s = begin; s < end; s++) {
-    const Shape *sh = &w->shapes[s];
-    Proxy *p = &proxies[s];
-    p->live = 0;
-    p->large = 0;
-    extent[s] = -2.0f;
-    if (!sh->in_use) continue;
-    const Body *b = &w->bodies[sh->body];
-    if (b->destroy_pending) continue;
-    /* the shape in world space for this step (the narrow phase reads it) */
-    PhysPoly *wp = &w->wpolys[s];
-    physics_poly_transform(&sh->poly, b->xf, wp);
-    TessVec2 lo = wp->v[0], hi = wp->v[0];
-    for (uint32_t k = 1; k < wp->count; k++) {
-      lo = physics_v2_min(lo, wp->v[k]);
-      hi = physics_v2_max(hi, wp->v[k]);
+  for (uint32_t k = begin; k < end; k++) {
+    BpBlock *blk = &w->bp_blocks[k];
+    blk->extent_sum = 0.0;
+    blk->extent_max = 0.0f;
+    blk->extent_n = blk->live = 0;
+    uint32_t to = (k + 1) * BP_BLOCK < w->shape_count ? (k + 1) * BP_BLOCK : w->shape_count;
+    for (uint32_t s = k * BP_BLOCK; s < to; s++) {
+      float e = build_proxy(j, s);
+      if (e < -1.5f) continue;
+      blk->live++;
+      if (e < 0.0f) continue;
+      blk->extent_sum += e;
+      blk->extent_n++;
+      if (e > blk->extent_max) blk->extent_max = e;
     }
-    Shape *shm = &w->shapes[s];
-    shm->aabb.lower = tess_v2(lo.x - wp->radius, lo.y - wp->radius);
-    shm->aabb.upper = tess_v2(hi.x + wp->radius, hi.y + wp->radius);
-    p->live = 1;
-    extent[s] = -1.0f;
-    /* the box swept over the step's motion, grown by the speculative margin */
-    float m = margins[sh->body];
-    TessVec2 d = sweeps[sh->body];
-    p->box.lower = tess_v2(shm->aabb.lower.x - m + (d.x < 0.0f ? d.x : 0.0f), shm->aabb.lower.y - m + (d.y < 0.0f ? d.y : 0.0f));
-    p->box.upper = tess_v2(shm->aabb.upper.x + m + (d.x > 0.0f ? d.x : 0.0f), shm->aabb.upper.y + m + (d.y > 0.0f ? d.y : 0.0f));
-    p->radius = wp->radius;
-    p->body = sh->body;
-    p->active = physics_body_active(b);
-    p->dynamic = b->type == TESS_BODY_DYNAMIC;
-    p->sensor = sh->sensor;
-    p->category = sh->category;
-    p->mask = sh->mask;
-    p->group = sh->group;
-    p->v = b->v;
-    p->spin = fabsf(b->w) * b->max_extent;
-    p->friction = sh->friction;
-    p->restitution = sh->restitution;
-    p->tangential = sh->tangential;
-    p->plain = p->active && p->dynamic && !p->sensor && b->shape_count == 1 && sh->category != 0 && sh->mask == UINT32_MAX &&
-               sh->group == 0;
-    if (b->type != TESS_BODY_STATIC) extent[s] = physics_maxf(p->box.upper.x - p->box.lower.x, p->box.upper.y - p->box.lower.y);
+  }
+}
+
+/* ---- The grid's entries ---------------------------------------------------- *
+ * Block by block on the workers: which proxies are too large for the cells and where the others'
+ * cells are; then each block's entries in slot order, spread into ranges of buckets, and each
+ * range put in bucket order by a counting sort. The blocks keep slot order and the sort is
+ * stable, so the entries come out as one thread placing them in slot order would: by bucket,
+ * then by slot. */
+
+typedef struct GridJob {
+  TessWorld *w;
+  float cs, inv;
+  bool dense;
+  uint32_t gw, mask, nbucket;
+  int32_t gx0, gy0;
+  Entry *entries, *spread, *sorted; /* written in slot order, by range (when more than one), by bucket */
+  uint32_t *start, *large;
+  uint32_t blocks, ranges, shift; /* a bucket's range is bucket >> shift */
+  uint32_t *at;                   /* [block * ranges + range]: where the block's entries of the range go */
+  uint32_t *range_at;             /* ranges + 1 */
+} GridJob;
+
+static void bounds_task(void *ctx, uint32_t begin, uint32_t end) {
+  const GridJob *j = ctx;
+  Proxy *proxies = j->w->bp_scratch;
+  float cs = j->cs, inv = j->inv;
+  for (uint32_t k = begin; k < end; k++) {
+    BpBlock *blk = &j->w->bp_blocks[k];
+    int32_t gx0 = INT32_MAX, gy0 = INT32_MAX, gx1 = INT32_MIN, gy1 = INT32_MIN;
+    uint32_t entries = 0, larges = 0;
+    uint32_t to = (k + 1) * BP_BLOCK < j->w->shape_count ? (k + 1) * BP_BLOCK : j->w->shape_count;
+    for (uint32_t i = k * BP_BLOCK; i < to; i++) {
+      Proxy *p = &proxies[i];
+      if (!p->live) continue;
+      float lx = p->box.lower.x * inv, ly = p->box.lower.y * inv;
+      bool big = !(p->box.upper.x - p->box.lower.x <= cs) || !(p->box.upper.y - p->box.lower.y <= cs);
+      p->large = big || !(fabsf(lx) < 1e8f) || !(fabsf(ly) < 1e8f);
+      if (p->large) {
+        larges++;
+        continue;
+      }
+      entries++;
+      int32_t ix = fast_floor(lx), iy = fast_floor(ly);
+      if (ix < gx0) gx0 = ix;
+      if (ix > gx1) gx1 = ix;
+      if (iy < gy0) gy0 = iy;
+      if (iy > gy1) gy1 = iy;
+    }
+    blk->gx0 = gx0;
+    blk->gy0 = gy0;
+    blk->gx1 = gx1;
+    blk->gy1 = gy1;
+    blk->entries = entries;
+    blk->larges = larges;
+  }
+}
+
+static void entries_task(void *ctx, uint32_t begin, uint32_t end) {
+  const GridJob *j = ctx;
+  const Proxy *proxies = j->w->bp_scratch;
+  for (uint32_t k = begin; k < end; k++) {
+    const BpBlock *blk = &j->w->bp_blocks[k];
+    uint32_t *at = j->at + (size_t)k * j->ranges;
+    memset(at, 0, j->ranges * sizeof *at);
+    uint32_t e_at = blk->entry_at, l_at = blk->large_at;
+    uint32_t to = (k + 1) * BP_BLOCK < j->w->shape_count ? (k + 1) * BP_BLOCK : j->w->shape_count;
+    for (uint32_t i = k * BP_BLOCK; i < to; i++) {
+      const Proxy *p = &proxies[i];
+      if (!p->live) continue;
+      if (p->large) {
+        j->large[l_at++] = i;
+        continue;
+      }
+      Entry *e = &j->entries[e_at++];
+      e->ix = fast_floor(p->box.lower.x * j->inv);
+      e->iy = fast_floor(p->box.lower.y * j->inv);
+      e->proxy = i | (p->plain ? PLAIN : 0u);
+      e->box = p->box;
+      e->bucket = j->dense ? (uint32_t)(e->iy - j->gy0) * j->gw + (uint32_t)(e->ix - j->gx0) : cell_hash(e->ix, e->iy, j->mask);
+      at[e->bucket >> j->shift]++;
+    }
+  }
+}
+
+static void spread_entries_task(void *ctx, uint32_t begin, uint32_t end) {
+  const GridJob *j = ctx;
+  for (uint32_t k = begin; k < end; k++) {
+    const BpBlock *blk = &j->w->bp_blocks[k];
+    uint32_t *at = j->at + (size_t)k * j->ranges;
+    for (uint32_t i = blk->entry_at; i < blk->entry_at + blk->entries; i++)
+      j->spread[at[j->entries[i].bucket >> j->shift]++] = j->entries[i];
+  }
+}
+
+/* Ranges [begin, end) of buckets: their entries in bucket order, and the buckets' starts. */
+static void place_task(void *ctx, uint32_t begin, uint32_t end) {
+  const GridJob *j = ctx;
+  uint32_t *start = j->start;
+  for (uint32_t r = begin; r < end; r++) {
+    uint32_t first = r << j->shift, last = (r + 1) << j->shift; /* buckets [first, last) */
+    if (last > j->nbucket || last == 0) last = j->nbucket;
+    uint32_t from = j->range_at[r], to = j->range_at[r + 1];
+    memset(start + first, 0, (last - first) * sizeof *start);
+    for (uint32_t i = from; i < to; i++) start[j->spread[i].bucket]++;
+    uint32_t sum = from;
+    for (uint32_t b = first; b < last; b++) {
+      uint32_t c = start[b];
+      start[b] = sum;
+      sum += c;
+    }
+    /* place with a cursor per bucket, then restore the starts */
+    for (uint32_t i = from; i < to; i++) j->sorted[start[j->spread[i].bucket]++] = j->spread[i];
+    for (uint32_t b = last - 1; b > first; b--) start[b] = start[b - 1];
+    start[first] = from;
   }
 }
 
@@ -371,25 +514,22 @@ bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *swe
     if (!physics_grow_scratch(&w->bp_scratch_raw, &w->bp_scratch, &cap, w->shape_count, sizeof(Proxy))) return false;
     w->bp_scratch_size = (size_t)cap * sizeof(Proxy);
   }
-  if (!PHYS_GROW(w->bp_extent, &w->bp_extent_cap, w->shape_count + 1)) return false;
-  Proxy *proxies = w->bp_scratch;
   /* one proxy per shape slot (the narrow phase reads them by shape index) */
-  uint32_t nproxy = w->shape_count, nlive = 0;
+  uint32_t nproxy = w->shape_count, nlive = 0, blocks = (nproxy + BP_BLOCK - 1) / BP_BLOCK;
+  if (!PHYS_GROW(w->bp_blocks, &w->bp_blocks_cap, blocks + 1)) return false;
+  Proxy *proxies = w->bp_scratch;
   double extent_sum = 0.0;
   uint32_t extent_n = 0;
   float extent_max = 0.0f;
   ProxyJob job = {w, margins, sweeps};
-  physics_parallel_for(w->tasks, nproxy, 512, build_proxies, &job);
-  /* the sums in slot order, whatever the workers did first */
-  const float *extent = w->bp_extent;
-  for (uint32_t s = 0; s < nproxy; s++) {
-    float e = extent[s];
-    if (e < -1.5f) continue;
-    nlive++;
-    if (e < 0.0f) continue;
-    extent_sum += e;
-    extent_n++;
-    if (e > extent_max) extent_max = e;
+  physics_parallel_for(w->tasks, blocks, 1, build_proxies, &job);
+  /* the sums block by block, whatever the workers did first */
+  for (uint32_t k = 0; k < blocks; k++) {
+    const BpBlock *blk = &w->bp_blocks[k];
+    nlive += blk->live;
+    extent_sum += blk->extent_sum;
+    extent_n += blk->extent_n;
+    if (blk->extent_max > extent_max) extent_max = blk->extent_max;
   }
   if (nlive < 2) return true;
   float cs = w->def.broad_phase_cell;
@@ -399,24 +539,24 @@ bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *swe
     cs = extent_max < 4.0f * mean ? extent_max : 4.0f * mean;
     if (!(cs >= 0.05f)) cs = 0.05f;
   }
-  float inv = 1.0f / cs;
+  GridJob grid = {.w = w, .cs = cs, .inv = 1.0f / cs, .blocks = blocks};
+  physics_parallel_for(w->tasks, blocks, 1, bounds_task, &grid);
 
   /* A dense grid over the boxes' lower corners when it is small enough
    * (direct indexing, and pairs come out in row order, which keeps the
    * solver's memory walks local); a hash of cells otherwise. */
   int32_t gx0 = INT32_MAX, gy0 = INT32_MAX, gx1 = INT32_MIN, gy1 = INT32_MIN;
-  for (uint32_t i = 0; i < nproxy; i++) {
-    Proxy *p = &proxies[i];
-    if (!p->live) continue;
-    float lx = p->box.lower.x * inv, ly = p->box.lower.y * inv;
-    bool big = !(p->box.upper.x - p->box.lower.x <= cs) || !(p->box.upper.y - p->box.lower.y <= cs);
-    p->large = big || !(fabsf(lx) < 1e8f) || !(fabsf(ly) < 1e8f);
-    if (p->large) continue;
-    int32_t ix = fast_floor(lx), iy = fast_floor(ly);
-    if (ix < gx0) gx0 = ix;
-    if (ix > gx1) gx1 = ix;
-    if (iy < gy0) gy0 = iy;
-    if (iy > gy1) gy1 = iy;
+  uint32_t nentry = 0, nlarge = 0;
+  for (uint32_t k = 0; k < blocks; k++) {
+    BpBlock *blk = &w->bp_blocks[k];
+    if (blk->gx0 < gx0) gx0 = blk->gx0;
+    if (blk->gx1 > gx1) gx1 = blk->gx1;
+    if (blk->gy0 < gy0) gy0 = blk->gy0;
+    if (blk->gy1 > gy1) gy1 = blk->gy1;
+    blk->entry_at = nentry;
+    blk->large_at = nlarge;
+    nentry += blk->entries;
+    nlarge += blk->larges;
   }
   uint64_t dense_cells = gx1 >= gx0 ? (uint64_t)(gx1 - gx0 + 1) * (uint64_t)(gy1 - gy0 + 1) : 0;
   uint64_t dense_limit = (uint64_t)nproxy * 16u > (1u << 18) ? (uint64_t)nproxy * 16u : (1u << 18);
@@ -435,38 +575,52 @@ bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *swe
     w->bp_scratch2 = p;
     w->bp_scratch2_size = need;
   }
-  Entry *entries = w->bp_scratch2;
-  Entry *sorted = entries + nproxy;
-  uint32_t *start = (uint32_t *)(sorted + nproxy);
+  Entry *half_a = w->bp_scratch2, *half_b = half_a + nproxy;
+  uint32_t *start = (uint32_t *)(half_b + nproxy);
   uint32_t *large = start + nbucket + 1;
-  memset(start, 0, ((size_t)nbucket + 1) * sizeof(uint32_t));
-  uint32_t mask = nbucket - 1;
-#define BUCKET(x, y) (dense ? (uint32_t)((y)-gy0) * gw + (uint32_t)((x)-gx0) : cell_hash((x), (y), mask))
-  uint32_t nentry = 0, nlarge = 0;
-  for (uint32_t i = 0; i < nproxy; i++) {
-    const Proxy *p = &proxies[i];
-    if (!p->live) continue;
-    if (p->large) {
-      large[nlarge++] = i;
-      continue;
+  /* one range of buckets for one thread; else at least as many as the workers' pieces */
+  uint32_t pieces = physics_pieces(w, nentry), shift = 0;
+  while (shift < 31 && ((nbucket - 1u) >> shift) + 1u > pieces) shift++;
+  while (pieces > 1 && shift > 0 && ((nbucket - 1u) >> shift) + 1u < pieces) shift--;
+  uint32_t ranges = ((nbucket - 1u) >> shift) + 1u;
+  /* the blocks' counts per range (the pair sort's scratch, free until the pairs are sorted) */
+  size_t words = (size_t)blocks * ranges + ranges + 1u;
+  if (words > UINT32_MAX || !PHYS_GROW(w->radix_count, &w->radix_count_cap, (uint32_t)words)) return false;
+  grid.dense = dense;
+  grid.gw = gw;
+  grid.mask = nbucket - 1;
+  grid.nbucket = nbucket;
+  grid.gx0 = gx0;
+  grid.gy0 = gy0;
+  grid.entries = half_a;
+  grid.spread = ranges > 1 ? half_b : half_a;
+  grid.sorted = ranges > 1 ? half_a : half_b;
+  grid.start = start;
+  grid.large = large;
+  grid.ranges = ranges;
+  grid.shift = shift;
+  grid.at = w->radix_count;
+  grid.range_at = grid.at + (size_t)blocks * ranges;
+  physics_parallel_for(w->tasks, blocks, 1, entries_task, &grid);
+  /* range by range, block by block */
+  uint32_t sum = 0;
+  for (uint32_t r = 0; r < ranges; r++) {
+    grid.range_at[r] = sum;
+    for (uint32_t k = 0; k < blocks; k++) {
+      uint32_t c = grid.at[(size_t)k * ranges + r];
+      grid.at[(size_t)k * ranges + r] = sum;
+      sum += c;
     }
-    Entry *e = &entries[nentry++];
-    e->ix = fast_floor(p->box.lower.x * inv);
-    e->iy = fast_floor(p->box.lower.y * inv);
-    e->proxy = i | (p->plain ? PLAIN : 0u);
-    e->box = p->box;
-    e->bucket = BUCKET(e->ix, e->iy);
-    start[e->bucket + 1]++;
   }
-  for (uint32_t b = 0; b < nbucket; b++) start[b + 1] += start[b];
-  /* place with a cursor per bucket, then restore the starts */
-  for (uint32_t i = 0; i < nentry; i++) sorted[start[entries[i].bucket]++] = entries[i];
-  for (uint32_t b = nbucket; b > 0; b--) start[b] = start[b - 1];
-  start[0] = 0;
+  grid.range_at[ranges] = sum;
+  if (ranges > 1) physics_parallel_for(w->tasks, blocks, 1, spread_entries_task, &grid);
+  physics_parallel_for(w->tasks, ranges, 1, place_task, &grid);
+  start[nbucket] = nentry;
+  Entry *sorted = grid.sorted;
+  uint32_t mask = nbucket - 1;
 
   ScanJob scan = {w, proxies, sorted, start, nentry, dense, gw, gx0, gx1, gy1, mask, 0, false};
   if (!scan_pieces(&scan)) return false;
-#undef BUCKET
   /* large proxies against every other proxy (each pair once), into the last list */
   PairBuf *all = &w->bp_pieces[scan.pieces - 1];
   for (uint32_t a = 0; a < nlarge; a++) {

@@ -461,8 +461,8 @@ struct TessWorld {
   TessVec2 *paths;
   uint32_t paths_cap; /* the same along the path before last step's stops
                          ((v + stop_dv) dt): where round features are met */
-  float *bp_extent;
-  uint32_t bp_extent_cap; /* per proxy, this step: its box's larger side (broad_phase.c) */
+  struct BpBlock *bp_blocks;
+  uint32_t bp_blocks_cap; /* per block of proxies, this step (broad_phase.c) */
   PairBuf *bp_pieces;
   uint32_t bp_piece_count; /* the pairs each run of the broad phase's scan found */
   MapHits *map_pieces;
@@ -487,10 +487,10 @@ struct TessWorld {
   uint32_t *constraint_slot;
   uint32_t constraint_slot_cap; /* per constraint (coff order): its place in its colour's group */
   ColorIn *color_in;
-  uint32_t color_in_cap; /* per constraint (coff order): what the colouring reads of it */
-  uint32_t group_first[32][2];  /* per colour and point count: the group's first batch */
-  uint32_t color_first[33];     /* batches of colour c: [color_first[c], color_first[c + 1]) */
-  TaskPool *tasks;              /* the workers (tasks.c); NULL with one */
+  uint32_t color_in_cap;       /* per constraint (coff order): what the colouring reads of it */
+  uint32_t group_first[32][2]; /* per colour and point count: the group's first batch */
+  uint32_t color_first[33];    /* batches of colour c: [color_first[c], color_first[c + 1]) */
+  TaskPool *tasks;             /* the workers (tasks.c); NULL with one */
   uint8_t *wbuf;
   size_t wbuf_cap;
   void *wbuf_raw;

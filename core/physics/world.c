@@ -150,7 +150,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->paths);
   tess_free(w->stop_dv);
   tess_free(w->pair_manifolds);
-  tess_free(w->bp_extent);
+  tess_free(w->bp_blocks);
   for (uint32_t i = 0; i < w->bp_piece_count; i++) tess_free(w->bp_pieces[i].pairs);
   tess_free(w->bp_pieces);
   for (uint32_t i = 0; i < w->map_piece_count; i++) tess_free(w->map_pieces[i].hits);
