@@ -274,11 +274,21 @@ typedef struct MapPiece {
   uint8_t boundary[TESS_POLY_MAX]; /* edge i lies on a cell side covered by the neighbour: never collides */
 } MapPiece;
 
+/* Per cell, the first cell of the flat run each of its faces lies in (tilemap.c, join_runs): for
+ * the top and bottom faces (index 0 and 2, the cell-face order top, right, bottom, left) the x of
+ * the run's first cell, for the right and left faces (1 and 3) its y. A run is consecutive full
+ * cells whose face on that side is open, with one surface (friction, restitution, tangential
+ * efficiency) and one one-way flag. Cells per side fit in 16 bits (TESS_LEVEL_MAX_CELLS). */
+typedef struct MapRuns {
+  uint16_t start[4];
+} MapRuns;
+
 typedef struct TileMap {
   uint32_t width, height;
   float cell_w, cell_h, inv_w, inv_h;
   TessVec2 origin;
   MapCell *cells;
+  MapRuns *runs; /* per cell */
   TessMapMaterial *materials;
   uint32_t material_count;
   uint32_t *piece_start; /* NULL when no traced cell */
@@ -331,6 +341,7 @@ extern _Thread_local double *physics_profile_parallel;
 /* A shape's manifold against a map cell (a traced cell's piece), before it is a contact. */
 typedef struct MapHit {
   uint32_t shape, cell, piece;
+  uint32_t key_cell; /* the cell its contact's key names: the cell, or the first of the flat run it joins */
   Manifold manifold;
 } MapHit;
 
