@@ -342,6 +342,7 @@ extern _Thread_local double *physics_profile_parallel;
 typedef struct MapHit {
   uint32_t shape, cell, piece;
   uint32_t key_cell; /* the cell its contact's key names: the cell, or the first of the flat run it joins */
+  uint32_t along;    /* on a run: the cell's place along it (x or y); else TESS_NULL_INDEX */
   Manifold manifold;
 } MapHit;
 

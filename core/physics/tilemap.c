@@ -358,6 +358,7 @@ static bool add_hit(MapHits *out, uint32_t shape_index, uint32_t cell, uint32_t 
   h->cell = cell;
   h->piece = piece;
   h->key_cell = cell;
+  h->along = TESS_NULL_INDEX;
   h->manifold = *m;
   return true;
 }
@@ -375,6 +376,11 @@ static bool add_hit(MapHits *out, uint32_t shape_index, uint32_t cell, uint32_t 
  * stay apart). Circles touch one face at one point: their hits stay as they are. A run's contact
  * keeps its key (the shape and the run's first cell) while the body slides along the run, so it
  * is warm-started across seams and begins and ends once. */
+#if defined(__GNUC__)
+#define RUNS_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define RUNS_PREFETCH(p) ((void)(p))
+#endif
 #define RUN_PIECE 8u /* the key's piece field: 8 + face for a run's contact (a full cell's own is 0) */
 
 /* The face of a full cell a manifold lies on (0 top, 1 right, 2 bottom, 3 left, the normal from
@@ -387,15 +393,16 @@ static int hit_face(TessVec2 n) {
   return -1;
 }
 
-/* Cell i's run along face f: its first cell (the key's cell) and where i lies along it. */
-static uint32_t run_first(const TileMap *m, uint32_t i, uint32_t f, uint32_t *along) {
-  uint32_t x = i % m->width, y = i / m->width, s = m->runs[i].start[f];
-  if ((f & 1u) == 0) {
-    *along = x;
-    return y * m->width + s;
-  }
-  *along = y;
-  return s * m->width + x;
+/* A full cell (x, y)'s hit that lies along one of its faces: tagged with that face's run (its
+ * key names the run's first cell) and where the cell lies along it. */
+static void run_tag(const TileMap *m, MapHit *h, uint32_t x, uint32_t y) {
+  int f = hit_face(h->manifold.normal);
+  if (f < 0) return;
+  uint32_t s = m->runs[h->cell].start[f];
+  bool across = (f & 1) == 0;
+  h->key_cell = across ? y * m->width + s : s * m->width + x;
+  h->along = across ? x : y;
+  h->piece = RUN_PIECE + (uint32_t)f;
 }
 
 /* The cells [from, to] along run `first`'s face f as one box: that face open, the sides and
@@ -435,79 +442,70 @@ static uint32_t run_cell_at(const TileMap *m, uint32_t first, uint32_t f, uint32
   return across ? y * m->width + at : at * m->width + x;
 }
 
+static uint64_t hit_key(const MapHit *h) { return ((uint64_t)(h->piece & 0xFu) << 28) | (h->key_cell & 0x0FFFFFFFu); }
+
 static void hits_sort_by_key(MapHit *h, uint32_t n) {
   for (uint32_t i = 1; i < n; i++) {
     MapHit t = h[i];
-    uint64_t k = ((uint64_t)(t.piece & 0xFu) << 28) | t.key_cell;
+    uint64_t k = hit_key(&t);
     uint32_t j = i;
-    for (; j > 0 && (((uint64_t)(h[j - 1].piece & 0xFu) << 28) | h[j - 1].key_cell) > k; j--) h[j] = h[j - 1];
+    for (; j > 0 && hit_key(&h[j - 1]) > k; j--) h[j] = h[j - 1];
     h[j] = t;
   }
 }
 
-/* The body's hits out->hits[first..] on full cells along one run's face become one hit each. */
+#define HIT_JOINED UINT32_MAX /* piece of a hit joined into an earlier one */
+
+/* The body's tagged hits out->hits[first..] along one run become one hit: the body against the
+ * run's cells it touches taken as one box. Then the hits in key order, as contacts are kept. */
 static void join_runs(const TessWorld *w, const PhysPoly *poly, float margin, uint32_t body, MapHits *out,
                       uint32_t first) {
   const TileMap *m = &w->map;
-  MapHit *h = out->hits;
-  uint32_t n = out->count;
-  if (poly->count < 2) return;
-  for (uint32_t i = first; i < n; i++) { /* tag: a full cell's hit along a face */
-    h[i].key_cell = TESS_NULL_INDEX;
-    if (m->cells[h[i].cell].kind != TESS_MAP_FULL) continue;
-    int f = hit_face(h[i].manifold.normal);
-    if (f >= 0) {
-      uint32_t along;
-      h[i].key_cell = run_first(m, h[i].cell, (uint32_t)f, &along);
-      h[i].piece = RUN_PIECE + (uint32_t)f;
-    }
-  }
-  uint32_t k = first;
-  for (uint32_t i = first; i < n; i++) {
-    if (h[i].key_cell == TESS_NULL_INDEX) { /* not along a face: as it was */
-      h[i].key_cell = h[i].cell;
-      h[k++] = h[i];
-      continue;
-    }
-    if (h[i].piece == UINT32_MAX) continue; /* joined into an earlier one */
-    uint32_t f = h[i].piece - RUN_PIECE, lo, hi, members = 1;
-    run_first(m, h[i].cell, f, &lo);
-    hi = lo;
-    for (uint32_t j = i + 1; j < n; j++) {
-      if (h[j].key_cell != h[i].key_cell || h[j].piece != h[i].piece) continue;
-      uint32_t at;
-      run_first(m, h[j].cell, f, &at);
-      if (at < lo) lo = at;
-      if (at > hi) hi = at;
-      members++;
-    }
-    MapHit joined = h[i];
-    if (members > 1) {
-      uint32_t free_sides, corners;
-      TessAABB box = run_box(m, h[i].key_cell, f, lo, hi, &free_sides, &corners);
-      Manifold man;
-      physics_collide_cell_swept(poly, box, free_sides, corners, margin, w->paths[body], &man);
-      if (man.count == 0 || hit_face(man.normal) != (int)f) {
-        /* the box as a whole meets the body otherwise (seldom): each cell's hit as it was */
-        for (uint32_t j = i + 1; j < n; j++)
-          if (h[j].key_cell == joined.key_cell && h[j].piece == joined.piece) {
-            h[j].key_cell = TESS_NULL_INDEX; /* taken as it is when the walk comes to it */
-            h[j].piece = 0;
-          }
-        joined.key_cell = joined.cell;
-        joined.piece = 0;
-        h[k++] = joined;
-        continue;
-      }
-      joined.manifold = man;
-      joined.cell = run_cell_at(m, joined.key_cell, f, lo, hi, man.p[0].point);
+  MapHit *h = out->hits + first;
+  uint32_t n = out->count - first, k = 0;
+  bool ordered = true;
+  for (uint32_t i = 0; i < n; i++) {
+    if (h[i].piece == HIT_JOINED) continue;
+    if (h[i].along != TESS_NULL_INDEX) {
+      uint32_t lo = h[i].along, hi = lo, members = 1, f = h[i].piece - RUN_PIECE;
       for (uint32_t j = i + 1; j < n; j++)
-        if (h[j].key_cell == joined.key_cell && h[j].piece == joined.piece) h[j].piece = UINT32_MAX;
+        if (h[j].along != TESS_NULL_INDEX && h[j].key_cell == h[i].key_cell && h[j].piece == h[i].piece) {
+          lo = h[j].along < lo ? h[j].along : lo;
+          hi = h[j].along > hi ? h[j].along : hi;
+          members++;
+        }
+      if (members > 1) {
+        uint32_t free_sides, corners;
+        TessAABB box = run_box(m, h[i].key_cell, f, lo, hi, &free_sides, &corners);
+        Manifold man;
+        physics_collide_cell_swept(poly, box, free_sides, corners, margin, w->paths[body], &man);
+        bool joined = man.count > 0 && hit_face(man.normal) == (int)f;
+        /* (the box as a whole meeting the body otherwise is seldom: then each cell's hit as it was) */
+        for (uint32_t j = i + 1; j < n; j++)
+          if (h[j].along != TESS_NULL_INDEX && h[j].key_cell == h[i].key_cell && h[j].piece == h[i].piece) {
+            if (joined) {
+              h[j].piece = HIT_JOINED;
+            } else {
+              h[j].key_cell = h[j].cell;
+              h[j].piece = 0;
+              h[j].along = TESS_NULL_INDEX;
+            }
+          }
+        if (joined) {
+          h[i].manifold = man;
+          h[i].cell = run_cell_at(m, h[i].key_cell, f, lo, hi, man.p[0].point);
+        } else {
+          h[i].key_cell = h[i].cell;
+          h[i].piece = 0;
+        }
+      }
     }
-    h[k++] = joined;
+    if (k > 0 && hit_key(&h[i]) <= hit_key(&h[k - 1])) ordered = false;
+    if (k != i) h[k] = h[i];
+    k++;
   }
-  out->count = k;
-  hits_sort_by_key(h + first, k - first);
+  out->count = first + k;
+  if (!ordered) hits_sort_by_key(h, k);
 }
 
 bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const PhysPoly *poly, TessAABB box,
@@ -525,10 +523,14 @@ bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const P
       TessAABB cb = cell_box(m, x, y);
       if (c->one_way && !(w->bodies[body].center.y < cb.lower.y)) continue; /* only from above */
       if (c->kind == TESS_MAP_FULL) {
+        /* a hit here reads the cell's runs (join_runs): from another array, so ask for it now and
+         * the collision's arithmetic hides the wait (it was 2% of the polygon scene's step) */
+        if (poly->count > 1) RUNS_PREFETCH(&m->runs[ci]);
         physics_collide_cell_swept(poly, cb, c->free_sides, c->corners, margin, w->paths[body], &man);
         if (man.count == 0) continue;
         if (c->one_way && !(man.normal.y < 0.0f)) continue;
         if (!add_hit(out, shape_index, ci, 0, &man)) return false;
+        if (poly->count > 1) run_tag(m, &out->hits[out->count - 1], x, y);
       } else {
         for (uint32_t p = m->piece_start[ci]; p < m->piece_start[ci + 1]; p++) {
           const MapPiece *mp = &m->pieces[p];
@@ -543,7 +545,7 @@ bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const P
         }
       }
     }
-  if (out->count > first) join_runs(w, poly, margin, body, out, first);
+  if (out->count - first > 1 && poly->count > 1) join_runs(w, poly, margin, body, out, first);
   return true;
 }
 
