@@ -267,6 +267,13 @@ typedef struct MapCell {
   uint8_t one_way;
   uint8_t pad;
   uint16_t material;
+  /* The first cell of the flat run each of its faces lies in (tilemap.c, join_runs): for the top
+   * and bottom faces (index 0 and 2, the cell-face order top, right, bottom, left) the x of the
+   * run's first cell, for the right and left faces (1 and 3) its y. A run is consecutive full
+   * cells whose face on that side is open, with one surface (friction, restitution, tangential
+   * efficiency) and one one-way flag. Cells per side fit in 16 bits (TESS_LEVEL_MAX_CELLS). In
+   * the cell, not beside it: a hit reads them, and a second array cost a cache miss per hit. */
+  uint16_t run_start[4];
 } MapCell;
 
 typedef struct MapPiece {
@@ -274,21 +281,11 @@ typedef struct MapPiece {
   uint8_t boundary[TESS_POLY_MAX]; /* edge i lies on a cell side covered by the neighbour: never collides */
 } MapPiece;
 
-/* Per cell, the first cell of the flat run each of its faces lies in (tilemap.c, join_runs): for
- * the top and bottom faces (index 0 and 2, the cell-face order top, right, bottom, left) the x of
- * the run's first cell, for the right and left faces (1 and 3) its y. A run is consecutive full
- * cells whose face on that side is open, with one surface (friction, restitution, tangential
- * efficiency) and one one-way flag. Cells per side fit in 16 bits (TESS_LEVEL_MAX_CELLS). */
-typedef struct MapRuns {
-  uint16_t start[4];
-} MapRuns;
-
 typedef struct TileMap {
   uint32_t width, height;
   float cell_w, cell_h, inv_w, inv_h;
   TessVec2 origin;
   MapCell *cells;
-  MapRuns *runs; /* per cell */
   TessMapMaterial *materials;
   uint32_t material_count;
   uint32_t *piece_start; /* NULL when no traced cell */

@@ -11,7 +11,6 @@
 
 void physics_map_free(TileMap *map) {
   tess_free(map->cells);
-  tess_free(map->runs);
   tess_free(map->materials);
   tess_free(map->piece_start);
   tess_free(map->pieces);
@@ -99,15 +98,13 @@ static bool run_continues(const TileMap *m, const MapCell *a, const MapCell *b, 
 /* Cell (x, y)'s runs, from its left and upper neighbours' (set before it, in row order). */
 static void map_runs_set(TileMap *m, uint32_t x, uint32_t y) {
   size_t i = (size_t)y * m->width + x;
-  const MapCell *c = &m->cells[i];
-  MapRuns *r = &m->runs[i];
+  MapCell *c = &m->cells[i];
   static const uint8_t sides[4] = {SIDE_TOP, SIDE_RIGHT, SIDE_BOTTOM, SIDE_LEFT};
   for (uint32_t f = 0; f < 4; f++) {
     bool across = (f & 1u) == 0; /* top and bottom faces run along x */
     uint32_t prev_at = across ? x : y;
-    const MapRuns *p = prev_at > 0 ? &m->runs[across ? i - 1 : i - m->width] : NULL;
-    const MapCell *pc = prev_at > 0 ? &m->cells[across ? i - 1 : i - m->width] : NULL;
-    r->start[f] = (uint16_t)(p && run_continues(m, pc, c, sides[f]) ? p->start[f] : prev_at);
+    const MapCell *p = prev_at > 0 ? &m->cells[across ? i - 1 : i - m->width] : NULL;
+    c->run_start[f] = (uint16_t)(p && run_continues(m, p, c, sides[f]) ? p->run_start[f] : prev_at);
   }
 }
 
@@ -144,9 +141,8 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
   map.inv_h = 1.0f / def->cell_h;
   map.origin = def->origin;
   map.cells = tess_calloc(n, sizeof(MapCell));
-  map.runs = tess_calloc(n, sizeof(MapRuns));
   map.materials = tess_calloc(def->material_count, sizeof(TessMapMaterial));
-  if (!map.cells || !map.runs || !map.materials) {
+  if (!map.cells || !map.materials) {
     physics_map_free(&map);
     return tess_error_set(err, TESS_ERR_NOMEM, "tile map", "out of memory");
   }
@@ -376,11 +372,6 @@ static bool add_hit(MapHits *out, uint32_t shape_index, uint32_t cell, uint32_t 
  * stay apart). Circles touch one face at one point: their hits stay as they are. A run's contact
  * keeps its key (the shape and the run's first cell) while the body slides along the run, so it
  * is warm-started across seams and begins and ends once. */
-#if defined(__GNUC__)
-#define RUNS_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define RUNS_PREFETCH(p) ((void)(p))
-#endif
 #define RUN_PIECE 8u /* the key's piece field: 8 + face for a run's contact (a full cell's own is 0) */
 
 /* The face of a full cell a manifold lies on (0 top, 1 right, 2 bottom, 3 left, the normal from
@@ -398,7 +389,7 @@ static int hit_face(TessVec2 n) {
 static void run_tag(const TileMap *m, MapHit *h, uint32_t x, uint32_t y) {
   int f = hit_face(h->manifold.normal);
   if (f < 0) return;
-  uint32_t s = m->runs[h->cell].start[f];
+  uint32_t s = m->cells[h->cell].run_start[f];
   bool across = (f & 1) == 0;
   h->key_cell = across ? y * m->width + s : s * m->width + x;
   h->along = across ? x : y;
@@ -523,9 +514,6 @@ bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const P
       TessAABB cb = cell_box(m, x, y);
       if (c->one_way && !(w->bodies[body].center.y < cb.lower.y)) continue; /* only from above */
       if (c->kind == TESS_MAP_FULL) {
-        /* a hit here reads the cell's runs (join_runs): from another array, so ask for it now and
-         * the collision's arithmetic hides the wait (it was 2% of the polygon scene's step) */
-        if (poly->count > 1) RUNS_PREFETCH(&m->runs[ci]);
         physics_collide_cell_swept(poly, cb, c->free_sides, c->corners, margin, w->paths[body], &man);
         if (man.count == 0) continue;
         if (c->one_way && !(man.normal.y < 0.0f)) continue;
@@ -556,14 +544,14 @@ static void run_collide(const TileMap *m, uint32_t first, uint32_t f, const Phys
   bool across = (f & 1u) == 0;
   float u0 = across ? (b.lower.x - margin - m->origin.x) * m->inv_w : (b.lower.y - margin - m->origin.y) * m->inv_h;
   float u1 = across ? (b.upper.x + margin - m->origin.x) * m->inv_w : (b.upper.y + margin - m->origin.y) * m->inv_h;
-  uint32_t start = m->runs[first].start[f], side = across ? m->width : m->height;
+  uint32_t start = m->cells[first].run_start[f], side = across ? m->width : m->height;
   if (!(u1 >= (float)start) || !(u0 < (float)side)) return;
   uint32_t from = u0 > (float)start ? (uint32_t)floorf(u0) : start;
   uint32_t last = u1 < (float)side ? (uint32_t)floorf(u1) : side - 1, to = from;
   uint32_t x = first % m->width, y = first / m->width;
 #define RUN_CELL(at) (across ? y * m->width + (at) : (at)*m->width + x)
-  if (m->cells[RUN_CELL(from)].kind != TESS_MAP_FULL || m->runs[RUN_CELL(from)].start[f] != start) return;
-  while (to < last && m->cells[RUN_CELL(to + 1)].kind == TESS_MAP_FULL && m->runs[RUN_CELL(to + 1)].start[f] == start) to++;
+  if (m->cells[RUN_CELL(from)].kind != TESS_MAP_FULL || m->cells[RUN_CELL(from)].run_start[f] != start) return;
+  while (to < last && m->cells[RUN_CELL(to + 1)].kind == TESS_MAP_FULL && m->cells[RUN_CELL(to + 1)].run_start[f] == start) to++;
 #undef RUN_CELL
   uint32_t free_sides, corners;
   TessAABB box = run_box(m, first, f, from, to, &free_sides, &corners);

@@ -210,7 +210,7 @@ size_t tess_world_memory_bytes(const TessWorld *w) {
   n += (size_t)w->centers_cap * sizeof(TessVec2) + w->moving_cap;
   n += physics_pixel_masks_bytes(w);
   if (w->has_map) {
-    n += (size_t)w->map.width * w->map.height * (sizeof(MapCell) + sizeof(MapRuns));
+    n += (size_t)w->map.width * w->map.height * sizeof(MapCell);
     n += (size_t)w->map.piece_count * sizeof(MapPiece);
     if (w->map.piece_start) n += ((size_t)w->map.width * w->map.height + 1) * sizeof(uint32_t);
   }
