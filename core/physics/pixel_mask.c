@@ -479,6 +479,61 @@ static bool any_solid(const TessWorld *w, TessVec2 lo, TessVec2 hi) {
   return false;
 }
 
+/* What a probe of the step must find to matter: a pixel it touches (a response), or, for a sample
+ * of a fast circle's path, one that could make it deep. */
+typedef enum Need { NEED_TOUCH,
+                    NEED_DEEP } Need;
+
+/* Whether some boundary pixel of a mask lies near enough a circle at c of radius r for a probe
+ * there to matter; a pass over the pixels under a box no wider than the circle, with no square
+ * roots and no cones. Where it says no, the probe would say the same: it only spares the work.
+ *  - NEED_TOUCH: a response needs a pixel whose disc is within the slop of the circle (min_d <= r
+ *    + slop) or inside it (a depth): every pixel centre is then within r + slop + 1/2 pixel.
+ *  - NEED_DEEP: the depth comes from pixels inside the circle, each asking a move along the normal
+ *    below sqrt((r + 1/2)^2 - dc^2) for its centre dc from the circle's (a pixel at the side asks
+ *    most), so a depth past DEEP r needs a centre with dc^2 < (r + 1/2)^2 - (DEEP r)^2.
+ * Both limits are widened a little, so that float rounding in the probe cannot cross them. */
+static bool any_pixel_within(const TessWorld *w, TessVec2 c, float rw, Need need) {
+  for (uint32_t i = 0; i < w->pmask_count; i++) {
+    const PixelMask *m = &w->pmasks[i];
+    Window win;
+    if (!window(m, c, rw, &win)) continue;
+    float big = win.r + 0.5f, lim2;
+    if (need == NEED_TOUCH) {
+      float lim = ((rw + w->def.linear_slop) * m->inv_pixel + 0.5f) * 1.001f + 0.01f;
+      lim2 = lim * lim;
+    } else {
+      float deep = DEEP * win.r;
+      lim2 = big * big - deep * deep * 0.99f + 0.01f;
+    }
+    float lim = sqrtf(lim2);
+    int64_t x0 = floor_i64(win.ux - lim - 0.5f), x1 = floor_i64(win.ux + lim);
+    int64_t y0 = floor_i64(win.uy - lim - 0.5f), y1 = floor_i64(win.uy + lim);
+    if (x0 < win.x0) x0 = win.x0;
+    if (y0 < win.y0) y0 = win.y0;
+    if (x1 > win.x1) x1 = win.x1;
+    if (y1 > win.y1) y1 = win.y1;
+    for (int64_t y = y0; y <= y1; y++) {
+      uint32_t ty = (uint32_t)y / PIXEL_MASK_TILE;
+      float ry = (float)y + 0.5f - win.uy;
+      for (uint32_t k = (uint32_t)(x0 >> 6); x0 <= x1 && k <= (uint32_t)(x1 >> 6); k++) {
+        if (!coarse_byte(m, ty, k)) continue;
+        uint64_t word = boundary_word(m, (uint32_t)y, k);
+        uint32_t lo = k == (uint32_t)(x0 >> 6) ? (uint32_t)(x0 & 63) : 0;
+        uint32_t hi = k == (uint32_t)(x1 >> 6) ? (uint32_t)(x1 & 63) : 63;
+        word &= (~0ull << lo) & (~0ull >> (63 - hi));
+        while (word) {
+          uint32_t x = (uint32_t)__builtin_ctzll(word) + (k << 6);
+          word &= word - 1;
+          float rx = (float)x + 0.5f - win.ux;
+          if (rx * rx + ry * ry <= lim2) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 static void sweep_path(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to, float r) {
   TessVec2 path = tess_v2_sub(to, from);
   float len = tess_v2_length(path), spacing = 0.5f * r;
@@ -491,7 +546,7 @@ static void sweep_path(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to, 
   for (uint32_t i = 1; i < n; i++) {
     TessVec2 at = tess_v2_mul_add(from, (float)i / (float)n, path);
     Probe pr;
-    if (probe(w, at, r, &pr) && pr.depth > DEEP * r) {
+    if (any_pixel_within(w, at, r, NEED_DEEP) && probe(w, at, r, &pr) && pr.depth > DEEP * r) {
       shift_body(b, tess_v2_sub(at, to));
       return;
     }
@@ -504,6 +559,7 @@ static void circle_against_masks(TessWorld *w, Body *b, const Shape *s) {
   TessVec2 c = tess_transform_point(b->xf, local);
   sweep_path(w, b, tess_transform_point(b->xf_prev, local), c, r);
   c = tess_transform_point(b->xf, local);
+  if (!any_pixel_within(w, c, r, NEED_TOUCH)) return; /* near or far, not touching: no response */
   Probe pr;
   if (!probe(w, c, r, &pr)) return;
   float slop = w->def.linear_slop;
