@@ -7,6 +7,9 @@
 #define SLOP 0.005f
 #define CELL_TOL 0.1f
 
+/* The vertex after i around a polygon of `count` (a compare, not the division `%` costs). */
+static inline uint32_t next_vertex(uint32_t i, uint32_t count) { return i + 1 < count ? i + 1 : 0; }
+
 static void add_point(Manifold *m, TessVec2 p, float sep, uint32_t id) {
   m->p[m->count].point = p;
   m->p[m->count].separation = sep;
@@ -88,12 +91,12 @@ static float poly_feature(const PhysPoly *p, TessVec2 c, uint32_t *face, uint32_
       e = i;
     }
   }
-  TessVec2 v1 = p->v[e], v2 = p->v[(e + 1) % p->count];
+  TessVec2 v1 = p->v[e], v2 = p->v[next_vertex(e, p->count)];
   float u1 = tess_v2_dot(tess_v2_sub(c, v1), tess_v2_sub(v2, v1));
   float u2 = tess_v2_dot(tess_v2_sub(c, v2), tess_v2_sub(v1, v2));
   bool outside = p->count == 2 || best > 0.0f;
   *face = e;
-  *vertex = !(outside && (u1 < 0.0f || u2 < 0.0f)) ? UINT32_MAX : (u1 < 0.0f ? e : (e + 1) % p->count);
+  *vertex = !(outside && (u1 < 0.0f || u2 < 0.0f)) ? UINT32_MAX : (u1 < 0.0f ? e : next_vertex(e, p->count));
   return best;
 }
 
@@ -115,7 +118,7 @@ static void poly_vs_circle(const PhysPoly *p, TessVec2 c, float rc, float margin
   }
   float r = p->radius + rc;
   if (best > r + margin) return;
-  TessVec2 v1 = p->v[e], v2 = p->v[(e + 1) % p->count];
+  TessVec2 v1 = p->v[e], v2 = p->v[next_vertex(e, p->count)];
   float u1 = tess_v2_dot(tess_v2_sub(c, v1), tess_v2_sub(v2, v1));
   float u2 = tess_v2_dot(tess_v2_sub(c, v2), tess_v2_sub(v1, v2));
   bool outside = p->count == 2 || best > 0.0f;
@@ -129,7 +132,7 @@ static void poly_vs_circle(const PhysPoly *p, TessVec2 c, float rc, float margin
     sep = dist - r;
     if (sep > margin) return;
     n = dist > 1e-9f ? tess_v2_scale(1.0f / dist, d) : p->n[e];
-    id = 0x100u | (u1 < 0.0f ? e : (e + 1) % p->count);
+    id = 0x100u | (u1 < 0.0f ? e : next_vertex(e, p->count));
     float when = sweep.x != 0.0f || sweep.y != 0.0f ? sweep_time(c, sweep, q, r) : -1.0f;
     if (when >= 0.0f) {
       /* the normal where the circle meets the polygon (sweep_time says why): at the vertex, or
@@ -264,13 +267,13 @@ static uint32_t incident_edge(const PolyLanes *l2, uint32_t count2, TessVec2 v11
  * normals that would come from a shared corner. */
 static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, const PolyLanes *l2, float sep, bool flip,
                          float margin, const CellFilter *filter, bool cell_is_p1, Manifold *m) {
-  uint32_t i12 = (i11 + 1) % p1->count;
+  uint32_t i12 = next_vertex(i11, p1->count);
   TessVec2 v11 = p1->v[i11], v12 = p1->v[i12];
   TessVec2 n = p1->n[i11];
   TessVec2 t = tess_v2_cross_sv(1.0f, n);
   float lower1 = 0.0f, upper1 = tess_v2_dot(tess_v2_sub(v12, v11), t);
   uint32_t i21 = incident_edge(l2, p2->count, v11, n, t, upper1);
-  uint32_t i22 = (i21 + 1) % p2->count;
+  uint32_t i22 = next_vertex(i21, p2->count);
   TessVec2 v21 = p2->v[i21], v22 = p2->v[i22];
   float r1 = p1->radius, r2 = p2->radius, radius = r1 + r2;
   uint32_t fl = flip ? 0x10000u : 0u;
