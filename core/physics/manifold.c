@@ -2,7 +2,7 @@
  * between a shape and one full map cell whose shared edges and corners are
  * switched off (the Infiniworld rule: a feature two solid cells share never
  * collides, so nothing bumps on a seam). All in world coordinates. */
-#include "poly_lanes.h"
+#include "physics_poly_lanes.h"
 
 #define SLOP 0.005f
 #define CELL_TOL 0.1f
@@ -221,14 +221,14 @@ static inline bool cell_admits(const CellFilter *f, TessVec2 n) {
 }
 
 /* cell_admits for the normals in four lanes. */
-static inline lm4 cell_admits_lanes(const CellFilter *f, lf4 nx, lf4 ny) {
-  lf4 tol = lane_splat(CELL_TOL), ntol = lane_splat(-CELL_TOL), zero = lane_splat(0.0f);
-  lm4 bad = ((nx > tol) & lane_splat_m(!(f->free_sides & SIDE_RIGHT))) | ((nx < ntol) & lane_splat_m(!(f->free_sides & SIDE_LEFT))) |
-            ((ny > tol) & lane_splat_m(!(f->free_sides & SIDE_BOTTOM))) | ((ny < ntol) & lane_splat_m(!(f->free_sides & SIDE_TOP)));
-  lm4 slant = ((nx > tol) | (nx < ntol)) & ((ny > tol) | (ny < ntol));
-  lm4 up = ny < zero, left = nx<zero, right = nx> zero;
-  lm4 corner_off = (up & left & lane_splat_m(!(f->corners & 1u))) | (up & ~left & lane_splat_m(!(f->corners & 2u))) |
-                   (~up & right & lane_splat_m(!(f->corners & 4u))) | (~up & ~right & lane_splat_m(!(f->corners & 8u)));
+static inline PhysM4 cell_admits_lanes(const CellFilter *f, PhysF4 nx, PhysF4 ny) {
+  PhysF4 tol = physics_lane_splat(CELL_TOL), ntol = physics_lane_splat(-CELL_TOL), zero = physics_lane_splat(0.0f);
+  PhysM4 bad = ((nx > tol) & physics_lane_splat_m(!(f->free_sides & SIDE_RIGHT))) | ((nx < ntol) & physics_lane_splat_m(!(f->free_sides & SIDE_LEFT))) |
+               ((ny > tol) & physics_lane_splat_m(!(f->free_sides & SIDE_BOTTOM))) | ((ny < ntol) & physics_lane_splat_m(!(f->free_sides & SIDE_TOP)));
+  PhysM4 slant = ((nx > tol) | (nx < ntol)) & ((ny > tol) | (ny < ntol));
+  PhysM4 up = ny < zero, left = nx<zero, right = nx> zero;
+  PhysM4 corner_off = (up & left & physics_lane_splat_m(!(f->corners & 1u))) | (up & ~left & physics_lane_splat_m(!(f->corners & 2u))) |
+                      (~up & right & physics_lane_splat_m(!(f->corners & 4u))) | (~up & ~right & physics_lane_splat_m(!(f->corners & 8u)));
   return ~(bad | (slant & corner_off));
 }
 
@@ -239,24 +239,24 @@ static inline lm4 cell_admits_lanes(const CellFilter *f, lf4 nx, lf4 ny) {
  * face would extrapolate it into a deep penetration that is not there. l2: p2 as lanes. */
 static uint32_t incident_edge(const PolyLanes *l2, uint32_t count2, TessVec2 v11, TessVec2 n, TessVec2 t, float upper1) {
   const float lower1 = 0.0f;
-  lf4 along[2], next[2], d[2];
-  lm4 last[2], across[2], scratch[2];
-  lane_masks(count2, scratch, last);
-  lf4 ox = lane_splat(v11.x), oy = lane_splat(v11.y), tx = lane_splat(t.x), ty = lane_splat(t.y);
-  lf4 nx = lane_splat(n.x), ny = lane_splat(n.y);
+  PhysF4 along[2], next[2], d[2];
+  PhysM4 last[2], across[2], scratch[2];
+  physics_lane_masks(count2, scratch, last);
+  PhysF4 ox = physics_lane_splat(v11.x), oy = physics_lane_splat(v11.y), tx = physics_lane_splat(t.x), ty = physics_lane_splat(t.y);
+  PhysF4 nx = physics_lane_splat(n.x), ny = physics_lane_splat(n.y);
   for (int h = 0; h < 2; h++) {
     along[h] = (l2->x[h] - ox) * tx + (l2->y[h] - oy) * ty; /* each vertex along the face */
     d[h] = nx * l2->nx[h] + ny * l2->ny[h];
   }
-  lane_next(along, last, next);
+  physics_lane_next(along, last, next);
   for (int h = 0; h < 2; h++) {
-    lm4 before = lane_max(along[h], next[h]) < lane_splat(lower1);
-    lm4 beyond = lane_min(along[h], next[h]) > lane_splat(upper1);
+    PhysM4 before = physics_lane_max(along[h], next[h]) < physics_lane_splat(lower1);
+    PhysM4 beyond = physics_lane_min(along[h], next[h]) > physics_lane_splat(upper1);
     across[h] = l2->on[h] & ~(before | beyond);
   }
   float min_dot = 0.0f, facing_dot = 0.0f;
-  uint32_t i21 = lane_first_least(d, l2->on, &min_dot);
-  uint32_t facing = lane_first_least(d, across, &facing_dot);
+  uint32_t i21 = physics_lane_first_least(d, l2->on, &min_dot);
+  uint32_t facing = physics_lane_first_least(d, across, &facing_dot);
   if (facing != UINT32_MAX && facing_dot < 0.0f) i21 = facing;
   return i21 == UINT32_MAX ? 0 : i21;
 }
@@ -345,12 +345,12 @@ typedef struct SweptFaces {
 
 /* Each face of p1 (as lanes) against the vertices of p2: the face's separation, the least of
  * its vertices' (the loop `if (d < si) si = d`, a face in each lane). */
-static inline void faces_sep(const PolyLanes *l1, const PhysPoly *p2, lf4 out[2]) {
-  lf4 s0 = lane_splat(FLT_MAX), s1 = s0;
+static inline void faces_sep(const PolyLanes *l1, const PhysPoly *p2, PhysF4 out[2]) {
+  PhysF4 s0 = physics_lane_splat(FLT_MAX), s1 = s0;
   for (uint32_t j = 0; j < p2->count; j++) {
-    lf4 vx = lane_splat(p2->v[j].x), vy = lane_splat(p2->v[j].y);
-    s0 = lane_min(l1->nx[0] * (vx - l1->x[0]) + l1->ny[0] * (vy - l1->y[0]), s0);
-    s1 = lane_min(l1->nx[1] * (vx - l1->x[1]) + l1->ny[1] * (vy - l1->y[1]), s1);
+    PhysF4 vx = physics_lane_splat(p2->v[j].x), vy = physics_lane_splat(p2->v[j].y);
+    s0 = physics_lane_min(l1->nx[0] * (vx - l1->x[0]) + l1->ny[0] * (vy - l1->y[0]), s0);
+    s1 = physics_lane_min(l1->nx[1] * (vx - l1->x[1]) + l1->ny[1] * (vy - l1->y[1]), s1);
   }
   out[0] = s0;
   out[1] = s1;
@@ -358,18 +358,18 @@ static inline void faces_sep(const PolyLanes *l1, const PhysPoly *p2, lf4 out[2]
 
 /* Some face among the lanes `on` apart by more than `limit`: no contact (most pairs the broad
  * phase finds end here). */
-static inline bool lanes_over(const lf4 sep[2], const lm4 on[2], float limit) {
-  lf4 l = lane_splat(limit);
-  return (lane_bits((sep[0] > l) & on[0]) | lane_bits((sep[1] > l) & on[1])) != 0;
+static inline bool lanes_over(const PhysF4 sep[2], const PhysM4 on[2], float limit) {
+  PhysF4 l = physics_lane_splat(limit);
+  return (physics_lane_bits((sep[0] > l) & on[0]) | physics_lane_bits((sep[1] > l) & on[1])) != 0;
 }
 
 /* The faces of a polygon (l, count faces, separations sep) moving by `sweep` relative to the other
  * shape: appended to f, usable. (A lane store writes 8 entries: f's arrays have room for them
  * past the last face, since a shape has at most 8 faces and a cell 4.) */
-static void swept_faces_put(SweptFaces *f, const PolyLanes *l, uint32_t count, const lf4 sep[2], TessVec2 sweep) {
-  lf4 sx = lane_splat(sweep.x), sy = lane_splat(sweep.y);
+static void swept_faces_put(SweptFaces *f, const PolyLanes *l, uint32_t count, const PhysF4 sep[2], TessVec2 sweep) {
+  PhysF4 sx = physics_lane_splat(sweep.x), sy = physics_lane_splat(sweep.y);
   for (int h = 0; h < 2; h++) {
-    lf4 rate = l->nx[h] * sx + l->ny[h] * sy;
+    PhysF4 rate = l->nx[h] * sx + l->ny[h] * sy;
     __builtin_memcpy(f->sep + f->count + 4 * h, &sep[h], sizeof sep[h]);
     __builtin_memcpy(f->rate + f->count + 4 * h, &rate, sizeof rate);
   }
@@ -470,14 +470,14 @@ static void finish_polys_at(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2
   for (uint32_t j = 0; j < moved.count; j++) moved.v[j] = tess_v2_add(moved.v[j], d2);
   PolyLanes lm = *l2;
   TessVec2 n = p1->n[i11], o = p1->v[i11];
-  lf4 d[2];
+  PhysF4 d[2];
   for (int h = 0; h < 2; h++) {
-    lm.x[h] = l2->x[h] + lane_splat(d2.x);
-    lm.y[h] = l2->y[h] + lane_splat(d2.y);
-    d[h] = lane_splat(n.x) * (lm.x[h] - lane_splat(o.x)) + lane_splat(n.y) * (lm.y[h] - lane_splat(o.y));
+    lm.x[h] = l2->x[h] + physics_lane_splat(d2.x);
+    lm.y[h] = l2->y[h] + physics_lane_splat(d2.y);
+    d[h] = physics_lane_splat(n.x) * (lm.x[h] - physics_lane_splat(o.x)) + physics_lane_splat(n.y) * (lm.y[h] - physics_lane_splat(o.y));
   }
   float sep = FLT_MAX;
-  lane_first_least(d, lm.on, &sep);
+  physics_lane_first_least(d, lm.on, &sep);
   /* the margin at the meeting: what it has left after the move */
   float closed = -tess_v2_dot(d2, n);
   finish_polys(p1, i11, &moved, &lm, sep, flip, margin - closed, filter, cell_is_p1, m);
@@ -506,15 +506,15 @@ void physics_collide_swept(const PhysPoly *a, const PhysPoly *b, float margin, T
   }
   float radius = a->radius + b->radius, limit = radius + margin;
   PolyLanes la, lb;
-  lf4 sep_a[2], sep_b[2];
-  poly_lanes(a, &la);
+  PhysF4 sep_a[2], sep_b[2];
+  physics_poly_lanes(a, &la);
   faces_sep(&la, b, sep_a);
   if (lanes_over(sep_a, la.on, limit)) return;
-  poly_lanes(b, &lb);
+  physics_poly_lanes(b, &lb);
   faces_sep(&lb, a, sep_b);
   if (lanes_over(sep_b, lb.on, limit)) return;
   float sa = -FLT_MAX, sb = -FLT_MAX;
-  uint32_t ea = lane_first_most(sep_a, la.on, &sa), eb = lane_first_most(sep_b, lb.on, &sb);
+  uint32_t ea = physics_lane_first_most(sep_a, la.on, &sa), eb = physics_lane_first_most(sep_b, lb.on, &sb);
   ea = ea == UINT32_MAX ? 0 : ea;
   eb = eb == UINT32_MAX ? 0 : eb;
   if (path_may_close((sa > sb ? sa : sb) - radius, sweep)) {
@@ -602,13 +602,13 @@ static void cell_box(TessVec2 lo, TessVec2 hi, PhysPoly *box, PolyLanes *l) {
   box->n[1] = tess_v2(1.0f, 0.0f);
   box->n[2] = tess_v2(0.0f, 1.0f);
   box->n[3] = tess_v2(-1.0f, 0.0f);
-  lf4 zero = lane_splat(0.0f);
-  l->x[0] = (lf4){lo.x, hi.x, hi.x, lo.x};
-  l->y[0] = (lf4){lo.y, lo.y, hi.y, hi.y};
-  l->nx[0] = (lf4){0.0f, 1.0f, 0.0f, -1.0f};
-  l->ny[0] = (lf4){-1.0f, 0.0f, 1.0f, 0.0f};
+  PhysF4 zero = physics_lane_splat(0.0f);
+  l->x[0] = (PhysF4){lo.x, hi.x, hi.x, lo.x};
+  l->y[0] = (PhysF4){lo.y, lo.y, hi.y, hi.y};
+  l->nx[0] = (PhysF4){0.0f, 1.0f, 0.0f, -1.0f};
+  l->ny[0] = (PhysF4){-1.0f, 0.0f, 1.0f, 0.0f};
   l->x[1] = l->y[1] = l->nx[1] = l->ny[1] = zero;
-  lane_masks(4, l->on, NULL);
+  physics_lane_masks(4, l->on, NULL);
 }
 
 /* The separations of the cell [lo, hi]'s faces (top, right, bottom, left) from the shape (ls),
@@ -618,22 +618,22 @@ static void cell_box(TessVec2 lo, TessVec2 hi, PhysPoly *box, PolyLanes *l) {
  * its normal. The same values (rounding is monotone, so the least of the rounded products is the
  * rounded extreme), up to the sign of an exact zero. False as soon as one is over `limit`. */
 static bool cell_faces_sep(TessVec2 lo, TessVec2 hi, const PolyLanes *ls, float limit, float cell_sep[4],
-                           lf4 shape_sep[2]) {
-  lf4 inf = lane_splat(INFINITY), ninf = lane_splat(-INFINITY);
-  lf4 xmin = lane_hmin(lane_min(lane_select(ls->on[0], ls->x[0], inf), lane_select(ls->on[1], ls->x[1], inf)));
-  lf4 ymin = lane_hmin(lane_min(lane_select(ls->on[0], ls->y[0], inf), lane_select(ls->on[1], ls->y[1], inf)));
-  lf4 xmax = lane_hmax(lane_max(lane_select(ls->on[0], ls->x[0], ninf), lane_select(ls->on[1], ls->x[1], ninf)));
-  lf4 ymax = lane_hmax(lane_max(lane_select(ls->on[0], ls->y[0], ninf), lane_select(ls->on[1], ls->y[1], ninf)));
+                           PhysF4 shape_sep[2]) {
+  PhysF4 inf = physics_lane_splat(INFINITY), ninf = physics_lane_splat(-INFINITY);
+  PhysF4 xmin = physics_lane_hmin(physics_lane_min(physics_lane_select(ls->on[0], ls->x[0], inf), physics_lane_select(ls->on[1], ls->x[1], inf)));
+  PhysF4 ymin = physics_lane_hmin(physics_lane_min(physics_lane_select(ls->on[0], ls->y[0], inf), physics_lane_select(ls->on[1], ls->y[1], inf)));
+  PhysF4 xmax = physics_lane_hmax(physics_lane_max(physics_lane_select(ls->on[0], ls->x[0], ninf), physics_lane_select(ls->on[1], ls->x[1], ninf)));
+  PhysF4 ymax = physics_lane_hmax(physics_lane_max(physics_lane_select(ls->on[0], ls->y[0], ninf), physics_lane_select(ls->on[1], ls->y[1], ninf)));
   cell_sep[0] = lo.y - ymax[0];
   cell_sep[1] = xmin[0] - hi.x;
   cell_sep[2] = ymin[0] - hi.y;
   cell_sep[3] = lo.x - xmax[0];
   for (uint32_t k = 0; k < 4; k++)
     if (cell_sep[k] > limit) return false;
-  lf4 zero = lane_splat(0.0f);
+  PhysF4 zero = physics_lane_splat(0.0f);
   for (int h = 0; h < 2; h++) {
-    lf4 cx = lane_select(ls->nx[h] > zero, lane_splat(lo.x), lane_splat(hi.x));
-    lf4 cy = lane_select(ls->ny[h] > zero, lane_splat(lo.y), lane_splat(hi.y));
+    PhysF4 cx = physics_lane_select(ls->nx[h] > zero, physics_lane_splat(lo.x), physics_lane_splat(hi.x));
+    PhysF4 cy = physics_lane_select(ls->ny[h] > zero, physics_lane_splat(lo.y), physics_lane_splat(hi.y));
     shape_sep[h] = ls->nx[h] * (cx - ls->x[h]) + ls->ny[h] * (cy - ls->y[h]);
   }
   return !lanes_over(shape_sep, ls->on, limit);
@@ -700,7 +700,7 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
   PhysPoly box;
   PolyLanes lbox, ls;
   cell_box(lo, hi, &box, &lbox);
-  poly_lanes(shape, &ls);
+  physics_poly_lanes(shape, &ls);
   static const uint32_t face_bits[4] = {SIDE_TOP, SIDE_RIGHT, SIDE_BOTTOM, SIDE_LEFT};
   CellFilter filter = {free_sides, corners};
 
@@ -708,17 +708,17 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
    * only chooses the normal). Every face's separation, the cell's then the
    * shape's. */
   float radius = shape->radius, cell_sep[4];
-  lf4 shape_sep[2];
+  PhysF4 shape_sep[2];
   if (!cell_faces_sep(lo, hi, &ls, radius + margin, cell_sep, shape_sep)) return;
   float any_best = -FLT_MAX; /* the least penetration over every axis, open or not */
   for (uint32_t k = 0; k < 4; k++) any_best = physics_maxf(any_best, cell_sep[k]);
   float shape_best = -FLT_MAX;
-  lane_first_most(shape_sep, ls.on, &shape_best);
+  physics_lane_first_most(shape_sep, ls.on, &shape_best);
   any_best = physics_maxf(any_best, shape_best);
 
   /* One-sided SAT: only open cell faces, and only shape faces whose normal
    * (seen from the cell) points out through open geometry. */
-  lm4 usable[2];
+  PhysM4 usable[2];
   for (int h = 0; h < 2; h++) usable[h] = ls.on[h] & cell_admits_lanes(&filter, -ls.nx[h], -ls.ny[h]);
   float best_cell = -FLT_MAX, best_shape = -FLT_MAX;
   uint32_t cell_edge = 0, shape_edge = 0;
@@ -728,7 +728,7 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
       cell_edge = k;
     }
   if (best_cell == -FLT_MAX) return; /* buried cell: its neighbours do the work */
-  shape_edge = lane_first_most(shape_sep, usable, &best_shape);
+  shape_edge = physics_lane_first_most(shape_sep, usable, &best_shape);
   if (shape_edge == UINT32_MAX) shape_edge = 0;
   if (best_cell > radius + margin || best_shape > radius + margin) return;
   /* A shape that only touches the cell through a shared (closed) face would
@@ -746,7 +746,7 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
     }
     f.count = 4;
     swept_faces_put(&f, &ls, shape->count, shape_sep, tess_v2_neg(sweep));
-    uint32_t admitted = lane_bits(usable[0]) | lane_bits(usable[1]) << 4;
+    uint32_t admitted = physics_lane_bits(usable[0]) | physics_lane_bits(usable[1]) << 4;
     for (uint32_t i = 0; i < shape->count; i++) f.usable[4 + i] = (admitted >> i) & 1u;
     float when = -1.0f;
     int face = swept_face(&f, radius, &when);
