@@ -322,6 +322,9 @@ TaskPool *physics_tasks_create_user(TessEnqueueTaskFn *enqueue, TessFinishTaskFn
                                     uint32_t workers);
 void physics_tasks_destroy(TaskPool *p);
 uint32_t physics_tasks_threads(const TaskPool *p);
+/* The world's step begins (true) or has ended (false): inside a step the workers spin between
+ * loops, outside it they sleep. (The game's scheduler waits as it likes: no effect there.) */
+void physics_tasks_stepping(TaskPool *p, bool stepping);
 void physics_parallel_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx);
 /* Profiling (TESS_PHYSICS_PROFILE, TessStepProfile): the stepping thread's CPU clock in ms, and
  * where physics_parallel_for adds the time of the loops two workers would split (NULL: off). */

@@ -556,7 +556,9 @@ TessResult tess_world_step(TessWorld *w, float dt, TessError *err) {
   if (!ensure_scratch(w)) return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   PhaseClock pc;
   phase_begin(&pc, w);
+  physics_tasks_stepping(w->tasks, true);
   TessResult r = step_locked(w, dt, err, &pc);
+  physics_tasks_stepping(w->tasks, false);
   phase_finish(&pc);
   return r;
 }

@@ -6,14 +6,22 @@
  * steps to the same bits with any number of workers (no reduction here adds
  * floats in an order that depends on the schedule).
  *
- * A step runs a few hundred short loops (the solver's colours, sub-step by
- * sub-step), too many to wake sleeping threads for each: the workers spin
- * (then yield) on the job's door for a while after each loop, and sleep on a
- * condition variable only when none comes (between steps). A worker enters
- * a loop through its door, which the caller closes once every chunk is
- * taken; the caller then waits only for the workers that entered. A worker
- * the machine has not scheduled misses the loop and holds up nothing, and
- * none reads a job that is being rewritten. */
+ * A step runs about a hundred short loops (the solver's colours, sub-step by
+ * sub-step; bench-tasks counts them), too many to wake sleeping threads for
+ * each. The world says when a step begins and ends (physics_tasks_stepping):
+ * inside a step the workers spin (yielding now and then) across the serial
+ * parts between loops, for up to STEP_SPIN_NS after the last loop they saw;
+ * outside one they spin only briefly, then sleep on a condition variable, so
+ * a world between steps costs its game no CPU. A job's hand-over takes no
+ * mutex: the publisher locks only when a worker is asleep.
+ *
+ * A worker enters a loop through its door, which the caller closes once
+ * every chunk is taken; the caller then waits only for the workers that
+ * entered. A worker the machine has not scheduled misses the loop and holds
+ * up nothing, and none reads a job that is being rewritten. The counters the
+ * threads write (the door, the next chunk, the workers done) sit on cache
+ * lines of their own, so taking a chunk does not steal the line another
+ * thread is spinning on. */
 #include <pthread.h>
 #include <stdatomic.h>
 
@@ -29,13 +37,19 @@
 #include <sched.h>
 #include <time.h>
 
-/* pauses (tens of nanoseconds each), then yields, before a worker sleeps */
-#define SPINS 4000
-#define YIELDS 400
+/* pauses between looks at the clock (and, inside a step, between yields) */
+#define SPINS 2000
+/* inside a step, how long a worker with no loop spins before it sleeps: longer than the
+ * step's serial parts between loops at 20,000 bodies, short enough that a step stopped in a
+ * game's callback does not burn a core */
+#define STEP_SPIN_NS 2000000
 
 /* door: the job's number in the high half; in the low half the workers that entered it, and
  * CLOSED once the caller has taken the last chunk */
 #define CLOSED 0x80000000u
+
+/* a cache line, between the counters that different threads write */
+#define LINE 64
 
 struct TaskPool {
   /* the game's scheduler (TessWorldDef.enqueue_task), or NULL for the pool's own threads */
@@ -45,15 +59,22 @@ struct TaskPool {
   uint32_t user_workers;
   uint32_t threads; /* workers besides the caller */
   pthread_t *tid;
-  pthread_mutex_t lock;
+  pthread_mutex_t lock; /* only to sleep and to wake sleepers */
   pthread_cond_t wake;
-  bool quit;             /* under lock, and published through a new job */
+  char pad0[LINE];
+  /* the job, read by a worker right after it enters through the door on the same line */
   _Atomic uint64_t door; /* see CLOSED */
-  atomic_uint next;      /* the next chunk to take */
-  atomic_uint left;      /* workers that entered the job and are done with it */
-  PhysicsTaskFn *fn;     /* the job: written only while no worker is inside */
+  PhysicsTaskFn *fn;     /* written only while no worker is inside */
   void *ctx;
   uint32_t count, grain, chunks;
+  char pad1[LINE];
+  atomic_uint next; /* the next chunk to take */
+  char pad2[LINE];
+  atomic_uint left; /* workers that entered the job and are done with it */
+  char pad3[LINE];
+  atomic_uint sleepers; /* workers asleep or going to sleep (publish wakes them) */
+  atomic_bool stepping; /* inside a step: spin between loops (physics_tasks_stepping) */
+  atomic_bool quit;     /* published through a new job */
 };
 
 static void run_chunks(TaskPool *p) {
@@ -66,22 +87,36 @@ static void run_chunks(TaskPool *p) {
 
 static uint32_t job_of(uint64_t door) { return (uint32_t)(door >> 32); }
 
-/* Waits for a job other than `seen`: spinning, yielding, then asleep. */
+static int64_t clock_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Waits for a job other than `seen`: spinning (and inside a step yielding) while a job may come
+ * soon, else asleep. The sleeper counts itself before it looks at the door a last time, and
+ * publish stores the door before it reads the count (both sequentially consistent): either the
+ * sleeper sees the new job or publish sees the sleeper and wakes it under the lock. */
 static uint32_t wait_job(TaskPool *p, uint32_t seen) {
-  for (int i = 0; i < SPINS + YIELDS; i++) {
-    uint32_t g = job_of(atomic_load_explicit(&p->door, memory_order_acquire));
-    if (g != seen) return g;
-    if (i < SPINS)
+  int64_t since = clock_ns();
+  for (;;) {
+    for (int i = 0; i < SPINS; i++) {
+      uint32_t g = job_of(atomic_load_explicit(&p->door, memory_order_acquire));
+      if (g != seen) return g;
       CPU_RELAX();
-    else
-      sched_yield();
+    }
+    if (atomic_load_explicit(&p->stepping, memory_order_relaxed) && clock_ns() - since < STEP_SPIN_NS) {
+      sched_yield(); /* a machine with more threads than processors runs another meanwhile */
+      continue;
+    }
+    pthread_mutex_lock(&p->lock);
+    atomic_fetch_add(&p->sleepers, 1u);
+    uint32_t g;
+    while ((g = job_of(atomic_load(&p->door))) == seen) pthread_cond_wait(&p->wake, &p->lock);
+    atomic_fetch_sub(&p->sleepers, 1u);
+    pthread_mutex_unlock(&p->lock);
+    return g;
   }
-  pthread_mutex_lock(&p->lock);
-  uint32_t g;
-  while ((g = job_of(atomic_load_explicit(&p->door, memory_order_acquire))) == seen)
-    pthread_cond_wait(&p->wake, &p->lock);
-  pthread_mutex_unlock(&p->lock);
-  return g;
 }
 
 static void *worker_main(void *arg) {
@@ -89,10 +124,7 @@ static void *worker_main(void *arg) {
   uint32_t seen = 0;
   for (;;) {
     seen = wait_job(p, seen);
-    pthread_mutex_lock(&p->lock);
-    bool quit = p->quit;
-    pthread_mutex_unlock(&p->lock);
-    if (quit) return NULL;
+    if (atomic_load_explicit(&p->quit, memory_order_acquire)) return NULL;
     /* enter, unless the job has moved on or its door is closed */
     uint64_t d = atomic_load_explicit(&p->door, memory_order_acquire);
     bool entered = false;
@@ -109,15 +141,21 @@ static void *worker_main(void *arg) {
 
 static void pool_destroy(TaskPool *p);
 
-/* Opens a new job (its fields already written) and wakes the sleepers. */
+/* Opens a new job (its fields already written) and wakes the sleepers, if any. */
 static void publish(TaskPool *p) {
   atomic_store_explicit(&p->left, 0u, memory_order_relaxed);
   atomic_store_explicit(&p->next, 0u, memory_order_relaxed);
-  pthread_mutex_lock(&p->lock);
   uint64_t job = job_of(atomic_load_explicit(&p->door, memory_order_relaxed)) + 1u;
-  atomic_store_explicit(&p->door, job << 32, memory_order_release);
-  pthread_cond_broadcast(&p->wake);
-  pthread_mutex_unlock(&p->lock);
+  atomic_store(&p->door, job << 32);
+  if (atomic_load(&p->sleepers) > 0) {
+    pthread_mutex_lock(&p->lock);
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+  }
+}
+
+void physics_tasks_stepping(TaskPool *p, bool stepping) {
+  if (p && !p->enqueue) atomic_store_explicit(&p->stepping, stepping, memory_order_relaxed);
 }
 
 TaskPool *physics_tasks_create(uint32_t workers) {
@@ -139,6 +177,9 @@ TaskPool *physics_tasks_create(uint32_t workers) {
   atomic_init(&p->door, 0u);
   atomic_init(&p->next, 0u);
   atomic_init(&p->left, 0u);
+  atomic_init(&p->sleepers, 0u);
+  atomic_init(&p->stepping, false);
+  atomic_init(&p->quit, false);
   for (uint32_t i = 0; i < workers - 1; i++) {
     if (pthread_create(&p->tid[i], NULL, worker_main, p) != 0) break;
     p->threads++;
@@ -151,9 +192,7 @@ TaskPool *physics_tasks_create(uint32_t workers) {
 }
 
 static void pool_destroy(TaskPool *p) {
-  pthread_mutex_lock(&p->lock);
-  p->quit = true;
-  pthread_mutex_unlock(&p->lock);
+  atomic_store_explicit(&p->quit, true, memory_order_relaxed); /* the door's store publishes it */
   publish(p);
   for (uint32_t i = 0; i < p->threads; i++) pthread_join(p->tid[i], NULL);
   pthread_cond_destroy(&p->wake);

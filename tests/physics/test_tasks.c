@@ -1,0 +1,199 @@
+/* The world's own workers (core/physics/tasks.c) wait the way they promise: between steps they
+ * sleep and cost no CPU; inside a step they may fall asleep (a game's callback that takes long)
+ * and the next loop wakes them, and the world still steps to the same bits as on one thread.
+ * The workers are seen from outside, as the kernel sees them: the threads of this process in
+ * /proc/self/task, their run time (schedstat, ns) and their state (S: asleep). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "tessera/physics.h"
+
+#define MAX_THREADS 16
+
+/* The threads of this process other than the calling one: the world's workers. */
+static uint32_t worker_tids(long *tids) {
+  long self = (long)syscall(SYS_gettid);
+  uint32_t n = 0;
+  DIR *d = opendir("/proc/self/task");
+  if (!d) return 0;
+  struct dirent *e;
+  while ((e = readdir(d)) && n < MAX_THREADS) {
+    long tid = atol(e->d_name);
+    if (tid > 0 && tid != self) tids[n++] = tid;
+  }
+  closedir(d);
+  return n;
+}
+
+/* A thread's time on a processor (ns), or -1. */
+static long long thread_run_ns(long tid) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/task/%ld/schedstat", tid);
+  FILE *f = fopen(path, "r");
+  long long ns = -1;
+  if (f && fscanf(f, "%lld", &ns) != 1) ns = -1;
+  if (f) fclose(f);
+  return ns;
+}
+
+/* A thread's state letter (R running, S asleep, ...), or '?'. */
+static char thread_state(long tid) {
+  char path[64], buf[256];
+  snprintf(path, sizeof path, "/proc/self/task/%ld/stat", tid);
+  FILE *f = fopen(path, "r");
+  size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  if (f) fclose(f);
+  buf[got] = '\0';
+  const char *close = strrchr(buf, ')'); /* the name may hold spaces and brackets */
+  return close && close[1] == ' ' ? close[2] : '?';
+}
+
+static bool all_asleep(const long *tids, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (thread_state(tids[i]) != 'S') return false;
+  return true;
+}
+
+static void sleep_ms(int ms) {
+  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0) {
+  }
+}
+
+/* A pit of 1 m tiles 40 wide and 60 deep, a sensor across it at y 30..32 when asked, and n
+ * circles on a grid above it: enough bodies that the step's loops are split among workers. */
+static TessWorld *pit_world(uint32_t workers, uint32_t n, bool sensor, TessSensorBeginFn fn, void *user) {
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.gravity = tess_v2(0.0f, 10.0f);
+  def.worker_count = workers;
+  def.sensor_begin_fn = fn;
+  def.callback_user = user;
+  TessWorld *w = NULL;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
+  enum { W = 40,
+         H = 60 };
+  static uint8_t cells[W * H];
+  for (uint32_t y = 0; y < H; y++)
+    for (uint32_t x = 0; x < W; x++) cells[y * W + x] = x == 0 || x == W - 1 || y == H - 1;
+  TessMapMaterial mat = {0.5f, 0.0f, 1.0f, 1.0f, TESS_MAP_MATERIAL_SOLID};
+  TessTileMapDef md;
+  memset(&md, 0, sizeof md);
+  md.width = W;
+  md.height = H;
+  md.cell_w = md.cell_h = 1.0f;
+  md.kinds = cells;
+  md.material_count = 1;
+  md.material_list = &mat;
+  CHECK_OK(tess_world_set_tile_map(w, &md, &err), &err);
+  TessShapeDef sd;
+  tess_shape_def_default(&sd);
+  if (sensor) {
+    TessBodyDef bd;
+    tess_body_def_default(&bd);
+    bd.type = TESS_BODY_STATIC;
+    bd.position = tess_v2(20.0f, 31.0f);
+    TessBodyId s;
+    CHECK_OK(tess_body_create(w, &bd, &s, &err), &err);
+    TessShapeDef ss = sd;
+    ss.sensor = true;
+    CHECK_OK(tess_shape_create_box(w, s, &ss, 19.0f, 1.0f, tess_v2(0.0f, 0.0f), 0.0f, NULL, &err), &err);
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    TessBodyDef bd;
+    tess_body_def_default(&bd);
+    bd.position = tess_v2(1.6f + 0.6f * (float)(i % 61) + 0.01f * (float)(i / 61 % 3), 28.0f - 0.55f * (float)(i / 61));
+    TessBodyId b;
+    CHECK_OK(tess_body_create(w, &bd, &b, &err), &err);
+    CHECK_OK(tess_shape_create_circle(w, b, &sd, tess_v2(0.0f, 0.0f), 0.25f, NULL, &err), &err);
+  }
+  return w;
+}
+
+/* After some steps on 2 and on 4 workers, the world idles 100 ms: each worker thread runs less
+ * than 2 ms of it and is asleep. The workers exist and woke for the steps (they ran at all). */
+static void idle_workers_sleep_between_steps(void) {
+  for (uint32_t workers = 2; workers <= 4; workers += 2) {
+    long tids[MAX_THREADS];
+    TessWorld *w = pit_world(workers, 2500, false, NULL, NULL);
+    uint32_t n = worker_tids(tids);
+    CHECK_MSG(n == workers - 1, "%u threads beside the caller for %u workers", n, workers);
+    for (int i = 0; i < 40; i++) CHECK_OK(tess_world_step(w, 1.0f / 60.0f, NULL), NULL);
+    long long ran = 0;
+    for (uint32_t i = 0; i < n; i++) ran += thread_run_ns(tids[i]);
+    CHECK_MSG(ran > 0, "the workers never ran during 40 steps of 2,500 bodies");
+    sleep_ms(10); /* the last step's end reaches the workers */
+    long long before[MAX_THREADS];
+    for (uint32_t i = 0; i < n; i++) before[i] = thread_run_ns(tids[i]);
+    sleep_ms(100);
+    for (uint32_t i = 0; i < n; i++) {
+      long long idle = thread_run_ns(tids[i]) - before[i];
+      CHECK_MSG(before[i] >= 0 && idle < 2000000, "worker %u of %u ran %lld us of a 100 ms idle", i + 1, workers,
+                idle / 1000);
+    }
+    CHECK_MSG(all_asleep(tids, n), "a worker of %u is not asleep after 100 ms between steps", workers);
+    tess_world_destroy(w);
+  }
+}
+
+/* The sensor callback of the first event in a step holds the step until every worker is asleep
+ * (at most 1 s): the workers stop spinning inside a step that stalls, and the step's later loops
+ * must wake them. */
+typedef struct Stall {
+  long tids[MAX_THREADS];
+  uint32_t threads, events, stalls_left, seen_asleep;
+  bool stalled_this_step;
+} Stall;
+
+static void stall_on_sensor(TessWorld *w, const TessSensorEvent *ev, void *user) {
+  Stall *s = user;
+  (void)w;
+  (void)ev;
+  s->events++;
+  if (s->threads == 0 || s->stalled_this_step || s->stalls_left == 0) return;
+  s->stalled_this_step = true;
+  s->stalls_left--;
+  for (int t = 0; t < 1000; t++) {
+    if (all_asleep(s->tids, s->threads)) {
+      s->seen_asleep++;
+      return;
+    }
+    sleep_ms(1);
+  }
+}
+
+static uint64_t stalled_run(uint32_t workers, Stall *s) {
+  memset(s, 0, sizeof *s);
+  s->stalls_left = 6;
+  TessWorld *w = pit_world(workers, 3000, true, stall_on_sensor, s);
+  s->threads = workers > 1 ? worker_tids(s->tids) : 0;
+  for (int i = 0; i < 90; i++) {
+    s->stalled_this_step = false;
+    CHECK_OK(tess_world_step(w, 1.0f / 60.0f, NULL), NULL);
+  }
+  uint64_t h = tess_world_hash(w);
+  tess_world_destroy(w);
+  return h;
+}
+
+static void workers_asleep_inside_a_step_step_the_same_bits(void) {
+  Stall one, two, four;
+  uint64_t h1 = stalled_run(1, &one), h2 = stalled_run(2, &two), h4 = stalled_run(4, &four);
+  CHECK_MSG(one.events > 100, "only %u sensor events: the stalls never happened", one.events);
+  CHECK_MSG(two.events == one.events && four.events == one.events, "sensor events: %u, %u on 2, %u on 4", one.events,
+            two.events, four.events);
+  CHECK_MSG(h2 == h1, "2 workers, stalled: %016llx, one: %016llx", (unsigned long long)h2, (unsigned long long)h1);
+  CHECK_MSG(h4 == h1, "4 workers, stalled: %016llx, one: %016llx", (unsigned long long)h4, (unsigned long long)h1);
+  CHECK_MSG(two.seen_asleep > 0 && four.seen_asleep > 0, "workers seen asleep inside a step: %u of 6 on 2, %u on 4",
+            two.seen_asleep, four.seen_asleep);
+}
+
+TESS_TEST_MAIN(TEST(idle_workers_sleep_between_steps), TEST(workers_asleep_inside_a_step_step_the_same_bits))
