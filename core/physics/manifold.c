@@ -303,19 +303,20 @@ static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, c
   }
 
   float upper2 = tess_v2_dot(tess_v2_sub(v21, v11), t), lower2 = tess_v2_dot(tess_v2_sub(v22, v11), t);
-  TessVec2 v_lower, v_upper;
   float span = upper2 - lower2;
-  /* clipped to the reference face, never past the incident edge's own ends */
-  if (lower2 < lower1 && span > FLT_EPSILON)
-    v_lower = tess_v2_lerp(v22, v21, physics_minf((lower1 - lower2) / span, 1.0f));
-  else
-    v_lower = v22;
-  if (upper2 > upper1 && span > FLT_EPSILON)
-    v_upper = tess_v2_lerp(v22, v21, physics_maxf((upper1 - lower2) / span, 0.0f));
-  else
-    v_upper = v21;
-  float sep_lower = tess_v2_dot(tess_v2_sub(v_lower, v11), n);
-  float sep_upper = tess_v2_dot(tess_v2_sub(v_upper, v11), n);
+  /* Clipped to the reference face, never past the incident edge's own ends: both ends at once,
+   * lanes (lower x, lower y, upper x, upper y), each the scalar lerp and clamp; an end the face
+   * does not cut keeps its vertex (so which it is costs no branch to mispredict). */
+  PhysF4 from = {v22.x, v22.y, v22.x, v22.y}, to = {v21.x, v21.y, v21.x, v21.y};
+  PhysF4 f = ((PhysF4){lower1, lower1, upper1, upper1} - physics_lane_splat(lower2)) / physics_lane_splat(span);
+  PhysF4 f_lo = physics_lane_min(f, physics_lane_splat(1.0f)), f_hi = physics_lane_max(f, physics_lane_splat(0.0f));
+  PhysF4 lerp = from + (PhysF4){f_lo[0], f_lo[1], f_hi[2], f_hi[3]} * (to - from);
+  PhysM4 cut = ((PhysF4){lower2, lower2, upper1, upper1} < (PhysF4){lower1, lower1, upper2, upper2}) &
+               (physics_lane_splat(span) > physics_lane_splat(FLT_EPSILON));
+  PhysF4 ends = physics_lane_select(cut, lerp, (PhysF4){v22.x, v22.y, v21.x, v21.y});
+  PhysF4 along_n = (ends - (PhysF4){v11.x, v11.y, v11.x, v11.y}) * (PhysF4){n.x, n.y, n.x, n.y};
+  TessVec2 v_lower = tess_v2(ends[0], ends[1]), v_upper = tess_v2(ends[2], ends[3]);
+  float sep_lower = along_n[0] + along_n[1], sep_upper = along_n[2] + along_n[3];
   m->normal = flip ? tess_v2_neg(n) : n;
   if (sep_lower - radius <= margin)
     add_point(m, tess_v2_mul_add(v_lower, 0.5f * (r1 - r2 - sep_lower), n), sep_lower - radius,
