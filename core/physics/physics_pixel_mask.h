@@ -14,6 +14,12 @@ typedef struct PixelMask {
   TessVec2 origin; /* world position of pixel (0, 0)'s top-left corner */
   TessRot q;       /* the mask's x axis in the world (a static body's rotation) */
   float angle;     /* the same, radians in [-pi, pi]: added to a bucket's angle */
+  TessAABB bounds; /* the world box of the pixels' rectangle, grown by a pixel: a circle off it skips the mask */
+  /* A mask laid on a static body keeps its pose in the body's frame; origin, q, angle and bounds
+   * are made from it and the body's transform (physics_pixel_masks_follow). */
+  TessBodyId body; /* null: laid on the world */
+  TessVec2 local_origin;
+  float local_angle;
   TessSurface surface;
   uint64_t user_data;
   uint64_t *bits;
@@ -35,6 +41,11 @@ static inline uint32_t physics_pixel_mask_block_count(const PixelMask *m) { retu
 /* After the solver has moved the bodies: every circle of an awake dynamic
  * body against the masks (push out, then the velocity response). */
 void physics_pixel_masks_step(TessWorld *w, float dt);
+/* Body `body` moved (tess_body_set_transform): its masks follow it, and the bodies asleep over their
+ * old or new places wake. */
+void physics_pixel_masks_body_moved(TessWorld *w, TessBodyId body);
+/* Every mask laid on a body is laid where its body is now (after a restore). */
+void physics_pixel_masks_follow_bodies(TessWorld *w);
 void physics_pixel_masks_free(TessWorld *w);
 size_t physics_pixel_masks_bytes(const TessWorld *w);
 

@@ -115,12 +115,22 @@ static inline void block(uint64_t *blocked, int32_t b0, int32_t b1) {
   }
 }
 
+/* Whether a circle at c of radius r may see mask m's pixels at all: its box grown by the band
+ * meets the mask's world box (which holds every pixel with a pixel to spare), a few compares
+ * before the turn into the mask's frame. */
+static inline bool reaches(const PixelMask *m, TessVec2 c, float r) {
+  float reach = r + fmaxf(m->pixel_size, BAND_OF_RADIUS * r);
+  return c.x + reach >= m->bounds.lower.x && c.x - reach <= m->bounds.upper.x && c.y + reach >= m->bounds.lower.y &&
+         c.y - reach <= m->bounds.upper.y;
+}
+
 typedef enum ScanMode { SCAN_BUCKETS,
                         SCAN_DEPTH } ScanMode;
 
 /* One pass over mask m's boundary pixels near the circle. In pixel units from here on: the
  * centre relative to the mask is exact enough in float up to the largest mask side. */
 static void scan_mask(const PixelMask *m, uint32_t mi, Probe *pr, ScanMode mode) {
+  if (!reaches(m, pr->c, pr->r)) return;
   float inv = m->inv_pixel;
   TessVec2 lc = tess_rot_apply_inv(m->q, tess_v2_sub(pr->c, m->origin)); /* the circle in the mask's frame */
   float ux = lc.x * inv, uy = lc.y * inv;
@@ -352,6 +362,7 @@ static float respond(const TessWorld *w, Body *b, const Shape *s, const Probe *p
 static bool any_solid(const TessWorld *w, TessVec2 lo, TessVec2 hi) {
   for (uint32_t i = 0; i < w->pmask_count; i++) {
     const PixelMask *m = &w->pmasks[i];
+    if (!tess_aabb_overlaps((TessAABB){lo, hi}, m->bounds)) continue;
     TessVec2 c[4] = {lo, hi, tess_v2(lo.x, hi.y), tess_v2(hi.x, lo.y)};
     float lx = FLT_MAX, ly = FLT_MAX, hx = -FLT_MAX, hy = -FLT_MAX;
     for (int k = 0; k < 4; k++) {
@@ -431,6 +442,35 @@ void tess_pixel_mask_def_default(TessPixelMaskDef *def) {
   def->surface = tess_surface_default();
 }
 
+/* The world box of the mask's rectangle of pixels, grown by two pixels (any_solid looks a pixel
+ * or two past its box) and by float rounding far from the origin. */
+static void set_bounds(PixelMask *m) {
+  float wd = (float)m->width * m->pixel_size, ht = (float)m->height * m->pixel_size;
+  TessVec2 corners[3] = {tess_v2(wd, 0.0f), tess_v2(0.0f, ht), tess_v2(wd, ht)};
+  TessAABB b = {m->origin, m->origin};
+  for (int k = 0; k < 3; k++) {
+    TessVec2 p = tess_v2_add(m->origin, tess_rot_apply(m->q, corners[k]));
+    b.lower = tess_v2_min(b.lower, p);
+    b.upper = tess_v2_max(b.upper, p);
+  }
+  float far = fmaxf(fmaxf(fabsf(b.lower.x), fabsf(b.upper.x)), fmaxf(fabsf(b.lower.y), fabsf(b.upper.y)));
+  float grow = 2.0f * m->pixel_size + 1e-5f * far;
+  b.lower = tess_v2_sub(b.lower, tess_v2(grow, grow));
+  b.upper = tess_v2_add(b.upper, tess_v2(grow, grow));
+  m->bounds = b;
+}
+
+/* Lays a body's mask by the body's transform. With no turn of its own its angle is atan2 of the
+ * body's rotation, which is the angle a world mask made at the body's angle gets (the scene's
+ * masks were once laid so; the same bits). */
+static void lay_on(PixelMask *m, TessTransform xf) {
+  TessRot q = m->local_angle == 0.0f ? xf.q : tess_rot_mul(xf.q, tess_rot(m->local_angle));
+  m->angle = atan2f(q.s, q.c);
+  m->q = m->angle == 0.0f ? tess_rot_identity() : tess_rot(m->angle);
+  m->origin = tess_transform_point(xf, m->local_origin);
+  set_bounds(m);
+}
+
 TessResult tess_world_add_pixel_mask(TessWorld *w, const TessPixelMaskDef *def, uint32_t *index_out,
                                      TessError *err) {
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "pixel mask", "cannot add a mask during a step");
@@ -444,6 +484,13 @@ TessResult tess_world_add_pixel_mask(TessWorld *w, const TessPixelMaskDef *def, 
                           "pixel size must be finite and > 0, origin and angle finite");
   TessResult r = tess_surface_check(def->surface, "pixel mask", "pixel mask", err);
   if (r != TESS_OK) return r;
+  const Body *body = NULL;
+  if (!tess_body_id_is_null(def->body)) {
+    body = physics_body_get(w, def->body);
+    if (!body || body->type != TESS_BODY_STATIC)
+      return tess_error_set(err, TESS_ERR_INVALID, "pixel mask", "body %u is not a live static body: a mask follows only those",
+                            def->body.index1 ? def->body.index1 - 1 : 0);
+  }
   if (!PHYS_GROW(w->pmasks, &w->pmask_cap, w->pmask_count + 1))
     return tess_error_set(err, TESS_ERR_NOMEM, "pixel mask", "out of memory");
   PixelMask m;
@@ -456,6 +503,11 @@ TessResult tess_world_add_pixel_mask(TessWorld *w, const TessPixelMaskDef *def, 
   m.origin = def->origin;
   m.angle = atan2f(sinf(def->angle), cosf(def->angle)); /* in [-pi, pi]: a bucket index stays within a turn */
   m.q = def->angle == 0.0f ? tess_rot_identity() : tess_rot(m.angle);
+  m.body = body ? def->body : (TessBodyId){0, 0};
+  m.local_origin = def->origin;
+  m.local_angle = def->angle;
+  if (body) lay_on(&m, body->xf);
+  else set_bounds(&m);
   m.surface = def->surface;
   m.user_data = def->user_data;
   m.bits = tess_calloc((size_t)m.words * m.height, sizeof(uint64_t));
@@ -488,6 +540,8 @@ bool tess_pixel_mask_info(const TessWorld *w, uint32_t mask, TessPixelMaskInfo *
   out->surface = m->surface;
   out->user_data = m->user_data;
   out->edits = m->edits;
+  out->body = m->body;
+  out->bounds = m->bounds;
   return true;
 }
 
@@ -530,6 +584,26 @@ static void wake_over(TessWorld *w, TessAABB box) {
         break;
       }
     }
+  }
+}
+
+void physics_pixel_masks_body_moved(TessWorld *w, TessBodyId id) {
+  const Body *b = physics_body_get(w, id);
+  for (uint32_t i = 0; b && i < w->pmask_count; i++) {
+    PixelMask *m = &w->pmasks[i];
+    if (!tess_body_id_equal(m->body, id)) continue;
+    TessAABB old = m->bounds;
+    lay_on(m, b->xf);
+    wake_over(w, old); /* what rested on it falls */
+    wake_over(w, m->bounds);
+  }
+}
+
+void physics_pixel_masks_follow_bodies(TessWorld *w) {
+  for (uint32_t i = 0; i < w->pmask_count; i++) {
+    PixelMask *m = &w->pmasks[i];
+    const Body *b = tess_body_id_is_null(m->body) ? NULL : physics_body_get(w, m->body);
+    if (b) lay_on(m, b->xf); /* a body gone in the restored world leaves its mask where it was */
   }
 }
 

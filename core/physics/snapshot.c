@@ -172,5 +172,7 @@ TessResult tess_world_restore(TessWorld *w, const void *buffer, size_t size, Tes
   w->pending_count = 0;
   w->maybe_asleep = true;       /* the restored bodies may sleep */
   w->contacts_in_order = false; /* and the restored contacts be in any order */
+  /* a mask laid on a body lies where the restored body is */
+  physics_pixel_masks_follow_bodies(w);
   return TESS_OK;
 }

@@ -544,6 +544,7 @@ TessResult tess_body_set_transform(TessWorld *w, TessBodyId id, TessVec2 p, floa
   b->xf_prev = b->xf;
   body_sync_center(b);
   body_wake(b);
+  if (w->pmask_count) physics_pixel_masks_body_moved(w, id); /* a static body's pixels go with it */
   return TESS_OK;
 }
 

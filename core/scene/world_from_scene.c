@@ -175,14 +175,12 @@ TessResult tess_world_create_from_scene(const TessScene *s, const TessWorldDef *
     pd.height = m->height;
     pd.pixel_size = m->pixel_size;
     pd.origin = m->origin;
-    if (m->body) { /* a static body's: laid at the body's position and angle */
+    if (m->body) { /* a static body's: laid at the body's position and angle (physics does it) */
       if (m->body > s->body_count || s->bodies[m->body - 1].type != TESS_BODY_STATIC) {
         r = tess_error_set(err, TESS_ERR_INVALID, "scene", "pixel mask %u: body %u is not a static body", i, m->body - 1);
         break;
       }
-      const TessSceneBody *b = &s->bodies[m->body - 1];
-      pd.origin = tess_v2_add(b->position, tess_rot_apply(tess_rot(b->angle), m->origin));
-      pd.angle = b->angle;
+      pd.body = ids[m->body - 1]; /* laid in the body's frame, and following it when it is moved */
     }
     pd.bits = s->pixel_bits + m->bits_offset;
     pd.surface.friction = mat->friction;

@@ -5,7 +5,9 @@
  * (rolling); carving the body's mask through the runtime API drops the ball;
  * the .tlv (3.9) carries the mask with its body so that the game's scene and
  * world equal the preview's; the flag comes back from the .tlv and from a
- * saved project; hostile body-mask fields are refused with their byte. */
+ * saved project; hostile body-mask fields are refused with their byte;
+ * bodies moved through the runtime API take their masks along, the same in
+ * the preview and the game, on any worker count. */
 #include <sqlite3.h>
 #include <string.h>
 
@@ -286,6 +288,65 @@ static void pixel_bodies_travel_in_the_tlv(void) {
   tess_project_destroy(f.p);
 }
 
+/* The game moves pixel bodies through the runtime API: in the preview's world and the game's (from
+ * the .tlv), with 1, 2 and 4 workers, the cup moved and turned and the plank laid flat elsewhere
+ * mid-run, then carved, step to one hash; a ball put over the plank's new place comes to rest a
+ * radius above its top, and nothing is left where the plank was. */
+static uint64_t moved_run(const TessScene *s, uint32_t workers) {
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.worker_count = workers;
+  TessWorld *w = NULL;
+  TessBodyId ids[9];
+  TessError err;
+  CHECK(s->body_count == 9);
+  CHECK_OK(tess_world_create_from_scene(s, &def, &w, ids, &err), &err);
+  if (!w) return 0;
+  step(w, 60);
+  TessVec2 plank = tess_v2(300.0f / PPM, 600.0f / PPM), old = tess_v2(560.0f / PPM, 420.0f / PPM);
+  CHECK(tess_body_set_transform(w, ids[3], plank, 0.0f) == TESS_OK);
+  CHECK(tess_body_set_transform(w, ids[0], tess_v2(600.0f / PPM, 200.0f / PPM), -0.3f) == TESS_OK);
+  CHECK(!tess_world_pixel_mask_probe(w, old, 6.0f / PPM).hit);
+  float r = 6.0f / PPM, top = plank.y - 12.0f / PPM;
+  CHECK(tess_body_set_transform(w, ids[4], tess_v2(plank.x + 2.0f, top - 1.0f), 0.0f) == TESS_OK);
+  CHECK(tess_body_set_linear_velocity(w, ids[4], tess_v2(0, 0)) == TESS_OK);
+  step(w, 120);
+  CHECK_NEAR(tess_body_position(w, ids[4]).y, top - r, 1.0f / PPM);
+  CHECK(tess_pixel_mask_set_circle(w, 1, tess_v2(plank.x - 3.0f, plank.y), 0.3f, false) == TESS_OK);
+  CHECK(!tess_pixel_mask_get(w, 1, 240 - 96, 12) && tess_pixel_mask_get(w, 1, 240 + 96, 12));
+  step(w, 60);
+  uint64_t h = tess_world_hash(w);
+  tess_world_destroy(w);
+  return h;
+}
+
+static void moved_pixel_bodies_preview_equals_game(void) {
+  Fixture f = mixed();
+  const TessLevel *level = tess_project_level(f.p, f.level);
+  TessScene *ed = NULL, *game = NULL;
+  TessError err;
+  CHECK_OK(tess_scene_from_level(f.p, level, &ed, &err), &err);
+  uint8_t *data = NULL;
+  size_t size = 0;
+  CHECK_OK(tess_pack_write(f.p, level, NULL, &data, &size, &err), &err);
+  TlvLevel lv;
+  TlvError terr;
+  CHECK_MSG(tlv_open(data, size, 0, &lv, &terr) == TLV_OK, "byte %llu: %s", (unsigned long long)terr.offset, terr.message);
+  CHECK_OK(tess_scene_from_pack(&lv, &game, &err), &err);
+  if (ed && game) {
+    uint64_t want = moved_run(ed, 1);
+    const uint32_t workers[] = {1, 2, 4};
+    for (int k = 0; k < 3; k++) {
+      CHECK_MSG(moved_run(ed, workers[k]) == want, "preview with %u workers differs", workers[k]);
+      CHECK_MSG(moved_run(game, workers[k]) == want, "game with %u workers differs from the preview", workers[k]);
+    }
+  }
+  tess_scene_destroy(game);
+  tess_scene_destroy(ed);
+  tess_free(data);
+  tess_project_destroy(f.p);
+}
+
 static int pixel_bodies(const TessProject *q) {
   int n = 0;
   for (uint32_t l = 0; q && l < q->level_count; l++)
@@ -429,4 +490,4 @@ static void hostile_body_masks_are_refused(void) {
 }
 
 TESS_TEST_MAIN(TEST(ball_rests_in_a_turned_pixel_body), TEST(ball_runs_down_a_turned_pixel_plank),
-               TEST(pixel_bodies_travel_in_the_tlv), TEST(pixel_body_is_stored), TEST(pixel_body_text_round_trip), TEST(hostile_body_masks_are_refused))
+               TEST(pixel_bodies_travel_in_the_tlv), TEST(moved_pixel_bodies_preview_equals_game), TEST(pixel_body_is_stored), TEST(pixel_body_text_round_trip), TEST(hostile_body_masks_are_refused))

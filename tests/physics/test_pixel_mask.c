@@ -3,7 +3,9 @@
  * over a pixel circle and rolling or sliding down a pixel slope at the
  * analytic speed with the normal within a few degrees of the analytic one;
  * carving a hole under a resting ball drops it; a fast ball never crosses a
- * one-pixel wall; the bits round-trip; bad input is refused. */
+ * one-pixel wall; the bits round-trip; bad input is refused. A mask laid on a
+ * static body follows the body's transform (moved, turned, restored), and
+ * stays deterministic across worker counts. */
 #include "check.h"
 #include "tessera/physics.h"
 
@@ -20,8 +22,8 @@ typedef bool (*SolidFn)(float x, float y, const float *p); /* pixel centre, worl
 
 /* A mask of w x h pixels at `origin` turned by `angle` whose pixels are solid where fn says so at
  * their centres (in the mask's own frame). */
-static uint32_t add_mask_at(TessWorld *world, uint32_t w, uint32_t h, SolidFn fn, const float *p, TessSurface surface,
-                            TessVec2 origin, float angle) {
+static uint32_t add_mask_on(TessWorld *world, TessBodyId body, uint32_t w, uint32_t h, SolidFn fn, const float *p,
+                            TessSurface surface, TessVec2 origin, float angle) {
   size_t stride = (w + 7) / 8;
   uint8_t *bits = calloc(stride * h, 1);
   for (uint32_t y = 0; y < h; y++)
@@ -36,11 +38,18 @@ static uint32_t add_mask_at(TessWorld *world, uint32_t w, uint32_t h, SolidFn fn
   d.surface = surface;
   d.origin = origin;
   d.angle = angle;
+  d.body = body;
   uint32_t index = 99;
   TessError err;
   CHECK_OK(tess_world_add_pixel_mask(world, &d, &index, &err), &err);
   free(bits);
   return index;
+}
+
+/* The same laid on the world at `origin`, turned by `angle`. */
+static uint32_t add_mask_at(TessWorld *world, uint32_t w, uint32_t h, SolidFn fn, const float *p, TessSurface surface,
+                            TessVec2 origin, float angle) {
+  return add_mask_on(world, (TessBodyId){0, 0}, w, h, fn, p, surface, origin, angle);
 }
 
 static uint32_t add_mask(TessWorld *world, uint32_t w, uint32_t h, SolidFn fn, const float *p, TessSurface surface) {
@@ -52,14 +61,29 @@ static TessSurface surface(float friction, float restitution, float tangential) 
   return s;
 }
 
-static TessWorld *new_world(TessVec2 gravity) {
+static TessWorld *new_world_workers(TessVec2 gravity, uint32_t workers) {
   TessWorldDef def;
   tess_world_def_default(&def);
   def.gravity = gravity;
+  def.worker_count = workers;
   TessWorld *w = NULL;
   TessError err;
   CHECK_OK(tess_world_create(&def, &w, &err), &err);
   return w;
+}
+
+static TessWorld *new_world(TessVec2 gravity) { return new_world_workers(gravity, 1); }
+
+static TessBodyId add_static(TessWorld *w, TessVec2 at, float angle) {
+  TessBodyDef bd;
+  tess_body_def_default(&bd);
+  bd.type = TESS_BODY_STATIC;
+  bd.position = at;
+  bd.angle = angle;
+  TessBodyId id = {0, 0};
+  TessError err;
+  CHECK_OK(tess_body_create(w, &bd, &id, &err), &err);
+  return id;
 }
 
 static TessBodyId add_ball(TessWorld *w, TessVec2 p, float r, TessSurface s, bool can_sleep) {
@@ -336,7 +360,7 @@ static void mask_bits_edits_and_bad_input(void) {
 /* A flat pixel floor on a mask turned by 20 degrees is a 20-degree slope: a frictionless ball
  * slides down it at g sin t, a ball with friction rolls at 2/3 g sin t (each within 3% after 1 s),
  * the normal within 4 degrees of the slope's and the ball on its surface. */
-static void ball_runs_down_a_turned_pixel_floor(void) {
+static void run_down_a_turned_floor(bool by_body) {
   double th = 20.0 * PI / 180.0;
   TessVec2 origin = tess_v2(0.5f, 0.5f), axis = tess_v2((float)cos(th), (float)sin(th));
   TessVec2 normal = tess_v2((float)sin(th), (float)-cos(th));
@@ -345,7 +369,17 @@ static void ball_runs_down_a_turned_pixel_floor(void) {
   for (int k = 0; k < 2; k++) {
     TessWorld *w = new_world(tess_v2(0, G));
     float r = 0.25f;
-    add_mask_at(w, M(16), M(2), below, &top, surface(mus[k], 0.0f, 1.0f), origin, (float)th);
+    if (by_body) { /* laid flat elsewhere on a static body, then the body moved and turned */
+      TessBodyId body = add_static(w, tess_v2(7.0f, -3.0f), -0.4f);
+      uint32_t m = add_mask_on(w, body, M(16), M(2), below, &top, surface(mus[k], 0.0f, 1.0f), tess_v2(0, 0), 0.0f);
+      CHECK(tess_body_set_transform(w, body, origin, (float)th) == TESS_OK);
+      TessPixelMaskInfo info;
+      CHECK(tess_pixel_mask_info(w, m, &info) && tess_body_id_equal(info.body, body));
+      CHECK_NEAR(info.angle, th, 1e-6);
+      CHECK(info.origin.x == origin.x && info.origin.y == origin.y);
+    } else {
+      add_mask_at(w, M(16), M(2), below, &top, surface(mus[k], 0.0f, 1.0f), origin, (float)th);
+    }
     TessVec2 foot = tess_v2_add(origin, tess_v2_add(tess_v2_scale(2.0f, axis), tess_v2_scale(top, tess_v2_perp(axis))));
     TessBodyId b = add_ball(w, tess_v2_mul_add(foot, r + 0.002f, normal), r, surface(mus[k], 0.0f, 1.0f), false);
     double worst = 0.0;
@@ -366,6 +400,12 @@ static void ball_runs_down_a_turned_pixel_floor(void) {
     tess_world_destroy(w);
   }
 }
+
+static void ball_runs_down_a_turned_pixel_floor(void) { run_down_a_turned_floor(false); }
+
+/* A static body's mask turned through tess_body_set_transform is the same slope: g sin t sliding,
+ * 2/3 g sin t rolling. */
+static void ball_runs_down_a_mask_turned_with_its_body(void) { run_down_a_turned_floor(true); }
 
 static bool out_of_disk(float x, float y, const float *p) { return !in_disk(x, y, p); }
 
@@ -439,6 +479,162 @@ static void *snapshot(const TessWorld *w, size_t *size) {
   return buf;
 }
 
+static bool everywhere(float x, float y, const float *p) {
+  (void)x, (void)y, (void)p;
+  return true;
+}
+
+/* A plate 4 x 0.5 m laid on a static body at `at` with its top edge's middle at the body's origin. */
+static uint32_t add_plate(TessWorld *w, TessBodyId body) {
+  return add_mask_on(w, body, M(4), M(0.5f), everywhere, NULL, surface(0.6f, 0.0f, 1.0f), tess_v2(-2.0f, 0.0f), 0.0f);
+}
+
+/* A static body's mask follows tess_body_set_transform at once: its place and world box are the
+ * body's; a ball asleep on the old place wakes and falls through it (nothing is left there); a
+ * ball dropped over the new place rests a radius above its top; carving after the move carves
+ * in the body's frame (and at the old place carves nothing); turning the body turns the mask. */
+static void mask_follows_its_body_when_moved(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  float r = 0.25f;
+  TessBodyId body = add_static(w, tess_v2(2.0f, 3.0f), 0.0f);
+  uint32_t m = add_plate(w, body);
+  TessPixelMaskInfo info;
+  CHECK(tess_pixel_mask_info(w, m, &info) && info.origin.x == 0.0f && info.origin.y == 3.0f);
+  TessBodyId a = add_ball(w, tess_v2(2.0f, 2.0f), r, surface(0.6f, 0.0f, 1.0f), true);
+  step(w, 180);
+  CHECK(!tess_body_is_awake(w, a));
+  CHECK_NEAR(tess_body_position(w, a).y, 3.0f - r, PX);
+
+  TessVec2 to = tess_v2(9.0f, 5.0f);
+  CHECK(tess_body_set_transform(w, body, to, 0.0f) == TESS_OK);
+  CHECK(tess_pixel_mask_info(w, m, &info));
+  CHECK(info.origin.x == 7.0f && info.origin.y == 5.0f && info.angle == 0.0f);
+  CHECK_MSG(info.bounds.lower.x <= 7.0f && info.bounds.upper.x >= 11.0f && info.bounds.lower.y <= 5.0f &&
+                info.bounds.upper.y >= 5.5f && info.bounds.lower.x > 6.8f && info.bounds.upper.x < 11.2f,
+            "bounds (%.3f, %.3f)-(%.3f, %.3f)", (double)info.bounds.lower.x, (double)info.bounds.lower.y,
+            (double)info.bounds.upper.x, (double)info.bounds.upper.y);
+  CHECK(tess_body_is_awake(w, a)); /* what rested on the old place wakes */
+  CHECK(!tess_world_pixel_mask_probe(w, tess_body_position(w, a), r).hit);
+  TessPixelMaskHit h = tess_world_pixel_mask_probe(w, tess_v2(to.x, to.y - r), r);
+  CHECK(h.hit && !h.buried && angle_between(h.normal, tess_v2(0, -1)) < 1.0);
+  TessBodyId b = add_ball(w, tess_v2(to.x + 1.0f, to.y - 1.0f), r, surface(0.6f, 0.0f, 1.0f), true);
+  step(w, 120);
+  CHECK_MSG(tess_body_position(w, a).y > 3.0f + 10.0f, "the ball on the old place stayed at y %.3f",
+            (double)tess_body_position(w, a).y);
+  CHECK_NEAR(tess_body_position(w, b).y, to.y - r, PX);
+  CHECK_NEAR(tess_body_position(w, b).x, to.x + 1.0f, PX);
+
+  /* carving: the old place is off the mask now; the new one is the body's frame */
+  uint8_t *before = copy_bits(w, m);
+  CHECK(tess_pixel_mask_set_circle(w, m, tess_v2(1.0f, 3.25f), 0.2f, false) == TESS_OK);
+  uint8_t *after = copy_bits(w, m);
+  CHECK(memcmp(before, after, tess_pixel_mask_copy_bits(w, m, NULL, 0)) == 0);
+  CHECK(tess_pixel_mask_get(w, m, M(1.0f), M(0.25f)) && tess_pixel_mask_get(w, m, M(3.0f), M(0.25f)));
+  CHECK(tess_pixel_mask_set_circle(w, m, tess_v2(to.x + 1.0f, to.y + 0.25f), 0.1f, false) == TESS_OK);
+  CHECK(!tess_pixel_mask_get(w, m, M(3.0f), M(0.25f)) && tess_pixel_mask_get(w, m, M(1.0f), M(0.25f)));
+  free(before);
+  free(after);
+
+  /* turning the body turns the mask about the body's origin */
+  float angle = 0.5f;
+  CHECK(tess_body_set_transform(w, body, to, angle) == TESS_OK);
+  CHECK(tess_pixel_mask_info(w, m, &info));
+  TessVec2 want = tess_v2_add(to, tess_rot_apply(tess_rot(angle), tess_v2(-2.0f, 0.0f)));
+  CHECK_NEAR(info.angle, angle, 1e-6);
+  CHECK_NEAR(info.origin.x, want.x, 1e-5);
+  CHECK_NEAR(info.origin.y, want.y, 1e-5);
+  /* a mask is laid only on a live static body */
+  TessPixelMaskDef d;
+  tess_pixel_mask_def_default(&d);
+  d.width = d.height = 4;
+  d.body = b;
+  TessError err;
+  CHECK(tess_world_add_pixel_mask(w, &d, NULL, &err) == TESS_ERR_INVALID && strstr(err.detail, "static"));
+  d.body = (TessBodyId){99, 1};
+  CHECK(tess_world_add_pixel_mask(w, &d, NULL, &err) == TESS_ERR_INVALID);
+  CHECK(tess_world_pixel_mask_count(w) == 1);
+  tess_world_destroy(w);
+}
+
+/* Rewind over a move: a snapshot from before the body moved puts the mask back where it was (its
+ * place, its box, its bits) with the world hash it had, and stepping on from it repeats itself; a
+ * snapshot from after the move and a carve puts both back. */
+static void snapshot_restores_a_moved_mask(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TessBodyId body = add_static(w, tess_v2(2.0f, 3.0f), 0.0f);
+  uint32_t m = add_plate(w, body);
+  TessBodyId ball = add_ball(w, tess_v2(2.5f, 2.0f), 0.25f, surface(0.6f, 0.0f, 1.0f), true);
+  step(w, 20);
+  TessPixelMaskInfo i0, i1, info;
+  CHECK(tess_pixel_mask_info(w, m, &i0));
+  size_t size0, size1;
+  void *s0 = snapshot(w, &size0);
+  uint8_t *bits0 = copy_bits(w, m);
+  uint64_t h0 = tess_world_hash(w);
+  CHECK(tess_body_set_transform(w, body, tess_v2(6.0f, 4.0f), 0.3f) == TESS_OK);
+  CHECK(tess_pixel_mask_set_circle(w, m, tess_v2(6.0f, 4.1f), 0.3f, false) == TESS_OK);
+  step(w, 30);
+  CHECK(tess_pixel_mask_info(w, m, &i1));
+  void *s1 = snapshot(w, &size1);
+  uint8_t *bits1 = copy_bits(w, m);
+  uint64_t h1 = tess_world_hash(w);
+  step(w, 60);
+  TessError err;
+  CHECK_OK(tess_world_restore(w, s0, size0, &err), &err);
+  CHECK(tess_world_hash(w) == h0);
+  CHECK(tess_pixel_mask_info(w, m, &info));
+  CHECK(memcmp(&info.origin, &i0.origin, sizeof info.origin) == 0 && info.angle == i0.angle &&
+        memcmp(&info.bounds, &i0.bounds, sizeof info.bounds) == 0);
+  uint8_t *back = copy_bits(w, m);
+  size_t n = tess_pixel_mask_copy_bits(w, m, NULL, 0);
+  CHECK(memcmp(back, bits0, n) == 0);
+  free(back);
+  step(w, 120); /* the ball lands on the plate where it was */
+  CHECK_NEAR(tess_body_position(w, ball).y, 3.0f - 0.25f, PX);
+  uint64_t h2 = tess_world_hash(w);
+  CHECK_OK(tess_world_restore(w, s0, size0, &err), &err);
+  step(w, 120);
+  CHECK(tess_world_hash(w) == h2);
+
+  CHECK_OK(tess_world_restore(w, s1, size1, &err), &err);
+  CHECK(tess_world_hash(w) == h1);
+  CHECK(tess_pixel_mask_info(w, m, &info));
+  CHECK(memcmp(&info.origin, &i1.origin, sizeof info.origin) == 0 && info.angle == i1.angle &&
+        memcmp(&info.bounds, &i1.bounds, sizeof info.bounds) == 0);
+  back = copy_bits(w, m);
+  CHECK(memcmp(back, bits1, n) == 0 && memcmp(back, bits0, n) != 0);
+  free(back);
+  free(s0);
+  free(s1);
+  free(bits0);
+  free(bits1);
+  tess_world_destroy(w);
+}
+
+/* Balls rain onto a body's pixel terrain that is moved, turned and carved mid-run: the same hash
+ * with 1, 2 and 4 workers. */
+static void moved_masks_are_deterministic_across_workers(void) {
+  uint64_t hashes[3];
+  const uint32_t workers[3] = {1, 2, 4};
+  const float hills[] = {2.0f, 0.3f};
+  for (int k = 0; k < 3; k++) {
+    TessWorld *w = new_world_workers(tess_v2(0, G), workers[k]);
+    TessBodyId body = add_static(w, tess_v2(0.0f, 0.0f), 0.0f);
+    uint32_t m = add_mask_on(w, body, M(16), M(6), under_slope, hills, surface(0.5f, 0.2f, 0.9f), tess_v2(0, 0), 0.0f);
+    for (int i = 0; i < 300; i++)
+      add_ball(w, tess_v2(0.5f + 0.3f * (float)(i % 50), -2.0f + 0.3f * (float)(i / 50)), 0.1f, surface(0.5f, 0.2f, 0.9f), true);
+    step(w, 40);
+    CHECK(tess_body_set_transform(w, body, tess_v2(0.5f, 0.8f), -0.1f) == TESS_OK);
+    step(w, 40);
+    CHECK(tess_pixel_mask_set_circle(w, m, tess_v2(6.0f, 4.0f), 1.0f, false) == TESS_OK);
+    step(w, 60);
+    hashes[k] = tess_world_hash(w);
+    tess_world_destroy(w);
+  }
+  CHECK_MSG(hashes[0] == hashes[1] && hashes[0] == hashes[2], "hashes %016llx %016llx %016llx",
+            (unsigned long long)hashes[0], (unsigned long long)hashes[1], (unsigned long long)hashes[2]);
+}
+
 /* Play's rewind: carve, step, snapshot; carve more and step on; restoring the snapshot gives back
  * its bits exactly and the same world hash, and stepping on from it repeats itself. A snapshot
  * from before any carving puts the mask back as it was made; the world hash of an uncarved world
@@ -503,4 +699,6 @@ TESS_TEST_MAIN(TEST(ball_rests_on_a_pixel_floor), TEST(bounce_on_pixels_reaches_
                TEST(ball_rolls_over_a_pixel_circle), TEST(ball_rolls_and_slides_down_a_pixel_slope),
                TEST(carving_a_hole_drops_a_resting_ball), TEST(fast_ball_never_crosses_a_one_pixel_wall),
                TEST(mask_bits_edits_and_bad_input), TEST(ball_runs_down_a_turned_pixel_floor),
-               TEST(ball_rests_in_a_turned_pixel_circle), TEST(snapshot_restores_carved_bits))
+               TEST(ball_rests_in_a_turned_pixel_circle), TEST(snapshot_restores_carved_bits),
+               TEST(ball_runs_down_a_mask_turned_with_its_body), TEST(mask_follows_its_body_when_moved),
+               TEST(snapshot_restores_a_moved_mask), TEST(moved_masks_are_deterministic_across_workers))

@@ -539,11 +539,16 @@ TessRayHit tess_world_ray_cast(const TessWorld *world, TessVec2 origin, TessVec2
 typedef struct TessPixelMaskDef {
   uint32_t width, height; /* pixels, 1..TESS_PIXEL_MASK_MAX_SIDE */
   float pixel_size;       /* m, > 0 */
-  TessVec2 origin;        /* world position of pixel (0, 0)'s top-left corner */
-  float angle;            /* radians: the mask's x axis turned by it about the origin; default 0 */
+  TessVec2 origin;        /* position of pixel (0, 0)'s top-left corner: world, or the body's frame */
+  float angle;            /* radians: the mask's x axis turned by it about the origin (from the body's); default 0 */
   const uint8_t *bits;    /* height * ((width + 7) / 8) bytes, as above; NULL = all empty */
   TessSurface surface;    /* friction, restitution, tangential efficiency; default tess_surface_default() */
   uint64_t user_data;
+  /* A static body the mask is laid on (a sprite that collides by its pixels); null = the world.
+   * The mask then follows the body: tess_body_set_transform moves and turns it at once (carving
+   * after a move carves in the body's frame, the bodies over its old and new places wake) and
+   * tess_world_restore lays it where the restored body is. A body that is not static is refused. */
+  TessBodyId body;
 } TessPixelMaskDef;
 
 void tess_pixel_mask_def_default(TessPixelMaskDef *def);
@@ -560,7 +565,9 @@ typedef struct TessPixelMaskInfo {
   float angle;
   TessSurface surface;
   uint64_t user_data;
-  uint64_t edits; /* moves on every change of its bits (carving, a restored snapshot): a drawing's cue to refresh */
+  uint64_t edits;  /* moves on every change of its bits (carving, a restored snapshot): a drawing's cue to refresh */
+  TessBodyId body; /* the body it follows, or null */
+  TessAABB bounds; /* the world box the mask covers now (its pixels' rectangle, turned): circles outside it skip it */
 } TessPixelMaskInfo;
 bool tess_pixel_mask_info(const TessWorld *world, uint32_t mask, TessPixelMaskInfo *out);
 /* Sets (solid = true) or clears the pixels whose centres lie in the world box, or in the world

@@ -6,7 +6,8 @@
  * full squares. Same bodies, same spawns, sleeping off in both. Prints per
  * step CPU time (median after landing, and mean over the run), the collider's
  * memory, and how many bodies end inside solid ground. Asserts nothing about
- * time. Usage: bench-pixel-mask [N] [--steps S] */
+ * time; with TESS_PHYSICS_PROFILE=1 it adds the step's phases (the masks' share is in "finish").
+ * Usage: bench-pixel-mask [N] [--steps S] [--only pixels|tiles] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,10 +141,21 @@ typedef struct Run {
   double median_ms, mean_ms;
   size_t collider_bytes;
   uint32_t inside;
+  uint64_t hash;          /* the world's state at the end: equal before and after a change that keeps the bits */
+  TessStepProfile phases; /* means over the second half (TESS_PHYSICS_PROFILE=1, else zeros) */
 } Run;
+
+#define PHASES(X) X(prepare) X(broad_phase) X(narrow_phase) X(islands) X(solver_setup) X(solve) X(finish) X(sleep)
+
+static void add_phases(TessStepProfile *sum, const TessStepProfile *p, float k) {
+#define ADD(f) sum->f.total += k * p->f.total;
+  PHASES(ADD)
+#undef ADD
+}
 
 static Run run(bool pixels, uint32_t n, uint32_t steps) {
   Run out;
+  memset(&out, 0, sizeof out);
   TessWorld *w = new_world();
   size_t before = tess_world_memory_bytes(w);
   if (pixels)
@@ -159,6 +171,10 @@ static Run run(bool pixels, uint32_t n, uint32_t steps) {
     tess_world_step(w, DT, NULL);
     t[s] = cpu_seconds() - t0;
     total += t[s];
+    if (s >= steps / 2) {
+      TessStepProfile p = tess_world_profile(w);
+      add_phases(&out.phases, &p, 1.0f / (float)(steps - steps / 2));
+    }
   }
   uint32_t from = steps / 2; /* the second half: landed, rolling into the valleys, piling */
   qsort(t + from, steps - from, sizeof *t, cmp_double);
@@ -169,6 +185,7 @@ static Run run(bool pixels, uint32_t n, uint32_t steps) {
     TessVec2 p = tess_body_position(w, ids[i]);
     if (p.y > ground(p.x) + 0.5 * RADIUS) out.inside++; /* centre half a radius under the ground */
   }
+  out.hash = tess_world_hash(w);
   free(t);
   free(ids);
   tess_world_destroy(w);
@@ -177,21 +194,39 @@ static Run run(bool pixels, uint32_t n, uint32_t steps) {
 
 int main(int argc, char **argv) {
   uint32_t n = 10000, steps = 600;
+  const char *only = NULL; /* "pixels" or "tiles": one side alone, for a profiler */
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--steps") && i + 1 < argc)
       steps = (uint32_t)atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
     else
       n = (uint32_t)atoi(argv[i]);
   }
   printf("pixel-mask rain: %u circles (r %.2f m) on hills, %u steps of 1/60 s, sleeping off, CPU time\n", n,
          (double)RADIUS, steps);
-  printf("%-34s %12s %12s %14s %8s\n", "collider", "median ms", "mean ms", "collider KiB", "inside");
-  Run a = run(true, n, steps);
-  printf("%-34s %12.3f %12.3f %14.1f %8u\n", "pixel mask 4096 x 4096 (1/16 m)", a.median_ms, a.mean_ms,
-         a.collider_bytes / 1024.0, a.inside);
-  Run b = run(false, n, steps);
-  printf("%-34s %12.3f %12.3f %14.1f %8u\n", "peer: traced tiles 256 x 256 (1 m)", b.median_ms, b.mean_ms,
-         b.collider_bytes / 1024.0, b.inside);
+  printf("%-34s %12s %12s %14s %8s   %s\n", "collider", "median ms", "mean ms", "collider KiB", "inside", "world hash at the end");
+  Run a, b;
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  if (!only || !strcmp(only, "pixels")) {
+    a = run(true, n, steps);
+    printf("%-34s %12.3f %12.3f %14.1f %8u   %016llx\n", "pixel mask 4096 x 4096 (1/16 m)", a.median_ms,
+           a.mean_ms, a.collider_bytes / 1024.0, a.inside, (unsigned long long)a.hash);
+  }
+  if (!only || !strcmp(only, "tiles")) {
+    b = run(false, n, steps);
+    printf("%-34s %12.3f %12.3f %14.1f %8u   %016llx\n", "peer: traced tiles 256 x 256 (1 m)", b.median_ms,
+           b.mean_ms, b.collider_bytes / 1024.0, b.inside, (unsigned long long)b.hash);
+  }
+  if (only) return 0;
+  if (a.phases.finish.total > 0.0f || b.phases.finish.total > 0.0f) { /* TESS_PHYSICS_PROFILE=1 */
+    printf("phases, mean ms over the second half (finish holds the pixel masks' step):\n%-14s %10s %10s\n", "phase",
+           "pixels", "tiles");
+#define ROW(f) printf("%-14s %10.3f %10.3f\n", #f, (double)a.phases.f.total, (double)b.phases.f.total);
+    PHASES(ROW)
+#undef ROW
+  }
   printf("pixel mask / traced tiles: %.2fx the step time (median), %.2fx the memory\n", a.median_ms / b.median_ms,
          (double)a.collider_bytes / (double)b.collider_bytes);
   return 0;
