@@ -138,7 +138,8 @@ static void on_object_selected(TessMapView *v, guint id, TessWindow *self) {
 /* For the end-to-end test (TESS_TEST_GEOMETRY_FILE): where the level's
  * (0, 0) corner is in the X window's coordinates, the zoom and the tile
  * size, rewritten whenever they change, so xdotool can aim at cells
- * whatever the layout and the fitted zoom. */
+ * whatever the layout and the fitted zoom; and the map's tool (a TessTool
+ * number), so a test waits for a tool key to arrive instead of sleeping. */
 static gboolean write_test_geometry(GtkWidget *widget, GdkFrameClock *clock, gpointer user) {
   TessWindow *self = user;
   const char *path = g_getenv("TESS_TEST_GEOMETRY_FILE");
@@ -150,9 +151,10 @@ static gboolean write_test_geometry(GtkWidget *widget, GdkFrameClock *clock, gpo
   graphene_point_t in = GRAPHENE_POINT_INIT((float)lx, (float)ly), out;
   if (!gtk_widget_compute_point(widget, GTK_WIDGET(native), &in, &out)) return G_SOURCE_CONTINUE;
   gtk_native_get_surface_transform(native, &sx, &sy);
-  g_autofree char *text = g_strdup_printf("origin_x=%.2f\norigin_y=%.2f\nzoom=%.6f\ntile_w=%u\ntile_h=%u\n",
+  g_autofree char *text = g_strdup_printf("origin_x=%.2f\norigin_y=%.2f\nzoom=%.6f\ntile_w=%u\ntile_h=%u\ntool=%d\n",
                                           out.x + sx, out.y + sy, tess_map_view_get_zoom(map(self)),
-                                          level->settings.tile_w, level->settings.tile_h);
+                                          level->settings.tile_w, level->settings.tile_h,
+                                          (int)tess_map_view_get_tool(map(self)));
   const char *last = g_object_get_data(G_OBJECT(widget), "tess-test-geometry");
   if (g_strcmp0(last, text) != 0) {
     g_file_set_contents(path, text, -1, NULL);

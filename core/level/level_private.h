@@ -8,7 +8,9 @@
 
 #include "tessera/level.h"
 
-#define LEVEL_FILE "level"
+/* An edit of the in-memory model reads no file: its errors name none, so the
+ * editor's sentences do not call the project "“level”" (tess_document_describe_error). */
+#define LEVEL_FILE ""
 
 /* ---- Names ---- */
 /* Copies a name, refusing one that does not fit TESS_NAME_MAX or is empty when required. */

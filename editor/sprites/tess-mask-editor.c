@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tess-sprite-messages.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
 #include "tessera/mask.h"
@@ -127,7 +128,7 @@ static void update_moments(TessMaskEditor *self) {
 }
 
 /* The editor has a window of its own, with no message bar: a refusal is
- * said here, under the readouts, until the next edit succeeds. */
+ * said here, above the controls, until the next edit succeeds. */
 static void show_message(TessMaskEditor *self, const char *text) {
   if (g_strcmp0(self->message, text && *text ? text : NULL) == 0) return;
   g_free(self->message);
@@ -271,7 +272,7 @@ static void load_sprite(TessMaskEditor *self) {
       self->frame = tess_image_view(&decoded);
       self->frame.width = decoded.width / frames ? decoded.width / frames : decoded.width;
     } else {
-      g_autofree char *msg = tess_document_describe_error(TESS_ERR_FORMAT, &err);
+      g_autofree char *msg = tess_sprite_message_image(sp, TESS_ERR_FORMAT, &err);
       show_message(self, msg);
     }
   }
@@ -379,7 +380,7 @@ static void apply(TessMaskEditor *self, gconstpointer source, gboolean fresh_ste
   TessResult r = tess_edit_sprite_set(p, &self->work, self->merge, &err);
   self->applying = FALSE;
   if (r != TESS_OK) {
-    g_autofree char *msg = tess_document_describe_error(r, &err);
+    g_autofree char *msg = tess_sprite_message_edit(self->work.name, r, &err);
     show_message(self, msg);
     return;
   }
@@ -397,7 +398,7 @@ static gboolean retrace(TessMaskEditor *self) {
   TessError err = {0};
   TessResult r = tess_sprite_mask_trace_report(self->frame, &self->work.mask, &self->report, &err);
   if (r != TESS_OK) {
-    g_autofree char *msg = tess_document_describe_error(r, &err);
+    g_autofree char *msg = tess_sprite_message_trace(self->work.name, self->work.mask.threshold, r, &err);
     show_message(self, msg);
     update_readouts(self);
     return FALSE;
@@ -441,7 +442,7 @@ static void trace_done(GObject *source, GAsyncResult *res, gpointer user) {
       self->report = job->report;
       apply(self, self->pending_source, FALSE, FALSE);
     } else {
-      g_autofree char *msg = tess_document_describe_error(job->result, &job->err);
+      g_autofree char *msg = tess_sprite_message_trace(self->work.name, job->mask.threshold, job->result, &job->err);
       show_message(self, msg);
       update_readouts(self);
     }
@@ -532,7 +533,8 @@ static void on_vertex_moved(TessMaskView *view, guint piece, guint vertex, doubl
 
 static void on_vertex_inserted(TessMaskView *view, guint piece, guint after, double x, double y, TessMaskEditor *self) {
   if (!tess_mask_shape_insert_vertex(&self->work.mask, piece, after, (float)x, (float)y)) {
-    show_message(self, _("A piece has at most 8 vertices."));
+    g_autofree char *msg = tess_sprite_message_vertex_limit(self->work.name, TRUE, TESS_POLY_MAX);
+    show_message(self, msg);
     return;
   }
   tess_mask_shape_update(&self->work.mask, self->frame);
@@ -541,7 +543,8 @@ static void on_vertex_inserted(TessMaskView *view, guint piece, guint after, dou
 
 static void on_vertex_removed(TessMaskView *view, guint piece, guint vertex, TessMaskEditor *self) {
   if (!tess_mask_shape_remove_vertex(&self->work.mask, piece, vertex)) {
-    show_message(self, _("A piece needs at least 3 vertices."));
+    g_autofree char *msg = tess_sprite_message_vertex_limit(self->work.name, FALSE, 3);
+    show_message(self, msg);
     return;
   }
   tess_mask_shape_update(&self->work.mask, self->frame);

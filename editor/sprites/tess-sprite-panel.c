@@ -7,6 +7,7 @@
 
 #include "tess-mask-editor.h"
 #include "tess-sprite-import.h"
+#include "tess-sprite-messages.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
 #include "tessera/mask.h"
@@ -178,6 +179,11 @@ static gboolean apply_sprite(TessSpritePanel *self, const TessSprite *changed, g
   self->applying = TRUE;
   TessResult r = tess_edit_sprite_set(p, changed, source ? merge_for(self, source) : 0, &err);
   self->applying = FALSE;
+  if (r != TESS_OK) {
+    g_autofree char *msg = tess_sprite_message_edit(changed->name, r, &err);
+    tess_ui_report(GTK_WIDGET(self), msg);
+    return FALSE;
+  }
   return tess_ui_apply(GTK_WIDGET(self), self->doc, r, &err);
 }
 
@@ -218,7 +224,7 @@ gboolean tess_sprite_panel_set_frames(TessSpritePanel *self, guint frame_count, 
       tess_image_clear(&img);
     }
     if (r != TESS_OK) {
-      g_autofree char *msg = tess_document_describe_error(r, &err);
+      g_autofree char *msg = tess_sprite_message_frames(copy.name, frame_count, copy.mask.threshold, r, &err);
       tess_ui_report(GTK_WIDGET(self), msg);
       ok = FALSE;
     }
@@ -277,7 +283,14 @@ static void on_remove(GtkButton *b, TessSpritePanel *self) {
   TessProject *p = project(self);
   if (!p || !self->selected) return;
   TessError err = {0};
+  const TessSprite *sp = tess_project_sprite(p, self->selected);
+  g_autofree char *name = g_strdup(sp ? sp->name : "");
   TessResult r = tess_edit_sprite_remove(p, self->selected, &err);
+  if (r != TESS_OK) {
+    g_autofree char *msg = tess_sprite_message_edit(name, r, &err);
+    tess_ui_report(GTK_WIDGET(self), msg);
+    return;
+  }
   tess_ui_apply(GTK_WIDGET(self), self->doc, r, &err);
 }
 
@@ -480,10 +493,12 @@ static guint apply_import(TessSpritePanel *self, TessSpriteImport *job, GError *
       imported++;
       last = id;
     } else {
-      g_autofree char *name = g_filename_display_basename(tess_sprite_import_get_path(job, i));
-      g_autofree char *why = tess_document_describe_error(r, why_err);
+      TessSpriteMask defaults;
+      tess_sprite_mask_default(&defaults);
+      g_autofree char *why =
+          tess_sprite_message_import(tess_sprite_import_get_path(job, i), defaults.threshold, r, why_err);
       if (failures->len) g_string_append_c(failures, '\n');
-      g_string_append_printf(failures, _("“%s” was not imported: %s"), name, why);
+      g_string_append(failures, why);
     }
   }
   if (imported) {

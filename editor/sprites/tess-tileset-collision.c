@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tess-scroll-area.h"
+#include "tess-sprite-messages.h"
 #include "tess-tileset-trace.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
@@ -609,8 +610,8 @@ gboolean tess_tileset_collision_set_override(TessTilesetCollision *self, guint t
         tess_document_set_error_from_tess(error, r, &err);
         ok = FALSE;
       } else if (info->collision == TESS_TILE_COLLISION_NONE) {
-        g_set_error(error, TESS_DOCUMENT_ERROR, 0, _("Tile %u has no opaque pixel at threshold %u."), tile,
-                    (unsigned)s.threshold);
+        g_autofree char *msg = tess_sprite_message_empty_tile(ts->name, tile, s.threshold);
+        g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, msg);
         ok = FALSE;
       }
       break;

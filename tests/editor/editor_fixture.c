@@ -3,6 +3,7 @@
 #include <glib/gstdio.h>
 
 #include "tess-i18n.h"
+#include "project_fixture.h"
 
 void fixture_spin(void) {
   for (int i = 0; i < 1000 && g_main_context_iteration(NULL, FALSE); i++) {
@@ -54,15 +55,46 @@ void fixture_close(TessWindow *window) {
   if (doc) g_object_remove_weak_pointer(G_OBJECT(doc), (gpointer *)&doc);
 }
 
-TessProject *fixture_load(const char *path) {
-  TessStore *store = NULL;
-  TessProject *p = NULL;
-  TessError err = {0};
-  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (!store) return NULL;
-  CHECK_OK(tess_store_load(store, &p, &err), &err);
-  tess_store_close(store);
-  return p;
+TessProject *fixture_load(const char *path) { return tess_test_load_read_only(path); }
+
+TessLevel *fixture_level(TessWindow *w) {
+  return tess_project_level(tess_document_get_project(tess_window_get_document(w)), tess_window_get_level(w));
+}
+
+GtkWidget *fixture_find_named(GtkWidget *root, const char *name) {
+  if (g_strcmp0(gtk_widget_get_name(root), name) == 0) return root;
+  for (GtkWidget *c = gtk_widget_get_first_child(root); c; c = gtk_widget_get_next_sibling(c)) {
+    GtkWidget *hit = fixture_find_named(c, name);
+    if (hit) return hit;
+  }
+  return NULL;
+}
+
+void fixture_type_into(GtkWidget *spin, const char *text) {
+  gtk_editable_set_text(GTK_EDITABLE(spin), text);
+  gtk_spin_button_update(GTK_SPIN_BUTTON(spin));
+  fixture_spin();
+}
+
+TessDocument *fixture_new_document(const char *name) {
+  char buf[1024];
+  g_autoptr(GError) error = NULL;
+  TessDocument *doc = tess_document_new_project(tess_test_path(buf, sizeof buf, name), &error);
+  CHECK_MSG(doc != NULL, "%s", error ? error->message : "no document");
+  return doc;
+}
+
+GtkWindow *fixture_host(GtkWidget *child, int w, int h) {
+  GtkWindow *win = GTK_WINDOW(gtk_window_new());
+  gtk_window_set_default_size(win, w, h);
+  gtk_window_set_child(win, child);
+  gtk_window_present(win);
+  for (int i = 0; i < 500 && gtk_widget_get_width(child) == 0; i++) {
+    fixture_spin();
+    g_usleep(1000);
+  }
+  fixture_spin();
+  return win;
 }
 
 TessLayer *fixture_tile_layer(TessLevel *level) {

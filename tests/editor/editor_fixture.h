@@ -23,6 +23,16 @@ TessWindow *fixture_window(const char *path);
 void fixture_close(TessWindow *window);
 /* Loads the project file as another process would (read-only store). */
 TessProject *fixture_load(const char *path);
+/* The level the window shows. */
+TessLevel *fixture_level(TessWindow *w);
+/* The first widget under `root` (itself included) whose widget name is `name`. */
+GtkWidget *fixture_find_named(GtkWidget *root, const char *name);
+/* Types `text` into a spin button as a person would, then confirms it. */
+void fixture_type_into(GtkWidget *spin, const char *text);
+/* A new, empty project file tmpdir/name, opened as a document. */
+TessDocument *fixture_new_document(const char *name);
+/* A window of w x h holding `child`, shown, and spun until the child has its size. */
+GtkWindow *fixture_host(GtkWidget *child, int w, int h);
 /* The first tile layer (from the top) of a level. */
 TessLayer *fixture_tile_layer(TessLevel *level);
 /* The text of a GtkMessageDialog (primary and secondary). */

@@ -34,10 +34,6 @@ static gboolean same_rect(graphene_rect_t a, graphene_rect_t b) {
          a.size.height == b.size.height;
 }
 
-static TessLevel *window_level(TessWindow *w) {
-  return tess_project_level(tess_document_get_project(tess_window_get_document(w)), tess_window_get_level(w));
-}
-
 /* Item 9. */
 static void locked_layer_keeps_layout_still(void) {
   g_autofree char *path = fixture_copy_demo("locked.tessera");
@@ -46,7 +42,7 @@ static void locked_layer_keeps_layout_still(void) {
   settle(w);
   TessDocument *doc = tess_window_get_document(w);
   TessProject *p = tess_document_get_project(doc);
-  TessLevel *level = window_level(w);
+  TessLevel *level = fixture_level(w);
   TessLayer *layer = tess_level_layer(level, tess_window_get_layer(w));
   CHECK(layer && layer->props.kind == TESS_LAYER_TILES);
   TessLayerProps props = layer->props;
@@ -175,7 +171,7 @@ static void locked_padlock_stands_out(void) {
   settle(w);
   TessDocument *doc = tess_window_get_document(w);
   TessProject *p = tess_document_get_project(doc);
-  TessLevel *level = window_level(w);
+  TessLevel *level = fixture_level(w);
   GtkWidget *panel = tess_window_get_layers_panel(w);
   GtkWidget *open_lock = find_with_class(panel, "tess-off");
   CHECK(open_lock != NULL && find_with_class(panel, "tess-locked") == NULL);

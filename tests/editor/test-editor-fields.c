@@ -9,24 +9,10 @@
 #include <string.h>
 
 #include "editor_fixture.h"
+#include "level_fixture.h"
 #include "tess-material-panel.h"
 #include "tess-object-inspector.h"
 #include "tess-ui.h"
-
-static void type_into(GtkWidget *spin, const char *text) {
-  gtk_editable_set_text(GTK_EDITABLE(spin), text);
-  gtk_spin_button_update(GTK_SPIN_BUTTON(spin));
-  fixture_spin();
-}
-
-static GtkWidget *find_named(GtkWidget *root, const char *name) {
-  if (g_strcmp0(gtk_widget_get_name(root), name) == 0) return root;
-  for (GtkWidget *c = gtk_widget_get_first_child(root); c; c = gtk_widget_get_next_sibling(c)) {
-    GtkWidget *hit = find_named(c, name);
-    if (hit) return hit;
-  }
-  return NULL;
-}
 
 /* The message shown under `spin`: the label the field put right below it. */
 static const char *message_under(GtkWidget *spin) {
@@ -49,7 +35,7 @@ typedef double (*ReadFn)(TessProject *p, TessId id);
 static void refuses(GtkWidget *spin, TessProject *p, TessId id, ReadFn now, double kept, const char *what,
                     const char *lo, const char *hi, const char *const *bad, size_t n) {
   for (size_t i = 0; i < n; i++) {
-    type_into(spin, bad[i]);
+    fixture_type_into(spin, bad[i]);
     CHECK_MSG(now(p, id) == kept, "%s became %g after \"%s\"", what, now(p, id), bad[i]);
     const char *msg = message_under(spin);
     CHECK_MSG(msg != NULL, "no message under %s after \"%s\"", what, bad[i]);
@@ -87,12 +73,12 @@ static void material_fields_say_why(void) {
   CHECK(!tess_project_can_undo(p));
 
   /* A value in range is stored, the message and the error style go. */
-  type_into(friction, "0.25");
+  fixture_type_into(friction, "0.25");
   CHECK_NEAR(friction_of(p, id), 0.25, 1e-6);
   CHECK(message_under(friction) == NULL && tess_ui_number_get_message(friction) == NULL);
   CHECK(!gtk_widget_has_css_class(friction, "error"));
   /* The top of the range is in it; 1e9 was refused, 100 is not. */
-  type_into(friction, fhi);
+  fixture_type_into(friction, fhi);
   CHECK_NEAR(friction_of(p, id), fr.hi, 1e-6);
   TessProject *disk = fixture_load(path);
   CHECK(disk && fabs(tess_project_material(disk, id)->friction - fr.hi) < 1e-6);
@@ -171,9 +157,7 @@ static void object_fields_say_why(void) {
   TessDocument *doc = tess_window_get_document(w);
   TessProject *p = tess_document_get_project(doc);
   TessLevel *level = tess_project_level(p, tess_window_get_level(w));
-  TessLayer *objects = NULL;
-  for (uint32_t i = 0; i < level->layer_count; i++)
-    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) objects = level->layers[i];
+  TessLayer *objects = tess_test_object_layer(level);
   CHECK(objects != NULL);
   if (!objects) {
     fixture_close(w);
@@ -189,7 +173,7 @@ static void object_fields_say_why(void) {
   TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
   tess_object_inspector_set_object(insp, level->id, ball);
   fixture_spin();
-  GtkWidget *x = find_named(GTK_WIDGET(insp), "object-x"), *radius = find_named(GTK_WIDGET(insp), "body-radius");
+  GtkWidget *x = fixture_find_named(GTK_WIDGET(insp), "object-x"), *radius = fixture_find_named(GTK_WIDGET(insp), "body-radius");
   CHECK(x && radius);
   if (!x || !radius) {
     fixture_close(w);
@@ -203,9 +187,9 @@ static void object_fields_say_why(void) {
   refuses(radius, p, ball, object_radius, 16.0, "Radius", "0", hi, bad_radius, G_N_ELEMENTS(bad_radius));
   /* The lower end is open: "more than 0". */
   CHECK(mentions(message_under(radius), "more than"));
-  type_into(radius, "24");
+  fixture_type_into(radius, "24");
   CHECK(object_radius(p, ball) == 24.0);
-  radius = find_named(GTK_WIDGET(insp), "body-radius"); /* the inspector rebuilt after the edit */
+  radius = fixture_find_named(GTK_WIDGET(insp), "body-radius"); /* the inspector rebuilt after the edit */
   CHECK(radius && message_under(radius) == NULL);
   fixture_close(w);
 }
@@ -224,8 +208,8 @@ static void number_field_undo(void) {
   double f0 = friction_of(p, id);
   gtk_widget_grab_focus(friction);
   /* Two typed, committed edits of the one field, in quick succession. */
-  type_into(friction, "0.3");
-  type_into(friction, "0.7");
+  fixture_type_into(friction, "0.3");
+  fixture_type_into(friction, "0.7");
   CHECK_NEAR(friction_of(p, id), 0.7, 1e-6);
   CHECK(tess_document_undo(doc, NULL)); /* the window's Ctrl+Z */
   fixture_spin();

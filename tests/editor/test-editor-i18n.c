@@ -4,6 +4,10 @@
 #include <string.h>
 
 #include "editor_fixture.h"
+#include "level_fixture.h"
+#include "png_fixture.h"
+#include "tess-mask-editor.h"
+#include "tess-sprite-panel.h"
 #include "tess-layers-panel.h"
 #include "tess-map-view.h"
 #include "tess-material-panel.h"
@@ -69,9 +73,7 @@ static void french_pin_joint_rows(void) {
   TessWindow *w = fixture_window(path);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
   TessLevel *level = tess_project_level(p, tess_window_get_level(w));
-  TessId layer = 0;
-  for (uint32_t i = 0; i < level->layer_count; i++)
-    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) layer = level->layers[i]->props.id;
+  TessId layer = tess_test_object_layer_id(level);
   TessObject o;
   tess_object_default(&o, TESS_OBJECT_JOINT);
   TessId id = 0;
@@ -136,9 +138,7 @@ static void french_integrator_and_spring_rows(void) {
   TessWindow *w = fixture_window(path);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
   TessLevel *level = tess_project_level(p, tess_window_get_level(w));
-  TessId layer = 0;
-  for (uint32_t i = 0; i < level->layer_count; i++)
-    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) layer = level->layers[i]->props.id;
+  TessId layer = tess_test_object_layer_id(level);
   TessObject o;
   TessId body = 0, zone = 0;
   TessError err = {0};
@@ -167,9 +167,7 @@ static void french_pixel_rows(void) {
   TessWindow *w = fixture_window(path);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
   TessLevel *level = tess_project_level(p, tess_window_get_level(w));
-  TessId layer = 0;
-  for (uint32_t i = 0; i < level->layer_count; i++)
-    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) layer = level->layers[i]->props.id;
+  TessId layer = tess_test_object_layer_id(level);
   CHECK(p->sprite_count > 0);
   TessObject o;
   TessId body = 0;
@@ -194,9 +192,43 @@ static void french_pixel_rows(void) {
   fixture_close(w);
 }
 
+/* The sprite tools' refusals name the sprite and say what to do, in French:
+ * the mask editor's line after a threshold above every pixel, and the
+ * message bar after a refused import. */
+static void french_sprite_refusals(void) {
+  g_autofree char *path = fixture_copy_demo("fr-sprite.tessera");
+  g_autofree char *png = tess_test_write_rect_png("lanterne.png", 40, 30, 4, 4, 36, 26, 150);
+  g_autofree char *ghost = tess_test_write_rect_png("fantome.png", 8, 8, 0, 0, 0, 0, 0);
+  TessWindow *w = fixture_window(path);
+  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_window_get_sprite_panel(w));
+  GSList *files = g_slist_append(g_slist_append(NULL, g_file_new_for_path(png)), g_file_new_for_path(ghost));
+  CHECK(tess_sprite_panel_import(panel, files, NULL) == 1);
+  g_slist_free_full(files, g_object_unref);
+  fixture_spin();
+  CHECK_MSG(g_strcmp0(tess_window_get_reported(w),
+                      "« fantome.png » n’a pas été importé : il n’a aucun pixel d’alpha 1 ou plus d’où tracer un "
+                      "masque de collision. Donnez des pixels opaques à l’image, puis importez-la de nouveau.") == 0,
+            "%s", tess_window_get_reported(w));
+  GtkWindow *mask = tess_mask_editor_window_new(GTK_WINDOW(w), tess_window_get_document(w),
+                                                tess_sprite_panel_get_selected(panel));
+  gtk_window_present(mask);
+  fixture_spin();
+  TessMaskEditor *editor = TESS_MASK_EDITOR(gtk_window_get_child(mask));
+  gtk_range_set_value(tess_mask_editor_get_threshold(editor), 151);
+  fixture_spin();
+  GObject *label = gtk_widget_get_template_child(GTK_WIDGET(editor), TESS_TYPE_MASK_EDITOR, "message");
+  const char *said = GTK_IS_LABEL(label) ? gtk_label_get_text(GTK_LABEL(label)) : "";
+  CHECK_MSG(strcmp(said,
+                   "Le sprite « lanterne » n’a aucun pixel d’alpha 151 ou plus, il n’y a donc aucune forme à "
+                   "tracer : baissez le seuil alpha. Son masque n’a pas changé.") == 0,
+            "%s", said);
+  gtk_window_destroy(mask);
+  fixture_close(w);
+}
+
 static const TessTestCase cases[] = {TEST(french_error_sentences), TEST(french_window), TEST(french_pin_joint_rows),
                                      TEST(french_status_palette_fields), TEST(french_integrator_and_spring_rows),
-                                     TEST(french_pixel_rows)};
+                                     TEST(french_pixel_rows), TEST(french_sprite_refusals)};
 
 int main(int argc, char **argv) {
   g_setenv("LANGUAGE", "fr", TRUE);

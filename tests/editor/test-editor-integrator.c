@@ -5,29 +5,11 @@
 #include <string.h>
 
 #include "editor_fixture.h"
+#include "level_fixture.h"
 #include "tess-object-inspector.h"
 #include "tess-ui.h"
 
-static TessLevel *window_level(TessWindow *w) {
-  return tess_project_level(tess_document_get_project(tess_window_get_document(w)), tess_window_get_level(w));
-}
-
-static GtkWidget *find_named(GtkWidget *root, const char *name) {
-  if (g_strcmp0(gtk_widget_get_name(root), name) == 0) return root;
-  for (GtkWidget *c = gtk_widget_get_first_child(root); c; c = gtk_widget_get_next_sibling(c)) {
-    GtkWidget *hit = find_named(c, name);
-    if (hit) return hit;
-  }
-  return NULL;
-}
-
-static const TessObject *object_of(TessWindow *w, TessId id) { return tess_level_object(window_level(w), id, NULL); }
-
-static void type_into(GtkWidget *spin, const char *text) {
-  gtk_editable_set_text(GTK_EDITABLE(spin), text);
-  gtk_spin_button_update(GTK_SPIN_BUTTON(spin));
-  fixture_spin();
-}
+static const TessObject *object_of(TessWindow *w, TessId id) { return tess_level_object(fixture_level(w), id, NULL); }
 
 static void undo(TessWindow *w, const char *action) {
   CHECK(gtk_widget_activate_action(GTK_WIDGET(w), action, NULL));
@@ -41,10 +23,8 @@ static void inspector_integrator(void) {
   TessWindow *w = fixture_window(path);
   TessDocument *doc = tess_window_get_document(w);
   TessProject *p = tess_document_get_project(doc);
-  TessLevel *level = window_level(w);
-  TessLayer *objects = NULL;
-  for (uint32_t i = 0; i < level->layer_count; i++)
-    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) objects = level->layers[i];
+  TessLevel *level = fixture_level(w);
+  TessLayer *objects = tess_test_object_layer(level);
   CHECK(objects != NULL);
   if (!objects) {
     fixture_close(w);
@@ -63,7 +43,7 @@ static void inspector_integrator(void) {
   tess_object_inspector_set_object(insp, level->id, bob);
   fixture_spin();
   GtkWidget *root = GTK_WIDGET(insp);
-  GtkWidget *dd = find_named(root, "body-integrator");
+  GtkWidget *dd = fixture_find_named(root, "body-integrator");
   CHECK(dd && GTK_IS_DROP_DOWN(dd));
   if (!dd) {
     fixture_close(w);
@@ -85,12 +65,12 @@ static void inspector_integrator(void) {
   CHECK(o && o->u.body.integrator == TESS_INTEGRATOR_RK4);
   if (disk) tess_project_destroy(disk);
   /* The inspector rebuilt after the edit shows the model's choice. */
-  dd = find_named(root, "body-integrator");
+  dd = fixture_find_named(root, "body-integrator");
   CHECK(dd && gtk_drop_down_get_selected(GTK_DROP_DOWN(dd)) == 1);
 
   undo(w, "win.undo");
   CHECK(object_of(w, bob)->u.body.integrator == TESS_INTEGRATOR_EULER);
-  dd = find_named(root, "body-integrator");
+  dd = fixture_find_named(root, "body-integrator");
   CHECK(dd && gtk_drop_down_get_selected(GTK_DROP_DOWN(dd)) == 0);
   undo(w, "win.redo");
   CHECK(object_of(w, bob)->u.body.integrator == TESS_INTEGRATOR_RK4);
@@ -105,10 +85,8 @@ static void inspector_spring_zone(void) {
   TessWindow *w = fixture_window(path);
   TessDocument *doc = tess_window_get_document(w);
   TessProject *p = tess_document_get_project(doc);
-  TessLevel *level = window_level(w);
-  TessLayer *objects = NULL;
-  for (uint32_t i = 0; i < level->layer_count; i++)
-    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) objects = level->layers[i];
+  TessLevel *level = fixture_level(w);
+  TessLayer *objects = tess_test_object_layer(level);
   CHECK(objects != NULL);
   if (!objects) {
     fixture_close(w);
@@ -125,8 +103,8 @@ static void inspector_spring_zone(void) {
   tess_object_inspector_set_object(insp, level->id, zone);
   fixture_spin();
   GtkWidget *root = GTK_WIDGET(insp);
-  GtkWidget *kind = find_named(root, "zone-kind");
-  CHECK(kind && find_named(root, "zone-width") && !find_named(root, "zone-stiffness"));
+  GtkWidget *kind = fixture_find_named(root, "zone-kind");
+  CHECK(kind && fixture_find_named(root, "zone-width") && !fixture_find_named(root, "zone-stiffness"));
   if (!kind) {
     fixture_close(w);
     return;
@@ -135,8 +113,8 @@ static void inspector_spring_zone(void) {
   fixture_spin();
   const TessZoneObject *z = &object_of(w, zone)->u.zone;
   CHECK(z->kind == TESS_ZONE_SPRING && z->strength == TESS_SPRING_DEFAULT_STRENGTH);
-  GtkWidget *k = find_named(root, "zone-stiffness"), *reach = find_named(root, "zone-reach");
-  CHECK(k && reach && !find_named(root, "zone-width"));
+  GtkWidget *k = fixture_find_named(root, "zone-stiffness"), *reach = fixture_find_named(root, "zone-reach");
+  CHECK(k && reach && !fixture_find_named(root, "zone-width"));
   if (!(k && reach)) {
     fixture_close(w);
     return;
@@ -145,17 +123,17 @@ static void inspector_spring_zone(void) {
   double lo, hi;
   gtk_spin_button_get_range(GTK_SPIN_BUTTON(k), &lo, &hi);
   CHECK_MSG(lo == range.lo && hi == range.hi, "stiffness field range %g..%g, core's %g..%g", lo, hi, range.lo, range.hi);
-  type_into(k, "9");
+  fixture_type_into(k, "9");
   CHECK(object_of(w, zone)->u.zone.strength == 9.0f);
   const char *bad[] = {"-1", "2e6", "nan", "stiff"};
   for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
-    k = find_named(root, "zone-stiffness");
-    if (k) type_into(k, bad[i]);
+    k = fixture_find_named(root, "zone-stiffness");
+    if (k) fixture_type_into(k, bad[i]);
     CHECK_MSG(object_of(w, zone)->u.zone.strength == 9.0f, "'%s' changed the stiffness to %g", bad[i],
               object_of(w, zone)->u.zone.strength);
   }
-  reach = find_named(root, "zone-reach");
-  if (reach) type_into(reach, "64");
+  reach = fixture_find_named(root, "zone-reach");
+  if (reach) fixture_type_into(reach, "64");
   CHECK(object_of(w, zone)->u.zone.radius == 64.0f);
   TessProject *disk = fixture_load(path);
   const TessObject *o = disk ? tess_level_object(tess_project_level(disk, level->id), zone, NULL) : NULL;

@@ -4,32 +4,18 @@
 #include <string.h>
 
 #include "editor_fixture.h"
+#include "level_fixture.h"
 #include "tess-object-inspector.h"
 #include "tess-ui.h"
 #include "tessera/scene.h"
 
-static TessLevel *window_level(TessWindow *w) {
-  return tess_project_level(tess_document_get_project(tess_window_get_document(w)), tess_window_get_level(w));
-}
-
-static GtkWidget *find_named(GtkWidget *root, const char *name) {
-  if (g_strcmp0(gtk_widget_get_name(root), name) == 0) return root;
-  for (GtkWidget *c = gtk_widget_get_first_child(root); c; c = gtk_widget_get_next_sibling(c)) {
-    GtkWidget *hit = find_named(c, name);
-    if (hit) return hit;
-  }
-  return NULL;
-}
-
-static const TessObject *object_of(TessWindow *w, TessId id) { return tess_level_object(window_level(w), id, NULL); }
+static const TessObject *object_of(TessWindow *w, TessId id) { return tess_level_object(fixture_level(w), id, NULL); }
 
 static TessId add_sprite_body(TessWindow *w, uint8_t type) {
   TessDocument *doc = tess_window_get_document(w);
   TessProject *p = tess_document_get_project(doc);
-  TessLevel *level = window_level(w);
-  TessLayer *objects = NULL;
-  for (uint32_t i = 0; i < level->layer_count; i++)
-    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) objects = level->layers[i];
+  TessLevel *level = fixture_level(w);
+  TessLayer *objects = tess_test_object_layer(level);
   CHECK(objects != NULL && p->sprite_count > 0);
   if (!objects || !p->sprite_count) return 0;
   TessObject obj;
@@ -50,7 +36,7 @@ static TessId add_sprite_body(TessWindow *w, uint8_t type) {
 static uint32_t scene_masks(TessWindow *w) {
   TessScene *s = NULL;
   TessError err = {0};
-  CHECK_OK(tess_scene_from_level(tess_document_get_project(tess_window_get_document(w)), window_level(w), &s, &err), &err);
+  CHECK_OK(tess_scene_from_level(tess_document_get_project(tess_window_get_document(w)), fixture_level(w), &s, &err), &err);
   uint32_t n = 0;
   for (uint32_t i = 0; s && i < s->pixel_mask_count; i++) n += s->pixel_masks[i].body != 0;
   tess_scene_destroy(s);
@@ -67,11 +53,11 @@ static void inspector_pixel_row(void) {
 
   tess_object_inspector_set_object(insp, level, dynamic);
   fixture_spin();
-  CHECK_MSG(find_named(root, "body-pixels") == NULL, "a dynamic body has the pixel row");
+  CHECK_MSG(fixture_find_named(root, "body-pixels") == NULL, "a dynamic body has the pixel row");
 
   tess_object_inspector_set_object(insp, level, rock);
   fixture_spin();
-  GtkWidget *check = find_named(root, "body-pixels");
+  GtkWidget *check = fixture_find_named(root, "body-pixels");
   CHECK(check && GTK_IS_CHECK_BUTTON(check));
   if (!check) {
     fixture_close(w);
@@ -90,7 +76,7 @@ static void inspector_pixel_row(void) {
   const TessObject *o = disk ? tess_level_object(tess_project_level(disk, level), rock, NULL) : NULL;
   CHECK(o && o->u.body.collide_pixels);
   if (disk) tess_project_destroy(disk);
-  check = find_named(root, "body-pixels");
+  check = fixture_find_named(root, "body-pixels");
   CHECK(check && gtk_check_button_get_active(GTK_CHECK_BUTTON(check)));
 
   CHECK(gtk_widget_activate_action(GTK_WIDGET(w), "win.undo", NULL));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "editor_fixture.h"
+#include "level_fixture.h"
 #include "tess-layers-panel.h"
 #include "tessera/textform.h"
 
@@ -43,9 +44,7 @@ static void window_reloads_a_replaced_project(void) {
   tess_object_default(&o, TESS_OBJECT_BODY);
   g_strlcpy(o.name, "Pulled crate", sizeof o.name);
   TessLevel *side = theirs->levels[0];
-  TessId objects = 0;
-  for (uint32_t i = 0; i < side->layer_count; i++)
-    if (side->layers[i]->props.kind == TESS_LAYER_OBJECTS) objects = side->layers[i]->props.id;
+  TessId objects = tess_test_object_layer_id(side);
   CHECK_OK(tess_edit_object_add(theirs, side->id, objects, &o, NULL, &err), &err);
   tess_object_clear(&o);
   char dump[1024];

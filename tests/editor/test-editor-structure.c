@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "editor_fixture.h"
+#include "level_fixture.h"
 #include "tess-map-view-test.h"
 #include "tess-map-view.h"
 #include "tess-object-inspector.h"
@@ -121,9 +122,7 @@ static void structure_right_panel_keeps_its_width(void) {
   TessWindow *w = fixture_window(path);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
   TessLevel *level = tess_project_level(p, tess_window_get_level(w));
-  TessId layer = 0;
-  for (uint32_t i = 0; i < level->layer_count; i++)
-    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) layer = level->layers[i]->props.id;
+  TessId layer = tess_test_object_layer_id(level);
   CHECK(layer != 0);
   GtkWidget *nb = gtk_widget_get_ancestor(tess_window_get_material_panel(w), GTK_TYPE_NOTEBOOK);
   int pages = gtk_notebook_get_n_pages(GTK_NOTEBOOK(nb));

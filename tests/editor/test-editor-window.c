@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "editor_fixture.h"
+#include "level_fixture.h"
 #include "tess-layers-panel.h"
 #include "tess-level-properties-dialog.h"
 #include "tess-map-view.h"
@@ -17,10 +18,6 @@
 #include "tess-tileset-dialog.h"
 #include "tess-ui.h"
 #include "tessera/image.h"
-
-static TessLevel *window_level(TessWindow *w) {
-  return tess_project_level(tess_document_get_project(tess_window_get_document(w)), tess_window_get_level(w));
-}
 
 /* ---- Document ----------------------------------------------------------- */
 
@@ -165,7 +162,7 @@ static void window_open_error_dialog(void) {
   CHECK(tess_window_open_path(w, good));
   CHECK(tess_window_get_document(w) != NULL);
   const char *title = gtk_window_get_title(GTK_WINDOW(w));
-  CHECK_MSG(strstr(title, "good") && strstr(title, window_level(w)->settings.name), "title: %s", title);
+  CHECK_MSG(strstr(title, "good") && strstr(title, fixture_level(w)->settings.name), "title: %s", title);
   fixture_close(w);
 }
 
@@ -175,7 +172,7 @@ static void window_undo_redo_actions(void) {
   TessWindow *w = fixture_window(path);
   TessDocument *doc = tess_window_get_document(w);
   TessProject *p = tess_document_get_project(doc);
-  TessLevel *level = window_level(w);
+  TessLevel *level = fixture_level(w);
   TessId layer = tess_window_get_layer(w);
   CHECK(layer != 0 && tess_level_layer(level, layer)->props.kind == TESS_LAYER_TILES);
   CHECK(!g_action_group_get_action_enabled(G_ACTION_GROUP(w), "undo"));
@@ -222,7 +219,7 @@ static void window_layers_panel(void) {
   TessWindow *w = fixture_window(path);
   TessLayersPanel *panel = TESS_LAYERS_PANEL(tess_window_get_layers_panel(w));
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
-  TessLevel *level = window_level(w);
+  TessLevel *level = fixture_level(w);
   uint32_t count = level->layer_count;
 
   CHECK(tess_layers_panel_add_layer(panel, TESS_LAYER_TILES));
@@ -338,7 +335,7 @@ static void window_material_inspector(void) {
   CHECK(p->material_count == n + 1);
   TessId copy = tess_material_panel_get_selected(panel);
   CHECK(copy != id && tess_project_material(p, copy)->kind == TESS_MATERIAL_FLUID);
-  TessLevel *level = window_level(w);
+  TessLevel *level = fixture_level(w);
   TessError err = {0};
   CHECK_OK(tess_edit_paint_material(p, level->id, 0, 0, 2, 2, copy, 0, &err), &err);
   CHECK(tess_document_commit(tess_window_get_document(w), NULL));
@@ -357,7 +354,7 @@ static void window_material_inspector(void) {
 static void window_level_properties(void) {
   g_autofree char *path = fixture_copy_demo("props.tessera");
   TessWindow *w = fixture_window(path);
-  TessLevel *level = window_level(w);
+  TessLevel *level = fixture_level(w);
   TessLayer *layer = fixture_tile_layer(level);
   uint32_t old_w = level->settings.width, old_h = level->settings.height;
   /* A cell to follow through the resize. */
@@ -553,7 +550,7 @@ static void window_add_tileset(void) {
   TessTilePalette *palette = TESS_TILE_PALETTE(tess_window_get_tile_palette(w));
   CHECK(tess_tile_palette_rename_tileset(palette, id, "Bricks"));
   CHECK(strcmp(tess_project_tileset(p, id)->name, "Bricks") == 0);
-  TessLevel *level = window_level(w);
+  TessLevel *level = fixture_level(w);
   TessLayer *layer = fixture_tile_layer(level);
   TessCell cell = TESS_CELL_MAKE(id, 3, 0);
   TessError err = {0};
@@ -585,7 +582,7 @@ static void window_remove_tileset_remap(void) {
     CHECK(tess_tileset_dialog_apply(TESS_TILESET_DIALOG(dialog), &ids[i]));
     gtk_window_destroy(GTK_WINDOW(dialog));
   }
-  TessLevel *level = window_level(w);
+  TessLevel *level = fixture_level(w);
   TessLayer *layer = fixture_tile_layer(level);
   TessCell cell = TESS_CELL_MAKE(ids[0], 5, TESS_CELL_FLIP_H);
   TessError err = {0};
@@ -738,10 +735,8 @@ static void window_object_inspector(void) {
   g_autofree char *path = fixture_copy_demo("objects.tessera");
   TessWindow *w = fixture_window(path);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
-  TessLevel *level = window_level(w);
-  TessLayer *objects = NULL;
-  for (uint32_t i = 0; i < level->layer_count; i++)
-    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) objects = level->layers[i];
+  TessLevel *level = fixture_level(w);
+  TessLayer *objects = tess_test_object_layer(level);
   CHECK(objects != NULL);
   if (!objects) return;
   TessObject obj;
@@ -829,7 +824,7 @@ static void window_file_deleted(void) {
   g_unlink(wal);
   g_unlink(shm);
   /* The next edit notices (no focus change needed). */
-  TessLevel *level0 = window_level(w);
+  TessLevel *level0 = fixture_level(w);
   TessCell c0 = TESS_CELL_MAKE(p->tilesets[0]->id, 2, 0);
   TessError err0 = {0};
   CHECK_OK(tess_edit_paint(p, level0->id, fixture_tile_layer(level0)->props.id, 6, 6, 1, 1, &c0, 0, &err0), &err0);
@@ -839,7 +834,7 @@ static void window_file_deleted(void) {
   CHECK(!tess_document_check_file(doc));
   CHECK(tess_window_get_reported(w) && strstr(tess_window_get_reported(w), "deleted.tessera") != NULL);
 
-  TessLevel *level = window_level(w);
+  TessLevel *level = fixture_level(w);
   TessLayer *layer = fixture_tile_layer(level);
   TessCell cell = TESS_CELL_MAKE(p->tilesets[0]->id, 4, 0);
   TessError err = {0};
@@ -864,7 +859,7 @@ static void window_status_bar(void) {
   g_autofree char *path = fixture_copy_demo("status.tessera");
   TessWindow *w = fixture_window(path);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
-  TessLevel *level = window_level(w);
+  TessLevel *level = fixture_level(w);
   GtkWidget *view = tess_window_get_map_view(w);
   /* A wall cell of the demo (the level's left column) and an empty one. */
   uint32_t wx = 0, wy = 3;
@@ -1095,26 +1090,9 @@ static void window_play_fits(void) {
   fixture_close(w);
 }
 
-/* A widget of the inspector by its name (set by the inspector for its joint rows). */
-static GtkWidget *find_named(GtkWidget *root, const char *name) {
-  if (g_strcmp0(gtk_widget_get_name(root), name) == 0) return root;
-  for (GtkWidget *c = gtk_widget_get_first_child(root); c; c = gtk_widget_get_next_sibling(c)) {
-    GtkWidget *hit = find_named(c, name);
-    if (hit) return hit;
-  }
-  return NULL;
-}
-
 static const TessJointObject *joint_of(TessWindow *w, TessId id) {
-  const TessObject *o = tess_level_object(window_level(w), id, NULL);
+  const TessObject *o = tess_level_object(fixture_level(w), id, NULL);
   return o ? &o->u.joint : NULL;
-}
-
-/* Types `text` into a spin button as a person would, then confirms it. */
-static void type_into(GtkWidget *spin, const char *text) {
-  gtk_editable_set_text(GTK_EDITABLE(spin), text);
-  gtk_spin_button_update(GTK_SPIN_BUTTON(spin));
-  fixture_spin();
 }
 
 /* The object inspector's pin rows: the motor switched on and set in rpm and
@@ -1126,10 +1104,8 @@ static void window_pin_joint_inspector(void) {
   TessWindow *w = fixture_window(path);
   TessDocument *doc = tess_window_get_document(w);
   TessProject *p = tess_document_get_project(doc);
-  TessLevel *level = window_level(w);
-  TessLayer *objects = NULL;
-  for (uint32_t i = 0; i < level->layer_count; i++)
-    if (level->layers[i]->props.kind == TESS_LAYER_OBJECTS) objects = level->layers[i];
+  TessLevel *level = fixture_level(w);
+  TessLayer *objects = tess_test_object_layer(level);
   CHECK(objects != NULL);
   if (!objects) {
     fixture_close(w);
@@ -1160,10 +1136,10 @@ static void window_pin_joint_inspector(void) {
   tess_object_inspector_set_object(insp, level->id, pin);
   fixture_spin();
   GtkWidget *root = GTK_WIDGET(insp);
-  GtkWidget *motor = find_named(root, "joint-motor"), *speed = find_named(root, "joint-motor-speed");
-  GtkWidget *torque = find_named(root, "joint-motor-torque"), *limits = find_named(root, "joint-limit");
-  GtkWidget *lower = find_named(root, "joint-lower"), *upper = find_named(root, "joint-upper");
-  CHECK(motor && speed && torque && limits && lower && upper && !find_named(root, "joint-length"));
+  GtkWidget *motor = fixture_find_named(root, "joint-motor"), *speed = fixture_find_named(root, "joint-motor-speed");
+  GtkWidget *torque = fixture_find_named(root, "joint-motor-torque"), *limits = fixture_find_named(root, "joint-limit");
+  GtkWidget *lower = fixture_find_named(root, "joint-lower"), *upper = fixture_find_named(root, "joint-upper");
+  CHECK(motor && speed && torque && limits && lower && upper && !fixture_find_named(root, "joint-length"));
   if (!(motor && speed && torque && limits && lower && upper)) {
     fixture_close(w);
     return;
@@ -1176,23 +1152,23 @@ static void window_pin_joint_inspector(void) {
   gtk_check_button_set_active(GTK_CHECK_BUTTON(motor), TRUE);
   fixture_spin();
   CHECK(joint_of(w, pin)->motor_enabled == 1 && gtk_widget_get_sensitive(speed) && gtk_widget_get_sensitive(torque));
-  type_into(speed, "60"); /* one turn a second */
+  fixture_type_into(speed, "60"); /* one turn a second */
   CHECK_NEAR(joint_of(w, pin)->motor_speed, 2.0 * G_PI, 1e-5);
-  type_into(torque, "250");
+  fixture_type_into(torque, "250");
   CHECK(joint_of(w, pin)->motor_torque == 250.0f);
   /* Letters, NaN and a negative torque are refused; the model keeps its values. */
   const char *bad[] = {"fast", "nan", "NaN", "1e400", "--3"};
   for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
-    type_into(speed, bad[i]);
-    type_into(torque, bad[i]);
+    fixture_type_into(speed, bad[i]);
+    fixture_type_into(torque, bad[i]);
     CHECK_MSG(fabs(joint_of(w, pin)->motor_speed - 2.0 * G_PI) < 1e-5,
               "'%s' changed the speed to %g", bad[i], joint_of(w, pin)->motor_speed);
     CHECK_MSG(joint_of(w, pin)->motor_torque == 250.0f, "'%s' changed the torque to %g", bad[i], joint_of(w, pin)->motor_torque);
   }
-  type_into(torque, "-5");
+  fixture_type_into(torque, "-5");
   CHECK(joint_of(w, pin)->motor_torque >= 0.0f && isfinite(joint_of(w, pin)->motor_torque));
-  type_into(torque, "250");
-  type_into(speed, "-30"); /* backwards, half a turn a second */
+  fixture_type_into(torque, "250");
+  fixture_type_into(speed, "-30"); /* backwards, half a turn a second */
   CHECK_NEAR(joint_of(w, pin)->motor_speed, -G_PI, 1e-5);
   /* One undo step per change: undo brings back 60 rpm and leaves the torque. */
   CHECK(gtk_widget_activate_action(GTK_WIDGET(w), "win.undo", NULL));
@@ -1200,38 +1176,38 @@ static void window_pin_joint_inspector(void) {
   CHECK_NEAR(joint_of(w, pin)->motor_speed, 2.0 * G_PI, 1e-5);
   CHECK(joint_of(w, pin)->motor_torque == 250.0f && joint_of(w, pin)->motor_enabled == 1);
   /* The inspector rebuilt after the undo shows the model's value. */
-  speed = find_named(root, "joint-motor-speed");
+  speed = fixture_find_named(root, "joint-motor-speed");
   CHECK(speed && fabs(gtk_spin_button_get_value(GTK_SPIN_BUTTON(speed)) - 60.0) < 0.05);
 
   /* Limits in degrees; lower never passes upper. */
-  limits = find_named(root, "joint-limit");
-  lower = find_named(root, "joint-lower");
-  upper = find_named(root, "joint-upper");
+  limits = fixture_find_named(root, "joint-limit");
+  lower = fixture_find_named(root, "joint-lower");
+  upper = fixture_find_named(root, "joint-upper");
   CHECK(limits && lower && upper);
   if (limits && lower && upper) {
     CHECK(!gtk_widget_get_sensitive(lower));
     gtk_check_button_set_active(GTK_CHECK_BUTTON(limits), TRUE);
     fixture_spin();
     CHECK(joint_of(w, pin)->limit_enabled == 1 && gtk_widget_get_sensitive(lower));
-    type_into(lower, "-30");
+    fixture_type_into(lower, "-30");
     CHECK_NEAR(joint_of(w, pin)->lower, -G_PI / 6.0, 1e-5);
-    type_into(upper, "-60"); /* typed below lower: refused */
+    fixture_type_into(upper, "-60"); /* typed below lower: refused */
     CHECK_NEAR(joint_of(w, pin)->upper, G_PI, 1e-5);
     gtk_spin_button_set_value(GTK_SPIN_BUTTON(upper), -60.0); /* stepped below lower: held at lower */
     fixture_spin();
     CHECK(joint_of(w, pin)->upper >= joint_of(w, pin)->lower);
     CHECK_NEAR(joint_of(w, pin)->upper, -G_PI / 6.0, 1e-5);
-    type_into(upper, "90");
+    fixture_type_into(upper, "90");
     CHECK_NEAR(joint_of(w, pin)->upper, G_PI / 2.0, 1e-5);
-    type_into(lower, "120"); /* typed above upper: refused */
+    fixture_type_into(lower, "120"); /* typed above upper: refused */
     CHECK_NEAR(joint_of(w, pin)->lower, -G_PI / 6.0, 1e-5);
     gtk_spin_button_set_value(GTK_SPIN_BUTTON(lower), 120.0); /* held at upper */
     fixture_spin();
     CHECK(joint_of(w, pin)->lower <= joint_of(w, pin)->upper);
     CHECK_NEAR(joint_of(w, pin)->lower, G_PI / 2.0, 1e-5);
-    type_into(lower, "-45");
+    fixture_type_into(lower, "-45");
     CHECK_NEAR(joint_of(w, pin)->lower, -G_PI / 4.0, 1e-5);
-    type_into(lower, "abc");
+    fixture_type_into(lower, "abc");
     CHECK_NEAR(joint_of(w, pin)->lower, -G_PI / 4.0, 1e-5);
   }
 
@@ -1245,7 +1221,7 @@ static void window_pin_joint_inspector(void) {
   if (disk) tess_project_destroy(disk);
 
   /* Switching the motor off keeps its settings for later. */
-  motor = find_named(root, "joint-motor");
+  motor = fixture_find_named(root, "joint-motor");
   if (motor) gtk_check_button_set_active(GTK_CHECK_BUTTON(motor), FALSE);
   fixture_spin();
   CHECK(joint_of(w, pin)->motor_enabled == 0 && joint_of(w, pin)->motor_torque == 250.0f);
@@ -1253,12 +1229,12 @@ static void window_pin_joint_inspector(void) {
   /* A distance joint: its length, no pin rows. */
   tess_object_inspector_set_object(insp, level->id, rod);
   fixture_spin();
-  GtkWidget *length = find_named(root, "joint-length");
-  CHECK(length && !find_named(root, "joint-motor") && !find_named(root, "joint-limit"));
+  GtkWidget *length = fixture_find_named(root, "joint-length");
+  CHECK(length && !fixture_find_named(root, "joint-motor") && !fixture_find_named(root, "joint-limit"));
   if (length) {
-    type_into(length, "80");
+    fixture_type_into(length, "80");
     CHECK(joint_of(w, rod)->length == 80.0f);
-    type_into(length, "long");
+    fixture_type_into(length, "long");
     CHECK(joint_of(w, rod)->length == 80.0f);
   }
   disk = fixture_load(path);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "project_fixture.h"
 #include "check.h"
 #include "maps.h"
 #include "tessera/image.h"
@@ -286,12 +287,7 @@ static void test_import_new_and_add(void) {
   unlink(proj);
   CHECK(tess_test_system("cd '%s' && '%s' import first.tmx -o game.tessera --quiet 2>/dev/null", dir, tess_test_pipeline()) == 0);
   CHECK(tess_test_system("cd '%s' && '%s' import second.tmj -o game.tessera --level Two --quiet 2>/dev/null", dir, tess_test_pipeline()) == 0);
-  TessStore *store = NULL;
-  TessProject *p = NULL;
-  TessError err;
-  CHECK_OK(tess_store_open(proj, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (store) CHECK_OK(tess_store_load(store, &p, &err), &err);
-  if (store) tess_store_close(store);
+  TessProject *p = tess_test_load_read_only(proj);
   if (!p) return;
   CHECK(p->level_count == 2 && tess_project_level_by_name(p, "first") && tess_project_level_by_name(p, "Two"));
   CHECK_MSG(p->tileset_count == 3, "tilesets a, b, k once each: %u", p->tileset_count);

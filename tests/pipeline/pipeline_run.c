@@ -1,6 +1,8 @@
 /* See pipeline_run.h. */
 #include "pipeline_run.h"
 
+#include "project_fixture.h"
+
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
@@ -109,13 +111,4 @@ bool save_project(TessProject *p, const char *path) {
   return r == TESS_OK;
 }
 
-TessProject *load_project(const char *path) {
-  TessStore *store = NULL;
-  TessProject *p = NULL;
-  TessError err;
-  TessResult r = tess_store_open(path, TESS_STORE_READ_ONLY, &store, &err);
-  if (r == TESS_OK) r = tess_store_load(store, &p, &err);
-  if (store) tess_store_close(store);
-  CHECK_OK(r, &err);
-  return p;
-}
+TessProject *load_project(const char *path) { return tess_test_load_read_only(path); }

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "project_fixture.h"
 #include "check.h"
 #include "hostile_corpus.h"
 #include "tessera/image.h"
@@ -152,12 +153,7 @@ static void tlv_with_a_replaced_embedded_image_is_refused(void) {
   const char *export[] = {"export", demo, "-o", dir, "--embed-images", NULL};
   CHECK(run(export, out, sizeof out) == 0);
   snprintf(tlv, sizeof tlv, "%s/Side.tlv", dir);
-  TessStore *store = NULL;
-  TessProject *p = NULL;
-  TessError err;
-  CHECK_OK(tess_store_open(demo, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (store) CHECK_OK(tess_store_load(store, &p, &err), &err);
-  if (store) tess_store_close(store);
+  TessProject *p = tess_test_load_read_only(demo);
   if (!p || p->tileset_count == 0) {
     tess_project_destroy(p);
     return;

@@ -5,6 +5,7 @@
  * target: its centre, sampled at every sub-step of the real world, comes
  * within 5 mm of the target for both arcs of a fixed speed and for the
  * slowest shot of "any speed"; a target out of reach gives no arc. */
+#include "project_fixture.h"
 #include "check.h"
 #include "tessera/aim.h"
 #include "tessera/level.h"
@@ -187,12 +188,7 @@ static void launchers_round_trip(void) {
     CHECK_OK(tess_store_save_all(st, r.p, &err), &err);
     tess_store_close(st);
   }
-  TessProject *back = NULL;
-  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &st, &err), &err);
-  if (st) {
-    CHECK_OK(tess_store_load(st, &back, &err), &err);
-    tess_store_close(st);
-  }
+  TessProject *back = tess_test_load_read_only(path);
   if (back) {
     same_launcher(&o, find(back, r.launcher));
     CHECK(tess_project_hash(back) == tess_project_hash(r.p));

@@ -1,6 +1,7 @@
 /* core/scene: a level resolved for simulation (cells, flips, materials,
  * bodies in metres, sprite mass from pixels, pins on overlap), equality and
  * hashing, and the world built from it. */
+#include "project_fixture.h"
 #include "check.h"
 #include "tessera/level.h"
 #include "tessera/physics.h"
@@ -651,12 +652,8 @@ static void demo_levels_run(void) {
     return;
   }
   fclose(probe);
-  TessStore *store = NULL;
-  TessProject *p = NULL;
+  TessProject *p = tess_test_load_read_only(path);
   TessError err;
-  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &store, &err), &err);
-  if (!store) return;
-  CHECK_OK(tess_store_load(store, &p, &err), &err);
   CHECK(p && p->level_count >= 2);
   for (uint32_t l = 0; p && l < p->level_count; l++) {
     TessScene *s = NULL;
@@ -688,7 +685,6 @@ static void demo_levels_run(void) {
     tess_scene_destroy(s);
   }
   tess_project_destroy(p);
-  tess_store_close(store);
 }
 
 TESS_TEST_MAIN(TEST(scene_resolves_cells_and_bodies), TEST(pin_motor_reaches_the_world), TEST(motored_car_drives), TEST(pins_on_overlap),

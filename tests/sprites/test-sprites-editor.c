@@ -42,28 +42,6 @@ static char *write_sprite_png(const char *name) {
   return path;
 }
 
-static TessDocument *new_document(const char *name) {
-  char buf[1024];
-  const char *path = tess_test_path(buf, sizeof buf, name);
-  g_autoptr(GError) error = NULL;
-  TessDocument *doc = tess_document_new_project(path, &error);
-  CHECK(doc != NULL);
-  return doc;
-}
-
-static GtkWindow *host(GtkWidget *child, int w, int h) {
-  GtkWindow *win = GTK_WINDOW(gtk_window_new());
-  gtk_window_set_default_size(win, w, h);
-  gtk_window_set_child(win, child);
-  gtk_window_present(win);
-  for (int i = 0; i < 500 && gtk_widget_get_width(child) == 0; i++) {
-    fixture_spin();
-    g_usleep(1000);
-  }
-  fixture_spin();
-  return win;
-}
-
 static void close_host(GtkWindow *win) {
   gtk_window_destroy(win);
   fixture_spin();
@@ -92,7 +70,7 @@ static void wait_commit(TessDocument *doc, gboolean *committed, gulong handler) 
 
 /* Import stores the PNG with its source path and a traced mask; the list shows it. */
 static void sprites_import(void) {
-  TessDocument *doc = new_document("import.tessera");
+  TessDocument *doc = fixture_new_document("import.tessera");
   g_autofree char *png = write_sprite_png("crate.png");
   g_autofree char *bad = g_build_filename(tess_test_tmpdir(), "empty.png", NULL);
   {
@@ -103,7 +81,7 @@ static void sprites_import(void) {
     tess_image_clear(&img);
   }
   TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
-  GtkWindow *win = host(GTK_WIDGET(panel), 320, 600);
+  GtkWindow *win = fixture_host(GTK_WIDGET(panel), 320, 600);
   tess_sprite_panel_set_document(panel, doc);
   CHECK(tess_sprite_panel_get_row_count(panel) == 0);
 
@@ -113,7 +91,11 @@ static void sprites_import(void) {
   g_autoptr(GError) error = NULL;
   CHECK(tess_sprite_panel_import(panel, files, &error) == 1);
   g_slist_free_full(files, g_object_unref);
-  CHECK(error != NULL && strstr(error->message, "empty.png") && strstr(error->message, "no opaque pixel"));
+  CHECK_MSG(error != NULL && strcmp(error->message,
+                                    "“empty.png” was not imported: it has no pixel with an alpha of 1 or "
+                                    "more to trace a collision mask from. Give the image opaque "
+                                    "pixels, then import it again.") == 0,
+            "%s", error ? error->message : "no error");
   fixture_spin();
   CHECK(tess_sprite_panel_get_row_count(panel) == 1);
   TessProject *p = tess_document_get_project(doc);
@@ -224,7 +206,7 @@ static void sprites_import(void) {
  * follow each value, the project and the file get the mask, and the whole
  * drag is one undo step. */
 static void sprites_threshold_drag(void) {
-  TessDocument *doc = new_document("threshold.tessera");
+  TessDocument *doc = fixture_new_document("threshold.tessera");
   g_autofree char *png = write_sprite_png("block.png");
   TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
   g_object_ref_sink(panel);
@@ -233,7 +215,7 @@ static void sprites_threshold_drag(void) {
   TessProject *p = tess_document_get_project(doc);
 
   TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
-  GtkWindow *win = host(GTK_WIDGET(editor), 1000, 660);
+  GtkWindow *win = fixture_host(GTK_WIDGET(editor), 1000, 660);
   tess_mask_editor_set_document(editor, doc);
   tess_mask_editor_set_sprite(editor, id);
   CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AREA), "1200 px²") == 0);
@@ -354,7 +336,7 @@ static void sprites_slider_pointer_drag(void) {
     printf("xdotool is missing: the pointer drag is not checked\n");
     return;
   }
-  TessDocument *doc = new_document("pointer.tessera");
+  TessDocument *doc = fixture_new_document("pointer.tessera");
   g_autofree char *png = write_sprite_png("pointer.png");
   TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
   g_object_ref_sink(panel);
@@ -362,7 +344,7 @@ static void sprites_slider_pointer_drag(void) {
   TessId id = import_sprite(panel, png);
   TessProject *p = tess_document_get_project(doc);
   TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
-  GtkWindow *win = host(GTK_WIDGET(editor), 1000, 660);
+  GtkWindow *win = fixture_host(GTK_WIDGET(editor), 1000, 660);
   gtk_window_set_title(win, "sprites-pointer-drag");
   tess_mask_editor_set_document(editor, doc);
   tess_mask_editor_set_sprite(editor, id);
@@ -439,7 +421,7 @@ static void sprites_mask_window_keys(void) {
     printf("xdotool is missing: the window's keys are not checked\n");
     return;
   }
-  TessDocument *doc = new_document("keys.tessera");
+  TessDocument *doc = fixture_new_document("keys.tessera");
   g_autofree char *png = write_sprite_png("keys.png");
   TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
   g_object_ref_sink(panel);
@@ -495,7 +477,7 @@ static void count_sprite_changes(TessDocument *doc, gpointer change, int *count)
  * values in a row, the two older results dropped, the newest applied as
  * one edit, one undo step. */
 static void sprites_threshold_worker(void) {
-  TessDocument *doc = new_document("worker.tessera");
+  TessDocument *doc = fixture_new_document("worker.tessera");
   g_autofree char *png = write_sprite_png("worker.png");
   TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
   g_object_ref_sink(panel);
@@ -503,7 +485,7 @@ static void sprites_threshold_worker(void) {
   TessId id = import_sprite(panel, png);
   TessProject *p = tess_document_get_project(doc);
   TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
-  GtkWindow *win = host(GTK_WIDGET(editor), 1000, 660);
+  GtkWindow *win = fixture_host(GTK_WIDGET(editor), 1000, 660);
   tess_mask_editor_set_document(editor, doc);
   tess_mask_editor_set_sprite(editor, id);
   tess_mask_editor_set_async_pixels(editor, 0);
@@ -561,7 +543,7 @@ static void sprites_threshold_worker(void) {
 /* Drag a vertex, add one on an edge, remove one: the stored shape changes,
  * the readouts follow, each is one undo step, and the file holds it. */
 static void sprites_vertex_edit(void) {
-  TessDocument *doc = new_document("vertex.tessera");
+  TessDocument *doc = fixture_new_document("vertex.tessera");
   g_autofree char *png = write_sprite_png("vblock.png");
   TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
   g_object_ref_sink(panel);
@@ -570,7 +552,7 @@ static void sprites_vertex_edit(void) {
   TessProject *p = tess_document_get_project(doc);
 
   TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
-  GtkWindow *win = host(GTK_WIDGET(editor), 1000, 660);
+  GtkWindow *win = fixture_host(GTK_WIDGET(editor), 1000, 660);
   tess_mask_editor_set_document(editor, doc);
   tess_mask_editor_set_sprite(editor, id);
   gtk_range_set_value(tess_mask_editor_get_threshold(editor), 200); /* just the 40 x 20 block */
@@ -665,7 +647,7 @@ static void sprites_vertex_edit(void) {
 /* A 4-tile tileset: transparent, opaque, bottom half, a triangle. Trace all
  * in one undo step; overrides per tile. */
 static void sprites_tileset_trace_all(void) {
-  TessDocument *doc = new_document("tiles.tessera");
+  TessDocument *doc = fixture_new_document("tiles.tessera");
   TessProject *p = tess_document_get_project(doc);
   TessImage img;
   TessError err = {0};
@@ -696,7 +678,7 @@ static void sprites_tileset_trace_all(void) {
   tess_image_clear(&img);
 
   TessTilesetCollision *tc = TESS_TILESET_COLLISION(tess_tileset_collision_new());
-  GtkWindow *win = host(GTK_WIDGET(tc), 800, 500);
+  GtkWindow *win = fixture_host(GTK_WIDGET(tc), 800, 500);
   tess_tileset_collision_set_document(tc, doc);
   CHECK(tess_tileset_collision_get_tileset(tc) == ts_id);
   CHECK(tess_tileset_collision_trace_all(tc, &error));
@@ -795,11 +777,11 @@ static gboolean shows_second_traced(gpointer tc) {
 }
 
 static void sprites_tileset_choose_second(void) {
-  TessDocument *doc = new_document("two-tilesets.tessera");
+  TessDocument *doc = fixture_new_document("two-tilesets.tessera");
   TessId first = add_strip_tileset(doc, "first", 4);
   TessId second = add_strip_tileset(doc, "second", 2);
   TessTilesetCollision *tc = TESS_TILESET_COLLISION(tess_tileset_collision_new());
-  GtkWindow *win = host(GTK_WIDGET(tc), 800, 500);
+  GtkWindow *win = fixture_host(GTK_WIDGET(tc), 800, 500);
   tess_tileset_collision_set_document(tc, doc);
   fixture_spin();
   CHECK(tess_tileset_collision_get_tileset(tc) == first);
@@ -860,11 +842,11 @@ static void sprites_tileset_choose_second(void) {
  * demo's terrain went from "6 none, 6 full" to "2 none, 10 full"). Now it
  * retraces only traced tiles unless "Retrace tiles set by hand" is on. */
 static void sprites_tileset_trace_keeps_hand_set(void) {
-  TessDocument *doc = new_document("hand-set.tessera");
+  TessDocument *doc = fixture_new_document("hand-set.tessera");
   TessId id = add_strip_tileset(doc, "strip", 4);
   TessProject *p = tess_document_get_project(doc);
   TessTilesetCollision *tc = TESS_TILESET_COLLISION(tess_tileset_collision_new());
-  GtkWindow *win = host(GTK_WIDGET(tc), 800, 500);
+  GtkWindow *win = fixture_host(GTK_WIDGET(tc), 800, 500);
   tess_tileset_collision_set_document(tc, doc);
   g_autoptr(GError) error = NULL;
   /* As added (all full): nothing is hand-set, every tile is traced. */
@@ -1074,7 +1056,7 @@ static void sprites_window_hook(void) {
  * pixels: 294912 runs): in pieces mode the readout says the pieces were
  * simplified to blocks; back in simplified-hull mode it does not. */
 static void sprites_mask_budget_readout(void) {
-  TessDocument *doc = new_document("budget.tessera");
+  TessDocument *doc = fixture_new_document("budget.tessera");
   TessImage img;
   TessError err = {0};
   CHECK_OK(tess_image_create(768, 768, &img, &err), &err);
@@ -1089,7 +1071,7 @@ static void sprites_mask_budget_readout(void) {
   tess_sprite_panel_set_document(panel, doc);
   TessId id = import_sprite(panel, png);
   TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
-  GtkWindow *win = host(GTK_WIDGET(editor), 1000, 660);
+  GtkWindow *win = fixture_host(GTK_WIDGET(editor), 1000, 660);
   tess_mask_editor_set_document(editor, doc);
   tess_mask_editor_set_sprite(editor, id);
   const TessMaskMode modes[2] = {TESS_MASK_PIECES, TESS_MASK_SIMPLIFIED};

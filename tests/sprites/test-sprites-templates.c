@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "editor_fixture.h"
+#include "png_fixture.h"
 #include "tess-mask-editor.h"
 #include "tess-mask-view.h"
 #include "tess-sprite-panel.h"
@@ -103,10 +104,8 @@ static char *write_faint_png(void) {
   TessImage img;
   TessError err = {0};
   CHECK_OK(tess_image_create(64, 48, &img, &err), &err);
-  for (uint32_t y = 8; y < 28; y++)
-    for (uint32_t x = 8; x < 38; x++) put(&img, x, y, 200);
-  for (uint32_t y = 30; y < 40; y++)
-    for (uint32_t x = 44; x < 54; x++) put(&img, x, y, 90);
+  tess_test_fill_rect(&img, 8, 8, 38, 28, 200);
+  tess_test_fill_rect(&img, 44, 30, 54, 40, 90);
   char buf[1024];
   char *path = g_strdup(tess_test_path(buf, sizeof buf, "faint.png"));
   CHECK_OK(tess_png_save(tess_image_view(&img), path, &err), &err);
@@ -184,8 +183,10 @@ static void templates_mask_editor_controls(void) {
   gtk_range_set_value(threshold, 201);
   fixture_spin();
   CHECK(gtk_widget_get_visible(message));
-  CHECK_MSG(strstr(gtk_label_get_text(GTK_LABEL(message)), "no opaque pixel at threshold 201") != NULL, "the message: '%s'",
-            gtk_label_get_text(GTK_LABEL(message)));
+  CHECK_MSG(strcmp(gtk_label_get_text(GTK_LABEL(message)),
+                   "Sprite “faint” has no pixel with an alpha of 201 or more, so there is no shape to trace: lower the "
+                   "alpha threshold. Its mask is unchanged.") == 0,
+            "the message: '%s'", gtk_label_get_text(GTK_LABEL(message)));
   CHECK(tess_project_sprite(tess_document_get_project(doc), id)->mask.area == area);
   /* At 100 only the opaque block is left: traced, and the message goes. */
   gtk_range_set_value(threshold, 100);

@@ -12,27 +12,6 @@
 
 /* ---- Fixtures ---------------------------------------------------------------- */
 
-static TessDocument *new_document(const char *name) {
-  char buf[1024];
-  g_autoptr(GError) error = NULL;
-  TessDocument *doc = tess_document_new_project(tess_test_path(buf, sizeof buf, name), &error);
-  CHECK(doc != NULL);
-  return doc;
-}
-
-static GtkWindow *host(GtkWidget *child, int w, int h) {
-  GtkWindow *win = GTK_WINDOW(gtk_window_new());
-  gtk_window_set_default_size(win, w, h);
-  gtk_window_set_child(win, child);
-  gtk_window_present(win);
-  for (int i = 0; i < 500 && gtk_widget_get_width(child) == 0; i++) {
-    fixture_spin();
-    g_usleep(1000);
-  }
-  fixture_spin();
-  return win;
-}
-
 /* Discs of growing radius with sparse noise, so every tile traces into
  * pieces: side x side pixels. */
 static void fill_art(TessImage *img, uint32_t tile) {
@@ -126,11 +105,11 @@ static void on_imported(GObject *source, GAsyncResult *result, gpointer data) {
  * undone; then Trace All on the worker while a 5 ms timer keeps ticking; the
  * stored tiles equal the reference's, in one undo step, and in the file. */
 static void workers_trace_all_keeps_the_loop_running(void) {
-  TessDocument *doc = new_document("trace-live.tessera");
+  TessDocument *doc = fixture_new_document("trace-live.tessera");
   TessProject *p = tess_document_get_project(doc);
   TessId id = add_big_tileset(doc, 2048);
   TessTilesetCollision *tc = TESS_TILESET_COLLISION(tess_tileset_collision_new());
-  GtkWindow *win = host(GTK_WIDGET(tc), 900, 600);
+  GtkWindow *win = fixture_host(GTK_WIDGET(tc), 900, 600);
   tess_tileset_collision_set_document(tc, doc);
   CHECK(tess_tileset_collision_get_tileset(tc) == id);
   TessTileset as_added, reference;
@@ -203,11 +182,11 @@ static void workers_trace_all_keeps_the_loop_running(void) {
  * before it starts: G_IO_ERROR_CANCELLED, the tileset as it was, no undo
  * step, the file unchanged. */
 static void workers_trace_cancel_leaves_the_project(void) {
-  TessDocument *doc = new_document("trace-cancel.tessera");
+  TessDocument *doc = fixture_new_document("trace-cancel.tessera");
   TessProject *p = tess_document_get_project(doc);
   TessId id = add_big_tileset(doc, 2048);
   TessTilesetCollision *tc = TESS_TILESET_COLLISION(tess_tileset_collision_new());
-  GtkWindow *win = host(GTK_WIDGET(tc), 900, 600);
+  GtkWindow *win = fixture_host(GTK_WIDGET(tc), 900, 600);
   tess_tileset_collision_set_document(tc, doc);
   TessTileset as_added;
   CHECK(tess_tileset_copy(&as_added, tess_project_tileset(p, id)) == TESS_OK);
@@ -287,7 +266,7 @@ static void workers_import_big_sprite(void) {
   g_autofree char *png = write_big_sprite("huge.png", 4096);
   GSList *files = g_slist_prepend(NULL, g_file_new_for_path(png));
 
-  TessDocument *sync_doc = new_document("import-sync.tessera");
+  TessDocument *sync_doc = fixture_new_document("import-sync.tessera");
   TessSpritePanel *sync_panel = TESS_SPRITE_PANEL(g_object_ref_sink(tess_sprite_panel_new()));
   tess_sprite_panel_set_document(sync_panel, sync_doc);
   g_autoptr(GError) error = NULL;
@@ -297,10 +276,10 @@ static void workers_import_big_sprite(void) {
   const TessSprite *reference = tess_project_sprite(tess_document_get_project(sync_doc), tess_sprite_panel_get_selected(sync_panel));
   CHECK(reference && reference->image_w == 4096 && reference->mask.area > 0);
 
-  TessDocument *doc = new_document("import-async.tessera");
+  TessDocument *doc = fixture_new_document("import-async.tessera");
   TessProject *p = tess_document_get_project(doc);
   TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
-  GtkWindow *win = host(GTK_WIDGET(panel), 320, 600);
+  GtkWindow *win = fixture_host(GTK_WIDGET(panel), 320, 600);
   tess_sprite_panel_set_document(panel, doc);
 
   /* Cancelled at once, then mid-way: nothing added. */

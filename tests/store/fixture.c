@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "project_fixture.h"
+#include "schema_fixture.h"
 #include "store_tests.h"
 #include "tessera/image.h"
 
@@ -464,4 +465,11 @@ uint32_t forget_integrators(TessProject *p) {
     }
   }
   return changed;
+}
+
+bool schema_downgrade(const char *path, int version) {
+  char *sql = tess_test_schema_downgrade_sql(version);
+  bool ok = sql && sql_exec(path, sql);
+  free(sql);
+  return ok;
 }

@@ -36,6 +36,9 @@ bool file_exists(const char *path);
 int64_t sql_int(const char *path, const char *sql);
 /* Runs SQL on the file through an independent connection; true on success. */
 bool sql_exec(const char *path, const char *sql);
+/* Makes the current project file at path what a build of schema `version` wrote
+ * (tests/common/schema_fixture.h); true on success. */
+bool schema_downgrade(const char *path, int version);
 
 /* test_roundtrip.c */
 void roundtrip_edits_flush_reopen(void);

@@ -357,24 +357,7 @@ void migration_real_step_adds_pin_motors(void) {
   CHECK(sql_int(v1, "SELECT count(*) FROM pragma_table_info('objects') WHERE name LIKE 'joint_motor%'") == 0);
   /* The sample's pin has a motor: the schema-1 file cannot hold it. */
   CHECK(sql_int(path, "SELECT count(*) FROM objects WHERE joint_motor_enabled = 1") >= 1);
-  CHECK(sql_exec(path,
-                 "ALTER TABLE objects DROP COLUMN joint_motor_enabled;"
-                 "ALTER TABLE objects DROP COLUMN joint_motor_speed;"
-                 "ALTER TABLE objects DROP COLUMN joint_motor_torque;"
-                 "ALTER TABLE tilesets DROP COLUMN terrains;" /* schema 3 */
-                 "ALTER TABLE tilesets DROP COLUMN offset_x;" /* schema 4 */
-                 "ALTER TABLE tilesets DROP COLUMN offset_y;"
-                 "ALTER TABLE tilesets DROP COLUMN fit_cell;"
-                 "ALTER TABLE objects DROP COLUMN depth;" /* schema 5 */
-                 "ALTER TABLE layers DROP COLUMN y_sort;"
-                 "ALTER TABLE layers DROP COLUMN collide_pixels;"   /* schema 6 */
-                 "ALTER TABLE objects DROP COLUMN body_integrator;" /* schema 7 */
-                 "ALTER TABLE objects DROP COLUMN launcher_speed;"  /* schema 8 */
-                 "ALTER TABLE objects DROP COLUMN launcher_radius;"
-                 "ALTER TABLE objects DROP COLUMN launcher_material;"
-                 "ALTER TABLE objects DROP COLUMN launcher_sprite;"
-                 "ALTER TABLE objects DROP COLUMN body_pixels;" /* and schema 9's */
-                 "UPDATE meta SET value = 1 WHERE key = 'schema_version'"));
+  CHECK(schema_downgrade(path, 1));
   static const char *const TABLES[] = {"meta", "materials", "tilesets", "sprites", "levels",
                                        "layers", "chunks", "objects", "object_props"};
   for (size_t i = 0; i < sizeof TABLES / sizeof TABLES[0]; i++) {
@@ -452,20 +435,7 @@ void migration_real_step_adds_tileset_offsets(void) {
   make_project("schema3.tessera", path, sizeof path, &p);
   CHECK(p && p->tileset_count >= 1);
   if (!p) return;
-  CHECK(sql_exec(path,
-                 "ALTER TABLE tilesets DROP COLUMN offset_x;"
-                 "ALTER TABLE tilesets DROP COLUMN offset_y;"
-                 "ALTER TABLE tilesets DROP COLUMN fit_cell;"
-                 "ALTER TABLE objects DROP COLUMN depth;" /* and schema 5's */
-                 "ALTER TABLE layers DROP COLUMN y_sort;"
-                 "ALTER TABLE layers DROP COLUMN collide_pixels;"   /* schema 6 */
-                 "ALTER TABLE objects DROP COLUMN body_integrator;" /* and schema 7's */
-                 "ALTER TABLE objects DROP COLUMN launcher_speed;"  /* and schema 8's */
-                 "ALTER TABLE objects DROP COLUMN launcher_radius;"
-                 "ALTER TABLE objects DROP COLUMN launcher_material;"
-                 "ALTER TABLE objects DROP COLUMN launcher_sprite;"
-                 "ALTER TABLE objects DROP COLUMN body_pixels;" /* and schema 9's */
-                 "UPDATE meta SET value = 3 WHERE key = 'schema_version'"));
+  CHECK(schema_downgrade(path, 3));
   CHECK(forget_integrators(p) >= 1);
   opens_as(path, TESS_STORE_READ_ONLY, p);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 3);
@@ -505,14 +475,7 @@ void migration_real_step_adds_body_integrator(void) {
   TessProject *q = load_file(path);
   CHECK(q && tess_project_hash(q) == tess_project_hash(p));
   if (q) tess_project_destroy(q);
-  CHECK(sql_exec(path,
-                 "ALTER TABLE objects DROP COLUMN body_integrator;"
-                 "ALTER TABLE objects DROP COLUMN launcher_speed;" /* and schema 8's */
-                 "ALTER TABLE objects DROP COLUMN launcher_radius;"
-                 "ALTER TABLE objects DROP COLUMN launcher_material;"
-                 "ALTER TABLE objects DROP COLUMN launcher_sprite;"
-                 "ALTER TABLE objects DROP COLUMN body_pixels;" /* and schema 9's */
-                 "UPDATE meta SET value = 6 WHERE key = 'schema_version'"));
+  CHECK(schema_downgrade(path, 6));
   uint64_t rk4_hash = tess_project_hash(p);
   CHECK(forget_integrators(p) == 1);
   CHECK(tess_project_hash(p) != rk4_hash);
@@ -644,17 +607,7 @@ void migration_real_step_adds_draw_depth(void) {
   TessProject *p = NULL;
   make_project("schema4.tessera", path, sizeof path, &p);
   if (!p) return;
-  CHECK(sql_exec(path,
-                 "ALTER TABLE objects DROP COLUMN depth;"
-                 "ALTER TABLE layers DROP COLUMN y_sort;"
-                 "ALTER TABLE layers DROP COLUMN collide_pixels;"   /* schema 6 */
-                 "ALTER TABLE objects DROP COLUMN body_integrator;" /* and schema 7's */
-                 "ALTER TABLE objects DROP COLUMN launcher_speed;"  /* and schema 8's */
-                 "ALTER TABLE objects DROP COLUMN launcher_radius;"
-                 "ALTER TABLE objects DROP COLUMN launcher_material;"
-                 "ALTER TABLE objects DROP COLUMN launcher_sprite;"
-                 "ALTER TABLE objects DROP COLUMN body_pixels;" /* and schema 9's */
-                 "UPDATE meta SET value = 4 WHERE key = 'schema_version'"));
+  CHECK(schema_downgrade(path, 4));
   CHECK(forget_integrators(p) >= 1);
   opens_as(path, TESS_STORE_READ_ONLY, p);
   CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 4);

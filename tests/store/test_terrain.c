@@ -87,18 +87,7 @@ void terrain_migration_step_3(void) {
   build_sample_project(p, &s);
   create_and_flush(path, p);
   /* What a schema-2 build wrote: no terrains column. */
-  CHECK(sql_exec(path,
-                 "ALTER TABLE tilesets DROP COLUMN terrains; ALTER TABLE tilesets DROP COLUMN offset_x;" /* and schema 4's */
-                 "ALTER TABLE tilesets DROP COLUMN offset_y; ALTER TABLE tilesets DROP COLUMN fit_cell;"
-                 "ALTER TABLE objects DROP COLUMN depth; ALTER TABLE layers DROP COLUMN y_sort;" /* and schema 5's */
-                 "ALTER TABLE layers DROP COLUMN collide_pixels;"                                /* and schema 6's */
-                 "ALTER TABLE objects DROP COLUMN body_integrator;"                              /* and schema 7's */
-                 "ALTER TABLE objects DROP COLUMN launcher_speed;"                               /* and schema 8's */
-                 "ALTER TABLE objects DROP COLUMN launcher_radius;"
-                 "ALTER TABLE objects DROP COLUMN launcher_material;"
-                 "ALTER TABLE objects DROP COLUMN launcher_sprite;"
-                 "ALTER TABLE objects DROP COLUMN body_pixels;" /* and schema 9's */
-                 "UPDATE meta SET value = 2 WHERE key = 'schema_version'"));
+  CHECK(schema_downgrade(path, 2));
   CHECK(forget_integrators(p) >= 1); /* what the file can hold */
   TessProject *q = load_file(path);  /* read-only: read in place */
   CHECK(q && tess_project_hash(q) == tess_project_hash(p));

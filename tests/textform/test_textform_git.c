@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "project_fixture.h"
 #include "textform_util.h"
 #include "tessera/store.h"
 #include "tessera/textform.h"
@@ -44,15 +45,7 @@ static void save_close(TessStore *store, TessProject *p) {
   tess_project_destroy(p);
 }
 
-static TessProject *read_only(const char *path) {
-  TessError err;
-  TessStore *s = NULL;
-  TessProject *p = NULL;
-  CHECK_OK(tess_store_open(path, TESS_STORE_READ_ONLY, &s, &err), &err);
-  if (s) CHECK_OK(tess_store_load(s, &p, &err), &err);
-  if (s) tess_store_close(s);
-  return p;
-}
+static TessProject *read_only(const char *path) { return tess_test_load_read_only(path); }
 
 typedef struct Lines {
   char text[8192];
