@@ -21,7 +21,27 @@ static TessId import(TessWindow *w, const char *png) {
   return n == 1 ? tess_sprite_panel_get_selected(panel) : 0;
 }
 
-/* The message line under the mask editor's readouts, as shown ("" when hidden). */
+/* A window on a copy of the demo, with the w x h sprite `png` (a rectangle
+ * [x0, x1) x [y0, y1) of alpha `a`) imported by its sprite panel: its id in *id. */
+static TessWindow *window_with_sprite(const char *project, const char *png, uint32_t w, uint32_t h, uint32_t x0,
+                                      uint32_t y0, uint32_t x1, uint32_t y1, uint8_t a, TessId *id) {
+  g_autofree char *path = fixture_copy_demo(project);
+  g_autofree char *file = tess_test_write_rect_png(png, w, h, x0, y0, x1, y1, a);
+  TessWindow *win = fixture_window(path);
+  *id = import(win, file);
+  CHECK(*id != 0);
+  return win;
+}
+
+/* The sprite's mask editor window, shown. */
+static GtkWindow *open_mask(TessWindow *w, TessId id) {
+  GtkWindow *mask = tess_mask_editor_window_new(GTK_WINDOW(w), tess_window_get_document(w), id);
+  gtk_window_present(mask);
+  fixture_spin();
+  return mask;
+}
+
+/* The mask editor's message line, as shown ("" when hidden). */
 static const char *editor_message(GtkWindow *window) {
   TessMaskEditor *editor = TESS_MASK_EDITOR(gtk_window_get_child(window));
   GObject *label = gtk_widget_get_template_child(GTK_WIDGET(editor), TESS_TYPE_MASK_EDITOR, "message");
@@ -33,15 +53,10 @@ static const char *editor_message(GtkWindow *window) {
 
 /* The alpha threshold above every pixel: the sprite named, what to do, the mask kept. */
 static void mask_threshold_names_sprite(void) {
-  g_autofree char *path = fixture_copy_demo("threshold.tessera");
-  g_autofree char *png = tess_test_write_rect_png("lantern.png", 40, 30, 4, 4, 36, 26, 150);
-  TessWindow *w = fixture_window(path);
-  TessId id = import(w, png);
-  CHECK(id != 0);
+  TessId id = 0;
+  TessWindow *w = window_with_sprite("threshold.tessera", "lantern.png", 40, 30, 4, 4, 36, 26, 150, &id);
   TessDocument *doc = tess_window_get_document(w);
-  GtkWindow *mask = tess_mask_editor_window_new(GTK_WINDOW(w), doc, id);
-  gtk_window_present(mask);
-  fixture_spin();
+  GtkWindow *mask = open_mask(w, id);
   CHECK_TEXT(editor_message(mask), "");
   TessMaskEditor *editor = TESS_MASK_EDITOR(gtk_window_get_child(mask));
   double area = tess_mask_editor_get_mask(editor)->area;
@@ -75,14 +90,9 @@ static void mask_threshold_names_sprite(void) {
 
 /* Taking a piece below 3 vertices or above 8: the sprite named, the piece kept. */
 static void mask_vertex_limits_name_sprite(void) {
-  g_autofree char *path = fixture_copy_demo("vertices.tessera");
-  g_autofree char *png = tess_test_write_rect_png("plank.png", 48, 16, 0, 4, 48, 12, 255);
-  TessWindow *w = fixture_window(path);
-  TessId id = import(w, png);
-  CHECK(id != 0);
-  GtkWindow *mask = tess_mask_editor_window_new(GTK_WINDOW(w), tess_window_get_document(w), id);
-  gtk_window_present(mask);
-  fixture_spin();
+  TessId id = 0;
+  TessWindow *w = window_with_sprite("vertices.tessera", "plank.png", 48, 16, 0, 4, 48, 12, 255, &id);
+  GtkWindow *mask = open_mask(w, id);
   TessMaskEditor *editor = TESS_MASK_EDITOR(gtk_window_get_child(mask));
   TessMaskView *view = tess_mask_editor_get_view(editor);
   gtk_drop_down_set_selected(tess_mask_editor_get_mode(editor), TESS_MASK_BOX);
@@ -124,12 +134,9 @@ out:
 /* A frame count whose first frame is empty, and an anchor past every limit:
  * the message bar names the sprite; nothing changed. */
 static void panel_refusals_name_sprite(void) {
-  g_autofree char *path = fixture_copy_demo("frames.tessera");
   /* Two 24 px frames: the first transparent, the second opaque. */
-  g_autofree char *png = tess_test_write_rect_png("blink.png", 48, 24, 24, 0, 48, 24, 255);
-  TessWindow *w = fixture_window(path);
-  TessId id = import(w, png);
-  CHECK(id != 0);
+  TessId id = 0;
+  TessWindow *w = window_with_sprite("frames.tessera", "blink.png", 48, 24, 24, 0, 48, 24, 255, &id);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
   TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_window_get_sprite_panel(w));
   CHECK(!tess_sprite_panel_set_frames(panel, 2, 8.0));
@@ -168,11 +175,8 @@ static void import_refusal_names_file(void) {
 /* A sprite whose stored PNG is damaged: the mask editor names the sprite and
  * the file to import again. */
 static void damaged_image_names_file(void) {
-  g_autofree char *path = fixture_copy_demo("damaged.tessera");
-  g_autofree char *png = tess_test_write_rect_png("rock.png", 16, 16, 2, 2, 14, 14, 255);
-  TessWindow *w = fixture_window(path);
-  TessId id = import(w, png);
-  CHECK(id != 0);
+  TessId id = 0;
+  TessWindow *w = window_with_sprite("damaged.tessera", "rock.png", 16, 16, 2, 2, 14, 14, 255, &id);
   TessDocument *doc = tess_window_get_document(w);
   TessProject *p = tess_document_get_project(doc);
   TessSprite copy;
@@ -182,9 +186,7 @@ static void damaged_image_names_file(void) {
   TessError err = {0};
   CHECK_OK(tess_edit_sprite_set(p, &copy, 0, &err), &err);
   tess_sprite_clear(&copy);
-  GtkWindow *mask = tess_mask_editor_window_new(GTK_WINDOW(w), doc, id);
-  gtk_window_present(mask);
-  fixture_spin();
+  GtkWindow *mask = open_mask(w, id);
   const char *said = editor_message(mask);
   CHECK_MSG(g_str_has_prefix(said,
                              "The image of sprite “rock” cannot be read: “rock” is not in the expected format "
