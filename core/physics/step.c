@@ -81,6 +81,13 @@ static void collide_pairs(void *ctx, uint32_t begin, uint32_t end) {
     run->contacts = run->points = run->sensors = 0;
     uint32_t last = (r + 1) * PHYS_PAIR_BLOCK < w->pair_count ? (r + 1) * PHYS_PAIR_BLOCK : w->pair_count;
     for (uint32_t i = r * PHYS_PAIR_BLOCK; i < last; i++) {
+      /* the b sides come in random order (the a sides follow the sorted keys): their proxy and
+       * world shape asked for a few pairs ahead, or each is a cache miss */
+      if (i + 8u < w->pair_count) {
+        uint32_t ahead = (uint32_t)w->pairs[i + 8u];
+        __builtin_prefetch(&proxies[ahead]);
+        __builtin_prefetch(&w->wpolys[ahead]);
+      }
       Manifold *m = &w->pair_manifolds[i];
       uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
       const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
