@@ -332,7 +332,7 @@ static gboolean xdotool(const char *args) {
  * than the keyboard merge window in the middle: still one undo step,
  * committed at the release. */
 static void sprites_slider_pointer_drag(void) {
-  if (!g_find_program_in_path("xdotool")) {
+  if (!fixture_have_program("xdotool")) {
     printf("xdotool is missing: the pointer drag is not checked\n");
     return;
   }
@@ -417,7 +417,7 @@ static gboolean pointer_is_null(gpointer data) { return *(gpointer *)data == NUL
 /* The mask editor's own window: Ctrl+Z undoes there (typed with xdotool),
  * Ctrl+Shift+Z redoes, Escape closes it and the pending edit is committed. */
 static void sprites_mask_window_keys(void) {
-  if (!g_find_program_in_path("xdotool")) {
+  if (!fixture_have_program("xdotool")) {
     printf("xdotool is missing: the window's keys are not checked\n");
     return;
   }
