@@ -2,6 +2,10 @@
  * and ray tests, and clipped area (for buoyancy). No world needed. */
 #include "physics_private.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define PI_F 3.14159265358979f
 
 void physics_poly_finish(PhysPoly *p) {
@@ -23,10 +27,25 @@ void physics_poly_transform(const PhysPoly *in, TessTransform xf, PhysPoly *out)
     out->n[0] = in->n[0];
     return;
   }
+#if defined(__SSE2__)
+  /* Two vertices a register, (x, y) -> (c x + -(s y), c y + s x) + p: the scalar products and
+   * sums (a - b is a + -b exactly), all 8 slots with no loop to mispredict. A shape's slots past
+   * its count are zero, and what lands in out's is never read. */
+  __m128 c = _mm_set1_ps(xf.q.c), s = _mm_set1_ps(xf.q.s), p = _mm_setr_ps(xf.p.x, xf.p.y, xf.p.x, xf.p.y);
+  __m128 flip = _mm_setr_ps(-0.0f, 0.0f, -0.0f, 0.0f);
+  for (int k = 0; k < TESS_POLY_MAX; k += 2) {
+    __m128 v = _mm_loadu_ps(&in->v[k].x), n = _mm_loadu_ps(&in->n[k].x);
+    __m128 vs = _mm_xor_ps(_mm_mul_ps(s, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1))), flip);
+    __m128 ns = _mm_xor_ps(_mm_mul_ps(s, _mm_shuffle_ps(n, n, _MM_SHUFFLE(2, 3, 0, 1))), flip);
+    _mm_storeu_ps(&out->v[k].x, _mm_add_ps(_mm_add_ps(_mm_mul_ps(c, v), vs), p));
+    _mm_storeu_ps(&out->n[k].x, _mm_add_ps(_mm_mul_ps(c, n), ns));
+  }
+#else
   for (uint32_t i = 0; i < in->count; i++) {
     out->v[i] = tess_transform_point(xf, in->v[i]);
     out->n[i] = tess_rot_apply(xf.q, in->n[i]);
   }
+#endif
 }
 
 /* geom's one shape-mass implementation, rounded to the world's floats. */

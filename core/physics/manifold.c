@@ -2,10 +2,13 @@
  * between a shape and one full map cell whose shared edges and corners are
  * switched off (the Infiniworld rule: a feature two solid cells share never
  * collides, so nothing bumps on a seam). All in world coordinates. */
-#include "physics_private.h"
+#include "physics_poly_lanes.h"
 
 #define SLOP 0.005f
 #define CELL_TOL 0.1f
+
+/* The vertex after i around a polygon of `count` (a compare, not the division `%` costs). */
+static inline uint32_t next_vertex(uint32_t i, uint32_t count) { return i + 1 < count ? i + 1 : 0; }
 
 static void add_point(Manifold *m, TessVec2 p, float sep, uint32_t id) {
   m->p[m->count].point = p;
@@ -88,12 +91,12 @@ static float poly_feature(const PhysPoly *p, TessVec2 c, uint32_t *face, uint32_
       e = i;
     }
   }
-  TessVec2 v1 = p->v[e], v2 = p->v[(e + 1) % p->count];
+  TessVec2 v1 = p->v[e], v2 = p->v[next_vertex(e, p->count)];
   float u1 = tess_v2_dot(tess_v2_sub(c, v1), tess_v2_sub(v2, v1));
   float u2 = tess_v2_dot(tess_v2_sub(c, v2), tess_v2_sub(v1, v2));
   bool outside = p->count == 2 || best > 0.0f;
   *face = e;
-  *vertex = !(outside && (u1 < 0.0f || u2 < 0.0f)) ? UINT32_MAX : (u1 < 0.0f ? e : (e + 1) % p->count);
+  *vertex = !(outside && (u1 < 0.0f || u2 < 0.0f)) ? UINT32_MAX : (u1 < 0.0f ? e : next_vertex(e, p->count));
   return best;
 }
 
@@ -115,7 +118,7 @@ static void poly_vs_circle(const PhysPoly *p, TessVec2 c, float rc, float margin
   }
   float r = p->radius + rc;
   if (best > r + margin) return;
-  TessVec2 v1 = p->v[e], v2 = p->v[(e + 1) % p->count];
+  TessVec2 v1 = p->v[e], v2 = p->v[next_vertex(e, p->count)];
   float u1 = tess_v2_dot(tess_v2_sub(c, v1), tess_v2_sub(v2, v1));
   float u2 = tess_v2_dot(tess_v2_sub(c, v2), tess_v2_sub(v1, v2));
   bool outside = p->count == 2 || best > 0.0f;
@@ -129,7 +132,7 @@ static void poly_vs_circle(const PhysPoly *p, TessVec2 c, float rc, float margin
     sep = dist - r;
     if (sep > margin) return;
     n = dist > 1e-9f ? tess_v2_scale(1.0f / dist, d) : p->n[e];
-    id = 0x100u | (u1 < 0.0f ? e : (e + 1) % p->count);
+    id = 0x100u | (u1 < 0.0f ? e : next_vertex(e, p->count));
     float when = sweep.x != 0.0f || sweep.y != 0.0f ? sweep_time(c, sweep, q, r) : -1.0f;
     if (when >= 0.0f) {
       /* the normal where the circle meets the polygon (sweep_time says why): at the vertex, or
@@ -217,42 +220,60 @@ static inline bool cell_admits(const CellFilter *f, TessVec2 n) {
   return true;
 }
 
+/* cell_admits for the normals in four lanes. */
+static inline PhysM4 cell_admits_lanes(const CellFilter *f, PhysF4 nx, PhysF4 ny) {
+  PhysF4 tol = physics_lane_splat(CELL_TOL), ntol = physics_lane_splat(-CELL_TOL), zero = physics_lane_splat(0.0f);
+  PhysM4 bad = ((nx > tol) & physics_lane_splat_m(!(f->free_sides & SIDE_RIGHT))) | ((nx < ntol) & physics_lane_splat_m(!(f->free_sides & SIDE_LEFT))) |
+               ((ny > tol) & physics_lane_splat_m(!(f->free_sides & SIDE_BOTTOM))) | ((ny < ntol) & physics_lane_splat_m(!(f->free_sides & SIDE_TOP)));
+  PhysM4 slant = ((nx > tol) | (nx < ntol)) & ((ny > tol) | (ny < ntol));
+  PhysM4 up = ny < zero, left = nx<zero, right = nx> zero;
+  PhysM4 corner_off = (up & left & physics_lane_splat_m(!(f->corners & 1u))) | (up & ~left & physics_lane_splat_m(!(f->corners & 2u))) |
+                      (~up & right & physics_lane_splat_m(!(f->corners & 4u))) | (~up & ~right & physics_lane_splat_m(!(f->corners & 8u)));
+  return ~(bad | (slant & corner_off));
+}
+
+/* The incident edge against reference face n of p1 (starting at v11, running along t to upper1):
+ * the most anti-parallel edge of p2 among those that lie across the reference face. The
+ * one-sided test against a cell can choose a face that the most anti-parallel edge does not
+ * reach at all (a box on its corner over the neighbouring cell), and clipping that edge to the
+ * face would extrapolate it into a deep penetration that is not there. l2: p2 as lanes. */
+static uint32_t incident_edge(const PolyLanes *l2, uint32_t count2, TessVec2 v11, TessVec2 n, TessVec2 t, float upper1) {
+  const float lower1 = 0.0f;
+  PhysF4 along[2], next[2], d[2];
+  PhysM4 last[2], across[2], scratch[2];
+  physics_lane_masks(count2, scratch, last);
+  PhysF4 ox = physics_lane_splat(v11.x), oy = physics_lane_splat(v11.y), tx = physics_lane_splat(t.x), ty = physics_lane_splat(t.y);
+  PhysF4 nx = physics_lane_splat(n.x), ny = physics_lane_splat(n.y);
+  for (int h = 0; h < 2; h++) {
+    along[h] = (l2->x[h] - ox) * tx + (l2->y[h] - oy) * ty; /* each vertex along the face */
+    d[h] = nx * l2->nx[h] + ny * l2->ny[h];
+  }
+  physics_lane_next(along, last, next);
+  for (int h = 0; h < 2; h++) {
+    PhysM4 before = physics_lane_max(along[h], next[h]) < physics_lane_splat(lower1);
+    PhysM4 beyond = physics_lane_min(along[h], next[h]) > physics_lane_splat(upper1);
+    across[h] = l2->on[h] & ~(before | beyond);
+  }
+  float min_dot = 0.0f, facing_dot = 0.0f;
+  uint32_t i21 = physics_lane_first_least(d, l2->on, &min_dot);
+  uint32_t facing = physics_lane_first_least(d, across, &facing_dot);
+  if (facing != UINT32_MAX && facing_dot < 0.0f) i21 = facing;
+  return i21 == UINT32_MAX ? 0 : i21;
+}
+
 /* Given the reference face i11 of p1 (separation `sep` along its normal),
- * builds the manifold against p2. flip: report the normal from p2 to p1.
- * `filter` (with flip meaning p2 is the cell) rejects vertex normals that
- * would come from a shared corner. */
-static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, float sep, bool flip, float margin,
-                         const CellFilter *filter, bool cell_is_p1, Manifold *m) {
-  uint32_t i12 = (i11 + 1) % p1->count;
+ * builds the manifold against p2 (l2: p2 as lanes). flip: report the normal
+ * from p2 to p1. `filter` (with flip meaning p2 is the cell) rejects vertex
+ * normals that would come from a shared corner. */
+static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, const PolyLanes *l2, float sep, bool flip,
+                         float margin, const CellFilter *filter, bool cell_is_p1, Manifold *m) {
+  uint32_t i12 = next_vertex(i11, p1->count);
   TessVec2 v11 = p1->v[i11], v12 = p1->v[i12];
   TessVec2 n = p1->n[i11];
   TessVec2 t = tess_v2_cross_sv(1.0f, n);
   float lower1 = 0.0f, upper1 = tess_v2_dot(tess_v2_sub(v12, v11), t);
-  /* The incident edge: the most anti-parallel edge of p2 among those that lie
-   * across the reference face. The one-sided test against a cell can choose
-   * a face that the most anti-parallel edge does not reach at all (a box on
-   * its corner over the neighbouring cell), and clipping that edge to the
-   * face would extrapolate it into a deep penetration that is not there. */
-  uint32_t i21 = 0, facing = UINT32_MAX;
-  float min_dot = FLT_MAX, facing_dot = FLT_MAX;
-  float along[TESS_POLY_MAX + 1]; /* each vertex along the face once, the first again at the end */
-  for (uint32_t j = 0; j < p2->count; j++) along[j] = tess_v2_dot(tess_v2_sub(p2->v[j], v11), t);
-  along[p2->count] = along[0];
-  for (uint32_t j = 0; j < p2->count; j++) {
-    float d = tess_v2_dot(n, p2->n[j]);
-    if (d < min_dot) {
-      min_dot = d;
-      i21 = j;
-    }
-    float ta = along[j], tb = along[j + 1];
-    if (physics_maxf(ta, tb) < lower1 || physics_minf(ta, tb) > upper1) continue;
-    if (d < facing_dot) {
-      facing_dot = d;
-      facing = j;
-    }
-  }
-  if (facing != UINT32_MAX && facing_dot < 0.0f) i21 = facing;
-  uint32_t i22 = (i21 + 1) % p2->count;
+  uint32_t i21 = incident_edge(l2, p2->count, v11, n, t, upper1);
+  uint32_t i22 = next_vertex(i21, p2->count);
   TessVec2 v21 = p2->v[i21], v22 = p2->v[i22];
   float r1 = p1->radius, r2 = p2->radius, radius = r1 + r2;
   uint32_t fl = flip ? 0x10000u : 0u;
@@ -282,19 +303,20 @@ static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, f
   }
 
   float upper2 = tess_v2_dot(tess_v2_sub(v21, v11), t), lower2 = tess_v2_dot(tess_v2_sub(v22, v11), t);
-  TessVec2 v_lower, v_upper;
   float span = upper2 - lower2;
-  /* clipped to the reference face, never past the incident edge's own ends */
-  if (lower2 < lower1 && span > FLT_EPSILON)
-    v_lower = tess_v2_lerp(v22, v21, physics_minf((lower1 - lower2) / span, 1.0f));
-  else
-    v_lower = v22;
-  if (upper2 > upper1 && span > FLT_EPSILON)
-    v_upper = tess_v2_lerp(v22, v21, physics_maxf((upper1 - lower2) / span, 0.0f));
-  else
-    v_upper = v21;
-  float sep_lower = tess_v2_dot(tess_v2_sub(v_lower, v11), n);
-  float sep_upper = tess_v2_dot(tess_v2_sub(v_upper, v11), n);
+  /* Clipped to the reference face, never past the incident edge's own ends: both ends at once,
+   * lanes (lower x, lower y, upper x, upper y), each the scalar lerp and clamp; an end the face
+   * does not cut keeps its vertex (so which it is costs no branch to mispredict). */
+  PhysF4 from = {v22.x, v22.y, v22.x, v22.y}, to = {v21.x, v21.y, v21.x, v21.y};
+  PhysF4 f = ((PhysF4){lower1, lower1, upper1, upper1} - physics_lane_splat(lower2)) / physics_lane_splat(span);
+  PhysF4 f_lo = physics_lane_min(f, physics_lane_splat(1.0f)), f_hi = physics_lane_max(f, physics_lane_splat(0.0f));
+  PhysF4 lerp = from + (PhysF4){f_lo[0], f_lo[1], f_hi[2], f_hi[3]} * (to - from);
+  PhysM4 cut = ((PhysF4){lower2, lower2, upper1, upper1} < (PhysF4){lower1, lower1, upper2, upper2}) &
+               (physics_lane_splat(span) > physics_lane_splat(FLT_EPSILON));
+  PhysF4 ends = physics_lane_select(cut, lerp, (PhysF4){v22.x, v22.y, v21.x, v21.y});
+  PhysF4 along_n = (ends - (PhysF4){v11.x, v11.y, v11.x, v11.y}) * (PhysF4){n.x, n.y, n.x, n.y};
+  TessVec2 v_lower = tess_v2(ends[0], ends[1]), v_upper = tess_v2(ends[2], ends[3]);
+  float sep_lower = along_n[0] + along_n[1], sep_upper = along_n[2] + along_n[3];
   m->normal = flip ? tess_v2_neg(n) : n;
   if (sep_lower - radius <= margin)
     add_point(m, tess_v2_mul_add(v_lower, 0.5f * (r1 - r2 - sep_lower), n), sep_lower - radius,
@@ -322,57 +344,38 @@ typedef struct SweptFaces {
   uint32_t count;
 } SweptFaces;
 
-/* The faces of p1 against p2, which moves by `sweep` relative to p1: appended to f. False as soon
- * as one is apart by more than `limit` (no contact: most pairs the broad phase finds end here). */
-static bool swept_faces_add(SweptFaces *f, const PhysPoly *p1, const PhysPoly *p2, TessVec2 sweep, float limit) {
-  for (uint32_t i = 0; i < p1->count; i++) {
-    float si = FLT_MAX;
-    for (uint32_t j = 0; j < p2->count; j++) {
-      float d = tess_v2_dot(p1->n[i], tess_v2_sub(p2->v[j], p1->v[i]));
-      if (d < si) si = d;
-    }
-    if (si > limit) return false;
-    f->sep[f->count] = si;
-    f->rate[f->count] = tess_v2_dot(p1->n[i], sweep);
-    f->usable[f->count] = true;
-    f->count++;
+/* Each face of p1 (as lanes) against the vertices of p2: the face's separation, the least of
+ * its vertices' (the loop `if (d < si) si = d`, a face in each lane). */
+static inline void faces_sep(const PolyLanes *l1, const PhysPoly *p2, PhysF4 out[2]) {
+  PhysF4 s0 = physics_lane_splat(FLT_MAX), s1 = s0;
+  for (uint32_t j = 0; j < p2->count; j++) {
+    PhysF4 vx = physics_lane_splat(p2->v[j].x), vy = physics_lane_splat(p2->v[j].y);
+    s0 = physics_lane_min(l1->nx[0] * (vx - l1->x[0]) + l1->ny[0] * (vy - l1->y[0]), s0);
+    s1 = physics_lane_min(l1->nx[1] * (vx - l1->x[1]) + l1->ny[1] * (vy - l1->y[1]), s1);
   }
-  return true;
+  out[0] = s0;
+  out[1] = s1;
 }
 
-/* swept_faces_add(box, shape) then (shape, box) for a map cell [lo, hi] (box: the cell as a
- * polygon, faces top, right, bottom, left), without the 8 x count products: along a cell face
- * only one coordinate counts, so the nearest vertex of the shape is its extreme one; and a shape
- * face is nearest the cell's corner that lies furthest back along its normal. The same values
- * (rounding is monotone, so the least of the rounded products is the rounded extreme), up to the
- * sign of an exact zero. */
-static bool cell_faces_add(SweptFaces *f, const PhysPoly *box, const PhysPoly *p, TessVec2 sweep, float limit) {
-  TessVec2 lo = box->v[0], hi = box->v[2];
-  TessVec2 vmin = p->v[0], vmax = p->v[0];
-  for (uint32_t j = 1; j < p->count; j++) {
-    vmin = physics_v2_min(vmin, p->v[j]);
-    vmax = physics_v2_max(vmax, p->v[j]);
+/* Some face among the lanes `on` apart by more than `limit`: no contact (most pairs the broad
+ * phase finds end here). */
+static inline bool lanes_over(const PhysF4 sep[2], const PhysM4 on[2], float limit) {
+  PhysF4 l = physics_lane_splat(limit);
+  return (physics_lane_bits((sep[0] > l) & on[0]) | physics_lane_bits((sep[1] > l) & on[1])) != 0;
+}
+
+/* The faces of a polygon (l, count faces, separations sep) moving by `sweep` relative to the other
+ * shape: appended to f, usable. (A lane store writes 8 entries: f's arrays have room for them
+ * past the last face, since a shape has at most 8 faces and a cell 4.) */
+static void swept_faces_put(SweptFaces *f, const PolyLanes *l, uint32_t count, const PhysF4 sep[2], TessVec2 sweep) {
+  PhysF4 sx = physics_lane_splat(sweep.x), sy = physics_lane_splat(sweep.y);
+  for (int h = 0; h < 2; h++) {
+    PhysF4 rate = l->nx[h] * sx + l->ny[h] * sy;
+    __builtin_memcpy(f->sep + f->count + 4 * h, &sep[h], sizeof sep[h]);
+    __builtin_memcpy(f->rate + f->count + 4 * h, &rate, sizeof rate);
   }
-  float cell_sep[4] = {lo.y - vmax.y, vmin.x - hi.x, vmin.y - hi.y, lo.x - vmax.x};
-  for (uint32_t k = 0; k < 4; k++) {
-    if (cell_sep[k] > limit) return false;
-    f->sep[f->count] = cell_sep[k];
-    f->rate[f->count] = tess_v2_dot(box->n[k], sweep);
-    f->usable[f->count] = true;
-    f->count++;
-  }
-  TessVec2 back = tess_v2_neg(sweep);
-  for (uint32_t i = 0; i < p->count; i++) {
-    TessVec2 n = p->n[i];
-    TessVec2 corner = tess_v2(n.x > 0.0f ? lo.x : hi.x, n.y > 0.0f ? lo.y : hi.y);
-    float si = tess_v2_dot(n, tess_v2_sub(corner, p->v[i]));
-    if (si > limit) return false;
-    f->sep[f->count] = si;
-    f->rate[f->count] = tess_v2_dot(n, back);
-    f->usable[f->count] = true;
-    f->count++;
-  }
-  return true;
+  for (uint32_t i = 0; i < count; i++) f->usable[f->count + i] = true;
+  f->count += count;
 }
 
 /* Apart by `gap` (> 0) along the face the start would choose, and the path can close that within
@@ -459,21 +462,26 @@ static bool across_path(const PhysPoly *a, const PhysPoly *b, TessVec2 sweep, fl
   return true;
 }
 
-/* finish_polys with p2 moved by d2 (to where they meet), then every point taken back to now: the
- * incident points ride with p2, halfway between the surfaces, the separation grows by what the
- * move closed. */
-static void finish_polys_at(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, TessVec2 d2, bool flip, float margin,
-                            const CellFilter *filter, bool cell_is_p1, Manifold *m) {
+/* finish_polys with p2 (l2: as lanes) moved by d2 (to where they meet), then every point taken
+ * back to now: the incident points ride with p2, halfway between the surfaces, the separation
+ * grows by what the move closed. */
+static void finish_polys_at(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, const PolyLanes *l2, TessVec2 d2,
+                            bool flip, float margin, const CellFilter *filter, bool cell_is_p1, Manifold *m) {
   PhysPoly moved = *p2;
   for (uint32_t j = 0; j < moved.count; j++) moved.v[j] = tess_v2_add(moved.v[j], d2);
-  float sep = FLT_MAX;
-  for (uint32_t j = 0; j < moved.count; j++) {
-    float d = tess_v2_dot(p1->n[i11], tess_v2_sub(moved.v[j], p1->v[i11]));
-    if (d < sep) sep = d;
+  PolyLanes lm = *l2;
+  TessVec2 n = p1->n[i11], o = p1->v[i11];
+  PhysF4 d[2];
+  for (int h = 0; h < 2; h++) {
+    lm.x[h] = l2->x[h] + physics_lane_splat(d2.x);
+    lm.y[h] = l2->y[h] + physics_lane_splat(d2.y);
+    d[h] = physics_lane_splat(n.x) * (lm.x[h] - physics_lane_splat(o.x)) + physics_lane_splat(n.y) * (lm.y[h] - physics_lane_splat(o.y));
   }
+  float sep = FLT_MAX;
+  physics_lane_first_least(d, lm.on, &sep);
   /* the margin at the meeting: what it has left after the move */
-  float closed = -tess_v2_dot(d2, p1->n[i11]);
-  finish_polys(p1, i11, &moved, sep, flip, margin - closed, filter, cell_is_p1, m);
+  float closed = -tess_v2_dot(d2, n);
+  finish_polys(p1, i11, &moved, &lm, sep, flip, margin - closed, filter, cell_is_p1, m);
   TessVec2 n1 = flip ? tess_v2_neg(m->normal) : m->normal;
   float dn = tess_v2_dot(d2, n1);
   for (uint32_t k = 0; k < m->count; k++) {
@@ -497,18 +505,24 @@ void physics_collide_swept(const PhysPoly *a, const PhysPoly *b, float margin, T
     m->normal = tess_v2_neg(m->normal);
     return;
   }
-  float radius = a->radius + b->radius;
-  SweptFaces f;
-  f.count = 0;
-  if (!swept_faces_add(&f, a, b, sweep, radius + margin) || !swept_faces_add(&f, b, a, tess_v2_neg(sweep), radius + margin))
-    return;
-  uint32_t ea = 0, eb = 0;
+  float radius = a->radius + b->radius, limit = radius + margin;
+  PolyLanes la, lb;
+  PhysF4 sep_a[2], sep_b[2];
+  physics_poly_lanes(a, &la);
+  faces_sep(&la, b, sep_a);
+  if (lanes_over(sep_a, la.on, limit)) return;
+  physics_poly_lanes(b, &lb);
+  faces_sep(&lb, a, sep_b);
+  if (lanes_over(sep_b, lb.on, limit)) return;
   float sa = -FLT_MAX, sb = -FLT_MAX;
-  for (uint32_t i = 0; i < a->count; i++)
-    if (f.sep[i] > sa) sa = f.sep[i], ea = i;
-  for (uint32_t j = 0; j < b->count; j++)
-    if (f.sep[a->count + j] > sb) sb = f.sep[a->count + j], eb = j;
+  uint32_t ea = physics_lane_first_most(sep_a, la.on, &sa), eb = physics_lane_first_most(sep_b, lb.on, &sb);
+  ea = ea == UINT32_MAX ? 0 : ea;
+  eb = eb == UINT32_MAX ? 0 : eb;
   if (path_may_close((sa > sb ? sa : sb) - radius, sweep)) {
+    SweptFaces f;
+    f.count = 0;
+    swept_faces_put(&f, &la, a->count, sep_a, sweep);
+    swept_faces_put(&f, &lb, b->count, sep_b, tess_v2_neg(sweep));
     float when = -1.0f;
     int face = swept_face(&f, radius, &when);
     if (face == -2 || (face == -3 && across_path(a, b, sweep, margin, NULL, m))) return;
@@ -517,16 +531,16 @@ void physics_collide_swept(const PhysPoly *a, const PhysPoly *b, float margin, T
       uint32_t e = on_b ? (uint32_t)face - a->count : (uint32_t)face;
       TessVec2 d2 = when > 0.0f ? tess_v2_scale(on_b ? -when : when, sweep) : tess_v2(0.0f, 0.0f);
       if (on_b)
-        finish_polys_at(b, e, a, d2, true, margin, NULL, false, m);
+        finish_polys_at(b, e, a, &la, d2, true, margin, NULL, false, m);
       else
-        finish_polys_at(a, e, b, d2, false, margin, NULL, false, m);
+        finish_polys_at(a, e, b, &lb, d2, false, margin, NULL, false, m);
       return;
     }
   }
   if (sb > sa + 0.1f * SLOP)
-    finish_polys(b, eb, a, sb, true, margin, NULL, false, m);
+    finish_polys(b, eb, a, &la, sb, true, margin, NULL, false, m);
   else
-    finish_polys(a, ea, b, sa, false, margin, NULL, false, m);
+    finish_polys(a, ea, b, &lb, sa, false, margin, NULL, false, m);
 }
 
 /* The Voronoi region of point c against the cell [lo, hi]: -1, 0, 1 on each axis. */
@@ -575,6 +589,55 @@ static bool cell_corner_swept(TessVec2 c, float r, TessVec2 sweep, TessVec2 lo, 
     return true;
   }
   return false; /* it would be inside by then: through a face first, faster than a step can tell */
+}
+
+/* The cell [lo, hi] as a polygon (faces top, right, bottom, left), and as lanes. */
+static void cell_box(TessVec2 lo, TessVec2 hi, PhysPoly *box, PolyLanes *l) {
+  box->count = 4;
+  box->radius = 0.0f;
+  box->v[0] = lo;
+  box->v[1] = tess_v2(hi.x, lo.y);
+  box->v[2] = hi;
+  box->v[3] = tess_v2(lo.x, hi.y);
+  box->n[0] = tess_v2(0.0f, -1.0f);
+  box->n[1] = tess_v2(1.0f, 0.0f);
+  box->n[2] = tess_v2(0.0f, 1.0f);
+  box->n[3] = tess_v2(-1.0f, 0.0f);
+  PhysF4 zero = physics_lane_splat(0.0f);
+  l->x[0] = (PhysF4){lo.x, hi.x, hi.x, lo.x};
+  l->y[0] = (PhysF4){lo.y, lo.y, hi.y, hi.y};
+  l->nx[0] = (PhysF4){0.0f, 1.0f, 0.0f, -1.0f};
+  l->ny[0] = (PhysF4){-1.0f, 0.0f, 1.0f, 0.0f};
+  l->x[1] = l->y[1] = l->nx[1] = l->ny[1] = zero;
+  physics_lane_masks(4, l->on, NULL);
+}
+
+/* The separations of the cell [lo, hi]'s faces (top, right, bottom, left) from the shape (ls),
+ * and of the shape's faces from the cell, without the 4 x count and count x 4 products of the
+ * general test: along a cell face only one coordinate counts, so the nearest vertex of the shape
+ * is its extreme one; and a shape face is nearest the cell's corner that lies furthest back along
+ * its normal. The same values (rounding is monotone, so the least of the rounded products is the
+ * rounded extreme), up to the sign of an exact zero. False as soon as one is over `limit`. */
+static bool cell_faces_sep(TessVec2 lo, TessVec2 hi, const PolyLanes *ls, float limit, float cell_sep[4],
+                           PhysF4 shape_sep[2]) {
+  PhysF4 inf = physics_lane_splat(INFINITY), ninf = physics_lane_splat(-INFINITY);
+  PhysF4 xmin = physics_lane_hmin(physics_lane_min(physics_lane_select(ls->on[0], ls->x[0], inf), physics_lane_select(ls->on[1], ls->x[1], inf)));
+  PhysF4 ymin = physics_lane_hmin(physics_lane_min(physics_lane_select(ls->on[0], ls->y[0], inf), physics_lane_select(ls->on[1], ls->y[1], inf)));
+  PhysF4 xmax = physics_lane_hmax(physics_lane_max(physics_lane_select(ls->on[0], ls->x[0], ninf), physics_lane_select(ls->on[1], ls->x[1], ninf)));
+  PhysF4 ymax = physics_lane_hmax(physics_lane_max(physics_lane_select(ls->on[0], ls->y[0], ninf), physics_lane_select(ls->on[1], ls->y[1], ninf)));
+  cell_sep[0] = lo.y - ymax[0];
+  cell_sep[1] = xmin[0] - hi.x;
+  cell_sep[2] = ymin[0] - hi.y;
+  cell_sep[3] = lo.x - xmax[0];
+  for (uint32_t k = 0; k < 4; k++)
+    if (cell_sep[k] > limit) return false;
+  PhysF4 zero = physics_lane_splat(0.0f);
+  for (int h = 0; h < 2; h++) {
+    PhysF4 cx = physics_lane_select(ls->nx[h] > zero, physics_lane_splat(lo.x), physics_lane_splat(hi.x));
+    PhysF4 cy = physics_lane_select(ls->ny[h] > zero, physics_lane_splat(lo.y), physics_lane_splat(hi.y));
+    shape_sep[h] = ls->nx[h] * (cx - ls->x[h]) + ls->ny[h] * (cy - ls->y[h]);
+  }
+  return !lanes_over(shape_sep, ls->on, limit);
 }
 
 void physics_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
@@ -636,48 +699,38 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
   }
 
   PhysPoly box;
-  box.count = 4;
-  box.radius = 0.0f;
-  box.v[0] = lo;
-  box.v[1] = tess_v2(hi.x, lo.y);
-  box.v[2] = hi;
-  box.v[3] = tess_v2(lo.x, hi.y);
-  box.n[0] = tess_v2(0.0f, -1.0f);
-  box.n[1] = tess_v2(1.0f, 0.0f);
-  box.n[2] = tess_v2(0.0f, 1.0f);
-  box.n[3] = tess_v2(-1.0f, 0.0f);
+  PolyLanes lbox, ls;
+  cell_box(lo, hi, &box, &lbox);
+  physics_poly_lanes(shape, &ls);
   static const uint32_t face_bits[4] = {SIDE_TOP, SIDE_RIGHT, SIDE_BOTTOM, SIDE_LEFT};
   CellFilter filter = {free_sides, corners};
 
   /* Separated along any axis at all: no contact (the one-sided test below
    * only chooses the normal). Every face's separation, the cell's then the
-   * shape's, with how the motion changes it. */
-  SweptFaces f;
-  f.count = 0;
-  float radius0 = shape->radius + margin;
-  if (!cell_faces_add(&f, &box, shape, sweep, radius0)) return;
+   * shape's. */
+  float radius = shape->radius, cell_sep[4];
+  PhysF4 shape_sep[2];
+  if (!cell_faces_sep(lo, hi, &ls, radius + margin, cell_sep, shape_sep)) return;
   float any_best = -FLT_MAX; /* the least penetration over every axis, open or not */
-  for (uint32_t i = 0; i < f.count; i++)
-    if (f.sep[i] > any_best) any_best = f.sep[i];
-  for (uint32_t k = 0; k < 4; k++) f.usable[k] = (free_sides & face_bits[k]) != 0;
-  for (uint32_t i = 0; i < shape->count; i++) f.usable[4 + i] = cell_admits(&filter, tess_v2_neg(shape->n[i]));
+  for (uint32_t k = 0; k < 4; k++) any_best = physics_maxf(any_best, cell_sep[k]);
+  float shape_best = -FLT_MAX;
+  physics_lane_first_most(shape_sep, ls.on, &shape_best);
+  any_best = physics_maxf(any_best, shape_best);
 
   /* One-sided SAT: only open cell faces, and only shape faces whose normal
    * (seen from the cell) points out through open geometry. */
+  PhysM4 usable[2];
+  for (int h = 0; h < 2; h++) usable[h] = ls.on[h] & cell_admits_lanes(&filter, -ls.nx[h], -ls.ny[h]);
   float best_cell = -FLT_MAX, best_shape = -FLT_MAX;
   uint32_t cell_edge = 0, shape_edge = 0;
   for (uint32_t k = 0; k < 4; k++)
-    if (f.usable[k] && f.sep[k] > best_cell) {
-      best_cell = f.sep[k];
+    if ((free_sides & face_bits[k]) && cell_sep[k] > best_cell) {
+      best_cell = cell_sep[k];
       cell_edge = k;
     }
   if (best_cell == -FLT_MAX) return; /* buried cell: its neighbours do the work */
-  for (uint32_t i = 0; i < shape->count; i++)
-    if (f.usable[4 + i] && f.sep[4 + i] > best_shape) {
-      best_shape = f.sep[4 + i];
-      shape_edge = i;
-    }
-  float radius = shape->radius;
+  shape_edge = physics_lane_first_most(shape_sep, usable, &best_shape);
+  if (shape_edge == UINT32_MAX) shape_edge = 0;
   if (best_cell > radius + margin || best_shape > radius + margin) return;
   /* A shape that only touches the cell through a shared (closed) face would
    * be pushed out through a far open face: that is its neighbours' business. */
@@ -685,20 +738,31 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
   float half_cell = 0.5f * physics_minf(hi.x - lo.x, hi.y - lo.y);
   if (open_best < -half_cell && any_best > open_best + SLOP) return;
   if (any_best > radius + 0.1f * SLOP && path_may_close(open_best - radius, sweep)) {
+    /* every face, the cell's then the shape's, with how the motion changes it */
+    SweptFaces f;
+    for (uint32_t k = 0; k < 4; k++) {
+      f.sep[k] = cell_sep[k];
+      f.rate[k] = tess_v2_dot(box.n[k], sweep);
+      f.usable[k] = (free_sides & face_bits[k]) != 0;
+    }
+    f.count = 4;
+    swept_faces_put(&f, &ls, shape->count, shape_sep, tess_v2_neg(sweep));
+    uint32_t admitted = physics_lane_bits(usable[0]) | physics_lane_bits(usable[1]) << 4;
+    for (uint32_t i = 0; i < shape->count; i++) f.usable[4 + i] = (admitted >> i) & 1u;
     float when = -1.0f;
     int face = swept_face(&f, radius, &when);
     if (face == -2 || (face == -3 && across_path(&box, shape, sweep, margin, &filter, m))) return;
     if (face >= 0) {
       TessVec2 d2 = when > 0.0f ? tess_v2_scale(face >= 4 ? -when : when, sweep) : tess_v2(0.0f, 0.0f);
       if (face >= 4)
-        finish_polys_at(shape, (uint32_t)face - 4, &box, d2, true, margin, &filter, false, m);
+        finish_polys_at(shape, (uint32_t)face - 4, &box, &lbox, d2, true, margin, &filter, false, m);
       else
-        finish_polys_at(&box, (uint32_t)face, shape, d2, false, margin, &filter, true, m);
+        finish_polys_at(&box, (uint32_t)face, shape, &ls, d2, false, margin, &filter, true, m);
       return;
     }
   }
   if (best_shape > best_cell + 0.1f * SLOP)
-    finish_polys(shape, shape_edge, &box, best_shape, true, margin, &filter, false, m);
+    finish_polys(shape, shape_edge, &box, &lbox, best_shape, true, margin, &filter, false, m);
   else
-    finish_polys(&box, cell_edge, shape, best_cell, false, margin, &filter, true, m);
+    finish_polys(&box, cell_edge, shape, &ls, best_cell, false, margin, &filter, true, m);
 }
