@@ -515,6 +515,49 @@ static void slide_across_materials_keeps_each_friction(void) {
   }
 }
 
+/* A box (1.4 m wide) sliding along a floor of one material across 12 tiles has one contact with
+ * the floor the whole way: it begins once, never ends, and keeps its key (so it is warm-started
+ * across every seam), its two points are the box's bottom corners, and it names a cell under the
+ * box (where the step began). Before, each tile was a contact of its own: 10 began and 10 ended over 10 seams, with up to
+ * 6 points. */
+static void box_sliding_across_tiles_is_one_contact(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TestMap m;
+  floor_map(&m, 30, 12, 10, 0.2f, 0.0f);
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.2f, 0.0f, 1.0f);
+  TessBodyId b = add_box(w, tess_v2(3.3f, 10.0f - 0.25f), 0.7f, 0.25f, &sd);
+  step(w, 10);
+  CHECK_OK(tess_body_set_linear_velocity(w, b, tess_v2(7.0f, 0.0f)), &err);
+  uint32_t begins = 0, ends = 0, most_points = 0;
+  float x0 = tess_body_position(w, b).x;
+  for (int i = 0; i < 120; i++) {
+    float before = tess_body_position(w, b).x; /* the step's contact is made where the box starts it */
+    step(w, 1);
+    TessWorldEvents ev = tess_world_events(w);
+    begins += ev.contact_begin_count;
+    ends += ev.contact_end_count;
+    TessContactPoint pts[8];
+    uint32_t n = tess_world_contact_points(w, pts, 8);
+    if (n > most_points) most_points = n;
+    TessVec2 p = tess_body_position(w, b);
+    for (uint32_t k = 0; k < n && k < 8; k++)
+      CHECK_MSG(fabsf(fabsf(pts[k].point.x - p.x) - 0.7f) < 0.01f && pts[k].cell_y == 10 &&
+                    pts[k].cell_x >= (uint32_t)floorf(before - 0.7f) && pts[k].cell_x <= (uint32_t)floorf(p.x + 0.7f),
+                "step %d: a point at (%g, %g) in cell (%u, %u), the box at x = %g", i, pts[k].point.x, pts[k].point.y,
+                pts[k].cell_x, pts[k].cell_y, p.x);
+  }
+  float slid = tess_body_position(w, b).x - x0;
+  printf("slid %.2f m across %d seams: %u contacts began, %u ended, at most %u points\n", slid, (int)slid, begins, ends,
+         most_points);
+  CHECK_MSG(slid > 10.0f, "slid only %.2f m", slid);
+  CHECK_MSG(begins == 0 && ends == 0 && most_points == 2, "%u contacts began, %u ended, up to %u points", begins, ends,
+            most_points);
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
 /* A plank (4 m x 0.2 m) resting at a slant with its lower corner on the floor (the top faces of
  * row 10, friction 1) and its underside on the corner of a one-tile step (the cell (6, 9), of a
  * frictionless material): two contacts on two heights, neither joined into the other. At rest its
@@ -2576,7 +2619,7 @@ static void bad_input_is_refused(void) {
 }
 
 TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_falling_target),
-               TEST(bounce_reaches_e_squared_height), TEST(bounce_is_e_squared_for_drops_of_1_to_5_m), TEST(box_landing_flat_stays_down_and_level), TEST(box_landing_across_tiles_stays_down_and_level), TEST(slide_across_materials_keeps_each_friction), TEST(plank_on_a_step_keeps_both_contacts), TEST(restitution_needs_the_threshold_speed), TEST(degenerate_two_point_contacts_rest), TEST(rk4_keeps_orbit_and_spring_energy_better_than_euler), TEST(glancing_corner_hit_leaves_along_the_tangent), TEST(box_passing_a_corner_leaves_as_it_should), TEST(rubber_on_rubber_is_0_9025),
+               TEST(bounce_reaches_e_squared_height), TEST(bounce_is_e_squared_for_drops_of_1_to_5_m), TEST(box_landing_flat_stays_down_and_level), TEST(box_landing_across_tiles_stays_down_and_level), TEST(slide_across_materials_keeps_each_friction), TEST(plank_on_a_step_keeps_both_contacts), TEST(box_sliding_across_tiles_is_one_contact), TEST(restitution_needs_the_threshold_speed), TEST(degenerate_two_point_contacts_rest), TEST(rk4_keeps_orbit_and_spring_energy_better_than_euler), TEST(glancing_corner_hit_leaves_along_the_tangent), TEST(box_passing_a_corner_leaves_as_it_should), TEST(rubber_on_rubber_is_0_9025),
                TEST(slide_stops_at_v2_over_2_mu_g), TEST(tangential_efficiency_acts_at_impact_only),
                TEST(ball_rolls_across_200_tiles_without_bumps), TEST(box_and_capsule_slide_across_200_tiles_without_bumps),
                TEST(ten_box_stack_stands_10_s), TEST(pin_motor_spins_up_and_drives_a_cart), TEST(plank_under_48_balls_holds_them_all), TEST(pyramid_of_20_settles_and_sleeps),
