@@ -30,13 +30,25 @@ typedef struct PixelMask {
   uint64_t *orig;
   uint64_t *touched;
   uint64_t edits; /* changes of the bits so far (TessPixelMaskInfo.edits) */
+  /* The coarse level: one bit per tile of 8 x 8 pixels, set where any of its pixels is solid, kept
+   * with every change of the bits. A circle in open air (most of a rain or a pile) finds its reach
+   * empty in a word or two of it, instead of a word per pixel row of the mask, and the scans skip
+   * the rows and words of empty tiles. Tile (tx, ty) is bit tx & 63 of word
+   * ty * coarse_words + (tx >> 6): word k of the 8 rows of tile row ty is its bits 8k..8k+7. */
+  uint64_t *coarse;
+  uint32_t coarse_words, coarse_rows;
 } PixelMask;
+
+#define PIXEL_MASK_TILE 8u /* pixels per side of a coarse tile: a byte of a word */
 
 #define PIXEL_MASK_BLOCK_ROWS 64u
 static inline uint32_t physics_pixel_mask_block_rows(const PixelMask *m) {
   return (m->height + PIXEL_MASK_BLOCK_ROWS - 1) / PIXEL_MASK_BLOCK_ROWS;
 }
 static inline uint32_t physics_pixel_mask_block_count(const PixelMask *m) { return physics_pixel_mask_block_rows(m) * m->words; }
+
+/* Makes the coarse bits of words k0..k1 of rows y0..y1 (every tile they touch) agree with the bits. */
+void physics_pixel_mask_coarse_update(PixelMask *m, uint32_t k0, uint32_t k1, uint32_t y0, uint32_t y1);
 
 /* After the solver has moved the bodies: every circle of an awake dynamic
  * body against the masks (push out, then the velocity response). */

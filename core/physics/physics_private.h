@@ -325,6 +325,13 @@ uint32_t physics_tasks_threads(const TaskPool *p);
 /* The world's step begins (true) or has ended (false): inside a step the workers spin between
  * loops, outside it they sleep. (The game's scheduler waits as it likes: no effect there.) */
 void physics_tasks_stepping(TaskPool *p, bool stepping);
+/* What the pool's loops did so far (bench-tasks): loops handed to the workers, workers that
+ * entered them, their chunks and those the caller ran itself, and the caller's waits at the
+ * end of a loop for a worker still inside (count and ns). Zero for the game's scheduler. */
+typedef struct PhysicsTaskStats {
+  uint64_t loops, entries, chunks, caller_chunks, waits, wait_ns;
+} PhysicsTaskStats;
+PhysicsTaskStats physics_tasks_stats(const TaskPool *p);
 void physics_parallel_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx);
 /* Profiling (TESS_PHYSICS_PROFILE, TessStepProfile): the stepping thread's CPU clock in ms, and
  * where physics_parallel_for adds the time of the loops two workers would split (NULL: off). */

@@ -50,6 +50,41 @@ static uint64_t boundary_word(const PixelMask *m, uint32_t y, uint32_t k) {
   return cur & ~(up & down & left & right);
 }
 
+/* ---- The coarse level ------------------------------------------------------ */
+
+void physics_pixel_mask_coarse_update(PixelMask *m, uint32_t k0, uint32_t k1, uint32_t y0, uint32_t y1) {
+  for (uint32_t ty = y0 / PIXEL_MASK_TILE; ty <= y1 / PIXEL_MASK_TILE; ty++) {
+    uint32_t ya = ty * PIXEL_MASK_TILE, yb = ya + PIXEL_MASK_TILE < m->height ? ya + PIXEL_MASK_TILE : m->height;
+    uint64_t *crow = m->coarse + (size_t)ty * m->coarse_words;
+    for (uint32_t k = k0; k <= k1; k++) {
+      uint64_t v = 0;
+      for (uint32_t y = ya; y < yb; y++) v |= mask_row(m, y)[k];
+      uint64_t tiles = 0;
+      for (uint32_t j = 0; j < 8; j++) tiles |= (uint64_t)(((v >> (8 * j)) & 0xffu) != 0) << j;
+      uint32_t at = 8 * k;
+      crow[at >> 6] = (crow[at >> 6] & ~(0xffull << (at & 63))) | (tiles << (at & 63));
+    }
+  }
+}
+
+/* The 8 tiles under word k of tile row ty, one a bit. */
+static inline uint32_t coarse_byte(const PixelMask *m, uint32_t ty, uint32_t k) {
+  return (uint32_t)(m->coarse[(size_t)ty * m->coarse_words + ((8 * k) >> 6)] >> ((8 * k) & 63)) & 0xffu;
+}
+
+/* Whether tile row ty has a solid pixel in columns x0..x1. */
+static inline bool coarse_row_any(const PixelMask *m, uint32_t ty, uint32_t x0, uint32_t x1) {
+  const uint64_t *crow = m->coarse + (size_t)ty * m->coarse_words;
+  uint32_t t0 = x0 / PIXEL_MASK_TILE, t1 = x1 / PIXEL_MASK_TILE;
+  for (uint32_t k = t0 >> 6; k <= t1 >> 6; k++) {
+    uint64_t word = crow[k];
+    if (k == t0 >> 6) word &= ~0ull << (t0 & 63);
+    if (k == t1 >> 6) word &= ~0ull >> (63 - (t1 & 63));
+    if (word) return true;
+  }
+  return false;
+}
+
 /* ---- Angles ---------------------------------------------------------------- */
 
 /* atan2 to about 1e-5 rad (a bucket is 0.017), plain float arithmetic: the same bits on every
@@ -115,39 +150,74 @@ static inline void block(uint64_t *blocked, int32_t b0, int32_t b1) {
   }
 }
 
-/* Whether a circle at c of radius r may see mask m's pixels at all: its box grown by the band
- * meets the mask's world box (which holds every pixel with a pixel to spare), a few compares
- * before the turn into the mask's frame. */
-static inline bool reaches(const PixelMask *m, TessVec2 c, float r) {
-  float reach = r + fmaxf(m->pixel_size, BAND_OF_RADIUS * r);
-  return c.x + reach >= m->bounds.lower.x && c.x - reach <= m->bounds.upper.x && c.y + reach >= m->bounds.lower.y &&
-         c.y - reach <= m->bounds.upper.y;
+static inline float max_f(float a, float b) { return a > b ? a : b; } /* inline, unlike fmaxf: no NaN here */
+static inline float min_f(float a, float b) { return a < b ? a : b; }
+
+/* floorf(x) as an integer, for |x| < 2^63: the same value, without a call to libm. */
+static inline int64_t floor_i64(float x) {
+  int64_t i = (int64_t)x;
+  return i - (x < (float)i);
+}
+
+/* Where a circle's reach falls on a mask, in the mask's pixels. */
+typedef struct Window {
+  float ux, uy;           /* the centre */
+  float r, band, reach;   /* the radius, the band beyond it that shapes the normal, their sum */
+  int64_t x0, y0, x1, y1; /* the pixels under the reach, clipped to the mask */
+} Window;
+
+/* The window of a circle at c of radius rw on mask m; false when the reach holds no solid pixel.
+ * First the mask's world box (a few compares before the turn into the mask's frame), then the
+ * coarse tiles under the reach: a circle in open air stops here. In pixel units from here on:
+ * the centre relative to the mask is exact enough in float up to the largest mask side. */
+static bool window(const PixelMask *m, TessVec2 c, float rw, Window *win) {
+  float reach_w = rw + max_f(m->pixel_size, BAND_OF_RADIUS * rw); /* the reach below, in metres */
+  if (c.x + reach_w < m->bounds.lower.x || c.x - reach_w > m->bounds.upper.x || c.y + reach_w < m->bounds.lower.y ||
+      c.y - reach_w > m->bounds.upper.y)
+    return false;
+  float inv = m->inv_pixel;
+  TessVec2 lc = tess_rot_apply_inv(m->q, tess_v2_sub(c, m->origin)); /* the circle in the mask's frame */
+  float ux = lc.x * inv, uy = lc.y * inv;
+  float r = rw * inv, band = max_f(1.0f, BAND_OF_RADIUS * r), reach = r + band;
+  if (ux + reach < 0.0f || uy + reach < 0.0f || ux - reach > (float)m->width || uy - reach > (float)m->height) return false;
+  int64_t x0 = floor_i64(ux - reach), x1 = floor_i64(ux + reach);
+  int64_t y0 = floor_i64(uy - reach), y1 = floor_i64(uy + reach);
+  if (x0 < 0) x0 = 0;
+  if (y0 < 0) y0 = 0;
+  if (x1 >= (int64_t)m->width) x1 = (int64_t)m->width - 1;
+  if (y1 >= (int64_t)m->height) y1 = (int64_t)m->height - 1;
+  *win = (Window){ux, uy, r, band, reach, x0, y0, x1, y1};
+  for (uint32_t ty = (uint32_t)y0 / PIXEL_MASK_TILE; ty <= (uint32_t)y1 / PIXEL_MASK_TILE; ty++)
+    if (coarse_row_any(m, ty, (uint32_t)x0, (uint32_t)x1)) return true;
+  return false;
 }
 
 typedef enum ScanMode { SCAN_BUCKETS,
                         SCAN_DEPTH } ScanMode;
 
-/* One pass over mask m's boundary pixels near the circle. In pixel units from here on: the
- * centre relative to the mask is exact enough in float up to the largest mask side. */
-static void scan_mask(const PixelMask *m, uint32_t mi, Probe *pr, ScanMode mode) {
-  if (!reaches(m, pr->c, pr->r)) return;
-  float inv = m->inv_pixel;
-  TessVec2 lc = tess_rot_apply_inv(m->q, tess_v2_sub(pr->c, m->origin)); /* the circle in the mask's frame */
-  float ux = lc.x * inv, uy = lc.y * inv;
-  float r = pr->r * inv, band = fmaxf(1.0f, BAND_OF_RADIUS * r), reach = r + band, big2 = (r + 0.5f) * (r + 0.5f);
-  if (ux + reach < 0.0f || uy + reach < 0.0f || ux - reach > (float)m->width || uy - reach > (float)m->height) return;
-  int64_t x0 = (int64_t)floorf(ux - reach), x1 = (int64_t)floorf(ux + reach);
-  int64_t y0 = (int64_t)floorf(uy - reach), y1 = (int64_t)floorf(uy + reach);
-  if (x0 < 0) x0 = 0;
-  if (y0 < 0) y0 = 0;
-  if (x1 >= (int64_t)m->width) x1 = (int64_t)m->width - 1;
-  if (y1 >= (int64_t)m->height) y1 = (int64_t)m->height - 1;
+/* One pass over mask m's boundary pixels in the circle's window. */
+static void scan_mask(const PixelMask *m, uint32_t mi, const Window *win, Probe *pr, ScanMode mode) {
+  float ux = win->ux, uy = win->uy, r = win->r, band = win->band, reach = win->reach, big2 = (r + 0.5f) * (r + 0.5f);
+  int64_t x0 = win->x0, x1 = win->x1, y0 = win->y0, y1 = win->y1;
   float to_bucket = (float)BUCKETS / 6.28318531f;
   TessVec2 n = tess_rot_apply_inv(m->q, pr->n), t = tess_v2_perp(n); /* the way out, in the mask's frame */
+  /* rows and words in tiles with no solid pixel hold no boundary pixel: skipped, in the same
+   * order as the rest, so what is found and in which order is the same */
+  uint32_t ty = UINT32_MAX;
+  bool tile_row = false;
   for (int64_t y = y0; y <= y1; y++) {
+    if ((uint32_t)y / PIXEL_MASK_TILE != ty) {
+      ty = (uint32_t)y / PIXEL_MASK_TILE;
+      tile_row = coarse_row_any(m, ty, (uint32_t)x0, (uint32_t)x1);
+    }
+    if (!tile_row) {
+      y = (int64_t)(ty + 1) * PIXEL_MASK_TILE - 1;
+      continue;
+    }
     float ry = (float)y + 0.5f - uy;
     if (fabsf(ry) > reach + 0.5f) continue;
     for (uint32_t k = (uint32_t)(x0 >> 6); k <= (uint32_t)(x1 >> 6); k++) {
+      if (!coarse_byte(m, ty, k)) continue;
       uint64_t word = boundary_word(m, (uint32_t)y, k);
       uint32_t lo = k == (uint32_t)(x0 >> 6) ? (uint32_t)(x0 & 63) : 0;
       uint32_t hi = k == (uint32_t)(x1 >> 6) ? (uint32_t)(x1 & 63) : 63;
@@ -180,7 +250,7 @@ static void scan_mask(const PixelMask *m, uint32_t mi, Probe *pr, ScanMode mode)
           if (cb <= 0.0f) cb = 0.0f;
           if (cb >= 1.0f) continue;
           float angle = fast_atan2(ry, rx) + m->angle, half = acosf(cb); /* buckets are world directions */
-          int32_t b0 = (int32_t)floorf((angle - half) * to_bucket), b1 = (int32_t)floorf((angle + half) * to_bucket);
+          int32_t b0 = (int32_t)floor_i64((angle - half) * to_bucket), b1 = (int32_t)floor_i64((angle + half) * to_bucket);
           block(pr->blocked, b0, b1);
         } else if (d < r) {
           /* moving by s along n takes the pixel's centre out of the circle grown by the disc's
@@ -268,17 +338,33 @@ static void depth_from_candidates(const TessWorld *w, Probe *pr) {
 }
 
 static bool probe(const TessWorld *w, TessVec2 c, float r, Probe *pr) {
-  memset(pr, 0, offsetof(Probe, cand_mask)); /* the scalars and buckets; the candidates are counted */
-  pr->c = c;
-  pr->r = r;
-  pr->min_d = FLT_MAX;
-  for (uint32_t i = 0; i < w->pmask_count; i++) scan_mask(&w->pmasks[i], i, pr, SCAN_BUCKETS);
+  bool started = false;
+  for (uint32_t i = 0; i < w->pmask_count; i++) {
+    Window win;
+    if (!window(&w->pmasks[i], c, r, &win)) continue;
+    if (!started) {                              /* most circles see no mask: they never pay for this */
+      memset(pr, 0, offsetof(Probe, cand_mask)); /* the scalars and buckets; the candidates are counted */
+      pr->c = c;
+      pr->r = r;
+      pr->min_d = FLT_MAX;
+      started = true;
+    }
+    scan_mask(&w->pmasks[i], i, &win, pr, SCAN_BUCKETS);
+  }
+  if (!started) {
+    pr->any = pr->buried = false;
+    pr->mask = 0;
+    return false;
+  }
   if (!pr->any || !widest_open_arc(pr)) return false;
   if (!pr->cand_overflow) {
     depth_from_candidates(w, pr);
     return true;
   }
-  for (uint32_t i = 0; i < w->pmask_count; i++) scan_mask(&w->pmasks[i], i, pr, SCAN_DEPTH);
+  for (uint32_t i = 0; i < w->pmask_count; i++) {
+    Window win;
+    if (window(&w->pmasks[i], c, r, &win)) scan_mask(&w->pmasks[i], i, &win, pr, SCAN_DEPTH);
+  }
   return true;
 }
 
@@ -367,21 +453,81 @@ static bool any_solid(const TessWorld *w, TessVec2 lo, TessVec2 hi) {
     float lx = FLT_MAX, ly = FLT_MAX, hx = -FLT_MAX, hy = -FLT_MAX;
     for (int k = 0; k < 4; k++) {
       TessVec2 u = tess_v2_scale(m->inv_pixel, tess_rot_apply_inv(m->q, tess_v2_sub(c[k], m->origin)));
-      lx = fminf(lx, u.x), ly = fminf(ly, u.y), hx = fmaxf(hx, u.x), hy = fmaxf(hy, u.y);
+      lx = min_f(lx, u.x), ly = min_f(ly, u.y), hx = max_f(hx, u.x), hy = max_f(hy, u.y);
     }
     if (hx < -1.0f || hy < -1.0f || lx > (float)m->width + 1.0f || ly > (float)m->height + 1.0f) continue;
-    int64_t x0 = (int64_t)floorf(lx) - 1, x1 = (int64_t)floorf(hx) + 1, y0 = (int64_t)floorf(ly) - 1, y1 = (int64_t)floorf(hy) + 1;
+    int64_t x0 = floor_i64(lx) - 1, x1 = floor_i64(hx) + 1, y0 = floor_i64(ly) - 1, y1 = floor_i64(hy) + 1;
     if (x0 < 0) x0 = 0;
     if (y0 < 0) y0 = 0;
     if (x1 >= (int64_t)m->width) x1 = (int64_t)m->width - 1;
     if (y1 >= (int64_t)m->height) y1 = (int64_t)m->height - 1;
     for (int64_t y = y0; y <= y1; y++) {
+      uint32_t ty = (uint32_t)y / PIXEL_MASK_TILE;
+      if (!coarse_row_any(m, ty, (uint32_t)x0, (uint32_t)x1)) { /* a row of empty tiles: its 8 rows are empty */
+        y = (int64_t)(ty + 1) * PIXEL_MASK_TILE - 1;
+        continue;
+      }
       const uint64_t *row = mask_row(m, (uint32_t)y);
       for (uint32_t k = (uint32_t)(x0 >> 6); k <= (uint32_t)(x1 >> 6); k++) {
         uint64_t word = row[k];
         if (k == (uint32_t)(x0 >> 6)) word &= ~0ull << (x0 & 63);
         if (k == (uint32_t)(x1 >> 6)) word &= ~0ull >> (63 - (x1 & 63));
         if (word) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/* What a probe of the step must find to matter: a pixel it touches (a response), or, for a sample
+ * of a fast circle's path, one that could make it deep. */
+typedef enum Need { NEED_TOUCH,
+                    NEED_DEEP } Need;
+
+/* Whether some boundary pixel of a mask lies near enough a circle at c of radius r for a probe
+ * there to matter; a pass over the pixels under a box no wider than the circle, with no square
+ * roots and no cones. Where it says no, the probe would say the same: it only spares the work.
+ *  - NEED_TOUCH: a response needs a pixel whose disc is within the slop of the circle (min_d <= r
+ *    + slop) or inside it (a depth): every pixel centre is then within r + slop + 1/2 pixel.
+ *  - NEED_DEEP: the depth comes from pixels inside the circle, each asking a move along the normal
+ *    below sqrt((r + 1/2)^2 - dc^2) for its centre dc from the circle's (a pixel at the side asks
+ *    most), so a depth past DEEP r needs a centre with dc^2 < (r + 1/2)^2 - (DEEP r)^2.
+ * Both limits are widened a little, so that float rounding in the probe cannot cross them. */
+static bool any_pixel_within(const TessWorld *w, TessVec2 c, float rw, Need need) {
+  for (uint32_t i = 0; i < w->pmask_count; i++) {
+    const PixelMask *m = &w->pmasks[i];
+    Window win;
+    if (!window(m, c, rw, &win)) continue;
+    float big = win.r + 0.5f, lim2;
+    if (need == NEED_TOUCH) {
+      float lim = ((rw + w->def.linear_slop) * m->inv_pixel + 0.5f) * 1.001f + 0.01f;
+      lim2 = lim * lim;
+    } else {
+      float deep = DEEP * win.r;
+      lim2 = big * big - deep * deep * 0.99f + 0.01f;
+    }
+    float lim = sqrtf(lim2);
+    int64_t x0 = floor_i64(win.ux - lim - 0.5f), x1 = floor_i64(win.ux + lim);
+    int64_t y0 = floor_i64(win.uy - lim - 0.5f), y1 = floor_i64(win.uy + lim);
+    if (x0 < win.x0) x0 = win.x0;
+    if (y0 < win.y0) y0 = win.y0;
+    if (x1 > win.x1) x1 = win.x1;
+    if (y1 > win.y1) y1 = win.y1;
+    for (int64_t y = y0; y <= y1; y++) {
+      uint32_t ty = (uint32_t)y / PIXEL_MASK_TILE;
+      float ry = (float)y + 0.5f - win.uy;
+      for (uint32_t k = (uint32_t)(x0 >> 6); x0 <= x1 && k <= (uint32_t)(x1 >> 6); k++) {
+        if (!coarse_byte(m, ty, k)) continue;
+        uint64_t word = boundary_word(m, (uint32_t)y, k);
+        uint32_t lo = k == (uint32_t)(x0 >> 6) ? (uint32_t)(x0 & 63) : 0;
+        uint32_t hi = k == (uint32_t)(x1 >> 6) ? (uint32_t)(x1 & 63) : 63;
+        word &= (~0ull << lo) & (~0ull >> (63 - hi));
+        while (word) {
+          uint32_t x = (uint32_t)__builtin_ctzll(word) + (k << 6);
+          word &= word - 1;
+          float rx = (float)x + 0.5f - win.ux;
+          if (rx * rx + ry * ry <= lim2) return true;
+        }
       }
     }
   }
@@ -400,7 +546,7 @@ static void sweep_path(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to, 
   for (uint32_t i = 1; i < n; i++) {
     TessVec2 at = tess_v2_mul_add(from, (float)i / (float)n, path);
     Probe pr;
-    if (probe(w, at, r, &pr) && pr.depth > DEEP * r) {
+    if (any_pixel_within(w, at, r, NEED_DEEP) && probe(w, at, r, &pr) && pr.depth > DEEP * r) {
       shift_body(b, tess_v2_sub(at, to));
       return;
     }
@@ -413,6 +559,7 @@ static void circle_against_masks(TessWorld *w, Body *b, const Shape *s) {
   TessVec2 c = tess_transform_point(b->xf, local);
   sweep_path(w, b, tess_transform_point(b->xf_prev, local), c, r);
   c = tess_transform_point(b->xf, local);
+  if (!any_pixel_within(w, c, r, NEED_TOUCH)) return; /* near or far, not touching: no response */
   Probe pr;
   if (!probe(w, c, r, &pr)) return;
   float slop = w->def.linear_slop;
@@ -511,7 +658,13 @@ TessResult tess_world_add_pixel_mask(TessWorld *w, const TessPixelMaskDef *def, 
   m.surface = def->surface;
   m.user_data = def->user_data;
   m.bits = tess_calloc((size_t)m.words * m.height, sizeof(uint64_t));
-  if (!m.bits) return tess_error_set(err, TESS_ERR_NOMEM, "pixel mask", "out of memory");
+  m.coarse_words = (m.words + 7) / 8;
+  m.coarse_rows = (m.height + PIXEL_MASK_TILE - 1) / PIXEL_MASK_TILE;
+  m.coarse = m.bits ? tess_calloc((size_t)m.coarse_words * m.coarse_rows, sizeof(uint64_t)) : NULL;
+  if (!m.bits || !m.coarse) {
+    tess_free(m.bits);
+    return tess_error_set(err, TESS_ERR_NOMEM, "pixel mask", "out of memory");
+  }
   if (def->bits) {
     size_t stride = (def->width + 7) / 8;
     for (uint32_t y = 0; y < m.height; y++) {
@@ -520,6 +673,7 @@ TessResult tess_world_add_pixel_mask(TessWorld *w, const TessPixelMaskDef *def, 
       for (size_t i = 0; i < stride; i++) row[i >> 3] |= (uint64_t)src[i] << (8 * (i & 7));
       if (def->width & 63) row[m.words - 1] &= ~0ull >> (64 - (def->width & 63)); /* keep bits past the width 0 */
     }
+    physics_pixel_mask_coarse_update(&m, 0, m.words - 1, 0, m.height - 1);
   }
   w->pmasks[w->pmask_count] = m;
   if (index_out) *index_out = w->pmask_count;
@@ -700,6 +854,7 @@ TessResult tess_pixel_mask_set_rect(TessWorld *w, uint32_t mask, TessAABB box, b
         put_bit(row, x, solid);
     }
   }
+  physics_pixel_mask_coarse_update(m, (uint32_t)(x0 >> 6), (uint32_t)(x1 >> 6), (uint32_t)y0, (uint32_t)y1);
   wake_over(w, box);
   return TESS_OK;
 }
@@ -723,6 +878,7 @@ TessResult tess_pixel_mask_set_circle(TessWorld *w, uint32_t mask, TessVec2 cent
         if (dx * dx + dy * dy <= ru * ru) put_bit(row, x, solid);
       }
     }
+    physics_pixel_mask_coarse_update(m, (uint32_t)(x0 >> 6), (uint32_t)(x1 >> 6), (uint32_t)y0, (uint32_t)y1);
   }
   wake_over(w, (TessAABB){tess_v2_sub(center, tess_v2(radius, radius)), tess_v2_add(center, tess_v2(radius, radius))});
   return TESS_OK;
@@ -733,6 +889,7 @@ void physics_pixel_masks_free(TessWorld *w) {
     tess_free(w->pmasks[i].bits);
     tess_free(w->pmasks[i].orig);
     tess_free(w->pmasks[i].touched);
+    tess_free(w->pmasks[i].coarse);
   }
   tess_free(w->pmasks);
   w->pmasks = NULL;
@@ -743,7 +900,7 @@ size_t physics_pixel_masks_bytes(const TessWorld *w) {
   size_t n = (size_t)w->pmask_cap * sizeof(PixelMask);
   for (uint32_t i = 0; i < w->pmask_count; i++) {
     const PixelMask *m = &w->pmasks[i];
-    n += tess_pixel_mask_memory_bytes(w, i);
+    n += tess_pixel_mask_memory_bytes(w, i) + (size_t)m->coarse_words * m->coarse_rows * sizeof(uint64_t);
     if (m->orig) n += tess_pixel_mask_memory_bytes(w, i) + (physics_pixel_mask_block_count(m) + 63) / 64 * sizeof(uint64_t);
   }
   return n;

@@ -134,6 +134,7 @@ TessResult physics_pixel_masks_restore(TessWorld *w, const char **p, const char 
       size_t first;
       uint32_t rows = block_rows(m, b, &first);
       for (uint32_t r = 0; r < rows; r++) m->bits[first + (size_t)r * m->words] = m->orig[first + (size_t)r * m->words];
+      physics_pixel_mask_coarse_update(m, b % m->words, b % m->words, (uint32_t)(first / m->words), (uint32_t)(first / m->words) + rows - 1);
     }
     if (m->touched) memset(m->touched, 0, (blocks + 63) / 64 * sizeof(uint64_t));
     if (m->touched) m->edits++; /* the bits may have changed: a drawing refreshes */
@@ -145,6 +146,7 @@ TessResult physics_pixel_masks_restore(TessWorld *w, const char **p, const char 
       size_t first;
       uint32_t rows = block_rows(m, b, &first);
       for (uint32_t r = 0; r < rows; r++, *p += sizeof(uint64_t)) memcpy(&m->bits[first + (size_t)r * m->words], *p, sizeof(uint64_t));
+      physics_pixel_mask_coarse_update(m, b % m->words, b % m->words, (uint32_t)(first / m->words), (uint32_t)(first / m->words) + rows - 1);
     }
   }
   return TESS_OK;

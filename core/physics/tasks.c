@@ -22,6 +22,9 @@
  * threads write (the door, the next chunk, the workers done) sit on cache
  * lines of their own, so taking a chunk does not steal the line another
  * thread is spinning on. */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* pthread_setname_np */
+#endif
 #include <pthread.h>
 #include <stdatomic.h>
 
@@ -67,6 +70,7 @@ struct TaskPool {
   PhysicsTaskFn *fn;     /* written only while no worker is inside */
   void *ctx;
   uint32_t count, grain, chunks;
+  PhysicsTaskStats stats; /* the caller's alone */
   char pad1[LINE];
   atomic_uint next; /* the next chunk to take */
   char pad2[LINE];
@@ -77,12 +81,15 @@ struct TaskPool {
   atomic_bool quit;     /* published through a new job */
 };
 
-static void run_chunks(TaskPool *p) {
-  uint32_t c;
+/* Runs chunks of the job until none is left; returns how many. */
+static uint32_t run_chunks(TaskPool *p) {
+  uint32_t c, ran = 0;
   while ((c = atomic_fetch_add_explicit(&p->next, 1u, memory_order_relaxed)) < p->chunks) {
     uint32_t begin = c * p->grain, end = begin + p->grain;
     p->fn(p->ctx, begin, end < p->count ? end : p->count);
+    ran++;
   }
+  return ran;
 }
 
 static uint32_t job_of(uint64_t door) { return (uint32_t)(door >> 32); }
@@ -182,6 +189,10 @@ TaskPool *physics_tasks_create(uint32_t workers) {
   atomic_init(&p->quit, false);
   for (uint32_t i = 0; i < workers - 1; i++) {
     if (pthread_create(&p->tid[i], NULL, worker_main, p) != 0) break;
+#if defined(__GLIBC__)
+    /* named, so a profiler, top -H and the tests tell the workers from the game's threads */
+    pthread_setname_np(p->tid[i], "tess-physics");
+#endif
     p->threads++;
   }
   if (p->threads == 0) {
@@ -275,9 +286,25 @@ static void pool_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTas
   p->grain = grain;
   p->chunks = (count + grain - 1u) / grain;
   publish(p);
-  run_chunks(p);
+  uint32_t own = run_chunks(p);
   /* every chunk is taken: close the door, and wait for those inside (their writes are then
    * visible here) */
   uint32_t entered = (uint32_t)atomic_fetch_or_explicit(&p->door, CLOSED, memory_order_acq_rel) & ~CLOSED;
-  while (atomic_load_explicit(&p->left, memory_order_acquire) < entered) CPU_RELAX();
+  PhysicsTaskStats *st = &p->stats;
+  st->loops++;
+  st->entries += entered;
+  st->chunks += p->chunks;
+  st->caller_chunks += own;
+  if (atomic_load_explicit(&p->left, memory_order_acquire) < entered) {
+    /* a worker is still inside: the clock is read only then */
+    int64_t t0 = clock_ns();
+    while (atomic_load_explicit(&p->left, memory_order_acquire) < entered) CPU_RELAX();
+    st->waits++;
+    st->wait_ns += (uint64_t)(clock_ns() - t0);
+  }
+}
+
+PhysicsTaskStats physics_tasks_stats(const TaskPool *p) {
+  PhysicsTaskStats none = {0};
+  return p && !p->enqueue ? p->stats : none;
 }

@@ -219,7 +219,6 @@ int main(int argc, char **argv) {
     printf("%-34s %12.3f %12.3f %14.1f %8u   %016llx\n", "peer: traced tiles 256 x 256 (1 m)", b.median_ms,
            b.mean_ms, b.collider_bytes / 1024.0, b.inside, (unsigned long long)b.hash);
   }
-  if (only) return 0;
   if (a.phases.finish.total > 0.0f || b.phases.finish.total > 0.0f) { /* TESS_PHYSICS_PROFILE=1 */
     printf("phases, mean ms over the second half (finish holds the pixel masks' step):\n%-14s %10s %10s\n", "phase",
            "pixels", "tiles");
@@ -227,6 +226,7 @@ int main(int argc, char **argv) {
     PHASES(ROW)
 #undef ROW
   }
+  if (only) return 0;
   printf("pixel mask / traced tiles: %.2fx the step time (median), %.2fx the memory\n", a.median_ms / b.median_ms,
          (double)a.collider_bytes / (double)b.collider_bytes);
   return 0;

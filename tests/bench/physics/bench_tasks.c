@@ -327,6 +327,7 @@ static Warm loops_per_step(const SceneDef *s, double trip_ns) {
 typedef struct StepTime {
   double wall_ms, cpu_ms, steal;
   uint64_t hash;
+  PhysicsTaskStats stats; /* the pool's, over the timed steps */
 } StepTime;
 
 static StepTime time_steps(const SceneDef *s, const Warm *warm, uint32_t workers, int steps) {
@@ -340,6 +341,7 @@ static StepTime time_steps(const SceneDef *s, const Warm *warm, uint32_t workers
     exit(1);
   }
   double wall[64], cpu[64];
+  PhysicsTaskStats s0 = physics_tasks_stats(w->tasks);
   Jiffies j0 = jiffies();
   for (int i = 0; i < steps && i < 64; i++) {
     double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
@@ -348,6 +350,9 @@ static StepTime time_steps(const SceneDef *s, const Warm *warm, uint32_t workers
     cpu[i] = (now(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3;
   }
   t.steal = steal_percent(j0, jiffies());
+  PhysicsTaskStats s1 = physics_tasks_stats(w->tasks);
+  t.stats = (PhysicsTaskStats){s1.loops - s0.loops, s1.entries - s0.entries, s1.chunks - s0.chunks,
+                               s1.caller_chunks - s0.caller_chunks, s1.waits - s0.waits, s1.wait_ns - s0.wait_ns};
   t.wall_ms = median(wall, steps);
   t.cpu_ms = median(cpu, steps);
   t.hash = tess_world_hash(w);
@@ -360,12 +365,13 @@ static void steps_on_workers(const Warm *warm, int rounds) {
       "\n3. Steps on 1 and 2 workers from the warm scenes (median step of 40, median of %d rounds, "
       "load average %.1f: below 3 the machine is quiet enough to judge scaling)\n",
       rounds, load_average());
-  printf("%-9s %6s %9s %9s %9s %9s %8s %7s %s\n", "scene", "N", "1w wall", "1w CPU", "2w wall", "2w CPU", "speed-up",
-         "steal", "same bits");
+  printf("%-9s %6s %8s %8s %8s %8s %8s %6s %5s | %6s %7s %7s %8s\n", "scene", "N", "1w wall", "1w CPU", "2w wall",
+         "2w CPU", "speed-up", "steal", "same", "loops", "entered", "2nd chk", "wait us");
   for (size_t i = 0; i < SCENES; i++) {
     if (!warm[i].snapshot) continue;
-    double w1[16], c1[16], w2[16], c2[16], st[16];
+    double w1[16], c1[16], w2[16], c2[16], st[16], entered[16], share[16], wait[16];
     bool same = true;
+    uint64_t loops = 0;
     for (int r = 0; r < rounds; r++) {
       StepTime a = time_steps(&scenes[i], &warm[i], 1, 40), b = time_steps(&scenes[i], &warm[i], 2, 40);
       w1[r] = a.wall_ms;
@@ -374,11 +380,21 @@ static void steps_on_workers(const Warm *warm, int rounds) {
       c2[r] = b.cpu_ms;
       st[r] = 0.5 * (a.steal + b.steal);
       same = same && a.hash == b.hash;
+      const PhysicsTaskStats *p = &b.stats;
+      loops = p->loops;
+      entered[r] = p->loops ? 100.0 * (double)p->entries / (double)p->loops : 0.0;
+      share[r] = p->chunks ? 100.0 * (double)(p->chunks - p->caller_chunks) / (double)p->chunks : 0.0;
+      wait[r] = (double)p->wait_ns * 1e-3 / 40.0;
     }
     double a = median(w1, rounds), b = median(w2, rounds);
-    printf("%-9s %6u %9.3f %9.3f %9.3f %9.3f %7.2fx %6.1f%% %s\n", scenes[i].name, scenes[i].n, a, median(c1, rounds),
-           b, median(c2, rounds), a / b, median(st, rounds), same ? "yes" : "NO");
+    printf("%-9s %6u %8.3f %8.3f %8.3f %8.3f %7.2fx %5.1f%% %5s | %6.0f %6.0f%% %6.0f%% %8.1f\n", scenes[i].name,
+           scenes[i].n, a, median(c1, rounds), b, median(c2, rounds), a / b, median(st, rounds), same ? "yes" : "NO",
+           (double)loops / 40.0, median(entered, rounds), median(share, rounds), median(wait, rounds));
   }
+  printf(
+      "(ms per step; same: 1 and 2 workers end on the same world hash. Right of |, the 2-worker pool per step:\n"
+      " loops handed over, the share the worker entered, the share of chunks it ran, and the stepping thread's\n"
+      " time waiting at a loop's end for a worker still inside)\n");
 }
 
 int main(int argc, char **argv) {
