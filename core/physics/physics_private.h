@@ -267,6 +267,13 @@ typedef struct MapCell {
   uint8_t one_way;
   uint8_t pad;
   uint16_t material;
+  /* The first cell of the flat run each of its faces lies in (tilemap.c, join_runs): for the top
+   * and bottom faces (index 0 and 2, the cell-face order top, right, bottom, left) the x of the
+   * run's first cell, for the right and left faces (1 and 3) its y. A run is consecutive full
+   * cells whose face on that side is open, with one surface (friction, restitution, tangential
+   * efficiency) and one one-way flag. Cells per side fit in 16 bits (TESS_LEVEL_MAX_CELLS). In
+   * the cell, not beside it: a hit reads them, and a second array cost a cache miss per hit. */
+  uint16_t run_start[4];
 } MapCell;
 
 typedef struct MapPiece {
@@ -341,6 +348,8 @@ extern _Thread_local double *physics_profile_parallel;
 /* A shape's manifold against a map cell (a traced cell's piece), before it is a contact. */
 typedef struct MapHit {
   uint32_t shape, cell, piece;
+  uint32_t key_cell; /* the cell its contact's key names: the cell, or the first of the flat run it joins */
+  uint32_t along;    /* on a run: the cell's place along it (x or y); else TESS_NULL_INDEX */
   Manifold manifold;
 } MapHit;
 

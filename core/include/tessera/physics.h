@@ -73,7 +73,11 @@ TessMaterialMix tess_material_mix(float friction_a, float restitution_a, float t
  * body), `b` and body_b are null, cell_x / cell_y name the cell, and the
  * cell takes b's place: the normal points from the body's shape into the
  * cell. A ball resting on a floor below it reports (0, +1) (y points down),
- * a ball hitting a wall to its right (+1, 0). */
+ * a ball hitting a wall to its right (+1, 0). A body lying across several
+ * tiles along one flat run of their faces (a box on a floor of tiles of one
+ * material) has one contact with the run, as with one long static box; it
+ * names the cell under its first point, and begins and ends once however
+ * many tiles the body slides across. */
 typedef struct TessContactEvent {
   TessShapeId a, b;
   TessBodyId body_a, body_b;
