@@ -42,6 +42,13 @@ FUZZ_SECONDS ?= 60
 asan: deps
 	bash build-aux/ci-sanitize.sh $(ASAN_BUILD)
 
+# The editor's tests (GTK under Xvfb) under AddressSanitizer + UBSan +
+# LeakSanitizer, in a build directory of their own.
+ASAN_GUI_BUILD ?= build-asan-gui
+.PHONY: asan-gui
+asan-gui: deps
+	bash build-aux/ci-sanitize-gui.sh $(ASAN_GUI_BUILD)
+
 # Each libFuzzer target (clang) for a share of FUZZ_SECONDS, from a temporary
 # copy of its seed corpus.
 fuzz: deps

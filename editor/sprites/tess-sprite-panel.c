@@ -469,6 +469,24 @@ GtkSpinButton *tess_sprite_panel_get_spin(TessSpritePanel *self, const char *whi
 
 /* ---- Import -------------------------------------------------------------------- */
 
+/* The row just imported is chosen: bring it into the list's view once it
+ * has its place (a tick after the refill lays it out), or a user with many
+ * sprites sees the name field change and no row. */
+static gboolean scroll_to_selected(GtkWidget *list, GdkFrameClock *clock, gpointer data) {
+  GtkListBoxRow *row = gtk_list_box_get_selected_row(GTK_LIST_BOX(list));
+  GtkWidget *scrolled = gtk_widget_get_ancestor(list, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t r;
+  if (!row || !scrolled || !gtk_widget_compute_bounds(GTK_WIDGET(row), list, &r)) return G_SOURCE_REMOVE;
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment(GTK_SCROLLED_WINDOW(scrolled));
+  double top = r.origin.y, bottom = top + r.size.height;
+  /* Not laid out yet: a new row has no height, the view's range is the old list's. */
+  if (gtk_widget_get_height(GTK_WIDGET(row)) <= 0 || gtk_adjustment_get_upper(adj) < bottom) return G_SOURCE_CONTINUE;
+  double value = gtk_adjustment_get_value(adj), page = gtk_adjustment_get_page_size(adj);
+  if (top < value) gtk_adjustment_set_value(adj, top);
+  else if (bottom > value + page) gtk_adjustment_set_value(adj, bottom - page);
+  return G_SOURCE_REMOVE;
+}
+
 /* Adds a prepared import's sprites, one undo step each, committed
  * together; the last one added is selected, the failures are named. */
 static guint apply_import(TessSpritePanel *self, TessSpriteImport *job, GError **error) {
@@ -507,6 +525,7 @@ static guint apply_import(TessSpritePanel *self, TessSpriteImport *job, GError *
     if (self->refill_source) g_source_remove(self->refill_source);
     self->refill_source = 0;
     fill_list(self);
+    gtk_widget_add_tick_callback(GTK_WIDGET(self->list), scroll_to_selected, NULL, NULL);
     g_signal_emit(self, signals[SIGNAL_SPRITE_SELECTED], 0, (guint)self->selected);
   }
   if (failures->len) {

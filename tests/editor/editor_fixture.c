@@ -97,6 +97,11 @@ GtkWindow *fixture_host(GtkWidget *child, int w, int h) {
   return win;
 }
 
+gboolean fixture_have_program(const char *name) {
+  g_autofree char *path = g_find_program_in_path(name); /* owned: freed, or LeakSanitizer reports it */
+  return path != NULL;
+}
+
 TessLayer *fixture_tile_layer(TessLevel *level) {
   for (int i = (int)level->layer_count - 1; i >= 0; i--)
     if (level->layers[i]->props.kind == TESS_LAYER_TILES) return level->layers[i];

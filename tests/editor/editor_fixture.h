@@ -33,6 +33,8 @@ void fixture_type_into(GtkWidget *spin, const char *text);
 TessDocument *fixture_new_document(const char *name);
 /* A window of w x h holding `child`, shown, and spun until the child has its size. */
 GtkWindow *fixture_host(GtkWidget *child, int w, int h);
+/* Whether a program (xdotool) is on PATH. */
+gboolean fixture_have_program(const char *name);
 /* The first tile layer (from the top) of a level. */
 TessLayer *fixture_tile_layer(TessLevel *level);
 /* The text of a GtkMessageDialog (primary and secondary). */

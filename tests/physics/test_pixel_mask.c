@@ -635,6 +635,37 @@ static void moved_masks_are_deterministic_across_workers(void) {
             (unsigned long long)hashes[0], (unsigned long long)hashes[1], (unsigned long long)hashes[2]);
 }
 
+/* Pixels built in open air stop a ball, and the masks' coarse level (which lets a circle in open
+ * air skip the mask) keeps up with every change of the bits: a shelf set solid holds the ball a
+ * radius above its top, cleared it lets it fall to the floor, put back by restoring a snapshot it
+ * holds it again, and a snapshot from before it was built lets it fall. */
+static void built_pixels_stop_a_ball_and_rewind_keeps_up(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  float top = 7.0f, r = 0.25f, shelf = 2.5f;
+  uint32_t m = add_mask(w, M(8), M(8), below, &top, surface(0.6f, 0.0f, 1.0f));
+  TessBodyId b = add_ball(w, tess_v2(4.0f, 1.0f), r, surface(0.6f, 0.0f, 1.0f), false);
+  TessAABB box = {{3.0f, shelf}, {5.0f, 3.0f}};
+  size_t size0, size1;
+  void *s0 = snapshot(w, &size0);
+  CHECK(tess_pixel_mask_set_rect(w, m, box, true) == TESS_OK);
+  void *s1 = snapshot(w, &size1);
+  step(w, 120);
+  CHECK_NEAR(tess_body_position(w, b).y, shelf - r, PX);
+  CHECK(tess_pixel_mask_set_rect(w, m, box, false) == TESS_OK);
+  step(w, 120);
+  CHECK_NEAR(tess_body_position(w, b).y, top - r, PX);
+  TessError err;
+  CHECK_OK(tess_world_restore(w, s1, size1, &err), &err);
+  step(w, 120);
+  CHECK_NEAR(tess_body_position(w, b).y, shelf - r, PX);
+  CHECK_OK(tess_world_restore(w, s0, size0, &err), &err);
+  step(w, 120);
+  CHECK_NEAR(tess_body_position(w, b).y, top - r, PX);
+  free(s0);
+  free(s1);
+  tess_world_destroy(w);
+}
+
 /* Play's rewind: carve, step, snapshot; carve more and step on; restoring the snapshot gives back
  * its bits exactly and the same world hash, and stepping on from it repeats itself. A snapshot
  * from before any carving puts the mask back as it was made; the world hash of an uncarved world
@@ -701,4 +732,5 @@ TESS_TEST_MAIN(TEST(ball_rests_on_a_pixel_floor), TEST(bounce_on_pixels_reaches_
                TEST(mask_bits_edits_and_bad_input), TEST(ball_runs_down_a_turned_pixel_floor),
                TEST(ball_rests_in_a_turned_pixel_circle), TEST(snapshot_restores_carved_bits),
                TEST(ball_runs_down_a_mask_turned_with_its_body), TEST(mask_follows_its_body_when_moved),
-               TEST(snapshot_restores_a_moved_mask), TEST(moved_masks_are_deterministic_across_workers))
+               TEST(snapshot_restores_a_moved_mask), TEST(moved_masks_are_deterministic_across_workers),
+               TEST(built_pixels_stop_a_ball_and_rewind_keeps_up))

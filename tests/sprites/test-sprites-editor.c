@@ -332,7 +332,7 @@ static gboolean xdotool(const char *args) {
  * than the keyboard merge window in the middle: still one undo step,
  * committed at the release. */
 static void sprites_slider_pointer_drag(void) {
-  if (!g_find_program_in_path("xdotool")) {
+  if (!fixture_have_program("xdotool")) {
     printf("xdotool is missing: the pointer drag is not checked\n");
     return;
   }
@@ -417,7 +417,7 @@ static gboolean pointer_is_null(gpointer data) { return *(gpointer *)data == NUL
 /* The mask editor's own window: Ctrl+Z undoes there (typed with xdotool),
  * Ctrl+Shift+Z redoes, Escape closes it and the pending edit is committed. */
 static void sprites_mask_window_keys(void) {
-  if (!g_find_program_in_path("xdotool")) {
+  if (!fixture_have_program("xdotool")) {
     printf("xdotool is missing: the window's keys are not checked\n");
     return;
   }
@@ -1095,9 +1095,52 @@ static void sprites_mask_budget_readout(void) {
   g_object_unref(doc);
 }
 
+/* A sprite imported into the demo's long list is chosen and scrolled into
+ * the list's view: the user sees the row the panel now edits. */
+static void sprites_import_shows_the_row(void) {
+  g_autofree char *path = fixture_copy_demo("import-row.tessera");
+  g_autofree char *png = write_sprite_png("zz-last.png");
+  TessWindow *w = fixture_window(path);
+  GtkWidget *panel = tess_window_get_sprite_panel(w);
+  GtkNotebook *side = GTK_NOTEBOOK(gtk_widget_get_ancestor(panel, GTK_TYPE_NOTEBOOK));
+  CHECK(side != NULL);
+  for (int i = 0; side && i < gtk_notebook_get_n_pages(side); i++)
+    if (gtk_widget_is_ancestor(panel, gtk_notebook_get_nth_page(side, i))) gtk_notebook_set_current_page(side, i);
+  GtkWidget *list = GTK_WIDGET(gtk_widget_get_template_child(panel, TESS_TYPE_SPRITE_PANEL, "list"));
+  GtkWidget *scrolled = list ? gtk_widget_get_ancestor(list, GTK_TYPE_SCROLLED_WINDOW) : NULL;
+  CHECK(scrolled != NULL);
+  if (!scrolled) {
+    fixture_close(w);
+    return;
+  }
+  for (int i = 0; i < 500 && gtk_widget_get_height(scrolled) == 0; i++) {
+    fixture_spin();
+    g_usleep(1000);
+  }
+  TessId id = import_sprite(TESS_SPRITE_PANEL(panel), png);
+  GtkListBoxRow *row = gtk_list_box_get_selected_row(GTK_LIST_BOX(list));
+  CHECK(row && GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(row), "sprite")) == id);
+  /* The list is longer than its view (else this checks nothing). */
+  CHECK_MSG(gtk_widget_get_height(list) > gtk_widget_get_height(scrolled) + 50, "list %d px, view %d px",
+            gtk_widget_get_height(list), gtk_widget_get_height(scrolled));
+  /* The row in the view, once the refill is laid out and the tick after it has run. */
+  graphene_rect_t r = GRAPHENE_RECT_INIT(0, -1, 0, 0);
+  gboolean shown = FALSE;
+  for (int i = 0; i < 2000 && !shown; i++) {
+    fixture_spin();
+    shown = row && gtk_widget_compute_bounds(GTK_WIDGET(row), scrolled, &r) && r.size.height > 0 && r.origin.y >= 0 &&
+            r.origin.y + r.size.height <= gtk_widget_get_height(scrolled) + 0.5;
+    if (!shown) g_usleep(1000);
+  }
+  CHECK_MSG(shown, "the new row at y %g..%g of a %d px view", r.origin.y, r.origin.y + r.size.height,
+            gtk_widget_get_height(scrolled));
+  fixture_close(w);
+}
+
 static const TessTestCase cases[] = {
     {"sprites_mask_budget_readout", sprites_mask_budget_readout},
     {"sprites_import", sprites_import},
+    {"sprites_import_shows_the_row", sprites_import_shows_the_row},
     {"sprites_threshold_drag", sprites_threshold_drag},
     {"sprites_threshold_worker", sprites_threshold_worker},
     {"sprites_slider_pointer_drag", sprites_slider_pointer_drag},
