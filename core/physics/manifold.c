@@ -226,7 +226,9 @@ static inline PhysM4 cell_admits_lanes(const CellFilter *f, PhysF4 nx, PhysF4 ny
   PhysM4 bad = ((nx > tol) & physics_lane_splat_m(!(f->free_sides & SIDE_RIGHT))) | ((nx < ntol) & physics_lane_splat_m(!(f->free_sides & SIDE_LEFT))) |
                ((ny > tol) & physics_lane_splat_m(!(f->free_sides & SIDE_BOTTOM))) | ((ny < ntol) & physics_lane_splat_m(!(f->free_sides & SIDE_TOP)));
   PhysM4 slant = ((nx > tol) | (nx < ntol)) & ((ny > tol) | (ny < ntol));
-  PhysM4 up = ny < zero, left = nx<zero, right = nx> zero;
+  PhysM4 up = ny < zero;
+  PhysM4 left = nx < zero;
+  PhysM4 right = nx > zero;
   PhysM4 corner_off = (up & left & physics_lane_splat_m(!(f->corners & 1u))) | (up & ~left & physics_lane_splat_m(!(f->corners & 2u))) |
                       (~up & right & physics_lane_splat_m(!(f->corners & 4u))) | (~up & ~right & physics_lane_splat_m(!(f->corners & 8u)));
   return ~(bad | (slant & corner_off));

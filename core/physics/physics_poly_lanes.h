@@ -119,16 +119,16 @@ static inline void physics_poly_lanes(const PhysPoly *p, PolyLanes *l) {
 }
 
 /* The first lane holding the least value among the lanes `on` (UINT32_MAX when none is on),
- * and that lane's value: what a scalar loop `if (v[i] < least) ...` finds. */
+ * and that value: what a scalar loop `if (v[i] < least) ...` finds, up to the sign of a zero
+ * (-0 and +0 are equal, and the callers only compare the value). */
 static inline uint32_t physics_lane_first_least(const PhysF4 v[2], const PhysM4 on[2], float *least) {
   const PhysF4 inf = physics_lane_splat(INFINITY);
   PhysF4 w0 = physics_lane_select(on[0], v[0], inf), w1 = physics_lane_select(on[1], v[1], inf);
   PhysF4 m = physics_lane_hmin(physics_lane_min(w0, w1));
   uint32_t bits = physics_lane_bits((w0 == m) & on[0]) | physics_lane_bits((w1 == m) & on[1]) << 4;
   if (!bits) return UINT32_MAX;
-  uint32_t i = (uint32_t)__builtin_ctz(bits);
-  *least = v[i >> 2][i & 3];
-  return i;
+  *least = m[0];
+  return (uint32_t)__builtin_ctz(bits);
 }
 
 static inline uint32_t physics_lane_first_most(const PhysF4 v[2], const PhysM4 on[2], float *most) {
@@ -137,9 +137,8 @@ static inline uint32_t physics_lane_first_most(const PhysF4 v[2], const PhysM4 o
   PhysF4 m = physics_lane_hmax(physics_lane_max(w0, w1));
   uint32_t bits = physics_lane_bits((w0 == m) & on[0]) | physics_lane_bits((w1 == m) & on[1]) << 4;
   if (!bits) return UINT32_MAX;
-  uint32_t i = (uint32_t)__builtin_ctz(bits);
-  *most = v[i >> 2][i & 3];
-  return i;
+  *most = m[0];
+  return (uint32_t)__builtin_ctz(bits);
 }
 
 /* Lane k holds v's lane k + 1 for k < count - 1, and lane count - 1 holds lane 0: the value at

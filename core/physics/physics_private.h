@@ -266,7 +266,8 @@ typedef struct MapCell {
   uint8_t corners;    /* bit 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left: active */
   uint8_t covers;     /* SIDE_* this cell's geometry covers completely */
   uint8_t one_way;
-  uint8_t pad;
+  uint8_t slab; /* a traced cell whose one piece is an upright rectangle across its whole width (bit
+                   0: its top and bottom faces can run on into the neighbours') or height (bit 1) */
   uint16_t material;
   /* The first cell of the flat run each of its faces lies in (tilemap.c, join_runs): for the top
    * and bottom faces (index 0 and 2, the cell-face order top, right, bottom, left) the x of the

@@ -83,28 +83,85 @@ static void map_grow_reach(TileMap *m, const TessPolygon *piece) {
   }
 }
 
-/* Two cells whose faces on `side` continue one flat run: both full, that face open on both, one
- * surface (so the joined contact's material is right at every point: the solver has one friction,
- * restitution and tangential efficiency per contact), one one-way flag. */
-static bool run_continues(const TileMap *m, const MapCell *a, const MapCell *b, uint8_t side) {
-  if (a->kind != TESS_MAP_FULL || b->kind != TESS_MAP_FULL || !(a->free_sides & side) || !(b->free_sides & side) ||
-      a->one_way != b->one_way)
-    return false;
-  if (a->material == b->material) return true;
-  const TessMapMaterial *p = &m->materials[a->material], *q = &m->materials[b->material];
+static TessAABB cell_box(const TileMap *m, uint32_t x, uint32_t y);
+
+/* The edge of a slab's piece on face f (0 top, 1 right, 2 bottom, 3 left), by its normal. */
+static uint32_t slab_edge(const MapPiece *mp, uint32_t f) {
+  static const float nx[4] = {0, 1, 0, -1}, ny[4] = {-1, 0, 1, 0};
+  for (uint32_t k = 0; k < mp->poly.count; k++)
+    if (mp->poly.n[k].x * nx[f] + mp->poly.n[k].y * ny[f] > 0.99f) return k;
+  return 0;
+}
+
+/* Cell i takes part in runs along face f: a full cell with that side open, or a slab across the
+ * run's direction whose face there is open (not on a side its neighbour covers). */
+static bool run_cell(const TileMap *m, size_t i, uint32_t f) {
+  static const uint8_t sides[4] = {SIDE_TOP, SIDE_RIGHT, SIDE_BOTTOM, SIDE_LEFT};
+  const MapCell *c = &m->cells[i];
+  if (c->kind == TESS_MAP_FULL) return (c->free_sides & sides[f]) != 0;
+  if (c->kind != TESS_MAP_TRACED || !(c->slab & ((f & 1u) ? 2u : 1u))) return false;
+  const MapPiece *mp = &m->pieces[m->piece_start[i]];
+  return !mp->boundary[slab_edge(mp, f)];
+}
+
+/* Where cell i's solid lies across a run along face f (y for top and bottom faces, x for the
+ * sides): the cell's span, or its slab's. */
+static void run_span(const TileMap *m, size_t i, uint32_t f, float *lo, float *hi) {
+  bool across = (f & 1u) == 0;
+  uint32_t x = (uint32_t)(i % m->width), y = (uint32_t)(i / m->width);
+  TessAABB b = m->cells[i].kind == TESS_MAP_FULL ? cell_box(m, x, y)
+                                                 : physics_poly_aabb(&m->pieces[m->piece_start[i]].poly, tess_transform_identity());
+  *lo = across ? b.lower.y : b.lower.x;
+  *hi = across ? b.upper.y : b.upper.x;
+}
+
+/* Two neighbouring cells a, b whose faces f continue one flat run: both take part, their solid
+ * spans the same across the run (so the faces are on one line, no step), one surface (so the
+ * joined contact's material is right at every point: the solver has one friction, restitution
+ * and tangential efficiency per contact), one one-way flag. */
+static bool run_continues(const TileMap *m, size_t a, size_t b, uint32_t f) {
+  const MapCell *ca = &m->cells[a], *cb = &m->cells[b];
+  if (!run_cell(m, a, f) || !run_cell(m, b, f) || ca->one_way != cb->one_way) return false;
+  if (ca->kind != cb->kind || ca->kind == TESS_MAP_TRACED) {
+    float alo, ahi, blo, bhi;
+    run_span(m, a, f, &alo, &ahi);
+    run_span(m, b, f, &blo, &bhi);
+    if (alo != blo || ahi != bhi) return false;
+  }
+  if (ca->material == cb->material) return true;
+  const TessMapMaterial *p = &m->materials[ca->material], *q = &m->materials[cb->material];
   return p->friction == q->friction && p->restitution == q->restitution && p->tangential == q->tangential;
+}
+
+/* Whether traced cell i's only piece is an upright rectangle across its whole width (1) or
+ * height (2), within the cell. */
+static uint8_t slab_kind(const TileMap *m, size_t i) {
+  if (m->piece_start[i + 1] - m->piece_start[i] != 1) return 0;
+  const PhysPoly *p = &m->pieces[m->piece_start[i]].poly;
+  if (p->count != 4) return 0;
+  for (uint32_t k = 0; k < 4; k++)
+    if (fabsf(p->n[k].x) > 1e-6f && fabsf(p->n[k].y) > 1e-6f) return 0;
+  TessAABB b = physics_poly_aabb(p, tess_transform_identity());
+  TessAABB c = cell_box(m, (uint32_t)(i % m->width), (uint32_t)(i / m->width));
+  float ex = m->cell_w * 1e-3f, ey = m->cell_h * 1e-3f;
+  if (b.lower.x < c.lower.x - ex || b.upper.x > c.upper.x + ex || b.lower.y < c.lower.y - ey || b.upper.y > c.upper.y + ey)
+    return 0;
+  uint8_t k = 0;
+  if (b.lower.x <= c.lower.x + ex && b.upper.x >= c.upper.x - ex) k |= 1u;
+  if (b.lower.y <= c.lower.y + ey && b.upper.y >= c.upper.y - ey) k |= 2u;
+  return k;
 }
 
 /* Cell (x, y)'s runs, from its left and upper neighbours' (set before it, in row order). */
 static void map_runs_set(TileMap *m, uint32_t x, uint32_t y) {
   size_t i = (size_t)y * m->width + x;
   MapCell *c = &m->cells[i];
-  static const uint8_t sides[4] = {SIDE_TOP, SIDE_RIGHT, SIDE_BOTTOM, SIDE_LEFT};
+  if (c->kind == TESS_MAP_TRACED) c->slab = slab_kind(m, i);
   for (uint32_t f = 0; f < 4; f++) {
     bool across = (f & 1u) == 0; /* top and bottom faces run along x */
     uint32_t prev_at = across ? x : y;
-    const MapCell *p = prev_at > 0 ? &m->cells[across ? i - 1 : i - m->width] : NULL;
-    c->run_start[f] = (uint16_t)(p && run_continues(m, p, c, sides[f]) ? p->run_start[f] : prev_at);
+    size_t prev = across ? i - 1 : i - m->width;
+    c->run_start[f] = (uint16_t)(prev_at > 0 && run_continues(m, prev, i, f) ? m->cells[prev].run_start[f] : prev_at);
   }
 }
 
@@ -228,7 +285,6 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
       if (t && !(t->covers & SIDE_BOTTOM)) f |= SIDE_TOP;
       if (b && !(b->covers & SIDE_TOP)) f |= SIDE_BOTTOM;
       c->free_sides = f;
-      map_runs_set(&map, x, y);
       const MapCell *tl = cell_at(&map, (int32_t)x - 1, (int32_t)y - 1), *tr = cell_at(&map, (int32_t)x + 1, (int32_t)y - 1);
       const MapCell *br = cell_at(&map, (int32_t)x + 1, (int32_t)y + 1), *bl = cell_at(&map, (int32_t)x - 1, (int32_t)y + 1);
 #define EMPTYC(p) ((p) && (p)->kind == TESS_MAP_EMPTY)
@@ -273,6 +329,7 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
           }
         }
       }
+      map_runs_set(&map, x, y);
     }
   physics_map_free(&w->map);
   tess_world_clear_tile_map(w);
@@ -388,7 +445,7 @@ static int hit_face(TessVec2 n) {
  * key names the run's first cell) and where the cell lies along it. */
 static void run_tag(const TileMap *m, MapHit *h, uint32_t x, uint32_t y) {
   int f = hit_face(h->manifold.normal);
-  if (f < 0) return;
+  if (f < 0 || !run_cell(m, h->cell, (uint32_t)f)) return;
   uint32_t s = m->cells[h->cell].run_start[f];
   bool across = (f & 1) == 0;
   h->key_cell = across ? y * m->width + s : s * m->width + x;
@@ -396,9 +453,22 @@ static void run_tag(const TileMap *m, MapHit *h, uint32_t x, uint32_t y) {
   h->piece = RUN_PIECE + (uint32_t)f;
 }
 
-/* The cells [from, to] along run `first`'s face f as one box: that face open, the sides and
- * corners at its ends as the end cells have them (the face opposite the run's plays no part: a
- * joined hit must come out on the run's face). */
+/* Whether end cell i of a run opens to the side `side` (and its corner `bit` there is active). */
+static void run_end(const TileMap *m, size_t i, uint8_t side, uint32_t bit, uint32_t *free_sides, uint32_t *corners) {
+  static const uint32_t face_of[9] = {0, 3, 1, 0, 0, 0, 0, 0, 2}; /* SIDE_LEFT, RIGHT, TOP, BOTTOM -> face */
+  const MapCell *c = &m->cells[i];
+  if (c->kind == TESS_MAP_FULL) {
+    *free_sides |= c->free_sides & side;
+    *corners |= c->corners & bit;
+  } else if (!m->pieces[m->piece_start[i]].boundary[slab_edge(&m->pieces[m->piece_start[i]], face_of[side])]) {
+    *free_sides |= side; /* a slab's end: open unless the neighbour covers it, its corners convex */
+    *corners |= bit;
+  }
+}
+
+/* The cells [from, to] along run `first`'s face f as one box (a slab's span across): that face
+ * open, the sides and corners at its ends as the end cells have them (the face opposite the run's
+ * plays no part: a joined hit must come out on the run's face). */
 static TessAABB run_box(const TileMap *m, uint32_t first, uint32_t f, uint32_t from, uint32_t to, uint32_t *free_sides,
                         uint32_t *corners) {
   static const uint8_t sides[4] = {SIDE_TOP, SIDE_RIGHT, SIDE_BOTTOM, SIDE_LEFT};
@@ -406,17 +476,23 @@ static TessAABB run_box(const TileMap *m, uint32_t first, uint32_t f, uint32_t f
   bool across = (f & 1u) == 0;
   uint32_t a = across ? y * m->width + from : from * m->width + x;
   uint32_t b = across ? y * m->width + to : to * m->width + x;
-  const MapCell *ca = &m->cells[a], *cb = &m->cells[b];
   TessAABB box;
   box.lower = cell_box(m, a % m->width, a / m->width).lower;
   box.upper = cell_box(m, b % m->width, b / m->width).upper;
+  float lo, hi;
+  run_span(m, a, f, &lo, &hi);
   *free_sides = sides[f];
+  *corners = 0;
   if (across) {
-    *free_sides |= (ca->free_sides & SIDE_LEFT) | (cb->free_sides & SIDE_RIGHT);
-    *corners = f == 0 ? (ca->corners & 1u) | (cb->corners & 2u) : (ca->corners & 8u) | (cb->corners & 4u);
+    box.lower.y = lo;
+    box.upper.y = hi;
+    run_end(m, a, SIDE_LEFT, f == 0 ? 1u : 8u, free_sides, corners);
+    run_end(m, b, SIDE_RIGHT, f == 0 ? 2u : 4u, free_sides, corners);
   } else {
-    *free_sides |= (ca->free_sides & SIDE_TOP) | (cb->free_sides & SIDE_BOTTOM);
-    *corners = f == 1 ? (ca->corners & 2u) | (cb->corners & 4u) : (ca->corners & 1u) | (cb->corners & 8u);
+    box.lower.x = lo;
+    box.upper.x = hi;
+    run_end(m, a, SIDE_TOP, f == 1 ? 2u : 1u, free_sides, corners);
+    run_end(m, b, SIDE_BOTTOM, f == 1 ? 4u : 8u, free_sides, corners);
   }
   return box;
 }
@@ -530,6 +606,7 @@ bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const P
           if (hidden || !piece_contact_admitted(m, cb, c->free_sides, &man)) continue;
           if (c->one_way && !(man.normal.y < 0.0f)) continue;
           if (!add_hit(out, shape_index, ci, p - m->piece_start[ci], &man)) return false;
+          if (poly->count > 1 && c->slab) run_tag(m, &out->hits[out->count - 1], x, y);
         }
       }
     }
@@ -550,8 +627,8 @@ static void run_collide(const TileMap *m, uint32_t first, uint32_t f, const Phys
   uint32_t last = u1 < (float)side ? (uint32_t)floorf(u1) : side - 1, to = from;
   uint32_t x = first % m->width, y = first / m->width;
 #define RUN_CELL(at) (across ? y * m->width + (at) : (at)*m->width + x)
-  if (m->cells[RUN_CELL(from)].kind != TESS_MAP_FULL || m->cells[RUN_CELL(from)].run_start[f] != start) return;
-  while (to < last && m->cells[RUN_CELL(to + 1)].kind == TESS_MAP_FULL && m->cells[RUN_CELL(to + 1)].run_start[f] == start) to++;
+  if (!run_cell(m, RUN_CELL(from), f) || m->cells[RUN_CELL(from)].run_start[f] != start) return;
+  while (to < last && run_cell(m, RUN_CELL(to + 1), f) && m->cells[RUN_CELL(to + 1)].run_start[f] == start) to++;
 #undef RUN_CELL
   uint32_t free_sides, corners;
   TessAABB box = run_box(m, first, f, from, to, &free_sides, &corners);
@@ -568,7 +645,7 @@ bool physics_map_collide_contact(const TessWorld *w, const Contact *c, const Phy
   const MapCell *cell = &m->cells[ci];
   TessAABB cb = cell_box(m, ci % m->width, ci / m->width);
   uint32_t key_cell = (uint32_t)(c->key & 0x0FFFFFFFu), pf = (uint32_t)((c->key >> 28) & 0xFu);
-  if (pf >= RUN_PIECE && key_cell < m->width * m->height && m->cells[key_cell].kind == TESS_MAP_FULL) {
+  if (pf >= RUN_PIECE && key_cell < m->width * m->height && run_cell(m, key_cell, pf - RUN_PIECE)) {
     run_collide(m, key_cell, pf - RUN_PIECE, poly, margin, man);
   } else if (cell->kind == TESS_MAP_FULL) {
     physics_collide_cell(poly, cb, cell->free_sides, cell->corners, margin, man);
