@@ -97,6 +97,23 @@ static uint32_t cell_hash(int32_t x, int32_t y, uint32_t mask) {
  * bits its keys use. Keys are unique (a pair is found once), so any split into lists and ranges
  * gives the same order: the workers' count leaves no trace. */
 
+/* Counts per part and range ([part * ranges + range], counted by the workers part by part)
+ * become where each part's items of each range go, range by range and part by part within a
+ * range; range_at[r] is where range r starts and range_at[ranges] the total. The pair sort and
+ * the grid's entries share it: their parts are lists and blocks. */
+static void starts_by_range(uint32_t *at, uint32_t *range_at, uint32_t parts, uint32_t ranges) {
+  uint32_t sum = 0;
+  for (uint32_t r = 0; r < ranges; r++) {
+    range_at[r] = sum;
+    for (uint32_t k = 0; k < parts; k++) {
+      uint32_t c = at[(size_t)k * ranges + r];
+      at[(size_t)k * ranges + r] = sum;
+      sum += c;
+    }
+  }
+  range_at[ranges] = sum;
+}
+
 typedef struct SortJob {
   TessWorld *w;
   const PairBuf *lists;
@@ -184,17 +201,7 @@ static bool sort_pairs(TessWorld *w, const PairBuf *lists, uint32_t lists_count)
   j.at = j.counts + ((size_t)ranges << digit);
   j.range_at = j.at + (size_t)lists_count * ranges;
   physics_parallel_for(w->tasks, lists_count, 1, count_task, &j);
-  /* range by range, list by list */
-  uint32_t sum = 0;
-  for (uint32_t r = 0; r < ranges; r++) {
-    j.range_at[r] = sum;
-    for (uint32_t k = 0; k < lists_count; k++) {
-      uint32_t c = j.at[(size_t)k * ranges + r];
-      j.at[(size_t)k * ranges + r] = sum;
-      sum += c;
-    }
-  }
-  j.range_at[ranges] = sum;
+  starts_by_range(j.at, j.range_at, lists_count, ranges);
   physics_parallel_for(w->tasks, lists_count, 1, spread_task, &j);
   physics_parallel_for(w->tasks, ranges, 1, order_task, &j);
   if (passes % 2 == 0) {
@@ -602,17 +609,7 @@ bool physics_broad_phase(TessWorld *w, const float *margins, const TessVec2 *swe
   grid.at = w->radix_count;
   grid.range_at = grid.at + (size_t)blocks * ranges;
   physics_parallel_for(w->tasks, blocks, 1, entries_task, &grid);
-  /* range by range, block by block */
-  uint32_t sum = 0;
-  for (uint32_t r = 0; r < ranges; r++) {
-    grid.range_at[r] = sum;
-    for (uint32_t k = 0; k < blocks; k++) {
-      uint32_t c = grid.at[(size_t)k * ranges + r];
-      grid.at[(size_t)k * ranges + r] = sum;
-      sum += c;
-    }
-  }
-  grid.range_at[ranges] = sum;
+  starts_by_range(grid.at, grid.range_at, blocks, ranges);
   if (ranges > 1) physics_parallel_for(w->tasks, blocks, 1, spread_entries_task, &grid);
   physics_parallel_for(w->tasks, ranges, 1, place_task, &grid);
   start[nbucket] = nentry;

@@ -50,6 +50,14 @@ static uint64_t boundary_word(const PixelMask *m, uint32_t y, uint32_t k) {
   return cur & ~(up & down & left & right);
 }
 
+/* The boundary pixels of word k of row y that lie in columns x0..x1 (clipped to the mask). */
+static inline uint64_t boundary_span(const PixelMask *m, uint32_t y, uint32_t k, int64_t x0, int64_t x1) {
+  uint64_t word = boundary_word(m, y, k);
+  uint32_t lo = k == (uint32_t)(x0 >> 6) ? (uint32_t)(x0 & 63) : 0;
+  uint32_t hi = k == (uint32_t)(x1 >> 6) ? (uint32_t)(x1 & 63) : 63;
+  return word & (~0ull << lo) & (~0ull >> (63 - hi));
+}
+
 /* ---- The coarse level ------------------------------------------------------ */
 
 void physics_pixel_mask_coarse_update(PixelMask *m, uint32_t k0, uint32_t k1, uint32_t y0, uint32_t y1) {
@@ -218,10 +226,7 @@ static void scan_mask(const PixelMask *m, uint32_t mi, const Window *win, Probe 
     if (fabsf(ry) > reach + 0.5f) continue;
     for (uint32_t k = (uint32_t)(x0 >> 6); k <= (uint32_t)(x1 >> 6); k++) {
       if (!coarse_byte(m, ty, k)) continue;
-      uint64_t word = boundary_word(m, (uint32_t)y, k);
-      uint32_t lo = k == (uint32_t)(x0 >> 6) ? (uint32_t)(x0 & 63) : 0;
-      uint32_t hi = k == (uint32_t)(x1 >> 6) ? (uint32_t)(x1 & 63) : 63;
-      word &= (~0ull << lo) & (~0ull >> (63 - hi));
+      uint64_t word = boundary_span(m, (uint32_t)y, k, x0, x1);
       while (word) {
         uint32_t x = (uint32_t)__builtin_ctzll(word) + (k << 6);
         word &= word - 1;
@@ -518,10 +523,7 @@ static bool any_pixel_within(const TessWorld *w, TessVec2 c, float rw, Need need
       float ry = (float)y + 0.5f - win.uy;
       for (uint32_t k = (uint32_t)(x0 >> 6); x0 <= x1 && k <= (uint32_t)(x1 >> 6); k++) {
         if (!coarse_byte(m, ty, k)) continue;
-        uint64_t word = boundary_word(m, (uint32_t)y, k);
-        uint32_t lo = k == (uint32_t)(x0 >> 6) ? (uint32_t)(x0 & 63) : 0;
-        uint32_t hi = k == (uint32_t)(x1 >> 6) ? (uint32_t)(x1 & 63) : 63;
-        word &= (~0ull << lo) & (~0ull >> (63 - hi));
+        uint64_t word = boundary_span(m, (uint32_t)y, k, x0, x1);
         while (word) {
           uint32_t x = (uint32_t)__builtin_ctzll(word) + (k << 6);
           word &= word - 1;
