@@ -340,17 +340,23 @@ void physics_tasks_stepping(TaskPool *p, bool stepping);
 /* The governor: steps run one way (handing loops over, or all on the caller); now and then one
  * step, the probe, runs the other way and is timed against the steady steps before and after
  * it; the way that was faster is kept. A pure state machine on the step times it is given. */
+#define GOV_VOTES 3u
 typedef struct PhysicsGovernor {
   bool parallel;           /* the way steady steps run */
   uint8_t phase;           /* 0 steady; 1 in the probe; 2 in the steady step after it */
   uint32_t gap, countdown; /* steady steps between probes, and left until the next */
   uint32_t slower;         /* steady steps in a row slower than the last probe */
   double before, probe;    /* ns: the last steady step, and the last probe (the other way) */
+  double ratio[GOV_VOTES]; /* the last probes: a step handed over / one on the caller */
+  uint32_t ratios;         /* probes judged so far */
   uint64_t probes, switches;
 } PhysicsGovernor;
 void physics_governor_init(PhysicsGovernor *g);
 bool physics_governor_begin(PhysicsGovernor *g); /* true: this step hands loops over */
 void physics_governor_end(PhysicsGovernor *g, double step_ns);
+/* Whether this step may share its loops among threads (false in a step the governor runs on the
+ * caller, and with one worker): physics_pieces cuts work for threads only then. */
+bool physics_tasks_step_shared(const TaskPool *p);
 /* Whether a loop of this much one-thread work (ns) is worth handing over at all. */
 bool physics_tasks_worth_handing_over(double work_ns);
 /* What the pool's loops did so far (bench-tasks): loops handed to the workers, workers that
@@ -553,11 +559,12 @@ struct TessWorld {
 /* ---- Shared helpers ---------------------------------------------------- */
 
 /* How many runs, each with its own output list, a loop over `items` is cut into: a few per
- * thread; one for one thread, but when profiling as for two, so that the profile counts the
+ * thread; one for one thread (or a step the pool's governor runs on the caller), but when
+ * profiling as for two, so that the profile counts the
  * loop among those the workers share (the lists are joined in order: any count gives the same
  * bits). */
 static inline uint32_t physics_pieces(const TessWorld *w, uint32_t items) {
-  if (items < 256 || (!w->tasks && !w->profile)) return 1u;
+  if (items < 256 || (!physics_tasks_step_shared(w->tasks) && !w->profile)) return 1u;
   return 4u * (w->tasks ? physics_tasks_threads(w->tasks) : 2u);
 }
 

@@ -226,7 +226,7 @@ static void publish(TaskPool *p) {
  * the probes confirm the way steps run (a probe that loses costs 1/MAX_GAP of the difference) */
 #define GOV_MIN_GAP 4u
 #define GOV_MAX_GAP 64u
-/* how much faster a probe must be than the steps beside it to switch */
+/* how much faster the other way must have been to switch */
 #define GOV_MARGIN 0.03
 
 void physics_governor_init(PhysicsGovernor *g) {
@@ -242,7 +242,19 @@ bool physics_governor_begin(PhysicsGovernor *g) {
   return g->parallel;
 }
 
-/* The probe is judged against the faster of the steady steps before and after it: the scene
+/* Whether the last probes' ratios (a step handed over / one on the caller) say the other way is
+ * faster: all of them while there are fewer than GOV_VOTES, else all but one. One probe (or its
+ * neighbour) slowed by the machine's other work does not switch. */
+static bool other_way_wins(const PhysicsGovernor *g) {
+  uint32_t n = g->ratios < GOV_VOTES ? g->ratios : GOV_VOTES, votes = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    double r = g->ratio[i];
+    votes += g->parallel ? r > 1.0 / (1.0 - GOV_MARGIN) : r < 1.0 - GOV_MARGIN;
+  }
+  return n > 0 && votes >= (n < GOV_VOTES ? n : n - 1u);
+}
+
+/* A probe is judged against the faster of the steady steps before and after it: the scene
  * changes little in three steps, and a steady step slowed by the machine's other work does not
  * make the probe look better than it was. Two steady steps in a row slower than the last probe
  * (the other way) bring the next probe forward: a third process that starts to share the
@@ -255,11 +267,18 @@ void physics_governor_end(PhysicsGovernor *g, double step_ns) {
       return;
     case 2: {
       double ref = step_ns < g->before ? step_ns : g->before;
-      if (g->probe < ref * (1.0 - GOV_MARGIN)) {
+      if (ref > 0.0 && g->probe > 0.0) {
+        g->ratio[g->ratios % GOV_VOTES] = g->parallel ? ref / g->probe : g->probe / ref;
+        g->ratios++;
+      }
+      if (other_way_wins(g)) {
         g->parallel = !g->parallel;
         g->switches++;
         g->gap = GOV_MIN_GAP;
         g->probe = ref; /* now the other way's time */
+      } else if (g->ratios > 0 && (g->parallel ? g->ratio[(g->ratios - 1u) % GOV_VOTES] > 1.0 / (1.0 - GOV_MARGIN)
+                                               : g->ratio[(g->ratios - 1u) % GOV_VOTES] < 1.0 - GOV_MARGIN)) {
+        g->gap = GOV_MIN_GAP; /* this probe was for the other way: the next one decides soon */
       } else if (g->gap < GOV_MAX_GAP) {
         g->gap *= 2u;
       }
@@ -276,6 +295,8 @@ void physics_governor_end(PhysicsGovernor *g, double step_ns) {
       if (g->countdown > 0) g->countdown--;
   }
 }
+
+bool physics_tasks_step_shared(const TaskPool *p) { return p && (p->enqueue || !p->in_step || p->parallel_step); }
 
 void physics_tasks_stepping(TaskPool *p, bool stepping) {
   if (!p || p->enqueue) return;
