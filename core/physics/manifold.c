@@ -263,9 +263,11 @@ static uint32_t incident_edge(const PolyLanes *l2, uint32_t count2, TessVec2 v11
     across[h] = l2->on[h] & ~(before | beyond);
   }
   float min_dot = 0.0f, facing_dot = 0.0f;
-  uint32_t i21 = physics_lane_first_least(d, l2->on, &min_dot);
+  /* (the edge across the face first: it is the answer almost always, and the other search is
+   * then not needed) */
   uint32_t facing = physics_lane_first_least(d, across, &facing_dot);
-  if (facing != UINT32_MAX && facing_dot < 0.0f) i21 = facing;
+  if (facing != UINT32_MAX && facing_dot < 0.0f) return facing;
+  uint32_t i21 = physics_lane_first_least(d, l2->on, &min_dot);
   return i21 == UINT32_MAX ? 0 : i21;
 }
 
