@@ -456,7 +456,7 @@ static void pass_task(void *ctx, uint32_t begin, uint32_t end) {
 /* One pass, colour after colour; a colour's batches share no dynamic body and write no other
  * state (the scatters skip fixed and kinematic lanes), so the workers split each colour. */
 static void pass(TessWorld *w, bool solve, float inv_h, bool use_bias) {
-  if (!w->tasks) {
+  if (!physics_tasks_step_shared(w->tasks)) { /* one thread, or a step the pool runs on the caller */
     pass_range(w, solve, inv_h, use_bias, 0, w->batch_count);
   } else {
     PassJob j = {w, solve, use_bias, inv_h, 0};
