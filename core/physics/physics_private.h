@@ -378,6 +378,11 @@ typedef struct ContactRun {
 /* What the wide solver's colouring, one constraint after another on one thread, needs of a
  * constraint: gathered beforehand by the workers into one small record in constraint order, so
  * the serial loop streams 12 bytes a constraint instead of its constraint and both states. */
+/* The most parts a colour is cut into, one per thread that steps the world: a thread solves the
+ * constraints of its own part first, those of the bodies it integrates (physics_wide_owned_for),
+ * so most body states stay in one core's cache from pass to pass. */
+#define PHYS_PARTS 8u
+
 typedef struct ColorIn {
   uint32_t a, b;   /* the solver states of its dynamic bodies; the spare state for a fixed side */
   uint32_t points; /* 1 or 2; 0: not solved by colour (asleep, or no point) */
@@ -504,10 +509,18 @@ struct TessWorld {
   uint32_t *constraint_slot;
   uint32_t constraint_slot_cap; /* per constraint (coff order): its place in its colour's group */
   ColorIn *color_in;
-  uint32_t color_in_cap;       /* per constraint (coff order): what the colouring reads of it */
-  uint32_t group_first[32][2]; /* per colour and point count: the group's first batch */
-  uint32_t color_first[33];    /* batches of colour c: [color_first[c], color_first[c + 1]) */
-  TaskPool *tasks;             /* the workers (tasks.c); NULL with one */
+  uint32_t color_in_cap; /* per constraint (coff order): what the colouring reads of it */
+  /* per colour, part (PHYS_PARTS) and point count, in that order: the group's first batch; a
+   * colour's part o is [group_first[c][o][0], the next part's or colour's first) */
+  uint32_t group_first[32][PHYS_PARTS][2];
+  uint32_t color_first[33]; /* batches of colour c: [color_first[c], color_first[c + 1]) */
+  uint32_t parts;           /* the parts the colours are cut into this step: one per thread */
+  uint8_t used_colors[32];
+  uint32_t used_color_count; /* the colours with constraints, in order */
+  struct PassSync *pass_sync;
+  uint32_t pass_sync_cap; /* the passes' counters, a cache line each (wide_solver.c) */
+  void *pass_sync_raw;
+  TaskPool *tasks; /* the workers (tasks.c); NULL with one */
   uint8_t *wbuf;
   size_t wbuf_cap;
   void *wbuf_raw;
@@ -705,6 +718,9 @@ void physics_wide_solve(TessWorld *w, float inv_h, bool use_bias);
 /* Impulses and impact speeds back into cbuf, and into the contacts when no restitution pass
  * follows; physics_wide_stored tells whether constraint ci (coff order) went into its contact. */
 void physics_wide_store(TessWorld *w);
+/* A loop over the awake bodies' items [0, count) (solver state i + 1), each thread taking first
+ * the bodies of its own part, as the solver's passes do. */
+void physics_wide_owned_for(TessWorld *w, uint32_t count, PhysicsTaskFn *fn, void *ctx);
 #define PHYS_NO_COLOR 0xFFu /* constraint_color of one solved one at a time, or not at all */
 static inline bool physics_wide_stored(const TessWorld *w, uint32_t ci) {
   return !w->any_impact_material && w->constraint_color[ci] != PHYS_NO_COLOR;

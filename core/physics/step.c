@@ -631,7 +631,7 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
   bool zones = w->zone_count > 0;
   IntegrateJob job = {w, st, mo, active, h, zones, any_rk4};
   for (uint32_t sub = 0; sub < substeps; sub++) {
-    physics_parallel_for(w->tasks, na, 512, integrate_velocities, &job);
+    physics_wide_owned_for(w, na, integrate_velocities, &job);
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_warm_start(w, &w->joints[i]);
     physics_contacts_warm_start(w, w->overflow, w->overflow_count);
@@ -640,16 +640,16 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, true);
     physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, true, soft, soft_static);
     ALONE_PARALLEL(pc, physics_wide_solve(w, inv_h, true));
-    physics_parallel_for(w->tasks, na, 1024, integrate_positions, &job);
+    physics_wide_owned_for(w, na, integrate_positions, &job);
     for (uint32_t i = 0; i < w->joint_count; i++)
       if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, false);
     /* what the last relaxation takes off each velocity (the bodies' stop_dv, set below): in a
      * state-ordered array, not in the large Body structs, twice per step */
     bool last = sub + 1 == substeps;
-    if (last) physics_parallel_for(w->tasks, na, 2048, stops_before, &job);
+    if (last) physics_wide_owned_for(w, na, stops_before, &job);
     physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, false, soft, soft_static);
     ALONE_PARALLEL(pc, physics_wide_solve(w, inv_h, false));
-    if (last) physics_parallel_for(w->tasks, na, 2048, stops_after, &job);
+    if (last) physics_wide_owned_for(w, na, stops_after, &job);
   }
   phase_end(pc, &prof->solve);
   physics_wide_store(w);

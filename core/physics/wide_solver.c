@@ -27,6 +27,7 @@
  * the same on any x86-64 (TESS_PHYSICS_SIMD=sse2 forces the 4-lane code,
  * for checking exactly that). */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,10 +35,16 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#define SPIN_PAUSE() _mm_pause()
+#else
+#define SPIN_PAUSE() ((void)0)
 #endif
 
 #define COLORS 32u
 #define LANES 8u
+/* batches a thread takes at a time from a part of a colour, and bodies from a part of a body loop */
+#define BLOCK 4u
+#define OWNED_BLOCK 256u
 
 typedef struct WideHead {
   uint32_t a[LANES], b[LANES]; /* solver states; 0 (the fixed one) in an empty lane */
@@ -292,6 +299,15 @@ static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t
   }
 }
 
+/* The part a constraint is solved in: its first dynamic body's, in the awake bodies cut into
+ * w->parts equal runs of solver states (as physics_wide_owned_for cuts them). */
+static inline uint32_t part_of(const TessWorld *w, const ColorIn *in) {
+  if (w->parts < 2) return 0;
+  uint32_t s = in->a < in->b ? in->a : in->b; /* the spare slot (a fixed side) is above every state */
+  uint32_t o = (uint32_t)((uint64_t)(s - 1u) * w->parts / w->active_count);
+  return o < w->parts ? o : w->parts - 1u;
+}
+
 typedef struct BuildJob {
   TessWorld *w;
   const Softness *soft, *soft_static;
@@ -339,12 +355,14 @@ static void fill_task(void *ctx, uint32_t begin, uint32_t end) {
     uint32_t c = w->constraint_color[ci];
     if (c == PHYS_NO_COLOR) continue;
     const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
-    uint32_t p = k->point_count - 1, slot = w->constraint_slot[ci];
-    uint8_t *base = w->wbuf + (w->batches[w->group_first[c][p] + slot / LANES] & ~1u);
+    uint32_t p = k->point_count - 1, slot = w->constraint_slot[ci], o = part_of(w, &w->color_in[ci]);
+    uint8_t *base = w->wbuf + (w->batches[w->group_first[c][o][p] + slot / LANES] & ~1u);
     write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], j->soft,
                j->soft_static);
   }
 }
+
+static bool grow_pass_sync(TessWorld *w, uint32_t need);
 
 bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   uint32_t nstates = w->active_count + 1, spare = nstates;
@@ -356,7 +374,9 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     return false;
   uint32_t *colors = w->state_colors;
   memset(colors, 0, (nstates + 1) * sizeof *colors);
-  uint32_t count[COLORS][2];
+  uint32_t parts = w->tasks ? physics_tasks_threads(w->tasks) : 1u;
+  w->parts = parts < PHYS_PARTS ? parts : PHYS_PARTS;
+  uint32_t count[COLORS][PHYS_PARTS][2];
   memset(count, 0, sizeof count);
   w->overflow_count = 0;
   BuildJob job = {w, &soft, &soft_static};
@@ -384,19 +404,21 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     colors[b] |= bit;
     colors[spare] = 0;
     w->constraint_color[ci] = (uint8_t)color;
-    w->constraint_slot[ci] = count[color][points - 1]++; /* its place in its group */
+    w->constraint_slot[ci] = count[color][part_of(w, &in[ci])][points - 1]++; /* its place in its group */
   }
 
-  /* the batches: colour by colour, one-point groups before two-point ones */
-  uint32_t first[COLORS][2], batches = 0;
+  /* the batches: colour by colour, part by part, one-point groups before two-point ones (the
+   * order of a colour's constraints changes no result: they share no dynamic body) */
+  uint32_t first[COLORS][PHYS_PARTS][2], batches = 0;
   size_t bytes = 0;
   for (uint32_t c = 0; c < COLORS; c++)
-    for (uint32_t p = 0; p < 2; p++) {
-      uint32_t n = (count[c][p] + LANES - 1u) / LANES;
-      first[c][p] = batches;
-      batches += n;
-      bytes += n * batch_size(p + 1);
-    }
+    for (uint32_t o = 0; o < w->parts; o++)
+      for (uint32_t p = 0; p < 2; p++) {
+        uint32_t n = (count[c][o][p] + LANES - 1u) / LANES;
+        first[c][o][p] = batches;
+        batches += n;
+        bytes += n * batch_size(p + 1);
+      }
   if (bytes > UINT32_MAX || !PHYS_GROW(w->batches, &w->batch_cap, batches + 1)) return false;
   if (bytes > w->wbuf_cap) {
     size_t cap = w->wbuf_cap ? w->wbuf_cap : 4096;
@@ -410,16 +432,21 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   }
   size_t at = 0;
   for (uint32_t c = 0; c < COLORS; c++)
-    for (uint32_t p = 0; p < 2; p++) {
-      uint32_t n = (count[c][p] + LANES - 1u) / LANES;
-      for (uint32_t i = 0; i < n; i++) {
-        w->batches[first[c][p] + i] = (uint32_t)at | p; /* batches start 16-aligned: bit 0 says two points */
-        at += batch_size(p + 1);
+    for (uint32_t o = 0; o < w->parts; o++)
+      for (uint32_t p = 0; p < 2; p++) {
+        uint32_t n = (count[c][o][p] + LANES - 1u) / LANES;
+        for (uint32_t i = 0; i < n; i++) {
+          w->batches[first[c][o][p] + i] = (uint32_t)at | p; /* batches start 16-aligned: bit 0 says two points */
+          at += batch_size(p + 1);
+        }
       }
-    }
   w->batch_count = batches;
-  for (uint32_t c = 0; c < COLORS; c++) w->color_first[c] = first[c][0];
+  w->used_color_count = 0;
+  for (uint32_t c = 0; c < COLORS; c++) w->color_first[c] = first[c][0][0];
   w->color_first[COLORS] = batches;
+  for (uint32_t c = 0; c < COLORS; c++)
+    if (w->color_first[c + 1] > w->color_first[c]) w->used_colors[w->used_color_count++] = (uint8_t)c;
+  if (!grow_pass_sync(w, (w->used_color_count + 1u) * (w->parts + 1u))) return false;
 
   /* the batches cleared, then the lanes filled: constraint by constraint on the workers, each
    * into its own lane */
@@ -431,11 +458,46 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
 
 /* ---- The passes --------------------------------------------------------- */
 
+/* A counter the threads of a pass share, on a cache line of its own. */
+typedef struct PassSync {
+  atomic_uint n;
+  char pad[64 - sizeof(atomic_uint)];
+} PassSync;
+
+static bool grow_pass_sync(TessWorld *w, uint32_t need) {
+  if (need <= w->pass_sync_cap) return true;
+  uint32_t cap = need < 64u ? 64u : need;
+  void *raw = tess_realloc(NULL, cap * sizeof(PassSync) + 64u);
+  if (!raw) return false;
+  tess_free(w->pass_sync_raw);
+  w->pass_sync_raw = raw;
+  w->pass_sync = (PassSync *)(((uintptr_t)raw + 63u) & ~(uintptr_t)63u);
+  w->pass_sync_cap = cap;
+  return true;
+}
+
+static void reset_sync(PassSync *sync, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) atomic_store_explicit(&sync[i].n, 0u, memory_order_relaxed);
+}
+
+/* Which part a thread takes first: the stepping thread (its mark named in the job) the first,
+ * every other thread one of the others, the same from pass to pass. Any thread may take any
+ * part's blocks once its own are taken, so the answer changes only where the work is done. */
+static _Thread_local char stepping_mark;
+static _Thread_local uint32_t worker_number;
+static atomic_uint workers_seen;
+
+static uint32_t own_part(const void *stepping, uint32_t parts) {
+  if (stepping == &stepping_mark || parts < 2) return 0;
+  if (worker_number == 0) worker_number = 1u + atomic_fetch_add_explicit(&workers_seen, 1u, memory_order_relaxed);
+  return 1u + (worker_number - 1u) % (parts - 1u);
+}
+
 typedef struct PassJob {
   TessWorld *w;
   bool solve, use_bias;
   float inv_h;
-  uint32_t first; /* the colour's first batch */
+  const void *stepping;
 } PassJob;
 
 static void pass_range(TessWorld *w, bool solve, float inv_h, bool use_bias, uint32_t begin, uint32_t end) {
@@ -448,25 +510,91 @@ static void pass_range(TessWorld *w, bool solve, float inv_h, bool use_bias, uin
   pass_4(w, solve, inv_h, use_bias, begin, end);
 }
 
+/* Part o of colour c: [first, end) of the batches. */
+static inline void part_range(const TessWorld *w, uint32_t c, uint32_t o, uint32_t *first, uint32_t *end) {
+  *first = w->group_first[c][o][0];
+  *end = o + 1u < w->parts ? w->group_first[c][o + 1u][0] : w->color_first[c + 1u];
+}
+
+/* One thread's share of a pass, colour after colour, Box2D v3's way: its own part's blocks first,
+ * then any left in the others'; then it waits until every block of the colour is done (the
+ * next colour reads the bodies this one wrote). A thread waits only for blocks another has
+ * taken and is running, so a thread the machine does not run holds up nothing it has not
+ * begun, and the stepping thread alone does all when no other comes. */
 static void pass_task(void *ctx, uint32_t begin, uint32_t end) {
+  (void)begin;
+  (void)end;
   const PassJob *j = ctx;
-  pass_range(j->w, j->solve, j->inv_h, j->use_bias, j->first + begin, j->first + end);
+  TessWorld *w = j->w;
+  uint32_t parts = w->parts, me = own_part(j->stepping, parts);
+  for (uint32_t k = 0; k < w->used_color_count; k++) {
+    uint32_t c = w->used_colors[k], ran = 0, blocks = 0;
+    PassSync *line = w->pass_sync + k * (parts + 1u);
+    for (uint32_t r = 0; r < parts; r++) {
+      uint32_t o = (me + r) % parts, first, last, i;
+      part_range(w, c, o, &first, &last);
+      blocks += (last - first + BLOCK - 1u) / BLOCK;
+      while ((i = first + BLOCK * atomic_fetch_add_explicit(&line[o].n, 1u, memory_order_relaxed)) < last) {
+        pass_range(w, j->solve, j->inv_h, j->use_bias, i, i + BLOCK < last ? i + BLOCK : last);
+        ran++;
+      }
+    }
+    if (k + 1u == w->used_color_count) break; /* the loop's end waits for the last */
+    if (ran) atomic_fetch_add_explicit(&line[parts].n, ran, memory_order_release);
+    while (atomic_load_explicit(&line[parts].n, memory_order_acquire) < blocks) SPIN_PAUSE();
+  }
 }
 
 /* One pass, colour after colour; a colour's batches share no dynamic body and write no other
- * state (the scatters skip fixed and kinematic lanes), so the workers split each colour. */
+ * state (the scatters skip fixed and kinematic lanes), so the threads split each colour, and
+ * meet between colours on a counter rather than in a loop of the pool's each. */
 static void pass(TessWorld *w, bool solve, float inv_h, bool use_bias) {
-  if (!w->tasks) {
+  if (!w->tasks || w->parts < 2 || w->batch_count < 4u * BLOCK) {
     pass_range(w, solve, inv_h, use_bias, 0, w->batch_count);
   } else {
-    PassJob j = {w, solve, use_bias, inv_h, 0};
-    for (uint32_t c = 0; c < COLORS; c++) {
-      j.first = w->color_first[c];
-      physics_parallel_for(w->tasks, w->color_first[c + 1] - j.first, 4, pass_task, &j);
-    }
+    PassJob j = {w, solve, use_bias, inv_h, &stepping_mark};
+    reset_sync(w->pass_sync, w->used_color_count * (w->parts + 1u));
+    physics_parallel_for(w->tasks, w->parts, 1, pass_task, &j);
   }
   w->states[0].v = tess_v2(0.0f, 0.0f);
   w->states[0].w = 0.0f;
+}
+
+/* Where part o of `count` body items begins: item i is in part i * parts / count. */
+static inline uint32_t item_part_first(uint32_t count, uint32_t o, uint32_t parts) {
+  return (uint32_t)(((uint64_t)o * count + parts - 1u) / parts);
+}
+
+typedef struct OwnedJob {
+  TessWorld *w;
+  uint32_t count;
+  PhysicsTaskFn *fn;
+  void *ctx;
+  const void *stepping;
+} OwnedJob;
+
+static void owned_task(void *ctx, uint32_t begin, uint32_t end) {
+  (void)begin;
+  (void)end;
+  const OwnedJob *j = ctx;
+  uint32_t parts = j->w->parts, me = own_part(j->stepping, parts);
+  PassSync *line = j->w->pass_sync;
+  for (uint32_t r = 0; r < parts; r++) {
+    uint32_t o = (me + r) % parts, i;
+    uint32_t first = item_part_first(j->count, o, parts), last = item_part_first(j->count, o + 1u, parts);
+    while ((i = first + OWNED_BLOCK * atomic_fetch_add_explicit(&line[o].n, 1u, memory_order_relaxed)) < last)
+      j->fn(j->ctx, i, i + OWNED_BLOCK < last ? i + OWNED_BLOCK : last);
+  }
+}
+
+void physics_wide_owned_for(TessWorld *w, uint32_t count, PhysicsTaskFn *fn, void *ctx) {
+  if (!w->tasks || w->parts < 2 || count < 2u * OWNED_BLOCK) {
+    physics_parallel_for(NULL, count, OWNED_BLOCK, fn, ctx); /* inline, counted as a split loop */
+    return;
+  }
+  OwnedJob j = {w, count, fn, ctx, &stepping_mark};
+  reset_sync(w->pass_sync, w->parts);
+  physics_parallel_for(w->tasks, w->parts, 1, owned_task, &j);
 }
 
 void physics_wide_warm_start(TessWorld *w) { pass(w, false, 0.0f, false); }
