@@ -513,8 +513,9 @@ struct TessWorld {
   /* per colour, part (PHYS_PARTS) and point count, in that order: the group's first batch; a
    * colour's part o is [group_first[c][o][0], the next part's or colour's first) */
   uint32_t group_first[32][PHYS_PARTS][2];
-  uint32_t color_first[33]; /* batches of colour c: [color_first[c], color_first[c + 1]) */
-  uint32_t parts;           /* the parts the colours are cut into this step: one per thread */
+  uint32_t color_first[33];      /* batches of colour c: [color_first[c], color_first[c + 1]) */
+  uint32_t parts;                /* the parts the colours are cut into this step: one per thread */
+  uint32_t batch_count_one_part; /* the batches there would be in one part */
   uint8_t used_colors[32];
   uint32_t used_color_count; /* the colours with constraints, in order */
   struct PassSync *pass_sync;

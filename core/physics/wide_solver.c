@@ -375,7 +375,8 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   uint32_t *colors = w->state_colors;
   memset(colors, 0, (nstates + 1) * sizeof *colors);
   uint32_t parts = w->tasks ? physics_tasks_threads(w->tasks) : 1u;
-  w->parts = parts < PHYS_PARTS ? parts : PHYS_PARTS;
+  w->parts = parts < 1u ? 1u : parts < PHYS_PARTS ? parts
+                                                  : PHYS_PARTS;
   uint32_t count[COLORS][PHYS_PARTS][2];
   memset(count, 0, sizeof count);
   w->overflow_count = 0;
@@ -450,7 +451,20 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
 
   /* the batches cleared, then the lanes filled: constraint by constraint on the workers, each
    * into its own lane */
-  physics_parallel_for(w->tasks, batches, 256, clear_task, &job);
+  /* (whether a loop is handed over must not depend on the thread count: a game's scheduler sees
+   * the same loops with any; the parts add a few part-filled batches) */
+  uint32_t one_part = 0;
+  for (uint32_t c = 0; c < COLORS; c++)
+    for (uint32_t p = 0; p < 2; p++) {
+      uint32_t n = 0;
+      for (uint32_t o = 0; o < w->parts; o++) n += count[c][o][p];
+      one_part += (n + LANES - 1u) / LANES;
+    }
+  w->batch_count_one_part = one_part;
+  if (one_part < 2u * 256u)
+    clear_task(&job, 0, batches);
+  else
+    physics_parallel_for(w->tasks, batches, 256, clear_task, &job);
   memcpy(w->group_first, first, sizeof first);
   physics_parallel_for(w->tasks, w->coff_count, 512, fill_task, &job);
   return true;
@@ -549,12 +563,14 @@ static void pass_task(void *ctx, uint32_t begin, uint32_t end) {
  * state (the scatters skip fixed and kinematic lanes), so the threads split each colour, and
  * meet between colours on a counter rather than in a loop of the pool's each. */
 static void pass(TessWorld *w, bool solve, float inv_h, bool use_bias) {
-  if (!w->tasks || w->parts < 2 || w->batch_count < 4u * BLOCK) {
+  if (!w->tasks || w->coff_count < 4u * BLOCK * LANES) {
     pass_range(w, solve, inv_h, use_bias, 0, w->batch_count);
   } else {
+    /* handed over whatever the thread count, as every loop of the step (a game's scheduler of one
+     * thread sees the same loops as one of many) */
     PassJob j = {w, solve, use_bias, inv_h, &stepping_mark};
     reset_sync(w->pass_sync, w->used_color_count * (w->parts + 1u));
-    physics_parallel_for(w->tasks, w->parts, 1, pass_task, &j);
+    physics_parallel_for(w->tasks, w->parts < 2 ? 2u : w->parts, 1, pass_task, &j);
   }
   w->states[0].v = tess_v2(0.0f, 0.0f);
   w->states[0].w = 0.0f;
@@ -588,13 +604,13 @@ static void owned_task(void *ctx, uint32_t begin, uint32_t end) {
 }
 
 void physics_wide_owned_for(TessWorld *w, uint32_t count, PhysicsTaskFn *fn, void *ctx) {
-  if (!w->tasks || w->parts < 2 || count < 2u * OWNED_BLOCK) {
+  if (!w->tasks || count < 2u * OWNED_BLOCK) {
     physics_parallel_for(NULL, count, OWNED_BLOCK, fn, ctx); /* inline, counted as a split loop */
     return;
   }
   OwnedJob j = {w, count, fn, ctx, &stepping_mark};
   reset_sync(w->pass_sync, w->parts);
-  physics_parallel_for(w->tasks, w->parts, 1, owned_task, &j);
+  physics_parallel_for(w->tasks, w->parts < 2 ? 2u : w->parts, 1, owned_task, &j);
 }
 
 void physics_wide_warm_start(TessWorld *w) { pass(w, false, 0.0f, false); }
@@ -639,4 +655,9 @@ static void store_task(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
-void physics_wide_store(TessWorld *w) { physics_parallel_for(w->tasks, w->batch_count, 64, store_task, w); }
+void physics_wide_store(TessWorld *w) {
+  if (w->batch_count_one_part < 2u * 64u)
+    store_task(w, 0, w->batch_count);
+  else
+    physics_parallel_for(w->tasks, w->batch_count, 64, store_task, w);
+}
