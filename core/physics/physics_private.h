@@ -379,7 +379,7 @@ typedef struct ContactRun {
  * constraint: gathered beforehand by the workers into one small record in constraint order, so
  * the serial loop streams 12 bytes a constraint instead of its constraint and both states. */
 /* The most parts a colour is cut into, one per thread that steps the world: a thread solves the
- * constraints of its own part first, those of the bodies it integrates (physics_wide_owned_for),
+ * constraints of its own part first, those of the bodies it integrates (physics_wide_run),
  * so most body states stay in one core's cache from pass to pass. */
 #define PHYS_PARTS 8u
 
@@ -717,14 +717,26 @@ void physics_contacts_restitution(TessWorld *w, float h); /* h: the sub-step */
 
 /* wide_solver.c: the coloured constraints, four at a time; the rest into w->overflow */
 bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static);
-void physics_wide_warm_start(TessWorld *w);
-void physics_wide_solve(TessWorld *w, float inv_h, bool use_bias);
+/* The solver's stages of a sub-step, run in order by every thread that steps the world: the
+ * body loops and the passes split among them, the serial stages (joints, the overflow) by one. */
+typedef enum PhysicsStageKind {
+  PHYS_STAGE_BODIES, /* fn over the awake bodies' items [0, count) (solver state i + 1) */
+  PHYS_STAGE_SERIAL, /* fn(ctx, 0, 1) on one thread */
+  PHYS_STAGE_WARM_START,
+  PHYS_STAGE_SOLVE, /* with the bias */
+  PHYS_STAGE_RELAX
+} PhysicsStageKind;
+typedef struct PhysicsStage {
+  PhysicsStageKind kind;
+  PhysicsTaskFn *fn;
+  void *ctx;
+  uint32_t count;
+} PhysicsStage;
+void physics_wide_run(TessWorld *w, const PhysicsStage *stages, uint32_t count, float inv_h);
 /* Impulses and impact speeds back into cbuf, and into the contacts when no restitution pass
  * follows; physics_wide_stored tells whether constraint ci (coff order) went into its contact. */
 void physics_wide_store(TessWorld *w);
-/* A loop over the awake bodies' items [0, count) (solver state i + 1), each thread taking first
- * the bodies of its own part, as the solver's passes do. */
-void physics_wide_owned_for(TessWorld *w, uint32_t count, PhysicsTaskFn *fn, void *ctx);
+
 #define PHYS_NO_COLOR 0xFFu /* constraint_color of one solved one at a time, or not at all */
 static inline bool physics_wide_stored(const TessWorld *w, uint32_t ci) {
   return !w->any_impact_material && w->constraint_color[ci] != PHYS_NO_COLOR;

@@ -362,8 +362,6 @@ static void fill_task(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
-static bool grow_pass_sync(TessWorld *w, uint32_t need);
-
 bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   uint32_t nstates = w->active_count + 1, spare = nstates;
   if (!PHYS_GROW(w->state_colors, &w->state_colors_cap, nstates + 1) ||
@@ -447,7 +445,6 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   w->color_first[COLORS] = batches;
   for (uint32_t c = 0; c < COLORS; c++)
     if (w->color_first[c + 1] > w->color_first[c]) w->used_colors[w->used_color_count++] = (uint8_t)c;
-  if (!grow_pass_sync(w, (w->used_color_count + 1u) * (w->parts + 1u))) return false;
 
   /* the batches cleared, then the lanes filled: constraint by constraint on the workers, each
    * into its own lane */
@@ -507,13 +504,6 @@ static uint32_t own_part(const void *stepping, uint32_t parts) {
   return 1u + (worker_number - 1u) % (parts - 1u);
 }
 
-typedef struct PassJob {
-  TessWorld *w;
-  bool solve, use_bias;
-  float inv_h;
-  const void *stepping;
-} PassJob;
-
 static void pass_range(TessWorld *w, bool solve, float inv_h, bool use_bias, uint32_t begin, uint32_t end) {
 #if defined(HAVE_WIDE8)
   if (w->wide8) {
@@ -524,98 +514,118 @@ static void pass_range(TessWorld *w, bool solve, float inv_h, bool use_bias, uin
   pass_4(w, solve, inv_h, use_bias, begin, end);
 }
 
-/* Part o of colour c: [first, end) of the batches. */
-static inline void part_range(const TessWorld *w, uint32_t c, uint32_t o, uint32_t *first, uint32_t *end) {
-  *first = w->group_first[c][o][0];
-  *end = o + 1u < w->parts ? w->group_first[c][o + 1u][0] : w->color_first[c + 1u];
-}
-
-/* One thread's share of a pass, colour after colour, Box2D v3's way: its own part's blocks first,
- * then any left in the others'; then it waits until every block of the colour is done (the
- * next colour reads the bodies this one wrote). A thread waits only for blocks another has
- * taken and is running, so a thread the machine does not run holds up nothing it has not
- * begun, and the stepping thread alone does all when no other comes. */
-static void pass_task(void *ctx, uint32_t begin, uint32_t end) {
-  (void)begin;
-  (void)end;
-  const PassJob *j = ctx;
-  TessWorld *w = j->w;
-  uint32_t parts = w->parts, me = own_part(j->stepping, parts);
-  for (uint32_t k = 0; k < w->used_color_count; k++) {
-    uint32_t c = w->used_colors[k], ran = 0, blocks = 0;
-    PassSync *line = w->pass_sync + k * (parts + 1u);
-    for (uint32_t r = 0; r < parts; r++) {
-      uint32_t o = (me + r) % parts, first, last, i;
-      part_range(w, c, o, &first, &last);
-      blocks += (last - first + BLOCK - 1u) / BLOCK;
-      while ((i = first + BLOCK * atomic_fetch_add_explicit(&line[o].n, 1u, memory_order_relaxed)) < last) {
-        pass_range(w, j->solve, j->inv_h, j->use_bias, i, i + BLOCK < last ? i + BLOCK : last);
-        ran++;
-      }
-    }
-    if (k + 1u == w->used_color_count) break; /* the loop's end waits for the last */
-    if (ran) atomic_fetch_add_explicit(&line[parts].n, ran, memory_order_release);
-    while (atomic_load_explicit(&line[parts].n, memory_order_acquire) < blocks) SPIN_PAUSE();
-  }
-}
-
-/* One pass, colour after colour; a colour's batches share no dynamic body and write no other
- * state (the scatters skip fixed and kinematic lanes), so the threads split each colour, and
- * meet between colours on a counter rather than in a loop of the pool's each. */
-static void pass(TessWorld *w, bool solve, float inv_h, bool use_bias) {
-  if (!w->tasks || w->coff_count < 4u * BLOCK * LANES) {
-    pass_range(w, solve, inv_h, use_bias, 0, w->batch_count);
-  } else {
-    /* handed over whatever the thread count, as every loop of the step (a game's scheduler of one
-     * thread sees the same loops as one of many) */
-    PassJob j = {w, solve, use_bias, inv_h, &stepping_mark};
-    reset_sync(w->pass_sync, w->used_color_count * (w->parts + 1u));
-    physics_parallel_for(w->tasks, w->parts < 2 ? 2u : w->parts, 1, pass_task, &j);
-  }
-  w->states[0].v = tess_v2(0.0f, 0.0f);
-  w->states[0].w = 0.0f;
-}
-
-/* Where part o of `count` body items begins: item i is in part i * parts / count. */
+/* Where part o of `count` items begins: item i is in part i * parts / count. */
 static inline uint32_t item_part_first(uint32_t count, uint32_t o, uint32_t parts) {
   return (uint32_t)(((uint64_t)o * count + parts - 1u) / parts);
 }
 
-typedef struct OwnedJob {
+typedef struct RunJob {
   TessWorld *w;
+  const PhysicsStage *stages;
   uint32_t count;
-  PhysicsTaskFn *fn;
-  void *ctx;
+  float inv_h;
   const void *stepping;
-} OwnedJob;
+} RunJob;
 
-static void owned_task(void *ctx, uint32_t begin, uint32_t end) {
+/* One unit of a stage: a colour of a pass (k its place among the used colours), or a whole
+ * stage of another kind. Part o of it is the blocks [first, last) of `size` items or batches. */
+static inline void unit_part(const TessWorld *w, const PhysicsStage *s, uint32_t k, uint32_t o, uint32_t *first,
+                             uint32_t *last, uint32_t *size) {
+  uint32_t parts = w->parts;
+  if (s->kind == PHYS_STAGE_BODIES) {
+    *first = item_part_first(s->count, o, parts);
+    *last = item_part_first(s->count, o + 1u, parts);
+    *size = OWNED_BLOCK;
+  } else if (s->kind == PHYS_STAGE_SERIAL) {
+    *first = 0;
+    *last = o == 0 ? 1u : 0u;
+    *size = 1;
+  } else {
+    uint32_t c = w->used_colors[k];
+    *first = w->group_first[c][o][0];
+    *last = o + 1u < parts ? w->group_first[c][o + 1u][0] : w->color_first[c + 1u];
+    *size = BLOCK;
+  }
+}
+
+static inline void run_block(const RunJob *j, const PhysicsStage *s, uint32_t begin, uint32_t end) {
+  if (s->kind == PHYS_STAGE_BODIES || s->kind == PHYS_STAGE_SERIAL)
+    s->fn(s->ctx, begin, end);
+  else
+    pass_range(j->w, s->kind != PHYS_STAGE_WARM_START, j->inv_h, s->kind == PHYS_STAGE_SOLVE, begin, end);
+}
+
+/* One thread's share of the stages, unit after unit, Box2D v3's way: the blocks of its own part
+ * first (the bodies it integrates, the constraints of those bodies), then any left in the
+ * others'; then it waits until every block of the unit is done (the next reads what this one
+ * wrote). A thread waits only for blocks another has taken and is running, so a thread the
+ * machine does not run holds up nothing it has not begun, and the stepping thread alone does
+ * all when no other comes. The units run in the order one thread would run them, each body
+ * meets its constraints in the same order: the same bits with any number of threads. */
+static void run_task(void *ctx, uint32_t begin, uint32_t end) {
   (void)begin;
   (void)end;
-  const OwnedJob *j = ctx;
-  uint32_t parts = j->w->parts, me = own_part(j->stepping, parts);
-  PassSync *line = j->w->pass_sync;
-  for (uint32_t r = 0; r < parts; r++) {
-    uint32_t o = (me + r) % parts, i;
-    uint32_t first = item_part_first(j->count, o, parts), last = item_part_first(j->count, o + 1u, parts);
-    while ((i = first + OWNED_BLOCK * atomic_fetch_add_explicit(&line[o].n, 1u, memory_order_relaxed)) < last)
-      j->fn(j->ctx, i, i + OWNED_BLOCK < last ? i + OWNED_BLOCK : last);
+  const RunJob *j = ctx;
+  TessWorld *w = j->w;
+  uint32_t parts = w->parts, me = own_part(j->stepping, parts), unit = 0;
+  for (uint32_t si = 0; si < j->count; si++) {
+    const PhysicsStage *s = &j->stages[si];
+    uint32_t units = s->kind >= PHYS_STAGE_WARM_START ? w->used_color_count : 1u;
+    for (uint32_t k = 0; k < units; k++, unit++) {
+      PassSync *line = w->pass_sync + unit * (parts + 1u);
+      uint32_t ran = 0, blocks = 0;
+      for (uint32_t r = 0; r < parts; r++) {
+        uint32_t o = (me + r) % parts, first, last, size, i;
+        unit_part(w, s, k, o, &first, &last, &size);
+        blocks += (last - first + size - 1u) / size;
+        while ((i = first + size * atomic_fetch_add_explicit(&line[o].n, 1u, memory_order_relaxed)) < last) {
+          run_block(j, s, i, i + size < last ? i + size : last);
+          ran++;
+        }
+      }
+      if (si + 1u == j->count && k + 1u == units) return; /* the loop's end waits for the last */
+      if (ran) atomic_fetch_add_explicit(&line[parts].n, ran, memory_order_release);
+      while (atomic_load_explicit(&line[parts].n, memory_order_acquire) < blocks) SPIN_PAUSE();
+    }
   }
 }
 
-void physics_wide_owned_for(TessWorld *w, uint32_t count, PhysicsTaskFn *fn, void *ctx) {
-  if (!w->tasks || count < 2u * OWNED_BLOCK) {
-    physics_parallel_for(NULL, count, OWNED_BLOCK, fn, ctx); /* inline, counted as a split loop */
-    return;
+/* The stages one after another on this thread; a profile counts the colours' passes and the
+ * body loops among the loops the threads share (as they are when there are several). */
+static void run_alone(TessWorld *w, const PhysicsStage *stages, uint32_t count, float inv_h) {
+  for (uint32_t si = 0; si < count; si++) {
+    const PhysicsStage *s = &stages[si];
+    if (s->kind == PHYS_STAGE_BODIES) {
+      physics_parallel_for(NULL, s->count, OWNED_BLOCK, s->fn, s->ctx);
+    } else if (s->kind == PHYS_STAGE_SERIAL) {
+      s->fn(s->ctx, 0, 1);
+    } else {
+      double *sink = physics_profile_parallel, t0 = sink ? physics_profile_now() : 0.0;
+      pass_range(w, s->kind != PHYS_STAGE_WARM_START, inv_h, s->kind == PHYS_STAGE_SOLVE, 0, w->batch_count);
+      if (sink) *sink += physics_profile_now() - t0;
+    }
   }
-  OwnedJob j = {w, count, fn, ctx, &stepping_mark};
-  reset_sync(w->pass_sync, w->parts);
-  physics_parallel_for(w->tasks, w->parts < 2 ? 2u : w->parts, 1, owned_task, &j);
 }
 
-void physics_wide_warm_start(TessWorld *w) { pass(w, false, 0.0f, false); }
-
-void physics_wide_solve(TessWorld *w, float inv_h, bool use_bias) { pass(w, true, inv_h, use_bias); }
+void physics_wide_run(TessWorld *w, const PhysicsStage *stages, uint32_t count, float inv_h) {
+  uint32_t units = 0, bodies = 0;
+  for (uint32_t si = 0; si < count; si++) {
+    units += stages[si].kind >= PHYS_STAGE_WARM_START ? w->used_color_count : 1u;
+    if (stages[si].kind == PHYS_STAGE_BODIES && stages[si].count > bodies) bodies = stages[si].count;
+  }
+  /* handed over, or not, whatever the thread count, as every loop of the step (a game's
+   * scheduler of one thread sees the same loops as one of many) */
+  if (!w->tasks || (w->coff_count < 4u * BLOCK * LANES && bodies < 2u * OWNED_BLOCK) ||
+      !grow_pass_sync(w, units * (w->parts + 1u))) {
+    run_alone(w, stages, count, inv_h);
+  } else {
+    RunJob j = {w, stages, count, inv_h, &stepping_mark};
+    reset_sync(w->pass_sync, units * (w->parts + 1u));
+    physics_parallel_for(w->tasks, w->parts < 2 ? 2u : w->parts, 1, run_task, &j);
+  }
+  w->states[0].v = tess_v2(0.0f, 0.0f);
+  w->states[0].w = 0.0f;
+}
 
 /* Batches [begin, end): each lane writes its own contact and constraint, so the workers share them. */
 static void store_task(void *ctx, uint32_t begin, uint32_t end) {
