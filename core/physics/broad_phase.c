@@ -6,7 +6,6 @@
  * exactly once. Boxes larger than the cell (a long static ground) are
  * tested against everything instead. The pairs come out sorted by key. */
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "physics_private.h"
@@ -103,7 +102,8 @@ static uint32_t cell_hash(int32_t x, int32_t y, uint32_t mask) {
  * The contacts of a step then come out in the order of the last step's, and warm starting finds
  * each old contact by walking forwards (contact.c) instead of by a hash lookup, a cache miss, per
  * contact. The scan's lists are spread into ranges of the lower shape index (the first half of
- * the key), then the workers sort the ranges side by side (order_task). Keys are unique (a pair is found once), so any split into lists and ranges
+ * the key), then the workers sort the ranges side by side, each by an LSD radix sort over the
+ * bits its keys use. Keys are unique (a pair is found once), so any split into lists and ranges
  * gives the same order: the workers' count leaves no trace. */
 
 /* Counts per part and range ([part * ranges + range], counted by the workers part by part)
@@ -127,9 +127,11 @@ typedef struct SortJob {
   TessWorld *w;
   const PairBuf *lists;
   uint32_t lists_count, ranges, shift; /* a pair's range is its lower index >> shift */
+  uint32_t bits;                       /* the higher index's bits */
+  uint32_t digit, passes;              /* the radix sort's */
   uint32_t *at;                        /* [list * ranges + range]: where its pairs of the range go */
   uint32_t *range_at;                  /* ranges + 1: where each range starts */
-  uint32_t *counts;                    /* [range << shift]: a range's counts per lower index */
+  uint32_t *counts;                    /* [range << digit]: a range's digit counts */
 } SortJob;
 
 static void count_task(void *ctx, uint32_t begin, uint32_t end) {
@@ -152,45 +154,33 @@ static void spread_task(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
-/* Ranges [begin, end) of pairs into w->pairs in key order: a counting sort by the lower index
- * (a range's indices are 1 << shift buckets), then each lower index's few pairs (one or two on
- * average, a dozen at most in a pile) by the higher one, in place. One pass over the pairs and
- * one over the buckets, where two passes of a radix sort over the whole key cost twice that. */
-static int cmp_pair(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : (x > y ? 1 : 0);
+/* A pair's key within its range: the lower index's bits below the range's, then the higher
+ * index's (the same order as the pair's, in fewer bits). */
+static inline uint64_t range_key(const SortJob *j, uint64_t pair) {
+  uint64_t lo = (pair >> 32) & ((1ull << j->shift) - 1u);
+  return (lo << j->bits) | (pair & 0xFFFFFFFFu);
 }
 
 static void order_task(void *ctx, uint32_t begin, uint32_t end) {
   const SortJob *j = ctx;
-  uint32_t buckets = 1u << j->shift;
+  uint32_t radix = 1u << j->digit;
   for (uint32_t r = begin; r < end; r++) {
     uint32_t from = j->range_at[r], to = j->range_at[r + 1];
-    uint32_t *count = j->counts + ((size_t)r << j->shift);
-    const uint64_t *a = j->w->pairs_tmp;
-    uint64_t *b = j->w->pairs;
-    uint32_t mask = buckets - 1u;
-    memset(count, 0, buckets * sizeof *count);
-    for (uint32_t i = from; i < to; i++) count[(uint32_t)(a[i] >> 32) & mask]++;
-    uint32_t sum = from;
-    for (uint32_t d = 0; d < buckets; d++) {
-      uint32_t c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
-    for (uint32_t i = from; i < to; i++) b[count[(uint32_t)(a[i] >> 32) & mask]++] = a[i];
-    /* (count[d] is now where bucket d ends) */
-    for (uint32_t d = 0, at = from; d < buckets; at = count[d++]) {
-      if (count[d] - at > 24) { /* a large proxy's many pairs */
-        qsort(b + at, count[d] - at, sizeof *b, cmp_pair);
-        continue;
+    uint32_t *count = j->counts + ((size_t)r << j->digit);
+    uint64_t *a = j->w->pairs_tmp, *b = j->w->pairs;
+    for (uint32_t pass = 0, shift = 0; pass < j->passes; pass++, shift += j->digit) {
+      memset(count, 0, radix * sizeof *count);
+      for (uint32_t i = from; i < to; i++) count[(range_key(j, a[i]) >> shift) & (radix - 1)]++;
+      uint32_t sum = from;
+      for (uint32_t d = 0; d < radix; d++) {
+        uint32_t c = count[d];
+        count[d] = sum;
+        sum += c;
       }
-      for (uint32_t i = at + 1; i < count[d]; i++) {
-        uint64_t key = b[i];
-        uint32_t k = i;
-        for (; k > at && b[k - 1] > key; k--) b[k] = b[k - 1];
-        b[k] = key;
-      }
+      for (uint32_t i = from; i < to; i++) b[count[(range_key(j, a[i]) >> shift) & (radix - 1)]++] = a[i];
+      uint64_t *t = a;
+      a = b;
+      b = t;
     }
   }
 }
@@ -208,17 +198,30 @@ static bool sort_pairs(TessWorld *w, const PairBuf *lists, uint32_t lists_count)
   uint32_t shift = bits;
   while (lists_count > 1 && shift > 0 && ((w->shape_count - 1u) >> shift) + 1u < lists_count) shift--;
   uint32_t ranges = ((w->shape_count - 1u) >> shift) + 1u;
-  size_t words = ((size_t)ranges << shift) + (size_t)lists_count * ranges + ranges + 1u;
+  /* digits about as wide as the ranges' pair counts (at least 11 bits), in as few passes */
+  uint32_t key_bits = shift + bits, per = n / ranges, want = 11;
+  while (want < 16 && (1u << want) < per) want++;
+  uint32_t passes = (key_bits + want - 1) / want, digit = (key_bits + passes - 1) / passes;
+  size_t words = ((size_t)ranges << digit) + (size_t)lists_count * ranges + ranges + 1u;
   if (words > UINT32_MAX || !PHYS_GROW(w->pairs, &w->pair_cap, n) || !PHYS_GROW(w->pairs_tmp, &w->pairs_tmp_cap, n) ||
       !PHYS_GROW(w->radix_count, &w->radix_count_cap, (uint32_t)words))
     return false;
-  SortJob j = {w, lists, lists_count, ranges, shift, NULL, NULL, w->radix_count};
-  j.at = j.counts + ((size_t)ranges << shift);
+  SortJob j = {w, lists, lists_count, ranges, shift, bits, digit, passes, NULL, NULL, w->radix_count};
+  j.at = j.counts + ((size_t)ranges << digit);
   j.range_at = j.at + (size_t)lists_count * ranges;
   physics_parallel_for(w->tasks, lists_count, 1, count_task, &j);
   starts_by_range(j.at, j.range_at, lists_count, ranges);
   physics_parallel_for(w->tasks, lists_count, 1, spread_task, &j);
   physics_parallel_for(w->tasks, ranges, 1, order_task, &j);
+  if (passes % 2 == 0) {
+    /* the sorted pairs are in the other half: swap the halves */
+    uint64_t *t = w->pairs;
+    uint32_t cap = w->pair_cap;
+    w->pairs = w->pairs_tmp;
+    w->pair_cap = w->pairs_tmp_cap;
+    w->pairs_tmp = t;
+    w->pairs_tmp_cap = cap;
+  }
   w->pair_count = n;
   return true;
 }

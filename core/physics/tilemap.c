@@ -168,6 +168,14 @@ static void map_runs_set(TileMap *m, uint32_t x, uint32_t y) {
   }
 }
 
+/* The bits set in x, inline: without -mpopcnt the builtin is a call into libgcc. */
+static inline uint32_t bits_set(uint64_t x) {
+  x -= (x >> 1) & 0x5555555555555555ull;
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
 /* The non-empty cells' hot words in cell order, and each bit word's first rank (map.filled is
  * set). */
 static bool map_hot_build(TileMap *m) {
@@ -176,7 +184,7 @@ static bool map_hot_build(TileMap *m) {
   m->filled_before = tess_calloc(words, sizeof(uint32_t));
   for (size_t k = 0; m->filled_before && k < words; k++) {
     m->filled_before[k] = filled;
-    filled += (uint32_t)__builtin_popcountll(m->filled[k]);
+    filled += bits_set(m->filled[k]);
   }
   m->filled_count = filled;
   m->hot = tess_calloc(filled ? filled : 1, sizeof(uint32_t));
@@ -193,7 +201,7 @@ static bool map_hot_build(TileMap *m) {
 static inline uint32_t map_hot(const TileMap *m, uint32_t ci) {
   uint64_t word = m->filled[ci / 64], below = (1ull << (ci % 64)) - 1u;
   if (!(word >> (ci % 64) & 1u)) return 0;
-  return m->hot[m->filled_before[ci / 64] + (uint32_t)__builtin_popcountll(word & below)];
+  return m->hot[m->filled_before[ci / 64] + bits_set(word & below)];
 }
 
 TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, TessError *err) {
