@@ -621,6 +621,9 @@ TessMaterialMix physics_map_hit_contact(const TessWorld *w, const MapHit *h, Con
 /* One map contact's manifold again (a contact carried over while asleep). */
 bool physics_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
                                  float *friction, float *restitution, float *tangential);
+/* The cell under point p of map contact c (tess_world_contact_points): for a run's contact the run's
+ * cell under the point, otherwise the contact's own cell. */
+uint32_t physics_map_contact_point_cell(const TileMap *map, const Contact *c, TessVec2 p);
 bool physics_map_ray(const TileMap *map, TessVec2 origin, TessVec2 d, float max_fraction, TessRayHit *hit);
 bool physics_map_point_solid(const TileMap *map, TessVec2 p);
 /* Material index of the cell under p, or -1. */
