@@ -278,6 +278,16 @@ typedef struct MapCell {
   uint16_t run_start[4];
 } MapCell;
 
+/* A non-empty cell's hot word: its kind, one-way flag, free sides, corners and material. */
+#define MAP_HOT(kind, one_way, free_sides, corners, material)                                             \
+  ((uint32_t)(kind) | (uint32_t)(one_way) << 2 | (uint32_t)(free_sides) << 3 | (uint32_t)(corners) << 7 | \
+   (uint32_t)(material) << 16)
+#define MAP_HOT_KIND(h) ((h)&3u)
+#define MAP_HOT_ONE_WAY(h) (((h) >> 2) & 1u)
+#define MAP_HOT_FREE_SIDES(h) (((h) >> 3) & 15u)
+#define MAP_HOT_CORNERS(h) (((h) >> 7) & 15u)
+#define MAP_HOT_MATERIAL(h) ((h) >> 16)
+
 typedef struct MapPiece {
   PhysPoly poly;                   /* world coordinates */
   uint8_t boundary[TESS_POLY_MAX]; /* edge i lies on a cell side covered by the neighbour: never collides */
@@ -288,6 +298,16 @@ typedef struct TileMap {
   float cell_w, cell_h, inv_w, inv_h;
   TessVec2 origin;
   MapCell *cells;
+  /* What the map's narrow phase reads of a cell, in 8 KB and 4 bytes per non-empty cell instead
+   * of 16 bytes per cell. The shapes come to the map in slot order, not by place, and a cell
+   * read from the 1 MB of a 256 x 256 map's cells was a cache miss for most of them (half the
+   * time of the map's narrow phase at 5,000 circles, and three quarters of making the contacts).
+   * filled: bit i, cell i is not empty; filled_before[k]: non-empty cells in the words before
+   * word k; hot: per non-empty cell in order, MAP_HOT_* below. */
+  uint64_t *filled;
+  uint32_t *filled_before;
+  uint32_t *hot;
+  uint32_t filled_count;
   TessMapMaterial *materials;
   uint32_t material_count;
   uint32_t *piece_start; /* NULL when no traced cell */
@@ -378,6 +398,7 @@ extern _Thread_local double *physics_profile_parallel;
 /* A shape's manifold against a map cell (a traced cell's piece), before it is a contact. */
 typedef struct MapHit {
   uint32_t shape, cell, piece;
+  uint32_t material; /* the cell's (read where the cell was, not again when the contact is made) */
   uint32_t key_cell; /* the cell its contact's key names: the cell, or the first of the flat run it joins */
   uint32_t along;    /* on a run: the cell's place along it (x or y); else TESS_NULL_INDEX */
   Manifold manifold;
