@@ -278,6 +278,16 @@ typedef struct MapCell {
   uint16_t run_start[4];
 } MapCell;
 
+/* A non-empty cell's hot word: its kind, one-way flag, free sides, corners and material. */
+#define MAP_HOT(kind, one_way, free_sides, corners, material)                                             \
+  ((uint32_t)(kind) | (uint32_t)(one_way) << 2 | (uint32_t)(free_sides) << 3 | (uint32_t)(corners) << 7 | \
+   (uint32_t)(material) << 16)
+#define MAP_HOT_KIND(h) ((h)&3u)
+#define MAP_HOT_ONE_WAY(h) (((h) >> 2) & 1u)
+#define MAP_HOT_FREE_SIDES(h) (((h) >> 3) & 15u)
+#define MAP_HOT_CORNERS(h) (((h) >> 7) & 15u)
+#define MAP_HOT_MATERIAL(h) ((h) >> 16)
+
 typedef struct MapPiece {
   PhysPoly poly;                   /* world coordinates */
   uint8_t boundary[TESS_POLY_MAX]; /* edge i lies on a cell side covered by the neighbour: never collides */
@@ -288,6 +298,16 @@ typedef struct TileMap {
   float cell_w, cell_h, inv_w, inv_h;
   TessVec2 origin;
   MapCell *cells;
+  /* What the map's narrow phase reads of a cell, in 8 KB and 4 bytes per non-empty cell instead
+   * of 16 bytes per cell. The shapes come to the map in slot order, not by place, and a cell
+   * read from the 1 MB of a 256 x 256 map's cells was a cache miss for most of them (half the
+   * time of the map's narrow phase at 5,000 circles, and three quarters of making the contacts).
+   * filled: bit i, cell i is not empty; filled_before[k]: non-empty cells in the words before
+   * word k; hot: per non-empty cell in order, MAP_HOT_* below. */
+  uint64_t *filled;
+  uint32_t *filled_before;
+  uint32_t *hot;
+  uint32_t filled_count;
   TessMapMaterial *materials;
   uint32_t material_count;
   uint32_t *piece_start; /* NULL when no traced cell */
@@ -321,8 +341,10 @@ typedef struct PendingDestroy {
 
 /* tasks.c: the world's workers (TessWorldDef.worker_count). physics_parallel_for calls fn on
  * consecutive ranges [begin, end) of [0, count), on the calling thread and the workers, and
- * returns when all are done; fewer than 2 x min_items run on the caller alone. fn must give
- * each item the same result whoever runs it and whatever the ranges. */
+ * returns when all are done; fewer than 2 x min_items run on the caller alone, and so does a
+ * loop the pool's policy keeps there (too little work at its site, fn, or a step the governor
+ * runs on the caller). fn must give each item the same result whoever runs it and whatever the
+ * ranges. */
 typedef struct TaskPool TaskPool;
 typedef void PhysicsTaskFn(void *ctx, uint32_t begin, uint32_t end);
 TaskPool *physics_tasks_create(uint32_t workers); /* NULL for one worker (or no thread to start) */
@@ -332,13 +354,39 @@ TaskPool *physics_tasks_create_user(TessEnqueueTaskFn *enqueue, TessFinishTaskFn
 void physics_tasks_destroy(TaskPool *p);
 uint32_t physics_tasks_threads(const TaskPool *p);
 /* The world's step begins (true) or has ended (false): inside a step the workers spin between
- * loops, outside it they sleep. (The game's scheduler waits as it likes: no effect there.) */
+ * loops, outside it they sleep. The governor decides here whether the step hands loops over
+ * and times it. (The game's scheduler waits as it likes: no effect there.) */
 void physics_tasks_stepping(TaskPool *p, bool stepping);
+/* The governor: steps run one way (handing loops over, or all on the caller); now and then one
+ * step, the probe, runs the other way and is timed against the steady steps before and after
+ * it; the way that was faster is kept. A pure state machine on the step times it is given. */
+#define GOV_VOTES 3u
+typedef struct PhysicsGovernor {
+  bool parallel;           /* the way steady steps run */
+  uint8_t phase;           /* 0 steady; 1 in the probe; 2 in the steady step after it */
+  uint32_t gap, countdown; /* steady steps between probes, and left until the next */
+  uint32_t slower;         /* steady steps in a row slower than the last probe */
+  double before, probe;    /* ns: the last steady step, and the last probe (the other way) */
+  double ratio[GOV_VOTES]; /* the last probes: a step handed over / one on the caller */
+  uint32_t ratios;         /* probes judged so far */
+  uint64_t probes, switches;
+} PhysicsGovernor;
+void physics_governor_init(PhysicsGovernor *g);
+bool physics_governor_begin(PhysicsGovernor *g); /* true: this step hands loops over */
+void physics_governor_end(PhysicsGovernor *g, double step_ns);
+/* Whether this step may share its loops among threads (false in a step the governor runs on the
+ * caller, and with one worker): physics_pieces cuts work for threads only then. */
+bool physics_tasks_step_shared(const TaskPool *p);
+/* Whether a loop of this much one-thread work (ns) is worth handing over at all. */
+bool physics_tasks_worth_handing_over(double work_ns);
 /* What the pool's loops did so far (bench-tasks): loops handed to the workers, workers that
  * entered them, their chunks and those the caller ran itself, and the caller's waits at the
- * end of a loop for a worker still inside (count and ns). Zero for the game's scheduler. */
+ * end of a loop for a worker still inside (count and ns); loops the policy kept on the caller,
+ * steps run handing over and on the caller, the governor's probes and switches. Zero for the
+ * game's scheduler. */
 typedef struct PhysicsTaskStats {
   uint64_t loops, entries, chunks, caller_chunks, waits, wait_ns;
+  uint64_t inline_loops, parallel_steps, inline_steps, probes, switches;
 } PhysicsTaskStats;
 PhysicsTaskStats physics_tasks_stats(const TaskPool *p);
 void physics_parallel_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx);
@@ -350,6 +398,7 @@ extern _Thread_local double *physics_profile_parallel;
 /* A shape's manifold against a map cell (a traced cell's piece), before it is a contact. */
 typedef struct MapHit {
   uint32_t shape, cell, piece;
+  uint32_t material; /* the cell's (read where the cell was, not again when the contact is made) */
   uint32_t key_cell; /* the cell its contact's key names: the cell, or the first of the flat run it joins */
   uint32_t along;    /* on a run: the cell's place along it (x or y); else TESS_NULL_INDEX */
   Manifold manifold;
@@ -531,11 +580,12 @@ struct TessWorld {
 /* ---- Shared helpers ---------------------------------------------------- */
 
 /* How many runs, each with its own output list, a loop over `items` is cut into: a few per
- * thread; one for one thread, but when profiling as for two, so that the profile counts the
+ * thread; one for one thread (or a step the pool's governor runs on the caller), but when
+ * profiling as for two, so that the profile counts the
  * loop among those the workers share (the lists are joined in order: any count gives the same
  * bits). */
 static inline uint32_t physics_pieces(const TessWorld *w, uint32_t items) {
-  if (items < 256 || (!w->tasks && !w->profile)) return 1u;
+  if (items < 256 || (!physics_tasks_step_shared(w->tasks) && !w->profile)) return 1u;
   return 4u * (w->tasks ? physics_tasks_threads(w->tasks) : 2u);
 }
 

@@ -213,6 +213,8 @@ size_t tess_world_memory_bytes(const TessWorld *w) {
   n += physics_pixel_masks_bytes(w);
   if (w->has_map) {
     n += (size_t)w->map.width * w->map.height * sizeof(MapCell);
+    n += ((size_t)w->map.width * w->map.height + 63) / 64 * (sizeof(uint64_t) + sizeof(uint32_t));
+    n += (size_t)(w->map.filled_count ? w->map.filled_count : 1) * sizeof(uint32_t);
     n += (size_t)w->map.piece_count * sizeof(MapPiece);
     if (w->map.piece_start) n += ((size_t)w->map.width * w->map.height + 1) * sizeof(uint32_t);
   }
