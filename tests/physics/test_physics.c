@@ -612,6 +612,16 @@ static void slide_across_materials_keeps_each_friction(void) {
   }
 }
 
+/* One step; its contact events counted into *begins and *ends, and the points of the contacts
+ * after it in pts (at most cap): how many there are. */
+static uint32_t step_and_count(TessWorld *w, uint32_t *begins, uint32_t *ends, TessContactPoint *pts, uint32_t cap) {
+  step(w, 1);
+  TessWorldEvents ev = tess_world_events(w);
+  *begins += ev.contact_begin_count;
+  *ends += ev.contact_end_count;
+  return tess_world_contact_points(w, pts, cap);
+}
+
 /* A box (1.4 m wide) sliding along a floor of one material across 12 tiles has one contact with
  * the floor the whole way: it begins once, never ends, and keeps its key (so it is warm-started
  * across every seam), its two points are the box's bottom corners, and it names a cell under the
@@ -629,12 +639,8 @@ static void box_sliding_across_tiles_is_one_contact(void) {
   float x0 = tess_body_position(w, b).x;
   for (int i = 0; i < 120; i++) {
     float before = tess_body_position(w, b).x; /* the step's contact is made where the box starts it */
-    step(w, 1);
-    TessWorldEvents ev = tess_world_events(w);
-    begins += ev.contact_begin_count;
-    ends += ev.contact_end_count;
     TessContactPoint pts[8];
-    uint32_t n = tess_world_contact_points(w, pts, 8);
+    uint32_t n = step_and_count(w, &begins, &ends, pts, 8);
     if (n > most_points) most_points = n;
     TessVec2 p = tess_body_position(w, b);
     for (uint32_t k = 0; k < n && k < 8; k++)
@@ -2653,12 +2659,8 @@ static void box_sliding_down_a_slope_of_tiles_is_one_contact(void) {
     uint32_t begins = 0, ends = 0, most = 0;
     const int steps = 100;
     for (int i = 0; i < steps; i++) {
-      step(w, 1);
-      TessWorldEvents ev = tess_world_events(w);
-      begins += ev.contact_begin_count;
-      ends += ev.contact_end_count;
       TessContactPoint pts[8];
-      uint32_t n = tess_world_contact_points(w, pts, 8);
+      uint32_t n = step_and_count(w, &begins, &ends, pts, 8);
       most = n > most ? n : most;
       for (uint32_t q = 0; q < n && q < 8; q++) {
         /* the point's tile: the slope's cell (c, c) whose diagonal runs past it */
