@@ -304,11 +304,12 @@ static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t
 }
 
 /* The part a constraint is solved in: its first dynamic body's, in the awake bodies cut into
- * w->parts equal runs of solver states (as physics_wide_owned_for cuts them). */
+ * w->parts equal runs of solver states (as physics_wide_run cuts the body loops; a body near a
+ * cut may land in the next part: that moves only where the work is done, never a result). */
 static inline uint32_t part_of(const TessWorld *w, const ColorIn *in) {
   if (w->parts < 2) return 0;
-  uint32_t s = in->a < in->b ? in->a : in->b; /* the spare slot (a fixed side) is above every state */
-  uint32_t o = (uint32_t)((uint64_t)(s - 1u) * w->parts / w->active_count);
+  uint32_t s = in->a < in->b ? in->a : in->b;                          /* the spare slot (a fixed side) is above every state */
+  uint32_t o = (uint32_t)(((uint64_t)(s - 1u) * w->part_scale) >> 32); /* (s - 1) parts / count, nearly */
   return o < w->parts ? o : w->parts - 1u;
 }
 
@@ -373,8 +374,9 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   uint32_t *colors = w->state_colors;
   memset(colors, 0, (nstates + 1) * sizeof *colors);
   uint32_t parts = w->tasks ? physics_tasks_threads(w->tasks) : 1u;
-  w->parts = parts < 1u ? 1u : parts < PHYS_PARTS ? parts
-                                                  : PHYS_PARTS;
+  if (parts > PHYS_PARTS) parts = PHYS_PARTS;
+  w->parts = parts < 1u ? 1u : parts;
+  w->part_scale = w->active_count ? ((uint64_t)w->parts << 32) / w->active_count : 0;
   uint32_t count[COLORS][PHYS_PARTS][2];
   memset(count, 0, sizeof count);
   w->overflow_count = 0;
