@@ -20,6 +20,10 @@ typedef struct PixelMask {
   TessBodyId body; /* null: laid on the world */
   TessVec2 local_origin;
   float local_angle;
+  /* Removed (tess_world_remove_pixel_mask, or its body destroyed): it collides no more, but keeps
+   * its slot and its bits, so indices stay put and restoring a snapshot from before brings it
+   * back. A removal asked for during a step waits for the step's end (remove_pending). */
+  uint8_t removed, remove_pending;
   TessSurface surface;
   uint64_t user_data;
   uint64_t *bits;
@@ -58,6 +62,11 @@ void physics_pixel_masks_step(TessWorld *w, float dt);
 void physics_pixel_masks_body_moved(TessWorld *w, TessBodyId body);
 /* Every mask laid on a body is laid where its body is now (after a restore). */
 void physics_pixel_masks_follow_bodies(TessWorld *w);
+/* Body `body` is being destroyed (at once, or at the end of the step that asked): its masks are
+ * removed and the bodies asleep over them wake. */
+void physics_pixel_masks_body_destroyed(TessWorld *w, TessBodyId body);
+/* The step's end: removals asked for during it take effect. */
+void physics_pixel_masks_end_step(TessWorld *w);
 void physics_pixel_masks_free(TessWorld *w);
 size_t physics_pixel_masks_bytes(const TessWorld *w);
 

@@ -179,6 +179,7 @@ typedef struct Window {
  * coarse tiles under the reach: a circle in open air stops here. In pixel units from here on:
  * the centre relative to the mask is exact enough in float up to the largest mask side. */
 static bool window(const PixelMask *m, TessVec2 c, float rw, Window *win) {
+  if (m->removed) return false;
   float reach_w = rw + max_f(m->pixel_size, BAND_OF_RADIUS * rw); /* the reach below, in metres */
   if (c.x + reach_w < m->bounds.lower.x || c.x - reach_w > m->bounds.upper.x || c.y + reach_w < m->bounds.lower.y ||
       c.y - reach_w > m->bounds.upper.y)
@@ -453,7 +454,7 @@ static float respond(const TessWorld *w, Body *b, const Shape *s, const Probe *p
 static bool any_solid(const TessWorld *w, TessVec2 lo, TessVec2 hi) {
   for (uint32_t i = 0; i < w->pmask_count; i++) {
     const PixelMask *m = &w->pmasks[i];
-    if (!tess_aabb_overlaps((TessAABB){lo, hi}, m->bounds)) continue;
+    if (m->removed || !tess_aabb_overlaps((TessAABB){lo, hi}, m->bounds)) continue;
     TessVec2 c[4] = {lo, hi, tess_v2(lo.x, hi.y), tess_v2(hi.x, lo.y)};
     float lx = FLT_MAX, ly = FLT_MAX, hx = -FLT_MAX, hy = -FLT_MAX;
     for (int k = 0; k < 4; k++) {
@@ -698,6 +699,7 @@ bool tess_pixel_mask_info(const TessWorld *w, uint32_t mask, TessPixelMaskInfo *
   out->edits = m->edits;
   out->body = m->body;
   out->bounds = m->bounds;
+  out->removed = m->removed;
   return true;
 }
 
@@ -753,6 +755,33 @@ void physics_pixel_masks_body_moved(TessWorld *w, TessBodyId id) {
     wake_over(w, old); /* what rested on it falls */
     wake_over(w, m->bounds);
   }
+}
+
+/* A mask stops colliding: what rested on it wakes and falls. */
+static void remove_now(TessWorld *w, PixelMask *m) {
+  m->remove_pending = 0;
+  if (m->removed) return;
+  m->removed = 1;
+  wake_over(w, m->bounds);
+}
+
+TessResult tess_world_remove_pixel_mask(TessWorld *w, uint32_t mask) {
+  if (mask >= w->pmask_count || w->pmasks[mask].removed) return TESS_ERR_NOT_FOUND;
+  if (w->locked)
+    w->pmasks[mask].remove_pending = 1; /* the step reading the masks finishes with it */
+  else
+    remove_now(w, &w->pmasks[mask]);
+  return TESS_OK;
+}
+
+void physics_pixel_masks_body_destroyed(TessWorld *w, TessBodyId id) {
+  for (uint32_t i = 0; i < w->pmask_count; i++)
+    if (tess_body_id_equal(w->pmasks[i].body, id)) remove_now(w, &w->pmasks[i]);
+}
+
+void physics_pixel_masks_end_step(TessWorld *w) {
+  for (uint32_t i = 0; i < w->pmask_count; i++)
+    if (w->pmasks[i].remove_pending) remove_now(w, &w->pmasks[i]);
 }
 
 void physics_pixel_masks_follow_bodies(TessWorld *w) {
@@ -811,7 +840,7 @@ static void touch(PixelMask *m, int64_t x0, int64_t y0, int64_t x1, int64_t y1) 
 static TessResult check_edit(TessWorld *w, uint32_t mask) {
   TESS_ASSERT(!w->locked && "pixel mask changed during a step");
   if (w->locked) return TESS_ERR_LOCKED;
-  if (mask >= w->pmask_count) return TESS_ERR_NOT_FOUND;
+  if (mask >= w->pmask_count || w->pmasks[mask].removed) return TESS_ERR_NOT_FOUND;
   return edit_begin(&w->pmasks[mask]);
 }
 

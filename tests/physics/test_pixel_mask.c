@@ -666,6 +666,130 @@ static void built_pixels_stop_a_ball_and_rewind_keeps_up(void) {
   tess_world_destroy(w);
 }
 
+/* Destroying the static body a mask is laid on removes the mask: a ball asleep on it wakes and
+ * falls through where it was, and the mask cannot be carved or removed again; restoring a
+ * snapshot from before brings body and mask back with the world hash they had, and the ball
+ * rests on it again. Removing a world mask through the API does the same. */
+static void destroying_a_body_removes_its_mask_and_rewind_brings_it_back(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  float r = 0.25f, top = 3.0f;
+  TessBodyId body = add_static(w, tess_v2(2.0f, top), 0.0f);
+  uint32_t m = add_plate(w, body);
+  float ft = 9.0f;
+  uint32_t ground = add_mask_at(w, M(4), M(1), everywhere, NULL, surface(0.6f, 0.0f, 1.0f), tess_v2(6.0f, ft), 0.0f);
+  TessBodyId a = add_ball(w, tess_v2(2.5f, 2.0f), r, surface(0.6f, 0.0f, 1.0f), true);
+  TessBodyId b = add_ball(w, tess_v2(8.0f, ft - 1.0f), r, surface(0.6f, 0.0f, 1.0f), true);
+  step(w, 180);
+  CHECK(!tess_body_is_awake(w, a) && !tess_body_is_awake(w, b));
+  CHECK_NEAR(tess_body_position(w, a).y, top - r, PX);
+  CHECK_NEAR(tess_body_position(w, b).y, ft - r, PX);
+  size_t size0;
+  void *s0 = snapshot(w, &size0);
+  uint64_t h0 = tess_world_hash(w);
+
+  CHECK(tess_body_destroy(w, body) == TESS_OK);
+  TessPixelMaskInfo info;
+  CHECK(tess_pixel_mask_info(w, m, &info) && info.removed);
+  CHECK(tess_world_pixel_mask_count(w) == 2); /* the numbers stay */
+  CHECK(tess_body_is_awake(w, a));            /* what rested on it wakes */
+  CHECK(!tess_world_pixel_mask_probe(w, tess_body_position(w, a), r).hit);
+  CHECK(tess_pixel_mask_set_circle(w, m, tess_v2(2.0f, top), 0.5f, false) == TESS_ERR_NOT_FOUND);
+  CHECK(tess_world_remove_pixel_mask(w, m) == TESS_ERR_NOT_FOUND);
+  CHECK(tess_world_remove_pixel_mask(w, 7) == TESS_ERR_NOT_FOUND);
+  CHECK(tess_world_remove_pixel_mask(w, ground) == TESS_OK);
+  CHECK(tess_pixel_mask_info(w, ground, &info) && info.removed && tess_body_is_awake(w, b));
+  step(w, 60); /* 1 s: a free fall of 4.9 m */
+  CHECK_MSG(tess_body_position(w, a).y > top + 4.0f, "the ball where the body was is at y %.3f",
+            (double)tess_body_position(w, a).y);
+  CHECK_MSG(tess_body_position(w, b).y > ft + 4.0f, "the ball on the removed floor is at y %.3f",
+            (double)tess_body_position(w, b).y);
+  CHECK(tess_world_hash(w) != h0);
+
+  TessError err;
+  CHECK_OK(tess_world_restore(w, s0, size0, &err), &err);
+  CHECK(tess_world_hash(w) == h0);
+  CHECK(tess_body_is_valid(w, body));
+  CHECK(tess_pixel_mask_info(w, m, &info) && !info.removed && info.origin.x == 0.0f && info.origin.y == top);
+  CHECK(tess_pixel_mask_info(w, ground, &info) && !info.removed);
+  CHECK(tess_body_set_awake(w, a, true) == TESS_OK && tess_body_set_awake(w, b, true) == TESS_OK);
+  step(w, 120);
+  CHECK_NEAR(tess_body_position(w, a).y, top - r, PX);
+  CHECK_NEAR(tess_body_position(w, b).y, ft - r, PX);
+  CHECK(tess_pixel_mask_set_circle(w, m, tess_v2(2.0f, top), 0.1f, false) == TESS_OK); /* carvable again */
+  free(s0);
+  tess_world_destroy(w);
+}
+
+/* What a sensor's callback does in the middle of a step: destroys the body a mask is laid on and
+ * removes a world mask. Both wait for the step's end (the masks still hold their balls in that
+ * step), then both balls fall; a snapshot from before puts them back. */
+typedef struct Trap {
+  TessBodyId body;
+  uint32_t mask, calls;
+  TessResult destroyed, removed;
+  bool removed_at_once, body_valid;
+} Trap;
+
+static void spring_trap(TessWorld *w, const TessSensorEvent *ev, void *user) {
+  (void)ev;
+  Trap *t = user;
+  if (t->calls++) return;
+  t->destroyed = tess_body_destroy(w, t->body);
+  t->removed = tess_world_remove_pixel_mask(w, t->mask);
+  TessPixelMaskInfo info;
+  t->removed_at_once = tess_pixel_mask_info(w, t->mask, &info) && info.removed;
+  t->body_valid = tess_body_is_valid(w, t->body);
+}
+
+static void removal_from_a_callback_waits_for_the_step_end(void) {
+  Trap trap;
+  memset(&trap, 0, sizeof trap);
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.gravity = tess_v2(0, G);
+  def.sensor_begin_fn = spring_trap;
+  def.callback_user = &trap;
+  TessWorld *w = NULL;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
+  float r = 0.25f, top = 3.0f;
+  trap.body = add_static(w, tess_v2(2.0f, top), 0.0f);
+  uint32_t plate = add_plate(w, trap.body);
+  trap.mask = add_mask_at(w, M(4), M(0.5f), everywhere, NULL, surface(0.6f, 0.0f, 1.0f), tess_v2(6.0f, top), 0.0f);
+  TessBodyId sensor = add_static(w, tess_v2(13.0f, top), 0.0f);
+  TessShapeDef sd;
+  tess_shape_def_default(&sd);
+  sd.sensor = true;
+  CHECK_OK(tess_shape_create_box(w, sensor, &sd, 0.5f, 0.5f, tess_v2(0, 0), 0.0f, NULL, &err), &err);
+  TessBodyId a = add_ball(w, tess_v2(2.5f, 2.0f), r, surface(0.6f, 0.0f, 1.0f), false);
+  TessBodyId b = add_ball(w, tess_v2(8.0f, 2.0f), r, surface(0.6f, 0.0f, 1.0f), false);
+  add_ball(w, tess_v2(13.0f, -1.0f), r, surface(0.6f, 0.0f, 1.0f), false); /* falls into the sensor */
+  step(w, 40);
+  CHECK(trap.calls == 0);
+  size_t size0;
+  void *s0 = snapshot(w, &size0);
+  uint64_t h0 = tess_world_hash(w);
+  for (int i = 0; i < 120 && trap.calls == 0; i++) step(w, 1);
+  CHECK(trap.calls == 1 && trap.destroyed == TESS_OK && trap.removed == TESS_OK);
+  CHECK(!trap.removed_at_once && !trap.body_valid); /* the body is gone for the caller; the mask waits */
+  TessPixelMaskInfo info;
+  CHECK(tess_pixel_mask_info(w, plate, &info) && info.removed);
+  CHECK(tess_pixel_mask_info(w, trap.mask, &info) && info.removed);
+  CHECK_NEAR(tess_body_position(w, a).y, top - r, PX); /* held through the step that asked */
+  CHECK_NEAR(tess_body_position(w, b).y, top - r, PX);
+  step(w, 60);
+  CHECK(tess_body_position(w, a).y > top + 4.0f && tess_body_position(w, b).y > top + 4.0f);
+  CHECK_OK(tess_world_restore(w, s0, size0, &err), &err);
+  CHECK(tess_world_hash(w) == h0);
+  CHECK(tess_pixel_mask_info(w, plate, &info) && !info.removed);
+  CHECK(tess_pixel_mask_info(w, trap.mask, &info) && !info.removed);
+  step(w, 1);
+  CHECK_NEAR(tess_body_position(w, a).y, top - r, PX);
+  CHECK_NEAR(tess_body_position(w, b).y, top - r, PX);
+  free(s0);
+  tess_world_destroy(w);
+}
+
 /* Play's rewind: carve, step, snapshot; carve more and step on; restoring the snapshot gives back
  * its bits exactly and the same world hash, and stepping on from it repeats itself. A snapshot
  * from before any carving puts the mask back as it was made; the world hash of an uncarved world
@@ -733,4 +857,6 @@ TESS_TEST_MAIN(TEST(ball_rests_on_a_pixel_floor), TEST(bounce_on_pixels_reaches_
                TEST(ball_rests_in_a_turned_pixel_circle), TEST(snapshot_restores_carved_bits),
                TEST(ball_runs_down_a_mask_turned_with_its_body), TEST(mask_follows_its_body_when_moved),
                TEST(snapshot_restores_a_moved_mask), TEST(moved_masks_are_deterministic_across_workers),
-               TEST(built_pixels_stop_a_ball_and_rewind_keeps_up))
+               TEST(built_pixels_stop_a_ball_and_rewind_keeps_up),
+               TEST(destroying_a_body_removes_its_mask_and_rewind_brings_it_back),
+               TEST(removal_from_a_callback_waits_for_the_step_end))

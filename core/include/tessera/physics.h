@@ -560,6 +560,13 @@ void tess_pixel_mask_def_default(TessPixelMaskDef *def);
 TessResult tess_world_add_pixel_mask(TessWorld *world, const TessPixelMaskDef *def, uint32_t *index_out,
                                      TessError *err);
 uint32_t tess_world_pixel_mask_count(const TessWorld *world);
+/* Removes mask `mask` (terrain carved away whole, a level's piece gone): it collides no more, the
+ * bodies asleep over it wake, carving it gives TESS_ERR_NOT_FOUND. Destroying the body a mask is
+ * laid on removes the mask too. The other masks keep their numbers: a removed mask keeps its slot
+ * and its memory until the world is destroyed, so that restoring a snapshot taken before the
+ * removal brings it back as it was. During a step (from a callback) the removal waits for the
+ * step's end, as a body's destruction does. TESS_ERR_NOT_FOUND for a bad or removed index. */
+TessResult tess_world_remove_pixel_mask(TessWorld *world, uint32_t mask);
 /* Where mask `mask` lies and what it is made of (false for a bad index): what a debug drawing
  * needs beside the bits. */
 typedef struct TessPixelMaskInfo {
@@ -572,6 +579,7 @@ typedef struct TessPixelMaskInfo {
   uint64_t edits;  /* moves on every change of its bits (carving, a restored snapshot): a drawing's cue to refresh */
   TessBodyId body; /* the body it follows, or null */
   TessAABB bounds; /* the world box the mask covers now (its pixels' rectangle, turned): circles outside it skip it */
+  bool removed;    /* removed (or its body destroyed): it collides no more and is not drawn */
 } TessPixelMaskInfo;
 bool tess_pixel_mask_info(const TessWorld *world, uint32_t mask, TessPixelMaskInfo *out);
 /* Sets (solid = true) or clears the pixels whose centres lie in the world box, or in the world
