@@ -24,6 +24,16 @@ typedef struct PixelMask {
    * its slot and its bits, so indices stay put and restoring a snapshot from before brings it
    * back. A removal asked for during a step waits for the step's end (remove_pending). */
   uint8_t removed, remove_pending;
+  /* A mask on a kinematic body moves with it: each step lays it at the body's pose after the
+   * solver (physics_pixel_masks_step), and `moving` says the body moved in this step. Then the
+   * body's velocities give the surface's velocity at a contact (a ball resting on the mask is
+   * carried), and prev_origin / prev_q, the pose before the step, let a fast circle's path be
+   * swept in the mask's own frame (where the mask stood still). */
+  uint8_t moving;
+  float body_w;
+  TessVec2 body_v, body_center;
+  TessVec2 prev_origin;
+  TessRot prev_q;
   TessSurface surface;
   uint64_t user_data;
   uint64_t *bits;

@@ -548,10 +548,13 @@ typedef struct TessPixelMaskDef {
   const uint8_t *bits;    /* height * ((width + 7) / 8) bytes, as above; NULL = all empty */
   TessSurface surface;    /* friction, restitution, tangential efficiency; default tess_surface_default() */
   uint64_t user_data;
-  /* A static body the mask is laid on (a sprite that collides by its pixels); null = the world.
-   * The mask then follows the body: tess_body_set_transform moves and turns it at once (carving
-   * after a move carves in the body's frame, the bodies over its old and new places wake) and
-   * tess_world_restore lays it where the restored body is. A body that is not static is refused. */
+  /* A static or kinematic body the mask is laid on (a sprite that collides by its pixels); null =
+   * the world. The mask then follows the body: tess_body_set_transform moves and turns it at once
+   * (carving after a move carves in the body's frame, the bodies over its old and new places wake)
+   * and tess_world_restore lays it where the restored body is. On a kinematic body it moves with
+   * the body every step (moving platforms, turning wheels of pixel terrain): contacts take the
+   * surface's velocity there, so what rests on it is carried, and the sleeping circles it reaches
+   * or leaves wake. Destroying the body removes the mask. A dynamic body is refused. */
   TessBodyId body;
 } TessPixelMaskDef;
 
