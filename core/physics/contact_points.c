@@ -62,8 +62,10 @@ uint32_t tess_world_contact_points(const TessWorld *w, TessContactPoint *out, ui
         /* the solver's map contacts have the cell first; the API has the body's shape first */
         p->a = shape_handle(w, c->shape_b);
         p->body_a = body_handle(w, c->body_b);
-        p->cell_x = c->cell % w->map.width;
-        p->cell_y = c->cell / w->map.width;
+        /* a contact joined along a run of tiles has one cell; each of its points names the one under it */
+        uint32_t cell = physics_map_contact_point_cell(&w->map, c, m.p[k].point);
+        p->cell_x = cell % w->map.width;
+        p->cell_y = cell / w->map.width;
         p->normal = tess_v2_neg(m.normal);
       } else {
         p->a = shape_handle(w, c->shape_a);

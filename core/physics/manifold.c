@@ -220,18 +220,24 @@ static inline bool cell_admits(const CellFilter *f, TessVec2 n) {
   return true;
 }
 
-/* cell_admits for the normals in four lanes. */
-static inline PhysM4 cell_admits_lanes(const CellFilter *f, PhysF4 nx, PhysF4 ny) {
-  PhysF4 tol = physics_lane_splat(CELL_TOL), ntol = physics_lane_splat(-CELL_TOL), zero = physics_lane_splat(0.0f);
-  PhysM4 bad = ((nx > tol) & physics_lane_splat_m(!(f->free_sides & SIDE_RIGHT))) | ((nx < ntol) & physics_lane_splat_m(!(f->free_sides & SIDE_LEFT))) |
-               ((ny > tol) & physics_lane_splat_m(!(f->free_sides & SIDE_BOTTOM))) | ((ny < ntol) & physics_lane_splat_m(!(f->free_sides & SIDE_TOP)));
-  PhysM4 slant = ((nx > tol) | (nx < ntol)) & ((ny > tol) | (ny < ntol));
-  PhysM4 up = ny < zero;
-  PhysM4 left = nx < zero;
-  PhysM4 right = nx > zero;
-  PhysM4 corner_off = (up & left & physics_lane_splat_m(!(f->corners & 1u))) | (up & ~left & physics_lane_splat_m(!(f->corners & 2u))) |
-                      (~up & right & physics_lane_splat_m(!(f->corners & 4u))) | (~up & ~right & physics_lane_splat_m(!(f->corners & 8u)));
-  return ~(bad | (slant & corner_off));
+/* cell_admits for the faces of a shape (as lanes) seen from the cell (the normals negated), one
+ * bit per face, among the faces `on`. A normal beyond the tolerance on both axes is a slant one,
+ * and its signs name the corner: the tolerance tests alone decide, as in cell_admits. A cell open
+ * on every side and at every corner (most of the map's lone cells) admits every face. */
+static inline uint32_t cell_admits_bits(const CellFilter *f, const PolyLanes *ls) {
+  uint32_t on = physics_lane_bits(ls->on[0]) | physics_lane_bits(ls->on[1]) << 4;
+  if (f->free_sides == (SIDE_LEFT | SIDE_RIGHT | SIDE_TOP | SIDE_BOTTOM) && f->corners == 15u) return on;
+  PhysF4 tol = physics_lane_splat(CELL_TOL), ntol = physics_lane_splat(-CELL_TOL);
+  /* the cell's normal is -n: -n.x > tol is n.x < -tol, and so on */
+  uint32_t right = physics_lane_bits(ls->nx[0] < ntol) | physics_lane_bits(ls->nx[1] < ntol) << 4;
+  uint32_t left = physics_lane_bits(ls->nx[0] > tol) | physics_lane_bits(ls->nx[1] > tol) << 4;
+  uint32_t down = physics_lane_bits(ls->ny[0] < ntol) | physics_lane_bits(ls->ny[1] < ntol) << 4;
+  uint32_t up = physics_lane_bits(ls->ny[0] > tol) | physics_lane_bits(ls->ny[1] > tol) << 4;
+  uint32_t bad = (f->free_sides & SIDE_RIGHT ? 0u : right) | (f->free_sides & SIDE_LEFT ? 0u : left) |
+                 (f->free_sides & SIDE_BOTTOM ? 0u : down) | (f->free_sides & SIDE_TOP ? 0u : up);
+  bad |= (f->corners & 1u ? 0u : up & left) | (f->corners & 2u ? 0u : up & right) | (f->corners & 4u ? 0u : down & right) |
+         (f->corners & 8u ? 0u : down & left);
+  return on & ~bad;
 }
 
 /* The incident edge against reference face n of p1 (starting at v11, running along t to upper1):
@@ -257,9 +263,11 @@ static uint32_t incident_edge(const PolyLanes *l2, uint32_t count2, TessVec2 v11
     across[h] = l2->on[h] & ~(before | beyond);
   }
   float min_dot = 0.0f, facing_dot = 0.0f;
-  uint32_t i21 = physics_lane_first_least(d, l2->on, &min_dot);
+  /* (the edge across the face first: it is the answer almost always, and the other search is
+   * then not needed) */
   uint32_t facing = physics_lane_first_least(d, across, &facing_dot);
-  if (facing != UINT32_MAX && facing_dot < 0.0f) i21 = facing;
+  if (facing != UINT32_MAX && facing_dot < 0.0f) return facing;
+  uint32_t i21 = physics_lane_first_least(d, l2->on, &min_dot);
   return i21 == UINT32_MAX ? 0 : i21;
 }
 
@@ -721,8 +729,9 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
 
   /* One-sided SAT: only open cell faces, and only shape faces whose normal
    * (seen from the cell) points out through open geometry. */
+  uint32_t admitted = cell_admits_bits(&filter, &ls);
   PhysM4 usable[2];
-  for (int h = 0; h < 2; h++) usable[h] = ls.on[h] & cell_admits_lanes(&filter, -ls.nx[h], -ls.ny[h]);
+  physics_lane_masks_of(admitted, usable);
   float best_cell = -FLT_MAX, best_shape = -FLT_MAX;
   uint32_t cell_edge = 0, shape_edge = 0;
   for (uint32_t k = 0; k < 4; k++)
@@ -749,7 +758,6 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
     }
     f.count = 4;
     swept_faces_put(&f, &ls, shape->count, shape_sep, tess_v2_neg(sweep));
-    uint32_t admitted = physics_lane_bits(usable[0]) | physics_lane_bits(usable[1]) << 4;
     for (uint32_t i = 0; i < shape->count; i++) f.usable[4 + i] = (admitted >> i) & 1u;
     float when = -1.0f;
     int face = swept_face(&f, radius, &when);

@@ -41,6 +41,14 @@ static inline void physics_lane_masks(uint32_t count, PhysM4 on[2], PhysM4 last[
   }
 }
 
+/* The masks of the lanes whose bit is set in `bits` (lane k: bit k, 0..7). */
+static inline void physics_lane_masks_of(uint32_t bits, PhysM4 m[2]) {
+  static const int32_t table[16][4] = {
+      {0, 0, 0, 0}, {-1, 0, 0, 0}, {0, -1, 0, 0}, {-1, -1, 0, 0}, {0, 0, -1, 0}, {-1, 0, -1, 0}, {0, -1, -1, 0}, {-1, -1, -1, 0}, {0, 0, 0, -1}, {-1, 0, 0, -1}, {0, -1, 0, -1}, {-1, -1, 0, -1}, {0, 0, -1, -1}, {-1, 0, -1, -1}, {0, -1, -1, -1}, {-1, -1, -1, -1}};
+  __builtin_memcpy(&m[0], table[bits & 15u], sizeof m[0]);
+  __builtin_memcpy(&m[1], table[(bits >> 4) & 15u], sizeof m[1]);
+}
+
 static inline PhysF4 physics_lane_min(PhysF4 a, PhysF4 b) {
 #if defined(__SSE2__)
   return _mm_min_ps(a, b);

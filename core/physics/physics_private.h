@@ -321,8 +321,10 @@ typedef struct PendingDestroy {
 
 /* tasks.c: the world's workers (TessWorldDef.worker_count). physics_parallel_for calls fn on
  * consecutive ranges [begin, end) of [0, count), on the calling thread and the workers, and
- * returns when all are done; fewer than 2 x min_items run on the caller alone. fn must give
- * each item the same result whoever runs it and whatever the ranges. */
+ * returns when all are done; fewer than 2 x min_items run on the caller alone, and so does a
+ * loop the pool's policy keeps there (too little work at its site, fn, or a step the governor
+ * runs on the caller). fn must give each item the same result whoever runs it and whatever the
+ * ranges. */
 typedef struct TaskPool TaskPool;
 typedef void PhysicsTaskFn(void *ctx, uint32_t begin, uint32_t end);
 TaskPool *physics_tasks_create(uint32_t workers); /* NULL for one worker (or no thread to start) */
@@ -332,13 +334,39 @@ TaskPool *physics_tasks_create_user(TessEnqueueTaskFn *enqueue, TessFinishTaskFn
 void physics_tasks_destroy(TaskPool *p);
 uint32_t physics_tasks_threads(const TaskPool *p);
 /* The world's step begins (true) or has ended (false): inside a step the workers spin between
- * loops, outside it they sleep. (The game's scheduler waits as it likes: no effect there.) */
+ * loops, outside it they sleep. The governor decides here whether the step hands loops over
+ * and times it. (The game's scheduler waits as it likes: no effect there.) */
 void physics_tasks_stepping(TaskPool *p, bool stepping);
+/* The governor: steps run one way (handing loops over, or all on the caller); now and then one
+ * step, the probe, runs the other way and is timed against the steady steps before and after
+ * it; the way that was faster is kept. A pure state machine on the step times it is given. */
+#define GOV_VOTES 3u
+typedef struct PhysicsGovernor {
+  bool parallel;           /* the way steady steps run */
+  uint8_t phase;           /* 0 steady; 1 in the probe; 2 in the steady step after it */
+  uint32_t gap, countdown; /* steady steps between probes, and left until the next */
+  uint32_t slower;         /* steady steps in a row slower than the last probe */
+  double before, probe;    /* ns: the last steady step, and the last probe (the other way) */
+  double ratio[GOV_VOTES]; /* the last probes: a step handed over / one on the caller */
+  uint32_t ratios;         /* probes judged so far */
+  uint64_t probes, switches;
+} PhysicsGovernor;
+void physics_governor_init(PhysicsGovernor *g);
+bool physics_governor_begin(PhysicsGovernor *g); /* true: this step hands loops over */
+void physics_governor_end(PhysicsGovernor *g, double step_ns);
+/* Whether this step may share its loops among threads (false in a step the governor runs on the
+ * caller, and with one worker): physics_pieces cuts work for threads only then. */
+bool physics_tasks_step_shared(const TaskPool *p);
+/* Whether a loop of this much one-thread work (ns) is worth handing over at all. */
+bool physics_tasks_worth_handing_over(double work_ns);
 /* What the pool's loops did so far (bench-tasks): loops handed to the workers, workers that
  * entered them, their chunks and those the caller ran itself, and the caller's waits at the
- * end of a loop for a worker still inside (count and ns). Zero for the game's scheduler. */
+ * end of a loop for a worker still inside (count and ns); loops the policy kept on the caller,
+ * steps run handing over and on the caller, the governor's probes and switches. Zero for the
+ * game's scheduler. */
 typedef struct PhysicsTaskStats {
   uint64_t loops, entries, chunks, caller_chunks, waits, wait_ns;
+  uint64_t inline_loops, parallel_steps, inline_steps, probes, switches;
 } PhysicsTaskStats;
 PhysicsTaskStats physics_tasks_stats(const TaskPool *p);
 void physics_parallel_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx);
@@ -531,11 +559,12 @@ struct TessWorld {
 /* ---- Shared helpers ---------------------------------------------------- */
 
 /* How many runs, each with its own output list, a loop over `items` is cut into: a few per
- * thread; one for one thread, but when profiling as for two, so that the profile counts the
+ * thread; one for one thread (or a step the pool's governor runs on the caller), but when
+ * profiling as for two, so that the profile counts the
  * loop among those the workers share (the lists are joined in order: any count gives the same
  * bits). */
 static inline uint32_t physics_pieces(const TessWorld *w, uint32_t items) {
-  if (items < 256 || (!w->tasks && !w->profile)) return 1u;
+  if (items < 256 || (!physics_tasks_step_shared(w->tasks) && !w->profile)) return 1u;
   return 4u * (w->tasks ? physics_tasks_threads(w->tasks) : 2u);
 }
 
@@ -600,6 +629,9 @@ TessMaterialMix physics_map_hit_contact(const TessWorld *w, const MapHit *h, Con
 /* One map contact's manifold again (a contact carried over while asleep). */
 bool physics_map_collide_contact(const TessWorld *w, const Contact *c, const PhysPoly *poly, float margin, Manifold *man,
                                  float *friction, float *restitution, float *tangential);
+/* The cell under point p of map contact c (tess_world_contact_points): for a run's contact the run's
+ * cell under the point, otherwise the contact's own cell. */
+uint32_t physics_map_contact_point_cell(const TileMap *map, const Contact *c, TessVec2 p);
 bool physics_map_ray(const TileMap *map, TessVec2 origin, TessVec2 d, float max_fraction, TessRayHit *hit);
 bool physics_map_point_solid(const TileMap *map, TessVec2 p);
 /* Material index of the cell under p, or -1. */

@@ -21,7 +21,16 @@
  * up nothing, and none reads a job that is being rewritten. The counters the
  * threads write (the door, the next chunk, the workers done) sit on cache
  * lines of their own, so taking a chunk does not steal the line another
- * thread is spinning on. */
+ * thread is spinning on.
+ *
+ * Handing a loop over costs a few microseconds and pays only when the second thread delivers,
+ * so the pool decides, loop by loop and step by step, where each loop runs (the bits never
+ * depend on it). A loop whose estimated work (its items x the cost per item measured at the same
+ * loop site, the loop's function) is below HANDOVER_NS runs on the caller. And a governor
+ * (physics_governor_*) times whole steps: now and then it runs one step the other way (every
+ * loop on the caller with the workers asleep, or handed over) and keeps the way that was faster,
+ * so a worker whose vCPU the host does not run beside ours, or a third busy process on the
+ * cores, costs at most the probes. */
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* pthread_setname_np */
 #endif
@@ -32,6 +41,7 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#include <x86intrin.h>
 #define CPU_RELAX() _mm_pause()
 #else
 #define CPU_RELAX() ((void)0)
@@ -54,6 +64,24 @@
 /* a cache line, between the counters that different threads write */
 #define LINE 64
 
+/* Least one-thread work (ns) worth handing over: bench-tasks measures a round trip to the
+ * second thread at 0.1-2 us (more when the host runs our vCPUs apart), and a loop split in two
+ * saves half its work, so below about twice the trip it loses. */
+#define HANDOVER_NS 5000.0
+/* Loop sites (loop functions) whose cost per item the pool remembers: a power of two above the
+ * step's few dozen. */
+#define SITES 256u
+/* how long the caller spins for a worker still inside a loop before it yields its processor to
+ * it (a worker the host descheduled, or one sharing its core with a third process) */
+#define WAIT_SPIN_NS 20000
+
+/* What one loop site costs per item on one thread (ticks), measured where it ran. */
+typedef struct Site {
+  PhysicsTaskFn *fn;
+  float tick_per_item; /* 0: not measured yet */
+  uint32_t calls, parallel;
+} Site;
+
 struct TaskPool {
   /* the game's scheduler (TessWorldDef.enqueue_task), or NULL for the pool's own threads */
   TessEnqueueTaskFn *enqueue;
@@ -71,6 +99,14 @@ struct TaskPool {
   void *ctx;
   uint32_t count, grain, chunks;
   PhysicsTaskStats stats; /* the caller's alone */
+  /* the caller's alone: the policy (see the top) */
+  PhysicsGovernor gov;
+  bool in_step, parallel_step; /* inside a step; and this step hands loops over */
+  int64_t step_ns;             /* the step's start */
+  int64_t born_ns;             /* the pool's creation, in ns and in ticks: */
+  uint64_t born_ticks;         /* the loop clock's rate is measured against ns from there */
+  double tick_per_ns;
+  Site sites[SITES];
   char pad1[LINE];
   atomic_uint next; /* the next chunk to take */
   char pad2[LINE];
@@ -81,15 +117,37 @@ struct TaskPool {
   atomic_bool quit;     /* published through a new job */
 };
 
-/* Runs chunks of the job until none is left; returns how many. */
-static uint32_t run_chunks(TaskPool *p) {
+/* Runs chunks of the job until none is left; returns how many, and adds their items to *items. */
+static uint32_t run_chunks(TaskPool *p, uint32_t *items) {
   uint32_t c, ran = 0;
   while ((c = atomic_fetch_add_explicit(&p->next, 1u, memory_order_relaxed)) < p->chunks) {
     uint32_t begin = c * p->grain, end = begin + p->grain;
-    p->fn(p->ctx, begin, end < p->count ? end : p->count);
+    if (end > p->count) end = p->count;
+    p->fn(p->ctx, begin, end);
+    *items += end - begin;
     ran++;
   }
   return ran;
+}
+
+/* The loops' clock: the processor's time-stamp counter where there is one (a few ns to read,
+ * against tens for clock_gettime; a hundred loops a step read it twice each), else ns. */
+#if defined(__x86_64__) || defined(__i386__)
+/* until the first step has measured the rate: a time-stamp counter of at most 4 GHz, so that a
+ * loop looks smaller than it is and stays on the caller */
+#define TICK_PER_NS_GUESS 4.0
+#else
+#define TICK_PER_NS_GUESS 1.0
+#endif
+
+static uint64_t ticks(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  return __rdtsc();
+#else
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
 }
 
 static uint32_t job_of(uint64_t door) { return (uint32_t)(door >> 32); }
@@ -141,7 +199,8 @@ static void *worker_main(void *arg) {
         break;
       }
     if (!entered) continue;
-    run_chunks(p);
+    uint32_t items = 0;
+    run_chunks(p, &items);
     atomic_fetch_add_explicit(&p->left, 1u, memory_order_release);
   }
 }
@@ -161,8 +220,102 @@ static void publish(TaskPool *p) {
   }
 }
 
+/* ---- The governor: which way steps run -------------------------------- */
+
+/* steps between probes: few after a switch (a wrong switch is undone soon), up to MAX_GAP while
+ * the probes confirm the way steps run (a probe that loses costs 1/MAX_GAP of the difference) */
+#define GOV_MIN_GAP 4u
+#define GOV_MAX_GAP 64u
+/* how much faster the other way must have been to switch */
+#define GOV_MARGIN 0.03
+
+void physics_governor_init(PhysicsGovernor *g) {
+  *g = (PhysicsGovernor){.parallel = true, .gap = GOV_MIN_GAP, .countdown = 2u};
+}
+
+bool physics_governor_begin(PhysicsGovernor *g) {
+  if (g->phase == 0 && g->countdown == 0) {
+    g->phase = 1;
+    g->probes++;
+    return !g->parallel;
+  }
+  return g->parallel;
+}
+
+/* Whether the last probes' ratios (a step handed over / one on the caller) say the other way is
+ * faster: all of them while there are fewer than GOV_VOTES, else all but one. One probe (or its
+ * neighbour) slowed by the machine's other work does not switch. */
+static bool other_way_wins(const PhysicsGovernor *g) {
+  uint32_t n = g->ratios < GOV_VOTES ? g->ratios : GOV_VOTES, votes = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    double r = g->ratio[i];
+    votes += g->parallel ? r > 1.0 / (1.0 - GOV_MARGIN) : r < 1.0 - GOV_MARGIN;
+  }
+  return n > 0 && votes >= (n < GOV_VOTES ? n : n - 1u);
+}
+
+/* A probe is judged against the faster of the steady steps before and after it: the scene
+ * changes little in three steps, and a steady step slowed by the machine's other work does not
+ * make the probe look better than it was. Two steady steps in a row slower than the last probe
+ * (the other way) bring the next probe forward: a third process that starts to share the
+ * processors is noticed in a few steps, not at the end of a long gap. */
+void physics_governor_end(PhysicsGovernor *g, double step_ns) {
+  switch (g->phase) {
+    case 1:
+      g->probe = step_ns;
+      g->phase = 2;
+      return;
+    case 2: {
+      double ref = step_ns < g->before ? step_ns : g->before;
+      if (ref > 0.0 && g->probe > 0.0) {
+        g->ratio[g->ratios % GOV_VOTES] = g->parallel ? ref / g->probe : g->probe / ref;
+        g->ratios++;
+      }
+      if (other_way_wins(g)) {
+        g->parallel = !g->parallel;
+        g->switches++;
+        g->gap = GOV_MIN_GAP;
+        g->probe = ref; /* now the other way's time */
+      } else if (g->ratios > 0 && (g->parallel ? g->ratio[(g->ratios - 1u) % GOV_VOTES] > 1.0 / (1.0 - GOV_MARGIN)
+                                               : g->ratio[(g->ratios - 1u) % GOV_VOTES] < 1.0 - GOV_MARGIN)) {
+        g->gap = GOV_MIN_GAP; /* this probe was for the other way: the next one decides soon */
+      } else if (g->gap < GOV_MAX_GAP) {
+        g->gap *= 2u;
+      }
+      g->countdown = g->gap;
+      g->phase = 0;
+      g->before = step_ns;
+      g->slower = 0;
+      return;
+    }
+    default:
+      g->before = step_ns;
+      g->slower = g->probe > 0.0 && step_ns > g->probe * (1.0 + GOV_MARGIN) ? g->slower + 1u : 0u;
+      if (g->slower >= 2u) g->countdown = 0;
+      if (g->countdown > 0) g->countdown--;
+  }
+}
+
+bool physics_tasks_step_shared(const TaskPool *p) { return p && (p->enqueue || !p->in_step || p->parallel_step); }
+
 void physics_tasks_stepping(TaskPool *p, bool stepping) {
-  if (p && !p->enqueue) atomic_store_explicit(&p->stepping, stepping, memory_order_relaxed);
+  if (!p || p->enqueue) return;
+  if (stepping) {
+    p->parallel_step = physics_governor_begin(&p->gov);
+    p->in_step = true;
+    if (p->parallel_step) p->stats.parallel_steps++;
+    else p->stats.inline_steps++;
+    p->step_ns = clock_ns();
+    /* between steps the workers sleep; in a step run on the caller alone they never wake */
+    atomic_store_explicit(&p->stepping, p->parallel_step, memory_order_relaxed);
+    return;
+  }
+  int64_t now = clock_ns();
+  uint64_t t = ticks();
+  physics_governor_end(&p->gov, (double)(now - p->step_ns));
+  if (now - p->born_ns > 1000000) p->tick_per_ns = (double)(t - p->born_ticks) / (double)(now - p->born_ns);
+  p->in_step = false;
+  atomic_store_explicit(&p->stepping, false, memory_order_relaxed);
 }
 
 TaskPool *physics_tasks_create(uint32_t workers) {
@@ -187,6 +340,10 @@ TaskPool *physics_tasks_create(uint32_t workers) {
   atomic_init(&p->sleepers, 0u);
   atomic_init(&p->stepping, false);
   atomic_init(&p->quit, false);
+  physics_governor_init(&p->gov);
+  p->born_ns = clock_ns();
+  p->born_ticks = ticks();
+  p->tick_per_ns = TICK_PER_NS_GUESS;
   for (uint32_t i = 0; i < workers - 1; i++) {
     if (pthread_create(&p->tid[i], NULL, worker_main, p) != 0) break;
 #if defined(__GLIBC__)
@@ -249,7 +406,7 @@ static void run_user_range(uint32_t begin, uint32_t end, uint32_t worker, void *
   l->fn(l->ctx, begin, end);
 }
 
-static void pool_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx);
+static void pool_run(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx);
 
 _Thread_local double *physics_profile_parallel;
 
@@ -271,12 +428,65 @@ void physics_parallel_for(TaskPool *p, uint32_t count, uint32_t min_items, Physi
     void *task = p->enqueue(run_user_range, count, min_items, &loop, p->user);
     if (task) p->finish(task, p->user);
   } else {
-    pool_for(p, count, min_items, fn, ctx);
+    pool_run(p, count, min_items, fn, ctx);
   }
   if (sink && count >= 2u * min_items) *sink += physics_profile_now() - t0;
 }
 
-static void pool_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx) {
+/* The site of loop function fn (its cost per item), or NULL when the table is full. */
+static Site *site_of(TaskPool *p, PhysicsTaskFn *fn) {
+  uint32_t h = (uint32_t)(((uintptr_t)fn >> 4) * 2654435761u) & (SITES - 1u);
+  for (uint32_t i = 0; i < SITES; i++) {
+    Site *s = &p->sites[(h + i) & (SITES - 1u)];
+    if (s->fn == fn) return s;
+    if (!s->fn) {
+      s->fn = fn;
+      return s;
+    }
+  }
+  return NULL;
+}
+
+/* A new measurement of a site's cost per item: a lower one is believed at once (the loop ran
+ * undisturbed), a higher one only in part and at most twice the old (a preemption in the middle
+ * of a loop says nothing about the loop). */
+static void site_learn(Site *s, double tick_per_item) {
+  double old = s->tick_per_item;
+  if (old <= 0.0 || tick_per_item < old) {
+    s->tick_per_item = (float)(old <= 0.0 ? tick_per_item : 0.5 * (old + tick_per_item));
+    return;
+  }
+  double capped = tick_per_item < 2.0 * old ? tick_per_item : 2.0 * old;
+  s->tick_per_item = (float)(old + (capped - old) * 0.125);
+}
+
+bool physics_tasks_worth_handing_over(double work_ns) { return work_ns >= HANDOVER_NS; }
+
+static void pool_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx, Site *site);
+
+/* The policy (see the top): in a step the governor runs on the caller, every loop there; else
+ * a loop whose work, as measured at its site, is too small to pay for the hand-over. */
+static void pool_run(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx) {
+  PhysicsTaskStats *st = &p->stats;
+  if (p->in_step && !p->parallel_step) {
+    fn(ctx, 0, count);
+    st->inline_loops++;
+    return;
+  }
+  Site *s = site_of(p, fn);
+  if (s) s->calls++;
+  if (s && !physics_tasks_worth_handing_over(s->tick_per_item * (double)count / p->tick_per_ns)) {
+    uint64_t t0 = ticks();
+    fn(ctx, 0, count);
+    site_learn(s, (double)(ticks() - t0) / (double)count);
+    st->inline_loops++;
+    return;
+  }
+  if (s) s->parallel++;
+  pool_for(p, count, min_items, fn, ctx, s);
+}
+
+static void pool_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx, Site *site) {
   /* a few chunks per thread, so one thread slowed by the machine's other work holds up little */
   uint32_t threads = p->threads + 1u, grain = (count + 4u * threads - 1u) / (4u * threads);
   if (grain < min_items) grain = min_items;
@@ -286,7 +496,11 @@ static void pool_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTas
   p->grain = grain;
   p->chunks = (count + grain - 1u) / grain;
   publish(p);
-  uint32_t own = run_chunks(p);
+  /* the caller's own chunks measure the site's cost per item as it runs */
+  uint32_t items = 0;
+  uint64_t t0 = ticks();
+  uint32_t own = run_chunks(p, &items);
+  if (site && items > 0) site_learn(site, (double)(ticks() - t0) / (double)items);
   /* every chunk is taken: close the door, and wait for those inside (their writes are then
    * visible here) */
   uint32_t entered = (uint32_t)atomic_fetch_or_explicit(&p->door, CLOSED, memory_order_acq_rel) & ~CLOSED;
@@ -296,15 +510,23 @@ static void pool_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTas
   st->chunks += p->chunks;
   st->caller_chunks += own;
   if (atomic_load_explicit(&p->left, memory_order_acquire) < entered) {
-    /* a worker is still inside: the clock is read only then */
-    int64_t t0 = clock_ns();
-    while (atomic_load_explicit(&p->left, memory_order_acquire) < entered) CPU_RELAX();
+    /* a worker is still inside: the clock is read only then. Past WAIT_SPIN_NS the caller
+     * yields between looks: a worker that is not running may be waiting for this processor. */
+    int64_t w0 = clock_ns();
+    for (uint32_t spins = 1; atomic_load_explicit(&p->left, memory_order_acquire) < entered; spins++) {
+      CPU_RELAX();
+      if (spins % 256u == 0 && clock_ns() - w0 > WAIT_SPIN_NS) sched_yield();
+    }
     st->waits++;
-    st->wait_ns += (uint64_t)(clock_ns() - t0);
+    st->wait_ns += (uint64_t)(clock_ns() - w0);
   }
 }
 
 PhysicsTaskStats physics_tasks_stats(const TaskPool *p) {
   PhysicsTaskStats none = {0};
-  return p && !p->enqueue ? p->stats : none;
+  if (!p || p->enqueue) return none;
+  PhysicsTaskStats s = p->stats;
+  s.probes = p->gov.probes;
+  s.switches = p->gov.switches;
+  return s;
 }

@@ -665,6 +665,26 @@ bool physics_map_collide_contact(const TessWorld *w, const Contact *c, const Phy
   return man->count > 0;
 }
 
+/* A run's contact is made against the cells under the body taken as one box, and keeps one cell
+ * (the one under its first point when the step began: its events' cell). Each of its points lies
+ * over one cell of the run: that cell, found from the point's place along the run's face (a
+ * point on the line between two cells, or on the run's end, names the run's cell beside it). */
+uint32_t physics_map_contact_point_cell(const TileMap *m, const Contact *c, TessVec2 p) {
+  uint32_t key_cell = (uint32_t)(c->key & 0x0FFFFFFFu), pf = (uint32_t)((c->key >> 28) & 0xFu);
+  if (pf < RUN_PIECE || key_cell >= m->width * m->height || !run_cell(m, key_cell, pf - RUN_PIECE)) return c->cell;
+  uint32_t f = pf - RUN_PIECE;
+  bool across = (f & 1u) == 0;
+  uint32_t x = key_cell % m->width, y = key_cell / m->width;
+  uint32_t start = across ? x : y, last = (across ? m->width : m->height) - 1;
+  float u = floorf(across ? (p.x - m->origin.x) * m->inv_w : (p.y - m->origin.y) * m->inv_h);
+  uint32_t at = !(u > (float)start) ? start : (u >= (float)last ? last : (uint32_t)u);
+#define RUN_CELL(a) (across ? y * m->width + (a) : (a)*m->width + x)
+  while (at > start && !(run_cell(m, RUN_CELL(at), f) && m->cells[RUN_CELL(at)].run_start[f] == start)) at--;
+  uint32_t cell = RUN_CELL(at);
+#undef RUN_CELL
+  return cell;
+}
+
 static bool cell_point_solid(const TileMap *m, uint32_t ci, TessVec2 p, bool own) {
   const MapCell *c = &m->cells[ci];
   if (c->kind == TESS_MAP_FULL) return own;

@@ -635,7 +635,8 @@ static void box_sliding_across_tiles_is_one_contact(void) {
     TessVec2 p = tess_body_position(w, b);
     for (uint32_t k = 0; k < n && k < 8; k++)
       CHECK_MSG(fabsf(fabsf(pts[k].point.x - p.x) - 0.7f) < 0.01f && pts[k].cell_y == 10 &&
-                    pts[k].cell_x >= (uint32_t)floorf(before - 0.7f) && pts[k].cell_x <= (uint32_t)floorf(p.x + 0.7f),
+                    pts[k].cell_x >= (uint32_t)floorf(before - 0.7f) && pts[k].cell_x <= (uint32_t)floorf(p.x + 0.7f) &&
+                    pts[k].cell_x == (uint32_t)floorf(pts[k].point.x),
                 "step %d: a point at (%g, %g) in cell (%u, %u), the box at x = %g", i, pts[k].point.x, pts[k].point.y,
                 pts[k].cell_x, pts[k].cell_y, p.x);
   }
@@ -645,6 +646,88 @@ static void box_sliding_across_tiles_is_one_contact(void) {
   CHECK_MSG(slid > 10.0f, "slid only %.2f m", slid);
   CHECK_MSG(begins == 0 && ends == 0 && most_points == 2, "%u contacts began, %u ended, up to %u points", begins, ends,
             most_points);
+  tess_world_destroy(w);
+  test_map_free(&m);
+}
+
+/* The points of body `b`'s contacts with the map, sorted by x (then y): their count. */
+static uint32_t body_map_points(TessWorld *w, TessBodyId b, TessContactPoint *out, uint32_t cap) {
+  TessContactPoint all[16];
+  uint32_t n = tess_world_contact_points(w, all, 16), k = 0;
+  for (uint32_t i = 0; i < n && i < 16; i++)
+    if (all[i].with_map && all[i].body_a.index1 == b.index1 && k < cap) out[k++] = all[i];
+  for (uint32_t i = 1; i < k; i++)
+    for (uint32_t j = i; j > 0 && (out[j].point.x < out[j - 1].point.x ||
+                                   (out[j].point.x == out[j - 1].point.x && out[j].point.y < out[j - 1].point.y));
+         j--) {
+      TessContactPoint t = out[j];
+      out[j] = out[j - 1];
+      out[j - 1] = t;
+    }
+  return k;
+}
+
+/* A joined contact (a box lying across a run of tiles) is one contact with one cell for its
+ * events, but each of its points names the cell under it: 1 m tiles, a box 1.2 m wide over
+ * x = 3.4..4.6 has its points in cells 3 and 4 of the floor row, one 2.4 m wide over 10.8..13.2
+ * in cells 10 and 13, and a box 1.2 m tall pressed against a wall over y = 4.4..5.6 in rows 4 and
+ * 5 of the wall's column. Each begins once, its event naming the cell under the event's point
+ * (the contact's first point when the step began). */
+static void joined_contact_points_name_the_cell_under_each(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  TestMap m;
+  floor_map(&m, 20, 12, 10, 0.6f, 0.0f);
+  TessError err;
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
+  TessBodyId narrow = add_box(w, tess_v2(4.0f, 10.0f - 0.25f - 0.05f), 0.6f, 0.25f, &sd);
+  TessBodyId wide = add_box(w, tess_v2(12.0f, 10.0f - 0.25f - 0.05f), 1.2f, 0.25f, &sd);
+  uint32_t begins = 0;
+  for (int i = 0; i < 60; i++) {
+    step(w, 1);
+    TessWorldEvents ev = tess_world_events(w);
+    for (uint32_t k = 0; k < ev.contact_begin_count; k++, begins++) {
+      const TessContactEvent *e = &ev.contact_begin[k];
+      CHECK_MSG(e->with_map && e->cell_y == 10 && e->cell_x == (uint32_t)floorf(e->point.x),
+                "a contact began at (%g, %g) naming cell (%u, %u)", e->point.x, e->point.y, e->cell_x, e->cell_y);
+    }
+  }
+  CHECK_MSG(begins == 2, "%u contacts began (one per box)", begins);
+  const struct {
+    TessBodyId body;
+    uint32_t left, right;
+  } floor_cases[] = {{narrow, 3, 4}, {wide, 10, 13}};
+  for (uint32_t c = 0; c < 2; c++) {
+    TessContactPoint pts[4];
+    uint32_t n = body_map_points(w, floor_cases[c].body, pts, 4);
+    CHECK_MSG(n == 2, "box %u: %u points", c, n);
+    if (n != 2) continue;
+    CHECK_MSG(pts[0].cell_x == floor_cases[c].left && pts[0].cell_y == 10 && pts[1].cell_x == floor_cases[c].right &&
+                  pts[1].cell_y == 10,
+              "box %u: points at x = %g, %g in cells (%u, %u), (%u, %u); want (%u, 10), (%u, 10)", c, pts[0].point.x,
+              pts[1].point.x, pts[0].cell_x, pts[0].cell_y, pts[1].cell_x, pts[1].cell_y, floor_cases[c].left,
+              floor_cases[c].right);
+  }
+  tess_world_destroy(w);
+  test_map_free(&m);
+
+  /* a wall: column 10, gravity towards it */
+  w = new_world(tess_v2(G, 0));
+  test_map_init(&m, 12, 12, 1.0f);
+  for (uint32_t y = 0; y < 12; y++) test_map_set(&m, 10, y, TESS_MAP_FULL, 0);
+  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessBodyId tall = add_box(w, tess_v2(10.0f - 0.25f - 0.05f, 5.0f), 0.25f, 0.6f, &sd);
+  step(w, 60);
+  TessContactPoint pts[4];
+  uint32_t n = body_map_points(w, tall, pts, 4);
+  if (n == 2 && pts[0].point.y > pts[1].point.y) {
+    TessContactPoint t = pts[0];
+    pts[0] = pts[1];
+    pts[1] = t;
+  }
+  CHECK_MSG(n == 2 && pts[0].cell_x == 10 && pts[0].cell_y == 4 && pts[1].cell_x == 10 && pts[1].cell_y == 5,
+            "against the wall: %u points, at y = %g, %g in cells (%u, %u), (%u, %u); want (10, 4), (10, 5)", n,
+            pts[0].point.y, pts[1].point.y, pts[0].cell_x, pts[0].cell_y, pts[1].cell_x, pts[1].cell_y);
   tess_world_destroy(w);
   test_map_free(&m);
 }
@@ -2710,7 +2793,7 @@ static void bad_input_is_refused(void) {
 }
 
 TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_falling_target),
-               TEST(bounce_reaches_e_squared_height), TEST(bounce_is_e_squared_for_drops_of_1_to_5_m), TEST(box_landing_flat_stays_down_and_level), TEST(box_landing_across_tiles_stays_down_and_level), TEST(box_landing_across_half_tiles_stays_down_and_level), TEST(slide_across_materials_keeps_each_friction), TEST(plank_on_a_step_keeps_both_contacts), TEST(box_sliding_across_tiles_is_one_contact), TEST(restitution_needs_the_threshold_speed), TEST(degenerate_two_point_contacts_rest), TEST(rk4_keeps_orbit_and_spring_energy_better_than_euler), TEST(glancing_corner_hit_leaves_along_the_tangent), TEST(box_passing_a_corner_leaves_as_it_should), TEST(rubber_on_rubber_is_0_9025),
+               TEST(bounce_reaches_e_squared_height), TEST(bounce_is_e_squared_for_drops_of_1_to_5_m), TEST(box_landing_flat_stays_down_and_level), TEST(box_landing_across_tiles_stays_down_and_level), TEST(box_landing_across_half_tiles_stays_down_and_level), TEST(slide_across_materials_keeps_each_friction), TEST(plank_on_a_step_keeps_both_contacts), TEST(box_sliding_across_tiles_is_one_contact), TEST(joined_contact_points_name_the_cell_under_each), TEST(restitution_needs_the_threshold_speed), TEST(degenerate_two_point_contacts_rest), TEST(rk4_keeps_orbit_and_spring_energy_better_than_euler), TEST(glancing_corner_hit_leaves_along_the_tangent), TEST(box_passing_a_corner_leaves_as_it_should), TEST(rubber_on_rubber_is_0_9025),
                TEST(slide_stops_at_v2_over_2_mu_g), TEST(tangential_efficiency_acts_at_impact_only),
                TEST(ball_rolls_across_200_tiles_without_bumps), TEST(box_and_capsule_slide_across_200_tiles_without_bumps),
                TEST(ten_box_stack_stands_10_s), TEST(pin_motor_spins_up_and_drives_a_cart), TEST(plank_under_48_balls_holds_them_all), TEST(pyramid_of_20_settles_and_sleeps),

@@ -2,7 +2,9 @@
  * sleep and cost no CPU; inside a step they may fall asleep (a game's callback that takes long)
  * and the next loop wakes them, and the world still steps to the same bits as on one thread.
  * The workers are seen from outside, as the kernel sees them: the threads of this process in
- * /proc/self/task (named tess-physics), their run time (schedstat, ns) and their state (S: asleep). */
+ * /proc/self/task (named tess-physics), their run time (schedstat, ns) and their state (S: asleep).
+ * The pool's policy too: a loop too small to hand over stays on the caller, and the governor
+ * keeps whichever way of running steps its timings say is faster. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <stdio.h>
@@ -11,7 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <stdatomic.h>
+
 #include "check.h"
+#include "physics_private.h"
 #include "tessera/physics.h"
 
 #define MAX_THREADS 16
@@ -200,4 +205,112 @@ static void workers_asleep_inside_a_step_step_the_same_bits(void) {
             two.seen_asleep, four.seen_asleep);
 }
 
-TESS_TEST_MAIN(TEST(idle_workers_sleep_between_steps), TEST(workers_asleep_inside_a_step_step_the_same_bits))
+/* Loops that count the items run on a thread other than the caller's. */
+static _Thread_local bool on_caller;
+static atomic_uint items_elsewhere;
+static volatile float tiny_out[64];
+
+static void tiny_task(void *ctx, uint32_t begin, uint32_t end) {
+  (void)ctx;
+  for (uint32_t i = begin; i < end; i++) tiny_out[i] = (float)i * 0.5f;
+  if (!on_caller) atomic_fetch_add(&items_elsewhere, end - begin);
+}
+
+/* about 50 us per item on one thread */
+static void heavy_task(void *ctx, uint32_t begin, uint32_t end) {
+  (void)ctx;
+  for (uint32_t i = begin; i < end; i++) {
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do clock_gettime(CLOCK_MONOTONIC, &t);
+    while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 50000L);
+  }
+  if (!on_caller) atomic_fetch_add(&items_elsewhere, end - begin);
+}
+
+/* A 64-item loop of a few ns per item, called 400 times on a pool of 2 workers (after 100 calls
+ * that measure it), never reaches the worker: all its items run on the caller and none is
+ * handed over. A loop of 64 x 50 us at another site is handed over from its second call on (its
+ * first measures it). */
+static void small_loops_stay_on_the_caller(void) {
+  CHECK(physics_tasks_worth_handing_over(1e6) && !physics_tasks_worth_handing_over(100.0));
+  TaskPool *p = physics_tasks_create(2);
+  CHECK_MSG(p != NULL, "no pool of 2 workers");
+  on_caller = true;
+  for (int i = 0; i < 100; i++) physics_parallel_for(p, 64, 1, tiny_task, NULL);
+  atomic_store(&items_elsewhere, 0u);
+  PhysicsTaskStats s0 = physics_tasks_stats(p);
+  for (int i = 0; i < 400; i++) physics_parallel_for(p, 64, 1, tiny_task, NULL);
+  PhysicsTaskStats s1 = physics_tasks_stats(p);
+  CHECK_MSG(atomic_load(&items_elsewhere) == 0u, "%u items of the small loop ran on the worker",
+            atomic_load(&items_elsewhere));
+  CHECK_MSG(s1.loops == s0.loops && s1.inline_loops - s0.inline_loops == 400,
+            "small loop: %llu handed over, %llu on the caller of 400", (unsigned long long)(s1.loops - s0.loops),
+            (unsigned long long)(s1.inline_loops - s0.inline_loops));
+  for (int i = 0; i < 5; i++) physics_parallel_for(p, 64, 1, heavy_task, NULL);
+  PhysicsTaskStats s2 = physics_tasks_stats(p);
+  CHECK_MSG(s2.loops - s1.loops == 4 && s2.inline_loops == s1.inline_loops + 1,
+            "heavy loop: %llu of 5 handed over, %llu on the caller", (unsigned long long)(s2.loops - s1.loops),
+            (unsigned long long)(s2.inline_loops - s1.inline_loops));
+  physics_tasks_destroy(p);
+}
+
+/* Feeds the governor steps that take `parallel` ns when they hand loops over and `alone` when
+ * they run on the caller; returns how many of `steps` handed over. */
+static uint32_t govern(PhysicsGovernor *g, uint32_t steps, double parallel, double alone) {
+  uint32_t handed = 0;
+  for (uint32_t i = 0; i < steps; i++) {
+    bool par = physics_governor_begin(g);
+    handed += par;
+    physics_governor_end(g, par ? parallel : alone);
+  }
+  return handed;
+}
+
+/* The governor on given step times (a pure state machine: no clock, no thread). */
+static void governor_keeps_the_faster_way(void) {
+  PhysicsGovernor g;
+  physics_governor_init(&g);
+  /* a second thread that delivers: parallel steps take 6 ms against 10; nearly all stay parallel,
+   * and probes thin out to one in 64 steps or fewer */
+  uint32_t handed = govern(&g, 1000, 6e6, 10e6);
+  CHECK_MSG(g.parallel && g.switches == 0 && handed >= 1000 - 30, "6 vs 10 ms: %u of 1000 parallel, %llu switches",
+            handed, (unsigned long long)g.switches);
+  /* one probe on the caller that looked faster (its neighbours slowed) does not switch */
+  bool par = true;
+  while (par) {
+    par = physics_governor_begin(&g);
+    physics_governor_end(&g, par ? 6e6 : 5e6);
+  }
+  govern(&g, 1, 6e6, 10e6);
+  CHECK_MSG(g.parallel && g.switches == 0, "one probe faster on the caller switched");
+  handed = govern(&g, 1000, 6e6, 10e6);
+  CHECK_MSG(g.parallel && g.switches == 0 && handed >= 1000 - 30, "6 vs 10 ms after a stray probe: %u parallel",
+            handed);
+  /* then a third busy process: parallel steps take 14 ms against 12; within a few steps all but
+   * the probes run on the caller */
+  handed = govern(&g, 100, 14e6, 12e6);
+  CHECK_MSG(!g.parallel && g.switches == 1 && handed < 100 - 40, "14 vs 12 ms: %u of 100 still parallel", handed);
+  handed = govern(&g, 1000, 14e6, 12e6);
+  CHECK_MSG(!g.parallel && handed <= 30, "14 vs 12 ms: %u of the next 1000 parallel (probes)", handed);
+  /* the busy process leaves: back to parallel within one probe gap (64 steps) and two probes */
+  handed = govern(&g, 80, 6e6, 10e6);
+  CHECK_MSG(g.parallel && g.switches == 2, "6 vs 10 ms again: still on the caller after 80 steps");
+  /* within the margin (2%) nothing switches */
+  uint64_t sw = g.switches;
+  govern(&g, 500, 10e6, 9.8e6);
+  CHECK_MSG(g.parallel && g.switches == sw, "a probe 2%% faster switched the way steps run");
+  /* a steady step slowed by another process (50 ms) before a probe does not make the probe win */
+  physics_governor_init(&g);
+  par = true;
+  while (par) { /* steady parallel steps of 4 ms up to the probe, the last one slowed */
+    par = physics_governor_begin(&g);
+    physics_governor_end(&g, par ? (g.countdown == 1 ? 50e6 : 4e6) : 5e6);
+  }
+  CHECK(physics_governor_begin(&g)); /* the steady step after the probe */
+  physics_governor_end(&g, 4e6);
+  CHECK_MSG(g.parallel && g.switches == 0, "a slowed step before the probe switched to the caller");
+}
+
+TESS_TEST_MAIN(TEST(idle_workers_sleep_between_steps), TEST(workers_asleep_inside_a_step_step_the_same_bits),
+               TEST(small_loops_stay_on_the_caller), TEST(governor_keeps_the_faster_way))

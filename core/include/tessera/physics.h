@@ -75,9 +75,10 @@ TessMaterialMix tess_material_mix(float friction_a, float restitution_a, float t
  * cell. A ball resting on a floor below it reports (0, +1) (y points down),
  * a ball hitting a wall to its right (+1, 0). A body lying across several
  * tiles along one flat run of their faces (a box on a floor of tiles of one
- * material) has one contact with the run, as with one long static box; it
- * names the cell under its first point, and begins and ends once however
- * many tiles the body slides across. */
+ * material) has one contact with the run, as with one long static box; its
+ * events name the cell under its first point when the step began, and it
+ * begins and ends once however many tiles the body slides across (its
+ * points, tess_world_contact_points, each name the cell under them). */
 typedef struct TessContactEvent {
   TessShapeId a, b;
   TessBodyId body_a, body_b;
@@ -182,7 +183,10 @@ uint32_t tess_world_contact_count(const TessWorld *world); /* contacts with at l
 /* One point of a contact that touches now (tess_world_contact_points), with
  * TessContactEvent's conventions: for the tile map `a` is the body's shape,
  * `b` and body_b are null and the cell takes b's place; the normal points
- * from a to b (map: from a's shape into the cell). */
+ * from a to b (map: from a's shape into the cell). cell_x / cell_y name the
+ * cell under this point: the two points of a box lying across two tiles of
+ * one run name the left tile and the right one, though the run's contact is
+ * one (and its events name one cell). */
 typedef struct TessContactPoint {
   TessShapeId a, b;
   TessBodyId body_a, body_b;

@@ -7,12 +7,13 @@
  * scene of 2000 convex polygons. For each engine: the median step's wall clock
  * and CPU time, the bodies that end inside a wall, the heap it holds. Prints a
  * table; asserts nothing about time.
- * Usage: bench-rain [N ...] [--steps S] [--warmup W] [--rounds R] [--no-peer] [--no-mixed] [--phases]
- *                  [--only ENGINE] [--hash]
+ * Usage: bench-rain [N ...] [--steps S] [--warmup W] [--rounds R] [--no-peer] [--no-mixed] [--polygons]
+ *                  [--phases] [--only ENGINE] [--hash]
+ * --polygons runs the mixed polygon scene alone (no circle scenes), with --phases too.
  * --rounds R runs every scene R times, the engines interleaved (A B C A B C),
  * and prints each engine's median over the rounds: the machine is shared.
- * --phases prints instead where a 1-worker step's time goes, phase by phase, and the part
- * more workers cannot shorten.
+ * --phases prints instead where a step's time goes, phase by phase, on 1 worker (with the part
+ * more workers cannot shorten) and on all of them.
  * --only ENGINE keeps the one engine of that name (for a profile or a
  * before/after comparison of one engine, e.g. --only Tessera). --hash prints
  * each Tessera world's hash at the end of its run: two builds that step the
@@ -442,12 +443,15 @@ static void print_header(int steps, int rounds) {
          "wall / T", "CPU / T");
 }
 
-/* --phases: where a 1-worker step's time goes (TessStepProfile, TESS_PHYSICS_PROFILE=1), each
- * phase's thread CPU time and the part of it outside the loops the workers share, summed over
- * the steps after the warm-up and printed per step; then Amdahl's bound for 2 workers. */
-static void print_phases(const Scene *sc, int steps) {
+/* --phases: where a step's time goes (TessStepProfile, TESS_PHYSICS_PROFILE=1), each phase's
+ * thread CPU time on the stepping thread and the part of it outside the loops the workers share,
+ * summed over the steps after the warm-up and printed per step; then, for 1 worker, Amdahl's bound
+ * for 2 and 4. On N workers the stepping thread spins while it waits for the others at the end of
+ * a loop, so its CPU time per phase is that phase's time on N workers: set beside the 1-worker
+ * figures it shows which phases the second worker shortens and which it does not. */
+static void print_phases(const Scene *sc, int steps, uint32_t workers) {
   setenv("TESS_PHYSICS_PROFILE", "1", 1);
-  TesseraRun *r = tessera_create_on(sc, 1);
+  TesseraRun *r = tessera_create_on(sc, workers);
   unsetenv("TESS_PHYSICS_PROFILE");
   enum { PHASES = 9 };
   static const char *names[PHASES] = {"step", "prepare", "broad phase", "narrow phase", "islands",
@@ -465,20 +469,22 @@ static void print_phases(const Scene *sc, int steps) {
     }
   }
   tessera_destroy(r);
-  printf("%u circles, 1 worker, thread CPU ms per step (mean of %d): phase, total, outside the shared loops\n", sc->n,
-         steps);
+  printf("%u %s, %u worker%s, stepping thread's CPU ms per step (mean of %d): phase, total, outside the shared loops\n",
+         sc->n, sc->spawns[0].count ? "polygons" : "circles", workers, workers == 1 ? "" : "s", steps);
   for (int k = 0; k < PHASES; k++)
     printf("  %-13s %8.3f %8.3f  (serial %4.1f%% of the step)\n", names[k], total[k] / steps, serial[k] / steps,
            100.0 * serial[k] / total[0]);
   double f = serial[0] / total[0];
-  printf("  serial fraction %.3f: Amdahl's bound %.2fx on 2 workers, %.2fx on 4\n\n", f, 1.0 / (f + (1.0 - f) / 2.0),
-         1.0 / (f + (1.0 - f) / 4.0));
+  if (workers == 1)
+    printf("  serial fraction %.3f: Amdahl's bound %.2fx on 2 workers, %.2fx on 4\n", f, 1.0 / (f + (1.0 - f) / 2.0),
+           1.0 / (f + (1.0 - f) / 4.0));
+  printf("\n");
 }
 
 int main(int argc, char **argv) {
   uint32_t ns[8];
   int count = 0, steps = 600, rounds = 1;
-  bool peer = true, mixed = true, phases = false;
+  bool peer = true, mixed = true, phases = false, polygons_only = false;
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--steps") && i + 1 < argc)
@@ -497,10 +503,15 @@ int main(int argc, char **argv) {
       only = argv[++i];
     else if (!strcmp(argv[i], "--phases"))
       phases = true;
+    else if (!strcmp(argv[i], "--polygons"))
+      polygons_only = true;
     else if (count < 8)
       ns[count++] = (uint32_t)atoi(argv[i]);
   }
-  if (count == 0) {
+  if (polygons_only) {
+    count = 0;
+    mixed = true;
+  } else if (count == 0) {
     ns[0] = 1000;
     ns[1] = 5000;
     ns[2] = 20000;
@@ -541,11 +552,13 @@ int main(int argc, char **argv) {
   printf("Rain on tiles: %dx%d map of 1 m tiles, %u solid cells, circles r = %.2f m, gravity %.0f, 60 Hz,\n", MAP, MAP,
          solid, RADIUS, GRAVITY);
   if (phases) {
-    for (int k = 0; k < count; k++) {
-      Scene sc = {cells, solid, NULL, ns[k]};
-      Spawn *sp = make_spawns(sc.n, false);
+    for (int k = 0; k < count + (polygons_only ? 1 : 0); k++) {
+      bool poly = k == count;
+      Scene sc = {cells, solid, NULL, poly ? POLYGONS : ns[k]};
+      Spawn *sp = make_spawns(sc.n, poly);
       sc.spawns = sp;
-      print_phases(&sc, steps);
+      print_phases(&sc, steps, 1);
+      if (all_workers > 1) print_phases(&sc, steps, all_workers);
       free(sp);
     }
     free(cells);

@@ -11,15 +11,22 @@
  *    and loops x round trip: the time one step spends handing loops over at best.
  * 3. With --steps: the scenes' step time on 1 and 2 workers (wall, CPU, steal). Two workers'
  *    scaling means something only on a quiet machine: the load average is printed beside it.
+ *    Beside each, the pool's policy: loops per step it handed over and kept on the caller, the
+ *    share of steps its governor ran on the caller alone. With --busy, each scene again with a
+ *    third busy process (a spinning child) sharing the processors: 2 workers should then lose
+ *    little or nothing against 1.
  * Asserts nothing about time.
- * Usage: bench-tasks [--rounds R] [--steps] [--quick] */
+ * Usage: bench-tasks [--rounds R] [--steps] [--busy] [--quick] */
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "physics_private.h"
 
@@ -370,8 +377,17 @@ static StepTime time_steps(const SceneDef *s, const Warm *warm, uint32_t workers
   }
   t.steal = steal_percent(j0, jiffies());
   PhysicsTaskStats s1 = physics_tasks_stats(w->tasks);
-  t.stats = (PhysicsTaskStats){s1.loops - s0.loops, s1.entries - s0.entries, s1.chunks - s0.chunks,
-                               s1.caller_chunks - s0.caller_chunks, s1.waits - s0.waits, s1.wait_ns - s0.wait_ns};
+  t.stats = (PhysicsTaskStats){s1.loops - s0.loops,
+                               s1.entries - s0.entries,
+                               s1.chunks - s0.chunks,
+                               s1.caller_chunks - s0.caller_chunks,
+                               s1.waits - s0.waits,
+                               s1.wait_ns - s0.wait_ns,
+                               s1.inline_loops - s0.inline_loops,
+                               s1.parallel_steps - s0.parallel_steps,
+                               s1.inline_steps - s0.inline_steps,
+                               s1.probes - s0.probes,
+                               s1.switches - s0.switches};
   t.wall_ms = median(wall, steps);
   t.cpu_ms = median(cpu, steps);
   t.hash = tess_world_hash(w);
@@ -379,16 +395,36 @@ static StepTime time_steps(const SceneDef *s, const Warm *warm, uint32_t workers
   return t;
 }
 
-static void steps_on_workers(const Warm *warm, int rounds) {
+/* A third busy process: a child that spins until it is killed (0: none could start). */
+static pid_t start_busy(void) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    volatile unsigned long spin = 0;
+    for (;;) spin++;
+  }
+  return pid > 0 ? pid : 0;
+}
+
+static void stop_busy(pid_t pid) {
+  if (pid <= 0) return;
+  kill(pid, SIGKILL);
+  waitpid(pid, NULL, 0);
+}
+
+static void steps_on_workers(const Warm *warm, int rounds, bool busy) {
   printf(
       "\n3. Steps on 1 and 2 workers from the warm scenes (median step of 40, median of %d rounds, "
       "load average %.1f: below 3 the machine is quiet enough to judge scaling)\n",
       rounds, load_average());
-  printf("%-9s %6s %8s %8s %8s %8s %8s %6s %5s | %6s %7s %7s %8s\n", "scene", "N", "1w wall", "1w CPU", "2w wall",
-         "2w CPU", "speed-up", "steal", "same", "loops", "entered", "2nd chk", "wait us");
-  for (size_t i = 0; i < SCENES; i++) {
+  printf("%-15s %6s %8s %8s %8s %8s %8s %6s %5s | %6s %6s %6s %7s %7s %8s\n", "scene", "N", "1w wall", "1w CPU",
+         "2w wall", "2w CPU", "speed-up", "steal", "same", "loops", "caller", "alone", "entered", "2nd chk", "wait us");
+  for (size_t row = 0; row < (busy ? 2u : 1u) * SCENES; row++) {
+    size_t i = row % SCENES;
     if (!warm[i].snapshot) continue;
-    double w1[16], c1[16], w2[16], c2[16], st[16], entered[16], share[16], wait[16];
+    pid_t third = row >= SCENES ? start_busy() : 0;
+    char label[32];
+    snprintf(label, sizeof label, "%s%s", scenes[i].name, third ? " +busy" : "");
+    double w1[16], c1[16], w2[16], c2[16], st[16], entered[16], share[16], wait[16], caller[16], alone[16];
     bool same = true;
     uint64_t loops = 0;
     for (int r = 0; r < rounds; r++) {
@@ -404,21 +440,27 @@ static void steps_on_workers(const Warm *warm, int rounds) {
       entered[r] = p->loops ? 100.0 * (double)p->entries / (double)p->loops : 0.0;
       share[r] = p->chunks ? 100.0 * (double)(p->chunks - p->caller_chunks) / (double)p->chunks : 0.0;
       wait[r] = (double)p->wait_ns * 1e-3 / 40.0;
+      caller[r] = (double)p->inline_loops / 40.0;
+      alone[r] = 100.0 * (double)p->inline_steps / (double)(p->inline_steps + p->parallel_steps);
     }
+    stop_busy(third);
     double a = median(w1, rounds), b = median(w2, rounds);
-    printf("%-9s %6u %8.3f %8.3f %8.3f %8.3f %7.2fx %5.1f%% %5s | %6.0f %6.0f%% %6.0f%% %8.1f\n", scenes[i].name,
+    printf("%-15s %6u %8.3f %8.3f %8.3f %8.3f %7.2fx %5.1f%% %5s | %6.0f %6.0f %5.0f%% %6.0f%% %6.0f%% %8.1f\n", label,
            scenes[i].n, a, median(c1, rounds), b, median(c2, rounds), a / b, median(st, rounds), same ? "yes" : "NO",
-           (double)loops / 40.0, median(entered, rounds), median(share, rounds), median(wait, rounds));
+           (double)loops / 40.0, median(caller, rounds), median(alone, rounds), median(entered, rounds),
+           median(share, rounds), median(wait, rounds));
   }
   printf(
-      "(ms per step; same: 1 and 2 workers end on the same world hash. Right of |, the 2-worker pool per step:\n"
-      " loops handed over, the share the worker entered, the share of chunks it ran, and the stepping thread's\n"
-      " time waiting at a loop's end for a worker still inside)\n");
+      "(ms per step; same: 1 and 2 workers end on the same world hash; +busy: a third process spins beside.\n"
+      " Right of |, the 2-worker pool per step: loops handed over and kept on the caller (too little work,\n"
+      " or a step the governor ran there), the share of steps the governor ran on the caller alone, the\n"
+      " share of loops the worker entered, the share of chunks it ran, and the stepping thread's time\n"
+      " waiting at a loop's end for a worker still inside)\n");
 }
 
 int main(int argc, char **argv) {
   int rounds = 5;
-  bool steps = false, quick = false;
+  bool steps = false, quick = false, busy = false;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
       rounds = atoi(argv[++i]);
@@ -428,8 +470,10 @@ int main(int argc, char **argv) {
       steps = true;
     } else if (!strcmp(argv[i], "--quick")) {
       quick = true;
+    } else if (!strcmp(argv[i], "--busy")) {
+      busy = true;
     } else {
-      fprintf(stderr, "usage: bench-tasks [--rounds R] [--steps] [--quick]\n");
+      fprintf(stderr, "usage: bench-tasks [--rounds R] [--steps] [--busy] [--quick]\n");
       return 2;
     }
   }
@@ -445,7 +489,7 @@ int main(int argc, char **argv) {
       "(loops: per step; items: per loop, mean; < 2 us: loops with less work than that on one thread; step ms and\n"
       " in loops: one thread's step and the part of it inside the loops; sync ms: loops x the bare barrier's\n"
       " median trip, the least one step can spend handing its loops over)\n");
-  if (steps) steps_on_workers(warm, quick ? 1 : rounds);
+  if (steps) steps_on_workers(warm, quick ? 1 : rounds, busy);
   for (size_t i = 0; i < SCENES; i++) free(warm[i].snapshot);
   return 0;
 }
