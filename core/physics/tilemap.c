@@ -11,6 +11,9 @@
 
 void physics_map_free(TileMap *map) {
   tess_free(map->cells);
+  tess_free(map->filled);
+  tess_free(map->filled_before);
+  tess_free(map->hot);
   tess_free(map->materials);
   tess_free(map->piece_start);
   tess_free(map->pieces);
@@ -165,6 +168,42 @@ static void map_runs_set(TileMap *m, uint32_t x, uint32_t y) {
   }
 }
 
+/* The bits set in x, inline: without -mpopcnt the builtin is a call into libgcc. */
+static inline uint32_t bits_set(uint64_t x) {
+  x -= (x >> 1) & 0x5555555555555555ull;
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* The non-empty cells' hot words in cell order, and each bit word's first rank (map.filled is
+ * set). */
+static bool map_hot_build(TileMap *m) {
+  size_t n = (size_t)m->width * m->height, words = (n + 63) / 64;
+  uint32_t filled = 0;
+  m->filled_before = tess_calloc(words, sizeof(uint32_t));
+  for (size_t k = 0; m->filled_before && k < words; k++) {
+    m->filled_before[k] = filled;
+    filled += bits_set(m->filled[k]);
+  }
+  m->filled_count = filled;
+  m->hot = tess_calloc(filled ? filled : 1, sizeof(uint32_t));
+  if (!m->filled_before || !m->hot) return false;
+  uint32_t r = 0;
+  for (size_t i = 0; i < n; i++) {
+    const MapCell *c = &m->cells[i];
+    if (c->kind != TESS_MAP_EMPTY) m->hot[r++] = MAP_HOT(c->kind, c->one_way, c->free_sides, c->corners, c->material);
+  }
+  return true;
+}
+
+/* Cell ci's hot word, or 0 when it is empty (an empty cell's kind is 0). */
+static inline uint32_t map_hot(const TileMap *m, uint32_t ci) {
+  uint64_t word = m->filled[ci / 64], below = (1ull << (ci % 64)) - 1u;
+  if (!(word >> (ci % 64) & 1u)) return 0;
+  return m->hot[m->filled_before[ci / 64] + bits_set(word & below)];
+}
+
 TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, TessError *err) {
   TESS_ASSERT(!w->locked && "tess_world_set_tile_map called during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "tile map", "cannot change the map during a step");
@@ -198,8 +237,9 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
   map.inv_h = 1.0f / def->cell_h;
   map.origin = def->origin;
   map.cells = tess_calloc(n, sizeof(MapCell));
+  map.filled = tess_calloc((n + 63) / 64, sizeof(uint64_t));
   map.materials = tess_calloc(def->material_count, sizeof(TessMapMaterial));
-  if (!map.cells || !map.materials) {
+  if (!map.cells || !map.filled || !map.materials) {
     physics_map_free(&map);
     return tess_error_set(err, TESS_ERR_NOMEM, "tile map", "out of memory");
   }
@@ -227,6 +267,7 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
       any_traced = true;
     }
     map.cells[i].kind = kind;
+    if (kind != TESS_MAP_EMPTY) map.filled[i / 64] |= 1ull << (i % 64);
     map.cells[i].material = mat;
     map.cells[i].one_way = def->one_way && def->one_way[i] ? 1 : 0;
   }
@@ -331,6 +372,10 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
       }
       map_runs_set(&map, x, y);
     }
+  if (!map_hot_build(&map)) {
+    physics_map_free(&map);
+    return tess_error_set(err, TESS_ERR_NOMEM, "tile map", "out of memory");
+  }
   physics_map_free(&w->map);
   tess_world_clear_tile_map(w);
   w->map = map;
@@ -372,8 +417,10 @@ static bool cell_range(const TileMap *m, TessAABB box, uint32_t *x0, uint32_t *y
 }
 
 TessMaterialMix physics_map_hit_contact(const TessWorld *w, const MapHit *h, Contact *ct) {
-  const Shape *s = &w->shapes[h->shape];
-  const TessMapMaterial *mm = &w->map.materials[w->map.cells[h->cell].material];
+  /* the shape's values from its proxy (the caller reads it too), not from the Shape: a cache
+   * miss less per contact */
+  const Proxy *s = &((const Proxy *)w->bp_scratch)[h->shape];
+  const TessMapMaterial *mm = &w->map.materials[h->material];
   ct->key = (1ull << 63) | ((uint64_t)h->shape << 32) | ((uint64_t)(h->piece & 0xFu) << 28) | (h->key_cell & 0x0FFFFFFFu);
   ct->shape_a = TESS_NULL_INDEX;
   ct->shape_b = h->shape;
@@ -404,12 +451,14 @@ static bool piece_contact_admitted(const TileMap *m, TessAABB cell, uint32_t fre
   return true;
 }
 
-static bool add_hit(MapHits *out, uint32_t shape_index, uint32_t cell, uint32_t piece, const Manifold *m) {
+static bool add_hit(MapHits *out, uint32_t shape_index, uint32_t cell, uint32_t piece, uint32_t material,
+                    const Manifold *m) {
   if (!PHYS_GROW(out->hits, &out->cap, out->count + 1)) return false;
   MapHit *h = &out->hits[out->count++];
   h->shape = shape_index;
   h->cell = cell;
   h->piece = piece;
+  h->material = material;
   h->key_cell = cell;
   h->along = TESS_NULL_INDEX;
   h->manifold = *m;
@@ -561,6 +610,7 @@ static void join_runs(const TessWorld *w, const PhysPoly *poly, float margin, ui
         if (joined) {
           h[i].manifold = man;
           h[i].cell = run_cell_at(m, h[i].key_cell, f, lo, hi, man.p[0].point);
+          h[i].material = m->cells[h[i].cell].material;
         } else {
           h[i].key_cell = h[i].cell;
           h[i].piece = 0;
@@ -584,18 +634,19 @@ bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const P
   Manifold man;
   for (uint32_t y = y0; y <= y1; y++)
     for (uint32_t x = x0; x <= x1; x++) {
-      uint32_t ci = y * m->width + x;
-      const MapCell *c = &m->cells[ci];
-      if (c->kind == TESS_MAP_EMPTY) continue;
+      uint32_t ci = y * m->width + x, hot = map_hot(m, ci);
+      if (hot == 0) continue; /* empty */
       TessAABB cb = cell_box(m, x, y);
-      if (c->one_way && !(w->bodies[body].center.y < cb.lower.y)) continue; /* only from above */
-      if (c->kind == TESS_MAP_FULL) {
-        physics_collide_cell_swept(poly, cb, c->free_sides, c->corners, margin, w->paths[body], &man);
+      bool one_way = MAP_HOT_ONE_WAY(hot);
+      if (one_way && !(w->bodies[body].center.y < cb.lower.y)) continue; /* only from above */
+      if (MAP_HOT_KIND(hot) == TESS_MAP_FULL) {
+        physics_collide_cell_swept(poly, cb, MAP_HOT_FREE_SIDES(hot), MAP_HOT_CORNERS(hot), margin, w->paths[body], &man);
         if (man.count == 0) continue;
-        if (c->one_way && !(man.normal.y < 0.0f)) continue;
-        if (!add_hit(out, shape_index, ci, 0, &man)) return false;
+        if (one_way && !(man.normal.y < 0.0f)) continue;
+        if (!add_hit(out, shape_index, ci, 0, MAP_HOT_MATERIAL(hot), &man)) return false;
         if (poly->count > 1) run_tag(m, &out->hits[out->count - 1], x, y);
       } else {
+        const MapCell *c = &m->cells[ci];
         for (uint32_t p = m->piece_start[ci]; p < m->piece_start[ci + 1]; p++) {
           const MapPiece *mp = &m->pieces[p];
           physics_collide_swept(&mp->poly, poly, margin, w->paths[body], &man);
@@ -604,8 +655,8 @@ bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const P
           for (uint32_t k = 0; k < mp->poly.count; k++)
             if (mp->boundary[k] && tess_v2_dot(man.normal, mp->poly.n[k]) > 0.99f) hidden = true;
           if (hidden || !piece_contact_admitted(m, cb, c->free_sides, &man)) continue;
-          if (c->one_way && !(man.normal.y < 0.0f)) continue;
-          if (!add_hit(out, shape_index, ci, p - m->piece_start[ci], &man)) return false;
+          if (one_way && !(man.normal.y < 0.0f)) continue;
+          if (!add_hit(out, shape_index, ci, p - m->piece_start[ci], c->material, &man)) return false;
           if (poly->count > 1 && c->slab) run_tag(m, &out->hits[out->count - 1], x, y);
         }
       }
