@@ -97,3 +97,78 @@ char *tess_sprite_message_empty_tile(const char *tileset, guint tile, guint thre
                            "threshold, or give the tile no collision."),
                          tile, tileset, threshold);
 }
+
+char *tess_sprite_message_tileset_image(const TessTileset *ts, TessResult r, const TessError *err) {
+  g_autofree char *why = tess_document_describe_error(r, err);
+  if (ts->source_path && ts->source_path[0]) {
+    g_autofree char *file = g_filename_display_basename(ts->source_path);
+    return g_strdup_printf(_("The image of tileset “%s” cannot be read, so its tiles cannot be shown or traced: %s "
+                             "Remove the tileset and add “%s” again."),
+                           ts->name, why, file);
+  }
+  return g_strdup_printf(_("The image of tileset “%s” cannot be read, so its tiles cannot be shown or traced: %s "
+                           "Remove the tileset and add its PNG again."),
+                         ts->name, why);
+}
+
+char *tess_sprite_message_tileset_trace(const char *name, TessResult r, const TessError *err) {
+  if (r == TESS_ERR_NOMEM)
+    return g_strdup_printf(_("There was not enough memory to trace tileset “%s”: close other work and trace it "
+                             "again. Its tiles are unchanged."),
+                           name);
+  if (r == TESS_ERR_LIMIT)
+    return g_strdup_printf(_("Tileset “%s” is too large to trace (%s): use a smaller image. Its tiles are "
+                             "unchanged."),
+                           name, detail_of(r, err));
+  g_autofree char *why = tess_document_describe_error(r, err);
+  return g_strdup_printf(_("Tileset “%s” could not be traced: %s Its tiles are unchanged."), name, why);
+}
+
+char *tess_sprite_message_tileset_refused(const char *name, guint tile, TessResult r, const TessError *err) {
+  g_autofree char *why = tess_document_describe_error(r, err);
+  if (tile == TESS_SPRITE_MESSAGE_ALL_TILES)
+    return g_strdup_printf(_("The traced shapes of tileset “%s” were not stored: %s Its tiles are unchanged."), name,
+                           why);
+  return g_strdup_printf(_("Tile %u of tileset “%s” was not changed: %s"), tile, name, why);
+}
+
+char *tess_sprite_message_tileset_unsaved(const char *name, guint tile, TessResult r, const char *why) {
+  gboolean all = tile == TESS_SPRITE_MESSAGE_ALL_TILES;
+  if (r == TESS_ERR_READONLY)
+    return all ? g_strdup_printf(_("The traced shapes of tileset “%s” could not be saved: %s They are kept until you "
+                                   "close the project: save a copy of it to keep them."),
+                                 name, why)
+               : g_strdup_printf(_("The new collision of tile %u of tileset “%s” could not be saved: %s It is kept "
+                                   "until you close the project: save a copy of it to keep it."),
+                                 tile, name, why);
+  return all ? g_strdup_printf(_("The traced shapes of tileset “%s” could not be saved: %s"), name, why)
+             : g_strdup_printf(_("The new collision of tile %u of tileset “%s” could not be saved: %s"), tile, name,
+                               why);
+}
+
+char *tess_sprite_message_tileset_busy(const char *name) {
+  return g_strdup_printf(_("Tileset “%s” is being traced already: wait for that trace to finish, or cancel it."),
+                         name);
+}
+
+char *tess_sprite_message_tileset_changed(const char *name) {
+  return g_strdup_printf(_("The tiles of tileset “%s” changed while it was traced, so the trace was not stored: "
+                           "trace it again."),
+                         name);
+}
+
+char *tess_sprite_message_tileset_cancelled(const char *name) {
+  return g_strdup_printf(_("Tracing tileset “%s” was cancelled: its tiles are unchanged."), name);
+}
+
+char *tess_sprite_message_tileset_no_tile(const char *name, guint tile, guint count) {
+  return g_strdup_printf(g_dngettext(GETTEXT_PACKAGE, "Tileset “%s” has no tile %u: it has %u tile.",
+                                     "Tileset “%s” has no tile %u: it has %u tiles.", count),
+                         name, tile, count);
+}
+
+char *tess_sprite_message_tileset_nomem(const char *name) {
+  return g_strdup_printf(_("There was not enough memory to change tileset “%s”: close other work and try again. Its "
+                           "tiles are unchanged."),
+                         name);
+}

@@ -19,6 +19,7 @@ struct _TessTilesetCollision {
   TessDocument *doc;
   gulong changed_handler;
   TessId tileset;
+  TessId loaded_tileset; /* the tileset load_tileset last showed */
   guint selected;
   guint reload_source;
   gboolean loading, applying;
@@ -29,6 +30,7 @@ struct _TessTilesetCollision {
   cairo_pattern_t *checker; /* behind the tiles (checkerboard) */
   TessImage pixels;         /* the same, straight RGBA for tracing */
   gboolean has_pixels;
+  char *image_problem; /* why the tileset's PNG did not decode (shown, and said again when tracing is asked) */
 
   GtkDropDown *tileset_choice;
   GArray *tileset_ids;
@@ -42,11 +44,12 @@ struct _TessTilesetCollision {
    * offers Cancel; the result is applied here, on the main thread. */
   GtkWidget *trace_button, *trace_row, *trace_cancel_button;
   GtkProgressBar *trace_bar;
-  GCancellable *trace_cancel;  /* the running trace's; NULL when idle */
-  TessTilesetTrace *trace_job; /* borrowed from the worker's task while it runs (progress) */
-  TessId trace_tileset;        /* the tileset being traced */
-  gboolean trace_retrace;      /* "Retrace tiles set by hand" when the trace started */
-  gboolean trace_hold;         /* tests: hold the next trace's worker part-way */
+  GCancellable *trace_cancel;     /* the running trace's; NULL when idle */
+  TessTilesetTrace *trace_job;    /* borrowed from the worker's task while it runs (progress) */
+  TessId trace_tileset;           /* the tileset being traced */
+  char trace_name[TESS_NAME_MAX]; /* its name when the trace started (said when it is refused or cancelled) */
+  gboolean trace_retrace;         /* "Retrace tiles set by hand" when the trace started */
+  gboolean trace_hold;            /* tests: hold the next trace's worker part-way */
   guint trace_tick;
   gboolean disposed;
 };
@@ -267,11 +270,19 @@ static void load_tileset(TessTilesetCollision *self) {
   g_clear_pointer(&self->image, cairo_surface_destroy);
   if (self->has_pixels) tess_image_clear(&self->pixels);
   self->has_pixels = FALSE;
+  /* A reload after an edit of the same tileset keeps what the panel said about that edit (an edit
+   * that the file did not take changes the tileset first, then is refused); another tileset, or
+   * the image's own problem, starts afresh. */
+  gboolean stale = self->tileset != self->loaded_tileset ||
+                   (self->image_problem && g_strcmp0(gtk_label_get_text(self->message), self->image_problem) == 0);
+  if (stale) show_message(self, NULL);
+  self->loaded_tileset = self->tileset;
+  g_clear_pointer(&self->image_problem, g_free);
   const TessTileset *ts = current(self);
-  show_message(self, NULL);
   if (ts) {
     TessError err = {0};
-    if (tess_png_decode(ts->png, ts->png_size, ts->name, &self->pixels, &err) == TESS_OK) {
+    TessResult decoded = tess_png_decode(ts->png, ts->png_size, ts->name, &self->pixels, &err);
+    if (decoded == TESS_OK) {
       self->has_pixels = TRUE;
       cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, self->pixels.width, self->pixels.height);
       if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS) {
@@ -293,8 +304,8 @@ static void load_tileset(TessTilesetCollision *self) {
         cairo_surface_destroy(surf);
       }
     } else {
-      g_autofree char *msg = tess_document_describe_error(TESS_ERR_FORMAT, &err);
-      show_message(self, msg);
+      self->image_problem = tess_sprite_message_tileset_image(ts, decoded, &err);
+      show_message(self, self->image_problem);
     }
     self->loading = TRUE;
     gtk_spin_button_set_value(self->threshold, ts->alpha_threshold ? ts->alpha_threshold : 1);
@@ -373,16 +384,38 @@ static void on_doc_changed(TessDocument *doc, gpointer change_ptr, TessTilesetCo
 
 /* ---- Edits ---------------------------------------------------------------------- */
 
-static gboolean store(TessTilesetCollision *self, const TessTileset *changed, GError **error) {
+/* Stores `changed` as one undo step: tile `tile`'s new collision, or every
+ * tile's (TESS_SPRITE_MESSAGE_ALL_TILES). A refusal names the tileset and
+ * says whether the change was dropped (the project refused it) or is kept in
+ * memory (the file did not take it). */
+static gboolean store(TessTilesetCollision *self, const TessTileset *changed, guint tile, GError **error) {
   TessError err = {0};
   self->applying = TRUE;
   TessResult r = tess_edit_tileset_set(project(self), changed, 0, &err);
   self->applying = FALSE;
   if (r != TESS_OK) {
-    tess_document_set_error_from_tess(error, r, &err);
+    g_autofree char *msg = tess_sprite_message_tileset_refused(changed->name, tile, r, &err);
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, (int)r, msg);
     return FALSE;
   }
-  return tess_document_commit(self->doc, error);
+  g_autoptr(GError) failed = NULL;
+  if (tess_document_commit(self->doc, &failed)) return TRUE;
+  int code = failed ? failed->code : TESS_ERR_IO;
+  g_autofree char *msg = tess_sprite_message_tileset_unsaved(changed->name, tile, (TessResult)code,
+                                                             failed ? failed->message : "");
+  g_set_error_literal(error, TESS_DOCUMENT_ERROR, code, msg);
+  return FALSE;
+}
+
+/* Why tileset `ts` cannot be traced now (it shows no pixels): its image's problem. */
+static void set_no_pixels_error(TessTilesetCollision *self, const TessTileset *ts, GError **error) {
+  if (self->image_problem) {
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, TESS_ERR_FORMAT, self->image_problem);
+    return;
+  }
+  TessError err = {0};
+  g_autofree char *msg = tess_sprite_message_tileset_image(ts, TESS_ERR_FORMAT, &err);
+  g_set_error_literal(error, TESS_DOCUMENT_ERROR, TESS_ERR_FORMAT, msg);
 }
 
 static void settings_from_controls(TessTilesetCollision *self, TessMaskSettings *s) {
@@ -422,14 +455,21 @@ void tess_tileset_collision_set_retrace_hand_set(TessTilesetCollision *self, gbo
 /* What Trace All reads, copied for the worker. */
 static TessTilesetTrace *trace_job_new(TessTilesetCollision *self, GError **error) {
   const TessTileset *ts = current(self);
-  if (!ts || !self->has_pixels) {
-    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Choose a tileset first."));
+  if (!ts) {
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Choose a tileset to trace first."));
+    return NULL;
+  }
+  if (!self->has_pixels) {
+    set_no_pixels_error(self, ts, error);
     return NULL;
   }
   TessMaskSettings s;
   settings_from_controls(self, &s);
   TessTilesetTrace *job = tess_tileset_trace_new(ts, &self->pixels, &s);
-  if (!job) g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
+  if (!job) {
+    g_autofree char *msg = tess_sprite_message_tileset_nomem(ts->name);
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, TESS_ERR_NOMEM, msg);
+  }
   return job;
 }
 
@@ -444,12 +484,14 @@ static gboolean apply_trace(TessTilesetCollision *self, TessId tileset, TessTile
   const TessTileset *ts = p ? tess_project_tileset(p, tileset) : NULL;
   TessTileset *traced = tess_tileset_trace_get_tileset(job);
   if (!ts || ts->tile_count != traced->tile_count || ts->tile_w != traced->tile_w || ts->tile_h != traced->tile_h) {
-    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("The tileset changed while it was traced: trace it again."));
+    g_autofree char *msg = tess_sprite_message_tileset_changed(ts ? ts->name : traced->name);
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, msg);
     return FALSE;
   }
   TessTileset copy;
   if (tess_tileset_copy(&copy, ts) != TESS_OK) {
-    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
+    g_autofree char *msg = tess_sprite_message_tileset_nomem(ts->name);
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, TESS_ERR_NOMEM, msg);
     return FALSE;
   }
   copy.alpha_threshold = tess_tileset_trace_get_settings(job)->threshold;
@@ -461,7 +503,7 @@ static gboolean apply_trace(TessTilesetCollision *self, TessId tileset, TessTile
     copy.tiles[i] = traced->tiles[i];
     traced->tiles[i] = t;
   }
-  gboolean ok = store(self, &copy, error);
+  gboolean ok = store(self, &copy, TESS_SPRITE_MESSAGE_ALL_TILES, error);
   tess_tileset_clear(&copy);
   return ok;
 }
@@ -473,7 +515,8 @@ gboolean tess_tileset_collision_trace_all(TessTilesetCollision *self, GError **e
   TessResult r = tess_tileset_trace_run(job, &err);
   gboolean ok;
   if (r != TESS_OK) {
-    tess_document_set_error_from_tess(error, r, &err);
+    g_autofree char *msg = tess_sprite_message_tileset_trace(tess_tileset_trace_get_tileset(job)->name, r, &err);
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, (int)r, msg);
     ok = FALSE;
   } else {
     ok = apply_trace(self, self->tileset, job, gtk_check_button_get_active(self->retrace_hand_set), error);
@@ -525,7 +568,10 @@ void tess_tileset_collision_trace_all_async(TessTilesetCollision *self, GCancell
   GError *error = NULL;
   TessTilesetTrace *job = self->trace_job ? NULL : trace_job_new(self, &error);
   if (!job) {
-    if (!error) g_set_error_literal(&error, TESS_DOCUMENT_ERROR, 0, _("A trace is already running."));
+    if (!error) {
+      g_autofree char *msg = tess_sprite_message_tileset_busy(self->trace_name);
+      g_set_error_literal(&error, TESS_DOCUMENT_ERROR, 0, msg);
+    }
     g_task_return_error(task, error);
     g_object_unref(task);
     return;
@@ -534,6 +580,7 @@ void tess_tileset_collision_trace_all_async(TessTilesetCollision *self, GCancell
   self->trace_job = job;
   if (self->trace_hold) tess_tileset_trace_set_held(job, TRUE);
   self->trace_tileset = self->tileset;
+  g_strlcpy(self->trace_name, tess_tileset_trace_get_tileset(job)->name, sizeof self->trace_name);
   self->trace_retrace = gtk_check_button_get_active(self->retrace_hand_set);
   show_tracing(self, TRUE);
   self->trace_tick = g_timeout_add(50, on_trace_tick, self);
@@ -565,13 +612,19 @@ void tess_tileset_collision_cancel_trace(TessTilesetCollision *self) {
 gboolean tess_tileset_collision_set_override(TessTilesetCollision *self, guint tile, TessTileOverride how,
                                              GError **error) {
   const TessTileset *ts = current(self);
-  if (!ts || tile >= ts->tile_count) {
-    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("No such tile."));
+  if (!ts) {
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Choose a tileset first."));
+    return FALSE;
+  }
+  if (tile >= ts->tile_count) {
+    g_autofree char *msg = tess_sprite_message_tileset_no_tile(ts->name, tile, ts->tile_count);
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, TESS_ERR_NOT_FOUND, msg);
     return FALSE;
   }
   TessTileset copy;
   if (tess_tileset_copy(&copy, ts) != TESS_OK) {
-    g_set_error_literal(error, TESS_DOCUMENT_ERROR, 0, _("Out of memory."));
+    g_autofree char *msg = tess_sprite_message_tileset_nomem(ts->name);
+    g_set_error_literal(error, TESS_DOCUMENT_ERROR, TESS_ERR_NOMEM, msg);
     return FALSE;
   }
   TessTileInfo *info = &copy.tiles[tile];
@@ -592,6 +645,7 @@ gboolean tess_tileset_collision_set_override(TessTilesetCollision *self, guint t
     case TESS_TILE_OVERRIDE_TRACED: {
       info->one_way = 0;
       if (!self->has_pixels) {
+        set_no_pixels_error(self, ts, error);
         ok = FALSE;
         break;
       }
@@ -607,7 +661,8 @@ gboolean tess_tileset_collision_set_override(TessTilesetCollision *self, guint t
       TessError err = {0};
       TessResult r = tess_mask_trace_tiles(view, ts->tile_w, ts->tile_h, 0, 0, &s, info, 1, &err);
       if (r != TESS_OK) {
-        tess_document_set_error_from_tess(error, r, &err);
+        g_autofree char *msg = tess_sprite_message_tileset_refused(ts->name, tile, r, &err);
+        g_set_error_literal(error, TESS_DOCUMENT_ERROR, (int)r, msg);
         ok = FALSE;
       } else if (info->collision == TESS_TILE_COLLISION_NONE) {
         g_autofree char *msg = tess_sprite_message_empty_tile(ts->name, tile, s.threshold);
@@ -617,7 +672,7 @@ gboolean tess_tileset_collision_set_override(TessTilesetCollision *self, guint t
       break;
     }
   }
-  if (ok) ok = store(self, &copy, error);
+  if (ok) ok = store(self, &copy, tile, error);
   tess_tileset_clear(&copy);
   return ok;
 }
@@ -627,9 +682,10 @@ static void on_trace_all_done(GObject *source, GAsyncResult *result, gpointer da
   g_autoptr(GError) error = NULL;
   if (tess_tileset_collision_trace_all_finish(self, result, &error)) show_message(self, NULL);
   else if (self->disposed) return;
-  else if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    show_message(self, _("Tracing cancelled: the tileset is unchanged."));
-  else show_message(self, error->message);
+  else if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
+    g_autofree char *msg = tess_sprite_message_tileset_cancelled(self->trace_name);
+    show_message(self, msg);
+  } else show_message(self, error->message);
 }
 
 static void on_trace_clicked(GtkButton *b, TessTilesetCollision *self) {
@@ -738,6 +794,7 @@ static void tess_tileset_collision_dispose(GObject *object) {
   g_clear_pointer(&self->checker, cairo_pattern_destroy);
   if (self->has_pixels) tess_image_clear(&self->pixels);
   self->has_pixels = FALSE;
+  g_clear_pointer(&self->image_problem, g_free);
   G_OBJECT_CLASS(tess_tileset_collision_parent_class)->dispose(object);
 }
 

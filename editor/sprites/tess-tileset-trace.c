@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tess-document.h"
+#include "tess-sprite-messages.h"
 
 struct TessTilesetTrace {
   TessTileset tileset; /* a copy; its tiles receive the trace */
@@ -88,9 +89,8 @@ static void trace_thread(GTask *task, gpointer source, gpointer data, GCancellab
   if (job->cancel) {
     g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s", _("Tracing cancelled."));
   } else if (r != TESS_OK) {
-    GError *error = NULL;
-    tess_document_set_error_from_tess(&error, r, &err);
-    g_task_return_error(task, error);
+    g_autofree char *msg = tess_sprite_message_tileset_trace(job->tileset.name, r, &err);
+    g_task_return_new_error(task, TESS_DOCUMENT_ERROR, (int)r, "%s", msg);
   } else {
     g_task_return_boolean(task, TRUE);
   }

@@ -3,6 +3,7 @@
 #include <glib/gstdio.h>
 
 #include "tess-i18n.h"
+#include "level_fixture.h"
 #include "project_fixture.h"
 
 void fixture_spin(void) {
@@ -59,6 +60,20 @@ TessProject *fixture_load(const char *path) { return tess_test_load_read_only(pa
 
 TessLevel *fixture_level(TessWindow *w) {
   return tess_project_level(tess_document_get_project(tess_window_get_document(w)), tess_window_get_level(w));
+}
+
+TessId fixture_add_object(TessWindow *w, const TessObject *obj) {
+  TessDocument *doc = tess_window_get_document(w);
+  TessLevel *level = fixture_level(w);
+  TessId layer = tess_test_object_layer_id(level);
+  CHECK_MSG(layer != 0, "the level shown has no object layer");
+  if (!layer) return 0;
+  TessId id = 0;
+  TessError err = {0};
+  CHECK_OK(tess_edit_object_add(tess_document_get_project(doc), level->id, layer, obj, &id, &err), &err);
+  g_autoptr(GError) error = NULL;
+  CHECK_MSG(tess_document_commit(doc, &error), "%s", error ? error->message : "the commit was refused");
+  return id;
 }
 
 GtkWidget *fixture_find_named(GtkWidget *root, const char *name) {

@@ -25,6 +25,10 @@ void fixture_close(TessWindow *window);
 TessProject *fixture_load(const char *path);
 /* The level the window shows. */
 TessLevel *fixture_level(TessWindow *w);
+/* Adds `obj` to the topmost object layer of the level the window shows and
+ * commits it to the file, as one edit: its id; 0 (a CHECK failure) when the
+ * level has no object layer or the edit or the commit is refused. */
+TessId fixture_add_object(TessWindow *w, const TessObject *obj);
 /* The first widget under `root` (itself included) whose widget name is `name`. */
 GtkWidget *fixture_find_named(GtkWidget *root, const char *name);
 /* Types `text` into a spin button as a person would, then confirms it. */

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "editor_fixture.h"
-#include "level_fixture.h"
 #include "tess-material-panel.h"
 #include "tess-object-inspector.h"
 #include "tess-ui.h"
@@ -157,19 +156,14 @@ static void object_fields_say_why(void) {
   TessDocument *doc = tess_window_get_document(w);
   TessProject *p = tess_document_get_project(doc);
   TessLevel *level = tess_project_level(p, tess_window_get_level(w));
-  TessLayer *objects = tess_test_object_layer(level);
-  CHECK(objects != NULL);
-  if (!objects) {
-    fixture_close(w);
-    return;
-  }
   TessObject obj;
   tess_object_default(&obj, TESS_OBJECT_BODY);
   obj.pos = tess_v2(100, 50);
-  TessError err = {0};
-  TessId ball = 0;
-  CHECK_OK(tess_edit_object_add(p, level->id, objects->props.id, &obj, &ball, &err), &err);
-  CHECK(tess_document_commit(doc, NULL));
+  TessId ball = fixture_add_object(w, &obj);
+  if (!ball) {
+    fixture_close(w);
+    return;
+  }
   TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
   tess_object_inspector_set_object(insp, level->id, ball);
   fixture_spin();

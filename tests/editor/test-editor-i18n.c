@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "editor_fixture.h"
-#include "level_fixture.h"
 #include "png_fixture.h"
 #include "tess-mask-editor.h"
 #include "tess-sprite-panel.h"
@@ -73,13 +72,9 @@ static void french_pin_joint_rows(void) {
   TessWindow *w = fixture_window(path);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
   TessLevel *level = tess_project_level(p, tess_window_get_level(w));
-  TessId layer = tess_test_object_layer_id(level);
   TessObject o;
   tess_object_default(&o, TESS_OBJECT_JOINT);
-  TessId id = 0;
-  TessError err = {0};
-  CHECK_OK(tess_edit_object_add(p, level->id, layer, &o, &id, &err), &err);
-  CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+  TessId id = fixture_add_object(w, &o);
   TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
   tess_object_inspector_set_object(insp, level->id, id);
   fixture_spin();
@@ -138,18 +133,14 @@ static void french_integrator_and_spring_rows(void) {
   TessWindow *w = fixture_window(path);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
   TessLevel *level = tess_project_level(p, tess_window_get_level(w));
-  TessId layer = tess_test_object_layer_id(level);
   TessObject o;
-  TessId body = 0, zone = 0;
-  TessError err = {0};
   tess_object_default(&o, TESS_OBJECT_BODY);
   o.u.body.integrator = TESS_INTEGRATOR_RK4;
-  CHECK_OK(tess_edit_object_add(p, level->id, layer, &o, &body, &err), &err);
+  TessId body = fixture_add_object(w, &o);
   tess_object_default(&o, TESS_OBJECT_ZONE);
   o.u.zone.kind = TESS_ZONE_SPRING;
   o.u.zone.strength = TESS_SPRING_DEFAULT_STRENGTH;
-  CHECK_OK(tess_edit_object_add(p, level->id, layer, &o, &zone, &err), &err);
-  CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+  TessId zone = fixture_add_object(w, &o);
   TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
   tess_object_inspector_set_object(insp, level->id, body);
   fixture_spin();
@@ -167,17 +158,13 @@ static void french_pixel_rows(void) {
   TessWindow *w = fixture_window(path);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
   TessLevel *level = tess_project_level(p, tess_window_get_level(w));
-  TessId layer = tess_test_object_layer_id(level);
   CHECK(p->sprite_count > 0);
   TessObject o;
-  TessId body = 0;
-  TessError err = {0};
   tess_object_default(&o, TESS_OBJECT_BODY);
   o.u.body.shape = TESS_BODY_SPRITE;
   o.u.body.type = TESS_BODY_STATIC;
   o.u.body.sprite = p->sprite_count ? p->sprites[0]->id : 0;
-  CHECK_OK(tess_edit_object_add(p, level->id, layer, &o, &body, &err), &err);
-  CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+  TessId body = fixture_add_object(w, &o);
   TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
   tess_object_inspector_set_object(insp, level->id, body);
   fixture_spin();

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "editor_fixture.h"
-#include "level_fixture.h"
 #include "tess-object-inspector.h"
 #include "tess-ui.h"
 
@@ -21,23 +20,16 @@ static void undo(TessWindow *w, const char *action) {
 static void inspector_integrator(void) {
   g_autofree char *path = fixture_copy_demo("integrator.tessera");
   TessWindow *w = fixture_window(path);
-  TessDocument *doc = tess_window_get_document(w);
-  TessProject *p = tess_document_get_project(doc);
   TessLevel *level = fixture_level(w);
-  TessLayer *objects = tess_test_object_layer(level);
-  CHECK(objects != NULL);
-  if (!objects) {
-    fixture_close(w);
-    return;
-  }
   TessObject obj;
-  TessError err = {0};
-  TessId bob = 0;
   tess_object_default(&obj, TESS_OBJECT_BODY);
   tess_ui_copy_name(obj.name, "Bob");
   obj.pos = tess_v2(200, 60);
-  CHECK_OK(tess_edit_object_add(p, level->id, objects->props.id, &obj, &bob, &err), &err);
-  CHECK(tess_document_commit(doc, NULL));
+  TessId bob = fixture_add_object(w, &obj);
+  if (!bob) {
+    fixture_close(w);
+    return;
+  }
 
   TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
   tess_object_inspector_set_object(insp, level->id, bob);
@@ -83,22 +75,15 @@ static void inspector_integrator(void) {
 static void inspector_spring_zone(void) {
   g_autofree char *path = fixture_copy_demo("spring.tessera");
   TessWindow *w = fixture_window(path);
-  TessDocument *doc = tess_window_get_document(w);
-  TessProject *p = tess_document_get_project(doc);
   TessLevel *level = fixture_level(w);
-  TessLayer *objects = tess_test_object_layer(level);
-  CHECK(objects != NULL);
-  if (!objects) {
+  TessObject obj;
+  tess_object_default(&obj, TESS_OBJECT_ZONE); /* wind */
+  obj.pos = tess_v2(200, 100);
+  TessId zone = fixture_add_object(w, &obj);
+  if (!zone) {
     fixture_close(w);
     return;
   }
-  TessObject obj;
-  TessError err = {0};
-  TessId zone = 0;
-  tess_object_default(&obj, TESS_OBJECT_ZONE); /* wind */
-  obj.pos = tess_v2(200, 100);
-  CHECK_OK(tess_edit_object_add(p, level->id, objects->props.id, &obj, &zone, &err), &err);
-  CHECK(tess_document_commit(doc, NULL));
   TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
   tess_object_inspector_set_object(insp, level->id, zone);
   fixture_spin();
@@ -155,6 +140,7 @@ static void inspector_spring_zone(void) {
     const TessObject *t = tess_object_inspector_get_template(insp);
     CHECK(t->kind == TESS_OBJECT_ZONE && t->u.zone.kind == TESS_ZONE_SPRING &&
           t->u.zone.strength == TESS_SPRING_DEFAULT_STRENGTH && t->u.zone.radius > 0.0f);
+    TessError err = {0};
     CHECK_OK(tess_object_validate(t, &err), &err);
   }
   fixture_close(w);

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "editor_fixture.h"
-#include "level_fixture.h"
 #include "tess-object-inspector.h"
 #include "tess-ui.h"
 #include "tessera/scene.h"
@@ -12,15 +11,10 @@
 static const TessObject *object_of(TessWindow *w, TessId id) { return tess_level_object(fixture_level(w), id, NULL); }
 
 static TessId add_sprite_body(TessWindow *w, uint8_t type) {
-  TessDocument *doc = tess_window_get_document(w);
-  TessProject *p = tess_document_get_project(doc);
-  TessLevel *level = fixture_level(w);
-  TessLayer *objects = tess_test_object_layer(level);
-  CHECK(objects != NULL && p->sprite_count > 0);
-  if (!objects || !p->sprite_count) return 0;
+  TessProject *p = tess_document_get_project(tess_window_get_document(w));
+  CHECK(p->sprite_count > 0);
+  if (!p->sprite_count) return 0;
   TessObject obj;
-  TessError err = {0};
-  TessId id = 0;
   tess_object_default(&obj, TESS_OBJECT_BODY);
   tess_ui_copy_name(obj.name, "Rock");
   obj.pos = tess_v2(200, 60);
@@ -28,9 +22,7 @@ static TessId add_sprite_body(TessWindow *w, uint8_t type) {
   obj.u.body.shape = TESS_BODY_SPRITE;
   obj.u.body.sprite = p->sprites[0]->id;
   obj.u.body.type = type;
-  CHECK_OK(tess_edit_object_add(p, level->id, objects->props.id, &obj, &id, &err), &err);
-  CHECK(tess_document_commit(doc, NULL));
-  return id;
+  return fixture_add_object(w, &obj);
 }
 
 static uint32_t scene_masks(TessWindow *w) {

@@ -145,10 +145,7 @@ static void structure_right_panel_keeps_its_width(void) {
     if (k == 1) o.u.body.shape = TESS_BODY_BOX;
     if (k == 5) o.u.joint.kind = TESS_JOINT_DISTANCE;
     g_snprintf(o.name, sizeof o.name, "An object with a long name, longer than the panel is wide %u", k);
-    TessId id = 0;
-    TessError err = {0};
-    CHECK_OK(tess_edit_object_add(p, level->id, layer, &o, &id, &err), &err);
-    CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+    TessId id = fixture_add_object(w, &o);
     tess_object_inspector_set_object(TESS_OBJECT_INSPECTOR(insp), level->id, id);
     int now = right_panel_width(w);
     CHECK_MSG(now == width, "object kind %d: the right panel is %d px wide, not %d", (int)kinds[k], now, width);

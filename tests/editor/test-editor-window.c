@@ -7,7 +7,6 @@
 #include <zlib.h>
 
 #include "editor_fixture.h"
-#include "level_fixture.h"
 #include "tess-layers-panel.h"
 #include "tess-level-properties-dialog.h"
 #include "tess-map-view.h"
@@ -736,18 +735,13 @@ static void window_object_inspector(void) {
   TessWindow *w = fixture_window(path);
   TessProject *p = tess_document_get_project(tess_window_get_document(w));
   TessLevel *level = fixture_level(w);
-  TessLayer *objects = tess_test_object_layer(level);
-  CHECK(objects != NULL);
-  if (!objects) return;
   TessObject obj;
   tess_object_default(&obj, TESS_OBJECT_BODY);
   tess_ui_copy_name(obj.name, "Crate");
   obj.pos = tess_v2(100, 50);
-  TessId id = 0;
-  TessError err = {0};
-  CHECK_OK(tess_edit_object_add(p, level->id, objects->props.id, &obj, &id, &err), &err);
+  TessId id = fixture_add_object(w, &obj);
   tess_object_clear(&obj);
-  CHECK(tess_document_commit(tess_window_get_document(w), NULL));
+  if (!id) return;
 
   TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
   tess_object_inspector_set_object(insp, level->id, id);
@@ -1102,35 +1096,28 @@ static const TessJointObject *joint_of(TessWindow *w, TessId id) {
 static void window_pin_joint_inspector(void) {
   g_autofree char *path = fixture_copy_demo("pin.tessera");
   TessWindow *w = fixture_window(path);
-  TessDocument *doc = tess_window_get_document(w);
-  TessProject *p = tess_document_get_project(doc);
   TessLevel *level = fixture_level(w);
-  TessLayer *objects = tess_test_object_layer(level);
-  CHECK(objects != NULL);
-  if (!objects) {
-    fixture_close(w);
-    return;
-  }
   TessObject obj;
-  TessError err = {0};
-  TessId wheel = 0, pin = 0, rod = 0;
   tess_object_default(&obj, TESS_OBJECT_BODY);
   tess_ui_copy_name(obj.name, "Wheel");
   obj.pos = tess_v2(120, 40);
-  CHECK_OK(tess_edit_object_add(p, level->id, objects->props.id, &obj, &wheel, &err), &err);
+  TessId wheel = fixture_add_object(w, &obj);
   tess_object_default(&obj, TESS_OBJECT_JOINT);
   tess_ui_copy_name(obj.name, "Axle");
   obj.pos = tess_v2(120, 40);
   obj.u.joint.body_b = wheel;
-  CHECK_OK(tess_edit_object_add(p, level->id, objects->props.id, &obj, &pin, &err), &err);
+  TessId pin = fixture_add_object(w, &obj);
   tess_object_default(&obj, TESS_OBJECT_JOINT);
   tess_ui_copy_name(obj.name, "Rod");
   obj.u.joint.kind = TESS_JOINT_DISTANCE;
   obj.pos = tess_v2(120, 40);
   obj.u.joint.anchor_b = tess_v2(120, 10);
   obj.u.joint.body_a = wheel;
-  CHECK_OK(tess_edit_object_add(p, level->id, objects->props.id, &obj, &rod, &err), &err);
-  CHECK(tess_document_commit(doc, NULL));
+  TessId rod = fixture_add_object(w, &obj);
+  if (!wheel || !pin || !rod) {
+    fixture_close(w);
+    return;
+  }
 
   TessObjectInspector *insp = TESS_OBJECT_INSPECTOR(tess_window_get_object_inspector(w));
   tess_object_inspector_set_object(insp, level->id, pin);

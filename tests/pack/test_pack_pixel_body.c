@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "schema_fixture.h"
 #include "tessera/image.h"
 #include "tessera/pack.h"
 #include "tessera/runtime.h"
@@ -408,7 +409,9 @@ static void pixel_body_is_stored(void) {
 
   sqlite3 *db = NULL;
   CHECK(sqlite3_open(path, &db) == SQLITE_OK);
-  CHECK(sqlite3_exec(db, "ALTER TABLE objects DROP COLUMN body_pixels; UPDATE meta SET value = 8 WHERE key = 'schema_version'", NULL, NULL, NULL) == SQLITE_OK);
+  char *downgrade = tess_test_schema_downgrade_sql(8);
+  CHECK(downgrade && sqlite3_exec(db, downgrade, NULL, NULL, NULL) == SQLITE_OK);
+  free(downgrade);
   sqlite3_close(db);
   q = load(path, TESS_STORE_READ_ONLY);
   CHECK(q && pixel_bodies(q) == 0 && q->level_count == 1);
@@ -417,7 +420,7 @@ static void pixel_body_is_stored(void) {
   q = load(path, TESS_STORE_READ_WRITE);
   CHECK(q && pixel_bodies(q) == 0);
   if (q) tess_project_destroy(q);
-  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == 9);
+  CHECK(sql_int(path, "SELECT value FROM meta WHERE key = 'schema_version'") == TESS_STORE_SCHEMA_VERSION);
   CHECK(sql_int(path, "SELECT count(*) FROM pragma_table_info('objects') WHERE name = 'body_pixels'") == 1);
   tess_project_destroy(f.p);
 }

@@ -81,6 +81,22 @@ static void floor_map(TestMap *m, uint32_t width, uint32_t height, uint32_t floo
     for (uint32_t x = 0; x < width; x++) test_map_set(m, x, y, TESS_MAP_FULL, 0);
 }
 
+/* A world of gravity G (down) over floor_map(m, ...), applied: the scene of most floor tests.
+ * free_world ends it. */
+static TessWorld *world_on_floor(TestMap *m, uint32_t width, uint32_t height, uint32_t floor_row, float friction,
+                                 float restitution) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  floor_map(m, width, height, floor_row, friction, restitution);
+  TessError err;
+  CHECK_OK(test_map_apply(m, w, &err), &err);
+  return w;
+}
+
+static void free_world(TessWorld *w, TestMap *m) {
+  tess_world_destroy(w);
+  test_map_free(m);
+}
+
 /* Map m with cell (x, y) traced as the one piece `piece` (cell units), applied
  * to w; *d and *start (free it) stay valid for the caller's further use. */
 static TessResult apply_with_one_traced_cell(TestMap *m, TessWorld *w, uint32_t x, uint32_t y, const TessPolygon *piece,
@@ -149,11 +165,8 @@ static void muzzle_velocity_hits_falling_target(void) {
 /* ---- Materials --------------------------------------------------------- */
 
 static float bounce_height(float e_ball, float e_floor, float h) {
-  TessWorld *w = new_world(tess_v2(0, G));
   TestMap m;
-  floor_map(&m, 10, 12, 10, 0.5f, e_floor);
-  TessError err;
-  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessWorld *w = world_on_floor(&m, 10, 12, 10, 0.5f, e_floor);
   TessShapeDef sd = shape_def(0.5f, e_ball, 1.0f);
   float r = 0.25f;
   TessBodyId b = add_ball(w, tess_v2(5.0f, 10.0f - r - h), r, &sd);
@@ -169,8 +182,7 @@ static float bounce_height(float e_ball, float e_floor, float h) {
       if (v.y > 0.0f) break;
     }
   }
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
   return (10.0f - r) - top;
 }
 
@@ -216,8 +228,7 @@ static float drop_ratio(float e, float drop, bool box_floor) {
     if (y < top) top = y;
     if (vy > 0.0f) break;
   }
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
   return (rest - top) / drop;
 }
 
@@ -270,8 +281,7 @@ static void degenerate_two_point_contacts_rest(void) {
             "domino: angle up to %g rad, at (%g, %g)", worst_angle, p.x, p.y);
   CHECK_MSG(tess_v2_is_finite(q) && fabsf(q.y - 9.75f) < 0.005f && tess_v2_length(v) < 1e-3f,
             "fixed-rotation box at (%g, %g), speed %g", q.x, q.y, tess_v2_length(v));
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 /* How far a ball (r = 0.25, e = 1 on an e = 1 tile floor, g = 10) dropped from `drop` m climbs
@@ -295,8 +305,7 @@ static float ball_climb(float drop) {
     low = fmaxf(low, y);
     climb = fmaxf(climb, low - y);
   }
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
   return climb;
 }
 
@@ -363,8 +372,7 @@ static FlatLanding flat_landing(float e_box, float drop, bool box_floor, float x
     out.spin = fmaxf(out.spin, fabsf(tess_body_angular_velocity(w, b)));
   }
   CHECK_MSG(hit && out.impact > 4.0f, "the box never landed (impact %g m/s)", out.impact);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
   return out;
 }
 
@@ -520,8 +528,7 @@ static FlatLanding slab_landing(float e_box, float drop, float x, float hx) {
   }
   CHECK_MSG(hit && out.impact > 4.0f, "the box never landed (impact %g m/s)", out.impact);
   CHECK_NEAR(tess_body_position(w, b).y, 10.25f, 0.01f); /* resting on the slabs, not the full row */
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
   return out;
 }
 
@@ -601,8 +608,7 @@ static void slide_across_materials_keeps_each_friction(void) {
     CHECK_MSG(worst_first <= 0.02f, "mu %.1f: v^2 + 2 mu g x drifted by %.2f%% of v0^2", mus[k][0], 100.0f * worst_first);
     CHECK_MSG(fabsf(d - want) <= 0.02f * want, "mu %.1f after %.1f: slid %.4f m from %.3f at %.3f m/s, expected %.4f",
               mus[k][1], mus[k][0], d, x2, v2, want);
-    tess_world_destroy(w);
-    test_map_free(&m);
+    free_world(w, &m);
   }
 }
 
@@ -612,11 +618,9 @@ static void slide_across_materials_keeps_each_friction(void) {
  * box (where the step began). Before, each tile was a contact of its own: 10 began and 10 ended over 10 seams, with up to
  * 6 points. */
 static void box_sliding_across_tiles_is_one_contact(void) {
-  TessWorld *w = new_world(tess_v2(0, G));
   TestMap m;
-  floor_map(&m, 30, 12, 10, 0.2f, 0.0f);
+  TessWorld *w = world_on_floor(&m, 30, 12, 10, 0.2f, 0.0f);
   TessError err;
-  CHECK_OK(test_map_apply(&m, w, &err), &err);
   TessShapeDef sd = shape_def(0.2f, 0.0f, 1.0f);
   TessBodyId b = add_box(w, tess_v2(3.3f, 10.0f - 0.25f), 0.7f, 0.25f, &sd);
   step(w, 10);
@@ -646,8 +650,7 @@ static void box_sliding_across_tiles_is_one_contact(void) {
   CHECK_MSG(slid > 10.0f, "slid only %.2f m", slid);
   CHECK_MSG(begins == 0 && ends == 0 && most_points == 2, "%u contacts began, %u ended, up to %u points", begins, ends,
             most_points);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 /* The points of body `b`'s contacts with the map, sorted by x (then y): their count. */
@@ -674,11 +677,9 @@ static uint32_t body_map_points(TessWorld *w, TessBodyId b, TessContactPoint *ou
  * 5 of the wall's column. Each begins once, its event naming the cell under the event's point
  * (the contact's first point when the step began). */
 static void joined_contact_points_name_the_cell_under_each(void) {
-  TessWorld *w = new_world(tess_v2(0, G));
   TestMap m;
-  floor_map(&m, 20, 12, 10, 0.6f, 0.0f);
+  TessWorld *w = world_on_floor(&m, 20, 12, 10, 0.6f, 0.0f);
   TessError err;
-  CHECK_OK(test_map_apply(&m, w, &err), &err);
   TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
   TessBodyId narrow = add_box(w, tess_v2(4.0f, 10.0f - 0.25f - 0.05f), 0.6f, 0.25f, &sd);
   TessBodyId wide = add_box(w, tess_v2(12.0f, 10.0f - 0.25f - 0.05f), 1.2f, 0.25f, &sd);
@@ -708,8 +709,7 @@ static void joined_contact_points_name_the_cell_under_each(void) {
               pts[1].point.x, pts[0].cell_x, pts[0].cell_y, pts[1].cell_x, pts[1].cell_y, floor_cases[c].left,
               floor_cases[c].right);
   }
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 
   /* a wall: column 10, gravity towards it */
   w = new_world(tess_v2(G, 0));
@@ -728,8 +728,7 @@ static void joined_contact_points_name_the_cell_under_each(void) {
   CHECK_MSG(n == 2 && pts[0].cell_x == 10 && pts[0].cell_y == 4 && pts[1].cell_x == 10 && pts[1].cell_y == 5,
             "against the wall: %u points, at y = %g, %g in cells (%u, %u), (%u, %u); want (10, 4), (10, 5)", n,
             pts[0].point.y, pts[1].point.y, pts[0].cell_x, pts[0].cell_y, pts[1].cell_x, pts[1].cell_y);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 /* A plank (4 m x 0.2 m) resting at a slant with its lower corner on the floor (the top faces of
@@ -785,8 +784,7 @@ static void plank_on_a_step_keeps_both_contacts(void) {
          on_floor, n1, on_step, n2);
   CHECK_MSG(fabsf(on_floor - n1) <= 0.02f * n1 && fabsf(on_step - n2) <= 0.02f * n2,
             "the floor carries %.5f N s (statics %.5f), the step's corner %.5f (statics %.5f)", on_floor, n1, on_step, n2);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 /* Issue 15, defect 1: a frictionless dead ball (r = 0.25, e = 0) whose centre passes 0.2 m above
@@ -795,19 +793,27 @@ static void plank_on_a_step_keeps_both_contacts(void) {
  * corner and a static box's, for 5 to 40 m/s and the impact at 24 phases of the step, must be
  * within 2% of that. The normal from the step's start (before the fix) gave (2.99, -7.14) and
  * the like: it pointed back along the path. */
-static TessVec2 corner_exit(float speed, float phase, bool box) {
+/* A world with no gravity and one frictionless solid at [10, 11] x [10, 11]: a lone tile (every
+ * side open, every corner active) or, with `box`, a static box there on an empty map. */
+static TessWorld *lone_corner_world(TestMap *m, bool box) {
   TessWorld *w = new_world(tess_v2(0, 0));
-  TestMap m;
-  test_map_init(&m, 20, 20, 1.0f);
-  m.mats[0].friction = 0.0f;
-  if (!box) test_map_set(&m, 10, 10, TESS_MAP_FULL, 0); /* alone: every side open, every corner active */
+  test_map_init(m, 20, 20, 1.0f);
+  m->mats[0].friction = 0.0f;
+  if (!box) test_map_set(m, 10, 10, TESS_MAP_FULL, 0);
   TessError err;
-  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  CHECK_OK(test_map_apply(m, w, &err), &err);
   if (box) {
     TessShapeDef fs = shape_def(0.0f, 0.0f, 1.0f);
     TessBodyId f = add_body(w, TESS_BODY_STATIC, tess_v2(10.5f, 10.5f));
     CHECK_OK(tess_shape_create_box(w, f, &fs, 0.5f, 0.5f, tess_v2(0, 0), 0.0f, NULL, &err), &err);
   }
+  return w;
+}
+
+static TessVec2 corner_exit(float speed, float phase, bool box) {
+  TestMap m;
+  TessWorld *w = lone_corner_world(&m, box);
+  TessError err;
   TessShapeDef sd = shape_def(0.0f, 0.0f, 1.0f);
   /* the corner is (10, 10); the ball meets it with its centre at (9.85, 9.8), 3 + phase steps on */
   float travel = speed / HZ * (3.0f + phase);
@@ -815,8 +821,7 @@ static TessVec2 corner_exit(float speed, float phase, bool box) {
   CHECK_OK(tess_body_set_linear_velocity(w, b, tess_v2(speed, 0.0f)), &err);
   step(w, 8);
   TessVec2 v = tess_body_linear_velocity(w, b);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
   return v;
 }
 
@@ -849,18 +854,9 @@ typedef struct BoxPass {
 } BoxPass;
 
 static TessVec2 box_corner_exit(const BoxPass *c, float speed, float phase, bool box, float *spin) {
-  TessWorld *w = new_world(tess_v2(0, 0));
   TestMap m;
-  test_map_init(&m, 20, 20, 1.0f);
-  m.mats[0].friction = 0.0f;
-  if (!box) test_map_set(&m, 10, 10, TESS_MAP_FULL, 0); /* alone: every side open, every corner active */
+  TessWorld *w = lone_corner_world(&m, box);
   TessError err;
-  CHECK_OK(test_map_apply(&m, w, &err), &err);
-  if (box) {
-    TessShapeDef fs = shape_def(0.0f, 0.0f, 1.0f);
-    TessBodyId f = add_body(w, TESS_BODY_STATIC, tess_v2(10.5f, 10.5f));
-    CHECK_OK(tess_shape_create_box(w, f, &fs, 0.5f, 0.5f, tess_v2(0, 0), 0.0f, NULL, &err), &err);
-  }
   TessShapeDef sd = shape_def(0.0f, 0.0f, 1.0f);
   float travel = speed / HZ * (3.0f + phase);
   TessBodyId b = add_box(w, tess_v2_mul_add(c->meet, -travel, c->dir), 0.25f, 0.25f, &sd);
@@ -868,8 +864,7 @@ static TessVec2 box_corner_exit(const BoxPass *c, float speed, float phase, bool
   step(w, 8);
   TessVec2 v = tess_body_linear_velocity(w, b);
   *spin = tess_body_angular_velocity(w, b);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
   return v;
 }
 
@@ -915,11 +910,9 @@ static void rubber_on_rubber_is_0_9025(void) {
 static void slide_stops_at_v2_over_2_mu_g(void) {
   float mus[2] = {0.5f, 0.2f};
   for (int k = 0; k < 2; k++) {
-    TessWorld *w = new_world(tess_v2(0, G));
     TestMap m;
-    floor_map(&m, 30, 12, 10, mus[k], 0.0f);
+    TessWorld *w = world_on_floor(&m, 30, 12, 10, mus[k], 0.0f);
     TessError err;
-    CHECK_OK(test_map_apply(&m, w, &err), &err);
     TessShapeDef sd = shape_def(mus[k], 0.0f, 1.0f);
     TessBodyId b = add_box(w, tess_v2(2.0f, 10.0f - 0.25f), 0.25f, 0.25f, &sd);
     step(w, 10); /* settle on the floor */
@@ -930,8 +923,7 @@ static void slide_stops_at_v2_over_2_mu_g(void) {
     float d = tess_body_position(w, b).x - x0;
     float want = v0 * v0 / (2.0f * mus[k] * G);
     CHECK_MSG(fabsf(d - want) <= 0.02f * want, "mu %.2f: slid %.4f m, expected %.4f", mus[k], d, want);
-    tess_world_destroy(w);
-    test_map_free(&m);
+    free_world(w, &m);
   }
 }
 
@@ -963,18 +955,15 @@ static void tangential_efficiency_acts_at_impact_only(void) {
   CHECK_OK(tess_body_set_linear_velocity(w, r, tess_v2(3.0f, 0.0f)), &err);
   step(w, 60);
   CHECK_NEAR(tess_body_linear_velocity(w, r).x, 3.0, 1e-3);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 /* ---- Seams ------------------------------------------------------------- */
 
 static void ball_rolls_across_200_tiles_without_bumps(void) {
-  TessWorld *w = new_world(tess_v2(0, G));
   TestMap m;
-  floor_map(&m, 230, 8, 6, 0.6f, 0.0f);
+  TessWorld *w = world_on_floor(&m, 230, 8, 6, 0.6f, 0.0f);
   TessError err;
-  CHECK_OK(test_map_apply(&m, w, &err), &err);
   TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
   float r = 0.3f, v0 = 10.0f;
   TessBodyId b = add_ball(w, tess_v2(5.0f, 6.0f - r), r, &sd);
@@ -990,17 +979,14 @@ static void ball_rolls_across_200_tiles_without_bumps(void) {
   float x = tess_body_position(w, b).x;
   CHECK_MSG(x > 205.0f, "rolled only to x = %g", x);
   CHECK_MSG(worst <= 1e-3f, "vertical speed reached %g m/s", worst);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 static void box_and_capsule_slide_across_200_tiles_without_bumps(void) {
   for (int kind = 0; kind < 2; kind++) {
-    TessWorld *w = new_world(tess_v2(0, G));
     TestMap m;
-    floor_map(&m, 230, 8, 6, 0.0f, 0.0f);
+    TessWorld *w = world_on_floor(&m, 230, 8, 6, 0.0f, 0.0f);
     TessError err;
-    CHECK_OK(test_map_apply(&m, w, &err), &err);
     TessShapeDef sd = shape_def(0.0f, 0.0f, 1.0f);
     TessBodyId b;
     if (kind == 0) {
@@ -1023,19 +1009,15 @@ static void box_and_capsule_slide_across_200_tiles_without_bumps(void) {
     CHECK_MSG(x > 205.0f, "%s slid only to x = %g", kind ? "capsule" : "box", x);
     CHECK_MSG(worst <= 1e-3f, "%s: vertical speed reached %g m/s", kind ? "capsule" : "box", worst);
     CHECK_MSG(worst_w <= 1e-2f, "%s: spin reached %g rad/s", kind ? "capsule" : "box", worst_w);
-    tess_world_destroy(w);
-    test_map_free(&m);
+    free_world(w, &m);
   }
 }
 
 /* ---- Stacks ------------------------------------------------------------ */
 
 static void ten_box_stack_stands_10_s(void) {
-  TessWorld *w = new_world(tess_v2(0, G));
   TestMap m;
-  floor_map(&m, 20, 25, 20, 0.6f, 0.0f);
-  TessError err;
-  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessWorld *w = world_on_floor(&m, 20, 25, 20, 0.6f, 0.0f);
   TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
   TessBodyId boxes[10];
   for (int i = 0; i < 10; i++) boxes[i] = add_box(w, tess_v2(10.0f, 20.0f - 0.5f - (float)i), 0.5f, 0.5f, &sd);
@@ -1046,8 +1028,7 @@ static void ten_box_stack_stands_10_s(void) {
     CHECK_MSG(fabsf(p.y - (20.0f - 0.5f - (float)i)) < 0.05f, "box %d at y = %g", i, p.y);
     CHECK(fabsf(tess_body_angle(w, boxes[i])) < 0.02f);
   }
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 /* A long plank on the floor carrying 48 balls in a row: the plank is in more
@@ -1055,11 +1036,8 @@ static void ten_box_stack_stands_10_s(void) {
  * time (the overflow) and the rest side by side; together they must hold
  * every ball on the plank and the plank on the floor. */
 static void plank_under_48_balls_holds_them_all(void) {
-  TessWorld *w = new_world(tess_v2(0, G));
   TestMap m;
-  floor_map(&m, 40, 12, 10, 0.6f, 0.0f);
-  TessError err;
-  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessWorld *w = world_on_floor(&m, 40, 12, 10, 0.6f, 0.0f);
   TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
   TessBodyId plank = add_box(w, tess_v2(20.0f, 9.9f), 12.5f, 0.1f, &sd);
   enum { N = 48 };
@@ -1074,16 +1052,12 @@ static void plank_under_48_balls_holds_them_all(void) {
     CHECK_MSG(fabsf(q.y - 9.55f) < 0.01f, "ball %d at y = %g (resting on the plank: 9.55)", i, q.y);
     CHECK_MSG(tess_v2_length(tess_body_linear_velocity(w, balls[i])) < 0.01f, "ball %d still moves", i);
   }
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 static void pyramid_of_20_settles_and_sleeps(void) {
-  TessWorld *w = new_world(tess_v2(0, G));
   TestMap m;
-  floor_map(&m, 40, 30, 25, 0.6f, 0.0f);
-  TessError err;
-  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessWorld *w = world_on_floor(&m, 40, 30, 25, 0.6f, 0.0f);
   TessShapeDef sd = shape_def(0.6f, 0.0f, 1.0f);
   const int rows = 20;
   TessBodyId top = {0, 0}, boxes[210];
@@ -1118,8 +1092,7 @@ static void pyramid_of_20_settles_and_sleeps(void) {
     TessVec2 b = tess_body_position(w, boxes[i]);
     CHECK_MSG(b.y < 25.0f - 0.45f, "box %d at (%g, %g)", i, b.x, b.y);
   }
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 /* ---- Joints ------------------------------------------------------------ */
@@ -1178,8 +1151,7 @@ static void pin_motor_spins_up_and_drives_a_cart(void) {
   float v = tess_body_linear_velocity(w, chassis).x;
   CHECK_MSG(fabsf(v - speed * r) <= 0.05f * speed * r, "the cart drives at %g m/s, wheels say %g", v, speed * r);
   CHECK(tess_body_position(w, chassis).x > 15.0f);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 static void pendulum_period_within_1_percent(void) {
@@ -1471,8 +1443,7 @@ static void top_down_ice_slides_farther_than_sand(void) {
     CHECK_MSG(fabsf(dist[k] - want) <= 0.02f * want, "%s: %.3f m, drag law %.3f m", k ? "sand" : "ice", dist[k], want);
   }
   CHECK(dist[0] > 10.0f * dist[1]);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 static void wood_floats_at_its_depth_rock_sinks(void) {
@@ -1500,8 +1471,7 @@ static void wood_floats_at_its_depth_rock_sinks(void) {
   CHECK_MSG(fabsf(draft - want) <= 0.05f * want, "crate draft %.4f m, expected %.4f m", draft, want);
   CHECK(fabsf(tess_body_angle(w, crate)) < 0.05f);
   CHECK_MSG(tess_body_position(w, stone).y > 18.6f, "rock at y = %g", tess_body_position(w, stone).y);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 /* ---- No tunnelling, energy, determinism ------------------------------- */
@@ -1537,8 +1507,7 @@ static void bullets_never_cross_one_tile_walls(void) {
     }
   }
   CHECK_MSG(crossed == 0, "%d bullet-steps beyond the wall", crossed);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 static double kinetic_energy(TessWorld *w, const TessBodyId *ids, int n) {
@@ -1601,8 +1570,7 @@ static void energy_never_rises_in_a_closed_box(void) {
   CHECK_MSG(rises == 0, "energy rose above its value 60 steps earlier %d times (worst %.3g relative)", rises, worst);
   CHECK_MSG(end < start, "energy %g at the end, %g at the start", end, start);
   for (int i = 0; i < N; i++) CHECK(tess_v2_is_finite(tess_body_position(w, ids[i])));
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 static TessWorld *determinism_world(TestMap *m) {
@@ -1831,8 +1799,7 @@ static uint64_t chaos_run(bool restore_half_way, uint32_t workers) {
   uint64_t h = tess_world_hash(w);
   free(snap);
   free(start);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
   return h;
 }
 
@@ -1977,8 +1944,7 @@ static void crowd_run(uint32_t workers, TestScheduler *sched, CrowdRun *out) {
   CHECK(tess_world_awake_body_count(w) > 0);
   free(ids);
   free(start);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 /* Run b against run a: the same bits after every 50 steps, the same events. */
@@ -2107,8 +2073,7 @@ static void removal_inside_callbacks_is_deferred(void) {
   CHECK(tess_body_is_valid(w, other) && tess_body_is_valid(w, hit));
   CHECK(tess_world_body_count(w) == 2);
   CHECK(tess_v2_is_finite(tess_body_position(w, hit)));
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 /* ---- Behaviours that a whole-suite run would not otherwise notice ---- */
@@ -2173,8 +2138,7 @@ static void ball_stops_r_from_a_tile_corner(void) {
               speeds[k], nearest, r, 100.0 * (r - nearest) / r);
     CHECK(tess_body_destroy(w, ball) == TESS_OK);
   }
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 /* Removal from inside a step takes effect at the step's end: the step runs as if
@@ -2279,11 +2243,8 @@ static void sensors_report_and_never_push(void) {
 }
 
 static void contact_events_begin_and_end(void) {
-  TessWorld *w = new_world(tess_v2(0, G));
   TestMap m;
-  floor_map(&m, 10, 10, 8, 0.5f, 0.6f);
-  TessError err;
-  CHECK_OK(test_map_apply(&m, w, &err), &err);
+  TessWorld *w = world_on_floor(&m, 10, 10, 8, 0.5f, 0.6f);
   TessShapeDef sd = shape_def(0.5f, 0.8f, 1.0f);
   add_ball(w, tess_v2(5.0f, 5.0f), 0.5f, &sd);
   int begins = 0, ends = 0;
@@ -2299,8 +2260,7 @@ static void contact_events_begin_and_end(void) {
     ends += (int)ev.contact_end_count;
   }
   CHECK(begins >= 2 && ends >= 1); /* it bounced */
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 /* Steps until a contact begins (at most `max_steps`); copies the first event. */
@@ -2361,8 +2321,7 @@ static void contact_normals_point_from_a_to_b(void) {
     /* from the body towards the cell: the point lies ahead of the ball's centre along the normal */
     TessVec2 c = tess_body_world_center(w, ball);
     CHECK_NEAR(tess_v2_dot(tess_v2_sub(ev.point, c), ev.normal), 0.5f, 0.05f);
-    tess_world_destroy(w);
-    test_map_free(&m);
+    free_world(w, &m);
   }
   /* two balls: from a's body to b's body, whichever slot comes first */
   for (int order = 0; order < 2; order++) {
@@ -2387,11 +2346,9 @@ static void contact_normals_point_from_a_to_b(void) {
  * weight of what rests on them), while awake and asleep, and follow the
  * bodies' current transforms. */
 static void contact_points_list_resting_contacts(void) {
-  TessWorld *w = new_world(tess_v2(0, G));
   TestMap m;
-  floor_map(&m, 20, 20, 15, 0.5f, 0.0f);
+  TessWorld *w = world_on_floor(&m, 20, 20, 15, 0.5f, 0.0f);
   TessError err;
-  CHECK_OK(test_map_apply(&m, w, &err), &err);
   const float dt = 1.0f / HZ;
   /* a ball over one cell, a box over one cell, a box across the seam of two cells */
   TessShapeId ball_shape;
@@ -2452,8 +2409,7 @@ static void contact_points_list_resting_contacts(void) {
   /* lifted off the floor: its points are gone at once (they follow the current transforms) */
   CHECK(tess_body_set_transform(w, ball, tess_v2(3.5f, 10.0f), 0.0f) == TESS_OK);
   CHECK(tess_world_contact_points(w, NULL, 0) == 2 + 2);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 
   /* body on body: a ball resting on a box that rests on the floor */
   w = new_world(tess_v2(0, G));
@@ -2482,8 +2438,7 @@ static void contact_points_list_resting_contacts(void) {
   /* the box carries the ball, the floor carries both */
   CHECK_REL(on_box, tess_body_mass(w, top) * G * dt, 0.02);
   CHECK_REL(on_floor, (tess_body_mass(w, top) + tess_body_mass(w, base)) * G * dt, 0.02);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 static bool count_shape(TessShapeId s, void *user) {
@@ -2535,8 +2490,7 @@ static void queries_find_bodies_and_cells(void) {
   CHECK(n == 1 + 13 * 2); /* the block, and two floor rows of 13 cells */
   CHECK(tess_world_map_point_solid(w, tess_v2(15.5f, 3.5f)));
   CHECK(!tess_world_map_point_solid(w, tess_v2(14.5f, 3.5f)));
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 static void interpolation_between_steps(void) {
@@ -2573,8 +2527,7 @@ static void one_way_cells_catch_only_from_above(void) {
   CHECK_NEAR(tess_body_position(w, above).y, 10.0 - 0.25, 0.02);
   /* the one from below flew up through the platform and landed on it */
   CHECK_NEAR(tess_body_position(w, below).y, 10.0 - 0.25, 0.02);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 static void traced_slope_is_a_ramp(void) {
@@ -2597,8 +2550,7 @@ static void traced_slope_is_a_ramp(void) {
   d.pieces = &line;
   CHECK(tess_world_set_tile_map(w, &d, &err) == TESS_ERR_INVALID);
   free(start);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 /* A plateau of full tiles, a traced 45-degree tile going down from its edge,
@@ -2638,8 +2590,7 @@ static void ramp_meets_plateau_and_floor_without_bumps(void) {
   CHECK_MSG(rise <= 0.02f, "the ball rose at %g m/s (a bump at the crest or a bounce at the foot)", rise);
   CHECK_MSG(floor <= 1e-3f, "vertical speed on the floor reached %g m/s", floor);
   free(start);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 /* A box standing on its corner just left of the seam between two floor
@@ -2668,8 +2619,7 @@ static void box_on_its_corner_at_a_seam_is_not_kicked(void) {
   TessVec2 dv = tess_v2_sub(tess_body_linear_velocity(w, b), v);
   CHECK_MSG(tess_v2_length(dv) < 2e-3f, "the box was kicked: its velocity changed by %g m/s", tess_v2_length(dv));
   CHECK(fabsf(tess_body_angular_velocity(w, b)) < 1e-2f);
-  tess_world_destroy(w);
-  test_map_free(&m);
+  free_world(w, &m);
 }
 
 static void shapes_collide_in_every_pair(void) {

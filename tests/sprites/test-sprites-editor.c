@@ -27,14 +27,20 @@ static void put(TessImage *img, uint32_t x, uint32_t y, uint8_t a) {
 /* A 96 x 64 sprite: an opaque 40 x 20 block at (10, 10) and a faint
  * (alpha 100) 20 x 20 block at (60, 30). Threshold 1 sees both (1200 px^2);
  * threshold 128 only the opaque block (800 px^2, centroid (30, 20)). */
+static void sprite_image(TessImage *img) {
+  TessError err = {0};
+  CHECK_OK(tess_image_create(96, 64, img, &err), &err);
+  for (uint32_t y = 10; y < 30; y++)
+    for (uint32_t x = 10; x < 50; x++) put(img, x, y, 255);
+  for (uint32_t y = 30; y < 50; y++)
+    for (uint32_t x = 60; x < 80; x++) put(img, x, y, 100);
+}
+
+/* That sprite as a PNG file tmpdir/name: its path (g_free it). */
 static char *write_sprite_png(const char *name) {
   TessImage img;
   TessError err = {0};
-  CHECK_OK(tess_image_create(96, 64, &img, &err), &err);
-  for (uint32_t y = 10; y < 30; y++)
-    for (uint32_t x = 10; x < 50; x++) put(&img, x, y, 255);
-  for (uint32_t y = 30; y < 50; y++)
-    for (uint32_t x = 60; x < 80; x++) put(&img, x, y, 100);
+  sprite_image(&img);
   char buf[1024];
   char *path = g_strdup(tess_test_path(buf, sizeof buf, name));
   CHECK_OK(tess_png_save(tess_image_view(&img), path, &err), &err);
@@ -55,6 +61,42 @@ static TessId import_sprite(TessSpritePanel *panel, const char *png) {
   g_slist_free_full(files, g_object_unref);
   CHECK(n == 1 && error == NULL);
   return tess_sprite_panel_get_selected(panel);
+}
+
+/* A new project tmpdir/project with the sprite at `png` imported through a
+ * sprite panel (kept until bench_close) and, when `with_editor` is set, a mask
+ * editor on that sprite in a 1000 x 660 window of its own: the mask editor
+ * tests' starting point. */
+typedef struct MaskBench {
+  TessDocument *doc;
+  TessProject *p;
+  TessSpritePanel *panel;
+  TessId id;
+  TessMaskEditor *editor; /* NULL without `with_editor` */
+  GtkWindow *win;         /* the editor's window; NULL once a test closed it itself */
+} MaskBench;
+
+static MaskBench bench_open(const char *project, const char *png, gboolean with_editor) {
+  MaskBench b = {0};
+  b.doc = fixture_new_document(project);
+  b.p = tess_document_get_project(b.doc);
+  b.panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
+  g_object_ref_sink(b.panel);
+  tess_sprite_panel_set_document(b.panel, b.doc);
+  b.id = import_sprite(b.panel, png);
+  if (with_editor) {
+    b.editor = TESS_MASK_EDITOR(tess_mask_editor_new());
+    b.win = fixture_host(GTK_WIDGET(b.editor), 1000, 660);
+    tess_mask_editor_set_document(b.editor, b.doc);
+    tess_mask_editor_set_sprite(b.editor, b.id);
+  }
+  return b;
+}
+
+static void bench_close(MaskBench *b) {
+  if (b->win) close_host(b->win);
+  g_object_unref(b->panel);
+  g_object_unref(b->doc);
 }
 
 static void on_committed(TessDocument *doc, gboolean *flag) { *flag = TRUE; }
@@ -206,103 +248,91 @@ static void sprites_import(void) {
  * follow each value, the project and the file get the mask, and the whole
  * drag is one undo step. */
 static void sprites_threshold_drag(void) {
-  TessDocument *doc = fixture_new_document("threshold.tessera");
   g_autofree char *png = write_sprite_png("block.png");
-  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
-  g_object_ref_sink(panel);
-  tess_sprite_panel_set_document(panel, doc);
-  TessId id = import_sprite(panel, png);
-  TessProject *p = tess_document_get_project(doc);
-
-  TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
-  GtkWindow *win = fixture_host(GTK_WIDGET(editor), 1000, 660);
-  tess_mask_editor_set_document(editor, doc);
-  tess_mask_editor_set_sprite(editor, id);
-  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AREA), "1200 px²") == 0);
-  CHECK(gtk_range_get_value(tess_mask_editor_get_threshold(editor)) == 1.0);
+  MaskBench b = bench_open("threshold.tessera", png, TRUE);
+  CHECK(strcmp(tess_mask_editor_get_readout(b.editor, TESS_MASK_READOUT_AREA), "1200 px²") == 0);
+  CHECK(gtk_range_get_value(tess_mask_editor_get_threshold(b.editor)) == 1.0);
 
   gboolean committed = FALSE;
-  gulong watch = g_signal_connect(doc, "committed", G_CALLBACK(on_committed), &committed);
+  gulong watch = g_signal_connect(b.doc, "committed", G_CALLBACK(on_committed), &committed);
   /* The drag: many values in quick succession. */
-  GtkRange *range = tess_mask_editor_get_threshold(editor);
+  GtkRange *range = tess_mask_editor_get_threshold(b.editor);
   const double steps[] = {20, 60, 99, 100, 101, 140};
   for (size_t i = 0; i < G_N_ELEMENTS(steps); i++) {
     gtk_range_set_value(range, steps[i]);
-    const TessSpriteMask *m = tess_mask_editor_get_mask(editor);
+    const TessSpriteMask *m = tess_mask_editor_get_mask(b.editor);
     CHECK(m->threshold == (uint8_t)steps[i]);
-    CHECK(m->area == (steps[i] <= 100 ? 1200.0 : 800.0));                   /* the overlay's mask follows each value */
-    CHECK(tess_project_sprite(p, id)->mask.threshold == (uint8_t)steps[i]); /* and the project too */
+    CHECK(m->area == (steps[i] <= 100 ? 1200.0 : 800.0));                       /* the overlay's mask follows each value */
+    CHECK(tess_project_sprite(b.p, b.id)->mask.threshold == (uint8_t)steps[i]); /* and the project too */
   }
-  const TessSpriteMask *m = tess_mask_editor_get_mask(editor);
-  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AREA), "800 px²") == 0);
-  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_CENTROID), "30.00, 20.00 px") == 0);
+  const TessSpriteMask *m = tess_mask_editor_get_mask(b.editor);
+  CHECK(strcmp(tess_mask_editor_get_readout(b.editor, TESS_MASK_READOUT_AREA), "800 px²") == 0);
+  CHECK(strcmp(tess_mask_editor_get_readout(b.editor, TESS_MASK_READOUT_CENTROID), "30.00, 20.00 px") == 0);
   /* A 40 x 20 block: inertia A (w^2 + h^2) / 12 about its centre. */
   CHECK_NEAR(m->inertia, 800.0 * (1600.0 + 400.0) / 12.0, 1e-6);
-  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_INERTIA), "133333 px⁴") == 0);
+  CHECK(strcmp(tess_mask_editor_get_readout(b.editor, TESS_MASK_READOUT_INERTIA), "133333 px⁴") == 0);
   /* Simplified hull of a block: the block itself, nothing added. */
   CHECK(m->mode == TESS_MASK_SIMPLIFIED && m->piece_count == 1 && m->pieces[0].count == 4);
   CHECK_NEAR(m->added_area, 0.0, 1e-6);
-  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_VERTICES), "4 in 1 piece") == 0);
+  CHECK(strcmp(tess_mask_editor_get_readout(b.editor, TESS_MASK_READOUT_VERTICES), "4 in 1 piece") == 0);
   /* The principal axis of a wide block is horizontal. */
-  CHECK(g_str_has_prefix(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AXES), "0.0°") ||
-        g_str_has_prefix(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AXES), "-0.0°"));
+  CHECK(g_str_has_prefix(tess_mask_editor_get_readout(b.editor, TESS_MASK_READOUT_AXES), "0.0°") ||
+        g_str_has_prefix(tess_mask_editor_get_readout(b.editor, TESS_MASK_READOUT_AXES), "-0.0°"));
 
   /* SI for the chosen level and material. */
   TessError err = {0};
-  const TessLevel *level = p->levels[0];
-  const TessMaterial *mat = &p->materials[0];
+  const TessLevel *level = b.p->levels[0];
+  const TessMaterial *mat = &b.p->materials[0];
   double kg, kgm2;
-  tess_mask_editor_get_si(editor, &kg, &kgm2);
+  tess_mask_editor_get_si(b.editor, &kg, &kgm2);
   double ppm = level->settings.ppm;
   CHECK_REL(kg, mat->density * 800.0 / (ppm * ppm), 1e-12);
   CHECK_REL(kgm2, mat->density * m->inertia / (ppm * ppm * ppm * ppm), 1e-12);
   g_autofree char *expect_kg = g_strdup_printf("%.6g kg", kg);
-  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_MASS), expect_kg) == 0);
+  CHECK(strcmp(tess_mask_editor_get_readout(b.editor, TESS_MASK_READOUT_MASS), expect_kg) == 0);
 
   /* Committed shortly after the drag: the file holds the mask. */
-  wait_commit(doc, &committed, watch);
-  TessProject *disk = fixture_load(tess_document_get_path(doc));
-  const TessSprite *ds = disk ? tess_project_sprite(disk, id) : NULL;
+  wait_commit(b.doc, &committed, watch);
+  TessProject *disk = fixture_load(tess_document_get_path(b.doc));
+  const TessSprite *ds = disk ? tess_project_sprite(disk, b.id) : NULL;
   CHECK(ds && ds->mask.threshold == 140 && ds->mask.area == 800.0 && ds->mask.piece_count == 1);
-  CHECK(ds && ds->mask.hull_count == tess_project_sprite(p, id)->mask.hull_count);
+  CHECK(ds && ds->mask.hull_count == tess_project_sprite(b.p, b.id)->mask.hull_count);
   if (disk) tess_project_destroy(disk);
 
   /* Another panel doubles the material's density: the mass readout follows. */
   TessMaterial heavier = *mat;
   heavier.density *= 2.0f;
-  CHECK_OK(tess_edit_material_set(p, &heavier, 0, &err), &err);
+  CHECK_OK(tess_edit_material_set(b.p, &heavier, 0, &err), &err);
   fixture_spin();
   double kg2, kgm22;
-  tess_mask_editor_get_si(editor, &kg2, &kgm22);
+  tess_mask_editor_get_si(b.editor, &kg2, &kgm22);
   CHECK_REL(kg2, 2.0 * kg, 1e-6);
   g_autofree char *expect_kg2 = g_strdup_printf("%.6g kg", kg2);
-  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_MASS), expect_kg2) == 0);
-  CHECK(tess_document_undo(doc, NULL)); /* back to the drag as the last step */
+  CHECK(strcmp(tess_mask_editor_get_readout(b.editor, TESS_MASK_READOUT_MASS), expect_kg2) == 0);
+  CHECK(tess_document_undo(b.doc, NULL)); /* back to the drag as the last step */
   fixture_spin();
 
   /* One undo step for the whole drag. */
   g_autoptr(GError) error = NULL;
-  CHECK(tess_document_undo(doc, &error));
-  CHECK(tess_project_sprite(p, id)->mask.threshold == 1);
-  CHECK(tess_project_sprite(p, id)->mask.area == 1200.0);
+  CHECK(tess_document_undo(b.doc, &error));
+  CHECK(tess_project_sprite(b.p, b.id)->mask.threshold == 1);
+  CHECK(tess_project_sprite(b.p, b.id)->mask.area == 1200.0);
   fixture_spin(); /* the editor reads the undo back */
   CHECK(gtk_range_get_value(range) == 1.0);
-  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AREA), "1200 px²") == 0);
-  disk = fixture_load(tess_document_get_path(doc));
-  ds = disk ? tess_project_sprite(disk, id) : NULL;
+  CHECK(strcmp(tess_mask_editor_get_readout(b.editor, TESS_MASK_READOUT_AREA), "1200 px²") == 0);
+  disk = fixture_load(tess_document_get_path(b.doc));
+  ds = disk ? tess_project_sprite(disk, b.id) : NULL;
   CHECK(ds && ds->mask.threshold == 1 && ds->mask.area == 1200.0);
   if (disk) tess_project_destroy(disk);
 
   /* Mode pieces: two islands at threshold 1, two pieces or more, nothing uncovered for blocks. */
-  gtk_drop_down_set_selected(tess_mask_editor_get_mode(editor), TESS_MASK_PIECES);
-  m = tess_mask_editor_get_mask(editor);
+  gtk_drop_down_set_selected(tess_mask_editor_get_mode(b.editor), TESS_MASK_PIECES);
+  m = tess_mask_editor_get_mask(b.editor);
   CHECK(m->mode == TESS_MASK_PIECES && m->piece_count >= 2);
   CHECK_NEAR(m->uncovered_area, 0.0, 1e-6);
   CHECK_NEAR(m->shape_area, 1200.0, 1e-6);
 
-  close_host(win);
-  g_object_unref(panel);
-  g_object_unref(doc);
+  bench_close(&b);
 }
 
 static void spin_for(guint ms) {
@@ -336,25 +366,16 @@ static void sprites_slider_pointer_drag(void) {
     printf("xdotool is missing: the pointer drag is not checked\n");
     return;
   }
-  TessDocument *doc = fixture_new_document("pointer.tessera");
   g_autofree char *png = write_sprite_png("pointer.png");
-  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
-  g_object_ref_sink(panel);
-  tess_sprite_panel_set_document(panel, doc);
-  TessId id = import_sprite(panel, png);
-  TessProject *p = tess_document_get_project(doc);
-  TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
-  GtkWindow *win = fixture_host(GTK_WIDGET(editor), 1000, 660);
-  gtk_window_set_title(win, "sprites-pointer-drag");
-  tess_mask_editor_set_document(editor, doc);
-  tess_mask_editor_set_sprite(editor, id);
+  MaskBench b = bench_open("pointer.tessera", png, TRUE);
+  gtk_window_set_title(b.win, "sprites-pointer-drag");
   spin_for(200);
 
-  GtkWidget *scale = GTK_WIDGET(tess_mask_editor_get_threshold(editor));
+  GtkWidget *scale = GTK_WIDGET(tess_mask_editor_get_threshold(b.editor));
   graphene_rect_t bounds;
-  CHECK(gtk_widget_compute_bounds(scale, GTK_WIDGET(win), &bounds));
+  CHECK(gtk_widget_compute_bounds(scale, GTK_WIDGET(b.win), &bounds));
   double sx = 0, sy = 0;
-  gtk_native_get_surface_transform(GTK_NATIVE(win), &sx, &sy);
+  gtk_native_get_surface_transform(GTK_NATIVE(b.win), &sx, &sy);
   /* The knob sits at the trough's left end at value 1. */
   int x0 = (int)(sx + bounds.origin.x + 10), y = (int)(sy + bounds.origin.y + bounds.size.height / 2);
   char args[256];
@@ -374,28 +395,26 @@ static void sprites_slider_pointer_drag(void) {
     spin_for(i == 3 ? TESS_MASK_EDITOR_MERGE_MS + 300 : 150); /* a pause mid-drag */
     steps++;
   }
-  const TessSpriteMask *m = tess_mask_editor_get_mask(editor);
+  const TessSpriteMask *m = tess_mask_editor_get_mask(b.editor);
   uint8_t dragged = m->threshold;
   CHECK(dragged > 1);
-  CHECK(tess_project_sprite(p, id)->mask.threshold == dragged);
+  CHECK(tess_project_sprite(b.p, b.id)->mask.threshold == dragged);
   gboolean committed = FALSE;
-  gulong h = g_signal_connect(doc, "committed", G_CALLBACK(on_committed), &committed);
+  gulong h = g_signal_connect(b.doc, "committed", G_CALLBACK(on_committed), &committed);
   CHECK(xdotool("mouseup 1"));
   CHECK(fixture_wait(&committed, 2000)); /* the release commits at once */
-  g_signal_handler_disconnect(doc, h);
-  TessProject *disk = fixture_load(tess_document_get_path(doc));
-  CHECK(disk && tess_project_sprite(disk, id)->mask.threshold == dragged);
+  g_signal_handler_disconnect(b.doc, h);
+  TessProject *disk = fixture_load(tess_document_get_path(b.doc));
+  CHECK(disk && tess_project_sprite(disk, b.id)->mask.threshold == dragged);
   if (disk) tess_project_destroy(disk);
 
   GError *error = NULL;
-  CHECK(tess_document_undo(doc, &error));
+  CHECK(tess_document_undo(b.doc, &error));
   g_clear_error(&error);
-  CHECK(tess_project_sprite(p, id)->mask.threshold == 1); /* the whole drag, pause included */
-  CHECK(!tess_project_can_undo(p) || strcmp(tess_project_undo_label(p), "Add sprite") == 0);
+  CHECK(tess_project_sprite(b.p, b.id)->mask.threshold == 1); /* the whole drag, pause included */
+  CHECK(!tess_project_can_undo(b.p) || strcmp(tess_project_undo_label(b.p), "Add sprite") == 0);
 done:
-  close_host(win);
-  g_object_unref(panel);
-  g_object_unref(doc);
+  bench_close(&b);
 }
 
 typedef struct {
@@ -421,20 +440,15 @@ static void sprites_mask_window_keys(void) {
     printf("xdotool is missing: the window's keys are not checked\n");
     return;
   }
-  TessDocument *doc = fixture_new_document("keys.tessera");
   g_autofree char *png = write_sprite_png("keys.png");
-  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
-  g_object_ref_sink(panel);
-  tess_sprite_panel_set_document(panel, doc);
-  TessId id = import_sprite(panel, png);
-  TessProject *p = tess_document_get_project(doc);
-  GtkWindow *win = tess_mask_editor_window_new(NULL, doc, id);
+  MaskBench b = bench_open("keys.tessera", png, FALSE);
+  GtkWindow *win = tess_mask_editor_window_new(NULL, b.doc, b.id);
   gtk_window_set_title(win, "sprites-mask-keys");
   gtk_window_present(win);
   spin_for(300);
   TessMaskEditor *editor = TESS_MASK_EDITOR(gtk_window_get_child(win));
   gtk_range_set_value(tess_mask_editor_get_threshold(editor), 150);
-  CHECK(tess_project_sprite(p, id)->mask.threshold == 150);
+  CHECK(tess_project_sprite(b.p, b.id)->mask.threshold == 150);
   g_autofree char *wid = NULL;
   CHECK(g_spawn_command_line_sync("xdotool search --name ^sprites-mask-keys$", &wid, NULL, NULL, NULL) && wid && *wid);
   if (wid && *wid) {
@@ -444,7 +458,7 @@ static void sprites_mask_window_keys(void) {
     snprintf(args, sizeof args, "windowfocus --sync %s key ctrl+z", wid);
     CHECK(xdotool(args));
     /* Each key's effect is waited for (generously), never a fixed time. */
-    MaskKeysState st = {p, id, editor, 1};
+    MaskKeysState st = {b.p, b.id, editor, 1};
     CHECK(spin_until(mask_threshold_is, &st, 10000));
     CHECK(spin_until(mask_slider_is, &st, 10000)); /* read back */
     CHECK(xdotool("key ctrl+shift+z"));
@@ -461,12 +475,11 @@ static void sprites_mask_window_keys(void) {
   } else {
     gtk_window_destroy(win);
   }
-  TessProject *disk = fixture_load(tess_document_get_path(doc));
-  CHECK(disk && tess_project_sprite(disk, id)->mask.threshold == 150);
+  TessProject *disk = fixture_load(tess_document_get_path(b.doc));
+  CHECK(disk && tess_project_sprite(disk, b.id)->mask.threshold == 150);
   if (disk) tess_project_destroy(disk);
   fixture_spin();
-  g_object_unref(panel);
-  g_object_unref(doc);
+  bench_close(&b); /* its window closed by its own key */
 }
 
 static void count_sprite_changes(TessDocument *doc, gpointer change, int *count) {
@@ -477,88 +490,69 @@ static void count_sprite_changes(TessDocument *doc, gpointer change, int *count)
  * values in a row, the two older results dropped, the newest applied as
  * one edit, one undo step. */
 static void sprites_threshold_worker(void) {
-  TessDocument *doc = fixture_new_document("worker.tessera");
   g_autofree char *png = write_sprite_png("worker.png");
-  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
-  g_object_ref_sink(panel);
-  tess_sprite_panel_set_document(panel, doc);
-  TessId id = import_sprite(panel, png);
-  TessProject *p = tess_document_get_project(doc);
-  TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
-  GtkWindow *win = fixture_host(GTK_WIDGET(editor), 1000, 660);
-  tess_mask_editor_set_document(editor, doc);
-  tess_mask_editor_set_sprite(editor, id);
-  tess_mask_editor_set_async_pixels(editor, 0);
+  MaskBench b = bench_open("worker.tessera", png, TRUE);
+  tess_mask_editor_set_async_pixels(b.editor, 0);
   int changes = 0;
-  gulong h = g_signal_connect(doc, "changed", G_CALLBACK(count_sprite_changes), &changes);
+  gulong h = g_signal_connect(b.doc, "changed", G_CALLBACK(count_sprite_changes), &changes);
   gboolean committed = FALSE;
-  gulong watch = g_signal_connect(doc, "committed", G_CALLBACK(on_committed), &committed);
-  GtkRange *range = tess_mask_editor_get_threshold(editor);
+  gulong watch = g_signal_connect(b.doc, "committed", G_CALLBACK(on_committed), &committed);
+  GtkRange *range = tess_mask_editor_get_threshold(b.editor);
   gtk_range_set_value(range, 20);
   gtk_range_set_value(range, 60);
   gtk_range_set_value(range, 140);
-  CHECK(tess_mask_editor_is_tracing(editor));
-  CHECK(tess_project_sprite(p, id)->mask.threshold == 1); /* nothing applied before a result is back */
-  for (int i = 0; i < 2000 && tess_mask_editor_is_tracing(editor); i++) {
+  CHECK(tess_mask_editor_is_tracing(b.editor));
+  CHECK(tess_project_sprite(b.p, b.id)->mask.threshold == 1); /* nothing applied before a result is back */
+  for (int i = 0; i < 2000 && tess_mask_editor_is_tracing(b.editor); i++) {
     fixture_spin();
     g_usleep(1000);
   }
-  CHECK(!tess_mask_editor_is_tracing(editor));
+  CHECK(!tess_mask_editor_is_tracing(b.editor));
   CHECK(changes == 1);
-  const TessSprite *sp = tess_project_sprite(p, id);
+  const TessSprite *sp = tess_project_sprite(b.p, b.id);
   CHECK(sp->mask.threshold == 140 && sp->mask.area == 800.0);
-  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_AREA), "800 px²") == 0);
-  g_signal_handler_disconnect(doc, h);
-  wait_commit(doc, &committed, watch);
-  TessProject *disk = fixture_load(tess_document_get_path(doc));
-  CHECK(disk && tess_project_sprite(disk, id)->mask.threshold == 140);
+  CHECK(strcmp(tess_mask_editor_get_readout(b.editor, TESS_MASK_READOUT_AREA), "800 px²") == 0);
+  g_signal_handler_disconnect(b.doc, h);
+  wait_commit(b.doc, &committed, watch);
+  TessProject *disk = fixture_load(tess_document_get_path(b.doc));
+  CHECK(disk && tess_project_sprite(disk, b.id)->mask.threshold == 140);
   if (disk) tess_project_destroy(disk);
   g_autoptr(GError) error = NULL;
-  CHECK(tess_document_undo(doc, &error));
-  CHECK(tess_project_sprite(p, id)->mask.threshold == 1);
+  CHECK(tess_document_undo(b.doc, &error));
+  CHECK(tess_project_sprite(b.p, b.id)->mask.threshold == 1);
 
   /* A trace still running when the window closes keeps the editor (and the
    * frame it reads) alive until it is back: the value the user left on the
    * slider is applied and committed, then the editor goes. */
   fixture_spin();
   gtk_range_set_value(range, 200);
-  CHECK(tess_mask_editor_is_tracing(editor));
-  TessMaskEditor *alive = editor;
+  CHECK(tess_mask_editor_is_tracing(b.editor));
+  TessMaskEditor *alive = b.editor;
   g_object_add_weak_pointer(G_OBJECT(alive), (gpointer *)&alive);
-  close_host(win);
+  close_host(b.win);
+  b.win = NULL;
   for (int i = 0; i < 2000 && alive; i++) {
     fixture_spin();
     g_usleep(1000);
   }
   CHECK(alive == NULL);
   if (alive) g_object_remove_weak_pointer(G_OBJECT(alive), (gpointer *)&alive);
-  CHECK(tess_project_sprite(p, id)->mask.threshold == 200);
-  disk = fixture_load(tess_document_get_path(doc));
-  CHECK(disk && tess_project_sprite(disk, id)->mask.threshold == 200);
+  CHECK(tess_project_sprite(b.p, b.id)->mask.threshold == 200);
+  disk = fixture_load(tess_document_get_path(b.doc));
+  CHECK(disk && tess_project_sprite(disk, b.id)->mask.threshold == 200);
   if (disk) tess_project_destroy(disk);
-  g_object_unref(panel);
-  g_object_unref(doc);
+  bench_close(&b);
 }
 
 /* Drag a vertex, add one on an edge, remove one: the stored shape changes,
  * the readouts follow, each is one undo step, and the file holds it. */
 static void sprites_vertex_edit(void) {
-  TessDocument *doc = fixture_new_document("vertex.tessera");
   g_autofree char *png = write_sprite_png("vblock.png");
-  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
-  g_object_ref_sink(panel);
-  tess_sprite_panel_set_document(panel, doc);
-  TessId id = import_sprite(panel, png);
-  TessProject *p = tess_document_get_project(doc);
-
-  TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
-  GtkWindow *win = fixture_host(GTK_WIDGET(editor), 1000, 660);
-  tess_mask_editor_set_document(editor, doc);
-  tess_mask_editor_set_sprite(editor, id);
-  gtk_range_set_value(tess_mask_editor_get_threshold(editor), 200); /* just the 40 x 20 block */
-  tess_mask_editor_flush(editor);
-  TessMaskView *view = tess_mask_editor_get_view(editor);
-  const TessSprite *sp = tess_project_sprite(p, id);
+  MaskBench b = bench_open("vertex.tessera", png, TRUE);
+  gtk_range_set_value(tess_mask_editor_get_threshold(b.editor), 200); /* just the 40 x 20 block */
+  tess_mask_editor_flush(b.editor);
+  TessMaskView *view = tess_mask_editor_get_view(b.editor);
+  const TessSprite *sp = tess_project_sprite(b.p, b.id);
   CHECK(sp->mask.piece_count == 1 && sp->mask.pieces[0].count == 4);
 
   /* The corner at (50, 30): drag it to (60, 30) with the pointer, through two motions. */
@@ -573,49 +567,49 @@ static void sprites_vertex_edit(void) {
   CHECK(tess_mask_view_press_vertex(view, wx + 1, wy - 1));
   tess_mask_view_drag_to(view, mx, my, FALSE);
   tess_mask_view_drag_to(view, tx, ty, TRUE);
-  sp = tess_project_sprite(p, id);
+  sp = tess_project_sprite(b.p, b.id);
   CHECK(sp->mask.manual == 1);
   CHECK(sp->mask.pieces[0].v[k].x == 60.0f && sp->mask.pieces[0].v[k].y == 30.0f);
   /* (10,10) (50,10) (60,30) (10,30): 800 + a 10 x 20 triangle of 100, all outside the hull. */
   CHECK_NEAR(sp->mask.shape_area, 900.0, 1e-4);
   CHECK_NEAR(sp->mask.added_area, 100.0, 1e-4);
   CHECK_NEAR(sp->mask.uncovered_area, 0.0, 1e-6);
-  CHECK(strstr(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_ADDED), "100.0 px²") != NULL);
-  TessProject *disk = fixture_load(tess_document_get_path(doc));
-  const TessSprite *ds = disk ? tess_project_sprite(disk, id) : NULL;
+  CHECK(strstr(tess_mask_editor_get_readout(b.editor, TESS_MASK_READOUT_ADDED), "100.0 px²") != NULL);
+  TessProject *disk = fixture_load(tess_document_get_path(b.doc));
+  const TessSprite *ds = disk ? tess_project_sprite(disk, b.id) : NULL;
   CHECK(ds && ds->mask.manual == 1 && ds->mask.pieces[0].v[k].x == 60.0f);
   if (disk) tess_project_destroy(disk);
 
   /* Double-click the middle of the top edge: a fifth vertex. */
   tess_mask_view_frame_to_widget(view, 30, 10, &wx, &wy);
   CHECK(tess_mask_view_insert_at(view, wx, wy + 1));
-  sp = tess_project_sprite(p, id);
+  sp = tess_project_sprite(b.p, b.id);
   CHECK(sp->mask.pieces[0].count == 5);
-  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_VERTICES), "5 in 1 piece") == 0);
+  CHECK(strcmp(tess_mask_editor_get_readout(b.editor, TESS_MASK_READOUT_VERTICES), "5 in 1 piece") == 0);
   /* Right-click it away again. */
   tess_mask_view_frame_to_widget(view, 30, 10, &wx, &wy);
   CHECK(tess_mask_view_remove_at(view, wx, wy));
-  CHECK(tess_project_sprite(p, id)->mask.pieces[0].count == 4);
+  CHECK(tess_project_sprite(b.p, b.id)->mask.pieces[0].count == 4);
 
   /* Undo: the removal, the insertion, then the whole drag in one step. */
   g_autoptr(GError) error = NULL;
-  CHECK(tess_document_undo(doc, &error));
-  CHECK(tess_project_sprite(p, id)->mask.pieces[0].count == 5);
-  CHECK(tess_document_undo(doc, &error));
-  CHECK(tess_project_sprite(p, id)->mask.pieces[0].count == 4);
-  CHECK(tess_document_undo(doc, &error));
-  sp = tess_project_sprite(p, id);
+  CHECK(tess_document_undo(b.doc, &error));
+  CHECK(tess_project_sprite(b.p, b.id)->mask.pieces[0].count == 5);
+  CHECK(tess_document_undo(b.doc, &error));
+  CHECK(tess_project_sprite(b.p, b.id)->mask.pieces[0].count == 4);
+  CHECK(tess_document_undo(b.doc, &error));
+  sp = tess_project_sprite(b.p, b.id);
   CHECK(sp->mask.manual == 0 && sp->mask.pieces[0].v[k].x == 50.0f);
   CHECK_NEAR(sp->mask.shape_area, 800.0, 1e-4);
   fixture_spin();
-  CHECK(strcmp(tess_mask_editor_get_readout(editor, TESS_MASK_READOUT_VERTICES), "4 in 1 piece") == 0);
-  disk = fixture_load(tess_document_get_path(doc));
-  ds = disk ? tess_project_sprite(disk, id) : NULL;
+  CHECK(strcmp(tess_mask_editor_get_readout(b.editor, TESS_MASK_READOUT_VERTICES), "4 in 1 piece") == 0);
+  disk = fixture_load(tess_document_get_path(b.doc));
+  ds = disk ? tess_project_sprite(disk, b.id) : NULL;
   CHECK(ds && ds->mask.manual == 0 && ds->mask.pieces[0].v[k].x == 50.0f);
   if (disk) tess_project_destroy(disk);
   /* Redo brings the drag back. */
-  CHECK(tess_document_redo(doc, &error));
-  CHECK(tess_project_sprite(p, id)->mask.pieces[0].v[k].x == 60.0f);
+  CHECK(tess_document_redo(b.doc, &error));
+  CHECK(tess_project_sprite(b.p, b.id)->mask.pieces[0].v[k].x == 60.0f);
 
   /* Drag the anchor from the frame's centre (48, 32) to about (20.3, 10.2): half pixels, one step. */
   double ax, ay, bx, by;
@@ -624,24 +618,22 @@ static void sprites_vertex_edit(void) {
   CHECK(tess_mask_view_press_anchor(view, ax + 2, ay + 2));
   tess_mask_view_drag_anchor_to(view, (ax + bx) / 2, (ay + by) / 2, FALSE);
   tess_mask_view_drag_anchor_to(view, bx, by, TRUE);
-  sp = tess_project_sprite(p, id);
+  sp = tess_project_sprite(b.p, b.id);
   CHECK_NEAR(sp->anchor.x, 20.5, 1e-6);
   CHECK_NEAR(sp->anchor.y, 10.0, 1e-6);
-  CHECK(tess_document_undo(doc, &error));
-  CHECK(tess_project_sprite(p, id)->anchor.x == 48.0f && tess_project_sprite(p, id)->anchor.y == 32.0f);
-  CHECK(tess_document_redo(doc, &error));
+  CHECK(tess_document_undo(b.doc, &error));
+  CHECK(tess_project_sprite(b.p, b.id)->anchor.x == 48.0f && tess_project_sprite(b.p, b.id)->anchor.y == 32.0f);
+  CHECK(tess_document_redo(b.doc, &error));
   fixture_spin();
 
   /* Fit a circle: the circle around the block's corners. */
-  gtk_drop_down_set_selected(tess_mask_editor_get_mode(editor), TESS_MASK_CIRCLE);
-  sp = tess_project_sprite(p, id);
+  gtk_drop_down_set_selected(tess_mask_editor_get_mode(b.editor), TESS_MASK_CIRCLE);
+  sp = tess_project_sprite(b.p, b.id);
   CHECK(sp->mask.mode == TESS_MASK_CIRCLE && sp->mask.manual == 0);
   CHECK_NEAR(sp->mask.circle_radius, sqrt(20.0 * 20.0 + 10.0 * 10.0), 1e-3);
   CHECK_NEAR(sp->mask.circle_center.x, 30.0, 1e-3);
 
-  close_host(win);
-  g_object_unref(panel);
-  g_object_unref(doc);
+  bench_close(&b);
 }
 
 /* A 4-tile tileset: transparent, opaque, bottom half, a triangle. Trace all
@@ -889,11 +881,7 @@ static void sprites_tileset_trace_keeps_hand_set(void) {
 static void sprites_mask_view_render(void) {
   TessImage img;
   TessError err = {0};
-  CHECK_OK(tess_image_create(96, 64, &img, &err), &err);
-  for (uint32_t y = 10; y < 30; y++)
-    for (uint32_t x = 10; x < 50; x++) put(&img, x, y, 255);
-  for (uint32_t y = 30; y < 50; y++)
-    for (uint32_t x = 60; x < 80; x++) put(&img, x, y, 100);
+  sprite_image(&img);
   TessSpriteMask mask;
   tess_sprite_mask_default(&mask);
   mask.mode = TESS_MASK_PIECES;
@@ -1056,7 +1044,6 @@ static void sprites_window_hook(void) {
  * pixels: 294912 runs): in pieces mode the readout says the pieces were
  * simplified to blocks; back in simplified-hull mode it does not. */
 static void sprites_mask_budget_readout(void) {
-  TessDocument *doc = fixture_new_document("budget.tessera");
   TessImage img;
   TessError err = {0};
   CHECK_OK(tess_image_create(768, 768, &img, &err), &err);
@@ -1066,14 +1053,8 @@ static void sprites_mask_budget_readout(void) {
   g_autofree char *png = g_strdup(tess_test_path(buf, sizeof buf, "checker.png"));
   CHECK_OK(tess_png_save(tess_image_view(&img), png, &err), &err);
   tess_image_clear(&img);
-  TessSpritePanel *panel = TESS_SPRITE_PANEL(tess_sprite_panel_new());
-  g_object_ref_sink(panel);
-  tess_sprite_panel_set_document(panel, doc);
-  TessId id = import_sprite(panel, png);
-  TessMaskEditor *editor = TESS_MASK_EDITOR(tess_mask_editor_new());
-  GtkWindow *win = fixture_host(GTK_WIDGET(editor), 1000, 660);
-  tess_mask_editor_set_document(editor, doc);
-  tess_mask_editor_set_sprite(editor, id);
+  MaskBench b = bench_open("budget.tessera", png, TRUE);
+  TessMaskEditor *editor = b.editor;
   const TessMaskMode modes[2] = {TESS_MASK_PIECES, TESS_MASK_SIMPLIFIED};
   for (int i = 0; i < 2; i++) {
     gtk_drop_down_set_selected(tess_mask_editor_get_mode(editor), modes[i]);
@@ -1090,9 +1071,7 @@ static void sprites_mask_budget_readout(void) {
     else
       CHECK_MSG(strstr(vertices, "simplified") == NULL && m->piece_count == 1, "%s", vertices);
   }
-  close_host(win);
-  g_object_unref(panel);
-  g_object_unref(doc);
+  bench_close(&b);
 }
 
 /* A sprite imported into the demo's long list is chosen and scrolled into
