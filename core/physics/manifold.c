@@ -328,12 +328,16 @@ static void finish_polys(const PhysPoly *p1, uint32_t i11, const PhysPoly *p2, c
   TessVec2 v_lower = tess_v2(ends[0], ends[1]), v_upper = tess_v2(ends[2], ends[3]);
   float sep_lower = along_n[0] + along_n[1], sep_upper = along_n[2] + along_n[3];
   m->normal = flip ? tess_v2_neg(n) : n;
-  if (sep_lower - radius <= margin)
-    add_point(m, tess_v2_mul_add(v_lower, 0.5f * (r1 - r2 - sep_lower), n), sep_lower - radius,
-              fl | (i11 << 4) | i22);
-  if (sep_upper - radius <= margin)
-    add_point(m, tess_v2_mul_add(v_upper, 0.5f * (r1 - r2 - sep_upper), n), sep_upper - radius,
-              fl | 0x400u | (i12 << 4) | i21);
+  /* Each end within the margin is a point, the lower first: both written, and the count says
+   * which are points (a slot past it is never read), since whether an end is in reach is
+   * anybody's guess for a branch. (m holds no point yet.) */
+  uint32_t keep_lower = sep_lower - radius <= margin, keep_upper = sep_upper - radius <= margin;
+  ManifoldPoint lower = {tess_v2_mul_add(v_lower, 0.5f * (r1 - r2 - sep_lower), n), sep_lower - radius, fl | (i11 << 4) | i22};
+  ManifoldPoint upper = {tess_v2_mul_add(v_upper, 0.5f * (r1 - r2 - sep_upper), n), sep_upper - radius,
+                         fl | 0x400u | (i12 << 4) | i21};
+  m->p[0] = lower;
+  m->p[keep_lower] = upper;
+  m->count = keep_lower + keep_upper;
 }
 
 /* Polygons meet on a face, and a speculative contact is a half-plane too: the face has to be the
