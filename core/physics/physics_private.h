@@ -427,6 +427,11 @@ typedef struct ContactRun {
 /* What the wide solver's colouring, one constraint after another on one thread, needs of a
  * constraint: gathered beforehand by the workers into one small record in constraint order, so
  * the serial loop streams 12 bytes a constraint instead of its constraint and both states. */
+/* The most parts a colour is cut into, one per thread that steps the world: a thread solves the
+ * constraints of its own part first, those of the bodies it integrates (physics_wide_run),
+ * so most body states stay in one core's cache from pass to pass. */
+#define PHYS_PARTS 8u
+
 typedef struct ColorIn {
   uint32_t a, b;   /* the solver states of its dynamic bodies; the spare state for a fixed side */
   uint32_t points; /* 1 or 2; 0: not solved by colour (asleep, or no point) */
@@ -553,10 +558,19 @@ struct TessWorld {
   uint32_t *constraint_slot;
   uint32_t constraint_slot_cap; /* per constraint (coff order): its place in its colour's group */
   ColorIn *color_in;
-  uint32_t color_in_cap;       /* per constraint (coff order): what the colouring reads of it */
-  uint32_t group_first[32][2]; /* per colour and point count: the group's first batch */
-  uint32_t color_first[33];    /* batches of colour c: [color_first[c], color_first[c + 1]) */
-  TaskPool *tasks;             /* the workers (tasks.c); NULL with one */
+  uint32_t color_in_cap; /* per constraint (coff order): what the colouring reads of it */
+  /* per colour, part (PHYS_PARTS) and point count, in that order: the group's first batch; a
+   * colour's part o is [group_first[c][o][0], the next part's or colour's first) */
+  uint32_t group_first[32][PHYS_PARTS][2];
+  uint32_t color_first[33];      /* batches of colour c: [color_first[c], color_first[c + 1]) */
+  uint32_t parts;                /* the parts the colours are cut into this step: one per thread */
+  uint32_t batch_count_one_part; /* the batches there would be in one part */
+  uint8_t used_colors[32];
+  uint32_t used_color_count; /* the colours with constraints, in order */
+  struct PassSync *pass_sync;
+  uint32_t pass_sync_cap; /* the passes' counters, a cache line each (wide_solver.c) */
+  void *pass_sync_raw;
+  TaskPool *tasks; /* the workers (tasks.c); NULL with one */
   uint8_t *wbuf;
   size_t wbuf_cap;
   void *wbuf_raw;
@@ -753,11 +767,26 @@ void physics_contacts_restitution(TessWorld *w, float h); /* h: the sub-step */
 
 /* wide_solver.c: the coloured constraints, four at a time; the rest into w->overflow */
 bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static);
-void physics_wide_warm_start(TessWorld *w);
-void physics_wide_solve(TessWorld *w, float inv_h, bool use_bias);
+/* The solver's stages of a sub-step, run in order by every thread that steps the world: the
+ * body loops and the passes split among them, the serial stages (joints, the overflow) by one. */
+typedef enum PhysicsStageKind {
+  PHYS_STAGE_BODIES, /* fn over the awake bodies' items [0, count) (solver state i + 1) */
+  PHYS_STAGE_SERIAL, /* fn(ctx, 0, 1) on one thread */
+  PHYS_STAGE_WARM_START,
+  PHYS_STAGE_SOLVE, /* with the bias */
+  PHYS_STAGE_RELAX
+} PhysicsStageKind;
+typedef struct PhysicsStage {
+  PhysicsStageKind kind;
+  PhysicsTaskFn *fn;
+  void *ctx;
+  uint32_t count;
+} PhysicsStage;
+void physics_wide_run(TessWorld *w, const PhysicsStage *stages, uint32_t count, float inv_h);
 /* Impulses and impact speeds back into cbuf, and into the contacts when no restitution pass
  * follows; physics_wide_stored tells whether constraint ci (coff order) went into its contact. */
 void physics_wide_store(TessWorld *w);
+
 #define PHYS_NO_COLOR 0xFFu /* constraint_color of one solved one at a time, or not at all */
 static inline bool physics_wide_stored(const TessWorld *w, uint32_t ci) {
   return !w->any_impact_material && w->constraint_color[ci] != PHYS_NO_COLOR;

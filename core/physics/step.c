@@ -473,6 +473,46 @@ static void stops_after(void *ctx, uint32_t begin, uint32_t end) {
   for (uint32_t k = begin + 1; k <= end; k++) j->w->stop_dv[k] = tess_v2_sub(j->w->stop_dv[k], j->st[k].v);
 }
 
+/* The solver's serial stages of a sub-step: the joints, then the contacts left out of the
+ * colours (the overflow), one at a time. */
+typedef struct SerialJob {
+  TessWorld *w;
+  float h, inv_h;
+  Softness soft, soft_static;
+} SerialJob;
+
+static void serial_warm_start(void *ctx, uint32_t begin, uint32_t end) {
+  (void)begin, (void)end;
+  const SerialJob *j = ctx;
+  TessWorld *w = j->w;
+  for (uint32_t i = 0; i < w->joint_count; i++)
+    if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_warm_start(w, &w->joints[i]);
+  physics_contacts_warm_start(w, w->overflow, w->overflow_count);
+}
+
+static void serial_solve(void *ctx, uint32_t begin, uint32_t end) {
+  (void)begin, (void)end;
+  const SerialJob *j = ctx;
+  TessWorld *w = j->w;
+  for (uint32_t i = 0; i < w->joint_count; i++)
+    if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], j->h, true);
+  physics_contacts_solve(w, w->overflow, w->overflow_count, j->inv_h, true, j->soft, j->soft_static);
+}
+
+static void serial_joints_relax(void *ctx, uint32_t begin, uint32_t end) {
+  (void)begin, (void)end;
+  const SerialJob *j = ctx;
+  TessWorld *w = j->w;
+  for (uint32_t i = 0; i < w->joint_count; i++)
+    if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], j->h, false);
+}
+
+static void serial_overflow_relax(void *ctx, uint32_t begin, uint32_t end) {
+  (void)begin, (void)end;
+  const SerialJob *j = ctx;
+  physics_contacts_solve(j->w, j->w->overflow, j->w->overflow_count, j->inv_h, false, j->soft, j->soft_static);
+}
+
 /* The solved states back into bodies [begin, end) of the active list. */
 static void write_back(void *ctx, uint32_t begin, uint32_t end) {
   const IntegrateJob *j = ctx;
@@ -542,16 +582,6 @@ static void phase_end(PhaseClock *c, TessStepPhase *phase) {
 static void phase_finish(PhaseClock *c) {
   if (c->on) physics_profile_parallel = NULL;
 }
-
-/* The wide solver's passes split each colour among the workers, which physics_parallel_for
- * counts; with one worker they run in one go, counted here as the same loops. */
-#define ALONE_PARALLEL(pc, call)                              \
-  do {                                                        \
-    bool timed_ = (pc)->on && !(pc)->w->tasks;                \
-    double t_ = timed_ ? physics_profile_now() : 0.0;         \
-    call;                                                     \
-    if (timed_) (pc)->parallel += physics_profile_now() - t_; \
-  } while (0)
 
 static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock *pc);
 
@@ -630,27 +660,33 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
   uint32_t na = w->active_count;
   bool zones = w->zone_count > 0;
   IntegrateJob job = {w, st, mo, active, h, zones, any_rk4};
+  SerialJob sj = {w, h, inv_h, soft, soft_static};
+  /* the sub-steps' stages, handed to the threads in as few loops as the array allows: the
+   * threads meet between stages on a counter (wide_solver.c), not in a loop of the pool's each */
+  PhysicsStage stages[96];
+  uint32_t n = 0;
+  bool serial = w->joint_count > 0 || w->overflow_count > 0;
   for (uint32_t sub = 0; sub < substeps; sub++) {
-    physics_parallel_for(w->tasks, na, 512, integrate_velocities, &job);
-    for (uint32_t i = 0; i < w->joint_count; i++)
-      if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_warm_start(w, &w->joints[i]);
-    physics_contacts_warm_start(w, w->overflow, w->overflow_count);
-    ALONE_PARALLEL(pc, physics_wide_warm_start(w));
-    for (uint32_t i = 0; i < w->joint_count; i++)
-      if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, true);
-    physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, true, soft, soft_static);
-    ALONE_PARALLEL(pc, physics_wide_solve(w, inv_h, true));
-    physics_parallel_for(w->tasks, na, 1024, integrate_positions, &job);
-    for (uint32_t i = 0; i < w->joint_count; i++)
-      if (w->joints[i].in_use && joint_active(w, &w->joints[i])) physics_joint_solve(w, &w->joints[i], h, false);
+    if (n + 12u > sizeof stages / sizeof stages[0]) {
+      physics_wide_run(w, stages, n, inv_h);
+      n = 0;
+    }
+    bool last = sub + 1 == substeps;
+    stages[n++] = (PhysicsStage){PHYS_STAGE_BODIES, integrate_velocities, &job, na};
+    if (serial) stages[n++] = (PhysicsStage){PHYS_STAGE_SERIAL, serial_warm_start, &sj, 1};
+    stages[n++] = (PhysicsStage){PHYS_STAGE_WARM_START, NULL, NULL, 0};
+    if (serial) stages[n++] = (PhysicsStage){PHYS_STAGE_SERIAL, serial_solve, &sj, 1};
+    stages[n++] = (PhysicsStage){PHYS_STAGE_SOLVE, NULL, NULL, 0};
+    stages[n++] = (PhysicsStage){PHYS_STAGE_BODIES, integrate_positions, &job, na};
+    if (w->joint_count > 0) stages[n++] = (PhysicsStage){PHYS_STAGE_SERIAL, serial_joints_relax, &sj, 1};
     /* what the last relaxation takes off each velocity (the bodies' stop_dv, set below): in a
      * state-ordered array, not in the large Body structs, twice per step */
-    bool last = sub + 1 == substeps;
-    if (last) physics_parallel_for(w->tasks, na, 2048, stops_before, &job);
-    physics_contacts_solve(w, w->overflow, w->overflow_count, inv_h, false, soft, soft_static);
-    ALONE_PARALLEL(pc, physics_wide_solve(w, inv_h, false));
-    if (last) physics_parallel_for(w->tasks, na, 2048, stops_after, &job);
+    if (last) stages[n++] = (PhysicsStage){PHYS_STAGE_BODIES, stops_before, &job, na};
+    if (w->overflow_count > 0) stages[n++] = (PhysicsStage){PHYS_STAGE_SERIAL, serial_overflow_relax, &sj, 1};
+    stages[n++] = (PhysicsStage){PHYS_STAGE_RELAX, NULL, NULL, 0};
+    if (last) stages[n++] = (PhysicsStage){PHYS_STAGE_BODIES, stops_after, &job, na};
   }
+  physics_wide_run(w, stages, n, inv_h);
   phase_end(pc, &prof->solve);
   physics_wide_store(w);
   physics_contacts_restitution(w, h);

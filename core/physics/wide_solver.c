@@ -27,6 +27,7 @@
  * the same on any x86-64 (TESS_PHYSICS_SIMD=sse2 forces the 4-lane code,
  * for checking exactly that). */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,10 +35,16 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#define SPIN_PAUSE() _mm_pause()
+#else
+#define SPIN_PAUSE() ((void)0)
 #endif
 
 #define COLORS 32u
 #define LANES 8u
+/* batches a thread takes at a time from a part of a colour, and bodies from a part of a body loop */
+#define BLOCK 4u
+#define OWNED_BLOCK 256u
 
 typedef struct WideHead {
   uint32_t a[LANES], b[LANES]; /* solver states; 0 (the fixed one) in an empty lane */
@@ -292,6 +299,15 @@ static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t
   }
 }
 
+/* The part a constraint is solved in: its first dynamic body's, in the awake bodies cut into
+ * w->parts equal runs of solver states (as physics_wide_owned_for cuts them). */
+static inline uint32_t part_of(const TessWorld *w, const ColorIn *in) {
+  if (w->parts < 2) return 0;
+  uint32_t s = in->a < in->b ? in->a : in->b; /* the spare slot (a fixed side) is above every state */
+  uint32_t o = (uint32_t)((uint64_t)(s - 1u) * w->parts / w->active_count);
+  return o < w->parts ? o : w->parts - 1u;
+}
+
 typedef struct BuildJob {
   TessWorld *w;
   const Softness *soft, *soft_static;
@@ -339,8 +355,8 @@ static void fill_task(void *ctx, uint32_t begin, uint32_t end) {
     uint32_t c = w->constraint_color[ci];
     if (c == PHYS_NO_COLOR) continue;
     const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
-    uint32_t p = k->point_count - 1, slot = w->constraint_slot[ci];
-    uint8_t *base = w->wbuf + (w->batches[w->group_first[c][p] + slot / LANES] & ~1u);
+    uint32_t p = k->point_count - 1, slot = w->constraint_slot[ci], o = part_of(w, &w->color_in[ci]);
+    uint8_t *base = w->wbuf + (w->batches[w->group_first[c][o][p] + slot / LANES] & ~1u);
     write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], j->soft,
                j->soft_static);
   }
@@ -356,7 +372,10 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     return false;
   uint32_t *colors = w->state_colors;
   memset(colors, 0, (nstates + 1) * sizeof *colors);
-  uint32_t count[COLORS][2];
+  uint32_t parts = w->tasks ? physics_tasks_threads(w->tasks) : 1u;
+  w->parts = parts < 1u ? 1u : parts < PHYS_PARTS ? parts
+                                                  : PHYS_PARTS;
+  uint32_t count[COLORS][PHYS_PARTS][2];
   memset(count, 0, sizeof count);
   w->overflow_count = 0;
   BuildJob job = {w, &soft, &soft_static};
@@ -384,19 +403,21 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     colors[b] |= bit;
     colors[spare] = 0;
     w->constraint_color[ci] = (uint8_t)color;
-    w->constraint_slot[ci] = count[color][points - 1]++; /* its place in its group */
+    w->constraint_slot[ci] = count[color][part_of(w, &in[ci])][points - 1]++; /* its place in its group */
   }
 
-  /* the batches: colour by colour, one-point groups before two-point ones */
-  uint32_t first[COLORS][2], batches = 0;
+  /* the batches: colour by colour, part by part, one-point groups before two-point ones (the
+   * order of a colour's constraints changes no result: they share no dynamic body) */
+  uint32_t first[COLORS][PHYS_PARTS][2], batches = 0;
   size_t bytes = 0;
   for (uint32_t c = 0; c < COLORS; c++)
-    for (uint32_t p = 0; p < 2; p++) {
-      uint32_t n = (count[c][p] + LANES - 1u) / LANES;
-      first[c][p] = batches;
-      batches += n;
-      bytes += n * batch_size(p + 1);
-    }
+    for (uint32_t o = 0; o < w->parts; o++)
+      for (uint32_t p = 0; p < 2; p++) {
+        uint32_t n = (count[c][o][p] + LANES - 1u) / LANES;
+        first[c][o][p] = batches;
+        batches += n;
+        bytes += n * batch_size(p + 1);
+      }
   if (bytes > UINT32_MAX || !PHYS_GROW(w->batches, &w->batch_cap, batches + 1)) return false;
   if (bytes > w->wbuf_cap) {
     size_t cap = w->wbuf_cap ? w->wbuf_cap : 4096;
@@ -410,20 +431,37 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   }
   size_t at = 0;
   for (uint32_t c = 0; c < COLORS; c++)
-    for (uint32_t p = 0; p < 2; p++) {
-      uint32_t n = (count[c][p] + LANES - 1u) / LANES;
-      for (uint32_t i = 0; i < n; i++) {
-        w->batches[first[c][p] + i] = (uint32_t)at | p; /* batches start 16-aligned: bit 0 says two points */
-        at += batch_size(p + 1);
+    for (uint32_t o = 0; o < w->parts; o++)
+      for (uint32_t p = 0; p < 2; p++) {
+        uint32_t n = (count[c][o][p] + LANES - 1u) / LANES;
+        for (uint32_t i = 0; i < n; i++) {
+          w->batches[first[c][o][p] + i] = (uint32_t)at | p; /* batches start 16-aligned: bit 0 says two points */
+          at += batch_size(p + 1);
+        }
       }
-    }
   w->batch_count = batches;
-  for (uint32_t c = 0; c < COLORS; c++) w->color_first[c] = first[c][0];
+  w->used_color_count = 0;
+  for (uint32_t c = 0; c < COLORS; c++) w->color_first[c] = first[c][0][0];
   w->color_first[COLORS] = batches;
+  for (uint32_t c = 0; c < COLORS; c++)
+    if (w->color_first[c + 1] > w->color_first[c]) w->used_colors[w->used_color_count++] = (uint8_t)c;
 
   /* the batches cleared, then the lanes filled: constraint by constraint on the workers, each
    * into its own lane */
-  physics_parallel_for(w->tasks, batches, 256, clear_task, &job);
+  /* (whether a loop is handed over must not depend on the thread count: a game's scheduler sees
+   * the same loops with any; the parts add a few part-filled batches) */
+  uint32_t one_part = 0;
+  for (uint32_t c = 0; c < COLORS; c++)
+    for (uint32_t p = 0; p < 2; p++) {
+      uint32_t n = 0;
+      for (uint32_t o = 0; o < w->parts; o++) n += count[c][o][p];
+      one_part += (n + LANES - 1u) / LANES;
+    }
+  w->batch_count_one_part = one_part;
+  if (one_part < 2u * 256u)
+    clear_task(&job, 0, batches);
+  else
+    physics_parallel_for(w->tasks, batches, 256, clear_task, &job);
   memcpy(w->group_first, first, sizeof first);
   physics_parallel_for(w->tasks, w->coff_count, 512, fill_task, &job);
   return true;
@@ -431,12 +469,40 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
 
 /* ---- The passes --------------------------------------------------------- */
 
-typedef struct PassJob {
-  TessWorld *w;
-  bool solve, use_bias;
-  float inv_h;
-  uint32_t first; /* the colour's first batch */
-} PassJob;
+/* A counter the threads of a pass share, on a cache line of its own. */
+typedef struct PassSync {
+  atomic_uint n;
+  char pad[64 - sizeof(atomic_uint)];
+} PassSync;
+
+static bool grow_pass_sync(TessWorld *w, uint32_t need) {
+  if (need <= w->pass_sync_cap) return true;
+  uint32_t cap = need < 64u ? 64u : need;
+  void *raw = tess_realloc(NULL, cap * sizeof(PassSync) + 64u);
+  if (!raw) return false;
+  tess_free(w->pass_sync_raw);
+  w->pass_sync_raw = raw;
+  w->pass_sync = (PassSync *)(((uintptr_t)raw + 63u) & ~(uintptr_t)63u);
+  w->pass_sync_cap = cap;
+  return true;
+}
+
+static void reset_sync(PassSync *sync, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) atomic_store_explicit(&sync[i].n, 0u, memory_order_relaxed);
+}
+
+/* Which part a thread takes first: the stepping thread (its mark named in the job) the first,
+ * every other thread one of the others, the same from pass to pass. Any thread may take any
+ * part's blocks once its own are taken, so the answer changes only where the work is done. */
+static _Thread_local char stepping_mark;
+static _Thread_local uint32_t worker_number;
+static atomic_uint workers_seen;
+
+static uint32_t own_part(const void *stepping, uint32_t parts) {
+  if (stepping == &stepping_mark || parts < 2) return 0;
+  if (worker_number == 0) worker_number = 1u + atomic_fetch_add_explicit(&workers_seen, 1u, memory_order_relaxed);
+  return 1u + (worker_number - 1u) % (parts - 1u);
+}
 
 static void pass_range(TessWorld *w, bool solve, float inv_h, bool use_bias, uint32_t begin, uint32_t end) {
 #if defined(HAVE_WIDE8)
@@ -448,30 +514,118 @@ static void pass_range(TessWorld *w, bool solve, float inv_h, bool use_bias, uin
   pass_4(w, solve, inv_h, use_bias, begin, end);
 }
 
-static void pass_task(void *ctx, uint32_t begin, uint32_t end) {
-  const PassJob *j = ctx;
-  pass_range(j->w, j->solve, j->inv_h, j->use_bias, j->first + begin, j->first + end);
+/* Where part o of `count` items begins: item i is in part i * parts / count. */
+static inline uint32_t item_part_first(uint32_t count, uint32_t o, uint32_t parts) {
+  return (uint32_t)(((uint64_t)o * count + parts - 1u) / parts);
 }
 
-/* One pass, colour after colour; a colour's batches share no dynamic body and write no other
- * state (the scatters skip fixed and kinematic lanes), so the workers split each colour. */
-static void pass(TessWorld *w, bool solve, float inv_h, bool use_bias) {
-  if (!w->tasks) {
-    pass_range(w, solve, inv_h, use_bias, 0, w->batch_count);
+typedef struct RunJob {
+  TessWorld *w;
+  const PhysicsStage *stages;
+  uint32_t count;
+  float inv_h;
+  const void *stepping;
+} RunJob;
+
+/* One unit of a stage: a colour of a pass (k its place among the used colours), or a whole
+ * stage of another kind. Part o of it is the blocks [first, last) of `size` items or batches. */
+static inline void unit_part(const TessWorld *w, const PhysicsStage *s, uint32_t k, uint32_t o, uint32_t *first,
+                             uint32_t *last, uint32_t *size) {
+  uint32_t parts = w->parts;
+  if (s->kind == PHYS_STAGE_BODIES) {
+    *first = item_part_first(s->count, o, parts);
+    *last = item_part_first(s->count, o + 1u, parts);
+    *size = OWNED_BLOCK;
+  } else if (s->kind == PHYS_STAGE_SERIAL) {
+    *first = 0;
+    *last = o == 0 ? 1u : 0u;
+    *size = 1;
   } else {
-    PassJob j = {w, solve, use_bias, inv_h, 0};
-    for (uint32_t c = 0; c < COLORS; c++) {
-      j.first = w->color_first[c];
-      physics_parallel_for(w->tasks, w->color_first[c + 1] - j.first, 4, pass_task, &j);
+    uint32_t c = w->used_colors[k];
+    *first = w->group_first[c][o][0];
+    *last = o + 1u < parts ? w->group_first[c][o + 1u][0] : w->color_first[c + 1u];
+    *size = BLOCK;
+  }
+}
+
+static inline void run_block(const RunJob *j, const PhysicsStage *s, uint32_t begin, uint32_t end) {
+  if (s->kind == PHYS_STAGE_BODIES || s->kind == PHYS_STAGE_SERIAL)
+    s->fn(s->ctx, begin, end);
+  else
+    pass_range(j->w, s->kind != PHYS_STAGE_WARM_START, j->inv_h, s->kind == PHYS_STAGE_SOLVE, begin, end);
+}
+
+/* One thread's share of the stages, unit after unit, Box2D v3's way: the blocks of its own part
+ * first (the bodies it integrates, the constraints of those bodies), then any left in the
+ * others'; then it waits until every block of the unit is done (the next reads what this one
+ * wrote). A thread waits only for blocks another has taken and is running, so a thread the
+ * machine does not run holds up nothing it has not begun, and the stepping thread alone does
+ * all when no other comes. The units run in the order one thread would run them, each body
+ * meets its constraints in the same order: the same bits with any number of threads. */
+static void run_task(void *ctx, uint32_t begin, uint32_t end) {
+  (void)begin;
+  (void)end;
+  const RunJob *j = ctx;
+  TessWorld *w = j->w;
+  uint32_t parts = w->parts, me = own_part(j->stepping, parts), unit = 0;
+  for (uint32_t si = 0; si < j->count; si++) {
+    const PhysicsStage *s = &j->stages[si];
+    uint32_t units = s->kind >= PHYS_STAGE_WARM_START ? w->used_color_count : 1u;
+    for (uint32_t k = 0; k < units; k++, unit++) {
+      PassSync *line = w->pass_sync + unit * (parts + 1u);
+      uint32_t ran = 0, blocks = 0;
+      for (uint32_t r = 0; r < parts; r++) {
+        uint32_t o = (me + r) % parts, first, last, size, i;
+        unit_part(w, s, k, o, &first, &last, &size);
+        blocks += (last - first + size - 1u) / size;
+        while ((i = first + size * atomic_fetch_add_explicit(&line[o].n, 1u, memory_order_relaxed)) < last) {
+          run_block(j, s, i, i + size < last ? i + size : last);
+          ran++;
+        }
+      }
+      if (si + 1u == j->count && k + 1u == units) return; /* the loop's end waits for the last */
+      if (ran) atomic_fetch_add_explicit(&line[parts].n, ran, memory_order_release);
+      while (atomic_load_explicit(&line[parts].n, memory_order_acquire) < blocks) SPIN_PAUSE();
     }
+  }
+}
+
+/* The stages one after another on this thread; a profile counts the colours' passes and the
+ * body loops among the loops the threads share (as they are when there are several). */
+static void run_alone(TessWorld *w, const PhysicsStage *stages, uint32_t count, float inv_h) {
+  for (uint32_t si = 0; si < count; si++) {
+    const PhysicsStage *s = &stages[si];
+    if (s->kind == PHYS_STAGE_BODIES) {
+      physics_parallel_for(NULL, s->count, OWNED_BLOCK, s->fn, s->ctx);
+    } else if (s->kind == PHYS_STAGE_SERIAL) {
+      s->fn(s->ctx, 0, 1);
+    } else {
+      double *sink = physics_profile_parallel, t0 = sink ? physics_profile_now() : 0.0;
+      pass_range(w, s->kind != PHYS_STAGE_WARM_START, inv_h, s->kind == PHYS_STAGE_SOLVE, 0, w->batch_count);
+      if (sink) *sink += physics_profile_now() - t0;
+    }
+  }
+}
+
+void physics_wide_run(TessWorld *w, const PhysicsStage *stages, uint32_t count, float inv_h) {
+  uint32_t units = 0, bodies = 0;
+  for (uint32_t si = 0; si < count; si++) {
+    units += stages[si].kind >= PHYS_STAGE_WARM_START ? w->used_color_count : 1u;
+    if (stages[si].kind == PHYS_STAGE_BODIES && stages[si].count > bodies) bodies = stages[si].count;
+  }
+  /* handed over, or not, whatever the thread count, as every loop of the step (a game's
+   * scheduler of one thread sees the same loops as one of many) */
+  if (!w->tasks || (w->coff_count < 4u * BLOCK * LANES && bodies < 2u * OWNED_BLOCK) ||
+      !grow_pass_sync(w, units * (w->parts + 1u))) {
+    run_alone(w, stages, count, inv_h);
+  } else {
+    RunJob j = {w, stages, count, inv_h, &stepping_mark};
+    reset_sync(w->pass_sync, units * (w->parts + 1u));
+    physics_parallel_for(w->tasks, w->parts < 2 ? 2u : w->parts, 1, run_task, &j);
   }
   w->states[0].v = tess_v2(0.0f, 0.0f);
   w->states[0].w = 0.0f;
 }
-
-void physics_wide_warm_start(TessWorld *w) { pass(w, false, 0.0f, false); }
-
-void physics_wide_solve(TessWorld *w, float inv_h, bool use_bias) { pass(w, true, inv_h, use_bias); }
 
 /* Batches [begin, end): each lane writes its own contact and constraint, so the workers share them. */
 static void store_task(void *ctx, uint32_t begin, uint32_t end) {
@@ -511,4 +665,9 @@ static void store_task(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
-void physics_wide_store(TessWorld *w) { physics_parallel_for(w->tasks, w->batch_count, 64, store_task, w); }
+void physics_wide_store(TessWorld *w) {
+  if (w->batch_count_one_part < 2u * 64u)
+    store_task(w, 0, w->batch_count);
+  else
+    physics_parallel_for(w->tasks, w->batch_count, 64, store_task, w);
+}

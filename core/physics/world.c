@@ -164,6 +164,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->overflow);
   tess_free(w->batches);
   tess_free(w->wbuf_raw);
+  tess_free(w->pass_sync_raw);
   tess_free(w->active);
   tess_free(w->state_of);
   tess_free(w);
@@ -202,7 +203,7 @@ size_t tess_world_memory_bytes(const TessWorld *w) {
   n += (size_t)w->coff_cap * sizeof(uint32_t);
   n += (size_t)w->state_colors_cap * sizeof(uint32_t) + w->constraint_color_cap;
   n += ((size_t)w->overflow_cap + w->batch_cap) * sizeof(uint32_t) + w->wbuf_cap;
-  n += (size_t)w->color_in_cap * sizeof(ColorIn);
+  n += (size_t)w->color_in_cap * sizeof(ColorIn) + (size_t)w->pass_sync_cap * 64u;
   n += (size_t)w->contact_table.cap * sizeof(KeySlot);
   n += ((size_t)w->sensor_cap + w->sensors_new_cap) * sizeof(SensorOverlap);
   n += (size_t)w->states_cap * sizeof(BodyState) + (size_t)w->motions_cap * sizeof(BodyMotion);
