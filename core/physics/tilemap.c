@@ -204,6 +204,8 @@ static inline uint32_t map_hot(const TileMap *m, uint32_t ci) {
   return m->hot[m->filled_before[ci / 64] + bits_set(word & below)];
 }
 
+static void map_slope_runs(TileMap *m);
+
 TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, TessError *err) {
   TESS_ASSERT(!w->locked && "tess_world_set_tile_map called during a step");
   if (w->locked) return tess_error_set(err, TESS_ERR_LOCKED, "tile map", "cannot change the map during a step");
@@ -376,6 +378,7 @@ TessResult tess_world_set_tile_map(TessWorld *w, const TessTileMapDef *def, Tess
     physics_map_free(&map);
     return tess_error_set(err, TESS_ERR_NOMEM, "tile map", "out of memory");
   }
+  if (any_traced) map_slope_runs(&map);
   physics_map_free(&w->map);
   tess_world_clear_tile_map(w);
   w->map = map;
@@ -559,6 +562,201 @@ static uint32_t run_cell_at(const TileMap *m, uint32_t first, uint32_t f, uint32
   return across ? y * m->width + at : at * m->width + x;
 }
 
+/* ---- Slope runs -----------------------------------------------------------
+ * A slope drawn with several tiles (each a traced piece whose one sloped edge runs from side to
+ * side of its cell) is a chain of collinear edges: a box sliding down it met each tile as a
+ * contact of its own, began and ended one at every seam, and had up to four points. The chain is
+ * a run as a row of floor tiles is: a body's hits on its sloped faces are one contact against the
+ * chain's cells it is over, taken as one ramp (the edges from the first such cell's start to the
+ * last one's end, with the solid below), keyed by the chain's first cell, so it begins and ends
+ * once. A chain is found when the map is set: in its cells, `slab` holds SLOPE_BIT and the edge,
+ * run_start[0] and [1] the first cell's x and y, run_start[2] the cell's place along the chain
+ * (a slope cell has no flat runs: it is not a slab). A lone slope tile is no chain and stays as
+ * it was, as does every map without one. */
+#define SLOPE_PIECE (RUN_PIECE + 4u) /* the key's piece field for a slope run's contact */
+#define SLOPE_BIT 4u                 /* in MapCell.slab: the cell is on a slope run */
+#define SLOPE_PREV 8u                /* in MapCell.slab while the runs are found: another cell leads here */
+#define SLOPE_EDGE(c) ((uint32_t)(c)->slab >> 5)
+
+/* The sloped edge of traced cell i (its one piece, not a slab: an open edge, neither level nor
+ * upright, from one side of the cell to another), or -1. */
+static int slope_edge(const TileMap *m, size_t i) {
+  const MapCell *c = &m->cells[i];
+  if (c->kind != TESS_MAP_TRACED || (c->slab & 3u) || m->piece_start[i + 1] - m->piece_start[i] != 1) return -1;
+  const MapPiece *mp = &m->pieces[m->piece_start[i]];
+  TessAABB b = cell_box(m, (uint32_t)(i % m->width), (uint32_t)(i / m->width));
+  float ex = m->cell_w * 1e-3f, ey = m->cell_h * 1e-3f;
+  int found = -1;
+  for (uint32_t k = 0; k < mp->poly.count; k++) {
+    TessVec2 n = mp->poly.n[k];
+    if (mp->boundary[k] || fabsf(n.x) < 1e-3f || fabsf(n.y) < 1e-3f) continue;
+    TessVec2 e[2] = {mp->poly.v[k], mp->poly.v[(k + 1) % mp->poly.count]};
+    bool on_border = true;
+    for (int j = 0; j < 2; j++) {
+      bool in = e[j].x > b.lower.x - ex && e[j].x < b.upper.x + ex && e[j].y > b.lower.y - ey && e[j].y < b.upper.y + ey;
+      bool side = fabsf(e[j].x - b.lower.x) < ex || fabsf(e[j].x - b.upper.x) < ex || fabsf(e[j].y - b.lower.y) < ey ||
+                  fabsf(e[j].y - b.upper.y) < ey;
+      on_border = on_border && in && side;
+    }
+    if (!on_border) continue;
+    if (found >= 0) return -1; /* two sloped edges: a peak or a notch, not a ramp */
+    found = (int)k;
+  }
+  return found;
+}
+
+/* The ends of slope cell i's edge (in its piece's order) and its outward normal. */
+static void slope_ends(const TileMap *m, size_t i, TessVec2 *a, TessVec2 *b, TessVec2 *n) {
+  const PhysPoly *p = &m->pieces[m->piece_start[i]].poly;
+  uint32_t k = SLOPE_EDGE(&m->cells[i]);
+  *a = p->v[k];
+  *b = p->v[(k + 1) % p->count];
+  *n = p->n[k];
+}
+
+/* The slope cell whose edge continues cell i's beyond its end, on one line, with one surface and
+ * one one-way flag; SIZE_MAX when none. */
+static size_t slope_next(const TileMap *m, size_t i) {
+  TessVec2 a, b, n;
+  slope_ends(m, i, &a, &b, &n);
+  float step = 1e-3f * physics_minf(m->cell_w, m->cell_h);
+  TessVec2 q = tess_v2_mul_add(b, step, tess_v2_normalize(tess_v2_sub(b, a)));
+  float fx = floorf((q.x - m->origin.x) * m->inv_w), fy = floorf((q.y - m->origin.y) * m->inv_h);
+  if (!(fx >= 0.0f && fy >= 0.0f && fx < (float)m->width && fy < (float)m->height)) return SIZE_MAX;
+  size_t j = (size_t)fy * m->width + (size_t)fx;
+  const MapCell *c = &m->cells[i], *d = &m->cells[j];
+  if (j == i || !(d->slab & SLOPE_BIT) || c->one_way != d->one_way) return SIZE_MAX;
+  TessVec2 a2, b2, n2;
+  slope_ends(m, j, &a2, &b2, &n2);
+  if (tess_v2_dot(n, n2) < 0.9999f || tess_v2_length(tess_v2_sub(a2, b)) > step) return SIZE_MAX;
+  if (c->material != d->material) {
+    const TessMapMaterial *p = &m->materials[c->material], *r = &m->materials[d->material];
+    if (p->friction != r->friction || p->restitution != r->restitution || p->tangential != r->tangential) return SIZE_MAX;
+  }
+  return j;
+}
+
+static void map_slope_runs(TileMap *m) {
+  size_t n = (size_t)m->width * m->height;
+  bool any = false;
+  for (size_t i = 0; i < n; i++) {
+    int k = slope_edge(m, i);
+    if (k < 0) continue;
+    m->cells[i].slab = (uint8_t)(SLOPE_BIT | ((uint32_t)k << 5));
+    any = true;
+  }
+  if (!any) return;
+  for (size_t i = 0; i < n; i++) {
+    if (!(m->cells[i].slab & SLOPE_BIT)) continue;
+    size_t j = slope_next(m, i);
+    if (j != SIZE_MAX) m->cells[j].slab |= SLOPE_PREV;
+  }
+  /* each chain from its head (no cell leads there), its cells numbered along it */
+  for (size_t i = 0; i < n; i++) {
+    MapCell *c = &m->cells[i];
+    if (!(c->slab & SLOPE_BIT) || (c->slab & SLOPE_PREV)) continue;
+    size_t at = i, head = i;
+    uint32_t place = 0;
+    while (at != SIZE_MAX) {
+      MapCell *d = &m->cells[at];
+      if (place > UINT16_MAX) { /* a new run from here */
+        head = at;
+        place = 0;
+      }
+      d->run_start[0] = (uint16_t)(head % m->width);
+      d->run_start[1] = (uint16_t)(head / m->width);
+      d->run_start[2] = (uint16_t)place++;
+      size_t next = slope_next(m, at);
+      at = next != SIZE_MAX && (m->cells[next].slab & SLOPE_PREV) && place < n ? next : SIZE_MAX;
+    }
+    if (place == 1) c->slab = 0; /* alone: as before */
+  }
+  for (size_t i = 0; i < n; i++) m->cells[i].slab &= (uint8_t)~SLOPE_PREV;
+}
+
+/* Whether cell ci is on the slope run that starts at cell `first`. */
+static bool slope_member(const TileMap *m, size_t ci, uint32_t first) {
+  const MapCell *c = &m->cells[ci];
+  return (c->slab & SLOPE_BIT) && c->run_start[0] == first % m->width && c->run_start[1] == first / m->width;
+}
+
+/* A hit on slope cell ci's sloped face: tagged with its run and its place along it. */
+static void slope_tag(const TileMap *m, MapHit *h) {
+  TessVec2 a, b, n;
+  slope_ends(m, h->cell, &a, &b, &n);
+  if (tess_v2_dot(h->manifold.normal, n) < 0.999f) return;
+  const MapCell *c = &m->cells[h->cell];
+  h->key_cell = (uint32_t)c->run_start[1] * m->width + c->run_start[0];
+  h->along = c->run_start[2];
+  h->piece = SLOPE_PIECE;
+}
+
+/* The run's cells lo..hi as one ramp: their edges from lo's start to hi's end, and the solid
+ * below them as deep as a cell (its sides square to the slope). */
+static void slope_ramp(const TileMap *m, size_t lo, size_t hi, PhysPoly *ramp, TessVec2 *normal) {
+  TessVec2 a, b, n, a2, b2;
+  slope_ends(m, lo, &a, &b, &n);
+  slope_ends(m, hi, &a2, &b2, &n);
+  float depth = physics_minf(m->cell_w, m->cell_h);
+  ramp->count = 4;
+  ramp->radius = 0.0f;
+  ramp->v[0] = a;
+  ramp->v[1] = b2;
+  ramp->v[2] = tess_v2_mul_add(b2, -depth, n);
+  ramp->v[3] = tess_v2_mul_add(a, -depth, n);
+  physics_poly_finish(ramp);
+  *normal = n;
+}
+
+/* The cell of slope run `first` under point p (the nearest along the run when p is past a cell's
+ * ends), `hint` when none is near. */
+static uint32_t slope_cell_at(const TileMap *m, uint32_t first, TessVec2 p, uint32_t hint) {
+  TessAABB box = {tess_v2(p.x - m->cell_w, p.y - m->cell_h), tess_v2(p.x + m->cell_w, p.y + m->cell_h)};
+  uint32_t x0, y0, x1, y1, best = hint;
+  float best_off = FLT_MAX;
+  if (!cell_range(m, box, &x0, &y0, &x1, &y1)) return hint;
+  for (uint32_t y = y0; y <= y1; y++)
+    for (uint32_t x = x0; x <= x1; x++) {
+      uint32_t ci = y * m->width + x;
+      if (!slope_member(m, ci, first)) continue;
+      TessVec2 a, b, n;
+      slope_ends(m, ci, &a, &b, &n);
+      TessVec2 d = tess_v2_sub(b, a);
+      float t = tess_v2_dot(tess_v2_sub(p, a), d) / tess_v2_dot(d, d);
+      float off = t < 0.0f ? -t : (t > 1.0f ? t - 1.0f : 0.0f);
+      if (off < best_off || (off == best_off && ci < best)) {
+        best_off = off;
+        best = ci;
+      }
+    }
+  return best;
+}
+
+/* A slope run's contact again (no motion): against the run's cells under `poly`. */
+static void slope_collide(const TileMap *m, uint32_t first, const PhysPoly *poly, float margin, Manifold *man) {
+  man->count = 0;
+  TessAABB box = physics_poly_aabb(poly, tess_transform_identity());
+  box.lower = tess_v2(box.lower.x - margin, box.lower.y - margin);
+  box.upper = tess_v2(box.upper.x + margin, box.upper.y + margin);
+  uint32_t x0, y0, x1, y1, lo = UINT32_MAX, hi = 0;
+  size_t lo_cell = 0, hi_cell = 0;
+  if (!cell_range(m, box, &x0, &y0, &x1, &y1)) return;
+  for (uint32_t y = y0; y <= y1; y++)
+    for (uint32_t x = x0; x <= x1; x++) {
+      size_t ci = (size_t)y * m->width + x;
+      if (!slope_member(m, ci, first)) continue;
+      uint32_t at = m->cells[ci].run_start[2];
+      if (at < lo) lo = at, lo_cell = ci;
+      if (at >= hi) hi = at, hi_cell = ci;
+    }
+  if (lo == UINT32_MAX) return;
+  PhysPoly ramp;
+  TessVec2 n;
+  slope_ramp(m, lo_cell, hi_cell, &ramp, &n);
+  physics_collide(&ramp, poly, margin, man);
+  if (man->count > 0 && tess_v2_dot(man->normal, n) < 0.999f) man->count = 0;
+}
+
 static uint64_t hit_key(const MapHit *h) { return ((uint64_t)(h->piece & 0xFu) << 28) | (h->key_cell & 0x0FFFFFFFu); }
 
 static void hits_sort_by_key(MapHit *h, uint32_t n) {
@@ -585,18 +783,28 @@ static void join_runs(const TessWorld *w, const PhysPoly *poly, float margin, ui
     if (h[i].piece == HIT_JOINED) continue;
     if (h[i].along != TESS_NULL_INDEX) {
       uint32_t lo = h[i].along, hi = lo, members = 1, f = h[i].piece - RUN_PIECE;
+      uint32_t lo_cell = h[i].cell, hi_cell = h[i].cell;
       for (uint32_t j = i + 1; j < n; j++)
         if (h[j].along != TESS_NULL_INDEX && h[j].key_cell == h[i].key_cell && h[j].piece == h[i].piece) {
-          lo = h[j].along < lo ? h[j].along : lo;
-          hi = h[j].along > hi ? h[j].along : hi;
+          if (h[j].along < lo) lo = h[j].along, lo_cell = h[j].cell;
+          if (h[j].along > hi) hi = h[j].along, hi_cell = h[j].cell;
           members++;
         }
       if (members > 1) {
-        uint32_t free_sides, corners;
-        TessAABB box = run_box(m, h[i].key_cell, f, lo, hi, &free_sides, &corners);
         Manifold man;
-        physics_collide_cell_swept(poly, box, free_sides, corners, margin, w->paths[body], &man);
-        bool joined = man.count > 0 && hit_face(man.normal) == (int)f;
+        bool joined;
+        if (h[i].piece == SLOPE_PIECE) {
+          PhysPoly ramp;
+          TessVec2 normal;
+          slope_ramp(m, lo_cell, hi_cell, &ramp, &normal);
+          physics_collide_swept(&ramp, poly, margin, w->paths[body], &man);
+          joined = man.count > 0 && tess_v2_dot(man.normal, normal) >= 0.999f;
+        } else {
+          uint32_t free_sides, corners;
+          TessAABB box = run_box(m, h[i].key_cell, f, lo, hi, &free_sides, &corners);
+          physics_collide_cell_swept(poly, box, free_sides, corners, margin, w->paths[body], &man);
+          joined = man.count > 0 && hit_face(man.normal) == (int)f;
+        }
         /* (the box as a whole meeting the body otherwise is seldom: then each cell's hit as it was) */
         for (uint32_t j = i + 1; j < n; j++)
           if (h[j].along != TESS_NULL_INDEX && h[j].key_cell == h[i].key_cell && h[j].piece == h[i].piece) {
@@ -610,7 +818,8 @@ static void join_runs(const TessWorld *w, const PhysPoly *poly, float margin, ui
           }
         if (joined) {
           h[i].manifold = man;
-          h[i].cell = run_cell_at(m, h[i].key_cell, f, lo, hi, man.p[0].point);
+          h[i].cell = h[i].piece == SLOPE_PIECE ? slope_cell_at(m, h[i].key_cell, man.p[0].point, lo_cell)
+                                                : run_cell_at(m, h[i].key_cell, f, lo, hi, man.p[0].point);
           h[i].material = m->cells[h[i].cell].material;
         } else {
           h[i].key_cell = h[i].cell;
@@ -658,7 +867,8 @@ bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const P
           if (hidden || !piece_contact_admitted(m, cb, c->free_sides, &man)) continue;
           if (one_way && !(man.normal.y < 0.0f)) continue;
           if (!add_hit(out, shape_index, ci, p - m->piece_start[ci], c->material, &man)) return false;
-          if (poly->count > 1 && c->slab) run_tag(m, &out->hits[out->count - 1], x, y);
+          if (poly->count > 1 && (c->slab & 3u)) run_tag(m, &out->hits[out->count - 1], x, y);
+          else if (poly->count > 1 && (c->slab & SLOPE_BIT)) slope_tag(m, &out->hits[out->count - 1]);
         }
       }
     }
@@ -697,7 +907,9 @@ bool physics_map_collide_contact(const TessWorld *w, const Contact *c, const Phy
   const MapCell *cell = &m->cells[ci];
   TessAABB cb = cell_box(m, ci % m->width, ci / m->width);
   uint32_t key_cell = (uint32_t)(c->key & 0x0FFFFFFFu), pf = (uint32_t)((c->key >> 28) & 0xFu);
-  if (pf >= RUN_PIECE && key_cell < m->width * m->height && run_cell(m, key_cell, pf - RUN_PIECE)) {
+  if (pf == SLOPE_PIECE) {
+    if (key_cell < m->width * m->height) slope_collide(m, key_cell, poly, margin, man);
+  } else if (pf >= RUN_PIECE && key_cell < m->width * m->height && run_cell(m, key_cell, pf - RUN_PIECE)) {
     run_collide(m, key_cell, pf - RUN_PIECE, poly, margin, man);
   } else if (cell->kind == TESS_MAP_FULL) {
     physics_collide_cell(poly, cb, cell->free_sides, cell->corners, margin, man);
@@ -723,6 +935,7 @@ bool physics_map_collide_contact(const TessWorld *w, const Contact *c, const Phy
  * point on the line between two cells, or on the run's end, names the run's cell beside it). */
 uint32_t physics_map_contact_point_cell(const TileMap *m, const Contact *c, TessVec2 p) {
   uint32_t key_cell = (uint32_t)(c->key & 0x0FFFFFFFu), pf = (uint32_t)((c->key >> 28) & 0xFu);
+  if (pf == SLOPE_PIECE && key_cell < m->width * m->height) return slope_cell_at(m, key_cell, p, c->cell);
   if (pf < RUN_PIECE || key_cell >= m->width * m->height || !run_cell(m, key_cell, pf - RUN_PIECE)) return c->cell;
   uint32_t f = pf - RUN_PIECE;
   bool across = (f & 1u) == 0;

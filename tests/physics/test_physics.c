@@ -612,6 +612,16 @@ static void slide_across_materials_keeps_each_friction(void) {
   }
 }
 
+/* One step; its contact events counted into *begins and *ends, and the points of the contacts
+ * after it in pts (at most cap): how many there are. */
+static uint32_t step_and_count(TessWorld *w, uint32_t *begins, uint32_t *ends, TessContactPoint *pts, uint32_t cap) {
+  step(w, 1);
+  TessWorldEvents ev = tess_world_events(w);
+  *begins += ev.contact_begin_count;
+  *ends += ev.contact_end_count;
+  return tess_world_contact_points(w, pts, cap);
+}
+
 /* A box (1.4 m wide) sliding along a floor of one material across 12 tiles has one contact with
  * the floor the whole way: it begins once, never ends, and keeps its key (so it is warm-started
  * across every seam), its two points are the box's bottom corners, and it names a cell under the
@@ -629,12 +639,8 @@ static void box_sliding_across_tiles_is_one_contact(void) {
   float x0 = tess_body_position(w, b).x;
   for (int i = 0; i < 120; i++) {
     float before = tess_body_position(w, b).x; /* the step's contact is made where the box starts it */
-    step(w, 1);
-    TessWorldEvents ev = tess_world_events(w);
-    begins += ev.contact_begin_count;
-    ends += ev.contact_end_count;
     TessContactPoint pts[8];
-    uint32_t n = tess_world_contact_points(w, pts, 8);
+    uint32_t n = step_and_count(w, &begins, &ends, pts, 8);
     if (n > most_points) most_points = n;
     TessVec2 p = tess_body_position(w, b);
     for (uint32_t k = 0; k < n && k < 8; k++)
@@ -2593,6 +2599,91 @@ static void ramp_meets_plateau_and_floor_without_bumps(void) {
   free_world(w, &m);
 }
 
+/* A 45-degree slope of `n` tiles down to the right from cell (2, 2) (each tile the triangle under
+ * its diagonal, solid below it, a floor at its foot) in a 30 x 30 map of 1 m cells, friction mu,
+ * applied to w. */
+static void apply_slope_of_tiles(TestMap *m, TessWorld *w, uint32_t n, float mu) {
+  test_map_init(m, 30, 30, 1.0f);
+  m->mats[0].friction = mu;
+  for (uint32_t k = 0; k < n; k++) {
+    test_map_set(m, 2 + k, 2 + k, TESS_MAP_TRACED, 0);
+    for (uint32_t y = 3 + k; y < 30; y++) test_map_set(m, 2 + k, y, TESS_MAP_FULL, 0);
+  }
+  for (uint32_t x = 2 + n; x < 30; x++)
+    for (uint32_t y = 2 + n; y < 30; y++) test_map_set(m, x, y, TESS_MAP_FULL, 0);
+  uint32_t cells = 30 * 30, np = 0;
+  uint32_t *start = calloc((size_t)cells + 1, sizeof(uint32_t));
+  TessPolygon *pieces = calloc(n, sizeof *pieces);
+  const TessPolygon tri = {3, {{0.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}}};
+  for (uint32_t i = 0; i < cells; i++) {
+    start[i] = np;
+    if (m->kinds[i] == TESS_MAP_TRACED) pieces[np++] = tri;
+  }
+  start[cells] = np;
+  TessTileMapDef d;
+  memset(&d, 0, sizeof d);
+  d.width = d.height = 30;
+  d.cell_w = d.cell_h = 1.0f;
+  d.kinds = m->kinds;
+  d.materials = m->materials;
+  d.material_count = m->mat_count;
+  d.material_list = m->mats;
+  d.piece_start = start;
+  d.pieces = pieces;
+  TessError err;
+  CHECK_OK(tess_world_set_tile_map(w, &d, &err), &err);
+  free(start);
+  free(pieces);
+}
+
+/* A box (1 m x 0.5 m) sliding down a 45-degree slope made of 16 slope tiles meets their sloped
+ * faces as one contact, as it would one long ramp: it begins and ends no contact at the seams it
+ * crosses (about 8), has two points, each naming the tile under it, and accelerates at
+ * g (sin 45 - mu cos 45) within 1% (friction 0, 0.2, 0.5). Before, each tile was a contact of its
+ * own: 5 to 10 began and ended, with up to 4 points. */
+static void box_sliding_down_a_slope_of_tiles_is_one_contact(void) {
+  const float mus[3] = {0.0f, 0.2f, 0.5f}, angle = (float)PI / 4.0f;
+  for (int k = 0; k < 3; k++) {
+    TessWorld *w = new_world(tess_v2(0, G));
+    TestMap m;
+    apply_slope_of_tiles(&m, w, 16, mus[k]);
+    TessShapeDef sd = shape_def(mus[k], 0.0f, 1.0f);
+    /* resting on the slope's line y = x, its bottom face on it, 3 m down the slope */
+    TessVec2 up = tess_v2(sinf(angle), -cosf(angle)), along = tess_v2(cosf(angle), sinf(angle));
+    TessBodyId b = add_box(w, tess_v2_mul_add(tess_v2(5.0f, 5.0f), 0.25f, up), 0.5f, 0.25f, &sd);
+    TessError err;
+    CHECK_OK(tess_body_set_transform(w, b, tess_body_position(w, b), angle), &err);
+    step(w, 10);
+    TessVec2 v0 = tess_body_linear_velocity(w, b);
+    float x0 = tess_body_position(w, b).x;
+    uint32_t begins = 0, ends = 0, most = 0;
+    const int steps = 100;
+    for (int i = 0; i < steps; i++) {
+      TessContactPoint pts[8];
+      uint32_t n = step_and_count(w, &begins, &ends, pts, 8);
+      most = n > most ? n : most;
+      for (uint32_t q = 0; q < n && q < 8; q++) {
+        /* the point's tile: the slope's cell (c, c) whose diagonal runs past it */
+        uint32_t c = (uint32_t)floorf(0.5f * (pts[q].point.x + pts[q].point.y));
+        CHECK_MSG(pts[q].cell_x == c && pts[q].cell_y == c, "mu %.1f, step %d: a point at (%g, %g) names cell (%u, %u)",
+                  mus[k], i, pts[q].point.x, pts[q].point.y, pts[q].cell_x, pts[q].cell_y);
+      }
+    }
+    TessVec2 v1 = tess_body_linear_velocity(w, b);
+    float a = tess_v2_dot(tess_v2_sub(v1, v0), along) * HZ / (float)steps;
+    float want = G * (sinf(angle) - mus[k] * cosf(angle));
+    float crossed = tess_body_position(w, b).x - x0;
+    printf("mu %.1f: a = %.4f m/s^2 (g (sin - mu cos) = %.4f), across %.1f seams: %u began, %u ended, up to %u points\n",
+           mus[k], a, want, crossed, begins, ends, most);
+    CHECK_MSG(fabsf(a - want) <= 0.01f * want, "mu %.1f: a = %.4f, want %.4f", mus[k], a, want);
+    CHECK_MSG(crossed > 2.0f, "mu %.1f: the box crossed only %.2f m of seams", mus[k], crossed);
+    CHECK_MSG(begins == 0 && ends == 0 && most == 2, "mu %.1f: %u began, %u ended, up to %u points", mus[k], begins, ends,
+              most);
+    CHECK(fabsf(tess_body_angle(w, b) - angle) < 1e-3f);
+    free_world(w, &m);
+  }
+}
+
 /* A box standing on its corner just left of the seam between two floor
  * tiles: the right tile's face must not be clipped against the box edge that
  * lies over the left tile (which once extrapolated into a 2.4 cm
@@ -2756,7 +2847,7 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(contact_points_list_resting_contacts),
                TEST(queries_find_bodies_and_cells), TEST(interpolation_between_steps),
                TEST(one_way_cells_catch_only_from_above), TEST(traced_slope_is_a_ramp),
-               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(chaos_is_deterministic_across_solvers_and_restores), TEST(crowd_steps_the_same_bits_on_1_2_and_4_workers), TEST(game_scheduler_steps_the_same_bits), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(mass_from_density_or_set), TEST(bad_input_is_refused),
+               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(chaos_is_deterministic_across_solvers_and_restores), TEST(crowd_steps_the_same_bits_on_1_2_and_4_workers), TEST(game_scheduler_steps_the_same_bits), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(box_sliding_down_a_slope_of_tiles_is_one_contact), TEST(mass_from_density_or_set), TEST(bad_input_is_refused),
                TEST(fast_ball_stops_at_a_thin_box), TEST(ball_stops_r_from_a_tile_corner),
                TEST(removal_during_a_step_takes_effect_at_its_end),
                TEST(orbit_around_an_attractor_keeps_its_radius))

@@ -75,10 +75,12 @@ TessMaterialMix tess_material_mix(float friction_a, float restitution_a, float t
  * cell. A ball resting on a floor below it reports (0, +1) (y points down),
  * a ball hitting a wall to its right (+1, 0). A body lying across several
  * tiles along one flat run of their faces (a box on a floor of tiles of one
- * material) has one contact with the run, as with one long static box; its
- * events name the cell under its first point when the step began, and it
- * begins and ends once however many tiles the body slides across (its
- * points, tess_world_contact_points, each name the cell under them). */
+ * material), or along a slope drawn with several slope tiles whose sloped
+ * edges are on one line, has one contact with the run, as with one long
+ * static box or ramp; its events name the cell under its first point when
+ * the step began, and it begins and ends once however many tiles the body
+ * slides across (its points, tess_world_contact_points, each name the cell
+ * under them). */
 typedef struct TessContactEvent {
   TessShapeId a, b;
   TessBodyId body_a, body_b;
