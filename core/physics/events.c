@@ -156,7 +156,8 @@ static bool events_alone(TessWorld *w) {
 
 bool physics_contact_events(TessWorld *w) {
   physics_parallel_for(w->tasks, w->coff_count, 1024, store_impulses, w);
-  if (!w->tasks && !w->profile) return events_alone(w); /* (a profile counts the passes the workers share) */
+  /* one thread (or a step the pool runs on the caller); a profile counts the passes the workers share */
+  if (!physics_tasks_step_shared(w->tasks) && !w->profile) return events_alone(w);
   uint32_t end_blocks = (w->contacts_old_count + w->contact_count + EVENT_BLOCK - 1) / EVENT_BLOCK;
   uint32_t blocks = end_blocks + (w->contact_count + EVENT_BLOCK - 1) / EVENT_BLOCK;
   if (!PHYS_GROW(w->blocks, &w->blocks_cap, blocks + 1)) return false;

@@ -372,7 +372,8 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     return false;
   uint32_t *colors = w->state_colors;
   memset(colors, 0, (nstates + 1) * sizeof *colors);
-  uint32_t parts = w->tasks ? physics_tasks_threads(w->tasks) : 1u;
+  /* one part in a step the pool runs on the caller (physics_tasks_step_shared) */
+  uint32_t parts = physics_tasks_step_shared(w->tasks) ? physics_tasks_threads(w->tasks) : 1u;
   w->parts = parts < 1u ? 1u : parts < PHYS_PARTS ? parts
                                                   : PHYS_PARTS;
   uint32_t count[COLORS][PHYS_PARTS][2];
@@ -615,7 +616,7 @@ void physics_wide_run(TessWorld *w, const PhysicsStage *stages, uint32_t count, 
   }
   /* handed over, or not, whatever the thread count, as every loop of the step (a game's
    * scheduler of one thread sees the same loops as one of many) */
-  if (!w->tasks || (w->coff_count < 4u * BLOCK * LANES && bodies < 2u * OWNED_BLOCK) ||
+  if (!physics_tasks_step_shared(w->tasks) || (w->coff_count < 4u * BLOCK * LANES && bodies < 2u * OWNED_BLOCK) ||
       !grow_pass_sync(w, units * (w->parts + 1u))) {
     run_alone(w, stages, count, inv_h);
   } else {

@@ -312,5 +312,27 @@ static void governor_keeps_the_faster_way(void) {
   CHECK_MSG(g.parallel && g.switches == 0, "a slowed step before the probe switched to the caller");
 }
 
+/* The governor's first probe (the third step) runs on the caller while the steps around it hand
+ * loops over: a world stepped both ways, on 2 and on 4 workers, ends on the bits of one worker. */
+static void steps_on_the_caller_and_handed_over_give_the_same_bits(void) {
+  uint64_t hash[3];
+  for (uint32_t k = 0; k < 3; k++) {
+    uint32_t workers = k == 0 ? 1u : 2u * k;
+    TessWorld *w = pit_world(workers, 2500, false, NULL, NULL);
+    for (int i = 0; i < 60; i++) CHECK_OK(tess_world_step(w, 1.0f / 60.0f, NULL), NULL);
+    PhysicsTaskStats st = physics_tasks_stats(w->tasks);
+    if (workers > 1)
+      CHECK_MSG(st.inline_steps > 0 && st.parallel_steps > 0 && st.probes > 0,
+                "%u workers: %llu steps on the caller, %llu handed over, %llu probes", workers,
+                (unsigned long long)st.inline_steps, (unsigned long long)st.parallel_steps,
+                (unsigned long long)st.probes);
+    hash[k] = tess_world_hash(w);
+    tess_world_destroy(w);
+  }
+  CHECK_MSG(hash[1] == hash[0] && hash[2] == hash[0], "hashes: 1 worker %016llx, 2: %016llx, 4: %016llx",
+            (unsigned long long)hash[0], (unsigned long long)hash[1], (unsigned long long)hash[2]);
+}
+
 TESS_TEST_MAIN(TEST(idle_workers_sleep_between_steps), TEST(workers_asleep_inside_a_step_step_the_same_bits),
-               TEST(small_loops_stay_on_the_caller), TEST(governor_keeps_the_faster_way))
+               TEST(small_loops_stay_on_the_caller), TEST(governor_keeps_the_faster_way),
+               TEST(steps_on_the_caller_and_handed_over_give_the_same_bits))

@@ -265,7 +265,8 @@ typedef struct SceneDef {
   bool polygons;
 } SceneDef;
 
-static const SceneDef scenes[] = {{"circles", 5000, false}, {"circles", 20000, false}, {"polygons", 2000, true}};
+static const SceneDef scenes[] = {
+    {"circles", 1000, false}, {"circles", 5000, false}, {"circles", 20000, false}, {"polygons", 2000, true}};
 #define SCENES (sizeof scenes / sizeof scenes[0])
 
 /* A pit of 1 m tiles (border, floor, a bump every 7 cells), N bodies on a grid above. */
