@@ -83,7 +83,7 @@ void draw_pixel_masks(TessDraw *d, cairo_t *cr, const DrawMapper *m, const TessS
   uint32_t n = tess_world_pixel_mask_count(world);
   for (uint32_t i = 0; i < n; i++) {
     TessPixelMaskInfo info;
-    if (!tess_pixel_mask_info(world, i, &info)) continue;
+    if (!tess_pixel_mask_info(world, i, &info) || info.removed) continue; /* removed: no longer there */
     cairo_surface_t *s = mask_surface(d, world, i, &info);
     if (!s) continue;
     double ox, oy;

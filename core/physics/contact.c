@@ -241,8 +241,9 @@ static void make_pair_run(const MakeJob *j, ContactRun *run, uint32_t r) {
     c->body_b = sb->body;
     c->cell = 0;
     c->flags = 0;
-    TessMaterialMix mix = tess_material_mix(sa->friction, sa->restitution, sa->tangential, sb->friction,
-                                            sb->restitution, sb->tangential);
+    /* tess_material_mix's own inline body: the call was 1% of the 5k rain */
+    TessSurface ma = {sa->friction, sa->restitution, sa->tangential}, mb = {sb->friction, sb->restitution, sb->tangential};
+    TessMaterialMix mix = tess_surface_mix(ma, mb);
     Radii rad = {sa->radius, sb->radius};
     make_one(j, run, index++, &byte, mp, rad, mix, &walk);
   }

@@ -20,6 +20,20 @@ typedef struct PixelMask {
   TessBodyId body; /* null: laid on the world */
   TessVec2 local_origin;
   float local_angle;
+  /* Removed (tess_world_remove_pixel_mask, or its body destroyed): it collides no more, but keeps
+   * its slot and its bits, so indices stay put and restoring a snapshot from before brings it
+   * back. A removal asked for during a step waits for the step's end (remove_pending). */
+  uint8_t removed, remove_pending;
+  /* A mask on a kinematic body moves with it: each step lays it at the body's pose after the
+   * solver (physics_pixel_masks_step), and `moving` says the body moved in this step. Then the
+   * body's velocities give the surface's velocity at a contact (a ball resting on the mask is
+   * carried), and prev_origin / prev_q, the pose before the step, let a fast circle's path be
+   * swept in the mask's own frame (where the mask stood still). */
+  uint8_t moving;
+  float body_w;
+  TessVec2 body_v, body_center;
+  TessVec2 prev_origin;
+  TessRot prev_q;
   TessSurface surface;
   uint64_t user_data;
   uint64_t *bits;
@@ -58,6 +72,11 @@ void physics_pixel_masks_step(TessWorld *w, float dt);
 void physics_pixel_masks_body_moved(TessWorld *w, TessBodyId body);
 /* Every mask laid on a body is laid where its body is now (after a restore). */
 void physics_pixel_masks_follow_bodies(TessWorld *w);
+/* Body `body` is being destroyed (at once, or at the end of the step that asked): its masks are
+ * removed and the bodies asleep over them wake. */
+void physics_pixel_masks_body_destroyed(TessWorld *w, TessBodyId body);
+/* The step's end: removals asked for during it take effect. */
+void physics_pixel_masks_end_step(TessWorld *w);
 void physics_pixel_masks_free(TessWorld *w);
 size_t physics_pixel_masks_bytes(const TessWorld *w);
 

@@ -565,6 +565,7 @@ struct TessWorld {
   uint32_t color_first[33];      /* batches of colour c: [color_first[c], color_first[c + 1]) */
   uint32_t parts;                /* the parts the colours are cut into this step: one per thread */
   uint32_t batch_count_one_part; /* the batches there would be in one part */
+  uint64_t part_scale;           /* 2^32 parts / awake bodies */
   uint8_t used_colors[32];
   uint32_t used_color_count; /* the colours with constraints, in order */
   struct PassSync *pass_sync;

@@ -109,6 +109,17 @@ static inline float fast_atan2(float y, float x) {
 
 /* ---- The probe ------------------------------------------------------------- */
 
+/* Which masks a search looks at: masks first..end-1, but the moving ones only when `moving` (a
+ * fast circle's path is swept against the masks at rest in the world's frame, and against each
+ * moving mask in its own). */
+typedef struct Sel {
+  uint32_t first, end;
+  bool moving;
+} Sel;
+
+static inline Sel all_masks(const TessWorld *w) { return (Sel){0, w->pmask_count, true}; }
+static inline bool skips(const PixelMask *m, Sel sel) { return m->moving && !sel.moving; }
+
 /* What the scan of one circle found, in world units. */
 typedef struct Probe {
   TessVec2 c;                     /* centre, world */
@@ -179,6 +190,7 @@ typedef struct Window {
  * coarse tiles under the reach: a circle in open air stops here. In pixel units from here on:
  * the centre relative to the mask is exact enough in float up to the largest mask side. */
 static bool window(const PixelMask *m, TessVec2 c, float rw, Window *win) {
+  if (m->removed) return false;
   float reach_w = rw + max_f(m->pixel_size, BAND_OF_RADIUS * rw); /* the reach below, in metres */
   if (c.x + reach_w < m->bounds.lower.x || c.x - reach_w > m->bounds.upper.x || c.y + reach_w < m->bounds.lower.y ||
       c.y - reach_w > m->bounds.upper.y)
@@ -342,11 +354,11 @@ static void depth_from_candidates(const TessWorld *w, Probe *pr) {
   }
 }
 
-static bool probe(const TessWorld *w, TessVec2 c, float r, Probe *pr) {
+static bool probe(const TessWorld *w, TessVec2 c, float r, Probe *pr, Sel sel) {
   bool started = false;
-  for (uint32_t i = 0; i < w->pmask_count; i++) {
+  for (uint32_t i = sel.first; i < sel.end; i++) {
     Window win;
-    if (!window(&w->pmasks[i], c, r, &win)) continue;
+    if (skips(&w->pmasks[i], sel) || !window(&w->pmasks[i], c, r, &win)) continue;
     if (!started) {                              /* most circles see no mask: they never pay for this */
       memset(pr, 0, offsetof(Probe, cand_mask)); /* the scalars and buckets; the candidates are counted */
       pr->c = c;
@@ -366,9 +378,9 @@ static bool probe(const TessWorld *w, TessVec2 c, float r, Probe *pr) {
     depth_from_candidates(w, pr);
     return true;
   }
-  for (uint32_t i = 0; i < w->pmask_count; i++) {
+  for (uint32_t i = sel.first; i < sel.end; i++) {
     Window win;
-    if (window(&w->pmasks[i], c, r, &win)) scan_mask(&w->pmasks[i], i, &win, pr, SCAN_DEPTH);
+    if (!skips(&w->pmasks[i], sel) && window(&w->pmasks[i], c, r, &win)) scan_mask(&w->pmasks[i], i, &win, pr, SCAN_DEPTH);
   }
   return true;
 }
@@ -378,7 +390,7 @@ TessPixelMaskHit tess_world_pixel_mask_probe(const TessWorld *w, TessVec2 center
   memset(&h, 0, sizeof h);
   if (!tess_v2_is_finite(center) || !(radius > 0.0f) || !isfinite(radius)) return h;
   Probe pr;
-  bool found = probe(w, center, radius, &pr);
+  bool found = probe(w, center, radius, &pr, all_masks(w));
   h.hit = pr.any;
   h.buried = pr.buried;
   h.mask = pr.mask;
@@ -399,6 +411,12 @@ static void apply_impulse(Body *b, TessVec2 ra, TessVec2 impulse) {
 
 static TessVec2 point_velocity(const Body *b, TessVec2 ra) { return tess_v2_add(b->v, tess_v2_cross_sv(b->w, ra)); }
 
+/* The point's velocity relative to a surface moving at vs (at rest: the point's own, untouched). */
+static TessVec2 relative_velocity(const Body *b, TessVec2 ra, bool moving, TessVec2 vs) {
+  TessVec2 v = point_velocity(b, ra);
+  return moving ? tess_v2_sub(v, vs) : v;
+}
+
 /* Moves the body (and its circle) by d. */
 static void shift_body(Body *b, TessVec2 d) {
   b->center = tess_v2_add(b->center, d);
@@ -413,8 +431,14 @@ static float respond(const TessWorld *w, Body *b, const Shape *s, const Probe *p
   TessSurface own = {s->friction, s->restitution, s->tangential};
   TessSurface mix = tess_surface_mix(own, w->pmasks[pr->mask].surface);
   TessVec2 n = pr->n, t = tess_v2_perp(n);
-  TessVec2 ra = tess_v2_sub(tess_v2_mul_add(pr->c, -pr->r, n), b->center);
-  float vn = tess_v2_dot(point_velocity(b, ra), n);
+  TessVec2 at = tess_v2_mul_add(pr->c, -pr->r, n), ra = tess_v2_sub(at, b->center);
+  const PixelMask *m = &w->pmasks[pr->mask];
+  TessVec2 vs = tess_v2(0.0f, 0.0f); /* the surface's own velocity there */
+  if (m->moving) {
+    vs = tess_v2_add(m->body_v, tess_v2_cross_sv(m->body_w, tess_v2_sub(at, m->body_center)));
+    b->sleep_time = 0.0f; /* carried: it must not fall asleep on a moving surface */
+  }
+  float vn = tess_v2_dot(relative_velocity(b, ra, m->moving, vs), n);
   if (vn >= 0.0f) return 0.0f; /* leaving already */
   float rn = tess_v2_cross(ra, n), rt = tess_v2_cross(ra, t);
   float kn = b->inv_mass + b->inv_inertia * rn * rn, kt = b->inv_mass + b->inv_inertia * rt * rt;
@@ -431,11 +455,11 @@ static float respond(const TessWorld *w, Body *b, const Shape *s, const Probe *p
   }
   float jn = (target - vn) / kn;
   apply_impulse(b, ra, tess_v2_scale(jn, n));
-  float vt = tess_v2_dot(point_velocity(b, ra), t);
+  float vt = tess_v2_dot(relative_velocity(b, ra, m->moving, vs), t);
   if (impact && mix.tangential < 1.0f) {
     float jt = (mix.tangential - 1.0f) * vt / kt;
     apply_impulse(b, ra, tess_v2_scale(jt, t));
-    vt = tess_v2_dot(point_velocity(b, ra), t);
+    vt = tess_v2_dot(relative_velocity(b, ra, m->moving, vs), t);
   }
   float jt = -vt / kt, limit = mix.friction * jn;
   if (jt > limit) jt = limit;
@@ -450,10 +474,10 @@ static float respond(const TessWorld *w, Body *b, const Shape *s, const Probe *p
 /* Whether any mask has a solid pixel in the world box lo..hi (grown by a pixel). One pass over
  * the words under the box: a falling circle's path through open air costs this, not a probe per
  * sample. */
-static bool any_solid(const TessWorld *w, TessVec2 lo, TessVec2 hi) {
-  for (uint32_t i = 0; i < w->pmask_count; i++) {
+static bool any_solid(const TessWorld *w, TessVec2 lo, TessVec2 hi, Sel sel) {
+  for (uint32_t i = sel.first; i < sel.end; i++) {
     const PixelMask *m = &w->pmasks[i];
-    if (!tess_aabb_overlaps((TessAABB){lo, hi}, m->bounds)) continue;
+    if (m->removed || skips(m, sel) || !tess_aabb_overlaps((TessAABB){lo, hi}, m->bounds)) continue;
     TessVec2 c[4] = {lo, hi, tess_v2(lo.x, hi.y), tess_v2(hi.x, lo.y)};
     float lx = FLT_MAX, ly = FLT_MAX, hx = -FLT_MAX, hy = -FLT_MAX;
     for (int k = 0; k < 4; k++) {
@@ -498,11 +522,10 @@ typedef enum Need { NEED_TOUCH,
  *    below sqrt((r + 1/2)^2 - dc^2) for its centre dc from the circle's (a pixel at the side asks
  *    most), so a depth past DEEP r needs a centre with dc^2 < (r + 1/2)^2 - (DEEP r)^2.
  * Both limits are widened a little, so that float rounding in the probe cannot cross them. */
-static bool any_pixel_within(const TessWorld *w, TessVec2 c, float rw, Need need) {
-  for (uint32_t i = 0; i < w->pmask_count; i++) {
-    const PixelMask *m = &w->pmasks[i];
+static bool pixel_within(const TessWorld *w, const PixelMask *m, TessVec2 c, float rw, Need need) {
+  {
     Window win;
-    if (!window(m, c, rw, &win)) continue;
+    if (!window(m, c, rw, &win)) return false;
     float big = win.r + 0.5f, lim2;
     if (need == NEED_TOUCH) {
       float lim = ((rw + w->def.linear_slop) * m->inv_pixel + 0.5f) * 1.001f + 0.01f;
@@ -536,49 +559,102 @@ static bool any_pixel_within(const TessWorld *w, TessVec2 c, float rw, Need need
   return false;
 }
 
-static void sweep_path(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to, float r) {
+static bool any_pixel_within(const TessWorld *w, TessVec2 c, float rw, Need need, Sel sel) {
+  for (uint32_t i = sel.first; i < sel.end; i++)
+    if (!skips(&w->pmasks[i], sel) && pixel_within(w, &w->pmasks[i], c, rw, need)) return true;
+  return false;
+}
+
+/* The path from..to against the masks `sel`; true when a sample stopped the circle there. */
+static bool sweep_along(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to, float r, Sel sel) {
   TessVec2 path = tess_v2_sub(to, from);
   float len = tess_v2_length(path), spacing = 0.5f * r;
-  if (!(len > spacing)) return;
+  if (!(len > spacing)) return false;
   /* a sample stops the circle only where pixels lie within r of it */
   TessVec2 grow = tess_v2(r, r);
-  if (!any_solid(w, tess_v2_sub(tess_v2_min(from, to), grow), tess_v2_add(tess_v2_max(from, to), grow))) return;
+  if (!any_solid(w, tess_v2_sub(tess_v2_min(from, to), grow), tess_v2_add(tess_v2_max(from, to), grow), sel))
+    return false;
   uint32_t n = (uint32_t)ceilf(len / spacing);
   if (n > 1024) n = 1024;
   for (uint32_t i = 1; i < n; i++) {
     TessVec2 at = tess_v2_mul_add(from, (float)i / (float)n, path);
     Probe pr;
-    if (any_pixel_within(w, at, r, NEED_DEEP) && probe(w, at, r, &pr) && pr.depth > DEEP * r) {
+    if (any_pixel_within(w, at, r, NEED_DEEP, sel) && probe(w, at, r, &pr, sel) && pr.depth > DEEP * r) {
       shift_body(b, tess_v2_sub(at, to));
-      return;
+      return true;
     }
+  }
+  return false;
+}
+
+/* The masks at rest see the path in the world; a moving mask sees it in its own frame, from where
+ * the start was relative to the mask before the step (else a circle carried along with the mask
+ * would meet the pixels that have moved into its path behind it). */
+static void sweep_path(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to, float r, bool any_moving) {
+  if (sweep_along(w, b, from, to, r, (Sel){0, w->pmask_count, !any_moving})) return;
+  for (uint32_t i = 0; any_moving && i < w->pmask_count; i++) {
+    const PixelMask *m = &w->pmasks[i];
+    if (!m->moving || m->removed) continue;
+    TessVec2 rel = tess_rot_apply(m->q, tess_rot_apply_inv(m->prev_q, tess_v2_sub(from, m->prev_origin)));
+    if (sweep_along(w, b, tess_v2_add(m->origin, rel), to, r, (Sel){i, i + 1, true})) return;
   }
 }
 
-static void circle_against_masks(TessWorld *w, Body *b, const Shape *s) {
+static void circle_against_masks(TessWorld *w, Body *b, const Shape *s, bool any_moving) {
   TessVec2 local = s->poly.v[0];
   float r = s->poly.radius;
   TessVec2 c = tess_transform_point(b->xf, local);
-  sweep_path(w, b, tess_transform_point(b->xf_prev, local), c, r);
+  sweep_path(w, b, tess_transform_point(b->xf_prev, local), c, r, any_moving);
   c = tess_transform_point(b->xf, local);
-  if (!any_pixel_within(w, c, r, NEED_TOUCH)) return; /* near or far, not touching: no response */
+  if (!any_pixel_within(w, c, r, NEED_TOUCH, all_masks(w))) return; /* near or far, not touching: no response */
   Probe pr;
-  if (!probe(w, c, r, &pr)) return;
+  if (!probe(w, c, r, &pr, all_masks(w))) return;
   float slop = w->def.linear_slop;
   if (pr.min_d > r + slop && pr.depth <= 0.0f) return; /* near, not touching */
   float e = respond(w, b, s, &pr, pr.depth);
   if (pr.depth > 0.0f) shift_body(b, tess_v2_scale(pr.depth * (1.0f + e), pr.n));
 }
 
+/* The body mask m is laid on, or NULL (none, or gone: a body destroyed from a callback is still
+ * there until the step's end, and so is its mask). */
+static Body *mask_body(const TessWorld *w, const PixelMask *m) {
+  if (tess_body_id_is_null(m->body) || m->body.index1 > w->body_count) return NULL;
+  Body *b = &w->bodies[m->body.index1 - 1];
+  return b->in_use && b->generation == m->body.generation ? b : NULL;
+}
+
+static void lay_on(PixelMask *m, TessTransform xf); /* below, with the masks */
+
+/* Masks on kinematic bodies are laid where the solver has taken their bodies; true if any moved. */
+static bool follow_kinematic(TessWorld *w) {
+  bool any = false;
+  for (uint32_t i = 0; i < w->pmask_count; i++) {
+    PixelMask *m = &w->pmasks[i];
+    m->moving = 0;
+    const Body *b = m->removed ? NULL : mask_body(w, m);
+    if (!b || b->type != TESS_BODY_KINEMATIC || (b->v.x == 0.0f && b->v.y == 0.0f && b->w == 0.0f)) continue;
+    m->prev_origin = m->origin;
+    m->prev_q = m->q;
+    lay_on(m, b->xf);
+    m->moving = 1;
+    m->body_v = b->v;
+    m->body_w = b->w;
+    m->body_center = b->center;
+    any = true;
+  }
+  return any;
+}
+
 void physics_pixel_masks_step(TessWorld *w, float dt) {
   (void)dt;
   if (w->pmask_count == 0) return;
+  bool any_moving = follow_kinematic(w);
   for (uint32_t i = 0; i < w->body_count; i++) {
     Body *b = &w->bodies[i];
     if (!b->in_use || b->type != TESS_BODY_DYNAMIC || !b->awake) continue;
     for (uint32_t si = b->shape_head; si != TESS_NULL_INDEX; si = w->shapes[si].next) {
       const Shape *s = &w->shapes[si];
-      if (s->type == TESS_SHAPE_CIRCLE && !s->sensor) circle_against_masks(w, b, s);
+      if (s->type == TESS_SHAPE_CIRCLE && !s->sensor) circle_against_masks(w, b, s, any_moving);
     }
   }
 }
@@ -636,8 +712,9 @@ TessResult tess_world_add_pixel_mask(TessWorld *w, const TessPixelMaskDef *def, 
   const Body *body = NULL;
   if (!tess_body_id_is_null(def->body)) {
     body = physics_body_get(w, def->body);
-    if (!body || body->type != TESS_BODY_STATIC)
-      return tess_error_set(err, TESS_ERR_INVALID, "pixel mask", "body %u is not a live static body: a mask follows only those",
+    if (!body || body->type == TESS_BODY_DYNAMIC)
+      return tess_error_set(err, TESS_ERR_INVALID, "pixel mask",
+                            "body %u is not a live static or kinematic body: a mask follows only those",
                             def->body.index1 ? def->body.index1 - 1 : 0);
   }
   if (!PHYS_GROW(w->pmasks, &w->pmask_cap, w->pmask_count + 1))
@@ -698,6 +775,7 @@ bool tess_pixel_mask_info(const TessWorld *w, uint32_t mask, TessPixelMaskInfo *
   out->edits = m->edits;
   out->body = m->body;
   out->bounds = m->bounds;
+  out->removed = m->removed;
   return true;
 }
 
@@ -752,6 +830,62 @@ void physics_pixel_masks_body_moved(TessWorld *w, TessBodyId id) {
     lay_on(m, b->xf);
     wake_over(w, old); /* what rested on it falls */
     wake_over(w, m->bounds);
+  }
+}
+
+/* A mask stops colliding: what rested on it wakes and falls. */
+static void remove_now(TessWorld *w, PixelMask *m) {
+  m->remove_pending = 0;
+  if (m->removed) return;
+  m->removed = 1;
+  wake_over(w, m->bounds);
+}
+
+TessResult tess_world_remove_pixel_mask(TessWorld *w, uint32_t mask) {
+  if (mask >= w->pmask_count || w->pmasks[mask].removed) return TESS_ERR_NOT_FOUND;
+  if (w->locked)
+    w->pmasks[mask].remove_pending = 1; /* the step reading the masks finishes with it */
+  else
+    remove_now(w, &w->pmasks[mask]);
+  return TESS_OK;
+}
+
+void physics_pixel_masks_body_destroyed(TessWorld *w, TessBodyId id) {
+  for (uint32_t i = 0; i < w->pmask_count; i++)
+    if (tess_body_id_equal(w->pmasks[i].body, id)) remove_now(w, &w->pmasks[i]);
+}
+
+/* A mask that moved in the step wakes the sleeping circles it touches now or touched before (it
+ * came into them, or went from under them). Only circles meet masks; the test is the pixels', so
+ * bodies asleep on other ground inside a large moving mask's box sleep on. */
+static void wake_touching(TessWorld *w, const PixelMask *now) {
+  PixelMask then = *now; /* the same bits where they were */
+  then.origin = now->prev_origin;
+  then.q = now->prev_q;
+  set_bounds(&then);
+  TessAABB box = {tess_v2_min(now->bounds.lower, then.bounds.lower), tess_v2_max(now->bounds.upper, then.bounds.upper)};
+  for (uint32_t i = 0; i < w->body_count; i++) {
+    Body *b = &w->bodies[i];
+    if (!b->in_use || b->type != TESS_BODY_DYNAMIC || b->awake) continue;
+    for (uint32_t si = b->shape_head; si != TESS_NULL_INDEX; si = w->shapes[si].next) {
+      const Shape *s = &w->shapes[si];
+      if (s->type != TESS_SHAPE_CIRCLE || s->sensor) continue;
+      TessVec2 c = tess_transform_point(b->xf, s->poly.v[0]), e = tess_v2(s->poly.radius, s->poly.radius);
+      if (!tess_aabb_overlaps((TessAABB){tess_v2_sub(c, e), tess_v2_add(c, e)}, box)) continue;
+      if (pixel_within(w, now, c, s->poly.radius, NEED_TOUCH) || pixel_within(w, &then, c, s->poly.radius, NEED_TOUCH)) {
+        b->awake = 1;
+        b->sleep_time = 0.0f;
+        break;
+      }
+    }
+  }
+}
+
+void physics_pixel_masks_end_step(TessWorld *w) {
+  for (uint32_t i = 0; i < w->pmask_count; i++) {
+    PixelMask *m = &w->pmasks[i];
+    if (m->remove_pending) remove_now(w, m);
+    if (m->moving && !m->removed) wake_touching(w, m);
   }
 }
 
@@ -811,7 +945,7 @@ static void touch(PixelMask *m, int64_t x0, int64_t y0, int64_t x1, int64_t y1) 
 static TessResult check_edit(TessWorld *w, uint32_t mask) {
   TESS_ASSERT(!w->locked && "pixel mask changed during a step");
   if (w->locked) return TESS_ERR_LOCKED;
-  if (mask >= w->pmask_count) return TESS_ERR_NOT_FOUND;
+  if (mask >= w->pmask_count || w->pmasks[mask].removed) return TESS_ERR_NOT_FOUND;
   return edit_begin(&w->pmasks[mask]);
 }
 

@@ -4,8 +4,10 @@
  * added (PIXEL_MASK_BLOCK_ROWS rows by one 64-pixel word); every other block
  * still has the bits the mask was created with, which the world keeps from
  * the first edit on. Layout per mask, after the rest of the snapshot:
- *   u32 width, u32 height, u32 block count, u32 0, then per block
- *   u32 index, u32 0, and its rows' words (short at the mask's last rows). */
+ *   u32 width, u32 height, u32 block count, u32 flags (bit 0: removed), then per block
+ *   u32 index, u32 0, and its rows' words (short at the mask's last rows).
+ * A removed mask keeps its bits in the world, so a snapshot from before its removal brings it
+ * back with the flag alone. */
 #include <string.h>
 
 #include "physics_private.h"
@@ -54,7 +56,7 @@ void physics_pixel_masks_snapshot(const TessWorld *w, char **p) {
     put_u32(p, m->width);
     put_u32(p, m->height);
     put_u32(p, touched_count(m));
-    put_u32(p, 0);
+    put_u32(p, m->removed ? 1u : 0u);
     uint32_t blocks = physics_pixel_mask_block_count(m);
     for (uint32_t b = 0; m->touched && b < blocks; b++) {
       if (!is_touched(m, b)) continue;
@@ -77,10 +79,10 @@ static bool get_u32(const char **p, const char *end, uint32_t *v) {
 /* Checks mask i's part of the snapshot and returns its block count (the bytes are all there, the
  * indices rise and lie in the mask). */
 static bool check_mask(const PixelMask *m, const char *p, const char *end, uint32_t *count) {
-  uint32_t wd, ht, n, zero;
-  if (!get_u32(&p, end, &wd) || !get_u32(&p, end, &ht) || !get_u32(&p, end, &n) || !get_u32(&p, end, &zero))
+  uint32_t wd, ht, n, flags;
+  if (!get_u32(&p, end, &wd) || !get_u32(&p, end, &ht) || !get_u32(&p, end, &n) || !get_u32(&p, end, &flags))
     return false;
-  if (wd != m->width || ht != m->height || zero != 0 || n > physics_pixel_mask_block_count(m)) return false;
+  if (wd != m->width || ht != m->height || flags > 1u || n > physics_pixel_mask_block_count(m)) return false;
   uint32_t prev = 0;
   for (uint32_t j = 0; j < n; j++) {
     uint32_t b, pad;
@@ -111,10 +113,12 @@ TessResult physics_pixel_masks_restore(TessWorld *w, const char **p, const char 
   }
   for (uint32_t i = 0; i < w->pmask_count; i++) {
     PixelMask *m = &w->pmasks[i];
-    uint32_t n = 0;
+    uint32_t n = 0, flags = 0;
     *p += 2 * sizeof(uint32_t);
     get_u32(p, end, &n);
-    *p += sizeof(uint32_t);
+    get_u32(p, end, &flags);
+    m->removed = (uint8_t)(flags & 1u); /* a mask removed since the snapshot comes back */
+    m->remove_pending = 0;
     if (n && !m->orig) { /* edited in the snapshot's past, not in this world's: keep the bits as created first */
       size_t words = (size_t)m->words * m->height;
       m->orig = tess_alloc(words * sizeof(uint64_t));
@@ -155,6 +159,10 @@ TessResult physics_pixel_masks_restore(TessWorld *w, const char **p, const char 
 void physics_pixel_masks_hash(const TessWorld *w, TessHasher *h) {
   for (uint32_t i = 0; i < w->pmask_count; i++) {
     const PixelMask *m = &w->pmasks[i];
+    if (m->removed) { /* (a world with no removed mask hashes as before removal existed) */
+      tess_hasher_u32(h, i);
+      tess_hasher_u32(h, UINT32_MAX);
+    }
     uint32_t blocks = physics_pixel_mask_block_count(m);
     for (uint32_t b = 0; m->touched && b < blocks; b++) {
       if (!is_touched(m, b)) continue;

@@ -431,7 +431,8 @@ TessMaterialMix physics_map_hit_contact(const TessWorld *w, const MapHit *h, Con
   ct->body_b = s->body;
   ct->cell = h->cell;
   ct->flags = CONTACT_MAP;
-  return tess_material_mix(s->friction, s->restitution, s->tangential, mm->friction, mm->restitution, mm->tangential);
+  TessSurface a = {s->friction, s->restitution, s->tangential}, b = {mm->friction, mm->restitution, mm->tangential};
+  return tess_surface_mix(a, b); /* tess_material_mix's body, inline */
 }
 
 /* A piece's contact at a point on a closed side of its cell (the neighbour

@@ -27,6 +27,7 @@
  * the same on any x86-64 (TESS_PHYSICS_SIMD=sse2 forces the 4-lane code,
  * for checking exactly that). */
 #include <math.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,9 @@
 /* batches a thread takes at a time from a part of a colour, and bodies from a part of a body loop */
 #define BLOCK 4u
 #define OWNED_BLOCK 256u
+/* pauses (some 10-40 us) a thread waits for the others' blocks before it yields its processor:
+ * on a machine with more threads than processors the one it waits for may be waiting for it */
+#define WAIT_SPINS 1000u
 
 typedef struct WideHead {
   uint32_t a[LANES], b[LANES]; /* solver states; 0 (the fixed one) in an empty lane */
@@ -300,11 +304,12 @@ static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t
 }
 
 /* The part a constraint is solved in: its first dynamic body's, in the awake bodies cut into
- * w->parts equal runs of solver states (as physics_wide_owned_for cuts them). */
+ * w->parts equal runs of solver states (as physics_wide_run cuts the body loops; a body near a
+ * cut may land in the next part: that moves only where the work is done, never a result). */
 static inline uint32_t part_of(const TessWorld *w, const ColorIn *in) {
   if (w->parts < 2) return 0;
-  uint32_t s = in->a < in->b ? in->a : in->b; /* the spare slot (a fixed side) is above every state */
-  uint32_t o = (uint32_t)((uint64_t)(s - 1u) * w->parts / w->active_count);
+  uint32_t s = in->a < in->b ? in->a : in->b;                          /* the spare slot (a fixed side) is above every state */
+  uint32_t o = (uint32_t)(((uint64_t)(s - 1u) * w->part_scale) >> 32); /* (s - 1) parts / count, nearly */
   return o < w->parts ? o : w->parts - 1u;
 }
 
@@ -335,16 +340,12 @@ static void prepare_task(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
-/* Batches [begin, end) cleared: lanes left empty stay zero, on the fixed state. */
-static void clear_task(void *ctx, uint32_t begin, uint32_t end) {
-  const BuildJob *j = ctx;
-  TessWorld *w = j->w;
-  for (uint32_t i = begin; i < end; i++) {
-    uint32_t b = w->batches[i];
-    uint8_t *base = w->wbuf + (b & ~1u);
-    memset(base, 0, batch_size((b & 1u) + 1u));
-    for (uint32_t lane = 0; lane < LANES; lane++) ((WideHead *)base)->offset[lane] = TESS_NULL_INDEX;
-  }
+/* Batch i cleared: lanes left empty stay zero, on the fixed state. */
+static void clear_batch(TessWorld *w, uint32_t i) {
+  uint32_t b = w->batches[i];
+  uint8_t *base = w->wbuf + (b & ~1u);
+  memset(base, 0, batch_size((b & 1u) + 1u));
+  for (uint32_t lane = 0; lane < LANES; lane++) ((WideHead *)base)->offset[lane] = TESS_NULL_INDEX;
 }
 
 /* Constraints [begin, end) of coff into their lanes. */
@@ -374,8 +375,9 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   memset(colors, 0, (nstates + 1) * sizeof *colors);
   /* one part in a step the pool runs on the caller (physics_tasks_step_shared) */
   uint32_t parts = physics_tasks_step_shared(w->tasks) ? physics_tasks_threads(w->tasks) : 1u;
-  w->parts = parts < 1u ? 1u : parts < PHYS_PARTS ? parts
-                                                  : PHYS_PARTS;
+  if (parts > PHYS_PARTS) parts = PHYS_PARTS;
+  w->parts = parts < 1u ? 1u : parts;
+  w->part_scale = w->active_count ? ((uint64_t)w->parts << 32) / w->active_count : 0;
   uint32_t count[COLORS][PHYS_PARTS][2];
   memset(count, 0, sizeof count);
   w->overflow_count = 0;
@@ -447,22 +449,21 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   for (uint32_t c = 0; c < COLORS; c++)
     if (w->color_first[c + 1] > w->color_first[c]) w->used_colors[w->used_color_count++] = (uint8_t)c;
 
-  /* the batches cleared, then the lanes filled: constraint by constraint on the workers, each
-   * into its own lane */
-  /* (whether a loop is handed over must not depend on the thread count: a game's scheduler sees
-   * the same loops with any; the parts add a few part-filled batches) */
+  /* the last batch of each group cleared (the lanes it leaves empty; a filled lane has every
+   * field written), then the lanes filled: constraint by constraint on the workers, each into
+   * its own lane. (Whether a loop is handed over must not depend on the thread count: a game's
+   * scheduler sees the same loops with any; the parts add a few part-filled batches.) */
   uint32_t one_part = 0;
   for (uint32_t c = 0; c < COLORS; c++)
     for (uint32_t p = 0; p < 2; p++) {
       uint32_t n = 0;
-      for (uint32_t o = 0; o < w->parts; o++) n += count[c][o][p];
+      for (uint32_t o = 0; o < w->parts; o++) {
+        n += count[c][o][p];
+        if (count[c][o][p] % LANES) clear_batch(w, first[c][o][p] + count[c][o][p] / LANES);
+      }
       one_part += (n + LANES - 1u) / LANES;
     }
   w->batch_count_one_part = one_part;
-  if (one_part < 2u * 256u)
-    clear_task(&job, 0, batches);
-  else
-    physics_parallel_for(w->tasks, batches, 256, clear_task, &job);
   memcpy(w->group_first, first, sizeof first);
   physics_parallel_for(w->tasks, w->coff_count, 512, fill_task, &job);
   return true;
@@ -586,7 +587,13 @@ static void run_task(void *ctx, uint32_t begin, uint32_t end) {
       }
       if (si + 1u == j->count && k + 1u == units) return; /* the loop's end waits for the last */
       if (ran) atomic_fetch_add_explicit(&line[parts].n, ran, memory_order_release);
-      while (atomic_load_explicit(&line[parts].n, memory_order_acquire) < blocks) SPIN_PAUSE();
+      for (uint32_t spins = 0; atomic_load_explicit(&line[parts].n, memory_order_acquire) < blocks; spins++) {
+        SPIN_PAUSE();
+        if (spins == WAIT_SPINS) { /* the other thread was descheduled in its block: let it run */
+          sched_yield();
+          spins = 0;
+        }
+      }
     }
   }
 }

@@ -435,6 +435,7 @@ static void body_destroy_now(TessWorld *w, uint32_t index) {
     if (other != TESS_NULL_INDEX && other != index) body_wake(&w->bodies[other]);
   }
   purge_contacts_of_body(w, index);
+  if (w->pmask_count) physics_pixel_masks_body_destroyed(w, (TessBodyId){index + 1, b->generation}); /* its pixels go too */
   for (uint32_t j = 0; j < w->joint_count; j++) {
     Joint *jt = &w->joints[j];
     if (jt->in_use && (jt->body_a == index || jt->body_b == index)) {
@@ -475,6 +476,7 @@ void physics_destroy_pending(TessWorld *w) {
     if (b->in_use && b->generation == id.generation && b->destroy_pending) body_destroy_now(w, id.index1 - 1);
   }
   w->pending_count = 0;
+  if (w->pmask_count) physics_pixel_masks_end_step(w); /* masks removed from a callback */
 }
 
 bool tess_body_is_valid(const TessWorld *w, TessBodyId id) { return physics_body_get(w, id) != NULL; }

@@ -666,6 +666,238 @@ static void built_pixels_stop_a_ball_and_rewind_keeps_up(void) {
   tess_world_destroy(w);
 }
 
+/* Destroying the static body a mask is laid on removes the mask: a ball asleep on it wakes and
+ * falls through where it was, and the mask cannot be carved or removed again; restoring a
+ * snapshot from before brings body and mask back with the world hash they had, and the ball
+ * rests on it again. Removing a world mask through the API does the same. */
+static void destroying_a_body_removes_its_mask_and_rewind_brings_it_back(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  float r = 0.25f, top = 3.0f;
+  TessBodyId body = add_static(w, tess_v2(2.0f, top), 0.0f);
+  uint32_t m = add_plate(w, body);
+  float ft = 9.0f;
+  uint32_t ground = add_mask_at(w, M(4), M(1), everywhere, NULL, surface(0.6f, 0.0f, 1.0f), tess_v2(6.0f, ft), 0.0f);
+  TessBodyId a = add_ball(w, tess_v2(2.5f, 2.0f), r, surface(0.6f, 0.0f, 1.0f), true);
+  TessBodyId b = add_ball(w, tess_v2(8.0f, ft - 1.0f), r, surface(0.6f, 0.0f, 1.0f), true);
+  step(w, 180);
+  CHECK(!tess_body_is_awake(w, a) && !tess_body_is_awake(w, b));
+  CHECK_NEAR(tess_body_position(w, a).y, top - r, PX);
+  CHECK_NEAR(tess_body_position(w, b).y, ft - r, PX);
+  size_t size0;
+  void *s0 = snapshot(w, &size0);
+  uint64_t h0 = tess_world_hash(w);
+
+  CHECK(tess_body_destroy(w, body) == TESS_OK);
+  TessPixelMaskInfo info;
+  CHECK(tess_pixel_mask_info(w, m, &info) && info.removed);
+  CHECK(tess_world_pixel_mask_count(w) == 2); /* the numbers stay */
+  CHECK(tess_body_is_awake(w, a));            /* what rested on it wakes */
+  CHECK(!tess_world_pixel_mask_probe(w, tess_body_position(w, a), r).hit);
+  CHECK(tess_pixel_mask_set_circle(w, m, tess_v2(2.0f, top), 0.5f, false) == TESS_ERR_NOT_FOUND);
+  CHECK(tess_world_remove_pixel_mask(w, m) == TESS_ERR_NOT_FOUND);
+  CHECK(tess_world_remove_pixel_mask(w, 7) == TESS_ERR_NOT_FOUND);
+  CHECK(tess_world_remove_pixel_mask(w, ground) == TESS_OK);
+  CHECK(tess_pixel_mask_info(w, ground, &info) && info.removed && tess_body_is_awake(w, b));
+  step(w, 60); /* 1 s: a free fall of 4.9 m */
+  CHECK_MSG(tess_body_position(w, a).y > top + 4.0f, "the ball where the body was is at y %.3f",
+            (double)tess_body_position(w, a).y);
+  CHECK_MSG(tess_body_position(w, b).y > ft + 4.0f, "the ball on the removed floor is at y %.3f",
+            (double)tess_body_position(w, b).y);
+  CHECK(tess_world_hash(w) != h0);
+
+  TessError err;
+  CHECK_OK(tess_world_restore(w, s0, size0, &err), &err);
+  CHECK(tess_world_hash(w) == h0);
+  CHECK(tess_body_is_valid(w, body));
+  CHECK(tess_pixel_mask_info(w, m, &info) && !info.removed && info.origin.x == 0.0f && info.origin.y == top);
+  CHECK(tess_pixel_mask_info(w, ground, &info) && !info.removed);
+  CHECK(tess_body_set_awake(w, a, true) == TESS_OK && tess_body_set_awake(w, b, true) == TESS_OK);
+  step(w, 120);
+  CHECK_NEAR(tess_body_position(w, a).y, top - r, PX);
+  CHECK_NEAR(tess_body_position(w, b).y, ft - r, PX);
+  CHECK(tess_pixel_mask_set_circle(w, m, tess_v2(2.0f, top), 0.1f, false) == TESS_OK); /* carvable again */
+  free(s0);
+  tess_world_destroy(w);
+}
+
+/* What a sensor's callback does in the middle of a step: destroys the body a mask is laid on and
+ * removes a world mask. Both wait for the step's end (the masks still hold their balls in that
+ * step), then both balls fall; a snapshot from before puts them back. */
+typedef struct Trap {
+  TessBodyId body;
+  uint32_t mask, calls;
+  TessResult destroyed, removed;
+  bool removed_at_once, body_valid;
+} Trap;
+
+static void spring_trap(TessWorld *w, const TessSensorEvent *ev, void *user) {
+  (void)ev;
+  Trap *t = user;
+  if (t->calls++) return;
+  t->destroyed = tess_body_destroy(w, t->body);
+  t->removed = tess_world_remove_pixel_mask(w, t->mask);
+  TessPixelMaskInfo info;
+  t->removed_at_once = tess_pixel_mask_info(w, t->mask, &info) && info.removed;
+  t->body_valid = tess_body_is_valid(w, t->body);
+}
+
+static void removal_from_a_callback_waits_for_the_step_end(void) {
+  Trap trap;
+  memset(&trap, 0, sizeof trap);
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  def.gravity = tess_v2(0, G);
+  def.sensor_begin_fn = spring_trap;
+  def.callback_user = &trap;
+  TessWorld *w = NULL;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
+  float r = 0.25f, top = 3.0f;
+  trap.body = add_static(w, tess_v2(2.0f, top), 0.0f);
+  uint32_t plate = add_plate(w, trap.body);
+  trap.mask = add_mask_at(w, M(4), M(0.5f), everywhere, NULL, surface(0.6f, 0.0f, 1.0f), tess_v2(6.0f, top), 0.0f);
+  TessBodyId sensor = add_static(w, tess_v2(13.0f, top), 0.0f);
+  TessShapeDef sd;
+  tess_shape_def_default(&sd);
+  sd.sensor = true;
+  CHECK_OK(tess_shape_create_box(w, sensor, &sd, 0.5f, 0.5f, tess_v2(0, 0), 0.0f, NULL, &err), &err);
+  TessBodyId a = add_ball(w, tess_v2(2.5f, 2.0f), r, surface(0.6f, 0.0f, 1.0f), false);
+  TessBodyId b = add_ball(w, tess_v2(8.0f, 2.0f), r, surface(0.6f, 0.0f, 1.0f), false);
+  add_ball(w, tess_v2(13.0f, -1.0f), r, surface(0.6f, 0.0f, 1.0f), false); /* falls into the sensor */
+  step(w, 40);
+  CHECK(trap.calls == 0);
+  size_t size0;
+  void *s0 = snapshot(w, &size0);
+  uint64_t h0 = tess_world_hash(w);
+  for (int i = 0; i < 120 && trap.calls == 0; i++) step(w, 1);
+  CHECK(trap.calls == 1 && trap.destroyed == TESS_OK && trap.removed == TESS_OK);
+  CHECK(!trap.removed_at_once && !trap.body_valid); /* the body is gone for the caller; the mask waits */
+  TessPixelMaskInfo info;
+  CHECK(tess_pixel_mask_info(w, plate, &info) && info.removed);
+  CHECK(tess_pixel_mask_info(w, trap.mask, &info) && info.removed);
+  CHECK_NEAR(tess_body_position(w, a).y, top - r, PX); /* held through the step that asked */
+  CHECK_NEAR(tess_body_position(w, b).y, top - r, PX);
+  step(w, 60);
+  CHECK(tess_body_position(w, a).y > top + 4.0f && tess_body_position(w, b).y > top + 4.0f);
+  CHECK_OK(tess_world_restore(w, s0, size0, &err), &err);
+  CHECK(tess_world_hash(w) == h0);
+  CHECK(tess_pixel_mask_info(w, plate, &info) && !info.removed);
+  CHECK(tess_pixel_mask_info(w, trap.mask, &info) && !info.removed);
+  step(w, 1);
+  CHECK_NEAR(tess_body_position(w, a).y, top - r, PX);
+  CHECK_NEAR(tess_body_position(w, b).y, top - r, PX);
+  free(s0);
+  tess_world_destroy(w);
+}
+
+static TessBodyId add_kinematic(TessWorld *w, TessVec2 at, TessVec2 v, float omega) {
+  TessBodyDef bd;
+  tess_body_def_default(&bd);
+  bd.type = TESS_BODY_KINEMATIC;
+  bd.position = at;
+  TessBodyId id = {0, 0};
+  TessError err;
+  CHECK_OK(tess_body_create(w, &bd, &id, &err), &err);
+  CHECK(tess_body_set_linear_velocity(w, id, v) == TESS_OK && tess_body_set_angular_velocity(w, id, omega) == TESS_OK);
+  return id;
+}
+
+/* Pixel platforms on kinematic bodies carry what rests on them (the contact works on the velocity
+ * relative to the surface):
+ *  - a ball moving with a platform that moves at v keeps its place on it to a few mm over 2 s;
+ *  - a ball on a lift rising at u stays on it, rising at u;
+ *  - a ball asleep on a platform at rest that sets off at v wakes, and once it stops slipping rolls
+ *    at v/3 with spin 2v/(3r), the analytic answer for a disc (I = m r^2 / 2) on a surface started
+ *    at v: the friction impulse J brings the contact to the surface's speed, J/m + J r^2/I = v. */
+static void ball_on_a_kinematic_pixel_platform_keeps_pace(void) {
+  TessWorld *w = new_world(tess_v2(0, G));
+  float r = 0.25f, top = 3.0f, v = 1.0f, u = -0.5f;
+  TessBodyId carrier = add_kinematic(w, tess_v2(2.0f, top), tess_v2(v, 0.0f), 0.0f);
+  TessBodyId lift = add_kinematic(w, tess_v2(22.0f, top), tess_v2(0.0f, u), 0.0f);
+  TessBodyId still = add_kinematic(w, tess_v2(42.0f, top), tess_v2(0.0f, 0.0f), 0.0f);
+  add_plate(w, carrier);
+  add_plate(w, lift);
+  uint32_t m = add_plate(w, still);
+  TessBodyId a = add_ball(w, tess_v2(2.0f, top - r - 0.01f), r, surface(0.6f, 0.0f, 1.0f), true);
+  CHECK(tess_body_set_linear_velocity(w, a, tess_v2(v, 0.0f)) == TESS_OK);
+  TessBodyId b = add_ball(w, tess_v2(22.0f, top - r - 0.01f), r, surface(0.6f, 0.0f, 1.0f), true);
+  CHECK(tess_body_set_linear_velocity(w, b, tess_v2(0.0f, u)) == TESS_OK);
+  TessBodyId c = add_ball(w, tess_v2(42.0f, top - r - 0.01f), r, surface(0.6f, 0.0f, 1.0f), true);
+  step(w, 120);
+  TessVec2 pa = tess_body_position(w, a), pk = tess_body_position(w, carrier);
+  CHECK_MSG(fabsf(pa.x - pk.x) < 0.005f, "the carried ball is %.4f m off its place", (double)(pa.x - pk.x));
+  CHECK_NEAR(pa.y, pk.y - r, PX);
+  CHECK_NEAR(tess_body_linear_velocity(w, a).x, v, 0.01f * v);
+  TessVec2 pb = tess_body_position(w, b), pl = tess_body_position(w, lift);
+  CHECK_NEAR(pl.y, top + 2.0f * u, 1e-3);
+  CHECK_NEAR(pb.y, pl.y - r, PX);
+  CHECK_NEAR(pb.x, 22.0f, 1e-3);
+  CHECK_NEAR(tess_body_linear_velocity(w, b).y, u, 0.02f * fabsf(u));
+  CHECK(tess_body_is_awake(w, a) && tess_body_is_awake(w, b));
+
+  CHECK(!tess_body_is_awake(w, c));
+  CHECK_NEAR(tess_body_position(w, c).y, top - r, PX);
+  CHECK(tess_body_set_linear_velocity(w, still, tess_v2(v, 0.0f)) == TESS_OK);
+  step(w, 60);
+  CHECK(tess_body_is_awake(w, c));
+  TessPixelMaskInfo info;
+  CHECK(tess_pixel_mask_info(w, m, &info) && fabsf(info.origin.x - (40.0f + v)) < 0.02f);
+  CHECK_MSG(fabsf(tess_body_linear_velocity(w, c).x - v / 3.0f) < 0.02f * v / 3.0f, "rolls at %.4f m/s, %.4f wanted",
+            (double)tess_body_linear_velocity(w, c).x, (double)(v / 3.0f));
+  float spin = fabsf(tess_body_angular_velocity(w, c)), want = 2.0f * v / (3.0f * r);
+  CHECK_MSG(fabsf(spin - want) < 0.02f * want, "spins at %.4f rad/s, %.4f wanted", (double)spin, (double)want);
+  CHECK_NEAR(tess_body_position(w, c).y, top - r, PX);
+  tess_world_destroy(w);
+}
+
+static bool wheel_with_pocket(float x, float y, const float *p) { /* p: wheel radius, pocket x, pocket radius */
+  float wheel[3] = {p[0], p[0], p[0]}, pocket[3] = {p[0] + p[1], p[0], p[2]};
+  return in_disk(x, y, wheel) && !in_disk(x, y, pocket);
+}
+
+/* A ball in a pocket of a pixel wheel turning at omega about its centre (no gravity), at rest in
+ * the wheel's frame against the pocket's outer wall (moving at omega times its radius, spinning at
+ * omega), stays so: over a whole turn it keeps to the pocket's middle within a degree, at its
+ * radius, at omega times that radius within 2%. The wall meets it with the wall's own velocity; a
+ * wall taken to be at rest would stop it at every push outwards. At 4 and 8 rad/s the ball moves
+ * more than half its radius a step, and its path is swept in the wheel's frame (in the world's, at
+ * 8 rad/s the pocket's wall, moved into the path behind it, throws it back). */
+static void turn_the_pocket_wheel(float omega) {
+  TessWorld *w = new_world(tess_v2(0, 0));
+  float r = 0.25f, R = 2.0f, hole = 0.4f, at_rest = R + hole - r;
+  const float p[3] = {3.0f, R, hole};
+  TessBodyId wheel = add_kinematic(w, tess_v2(0.0f, 0.0f), tess_v2(0.0f, 0.0f), omega);
+  add_mask_on(w, wheel, M(6), M(6), wheel_with_pocket, p, surface(0.6f, 0.0f, 1.0f), tess_v2(-3.0f, -3.0f), 0.0f);
+  TessBodyId ball = add_ball(w, tess_v2(at_rest, 0.0f), r, surface(0.6f, 0.0f, 1.0f), true);
+  CHECK(tess_body_set_linear_velocity(w, ball, tess_v2(0.0f, omega * at_rest)) == TESS_OK);
+  CHECK(tess_body_set_angular_velocity(w, ball, omega) == TESS_OK);
+  int steps = (int)ceilf(2.0f * (float)PI / omega * HZ);
+  double worst_lag = 0.0, worst_speed = 0.0, worst_dist = 0.0;
+  for (int i = 1; i <= steps; i++) {
+    step(w, 1);
+    TessVec2 at = tess_body_position(w, ball);
+    double turned = omega * i / HZ, angle = atan2(at.y, at.x);
+    double lag = fabs(fmod(turned - angle + 5.0 * PI, 2.0 * PI) - PI); /* off the pocket's middle, radians */
+    double dist = sqrt((double)at.x * at.x + (double)at.y * at.y);
+    double speed = tess_v2_length(tess_body_linear_velocity(w, ball)), off = fabs(speed - omega * dist) / (omega * dist);
+    if (lag > worst_lag) worst_lag = lag;
+    if (off > worst_speed) worst_speed = off;
+    if (fabs(dist - at_rest) > worst_dist) worst_dist = fabs(dist - at_rest);
+  }
+  printf("omega %.1f: at worst %.2f degrees off the pocket's middle, %.4f m off its radius, speed %.2f%% off\n",
+         (double)omega, worst_lag * 180.0 / PI, worst_dist, 100.0 * worst_speed);
+  CHECK_MSG(worst_lag < PI / 180.0, "%.2f degrees off the pocket's middle", worst_lag * 180.0 / PI);
+  CHECK_MSG(worst_dist < 2.0 * PX, "%.4f m off the pocket's outer wall", worst_dist);
+  CHECK_MSG(worst_speed < 0.02, "speed off omega r by %.1f%% at worst", 100.0 * worst_speed);
+  tess_world_destroy(w);
+}
+
+static void ball_goes_round_in_a_turning_pixel_wheel(void) {
+  turn_the_pocket_wheel(1.0f);
+  turn_the_pocket_wheel(4.0f);
+  turn_the_pocket_wheel(8.0f);
+}
+
 /* Play's rewind: carve, step, snapshot; carve more and step on; restoring the snapshot gives back
  * its bits exactly and the same world hash, and stepping on from it repeats itself. A snapshot
  * from before any carving puts the mask back as it was made; the world hash of an uncarved world
@@ -733,4 +965,7 @@ TESS_TEST_MAIN(TEST(ball_rests_on_a_pixel_floor), TEST(bounce_on_pixels_reaches_
                TEST(ball_rests_in_a_turned_pixel_circle), TEST(snapshot_restores_carved_bits),
                TEST(ball_runs_down_a_mask_turned_with_its_body), TEST(mask_follows_its_body_when_moved),
                TEST(snapshot_restores_a_moved_mask), TEST(moved_masks_are_deterministic_across_workers),
-               TEST(built_pixels_stop_a_ball_and_rewind_keeps_up))
+               TEST(built_pixels_stop_a_ball_and_rewind_keeps_up),
+               TEST(destroying_a_body_removes_its_mask_and_rewind_brings_it_back),
+               TEST(removal_from_a_callback_waits_for_the_step_end),
+               TEST(ball_on_a_kinematic_pixel_platform_keeps_pace), TEST(ball_goes_round_in_a_turning_pixel_wheel))

@@ -554,10 +554,13 @@ typedef struct TessPixelMaskDef {
   const uint8_t *bits;    /* height * ((width + 7) / 8) bytes, as above; NULL = all empty */
   TessSurface surface;    /* friction, restitution, tangential efficiency; default tess_surface_default() */
   uint64_t user_data;
-  /* A static body the mask is laid on (a sprite that collides by its pixels); null = the world.
-   * The mask then follows the body: tess_body_set_transform moves and turns it at once (carving
-   * after a move carves in the body's frame, the bodies over its old and new places wake) and
-   * tess_world_restore lays it where the restored body is. A body that is not static is refused. */
+  /* A static or kinematic body the mask is laid on (a sprite that collides by its pixels); null =
+   * the world. The mask then follows the body: tess_body_set_transform moves and turns it at once
+   * (carving after a move carves in the body's frame, the bodies over its old and new places wake)
+   * and tess_world_restore lays it where the restored body is. On a kinematic body it moves with
+   * the body every step (moving platforms, turning wheels of pixel terrain): contacts take the
+   * surface's velocity there, so what rests on it is carried, and the sleeping circles it reaches
+   * or leaves wake. Destroying the body removes the mask. A dynamic body is refused. */
   TessBodyId body;
 } TessPixelMaskDef;
 
@@ -566,6 +569,13 @@ void tess_pixel_mask_def_default(TessPixelMaskDef *def);
 TessResult tess_world_add_pixel_mask(TessWorld *world, const TessPixelMaskDef *def, uint32_t *index_out,
                                      TessError *err);
 uint32_t tess_world_pixel_mask_count(const TessWorld *world);
+/* Removes mask `mask` (terrain carved away whole, a level's piece gone): it collides no more, the
+ * bodies asleep over it wake, carving it gives TESS_ERR_NOT_FOUND. Destroying the body a mask is
+ * laid on removes the mask too. The other masks keep their numbers: a removed mask keeps its slot
+ * and its memory until the world is destroyed, so that restoring a snapshot taken before the
+ * removal brings it back as it was. During a step (from a callback) the removal waits for the
+ * step's end, as a body's destruction does. TESS_ERR_NOT_FOUND for a bad or removed index. */
+TessResult tess_world_remove_pixel_mask(TessWorld *world, uint32_t mask);
 /* Where mask `mask` lies and what it is made of (false for a bad index): what a debug drawing
  * needs beside the bits. */
 typedef struct TessPixelMaskInfo {
@@ -578,6 +588,7 @@ typedef struct TessPixelMaskInfo {
   uint64_t edits;  /* moves on every change of its bits (carving, a restored snapshot): a drawing's cue to refresh */
   TessBodyId body; /* the body it follows, or null */
   TessAABB bounds; /* the world box the mask covers now (its pixels' rectangle, turned): circles outside it skip it */
+  bool removed;    /* removed (or its body destroyed): it collides no more and is not drawn */
 } TessPixelMaskInfo;
 bool tess_pixel_mask_info(const TessWorld *world, uint32_t mask, TessPixelMaskInfo *out);
 /* Sets (solid = true) or clears the pixels whose centres lie in the world box, or in the world
