@@ -566,8 +566,11 @@ struct TessWorld {
   uint32_t parts;                /* the parts the colours are cut into this step: one per thread */
   uint32_t batch_count_one_part; /* the batches there would be in one part */
   uint64_t part_scale;           /* 2^32 parts / awake bodies */
-  uint8_t used_colors[32];
-  uint32_t used_color_count; /* the colours with constraints, in order */
+  /* the passes' units (wide_solver.c: add_color_unit): colours used_colors[k]..unit_last[k],
+   * split among the threads, or if unit_tiny[k] run in one go */
+  uint8_t used_colors[32], unit_last[32];
+  bool unit_tiny[32];
+  uint32_t used_color_count;
   struct PassSync *pass_sync;
   uint32_t pass_sync_cap; /* the passes' counters, a cache line each (wide_solver.c) */
   void *pass_sync_raw;

@@ -46,6 +46,8 @@
 /* batches a thread takes at a time from a part of a colour, and bodies from a part of a body loop */
 #define BLOCK 4u
 #define OWNED_BLOCK 256u
+/* a colour of fewer batches is not split (add_color_unit) */
+#define TINY_BATCHES 16u
 /* pauses (some 10-40 us) a thread waits for the others' blocks before it yields its processor:
  * on a machine with more threads than processors the one it waits for may be waiting for it */
 #define WAIT_SPINS 1000u
@@ -363,6 +365,8 @@ static void fill_task(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
+static void add_color_unit(TessWorld *w, uint32_t c);
+
 bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   uint32_t nstates = w->active_count + 1, spare = nstates;
   if (!PHYS_GROW(w->state_colors, &w->state_colors_cap, nstates + 1) ||
@@ -447,7 +451,7 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   for (uint32_t c = 0; c < COLORS; c++) w->color_first[c] = first[c][0][0];
   w->color_first[COLORS] = batches;
   for (uint32_t c = 0; c < COLORS; c++)
-    if (w->color_first[c + 1] > w->color_first[c]) w->used_colors[w->used_color_count++] = (uint8_t)c;
+    if (w->color_first[c + 1] > w->color_first[c]) add_color_unit(w, c);
 
   /* the last batch of each group cleared (the lanes it leaves empty; a filled lane has every
    * field written), then the lanes filled: constraint by constraint on the workers, each into
@@ -467,6 +471,22 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   memcpy(w->group_first, first, sizeof first);
   physics_parallel_for(w->tasks, w->coff_count, 512, fill_task, &job);
   return true;
+}
+
+/* Colour c (with batches) into the passes' units: a colour of few batches joins the unit of
+ * the few-batch colours just before it, run on one thread in one go (splitting it would cost the
+ * threads more in waiting than it saves); colours in order, so the same order of work. */
+static void add_color_unit(TessWorld *w, uint32_t c) {
+  uint32_t k = w->used_color_count, n = w->color_first[c + 1] - w->color_first[c];
+  bool tiny = n < TINY_BATCHES;
+  if (tiny && k > 0 && w->unit_tiny[k - 1] && w->color_first[c + 1] - w->color_first[w->used_colors[k - 1]] <= 2u * TINY_BATCHES) {
+    w->unit_last[k - 1] = (uint8_t)c;
+    return;
+  }
+  w->used_colors[k] = (uint8_t)c;
+  w->unit_last[k] = (uint8_t)c;
+  w->unit_tiny[k] = tiny;
+  w->used_color_count++;
 }
 
 /* ---- The passes --------------------------------------------------------- */
@@ -544,6 +564,12 @@ static inline void unit_part(const TessWorld *w, const PhysicsStage *s, uint32_t
     *size = 1;
   } else {
     uint32_t c = w->used_colors[k];
+    if (w->unit_tiny[k]) { /* one block, on the first part's thread */
+      *first = w->color_first[c];
+      *last = o == 0 ? w->color_first[w->unit_last[k] + 1u] : *first;
+      *size = *last > *first ? *last - *first : 1u;
+      return;
+    }
     *first = w->group_first[c][o][0];
     *last = o + 1u < parts ? w->group_first[c][o + 1u][0] : w->color_first[c + 1u];
     *size = BLOCK;
