@@ -74,16 +74,20 @@ static TessWorld *new_world_workers(TessVec2 gravity, uint32_t workers) {
 
 static TessWorld *new_world(TessVec2 gravity) { return new_world_workers(gravity, 1); }
 
-static TessBodyId add_static(TessWorld *w, TessVec2 at, float angle) {
+static TessBodyId add_body_of(TessWorld *w, TessBodyType type, TessVec2 at, float angle) {
   TessBodyDef bd;
   tess_body_def_default(&bd);
-  bd.type = TESS_BODY_STATIC;
+  bd.type = type;
   bd.position = at;
   bd.angle = angle;
   TessBodyId id = {0, 0};
   TessError err;
   CHECK_OK(tess_body_create(w, &bd, &id, &err), &err);
   return id;
+}
+
+static TessBodyId add_static(TessWorld *w, TessVec2 at, float angle) {
+  return add_body_of(w, TESS_BODY_STATIC, at, angle);
 }
 
 static TessBodyId add_ball(TessWorld *w, TessVec2 p, float r, TessSurface s, bool can_sleep) {
@@ -791,13 +795,7 @@ static void removal_from_a_callback_waits_for_the_step_end(void) {
 }
 
 static TessBodyId add_kinematic(TessWorld *w, TessVec2 at, TessVec2 v, float omega) {
-  TessBodyDef bd;
-  tess_body_def_default(&bd);
-  bd.type = TESS_BODY_KINEMATIC;
-  bd.position = at;
-  TessBodyId id = {0, 0};
-  TessError err;
-  CHECK_OK(tess_body_create(w, &bd, &id, &err), &err);
+  TessBodyId id = add_body_of(w, TESS_BODY_KINEMATIC, at, 0.0f);
   CHECK(tess_body_set_linear_velocity(w, id, v) == TESS_OK && tess_body_set_angular_velocity(w, id, omega) == TESS_OK);
   return id;
 }
