@@ -357,13 +357,14 @@ uint32_t physics_tasks_threads(const TaskPool *p);
  * loops, outside it they sleep. The governor decides here whether the step hands loops over
  * and times it. (The game's scheduler waits as it likes: no effect there.) */
 void physics_tasks_stepping(TaskPool *p, bool stepping);
-/* The governor: steps run one way (handing loops over, or all on the caller); now and then one
- * step, the probe, runs the other way and is timed against the steady steps before and after
- * it; the way that was faster is kept. A pure state machine on the step times it is given. */
+/* The governor: steps run one way (handing loops over, or all on the caller); now and then two
+ * steps, the probe, run the other way, and the second is timed against the steady steps before
+ * and after them (the first pays for moving the working set between the cores' caches); the way
+ * that was faster is kept. A pure state machine on the step times it is given. */
 #define GOV_VOTES 3u
 typedef struct PhysicsGovernor {
   bool parallel;           /* the way steady steps run */
-  uint8_t phase;           /* 0 steady; 1 in the probe; 2 in the steady step after it */
+  uint8_t phase;           /* 0 steady; 1, 2 in the probe (2 timed); 3 in the steady step after it */
   uint32_t gap, countdown; /* steady steps between probes, and left until the next */
   uint32_t slower;         /* steady steps in a row slower than the last probe */
   double before, probe;    /* ns: the last steady step, and the last probe (the other way) */
