@@ -245,12 +245,13 @@ bool physics_governor_begin(PhysicsGovernor *g) {
 /* Whether the last probes' ratios (a step handed over / one on the caller) say the other way is
  * faster: all of them while there are fewer than GOV_VOTES, else all but one. One probe (or its
  * neighbour) slowed by the machine's other work does not switch. */
+static bool votes_for_other_way(const PhysicsGovernor *g, double r) {
+  return g->parallel ? r > 1.0 / (1.0 - GOV_MARGIN) : r < 1.0 - GOV_MARGIN;
+}
+
 static bool other_way_wins(const PhysicsGovernor *g) {
   uint32_t n = g->ratios < GOV_VOTES ? g->ratios : GOV_VOTES, votes = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    double r = g->ratio[i];
-    votes += g->parallel ? r > 1.0 / (1.0 - GOV_MARGIN) : r < 1.0 - GOV_MARGIN;
-  }
+  for (uint32_t i = 0; i < n; i++) votes += votes_for_other_way(g, g->ratio[i]);
   return n > 0 && votes >= (n < GOV_VOTES ? n : n - 1u);
 }
 
@@ -280,8 +281,7 @@ void physics_governor_end(PhysicsGovernor *g, double step_ns) {
         g->switches++;
         g->gap = GOV_MIN_GAP;
         g->probe = ref; /* now the other way's time */
-      } else if (g->ratios > 0 && (g->parallel ? g->ratio[(g->ratios - 1u) % GOV_VOTES] > 1.0 / (1.0 - GOV_MARGIN)
-                                               : g->ratio[(g->ratios - 1u) % GOV_VOTES] < 1.0 - GOV_MARGIN)) {
+      } else if (g->ratios > 0 && votes_for_other_way(g, g->ratio[(g->ratios - 1u) % GOV_VOTES])) {
         g->gap = GOV_MIN_GAP; /* this probe was for the other way: the next one decides soon */
       } else if (g->gap < GOV_MAX_GAP) {
         g->gap *= 2u;

@@ -334,6 +334,31 @@ typedef struct FlatLanding {
   float impact, up, climb, spin;
 } FlatLanding;
 
+/* Steps a falling box 240 times and measures its landing: the speed at impact (the first step
+ * that took speed off it), and after it the most it climbed, its fastest upward speed and spin. */
+static FlatLanding measure_landing(TessWorld *w, TessBodyId b) {
+  FlatLanding out = {0.0f, 0.0f, 0.0f, 0.0f};
+  float low = -1e9f; /* the lowest it has been since the impact (y down) */
+  bool hit = false;
+  for (int i = 0; i < 240; i++) {
+    float before = tess_body_linear_velocity(w, b).y;
+    step(w, 1);
+    TessVec2 v = tess_body_linear_velocity(w, b);
+    if (!hit && v.y < before) {
+      hit = true;
+      out.impact = before;
+    }
+    if (!hit) continue;
+    float y = tess_body_position(w, b).y;
+    low = fmaxf(low, y);
+    out.climb = fmaxf(out.climb, low - y);
+    out.up = fmaxf(out.up, -v.y);
+    out.spin = fmaxf(out.spin, fabsf(tess_body_angular_velocity(w, b)));
+  }
+  CHECK_MSG(hit && out.impact > 4.0f, "the box never landed (impact %g m/s)", out.impact);
+  return out;
+}
+
 static FlatLanding flat_landing(float e_box, float drop, bool box_floor, float x, float hx) {
   TessWorldDef def;
   tess_world_def_default(&def);
@@ -353,25 +378,7 @@ static FlatLanding flat_landing(float e_box, float drop, bool box_floor, float x
   TessShapeDef sd = shape_def(0.5f, e_box, 1.0f);
   float rest = 10.0f - 0.25f;
   TessBodyId b = add_box(w, tess_v2(x, rest - drop), hx, 0.25f, &sd);
-  FlatLanding out = {0.0f, 0.0f, 0.0f, 0.0f};
-  float low = -1e9f; /* the lowest it has been since the impact (y down) */
-  bool hit = false;
-  for (int i = 0; i < 240; i++) {
-    float before = tess_body_linear_velocity(w, b).y;
-    step(w, 1);
-    TessVec2 v = tess_body_linear_velocity(w, b);
-    if (!hit && v.y < before) { /* the first step that took speed off it: the impact */
-      hit = true;
-      out.impact = before;
-    }
-    if (!hit) continue;
-    float y = tess_body_position(w, b).y;
-    low = fmaxf(low, y);
-    out.climb = fmaxf(out.climb, low - y);
-    out.up = fmaxf(out.up, -v.y);
-    out.spin = fmaxf(out.spin, fabsf(tess_body_angular_velocity(w, b)));
-  }
-  CHECK_MSG(hit && out.impact > 4.0f, "the box never landed (impact %g m/s)", out.impact);
+  FlatLanding out = measure_landing(w, b);
   free_world(w, &m);
   return out;
 }
@@ -508,25 +515,7 @@ static FlatLanding slab_landing(float e_box, float drop, float x, float hx) {
   CHECK_OK(tess_world_set_tile_map(w, &d, &err), &err);
   TessShapeDef sd = shape_def(0.5f, e_box, 1.0f);
   TessBodyId b = add_box(w, tess_v2(x, 10.5f - 0.25f - drop), hx, 0.25f, &sd);
-  FlatLanding out = {0.0f, 0.0f, 0.0f, 0.0f};
-  float low = -1e9f;
-  bool hit = false;
-  for (int i = 0; i < 240; i++) {
-    float before = tess_body_linear_velocity(w, b).y;
-    step(w, 1);
-    TessVec2 v = tess_body_linear_velocity(w, b);
-    if (!hit && v.y < before) {
-      hit = true;
-      out.impact = before;
-    }
-    if (!hit) continue;
-    float y = tess_body_position(w, b).y;
-    low = fmaxf(low, y);
-    out.climb = fmaxf(out.climb, low - y);
-    out.up = fmaxf(out.up, -v.y);
-    out.spin = fmaxf(out.spin, fabsf(tess_body_angular_velocity(w, b)));
-  }
-  CHECK_MSG(hit && out.impact > 4.0f, "the box never landed (impact %g m/s)", out.impact);
+  FlatLanding out = measure_landing(w, b);
   CHECK_NEAR(tess_body_position(w, b).y, 10.25f, 0.01f); /* resting on the slabs, not the full row */
   free_world(w, &m);
   return out;
