@@ -259,72 +259,124 @@ static bool window(const PixelMask *m, TessVec2 c, float rw, Window *win) {
 typedef enum ScanMode { SCAN_BUCKETS,
                         SCAN_DEPTH } ScanMode;
 
-/* One pass over mask m's boundary pixels in the circle's window. */
-static void scan_mask(const PixelMask *m, uint32_t mi, const Window *win, Probe *pr, ScanMode mode) {
-  float ux = win->ux, uy = win->uy, r = win->r, band = win->band, reach = win->reach, big2 = (r + 0.5f) * (r + 0.5f);
-  int64_t x0 = win->x0, x1 = win->x1, y0 = win->y0, y1 = win->y1;
-  float to_bucket = (float)BUCKETS / 6.28318531f;
-  TessVec2 n = tess_rot_apply_inv(m->q, pr->n), t = tess_v2_perp(n); /* the way out, in the mask's frame */
-  /* rows and words in tiles with no solid pixel hold no boundary pixel: skipped, in the same
-   * order as the rest, so what is found and in which order is the same */
-  uint32_t ty = UINT32_MAX;
-  bool tile_row = false;
-  for (int64_t y = y0; y <= y1; y++) {
-    if ((uint32_t)y / PIXEL_MASK_TILE != ty) {
-      ty = (uint32_t)y / PIXEL_MASK_TILE;
-      tile_row = coarse_row_any(m, ty, (uint32_t)x0, (uint32_t)x1);
-    }
-    if (!tile_row) {
-      y = (int64_t)(ty + 1) * PIXEL_MASK_TILE - 1;
-      continue;
-    }
-    float ry = (float)y + 0.5f - uy;
-    if (fabsf(ry) > reach + 0.5f) continue;
-    for (uint32_t k = (uint32_t)(x0 >> 6); k <= (uint32_t)(x1 >> 6); k++) {
-      if (!coarse_byte(m, ty, k)) continue;
-      uint64_t word = boundary_span(m, (uint32_t)y, k, x0, x1);
-      while (word) {
-        uint32_t x = (uint32_t)__builtin_ctzll(word) + (k << 6);
-        word &= word - 1;
-        float rx = (float)x + 0.5f - ux;
-        float dc = sqrtf(rx * rx + ry * ry), d = dc - 0.5f; /* to the pixel's disc */
-        if (d > reach || !(d > 0.0f)) continue;             /* out of reach, or the centre is inside this pixel */
-        if (mode == SCAN_BUCKETS) {
-          pr->any = true;
-          if (d < r) {
-            if (pr->cand_count < CANDIDATES) {
-              pr->cand_mask[pr->cand_count] = mi;
-              pr->cand_x[pr->cand_count] = rx;
-              pr->cand_y[pr->cand_count++] = ry;
-            } else {
-              pr->cand_overflow = true;
-            }
-          }
-          if (d * m->pixel_size < pr->min_d) {
-            pr->min_d = d * m->pixel_size;
-            pr->mask = mi;
-          }
-          /* the directions a move of at most `band` towards which would hit this pixel: a cone,
-           * a half plane for a pixel the circle touches, closing to nothing at the band's edge
-           * (so far pixels weigh little and near ones decide) */
-          float cb = (d * d - r * r + band * band) / (2.0f * band * d);
-          if (cb <= 0.0f) cb = 0.0f;
-          if (cb >= 1.0f) continue;
-          float angle = fast_atan2(ry, rx) + m->angle; /* buckets are world directions */
-          int32_t b0, b1;
-          cone_buckets(angle, cb, to_bucket, &b0, &b1);
-          block(pr->blocked, b0, b1);
-        } else if (d < r) {
-          /* moving by s along n takes the pixel's centre out of the circle grown by the disc's
-           * radius when (a - s)^2 + b^2 >= (r + 1/2)^2 */
-          float a = rx * n.x + ry * n.y, b = rx * t.x + ry * t.y;
-          if (a >= 0.0f || b * b >= big2) continue; /* ahead of the way out: moving on would not clear it */
-          float s = (a + sqrtf(big2 - b * b)) * m->pixel_size;
-          if (s > pr->depth) pr->depth = s;
-        }
+/* What a pass over a mask's pixels needs of the circle, in the mask's pixels. */
+typedef struct Scan {
+  const PixelMask *m;
+  uint32_t mi;
+  ScanMode mode;
+  float r, band, reach, big2, to_bucket;
+  TessVec2 n, t; /* the way out, in the mask's frame (SCAN_DEPTH) */
+} Scan;
+
+/* One boundary pixel, its centre at (rx, ry) from the circle's. */
+static inline void scan_pixel(const Scan *sc, Probe *pr, float rx, float ry) {
+  float r = sc->r, band = sc->band;
+  float dc = sqrtf(rx * rx + ry * ry), d = dc - 0.5f; /* to the pixel's disc */
+  if (d > sc->reach || !(d > 0.0f)) return;           /* out of reach, or the centre is inside this pixel */
+  if (sc->mode == SCAN_BUCKETS) {
+    pr->any = true;
+    if (d < r) {
+      if (pr->cand_count < CANDIDATES) {
+        pr->cand_mask[pr->cand_count] = sc->mi;
+        pr->cand_x[pr->cand_count] = rx;
+        pr->cand_y[pr->cand_count++] = ry;
+      } else {
+        pr->cand_overflow = true;
       }
     }
+    if (d * sc->m->pixel_size < pr->min_d) {
+      pr->min_d = d * sc->m->pixel_size;
+      pr->mask = sc->mi;
+    }
+    /* the directions a move of at most `band` towards which would hit this pixel: a cone,
+     * a half plane for a pixel the circle touches, closing to nothing at the band's edge
+     * (so far pixels weigh little and near ones decide) */
+    float cb = (d * d - r * r + band * band) / (2.0f * band * d);
+    if (cb <= 0.0f) cb = 0.0f;
+    if (cb >= 1.0f) return;
+    float angle = fast_atan2(ry, rx) + sc->m->angle; /* buckets are world directions */
+    int32_t b0, b1;
+    cone_buckets(angle, cb, sc->to_bucket, &b0, &b1);
+    block(pr->blocked, b0, b1);
+  } else if (d < r) {
+    /* moving by s along n takes the pixel's centre out of the circle grown by the disc's
+     * radius when (a - s)^2 + b^2 >= (r + 1/2)^2 */
+    float a = rx * sc->n.x + ry * sc->n.y, b = rx * sc->t.x + ry * sc->t.y;
+    if (a >= 0.0f || b * b >= sc->big2) return; /* ahead of the way out: moving on would not clear it */
+    float s = (a + sqrtf(sc->big2 - b * b)) * sc->m->pixel_size;
+    if (s > pr->depth) pr->depth = s;
   }
+}
+
+/* Columns xs..xs+63 of row y as one word (bit i: column xs + i), 0 outside the mask; xs >= -1. */
+static inline uint64_t strip_row(const PixelMask *m, int64_t y, int64_t xs) {
+  if (y < 0 || y >= (int64_t)m->height) return 0;
+  const uint64_t *row = mask_row(m, (uint32_t)y);
+  if (xs < 0) return row[0] << 1; /* column -1 is outside: empty */
+  uint32_t k = (uint32_t)(xs >> 6), sh = (uint32_t)(xs & 63);
+  uint64_t v = row[k] >> sh;
+  if (sh && k + 1 < m->words) v |= row[k + 1] << (64 - sh);
+  return v;
+}
+
+/* The widest window whose rows are read as one strip word each: its columns and the one either
+ * side (their neighbours) in 64 bits. */
+#define STRIP_MAX_COLUMNS 62
+
+/* Calls visit(context, x, y) for each boundary pixel (x, y) of rows y0..y1, columns x0..x1 (within
+ * the mask), row by row and in each row from left to right. A window of at most STRIP_MAX_COLUMNS
+ * reads each row once, as one strip word, and finds its boundary pixels with a few word operations;
+ * a wider one goes by the mask's words, skipping the rows and words of empty coarse tiles (they
+ * hold no boundary pixel: the same pixels in the same order). */
+#define FOR_BOUNDARY_PIXELS(m, x0, y0, x1, y1, x, y, ...)                            \
+  do {                                                                               \
+    if ((x1) - (x0) < STRIP_MAX_COLUMNS) {                                           \
+      int64_t xs_ = (x0)-1;                                                          \
+      uint64_t keep_ = (~0ull >> (63 - ((x1) - (x0)))) << 1; /* columns x0..x1 */    \
+      uint64_t up_ = strip_row(m, (y0)-1, xs_), cur_ = strip_row(m, (y0), xs_);      \
+      for (int64_t y = (y0); y <= (y1); y++) {                                       \
+        uint64_t down_ = strip_row(m, y + 1, xs_);                                   \
+        uint64_t word_ = cur_ & keep_ & ~(up_ & down_ & (cur_ << 1) & (cur_ >> 1));  \
+        up_ = cur_, cur_ = down_;                                                    \
+        while (word_) {                                                              \
+          int64_t x = xs_ + __builtin_ctzll(word_);                                  \
+          word_ &= word_ - 1;                                                        \
+          __VA_ARGS__                                                                \
+        }                                                                            \
+      }                                                                              \
+      break;                                                                         \
+    }                                                                                \
+    uint32_t ty_ = UINT32_MAX;                                                       \
+    bool tile_row_ = false;                                                          \
+    for (int64_t y = (y0); y <= (y1); y++) {                                         \
+      if ((uint32_t)y / PIXEL_MASK_TILE != ty_) {                                    \
+        ty_ = (uint32_t)y / PIXEL_MASK_TILE;                                         \
+        tile_row_ = coarse_row_any(m, ty_, (uint32_t)(x0), (uint32_t)(x1));          \
+      }                                                                              \
+      if (!tile_row_) {                                                              \
+        y = (int64_t)(ty_ + 1) * PIXEL_MASK_TILE - 1;                                \
+        continue;                                                                    \
+      }                                                                              \
+      for (uint32_t k_ = (uint32_t)((x0) >> 6); k_ <= (uint32_t)((x1) >> 6); k_++) { \
+        if (!coarse_byte(m, ty_, k_)) continue;                                      \
+        uint64_t word_ = boundary_span(m, (uint32_t)y, k_, (x0), (x1));              \
+        while (word_) {                                                              \
+          int64_t x = (int64_t)(k_ << 6) + __builtin_ctzll(word_);                   \
+          word_ &= word_ - 1;                                                        \
+          __VA_ARGS__                                                                \
+        }                                                                            \
+      }                                                                              \
+    }                                                                                \
+  } while (0)
+
+/* One pass over mask m's boundary pixels in the circle's window. */
+static void scan_mask(const PixelMask *m, uint32_t mi, const Window *win, Probe *pr, ScanMode mode) {
+  Scan sc = {m, mi, mode, win->r, win->band, win->reach, (win->r + 0.5f) * (win->r + 0.5f), (float)BUCKETS / 6.28318531f,
+             tess_rot_apply_inv(m->q, pr->n), tess_v2(0.0f, 0.0f)};
+  sc.t = tess_v2_perp(sc.n);
+  float ux = win->ux, uy = win->uy;
+  FOR_BOUNDARY_PIXELS(m, win->x0, win->y0, win->x1, win->y1, x, y,
+                      { scan_pixel(&sc, pr, (float)x + 0.5f - ux, (float)y + 0.5f - uy); });
 }
 
 /* The first position in from..end-1 whose bit is `one`, or end. */
@@ -586,20 +638,11 @@ static bool pixel_within(const TessWorld *w, const PixelMask *m, TessVec2 c, flo
     if (y0 < win.y0) y0 = win.y0;
     if (x1 > win.x1) x1 = win.x1;
     if (y1 > win.y1) y1 = win.y1;
-    for (int64_t y = y0; y <= y1; y++) {
-      uint32_t ty = (uint32_t)y / PIXEL_MASK_TILE;
-      float ry = (float)y + 0.5f - win.uy;
-      for (uint32_t k = (uint32_t)(x0 >> 6); x0 <= x1 && k <= (uint32_t)(x1 >> 6); k++) {
-        if (!coarse_byte(m, ty, k)) continue;
-        uint64_t word = boundary_span(m, (uint32_t)y, k, x0, x1);
-        while (word) {
-          uint32_t x = (uint32_t)__builtin_ctzll(word) + (k << 6);
-          word &= word - 1;
-          float rx = (float)x + 0.5f - win.ux;
-          if (rx * rx + ry * ry <= lim2) return true;
-        }
-      }
-    }
+    if (x0 > x1 || y0 > y1) return false;
+    FOR_BOUNDARY_PIXELS(m, x0, y0, x1, y1, x, y, {
+      float rx = (float)x + 0.5f - win.ux, ry = (float)y + 0.5f - win.uy;
+      if (rx * rx + ry * ry <= lim2) return true;
+    });
   }
   return false;
 }
