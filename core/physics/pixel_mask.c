@@ -93,6 +93,24 @@ static inline bool coarse_row_any(const PixelMask *m, uint32_t ty, uint32_t x0, 
   return false;
 }
 
+/* Whether any tile under pixels [x0, x1] x [y0, y1] (within the mask) has a solid pixel. A box
+ * whose tiles fall in one coarse word (nearly every circle's) tests a masked word per tile row. */
+static inline bool coarse_box_any(const PixelMask *m, int64_t x0, int64_t y0, int64_t x1, int64_t y1) {
+  if (x0 > x1 || y0 > y1) return false;
+  uint32_t t0 = (uint32_t)x0 / PIXEL_MASK_TILE, t1 = (uint32_t)x1 / PIXEL_MASK_TILE;
+  uint32_t ty0 = (uint32_t)y0 / PIXEL_MASK_TILE, ty1 = (uint32_t)y1 / PIXEL_MASK_TILE;
+  if (t0 >> 6 != t1 >> 6) {
+    for (uint32_t ty = ty0; ty <= ty1; ty++)
+      if (coarse_row_any(m, ty, (uint32_t)x0, (uint32_t)x1)) return true;
+    return false;
+  }
+  uint64_t sel = (~0ull << (t0 & 63)) & (~0ull >> (63 - (t1 & 63)));
+  const uint64_t *c = m->coarse + (size_t)ty0 * m->coarse_words + (t0 >> 6);
+  for (uint32_t ty = ty0; ty <= ty1; ty++, c += m->coarse_words)
+    if (*c & sel) return true;
+  return false;
+}
+
 /* ---- Angles ---------------------------------------------------------------- */
 
 /* atan2 to about 1e-5 rad (a bucket is 0.017), plain float arithmetic: the same bits on every
@@ -244,16 +262,15 @@ static bool window(const PixelMask *m, TessVec2 c, float rw, Window *win) {
   float ux = lc.x * inv, uy = lc.y * inv;
   float r = rw * inv, band = max_f(1.0f, BAND_OF_RADIUS * r), reach = r + band;
   if (ux + reach < 0.0f || uy + reach < 0.0f || ux - reach > (float)m->width || uy - reach > (float)m->height) return false;
-  int64_t x0 = floor_i64(ux - reach), x1 = floor_i64(ux + reach);
-  int64_t y0 = floor_i64(uy - reach), y1 = floor_i64(uy + reach);
-  if (x0 < 0) x0 = 0;
-  if (y0 < 0) y0 = 0;
+  /* floor, then clipped to the mask: ux + reach and uy + reach are >= 0 here, where floor is the
+   * conversion's truncation, and below 0 the low ends clip to 0 whatever their floor */
+  float lx = ux - reach, ly = uy - reach;
+  int64_t x0 = lx < 0.0f ? 0 : (int64_t)lx, x1 = (int64_t)(ux + reach);
+  int64_t y0 = ly < 0.0f ? 0 : (int64_t)ly, y1 = (int64_t)(uy + reach);
   if (x1 >= (int64_t)m->width) x1 = (int64_t)m->width - 1;
   if (y1 >= (int64_t)m->height) y1 = (int64_t)m->height - 1;
   *win = (Window){ux, uy, r, band, reach, x0, y0, x1, y1};
-  for (uint32_t ty = (uint32_t)y0 / PIXEL_MASK_TILE; ty <= (uint32_t)y1 / PIXEL_MASK_TILE; ty++)
-    if (coarse_row_any(m, ty, (uint32_t)x0, (uint32_t)x1)) return true;
-  return false;
+  return coarse_box_any(m, x0, y0, x1, y1);
 }
 
 typedef enum ScanMode { SCAN_BUCKETS,
@@ -575,11 +592,17 @@ static bool any_solid(const TessWorld *w, TessVec2 lo, TessVec2 hi, Sel sel) {
   for (uint32_t i = sel.first; i < sel.end; i++) {
     const PixelMask *m = &w->pmasks[i];
     if (m->removed || skips(m, sel) || !tess_aabb_overlaps((TessAABB){lo, hi}, m->bounds)) continue;
-    TessVec2 c[4] = {lo, hi, tess_v2(lo.x, hi.y), tess_v2(hi.x, lo.y)};
-    float lx = FLT_MAX, ly = FLT_MAX, hx = -FLT_MAX, hy = -FLT_MAX;
-    for (int k = 0; k < 4; k++) {
-      TessVec2 u = tess_v2_scale(m->inv_pixel, tess_rot_apply_inv(m->q, tess_v2_sub(c[k], m->origin)));
-      lx = min_f(lx, u.x), ly = min_f(ly, u.y), hx = max_f(hx, u.x), hy = max_f(hy, u.y);
+    float lx, ly, hx, hy;
+    if (m->q.c == 1.0f && m->q.s == 0.0f) { /* unturned: the box's corners stay its corners */
+      lx = (lo.x - m->origin.x) * m->inv_pixel, ly = (lo.y - m->origin.y) * m->inv_pixel;
+      hx = (hi.x - m->origin.x) * m->inv_pixel, hy = (hi.y - m->origin.y) * m->inv_pixel;
+    } else {
+      TessVec2 c[4] = {lo, hi, tess_v2(lo.x, hi.y), tess_v2(hi.x, lo.y)};
+      lx = ly = FLT_MAX, hx = hy = -FLT_MAX;
+      for (int k = 0; k < 4; k++) {
+        TessVec2 u = tess_v2_scale(m->inv_pixel, tess_rot_apply_inv(m->q, tess_v2_sub(c[k], m->origin)));
+        lx = min_f(lx, u.x), ly = min_f(ly, u.y), hx = max_f(hx, u.x), hy = max_f(hy, u.y);
+      }
     }
     if (hx < -1.0f || hy < -1.0f || lx > (float)m->width + 1.0f || ly > (float)m->height + 1.0f) continue;
     int64_t x0 = floor_i64(lx) - 1, x1 = floor_i64(hx) + 1, y0 = floor_i64(ly) - 1, y1 = floor_i64(hy) + 1;
@@ -587,6 +610,7 @@ static bool any_solid(const TessWorld *w, TessVec2 lo, TessVec2 hi, Sel sel) {
     if (y0 < 0) y0 = 0;
     if (x1 >= (int64_t)m->width) x1 = (int64_t)m->width - 1;
     if (y1 >= (int64_t)m->height) y1 = (int64_t)m->height - 1;
+    if (!coarse_box_any(m, x0, y0, x1, y1)) continue; /* most paths through open air stop here */
     for (int64_t y = y0; y <= y1; y++) {
       uint32_t ty = (uint32_t)y / PIXEL_MASK_TILE;
       if (!coarse_row_any(m, ty, (uint32_t)x0, (uint32_t)x1)) { /* a row of empty tiles: its 8 rows are empty */
@@ -660,7 +684,8 @@ static bool sweep_along(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to,
   if (!(len > spacing)) return false;
   /* a sample stops the circle only where pixels lie within r of it */
   TessVec2 grow = tess_v2(r, r);
-  if (!any_solid(w, tess_v2_sub(tess_v2_min(from, to), grow), tess_v2_add(tess_v2_max(from, to), grow), sel))
+  TessVec2 lo = tess_v2(min_f(from.x, to.x), min_f(from.y, to.y)), hi = tess_v2(max_f(from.x, to.x), max_f(from.y, to.y));
+  if (!any_solid(w, tess_v2_sub(lo, grow), tess_v2_add(hi, grow), sel))
     return false;
   uint32_t n = (uint32_t)ceilf(len / spacing);
   if (n > 1024) n = 1024;
