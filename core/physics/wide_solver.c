@@ -315,17 +315,48 @@ static inline uint32_t part_of(const TessWorld *w, const ColorIn *in) {
   return o < w->parts ? o : w->parts - 1u;
 }
 
+/* A counter the threads of a pass share, on a cache line of its own. */
+typedef struct PassSync {
+  atomic_uint n;
+  char pad[64 - sizeof(atomic_uint)];
+} PassSync;
+
+static bool grow_pass_sync(TessWorld *w, uint32_t need) {
+  if (need <= w->pass_sync_cap) return true;
+  uint32_t cap = need < 64u ? 64u : need;
+  void *raw = tess_realloc(NULL, cap * sizeof(PassSync) + 64u);
+  if (!raw) return false;
+  tess_free(w->pass_sync_raw);
+  w->pass_sync_raw = raw;
+  w->pass_sync = (PassSync *)(((uintptr_t)raw + 63u) & ~(uintptr_t)63u);
+  w->pass_sync_cap = cap;
+  return true;
+}
+
+static void reset_sync(PassSync *sync, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) atomic_store_explicit(&sync[i].n, 0u, memory_order_relaxed);
+}
+
+static _Thread_local char stepping_mark;
+/* constraints prepared (and then coloured) at a time */
+#define PREP_CHUNK 256u
+
 typedef struct BuildJob {
   TessWorld *w;
   const Softness *soft, *soft_static;
+  /* the prepare and the colouring: chunks of PREP_CHUNK constraints; sync[0] the next chunk to
+   * prepare, sync[1 + c] set once chunk c is prepared */
+  PassSync *sync;
+  uint32_t chunks, colored;
+  const void *stepping;
+  uint32_t count[COLORS][PHYS_PARTS][2]; /* constraints per colour, part and point count */
 } BuildJob;
 
 /* Constraints [begin, end) of coff: their heads (solver states, masses, k->solve); the constraints
  * to colour need no more here (their points are prepared straight into the lanes), those left to
  * the one-at-a-time passes, or to a restitution pass after the solve, need their points prepared
  * in cbuf. */
-static void prepare_task(void *ctx, uint32_t begin, uint32_t end) {
-  const BuildJob *j = ctx;
+static void prepare_range(const BuildJob *j, uint32_t begin, uint32_t end) {
   TessWorld *w = j->w;
   const BodyState *st = w->states;
   uint32_t spare = w->active_count + 1; /* the state_colors slot of a fixed side */
@@ -365,32 +396,13 @@ static void fill_task(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
-static void add_color_unit(TessWorld *w, uint32_t c);
-
-bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
-  uint32_t nstates = w->active_count + 1, spare = nstates;
-  if (!PHYS_GROW(w->state_colors, &w->state_colors_cap, nstates + 1) ||
-      !PHYS_GROW(w->constraint_color, &w->constraint_color_cap, w->coff_count + 1) ||
-      !PHYS_GROW(w->constraint_slot, &w->constraint_slot_cap, w->coff_count + 1) ||
-      !PHYS_GROW(w->color_in, &w->color_in_cap, w->coff_count + 1) ||
-      !PHYS_GROW(w->overflow, &w->overflow_cap, w->coff_count + 1))
-    return false;
-  uint32_t *colors = w->state_colors;
-  memset(colors, 0, (nstates + 1) * sizeof *colors);
-  /* one part in a step the pool runs on the caller (physics_tasks_step_shared) */
-  uint32_t parts = physics_tasks_step_shared(w->tasks) ? physics_tasks_threads(w->tasks) : 1u;
-  if (parts > PHYS_PARTS) parts = PHYS_PARTS;
-  w->parts = parts < 1u ? 1u : parts;
-  w->part_scale = w->active_count ? ((uint64_t)w->parts << 32) / w->active_count : 0;
-  uint32_t count[COLORS][PHYS_PARTS][2];
-  memset(count, 0, sizeof count);
-  w->overflow_count = 0;
-  BuildJob job = {w, &soft, &soft_static};
-  physics_parallel_for(w->tasks, w->coff_count, 1024, prepare_task, &job);
-  /* one constraint after another (a colour depends on those before): the fixed sides all
-   * name the spare slot, which is cleared again after each constraint */
+/* The colouring of constraints [begin, end), one after another (a colour depends on those
+ * before): the fixed sides all name the spare slot, which is cleared again after each. */
+static void color_range(BuildJob *j, uint32_t begin, uint32_t end) {
+  TessWorld *w = j->w;
+  uint32_t *colors = w->state_colors, spare = w->active_count + 1;
   const ColorIn *in = w->color_in;
-  for (uint32_t ci = 0; ci < w->coff_count; ci++) {
+  for (uint32_t ci = begin; ci < end; ci++) {
     w->constraint_color[ci] = PHYS_NO_COLOR;
     uint32_t points = in[ci].points, a = in[ci].a, b = in[ci].b;
     if (points == 0) continue;
@@ -410,8 +422,77 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     colors[b] |= bit;
     colors[spare] = 0;
     w->constraint_color[ci] = (uint8_t)color;
-    w->constraint_slot[ci] = count[color][part_of(w, &in[ci])][points - 1]++; /* its place in its group */
+    w->constraint_slot[ci] = j->count[color][part_of(w, &in[ci])][points - 1]++; /* its place in its group */
   }
+}
+
+/* Chunk c prepared by whoever takes it first. */
+static bool prepare_next(BuildJob *j) {
+  uint32_t c = atomic_fetch_add_explicit(&j->sync[0].n, 1u, memory_order_relaxed);
+  if (c >= j->chunks) return false;
+  uint32_t end = (c + 1u) * PREP_CHUNK < j->w->coff_count ? (c + 1u) * PREP_CHUNK : j->w->coff_count;
+  prepare_range(j, c * PREP_CHUNK, end);
+  atomic_store_explicit(&j->sync[1u + c].n, 1u, memory_order_release);
+  return true;
+}
+
+/* The chunks not yet coloured, in order, each once it is prepared (by this thread, when none
+ * other has taken it). Only the stepping thread colours. */
+static void color_chunks(BuildJob *j) {
+  for (; j->colored < j->chunks; j->colored++) {
+    uint32_t c = j->colored;
+    for (uint32_t spins = 0; !atomic_load_explicit(&j->sync[1u + c].n, memory_order_acquire);)
+      if (!prepare_next(j)) { /* another thread is preparing it */
+        SPIN_PAUSE();
+        if (++spins == WAIT_SPINS) {
+          sched_yield();
+          spins = 0;
+        }
+      }
+    uint32_t end = (c + 1u) * PREP_CHUNK < j->w->coff_count ? (c + 1u) * PREP_CHUNK : j->w->coff_count;
+    color_range(j, c * PREP_CHUNK, end);
+  }
+}
+
+/* The serial colouring overlaps the prepare: the stepping thread colours the chunks in order
+ * while the others prepare ahead of it (and prepares a chunk itself when none is ready). */
+static void prepare_task(void *ctx, uint32_t begin, uint32_t end) {
+  (void)begin;
+  (void)end;
+  BuildJob *j = ctx;
+  if (j->stepping == &stepping_mark) color_chunks(j);
+  while (prepare_next(j)) {
+  }
+}
+
+static void add_color_unit(TessWorld *w, uint32_t c);
+
+bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
+  uint32_t nstates = w->active_count + 1;
+  if (!PHYS_GROW(w->state_colors, &w->state_colors_cap, nstates + 1) ||
+      !PHYS_GROW(w->constraint_color, &w->constraint_color_cap, w->coff_count + 1) ||
+      !PHYS_GROW(w->constraint_slot, &w->constraint_slot_cap, w->coff_count + 1) ||
+      !PHYS_GROW(w->color_in, &w->color_in_cap, w->coff_count + 1) ||
+      !PHYS_GROW(w->overflow, &w->overflow_cap, w->coff_count + 1))
+    return false;
+  uint32_t *colors = w->state_colors;
+  memset(colors, 0, (nstates + 1) * sizeof *colors);
+  /* one part in a step the pool runs on the caller (physics_tasks_step_shared) */
+  uint32_t parts = physics_tasks_step_shared(w->tasks) ? physics_tasks_threads(w->tasks) : 1u;
+  if (parts > PHYS_PARTS) parts = PHYS_PARTS;
+  w->parts = parts < 1u ? 1u : parts;
+  w->part_scale = w->active_count ? ((uint64_t)w->parts << 32) / w->active_count : 0;
+  w->overflow_count = 0;
+  BuildJob job = {w, &soft, &soft_static, NULL, (w->coff_count + PREP_CHUNK - 1u) / PREP_CHUNK, 0, &stepping_mark, {{{0}}}};
+  if (!grow_pass_sync(w, job.chunks + 1u)) return false;
+  job.sync = w->pass_sync;
+  reset_sync(job.sync, job.chunks + 1u);
+  /* the stepping thread colours the chunks in order as they are prepared, the other threads
+   * prepare ahead of it; what the pool ran elsewhere (a game's scheduler may run no item on
+   * this thread) is coloured here after */
+  physics_parallel_for(w->tasks, w->coff_count < 4u * PREP_CHUNK ? 1u : 2u, 1, prepare_task, &job);
+  color_chunks(&job);
+  uint32_t(*count)[PHYS_PARTS][2] = job.count;
 
   /* the batches: colour by colour, part by part, one-point groups before two-point ones (the
    * order of a colour's constraints changes no result: they share no dynamic body) */
@@ -491,32 +572,9 @@ static void add_color_unit(TessWorld *w, uint32_t c) {
 
 /* ---- The passes --------------------------------------------------------- */
 
-/* A counter the threads of a pass share, on a cache line of its own. */
-typedef struct PassSync {
-  atomic_uint n;
-  char pad[64 - sizeof(atomic_uint)];
-} PassSync;
-
-static bool grow_pass_sync(TessWorld *w, uint32_t need) {
-  if (need <= w->pass_sync_cap) return true;
-  uint32_t cap = need < 64u ? 64u : need;
-  void *raw = tess_realloc(NULL, cap * sizeof(PassSync) + 64u);
-  if (!raw) return false;
-  tess_free(w->pass_sync_raw);
-  w->pass_sync_raw = raw;
-  w->pass_sync = (PassSync *)(((uintptr_t)raw + 63u) & ~(uintptr_t)63u);
-  w->pass_sync_cap = cap;
-  return true;
-}
-
-static void reset_sync(PassSync *sync, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) atomic_store_explicit(&sync[i].n, 0u, memory_order_relaxed);
-}
-
 /* Which part a thread takes first: the stepping thread (its mark named in the job) the first,
  * every other thread one of the others, the same from pass to pass. Any thread may take any
  * part's blocks once its own are taken, so the answer changes only where the work is done. */
-static _Thread_local char stepping_mark;
 static _Thread_local uint32_t worker_number;
 static atomic_uint workers_seen;
 
