@@ -648,7 +648,7 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
   }
   Softness soft = physics_softness(w->def.contact_hertz, w->def.contact_damping_ratio, h);
   Softness soft_static = physics_softness(2.0f * w->def.contact_hertz, w->def.contact_damping_ratio, h);
-  if (!physics_wide_build(w, soft, soft_static)) {
+  if (!physics_wide_build(w)) {
     w->locked = false;
     return tess_error_set(err, TESS_ERR_NOMEM, "world", "out of memory");
   }
@@ -664,7 +664,9 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
   /* the sub-steps' stages, handed to the threads in as few loops as the array allows: the
    * threads meet between stages on a counter (wide_solver.c), not in a loop of the pool's each */
   PhysicsStage stages[96];
+  Softness fill_soft[2] = {soft, soft_static};
   uint32_t n = 0;
+  stages[n++] = (PhysicsStage){PHYS_STAGE_FILL, NULL, fill_soft, 0};
   bool serial = w->joint_count > 0 || w->overflow_count > 0;
   for (uint32_t sub = 0; sub < substeps; sub++) {
     if (n + 12u > sizeof stages / sizeof stages[0]) {

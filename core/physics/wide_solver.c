@@ -46,6 +46,8 @@
 /* batches a thread takes at a time from a part of a colour, and bodies from a part of a body loop */
 #define BLOCK 4u
 #define OWNED_BLOCK 256u
+/* constraints a thread takes at a time into their lanes */
+#define FILL_BLOCK 64u
 /* a colour of fewer batches is not split (add_color_unit) */
 #define TINY_BATCHES 16u
 /* pauses (some 10-40 us) a thread waits for the others' blocks before it yields its processor:
@@ -343,7 +345,6 @@ static _Thread_local char stepping_mark;
 
 typedef struct BuildJob {
   TessWorld *w;
-  const Softness *soft, *soft_static;
   /* the prepare and the colouring: chunks of PREP_CHUNK constraints; sync[0] the next chunk to
    * prepare, sync[1 + c] set once chunk c is prepared */
   PassSync *sync;
@@ -381,19 +382,31 @@ static void clear_batch(TessWorld *w, uint32_t i) {
   for (uint32_t lane = 0; lane < LANES; lane++) ((WideHead *)base)->offset[lane] = TESS_NULL_INDEX;
 }
 
-/* Constraints [begin, end) of coff into their lanes. */
-static void fill_task(void *ctx, uint32_t begin, uint32_t end) {
-  const BuildJob *j = ctx;
-  TessWorld *w = j->w;
-  for (uint32_t ci = begin; ci < end; ci++) {
-    uint32_t c = w->constraint_color[ci];
-    if (c == PHYS_NO_COLOR) continue;
-    const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
-    uint32_t p = k->point_count - 1, slot = w->constraint_slot[ci], o = part_of(w, &w->color_in[ci]);
-    uint8_t *base = w->wbuf + (w->batches[w->group_first[c][o][p] + slot / LANES] & ~1u);
-    write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], j->soft,
-               j->soft_static);
+/* Coloured constraint ci (coff order) into its lane. */
+static inline void fill_one(TessWorld *w, uint32_t ci, const Softness soft[2]) {
+  uint32_t c = w->constraint_color[ci];
+  const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
+  uint32_t p = k->point_count - 1, slot = w->constraint_slot[ci], o = part_of(w, &w->color_in[ci]);
+  uint8_t *base = w->wbuf + (w->batches[w->group_first[c][o][p] + slot / LANES] & ~1u);
+  write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], &soft[0], &soft[1]);
+}
+
+/* All the coloured constraints into their lanes, in coff order (on one thread). */
+static void fill_all(TessWorld *w, const Softness soft[2]) {
+  for (uint32_t ci = 0; ci < w->coff_count; ci++)
+    if (w->constraint_color[ci] != PHYS_NO_COLOR) fill_one(w, ci, soft);
+}
+
+/* Entries [begin, end) of the part lists into their lanes: the stage PHYS_STAGE_FILL of the
+ * solver's run, part by part, so the thread that solves a part's batches first has filled them
+ * (in its cache), and no two threads write one batch. */
+static void fill_listed(TessWorld *w, uint32_t begin, uint32_t end, const Softness soft[2]) {
+  if (w->parts < 2u) { /* one part: no lists, the constraints [begin, end) */
+    for (uint32_t ci = begin; ci < end; ci++)
+      if (w->constraint_color[ci] != PHYS_NO_COLOR) fill_one(w, ci, soft);
+    return;
   }
+  for (uint32_t i = begin; i < end; i++) fill_one(w, w->part_list[i], soft);
 }
 
 /* The colouring of constraints [begin, end), one after another (a colour depends on those
@@ -422,7 +435,9 @@ static void color_range(BuildJob *j, uint32_t begin, uint32_t end) {
     colors[b] |= bit;
     colors[spare] = 0;
     w->constraint_color[ci] = (uint8_t)color;
-    w->constraint_slot[ci] = j->count[color][part_of(w, &in[ci])][points - 1]++; /* its place in its group */
+    uint32_t o = part_of(w, &in[ci]);
+    w->constraint_slot[ci] = j->count[color][o][points - 1]++; /* its place in its group */
+    if (w->parts > 1u) w->part_list[o * w->part_list_stride + w->part_list_count[o]++] = ci;
   }
 }
 
@@ -467,7 +482,7 @@ static void prepare_task(void *ctx, uint32_t begin, uint32_t end) {
 
 static void add_color_unit(TessWorld *w, uint32_t c);
 
-bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
+bool physics_wide_build(TessWorld *w) {
   uint32_t nstates = w->active_count + 1;
   if (!PHYS_GROW(w->state_colors, &w->state_colors_cap, nstates + 1) ||
       !PHYS_GROW(w->constraint_color, &w->constraint_color_cap, w->coff_count + 1) ||
@@ -483,7 +498,10 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
   w->parts = parts < 1u ? 1u : parts;
   w->part_scale = w->active_count ? ((uint64_t)w->parts << 32) / w->active_count : 0;
   w->overflow_count = 0;
-  BuildJob job = {w, &soft, &soft_static, NULL, (w->coff_count + PREP_CHUNK - 1u) / PREP_CHUNK, 0, &stepping_mark, {{{0}}}};
+  w->part_list_stride = w->coff_count;
+  memset(w->part_list_count, 0, sizeof w->part_list_count);
+  if (w->parts > 1u && !PHYS_GROW(w->part_list, &w->part_list_cap, w->parts * w->coff_count + 1u)) return false;
+  BuildJob job = {w, NULL, (w->coff_count + PREP_CHUNK - 1u) / PREP_CHUNK, 0, &stepping_mark, {{{0}}}};
   if (!grow_pass_sync(w, job.chunks + 1u)) return false;
   job.sync = w->pass_sync;
   reset_sync(job.sync, job.chunks + 1u);
@@ -535,9 +553,8 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     if (w->color_first[c + 1] > w->color_first[c]) add_color_unit(w, c);
 
   /* the last batch of each group cleared (the lanes it leaves empty; a filled lane has every
-   * field written), then the lanes filled: constraint by constraint on the workers, each into
-   * its own lane. (Whether a loop is handed over must not depend on the thread count: a game's
-   * scheduler sees the same loops with any; the parts add a few part-filled batches.) */
+   * field written); the lanes are filled by the solver's first stage (PHYS_STAGE_FILL), each
+   * part's by the thread that solves it. (The parts add a few part-filled batches.) */
   uint32_t one_part = 0;
   for (uint32_t c = 0; c < COLORS; c++)
     for (uint32_t p = 0; p < 2; p++) {
@@ -550,7 +567,6 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     }
   w->batch_count_one_part = one_part;
   memcpy(w->group_first, first, sizeof first);
-  physics_parallel_for(w->tasks, w->coff_count, 512, fill_task, &job);
   return true;
 }
 
@@ -620,6 +636,10 @@ static inline void unit_part(const TessWorld *w, const PhysicsStage *s, uint32_t
     *first = 0;
     *last = o == 0 ? 1u : 0u;
     *size = 1;
+  } else if (s->kind == PHYS_STAGE_FILL) {
+    *first = o * w->part_list_stride;
+    *last = *first + (parts < 2u ? w->coff_count : w->part_list_count[o]);
+    *size = FILL_BLOCK;
   } else {
     uint32_t c = w->used_colors[k];
     if (w->unit_tiny[k]) { /* one block, on the first part's thread */
@@ -637,6 +657,8 @@ static inline void unit_part(const TessWorld *w, const PhysicsStage *s, uint32_t
 static inline void run_block(const RunJob *j, const PhysicsStage *s, uint32_t begin, uint32_t end) {
   if (s->kind == PHYS_STAGE_BODIES || s->kind == PHYS_STAGE_SERIAL)
     s->fn(s->ctx, begin, end);
+  else if (s->kind == PHYS_STAGE_FILL)
+    fill_listed(j->w, begin, end, s->ctx);
   else
     pass_range(j->w, s->kind != PHYS_STAGE_WARM_START, j->inv_h, s->kind == PHYS_STAGE_SOLVE, begin, end);
 }
@@ -691,6 +713,8 @@ static void run_alone(TessWorld *w, const PhysicsStage *stages, uint32_t count, 
       physics_parallel_for(NULL, s->count, OWNED_BLOCK, s->fn, s->ctx);
     } else if (s->kind == PHYS_STAGE_SERIAL) {
       s->fn(s->ctx, 0, 1);
+    } else if (s->kind == PHYS_STAGE_FILL) {
+      fill_all(w, s->ctx);
     } else {
       double *sink = physics_profile_parallel, t0 = sink ? physics_profile_now() : 0.0;
       pass_range(w, s->kind != PHYS_STAGE_WARM_START, inv_h, s->kind == PHYS_STAGE_SOLVE, 0, w->batch_count);
