@@ -468,6 +468,13 @@ static void stops_before(void *ctx, uint32_t begin, uint32_t end) {
   for (uint32_t k = begin + 1; k <= end; k++) j->w->stop_dv[k] = j->st[k].v;
 }
 
+/* The last sub-step's positions and, when no joint moves a velocity between them and the last
+ * relaxation, stops_before in the same pass (one meeting of the threads fewer). */
+static void integrate_positions_stops(void *ctx, uint32_t begin, uint32_t end) {
+  integrate_positions(ctx, begin, end);
+  stops_before(ctx, begin, end);
+}
+
 static void stops_after(void *ctx, uint32_t begin, uint32_t end) {
   const IntegrateJob *j = ctx;
   for (uint32_t k = begin + 1; k <= end; k++) j->w->stop_dv[k] = tess_v2_sub(j->w->stop_dv[k], j->st[k].v);
@@ -679,11 +686,12 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
     stages[n++] = (PhysicsStage){PHYS_STAGE_WARM_START, NULL, NULL, 0};
     if (serial) stages[n++] = (PhysicsStage){PHYS_STAGE_SERIAL, serial_solve, &sj, 1};
     stages[n++] = (PhysicsStage){PHYS_STAGE_SOLVE, NULL, NULL, 0};
-    stages[n++] = (PhysicsStage){PHYS_STAGE_BODIES, integrate_positions, &job, na};
-    if (w->joint_count > 0) stages[n++] = (PhysicsStage){PHYS_STAGE_SERIAL, serial_joints_relax, &sj, 1};
     /* what the last relaxation takes off each velocity (the bodies' stop_dv, set below): in a
      * state-ordered array, not in the large Body structs, twice per step */
-    if (last) stages[n++] = (PhysicsStage){PHYS_STAGE_BODIES, stops_before, &job, na};
+    bool joints = w->joint_count > 0;
+    stages[n++] = (PhysicsStage){PHYS_STAGE_BODIES, last && !joints ? integrate_positions_stops : integrate_positions, &job, na};
+    if (joints) stages[n++] = (PhysicsStage){PHYS_STAGE_SERIAL, serial_joints_relax, &sj, 1};
+    if (last && joints) stages[n++] = (PhysicsStage){PHYS_STAGE_BODIES, stops_before, &job, na};
     if (w->overflow_count > 0) stages[n++] = (PhysicsStage){PHYS_STAGE_SERIAL, serial_overflow_relax, &sj, 1};
     stages[n++] = (PhysicsStage){PHYS_STAGE_RELAX, NULL, NULL, 0};
     if (last) stages[n++] = (PhysicsStage){PHYS_STAGE_BODIES, stops_after, &job, na};
