@@ -782,7 +782,9 @@ typedef enum PhysicsStageKind {
   PHYS_STAGE_FILL,   /* the coloured constraints into their lanes; ctx: Softness[2], soft and against a fixed body */
   PHYS_STAGE_WARM_START,
   PHYS_STAGE_SOLVE, /* with the bias */
-  PHYS_STAGE_RELAX
+  PHYS_STAGE_RELAX,
+  PHYS_STAGE_RELAX_STORE /* the last relaxation: then each block's impulses and impact speeds go back into
+                          * cbuf, and into the contacts when no restitution pass follows (physics_wide_stored) */
 } PhysicsStageKind;
 typedef struct PhysicsStage {
   PhysicsStageKind kind;
@@ -791,10 +793,7 @@ typedef struct PhysicsStage {
   uint32_t count;
 } PhysicsStage;
 void physics_wide_run(TessWorld *w, const PhysicsStage *stages, uint32_t count, float inv_h);
-/* Impulses and impact speeds back into cbuf, and into the contacts when no restitution pass
- * follows; physics_wide_stored tells whether constraint ci (coff order) went into its contact. */
-void physics_wide_store(TessWorld *w);
-
+/* Whether constraint ci (coff order) went into its contact in the last relaxation. */
 #define PHYS_NO_COLOR 0xFFu /* constraint_color of one solved one at a time, or not at all */
 static inline bool physics_wide_stored(const TessWorld *w, uint32_t ci) {
   return !w->any_impact_material && w->constraint_color[ci] != PHYS_NO_COLOR;

@@ -693,12 +693,11 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
     if (joints) stages[n++] = (PhysicsStage){PHYS_STAGE_SERIAL, serial_joints_relax, &sj, 1};
     if (last && joints) stages[n++] = (PhysicsStage){PHYS_STAGE_BODIES, stops_before, &job, na};
     if (w->overflow_count > 0) stages[n++] = (PhysicsStage){PHYS_STAGE_SERIAL, serial_overflow_relax, &sj, 1};
-    stages[n++] = (PhysicsStage){PHYS_STAGE_RELAX, NULL, NULL, 0};
+    stages[n++] = (PhysicsStage){last ? PHYS_STAGE_RELAX_STORE : PHYS_STAGE_RELAX, NULL, NULL, 0};
     if (last) stages[n++] = (PhysicsStage){PHYS_STAGE_BODIES, stops_after, &job, na};
   }
   physics_wide_run(w, stages, n, inv_h);
   phase_end(pc, &prof->solve);
-  physics_wide_store(w);
   physics_contacts_restitution(w, h);
   physics_parallel_for(w->tasks, na, 512, write_back, &job);
   physics_pixel_masks_step(w, dt);

@@ -600,6 +600,46 @@ static uint32_t own_part(const void *stepping, uint32_t parts) {
   return 1u + (worker_number - 1u) % (parts - 1u);
 }
 
+/* The impulses and impact speeds of batches [begin, end) back into cbuf, and into the contacts
+ * when no restitution pass follows: in the last relaxation, each block right after it is relaxed
+ * (its lanes are final then, and in this thread's cache). Each lane writes its own contact and
+ * constraint. */
+static void store_batches(TessWorld *w, uint32_t begin, uint32_t end) {
+  /* with no restitution pass to come the impulses are final: they go into the contacts
+   * (warm starting and touching), which spares contact_events a walk through these
+   * constraints, and into cbuf only for a contact that begins to touch */
+  bool final = !w->any_impact_material;
+  for (uint32_t i = begin; i < end; i++) {
+    uint32_t b = w->batches[i], points = (b & 1u) + 1u;
+    uint8_t *base = w->wbuf + (b & ~1u);
+    const WideHead *h = (const WideHead *)base;
+    const WidePoint *pts = (const WidePoint *)(base + sizeof(WideHead));
+    for (uint32_t lane = 0; lane < LANES; lane++) {
+      if (h->offset[lane] == TESS_NULL_INDEX) break; /* filled lanes come first */
+      if (final) {
+        Contact *c = &w->contacts[h->contact[lane]];
+        bool touching = false;
+        for (uint32_t q = 0; q < points; q++) {
+          c->normal_impulse[q] = pts[q].normal_impulse[lane];
+          c->tangent_impulse[q] = pts[q].tangent_impulse[lane];
+          touching = touching || pts[q].max_normal_impulse[lane] > 0.0f;
+        }
+        if (touching) c->flags |= CONTACT_TOUCHING;
+        /* the points in cbuf matter only to a begin event (its impact speed) */
+        if (!(c->flags & CONTACT_TOUCHING) || (c->flags & CONTACT_WAS_TOUCHING)) continue;
+      }
+      ContactPoint *cp = physics_constraint_points((Constraint *)(w->cbuf + h->offset[lane]));
+      for (uint32_t q = 0; q < points; q++) {
+        cp[q].normal_impulse = pts[q].normal_impulse[lane];
+        cp[q].tangent_impulse = pts[q].tangent_impulse[lane];
+        cp[q].max_normal_impulse = pts[q].max_normal_impulse[lane];
+        cp[q].relative_velocity = pts[q].relative_velocity[lane];
+        cp[q].tangent_velocity = pts[q].tangent_velocity[lane];
+      }
+    }
+  }
+}
+
 static void pass_range(TessWorld *w, bool solve, float inv_h, bool use_bias, uint32_t begin, uint32_t end) {
 #if defined(HAVE_WIDE8)
   if (w->wide8) {
@@ -659,8 +699,10 @@ static inline void run_block(const RunJob *j, const PhysicsStage *s, uint32_t be
     s->fn(s->ctx, begin, end);
   else if (s->kind == PHYS_STAGE_FILL)
     fill_listed(j->w, begin, end, s->ctx);
-  else
+  else {
     pass_range(j->w, s->kind != PHYS_STAGE_WARM_START, j->inv_h, s->kind == PHYS_STAGE_SOLVE, begin, end);
+    if (s->kind == PHYS_STAGE_RELAX_STORE) store_batches(j->w, begin, end);
+  }
 }
 
 /* One thread's share of the stages, unit after unit, Box2D v3's way: the blocks of its own part
@@ -718,6 +760,7 @@ static void run_alone(TessWorld *w, const PhysicsStage *stages, uint32_t count, 
     } else {
       double *sink = physics_profile_parallel, t0 = sink ? physics_profile_now() : 0.0;
       pass_range(w, s->kind != PHYS_STAGE_WARM_START, inv_h, s->kind == PHYS_STAGE_SOLVE, 0, w->batch_count);
+      if (s->kind == PHYS_STAGE_RELAX_STORE) store_batches(w, 0, w->batch_count);
       if (sink) *sink += physics_profile_now() - t0;
     }
   }
@@ -741,49 +784,4 @@ void physics_wide_run(TessWorld *w, const PhysicsStage *stages, uint32_t count, 
   }
   w->states[0].v = tess_v2(0.0f, 0.0f);
   w->states[0].w = 0.0f;
-}
-
-/* Batches [begin, end): each lane writes its own contact and constraint, so the workers share them. */
-static void store_task(void *ctx, uint32_t begin, uint32_t end) {
-  TessWorld *w = ctx;
-  /* with no restitution pass to come the impulses are final: they go into the contacts
-   * (warm starting and touching), which spares contact_events a walk through these
-   * constraints, and into cbuf only for a contact that begins to touch */
-  bool final = !w->any_impact_material;
-  for (uint32_t i = begin; i < end; i++) {
-    uint32_t b = w->batches[i], points = (b & 1u) + 1u;
-    uint8_t *base = w->wbuf + (b & ~1u);
-    const WideHead *h = (const WideHead *)base;
-    const WidePoint *pts = (const WidePoint *)(base + sizeof(WideHead));
-    for (uint32_t lane = 0; lane < LANES; lane++) {
-      if (h->offset[lane] == TESS_NULL_INDEX) break; /* filled lanes come first */
-      if (final) {
-        Contact *c = &w->contacts[h->contact[lane]];
-        bool touching = false;
-        for (uint32_t q = 0; q < points; q++) {
-          c->normal_impulse[q] = pts[q].normal_impulse[lane];
-          c->tangent_impulse[q] = pts[q].tangent_impulse[lane];
-          touching = touching || pts[q].max_normal_impulse[lane] > 0.0f;
-        }
-        if (touching) c->flags |= CONTACT_TOUCHING;
-        /* the points in cbuf matter only to a begin event (its impact speed) */
-        if (!(c->flags & CONTACT_TOUCHING) || (c->flags & CONTACT_WAS_TOUCHING)) continue;
-      }
-      ContactPoint *cp = physics_constraint_points((Constraint *)(w->cbuf + h->offset[lane]));
-      for (uint32_t q = 0; q < points; q++) {
-        cp[q].normal_impulse = pts[q].normal_impulse[lane];
-        cp[q].tangent_impulse = pts[q].tangent_impulse[lane];
-        cp[q].max_normal_impulse = pts[q].max_normal_impulse[lane];
-        cp[q].relative_velocity = pts[q].relative_velocity[lane];
-        cp[q].tangent_velocity = pts[q].tangent_velocity[lane];
-      }
-    }
-  }
-}
-
-void physics_wide_store(TessWorld *w) {
-  if (w->batch_count_one_part < 2u * 64u)
-    store_task(w, 0, w->batch_count);
-  else
-    physics_parallel_for(w->tasks, w->batch_count, 64, store_task, w);
 }
