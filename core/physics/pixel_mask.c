@@ -147,12 +147,15 @@ typedef struct Probe {
 
 /* Sets bits lo..hi (lo <= hi) of a bit row. */
 static inline void set_bits(uint64_t *bits, uint32_t lo, uint32_t hi) {
-  for (uint32_t k = lo >> 6; k <= hi >> 6; k++) {
-    uint64_t m = ~0ull;
-    if (k == lo >> 6) m &= ~0ull << (lo & 63);
-    if (k == hi >> 6) m &= ~0ull >> (63 - (hi & 63));
-    bits[k] |= m;
+  uint32_t k0 = lo >> 6, k1 = hi >> 6;
+  uint64_t first = ~0ull << (lo & 63), last = ~0ull >> (63 - (hi & 63));
+  if (k0 == k1) { /* most cones: one word */
+    bits[k0] |= first & last;
+    return;
   }
+  bits[k0] |= first;
+  for (uint32_t k = k0 + 1; k < k1; k++) bits[k] = ~0ull;
+  bits[k1] |= last;
 }
 
 /* A bucket index at most two turns off 0..BUCKETS-1 brought into it: (b + 2 BUCKETS) % BUCKETS without
