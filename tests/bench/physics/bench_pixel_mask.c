@@ -146,6 +146,7 @@ typedef struct Run {
    * not different piles: body-to-body contact points (the solver's and broad phase's load beyond the
    * ground), and where each body ended (ends[i], the same spawn in both scenes). */
   uint32_t body_points;
+  double contacts; /* contacts with a point, map included, mean over the second half */
   TessVec2 *ends;
   TessStepProfile phases; /* means over the second half (TESS_PHYSICS_PROFILE=1, else zeros) */
 } Run;
@@ -179,6 +180,7 @@ static Run run(bool pixels, uint32_t n, uint32_t steps) {
     if (s >= steps / 2) {
       TessStepProfile p = tess_world_profile(w);
       add_phases(&out.phases, &p, 1.0f / (float)(steps - steps / 2));
+      out.contacts += tess_world_contact_count(w) / (double)(steps - steps / 2);
     }
   }
   uint32_t from = steps / 2; /* the second half: landed, rolling into the valleys, piling */
@@ -245,9 +247,9 @@ int main(int argc, char **argv) {
   for (uint32_t i = 0; i < n; i++)
     apart += hypot((double)a.ends[i].x - (double)b.ends[i].x, (double)a.ends[i].y - (double)b.ends[i].y);
   printf(
-      "alike at the end? body-to-body contact points %u (pixels) and %u (tiles); the same body ends %.2f m apart "
-      "in the two scenes on average\n",
-      a.body_points, b.body_points, apart / n);
+      "alike? contacts (map included) %.0f (pixels) and %.0f (tiles), mean over the second half; at the end "
+      "body-to-body contact points %u and %u, and the same body %.2f m apart in the two scenes on average\n",
+      a.contacts, b.contacts, a.body_points, b.body_points, apart / n);
   free(a.ends);
   free(b.ends);
   return 0;
