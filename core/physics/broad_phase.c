@@ -259,15 +259,8 @@ static float build_proxy(const ProxyJob *j, uint32_t s) {
   if (b->destroy_pending) return -2.0f;
   /* the shape in world space for this step (the narrow phase reads it) */
   PhysPoly *wp = &w->wpolys[s];
-  physics_poly_transform(&sh->poly, b->xf, wp);
-  TessVec2 lo = wp->v[0], hi = wp->v[0];
-  for (uint32_t k = 1; k < wp->count; k++) {
-    lo = physics_v2_min(lo, wp->v[k]);
-    hi = physics_v2_max(hi, wp->v[k]);
-  }
   Shape *shm = &w->shapes[s];
-  shm->aabb.lower = tess_v2(lo.x - wp->radius, lo.y - wp->radius);
-  shm->aabb.upper = tess_v2(hi.x + wp->radius, hi.y + wp->radius);
+  physics_poly_transform_bounds(&sh->poly, b->xf, wp, &shm->aabb);
   p->live = 1;
   /* the box swept over the step's motion, grown by the speculative margin */
   float m = j->margins[sh->body];
