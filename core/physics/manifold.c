@@ -7,8 +7,9 @@
 #define SLOP 0.005f
 #define CELL_TOL 0.1f
 
-/* The vertex after i around a polygon of `count` (a compare, not the division `%` costs). */
-static inline uint32_t next_vertex(uint32_t i, uint32_t count) { return i + 1 < count ? i + 1 : 0; }
+/* The vertex after i around a polygon of `count` (a compare, not the division `%` costs; and a
+ * mask, not a branch: whether the face is the last is anybody's guess). */
+static inline uint32_t next_vertex(uint32_t i, uint32_t count) { return (i + 1) & -(uint32_t)(i + 1 < count); }
 
 static void add_point(Manifold *m, TessVec2 p, float sep, uint32_t id) {
   m->p[m->count].point = p;
@@ -737,13 +738,17 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
   PhysM4 usable[2];
   physics_lane_masks_of(admitted, usable);
   float best_cell = -FLT_MAX, best_shape = -FLT_MAX;
-  uint32_t cell_edge = 0, shape_edge = 0;
-  for (uint32_t k = 0; k < 4; k++)
-    if ((free_sides & face_bits[k]) && cell_sep[k] > best_cell) {
-      best_cell = cell_sep[k];
-      cell_edge = k;
-    }
-  if (best_cell == -FLT_MAX) return; /* buried cell: its neighbours do the work */
+  uint32_t shape_edge = 0;
+  /* the first open cell face of the most separation, as lanes (which face it is, is anybody's
+   * guess for a branch); its value read back from cell_sep, the loop's to the sign of a zero */
+  PhysF4 cell_lanes[2] = {{cell_sep[0], cell_sep[1], cell_sep[2], cell_sep[3]}, physics_lane_splat(0.0f)};
+  PhysM4 open[2];
+  physics_lane_masks_of((free_sides & SIDE_TOP ? 1u : 0u) | (free_sides & SIDE_RIGHT ? 2u : 0u) |
+                            (free_sides & SIDE_BOTTOM ? 4u : 0u) | (free_sides & SIDE_LEFT ? 8u : 0u),
+                        open);
+  uint32_t cell_edge = physics_lane_first_most(cell_lanes, open, &best_cell);
+  if (cell_edge == UINT32_MAX) return; /* buried cell: its neighbours do the work */
+  best_cell = cell_sep[cell_edge];
   shape_edge = physics_lane_first_most(shape_sep, usable, &best_shape);
   if (shape_edge == UINT32_MAX) shape_edge = 0;
   if (best_cell > radius + margin || best_shape > radius + margin) return;
