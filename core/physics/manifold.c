@@ -400,45 +400,72 @@ static bool path_may_close(float gap, TessVec2 sweep) {
   return gap > 0.1f * SLOP && gap * gap <= SWEEP_WINDOW * SWEEP_WINDOW * tess_v2_dot(sweep, sweep);
 }
 
+/* The first of 16 lanes (4 x 4) holding the most value among the lanes `on`, and that value;
+ * UINT32_MAX when none is on. */
+static inline uint32_t first_most16(const PhysF4 v[4], const PhysM4 on[4], float *most) {
+  const PhysF4 ninf = physics_lane_splat(-INFINITY);
+  PhysF4 w[4];
+  for (int g = 0; g < 4; g++) w[g] = physics_lane_select(on[g], v[g], ninf);
+  PhysF4 m = physics_lane_hmax(physics_lane_max(physics_lane_max(w[0], w[1]), physics_lane_max(w[2], w[3])));
+  uint32_t bits = 0;
+  for (int g = 0; g < 4; g++) bits |= physics_lane_bits((w[g] == m) & on[g]) << (4 * g);
+  if (!bits) return UINT32_MAX;
+  *most = m[0];
+  return (uint32_t)__builtin_ctz(bits);
+}
+
 /* The face a speculative contact acts along, and *when (steps ahead, <= SWEEP_WINDOW) they meet
  * on it, or *when = -1 for a usable face that keeps them apart over the whole window (the widest).
  * -1 when the start's choice stands (within reach already: resting, sliding, pushing; or they
  * meet on a face that may not collide); -2 when they stay apart only along a face that may not
- * collide (no contact); -3 when the path misses with no face apart all along (across_path). */
+ * collide (no contact); -3 when the path misses with no face apart all along (across_path).
+ * Every face at once, as lanes: the loop it replaces took a branch or two per face on the signs
+ * of separations and rates, and a pile's are coin tosses. Each lane computes what the loop did,
+ * the same operations on the same values; the first face of the most or least, as the loop's
+ * strict compares keep it. */
 static int swept_face(const SweptFaces *f, float radius, float *when) {
-  float t_in = 0.0f, t_out = FLT_MAX;
-  int in_face = -1;
-  for (uint32_t i = 0; i < f->count; i++) {
-    float s = f->sep[i] - radius, r = f->rate[i];
-    if (s > 0.1f * SLOP) {
-      float t = r < 0.0f ? s / -r : FLT_MAX;
-      if (t > t_in) {
-        t_in = t;
-        in_face = (int)i;
-      }
-    } else if (r > 0.0f) {
-      float t = (s < 0.0f ? -s : 0.0f) / r;
-      if (t < t_out) t_out = t;
-    }
+  static const int32_t ones[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const PhysF4 tol = physics_lane_splat(0.1f * SLOP), zero = physics_lane_splat(0.0f), rad = physics_lane_splat(radius);
+  const PhysF4 big = physics_lane_splat(FLT_MAX);
+  PhysF4 s[4], r[4], t_in[4];
+  PhysM4 on[4], in[4], out[4];
+  float t_out = FLT_MAX;
+  for (int g = 0; g < 4; g++) {
+    __builtin_memcpy(&on[g], ones + 16 - f->count + 4 * g, sizeof on[g]);
+    PhysF4 sep, rate;
+    __builtin_memcpy(&sep, f->sep + 4 * g, sizeof sep);
+    __builtin_memcpy(&rate, f->rate + 4 * g, sizeof rate);
+    /* (lanes past the count hold whatever the stack did: zeros instead, never a denormal) */
+    s[g] = (PhysF4)((PhysM4)sep & on[g]) - rad;
+    r[g] = (PhysF4)((PhysM4)rate & on[g]);
+    PhysM4 apart = s[g] > tol;
+    /* closing: it meets this face's line at t (none when it does not close: FLT_MAX); t > 0 */
+    t_in[g] = physics_lane_select(r[g] < zero, s[g] / -r[g], big);
+    in[g] = on[g] & apart & (t_in[g] > zero);
+    /* within reach and opening: it leaves at t */
+    out[g] = on[g] & ~apart & (r[g] > zero);
+    PhysF4 t = physics_lane_select(out[g], physics_lane_select(s[g] < zero, -s[g], zero) / r[g], big);
+    t_out = physics_minf(t_out, physics_lane_hmin(t)[0]);
   }
-  if (in_face < 0) return -1;
-  if (t_in <= t_out && t_in <= SWEEP_WINDOW) {
-    *when = t_in;
-    return f->usable[in_face] ? in_face : -1;
+  float first_in = 0.0f;
+  uint32_t in_face = first_most16(t_in, in, &first_in);
+  if (in_face == UINT32_MAX) return -1;
+  if (first_in <= t_out && first_in <= SWEEP_WINDOW) {
+    *when = first_in;
+    return f->usable[in_face] ? (int)in_face : -1;
   }
-  int apart = -1;
-  float widest = 0.1f * SLOP;
-  for (uint32_t i = 0; i < f->count; i++) {
-    float s = f->sep[i] - radius, r = f->rate[i];
-    float later = s + SWEEP_WINDOW * r, least = later < s ? later : s;
-    if (least > widest) {
-      widest = least;
-      apart = (int)i;
-    }
+  PhysF4 least[4];
+  PhysM4 wide[4];
+  for (int g = 0; g < 4; g++) {
+    least[g] = physics_lane_min(s[g] + physics_lane_splat(SWEEP_WINDOW) * r[g], s[g]);
+    wide[g] = on[g] & (least[g] > tol);
   }
-  if (apart < 0) return -3;
+  float widest = 0.0f;
+  uint32_t apart = first_most16(least, wide, &widest);
+  if (apart == UINT32_MAX) return -3;
   *when = -1.0f;
-  return f->usable[apart] ? apart : -2;
+  return f->usable[apart] ? (int)apart : -2;
 }
 
 /* A path that passes a corner at a slant, no face apart all along (the box's corner going by the
