@@ -634,6 +634,8 @@ void physics_slot_give_back(void *items, uint32_t *free_head, size_t elem, size_
 /* geometry.c */
 void physics_poly_finish(PhysPoly *p); /* computes normals */
 void physics_poly_transform(const PhysPoly *in, TessTransform xf, PhysPoly *out);
+/* physics_poly_transform and the shape's box in world space (radius included). */
+void physics_poly_transform_bounds(const PhysPoly *in, TessTransform xf, PhysPoly *out, TessAABB *bounds);
 void physics_poly_mass(const PhysPoly *p, float *area, TessVec2 *centroid, float *inertia_c);
 TessAABB physics_poly_aabb(const PhysPoly *p, TessTransform xf);
 bool physics_poly_contains(const PhysPoly *p, TessVec2 local_point);
