@@ -523,11 +523,27 @@ static void depth_from_candidates(const TessWorld *w, Probe *pr) {
   }
 }
 
-static bool probe(const TessWorld *w, TessVec2 c, float r, Probe *pr, Sel sel) {
+/* A mask's window that a test just before the probe worked out for the same circle (pixel_within): the
+ * probe takes it rather than working it out again. */
+typedef struct Known {
+  uint32_t mask;
+  Window win;
+} Known;
+
+static inline bool window_of(const TessWorld *w, uint32_t i, TessVec2 c, float r, const Known *known, Window *win) {
+  if (known && known->mask == i) {
+    *win = known->win;
+    return true;
+  }
+  return window(&w->pmasks[i], c, r, win);
+}
+
+/* `known` may be NULL. */
+static bool probe(const TessWorld *w, TessVec2 c, float r, Probe *pr, Sel sel, const Known *known) {
   bool started = false;
   for (uint32_t i = sel.first; i < sel.end; i++) {
     Window win;
-    if (skips(&w->pmasks[i], sel) || !window(&w->pmasks[i], c, r, &win)) continue;
+    if (skips(&w->pmasks[i], sel) || !window_of(w, i, c, r, known, &win)) continue;
     if (!started) {                              /* most circles see no mask: they never pay for this */
       memset(pr, 0, offsetof(Probe, cand_mask)); /* the scalars and buckets; the candidates are counted */
       pr->c = c;
@@ -549,7 +565,7 @@ static bool probe(const TessWorld *w, TessVec2 c, float r, Probe *pr, Sel sel) {
   }
   for (uint32_t i = sel.first; i < sel.end; i++) {
     Window win;
-    if (!skips(&w->pmasks[i], sel) && window(&w->pmasks[i], c, r, &win)) scan_mask(&w->pmasks[i], i, &win, pr, SCAN_DEPTH);
+    if (!skips(&w->pmasks[i], sel) && window_of(w, i, c, r, known, &win)) scan_mask(&w->pmasks[i], i, &win, pr, SCAN_DEPTH);
   }
   return true;
 }
@@ -559,7 +575,7 @@ TessPixelMaskHit tess_world_pixel_mask_probe(const TessWorld *w, TessVec2 center
   memset(&h, 0, sizeof h);
   if (!tess_v2_is_finite(center) || !(radius > 0.0f) || !isfinite(radius)) return h;
   Probe pr;
-  bool found = probe(w, center, radius, &pr, all_masks(w));
+  bool found = probe(w, center, radius, &pr, all_masks(w), NULL);
   h.hit = pr.any;
   h.buried = pr.buried;
   h.mask = pr.mask;
@@ -698,10 +714,11 @@ typedef enum Need { NEED_TOUCH,
  *    below sqrt((r + 1/2)^2 - dc^2) for its centre dc from the circle's (a pixel at the side asks
  *    most), so a depth past DEEP r needs a centre with dc^2 < (r + 1/2)^2 - (DEEP r)^2.
  * Both limits are widened a little, so that float rounding in the probe cannot cross them. */
-static bool pixel_within(const TessWorld *w, const PixelMask *m, TessVec2 c, float rw, Need need) {
+static bool pixel_within(const TessWorld *w, const PixelMask *m, TessVec2 c, float rw, Need need, Window *window_out) {
   {
     Window win;
     if (!window(m, c, rw, &win)) return false;
+    *window_out = win;
     float big = win.r + 0.5f, lim2;
     if (need == NEED_TOUCH) {
       float lim = ((rw + w->def.linear_slop) * m->inv_pixel + 0.5f) * 1.001f + 0.01f;
@@ -726,9 +743,13 @@ static bool pixel_within(const TessWorld *w, const PixelMask *m, TessVec2 c, flo
   return false;
 }
 
-static bool any_pixel_within(const TessWorld *w, TessVec2 c, float rw, Need need, Sel sel) {
+/* On true, `known` holds the window of the mask that said so. */
+static bool any_pixel_within(const TessWorld *w, TessVec2 c, float rw, Need need, Sel sel, Known *known) {
   for (uint32_t i = sel.first; i < sel.end; i++)
-    if (!skips(&w->pmasks[i], sel) && pixel_within(w, &w->pmasks[i], c, rw, need)) return true;
+    if (!skips(&w->pmasks[i], sel) && pixel_within(w, &w->pmasks[i], c, rw, need, &known->win)) {
+      known->mask = i;
+      return true;
+    }
   return false;
 }
 
@@ -749,7 +770,8 @@ static bool sweep_along(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to,
   for (uint32_t i = 1; i < n; i++) {
     TessVec2 at = tess_v2_mul_add(from, (float)i / (float)n, path);
     Probe pr;
-    if (any_pixel_within(w, at, r, NEED_DEEP, sel) && probe(w, at, r, &pr, sel) && pr.depth > DEEP * r) {
+    Known known;
+    if (any_pixel_within(w, at, r, NEED_DEEP, sel, &known) && probe(w, at, r, &pr, sel, &known) && pr.depth > DEEP * r) {
       shift_body(b, tess_v2_sub(at, to));
       return true;
     }
@@ -776,9 +798,10 @@ static void circle_against_masks(TessWorld *w, Body *b, const Shape *s, bool any
   TessVec2 c = tess_transform_point(b->xf, local);
   sweep_path(w, b, tess_transform_point(b->xf_prev, local), c, r, any_moving);
   c = tess_transform_point(b->xf, local);
-  if (!any_pixel_within(w, c, r, NEED_TOUCH, all_masks(w))) return; /* near or far, not touching: no response */
+  Known known;
+  if (!any_pixel_within(w, c, r, NEED_TOUCH, all_masks(w), &known)) return; /* near or far, not touching: no response */
   Probe pr;
-  if (!probe(w, c, r, &pr, all_masks(w))) return;
+  if (!probe(w, c, r, &pr, all_masks(w), &known)) return;
   float slop = w->def.linear_slop;
   if (pr.min_d > r + slop && pr.depth <= 0.0f) return; /* near, not touching */
   float e = respond(w, b, s, &pr, pr.depth);
@@ -1042,7 +1065,9 @@ static void wake_touching(TessWorld *w, const PixelMask *now) {
       if (s->type != TESS_SHAPE_CIRCLE || s->sensor) continue;
       TessVec2 c = tess_transform_point(b->xf, s->poly.v[0]), e = tess_v2(s->poly.radius, s->poly.radius);
       if (!tess_aabb_overlaps((TessAABB){tess_v2_sub(c, e), tess_v2_add(c, e)}, box)) continue;
-      if (pixel_within(w, now, c, s->poly.radius, NEED_TOUCH) || pixel_within(w, &then, c, s->poly.radius, NEED_TOUCH)) {
+      Window win;
+      if (pixel_within(w, now, c, s->poly.radius, NEED_TOUCH, &win) ||
+          pixel_within(w, &then, c, s->poly.radius, NEED_TOUCH, &win)) {
         b->awake = 1;
         b->sleep_time = 0.0f;
         break;
