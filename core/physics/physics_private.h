@@ -518,9 +518,9 @@ struct TessWorld {
   uint64_t *pairs;
   uint32_t pair_count, pair_cap;
   uint64_t *pairs_tmp;
-  uint32_t pairs_tmp_cap; /* the radix sort's other half */
+  uint32_t pairs_tmp_cap; /* the pair sort's lists spread into ranges */
   uint32_t *radix_count;
-  uint32_t radix_count_cap; /* and its digit counts */
+  uint32_t radix_count_cap; /* and its counts (the grid's too) */
   uint64_t *joint_pairs;
   uint32_t joint_pair_count, joint_pair_cap;
   PhysPoly *wpolys;
