@@ -1,7 +1,8 @@
 /* The world's workers: TessWorldDef.worker_count - 1 threads that, with the
  * thread calling tess_world_step, run the step's parallel loops
- * (physics_parallel_for). A loop is cut into chunks of consecutive items
- * that the threads take in turn from one counter; every item's result
+ * (physics_parallel_for). A loop is cut into chunks of consecutive items,
+ * shared out in parts, one per thread: each thread runs its own part's chunks
+ * first, then takes any left in the others' (part_chunks); every item's result
  * depends only on the item, never on who computed it or when, so the world
  * steps to the same bits with any number of workers (no reduction here adds
  * floats in an order that depends on the schedule).
@@ -19,8 +20,9 @@
  * every chunk is taken; the caller then waits only for the workers that
  * entered. A worker the machine has not scheduled misses the loop and holds
  * up nothing, and none reads a job that is being rewritten. The counters the
- * threads write (the door, the next chunk, the workers done) sit on cache
- * lines of their own, so taking a chunk does not steal the line another
+ * threads write (the door, each part's next chunk, the workers done) sit on
+ * cache lines of their own, and the caller's own bookkeeping off the door's
+ * line, so neither taking a chunk nor counting a loop steals the line another
  * thread is spinning on.
  *
  * Handing a loop over costs a few microseconds and pays only when the second thread delivers,
@@ -75,6 +77,18 @@
  * it (a worker the host descheduled, or one sharing its core with a third process) */
 #define WAIT_SPIN_NS 20000
 
+/* The next chunk of one thread's part of a loop, on a cache line of its own. */
+typedef struct PartCounter {
+  atomic_uint next;
+  char pad[LINE - sizeof(atomic_uint)];
+} PartCounter;
+
+/* A worker thread and the part of each loop it takes first (1.. the workers). */
+typedef struct Worker {
+  struct TaskPool *pool;
+  uint32_t part;
+} Worker;
+
 /* What one loop site costs per item on one thread (ticks), measured where it ran. */
 typedef struct Site {
   PhysicsTaskFn *fn;
@@ -90,6 +104,7 @@ struct TaskPool {
   uint32_t user_workers;
   uint32_t threads; /* workers besides the caller */
   pthread_t *tid;
+  Worker *worker;
   pthread_mutex_t lock; /* only to sleep and to wake sleepers */
   pthread_cond_t wake;
   char pad0[LINE];
@@ -98,6 +113,9 @@ struct TaskPool {
   PhysicsTaskFn *fn;     /* written only while no worker is inside */
   void *ctx;
   uint32_t count, grain, chunks;
+  uint32_t parts;         /* threads + 1: one part of each loop per thread */
+  PartCounter *part;      /* per part, a cache line each: the next chunk of that part to take */
+  char pad_job[LINE];     /* the caller's own fields below are written every loop: off the door's line */
   PhysicsTaskStats stats; /* the caller's alone */
   /* the caller's alone: the policy (see the top) */
   PhysicsGovernor gov;
@@ -107,8 +125,7 @@ struct TaskPool {
   uint64_t born_ticks;         /* the loop clock's rate is measured against ns from there */
   double tick_per_ns;
   Site sites[SITES];
-  char pad1[LINE];
-  atomic_uint next; /* the next chunk to take */
+  void *part_raw; /* what p->part is in */
   char pad2[LINE];
   atomic_uint left; /* workers that entered the job and are done with it */
   char pad3[LINE];
@@ -117,15 +134,32 @@ struct TaskPool {
   atomic_bool quit;     /* published through a new job */
 };
 
-/* Runs chunks of the job until none is left; returns how many, and adds their items to *items. */
-static uint32_t run_chunks(TaskPool *p, uint32_t *items) {
-  uint32_t c, ran = 0;
-  while ((c = atomic_fetch_add_explicit(&p->next, 1u, memory_order_relaxed)) < p->chunks) {
-    uint32_t begin = c * p->grain, end = begin + p->grain;
-    if (end > p->count) end = p->count;
-    p->fn(p->ctx, begin, end);
-    *items += end - begin;
-    ran++;
+/* The chunks of part o of the job: [first, last). A loop's chunks are shared out in parts, one per
+ * thread, in order (the caller's first): a thread runs its own part's chunks, then takes what is
+ * left of the others'. A loop over the same items gives each thread the same items as the loop
+ * before and the step before, so the items stay in the caches of the core that last wrote them;
+ * chunks taken in turn from one counter moved about half of them between the cores in every loop,
+ * and when the host runs the two vCPUs on cores that share no cache each such line costs a
+ * transfer of hundreds of ns. */
+static void part_chunks(const TaskPool *p, uint32_t o, uint32_t *first, uint32_t *last) {
+  *first = (uint32_t)((uint64_t)p->chunks * o / p->parts);
+  *last = (uint32_t)((uint64_t)p->chunks * (o + 1u) / p->parts);
+}
+
+/* Runs chunks of the job until none is left, its own part's (me) first; returns how many, and
+ * adds their items to *items. */
+static uint32_t run_chunks(TaskPool *p, uint32_t me, uint32_t *items) {
+  uint32_t ran = 0;
+  for (uint32_t r = 0; r < p->parts; r++) {
+    uint32_t o = (me + r) % p->parts, first, last, c;
+    part_chunks(p, o, &first, &last);
+    while ((c = first + atomic_fetch_add_explicit(&p->part[o].next, 1u, memory_order_relaxed)) < last) {
+      uint32_t begin = c * p->grain, end = begin + p->grain;
+      if (end > p->count) end = p->count;
+      p->fn(p->ctx, begin, end);
+      *items += end - begin;
+      ran++;
+    }
   }
   return ran;
 }
@@ -185,7 +219,8 @@ static uint32_t wait_job(TaskPool *p, uint32_t seen) {
 }
 
 static void *worker_main(void *arg) {
-  TaskPool *p = arg;
+  const Worker *me = arg;
+  TaskPool *p = me->pool;
   uint32_t seen = 0;
   for (;;) {
     seen = wait_job(p, seen);
@@ -200,17 +235,24 @@ static void *worker_main(void *arg) {
       }
     if (!entered) continue;
     uint32_t items = 0;
-    run_chunks(p, &items);
+    run_chunks(p, me->part, &items);
     atomic_fetch_add_explicit(&p->left, 1u, memory_order_release);
   }
 }
 
 static void pool_destroy(TaskPool *p);
 
+static void free_pool(TaskPool *p) {
+  tess_free(p->part_raw);
+  tess_free(p->worker);
+  tess_free(p->tid);
+  tess_free(p);
+}
+
 /* Opens a new job (its fields already written) and wakes the sleepers, if any. */
 static void publish(TaskPool *p) {
   atomic_store_explicit(&p->left, 0u, memory_order_relaxed);
-  atomic_store_explicit(&p->next, 0u, memory_order_relaxed);
+  for (uint32_t o = 0; o < p->parts; o++) atomic_store_explicit(&p->part[o].next, 0u, memory_order_relaxed);
   uint64_t job = job_of(atomic_load_explicit(&p->door, memory_order_relaxed)) + 1u;
   atomic_store(&p->door, job << 32);
   if (atomic_load(&p->sleepers) > 0) {
@@ -327,19 +369,20 @@ TaskPool *physics_tasks_create(uint32_t workers) {
   TaskPool *p = tess_calloc(1, sizeof *p);
   if (!p) return NULL;
   p->tid = tess_calloc(workers - 1, sizeof(pthread_t));
-  if (!p->tid || pthread_mutex_init(&p->lock, NULL) != 0) {
-    tess_free(p->tid);
-    tess_free(p);
+  p->worker = tess_calloc(workers - 1, sizeof(Worker));
+  p->part_raw = tess_calloc(workers + 1u, sizeof(PartCounter)); /* one more: room to align */
+  if (!p->tid || !p->worker || !p->part_raw || pthread_mutex_init(&p->lock, NULL) != 0) {
+    free_pool(p);
     return NULL;
   }
   if (pthread_cond_init(&p->wake, NULL) != 0) {
     pthread_mutex_destroy(&p->lock);
-    tess_free(p->tid);
-    tess_free(p);
+    free_pool(p);
     return NULL;
   }
+  p->part = (PartCounter *)(((uintptr_t)p->part_raw + LINE - 1u) & ~(uintptr_t)(LINE - 1u));
+  for (uint32_t o = 0; o < workers; o++) atomic_init(&p->part[o].next, 0u);
   atomic_init(&p->door, 0u);
-  atomic_init(&p->next, 0u);
   atomic_init(&p->left, 0u);
   atomic_init(&p->sleepers, 0u);
   atomic_init(&p->stepping, false);
@@ -349,13 +392,15 @@ TaskPool *physics_tasks_create(uint32_t workers) {
   p->born_ticks = ticks();
   p->tick_per_ns = TICK_PER_NS_GUESS;
   for (uint32_t i = 0; i < workers - 1; i++) {
-    if (pthread_create(&p->tid[i], NULL, worker_main, p) != 0) break;
+    p->worker[i] = (Worker){p, i + 1u};
+    if (pthread_create(&p->tid[i], NULL, worker_main, &p->worker[i]) != 0) break;
 #if defined(__GLIBC__)
     /* named, so a profiler, top -H and the tests tell the workers from the game's threads */
     pthread_setname_np(p->tid[i], "tess-physics");
 #endif
     p->threads++;
   }
+  p->parts = p->threads + 1u; /* a worker reads it only in a job, published after this */
   if (p->threads == 0) {
     pool_destroy(p);
     return NULL;
@@ -369,8 +414,7 @@ static void pool_destroy(TaskPool *p) {
   for (uint32_t i = 0; i < p->threads; i++) pthread_join(p->tid[i], NULL);
   pthread_cond_destroy(&p->wake);
   pthread_mutex_destroy(&p->lock);
-  tess_free(p->tid);
-  tess_free(p);
+  free_pool(p);
 }
 
 TaskPool *physics_tasks_create_user(TessEnqueueTaskFn *enqueue, TessFinishTaskFn *finish, void *user,
@@ -503,7 +547,7 @@ static void pool_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTas
   /* the caller's own chunks measure the site's cost per item as it runs */
   uint32_t items = 0;
   uint64_t t0 = ticks();
-  uint32_t own = run_chunks(p, &items);
+  uint32_t own = run_chunks(p, 0, &items);
   if (site && items > 0) site_learn(site, (double)(ticks() - t0) / (double)items);
   /* every chunk is taken: close the door, and wait for those inside (their writes are then
    * visible here) */

@@ -255,6 +255,64 @@ static void small_loops_stay_on_the_caller(void) {
   physics_tasks_destroy(p);
 }
 
+/* Which thread ran each item of part_loop, in the order each ran them. */
+#define PART_ITEMS 16u
+static uint32_t ran_by_caller[PART_ITEMS], ran_by_worker[PART_ITEMS];
+static atomic_uint caller_ran, worker_ran;
+
+/* about 50 us per item, long enough for the worker to enter the loop */
+static void part_task(void *ctx, uint32_t begin, uint32_t end) {
+  (void)ctx;
+  for (uint32_t i = begin; i < end; i++) {
+    heavy_task(NULL, i, i + 1u);
+    if (on_caller)
+      ran_by_caller[atomic_fetch_add(&caller_ran, 1u)] = i;
+    else
+      ran_by_worker[atomic_fetch_add(&worker_ran, 1u)] = i;
+  }
+}
+
+/* Whether a thread ran all the items it took of its own half [own, own + half) before any of the
+ * other half: it takes another thread's chunks only when its own part has none left. */
+static bool own_half_first(const uint32_t *ran, uint32_t n, uint32_t own, uint32_t half) {
+  bool left_own = false;
+  for (uint32_t k = 0; k < n; k++) {
+    bool mine = ran[k] >= own && ran[k] < own + half;
+    if (mine && left_own) return false;
+    left_own = left_own || !mine;
+  }
+  return true;
+}
+
+/* A loop's chunks are shared in parts, one per thread: on 2 workers the caller runs the first half
+ * of the items and the worker the second, each taking the other's only once its own half has no
+ * chunk left; so a loop run again over the same items gives each thread the same ones (they stay
+ * in its core's caches). Whoever the machine runs when, every item runs once, and each thread's
+ * own half comes first. (With chunks taken in turn from one counter the worker took items of the
+ * first half as soon as it entered.) */
+static void each_thread_takes_its_own_part_first(void) {
+  TaskPool *p = physics_tasks_create(2);
+  CHECK_MSG(p != NULL, "no pool of 2 workers");
+  on_caller = true;
+  uint32_t worker_entered = 0;
+  for (int round = 0; round < 20; round++) {
+    atomic_store(&caller_ran, 0u);
+    atomic_store(&worker_ran, 0u);
+    physics_parallel_for(p, PART_ITEMS, 1, part_task, NULL);
+    uint32_t nc = atomic_load(&caller_ran), nw = atomic_load(&worker_ran), seen[PART_ITEMS] = {0};
+    for (uint32_t k = 0; k < nc; k++) seen[ran_by_caller[k]]++;
+    for (uint32_t k = 0; k < nw; k++) seen[ran_by_worker[k]]++;
+    for (uint32_t i = 0; i < PART_ITEMS; i++) CHECK_MSG(seen[i] == 1, "round %d: item %u ran %u times", round, i, seen[i]);
+    CHECK_MSG(own_half_first(ran_by_caller, nc, 0, PART_ITEMS / 2),
+              "round %d: the caller ran an item of the worker's half before its own", round);
+    CHECK_MSG(own_half_first(ran_by_worker, nw, PART_ITEMS / 2, PART_ITEMS / 2),
+              "round %d: the worker ran an item of the caller's half before its own", round);
+    worker_entered += nw > 0;
+  }
+  printf("the worker took part in %u of 20 loops\n", worker_entered);
+  physics_tasks_destroy(p);
+}
+
 /* Feeds the governor steps that take `parallel` ns when they hand loops over and `alone` when
  * they run on the caller; returns how many of `steps` handed over. */
 static uint32_t govern(PhysicsGovernor *g, uint32_t steps, double parallel, double alone) {
@@ -338,5 +396,6 @@ static void steps_on_the_caller_and_handed_over_give_the_same_bits(void) {
 }
 
 TESS_TEST_MAIN(TEST(idle_workers_sleep_between_steps), TEST(workers_asleep_inside_a_step_step_the_same_bits),
-               TEST(small_loops_stay_on_the_caller), TEST(governor_keeps_the_faster_way),
+               TEST(small_loops_stay_on_the_caller), TEST(each_thread_takes_its_own_part_first),
+               TEST(governor_keeps_the_faster_way),
                TEST(steps_on_the_caller_and_handed_over_give_the_same_bits))

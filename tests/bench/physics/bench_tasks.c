@@ -13,12 +13,18 @@
  *    scaling means something only on a quiet machine: the load average is printed beside it.
  *    Beside each, the pool's policy: loops per step it handed over and kept on the caller, the
  *    share of steps its governor ran on the caller alone. With --busy, each scene again with a
- *    third busy process (a spinning child) sharing the processors: 2 workers should then lose
- *    little or nothing against 1.
+ *    third busy process (a spinning child) sharing the processors, and once more with the whole
+ *    process on one processor: 2 workers should then lose little or nothing against 1, and the
+ *    governor's first switch (the step it came at) shows how soon it noticed. Each row also
+ *    measures the bare barrier's trip first: whether the host runs our vCPUs near or apart.
  * Asserts nothing about time.
  * Usage: bench-tasks [--rounds R] [--steps] [--busy] [--quick] */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* sched_setaffinity */
+#endif
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -353,6 +359,7 @@ static Warm loops_per_step(const SceneDef *s, double trip_ns) {
 
 typedef struct StepTime {
   double wall_ms, cpu_ms, steal;
+  int first_switch; /* the step at which the governor first changed its way (-1: never) */
   uint64_t hash;
   PhysicsTaskStats stats; /* the pool's, over the timed steps */
 } StepTime;
@@ -370,11 +377,13 @@ static StepTime time_steps(const SceneDef *s, const Warm *warm, uint32_t workers
   double wall[64], cpu[64];
   PhysicsTaskStats s0 = physics_tasks_stats(w->tasks);
   Jiffies j0 = jiffies();
+  t.first_switch = -1;
   for (int i = 0; i < steps && i < 64; i++) {
     double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
     tess_world_step(w, 1.0f / 60.0f, NULL);
     wall[i] = (now(CLOCK_MONOTONIC) - w0) * 1e3;
     cpu[i] = (now(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3;
+    if (t.first_switch < 0 && physics_tasks_stats(w->tasks).switches > s0.switches) t.first_switch = i;
   }
   t.steal = steal_percent(j0, jiffies());
   PhysicsTaskStats s1 = physics_tasks_stats(w->tasks);
@@ -412,20 +421,69 @@ static void stop_busy(pid_t pid) {
   waitpid(pid, NULL, 0);
 }
 
+/* The bare barrier's median trip now (ns): about 100 when the host runs our two vCPUs on cores
+ * that share a cache, 350-500 when it runs them apart (then every cache line the threads pass
+ * each other costs that much more). */
+static double trip_now(void) {
+  pthread_t peer;
+  atomic_store(&ping, 0u);
+  atomic_store(&pong, 0u);
+  pthread_create(&peer, NULL, barrier_peer, NULL);
+  enum { TRIPS = 4096 };
+  for (unsigned i = 0; i < TRIPS; i++) {
+    double t0 = now(CLOCK_MONOTONIC);
+    atomic_store_explicit(&ping, i + 1u, memory_order_release);
+    while (atomic_load_explicit(&pong, memory_order_acquire) != i + 1u) PAUSE();
+    samples[i] = now(CLOCK_MONOTONIC) - t0;
+  }
+  atomic_store(&ping, UINT32_MAX);
+  pthread_join(peer, NULL);
+  return median(samples, TRIPS) * 1e9;
+}
+
+/* Puts this thread (and so the world's workers it starts) on one processor, or back on all:
+ * a stand-in for a host that runs both vCPUs on one core. False where it cannot. */
+static bool one_processor(bool one, cpu_set_t *all) {
+#if defined(__linux__)
+  if (one) {
+    if (sched_getaffinity(0, sizeof *all, all) != 0) return false;
+    cpu_set_t first;
+    CPU_ZERO(&first);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+      if (CPU_ISSET(c, all)) {
+        CPU_SET(c, &first);
+        break;
+      }
+    return sched_setaffinity(0, sizeof first, &first) == 0;
+  }
+  return sched_setaffinity(0, sizeof *all, all) == 0;
+#else
+  (void)one;
+  (void)all;
+  return false;
+#endif
+}
+
 static void steps_on_workers(const Warm *warm, int rounds, bool busy) {
   printf(
       "\n3. Steps on 1 and 2 workers from the warm scenes (median step of 40, median of %d rounds, "
       "load average %.1f: below 3 the machine is quiet enough to judge scaling)\n",
       rounds, load_average());
-  printf("%-15s %6s %8s %8s %8s %8s %8s %6s %5s | %6s %6s %6s %7s %7s %8s\n", "scene", "N", "1w wall", "1w CPU",
-         "2w wall", "2w CPU", "speed-up", "steal", "same", "loops", "caller", "alone", "entered", "2nd chk", "wait us");
-  for (size_t row = 0; row < (busy ? 2u : 1u) * SCENES; row++) {
+  printf("%-15s %6s %5s %8s %8s %8s %8s %8s %6s %5s | %6s %6s %6s %7s %7s %8s %7s\n", "scene", "N", "trip", "1w wall",
+         "1w CPU", "2w wall", "2w CPU", "speed-up", "steal", "same", "loops", "caller", "alone", "entered", "2nd chk",
+         "wait us", "switch");
+  for (size_t row = 0; row < (busy ? 3u : 1u) * SCENES; row++) {
     size_t i = row % SCENES;
     if (!warm[i].snapshot) continue;
-    pid_t third = row >= SCENES ? start_busy() : 0;
+    cpu_set_t all;
+    bool one = row >= 2u * SCENES && one_processor(true, &all);
+    if (row >= 2u * SCENES && !one) continue;
+    double trip = trip_now();
+    pid_t third = row >= SCENES && row < 2u * SCENES ? start_busy() : 0;
     char label[32];
-    snprintf(label, sizeof label, "%s%s", scenes[i].name, third ? " +busy" : "");
-    double w1[16], c1[16], w2[16], c2[16], st[16], entered[16], share[16], wait[16], caller[16], alone[16];
+    snprintf(label, sizeof label, "%s%s", scenes[i].name, third ? " +busy" : one ? " 1 CPU"
+                                                                                 : "");
+    double w1[16], c1[16], w2[16], c2[16], st[16], entered[16], share[16], wait[16], caller[16], alone[16], flip[16];
     bool same = true;
     uint64_t loops = 0;
     for (int r = 0; r < rounds; r++) {
@@ -443,16 +501,23 @@ static void steps_on_workers(const Warm *warm, int rounds, bool busy) {
       wait[r] = (double)p->wait_ns * 1e-3 / 40.0;
       caller[r] = (double)p->inline_loops / 40.0;
       alone[r] = 100.0 * (double)p->inline_steps / (double)(p->inline_steps + p->parallel_steps);
+      flip[r] = b.first_switch < 0 ? 1e9 : b.first_switch;
     }
     stop_busy(third);
-    double a = median(w1, rounds), b = median(w2, rounds);
-    printf("%-15s %6u %8.3f %8.3f %8.3f %8.3f %7.2fx %5.1f%% %5s | %6.0f %6.0f %5.0f%% %6.0f%% %6.0f%% %8.1f\n", label,
-           scenes[i].n, a, median(c1, rounds), b, median(c2, rounds), a / b, median(st, rounds), same ? "yes" : "NO",
-           (double)loops / 40.0, median(caller, rounds), median(alone, rounds), median(entered, rounds),
-           median(share, rounds), median(wait, rounds));
+    if (one) one_processor(false, &all);
+    double a = median(w1, rounds), b = median(w2, rounds), f = median(flip, rounds);
+    char flipped[16] = "-";
+    if (f < 1e9) snprintf(flipped, sizeof flipped, "%.0f", f);
+    printf("%-15s %6u %5.0f %8.3f %8.3f %8.3f %8.3f %7.2fx %5.1f%% %5s | %6.0f %6.0f %5.0f%% %6.0f%% %6.0f%% %8.1f %7s\n",
+           label, scenes[i].n, trip, a, median(c1, rounds), b, median(c2, rounds), a / b, median(st, rounds),
+           same ? "yes" : "NO", (double)loops / 40.0, median(caller, rounds), median(alone, rounds),
+           median(entered, rounds), median(share, rounds), median(wait, rounds), flipped);
   }
   printf(
-      "(ms per step; same: 1 and 2 workers end on the same world hash; +busy: a third process spins beside.\n"
+      "(ms per step; trip: the bare barrier's median trip (ns) before the row, about 100 when the host runs\n"
+      " our vCPUs on cores that share a cache, 350-500 when apart; same: 1 and 2 workers end on the same world\n"
+      " hash; +busy: a third process spins beside; 1 CPU: the process on one processor (a host running both\n"
+      " vCPUs on one core); switch: the median step of 40 at which the governor first changed its way.\n"
       " Right of |, the 2-worker pool per step: loops handed over and kept on the caller (too little work,\n"
       " or a step the governor ran there), the share of steps the governor ran on the caller alone, the\n"
       " share of loops the worker entered, the share of chunks it ran, and the stepping thread's time\n"
