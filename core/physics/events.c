@@ -36,7 +36,7 @@ static TessBodyId body_id(const TessWorld *w, uint32_t b) {
 }
 
 /* Impulses of constraints [begin, end) of coff back into their contacts (the warm start of the
- * next step), and touching; the wide solver stored its own (physics_wide_store). */
+ * next step), and touching; the wide solver stored its own (PHYS_STAGE_RELAX_STORE). */
 static void store_impulses(void *ctx, uint32_t begin, uint32_t end) {
   TessWorld *w = ctx;
   for (uint32_t ci = begin; ci < end; ci++) {

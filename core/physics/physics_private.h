@@ -558,6 +558,8 @@ struct TessWorld {
   uint32_t batch_count, batch_cap; /* byte offsets in wbuf; bit 0: two points */
   uint32_t *constraint_slot;
   uint32_t constraint_slot_cap; /* per constraint (coff order): its place in its colour's group */
+  uint32_t *part_list;          /* part o's coloured constraints (coff indices) from o x part_list_stride */
+  uint32_t part_list_cap, part_list_stride, part_list_count[PHYS_PARTS];
   ColorIn *color_in;
   uint32_t color_in_cap; /* per constraint (coff order): what the colouring reads of it */
   /* per colour, part (PHYS_PARTS) and point count, in that order: the group's first batch; a
@@ -771,15 +773,18 @@ void physics_contacts_solve(TessWorld *w, const uint32_t *offsets, uint32_t coun
 void physics_contacts_restitution(TessWorld *w, float h); /* h: the sub-step */
 
 /* wide_solver.c: the coloured constraints, four at a time; the rest into w->overflow */
-bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static);
+bool physics_wide_build(TessWorld *w);
 /* The solver's stages of a sub-step, run in order by every thread that steps the world: the
  * body loops and the passes split among them, the serial stages (joints, the overflow) by one. */
 typedef enum PhysicsStageKind {
   PHYS_STAGE_BODIES, /* fn over the awake bodies' items [0, count) (solver state i + 1) */
   PHYS_STAGE_SERIAL, /* fn(ctx, 0, 1) on one thread */
+  PHYS_STAGE_FILL,   /* the coloured constraints into their lanes; ctx: Softness[2], soft and against a fixed body */
   PHYS_STAGE_WARM_START,
   PHYS_STAGE_SOLVE, /* with the bias */
-  PHYS_STAGE_RELAX
+  PHYS_STAGE_RELAX,
+  PHYS_STAGE_RELAX_STORE /* the last relaxation: then each block's impulses and impact speeds go back into
+                          * cbuf, and into the contacts when no restitution pass follows (physics_wide_stored) */
 } PhysicsStageKind;
 typedef struct PhysicsStage {
   PhysicsStageKind kind;
@@ -788,10 +793,7 @@ typedef struct PhysicsStage {
   uint32_t count;
 } PhysicsStage;
 void physics_wide_run(TessWorld *w, const PhysicsStage *stages, uint32_t count, float inv_h);
-/* Impulses and impact speeds back into cbuf, and into the contacts when no restitution pass
- * follows; physics_wide_stored tells whether constraint ci (coff order) went into its contact. */
-void physics_wide_store(TessWorld *w);
-
+/* Whether constraint ci (coff order) went into its contact in the last relaxation. */
 #define PHYS_NO_COLOR 0xFFu /* constraint_color of one solved one at a time, or not at all */
 static inline bool physics_wide_stored(const TessWorld *w, uint32_t ci) {
   return !w->any_impact_material && w->constraint_color[ci] != PHYS_NO_COLOR;

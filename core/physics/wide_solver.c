@@ -46,6 +46,8 @@
 /* batches a thread takes at a time from a part of a colour, and bodies from a part of a body loop */
 #define BLOCK 4u
 #define OWNED_BLOCK 256u
+/* constraints a thread takes at a time into their lanes */
+#define FILL_BLOCK 64u
 /* a colour of fewer batches is not split (add_color_unit) */
 #define TINY_BATCHES 16u
 /* pauses (some 10-40 us) a thread waits for the others' blocks before it yields its processor:
@@ -315,17 +317,47 @@ static inline uint32_t part_of(const TessWorld *w, const ColorIn *in) {
   return o < w->parts ? o : w->parts - 1u;
 }
 
+/* A counter the threads of a pass share, on a cache line of its own. */
+typedef struct PassSync {
+  atomic_uint n;
+  char pad[64 - sizeof(atomic_uint)];
+} PassSync;
+
+static bool grow_pass_sync(TessWorld *w, uint32_t need) {
+  if (need <= w->pass_sync_cap) return true;
+  uint32_t cap = need < 64u ? 64u : need;
+  void *raw = tess_realloc(NULL, cap * sizeof(PassSync) + 64u);
+  if (!raw) return false;
+  tess_free(w->pass_sync_raw);
+  w->pass_sync_raw = raw;
+  w->pass_sync = (PassSync *)(((uintptr_t)raw + 63u) & ~(uintptr_t)63u);
+  w->pass_sync_cap = cap;
+  return true;
+}
+
+static void reset_sync(PassSync *sync, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) atomic_store_explicit(&sync[i].n, 0u, memory_order_relaxed);
+}
+
+static _Thread_local char stepping_mark;
+/* constraints prepared (and then coloured) at a time */
+#define PREP_CHUNK 256u
+
 typedef struct BuildJob {
   TessWorld *w;
-  const Softness *soft, *soft_static;
+  /* the prepare and the colouring: chunks of PREP_CHUNK constraints; sync[0] the next chunk to
+   * prepare, sync[1 + c] set once chunk c is prepared */
+  PassSync *sync;
+  uint32_t chunks, colored;
+  const void *stepping;
+  uint32_t count[COLORS][PHYS_PARTS][2]; /* constraints per colour, part and point count */
 } BuildJob;
 
 /* Constraints [begin, end) of coff: their heads (solver states, masses, k->solve); the constraints
  * to colour need no more here (their points are prepared straight into the lanes), those left to
  * the one-at-a-time passes, or to a restitution pass after the solve, need their points prepared
  * in cbuf. */
-static void prepare_task(void *ctx, uint32_t begin, uint32_t end) {
-  const BuildJob *j = ctx;
+static void prepare_range(const BuildJob *j, uint32_t begin, uint32_t end) {
   TessWorld *w = j->w;
   const BodyState *st = w->states;
   uint32_t spare = w->active_count + 1; /* the state_colors slot of a fixed side */
@@ -350,47 +382,40 @@ static void clear_batch(TessWorld *w, uint32_t i) {
   for (uint32_t lane = 0; lane < LANES; lane++) ((WideHead *)base)->offset[lane] = TESS_NULL_INDEX;
 }
 
-/* Constraints [begin, end) of coff into their lanes. */
-static void fill_task(void *ctx, uint32_t begin, uint32_t end) {
-  const BuildJob *j = ctx;
-  TessWorld *w = j->w;
-  for (uint32_t ci = begin; ci < end; ci++) {
-    uint32_t c = w->constraint_color[ci];
-    if (c == PHYS_NO_COLOR) continue;
-    const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
-    uint32_t p = k->point_count - 1, slot = w->constraint_slot[ci], o = part_of(w, &w->color_in[ci]);
-    uint8_t *base = w->wbuf + (w->batches[w->group_first[c][o][p] + slot / LANES] & ~1u);
-    write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], j->soft,
-               j->soft_static);
-  }
+/* Coloured constraint ci (coff order) into its lane. */
+static inline void fill_one(TessWorld *w, uint32_t ci, const Softness soft[2]) {
+  uint32_t c = w->constraint_color[ci];
+  const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
+  uint32_t p = k->point_count - 1, slot = w->constraint_slot[ci], o = part_of(w, &w->color_in[ci]);
+  uint8_t *base = w->wbuf + (w->batches[w->group_first[c][o][p] + slot / LANES] & ~1u);
+  write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], &soft[0], &soft[1]);
 }
 
-static void add_color_unit(TessWorld *w, uint32_t c);
+/* All the coloured constraints into their lanes, in coff order (on one thread). */
+static void fill_all(TessWorld *w, const Softness soft[2]) {
+  for (uint32_t ci = 0; ci < w->coff_count; ci++)
+    if (w->constraint_color[ci] != PHYS_NO_COLOR) fill_one(w, ci, soft);
+}
 
-bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
-  uint32_t nstates = w->active_count + 1, spare = nstates;
-  if (!PHYS_GROW(w->state_colors, &w->state_colors_cap, nstates + 1) ||
-      !PHYS_GROW(w->constraint_color, &w->constraint_color_cap, w->coff_count + 1) ||
-      !PHYS_GROW(w->constraint_slot, &w->constraint_slot_cap, w->coff_count + 1) ||
-      !PHYS_GROW(w->color_in, &w->color_in_cap, w->coff_count + 1) ||
-      !PHYS_GROW(w->overflow, &w->overflow_cap, w->coff_count + 1))
-    return false;
-  uint32_t *colors = w->state_colors;
-  memset(colors, 0, (nstates + 1) * sizeof *colors);
-  /* one part in a step the pool runs on the caller (physics_tasks_step_shared) */
-  uint32_t parts = physics_tasks_step_shared(w->tasks) ? physics_tasks_threads(w->tasks) : 1u;
-  if (parts > PHYS_PARTS) parts = PHYS_PARTS;
-  w->parts = parts < 1u ? 1u : parts;
-  w->part_scale = w->active_count ? ((uint64_t)w->parts << 32) / w->active_count : 0;
-  uint32_t count[COLORS][PHYS_PARTS][2];
-  memset(count, 0, sizeof count);
-  w->overflow_count = 0;
-  BuildJob job = {w, &soft, &soft_static};
-  physics_parallel_for(w->tasks, w->coff_count, 1024, prepare_task, &job);
-  /* one constraint after another (a colour depends on those before): the fixed sides all
-   * name the spare slot, which is cleared again after each constraint */
+/* Entries [begin, end) of the part lists into their lanes: the stage PHYS_STAGE_FILL of the
+ * solver's run, part by part, so the thread that solves a part's batches first has filled them
+ * (in its cache), and no two threads write one batch. */
+static void fill_listed(TessWorld *w, uint32_t begin, uint32_t end, const Softness soft[2]) {
+  if (w->parts < 2u) { /* one part: no lists, the constraints [begin, end) */
+    for (uint32_t ci = begin; ci < end; ci++)
+      if (w->constraint_color[ci] != PHYS_NO_COLOR) fill_one(w, ci, soft);
+    return;
+  }
+  for (uint32_t i = begin; i < end; i++) fill_one(w, w->part_list[i], soft);
+}
+
+/* The colouring of constraints [begin, end), one after another (a colour depends on those
+ * before): the fixed sides all name the spare slot, which is cleared again after each. */
+static void color_range(BuildJob *j, uint32_t begin, uint32_t end) {
+  TessWorld *w = j->w;
+  uint32_t *colors = w->state_colors, spare = w->active_count + 1;
   const ColorIn *in = w->color_in;
-  for (uint32_t ci = 0; ci < w->coff_count; ci++) {
+  for (uint32_t ci = begin; ci < end; ci++) {
     w->constraint_color[ci] = PHYS_NO_COLOR;
     uint32_t points = in[ci].points, a = in[ci].a, b = in[ci].b;
     if (points == 0) continue;
@@ -410,8 +435,82 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     colors[b] |= bit;
     colors[spare] = 0;
     w->constraint_color[ci] = (uint8_t)color;
-    w->constraint_slot[ci] = count[color][part_of(w, &in[ci])][points - 1]++; /* its place in its group */
+    uint32_t o = part_of(w, &in[ci]);
+    w->constraint_slot[ci] = j->count[color][o][points - 1]++; /* its place in its group */
+    if (w->parts > 1u) w->part_list[o * w->part_list_stride + w->part_list_count[o]++] = ci;
   }
+}
+
+/* Chunk c prepared by whoever takes it first. */
+static bool prepare_next(BuildJob *j) {
+  uint32_t c = atomic_fetch_add_explicit(&j->sync[0].n, 1u, memory_order_relaxed);
+  if (c >= j->chunks) return false;
+  uint32_t end = (c + 1u) * PREP_CHUNK < j->w->coff_count ? (c + 1u) * PREP_CHUNK : j->w->coff_count;
+  prepare_range(j, c * PREP_CHUNK, end);
+  atomic_store_explicit(&j->sync[1u + c].n, 1u, memory_order_release);
+  return true;
+}
+
+/* The chunks not yet coloured, in order, each once it is prepared (by this thread, when none
+ * other has taken it). Only the stepping thread colours. */
+static void color_chunks(BuildJob *j) {
+  for (; j->colored < j->chunks; j->colored++) {
+    uint32_t c = j->colored;
+    for (uint32_t spins = 0; !atomic_load_explicit(&j->sync[1u + c].n, memory_order_acquire);)
+      if (!prepare_next(j)) { /* another thread is preparing it */
+        SPIN_PAUSE();
+        if (++spins == WAIT_SPINS) {
+          sched_yield();
+          spins = 0;
+        }
+      }
+    uint32_t end = (c + 1u) * PREP_CHUNK < j->w->coff_count ? (c + 1u) * PREP_CHUNK : j->w->coff_count;
+    color_range(j, c * PREP_CHUNK, end);
+  }
+}
+
+/* The serial colouring overlaps the prepare: the stepping thread colours the chunks in order
+ * while the others prepare ahead of it (and prepares a chunk itself when none is ready). */
+static void prepare_task(void *ctx, uint32_t begin, uint32_t end) {
+  (void)begin;
+  (void)end;
+  BuildJob *j = ctx;
+  if (j->stepping == &stepping_mark) color_chunks(j);
+  while (prepare_next(j)) {
+  }
+}
+
+static void add_color_unit(TessWorld *w, uint32_t c);
+
+bool physics_wide_build(TessWorld *w) {
+  uint32_t nstates = w->active_count + 1;
+  if (!PHYS_GROW(w->state_colors, &w->state_colors_cap, nstates + 1) ||
+      !PHYS_GROW(w->constraint_color, &w->constraint_color_cap, w->coff_count + 1) ||
+      !PHYS_GROW(w->constraint_slot, &w->constraint_slot_cap, w->coff_count + 1) ||
+      !PHYS_GROW(w->color_in, &w->color_in_cap, w->coff_count + 1) ||
+      !PHYS_GROW(w->overflow, &w->overflow_cap, w->coff_count + 1))
+    return false;
+  uint32_t *colors = w->state_colors;
+  memset(colors, 0, (nstates + 1) * sizeof *colors);
+  /* one part in a step the pool runs on the caller (physics_tasks_step_shared) */
+  uint32_t parts = physics_tasks_step_shared(w->tasks) ? physics_tasks_threads(w->tasks) : 1u;
+  if (parts > PHYS_PARTS) parts = PHYS_PARTS;
+  w->parts = parts < 1u ? 1u : parts;
+  w->part_scale = w->active_count ? ((uint64_t)w->parts << 32) / w->active_count : 0;
+  w->overflow_count = 0;
+  w->part_list_stride = w->coff_count;
+  memset(w->part_list_count, 0, sizeof w->part_list_count);
+  if (w->parts > 1u && !PHYS_GROW(w->part_list, &w->part_list_cap, w->parts * w->coff_count + 1u)) return false;
+  BuildJob job = {w, NULL, (w->coff_count + PREP_CHUNK - 1u) / PREP_CHUNK, 0, &stepping_mark, {{{0}}}};
+  if (!grow_pass_sync(w, job.chunks + 1u)) return false;
+  job.sync = w->pass_sync;
+  reset_sync(job.sync, job.chunks + 1u);
+  /* the stepping thread colours the chunks in order as they are prepared, the other threads
+   * prepare ahead of it; what the pool ran elsewhere (a game's scheduler may run no item on
+   * this thread) is coloured here after */
+  physics_parallel_for(w->tasks, w->coff_count < 4u * PREP_CHUNK ? 1u : 2u, 1, prepare_task, &job);
+  color_chunks(&job);
+  uint32_t(*count)[PHYS_PARTS][2] = job.count;
 
   /* the batches: colour by colour, part by part, one-point groups before two-point ones (the
    * order of a colour's constraints changes no result: they share no dynamic body) */
@@ -454,9 +553,8 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     if (w->color_first[c + 1] > w->color_first[c]) add_color_unit(w, c);
 
   /* the last batch of each group cleared (the lanes it leaves empty; a filled lane has every
-   * field written), then the lanes filled: constraint by constraint on the workers, each into
-   * its own lane. (Whether a loop is handed over must not depend on the thread count: a game's
-   * scheduler sees the same loops with any; the parts add a few part-filled batches.) */
+   * field written); the lanes are filled by the solver's first stage (PHYS_STAGE_FILL), each
+   * part's by the thread that solves it. (The parts add a few part-filled batches.) */
   uint32_t one_part = 0;
   for (uint32_t c = 0; c < COLORS; c++)
     for (uint32_t p = 0; p < 2; p++) {
@@ -469,7 +567,6 @@ bool physics_wide_build(TessWorld *w, Softness soft, Softness soft_static) {
     }
   w->batch_count_one_part = one_part;
   memcpy(w->group_first, first, sizeof first);
-  physics_parallel_for(w->tasks, w->coff_count, 512, fill_task, &job);
   return true;
 }
 
@@ -491,32 +588,9 @@ static void add_color_unit(TessWorld *w, uint32_t c) {
 
 /* ---- The passes --------------------------------------------------------- */
 
-/* A counter the threads of a pass share, on a cache line of its own. */
-typedef struct PassSync {
-  atomic_uint n;
-  char pad[64 - sizeof(atomic_uint)];
-} PassSync;
-
-static bool grow_pass_sync(TessWorld *w, uint32_t need) {
-  if (need <= w->pass_sync_cap) return true;
-  uint32_t cap = need < 64u ? 64u : need;
-  void *raw = tess_realloc(NULL, cap * sizeof(PassSync) + 64u);
-  if (!raw) return false;
-  tess_free(w->pass_sync_raw);
-  w->pass_sync_raw = raw;
-  w->pass_sync = (PassSync *)(((uintptr_t)raw + 63u) & ~(uintptr_t)63u);
-  w->pass_sync_cap = cap;
-  return true;
-}
-
-static void reset_sync(PassSync *sync, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) atomic_store_explicit(&sync[i].n, 0u, memory_order_relaxed);
-}
-
 /* Which part a thread takes first: the stepping thread (its mark named in the job) the first,
  * every other thread one of the others, the same from pass to pass. Any thread may take any
  * part's blocks once its own are taken, so the answer changes only where the work is done. */
-static _Thread_local char stepping_mark;
 static _Thread_local uint32_t worker_number;
 static atomic_uint workers_seen;
 
@@ -524,6 +598,46 @@ static uint32_t own_part(const void *stepping, uint32_t parts) {
   if (stepping == &stepping_mark || parts < 2) return 0;
   if (worker_number == 0) worker_number = 1u + atomic_fetch_add_explicit(&workers_seen, 1u, memory_order_relaxed);
   return 1u + (worker_number - 1u) % (parts - 1u);
+}
+
+/* The impulses and impact speeds of batches [begin, end) back into cbuf, and into the contacts
+ * when no restitution pass follows: in the last relaxation, each block right after it is relaxed
+ * (its lanes are final then, and in this thread's cache). Each lane writes its own contact and
+ * constraint. */
+static void store_batches(TessWorld *w, uint32_t begin, uint32_t end) {
+  /* with no restitution pass to come the impulses are final: they go into the contacts
+   * (warm starting and touching), which spares contact_events a walk through these
+   * constraints, and into cbuf only for a contact that begins to touch */
+  bool final = !w->any_impact_material;
+  for (uint32_t i = begin; i < end; i++) {
+    uint32_t b = w->batches[i], points = (b & 1u) + 1u;
+    uint8_t *base = w->wbuf + (b & ~1u);
+    const WideHead *h = (const WideHead *)base;
+    const WidePoint *pts = (const WidePoint *)(base + sizeof(WideHead));
+    for (uint32_t lane = 0; lane < LANES; lane++) {
+      if (h->offset[lane] == TESS_NULL_INDEX) break; /* filled lanes come first */
+      if (final) {
+        Contact *c = &w->contacts[h->contact[lane]];
+        bool touching = false;
+        for (uint32_t q = 0; q < points; q++) {
+          c->normal_impulse[q] = pts[q].normal_impulse[lane];
+          c->tangent_impulse[q] = pts[q].tangent_impulse[lane];
+          touching = touching || pts[q].max_normal_impulse[lane] > 0.0f;
+        }
+        if (touching) c->flags |= CONTACT_TOUCHING;
+        /* the points in cbuf matter only to a begin event (its impact speed) */
+        if (!(c->flags & CONTACT_TOUCHING) || (c->flags & CONTACT_WAS_TOUCHING)) continue;
+      }
+      ContactPoint *cp = physics_constraint_points((Constraint *)(w->cbuf + h->offset[lane]));
+      for (uint32_t q = 0; q < points; q++) {
+        cp[q].normal_impulse = pts[q].normal_impulse[lane];
+        cp[q].tangent_impulse = pts[q].tangent_impulse[lane];
+        cp[q].max_normal_impulse = pts[q].max_normal_impulse[lane];
+        cp[q].relative_velocity = pts[q].relative_velocity[lane];
+        cp[q].tangent_velocity = pts[q].tangent_velocity[lane];
+      }
+    }
+  }
 }
 
 static void pass_range(TessWorld *w, bool solve, float inv_h, bool use_bias, uint32_t begin, uint32_t end) {
@@ -562,6 +676,10 @@ static inline void unit_part(const TessWorld *w, const PhysicsStage *s, uint32_t
     *first = 0;
     *last = o == 0 ? 1u : 0u;
     *size = 1;
+  } else if (s->kind == PHYS_STAGE_FILL) {
+    *first = o * w->part_list_stride;
+    *last = *first + (parts < 2u ? w->coff_count : w->part_list_count[o]);
+    *size = FILL_BLOCK;
   } else {
     uint32_t c = w->used_colors[k];
     if (w->unit_tiny[k]) { /* one block, on the first part's thread */
@@ -579,8 +697,12 @@ static inline void unit_part(const TessWorld *w, const PhysicsStage *s, uint32_t
 static inline void run_block(const RunJob *j, const PhysicsStage *s, uint32_t begin, uint32_t end) {
   if (s->kind == PHYS_STAGE_BODIES || s->kind == PHYS_STAGE_SERIAL)
     s->fn(s->ctx, begin, end);
-  else
+  else if (s->kind == PHYS_STAGE_FILL)
+    fill_listed(j->w, begin, end, s->ctx);
+  else {
     pass_range(j->w, s->kind != PHYS_STAGE_WARM_START, j->inv_h, s->kind == PHYS_STAGE_SOLVE, begin, end);
+    if (s->kind == PHYS_STAGE_RELAX_STORE) store_batches(j->w, begin, end);
+  }
 }
 
 /* One thread's share of the stages, unit after unit, Box2D v3's way: the blocks of its own part
@@ -633,9 +755,12 @@ static void run_alone(TessWorld *w, const PhysicsStage *stages, uint32_t count, 
       physics_parallel_for(NULL, s->count, OWNED_BLOCK, s->fn, s->ctx);
     } else if (s->kind == PHYS_STAGE_SERIAL) {
       s->fn(s->ctx, 0, 1);
+    } else if (s->kind == PHYS_STAGE_FILL) {
+      fill_all(w, s->ctx);
     } else {
       double *sink = physics_profile_parallel, t0 = sink ? physics_profile_now() : 0.0;
       pass_range(w, s->kind != PHYS_STAGE_WARM_START, inv_h, s->kind == PHYS_STAGE_SOLVE, 0, w->batch_count);
+      if (s->kind == PHYS_STAGE_RELAX_STORE) store_batches(w, 0, w->batch_count);
       if (sink) *sink += physics_profile_now() - t0;
     }
   }
@@ -659,49 +784,4 @@ void physics_wide_run(TessWorld *w, const PhysicsStage *stages, uint32_t count, 
   }
   w->states[0].v = tess_v2(0.0f, 0.0f);
   w->states[0].w = 0.0f;
-}
-
-/* Batches [begin, end): each lane writes its own contact and constraint, so the workers share them. */
-static void store_task(void *ctx, uint32_t begin, uint32_t end) {
-  TessWorld *w = ctx;
-  /* with no restitution pass to come the impulses are final: they go into the contacts
-   * (warm starting and touching), which spares contact_events a walk through these
-   * constraints, and into cbuf only for a contact that begins to touch */
-  bool final = !w->any_impact_material;
-  for (uint32_t i = begin; i < end; i++) {
-    uint32_t b = w->batches[i], points = (b & 1u) + 1u;
-    uint8_t *base = w->wbuf + (b & ~1u);
-    const WideHead *h = (const WideHead *)base;
-    const WidePoint *pts = (const WidePoint *)(base + sizeof(WideHead));
-    for (uint32_t lane = 0; lane < LANES; lane++) {
-      if (h->offset[lane] == TESS_NULL_INDEX) break; /* filled lanes come first */
-      if (final) {
-        Contact *c = &w->contacts[h->contact[lane]];
-        bool touching = false;
-        for (uint32_t q = 0; q < points; q++) {
-          c->normal_impulse[q] = pts[q].normal_impulse[lane];
-          c->tangent_impulse[q] = pts[q].tangent_impulse[lane];
-          touching = touching || pts[q].max_normal_impulse[lane] > 0.0f;
-        }
-        if (touching) c->flags |= CONTACT_TOUCHING;
-        /* the points in cbuf matter only to a begin event (its impact speed) */
-        if (!(c->flags & CONTACT_TOUCHING) || (c->flags & CONTACT_WAS_TOUCHING)) continue;
-      }
-      ContactPoint *cp = physics_constraint_points((Constraint *)(w->cbuf + h->offset[lane]));
-      for (uint32_t q = 0; q < points; q++) {
-        cp[q].normal_impulse = pts[q].normal_impulse[lane];
-        cp[q].tangent_impulse = pts[q].tangent_impulse[lane];
-        cp[q].max_normal_impulse = pts[q].max_normal_impulse[lane];
-        cp[q].relative_velocity = pts[q].relative_velocity[lane];
-        cp[q].tangent_velocity = pts[q].tangent_velocity[lane];
-      }
-    }
-  }
-}
-
-void physics_wide_store(TessWorld *w) {
-  if (w->batch_count_one_part < 2u * 64u)
-    store_task(w, 0, w->batch_count);
-  else
-    physics_parallel_for(w->tasks, w->batch_count, 64, store_task, w);
 }

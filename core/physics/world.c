@@ -160,6 +160,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->state_colors);
   tess_free(w->constraint_color);
   tess_free(w->constraint_slot);
+  tess_free(w->part_list);
   tess_free(w->color_in);
   tess_free(w->overflow);
   tess_free(w->batches);
@@ -204,6 +205,7 @@ size_t tess_world_memory_bytes(const TessWorld *w) {
   n += (size_t)w->state_colors_cap * sizeof(uint32_t) + w->constraint_color_cap;
   n += ((size_t)w->overflow_cap + w->batch_cap) * sizeof(uint32_t) + w->wbuf_cap;
   n += (size_t)w->color_in_cap * sizeof(ColorIn) + (size_t)w->pass_sync_cap * 64u;
+  n += (size_t)w->part_list_cap * sizeof(uint32_t);
   n += (size_t)w->contact_table.cap * sizeof(KeySlot);
   n += ((size_t)w->sensor_cap + w->sensors_new_cap) * sizeof(SensorOverlap);
   n += (size_t)w->states_cap * sizeof(BodyState) + (size_t)w->motions_cap * sizeof(BodyMotion);
