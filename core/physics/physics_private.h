@@ -540,7 +540,9 @@ struct TessWorld {
   MapHits *map_pieces;
   uint32_t map_piece_count; /* the narrow phase's map hits, a list per run of shapes */
   uint32_t *blocks;
-  uint32_t blocks_cap; /* per block of items of a pass: a count, then where the block's output starts */
+  uint32_t blocks_cap;    /* per block of items of a pass: a count, then where the block's output starts */
+  uint32_t *state_blocks; /* the states pass's count per block of bodies last step (body_passes.c) */
+  uint32_t state_blocks_cap, state_block_count;
   ContactRun *contact_runs;
   uint32_t contact_runs_cap; /* per run of contact sources, this step (physics_contacts_make) */
   Manifold *pair_manifolds;
