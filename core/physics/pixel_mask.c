@@ -93,6 +93,24 @@ static inline bool coarse_row_any(const PixelMask *m, uint32_t ty, uint32_t x0, 
   return false;
 }
 
+/* Whether any tile under pixels [x0, x1] x [y0, y1] (within the mask) has a solid pixel. A box
+ * whose tiles fall in one coarse word (nearly every circle's) tests a masked word per tile row. */
+static inline bool coarse_box_any(const PixelMask *m, int64_t x0, int64_t y0, int64_t x1, int64_t y1) {
+  if (x0 > x1 || y0 > y1) return false;
+  uint32_t t0 = (uint32_t)x0 / PIXEL_MASK_TILE, t1 = (uint32_t)x1 / PIXEL_MASK_TILE;
+  uint32_t ty0 = (uint32_t)y0 / PIXEL_MASK_TILE, ty1 = (uint32_t)y1 / PIXEL_MASK_TILE;
+  if (t0 >> 6 != t1 >> 6) {
+    for (uint32_t ty = ty0; ty <= ty1; ty++)
+      if (coarse_row_any(m, ty, (uint32_t)x0, (uint32_t)x1)) return true;
+    return false;
+  }
+  uint64_t sel = (~0ull << (t0 & 63)) & (~0ull >> (63 - (t1 & 63)));
+  const uint64_t *c = m->coarse + (size_t)ty0 * m->coarse_words + (t0 >> 6);
+  for (uint32_t ty = ty0; ty <= ty1; ty++, c += m->coarse_words)
+    if (*c & sel) return true;
+  return false;
+}
+
 /* ---- Angles ---------------------------------------------------------------- */
 
 /* atan2 to about 1e-5 rad (a bucket is 0.017), plain float arithmetic: the same bits on every
@@ -105,6 +123,39 @@ static inline float fast_atan2(float y, float x) {
   if (ay > ax) r = 1.57079637f - r;
   if (x < 0.0f) r = 3.14159274f - r;
   return y < 0.0f ? -r : r;
+}
+
+/* acos(x) for x in [0, 1] (Abramowitz and Stegun 4.4.46), about 15 float operations. Checked over
+ * every float in [0, 1) against glibc's acosf: they differ by at most 2.4e-7. */
+static inline float acos_poly(float x) {
+  float p = -0.0012624911f * x + 0.0066700901f;
+  p = p * x - 0.0170881256f;
+  p = p * x + 0.0308918810f;
+  p = p * x - 0.0501743046f;
+  p = p * x + 0.0889789874f;
+  p = p * x - 0.2145988016f;
+  p = p * x + 1.5707963050f;
+  return sqrtf(1.0f - x) * p;
+}
+#define ACOS_POLY_ERR 2e-6f /* 8x the measured difference: room for a libm a few ulps off glibc's */
+
+static inline int64_t floor_i64(float x);
+
+/* The buckets floor((angle - h) * to_bucket) and floor((angle + h) * to_bucket) for h = acosf(cb),
+ * the same integers as with libm's acosf, which is called only when the polynomial's h +- its error
+ * straddles a bucket's edge (a few in ten thousand). Exact because every float operation here rounds
+ * monotonically: h in [lo, hi] puts each bucket between the ones lo and hi give. */
+static inline void cone_buckets(float angle, float cb, float to_bucket, int32_t *b0, int32_t *b1) {
+  float h = acos_poly(cb), lo = h - ACOS_POLY_ERR, hi = h + ACOS_POLY_ERR;
+  int64_t a0 = floor_i64((angle - hi) * to_bucket), a1 = floor_i64((angle - lo) * to_bucket);
+  int64_t c0 = floor_i64((angle + lo) * to_bucket), c1 = floor_i64((angle + hi) * to_bucket);
+  if (a0 != a1 || c0 != c1) {
+    float half = acosf(cb);
+    a0 = floor_i64((angle - half) * to_bucket);
+    c1 = floor_i64((angle + half) * to_bucket);
+  }
+  *b0 = (int32_t)a0;
+  *b1 = (int32_t)c1;
 }
 
 /* ---- The probe ------------------------------------------------------------- */
@@ -151,6 +202,17 @@ static inline void set_bits(uint64_t *bits, uint32_t lo, uint32_t hi) {
   }
 }
 
+/* A bucket index at most two turns off 0..BUCKETS-1 brought into it: (b + 2 BUCKETS) % BUCKETS without
+ * dividing. A cone's ends are within a turn and a quarter (an angle in [-pi, pi], plus the mask's,
+ * plus or minus at most a quarter turn). */
+static inline int32_t wrap_bucket(int32_t b) {
+  if (b < 0) b += BUCKETS;
+  if (b < 0) b += BUCKETS;
+  if (b >= BUCKETS) b -= BUCKETS;
+  if (b >= BUCKETS) b -= BUCKETS;
+  return b;
+}
+
 /* Marks buckets b0..b1 (b0 <= b1, at most a turn past either end of 0..BUCKETS-1) as blocked: one or
  * two runs of bits (a bucket is a bit: blocking a cone is a few word operations, and clearing the
  * buckets for the next circle 48 bytes). */
@@ -159,8 +221,8 @@ static inline void block(uint64_t *blocked, int32_t b0, int32_t b1) {
     set_bits(blocked, 0, BUCKETS - 1);
     return;
   }
-  b0 = (b0 + 2 * BUCKETS) % BUCKETS;
-  b1 = (b1 + 2 * BUCKETS) % BUCKETS;
+  b0 = wrap_bucket(b0);
+  b1 = wrap_bucket(b1);
   if (b0 <= b1) {
     set_bits(blocked, (uint32_t)b0, (uint32_t)b1);
   } else {
@@ -200,86 +262,138 @@ static bool window(const PixelMask *m, TessVec2 c, float rw, Window *win) {
   float ux = lc.x * inv, uy = lc.y * inv;
   float r = rw * inv, band = max_f(1.0f, BAND_OF_RADIUS * r), reach = r + band;
   if (ux + reach < 0.0f || uy + reach < 0.0f || ux - reach > (float)m->width || uy - reach > (float)m->height) return false;
-  int64_t x0 = floor_i64(ux - reach), x1 = floor_i64(ux + reach);
-  int64_t y0 = floor_i64(uy - reach), y1 = floor_i64(uy + reach);
-  if (x0 < 0) x0 = 0;
-  if (y0 < 0) y0 = 0;
+  /* floor, then clipped to the mask: ux + reach and uy + reach are >= 0 here, where floor is the
+   * conversion's truncation, and below 0 the low ends clip to 0 whatever their floor */
+  float lx = ux - reach, ly = uy - reach;
+  int64_t x0 = lx < 0.0f ? 0 : (int64_t)lx, x1 = (int64_t)(ux + reach);
+  int64_t y0 = ly < 0.0f ? 0 : (int64_t)ly, y1 = (int64_t)(uy + reach);
   if (x1 >= (int64_t)m->width) x1 = (int64_t)m->width - 1;
   if (y1 >= (int64_t)m->height) y1 = (int64_t)m->height - 1;
   *win = (Window){ux, uy, r, band, reach, x0, y0, x1, y1};
-  for (uint32_t ty = (uint32_t)y0 / PIXEL_MASK_TILE; ty <= (uint32_t)y1 / PIXEL_MASK_TILE; ty++)
-    if (coarse_row_any(m, ty, (uint32_t)x0, (uint32_t)x1)) return true;
-  return false;
+  return coarse_box_any(m, x0, y0, x1, y1);
 }
 
 typedef enum ScanMode { SCAN_BUCKETS,
                         SCAN_DEPTH } ScanMode;
 
-/* One pass over mask m's boundary pixels in the circle's window. */
-static void scan_mask(const PixelMask *m, uint32_t mi, const Window *win, Probe *pr, ScanMode mode) {
-  float ux = win->ux, uy = win->uy, r = win->r, band = win->band, reach = win->reach, big2 = (r + 0.5f) * (r + 0.5f);
-  int64_t x0 = win->x0, x1 = win->x1, y0 = win->y0, y1 = win->y1;
-  float to_bucket = (float)BUCKETS / 6.28318531f;
-  TessVec2 n = tess_rot_apply_inv(m->q, pr->n), t = tess_v2_perp(n); /* the way out, in the mask's frame */
-  /* rows and words in tiles with no solid pixel hold no boundary pixel: skipped, in the same
-   * order as the rest, so what is found and in which order is the same */
-  uint32_t ty = UINT32_MAX;
-  bool tile_row = false;
-  for (int64_t y = y0; y <= y1; y++) {
-    if ((uint32_t)y / PIXEL_MASK_TILE != ty) {
-      ty = (uint32_t)y / PIXEL_MASK_TILE;
-      tile_row = coarse_row_any(m, ty, (uint32_t)x0, (uint32_t)x1);
-    }
-    if (!tile_row) {
-      y = (int64_t)(ty + 1) * PIXEL_MASK_TILE - 1;
-      continue;
-    }
-    float ry = (float)y + 0.5f - uy;
-    if (fabsf(ry) > reach + 0.5f) continue;
-    for (uint32_t k = (uint32_t)(x0 >> 6); k <= (uint32_t)(x1 >> 6); k++) {
-      if (!coarse_byte(m, ty, k)) continue;
-      uint64_t word = boundary_span(m, (uint32_t)y, k, x0, x1);
-      while (word) {
-        uint32_t x = (uint32_t)__builtin_ctzll(word) + (k << 6);
-        word &= word - 1;
-        float rx = (float)x + 0.5f - ux;
-        float dc = sqrtf(rx * rx + ry * ry), d = dc - 0.5f; /* to the pixel's disc */
-        if (d > reach || !(d > 0.0f)) continue;             /* out of reach, or the centre is inside this pixel */
-        if (mode == SCAN_BUCKETS) {
-          pr->any = true;
-          if (d < r) {
-            if (pr->cand_count < CANDIDATES) {
-              pr->cand_mask[pr->cand_count] = mi;
-              pr->cand_x[pr->cand_count] = rx;
-              pr->cand_y[pr->cand_count++] = ry;
-            } else {
-              pr->cand_overflow = true;
-            }
-          }
-          if (d * m->pixel_size < pr->min_d) {
-            pr->min_d = d * m->pixel_size;
-            pr->mask = mi;
-          }
-          /* the directions a move of at most `band` towards which would hit this pixel: a cone,
-           * a half plane for a pixel the circle touches, closing to nothing at the band's edge
-           * (so far pixels weigh little and near ones decide) */
-          float cb = (d * d - r * r + band * band) / (2.0f * band * d);
-          if (cb <= 0.0f) cb = 0.0f;
-          if (cb >= 1.0f) continue;
-          float angle = fast_atan2(ry, rx) + m->angle, half = acosf(cb); /* buckets are world directions */
-          int32_t b0 = (int32_t)floor_i64((angle - half) * to_bucket), b1 = (int32_t)floor_i64((angle + half) * to_bucket);
-          block(pr->blocked, b0, b1);
-        } else if (d < r) {
-          /* moving by s along n takes the pixel's centre out of the circle grown by the disc's
-           * radius when (a - s)^2 + b^2 >= (r + 1/2)^2 */
-          float a = rx * n.x + ry * n.y, b = rx * t.x + ry * t.y;
-          if (a >= 0.0f || b * b >= big2) continue; /* ahead of the way out: moving on would not clear it */
-          float s = (a + sqrtf(big2 - b * b)) * m->pixel_size;
-          if (s > pr->depth) pr->depth = s;
-        }
+/* What a pass over a mask's pixels needs of the circle, in the mask's pixels. */
+typedef struct Scan {
+  const PixelMask *m;
+  uint32_t mi;
+  ScanMode mode;
+  float r, band, reach, big2, to_bucket;
+  TessVec2 n, t; /* the way out, in the mask's frame (SCAN_DEPTH) */
+} Scan;
+
+/* One boundary pixel, its centre at (rx, ry) from the circle's. */
+static inline void scan_pixel(const Scan *sc, Probe *pr, float rx, float ry) {
+  float r = sc->r, band = sc->band;
+  float dc = sqrtf(rx * rx + ry * ry), d = dc - 0.5f; /* to the pixel's disc */
+  if (d > sc->reach || !(d > 0.0f)) return;           /* out of reach, or the centre is inside this pixel */
+  if (sc->mode == SCAN_BUCKETS) {
+    pr->any = true;
+    if (d < r) {
+      if (pr->cand_count < CANDIDATES) {
+        pr->cand_mask[pr->cand_count] = sc->mi;
+        pr->cand_x[pr->cand_count] = rx;
+        pr->cand_y[pr->cand_count++] = ry;
+      } else {
+        pr->cand_overflow = true;
       }
     }
+    if (d * sc->m->pixel_size < pr->min_d) {
+      pr->min_d = d * sc->m->pixel_size;
+      pr->mask = sc->mi;
+    }
+    /* the directions a move of at most `band` towards which would hit this pixel: a cone,
+     * a half plane for a pixel the circle touches, closing to nothing at the band's edge
+     * (so far pixels weigh little and near ones decide) */
+    float cb = (d * d - r * r + band * band) / (2.0f * band * d);
+    if (cb <= 0.0f) cb = 0.0f;
+    if (cb >= 1.0f) return;
+    float angle = fast_atan2(ry, rx) + sc->m->angle; /* buckets are world directions */
+    int32_t b0, b1;
+    cone_buckets(angle, cb, sc->to_bucket, &b0, &b1);
+    block(pr->blocked, b0, b1);
+  } else if (d < r) {
+    /* moving by s along n takes the pixel's centre out of the circle grown by the disc's
+     * radius when (a - s)^2 + b^2 >= (r + 1/2)^2 */
+    float a = rx * sc->n.x + ry * sc->n.y, b = rx * sc->t.x + ry * sc->t.y;
+    if (a >= 0.0f || b * b >= sc->big2) return; /* ahead of the way out: moving on would not clear it */
+    float s = (a + sqrtf(sc->big2 - b * b)) * sc->m->pixel_size;
+    if (s > pr->depth) pr->depth = s;
   }
+}
+
+/* Columns xs..xs+63 of row y as one word (bit i: column xs + i), 0 outside the mask; xs >= -1. */
+static inline uint64_t strip_row(const PixelMask *m, int64_t y, int64_t xs) {
+  if (y < 0 || y >= (int64_t)m->height) return 0;
+  const uint64_t *row = mask_row(m, (uint32_t)y);
+  if (xs < 0) return row[0] << 1; /* column -1 is outside: empty */
+  uint32_t k = (uint32_t)(xs >> 6), sh = (uint32_t)(xs & 63);
+  uint64_t v = row[k] >> sh;
+  if (sh && k + 1 < m->words) v |= row[k + 1] << (64 - sh);
+  return v;
+}
+
+/* The widest window whose rows are read as one strip word each: its columns and the one either
+ * side (their neighbours) in 64 bits. */
+#define STRIP_MAX_COLUMNS 62
+
+/* Calls visit(context, x, y) for each boundary pixel (x, y) of rows y0..y1, columns x0..x1 (within
+ * the mask), row by row and in each row from left to right. A window of at most STRIP_MAX_COLUMNS
+ * reads each row once, as one strip word, and finds its boundary pixels with a few word operations;
+ * a wider one goes by the mask's words, skipping the rows and words of empty coarse tiles (they
+ * hold no boundary pixel: the same pixels in the same order). */
+#define FOR_BOUNDARY_PIXELS(m, x0, y0, x1, y1, x, y, ...)                            \
+  do {                                                                               \
+    if ((x1) - (x0) < STRIP_MAX_COLUMNS) {                                           \
+      int64_t xs_ = (x0)-1;                                                          \
+      uint64_t keep_ = (~0ull >> (63 - ((x1) - (x0)))) << 1; /* columns x0..x1 */    \
+      uint64_t up_ = strip_row(m, (y0)-1, xs_), cur_ = strip_row(m, (y0), xs_);      \
+      for (int64_t y = (y0); y <= (y1); y++) {                                       \
+        uint64_t down_ = strip_row(m, y + 1, xs_);                                   \
+        uint64_t word_ = cur_ & keep_ & ~(up_ & down_ & (cur_ << 1) & (cur_ >> 1));  \
+        up_ = cur_, cur_ = down_;                                                    \
+        while (word_) {                                                              \
+          int64_t x = xs_ + __builtin_ctzll(word_);                                  \
+          word_ &= word_ - 1;                                                        \
+          __VA_ARGS__                                                                \
+        }                                                                            \
+      }                                                                              \
+      break;                                                                         \
+    }                                                                                \
+    uint32_t ty_ = UINT32_MAX;                                                       \
+    bool tile_row_ = false;                                                          \
+    for (int64_t y = (y0); y <= (y1); y++) {                                         \
+      if ((uint32_t)y / PIXEL_MASK_TILE != ty_) {                                    \
+        ty_ = (uint32_t)y / PIXEL_MASK_TILE;                                         \
+        tile_row_ = coarse_row_any(m, ty_, (uint32_t)(x0), (uint32_t)(x1));          \
+      }                                                                              \
+      if (!tile_row_) {                                                              \
+        y = (int64_t)(ty_ + 1) * PIXEL_MASK_TILE - 1;                                \
+        continue;                                                                    \
+      }                                                                              \
+      for (uint32_t k_ = (uint32_t)((x0) >> 6); k_ <= (uint32_t)((x1) >> 6); k_++) { \
+        if (!coarse_byte(m, ty_, k_)) continue;                                      \
+        uint64_t word_ = boundary_span(m, (uint32_t)y, k_, (x0), (x1));              \
+        while (word_) {                                                              \
+          int64_t x = (int64_t)(k_ << 6) + __builtin_ctzll(word_);                   \
+          word_ &= word_ - 1;                                                        \
+          __VA_ARGS__                                                                \
+        }                                                                            \
+      }                                                                              \
+    }                                                                                \
+  } while (0)
+
+/* One pass over mask m's boundary pixels in the circle's window. */
+static void scan_mask(const PixelMask *m, uint32_t mi, const Window *win, Probe *pr, ScanMode mode) {
+  Scan sc = {m, mi, mode, win->r, win->band, win->reach, (win->r + 0.5f) * (win->r + 0.5f), (float)BUCKETS / 6.28318531f,
+             tess_rot_apply_inv(m->q, pr->n), tess_v2(0.0f, 0.0f)};
+  sc.t = tess_v2_perp(sc.n);
+  float ux = win->ux, uy = win->uy;
+  FOR_BOUNDARY_PIXELS(m, win->x0, win->y0, win->x1, win->y1, x, y,
+                      { scan_pixel(&sc, pr, (float)x + 0.5f - ux, (float)y + 0.5f - uy); });
 }
 
 /* The first position in from..end-1 whose bit is `one`, or end. */
@@ -478,11 +592,17 @@ static bool any_solid(const TessWorld *w, TessVec2 lo, TessVec2 hi, Sel sel) {
   for (uint32_t i = sel.first; i < sel.end; i++) {
     const PixelMask *m = &w->pmasks[i];
     if (m->removed || skips(m, sel) || !tess_aabb_overlaps((TessAABB){lo, hi}, m->bounds)) continue;
-    TessVec2 c[4] = {lo, hi, tess_v2(lo.x, hi.y), tess_v2(hi.x, lo.y)};
-    float lx = FLT_MAX, ly = FLT_MAX, hx = -FLT_MAX, hy = -FLT_MAX;
-    for (int k = 0; k < 4; k++) {
-      TessVec2 u = tess_v2_scale(m->inv_pixel, tess_rot_apply_inv(m->q, tess_v2_sub(c[k], m->origin)));
-      lx = min_f(lx, u.x), ly = min_f(ly, u.y), hx = max_f(hx, u.x), hy = max_f(hy, u.y);
+    float lx, ly, hx, hy;
+    if (m->q.c == 1.0f && m->q.s == 0.0f) { /* unturned: the box's corners stay its corners */
+      lx = (lo.x - m->origin.x) * m->inv_pixel, ly = (lo.y - m->origin.y) * m->inv_pixel;
+      hx = (hi.x - m->origin.x) * m->inv_pixel, hy = (hi.y - m->origin.y) * m->inv_pixel;
+    } else {
+      TessVec2 c[4] = {lo, hi, tess_v2(lo.x, hi.y), tess_v2(hi.x, lo.y)};
+      lx = ly = FLT_MAX, hx = hy = -FLT_MAX;
+      for (int k = 0; k < 4; k++) {
+        TessVec2 u = tess_v2_scale(m->inv_pixel, tess_rot_apply_inv(m->q, tess_v2_sub(c[k], m->origin)));
+        lx = min_f(lx, u.x), ly = min_f(ly, u.y), hx = max_f(hx, u.x), hy = max_f(hy, u.y);
+      }
     }
     if (hx < -1.0f || hy < -1.0f || lx > (float)m->width + 1.0f || ly > (float)m->height + 1.0f) continue;
     int64_t x0 = floor_i64(lx) - 1, x1 = floor_i64(hx) + 1, y0 = floor_i64(ly) - 1, y1 = floor_i64(hy) + 1;
@@ -490,6 +610,7 @@ static bool any_solid(const TessWorld *w, TessVec2 lo, TessVec2 hi, Sel sel) {
     if (y0 < 0) y0 = 0;
     if (x1 >= (int64_t)m->width) x1 = (int64_t)m->width - 1;
     if (y1 >= (int64_t)m->height) y1 = (int64_t)m->height - 1;
+    if (!coarse_box_any(m, x0, y0, x1, y1)) continue; /* most paths through open air stop here */
     for (int64_t y = y0; y <= y1; y++) {
       uint32_t ty = (uint32_t)y / PIXEL_MASK_TILE;
       if (!coarse_row_any(m, ty, (uint32_t)x0, (uint32_t)x1)) { /* a row of empty tiles: its 8 rows are empty */
@@ -541,20 +662,11 @@ static bool pixel_within(const TessWorld *w, const PixelMask *m, TessVec2 c, flo
     if (y0 < win.y0) y0 = win.y0;
     if (x1 > win.x1) x1 = win.x1;
     if (y1 > win.y1) y1 = win.y1;
-    for (int64_t y = y0; y <= y1; y++) {
-      uint32_t ty = (uint32_t)y / PIXEL_MASK_TILE;
-      float ry = (float)y + 0.5f - win.uy;
-      for (uint32_t k = (uint32_t)(x0 >> 6); x0 <= x1 && k <= (uint32_t)(x1 >> 6); k++) {
-        if (!coarse_byte(m, ty, k)) continue;
-        uint64_t word = boundary_span(m, (uint32_t)y, k, x0, x1);
-        while (word) {
-          uint32_t x = (uint32_t)__builtin_ctzll(word) + (k << 6);
-          word &= word - 1;
-          float rx = (float)x + 0.5f - win.ux;
-          if (rx * rx + ry * ry <= lim2) return true;
-        }
-      }
-    }
+    if (x0 > x1 || y0 > y1) return false;
+    FOR_BOUNDARY_PIXELS(m, x0, y0, x1, y1, x, y, {
+      float rx = (float)x + 0.5f - win.ux, ry = (float)y + 0.5f - win.uy;
+      if (rx * rx + ry * ry <= lim2) return true;
+    });
   }
   return false;
 }
@@ -572,7 +684,8 @@ static bool sweep_along(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to,
   if (!(len > spacing)) return false;
   /* a sample stops the circle only where pixels lie within r of it */
   TessVec2 grow = tess_v2(r, r);
-  if (!any_solid(w, tess_v2_sub(tess_v2_min(from, to), grow), tess_v2_add(tess_v2_max(from, to), grow), sel))
+  TessVec2 lo = tess_v2(min_f(from.x, to.x), min_f(from.y, to.y)), hi = tess_v2(max_f(from.x, to.x), max_f(from.y, to.y));
+  if (!any_solid(w, tess_v2_sub(lo, grow), tess_v2_add(hi, grow), sel))
     return false;
   uint32_t n = (uint32_t)ceilf(len / spacing);
   if (n > 1024) n = 1024;
