@@ -48,6 +48,57 @@ void physics_poly_transform(const PhysPoly *in, TessTransform xf, PhysPoly *out)
 #endif
 }
 
+/* physics_poly_transform, and the result's box (radius included) from the same registers: the
+ * least and most of every x and y, a slot past the count standing in for vertex 0 (which changes
+ * no extreme), so no loop over the count for the branch predictor to miss (3 to 8 vertices, a
+ * different count shape after shape). The extremes of the same values the scalar loop compares,
+ * so the same box, up to the sign of an exact zero. */
+void physics_poly_transform_bounds(const PhysPoly *in, TessTransform xf, PhysPoly *out, TessAABB *bounds) {
+#if defined(__SSE2__)
+  if (in->count >= 2) {
+    static const int32_t slots[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    const int32_t *valid = slots + 16 - 2 * in->count; /* valid[s]: float slot s is a vertex's */
+    out->count = in->count;
+    out->radius = in->radius;
+    __m128 c = _mm_set1_ps(xf.q.c), s = _mm_set1_ps(xf.q.s), p = _mm_setr_ps(xf.p.x, xf.p.y, xf.p.x, xf.p.y);
+    __m128 flip = _mm_setr_ps(-0.0f, 0.0f, -0.0f, 0.0f);
+    __m128 first = _mm_setzero_ps(), lo = first, hi = first;
+    for (int k = 0; k < TESS_POLY_MAX; k += 2) {
+      __m128 v = _mm_loadu_ps(&in->v[k].x), n = _mm_loadu_ps(&in->n[k].x);
+      __m128 vs = _mm_xor_ps(_mm_mul_ps(s, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1))), flip);
+      __m128 ns = _mm_xor_ps(_mm_mul_ps(s, _mm_shuffle_ps(n, n, _MM_SHUFFLE(2, 3, 0, 1))), flip);
+      __m128 w = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c, v), vs), p);
+      _mm_storeu_ps(&out->v[k].x, w);
+      _mm_storeu_ps(&out->n[k].x, _mm_add_ps(_mm_mul_ps(c, n), ns));
+      if (k == 0) {
+        first = _mm_movelh_ps(w, w); /* vertex 0 twice */
+        lo = hi = w;                 /* vertices 0 and 1: a shape has 2 at least here */
+      } else {
+        __m128 keep = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(valid + 2 * k)));
+        w = _mm_or_ps(_mm_and_ps(keep, w), _mm_andnot_ps(keep, first));
+        lo = _mm_min_ps(lo, w);
+        hi = _mm_max_ps(hi, w);
+      }
+    }
+    lo = _mm_min_ps(lo, _mm_movehl_ps(lo, lo));
+    hi = _mm_max_ps(hi, _mm_movehl_ps(hi, hi));
+    float r = in->radius;
+    bounds->lower = tess_v2(_mm_cvtss_f32(lo) - r, _mm_cvtss_f32(_mm_shuffle_ps(lo, lo, _MM_SHUFFLE(1, 1, 1, 1))) - r);
+    bounds->upper = tess_v2(_mm_cvtss_f32(hi) + r, _mm_cvtss_f32(_mm_shuffle_ps(hi, hi, _MM_SHUFFLE(1, 1, 1, 1))) + r);
+    return;
+  }
+#endif
+  physics_poly_transform(in, xf, out);
+  TessVec2 lo = out->v[0], hi = out->v[0];
+  for (uint32_t k = 1; k < out->count; k++) {
+    lo = physics_v2_min(lo, out->v[k]);
+    hi = physics_v2_max(hi, out->v[k]);
+  }
+  bounds->lower = tess_v2(lo.x - out->radius, lo.y - out->radius);
+  bounds->upper = tess_v2(hi.x + out->radius, hi.y + out->radius);
+}
+
 /* geom's one shape-mass implementation, rounded to the world's floats. */
 void physics_poly_mass(const PhysPoly *p, float *area, TessVec2 *centroid, float *inertia_c) {
   TessMassProps m;

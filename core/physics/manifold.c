@@ -7,8 +7,9 @@
 #define SLOP 0.005f
 #define CELL_TOL 0.1f
 
-/* The vertex after i around a polygon of `count` (a compare, not the division `%` costs). */
-static inline uint32_t next_vertex(uint32_t i, uint32_t count) { return i + 1 < count ? i + 1 : 0; }
+/* The vertex after i around a polygon of `count` (a compare, not the division `%` costs; and a
+ * mask, not a branch: whether the face is the last is anybody's guess). */
+static inline uint32_t next_vertex(uint32_t i, uint32_t count) { return (i + 1) & -(uint32_t)(i + 1 < count); }
 
 static void add_point(Manifold *m, TessVec2 p, float sep, uint32_t id) {
   m->p[m->count].point = p;
@@ -222,11 +223,12 @@ static inline bool cell_admits(const CellFilter *f, TessVec2 n) {
 
 /* cell_admits for the faces of a shape (as lanes) seen from the cell (the normals negated), one
  * bit per face, among the faces `on`. A normal beyond the tolerance on both axes is a slant one,
- * and its signs name the corner: the tolerance tests alone decide, as in cell_admits. A cell open
- * on every side and at every corner (most of the map's lone cells) admits every face. */
+ * and its signs name the corner: the tolerance tests alone decide, as in cell_admits. (No shortcut
+ * for a cell open on every side and at every corner, which admits every face anyway: whether the
+ * cell is one was a branch mispredicted some 770 times a step in the 2,000-polygon pile, by
+ * callgrind's branch simulation.) */
 static inline uint32_t cell_admits_bits(const CellFilter *f, const PolyLanes *ls) {
   uint32_t on = physics_lane_bits(ls->on[0]) | physics_lane_bits(ls->on[1]) << 4;
-  if (f->free_sides == (SIDE_LEFT | SIDE_RIGHT | SIDE_TOP | SIDE_BOTTOM) && f->corners == 15u) return on;
   PhysF4 tol = physics_lane_splat(CELL_TOL), ntol = physics_lane_splat(-CELL_TOL);
   /* the cell's normal is -n: -n.x > tol is n.x < -tol, and so on */
   uint32_t right = physics_lane_bits(ls->nx[0] < ntol) | physics_lane_bits(ls->nx[1] < ntol) << 4;
@@ -399,45 +401,72 @@ static bool path_may_close(float gap, TessVec2 sweep) {
   return gap > 0.1f * SLOP && gap * gap <= SWEEP_WINDOW * SWEEP_WINDOW * tess_v2_dot(sweep, sweep);
 }
 
+/* The first of 16 lanes (4 x 4) holding the most value among the lanes `on`, and that value;
+ * UINT32_MAX when none is on. */
+static inline uint32_t first_most16(const PhysF4 v[4], const PhysM4 on[4], float *most) {
+  const PhysF4 ninf = physics_lane_splat(-INFINITY);
+  PhysF4 w[4];
+  for (int g = 0; g < 4; g++) w[g] = physics_lane_select(on[g], v[g], ninf);
+  PhysF4 m = physics_lane_hmax(physics_lane_max(physics_lane_max(w[0], w[1]), physics_lane_max(w[2], w[3])));
+  uint32_t bits = 0;
+  for (int g = 0; g < 4; g++) bits |= physics_lane_bits((w[g] == m) & on[g]) << (4 * g);
+  if (!bits) return UINT32_MAX;
+  *most = m[0];
+  return (uint32_t)__builtin_ctz(bits);
+}
+
 /* The face a speculative contact acts along, and *when (steps ahead, <= SWEEP_WINDOW) they meet
  * on it, or *when = -1 for a usable face that keeps them apart over the whole window (the widest).
  * -1 when the start's choice stands (within reach already: resting, sliding, pushing; or they
  * meet on a face that may not collide); -2 when they stay apart only along a face that may not
- * collide (no contact); -3 when the path misses with no face apart all along (across_path). */
+ * collide (no contact); -3 when the path misses with no face apart all along (across_path).
+ * Every face at once, as lanes: the loop it replaces took a branch or two per face on the signs
+ * of separations and rates, and a pile's are coin tosses. Each lane computes what the loop did,
+ * the same operations on the same values; the first face of the most or least, as the loop's
+ * strict compares keep it. */
 static int swept_face(const SweptFaces *f, float radius, float *when) {
-  float t_in = 0.0f, t_out = FLT_MAX;
-  int in_face = -1;
-  for (uint32_t i = 0; i < f->count; i++) {
-    float s = f->sep[i] - radius, r = f->rate[i];
-    if (s > 0.1f * SLOP) {
-      float t = r < 0.0f ? s / -r : FLT_MAX;
-      if (t > t_in) {
-        t_in = t;
-        in_face = (int)i;
-      }
-    } else if (r > 0.0f) {
-      float t = (s < 0.0f ? -s : 0.0f) / r;
-      if (t < t_out) t_out = t;
-    }
+  static const int32_t ones[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const PhysF4 tol = physics_lane_splat(0.1f * SLOP), zero = physics_lane_splat(0.0f), rad = physics_lane_splat(radius);
+  const PhysF4 big = physics_lane_splat(FLT_MAX);
+  PhysF4 s[4], r[4], t_in[4];
+  PhysM4 on[4], in[4], out[4];
+  float t_out = FLT_MAX;
+  for (int g = 0; g < 4; g++) {
+    __builtin_memcpy(&on[g], ones + 16 - f->count + 4 * g, sizeof on[g]);
+    PhysF4 sep, rate;
+    __builtin_memcpy(&sep, f->sep + 4 * g, sizeof sep);
+    __builtin_memcpy(&rate, f->rate + 4 * g, sizeof rate);
+    /* (lanes past the count hold whatever the stack did: zeros instead, never a denormal) */
+    s[g] = (PhysF4)((PhysM4)sep & on[g]) - rad;
+    r[g] = (PhysF4)((PhysM4)rate & on[g]);
+    PhysM4 apart = s[g] > tol;
+    /* closing: it meets this face's line at t (none when it does not close: FLT_MAX); t > 0 */
+    t_in[g] = physics_lane_select(r[g] < zero, s[g] / -r[g], big);
+    in[g] = on[g] & apart & (t_in[g] > zero);
+    /* within reach and opening: it leaves at t */
+    out[g] = on[g] & ~apart & (r[g] > zero);
+    PhysF4 t = physics_lane_select(out[g], physics_lane_select(s[g] < zero, -s[g], zero) / r[g], big);
+    t_out = physics_minf(t_out, physics_lane_hmin(t)[0]);
   }
-  if (in_face < 0) return -1;
-  if (t_in <= t_out && t_in <= SWEEP_WINDOW) {
-    *when = t_in;
-    return f->usable[in_face] ? in_face : -1;
+  float first_in = 0.0f;
+  uint32_t in_face = first_most16(t_in, in, &first_in);
+  if (in_face == UINT32_MAX) return -1;
+  if (first_in <= t_out && first_in <= SWEEP_WINDOW) {
+    *when = first_in;
+    return f->usable[in_face] ? (int)in_face : -1;
   }
-  int apart = -1;
-  float widest = 0.1f * SLOP;
-  for (uint32_t i = 0; i < f->count; i++) {
-    float s = f->sep[i] - radius, r = f->rate[i];
-    float later = s + SWEEP_WINDOW * r, least = later < s ? later : s;
-    if (least > widest) {
-      widest = least;
-      apart = (int)i;
-    }
+  PhysF4 least[4];
+  PhysM4 wide[4];
+  for (int g = 0; g < 4; g++) {
+    least[g] = physics_lane_min(s[g] + physics_lane_splat(SWEEP_WINDOW) * r[g], s[g]);
+    wide[g] = on[g] & (least[g] > tol);
   }
-  if (apart < 0) return -3;
+  float widest = 0.0f;
+  uint32_t apart = first_most16(least, wide, &widest);
+  if (apart == UINT32_MAX) return -3;
   *when = -1.0f;
-  return f->usable[apart] ? apart : -2;
+  return f->usable[apart] ? (int)apart : -2;
 }
 
 /* A path that passes a corner at a slant, no face apart all along (the box's corner going by the
@@ -737,13 +766,17 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
   PhysM4 usable[2];
   physics_lane_masks_of(admitted, usable);
   float best_cell = -FLT_MAX, best_shape = -FLT_MAX;
-  uint32_t cell_edge = 0, shape_edge = 0;
-  for (uint32_t k = 0; k < 4; k++)
-    if ((free_sides & face_bits[k]) && cell_sep[k] > best_cell) {
-      best_cell = cell_sep[k];
-      cell_edge = k;
-    }
-  if (best_cell == -FLT_MAX) return; /* buried cell: its neighbours do the work */
+  uint32_t shape_edge = 0;
+  /* the first open cell face of the most separation, as lanes (which face it is, is anybody's
+   * guess for a branch); its value read back from cell_sep, the loop's to the sign of a zero */
+  PhysF4 cell_lanes[2] = {{cell_sep[0], cell_sep[1], cell_sep[2], cell_sep[3]}, physics_lane_splat(0.0f)};
+  PhysM4 open[2];
+  physics_lane_masks_of((free_sides & SIDE_TOP ? 1u : 0u) | (free_sides & SIDE_RIGHT ? 2u : 0u) |
+                            (free_sides & SIDE_BOTTOM ? 4u : 0u) | (free_sides & SIDE_LEFT ? 8u : 0u),
+                        open);
+  uint32_t cell_edge = physics_lane_first_most(cell_lanes, open, &best_cell);
+  if (cell_edge == UINT32_MAX) return; /* buried cell: its neighbours do the work */
+  best_cell = cell_sep[cell_edge];
   shape_edge = physics_lane_first_most(shape_sep, usable, &best_shape);
   if (shape_edge == UINT32_MAX) shape_edge = 0;
   if (best_cell > radius + margin || best_shape > radius + margin) return;

@@ -505,10 +505,11 @@ bool physics_wide_build(TessWorld *w) {
   if (!grow_pass_sync(w, job.chunks + 1u)) return false;
   job.sync = w->pass_sync;
   reset_sync(job.sync, job.chunks + 1u);
-  /* the stepping thread colours the chunks in order as they are prepared, the other threads
-   * prepare ahead of it; what the pool ran elsewhere (a game's scheduler may run no item on
-   * this thread) is coloured here after */
-  physics_parallel_for(w->tasks, w->coff_count < 4u * PREP_CHUNK ? 1u : 2u, 1, prepare_task, &job);
+  /* the stepping thread colours the chunks in order as they are prepared, every other thread
+   * prepares ahead of it (one item each); what the pool ran elsewhere (a game's scheduler may
+   * run no item on this thread) is coloured here after */
+  uint32_t items = w->coff_count < 4u * PREP_CHUNK ? 1u : (w->parts < 2u ? 2u : w->parts);
+  physics_parallel_for(w->tasks, items, 1, prepare_task, &job);
   color_chunks(&job);
   uint32_t(*count)[PHYS_PARTS][2] = job.count;
 
