@@ -383,11 +383,11 @@ bool physics_tasks_worth_handing_over(double work_ns);
 /* What the pool's loops did so far (bench-tasks): loops handed to the workers, workers that
  * entered them, their chunks and those the caller ran itself, and the caller's waits at the
  * end of a loop for a worker still inside (count and ns); loops the policy kept on the caller,
- * steps run handing over and on the caller, the governor's probes and switches. Zero for the
- * game's scheduler. */
+ * steps run handing over and on the caller, the governor's probes and switches, and the waits
+ * the caller slept through (past a short spin). Zero for the game's scheduler. */
 typedef struct PhysicsTaskStats {
   uint64_t loops, entries, chunks, caller_chunks, waits, wait_ns;
-  uint64_t inline_loops, parallel_steps, inline_steps, probes, switches;
+  uint64_t inline_loops, parallel_steps, inline_steps, probes, switches, sleeps;
 } PhysicsTaskStats;
 PhysicsTaskStats physics_tasks_stats(const TaskPool *p);
 void physics_parallel_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx);

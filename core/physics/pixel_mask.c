@@ -111,53 +111,6 @@ static inline bool coarse_box_any(const PixelMask *m, int64_t x0, int64_t y0, in
   return false;
 }
 
-/* ---- Angles ---------------------------------------------------------------- */
-
-/* atan2 to about 1e-5 rad (a bucket is 0.017), plain float arithmetic: the same bits on every
- * run, and several times cheaper than libm's. */
-static inline float fast_atan2(float y, float x) {
-  float ax = fabsf(x), ay = fabsf(y);
-  float hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
-  float a = lo / hi, s = a * a;
-  float r = ((-0.0464964749f * s + 0.15931422f) * s - 0.327622764f) * s * a + a;
-  if (ay > ax) r = 1.57079637f - r;
-  if (x < 0.0f) r = 3.14159274f - r;
-  return y < 0.0f ? -r : r;
-}
-
-/* acos(x) for x in [0, 1] (Abramowitz and Stegun 4.4.46), about 15 float operations. Checked over
- * every float in [0, 1) against glibc's acosf: they differ by at most 2.4e-7. */
-static inline float acos_poly(float x) {
-  float p = -0.0012624911f * x + 0.0066700901f;
-  p = p * x - 0.0170881256f;
-  p = p * x + 0.0308918810f;
-  p = p * x - 0.0501743046f;
-  p = p * x + 0.0889789874f;
-  p = p * x - 0.2145988016f;
-  p = p * x + 1.5707963050f;
-  return sqrtf(1.0f - x) * p;
-}
-#define ACOS_POLY_ERR 2e-6f /* 8x the measured difference: room for a libm a few ulps off glibc's */
-
-static inline int64_t floor_i64(float x);
-
-/* The buckets floor((angle - h) * to_bucket) and floor((angle + h) * to_bucket) for h = acosf(cb),
- * the same integers as with libm's acosf, which is called only when the polynomial's h +- its error
- * straddles a bucket's edge (a few in ten thousand). Exact because every float operation here rounds
- * monotonically: h in [lo, hi] puts each bucket between the ones lo and hi give. */
-static inline void cone_buckets(float angle, float cb, float to_bucket, int32_t *b0, int32_t *b1) {
-  float h = acos_poly(cb), lo = h - ACOS_POLY_ERR, hi = h + ACOS_POLY_ERR;
-  int64_t a0 = floor_i64((angle - hi) * to_bucket), a1 = floor_i64((angle - lo) * to_bucket);
-  int64_t c0 = floor_i64((angle + lo) * to_bucket), c1 = floor_i64((angle + hi) * to_bucket);
-  if (a0 != a1 || c0 != c1) {
-    float half = acosf(cb);
-    a0 = floor_i64((angle - half) * to_bucket);
-    c1 = floor_i64((angle + half) * to_bucket);
-  }
-  *b0 = (int32_t)a0;
-  *b1 = (int32_t)c1;
-}
-
 /* ---- The probe ------------------------------------------------------------- */
 
 /* Which masks a search looks at: masks first..end-1, but the moving ones only when `moving` (a
@@ -194,12 +147,15 @@ typedef struct Probe {
 
 /* Sets bits lo..hi (lo <= hi) of a bit row. */
 static inline void set_bits(uint64_t *bits, uint32_t lo, uint32_t hi) {
-  for (uint32_t k = lo >> 6; k <= hi >> 6; k++) {
-    uint64_t m = ~0ull;
-    if (k == lo >> 6) m &= ~0ull << (lo & 63);
-    if (k == hi >> 6) m &= ~0ull >> (63 - (hi & 63));
-    bits[k] |= m;
+  uint32_t k0 = lo >> 6, k1 = hi >> 6;
+  uint64_t first = ~0ull << (lo & 63), last = ~0ull >> (63 - (hi & 63));
+  if (k0 == k1) { /* most cones: one word */
+    bits[k0] |= first & last;
+    return;
   }
+  bits[k0] |= first;
+  for (uint32_t k = k0 + 1; k < k1; k++) bits[k] = ~0ull;
+  bits[k1] |= last;
 }
 
 /* A bucket index at most two turns off 0..BUCKETS-1 brought into it: (b + 2 BUCKETS) % BUCKETS without
@@ -283,11 +239,102 @@ typedef struct Scan {
   ScanMode mode;
   float r, band, reach, big2, to_bucket;
   TessVec2 n, t; /* the way out, in the mask's frame (SCAN_DEPTH) */
+  /* pixels whose cones wait to be worked out four at a time (centre from the circle's, distance to
+   * the disc); blocking is an OR, so when a cone is blocked does not change the buckets */
+  uint32_t lanes;
+  float lane_x[4], lane_y[4], lane_d[4];
 } Scan;
 
+/* ---- Cones, four at a time ------------------------------------------------------
+ * The cone arithmetic of four pixels in vector lanes: the same float operations in the same order
+ * as one pixel at a time (no fused multiply-adds: C11 mode contracts nothing), each correctly
+ * rounded, so each lane gives the bits one pixel alone would. */
+
+typedef float pf4 __attribute__((vector_size(16)));
+typedef int32_t pi4 __attribute__((vector_size(16)));
+
+static inline pf4 splat4(float x) { return (pf4){x, x, x, x}; }
+static inline pf4 select4(pi4 m, pf4 a, pf4 b) { return (pf4)((m & (pi4)a) | (~m & (pi4)b)); }
+static inline pf4 abs4(pf4 a) { return (pf4)((pi4)a & 0x7fffffff); }
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static inline pf4 sqrt4(pf4 a) { return (pf4)_mm_sqrt_ps((__m128)a); }
+#else
+static inline pf4 sqrt4(pf4 a) {
+  for (int i = 0; i < 4; i++) a[i] = sqrtf(a[i]);
+  return a;
+}
+#endif
+
+/* floor_i64 of each lane (|x| well below 2^31 here) */
+static inline pi4 floor4(pf4 x) {
+  pi4 i = __builtin_convertvector(x, pi4);
+  return i + (x < __builtin_convertvector(i, pf4)); /* a true compare is -1 */
+}
+
+/* atan2 to about 1e-5 rad (a bucket is 0.017), plain float arithmetic: the same bits on every
+ * run, and several times cheaper than libm's. */
+static inline pf4 fast_atan2_4(pf4 y, pf4 x) {
+  pf4 ax = abs4(x), ay = abs4(y);
+  pi4 xbig = ax > ay;
+  pf4 hi = select4(xbig, ax, ay), lo = select4(xbig, ay, ax);
+  pf4 a = lo / hi, s = a * a;
+  pf4 r = ((splat4(-0.0464964749f) * s + 0.15931422f) * s - 0.327622764f) * s * a + a;
+  r = select4(ay > ax, 1.57079637f - r, r);
+  r = select4(x < 0.0f, 3.14159274f - r, r);
+  return select4(y < 0.0f, -r, r);
+}
+
+/* acos(x) for x in [0, 1] (Abramowitz and Stegun 4.4.46), about 15 float operations. Checked over
+ * every float in [0, 1) against glibc's acosf: they differ by at most 2.4e-7. */
+#define ACOS_POLY_ERR 2e-6f /* 8x that: room for a libm a few ulps off glibc's */
+static inline pf4 acos_poly4(pf4 x) {
+  pf4 p = splat4(-0.0012624911f) * x + 0.0066700901f;
+  p = p * x - 0.0170881256f;
+  p = p * x + 0.0308918810f;
+  p = p * x - 0.0501743046f;
+  p = p * x + 0.0889789874f;
+  p = p * x - 0.2145988016f;
+  p = p * x + 1.5707963050f;
+  return sqrt4(1.0f - x) * p;
+}
+
+/* The cones of the waiting pixels, blocked. A cone's ends are the buckets floor((angle -+ h) *
+ * to_bucket) for h = acosf(cb), the same integers as with libm's acosf, which is called only when
+ * the polynomial's h +- its error straddles a bucket's edge (about 1 pixel in 2,000). Exact because
+ * every float operation here rounds monotonically: h in [lo, hi] puts each end between the buckets
+ * lo and hi give, and where those agree, so does h. */
+static void block_lanes(Scan *sc, Probe *pr) {
+  uint32_t n = sc->lanes;
+  sc->lanes = 0;
+  for (uint32_t k = n; k < 4; k++) /* spare lanes repeat the first pixel */
+    sc->lane_x[k] = sc->lane_x[0], sc->lane_y[k] = sc->lane_y[0], sc->lane_d[k] = sc->lane_d[0];
+  pf4 x = {sc->lane_x[0], sc->lane_x[1], sc->lane_x[2], sc->lane_x[3]};
+  pf4 y = {sc->lane_y[0], sc->lane_y[1], sc->lane_y[2], sc->lane_y[3]};
+  pf4 d = {sc->lane_d[0], sc->lane_d[1], sc->lane_d[2], sc->lane_d[3]};
+  pf4 r = splat4(sc->r), band = splat4(sc->band), tb = splat4(sc->to_bucket);
+  pf4 cb = (d * d - r * r + band * band) / (2.0f * band * d);
+  pi4 open = cb >= 1.0f; /* the band's edge: no cone */
+  cb = select4(cb <= 0.0f, splat4(0.0f), cb);
+  pf4 angle = fast_atan2_4(y, x) + sc->m->angle;
+  pf4 h = acos_poly4(cb), lo = h - ACOS_POLY_ERR, hi = h + ACOS_POLY_ERR;
+  pi4 a0 = floor4((angle - hi) * tb), a1 = floor4((angle - lo) * tb);
+  pi4 c0 = floor4((angle + lo) * tb), c1 = floor4((angle + hi) * tb);
+  for (uint32_t k = 0; k < n; k++) {
+    if (open[k]) continue;
+    int32_t b0 = a0[k], b1 = c1[k];
+    if (a0[k] != a1[k] || c0[k] != c1[k]) { /* near a bucket's edge: libm decides */
+      float half = acosf(cb[k]);
+      b0 = (int32_t)floor_i64((angle[k] - half) * sc->to_bucket);
+      b1 = (int32_t)floor_i64((angle[k] + half) * sc->to_bucket);
+    }
+    block(pr->blocked, b0, b1);
+  }
+}
+
 /* One boundary pixel, its centre at (rx, ry) from the circle's. */
-static inline void scan_pixel(const Scan *sc, Probe *pr, float rx, float ry) {
-  float r = sc->r, band = sc->band;
+static inline void scan_pixel(Scan *sc, Probe *pr, float rx, float ry) {
+  float r = sc->r;
   float dc = sqrtf(rx * rx + ry * ry), d = dc - 0.5f; /* to the pixel's disc */
   if (d > sc->reach || !(d > 0.0f)) return;           /* out of reach, or the centre is inside this pixel */
   if (sc->mode == SCAN_BUCKETS) {
@@ -307,14 +354,9 @@ static inline void scan_pixel(const Scan *sc, Probe *pr, float rx, float ry) {
     }
     /* the directions a move of at most `band` towards which would hit this pixel: a cone,
      * a half plane for a pixel the circle touches, closing to nothing at the band's edge
-     * (so far pixels weigh little and near ones decide) */
-    float cb = (d * d - r * r + band * band) / (2.0f * band * d);
-    if (cb <= 0.0f) cb = 0.0f;
-    if (cb >= 1.0f) return;
-    float angle = fast_atan2(ry, rx) + sc->m->angle; /* buckets are world directions */
-    int32_t b0, b1;
-    cone_buckets(angle, cb, sc->to_bucket, &b0, &b1);
-    block(pr->blocked, b0, b1);
+     * (so far pixels weigh little and near ones decide); block_lanes works them out */
+    sc->lane_x[sc->lanes] = rx, sc->lane_y[sc->lanes] = ry, sc->lane_d[sc->lanes] = d;
+    if (++sc->lanes == 4) block_lanes(sc, pr);
   } else if (d < r) {
     /* moving by s along n takes the pixel's centre out of the circle grown by the disc's
      * radius when (a - s)^2 + b^2 >= (r + 1/2)^2 */
@@ -325,15 +367,27 @@ static inline void scan_pixel(const Scan *sc, Probe *pr, float rx, float ry) {
   }
 }
 
-/* Columns xs..xs+63 of row y as one word (bit i: column xs + i), 0 outside the mask; xs >= -1. */
-static inline uint64_t strip_row(const PixelMask *m, int64_t y, int64_t xs) {
-  if (y < 0 || y >= (int64_t)m->height) return 0;
-  const uint64_t *row = mask_row(m, (uint32_t)y);
-  if (xs < 0) return row[0] << 1; /* column -1 is outside: empty */
-  uint32_t k = (uint32_t)(xs >> 6), sh = (uint32_t)(xs & 63);
-  uint64_t v = row[k] >> sh;
-  if (sh && k + 1 < m->words) v |= row[k + 1] << (64 - sh);
-  return v;
+/* Columns xs..xs+63 of each row as one word (bit i: column xs + i), for xs >= -1: the two mask
+ * words they straddle, either absent (NULL: column -1, or columns the window does not need). */
+typedef struct Strip {
+  const uint64_t *lo, *hi; /* in row 0 */
+  size_t stride;
+  uint32_t sh;
+} Strip;
+
+/* The strip of a window's columns x0..x1 and the one either side. */
+static inline Strip strip_of(const PixelMask *m, int64_t x0, int64_t x1) {
+  int64_t xs = x0 - 1, kl = xs >> 6; /* -1 for xs = -1 */
+  Strip st = {NULL, NULL, m->words, (uint32_t)(xs & 63)};
+  if (kl >= 0) st.lo = m->bits + kl;
+  if ((x1 + 1) >> 6 > kl && kl + 1 < (int64_t)m->words) st.hi = m->bits + kl + 1;
+  return st;
+}
+
+static inline uint64_t strip_read(const Strip *st, int64_t y) {
+  size_t at = (size_t)y * st->stride;
+  uint64_t lo = st->lo ? st->lo[at] : 0, hi = st->hi ? st->hi[at] : 0;
+  return (lo >> st->sh) | ((hi << 1) << (63 - st->sh)); /* sh = 0 takes nothing of hi */
 }
 
 /* The widest window whose rows are read as one strip word each: its columns and the one either
@@ -345,55 +399,56 @@ static inline uint64_t strip_row(const PixelMask *m, int64_t y, int64_t xs) {
  * reads each row once, as one strip word, and finds its boundary pixels with a few word operations;
  * a wider one goes by the mask's words, skipping the rows and words of empty coarse tiles (they
  * hold no boundary pixel: the same pixels in the same order). */
-#define FOR_BOUNDARY_PIXELS(m, x0, y0, x1, y1, x, y, ...)                            \
-  do {                                                                               \
-    if ((x1) - (x0) < STRIP_MAX_COLUMNS) {                                           \
-      int64_t xs_ = (x0)-1;                                                          \
-      uint64_t keep_ = (~0ull >> (63 - ((x1) - (x0)))) << 1; /* columns x0..x1 */    \
-      uint64_t up_ = strip_row(m, (y0)-1, xs_), cur_ = strip_row(m, (y0), xs_);      \
-      for (int64_t y = (y0); y <= (y1); y++) {                                       \
-        uint64_t down_ = strip_row(m, y + 1, xs_);                                   \
-        uint64_t word_ = cur_ & keep_ & ~(up_ & down_ & (cur_ << 1) & (cur_ >> 1));  \
-        up_ = cur_, cur_ = down_;                                                    \
-        while (word_) {                                                              \
-          int64_t x = xs_ + __builtin_ctzll(word_);                                  \
-          word_ &= word_ - 1;                                                        \
-          __VA_ARGS__                                                                \
-        }                                                                            \
-      }                                                                              \
-      break;                                                                         \
-    }                                                                                \
-    uint32_t ty_ = UINT32_MAX;                                                       \
-    bool tile_row_ = false;                                                          \
-    for (int64_t y = (y0); y <= (y1); y++) {                                         \
-      if ((uint32_t)y / PIXEL_MASK_TILE != ty_) {                                    \
-        ty_ = (uint32_t)y / PIXEL_MASK_TILE;                                         \
-        tile_row_ = coarse_row_any(m, ty_, (uint32_t)(x0), (uint32_t)(x1));          \
-      }                                                                              \
-      if (!tile_row_) {                                                              \
-        y = (int64_t)(ty_ + 1) * PIXEL_MASK_TILE - 1;                                \
-        continue;                                                                    \
-      }                                                                              \
-      for (uint32_t k_ = (uint32_t)((x0) >> 6); k_ <= (uint32_t)((x1) >> 6); k_++) { \
-        if (!coarse_byte(m, ty_, k_)) continue;                                      \
-        uint64_t word_ = boundary_span(m, (uint32_t)y, k_, (x0), (x1));              \
-        while (word_) {                                                              \
-          int64_t x = (int64_t)(k_ << 6) + __builtin_ctzll(word_);                   \
-          word_ &= word_ - 1;                                                        \
-          __VA_ARGS__                                                                \
-        }                                                                            \
-      }                                                                              \
-    }                                                                                \
+#define FOR_BOUNDARY_PIXELS(m, x0, y0, x1, y1, x, y, ...)                                    \
+  do {                                                                                       \
+    if ((x1) - (x0) < STRIP_MAX_COLUMNS) {                                                   \
+      int64_t xs_ = (x0)-1;                                                                  \
+      uint64_t keep_ = (~0ull >> (63 - ((x1) - (x0)))) << 1; /* columns x0..x1 */            \
+      Strip st_ = strip_of(m, (x0), (x1));                                                   \
+      uint64_t up_ = (y0) > 0 ? strip_read(&st_, (y0)-1) : 0, cur_ = strip_read(&st_, (y0)); \
+      for (int64_t y = (y0); y <= (y1); y++) {                                               \
+        uint64_t down_ = y + 1 < (int64_t)m->height ? strip_read(&st_, y + 1) : 0;           \
+        uint64_t word_ = cur_ & keep_ & ~(up_ & down_ & (cur_ << 1) & (cur_ >> 1));          \
+        up_ = cur_, cur_ = down_;                                                            \
+        while (word_) {                                                                      \
+          int64_t x = xs_ + __builtin_ctzll(word_);                                          \
+          word_ &= word_ - 1;                                                                \
+          __VA_ARGS__                                                                        \
+        }                                                                                    \
+      }                                                                                      \
+      break;                                                                                 \
+    }                                                                                        \
+    uint32_t ty_ = UINT32_MAX;                                                               \
+    bool tile_row_ = false;                                                                  \
+    for (int64_t y = (y0); y <= (y1); y++) {                                                 \
+      if ((uint32_t)y / PIXEL_MASK_TILE != ty_) {                                            \
+        ty_ = (uint32_t)y / PIXEL_MASK_TILE;                                                 \
+        tile_row_ = coarse_row_any(m, ty_, (uint32_t)(x0), (uint32_t)(x1));                  \
+      }                                                                                      \
+      if (!tile_row_) {                                                                      \
+        y = (int64_t)(ty_ + 1) * PIXEL_MASK_TILE - 1;                                        \
+        continue;                                                                            \
+      }                                                                                      \
+      for (uint32_t k_ = (uint32_t)((x0) >> 6); k_ <= (uint32_t)((x1) >> 6); k_++) {         \
+        if (!coarse_byte(m, ty_, k_)) continue;                                              \
+        uint64_t word_ = boundary_span(m, (uint32_t)y, k_, (x0), (x1));                      \
+        while (word_) {                                                                      \
+          int64_t x = (int64_t)(k_ << 6) + __builtin_ctzll(word_);                           \
+          word_ &= word_ - 1;                                                                \
+          __VA_ARGS__                                                                        \
+        }                                                                                    \
+      }                                                                                      \
+    }                                                                                        \
   } while (0)
 
 /* One pass over mask m's boundary pixels in the circle's window. */
 static void scan_mask(const PixelMask *m, uint32_t mi, const Window *win, Probe *pr, ScanMode mode) {
-  Scan sc = {m, mi, mode, win->r, win->band, win->reach, (win->r + 0.5f) * (win->r + 0.5f), (float)BUCKETS / 6.28318531f,
-             tess_rot_apply_inv(m->q, pr->n), tess_v2(0.0f, 0.0f)};
+  Scan sc = {m, mi, mode, win->r, win->band, win->reach, (win->r + 0.5f) * (win->r + 0.5f), (float)BUCKETS / 6.28318531f, tess_rot_apply_inv(m->q, pr->n), tess_v2(0.0f, 0.0f), 0, {0}, {0}, {0}};
   sc.t = tess_v2_perp(sc.n);
   float ux = win->ux, uy = win->uy;
   FOR_BOUNDARY_PIXELS(m, win->x0, win->y0, win->x1, win->y1, x, y,
                       { scan_pixel(&sc, pr, (float)x + 0.5f - ux, (float)y + 0.5f - uy); });
+  if (sc.lanes) block_lanes(&sc, pr);
 }
 
 /* The first position in from..end-1 whose bit is `one`, or end. */
@@ -680,7 +735,9 @@ static bool any_pixel_within(const TessWorld *w, TessVec2 c, float rw, Need need
 /* The path from..to against the masks `sel`; true when a sample stopped the circle there. */
 static bool sweep_along(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to, float r, Sel sel) {
   TessVec2 path = tess_v2_sub(to, from);
-  float len = tess_v2_length(path), spacing = 0.5f * r;
+  float spacing = 0.5f * r, len2 = tess_v2_length_sq(path);
+  if (len2 < 0.99f * spacing * spacing) return false; /* the length below is short too: no square root for most */
+  float len = sqrtf(len2);
   if (!(len > spacing)) return false;
   /* a sample stops the circle only where pixels lie within r of it */
   TessVec2 grow = tess_v2(r, r);

@@ -73,8 +73,12 @@
 /* Loop sites (loop functions) whose cost per item the pool remembers: a power of two above the
  * step's few dozen. */
 #define SITES 256u
-/* how long the caller spins for a worker still inside a loop before it yields its processor to
- * it (a worker the host descheduled, or one sharing its core with a third process) */
+/* how long the caller spins for a worker still inside a loop before it sleeps until the worker is
+ * done (a worker the host descheduled, or one sharing its processor with a third process). It
+ * sleeps rather than yields: with a third process runnable a yield hands this processor to that
+ * process for a whole time slice (ms) and comes back only after it, while a sleeping caller leaves
+ * its processor idle, the kernel moves the waiting worker onto it, and the worker's last chunk
+ * wakes the caller as soon as it is done. */
 #define WAIT_SPIN_NS 20000
 
 /* The next chunk of one thread's part of a loop, on a cache line of its own. */
@@ -107,6 +111,7 @@ struct TaskPool {
   Worker *worker;
   pthread_mutex_t lock; /* only to sleep and to wake sleepers */
   pthread_cond_t wake;
+  pthread_cond_t done; /* the caller asleep at a loop's end (caller_asleep) */
   char pad0[LINE];
   /* the job, read by a worker right after it enters through the door on the same line */
   _Atomic uint64_t door; /* see CLOSED */
@@ -127,7 +132,8 @@ struct TaskPool {
   Site sites[SITES];
   void *part_raw; /* what p->part is in */
   char pad2[LINE];
-  atomic_uint left; /* workers that entered the job and are done with it */
+  atomic_uint left;          /* workers that entered the job and are done with it */
+  atomic_bool caller_asleep; /* the caller sleeps until left reaches the workers that entered */
   char pad3[LINE];
   atomic_uint sleepers; /* workers asleep or going to sleep (publish wakes them) */
   atomic_bool stepping; /* inside a step: spin between loops (physics_tasks_stepping) */
@@ -236,7 +242,14 @@ static void *worker_main(void *arg) {
     if (!entered) continue;
     uint32_t items = 0;
     run_chunks(p, me->part, &items);
-    atomic_fetch_add_explicit(&p->left, 1u, memory_order_release);
+    /* sequentially consistent, as the caller's store of caller_asleep and its look at left after
+     * it: either the caller sees this worker done or this worker sees the caller asleep */
+    atomic_fetch_add(&p->left, 1u);
+    if (atomic_load(&p->caller_asleep)) {
+      pthread_mutex_lock(&p->lock);
+      pthread_cond_broadcast(&p->done);
+      pthread_mutex_unlock(&p->lock);
+    }
   }
 }
 
@@ -380,10 +393,17 @@ TaskPool *physics_tasks_create(uint32_t workers) {
     free_pool(p);
     return NULL;
   }
+  if (pthread_cond_init(&p->done, NULL) != 0) {
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->lock);
+    free_pool(p);
+    return NULL;
+  }
   p->part = (PartCounter *)(((uintptr_t)p->part_raw + LINE - 1u) & ~(uintptr_t)(LINE - 1u));
   for (uint32_t o = 0; o < workers; o++) atomic_init(&p->part[o].next, 0u);
   atomic_init(&p->door, 0u);
   atomic_init(&p->left, 0u);
+  atomic_init(&p->caller_asleep, false);
   atomic_init(&p->sleepers, 0u);
   atomic_init(&p->stepping, false);
   atomic_init(&p->quit, false);
@@ -412,6 +432,7 @@ static void pool_destroy(TaskPool *p) {
   atomic_store_explicit(&p->quit, true, memory_order_relaxed); /* the door's store publishes it */
   publish(p);
   for (uint32_t i = 0; i < p->threads; i++) pthread_join(p->tid[i], NULL);
+  pthread_cond_destroy(&p->done);
   pthread_cond_destroy(&p->wake);
   pthread_mutex_destroy(&p->lock);
   free_pool(p);
@@ -559,11 +580,18 @@ static void pool_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTas
   st->caller_chunks += own;
   if (atomic_load_explicit(&p->left, memory_order_acquire) < entered) {
     /* a worker is still inside: the clock is read only then. Past WAIT_SPIN_NS the caller
-     * yields between looks: a worker that is not running may be waiting for this processor. */
+     * sleeps until the last worker inside wakes it (see WAIT_SPIN_NS). */
     int64_t w0 = clock_ns();
     for (uint32_t spins = 1; atomic_load_explicit(&p->left, memory_order_acquire) < entered; spins++) {
       CPU_RELAX();
-      if (spins % 256u == 0 && clock_ns() - w0 > WAIT_SPIN_NS) sched_yield();
+      if (spins % 256u == 0 && clock_ns() - w0 > WAIT_SPIN_NS) {
+        pthread_mutex_lock(&p->lock);
+        atomic_store(&p->caller_asleep, true);
+        while (atomic_load(&p->left) < entered) pthread_cond_wait(&p->done, &p->lock);
+        atomic_store(&p->caller_asleep, false);
+        pthread_mutex_unlock(&p->lock);
+        st->sleeps++;
+      }
     }
     st->waits++;
     st->wait_ns += (uint64_t)(clock_ns() - w0);

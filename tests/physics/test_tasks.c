@@ -313,6 +313,54 @@ static void each_thread_takes_its_own_part_first(void) {
   physics_tasks_destroy(p);
 }
 
+/* A loop of 2 items on 2 workers: the caller's item waits until the worker has begun the other,
+ * which takes 100 ms; the caller must then wait at the loop's end for it. */
+static atomic_bool worker_began, long_armed;
+static atomic_uint long_items_done;
+
+static void long_worker_item(void *ctx, uint32_t begin, uint32_t end) {
+  (void)ctx;
+  for (uint32_t i = begin; i < end; i++) {
+    if (!atomic_load(&long_armed)) { /* the site's first call, on the caller: 5 ms an item */
+      sleep_ms(5);
+    } else if (on_caller && i == 0) { /* until the worker has its item (10 s at most: then it runs both) */
+      for (int k = 0; k < 10000 && !atomic_load(&worker_began); k++) sleep_ms(1);
+    } else if (!on_caller) {
+      atomic_store(&worker_began, true);
+      sleep_ms(100);
+    }
+    atomic_fetch_add(&long_items_done, 1u);
+  }
+}
+
+/* A caller waiting at a loop's end for a worker still inside (here one 100 ms item) sleeps
+ * after a short spin and the worker's end wakes it: it neither burns its processor nor yields
+ * it to a third process for whole time slices, and the loop is complete when it returns. */
+static void caller_sleeps_through_a_long_wait(void) {
+  TaskPool *p = physics_tasks_create(2);
+  CHECK_MSG(p != NULL, "no pool of 2 workers");
+  on_caller = true;
+  physics_parallel_for(p, 2, 1, long_worker_item, NULL); /* the site's first call measures it */
+  atomic_store(&long_items_done, 0u);
+  atomic_store(&worker_began, false);
+  atomic_store(&long_armed, true);
+  PhysicsTaskStats s0 = physics_tasks_stats(p);
+  struct timespec c0, c1;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+  physics_parallel_for(p, 2, 1, long_worker_item, NULL);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+  PhysicsTaskStats s1 = physics_tasks_stats(p);
+  double cpu_ms = (double)(c1.tv_sec - c0.tv_sec) * 1e3 + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-6;
+  CHECK_MSG(atomic_load(&long_items_done) == 2u, "%u of 2 items done when the loop returned",
+            atomic_load(&long_items_done));
+  CHECK_MSG(atomic_load(&worker_began), "the worker never began its item");
+  CHECK_MSG(s1.waits - s0.waits == 1 && s1.sleeps - s0.sleeps == 1,
+            "%llu waits, %llu slept through, for a worker 100 ms inside", (unsigned long long)(s1.waits - s0.waits),
+            (unsigned long long)(s1.sleeps - s0.sleeps));
+  CHECK_MSG(cpu_ms < 50.0, "the caller burned %.1f ms of CPU waiting 100 ms for the worker", cpu_ms);
+  physics_tasks_destroy(p);
+}
+
 /* Feeds the governor steps that take `parallel` ns when they hand loops over and `alone` when
  * they run on the caller; returns how many of `steps` handed over. */
 static uint32_t govern(PhysicsGovernor *g, uint32_t steps, double parallel, double alone) {
@@ -397,5 +445,6 @@ static void steps_on_the_caller_and_handed_over_give_the_same_bits(void) {
 
 TESS_TEST_MAIN(TEST(idle_workers_sleep_between_steps), TEST(workers_asleep_inside_a_step_step_the_same_bits),
                TEST(small_loops_stay_on_the_caller), TEST(each_thread_takes_its_own_part_first),
+               TEST(caller_sleeps_through_a_long_wait),
                TEST(governor_keeps_the_faster_way),
                TEST(steps_on_the_caller_and_handed_over_give_the_same_bits))

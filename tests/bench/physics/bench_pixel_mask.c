@@ -141,7 +141,13 @@ typedef struct Run {
   double median_ms, mean_ms;
   size_t collider_bytes;
   uint32_t inside;
-  uint64_t hash;          /* the world's state at the end: equal before and after a change that keeps the bits */
+  uint64_t hash; /* the world's state at the end: equal before and after a change that keeps the bits */
+  /* Whether the two scenes are alike at the end, so that their step times compare the colliders and
+   * not different piles: body-to-body contact points (the solver's and broad phase's load beyond the
+   * ground), and where each body ended (ends[i], the same spawn in both scenes). */
+  uint32_t body_points;
+  double contacts; /* contacts with a point, map included, mean over the second half */
+  TessVec2 *ends;
   TessStepProfile phases; /* means over the second half (TESS_PHYSICS_PROFILE=1, else zeros) */
 } Run;
 
@@ -174,6 +180,7 @@ static Run run(bool pixels, uint32_t n, uint32_t steps) {
     if (s >= steps / 2) {
       TessStepProfile p = tess_world_profile(w);
       add_phases(&out.phases, &p, 1.0f / (float)(steps - steps / 2));
+      out.contacts += tess_world_contact_count(w) / (double)(steps - steps / 2);
     }
   }
   uint32_t from = steps / 2; /* the second half: landed, rolling into the valleys, piling */
@@ -186,6 +193,13 @@ static Run run(bool pixels, uint32_t n, uint32_t steps) {
     if (p.y > ground(p.x) + 0.5 * RADIUS) out.inside++; /* centre half a radius under the ground */
   }
   out.hash = tess_world_hash(w);
+  uint32_t points = tess_world_contact_points(w, NULL, 0);
+  TessContactPoint *pts = malloc((points + 1) * sizeof *pts);
+  tess_world_contact_points(w, pts, points);
+  for (uint32_t i = 0; i < points; i++) out.body_points += !pts[i].with_map;
+  free(pts);
+  out.ends = malloc(n * sizeof *out.ends);
+  for (uint32_t i = 0; i < n; i++) out.ends[i] = tess_body_position(w, ids[i]);
   free(t);
   free(ids);
   tess_world_destroy(w);
@@ -229,5 +243,14 @@ int main(int argc, char **argv) {
   if (only) return 0;
   printf("pixel mask / traced tiles: %.2fx the step time (median), %.2fx the memory\n", a.median_ms / b.median_ms,
          (double)a.collider_bytes / (double)b.collider_bytes);
+  double apart = 0.0;
+  for (uint32_t i = 0; i < n; i++)
+    apart += hypot((double)a.ends[i].x - (double)b.ends[i].x, (double)a.ends[i].y - (double)b.ends[i].y);
+  printf(
+      "alike? contacts (map included) %.0f (pixels) and %.0f (tiles), mean over the second half; at the end "
+      "body-to-body contact points %u and %u, and the same body %.2f m apart in the two scenes on average\n",
+      a.contacts, b.contacts, a.body_points, b.body_points, apart / n);
+  free(a.ends);
+  free(b.ends);
   return 0;
 }

@@ -397,7 +397,8 @@ static StepTime time_steps(const SceneDef *s, const Warm *warm, uint32_t workers
                                s1.parallel_steps - s0.parallel_steps,
                                s1.inline_steps - s0.inline_steps,
                                s1.probes - s0.probes,
-                               s1.switches - s0.switches};
+                               s1.switches - s0.switches,
+                               s1.sleeps - s0.sleeps};
   t.wall_ms = median(wall, steps);
   t.cpu_ms = median(cpu, steps);
   t.hash = tess_world_hash(w);
@@ -469,21 +470,21 @@ static void steps_on_workers(const Warm *warm, int rounds, bool busy) {
       "\n3. Steps on 1 and 2 workers from the warm scenes (median step of 40, median of %d rounds, "
       "load average %.1f: below 3 the machine is quiet enough to judge scaling)\n",
       rounds, load_average());
-  printf("%-15s %6s %5s %8s %8s %8s %8s %8s %6s %5s | %6s %6s %6s %7s %7s %8s %7s\n", "scene", "N", "trip", "1w wall",
+  printf("%-15s %6s %5s %8s %8s %8s %8s %8s %6s %5s | %6s %6s %6s %7s %7s %8s %5s %7s\n", "scene", "N", "trip", "1w wall",
          "1w CPU", "2w wall", "2w CPU", "speed-up", "steal", "same", "loops", "caller", "alone", "entered", "2nd chk",
-         "wait us", "switch");
+         "wait us", "naps", "switch");
   for (size_t row = 0; row < (busy ? 3u : 1u) * SCENES; row++) {
     size_t i = row % SCENES;
     if (!warm[i].snapshot) continue;
+    double trip = trip_now(); /* before the process is put on one processor */
     cpu_set_t all;
     bool one = row >= 2u * SCENES && one_processor(true, &all);
     if (row >= 2u * SCENES && !one) continue;
-    double trip = trip_now();
     pid_t third = row >= SCENES && row < 2u * SCENES ? start_busy() : 0;
     char label[32];
     snprintf(label, sizeof label, "%s%s", scenes[i].name, third ? " +busy" : one ? " 1 CPU"
                                                                                  : "");
-    double w1[16], c1[16], w2[16], c2[16], st[16], entered[16], share[16], wait[16], caller[16], alone[16], flip[16];
+    double w1[16], c1[16], w2[16], c2[16], st[16], entered[16], share[16], wait[16], caller[16], alone[16], flip[16], naps[16];
     bool same = true;
     uint64_t loops = 0;
     for (int r = 0; r < rounds; r++) {
@@ -499,6 +500,7 @@ static void steps_on_workers(const Warm *warm, int rounds, bool busy) {
       entered[r] = p->loops ? 100.0 * (double)p->entries / (double)p->loops : 0.0;
       share[r] = p->chunks ? 100.0 * (double)(p->chunks - p->caller_chunks) / (double)p->chunks : 0.0;
       wait[r] = (double)p->wait_ns * 1e-3 / 40.0;
+      naps[r] = (double)p->sleeps / 40.0;
       caller[r] = (double)p->inline_loops / 40.0;
       alone[r] = 100.0 * (double)p->inline_steps / (double)(p->inline_steps + p->parallel_steps);
       flip[r] = b.first_switch < 0 ? 1e9 : b.first_switch;
@@ -508,10 +510,10 @@ static void steps_on_workers(const Warm *warm, int rounds, bool busy) {
     double a = median(w1, rounds), b = median(w2, rounds), f = median(flip, rounds);
     char flipped[16] = "-";
     if (f < 1e9) snprintf(flipped, sizeof flipped, "%.0f", f);
-    printf("%-15s %6u %5.0f %8.3f %8.3f %8.3f %8.3f %7.2fx %5.1f%% %5s | %6.0f %6.0f %5.0f%% %6.0f%% %6.0f%% %8.1f %7s\n",
+    printf("%-15s %6u %5.0f %8.3f %8.3f %8.3f %8.3f %7.2fx %5.1f%% %5s | %6.0f %6.0f %5.0f%% %6.0f%% %6.0f%% %8.1f %5.1f %7s\n",
            label, scenes[i].n, trip, a, median(c1, rounds), b, median(c2, rounds), a / b, median(st, rounds),
            same ? "yes" : "NO", (double)loops / 40.0, median(caller, rounds), median(alone, rounds),
-           median(entered, rounds), median(share, rounds), median(wait, rounds), flipped);
+           median(entered, rounds), median(share, rounds), median(wait, rounds), median(naps, rounds), flipped);
   }
   printf(
       "(ms per step; trip: the bare barrier's median trip (ns) before the row, about 100 when the host runs\n"
@@ -520,8 +522,8 @@ static void steps_on_workers(const Warm *warm, int rounds, bool busy) {
       " vCPUs on one core); switch: the median step of 40 at which the governor first changed its way.\n"
       " Right of |, the 2-worker pool per step: loops handed over and kept on the caller (too little work,\n"
       " or a step the governor ran there), the share of steps the governor ran on the caller alone, the\n"
-      " share of loops the worker entered, the share of chunks it ran, and the stepping thread's time\n"
-      " waiting at a loop's end for a worker still inside)\n");
+      " share of loops the worker entered, the share of chunks it ran, the stepping thread's time\n"
+      " waiting at a loop's end for a worker still inside, and how many of those waits it slept through)\n");
 }
 
 int main(int argc, char **argv) {
