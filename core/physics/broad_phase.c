@@ -6,6 +6,7 @@
  * exactly once. Boxes larger than the cell (a long static ground) are
  * tested against everything instead. The pairs come out sorted by key. */
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "physics_private.h"
@@ -102,9 +103,12 @@ static uint32_t cell_hash(int32_t x, int32_t y, uint32_t mask) {
  * The contacts of a step then come out in the order of the last step's, and warm starting finds
  * each old contact by walking forwards (contact.c) instead of by a hash lookup, a cache miss, per
  * contact. The scan's lists are spread into ranges of the lower shape index (the first half of
- * the key), then the workers sort the ranges side by side, each by an LSD radix sort over the
- * bits its keys use. Keys are unique (a pair is found once), so any split into lists and ranges
- * gives the same order: the workers' count leaves no trace. */
+ * the key), then the workers sort the ranges side by side: a counting sort by the lower index,
+ * then an insertion sort, which finds out of order only the few pairs of one lower index (a
+ * shape meets a handful of others). That is one pass that moves the pairs where an LSD radix sort
+ * of the keys' bits took two, and a count per shape instead of two tables of up to 64 K digits
+ * per range. Keys are unique (a pair is found once), so any split into lists and ranges gives
+ * the same order: the workers' count leaves no trace. */
 
 /* Counts per part and range ([part * ranges + range], counted by the workers part by part)
  * become where each part's items of each range go, range by range and part by part within a
@@ -126,12 +130,11 @@ static void starts_by_range(uint32_t *at, uint32_t *range_at, uint32_t parts, ui
 typedef struct SortJob {
   TessWorld *w;
   const PairBuf *lists;
+  const uint64_t *from;                /* the pairs by range (one list: the list itself) */
   uint32_t lists_count, ranges, shift; /* a pair's range is its lower index >> shift */
-  uint32_t bits;                       /* the higher index's bits */
-  uint32_t digit, passes;              /* the radix sort's */
   uint32_t *at;                        /* [list * ranges + range]: where its pairs of the range go */
   uint32_t *range_at;                  /* ranges + 1: where each range starts */
-  uint32_t *counts;                    /* [range << digit]: a range's digit counts */
+  uint32_t *counts;                    /* [range << shift]: a range's pairs per lower index */
 } SortJob;
 
 static void count_task(void *ctx, uint32_t begin, uint32_t end) {
@@ -154,33 +157,47 @@ static void spread_task(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
-/* A pair's key within its range: the lower index's bits below the range's, then the higher
- * index's (the same order as the pair's, in fewer bits). */
-static inline uint64_t range_key(const SortJob *j, uint64_t pair) {
-  uint64_t lo = (pair >> 32) & ((1ull << j->shift) - 1u);
-  return (lo << j->bits) | (pair & 0xFFFFFFFFu);
+static int cmp_key(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : (x > y ? 1 : 0);
 }
 
+/* Ranges [begin, end): their pairs from j->from into w->pairs, in key order. */
 static void order_task(void *ctx, uint32_t begin, uint32_t end) {
   const SortJob *j = ctx;
-  uint32_t radix = 1u << j->digit;
+  const uint64_t *a = j->from;
+  uint64_t *b = j->w->pairs;
+  uint32_t mask = (1u << j->shift) - 1u;
   for (uint32_t r = begin; r < end; r++) {
     uint32_t from = j->range_at[r], to = j->range_at[r + 1];
-    uint32_t *count = j->counts + ((size_t)r << j->digit);
-    uint64_t *a = j->w->pairs_tmp, *b = j->w->pairs;
-    for (uint32_t pass = 0, shift = 0; pass < j->passes; pass++, shift += j->digit) {
-      memset(count, 0, radix * sizeof *count);
-      for (uint32_t i = from; i < to; i++) count[(range_key(j, a[i]) >> shift) & (radix - 1)]++;
-      uint32_t sum = from;
-      for (uint32_t d = 0; d < radix; d++) {
-        uint32_t c = count[d];
-        count[d] = sum;
-        sum += c;
-      }
-      for (uint32_t i = from; i < to; i++) b[count[(range_key(j, a[i]) >> shift) & (radix - 1)]++] = a[i];
-      uint64_t *t = a;
-      a = b;
-      b = t;
+    if (from == to) continue;
+    /* the lower indices of the range that exist: the last range stops at the last shape */
+    uint32_t first = r << j->shift, lows = j->w->shape_count - first < mask + 1u ? j->w->shape_count - first : mask + 1u;
+    uint32_t *count = j->counts + ((size_t)r << j->shift);
+    memset(count, 0, lows * sizeof *count);
+    for (uint32_t i = from; i < to; i++) count[(uint32_t)(a[i] >> 32) & mask]++;
+    uint32_t sum = from, most = 0;
+    for (uint32_t d = 0; d < lows; d++) {
+      uint32_t c = count[d];
+      count[d] = sum;
+      sum += c;
+      most = c > most ? c : most;
+    }
+    for (uint32_t i = from; i < to; i++) b[count[(uint32_t)(a[i] >> 32) & mask]++] = a[i];
+    /* by the higher index among the pairs of one lower index (each count is now its index's
+     * end). One insertion sort over the range: a pair moves back past only those of its own
+     * lower index, and the compare is true only for those (a loop per index mispredicted its
+     * end at every index). A shape that meets many others has its pairs sorted by qsort. */
+    if (most > 32u) {
+      for (uint32_t d = 0, s = from; d < lows; s = count[d++])
+        if (count[d] - s > 32u) qsort(b + s, count[d] - s, sizeof *b, cmp_key);
+    }
+    for (uint32_t i = from + 1; i < to; i++) {
+      uint64_t key = b[i];
+      if (b[i - 1] <= key) continue;
+      uint32_t k = i;
+      for (; k > from && b[k - 1] > key; k--) b[k] = b[k - 1];
+      b[k] = key;
     }
   }
 }
@@ -193,42 +210,39 @@ static bool sort_pairs(TessWorld *w, const PairBuf *lists, uint32_t lists_count)
   if (n == 0) return true;
   uint32_t bits = 1;
   while (bits < 32 && (w->shape_count >> bits) != 0) bits++;
-  /* one range for one list; else at least as many ranges as lists, so the workers share them
-   * out evenly */
+  /* one range for one list; else at least four per list, so that the pool's chunks (a few per
+   * thread) get about as many ranges each */
   uint32_t shift = bits;
-  while (lists_count > 1 && shift > 0 && ((w->shape_count - 1u) >> shift) + 1u < lists_count) shift--;
+  while (lists_count > 1 && shift > 0 && ((w->shape_count - 1u) >> shift) + 1u < 4u * lists_count) shift--;
   uint32_t ranges = ((w->shape_count - 1u) >> shift) + 1u;
-  /* digits about as wide as the ranges' pair counts (at least 11 bits), in as few passes */
-  uint32_t key_bits = shift + bits, per = n / ranges, want = 11;
-  while (want < 16 && (1u << want) < per) want++;
-  uint32_t passes = (key_bits + want - 1) / want, digit = (key_bits + passes - 1) / passes;
-  size_t words = ((size_t)ranges << digit) + (size_t)lists_count * ranges + ranges + 1u;
-  if (words > UINT32_MAX || !PHYS_GROW(w->pairs, &w->pair_cap, n) || !PHYS_GROW(w->pairs_tmp, &w->pairs_tmp_cap, n) ||
+  size_t words = ((size_t)ranges << shift) + (size_t)lists_count * ranges + ranges + 1u;
+  if (words > UINT32_MAX || !PHYS_GROW(w->pairs, &w->pair_cap, n) ||
+      (lists_count > 1 && !PHYS_GROW(w->pairs_tmp, &w->pairs_tmp_cap, n)) ||
       !PHYS_GROW(w->radix_count, &w->radix_count_cap, (uint32_t)words))
     return false;
-  SortJob j = {w, lists, lists_count, ranges, shift, bits, digit, passes, NULL, NULL, w->radix_count};
-  j.at = j.counts + ((size_t)ranges << digit);
+  SortJob j = {w, lists, lists_count > 1 ? w->pairs_tmp : lists[0].pairs, lists_count, ranges, shift, NULL, NULL,
+               w->radix_count};
+  j.at = j.counts + ((size_t)ranges << shift);
   j.range_at = j.at + (size_t)lists_count * ranges;
-  physics_parallel_for(w->tasks, lists_count, 1, count_task, &j);
-  starts_by_range(j.at, j.range_at, lists_count, ranges);
-  physics_parallel_for(w->tasks, lists_count, 1, spread_task, &j);
-  physics_parallel_for(w->tasks, ranges, 1, order_task, &j);
-  if (passes % 2 == 0) {
-    /* the sorted pairs are in the other half: swap the halves */
-    uint64_t *t = w->pairs;
-    uint32_t cap = w->pair_cap;
-    w->pairs = w->pairs_tmp;
-    w->pair_cap = w->pairs_tmp_cap;
-    w->pairs_tmp = t;
-    w->pairs_tmp_cap = cap;
+  if (lists_count > 1) {
+    physics_parallel_for(w->tasks, lists_count, 1, count_task, &j);
+    starts_by_range(j.at, j.range_at, lists_count, ranges);
+    physics_parallel_for(w->tasks, lists_count, 1, spread_task, &j);
+  } else {
+    j.range_at[0] = 0; /* one list, one range: sorted from the list itself */
+    j.range_at[1] = n;
   }
+  physics_parallel_for(w->tasks, ranges, 1, order_task, &j);
   w->pair_count = n;
   return true;
 }
 
 /* The proxies in fixed blocks (not the workers' chunks), so that what is summed over them
- * comes out the same for any number of workers. */
-#define BP_BLOCK 512u
+ * comes out the same for any number of workers. Small enough that the pool's eight chunks get
+ * the same number of blocks at 5,000 shapes: at 512 a shape the 10 blocks were 5 chunks of 2, and
+ * the thread with three did 60% of each pass over the blocks. (The cell size summed from them
+ * decides only how the grid finds the pairs, never which pairs or their order.) */
+#define BP_BLOCK 128u
 
 /* A block of proxies: what the passes over it found, then where its entries go. */
 typedef struct BpBlock {

@@ -518,9 +518,9 @@ struct TessWorld {
   uint64_t *pairs;
   uint32_t pair_count, pair_cap;
   uint64_t *pairs_tmp;
-  uint32_t pairs_tmp_cap; /* the radix sort's other half */
+  uint32_t pairs_tmp_cap; /* the pair sort's lists spread into ranges */
   uint32_t *radix_count;
-  uint32_t radix_count_cap; /* and its digit counts */
+  uint32_t radix_count_cap; /* and its counts (the grid's too) */
   uint64_t *joint_pairs;
   uint32_t joint_pair_count, joint_pair_cap;
   PhysPoly *wpolys;
@@ -540,7 +540,9 @@ struct TessWorld {
   MapHits *map_pieces;
   uint32_t map_piece_count; /* the narrow phase's map hits, a list per run of shapes */
   uint32_t *blocks;
-  uint32_t blocks_cap; /* per block of items of a pass: a count, then where the block's output starts */
+  uint32_t blocks_cap;    /* per block of items of a pass: a count, then where the block's output starts */
+  uint32_t *state_blocks; /* the states pass's count per block of bodies last step (body_passes.c) */
+  uint32_t state_blocks_cap, state_block_count;
   ContactRun *contact_runs;
   uint32_t contact_runs_cap; /* per run of contact sources, this step (physics_contacts_make) */
   Manifold *pair_manifolds;

@@ -1314,6 +1314,68 @@ static void zones_push_and_attract(void) {
  * v = sqrt(k / r) = 10 m/s, period 2 pi r / v = 6.28 s), no gravity, for 10 orbits:
  * the attractor's pull is evaluated at each sub-step's position, so the radius
  * stays within 1% of 10 (held over the sub-steps it grew to about 15). */
+/* The solver's states follow the awake bodies as they fall asleep and wake: 700 free balls
+ * (several of the states pass's blocks of bodies) drift at their own velocities with no gravity
+ * while groups of them are put to sleep and woken between steps. Every awake ball must move by
+ * exactly its own velocity and every sleeping one stay put: a state set up for the wrong body,
+ * or a block numbered from where last step's counts put it after a count changed, moves a ball
+ * by another's velocity. On 1 and 2 workers. */
+#define DRIFT_BALLS 700
+static void drift_check(TessWorld *w, const TessBodyId *ids, const double (*p)[2]) {
+  for (int i = 0; i < DRIFT_BALLS; i++) {
+    TessVec2 q = tess_body_position(w, ids[i]);
+    CHECK_MSG(fabs(q.x - p[i][0]) < 1e-3 && fabs(q.y - p[i][1]) < 1e-3, "ball %d at (%g, %g), expected (%g, %g)", i,
+              q.x, q.y, p[i][0], p[i][1]);
+  }
+}
+
+static void drift_steps(TessWorld *w, const TessBodyId *ids, double (*p)[2], int n) {
+  for (int s = 0; s < n; s++) {
+    step(w, 1);
+    for (int i = 0; i < DRIFT_BALLS; i++) {
+      TessVec2 v = tess_body_linear_velocity(w, ids[i]);
+      p[i][0] += v.x / HZ;
+      p[i][1] += v.y / HZ;
+    }
+  }
+  drift_check(w, ids, p);
+}
+
+static void drift_set(TessWorld *w, const TessBodyId *ids, int from, int to, int every, bool awake, TessVec2 v) {
+  for (int i = from; i < to; i++) {
+    if (i % every != 0) continue;
+    CHECK(tess_body_set_awake(w, ids[i], awake) == TESS_OK);
+    if (awake) CHECK(tess_body_set_linear_velocity(w, ids[i], tess_v2(v.x + 0.01f * (float)(i % 7), v.y)) == TESS_OK);
+  }
+}
+
+static void states_follow_bodies_that_sleep_and_wake(void) {
+  for (uint32_t workers = 1; workers <= 2; workers++) {
+    TessWorld *w = new_world_workers(tess_v2(0, 0), workers);
+    TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+    sd.mask = 0; /* they pass through each other */
+    static TessBodyId ids[DRIFT_BALLS];
+    static double p[DRIFT_BALLS][2];
+    for (int i = 0; i < DRIFT_BALLS; i++) {
+      p[i][0] = (double)(i % 50) * 2.0;
+      p[i][1] = (double)(i / 50) * 2.0;
+      ids[i] = add_ball(w, tess_v2((float)p[i][0], (float)p[i][1]), 0.2f, &sd);
+      float a = (float)i * 0.7f;
+      CHECK(tess_body_set_linear_velocity(w, ids[i], tess_v2((1.0f + (float)(i % 5)) * cosf(a), sinf(a))) == TESS_OK);
+    }
+    drift_set(w, ids, 0, DRIFT_BALLS, 4, false, tess_v2(0, 0)); /* a quarter start asleep */
+    drift_steps(w, ids, p, 20);
+    drift_set(w, ids, 300, 420, 4, true, tess_v2(2.0f, -1.0f)); /* some wake in the middle */
+    drift_set(w, ids, 130, 200, 1, false, tess_v2(0, 0));       /* a run falls asleep before them */
+    drift_steps(w, ids, p, 20);
+    drift_set(w, ids, 0, 128, 4, true, tess_v2(-1.0f, 0.5f)); /* the first block's sleepers wake */
+    drift_steps(w, ids, p, 20);
+    drift_set(w, ids, 640, DRIFT_BALLS, 1, false, tess_v2(0, 0)); /* the last block's fall asleep */
+    drift_steps(w, ids, p, 10);
+    tess_world_destroy(w);
+  }
+}
+
 static void orbit_around_an_attractor_keeps_its_radius(void) {
   TessWorld *w = new_world(tess_v2(0, 0));
   TessZoneDef z;
@@ -2896,4 +2958,5 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(chaos_is_deterministic_across_solvers_and_restores), TEST(crowd_steps_the_same_bits_on_1_2_and_4_workers), TEST(game_scheduler_steps_the_same_bits), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(box_sliding_down_a_slope_of_tiles_is_one_contact), TEST(slope_runs_step_the_same_bits_on_1_2_and_4_workers_and_sse2), TEST(mass_from_density_or_set), TEST(bad_input_is_refused),
                TEST(fast_ball_stops_at_a_thin_box), TEST(ball_stops_r_from_a_tile_corner),
                TEST(removal_during_a_step_takes_effect_at_its_end),
-               TEST(orbit_around_an_attractor_keeps_its_radius))
+               TEST(orbit_around_an_attractor_keeps_its_radius),
+               TEST(states_follow_bodies_that_sleep_and_wake))
