@@ -747,7 +747,7 @@ static void run_task(void *ctx, uint32_t begin, uint32_t end) {
   }
 }
 
-/* The stages one after another on this thread; a profile counts the colours' passes and the
+/* The stages one after another on this thread; a profile counts the colours' passes, the fill and the
  * body loops among the loops the threads share (as they are when there are several). */
 static void run_alone(TessWorld *w, const PhysicsStage *stages, uint32_t count, float inv_h) {
   for (uint32_t si = 0; si < count; si++) {
@@ -756,12 +756,14 @@ static void run_alone(TessWorld *w, const PhysicsStage *stages, uint32_t count, 
       physics_parallel_for(NULL, s->count, OWNED_BLOCK, s->fn, s->ctx);
     } else if (s->kind == PHYS_STAGE_SERIAL) {
       s->fn(s->ctx, 0, 1);
-    } else if (s->kind == PHYS_STAGE_FILL) {
-      fill_all(w, s->ctx);
     } else {
       double *sink = physics_profile_parallel, t0 = sink ? physics_profile_now() : 0.0;
-      pass_range(w, s->kind != PHYS_STAGE_WARM_START, inv_h, s->kind == PHYS_STAGE_SOLVE, 0, w->batch_count);
-      if (s->kind == PHYS_STAGE_RELAX_STORE) store_batches(w, 0, w->batch_count);
+      if (s->kind == PHYS_STAGE_FILL) {
+        fill_all(w, s->ctx);
+      } else {
+        pass_range(w, s->kind != PHYS_STAGE_WARM_START, inv_h, s->kind == PHYS_STAGE_SOLVE, 0, w->batch_count);
+        if (s->kind == PHYS_STAGE_RELAX_STORE) store_batches(w, 0, w->batch_count);
+      }
       if (sink) *sink += physics_profile_now() - t0;
     }
   }
