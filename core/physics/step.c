@@ -9,6 +9,8 @@
 #include "physics_private.h"
 #include "physics_pixel_mask.h"
 
+#include <stddef.h>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -424,6 +426,28 @@ static bool build_joint_pairs(TessWorld *w) {
 
 /* ---- The per-body loops, split among the workers ----------------------- */
 
+#if defined(__SSE2__)
+/* Four consecutive states' four floats from `row` on (v, w, dynamic or dp, dq), as four registers
+ * that each hold one of those floats of the four states: the SSE body passes work across bodies. */
+static inline void load_state_rows(const BodyState *s, size_t row, __m128 *a, __m128 *b, __m128 *c, __m128 *d) {
+  const char *base = (const char *)s + row;
+  __m128 r0 = _mm_load_ps((const float *)base), r1 = _mm_load_ps((const float *)(base + sizeof *s)),
+         r2 = _mm_load_ps((const float *)(base + 2u * sizeof *s)), r3 = _mm_load_ps((const float *)(base + 3u * sizeof *s));
+  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+  *a = r0, *b = r1, *c = r2, *d = r3;
+}
+
+/* The way back: each register's four lanes into the four states. */
+static inline void store_state_rows(BodyState *s, size_t row, __m128 a, __m128 b, __m128 c, __m128 d) {
+  char *base = (char *)s + row;
+  _MM_TRANSPOSE4_PS(a, b, c, d);
+  _mm_store_ps((float *)base, a);
+  _mm_store_ps((float *)(base + sizeof *s), b);
+  _mm_store_ps((float *)(base + 2u * sizeof *s), c);
+  _mm_store_ps((float *)(base + 3u * sizeof *s), d);
+}
+#endif
+
 typedef struct IntegrateJob {
   TessWorld *w;
   BodyState *st;
@@ -448,9 +472,8 @@ static void integrate_velocities(void *ctx, uint32_t begin, uint32_t end) {
     for (; k + 3u <= end; k += 4u) {
       BodyState *s = &j->st[k];
       const BodyMotion *q = &j->mo[k];
-      __m128 vx = _mm_load_ps(&s[0].v.x), vy = _mm_load_ps(&s[1].v.x), av = _mm_load_ps(&s[2].v.x),
-             dyn = _mm_load_ps(&s[3].v.x);
-      _MM_TRANSPOSE4_PS(vx, vy, av, dyn);
+      __m128 vx, vy, av, dyn;
+      load_state_rows(s, offsetof(BodyState, v), &vx, &vy, &av, &dyn);
       __m128 ax = _mm_loadu_ps(&q[0].acc.x), ay = _mm_loadu_ps(&q[1].acc.x), aa = _mm_loadu_ps(&q[2].acc.x),
              lf = _mm_loadu_ps(&q[3].acc.x); /* acc.x, acc.y, ang_acc, lin_f */
       _MM_TRANSPOSE4_PS(ax, ay, aa, lf);
@@ -463,11 +486,7 @@ static void integrate_velocities(void *ctx, uint32_t begin, uint32_t end) {
       vx = _mm_or_ps(_mm_and_ps(moving, nvx), _mm_andnot_ps(moving, vx));
       vy = _mm_or_ps(_mm_and_ps(moving, nvy), _mm_andnot_ps(moving, vy));
       av = _mm_or_ps(_mm_and_ps(moving, nav), _mm_andnot_ps(moving, av));
-      _MM_TRANSPOSE4_PS(vx, vy, av, dyn);
-      _mm_store_ps(&s[0].v.x, vx);
-      _mm_store_ps(&s[1].v.x, vy);
-      _mm_store_ps(&s[2].v.x, av);
-      _mm_store_ps(&s[3].v.x, dyn);
+      store_state_rows(s, offsetof(BodyState, v), vx, vy, av, dyn);
     }
   }
 #endif
@@ -499,12 +518,9 @@ static void integrate_positions(void *ctx, uint32_t begin, uint32_t end) {
     const __m128 hh = _mm_set1_ps(h), zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
     for (; k + 3u <= end; k += 4u) {
       BodyState *s = &j->st[k];
-      __m128 vx = _mm_load_ps(&s[0].v.x), vy = _mm_load_ps(&s[1].v.x), av = _mm_load_ps(&s[2].v.x),
-             dyn = _mm_load_ps(&s[3].v.x);
-      _MM_TRANSPOSE4_PS(vx, vy, av, dyn);
-      __m128 px = _mm_load_ps(&s[0].dp.x), py = _mm_load_ps(&s[1].dp.x), qc = _mm_load_ps(&s[2].dp.x),
-             qs = _mm_load_ps(&s[3].dp.x); /* dp.x, dp.y, dq.c, dq.s */
-      _MM_TRANSPOSE4_PS(px, py, qc, qs);
+      __m128 vx, vy, av, dyn, px, py, qc, qs;
+      load_state_rows(s, offsetof(BodyState, v), &vx, &vy, &av, &dyn);
+      load_state_rows(s, offsetof(BodyState, dp), &px, &py, &qc, &qs); /* dp.x, dp.y, dq.c, dq.s */
       px = _mm_add_ps(px, _mm_mul_ps(hh, vx));
       py = _mm_add_ps(py, _mm_mul_ps(hh, vy));
       __m128 da = _mm_mul_ps(hh, av);
@@ -513,11 +529,7 @@ static void integrate_positions(void *ctx, uint32_t begin, uint32_t end) {
       __m128 inv = _mm_and_ps(_mm_cmpgt_ps(mag, zero), _mm_div_ps(one, mag));
       rc = _mm_mul_ps(rc, inv);
       rs = _mm_mul_ps(rs, inv);
-      _MM_TRANSPOSE4_PS(px, py, rc, rs);
-      _mm_store_ps(&s[0].dp.x, px);
-      _mm_store_ps(&s[1].dp.x, py);
-      _mm_store_ps(&s[2].dp.x, rc);
-      _mm_store_ps(&s[3].dp.x, rs);
+      store_state_rows(s, offsetof(BodyState, dp), px, py, rc, rs);
     }
   }
 #endif
