@@ -706,6 +706,10 @@ Contact *physics_contact_push(TessWorld *w);
 #define PHYS_PAIR_BLOCK 128u
 #define PHYS_SENSOR_OVERLAP 0xFFFFFFFFu
 bool physics_contacts_make(TessWorld *w, uint32_t pair_runs, uint32_t map_runs);
+/* Which run item k of a loop over the runs is, for `parts` threads: part g takes the g-th share of
+ * the pair runs, then the g-th share of the map's runs, so the loops that collide and make the
+ * contacts give each thread the same runs. */
+uint32_t physics_run_of_item(uint32_t pair_runs, uint32_t map_runs, uint32_t parts, uint32_t k);
 /* The same for a contact carried over while asleep (its own impulses). */
 bool physics_contact_rebuild(TessWorld *w, uint32_t index, const Manifold *m, float friction, float restitution,
                              float tangential);
