@@ -661,17 +661,13 @@ static void cell_box(TessVec2 lo, TessVec2 hi, PhysPoly *box, PolyLanes *l) {
  * is its extreme one; and a shape face is nearest the cell's corner that lies furthest back along
  * its normal. The same values (rounding is monotone, so the least of the rounded products is the
  * rounded extreme), up to the sign of an exact zero. False as soon as one is over `limit`. */
-static bool cell_faces_sep(TessVec2 lo, TessVec2 hi, const PolyLanes *ls, float limit, float cell_sep[4],
+static bool cell_faces_sep(TessVec2 lo, TessVec2 hi, const PhysCellShape *cs, float limit, float cell_sep[4],
                            PhysF4 shape_sep[2]) {
-  PhysF4 inf = physics_lane_splat(INFINITY), ninf = physics_lane_splat(-INFINITY);
-  PhysF4 xmin = physics_lane_hmin(physics_lane_min(physics_lane_select(ls->on[0], ls->x[0], inf), physics_lane_select(ls->on[1], ls->x[1], inf)));
-  PhysF4 ymin = physics_lane_hmin(physics_lane_min(physics_lane_select(ls->on[0], ls->y[0], inf), physics_lane_select(ls->on[1], ls->y[1], inf)));
-  PhysF4 xmax = physics_lane_hmax(physics_lane_max(physics_lane_select(ls->on[0], ls->x[0], ninf), physics_lane_select(ls->on[1], ls->x[1], ninf)));
-  PhysF4 ymax = physics_lane_hmax(physics_lane_max(physics_lane_select(ls->on[0], ls->y[0], ninf), physics_lane_select(ls->on[1], ls->y[1], ninf)));
-  cell_sep[0] = lo.y - ymax[0];
-  cell_sep[1] = xmin[0] - hi.x;
-  cell_sep[2] = ymin[0] - hi.y;
-  cell_sep[3] = lo.x - xmax[0];
+  const PolyLanes *ls = &cs->ls;
+  cell_sep[0] = lo.y - cs->ymax;
+  cell_sep[1] = cs->xmin - hi.x;
+  cell_sep[2] = cs->ymin - hi.y;
+  cell_sep[3] = lo.x - cs->xmax;
   for (uint32_t k = 0; k < 4; k++)
     if (cell_sep[k] > limit) return false;
   PhysF4 zero = physics_lane_splat(0.0f);
@@ -683,6 +679,18 @@ static bool cell_faces_sep(TessVec2 lo, TessVec2 hi, const PolyLanes *ls, float 
   return !lanes_over(shape_sep, ls->on, limit);
 }
 
+void physics_cell_shape(const PhysPoly *poly, PhysCellShape *cs) {
+  cs->poly = poly;
+  if (poly->count == 1) return; /* a circle's test needs neither */
+  const PolyLanes *ls = &cs->ls;
+  physics_poly_lanes(poly, &cs->ls);
+  PhysF4 inf = physics_lane_splat(INFINITY), ninf = physics_lane_splat(-INFINITY);
+  cs->xmin = physics_lane_hmin(physics_lane_min(physics_lane_select(ls->on[0], ls->x[0], inf), physics_lane_select(ls->on[1], ls->x[1], inf)))[0];
+  cs->ymin = physics_lane_hmin(physics_lane_min(physics_lane_select(ls->on[0], ls->y[0], inf), physics_lane_select(ls->on[1], ls->y[1], inf)))[0];
+  cs->xmax = physics_lane_hmax(physics_lane_max(physics_lane_select(ls->on[0], ls->x[0], ninf), physics_lane_select(ls->on[1], ls->x[1], ninf)))[0];
+  cs->ymax = physics_lane_hmax(physics_lane_max(physics_lane_select(ls->on[0], ls->y[0], ninf), physics_lane_select(ls->on[1], ls->y[1], ninf)))[0];
+}
+
 void physics_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
                           Manifold *m) {
   physics_collide_cell_swept(shape, cell, free_sides, corners, margin, tess_v2(0.0f, 0.0f), m);
@@ -690,6 +698,14 @@ void physics_collide_cell(const PhysPoly *shape, TessAABB cell, uint32_t free_si
 
 void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t free_sides, uint32_t corners, float margin,
                                 TessVec2 sweep, Manifold *m) {
+  PhysCellShape cs;
+  physics_cell_shape(shape, &cs);
+  physics_collide_cell_shape_swept(&cs, cell, free_sides, corners, margin, sweep, m);
+}
+
+void physics_collide_cell_shape_swept(const PhysCellShape *cs, TessAABB cell, uint32_t free_sides, uint32_t corners,
+                                      float margin, TessVec2 sweep, Manifold *m) {
+  const PhysPoly *shape = cs->poly;
   m->count = 0;
   TessVec2 lo = cell.lower, hi = cell.upper;
   if (shape->count == 1) {
@@ -741,10 +757,7 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
     return;
   }
 
-  PhysPoly box;
-  PolyLanes lbox, ls;
-  cell_box(lo, hi, &box, &lbox);
-  physics_poly_lanes(shape, &ls);
+  const PolyLanes *ls = &cs->ls;
   static const uint32_t face_bits[4] = {SIDE_TOP, SIDE_RIGHT, SIDE_BOTTOM, SIDE_LEFT};
   CellFilter filter = {free_sides, corners};
 
@@ -753,16 +766,16 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
    * shape's. */
   float radius = shape->radius, cell_sep[4];
   PhysF4 shape_sep[2];
-  if (!cell_faces_sep(lo, hi, &ls, radius + margin, cell_sep, shape_sep)) return;
+  if (!cell_faces_sep(lo, hi, cs, radius + margin, cell_sep, shape_sep)) return;
   float any_best = -FLT_MAX; /* the least penetration over every axis, open or not */
   for (uint32_t k = 0; k < 4; k++) any_best = physics_maxf(any_best, cell_sep[k]);
   float shape_best = -FLT_MAX;
-  physics_lane_first_most(shape_sep, ls.on, &shape_best);
+  physics_lane_first_most(shape_sep, ls->on, &shape_best);
   any_best = physics_maxf(any_best, shape_best);
 
   /* One-sided SAT: only open cell faces, and only shape faces whose normal
    * (seen from the cell) points out through open geometry. */
-  uint32_t admitted = cell_admits_bits(&filter, &ls);
+  uint32_t admitted = cell_admits_bits(&filter, ls);
   PhysM4 usable[2];
   physics_lane_masks_of(admitted, usable);
   float best_cell = -FLT_MAX, best_shape = -FLT_MAX;
@@ -785,6 +798,10 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
   float open_best = best_cell > best_shape ? best_cell : best_shape;
   float half_cell = 0.5f * physics_minf(hi.x - lo.x, hi.y - lo.y);
   if (open_best < -half_cell && any_best > open_best + SLOP) return;
+  /* the cell as a polygon only now: most cells tried are out of reach */
+  PhysPoly box;
+  PolyLanes lbox;
+  cell_box(lo, hi, &box, &lbox);
   if (any_best > radius + 0.1f * SLOP && path_may_close(open_best - radius, sweep)) {
     /* every face, the cell's then the shape's, with how the motion changes it */
     SweptFaces f;
@@ -794,7 +811,7 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
       f.usable[k] = (free_sides & face_bits[k]) != 0;
     }
     f.count = 4;
-    swept_faces_put(&f, &ls, shape->count, shape_sep, tess_v2_neg(sweep));
+    swept_faces_put(&f, ls, shape->count, shape_sep, tess_v2_neg(sweep));
     for (uint32_t i = 0; i < shape->count; i++) f.usable[4 + i] = (admitted >> i) & 1u;
     float when = -1.0f;
     int face = swept_face(&f, radius, &when);
@@ -804,12 +821,12 @@ void physics_collide_cell_swept(const PhysPoly *shape, TessAABB cell, uint32_t f
       if (face >= 4)
         finish_polys_at(shape, (uint32_t)face - 4, &box, &lbox, d2, true, margin, &filter, false, m);
       else
-        finish_polys_at(&box, (uint32_t)face, shape, &ls, d2, false, margin, &filter, true, m);
+        finish_polys_at(&box, (uint32_t)face, shape, ls, d2, false, margin, &filter, true, m);
       return;
     }
   }
   if (best_shape > best_cell + 0.1f * SLOP)
     finish_polys(shape, shape_edge, &box, &lbox, best_shape, true, margin, &filter, false, m);
   else
-    finish_polys(&box, cell_edge, shape, &ls, best_cell, false, margin, &filter, true, m);
+    finish_polys(&box, cell_edge, shape, ls, best_cell, false, margin, &filter, true, m);
 }

@@ -165,4 +165,18 @@ static inline void physics_lane_next(const PhysF4 v[2], const PhysM4 last[2], Ph
   out[1] = physics_lane_select(last[1], first, out[1]);
 }
 
+/* A body shape made ready for the cells of the map it is tested against (physics_map_collide_shape
+ * tries it against several): its lanes and the least and most of its vertices' x and y, worked
+ * out once per shape instead of once per cell (the same values, so the same manifolds). */
+typedef struct PhysCellShape {
+  const PhysPoly *poly;
+  PolyLanes ls;                 /* only when poly->count > 1 */
+  float xmin, ymin, xmax, ymax; /* of the vertices, radius not included */
+} PhysCellShape;
+
+void physics_cell_shape(const PhysPoly *poly, PhysCellShape *cs);
+/* physics_collide_cell_swept for a shape made ready by physics_cell_shape. */
+void physics_collide_cell_shape_swept(const PhysCellShape *cs, TessAABB cell, uint32_t free_sides, uint32_t corners,
+                                      float margin, TessVec2 sweep, Manifold *m);
+
 #endif

@@ -7,6 +7,7 @@
  * heading for before it can cross it. */
 #include <string.h>
 
+#include "physics_poly_lanes.h"
 #include "physics_private.h"
 
 void physics_map_free(TileMap *map) {
@@ -195,13 +196,6 @@ static bool map_hot_build(TileMap *m) {
     if (c->kind != TESS_MAP_EMPTY) m->hot[r++] = MAP_HOT(c->kind, c->one_way, c->free_sides, c->corners, c->material);
   }
   return true;
-}
-
-/* Cell ci's hot word, or 0 when it is empty (an empty cell's kind is 0). */
-static inline uint32_t map_hot(const TileMap *m, uint32_t ci) {
-  uint64_t word = m->filled[ci / 64], below = (1ull << (ci % 64)) - 1u;
-  if (!(word >> (ci % 64) & 1u)) return 0;
-  return m->hot[m->filled_before[ci / 64] + bits_set(word & below)];
 }
 
 static void map_slope_runs(TileMap *m);
@@ -841,37 +835,58 @@ bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const P
   uint32_t x0, y0, x1, y1;
   if (!cell_range(m, box, &x0, &y0, &x1, &y1)) return true;
   uint32_t first = out->count;
+  PhysCellShape cs; /* the shape's lanes and extremes once, not once per cell, and only when a
+                       cell is near (most shapes in a pile have none) */
+  bool ready = false;
   Manifold man;
-  for (uint32_t y = y0; y <= y1; y++)
-    for (uint32_t x = x0; x <= x1; x++) {
-      uint32_t ci = y * m->width + x, hot = map_hot(m, ci);
-      if (hot == 0) continue; /* empty */
-      TessAABB cb = cell_box(m, x, y);
-      bool one_way = MAP_HOT_ONE_WAY(hot);
-      if (one_way && !(w->bodies[body].center.y < cb.lower.y)) continue; /* only from above */
-      if (MAP_HOT_KIND(hot) == TESS_MAP_FULL) {
-        physics_collide_cell_swept(poly, cb, MAP_HOT_FREE_SIDES(hot), MAP_HOT_CORNERS(hot), margin, w->paths[body], &man);
-        if (man.count == 0) continue;
-        if (one_way && !(man.normal.y < 0.0f)) continue;
-        if (!add_hit(out, shape_index, ci, 0, MAP_HOT_MATERIAL(hot), &man)) return false;
-        if (poly->count > 1) run_tag(m, &out->hits[out->count - 1], x, y);
-      } else {
-        const MapCell *c = &m->cells[ci];
-        for (uint32_t p = m->piece_start[ci]; p < m->piece_start[ci + 1]; p++) {
-          const MapPiece *mp = &m->pieces[p];
-          physics_collide_swept(&mp->poly, poly, margin, w->paths[body], &man);
+  /* Each row's non-empty cells from the filled bits, a word at a time, and their hot words in
+   * order: a test per cell whether it is empty was a branch the predictor missed (the cells
+   * around a body in a pile are a mix), and so was the loop's end over the row. */
+  for (uint32_t y = y0; y <= y1; y++) {
+    uint32_t row = y * m->width;
+    for (uint32_t at = row + x0, end = row + x1 + 1; at < end;) {
+      uint32_t word_at = at / 64, shift = at % 64, n = end - at < 64 - shift ? end - at : 64 - shift;
+      uint64_t word = m->filled[word_at];
+      uint64_t bits = (word >> shift) & (~0ull >> (64 - n));
+      uint32_t base = at;
+      at += n;
+      if (!bits) continue;
+      if (!ready) {
+        physics_cell_shape(poly, &cs);
+        ready = true;
+      }
+      uint32_t rank = m->filled_before[word_at] + bits_set(word & ((1ull << shift) - 1u));
+      for (; bits; bits &= bits - 1u, rank++) {
+        uint32_t ci = base + (uint32_t)__builtin_ctzll(bits), x = ci - row, hot = m->hot[rank];
+        TessAABB cb = cell_box(m, x, y);
+        bool one_way = MAP_HOT_ONE_WAY(hot);
+        if (one_way && !(w->bodies[body].center.y < cb.lower.y)) continue; /* only from above */
+        if (MAP_HOT_KIND(hot) == TESS_MAP_FULL) {
+          physics_collide_cell_shape_swept(&cs, cb, MAP_HOT_FREE_SIDES(hot), MAP_HOT_CORNERS(hot), margin, w->paths[body],
+                                           &man);
           if (man.count == 0) continue;
-          bool hidden = false;
-          for (uint32_t k = 0; k < mp->poly.count; k++)
-            if (mp->boundary[k] && tess_v2_dot(man.normal, mp->poly.n[k]) > 0.99f) hidden = true;
-          if (hidden || !piece_contact_admitted(m, cb, c->free_sides, &man)) continue;
           if (one_way && !(man.normal.y < 0.0f)) continue;
-          if (!add_hit(out, shape_index, ci, p - m->piece_start[ci], c->material, &man)) return false;
-          if (poly->count > 1 && (c->slab & 3u)) run_tag(m, &out->hits[out->count - 1], x, y);
-          else if (poly->count > 1 && (c->slab & SLOPE_BIT)) slope_tag(m, &out->hits[out->count - 1]);
+          if (!add_hit(out, shape_index, ci, 0, MAP_HOT_MATERIAL(hot), &man)) return false;
+          if (poly->count > 1) run_tag(m, &out->hits[out->count - 1], x, y);
+        } else {
+          const MapCell *c = &m->cells[ci];
+          for (uint32_t p = m->piece_start[ci]; p < m->piece_start[ci + 1]; p++) {
+            const MapPiece *mp = &m->pieces[p];
+            physics_collide_swept(&mp->poly, poly, margin, w->paths[body], &man);
+            if (man.count == 0) continue;
+            bool hidden = false;
+            for (uint32_t k = 0; k < mp->poly.count; k++)
+              if (mp->boundary[k] && tess_v2_dot(man.normal, mp->poly.n[k]) > 0.99f) hidden = true;
+            if (hidden || !piece_contact_admitted(m, cb, c->free_sides, &man)) continue;
+            if (one_way && !(man.normal.y < 0.0f)) continue;
+            if (!add_hit(out, shape_index, ci, p - m->piece_start[ci], c->material, &man)) return false;
+            if (poly->count > 1 && (c->slab & 3u)) run_tag(m, &out->hits[out->count - 1], x, y);
+            else if (poly->count > 1 && (c->slab & SLOPE_BIT)) slope_tag(m, &out->hits[out->count - 1]);
+          }
         }
       }
     }
+  }
   if (out->count - first > 1 && poly->count > 1) join_runs(w, poly, margin, body, out, first);
   return true;
 }

@@ -1,0 +1,137 @@
+/* The tile collider's scan of the cells under a shape (tilemap.c, physics_map_collide_shape):
+ * it finds a row's non-empty cells from the map's filled bits a 64-bit word at a time and reads
+ * their hot words (kind, sides, corners, material) by rank, and it makes each body shape ready
+ * once (lanes and extremes) for all its cells. Checked against the plainest reading of the map:
+ * every cell of the map in order, its kind, sides, corners and material from the cell itself, the
+ * shape against it through physics_collide_cell_swept. A map 100 cells wide puts row starts and
+ * word edges in every position, so a slip at a word's edge or in the rank names a wrong cell, a
+ * wrong material or a missed hit. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "phys_util.h"
+#include "physics_private.h"
+#include "tessera/physics.h"
+
+#define W 100u
+#define H 24u
+
+static uint32_t rng = 12345u;
+static float rnd(void) { /* [0, 1) */
+  rng = rng * 1664525u + 1013904223u;
+  return (float)(rng >> 8) / 16777216.0f;
+}
+
+/* A regular polygon of n vertices (1: a circle) of radius r about c, turned by a. */
+static PhysPoly shape_at(uint32_t n, TessVec2 c, float r, float a) {
+  PhysPoly p;
+  memset(&p, 0, sizeof p);
+  p.count = n;
+  if (n == 1) {
+    p.v[0] = c;
+    p.radius = r;
+  } else {
+    for (uint32_t i = 0; i < n; i++) {
+      float t = a + 6.2831853f * (float)i / (float)n;
+      p.v[i] = tess_v2(c.x + r * cosf(t), c.y + r * sinf(t));
+    }
+  }
+  physics_poly_finish(&p);
+  return p;
+}
+
+static int cmp_hit_cell(const void *a, const void *b) {
+  uint32_t x = ((const MapHit *)a)->cell, y = ((const MapHit *)b)->cell;
+  return x < y ? -1 : x > y;
+}
+
+/* The scan's hits for shape p moving by sweep (box: the region it is asked about) against every
+ * full cell of the map tried one by one; returns the number of hits. */
+static uint32_t compare_with_every_cell(TessWorld *w, const PhysPoly *p, TessAABB box, float margin, TessVec2 sweep,
+                                        const char *what) {
+  TessVec2 *paths = w->paths;
+  w->paths = &sweep; /* body 0's path, read by the scan */
+  MapHits got = {0};
+  CHECK(physics_map_collide_shape(w, 7u, p, box, margin, 0u, &got));
+  w->paths = paths;
+  qsort(got.hits, got.count, sizeof *got.hits, cmp_hit_cell);
+  const TileMap *m = &w->map;
+  uint32_t k = 0;
+  for (uint32_t ci = 0; ci < W * H; ci++) {
+    const MapCell *c = &m->cells[ci];
+    if (c->kind != TESS_MAP_FULL) continue;
+    TessAABB cb = {{(float)(ci % W), (float)(ci / W)}, {(float)(ci % W) + 1.0f, (float)(ci / W) + 1.0f}};
+    Manifold want;
+    physics_collide_cell_swept(p, cb, c->free_sides, c->corners, margin, sweep, &want);
+    if (want.count == 0) continue;
+    if (k >= got.count || got.hits[k].cell != ci) {
+      CHECK_MSG(false, "%s: cell %u (%u, %u) missed (%u hits found)", what, ci, ci % W, ci / W, got.count);
+      break;
+    }
+    const MapHit *h = &got.hits[k++];
+    CHECK_MSG(h->shape == 7u && h->material == c->material, "%s: cell %u: shape %u, material %u, the cell's %u", what,
+              ci, h->shape, h->material, c->material);
+    CHECK_MSG(h->manifold.count == want.count && h->manifold.normal.x == want.normal.x &&
+                  h->manifold.normal.y == want.normal.y &&
+                  memcmp(h->manifold.p, want.p, want.count * sizeof want.p[0]) == 0,
+              "%s: cell %u: another manifold than the cell's own", what, ci);
+  }
+  CHECK_MSG(k == got.count, "%s: %u hits, %u of them on cells that give none", what, got.count, got.count - k);
+  tess_free(got.hits);
+  return k;
+}
+
+/* Full cells at random, none beside another (so no two hits join into one run's contact), each
+ * of one of 8 materials; circles and polygons of 3 to 8 vertices at random over the map, each
+ * asked about its own swept box and about the whole map (every row's cells across two or three
+ * words). */
+static void map_scan_finds_every_cell_the_cells_give(void) {
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  TessWorld *w = NULL;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
+  TestMap tm;
+  test_map_init(&tm, W, H, 1.0f);
+  uint16_t mats[8];
+  mats[0] = 0;
+  for (uint32_t i = 1; i < 8; i++) mats[i] = test_map_material(&tm, 0.1f * (float)i, 0.0f, 1.0f, 1000.0f, TESS_MAP_MATERIAL_SOLID);
+  for (uint32_t y = 0; y < H; y++)
+    for (uint32_t x = (y & 1u); x < W; x += 2) /* a checkerboard's black cells: no two share a side */
+      if (rnd() < 0.6f || (y * W + x) % 64 == 63 || (y * W + x) % 64 == 0) test_map_set(&tm, x, y, TESS_MAP_FULL, mats[(x * 7 + y) % 8]);
+  CHECK_OK(test_map_apply(&tm, w, &err), &err);
+  test_map_free(&tm);
+  uint32_t hits = 0, probes = 0;
+  for (uint32_t i = 0; i < 3000; i++) {
+    uint32_t n = 1 + (uint32_t)(rnd() * 8.0f);
+    if (n == 2) n = 1;
+    float r = 0.15f + 0.6f * rnd();
+    /* every fourth shape centred on a word's edge: cell 64k - 1 or 64k, wherever its row starts */
+    TessVec2 c = tess_v2(rnd() * (float)W, rnd() * (float)H);
+    if (i % 4 == 0) {
+      uint32_t edge = 64u * (1u + (uint32_t)(rnd() * (float)(W * H / 64 - 1))) - (i % 8 == 0);
+      c = tess_v2((float)(edge % W) + rnd(), (float)(edge / W) + rnd());
+    }
+    PhysPoly p = shape_at(n, c, r, rnd() * 6.2831853f);
+    TessVec2 sweep = tess_v2(0.3f * (rnd() - 0.5f), 0.3f * (rnd() - 0.5f));
+    float margin = 0.02f + 0.05f * rnd();
+    TessAABB b = physics_poly_aabb(&p, tess_transform_identity());
+    float grow = margin + tess_v2_length(sweep);
+    b.lower = tess_v2(b.lower.x - grow, b.lower.y - grow);
+    b.upper = tess_v2(b.upper.x + grow, b.upper.y + grow);
+    char what[64];
+    snprintf(what, sizeof what, "shape %u (%u vertices at %.2f, %.2f)", i, n, c.x, c.y);
+    hits += compare_with_every_cell(w, &p, b, margin, sweep, what);
+    TessAABB all = {{0.0f, 0.0f}, {(float)W, (float)H}};
+    hits += compare_with_every_cell(w, &p, all, margin, sweep, what);
+    probes += 2;
+  }
+  /* the shapes do meet cells: the comparison is not of two empty lists */
+  CHECK_MSG(hits > probes / 2, "%u hits over %u probes", hits, probes);
+  tess_world_destroy(w);
+}
+
+TESS_TEST_MAIN(TEST(map_scan_finds_every_cell_the_cells_give))
