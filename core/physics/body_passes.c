@@ -7,7 +7,7 @@
 
 #include "physics_private.h"
 
-/* Small enough that the pool's eight chunks get the same number of blocks at 5,000 bodies (at
+/* Small enough that the pool's chunks get the same number of blocks at 5,000 bodies (at
  * 1024 the 5 blocks made 3 chunks, and one thread did two of them). */
 #define BODY_BLOCK 128u
 

@@ -210,10 +210,11 @@ static bool sort_pairs(TessWorld *w, const PairBuf *lists, uint32_t lists_count)
   if (n == 0) return true;
   uint32_t bits = 1;
   while (bits < 32 && (w->shape_count >> bits) != 0) bits++;
-  /* one range for one list; else at least four per list, so that the pool's chunks (a few per
-   * thread) get about as many ranges each */
+  /* one range for one list; else at least one per list, so that the pool's chunks (as many as
+   * the lists) get a range or more each; more would lengthen the caller's serial pass over the
+   * lists' counts per range (starts_by_range) */
   uint32_t shift = bits;
-  while (lists_count > 1 && shift > 0 && ((w->shape_count - 1u) >> shift) + 1u < 4u * lists_count) shift--;
+  while (lists_count > 1 && shift > 0 && ((w->shape_count - 1u) >> shift) + 1u < lists_count) shift--;
   uint32_t ranges = ((w->shape_count - 1u) >> shift) + 1u;
   size_t words = ((size_t)ranges << shift) + (size_t)lists_count * ranges + ranges + 1u;
   if (words > UINT32_MAX || !PHYS_GROW(w->pairs, &w->pair_cap, n) ||
@@ -238,7 +239,7 @@ static bool sort_pairs(TessWorld *w, const PairBuf *lists, uint32_t lists_count)
 }
 
 /* The proxies in fixed blocks (not the workers' chunks), so that what is summed over them
- * comes out the same for any number of workers. Small enough that the pool's eight chunks get
+ * comes out the same for any number of workers. Small enough that the pool's chunks get
  * the same number of blocks at 5,000 shapes: at 512 a shape the 10 blocks were 5 chunks of 2, and
  * the thread with three did 60% of each pass over the blocks. (The cell size summed from them
  * decides only how the grid finds the pairs, never which pairs or their order.) */

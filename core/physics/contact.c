@@ -154,7 +154,7 @@ bool physics_contact_rebuild(TessWorld *w, uint32_t index, const Manifold *m, fl
 typedef struct MakeJob {
   TessWorld *w;
   uint32_t pair_runs, map_runs;
-  uint32_t parts; /* the threads that share the loop (run_of_item) */
+  uint32_t parts; /* the threads that share the loop (physics_run_of_item) */
   uint32_t first; /* the first contact made here (after the kept ones), the first constraint's */
   bool sorted;    /* the old list is in key order: binary search and walk, else the key table */
 } MakeJob;
@@ -263,15 +263,14 @@ static void make_map_run(const MakeJob *j, ContactRun *run, const MapHits *hits)
   }
 }
 
-/* Which run item k of the making loop is. The loop hands each thread a part of its items (the
- * pool's parts, in item order), and the runs are dealt the same way: part g takes the g-th share
- * of the pair runs, then the g-th share of the map's runs. So a thread makes the contacts whose
- * manifolds it collided (the collisions' loops split their pair runs and shapes alike), from its
- * own cache, and every part gets its share of the map's runs (listed after all the pair runs,
- * they all fell into the last part: at 5,000 circles the last of the 8 chunks was the costliest,
- * twice the mean). Which run is made where leaves no trace: each has its place. */
-static uint32_t run_of_item(const MakeJob *j, uint32_t k) {
-  uint32_t p = j->pair_runs, m = j->map_runs, t = j->parts;
+/* The loop hands each thread a part of its items (the pool's parts, in item order), and the runs
+ * are dealt the same way (physics_run_of_item). So a thread makes the contacts whose manifolds it
+ * collided (the collisions' loop deals its runs alike), from its own cache, and every part gets
+ * its share of the map's runs (listed after all the pair runs, they all fell into the last part:
+ * at 5,000 circles the last of the 8 chunks was the costliest, twice the mean). Which run is made
+ * where leaves no trace: each has its place. */
+uint32_t physics_run_of_item(uint32_t pair_runs, uint32_t map_runs, uint32_t parts, uint32_t k) {
+  uint32_t p = pair_runs, m = map_runs, t = parts;
   for (uint32_t g = 0;; g++) {
     uint32_t p0 = (uint32_t)((uint64_t)p * g / t), p1 = (uint32_t)((uint64_t)p * (g + 1u) / t);
     uint32_t m0 = (uint32_t)((uint64_t)m * g / t), m1 = (uint32_t)((uint64_t)m * (g + 1u) / t);
@@ -284,7 +283,7 @@ static uint32_t run_of_item(const MakeJob *j, uint32_t k) {
 static void make_task(void *ctx, uint32_t begin, uint32_t end) {
   const MakeJob *j = ctx;
   for (uint32_t k = begin; k < end; k++) {
-    uint32_t r = run_of_item(j, k);
+    uint32_t r = physics_run_of_item(j->pair_runs, j->map_runs, j->parts, k);
     ContactRun *run = &j->w->contact_runs[r];
     uint32_t counted = run->contacts;
     run->contacts = 0; /* counted again as they are made, with their keys */

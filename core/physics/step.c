@@ -69,102 +69,108 @@ static bool push_event(void **arr, uint32_t *count, uint32_t *cap, const void *e
 
 /* ---- Narrow phase ------------------------------------------------------ */
 
-typedef struct PairJob {
+/* The narrow phase's collisions: the runs of PHYS_PAIR_BLOCK broad-phase pairs, then the pieces of
+ * the shapes against the tile map, in one loop (physics_run_of_item deals both kinds to each
+ * thread's part, as the contact making's loop does): one meeting of the threads, and the two kinds
+ * even out each other's uneven halves. */
+typedef struct CollideJob {
   TessWorld *w;
   float dt;
-} PairJob;
+  uint32_t pair_runs, map_runs, parts;
+  atomic_bool failed;
+} CollideJob;
 
-/* The manifolds of the runs of PHYS_PAIR_BLOCK broad-phase pairs [begin, end), and what each run
- * will make (physics_contacts_make): a sensor's manifold at no margin, kept only as whether it
- * overlaps; a joined pair's empty. Reads the proxies and world shapes, writes only its own
- * manifolds and runs. */
-static void collide_pairs(void *ctx, uint32_t begin, uint32_t end) {
-  const PairJob *j = ctx;
+/* The manifolds of run r of broad-phase pairs, and what the run will make
+ * (physics_contacts_make): a sensor's manifold at no margin, kept only as whether it overlaps; a
+ * joined pair's empty. Reads the proxies and world shapes, writes only its own manifolds and run. */
+static void collide_pair_run(const CollideJob *j, uint32_t r) {
   TessWorld *w = j->w;
   const Proxy *proxies = w->bp_scratch;
-  for (uint32_t r = begin; r < end; r++) {
-    ContactRun *run = &w->contact_runs[r];
-    run->contacts = run->points = run->sensors = 0;
-    uint32_t last = (r + 1) * PHYS_PAIR_BLOCK < w->pair_count ? (r + 1) * PHYS_PAIR_BLOCK : w->pair_count;
-    for (uint32_t i = r * PHYS_PAIR_BLOCK; i < last; i++) {
-      /* the b sides come in random order (the a sides follow the sorted keys): their proxy and
-       * world shape asked for a few pairs ahead, or each is a cache miss */
-      if (i + 8u < w->pair_count) {
-        uint32_t ahead = (uint32_t)w->pairs[i + 8u];
-        __builtin_prefetch(&proxies[ahead]);
-        __builtin_prefetch(&w->wpolys[ahead]);
-      }
-      Manifold *m = &w->pair_manifolds[i];
-      uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
-      const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
-      if (sa->sensor || sb->sensor) {
-        physics_collide(&w->wpolys[ia], &w->wpolys[ib], 0.0f, m);
-        bool overlap = false;
-        for (uint32_t k = 0; k < m->count; k++)
-          if (m->p[k].separation < 0.0f) overlap = true;
-        m->count = overlap ? PHYS_SENSOR_OVERLAP : 0;
-        run->sensors += overlap;
-        continue;
-      }
-      if (joined(w, sa->body, sb->body)) {
-        m->count = 0;
-        continue;
-      }
-      /* speculative margin from the relative motion: bodies falling side by side need none */
-      float margin = SPECULATIVE(w) + j->dt * (tess_v2_length(tess_v2_sub(sb->v, sa->v)) + sa->spin + sb->spin);
-      physics_collide_swept(&w->wpolys[ia], &w->wpolys[ib], margin,
-                            tess_v2_sub(w->paths[sb->body], w->paths[sa->body]), m);
-      run->contacts += m->count > 0;
-      run->points += m->count;
+  ContactRun *run = &w->contact_runs[r];
+  run->contacts = run->points = run->sensors = 0;
+  uint32_t last = (r + 1) * PHYS_PAIR_BLOCK < w->pair_count ? (r + 1) * PHYS_PAIR_BLOCK : w->pair_count;
+  for (uint32_t i = r * PHYS_PAIR_BLOCK; i < last; i++) {
+    /* the b sides come in random order (the a sides follow the sorted keys): their proxy and
+     * world shape asked for a few pairs ahead, or each is a cache miss */
+    if (i + 8u < w->pair_count) {
+      uint32_t ahead = (uint32_t)w->pairs[i + 8u];
+      __builtin_prefetch(&proxies[ahead]);
+      __builtin_prefetch(&w->wpolys[ahead]);
     }
+    Manifold *m = &w->pair_manifolds[i];
+    uint32_t ia = (uint32_t)(w->pairs[i] >> 32), ib = (uint32_t)w->pairs[i];
+    const Proxy *sa = &proxies[ia], *sb = &proxies[ib];
+    if (sa->sensor || sb->sensor) {
+      physics_collide(&w->wpolys[ia], &w->wpolys[ib], 0.0f, m);
+      bool overlap = false;
+      for (uint32_t k = 0; k < m->count; k++)
+        if (m->p[k].separation < 0.0f) overlap = true;
+      m->count = overlap ? PHYS_SENSOR_OVERLAP : 0;
+      run->sensors += overlap;
+      continue;
+    }
+    if (joined(w, sa->body, sb->body)) {
+      m->count = 0;
+      continue;
+    }
+    /* speculative margin from the relative motion: bodies falling side by side need none */
+    float margin = SPECULATIVE(w) + j->dt * (tess_v2_length(tess_v2_sub(sb->v, sa->v)) + sa->spin + sb->spin);
+    physics_collide_swept(&w->wpolys[ia], &w->wpolys[ib], margin, tess_v2_sub(w->paths[sb->body], w->paths[sa->body]),
+                          m);
+    run->contacts += m->count > 0;
+    run->points += m->count;
   }
 }
 
-typedef struct MapJob {
-  TessWorld *w;
-  uint32_t pieces, first_run;
-  atomic_bool failed;
-} MapJob;
-
-/* Shapes against the tile map, runs of shapes side by side, each run's manifolds in its own list
- * (and counted into its contact run). */
-static void map_task(void *ctx, uint32_t begin, uint32_t end) {
-  MapJob *j = ctx;
-  const TessWorld *w = j->w;
+/* Piece k of the shapes against the tile map, shapes side by side, its manifolds in its own list
+ * (and counted into its contact run, after the pairs'). */
+static void collide_map_piece(CollideJob *j, uint32_t k) {
+  TessWorld *w = j->w;
   const Proxy *proxies = w->bp_scratch;
+  MapHits *out = &w->map_pieces[k];
+  out->count = 0;
+  uint32_t from = (uint32_t)((uint64_t)w->shape_count * k / j->map_runs);
+  uint32_t to = (uint32_t)((uint64_t)w->shape_count * (k + 1) / j->map_runs);
+  for (uint32_t s = from; s < to; s++) {
+    const Proxy *p = &proxies[s];
+    if (!p->live || p->sensor || !p->dynamic || !p->active || !(p->mask & 0x1u)) continue; /* the map is category 1 */
+    float mg = w->margins[p->body] + tess_v2_length(w->sweeps[p->body]);
+    if (!physics_map_collide_shape(w, s, &w->wpolys[s], p->box, mg, p->body, out)) atomic_store(&j->failed, true);
+  }
+  ContactRun *run = &w->contact_runs[j->pair_runs + k];
+  run->contacts = out->count;
+  run->points = run->sensors = 0;
+  for (uint32_t i = 0; i < out->count; i++) run->points += out->hits[i].manifold.count;
+}
+
+static void collide_task(void *ctx, uint32_t begin, uint32_t end) {
+  CollideJob *j = ctx;
   for (uint32_t k = begin; k < end; k++) {
-    MapHits *out = &j->w->map_pieces[k];
-    out->count = 0;
-    uint32_t from = (uint32_t)((uint64_t)w->shape_count * k / j->pieces);
-    uint32_t to = (uint32_t)((uint64_t)w->shape_count * (k + 1) / j->pieces);
-    for (uint32_t s = from; s < to; s++) {
-      const Proxy *p = &proxies[s];
-      if (!p->live || p->sensor || !p->dynamic || !p->active || !(p->mask & 0x1u)) continue; /* the map is category 1 */
-      float mg = w->margins[p->body] + tess_v2_length(w->sweeps[p->body]);
-      if (!physics_map_collide_shape(w, s, &w->wpolys[s], p->box, mg, p->body, out)) atomic_store(&j->failed, true);
-    }
-    ContactRun *run = &j->w->contact_runs[j->first_run + k];
-    run->contacts = out->count;
-    run->points = run->sensors = 0;
-    for (uint32_t i = 0; i < out->count; i++) run->points += out->hits[i].manifold.count;
+    uint32_t r = physics_run_of_item(j->pair_runs, j->map_runs, j->parts, k);
+    if (r < j->pair_runs)
+      collide_pair_run(j, r);
+    else
+      collide_map_piece(j, r - j->pair_runs);
   }
 }
 
-/* The manifolds with the map, in shape order then cell order as one thread makes them; returns
- * the number of lists (contact runs after the pairs'), or UINT32_MAX when out of memory. */
-static uint32_t map_hits(TessWorld *w, uint32_t first_run) {
-  uint32_t pieces = physics_pieces(w, w->shape_count);
+/* The narrow phase's collisions (see CollideJob); false when out of memory. */
+static bool collide(TessWorld *w, float dt, uint32_t pair_runs, uint32_t *map_runs) {
+  uint32_t pieces = w->has_map ? physics_pieces(w, w->shape_count) : 0;
   if (pieces > w->map_piece_count) {
     MapHits *p = tess_realloc(w->map_pieces, pieces * sizeof *p);
-    if (!p) return UINT32_MAX;
+    if (!p) return false;
     memset(p + w->map_piece_count, 0, (pieces - w->map_piece_count) * sizeof *p);
     w->map_pieces = p;
     w->map_piece_count = pieces;
   }
-  if (!PHYS_GROW(w->contact_runs, &w->contact_runs_cap, first_run + pieces)) return UINT32_MAX;
-  MapJob job = {w, pieces, first_run, false};
-  physics_parallel_for(w->tasks, pieces, 1, map_task, &job);
-  return atomic_load(&job.failed) ? UINT32_MAX : pieces;
+  if (!PHYS_GROW(w->pair_manifolds, &w->pair_manifolds_cap, w->pair_count + 1) ||
+      !PHYS_GROW(w->contact_runs, &w->contact_runs_cap, pair_runs + pieces + 1))
+    return false;
+  CollideJob job = {w, dt, pair_runs, pieces, physics_tasks_threads(w->tasks), false};
+  physics_parallel_for(w->tasks, pair_runs + pieces, 1, collide_task, &job);
+  *map_runs = pieces;
+  return !atomic_load(&job.failed);
 }
 
 static bool narrow_phase(TessWorld *w, float dt) {
@@ -213,14 +219,8 @@ static bool narrow_phase(TessWorld *w, float dt) {
 
   /* body pairs, then shapes against the tile map (the proxies' boxes are already swept and
    * grown): their manifolds side by side on the workers, then the contacts, in that order */
-  uint32_t pair_runs = (w->pair_count + PHYS_PAIR_BLOCK - 1) / PHYS_PAIR_BLOCK;
-  if (!PHYS_GROW(w->pair_manifolds, &w->pair_manifolds_cap, w->pair_count + 1) ||
-      !PHYS_GROW(w->contact_runs, &w->contact_runs_cap, pair_runs + 1))
-    return false;
-  PairJob job = {w, dt};
-  physics_parallel_for(w->tasks, pair_runs, 2, collide_pairs, &job);
-  uint32_t map_runs = w->has_map ? map_hits(w, pair_runs) : 0;
-  if (map_runs == UINT32_MAX || !physics_contacts_make(w, pair_runs, map_runs)) return false;
+  uint32_t pair_runs = (w->pair_count + PHYS_PAIR_BLOCK - 1) / PHYS_PAIR_BLOCK, map_runs = 0;
+  if (!collide(w, dt, pair_runs, &map_runs) || !physics_contacts_make(w, pair_runs, map_runs)) return false;
 
   /* sensor overlaps: sorted lists, compared */
   if (w->sensors_new_count > 1) /* the array is NULL until the first overlap */

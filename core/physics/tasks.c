@@ -556,8 +556,10 @@ static void pool_run(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTas
 }
 
 static void pool_for(TaskPool *p, uint32_t count, uint32_t min_items, PhysicsTaskFn *fn, void *ctx, Site *site) {
-  /* a few chunks per thread, so one thread slowed by the machine's other work holds up little */
-  uint32_t threads = p->threads + 1u, grain = (count + 4u * threads - 1u) / (4u * threads);
+  /* several chunks per thread, so one thread slowed by the machine's other work, or given the
+   * costlier half, holds up little (PHYS_CHUNKS_PER_THREAD) */
+  uint32_t threads = p->threads + 1u, chunks = PHYS_CHUNKS_PER_THREAD * threads;
+  uint32_t grain = (count + chunks - 1u) / chunks;
   if (grain < min_items) grain = min_items;
   p->fn = fn;
   p->ctx = ctx;

@@ -157,6 +157,7 @@ void tess_world_destroy(TessWorld *w) {
   tess_free(w->map_pieces);
   tess_free(w->contact_runs);
   tess_free(w->blocks);
+  tess_free(w->event_items_raw);
   tess_free(w->state_blocks);
   tess_free(w->state_colors);
   tess_free(w->constraint_color);

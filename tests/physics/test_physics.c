@@ -2322,6 +2322,59 @@ static void contact_events_begin_and_end(void) {
   free_world(w, &m);
 }
 
+/* A 70 x 70 lattice of balls (r = 0.5) 0.98 m apart touches in 9,660 contacts, each ball with the
+ * neighbours left, right, above and below (the diagonals are 0.4 m apart): brought together, every
+ * contact begins; spread three times as far, every contact ends; and again, four times. The
+ * contacts fill several of events.c's blocks, which the workers scan side by side: each step's
+ * events must come out complete, once each, in contact order (by the pair's lower shape, then the
+ * higher), and the same on 1, 2 and 4 workers. */
+#define LATTICE 70
+static uint64_t lattice_events(uint32_t workers) {
+  TessWorld *w = new_world_workers(tess_v2(0, 0), workers);
+  TessShapeDef sd = shape_def(0.5f, 0.0f, 1.0f);
+  static TessBodyId balls[LATTICE * LATTICE];
+  for (int i = 0; i < LATTICE * LATTICE; i++)
+    balls[i] = add_ball(w, tess_v2(0.98f * (float)(i % LATTICE), 0.98f * (float)(i / LATTICE)), 0.5f, &sd);
+  const uint32_t contacts = 2u * LATTICE * (LATTICE - 1u);
+  TessHasher h;
+  tess_hasher_init(&h);
+  for (int round = 0; round < 8; round++) {
+    float spacing = round % 2 == 0 ? 0.98f : 2.94f;
+    for (int i = 0; i < LATTICE * LATTICE; i++) {
+      CHECK(tess_body_set_transform(w, balls[i], tess_v2(spacing * (float)(i % LATTICE), spacing * (float)(i / LATTICE)),
+                                    0.0f) == TESS_OK);
+      CHECK(tess_body_set_linear_velocity(w, balls[i], tess_v2(0, 0)) == TESS_OK);
+    }
+    step(w, 1);
+    TessWorldEvents ev = tess_world_events(w);
+    bool together = round % 2 == 0;
+    uint32_t n = together ? ev.contact_begin_count : ev.contact_end_count;
+    CHECK_MSG(n == contacts && (together ? ev.contact_end_count : ev.contact_begin_count) == 0,
+              "%u workers, round %d: %u begin and %u end events, want %u %s", workers, round, ev.contact_begin_count,
+              ev.contact_end_count, contacts, together ? "begins" : "ends");
+    uint64_t last = 0;
+    for (uint32_t k = 0; k < n; k++) {
+      TessShapeId a = together ? ev.contact_begin[k].a : ev.contact_end[k].a;
+      TessShapeId b = together ? ev.contact_begin[k].b : ev.contact_end[k].b;
+      uint64_t key = ((uint64_t)a.index1 << 32) | b.index1;
+      CHECK_MSG(a.index1 < b.index1 && key > last, "%u workers, round %d: event %u (shapes %u, %u) out of order", workers,
+                round, k, a.index1, b.index1);
+      /* neighbours in the lattice: the next ball in the row, or the ball above */
+      CHECK(b.index1 - a.index1 == 1u || b.index1 - a.index1 == LATTICE);
+      last = key;
+      tess_hasher_u64(&h, key);
+    }
+  }
+  tess_world_destroy(w);
+  return tess_hasher_finish(&h);
+}
+
+static void contact_events_of_many_blocks_come_in_contact_order(void) {
+  uint64_t one = lattice_events(1), two = lattice_events(2), four = lattice_events(4);
+  CHECK_MSG(two == one && four == one, "events differ: 1 worker %016llx, 2 %016llx, 4 %016llx", (unsigned long long)one,
+            (unsigned long long)two, (unsigned long long)four);
+}
+
 /* Steps until a contact begins (at most `max_steps`); copies the first event. */
 static bool first_begin(TessWorld *w, int max_steps, TessContactEvent *out) {
   for (int i = 0; i < max_steps; i++) {
@@ -2951,7 +3004,7 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(wood_floats_at_its_depth_rock_sinks), TEST(bullets_never_cross_one_tile_walls),
                TEST(energy_never_rises_in_a_closed_box), TEST(determinism_and_snapshot),
                TEST(stale_handles_are_invalid), TEST(removal_inside_callbacks_is_deferred),
-               TEST(sensors_report_and_never_push), TEST(contact_events_begin_and_end), TEST(contact_normals_point_from_a_to_b),
+               TEST(sensors_report_and_never_push), TEST(contact_events_begin_and_end), TEST(contact_events_of_many_blocks_come_in_contact_order), TEST(contact_normals_point_from_a_to_b),
                TEST(contact_points_list_resting_contacts),
                TEST(queries_find_bodies_and_cells), TEST(interpolation_between_steps),
                TEST(one_way_cells_catch_only_from_above), TEST(traced_slope_is_a_ramp),
