@@ -307,6 +307,9 @@ typedef struct TileMap {
   uint64_t *filled;
   uint32_t *filled_before;
   uint32_t *hot;
+  /* run_start[4] of each non-empty cell, 4 by 4 in the same order: what a shape's hit on a full
+   * cell reads to join a run (tilemap.c, run_tag), read from the cell it was a cache miss a hit */
+  uint16_t *hot_runs;
   uint32_t filled_count;
   TessMapMaterial *materials;
   uint32_t material_count;
@@ -598,6 +601,9 @@ struct TessWorld {
   /* pixel masks (pixel_mask.c), static geometry like the map */
   struct PixelMask *pmasks;
   uint32_t pmask_count, pmask_cap;
+  /* per shape slot, where no mask pixel lies near, valid while the masks are as at pmask_epoch */
+  struct PixelMaskRoom *pmask_room;
+  uint32_t pmask_room_cap, pmask_epoch;
   /* TESS_PHYSICS_PROFILE: the last step's phases (step.c) */
   bool profile;
   TessStepProfile prof;
