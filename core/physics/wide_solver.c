@@ -264,8 +264,9 @@ bool physics_wide8_available(void) {
 
 /* ---- Building the batches ---------------------------------------------- */
 
+/* Constraint k (its prepared head) into lane `lane` of a batch; cp its points in cbuf. */
 static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t lane, const Constraint *k,
-                       uint32_t offset, const Softness *soft, const Softness *soft_static) {
+                       const ContactPoint *cp, uint32_t offset, const Softness *soft, const Softness *soft_static) {
   h->a[lane] = k->state_a;
   h->b[lane] = k->state_b;
   h->offset[lane] = offset;
@@ -282,7 +283,6 @@ static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t
   h->mass_scale[lane] = ks->mass_scale;
   h->impulse_scale[lane] = ks->impulse_scale;
   h->closing[lane] = physics_contact_closing(w, k);
-  const ContactPoint *cp = physics_constraint_points((Constraint *)k);
   for (uint32_t q = 0; q < k->point_count; q++) {
     WidePoint *p = &pts[q];
     const ContactPoint *c = &cp[q];
@@ -372,9 +372,11 @@ typedef struct BuildJob {
 /* Constraints [begin, end) of coff: what the colouring reads of each (its bodies' solver states,
  * the dynamic ones, and its point count). With no restitution pass to come, a coloured constraint's
  * head (solver states, masses, k->solve) is prepared by the thread that fills its lane (fill_one),
- * in that thread's cache and on the lines the fill reads next, not written here by another thread;
- * one left to the one-at-a-time passes is prepared whole by the colouring. With a restitution pass,
- * every constraint is prepared whole here (the restitution reads their points in cbuf). */
+ * into a copy: only its lane reads it (the events pass over a constraint stored by the wide solver,
+ * physics_wide_stored), so cbuf is not written at all, neither here by another thread nor there
+ * (the line the narrow phase wrote, perhaps on the other core, is only read). One left to the
+ * one-at-a-time passes is prepared whole by the colouring. With a restitution pass, every
+ * constraint is prepared whole here (the restitution reads their points in cbuf). */
 static void prepare_range(const BuildJob *j, uint32_t begin, uint32_t end) {
   TessWorld *w = j->w;
   const BodyState *st = w->states;
@@ -413,11 +415,17 @@ static void clear_batch(TessWorld *w, uint32_t i) {
 /* Coloured constraint ci (coff order) into its lane. */
 static inline void fill_one(TessWorld *w, uint32_t ci, const Softness soft[2]) {
   uint32_t c = w->constraint_color[ci];
-  Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
-  if (!w->any_impact_material) physics_contact_prepare_head(w, k); /* prepare_range says why here */
+  Constraint *kc = (Constraint *)(w->cbuf + w->coff[ci]), head;
+  const Constraint *k = kc;
+  if (!w->any_impact_material) { /* prepare_range says why here; nothing reads the head in cbuf after */
+    head = *kc;
+    physics_contact_prepare_head(w, &head);
+    k = &head;
+  }
   uint32_t p = k->point_count - 1, slot = w->constraint_slot[ci] & ((1u << SLOT_BITS) - 1u), o = w->constraint_slot[ci] >> SLOT_BITS;
   uint8_t *base = w->wbuf + (w->batches[w->group_first[c][o][p] + slot / LANES] & ~1u);
-  write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], &soft[0], &soft[1]);
+  write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, physics_constraint_points(kc),
+             w->coff[ci], &soft[0], &soft[1]);
 }
 
 /* All the coloured constraints into their lanes, in coff order (on one thread). */
