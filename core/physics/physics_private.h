@@ -437,9 +437,13 @@ typedef struct ContactRun {
 #define PHYS_PARTS 8u
 
 typedef struct ColorIn {
-  uint32_t a, b;   /* the solver states of its dynamic bodies; the spare state for a fixed side */
-  uint32_t points; /* 1 or 2; 0: not solved by colour (asleep, or no point) */
+  uint32_t a, b;   /* its bodies' solver states (0: the fixed world, or a body not awake) */
+  uint32_t points; /* PHYS_COLOR_POINTS: 1 or 2, 0 when not solved by colour (asleep, or no point); a
+                      PHYS_COLOR_DYNAMIC_* bit for each dynamic side (the colouring names the other the spare state) */
 } ColorIn;
+#define PHYS_COLOR_POINTS 0xFFu
+#define PHYS_COLOR_DYNAMIC_A 0x100u
+#define PHYS_COLOR_DYNAMIC_B 0x200u
 
 struct TessWorld {
   TessWorldDef def;
@@ -755,10 +759,10 @@ typedef struct PointStart {
   float normal_mass, tangent_mass, relative_velocity, tangent_velocity;
 } PointStart;
 void physics_contact_prepare_points(const TessWorld *w, Constraint *k); /* after the head */
-static inline PointStart physics_contact_point_start(const TessWorld *w, const Constraint *k, const ContactPoint *p) {
-  const BodyState *sa = &w->states[k->state_a], *sb = &w->states[k->state_b];
-  float ma = k->ma, ia = k->ia, mb = k->mb, ib = k->ib;
-  TessVec2 n = k->normal, t = tess_v2_cross_vs(n, 1.0f);
+/* The same from a head held apart from cbuf (the wide solver's lanes): states, masses, normal. */
+static inline PointStart physics_point_start(const BodyState *sa, const BodyState *sb, float ma, float ia, float mb, float ib,
+                                             TessVec2 n, const ContactPoint *p) {
+  TessVec2 t = tess_v2_cross_vs(n, 1.0f);
   PointStart s;
   float rna = tess_v2_cross(p->ra, n), rnb = tess_v2_cross(p->rb, n);
   float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
@@ -772,9 +776,15 @@ static inline PointStart physics_contact_point_start(const TessWorld *w, const C
   s.tangent_velocity = tess_v2_dot(t, dv);
   return s;
 }
-/* How fast constraint k's bodies' accelerations close its gap (a fixed or kinematic side has none). */
+static inline PointStart physics_contact_point_start(const TessWorld *w, const Constraint *k, const ContactPoint *p) {
+  return physics_point_start(&w->states[k->state_a], &w->states[k->state_b], k->ma, k->ia, k->mb, k->ib, k->normal, p);
+}
+/* How fast the accelerations of solver states a and b close a gap along n (a fixed or kinematic side has none). */
+static inline float physics_closing(const TessWorld *w, TessVec2 n, uint32_t a, uint32_t b) {
+  return tess_v2_dot(n, tess_v2_sub(w->motions[a].acc, w->motions[b].acc));
+}
 static inline float physics_contact_closing(const TessWorld *w, const Constraint *k) {
-  return tess_v2_dot(k->normal, tess_v2_sub(w->motions[k->state_a].acc, w->motions[k->state_b].acc));
+  return physics_closing(w, k->normal, k->state_a, k->state_b);
 }
 /* The speed two bodies meet at, as the integrator keeps it, from a contact point's first acting
  * in a sub-step of length h: approaching at `approach` (the velocity after the sub-step's

@@ -264,25 +264,34 @@ bool physics_wide8_available(void) {
 
 /* ---- Building the batches ---------------------------------------------- */
 
-/* Constraint k (its prepared head) into lane `lane` of a batch; cp its points in cbuf. */
+/* What the prepare makes of a constraint's head (physics_contact_prepare_head): its solver states
+ * and masses, held apart from cbuf. */
+typedef struct LaneHead {
+  uint32_t a, b;
+  float ma, ia, mb, ib;
+} LaneHead;
+
+/* Constraint k into lane `lane` of a batch, with its prepared head hd. */
 static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t lane, const Constraint *k,
-                       const ContactPoint *cp, uint32_t offset, const Softness *soft, const Softness *soft_static) {
-  h->a[lane] = k->state_a;
-  h->b[lane] = k->state_b;
+                       const LaneHead *hd, uint32_t offset, const Softness *soft, const Softness *soft_static) {
+  h->a[lane] = hd->a;
+  h->b[lane] = hd->b;
   h->offset[lane] = offset;
   h->contact[lane] = k->contact;
   h->nx[lane] = k->normal.x;
   h->ny[lane] = k->normal.y;
   h->friction[lane] = k->friction;
-  h->ma[lane] = k->ma;
-  h->ia[lane] = k->ia;
-  h->mb[lane] = k->mb;
-  h->ib[lane] = k->ib;
-  const Softness *ks = (k->ma == 0.0f || k->mb == 0.0f) ? soft_static : soft;
+  h->ma[lane] = hd->ma;
+  h->ia[lane] = hd->ia;
+  h->mb[lane] = hd->mb;
+  h->ib[lane] = hd->ib;
+  const Softness *ks = (hd->ma == 0.0f || hd->mb == 0.0f) ? soft_static : soft;
   h->bias_rate[lane] = ks->bias_rate;
   h->mass_scale[lane] = ks->mass_scale;
   h->impulse_scale[lane] = ks->impulse_scale;
-  h->closing[lane] = physics_contact_closing(w, k);
+  h->closing[lane] = physics_closing(w, k->normal, hd->a, hd->b);
+  const ContactPoint *cp = physics_constraint_points((Constraint *)k);
+  const BodyState *sa = &w->states[hd->a], *sb = &w->states[hd->b];
   for (uint32_t q = 0; q < k->point_count; q++) {
     WidePoint *p = &pts[q];
     const ContactPoint *c = &cp[q];
@@ -295,7 +304,7 @@ static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t
     p->sbx[lane] = c->sb.x;
     p->sby[lane] = c->sb.y;
     p->base_separation[lane] = c->base_separation;
-    PointStart s = physics_contact_point_start(w, k, c);
+    PointStart s = physics_point_start(sa, sb, hd->ma, hd->ia, hd->mb, hd->ib, k->normal, c);
     p->normal_mass[lane] = s.normal_mass;
     p->tangent_mass[lane] = s.tangent_mass;
     p->normal_impulse[lane] = c->normal_impulse;
@@ -320,11 +329,12 @@ static inline uint32_t state_part(const TessWorld *w, uint32_t s) {
  * constraints between two parts' bodies would all land in the lower part otherwise, and the
  * threads then take each other's blocks, bodies and all). Where a constraint is solved changes
  * no result: a colour's constraints share no dynamic body. */
-static inline uint32_t part_of(const TessWorld *w, const ColorIn *in, uint32_t spare, const uint32_t (*count)[2]) {
+static inline uint32_t part_of(const TessWorld *w, uint32_t a, uint32_t b, uint32_t p, uint32_t spare,
+                               const uint32_t (*count)[2]) {
   if (w->parts < 2) return 0;
-  if (in->b == spare) return state_part(w, in->a);
-  if (in->a == spare) return state_part(w, in->b);
-  uint32_t oa = state_part(w, in->a), ob = state_part(w, in->b), p = in->points - 1u;
+  if (b == spare) return state_part(w, a);
+  if (a == spare) return state_part(w, b);
+  uint32_t oa = state_part(w, a), ob = state_part(w, b);
   return count[ob][p] < count[oa][p] ? ob : oa;
 }
 
@@ -370,37 +380,32 @@ typedef struct BuildJob {
 } BuildJob;
 
 /* Constraints [begin, end) of coff: what the colouring reads of each (its bodies' solver states,
- * the dynamic ones, and its point count). With no restitution pass to come, a coloured constraint's
- * head (solver states, masses, k->solve) is prepared by the thread that fills its lane (fill_one),
- * into a copy: only its lane reads it (the events pass over a constraint stored by the wide solver,
- * physics_wide_stored), so cbuf is not written at all, neither here by another thread nor there
- * (the line the narrow phase wrote, perhaps on the other core, is only read). One left to the
- * one-at-a-time passes is prepared whole by the colouring. With a restitution pass, every
+ * which are dynamic, and its point count). With no restitution pass to come, a coloured constraint's
+ * head (masses) is taken by the thread that fills its lane (fill_one), from these states, and kept
+ * apart from cbuf: only its lane reads it (the events pass over a constraint the wide solver
+ * stored, physics_wide_stored), so cbuf is not written at all, neither here by another thread nor
+ * there (the lines the narrow phase wrote, perhaps on the other core, are only read). One left to
+ * the one-at-a-time passes is prepared whole by the colouring. With a restitution pass, every
  * constraint is prepared whole here (the restitution reads their points in cbuf). */
 static void prepare_range(const BuildJob *j, uint32_t begin, uint32_t end) {
   TessWorld *w = j->w;
   const BodyState *st = w->states;
   const uint32_t *state_of = w->state_of;
-  uint32_t spare = w->active_count + 1; /* the state_colors slot of a fixed side */
   bool whole = w->any_impact_material;
   for (uint32_t ci = begin; ci < end; ci++) {
     Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
     ColorIn *in = &w->color_in[ci];
-    if (whole) {
-      physics_contact_prepare(w, k);
-      in->points = k->solve ? k->point_count : 0;
-      in->a = st[k->state_a].dynamic ? k->state_a : spare;
-      in->b = st[k->state_b].dynamic ? k->state_b : spare;
-      continue;
-    }
-    /* the solver states as physics_contact_prepare_head finds them, cbuf left as it is */
-    uint32_t sa = k->state_a == TESS_NULL_INDEX ? 0 : state_of[k->state_a];
-    uint32_t sb = k->state_b == TESS_NULL_INDEX ? 0 : state_of[k->state_b];
-    bool da = st[sa].dynamic, db = st[sb].dynamic;
-    in->points = da || db ? k->point_count : 0;
-    in->a = da ? sa : spare;
-    in->b = db ? sb : spare;
-    if ((da || db) && k->point_count == 0) physics_contact_prepare_head(w, k); /* solved, yet coloured never */
+    if (whole) physics_contact_prepare(w, k);
+    /* the solver states as physics_contact_prepare_head finds them (cbuf left as it is unless whole) */
+    uint32_t sa = whole ? k->state_a : k->state_a == TESS_NULL_INDEX ? 0
+                                                                     : state_of[k->state_a];
+    uint32_t sb = whole ? k->state_b : k->state_b == TESS_NULL_INDEX ? 0
+                                                                     : state_of[k->state_b];
+    uint32_t dynamic = (st[sa].dynamic ? PHYS_COLOR_DYNAMIC_A : 0u) | (st[sb].dynamic ? PHYS_COLOR_DYNAMIC_B : 0u);
+    in->a = sa;
+    in->b = sb;
+    in->points = dynamic ? k->point_count | dynamic : 0u;
+    if (!whole && dynamic && k->point_count == 0) physics_contact_prepare_head(w, k); /* solved, yet coloured never */
   }
 }
 
@@ -415,17 +420,18 @@ static void clear_batch(TessWorld *w, uint32_t i) {
 /* Coloured constraint ci (coff order) into its lane. */
 static inline void fill_one(TessWorld *w, uint32_t ci, const Softness soft[2]) {
   uint32_t c = w->constraint_color[ci];
-  Constraint *kc = (Constraint *)(w->cbuf + w->coff[ci]), head;
-  const Constraint *k = kc;
-  if (!w->any_impact_material) { /* prepare_range says why here; nothing reads the head in cbuf after */
-    head = *kc;
-    physics_contact_prepare_head(w, &head);
-    k = &head;
+  const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
+  LaneHead hd;
+  if (w->any_impact_material) { /* prepared whole in cbuf */
+    hd = (LaneHead){k->state_a, k->state_b, k->ma, k->ia, k->mb, k->ib};
+  } else { /* as physics_contact_prepare_head makes it, from the states prepare_range found (it says why here) */
+    const ColorIn *in = &w->color_in[ci];
+    const BodyMotion *mo = w->motions;
+    hd = (LaneHead){in->a, in->b, mo[in->a].inv_m, mo[in->a].inv_i, mo[in->b].inv_m, mo[in->b].inv_i};
   }
   uint32_t p = k->point_count - 1, slot = w->constraint_slot[ci] & ((1u << SLOT_BITS) - 1u), o = w->constraint_slot[ci] >> SLOT_BITS;
   uint8_t *base = w->wbuf + (w->batches[w->group_first[c][o][p] + slot / LANES] & ~1u);
-  write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, physics_constraint_points(kc),
-             w->coff[ci], &soft[0], &soft[1]);
+  write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, &hd, w->coff[ci], &soft[0], &soft[1]);
 }
 
 /* All the coloured constraints into their lanes, in coff order (on one thread). */
@@ -459,7 +465,8 @@ static void color_range(BuildJob *j, uint32_t begin, uint32_t end) {
   uint32_t listed[PHYS_PARTS];
   memcpy(listed, w->part_list_count, sizeof listed);
   for (uint32_t ci = begin; ci < end; ci++) {
-    uint32_t points = in[ci].points, a = in[ci].a, b = in[ci].b;
+    uint32_t flags = in[ci].points, points = flags & PHYS_COLOR_POINTS;
+    uint32_t a = flags & PHYS_COLOR_DYNAMIC_A ? in[ci].a : spare, b = flags & PHYS_COLOR_DYNAMIC_B ? in[ci].b : spare;
     uint32_t used = colors[a] | colors[b];
     if (points == 0 || used == UINT32_MAX) {
       color_of[ci] = PHYS_NO_COLOR;
@@ -478,7 +485,7 @@ static void color_range(BuildJob *j, uint32_t begin, uint32_t end) {
     colors[b] |= bit;
     colors[spare] = 0;
     color_of[ci] = (uint8_t)color;
-    uint32_t o = part_of(w, &in[ci], spare, j->count[color]);
+    uint32_t o = part_of(w, a, b, points - 1u, spare, j->count[color]);
     slot_of[ci] = j->count[color][o][points - 1]++ | o << SLOT_BITS; /* its place in its group, its part */
     if (parts > 1u) list[o * stride + listed[o]++] = ci;
   }

@@ -66,8 +66,8 @@ static void crossing_contacts_split_evenly_between_parts(void) {
         CHECK(w->constraint_color[ci] < 32);
         n[w->constraint_color[ci]][o]++;
         const ColorIn *in = &w->color_in[ci];
-        uint32_t spare = w->active_count + 1;
-        if (in->a != spare && in->b != spare && (in->a <= BALLS / 2) != (in->b <= BALLS / 2)) crossing++;
+        bool both = (in->points & PHYS_COLOR_DYNAMIC_A) && (in->points & PHYS_COLOR_DYNAMIC_B);
+        if (both && (in->a <= BALLS / 2) != (in->b <= BALLS / 2)) crossing++;
       }
     CHECK_MSG(crossing >= BALLS - 2, "step %d: %u ball-to-ball contacts join the parts (the row has %d)", i, crossing,
               BALLS - 1);
