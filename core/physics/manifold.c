@@ -390,7 +390,8 @@ static void swept_faces_put(SweptFaces *f, const PolyLanes *l, uint32_t count, c
     __builtin_memcpy(f->sep + f->count + 4 * h, &sep[h], sizeof sep[h]);
     __builtin_memcpy(f->rate + f->count + 4 * h, &rate, sizeof rate);
   }
-  for (uint32_t i = 0; i < count; i++) f->usable[f->count + i] = true;
+  /* all 8 as one store, not a loop of `count` (a call to memset, as the compiler wrote it) */
+  __builtin_memset(f->usable + f->count, true, 8);
   f->count += count;
 }
 
@@ -812,7 +813,7 @@ void physics_collide_cell_shape_swept(const PhysCellShape *cs, TessAABB cell, ui
     }
     f.count = 4;
     swept_faces_put(&f, ls, shape->count, shape_sep, tess_v2_neg(sweep));
-    for (uint32_t i = 0; i < shape->count; i++) f.usable[4 + i] = (admitted >> i) & 1u;
+    for (uint32_t i = 0; i < 8; i++) f.usable[4 + i] = (admitted >> i) & 1u; /* (none past the count) */
     float when = -1.0f;
     int face = swept_face(&f, radius, &when);
     if (face == -2 || (face == -3 && across_path(&box, shape, sweep, margin, &filter, m))) return;

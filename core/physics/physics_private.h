@@ -307,6 +307,9 @@ typedef struct TileMap {
   uint64_t *filled;
   uint32_t *filled_before;
   uint32_t *hot;
+  /* run_start[4] of each non-empty cell, 4 by 4 in the same order: what a shape's hit on a full
+   * cell reads to join a run (tilemap.c, run_tag), read from the cell it was a cache miss a hit */
+  uint16_t *hot_runs;
   uint32_t filled_count;
   TessMapMaterial *materials;
   uint32_t material_count;

@@ -15,6 +15,7 @@ void physics_map_free(TileMap *map) {
   tess_free(map->filled);
   tess_free(map->filled_before);
   tess_free(map->hot);
+  tess_free(map->hot_runs);
   tess_free(map->materials);
   tess_free(map->piece_start);
   tess_free(map->pieces);
@@ -189,11 +190,14 @@ static bool map_hot_build(TileMap *m) {
   }
   m->filled_count = filled;
   m->hot = tess_calloc(filled ? filled : 1, sizeof(uint32_t));
-  if (!m->filled_before || !m->hot) return false;
+  m->hot_runs = tess_calloc(4 * (size_t)(filled ? filled : 1), sizeof(uint16_t));
+  if (!m->filled_before || !m->hot || !m->hot_runs) return false;
   uint32_t r = 0;
   for (size_t i = 0; i < n; i++) {
     const MapCell *c = &m->cells[i];
-    if (c->kind != TESS_MAP_EMPTY) m->hot[r++] = MAP_HOT(c->kind, c->one_way, c->free_sides, c->corners, c->material);
+    if (c->kind == TESS_MAP_EMPTY) continue;
+    memcpy(&m->hot_runs[4 * (size_t)r], c->run_start, sizeof c->run_start);
+    m->hot[r++] = MAP_HOT(c->kind, c->one_way, c->free_sides, c->corners, c->material);
   }
   return true;
 }
@@ -488,16 +492,29 @@ static int hit_face(TessVec2 n) {
   return -1;
 }
 
-/* A full cell (x, y)'s hit that lies along one of its faces: tagged with that face's run (its
- * key names the run's first cell) and where the cell lies along it. */
-static void run_tag(const TileMap *m, MapHit *h, uint32_t x, uint32_t y) {
-  int f = hit_face(h->manifold.normal);
-  if (f < 0 || !run_cell(m, h->cell, (uint32_t)f)) return;
-  uint32_t s = m->cells[h->cell].run_start[f];
+/* A hit on cell (x, y) along its face f, whose run starts at s along that face: tagged with the
+ * run (its key names the run's first cell) and where the cell lies along it. */
+static void run_tag_as(const TileMap *m, MapHit *h, uint32_t x, uint32_t y, int f, uint32_t s) {
   bool across = (f & 1) == 0;
   h->key_cell = across ? y * m->width + s : s * m->width + x;
   h->along = across ? x : y;
   h->piece = RUN_PIECE + (uint32_t)f;
+}
+
+/* A cell (x, y)'s hit that lies along one of its faces, a face that takes part in runs: tagged. */
+static void run_tag(const TileMap *m, MapHit *h, uint32_t x, uint32_t y) {
+  int f = hit_face(h->manifold.normal);
+  if (f < 0 || !run_cell(m, h->cell, (uint32_t)f)) return;
+  run_tag_as(m, h, x, y, f, m->cells[h->cell].run_start[f]);
+}
+
+/* run_tag for a full cell, from its hot word and its runs by rank (run_cell's answer for a full
+ * cell is whether that side is open), not from the cell. */
+static void run_tag_full(const TileMap *m, MapHit *h, uint32_t x, uint32_t y, uint32_t hot, uint32_t rank) {
+  static const uint8_t sides[4] = {SIDE_TOP, SIDE_RIGHT, SIDE_BOTTOM, SIDE_LEFT};
+  int f = hit_face(h->manifold.normal);
+  if (f < 0 || !(MAP_HOT_FREE_SIDES(hot) & sides[f])) return;
+  run_tag_as(m, h, x, y, f, m->hot_runs[4 * (size_t)rank + (uint32_t)f]);
 }
 
 /* Whether end cell i of a run opens to the side `side` (and its corner `bit` there is active). */
@@ -867,7 +884,7 @@ bool physics_map_collide_shape(const TessWorld *w, uint32_t shape_index, const P
           if (man.count == 0) continue;
           if (one_way && !(man.normal.y < 0.0f)) continue;
           if (!add_hit(out, shape_index, ci, 0, MAP_HOT_MATERIAL(hot), &man)) return false;
-          if (poly->count > 1) run_tag(m, &out->hits[out->count - 1], x, y);
+          if (poly->count > 1) run_tag_full(m, &out->hits[out->count - 1], x, y, hot, rank);
         } else {
           const MapCell *c = &m->cells[ci];
           for (uint32_t p = m->piece_start[ci]; p < m->piece_start[ci + 1]; p++) {

@@ -1,7 +1,8 @@
 /* The tile collider's scan of the cells under a shape (tilemap.c, physics_map_collide_shape):
  * it finds a row's non-empty cells from the map's filled bits a 64-bit word at a time and reads
  * their hot words (kind, sides, corners, material) by rank, and it makes each body shape ready
- * once (lanes and extremes) for all its cells. Checked against the plainest reading of the map:
+ * once (lanes and extremes) for all its cells, and a polygon's hit on a full cell takes the cell's
+ * runs by rank too. Checked against the plainest reading of the map:
  * every cell of the map in order, its kind, sides, corners and material from the cell itself, the
  * shape against it through physics_collide_cell_swept. A map 100 cells wide puts row starts and
  * word edges in every position, so a slip at a word's edge or in the rank names a wrong cell, a
@@ -74,6 +75,12 @@ static uint32_t compare_with_every_cell(TessWorld *w, const PhysPoly *p, TessAAB
     const MapHit *h = &got.hits[k++];
     CHECK_MSG(h->shape == 7u && h->material == c->material, "%s: cell %u: shape %u, material %u, the cell's %u", what,
               ci, h->shape, h->material, c->material);
+    /* a hit along a face names its run's first cell, as the cell has it (here every run is one cell long) */
+    if (h->along != TESS_NULL_INDEX) {
+      uint32_t f = h->piece - 8u, s = c->run_start[f];
+      uint32_t key = (f & 1u) == 0 ? (ci / W) * W + s : s * W + ci % W;
+      CHECK_MSG(h->key_cell == key && key == ci, "%s: cell %u: run key %u, the cell's %u", what, ci, h->key_cell, key);
+    }
     CHECK_MSG(h->manifold.count == want.count && h->manifold.normal.x == want.normal.x &&
                   h->manifold.normal.y == want.normal.y &&
                   memcmp(h->manifold.p, want.p, want.count * sizeof want.p[0]) == 0,
