@@ -61,6 +61,19 @@ static inline uint32_t physics_pixel_mask_block_rows(const PixelMask *m) {
 }
 static inline uint32_t physics_pixel_mask_block_count(const PixelMask *m) { return physics_pixel_mask_block_rows(m) * m->words; }
 
+/* A circle's room among the masks, kept between steps for its shape slot: no boundary pixel's disc of
+ * any mask lies within `room` metres of (x, y), for as long as the masks stay as they were at pixel
+ * mask epoch `epoch` (an epoch of 0 is never valid). A circle that stays well inside its room needs no
+ * look at the pixels: the look would find none near (pixel_mask.c, circle_against_masks). */
+typedef struct PixelMaskRoom {
+  float x, y, room;
+  uint32_t epoch;
+} PixelMaskRoom;
+
+/* Every change of the masks' bits, poses or set (add, remove, carve, move, restore) ends the rooms
+ * worked out before it. */
+void physics_pixel_masks_changed(TessWorld *w);
+
 /* Makes the coarse bits of words k0..k1 of rows y0..y1 (every tile they touch) agree with the bits. */
 void physics_pixel_mask_coarse_update(PixelMask *m, uint32_t k0, uint32_t k1, uint32_t y0, uint32_t y1);
 

@@ -601,6 +601,9 @@ struct TessWorld {
   /* pixel masks (pixel_mask.c), static geometry like the map */
   struct PixelMask *pmasks;
   uint32_t pmask_count, pmask_cap;
+  /* per shape slot, where no mask pixel lies near, valid while the masks are as at pmask_epoch */
+  struct PixelMaskRoom *pmask_room;
+  uint32_t pmask_room_cap, pmask_epoch;
   /* TESS_PHYSICS_PROFILE: the last step's phases (step.c) */
   bool profile;
   TessStepProfile prof;

@@ -792,14 +792,131 @@ static void sweep_path(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to, 
   }
 }
 
-static void circle_against_masks(TessWorld *w, Body *b, const Shape *s, bool any_moving) {
+/* ---- A circle's room ----------------------------------------------------------
+ * Most circles of a rain or a pile are nowhere near a boundary pixel, step after step: a resting
+ * ball on top of others, one falling through open air. Each circle keeps the room it had when it was
+ * last found clear (PixelMaskRoom): while its path stays inside it, the look at the pixels is
+ * skipped, because it would find nothing; the room is worked out again where it runs out. */
+
+#define ROOM_FAR 64.0f  /* pixels: first asked of the coarse tiles (a circle in open air) */
+#define ROOM_NEAR 12.0f /* pixels: else of the boundary pixels themselves */
+/* A pixel_within test (NEED_TOUCH, the wider limit; NEED_DEEP's is narrower) finds a boundary pixel
+ * centre within ((r + slop) / pixel + 1/2) 1.001 + 0.01 pixels: so its disc of half a pixel within (r +
+ * slop) 1.001 + 0.0105 pixels. The room counts to the discs less ROOM_SLACK pixels, more than float
+ * rounding could move a centre or a distance here (about 1e-3 pixel on the largest masks), and
+ * circles test their need with 1.002, not 1.001. */
+#define ROOM_SLACK 0.05f
+
+/* The nearest boundary pixel centre to (ux, uy) among rows y0..y1, columns x0..x1 of mask m (fewer than
+ * STRIP_MAX_COLUMNS), as a squared distance in pixels, or `best` if none is nearer. Rows go out from
+ * the centre's and stop where the row alone is farther than the best; in a row only the boundary
+ * pixels either side of the centre's column can be the nearest. */
+static float nearest_boundary2(const PixelMask *m, float ux, float uy, int64_t x0, int64_t y0, int64_t x1, int64_t y1, float best) {
+  Strip st = strip_of(m, x0, x1);
+  int64_t xs = x0 - 1, cu = floor_i64(ux) - xs; /* the centre's column, as a bit of the strip */
+  uint64_t keep = (~0ull >> (63 - (x1 - x0))) << 1;
+  uint64_t left = cu < 0 ? 0 : cu >= 63 ? ~0ull
+                                        : (2ull << cu) - 1,
+           right = cu < 0 ? ~0ull : cu > 63 ? 0
+                                            : ~0ull << cu;
+  int64_t yc = floor_i64(uy);
+  yc = yc < y0 ? y0 : yc > y1 ? y1
+                              : yc;
+  for (int dir = 1; dir >= -1; dir -= 2) {
+    for (int64_t y = dir > 0 ? yc : yc - 1; y >= y0 && y <= y1; y += dir) {
+      float ry = (float)y + 0.5f - uy;
+      if (ry * ry >= best) break;
+      uint64_t cur = strip_read(&st, y), up = y > 0 ? strip_read(&st, y - 1) : 0;
+      uint64_t down = y + 1 < (int64_t)m->height ? strip_read(&st, y + 1) : 0;
+      uint64_t word = cur & keep & ~(up & down & (cur << 1) & (cur >> 1));
+      uint64_t l = word & left, r = word & right;
+      if (l) {
+        float rx = (float)(xs + 63 - __builtin_clzll(l)) + 0.5f - ux;
+        best = min_f(best, rx * rx + ry * ry);
+      }
+      if (r) {
+        float rx = (float)(xs + __builtin_ctzll(r)) + 0.5f - ux;
+        best = min_f(best, rx * rx + ry * ry);
+      }
+    }
+  }
+  return best;
+}
+
+/* The room of the point c (world) from mask m's boundary pixel discs, in metres: at most ROOM_FAR pixels
+ * (a bound, not the distance: only what can be told cheaply). */
+static float mask_room(const PixelMask *m, TessVec2 c) {
+  if (m->removed) return FLT_MAX;
+  float px = m->pixel_size;
+  /* the mask's box holds its pixels: the distance to it bounds theirs */
+  float gx = max_f(m->bounds.lower.x - c.x, c.x - m->bounds.upper.x), gy = max_f(m->bounds.lower.y - c.y, c.y - m->bounds.upper.y);
+  float off = max_f(gx, gy);
+  if (off > ROOM_FAR * px) return off - (0.5f + ROOM_SLACK) * px;
+  TessVec2 lc = tess_rot_apply_inv(m->q, tess_v2_sub(c, m->origin));
+  float ux = lc.x * m->inv_pixel, uy = lc.y * m->inv_pixel, clear = ROOM_NEAR;
+  for (int pass = 0; pass < 2; pass++) {
+    float h = pass ? ROOM_FAR : ROOM_NEAR;
+    /* the pixels whose centres may lie within h of (ux, uy), clipped to the mask */
+    int64_t x0 = floor_i64(ux - h - 0.5f), x1 = floor_i64(ux + h), y0 = floor_i64(uy - h - 0.5f), y1 = floor_i64(uy + h);
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 >= (int64_t)m->width) x1 = (int64_t)m->width - 1;
+    if (y1 >= (int64_t)m->height) y1 = (int64_t)m->height - 1;
+    if (!coarse_box_any(m, x0, y0, x1, y1)) { /* no solid pixel at all there */
+      clear = h;
+      continue;
+    }
+    if (!pass) clear = sqrtf(nearest_boundary2(m, ux, uy, x0, y0, x1, y1, ROOM_NEAR * ROOM_NEAR));
+    break;
+  }
+  return (clear - 0.5f - ROOM_SLACK) * px;
+}
+
+_Static_assert(2.0f * ROOM_NEAR + 2.0f < STRIP_MAX_COLUMNS, "a near room's columns are read as one strip word a row");
+
+/* Works out the circle's room at c (awake circles only: their masks are at rest this step). */
+static void room_at(const TessWorld *w, PixelMaskRoom *room, TessVec2 c) {
+  float least = FLT_MAX;
+  for (uint32_t i = 0; i < w->pmask_count; i++) least = min_f(least, mask_room(&w->pmasks[i], c));
+  *room = (PixelMaskRoom){c.x, c.y, least, w->pmask_epoch};
+}
+
+/* Whether a circle at p that looks `need` metres about it stays inside the room. */
+static inline bool in_room(const PixelMaskRoom *room, TessVec2 p, float need) {
+  float dx = p.x - room->x, dy = p.y - room->y, left = room->room - need;
+  return left > 0.0f && dx * dx + dy * dy < left * left;
+}
+
+void physics_pixel_masks_changed(TessWorld *w) {
+  if (++w->pmask_epoch == 0) { /* after 2^32 changes: no room from before may pass for new */
+    if (w->pmask_room) memset(w->pmask_room, 0, (size_t)w->pmask_room_cap * sizeof *w->pmask_room);
+    w->pmask_epoch = 1;
+  }
+}
+
+/* The rooms of the world's shape slots, grown with them (NULL, and no rooms kept, if out of memory). */
+static PixelMaskRoom *rooms(TessWorld *w) {
+  uint32_t old = w->pmask_room_cap;
+  if (!PHYS_GROW(w->pmask_room, &w->pmask_room_cap, w->shape_count)) return NULL;
+  if (w->pmask_room_cap > old) memset(w->pmask_room + old, 0, (size_t)(w->pmask_room_cap - old) * sizeof *w->pmask_room);
+  return w->pmask_room;
+}
+
+/* `room` is the circle's (NULL: kept by none, as when a mask moves in this step). */
+static void circle_against_masks(TessWorld *w, Body *b, const Shape *s, bool any_moving, PixelMaskRoom *room) {
   TessVec2 local = s->poly.v[0];
   float r = s->poly.radius;
-  TessVec2 c = tess_transform_point(b->xf, local);
-  sweep_path(w, b, tess_transform_point(b->xf_prev, local), c, r, any_moving);
+  TessVec2 c = tess_transform_point(b->xf, local), from = tess_transform_point(b->xf_prev, local);
+  /* every sample of the path and the test below look at most this far (the rooms say where) */
+  float need = (r + w->def.linear_slop) * 1.002f;
+  if (room && room->epoch == w->pmask_epoch && in_room(room, c, need) && in_room(room, from, need)) return;
+  sweep_path(w, b, from, c, r, any_moving);
   c = tess_transform_point(b->xf, local);
   Known known;
-  if (!any_pixel_within(w, c, r, NEED_TOUCH, all_masks(w), &known)) return; /* near or far, not touching: no response */
+  if (!any_pixel_within(w, c, r, NEED_TOUCH, all_masks(w), &known)) { /* near or far, not touching: no response */
+    if (room) room_at(w, room, c);
+    return;
+  }
   Probe pr;
   if (!probe(w, c, r, &pr, all_masks(w), &known)) return;
   float slop = w->def.linear_slop;
@@ -842,12 +959,14 @@ void physics_pixel_masks_step(TessWorld *w, float dt) {
   (void)dt;
   if (w->pmask_count == 0) return;
   bool any_moving = follow_kinematic(w);
+  if (any_moving) physics_pixel_masks_changed(w);
+  PixelMaskRoom *room = any_moving ? NULL : rooms(w); /* a moving mask's pixels meet paths in its own frame */
   for (uint32_t i = 0; i < w->body_count; i++) {
     Body *b = &w->bodies[i];
     if (!b->in_use || b->type != TESS_BODY_DYNAMIC || !b->awake) continue;
     for (uint32_t si = b->shape_head; si != TESS_NULL_INDEX; si = w->shapes[si].next) {
       const Shape *s = &w->shapes[si];
-      if (s->type == TESS_SHAPE_CIRCLE && !s->sensor) circle_against_masks(w, b, s, any_moving);
+      if (s->type == TESS_SHAPE_CIRCLE && !s->sensor) circle_against_masks(w, b, s, any_moving, room ? room + si : NULL);
     }
   }
 }
@@ -950,6 +1069,7 @@ TessResult tess_world_add_pixel_mask(TessWorld *w, const TessPixelMaskDef *def, 
   w->pmasks[w->pmask_count] = m;
   if (index_out) *index_out = w->pmask_count;
   w->pmask_count++;
+  physics_pixel_masks_changed(w);
   return TESS_OK;
 }
 
@@ -1021,6 +1141,7 @@ void physics_pixel_masks_body_moved(TessWorld *w, TessBodyId id) {
     if (!tess_body_id_equal(m->body, id)) continue;
     TessAABB old = m->bounds;
     lay_on(m, b->xf);
+    physics_pixel_masks_changed(w);
     wake_over(w, old); /* what rested on it falls */
     wake_over(w, m->bounds);
   }
@@ -1031,6 +1152,7 @@ static void remove_now(TessWorld *w, PixelMask *m) {
   m->remove_pending = 0;
   if (m->removed) return;
   m->removed = 1;
+  physics_pixel_masks_changed(w);
   wake_over(w, m->bounds);
 }
 
@@ -1090,6 +1212,7 @@ void physics_pixel_masks_follow_bodies(TessWorld *w) {
     const Body *b = tess_body_id_is_null(m->body) ? NULL : physics_body_get(w, m->body);
     if (b) lay_on(m, b->xf); /* a body gone in the restored world leaves its mask where it was */
   }
+  physics_pixel_masks_changed(w);
 }
 
 /* The pixels [x0, x1] x [y0, y1] whose centres may lie in the box (lx, ly)-(hx, hy) of the mask's
@@ -1141,6 +1264,7 @@ static TessResult check_edit(TessWorld *w, uint32_t mask) {
   TESS_ASSERT(!w->locked && "pixel mask changed during a step");
   if (w->locked) return TESS_ERR_LOCKED;
   if (mask >= w->pmask_count || w->pmasks[mask].removed) return TESS_ERR_NOT_FOUND;
+  physics_pixel_masks_changed(w); /* the bits may change: the rooms go */
   return edit_begin(&w->pmasks[mask]);
 }
 
@@ -1225,10 +1349,13 @@ void physics_pixel_masks_free(TessWorld *w) {
   tess_free(w->pmasks);
   w->pmasks = NULL;
   w->pmask_count = w->pmask_cap = 0;
+  tess_free(w->pmask_room);
+  w->pmask_room = NULL;
+  w->pmask_room_cap = 0;
 }
 
 size_t physics_pixel_masks_bytes(const TessWorld *w) {
-  size_t n = (size_t)w->pmask_cap * sizeof(PixelMask);
+  size_t n = (size_t)w->pmask_cap * sizeof(PixelMask) + (size_t)w->pmask_room_cap * sizeof(PixelMaskRoom);
   for (uint32_t i = 0; i < w->pmask_count; i++) {
     const PixelMask *m = &w->pmasks[i];
     n += tess_pixel_mask_memory_bytes(w, i) + (size_t)m->coarse_words * m->coarse_rows * sizeof(uint64_t);

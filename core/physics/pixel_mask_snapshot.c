@@ -111,6 +111,7 @@ TessResult physics_pixel_masks_restore(TessWorld *w, const char **p, const char 
       q += 2 * sizeof(uint32_t) + block_rows(&w->pmasks[i], b, &first) * sizeof(uint64_t);
     }
   }
+  physics_pixel_masks_changed(w); /* bits and removals come back: the circles' rooms go */
   for (uint32_t i = 0; i < w->pmask_count; i++) {
     PixelMask *m = &w->pmasks[i];
     uint32_t n = 0, flags = 0;

@@ -307,15 +307,29 @@ static void write_lane(const TessWorld *w, WideHead *h, WidePoint *pts, uint32_t
   }
 }
 
-/* The part a constraint is solved in: its first dynamic body's, in the awake bodies cut into
- * w->parts equal runs of solver states (as physics_wide_run cuts the body loops; a body near a
- * cut may land in the next part: that moves only where the work is done, never a result). */
-static inline uint32_t part_of(const TessWorld *w, const ColorIn *in) {
-  if (w->parts < 2) return 0;
-  uint32_t s = in->a < in->b ? in->a : in->b;                          /* the spare slot (a fixed side) is above every state */
+/* The part of solver state s: the awake bodies cut into w->parts equal runs of solver states (as
+ * physics_wide_run cuts the body loops; a body near a cut may land in the next part: that moves
+ * only where the work is done, never a result). */
+static inline uint32_t state_part(const TessWorld *w, uint32_t s) {
   uint32_t o = (uint32_t)(((uint64_t)(s - 1u) * w->part_scale) >> 32); /* (s - 1) parts / count, nearly */
   return o < w->parts ? o : w->parts - 1u;
 }
+
+/* The part constraint `in` of colour `color` is solved in, among those of its dynamic bodies: the
+ * one with fewer of the colour's constraints so far, so a colour's parts come out even (the
+ * constraints between two parts' bodies would all land in the lower part otherwise, and the
+ * threads then take each other's blocks, bodies and all). Where a constraint is solved changes
+ * no result: a colour's constraints share no dynamic body. */
+static inline uint32_t part_of(const TessWorld *w, const ColorIn *in, uint32_t spare, const uint32_t (*count)[2]) {
+  if (w->parts < 2) return 0;
+  if (in->b == spare) return state_part(w, in->a);
+  if (in->a == spare) return state_part(w, in->b);
+  uint32_t oa = state_part(w, in->a), ob = state_part(w, in->b), p = in->points - 1u;
+  return count[ob][p] < count[oa][p] ? ob : oa;
+}
+
+/* constraint_slot: the place in its group in the low bits, its part above */
+#define SLOT_BITS 28u
 
 /* A counter the threads of a pass share, on a cache line of its own. */
 typedef struct PassSync {
@@ -350,27 +364,41 @@ typedef struct BuildJob {
   PassSync *sync;
   uint32_t chunks, colored;
   const void *stepping;
-  uint32_t count[COLORS][PHYS_PARTS][2]; /* constraints per colour, part and point count */
+  /* constraints per colour, part and point count: the colouring's counters, on lines of their own
+   * (off the line of the fields above, which the other threads read as they prepare) */
+  _Alignas(64) uint32_t count[COLORS][PHYS_PARTS][2];
 } BuildJob;
 
-/* Constraints [begin, end) of coff: their heads (solver states, masses, k->solve); the constraints
- * to colour need no more here (their points are prepared straight into the lanes), those left to
- * the one-at-a-time passes, or to a restitution pass after the solve, need their points prepared
- * in cbuf. */
+/* Constraints [begin, end) of coff: what the colouring reads of each (its bodies' solver states,
+ * the dynamic ones, and its point count). With no restitution pass to come, a coloured constraint's
+ * head (solver states, masses, k->solve) is prepared by the thread that fills its lane (fill_one),
+ * in that thread's cache and on the lines the fill reads next, not written here by another thread;
+ * one left to the one-at-a-time passes is prepared whole by the colouring. With a restitution pass,
+ * every constraint is prepared whole here (the restitution reads their points in cbuf). */
 static void prepare_range(const BuildJob *j, uint32_t begin, uint32_t end) {
   TessWorld *w = j->w;
   const BodyState *st = w->states;
+  const uint32_t *state_of = w->state_of;
   uint32_t spare = w->active_count + 1; /* the state_colors slot of a fixed side */
+  bool whole = w->any_impact_material;
   for (uint32_t ci = begin; ci < end; ci++) {
     Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
-    if (w->any_impact_material)
-      physics_contact_prepare(w, k);
-    else
-      physics_contact_prepare_head(w, k);
     ColorIn *in = &w->color_in[ci];
-    in->points = k->solve ? k->point_count : 0;
-    in->a = st[k->state_a].dynamic ? k->state_a : spare;
-    in->b = st[k->state_b].dynamic ? k->state_b : spare;
+    if (whole) {
+      physics_contact_prepare(w, k);
+      in->points = k->solve ? k->point_count : 0;
+      in->a = st[k->state_a].dynamic ? k->state_a : spare;
+      in->b = st[k->state_b].dynamic ? k->state_b : spare;
+      continue;
+    }
+    /* the solver states as physics_contact_prepare_head finds them, cbuf left as it is */
+    uint32_t sa = k->state_a == TESS_NULL_INDEX ? 0 : state_of[k->state_a];
+    uint32_t sb = k->state_b == TESS_NULL_INDEX ? 0 : state_of[k->state_b];
+    bool da = st[sa].dynamic, db = st[sb].dynamic;
+    in->points = da || db ? k->point_count : 0;
+    in->a = da ? sa : spare;
+    in->b = db ? sb : spare;
+    if ((da || db) && k->point_count == 0) physics_contact_prepare_head(w, k); /* solved, yet coloured never */
   }
 }
 
@@ -385,8 +413,9 @@ static void clear_batch(TessWorld *w, uint32_t i) {
 /* Coloured constraint ci (coff order) into its lane. */
 static inline void fill_one(TessWorld *w, uint32_t ci, const Softness soft[2]) {
   uint32_t c = w->constraint_color[ci];
-  const Constraint *k = (const Constraint *)(w->cbuf + w->coff[ci]);
-  uint32_t p = k->point_count - 1, slot = w->constraint_slot[ci], o = part_of(w, &w->color_in[ci]);
+  Constraint *k = (Constraint *)(w->cbuf + w->coff[ci]);
+  if (!w->any_impact_material) physics_contact_prepare_head(w, k); /* prepare_range says why here */
+  uint32_t p = k->point_count - 1, slot = w->constraint_slot[ci] & ((1u << SLOT_BITS) - 1u), o = w->constraint_slot[ci] >> SLOT_BITS;
   uint8_t *base = w->wbuf + (w->batches[w->group_first[c][o][p] + slot / LANES] & ~1u);
   write_lane(w, (WideHead *)base, (WidePoint *)(base + sizeof(WideHead)), slot % LANES, k, w->coff[ci], &soft[0], &soft[1]);
 }
@@ -410,18 +439,24 @@ static void fill_listed(TessWorld *w, uint32_t begin, uint32_t end, const Softne
 }
 
 /* The colouring of constraints [begin, end), one after another (a colour depends on those
- * before): the fixed sides all name the spare slot, which is cleared again after each. */
+ * before): the fixed sides all name the spare slot, which is cleared again after each. The
+ * arrays and counts it writes are held in locals: its one-byte colour stores may alias anything,
+ * and the compiler would otherwise read every pointer and count back from the world after each. */
 static void color_range(BuildJob *j, uint32_t begin, uint32_t end) {
   TessWorld *w = j->w;
-  uint32_t *colors = w->state_colors, spare = w->active_count + 1;
+  uint32_t *colors = w->state_colors, spare = w->active_count + 1, parts = w->parts;
   const ColorIn *in = w->color_in;
+  uint8_t *color_of = w->constraint_color;
+  uint32_t *slot_of = w->constraint_slot, *list = w->part_list, stride = w->part_list_stride;
+  uint32_t listed[PHYS_PARTS];
+  memcpy(listed, w->part_list_count, sizeof listed);
   for (uint32_t ci = begin; ci < end; ci++) {
-    w->constraint_color[ci] = PHYS_NO_COLOR;
     uint32_t points = in[ci].points, a = in[ci].a, b = in[ci].b;
-    if (points == 0) continue;
     uint32_t used = colors[a] | colors[b];
-    if (used == UINT32_MAX) {
-      if (!w->any_impact_material) physics_contact_prepare_points(w, (Constraint *)(w->cbuf + w->coff[ci]));
+    if (points == 0 || used == UINT32_MAX) {
+      color_of[ci] = PHYS_NO_COLOR;
+      if (points == 0) continue;
+      if (!w->any_impact_material) physics_contact_prepare(w, (Constraint *)(w->cbuf + w->coff[ci]));
       w->overflow[w->overflow_count++] = w->coff[ci];
       continue;
     }
@@ -434,11 +469,12 @@ static void color_range(BuildJob *j, uint32_t begin, uint32_t end) {
     colors[a] |= bit;
     colors[b] |= bit;
     colors[spare] = 0;
-    w->constraint_color[ci] = (uint8_t)color;
-    uint32_t o = part_of(w, &in[ci]);
-    w->constraint_slot[ci] = j->count[color][o][points - 1]++; /* its place in its group */
-    if (w->parts > 1u) w->part_list[o * w->part_list_stride + w->part_list_count[o]++] = ci;
+    color_of[ci] = (uint8_t)color;
+    uint32_t o = part_of(w, &in[ci], spare, j->count[color]);
+    slot_of[ci] = j->count[color][o][points - 1]++ | o << SLOT_BITS; /* its place in its group, its part */
+    if (parts > 1u) list[o * stride + listed[o]++] = ci;
   }
+  memcpy(w->part_list_count, listed, sizeof listed);
 }
 
 /* Chunk c prepared by whoever takes it first. */

@@ -956,6 +956,57 @@ static void snapshot_restores_carved_bits(void) {
   tess_world_destroy(w);
 }
 
+/* A circle far from every pixel keeps its room between steps and skips the look at the pixels while
+ * it stays inside (pixel_mask.c); pixels that come near it must end that. In no gravity balls float
+ * still, so nothing but the pixel pass could move them: pixels filled in over a ball (and the same
+ * pixels brought back by a rewind after they were carved away), a mask moved onto a ball with its
+ * static body, and a ball teleported into the floor are each pushed out in the next step, and the
+ * rewind pushes to the same bits as the first time. */
+static void kept_rooms_end_where_pixels_come(void) {
+  TessWorld *w = new_world(tess_v2(0, 0));
+  float top = 3.0f;
+  uint32_t m = add_mask(w, M(8), M(4), below, &top, surface(0.6f, 0.0f, 1.0f));
+  TessBodyId far_body = add_static(w, tess_v2(20.0f, 20.0f), 0.0f);
+  add_plate(w, far_body);
+  float r = 0.25f;
+  TessBodyId a = add_ball(w, tess_v2(2.0f, 0.5f), r, surface(0.6f, 0.0f, 1.0f), false);
+  TessBodyId b = add_ball(w, tess_v2(5.0f, 1.0f), r, surface(0.6f, 0.0f, 1.0f), false);
+  TessBodyId c = add_ball(w, tess_v2(7.0f, 1.0f), r, surface(0.6f, 0.0f, 1.0f), false);
+  step(w, 10); /* rooms kept: nothing moves */
+  CHECK(tess_body_position(w, a).y == 0.5f && tess_body_position(w, b).y == 1.0f && tess_body_position(w, c).y == 1.0f);
+  /* filled in over ball a, 0.15 m into it */
+  CHECK(tess_pixel_mask_set_rect(w, m, (TessAABB){{1.5f, 0.6f}, {2.5f, 3.0f}}, true) == TESS_OK);
+  size_t size;
+  void *filled = snapshot(w, &size);
+  step(w, 1);
+  TessVec2 pushed = tess_body_position(w, a);
+  CHECK_MSG(pushed.y < 0.5f - 0.1f, "ball a not pushed out of pixels filled over it: y = %.4f", (double)pushed.y);
+  CHECK(tess_world_pixel_mask_probe(w, pushed, r).depth < 0.01f);
+  /* carved away again: ball a floats on, its room (2 m: the floor is farther) kept where the pixels were */
+  CHECK(tess_pixel_mask_set_rect(w, m, (TessAABB){{1.4f, 0.0f}, {2.6f, 2.99f}}, false) == TESS_OK);
+  step(w, 10);
+  /* the rewind brings the pixels and the ball back: the same push, to the bit */
+  TessError err;
+  CHECK_OK(tess_world_restore(w, filled, size, &err), &err);
+  CHECK(tess_body_position(w, a).y == 0.5f);
+  step(w, 1);
+  CHECK_MSG(tess_body_position(w, a).x == pushed.x && tess_body_position(w, a).y == pushed.y,
+            "after the rewind ball a is at (%.5f, %.5f), not (%.5f, %.5f)", (double)tess_body_position(w, a).x,
+            (double)tess_body_position(w, a).y, (double)pushed.x, (double)pushed.y);
+  free(filled);
+  /* ball b teleported 0.15 m into the floor */
+  CHECK(tess_body_set_transform(w, b, tess_v2(5.0f, top + 0.15f - r), 0.0f) == TESS_OK);
+  step(w, 1);
+  CHECK_MSG(tess_body_position(w, b).y < top + 0.15f - r - 0.1f, "teleported ball b not pushed out: y = %.4f",
+            (double)tess_body_position(w, b).y);
+  /* the plate (4 x 0.5 m, its top's middle at its body) moved so that its top is 0.15 m into ball c */
+  CHECK(tess_body_set_transform(w, far_body, tess_v2(7.0f, 1.0f + r - 0.15f), 0.0f) == TESS_OK);
+  step(w, 1);
+  CHECK_MSG(tess_body_position(w, c).y < 1.0f - 0.1f, "ball c not pushed out of a mask moved onto it: y = %.4f",
+            (double)tess_body_position(w, c).y);
+  tess_world_destroy(w);
+}
+
 TESS_TEST_MAIN(TEST(ball_rests_on_a_pixel_floor), TEST(bounce_on_pixels_reaches_e_squared_height),
                TEST(ball_rolls_over_a_pixel_circle), TEST(ball_rolls_and_slides_down_a_pixel_slope),
                TEST(carving_a_hole_drops_a_resting_ball), TEST(fast_ball_never_crosses_a_one_pixel_wall),
@@ -966,4 +1017,5 @@ TESS_TEST_MAIN(TEST(ball_rests_on_a_pixel_floor), TEST(bounce_on_pixels_reaches_
                TEST(built_pixels_stop_a_ball_and_rewind_keeps_up),
                TEST(destroying_a_body_removes_its_mask_and_rewind_brings_it_back),
                TEST(removal_from_a_callback_waits_for_the_step_end),
-               TEST(ball_on_a_kinematic_pixel_platform_keeps_pace), TEST(ball_goes_round_in_a_turning_pixel_wheel))
+               TEST(ball_on_a_kinematic_pixel_platform_keeps_pace), TEST(ball_goes_round_in_a_turning_pixel_wheel),
+               TEST(kept_rooms_end_where_pixels_come))
