@@ -799,7 +799,7 @@ static void sweep_path(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to, 
  * skipped, because it would find nothing; the room is worked out again where it runs out. */
 
 #define ROOM_FAR 64.0f  /* pixels: first asked of the coarse tiles (a circle in open air) */
-#define ROOM_NEAR 12.0f /* pixels: else of the boundary pixels themselves */
+#define ROOM_NEAR 16.0f /* pixels: else of the boundary pixels themselves */
 /* A pixel_within test (NEED_TOUCH, the wider limit; NEED_DEEP's is narrower) finds a boundary pixel
  * centre within ((r + slop) / pixel + 1/2) 1.001 + 0.01 pixels: so its disc of half a pixel within (r +
  * slop) 1.001 + 0.0105 pixels. The room counts to the discs less ROOM_SLACK pixels, more than float
@@ -902,25 +902,43 @@ static PixelMaskRoom *rooms(TessWorld *w) {
   return w->pmask_room;
 }
 
+/* A room's mark for a circle that touched the pixels in its last step: it most likely touches them
+ * again, so the next step probes at once, without the test whether any pixel is near (that test only
+ * spares a probe that would find nothing to answer; the probe gives the same answer without it). */
+#define ROOM_TOUCHING (-1.0f)
+
+/* Whether the circle's path in this step stays inside its room (room may be NULL: none kept). */
+static inline bool stays_in_room(const TessWorld *w, const Body *b, const Shape *s, const PixelMaskRoom *room) {
+  if (!room || room->epoch != w->pmask_epoch || room->room == ROOM_TOUCHING) return false;
+  TessVec2 local = s->poly.v[0];
+  /* every sample of the path and the test in circle_against_masks look at most this far */
+  float need = (s->poly.radius + w->def.linear_slop) * 1.002f;
+  return in_room(room, tess_transform_point(b->xf, local), need) && in_room(room, tess_transform_point(b->xf_prev, local), need);
+}
+
 /* `room` is the circle's (NULL: kept by none, as when a mask moves in this step). */
 static void circle_against_masks(TessWorld *w, Body *b, const Shape *s, bool any_moving, PixelMaskRoom *room) {
   TessVec2 local = s->poly.v[0];
   float r = s->poly.radius;
-  TessVec2 c = tess_transform_point(b->xf, local), from = tess_transform_point(b->xf_prev, local);
-  /* every sample of the path and the test below look at most this far (the rooms say where) */
-  float need = (r + w->def.linear_slop) * 1.002f;
-  if (room && room->epoch == w->pmask_epoch && in_room(room, c, need) && in_room(room, from, need)) return;
-  sweep_path(w, b, from, c, r, any_moving);
-  c = tess_transform_point(b->xf, local);
+  bool touched = room && room->epoch == w->pmask_epoch && room->room == ROOM_TOUCHING;
+  sweep_path(w, b, tess_transform_point(b->xf_prev, local), tess_transform_point(b->xf, local), r, any_moving);
+  TessVec2 c = tess_transform_point(b->xf, local);
   Known known;
-  if (!any_pixel_within(w, c, r, NEED_TOUCH, all_masks(w), &known)) { /* near or far, not touching: no response */
+  if (!touched && !any_pixel_within(w, c, r, NEED_TOUCH, all_masks(w), &known)) { /* not touching: no response */
     if (room) room_at(w, room, c);
     return;
   }
   Probe pr;
-  if (!probe(w, c, r, &pr, all_masks(w), &known)) return;
   float slop = w->def.linear_slop;
-  if (pr.min_d > r + slop && pr.depth <= 0.0f) return; /* near, not touching */
+  if (!probe(w, c, r, &pr, all_masks(w), touched ? NULL : &known)) { /* nothing near enough to answer */
+    if (room) room_at(w, room, c);
+    return;
+  }
+  if (pr.min_d > r + slop && pr.depth <= 0.0f) { /* near, not touching: no room worth keeping */
+    if (room) room->epoch = 0;
+    return;
+  }
+  if (room) *room = (PixelMaskRoom){c.x, c.y, ROOM_TOUCHING, w->pmask_epoch};
   float e = respond(w, b, s, &pr, pr.depth);
   if (pr.depth > 0.0f) shift_body(b, tess_v2_scale(pr.depth * (1.0f + e), pr.n));
 }
@@ -966,7 +984,8 @@ void physics_pixel_masks_step(TessWorld *w, float dt) {
     if (!b->in_use || b->type != TESS_BODY_DYNAMIC || !b->awake) continue;
     for (uint32_t si = b->shape_head; si != TESS_NULL_INDEX; si = w->shapes[si].next) {
       const Shape *s = &w->shapes[si];
-      if (s->type == TESS_SHAPE_CIRCLE && !s->sensor) circle_against_masks(w, b, s, any_moving, room ? room + si : NULL);
+      if (s->type != TESS_SHAPE_CIRCLE || s->sensor || stays_in_room(w, b, s, room ? room + si : NULL)) continue;
+      circle_against_masks(w, b, s, any_moving, room ? room + si : NULL);
     }
   }
 }

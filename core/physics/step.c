@@ -779,7 +779,9 @@ static TessResult step_locked(TessWorld *w, float dt, TessError *err, PhaseClock
   physics_wide_run(w, stages, n, inv_h);
   phase_end(pc, &prof->solve);
   physics_contacts_restitution(w, h);
-  physics_parallel_for(w->tasks, na, 512, write_back, &job);
+  /* at least 128 bodies a chunk (at 512, 5,000 bodies made 10 chunks: the threads ended up to a
+   * tenth of the loop apart) */
+  physics_parallel_for(w->tasks, na, 128, write_back, &job);
   physics_pixel_masks_step(w, dt);
   if (!physics_contact_events(w)) {
     w->locked = false;

@@ -400,6 +400,39 @@ static inline int32_t fast_floor(float x) {
  * the box may hold a piece that reaches into it); false when the box
  * misses the map. */
 static bool cell_range(const TileMap *m, TessAABB box, uint32_t *x0, uint32_t *y0, uint32_t *x1, uint32_t *y1) {
+#if defined(__SSE2__)
+  /* The scalar steps below in lanes (lower x, lower y, upper x, upper y), each lane's operations
+   * those of its scalar line (an upper side's `+= a` as `-= -a`, the same sum): called once a
+   * shape a step, its 14 conversions between ints and floats and its compares one by one were
+   * some 120 instructions (1.9% of the 2,000-polygon step's samples). */
+  const __m128i ints = _mm_setr_epi32((int32_t)m->width, (int32_t)m->height, (int32_t)m->width, (int32_t)m->height);
+  const __m128 size = _mm_cvtepi32_ps(ints), zero = _mm_setzero_ps();
+  __m128 reach = _mm_mul_ps(_mm_cvtepi32_ps(_mm_setr_epi32((int32_t)m->reach_r, (int32_t)m->reach_b,
+                                                           (int32_t)m->reach_l, (int32_t)m->reach_t)),
+                            _mm_setr_ps(m->cell_w, m->cell_h, m->cell_w, m->cell_h));
+  reach = _mm_xor_ps(reach, _mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f));
+  __m128 u = _mm_sub_ps(_mm_loadu_ps(&box.lower.x), reach);
+  u = _mm_mul_ps(_mm_sub_ps(u, _mm_setr_ps(m->origin.x, m->origin.y, m->origin.x, m->origin.y)),
+                 _mm_setr_ps(m->inv_w, m->inv_h, m->inv_w, m->inv_h));
+  /* upper lanes >= 0 and lower lanes < the size (false for a NaN, as the scalar tests) */
+  if ((_mm_movemask_ps(_mm_cmpge_ps(u, zero)) & 12) != 12 || (_mm_movemask_ps(_mm_cmplt_ps(u, size)) & 3) != 3)
+    return false;
+  __m128i t = _mm_cvttps_epi32(u);                                                     /* (int32_t)x */
+  __m128i f = _mm_add_epi32(t, _mm_castps_si128(_mm_cmplt_ps(u, _mm_cvtepi32_ps(t)))); /* fast_floor */
+  /* a lower side below 0 takes 0, an upper side at or past the size takes size - 1 */
+  const __m128i low = _mm_setr_epi32(-1, -1, 0, 0);
+  __m128i clamp = _mm_or_si128(_mm_and_si128(low, _mm_castps_si128(_mm_cmplt_ps(u, zero))),
+                               _mm_andnot_si128(low, _mm_castps_si128(_mm_cmpge_ps(u, size))));
+  __m128i last = _mm_andnot_si128(low, _mm_sub_epi32(ints, _mm_set1_epi32(1)));
+  __m128i r = _mm_or_si128(_mm_andnot_si128(clamp, f), _mm_and_si128(clamp, last));
+  int32_t out[4];
+  _mm_storeu_si128((__m128i *)out, r);
+  *x0 = (uint32_t)out[0];
+  *y0 = (uint32_t)out[1];
+  *x1 = (uint32_t)out[2];
+  *y1 = (uint32_t)out[3];
+  return true;
+#else
   box.lower.x -= (float)m->reach_r * m->cell_w;
   box.upper.x += (float)m->reach_l * m->cell_w;
   box.lower.y -= (float)m->reach_b * m->cell_h;
@@ -415,6 +448,7 @@ static bool cell_range(const TileMap *m, TessAABB box, uint32_t *x0, uint32_t *y
   *x1 = (uint32_t)ix1;
   *y1 = (uint32_t)iy1;
   return true;
+#endif
 }
 
 TessMaterialMix physics_map_hit_contact(const TessWorld *w, const MapHit *h, Contact *ct) {

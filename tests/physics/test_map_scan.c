@@ -1,12 +1,12 @@
 /* The tile collider's scan of the cells under a shape (tilemap.c, physics_map_collide_shape):
- * it finds a row's non-empty cells from the map's filled bits a 64-bit word at a time and reads
- * their hot words (kind, sides, corners, material) by rank, and it makes each body shape ready
- * once (lanes and extremes) for all its cells, and a polygon's hit on a full cell takes the cell's
- * runs by rank too. Checked against the plainest reading of the map:
- * every cell of the map in order, its kind, sides, corners and material from the cell itself, the
- * shape against it through physics_collide_cell_swept. A map 100 cells wide puts row starts and
- * word edges in every position, so a slip at a word's edge or in the rank names a wrong cell, a
- * wrong material or a missed hit. */
+ * the cell range under its box in lanes, widened by the traced pieces' reach; a row's non-empty
+ * cells from the map's filled bits a 64-bit word at a time, their hot words (kind, sides,
+ * corners, material) and run starts by rank; the body shape made ready once (lanes and extremes)
+ * for all its cells. Checked against the plainest reading of the map: every cell of the map in
+ * order, its kind, sides, corners, material and runs from the cell itself, the shape against it
+ * through physics_collide_cell_swept. A map 100 cells wide puts row starts and word edges in
+ * every position, so a slip at a word's edge or in the rank names a wrong cell, a wrong material
+ * or a missed hit. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,4 +141,87 @@ static void map_scan_finds_every_cell_the_cells_give(void) {
   tess_world_destroy(w);
 }
 
-TESS_TEST_MAIN(TEST(map_scan_finds_every_cell_the_cells_give))
+typedef struct Seen {
+  uint32_t count, x0, y0, x1, y1;
+} Seen;
+
+static bool seen_cell(uint32_t x, uint32_t y, void *user) {
+  Seen *s = user;
+  if (s->count == 0 || x < s->x0) s->x0 = x;
+  if (s->count == 0 || y < s->y0) s->y0 = y;
+  if (s->count == 0 || x > s->x1) s->x1 = x;
+  if (s->count == 0 || y > s->y1) s->y1 = y;
+  s->count++;
+  return true;
+}
+
+/* The cells under a box (cell_range, which the scan starts from, in lanes) widen by the reach of
+ * a traced piece drawn past its cell, each side by its own: a piece reaching 1 cell left, 2 up, 3
+ * right and 4 down of its cell on a map of 0.5 m cells at (3, -2), every other cell full, so the
+ * cells a query reports are the whole rectangle, clamped to the map: for boxes inside, across
+ * the edges and outside, the rectangle the scalar steps give (the box less the right reach on the
+ * left, and so on; floor; clamp). A side's reach taken for another's moves an edge. */
+static void map_query_widens_each_side_by_its_reach(void) {
+  enum { MW = 40,
+         MH = 30 };
+  TessWorldDef def;
+  tess_world_def_default(&def);
+  TessWorld *w = NULL;
+  TessError err;
+  CHECK_OK(tess_world_create(&def, &w, &err), &err);
+  static uint8_t kinds[MW * MH];
+  static uint32_t start[MW * MH + 1];
+  uint32_t traced = 12u * MW + 17u;
+  for (uint32_t i = 0; i < MW * MH; i++) kinds[i] = i == traced ? TESS_MAP_TRACED : TESS_MAP_FULL;
+  for (uint32_t i = 0; i <= MW * MH; i++) start[i] = i > traced ? 1u : 0u;
+  TessPolygon piece = {4, {{-0.25f, -0.75f}, {1.75f, -0.75f}, {1.75f, 2.1f}, {-0.25f, 2.1f}}};
+  TessMapMaterial mat = {0};
+  mat.friction = 0.5f;
+  mat.tangential = 1.0f;
+  mat.density = 1000.0f;
+  mat.kind = TESS_MAP_MATERIAL_SOLID;
+  TessTileMapDef d;
+  memset(&d, 0, sizeof d);
+  d.width = MW;
+  d.height = MH;
+  d.cell_w = d.cell_h = 0.5f;
+  d.origin = tess_v2(3.0f, -2.0f);
+  d.kinds = kinds;
+  d.material_count = 1;
+  d.material_list = &mat;
+  d.piece_start = start;
+  d.pieces = &piece;
+  CHECK_OK(tess_world_set_tile_map(w, &d, &err), &err);
+  CHECK_MSG(w->map.reach_l == 1 && w->map.reach_t == 2 && w->map.reach_r == 3 && w->map.reach_b == 4,
+            "reach l %u t %u r %u b %u, the piece's 1 2 3 4", w->map.reach_l, w->map.reach_t, w->map.reach_r,
+            w->map.reach_b);
+  uint32_t inside = 0, clamped = 0, missed = 0;
+  for (uint32_t i = 0; i < 4000; i++) {
+    TessVec2 lo = tess_v2(3.0f + (rnd() * 1.4f - 0.2f) * 20.0f, -2.0f + (rnd() * 1.4f - 0.2f) * 15.0f);
+    TessAABB box = {lo, tess_v2(lo.x + 3.0f * rnd(), lo.y + 3.0f * rnd())};
+    Seen seen = {0};
+    tess_world_query_map_aabb(w, box, seen_cell, &seen);
+    /* the scalar steps: each side less the reach of the other side's pieces, in cells, floored */
+    float lx = ((box.lower.x - 3.0f * 0.5f) - 3.0f) * 2.0f, ux = ((box.upper.x + 1.0f * 0.5f) - 3.0f) * 2.0f;
+    float ly = ((box.lower.y - 4.0f * 0.5f) + 2.0f) * 2.0f, uy = ((box.upper.y + 2.0f * 0.5f) + 2.0f) * 2.0f;
+    if (!(ux >= 0.0f) || !(uy >= 0.0f) || !(lx < (float)MW) || !(ly < (float)MH)) {
+      CHECK_MSG(seen.count == 0, "box %u: %u cells reported for a box off the map", i, seen.count);
+      missed++;
+      continue;
+    }
+    uint32_t x0 = lx < 0.0f ? 0u : (uint32_t)floorf(lx), y0 = ly < 0.0f ? 0u : (uint32_t)floorf(ly);
+    uint32_t x1 = ux >= (float)MW ? MW - 1u : (uint32_t)floorf(ux), y1 = uy >= (float)MH ? MH - 1u : (uint32_t)floorf(uy);
+    bool edge = lx < 0.0f || ly < 0.0f || ux >= (float)MW || uy >= (float)MH;
+    clamped += edge;
+    inside += !edge;
+    CHECK_MSG(seen.count == (x1 - x0 + 1) * (y1 - y0 + 1) && seen.x0 == x0 && seen.y0 == y0 && seen.x1 == x1 &&
+                  seen.y1 == y1,
+              "box %u: cells %u..%u x %u..%u (%u), expected %u..%u x %u..%u", i, seen.x0, seen.x1, seen.y0, seen.y1,
+              seen.count, x0, x1, y0, y1);
+  }
+  CHECK_MSG(inside > 100 && clamped > 100 && missed > 100, "boxes inside %u, across an edge %u, off the map %u", inside,
+            clamped, missed);
+  tess_world_destroy(w);
+}
+
+TESS_TEST_MAIN(TEST(map_scan_finds_every_cell_the_cells_give), TEST(map_query_widens_each_side_by_its_reach))

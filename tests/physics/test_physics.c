@@ -1757,6 +1757,57 @@ static void broad_phase_misses_no_pair_near_or_far(void) {
   }
 }
 
+/* The same against all pairs with filters: in one cluster (a dense grid), a third of the balls
+ * plain, the others with a category, a mask or a group, so the scan meets plain and filtered
+ * neighbours side by side (two plain proxies' pair is kept on the boxes alone, any other goes
+ * through the full filter). Every clearly overlapping pair the filters allow begins a contact,
+ * and no pair they forbid does. */
+static void broad_phase_filters_every_pair_it_finds(void) {
+  for (int run = 0; run < 2; run++) {
+    TessWorld *w = new_world_workers(tess_v2(0, 0), run == 0 ? 1u : 3u);
+    TessTestRng rng = {777};
+    enum { N = 400 };
+    TessBodyId ids[N];
+    TessVec2 at[N];
+    float radius[N];
+    uint32_t category[N], mask[N];
+    uint16_t group[N];
+    for (int i = 0; i < N; i++) {
+      TessShapeDef sd = shape_def(0.3f, 0.0f, 1.0f);
+      int kind = i % 3;
+      sd.category = kind == 1 ? 2u : 1u;
+      sd.mask = kind == 1 ? ~4u : (kind == 2 && (i & 8) ? ~2u : 0xFFFFFFFFu);
+      sd.group = kind == 2 ? (uint16_t)(1 + (i >> 4) % 3) : 0;
+      category[i] = sd.category;
+      mask[i] = sd.mask;
+      group[i] = sd.group;
+      at[i] = tess_v2((float)tess_rng_unit(&rng) * 12.0f, (float)tess_rng_unit(&rng) * 12.0f);
+      radius[i] = 0.2f + 0.3f * (float)tess_rng_unit(&rng);
+      ids[i] = add_ball(w, at[i], radius[i], &sd);
+    }
+    step(w, 1);
+    TessWorldEvents ev = tess_world_events(w);
+    int allowed = 0, forbidden = 0;
+    for (int i = 0; i < N; i++)
+      for (int j = i + 1; j < N; j++) {
+        if (tess_v2_distance(at[i], at[j]) > radius[i] + radius[j] - 0.02f) continue;
+        bool ok = (category[i] & mask[j]) && (category[j] & mask[i]) && !(group[i] != 0 && group[i] == group[j]);
+        bool found = false;
+        for (uint32_t k = 0; k < ev.contact_begin_count && !found; k++) {
+          uint32_t a = ev.contact_begin[k].body_a.index1, b = ev.contact_begin[k].body_b.index1;
+          found = (a == ids[i].index1 && b == ids[j].index1) || (a == ids[j].index1 && b == ids[i].index1);
+        }
+        CHECK_MSG(found == ok, "%s: bodies %d and %d overlap, the filters %s them, and they began %s contact",
+                  run == 0 ? "1 worker" : "3 workers", i, j, ok ? "allow" : "forbid", found ? "a" : "no");
+        allowed += ok;
+        forbidden += !ok;
+      }
+    CHECK_MSG(allowed > 100 && forbidden > 30, "%d allowed and %d forbidden overlaps: the test checks too little", allowed,
+              forbidden);
+    tess_world_destroy(w);
+  }
+}
+
 /* A busy world that uses every path of a step: circles, capsules, boxes and
  * random polygons on a map with traced slopes, pins and rods between some of
  * them, sleeping islands woken by kicks, bodies removed as it runs, one body
@@ -3008,7 +3059,7 @@ TESS_TEST_MAIN(TEST(free_fall_matches_closed_form), TEST(muzzle_velocity_hits_fa
                TEST(contact_points_list_resting_contacts),
                TEST(queries_find_bodies_and_cells), TEST(interpolation_between_steps),
                TEST(one_way_cells_catch_only_from_above), TEST(traced_slope_is_a_ramp),
-               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(chaos_is_deterministic_across_solvers_and_restores), TEST(crowd_steps_the_same_bits_on_1_2_and_4_workers), TEST(game_scheduler_steps_the_same_bits), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(box_sliding_down_a_slope_of_tiles_is_one_contact), TEST(slope_runs_step_the_same_bits_on_1_2_and_4_workers_and_sse2), TEST(mass_from_density_or_set), TEST(bad_input_is_refused),
+               TEST(shapes_collide_in_every_pair), TEST(box_on_its_corner_at_a_seam_is_not_kicked), TEST(broad_phase_misses_no_pair_near_or_far), TEST(broad_phase_filters_every_pair_it_finds), TEST(chaos_is_deterministic_across_solvers_and_restores), TEST(crowd_steps_the_same_bits_on_1_2_and_4_workers), TEST(game_scheduler_steps_the_same_bits), TEST(ramp_meets_plateau_and_floor_without_bumps), TEST(box_sliding_down_a_slope_of_tiles_is_one_contact), TEST(slope_runs_step_the_same_bits_on_1_2_and_4_workers_and_sse2), TEST(mass_from_density_or_set), TEST(bad_input_is_refused),
                TEST(fast_ball_stops_at_a_thin_box), TEST(ball_stops_r_from_a_tile_corner),
                TEST(removal_during_a_step_takes_effect_at_its_end),
                TEST(orbit_around_an_attractor_keeps_its_radius),
