@@ -391,10 +391,12 @@ static TessAABB cell_box(const TileMap *m, uint32_t x, uint32_t y) {
   return b;
 }
 
+#if !defined(__SSE2__)
 static inline int32_t fast_floor(float x) {
   int32_t i = (int32_t)x;
   return i - (x < (float)i);
 }
+#endif
 
 /* Cell range under a box, widened by the pieces' reach (a cell left of
  * the box may hold a piece that reaches into it); false when the box

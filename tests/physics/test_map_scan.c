@@ -58,7 +58,8 @@ static uint32_t compare_with_every_cell(TessWorld *w, const PhysPoly *p, TessAAB
   MapHits got = {0};
   CHECK(physics_map_collide_shape(w, 7u, p, box, margin, 0u, &got));
   w->paths = paths;
-  qsort(got.hits, got.count, sizeof *got.hits, cmp_hit_cell);
+  if (got.count > 0) /* qsort's array may not be NULL, even for no items */
+    qsort(got.hits, got.count, sizeof *got.hits, cmp_hit_cell);
   const TileMap *m = &w->map;
   uint32_t k = 0;
   for (uint32_t ci = 0; ci < W * H; ci++) {
