@@ -798,8 +798,9 @@ static void sweep_path(const TessWorld *w, Body *b, TessVec2 from, TessVec2 to, 
  * last found clear (PixelMaskRoom): while its path stays inside it, the look at the pixels is
  * skipped, because it would find nothing; the room is worked out again where it runs out. */
 
-#define ROOM_FAR 64.0f  /* pixels: first asked of the coarse tiles (a circle in open air) */
-#define ROOM_NEAR 16.0f /* pixels: else of the boundary pixels themselves */
+#define ROOM_FAR 64.0f                      /* pixels: first asked of the coarse tiles (a circle in open air) */
+#define ROOM_NEAR_PIXELS 16                 /* an int, for the static assertion below (C11 wants integers there) */
+#define ROOM_NEAR ((float)ROOM_NEAR_PIXELS) /* pixels: else of the boundary pixels themselves */
 /* A pixel_within test (NEED_TOUCH, the wider limit; NEED_DEEP's is narrower) finds a boundary pixel
  * centre within ((r + slop) / pixel + 1/2) 1.001 + 0.01 pixels: so its disc of half a pixel within (r +
  * slop) 1.001 + 0.0105 pixels. The room counts to the discs less ROOM_SLACK pixels, more than float
@@ -872,7 +873,7 @@ static float mask_room(const PixelMask *m, TessVec2 c) {
   return (clear - 0.5f - ROOM_SLACK) * px;
 }
 
-_Static_assert(2.0f * ROOM_NEAR + 2.0f < STRIP_MAX_COLUMNS, "a near room's columns are read as one strip word a row");
+_Static_assert(2 * ROOM_NEAR_PIXELS + 2 < STRIP_MAX_COLUMNS, "a near room's columns are read as one strip word a row");
 
 /* Works out the circle's room at c (awake circles only: their masks are at rest this step). */
 static void room_at(const TessWorld *w, PixelMaskRoom *room, TessVec2 c) {
