@@ -308,7 +308,9 @@ typedef struct TileMap {
   uint32_t *filled_before;
   uint32_t *hot;
   /* run_start[4] of each non-empty cell, 4 by 4 in the same order: what a shape's hit on a full
-   * cell reads to join a run (tilemap.c, run_tag), read from the cell it was a cache miss a hit */
+   * cell reads to join a run (tilemap.c, run_tag_full), read from the cell it was a cache miss a
+   * hit. Read for full cells only: a traced cell's copy is taken before map_slope_runs renumbers
+   * the slopes' cells, so it may be stale (slope_tag reads the cell) */
   uint16_t *hot_runs;
   uint32_t filled_count;
   TessMapMaterial *materials;
